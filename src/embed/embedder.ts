@@ -1,0 +1,20 @@
+// The Embedder seam: lines in, vectors or query distances out. Implementations: static.ts (pure
+// TypeScript kernel) and onnx.ts (onnxruntime-node); both pass test/contract/embedder.contract.test.ts.
+import type { TokenizedBatch } from '../types.js';
+
+/**
+ * Pools token ids into line vectors. Kernels see token ids only (tokenization happens once, before),
+ * with unknown tokens already dropped and each line truncated to the model's maxLength.
+ */
+export interface PoolingKernel {
+  readonly id: string;
+  readonly dim: number;
+  /** n x dim row-major mean vectors (L2-normalised when the model says so); zero rows for empty lines. */
+  embed(batch: TokenizedBatch): Promise<Float32Array>;
+  /**
+   * Cosine distance (1 - cos) of each line to `query` (unit length). NaN for lines with no tokens:
+   * they are not candidates.
+   */
+  score(batch: TokenizedBatch, query: Float32Array): Promise<Float32Array>;
+  close?(): Promise<void>;
+}

@@ -1,0 +1,45 @@
+// Data types shared by every stage of the pipeline (no logic here).
+
+/**
+ * A batch of lines as raw UTF-8 bytes: line i is bytes[offsets[i], offsets[i+1]) and may still end
+ * with its terminator (\n or \r\n), which consumers strip. offsets has n+1 entries.
+ */
+export interface LineBatch {
+  bytes: Uint8Array;
+  offsets: Uint32Array;
+}
+
+/** Token ids of a batch of lines, flattened: line i owns ids[lineStarts[i], lineStarts[i+1]). */
+export interface TokenizedBatch {
+  ids: Int32Array;
+  /** length n+1 */
+  lineStarts: Uint32Array;
+}
+
+/**
+ * A loaded model2vec model, in a form that can cross to worker threads without copying the table:
+ * every typed array is a view over a SharedArrayBuffer.
+ */
+export interface ModelData {
+  /** Human-readable id: the hub id or the local directory. */
+  id: string;
+  /** Directory that holds config.json / tokenizer.json / model.safetensors. */
+  dir: string;
+  tokenizerPath: string;
+  /** Embedding table rows x dim, F32, row-major, backed by a SharedArrayBuffer. */
+  table: Float32Array;
+  rows: number;
+  dim: number;
+  /** Optional token id -> table row (vocab-quantized models). Length = vocab size. */
+  mapping?: Int32Array;
+  /** Optional per-token-id weight (vocab-quantized models). Length = vocab size. */
+  weights?: Float32Array;
+  /** L2-normalise the mean vector (config.json "normalize"). */
+  normalize: boolean;
+  /** Max tokens per text (model2vec encode default 512). */
+  maxLength: number;
+  /** Id of the unknown token, dropped before pooling (null when the tokenizer has none). */
+  unkId: number | null;
+}
+
+export type EmbedderKind = 'static' | 'onnx';
