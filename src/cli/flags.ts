@@ -1,0 +1,135 @@
+// The one flag table: it drives parsing, --help and the README's option list.
+import { SimgrepError } from '../errors.js';
+
+type Kind = 'bool' | 'int' | 'number' | 'string' | 'size';
+
+export interface FlagDef {
+  name: string;
+  short?: string;
+  kind: Kind;
+  value?: string;
+  help: string;
+  /** For bool flags that default on: --no-<name> turns them off. */
+  negatable?: boolean;
+  choices?: string[];
+}
+
+export const FLAGS: FlagDef[] = [
+  { name: 'top-k', kind: 'int', value: 'K', help: 'Show the K best lines (default 3; with --max-distance, a cap)' },
+  { name: 'n-lines', short: 'n', kind: 'int', value: 'N', help: 'Lines of context before and after each match (default 3)' },
+  { name: 'max-distance', short: 'm', kind: 'number', value: 'D', help: 'Show every line with cosine distance below D (0..2)' },
+  { name: 'ignore-case', short: 'i', kind: 'bool', help: 'Lower-case query and lines before embedding' },
+  { name: 'json', kind: 'bool', help: 'Print semtools-compatible JSON ({"results":[...]}, 0-based lines)' },
+  { name: 'jsonl', kind: 'bool', help: 'Print one JSON object per result per line (1-based lines)' },
+  { name: 'merge', kind: 'bool', negatable: true, help: 'Merge overlapping context windows in a file (--no-merge: one result per line)' },
+  { name: 'recursive', short: 'r', kind: 'bool', negatable: true, help: 'Search directories recursively (default on; --no-recursive)' },
+  { name: 'ignore', kind: 'bool', negatable: true, help: 'Respect .gitignore and .ignore files (default on; --no-ignore)' },
+  { name: 'hidden', kind: 'bool', help: 'Search hidden files and directories' },
+  { name: 'ext', kind: 'string', value: 'LIST', help: 'Only files with these extensions, e.g. --ext .py,.md' },
+  { name: 'max-filesize', kind: 'size', value: 'SIZE', help: 'Skip files larger than SIZE (e.g. 10M, 1G)' },
+  { name: 'concurrency', short: 'J', kind: 'int', value: 'N', help: 'Worker threads (default: number of cores; 0 = no workers)' },
+  { name: 'model', kind: 'string', value: 'DIR|ORG/NAME', help: 'model2vec model: a local dir or a Hugging Face id (env SIMGREP_MODEL)' },
+  { name: 'embedder', kind: 'string', value: 'KIND', choices: ['static', 'onnx'], help: 'Embedding backend: static (pure TypeScript) or onnx' },
+  { name: 'offline', kind: 'bool', help: 'Never download; use only local or cached models (also HF_HUB_OFFLINE=1)' },
+  { name: 'color', kind: 'string', value: 'WHEN', choices: ['auto', 'always', 'never'], help: 'Highlight matches: auto (on a terminal), always, never' },
+  { name: 'help', short: 'h', kind: 'bool', help: 'Show this help' },
+  { name: 'version', short: 'V', kind: 'bool', help: 'Show the version' },
+];
+
+export type ParsedFlags = Record<string, string | number | boolean | undefined>;
+
+export interface ParsedArgs { flags: ParsedFlags; positionals: string[] }
+
+export function parseArgs(argv: string[]): ParsedArgs {
+  const flags: ParsedFlags = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') { positionals.push(...argv.slice(i + 1)); break; }
+    if (!arg.startsWith('-') || arg === '-' || /^-\d/.test(arg)) { positionals.push(arg); continue; }
+    let name: string;
+    let inline: string | undefined;
+    let def: FlagDef | undefined;
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
+      inline = eq >= 0 ? arg.slice(eq + 1) : undefined;
+      def = FLAGS.find((f) => f.name === name);
+      if (!def && name.startsWith('no-')) {
+        const base = FLAGS.find((f) => f.name === name.slice(3) && f.negatable);
+        if (base) { flags[base.name] = false; continue; }
+      }
+    } else {
+      name = arg.slice(1, 2);
+      def = FLAGS.find((f) => f.short === name);
+      inline = arg.length > 2 ? arg.slice(def?.kind !== 'bool' && arg[2] === '=' ? 3 : 2) : undefined;
+    }
+    if (!def) throw new SimgrepError('BAD_FLAG', `unknown option ${arg}; run simgrep --help for the list`);
+    if (def.kind === 'bool') {
+      if (inline !== undefined && arg.startsWith('--')) throw new SimgrepError('BAD_FLAG', `--${def.name} takes no value`);
+      flags[def.name] = true;
+      if (inline !== undefined) i = expandShortBools(inline, flags, i);
+      continue;
+    }
+    const raw = inline ?? argv[++i];
+    if (raw === undefined) throw new SimgrepError('BAD_FLAG', `--${def.name} needs a value (${def.value})`);
+    flags[def.name] = convert(def, raw);
+  }
+  return { flags, positionals };
+}
+
+/** -ir style clusters of short boolean flags. */
+function expandShortBools(rest: string, flags: ParsedFlags, i: number): number {
+  for (const ch of rest) {
+    const def = FLAGS.find((f) => f.short === ch);
+    if (!def || def.kind !== 'bool') throw new SimgrepError('BAD_FLAG', `unknown option -${ch} in a short-option cluster; run simgrep --help`);
+    flags[def.name] = true;
+  }
+  return i;
+}
+
+function convert(def: FlagDef, raw: string): string | number {
+  const bad = (what: string) => new SimgrepError('BAD_FLAG', `--${def.name} ${what} (got "${raw}")`);
+  switch (def.kind) {
+    case 'int': {
+      if (!/^-?\d+$/.test(raw)) throw bad('needs a whole number');
+      return Number(raw);
+    }
+    case 'number': {
+      const n = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(n)) throw bad('needs a number');
+      return n;
+    }
+    case 'size': return parseSize(raw, bad);
+    default:
+      if (def.choices && !def.choices.includes(raw)) throw bad(`must be one of ${def.choices.join(', ')}`);
+      return raw;
+  }
+}
+
+function parseSize(raw: string, bad: (w: string) => Error): number {
+  const m = /^(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?$/i.exec(raw.trim());
+  if (!m) throw bad('needs a size like 500K, 10M or 1G');
+  const mult = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }[m[2].toLowerCase() as '' | 'k' | 'm' | 'g' | 't'];
+  return Math.floor(Number(m[1]) * mult);
+}
+
+export function helpText(version: string): string {
+  const rows = FLAGS.map((f) => {
+    const names = `${f.short ? `-${f.short}, ` : '    '}--${f.negatable ? `[no-]${f.name}` : f.name}${f.value ? ` <${f.value}>` : ''}`;
+    return `  ${names.padEnd(34)} ${f.help}`;
+  });
+  return [
+    `simgrep ${version} — semantic grep: find the lines that mean what you ask, offline`,
+    '',
+    'Usage: simgrep [OPTIONS] <QUERY> [PATH]...',
+    '       command | simgrep [OPTIONS] <QUERY>',
+    '',
+    'PATH may be a file, a directory (searched recursively) or a quoted glob.',
+    'Exit status: 0 if a line matched, 1 if none did, 2 if an error occurred.',
+    '',
+    'Options:',
+    ...rows,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// The simgrep command: parse -> run -> print -> exit code (0 hits, 1 none, 2 an error occurred).
+import { readFileSync } from 'node:fs';
+import { SimgrepError, isSimgrepError } from '../errors.js';
+import { createJsonPrinter } from '../output/json.js';
+import { createJsonlPrinter } from '../output/jsonl.js';
+import type { Printer } from '../output/printer.js';
+import { createTextPrinter } from '../output/text.js';
+import { createSearcher, type SearchResponse } from '../searcher.js';
+import { createStdinSource } from '../sources/content.js';
+import type { EmbedderKind } from '../types.js';
+import { helpText, parseArgs, type ParsedFlags } from './flags.js';
+import { createProgress } from './progress.js';
+
+const version = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+async function main(argv: string[]): Promise<number> {
+  const { flags, positionals } = parseArgs(argv);
+  if (flags.help) { process.stdout.write(helpText(version)); return 0; }
+  if (flags.version) { process.stdout.write(`simgrep ${version}\n`); return 0; }
+  const [query, ...paths] = positionals;
+  if (query === undefined) throw new SimgrepError('BAD_QUERY', 'missing QUERY; usage: simgrep [OPTIONS] <QUERY> [PATH]... (simgrep --help)');
+  const useStdin = paths.length === 0 && !process.stdin.isTTY;
+  if (paths.length === 0 && !useStdin) {
+    throw new SimgrepError('BAD_FLAG', 'no PATH given and nothing piped on stdin; e.g. simgrep "retry failed uploads" ./src');
+  }
+  if (flags.json && flags.jsonl) throw new SimgrepError('BAD_FLAG', 'choose one of --json and --jsonl');
+
+  const progress = createProgress(process.stderr);
+  const searcher = createSearcher({
+    model: flags.model as string | undefined,
+    concurrency: flags.concurrency as number | undefined,
+    embedder: flags.embedder as EmbedderKind | undefined,
+    offline: flags.offline === true || undefined,
+    onModelProgress: progress.download,
+  });
+  let response: SearchResponse;
+  try {
+    response = await searcher.search({
+      query,
+      paths,
+      sources: useStdin ? [createStdinSource(process.stdin)] : undefined,
+      topK: flags['top-k'] as number | undefined,
+      maxDistance: flags['max-distance'] as number | undefined,
+      nLines: flags['n-lines'] as number | undefined,
+      ignoreCase: flags['ignore-case'] === true,
+      extensions: typeof flags.ext === 'string' ? flags.ext.split(',').filter(Boolean) : undefined,
+      recursive: flags.recursive !== false,
+      hidden: flags.hidden === true,
+      noIgnore: flags.ignore === false,
+      maxFileBytes: flags['max-filesize'] as number | undefined,
+      merge: flags.merge !== false,
+      onProgress: progress.search,
+    });
+  } finally {
+    progress.clear();
+    await searcher.close();
+  }
+  for (const w of response.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
+  const printer = pickPrinter(flags);
+  for (const r of response.results) printer.result(r);
+  printer.end?.();
+  if (response.results.length === 0 && response.closestMiss && !flags.json && !flags.jsonl) {
+    const c = response.closestMiss;
+    process.stderr.write(`simgrep: no line is closer than --max-distance ${flags['max-distance']}; the closest was ${c.filename}:${c.match_line + 1} (distance ${c.distance.toFixed(4)})\n`);
+  }
+  if (response.stats.errors > 0) return 2;
+  return response.results.length > 0 ? 0 : 1;
+}
+
+function pickPrinter(flags: ParsedFlags): Printer {
+  const write = (s: string) => { process.stdout.write(s); };
+  if (flags.json) return createJsonPrinter(write);
+  if (flags.jsonl) return createJsonlPrinter(write);
+  const color = flags.color === 'always' || (flags.color !== 'never' && process.stdout.isTTY === true);
+  return createTextPrinter(write, { color });
+}
+
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
+main(process.argv.slice(2)).then(
+  (code) => { process.exitCode = code; },
+  (e: unknown) => {
+    const msg = isSimgrepError(e) ? e.message : (e as Error)?.stack ?? String(e);
+    process.stderr.write(`simgrep: ${msg}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,40 @@
+// Progress on stderr, only when stderr is a terminal: model downloads and long searches.
+import type { SearchStats } from '../pipeline.js';
+
+export interface Progress {
+  download(p: { file: string; received: number; total: number | null }): void;
+  search(s: SearchStats): void;
+  clear(): void;
+}
+
+const SHOW_AFTER_MS = 1000;
+
+export function createProgress(stream: NodeJS.WriteStream): Progress {
+  const tty = stream.isTTY === true;
+  let shown = false;
+  const draw = (text: string) => {
+    if (!tty) return;
+    shown = true;
+    stream.write(`\r\x1b[K${text}`);
+  };
+  return {
+    download({ file, received, total }) {
+      const mb = (n: number) => (n / 1048576).toFixed(1);
+      if (total) {
+        const width = 30;
+        const done = Math.round((received / total) * width);
+        draw(`downloading ${file} [${'#'.repeat(done)}${' '.repeat(width - done)}] ${mb(received)}/${mb(total)} MB`);
+      } else {
+        draw(`downloading ${file} ${mb(received)} MB`);
+      }
+    },
+    search(s) {
+      if (s.ms < SHOW_AFTER_MS) return;
+      draw(`searched ${s.files} files, ${s.lines.toLocaleString('en-US')} lines (${Math.round((s.lines / s.ms) * 1000).toLocaleString('en-US')} lines/s)`);
+    },
+    clear() {
+      if (tty && shown) stream.write('\r\x1b[K');
+      shown = false;
+    },
+  };
+}

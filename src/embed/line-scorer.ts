@@ -1,0 +1,115 @@
+// Lines in, distances or vectors out: decode -> tokenize (memoised) -> pooling kernel. The same code
+// runs inside each worker and in-process, so both paths give identical numbers.
+import { decodeLines } from '../text/decode.js';
+import type { EmbedderKind, ModelData, TokenizedBatch } from '../types.js';
+import type { PoolingKernel } from './embedder.js';
+import { createKernel } from './kernels.js';
+import { loadLineTokenizer, type LineTokenizer } from './tokenizer-loader.js';
+
+export interface ScoreRequest {
+  bytes: Uint8Array;
+  offsets: Uint32Array;
+  /** Pairs [from, to) of lines to score; other lines get NaN. */
+  scoreRanges: Uint32Array;
+  query: Float32Array;
+  /** Identifies query + options, so cached line distances are never reused across queries. */
+  queryKey: string;
+  ignoreCase: boolean;
+}
+
+export interface LineScorer {
+  readonly dim: number;
+  readonly kernelId: string;
+  /** One distance per batch line: NaN for context-only, blank and token-less lines. */
+  score(req: ScoreRequest): Promise<Float32Array>;
+  /** Embeds whole texts (queries, index rows) exactly like lines are embedded. */
+  embedTexts(texts: string[]): Promise<Float32Array>;
+  close(): Promise<void>;
+}
+
+const CACHE_LIMIT = 200_000;
+
+export async function createLineScorer(model: ModelData, kind: EmbedderKind): Promise<LineScorer> {
+  const tokenizer = await loadLineTokenizer(model.tokenizerPath);
+  const kernel = await createKernel(model, kind);
+  const maxChars = model.maxLength * medianTokenLength(tokenizer);
+  let cacheKey = '';
+  let cache = new Map<string, number>();
+
+  const tokenize = (texts: string[]): TokenizedBatch => tokenizeTexts(texts, tokenizer, model, maxChars);
+
+  return {
+    dim: kernel.dim,
+    kernelId: kernel.id,
+    async score(req) {
+      if (req.queryKey !== cacheKey || cache.size > CACHE_LIMIT) { cache = new Map(); cacheKey = req.queryKey; }
+      const total = req.offsets.length - 1;
+      const out = new Float32Array(total).fill(NaN);
+      const unique: string[] = [];
+      const uniqueAt = new Map<string, number>();
+      const pending: { line: number; slot: number }[] = [];
+      for (let r = 0; r < req.scoreRanges.length; r += 2) {
+        const from = req.scoreRanges[r];
+        const lines = decodeLines(req.bytes, req.offsets, from, req.scoreRanges[r + 1]);
+        for (let i = 0; i < lines.length; i++) {
+          let text = lines[i];
+          if (isBlank(text)) continue;
+          if (req.ignoreCase) text = text.toLowerCase();
+          const cached = cache.get(text);
+          if (cached !== undefined) { out[from + i] = cached; continue; }
+          let slot = uniqueAt.get(text);
+          if (slot === undefined) { slot = unique.length; unique.push(text); uniqueAt.set(text, slot); }
+          pending.push({ line: from + i, slot });
+        }
+      }
+      if (unique.length === 0) return out;
+      const distances = await kernel.score(tokenize(unique), req.query);
+      for (let s = 0; s < unique.length; s++) cache.set(unique[s], distances[s]);
+      for (const p of pending) out[p.line] = distances[p.slot];
+      return out;
+    },
+    embedTexts: (texts) => kernel.embed(tokenize(texts)),
+    close: async () => { await kernel.close?.(); },
+  };
+}
+
+function isBlank(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 13 && c !== 11 && c !== 12) return false;
+  }
+  return true;
+}
+
+/** model2vec's encode: cut the text to maxLength * median token length chars, drop unk, keep maxLength ids. */
+function tokenizeTexts(texts: string[], tokenizer: LineTokenizer, model: ModelData, maxChars: number): TokenizedBatch {
+  let ids = new Int32Array(Math.max(1024, texts.length * 16));
+  const lineStarts = new Uint32Array(texts.length + 1);
+  let n = 0;
+  for (let i = 0; i < texts.length; i++) {
+    const text = texts[i].length > maxChars ? texts[i].slice(0, maxChars) : texts[i];
+    const lineIds = tokenizer.encode(text);
+    let kept = 0;
+    if (n + lineIds.length > ids.length) {
+      const grown = new Int32Array(Math.max(ids.length * 2, n + lineIds.length));
+      grown.set(ids.subarray(0, n));
+      ids = grown;
+    }
+    for (let t = 0; t < lineIds.length && kept < model.maxLength; t++) {
+      const id = lineIds[t];
+      if (id === model.unkId) continue;
+      ids[n++] = id;
+      kept++;
+    }
+    lineStarts[i + 1] = n;
+  }
+  return { ids: ids.subarray(0, n), lineStarts };
+}
+
+function medianTokenLength(tokenizer: LineTokenizer): number {
+  const lengths = tokenizer.tokenLengths().sort((a, b) => a - b);
+  if (lengths.length === 0) return 1;
+  const mid = lengths.length >> 1;
+  const median = lengths.length % 2 ? lengths[mid] : (lengths[mid - 1] + lengths[mid]) / 2;
+  return Math.max(1, Math.floor(median));
+}

@@ -1,0 +1,14 @@
+// Runs the same LineScorer on the main thread: no worker start-up, used for small inputs and tests.
+import { createLineScorer } from './embed/line-scorer.js';
+import type { Executor } from './pool.js';
+import type { EmbedderKind, ModelData } from './types.js';
+
+export async function createInProcessExecutor(model: ModelData, kind: EmbedderKind): Promise<Executor> {
+  const scorer = await createLineScorer(model, kind);
+  return {
+    capacity: 1,
+    score: (req) => scorer.score(req),
+    embedTexts: (texts) => scorer.embedTexts(texts),
+    close: () => scorer.close(),
+  };
+}

@@ -1,0 +1,15 @@
+// Which model to use when none is named: $SIMGREP_MODEL, else the model bundled with the package.
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+/** The package's bundled model directory (src/model/bundled/model, also reached from dist/). */
+export function bundledModelDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  // From src/model or dist/src/model, the package root is two or three levels up.
+  const root = path.basename(path.resolve(here, '..', '..')) === 'dist' ? path.resolve(here, '..', '..', '..') : path.resolve(here, '..', '..');
+  return path.join(root, 'src', 'model', 'bundled', 'model');
+}
+
+export function defaultModelSpec(): string {
+  return process.env.SIMGREP_MODEL || bundledModelDir();
+}

@@ -1,0 +1,72 @@
+// loadModel: resolve a --model spec (local dir -> HF cache -> hub) and read it into ModelData, with
+// every table on a SharedArrayBuffer so worker threads share one copy.
+import path from 'node:path';
+import { SimgrepError } from '../errors.js';
+import type { ModelData } from '../types.js';
+import { readModelConfig } from './config.js';
+import type { DownloadProgress } from './progress.js';
+import { resolveModel, type ResolvedModel } from './resolve.js';
+import { readModelTables, type ModelTables } from './tables.js';
+import { readTokenizerMeta, type TokenizerMeta } from './tokenizer-meta.js';
+
+export interface LoadModelOptions {
+  /** Never touch the network (also on when HF_HUB_OFFLINE=1). */
+  offline?: boolean;
+  /** Hugging Face hub cache; default $HF_HUB_CACHE, $HF_HOME/hub, ~/.cache/huggingface/hub. */
+  cacheDir?: string;
+  /** Hub base URL; default $HF_ENDPOINT or https://huggingface.co. */
+  endpoint?: string;
+  /** Branch, tag or commit hash; default main. */
+  revision?: string;
+  onProgress?: (p: DownloadProgress) => void;
+  signal?: AbortSignal;
+  /** Longest wait for a connection, response headers or the next chunk of a download (default 30 s). */
+  timeoutMs?: number;
+}
+
+export type { DownloadProgress };
+
+/** How to fix a broken file, depending on where the model came from. */
+function fixHint(r: ResolvedModel): string {
+  if (r.repoDir) return `Delete ${r.repoDir} and run again to re-download it, or pass --model <dir> with a valid model.`;
+  return 'Replace it with a valid copy, or pass --model with a valid model2vec model directory.';
+}
+
+export async function loadModel(spec: string, opts: LoadModelOptions = {}): Promise<ModelData> {
+  const resolved = await resolveModel(spec, opts);
+  const { layout } = resolved;
+  const hint = fixHint(resolved);
+  const [config, tokenizer] = await Promise.all([
+    readModelConfig(layout.configPath, layout.modulesPath, hint),
+    readTokenizerMeta(layout.tokenizerPath, hint),
+  ]);
+  if (opts.signal?.aborted) throw new SimgrepError('ABORTED', `Loading ${spec} was aborted.`);
+  const tables = await readModelTables(layout.modelPath, layout.spec.tensor, hint);
+  checkCoverage(tables, tokenizer, layout.modelPath, layout.tokenizerPath, hint);
+  return {
+    id: resolved.id,
+    dir: layout.dir,
+    tokenizerPath: path.resolve(layout.tokenizerPath),
+    table: tables.table,
+    rows: tables.rows,
+    dim: tables.dim,
+    ...(tables.mapping && { mapping: tables.mapping }),
+    ...(tables.weights && { weights: tables.weights }),
+    normalize: config.normalize,
+    maxLength: config.maxLength,
+    unkId: tokenizer.unkId,
+  };
+}
+
+/** Every token id the tokenizer can emit must index the table (through mapping/weights when present). */
+function checkCoverage(t: ModelTables, tok: TokenizerMeta, modelPath: string, tokenizerPath: string, hint: string): void {
+  const covered = t.mapping ? t.mapping.length : t.rows;
+  const what = t.mapping ? '"mapping" entries' : 'table rows';
+  const problem =
+    covered < tok.vocabSize
+      ? `${covered} ${what} but ${tokenizerPath} has ${tok.vocabSize} tokens (the files do not belong together)`
+      : t.weights && t.weights.length < tok.vocabSize
+        ? `${t.weights.length} "weights" but ${tokenizerPath} has ${tok.vocabSize} tokens`
+        : null;
+  if (problem) throw new SimgrepError('MODEL_CORRUPT', `${modelPath}: ${problem}. ${hint}`);
+}

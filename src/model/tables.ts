@@ -1,0 +1,58 @@
+// model.safetensors -> the embedding table (plus mapping and weights for vocab-quantized models),
+// each on a SharedArrayBuffer, checked for shape and range so the kernel can index without checks.
+import { FLOAT_TABLE_DTYPES, FLOAT_WEIGHT_DTYPES, INDEX_DTYPES } from './dtype.js';
+import { corruptModel, openSafetensors, type TensorInfo } from './safetensors.js';
+
+export interface ModelTables {
+  table: Float32Array;
+  rows: number;
+  dim: number;
+  mapping?: Int32Array;
+  weights?: Float32Array;
+}
+
+/** model2vec writes "embeddings"; sentence-transformers StaticEmbedding writes "embedding.weight". */
+const TABLE_NAMES = ['embeddings', 'embedding.weight'] as const;
+
+export async function readModelTables(file: string, preferred: string, hint: string): Promise<ModelTables> {
+  const st = await openSafetensors(file, hint);
+  try {
+    const names = [preferred, ...TABLE_NAMES.filter((n) => n !== preferred)];
+    const emb = names.map((n) => st.tensors.get(n)).find((t): t is TensorInfo => t !== undefined);
+    if (!emb) {
+      const found = [...st.tensors.keys()].join(', ') || 'none';
+      throw corruptModel(file, `no embedding tensor (expected "embeddings" or "embedding.weight"; found: ${found})`, hint);
+    }
+    if (emb.shape.length !== 2 || emb.shape[0] === 0 || emb.shape[1] === 0) {
+      throw corruptModel(file, `tensor "${emb.name}" must be a non-empty 2-D [rows, dim] table, not [${emb.shape.join(', ')}]`, hint);
+    }
+    const [rows, dim] = emb.shape;
+    const mappingInfo = oneDim(st.tensors.get('mapping'), file, hint);
+    const weightsInfo = oneDim(st.tensors.get('weights'), file, hint);
+    if (mappingInfo && weightsInfo && mappingInfo.length !== weightsInfo.length) {
+      throw corruptModel(file, `"mapping" has ${mappingInfo.length} entries but "weights" has ${weightsInfo.length}`, hint);
+    }
+
+    const table = await st.readFloat32(emb, FLOAT_TABLE_DTYPES);
+    const mapping = mappingInfo ? await st.readInt32(mappingInfo, INDEX_DTYPES) : undefined;
+    if (mapping) {
+      for (let i = 0; i < mapping.length; i++) {
+        const row = mapping[i];
+        if (row < 0 || row >= rows) {
+          throw corruptModel(file, `"mapping"[${i}] = ${row} is outside the ${rows}-row table`, hint);
+        }
+      }
+    }
+    const weights = weightsInfo ? await st.readFloat32(weightsInfo, FLOAT_WEIGHT_DTYPES) : undefined;
+    return { table, rows, dim, ...(mapping && { mapping }), ...(weights && { weights }) };
+  } finally {
+    await st.close();
+  }
+}
+
+function oneDim(t: TensorInfo | undefined, file: string, hint: string): TensorInfo | undefined {
+  if (t && t.shape.length !== 1) {
+    throw corruptModel(file, `tensor "${t.name}" must be 1-D, not [${t.shape.join(', ')}]`, hint);
+  }
+  return t;
+}

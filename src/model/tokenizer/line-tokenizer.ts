@@ -1,0 +1,19 @@
+// The LineTokenizer seam: one line of text in, token ids out, identical to what
+// @huggingface/tokenizers' encode(text, { add_special_tokens: false }).ids returns.
+import type { IdBuffer } from './id-buffer.js';
+
+export interface LineTokenizer {
+  /** Token ids for one line, no special tokens; unknown-token ids are INCLUDED (callers drop them). */
+  encode(text: string): Int32Array;
+  /**
+   * Appends the ids of `text` to buf.ids at buf.length (growing buf.ids when needed; re-read it after
+   * the call) and returns how many ids were appended. The allocation-free hot path.
+   */
+  encodeInto(text: string, buf: IdBuffer): number;
+  /** Highest token id + 1. */
+  readonly vocabSize: number;
+  /** Id of the unknown token, or null when the tokenizer has none. */
+  readonly unkId: number | null;
+  /** Which implementation runs: 'wordpiece-native', 'unigram-native', 'library-memo'. */
+  readonly kind: string;
+}

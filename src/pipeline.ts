@@ -1,0 +1,176 @@
+// The ONLY module that wires the stages: sources -> line pieces -> packed batches -> executor
+// (worker pool or in-process) -> bounded top-k with context windows captured on entry.
+import { SimgrepError, isSimgrepError } from './errors.js';
+import type { Executor } from './pool.js';
+import { TopK, compareRanked } from './rank/topk.js';
+import type { Hit } from './rank/windows.js';
+import { streamEntry, type Entry, type Source, type SourceWarning } from './sources/source.js';
+import { BatchPacker, type Batch, type Segment } from './text/batch-packer.js';
+import { decodeLines, looksBinary } from './text/decode.js';
+import { LineSplitter } from './text/line-splitter.js';
+
+export interface SearchStats {
+  files: number;
+  lines: number;
+  bytes: number;
+  skipped: number;
+  binary: number;
+  errors: number;
+  ms: number;
+}
+
+export interface PipelineOptions {
+  sources: Source[];
+  executor: Executor;
+  query: Float32Array;
+  queryKey: string;
+  topK: number;
+  maxDistance?: number;
+  nLines: number;
+  ignoreCase: boolean;
+  batchLines?: number;
+  fileConcurrency?: number;
+  signal?: AbortSignal;
+  onProgress?: (s: SearchStats) => void;
+}
+
+export interface PipelineOutcome {
+  hits: Hit[];
+  /** The best line overall, kept when --max-distance filtered everything out. */
+  closestMiss: Hit | null;
+  warnings: SourceWarning[];
+  stats: SearchStats;
+}
+
+const READ_WHOLE_BYTES = 8 << 20;
+const MAX_BATCH_BYTES = 1 << 20;
+const SETUP_ERRORS = new Set(['EMBEDDER_UNAVAILABLE', 'MODEL_CORRUPT', 'TOKENIZER_CORRUPT', 'MODEL_NOT_FOUND', 'INTERNAL']);
+
+export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> {
+  const started = performance.now();
+  const stats: SearchStats = { files: 0, lines: 0, bytes: 0, skipped: 0, binary: 0, errors: 0, ms: 0 };
+  const warnings: SourceWarning[] = [];
+  const paths: string[] = [];
+  const topk = new TopK<Hit>(o.topK);
+  let closest: Hit | null = null;
+  let fatal: unknown = null;
+  const batchLines = o.batchLines ?? 2048;
+  const packer = new BatchPacker({ batchLines, maxBatchBytes: MAX_BATCH_BYTES });
+  const inflight = new Set<Promise<void>>();
+  let lastProgress = 0;
+
+  const checkAbort = () => {
+    if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'the search was aborted');
+    if (fatal) throw fatal;
+  };
+
+  const hitAt = (batch: Batch, seg: Segment, i: number, distance: number): Hit => {
+    const from = Math.max(seg.from, i - o.nLines);
+    const to = Math.min(seg.to, i + o.nLines + 1);
+    const line = seg.firstLine + (i - seg.from);
+    return { path: paths[seg.fileIndex], line, distance, start: line - (i - from), lines: decodeLines(batch.bytes, batch.offsets, from, to) };
+  };
+
+  const consume = (batch: Batch, distances: Float32Array) => {
+    for (const seg of batch.segments) {
+      const path = paths[seg.fileIndex];
+      for (let i = seg.scoreFrom; i < seg.scoreTo; i++) {
+        const d = distances[i];
+        if (d !== d) continue;
+        const line = seg.firstLine + (i - seg.from);
+        if (o.maxDistance !== undefined && !(d < o.maxDistance)) {
+          if (!closest || compareRanked({ distance: d, path, line }, closest) < 0) closest = hitAt(batch, seg, i, d);
+          continue;
+        }
+        if (topk.accepts(d, path, line)) topk.offer(hitAt(batch, seg, i, d));
+      }
+    }
+  };
+
+  const batchFailed = (batch: Batch, e: unknown) => {
+    if (isSimgrepError(e) && SETUP_ERRORS.has(e.code)) { fatal ??= e; return; }
+    const files = [...new Set(batch.segments.map((s) => paths[s.fileIndex]))];
+    stats.errors++;
+    warnings.push({ path: files[0] ?? '?', code: 'WORKER_FAILED', message: `could not score ${files.join(', ')}: ${(e as Error).message}` });
+  };
+
+  const submit = async (batch: Batch | null) => {
+    if (!batch) return;
+    while (inflight.size >= o.executor.capacity) await Promise.race(inflight);
+    checkAbort();
+    const p: Promise<void> = o.executor
+      .score({ bytes: batch.bytes, offsets: batch.offsets, scoreRanges: batch.scoreRanges, query: o.query, queryKey: o.queryKey, ignoreCase: o.ignoreCase })
+      .then((d) => consume(batch, d), (e) => batchFailed(batch, e))
+      .finally(() => inflight.delete(p));
+    inflight.add(p);
+  };
+
+  const reportProgress = () => {
+    if (!o.onProgress) return;
+    const now = performance.now();
+    if (now - lastProgress < 100) return;
+    lastProgress = now;
+    o.onProgress({ ...stats, ms: now - started });
+  };
+
+  const processEntry = async (source: Source, entry: Entry) => {
+    const fileIndex = paths.push(entry.path) - 1;
+    const splitter = new LineSplitter({ pieceLines: batchLines, contextLines: o.nLines });
+    const chunks = entry.size !== undefined && entry.size <= READ_WHOLE_BYTES
+      ? (async function* () { yield await source.read(entry, o.signal); })()
+      : streamEntry(source, entry, o.signal);
+    let first = true;
+    try {
+      for await (const chunk of chunks) {
+        checkAbort();
+        if (first) {
+          first = false;
+          if (looksBinary(chunk)) { stats.binary++; stats.skipped++; return; }
+        }
+        stats.bytes += chunk.length;
+        for (const piece of splitter.push(chunk)) await submit(packer.add(piece, fileIndex));
+        reportProgress();
+      }
+      for (const piece of splitter.end()) await submit(packer.add(piece, fileIndex));
+      stats.files++;
+      stats.lines += splitter.linesSeen;
+    } catch (e) {
+      if (isSimgrepError(e) && (e.code === 'ABORTED' || fatal)) throw e;
+      stats.errors++;
+      const code = (e as NodeJS.ErrnoException).code;
+      warnings.push({ path: entry.path, code: 'PATH_UNREADABLE', message: `${entry.path}: cannot be read (${code ?? (e as Error).message}); check it exists and its permissions` });
+    }
+  };
+
+  const drainSourceWarnings = (source: Source) => {
+    for (const w of source.drainWarnings?.() ?? []) {
+      warnings.push(w);
+      if (w.code === 'TOO_LARGE') stats.skipped++; else stats.errors++;
+    }
+  };
+
+  const running = new Set<Promise<void>>();
+  const fileConcurrency = o.fileConcurrency ?? 8;
+  try {
+    for (const source of o.sources) {
+      for await (const entry of source.list(o.signal)) {
+        checkAbort();
+        drainSourceWarnings(source);
+        while (running.size >= fileConcurrency) await Promise.race(running);
+        const p: Promise<void> = processEntry(source, entry).finally(() => running.delete(p));
+        p.catch(() => {}); // observed by Promise.race/all below; this only marks it handled
+        running.add(p);
+      }
+      drainSourceWarnings(source);
+    }
+    await Promise.all(running);
+    await submit(packer.flush());
+    await Promise.all(inflight);
+    checkAbort();
+  } catch (e) {
+    await Promise.allSettled([...running, ...inflight]);
+    throw e;
+  }
+  stats.ms = performance.now() - started;
+  return { hits: topk.take(), closestMiss: topk.size === 0 ? closest : null, warnings, stats };
+}

@@ -1,0 +1,57 @@
+// The piscina pool: sizing, typed-error rebuild, and the worker file located by path (never imported).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { deserializeError, SimgrepError } from './errors.js';
+import type { ScoreRequest } from './embed/line-scorer.js';
+import type { EmbedderKind, ModelData } from './types.js';
+
+export interface Executor {
+  /** How many batches to keep in flight: about 2 per thread. */
+  readonly capacity: number;
+  score(req: ScoreRequest): Promise<Float32Array>;
+  embedTexts(texts: string[]): Promise<Float32Array>;
+  close(): Promise<void>;
+}
+
+export interface PoolOptions { model: ModelData; kind: EmbedderKind; threads: number }
+
+type WorkerResult = { ok: true; values: Float32Array } | { ok: false; error: { code: never; message: string } };
+
+export function createPool(opts: PoolOptions): Executor {
+  const threads = Math.max(1, Math.floor(opts.threads));
+  const pool = new Piscina({
+    filename: workerFile(),
+    minThreads: threads,
+    maxThreads: threads,
+    concurrentTasksPerWorker: 1,
+    idleTimeout: 60_000,
+    workerData: { model: opts.model, kind: opts.kind },
+  });
+  const run = async (task: unknown): Promise<Float32Array> => {
+    let res: WorkerResult;
+    try {
+      res = await pool.run(task);
+    } catch (e) {
+      throw new SimgrepError('WORKER_FAILED', `a worker thread failed: ${(e as Error).message}; retry with -J 1 or --embedder static`, { cause: e });
+    }
+    if (!res.ok) throw deserializeError(res.error);
+    return res.values;
+  };
+  return {
+    capacity: threads * 2,
+    score: (req) => run({ op: 'score', ...req }),
+    embedTexts: (texts) => run({ op: 'embed', texts }),
+    close: () => pool.destroy(),
+  };
+}
+
+/** dist/workers/embed.worker.js, found from both dist/src/pool.js and (under vitest) src/pool.ts. */
+function workerFile(): string {
+  const candidates = ['../workers/embed.worker.js', '../dist/workers/embed.worker.js'];
+  for (const c of candidates) {
+    const p = fileURLToPath(new URL(c, import.meta.url));
+    if (existsSync(p)) return p;
+  }
+  throw new SimgrepError('INTERNAL', 'the worker file dist/workers/embed.worker.js is missing; run `npm run build`');
+}

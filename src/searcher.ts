@@ -1,0 +1,180 @@
+// The library entry point: createSearcher() owns the model (loaded lazily, once), the worker pool and
+// an in-process scorer; search() turns user options into sources and runs the pipeline.
+import { availableParallelism } from 'node:os';
+import { stat } from 'node:fs/promises';
+import { SimgrepError } from './errors.js';
+import { createInProcessExecutor } from './in-process.js';
+import { loadModel, type LoadModelOptions } from './model/load.js';
+import { defaultModelSpec } from './model/default-model.js';
+import { runPipeline, type SearchStats } from './pipeline.js';
+import { createPool, type Executor } from './pool.js';
+import { mergeHits, resultsPerHit, hitToResult, type SearchResult } from './rank/windows.js';
+import { createContentSource } from './sources/content.js';
+import { createFsSource } from './sources/fs.js';
+import type { Source, SourceWarning } from './sources/source.js';
+import type { EmbedderKind, ModelData } from './types.js';
+
+export interface SearcherOptions {
+  /** Local model dir or Hugging Face id; default: $SIMGREP_MODEL, else the bundled model. */
+  model?: string;
+  /** Worker threads; 0 runs everything on the calling thread. Default: available cores. */
+  concurrency?: number;
+  embedder?: EmbedderKind;
+  offline?: boolean;
+  cacheDir?: string;
+  onModelProgress?: LoadModelOptions['onProgress'];
+}
+
+export interface SearchOptions {
+  query: string;
+  paths?: string[];
+  /** Extra sources (e.g. stdin, or a caller's own Source). */
+  sources?: Source[];
+  topK?: number;
+  maxDistance?: number;
+  nLines?: number;
+  ignoreCase?: boolean;
+  extensions?: string[];
+  recursive?: boolean;
+  hidden?: boolean;
+  noIgnore?: boolean;
+  maxFileBytes?: number;
+  /** Merge overlapping windows of one file into one result (default true). */
+  merge?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (s: SearchStats) => void;
+}
+
+export interface SearchContentOptions extends Omit<SearchOptions, 'paths' | 'sources'> {
+  content: string;
+  /** Name used as the result filename (default "<content>"). */
+  name?: string;
+}
+
+export interface SearchResponse {
+  results: SearchResult[];
+  /** Set when --max-distance let nothing through: the closest line, for a hint. */
+  closestMiss?: SearchResult;
+  warnings: SourceWarning[];
+  stats: SearchStats;
+}
+
+export interface Searcher {
+  search(opts: SearchOptions): Promise<SearchResponse>;
+  searchContent(opts: SearchContentOptions): Promise<SearchResponse>;
+  /** The model, loading it on first use. */
+  model(): Promise<ModelData>;
+  close(): Promise<void>;
+}
+
+/** Inputs under this size are scored on the calling thread: starting workers would cost more. */
+const IN_PROCESS_BYTES = 2 << 20;
+
+export function createSearcher(opts: SearcherOptions = {}): Searcher {
+  const concurrency = opts.concurrency ?? availableParallelism();
+  if (!Number.isInteger(concurrency) || concurrency < 0) {
+    throw new SimgrepError('BAD_FLAG', `concurrency must be a whole number >= 0 (got ${opts.concurrency}); use 0 for in-process`);
+  }
+  const kind: EmbedderKind = opts.embedder ?? 'static';
+  let modelP: Promise<ModelData> | null = null;
+  let localP: Promise<Executor> | null = null;
+  let pool: Executor | null = null;
+
+  const model = () => (modelP ??= loadModel(opts.model ?? defaultModelSpec(), {
+    offline: opts.offline, cacheDir: opts.cacheDir, onProgress: opts.onModelProgress,
+  }));
+  const local = async () => (localP ??= createInProcessExecutor(await model(), kind));
+  const workers = async () => (pool ??= createPool({ model: await model(), kind, threads: concurrency }));
+
+  async function run(sources: Source[], o: SearchOptions, small: boolean): Promise<SearchResponse> {
+    validate(o);
+    const queryText = o.ignoreCase ? o.query.toLowerCase() : o.query;
+    const inProcess = await local();
+    const query = await inProcess.embedTexts([queryText]);
+    if (!normalizeInPlace(query)) {
+      throw new SimgrepError('BAD_QUERY', `the query "${o.query}" has no token this model knows; rephrase it with ordinary words`);
+    }
+    const executor = concurrency === 0 || small ? inProcess : await workers();
+    const maxDistance = o.maxDistance;
+    const topK = o.topK ?? (maxDistance !== undefined ? Infinity : 3);
+    const outcome = await runPipeline({
+      sources, executor, query, queryKey: `${queryText}\u0000${o.ignoreCase}`,
+      topK, maxDistance, nLines: o.nLines ?? 3, ignoreCase: !!o.ignoreCase,
+      signal: o.signal, onProgress: o.onProgress,
+    });
+    const results = o.merge === false ? resultsPerHit(outcome.hits) : mergeHits(outcome.hits);
+    return {
+      results,
+      closestMiss: outcome.closestMiss ? hitToResult(outcome.closestMiss) : undefined,
+      warnings: outcome.warnings,
+      stats: outcome.stats,
+    };
+  }
+
+  return {
+    model,
+    async search(o) {
+      const paths = o.paths ?? [];
+      const sources: Source[] = [...(o.sources ?? [])];
+      if (paths.length > 0) {
+        sources.unshift(createFsSource({
+          paths, recursive: o.recursive, hidden: o.hidden, noIgnore: o.noIgnore,
+          extensions: o.extensions, maxFileBytes: o.maxFileBytes,
+        }));
+      }
+      if (sources.length === 0) throw new SimgrepError('BAD_FLAG', 'nothing to search: pass paths, or pipe text on stdin');
+      const small = (o.sources ?? []).length === 0 && (await totalFileBytes(paths)) < IN_PROCESS_BYTES;
+      return run(sources, o, small);
+    },
+    async searchContent(o) {
+      const source = createContentSource(o.name ?? '<content>', o.content);
+      return run([source], o, o.content.length < IN_PROCESS_BYTES);
+    },
+    async close() {
+      const closing: Promise<void>[] = [];
+      if (pool) closing.push(pool.close());
+      if (localP) closing.push(localP.then((l) => l.close(), () => undefined));
+      pool = null;
+      localP = null;
+      await Promise.all(closing);
+    },
+  };
+}
+
+function validate(o: SearchOptions): void {
+  if (typeof o.query !== 'string' || o.query.trim() === '') {
+    throw new SimgrepError('BAD_QUERY', 'the query is empty; pass what you are looking for, e.g. simgrep "retry failed uploads" ./src');
+  }
+  if (o.topK !== undefined && (!Number.isInteger(o.topK) || o.topK <= 0)) {
+    throw new SimgrepError('BAD_FLAG', `--top-k must be a whole number >= 1 (got ${o.topK})`);
+  }
+  if (o.maxDistance !== undefined && (!Number.isFinite(o.maxDistance) || o.maxDistance < 0)) {
+    throw new SimgrepError('BAD_FLAG', `--max-distance must be a number >= 0 (cosine distance, 0..2; got ${o.maxDistance})`);
+  }
+  if (o.nLines !== undefined && (!Number.isInteger(o.nLines) || o.nLines < 0)) {
+    throw new SimgrepError('BAD_FLAG', `--n-lines must be a whole number >= 0 (got ${o.nLines})`);
+  }
+}
+
+/** Scales v to unit length; false when it is the zero vector. */
+function normalizeInPlace(v: Float32Array): boolean {
+  let sq = 0;
+  for (let i = 0; i < v.length; i++) sq += v[i] * v[i];
+  if (!(sq > 0)) return false;
+  const inv = 1 / Math.sqrt(sq);
+  for (let i = 0; i < v.length; i++) v[i] *= inv;
+  return true;
+}
+
+/** Total size of the given paths when all are plain files; Infinity when any is a dir or glob. */
+async function totalFileBytes(paths: string[]): Promise<number> {
+  let total = 0;
+  for (const p of paths) {
+    try {
+      const s = await stat(p);
+      if (!s.isFile()) return Infinity;
+      total += s.size;
+    } catch { /* a missing path is reported by the source */ }
+  }
+  return total;
+}

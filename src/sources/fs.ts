@@ -1,0 +1,145 @@
+// Local files: explicit files, directory walks (.gitignore/.ignore, hidden, extensions, size cap),
+// and quoted globs. Named files are always searched; filters apply to what a walk finds.
+import { createReadStream } from 'node:fs';
+import { lstat, opendir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { IgnoreStack } from './ignore-rules.js';
+import type { Entry, Source, SourceWarning } from './source.js';
+
+export interface FsSourceOptions {
+  paths: string[];
+  recursive?: boolean;
+  hidden?: boolean;
+  noIgnore?: boolean;
+  /** Lower-case extensions with the dot, e.g. ['.py', '.md']; empty = all. */
+  extensions?: string[];
+  maxFileBytes?: number;
+  followSymlinks?: boolean;
+}
+
+const GLOB_CHARS = /[*?[\]{}]/;
+const STREAM_CHUNK_BYTES = 1 << 20;
+
+export function createFsSource(opts: FsSourceOptions): Source {
+  const warnings: SourceWarning[] = [];
+  const recursive = opts.recursive ?? true;
+  const exts = (opts.extensions ?? []).map(normalizeExt);
+  const warn = (p: string, code: string, message: string) => warnings.push({ path: p, code, message });
+
+  const wantedByFilters = (name: string, size: number, display: string): boolean => {
+    if (exts.length > 0 && !exts.includes(path.extname(name).toLowerCase())) return false;
+    if (opts.maxFileBytes !== undefined && size > opts.maxFileBytes) {
+      warn(display, 'TOO_LARGE', `skipped ${display}: ${size} bytes is over --max-filesize ${opts.maxFileBytes}`);
+      return false;
+    }
+    return true;
+  };
+
+  async function* walk(dirAbs: string, display: string, rules: IgnoreStack, match?: (rel: string) => boolean, rootAbs = dirAbs): AsyncGenerator<Entry> {
+    let dir;
+    try { dir = await opendir(dirAbs); } catch (e) {
+      warn(display, 'PATH_UNREADABLE', `cannot read directory ${display}: ${(e as NodeJS.ErrnoException).code ?? e}; check its permissions`);
+      return;
+    }
+    const rulesHere = opts.noIgnore ? rules : await rules.enter(dirAbs);
+    const names: { name: string; isDir: boolean; isFile: boolean; isLink: boolean }[] = [];
+    for await (const d of dir) names.push({ name: d.name, isDir: d.isDirectory(), isFile: d.isFile(), isLink: d.isSymbolicLink() });
+    names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const d of names) {
+      if (d.name === '.git') continue;
+      if (!opts.hidden && d.name.startsWith('.')) continue;
+      const abs = path.join(dirAbs, d.name);
+      const shown = joinDisplay(display, d.name);
+      let isDir = d.isDir;
+      let isFile = d.isFile;
+      if (d.isLink) {
+        if (!opts.followSymlinks) continue;
+        try { const s = await stat(abs); isDir = s.isDirectory(); isFile = s.isFile(); } catch { continue; }
+      }
+      if (!opts.noIgnore && rulesHere.ignores(abs, isDir)) continue;
+      if (isDir) {
+        if (recursive) yield* walk(abs, shown, rulesHere, match, rootAbs);
+      } else if (isFile) {
+        if (match && !match(path.relative(rootAbs, abs).split(path.sep).join('/'))) continue;
+        let size: number;
+        try { size = (await stat(abs)).size; } catch { continue; }
+        if (wantedByFilters(d.name, size, shown)) yield { path: shown, size };
+      }
+    }
+  }
+
+  async function* listOne(p: string): AsyncGenerator<Entry> {
+    let s;
+    try { s = await stat(p); } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && GLOB_CHARS.test(p)) { yield* expandGlob(p); return; }
+      if (code === 'ENOENT') warn(p, 'PATH_NOT_FOUND', `${p}: no such file or directory (relative paths start at ${process.cwd()})`);
+      else warn(p, 'PATH_UNREADABLE', `${p}: cannot be read (${code ?? e}); check its permissions`);
+      return;
+    }
+    if (s.isDirectory()) {
+      if (!recursive) {
+        warn(p, 'IS_DIRECTORY', `${p} is a directory; drop --no-recursive to search inside it`);
+        return;
+      }
+      const abs = path.resolve(p);
+      yield* walk(abs, p, opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs));
+    } else if (s.isFile()) {
+      if (opts.maxFileBytes !== undefined && s.size > opts.maxFileBytes) {
+        warn(p, 'TOO_LARGE', `skipped ${p}: ${s.size} bytes is over --max-filesize ${opts.maxFileBytes}`);
+        return;
+      }
+      yield { path: p, size: s.size };
+    } else {
+      warn(p, 'PATH_UNREADABLE', `${p} is not a regular file or directory`);
+    }
+  }
+
+  async function* expandGlob(pattern: string): AsyncGenerator<Entry> {
+    const { base, glob } = picomatch.scan(pattern);
+    const root = base || '.';
+    const isMatch = picomatch(glob, { dot: !!opts.hidden });
+    try { await lstat(root); } catch {
+      warn(pattern, 'PATH_NOT_FOUND', `${pattern}: no file matches (the glob's base ${root} does not exist)`);
+      return;
+    }
+    const abs = path.resolve(root);
+    let found = false;
+    const saved = recursiveWalk(abs, root, isMatch);
+    for await (const e of saved) { found = true; yield e; }
+    if (!found) warn(pattern, 'PATH_NOT_FOUND', `${pattern}: no file matches this glob`);
+  }
+
+  async function* recursiveWalk(abs: string, display: string, isMatch: (rel: string) => boolean): AsyncGenerator<Entry> {
+    const rules = opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs);
+    yield* walk(abs, display === '.' ? '' : display, rules, isMatch, abs);
+  }
+
+  return {
+    async *list(signal) {
+      for (const p of opts.paths) {
+        for await (const e of listOne(p)) {
+          if (signal?.aborted) return;
+          yield e;
+        }
+      }
+    },
+    read: (entry) => readFile(entry.path),
+    async *stream(entry, signal) {
+      const s = createReadStream(entry.path, { highWaterMark: STREAM_CHUNK_BYTES, signal });
+      for await (const chunk of s) yield chunk as Buffer;
+    },
+    drainWarnings() { return warnings.splice(0); },
+  };
+}
+
+function normalizeExt(e: string): string {
+  const t = e.trim().toLowerCase();
+  return t.startsWith('.') ? t : `.${t}`;
+}
+
+function joinDisplay(dir: string, name: string): string {
+  if (dir === '') return name;
+  return dir.endsWith('/') || dir.endsWith(path.sep) ? dir + name : `${dir}/${name}`;
+}

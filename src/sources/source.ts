@@ -1,0 +1,30 @@
+// The Source seam: WHAT to search. list() streams entries; read()/stream() fetch their bytes.
+
+export interface Entry {
+  /** How results name this file: a path as the user gave it, or a full URI. */
+  path: string;
+  /** Size in bytes when known up front (used for --max-filesize). */
+  size?: number;
+}
+
+/** A per-item problem: reported, counted, and the run goes on. */
+export interface SourceWarning {
+  path: string;
+  code: string;
+  message: string;
+}
+
+export interface Source {
+  list(signal?: AbortSignal): AsyncIterable<Entry>;
+  read(entry: Entry, signal?: AbortSignal): Promise<Uint8Array>;
+  /** Optional capability: stream big entries in chunks; the pipeline falls back to read(). */
+  stream?(entry: Entry, signal?: AbortSignal): AsyncIterable<Uint8Array>;
+  /** Warnings found while listing (missing paths, unreadable dirs), drained by the pipeline. */
+  drainWarnings?(): SourceWarning[];
+}
+
+/** Reads an entry as a stream, using the capability when present, read() otherwise. */
+export async function* streamEntry(source: Source, entry: Entry, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+  if (source.stream) yield* source.stream(entry, signal);
+  else yield await source.read(entry, signal);
+}

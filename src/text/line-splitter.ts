@@ -1,0 +1,114 @@
+// Streams a file's bytes into "pieces": runs of at most `pieceLines` lines to score, each carrying up
+// to `contextLines` extra lines on both sides so hit windows never need a second read of the file.
+
+export interface Piece {
+  /** Bytes of lines [0, offsets.length - 1) of this piece, terminators included. */
+  bytes: Uint8Array;
+  /** Start of each line, plus the end of the last one (length = lines + 1). */
+  offsets: Uint32Array;
+  /** File line number (0-based) of the piece's first line. */
+  firstLine: number;
+  /** Piece-relative range of the lines to score; the rest is context. */
+  scoreFrom: number;
+  scoreTo: number;
+}
+
+export interface LineSplitterOptions { pieceLines: number; contextLines: number }
+
+const NEWLINE = 10;
+
+export class LineSplitter {
+  private readonly pieceLines: number;
+  private readonly contextLines: number;
+  /** Bytes from line `baseLine` onward. */
+  private pending: Uint8Array = new Uint8Array(0);
+  /** Start offsets (in `pending`) of complete lines, plus the end of the last complete line. */
+  private bounds: number[] = [0];
+  private baseLine = 0;
+  /** File line number of the next line to score. */
+  private nextScore = 0;
+  private scanFrom = 0;
+
+  constructor(opts: LineSplitterOptions) {
+    this.pieceLines = Math.max(1, opts.pieceLines);
+    this.contextLines = Math.max(0, opts.contextLines);
+  }
+
+  /** Total number of lines seen so far (complete ones). */
+  get linesSeen(): number { return this.baseLine + this.bounds.length - 1; }
+
+  push(chunk: Uint8Array): Piece[] {
+    if (chunk.length === 0) return [];
+    this.append(chunk);
+    const out: Piece[] = [];
+    while (this.linesSeen - this.nextScore >= this.pieceLines + this.contextLines) {
+      out.push(this.emit(this.nextScore + this.pieceLines));
+    }
+    this.compact();
+    return out;
+  }
+
+  /** Flushes everything left, including a last line without a terminator. */
+  end(): Piece[] {
+    const last = this.bounds[this.bounds.length - 1];
+    if (last < this.pending.length) this.bounds.push(this.pending.length);
+    const out: Piece[] = [];
+    while (this.nextScore < this.linesSeen) {
+      out.push(this.emit(Math.min(this.nextScore + this.pieceLines, this.linesSeen)));
+    }
+    this.pending = new Uint8Array(0);
+    this.bounds = [0];
+    return out;
+  }
+
+  private append(chunk: Uint8Array): void {
+    if (this.pending.length === 0) {
+      this.pending = chunk;
+    } else {
+      const joined = new Uint8Array(this.pending.length + chunk.length);
+      joined.set(this.pending, 0);
+      joined.set(chunk, this.pending.length);
+      this.pending = joined;
+    }
+    const buf = this.pending;
+    let at = this.scanFrom;
+    for (;;) {
+      const nl = buf.indexOf(NEWLINE, at);
+      if (nl < 0) break;
+      this.bounds.push(nl + 1);
+      at = nl + 1;
+    }
+    this.scanFrom = buf.length;
+  }
+
+  /** Emits scored lines [nextScore, scoreEnd) with their context. */
+  private emit(scoreEnd: number): Piece {
+    const ctxFrom = Math.max(this.baseLine, this.nextScore - this.contextLines);
+    const ctxTo = Math.min(this.linesSeen, scoreEnd + this.contextLines);
+    const b0 = this.bounds[ctxFrom - this.baseLine];
+    const count = ctxTo - ctxFrom;
+    const offsets = new Uint32Array(count + 1);
+    for (let i = 0; i <= count; i++) offsets[i] = this.bounds[ctxFrom - this.baseLine + i] - b0;
+    const piece: Piece = {
+      bytes: this.pending.subarray(b0, b0 + offsets[count]),
+      offsets,
+      firstLine: ctxFrom,
+      scoreFrom: this.nextScore - ctxFrom,
+      scoreTo: scoreEnd - ctxFrom,
+    };
+    this.nextScore = scoreEnd;
+    return piece;
+  }
+
+  /** Drops bytes no future piece can need (before the next piece's leading context). */
+  private compact(): void {
+    const keepFrom = Math.max(this.baseLine, this.nextScore - this.contextLines);
+    const drop = keepFrom - this.baseLine;
+    if (drop <= 0) return;
+    const cut = this.bounds[drop];
+    this.pending = this.pending.slice(cut);
+    this.bounds = this.bounds.slice(drop).map((b) => b - cut);
+    this.scanFrom -= cut;
+    this.baseLine = keepFrom;
+  }
+}

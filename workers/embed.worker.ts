@@ -1,0 +1,28 @@
+// Piscina worker: builds one LineScorer over the shared model tables and answers score/embed tasks.
+// Errors come back as { ok: false, error: { code, message } } because classes do not cross threads.
+import { workerData } from 'node:worker_threads';
+import { serializeError, type SerializedError } from '../src/errors.js';
+import { createLineScorer, type LineScorer, type ScoreRequest } from '../src/embed/line-scorer.js';
+import type { EmbedderKind, ModelData } from '../src/types.js';
+
+export type WorkerTask =
+  | ({ op: 'score' } & ScoreRequest)
+  | { op: 'embed'; texts: string[] };
+
+export type WorkerResult =
+  | { ok: true; values: Float32Array }
+  | { ok: false; error: SerializedError };
+
+const { model, kind } = workerData as { model: ModelData; kind: EmbedderKind };
+let scorer: Promise<LineScorer> | null = null;
+
+export default async function run(task: WorkerTask): Promise<WorkerResult> {
+  try {
+    scorer ??= createLineScorer(model, kind);
+    const s = await scorer;
+    const values = task.op === 'score' ? await s.score(task) : await s.embedTexts(task.texts);
+    return { ok: true, values };
+  } catch (e) {
+    return { ok: false, error: serializeError(e) };
+  }
+}
