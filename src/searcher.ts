@@ -41,6 +41,8 @@ export interface SearchOptions {
   maxFileBytes?: number;
   /** Merge overlapping windows of one file into one result (default true). */
   merge?: boolean;
+  /** Lines per worker batch (tuning only; results never depend on it). */
+  batchLines?: number;
   signal?: AbortSignal;
   onProgress?: (s: SearchStats) => void;
 }
@@ -100,7 +102,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     const outcome = await runPipeline({
       sources, executor, query, queryKey: `${queryText}\u0000${o.ignoreCase}`,
       topK, maxDistance, nLines: o.nLines ?? 3, ignoreCase: !!o.ignoreCase,
-      signal: o.signal, onProgress: o.onProgress,
+      signal: o.signal, onProgress: o.onProgress, batchLines: o.batchLines,
     });
     const results = o.merge === false ? resultsPerHit(outcome.hits) : mergeHits(outcome.hits);
     return {

@@ -76,19 +76,28 @@ async function runDownload(repoId: string, opts: DownloadOptions, emit: Progress
     signal: ctl.signal,
     commit: await readRef(repoDir, opts.revision),
   };
+  let firstError: unknown;
   const get = (file: string, required: boolean): Promise<boolean> =>
     fetchToCache(ctx, file, required).catch((e: unknown) => {
-      ctl.abort();
+      if (firstError === undefined) {
+        firstError = e;
+        ctl.abort();
+      }
       throw e;
     });
+  // Waits for every sibling to settle (and clean up its temp file) before reporting the first failure.
+  const all = async (files: Array<[string, boolean]>): Promise<void> => {
+    await Promise.allSettled(files.map(([f, required]) => get(f, required)));
+    if (firstError !== undefined) throw firstError;
+  };
   try {
     // Probe the layouts in model2vec's order: config.json, then sentence-transformers.
     if (await get('config.json', false)) {
-      await Promise.all([get('tokenizer.json', true), get('model.safetensors', true), get(MODULES_FILE, false)]);
+      await all([['tokenizer.json', true], ['model.safetensors', true], [MODULES_FILE, false]]);
     } else if (await get('config_sentence_transformers.json', false)) {
       await get(MODULES_FILE, false);
       if (await get('model.safetensors', false)) await get('tokenizer.json', true);
-      else await Promise.all([get('0_StaticEmbedding/model.safetensors', true), get('0_StaticEmbedding/tokenizer.json', true)]);
+      else await all([['0_StaticEmbedding/model.safetensors', true], ['0_StaticEmbedding/tokenizer.json', true]]);
     } else {
       throw new SimgrepError(
         'MODEL_DOWNLOAD',

@@ -8,7 +8,7 @@ const CONTROL_RE = /(?![\t\n\r])[\p{Cc}\p{Cf}\p{Co}\p{Cs}\uFFFD]/gu;
 /** The library tests each char with the non-unicode /^\s$/, so astral chars never match. */
 const SPACE_RE = /\s/g;
 /** The library tests UTF-16 code units, so only the BMP CJK blocks are isolated. */
-const CJK_RE = /[\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF]/g;
+const CJK_RE = /[\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF\u{20000}-\u{2FFFF}]/gu;
 const MARK_RE = /\p{Mn}/gu;
 const PUNCT = '\\p{P}\\u0021-\\u002F\\u003A-\\u0040\\u005B-\\u0060\\u007B-\\u007E';
 const PRE_TOKEN_RE = new RegExp(`[^\\s${PUNCT}]+|[${PUNCT}]`, 'gu');

@@ -19,6 +19,25 @@ export interface BertNormalizerSpec {
   stripAccents: boolean;
 }
 
+export interface MetaspaceSpec {
+  replacement: string;
+  /** What spaces become (the library's `str_rep || replacement`). */
+  strRep: string;
+  prependScheme: string;
+}
+
+export interface UnigramSpec {
+  kind: 'unigram';
+  /** [piece, score] in id order, as in tokenizer.json. */
+  pieces: [string, number][];
+  unkId: number;
+  /** Null: each section goes to the model whole (no pre-tokenizer). */
+  metaspace: MetaspaceSpec | null;
+  normalizer: unknown;
+  added: AddedTokenSpec[];
+  vocabSize: number;
+}
+
 export interface WordPieceSpec {
   kind: 'wordpiece';
   vocab: Map<string, number>;
@@ -80,7 +99,7 @@ function unwrapSequence(node: unknown, listKey: string): unknown {
 }
 
 /** The BertNormalizer flags when `node` is one (or absent: identity = all flags off), else null. */
-function readBertNormalizer(node: unknown): BertNormalizerSpec | null {
+export function readBertNormalizer(node: unknown): BertNormalizerSpec | null {
   const n = unwrapSequence(node, 'normalizers');
   if (n === null || n === undefined) {
     return { cleanText: false, handleChineseChars: false, lowercase: false, stripAccents: false };
@@ -92,6 +111,10 @@ function readBertNormalizer(node: unknown): BertNormalizerSpec | null {
   return { cleanText: Boolean(n.clean_text), handleChineseChars: Boolean(n.handle_chinese_chars), lowercase, stripAccents };
 }
 
+export function unwrapPreTokenizer(node: unknown): unknown {
+  return unwrapSequence(node, 'pretokenizers');
+}
+
 function isBertPreTokenizer(node: unknown): boolean {
   const p = unwrapSequence(node, 'pretokenizers');
   return isObject(p) && p.type === 'BertPreTokenizer';
@@ -100,7 +123,7 @@ function isBertPreTokenizer(node: unknown): boolean {
 /** The WordPiece spec when the native BERT path reproduces the library exactly, else null. */
 export function readWordPiece(root: Json): WordPieceSpec | null {
   const model = root.model as Json;
-  if (model.type !== 'WordPiece') return null;
+  if (model.type !== 'WordPiece' || !postProcessorIsIdentity(root.post_processor)) return null;
   if (!isObject(model.vocab)) throw corrupt('tokenizer.json WordPiece model has no "vocab" object');
   const normalizer = readBertNormalizer(root.normalizer);
   if (!normalizer || !isBertPreTokenizer(root.pre_tokenizer)) return null;
@@ -136,4 +159,59 @@ export function readWordPiece(root: Json): WordPieceSpec | null {
     added,
     vocabSize,
   };
+}
+
+/** The Unigram spec when the native Unigram path reproduces the library exactly, else null. */
+export function readUnigram(root: Json): UnigramSpec | null {
+  const model = root.model as Json;
+  if (model.type !== 'Unigram' || !postProcessorIsIdentity(root.post_processor)) return null;
+  if (!Array.isArray(model.vocab)) throw corrupt('tokenizer.json Unigram model has no "vocab" list');
+  const pieces = model.vocab as unknown[];
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i];
+    if (!Array.isArray(p) || typeof p[0] !== 'string' || typeof p[1] !== 'number') {
+      throw corrupt(`tokenizer.json Unigram vocab[${i}] is not a [piece, score] pair`);
+    }
+  }
+  if (pieces.length === 0) throw corrupt('tokenizer.json Unigram vocab is empty');
+  const unkId = model.unk_id;
+  if (!Number.isInteger(unkId) || (unkId as number) < 0 || (unkId as number) >= pieces.length) return null;
+  const pre = unwrapPreTokenizer(root.pre_tokenizer);
+  let metaspace: MetaspaceSpec | null = null;
+  if (pre !== null && pre !== undefined) {
+    if (!isObject(pre) || pre.type !== 'Metaspace') return null;
+    const replacement = typeof pre.replacement === 'string' ? pre.replacement : '\u2581';
+    const strRep = typeof pre.str_rep === 'string' && pre.str_rep !== '' ? pre.str_rep : replacement;
+    const prependScheme = typeof pre.prepend_scheme === 'string' ? pre.prepend_scheme : 'always';
+    metaspace = { replacement, strRep, prependScheme };
+  }
+  const added = readAddedTokens(root);
+  if (added.some((t) => t.normalized) && root.normalizer !== null && root.normalizer !== undefined) return null;
+  let vocabSize = pieces.length;
+  for (const t of added) vocabSize = Math.max(vocabSize, t.id + 1);
+  return {
+    kind: 'unigram',
+    pieces: pieces as [string, number][],
+    unkId: unkId as number,
+    metaspace,
+    normalizer: root.normalizer,
+    added,
+    vocabSize,
+  };
+}
+
+/** True when the post-processor returns a single sequence's tokens unchanged without special tokens. */
+export function postProcessorIsIdentity(node: unknown): boolean {
+  if (node === null || node === undefined) return true;
+  if (!isObject(node)) return false;
+  switch (node.type) {
+    case 'ByteLevel': case 'BertProcessing': case 'RobertaProcessing': return true;
+    case 'Sequence': return Array.isArray(node.processors) && node.processors.every(postProcessorIsIdentity);
+    case 'TemplateProcessing': {
+      if (!Array.isArray(node.single)) return false;
+      const seqs = node.single.filter((item) => !(isObject(item) && 'SpecialToken' in item));
+      return seqs.length === 1 && isObject(seqs[0]) && isObject(seqs[0].Sequence) && seqs[0].Sequence.id === 'A';
+    }
+    default: return false;
+  }
 }

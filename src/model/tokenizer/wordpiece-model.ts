@@ -1,46 +1,44 @@
-// WordPiece for one normalized pre-token: greedy longest-match-first over code points, `##`-style
-// continuation prefix, the whole word becomes [UNK] when any part fails or it is too long.
+// WordPiece for one normalized pre-token: greedy longest-match-first over code points with a `##`-style
+// continuation prefix; the whole word becomes [UNK] when any part fails or it is too long. Longest
+// matches come from two tries (word-initial pieces, continuation pieces), so a word costs O(length).
 import type { WordPieceSpec } from './config.js';
+import { PieceTrie } from './piece-trie.js';
 
 export interface WordPieceModel {
   /** Ids of one pre-token (already normalized). */
   word(word: string): number[];
-}
-
-function codePointLength(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    // A surrogate pair is one code point; lone surrogates count as one each (like [...s]).
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
+  /** Ids of the ASCII pre-token text[start, end) after mapping each char through `fold`. */
+  asciiWord(text: string, start: number, end: number, fold: Uint8Array): number[];
 }
 
 export function createWordPieceModel(spec: WordPieceSpec): WordPieceModel {
   const { vocab, unkId, prefix, maxInputCharsPerWord } = spec;
-  // No vocab entry is longer than this, so longer candidates can be skipped without changing results.
-  let maxPieceChars = 1;
-  for (const token of vocab.keys()) maxPieceChars = Math.max(maxPieceChars, codePointLength(token));
+  let chars = 0;
+  for (const token of vocab.keys()) chars += token.length;
+  const initial = new PieceTrie(chars + 1);
+  const continuing = new PieceTrie(chars + 1);
+  for (const [token, id] of vocab) {
+    initial.insert(token, id);
+    if (token.startsWith(prefix) && token.length > prefix.length) continuing.insert(token.slice(prefix.length), id);
+  }
+  let cps = new Int32Array(256);
 
-  function greedy(chars: string[] | string, n: number): number[] {
+  /** Greedy longest match over cps[0, n). */
+  function greedy(n: number): number[] {
     const out: number[] = [];
     let start = 0;
-    const asString = typeof chars === 'string';
     while (start < n) {
-      let end = Math.min(n, start + maxPieceChars);
-      let id: number | undefined;
-      while (start < end) {
-        const sub = asString ? chars.slice(start, end) : (chars as string[]).slice(start, end).join('');
-        id = vocab.get(start > 0 ? prefix + sub : sub);
-        if (id !== undefined) break;
-        end--;
+      const trie = start === 0 ? initial : continuing;
+      const leaf = trie.leafId;
+      let node = 0;
+      let id = -1;
+      let end = -1;
+      for (let i = start; i < n; i++) {
+        node = trie.child(node, cps[i]);
+        if (node < 0) break;
+        if (leaf[node] >= 0) { id = leaf[node]; end = i + 1; }
       }
-      if (id === undefined) return [unkId];
+      if (id < 0) return [unkId];
       out.push(id);
       start = end;
     }
@@ -49,18 +47,18 @@ export function createWordPieceModel(spec: WordPieceSpec): WordPieceModel {
 
   return {
     word(word) {
-      let hasSurrogate = false;
-      for (let i = 0; i < word.length; i++) {
-        const c = word.charCodeAt(i);
-        if (c >= 0xd800 && c <= 0xdfff) { hasSurrogate = true; break; }
-      }
-      if (!hasSurrogate) {
-        if (word.length > maxInputCharsPerWord) return [unkId];
-        return greedy(word, word.length);
-      }
-      const chars = [...word];
-      if (chars.length > maxInputCharsPerWord) return [unkId];
-      return greedy(chars, chars.length);
+      if (cps.length < word.length) cps = new Int32Array(word.length * 2);
+      let n = 0;
+      for (const ch of word) cps[n++] = ch.codePointAt(0) as number;
+      if (n > maxInputCharsPerWord) return [unkId];
+      return greedy(n);
+    },
+    asciiWord(text, start, end, fold) {
+      const n = end - start;
+      if (n > maxInputCharsPerWord) return [unkId];
+      if (cps.length < n) cps = new Int32Array(n * 2);
+      for (let i = 0; i < n; i++) cps[i] = fold[text.charCodeAt(start + i)];
+      return greedy(n);
     },
   };
 }

@@ -1,16 +1,17 @@
 // Native BERT tokenizer (BertNormalizer + BertPreTokenizer + WordPiece), id-identical to the library.
-// Pure-ASCII text runs a char-code loop with an allocation-free word memo; anything else (non-ASCII,
-// chars the normalizer drops) runs whole-string normalization with a bounded per-word Map memo.
+// ASCII runs a char-code loop with an allocation-free word memo; a whitespace-delimited chunk holding
+// non-ASCII (or chars the normalizer drops) runs whole-string normalization, memoized per chunk.
 import { AsciiWordMemo, MEMO_HASH_SEED } from './ascii-word-memo.js';
 import { createAddedTokenSplitter } from './added-tokens.js';
-import { asciiClasses, asciiFold, bertNormalize, bertPreTokenize, DROPPED, PUNCT_CHAR, SPACE } from './bert-text.js';
+import { asciiClasses, asciiFold, bertNormalize, bertPreTokenize, DROPPED, PUNCT_CHAR, SPACE, WORD } from './bert-text.js';
 import type { WordPieceSpec } from './config.js';
 import { createIdBuffer, pushIds, reserveIds, type IdBuffer } from './id-buffer.js';
 import type { LineTokenizer } from './line-tokenizer.js';
 import { createWordPieceModel } from './wordpiece-model.js';
 
-/** Bound on the non-ASCII word memo; cleared wholesale when reached. */
-const MAX_GENERAL_WORDS = 50_000;
+/** Bound on the memo of chunks that need the general path; cleared wholesale when reached. */
+const MAX_GENERAL_CHUNKS = 50_000;
+const MAX_MEMO_CHUNK_CHARS = 256;
 
 export function createWordPieceTokenizer(spec: WordPieceSpec): LineTokenizer {
   const model = createWordPieceModel(spec);
@@ -20,76 +21,113 @@ export function createWordPieceTokenizer(spec: WordPieceSpec): LineTokenizer {
   const unkId = spec.unkId;
   const maxChars = spec.maxInputCharsPerWord;
   const memo = new AsciiWordMemo();
-  const generalMemo = new Map<string, number[]>();
+  const chunkMemo = new Map<string, number[]>();
 
-  // Ids of one-char words and punctuation, indexed by the (folded) char code.
+  // Ids of one-char words and punctuation, indexed by the raw char code.
   const singleIds = new Int32Array(128);
   for (let c = 0; c < 128; c++) {
     const ids = model.word(String.fromCharCode(fold[c]));
     singleIds[c] = ids.length === 1 ? ids[0] : unkId;
   }
-  // An added token whose content an ASCII section could normalize to must be checked per section.
-  const asciiReachable = spec.added.some((t) => isAsciiNormalForm(t.content, cls, fold));
+  // The library emits an added token when a whole normalized section equals its content. Lowercased
+  // output never holds A-Z (a unit test checks every code point), so such contents need no check.
+  const reachable = spec.added
+    .map((t) => t.content)
+    .filter((c) => c.length > 0 && !(spec.normalizer.lowercase && /[A-Z]/.test(c)));
 
-  /** Fast path; returns false (buf untouched) when the section needs the general path. */
-  function encodeAscii(s: string, buf: IdBuffer): boolean {
+  /** Id of the added token that the whole normalized section equals, else -1. */
+  function sectionAddedId(s: string): number {
+    for (let i = 0; i < s.length; i++) {
+      if (s.charCodeAt(i) >= 128) return added.ids.get(bertNormalize(s, spec.normalizer)) ?? -1;
+    }
+    for (const content of reachable) if (asciiNormalizesTo(s, content, cls, fold, spec.normalizer.cleanText)) return added.ids.get(content) ?? -1;
+    return -1;
+  }
+
+  /**
+   * A chunk between ASCII whitespace that holds non-ASCII or dropped chars: normalized and split on
+   * its own, which equals doing it inside the line because every step is blind across a space.
+   */
+  function encodeChunk(chunk: string, buf: IdBuffer): void {
+    let ids = chunkMemo.get(chunk);
+    if (ids === undefined) {
+      ids = [];
+      for (const word of bertPreTokenize(bertNormalize(chunk, spec.normalizer))) ids.push(...model.word(word));
+      if (chunk.length <= MAX_MEMO_CHUNK_CHARS) {
+        if (chunkMemo.size >= MAX_GENERAL_CHUNKS) chunkMemo.clear();
+        chunkMemo.set(chunk, ids);
+      }
+    }
+    pushIds(buf, ids);
+  }
+
+  /** One section (no added tokens inside): the ASCII char loop, with non-ASCII chunks handed off. */
+  function encodeSection(s: string, buf: IdBuffer): void {
+    if (reachable.length > 0) {
+      const id = sectionAddedId(s);
+      if (id >= 0) { pushIds(buf, [id]); return; }
+    }
     const n = s.length;
-    reserveIds(buf, n);
-    const out = buf.ids;
+    reserveIds(buf, n); // the ASCII loop emits at most one id per char
+    let out = buf.ids;
     let at = buf.length;
+    let chunkStart = 0;
+    let chunkAt = at;
     let i = 0;
     while (i < n) {
       let c = s.charCodeAt(i);
-      if (c >= 128) return false;
-      const k = cls[c];
-      if (k === SPACE) { i++; continue; }
-      if (k === PUNCT_CHAR) { out[at++] = singleIds[c]; i++; continue; }
-      if (k === DROPPED) return false;
-      const start = i;
-      let h = MEMO_HASH_SEED;
-      for (;;) {
-        h = Math.imul(h ^ fold[c], 16777619);
-        if (++i === n) break;
-        c = s.charCodeAt(i);
-        if (c >= 128) return false;
-        if (cls[c] !== 0) break;
+      if (c < 128) {
+        const k = cls[c];
+        if (k === SPACE) { i++; chunkStart = i; chunkAt = at; continue; }
+        if (k === PUNCT_CHAR) { out[at++] = singleIds[c]; i++; continue; }
+        if (k === WORD) {
+          const start = i;
+          let h = MEMO_HASH_SEED;
+          for (;;) {
+            h = Math.imul(h ^ fold[c], 16777619);
+            if (++i === n) break;
+            c = s.charCodeAt(i);
+            if (c >= 128 || cls[c] !== WORD) break;
+          }
+          if (i === n || (c < 128 && cls[c] !== DROPPED)) {
+            at = emitWord(s, start, i, h, out, at);
+            continue;
+          }
+        }
       }
-      const len = i - start;
-      if (len === 1) { out[at++] = singleIds[s.charCodeAt(start)]; continue; }
-      if (len > maxChars) { out[at++] = unkId; continue; }
-      let e = memo.find(s, start, i, h, fold);
-      if (e < 0) {
-        const word = foldSlice(s, start, i, fold);
-        const ids = model.word(word);
-        e = memo.insert(s, start, i, h, fold, ids);
-        if (e < 0) { for (const id of ids) out[at++] = id; continue; }
+      // Non-ASCII or a dropped char: redo the whole whitespace-delimited chunk on the general path.
+      let end = i;
+      while (end < n) {
+        const d = s.charCodeAt(end);
+        if (d < 128 && cls[d] === SPACE) break;
+        end++;
       }
-      const ids = memo.ids;
-      const to = memo.idAt[e + 1];
-      for (let j = memo.idAt[e]; j < to; j++) out[at++] = ids[j];
+      buf.length = chunkAt;
+      encodeChunk(s.slice(chunkStart, end), buf);
+      reserveIds(buf, n - end);
+      out = buf.ids;
+      at = buf.length;
+      i = chunkStart = end;
+      chunkAt = at;
     }
     buf.length = at;
-    return true;
   }
 
-  function encodeGeneral(s: string, buf: IdBuffer): void {
-    const normalized = bertNormalize(s, spec.normalizer);
-    if (normalized.length === 0) return;
-    const whole = added.ids.get(normalized);
-    if (whole !== undefined) { pushIds(buf, [whole]); return; }
-    for (const word of bertPreTokenize(normalized)) {
-      let ids = generalMemo.get(word);
-      if (ids === undefined) {
-        ids = model.word(word);
-        if (generalMemo.size >= MAX_GENERAL_WORDS) generalMemo.clear();
-        generalMemo.set(word, ids);
-      }
-      pushIds(buf, ids);
+  /** Writes the ids of the ASCII word text[start, end) at out[at]; returns the new end. */
+  function emitWord(s: string, start: number, end: number, hash: number, out: Int32Array, at: number): number {
+    const len = end - start;
+    if (len === 1) { out[at++] = singleIds[s.charCodeAt(start)]; return at; }
+    if (len > maxChars) { out[at++] = unkId; return at; }
+    let e = memo.find(s, start, end, hash, fold);
+    if (e < 0) {
+      const ids = model.asciiWord(s, start, end, fold);
+      e = memo.insert(s, start, end, hash, fold, ids);
+      if (e < 0) { for (const id of ids) out[at++] = id; return at; }
     }
-  }
-
-  function encodeSection(s: string, buf: IdBuffer): void {
-    if (asciiReachable || !encodeAscii(s, buf)) encodeGeneral(s, buf);
+    const ids = memo.ids;
+    const to = memo.idAt[e + 1];
+    for (let j = memo.idAt[e]; j < to; j++) out[at++] = ids[j];
+    return at;
   }
 
   function encodeInto(text: string, buf: IdBuffer): number {
@@ -122,18 +160,15 @@ export function createWordPieceTokenizer(spec: WordPieceSpec): LineTokenizer {
   };
 }
 
-function foldSlice(s: string, start: number, end: number, fold: Uint8Array): string {
-  let out = '';
-  for (let i = start; i < end; i++) out += String.fromCharCode(fold[s.charCodeAt(i)]);
-  return out;
-}
-
-/** True when `content` could be the normalized form of an ASCII section the fast path handles. */
-function isAsciiNormalForm(content: string, cls: Uint8Array, fold: Uint8Array): boolean {
-  if (content.length === 0) return false;
-  for (let i = 0; i < content.length; i++) {
-    const c = content.charCodeAt(i);
-    if (c >= 128 || cls[c] === DROPPED || fold[c] !== c) return false;
+/** Whether the ASCII section `s` normalizes to exactly `content` (drops removed, folds, maps \t\n\r). */
+function asciiNormalizesTo(s: string, content: string, cls: Uint8Array, fold: Uint8Array, cleanText: boolean): boolean {
+  let k = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (cls[c] === DROPPED) continue;
+    const want = cleanText && (c === 9 || c === 10 || c === 13) ? 32 : fold[c];
+    if (k >= content.length || content.charCodeAt(k) !== want) return false;
+    k++;
   }
-  return true;
+  return k === content.length;
 }

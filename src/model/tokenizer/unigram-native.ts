@@ -1,0 +1,113 @@
+// Native Unigram tokenizer (any normalizer + Metaspace or no pre-tokenizer), id-identical to the
+// library: same added-token sections, a compiled normalizer, a typed-array Viterbi, and the library's
+// fuse_unk rule. Whole lines are memoized (per-word memo would not be provably identical here).
+import { createAddedTokenSplitter } from './added-tokens.js';
+import type { UnigramSpec } from './config.js';
+import { createIdBuffer, reserveIds, type IdBuffer } from './id-buffer.js';
+import type { LineTokenizer } from './line-tokenizer.js';
+import { createLineMemo } from './line-memo.js';
+import { compileNormalizer } from './normalizer-pipeline.js';
+import { UnigramLattice } from './unigram-lattice.js';
+import { PieceTrie } from './piece-trie.js';
+
+export function createUnigramTokenizer(spec: UnigramSpec): LineTokenizer {
+  const { pieces, unkId, metaspace } = spec;
+  // The library's tokens_to_ids: last duplicate wins, then added tokens override.
+  const ids = new Map<string, number>();
+  for (let i = 0; i < pieces.length; i++) ids.set(pieces[i][0], i);
+  for (const t of spec.added) ids.set(t.content, t.id);
+
+  const scores = new Float64Array(pieces.length);
+  let minScore = Infinity;
+  for (let i = 0; i < pieces.length; i++) { scores[i] = pieces[i][1]; if (pieces[i][1] < minScore) minScore = pieces[i][1]; }
+  const unkScore = minScore - 10;
+  scores[unkId] = unkScore;
+
+  let totalChars = 0;
+  for (const [p] of pieces) totalChars += p.length;
+  // The library builds its trie from the model's own pieces (added tokens are not in it).
+  const trie = new PieceTrie(totalChars + 1);
+  for (const [p] of pieces) trie.insert(p, ids.get(p) as number);
+
+  const lattice = new UnigramLattice({
+    trie,
+    scores,
+    unkId,
+    unkScore,
+    charId: (cp) => ids.get(String.fromCodePoint(cp)) ?? unkId,
+  });
+  const normalize = compileNormalizer(spec.normalizer);
+  const added = createAddedTokenSplitter(spec.added);
+  const memo = createLineMemo();
+
+  function preTokenize(normalized: string, sectionIndex: number): string {
+    if (!metaspace) return normalized;
+    let s = normalized.replaceAll(' ', metaspace.strRep);
+    const prepend = metaspace.prependScheme === 'always' || (metaspace.prependScheme === 'first' && sectionIndex === 0);
+    if (prepend && !s.startsWith(metaspace.replacement)) s = metaspace.strRep + s;
+    return s;
+  }
+
+  /** Appends the ids of one pre-token, fusing runs of unknown pieces as the library does. */
+  function model(token: string, buf: IdBuffer): void {
+    lattice.run(token);
+    const { path, pathLength: m, nId } = lattice;
+    reserveIds(buf, m);
+    const out = buf.ids;
+    let at = buf.length;
+    for (let i = 0; i < m; ) {
+      const id = nId[path[i]];
+      if (id !== unkId || i + 1 >= m || nId[path[i + 1]] !== unkId) { out[at++] = id; i++; continue; }
+      let fused = piece(path[i++]);
+      while (i < m && nId[path[i]] === unkId) {
+        if (ids.get(fused) !== unkId) fused += piece(path[i]);
+        i++;
+      }
+      out[at++] = ids.get(fused) ?? unkId;
+    }
+    buf.length = at;
+  }
+
+  function piece(node: number): string {
+    const cps = lattice.codePoints();
+    const from = lattice.start(node);
+    return String.fromCodePoint(...cps.subarray(from, from + lattice.length(node)));
+  }
+
+  function encodeSection(section: string, index: number, buf: IdBuffer): void {
+    const normalized = normalize ? normalize(section) : section;
+    if (normalized.length === 0) return;
+    const whole = added.ids.get(normalized);
+    if (whole !== undefined) { reserveIds(buf, 1); buf.ids[buf.length++] = whole; return; }
+    model(preTokenize(normalized, index), buf);
+  }
+
+  function encodeUncached(text: string, buf: IdBuffer): void {
+    const sections = added.split(text);
+    if (sections === null) { if (text.length > 0) encodeSection(text, 0, buf); return; }
+    for (let k = 0; k < sections.length; k++) {
+      const s = sections[k];
+      if (s.length === 0) continue;
+      const id = added.ids.get(s);
+      if (id !== undefined) { reserveIds(buf, 1); buf.ids[buf.length++] = id; }
+      else encodeSection(s, k, buf);
+    }
+  }
+
+  function encodeInto(text: string, buf: IdBuffer): number {
+    return memo.encodeInto(text, buf, encodeUncached);
+  }
+
+  const scratch = createIdBuffer(256);
+  return {
+    kind: 'unigram-native',
+    vocabSize: spec.vocabSize,
+    unkId,
+    encodeInto,
+    encode(text) {
+      scratch.length = 0;
+      encodeInto(text, scratch);
+      return scratch.ids.slice(0, scratch.length);
+    },
+  };
+}

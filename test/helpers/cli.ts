@@ -1,0 +1,25 @@
+// Spawns the built CLI (dist/) the way a user runs it, and collects stdout, stderr and the exit code.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { repoRoot } from './shared.js';
+
+export const cliPath = path.join(repoRoot, 'dist', 'src', 'cli', 'main.js');
+
+export interface CliRun { stdout: string; stderr: string; code: number | null }
+
+export function runCli(args: string[], opts: { input?: string | Buffer; cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliPath, ...args], {
+      cwd: opts.cwd,
+      env: { ...process.env, HF_HUB_OFFLINE: '1', ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
+    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ stdout, stderr, code }));
+    if (opts.input !== undefined) child.stdin.end(opts.input); else child.stdin.end();
+  });
+}
