@@ -76,7 +76,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       const path = paths[seg.fileIndex];
       for (let i = seg.scoreFrom; i < seg.scoreTo; i++) {
         const d = distances[i];
-        if (d !== d) continue;
+        if (d !== d || d === Infinity) continue;
         const line = seg.firstLine + (i - seg.from);
         if (o.maxDistance !== undefined && !(d < o.maxDistance)) {
           if (!closest || compareRanked({ distance: d, path, line }, closest) < 0) closest = hitAt(batch, seg, i, d);
@@ -94,12 +94,23 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     warnings.push({ path: files[0] ?? '?', code: 'WORKER_FAILED', message: `could not score ${files.join(', ')}: ${(e as Error).message}` });
   };
 
+  /** Lines farther than this cannot change the outcome, so workers may skip them. */
+  const pruneAbove = () => {
+    const floor = topk.floorDistance;
+    if (o.maxDistance === undefined) return floor;
+    // Until some line passes --max-distance, the closest miss is still wanted: only beat that.
+    return topk.size > 0 ? Math.min(floor, o.maxDistance) : Math.min(floor, closest?.distance ?? Infinity);
+  };
+
   const submit = async (batch: Batch | null) => {
     if (!batch) return;
     while (inflight.size >= o.executor.capacity) await Promise.race(inflight);
     checkAbort();
     const p: Promise<void> = o.executor
-      .score({ bytes: batch.bytes, offsets: batch.offsets, scoreRanges: batch.scoreRanges, query: o.query, queryKey: o.queryKey, ignoreCase: o.ignoreCase })
+      .score({
+        bytes: batch.bytes, offsets: batch.offsets, scoreRanges: batch.scoreRanges,
+        query: o.query, queryKey: o.queryKey, ignoreCase: o.ignoreCase, pruneAbove: pruneAbove(),
+      })
       .then((d) => consume(batch, d), (e) => batchFailed(batch, e))
       .finally(() => inflight.delete(p));
     inflight.add(p);

@@ -81,6 +81,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   let modelP: Promise<ModelData> | null = null;
   let localP: Promise<Executor> | null = null;
   let pool: Executor | null = null;
+  let searchCount = 0;
 
   const model = () => (modelP ??= loadModel(opts.model ?? defaultModelSpec(), {
     offline: opts.offline, cacheDir: opts.cacheDir, onProgress: opts.onModelProgress,
@@ -100,7 +101,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     const maxDistance = o.maxDistance;
     const topK = o.topK ?? (maxDistance !== undefined ? Infinity : 3);
     const outcome = await runPipeline({
-      sources, executor, query, queryKey: `${queryText}\u0000${o.ignoreCase}`,
+      sources, executor, query, queryKey: `${++searchCount}:${queryText}`,
       topK, maxDistance, nLines: o.nLines ?? 3, ignoreCase: !!o.ignoreCase,
       signal: o.signal, onProgress: o.onProgress, batchLines: o.batchLines,
     });

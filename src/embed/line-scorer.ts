@@ -12,8 +12,10 @@ export interface ScoreRequest {
   /** Pairs [from, to) of lines to score; other lines get NaN. */
   scoreRanges: Uint32Array;
   query: Float32Array;
-  /** Identifies query + options, so cached line distances are never reused across queries. */
+  /** Identifies one search (query + options), so cached line distances never leak across searches. */
   queryKey: string;
+  /** Lines provably farther than this may come back as +Infinity (exact pruning). */
+  pruneAbove?: number;
   ignoreCase: boolean;
 }
 
@@ -63,7 +65,7 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind): Pr
         }
       }
       if (unique.length === 0) return out;
-      const distances = await kernel.score(tokenize(unique), req.query);
+      const distances = await kernel.score(tokenize(unique), req.query, req.pruneAbove);
       for (let s = 0; s < unique.length; s++) cache.set(unique[s], distances[s]);
       for (const p of pending) out[p.line] = distances[p.slot];
       return out;

@@ -37,8 +37,8 @@ export const float = (value: number): FloatAttr => ({ float: value });
 class Writer {
   private readonly out: number[] = [];
 
+  /** Non-negative values only (negatives go through negativeVarint); safe integers, so no BigInt. */
   private rawVarint(v: number): void {
-    // Non-negative only; int64 fields never carry negatives here except via twosComplement64.
     let n = v;
     while (n >= 0x80) {
       this.out.push((n % 0x80) | 0x80);

@@ -63,15 +63,16 @@ export async function createOnnxKernel(model: ModelData, opts: OnnxKernelOptions
     // Only cli/ writes to stderr; real failures surface as rejected runs.
     logSeverityLevel: 3,
   };
-  let embedSession: Session;
-  let scoreSession: Session;
+  const sessions: Session[] = [];
   try {
-    embedSession = await ort.InferenceSession.create(buildEmbedGraph({ dim, normalize: model.normalize }), options);
-    scoreSession = await ort.InferenceSession.create(buildScoreGraph({ dim }), options);
+    sessions.push(await ort.InferenceSession.create(buildEmbedGraph({ dim, normalize: model.normalize }), options));
+    sessions.push(await ort.InferenceSession.create(buildScoreGraph({ dim }), options));
   } catch (e) {
+    await Promise.allSettled(sessions.map((s) => s.release()));
     throw new SimgrepError('EMBEDDER_UNAVAILABLE',
       `onnxruntime-node could not start a CPU session (${errorText(e)}). ${UNAVAILABLE_HINT}`, { cause: e });
   }
+  const [embedSession, scoreSession] = sessions;
   const maxCells = opts.maxCellsPerRun ?? Math.max(1, Math.floor(GATHER_BUDGET_FLOATS / dim));
   const cacheRows = opts.rowCacheRows ?? Math.floor(ROW_CACHE_FLOATS / dim);
   const packer = createPacker(model, { maxCells, cacheRows });
@@ -127,9 +128,8 @@ export async function createOnnxKernel(model: ModelData, opts: OnnxKernelOptions
       });
       return out;
     },
-    async close() {
-      await embedSession.release();
-      await scoreSession.release();
+    close() {
+      return exclusive(async () => { for (const s of sessions) await s.release(); });
     },
   };
 }

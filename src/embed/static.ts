@@ -1,10 +1,28 @@
 // Pure-TypeScript pooling kernel: mean of (weighted) token rows read straight from the shared table.
+// score() skips lines that provably cannot beat `maxDistance` (see prune-basis.ts) — exact results.
 import type { ModelData, TokenizedBatch } from '../types.js';
 import type { PoolingKernel } from './embedder.js';
+import { principalDirections, queryBasis } from './prune-basis.js';
+
+/** Directions besides the query used for the pruning bound: more = tighter bound, costlier tokens. */
+const PRUNE_DIRECTIONS = 24;
+/** Safety margin on the cosine bound against float rounding. */
+const BOUND_MARGIN = 1e-4;
+
+interface QueryState {
+  query: Float32Array;
+  k: number;
+  /** coords[row * k + j] = table row . basis[j], filled lazily per row. */
+  coords: Float32Array;
+  ready: Uint8Array;
+  basis: Float64Array[];
+}
 
 export function createStaticKernel(model: ModelData): PoolingKernel {
-  const { table, dim, mapping, weights, normalize } = model;
+  const { table, dim, rows, mapping, weights, normalize } = model;
   const acc = new Float64Array(dim);
+  let directions: Float64Array[] | null = null;
+  let state: QueryState | null = null;
 
   /** Sums the weighted rows of line i into acc; returns the token count. */
   function accumulate(batch: TokenizedBatch, i: number): number {
@@ -13,12 +31,62 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
     const to = batch.lineStarts[i + 1];
     for (let t = from; t < to; t++) {
       const id = batch.ids[t];
-      const row = mapping ? mapping[id] : id;
       const w = weights ? weights[id] : 1;
-      const base = row * dim;
-      for (let d = 0; d < dim; d++) acc[d] += w * table[base + d];
+      const base = (mapping ? mapping[id] : id) * dim;
+      let d = 0;
+      for (; d + 3 < dim; d += 4) {
+        acc[d] += w * table[base + d];
+        acc[d + 1] += w * table[base + d + 1];
+        acc[d + 2] += w * table[base + d + 2];
+        acc[d + 3] += w * table[base + d + 3];
+      }
+      for (; d < dim; d++) acc[d] += w * table[base + d];
     }
     return to - from;
+  }
+
+  function exactDistance(query: Float32Array): number {
+    let dot = 0;
+    let sq = 0;
+    for (let d = 0; d < dim; d++) { const a = acc[d]; dot += a * query[d]; sq += a * a; }
+    return sq > 0 ? 1 - dot / Math.sqrt(sq) : NaN;
+  }
+
+  function stateFor(query: Float32Array): QueryState {
+    if (state && sameVector(state.query, query)) return state;
+    directions ??= principalDirections(model, Math.min(PRUNE_DIRECTIONS, Math.max(0, dim - 1)));
+    const basis = queryBasis(query, directions);
+    state = { query: Float32Array.from(query), k: basis.length, coords: new Float32Array(rows * basis.length), ready: new Uint8Array(rows), basis };
+    return state;
+  }
+
+  function fillCoords(s: QueryState, row: number): void {
+    const base = row * dim;
+    for (let j = 0; j < s.k; j++) {
+      const b = s.basis[j];
+      let c = 0;
+      for (let d = 0; d < dim; d++) c += table[base + d] * b[d];
+      s.coords[row * s.k + j] = c;
+    }
+    s.ready[row] = 1;
+  }
+
+  /** Upper bound of the line's cosine to the query, from its coordinates in the query basis. */
+  function cosineBound(s: QueryState, batch: TokenizedBatch, i: number, c: Float64Array): number {
+    c.fill(0);
+    const { k, coords, ready } = s;
+    for (let t = batch.lineStarts[i]; t < batch.lineStarts[i + 1]; t++) {
+      const id = batch.ids[t];
+      const row = mapping ? mapping[id] : id;
+      if (!ready[row]) fillCoords(s, row);
+      const w = weights ? weights[id] : 1;
+      const at = row * k;
+      for (let j = 0; j < k; j++) c[j] += w * coords[at + j];
+    }
+    if (c[0] <= 0) return c[0] < 0 ? -1 : 0;
+    let proj = 0;
+    for (let j = 0; j < k; j++) proj += c[j] * c[j];
+    return c[0] / Math.sqrt(proj);
   }
 
   return {
@@ -41,17 +109,25 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
       }
       return out;
     },
-    async score(batch, query) {
+    async score(batch, query, maxDistance) {
       const n = batch.lineStarts.length - 1;
       const out = new Float32Array(n);
+      const floorCos = maxDistance === undefined ? -Infinity : 1 - maxDistance;
+      const s = floorCos > BOUND_MARGIN ? stateFor(query) : null;
+      const c = new Float64Array(s ? s.k : 0);
       for (let i = 0; i < n; i++) {
-        if (accumulate(batch, i) === 0) { out[i] = NaN; continue; }
-        let dot = 0;
-        let sq = 0;
-        for (let d = 0; d < dim; d++) { const a = acc[d]; dot += a * query[d]; sq += a * a; }
-        out[i] = sq > 0 ? 1 - dot / Math.sqrt(sq) : NaN;
+        if (batch.lineStarts[i] === batch.lineStarts[i + 1]) { out[i] = NaN; continue; }
+        if (s && cosineBound(s, batch, i, c) < floorCos - BOUND_MARGIN) { out[i] = Infinity; continue; }
+        accumulate(batch, i);
+        out[i] = exactDistance(query);
       }
       return out;
     },
   };
+}
+
+function sameVector(a: Float32Array, b: Float32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -114,7 +114,8 @@ export function networkError(e: unknown, url: string, watchdog: Watchdog, outer:
   if (watchdog.timedOut) {
     return new SimgrepError(
       'MODEL_DOWNLOAD',
-      `Download of ${where} stalled: no data for ${Math.round(timeoutMs / 1000)} s. Check your network (or proxy), then retry.`,
+      `Download of ${where} stalled: no data for ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}. ` +
+        'Check your network (or proxy), then retry.',
       { cause: e },
     );
   }

@@ -18,6 +18,11 @@ export class TopK<T extends Ranked> {
 
   get size(): number { return this.heap.length; }
 
+  /** Distance a new hit must not exceed to be kept (Infinity until the heap is full). */
+  get floorDistance(): number {
+    return this.heap.length < this.limit ? Infinity : this.heap[0]?.distance ?? -Infinity;
+  }
+
   /** Would a hit with these keys be kept? Lets callers skip building a hit that would be dropped. */
   accepts(distance: number, path: string, line: number): boolean {
     if (this.heap.length < this.limit) return true;

@@ -26,7 +26,9 @@ export class IgnoreStack {
     }
     let stack = IgnoreStack.empty();
     for (const a of ancestors) stack = await stack.enter(a);
-    return stack;
+    // A root the user named inside an ignored directory (e.g. node_modules/pkg) is searched anyway,
+    // as ripgrep does: the rules that would hide all of it are dropped.
+    return stack.ignores(path.resolve(root), true) ? IgnoreStack.empty() : stack;
   }
 
   /** The stack for a child directory: adds its rule files when it has any. */

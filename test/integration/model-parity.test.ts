@@ -22,7 +22,7 @@ async function embed(model: ModelData, text: string): Promise<number[]> {
   const tokenizer = new Tokenizer(JSON.parse(readFileSync(model.tokenizerPath, 'utf8')), {});
   const ids = tokenizer
     .encode(text, { add_special_tokens: false })
-    .ids.filter((id) => id !== model.unkId)
+    .ids.filter((id: number) => id !== model.unkId)
     .slice(0, model.maxLength);
   const out = await createStaticKernel(model).embed({ ids: Int32Array.from(ids), lineStarts: Uint32Array.from([0, ids.length]) });
   return Array.from(out);

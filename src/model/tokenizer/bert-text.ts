@@ -8,12 +8,24 @@ const CONTROL_RE = /(?![\t\n\r])[\p{Cc}\p{Cf}\p{Co}\p{Cs}\uFFFD]/gu;
 /** The library tests each char with the non-unicode /^\s$/, so astral chars never match. */
 const SPACE_RE = /\s/g;
 /** The library tests UTF-16 code units, so only the BMP CJK blocks are isolated. */
-const CJK_RE = /[\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF\u{20000}-\u{2FFFF}]/gu;
+const CJK_RE = /[\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF]/g;
 const MARK_RE = /\p{Mn}/gu;
 const PUNCT = '\\p{P}\\u0021-\\u002F\\u003A-\\u0040\\u005B-\\u0060\\u007B-\\u007E';
 const PRE_TOKEN_RE = new RegExp(`[^\\s${PUNCT}]+|[${PUNCT}]`, 'gu');
 
 export function bertNormalize(text: string, spec: BertNormalizerSpec): string {
+  // Printable ASCII (and tabs) only: every step but lowercasing and the tab->space is a no-op.
+  let printable = true;
+  let tabs = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 9) tabs = true;
+    else if (c < 32 || c > 126) { printable = false; break; }
+  }
+  if (printable) {
+    if (tabs && spec.cleanText) text = text.replaceAll('\t', ' ');
+    return spec.lowercase ? text.toLowerCase() : text;
+  }
   if (spec.cleanText) text = text.replace(CONTROL_RE, '').replace(SPACE_RE, ' ');
   if (spec.handleChineseChars) text = text.replace(CJK_RE, ' $& ');
   if (spec.lowercase) text = text.toLowerCase();

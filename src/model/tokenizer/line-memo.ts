@@ -1,8 +1,10 @@
-// Bounded whole-line memo (oldest entries evicted first) for tokenizers whose ids are only provably
-// the library's when a line is tokenized as a whole. Long lines are not kept, so memory stays bounded.
+// Bounded whole-line memo for tokenizers whose ids are only provably the library's when a line is
+// tokenized as a whole. Two generations (recent lines survive one turnover; a Map used as a FIFO
+// degrades in V8), and long lines are not kept, so memory stays bounded.
 import { pushIds, type IdBuffer } from './id-buffer.js';
 
 export interface LineMemoOptions {
+  /** Lines per generation (at most twice this many are kept). */
   maxLines?: number;
   maxLineChars?: number;
 }
@@ -14,20 +16,33 @@ export interface LineMemo {
 }
 
 export function createLineMemo(opts: LineMemoOptions = {}): LineMemo {
-  const maxLines = opts.maxLines ?? 20_000;
-  const maxLineChars = opts.maxLineChars ?? 1_000;
-  const memo = new Map<string, Int32Array>();
+  const maxLines = opts.maxLines ?? 10_000;
+  const maxLineChars = opts.maxLineChars ?? 512;
+  let young = new Map<string, Int32Array>();
+  let old = new Map<string, Int32Array>();
+
+  function remember(text: string, ids: Int32Array): void {
+    if (young.size >= maxLines) { old = young; young = new Map(); }
+    young.set(text, ids);
+  }
+
   return {
-    get size() { return memo.size; },
+    get size() { return young.size + old.size; },
     encodeInto(text, buf, encode) {
-      const hit = memo.get(text);
+      if (text.length > maxLineChars) {
+        const before = buf.length;
+        encode(text, buf);
+        return buf.length - before;
+      }
+      let hit = young.get(text);
+      if (hit === undefined) {
+        hit = old.get(text);
+        if (hit !== undefined) remember(text, hit);
+      }
       if (hit !== undefined) { pushIds(buf, hit); return hit.length; }
       const before = buf.length;
       encode(text, buf);
-      if (text.length <= maxLineChars) {
-        if (memo.size >= maxLines) memo.delete(memo.keys().next().value as string);
-        memo.set(text, buf.ids.slice(before, buf.length));
-      }
+      remember(text, buf.ids.slice(before, buf.length));
       return buf.length - before;
     },
   };

@@ -9,7 +9,7 @@ export type NormalizeFn = (text: string) => string;
 type Json = Record<string, unknown>;
 // Exported at runtime, but the package's .d.ts re-exports do not resolve under NodeNext.
 const { SequenceNormalizer } = hf as unknown as {
-  SequenceNormalizer: new (config: unknown) => { normalize(text: string): string };
+  SequenceNormalizer: new (config: unknown) => { normalize(text: string): string; normalizers?: { pattern?: unknown }[] };
 };
 
 function flatten(node: unknown, out: Json[]): void {
@@ -81,13 +81,51 @@ function nativeStep(step: Json): NormalizeFn | null {
   }
 }
 
+/** Regex sources (as the library compiles them) of runs of one char class, and their minimum run. */
+const RUN_PATTERNS = new Map<string, number>([
+  ['\\p{White_Space}+', 1], ['[\\p{White_Space}]+', 1], ['\\p{White_Space}{2,}', 2], [' +', 1], [' {2,}', 2],
+]);
+
+/**
+ * Replace of a run of one BMP char class (e.g. `\s+` -> ' '), as a char loop: the class is read off
+ * the library's own compiled regex for every BMP char (White_Space has no astral members).
+ */
+function runReplace(re: RegExp, content: string): NormalizeFn | null {
+  const minRun = RUN_PATTERNS.get(re.source);
+  if (minRun === undefined || content.includes('$')) return null;
+  const single = new RegExp(re.source.replace(/(\+|\{2,\})$/, ''), 'u');
+  const inClass = new Uint8Array(0x10000);
+  for (let c = 0; c < 0x10000; c++) {
+    if (c >= 0xd800 && c <= 0xdfff) continue;
+    inClass[c] = single.test(String.fromCharCode(c)) ? 1 : 0;
+  }
+  return (text) => {
+    let out = '';
+    let last = 0;
+    for (let i = 0; i < text.length; i++) {
+      if (inClass[text.charCodeAt(i)] === 0) continue;
+      let j = i + 1;
+      while (j < text.length && inClass[text.charCodeAt(j)] === 1) j++;
+      if (j - i >= minRun && !(j - i === 1 && content === text[i])) { out += text.slice(last, i) + content; last = j; }
+      i = j - 1;
+    }
+    return last === 0 ? text : out + text.slice(last);
+  };
+}
+
 function libraryStep(step: Json): NormalizeFn {
+  let n: { normalize(text: string): string; normalizers?: { pattern?: unknown }[] };
   try {
-    const n = new SequenceNormalizer({ type: 'Sequence', normalizers: [step] });
-    return (t) => n.normalize(t);
+    n = new SequenceNormalizer({ type: 'Sequence', normalizers: [step] });
   } catch (e) {
     throw corrupt(`tokenizer.json uses an unsupported normalizer ${JSON.stringify(step.type)}`, e);
   }
+  const pattern = n.normalizers?.[0]?.pattern;
+  if (step.type === 'Replace' && pattern instanceof RegExp && typeof step.content === 'string') {
+    const fast = runReplace(pattern, step.content);
+    if (fast) return fast;
+  }
+  return (t) => n.normalize(t);
 }
 
 /** The normalizer as one function, or null when the tokenizer has none (the library then skips it). */

@@ -21,8 +21,12 @@ export class PieceTrie {
     this.leafId = new Int32Array(Math.max(16, expectedNodes)).fill(-1);
   }
 
+  /** Children of the root by BMP code unit (the first step of every walk), -1 when absent. */
+  readonly rootChild = new Int32Array(0x10000).fill(-1);
+
   /** Child of `node` along code point `cp`, or -1. */
   child(node: number, cp: number): number {
+    if (node === 0 && cp < 0x10000) return this.rootChild[cp];
     let slot = Math.imul(node ^ Math.imul(cp, 0x9e3779b1), 0x85ebca6b);
     slot = (slot ^ (slot >>> 15)) & this.mask;
     for (;;) {
@@ -60,6 +64,7 @@ export class PieceTrie {
     this.edgeCp[slot] = cp;
     this.edgeChild[slot] = child;
     this.edges++;
+    if (node === 0 && cp < 0x10000) this.rootChild[cp] = child;
     return child;
   }
 

@@ -1,5 +1,6 @@
 // Unigram Viterbi over one pre-token, step for step as the library's TokenLattice does it (same node
-// order, same float sums, same first-strictly-better tie rule), in reusable typed arrays.
+// order, same float sums, same first-strictly-better tie rule), in reusable typed arrays. The trie
+// matches of each Metaspace word are memoized (they cannot cross the word's leading ▁).
 import type { PieceTrie } from './piece-trie.js';
 
 export interface UnigramTables {
@@ -8,9 +9,23 @@ export interface UnigramTables {
   scores: Float64Array;
   unkId: number;
   unkScore: number;
+  /** Code point that starts every pre-token word (Metaspace) when no piece holds it past index 0,
+   *  so lattice nodes never cross it and can be memoized per word; -1 for none. */
+  segmentCp: number;
   /** Output id of an unk node (a lone code point): its id if some added token is that char, else unkId. */
   charId(cp: number): number;
 }
+
+/** Lattice nodes of one segment, positions relative to its start, in the library's insertion order. */
+interface SegmentNodes {
+  starts: Int32Array;
+  lens: Int32Array;
+  ids: Int32Array;
+  scores: Float64Array;
+}
+
+const MEMO_GENERATION = 20_000;
+const MAX_MEMO_SEGMENT = 64;
 
 /** Reusable lattice state; `path` receives the best path's node ids in order. */
 export class UnigramLattice {
@@ -28,6 +43,8 @@ export class UnigramLattice {
   private count = 0;
   path = new Int32Array(256);
   pathLength = 0;
+  private young = new Map<string, SegmentNodes>();
+  private old = new Map<string, SegmentNodes>();
 
   constructor(private readonly t: UnigramTables) {}
 
@@ -42,24 +59,72 @@ export class UnigramLattice {
     this.count = 0;
     this.endFirst.fill(-1, 0, len + 1);
     this.addNode(0, 0, 0, 0); // BOS; its id is never output
-    const { trie, scores, unkScore } = this.t;
-    const cps = this.cps;
-    for (let pos = 0; pos < len; pos++) {
-      this.beginAt[pos] = this.count;
-      let node = 0;
-      let single = false;
-      for (let i = pos; i < len; i++) {
-        node = trie.child(node, cps[i]);
-        if (node < 0) break;
-        const id = trie.leafId[node];
-        if (id < 0) continue;
-        this.addNode(pos, i + 1 - pos, scores[id], id);
-        if (i === pos) single = true;
+    const cut = this.t.segmentCp;
+    if (cut < 0) {
+      this.addSegment(this.walk(0, len), 0);
+    } else {
+      const cps = this.cps;
+      let from = 0;
+      let from16 = 0;
+      let at16 = 0;
+      for (let p = 0; p <= len; p++) {
+        if (p === len || (cps[p] === cut && p > from)) {
+          this.addSegment(this.segmentNodes(text, from16, at16, from, p), from);
+          from = p;
+          from16 = at16;
+        }
+        if (p < len) at16 += cps[p] >= 0x10000 ? 2 : 1;
       }
-      if (!single) this.addNode(pos, 1, unkScore, this.t.charId(cps[pos]));
     }
     this.beginAt[len] = this.count;
     this.viterbi(len);
+  }
+
+  /** Nodes of cps[from, to) = text[from16, to16), from the memo when seen before. */
+  private segmentNodes(text: string, from16: number, to16: number, from: number, to: number): SegmentNodes {
+    if (to16 - from16 > MAX_MEMO_SEGMENT) return this.walk(from, to);
+    const key = text.slice(from16, to16);
+    let seg = this.young.get(key);
+    if (seg === undefined) {
+      seg = this.old.get(key) ?? this.walk(from, to);
+      if (this.young.size >= MEMO_GENERATION) { this.old = this.young; this.young = new Map(); }
+      this.young.set(key, seg);
+    }
+    return seg;
+  }
+
+  /** The library's populate_nodes for begin positions [from, to): trie matches, else one unk node. */
+  private walk(from: number, to: number): SegmentNodes {
+    const { trie, scores, unkScore } = this.t;
+    const cps = this.cps;
+    const leafId = trie.leafId;
+    const starts: number[] = [];
+    const lens: number[] = [];
+    const ids: number[] = [];
+    const nodeScores: number[] = [];
+    for (let pos = from; pos < to; pos++) {
+      let node = 0;
+      let single = false;
+      for (let i = pos; i < to; i++) {
+        node = trie.child(node, cps[i]);
+        if (node < 0) break;
+        const id = leafId[node];
+        if (id < 0) continue;
+        starts.push(pos - from); lens.push(i + 1 - pos); ids.push(id); nodeScores.push(scores[id]);
+        if (i === pos) single = true;
+      }
+      if (!single) { starts.push(pos - from); lens.push(1); ids.push(this.t.charId(cps[pos])); nodeScores.push(unkScore); }
+    }
+    return { starts: Int32Array.from(starts), lens: Int32Array.from(lens), ids: Int32Array.from(ids), scores: Float64Array.from(nodeScores) };
+  }
+
+  private addSegment(seg: SegmentNodes, from: number): void {
+    const { starts, lens, ids, scores } = seg;
+    for (let j = 0; j < starts.length; j++) {
+      const pos = from + starts[j];
+      if (j === 0 || starts[j] !== starts[j - 1]) this.beginAt[pos] = this.count;
+      this.addNode(pos, lens[j], scores[j], ids[j]);
+    }
   }
 
   private viterbi(len: number): void {

@@ -29,13 +29,20 @@ export function createUnigramTokenizer(spec: UnigramSpec): LineTokenizer {
   const trie = new PieceTrie(totalChars + 1);
   for (const [p] of pieces) trie.insert(p, ids.get(p) as number);
 
-  const lattice = new UnigramLattice({
-    trie,
-    scores,
-    unkId,
-    unkScore,
-    charId: (cp) => ids.get(String.fromCodePoint(cp)) ?? unkId,
-  });
+  // Output id of a lone code point (unk nodes), cached for the BMP: -2 = not looked up yet.
+  const bmpCharId = new Int32Array(0x10000).fill(-2);
+  const charId = (cp: number): number => {
+    if (cp >= 0x10000) return ids.get(String.fromCodePoint(cp)) ?? unkId;
+    let id = bmpCharId[cp];
+    if (id === -2) id = bmpCharId[cp] = ids.get(String.fromCharCode(cp)) ?? unkId;
+    return id;
+  };
+  // Words start at the replacement char; if no piece holds it past index 0, no node crosses a word.
+  const rep = metaspace?.replacement ?? '';
+  const segmentCp = [...rep].length === 1 && metaspace?.strRep === rep && pieces.every(([p]) => p.indexOf(rep, 1) < 0)
+    ? (rep.codePointAt(0) as number)
+    : -1;
+  const lattice = new UnigramLattice({ trie, scores, unkId, unkScore, charId, segmentCp });
   const normalize = compileNormalizer(spec.normalizer);
   const added = createAddedTokenSplitter(spec.added);
   const memo = createLineMemo();

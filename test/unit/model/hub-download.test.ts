@@ -12,6 +12,7 @@ import { encode, safetensorsBytes, tempDir, VOCAB_SIZE, defaultTable, wordPieceT
 
 const COMMIT = 'c0ffee0000000000000000000000000000000001';
 const REPO = 'test-org/tiny-model';
+const ST_REPO = 'test-org/static-embedding';
 const MODEL_BYTES = safetensorsBytes({ embeddings: { dtype: 'F32', shape: [VOCAB_SIZE, 3], data: encode('F32', defaultTable()) } });
 
 let hub: FakeHub;
@@ -29,6 +30,17 @@ beforeAll(async () => {
         'tokenizer.json': JSON.stringify(wordPieceTokenizer()),
         'model.safetensors': MODEL_BYTES,
         'README.md': '# tiny',
+      },
+    },
+    [ST_REPO]: {
+      commit: COMMIT,
+      files: {
+        'config_sentence_transformers.json': '{}',
+        'modules.json': JSON.stringify([{ type: 'sentence_transformers.models.Normalize' }]),
+        '0_StaticEmbedding/tokenizer.json': JSON.stringify(wordPieceTokenizer()),
+        '0_StaticEmbedding/model.safetensors': safetensorsBytes({
+          'embedding.weight': { dtype: 'F16', shape: [VOCAB_SIZE, 3], data: encode('F16', defaultTable()) },
+        }),
       },
     },
   });
@@ -158,7 +170,7 @@ describe('hub download', () => {
     hub.stall.add('model.safetensors');
     const err = await failure(loadModel(REPO, opts({ timeoutMs: 200 })));
     expect(err.code).toBe('MODEL_DOWNLOAD');
-    expect(err.message).toMatch(/stalled: no data for 0 s/);
+    expect(err.message).toMatch(/stalled: no data for 200 ms\. Check your network/);
   });
 
   it('aborting the signal is ABORTED', async () => {
@@ -178,6 +190,19 @@ describe('hub download', () => {
     const err = await failure(loadModel(REPO, opts({ cacheDir: path.join(root, 'other') })));
     expect(err.message).toContain('the token in HF_TOKEN was refused');
     expect(err.message).not.toContain('hf_secret_token');
+  });
+
+  it('downloads the nested sentence-transformers layout (0_StaticEmbedding/)', async () => {
+    const m = await loadModel(ST_REPO, opts());
+    const snap = path.join(cacheDir, 'models--test-org--static-embedding', 'snapshots', COMMIT);
+    expect({ dir: m.dir, normalize: m.normalize, table: Array.from(m.table.subarray(3, 6)) })
+      .toEqual({ dir: snap, normalize: true, table: [1, -1, 0.5] });
+    expect(await tree(snap)).toEqual([
+      '0_StaticEmbedding/model.safetensors',
+      '0_StaticEmbedding/tokenizer.json',
+      'config_sentence_transformers.json',
+      'modules.json',
+    ]);
   });
 
   it('formatProgress renders bytes, total and percent', () => {
