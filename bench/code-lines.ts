@@ -26,6 +26,8 @@ const GO_TYPES = ['string', 'int', 'int64', 'bool', 'error', '[]byte', 'context.
 const PY_MODULES = ['os', 'json', 'time', 'logging', 'typing', 'pathlib', 'asyncio', 'requests', 'numpy', 'itertools'];
 
 const cap = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
+/** Third person singular: retry -> retries, process -> processes, get -> gets. */
+const third = (v: string): string => (/[^aeiou]y$/.test(v) ? `${v.slice(0, -1)}ies` : /(?:s|sh|ch|x)$/.test(v) ? `${v}es` : `${v}s`);
 
 export interface CodeGenerator {
   /** The lines of one file of `lang`, exactly `lines` long, without trailing newlines. */
@@ -42,9 +44,9 @@ export function createCodeGenerator(rng: Rng): CodeGenerator {
   const pascal = () => words().map(cap).join('');
   const kebab = () => words().join('-');
   const prose = (): string => {
-    const parts = [rng.pick(['we', 'this', 'the caller', 'it', 'each worker', 'the client']), verb() + 's',
-      'the', adj(), noun(), rng.pick(PREPS), 'the', noun()];
-    if (rng.chance(0.5)) parts.push(rng.pick(PREPS), rng.pick(['a', 'the', 'every']), adj(), noun());
+    const subject = rng.pick(['we', 'this', 'the caller', 'it', 'each worker', 'the client']);
+    const parts = [subject, subject === 'we' ? verb() : third(verb()), 'the', adj(), noun(), rng.pick(PREPS), 'the', noun()];
+    if (rng.chance(0.5)) parts.push(rng.pick(PREPS), rng.pick(['the', 'every']), adj(), noun());
     if (rng.chance(0.3)) parts.push(rng.pick(ADVS));
     return parts.join(' ');
   };

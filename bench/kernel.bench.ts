@@ -4,22 +4,13 @@ import type { PoolingKernel } from '../src/embed/embedder.js';
 import { createOnnxKernel } from '../src/embed/onnx.js';
 import { createStaticKernel } from '../src/embed/static.js';
 import type { ModelData, TokenizedBatch } from '../src/types.js';
+import { createRng } from './prng.js';
 
 const ROWS = 29528;
 const DIM = 256;
 const LINES = Number(process.env.BENCH_LINES ?? 200_000);
 const BATCH_LINES = 2048; // the pipeline's default batch
 const REPEATS = 5;
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function syntheticModel(rand: () => number): ModelData {
   const table = new Float32Array(new SharedArrayBuffer(ROWS * DIM * 4));
@@ -83,7 +74,8 @@ function maxAbsDiff(a: Float32Array[], b: Float32Array[]): number {
 }
 
 async function main(): Promise<void> {
-  const rand = rng(42);
+  const rng = createRng(42);
+  const rand = rng.next;
   const model = syntheticModel(rand);
   const query = new Float32Array(DIM).fill(1 / Math.sqrt(DIM));
   const kernels: Array<[string, PoolingKernel]> = [

@@ -56,8 +56,10 @@ export class LineSplitter {
     while (this.nextScore < this.linesSeen) {
       out.push(this.emit(Math.min(this.nextScore + this.pieceLines, this.linesSeen)));
     }
+    this.baseLine = this.linesSeen;
     this.pending = new Uint8Array(0);
     this.bounds = [0];
+    this.scanFrom = 0;
     return out;
   }
 

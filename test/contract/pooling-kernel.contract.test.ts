@@ -177,6 +177,18 @@ for (const impl of implementations) {
       expect(await inSlices(lines, [5, 1, 13], DIM, (b) => kernel.embed(b))).toEqual(wholeVecs);
     });
 
+    it('with maxDistance, returns each line exactly or +Infinity only when it is provably farther', async () => {
+      const exact = await kernel.score(batch, query);
+      const finite = Array.from(exact).filter((d) => !Number.isNaN(d)).sort((x, y) => x - y);
+      for (const maxDistance of [finite[Math.floor(finite.length / 2)], finite[2], 0.01, 2]) {
+        const pruned = await kernel.score(batch, query, maxDistance);
+        exact.forEach((d, i) => {
+          if (pruned[i] === Infinity) expect(d, `line ${i} pruned at ${maxDistance}`).toBeGreaterThan(maxDistance);
+          else expect(Object.is(pruned[i], d), `line ${i}: ${pruned[i]} vs exact ${d}`).toBe(true);
+        });
+      }
+    });
+
     it('accepts a query in a SharedArrayBuffer', async () => {
       const q = unitQuery(5, true);
       expect(await kernel.score(batch, q)).toEqual(await kernel.score(batch, query));
