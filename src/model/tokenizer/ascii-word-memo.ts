@@ -1,24 +1,37 @@
 // Bounded memo of token ids per ASCII word, keyed by the word's folded (normalized) chars read
 // straight from the line: a hit costs a hash probe and a char compare, and allocates nothing.
-// When full it is cleared wholesale, so memory stays fixed (~3 MB) however varied the input.
+// When full it is cleared wholesale, so memory stays fixed (~2.5 MB by default) however varied the input.
 
-const MAX_ENTRIES = 1 << 16;
-const SLOT_BITS = 17;
-const KEY_ARENA = 1 << 20;
-const ID_ARENA = 1 << 18;
+export const DEFAULT_MEMO_WORDS = 1 << 16;
 
 export class AsciiWordMemo {
-  private readonly slots = new Int32Array(1 << SLOT_BITS);
-  private readonly mask = (1 << SLOT_BITS) - 1;
-  private readonly entryHash = new Int32Array(MAX_ENTRIES);
-  private readonly entryKeyAt = new Int32Array(MAX_ENTRIES);
-  private readonly entryKeyLen = new Int32Array(MAX_ENTRIES);
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+  private readonly entryHash: Int32Array;
+  private readonly entryKeyAt: Int32Array;
+  private readonly entryKeyLen: Int32Array;
   /** Where an entry's ids start in `ids`; its count is idAt[e + 1] - idAt[e]. */
-  readonly idAt = new Int32Array(MAX_ENTRIES + 1);
-  readonly ids = new Int32Array(ID_ARENA);
-  private readonly keys = new Uint8Array(KEY_ARENA);
+  readonly idAt: Int32Array;
+  readonly ids: Int32Array;
+  private readonly keys: Uint8Array;
+  private readonly maxEntries: number;
   private entries = 0;
   private keyTop = 0;
+
+  constructor(maxEntries = DEFAULT_MEMO_WORDS) {
+    this.maxEntries = Math.max(1, maxEntries);
+    let slots = 2;
+    while (slots < this.maxEntries * 2) slots *= 2;
+    this.slots = new Int32Array(slots);
+    this.mask = slots - 1;
+    this.entryHash = new Int32Array(this.maxEntries);
+    this.entryKeyAt = new Int32Array(this.maxEntries);
+    this.entryKeyLen = new Int32Array(this.maxEntries);
+    this.idAt = new Int32Array(this.maxEntries + 1);
+    // Words average well under 16 chars and 4 pieces; overflowing either arena just clears early.
+    this.keys = new Uint8Array(this.maxEntries * 16);
+    this.ids = new Int32Array(this.maxEntries * 4);
+  }
 
   /** Entry index for text[start, end) folded through `fold`, or -1. `hash` is memoHash of it. */
   find(text: string, start: number, end: number, hash: number, fold: Uint8Array): number {
@@ -42,8 +55,8 @@ export class AsciiWordMemo {
   /** Stores ids for text[start, end) (must not be present); returns the new entry index. */
   insert(text: string, start: number, end: number, hash: number, fold: Uint8Array, wordIds: number[]): number {
     const len = end - start;
-    if (len > KEY_ARENA || wordIds.length > ID_ARENA) return -1;
-    if (this.entries >= MAX_ENTRIES || this.keyTop + len > KEY_ARENA || this.idAt[this.entries] + wordIds.length > ID_ARENA) {
+    if (len > this.keys.length || wordIds.length > this.ids.length) return -1;
+    if (this.entries >= this.maxEntries || this.keyTop + len > this.keys.length || this.idAt[this.entries] + wordIds.length > this.ids.length) {
       this.clear();
     }
     const e = this.entries++;
