@@ -26,8 +26,9 @@ const GO_TYPES = ['string', 'int', 'int64', 'bool', 'error', '[]byte', 'context.
 const PY_MODULES = ['os', 'json', 'time', 'logging', 'typing', 'pathlib', 'asyncio', 'requests', 'numpy', 'itertools'];
 
 const cap = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
-/** Third person singular: retry -> retries, process -> processes, get -> gets. */
-const third = (v: string): string => (/[^aeiou]y$/.test(v) ? `${v.slice(0, -1)}ies` : /(?:s|sh|ch|x)$/.test(v) ? `${v}es` : `${v}s`);
+const plural = (w: string): string => (/[^aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : /(?:s|sh|ch|x)$/.test(w) ? `${w}es` : `${w}s`);
+/** Third person singular spells like a plural: retry -> retries, process -> processes. */
+const third = plural;
 
 export interface CodeGenerator {
   /** The lines of one file of `lang`, exactly `lines` long, without trailing newlines. */
@@ -104,7 +105,7 @@ export function createCodeGenerator(rng: Rng): CodeGenerator {
   }
 
   function mdBlock(out: string[]): void {
-    out.push(`${rng.chance(0.3) ? '#' : '##'} ${cap(adj())} ${noun()} ${rng.pick(PREPS)} ${noun()}s`, '');
+    out.push(`${rng.chance(0.3) ? '#' : '##'} ${cap(adj())} ${noun()} ${rng.pick(PREPS)} ${plural(noun())}`, '');
     for (let i = rng.int(1, 5); i > 0; i--) out.push(sentence() + ' ' + sentence());
     out.push('');
     if (rng.chance(0.5)) for (let i = rng.int(2, 5); i > 0; i--) out.push(`- ${cap(prose())} (\`${camel()}\`).`);
@@ -115,7 +116,7 @@ export function createCodeGenerator(rng: Rng): CodeGenerator {
     if (lang === 'ts') for (let i = rng.int(1, 4); i > 0; i--) out.push(`import { ${camel()}, ${pascal()} } from './${kebab()}.js';`);
     if (lang === 'py') for (let i = rng.int(1, 4); i > 0; i--) out.push(rng.chance(0.5) ? `import ${rng.pick(PY_MODULES)}` : `from ${noun()}.${snake()} import ${snake()}, ${pascal()}`);
     if (lang === 'go') out.push(`package ${noun()}`, '', 'import (', '\t"context"', '\t"fmt"', '\t"log"', ')');
-    if (lang === 'md') out.push(`# How to ${verb()} ${adj()} ${noun()}s`);
+    if (lang === 'md') out.push(`# How to ${verb()} ${adj()} ${plural(noun())}`);
     out.push('');
   }
 

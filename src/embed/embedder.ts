@@ -1,5 +1,5 @@
 // The Embedder seam: lines in, vectors or query distances out. Implementations: static.ts (pure
-// TypeScript kernel) and onnx.ts (onnxruntime-node); both pass test/contract/embedder.contract.test.ts.
+// TypeScript kernel) and onnx.ts (onnxruntime-node); both pass test/contract/pooling-kernel.contract.test.ts.
 import type { TokenizedBatch } from '../types.js';
 
 /**

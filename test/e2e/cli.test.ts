@@ -101,3 +101,15 @@ describe('simgrep CLI', () => {
     expect(outs[2].stdout).toBe(outs[0].stdout);
   });
 });
+
+describe('simgrep CLI in a pipeline', () => {
+  it('exits quietly with 0 when the reader closes the pipe early', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { cliPath } = await import('../helpers/cli.js');
+    const big = path.join(dir, 'big.txt');
+    await writeFile(big, Array.from({ length: 20000 }, (_, i) => `retry upload number ${i}`).join('\n'));
+    const r = spawnSync('bash', ['-c', `set -o pipefail; node "${cliPath}" "retry upload" "${big}" --model "${model}" -m 2 -n 0 | head -n 1; echo "status=$?"`], { encoding: 'utf8' });
+    expect(r.stdout).toMatch(/^.*big\.txt:\d+::\d+ \([\d.e-]+\)\nstatus=0\n$/);
+    expect(r.stderr).toBe('');
+  });
+});

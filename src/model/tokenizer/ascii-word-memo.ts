@@ -1,6 +1,6 @@
 // Bounded memo of token ids per ASCII word, keyed by the word's folded (normalized) chars read
 // straight from the line: a hit costs a hash probe and a char compare, and allocates nothing.
-// When full it is cleared wholesale, so memory stays fixed (~2.5 MB by default) however varied the input.
+// When full it is cleared wholesale, so memory stays fixed (~3.5 MB by default) however varied the input.
 
 export const DEFAULT_MEMO_WORDS = 1 << 16;
 

@@ -4,11 +4,10 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import { corrupt, isObject, postProcessorIsIdentity, readAddedTokens, unwrapPreTokenizer } from './config.js';
 import { createIdBuffer, pushIds, type IdBuffer } from './id-buffer.js';
 import type { LineTokenizer } from './line-tokenizer.js';
-import { createLineMemo } from './line-memo.js';
+import { createLineMemo, type MemoSizes } from './line-memo.js';
 
 type Json = Record<string, unknown>;
 
-const MAX_CHUNKS = 50_000;
 /** Normalizers that act char by char (or, like toLowerCase, only look past a space at nothing). */
 const CHUNK_SAFE_NORMALIZERS = new Set(['BertNormalizer', 'Lowercase', 'NFC', 'NFD', 'NFKC', 'NFKD', 'StripAccents']);
 /** Pre-tokenizers that always split at ' ' and '\t' and drop them. */
@@ -39,7 +38,7 @@ function chunkSafe(root: Json): boolean {
   return readAddedTokens(root).every((t) => !t.normalized && !/\s/u.test(t.content));
 }
 
-export function createLibraryTokenizer(root: Json): LineTokenizer {
+export function createLibraryTokenizer(root: Json, sizes: MemoSizes): LineTokenizer {
   let lib: Tokenizer;
   try {
     // The library insists these keys exist; absent means null for the Rust crate too.
@@ -54,7 +53,7 @@ export function createLibraryTokenizer(root: Json): LineTokenizer {
   const unkRaw = model.type === 'Unigram' ? model.unk_id : typeof model.unk_token === 'string' ? lib.token_to_id(model.unk_token) : null;
   const unkId = typeof unkRaw === 'number' ? unkRaw : null;
 
-  const lineMemo = createLineMemo();
+  const lineMemo = createLineMemo({ maxLines: sizes.lines });
   const chunks = new Map<string, number[]>();
   const byChunk = chunkSafe(root);
 
@@ -69,7 +68,7 @@ export function createLibraryTokenizer(root: Json): LineTokenizer {
           let ids = chunks.get(chunk);
           if (ids === undefined) {
             ids = libIds(chunk);
-            if (chunks.size >= MAX_CHUNKS) chunks.clear();
+            if (chunks.size >= sizes.chunks) chunks.clear();
             chunks.set(chunk, ids);
           }
           pushIds(buf, ids);

@@ -3,6 +3,18 @@
 // degrades in V8), and long lines are not kept, so memory stays bounded.
 import { pushIds, type IdBuffer } from './id-buffer.js';
 
+/** Bounds of every memo a tokenizer keeps (entries; each memo is cleared or turned over when full). */
+export interface MemoSizes {
+  words: number;
+  chunks: number;
+  lines: number;
+}
+
+export function memoSizes(entries: number): MemoSizes {
+  const n = Math.max(1, Math.floor(entries));
+  return { words: n, chunks: n, lines: Math.max(1, n >> 3) };
+}
+
 export interface LineMemoOptions {
   /** Lines per generation (at most twice this many are kept). */
   maxLines?: number;

@@ -24,7 +24,6 @@ interface SegmentNodes {
   scores: Float64Array;
 }
 
-const MEMO_GENERATION = 20_000;
 const MAX_MEMO_SEGMENT = 64;
 
 /** Reusable lattice state; `path` receives the best path's node ids in order. */
@@ -46,7 +45,8 @@ export class UnigramLattice {
   private young = new Map<string, SegmentNodes>();
   private old = new Map<string, SegmentNodes>();
 
-  constructor(private readonly t: UnigramTables) {}
+  /** `memoWords`: segments per memo generation (two generations are kept). */
+  constructor(private readonly t: UnigramTables, private readonly memoWords: number) {}
 
   /** Code points of the pre-token (for unk fusing). */
   codePoints(): Int32Array { return this.cps; }
@@ -87,7 +87,7 @@ export class UnigramLattice {
     let seg = this.young.get(key);
     if (seg === undefined) {
       seg = this.old.get(key) ?? this.walk(from, to);
-      if (this.young.size >= MEMO_GENERATION) { this.old = this.young; this.young = new Map(); }
+      if (this.young.size >= this.memoWords) { this.old = this.young; this.young = new Map(); }
       this.young.set(key, seg);
     }
     return seg;

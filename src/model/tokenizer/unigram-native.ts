@@ -5,12 +5,12 @@ import { createAddedTokenSplitter } from './added-tokens.js';
 import type { UnigramSpec } from './config.js';
 import { createIdBuffer, reserveIds, type IdBuffer } from './id-buffer.js';
 import type { LineTokenizer } from './line-tokenizer.js';
-import { createLineMemo } from './line-memo.js';
+import { createLineMemo, type MemoSizes } from './line-memo.js';
 import { compileNormalizer } from './normalizer-pipeline.js';
 import { UnigramLattice } from './unigram-lattice.js';
 import { PieceTrie } from './piece-trie.js';
 
-export function createUnigramTokenizer(spec: UnigramSpec): LineTokenizer {
+export function createUnigramTokenizer(spec: UnigramSpec, sizes: MemoSizes): LineTokenizer {
   const { pieces, unkId, metaspace } = spec;
   // The library's tokens_to_ids: last duplicate wins, then added tokens override.
   const ids = new Map<string, number>();
@@ -42,10 +42,10 @@ export function createUnigramTokenizer(spec: UnigramSpec): LineTokenizer {
   const segmentCp = [...rep].length === 1 && metaspace?.strRep === rep && pieces.every(([p]) => p.indexOf(rep, 1) < 0)
     ? (rep.codePointAt(0) as number)
     : -1;
-  const lattice = new UnigramLattice({ trie, scores, unkId, unkScore, charId, segmentCp });
+  const lattice = new UnigramLattice({ trie, scores, unkId, unkScore, charId, segmentCp }, Math.max(1, sizes.words >> 2));
   const normalize = compileNormalizer(spec.normalizer);
   const added = createAddedTokenSplitter(spec.added);
-  const memo = createLineMemo();
+  const memo = createLineMemo({ maxLines: sizes.lines });
 
   function preTokenize(normalized: string, sectionIndex: number): string {
     if (!metaspace) return normalized;

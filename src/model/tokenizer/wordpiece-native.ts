@@ -7,20 +7,19 @@ import { asciiClasses, asciiFold, bertNormalize, bertPreTokenize, DROPPED, PUNCT
 import type { WordPieceSpec } from './config.js';
 import { createIdBuffer, pushIds, reserveIds, type IdBuffer } from './id-buffer.js';
 import type { LineTokenizer } from './line-tokenizer.js';
+import type { MemoSizes } from './line-memo.js';
 import { createWordPieceModel } from './wordpiece-model.js';
 
-/** Bound on the memo of chunks that need the general path; cleared wholesale when reached. */
-const MAX_GENERAL_CHUNKS = 50_000;
 const MAX_MEMO_CHUNK_CHARS = 256;
 
-export function createWordPieceTokenizer(spec: WordPieceSpec): LineTokenizer {
+export function createWordPieceTokenizer(spec: WordPieceSpec, sizes: MemoSizes): LineTokenizer {
   const model = createWordPieceModel(spec);
   const added = createAddedTokenSplitter(spec.added);
   const cls = asciiClasses(spec.normalizer);
   const fold = asciiFold(spec.normalizer);
   const unkId = spec.unkId;
   const maxChars = spec.maxInputCharsPerWord;
-  const memo = new AsciiWordMemo();
+  const memo = new AsciiWordMemo(sizes.words);
   const chunkMemo = new Map<string, number[]>();
 
   // Ids of one-char words and punctuation, indexed by the raw char code.
@@ -54,7 +53,7 @@ export function createWordPieceTokenizer(spec: WordPieceSpec): LineTokenizer {
       ids = [];
       for (const word of bertPreTokenize(bertNormalize(chunk, spec.normalizer))) ids.push(...model.word(word));
       if (chunk.length <= MAX_MEMO_CHUNK_CHARS) {
-        if (chunkMemo.size >= MAX_GENERAL_CHUNKS) chunkMemo.clear();
+        if (chunkMemo.size >= sizes.chunks) chunkMemo.clear();
         chunkMemo.set(chunk, ids);
       }
     }

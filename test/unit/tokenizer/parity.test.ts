@@ -1,38 +1,13 @@
 // Id parity of the native tokenizers with @huggingface/tokenizers on a large seeded sample (real
 // source, prose, identifiers, unicode edge cases), cold and with a warm memo, for both fixture models.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Tokenizer } from '@huggingface/tokenizers';
 import { describe, expect, it } from 'vitest';
 import { createIdBuffer, createLineTokenizer, type LineTokenizer } from '../../../src/model/tokenizer/index.js';
-import { hasShared, model2vecFixtures, repoRoot } from '../../helpers/shared.js';
+import { hasShared, repoRoot } from '../../helpers/shared.js';
+import { firstMismatch, libraryIds, loadFixtureTokenizer } from './parity-helpers.js';
 import { buildSample } from './sample-lines.js';
 
 const SAMPLE_LINES = 60_000;
-
-export function libraryIds(json: unknown, lines: string[]): number[][] {
-  const lib = new Tokenizer(json as never, {});
-  return lines.map((l) => lib.encode(l, { add_special_tokens: false }).ids);
-}
-
-/** A readable description of the first line where `tok` disagrees with `expected`, or null. */
-export function firstMismatch(tok: LineTokenizer, lines: string[], expected: number[][]): string | null {
-  for (let i = 0; i < lines.length; i++) {
-    const got = Array.from(tok.encode(lines[i]));
-    const want = expected[i];
-    if (got.length === want.length && got.every((v, k) => v === want[k])) continue;
-    let k = 0;
-    while (k < got.length && got[k] === want[k]) k++;
-    const show = (s: string) => JSON.stringify(s.length > 300 ? `${s.slice(0, 300)}…(${s.length} chars)` : s);
-    return [
-      `line ${i} ${show(lines[i])} (${tok.kind})`,
-      `  first difference at id #${k}`,
-      `  expected ${JSON.stringify(want.slice(Math.max(0, k - 3), k + 8))}`,
-      `  got      ${JSON.stringify(got.slice(Math.max(0, k - 3), k + 8))}`,
-    ].join('\n');
-  }
-  return null;
-}
 
 /** Encodes every line into one shared buffer, as the pipeline does, and splits the result again. */
 function viaBuffer(tok: LineTokenizer, lines: string[]): number[][] {
@@ -62,7 +37,7 @@ describe.skipIf(!hasShared)('tokenizer parity with @huggingface/tokenizers', () 
 
   for (const f of fixtures) {
     describe(f.name, () => {
-      const json = hasShared ? JSON.parse(readFileSync(path.join(model2vecFixtures, f.dir, 'tokenizer.json'), 'utf8')) : null;
+      const json = hasShared ? loadFixtureTokenizer(f.dir) : null;
       const expected = hasShared ? libraryIds(json, sample) : [];
 
       it(`uses the ${f.kind} path`, () => {
@@ -76,6 +51,11 @@ describe.skipIf(!hasShared)('tokenizer parity with @huggingface/tokenizers', () 
         // Reverse order: memo entries reached in a different order, evictions at other points.
         const rev = [...sample].reverse();
         expect(firstMismatch(tok, rev, [...expected].reverse())).toBeNull();
+      });
+
+      it('stays identical with tiny memos (constant eviction)', () => {
+        const tok = createLineTokenizer(json, { memoEntries: 64 });
+        expect(firstMismatch(tok, sample, expected)).toBeNull();
       });
 
       it('appends the same ids through encodeInto with one growing buffer', () => {

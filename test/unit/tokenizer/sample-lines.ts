@@ -130,3 +130,15 @@ export function buildSample(opts: { seed: number; minLines: number; sourceRoot: 
   }
   return out;
 }
+
+/** Hand-picked lines where a per-word or per-chunk shortcut would most likely go wrong. */
+export const EDGE_LINES = [
+  '', ' ', 'a', 'A', 'Hello, World!', 'ΑΣ.Β', 'ΑΣ Β', 'ΑΣ', 'aΣ', 'Σa', 'ΣΑΣ', 'ὈΔΥΣΣΕΎΣ', 'ΑΣ\u0301 Β', 'a\uFEFFb', 'a\u200Bb',
+  'a\u00A0b', 'a\u3000b', 'a\u2028b', 'a\u0085b', 'a\x00b', 'a\x01b', 'a\vb', 'a\fb', 'a\tb', 'a\rb', 'a\nb', 'a\x7Fb', 'a\uFFFDb',
+  'e\u0301', ' \u0301x', 'x \u0301', 'İ', 'ﬁ', 'ǅ', '中文abc中', 'a中b', '\u{20000}a', 'a\u{20000}b', 'x😀y', '😀😀', '\uD800', 'a\uD800b',
+  '\uDC00x', 'a\uDBFF', '[UNK]', ' [UNK] ', 'x[UNK]y', '[UNK][UNK]', '[[UNK]]', '[unk]', '[UN\u200BK]', '[UNK', 'UNK]', '[CLS]x[SEP]',
+  '[PAD] [MASK]', '<mask>', '<MASK>', ' <mask> x', 'x <mask>y', '<mask><mask>', 'foo bar', 'foo  bar', 'xfoo bar', '▁', '▁▁', 'a▁b',
+  '▁a', ' ▁ ', 'x'.repeat(100), 'x'.repeat(101), 'é'.repeat(100), 'é'.repeat(101), 'ab'.repeat(60), '##', '##a', 'a##b', '$&', '$1',
+  'don\'t', 'U.S.A.', '1,234.56', '--flag=value', 'snake_case_name', 'camelCaseName', 'HTTPServerError', '0xDEADBEEF', '\\n\\t',
+  'tokenizer.encode(text, { add_special_tokens: false })', '  \t  indented\tline  ', 'ﾊﾝｶｸ', '①②③', 'Ⅻ', '²³', '™©®',
+];

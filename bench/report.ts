@@ -1,0 +1,115 @@
+// Renders bench results as bench/RESULTS.md: machine, reproduction commands, one table per section
+// with PASS/FAIL against the targets. Figures come only from the harness's measurements.
+import { fmt, TARGETS, type BenchResults, type Row } from './results.js';
+
+const pf = (pass: boolean): string => (pass ? 'PASS' : 'FAIL');
+const s = (ms: number): string => fmt(ms / 1000, 2);
+const pct = (x: number): string => `${fmt(x * 100)}%`;
+
+function table(head: string[], rows: string[][]): string[] {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+}
+
+function commands(rows: Row[]): string[] {
+  return ['', 'Commands (from the repo root; repeats rotate the queries):', '', '```sh', ...rows.map((r) => r.command), '```'];
+}
+
+function throughput(r: BenchResults, rssLimit: number): string[] {
+  const rows = r.rows.filter((x) => x.section === 'throughput');
+  const rg = rows.find((x) => x.id === 'rg-tree');
+  const c = r.corpora[rows[0]?.corpus];
+  if (!c) return [];
+  const out = [`## Throughput: ${fmt(c.lines)}-line tree (${fmt(c.files)} files, ${fmt(c.bytes / 1e6, 1)} MB), median of ${rows[0]?.runs.length ?? 0}`, ''];
+  out.push(...table(['Config', 'Wall s', 'Spread', 'Lines/s', 'MB/s', 'Peak RSS MB', 'x rg wall', `>= ${fmt(TARGETS.linesPerSec)} lines/s`, `RSS <= ${fmt(rssLimit)} MB`],
+    rows.map((x) => {
+      const isRg = x.id.startsWith('rg');
+      return [x.label + (x.error ? ` (ERROR: ${x.error})` : ''), s(x.medianWallMs), pct(x.spread), fmt(x.linesPerSec), fmt(x.mbPerSec, 1), fmt(x.medianRssMb, 1),
+        rg && !isRg ? `${fmt(x.medianWallMs / rg.medianWallMs, 1)}x` : '1x', isRg ? 'I/O floor' : pf(x.linesPerSec >= TARGETS.linesPerSec),
+        isRg ? '-' : pf(x.medianRssMb <= rssLimit)];
+    }).concat([[`Python model2vec + numpy (${r.python})`, '-', '-', '~26,000', '-', '-', '-', 'reference', '-']])));
+  return out.concat(commands(rows));
+}
+
+function scaling(r: BenchResults): string[] {
+  const [j1, j2] = ['static-j1', 'static-j2'].map((id) => r.rows.find((x) => x.id === id));
+  if (!j1 || !j2) return [];
+  const ratio = j1.medianWallMs / j2.medianWallMs;
+  return ['## Worker scaling (static embedder, same runs as above)', '',
+    ...table(['-J 1 lines/s', '-J 2 lines/s', '-J 2 / -J 1', `Target >= ${TARGETS.scaling}x`],
+      [[fmt(j1.linesPerSec), fmt(j2.linesPerSec), `${fmt(ratio, 2)}x`, pf(ratio >= TARGETS.scaling)]])];
+}
+
+function flatness(r: BenchResults, rssLimit: number): string[] {
+  const rows = r.rows.filter((x) => x.section === 'flatness');
+  const base = rows[0];
+  return [`## Peak RSS as the corpus grows (static, -J 2), median of ${base?.runs.length ?? 0}`, '',
+    ...table(['Corpus', 'Files', 'Lines', 'MB', 'Wall s', 'Lines/s', 'Peak RSS MB', 'vs 1x', `<= ${fmt(rssLimit)} MB`, `Flat (<= ${TARGETS.flatFactor}x)`],
+      rows.map((x) => {
+        const c = r.corpora[x.corpus];
+        const f = base ? x.medianRssMb / base.medianRssMb : 1;
+        return [c.name + (x.error ? ` (ERROR: ${x.error})` : ''), fmt(c.files), fmt(c.lines), fmt(c.bytes / 1e6, 1), s(x.medianWallMs), fmt(x.linesPerSec),
+          fmt(x.medianRssMb, 1), `${fmt(f, 2)}x`, pf(x.medianRssMb <= rssLimit), x === base ? '-' : pf(f <= TARGETS.flatFactor)];
+      })), ...commands(rows)];
+}
+
+function bigfile(r: BenchResults, rssLimit: number): string[] {
+  const rows = r.rows.filter((x) => x.section === 'bigfile');
+  const c = r.corpora[rows[0]?.corpus];
+  if (!c) return [];
+  return [`## One huge file: ${fmt(c.bytes / 1e6)} MB, ${fmt(c.lines)} lines, median of ${rows[0]?.runs.length ?? 0}`, '',
+    ...table(['Config', 'Wall s', 'Spread', 'Lines/s', 'MB/s', 'Peak RSS MB', `Bounded (<= ${fmt(rssLimit)} MB)`],
+      rows.map((x) => [x.label + (x.error ? ` (ERROR: ${x.error})` : ''), s(x.medianWallMs), pct(x.spread), fmt(x.linesPerSec), fmt(x.mbPerSec, 1),
+        fmt(x.medianRssMb, 1), x.id.startsWith('rg') ? 'I/O floor' : pf(x.medianRssMb <= rssLimit)])), ...commands(rows)];
+}
+
+function latency(r: BenchResults): string[] {
+  const rows = r.rows.filter((x) => x.section === 'latency');
+  const file = rows[0] ? r.corpora[rows[0].corpus] : undefined;
+  return [`## One small file (${file ? `${fmt(file.lines)} lines, ${fmt(file.bytes)} bytes` : ''}): wall time, median of ${rows[0]?.runs.length ?? 0}`, '',
+    ...table(['Model', 'Median ms', 'Min ms', 'Max ms', 'Peak RSS MB', `Target <= ${TARGETS.smallFileMs} ms`],
+      rows.map((x) => {
+        const walls = x.runs.map((y) => y.wallMs);
+        return [x.label + (x.error ? ` (ERROR: ${x.error})` : ''), fmt(x.medianWallMs), fmt(Math.min(...walls)), fmt(Math.max(...walls)), fmt(x.medianRssMb, 1), pf(x.medianWallMs <= TARGETS.smallFileMs)];
+      })), ...commands(rows)];
+}
+
+export function renderReport(r: BenchResults): string {
+  const rssLimit = r.modelTableMb + TARGETS.rssOverTableMb;
+  const m = r.machine;
+  const passed = r.checks.filter((c) => c.pass).length;
+  return [
+    '# simgrep benchmarks',
+    '',
+    '<!-- Written by bench/run.ts; do not edit by hand. Re-run the harness to update. -->',
+    '',
+    `- Date: ${r.date} (${r.mode} mode, ${fmt(r.durationS)} s in all)`,
+    `- Machine: ${m.cpu}, nproc ${m.nproc}, ${fmt(m.memGb, 1)} GB RAM, ${m.os}; Node ${m.node}; ${m.rg}`,
+    `- Load average (1/5/15 min) at start ${m.loadStart.map((x) => fmt(x, 2)).join(' / ')}, at end ${m.loadEnd.map((x) => fmt(x, 2)).join(' / ')}`
+      + (Math.max(m.loadStart[0], m.loadEnd[0]) > m.nproc * 0.5 ? ' — **the machine was busy; absolute figures are noisy, ratios less so**' : ''),
+    `- Peak RSS: ${r.rssMethod}; MB = 10^6 bytes. Lines/s and MB/s use the corpus's line and byte counts (blank lines included), counted once by the harness.`,
+    `- Throughput rows use the bench model \`bench/.tmp/potion-8m-shape\` (potion-base-8M shape: 29,528 x 256 F32, seeded random; table ${fmt(r.modelTableMb, 1)} MB).`,
+    `- Queries, rotated over the repeats: ${r.queries.map((q) => `"${q}"`).join(', ')}`,
+    '',
+    'Reproduce:',
+    '',
+    '```sh',
+    'npm run build',
+    `node dist/bench/run.js${r.mode === 'quick' ? ' --quick' : ''}   # generates missing corpora and the bench model, then writes bench/RESULTS.md and bench/results.json`,
+    '```',
+    '',
+    `## Targets: ${passed} of ${r.checks.length} met`,
+    '',
+    ...table(['Target', 'Measured', 'Result'], r.checks.map((c) => [c.target, c.measured, pf(c.pass)])),
+    '',
+    ...throughput(r, rssLimit),
+    '',
+    ...scaling(r),
+    '',
+    ...flatness(r, rssLimit),
+    '',
+    ...bigfile(r, rssLimit),
+    '',
+    ...latency(r),
+    '',
+  ].join('\n');
+}

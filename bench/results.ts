@@ -1,0 +1,102 @@
+// The bench's result shapes and the target checks derived from them (shared by run.ts and report.ts).
+import type { RunResult } from './measure.js';
+import { median, spread } from './measure.js';
+
+export interface CorpusInfo { name: string; path: string; files: number; lines: number; bytes: number }
+
+export interface Row {
+  id: string;
+  section: 'throughput' | 'flatness' | 'bigfile' | 'latency';
+  label: string;
+  /** Exactly what was run, from the repo root (the first query shown; repeats rotate queries). */
+  command: string;
+  corpus: string;
+  runs: RunResult[];
+  medianWallMs: number;
+  medianRssMb: number;
+  spread: number;
+  linesPerSec: number;
+  mbPerSec: number;
+  /** Set when a run exited 2 or was killed: the figures are then not trustworthy. */
+  error?: string;
+}
+
+export interface Check { target: string; measured: string; pass: boolean }
+
+export interface BenchResults {
+  mode: 'quick' | 'full';
+  date: string;
+  durationS: number;
+  machine: { nproc: number; cpu: string; memGb: number; node: string; os: string; loadStart: number[]; loadEnd: number[]; rg: string };
+  rssMethod: string;
+  queries: string[];
+  corpora: Record<string, CorpusInfo>;
+  modelTableMb: number;
+  python: string;
+  rows: Row[];
+  checks: Check[];
+}
+
+export const TARGETS = {
+  linesPerSec: 250_000,
+  scaling: 1.7,
+  rssOverTableMb: 300,
+  /** "Flat": the bigger tree's peak RSS within this factor of the 1M-line tree's. */
+  flatFactor: 1.2,
+  smallFileMs: 400,
+};
+
+/** MB = 10^6 bytes throughout; GNU time and VmHWM report KiB. */
+export const kbToMb = (kb: number): number => (kb * 1024) / 1e6;
+
+export function summarize(row: Omit<Row, 'medianWallMs' | 'medianRssMb' | 'spread' | 'linesPerSec' | 'mbPerSec'>, corpus: CorpusInfo): Row {
+  const walls = row.runs.map((r) => r.wallMs);
+  const medianWallMs = median(walls);
+  const bad = row.runs.find((r) => r.exitCode > 1);
+  return {
+    ...row,
+    medianWallMs,
+    medianRssMb: kbToMb(median(row.runs.map((r) => r.peakRssKb))),
+    spread: spread(walls),
+    linesPerSec: corpus.lines / (medianWallMs / 1000),
+    mbPerSec: corpus.bytes / 1e6 / (medianWallMs / 1000),
+    ...(bad && { error: `exit ${bad.exitCode}: ${bad.stderrTail.trim().split('\n').slice(-3).join(' | ')}` }),
+  };
+}
+
+const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+export function deriveChecks(r: BenchResults): Check[] {
+  const row = (id: string) => r.rows.find((x) => x.id === id);
+  const checks: Check[] = [];
+  const ok = (x: Row | undefined): x is Row => x !== undefined && !x.error;
+  const rssLimit = r.modelTableMb + TARGETS.rssOverTableMb;
+  const best = ['static-j1', 'static-j2'].map(row).filter(ok).sort((a, b) => b.linesPerSec - a.linesPerSec)[0];
+  if (best) checks.push({ target: `>= ${fmt(TARGETS.linesPerSec)} lines/s end to end, 1M-line tree (best static row)`, measured: `${fmt(best.linesPerSec)} lines/s (${best.label})`, pass: best.linesPerSec >= TARGETS.linesPerSec });
+  const [j1, j2] = [row('static-j1'), row('static-j2')];
+  if (ok(j1) && ok(j2)) {
+    const ratio = j1.medianWallMs / j2.medianWallMs;
+    checks.push({ target: `2 workers >= ${TARGETS.scaling}x one worker (static)`, measured: `${fmt(ratio, 2)}x`, pass: ratio >= TARGETS.scaling });
+  }
+  const rssRows = r.rows.filter((x) => ok(x) && x.id !== 'rg-tree' && x.id !== 'rg-big' && x.section !== 'latency');
+  if (rssRows.length) {
+    const worst = rssRows.sort((a, b) => b.medianRssMb - a.medianRssMb)[0];
+    checks.push({ target: `peak RSS <= model table (${fmt(r.modelTableMb, 1)} MB) + ${TARGETS.rssOverTableMb} MB = ${fmt(rssLimit, 1)} MB, every simgrep row`, measured: `worst ${fmt(worst.medianRssMb, 1)} MB (${worst.label}, ${worst.corpus})`, pass: worst.medianRssMb <= rssLimit });
+  }
+  const [base, grown] = [row('flat-1x'), row('flat-nx')];
+  if (ok(base) && ok(grown)) {
+    const factor = grown.medianRssMb / base.medianRssMb;
+    const scale = r.corpora[grown.corpus].lines / r.corpora[base.corpus].lines;
+    checks.push({ target: `peak RSS flat as the corpus grows ${fmt(scale)}x (<= ${TARGETS.flatFactor}x)`, measured: `${fmt(factor, 2)}x (${fmt(base.medianRssMb, 1)} -> ${fmt(grown.medianRssMb, 1)} MB)`, pass: factor <= TARGETS.flatFactor });
+  }
+  const big = row('big-static-j2');
+  if (ok(big)) checks.push({ target: `huge single file streamed: peak RSS <= ${fmt(rssLimit, 1)} MB`, measured: `${fmt(big.medianRssMb, 1)} MB over ${fmt(r.corpora[big.corpus].bytes / 1e6)} MB`, pass: big.medianRssMb <= rssLimit });
+  for (const id of ['latency-default', 'latency-bench']) {
+    const x = row(id);
+    if (ok(x)) checks.push({ target: `one small file <= ${TARGETS.smallFileMs} ms wall (${x.label})`, measured: `${fmt(x.medianWallMs)} ms`, pass: x.medianWallMs <= TARGETS.smallFileMs });
+  }
+  for (const x of r.rows) if (x.error) checks.push({ target: `${x.label} on ${x.corpus} runs without error`, measured: x.error, pass: false });
+  return checks;
+}
+
+export { fmt };

@@ -1,0 +1,173 @@
+// Bench harness: generates missing corpora and the bench model, runs the built CLI (and ripgrep) as
+// child processes side by side, and writes bench/RESULTS.md and bench/results.json.
+// npm run build && node dist/bench/run.js [--quick] [--repeats N]
+import { execFileSync } from 'node:child_process';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BENCH_MODEL_DIM, BENCH_MODEL_ROWS, buildBenchModel, REPO_ROOT } from './bench-model.js';
+import { generateBigFile, generateTree } from './corpus.js';
+import { measure, RSS_METHOD, type RunResult } from './measure.js';
+import { renderReport } from './report.js';
+import { deriveChecks, summarize, type BenchResults, type CorpusInfo, type Row } from './results.js';
+
+const QUERIES = ['where do we retry failed uploads', 'parse the config file and validate settings', 'close the database connection on timeout'];
+const CLI = 'dist/src/cli/main.js';
+const MODEL = 'bench/.tmp/potion-8m-shape';
+const TIMEOUT_MS = 20 * 60 * 1000;
+
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const repeatsArg = argv.indexOf('--repeats');
+const REPEATS = repeatsArg >= 0 ? Number(argv[repeatsArg + 1]) : 3;
+const LATENCY_REPEATS = 5;
+const log = (msg: string): void => { process.stderr.write(`[bench] ${msg}\n`); };
+
+/** Lines ('\n' count) and bytes of a file or a tree (hidden entries skipped, as the CLI does). */
+function count(p: string): { files: number; lines: number; bytes: number } {
+  const st = statSync(p);
+  if (st.isDirectory()) {
+    const total = { files: 0, lines: 0, bytes: 0 };
+    for (const name of readdirSync(p).sort()) {
+      if (name.startsWith('.')) continue;
+      const c = count(path.join(p, name));
+      total.files += c.files; total.lines += c.lines; total.bytes += c.bytes;
+    }
+    return total;
+  }
+  const buf = Buffer.allocUnsafe(1 << 20);
+  const fd = openSync(p, 'r');
+  let lines = 0;
+  try {
+    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) {
+      for (let i = buf.indexOf(10); i >= 0 && i < n; i = buf.indexOf(10, i + 1)) lines++;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { files: 1, lines, bytes: st.size };
+}
+
+function corpus(name: string, rel: string): CorpusInfo {
+  log(`counting ${rel}`);
+  return { name, path: rel, ...count(path.join(REPO_ROOT, rel)) };
+}
+
+/** A deterministic ~100-line file from the tree: the first (sorted walk) with 80-120 lines. */
+function smallFile(dir: string): string {
+  for (const name of readdirSync(path.join(REPO_ROOT, dir)).sort()) {
+    const rel = path.join(dir, name);
+    if (statSync(path.join(REPO_ROOT, rel)).isDirectory()) {
+      const found = smallFile(rel);
+      if (found) return found;
+    } else if (/\.(ts|py|go)$/.test(name)) {
+      const lines = count(path.join(REPO_ROOT, rel)).lines;
+      if (lines >= 80 && lines <= 120) return rel;
+    }
+  }
+  return '';
+}
+
+interface Config { id: string; section: Row['section']; label: string; cmd: string; args: (query: string) => string[]; corpus: CorpusInfo }
+
+const simgrep = (id: string, section: Row['section'], label: string, c: CorpusInfo, extra: string[]): Config =>
+  ({ id, section, label, cmd: process.execPath, args: (q) => [CLI, q, c.path, ...extra], corpus: c });
+const ripgrep = (id: string, c: CorpusInfo): Config =>
+  ({ id, section: id === 'rg-tree' ? 'throughput' : 'bigfile', label: 'ripgrep `rg -c retry`', cmd: 'rg', args: () => ['-c', 'retry', c.path], corpus: c });
+
+const quote = (a: string): string => (/^[\w./=-]+$/.test(a) ? a : `"${a}"`);
+const display = (c: Config): string => [c.cmd === process.execPath ? 'node' : c.cmd, ...c.args(QUERIES[0])].map(quote).join(' ');
+
+/** Runs the configs round-robin, `repeats` times, so load spikes hit every config alike. */
+async function runGroup(configs: Config[], repeats: number): Promise<Row[]> {
+  const runs = new Map<string, RunResult[]>(configs.map((c) => [c.id, []]));
+  for (let rep = 0; rep < repeats; rep++) {
+    for (const c of configs) {
+      const r = await measure(c.cmd, c.args(QUERIES[rep % QUERIES.length]), { cwd: REPO_ROOT, timeoutMs: TIMEOUT_MS });
+      log(`${c.label} on ${c.corpus.name} #${rep + 1}: ${(r.wallMs / 1000).toFixed(2)} s, ${r.peakRssKb} kB, exit ${r.exitCode}`);
+      runs.get(c.id)!.push(r);
+    }
+  }
+  return configs.map((c) => summarize({ id: c.id, section: c.section, label: c.label, command: display(c), corpus: c.corpus.name, runs: runs.get(c.id)! }, c.corpus));
+}
+
+function machine(loadStart: number[]): BenchResults['machine'] {
+  const cpu = /model name\s*:\s*(.+)/.exec(existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '')?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
+  let rg = 'ripgrep not found';
+  try { rg = execFileSync('rg', ['--version'], { encoding: 'utf8' }).split('\n')[0]; } catch { /* reported as missing */ }
+  return { nproc: os.availableParallelism(), cpu, memGb: os.totalmem() / 1e9, node: process.version, os: `${os.type()} ${os.release()}`, loadStart, loadEnd: os.loadavg(), rg };
+}
+
+function pythonNote(): string {
+  try {
+    execFileSync('python3', ['-c', 'import model2vec, numpy'], { stdio: 'ignore' });
+    return 'installed here but not run by this harness; figure from the issue';
+  } catch {
+    return 'not measured: model2vec is not installed here; figure from the issue';
+  }
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const loadStart = os.loadavg();
+  if (!existsSync(path.join(REPO_ROOT, CLI))) throw new Error(`${CLI} is missing: run npm run build first`);
+  const scale = quick ? 3 : 10;
+  const bigBytes = quick ? 200 * 1024 * 1024 : 1024 ** 3;
+  const names = { tree: 'bench/corpus/tree-1m', treeN: `bench/corpus/tree-${scale}m`, big: `bench/corpus/big-${quick ? '200m' : '1g'}.txt` };
+  log(`mode ${quick ? 'quick' : 'full'}: generating what is missing`);
+  buildBenchModel(path.join(REPO_ROOT, MODEL));
+  generateTree({ out: path.join(REPO_ROOT, names.tree), lines: 1_000_000 });
+  generateTree({ out: path.join(REPO_ROOT, names.treeN), lines: 1_000_000, scale });
+  generateBigFile({ out: path.join(REPO_ROOT, names.big), bytes: bigBytes });
+  const small = smallFile(names.tree);
+  const [tree, treeN, big, smallOne] = [corpus('tree-1m', names.tree), corpus(`tree-${scale}m`, names.treeN),
+    corpus(path.basename(names.big), names.big), corpus(path.basename(small), small)];
+  const corpora = Object.fromEntries([tree, treeN, big, smallOne].map((c) => [c.name, c]));
+  const m = ['--model', MODEL];
+  const rows: Row[] = [];
+  log('throughput on the 1M-line tree');
+  rows.push(...await runGroup([
+    simgrep('static-j1', 'throughput', 'simgrep static -J 1', tree, [...m, '--embedder', 'static', '-J', '1']),
+    simgrep('static-j2', 'throughput', 'simgrep static -J 2', tree, [...m, '--embedder', 'static', '-J', '2']),
+    simgrep('onnx-j2', 'throughput', 'simgrep onnx -J 2', tree, [...m, '--embedder', 'onnx', '-J', '2']),
+    ripgrep('rg-tree', tree),
+  ], REPEATS));
+  log(`peak RSS, 1x vs ${scale}x tree`);
+  const base = rows.find((r) => r.id === 'static-j2')!;
+  rows.push({ ...base, id: 'flat-1x', section: 'flatness' });
+  rows.push(...await runGroup([simgrep('flat-nx', 'flatness', 'simgrep static -J 2', treeN, [...m, '--embedder', 'static', '-J', '2'])], REPEATS));
+  log('one huge file');
+  rows.push(...await runGroup([
+    simgrep('big-static-j2', 'bigfile', 'simgrep static -J 2', big, [...m, '--embedder', 'static', '-J', '2']),
+    ripgrep('rg-big', big),
+  ], REPEATS));
+  log('one small file');
+  rows.push(...await runGroup([
+    simgrep('latency-default', 'latency', 'bundled default model (no --model)', smallOne, []),
+    simgrep('latency-bench', 'latency', 'bench model (--model)', smallOne, m),
+  ], LATENCY_REPEATS));
+
+  const results: BenchResults = {
+    mode: quick ? 'quick' : 'full',
+    date: new Date().toISOString(),
+    durationS: (Date.now() - started) / 1000,
+    machine: machine(loadStart),
+    rssMethod: RSS_METHOD,
+    queries: QUERIES,
+    corpora,
+    modelTableMb: (BENCH_MODEL_ROWS * BENCH_MODEL_DIM * 4) / 1e6,
+    python: pythonNote(),
+    rows,
+    checks: [],
+  };
+  results.checks = deriveChecks(results);
+  writeFileSync(path.join(REPO_ROOT, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  writeFileSync(path.join(REPO_ROOT, 'bench', 'RESULTS.md'), renderReport(results));
+  log(`wrote bench/RESULTS.md and bench/results.json in ${Math.round(results.durationS)} s`);
+  for (const c of results.checks) log(`${c.pass ? 'PASS' : 'FAIL'} ${c.target}: ${c.measured}`);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`[bench] ${(e as Error)?.stack ?? String(e)}\n`);
+  process.exitCode = 2;
+});
