@@ -34,11 +34,18 @@ const CACHE_LIMIT = 200_000;
 export async function createLineScorer(model: ModelData, kind: EmbedderKind): Promise<LineScorer> {
   const tokenizer = await loadLineTokenizer(model.tokenizerPath);
   const kernel = await createKernel(model, kind);
-  const maxChars = model.maxLength * medianTokenLength(tokenizer);
+  // model2vec cuts texts to maxLength * median token length chars; the median (a vocabulary scan) is
+  // only needed once a text is longer than maxLength chars, since the median is at least 1.
+  let maxChars = model.maxLength;
+  let maxCharsExact = false;
+  const cutAt = (length: number) => {
+    if (length > maxChars && !maxCharsExact) { maxChars = model.maxLength * medianTokenLength(tokenizer); maxCharsExact = true; }
+    return maxChars;
+  };
   let cacheKey = '';
   let cache = new Map<string, number>();
 
-  const tokenize = (texts: string[]): TokenizedBatch => tokenizeTexts(texts, tokenizer, model, maxChars);
+  const tokenize = (texts: string[]): TokenizedBatch => tokenizeTexts(texts, tokenizer, model, cutAt);
 
   return {
     dim: kernel.dim,
@@ -84,12 +91,13 @@ function isBlank(s: string): boolean {
 }
 
 /** model2vec's encode: cut the text to maxLength * median token length chars, drop unk, keep maxLength ids. */
-function tokenizeTexts(texts: string[], tokenizer: LineTokenizer, model: ModelData, maxChars: number): TokenizedBatch {
+function tokenizeTexts(texts: string[], tokenizer: LineTokenizer, model: ModelData, cutAt: (length: number) => number): TokenizedBatch {
   let ids = new Int32Array(Math.max(1024, texts.length * 16));
   const lineStarts = new Uint32Array(texts.length + 1);
   let n = 0;
   for (let i = 0; i < texts.length; i++) {
-    const text = texts[i].length > maxChars ? texts[i].slice(0, maxChars) : texts[i];
+    const raw = texts[i];
+    const text = raw.length > model.maxLength && raw.length > cutAt(raw.length) ? raw.slice(0, cutAt(raw.length)) : raw;
     const lineIds = tokenizer.encode(text);
     let kept = 0;
     if (n + lineIds.length > ids.length) {

@@ -47,7 +47,13 @@ export function createLibraryTokenizer(root: Json, sizes: MemoSizes): LineTokeni
   } catch (e) {
     throw corrupt(`tokenizer.json could not be loaded by @huggingface/tokenizers (${(e as Error).message})`, e);
   }
-  const libIds = (text: string): number[] => lib.encode(text, { add_special_tokens: false }).ids;
+  const libIds = (text: string): number[] => {
+    try {
+      return lib.encode(text, { add_special_tokens: false }).ids;
+    } catch (e) {
+      throw corrupt(`@huggingface/tokenizers failed on this tokenizer.json (${(e as Error).message})`, e);
+    }
+  };
   const model = root.model as Json;
   const vocabSize = Math.max(lib.get_vocab(true).size, ...[...lib.get_vocab(true).values()].map((v) => v + 1));
   const unkRaw = model.type === 'Unigram' ? model.unk_id : typeof model.unk_token === 'string' ? lib.token_to_id(model.unk_token) : null;

@@ -28,7 +28,7 @@ describe('createLineTokenizer on bad input', () => {
     ['a WordPiece id that is not an integer', wp({ '[UNK]': 0, a: 'x' }), /non-integer id/],
     ['a Unigram vocab of strings', { model: { type: 'Unigram', vocab: ['a', 'b'], unk_id: 0 } }, /not a \[piece, score\] pair/],
     ['an empty Unigram vocab', { model: { type: 'Unigram', vocab: [], unk_id: 0 } }, /Unigram vocab is empty/],
-    ['an unknown model type', { model: { type: 'Nonsense', vocab: {} } }, /could not be loaded/],
+    ['an unknown model type', { model: { type: 'Nonsense' } }, /could not be loaded/],
     ['an unknown normalizer', { model: { type: 'Unigram', vocab: [['a', -1]], unk_id: 0 }, normalizer: { type: 'Nonsense' } }, /normalizer/],
     ['an unknown pre-tokenizer', { model: { type: 'Unigram', vocab: [['a', -1]], unk_id: 0 }, pre_tokenizer: { type: 'Nonsense' } }, /could not be loaded/],
   ])('rejects %s', (_, json, pattern) => {
