@@ -29,7 +29,9 @@ export interface LineScorer {
   close(): Promise<void>;
 }
 
-const CACHE_LIMIT = 200_000;
+/** Distances of short lines seen before (braces, returns, imports repeat a lot); bounded memory. */
+const CACHE_LIMIT = 50_000;
+const CACHE_MAX_CHARS = 80;
 
 export async function createLineScorer(model: ModelData, kind: EmbedderKind): Promise<LineScorer> {
   const tokenizer = await loadLineTokenizer(model.tokenizerPath);
@@ -64,7 +66,7 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind): Pr
           let text = lines[i];
           if (isBlank(text)) continue;
           if (req.ignoreCase) text = text.toLowerCase();
-          const cached = cache.get(text);
+          const cached = text.length <= CACHE_MAX_CHARS ? cache.get(text) : undefined;
           if (cached !== undefined) { out[from + i] = cached; continue; }
           let slot = uniqueAt.get(text);
           if (slot === undefined) { slot = unique.length; unique.push(text); uniqueAt.set(text, slot); }
@@ -73,7 +75,7 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind): Pr
       }
       if (unique.length === 0) return out;
       const distances = await kernel.score(tokenize(unique), req.query, req.pruneAbove);
-      for (let s = 0; s < unique.length; s++) cache.set(unique[s], distances[s]);
+      for (let s = 0; s < unique.length; s++) if (unique[s].length <= CACHE_MAX_CHARS) cache.set(unique[s], distances[s]);
       for (const p of pending) out[p.line] = distances[p.slot];
       return out;
     },
