@@ -1,14 +1,22 @@
 // Runs one command as a child process and measures its wall time and peak RSS (GNU time's %M when
-// /usr/bin/time exists, else the last VmHWM polled from /proc/<pid>/status), plus median helpers.
+// /usr/bin/time exists, else VmHWM sampled from /proc), per-thread CPU from /proc, plus median helpers.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { childPid, createProcSampler } from './proc-sample.js';
 
 export interface RunResult {
   wallMs: number;
   /** Peak resident set size in kB (KiB, as the kernel reports it). */
   peakRssKb: number;
+  /** User + system CPU seconds of the whole process (all threads): GNU time's, else the sampled sum. */
+  cpuS: number;
+  /** Sampled CPU seconds of the main thread, and of the 4 busiest other threads (workers, GC). */
+  mainCpuS: number;
+  threadCpuS: number[];
+  /** 1-minute load average when the run started: how busy the shared machine was. */
+  load1: number;
   exitCode: number;
   stdoutBytes: number;
   stderrTail: string;
@@ -17,49 +25,46 @@ export interface RunResult {
 export interface RunOptions { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv }
 
 const GNU_TIME = '/usr/bin/time';
-export const RSS_METHOD = existsSync(GNU_TIME) ? 'GNU time %M (getrusage maxrss)' : '/proc/<pid>/status VmHWM polled every 10 ms';
-
-function readHwmKb(pid: number): number | null {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : null;
-  } catch {
-    return null;
-  }
-}
+export const RSS_METHOD = existsSync(GNU_TIME) ? 'GNU time %M (getrusage maxrss)' : '/proc/<pid>/status VmHWM sampled every 50 ms';
+/** Per-thread CPU is sampled; the last interval before exit is missed. */
+const SAMPLE_MS = 50;
 
 export function measure(cmd: string, args: string[], opts: RunOptions): Promise<RunResult> {
   const useTime = existsSync(GNU_TIME);
   const tmp = useTime ? mkdtempSync(path.join(os.tmpdir(), 'simgrep-bench-')) : '';
   const rssFile = path.join(tmp, 'rss');
-  const [file, argv] = useTime ? [GNU_TIME, ['-f', '%M', '-o', rssFile, cmd, ...args]] : [cmd, args];
+  const [file, argv] = useTime ? [GNU_TIME, ['-f', '%M %U %S', '-o', rssFile, cmd, ...args]] : [cmd, args];
   return new Promise((resolve, reject) => {
+    const load1 = os.loadavg()[0];
     const started = process.hrtime.bigint();
     const child = spawn(file, argv, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdoutBytes = 0;
     let stderr = '';
-    let polledKb = 0;
     child.stdout.on('data', (b: Buffer) => { stdoutBytes += b.length; });
     child.stderr.on('data', (b: Buffer) => { stderr = (stderr + b.toString('utf8')).slice(-2000); });
-    const poll = useTime ? null : setInterval(() => {
-      const kb = child.pid ? readHwmKb(child.pid) : null;
-      if (kb !== null) polledKb = Math.max(polledKb, kb);
-    }, 10);
+    const sampler = createProcSampler(() => (child.pid === undefined ? null : useTime ? childPid(child.pid) : child.pid));
+    const poll = setInterval(() => sampler.sample(), SAMPLE_MS);
     const killer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs);
-    child.on('error', (e) => { clearTimeout(killer); if (poll) clearInterval(poll); reject(e); });
+    child.on('error', (e) => { clearTimeout(killer); clearInterval(poll); reject(e); });
     child.on('close', (code, signal) => {
       const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
       clearTimeout(killer);
-      if (poll) clearInterval(poll);
-      let peakRssKb = polledKb;
+      clearInterval(poll);
+      let peakRssKb = sampler.peakRssKb;
+      let cpuS = sampler.mainCpuS + sampler.otherCpuS.reduce((x, y) => x + y, 0);
       if (useTime) {
-        // GNU time writes "Command exited with non-zero status N" before the figure on failure.
+        // GNU time writes "Command exited with non-zero status N" before the figures on failure.
         const lines = existsSync(rssFile) ? readFileSync(rssFile, 'utf8').trim().split('\n') : [];
-        peakRssKb = Number(lines.at(-1) ?? 0) || 0;
+        const [rss, user, sys] = (lines.at(-1) ?? '').split(' ').map(Number);
+        peakRssKb = rss || peakRssKb;
+        cpuS = user + sys;
         rmSync(tmp, { recursive: true, force: true });
       }
       const exitCode = code ?? (signal ? 128 : 1);
-      resolve({ wallMs, peakRssKb, exitCode, stdoutBytes, stderrTail: signal ? `killed by ${signal}` : stderr.slice(-500) });
+      resolve({
+        wallMs, peakRssKb, cpuS, mainCpuS: sampler.mainCpuS, threadCpuS: sampler.otherCpuS.slice(0, 4), load1, exitCode, stdoutBytes,
+        stderrTail: signal ? `killed by ${signal}` : stderr.slice(-500),
+      });
     });
   });
 }

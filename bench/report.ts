@@ -5,6 +5,8 @@ import { fmt, TARGETS, type BenchResults, type Row } from './results.js';
 const pf = (pass: boolean): string => (pass ? 'PASS' : 'FAIL');
 const s = (ms: number): string => fmt(ms / 1000, 2);
 const pct = (x: number): string => `${fmt(x * 100)}%`;
+/** CPU seconds and CPU / wall: on a shared 2-core box, 2 workers that only get ~100% were starved. */
+const cpu = (x: Row): string[] => (Number.isFinite(x.medianCpuS) ? [fmt(x.medianCpuS, 2), pct(x.medianCpuS / (x.medianWallMs / 1000))] : ['-', '-']);
 
 function table(head: string[], rows: string[][]): string[] {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
@@ -20,13 +22,13 @@ function throughput(r: BenchResults, rssLimit: number): string[] {
   const c = r.corpora[rows[0]?.corpus];
   if (!c) return [];
   const out = [`## Throughput: ${fmt(c.lines)}-line tree (${fmt(c.files)} files, ${fmt(c.bytes / 1e6, 1)} MB), median of ${rows[0]?.runs.length ?? 0}`, ''];
-  out.push(...table(['Config', 'Wall s', 'Spread', 'Lines/s', 'MB/s', 'Peak RSS MB', 'x rg wall', `>= ${fmt(TARGETS.linesPerSec)} lines/s`, `RSS <= ${fmt(rssLimit)} MB`],
+  out.push(...table(['Config', 'Wall s', 'Spread', 'CPU s', 'CPU/wall', 'Main-thread CPU s', 'Load', 'Lines/s', 'MB/s', 'Peak RSS MB', 'x rg wall', `>= ${fmt(TARGETS.linesPerSec)} lines/s`, `RSS <= ${fmt(rssLimit)} MB`],
     rows.map((x) => {
       const isRg = x.id.startsWith('rg');
-      return [x.label + (x.error ? ` (ERROR: ${x.error})` : ''), s(x.medianWallMs), pct(x.spread), fmt(x.linesPerSec), fmt(x.mbPerSec, 1), fmt(x.medianRssMb, 1),
+      return [x.label + (x.error ? ` (ERROR: ${x.error})` : ''), s(x.medianWallMs), pct(x.spread), ...cpu(x), isRg ? '-' : fmt(x.medianMainCpuS, 2), fmt(x.medianLoad, 1), fmt(x.linesPerSec), fmt(x.mbPerSec, 1), fmt(x.medianRssMb, 1),
         rg && !isRg ? `${fmt(x.medianWallMs / rg.medianWallMs, 1)}x` : '1x', isRg ? 'I/O floor' : pf(x.linesPerSec >= TARGETS.linesPerSec),
         isRg ? '-' : pf(x.medianRssMb <= rssLimit)];
-    }).concat([[`Python model2vec + numpy (${r.python})`, '-', '-', '~26,000', '-', '-', '-', 'reference', '-']])));
+    }).concat([[`Python model2vec + numpy (${r.python})`, '-', '-', '-', '-', '-', '-', '~26,000', '-', '-', '-', 'reference', '-']])));
   return out.concat(commands(rows));
 }
 
@@ -34,20 +36,25 @@ function scaling(r: BenchResults): string[] {
   const [j1, j2] = ['static-j1', 'static-j2'].map((id) => r.rows.find((x) => x.id === id));
   if (!j1 || !j2) return [];
   const ratio = j1.medianWallMs / j2.medianWallMs;
+  // Even spread perfectly over every core, -J 2 cannot finish before its CPU time / nproc.
+  const ceiling = j1.medianWallMs / 1000 / (j2.medianCpuS / r.machine.nproc);
   return ['## Worker scaling (static embedder, same runs as above)', '',
-    ...table(['-J 1 lines/s', '-J 2 lines/s', '-J 2 / -J 1', `Target >= ${TARGETS.scaling}x`],
-      [[fmt(j1.linesPerSec), fmt(j2.linesPerSec), `${fmt(ratio, 2)}x`, pf(ratio >= TARGETS.scaling)]])];
+    ...table(['-J 1 lines/s', '-J 2 lines/s', '-J 2 / -J 1', `Target >= ${TARGETS.scaling}x`, '-J 1 CPU/wall', '-J 2 CPU/wall', `Ceiling on ${r.machine.nproc} idle cores`],
+      [[fmt(j1.linesPerSec), fmt(j2.linesPerSec), `${fmt(ratio, 2)}x`, pf(ratio >= TARGETS.scaling), ...cpu(j1).slice(1), ...cpu(j2).slice(1),
+        Number.isFinite(ceiling) ? `${fmt(ceiling, 2)}x` : '-']]),
+    '', `Ceiling = -J 1 wall / (-J 2 CPU s / ${r.machine.nproc}): the best -J 2 could do with every core to itself. -J 1 already runs`
+      + ' the main thread (walk, read, split, pack, rank) and GC beside its worker, so it uses more than one core.'];
 }
 
 function flatness(r: BenchResults, rssLimit: number): string[] {
   const rows = r.rows.filter((x) => x.section === 'flatness');
   const base = rows[0];
   return [`## Peak RSS as the corpus grows (static, -J 2), median of ${base?.runs.length ?? 0}`, '',
-    ...table(['Corpus', 'Files', 'Lines', 'MB', 'Wall s', 'Lines/s', 'Peak RSS MB', 'vs 1x', `<= ${fmt(rssLimit)} MB`, `Flat (<= ${TARGETS.flatFactor}x)`],
+    ...table(['Corpus', 'Files', 'Lines', 'MB', 'Wall s', 'CPU s', 'CPU/wall', 'Lines/s', 'Peak RSS MB', 'vs 1x', `<= ${fmt(rssLimit)} MB`, `Flat (<= ${TARGETS.flatFactor}x)`],
       rows.map((x) => {
         const c = r.corpora[x.corpus];
         const f = base ? x.medianRssMb / base.medianRssMb : 1;
-        return [c.name + (x.error ? ` (ERROR: ${x.error})` : ''), fmt(c.files), fmt(c.lines), fmt(c.bytes / 1e6, 1), s(x.medianWallMs), fmt(x.linesPerSec),
+        return [c.name + (x.error ? ` (ERROR: ${x.error})` : ''), fmt(c.files), fmt(c.lines), fmt(c.bytes / 1e6, 1), s(x.medianWallMs), ...cpu(x), fmt(x.linesPerSec),
           fmt(x.medianRssMb, 1), `${fmt(f, 2)}x`, pf(x.medianRssMb <= rssLimit), x === base ? '-' : pf(f <= TARGETS.flatFactor)];
       })), ...commands(rows)];
 }
@@ -57,8 +64,8 @@ function bigfile(r: BenchResults, rssLimit: number): string[] {
   const c = r.corpora[rows[0]?.corpus];
   if (!c) return [];
   return [`## One huge file: ${fmt(c.bytes / 1e6)} MB, ${fmt(c.lines)} lines, median of ${rows[0]?.runs.length ?? 0}`, '',
-    ...table(['Config', 'Wall s', 'Spread', 'Lines/s', 'MB/s', 'Peak RSS MB', `Bounded (<= ${fmt(rssLimit)} MB)`],
-      rows.map((x) => [x.label + (x.error ? ` (ERROR: ${x.error})` : ''), s(x.medianWallMs), pct(x.spread), fmt(x.linesPerSec), fmt(x.mbPerSec, 1),
+    ...table(['Config', 'Wall s', 'Spread', 'CPU s', 'CPU/wall', 'Load', 'Lines/s', 'MB/s', 'Peak RSS MB', `Bounded (<= ${fmt(rssLimit)} MB)`],
+      rows.map((x) => [x.label + (x.error ? ` (ERROR: ${x.error})` : ''), s(x.medianWallMs), pct(x.spread), ...cpu(x), fmt(x.medianLoad, 1), fmt(x.linesPerSec), fmt(x.mbPerSec, 1),
         fmt(x.medianRssMb, 1), x.id.startsWith('rg') ? 'I/O floor' : pf(x.medianRssMb <= rssLimit)])), ...commands(rows)];
 }
 
@@ -83,10 +90,13 @@ export function renderReport(r: BenchResults): string {
     '<!-- Written by bench/run.ts; do not edit by hand. Re-run the harness to update. -->',
     '',
     `- Date: ${r.date} (${r.mode} mode, ${fmt(r.durationS)} s in all)`,
+    `- Build: ${r.build.commit}`
+      + (r.build.distChangedDuringRun ? ' — **dist/ was rebuilt while the bench ran (a shared tree): rows may mix builds; re-run on a quiet tree**' : ''),
     `- Machine: ${m.cpu}, nproc ${m.nproc}, ${fmt(m.memGb, 1)} GB RAM, ${m.os}; Node ${m.node}; ${m.rg}`,
     `- Load average (1/5/15 min) at start ${m.loadStart.map((x) => fmt(x, 2)).join(' / ')}, at end ${m.loadEnd.map((x) => fmt(x, 2)).join(' / ')}`
       + (Math.max(m.loadStart[0], m.loadEnd[0]) > m.nproc * 0.5 ? ' — **the machine was busy; absolute figures are noisy, ratios less so**' : ''),
     `- Peak RSS: ${r.rssMethod}; MB = 10^6 bytes. Lines/s and MB/s use the corpus's line and byte counts (blank lines included), counted once by the harness.`,
+    `- CPU s = user + system seconds of the whole process (all threads); CPU/wall near ${m.nproc * 100}% means it had every core. Load = 1-minute load average as the runs started (other jobs on this shared machine count).`,
     `- Throughput rows use the bench model \`bench/.tmp/potion-8m-shape\` (potion-base-8M shape: 29,528 x 256 F32, seeded random; table ${fmt(r.modelTableMb, 1)} MB).`,
     `- Queries, rotated over the repeats: ${r.queries.map((q) => `"${q}"`).join(', ')}`,
     '',

@@ -14,6 +14,12 @@ export interface Row {
   runs: RunResult[];
   medianWallMs: number;
   medianRssMb: number;
+  /** Median user + system CPU seconds; cpu / wall near nproc means the threads got the cores. */
+  medianCpuS: number;
+  /** Median sampled CPU seconds of the main thread (walk, read, split, pack, rank). */
+  medianMainCpuS: number;
+  /** Median 1-minute load average at the start of the runs. */
+  medianLoad: number;
   spread: number;
   linesPerSec: number;
   mbPerSec: number;
@@ -27,6 +33,8 @@ export interface BenchResults {
   mode: 'quick' | 'full';
   date: string;
   durationS: number;
+  /** git HEAD (+ "dirty") and whether dist/ was rebuilt while the bench ran (rows would mix builds). */
+  build: { commit: string; distChangedDuringRun: boolean };
   machine: { nproc: number; cpu: string; memGb: number; node: string; os: string; loadStart: number[]; loadEnd: number[]; rg: string };
   rssMethod: string;
   queries: string[];
@@ -49,7 +57,7 @@ export const TARGETS = {
 /** MB = 10^6 bytes throughout; GNU time and VmHWM report KiB. */
 export const kbToMb = (kb: number): number => (kb * 1024) / 1e6;
 
-export function summarize(row: Omit<Row, 'medianWallMs' | 'medianRssMb' | 'spread' | 'linesPerSec' | 'mbPerSec'>, corpus: CorpusInfo): Row {
+export function summarize(row: Omit<Row, 'medianWallMs' | 'medianRssMb' | 'medianCpuS' | 'medianMainCpuS' | 'medianLoad' | 'spread' | 'linesPerSec' | 'mbPerSec'>, corpus: CorpusInfo): Row {
   const walls = row.runs.map((r) => r.wallMs);
   const medianWallMs = median(walls);
   const bad = row.runs.find((r) => r.exitCode > 1);
@@ -57,6 +65,9 @@ export function summarize(row: Omit<Row, 'medianWallMs' | 'medianRssMb' | 'sprea
     ...row,
     medianWallMs,
     medianRssMb: kbToMb(median(row.runs.map((r) => r.peakRssKb))),
+    medianCpuS: median(row.runs.map((r) => r.cpuS)),
+    medianMainCpuS: median(row.runs.map((r) => r.mainCpuS)),
+    medianLoad: median(row.runs.map((r) => r.load1)),
     spread: spread(walls),
     linesPerSec: corpus.lines / (medianWallMs / 1000),
     mbPerSec: corpus.bytes / 1e6 / (medianWallMs / 1000),

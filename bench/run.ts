@@ -2,6 +2,7 @@
 // child processes side by side, and writes bench/RESULTS.md and bench/results.json.
 // npm run build && node dist/bench/run.js [--quick] [--repeats N]
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +24,8 @@ const REPEATS = repeatsArg >= 0 ? Number(argv[repeatsArg + 1]) : 3;
 const LATENCY_REPEATS = 5;
 const log = (msg: string): void => { process.stderr.write(`[bench] ${msg}\n`); };
 
+const COUNT_BUF = Buffer.allocUnsafe(1 << 20);
+
 /** Lines ('\n' count) and bytes of a file or a tree (hidden entries skipped, as the CLI does). */
 function count(p: string): { files: number; lines: number; bytes: number } {
   const st = statSync(p);
@@ -35,7 +38,7 @@ function count(p: string): { files: number; lines: number; bytes: number } {
     }
     return total;
   }
-  const buf = Buffer.allocUnsafe(1 << 20);
+  const buf = COUNT_BUF;
   const fd = openSync(p, 'r');
   let lines = 0;
   try {
@@ -73,7 +76,7 @@ interface Config { id: string; section: Row['section']; label: string; cmd: stri
 const simgrep = (id: string, section: Row['section'], label: string, c: CorpusInfo, extra: string[]): Config =>
   ({ id, section, label, cmd: process.execPath, args: (q) => [CLI, q, c.path, ...extra], corpus: c });
 const ripgrep = (id: string, c: CorpusInfo): Config =>
-  ({ id, section: id === 'rg-tree' ? 'throughput' : 'bigfile', label: 'ripgrep `rg -c retry`', cmd: 'rg', args: () => ['-c', 'retry', c.path], corpus: c });
+  ({ id, section: id === 'rg-tree' ? 'throughput' : 'bigfile', label: 'ripgrep `rg --no-mmap -c retry`', cmd: 'rg', args: () => ['--no-mmap', '-c', 'retry', c.path], corpus: c });
 
 const quote = (a: string): string => (/^[\w./=-]+$/.test(a) ? a : `"${a}"`);
 const display = (c: Config): string => [c.cmd === process.execPath ? 'node' : c.cmd, ...c.args(QUERIES[0])].map(quote).join(' ');
@@ -91,11 +94,38 @@ async function runGroup(configs: Config[], repeats: number): Promise<Row[]> {
   return configs.map((c) => summarize({ id: c.id, section: c.section, label: c.label, command: display(c), corpus: c.corpus.name, runs: runs.get(c.id)! }, c.corpus));
 }
 
-function machine(loadStart: number[]): BenchResults['machine'] {
+function ripgrepVersion(): string | null {
+  try { return execFileSync('rg', ['--version'], { encoding: 'utf8' }).split('\n')[0]; } catch { return null; }
+}
+
+function machine(loadStart: number[], rg: string): BenchResults['machine'] {
   const cpu = /model name\s*:\s*(.+)/.exec(existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '')?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
-  let rg = 'ripgrep not found';
-  try { rg = execFileSync('rg', ['--version'], { encoding: 'utf8' }).split('\n')[0]; } catch { /* reported as missing */ }
   return { nproc: os.availableParallelism(), cpu, memGb: os.totalmem() / 1e9, node: process.version, os: `${os.type()} ${os.release()}`, loadStart, loadEnd: os.loadavg(), rg };
+}
+
+/** A hash of the built CLI's .js files: if it changes mid-run, another build replaced the CLI under us. */
+function distStamp(): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string): void => {
+    if (!existsSync(dir)) return;
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (p.endsWith('.js')) hash.update(p).update(readFileSync(p));
+    }
+  };
+  for (const d of ['src', 'workers']) walk(path.join(REPO_ROOT, 'dist', d));
+  return hash.digest('hex');
+}
+
+function gitCommit(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'workers'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    return dirty ? `${head} + uncommitted changes in src/ or workers/` : head;
+  } catch {
+    return 'unknown';
+  }
 }
 
 function pythonNote(): string {
@@ -111,6 +141,11 @@ async function main(): Promise<void> {
   const started = Date.now();
   const loadStart = os.loadavg();
   if (!existsSync(path.join(REPO_ROOT, CLI))) throw new Error(`${CLI} is missing: run npm run build first`);
+  const commit = gitCommit();
+  const rg = ripgrepVersion();
+  if (!rg) log('ripgrep (rg) not found: the I/O-floor rows are skipped (apt-get install ripgrep)');
+  const withRg = (configs: Config[]): Config[] => configs.filter((c) => rg || c.cmd !== 'rg');
+  const stampStart = distStamp();
   const scale = quick ? 3 : 10;
   const bigBytes = quick ? 200 * 1024 * 1024 : 1024 ** 3;
   const names = { tree: 'bench/corpus/tree-1m', treeN: `bench/corpus/tree-${scale}m`, big: `bench/corpus/big-${quick ? '200m' : '1g'}.txt` };
@@ -126,21 +161,21 @@ async function main(): Promise<void> {
   const m = ['--model', MODEL];
   const rows: Row[] = [];
   log('throughput on the 1M-line tree');
-  rows.push(...await runGroup([
+  rows.push(...await runGroup(withRg([
     simgrep('static-j1', 'throughput', 'simgrep static -J 1', tree, [...m, '--embedder', 'static', '-J', '1']),
     simgrep('static-j2', 'throughput', 'simgrep static -J 2', tree, [...m, '--embedder', 'static', '-J', '2']),
     simgrep('onnx-j2', 'throughput', 'simgrep onnx -J 2', tree, [...m, '--embedder', 'onnx', '-J', '2']),
     ripgrep('rg-tree', tree),
-  ], REPEATS));
+  ]), REPEATS));
   log(`peak RSS, 1x vs ${scale}x tree`);
   const base = rows.find((r) => r.id === 'static-j2')!;
   rows.push({ ...base, id: 'flat-1x', section: 'flatness' });
   rows.push(...await runGroup([simgrep('flat-nx', 'flatness', 'simgrep static -J 2', treeN, [...m, '--embedder', 'static', '-J', '2'])], REPEATS));
   log('one huge file');
-  rows.push(...await runGroup([
+  rows.push(...await runGroup(withRg([
     simgrep('big-static-j2', 'bigfile', 'simgrep static -J 2', big, [...m, '--embedder', 'static', '-J', '2']),
     ripgrep('rg-big', big),
-  ], REPEATS));
+  ]), REPEATS));
   log('one small file');
   rows.push(...await runGroup([
     simgrep('latency-default', 'latency', 'bundled default model (no --model)', smallOne, []),
@@ -151,7 +186,8 @@ async function main(): Promise<void> {
     mode: quick ? 'quick' : 'full',
     date: new Date().toISOString(),
     durationS: (Date.now() - started) / 1000,
-    machine: machine(loadStart),
+    build: { commit, distChangedDuringRun: distStamp() !== stampStart },
+    machine: machine(loadStart, rg ?? 'ripgrep not found'),
     rssMethod: RSS_METHOD,
     queries: QUERIES,
     corpora,
@@ -164,6 +200,7 @@ async function main(): Promise<void> {
   writeFileSync(path.join(REPO_ROOT, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');
   writeFileSync(path.join(REPO_ROOT, 'bench', 'RESULTS.md'), renderReport(results));
   log(`wrote bench/RESULTS.md and bench/results.json in ${Math.round(results.durationS)} s`);
+  if (results.build.distChangedDuringRun) log('WARNING: dist/ was rebuilt during the run; rows may mix builds. Re-run on a quiet tree.');
   for (const c of results.checks) log(`${c.pass ? 'PASS' : 'FAIL'} ${c.target}: ${c.measured}`);
 }
 

@@ -4,6 +4,7 @@ import { decodeLines } from '../text/decode.js';
 import type { EmbedderKind, ModelData, TokenizedBatch } from '../types.js';
 import type { PoolingKernel } from './embedder.js';
 import { createKernel } from './kernels.js';
+import { createIdBuffer } from '../model/tokenizer/index.js';
 import { loadLineTokenizer, type LineTokenizer } from './tokenizer-loader.js';
 
 export interface ScoreRequest {
@@ -94,28 +95,23 @@ function isBlank(s: string): boolean {
 
 /** model2vec's encode: cut the text to maxLength * median token length chars, drop unk, keep maxLength ids. */
 function tokenizeTexts(texts: string[], tokenizer: LineTokenizer, model: ModelData, cutAt: (length: number) => number): TokenizedBatch {
-  let ids = new Int32Array(Math.max(1024, texts.length * 16));
+  const buf = createIdBuffer(texts.length * 16);
   const lineStarts = new Uint32Array(texts.length + 1);
-  let n = 0;
   for (let i = 0; i < texts.length; i++) {
     const raw = texts[i];
     const text = raw.length > model.maxLength && raw.length > cutAt(raw.length) ? raw.slice(0, cutAt(raw.length)) : raw;
-    const lineIds = tokenizer.encode(text);
-    let kept = 0;
-    if (n + lineIds.length > ids.length) {
-      const grown = new Int32Array(Math.max(ids.length * 2, n + lineIds.length));
-      grown.set(ids.subarray(0, n));
-      ids = grown;
+    const start = buf.length;
+    tokenizer.encodeInto(text, buf);
+    // Compact in place: unknown ids dropped, then at most maxLength kept.
+    const ids = buf.ids;
+    let n = start;
+    for (let t = start; t < buf.length && n - start < model.maxLength; t++) {
+      if (ids[t] !== model.unkId) ids[n++] = ids[t];
     }
-    for (let t = 0; t < lineIds.length && kept < model.maxLength; t++) {
-      const id = lineIds[t];
-      if (id === model.unkId) continue;
-      ids[n++] = id;
-      kept++;
-    }
+    buf.length = n;
     lineStarts[i + 1] = n;
   }
-  return { ids: ids.subarray(0, n), lineStarts };
+  return { ids: buf.ids.subarray(0, buf.length), lineStarts };
 }
 
 function medianTokenLength(tokenizer: LineTokenizer): number {

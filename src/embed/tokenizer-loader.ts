@@ -2,10 +2,11 @@
 // encode needs (token lengths for its pre-truncation of very long texts).
 import { readFile } from 'node:fs/promises';
 import { SimgrepError } from '../errors.js';
-import { createLineTokenizer } from '../model/tokenizer/index.js';
+import { createLineTokenizer, type IdBuffer } from '../model/tokenizer/index.js';
 
 export interface LineTokenizer {
-  encode(text: string): ArrayLike<number>;
+  /** Appends the ids of `text` to `buf` (no allocation per line). */
+  encodeInto(text: string, buf: IdBuffer): void;
   /** Lengths (in chars) of every vocabulary token, in no particular order. */
   tokenLengths(): number[];
 }
@@ -19,7 +20,7 @@ export async function loadLineTokenizer(tokenizerPath: string): Promise<LineToke
   }
   const tokenizer = createLineTokenizer(json);
   return {
-    encode: (text) => tokenizer.encode(text),
+    encodeInto: (text, buf) => { tokenizer.encodeInto(text, buf); },
     tokenLengths: () => vocabTokens(json).map((t) => t.length),
   };
 }

@@ -25,10 +25,11 @@ export function createAddedTokenSplitter(tokens: AddedTokenSpec[]): AddedTokenSp
   for (const list of byFirst.values()) list.sort((a, b) => b.length - a.length);
   const firsts = [...byFirst.keys()].map((c) => String.fromCharCode(c));
 
-  function firstCandidate(text: string): number {
+  /** First index >= from where some added token could start, or -1. */
+  function nextCandidate(text: string, from: number): number {
     let at = -1;
-    for (const f of firsts) {
-      const i = text.indexOf(f);
+    for (let k = 0; k < firsts.length; k++) {
+      const i = text.indexOf(firsts[k], from);
       if (i >= 0 && (at < 0 || i < at)) at = i;
     }
     return at;
@@ -36,20 +37,20 @@ export function createAddedTokenSplitter(tokens: AddedTokenSpec[]): AddedTokenSp
 
   function split(text: string): string[] | null {
     if (firsts.length === 0) return null;
-    let i = firstCandidate(text);
+    let i = nextCandidate(text, 0);
     if (i < 0) return null;
     const sections: string[] = [];
     let start = 0;
     const n = text.length;
-    while (i < n) {
-      const list = byFirst.get(text.charCodeAt(i));
+    while (i >= 0) {
+      const list = byFirst.get(text.charCodeAt(i)) as string[];
       let match: string | undefined;
-      if (list) for (const c of list) if (text.startsWith(c, i)) { match = c; break; }
-      if (match === undefined) { i++; continue; }
+      for (const c of list) if (text.startsWith(c, i)) { match = c; break; }
+      if (match === undefined) { i = nextCandidate(text, i + 1); continue; }
       if (i > start) sections.push(text.slice(start, i));
       sections.push(match);
-      i += match.length;
-      start = i;
+      start = i + match.length;
+      i = nextCandidate(text, start);
     }
     if (sections.length === 0) return null;
     if (start < n) sections.push(text.slice(start));

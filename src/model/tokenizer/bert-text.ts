@@ -1,7 +1,13 @@
 // BertNormalizer + BertPreTokenizer exactly as @huggingface/tokenizers 0.2.0 runs them (the reference
 // for id parity), as whole-string operations for non-ASCII text, plus the ASCII class table that the
-// fast path uses instead. Known differences from the Rust crate are listed in the README of this dir.
+// fast path uses instead.
 import type { BertNormalizerSpec } from './config.js';
+
+/*
+ * Where the library differs from the Rust crate (kept, since ids must match the library): only BMP
+ * CJK blocks are isolated (Ext. B+ are not); lowercasing is String#toLowerCase (word-final Σ -> ς,
+ * Rust always gives σ); unassigned code points (Cn) are kept (Rust drops them as control chars).
+ */
 
 /** Cc/Cf/Co/Cs except \t \n \r, plus U+FFFD: dropped by clean_text (\0 is Cc). */
 const CONTROL_RE = /(?![\t\n\r])[\p{Cc}\p{Cf}\p{Co}\p{Cs}\uFFFD]/gu;

@@ -1,5 +1,5 @@
-// A code-point trie of vocabulary pieces (Unigram lattice, WordPiece longest match) in flat typed arrays (edges in one open-addressing hash table),
-// far smaller and faster than a Map per node for 500k-piece vocabularies.
+// A code-point trie of vocabulary pieces (Unigram lattice, WordPiece longest match) in flat typed
+// arrays, edges in one open-addressing hash table: far smaller and faster than a Map per node.
 
 export class PieceTrie {
   /** Token id at each node where a piece ends, else -1. */
@@ -11,14 +11,15 @@ export class PieceTrie {
   private mask: number;
   private edges = 0;
 
+  /** `expectedNodes` only sizes the first allocation; shared prefixes usually make far fewer nodes. */
   constructor(expectedNodes: number) {
     let cap = 1024;
-    while (cap < expectedNodes * 2) cap *= 2;
+    while (cap < expectedNodes) cap *= 2;
     this.edgeNode = new Int32Array(cap).fill(-1);
     this.edgeCp = new Int32Array(cap);
     this.edgeChild = new Int32Array(cap);
     this.mask = cap - 1;
-    this.leafId = new Int32Array(Math.max(16, expectedNodes)).fill(-1);
+    this.leafId = new Int32Array(Math.max(16, expectedNodes >> 1)).fill(-1);
   }
 
   /** Children of the root by BMP code unit (the first step of every walk), -1 when absent. */
@@ -50,7 +51,8 @@ export class PieceTrie {
   }
 
   private addEdge(node: number, cp: number): number {
-    if ((this.edges + 1) * 2 > this.mask + 1) this.rehash();
+    // Linear probing stays short up to ~70% load.
+    if ((this.edges + 1) * 10 > (this.mask + 1) * 7) this.rehash();
     const child = this.nodes++;
     if (child >= this.leafId.length) {
       const grown = new Int32Array(this.leafId.length * 2).fill(-1);

@@ -1,170 +1,162 @@
-// Unigram Viterbi over one pre-token, step for step as the library's TokenLattice does it (same node
-// order, same float sums, same first-strictly-better tie rule), in reusable typed arrays. The trie
-// matches of each Metaspace word are memoized (they cannot cross the word's leading ▁).
+// Unigram Viterbi over one pre-token with the library's exact results. Metaspace words are lattice
+// islands, so each word's nodes and best path are memoized and chained; a path is reused only when its
+// margins dwarf float drift, else the word (or, at a near-tied word boundary, the line) is replayed.
 import type { PieceTrie } from './piece-trie.js';
+import { SegmentViterbi, walkNodes, type NodeTables, type SegmentNodes, type SegmentPath } from './unigram-segments.js';
 
-export interface UnigramTables {
+export interface UnigramTables extends NodeTables {
   trie: PieceTrie;
-  /** Score per token id (the unk id already holds the unk score). */
-  scores: Float64Array;
-  unkId: number;
-  unkScore: number;
-  /** Code point that starts every pre-token word (Metaspace) when no piece holds it past index 0,
-   *  so lattice nodes never cross it and can be memoized per word; -1 for none. */
+  /** Largest |score| any node can have (unk score included). */
+  maxAbsScore: number;
+  /** The word-start code point (Metaspace ▁) when no piece holds it past index 0, else -1. */
   segmentCp: number;
-  /** Output id of an unk node (a lone code point): its id if some added token is that char, else unkId. */
-  charId(cp: number): number;
 }
 
-/** Lattice nodes of one segment, positions relative to its start, in the library's insertion order. */
-interface SegmentNodes {
-  starts: Int32Array;
-  lens: Int32Array;
-  ids: Int32Array;
-  scores: Float64Array;
-}
+interface WordEntry { nodes: SegmentNodes; local: SegmentPath | null }
 
 const MAX_MEMO_SEGMENT = 64;
+const EPS = 2 ** -52;
 
-/** Reusable lattice state; `path` receives the best path's node ids in order. */
 export class UnigramLattice {
   private cps = new Int32Array(256);
-  private beginAt = new Int32Array(257);
-  private endFirst = new Int32Array(257);
-  private endLast = new Int32Array(257);
-  private nStart = new Int32Array(1024);
-  private nLen = new Int32Array(1024);
-  nId = new Int32Array(1024);
-  private nScore = new Float64Array(1024);
-  private nBt = new Float64Array(1024);
-  private nPrev = new Int32Array(1024);
-  private nNextEnd = new Int32Array(1024);
-  private count = 0;
-  path = new Int32Array(256);
+  private young = new Map<string, WordEntry>();
+  private old = new Map<string, WordEntry>();
+  private readonly viterbi = new SegmentViterbi();
+  private words: WordEntry[] = [];
+  private wordAt: number[] = [];
+  /** Best path of the last run: node start (code points), length and output id. */
+  pathStart = new Int32Array(256);
+  pathLen = new Int32Array(256);
+  pathId = new Int32Array(256);
   pathLength = 0;
-  private young = new Map<string, SegmentNodes>();
-  private old = new Map<string, SegmentNodes>();
 
-  /** `memoWords`: segments per memo generation (two generations are kept). */
+  /** `memoWords`: words per memo generation (two generations are kept). */
   constructor(private readonly t: UnigramTables, private readonly memoWords: number) {}
 
-  /** Code points of the pre-token (for unk fusing). */
+  /** Code points of the last pre-token (for unk fusing). */
   codePoints(): Int32Array { return this.cps; }
-  start(node: number): number { return this.nStart[node]; }
-  length(node: number): number { return this.nLen[node]; }
 
-  /** Runs Viterbi on `text`; the best path is in path[0, pathLength). */
+  /** Runs Viterbi on one pre-token; the best path lands in path*[0, pathLength). */
   run(text: string): void {
     const len = this.loadCodePoints(text);
-    this.count = 0;
-    this.endFirst.fill(-1, 0, len + 1);
-    this.addNode(0, 0, 0, 0); // BOS; its id is never output
+    this.pathLength = 0;
+    this.splitWords(text, len);
+    if (this.chain()) return;
+    // A near tie at a word boundary: replay the whole line as the library does.
+    this.pathLength = 0;
+    const all = this.words.length === 1 ? this.words[0].nodes : this.concatNodes(len);
+    this.append(this.viterbi.run(all, 0), all, 0);
+  }
+
+  /** Chains per-word paths; false when some word boundary is too close to call. */
+  private chain(): boolean {
+    const { words, wordAt } = this;
+    let x = 0;
+    for (let w = 0; w < words.length; w++) {
+      const entry = words[w];
+      const nodes = entry.nodes;
+      const local = entry.local ??= this.viterbi.run(nodes, 0);
+      // Bound on |(value from start x) - (x + value from start 0)| over this word's nodes.
+      const drift = (nodes.length + 4) * (Math.abs(x) + (nodes.length + 1) * this.t.maxAbsScore) * EPS;
+      let seg: SegmentPath;
+      let end: number;
+      let eosGap: number;
+      if (local.minGap > 4 * drift && local.eosGap > 4 * drift) {
+        seg = local;
+        end = x;
+        for (let k = 0; k < local.path.length; k++) end += nodes.scores[local.path[k]];
+        eosGap = local.eosGap - 2 * drift;
+      } else {
+        seg = this.viterbi.run(nodes, x);
+        end = seg.end;
+        eosGap = seg.eosGapBelow;
+      }
+      // The next word's first nodes all pick this word's best end only if adding their score cannot
+      // make a lower end score equal to the best (exact ties resolve alike: first in order).
+      if (w + 1 < words.length && !(eosGap > 8 * (Math.abs(end) + this.t.maxAbsScore) * EPS)) return false;
+      this.append(seg, nodes, wordAt[w]);
+      x = end;
+    }
+    return true;
+  }
+
+  private splitWords(text: string, len: number): void {
+    this.words.length = 0;
+    this.wordAt.length = 0;
     const cut = this.t.segmentCp;
-    if (cut < 0) {
-      this.addSegment(this.walk(0, len), 0);
-    } else {
-      const cps = this.cps;
-      let from = 0;
-      let from16 = 0;
-      let at16 = 0;
-      for (let p = 0; p <= len; p++) {
-        if (p === len || (cps[p] === cut && p > from)) {
-          this.addSegment(this.segmentNodes(text, from16, at16, from, p), from);
-          from = p;
-          from16 = at16;
-        }
-        if (p < len) at16 += cps[p] >= 0x10000 ? 2 : 1;
-      }
-    }
-    this.beginAt[len] = this.count;
-    this.viterbi(len);
-  }
-
-  /** Nodes of cps[from, to) = text[from16, to16), from the memo when seen before. */
-  private segmentNodes(text: string, from16: number, to16: number, from: number, to: number): SegmentNodes {
-    if (to16 - from16 > MAX_MEMO_SEGMENT) return this.walk(from, to);
-    const key = text.slice(from16, to16);
-    let seg = this.young.get(key);
-    if (seg === undefined) {
-      seg = this.old.get(key) ?? this.walk(from, to);
-      if (this.young.size >= this.memoWords) { this.old = this.young; this.young = new Map(); }
-      this.young.set(key, seg);
-    }
-    return seg;
-  }
-
-  /** The library's populate_nodes for begin positions [from, to): trie matches, else one unk node. */
-  private walk(from: number, to: number): SegmentNodes {
-    const { trie, scores, unkScore } = this.t;
+    if (cut < 0) { this.addWord(text, 0, text.length, 0, len); return; }
     const cps = this.cps;
-    const leafId = trie.leafId;
-    const starts: number[] = [];
-    const lens: number[] = [];
-    const ids: number[] = [];
-    const nodeScores: number[] = [];
-    for (let pos = from; pos < to; pos++) {
-      let node = 0;
-      let single = false;
-      for (let i = pos; i < to; i++) {
-        node = trie.child(node, cps[i]);
-        if (node < 0) break;
-        const id = leafId[node];
-        if (id < 0) continue;
-        starts.push(pos - from); lens.push(i + 1 - pos); ids.push(id); nodeScores.push(scores[id]);
-        if (i === pos) single = true;
+    let from = 0;
+    let from16 = 0;
+    let at16 = 0;
+    for (let p = 0; p <= len; p++) {
+      if (p === len || (cps[p] === cut && p > from)) {
+        this.addWord(text, from16, at16, from, p);
+        from = p;
+        from16 = at16;
       }
-      if (!single) { starts.push(pos - from); lens.push(1); ids.push(this.t.charId(cps[pos])); nodeScores.push(unkScore); }
-    }
-    return { starts: Int32Array.from(starts), lens: Int32Array.from(lens), ids: Int32Array.from(ids), scores: Float64Array.from(nodeScores) };
-  }
-
-  private addSegment(seg: SegmentNodes, from: number): void {
-    const { starts, lens, ids, scores } = seg;
-    for (let j = 0; j < starts.length; j++) {
-      const pos = from + starts[j];
-      if (j === 0 || starts[j] !== starts[j - 1]) this.beginAt[pos] = this.count;
-      this.addNode(pos, lens[j], scores[j], ids[j]);
+      if (p < len) at16 += cps[p] >= 0x10000 ? 2 : 1;
     }
   }
 
-  private viterbi(len: number): void {
-    const { nBt, nScore, nPrev, nNextEnd, endFirst, beginAt } = this;
-    for (let pos = 0; pos < len; pos++) {
-      const head = endFirst[pos];
-      for (let r = beginAt[pos], to = beginAt[pos + 1]; r < to; r++) {
-        const rs = nScore[r];
-        let best = -1;
-        let bestScore = 0;
-        for (let l = head; l >= 0; l = nNextEnd[l]) {
-          const s = nBt[l] + rs;
-          if (best < 0 || s > bestScore) { best = l; bestScore = s; }
-        }
-        nPrev[r] = best;
-        nBt[r] = bestScore;
+  private addWord(text: string, from16: number, to16: number, from: number, to: number): void {
+    if (to <= from) return;
+    let entry: WordEntry | undefined;
+    if (to16 - from16 > MAX_MEMO_SEGMENT || this.t.segmentCp < 0) {
+      entry = { nodes: walkNodes(this.t, this.cps, from, to), local: null };
+    } else {
+      const key = text.slice(from16, to16);
+      entry = this.young.get(key);
+      if (entry === undefined) {
+        entry = this.old.get(key) ?? { nodes: walkNodes(this.t, this.cps, from, to), local: null };
+        if (this.young.size >= this.memoWords) { this.old = this.young; this.young = new Map(); }
+        this.young.set(key, entry);
       }
     }
-    // EOS (score 0) picks its predecessor the same way.
-    let best = -1;
-    let bestScore = 0;
-    for (let l = endFirst[len]; l >= 0; l = nNextEnd[l]) {
-      const s = nBt[l] + 0;
-      if (best < 0 || s > bestScore) { best = l; bestScore = s; }
+    this.words.push(entry);
+    this.wordAt.push(from);
+  }
+
+  private append(seg: SegmentPath, nodes: SegmentNodes, offset: number): void {
+    const m = seg.path.length;
+    if (this.pathLength + m > this.pathStart.length) {
+      const cap = (this.pathLength + m) * 2;
+      const grow = (a: Int32Array) => { const b = new Int32Array(cap); b.set(a.subarray(0, this.pathLength)); return b; };
+      this.pathStart = grow(this.pathStart); this.pathLen = grow(this.pathLen); this.pathId = grow(this.pathId);
     }
-    let m = 0;
-    for (let n = best; n > 0; n = nPrev[n]) m++;
-    if (this.path.length < m) this.path = new Int32Array(m * 2);
-    this.pathLength = m;
-    for (let n = best; n > 0; n = nPrev[n]) this.path[--m] = n;
+    for (let k = 0; k < m; k++) {
+      const node = seg.path[k];
+      this.pathStart[this.pathLength] = offset + nodes.starts[node];
+      this.pathLen[this.pathLength] = nodes.lens[node];
+      this.pathId[this.pathLength++] = nodes.ids[node];
+    }
+  }
+
+  /** All words' nodes as one segment (insertion order is word order, as in the library). */
+  private concatNodes(len: number): SegmentNodes {
+    let n = 0;
+    for (const w of this.words) n += w.nodes.starts.length;
+    const all: SegmentNodes = {
+      length: len, starts: new Int32Array(n), lens: new Int32Array(n), ids: new Int32Array(n),
+      scores: new Float64Array(n), begin: new Int32Array(len + 1),
+    };
+    let k = 0;
+    for (let w = 0; w < this.words.length; w++) {
+      const src = this.words[w].nodes;
+      const off = this.wordAt[w];
+      for (let p = 0; p < src.length; p++) all.begin[off + p] = k + src.begin[p];
+      all.starts.set(src.starts.map((s) => s + off), k);
+      all.lens.set(src.lens, k);
+      all.ids.set(src.ids, k);
+      all.scores.set(src.scores, k);
+      k += src.starts.length;
+    }
+    all.begin[len] = k;
+    return all;
   }
 
   private loadCodePoints(text: string): number {
-    if (this.cps.length < text.length) {
-      const cap = text.length * 2;
-      this.cps = new Int32Array(cap);
-      this.beginAt = new Int32Array(cap + 1);
-      this.endFirst = new Int32Array(cap + 1);
-      this.endLast = new Int32Array(cap + 1);
-    }
+    if (this.cps.length < text.length) this.cps = new Int32Array(text.length * 2);
     let n = 0;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
@@ -175,30 +167,5 @@ export class UnigramLattice {
       this.cps[n++] = c;
     }
     return n;
-  }
-
-  private addNode(pos: number, len: number, score: number, id: number): void {
-    const n = this.count++;
-    if (n >= this.nStart.length) this.grow();
-    this.nStart[n] = pos;
-    this.nLen[n] = len;
-    this.nScore[n] = score;
-    this.nId[n] = id;
-    this.nBt[n] = 0;
-    this.nPrev[n] = -1;
-    this.nNextEnd[n] = -1;
-    const end = pos + len;
-    if (this.endFirst[end] < 0) this.endFirst[end] = n;
-    else this.nNextEnd[this.endLast[end]] = n;
-    this.endLast[end] = n;
-  }
-
-  private grow(): void {
-    const cap = this.nStart.length * 2;
-    const g32 = (a: Int32Array) => { const b = new Int32Array(cap); b.set(a); return b; };
-    const g64 = (a: Float64Array) => { const b = new Float64Array(cap); b.set(a); return b; };
-    this.nStart = g32(this.nStart); this.nLen = g32(this.nLen); this.nId = g32(this.nId);
-    this.nPrev = g32(this.nPrev); this.nNextEnd = g32(this.nNextEnd);
-    this.nScore = g64(this.nScore); this.nBt = g64(this.nBt);
   }
 }

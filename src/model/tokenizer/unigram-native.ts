@@ -1,6 +1,6 @@
 // Native Unigram tokenizer (any normalizer + Metaspace or no pre-tokenizer), id-identical to the
-// library: same added-token sections, a compiled normalizer, a typed-array Viterbi, and the library's
-// fuse_unk rule. Whole lines are memoized (per-word memo would not be provably identical here).
+// library: same added-token sections, a compiled normalizer, a word-memoized exact Viterbi
+// (unigram-lattice.ts), the library's fuse_unk rule, and a bounded whole-line memo on top.
 import { createAddedTokenSplitter } from './added-tokens.js';
 import type { UnigramSpec } from './config.js';
 import { createIdBuffer, reserveIds, type IdBuffer } from './id-buffer.js';
@@ -26,8 +26,14 @@ export function createUnigramTokenizer(spec: UnigramSpec, sizes: MemoSizes): Lin
   let totalChars = 0;
   for (const [p] of pieces) totalChars += p.length;
   // The library builds its trie from the model's own pieces (added tokens are not in it).
-  const trie = new PieceTrie(totalChars + 1);
-  for (const [p] of pieces) trie.insert(p, ids.get(p) as number);
+  const trie = new PieceTrie((totalChars >> 1) + 1);
+  // An added token can take over a piece's id; past the score table the library scores it NaN.
+  let finiteScores = true;
+  for (const [p] of pieces) {
+    const id = ids.get(p) as number;
+    trie.insert(p, id);
+    if (!Number.isFinite(scores[id])) finiteScores = false;
+  }
 
   // Output id of a lone code point (unk nodes), cached for the BMP: -2 = not looked up yet.
   const bmpCharId = new Int32Array(0x10000).fill(-2);
@@ -38,11 +44,14 @@ export function createUnigramTokenizer(spec: UnigramSpec, sizes: MemoSizes): Lin
     return id;
   };
   // Words start at the replacement char; if no piece holds it past index 0, no node crosses a word.
+  // Chaining words also needs finite scores (a NaN makes the library keep its first candidate).
   const rep = metaspace?.replacement ?? '';
-  const segmentCp = [...rep].length === 1 && metaspace?.strRep === rep && pieces.every(([p]) => p.indexOf(rep, 1) < 0)
+  const segmentCp = finiteScores && [...rep].length === 1 && metaspace?.strRep === rep && pieces.every(([p]) => p.indexOf(rep, 1) < 0)
     ? (rep.codePointAt(0) as number)
     : -1;
-  const lattice = new UnigramLattice({ trie, scores, unkId, unkScore, charId, segmentCp }, Math.max(1, sizes.words >> 2));
+  let maxAbsScore = Math.abs(unkScore);
+  for (let i = 0; i < scores.length; i++) maxAbsScore = Math.max(maxAbsScore, Math.abs(scores[i]));
+  const lattice = new UnigramLattice({ trie, scores, unkScore, charId, segmentCp, maxAbsScore }, Math.max(1, sizes.words >> 2));
   const normalize = compileNormalizer(spec.normalizer);
   const added = createAddedTokenSplitter(spec.added);
   const memo = createLineMemo({ maxLines: sizes.lines });
@@ -58,16 +67,16 @@ export function createUnigramTokenizer(spec: UnigramSpec, sizes: MemoSizes): Lin
   /** Appends the ids of one pre-token, fusing runs of unknown pieces as the library does. */
   function model(token: string, buf: IdBuffer): void {
     lattice.run(token);
-    const { path, pathLength: m, nId } = lattice;
+    const { pathId, pathLength: m } = lattice;
     reserveIds(buf, m);
     const out = buf.ids;
     let at = buf.length;
     for (let i = 0; i < m; ) {
-      const id = nId[path[i]];
-      if (id !== unkId || i + 1 >= m || nId[path[i + 1]] !== unkId) { out[at++] = id; i++; continue; }
-      let fused = piece(path[i++]);
-      while (i < m && nId[path[i]] === unkId) {
-        if (ids.get(fused) !== unkId) fused += piece(path[i]);
+      const id = pathId[i];
+      if (id !== unkId || i + 1 >= m || pathId[i + 1] !== unkId) { out[at++] = id; i++; continue; }
+      let fused = piece(i++);
+      while (i < m && pathId[i] === unkId) {
+        if (ids.get(fused) !== unkId) fused += piece(i);
         i++;
       }
       out[at++] = ids.get(fused) ?? unkId;
@@ -75,10 +84,10 @@ export function createUnigramTokenizer(spec: UnigramSpec, sizes: MemoSizes): Lin
     buf.length = at;
   }
 
-  function piece(node: number): string {
-    const cps = lattice.codePoints();
-    const from = lattice.start(node);
-    return String.fromCodePoint(...cps.subarray(from, from + lattice.length(node)));
+  /** Text of the k-th node on the best path. */
+  function piece(k: number): string {
+    const from = lattice.pathStart[k];
+    return String.fromCodePoint(...lattice.codePoints().subarray(from, from + lattice.pathLen[k]));
   }
 
   function encodeSection(section: string, index: number, buf: IdBuffer): void {

@@ -15,8 +15,8 @@ export function createWordPieceModel(spec: WordPieceSpec): WordPieceModel {
   const { vocab, unkId, prefix, maxInputCharsPerWord } = spec;
   let chars = 0;
   for (const token of vocab.keys()) chars += token.length;
-  const initial = new PieceTrie(chars + 1);
-  const continuing = new PieceTrie(chars + 1);
+  const initial = new PieceTrie((chars >> 1) + 1);
+  const continuing = new PieceTrie((chars >> 1) + 1);
   for (const [token, id] of vocab) {
     initial.insert(token, id);
     if (token.startsWith(prefix) && token.length > prefix.length) continuing.insert(token.slice(prefix.length), id);

@@ -7,7 +7,7 @@ import { hasShared, repoRoot } from '../../helpers/shared.js';
 import { firstMismatch, libraryIds, loadFixtureTokenizer } from './parity-helpers.js';
 import { buildSample, EDGE_LINES } from './sample-lines.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 interface Variant { name: string; base: 'wp' | 'ug'; kind: string; edit: (j: Json) => void }
 
@@ -59,6 +59,11 @@ const variants: Variant[] = [
   },
   { name: 'Precompiled + StripAccents + NFD', base: 'ug', kind: 'unigram-native', edit: (j) => { j.normalizer = { type: 'Sequence', normalizers: [{ type: 'Precompiled', precompiled_charsmap: '' }, { type: 'NFD' }, { type: 'StripAccents' }] }; } },
   { name: 'no normalizer', base: 'ug', kind: 'unigram-native', edit: (j) => { j.normalizer = null; } },
+  // Score tables made of ties and near ties: every shortcut of the word-chained Viterbi is exercised.
+  { name: 'all scores equal', base: 'ug', kind: 'unigram-native', edit: (j) => { for (const p of j.model.vocab) p[1] = -1; } },
+  { name: 'scores rounded to 0.5', base: 'ug', kind: 'unigram-native', edit: (j) => { for (const p of j.model.vocab) p[1] = Math.round(p[1] * 2) / 2; } },
+  { name: 'huge scores (large float drift)', base: 'ug', kind: 'unigram-native', edit: (j) => { for (const p of j.model.vocab) p[1] = p[1] * 1e13 + 0.1; } },
+  { name: 'thirds (inexact sums)', base: 'ug', kind: 'unigram-native', edit: (j) => { for (const p of j.model.vocab) p[1] = -Math.round(-p[1] * 3) / 3; } },
 ];
 
 describe.skipIf(!hasShared)('tokenizer parity on tokenizer.json variants', () => {
