@@ -2,8 +2,8 @@
 // whitespace-separated chunk when that provably gives the same ids (see chunkSafe), else per line.
 import { Tokenizer } from '@huggingface/tokenizers';
 import { corrupt, isObject, postProcessorIsIdentity, readAddedTokens, unwrapPreTokenizer } from './config.js';
-import { createIdBuffer, pushIds, type IdBuffer } from './id-buffer.js';
-import type { LineTokenizer } from './line-tokenizer.js';
+import { pushIds, type IdBuffer } from './id-buffer.js';
+import { lineTokenizerFrom, type LineTokenizer } from './line-tokenizer.js';
 import { createLineMemo, type MemoSizes } from './line-memo.js';
 
 type Json = Record<string, unknown>;
@@ -84,17 +84,6 @@ export function createLibraryTokenizer(root: Json, sizes: MemoSizes): LineTokeni
     }
   }
 
-  const scratch = createIdBuffer(256);
   const encodeInto = (text: string, buf: IdBuffer): number => lineMemo.encodeInto(text, buf, encodeUncached);
-  return {
-    kind: byChunk ? 'library-chunk-memo' : 'library-line-memo',
-    vocabSize,
-    unkId,
-    encodeInto,
-    encode(text) {
-      scratch.length = 0;
-      encodeInto(text, scratch);
-      return scratch.ids.slice(0, scratch.length);
-    },
-  };
+  return lineTokenizerFrom({ kind: byChunk ? 'library-chunk-memo' : 'library-line-memo', vocabSize, unkId, encodeInto });
 }

@@ -1,6 +1,6 @@
 // The LineTokenizer seam: one line of text in, token ids out, identical to what
 // @huggingface/tokenizers' encode(text, { add_special_tokens: false }).ids returns.
-import type { IdBuffer } from './id-buffer.js';
+import { createIdBuffer, type IdBuffer } from './id-buffer.js';
 
 export interface LineTokenizer {
   /** Token ids for one line, no special tokens; unknown-token ids are INCLUDED (callers drop them). */
@@ -16,4 +16,19 @@ export interface LineTokenizer {
   readonly unkId: number | null;
   /** Which implementation runs: 'wordpiece-native', 'unigram-native', 'library-memo'. */
   readonly kind: string;
+}
+
+/** Builds a LineTokenizer from its allocation-free encodeInto; encode() copies out of a scratch buffer. */
+export function lineTokenizerFrom(
+  parts: { kind: string; vocabSize: number; unkId: number | null; encodeInto: (text: string, buf: IdBuffer) => number },
+): LineTokenizer {
+  const scratch = createIdBuffer(256);
+  return {
+    ...parts,
+    encode(text) {
+      scratch.length = 0;
+      parts.encodeInto(text, scratch);
+      return scratch.ids.slice(0, scratch.length);
+    },
+  };
 }

@@ -3,8 +3,8 @@
 // (unigram-lattice.ts), the library's fuse_unk rule, and a bounded whole-line memo on top.
 import { createAddedTokenSplitter } from './added-tokens.js';
 import type { UnigramSpec } from './config.js';
-import { createIdBuffer, reserveIds, type IdBuffer } from './id-buffer.js';
-import type { LineTokenizer } from './line-tokenizer.js';
+import { reserveIds, type IdBuffer } from './id-buffer.js';
+import { lineTokenizerFrom, type LineTokenizer } from './line-tokenizer.js';
 import { createLineMemo, type MemoSizes } from './line-memo.js';
 import { compileNormalizer } from './normalizer-pipeline.js';
 import { UnigramLattice } from './unigram-lattice.js';
@@ -114,16 +114,5 @@ export function createUnigramTokenizer(spec: UnigramSpec, sizes: MemoSizes): Lin
     return memo.encodeInto(text, buf, encodeUncached);
   }
 
-  const scratch = createIdBuffer(256);
-  return {
-    kind: 'unigram-native',
-    vocabSize: spec.vocabSize,
-    unkId,
-    encodeInto,
-    encode(text) {
-      scratch.length = 0;
-      encodeInto(text, scratch);
-      return scratch.ids.slice(0, scratch.length);
-    },
-  };
+  return lineTokenizerFrom({ kind: 'unigram-native', vocabSize: spec.vocabSize, unkId, encodeInto });
 }

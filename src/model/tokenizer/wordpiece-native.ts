@@ -5,8 +5,8 @@ import { AsciiWordMemo, MEMO_HASH_SEED } from './ascii-word-memo.js';
 import { createAddedTokenSplitter } from './added-tokens.js';
 import { asciiClasses, asciiFold, bertNormalize, bertPreTokenize, DROPPED, PUNCT_CHAR, SPACE, WORD } from './bert-text.js';
 import type { WordPieceSpec } from './config.js';
-import { createIdBuffer, pushIds, reserveIds, type IdBuffer } from './id-buffer.js';
-import type { LineTokenizer } from './line-tokenizer.js';
+import { pushIds, reserveIds, type IdBuffer } from './id-buffer.js';
+import { lineTokenizerFrom, type LineTokenizer } from './line-tokenizer.js';
 import type { MemoSizes } from './line-memo.js';
 import { createWordPieceModel } from './wordpiece-model.js';
 
@@ -145,18 +145,7 @@ export function createWordPieceTokenizer(spec: WordPieceSpec, sizes: MemoSizes):
     return buf.length - before;
   }
 
-  const scratch = createIdBuffer(256);
-  return {
-    kind: 'wordpiece-native',
-    vocabSize: spec.vocabSize,
-    unkId,
-    encodeInto,
-    encode(text) {
-      scratch.length = 0;
-      encodeInto(text, scratch);
-      return scratch.ids.slice(0, scratch.length);
-    },
-  };
+  return lineTokenizerFrom({ kind: 'wordpiece-native', vocabSize: spec.vocabSize, unkId, encodeInto });
 }
 
 /** Whether the ASCII section `s` normalizes to exactly `content` (drops removed, folds, maps \t\n\r). */

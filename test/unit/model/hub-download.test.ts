@@ -9,6 +9,7 @@ import { loadModel, type LoadModelOptions } from '../../../src/model/load.js';
 import { formatProgress, type DownloadProgress } from '../../../src/model/progress.js';
 import { startFakeHub, type FakeHub } from './fake-hub.js';
 import { encode, safetensorsBytes, tempDir, VOCAB_SIZE, defaultTable, wordPieceTokenizer } from './model-files.js';
+import { simgrepFailure } from '../../helpers/errors.js';
 
 const COMMIT = 'c0ffee0000000000000000000000000000000001';
 const REPO = 'test-org/tiny-model';
@@ -62,15 +63,7 @@ afterEach(() => { vi.unstubAllEnvs(); });
 const opts = (o: LoadModelOptions = {}): LoadModelOptions => ({ cacheDir, endpoint: hub.endpoint, ...o });
 const repoDir = (): string => path.join(cacheDir, 'models--test-org--tiny-model');
 
-async function failure(p: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof SimgrepError) return { code: e.code, message: e.message };
-    throw e;
-  }
-  throw new Error('expected a SimgrepError');
-}
+const failure = simgrepFailure;
 
 /** Every file under dir, relative, sorted. */
 async function tree(dir: string): Promise<string[]> {

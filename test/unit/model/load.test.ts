@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimgrepError } from '../../../src/errors.js';
 import { loadModel } from '../../../src/model/load.js';
 import {
+import { simgrepFailure } from '../../helpers/errors.js';
   encode, safetensorsBytes, tempDir, unigramTokenizer, VOCAB_SIZE, wordPieceTokenizer, writeModelDir,
 } from './model-files.js';
 
@@ -15,15 +16,7 @@ beforeAll(async () => { root = await tempDir('simgrep-load-'); });
 afterAll(async () => { await rm(root, { recursive: true, force: true }); });
 const fresh = (): string => path.join(root, `m${n++}`);
 
-async function failure(p: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof SimgrepError) return { code: e.code, message: e.message };
-    throw e;
-  }
-  throw new Error('expected a SimgrepError');
-}
+const failure = simgrepFailure;
 
 describe('loadModel(local dir)', () => {
   it('returns ModelData for a model2vec folder', async () => {

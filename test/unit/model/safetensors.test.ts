@@ -9,6 +9,7 @@ import { readModelTables } from '../../../src/model/tables.js';
 import { openSafetensors } from '../../../src/model/safetensors.js';
 import { SimgrepError } from '../../../src/errors.js';
 import { bytesOf, encode, safetensorsBytes, tempDir, type RawTensor } from './model-files.js';
+import { simgrepFailure } from '../../helpers/errors.js';
 
 let dir: string;
 let n = 0;
@@ -24,15 +25,7 @@ async function write(bytes: Uint8Array): Promise<string> {
 const VALUES = [0, 1, -2, 3.5, -0.25, 100, 7, -8];
 const table = (dtype: string, values = VALUES): RawTensor => ({ dtype, shape: [4, 2], data: encode(dtype, values) });
 
-async function codeOf(p: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof SimgrepError) return { code: e.code, message: e.message };
-    throw e;
-  }
-  throw new Error('expected a SimgrepError');
-}
+const codeOf = simgrepFailure;
 
 describe('readModelTables: dtypes', () => {
   it.each(['F32', 'F16', 'BF16'])('%s table expands exactly to float32 on a SharedArrayBuffer', async (dtype) => {
