@@ -27,6 +27,9 @@ export function createPool(opts: PoolOptions): Executor {
     concurrentTasksPerWorker: 1,
     idleTimeout: 60_000,
     workerData: { model: opts.model, kind: opts.kind },
+    // A small young generation: batches make short-lived garbage, and V8's default 16 MB semi-spaces
+    // per worker showed up as ~20 MB of peak RSS each for no speed gain (bench/RESULTS.md).
+    resourceLimits: { maxYoungGenerationSizeMb: 4 },
   });
   const run = async (task: unknown): Promise<Float32Array> => {
     let res: WorkerResult;

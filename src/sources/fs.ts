@@ -1,7 +1,6 @@
 // Local files: explicit files, directory walks (.gitignore/.ignore, hidden, extensions, size cap),
 // and quoted globs. Named files are always searched; filters apply to what a walk finds.
-import { createReadStream } from 'node:fs';
-import { lstat, opendir, readFile, stat } from 'node:fs/promises';
+import { lstat, open, opendir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { IgnoreStack } from './ignore-rules.js';
@@ -20,6 +19,7 @@ export interface FsSourceOptions {
 
 const GLOB_CHARS = /[*?[\]{}]/;
 const STREAM_CHUNK_BYTES = 1 << 20;
+const WHOLE_FILE_BYTES = 8 << 20;
 
 export function createFsSource(opts: FsSourceOptions): Source {
   const warnings: SourceWarning[] = [];
@@ -27,9 +27,9 @@ export function createFsSource(opts: FsSourceOptions): Source {
   const exts = (opts.extensions ?? []).map(normalizeExt);
   const warn = (p: string, code: string, message: string) => warnings.push({ path: p, code, message });
 
-  const wantedByFilters = (name: string, size: number, display: string): boolean => {
+  const wantedByFilters = (name: string, size: number | undefined, display: string): boolean => {
     if (exts.length > 0 && !exts.includes(path.extname(name).toLowerCase())) return false;
-    if (opts.maxFileBytes !== undefined && size > opts.maxFileBytes) {
+    if (opts.maxFileBytes !== undefined && size !== undefined && size > opts.maxFileBytes) {
       warn(display, 'TOO_LARGE', `skipped ${display}: ${size} bytes is over --max-filesize ${opts.maxFileBytes}`);
       return false;
     }
@@ -62,8 +62,11 @@ export function createFsSource(opts: FsSourceOptions): Source {
         if (recursive) yield* walk(abs, shown, rulesHere, match, rootAbs);
       } else if (isFile) {
         if (match && !match(path.relative(rootAbs, abs).split(path.sep).join('/'))) continue;
-        let size: number;
-        try { size = (await stat(abs)).size; } catch { continue; }
+        // A stat per file costs more than it saves: only --max-filesize needs the size up front.
+        let size: number | undefined;
+        if (opts.maxFileBytes !== undefined) {
+          try { size = (await stat(abs)).size; } catch { continue; }
+        }
         if (wantedByFilters(d.name, size, shown)) yield { path: shown, size };
       }
     }
@@ -126,9 +129,22 @@ export function createFsSource(opts: FsSourceOptions): Source {
       }
     },
     read: (entry) => readFile(entry.path),
+    /** One open: small files come back whole in one chunk, big ones in 1 MiB chunks. */
     async *stream(entry, signal) {
-      const s = createReadStream(entry.path, { highWaterMark: STREAM_CHUNK_BYTES, signal });
-      for await (const chunk of s) yield chunk as Buffer;
+      const handle = await open(entry.path, 'r');
+      try {
+        const { size } = await handle.stat();
+        if (size <= WHOLE_FILE_BYTES) { yield await handle.readFile(); return; }
+        for (;;) {
+          if (signal?.aborted) return;
+          const chunk = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
+          const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+          if (bytesRead === 0) return;
+          yield chunk.subarray(0, bytesRead);
+        }
+      } finally {
+        await handle.close();
+      }
     },
     drainWarnings() { return warnings.splice(0); },
   };

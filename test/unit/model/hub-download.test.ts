@@ -1,15 +1,14 @@
 // Hub downloads against a fake hub on 127.0.0.1: cache layout written like huggingface_hub, the cache
 // reused without requests, one download per file under concurrency, offline and HTTP failures typed,
 // and no partial file ever left where a reader would find it.
+import { simgrepFailure } from '../../helpers/errors.js';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SimgrepError } from '../../../src/errors.js';
 import { loadModel, type LoadModelOptions } from '../../../src/model/load.js';
 import { formatProgress, type DownloadProgress } from '../../../src/model/progress.js';
 import { startFakeHub, type FakeHub } from './fake-hub.js';
 import { encode, safetensorsBytes, tempDir, VOCAB_SIZE, defaultTable, wordPieceTokenizer } from './model-files.js';
-import { simgrepFailure } from '../../helpers/errors.js';
 
 const COMMIT = 'c0ffee0000000000000000000000000000000001';
 const REPO = 'test-org/tiny-model';

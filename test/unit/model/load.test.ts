@@ -1,12 +1,11 @@
 // loadModel on local directories: layouts, config/normalize rules, unknown-token ids, and the error
 // code + message for each way a model folder can be wrong.
+import { simgrepFailure } from '../../helpers/errors.js';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimgrepError } from '../../../src/errors.js';
 import { loadModel } from '../../../src/model/load.js';
 import {
-import { simgrepFailure } from '../../helpers/errors.js';
   encode, safetensorsBytes, tempDir, unigramTokenizer, VOCAB_SIZE, wordPieceTokenizer, writeModelDir,
 } from './model-files.js';
 

@@ -1,5 +1,6 @@
 // safetensors parsing: every supported dtype expands to the same float32 table on a SharedArrayBuffer,
 // and every kind of damage is a MODEL_CORRUPT that names the file.
+import { simgrepFailure } from '../../helpers/errors.js';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,9 +8,7 @@ import { rm } from 'node:fs/promises';
 import { halfToFloat } from '../../../src/model/dtype.js';
 import { readModelTables } from '../../../src/model/tables.js';
 import { openSafetensors } from '../../../src/model/safetensors.js';
-import { SimgrepError } from '../../../src/errors.js';
 import { bytesOf, encode, safetensorsBytes, tempDir, type RawTensor } from './model-files.js';
-import { simgrepFailure } from '../../helpers/errors.js';
 
 let dir: string;
 let n = 0;
