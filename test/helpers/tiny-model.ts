@@ -2,6 +2,7 @@
 // so tests can predict which line a query finds. Nothing here comes from ../shared.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { bytesOf, safetensorsBytes } from './safetensors.js';
 
 /** Topic axes: 0 network/retry, 1 parsing/config, 2 database, 3 user interface. */
 export const TOPIC_WORDS: Record<string, [number, number, number, number]> = {
@@ -38,14 +39,6 @@ export async function writeTinyModel(dir: string): Promise<string> {
   const config = { model_type: 'model2vec', architectures: ['StaticModel'], hidden_dim: dim, normalize: true, seq_length: 1000000 };
   await writeFile(path.join(dir, 'tokenizer.json'), JSON.stringify(tokenizer));
   await writeFile(path.join(dir, 'config.json'), JSON.stringify(config));
-  await writeFile(path.join(dir, 'model.safetensors'), safetensors('embeddings', table, [tokens.length, dim]));
+  await writeFile(path.join(dir, 'model.safetensors'), safetensorsBytes({ embeddings: { dtype: 'F32', shape: [tokens.length, dim], data: bytesOf(table) } }));
   return dir;
-}
-
-function safetensors(name: string, data: Float32Array, shape: number[]): Buffer {
-  let header = JSON.stringify({ [name]: { dtype: 'F32', shape, data_offsets: [0, data.byteLength] } });
-  while ((8 + header.length) % 8 !== 0) header += ' ';
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(header.length));
-  return Buffer.concat([len, Buffer.from(header), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
 }
