@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { deserializeError, SimgrepError } from './errors.js';
 import type { ScoreRequest } from './embed/line-scorer.js';
+import type { WorkerResult, WorkerTask } from './embed/worker-protocol.js';
 import type { EmbedderKind, ModelData } from './types.js';
 
 export interface Executor {
@@ -15,8 +16,6 @@ export interface Executor {
 }
 
 export interface PoolOptions { model: ModelData; kind: EmbedderKind; threads: number }
-
-type WorkerResult = { ok: true; values: Float32Array } | { ok: false; error: { code: never; message: string } };
 
 export function createPool(opts: PoolOptions): Executor {
   const threads = Math.max(1, Math.floor(opts.threads));
@@ -31,7 +30,7 @@ export function createPool(opts: PoolOptions): Executor {
     // per worker showed up as ~20 MB of peak RSS each for no speed gain (bench/RESULTS.md).
     resourceLimits: { maxYoungGenerationSizeMb: 4 },
   });
-  const run = async (task: unknown): Promise<Float32Array> => {
+  const run = async (task: WorkerTask): Promise<Float32Array> => {
     let res: WorkerResult;
     try {
       res = await pool.run(task);

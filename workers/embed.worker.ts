@@ -1,17 +1,10 @@
 // Piscina worker: builds one LineScorer over the shared model tables and answers score/embed tasks.
 // Errors come back as { ok: false, error: { code, message } } because classes do not cross threads.
 import { workerData } from 'node:worker_threads';
-import { serializeError, type SerializedError } from '../src/errors.js';
-import { createLineScorer, type LineScorer, type ScoreRequest } from '../src/embed/line-scorer.js';
+import { serializeError } from '../src/errors.js';
+import { createLineScorer, type LineScorer } from '../src/embed/line-scorer.js';
+import type { WorkerResult, WorkerTask } from '../src/embed/worker-protocol.js';
 import type { EmbedderKind, ModelData } from '../src/types.js';
-
-export type WorkerTask =
-  | ({ op: 'score' } & ScoreRequest)
-  | { op: 'embed'; texts: string[] };
-
-export type WorkerResult =
-  | { ok: true; values: Float32Array }
-  | { ok: false; error: SerializedError };
 
 const { model, kind } = workerData as { model: ModelData; kind: EmbedderKind };
 let scorer: Promise<LineScorer> | null = null;
