@@ -42,7 +42,6 @@ export interface PipelineOutcome {
   stats: SearchStats;
 }
 
-const READ_WHOLE_BYTES = 8 << 20;
 const MAX_BATCH_BYTES = 1 << 20;
 const SETUP_ERRORS = new Set(['EMBEDDER_UNAVAILABLE', 'MODEL_CORRUPT', 'TOKENIZER_CORRUPT', 'MODEL_NOT_FOUND', 'INTERNAL']);
 
@@ -127,12 +126,10 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   const processEntry = async (source: Source, entry: Entry) => {
     const fileIndex = paths.push(entry.path) - 1;
     const splitter = new LineSplitter({ pieceLines: batchLines, contextLines: o.nLines });
-    const chunks = entry.size !== undefined && entry.size <= READ_WHOLE_BYTES
-      ? (async function* () { yield await source.read(entry, o.signal); })()
-      : streamEntry(source, entry, o.signal);
     let first = true;
     try {
-      for await (const chunk of chunks) {
+      // Sources decide how to read (whole small files, chunks of big ones); read() is the fallback.
+      for await (const chunk of streamEntry(source, entry, o.signal)) {
         checkAbort();
         if (first) {
           first = false;

@@ -37,18 +37,14 @@ const CACHE_MAX_CHARS = 80;
 export async function createLineScorer(model: ModelData, kind: EmbedderKind): Promise<LineScorer> {
   const tokenizer = await loadLineTokenizer(model.tokenizerPath);
   const kernel = await createKernel(model, kind);
-  // model2vec cuts texts to maxLength * median token length chars; the median (a vocabulary scan) is
-  // only needed once a text is longer than maxLength chars, since the median is at least 1.
-  let maxChars = model.maxLength;
-  let maxCharsExact = false;
-  const cutAt = (length: number) => {
-    if (length > maxChars && !maxCharsExact) { maxChars = model.maxLength * medianTokenLength(tokenizer); maxCharsExact = true; }
-    return maxChars;
-  };
+  // model2vec cuts texts to maxLength * median token length chars. The median (a vocabulary scan) is
+  // only computed for the first text longer than maxLength chars: the median is at least 1.
+  let charLimit = 0;
+  const longTextLimit = () => (charLimit ||= model.maxLength * medianTokenLength(tokenizer));
   let cacheKey = '';
   let cache = new Map<string, number>();
 
-  const tokenize = (texts: string[]): TokenizedBatch => tokenizeTexts(texts, tokenizer, model, cutAt);
+  const tokenize = (texts: string[]): TokenizedBatch => tokenizeTexts(texts, tokenizer, model, longTextLimit);
 
   return {
     dim: kernel.dim,
@@ -94,12 +90,12 @@ function isBlank(s: string): boolean {
 }
 
 /** model2vec's encode: cut the text to maxLength * median token length chars, drop unk, keep maxLength ids. */
-function tokenizeTexts(texts: string[], tokenizer: LineTokenizer, model: ModelData, cutAt: (length: number) => number): TokenizedBatch {
+function tokenizeTexts(texts: string[], tokenizer: LineTokenizer, model: ModelData, longTextLimit: () => number): TokenizedBatch {
   const buf = createIdBuffer(texts.length * 16);
   const lineStarts = new Uint32Array(texts.length + 1);
   for (let i = 0; i < texts.length; i++) {
     const raw = texts[i];
-    const text = raw.length > model.maxLength && raw.length > cutAt(raw.length) ? raw.slice(0, cutAt(raw.length)) : raw;
+    const text = raw.length > model.maxLength ? raw.slice(0, longTextLimit()) : raw;
     const start = buf.length;
     tokenizer.encodeInto(text, buf);
     // Compact in place: unknown ids dropped, then at most maxLength kept.
