@@ -113,3 +113,11 @@ describe('simgrep CLI in a pipeline', () => {
     expect(r.stderr).toBe('');
   });
 });
+
+describe('the installed bin', () => {
+  it('is executable after the build (npx simgrep failed with "Permission denied" in a fresh clone)', async () => {
+    const { statSync } = await import('node:fs');
+    const { cliPath } = await import('../helpers/cli.js');
+    expect(statSync(cliPath).mode & 0o111).not.toBe(0);
+  });
+});
