@@ -1,6 +1,6 @@
 // Public API of simgrep (re-exports only).
 export { createSearcher } from './searcher.js';
-export type { Searcher, SearcherOptions, SearchOptions, SearchContentOptions, SearchResponse } from './searcher.js';
+export type { Searcher, SearcherOptions, SearchOptions, SearchContentOptions, SearchResponse, SearchMode } from './searcher.js';
 export type { SearchResult } from './rank/windows.js';
 export type { SearchStats } from './pipeline.js';
 export type { Source, Entry, SourceWarning } from './sources/source.js';

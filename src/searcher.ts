@@ -25,8 +25,14 @@ export interface SearcherOptions {
   onModelProgress?: LoadModelOptions['onProgress'];
 }
 
+/** How lines are ranked: fused lexical + semantic (default), embedding distance only, or lexical only. */
+export type SearchMode = 'hybrid' | 'semantic' | 'lexical';
+export const SEARCH_MODES: readonly SearchMode[] = ['hybrid', 'semantic', 'lexical'];
+
 export interface SearchOptions {
   query: string;
+  /** Ranking mode (default 'hybrid'). */
+  mode?: SearchMode;
   paths?: string[];
   /** Extra sources (e.g. stdin, or a caller's own Source). */
   sources?: Source[];
@@ -147,6 +153,9 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
 function validate(o: SearchOptions): void {
   if (typeof o.query !== 'string' || o.query.trim() === '') {
     throw new SimgrepError('BAD_QUERY', 'the query is empty; pass what you are looking for, e.g. simgrep "retry failed uploads" ./src');
+  }
+  if (o.mode !== undefined && !SEARCH_MODES.includes(o.mode)) {
+    throw new SimgrepError('BAD_FLAG', `--mode must be one of ${SEARCH_MODES.join(', ')} (got ${String(o.mode)})`);
   }
   if (o.topK !== undefined && (!Number.isInteger(o.topK) || o.topK <= 0)) {
     throw new SimgrepError('BAD_FLAG', `--top-k must be a whole number >= 1 (got ${o.topK})`);

@@ -6,7 +6,7 @@ import { createJsonPrinter } from '../output/json.js';
 import { createJsonlPrinter } from '../output/jsonl.js';
 import type { Printer } from '../output/printer.js';
 import { createTextPrinter } from '../output/text.js';
-import { createSearcher, type SearchResponse } from '../searcher.js';
+import { createSearcher, type SearchMode, type SearchResponse } from '../searcher.js';
 import { createStdinSource } from '../sources/content.js';
 import type { EmbedderKind } from '../types.js';
 import { helpText, parseArgs, type ParsedFlags } from './flags.js';
@@ -38,6 +38,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     response = await searcher.search({
       query,
+      mode: flags.mode as SearchMode | undefined,
       paths,
       sources: useStdin ? [createStdinSource(process.stdin)] : undefined,
       topK: flags['top-k'] as number | undefined,
