@@ -8,6 +8,8 @@ import { streamEntry, type Entry, type Source, type SourceWarning } from './sour
 import { BatchPacker, type Batch, type Segment } from './text/batch-packer.js';
 import { decodeLines, looksBinary } from './text/decode.js';
 import { LineSplitter } from './text/line-splitter.js';
+import type { RankPlan } from './rank/plan.js';
+import type { ChunkRequest } from './embed/line-scorer.js';
 
 export interface SearchStats {
   files: number;
@@ -28,6 +30,8 @@ export interface PipelineOptions {
   maxDistance?: number;
   nLines: number;
   ignoreCase: boolean;
+  /** Hybrid or lexical ranking: one result per chunk (absent: semantic, one per line). */
+  rank?: RankPlan;
   batchLines?: number;
   fileConcurrency?: number;
   signal?: AbortSignal;
@@ -53,7 +57,9 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   const topk = new TopK<Hit>(o.topK);
   let closest: Hit | null = null;
   let fatal: unknown = null;
-  const batchLines = o.batchLines ?? 2048;
+  // Chunks start at file lines that are multiples of chunkLines: pieces must too.
+  const chunkLines = o.rank?.chunkLines ?? 1;
+  const batchLines = Math.ceil((o.batchLines ?? 2048) / chunkLines) * chunkLines;
   const packer = new BatchPacker({ batchLines, maxBatchBytes: MAX_BATCH_BYTES });
   const inflight = new Set<Promise<void>>();
   let lastProgress = 0;
@@ -109,11 +115,18 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       .score({
         bytes: batch.bytes, offsets: batch.offsets, scoreRanges: batch.scoreRanges,
         query: o.query, queryKey: o.queryKey, ignoreCase: o.ignoreCase, pruneAbove: pruneAbove(),
+        chunks: o.rank ? chunkRequest(o.rank, batch) : undefined,
       })
       .then((d) => consume(batch, d), (e) => batchFailed(batch, e))
       .finally(() => inflight.delete(p));
     inflight.add(p);
   };
+
+  const chunkRequest = (plan: RankPlan, batch: Batch): ChunkRequest => ({
+    plan,
+    rangeFirstLines: Uint32Array.from(batch.segments, (seg) => seg.firstLine + (seg.scoreFrom - seg.from)),
+    rangePaths: batch.segments.map((seg) => paths[seg.fileIndex]),
+  });
 
   const reportProgress = () => {
     if (!o.onProgress) return;

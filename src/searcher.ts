@@ -8,6 +8,8 @@ import { loadModel, type LoadModelOptions } from './model/load.js';
 import { defaultModelSpec } from './model/default-model.js';
 import { runPipeline, type SearchStats } from './pipeline.js';
 import { createPool, type Executor } from './pool.js';
+import { bundledLexicon } from './rank/lexical/lexicon.js';
+import { buildRankPlan } from './rank/plan.js';
 import { mergeHits, resultsPerHit, hitToResult, type SearchResult } from './rank/windows.js';
 import { createContentSource } from './sources/content.js';
 import { createFsSource } from './sources/fs.js';
@@ -97,18 +99,23 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
 
   async function run(sources: Source[], o: SearchOptions, small: boolean): Promise<SearchResponse> {
     validate(o);
+    const mode = o.mode ?? 'hybrid';
+    const rank = mode === 'semantic' ? undefined : buildRankPlan(o.query, mode, bundledLexicon());
     const queryText = o.ignoreCase ? o.query.toLowerCase() : o.query;
     const inProcess = await local();
     const query = await inProcess.embedTexts([queryText]);
-    if (!normalizeInPlace(query)) {
-      throw new SimgrepError('BAD_QUERY', `the query "${o.query}" has no token this model knows; rephrase it with ordinary words`);
+    const known = normalizeInPlace(query);
+    if (mode === 'lexical' ? rank!.terms.length === 0 : !known && !rank?.terms.length) {
+      throw new SimgrepError('BAD_QUERY', mode === 'lexical'
+        ? `the query "${o.query}" has no word to look for; use identifiers or words, or --mode semantic`
+        : `the query "${o.query}" has no token this model knows; rephrase it with ordinary words`);
     }
     const executor = concurrency === 0 || small ? inProcess : await workers();
     const maxDistance = o.maxDistance;
     const topK = o.topK ?? (maxDistance !== undefined ? Infinity : 3);
     const outcome = await runPipeline({
       sources, executor, query, queryKey: `${++searchCount}:${queryText}`,
-      topK, maxDistance, nLines: o.nLines ?? 3, ignoreCase: !!o.ignoreCase,
+      topK, maxDistance, nLines: o.nLines ?? 3, ignoreCase: !!o.ignoreCase, rank,
       signal: o.signal, onProgress: o.onProgress, batchLines: o.batchLines,
     });
     const results = o.merge === false ? resultsPerHit(outcome.hits) : mergeHits(outcome.hits);

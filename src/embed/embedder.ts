@@ -15,7 +15,8 @@ export interface PoolingKernel {
    * Cosine distance (1 - cos) of each line to `query` (unit length). NaN for lines with no tokens:
    * they are not candidates. With `maxDistance`, a kernel may return +Infinity for lines it can prove
    * are farther than that (they could not enter the results); every other line is exact.
+   * `maxDistance` may also give one limit per line.
    */
-  score(batch: TokenizedBatch, query: Float32Array, maxDistance?: number): Promise<Float32Array>;
+  score(batch: TokenizedBatch, query: Float32Array, maxDistance?: number | Float32Array): Promise<Float32Array>;
   close?(): Promise<void>;
 }

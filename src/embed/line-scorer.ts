@@ -6,6 +6,8 @@ import type { PoolingKernel } from './embedder.js';
 import { createKernel } from './kernels.js';
 import { createIdBuffer } from '../model/tokenizer/index.js';
 import { loadLineTokenizer, type LineTokenizer } from './tokenizer-loader.js';
+import type { RankPlan } from '../rank/plan.js';
+import { scoreChunks } from './chunk-scoring.js';
 
 export interface ScoreRequest {
   bytes: Uint8Array;
@@ -18,6 +20,16 @@ export interface ScoreRequest {
   /** Lines provably farther than this may come back as +Infinity (exact pruning). */
   pruneAbove?: number;
   ignoreCase: boolean;
+  /** Hybrid/lexical ranking: score chunks instead of lines (see src/rank/chunk-scorer.ts). */
+  chunks?: ChunkRequest;
+}
+
+/** What chunk scoring needs beyond the lines: the plan, and each score range's file line and path. */
+export interface ChunkRequest {
+  plan: RankPlan;
+  /** File line number of each score range's first line. */
+  rangeFirstLines: Uint32Array;
+  rangePaths: string[];
 }
 
 export interface LineScorer {
@@ -50,6 +62,7 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind): Pr
     dim: kernel.dim,
     kernelId: kernel.id,
     async score(req) {
+      if (req.chunks) return scoreChunks(req, req.chunks, tokenize, kernel);
       if (req.queryKey !== cacheKey || cache.size > CACHE_LIMIT) { cache = new Map(); cacheKey = req.queryKey; }
       const total = req.offsets.length - 1;
       const out = new Float32Array(total).fill(NaN);

@@ -112,12 +112,17 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
     async score(batch, query, maxDistance) {
       const n = batch.lineStarts.length - 1;
       const out = new Float32Array(n);
-      const floorCos = maxDistance === undefined ? -Infinity : 1 - maxDistance;
-      const s = floorCos > BOUND_MARGIN ? stateFor(query) : null;
+      const perLine = typeof maxDistance === 'object' ? maxDistance : null;
+      const single = typeof maxDistance === 'number' ? 1 - maxDistance : -Infinity;
+      const floorAt = (i: number) => (perLine ? 1 - perLine[i] : single);
+      let prunable = single > BOUND_MARGIN;
+      if (perLine) for (let i = 0; i < n && !prunable; i++) prunable = 1 - perLine[i] > BOUND_MARGIN;
+      const s = prunable ? stateFor(query) : null;
       const c = new Float64Array(s ? s.k : 0);
       for (let i = 0; i < n; i++) {
         if (batch.lineStarts[i] === batch.lineStarts[i + 1]) { out[i] = NaN; continue; }
-        if (s && cosineBound(s, batch, i, c) < floorCos - BOUND_MARGIN) { out[i] = Infinity; continue; }
+        const floorCos = floorAt(i);
+        if (s && floorCos > BOUND_MARGIN && cosineBound(s, batch, i, c) < floorCos - BOUND_MARGIN) { out[i] = Infinity; continue; }
         accumulate(batch, i);
         out[i] = exactDistance(query);
       }

@@ -25,7 +25,7 @@ const base = () => ['--model', model];
 
 describe('simgrep CLI', () => {
   it('prints the best line with context in semtools text format, exit 0', async () => {
-    const r = await runCli(['retry failed upload', 'src', '--top-k', '1', '-n', '1', ...base()], { cwd: dir });
+    const r = await runCli(['retry failed upload', 'src', '--mode', 'semantic', '--top-k', '1', '-n', '1', ...base()], { cwd: dir });
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('src/net.ts:0::3 (0)\n   1: function send() {\n   2:   // retry failed upload\n   3:   return network timeout;\n\n');
     expect(r.code).toBe(0);

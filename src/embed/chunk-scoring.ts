@@ -1,0 +1,119 @@
+// Hybrid and lexical scoring of a batch: each chunk of a file (plan.chunkLines lines) gets one fused
+// distance, written at the line that represents it; every other line is NaN. The semantic part is the
+// model2vec embedding of the chunk's whole text (the mean of all its tokens), so context beyond the
+// single line counts; chunks that cannot beat `pruneAbove` are skipped by the kernel's exact bound.
+import { decodeLines } from '../text/decode.js';
+import type { TokenizedBatch } from '../types.js';
+import { chunkStats, fusedDistance, lexicalScore, semanticBudget, type ChunkStats } from '../rank/chunk-scorer.js';
+import type { PoolingKernel } from './embedder.js';
+import type { ChunkRequest, ScoreRequest } from './line-scorer.js';
+
+interface BatchChunk extends ChunkStats {
+  /** Batch line of the chunk's first line, and its index among the tokenized scored lines. */
+  at: number;
+  tokenAt: number;
+  lexical: number;
+}
+
+export async function scoreChunks(
+  req: ScoreRequest, c: ChunkRequest, tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel,
+): Promise<Float32Array> {
+  const { plan } = c;
+  const out = new Float32Array(req.offsets.length - 1).fill(NaN);
+  const chunks: BatchChunk[] = [];
+  const texts: string[] = [];
+  for (let r = 0; r < req.scoreRanges.length; r += 2) {
+    const from = req.scoreRanges[r];
+    const lines = decodeLines(req.bytes, req.offsets, from, req.scoreRanges[r + 1]);
+    const tokenBase = texts.length;
+    for (const s of chunkStats(lines, c.rangeFirstLines[r >> 1], c.rangePaths[r >> 1], plan)) {
+      chunks.push({ ...s, at: from + s.from, tokenAt: tokenBase + s.from, lexical: lexicalScore(s.bm25, plan) });
+    }
+    if (plan.mode === 'hybrid') for (const line of lines) texts.push(req.ignoreCase ? line.toLowerCase() : line);
+  }
+  if (plan.mode === 'lexical') {
+    // A chunk whose only match is its file's path shows its first line.
+    for (const k of chunks) {
+      const line = k.best >= 0 ? k.best : k.first;
+      if (k.bm25 > 0 && line >= 0) out[k.at + line] = fusedDistance(0, k.lexical, k.symbol, plan);
+    }
+    return out;
+  }
+
+  // Lines were tokenized in batch order; a chunk's text is the concatenation of its lines' tokens.
+  const lineTokens = tokenize(texts);
+  const chunkBatch = concatChunks(lineTokens, chunks);
+  const budgets = new Float32Array(chunks.length);
+  const prune = req.pruneAbove ?? Infinity;
+  for (let i = 0; i < chunks.length; i++) {
+    budgets[i] = Number.isFinite(prune) ? semanticBudget(prune, chunks[i].lexical, chunks[i].symbol, plan) : 2;
+  }
+  const distances = await kernel.score(chunkBatch, req.query, budgets);
+
+  const needLine: BatchChunk[] = [];
+  const chunkDistance = new Float64Array(chunks.length);
+  for (let i = 0; i < chunks.length; i++) {
+    const d = distances[i];
+    const k = chunks[i];
+    if (d === Infinity) { chunkDistance[i] = NaN; continue; }
+    const semantic = d === d ? 1 - d : 0;
+    if (d !== d && k.best < 0) { chunkDistance[i] = NaN; continue; }
+    chunkDistance[i] = fusedDistance(semantic, k.lexical, k.symbol, plan);
+    if (k.best < 0) needLine.push(k);
+  }
+  // Chunks with no query term: show their line closest to the query.
+  if (needLine.length > 0) {
+    const lineBatch = linesOf(lineTokens, needLine);
+    const lineDistances = await kernel.score(lineBatch.batch, req.query);
+    needLine.forEach((k, j) => {
+      let best = -1;
+      let bestD = Infinity;
+      for (let i = lineBatch.starts[j]; i < lineBatch.starts[j + 1]; i++) {
+        const d = lineDistances[i];
+        if (d < bestD) { bestD = d; best = i - lineBatch.starts[j]; }
+      }
+      k.best = best;
+    });
+  }
+  for (let i = 0; i < chunks.length; i++) {
+    const k = chunks[i];
+    if (chunkDistance[i] === chunkDistance[i] && k.best >= 0) out[k.at + k.best] = chunkDistance[i];
+  }
+  return out;
+}
+
+/** One text per chunk: the concatenation of its lines' tokens. */
+function concatChunks(lines: TokenizedBatch, chunks: BatchChunk[]): TokenizedBatch {
+  const lineStarts = new Uint32Array(chunks.length + 1);
+  let total = 0;
+  chunks.forEach((k, i) => {
+    total += lines.lineStarts[k.tokenAt + k.to - k.from] - lines.lineStarts[k.tokenAt];
+    lineStarts[i + 1] = total;
+  });
+  const ids = new Int32Array(total);
+  chunks.forEach((k, i) => {
+    ids.set(lines.ids.subarray(lines.lineStarts[k.tokenAt], lines.lineStarts[k.tokenAt + k.to - k.from]), lineStarts[i]);
+  });
+  return { ids, lineStarts };
+}
+
+/** The lines of some chunks as one batch; chunk j owns lines [starts[j], starts[j + 1]). */
+function linesOf(lines: TokenizedBatch, chunks: BatchChunk[]): { batch: TokenizedBatch; starts: number[] } {
+  const starts = [0];
+  const lineStarts: number[] = [0];
+  const parts: Int32Array[] = [];
+  let total = 0;
+  for (const k of chunks) {
+    for (let i = k.tokenAt; i < k.tokenAt + k.to - k.from; i++) {
+      const seg = lines.ids.subarray(lines.lineStarts[i], lines.lineStarts[i + 1]);
+      parts.push(seg);
+      total += seg.length;
+      lineStarts.push(total);
+    }
+    starts.push(lineStarts.length - 1);
+  }
+  const ids = new Int32Array(total);
+  let at = 0;
+  for (const p of parts) { ids.set(p, at); at += p.length; }
+  return { batch: { ids, lineStarts: Uint32Array.from(lineStarts) }, starts };
+}

@@ -1,0 +1,170 @@
+// Lexical side of hybrid ranking, run in the workers: cuts a file's lines into fixed chunks, counts
+// query terms per chunk (BM25 over identifier-aware terms plus the file's path terms), finds lines
+// that define a symbol the query names, and picks each chunk's most telling line.
+import type { RankPlan } from './plan.js';
+import { identifierParts, pathTerms, stem } from './lexical/terms.js';
+
+export interface ChunkStats {
+  /** Range-relative lines [from, to) of the chunk. */
+  from: number;
+  to: number;
+  /** BM25 of the chunk (its lines plus its file's path terms). */
+  bm25: number;
+  /** 0..1: how well a line of the chunk defines a symbol the query names. */
+  symbol: number;
+  /** The chunk's line that holds the most query terms (chunk-relative), -1 when none does. */
+  best: number;
+  /** The chunk's first non-blank line (chunk-relative), -1 when all are blank. */
+  first: number;
+  /** Per-line lexical score of `best` (sum of idf of the terms it contains). */
+  bestLexical: number;
+}
+
+const DEFINITION = [
+  /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:def|class|function\*?|interface|type|enum|struct|trait|fn|func|const|let|var|module|namespace)\s+([A-Za-z_$][\w$]*)/,
+  /^\s*(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=/,
+  /\.prototype\.([A-Za-z_$][\w$]*)\s*=/,
+  /^\s*(?:(?:static|async|get|set|public|private|protected|override|readonly)\s+)*([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^)]*\)\s*(?::[^{]*)?\{\s*$/,
+];
+const NOT_NAMES = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'function', 'with', 'elif', 'else']);
+
+/** The name a line defines (class, function, method, constant), or null. */
+export function definedName(line: string): string | null {
+  for (const re of DEFINITION) {
+    const m = re.exec(line);
+    if (m && !NOT_NAMES.has(m[1])) return m[1];
+  }
+  return null;
+}
+
+/** Counts of each plan term in a text's identifiers (added into `tf`); returns true if any matched. */
+export function countTerms(text: string, plan: RankPlan, tf: Float64Array): boolean {
+  let lower = text.toLowerCase();
+  if (lower.length !== text.length) lower = text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  let spans: number[] | null = null;
+  for (const term of plan.terms) {
+    const probe = term.whole || term.key.length < 4 ? term.key : term.key.slice(0, -1);
+    for (let p = lower.indexOf(probe); p >= 0; p = lower.indexOf(probe, p + probe.length)) {
+      let s = p;
+      while (s > 0 && isIdentChar(text.charCodeAt(s - 1))) s--;
+      while (s < p && isDigit(text.charCodeAt(s))) s++;
+      (spans ??= []).push(s);
+    }
+  }
+  if (!spans) return false;
+  spans.sort((a, b) => a - b);
+  let matched = false;
+  let last = -1;
+  for (const s of spans) {
+    if (s === last) continue;
+    last = s;
+    let e = s;
+    while (e < text.length && isIdentChar(text.charCodeAt(e))) e++;
+    if (e === s) continue;
+    const ident = text.slice(s, e);
+    const lowerIdent = lower.slice(s, e);
+    const parts = identifierParts(ident);
+    for (let t = 0; t < plan.terms.length; t++) {
+      const term = plan.terms[t];
+      if (term.whole) {
+        if (lowerIdent === term.key) { tf[t]++; matched = true; }
+        continue;
+      }
+      for (const part of parts) if (stem(part) === term.key) { tf[t]++; matched = true; }
+    }
+  }
+  return matched;
+}
+
+/** 0..1 symbol score of a defined name: 1 for a name the query gives, else the idf share it covers. */
+export function symbolScore(name: string, plan: RankPlan): number {
+  const lower = name.toLowerCase();
+  if (plan.symbols.includes(lower)) return 1;
+  if (plan.idfSum <= 0) return 0;
+  const stems = new Set(identifierParts(name).map(stem));
+  let covered = 0;
+  for (const t of plan.terms) if (!t.whole && stems.has(t.key)) covered += t.idf;
+  const share = covered / plan.idfSum;
+  return share >= 0.5 ? 0.5 * share : 0;
+}
+
+/**
+ * Chunk statistics for one scored range of a file: `lines` are its lines, the first being file line
+ * `firstLine`; chunks are cut at file lines that are multiples of plan.chunkLines.
+ */
+export function chunkStats(lines: string[], firstLine: number, path: string, plan: RankPlan): ChunkStats[] {
+  const nTerms = plan.terms.length;
+  const pathTf = new Float64Array(nTerms);
+  const pathText = pathTerms(path).join(' ');
+  countTerms(pathText, plan, pathTf);
+  const pathLength = pathText.length;
+  const { k1, b, avgdl, tokensPerChar } = plan.bm25;
+  const lineTf = new Float64Array(nTerms);
+  const tf = new Float64Array(nTerms);
+  const out: ChunkStats[] = [];
+  const size = plan.chunkLines;
+  let from = 0;
+  while (from < lines.length) {
+    const to = Math.min(lines.length, from + size - ((firstLine + from) % size));
+    tf.set(pathTf);
+    let chars = pathLength;
+    let symbol = 0;
+    let best = -1;
+    let bestLexical = 0;
+    let bestKey = 0;
+    let first = -1;
+    for (let i = from; i < to; i++) {
+      const line = lines[i];
+      chars += line.length;
+      if (first < 0 && line.trim() !== '') first = i - from;
+      lineTf.fill(0);
+      if (!countTerms(line, plan, lineTf)) continue;
+      let lexical = 0;
+      for (let t = 0; t < nTerms; t++) {
+        if (lineTf[t] > 0) { tf[t] += lineTf[t]; lexical += plan.terms[t].idf; }
+      }
+      const name = definedName(line);
+      const defines = name ? symbolScore(name, plan) : 0;
+      if (defines > symbol) symbol = defines;
+      const key = lexical + defines * plan.idfSum * 2;
+      if (key > bestKey) { bestKey = key; best = i - from; bestLexical = lexical; }
+    }
+    const dl = chars * tokensPerChar;
+    let bm25 = 0;
+    for (let t = 0; t < nTerms; t++) {
+      const f = tf[t];
+      if (f > 0) bm25 += plan.terms[t].idf * (f * (k1 + 1)) / (f + k1 * (1 - b + (b * dl) / avgdl));
+    }
+    out.push({ from, to, bm25, symbol, best, first, bestLexical });
+    from = to;
+  }
+  return out;
+}
+
+/** Maps BM25 to 0..1: one match of every query term (bm25 ~ idfSum) gives 0.5. */
+export function lexicalScore(bm25: number, plan: RankPlan): number {
+  return plan.idfSum > 0 ? bm25 / (bm25 + plan.idfSum) : 0;
+}
+
+/** Fused relevance in 0..1 turned into a distance (lower is better), the unit the top-k heap ranks. */
+export function fusedDistance(semantic: number, lexical: number, symbol: number, plan: RankPlan): number {
+  const w = plan.weights;
+  if (plan.mode === 'lexical') return 1 - (w.lexical * lexical + w.symbol * symbol) / (w.lexical + w.symbol);
+  const cos = Math.max(0, semantic);
+  return 1 - (w.semantic * cos + w.lexical * lexical + w.symbol * symbol) / (w.semantic + w.lexical + w.symbol);
+}
+
+/** The cosine distance a chunk's text must beat for its fused distance to beat `pruneAbove`. */
+export function semanticBudget(pruneAbove: number, lexical: number, symbol: number, plan: RankPlan): number {
+  const w = plan.weights;
+  const need = ((1 - pruneAbove) * (w.semantic + w.lexical + w.symbol) - w.lexical * lexical - w.symbol * symbol) / w.semantic;
+  return 1 - need;
+}
+
+function isIdentChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}

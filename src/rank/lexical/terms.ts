@@ -1,0 +1,66 @@
+// Identifier-aware terms, shared by the query planner (main thread) and the chunk scorer (workers).
+// A text's terms are its identifiers ([A-Za-z_][A-Za-z0-9_]*) lower-cased, plus their snake_case and
+// camelCase parts: `parseHTTPResponse_v2` -> parsehttpresponse_v2, parse, http, response, v2.
+// Parts are compared after a light stemmer, so "routes" finds `route` and "registered" `register`.
+
+const IDENT = /[A-Za-z_][A-Za-z0-9_]*/g;
+
+/** Words too common in questions to carry meaning ("how does the app..."). */
+const STOPWORDS = new Set([
+  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'can', 'do', 'does', 'for', 'from', 'how', 'i',
+  'if', 'in', 'into', 'is', 'it', 'its', 'of', 'on', 'or', 'so', 'that', 'the', 'their', 'then',
+  'there', 'these', 'this', 'to', 'via', 'was', 'we', 'what', 'when', 'where', 'which', 'who', 'why',
+  'with', 'without', 'our', 'you', 'your', 'around', 'used', 'using', 'get', 'gets',
+]);
+
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(word);
+}
+
+/** Lower-cased identifiers of a text, in order (duplicates kept). */
+export function identifiers(text: string): string[] {
+  return text.match(IDENT) ?? [];
+}
+
+/** snake_case and camelCase parts of one identifier, lower-cased, in order (the whole not included). */
+export function identifierParts(ident: string): string[] {
+  const parts: string[] = [];
+  for (const snake of ident.split('_')) {
+    if (!snake) continue;
+    const camel = snake.match(/[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+/g);
+    if (!camel) continue;
+    for (const p of camel) parts.push(p.toLowerCase());
+  }
+  return parts;
+}
+
+/** True when an identifier is made of several parts (snake_case or camelCase), i.e. is a symbol. */
+export function isCompound(ident: string): boolean {
+  return identifierParts(ident).length > 1;
+}
+
+/**
+ * A light suffix stemmer for parts (not a linguist's stemmer: it only has to map the forms a query
+ * and code use for one word to one key): routes/route, registered/register, handling/handle.
+ */
+export function stem(word: string): string {
+  let w = word;
+  if (w.length > 4 && w.endsWith('ies')) w = w.slice(0, -3) + 'y';
+  else if (w.length > 4 && /(?:ss|x|ch|sh)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) w = w.slice(0, -1);
+  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
+  if (w.length > 4 && w.endsWith('e')) w = w.slice(0, -1);
+  if (w.length > 4 && w[w.length - 1] === w[w.length - 2] && !/[aeiouls]/.test(w[w.length - 1])) w = w.slice(0, -1);
+  return w;
+}
+
+/** The terms of a path: its file stem twice and its last three directory names (semble's recipe). */
+export function pathTerms(path: string): string[] {
+  const parts = path.split(/[\\/]+/).filter(Boolean);
+  const file = parts.pop() ?? '';
+  const dot = file.indexOf('.', 1);
+  const fileStem = dot > 0 ? file.slice(0, dot) : file;
+  const dirs = parts.slice(-3).filter((d) => d !== '.' && d !== '..');
+  return [fileStem, fileStem, ...dirs];
+}
