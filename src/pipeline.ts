@@ -9,6 +9,7 @@ import { BatchPacker, type Batch, type Segment } from './text/batch-packer.js';
 import { decodeLines, looksBinary } from './text/decode.js';
 import { LineSplitter } from './text/line-splitter.js';
 import type { RankPlan } from './rank/plan.js';
+import { CANDIDATES_PER_RESULT, spreadAcrossFiles } from './rank/diversify.js';
 import type { ChunkRequest } from './embed/line-scorer.js';
 
 export interface SearchStats {
@@ -54,7 +55,9 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   const stats: SearchStats = { files: 0, lines: 0, bytes: 0, skipped: 0, binary: 0, errors: 0, ms: 0 };
   const warnings: SourceWarning[] = [];
   const paths: string[] = [];
-  const topk = new TopK<Hit>(o.topK);
+  // Hybrid/lexical results are spread across files, chosen from a larger pool of candidates.
+  const spread = o.rank !== undefined && Number.isFinite(o.topK) && o.rank.fileDecay < 1;
+  const topk = new TopK<Hit>(spread ? o.topK * CANDIDATES_PER_RESULT + 10 : o.topK);
   let closest: Hit | null = null;
   let fatal: unknown = null;
   // Chunks start at file lines that are multiples of chunkLines: pieces must too.
@@ -158,6 +161,8 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     } catch (e) {
       if (isSimgrepError(e) && (e.code === 'ABORTED' || fatal)) throw e;
       stats.errors++;
+      // A source that knows the cause (a remote store) throws a SimgrepError that says how to fix it.
+      if (isSimgrepError(e)) { warnings.push({ path: entry.path, code: e.code, message: e.message }); return; }
       const code = (e as NodeJS.ErrnoException).code;
       warnings.push({ path: entry.path, code: 'PATH_UNREADABLE', message: `${entry.path}: cannot be read (${code ?? (e as Error).message}); check it exists and its permissions` });
     }
@@ -193,5 +198,6 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     throw e;
   }
   stats.ms = performance.now() - started;
-  return { hits: topk.take(), closestMiss: topk.size === 0 ? closest : null, warnings, stats };
+  const hits = spread ? spreadAcrossFiles(topk.take(), o.topK, o.rank!.fileDecay) : topk.take();
+  return { hits, closestMiss: topk.size === 0 ? closest : null, warnings, stats };
 }

@@ -4,7 +4,7 @@
 // single line counts; chunks that cannot beat `pruneAbove` are skipped by the kernel's exact bound.
 import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
-import { chunkStats, fusedDistance, lexicalScore, semanticBudget, type ChunkStats } from '../rank/chunk-scorer.js';
+import { chunkStats, lexicalScore, pathSignals, relevance, semanticBudget, toDistance, type ChunkStats, type PathSignals } from '../rank/chunk-scorer.js';
 import type { PoolingKernel } from './embedder.js';
 import type { ChunkRequest, ScoreRequest } from './line-scorer.js';
 
@@ -13,6 +13,7 @@ interface BatchChunk extends ChunkStats {
   at: number;
   tokenAt: number;
   lexical: number;
+  path: PathSignals;
 }
 
 export async function scoreChunks(
@@ -26,8 +27,10 @@ export async function scoreChunks(
     const from = req.scoreRanges[r];
     const lines = decodeLines(req.bytes, req.offsets, from, req.scoreRanges[r + 1]);
     const tokenBase = texts.length;
-    for (const s of chunkStats(lines, c.rangeFirstLines[r >> 1], c.rangePaths[r >> 1], plan)) {
-      chunks.push({ ...s, at: from + s.from, tokenAt: tokenBase + s.from, lexical: lexicalScore(s.bm25, plan) });
+    const file = c.rangePaths[r >> 1];
+    const path = pathSignals(file, plan);
+    for (const s of chunkStats(lines, c.rangeFirstLines[r >> 1], file, plan)) {
+      chunks.push({ ...s, at: from + s.from, tokenAt: tokenBase + s.from, lexical: lexicalScore(s.bm25, plan), path });
     }
     if (plan.mode === 'hybrid') for (const line of lines) texts.push(req.ignoreCase ? line.toLowerCase() : line);
   }
@@ -35,7 +38,7 @@ export async function scoreChunks(
     // A chunk whose only match is its file's path shows its first line.
     for (const k of chunks) {
       const line = k.best >= 0 ? k.best : k.first;
-      if (k.bm25 > 0 && line >= 0) out[k.at + line] = fusedDistance(0, k.lexical, k.symbol, plan);
+      if ((k.bm25 > 0 || k.symbol > 0) && line >= 0) out[k.at + line] = toDistance(relevance(0, k.lexical, k.symbol, k.path, plan));
     }
     return out;
   }
@@ -46,7 +49,8 @@ export async function scoreChunks(
   const budgets = new Float32Array(chunks.length);
   const prune = req.pruneAbove ?? Infinity;
   for (let i = 0; i < chunks.length; i++) {
-    budgets[i] = Number.isFinite(prune) ? semanticBudget(prune, chunks[i].lexical, chunks[i].symbol, plan) : 2;
+    const k = chunks[i];
+    budgets[i] = semanticBudget(prune, k.lexical, k.symbol, k.path, plan);
   }
   const distances = await kernel.score(chunkBatch, req.query, budgets);
 
@@ -58,7 +62,7 @@ export async function scoreChunks(
     if (d === Infinity) { chunkDistance[i] = NaN; continue; }
     const semantic = d === d ? 1 - d : 0;
     if (d !== d && k.best < 0) { chunkDistance[i] = NaN; continue; }
-    chunkDistance[i] = fusedDistance(semantic, k.lexical, k.symbol, plan);
+    chunkDistance[i] = toDistance(relevance(semantic, k.lexical, k.symbol, k.path, plan));
     if (k.best < 0) needLine.push(k);
   }
   // Chunks with no query term: show their line closest to the query.

@@ -76,16 +76,60 @@ export function countTerms(text: string, plan: RankPlan, tf: Float64Array): bool
   return matched;
 }
 
-/** 0..1 symbol score of a defined name: 1 for a name the query gives, else the idf share it covers. */
-export function symbolScore(name: string, plan: RankPlan): number {
-  const lower = name.toLowerCase();
-  if (plan.symbols.includes(lower)) return 1;
-  if (plan.idfSum <= 0) return 0;
-  const stems = new Set(identifierParts(name).map(stem));
-  let covered = 0;
-  for (const t of plan.terms) if (!t.whole && stems.has(t.key)) covered += t.idf;
-  const share = covered / plan.idfSum;
-  return share >= 0.5 ? 0.5 * share : 0;
+/** Boost of a line defining `name`: the symbol's strength, x1.5 when the file is named after it. */
+export function symbolScore(name: string, plan: RankPlan, fileStem: string): number {
+  const lower = name.replace(/^\$+/, '').toLowerCase();
+  const symbol = plan.symbols.find((s) => s.name === lower);
+  if (!symbol) return 0;
+  return symbol.strength * (stemNames(fileStem, lower) ? 1.5 : 1);
+}
+
+function stemNames(fileStem: string, name: string): boolean {
+  const flat = fileStem.replace(/_/g, '');
+  return fileStem === name || flat === name || fileStem.replace(/s+$/, '') === name || flat.replace(/s+$/, '') === name;
+}
+
+export interface PathSignals {
+  /** Lower-cased file name without extension. */
+  fileStem: string;
+  /** Share of the query's words found in the file stem or its directory (prefix match, >= 3 chars). */
+  pathMatch: number;
+  /** Multiplier < 1 for tests, examples, compat shims, re-export files and .d.ts stubs. */
+  prior: number;
+}
+
+const TEST_FILE = /(?:^|\/)(?:test_[^/]*\.py|[^/]*_test\.(?:py|go|rb|c|cpp|dart|lua)|[^/]*Tests?\.(?:java|kt|swift|cs|scala)|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?|[^/]*_spec\.(?:rb|lua)|[^/]*Spec\.(?:kt|swift|scala)|test_helpers?[^/]*\.\w+)$/;
+const TEST_DIR = /(?:^|\/)(?:tests?|__tests__|spec|testing)(?:\/|$)/;
+const SIDE_DIR = /(?:^|\/)(?:compat|_compat|legacy|_?examples?|docs?_src|single_include)(?:\/|$)/;
+
+/** Path signals of one file for this query (computed once per scored range). */
+export function pathSignals(path: string, plan: RankPlan): PathSignals {
+  const norm = path.replace(/\\/g, '/');
+  const parts = norm.split('/').filter(Boolean);
+  const file = parts[parts.length - 1] ?? '';
+  const dot = file.indexOf('.', 1);
+  const fileStem = (dot > 0 ? file.slice(0, dot) : file).toLowerCase();
+  let pathMatch = 0;
+  if (plan.pathWords.length > 0) {
+    const names = new Set([...identifierParts(dot > 0 ? file.slice(0, dot) : file), ...identifierParts(parts[parts.length - 2] ?? '')]);
+    let hits = 0;
+    for (const word of plan.pathWords) {
+      for (const name of names) {
+        const [short, long] = word.length <= name.length ? [word, name] : [name, word];
+        if (short.length >= 3 && long.startsWith(short)) { hits++; break; }
+      }
+    }
+    const ratio = hits / plan.pathWords.length;
+    pathMatch = ratio >= 0.1 ? ratio : 0;
+  }
+  let prior = 1;
+  if (plan.pathPriors) {
+    if (TEST_FILE.test(norm) || TEST_DIR.test(norm)) prior *= 0.3;
+    if (SIDE_DIR.test(norm)) prior *= 0.3;
+    if (file === '__init__.py') prior *= 0.5;
+    if (norm.endsWith('.d.ts')) prior *= 0.7;
+  }
+  return { fileStem, pathMatch, prior };
 }
 
 /**
@@ -98,6 +142,7 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
   const pathText = pathTerms(path).join(' ');
   countTerms(pathText, plan, pathTf);
   const pathLength = pathText.length;
+  const { fileStem } = pathSignals(path, plan);
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
   const lineTf = new Float64Array(nTerms);
   const tf = new Float64Array(nTerms);
@@ -124,9 +169,9 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
         if (lineTf[t] > 0) { tf[t] += lineTf[t]; lexical += plan.terms[t].idf; }
       }
       const name = definedName(line);
-      const defines = name ? symbolScore(name, plan) : 0;
+      const defines = name ? symbolScore(name, plan, fileStem) : 0;
       if (defines > symbol) symbol = defines;
-      const key = lexical + defines * plan.idfSum * 2;
+      const key = lexical + defines * plan.idfSum * 4;
       if (key > bestKey) { bestKey = key; best = i - from; bestLexical = lexical; }
     }
     const dl = chars * tokensPerChar;
@@ -146,19 +191,29 @@ export function lexicalScore(bm25: number, plan: RankPlan): number {
   return plan.idfSum > 0 ? bm25 / (bm25 + plan.idfSum) : 0;
 }
 
-/** Fused relevance in 0..1 turned into a distance (lower is better), the unit the top-k heap ranks. */
-export function fusedDistance(semantic: number, lexical: number, symbol: number, plan: RankPlan): number {
+/** Relevance of a chunk (0 and up) from its signals; `semantic` is the cosine of its text to the query. */
+export function relevance(semantic: number, lexical: number, symbol: number, path: PathSignals, plan: RankPlan): number {
   const w = plan.weights;
-  if (plan.mode === 'lexical') return 1 - (w.lexical * lexical + w.symbol * symbol) / (w.lexical + w.symbol);
-  const cos = Math.max(0, semantic);
-  return 1 - (w.semantic * cos + w.lexical * lexical + w.symbol * symbol) / (w.semantic + w.lexical + w.symbol);
+  const fused = w.semantic * Math.max(0, semantic) + (1 - w.semantic) * lexical + w.symbol * symbol + w.path * path.pathMatch;
+  return fused * path.prior;
 }
 
-/** The cosine distance a chunk's text must beat for its fused distance to beat `pruneAbove`. */
-export function semanticBudget(pruneAbove: number, lexical: number, symbol: number, plan: RankPlan): number {
+/** The distance the top-k heap ranks (lower is better): 1 / (1 + relevance), in (0, 1]. */
+export function toDistance(relevance: number): number {
+  return 1 / (1 + relevance);
+}
+
+export function toRelevance(distance: number): number {
+  return 1 / distance - 1;
+}
+
+/** The cosine distance a chunk's text must beat for the chunk to beat `pruneAbove` (2: cannot prune). */
+export function semanticBudget(pruneAbove: number, lexical: number, symbol: number, path: PathSignals, plan: RankPlan): number {
   const w = plan.weights;
-  const need = ((1 - pruneAbove) * (w.semantic + w.lexical + w.symbol) - w.lexical * lexical - w.symbol * symbol) / w.semantic;
-  return 1 - need;
+  if (!(pruneAbove > 0) || !(w.semantic > 0) || !(path.prior > 0)) return 2;
+  const rest = (1 - w.semantic) * lexical + w.symbol * symbol + w.path * path.pathMatch;
+  const cos = (toRelevance(pruneAbove) / path.prior - rest) / w.semantic;
+  return Math.min(2, 1 - cos);
 }
 
 function isIdentChar(c: number): boolean {

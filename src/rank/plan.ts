@@ -1,6 +1,6 @@
 // The ranking plan of one search, built once on the main thread and sent with every batch: which
-// query terms to look for (with their idf), which symbols to look for, chunk size and fusion weights.
-// Modes: semantic (no plan: line distance, semtools' behaviour), hybrid and lexical (chunk scoring).
+// query terms to look for (with their idf), which symbols and path words to look for, chunk size and
+// fusion weights. Modes: semantic (no plan: line distance, semtools' behaviour), hybrid and lexical.
 import { idf, type Lexicon } from './lexical/lexicon.js';
 import { identifierParts, identifiers, isStopword, stem } from './lexical/terms.js';
 
@@ -20,35 +20,44 @@ export interface RankPlan {
   terms: QueryTerm[];
   /** Sum of the terms' idf: a chunk matching each term once scores about this much BM25. */
   idfSum: number;
-  /** Names a definition line may define for the symbol signal (lower-cased). */
-  symbols: string[];
-  weights: { semantic: number; lexical: number; symbol: number };
+  /** Symbols whose definition lines boost a chunk (lower-cased), with the boost's strength 0..1. */
+  symbols: { name: string; strength: number }[];
+  /** Query words (lower-cased) matched against file stems and parent directories. */
+  pathWords: string[];
+  /** Down-weight test, example and compat files (off when the query asks for tests). */
+  pathPriors: boolean;
+  /** relevance = semantic * w.semantic + lexical * (1 - w.semantic) + boosts; distance = 1 / (1 + relevance). */
+  weights: { semantic: number; symbol: number; path: number };
   bm25: { k1: number; b: number; avgdl: number; tokensPerChar: number };
+  /** Each further result from one file keeps this share of its relevance (diversity across files). */
+  fileDecay: number;
 }
 
 /** Defaults chosen on the semble dev set as a whole (bench/quality), never per query. */
 export const RANK_DEFAULTS = {
   chunkLines: 32,
-  weights: { semantic: 0.5, lexical: 0.5, symbol: 0.5 },
+  semanticNl: 0.5,
+  semanticSymbol: 0.3,
+  weights: { symbol: 1, path: 0.5 },
   bm25: { k1: 1.5, b: 0.75, avgdl: 220, tokensPerChar: 0.25 },
-} as const;
+  fileDecay: 0.5,
+};
+
+/** A query that is one identifier: namespaced (a.b, A::B), _private, or with an upper-case letter or underscore. */
+const SYMBOL_QUERY = /^(?:[A-Za-z_][A-Za-z0-9_]*(?:(?:::|\\|->|\.)[A-Za-z_][A-Za-z0-9_]*)+|_[A-Za-z0-9_]*|[A-Za-z][A-Za-z0-9]*[A-Z_][A-Za-z0-9_]*|[A-Z][A-Za-z0-9]*)$/;
+/** CamelCase or camelCase identifiers inside a natural-language query. */
+const EMBEDDED_SYMBOL = /\b(?:[A-Z][a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]+)\b/g;
+const TESTS_WANTED = /\b(?:tests?|specs?|testing|examples?)\b/i;
 
 export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon): RankPlan {
   const terms = new Map<string, QueryTerm>();
-  const symbols = new Set<string>();
-  const words = identifiers(query);
   const add = (key: string, whole: boolean, word: string) => {
     if (!terms.has(key)) terms.set(key, { key, whole, idf: idf(lexicon, word) });
   };
-  for (const ident of words) {
+  for (const ident of identifiers(query)) {
     const lower = ident.toLowerCase();
     const parts = identifierParts(ident);
-    if (parts.length > 1) {
-      add(lower, true, lower);
-      symbols.add(lower);
-    } else if (/[A-Z]/.test(ident) || words.length === 1) {
-      symbols.add(lower);
-    }
+    if (parts.length > 1) add(lower, true, lower);
     for (const part of parts) {
       if (parts.length === 1 && isStopword(part)) continue;
       if (part.length < 2 && parts.length > 1) continue;
@@ -56,13 +65,30 @@ export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon):
     }
   }
   const list = [...terms.values()];
+  const trimmed = query.trim();
+  const symbolQuery = SYMBOL_QUERY.test(trimmed);
+  const symbols = new Map<string, number>();
+  if (symbolQuery) {
+    symbols.set(trimmed.split(/::|\\|->|\./).pop()!.toLowerCase(), 1);
+    symbols.set(trimmed.toLowerCase(), 1);
+  } else {
+    for (const m of trimmed.match(EMBEDDED_SYMBOL) ?? []) symbols.set(m.toLowerCase(), 0.5);
+  }
+  const pathWords = symbolQuery ? [] : [...new Set(identifiers(query).map((w) => w.toLowerCase()))]
+    .filter((w) => w.length > 2 && !isStopword(w));
   return {
     mode,
     chunkLines: RANK_DEFAULTS.chunkLines,
     terms: list,
     idfSum: list.reduce((s, t) => s + t.idf, 0),
-    symbols: [...symbols],
-    weights: { ...RANK_DEFAULTS.weights },
+    symbols: [...symbols].map(([name, strength]) => ({ name, strength })),
+    pathWords,
+    pathPriors: !TESTS_WANTED.test(query),
+    weights: {
+      semantic: mode === 'lexical' ? 0 : symbolQuery ? RANK_DEFAULTS.semanticSymbol : RANK_DEFAULTS.semanticNl,
+      ...RANK_DEFAULTS.weights,
+    },
     bm25: { ...RANK_DEFAULTS.bm25 },
+    fileDecay: RANK_DEFAULTS.fileDecay,
   };
 }
