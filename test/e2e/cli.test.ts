@@ -79,6 +79,7 @@ describe('simgrep CLI', () => {
     [['q', 'src', '-m', '-1'], /--max-distance must be a number >= 0/],
     [['q', 'src', '--model', '/does/not/exist'], /does not exist|not found/i],
     [['q', 'src', '--bogus'], /unknown option --bogus/],
+    [['q', 'src', '--mode', 'fuzzy'], /--mode must be one of hybrid, semantic, lexical/],
   ])('bad input %j gets a clear message and exit 2', async (args, message) => {
     const r = await runCli([...args, ...(args.includes('--model') ? [] : base())], { cwd: dir });
     expect(r.stderr).toMatch(message);
@@ -93,6 +94,22 @@ describe('simgrep CLI', () => {
     const r = await runCli(['q', 'src', '--model', broken], { cwd: dir });
     expect(r.stderr).toMatch(/model\.safetensors/);
     expect(r.code).toBe(2);
+  });
+
+  it('ranks by identifier parts and the defining line by default (hybrid), and says nothing matched in lexical mode', async () => {
+    const tree = await makeTree({
+      'lib/queue.js': 'const jobs = [];\n// network timeout\nfunction uploadRetryLimit() { return 3; }\n',
+      'lib/files.js': 'function readConfig() {\n  return parse(json);\n}\n',
+      'lib/upload.test.js': 'test("retry upload", () => {});\n',
+    });
+    try {
+      const hybrid = await runCli(['upload retry limit', '.', '--top-k', '1', '-n', '0', '--jsonl', ...base()], { cwd: tree.dir });
+      expect(JSON.parse(hybrid.stdout)).toMatchObject({ filename: './lib/queue.js', match_line: 3 });
+      expect(hybrid.code).toBe(0);
+      const none = await runCli(['database schema', '.', '--mode', 'lexical', ...base()], { cwd: tree.dir });
+      expect(none.stdout).toBe('');
+      expect(none.code).toBe(1);
+    } finally { await tree.cleanup(); }
   });
 
   it('gives the same output with 0, 1 and 2 workers', async () => {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { identifierParts, pathTerms, stem } from '../../../src/rank/lexical/terms.js';
 import { idf, parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
-import { chunkStats, countTerms, definedName, fusedDistance, lexicalScore, semanticBudget } from '../../../src/rank/chunk-scorer.js';
+import { chunkStats, countTerms, definedName, lexicalScore, pathSignals, relevance, semanticBudget, toDistance, toRelevance } from '../../../src/rank/chunk-scorer.js';
+import { spreadAcrossFiles } from '../../../src/rank/diversify.js';
 
 const lexicon = parseLexicon('#docs\t1000\nthe\t990\nrequest\t300\nretry\t20\nupload\t25\nfail\t60\nroute\t40\nregister\t30\n');
 
@@ -47,13 +48,22 @@ describe('rank plan', () => {
     const plan = buildRankPlan('how are routes registered', 'hybrid', lexicon);
     expect(plan.terms.map((t) => t.key)).toEqual([stem('routes'), stem('registered')]);
     expect(plan.symbols).toEqual([]);
+    expect(plan.pathWords).toEqual(['routes', 'registered']);
   });
 
-  it('looks for a compound identifier whole and by parts, and as a symbol', () => {
+  it('treats a lone identifier as a symbol query and CamelCase words in a sentence as half-strength symbols', () => {
     const plan = buildRankPlan('field_validator', 'hybrid', lexicon);
     expect(plan.terms.map((t) => [t.key, t.whole])).toEqual([['field_validator', true], ['field', false], [stem('validator'), false]]);
-    expect(plan.symbols).toEqual(['field_validator']);
-    expect(buildRankPlan('Blueprint', 'lexical', lexicon).symbols).toEqual(['blueprint']);
+    expect(plan.symbols).toEqual([{ name: 'field_validator', strength: 1 }]);
+    expect(plan.weights.semantic).toBeLessThan(buildRankPlan('field validation', 'hybrid', lexicon).weights.semantic);
+    expect(buildRankPlan('Blueprint', 'lexical', lexicon).symbols).toEqual([{ name: 'blueprint', strength: 1 }]);
+    expect(buildRankPlan('how safeParse reports errors', 'hybrid', lexicon).symbols).toEqual([{ name: 'safeparse', strength: 0.5 }]);
+    expect(buildRankPlan('session', 'hybrid', lexicon).symbols).toEqual([]);
+  });
+
+  it('turns the path priors off when the query asks for tests', () => {
+    expect(buildRankPlan('retry upload', 'hybrid', lexicon).pathPriors).toBe(true);
+    expect(buildRankPlan('tests for retry upload', 'hybrid', lexicon).pathPriors).toBe(false);
   });
 });
 
@@ -87,7 +97,10 @@ describe('chunk statistics', () => {
     expect(stats[1].bm25).toBeGreaterThan(0);
     expect(stats[0].bm25).toBe(0);
     expect(stats[0].best).toBe(-1);
-    expect(stats[1].symbol).toBeGreaterThan(0);
+    expect(stats[1].symbol).toBe(0);
+    // A symbol query boosts the chunk that defines it, more so in a file named after it.
+    expect(chunkStats(lines, 10, 'src/io/net.py', buildRankPlan('retry_upload', 'hybrid', lexicon))[1].symbol).toBe(1);
+    expect(chunkStats(lines, 10, 'src/io/retry_upload.py', buildRankPlan('retry_upload', 'hybrid', lexicon))[1].symbol).toBe(1.5);
   });
 
   it('counts path terms in every chunk of the file', () => {
@@ -97,13 +110,47 @@ describe('chunk statistics', () => {
     expect(stats[0].first).toBe(0);
   });
 
-  it('fuses into a distance that falls as either signal rises, and budgets the semantic part exactly', () => {
-    const a = fusedDistance(0.5, 0.2, 0, plan);
-    expect(fusedDistance(0.6, 0.2, 0, plan)).toBeLessThan(a);
-    expect(fusedDistance(0.5, 0.3, 0, plan)).toBeLessThan(a);
-    expect(fusedDistance(0.5, 0.2, 1, plan)).toBeLessThan(a);
-    const budget = semanticBudget(a, 0.2, 0, plan);
-    expect(1 - budget).toBeCloseTo(0.5, 10);
+  it('fuses into a distance that falls as any signal rises, and budgets the semantic part exactly', () => {
+    const path = pathSignals('src/net.py', plan);
+    const a = toDistance(relevance(0.5, 0.2, 0, path, plan));
+    expect(toDistance(relevance(0.6, 0.2, 0, path, plan))).toBeLessThan(a);
+    expect(toDistance(relevance(0.5, 0.3, 0, path, plan))).toBeLessThan(a);
+    expect(toDistance(relevance(0.5, 0.2, 1, path, plan))).toBeLessThan(a);
+    expect(toRelevance(toDistance(0.75))).toBeCloseTo(0.75, 12);
+    expect(1 - semanticBudget(a, 0.2, 0, path, plan)).toBeCloseTo(0.5, 10);
+    expect(semanticBudget(Infinity, 0.2, 0, path, plan)).toBe(2);
     expect(lexicalScore(plan.idfSum, plan)).toBeCloseTo(0.5, 10);
+  });
+});
+
+describe('path signals', () => {
+  const plan = buildRankPlan('session management', 'hybrid', lexicon);
+
+  it('matches query words to the file stem and its directory by prefix', () => {
+    expect(pathSignals('src/flask/sessions.py', plan).pathMatch).toBe(0.5);
+    expect(pathSignals('src/management/session_store.py', plan).pathMatch).toBe(1);
+    expect(pathSignals('src/app.py', plan).pathMatch).toBe(0);
+  });
+
+  it('down-weights tests, examples and re-export files', () => {
+    expect(pathSignals('src/app.py', plan).prior).toBe(1);
+    expect(pathSignals('tests/test_app.py', plan).prior).toBeLessThan(1);
+    expect(pathSignals('lib/app.test.ts', plan).prior).toBeLessThan(1);
+    expect(pathSignals('examples/app.js', plan).prior).toBeLessThan(1);
+    expect(pathSignals('pkg/__init__.py', plan).prior).toBeLessThan(1);
+  });
+});
+
+describe('spreading results across files', () => {
+  const hit = (path: string, line: number, distance: number) => ({ path, line, distance, start: line, lines: ['x'] });
+
+  it('lets a second file in before a third chunk of the first', () => {
+    const picked = spreadAcrossFiles([hit('a', 1, 0.3), hit('a', 50, 0.31), hit('a', 90, 0.32), hit('b', 1, 0.4)], 2, 0.5);
+    expect(picked.map((h) => [h.path, h.line])).toEqual([['a', 1], ['b', 1]]);
+  });
+
+  it('keeps every candidate in order when all come from different files', () => {
+    const picked = spreadAcrossFiles([hit('b', 1, 0.4), hit('a', 1, 0.3), hit('c', 1, 0.5)], 3, 0.5);
+    expect(picked.map((h) => h.path)).toEqual(['a', 'b', 'c']);
   });
 });
