@@ -162,9 +162,11 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   log('throughput on the 1M-line tree');
   rows.push(...await runGroup(withRg([
-    simgrep('static-j1', 'throughput', 'simgrep static -J 1', tree, [...m, '--embedder', 'static', '-J', '1']),
-    simgrep('static-j2', 'throughput', 'simgrep static -J 2', tree, [...m, '--embedder', 'static', '-J', '2']),
-    simgrep('onnx-j2', 'throughput', 'simgrep onnx -J 2', tree, [...m, '--embedder', 'onnx', '-J', '2']),
+    simgrep('static-j1', 'throughput', 'simgrep static -J 1 (default hybrid mode)', tree, [...m, '--embedder', 'static', '-J', '1']),
+    simgrep('static-j2', 'throughput', 'simgrep static -J 2 (default hybrid mode)', tree, [...m, '--embedder', 'static', '-J', '2']),
+    simgrep('semantic-j2', 'throughput', 'simgrep static -J 2 --mode semantic', tree, [...m, '--embedder', 'static', '-J', '2', '--mode', 'semantic']),
+    simgrep('lexical-j2', 'throughput', 'simgrep -J 2 --mode lexical', tree, [...m, '-J', '2', '--mode', 'lexical']),
+    simgrep('onnx-j2', 'throughput', 'simgrep onnx -J 2 (default hybrid mode)', tree, [...m, '--embedder', 'onnx', '-J', '2']),
     ripgrep('rg-tree', tree),
   ]), REPEATS));
   log(`peak RSS, 1x vs ${scale}x tree`);

@@ -35,7 +35,7 @@ export interface RankPlan {
 
 /** Defaults chosen on the semble dev set as a whole (bench/quality), never per query. */
 export const RANK_DEFAULTS = {
-  chunkLines: 32,
+  chunkLines: 48,
   semanticNl: 0.5,
   semanticSymbol: 0.3,
   weights: { symbol: 1, path: 0.5 },
