@@ -90,7 +90,7 @@ describe('chunk statistics', () => {
 
   it('cuts chunks at file lines that are multiples of the chunk size and picks the line with most terms', () => {
     const lines = Array.from({ length: 70 }, (_, i) => (i === 40 ? 'def retry_upload(): pass  # failed' : i === 45 ? 'retry' : `x${i} = ${i}`));
-    const stats = chunkStats(lines, 10, 'src/io/net.py', plan);
+    const stats = chunkStats(lines, 10, 'src/io/net.py', { ...plan, chunkLines: 32 });
     // File lines 10..79 with chunks at 0, 32, 64: range lines [0,22), [22,54), [54,70).
     expect(stats.map((s) => [s.from, s.to])).toEqual([[0, 22], [22, 54], [54, 70]]);
     expect(stats[1].best).toBe(40 - 22);
@@ -99,8 +99,9 @@ describe('chunk statistics', () => {
     expect(stats[0].best).toBe(-1);
     expect(stats[1].symbol).toBe(0);
     // A symbol query boosts the chunk that defines it, more so in a file named after it.
-    expect(chunkStats(lines, 10, 'src/io/net.py', buildRankPlan('retry_upload', 'hybrid', lexicon))[1].symbol).toBe(1);
-    expect(chunkStats(lines, 10, 'src/io/retry_upload.py', buildRankPlan('retry_upload', 'hybrid', lexicon))[1].symbol).toBe(1.5);
+    const symbolPlan = { ...buildRankPlan('retry_upload', 'hybrid', lexicon), chunkLines: 32 };
+    expect(chunkStats(lines, 10, 'src/io/net.py', symbolPlan)[1].symbol).toBe(1);
+    expect(chunkStats(lines, 10, 'src/io/retry_upload.py', symbolPlan)[1].symbol).toBe(1.5);
   });
 
   it('counts path terms in every chunk of the file', () => {
