@@ -14,6 +14,10 @@ export const ErrorCodes = {
   EMBEDDER_UNAVAILABLE: 'The requested embedder backend could not start',
   WORKER_FAILED: 'A worker thread failed',
   ABORTED: 'The operation was aborted',
+  REMOTE_CREDENTIALS: 'Credentials for a remote store are missing, unsupported or were rejected',
+  REMOTE_ACCESS_DENIED: 'A remote store refused access to a bucket, container or object',
+  REMOTE_UNAVAILABLE: 'A remote store did not answer, timed out or failed after retries',
+  REMOTE_ERROR: 'A remote store answered with an unexpected error',
   INTERNAL: 'An internal error; please report it',
 } as const;
 

@@ -12,7 +12,9 @@ import { bundledLexicon } from './rank/lexical/lexicon.js';
 import { buildRankPlan } from './rank/plan.js';
 import { mergeHits, resultsPerHit, hitToResult, type SearchResult } from './rank/windows.js';
 import { createContentSource } from './sources/content.js';
-import { createFsSource } from './sources/fs.js';
+import type { RemoteOptions } from './sources/remote/options.js';
+import { sourcesForPaths } from './sources/resolve.js';
+import { isRemoteUri } from './sources/uri.js';
 import type { Source, SourceWarning } from './sources/source.js';
 import type { EmbedderKind, ModelData } from './types.js';
 
@@ -47,6 +49,8 @@ export interface SearchOptions {
   hidden?: boolean;
   noIgnore?: boolean;
   maxFileBytes?: number;
+  /** For s3://, az:// and http(s):// paths: S3 endpoint override, timeout, retries, credential env. */
+  remote?: RemoteOptions;
   /** Merge overlapping windows of one file into one result (default true). */
   merge?: boolean;
   /** Lines per worker batch (tuning only; results never depend on it). */
@@ -133,13 +137,13 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       const paths = o.paths ?? [];
       const sources: Source[] = [...(o.sources ?? [])];
       if (paths.length > 0) {
-        sources.unshift(createFsSource({
-          paths, recursive: o.recursive, hidden: o.hidden, noIgnore: o.noIgnore,
-          extensions: o.extensions, maxFileBytes: o.maxFileBytes,
+        sources.unshift(...await sourcesForPaths(paths, {
+          recursive: o.recursive, hidden: o.hidden, noIgnore: o.noIgnore,
+          extensions: o.extensions, maxFileBytes: o.maxFileBytes, remote: o.remote,
         }));
       }
       if (sources.length === 0) throw new SimgrepError('BAD_FLAG', 'nothing to search: pass paths, or pipe text on stdin');
-      const small = (o.sources ?? []).length === 0 && (await totalFileBytes(paths)) < IN_PROCESS_BYTES;
+      const small = (o.sources ?? []).length === 0 && !paths.some(isRemoteUri) && (await totalFileBytes(paths)) < IN_PROCESS_BYTES;
       return run(sources, o, small);
     },
     async searchContent(o) {

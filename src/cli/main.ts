@@ -50,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
       hidden: flags.hidden === true,
       noIgnore: flags.ignore === false,
       maxFileBytes: flags['max-filesize'] as number | undefined,
+      remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined },
       merge: flags.merge !== false,
       onProgress: progress.search,
     });

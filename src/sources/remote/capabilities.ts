@@ -1,0 +1,28 @@
+// The capabilities simgrep's drivers add around unstorage's Driver: listing page by page as the
+// store answers (getKeys returns one array at the end), stat, and streaming reads (unstorage has
+// none). They take the store's raw '/'-separated keys, because unstorage's colon keys cannot carry
+// ':' or '?'. Any other unstorage driver still works through the core fallback in storage-source.ts.
+import type { Driver } from 'unstorage';
+
+export interface ListedObject { key: string; size?: number }
+
+export interface StreamingCapabilities {
+  /** Objects under a raw prefix ('' = all), streamed page by page; `recursive: false` stops at the next '/'. */
+  listObjects(prefix: string, o: { recursive: boolean; signal?: AbortSignal }): AsyncIterable<ListedObject>;
+  /** The object's size, or null when there is no such object. */
+  statObject(key: string, o: { signal?: AbortSignal }): Promise<{ size?: number } | null>;
+  /** The object's bytes in bounded memory; `size` (from the listing) lets small objects come whole. */
+  streamObject(key: string, o: { size?: number; signal?: AbortSignal }): AsyncIterable<Uint8Array>;
+  /** How results name a key, e.g. s3://bucket/key. */
+  uriOf(key: string): string;
+}
+
+export type StreamingDriver = Driver & { streaming: StreamingCapabilities };
+
+export function streamingOf(driver: Driver | undefined): StreamingCapabilities | undefined {
+  return (driver as Partial<StreamingDriver> | undefined)?.streaming;
+}
+
+/** unstorage key (colons) <-> raw store key ('/'). */
+export const toRawKey = (key: string): string => key.replace(/:/g, '/');
+export const toStorageKey = (raw: string): string => raw.replace(/\//g, ':');

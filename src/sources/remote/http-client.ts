@@ -1,0 +1,185 @@
+// Every remote call goes through here: node:http(s) on keep-alive agents (half the CPU of fetch
+// per byte), a timeout to the response headers and between body chunks, retries with backoff on
+// transient statuses and transport failures, and a per-source "down" latch so that once an endpoint
+// has stopped answering the rest fail fast instead of each waiting out its own retries.
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { backoffMs, isTransientCode, sleep, transportCode, TRANSIENT_STATUS } from './retry.js';
+
+export interface RequestSpec {
+  method: 'GET' | 'HEAD';
+  url: URL;
+  headers?: Record<string, string>;
+  /** Follow 3xx Location (plain http(s) files; never for signed store requests). */
+  followRedirects?: boolean;
+}
+
+/** Returns the auth headers of one attempt (signatures carry the time, so each attempt re-signs). */
+export type Signer = (spec: RequestSpec) => Record<string, string>;
+
+export interface HttpClientOptions { timeoutMs: number; retries: number; sign?: Signer }
+
+/** A transport failure (no usable response): refused, reset, timed out, unresolvable. */
+export class TransportError extends Error {
+  constructor(readonly code: string, readonly endpoint: string, readonly attempts: number, readonly timeoutMs: number, options?: { cause?: unknown }) {
+    super(describeTransport(code, endpoint, attempts, timeoutMs), options);
+    this.name = 'TransportError';
+  }
+}
+
+class TimeoutError extends Error { readonly code = 'TIMEOUT'; }
+
+export interface ResponseHead {
+  status: number;
+  statusText: string;
+  headers: { get(name: string): string | null };
+}
+
+export interface OpenedResponse {
+  readonly res: ResponseHead;
+  /** How many tries it took (transient statuses are retried before a response is returned). */
+  readonly attempts: number;
+  /** The body in chunks as they arrive; the idle timer runs while waiting for each. Throws TransportError. */
+  chunks(): AsyncGenerator<Uint8Array>;
+  /** The whole (small) body as text: listings and error documents. */
+  text(): Promise<string>;
+  /** Drops the rest of the body. */
+  discard(): void;
+}
+
+export interface HttpClient {
+  readonly timeoutMs: number;
+  readonly retries: number;
+  /** Sends one request, retrying transient failures; returns the final response whatever its status. */
+  open(spec: RequestSpec, signal?: AbortSignal): Promise<OpenedResponse>;
+}
+
+const MAX_REDIRECTS = 5;
+const MAX_SOCKETS = 16;
+// One pool per process: connections are reused across sources and searches; idle ones never keep
+// the process alive (the agent unrefs them).
+const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }), https: new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }) };
+
+export function createHttpClient(o: HttpClientOptions): HttpClient {
+  let down: TransportError | null = null;
+
+  /** One attempt: resolves at the response headers, or rejects (timeout, transport error, abort). */
+  function send(url: URL, spec: RequestSpec, signal?: AbortSignal): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const https = url.protocol === 'https:';
+      const headers = { ...spec.headers, ...o.sign?.({ ...spec, url }) };
+      const req = (https ? httpsRequest : httpRequest)(url, { method: spec.method, headers, agent: https ? agents.https : agents.http });
+      const onAbort = () => req.destroy(signal!.reason);
+      const timer = setTimeout(() => req.destroy(new TimeoutError('timed out')), o.timeoutMs);
+      const done = () => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      req.on('response', (res) => { done(); resolve(res); });
+      req.on('error', (e) => { done(); reject(e); });
+      req.end();
+    });
+  }
+
+  async function open(spec: RequestSpec, signal?: AbortSignal): Promise<OpenedResponse> {
+    let url = spec.url;
+    let redirects = 0;
+    for (let attempt = 1; ; attempt++) {
+      if (down) throw down;
+      signal?.throwIfAborted();
+      let res: IncomingMessage;
+      try {
+        res = await send(url, spec, signal);
+      } catch (e) {
+        if (signal?.aborted) throw signal.reason;
+        const code = transportCode(e) ?? 'EUNKNOWN';
+        if (isTransientCode(code) && attempt <= o.retries) {
+          await sleep(backoffMs(attempt), signal);
+          continue;
+        }
+        down = new TransportError(code, url.origin, attempt, o.timeoutMs, { cause: e });
+        throw down;
+      }
+      const status = res.statusCode ?? 0;
+      const location = res.headers.location;
+      if (spec.followRedirects && status >= 300 && status < 400 && location && redirects < MAX_REDIRECTS) {
+        res.resume();
+        url = new URL(location, url);
+        redirects++;
+        attempt--;
+        continue;
+      }
+      if (TRANSIENT_STATUS.has(status) && attempt <= o.retries) {
+        res.resume();
+        await sleep(backoffMs(attempt, header(res, 'retry-after')), signal);
+        continue;
+      }
+      return wrap(res, url.origin, attempt, signal);
+    }
+  }
+
+  function wrap(res: IncomingMessage, endpoint: string, attempts: number, signal?: AbortSignal): OpenedResponse {
+    const onAbort = () => res.destroy(signal!.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    res.on('close', () => signal?.removeEventListener('abort', onAbort));
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      const it = res[Symbol.asyncIterator]();
+      let complete = false;
+      try {
+        for (;;) {
+          // The idle timer runs only while we wait on the server, never while the consumer is busy.
+          const idle = setTimeout(() => res.destroy(new TimeoutError('timed out')), o.timeoutMs);
+          let step: IteratorResult<Buffer>;
+          try { step = await it.next(); } catch (e) {
+            if (signal?.aborted) throw signal.reason;
+            throw new TransportError(transportCode(e) ?? 'EUNKNOWN', endpoint, attempts, o.timeoutMs, { cause: e });
+          } finally {
+            clearTimeout(idle);
+          }
+          if (step.done) { complete = true; return; }
+          yield step.value;
+        }
+      } finally {
+        if (!complete) res.destroy();
+      }
+    }
+    return {
+      res: { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: { get: (name) => header(res, name) } },
+      attempts,
+      chunks,
+      async text() {
+        const parts: Uint8Array[] = [];
+        for await (const c of chunks()) parts.push(c);
+        return Buffer.concat(parts).toString('utf8');
+      },
+      discard() {
+        // A small rest is drained so the connection is reused; a big one is cut.
+        if (Number(res.headers['content-length'] ?? Infinity) <= 65_536) res.resume(); else res.destroy();
+      },
+    };
+  }
+
+  return { timeoutMs: o.timeoutMs, retries: o.retries, open };
+}
+
+function header(res: IncomingMessage, name: string): string | null {
+  const v = res.headers[name.toLowerCase()];
+  return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+}
+
+function describeTransport(code: string, endpoint: string, attempts: number, timeoutMs: number): string {
+  const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+  switch (code) {
+    case 'TIMEOUT':
+    case 'ETIMEDOUT':
+      return `${endpoint} did not answer within ${timeoutMs} ms (${tries}); the server is slow or down: check it, or raise SIMGREP_REMOTE_TIMEOUT_MS`;
+    case 'ECONNREFUSED':
+      return `cannot connect to ${endpoint}: connection refused (${tries}); is the server running and the endpoint right?`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `cannot resolve the host of ${endpoint} (${code}); check the URL or the endpoint setting`;
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return `the connection to ${endpoint} was closed by the server (${code}, ${tries}); check the server's health`;
+    default:
+      return `the request to ${endpoint} failed (${code}, ${tries})`;
+  }
+}

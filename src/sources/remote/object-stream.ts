@@ -1,0 +1,70 @@
+// Streams one object's bytes in bounded memory: small objects (size known, <= 8 MiB) arrive as one
+// buffer, big ones in 1 MiB chunks; a transport failure mid-body resumes with a Range request from
+// the last byte received (If-Match on the ETag, so a changed object is never spliced).
+import { SimgrepError } from '../../errors.js';
+import { TransportError, type OpenedResponse, type ResponseHead } from './http-client.js';
+import { backoffMs, sleep } from './retry.js';
+
+/** Opens the object from `offset` (a Range request when > 0); resolves only with a 2xx response. */
+export type OpenObject = (from: { offset: number; etag?: string }, signal?: AbortSignal) => Promise<OpenedResponse>;
+
+export interface StreamObjectOptions { size?: number; retries: number; signal?: AbortSignal }
+
+const WHOLE_BYTES = 8 << 20;
+const CHUNK_BYTES = 1 << 20;
+
+export async function* streamObject(open: OpenObject, o: StreamObjectOptions): AsyncGenerator<Uint8Array> {
+  let opened = await open({ offset: 0 }, o.signal);
+  const etag = opened.res.headers.get('etag') ?? undefined;
+  const length = o.size ?? contentLength(opened.res);
+  const whole = length !== undefined && length <= WHOLE_BYTES;
+  let buf: Buffer = Buffer.allocUnsafe(whole ? length : CHUNK_BYTES);
+  let fill = 0;
+  let offset = 0;
+  let resumes = 0;
+  for (;;) {
+    try {
+      for await (const chunk of opened.chunks()) {
+        offset += chunk.length;
+        let at = 0;
+        while (at < chunk.length) {
+          if (fill === buf.length) {
+            if (whole) { buf = grow(buf); } else { yield buf; buf = Buffer.allocUnsafe(CHUNK_BYTES); fill = 0; }
+          }
+          const n = Math.min(chunk.length - at, buf.length - fill);
+          buf.set(chunk.subarray(at, at + n), fill);
+          fill += n;
+          at += n;
+        }
+      }
+      break;
+    } catch (e) {
+      if (!(e instanceof TransportError) || resumes >= o.retries) throw e;
+      resumes++;
+      await sleep(backoffMs(resumes), o.signal);
+      opened = await open({ offset, etag }, o.signal);
+      if (opened.res.status !== 206 || !rangeStartsAt(opened.res, offset)) {
+        opened.discard();
+        throw new SimgrepError('REMOTE_UNAVAILABLE', `${e.message}; resuming at byte ${offset} failed: the server ignored the Range request (HTTP ${opened.res.status})`, { cause: e });
+      }
+    }
+  }
+  if (fill > 0) yield buf.subarray(0, fill);
+}
+
+function contentLength(res: ResponseHead): number | undefined {
+  const raw = res.headers.get('content-length');
+  const n = raw === null ? NaN : Number(raw);
+  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+function rangeStartsAt(res: ResponseHead, offset: number): boolean {
+  const m = /^bytes (\d+)-/.exec(res.headers.get('content-range') ?? '');
+  return m !== null && Number(m[1]) === offset;
+}
+
+function grow(buf: Buffer): Buffer {
+  const bigger = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, buf.length * 2));
+  buf.copy(bigger);
+  return bigger;
+}

@@ -1,0 +1,51 @@
+// Options shared by every remote source: endpoint override, timeouts and retries (with their env
+// defaults, so tests and CI can shorten them), the environment credentials are read from, and the
+// filters a walk applies.
+import { SimgrepError } from '../../errors.js';
+
+export interface RemoteOptions {
+  /** S3-compatible endpoint such as http://127.0.0.1:9000 (MinIO, R2, GCS interop). Also AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL. */
+  s3Endpoint?: string;
+  /** Per request: the time allowed until the response headers, and between two body chunks. Default 30 s ($SIMGREP_REMOTE_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** Retries of a transient failure (5xx, 429, reset, timeout), with exponential backoff. Default 3 ($SIMGREP_REMOTE_RETRIES). */
+  retries?: number;
+  /** Where credentials and settings are read from (default process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+/** What a listing keeps: the same meaning as for a local directory walk. */
+export interface WalkFilters {
+  recursive?: boolean;
+  hidden?: boolean;
+  /** Lower-case extensions with the dot; empty = all. */
+  extensions?: string[];
+  maxFileBytes?: number;
+}
+
+export interface ResolvedRemoteOptions {
+  s3Endpoint?: string;
+  timeoutMs: number;
+  retries: number;
+  env: Record<string, string | undefined>;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_RETRIES = 3;
+
+export function resolveRemoteOptions(o: RemoteOptions = {}): ResolvedRemoteOptions {
+  const env = o.env ?? process.env;
+  const timeoutMs = o.timeoutMs ?? envNumber(env, 'SIMGREP_REMOTE_TIMEOUT_MS') ?? DEFAULT_TIMEOUT_MS;
+  const retries = o.retries ?? envNumber(env, 'SIMGREP_REMOTE_RETRIES') ?? DEFAULT_RETRIES;
+  if (!(timeoutMs > 0)) throw new SimgrepError('BAD_FLAG', `the remote timeout must be a number of milliseconds > 0 (got ${timeoutMs})`);
+  if (!Number.isInteger(retries) || retries < 0) throw new SimgrepError('BAD_FLAG', `remote retries must be a whole number >= 0 (got ${retries})`);
+  return { s3Endpoint: o.s3Endpoint, timeoutMs, retries, env };
+}
+
+function envNumber(env: Record<string, string | undefined>, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n)) throw new SimgrepError('BAD_FLAG', `$${name} must be a number (got "${raw}")`);
+  return n;
+}

@@ -1,0 +1,39 @@
+// Just enough XML for S3 and Azure listings and error documents: flat elements, entities decoded.
+
+const cache = new Map<string, RegExp>();
+
+function tagRe(tag: string): RegExp {
+  let re = cache.get(tag);
+  if (!re) {
+    re = new RegExp(`<${tag}(?:\\s[^>]*)?(?:/>|>([\\s\\S]*?)</${tag}>)`, 'g');
+    cache.set(tag, re);
+  }
+  re.lastIndex = 0;
+  return re;
+}
+
+/** Raw inner XML of every <tag>…</tag> (not nested in itself), in document order. */
+export function xmlBlocks(xml: string, tag: string): string[] {
+  const out: string[] = [];
+  for (const m of xml.matchAll(tagRe(tag))) out.push(m[1] ?? '');
+  return out;
+}
+
+/** Decoded text of the first <tag>, or undefined when absent. */
+export function xmlText(xml: string, tag: string): string | undefined {
+  const m = tagRe(tag).exec(xml);
+  return m ? decodeXml(m[1] ?? '') : undefined;
+}
+
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+export function decodeXml(s: string): string {
+  if (!s.includes('&')) return s;
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, ent: string) => {
+    if (ent[0] === '#') {
+      const code = ent[1] === 'x' || ent[1] === 'X' ? parseInt(ent.slice(2), 16) : parseInt(ent.slice(1), 10);
+      return Number.isFinite(code) ? String.fromCodePoint(code) : whole;
+    }
+    return NAMED[ent] ?? whole;
+  });
+}

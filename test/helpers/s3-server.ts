@@ -1,0 +1,78 @@
+// A real S3-compatible server for tests: s3rver in a child process on 127.0.0.1 (a free port), with
+// signed PUTs to seed it (streamed bodies, so a 200 MB object never sits in memory).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { encodeRfc3986, signV4 } from '../../src/sources/remote/sigv4.js';
+
+/** s3rver's built-in account. */
+export const S3RVER_KEYS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+export interface S3Server {
+  endpoint: string;
+  dir: string;
+  proc: ChildProcess;
+  /** Stops the server (SIGTERM) and removes its directory unless keepDir. */
+  stop(o?: { keepDir?: boolean }): Promise<void>;
+}
+
+const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 's3rver-main.cjs');
+
+/** Starts s3rver on a free port; `dir` may be shared with another instance to serve the same objects. */
+export async function startS3rver(o: { dir?: string; buckets?: string[] } = {}): Promise<S3Server> {
+  const dir = o.dir ?? await mkdtemp(path.join(tmpdir(), 'simgrep-s3-'));
+  const proc = spawn(process.execPath, ['--openssl-legacy-provider', MAIN, dir, (o.buckets ?? []).join(',')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    proc.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const m = /\{"port":(\d+)\}/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    proc.stderr!.setEncoding('utf8').on('data', (d: string) => { err += d; });
+    proc.on('exit', (code) => reject(new Error(`s3rver exited (${code}) before listening: ${err}`)));
+    setTimeout(() => reject(new Error(`s3rver did not start in 20 s: ${err}`)), 20_000).unref();
+  });
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    dir,
+    proc,
+    async stop({ keepDir = false } = {}) {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        const exited = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGTERM');
+        await exited;
+      }
+      if (!keepDir && !o.dir) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** PUTs one object; `body` may be a stream of exactly `size` bytes. */
+export function putObject(endpoint: string, bucket: string, key: string, body: Buffer | string | Readable, size?: number): Promise<void> {
+  const url = new URL(`${endpoint}/${encodeRfc3986(bucket)}/${encodeRfc3986(key, true)}`);
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Buffer ? body.length : size!;
+  const headers = { 'content-length': String(length), ...signV4({ method: 'PUT', url, region: 'us-east-1' }, S3RVER_KEYS) };
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'PUT', headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (d) => { text += d; });
+      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`PUT ${key}: HTTP ${res.statusCode} ${text}`))));
+    });
+    req.on('error', reject);
+    if (body instanceof Readable) body.pipe(req); else req.end(body);
+  });
+}
+
+/** PUTs many small objects, a few at a time. */
+export async function seedObjects(endpoint: string, bucket: string, objects: Record<string, string | Buffer>, concurrency = 16): Promise<void> {
+  const queue = Object.entries(objects);
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await putObject(endpoint, bucket, next[0], next[1]);
+  }));
+}
