@@ -5,7 +5,7 @@ import { defineDriver } from 'unstorage';
 import { SimgrepError } from '../../errors.js';
 import { signSharedKey } from './azure-auth.js';
 import type { ListedObject, StreamingCapabilities, StreamingDriver } from './capabilities.js';
-import { toRawKey, toStorageKey } from './capabilities.js';
+import { storeDriver } from './capabilities.js';
 import { createHttpClient, type OpenedResponse, type RequestSpec } from './http-client.js';
 import { streamObject } from './object-stream.js';
 import { buildQuery, encodeRfc3986 } from './sigv4.js';
@@ -115,26 +115,7 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
     uriOf: (key) => `az://${o.container}/${key}`,
   };
 
-  const collect = async (key: string): Promise<Buffer> => {
-    const parts: Uint8Array[] = [];
-    for await (const c of streaming.streamObject(key, {})) parts.push(c);
-    return Buffer.concat(parts);
-  };
-  return {
-    name: 'simgrep-azure-blob',
-    options: o,
-    streaming,
-    hasItem: async (key) => (await streaming.statObject(toRawKey(key), {})) !== null,
-    getItemRaw: async (key) => ((await streaming.statObject(toRawKey(key), {})) ? collect(toRawKey(key)) : null),
-    getItem: async (key) => ((await streaming.statObject(toRawKey(key), {})) ? (await collect(toRawKey(key))).toString('utf8') : null),
-    getMeta: (key) => streaming.statObject(toRawKey(key), {}),
-    async getKeys(base) {
-      const prefix = base ? `${toRawKey(base).replace(/\/+$/, '')}/` : '';
-      const keys: string[] = [];
-      for await (const obj of streaming.listObjects(prefix, { recursive: true })) keys.push(toStorageKey(obj.key));
-      return keys;
-    },
-  };
+  return storeDriver('simgrep-azure-blob', o, streaming);
 }
 
 /** unstorage driver factory: createStorage({ driver: azureBlobDriver({ container, account, endpoint, accountKey }) }). */

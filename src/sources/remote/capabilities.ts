@@ -26,3 +26,29 @@ export function streamingOf(driver: Driver | undefined): StreamingCapabilities |
 /** unstorage key (colons) <-> raw store key ('/'). */
 export const toRawKey = (key: string): string => key.replace(/:/g, '/');
 export const toStorageKey = (raw: string): string => raw.replace(/\//g, ':');
+
+/** The core unstorage methods of a listing store (s3, az), all built on its streaming capabilities. */
+export function storeDriver<O>(name: string, options: O, streaming: StreamingCapabilities): StreamingDriver {
+  const collect = async (key: string): Promise<Buffer> => {
+    const parts: Uint8Array[] = [];
+    for await (const c of streaming.streamObject(key, {})) parts.push(c);
+    return Buffer.concat(parts);
+  };
+  const read = async (key: string): Promise<Buffer | null> =>
+    ((await streaming.statObject(toRawKey(key), {})) ? collect(toRawKey(key)) : null);
+  return {
+    name,
+    options,
+    streaming,
+    hasItem: async (key) => (await streaming.statObject(toRawKey(key), {})) !== null,
+    getItemRaw: read,
+    getItem: async (key) => (await read(key))?.toString('utf8') ?? null,
+    getMeta: (key) => streaming.statObject(toRawKey(key), {}),
+    async getKeys(base) {
+      const prefix = base ? `${toRawKey(base).replace(/\/+$/, '')}/` : '';
+      const keys: string[] = [];
+      for await (const obj of streaming.listObjects(prefix, { recursive: true })) keys.push(toStorageKey(obj.key));
+      return keys;
+    },
+  };
+}

@@ -4,7 +4,7 @@
 // SigV4 signing, retries and timeouts from the shared HTTP client.
 import { defineDriver } from 'unstorage';
 import type { StreamingCapabilities, StreamingDriver, ListedObject } from './capabilities.js';
-import { toRawKey, toStorageKey } from './capabilities.js';
+import { storeDriver } from './capabilities.js';
 import { createHttpClient, type OpenedResponse } from './http-client.js';
 import { streamObject } from './object-stream.js';
 import { s3Failure, type S3ErrorContext } from './s3-errors.js';
@@ -99,26 +99,7 @@ function createS3Driver(o: S3DriverOptions): StreamingDriver {
     uriOf: (key) => `s3://${o.bucket}/${key}`,
   };
 
-  const collect = async (key: string): Promise<Uint8Array> => {
-    const parts: Uint8Array[] = [];
-    for await (const c of streaming.streamObject(key, {})) parts.push(c);
-    return Buffer.concat(parts);
-  };
-  return {
-    name: 'simgrep-s3',
-    options: o,
-    streaming,
-    hasItem: async (key) => (await streaming.statObject(toRawKey(key), {})) !== null,
-    getItemRaw: async (key) => ((await streaming.statObject(toRawKey(key), {})) ? collect(toRawKey(key)) : null),
-    getItem: async (key) => ((await streaming.statObject(toRawKey(key), {})) ? Buffer.from(await collect(toRawKey(key))).toString('utf8') : null),
-    getMeta: async (key) => streaming.statObject(toRawKey(key), {}),
-    async getKeys(base) {
-      const prefix = base ? `${toRawKey(base).replace(/\/+$/, '')}/` : '';
-      const keys: string[] = [];
-      for await (const obj of streaming.listObjects(prefix, { recursive: true })) keys.push(toStorageKey(obj.key));
-      return keys;
-    },
-  };
+  return storeDriver('simgrep-s3', o, streaming);
 }
 
 /** unstorage driver factory: createStorage({ driver: s3Driver({ bucket, region, credentials, endpoint }) }). */
