@@ -7,7 +7,7 @@ import { signSharedKey } from './azure-auth.js';
 import type { ListedObject, StreamingCapabilities, StreamingDriver } from './capabilities.js';
 import { storeDriver } from './capabilities.js';
 import { createHttpClient, type OpenedResponse, type RequestSpec } from './http-client.js';
-import { streamObject } from './object-stream.js';
+import { pagedListing, streamObject } from './object-stream.js';
 import { buildQuery, encodeRfc3986 } from './sigv4.js';
 import { xmlBlocks, xmlText } from './xml.js';
 
@@ -27,7 +27,7 @@ export interface AzureBlobDriverOptions {
   credentialHint?: string;
 }
 
-interface Page { objects: ListedObject[]; marker?: string }
+interface Page { items: ListedObject[]; cursor?: string }
 
 const PAGE_BLOBS = 5000;
 
@@ -83,19 +83,11 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
       const size = Number(xmlText(b, 'Content-Length'));
       return { key: xmlText(b, 'Name') ?? '', size: Number.isFinite(size) ? size : undefined };
     });
-    return { objects, marker: xmlText(xml, 'NextMarker') || undefined };
+    return { items: objects, cursor: xmlText(xml, 'NextMarker') || undefined };
   }
 
   const streaming: StreamingCapabilities = {
-    async *listObjects(prefix, { recursive, signal }) {
-      let next: Promise<Page> | null = listPage(prefix, recursive, undefined, signal);
-      while (next) {
-        const page: Page = await next;
-        next = page.marker ? listPage(prefix, recursive, page.marker, signal) : null;
-        next?.catch(() => {}); // awaited on the next turn; this only marks it handled if we stop early
-        yield* page.objects;
-      }
-    },
+    listObjects: (prefix, { recursive, signal }) => pagedListing((marker) => listPage(prefix, recursive, marker, signal)),
     async statObject(key, { signal }) {
       const opened = await client.open({ method: 'HEAD', url: blobUrl(key) }, signal);
       opened.discard();
@@ -105,8 +97,7 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
       return { size: Number.isFinite(size) ? size : undefined };
     },
     streamObject(key, { size, signal }) {
-      return streamObject(async ({ offset, etag }, sig) => {
-        const headers: Record<string, string> = offset > 0 ? { range: `bytes=${offset}-`, ...(etag && { 'if-match': etag }) } : {};
+      return streamObject(async (headers, sig) => {
         const opened = await client.open({ method: 'GET', url: blobUrl(key), headers }, sig);
         if (opened.res.status >= 300) return fail(opened, 'GET');
         return opened;

@@ -48,8 +48,7 @@ function createHttpDriver(o: HttpDriverOptions): StreamingDriver {
       return { size: Number.isFinite(size) ? size : undefined };
     },
     streamObject(key, { size, signal }) {
-      return streamObject(async ({ offset, etag }, sig) => {
-        const headers: Record<string, string> = offset > 0 ? { range: `bytes=${offset}-`, ...(etag && { 'if-match': etag }) } : {};
+      return streamObject(async (headers, sig) => {
         const opened = await client.open({ method: 'GET', url: urlOf(key), headers, followRedirects: true }, sig);
         if (opened.res.status >= 300) return fail(opened);
         return opened;

@@ -5,8 +5,8 @@ import { SimgrepError } from '../../errors.js';
 import { TransportError, type OpenedResponse, type ResponseHead } from './http-client.js';
 import { backoffMs, sleep } from './retry.js';
 
-/** Opens the object from `offset` (a Range request when > 0); resolves only with a 2xx response. */
-export type OpenObject = (from: { offset: number; etag?: string }, signal?: AbortSignal) => Promise<OpenedResponse>;
+/** GETs the object with these extra headers (a Range and If-Match when resuming); resolves only with a 2xx response. */
+export type OpenObject = (headers: Record<string, string>, signal?: AbortSignal) => Promise<OpenedResponse>;
 
 export interface StreamObjectOptions { size?: number; retries: number; signal?: AbortSignal }
 
@@ -14,7 +14,7 @@ const WHOLE_BYTES = 8 << 20;
 const CHUNK_BYTES = 1 << 20;
 
 export async function* streamObject(open: OpenObject, o: StreamObjectOptions): AsyncGenerator<Uint8Array> {
-  let opened = await open({ offset: 0 }, o.signal);
+  let opened = await open({}, o.signal);
   const etag = opened.res.headers.get('etag') ?? undefined;
   const length = o.size ?? contentLength(opened.res);
   const whole = length !== undefined && length <= WHOLE_BYTES;
@@ -42,7 +42,7 @@ export async function* streamObject(open: OpenObject, o: StreamObjectOptions): A
       if (!(e instanceof TransportError) || resumes >= o.retries) throw e;
       resumes++;
       await sleep(backoffMs(resumes), o.signal);
-      opened = await open({ offset, etag }, o.signal);
+      opened = await open({ range: `bytes=${offset}-`, ...(etag && { 'if-match': etag }) }, o.signal);
       if (opened.res.status !== 206 || !rangeStartsAt(opened.res, offset)) {
         opened.discard();
         throw new SimgrepError('REMOTE_UNAVAILABLE', `${e.message}; resuming at byte ${offset} failed: the server ignored the Range request (HTTP ${opened.res.status})`, { cause: e });
@@ -67,4 +67,15 @@ function grow(buf: Buffer): Buffer {
   const bigger = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, buf.length * 2));
   buf.copy(bigger);
   return bigger;
+}
+
+/** A paginated listing as one stream: the next page is fetched while the caller consumes this one. */
+export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; cursor?: string }>): AsyncGenerator<T> {
+  let next: Promise<{ items: T[]; cursor?: string }> | null = fetchPage(undefined);
+  while (next) {
+    const page: { items: T[]; cursor?: string } = await next;
+    next = page.cursor ? fetchPage(page.cursor) : null;
+    next?.catch(() => {}); // awaited on the next turn; this only marks it handled if we stop early
+    yield* page.items;
+  }
 }

@@ -6,7 +6,7 @@ import { defineDriver } from 'unstorage';
 import type { StreamingCapabilities, StreamingDriver, ListedObject } from './capabilities.js';
 import { storeDriver } from './capabilities.js';
 import { createHttpClient, type OpenedResponse } from './http-client.js';
-import { streamObject } from './object-stream.js';
+import { pagedListing, streamObject } from './object-stream.js';
 import { s3Failure, type S3ErrorContext } from './s3-errors.js';
 import { buildQuery, encodeRfc3986, signV4, type AwsCredentials } from './sigv4.js';
 import { xmlBlocks, xmlText } from './xml.js';
@@ -26,7 +26,7 @@ export interface S3DriverOptions {
   credentialHint?: string;
 }
 
-interface Page { objects: ListedObject[]; token?: string }
+interface Page { items: ListedObject[]; cursor?: string }
 
 const PAGE_KEYS = 1000;
 
@@ -67,19 +67,11 @@ function createS3Driver(o: S3DriverOptions): StreamingDriver {
       return { key: decode(xmlText(c, 'Key') ?? ''), size: Number.isFinite(size) ? size : undefined };
     });
     const truncated = xmlText(xml, 'IsTruncated') === 'true';
-    return { objects, token: truncated ? xmlText(xml, 'NextContinuationToken') : undefined };
+    return { items: objects, cursor: truncated ? xmlText(xml, 'NextContinuationToken') : undefined };
   }
 
   const streaming: StreamingCapabilities = {
-    async *listObjects(prefix, { recursive, signal }) {
-      let next: Promise<Page> | null = listPage(prefix, recursive, undefined, signal);
-      while (next) {
-        const page: Page = await next;
-        next = page.token ? listPage(prefix, recursive, page.token, signal) : null;
-        next?.catch(() => {}); // awaited on the next turn; this only marks it handled if we stop early
-        yield* page.objects;
-      }
-    },
+    listObjects: (prefix, { recursive, signal }) => pagedListing((token) => listPage(prefix, recursive, token, signal)),
     async statObject(key, { signal }) {
       const opened = await client.open({ method: 'HEAD', url: objectUrl(key) }, signal);
       opened.discard();
@@ -89,8 +81,7 @@ function createS3Driver(o: S3DriverOptions): StreamingDriver {
       return { size: Number.isFinite(size) ? size : undefined };
     },
     streamObject(key, { size, signal }) {
-      return streamObject(async ({ offset, etag }, sig) => {
-        const headers: Record<string, string> = offset > 0 ? { range: `bytes=${offset}-`, ...(etag && { 'if-match': etag }) } : {};
+      return streamObject(async (headers, sig) => {
         const opened = await client.open({ method: 'GET', url: objectUrl(key), headers }, sig);
         if (opened.res.status >= 300) return fail(opened, 'GET');
         return opened;
