@@ -29,7 +29,7 @@ export async function scoreChunks(
     const tokenBase = texts.length;
     const file = c.rangePaths[r >> 1];
     const path = pathSignals(file, plan);
-    for (const s of chunkStats(lines, c.rangeFirstLines[r >> 1], file, plan)) {
+    for (const s of chunkStats(lines, c.rangeFirstLines[r >> 1], file, plan, path)) {
       chunks.push({ ...s, at: from + s.from, tokenAt: tokenBase + s.from, lexical: lexicalScore(s.bm25, plan), path });
     }
     if (plan.mode === 'hybrid') for (const line of lines) texts.push(req.ignoreCase ? line.toLowerCase() : line);

@@ -63,14 +63,14 @@ export function countTerms(text: string, plan: RankPlan, tf: Float64Array): bool
     if (e === s) continue;
     const ident = text.slice(s, e);
     const lowerIdent = lower.slice(s, e);
-    const parts = identifierParts(ident);
+    const stems = identifierParts(ident).map(stem);
     for (let t = 0; t < plan.terms.length; t++) {
       const term = plan.terms[t];
       if (term.whole) {
         if (lowerIdent === term.key) { tf[t]++; matched = true; }
         continue;
       }
-      for (const part of parts) if (stem(part) === term.key) { tf[t]++; matched = true; }
+      for (const partStem of stems) if (partStem === term.key) { tf[t]++; matched = true; }
     }
   }
   return matched;
@@ -136,13 +136,13 @@ export function pathSignals(path: string, plan: RankPlan): PathSignals {
  * Chunk statistics for one scored range of a file: `lines` are its lines, the first being file line
  * `firstLine`; chunks are cut at file lines that are multiples of plan.chunkLines.
  */
-export function chunkStats(lines: string[], firstLine: number, path: string, plan: RankPlan): ChunkStats[] {
+export function chunkStats(lines: string[], firstLine: number, path: string, plan: RankPlan, signals = pathSignals(path, plan)): ChunkStats[] {
   const nTerms = plan.terms.length;
   const pathTf = new Float64Array(nTerms);
   const pathText = pathTerms(path).join(' ');
   countTerms(pathText, plan, pathTf);
   const pathLength = pathText.length;
-  const { fileStem } = pathSignals(path, plan);
+  const { fileStem } = signals;
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
   const lineTf = new Float64Array(nTerms);
   const tf = new Float64Array(nTerms);
