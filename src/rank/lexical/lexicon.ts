@@ -11,22 +11,51 @@ export interface Lexicon {
   df(term: string): number;
 }
 
-/** Parses `#docs<TAB>N` then `term<TAB>df` lines. */
+/**
+ * Reads `#docs<TAB>N` then `term<TAB>df` lines. A search asks for a handful of terms, so the text is
+ * only checked line by line here and each term is found in it on demand (no 100,000-entry map).
+ */
 export function parseLexicon(text: string, source = 'lexicon'): Lexicon {
-  const counts = new Map<string, number>();
   let docs = 0;
-  for (const line of text.split('\n')) {
-    if (!line) continue;
-    const tab = line.indexOf('\t');
-    const value = Number(line.slice(tab + 1));
-    if (tab <= 0 || !Number.isFinite(value)) {
-      throw new SimgrepError('INTERNAL', `${source}: bad line "${line.slice(0, 60)}"; expected term<TAB>count`);
+  for (let at = 0; at < text.length;) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 ? text.length : nl;
+    if (end > at) {
+      const tab = text.indexOf('\t', at);
+      if (tab <= at || tab >= end || !isCount(text, tab + 1, end)) {
+        throw new SimgrepError('INTERNAL', `${source}: bad line "${text.slice(at, Math.min(end, at + 60))}"; expected term<TAB>count`);
+      }
+      if (text.startsWith('#docs\t', at)) docs = Number(text.slice(tab + 1, end));
     }
-    const key = line.slice(0, tab);
-    if (key === '#docs') docs = value; else if (!key.startsWith('#')) counts.set(key, value);
+    at = end + 1;
   }
   if (!(docs > 0)) throw new SimgrepError('INTERNAL', `${source}: missing "#docs<TAB>N" header`);
-  return { docs, df: (term) => counts.get(term) ?? 0 };
+  const known = new Map<string, number>();
+  const df = (term: string): number => {
+    let n = known.get(term);
+    if (n === undefined) {
+      const hit = text.startsWith(`${term}\t`) ? 0 : text.indexOf(`\n${term}\t`);
+      const at = hit <= 0 ? hit : hit + 1;
+      n = at < 0 ? 0 : Number(text.slice(at + term.length + 1, lineEnd(text, at)));
+      known.set(term, n);
+    }
+    return n;
+  };
+  return { docs, df: (term) => (term.includes('\n') || term.includes('\t') || term.startsWith('#') ? 0 : df(term)) };
+}
+
+function isCount(text: string, from: number, to: number): boolean {
+  if (to <= from) return false;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+function lineEnd(text: string, at: number): number {
+  const nl = text.indexOf('\n', at);
+  return nl < 0 ? text.length : nl;
 }
 
 let bundled: Lexicon | null = null;
