@@ -48,12 +48,12 @@ export function createPool(opts: PoolOptions): Executor {
   };
 }
 
-/** dist/workers/embed.worker.js, found from both dist/src/pool.js and (under vitest) src/pool.ts. */
+/** dist/workers/embed-entry.cjs, found from both dist/src/pool.js and (under vitest) src/pool.ts. */
 function workerFile(): string {
-  const candidates = ['../workers/embed.worker.js', '../dist/workers/embed.worker.js'];
+  const candidates = ['../workers/embed-entry.cjs', '../dist/workers/embed-entry.cjs'];
   for (const c of candidates) {
     const p = fileURLToPath(new URL(c, import.meta.url));
     if (existsSync(p)) return p;
   }
-  throw new SimgrepError('INTERNAL', 'the worker file dist/workers/embed.worker.js is missing; run `npm run build`');
+  throw new SimgrepError('INTERNAL', 'the worker file dist/workers/embed-entry.cjs is missing; run `npm run build`');
 }

@@ -51,7 +51,9 @@ describe('a 268 MB S3 object', () => {
     expect(big.stdout).toMatch(new RegExp(`^s3://big/logs/huge\\.log:${NEEDLE_LINE}::${NEEDLE_LINE + 1} \\(`));
     const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
     console.log(`peak RSS: ${mb(big.peakBytes)} for the ${mb(OBJECT_BYTES)} object, ${mb(tiny.peakBytes)} for a tiny one`);
-    expect(big.peakBytes).toBeLessThan(OBJECT_BYTES * 0.5);
-    expect(big.peakBytes - tiny.peakBytes).toBeLessThan(OBJECT_BYTES * 0.3);
+    // Reading the object whole would add at least its size (the bytes, then the decoded text). The
+    // streamed growth is V8 letting 1 MiB read buffers pile up before a GC: ~50 MB on an idle machine,
+    // up to ~105 MB measured with the rest of the suite running beside it.
+    expect(big.peakBytes - tiny.peakBytes).toBeLessThan(OBJECT_BYTES * 0.5);
   });
 });

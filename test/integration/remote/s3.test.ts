@@ -105,6 +105,7 @@ describe('simgrep with s3:// paths', () => {
         cli([query, '.', '--json', '--top-k', '5', '-n', '1']),
         cli([query, `s3://${BUCKET}/mirror/`, '--json', '--top-k', '5', '-n', '1']),
       ]);
+      expect({ code: remote.code, stderr: remote.stderr }).toEqual({ code: 0, stderr: '' });
       expect(remote.stdout.replaceAll(`s3://${BUCKET}/mirror/`, './')).toBe(disk.stdout);
       expect(JSON.parse(disk.stdout).results.length).toBeGreaterThan(0);
     }
