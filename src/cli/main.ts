@@ -34,9 +34,8 @@ async function main(argv: string[]): Promise<number> {
     offline: flags.offline === true || undefined,
     onModelProgress: progress.download,
   });
-  let response: SearchResponse;
   try {
-    response = await searcher.search({
+    const response = await searcher.search({
       query,
       mode: flags.mode as SearchMode | undefined,
       paths,
@@ -54,10 +53,16 @@ async function main(argv: string[]): Promise<number> {
       merge: flags.merge !== false,
       onProgress: progress.search,
     });
+    progress.clear();
+    return report(response, flags);
   } finally {
     progress.clear();
     await searcher.close();
   }
+}
+
+/** Prints warnings and results (before the worker pool is closed), and returns the exit code. */
+function report(response: SearchResponse, flags: ParsedFlags): number {
   for (const w of response.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
   const printer = pickPrinter(flags);
   for (const r of response.results) printer.result(r);
