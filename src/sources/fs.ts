@@ -1,6 +1,8 @@
 // Local files: explicit files, directory walks (.gitignore/.ignore, hidden, extensions, size cap),
 // and quoted globs. Named files are always searched; filters apply to what a walk finds.
-import { lstat, open, opendir, readFile, stat } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, read, readFileSync } from 'node:fs';
+import { lstat, opendir, readFile, stat } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { IgnoreStack } from './ignore-rules.js';
@@ -18,6 +20,7 @@ export interface FsSourceOptions {
 }
 
 const GLOB_CHARS = /[*?[\]{}]/;
+const readAsync = promisify(read);
 const STREAM_CHUNK_BYTES = 1 << 20;
 const WHOLE_FILE_BYTES = 8 << 20;
 
@@ -129,21 +132,24 @@ export function createFsSource(opts: FsSourceOptions): Source {
       }
     },
     read: (entry) => readFile(entry.path),
-    /** One open: small files come back whole in one chunk, big ones in 1 MiB chunks. */
+    /**
+     * One open: small files come back whole in one chunk, big ones in 1 MiB chunks. Small files are
+     * read synchronously: for a tree of 5 KB files the promise API's open/stat/read/close round trips
+     * cost ~10x the CPU of the reads themselves on the thread that feeds the workers (bench/RESULTS.md).
+     */
     async *stream(entry, signal) {
-      const handle = await open(entry.path, 'r');
+      const fd = openSync(entry.path, 'r');
       try {
-        const { size } = await handle.stat();
-        if (size <= WHOLE_FILE_BYTES) { yield await handle.readFile(); return; }
+        if (fstatSync(fd).size <= WHOLE_FILE_BYTES) { yield readFileSync(fd); return; }
         for (;;) {
           if (signal?.aborted) return;
           const chunk = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
-          const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+          const { bytesRead } = await readAsync(fd, chunk, 0, chunk.length, null);
           if (bytesRead === 0) return;
           yield chunk.subarray(0, bytesRead);
         }
       } finally {
-        await handle.close();
+        closeSync(fd);
       }
     },
     drainWarnings() { return warnings.splice(0); },
