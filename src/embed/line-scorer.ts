@@ -5,7 +5,8 @@ import type { EmbedderKind, ModelData, TokenizedBatch } from '../types.js';
 import type { PoolingKernel } from './embedder.js';
 import { createKernel } from './kernels.js';
 import { createIdBuffer } from '../model/tokenizer/index.js';
-import { loadLineTokenizer, type LineTokenizer } from './tokenizer-loader.js';
+import { openTokenizerFile } from '../model/tokenizer-file.js';
+import type { LineTokenizer } from '../model/tokenizer/index.js';
 import type { RankPlan } from '../rank/plan.js';
 import { scoreChunks } from './chunk-scoring.js';
 
@@ -47,12 +48,11 @@ const CACHE_LIMIT = 50_000;
 const CACHE_MAX_CHARS = 80;
 
 export async function createLineScorer(model: ModelData, kind: EmbedderKind): Promise<LineScorer> {
-  const tokenizer = await loadLineTokenizer(model.tokenizerPath);
+  const file = await openTokenizerFile(model.tokenizerPath, 'Re-download the model or pass --model <dir> with a valid tokenizer.json.');
+  const tokenizer = file.createTokenizer();
   const kernel = await createKernel(model, kind);
-  // model2vec cuts texts to maxLength * median token length chars. The median (a vocabulary scan) is
-  // only computed for the first text longer than maxLength chars: the median is at least 1.
-  let charLimit = 0;
-  const longTextLimit = () => (charLimit ||= model.maxLength * medianTokenLength(tokenizer));
+  // model2vec cuts texts to maxLength * median token length chars.
+  const longTextLimit = () => model.maxLength * file.medianTokenLength;
   let cacheKey = '';
   let cache = new Map<string, number>();
 
@@ -121,12 +121,4 @@ function tokenizeTexts(texts: string[], tokenizer: LineTokenizer, model: ModelDa
     lineStarts[i + 1] = n;
   }
   return { ids: buf.ids.subarray(0, buf.length), lineStarts };
-}
-
-function medianTokenLength(tokenizer: LineTokenizer): number {
-  const lengths = tokenizer.tokenLengths().sort((a, b) => a - b);
-  if (lengths.length === 0) return 1;
-  const mid = lengths.length >> 1;
-  const median = lengths.length % 2 ? lengths[mid] : (lengths[mid - 1] + lengths[mid]) / 2;
-  return Math.max(1, Math.floor(median));
 }

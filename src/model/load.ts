@@ -7,7 +7,8 @@ import { readModelConfig } from './config.js';
 import type { DownloadProgress } from './progress.js';
 import { resolveModel, type ResolvedModel } from './resolve.js';
 import { readModelTables, type ModelTables } from './tables.js';
-import { readTokenizerMeta, type TokenizerMeta } from './tokenizer-meta.js';
+import { openTokenizerFile } from './tokenizer-file.js';
+import type { TokenizerMeta } from './tokenizer-meta.js';
 
 export interface LoadModelOptions {
   /** Never touch the network (also on when HF_HUB_OFFLINE=1). */
@@ -38,11 +39,11 @@ export async function loadModel(spec: string, opts: LoadModelOptions = {}): Prom
   const hint = fixHint(resolved);
   const [config, tokenizer] = await Promise.all([
     readModelConfig(layout.configPath, layout.modulesPath, hint),
-    readTokenizerMeta(layout.tokenizerPath, hint),
+    openTokenizerFile(layout.tokenizerPath, hint),
   ]);
   if (opts.signal?.aborted) throw new SimgrepError('ABORTED', `Loading ${spec} was aborted.`);
   const tables = await readModelTables(layout.modelPath, layout.spec.tensor, hint);
-  checkCoverage(tables, tokenizer, layout.modelPath, layout.tokenizerPath, hint);
+  checkCoverage(tables, tokenizer.meta, layout.modelPath, layout.tokenizerPath, hint);
   return {
     id: resolved.id,
     dir: layout.dir,
@@ -54,7 +55,7 @@ export async function loadModel(spec: string, opts: LoadModelOptions = {}): Prom
     ...(tables.weights && { weights: tables.weights }),
     normalize: config.normalize,
     maxLength: config.maxLength,
-    unkId: tokenizer.unkId,
+    unkId: tokenizer.meta.unkId,
   };
 }
 

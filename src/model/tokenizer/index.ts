@@ -2,11 +2,12 @@
 // @huggingface/tokenizers' encode(text, { add_special_tokens: false }) for a parsed tokenizer.json.
 import { readRoot, readUnigram, readWordPiece } from './config.js';
 import { DEFAULT_MEMO_WORDS } from './ascii-word-memo.js';
+import { decodeCompiledWordPiece, encodeCompiledWordPiece } from './compiled-wordpiece.js';
 import { createLibraryTokenizer } from './library-memo.js';
 import { memoSizes } from './line-memo.js';
 import type { LineTokenizer } from './line-tokenizer.js';
 import { createUnigramTokenizer } from './unigram-native.js';
-import { createWordPieceTokenizer } from './wordpiece-native.js';
+import { compileWordPiece, createWordPieceTokenizer, type CompiledWordPiece } from './wordpiece-native.js';
 
 export type { LineTokenizer } from './line-tokenizer.js';
 export { createIdBuffer, reserveIds, type IdBuffer } from './id-buffer.js';
@@ -27,9 +28,30 @@ export function createLineTokenizer(tokenizerJson: unknown, opts: LineTokenizerO
   const memo = memoSizes(opts.memoEntries ?? DEFAULT_MEMO_WORDS);
   if (opts.native !== false) {
     const wordPiece = readWordPiece(root);
-    if (wordPiece) return createWordPieceTokenizer(wordPiece, memo);
+    if (wordPiece) return createWordPieceTokenizer(compileWordPiece(wordPiece), memo);
     const unigram = readUnigram(root);
     if (unigram) return createUnigramTokenizer(unigram, memo);
   }
   return createLibraryTokenizer(root, memo);
+}
+
+/**
+ * The line tokenizer of a parsed tokenizer.json as bytes for a cache (lineTokenizerFromCompiled loads
+ * them), or null when it does not run on the native WordPiece path (other kinds build from JSON).
+ */
+export function compileLineTokenizer(tokenizerJson: unknown): Uint8Array | null {
+  const wordPiece = readWordPiece(readRoot(tokenizerJson));
+  return wordPiece ? encodeCompiledWordPiece(compileWordPiece(wordPiece)) : null;
+}
+
+/** A compiled tokenizer, decoded and checked; its tables are shared by every tokenizer made from it. */
+export type CompiledLineTokenizer = CompiledWordPiece;
+
+/** Decodes compileLineTokenizer's bytes; throws when they are not a valid compiled tokenizer. */
+export function decodeCompiledTokenizer(bytes: Uint8Array): CompiledLineTokenizer {
+  return decodeCompiledWordPiece(bytes);
+}
+
+export function createCompiledLineTokenizer(compiled: CompiledLineTokenizer, opts: Pick<LineTokenizerOptions, 'memoEntries'> = {}): LineTokenizer {
+  return createWordPieceTokenizer(compiled, memoSizes(opts.memoEntries ?? DEFAULT_MEMO_WORDS));
 }

@@ -11,8 +11,11 @@ export interface WordPieceModel {
   asciiWord(text: string, start: number, end: number, fold: Uint8Array): number[];
 }
 
-export function createWordPieceModel(spec: WordPieceSpec): WordPieceModel {
-  const { vocab, unkId, prefix, maxInputCharsPerWord } = spec;
+/** Word-initial and continuation pieces of a WordPiece vocabulary, as tries. */
+export interface WordPieceTries { initial: PieceTrie; continuing: PieceTrie }
+
+export function buildWordPieceTries(spec: WordPieceSpec): WordPieceTries {
+  const { vocab, prefix } = spec;
   let chars = 0;
   for (const token of vocab.keys()) chars += token.length;
   const initial = new PieceTrie((chars >> 1) + 1);
@@ -21,6 +24,12 @@ export function createWordPieceModel(spec: WordPieceSpec): WordPieceModel {
     initial.insert(token, id);
     if (token.startsWith(prefix) && token.length > prefix.length) continuing.insert(token.slice(prefix.length), id);
   }
+  return { initial, continuing };
+}
+
+export function createWordPieceModel(spec: Pick<WordPieceSpec, 'unkId' | 'maxInputCharsPerWord'>, tries: WordPieceTries): WordPieceModel {
+  const { unkId, maxInputCharsPerWord } = spec;
+  const { initial, continuing } = tries;
   let cps = new Int32Array(256);
 
   /** Greedy longest match over cps[0, n). */

@@ -8,12 +8,20 @@ import type { WordPieceSpec } from './config.js';
 import { pushIds, reserveIds, type IdBuffer } from './id-buffer.js';
 import { lineTokenizerFrom, type LineTokenizer } from './line-tokenizer.js';
 import type { MemoSizes } from './line-memo.js';
-import { createWordPieceModel } from './wordpiece-model.js';
+import { buildWordPieceTries, createWordPieceModel, type WordPieceTries } from './wordpiece-model.js';
 
 const MAX_MEMO_CHUNK_CHARS = 256;
 
-export function createWordPieceTokenizer(spec: WordPieceSpec, sizes: MemoSizes): LineTokenizer {
-  const model = createWordPieceModel(spec);
+/** A WordPiece spec with its vocabulary already built into tries (what the compiled cache stores). */
+export type CompiledWordPiece = Omit<WordPieceSpec, 'vocab'> & { tries: WordPieceTries };
+
+export function compileWordPiece(spec: WordPieceSpec): CompiledWordPiece {
+  const { vocab: _vocab, ...rest } = spec;
+  return { ...rest, tries: buildWordPieceTries(spec) };
+}
+
+export function createWordPieceTokenizer(spec: CompiledWordPiece, sizes: MemoSizes): LineTokenizer {
+  const model = createWordPieceModel(spec, spec.tries);
   const added = createAddedTokenSplitter(spec.added);
   const cls = asciiClasses(spec.normalizer);
   const fold = asciiFold(spec.normalizer);

@@ -2,7 +2,9 @@
 // source, prose, identifiers, unicode edge cases), cold and with a warm memo, for both fixture models.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createIdBuffer, createLineTokenizer, type LineTokenizer } from '../../../src/model/tokenizer/index.js';
+import {
+  compileLineTokenizer, createCompiledLineTokenizer, createIdBuffer, createLineTokenizer, decodeCompiledTokenizer, type LineTokenizer,
+} from '../../../src/model/tokenizer/index.js';
 import { hasShared, repoRoot } from '../../helpers/shared.js';
 import { firstMismatch, libraryIds, loadFixtureTokenizer } from './parity-helpers.js';
 import { buildSample } from './sample-lines.js';
@@ -63,6 +65,19 @@ describe.skipIf(!hasShared)('tokenizer parity with @huggingface/tokenizers', () 
         const got = viaBuffer(tok, sample);
         const bad = got.findIndex((ids, i) => ids.length !== expected[i].length || ids.some((v, k) => v !== expected[i][k]));
         expect(bad).toBe(-1);
+      });
+
+      it('gives the same ids when compiled to bytes and loaded back (the tokenizer cache)', () => {
+        const bytes = compileLineTokenizer(json);
+        if (f.kind !== 'wordpiece-native') { expect(bytes).toBeNull(); return; }
+        // Loaded from an unaligned copy too: the decoder must not depend on the buffer's offset.
+        const shifted = new Uint8Array(bytes!.length + 1).subarray(1);
+        shifted.set(bytes!);
+        for (const b of [bytes!, shifted]) {
+          const tok = createCompiledLineTokenizer(decodeCompiledTokenizer(b));
+          expect(tok.kind).toBe('wordpiece-native');
+          expect(firstMismatch(tok, sample, expected)).toBeNull();
+        }
       });
 
       it('matches the library-backed fallback (library-memo) too', () => {

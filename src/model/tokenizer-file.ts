@@ -1,0 +1,125 @@
+// tokenizer.json, read once per use and compiled once per machine. Parsing it and building the native
+// WordPiece tries costs ~100-150 ms per thread (most of a small search's start-up), so the result is
+// kept in a cache keyed by the SHA-256 of tokenizer.json's bytes: $SIMGREP_CACHE_DIR, else
+// $XDG_CACHE_HOME/simgrep, else ~/.cache/simgrep (SIMGREP_CACHE_DIR=off disables it). The cache is
+// only an accelerator: a missing, unreadable or damaged entry is rebuilt, a failed write is ignored.
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  compileLineTokenizer, createCompiledLineTokenizer, createLineTokenizer, decodeCompiledTokenizer, type CompiledLineTokenizer, type LineTokenizer,
+} from './tokenizer/index.js';
+import { corruptTokenizer, tokenizerMetaOf, type TokenizerJson, type TokenizerMeta } from './tokenizer-meta.js';
+
+export interface TokenizerFile {
+  meta: TokenizerMeta;
+  /** Median length (chars) of the vocabulary's tokens: model2vec cuts long texts at maxLength x this. */
+  medianTokenLength: number;
+  /** A new line tokenizer (each has its own memo). */
+  createTokenizer(): LineTokenizer;
+}
+
+/** What a cache entry holds besides the compiled tokenizer. */
+interface CachedInfo { meta: TokenizerMeta; medianTokenLength: number; compiled: boolean }
+
+/** Bump when what is cached changes meaning (the compiled bytes carry their own version too). */
+const ENTRY_VERSION = 1;
+
+/** `hint` tells the user how to fix a broken tokenizer.json (it depends on where the model came from). */
+export async function openTokenizerFile(file: string, hint: string): Promise<TokenizerFile> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (e) {
+    throw corruptTokenizer(file, `cannot read tokenizer.json (${(e as NodeJS.ErrnoException).code ?? e})`, hint, e);
+  }
+  const entry = entryPath(bytes);
+  const cached = entry ? await readEntry(entry) : null;
+  if (cached) {
+    const { info, compiled } = cached;
+    return {
+      meta: info.meta,
+      medianTokenLength: info.medianTokenLength,
+      createTokenizer: () => (compiled ? createCompiledLineTokenizer(compiled) : createLineTokenizer(parse(bytes, file, hint))),
+    };
+  }
+  const json = parse(bytes, file, hint);
+  const meta = tokenizerMetaOf(json, file, hint);
+  const bytesOut = compileLineTokenizer(json);
+  const info: CachedInfo = { meta, medianTokenLength: medianTokenLength(json), compiled: bytesOut !== null };
+  if (entry) await writeEntry(entry, info, bytesOut);
+  const compiled = bytesOut && decodeCompiledTokenizer(bytesOut);
+  return {
+    meta,
+    medianTokenLength: info.medianTokenLength,
+    createTokenizer: () => (compiled ? createCompiledLineTokenizer(compiled) : createLineTokenizer(json)),
+  };
+}
+
+function parse(bytes: Buffer, file: string, hint: string): TokenizerJson {
+  try {
+    return JSON.parse(bytes.toString('utf8')) as TokenizerJson;
+  } catch (e) {
+    throw corruptTokenizer(file, 'tokenizer.json is not valid JSON', hint, e);
+  }
+}
+
+/** The cache directory, or null when caching is off. */
+export function tokenizerCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
+  const own = env.SIMGREP_CACHE_DIR;
+  if (own === 'off') return null;
+  if (own) return path.join(own, 'tokenizers');
+  const base = env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(base, 'simgrep', 'tokenizers');
+}
+
+function entryPath(bytes: Buffer): string | null {
+  const dir = tokenizerCacheDir();
+  return dir && path.join(dir, `${createHash('sha256').update(bytes).digest('hex')}-v${ENTRY_VERSION}.bin`);
+}
+
+/** Layout: u32 info length, info JSON, then the compiled tokenizer at the next multiple of 4. */
+async function readEntry(file: string): Promise<{ info: CachedInfo; compiled: CompiledLineTokenizer | null } | null> {
+  try {
+    const buf = await readFile(file);
+    const infoBytes = buf.readUInt32LE(0);
+    const info = JSON.parse(buf.toString('utf8', 4, 4 + infoBytes)) as CachedInfo;
+    if (!Number.isInteger(info?.meta?.vocabSize) || !(info.medianTokenLength >= 1)) return null;
+    // Decoding checks the layout and sizes: a damaged entry reads as a miss and is rebuilt.
+    const compiled = info.compiled ? decodeCompiledTokenizer(buf.subarray((4 + infoBytes + 3) & ~3)) : null;
+    return { info, compiled };
+  } catch {
+    return null;
+  }
+}
+
+async function writeEntry(file: string, info: CachedInfo, compiled: Uint8Array | null): Promise<void> {
+  const json = Buffer.from(JSON.stringify(info), 'utf8');
+  const at = (4 + json.length + 3) & ~3;
+  const out = Buffer.alloc(at + (compiled?.length ?? 0));
+  out.writeUInt32LE(json.length, 0);
+  json.copy(out, 4);
+  if (compiled) out.set(compiled, at);
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(tmp, out);
+    await rename(tmp, file);
+  } catch {
+    // A read-only or full disk only costs the next run the build again.
+  }
+}
+
+function medianTokenLength(json: TokenizerJson): number {
+  const vocab = json.model?.vocab;
+  const tokens = new Set<string>();
+  if (Array.isArray(vocab)) for (const entry of vocab) tokens.add(String((entry as unknown[])[0]));
+  else if (vocab && typeof vocab === 'object') for (const t of Object.keys(vocab)) tokens.add(t);
+  if (Array.isArray(json.added_tokens)) for (const a of json.added_tokens as { content?: unknown }[]) if (typeof a?.content === 'string') tokens.add(a.content);
+  const lengths = [...tokens].map((t) => t.length).sort((a, b) => a - b);
+  if (lengths.length === 0) return 1;
+  const mid = lengths.length >> 1;
+  const median = lengths.length % 2 ? lengths[mid] : (lengths[mid - 1] + lengths[mid]) / 2;
+  return Math.max(1, Math.floor(median));
+}

@@ -1,0 +1,91 @@
+// tokenizer.json compiled once per machine: a miss builds and stores an entry, a hit is served from it
+// (with the same ids), a damaged entry is rebuilt, and a cache that cannot be used never breaks a load.
+import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bundledModelDir } from '../../../src/model/default-model.js';
+import { openTokenizerFile, tokenizerCacheDir } from '../../../src/model/tokenizer-file.js';
+import { tokenizerMetaOf } from '../../../src/model/tokenizer-meta.js';
+import { createLineTokenizer } from '../../../src/model/tokenizer/index.js';
+import { hasShared, model2vecFixtures } from '../../helpers/shared.js';
+
+const BUNDLED = path.join(bundledModelDir(), 'tokenizer.json');
+const LINES = ['def retry_upload(self, attempts=3):', '    // Ünïcödé and CamelCaseWords, snake_case_words', '', 'x'.repeat(300)];
+
+let dir: string;
+const saved = process.env.SIMGREP_CACHE_DIR;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'simgrep-tokcache-'));
+  process.env.SIMGREP_CACHE_DIR = dir;
+});
+afterEach(async () => {
+  if (saved === undefined) delete process.env.SIMGREP_CACHE_DIR; else process.env.SIMGREP_CACHE_DIR = saved;
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function entries(): Promise<string[]> {
+  return (await readdir(path.join(dir, 'tokenizers'))).map((f) => path.join(dir, 'tokenizers', f));
+}
+
+async function expectSameAsJson(file: string): Promise<void> {
+  const json = JSON.parse(await readFile(file, 'utf8'));
+  const opened = await openTokenizerFile(file, 'hint');
+  expect(opened.meta).toEqual(tokenizerMetaOf(json, file, 'hint'));
+  const fresh = createLineTokenizer(json);
+  const tok = opened.createTokenizer();
+  for (const line of LINES) expect(Array.from(tok.encode(line))).toEqual(Array.from(fresh.encode(line)));
+}
+
+describe('openTokenizerFile', () => {
+  it('stores one entry on a miss and serves the next open from it', async () => {
+    await expectSameAsJson(BUNDLED);
+    const [entry] = await entries();
+    expect(await entries()).toHaveLength(1);
+    // Prove the second open reads the entry: a changed (still valid) entry shows through.
+    const bytes = await readFile(entry);
+    const infoLength = bytes.readUInt32LE(0);
+    const info = JSON.parse(bytes.toString('utf8', 4, 4 + infoLength));
+    const edited = Buffer.from(bytes);
+    const patched = JSON.stringify({ ...info, medianTokenLength: 7 }).padEnd(infoLength, ' ');
+    expect(patched.length).toBe(infoLength);
+    edited.write(patched, 4, 'utf8');
+    await writeFile(entry, edited);
+    expect((await openTokenizerFile(BUNDLED, 'hint')).medianTokenLength).toBe(7);
+    await expectSameAsJson(BUNDLED);
+  });
+
+  it('rebuilds a damaged entry', async () => {
+    await openTokenizerFile(BUNDLED, 'hint');
+    const [entry] = await entries();
+    const { size } = await stat(entry);
+    await truncate(entry, Math.floor(size / 2));
+    await expectSameAsJson(BUNDLED);
+    expect((await readFile(entry)).length).toBe(size);
+  });
+
+  it('works without a cache: turned off, or a directory that cannot be created', async () => {
+    process.env.SIMGREP_CACHE_DIR = 'off';
+    expect(tokenizerCacheDir()).toBeNull();
+    await expectSameAsJson(BUNDLED);
+    const blocker = path.join(dir, 'a-file');
+    await writeFile(blocker, 'not a directory');
+    process.env.SIMGREP_CACHE_DIR = blocker;
+    await expectSameAsJson(BUNDLED);
+    expect(await readdir(dir)).toEqual(['a-file']);
+  });
+
+  it('names a tokenizer.json that is not JSON, and stores nothing', async () => {
+    const bad = path.join(dir, 'tokenizer.json');
+    await writeFile(bad, '{"model": ');
+    await expect(openTokenizerFile(bad, 'Replace it.')).rejects.toMatchObject({ code: 'TOKENIZER_CORRUPT', message: expect.stringContaining('not valid JSON. Replace it.') });
+    expect(await readdir(dir)).toEqual(['tokenizer.json']);
+  });
+
+  it.skipIf(!hasShared)('caches what a Unigram tokenizer needs and builds it from JSON', async () => {
+    const unigram = path.join(model2vecFixtures, 'test-model-vocab-quantized', 'tokenizer.json');
+    await expectSameAsJson(unigram);
+    await expectSameAsJson(unigram);
+    expect(await entries()).toHaveLength(1);
+  });
+});
