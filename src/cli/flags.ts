@@ -33,6 +33,7 @@ export const FLAGS: FlagDef[] = [
   { name: 'model', kind: 'string', value: 'DIR|ORG/NAME', help: 'model2vec model: a local dir or a Hugging Face id (env SIMGREP_MODEL)' },
   { name: 'embedder', kind: 'string', value: 'KIND', choices: ['static', 'onnx'], help: 'Embedding backend: static (pure TypeScript) or onnx' },
   { name: 'offline', kind: 'bool', help: 'Never download; use only local or cached models (also HF_HUB_OFFLINE=1)' },
+  { name: 'stats', kind: 'bool', help: 'Print counts on stderr after the results: files, lines, bytes, skipped (binary, too large), errors, time' },
   { name: 'color', kind: 'string', value: 'WHEN', choices: ['auto', 'always', 'never'], help: 'Highlight matches: auto (on a terminal), always, never' },
   { name: 'help', short: 'h', kind: 'bool', help: 'Show this help' },
   { name: 'version', short: 'V', kind: 'bool', help: 'Show the version' },

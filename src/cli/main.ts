@@ -71,8 +71,15 @@ function report(response: SearchResponse, flags: ParsedFlags): number {
     const c = response.closestMiss;
     process.stderr.write(`simgrep: no line is closer than --max-distance ${flags['max-distance']}; the closest was ${c.filename}:${c.match_line + 1} (distance ${c.distance.toFixed(4)})\n`);
   }
+  if (flags.stats) process.stderr.write(statsLine(response.stats));
   if (response.stats.errors > 0) return 2;
   return response.results.length > 0 ? 0 : 1;
+}
+
+function statsLine(s: SearchResponse['stats']): string {
+  const n = (x: number, unit: string) => `${x.toLocaleString('en-US')} ${unit}${x === 1 ? '' : 's'}`;
+  return `simgrep: searched ${n(s.files, 'file')}, ${n(s.lines, 'line')}, ${n(s.bytes, 'byte')} in ${Math.round(s.ms)} ms; `
+    + `skipped ${n(s.skipped, 'file')} (${s.binary} binary); ${n(s.errors, 'error')}\n`;
 }
 
 function pickPrinter(flags: ParsedFlags): Printer {

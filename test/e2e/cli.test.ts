@@ -68,9 +68,13 @@ describe('simgrep CLI', () => {
     expect(r.code).toBe(2);
   });
 
-  it('skips binary files silently', async () => {
+  it('skips binary files silently, and counts them with --stats', async () => {
     const r = await runCli(['retry', '.', '--top-k', '50', '--json', ...base()], { cwd: dir });
     expect(JSON.parse(r.stdout).results.map((x: { filename: string }) => x.filename)).not.toContain('logo.png');
+    expect(r.stderr).toBe('');
+    const withStats = await runCli(['retry', '.', '--top-k', '50', '--json', '--stats', ...base()], { cwd: dir });
+    expect(withStats.stdout).toBe(r.stdout);
+    expect(withStats.stderr).toMatch(/^simgrep: searched \d+ files?, [\d,]+ lines?, [\d,]+ bytes? in \d+ ms; skipped 1 file \(1 binary\); 0 errors\n$/);
   });
 
   it.each([
