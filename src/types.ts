@@ -16,6 +16,8 @@ export interface TokenizedBatch {
   lineStarts: Uint32Array;
 }
 
+export type EmbeddingTable = Float32Array | Int8Array;
+
 /**
  * A loaded model2vec model, in a form that can cross to worker threads without copying the table:
  * every typed array is a view over a SharedArrayBuffer.
@@ -26,8 +28,12 @@ export interface ModelData {
   /** Directory that holds config.json / tokenizer.json / model.safetensors. */
   dir: string;
   tokenizerPath: string;
-  /** Embedding table rows x dim, F32, row-major, backed by a SharedArrayBuffer. */
-  table: Float32Array;
+  /**
+   * Embedding table rows x dim, row-major, backed by a SharedArrayBuffer. I8 tables stay int8 (a
+   * quarter of the memory; model2vec also uses their raw values, the per-token weights and the final
+   * normalisation carry the scale); every other dtype is widened to F32.
+   */
+  table: EmbeddingTable;
   rows: number;
   dim: number;
   /** Optional token id -> table row (vocab-quantized models). Length = vocab size. */

@@ -30,6 +30,8 @@ export interface SafetensorsReader {
   readonly tensors: ReadonlyMap<string, TensorInfo>;
   /** Expands F32/F16/BF16/I8/F64 (as allowed) into a Float32Array on a SharedArrayBuffer. */
   readFloat32(t: TensorInfo, allowed: readonly string[]): Promise<Float32Array>;
+  /** Reads an I8 tensor as it is into an Int8Array on a SharedArrayBuffer. */
+  readInt8(t: TensorInfo): Promise<Int8Array>;
   /** Reads I32/I64 into an Int32Array on a SharedArrayBuffer. */
   readInt32(t: TensorInfo, allowed: readonly string[]): Promise<Int32Array>;
   close(): Promise<void>;
@@ -162,6 +164,12 @@ function createReader(fh: FileHandle, file: string, tensors: Map<string, TensorI
       const out = new Float32Array(new SharedArrayBuffer(t.length * 4));
       if (t.dtype === 'F32') await readExact(fh, file, new Uint8Array(out.buffer), t.offset, hint);
       else await convert(t, (chunk, at) => decodeFloats(t.dtype, chunk, out, at));
+      return out;
+    },
+    async readInt8(t) {
+      checkDtype(t, ['I8']);
+      const out = new Int8Array(new SharedArrayBuffer(t.length));
+      await readExact(fh, file, new Uint8Array(out.buffer), t.offset, hint);
       return out;
     },
     async readInt32(t, allowed) {

@@ -2,9 +2,10 @@
 // each on a SharedArrayBuffer, checked for shape and range so the kernel can index without checks.
 import { FLOAT_TABLE_DTYPES, FLOAT_WEIGHT_DTYPES, INDEX_DTYPES } from './dtype.js';
 import { corruptModel, openSafetensors, type TensorInfo } from './safetensors.js';
+import type { EmbeddingTable } from '../types.js';
 
 export interface ModelTables {
-  table: Float32Array;
+  table: EmbeddingTable;
   rows: number;
   dim: number;
   mapping?: Int32Array;
@@ -33,7 +34,7 @@ export async function readModelTables(file: string, preferred: string, hint: str
       throw corruptModel(file, `"mapping" has ${mappingInfo.length} entries but "weights" has ${weightsInfo.length}`, hint);
     }
 
-    const table = await st.readFloat32(emb, FLOAT_TABLE_DTYPES);
+    const table = emb.dtype === 'I8' ? await st.readInt8(emb) : await st.readFloat32(emb, FLOAT_TABLE_DTYPES);
     const mapping = mappingInfo ? await st.readInt32(mappingInfo, INDEX_DTYPES) : undefined;
     if (mapping) {
       for (let i = 0; i < mapping.length; i++) {

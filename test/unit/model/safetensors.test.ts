@@ -35,10 +35,11 @@ describe('readModelTables: dtypes', () => {
     });
   });
 
-  it('I8 table is cast to float like Python model2vec (no rescaling)', async () => {
+  it('I8 table keeps its raw values like Python model2vec (no rescaling), as int8 on a SharedArrayBuffer', async () => {
     const ints = [0, 1, -2, 3, -128, 127, 7, -8];
     const file = await write(safetensorsBytes({ embeddings: table('I8', ints) }));
-    expect(Array.from((await readModelTables(file, 'embeddings', 'hint')).table)).toEqual(ints);
+    const t = (await readModelTables(file, 'embeddings', 'hint')).table;
+    expect({ values: Array.from(t), int8: t instanceof Int8Array, shared: t.buffer instanceof SharedArrayBuffer }).toEqual({ values: ints, int8: true, shared: true });
   });
 
   it('sentence-transformers "embedding.weight" is found when "embeddings" is absent', async () => {
@@ -64,9 +65,9 @@ describe('readModelTables: dtypes', () => {
   });
 
   it('a table larger than one conversion chunk converts completely', async () => {
-    const rows = 600_000; // 600k x 8 I8 = 4.8 MB > the 4 MB scratch buffer
-    const ints = new Int8Array(rows * 8).map((_, i) => (i % 251) - 125);
-    const file = await write(safetensorsBytes({ embeddings: { dtype: 'I8', shape: [rows, 8], data: bytesOf(ints) } }));
+    const rows = 300_000; // 300k x 8 F16 = 4.8 MB > the 4 MB scratch buffer
+    const ints = Array.from({ length: rows * 8 }, (_, i) => (i % 251) - 125);
+    const file = await write(safetensorsBytes({ embeddings: { dtype: 'F16', shape: [rows, 8], data: encode('F16', ints) } }));
     const t = await readModelTables(file, 'embeddings', 'hint');
     let mismatches = 0;
     for (let i = 0; i < ints.length; i++) if (t.table[i] !== ints[i]) mismatches++;
