@@ -31,10 +31,14 @@ export class IgnoreStack {
     return stack.ignores(path.resolve(root), true) ? IgnoreStack.empty() : stack;
   }
 
-  /** The stack for a child directory: adds its rule files when it has any. */
-  async enter(dir: string): Promise<IgnoreStack> {
+  /**
+   * The stack for a child directory: adds its rule files when it has any. `names`, the directory's
+   * entries when the caller has listed it, saves a failing read per rule file in the common case.
+   */
+  async enter(dir: string, names?: ReadonlySet<string>): Promise<IgnoreStack> {
     let rules: Ignore | null = null;
     for (const name of RULE_FILES) {
+      if (names && !names.has(name)) continue;
       let text: string;
       try { text = await readFile(path.join(dir, name), 'utf8'); } catch { continue; }
       rules ??= ignore();
