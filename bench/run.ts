@@ -172,6 +172,7 @@ async function main(): Promise<void> {
     simgrep('static-j1', 'throughput', 'simgrep static -J 1 (default hybrid mode)', tree, [...m, '--embedder', 'static', '-J', '1']),
     simgrep('static-j2', 'throughput', 'simgrep static -J 2 (default hybrid mode)', tree, [...m, '--embedder', 'static', '-J', '2']),
     simgrep('semantic-j2', 'throughput', 'simgrep static -J 2 --mode semantic', tree, [...m, '--embedder', 'static', '-J', '2', '--mode', 'semantic']),
+    simgrep('line-j2', 'throughput', 'simgrep static -J 2 --mode line', tree, [...m, '--embedder', 'static', '-J', '2', '--mode', 'line']),
     simgrep('lexical-j2', 'throughput', 'simgrep -J 2 --mode lexical', tree, [...m, '-J', '2', '--mode', 'lexical']),
     simgrep('onnx-j2', 'throughput', 'simgrep onnx -J 2 (default hybrid mode)', tree, [...m, '--embedder', 'onnx', '-J', '2']),
     ripgrep('rg-tree', tree),

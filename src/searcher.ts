@@ -30,8 +30,8 @@ export interface SearcherOptions {
 }
 
 /** How lines are ranked: fused lexical + semantic (default), embedding distance only, or lexical only. */
-export type SearchMode = 'hybrid' | 'semantic' | 'lexical';
-export const SEARCH_MODES: readonly SearchMode[] = ['hybrid', 'semantic', 'lexical'];
+export type SearchMode = 'hybrid' | 'semantic' | 'lexical' | 'line';
+export const SEARCH_MODES: readonly SearchMode[] = ['hybrid', 'semantic', 'lexical', 'line'];
 
 export interface SearchOptions {
   query: string;
@@ -104,7 +104,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   async function run(sources: Source[], o: SearchOptions, small: boolean): Promise<SearchResponse> {
     validate(o);
     const mode = o.mode ?? 'hybrid';
-    const rank = mode === 'semantic' ? undefined : buildRankPlan(o.query, mode, bundledLexicon());
+    const rank = mode === 'line' ? undefined : buildRankPlan(o.query, mode, bundledLexicon());
     const queryText = o.ignoreCase ? o.query.toLowerCase() : o.query;
     const inProcess = await local();
     const query = await inProcess.embedTexts([queryText]);

@@ -13,6 +13,7 @@ const COUNTERPART: Record<string, [string, number]> = {
   'simgrep-hybrid': ['semble (potion-code-16M + BM25)', 0.869],
   'simgrep-semantic': ['potion-code-16M alone', 0.69],
   'simgrep-lexical': ['BM25 alone', 0.669],
+  'simgrep-line': ['potion-code-16M alone', 0.69],
   bm25: ['BM25 alone', 0.669],
 };
 /** The issue's targets, hit protocol. */
@@ -137,7 +138,7 @@ export function renderQuality(r: QualityResults, jsonPath: string): string {
     '',
     '```sh',
     'npm install',
-    'node dist/bench/quality/run.js            # --mode hybrid|semantic|lexical|all, --model DIR|ID, --repos a,b',
+    'node dist/bench/quality/run.js            # --mode hybrid|semantic|lexical|line|all, --model DIR|ID, --repos a,b',
     '```',
     '',
     ...targets(r),

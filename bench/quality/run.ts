@@ -1,6 +1,6 @@
 // Ranking-quality bench: builds the pinned dev-set corpora, runs simgrep (each requested mode) and the
 // BM25 baseline on every query, and writes bench/QUALITY.md and bench/quality/results.json.
-// npm run build && node dist/bench/quality/run.js [--mode hybrid|semantic|lexical|all] [--model DIR|ID]
+// npm run build && node dist/bench/quality/run.js [--mode hybrid|semantic|lexical|line|all] [--model DIR|ID]
 //   [--repos a,b] [--concurrency N] [--out FILE]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,8 +16,8 @@ import { renderQuality } from './report.js';
 import { PROTOCOLS, protocolResult, serializeResults, summarize, type MethodInfo, type QualityResults, type QueryResult } from './results.js';
 import { FILE_TOP_K, HIT_TOP_K, runSimgrepMode, type SimgrepModeRun } from './simgrep-runner.js';
 
-const MODES: readonly SearchMode[] = ['hybrid', 'semantic', 'lexical'];
-const USAGE = `usage: node dist/bench/quality/run.js [--mode hybrid|semantic|lexical|all] [--model DIR|ID]
+const MODES: readonly SearchMode[] = ['hybrid', 'semantic', 'lexical', 'line'];
+const USAGE = `usage: node dist/bench/quality/run.js [--mode hybrid|semantic|lexical|line|all] [--model DIR|ID]
          [--repos a,b] [--concurrency N] [--out FILE]
   --mode         simgrep ranking mode(s) to measure (default all); the BM25 baseline always runs
   --model        model2vec directory or Hugging Face id (default: $SIMGREP_MODEL, else the bundled model)
@@ -40,7 +40,7 @@ function parseArgs(argv: string[]): Args {
     if (flag === '--help' || flag === '-h') { process.stdout.write(`${USAGE}\n`); process.exit(0); }
     else if (flag === '--mode') {
       const v = value();
-      if (v !== 'all' && !(MODES as readonly string[]).includes(v)) throw new Error(`--mode must be hybrid, semantic, lexical or all (got ${v})`);
+      if (v !== 'all' && !(MODES as readonly string[]).includes(v)) throw new Error(`--mode must be hybrid, semantic, lexical, line or all (got ${v})`);
       args.modes = v === 'all' ? [...MODES] : [v as SearchMode];
     } else if (flag === '--model') args.model = value();
     else if (flag === '--repos') args.repos = value().split(',').map((s) => s.trim()).filter(Boolean);

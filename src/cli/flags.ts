@@ -15,7 +15,7 @@ export interface FlagDef {
 }
 
 export const FLAGS: FlagDef[] = [
-  { name: 'mode', kind: 'string', value: 'MODE', choices: ['hybrid', 'semantic', 'lexical'], help: 'Ranking: hybrid (lexical + semantic, default), semantic (embedding distance only) or lexical' },
+  { name: 'mode', kind: 'string', value: 'MODE', choices: ['hybrid', 'semantic', 'lexical', 'line'], help: 'Ranking: hybrid (default), semantic (chunk embeddings only), lexical, or line (each line alone, semtools)' },
   { name: 'top-k', kind: 'int', value: 'K', help: 'Show the K best lines (default 3; with --max-distance, a cap)' },
   { name: 'n-lines', short: 'n', kind: 'int', value: 'N', help: 'Lines of context before and after each match (default 3)' },
   { name: 'max-distance', short: 'm', kind: 'number', value: 'D', help: 'Show every line with cosine distance below D (0..2)' },

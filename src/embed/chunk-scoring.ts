@@ -1,10 +1,10 @@
-// Hybrid and lexical scoring of a batch: each chunk of a file (plan.chunkLines lines) gets one fused
-// distance, written at the line that represents it; every other line is NaN. The semantic part is the
+// Chunk scoring of a batch (hybrid, semantic and lexical modes): each chunk of a file (plan.chunkLines
+// lines) gets one fused distance, written at the line that represents it; every other line is NaN. The semantic part is the
 // model2vec embedding of the chunk's whole text (the mean of all its tokens), so context beyond the
 // single line counts; chunks that cannot beat `pruneAbove` are skipped by the kernel's exact bound.
 import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
-import { chunkStats, lexicalScore, pathSignals, relevance, semanticBudget, toDistance, type ChunkStats, type PathSignals } from '../rank/chunk-scorer.js';
+import { chunkBounds, chunkStats, lexicalScore, pathSignals, relevance, semanticBudget, toDistance, type ChunkStats, type PathSignals } from '../rank/chunk-scorer.js';
 import type { PoolingKernel } from './embedder.js';
 import type { ChunkRequest, ScoreRequest } from './line-scorer.js';
 
@@ -29,10 +29,12 @@ export async function scoreChunks(
     const tokenBase = texts.length;
     const file = c.rangePaths[r >> 1];
     const path = pathSignals(file, plan);
-    for (const s of chunkStats(lines, c.rangeFirstLines[r >> 1], file, plan, path)) {
+    const firstLine = c.rangeFirstLines[r >> 1];
+    const stats = plan.mode === 'semantic' ? chunkBounds(lines.length, firstLine, plan) : chunkStats(lines, firstLine, file, plan, path);
+    for (const s of stats) {
       chunks.push({ ...s, at: from + s.from, tokenAt: tokenBase + s.from, lexical: lexicalScore(s.bm25, plan), path });
     }
-    if (plan.mode === 'hybrid') for (const line of lines) texts.push(req.ignoreCase ? line.toLowerCase() : line);
+    if (plan.mode !== 'lexical') for (const line of lines) texts.push(req.ignoreCase ? line.toLowerCase() : line);
   }
   if (plan.mode === 'lexical') {
     // A chunk whose only match is its file's path shows its first line.

@@ -186,6 +186,18 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
   return out;
 }
 
+/** The chunks of one scored range with no lexical signal (semantic mode): bounds only, as chunkStats cuts them. */
+export function chunkBounds(lineCount: number, firstLine: number, plan: RankPlan): ChunkStats[] {
+  const out: ChunkStats[] = [];
+  const size = plan.chunkLines;
+  for (let from = 0; from < lineCount; ) {
+    const to = Math.min(lineCount, from + size - ((firstLine + from) % size));
+    out.push({ from, to, bm25: 0, symbol: 0, best: -1, first: -1, bestLexical: 0 });
+    from = to;
+  }
+  return out;
+}
+
 /** Maps BM25 to 0..1: one match of every query term (bm25 ~ idfSum) gives 0.5. */
 export function lexicalScore(bm25: number, plan: RankPlan): number {
   return plan.idfSum > 0 ? bm25 / (bm25 + plan.idfSum) : 0;

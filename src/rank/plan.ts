@@ -1,10 +1,11 @@
 // The ranking plan of one search, built once on the main thread and sent with every batch: which
 // query terms to look for (with their idf), which symbols and path words to look for, chunk size and
-// fusion weights. Modes: semantic (no plan: line distance, semtools' behaviour), hybrid and lexical.
+// fusion weights. Chunk modes: hybrid (every signal), semantic (the chunk embedding alone) and lexical
+// (no embedding); the line mode (semtools' behaviour: each line's own cosine distance) needs no plan.
 import { idf, type Lexicon } from './lexical/lexicon.js';
 import { identifierParts, identifiers, isStopword, stem } from './lexical/terms.js';
 
-export type ChunkMode = 'hybrid' | 'lexical';
+export type ChunkMode = 'hybrid' | 'semantic' | 'lexical';
 
 export interface QueryTerm {
   /** What is matched: a whole identifier (lower-cased) or a stemmed part. */
@@ -50,6 +51,7 @@ const EMBEDDED_SYMBOL = /\b(?:[A-Z][a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[a-z][a-zA
 const TESTS_WANTED = /\b(?:tests?|specs?|testing|examples?)\b/i;
 
 export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon): RankPlan {
+  if (mode === 'semantic') return semanticPlan();
   const terms = new Map<string, QueryTerm>();
   const add = (key: string, whole: boolean, word: string) => {
     if (!terms.has(key)) terms.set(key, { key, whole, idf: idf(lexicon, word) });
@@ -88,6 +90,22 @@ export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon):
       semantic: mode === 'lexical' ? 0 : symbolQuery ? RANK_DEFAULTS.semanticSymbol : RANK_DEFAULTS.semanticNl,
       ...RANK_DEFAULTS.weights,
     },
+    bm25: { ...RANK_DEFAULTS.bm25 },
+    fileDecay: RANK_DEFAULTS.fileDecay,
+  };
+}
+
+/** The chunk embedding alone: no terms, symbols, path words or priors; relevance = the chunk's cosine. */
+function semanticPlan(): RankPlan {
+  return {
+    mode: 'semantic',
+    chunkLines: RANK_DEFAULTS.chunkLines,
+    terms: [],
+    idfSum: 0,
+    symbols: [],
+    pathWords: [],
+    pathPriors: false,
+    weights: { semantic: 1, symbol: 0, path: 0 },
     bm25: { ...RANK_DEFAULTS.bm25 },
     fileDecay: RANK_DEFAULTS.fileDecay,
   };

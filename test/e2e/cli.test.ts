@@ -25,9 +25,20 @@ const base = () => ['--model', model];
 
 describe('simgrep CLI', () => {
   it('prints the best line with context in semtools text format, exit 0', async () => {
-    const r = await runCli(['retry failed upload', 'src', '--mode', 'semantic', '--top-k', '1', '-n', '1', ...base()], { cwd: dir });
+    const r = await runCli(['retry failed upload', 'src', '--mode', 'line', '--top-k', '1', '-n', '1', ...base()], { cwd: dir });
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('src/net.ts:0::3 (0)\n   1: function send() {\n   2:   // retry failed upload\n   3:   return network timeout;\n\n');
+    expect(r.code).toBe(0);
+  });
+
+  it('--mode semantic ranks chunks by their embedding alone and shows the closest line', async () => {
+    const r = await runCli(['retry failed upload', 'src', 'db', '--mode', 'semantic', '--top-k', '1', '-n', '0', '--jsonl', ...base()], { cwd: dir });
+    const [hit, ...rest] = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(rest).toEqual([]);
+    expect([hit.filename, hit.match_line, hit.content]).toEqual(['src/net.ts', 2, '  // retry failed upload']);
+    // distance = 1 / (1 + cosine of the chunk's text to the query)
+    expect(hit.distance).toBeGreaterThan(0.5);
+    expect(hit.distance).toBeLessThan(1);
     expect(r.code).toBe(0);
   });
 
@@ -83,7 +94,7 @@ describe('simgrep CLI', () => {
     [['q', 'src', '-m', '-1'], /--max-distance must be a number >= 0/],
     [['q', 'src', '--model', '/does/not/exist'], /does not exist|not found/i],
     [['q', 'src', '--bogus'], /unknown option --bogus/],
-    [['q', 'src', '--mode', 'fuzzy'], /--mode must be one of hybrid, semantic, lexical/],
+    [['q', 'src', '--mode', 'fuzzy'], /--mode must be one of hybrid, semantic, lexical, line/],
   ])('bad input %j gets a clear message and exit 2', async (args, message) => {
     const r = await runCli([...args, ...(args.includes('--model') ? [] : base())], { cwd: dir });
     expect(r.stderr).toMatch(message);

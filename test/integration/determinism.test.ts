@@ -38,7 +38,7 @@ afterAll(() => cleanup());
 const strip = (r: SearchResponse) => r.results.map((x) => [x.filename, x.start, x.end, x.match_line, x.distance, x.lines.join('\n')]);
 
 describe('determinism', () => {
-  it.each(['semantic', 'hybrid', 'lexical'] as const)('%s: prints the same results for every executor, batch size and with or without pruning', async (mode) => {
+  it.each(['line', 'semantic', 'hybrid', 'lexical'] as const)('%s: prints the same results for every executor, batch size and with or without pruning', async (mode) => {
     const query = { query: 'retry the failed upload after a timeout', paths: [dir], topK: 7, nLines: 1, mode };
     const runs: SearchResponse[] = [];
     for (const [concurrency, batchLines] of [[0, 2048], [0, 7], [1, 64], [2, 13], [2, 4096]] as const) {

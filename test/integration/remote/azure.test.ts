@@ -23,7 +23,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => { await Promise.all([az?.stop(), fx?.cleanup(), local?.cleanup()]); });
 
-const cli = (args: string[], env: Record<string, string> = {}) => runCli([...args, '--model', fx.model, '--mode', 'semantic'], {
+const cli = (args: string[], env: Record<string, string> = {}) => runCli([...args, '--model', fx.model, '--mode', 'line'], {
   cwd: local.dir,
   env: { HOME: fx.home, AZURE_STORAGE_CONNECTION_STRING: az.connectionString, AZURE_STORAGE_ACCOUNT: '', AZURE_STORAGE_KEY: '', AZURE_STORAGE_SAS_TOKEN: '', SIMGREP_REMOTE_TIMEOUT_MS: '5000', SIMGREP_REMOTE_RETRIES: '1', ...env },
 });
@@ -45,7 +45,7 @@ describe('az:// (Azurite)', () => {
     storage.mount('az', azureBlobDriver({ container: 'docs', account: DEV_ACCOUNT, endpoint: az.blobEndpoint, accountKey: DEV_KEY, pageSize: 5 }));
     const searcher = createSearcher({ model: fx.model, concurrency: 0 });
     try {
-      const r = await searcher.search({ query: 'retry failed upload network timeout', sources: [createStorageSource(storage, { base: 'az:logs:2026' })], topK: 1, nLines: 0, mode: 'semantic' });
+      const r = await searcher.search({ query: 'retry failed upload network timeout', sources: [createStorageSource(storage, { base: 'az:logs:2026' })], topK: 1, nLines: 0, mode: 'line' });
       expect(r.results.map((x) => [x.filename, x.match_line])).toEqual([['az://docs/logs/2026/part-17.log', 1]]);
       expect(r.stats.files).toBe(30);
       expect(r.warnings).toEqual([]);

@@ -56,7 +56,7 @@ afterAll(async () => {
   await Promise.all([new Promise((r) => server.close(r)), fx?.cleanup(), local?.cleanup()]);
 });
 
-const cli = (args: string[]) => runCli([...args, '--model', fx.model, '--mode', 'semantic', '--jsonl', '-n', '0'], {
+const cli = (args: string[]) => runCli([...args, '--model', fx.model, '--mode', 'line', '--jsonl', '-n', '0'], {
   cwd: local.dir, env: { HOME: fx.home, SIMGREP_REMOTE_TIMEOUT_MS: '500', SIMGREP_REMOTE_RETRIES: '1' },
 });
 const filenames = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l).filename as string).sort();

@@ -37,7 +37,7 @@ afterAll(async () => { await Promise.all([s3?.stop(), fx?.cleanup()]); });
 
 async function searchWithPeakRss(uri: string): Promise<{ stdout: string; peakBytes: number }> {
   const rssFile = path.join(fx.home, 'peak-rss');
-  const r = await runCli(['retry failed upload', uri, '--model', fx.model, '--mode', 'semantic', '-J', '0', '-n', '0', '--top-k', '1'], {
+  const r = await runCli(['retry failed upload', uri, '--model', fx.model, '--mode', 'line', '-J', '0', '-n', '0', '--top-k', '1'], {
     env: { ...fx.s3Env(s3.endpoint), NODE_OPTIONS: `--require ${PRELOAD}`, SIMGREP_PEAK_RSS_FILE: rssFile },
   });
   expect([r.stderr, r.code]).toEqual(['', 0]);

@@ -41,7 +41,7 @@ afterAll(async () => { await Promise.all([proxy?.close(), s3?.stop(), fx?.cleanu
 describe('an S3 server that dies mid-listing', () => {
   it('gives a clear per-source error, keeps the other results, exits 2, and does not hang', async () => {
     const started = Date.now();
-    const r = await runCli(['retry failed upload', 's3://faulty/logs/', 'src', '--model', fx.model, '--mode', 'semantic', '-n', '0', '--top-k', '3', '--jsonl'], {
+    const r = await runCli(['retry failed upload', 's3://faulty/logs/', 'src', '--model', fx.model, '--mode', 'line', '-n', '0', '--top-k', '3', '--jsonl'], {
       cwd: local.dir,
       env: { ...fx.s3Env(proxy.endpoint), SIMGREP_REMOTE_TIMEOUT_MS: '2000', SIMGREP_REMOTE_RETRIES: '2' },
     });

@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 const cli = (args: string[], extraEnv: Record<string, string> = {}) =>
-  runCli([...args, '--model', fx.model, '--mode', 'semantic'], { cwd: local.dir, env: { ...env, ...extraEnv } });
+  runCli([...args, '--model', fx.model, '--mode', 'line'], { cwd: local.dir, env: { ...env, ...extraEnv } });
 
 async function list(uri: string, filters: WalkFilters = {}) {
   const [source] = createRemoteSources([uri], { ...filters, remote: { env } });
@@ -54,7 +54,7 @@ describe('s3:// listing', () => {
     const searcher = createSearcher({ model: fx.model, concurrency: 1 });
     try {
       const r = await searcher.search({
-        query: 'retry failed upload network timeout', paths: [`s3://${BUCKET}/logs/2026/`], topK: 1, nLines: 0, mode: 'semantic',
+        query: 'retry failed upload network timeout', paths: [`s3://${BUCKET}/logs/2026/`], topK: 1, nLines: 0, mode: 'line',
         remote: { env, s3Endpoint: proxy.endpoint },
       });
       expect(r.results.map((x) => [x.filename, x.match_line, x.lines])).toEqual([[`s3://${BUCKET}/${NEEDLE_KEY}`, 1, [NEEDLE_LINE]]]);
@@ -171,7 +171,7 @@ describe('unstorage Storage instances from the library', () => {
     await storage.setItem('other:x.md', 'retry failed upload network timeout\n');
     const searcher = createSearcher({ model: fx.model, concurrency: 0 });
     try {
-      const r = await searcher.search({ query: 'retry upload', sources: [createStorageSource(storage, { base: 'docs', name: 'mem:' })], topK: 5, nLines: 0, mode: 'semantic', maxDistance: 0.5 });
+      const r = await searcher.search({ query: 'retry upload', sources: [createStorageSource(storage, { base: 'docs', name: 'mem:' })], topK: 5, nLines: 0, mode: 'line', maxDistance: 0.5 });
       expect(r.results.map((x) => x.filename)).toEqual(['mem:docs/net.md']);
     } finally {
       await searcher.close();
@@ -184,7 +184,7 @@ describe('unstorage Storage instances from the library', () => {
     expect(await storage.getItem('remote:mirror:db:schema.sql')).toBe(MIRROR['db/schema.sql']);
     const searcher = createSearcher({ model: fx.model, concurrency: 0 });
     try {
-      const r = await searcher.search({ query: 'database index query', sources: [createStorageSource(storage, { base: 'remote:mirror' })], topK: 1, nLines: 0, mode: 'semantic' });
+      const r = await searcher.search({ query: 'database index query', sources: [createStorageSource(storage, { base: 'remote:mirror' })], topK: 1, nLines: 0, mode: 'line' });
       expect(r.results.map((x) => [x.filename, x.match_line])).toEqual([[`s3://${BUCKET}/mirror/db/schema.sql`, 1]]);
     } finally {
       await searcher.close();
