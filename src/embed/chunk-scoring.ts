@@ -8,12 +8,17 @@ import { chunkBounds, chunkStats, lexicalScore, pathSignals, relevance, semantic
 import type { PoolingKernel } from './embedder.js';
 import type { ChunkRequest, ScoreRequest } from './line-scorer.js';
 
+/** The closest-line pass first skips lines below this share of the chunk's cosine (0: no skipping). */
+const LINE_FLOOR_SHARE = 0.8;
+
 interface BatchChunk extends ChunkStats {
   /** Batch line of the chunk's first line, and its index among the tokenized scored lines. */
   at: number;
   tokenAt: number;
   lexical: number;
   path: PathSignals;
+  /** Cosine of the chunk's text to the query, once scored (0 when it has no tokens). */
+  cosine: number;
 }
 
 export async function scoreChunks(
@@ -32,7 +37,7 @@ export async function scoreChunks(
     const firstLine = c.rangeFirstLines[r >> 1];
     const stats = plan.mode === 'semantic' ? chunkBounds(lines.length, firstLine, plan) : chunkStats(lines, firstLine, file, plan, path);
     for (const s of stats) {
-      chunks.push({ ...s, at: from + s.from, tokenAt: tokenBase + s.from, lexical: lexicalScore(s.bm25, plan), path });
+      chunks.push({ ...s, at: from + s.from, tokenAt: tokenBase + s.from, lexical: lexicalScore(s.bm25, plan), path, cosine: 0 });
     }
     if (plan.mode !== 'lexical') for (const line of lines) texts.push(req.ignoreCase ? line.toLowerCase() : line);
   }
@@ -65,27 +70,47 @@ export async function scoreChunks(
     const semantic = d === d ? 1 - d : 0;
     if (d !== d && k.best < 0) { chunkDistance[i] = NaN; continue; }
     chunkDistance[i] = toDistance(relevance(semantic, k.lexical, k.symbol, k.path, plan));
+    k.cosine = semantic;
     if (k.best < 0) needLine.push(k);
   }
   // Chunks with no query term: show their line closest to the query.
-  if (needLine.length > 0) {
-    const lineBatch = linesOf(lineTokens, needLine);
-    const lineDistances = await kernel.score(lineBatch.batch, req.query);
-    needLine.forEach((k, j) => {
-      let best = -1;
-      let bestD = Infinity;
-      for (let i = lineBatch.starts[j]; i < lineBatch.starts[j + 1]; i++) {
-        const d = lineDistances[i];
-        if (d < bestD) { bestD = d; best = i - lineBatch.starts[j]; }
-      }
-      k.best = best;
-    });
-  }
+  if (needLine.length > 0) await pickClosestLines(needLine, lineTokens, req.query, kernel);
   for (let i = 0; i < chunks.length; i++) {
     const k = chunks[i];
     if (chunkDistance[i] === chunkDistance[i] && k.best >= 0) out[k.at + k.best] = chunkDistance[i];
   }
   return out;
+}
+
+/**
+ * Sets each chunk's `best` to its line closest to the query, exactly, while scoring few lines in full:
+ * a first pass lets the kernel skip lines that provably fall below a floor (a share of the chunk's own
+ * cosine); a chunk whose best scored line reaches the floor is settled (every skipped line is below
+ * it), the rare other chunk is scored again without a floor.
+ */
+async function pickClosestLines(chunks: BatchChunk[], lineTokens: TokenizedBatch, query: Float32Array, kernel: PoolingKernel): Promise<void> {
+  const first = linesOf(lineTokens, chunks);
+  const floors = new Float32Array(first.batch.lineStarts.length - 1);
+  chunks.forEach((k, j) => floors.fill(1 - LINE_FLOOR_SHARE * Math.max(0, k.cosine), first.starts[j], first.starts[j + 1]));
+  const distances = await kernel.score(first.batch, query, floors);
+  const unsettled: BatchChunk[] = [];
+  chunks.forEach((k, j) => {
+    const [best, bestD] = closest(distances, first.starts[j], first.starts[j + 1]);
+    // Settled when nothing was skipped (no floor) or the best scored line reaches the floor.
+    if (best >= 0 && (k.cosine <= 0 || bestD <= floors[first.starts[j]])) k.best = best; else unsettled.push(k);
+  });
+  if (unsettled.length === 0) return;
+  const again = linesOf(lineTokens, unsettled);
+  const exact = await kernel.score(again.batch, query);
+  unsettled.forEach((k, j) => { k.best = closest(exact, again.starts[j], again.starts[j + 1])[0]; });
+}
+
+/** The chunk-relative index and distance of the smallest distance in d[from, to), or -1. */
+function closest(d: Float32Array, from: number, to: number): [number, number] {
+  let best = -1;
+  let bestD = Infinity;
+  for (let i = from; i < to; i++) if (d[i] < bestD) { bestD = d[i]; best = i - from; }
+  return [best, bestD];
 }
 
 /** One text per chunk: the concatenation of its lines' tokens. */

@@ -6,6 +6,8 @@ import { principalDirections, queryBasis } from './prune-basis.js';
 
 /** Directions besides the query used for the pruning bound: more = tighter bound, costlier tokens. */
 const PRUNE_DIRECTIONS = 24;
+/** Texts with at least this many tokens are pooled per distinct token (see countDistinct). */
+const DISTINCT_FROM_TOKENS = 32;
 /** Safety margin on the cosine bound against float rounding. */
 const BOUND_MARGIN = 1e-4;
 
@@ -24,23 +26,47 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
   let directions: Float64Array[] | null = null;
   let state: QueryState | null = null;
 
+  // Long texts (chunks of 48 lines, long lines) repeat tokens: their rows are summed once per distinct
+  // token, times its count. Same sum, a different float order (Float64: ~1e-16 apart).
+  const counts = new Float64Array(weights ? weights.length : mapping ? mapping.length : rows);
+  const distinct = new Int32Array(counts.length);
+
+  /** Collects line i's distinct ids into `distinct` with their counts in `counts`; returns how many. */
+  function countDistinct(batch: TokenizedBatch, i: number): number {
+    let n = 0;
+    for (let t = batch.lineStarts[i]; t < batch.lineStarts[i + 1]; t++) {
+      const id = batch.ids[t];
+      if (counts[id]++ === 0) distinct[n++] = id;
+    }
+    return n;
+  }
+
+  function addRow(id: number, w: number): void {
+    const base = (mapping ? mapping[id] : id) * dim;
+    let d = 0;
+    for (; d + 3 < dim; d += 4) {
+      acc[d] += w * table[base + d];
+      acc[d + 1] += w * table[base + d + 1];
+      acc[d + 2] += w * table[base + d + 2];
+      acc[d + 3] += w * table[base + d + 3];
+    }
+    for (; d < dim; d++) acc[d] += w * table[base + d];
+  }
+
   /** Sums the weighted rows of line i into acc; returns the token count. */
   function accumulate(batch: TokenizedBatch, i: number): number {
     acc.fill(0);
     const from = batch.lineStarts[i];
     const to = batch.lineStarts[i + 1];
-    for (let t = from; t < to; t++) {
-      const id = batch.ids[t];
-      const w = weights ? weights[id] : 1;
-      const base = (mapping ? mapping[id] : id) * dim;
-      let d = 0;
-      for (; d + 3 < dim; d += 4) {
-        acc[d] += w * table[base + d];
-        acc[d + 1] += w * table[base + d + 1];
-        acc[d + 2] += w * table[base + d + 2];
-        acc[d + 3] += w * table[base + d + 3];
-      }
-      for (; d < dim; d++) acc[d] += w * table[base + d];
+    if (to - from < DISTINCT_FROM_TOKENS) {
+      for (let t = from; t < to; t++) { const id = batch.ids[t]; addRow(id, weights ? weights[id] : 1); }
+      return to - from;
+    }
+    const n = countDistinct(batch, i);
+    for (let j = 0; j < n; j++) {
+      const id = distinct[j];
+      addRow(id, (weights ? weights[id] : 1) * counts[id]);
+      counts[id] = 0;
     }
     return to - from;
   }
@@ -74,19 +100,30 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
   /** Upper bound of the line's cosine to the query, from its coordinates in the query basis. */
   function cosineBound(s: QueryState, batch: TokenizedBatch, i: number, c: Float64Array): number {
     c.fill(0);
-    const { k, coords, ready } = s;
-    for (let t = batch.lineStarts[i]; t < batch.lineStarts[i + 1]; t++) {
-      const id = batch.ids[t];
-      const row = mapping ? mapping[id] : id;
-      if (!ready[row]) fillCoords(s, row);
-      const w = weights ? weights[id] : 1;
-      const at = row * k;
-      for (let j = 0; j < k; j++) c[j] += w * coords[at + j];
+    const from = batch.lineStarts[i];
+    const to = batch.lineStarts[i + 1];
+    if (to - from < DISTINCT_FROM_TOKENS) {
+      for (let t = from; t < to; t++) { const id = batch.ids[t]; addCoords(s, id, weights ? weights[id] : 1, c); }
+    } else {
+      const n = countDistinct(batch, i);
+      for (let j = 0; j < n; j++) {
+        const id = distinct[j];
+        addCoords(s, id, (weights ? weights[id] : 1) * counts[id], c);
+        counts[id] = 0;
+      }
     }
     if (c[0] <= 0) return c[0] < 0 ? -1 : 0;
     let proj = 0;
-    for (let j = 0; j < k; j++) proj += c[j] * c[j];
+    for (let j = 0; j < s.k; j++) proj += c[j] * c[j];
     return c[0] / Math.sqrt(proj);
+  }
+
+  function addCoords(s: QueryState, id: number, w: number, c: Float64Array): void {
+    const row = mapping ? mapping[id] : id;
+    if (!s.ready[row]) fillCoords(s, row);
+    const { k, coords } = s;
+    const at = row * k;
+    for (let j = 0; j < k; j++) c[j] += w * coords[at + j];
   }
 
   return {
