@@ -198,6 +198,6 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     throw e;
   }
   stats.ms = performance.now() - started;
-  const hits = spread ? spreadAcrossFiles(topk.take(), o.topK, o.rank!.fileDecay) : topk.take();
+  const hits = spread ? spreadAcrossFiles(topk.take(), o.topK, o.rank!.fileDecay, o.rank!.fileCoherence) : topk.take();
   return { hits, closestMiss: topk.size === 0 ? closest : null, warnings, stats };
 }

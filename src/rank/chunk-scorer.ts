@@ -84,6 +84,18 @@ export function symbolScore(name: string, plan: RankPlan, fileStem: string): num
   return symbol.strength * (stemNames(fileStem, lower) ? 1.5 : 1);
 }
 
+/** Share of the query terms' idf that a defined name's parts carry (`add_api_route` for "how are routes added"). */
+export function nameCoverage(name: string, plan: RankPlan): number {
+  if (!(plan.idfSum > 0)) return 0;
+  const lower = name.toLowerCase();
+  const stems = identifierParts(name).map(stem);
+  let covered = 0;
+  for (const term of plan.terms) {
+    if (term.whole ? lower === term.key : stems.includes(term.key)) covered += term.idf;
+  }
+  return covered / plan.idfSum;
+}
+
 function stemNames(fileStem: string, name: string): boolean {
   const flat = fileStem.replace(/_/g, '');
   return fileStem === name || flat === name || fileStem.replace(/s+$/, '') === name || flat.replace(/s+$/, '') === name;
@@ -169,7 +181,7 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
         if (lineTf[t] > 0) { tf[t] += lineTf[t]; lexical += plan.terms[t].idf; }
       }
       const name = definedName(line);
-      const defines = name ? symbolScore(name, plan, fileStem) : 0;
+      const defines = name ? Math.max(symbolScore(name, plan, fileStem), plan.definitionBoost * nameCoverage(name, plan)) : 0;
       if (defines > symbol) symbol = defines;
       const key = lexical + defines * plan.idfSum * 4;
       if (key > bestKey) { bestKey = key; best = i - from; bestLexical = lexical; }

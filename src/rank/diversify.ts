@@ -1,6 +1,7 @@
-// Spreads results across files: each further chunk from a file that already has a result keeps only
-// `decay` of its relevance (semble's file saturation). Works on a candidate pool a few times larger
-// than k, so a file with many good chunks cannot fill every slot.
+// Chooses the final results from the candidate pool: a file whose several chunks are candidates gets
+// its best chunk raised (file coherence: the answer to a broad question usually spans a file), then
+// each further chunk from a file that already has a result keeps only `decay` of its relevance
+// (semble's file saturation), so a file with many good chunks cannot fill every slot.
 import { compareRanked } from './topk.js';
 import { toDistance, toRelevance } from './chunk-scorer.js';
 import type { Hit } from './windows.js';
@@ -8,8 +9,8 @@ import type { Hit } from './windows.js';
 /** How many candidates per wanted result the heap keeps when results are spread across files. */
 export const CANDIDATES_PER_RESULT = 4;
 
-export function spreadAcrossFiles(candidates: Hit[], k: number, decay: number): Hit[] {
-  const sorted = [...candidates].sort(compareRanked);
+export function spreadAcrossFiles(candidates: Hit[], k: number, decay: number, coherence: number): Hit[] {
+  const sorted = boostCoherentFiles(candidates, coherence).sort(compareRanked);
   const perFile = new Map<string, number>();
   const picked: Hit[] = [];
   let worstPicked = Infinity;
@@ -22,4 +23,29 @@ export function spreadAcrossFiles(candidates: Hit[], k: number, decay: number): 
     if (picked.length >= k) worstPicked = Math.max(...picked.map((h) => h.distance));
   }
   return picked.sort(compareRanked).slice(0, k);
+}
+
+/**
+ * Adds to each file's best candidate `share` of the best relevance, scaled by the file's summed
+ * candidate relevance over the largest such sum (semble's file coherence boost).
+ */
+export function boostCoherentFiles(candidates: Hit[], share: number): Hit[] {
+  if (!(share > 0) || candidates.length === 0) return [...candidates];
+  const sums = new Map<string, number>();
+  const best = new Map<string, Hit>();
+  let maxRelevance = 0;
+  for (const hit of candidates) {
+    const r = toRelevance(hit.distance);
+    maxRelevance = Math.max(maxRelevance, r);
+    sums.set(hit.path, (sums.get(hit.path) ?? 0) + r);
+    const top = best.get(hit.path);
+    if (!top || compareRanked(hit, top) < 0) best.set(hit.path, hit);
+  }
+  const maxSum = Math.max(...sums.values());
+  if (!(maxSum > 0)) return [...candidates];
+  return candidates.map((hit) => {
+    if (best.get(hit.path) !== hit) return hit;
+    const boost = share * maxRelevance * sums.get(hit.path)! / maxSum;
+    return { ...hit, distance: toDistance(toRelevance(hit.distance) + boost) };
+  });
 }

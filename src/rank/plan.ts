@@ -23,6 +23,8 @@ export interface RankPlan {
   idfSum: number;
   /** Symbols whose definition lines boost a chunk (lower-cased), with the boost's strength 0..1. */
   symbols: { name: string; strength: number }[];
+  /** Boost of a line defining a name made of every query term, scaled by the idf share it covers (0 for symbol queries). */
+  definitionBoost: number;
   /** Query words (lower-cased) matched against file stems and parent directories. */
   pathWords: string[];
   /** Down-weight test, example and compat files (off when the query asks for tests). */
@@ -32,6 +34,8 @@ export interface RankPlan {
   bm25: { k1: number; b: number; avgdl: number; tokensPerChar: number };
   /** Each further result from one file keeps this share of its relevance (diversity across files). */
   fileDecay: number;
+  /** A file's best chunk gains this share of the best relevance, by the file's summed candidate relevance. */
+  fileCoherence: number;
 }
 
 /** Defaults chosen on the semble dev set as a whole (bench/quality), never per query. */
@@ -42,6 +46,10 @@ export const RANK_DEFAULTS = {
   weights: { symbol: 1, path: 0.5 },
   bm25: { k1: 1.5, b: 0.75, avgdl: 220, tokensPerChar: 0.25 },
   fileDecay: 0.5,
+  /** Architecture questions name what the code defines ("how are routes added": `add_route`). */
+  definitionBoost: 0.15,
+  /** Share of the best relevance added to a file's best chunk, by the file's summed candidate relevance (semble's value). */
+  fileCoherence: 0.2,
 };
 
 /** A query that is one identifier: namespaced (a.b, A::B), _private, or with an upper-case letter or underscore. */
@@ -84,6 +92,7 @@ export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon):
     terms: list,
     idfSum: list.reduce((s, t) => s + t.idf, 0),
     symbols: [...symbols].map(([name, strength]) => ({ name, strength })),
+    definitionBoost: symbolQuery ? 0 : RANK_DEFAULTS.definitionBoost,
     pathWords,
     pathPriors: !TESTS_WANTED.test(query),
     weights: {
@@ -92,6 +101,7 @@ export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon):
     },
     bm25: { ...RANK_DEFAULTS.bm25 },
     fileDecay: RANK_DEFAULTS.fileDecay,
+    fileCoherence: RANK_DEFAULTS.fileCoherence,
   };
 }
 
@@ -103,10 +113,12 @@ function semanticPlan(): RankPlan {
     terms: [],
     idfSum: 0,
     symbols: [],
+    definitionBoost: 0,
     pathWords: [],
     pathPriors: false,
     weights: { semantic: 1, symbol: 0, path: 0 },
     bm25: { ...RANK_DEFAULTS.bm25 },
     fileDecay: RANK_DEFAULTS.fileDecay,
+    fileCoherence: RANK_DEFAULTS.fileCoherence,
   };
 }

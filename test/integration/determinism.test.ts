@@ -3,6 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearcher, type SearchResponse } from '../../src/searcher.js';
 import { makeTree } from '../helpers/tree.js';
+import { CANDIDATES_PER_RESULT, spreadAcrossFiles } from '../../src/rank/diversify.js';
+import { RANK_DEFAULTS } from '../../src/rank/plan.js';
 
 const WORDS = ['retry', 'upload', 'failed', 'parse', 'config', 'json', 'user', 'name', 'cache', 'timeout', 'error', 'file',
   'open', 'close', 'socket', 'server', 'request', 'response', 'token', 'list', 'map', 'index', 'query', 'table', 'render'];
@@ -47,9 +49,13 @@ describe('determinism', () => {
     }
     const exhaustive = createSearcher({ concurrency: 0 });
     try {
-      // maxDistance 2 admits every line, so nothing can be pruned; then keep the best 7 by hand.
+      // maxDistance 2 admits every line, so nothing can be pruned; then keep the best 7 by hand (chunk
+      // modes: chosen from the same candidate pool the pipeline keeps, spread across files as it does).
       const all = await exhaustive.search({ ...query, topK: undefined, maxDistance: 2, merge: false });
-      const best = all.results.slice(0, 7).map((r) => [r.filename, r.match_line, r.distance]);
+      const ranked = all.results.map((r) => ({ path: r.filename, line: r.match_line, distance: r.distance, start: r.start, lines: r.lines }));
+      const picked = mode === 'line' ? ranked.slice(0, 7)
+        : spreadAcrossFiles(ranked.slice(0, 7 * CANDIDATES_PER_RESULT + 10), 7, RANK_DEFAULTS.fileDecay, RANK_DEFAULTS.fileCoherence);
+      const best = picked.map((r) => [r.path, r.line, r.distance]);
       const pruned = runs[0];
       const prunedHits = pruned.results.flatMap((r) => r.matches.map((m) => [r.filename, m.line, m.distance]))
         .sort((a, b) => (a[2] as number) - (b[2] as number) || String(a[0]).localeCompare(String(b[0])) || (a[1] as number) - (b[1] as number));

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { identifierParts, pathTerms, stem } from '../../../src/rank/lexical/terms.js';
 import { idf, parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
-import { chunkStats, countTerms, definedName, lexicalScore, pathSignals, relevance, semanticBudget, toDistance, toRelevance } from '../../../src/rank/chunk-scorer.js';
-import { spreadAcrossFiles } from '../../../src/rank/diversify.js';
+import { chunkStats, countTerms, definedName, lexicalScore, nameCoverage, pathSignals, relevance, semanticBudget, toDistance, toRelevance } from '../../../src/rank/chunk-scorer.js';
+import { boostCoherentFiles, spreadAcrossFiles } from '../../../src/rank/diversify.js';
 
 const lexicon = parseLexicon('#docs\t1000\nthe\t990\nrequest\t300\nretry\t20\nupload\t25\nfail\t60\nroute\t40\nregister\t30\n');
 
@@ -97,11 +97,26 @@ describe('chunk statistics', () => {
     expect(stats[1].bm25).toBeGreaterThan(0);
     expect(stats[0].bm25).toBe(0);
     expect(stats[0].best).toBe(-1);
-    expect(stats[1].symbol).toBe(0);
+    // Query words in a defined name give a partial boost (retry, upload: not failed); none when off.
+    expect(stats[1].symbol).toBeCloseTo(plan.definitionBoost * nameCoverage('retry_upload', plan), 12);
+    expect(stats[1].symbol).toBeGreaterThan(0);
+    expect(chunkStats(lines, 10, 'src/io/net.py', { ...plan, chunkLines: 32, definitionBoost: 0 })[1].symbol).toBe(0);
     // A symbol query boosts the chunk that defines it, more so in a file named after it.
     const symbolPlan = { ...buildRankPlan('retry_upload', 'hybrid', lexicon), chunkLines: 32 };
     expect(chunkStats(lines, 10, 'src/io/net.py', symbolPlan)[1].symbol).toBe(1);
     expect(chunkStats(lines, 10, 'src/io/retry_upload.py', symbolPlan)[1].symbol).toBe(1.5);
+  });
+
+  it('measures the share of the query idf that a defined name covers', () => {
+    const idfOf = (key: string) => plan.terms.find((t) => t.key === key)!.idf;
+    expect(nameCoverage('retry_upload', plan)).toBeCloseTo((idfOf('retry') + idfOf('upload')) / plan.idfSum, 12);
+    expect(nameCoverage('retryFailedUploads', plan)).toBeCloseTo(1, 12);
+    expect(nameCoverage('render_template', plan)).toBe(0);
+  });
+
+  it('gives symbol queries no definition boost of their own (they have the symbol boost)', () => {
+    expect(buildRankPlan('retry_upload', 'hybrid', lexicon).definitionBoost).toBe(0);
+    expect(plan.definitionBoost).toBeGreaterThan(0);
   });
 
   it('counts path terms in every chunk of the file', () => {
@@ -146,12 +161,28 @@ describe('spreading results across files', () => {
   const hit = (path: string, line: number, distance: number) => ({ path, line, distance, start: line, lines: ['x'] });
 
   it('lets a second file in before a third chunk of the first', () => {
-    const picked = spreadAcrossFiles([hit('a', 1, 0.3), hit('a', 50, 0.31), hit('a', 90, 0.32), hit('b', 1, 0.4)], 2, 0.5);
+    const picked = spreadAcrossFiles([hit('a', 1, 0.3), hit('a', 50, 0.31), hit('a', 90, 0.32), hit('b', 1, 0.4)], 2, 0.5, 0.2);
     expect(picked.map((h) => [h.path, h.line])).toEqual([['a', 1], ['b', 1]]);
   });
 
+  it('raises the best chunk of a file with several candidates above a lone slightly better chunk', () => {
+    const candidates = [hit('b', 1, 0.29), hit('a', 1, 0.3), hit('a', 50, 0.35)];
+    expect(spreadAcrossFiles(candidates, 2, 0.5, 0).map((h) => h.path)).toEqual(['b', 'a']);
+    expect(spreadAcrossFiles(candidates, 2, 0.5, 0.2).map((h) => h.path)).toEqual(['a', 'b']);
+  });
+
+  it('boosts only each file best chunk, by the file summed relevance over the largest sum', () => {
+    const boosted = boostCoherentFiles([hit('b', 1, 0.29), hit('a', 1, 0.3), hit('a', 50, 0.35)], 0.2);
+    const best = toRelevance(0.29);
+    const sumA = toRelevance(0.3) + toRelevance(0.35);
+    expect(toRelevance(boosted[1].distance)).toBeCloseTo(toRelevance(0.3) + 0.2 * best, 10);
+    expect(toRelevance(boosted[0].distance)).toBeCloseTo(best + 0.2 * best * (best / sumA), 10);
+    expect(boosted[2].distance).toBe(0.35);
+    expect(boostCoherentFiles([hit('a', 1, 0.3)], 0)[0].distance).toBe(0.3);
+  });
+
   it('keeps every candidate in order when all come from different files', () => {
-    const picked = spreadAcrossFiles([hit('b', 1, 0.4), hit('a', 1, 0.3), hit('c', 1, 0.5)], 3, 0.5);
+    const picked = spreadAcrossFiles([hit('b', 1, 0.4), hit('a', 1, 0.3), hit('c', 1, 0.5)], 3, 0.5, 0.2);
     expect(picked.map((h) => h.path)).toEqual(['a', 'b', 'c']);
   });
 });
