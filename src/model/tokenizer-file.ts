@@ -1,12 +1,15 @@
 // tokenizer.json, read once per use and compiled once per machine. Parsing it and building the native
 // WordPiece tries costs ~100-150 ms per thread (most of a small search's start-up), so the result is
-// kept in a cache keyed by the SHA-256 of tokenizer.json's bytes: $SIMGREP_CACHE_DIR, else
-// $XDG_CACHE_HOME/simgrep, else ~/.cache/simgrep (SIMGREP_CACHE_DIR=off disables it). The cache is
-// only an accelerator: a missing, unreadable or damaged entry is rebuilt, a failed write is ignored.
+// kept in a cache keyed by the SHA-256 of tokenizer.json's bytes and of the compiling code:
+// $SIMGREP_CACHE_DIR, else $XDG_CACHE_HOME/simgrep, else ~/.cache/simgrep (SIMGREP_CACHE_DIR=off
+// disables it). The cache is only an accelerator: a missing, unreadable or damaged entry is rebuilt,
+// a failed write is ignored.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   compileLineTokenizer, createCompiledLineTokenizer, createLineTokenizer, decodeCompiledTokenizer, type CompiledLineTokenizer, type LineTokenizer,
 } from './tokenizer/index.js';
@@ -23,8 +26,36 @@ export interface TokenizerFile {
 /** What a cache entry holds besides the compiled tokenizer. */
 interface CachedInfo { meta: TokenizerMeta; medianTokenLength: number; compiled: boolean }
 
-/** Bump when what is cached changes meaning (the compiled bytes carry their own version too). */
+/** The entry layout's version (the compiled bytes carry their own too). */
 const ENTRY_VERSION = 1;
+
+let compilerHash: string | null | undefined;
+
+/**
+ * A hash of the code that turns tokenizer.json into an entry (this module, tokenizer-meta and the
+ * tokenizer directory): a changed or upgraded simgrep never reads an entry an older one compiled.
+ */
+function compilerFingerprint(): string | null {
+  if (compilerHash !== undefined) return compilerHash;
+  try {
+    compilerHash = hashFiles();
+  } catch {
+    compilerHash = null; // sources not on disk as expected: no cache rather than a stale one
+  }
+  return compilerHash;
+}
+
+function hashFiles(): string {
+  const hash = createHash('sha256');
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const tokenizerDir = path.join(here, 'tokenizer');
+  const files = [
+    ...['tokenizer-file', 'tokenizer-meta'].map((name) => path.join(here, name + path.extname(fileURLToPath(import.meta.url)))),
+    ...readdirSync(tokenizerDir).filter((f) => /\.[jt]s$/.test(f) && !f.endsWith('.d.ts')).sort().map((f) => path.join(tokenizerDir, f)),
+  ];
+  for (const f of files) hash.update(path.basename(f)).update(readFileSync(f));
+  return hash.digest('hex').slice(0, 16);
+}
 
 /** `hint` tells the user how to fix a broken tokenizer.json (it depends on where the model came from). */
 export async function openTokenizerFile(file: string, hint: string): Promise<TokenizerFile> {
@@ -76,7 +107,8 @@ export function tokenizerCacheDir(env: NodeJS.ProcessEnv = process.env): string 
 
 function entryPath(bytes: Buffer): string | null {
   const dir = tokenizerCacheDir();
-  return dir && path.join(dir, `${createHash('sha256').update(bytes).digest('hex')}-v${ENTRY_VERSION}.bin`);
+  const compiler = dir && compilerFingerprint();
+  return compiler ? path.join(dir, `${createHash('sha256').update(bytes).digest('hex')}-${compiler}-v${ENTRY_VERSION}.bin`) : null;
 }
 
 /** Layout: u32 info length, info JSON, then the compiled tokenizer at the next multiple of 4. */
@@ -106,9 +138,21 @@ async function writeEntry(file: string, info: CachedInfo, compiled: Uint8Array |
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(tmp, out);
     await rename(tmp, file);
+    await dropOldEntries(path.dirname(file));
   } catch {
     // A read-only or full disk only costs the next run the build again.
   }
+}
+
+/** Entries kept: every model and simgrep version adds one (a few MB), so the oldest go past this. */
+const MAX_ENTRIES = 24;
+
+async function dropOldEntries(dir: string): Promise<void> {
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.bin'));
+  if (names.length <= MAX_ENTRIES) return;
+  const aged = await Promise.all(names.map(async (n) => ({ n, t: (await stat(path.join(dir, n)).catch(() => null))?.mtimeMs ?? 0 })));
+  aged.sort((a, b) => a.t - b.t);
+  await Promise.all(aged.slice(0, names.length - MAX_ENTRIES).map((e) => rm(path.join(dir, e.n), { force: true })));
 }
 
 function medianTokenLength(json: TokenizerJson): number {

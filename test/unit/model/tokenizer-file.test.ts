@@ -1,6 +1,7 @@
 // tokenizer.json compiled once per machine: a miss builds and stores an entry, a hit is served from it
 // (with the same ids), a damaged entry is rebuilt, and a cache that cannot be used never breaks a load.
-import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -53,6 +54,26 @@ describe('openTokenizerFile', () => {
     await writeFile(entry, edited);
     expect((await openTokenizerFile(BUNDLED, 'hint')).medianTokenLength).toBe(7);
     await expectSameAsJson(BUNDLED);
+  });
+
+  it('names entries by the SHA-256 of tokenizer.json and a fingerprint of the compiling code', async () => {
+    await openTokenizerFile(BUNDLED, 'hint');
+    const digest = createHash('sha256').update(await readFile(BUNDLED)).digest('hex');
+    expect((await entries()).map((e) => path.basename(e))).toEqual([expect.stringMatching(new RegExp(`^${digest}-[0-9a-f]{16}-v1\\.bin$`))]);
+  });
+
+  it('keeps at most 24 entries, dropping the oldest when it adds one', async () => {
+    const tokenizers = path.join(dir, 'tokenizers');
+    await mkdir(tokenizers, { recursive: true });
+    for (let i = 0; i < 30; i++) {
+      const old = path.join(tokenizers, `old-${String(i).padStart(2, '0')}.bin`);
+      await writeFile(old, 'x');
+      await utimes(old, 1_000_000 + i, 1_000_000 + i);
+    }
+    await expectSameAsJson(BUNDLED);
+    const left = (await entries()).map((e) => path.basename(e)).sort();
+    expect(left).toHaveLength(24);
+    expect(left.filter((n) => n.startsWith('old-'))).toEqual(Array.from({ length: 23 }, (_, i) => `old-${String(i + 7).padStart(2, '0')}.bin`));
   });
 
   it('rebuilds a damaged entry', async () => {
