@@ -1,7 +1,8 @@
 // Chunk scoring of a batch (hybrid, semantic and lexical modes): each chunk of a file (plan.chunkLines
-// lines) gets one fused distance, written at the line that represents it; every other line is NaN. The semantic part is the
-// model2vec embedding of the chunk's whole text (the mean of all its tokens), so context beyond the
-// single line counts; chunks that cannot beat `pruneAbove` are skipped by the kernel's exact bound.
+// lines) gets one fused distance, written at the line that represents it; every other line is NaN.
+// The semantic part is the model2vec embedding of the chunk's whole text (the mean of all its
+// tokens), so context beyond the single line counts; chunks that cannot beat `pruneAbove` are skipped
+// by the kernel's exact bound.
 import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
 import { chunkBounds, chunkStats, lexicalScore, pathSignals, relevance, semanticBudget, toDistance, type ChunkStats, type PathSignals } from '../rank/chunk-scorer.js';
