@@ -10,10 +10,10 @@ export interface Progress {
 const SHOW_AFTER_MS = 1000;
 
 export function createProgress(stream: NodeJS.WriteStream): Progress {
-  const tty = stream.isTTY === true;
+  // Off a terminal nothing is drawn, and nothing is formatted (the first toLocaleString loads ICU data).
+  if (stream.isTTY !== true) return { download() {}, search() {}, clear() {} };
   let shown = false;
   const draw = (text: string) => {
-    if (!tty) return;
     shown = true;
     stream.write(`\r\x1b[K${text}`);
   };
@@ -33,7 +33,7 @@ export function createProgress(stream: NodeJS.WriteStream): Progress {
       draw(`searched ${s.files} files, ${s.lines.toLocaleString('en-US')} lines (${Math.round((s.lines / s.ms) * 1000).toLocaleString('en-US')} lines/s)`);
     },
     clear() {
-      if (tty && shown) stream.write('\r\x1b[K');
+      if (shown) stream.write('\r\x1b[K');
       shown = false;
     },
   };
