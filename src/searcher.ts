@@ -106,6 +106,9 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     const mode = o.mode ?? 'hybrid';
     const rank = mode === 'line' ? undefined : buildRankPlan(o.query, mode, bundledLexicon());
     const queryText = o.ignoreCase ? o.query.toLowerCase() : o.query;
+    // Start the pool now: its threads boot while this thread embeds the query.
+    const pooled = concurrency === 0 || small ? null : workers();
+    pooled?.catch(() => {}); // awaited below; a failure must not also surface as unhandled
     const inProcess = await local();
     const query = await inProcess.embedTexts([queryText]);
     const known = normalizeInPlace(query);
@@ -114,7 +117,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
         ? `the query "${o.query}" has no word to look for; use identifiers or words, or --mode semantic`
         : `the query "${o.query}" has no token this model knows; rephrase it with ordinary words`);
     }
-    const executor = concurrency === 0 || small ? inProcess : await workers();
+    const executor = pooled ? await pooled : inProcess;
     const maxDistance = o.maxDistance;
     const topK = o.topK ?? (maxDistance !== undefined ? Infinity : 3);
     const outcome = await runPipeline({
