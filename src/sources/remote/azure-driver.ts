@@ -7,7 +7,7 @@ import { signSharedKey } from './azure-auth.js';
 import type { ListedObject, StreamingCapabilities, StreamingDriver } from './capabilities.js';
 import { storeDriver } from './capabilities.js';
 import { createHttpClient, type OpenedResponse, type RequestSpec } from './http-client.js';
-import { pagedListing, streamObject } from './object-stream.js';
+import { objectReads, pagedListing } from './object-stream.js';
 import { buildQuery, encodeRfc3986 } from './sigv4.js';
 import { xmlBlocks, xmlText } from './xml.js';
 
@@ -88,21 +88,7 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
 
   const streaming: StreamingCapabilities = {
     listObjects: (prefix, { recursive, signal }) => pagedListing((marker) => listPage(prefix, recursive, marker, signal)),
-    async statObject(key, { signal }) {
-      const opened = await client.open({ method: 'HEAD', url: blobUrl(key) }, signal);
-      opened.discard();
-      if (opened.res.status === 404 && opened.res.headers.get('x-ms-error-code') !== 'ContainerNotFound') return null;
-      if (opened.res.status !== 200) return fail(opened, 'HEAD');
-      const size = Number(opened.res.headers.get('content-length'));
-      return { size: Number.isFinite(size) ? size : undefined };
-    },
-    streamObject(key, { size, signal }) {
-      return streamObject(async (headers, sig) => {
-        const opened = await client.open({ method: 'GET', url: blobUrl(key), headers }, sig);
-        if (opened.res.status >= 300) return fail(opened, 'GET');
-        return opened;
-      }, { size, retries: client.retries, signal });
-    },
+    ...objectReads({ client, urlOf: blobUrl, isMissing: (res) => res.status === 404 && res.headers.get('x-ms-error-code') !== 'ContainerNotFound', fail }),
     uriOf: (key) => `az://${o.container}/${key}`,
   };
 

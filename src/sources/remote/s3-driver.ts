@@ -6,7 +6,7 @@ import { defineDriver } from 'unstorage';
 import type { StreamingCapabilities, StreamingDriver, ListedObject } from './capabilities.js';
 import { storeDriver } from './capabilities.js';
 import { createHttpClient, type OpenedResponse } from './http-client.js';
-import { pagedListing, streamObject } from './object-stream.js';
+import { objectReads, pagedListing } from './object-stream.js';
 import { s3Failure, type S3ErrorContext } from './s3-errors.js';
 import { buildQuery, encodeRfc3986, signV4, type AwsCredentials } from './sigv4.js';
 import { xmlBlocks, xmlText } from './xml.js';
@@ -72,21 +72,7 @@ function createS3Driver(o: S3DriverOptions): StreamingDriver {
 
   const streaming: StreamingCapabilities = {
     listObjects: (prefix, { recursive, signal }) => pagedListing((token) => listPage(prefix, recursive, token, signal)),
-    async statObject(key, { signal }) {
-      const opened = await client.open({ method: 'HEAD', url: objectUrl(key) }, signal);
-      opened.discard();
-      if (opened.res.status === 404) return null;
-      if (opened.res.status !== 200) return fail(opened, 'HEAD');
-      const size = Number(opened.res.headers.get('content-length'));
-      return { size: Number.isFinite(size) ? size : undefined };
-    },
-    streamObject(key, { size, signal }) {
-      return streamObject(async (headers, sig) => {
-        const opened = await client.open({ method: 'GET', url: objectUrl(key), headers }, sig);
-        if (opened.res.status >= 300) return fail(opened, 'GET');
-        return opened;
-      }, { size, retries: client.retries, signal });
-    },
+    ...objectReads({ client, urlOf: objectUrl, isMissing: (res) => res.status === 404, fail }),
     uriOf: (key) => `s3://${o.bucket}/${key}`,
   };
 
