@@ -2,11 +2,9 @@
 // runs inside each worker and in-process, so both paths give identical numbers.
 import { decodeLines } from '../text/decode.js';
 import type { EmbedderKind, ModelData, TokenizedBatch } from '../types.js';
-import type { PoolingKernel } from './embedder.js';
 import { createKernel } from './kernels.js';
-import { createIdBuffer } from '../model/tokenizer/index.js';
+import { createIdBuffer, type LineTokenizer } from '../model/tokenizer/index.js';
 import { openTokenizerFile } from '../model/tokenizer-file.js';
-import type { LineTokenizer } from '../model/tokenizer/index.js';
 import type { RankPlan } from '../rank/plan.js';
 import { scoreChunks } from './chunk-scoring.js';
 
