@@ -18,7 +18,7 @@ export const FLAGS: FlagDef[] = [
   { name: 'mode', kind: 'string', value: 'MODE', choices: ['hybrid', 'semantic', 'lexical', 'line'], help: 'Ranking: hybrid (default), semantic (chunk embeddings only), lexical, or line (each line alone, semtools)' },
   { name: 'top-k', kind: 'int', value: 'K', help: 'Show the K best lines (default 3; with --max-distance, a cap)' },
   { name: 'n-lines', short: 'n', kind: 'int', value: 'N', help: 'Lines of context before and after each match (default 3)' },
-  { name: 'max-distance', short: 'm', kind: 'number', value: 'D', help: 'Show every line with cosine distance below D (0..2)' },
+  { name: 'max-distance', short: 'm', kind: 'number', value: 'D', help: 'Show every result with distance below D (--mode line: cosine distance, 0..2; other modes: 1/(1+relevance), 0..1)' },
   { name: 'ignore-case', short: 'i', kind: 'bool', help: 'Lower-case query and lines before embedding' },
   { name: 'json', kind: 'bool', help: 'Print semtools-compatible JSON ({"results":[...]}, 0-based lines)' },
   { name: 'jsonl', kind: 'bool', help: 'Print one JSON object per result per line (1-based lines)' },
