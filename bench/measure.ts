@@ -12,7 +12,7 @@ export interface RunResult {
   peakRssKb: number;
   /** User + system CPU seconds of the whole process (all threads): GNU time's, else the sampled sum. */
   cpuS: number;
-  /** Sampled CPU seconds of the main thread, and of the 4 busiest other threads (workers, GC). */
+  /** Sampled CPU seconds of the main thread, and of every other thread, busiest first (workers, then V8's and libuv's). */
   mainCpuS: number;
   threadCpuS: number[];
   /** 1-minute load average when the run started: how busy the shared machine was. */
@@ -62,7 +62,7 @@ export function measure(cmd: string, args: string[], opts: RunOptions): Promise<
       }
       const exitCode = code ?? (signal ? 128 : 1);
       resolve({
-        wallMs, peakRssKb, cpuS, mainCpuS: sampler.mainCpuS, threadCpuS: sampler.otherCpuS.slice(0, 4), load1, exitCode, stdoutBytes,
+        wallMs, peakRssKb, cpuS, mainCpuS: sampler.mainCpuS, threadCpuS: sampler.otherCpuS, load1, exitCode, stdoutBytes,
         stderrTail: signal ? `killed by ${signal}` : stderr.slice(-500),
       });
     });

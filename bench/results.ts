@@ -6,7 +6,7 @@ export interface CorpusInfo { name: string; path: string; files: number; lines: 
 
 export interface Row {
   id: string;
-  section: 'throughput' | 'flatness' | 'bigfile' | 'latency';
+  section: 'throughput' | 'flatness' | 'bigfile' | 'latency' | 'calibration';
   label: string;
   /** Exactly what was run, from the repo root (the first query shown; repeats rotate queries). */
   command: string;
@@ -18,6 +18,12 @@ export interface Row {
   medianCpuS: number;
   /** Median sampled CPU seconds of the main thread (walk, read, split, pack, rank). */
   medianMainCpuS: number;
+  /** Worker threads the row asked for (-J), when it is a simgrep row. */
+  workers?: number;
+  /** Median sampled CPU seconds of the worker threads (the busiest `workers` other threads) and of the
+   * rest (V8's compiler and GC helpers, libuv): how -J 2's CPU splits, for the scaling section. */
+  medianWorkerCpuS?: number;
+  medianBackgroundCpuS?: number;
   /** Median 1-minute load average at the start of the runs. */
   medianLoad: number;
   spread: number;
@@ -59,12 +65,20 @@ export const TARGETS = {
 /** MB = 10^6 bytes throughout; GNU time and VmHWM report KiB. */
 export const kbToMb = (kb: number): number => (kb * 1024) / 1e6;
 
-export function summarize(row: Omit<Row, 'medianWallMs' | 'medianRssMb' | 'medianCpuS' | 'medianMainCpuS' | 'medianLoad' | 'spread' | 'linesPerSec' | 'mbPerSec'>, corpus: CorpusInfo): Row {
+type Measured = 'medianWallMs' | 'medianRssMb' | 'medianCpuS' | 'medianMainCpuS' | 'medianWorkerCpuS' | 'medianBackgroundCpuS' | 'medianLoad' | 'spread' | 'linesPerSec' | 'mbPerSec';
+
+export function summarize(row: Omit<Row, Measured>, corpus: CorpusInfo): Row {
   const walls = row.runs.map((r) => r.wallMs);
   const medianWallMs = median(walls);
   const bad = row.runs.find((r) => r.exitCode > 1);
+  const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+  const split = row.workers === undefined ? {} : {
+    medianWorkerCpuS: median(row.runs.map((r) => sum(r.threadCpuS.slice(0, row.workers)))),
+    medianBackgroundCpuS: median(row.runs.map((r) => sum(r.threadCpuS.slice(row.workers)))),
+  };
   return {
     ...row,
+    ...split,
     medianWallMs,
     medianRssMb: kbToMb(median(row.runs.map((r) => r.peakRssKb))),
     medianCpuS: median(row.runs.map((r) => r.cpuS)),
@@ -93,7 +107,7 @@ export function deriveChecks(r: BenchResults): Check[] {
     const ratio = j1.medianWallMs / j2.medianWallMs;
     checks.push({ target: `2 workers >= ${TARGETS.scaling}x one worker (static)`, measured: `${fmt(ratio, 2)}x`, pass: ratio >= TARGETS.scaling });
   }
-  const rssRows = r.rows.filter((x) => ok(x) && x.id !== 'rg-tree' && x.id !== 'rg-big' && x.section !== 'latency');
+  const rssRows = r.rows.filter((x) => ok(x) && x.id !== 'rg-tree' && x.id !== 'rg-big' && x.section !== 'latency' && x.section !== 'calibration');
   if (rssRows.length) {
     const worst = rssRows.sort((a, b) => b.medianRssMb - a.medianRssMb)[0];
     checks.push({ target: `peak RSS <= model table (${fmt(r.modelTableMb, 1)} MB) + ${TARGETS.rssOverTableMb} MB = ${fmt(rssLimit, 1)} MB, every simgrep row`, measured: `worst ${fmt(worst.medianRssMb, 1)} MB (${worst.label}, ${worst.corpus})`, pass: worst.medianRssMb <= rssLimit });

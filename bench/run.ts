@@ -74,19 +74,30 @@ function smallFile(dir: string): string {
 interface Config {
   id: string; section: Row['section']; label: string; cmd: string; args: (query: string) => string[]; corpus: CorpusInfo;
   env?: Record<string, string>;
+  /** -J of a simgrep row: its busiest that many threads besides the main one are the workers. */
+  workers?: number;
 }
 
 /** The bench's own tokenizer cache (warmed by the first run), so runs do not depend on ~/.cache. */
 const TOKENIZER_CACHE = { SIMGREP_CACHE_DIR: path.join(REPO_ROOT, 'bench', '.tmp', 'cache') };
 
-const simgrep = (id: string, section: Row['section'], label: string, c: CorpusInfo, extra: string[], env: Record<string, string> = TOKENIZER_CACHE): Config =>
-  ({ id, section, label, cmd: process.execPath, args: (q) => [CLI, q, c.path, ...extra], corpus: c, env });
+const simgrep = (id: string, section: Row['section'], label: string, c: CorpusInfo, extra: string[], env: Record<string, string> = TOKENIZER_CACHE): Config => {
+  const j = extra.indexOf('-J');
+  return { id, section, label, cmd: process.execPath, args: (q) => [CLI, q, c.path, ...extra], corpus: c, env, workers: j >= 0 ? Number(extra[j + 1]) : undefined };
+};
+/** The same run with the whole process held to one core: what one core does, for the scaling section. */
+const oneCore = (c: Config, id: string, label: string): Config =>
+  ({ ...c, id, label, cmd: 'taskset', args: (q) => ['-c', '0', process.execPath, ...c.args(q)] });
+/** The machine's own scaling (bench/cpu-scaling.ts), run in the same round-robin as the rows it explains. */
+const calibration = (threads: number, c: CorpusInfo): Config =>
+  ({ id: `cpu-${threads}`, section: 'calibration', label: `pure-JS compute loop, ${threads} thread${threads > 1 ? 's' : ''}`, cmd: process.execPath, args: () => ['dist/bench/cpu-scaling.js', String(threads)], corpus: c });
 const ripgrep = (id: string, c: CorpusInfo): Config =>
   ({ id, section: id === 'rg-tree' ? 'throughput' : 'bigfile', label: 'ripgrep `rg --no-mmap -c retry`', cmd: 'rg', args: () => ['--no-mmap', '-c', 'retry', c.path], corpus: c });
 
 const quote = (a: string): string => (/^[\w./=-]+$/.test(a) ? a : `"${a}"`);
 const display = (c: Config): string =>
-  [...(c.env?.SIMGREP_CACHE_DIR === 'off' ? ['SIMGREP_CACHE_DIR=off'] : []), c.cmd === process.execPath ? 'node' : c.cmd, ...c.args(QUERIES[0])].map(quote).join(' ');
+  [...(c.env?.SIMGREP_CACHE_DIR === 'off' ? ['SIMGREP_CACHE_DIR=off'] : []), c.cmd, ...c.args(QUERIES[0])]
+    .map((a) => (a === process.execPath ? 'node' : a)).map(quote).join(' ');
 
 /** Runs the configs round-robin, `repeats` times, so load spikes hit every config alike. */
 async function runGroup(configs: Config[], repeats: number): Promise<Row[]> {
@@ -98,7 +109,11 @@ async function runGroup(configs: Config[], repeats: number): Promise<Row[]> {
       runs.get(c.id)!.push(r);
     }
   }
-  return configs.map((c) => summarize({ id: c.id, section: c.section, label: c.label, command: display(c), corpus: c.corpus.name, runs: runs.get(c.id)! }, c.corpus));
+  return configs.map((c) => summarize({ id: c.id, section: c.section, label: c.label, command: display(c), corpus: c.corpus.name, workers: c.workers, runs: runs.get(c.id)! }, c.corpus));
+}
+
+function commandExists(cmd: string): boolean {
+  try { execFileSync(cmd, ['--version'], { stdio: 'ignore' }); return true; } catch { return false; }
 }
 
 function ripgrepVersion(): string | null {
@@ -168,14 +183,20 @@ async function main(): Promise<void> {
   const m = ['--model', MODEL];
   const rows: Row[] = [];
   log('throughput on the 1M-line tree');
+  const j1 = simgrep('static-j1', 'throughput', 'simgrep static -J 1 (default hybrid mode)', tree, [...m, '--embedder', 'static', '-J', '1']);
+  const taskset = commandExists('taskset');
+  if (!taskset) log('taskset not found: the one-core row is skipped (apt-get install util-linux)');
   rows.push(...await runGroup(withRg([
-    simgrep('static-j1', 'throughput', 'simgrep static -J 1 (default hybrid mode)', tree, [...m, '--embedder', 'static', '-J', '1']),
+    j1,
+    ...(taskset ? [oneCore(j1, 'static-j1-core', 'simgrep static -J 1, whole process on one core (taskset -c 0)')] : []),
     simgrep('static-j2', 'throughput', 'simgrep static -J 2 (default hybrid mode)', tree, [...m, '--embedder', 'static', '-J', '2']),
     simgrep('semantic-j2', 'throughput', 'simgrep static -J 2 --mode semantic', tree, [...m, '--embedder', 'static', '-J', '2', '--mode', 'semantic']),
     simgrep('line-j2', 'throughput', 'simgrep static -J 2 --mode line', tree, [...m, '--embedder', 'static', '-J', '2', '--mode', 'line']),
     simgrep('lexical-j2', 'throughput', 'simgrep -J 2 --mode lexical', tree, [...m, '-J', '2', '--mode', 'lexical']),
     simgrep('onnx-j2', 'throughput', 'simgrep onnx -J 2 (default hybrid mode)', tree, [...m, '--embedder', 'onnx', '-J', '2']),
     ripgrep('rg-tree', tree),
+    calibration(1, tree),
+    calibration(2, tree),
   ]), REPEATS));
   log(`peak RSS, 1x vs ${scale}x tree`);
   const base = rows.find((r) => r.id === 'static-j2')!;
