@@ -1,6 +1,7 @@
 // Renders bench results as bench/RESULTS.md: machine, reproduction commands, one table per section
 // with PASS/FAIL against the targets. Figures come only from the harness's measurements.
-import { fmt, TARGETS, type BenchResults, type Row } from './results.js';
+import { median } from './measure.js';
+import { fmt, pairRatios, TARGETS, type BenchResults, type Row } from './results.js';
 
 const pf = (pass: boolean): string => (pass ? 'PASS' : 'FAIL');
 const s = (ms: number): string => fmt(ms / 1000, 2);
@@ -33,35 +34,38 @@ function throughput(r: BenchResults, rssLimit: number): string[] {
 }
 
 function scaling(r: BenchResults): string[] {
-  const [j1, j2, core, cpu1, cpu2] = ['static-j1', 'static-j2', 'static-j1-core', 'cpu-1', 'cpu-2'].map((id) => r.rows.find((x) => x.id === id));
+  const [j1, j2, core, cpu1, cpu2] = ['scale-j1', 'scale-j2', 'scale-core', 'cpu-1', 'cpu-2'].map((id) => r.rows.find((x) => x.id === id));
   if (!j1 || !j2) return [];
   const n = r.machine.nproc;
-  const ratio = j1.medianWallMs / j2.medianWallMs;
-  // Even spread perfectly over every core, -J 2 cannot finish before its CPU time / nproc.
-  const ceiling = j1.medianWallMs / 1000 / (j2.medianCpuS / n);
-  const w1 = j1.medianWorkerCpuS ?? NaN;
+  const range = (xs: number[]): string => `${fmt(median(xs), 2)}x (${fmt(Math.min(...xs), 2)}x to ${fmt(Math.max(...xs), 2)}x)`;
+  const ratios = pairRatios(j1, j2);
+  const ratio = median(ratios);
   // -J 1's wall is about its one worker's CPU time; -J 2 reaches the target only if all of its CPU
-  // (workers, main thread, V8's compiler and GC threads) fits in nproc cores for wall / target.
-  const budget = (n / TARGETS.scaling);
+  // (workers, main thread, V8's compiler and GC threads) fits in nproc cores for that wall / target.
+  const cpuRatios = j2.runs.map((x, i) => x.cpuS / j1.runs[i].threadCpuS[0]);
+  const budget = n / TARGETS.scaling;
   const split = (x: Row): string[] => [x.medianWorkerCpuS, x.medianMainCpuS, x.medianBackgroundCpuS].map((v) => (v !== undefined && Number.isFinite(v) ? fmt(v, 2) : '-'));
-  const rows = [core, j1, j2].filter((x): x is Row => x !== undefined);
-  return [`## Worker scaling (static embedder, same runs as above)`, '',
-    ...table(['Config', 'Wall s', 'Lines/s', 'CPU s', 'CPU/wall', 'Workers CPU s', 'Main-thread CPU s', 'Other threads CPU s'],
-      rows.map((x) => [x.label, s(x.medianWallMs), fmt(x.linesPerSec), ...cpu(x), ...split(x)])),
+  const rows = [j1, j2, core].filter((x): x is Row => x !== undefined);
+  const machine = cpu1 && cpu2 ? cpu1.runs.map((x, i) => (2 * x.wallMs) / cpu2.runs[i].wallMs) : [];
+  return [`## Worker scaling: ${j1.runs.length} back-to-back rounds on ${r.corpora[j1.corpus].name}`, '',
+    'This host\'s speed drifts by tens of percent within minutes, so every round runs each config once, back to back, and ratios are taken within a round.', '',
+    ...table(['Config', 'Median wall s', 'Lines/s', 'CPU s', 'CPU/wall', 'Workers CPU s', 'Main-thread CPU s', 'Other threads CPU s'],
+      rows.map((x) => [x.label + (x.error ? ` (ERROR: ${x.error})` : ''), s(x.medianWallMs), fmt(x.linesPerSec), ...cpu(x), ...split(x)])),
     '',
-    ...table(['-J 2 / -J 1', `Target >= ${TARGETS.scaling}x`, `Ceiling on ${n} idle cores`, '-J 2 CPU / -J 1 worker CPU', `Needed for ${TARGETS.scaling}x`, ...(core ? ['-J 2 / one core'] : [])],
-      [[`${fmt(ratio, 2)}x`, pf(ratio >= TARGETS.scaling), Number.isFinite(ceiling) ? `${fmt(ceiling, 2)}x` : '-',
-        Number.isFinite(w1) ? `${fmt(j2.medianCpuS / w1, 2)}x` : '-', `<= ${fmt(budget, 2)}x`, ...(core ? [`${fmt(core.medianWallMs / j2.medianWallMs, 2)}x`] : [])]]),
+    ...table(['Measure', 'Median of rounds (range)', 'Meaning'], [
+      ['-J 2 / -J 1 wall', range(ratios), `the target: >= ${TARGETS.scaling}x, ${pf(ratio >= TARGETS.scaling)}`],
+      ['-J 2 CPU / -J 1 worker CPU', range(cpuRatios), `<= ${fmt(budget, 2)}x is needed for ${TARGETS.scaling}x (below)`],
+      ...(core ? [['-J 2 / -J 1 on one core', range(pairRatios(core, j2)), 'the same program on two cores against one']] : []),
+      ...(machine.length ? [['2 threads / 1 thread of pure-JS compute', range(machine), 'the machine itself: 2.00x on two idle cores; no program scales better here']] : []),
+    ]),
     '',
-    `- Ceiling = -J 1 wall / (-J 2 CPU s / ${n}): the best -J 2 could do with every core to itself.`,
     `- -J 1's wall is about its one worker's CPU time, while its main thread (walk, read, split, pack, merge) and V8's`
       + ' compiler and GC threads run beside it on the other core. -J 2 shares the cores among all of them, so it reaches'
       + ` ${TARGETS.scaling}x only if its whole CPU time is at most ${n} / ${TARGETS.scaling} = ${fmt(budget, 2)} times -J 1's worker CPU time.`,
-    `- Workers = the -J busiest threads besides the main one; other threads = the rest (V8's compiler and GC helpers, libuv), sampled from /proc every 50 ms.`,
-    ...(core ? ['- One core = the -J 1 run held to one core with `taskset -c 0`: how -J 2 on two cores compares with the same program on one.'] : []),
-    ...(cpu1 && cpu2 ? [`- The machine itself, in the same round-robin: 2 threads of a pure-JS compute loop (\`node dist/bench/cpu-scaling.js 2\`) did`
-      + ` **${fmt((2 * cpu1.medianWallMs) / cpu2.medianWallMs, 2)}x** the work of one thread per unit of time (2.00x on two idle cores; wall ${s(cpu1.medianWallMs)} s`
-      + ` for 1 thread, ${s(cpu2.medianWallMs)} s for 2). No program scales better than that here.`] : []),
+    '- Workers = the -J busiest threads besides the main one; other threads = the rest (V8\'s compiler and GC helpers, libuv), sampled from /proc every 50 ms.',
+    ...(core ? ['- One core = the -J 1 run held to one core with `taskset -c 0`.'] : []),
+    ...(machine.length ? ['- Pure-JS compute: `node dist/bench/cpu-scaling.js 1` and `2` (each thread runs the same fixed loop); ratio = 2 x wall(1) / wall(2).'] : []),
+    ...commands(rows),
   ];
 }
 

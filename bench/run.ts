@@ -22,6 +22,8 @@ const quick = argv.includes('--quick');
 const repeatsArg = argv.indexOf('--repeats');
 const REPEATS = repeatsArg >= 0 ? Number(argv[repeatsArg + 1]) : 3;
 const LATENCY_REPEATS = 5;
+/** -J 1 and -J 2 run back to back this many times: this host's speed drifts, so ratios are taken per pair. */
+const SCALING_REPEATS = 7;
 const log = (msg: string): void => { process.stderr.write(`[bench] ${msg}\n`); };
 
 const COUNT_BUF = Buffer.allocUnsafe(1 << 20);
@@ -90,7 +92,7 @@ const oneCore = (c: Config, id: string, label: string): Config =>
   ({ ...c, id, label, cmd: 'taskset', args: (q) => ['-c', '0', process.execPath, ...c.args(q)] });
 /** The machine's own scaling (bench/cpu-scaling.ts), run in the same round-robin as the rows it explains. */
 const calibration = (threads: number, c: CorpusInfo): Config =>
-  ({ id: `cpu-${threads}`, section: 'calibration', label: `pure-JS compute loop, ${threads} thread${threads > 1 ? 's' : ''}`, cmd: process.execPath, args: () => ['dist/bench/cpu-scaling.js', String(threads)], corpus: c });
+  ({ id: `cpu-${threads}`, section: 'scaling', label: `pure-JS compute loop, ${threads} thread${threads > 1 ? 's' : ''}`, cmd: process.execPath, args: () => ['dist/bench/cpu-scaling.js', String(threads)], corpus: c });
 const ripgrep = (id: string, c: CorpusInfo): Config =>
   ({ id, section: id === 'rg-tree' ? 'throughput' : 'bigfile', label: 'ripgrep `rg --no-mmap -c retry`', cmd: 'rg', args: () => ['--no-mmap', '-c', 'retry', c.path], corpus: c });
 
@@ -183,21 +185,26 @@ async function main(): Promise<void> {
   const m = ['--model', MODEL];
   const rows: Row[] = [];
   log('throughput on the 1M-line tree');
-  const j1 = simgrep('static-j1', 'throughput', 'simgrep static -J 1 (default hybrid mode)', tree, [...m, '--embedder', 'static', '-J', '1']);
-  const taskset = commandExists('taskset');
-  if (!taskset) log('taskset not found: the one-core row is skipped (apt-get install util-linux)');
   rows.push(...await runGroup(withRg([
-    j1,
-    ...(taskset ? [oneCore(j1, 'static-j1-core', 'simgrep static -J 1, whole process on one core (taskset -c 0)')] : []),
+    simgrep('static-j1', 'throughput', 'simgrep static -J 1 (default hybrid mode)', tree, [...m, '--embedder', 'static', '-J', '1']),
     simgrep('static-j2', 'throughput', 'simgrep static -J 2 (default hybrid mode)', tree, [...m, '--embedder', 'static', '-J', '2']),
     simgrep('semantic-j2', 'throughput', 'simgrep static -J 2 --mode semantic', tree, [...m, '--embedder', 'static', '-J', '2', '--mode', 'semantic']),
     simgrep('line-j2', 'throughput', 'simgrep static -J 2 --mode line', tree, [...m, '--embedder', 'static', '-J', '2', '--mode', 'line']),
     simgrep('lexical-j2', 'throughput', 'simgrep -J 2 --mode lexical', tree, [...m, '-J', '2', '--mode', 'lexical']),
     simgrep('onnx-j2', 'throughput', 'simgrep onnx -J 2 (default hybrid mode)', tree, [...m, '--embedder', 'onnx', '-J', '2']),
     ripgrep('rg-tree', tree),
+  ]), REPEATS));
+  log('worker scaling: -J 1 and -J 2 back to back');
+  const taskset = commandExists('taskset');
+  if (!taskset) log('taskset not found: the one-core row is skipped (apt-get install util-linux)');
+  const scaleJ1 = simgrep('scale-j1', 'scaling', 'simgrep static -J 1', tree, [...m, '--embedder', 'static', '-J', '1']);
+  rows.push(...await runGroup([
+    scaleJ1,
+    simgrep('scale-j2', 'scaling', 'simgrep static -J 2', tree, [...m, '--embedder', 'static', '-J', '2']),
+    ...(taskset ? [oneCore(scaleJ1, 'scale-core', 'simgrep static -J 1, whole process on one core (taskset -c 0)')] : []),
     calibration(1, tree),
     calibration(2, tree),
-  ]), REPEATS));
+  ], SCALING_REPEATS));
   log(`peak RSS, 1x vs ${scale}x tree`);
   const base = rows.find((r) => r.id === 'static-j2')!;
   rows.push({ ...base, id: 'flat-1x', section: 'flatness' });

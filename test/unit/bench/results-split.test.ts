@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../../bench/measure.js';
-import { summarize } from '../../../bench/results.js';
+import { pairRatios, summarize } from '../../../bench/results.js';
 
 const run = (wallMs: number, mainCpuS: number, threadCpuS: number[]): RunResult => ({
   wallMs, peakRssKb: 1000, cpuS: mainCpuS + threadCpuS.reduce((a, b) => a + b, 0), mainCpuS, threadCpuS,
@@ -28,5 +28,14 @@ describe('bench CPU split by thread', () => {
     const r = row(undefined, [run(1000, 0.5, [1, 1])]);
     expect(r.medianWorkerCpuS).toBeUndefined();
     expect(r.medianBackgroundCpuS).toBeUndefined();
+  });
+});
+
+describe('bench scaling ratios', () => {
+  it('are taken within each round, not between medians', () => {
+    // Host speed drifts: round 2 ran both configs 2x slower. Per-round ratios stay 2x; medians would not.
+    const j1 = row(1, [run(4000, 0, [4]), run(8000, 0, [8]), run(4200, 0, [4])]);
+    const j2 = row(2, [run(2000, 0, [2, 2]), run(4000, 0, [4, 4]), run(2100, 0, [2, 2])]);
+    expect(pairRatios(j1, j2)).toEqual([2, 2, 2]);
   });
 });
