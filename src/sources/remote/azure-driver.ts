@@ -4,14 +4,14 @@
 import { defineDriver } from 'unstorage';
 import { SimgrepError } from '../../errors.js';
 import { signSharedKey } from './azure-auth.js';
-import type { ListedObject, StreamingCapabilities, StreamingDriver } from './capabilities.js';
+import type { ListedObject, StoreDriverOptions, StreamingCapabilities, StreamingDriver } from './capabilities.js';
 import { storeDriver } from './capabilities.js';
 import { createHttpClient, type OpenedResponse, type RequestSpec } from './http-client.js';
-import { objectReads, pagedListing } from './object-stream.js';
+import { objectReads, pagedListing, type ListingPage } from './object-stream.js';
 import { buildQuery, encodeRfc3986 } from './sigv4.js';
 import { xmlBlocks, xmlText } from './xml.js';
 
-export interface AzureBlobDriverOptions {
+export interface AzureBlobDriverOptions extends StoreDriverOptions {
   container: string;
   account: string;
   /** Blob service endpoint, e.g. https://acct.blob.core.windows.net or http://127.0.0.1:10000/devstoreaccount1. */
@@ -19,15 +19,7 @@ export interface AzureBlobDriverOptions {
   /** Base64 account key (Shared Key), or a SAS token. */
   accountKey?: string;
   sasToken?: string;
-  timeoutMs?: number;
-  retries?: number;
-  /** Keys per listing page (default and maximum: the store's own limit). */
-  pageSize?: number;
-  credentialSource?: string;
-  credentialHint?: string;
 }
-
-interface Page { items: ListedObject[]; cursor?: string }
 
 const PAGE_BLOBS = 5000;
 
@@ -36,8 +28,8 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
   const containerUrl = `${endpoint.origin}${endpoint.pathname.replace(/\/+$/, '')}/${encodeRfc3986(o.container)}`;
   const withSas = (query: string) => [query, o.sasToken].filter(Boolean).join('&');
   const client = createHttpClient({
-    timeoutMs: o.timeoutMs ?? 30_000,
-    retries: o.retries ?? 3,
+    timeoutMs: o.timeoutMs,
+    retries: o.retries,
     sign: o.accountKey ? (spec: RequestSpec) => signSharedKey(spec, o.account, o.accountKey!) : undefined,
   });
   const blobUrl = (key: string) => new URL(`${containerUrl}/${encodeRfc3986(key, true)}${o.sasToken ? `?${o.sasToken}` : ''}`);
@@ -74,7 +66,7 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
     throw new SimgrepError('REMOTE_ERROR', `the store answered HTTP ${status}${code ? ` ${code}` : ''}${message ? `: ${message}` : ''}`);
   }
 
-  async function listPage(prefix: string, recursive: boolean, marker: string | undefined, signal?: AbortSignal): Promise<Page> {
+  async function listPage(prefix: string, recursive: boolean, marker: string | undefined, signal?: AbortSignal): Promise<ListingPage<ListedObject>> {
     const query = buildQuery({ restype: 'container', comp: 'list', prefix: prefix || undefined, maxresults: String(o.pageSize ?? PAGE_BLOBS), marker, delimiter: recursive ? undefined : '/' });
     const opened = await client.open({ method: 'GET', url: new URL(`${containerUrl}?${withSas(query)}`) }, signal);
     if (opened.res.status !== 200) return fail(opened, 'GET');

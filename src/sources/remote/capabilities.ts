@@ -3,8 +3,18 @@
 // none). They take the store's raw '/'-separated keys, because unstorage's colon keys cannot carry
 // ':' or '?'. Any other unstorage driver still works through the core fallback in storage-source.ts.
 import type { Driver } from 'unstorage';
+import type { RequestTuning } from './http-client.js';
 
 export interface ListedObject { key: string; size?: number }
+
+/** What the listing stores' drivers (s3, az) take besides where the store is and how to sign. */
+export interface StoreDriverOptions extends RequestTuning {
+  /** Keys per listing page (default and maximum: the store's own limit). */
+  pageSize?: number;
+  /** For messages: where the credentials came from and how to fix them. */
+  credentialSource?: string;
+  credentialHint?: string;
+}
 
 export interface StreamingCapabilities {
   /** Objects under a raw prefix ('' = all), streamed page by page; `recursive: false` stops at the next '/'. */

@@ -4,6 +4,7 @@
 // has stopped answering the rest fail fast instead of each waiting out its own retries.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 import { backoffMs, isTransientCode, sleep, transportCode, TRANSIENT_STATUS } from './retry.js';
 
 export interface RequestSpec {
@@ -17,7 +18,10 @@ export interface RequestSpec {
 /** Returns the auth headers of one attempt (signatures carry the time, so each attempt re-signs). */
 export type Signer = (spec: RequestSpec) => Record<string, string>;
 
-export interface HttpClientOptions { timeoutMs: number; retries: number; sign?: Signer }
+/** Per request: the time allowed until the response headers and between body chunks, and retries of a transient failure. */
+export interface RequestTuning { timeoutMs?: number; retries?: number }
+
+export interface HttpClientOptions extends RequestTuning { sign?: Signer }
 
 /** A transport failure (no usable response): refused, reset, timed out, unresolvable. */
 export class TransportError extends Error {
@@ -61,6 +65,8 @@ const MAX_SOCKETS = 16;
 const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }), https: new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }) };
 
 export function createHttpClient(o: HttpClientOptions): HttpClient {
+  const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const retries = o.retries ?? DEFAULT_RETRIES;
   let down: TransportError | null = null;
 
   /** One attempt: resolves at the response headers, or rejects (timeout, transport error, abort). */
@@ -70,7 +76,7 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
       const headers = { ...spec.headers, ...o.sign?.({ ...spec, url }) };
       const req = (https ? httpsRequest : httpRequest)(url, { method: spec.method, headers, agent: https ? agents.https : agents.http });
       const onAbort = () => req.destroy(signal!.reason);
-      const timer = setTimeout(() => req.destroy(new TimeoutError('timed out')), o.timeoutMs);
+      const timer = setTimeout(() => req.destroy(new TimeoutError('timed out')), timeoutMs);
       const done = () => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); };
       signal?.addEventListener('abort', onAbort, { once: true });
       req.on('response', (res) => { done(); resolve(res); });
@@ -91,11 +97,11 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
       } catch (e) {
         if (signal?.aborted) throw signal.reason;
         const code = transportCode(e) ?? 'EUNKNOWN';
-        if (isTransientCode(code) && attempt <= o.retries) {
+        if (isTransientCode(code) && attempt <= retries) {
           await sleep(backoffMs(attempt), signal);
           continue;
         }
-        down = new TransportError(code, url.origin, attempt, o.timeoutMs, { cause: e });
+        down = new TransportError(code, url.origin, attempt, timeoutMs, { cause: e });
         throw down;
       }
       const status = res.statusCode ?? 0;
@@ -107,7 +113,7 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
         attempt--;
         continue;
       }
-      if (TRANSIENT_STATUS.has(status) && attempt <= o.retries) {
+      if (TRANSIENT_STATUS.has(status) && attempt <= retries) {
         res.resume();
         await sleep(backoffMs(attempt, header(res, 'retry-after')), signal);
         continue;
@@ -126,11 +132,11 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
       try {
         for (;;) {
           // The idle timer runs only while we wait on the server, never while the consumer is busy.
-          const idle = setTimeout(() => res.destroy(new TimeoutError('timed out')), o.timeoutMs);
+          const idle = setTimeout(() => res.destroy(new TimeoutError('timed out')), timeoutMs);
           let step: IteratorResult<Buffer>;
           try { step = await it.next(); } catch (e) {
             if (signal?.aborted) throw signal.reason;
-            throw new TransportError(transportCode(e) ?? 'EUNKNOWN', endpoint, attempts, o.timeoutMs, { cause: e });
+            throw new TransportError(transportCode(e) ?? 'EUNKNOWN', endpoint, attempts, timeoutMs, { cause: e });
           } finally {
             clearTimeout(idle);
           }
@@ -157,7 +163,7 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
     };
   }
 
-  return { timeoutMs: o.timeoutMs, retries: o.retries, open };
+  return { timeoutMs, retries, open };
 }
 
 function header(res: IncomingMessage, name: string): string | null {

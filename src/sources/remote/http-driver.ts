@@ -5,19 +5,17 @@ import { SimgrepError } from '../../errors.js';
 import { redactUri } from '../uri.js';
 import type { StreamingCapabilities, StreamingDriver } from './capabilities.js';
 import { toRawKey } from './capabilities.js';
-import { createHttpClient, type OpenedResponse } from './http-client.js';
+import { createHttpClient, type OpenedResponse, type RequestTuning } from './http-client.js';
 import { streamObject } from './object-stream.js';
 
-export interface HttpDriverOptions {
+export interface HttpDriverOptions extends RequestTuning {
   /** Origin the keys are relative to, e.g. https://example.com; a raw key is a path with its query. */
   base: string;
-  timeoutMs?: number;
-  retries?: number;
 }
 
 function createHttpDriver(o: HttpDriverOptions): StreamingDriver {
   const origin = new URL(o.base).origin;
-  const client = createHttpClient({ timeoutMs: o.timeoutMs ?? 30_000, retries: o.retries ?? 3 });
+  const client = createHttpClient({ timeoutMs: o.timeoutMs, retries: o.retries });
   const urlOf = (key: string) => new URL(key.startsWith('/') ? key : `/${key}`, origin);
 
   const fail = async (opened: OpenedResponse): Promise<never> => {

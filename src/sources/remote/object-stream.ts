@@ -70,11 +70,14 @@ function grow(buf: Buffer): Buffer {
   return bigger;
 }
 
+/** One page of a listing, and the store's cursor to the next (absent on the last page). */
+export interface ListingPage<T> { items: T[]; cursor?: string }
+
 /** A paginated listing as one stream: the next page is fetched while the caller consumes this one. */
-export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; cursor?: string }>): AsyncGenerator<T> {
-  let next: Promise<{ items: T[]; cursor?: string }> | null = fetchPage(undefined);
+export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) => Promise<ListingPage<T>>): AsyncGenerator<T> {
+  let next: Promise<ListingPage<T>> | null = fetchPage(undefined);
   while (next) {
-    const page: { items: T[]; cursor?: string } = await next;
+    const page: ListingPage<T> = await next;
     next = page.cursor ? fetchPage(page.cursor) : null;
     next?.catch(() => {}); // awaited on the next turn; this only marks it handled if we stop early
     yield* page.items;

@@ -30,8 +30,8 @@ export interface ResolvedRemoteOptions {
   env: Record<string, string | undefined>;
 }
 
-const DEFAULT_TIMEOUT_MS = 30_000;
-const DEFAULT_RETRIES = 3;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_RETRIES = 3;
 
 export function resolveRemoteOptions(o: RemoteOptions = {}): ResolvedRemoteOptions {
   const env = o.env ?? process.env;

@@ -3,30 +3,21 @@
 // prefix (the next page fetched while this one is consumed), ranged and resumable streaming GETs,
 // SigV4 signing, retries and timeouts from the shared HTTP client.
 import { defineDriver } from 'unstorage';
-import type { StreamingCapabilities, StreamingDriver, ListedObject } from './capabilities.js';
+import type { ListedObject, StoreDriverOptions, StreamingCapabilities, StreamingDriver } from './capabilities.js';
 import { storeDriver } from './capabilities.js';
 import { createHttpClient, type OpenedResponse } from './http-client.js';
-import { objectReads, pagedListing } from './object-stream.js';
+import { objectReads, pagedListing, type ListingPage } from './object-stream.js';
 import { s3Failure, type S3ErrorContext } from './s3-errors.js';
 import { buildQuery, encodeRfc3986, signV4, type AwsCredentials } from './sigv4.js';
 import { xmlBlocks, xmlText } from './xml.js';
 
-export interface S3DriverOptions {
+export interface S3DriverOptions extends StoreDriverOptions {
   bucket: string;
   region: string;
   /** S3-compatible endpoint (path-style requests); absent = AWS. */
   endpoint?: URL | string;
   credentials: AwsCredentials;
-  timeoutMs?: number;
-  retries?: number;
-  /** Keys per listing page (default and maximum: the store's own limit). */
-  pageSize?: number;
-  /** For messages: where the credentials came from and how to fix them. */
-  credentialSource?: string;
-  credentialHint?: string;
 }
-
-interface Page { items: ListedObject[]; cursor?: string }
 
 const PAGE_KEYS = 1000;
 
@@ -37,8 +28,8 @@ function createS3Driver(o: S3DriverOptions): StreamingDriver {
     ? `${endpoint.origin}${endpoint.pathname.replace(/\/+$/, '')}/${encodeRfc3986(o.bucket)}`
     : virtualHost ? `https://${o.bucket}.s3.${o.region}.amazonaws.com` : `https://s3.${o.region}.amazonaws.com/${encodeRfc3986(o.bucket)}`;
   const client = createHttpClient({
-    timeoutMs: o.timeoutMs ?? 30_000,
-    retries: o.retries ?? 3,
+    timeoutMs: o.timeoutMs,
+    retries: o.retries,
     sign: (spec) => signV4({ method: spec.method, url: spec.url, headers: spec.headers, region: o.region }, o.credentials),
   });
   const ctx = (attempts?: number): S3ErrorContext => ({
@@ -51,7 +42,7 @@ function createS3Driver(o: S3DriverOptions): StreamingDriver {
     throw await s3Failure(opened, method, ctx(opened.attempts));
   }
 
-  async function listPage(prefix: string, recursive: boolean, token: string | undefined, signal?: AbortSignal): Promise<Page> {
+  async function listPage(prefix: string, recursive: boolean, token: string | undefined, signal?: AbortSignal): Promise<ListingPage<ListedObject>> {
     const query = buildQuery({
       'list-type': '2', prefix, 'max-keys': String(o.pageSize ?? PAGE_KEYS), 'continuation-token': token,
       'encoding-type': 'url', delimiter: recursive ? undefined : '/',
