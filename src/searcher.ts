@@ -13,6 +13,7 @@ import { buildRankPlan } from './rank/plan.js';
 import { mergeHits, resultsPerHit, hitToResult, type SearchResult } from './rank/windows.js';
 import { createContentSource } from './sources/content.js';
 import type { RemoteOptions } from './sources/remote/options.js';
+import { isGlob } from './sources/fs.js';
 import { sourcesForPaths } from './sources/resolve.js';
 import { isRemoteUri } from './sources/uri.js';
 import type { Source, SourceWarning } from './sources/source.js';
@@ -30,8 +31,8 @@ export interface SearcherOptions {
 }
 
 /** How lines are ranked: fused lexical + semantic (default), embedding distance only, or lexical only. */
-export type SearchMode = 'hybrid' | 'semantic' | 'lexical' | 'line';
-export const SEARCH_MODES: readonly SearchMode[] = ['hybrid', 'semantic', 'lexical', 'line'];
+export const SEARCH_MODES = ['hybrid', 'semantic', 'lexical', 'line'] as const;
+export type SearchMode = typeof SEARCH_MODES[number];
 
 export interface SearchOptions {
   query: string;
@@ -146,7 +147,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
         }));
       }
       if (sources.length === 0) throw new SimgrepError('BAD_FLAG', 'nothing to search: pass paths, or pipe text on stdin');
-      const small = (o.sources ?? []).length === 0 && !paths.some(isRemoteUri) && (await totalFileBytes(paths)) < IN_PROCESS_BYTES;
+      const small = (o.sources ?? []).length === 0 && (await totalFileBytes(paths)) < IN_PROCESS_BYTES;
       return run(sources, o, small);
     },
     async searchContent(o) {
@@ -168,7 +169,7 @@ function validate(o: SearchOptions): void {
   if (typeof o.query !== 'string' || o.query.trim() === '') {
     throw new SimgrepError('BAD_QUERY', 'the query is empty; pass what you are looking for, e.g. simgrep "retry failed uploads" ./src');
   }
-  if (o.mode !== undefined && !SEARCH_MODES.includes(o.mode)) {
+  if (o.mode !== undefined && !(SEARCH_MODES as readonly string[]).includes(o.mode)) {
     throw new SimgrepError('BAD_FLAG', `--mode must be one of ${SEARCH_MODES.join(', ')} (got ${String(o.mode)})`);
   }
   if (o.topK !== undefined && (!Number.isInteger(o.topK) || o.topK <= 0)) {
@@ -192,15 +193,19 @@ function normalizeInPlace(v: Float32Array): boolean {
   return true;
 }
 
-/** Total size of the given paths when all are plain files; Infinity when any is a dir or glob. */
+/** Total size of the given paths when all are plain local files; Infinity when any is a dir, glob or URI. */
 async function totalFileBytes(paths: string[]): Promise<number> {
   let total = 0;
   for (const p of paths) {
+    if (isRemoteUri(p)) return Infinity;
     try {
       const s = await stat(p);
       if (!s.isFile()) return Infinity;
       total += s.size;
-    } catch { /* a missing path is reported by the source */ }
+    } catch {
+      if (isGlob(p)) return Infinity;
+      // A missing path is reported by the source.
+    }
   }
   return total;
 }

@@ -1,5 +1,6 @@
 // The one flag table: it drives parsing, --help and the README's option list.
 import { SimgrepError } from '../errors.js';
+import { SEARCH_MODES } from '../searcher.js';
 
 type Kind = 'bool' | 'int' | 'number' | 'string' | 'size';
 
@@ -15,7 +16,7 @@ export interface FlagDef {
 }
 
 export const FLAGS: FlagDef[] = [
-  { name: 'mode', kind: 'string', value: 'MODE', choices: ['hybrid', 'semantic', 'lexical', 'line'], help: 'Ranking: hybrid (default), semantic (chunk embeddings only), lexical, or line (each line alone, semtools)' },
+  { name: 'mode', kind: 'string', value: 'MODE', choices: [...SEARCH_MODES], help: 'Ranking: hybrid (default), semantic (chunk embeddings only), lexical, or line (each line alone, semtools)' },
   { name: 'top-k', kind: 'int', value: 'K', help: 'Show the K best lines (default 3; with --max-distance, a cap)' },
   { name: 'n-lines', short: 'n', kind: 'int', value: 'N', help: 'Lines of context before and after each match (default 3)' },
   { name: 'max-distance', short: 'm', kind: 'number', value: 'D', help: 'Show every result with distance below D (--mode line: cosine distance, 0..2; other modes: 1/(1+relevance), 0..1)' },

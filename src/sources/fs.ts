@@ -5,35 +5,32 @@ import { lstat, readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { hasWantedExtension, normalizeExtensions, tooLargeMessage, type WalkFilters } from './filters.js';
 import { IgnoreStack } from './ignore-rules.js';
-import type { Entry, Source, SourceWarning } from './source.js';
+import { STREAM_CHUNK_BYTES, WHOLE_READ_BYTES, type Entry, type Source, type SourceWarning } from './source.js';
 
-export interface FsSourceOptions {
+export interface FsSourceOptions extends WalkFilters {
   paths: string[];
-  recursive?: boolean;
-  hidden?: boolean;
   noIgnore?: boolean;
-  /** Lower-case extensions with the dot, e.g. ['.py', '.md']; empty = all. */
-  extensions?: string[];
-  maxFileBytes?: number;
   followSymlinks?: boolean;
 }
 
 const GLOB_CHARS = /[*?[\]{}]/;
+
+/** A path that names files by pattern (expanded when no file has that exact name). */
+export const isGlob = (p: string): boolean => GLOB_CHARS.test(p);
 const readAsync = promisify(read);
-const STREAM_CHUNK_BYTES = 1 << 20;
-const WHOLE_FILE_BYTES = 8 << 20;
 
 export function createFsSource(opts: FsSourceOptions): Source {
   const warnings: SourceWarning[] = [];
   const recursive = opts.recursive ?? true;
-  const exts = (opts.extensions ?? []).map(normalizeExt);
+  const exts = normalizeExtensions(opts.extensions);
   const warn = (p: string, code: string, message: string) => warnings.push({ path: p, code, message });
 
   const wantedByFilters = (name: string, size: number | undefined, display: string): boolean => {
-    if (exts.length > 0 && !exts.includes(path.extname(name).toLowerCase())) return false;
+    if (!hasWantedExtension(name, exts)) return false;
     if (opts.maxFileBytes !== undefined && size !== undefined && size > opts.maxFileBytes) {
-      warn(display, 'TOO_LARGE', `skipped ${display}: ${size} bytes is over --max-filesize ${opts.maxFileBytes}`);
+      warn(display, 'TOO_LARGE', tooLargeMessage(display, size, opts.maxFileBytes));
       return false;
     }
     return true;
@@ -79,7 +76,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
     let s;
     try { s = await stat(p); } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' && GLOB_CHARS.test(p)) { yield* expandGlob(p); return; }
+      if (code === 'ENOENT' && isGlob(p)) { yield* expandGlob(p); return; }
       if (code === 'ENOENT') warn(p, 'PATH_NOT_FOUND', `${p}: no such file or directory (relative paths start at ${process.cwd()})`);
       else warn(p, 'PATH_UNREADABLE', `${p}: cannot be read (${code ?? e}); check its permissions`);
       return;
@@ -93,7 +90,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
       yield* walk(abs, p, opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs));
     } else if (s.isFile()) {
       if (opts.maxFileBytes !== undefined && s.size > opts.maxFileBytes) {
-        warn(p, 'TOO_LARGE', `skipped ${p}: ${s.size} bytes is over --max-filesize ${opts.maxFileBytes}`);
+        warn(p, 'TOO_LARGE', tooLargeMessage(p, s.size, opts.maxFileBytes));
         return;
       }
       yield { path: p, size: s.size };
@@ -140,7 +137,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
     async *stream(entry, signal) {
       const fd = openSync(entry.path, 'r');
       try {
-        if (fstatSync(fd).size <= WHOLE_FILE_BYTES) { yield readFileSync(fd); return; }
+        if (fstatSync(fd).size <= WHOLE_READ_BYTES) { yield readFileSync(fd); return; }
         for (;;) {
           if (signal?.aborted) return;
           const chunk = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
@@ -154,11 +151,6 @@ export function createFsSource(opts: FsSourceOptions): Source {
     },
     drainWarnings() { return warnings.splice(0); },
   };
-}
-
-function normalizeExt(e: string): string {
-  const t = e.trim().toLowerCase();
-  return t.startsWith('.') ? t : `.${t}`;
 }
 
 function joinDisplay(dir: string, name: string): string {

@@ -7,6 +7,10 @@ export interface Entry {
   size?: number;
 }
 
+/** Files and objects up to this size are read whole; bigger ones stream in chunks of STREAM_CHUNK_BYTES. */
+export const WHOLE_READ_BYTES = 8 << 20;
+export const STREAM_CHUNK_BYTES = 1 << 20;
+
 /** A per-item problem: reported, counted, and the run goes on. */
 export interface SourceWarning {
   path: string;
@@ -21,6 +25,13 @@ export interface Source {
   stream?(entry: Entry, signal?: AbortSignal): AsyncIterable<Uint8Array>;
   /** Warnings found while listing (missing paths, unreadable dirs), drained by the pipeline. */
   drainWarnings?(): SourceWarning[];
+}
+
+/** All of a stream's chunks as one buffer (no copy when there is a single chunk). */
+export async function collectBytes(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  for await (const c of chunks) parts.push(c);
+  return parts.length === 1 && Buffer.isBuffer(parts[0]) ? parts[0] : Buffer.concat(parts);
 }
 
 /** Reads an entry as a stream, using the capability when present, read() otherwise. */

@@ -3,6 +3,7 @@
 // none). They take the store's raw '/'-separated keys, because unstorage's colon keys cannot carry
 // ':' or '?'. Any other unstorage driver still works through the core fallback in storage-source.ts.
 import type { Driver } from 'unstorage';
+import { collectBytes } from '../source.js';
 import type { RequestTuning } from './http-client.js';
 
 export interface ListedObject { key: string; size?: number }
@@ -39,13 +40,8 @@ export const toStorageKey = (raw: string): string => raw.replace(/\//g, ':');
 
 /** The core unstorage methods of a listing store (s3, az), all built on its streaming capabilities. */
 export function storeDriver<O>(name: string, options: O, streaming: StreamingCapabilities): StreamingDriver {
-  const collect = async (key: string): Promise<Buffer> => {
-    const parts: Uint8Array[] = [];
-    for await (const c of streaming.streamObject(key, {})) parts.push(c);
-    return Buffer.concat(parts);
-  };
   const read = async (key: string): Promise<Buffer | null> =>
-    ((await streaming.statObject(toRawKey(key), {})) ? collect(toRawKey(key)) : null);
+    ((await streaming.statObject(toRawKey(key), {})) ? collectBytes(streaming.streamObject(toRawKey(key), {})) : null);
   return {
     name,
     options,

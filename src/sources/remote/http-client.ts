@@ -4,6 +4,7 @@
 // has stopped answering the rest fail fast instead of each waiting out its own retries.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { collectBytes } from '../source.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 import { backoffMs, isTransientCode, sleep, transportCode, TRANSIENT_STATUS } from './retry.js';
 
@@ -152,9 +153,7 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
       attempts,
       chunks,
       async text() {
-        const parts: Uint8Array[] = [];
-        for await (const c of chunks()) parts.push(c);
-        return Buffer.concat(parts).toString('utf8');
+        return (await collectBytes(chunks())).toString('utf8');
       },
       discard() {
         // A small rest is drained so the connection is reused; a big one is cut.

@@ -2,6 +2,7 @@
 // streamed, resumable GETs with retries and timeouts, HEAD only when a size is needed.
 import { defineDriver } from 'unstorage';
 import { SimgrepError } from '../../errors.js';
+import { collectBytes } from '../source.js';
 import { redactUri } from '../uri.js';
 import type { StreamingCapabilities, StreamingDriver } from './capabilities.js';
 import { toRawKey } from './capabilities.js';
@@ -56,14 +57,12 @@ function createHttpDriver(o: HttpDriverOptions): StreamingDriver {
   };
 
   const get = async (key: string): Promise<Buffer | null> => {
-    const parts: Uint8Array[] = [];
     try {
-      for await (const c of streaming.streamObject(toRawKey(key), {})) parts.push(c);
+      return await collectBytes(streaming.streamObject(toRawKey(key), {}));
     } catch (e) {
       if (e instanceof SimgrepError && e.code === 'PATH_NOT_FOUND') return null;
       throw e;
     }
-    return Buffer.concat(parts);
   };
   return {
     name: 'simgrep-http',

@@ -1,15 +1,15 @@
-// Turns remote URIs into Sources: one unstorage Storage per URI, mounted with simgrep's driver for
-// its scheme, read through the storage-source adapter. Settings (credentials, endpoints) are read
+// Turns remote URIs into Sources: simgrep's unstorage driver for the URI's scheme, read through its
+// streaming capabilities by the storage-source adapter. Settings (credentials, endpoints) are read
 // when the source is first listed, so a problem with one URI is that source's warning, not a crash.
-import { createStorage } from 'unstorage';
 import type { Source, SourceWarning } from '../source.js';
 import { parseRemoteUri, redactUri, type RemoteUri } from '../uri.js';
 import { resolveAzureSettings } from './azure-auth.js';
 import { azureBlobDriver } from './azure-driver.js';
 import { resolveS3Settings, type S3Settings } from './aws-config.js';
-import { streamingOf, type StreamingDriver } from './capabilities.js';
+import type { StreamingDriver } from './capabilities.js';
 import { httpDriver } from './http-driver.js';
-import { resolveRemoteOptions, type RemoteOptions, type WalkFilters } from './options.js';
+import type { WalkFilters } from '../filters.js';
+import { resolveRemoteOptions, type RemoteOptions } from './options.js';
 import { s3Driver } from './s3-driver.js';
 import { remoteReason, storageSource, type StorageTarget } from './storage-source.js';
 
@@ -21,26 +21,26 @@ export function createRemoteSources(uris: string[], o: WalkFilters & { remote?: 
   let s3: Promise<S3Settings> | null = null;
   const s3Settings = () => (s3 ??= resolveS3Settings(options().env, { s3Endpoint: options().s3Endpoint }));
 
-  return uris.map((uri) => deferredSource(redactUri(uri), async () => {
-    const parsed = parseRemoteUri(uri);
+  const driverFor = async (parsed: RemoteUri): Promise<StreamingDriver> => {
     const { timeoutMs, retries, env } = options();
-    const label = redactUri(uri);
-    let driver: StreamingDriver;
     if (parsed.scheme === 's3') {
       const s = await s3Settings();
-      driver = s3Driver({
+      return s3Driver({
         bucket: parsed.bucket, region: s.region, endpoint: s.endpoint, credentials: s.credentials!, timeoutMs, retries,
         credentialSource: s.credentialSource, credentialHint: s.credentialHint,
       });
-    } else if (parsed.scheme === 'az') {
-      const s = resolveAzureSettings(env);
-      driver = azureBlobDriver({ container: parsed.container, ...s, timeoutMs, retries });
-    } else {
-      driver = httpDriver({ base: parsed.url.origin, timeoutMs, retries });
     }
-    const storage = createStorage({ driver });
-    return storageSource(streamingOf(storage.getMount('').driver)!, targetOf(parsed), label, o);
-  }));
+    if (parsed.scheme === 'az') return azureBlobDriver({ container: parsed.container, ...resolveAzureSettings(env), timeoutMs, retries });
+    return httpDriver({ base: parsed.url.origin, timeoutMs, retries });
+  };
+
+  return uris.map((uri) => {
+    const label = redactUri(uri);
+    return deferredSource(label, async () => {
+      const parsed = parseRemoteUri(uri);
+      return storageSource((await driverFor(parsed)).streaming, targetOf(parsed), label, o);
+    });
+  });
 }
 
 function targetOf(u: RemoteUri): StorageTarget {

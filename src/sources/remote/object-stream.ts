@@ -4,6 +4,7 @@
 import { SimgrepError } from '../../errors.js';
 import type { StreamingCapabilities } from './capabilities.js';
 import { TransportError, type HttpClient, type OpenedResponse, type ResponseHead } from './http-client.js';
+import { STREAM_CHUNK_BYTES, WHOLE_READ_BYTES } from '../source.js';
 import { backoffMs, sleep } from './retry.js';
 
 /** GETs the object with these extra headers (a Range and If-Match when resuming); resolves only with a 2xx response. */
@@ -11,15 +12,13 @@ export type OpenObject = (headers: Record<string, string>, signal?: AbortSignal)
 
 export interface StreamObjectOptions { size?: number; retries: number; signal?: AbortSignal }
 
-const WHOLE_BYTES = 8 << 20;
-const CHUNK_BYTES = 1 << 20;
 
 export async function* streamObject(open: OpenObject, o: StreamObjectOptions): AsyncGenerator<Uint8Array> {
   let opened = await open({}, o.signal);
   const etag = opened.res.headers.get('etag') ?? undefined;
   const length = o.size ?? contentLength(opened.res);
-  const whole = length !== undefined && length <= WHOLE_BYTES;
-  let buf: Buffer = Buffer.allocUnsafe(whole ? length : CHUNK_BYTES);
+  const whole = length !== undefined && length <= WHOLE_READ_BYTES;
+  let buf: Buffer = Buffer.allocUnsafe(whole ? length : STREAM_CHUNK_BYTES);
   let fill = 0;
   let offset = 0;
   let resumes = 0;
@@ -30,7 +29,7 @@ export async function* streamObject(open: OpenObject, o: StreamObjectOptions): A
         let at = 0;
         while (at < chunk.length) {
           if (fill === buf.length) {
-            if (whole) { buf = grow(buf); } else { yield buf; buf = Buffer.allocUnsafe(CHUNK_BYTES); fill = 0; }
+            if (whole) { buf = grow(buf); } else { yield buf; buf = Buffer.allocUnsafe(STREAM_CHUNK_BYTES); fill = 0; }
           }
           const n = Math.min(chunk.length - at, buf.length - fill);
           buf.set(chunk.subarray(at, at + n), fill);
@@ -65,7 +64,7 @@ function rangeStartsAt(res: ResponseHead, offset: number): boolean {
 }
 
 function grow(buf: Buffer): Buffer {
-  const bigger = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, buf.length * 2));
+  const bigger = Buffer.allocUnsafe(Math.max(STREAM_CHUNK_BYTES, buf.length * 2));
   buf.copy(bigger);
   return bigger;
 }

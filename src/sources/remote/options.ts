@@ -14,15 +14,6 @@ export interface RemoteOptions {
   env?: Record<string, string | undefined>;
 }
 
-/** What a listing keeps: the same meaning as for a local directory walk. */
-export interface WalkFilters {
-  recursive?: boolean;
-  hidden?: boolean;
-  /** Lower-case extensions with the dot; empty = all. */
-  extensions?: string[];
-  maxFileBytes?: number;
-}
-
 export interface ResolvedRemoteOptions {
   s3Endpoint?: string;
   timeoutMs: number;

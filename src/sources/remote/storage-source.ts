@@ -4,10 +4,10 @@
 // Every failure becomes a per-source warning or a per-object error that names the URI.
 import type { Storage } from 'unstorage';
 import { isSimgrepError, SimgrepError, type ErrorCode } from '../../errors.js';
-import type { Entry, Source, SourceWarning } from '../source.js';
+import { collectBytes, type Entry, type Source, type SourceWarning } from '../source.js';
 import { streamingOf, toRawKey, type StreamingCapabilities } from './capabilities.js';
 import { TransportError } from './http-client.js';
-import type { WalkFilters } from './options.js';
+import { hasWantedExtension, isHiddenPath, normalizeExtensions, tooLargeMessage, type WalkFilters } from '../filters.js';
 import { readAhead } from './read-ahead.js';
 
 /** What a URI names: everything under a prefix, exactly one object, or an object else a "directory". */
@@ -43,7 +43,7 @@ export function createStorageSource(storage: Storage, o: StorageSourceOptions = 
 /** The streaming path: `label` is the URI the user gave (redacted), used in listing messages. */
 export function storageSource(caps: StreamingCapabilities, target: StorageTarget, label: string, filters: WalkFilters): Source {
   const warnings: SourceWarning[] = [];
-  const exts = (filters.extensions ?? []).map((e) => (e.startsWith('.') ? e : `.${e}`).toLowerCase());
+  const exts = normalizeExtensions(filters.extensions);
   /** Set when the store stopped answering: nothing more is handed out, and one line says so. */
   let stopped: TransportError | null = null;
   let listingFailed = false;
@@ -51,16 +51,14 @@ export function storageSource(caps: StreamingCapabilities, target: StorageTarget
 
   const tooLarge = (uri: string, size: number | undefined): boolean => {
     if (filters.maxFileBytes === undefined || size === undefined || size <= filters.maxFileBytes) return false;
-    warn(uri, 'TOO_LARGE', `skipped ${uri}: ${size} bytes is over --max-filesize ${filters.maxFileBytes}`);
+    warn(uri, 'TOO_LARGE', tooLargeMessage(uri, size, filters.maxFileBytes));
     return true;
   };
   /** What a walk keeps of a listed key (explicitly named objects skip these filters, as locally). */
   const wanted = (key: string, rel: string, size: number | undefined): boolean => {
     if (key.endsWith('/')) return false; // a "directory" marker object
-    if (!filters.hidden && rel.split('/').some((s) => s.startsWith('.'))) return false;
-    const name = key.slice(key.lastIndexOf('/') + 1);
-    const dot = name.lastIndexOf('.');
-    if (exts.length > 0 && (dot <= 0 || !exts.includes(name.slice(dot).toLowerCase()))) return false;
+    if (!filters.hidden && isHiddenPath(rel)) return false;
+    if (!hasWantedExtension(key.slice(key.lastIndexOf('/') + 1), exts)) return false;
     return !tooLarge(caps.uriOf(key), size);
   };
 
@@ -107,14 +105,12 @@ export function storageSource(caps: StreamingCapabilities, target: StorageTarget
   return {
     async *list(signal) {
       const fetchWhole = async (e: RemoteEntry): Promise<Uint8Array> => {
-        const parts: Uint8Array[] = [];
         try {
-          for await (const c of caps.streamObject(e.key, { size: e.size, signal })) parts.push(c);
+          return await collectBytes(caps.streamObject(e.key, { size: e.size, signal }));
         } catch (err) {
           if (err instanceof TransportError) stopped ??= err;
           throw err;
         }
-        return parts.length === 1 ? parts[0] : Buffer.concat(parts);
       };
       let handedOut = 0;
       for await (const e of readAhead(entries(signal), fetchWhole, READ_AHEAD)) {
@@ -126,10 +122,8 @@ export function storageSource(caps: StreamingCapabilities, target: StorageTarget
         warn(label, 'REMOTE_UNAVAILABLE', `${label}: stopped after ${handedOut} objects, the rest were not searched: ${stopped.message}`);
       }
     },
-    async read(entry, signal) {
-      const parts: Uint8Array[] = [];
-      for await (const c of this.stream!(entry, signal)) parts.push(c);
-      return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    read(entry, signal) {
+      return collectBytes(this.stream!(entry, signal));
     },
     async *stream(entry, signal) {
       const { key, size, prefetched } = entry as RemoteEntry;
@@ -149,7 +143,7 @@ export function storageSource(caps: StreamingCapabilities, target: StorageTarget
 /** The fallback for drivers without streaming: unstorage's getKeys, getMeta and getItemRaw. */
 function plainStorageSource(storage: Storage, base: string, name: string, filters: WalkFilters): Source {
   const warnings: SourceWarning[] = [];
-  const exts = (filters.extensions ?? []).map((e) => (e.startsWith('.') ? e : `.${e}`).toLowerCase());
+  const exts = normalizeExtensions(filters.extensions);
   const display = (key: string) => `${name}${toRawKey(key)}`;
   return {
     async *list() {
@@ -161,17 +155,16 @@ function plainStorageSource(storage: Storage, base: string, name: string, filter
       }
       for (const key of keys.sort()) {
         const rel = toRawKey(key.slice(base.length));
-        if (!filters.hidden && rel.split('/').some((s) => s.startsWith('.'))) continue;
+        if (!filters.hidden && isHiddenPath(rel)) continue;
         if (filters.recursive === false && rel.replace(/^\//, '').includes('/')) continue;
-        const dot = key.lastIndexOf('.');
-        if (exts.length > 0 && (dot < 0 || !exts.includes(key.slice(dot).toLowerCase()))) continue;
+        if (!hasWantedExtension(rel.slice(rel.lastIndexOf('/') + 1), exts)) continue;
         let size: number | undefined;
         if (filters.maxFileBytes !== undefined) {
           let meta: Record<string, unknown> = {};
           try { meta = await storage.getMeta(key); } catch { /* size unknown: searched anyway */ }
           size = typeof meta.size === 'number' ? meta.size : undefined;
           if (size !== undefined && size > filters.maxFileBytes) {
-            warnings.push({ path: display(key), code: 'TOO_LARGE', message: `skipped ${display(key)}: ${size} bytes is over --max-filesize ${filters.maxFileBytes}` });
+            warnings.push({ path: display(key), code: 'TOO_LARGE', message: tooLargeMessage(display(key), size, filters.maxFileBytes) });
             continue;
           }
         }

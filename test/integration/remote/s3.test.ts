@@ -9,7 +9,7 @@ import { createStorage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
 import { createSearcher, createStorageSource, s3Driver } from '../../../src/index.js';
 import { createRemoteSources } from '../../../src/sources/remote/index.js';
-import type { WalkFilters } from '../../../src/sources/remote/options.js';
+import type { WalkFilters } from '../../../src/sources/filters.js';
 import { runCli } from '../../helpers/cli.js';
 import { BUCKET, MIRROR, NEEDLE_KEY, NEEDLE_LINE, PREFIX_TEXT_OBJECTS, remoteFixture, s3Corpus, type RemoteFixture } from '../../helpers/remote-fixture.js';
 import { S3RVER_KEYS, seedObjects, startS3rver, type S3Server } from '../../helpers/s3-server.js';
