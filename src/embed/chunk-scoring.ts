@@ -114,38 +114,36 @@ function closest(d: Float32Array, from: number, to: number): [number, number] {
   return [best, bestD];
 }
 
-/** One text per chunk: the concatenation of its lines' tokens. */
+/**
+ * One text per chunk: the concatenation of its lines' tokens. The chunks cover the scored lines in
+ * order (that is how they are cut), so each chunk's text is already a run of `lines.ids`.
+ */
 function concatChunks(lines: TokenizedBatch, chunks: BatchChunk[]): TokenizedBatch {
   const lineStarts = new Uint32Array(chunks.length + 1);
-  let total = 0;
-  chunks.forEach((k, i) => {
-    total += lines.lineStarts[k.tokenAt + k.to - k.from] - lines.lineStarts[k.tokenAt];
-    lineStarts[i + 1] = total;
-  });
-  const ids = new Int32Array(total);
-  chunks.forEach((k, i) => {
-    ids.set(lines.ids.subarray(lines.lineStarts[k.tokenAt], lines.lineStarts[k.tokenAt + k.to - k.from]), lineStarts[i]);
-  });
-  return { ids, lineStarts };
+  chunks.forEach((k, i) => { lineStarts[i] = lines.lineStarts[k.tokenAt]; });
+  lineStarts[chunks.length] = lines.lineStarts[lines.lineStarts.length - 1];
+  return { ids: lines.ids, lineStarts };
 }
 
 /** The lines of some chunks as one batch; chunk j owns lines [starts[j], starts[j + 1]). */
 function linesOf(lines: TokenizedBatch, chunks: BatchChunk[]): { batch: TokenizedBatch; starts: number[] } {
   const starts = [0];
-  const lineStarts: number[] = [0];
-  const parts: Int32Array[] = [];
   let total = 0;
   for (const k of chunks) {
-    for (let i = k.tokenAt; i < k.tokenAt + k.to - k.from; i++) {
-      const seg = lines.ids.subarray(lines.lineStarts[i], lines.lineStarts[i + 1]);
-      parts.push(seg);
-      total += seg.length;
-      lineStarts.push(total);
-    }
-    starts.push(lineStarts.length - 1);
+    starts.push(starts[starts.length - 1] + k.to - k.from);
+    total += lines.lineStarts[k.tokenAt + k.to - k.from] - lines.lineStarts[k.tokenAt];
   }
   const ids = new Int32Array(total);
+  const lineStarts = new Uint32Array(starts[starts.length - 1] + 1);
   let at = 0;
-  for (const p of parts) { ids.set(p, at); at += p.length; }
-  return { batch: { ids, lineStarts: Uint32Array.from(lineStarts) }, starts };
+  chunks.forEach((k, j) => {
+    const n = k.to - k.from;
+    const base = lines.lineStarts[k.tokenAt];
+    const end = lines.lineStarts[k.tokenAt + n];
+    ids.set(lines.ids.subarray(base, end), at);
+    for (let i = 0; i < n; i++) lineStarts[starts[j] + i] = lines.lineStarts[k.tokenAt + i] - base + at;
+    at += end - base;
+  });
+  lineStarts[lineStarts.length - 1] = total;
+  return { batch: { ids, lineStarts }, starts };
 }

@@ -50,11 +50,11 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind): Pr
   const tokenizer = file.createTokenizer();
   const kernel = await createKernel(model, kind);
   // model2vec cuts texts to maxLength * median token length chars.
-  const longTextLimit = () => model.maxLength * file.medianTokenLength;
+  const maxChars = model.maxLength * file.medianTokenLength;
   let cacheKey = '';
   let cache = new Map<string, number>();
 
-  const tokenize = (texts: string[]): TokenizedBatch => tokenizeTexts(texts, tokenizer, model, longTextLimit);
+  const tokenize = (texts: string[]): TokenizedBatch => tokenizeTexts(texts, tokenizer, model, maxChars);
 
   return {
     dim: kernel.dim,
@@ -101,12 +101,12 @@ function isBlank(s: string): boolean {
 }
 
 /** model2vec's encode: cut the text to maxLength * median token length chars, drop unk, keep maxLength ids. */
-function tokenizeTexts(texts: string[], tokenizer: LineTokenizer, model: ModelData, longTextLimit: () => number): TokenizedBatch {
+function tokenizeTexts(texts: string[], tokenizer: LineTokenizer, model: ModelData, maxChars: number): TokenizedBatch {
   const buf = createIdBuffer(texts.length * 16);
   const lineStarts = new Uint32Array(texts.length + 1);
   for (let i = 0; i < texts.length; i++) {
     const raw = texts[i];
-    const text = raw.length > model.maxLength ? raw.slice(0, longTextLimit()) : raw;
+    const text = raw.length > model.maxLength ? raw.slice(0, maxChars) : raw;
     const start = buf.length;
     tokenizer.encodeInto(text, buf);
     // Compact in place: unknown ids dropped, then at most maxLength kept.

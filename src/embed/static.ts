@@ -31,14 +31,22 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
   const counts = new Float64Array(weights ? weights.length : mapping ? mapping.length : rows);
   const distinct = new Int32Array(counts.length);
 
-  /** Collects line i's distinct ids into `distinct` with their counts in `counts`; returns how many. */
+  /**
+   * For a long text: collects text i's distinct ids into `distinct` with their counts in `counts`, and
+   * returns how many (clearDistinct(n) undoes it). A short text is summed token by token: -1.
+   */
   function countDistinct(batch: TokenizedBatch, i: number): number {
+    if (batch.lineStarts[i + 1] - batch.lineStarts[i] < DISTINCT_FROM_TOKENS) return -1;
     let n = 0;
     for (let t = batch.lineStarts[i]; t < batch.lineStarts[i + 1]; t++) {
       const id = batch.ids[t];
       if (counts[id]++ === 0) distinct[n++] = id;
     }
     return n;
+  }
+
+  function clearDistinct(n: number): void {
+    for (let j = 0; j < n; j++) counts[distinct[j]] = 0;
   }
 
   function addRow(id: number, w: number): void {
@@ -53,20 +61,15 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
     for (; d < dim; d++) acc[d] += w * table[base + d];
   }
 
-  /** Sums the weighted rows of line i into acc; returns the token count. */
-  function accumulate(batch: TokenizedBatch, i: number): number {
+  /** Sums the weighted rows of text i into acc (`n`: countDistinct's answer for it); returns the token count. */
+  function accumulate(batch: TokenizedBatch, i: number, n: number): number {
     acc.fill(0);
     const from = batch.lineStarts[i];
     const to = batch.lineStarts[i + 1];
-    if (to - from < DISTINCT_FROM_TOKENS) {
+    if (n < 0) {
       for (let t = from; t < to; t++) { const id = batch.ids[t]; addRow(id, weights ? weights[id] : 1); }
-      return to - from;
-    }
-    const n = countDistinct(batch, i);
-    for (let j = 0; j < n; j++) {
-      const id = distinct[j];
-      addRow(id, (weights ? weights[id] : 1) * counts[id]);
-      counts[id] = 0;
+    } else {
+      for (let j = 0; j < n; j++) { const id = distinct[j]; addRow(id, (weights ? weights[id] : 1) * counts[id]); }
     }
     return to - from;
   }
@@ -97,20 +100,13 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
     s.ready[row] = 1;
   }
 
-  /** Upper bound of the line's cosine to the query, from its coordinates in the query basis. */
-  function cosineBound(s: QueryState, batch: TokenizedBatch, i: number, c: Float64Array): number {
+  /** Upper bound of text i's cosine to the query, from its coordinates in the query basis (`n` as for accumulate). */
+  function cosineBound(s: QueryState, batch: TokenizedBatch, i: number, n: number, c: Float64Array): number {
     c.fill(0);
-    const from = batch.lineStarts[i];
-    const to = batch.lineStarts[i + 1];
-    if (to - from < DISTINCT_FROM_TOKENS) {
-      for (let t = from; t < to; t++) { const id = batch.ids[t]; addCoords(s, id, weights ? weights[id] : 1, c); }
+    if (n < 0) {
+      for (let t = batch.lineStarts[i]; t < batch.lineStarts[i + 1]; t++) { const id = batch.ids[t]; addCoords(s, id, weights ? weights[id] : 1, c); }
     } else {
-      const n = countDistinct(batch, i);
-      for (let j = 0; j < n; j++) {
-        const id = distinct[j];
-        addCoords(s, id, (weights ? weights[id] : 1) * counts[id], c);
-        counts[id] = 0;
-      }
+      for (let j = 0; j < n; j++) { const id = distinct[j]; addCoords(s, id, (weights ? weights[id] : 1) * counts[id], c); }
     }
     if (c[0] <= 0) return c[0] < 0 ? -1 : 0;
     let proj = 0;
@@ -133,7 +129,9 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
       const n = batch.lineStarts.length - 1;
       const out = new Float32Array(n * dim);
       for (let i = 0; i < n; i++) {
-        const count = accumulate(batch, i);
+        const distinctIds = countDistinct(batch, i);
+        const count = accumulate(batch, i, distinctIds);
+        clearDistinct(distinctIds);
         if (count === 0) continue;
         let scale = 1 / count;
         if (normalize) {
@@ -159,9 +157,14 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
       for (let i = 0; i < n; i++) {
         if (batch.lineStarts[i] === batch.lineStarts[i + 1]) { out[i] = NaN; continue; }
         const floorCos = floorAt(i);
-        if (s && floorCos > BOUND_MARGIN && cosineBound(s, batch, i, c) < floorCos - BOUND_MARGIN) { out[i] = Infinity; continue; }
-        accumulate(batch, i);
-        out[i] = exactDistance(query);
+        // A long text's distinct tokens are counted once, for both the bound and the exact sum.
+        const distinctIds = countDistinct(batch, i);
+        if (s && floorCos > BOUND_MARGIN && cosineBound(s, batch, i, distinctIds, c) < floorCos - BOUND_MARGIN) out[i] = Infinity;
+        else {
+          accumulate(batch, i, distinctIds);
+          out[i] = exactDistance(query);
+        }
+        clearDistinct(distinctIds);
       }
       return out;
     },

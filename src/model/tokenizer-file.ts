@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  compileLineTokenizer, createCompiledLineTokenizer, createLineTokenizer, decodeCompiledTokenizer, type CompiledLineTokenizer, type LineTokenizer,
+  compileLineTokenizerTables, createCompiledLineTokenizer, createLineTokenizer, decodeCompiledTokenizer, encodeCompiledTokenizer, type CompiledLineTokenizer, type LineTokenizer,
 } from './tokenizer/index.js';
 import { corruptTokenizer, tokenizerMetaOf, type TokenizerJson, type TokenizerMeta } from './tokenizer-meta.js';
 
@@ -77,10 +77,9 @@ export async function openTokenizerFile(file: string, hint: string): Promise<Tok
   }
   const json = parse(bytes, file, hint);
   const meta = tokenizerMetaOf(json, file, hint);
-  const bytesOut = compileLineTokenizer(json);
-  const info: CachedInfo = { meta, medianTokenLength: medianTokenLength(json), compiled: bytesOut !== null };
-  if (entry) await writeEntry(entry, info, bytesOut);
-  const compiled = bytesOut && decodeCompiledTokenizer(bytesOut);
+  const compiled = compileLineTokenizerTables(json);
+  const info: CachedInfo = { meta, medianTokenLength: medianTokenLength(json), compiled: compiled !== null };
+  if (entry) await writeEntry(entry, info, compiled && encodeCompiledTokenizer(compiled));
   return {
     meta,
     medianTokenLength: info.medianTokenLength,

@@ -16,8 +16,6 @@ export interface ChunkStats {
   best: number;
   /** The chunk's first non-blank line (chunk-relative), -1 when all are blank. */
   first: number;
-  /** Per-line lexical score of `best` (sum of idf of the terms it contains). */
-  bestLexical: number;
 }
 
 const DEFINITION = [
@@ -167,7 +165,6 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
     let chars = pathLength;
     let symbol = 0;
     let best = -1;
-    let bestLexical = 0;
     let bestKey = 0;
     let first = -1;
     for (let i = from; i < to; i++) {
@@ -184,7 +181,7 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
       const defines = name ? Math.max(symbolScore(name, plan, fileStem), plan.definitionBoost * nameCoverage(name, plan)) : 0;
       if (defines > symbol) symbol = defines;
       const key = lexical + defines * plan.idfSum * 4;
-      if (key > bestKey) { bestKey = key; best = i - from; bestLexical = lexical; }
+      if (key > bestKey) { bestKey = key; best = i - from; }
     }
     const dl = chars * tokensPerChar;
     let bm25 = 0;
@@ -192,7 +189,7 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
       const f = tf[t];
       if (f > 0) bm25 += plan.terms[t].idf * (f * (k1 + 1)) / (f + k1 * (1 - b + (b * dl) / avgdl));
     }
-    out.push({ from, to, bm25, symbol, best, first, bestLexical });
+    out.push({ from, to, bm25, symbol, best, first });
     from = to;
   }
   return out;
@@ -204,7 +201,7 @@ export function chunkBounds(lineCount: number, firstLine: number, plan: RankPlan
   const size = plan.chunkLines;
   for (let from = 0; from < lineCount; ) {
     const to = Math.min(lineCount, from + size - ((firstLine + from) % size));
-    out.push({ from, to, bm25: 0, symbol: 0, best: -1, first: -1, bestLexical: 0 });
+    out.push({ from, to, bm25: 0, symbol: 0, best: -1, first: -1 });
     from = to;
   }
   return out;

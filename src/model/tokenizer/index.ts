@@ -40,12 +40,22 @@ export function createLineTokenizer(tokenizerJson: unknown, opts: LineTokenizerO
  * them), or null when it does not run on the native WordPiece path (other kinds build from JSON).
  */
 export function compileLineTokenizer(tokenizerJson: unknown): Uint8Array | null {
-  const wordPiece = readWordPiece(readRoot(tokenizerJson));
-  return wordPiece ? encodeCompiledWordPiece(compileWordPiece(wordPiece)) : null;
+  const compiled = compileLineTokenizerTables(tokenizerJson);
+  return compiled && encodeCompiledTokenizer(compiled);
 }
 
 /** A compiled tokenizer, decoded and checked; its tables are shared by every tokenizer made from it. */
 export type CompiledLineTokenizer = CompiledWordPiece;
+
+/** compileLineTokenizer without the bytes: the tables themselves, for use right away. */
+export function compileLineTokenizerTables(tokenizerJson: unknown): CompiledLineTokenizer | null {
+  const wordPiece = readWordPiece(readRoot(tokenizerJson));
+  return wordPiece ? compileWordPiece(wordPiece) : null;
+}
+
+export function encodeCompiledTokenizer(compiled: CompiledLineTokenizer): Uint8Array {
+  return encodeCompiledWordPiece(compiled);
+}
 
 /** Decodes compileLineTokenizer's bytes; throws when they are not a valid compiled tokenizer. */
 export function decodeCompiledTokenizer(bytes: Uint8Array): CompiledLineTokenizer {

@@ -34,11 +34,6 @@ export function identifierParts(ident: string): string[] {
   return parts;
 }
 
-/** True when an identifier is made of several parts (snake_case or camelCase), i.e. is a symbol. */
-export function isCompound(ident: string): boolean {
-  return identifierParts(ident).length > 1;
-}
-
 /**
  * A light suffix stemmer for parts (not a linguist's stemmer: it only has to map the forms a query
  * and code use for one word to one key): routes/route, registered/register, handling/handle.
