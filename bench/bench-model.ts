@@ -16,9 +16,13 @@ export const REPO_ROOT = [path.resolve(here, '..'), path.resolve(here, '..', '..
   .find((p) => existsSync(path.join(p, 'package.json'))) ?? process.cwd();
 export const DEFAULT_BENCH_MODEL_DIR = path.join(REPO_ROOT, 'bench', '.tmp', 'potion-8m-shape');
 
+/** ../shared from the repo root (fixtures, evaluation sets), or $SIMGREP_SHARED_DIR. */
+export function sharedDir(): string {
+  return process.env.SIMGREP_SHARED_DIR ?? path.resolve(REPO_ROOT, '..', 'shared');
+}
+
 export function sharedTokenizerPath(): string {
-  const shared = process.env.SIMGREP_SHARED_DIR ?? path.resolve(REPO_ROOT, '..', 'shared');
-  return path.join(shared, 'fixtures', 'model2vec', 'test-model-float32', 'tokenizer.json');
+  return path.join(sharedDir(), 'fixtures', 'model2vec', 'test-model-float32', 'tokenizer.json');
 }
 
 function safetensors(rows: number, dim: number, seed: number): Buffer {

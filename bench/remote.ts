@@ -2,12 +2,14 @@
 // (s3rver on loopback), side by side, round-robin, and the raw GET floor of that server. Writes
 // bench/REMOTE.md and bench/remote-results.json.
 // npm run build && node dist/bench/remote.js [--quick] [--repeats N]
-import { closeSync, existsSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildBenchModel, REPO_ROOT } from './bench-model.js';
+import { countCorpus } from './count.js';
 import { generateBigFile, generateTree } from './corpus.js';
 import { measure, median, RSS_METHOD, type RunResult } from './measure.js';
+import { fmt, kbToMb } from './results.js';
 import { BENCH_BUCKET, corpusFiles, rawGetFloorS, S3_KEYS, seedOnce, startS3, type BenchS3 } from './remote-s3.js';
 
 const CLI = 'dist/src/cli/main.js';
@@ -22,23 +24,6 @@ const log = (m: string): void => { process.stderr.write(`[bench:remote] ${m}\n`)
 
 interface Corpus { name: string; rel: string; files: number; lines: number; bytes: number }
 interface Row { corpus: string; where: 'local disk' | 's3 (loopback)'; command: string; runs: RunResult[]; serverCpuS: number[]; wallS: number; linesPerSec: number; mbPerSec: number; rssMb: number; error?: string }
-
-function countLines(abs: string): { files: number; lines: number; bytes: number } {
-  const buf = Buffer.allocUnsafe(1 << 20);
-  const total = { files: 0, lines: 0, bytes: 0 };
-  const isDir = statSync(abs).isDirectory();
-  for (const f of corpusFiles(abs)) {
-    const fd = openSync(isDir ? path.join(abs, f) : abs, 'r');
-    try {
-      for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) {
-        total.bytes += n;
-        for (let i = buf.indexOf(10); i >= 0 && i < n; i = buf.indexOf(10, i + 1)) total.lines++;
-      }
-    } finally { closeSync(fd); }
-    total.files++;
-  }
-  return total;
-}
 
 async function benchCorpus(s3: BenchS3, c: Corpus): Promise<{ rows: Row[]; floorS: number }> {
   const isDir = statSync(path.join(REPO_ROOT, c.rel)).isDirectory();
@@ -67,14 +52,13 @@ async function benchCorpus(s3: BenchS3, c: Corpus): Promise<{ rows: Row[]; floor
     const bad = runs[i].find((r) => r.exitCode !== 0); // both configs must find the query's lines
     return {
       corpus: c.name, where: cfg.where, command: `node ${CLI} "${QUERIES[0]}" ${cfg.target} ${common.join(' ')}`, runs: runs[i], serverCpuS: serverCpu[i],
-      wallS, linesPerSec: c.lines / wallS, mbPerSec: c.bytes / 1e6 / wallS, rssMb: (median(runs[i].map((r) => r.peakRssKb)) * 1024) / 1e6,
+      wallS, linesPerSec: c.lines / wallS, mbPerSec: c.bytes / 1e6 / wallS, rssMb: kbToMb(median(runs[i].map((r) => r.peakRssKb))),
       ...(bad && { error: `exit ${bad.exitCode}: ${bad.stderrTail.trim().split('\n').slice(-2).join(' | ')}` }),
     };
   });
   return { rows, floorS };
 }
 
-const fmt = (n: number, d = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 function report(corpora: Corpus[], results: { rows: Row[]; floorS: number }[], loadStart: number[], durationS: number): string {
   const out = [
@@ -119,7 +103,7 @@ async function main(): Promise<void> {
   generateBigFile({ out: path.join(REPO_ROOT, 'bench/corpus/big-200m.txt'), bytes: 200 * 1024 * 1024 });
   const corpora: Corpus[] = [['tree-1m', 'bench/corpus/tree-1m'], ['big-200m.txt', 'bench/corpus/big-200m.txt']].map(([name, rel]) => {
     log(`counting ${rel}`);
-    return { name, rel, ...countLines(path.join(REPO_ROOT, rel)) };
+    return { name, rel, ...countCorpus(path.join(REPO_ROOT, rel)) };
   });
   const dir = path.join(REPO_ROOT, 'bench', 'corpus', '.s3rver');
   const s3 = await startS3(REPO_ROOT, dir);

@@ -46,7 +46,7 @@ function scaling(r: BenchResults): string[] {
   const budget = n / TARGETS.scaling;
   const split = (x: Row): string[] => [x.medianWorkerCpuS, x.medianMainCpuS, x.medianBackgroundCpuS].map((v) => (v !== undefined && Number.isFinite(v) ? fmt(v, 2) : '-'));
   const rows = [j1, j2, core].filter((x): x is Row => x !== undefined);
-  const machine = cpu1 && cpu2 ? cpu1.runs.map((x, i) => (2 * x.wallMs) / cpu2.runs[i].wallMs) : [];
+  const machine = cpu1 && cpu2 ? pairRatios(cpu1, cpu2).map((x) => 2 * x) : [];
   return [`## Worker scaling: ${j1.runs.length} back-to-back rounds on ${r.corpora[j1.corpus].name}`, '',
     'This host\'s speed drifts by tens of percent within minutes, so every round runs each config once, back to back, and ratios are taken within a round.', '',
     ...table(['Config', 'Median wall s', 'Lines/s', 'CPU s', 'CPU/wall', 'Workers CPU s', 'Main-thread CPU s', 'Other threads CPU s'],

@@ -109,7 +109,7 @@ export function deriveChecks(r: BenchResults): Check[] {
     checks.push({ target: `2 workers >= ${TARGETS.scaling}x one worker (static, median of ${ratios.length} back-to-back pairs)`,
       measured: `${fmt(ratio, 2)}x (pairs ${fmt(Math.min(...ratios), 2)}x to ${fmt(Math.max(...ratios), 2)}x)`, pass: ratio >= TARGETS.scaling });
   }
-  const rssRows = r.rows.filter((x) => ok(x) && x.id !== 'rg-tree' && x.id !== 'rg-big' && x.section !== 'latency' && x.id !== 'cpu-1' && x.id !== 'cpu-2');
+  const rssRows = r.rows.filter((x) => ok(x) && x.workers !== undefined);
   if (rssRows.length) {
     const worst = rssRows.sort((a, b) => b.medianRssMb - a.medianRssMb)[0];
     checks.push({ target: `peak RSS <= model table (${fmt(r.modelTableMb, 1)} MB) + ${TARGETS.rssOverTableMb} MB = ${fmt(rssLimit, 1)} MB, every simgrep row`, measured: `worst ${fmt(worst.medianRssMb, 1)} MB (${worst.label}, ${worst.corpus})`, pass: worst.medianRssMb <= rssLimit });

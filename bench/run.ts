@@ -3,10 +3,11 @@
 // npm run build && node dist/bench/run.js [--quick] [--repeats N]
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BENCH_MODEL_DIM, BENCH_MODEL_ROWS, buildBenchModel, REPO_ROOT } from './bench-model.js';
+import { countCorpus } from './count.js';
 import { generateBigFile, generateTree } from './corpus.js';
 import { measure, RSS_METHOD, type RunResult } from './measure.js';
 import { renderReport } from './report.js';
@@ -26,36 +27,9 @@ const LATENCY_REPEATS = 5;
 const SCALING_REPEATS = 7;
 const log = (msg: string): void => { process.stderr.write(`[bench] ${msg}\n`); };
 
-const COUNT_BUF = Buffer.allocUnsafe(1 << 20);
-
-/** Lines ('\n' count) and bytes of a file or a tree (hidden entries skipped, as the CLI does). */
-function count(p: string): { files: number; lines: number; bytes: number } {
-  const st = statSync(p);
-  if (st.isDirectory()) {
-    const total = { files: 0, lines: 0, bytes: 0 };
-    for (const name of readdirSync(p).sort()) {
-      if (name.startsWith('.')) continue;
-      const c = count(path.join(p, name));
-      total.files += c.files; total.lines += c.lines; total.bytes += c.bytes;
-    }
-    return total;
-  }
-  const buf = COUNT_BUF;
-  const fd = openSync(p, 'r');
-  let lines = 0;
-  try {
-    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) {
-      for (let i = buf.indexOf(10); i >= 0 && i < n; i = buf.indexOf(10, i + 1)) lines++;
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return { files: 1, lines, bytes: st.size };
-}
-
 function corpus(name: string, rel: string): CorpusInfo {
   log(`counting ${rel}`);
-  return { name, path: rel, ...count(path.join(REPO_ROOT, rel)) };
+  return { name, path: rel, ...countCorpus(path.join(REPO_ROOT, rel)) };
 }
 
 /** A deterministic ~100-line file from the tree: the first (sorted walk) with 80-120 lines. */
@@ -66,7 +40,7 @@ function smallFile(dir: string): string {
       const found = smallFile(rel);
       if (found) return found;
     } else if (/\.(ts|py|go)$/.test(name)) {
-      const lines = count(path.join(REPO_ROOT, rel)).lines;
+      const lines = countCorpus(path.join(REPO_ROOT, rel)).lines;
       if (lines >= 80 && lines <= 120) return rel;
     }
   }

@@ -1,8 +1,9 @@
 // Builds the 13 dev-set corpora from pinned package releases (pip wheels, npm tarballs) into
 // bench/.tmp/quality/corpora/<name>/, idempotently, and checks every labelled target is there.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { countCorpus } from '../count.js';
 import { REPO_ROOT, toRootPath, type Dataset, type RepoSpec } from './dataset.js';
 
 export interface Pin {
@@ -100,26 +101,6 @@ function fetchInto(pin: Pin, dest: string): void {
   else run('tar', ['-xzf', npmPack(pin, dl), '-C', dest], `untarring ${pin.pkg}@${pin.version}`);
 }
 
-/** Files, lines ('\n' count) and bytes under root, hidden entries skipped as simgrep's walker does. */
-export function countTree(root: string): { files: number; lines: number; bytes: number } {
-  const total = { files: 0, lines: 0, bytes: 0 };
-  for (const name of readdirSync(root).sort()) {
-    if (name.startsWith('.')) continue;
-    const p = path.join(root, name);
-    const st = statSync(p);
-    if (st.isDirectory()) {
-      const c = countTree(p);
-      total.files += c.files; total.lines += c.lines; total.bytes += c.bytes;
-    } else if (st.isFile()) {
-      const buf = readFileSync(p);
-      let lines = 0;
-      for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, i + 1)) lines++;
-      total.files++; total.lines += lines; total.bytes += st.size;
-    }
-  }
-  return total;
-}
-
 /** Ensures the pinned corpus of one repo exists; downloads and extracts it when absent or stale. */
 export function ensureCorpus(name: string, log: (msg: string) => void = () => undefined): Corpus {
   const pin = PINS[name];
@@ -145,7 +126,7 @@ export function ensureCorpus(name: string, log: (msg: string) => void = () => un
     }
   }
   const root = path.join(dir, pin.root);
-  return { name, pin, root, ...countTree(root) };
+  return { name, pin, root, ...countCorpus(root) };
 }
 
 /** Labelled targets that do not exist under their repo's search root. */

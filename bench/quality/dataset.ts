@@ -2,12 +2,9 @@
 // and turns targets into upstream-repo-relative paths (line spans are ignored, as the README says).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT, sharedDir } from '../bench-model.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-/** The repo root, whether this runs from bench/quality (vitest) or dist/bench/quality (built). */
-export const REPO_ROOT = [path.resolve(here, '..', '..'), path.resolve(here, '..', '..', '..')]
-  .find((p) => existsSync(path.join(p, 'package.json'))) ?? process.cwd();
+export { REPO_ROOT };
 
 export type Category = 'semantic' | 'architecture' | 'symbol';
 export const CATEGORIES: readonly Category[] = ['semantic', 'architecture', 'symbol'];
@@ -32,10 +29,6 @@ export interface Query {
 }
 
 export interface Dataset { dir: string; repos: RepoSpec[]; queries: Query[] }
-
-export function sharedDir(): string {
-  return process.env.SIMGREP_SHARED_DIR ?? path.resolve(REPO_ROOT, '..', 'shared');
-}
 
 export function devSetDir(): string {
   const dir = path.join(sharedDir(), 'eval', 'semble-dev');

@@ -1,5 +1,6 @@
 // Renders bench/QUALITY.md from a quality run: targets, headline NDCG@10 beside semble's published
 // figures, Recall@10 / MRR, per category, per repo, timing and the corpora. Figures come only from the run.
+import { fmt } from '../results.js';
 import { CATEGORIES } from './dataset.js';
 import { PROTOCOLS, type MethodInfo, type QualityResults } from './results.js';
 
@@ -23,7 +24,6 @@ export const TARGETS: { method: string; min: number }[] = [
 ];
 
 const f3 = (x: number): string => x.toFixed(3);
-const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 function table(head: string[], rows: string[][]): string[] {
   return [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
