@@ -2,14 +2,14 @@
 // pass), run against real servers on 127.0.0.1: s3Driver on s3rver, azureBlobDriver on Azurite,
 // httpDriver on a node http server (which cannot list, so it skips the listing clauses).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { createStorage } from 'unstorage';
 import { azureBlobDriver, httpDriver, s3Driver } from '../../src/index.js';
 import type { StreamingDriver } from '../../src/sources/remote/capabilities.js';
 import { encodeRfc3986 } from '../../src/sources/remote/sigv4.js';
 import { DEV_ACCOUNT, DEV_KEY, seedContainer, startAzurite, type Azurite } from '../helpers/azurite.js';
 import { S3RVER_KEYS, seedObjects, startS3rver, type S3Server } from '../helpers/s3-server.js';
+import { listenLocal } from '../helpers/http-server.js';
 
 const BIG = Buffer.alloc(9 * (1 << 20) + 5, 'lorem ipsum\n');
 const OBJECTS: Record<string, Buffer> = {
@@ -27,13 +27,11 @@ let webBase = '';
 
 beforeAll(async () => {
   [s3, az] = await Promise.all([startS3rver({ buckets: ['contract'] }), startAzurite()]);
-  web = createServer((req, res) => {
+  ({ server: web, origin: webBase } = await listenLocal((req, res) => {
     const body = OBJECTS[decodeURIComponent(new URL(req.url!, 'http://x').pathname.slice(1))];
     if (!body) { res.writeHead(404).end(); return; }
     res.writeHead(200, { 'content-length': body.length }).end(req.method === 'HEAD' ? undefined : body);
-  });
-  await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
-  webBase = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+  }));
   await Promise.all([seedObjects(s3.endpoint, 'contract', OBJECTS), seedContainer(az.blobEndpoint, 'contract', OBJECTS)]);
 }, 120_000);
 afterAll(async () => { await Promise.all([s3?.stop(), az?.stop(), new Promise((r) => web?.close(r))]); });

@@ -2,11 +2,11 @@
 // 503, resumed after a reset mid-body; and the faults (404, 403, a server that never answers, one
 // that stalls mid-body, a connection reset), each a clear per-source error while the rest is searched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { runCli } from '../../helpers/cli.js';
 import { MIRROR, remoteFixture, type RemoteFixture } from '../../helpers/remote-fixture.js';
 import { makeTree } from '../../helpers/tree.js';
+import { listenLocal } from '../../helpers/http-server.js';
 
 const NOTES = '# Notes\nthe database index query is slow\n';
 const LONG = Array.from({ length: 4000 }, (_, i) => `lorem ipsum line ${i}`).concat('render the button with a color').join('\n') + '\n';
@@ -19,7 +19,7 @@ const hits = new Map<string, number>();
 
 beforeAll(async () => {
   [fx, local] = await Promise.all([remoteFixture(), makeTree(MIRROR)]);
-  server = createServer((req, res) => {
+  ({ server: server, origin: base } = await listenLocal((req, res) => {
     const url = new URL(req.url!, 'http://x');
     const n = (hits.get(url.pathname) ?? 0) + 1;
     hits.set(url.pathname, n);
@@ -47,9 +47,7 @@ beforeAll(async () => {
       case '/reset.md': req.socket.destroy(); break;
       default: res.writeHead(404).end();
     }
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }));
 });
 afterAll(async () => {
   server.closeAllConnections();

@@ -2,8 +2,7 @@
 // filters, mixed local and remote paths, the same answer as from disk, credentials and clear errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import { createStorage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
@@ -15,6 +14,7 @@ import { BUCKET, MIRROR, NEEDLE_KEY, NEEDLE_LINE, PREFIX_TEXT_OBJECTS, remoteFix
 import { S3RVER_KEYS, seedObjects, startS3rver, type S3Server } from '../../helpers/s3-server.js';
 import { startProxy } from '../../helpers/tcp-proxy.js';
 import { makeTree } from '../../helpers/tree.js';
+import { listenLocal } from '../../helpers/http-server.js';
 
 let s3: S3Server;
 let fx: RemoteFixture;
@@ -27,12 +27,10 @@ beforeAll(async () => {
   [s3, fx, local] = await Promise.all([startS3rver({ buckets: [BUCKET] }), remoteFixture(), makeTree(MIRROR)]);
   env = fx.s3Env(s3.endpoint);
   await seedObjects(s3.endpoint, BUCKET, s3Corpus(MIRROR));
-  web = createServer((req, res) => {
+  ({ server: web, origin: webUrl } = await listenLocal((req, res) => {
     if (req.url === '/notes.md') res.end('# Notes\nthe database index query is slow\n');
     else { res.statusCode = 404; res.end('not found'); }
-  });
-  await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
-  webUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+  }));
 }, 120_000);
 afterAll(async () => {
   await Promise.all([s3?.stop(), fx?.cleanup(), local?.cleanup(), new Promise((r) => web?.close(r))]);

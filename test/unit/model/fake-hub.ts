@@ -2,7 +2,7 @@
 // (x-repo-commit, x-error-code, LFS files redirected to a separate "CDN" origin), with hooks to fail,
 // truncate or stall a file. Records every request so tests can count them.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocal } from '../../helpers/http-server.js';
 
 export interface FakeRepo {
   commit: string;
@@ -32,11 +32,6 @@ export interface FakeHub {
 /** Files served through the CDN redirect, as the hub does for LFS files. */
 const LFS = /\.safetensors$/;
 
-async function listen(handler: http.RequestListener): Promise<{ server: http.Server; origin: string }> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
 
 export async function startFakeHub(repos: Record<string, FakeRepo>): Promise<FakeHub> {
   const requests: RecordedRequest[] = [];
@@ -55,7 +50,7 @@ export async function startFakeHub(repos: Record<string, FakeRepo>): Promise<Fak
     res.end(body);
   }
 
-  const cdn = await listen((req, res) => {
+  const cdn = await listenLocal((req, res) => {
     const url = req.url ?? '';
     requests.push({ server: 'cdn', path: url, authorization: req.headers.authorization });
     const [, repoKey, file] = /^\/cdn\/([^/]+)\/(.+?)(\?.*)?$/.exec(url) ?? [];
@@ -65,7 +60,7 @@ export async function startFakeHub(repos: Record<string, FakeRepo>): Promise<Fak
     send(res, file, typeof body === 'string' ? Buffer.from(body) : body, {});
   });
 
-  const hub = await listen((req, res) => {
+  const hub = await listenLocal((req, res) => {
     const url = req.url ?? '';
     requests.push({ server: 'hub', path: url, authorization: req.headers.authorization });
     const m = /^\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(url);
