@@ -19,7 +19,7 @@ const hits = new Map<string, number>();
 
 beforeAll(async () => {
   [fx, local] = await Promise.all([remoteFixture(), makeTree(MIRROR)]);
-  ({ server: server, origin: base } = await listenLocal((req, res) => {
+  ({ server, origin: base } = await listenLocal((req, res) => {
     const url = new URL(req.url!, 'http://x');
     const n = (hits.get(url.pathname) ?? 0) + 1;
     hits.set(url.pathname, n);
