@@ -20,6 +20,8 @@ export interface SearchStats {
   binary: number;
   errors: number;
   ms: number;
+  /** Set when a workspace index answered: its name, and how many files it re-indexed first. */
+  index?: { workspace: string; refreshed: number };
 }
 
 export interface PipelineOptions {
@@ -144,6 +146,15 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     const splitter = new LineSplitter({ pieceLines: batchLines, contextLines: o.nLines });
     let first = true;
     try {
+      if (source.pieces) {
+        for (const piece of await source.pieces(entry, o.nLines, o.signal)) {
+          checkAbort();
+          stats.lines += piece.scoreTo - piece.scoreFrom;
+          await submit(packer.add(piece, fileIndex));
+        }
+        stats.files++;
+        return;
+      }
       // Sources decide how to read (whole small files, chunks of big ones); read() is the fallback.
       for await (const chunk of streamEntry(source, entry, o.signal)) {
         checkAbort();

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { deserializeError, SimgrepError } from './errors.js';
-import type { ScoreRequest } from './embed/line-scorer.js';
+import type { ChunkEmbedRequest, ScoreRequest } from './embed/line-scorer.js';
 import type { WorkerResult, WorkerTask } from './embed/worker-protocol.js';
 import type { EmbedderKind, ModelData } from './types.js';
 
@@ -12,6 +12,7 @@ export interface Executor {
   readonly capacity: number;
   score(req: ScoreRequest): Promise<Float32Array>;
   embedTexts(texts: string[]): Promise<Float32Array>;
+  embedChunks(req: ChunkEmbedRequest): Promise<Float32Array>;
   close(): Promise<void>;
 }
 
@@ -44,6 +45,7 @@ export function createPool(opts: PoolOptions): Executor {
     capacity: threads * 2,
     score: (req) => run({ op: 'score', ...req }),
     embedTexts: (texts) => run({ op: 'embed', texts }),
+    embedChunks: (req) => run({ op: 'embedChunks', ...req }),
     close: () => pool.destroy(),
   };
 }

@@ -79,6 +79,8 @@ export interface Searcher {
   searchContent(opts: SearchContentOptions): Promise<SearchResponse>;
   /** The model, loading it on first use. */
   model(): Promise<ModelData>;
+  /** Unit-length embeddings of texts (rows x dim), as search() embeds a query. */
+  embed(texts: string[]): Promise<Float32Array>;
   close(): Promise<void>;
 }
 
@@ -135,8 +137,14 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     };
   }
 
-  return {
+  const searcher: Searcher = {
     model,
+    async embed(texts) {
+      const v = await (await local()).embedTexts(texts);
+      const dim = texts.length > 0 ? v.length / texts.length : 0;
+      for (let i = 0; i < texts.length; i++) normalizeInPlace(v.subarray(i * dim, (i + 1) * dim));
+      return v;
+    },
     async search(o) {
       const paths = o.paths ?? [];
       const sources: Source[] = [...(o.sources ?? [])];
@@ -147,7 +155,8 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
         }));
       }
       if (sources.length === 0) throw new SimgrepError('BAD_FLAG', 'nothing to search: pass paths, or pipe text on stdin');
-      const small = (o.sources ?? []).length === 0 && (await totalFileBytes(paths)) < IN_PROCESS_BYTES;
+      const small = (o.sources ?? []).every((src) => src.small === true)
+        && (paths.length === 0 || (await totalFileBytes(paths)) < IN_PROCESS_BYTES);
       return run(sources, o, small);
     },
     async searchContent(o) {
@@ -163,6 +172,17 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       await Promise.all(closing);
     },
   };
+  executors.set(searcher, (pooled) => (pooled && concurrency > 0 ? workers() : local()));
+  return searcher;
+}
+
+const executors = new WeakMap<Searcher, (pooled: boolean) => Promise<Executor>>();
+
+/** The searcher's worker pool (pooled) or in-process scorer, for the workspace indexer. */
+export function executorOf(searcher: Searcher, pooled: boolean): Promise<Executor> {
+  const get = executors.get(searcher);
+  if (!get) throw new SimgrepError('INTERNAL', 'not a searcher made by createSearcher()');
+  return get(pooled);
 }
 
 function validate(o: SearchOptions): void {

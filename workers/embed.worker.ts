@@ -13,7 +13,9 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
   try {
     scorer ??= createLineScorer(model, kind);
     const s = await scorer;
-    const values = task.op === 'score' ? await s.score(task) : await s.embedTexts(task.texts);
+    const values = task.op === 'score' ? await s.score(task)
+      : task.op === 'embedChunks' ? await s.embedChunks(task)
+        : await s.embedTexts(task.texts);
     return { ok: true, values };
   } catch (e) {
     return { ok: false, error: serializeError(e) };

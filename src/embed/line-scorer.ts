@@ -31,6 +31,13 @@ export interface ChunkRequest {
   rangePaths: string[];
 }
 
+/** Lines of a batch and the chunks they form: chunk j is lines [chunkStarts[j], chunkStarts[j + 1]). */
+export interface ChunkEmbedRequest {
+  bytes: Uint8Array;
+  offsets: Uint32Array;
+  chunkStarts: Uint32Array;
+}
+
 export interface LineScorer {
   readonly dim: number;
   readonly kernelId: string;
@@ -38,6 +45,8 @@ export interface LineScorer {
   score(req: ScoreRequest): Promise<Float32Array>;
   /** Embeds whole texts (queries, index rows) exactly like lines are embedded. */
   embedTexts(texts: string[]): Promise<Float32Array>;
+  /** Unit vectors of chunks of lines, pooled exactly as chunk scoring pools them (for the index). */
+  embedChunks(req: ChunkEmbedRequest): Promise<Float32Array>;
   close(): Promise<void>;
 }
 
@@ -88,8 +97,26 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind): Pr
       return out;
     },
     embedTexts: (texts) => kernel.embed(tokenize(texts)),
+    async embedChunks(req) {
+      const lines = tokenize(decodeLines(req.bytes, req.offsets, 0, req.offsets.length - 1));
+      const starts = req.chunkStarts;
+      const chunkBatch: TokenizedBatch = { ids: lines.ids, lineStarts: starts.map((line) => lines.lineStarts[line]) };
+      return unitRows(await kernel.embed(chunkBatch), kernel.dim);
+    },
     close: async () => { await kernel.close?.(); },
   };
+}
+
+/** Scales each row to unit length (zero rows stay zero): cosine is then one dot product. */
+function unitRows(v: Float32Array, dim: number): Float32Array {
+  for (let base = 0; base < v.length; base += dim) {
+    let sq = 0;
+    for (let d = 0; d < dim; d++) sq += v[base + d] * v[base + d];
+    if (!(sq > 0)) continue;
+    const inv = 1 / Math.sqrt(sq);
+    for (let d = 0; d < dim; d++) v[base + d] *= inv;
+  }
+  return v;
 }
 
 function isBlank(s: string): boolean {

@@ -1,11 +1,12 @@
 // What crosses the worker boundary: plain, structured-clone-safe messages only. Errors travel as
 // { code, message } and pool.ts rebuilds the typed SimgrepError.
 import type { SerializedError } from '../errors.js';
-import type { ScoreRequest } from './line-scorer.js';
+import type { ChunkEmbedRequest, ScoreRequest } from './line-scorer.js';
 
 export type WorkerTask =
   | ({ op: 'score' } & ScoreRequest)
-  | { op: 'embed'; texts: string[] };
+  | { op: 'embed'; texts: string[] }
+  | ({ op: 'embedChunks' } & ChunkEmbedRequest);
 
 export type WorkerResult =
   | { ok: true; values: Float32Array }

@@ -1,4 +1,5 @@
 // The Source seam: WHAT to search. list() streams entries; read()/stream() fetch their bytes.
+import type { Piece } from '../text/line-splitter.js';
 
 export interface Entry {
   /** How results name this file: a path as the user gave it, or a full URI. */
@@ -25,6 +26,14 @@ export interface Source {
   stream?(entry: Entry, signal?: AbortSignal): AsyncIterable<Uint8Array>;
   /** Warnings found while listing (missing paths, unreadable dirs), drained by the pipeline. */
   drainWarnings?(): SourceWarning[];
+  /**
+   * Optional capability of a source that already knows which lines can match (the workspace index's
+   * candidate chunks): the pieces to score, each with up to `contextLines` lines of context around
+   * it, in file order. The pipeline then scores only these instead of splitting the whole entry.
+   */
+  pieces?(entry: Entry, contextLines: number, signal?: AbortSignal): Promise<Piece[]>;
+  /** True when the source is small enough to score on the calling thread (no worker start-up). */
+  readonly small?: boolean;
 }
 
 /** All of a stream's chunks as one buffer (no copy when there is a single chunk). */

@@ -1,0 +1,96 @@
+// Arrow record batches for the index tables, built column by column from typed arrays (LanceDB
+// ingests these several times faster than row objects).
+import { Bool, Field, FixedSizeList, Float32, Float64, Int32, RecordBatch, Schema, Struct, Table, Utf8, makeData, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
+
+export function chunkSchema(dim: number): Schema {
+  return new Schema([
+    new Field('id', new Utf8(), false),
+    new Field('path', new Utf8(), false),
+    new Field('start', new Int32(), false),
+    new Field('end', new Int32(), false),
+    new Field('text', new Utf8(), false),
+    new Field('vector', new FixedSizeList(dim, new Field('item', new Float32(), true)), false),
+    new Field('has_tokens', new Bool(), false),
+    new Field('chars', new Int32(), false),
+    new Field('blank', new Bool(), false),
+    new Field('idents', new Utf8(), false),
+    new Field('defs', new Utf8(), false),
+    new Field('hash', new Utf8(), false),
+  ]);
+}
+
+export const fileSchema = new Schema([
+  new Field('path', new Utf8(), false),
+  new Field('size', new Float64(), false),
+  new Field('mtime', new Float64(), false),
+  new Field('hash', new Utf8(), false),
+  new Field('kind', new Utf8(), false),
+  new Field('lines', new Int32(), false),
+  new Field('chunks', new Int32(), false),
+]);
+
+export const metaSchema = new Schema([
+  new Field('key', new Utf8(), false),
+  new Field('value', new Utf8(), false),
+]);
+
+/** Column arrays of chunk rows, in schema order. */
+export interface ChunkColumns {
+  id: string[];
+  path: string[];
+  start: Int32Array;
+  end: Int32Array;
+  text: string[];
+  /** rows x dim, unit length (zero rows for chunks without tokens). */
+  vector: Float32Array;
+  hasTokens: boolean[];
+  chars: Int32Array;
+  blank: boolean[];
+  idents: string[];
+  defs: string[];
+  hash: string[];
+}
+
+export interface FileColumns {
+  path: string[];
+  size: Float64Array;
+  mtime: Float64Array;
+  hash: string[];
+  kind: string[];
+  lines: Int32Array;
+  chunks: Int32Array;
+}
+
+export function chunkTable(c: ChunkColumns, dim: number): Table {
+  const schema = chunkSchema(dim);
+  const n = c.id.length;
+  const vectorType = schema.fields[5].type as FixedSizeList<Float32>;
+  const vector = makeVector(makeData({
+    type: vectorType, length: n, nullCount: 0,
+    child: makeData({ type: new Float32(), length: n * dim, nullCount: 0, data: c.vector }),
+  }));
+  return tableOf(schema, [
+    utf8(c.id), utf8(c.path), int32(c.start), int32(c.end), utf8(c.text), vector,
+    bool(c.hasTokens), int32(c.chars), bool(c.blank), utf8(c.idents), utf8(c.defs), utf8(c.hash),
+  ]);
+}
+
+export function fileTable(f: FileColumns): Table {
+  return tableOf(fileSchema, [utf8(f.path), float64(f.size), float64(f.mtime), utf8(f.hash), utf8(f.kind), int32(f.lines), int32(f.chunks)]);
+}
+
+export function metaTable(entries: [string, string][]): Table {
+  return tableOf(metaSchema, [utf8(entries.map((e) => e[0])), utf8(entries.map((e) => e[1]))]);
+}
+
+function tableOf(schema: Schema, columns: Vector[]): Table {
+  const children = columns.map((v) => v.data[0]);
+  const length = columns[0]?.length ?? 0;
+  const struct = makeData({ type: new Struct(schema.fields), length, nullCount: 0, children });
+  return new Table(schema, [new RecordBatch(schema, struct)]);
+}
+
+const utf8 = (xs: string[]) => vectorFromArray(xs, new Utf8());
+const int32 = (xs: Int32Array) => makeVector(xs);
+const float64 = (xs: Float64Array) => makeVector(xs);
+const bool = (xs: boolean[]) => vectorFromArray(xs, new Bool());

@@ -1,0 +1,138 @@
+// Picks, from every indexed chunk, the few that can be among a query's results: each chunk's relevance
+// is bounded from the index alone (its unit vector's cosine, BM25 from identifier postings and its
+// file's path terms, and an upper bound of the symbol boost from the names it defines), and only
+// chunks whose best case reaches the heap's worst guaranteed case are kept. The pipeline then scores
+// those exactly, with the same code as a one-shot scan, so indexed answers equal one-shot answers.
+import { countTerms, lexicalScore, nameCoverage, pathSignals, relevance, symbolScore, toDistance, type PathSignals } from '../rank/chunk-scorer.js';
+import { pathTerms } from '../rank/lexical/terms.js';
+import type { RankPlan } from '../rank/plan.js';
+import { BLANK, HAS_TOKENS, termLookup, type Snapshot } from './snapshot.js';
+
+/** Cosines from float32 unit vectors differ from the kernel's float64 pooling by ~1e-7: keep a margin. */
+const EPS = 1e-5;
+
+export interface CandidateQuery {
+  plan: RankPlan;
+  /** Unit query vector. */
+  query: Float32Array;
+  /** Display path of each snapshot file the search covers (undefined: not covered). */
+  display: (string | undefined)[];
+  /** How many hits the pipeline's heap keeps (Infinity with --max-distance alone). */
+  heapSize: number;
+  maxDistance?: number;
+}
+
+/** Chunk indices that can reach the results, in snapshot order (by file, then line). */
+export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
+  const { plan } = q;
+  const n = s.start.length;
+  const tf = lineTermCounts(s, plan);
+  const nTerms = plan.terms.length;
+  const lo = new Float64Array(n).fill(NaN);
+  const hi = new Float64Array(n).fill(NaN);
+  const eligible: number[] = [];
+  const pathTf = new Float64Array(nTerms);
+  const { k1, b, avgdl, tokensPerChar } = plan.bm25;
+  for (let f = 0; f < s.files.length; f++) {
+    const path = q.display[f];
+    const file = s.files[f];
+    if (path === undefined || file.chunkCount === 0) continue;
+    const signals = pathSignals(path, plan);
+    pathTf.fill(0);
+    const pathText = pathTerms(path).join(' ');
+    if (nTerms > 0) countTerms(pathText, plan, pathTf);
+    for (let c = file.firstChunk; c < file.firstChunk + file.chunkCount; c++) {
+      const hasTokens = (s.flags[c] & HAS_TOKENS) !== 0;
+      const lineMatch = tf?.matched[c] === 1;
+      let bm25 = 0;
+      if (nTerms > 0) {
+        const dl = (s.chars[c] + pathText.length) * tokensPerChar;
+        for (let t = 0; t < nTerms; t++) {
+          const f2 = (tf ? tf.counts[c * nTerms + t] : 0) + pathTf[t];
+          if (f2 > 0) bm25 += plan.terms[t].idf * (f2 * (k1 + 1)) / (f2 + k1 * (1 - b + (b * dl) / avgdl));
+        }
+      }
+      let keep: boolean;
+      if (plan.mode === 'lexical') keep = bm25 > 0 && (s.flags[c] & BLANK) === 0;
+      else if (plan.mode === 'semantic') keep = hasTokens;
+      else keep = hasTokens || lineMatch;
+      if (!keep) continue;
+      const semantic = plan.mode === 'lexical' || !hasTokens ? 0 : cosine(s, c, q.query);
+      const lexical = lexicalScore(bm25, plan);
+      const symbol = lineMatch ? symbolBound(s, c, plan, signals) : 0;
+      lo[c] = toDistance(relevance(semantic, lexical, symbol, signals, plan));
+      hi[c] = toDistance(relevance(semantic, lexical, 0, signals, plan));
+      eligible.push(c);
+    }
+  }
+  return choose(s, q, eligible, lo, hi);
+}
+
+/** Keeps chunks whose best case (lo) can beat the heapSize-th best worst case (hi). */
+function choose(s: Snapshot, q: CandidateQuery, eligible: number[], lo: Float64Array, hi: Float64Array): number[] {
+  if (eligible.length === 0) return [];
+  const worst = [...eligible].map((c) => hi[c]).sort((a, b) => a - b);
+  let limit = Infinity;
+  if (Number.isFinite(q.heapSize) && worst.length > q.heapSize) limit = worst[q.heapSize - 1] + EPS;
+  if (q.maxDistance !== undefined && !Number.isFinite(q.heapSize)) limit = Math.max(q.maxDistance + EPS, worst[0] + EPS);
+  const picked = eligible.filter((c) => lo[c] <= limit);
+  // Chunks of no relevance at all tie at distance 1, broken by path then line: keep the first few.
+  if (Number.isFinite(q.heapSize) && picked.length > q.heapSize && limit >= 1) {
+    const relevant = picked.filter((c) => lo[c] < 1 - EPS);
+    const ties = picked.filter((c) => lo[c] >= 1 - EPS)
+      .sort((a, b) => compareText(q.display[s.chunkFile[a]]!, q.display[s.chunkFile[b]]!) || s.start[a] - s.start[b])
+      .slice(0, q.heapSize);
+    return [...relevant, ...ties].sort((a, b) => a - b);
+  }
+  return picked;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function cosine(s: Snapshot, c: number, query: Float32Array): number {
+  const v = s.vectors;
+  const base = c * s.dim;
+  let dot = 0;
+  for (let d = 0; d < s.dim; d++) dot += v[base + d] * query[d];
+  return dot;
+}
+
+/**
+ * Term counts of every chunk's lines from the postings: an identifier counts for a term exactly as
+ * countTerms counts it (whole identifier, or each of its parts whose stem is the term), provided some
+ * term's probe occurs in it (countTerms only looks at identifiers a probe found).
+ */
+function lineTermCounts(s: Snapshot, plan: RankPlan): { counts: Float64Array; matched: Uint8Array } | null {
+  const nTerms = plan.terms.length;
+  if (nTerms === 0) return null;
+  const lookup = termLookup(s);
+  const probes = plan.terms.map((t) => (t.whole || t.key.length < 4 ? t.key : t.key.slice(0, -1)));
+  const counts = new Float64Array(s.start.length * nTerms);
+  const matched = new Uint8Array(s.start.length);
+  plan.terms.forEach((term, t) => {
+    const ids = (term.whole ? lookup.byLower : lookup.byStem).get(term.key) ?? [];
+    for (const id of ids) {
+      const lower = s.idents[id].toLowerCase();
+      if (!probes.some((p) => lower.includes(p))) continue;
+      for (let j = s.identPostStart[id]; j < s.identPostStart[id + 1]; j++) {
+        const c = s.postChunk[j];
+        counts[c * nTerms + t] += s.postCount[j];
+        matched[c] = 1;
+      }
+    }
+  });
+  return { counts, matched };
+}
+
+/** The symbol boost if every name the chunk defines sat on a line with a query term (an upper bound). */
+function symbolBound(s: Snapshot, c: number, plan: RankPlan, signals: PathSignals): number {
+  let best = 0;
+  for (let j = s.defStart[c]; j < s.defStart[c + 1]; j++) {
+    const name = s.defNames[j];
+    const v = Math.max(symbolScore(name, plan, signals.fileStem), plan.definitionBoost * nameCoverage(name, plan));
+    if (v > best) best = v;
+  }
+  return best;
+}

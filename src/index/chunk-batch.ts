@@ -1,0 +1,172 @@
+// Chunks on their way into the store: collected until a commit's worth of lines, embedded on the
+// executor (a chunk whose text hash the file had before keeps its vector), then written in order:
+// the batch's chunks first, then the states of the files it completes. Two batches overlap at most
+// (one embedding while the other commits).
+import type { Executor } from '../pool.js';
+import type { ChunkColumns } from './arrow-rows.js';
+import { writing, type FileState, type IndexStore } from './store.js';
+
+export interface PendingChunk {
+  path: string;
+  start: number;
+  end: number;
+  text: string;
+  chars: number;
+  blank: boolean;
+  idents: string;
+  defs: string;
+  hash: string;
+  /** The chunk's lines as bytes, and their offsets (lines + 1), for embedding. */
+  bytes: Uint8Array;
+  offsets: Uint32Array;
+}
+
+export interface ChunkBatchOptions {
+  store: IndexStore;
+  executor: Executor;
+  chunkLines: number;
+  onCommit(c: { chunks: number; reused: number }): void;
+}
+
+/** Lines per commit: big enough that commits are rare, small enough that a kill loses little. */
+const COMMIT_LINES = 16_384;
+/** Lines per embedding request: enough requests per commit to keep every worker busy. */
+const EMBED_LINES = 2048;
+/** A batch of file states alone (unchanged content, binary files) is committed at this count. */
+const COMMIT_FILES = 2048;
+
+export class ChunkBatch {
+  private chunks: PendingChunk[] = [];
+  private replacing: string[] = [];
+  private hadVectors: string[] = [];
+  private done: FileState[] = [];
+  private lines = 0;
+  private seen = 0;
+  private previous: Promise<void> = Promise.resolve();
+  private older: Promise<void> = Promise.resolve();
+
+  constructor(private readonly o: ChunkBatchOptions) {}
+
+  get linesSeen(): number { return this.seen; }
+
+  fileStarted(key: string, hadVectors: boolean): void {
+    this.replacing.push(key);
+    if (hadVectors) this.hadVectors.push(key);
+  }
+
+  async addChunk(c: PendingChunk): Promise<void> {
+    this.chunks.push(c);
+    this.lines += c.end - c.start;
+    this.seen += c.end - c.start;
+    if (this.lines >= COMMIT_LINES) await this.flush();
+  }
+
+  async fileDone(state: FileState): Promise<void> {
+    this.done.push(state);
+    if (this.done.length >= COMMIT_FILES) await this.flush();
+  }
+
+  async finish(): Promise<void> {
+    await this.flush();
+    await this.previous;
+  }
+
+  private async flush(): Promise<void> {
+    const chunks = this.chunks;
+    const replacing = this.replacing;
+    const hadVectors = this.hadVectors;
+    const done = this.done;
+    this.chunks = [];
+    this.replacing = [];
+    this.hadVectors = [];
+    this.done = [];
+    this.lines = 0;
+    if (chunks.length === 0 && replacing.length === 0 && done.length === 0) return;
+    // At most two batches in flight: wait for the one before the previous to land.
+    await this.older;
+    const before = this.previous;
+    const work = (async () => {
+      const reuse = await this.o.store.vectorsByHash(hadVectors);
+      const { vectors, reused } = await this.embed(chunks, reuse);
+      await before;
+      await writing(() => this.o.store.writeChunks(columns(chunks, vectors), replacing));
+      await writing(() => this.o.store.writeFiles({
+        path: done.map((f) => f.key), size: Float64Array.from(done, (f) => f.size), mtime: Float64Array.from(done, (f) => f.mtime),
+        hash: done.map((f) => f.hash), kind: done.map((f) => f.kind), lines: Int32Array.from(done, (f) => f.lines), chunks: Int32Array.from(done, (f) => f.chunks),
+      }));
+      this.o.onCommit({ chunks: chunks.length, reused });
+    })();
+    work.catch(() => {}); // awaited by the next flush or finish()
+    this.older = this.previous;
+    this.previous = work;
+  }
+
+  /** Unit vectors of the chunks (rows x dim): reused by text hash where possible, else embedded. */
+  private async embed(chunks: PendingChunk[], reuse: Map<string, Float32Array>): Promise<{ vectors: Float32Array[]; reused: number }> {
+    const vectors = new Array<Float32Array>(chunks.length);
+    const todo: number[] = [];
+    chunks.forEach((c, i) => { const v = reuse.get(c.hash); if (v) vectors[i] = v; else todo.push(i); });
+    const reused = chunks.length - todo.length;
+    const requests: number[][] = [];
+    let lines = EMBED_LINES;
+    for (const i of todo) {
+      if (lines >= EMBED_LINES) { requests.push([]); lines = 0; }
+      requests[requests.length - 1].push(i);
+      lines += chunks[i].end - chunks[i].start;
+    }
+    await Promise.all(requests.map(async (ids) => {
+      const packed = pack(ids.map((i) => chunks[i]));
+      const out = await this.o.executor.embedChunks(packed);
+      const dim = out.length / ids.length;
+      ids.forEach((i, j) => { vectors[i] = out.subarray(j * dim, (j + 1) * dim); });
+    }));
+    return { vectors, reused };
+  }
+}
+
+/** Several chunks' lines as one embedding request. */
+function pack(chunks: PendingChunk[]): { bytes: Uint8Array; offsets: Uint32Array; chunkStarts: Uint32Array } {
+  let byteCount = 0;
+  let lineCount = 0;
+  for (const c of chunks) { byteCount += c.bytes.length; lineCount += c.offsets.length - 1; }
+  const bytes = new Uint8Array(byteCount);
+  const offsets = new Uint32Array(lineCount + 1);
+  const chunkStarts = new Uint32Array(chunks.length + 1);
+  let b = 0;
+  let l = 0;
+  chunks.forEach((c, j) => {
+    bytes.set(c.bytes, b);
+    chunkStarts[j] = l;
+    const n = c.offsets.length - 1;
+    for (let i = 0; i < n; i++) offsets[l + i] = b + c.offsets[i];
+    b += c.bytes.length;
+    l += n;
+  });
+  offsets[l] = b;
+  chunkStarts[chunks.length] = l;
+  return { bytes, offsets, chunkStarts };
+}
+
+function columns(chunks: PendingChunk[], vectors: Float32Array[]): ChunkColumns {
+  const dim = vectors[0]?.length ?? 0;
+  const flat = new Float32Array(chunks.length * dim);
+  const hasTokens = vectors.map((v, i) => {
+    flat.set(v, i * dim);
+    for (let d = 0; d < v.length; d++) if (v[d] !== 0) return true;
+    return false;
+  });
+  return {
+    id: chunks.map((c) => `${c.path}:${c.start}`),
+    path: chunks.map((c) => c.path),
+    start: Int32Array.from(chunks, (c) => c.start),
+    end: Int32Array.from(chunks, (c) => c.end),
+    text: chunks.map((c) => c.text),
+    vector: flat,
+    hasTokens,
+    chars: Int32Array.from(chunks, (c) => c.chars),
+    blank: chunks.map((c) => c.blank),
+    idents: chunks.map((c) => c.idents),
+    defs: chunks.map((c) => c.defs),
+    hash: chunks.map((c) => c.hash),
+  };
+}

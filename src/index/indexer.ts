@@ -1,0 +1,149 @@
+// Brings the index up to date with the files under some roots: size + mtime first, then a content
+// hash; only new and changed files are read, cut into the same aligned chunks the ranker scores,
+// embedded on the worker pool (a chunk whose text is unchanged keeps its vector) and committed in
+// batches; files gone from the roots are dropped. Safe to kill at any point: the next run resumes.
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { SimgrepError, isSimgrepError } from '../errors.js';
+import type { Executor } from '../pool.js';
+import { createFsSource } from '../sources/fs.js';
+import { WHOLE_READ_BYTES, streamEntry, type Entry, type Source, type SourceWarning } from '../sources/source.js';
+import { decodeLines, looksBinary } from '../text/decode.js';
+import { LineSplitter } from '../text/line-splitter.js';
+import { chunkFeatures, encodeIdentifiers } from './chunk-features.js';
+import { ChunkBatch } from './chunk-batch.js';
+import { writing, type FileState, type IndexStore } from './store.js';
+
+export interface IndexProgress {
+  /** Files checked so far, and how many of them were (re)indexed. */
+  files: number;
+  indexed: number;
+  lines: number;
+  bytes: number;
+  ms: number;
+}
+
+export interface IndexReport extends IndexProgress {
+  unchanged: number;
+  deleted: number;
+  /** Chunks written, and how many of them kept their vector (unchanged text). */
+  chunks: number;
+  reused: number;
+  errors: number;
+  warnings: SourceWarning[];
+}
+
+export interface UpdateIndexOptions {
+  store: IndexStore;
+  executor: Executor;
+  chunkLines: number;
+  /** Paths to walk (files or directories). */
+  roots: string[];
+  /** Drop indexed files under the roots that the walk no longer finds (false: only add and update). */
+  deleteMissing: boolean;
+  /** Check exactly these entries instead of walking the roots. */
+  entries?: Entry[];
+  signal?: AbortSignal;
+  onProgress?: (p: IndexProgress) => void;
+}
+
+export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
+  const started = performance.now();
+  const report: IndexReport = { files: 0, indexed: 0, lines: 0, bytes: 0, ms: 0, unchanged: 0, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [] };
+  const states = new Map((await o.store.fileStates()).map((s) => [s.key, s]));
+  const seen = new Set<string>();
+  const batch = new ChunkBatch({ store: o.store, executor: o.executor, chunkLines: o.chunkLines, onCommit: (c) => { report.chunks += c.chunks; report.reused += c.reused; } });
+  const source = createFsSource({ paths: o.roots });
+  const entries: AsyncIterable<Entry> = o.entries ? iterate(o.entries) : source.list(o.signal);
+  let lastProgress = 0;
+
+  for await (const entry of entries) {
+    if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
+    report.warnings.push(...(source.drainWarnings?.() ?? []));
+    const key = path.resolve(entry.path);
+    seen.add(key);
+    report.files++;
+    try {
+      const st = await stat(key);
+      const prev = states.get(key);
+      if (prev && prev.size === st.size && prev.mtime === st.mtimeMs) { report.unchanged++; continue; }
+      const bytes = await indexFile(source, entry, key, { size: st.size, mtime: st.mtimeMs }, prev, batch, o.chunkLines, o.signal);
+      if (bytes < 0) { report.unchanged++; continue; }
+      report.indexed++;
+      report.bytes += bytes;
+    } catch (e) {
+      if (isSimgrepError(e) && (e.code === 'ABORTED' || e.code.startsWith('INDEX_') || e.code === 'WORKER_FAILED')) throw e;
+      report.errors++;
+      report.warnings.push({ path: entry.path, code: 'PATH_UNREADABLE', message: `${entry.path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); check it exists and its permissions` });
+    }
+    report.lines = batch.linesSeen;
+    const now = performance.now();
+    if (o.onProgress && now - lastProgress > 100) { lastProgress = now; o.onProgress({ ...report, ms: now - started }); }
+  }
+  report.warnings.push(...(source.drainWarnings?.() ?? []));
+  await batch.finish();
+  report.lines = batch.linesSeen;
+  if (o.deleteMissing) {
+    const roots = o.roots.map((r) => path.resolve(r));
+    const gone = [...states.keys()].filter((k) => !seen.has(k) && roots.some((r) => k === r || k.startsWith(r.endsWith(path.sep) ? r : r + path.sep)));
+    await writing(() => o.store.deleteFiles(gone));
+    report.deleted = gone.length;
+  }
+  report.ms = performance.now() - started;
+  return report;
+}
+
+/**
+ * Reads one file that looks changed: -1 when its content hash is the indexed one (only its mtime is
+ * updated), else its size in bytes after its chunks were queued.
+ */
+async function indexFile(source: Source, entry: Entry, key: string, st: { size: number; mtime: number }, prev: FileState | undefined, batch: ChunkBatch, chunkLines: number, signal?: AbortSignal): Promise<number> {
+  // Small files are read once; big ones twice (hash, then chunks), so memory stays bounded.
+  const parts: Uint8Array[] | null = st.size > WHOLE_READ_BYTES ? null : [];
+  const hash = createHash('sha256');
+  let size = 0;
+  let head: Uint8Array | null = null;
+  for await (const chunk of streamEntry(source, entry, signal)) {
+    hash.update(chunk);
+    parts?.push(chunk);
+    head ??= chunk;
+    size += chunk.length;
+  }
+  const digest = hash.digest('hex');
+  if (prev && prev.hash === digest) {
+    await batch.fileDone({ ...prev, size: st.size, mtime: st.mtime });
+    return -1;
+  }
+  const binary = head !== null && looksBinary(head);
+  const state: FileState = { key, size: st.size, mtime: st.mtime, hash: digest, kind: binary ? 'binary' : 'text', lines: 0, chunks: 0 };
+  batch.fileStarted(key, prev !== undefined);
+  if (!binary) {
+    const splitter = new LineSplitter({ pieceLines: chunkLines * 64, contextLines: 0 });
+    const addPiece = async (piece: ReturnType<LineSplitter['end']>[number]) => {
+      const n = piece.offsets.length - 1;
+      const lines = decodeLines(piece.bytes, piece.offsets, 0, n);
+      for (let from = 0; from < n; from += chunkLines) {
+        const to = Math.min(n, from + chunkLines);
+        const chunkLinesText = lines.slice(from, to);
+        const text = chunkLinesText.join('\n');
+        const f = chunkFeatures(chunkLinesText);
+        await batch.addChunk({
+          path: key, start: piece.firstLine + from, end: piece.firstLine + to, text,
+          chars: f.chars, blank: f.blank, idents: encodeIdentifiers(f.identifiers), defs: f.definitions.join(' '),
+          hash: createHash('sha1').update(text).digest('hex'),
+          bytes: piece.bytes.subarray(piece.offsets[from], piece.offsets[to]),
+          offsets: piece.offsets.slice(from, to + 1).map((x) => x - piece.offsets[from]),
+        });
+        state.chunks++;
+      }
+    };
+    for await (const part of parts ?? streamEntry(source, entry, signal)) for (const piece of splitter.push(part)) await addPiece(piece);
+    for (const piece of splitter.end()) await addPiece(piece);
+    state.lines = splitter.linesSeen;
+  }
+  await batch.fileDone(state);
+  return size;
+}
+
+async function* iterate<T>(xs: T[]): AsyncIterable<T> { yield* xs; }

@@ -1,0 +1,90 @@
+// Where workspaces live and which one answers a search: named workspaces under
+// $SIMGREP_HOME/workspaces (default: $XDG_DATA_HOME/simgrep, else ~/.local/share/simgrep), any
+// directory or s3:// prefix given as --index-dir, and, without a name, one per set of root paths
+// (named after the first root's real path, as semble keys its index by the directory).
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { SimgrepError } from '../errors.js';
+import { isRemoteUri } from '../sources/uri.js';
+
+/** What a local workspace directory says about itself (workspace.json). */
+export interface WorkspaceInfo {
+  name: string;
+  /** Real absolute paths the workspace indexes. */
+  roots: string[];
+  model: string;
+  updated: string;
+}
+
+export const INFO_FILE = 'workspace.json';
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export function simgrepHome(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.SIMGREP_HOME) return env.SIMGREP_HOME;
+  const data = env.XDG_DATA_HOME || path.join(homedir(), '.local', 'share');
+  return path.join(data, 'simgrep');
+}
+
+export function workspacesDir(env?: NodeJS.ProcessEnv): string {
+  return path.join(simgrepHome(env), 'workspaces');
+}
+
+export function checkName(name: string): string {
+  if (!NAME.test(name)) {
+    throw new SimgrepError('BAD_FLAG', `workspace name "${name}" is not allowed; use letters, digits, '.', '_' and '-' (up to 128, starting with a letter or digit)`);
+  }
+  return name;
+}
+
+export function workspaceDir(name: string, env?: NodeJS.ProcessEnv): string {
+  return path.join(workspacesDir(env), checkName(name));
+}
+
+/** The real absolute path of a local path (its absolute path when it does not exist). */
+export function realPath(p: string): string {
+  try { return realpathSync(p); } catch { return path.resolve(p); }
+}
+
+/** The default workspace name for a set of roots: the first root's base name and a hash of all. */
+export function defaultName(roots: string[]): string {
+  const real = roots.map(realPath).sort();
+  const base = path.basename(real[0] ?? 'workspace').replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[^A-Za-z0-9]+/, '') || 'workspace';
+  return `${base.slice(0, 100)}-${createHash('sha1').update(real.join('\0')).digest('hex').slice(0, 8)}`;
+}
+
+export function readInfo(dir: string): WorkspaceInfo | null {
+  if (isRemoteUri(dir)) return null;
+  try { return JSON.parse(readFileSync(path.join(dir, INFO_FILE), 'utf8')) as WorkspaceInfo; } catch { return null; }
+}
+
+/** Every named workspace under $SIMGREP_HOME, with its info (null when unreadable). */
+export function listWorkspaces(env?: NodeJS.ProcessEnv): { name: string; dir: string; info: WorkspaceInfo | null }[] {
+  const root = workspacesDir(env);
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => ({ name: d.name, dir: path.join(root, d.name), info: readInfo(path.join(root, d.name)) }))
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/** True when every path lies inside one of the roots. */
+export function covers(roots: string[], paths: string[]): boolean {
+  return paths.every((p) => {
+    const real = realPath(p);
+    return roots.some((r) => real === r || real.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
+  });
+}
+
+/** The named workspace whose roots cover every path (the one with the longest root wins). */
+export function findCovering(paths: string[], env?: NodeJS.ProcessEnv): { name: string; dir: string } | null {
+  if (paths.length === 0 || paths.some(isRemoteUri)) return null;
+  let best: { name: string; dir: string; depth: number } | null = null;
+  for (const w of listWorkspaces(env)) {
+    if (!w.info || !covers(w.info.roots, paths)) continue;
+    const depth = Math.max(...w.info.roots.map((r) => r.length));
+    if (!best || depth > best.depth) best = { name: w.name, dir: w.dir, depth };
+  }
+  return best && { name: best.name, dir: best.dir };
+}

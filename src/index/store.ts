@@ -1,0 +1,210 @@
+// The workspace's store of record, on LanceDB: a `chunks` table (text, unit vector and lexical features
+// of every chunk), a `files` table (size, mtime and content hash of every indexed file) and a `meta`
+// table (format, model). Each write is one LanceDB commit, so readers never see half of one; chunks
+// are committed before their files' states, so a crash in between only makes the next run redo them.
+import * as lancedb from '@lancedb/lancedb';
+import type { Table as ArrowTable } from 'apache-arrow';
+import { SimgrepError, isSimgrepError } from '../errors.js';
+import { chunkSchema, chunkTable, fileSchema, fileTable, metaTable, type ChunkColumns, type FileColumns } from './arrow-rows.js';
+import type { ChunkRow, SnapshotFile } from './snapshot.js';
+
+export type FileState = Omit<SnapshotFile, 'firstChunk' | 'chunkCount'> & { chunks: number };
+
+export interface IndexStore {
+  readonly uri: string;
+  readMeta(): Promise<Record<string, string>>;
+  writeMeta(entries: Record<string, string>): Promise<void>;
+  /** Changes whenever a commit lands: "chunks version.files version". */
+  version(): Promise<string>;
+  fileStates(): Promise<FileState[]>;
+  chunkRows(): Promise<ChunkRow[]>;
+  /** Vectors of the given files' current chunks by content hash (reused when a chunk is unchanged). */
+  vectorsByHash(paths: string[]): Promise<Map<string, Float32Array>>;
+  /** Texts of chunks by id ("path:start"). */
+  chunkTexts(ids: string[]): Promise<Map<string, string>>;
+  /** Replaces every chunk of `replacing` by `chunks` in one commit (rows of other files untouched). */
+  writeChunks(chunks: ChunkColumns, replacing: string[]): Promise<void>;
+  /** Upserts file states. */
+  writeFiles(files: FileColumns): Promise<void>;
+  /** Drops files and their chunks (chunks first). */
+  deleteFiles(paths: string[]): Promise<void>;
+  /** Drops every table (a rebuild for another model or chunking). */
+  clear(): Promise<void>;
+  close(): void;
+}
+
+export interface OpenStoreOptions {
+  dim: number;
+  /** LanceDB storage options (object-store endpoint and credentials). */
+  storageOptions?: Record<string, string>;
+}
+
+export async function openStore(uri: string, o: OpenStoreOptions): Promise<IndexStore> {
+  let db: lancedb.Connection;
+  try {
+    db = await lancedb.connect(uri, { storageOptions: o.storageOptions });
+  } catch (e) {
+    throw new SimgrepError('INDEX_UNREADABLE', `cannot open the index at ${uri}: ${(e as Error).message}; check the path (or bucket) and its permissions`, { cause: e });
+  }
+  const tables = new Map<string, lancedb.Table>();
+  const open = async (name: string, create: () => Promise<lancedb.Table>): Promise<lancedb.Table> => {
+    const cached = tables.get(name);
+    if (cached) { await cached.checkoutLatest(); return cached; }
+    const names = await db.tableNames();
+    const t = names.includes(name) ? await db.openTable(name) : await create();
+    tables.set(name, t);
+    return t;
+  };
+  const chunks = () => open('chunks', () => db.createEmptyTable('chunks', chunkSchema(o.dim), { existOk: true }));
+  const files = () => open('files', () => db.createEmptyTable('files', fileSchema, { existOk: true }));
+  const meta = () => open('meta', () => db.createEmptyTable('meta', metaTable([]).schema, { existOk: true }));
+
+  return {
+    uri,
+    async readMeta() {
+      if (!(await db.tableNames()).includes('meta')) return {};
+      const rows = await (await meta()).query().toArray();
+      return Object.fromEntries(rows.map((r) => [String(r.key), String(r.value)]));
+    },
+    async writeMeta(entries) {
+      await (await meta()).mergeInsert('key').whenMatchedUpdateAll().whenNotMatchedInsertAll()
+        .execute(metaTable(Object.entries(entries)));
+    },
+    async version() {
+      const names = await db.tableNames();
+      const v = async (name: string, t: () => Promise<lancedb.Table>) => (names.includes(name) ? (await t()).version() : 0);
+      return `${await v('chunks', chunks)}.${await v('files', files)}`;
+    },
+    async fileStates() {
+      const t = await (await files()).query().toArrow();
+      const path = strings(t, 'path');
+      const size = numbers(t, 'size', Float64Array);
+      const mtime = numbers(t, 'mtime', Float64Array);
+      const hash = strings(t, 'hash');
+      const kind = strings(t, 'kind');
+      const lines = numbers(t, 'lines', Int32Array);
+      const count = numbers(t, 'chunks', Int32Array);
+      return path.map((key, i) => ({ key, size: size[i], mtime: mtime[i], hash: hash[i], kind: kind[i] as 'text' | 'binary', lines: lines[i], chunks: count[i] }));
+    },
+    async chunkRows() {
+      const t = await (await chunks()).query()
+        .select(['path', 'start', 'end', 'vector', 'has_tokens', 'chars', 'blank', 'idents', 'defs']).toArrow();
+      const path = strings(t, 'path');
+      const start = numbers(t, 'start', Int32Array);
+      const end = numbers(t, 'end', Int32Array);
+      const chars = numbers(t, 'chars', Int32Array);
+      const hasTokens = bools(t, 'has_tokens');
+      const blank = bools(t, 'blank');
+      const idents = strings(t, 'idents');
+      const defs = strings(t, 'defs');
+      const vectors = vectorColumn(t, o.dim);
+      return path.map((p, i) => ({
+        path: p, start: start[i], end: end[i], vector: vectors.subarray(i * o.dim, (i + 1) * o.dim),
+        hasTokens: !!hasTokens[i], chars: chars[i], blank: !!blank[i], idents: idents[i], defs: defs[i],
+      }));
+    },
+    async vectorsByHash(paths) {
+      const out = new Map<string, Float32Array>();
+      if (paths.length === 0) return out;
+      const t = await (await chunks()).query().where(inList('path', paths)).select(['hash', 'vector']).toArrow();
+      const hash = strings(t, 'hash');
+      const vectors = vectorColumn(t, o.dim);
+      hash.forEach((h, i) => out.set(h, vectors.slice(i * o.dim, (i + 1) * o.dim)));
+      return out;
+    },
+    async chunkTexts(ids) {
+      const out = new Map<string, string>();
+      if (ids.length === 0) return out;
+      const t = await (await chunks()).query().where(inList('id', ids)).select(['id', 'text']).toArrow();
+      const id = strings(t, 'id');
+      const text = strings(t, 'text');
+      id.forEach((k, i) => out.set(k, text[i]));
+      return out;
+    },
+    async writeChunks(c, replacing) {
+      const t = await chunks();
+      if (c.id.length === 0) {
+        if (replacing.length > 0) await t.delete(inList('path', replacing));
+        return;
+      }
+      const builder = t.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll();
+      if (replacing.length > 0) builder.whenNotMatchedBySourceDelete({ where: inList('path', replacing) });
+      await builder.execute(chunkTable(c, o.dim));
+    },
+    async writeFiles(f) {
+      if (f.path.length === 0) return;
+      await (await files()).mergeInsert('path').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(fileTable(f));
+    },
+    async deleteFiles(paths) {
+      if (paths.length === 0) return;
+      await (await chunks()).delete(inList('path', paths));
+      await (await files()).delete(inList('path', paths));
+    },
+    async clear() {
+      for (const name of ['chunks', 'files']) {
+        if ((await db.tableNames()).includes(name)) await db.dropTable(name);
+        tables.delete(name);
+      }
+    },
+    close() {
+      for (const t of tables.values()) t.close();
+      tables.clear();
+      db.close();
+    },
+  };
+}
+
+/** A SQL `col IN (...)` with quotes escaped. */
+function inList(column: string, values: string[]): string {
+  return `${column} IN (${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')})`;
+}
+
+function strings(t: ArrowTable, name: string): string[] {
+  const col = t.getChild(name);
+  if (!col) return [];
+  const out = new Array<string>(col.length);
+  for (let i = 0; i < col.length; i++) out[i] = col.get(i) as string;
+  return out;
+}
+
+function numbers<T extends Float64Array | Int32Array>(t: ArrowTable, name: string, Ctor: { new(n: number): T; from(x: ArrayLike<number>): T }): T {
+  const col = t.getChild(name);
+  if (!col) return new Ctor(0);
+  return Ctor.from(col.toArray() as ArrayLike<number>);
+}
+
+function bools(t: ArrowTable, name: string): boolean[] {
+  const col = t.getChild(name);
+  const out = new Array<boolean>(col?.length ?? 0);
+  for (let i = 0; i < out.length; i++) out[i] = col!.get(i) === true;
+  return out;
+}
+
+/** The vector column as one flat Float32Array (rows x dim). */
+function vectorColumn(t: ArrowTable, dim: number): Float32Array {
+  const col = t.getChild('vector');
+  const out = new Float32Array((col?.length ?? 0) * dim);
+  if (!col) return out;
+  let at = 0;
+  for (const data of col.data) {
+    const child = data.children[0];
+    const from = child.offset + data.offset * dim;
+    const values = (child.values as Float32Array).subarray(from, from + data.length * dim);
+    out.set(values, at);
+    at += values.length;
+  }
+  return out;
+}
+
+/** Runs a store write, turning an I/O failure into a clear, typed error. */
+export async function writing<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (isSimgrepError(e)) throw e;
+    const msg = (e as Error).message ?? String(e);
+    const hint = /No space|ENOSPC|quota/i.test(msg) ? 'the disk is full; free some space and run simgrep index again (what was indexed before is kept)'
+      : 'check the index directory\'s permissions and free space, then run simgrep index again (what was indexed before is kept)';
+    throw new SimgrepError('INDEX_WRITE_FAILED', `writing the index failed: ${msg}; ${hint}`, { cause: e });
+  }
+}

@@ -1,0 +1,309 @@
+// A workspace: a persistent index of some roots that answers searches exactly as a one-shot scan
+// would, in milliseconds. search() checks what changed (size + mtime), re-indexes that first, picks
+// candidate chunks from the index and lets the ordinary pipeline score them.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { SimgrepError } from '../errors.js';
+import { buildRankPlan, RANK_DEFAULTS } from '../rank/plan.js';
+import { bundledLexicon } from '../rank/lexical/lexicon.js';
+import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
+import { createSearcher, executorOf, type SearchOptions, type SearchResponse, type SearcherOptions } from '../searcher.js';
+import { createFsSource } from '../sources/fs.js';
+import type { Entry, SourceWarning } from '../sources/source.js';
+import { isRemoteUri } from '../sources/uri.js';
+import type { ModelData } from '../types.js';
+import { selectCandidates } from './candidates.js';
+import { createCandidateSource } from './candidate-source.js';
+import { updateIndex, type IndexProgress, type IndexReport } from './indexer.js';
+import { isLock, lockedError, tryLock, type Lock } from './lock.js';
+import { INFO_FILE, checkName, defaultName, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
+import { buildSnapshot, type Snapshot } from './snapshot.js';
+import { openStore, type IndexStore } from './store.js';
+
+/** Bumped when the stored layout or the chunking changes: older indexes are rebuilt, newer refused. */
+export const INDEX_FORMAT = 1;
+
+export interface WorkspaceOptions extends SearcherOptions {
+  /** A named workspace under $SIMGREP_HOME/workspaces. */
+  name?: string;
+  /** Or any directory or s3:// prefix (a team can share one index in a bucket). */
+  dir?: string;
+  /** LanceDB storage options for an object-store dir (endpoint, credentials). */
+  storageOptions?: Record<string, string>;
+}
+
+export interface WorkspaceStatus {
+  name: string;
+  dir: string;
+  roots: string[];
+  files: number;
+  binary: number;
+  chunks: number;
+  lines: number;
+  bytes: number;
+  model: string;
+  /** Bytes on disk (local workspaces; null for object stores). */
+  sizeOnDisk: number | null;
+  updated: string | null;
+}
+
+export interface Workspace {
+  readonly name: string;
+  readonly dir: string;
+  /** Builds or updates the index of these paths (they become the workspace's roots). */
+  index(paths: string[], o?: { signal?: AbortSignal; onProgress?: (p: IndexProgress) => void }): Promise<IndexReport>;
+  /** The same options and answers as Searcher.search, from the index when it covers the paths. */
+  search(o: SearchOptions): Promise<SearchResponse>;
+  status(): Promise<WorkspaceStatus>;
+  /** Drops files that no longer exist. */
+  prune(): Promise<{ deleted: number }>;
+  close(): Promise<void>;
+}
+
+export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
+  if (o.name !== undefined && o.dir !== undefined) throw new SimgrepError('BAD_FLAG', 'pass a workspace name or an index directory, not both');
+  if (o.name === undefined && o.dir === undefined) throw new SimgrepError('BAD_FLAG', 'createWorkspace needs a name or a dir');
+  const name = o.name !== undefined ? checkName(o.name) : workspaceNameOf(o.dir!);
+  const dir = o.dir ?? workspaceDir(name);
+  const remote = isRemoteUri(dir);
+  const searcher = createSearcher(o);
+  const chunkLines = RANK_DEFAULTS.chunkLines;
+  let storeP: Promise<IndexStore> | null = null;
+  let snapshot: Snapshot | null = null;
+
+  const lockFile = () => (remote ? null : path.join(dir, '.simgrep-lock'));
+
+  async function store(create: boolean): Promise<IndexStore> {
+    if (!storeP) {
+      if (!remote) {
+        if (!create && !existsSync(dir)) throw new SimgrepError('WORKSPACE_NOT_FOUND', `workspace ${name} does not exist (${dir}); create it with simgrep index PATH -w ${name}`);
+        checkNotForeign(dir);
+        if (create) mkdirSync(dir, { recursive: true });
+      }
+      const model = await searcher.model();
+      storeP = openStore(dir, { dim: model.dim, storageOptions: o.storageOptions });
+      storeP.catch(() => { storeP = null; });
+    }
+    return storeP;
+  }
+
+  /** Meta of the index: null when empty; an error when it is newer than this simgrep. */
+  async function meta(s: IndexStore): Promise<Record<string, string> | null> {
+    const m = await s.readMeta();
+    if (!m.format) return null;
+    if (Number(m.format) > INDEX_FORMAT) {
+      throw new SimgrepError('INDEX_INCOMPATIBLE', `the index at ${dir} was written by a newer simgrep (index format ${m.format}, this one reads ${INDEX_FORMAT}); upgrade simgrep, or remove the workspace (simgrep workspace rm ${name}) and index again`);
+    }
+    return m;
+  }
+
+  function withLock<T>(fn: () => Promise<T>): Promise<T> {
+    const file = lockFile();
+    if (!file) return fn();
+    const got = tryLock(file);
+    if (!isLock(got)) throw lockedError(name, got, file);
+    return fn().finally(() => (got as Lock).release());
+  }
+
+  async function loadSnapshot(s: IndexStore): Promise<Snapshot> {
+    const version = await s.version();
+    if (snapshot && snapshot.version === version) return snapshot;
+    const model = await searcher.model();
+    const [files, rows] = await Promise.all([s.fileStates(), s.chunkRows()]);
+    snapshot = buildSnapshot(version, model.dim, files, rows);
+    return snapshot;
+  }
+
+  async function compatible(s: IndexStore, model: ModelData): Promise<{ ok: boolean; why?: string; m: Record<string, string> | null }> {
+    const m = await meta(s);
+    if (!m) return { ok: true, m };
+    if (m.fingerprint !== modelFingerprint(model)) return { ok: false, why: `it was built with model ${m.model}, not ${model.id}`, m };
+    if (Number(m.format) !== INDEX_FORMAT || Number(m.chunkLines) !== chunkLines) return { ok: false, why: 'it was built by an older simgrep', m };
+    return { ok: true, m };
+  }
+
+  async function runIndex(s: IndexStore, roots: string[], entries: Entry[] | undefined, signal?: AbortSignal, onProgress?: (p: IndexProgress) => void): Promise<IndexReport> {
+    const model = await searcher.model();
+    const executor = await executorOf(searcher, entries === undefined || entries.length > 16);
+    return updateIndex({ store: s, executor, chunkLines, roots, deleteMissing: entries === undefined, entries, signal, onProgress });
+  }
+
+  const workspace: Workspace = {
+    name,
+    dir,
+    async index(paths, io = {}) {
+      if (paths.length === 0) throw new SimgrepError('BAD_FLAG', 'nothing to index: pass one or more paths');
+      const uri = paths.find(isRemoteUri);
+      if (uri) throw new SimgrepError('UNSUPPORTED_SCHEME', `${uri}: the workspace index reads local paths only for now; search remote sources without the index (simgrep QUERY ${uri})`);
+      const missing = paths.find((p) => !existsSync(p));
+      if (missing) throw new SimgrepError('PATH_NOT_FOUND', `${missing}: no such file or directory (relative paths start at ${process.cwd()}); nothing was changed in workspace ${name}`);
+      const s = await store(true);
+      return withLock(async () => {
+        const model = await searcher.model();
+        const c = await compatible(s, model);
+        if (!c.ok) await s.clear();
+        const roots = mergeRoots(c.ok && c.m?.roots ? JSON.parse(c.m.roots) as string[] : [], paths.map(realPath));
+        await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(chunkLines), model: model.id, fingerprint: modelFingerprint(model), name, roots: JSON.stringify(roots) });
+        const report = await runIndex(s, paths, undefined, io.signal, io.onProgress);
+        writeInfo({ name, roots, model: model.id, updated: new Date().toISOString() });
+        return report;
+      });
+    },
+
+    async search(so) {
+      const started = performance.now();
+      const paths = so.paths ?? [];
+      const fallback = (reason: string | null) => searcher.search(so).then((r) => (reason ? { ...r, warnings: [...r.warnings, { path: dir, code: 'INDEX_NOT_USED', message: `workspace ${name} not used: ${reason}` }] } : r));
+      if ((so.mode ?? 'hybrid') === 'line' || so.ignoreCase || (so.sources?.length ?? 0) > 0 || paths.length === 0 || paths.some(isRemoteUri)) return fallback(null);
+      const s = await store(false);
+      const model = await searcher.model();
+      const c = await compatible(s, model);
+      if (!c.ok || !c.m) return fallback(c.ok ? 'it is empty; run simgrep index' : `${c.why}; run simgrep index to rebuild it`);
+
+      // What the search covers, and what changed since the index saw it.
+      const walker = createFsSource({ paths, recursive: so.recursive, hidden: so.hidden, noIgnore: so.noIgnore, extensions: so.extensions, maxFileBytes: so.maxFileBytes });
+      const entries: Entry[] = [];
+      for await (const e of walker.list(so.signal)) entries.push(e);
+      const walkWarnings = walker.drainWarnings?.() ?? [];
+      let snap = await loadSnapshot(s);
+      const fileAt = new Map(snap.files.map((f, i) => [f.key, i]));
+      const stale = entries.filter((e) => {
+        const f = fileAt.get(path.resolve(e.path));
+        if (f === undefined) return true;
+        try { const st = statSync(e.path); return st.size !== snap.files[f].size || st.mtimeMs !== snap.files[f].mtime; } catch { return true; }
+      });
+      let refreshed = 0;
+      const refreshWarnings: SourceWarning[] = [];
+      if (stale.length > 0) {
+        const file = lockFile();
+        const got = file ? tryLock(file) : null;
+        if (got && !isLock(got)) return fallback(`another process is updating it (pid ${got.pid}); this search scanned the files instead`);
+        try {
+          const report = await runIndex(s, paths, stale, so.signal);
+          refreshed = report.indexed;
+          refreshWarnings.push(...report.warnings);
+        } finally {
+          if (got && isLock(got)) got.release();
+        }
+        snap = await loadSnapshot(s);
+      }
+      const refreshedAt = new Map(snap.files.map((f, i) => [f.key, i]));
+      const display = new Array<string | undefined>(snap.files.length);
+      let files = 0; let lines = 0; let bytes = 0; let binary = 0;
+      for (const e of entries) {
+        const f = refreshedAt.get(path.resolve(e.path));
+        if (f === undefined) continue; // unreadable: reported by the refresh
+        const file = snap.files[f];
+        if (file.kind === 'binary') { binary++; continue; }
+        display[f] = e.path;
+        files++; lines += file.lines; bytes += file.size;
+      }
+
+      const mode = so.mode ?? 'hybrid';
+      const plan = buildRankPlan(so.query, mode as 'hybrid' | 'semantic' | 'lexical', bundledLexicon());
+      const query = await searcher.embed([so.query]);
+      const topK = so.topK ?? (so.maxDistance !== undefined ? Infinity : 3);
+      const heapSize = Number.isFinite(topK) ? topK * CANDIDATES_PER_RESULT + 10 : Infinity;
+      const candidates = selectCandidates(snap, { plan, query, display, heapSize, maxDistance: so.maxDistance });
+      const source = await createCandidateSource({ snapshot: snap, store: s, candidates, display, chunkLines, contextLines: so.nLines ?? 3 });
+      const r = await searcher.search({ ...so, paths: [], sources: [source] });
+      const warnings = [...walkWarnings, ...refreshWarnings, ...r.warnings];
+      const tooLarge = walkWarnings.filter((w) => w.code === 'TOO_LARGE').length;
+      return {
+        ...r,
+        warnings,
+        stats: {
+          files, lines, bytes, binary, skipped: binary + tooLarge,
+          errors: r.stats.errors + walkWarnings.length - tooLarge + refreshWarnings.length,
+          ms: performance.now() - started,
+          index: { workspace: name, refreshed },
+        },
+      };
+    },
+
+    async status() {
+      const s = await store(false);
+      const m = (await meta(s)) ?? {};
+      const snap = await loadSnapshot(s);
+      let lines = 0; let bytes = 0; let binary = 0;
+      for (const f of snap.files) { lines += f.lines; bytes += f.size; if (f.kind === 'binary') binary++; }
+      return {
+        name, dir, roots: m.roots ? JSON.parse(m.roots) as string[] : [],
+        files: snap.files.length, binary, chunks: snap.start.length, lines, bytes, model: m.model ?? '',
+        sizeOnDisk: remote ? null : diskUsage(dir), updated: readInfo(dir)?.updated ?? null,
+      };
+    },
+
+    async prune() {
+      const s = await store(false);
+      return withLock(async () => {
+        const gone = (await s.fileStates()).filter((f) => !existsSync(f.key)).map((f) => f.key);
+        await s.deleteFiles(gone);
+        return { deleted: gone.length };
+      });
+    },
+
+    async close() {
+      const s = storeP ? await storeP.catch(() => null) : null;
+      s?.close();
+      storeP = null;
+      snapshot = null;
+      await searcher.close();
+    },
+  };
+
+  function writeInfo(info: WorkspaceInfo): void {
+    if (remote) return;
+    const tmp = path.join(dir, `${INFO_FILE}.${process.pid}.tmp`);
+    writeFileSync(tmp, JSON.stringify(info, null, 2));
+    renameSync(tmp, path.join(dir, INFO_FILE));
+  }
+
+  return workspace;
+}
+
+/** What the vectors depend on: the model's id, shape and a sample of its table. */
+export function modelFingerprint(model: ModelData): string {
+  const h = createHash('sha256').update(`${model.id}\0${model.rows}\0${model.dim}\0${model.normalize}\0${model.maxLength}`);
+  const t = model.table;
+  const step = Math.max(1, Math.floor(t.length / 4096));
+  const sample = new Float64Array(Math.ceil(t.length / step));
+  for (let i = 0, j = 0; i < t.length; i += step, j++) sample[j] = t[i];
+  h.update(new Uint8Array(sample.buffer));
+  return h.digest('hex').slice(0, 32);
+}
+
+function workspaceNameOf(dir: string): string {
+  const base = dir.replace(/\/+$/, '').split('/').pop() ?? 'workspace';
+  return base.replace(/[^A-Za-z0-9._-]/g, '_') || 'workspace';
+}
+
+function mergeRoots(old: string[], added: string[]): string[] {
+  const all = [...new Set([...old, ...added])].sort();
+  return all.filter((r) => !all.some((o) => o !== r && r.startsWith(o.endsWith(path.sep) ? o : o + path.sep)));
+}
+
+/** A directory that holds other things than a workspace is refused, never written into. */
+function checkNotForeign(dir: string): void {
+  if (!existsSync(dir)) return;
+  let names: string[];
+  try { names = readdirSync(dir); } catch (e) {
+    throw new SimgrepError('INDEX_UNREADABLE', `cannot read the index directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? e}; check its permissions`);
+  }
+  const ours = new Set(['chunks.lance', 'files.lance', 'meta.lance', INFO_FILE, '.simgrep-lock']);
+  const foreign = names.filter((n) => !ours.has(n) && !n.startsWith(`${INFO_FILE}.`));
+  if (foreign.length > 0) {
+    throw new SimgrepError('INDEX_UNREADABLE', `${dir} is not a simgrep workspace (it holds ${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', ...' : ''}); pass an empty or new directory as --index-dir`);
+  }
+}
+
+function diskUsage(p: string): number {
+  let total = 0;
+  try {
+    const st = statSync(p);
+    if (!st.isDirectory()) return st.size;
+    for (const n of readdirSync(p)) total += diskUsage(path.join(p, n));
+  } catch { /* vanished while counting */ }
+  return total;
+}
