@@ -104,8 +104,11 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     warnings.push({ path: files[0] ?? '?', code: 'WORKER_FAILED', message: `could not score ${files.join(', ')}: ${(e as Error).message}` });
   };
 
+  // Sources that hand over their candidate pieces (the index) are few lines: pruning would cost more.
+  const prunable = !o.sources.every((s) => s.pieces);
   /** Lines farther than this cannot change the outcome, so workers may skip them. */
   const pruneAbove = () => {
+    if (!prunable) return Infinity;
     const floor = topk.floorDistance;
     if (o.maxDistance === undefined) return floor;
     // Until some line passes --max-distance, the closest miss is still wanted: only beat that.
@@ -119,7 +122,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     const p: Promise<void> = o.executor
       .score({
         bytes: batch.bytes, offsets: batch.offsets, scoreRanges: batch.scoreRanges,
-        query: o.query, queryKey: o.queryKey, ignoreCase: o.ignoreCase, pruneAbove: pruneAbove(),
+        query: o.query, queryKey: o.queryKey, ignoreCase: o.ignoreCase, pruneAbove: pruneAbove(), exhaustive: !prunable,
         chunks: o.rank ? chunkRequest(o.rank, batch) : undefined,
       })
       .then((d) => consume(batch, d), (e) => batchFailed(batch, e))

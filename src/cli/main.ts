@@ -11,13 +11,25 @@ import { createStdinSource } from '../sources/content.js';
 import type { EmbedderKind } from '../types.js';
 import { helpText, parseArgs, type ParsedFlags } from './flags.js';
 import { createProgress } from './progress.js';
+import { runIndexCommand } from './commands/index-command.js';
+import { runWorkspaceCommand } from './commands/workspace-command.js';
+import { searchTarget } from './commands/workspace-target.js';
+import { createWorkspace } from '../index/workspace.js';
 
 const version = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** Subcommands, by their first word; anything else is a search. */
+const COMMANDS: Record<string, (flags: ParsedFlags, args: string[]) => Promise<number>> = {
+  index: runIndexCommand,
+  workspace: runWorkspaceCommand,
+};
 
 async function main(argv: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(argv);
   if (flags.help) { process.stdout.write(helpText(version)); return 0; }
   if (flags.version) { process.stdout.write(`simgrep ${version}\n`); return 0; }
+  const command = argv.indexOf('--') < 0 || argv.indexOf(positionals[0]) < argv.indexOf('--') ? COMMANDS[positionals[0]] : undefined;
+  if (command) return command(flags, positionals.slice(1));
   const [query, ...paths] = positionals;
   if (query === undefined) throw new SimgrepError('BAD_QUERY', 'missing QUERY; usage: simgrep [OPTIONS] <QUERY> [PATH]... (simgrep --help)');
   const useStdin = paths.length === 0 && !process.stdin.isTTY;
@@ -27,13 +39,15 @@ async function main(argv: string[]): Promise<number> {
   if (flags.json && flags.jsonl) throw new SimgrepError('BAD_FLAG', 'choose one of --json and --jsonl');
 
   const progress = createProgress(process.stderr);
-  const searcher = createSearcher({
+  const engine = {
     model: flags.model as string | undefined,
     concurrency: flags.concurrency as number | undefined,
     embedder: flags.embedder as EmbedderKind | undefined,
     offline: flags.offline === true || undefined,
     onModelProgress: progress.download,
-  });
+  };
+  const target = useStdin ? null : searchTarget(flags, paths);
+  const searcher = target ? createWorkspace({ ...engine, ...target }) : createSearcher(engine);
   try {
     const response = await searcher.search({
       query,
@@ -78,7 +92,8 @@ function report(response: SearchResponse, flags: ParsedFlags): number {
 
 function statsLine(s: SearchResponse['stats']): string {
   const n = (x: number, unit: string) => `${x.toLocaleString('en-US')} ${unit}${x === 1 ? '' : 's'}`;
-  return `simgrep: searched ${n(s.files, 'file')}, ${n(s.lines, 'line')}, ${n(s.bytes, 'byte')} in ${Math.round(s.ms)} ms; `
+  const from = s.index ? ` from workspace ${s.index.workspace} (${n(s.index.refreshed, 'file')} re-indexed first)` : '';
+  return `simgrep: searched ${n(s.files, 'file')}, ${n(s.lines, 'line')}, ${n(s.bytes, 'byte')}${from} in ${Math.round(s.ms)} ms; `
     + `skipped ${n(s.skipped, 'file')} (${s.binary} binary); ${n(s.errors, 'error')}\n`;
 }
 

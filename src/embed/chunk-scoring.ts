@@ -75,7 +75,7 @@ export async function scoreChunks(
     if (k.best < 0) needLine.push(k);
   }
   // Chunks with no query term: show their line closest to the query.
-  if (needLine.length > 0) await pickClosestLines(needLine, lineTokens, req.query, kernel);
+  if (needLine.length > 0) await pickClosestLines(needLine, lineTokens, req.query, kernel, !req.exhaustive);
   for (let i = 0; i < chunks.length; i++) {
     const k = chunks[i];
     if (chunkDistance[i] === chunkDistance[i] && k.best >= 0) out[k.at + k.best] = chunkDistance[i];
@@ -89,7 +89,13 @@ export async function scoreChunks(
  * cosine); a chunk whose best scored line reaches the floor is settled (every skipped line is below
  * it), the rare other chunk is scored again without a floor.
  */
-async function pickClosestLines(chunks: BatchChunk[], lineTokens: TokenizedBatch, query: Float32Array, kernel: PoolingKernel): Promise<void> {
+async function pickClosestLines(chunks: BatchChunk[], lineTokens: TokenizedBatch, query: Float32Array, kernel: PoolingKernel, useFloors: boolean): Promise<void> {
+  if (!useFloors) {
+    const all = linesOf(lineTokens, chunks);
+    const exact = await kernel.score(all.batch, query);
+    chunks.forEach((k, j) => { k.best = closest(exact, all.starts[j], all.starts[j + 1])[0]; });
+    return;
+  }
   const first = linesOf(lineTokens, chunks);
   const floors = new Float32Array(first.batch.lineStarts.length - 1);
   chunks.forEach((k, j) => floors.fill(1 - LINE_FLOOR_SHARE * Math.max(0, k.cosine), first.starts[j], first.starts[j + 1]));

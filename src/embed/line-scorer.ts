@@ -18,6 +18,8 @@ export interface ScoreRequest {
   queryKey: string;
   /** Lines provably farther than this may come back as +Infinity (exact pruning). */
   pruneAbove?: number;
+  /** Few lines (the index's candidates): score everything in full, no pruning bounds to set up. */
+  exhaustive?: boolean;
   ignoreCase: boolean;
   /** Hybrid/lexical ranking: score chunks instead of lines (see src/rank/chunk-scorer.ts). */
   chunks?: ChunkRequest;

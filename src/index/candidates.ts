@@ -113,7 +113,8 @@ function lineTermCounts(s: Snapshot, plan: RankPlan): { counts: Float64Array; ma
   const matched = new Uint8Array(s.start.length);
   plan.terms.forEach((term, t) => {
     const ids = (term.whole ? lookup.byLower : lookup.byStem).get(term.key) ?? [];
-    for (const id of ids) {
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k];
       const lower = s.idents[id].toLowerCase();
       if (!probes.some((p) => lower.includes(p))) continue;
       for (let j = s.identPostStart[id]; j < s.identPostStart[id + 1]; j++) {

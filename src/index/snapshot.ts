@@ -101,24 +101,31 @@ export function buildSnapshot(version: string, dim: number, files: Omit<Snapshot
   return out;
 }
 
+/** A key -> identifier ids map (a Map when built, a binary search over sorted keys when read from disk). */
+export interface KeyIndex { get(key: string): ArrayLike<number> | undefined }
+
 /** Lookups from query terms to identifiers, built once per snapshot on first use. */
 export interface TermLookup {
   /** lower-cased identifier -> identifier ids */
-  byLower: Map<string, number[]>;
+  byLower: KeyIndex;
   /** stem of a part -> identifier ids, once per matching part (an id repeats when two parts match) */
-  byStem: Map<string, number[]>;
+  byStem: KeyIndex;
 }
 
 const lookups = new WeakMap<Snapshot, TermLookup>();
 
-export function termLookup(s: Snapshot): TermLookup {
+/** The snapshot's lookups (built on first use, or given when read from a snapshot file). */
+export function termLookup(s: Snapshot, given?: TermLookup): TermLookup {
+  if (given) lookups.set(s, given);
   let l = lookups.get(s);
   if (l) return l;
-  l = { byLower: new Map(), byStem: new Map() };
+  const byLower = new Map<string, number[]>();
+  const byStem = new Map<string, number[]>();
   s.idents.forEach((ident, id) => {
-    push(l!.byLower, ident.toLowerCase(), id);
-    for (const part of identifierParts(ident)) push(l!.byStem, stem(part), id);
+    push(byLower, ident.toLowerCase(), id);
+    for (const part of identifierParts(ident)) push(byStem, stem(part), id);
   });
+  l = { byLower, byStem };
   lookups.set(s, l);
   return l;
 }

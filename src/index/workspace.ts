@@ -3,12 +3,14 @@
 // candidate chunks from the index and lets the ordinary pipeline score them.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { tokenizerCacheDir } from '../model/tokenizer-file.js';
 import { SimgrepError } from '../errors.js';
 import { buildRankPlan, RANK_DEFAULTS } from '../rank/plan.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
-import { createSearcher, executorOf, type SearchOptions, type SearchResponse, type SearcherOptions } from '../searcher.js';
+import { SEARCH_MODES, createSearcher, executorOf, type SearchOptions, type SearchResponse, type SearcherOptions } from '../searcher.js';
 import { createFsSource } from '../sources/fs.js';
 import type { Entry, SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
@@ -17,9 +19,12 @@ import { selectCandidates } from './candidates.js';
 import { createCandidateSource } from './candidate-source.js';
 import { updateIndex, type IndexProgress, type IndexReport } from './indexer.js';
 import { isLock, lockedError, tryLock, type Lock } from './lock.js';
-import { INFO_FILE, checkName, defaultName, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
+import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
 import { buildSnapshot, type Snapshot } from './snapshot.js';
+import { readSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
 import { openStore, type IndexStore } from './store.js';
+
+const SNAPSHOT_FILE = 'snapshot.bin';
 
 /** Bumped when the stored layout or the chunking changes: older indexes are rebuilt, newer refused. */
 export const INDEX_FORMAT = 1;
@@ -106,13 +111,24 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     return fn().finally(() => (got as Lock).release());
   }
 
+  /** The ranking snapshot of the store's current version: in memory, else on disk, else rebuilt. */
   async function loadSnapshot(s: IndexStore): Promise<Snapshot> {
     const version = await s.version();
     if (snapshot && snapshot.version === version) return snapshot;
+    const file = snapshotPath();
+    snapshot = readSnapshotFile(file, version);
+    if (snapshot) return snapshot;
     const model = await searcher.model();
     const [files, rows] = await Promise.all([s.fileStates(), s.chunkRows()]);
     snapshot = buildSnapshot(version, model.dim, files, rows);
+    try { mkdirSync(path.dirname(file), { recursive: true }); writeSnapshotFile(file, snapshot); } catch { /* read-only: rebuilt next time */ }
     return snapshot;
+  }
+
+  /** Next to the index; for an object-store index, in the local cache. */
+  function snapshotPath(): string {
+    if (!remote) return path.join(dir, SNAPSHOT_FILE);
+    return path.join(cacheDir(), 'snapshots', `${createHash('sha1').update(dir).digest('hex').slice(0, 16)}.bin`);
   }
 
   async function compatible(s: IndexStore, model: ModelData): Promise<{ ok: boolean; why?: string; m: Record<string, string> | null }> {
@@ -147,6 +163,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(chunkLines), model: model.id, fingerprint: modelFingerprint(model), name, roots: JSON.stringify(roots) });
         const report = await runIndex(s, paths, undefined, io.signal, io.onProgress);
         writeInfo({ name, roots, model: model.id, updated: new Date().toISOString() });
+        await loadSnapshot(s); // written now, so the next search starts from it
         return report;
       });
     },
@@ -160,6 +177,9 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const model = await searcher.model();
       const c = await compatible(s, model);
       if (!c.ok || !c.m) return fallback(c.ok ? 'it is empty; run simgrep index' : `${c.why}; run simgrep index to rebuild it`);
+      const roots = JSON.parse(c.m.roots ?? '[]') as string[];
+      if (!covers(roots, paths)) return fallback(`it indexes ${roots.join(', ')}, not all of ${paths.join(', ')}; this search scanned the files instead`);
+      if (!(SEARCH_MODES as readonly string[]).includes(so.mode ?? 'hybrid')) return fallback(null);
 
       // What the search covers, and what changed since the index saw it.
       const walker = createFsSource({ paths, recursive: so.recursive, hidden: so.hidden, noIgnore: so.noIgnore, extensions: so.extensions, maxFileBytes: so.maxFileBytes });
@@ -265,13 +285,18 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
 
 /** What the vectors depend on: the model's id, shape and a sample of its table. */
 export function modelFingerprint(model: ModelData): string {
-  const h = createHash('sha256').update(`${model.id}\0${model.rows}\0${model.dim}\0${model.normalize}\0${model.maxLength}`);
+  const h = createHash('sha256').update(`${model.rows}\0${model.dim}\0${model.normalize}\0${model.maxLength}`);
   const t = model.table;
   const step = Math.max(1, Math.floor(t.length / 4096));
   const sample = new Float64Array(Math.ceil(t.length / step));
   for (let i = 0, j = 0; i < t.length; i += step, j++) sample[j] = t[i];
   h.update(new Uint8Array(sample.buffer));
   return h.digest('hex').slice(0, 32);
+}
+
+function cacheDir(): string {
+  const tokenizers = tokenizerCacheDir();
+  return tokenizers ? path.dirname(tokenizers) : path.join(tmpdir(), 'simgrep-cache');
 }
 
 function workspaceNameOf(dir: string): string {
@@ -291,8 +316,8 @@ function checkNotForeign(dir: string): void {
   try { names = readdirSync(dir); } catch (e) {
     throw new SimgrepError('INDEX_UNREADABLE', `cannot read the index directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? e}; check its permissions`);
   }
-  const ours = new Set(['chunks.lance', 'files.lance', 'meta.lance', INFO_FILE, '.simgrep-lock']);
-  const foreign = names.filter((n) => !ours.has(n) && !n.startsWith(`${INFO_FILE}.`));
+  const ours = new Set(['chunks.lance', 'files.lance', 'meta.lance', INFO_FILE, SNAPSHOT_FILE, '.simgrep-lock']);
+  const foreign = names.filter((n) => !ours.has(n) && !n.startsWith(`${INFO_FILE}.`) && !n.startsWith(`${SNAPSHOT_FILE}.`));
   if (foreign.length > 0) {
     throw new SimgrepError('INDEX_UNREADABLE', `${dir} is not a simgrep workspace (it holds ${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', ...' : ''}); pass an empty or new directory as --index-dir`);
   }

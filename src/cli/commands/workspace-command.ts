@@ -1,0 +1,72 @@
+// simgrep workspace use|status|list|prune|rm: named workspaces, semtools-style.
+import { rmSync, existsSync } from 'node:fs';
+import { SimgrepError } from '../../errors.js';
+import { checkName, listWorkspaces, workspaceDir } from '../../index/registry.js';
+import { createWorkspace, type WorkspaceStatus } from '../../index/workspace.js';
+import type { ParsedFlags } from '../flags.js';
+import { namedTarget } from './workspace-target.js';
+
+const out = (s: string) => { process.stdout.write(s); };
+
+export async function runWorkspaceCommand(flags: ParsedFlags, args: string[]): Promise<number> {
+  const [verb, name] = args;
+  const target = name ? { name } : namedTarget(flags);
+  switch (verb) {
+    case 'use': {
+      if (!name) throw new SimgrepError('BAD_FLAG', 'usage: simgrep workspace use NAME');
+      out(`export SIMGREP_WORKSPACE=${checkName(name)}\n`);
+      if (!existsSync(workspaceDir(name))) process.stderr.write(`simgrep: workspace ${name} is empty so far; fill it with simgrep index PATH...\n`);
+      return 0;
+    }
+    case 'list': {
+      const all = listWorkspaces();
+      if (flags.json) out(`${JSON.stringify({ workspaces: all.map((w) => ({ name: w.name, dir: w.dir, roots: w.info?.roots ?? [], model: w.info?.model ?? null, updated: w.info?.updated ?? null })) }, null, 2)}\n`);
+      else for (const w of all) out(`${w.name}\t${(w.info?.roots ?? []).join(' ')}\n`);
+      return 0;
+    }
+    case 'status':
+    case 'prune': {
+      if (!target) throw new SimgrepError('BAD_FLAG', `usage: simgrep workspace ${verb} NAME (or -w NAME, --index-dir DIR, SIMGREP_WORKSPACE)`);
+      const ws = createWorkspace({ ...target, model: flags.model as string | undefined, offline: flags.offline === true || undefined, concurrency: 0 });
+      try {
+        if (verb === 'prune') {
+          const { deleted } = await ws.prune();
+          process.stderr.write(`simgrep: workspace ${ws.name}: removed ${deleted} file${deleted === 1 ? '' : 's'} that no longer exist\n`);
+          return 0;
+        }
+        const s = await ws.status();
+        out(flags.json ? `${JSON.stringify(s, null, 2)}\n` : statusText(s));
+        return 0;
+      } finally {
+        await ws.close();
+      }
+    }
+    case 'rm': {
+      if (!name) throw new SimgrepError('BAD_FLAG', 'usage: simgrep workspace rm NAME');
+      const dir = workspaceDir(name);
+      if (!existsSync(dir)) throw new SimgrepError('WORKSPACE_NOT_FOUND', `workspace ${name} does not exist (simgrep workspace list shows them)`);
+      rmSync(dir, { recursive: true, force: true });
+      process.stderr.write(`simgrep: removed workspace ${name}\n`);
+      return 0;
+    }
+    default:
+      throw new SimgrepError('BAD_FLAG', `unknown workspace command "${verb ?? ''}"; use one of use, status, list, prune, rm`);
+  }
+}
+
+function statusText(s: WorkspaceStatus): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const mb = (x: number) => `${(x / 1048576).toFixed(1)} MB`;
+  return [
+    `workspace: ${s.name}`,
+    `index:     ${s.dir}`,
+    `roots:     ${s.roots.join(', ') || '(none)'}`,
+    `files:     ${n(s.files)} (${n(s.binary)} binary)`,
+    `chunks:    ${n(s.chunks)}`,
+    `lines:     ${n(s.lines)} (${mb(s.bytes)})`,
+    `model:     ${s.model}`,
+    `on disk:   ${s.sizeOnDisk === null ? 'in an object store' : mb(s.sizeOnDisk)}`,
+    `updated:   ${s.updated ?? 'unknown'}`,
+    '',
+  ].join('\n');
+}
