@@ -37,7 +37,8 @@ const COMMIT_FILES = 2048;
 
 export class ChunkBatch {
   private chunks: PendingChunk[] = [];
-  private replacing: string[] = [];
+  /** Files whose content changed since the last commit (their stale chunks are trimmed when done). */
+  private replacing = new Set<string>();
   private hadVectors: string[] = [];
   private done: FileState[] = [];
   private lines = 0;
@@ -50,7 +51,7 @@ export class ChunkBatch {
   get linesSeen(): number { return this.seen; }
 
   fileStarted(key: string, hadVectors: boolean): void {
-    this.replacing.push(key);
+    this.replacing.add(key);
     if (hadVectors) this.hadVectors.push(key);
   }
 
@@ -73,15 +74,15 @@ export class ChunkBatch {
 
   private async flush(): Promise<void> {
     const chunks = this.chunks;
-    const replacing = this.replacing;
+    const replacing = new Set(this.replacing);
     const hadVectors = this.hadVectors;
     const done = this.done;
     this.chunks = [];
-    this.replacing = [];
+    for (const f of done) this.replacing.delete(f.key);
     this.hadVectors = [];
     this.done = [];
     this.lines = 0;
-    if (chunks.length === 0 && replacing.length === 0 && done.length === 0) return;
+    if (chunks.length === 0 && done.length === 0) return;
     // At most two batches in flight: wait for the one before the previous to land.
     await this.older;
     const before = this.previous;
@@ -89,7 +90,9 @@ export class ChunkBatch {
       const reuse = await this.o.store.vectorsByHash(hadVectors);
       const { vectors, reused } = await this.embed(chunks, reuse);
       await before;
-      await writing(() => this.o.store.writeChunks(columns(chunks, vectors), replacing));
+      // New rows overwrite old ones by id; then what lies past each finished file's new end goes.
+      await writing(() => this.o.store.writeChunks(columns(chunks, vectors)));
+      await writing(() => this.o.store.trimChunks(done.filter((f) => replacing.has(f.key)).map((f) => ({ path: f.key, fromLine: f.kind === 'binary' ? 0 : f.lines }))));
       await writing(() => this.o.store.writeFiles({
         path: done.map((f) => f.key), size: Float64Array.from(done, (f) => f.size), mtime: Float64Array.from(done, (f) => f.mtime),
         hash: done.map((f) => f.hash), kind: done.map((f) => f.kind), lines: Int32Array.from(done, (f) => f.lines), chunks: Int32Array.from(done, (f) => f.chunks),

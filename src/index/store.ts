@@ -22,8 +22,10 @@ export interface IndexStore {
   vectorsByHash(paths: string[]): Promise<Map<string, Float32Array>>;
   /** Texts of chunks by id ("path:start"). */
   chunkTexts(ids: string[]): Promise<Map<string, string>>;
-  /** Replaces every chunk of `replacing` by `chunks` in one commit (rows of other files untouched). */
-  writeChunks(chunks: ChunkColumns, replacing: string[]): Promise<void>;
+  /** Inserts or overwrites chunks by id ("path:start"). */
+  writeChunks(chunks: ChunkColumns): Promise<void>;
+  /** Drops each file's chunks from a line on (what is left after the file shrank), in one commit. */
+  trimChunks(files: { path: string; fromLine: number }[]): Promise<void>;
   /** Upserts file states. */
   writeFiles(files: FileColumns): Promise<void>;
   /** Drops files and their chunks (chunks first). */
@@ -121,15 +123,13 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
       id.forEach((k, i) => out.set(k, text[i]));
       return out;
     },
-    async writeChunks(c, replacing) {
-      const t = await chunks();
-      if (c.id.length === 0) {
-        if (replacing.length > 0) await t.delete(inList('path', replacing));
-        return;
-      }
-      const builder = t.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll();
-      if (replacing.length > 0) builder.whenNotMatchedBySourceDelete({ where: inList('path', replacing) });
-      await builder.execute(chunkTable(c, o.dim));
+    async writeChunks(c) {
+      if (c.id.length === 0) return;
+      await (await chunks()).mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(chunkTable(c, o.dim));
+    },
+    async trimChunks(list) {
+      if (list.length === 0) return;
+      await (await chunks()).delete(list.map((f) => `(path = ${quote(f.path)} AND start >= ${Math.floor(f.fromLine)})`).join(' OR '));
     },
     async writeFiles(f) {
       if (f.path.length === 0) return;
@@ -156,7 +156,11 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
 
 /** A SQL `col IN (...)` with quotes escaped. */
 function inList(column: string, values: string[]): string {
-  return `${column} IN (${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')})`;
+  return `${column} IN (${values.map(quote).join(', ')})`;
+}
+
+function quote(v: string): string {
+  return `'${v.replace(/'/g, "''")}'`;
 }
 
 function strings(t: ArrowTable, name: string): string[] {

@@ -1,0 +1,106 @@
+// Incremental re-indexing: new, changed, shrunk, renamed and deleted files leave exactly the rows
+// a fresh build would have (no stale rows after a shrink, no duplicates after a rename), unchanged
+// chunks keep their vectors, and answers still equal a one-shot scan.
+import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync, mkdirSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSearcher } from '../../../src/searcher.js';
+import { createWorkspace, type Workspace } from '../../../src/index/workspace.js';
+import { openStore } from '../../../src/index/store.js';
+
+let tmp = '';
+let tree = '';
+let ws: Workspace;
+const oneShot = createSearcher({ concurrency: 0 });
+
+const lines = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `function ${prefix}${i}() { return retryUpload(${i}); } // ${prefix} line ${i}`).join('\n');
+
+beforeAll(async () => {
+  tmp = mkdtempSync(path.join(tmpdir(), 'simgrep-inc-'));
+  tree = path.join(tmp, 'tree');
+  mkdirSync(path.join(tree, 'sub'), { recursive: true });
+  writeFileSync(path.join(tree, 'a.ts'), lines('alpha', 200));
+  writeFileSync(path.join(tree, 'b.ts'), lines('beta', 120));
+  writeFileSync(path.join(tree, 'sub', 'c.md'), 'how we retry failed uploads\n\nwith backoff and jitter\n');
+  ws = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 1 });
+});
+afterAll(async () => {
+  await ws?.close();
+  await oneShot.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+async function rows(): Promise<string[]> {
+  const store = await openStore(path.join(tmp, 'ws'), { dim: (await oneShot.model()).dim });
+  try {
+    const files = (await store.fileStates()).map((f) => `${path.relative(tree, f.key)}:${f.lines}:${f.chunks}`).sort();
+    const chunks = (await store.chunkRows()).map((r) => `${path.relative(tree, r.path)}:${r.start}-${r.end}`).sort();
+    return [...files, ...chunks].sort();
+  } finally {
+    store.close();
+  }
+}
+
+async function sameAsOneShot(query: string): Promise<void> {
+  const a = await oneShot.search({ query, paths: [tree], topK: 5 });
+  const b = await ws.search({ query, paths: [tree], topK: 5 });
+  const shape = (r: typeof a) => r.results.map((x) => [x.filename, x.start, x.end, x.match_line, x.distance.toFixed(6), x.lines.join('\n')]);
+  expect(b.stats.index).toBeDefined();
+  expect(shape(b)).toEqual(shape(a));
+}
+
+/** A file's mtime moved without a content change must not look "unchanged" by accident: bump it. */
+function touch(p: string, s: number): void { utimesSync(p, s, s); }
+
+describe('incremental indexing', () => {
+  it('builds, then re-runs without work', async () => {
+    const first = await ws.index([tree]);
+    expect([first.files, first.indexed, first.chunks]).toEqual([3, 3, 5 + 3 + 1]);
+    const again = await ws.index([tree]);
+    expect([again.indexed, again.unchanged, again.chunks, again.deleted]).toEqual([0, 3, 0, 0]);
+    expect(await rows()).toEqual(['a.ts:200:5', 'b.ts:120:3', 'sub/c.md:3:1', 'a.ts:0-48', 'a.ts:144-192', 'a.ts:192-200', 'a.ts:48-96', 'a.ts:96-144', 'b.ts:0-48', 'b.ts:48-96', 'b.ts:96-120', 'sub/c.md:0-3'].sort());
+  });
+
+  it('a file that shrinks loses its stale chunks; an append re-embeds only the changed chunk', async () => {
+    writeFileSync(path.join(tree, 'a.ts'), lines('alpha', 60));
+    touch(path.join(tree, 'a.ts'), 2_000_000_000);
+    const r = await ws.index([tree]);
+    expect([r.indexed, r.chunks, r.reused]).toEqual([1, 2, 1]);
+    expect((await rows()).filter((x) => x.startsWith('a.ts'))).toEqual(['a.ts:0-48', 'a.ts:48-60', 'a.ts:60:2'].sort());
+    appendFileSync(path.join(tree, 'b.ts'), '\n// one more line about uploads');
+    const r2 = await ws.index([tree]);
+    expect([r2.indexed, r2.chunks, r2.reused]).toEqual([1, 3, 2]);
+    await sameAsOneShot('retry the upload');
+  });
+
+  it('a touched but unchanged file is not re-embedded', async () => {
+    touch(path.join(tree, 'b.ts'), 2_100_000_000);
+    const r = await ws.index([tree]);
+    expect([r.indexed, r.unchanged, r.chunks]).toEqual([0, 3, 0]);
+  });
+
+  it('renamed and deleted files leave no rows behind', async () => {
+    renameSync(path.join(tree, 'b.ts'), path.join(tree, 'sub', 'b2.ts'));
+    rmSync(path.join(tree, 'sub', 'c.md'));
+    const r = await ws.index([tree]);
+    expect([r.indexed, r.deleted]).toEqual([1, 2]);
+    expect(await rows()).toEqual(['a.ts:60:2', 'sub/b2.ts:121:3', 'a.ts:0-48', 'a.ts:48-60', 'sub/b2.ts:0-48', 'sub/b2.ts:48-96', 'sub/b2.ts:96-121'].sort());
+    await sameAsOneShot('how we retry failed uploads');
+  });
+
+  it('a search re-indexes what changed first, and its answer is fresh', async () => {
+    writeFileSync(path.join(tree, 'sub', 'new.md'), 'the quarterly invoice reconciliation job\n');
+    const r = await ws.search({ query: 'quarterly invoice reconciliation', paths: [tree], topK: 1 });
+    expect(r.stats.index).toEqual({ workspace: 'ws', refreshed: 1 });
+    expect(r.results[0].filename).toBe(path.join(tree, 'sub', 'new.md'));
+    await sameAsOneShot('quarterly invoice reconciliation');
+  });
+
+  it('prune drops files that no longer exist', async () => {
+    rmSync(path.join(tree, 'sub', 'new.md'));
+    expect(await ws.prune()).toEqual({ deleted: 1 });
+    const s = await ws.status();
+    expect([s.files, s.chunks, s.lines]).toEqual([2, 5, 181]);
+  });
+});
