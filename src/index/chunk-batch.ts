@@ -127,11 +127,15 @@ export class ChunkBatch {
   }
 }
 
-/** Several chunks' lines as one embedding request. */
+/**
+ * Several chunks' lines as one embedding request. A file's last line may lack its newline: one is
+ * added, or it would run into the next chunk's first line when the request is decoded.
+ */
 function pack(chunks: PendingChunk[]): { bytes: Uint8Array; offsets: Uint32Array; chunkStarts: Uint32Array } {
   let byteCount = 0;
   let lineCount = 0;
-  for (const c of chunks) { byteCount += c.bytes.length; lineCount += c.offsets.length - 1; }
+  const open = (c: PendingChunk) => c.bytes.length > 0 && c.bytes[c.bytes.length - 1] !== 10;
+  for (const c of chunks) { byteCount += c.bytes.length + (open(c) ? 1 : 0); lineCount += c.offsets.length - 1; }
   const bytes = new Uint8Array(byteCount);
   const offsets = new Uint32Array(lineCount + 1);
   const chunkStarts = new Uint32Array(chunks.length + 1);
@@ -143,6 +147,7 @@ function pack(chunks: PendingChunk[]): { bytes: Uint8Array; offsets: Uint32Array
     const n = c.offsets.length - 1;
     for (let i = 0; i < n; i++) offsets[l + i] = b + c.offsets[i];
     b += c.bytes.length;
+    if (open(c)) bytes[b++] = 10;
     l += n;
   });
   offsets[l] = b;

@@ -1,0 +1,21 @@
+import { readSnapshotFile } from '../dist/src/index/snapshot-file.js';
+import { selectCandidates } from '../dist/src/index/candidates.js';
+import { buildRankPlan } from '../dist/src/rank/plan.js';
+import { bundledLexicon } from '../dist/src/rank/lexical/lexicon.js';
+import { createSearcher } from '../dist/src/searcher.js';
+import { openStore } from '../dist/src/index/store.js';
+import path from 'node:path';
+const dir = '/tmp/eqt/home/workspaces/tree-288d6699';
+const st = await openStore(dir, { dim: 256 });
+const snap = readSnapshotFile(path.join(dir, 'snapshot.bin'), await st.version());
+const q = 'upload retry with backoff';
+const plan = buildRankPlan(q, 'hybrid', bundledLexicon());
+const s = createSearcher({ concurrency: 0 });
+const query = await s.embed([q]);
+const display = snap.files.map((f) => 'tree/' + path.relative('/tmp/eqt/tree', f.key));
+const c = selectCandidates(snap, { plan, query, display, heapSize: 30 });
+console.log(c.length, c.map((i) => display[snap.chunkFile[i]].slice(5) + ':' + snap.start[i]).join(' '));
+await s.close();
+const idx = (name, start) => { const f = snap.files.findIndex((x) => x.key.endsWith(name)); for (let c = snap.files[f].firstChunk; c < snap.files[f].firstChunk + snap.files[f].chunkCount; c++) if (snap.start[c] === start) return c; };
+for (const n of ['/f23.ts', '/f43.ts', '/f13.ts']) { const c = idx(n, 144); console.log(n, c, snap.vectors.slice(c * 256, c * 256 + 3), snap.chars[c], snap.flags[c], snap.defStart[c+1]-snap.defStart[c]); }
+const rows = await st.chunkRows(); const r = rows.filter(x => x.start === 144 && /f(23|43)\.ts$/.test(x.path)); console.log(r.map(x => [x.path.slice(-6), x.vector.slice(0,3), x.idents.slice(0,80)]));

@@ -1,0 +1,124 @@
+// simgrep index / workspace / indexed search through the real CLI: same output as a scan, crash
+// safety (kill -9 mid-index, then resume), one writer at a time, and clear errors for bad input.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliPath, runCli } from '../helpers/cli.js';
+import { openStore } from '../../src/index/store.js';
+
+let tmp = '';
+let tree = '';
+let env: Record<string, string> = {};
+const FILES = 600;
+
+const WORDS = ['upload', 'retry', 'invoice', 'socket', 'parser', 'render', 'cache', 'token', 'backoff', 'queue'];
+function file(seed: number, lines: number): string {
+  return Array.from({ length: lines }, (_, i) => `const ${WORDS[(seed + i) % 10]}${i} = ${WORDS[(seed * 7 + i) % 10]}(${i}); // ${WORDS[(i * 3 + seed) % 10]} handling`).join('\n');
+}
+
+beforeAll(() => {
+  tmp = mkdtempSync(path.join(tmpdir(), 'simgrep-idx-cli-'));
+  tree = path.join(tmp, 'tree');
+  for (let f = 0; f < FILES; f++) {
+    mkdirSync(path.join(tree, `d${f % 10}`), { recursive: true });
+    writeFileSync(path.join(tree, `d${f % 10}`, `f${f}.ts`), file(f, 150));
+  }
+  env = { SIMGREP_HOME: path.join(tmp, 'home'), SIMGREP_CACHE_DIR: path.join(tmp, 'cache') };
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('simgrep index and indexed search', () => {
+  it('kill -9 mid-index leaves an index that opens and answers; the next run resumes and completes it', async () => {
+    const child = spawn(process.execPath, [cliPath, 'index', tree, '-w', 'crash', '-J', '1'], { env: { ...process.env, ...env }, stdio: 'ignore' });
+    // Kill once some commits have landed (the files table appears after the first one).
+    const commits = path.join(env.SIMGREP_HOME, 'workspaces', 'crash', 'files.lance', '_transactions');
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && (!existsSync(commits) || readdirSync(commits).length < 2)) await new Promise((r) => setTimeout(r, 10));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.on('close', r));
+    const partial = await runCli(['workspace', 'status', 'crash', '--json'], { env });
+    expect(partial.code).toBe(0);
+    const before = JSON.parse(partial.stdout);
+    expect(before.files).toBeGreaterThan(0);
+    expect(before.files).toBeLessThan(FILES);
+    // A search answers consistently from what is there (refreshing what is missing) and equals a scan.
+    const indexed = await runCli(['upload retry with backoff', tree, '-w', 'crash', '--json', '--top-k', '5'], { env });
+    const scanned = await runCli(['upload retry with backoff', tree, '--no-index', '--json', '--top-k', '5'], { env });
+    expect(indexed.code).toBe(0);
+    expect(indexed.stdout).toBe(scanned.stdout);
+    const resumed = await runCli(['index', tree, '-w', 'crash'], { env });
+    expect(resumed.code).toBe(0);
+    const after = JSON.parse((await runCli(['workspace', 'status', 'crash', '--json'], { env })).stdout);
+    expect([after.files, after.lines]).toEqual([FILES, FILES * 150]);
+    // No duplicate or missing chunk rows after the kill and the resume.
+    const store = await openStore(path.join(env.SIMGREP_HOME, 'workspaces', 'crash'), { dim: 256 });
+    const rows = await store.chunkRows();
+    store.close();
+    expect(new Set(rows.map((r) => `${r.path}:${r.start}`)).size).toBe(rows.length);
+    expect(rows.length).toBe(FILES * Math.ceil(150 / 48));
+  });
+
+  it('a plain index of a directory is found by a later search of it; --stats says so; output equals a scan', async () => {
+    const built = await runCli(['index', tree], { env });
+    expect(built.code).toBe(0);
+    expect(built.stderr).toMatch(/workspace tree-[0-9a-f]{8}: 600 files checked, 600 indexed/);
+    const sub = path.join(tree, 'd3');
+    for (const mode of ['hybrid', 'semantic', 'lexical']) {
+      const a = await runCli(['invoice parser cache', sub, '--mode', mode, '--stats', '-n', '1'], { env });
+      const b = await runCli(['invoice parser cache', sub, '--mode', mode, '--no-index', '-n', '1'], { env });
+      expect(a.code).toBe(0);
+      expect(a.stdout).toBe(b.stdout);
+      expect(a.stderr).toMatch(/from workspace (tree-[0-9a-f]{8}|crash) \(0 files re-indexed first\)/);
+    }
+    const list = await runCli(['workspace', 'list', '--json'], { env });
+    const names = JSON.parse(list.stdout).workspaces.map((w: { name: string }) => w.name);
+    expect(names).toHaveLength(2);
+    expect(names[0]).toBe('crash');
+    expect(names[1]).toMatch(/^tree-[0-9a-f]{8}$/);
+  });
+
+  it('two writers: the second gets a clear error naming the first; a search meanwhile still answers', async () => {
+    const lock = path.join(env.SIMGREP_HOME, 'workspaces', 'crash', '.simgrep-lock');
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)']);
+    writeFileSync(lock, JSON.stringify({ pid: holder.pid, host: (await import('node:os')).hostname(), started: 'now' }));
+    try {
+      writeFileSync(path.join(tree, 'd0', 'f0.ts'), file(999, 10));
+      const second = await runCli(['index', tree, '-w', 'crash'], { env });
+      expect(second.code).toBe(2);
+      expect(second.stderr).toContain(`workspace crash is being updated by process ${holder.pid}`);
+      const search = await runCli(['upload retry', tree, '-w', 'crash', '--stats'], { env });
+      expect(search.code).toBe(0);
+      expect(search.stderr).toContain('workspace crash not used: another process is updating it');
+    } finally {
+      holder.kill();
+    }
+    // A lock left by a dead process is taken over.
+    const third = await runCli(['index', tree, '-w', 'crash'], { env });
+    expect(third.code).toBe(0);
+    expect(third.stderr).toContain('1 indexed');
+  });
+
+  it('bad input: a foreign directory, a missing path, an unknown workspace, an index from a newer simgrep', async () => {
+    const foreign = path.join(tmp, 'photos');
+    mkdirSync(foreign);
+    writeFileSync(path.join(foreign, 'cat.jpg'), 'x');
+    const f = await runCli(['index', tree, '--index-dir', foreign], { env });
+    expect([f.code, f.stderr.trim()]).toEqual([2, `simgrep: ${foreign} is not a simgrep workspace (it holds cat.jpg); pass an empty or new directory as --index-dir`]);
+    expect(existsSync(path.join(foreign, 'chunks.lance'))).toBe(false);
+    const missing = await runCli(['index', path.join(tmp, 'nope'), '-w', 'crash'], { env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no such file or directory');
+    const unknown = await runCli(['q', tree, '-w', 'ghost'], { env });
+    expect([unknown.code, unknown.stderr.trim()]).toEqual([2, 'simgrep: workspace ghost does not exist; create it with simgrep index PATH... -w ghost, or search without it (--no-index)']);
+    const store = await openStore(path.join(env.SIMGREP_HOME, 'workspaces', 'crash'), { dim: 256 });
+    await store.writeMeta({ format: '99' });
+    store.close();
+    const newer = await runCli(['upload retry', tree, '-w', 'crash'], { env });
+    expect(newer.code).toBe(2);
+    expect(newer.stderr).toContain('was written by a newer simgrep (index format 99');
+    const status = await runCli(['workspace', 'status', 'crash'], { env });
+    expect(status.code).toBe(2);
+  });
+});
