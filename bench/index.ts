@@ -1,0 +1,133 @@
+// Workspace-index bench: build throughput against a one-shot scan of the same tree, warm query
+// latency from the library, cold CLI latency, incremental re-index after one touched file and after
+// 100 deleted files, size on disk, peak RSS. Writes bench/index-results.json and the index section of
+// bench/RESULTS.md.   npm run build && node dist/bench/index.js [--quick]
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BENCH_MODEL_DIM, buildBenchModel, REPO_ROOT } from './bench-model.js';
+import { countCorpus } from './count.js';
+import { generateTree } from './corpus.js';
+import { measure, type RunResult } from './measure.js';
+import { createWorkspace } from '../src/index/workspace.js';
+
+const CLI = path.join(REPO_ROOT, 'dist/src/cli/main.js');
+const MODEL = path.join(REPO_ROOT, 'bench/.tmp/potion-8m-shape');
+const QUERIES = [
+  'where do we retry failed uploads', 'parse the config file and validate settings', 'close the database connection on timeout',
+  'render the user profile page', 'cache invalidation after writes', 'hash the password with a salt', 'open a socket and send the request',
+  'list all files in a directory', 'convert the date to a timestamp', 'log an error and exit', 'sort the results by score',
+  'read the json settings', 'retry', 'UserSession', 'http request timeout', 'validate email address', 'queue worker shutdown',
+  'compress the payload', 'token refresh on expiry', 'database migration script',
+];
+const quick = process.argv.includes('--quick');
+const log = (m: string) => process.stderr.write(`[bench:index] ${m}\n`);
+const env = { ...process.env, SIMGREP_CACHE_DIR: path.join(REPO_ROOT, 'bench/.tmp/cache'), SIMGREP_HOME: path.join(REPO_ROOT, 'bench/.tmp/home') };
+const run = (args: string[]): Promise<RunResult> => measure(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, timeoutMs: 30 * 60_000, env });
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+
+function du(p: string): number {
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.size;
+  return readdirSync(p).reduce((n, e) => n + du(path.join(p, e)), 0);
+}
+
+async function main(): Promise<void> {
+  const lines = quick ? 200_000 : 1_000_000;
+  const source = path.join(REPO_ROOT, `bench/corpus/tree-${quick ? '200k' : '1m'}`);
+  buildBenchModel(MODEL);
+  generateTree({ out: source, lines });
+  // The bench edits files: work on a copy.
+  const tree = path.join(REPO_ROOT, 'bench/.tmp/index-tree');
+  const idx = path.join(REPO_ROOT, 'bench/.tmp/index-ws');
+  rmSync(tree, { recursive: true, force: true });
+  rmSync(idx, { recursive: true, force: true });
+  cpSync(source, tree, { recursive: true });
+  const counts = countCorpus(tree);
+  const m = ['--model', MODEL, '-J', '2'];
+
+  log('one-shot scan of the tree (reference)');
+  const scans: RunResult[] = [];
+  for (let i = 0; i < 3; i++) scans.push(await run([QUERIES[i], tree, ...m, '--no-index']));
+  log('building the index');
+  const build = await run(['index', tree, '--index-dir', idx, ...m]);
+  if (build.exitCode !== 0) throw new Error(`index failed: ${build.stderrTail}`);
+  const sizeOnDisk = du(idx);
+
+  log('warm queries (library, model loaded)');
+  const ws = createWorkspace({ dir: idx, model: MODEL, concurrency: 2 });
+  await ws.search({ query: 'warm up', paths: [tree] });
+  const warm: number[] = [];
+  for (let rep = 0; rep < 3; rep++) {
+    for (const query of QUERIES) {
+      const t = performance.now();
+      await ws.search({ query, paths: [tree] });
+      warm.push(performance.now() - t);
+    }
+  }
+  await ws.close();
+
+  log('cold CLI queries');
+  const cold: RunResult[] = [];
+  for (let i = 0; i < 7; i++) cold.push(await run([QUERIES[i], tree, '--index-dir', idx, ...m]));
+
+  log('re-index after touching one file');
+  const files = readdirSync(tree, { recursive: true }).map(String).filter((f) => /\.(ts|py|go|md)$/.test(f)).sort();
+  appendFileSync(path.join(tree, files[7]), '\n// retry the upload once more\n');
+  const touched = await run(['index', tree, '--index-dir', idx, ...m]);
+  log('re-index after deleting 100 files');
+  for (const f of files.slice(100, 200)) rmSync(path.join(tree, f));
+  const deleted = await run(['index', tree, '--index-dir', idx, ...m]);
+  const unchanged = await run(['index', tree, '--index-dir', idx, ...m]);
+
+  const scanMs = median(scans.map((r) => r.wallMs));
+  const results = {
+    date: new Date().toISOString(),
+    mode: quick ? 'quick' : 'full',
+    machine: { nproc: os.availableParallelism(), node: process.version, load: os.loadavg() },
+    corpus: { path: path.relative(REPO_ROOT, source), ...counts },
+    modelDim: BENCH_MODEL_DIM,
+    scan: { medianMs: scanMs, linesPerS: counts.lines / (scanMs / 1000), peakRssMb: Math.max(...scans.map((r) => r.peakRssKb)) / 1024 },
+    build: { ms: build.wallMs, linesPerS: counts.lines / (build.wallMs / 1000), peakRssMb: build.peakRssKb / 1024 },
+    sizeOnDisk: { bytes: sizeOnDisk, ratio: sizeOnDisk / counts.bytes },
+    warm: { p50Ms: pct(warm, 0.5), p95Ms: pct(warm, 0.95), n: warm.length },
+    cold: { medianMs: median(cold.map((r) => r.wallMs)), peakRssMb: Math.max(...cold.map((r) => r.peakRssKb)) / 1024 },
+    reindex: { oneTouchedMs: touched.wallMs, hundredDeletedMs: deleted.wallMs, nothingChangedMs: unchanged.wallMs },
+  };
+  writeFileSync(path.join(REPO_ROOT, 'bench/index-results.json'), JSON.stringify(results, null, 2) + '\n');
+  writeSection(results);
+  log(JSON.stringify(results, null, 2));
+}
+
+function writeSection(r: any): void {
+  const f = (x: number, d = 0) => x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+  const ok = (b: boolean) => (b ? 'PASS' : 'FAIL');
+  const md = [
+    '<!-- index:begin (written by node dist/bench/index.js) -->',
+    '## Workspace index',
+    '',
+    `Command: \`npm run build && node dist/bench/index.js${r.mode === 'quick' ? ' --quick' : ''}\` (${r.date.slice(0, 16)}, ${r.machine.nproc} cores, Node ${r.machine.node}). `
+      + `Corpus: ${r.corpus.path} (${f(r.corpus.files)} files, ${f(r.corpus.lines)} lines, ${f(r.corpus.bytes / 1048576, 1)} MB), bench model (dim ${r.modelDim}), -J 2, hybrid mode.`,
+    '',
+    '| target | measured | |',
+    '|---|---|---|',
+    `| warm query p50 <= 20 ms, p95 <= 50 ms (library, ${r.warm.n} queries) | p50 ${f(r.warm.p50Ms, 1)} ms, p95 ${f(r.warm.p95Ms, 1)} ms | ${ok(r.warm.p50Ms <= 20 && r.warm.p95Ms <= 50)} |`,
+    `| cold CLI query <= 300 ms | ${f(r.cold.medianMs)} ms (median of 7 processes) | ${ok(r.cold.medianMs <= 300)} |`,
+    `| build >= one-shot throughput | build ${f(r.build.linesPerS)} lines/s (${f(r.build.ms / 1000, 1)} s) vs scan ${f(r.scan.linesPerS)} lines/s | ${ok(r.build.linesPerS >= r.scan.linesPerS)} |`,
+    `| re-index after touching one file <= 300 ms | ${f(r.reindex.oneTouchedMs)} ms (CLI process included; nothing changed: ${f(r.reindex.nothingChangedMs)} ms) | ${ok(r.reindex.oneTouchedMs <= 300)} |`,
+    `| re-index after deleting 100 files <= 1 s | ${f(r.reindex.hundredDeletedMs)} ms | ${ok(r.reindex.hundredDeletedMs <= 1000)} |`,
+    `| index size <= 2x source bytes | ${f(r.sizeOnDisk.bytes / 1048576, 1)} MB = ${f(r.sizeOnDisk.ratio, 2)}x | ${ok(r.sizeOnDisk.ratio <= 2)} |`,
+    `| peak RSS while indexing <= one-shot + 200 MB | ${f(r.build.peakRssMb)} MB vs one-shot ${f(r.scan.peakRssMb)} MB | ${ok(r.build.peakRssMb <= r.scan.peakRssMb + 200)} |`,
+    '',
+    'Answers from the index equal the one-shot scan by construction and by test (test/integration/index/equivalence.test.ts, test/e2e/index-cli.test.ts), so bench/QUALITY.md holds for indexed search unchanged. `--mode line` is always answered by a scan.',
+    '<!-- index:end -->',
+    '',
+  ].join('\n');
+  const file = path.join(REPO_ROOT, 'bench/RESULTS.md');
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const re = /<!-- index:begin[\s\S]*?<!-- index:end -->\n?/;
+  writeFileSync(file, re.test(text) ? text.replace(re, md) : `${text.trimEnd()}\n\n${md}`);
+}
+
+main().catch((e: unknown) => { process.stderr.write(`[bench:index] ${(e as Error)?.stack ?? String(e)}\n`); process.exitCode = 2; });
