@@ -36,7 +36,7 @@ export async function createCandidateSource(o: CandidateSourceOptions): Promise<
       for (let at = Math.floor(from / chunkLines) * chunkLines; at < to; at += chunkLines) ids.add(`${file.key}:${at}`);
     }
   }
-  const texts = await o.store.chunkTexts([...ids]);
+  const texts = await o.store.chunkTexts([...ids], s.version);
   const entries: Entry[] = [...byFile.keys()].map((f) => ({ path: o.display[f]!, size: s.files[f].size }));
   const fileOf = new Map([...byFile.keys()].map((f) => [o.display[f]!, f]));
 

@@ -1,7 +1,8 @@
 // Chunks on their way into the store: collected until a commit's worth of lines, embedded on the
 // executor (a chunk whose text hash the file had before keeps its vector), then written in order:
-// the batch's chunks first, then the states of the files it completes. Two batches overlap at most
-// (one embedding while the other commits).
+// the old chunks of the files the batch starts are dropped, the new ones appended, then the states
+// of the files it completes recorded. Two batches overlap at most (one embedding while the other
+// commits). Readers pin the last completed version, so they never see the steps in between.
 import type { Executor } from '../pool.js';
 import type { ChunkColumns } from './arrow-rows.js';
 import { writing, type FileState, type IndexStore } from './store.js';
@@ -25,7 +26,8 @@ export interface ChunkBatchOptions {
   store: IndexStore;
   executor: Executor;
   chunkLines: number;
-  onCommit(c: { chunks: number; reused: number }): void;
+  /** After each commit: the chunks written (with their vectors) and the file states recorded. */
+  onCommit(c: { chunks: PendingChunk[]; vectors: Float32Array[]; files: FileState[]; reused: number }): void;
 }
 
 /** Lines per commit: big enough that commits are rare, small enough that a kill loses little. */
@@ -37,8 +39,8 @@ const COMMIT_FILES = 2048;
 
 export class ChunkBatch {
   private chunks: PendingChunk[] = [];
-  /** Files whose content changed since the last commit (their stale chunks are trimmed when done). */
-  private replacing = new Set<string>();
+  /** Files started since the last commit: their old chunks (or a crashed run's) go first. */
+  private starting: string[] = [];
   private hadVectors: string[] = [];
   private done: FileState[] = [];
   private lines = 0;
@@ -51,7 +53,7 @@ export class ChunkBatch {
   get linesSeen(): number { return this.seen; }
 
   fileStarted(key: string, hadVectors: boolean): void {
-    this.replacing.add(key);
+    this.starting.push(key);
     if (hadVectors) this.hadVectors.push(key);
   }
 
@@ -74,15 +76,15 @@ export class ChunkBatch {
 
   private async flush(): Promise<void> {
     const chunks = this.chunks;
-    const replacing = new Set(this.replacing);
+    const starting = this.starting;
     const hadVectors = this.hadVectors;
     const done = this.done;
     this.chunks = [];
-    for (const f of done) this.replacing.delete(f.key);
+    this.starting = [];
     this.hadVectors = [];
     this.done = [];
     this.lines = 0;
-    if (chunks.length === 0 && done.length === 0) return;
+    if (chunks.length === 0 && done.length === 0 && starting.length === 0) return;
     // At most two batches in flight: wait for the one before the previous to land.
     await this.older;
     const before = this.previous;
@@ -90,14 +92,13 @@ export class ChunkBatch {
       const reuse = await this.o.store.vectorsByHash(hadVectors);
       const { vectors, reused } = await this.embed(chunks, reuse);
       await before;
-      // New rows overwrite old ones by id; then what lies past each finished file's new end goes.
-      await writing(() => this.o.store.writeChunks(columns(chunks, vectors)));
-      await writing(() => this.o.store.trimChunks(done.filter((f) => replacing.has(f.key)).map((f) => ({ path: f.key, fromLine: f.kind === 'binary' ? 0 : f.lines }))));
+      await writing(() => this.o.store.deleteChunksOf(starting));
+      await writing(() => this.o.store.addChunks(columns(chunks, vectors)));
       await writing(() => this.o.store.writeFiles({
         path: done.map((f) => f.key), size: Float64Array.from(done, (f) => f.size), mtime: Float64Array.from(done, (f) => f.mtime),
         hash: done.map((f) => f.hash), kind: done.map((f) => f.kind), lines: Int32Array.from(done, (f) => f.lines), chunks: Int32Array.from(done, (f) => f.chunks),
       }));
-      this.o.onCommit({ chunks: chunks.length, reused });
+      this.o.onCommit({ chunks, vectors, files: done, reused });
     })();
     work.catch(() => {}); // awaited by the next flush or finish()
     this.older = this.previous;

@@ -13,6 +13,7 @@ import { decodeLines, looksBinary } from '../text/decode.js';
 import { LineSplitter } from '../text/line-splitter.js';
 import { chunkFeatures, encodeIdentifiers } from './chunk-features.js';
 import { ChunkBatch } from './chunk-batch.js';
+import type { ChunkRow } from './snapshot.js';
 import { writing, type FileState, type IndexStore } from './store.js';
 
 export interface IndexProgress {
@@ -24,6 +25,16 @@ export interface IndexProgress {
   ms: number;
 }
 
+/** What a run changed, to bring the in-memory snapshot up to date without reading the store. */
+export interface SnapshotPatch {
+  /** Files whose chunks were replaced or that were deleted. */
+  dropChunksOf: Set<string>;
+  dropFiles: Set<string>;
+  /** New file states (new, changed, or only touched files). */
+  files: FileState[];
+  rows: ChunkRow[];
+}
+
 export interface IndexReport extends IndexProgress {
   unchanged: number;
   deleted: number;
@@ -32,6 +43,7 @@ export interface IndexReport extends IndexProgress {
   reused: number;
   errors: number;
   warnings: SourceWarning[];
+  patch: SnapshotPatch;
 }
 
 export interface UpdateIndexOptions {
@@ -50,10 +62,22 @@ export interface UpdateIndexOptions {
 
 export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const started = performance.now();
-  const report: IndexReport = { files: 0, indexed: 0, lines: 0, bytes: 0, ms: 0, unchanged: 0, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [] };
+  const patch: SnapshotPatch = { dropChunksOf: new Set(), dropFiles: new Set(), files: [], rows: [] };
+  const report: IndexReport = { files: 0, indexed: 0, lines: 0, bytes: 0, ms: 0, unchanged: 0, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [], patch };
   const states = new Map((await o.store.fileStates()).map((s) => [s.key, s]));
   const seen = new Set<string>();
-  const batch = new ChunkBatch({ store: o.store, executor: o.executor, chunkLines: o.chunkLines, onCommit: (c) => { report.chunks += c.chunks; report.reused += c.reused; } });
+  const batch = new ChunkBatch({
+    store: o.store, executor: o.executor, chunkLines: o.chunkLines,
+    onCommit(c) {
+      report.chunks += c.chunks.length;
+      report.reused += c.reused;
+      patch.files.push(...c.files);
+      c.chunks.forEach((k, i) => patch.rows.push({
+        path: k.path, start: k.start, end: k.end, vector: c.vectors[i], hasTokens: c.vectors[i].some((x) => x !== 0),
+        chars: k.chars, blank: k.blank, idents: k.idents, defs: k.defs,
+      }));
+    },
+  });
   const source = createFsSource({ paths: o.roots });
   const entries: AsyncIterable<Entry> = o.entries ? iterate(o.entries) : source.list(o.signal);
   let lastProgress = 0;
@@ -68,7 +92,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
       const st = await stat(key);
       const prev = states.get(key);
       if (prev && prev.size === st.size && prev.mtime === st.mtimeMs) { report.unchanged++; continue; }
-      const bytes = await indexFile(source, entry, key, { size: st.size, mtime: st.mtimeMs }, prev, batch, o.chunkLines, o.signal);
+      const bytes = await indexFile(source, entry, key, { size: st.size, mtime: st.mtimeMs }, prev, batch, patch, o.chunkLines, o.signal);
       if (bytes < 0) { report.unchanged++; continue; }
       report.indexed++;
       report.bytes += bytes;
@@ -88,6 +112,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
     const roots = o.roots.map((r) => path.resolve(r));
     const gone = [...states.keys()].filter((k) => !seen.has(k) && roots.some((r) => k === r || k.startsWith(r.endsWith(path.sep) ? r : r + path.sep)));
     await writing(() => o.store.deleteFiles(gone));
+    for (const k of gone) { patch.dropFiles.add(k); patch.dropChunksOf.add(k); }
     report.deleted = gone.length;
   }
   report.ms = performance.now() - started;
@@ -98,7 +123,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
  * Reads one file that looks changed: -1 when its content hash is the indexed one (only its mtime is
  * updated), else its size in bytes after its chunks were queued.
  */
-async function indexFile(source: Source, entry: Entry, key: string, st: { size: number; mtime: number }, prev: FileState | undefined, batch: ChunkBatch, chunkLines: number, signal?: AbortSignal): Promise<number> {
+async function indexFile(source: Source, entry: Entry, key: string, st: { size: number; mtime: number }, prev: FileState | undefined, batch: ChunkBatch, patch: SnapshotPatch, chunkLines: number, signal?: AbortSignal): Promise<number> {
   // Small files are read once; big ones twice (hash, then chunks), so memory stays bounded.
   const parts: Uint8Array[] | null = st.size > WHOLE_READ_BYTES ? null : [];
   const hash = createHash('sha256');
@@ -118,6 +143,7 @@ async function indexFile(source: Source, entry: Entry, key: string, st: { size: 
   const binary = head !== null && looksBinary(head);
   const state: FileState = { key, size: st.size, mtime: st.mtime, hash: digest, kind: binary ? 'binary' : 'text', lines: 0, chunks: 0 };
   batch.fileStarted(key, prev !== undefined);
+  patch.dropChunksOf.add(key);
   if (!binary) {
     const splitter = new LineSplitter({ pieceLines: chunkLines * 64, contextLines: 0 });
     const addPiece = async (piece: ReturnType<LineSplitter['end']>[number]) => {

@@ -71,8 +71,7 @@ export function readSnapshotFile(file: string, version: string): Snapshot | null
 }
 
 /** Sorted keys and their id lists, flattened (a KeyIndex is a Map when it was just built). */
-function csr(index: KeyIndex): { keys: string[]; ids: Int32Array; starts: Int32Array } {
-  const m = index as Map<string, ArrayLike<number>>;
+function csr(m: KeyIndex): { keys: string[]; ids: Int32Array; starts: Int32Array } {
   const keys = [...m.keys()].sort();
   const starts = new Int32Array(keys.length + 1);
   let total = 0;
@@ -85,6 +84,7 @@ function csr(index: KeyIndex): { keys: string[]; ids: Int32Array; starts: Int32A
 /** Binary search over the sorted keys: no map to build when a process starts. */
 function uncsr(keys: string[], ids: Int32Array, starts: Int32Array): KeyIndex {
   return {
+    keys: () => keys,
     get(key) {
       let lo = 0;
       let hi = keys.length - 1;

@@ -10,26 +10,34 @@ import type { ChunkRow, SnapshotFile } from './snapshot.js';
 
 export type FileState = Omit<SnapshotFile, 'firstChunk' | 'chunkCount'> & { chunks: number };
 
+/**
+ * A version of the store: "chunks version.files version". Readers pin the last version a writer
+ * completed (meta `complete`), so they never see a write in progress.
+ */
+export type StoreVersion = string;
+
 export interface IndexStore {
   readonly uri: string;
   readMeta(): Promise<Record<string, string>>;
   writeMeta(entries: Record<string, string>): Promise<void>;
-  /** Changes whenever a commit lands: "chunks version.files version". */
-  version(): Promise<string>;
-  fileStates(): Promise<FileState[]>;
-  chunkRows(): Promise<ChunkRow[]>;
+  /** The latest version (changes with every commit). */
+  version(): Promise<StoreVersion>;
+  fileStates(at?: StoreVersion): Promise<FileState[]>;
+  chunkRows(at?: StoreVersion): Promise<ChunkRow[]>;
   /** Vectors of the given files' current chunks by content hash (reused when a chunk is unchanged). */
   vectorsByHash(paths: string[]): Promise<Map<string, Float32Array>>;
-  /** Texts of chunks by id ("path:start"). */
-  chunkTexts(ids: string[]): Promise<Map<string, string>>;
-  /** Inserts or overwrites chunks by id ("path:start"). */
-  writeChunks(chunks: ChunkColumns): Promise<void>;
-  /** Drops each file's chunks from a line on (what is left after the file shrank), in one commit. */
-  trimChunks(files: { path: string; fromLine: number }[]): Promise<void>;
+  /** Texts of chunks by id ("path:start"), as of a version. */
+  chunkTexts(ids: string[], at?: StoreVersion): Promise<Map<string, string>>;
+  /** Appends chunks. */
+  addChunks(chunks: ChunkColumns): Promise<void>;
+  /** Drops every chunk of these files. */
+  deleteChunksOf(paths: string[]): Promise<void>;
   /** Upserts file states. */
   writeFiles(files: FileColumns): Promise<void>;
   /** Drops files and their chunks (chunks first). */
   deleteFiles(paths: string[]): Promise<void>;
+  /** Compacts small commits into larger files and drops versions older than the last complete one. */
+  compact(): Promise<void>;
   /** Drops every table (a rebuild for another model or chunking). */
   clear(): Promise<void>;
   close(): void;
@@ -57,6 +65,21 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
     tables.set(name, t);
     return t;
   };
+  const readers = new Map<string, lancedb.Table>();
+  /** A read handle on a table as of a version (the latest when none is given). */
+  const readAt = async (name: string, version: number | undefined, create: () => Promise<lancedb.Table>): Promise<lancedb.Table> => {
+    if (version === undefined) return open(name, create);
+    let t = readers.get(name);
+    if (!t) {
+      if (!(await db.tableNames()).includes(name)) return open(name, create);
+      t = await db.openTable(name);
+      readers.set(name, t);
+    }
+    if (version === 0) return open(name, create);
+    if ((await t.version()) !== version) await t.checkout(version);
+    return t;
+  };
+  const part = (at: StoreVersion | undefined, i: number) => (at === undefined ? undefined : Number(at.split('.')[i]));
   const chunks = () => open('chunks', () => db.createEmptyTable('chunks', chunkSchema(o.dim), { existOk: true }));
   const files = () => open('files', () => db.createEmptyTable('files', fileSchema, { existOk: true }));
   const meta = () => open('meta', () => db.createEmptyTable('meta', metaTable([]).schema, { existOk: true }));
@@ -77,8 +100,8 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
       const v = async (name: string, t: () => Promise<lancedb.Table>) => (names.includes(name) ? (await t()).version() : 0);
       return `${await v('chunks', chunks)}.${await v('files', files)}`;
     },
-    async fileStates() {
-      const t = await (await files()).query().toArrow();
+    async fileStates(at) {
+      const t = await (await readAt('files', part(at, 1), files)).query().toArrow();
       const path = strings(t, 'path');
       const size = numbers(t, 'size', Float64Array);
       const mtime = numbers(t, 'mtime', Float64Array);
@@ -88,8 +111,8 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
       const count = numbers(t, 'chunks', Int32Array);
       return path.map((key, i) => ({ key, size: size[i], mtime: mtime[i], hash: hash[i], kind: kind[i] as 'text' | 'binary', lines: lines[i], chunks: count[i] }));
     },
-    async chunkRows() {
-      const t = await (await chunks()).query()
+    async chunkRows(at) {
+      const t = await (await readAt('chunks', part(at, 0), chunks)).query()
         .select(['path', 'start', 'end', 'vector', 'has_tokens', 'chars', 'blank', 'idents', 'defs']).toArrow();
       const path = strings(t, 'path');
       const start = numbers(t, 'start', Int32Array);
@@ -114,22 +137,20 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
       hash.forEach((h, i) => out.set(h, vectors.slice(i * o.dim, (i + 1) * o.dim)));
       return out;
     },
-    async chunkTexts(ids) {
+    async chunkTexts(ids, at) {
       const out = new Map<string, string>();
       if (ids.length === 0) return out;
-      const t = await (await chunks()).query().where(inList('id', ids)).select(['id', 'text']).toArrow();
+      const t = await (await readAt('chunks', part(at, 0), chunks)).query().where(inList('id', ids)).select(['id', 'text']).toArrow();
       const id = strings(t, 'id');
       const text = strings(t, 'text');
       id.forEach((k, i) => out.set(k, text[i]));
       return out;
     },
-    async writeChunks(c) {
-      if (c.id.length === 0) return;
-      await (await chunks()).mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(chunkTable(c, o.dim));
+    async addChunks(c) {
+      if (c.id.length > 0) await (await chunks()).add(chunkTable(c, o.dim));
     },
-    async trimChunks(list) {
-      if (list.length === 0) return;
-      await (await chunks()).delete(list.map((f) => `(path = ${quote(f.path)} AND start >= ${Math.floor(f.fromLine)})`).join(' OR '));
+    async deleteChunksOf(paths) {
+      if (paths.length > 0) await (await chunks()).delete(inList('path', paths));
     },
     async writeFiles(f) {
       if (f.path.length === 0) return;
@@ -140,6 +161,9 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
       await (await chunks()).delete(inList('path', paths));
       await (await files()).delete(inList('path', paths));
     },
+    async compact() {
+      for (const t of [await chunks(), await files()]) await t.optimize({ cleanupOlderThan: new Date() });
+    },
     async clear() {
       for (const name of ['chunks', 'files']) {
         if ((await db.tableNames()).includes(name)) await db.dropTable(name);
@@ -147,8 +171,9 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
       }
     },
     close() {
-      for (const t of tables.values()) t.close();
+      for (const t of [...tables.values(), ...readers.values()]) t.close();
       tables.clear();
+      readers.clear();
       db.close();
     },
   };

@@ -20,9 +20,9 @@ import { createCandidateSource } from './candidate-source.js';
 import { updateIndex, type IndexProgress, type IndexReport } from './indexer.js';
 import { isLock, lockedError, tryLock, type Lock } from './lock.js';
 import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
-import { buildSnapshot, type Snapshot } from './snapshot.js';
+import { buildSnapshot, emptySnapshot, patchSnapshot, type Snapshot } from './snapshot.js';
 import { readSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
-import { openStore, type IndexStore } from './store.js';
+import { openStore, writing, type IndexStore } from './store.js';
 
 const SNAPSHOT_FILE = 'snapshot.bin';
 
@@ -111,18 +111,45 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     return fn().finally(() => (got as Lock).release());
   }
 
-  /** The ranking snapshot of the store's current version: in memory, else on disk, else rebuilt. */
+  /**
+   * The ranking snapshot of the last completed version (meta `complete`; a write in progress is never
+   * seen): in memory, else on disk, else rebuilt from the store as of that version.
+   */
   async function loadSnapshot(s: IndexStore): Promise<Snapshot> {
-    const version = await s.version();
+    const version = (await s.readMeta()).complete ?? await s.version();
     if (snapshot && snapshot.version === version) return snapshot;
-    const file = snapshotPath();
-    snapshot = readSnapshotFile(file, version);
+    snapshot = readSnapshotFile(snapshotPath(), version);
     if (snapshot) return snapshot;
     const model = await searcher.model();
-    const [files, rows] = await Promise.all([s.fileStates(), s.chunkRows()]);
+    const [files, rows] = await Promise.all([s.fileStates(version), s.chunkRows(version)]);
     snapshot = buildSnapshot(version, model.dim, files, rows);
-    try { mkdirSync(path.dirname(file), { recursive: true }); writeSnapshotFile(file, snapshot); } catch { /* read-only: rebuilt next time */ }
+    saveSnapshot(snapshot);
     return snapshot;
+  }
+
+  function saveSnapshot(snap: Snapshot): void {
+    const file = snapshotPath();
+    try { mkdirSync(path.dirname(file), { recursive: true }); writeSnapshotFile(file, snap); } catch { /* read-only: rebuilt next time */ }
+  }
+
+  /**
+   * Runs the indexer (the caller holds the lock), then publishes the result: the snapshot patched
+   * with what changed (rebuilt from the store if the last run did not complete), written next to the
+   * index, then the new version marked complete for readers.
+   */
+  async function indexAndPublish(s: IndexStore, roots: string[], entries: Entry[] | undefined, compact: boolean, signal?: AbortSignal, onProgress?: (p: IndexProgress) => void): Promise<IndexReport> {
+    const model = await searcher.model();
+    const latest = await s.version();
+    const before = (await s.readMeta()).complete === latest ? await loadSnapshot(s) : null;
+    const executor = await executorOf(searcher, entries === undefined || entries.length > 16);
+    const report = await updateIndex({ store: s, executor, chunkLines, roots, deleteMissing: entries === undefined, entries, signal, onProgress });
+    if (compact) await writing(() => s.compact());
+    const version = await s.version();
+    const base = before ?? (latest === '0.0' ? emptySnapshot(model.dim) : null);
+    snapshot = base ? patchSnapshot(base, report.patch, version) : buildSnapshot(version, model.dim, await s.fileStates(version), await s.chunkRows(version));
+    saveSnapshot(snapshot);
+    await writing(() => s.writeMeta({ complete: version }));
+    return report;
   }
 
   /** Next to the index; for an object-store index, in the local cache. */
@@ -139,12 +166,6 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     return { ok: true, m };
   }
 
-  async function runIndex(s: IndexStore, roots: string[], entries: Entry[] | undefined, signal?: AbortSignal, onProgress?: (p: IndexProgress) => void): Promise<IndexReport> {
-    const model = await searcher.model();
-    const executor = await executorOf(searcher, entries === undefined || entries.length > 16);
-    return updateIndex({ store: s, executor, chunkLines, roots, deleteMissing: entries === undefined, entries, signal, onProgress });
-  }
-
   const workspace: Workspace = {
     name,
     dir,
@@ -158,12 +179,11 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       return withLock(async () => {
         const model = await searcher.model();
         const c = await compatible(s, model);
-        if (!c.ok) await s.clear();
+        if (!c.ok) { await s.clear(); snapshot = null; }
         const roots = mergeRoots(c.ok && c.m?.roots ? JSON.parse(c.m.roots) as string[] : [], paths.map(realPath));
         await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(chunkLines), model: model.id, fingerprint: modelFingerprint(model), name, roots: JSON.stringify(roots) });
-        const report = await runIndex(s, paths, undefined, io.signal, io.onProgress);
+        const report = await indexAndPublish(s, paths, undefined, true, io.signal, io.onProgress);
         writeInfo({ name, roots, model: model.id, updated: new Date().toISOString() });
-        await loadSnapshot(s); // written now, so the next search starts from it
         return report;
       });
     },
@@ -200,7 +220,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         const got = file ? tryLock(file) : null;
         if (got && !isLock(got)) return fallback(`another process is updating it (pid ${got.pid}); this search scanned the files instead`);
         try {
-          const report = await runIndex(s, paths, stale, so.signal);
+          const report = await indexAndPublish(s, paths, stale, false, so.signal);
           refreshed = report.indexed;
           refreshWarnings.push(...report.warnings);
         } finally {
@@ -259,7 +279,13 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const s = await store(false);
       return withLock(async () => {
         const gone = (await s.fileStates()).filter((f) => !existsSync(f.key)).map((f) => f.key);
-        await s.deleteFiles(gone);
+        if (gone.length === 0) return { deleted: 0 };
+        const before = await loadSnapshot(s);
+        await writing(() => s.deleteFiles(gone));
+        const version = await s.version();
+        snapshot = patchSnapshot(before, { dropChunksOf: new Set(gone), dropFiles: new Set(gone), files: [], rows: [] }, version);
+        saveSnapshot(snapshot);
+        await writing(() => s.writeMeta({ complete: version }));
         return { deleted: gone.length };
       });
     },
