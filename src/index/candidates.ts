@@ -3,7 +3,7 @@
 // file's path terms, and an upper bound of the symbol boost from the names it defines), and only
 // chunks whose best case reaches the heap's worst guaranteed case are kept. The pipeline then scores
 // those exactly, with the same code as a one-shot scan, so indexed answers equal one-shot answers.
-import { countTerms, lexicalScore, nameCoverage, pathSignals, relevance, symbolScore, toDistance, type PathSignals } from '../rank/chunk-scorer.js';
+import { countTerms, lexicalScore, nameCoverage, pathFacts, pathSignals, relevance, symbolScore, toDistance, type PathFacts, type PathSignals } from '../rank/chunk-scorer.js';
 import { pathTerms } from '../rank/lexical/terms.js';
 import type { RankPlan } from '../rank/plan.js';
 import { BLANK, HAS_TOKENS, termLookup, type Snapshot } from './snapshot.js';
@@ -32,14 +32,15 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const hi = new Float64Array(n).fill(NaN);
   const eligible: number[] = [];
   const pathTf = new Float64Array(nTerms);
+  const coverage = new Map<string, number>();
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
   for (let f = 0; f < s.files.length; f++) {
     const path = q.display[f];
     const file = s.files[f];
     if (path === undefined || file.chunkCount === 0) continue;
-    const signals = pathSignals(path, plan);
+    const { facts, pathText } = pathInfo(path);
+    const signals = pathSignals(path, plan, facts);
     pathTf.fill(0);
-    const pathText = pathTerms(path).join(' ');
     if (nTerms > 0) countTerms(pathText, plan, pathTf);
     for (let c = file.firstChunk; c < file.firstChunk + file.chunkCount; c++) {
       const hasTokens = (s.flags[c] & HAS_TOKENS) !== 0;
@@ -59,7 +60,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
       if (!keep) continue;
       const semantic = plan.mode === 'lexical' || !hasTokens ? 0 : cosine(s, c, q.query);
       const lexical = lexicalScore(bm25, plan);
-      const symbol = lineMatch ? symbolBound(s, c, plan, signals) : 0;
+      const symbol = lineMatch ? symbolBound(s, c, plan, signals, coverage) : 0;
       lo[c] = toDistance(relevance(semantic, lexical, symbol, signals, plan));
       hi[c] = toDistance(relevance(semantic, lexical, 0, signals, plan));
       eligible.push(c);
@@ -128,12 +129,27 @@ function lineTermCounts(s: Snapshot, plan: RankPlan): { counts: Float64Array; ma
 }
 
 /** The symbol boost if every name the chunk defines sat on a line with a query term (an upper bound). */
-function symbolBound(s: Snapshot, c: number, plan: RankPlan, signals: PathSignals): number {
+function symbolBound(s: Snapshot, c: number, plan: RankPlan, signals: PathSignals, coverage: Map<string, number>): number {
   let best = 0;
   for (let j = s.defStart[c]; j < s.defStart[c + 1]; j++) {
     const name = s.defNames[j];
-    const v = Math.max(symbolScore(name, plan, signals.fileStem), plan.definitionBoost * nameCoverage(name, plan));
+    let covered = coverage.get(name);
+    if (covered === undefined) { covered = plan.definitionBoost > 0 ? plan.definitionBoost * nameCoverage(name, plan) : 0; coverage.set(name, covered); }
+    const v = Math.max(plan.symbols.length > 0 ? symbolScore(name, plan, signals.fileStem) : 0, covered);
     if (v > best) best = v;
   }
   return best;
+}
+
+/** Query-independent facts of a display path, kept across queries. */
+const pathInfos = new Map<string, { facts: PathFacts; pathText: string }>();
+
+function pathInfo(path: string): { facts: PathFacts; pathText: string } {
+  let info = pathInfos.get(path);
+  if (!info) {
+    if (pathInfos.size > 1_000_000) pathInfos.clear();
+    info = { facts: pathFacts(path), pathText: pathTerms(path).join(' ') };
+    pathInfos.set(path, info);
+  }
+  return info;
 }

@@ -22,6 +22,7 @@ import { isLock, lockedError, tryLock, type Lock } from './lock.js';
 import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
 import { buildSnapshot, emptySnapshot, patchSnapshot, type Snapshot } from './snapshot.js';
 import { readSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
+import { WalkCache } from './walk-cache.js';
 import { openStore, writing, type IndexStore } from './store.js';
 
 const SNAPSHOT_FILE = 'snapshot.bin';
@@ -76,6 +77,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   const chunkLines = RANK_DEFAULTS.chunkLines;
   let storeP: Promise<IndexStore> | null = null;
   let snapshot: Snapshot | null = null;
+  const walks = new WalkCache();
 
   const lockFile = () => (remote ? null : path.join(dir, '.simgrep-lock'));
 
@@ -202,13 +204,18 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       if (!(SEARCH_MODES as readonly string[]).includes(so.mode ?? 'hybrid')) return fallback(null);
 
       // What the search covers, and what changed since the index saw it.
-      const walker = createFsSource({ paths, recursive: so.recursive, hidden: so.hidden, noIgnore: so.noIgnore, extensions: so.extensions, maxFileBytes: so.maxFileBytes });
-      const entries: Entry[] = [];
-      for await (const e of walker.list(so.signal)) entries.push(e);
-      const walkWarnings = walker.drainWarnings?.() ?? [];
+      const walkKey = JSON.stringify([paths, so.recursive, so.hidden, so.noIgnore, so.extensions, so.maxFileBytes]);
+      const { walk, cached } = await walks.get(walkKey, paths, async () => {
+        const walker = createFsSource({ paths, recursive: so.recursive, hidden: so.hidden, noIgnore: so.noIgnore, extensions: so.extensions, maxFileBytes: so.maxFileBytes });
+        const found: Entry[] = [];
+        for await (const e of walker.list(so.signal)) found.push(e);
+        return { entries: found, warnings: walker.drainWarnings?.() ?? [] };
+      });
+      const { entries, warnings: walkWarnings } = walk;
       let snap = await loadSnapshot(s);
       const fileAt = new Map(snap.files.map((f, i) => [f.key, i]));
-      const stale = entries.filter((e) => {
+      // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
+      const stale = cached ? [] : entries.filter((e) => {
         const f = fileAt.get(path.resolve(e.path));
         if (f === undefined) return true;
         try { const st = statSync(e.path); return st.size !== snap.files[f].size || st.mtimeMs !== snap.files[f].mtime; } catch { return true; }
@@ -218,11 +225,15 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       if (stale.length > 0) {
         const file = lockFile();
         const got = file ? tryLock(file) : null;
-        if (got && !isLock(got)) return fallback(`another process is updating it (pid ${got.pid}); this search scanned the files instead`);
+        if (got && !isLock(got)) { walks.invalidate(walkKey); return fallback(`another process is updating it (pid ${got.pid}); this search scanned the files instead`); }
         try {
           const report = await indexAndPublish(s, paths, stale, false, so.signal);
           refreshed = report.indexed;
           refreshWarnings.push(...report.warnings);
+          if (report.errors > 0) walks.invalidate(walkKey);
+        } catch (e) {
+          walks.invalidate(walkKey);
+          throw e;
         } finally {
           if (got && isLock(got)) got.release();
         }
@@ -295,6 +306,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       s?.close();
       storeP = null;
       snapshot = null;
+      walks.close();
       await searcher.close();
     },
   };

@@ -112,19 +112,39 @@ const TEST_FILE = /(?:^|\/)(?:test_[^/]*\.py|[^/]*_test\.(?:py|go|rb|c|cpp|dart|
 const TEST_DIR = /(?:^|\/)(?:tests?|__tests__|spec|testing)(?:\/|$)/;
 const SIDE_DIR = /(?:^|\/)(?:compat|_compat|legacy|_?examples?|docs?_src|single_include)(?:\/|$)/;
 
-/** Path signals of one file for this query (computed once per scored range). */
-export function pathSignals(path: string, plan: RankPlan): PathSignals {
+/** What a path says regardless of the query (the index caches it per file). */
+export interface PathFacts {
+  fileStem: string;
+  /** Identifier parts of the file stem and of its parent directory. */
+  names: string[];
+  test: boolean;
+  side: boolean;
+  init: boolean;
+  dts: boolean;
+}
+
+export function pathFacts(path: string): PathFacts {
   const norm = path.replace(/\\/g, '/');
   const parts = norm.split('/').filter(Boolean);
   const file = parts[parts.length - 1] ?? '';
   const dot = file.indexOf('.', 1);
-  const fileStem = (dot > 0 ? file.slice(0, dot) : file).toLowerCase();
+  return {
+    fileStem: (dot > 0 ? file.slice(0, dot) : file).toLowerCase(),
+    names: [...new Set([...identifierParts(dot > 0 ? file.slice(0, dot) : file), ...identifierParts(parts[parts.length - 2] ?? '')])],
+    test: TEST_FILE.test(norm) || TEST_DIR.test(norm),
+    side: SIDE_DIR.test(norm),
+    init: file === '__init__.py',
+    dts: norm.endsWith('.d.ts'),
+  };
+}
+
+/** Path signals of one file for this query (computed once per scored range). */
+export function pathSignals(path: string, plan: RankPlan, facts = pathFacts(path)): PathSignals {
   let pathMatch = 0;
   if (plan.pathWords.length > 0) {
-    const names = new Set([...identifierParts(dot > 0 ? file.slice(0, dot) : file), ...identifierParts(parts[parts.length - 2] ?? '')]);
     let hits = 0;
     for (const word of plan.pathWords) {
-      for (const name of names) {
+      for (const name of facts.names) {
         const [short, long] = word.length <= name.length ? [word, name] : [name, word];
         if (short.length >= 3 && long.startsWith(short)) { hits++; break; }
       }
@@ -134,12 +154,12 @@ export function pathSignals(path: string, plan: RankPlan): PathSignals {
   }
   let prior = 1;
   if (plan.pathPriors) {
-    if (TEST_FILE.test(norm) || TEST_DIR.test(norm)) prior *= 0.3;
-    if (SIDE_DIR.test(norm)) prior *= 0.3;
-    if (file === '__init__.py') prior *= 0.5;
-    if (norm.endsWith('.d.ts')) prior *= 0.7;
+    if (facts.test) prior *= 0.3;
+    if (facts.side) prior *= 0.3;
+    if (facts.init) prior *= 0.5;
+    if (facts.dts) prior *= 0.7;
   }
-  return { fileStem, pathMatch, prior };
+  return { fileStem: facts.fileStem, pathMatch, prior };
 }
 
 /**

@@ -104,3 +104,20 @@ describe('incremental indexing', () => {
     expect([s.files, s.chunks, s.lines]).toEqual([2, 5, 181]);
   });
 });
+
+describe('a long-lived workspace', () => {
+  it('skips the freshness walk while nothing changes, and sees a write made just before a search', async () => {
+    const query = { query: 'reconcile the ledger entries', paths: [tree], topK: 1 };
+    await ws.search(query);
+    await ws.search(query); // the second search of these paths starts watching them
+    const quiet = await ws.search(query);
+    expect(quiet.stats.index?.refreshed).toBe(0);
+    writeFileSync(path.join(tree, 'ledger.md'), 'reconcile the ledger entries every night\n');
+    const fresh = await ws.search(query);
+    expect(fresh.stats.index?.refreshed).toBe(1);
+    expect(fresh.results[0].filename).toBe(path.join(tree, 'ledger.md'));
+    rmSync(path.join(tree, 'ledger.md'));
+    const gone = await ws.search(query);
+    expect(gone.results[0]?.filename).not.toBe(path.join(tree, 'ledger.md'));
+  });
+});
