@@ -4,8 +4,15 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { tokenizeIdentifiers } from './identifiers.js';
 
-/** Code extensions of the dev set's languages, as semble classifies them (no .pyx/.pxd, .json, .md, .map). */
-export const CODE_EXTENSIONS = ['.py', '.pyi', '.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', '.cts', '.tsx'];
+/**
+ * Code extensions of the dev sets' languages, as semble classifies them (no .pyx/.pxd, .json, .md,
+ * .map, .erb/.heex templates or config): semble-dev's Python/JS/TS, then semble-dev2's languages.
+ */
+export const CODE_EXTENSIONS = [
+  '.py', '.pyi', '.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', '.cts', '.tsx',
+  '.java', '.php', '.rb', '.rs', '.cs', '.kt', '.kts', '.scala', '.ex', '.exs', '.swift',
+  '.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hxx', '.hs', '.zig', '.sh', '.bash', '.zsh', '.lua',
+];
 export const CHUNK_CHARS = 1500;
 export const K1 = 1.5;
 export const B = 0.75;

@@ -1,36 +1,14 @@
-// Builds the 13 dev-set corpora from pinned package releases (pip wheels, npm tarballs) into
+// Builds the dev-set corpora from their pins (pip wheels, npm tarballs, git revisions) into
 // bench/.tmp/quality/corpora/<name>/, idempotently, and checks every labelled target is there.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { countCorpus } from '../count.js';
 import { REPO_ROOT, toRootPath, type Dataset, type RepoSpec } from './dataset.js';
+import { exportGitTree } from './git-export.js';
+import { PINS, type PackagePin, type Pin } from './pins.js';
 
-export interface Pin {
-  kind: 'pip' | 'npm';
-  /** Registry name (pip project or npm package). */
-  pkg: string;
-  version: string;
-  /** Search root inside the extracted folder. */
-  root: string;
-}
-
-/** The releases the published README checked every target against. Changing one changes the corpus. */
-export const PINS: Record<string, Pin> = {
-  aiohttp: { kind: 'pip', pkg: 'aiohttp', version: '3.14.3', root: 'aiohttp' },
-  click: { kind: 'pip', pkg: 'click', version: '8.5.0', root: 'click' },
-  fastapi: { kind: 'pip', pkg: 'fastapi', version: '0.142.2', root: 'fastapi' },
-  flask: { kind: 'pip', pkg: 'flask', version: '3.1.3', root: 'flask' },
-  httpx: { kind: 'pip', pkg: 'httpx', version: '0.28.1', root: 'httpx' },
-  pydantic: { kind: 'pip', pkg: 'pydantic', version: '2.13.5', root: 'pydantic' },
-  requests: { kind: 'pip', pkg: 'requests', version: '2.34.2', root: 'requests' },
-  starlette: { kind: 'pip', pkg: 'starlette', version: '1.7.0', root: 'starlette' },
-  axios: { kind: 'npm', pkg: 'axios', version: '1.21.1', root: 'package/lib' },
-  express: { kind: 'npm', pkg: 'express', version: '5.3.0', root: 'package/lib' },
-  redux: { kind: 'npm', pkg: 'redux', version: '5.0.1', root: 'package/src' },
-  trpc: { kind: 'npm', pkg: '@trpc/server', version: '11.25.2', root: 'package/src' },
-  zod: { kind: 'npm', pkg: 'zod', version: '4.6.7', root: 'package/src' },
-};
+export { PINS, type Pin };
 
 export const QUALITY_TMP = path.join(REPO_ROOT, 'bench', '.tmp', 'quality');
 const CORPORA = path.join(QUALITY_TMP, 'corpora');
@@ -45,11 +23,13 @@ export interface Corpus {
   files: number;
   lines: number;
   bytes: number;
+  /** git pins: files under the root that the snapshot lists but could not export (absent large blobs). */
+  absent: string[];
 }
 
 export interface MissingTarget { repo: string; query: string; target: string }
 
-const pinLabel = (p: Pin): string => `${p.pkg}==${p.version}`;
+const pinLabel = (p: Pin): string => (p.kind === 'git' ? `${p.pkg}@${p.version.slice(0, 12)}` : `${p.pkg}==${p.version}`);
 
 function run(cmd: string, args: string[], what: string): string {
   try {
@@ -63,7 +43,7 @@ function run(cmd: string, args: string[], what: string): string {
 }
 
 /** `pip download`, falling back to `python3 -m pip` where no `pip` is on PATH. */
-function pipDownload(pin: Pin, dest: string): string {
+function pipDownload(pin: PackagePin, dest: string): string {
   const args = ['download', '--no-deps', '--only-binary=:all:', '-d', dest, `${pin.pkg}==${pin.version}`];
   const what = `downloading the wheel ${pinLabel(pin)}`;
   try {
@@ -78,7 +58,7 @@ function pipDownload(pin: Pin, dest: string): string {
   return path.join(dest, wheel);
 }
 
-function npmPack(pin: Pin, dest: string): string {
+function npmPack(pin: PackagePin, dest: string): string {
   const out = run('npm', ['pack', `${pin.pkg}@${pin.version}`, '--pack-destination', dest, '--json', '--silent'], `downloading ${pin.pkg}@${pin.version} from npm`);
   const json = out.slice(out.indexOf('['));
   const [info] = JSON.parse(json) as { filename: string }[];
@@ -94,39 +74,48 @@ function unzipFolder(wheel: string, folder: string, dest: string): void {
   }
 }
 
-function fetchInto(pin: Pin, dest: string): void {
+/** Extracts the pinned source into dest; returns the root-relative files a git snapshot could not export. */
+function fetchInto(pin: Pin, dest: string): string[] {
+  if (pin.kind === 'git') return exportGitTree(pin, dest, run);
   const dl = path.join(DOWNLOADS, pin.pkg.replace(/[@/]/g, '_'), pin.version);
   mkdirSync(dl, { recursive: true });
   if (pin.kind === 'pip') unzipFolder(pipDownload(pin, dl), pin.root, dest);
   else run('tar', ['-xzf', npmPack(pin, dl), '-C', dest], `untarring ${pin.pkg}@${pin.version}`);
+  return [];
 }
 
 /** Ensures the pinned corpus of one repo exists; downloads and extracts it when absent or stale. */
 export function ensureCorpus(name: string, log: (msg: string) => void = () => undefined): Corpus {
   const pin = PINS[name];
-  if (!pin) throw new Error(`no pinned release for repo "${name}"; add it to PINS in bench/quality/corpora.ts`);
+  if (!pin) throw new Error(`no pinned release for repo "${name}"; add it to PINS in bench/quality/pins.ts`);
   const dir = path.join(CORPORA, name);
   const marker = path.join(dir, MARKER);
-  const fresh = existsSync(marker) && (JSON.parse(readFileSync(marker, 'utf8')) as Pin).version === pin.version;
+  const stamp = (absent: string[]): string => `${JSON.stringify(pin)}\n${JSON.stringify({ absent })}\n`;
+  const [pinLine, absentLine] = existsSync(marker) ? readFileSync(marker, 'utf8').split('\n') : [];
+  const fresh = pinLine === JSON.stringify(pin);
+  let absent = fresh && absentLine ? (JSON.parse(absentLine) as { absent: string[] }).absent : [];
   if (!fresh) {
     log(`building corpus ${name} from ${pin.kind} ${pinLabel(pin)}`);
     const tmp = `${dir}.tmp-${process.pid}`;
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
     try {
-      fetchInto(pin, tmp);
+      absent = fetchInto(pin, tmp);
       if (!existsSync(path.join(tmp, pin.root))) throw new Error(`${pinLabel(pin)} has no ${pin.root}/ folder`);
-      writeFileSync(path.join(tmp, MARKER), `${JSON.stringify(pin)}\n`);
+      writeFileSync(path.join(tmp, MARKER), stamp(absent));
       rmSync(dir, { recursive: true, force: true });
       renameSync(tmp, dir);
     } catch (err) {
       rmSync(tmp, { recursive: true, force: true });
       throw new Error(`could not build the ${name} corpus: ${(err as Error).message}\n`
-        + 'The corpora come from the local pip wheel store and the npm registry (see ../shared/eval/semble-dev/README.md).');
+        + (pin.kind === 'git'
+          ? `semble-dev2 corpora are exported from the bare git directory that \`fetch github:${pin.pkg}\` brings in (see ../shared/eval/semble-dev2/README.md).`
+          : 'The corpora come from the local pip wheel store and the npm registry (see ../shared/eval/semble-dev/README.md).'));
     }
   }
+  for (const f of absent) log(`${name}: ${f} is listed at ${pinLabel(pin)} but absent from the snapshot`);
   const root = path.join(dir, pin.root);
-  return { name, pin, root, ...countCorpus(root) };
+  return { name, pin, root, absent, ...countCorpus(root) };
 }
 
 /** Labelled targets that do not exist under their repo's search root. */
@@ -137,8 +126,7 @@ export function missingTargets(data: Dataset, corpora: Map<string, Corpus>): Mis
     const corpus = corpora.get(q.repo);
     if (!corpus) continue;
     for (const t of q.targets) {
-      const rel = toRootPath(specs.get(q.repo)!, t);
-      if (rel === null || !existsSync(path.join(corpus.root, rel))) missing.push({ repo: q.repo, query: q.query, target: t });
+      if (!existsSync(path.join(corpus.root, toRootPath(specs.get(q.repo)!, t)))) missing.push({ repo: q.repo, query: q.query, target: t });
     }
   }
   return missing;

@@ -1,4 +1,4 @@
-// The semble dev set as data: locates ../shared/eval/semble-dev, loads repos.json and the annotations,
+// The semble dev sets as data: locates ../shared/eval/<set>, loads repos.json and the annotations,
 // and turns targets into upstream-repo-relative paths (line spans are ignored, as the README says).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,13 +9,17 @@ export { REPO_ROOT };
 export type Category = 'semantic' | 'architecture' | 'symbol';
 export const CATEGORIES: readonly Category[] = ['semantic', 'architecture', 'symbol'];
 
+/** semble-dev: 13 Python/JS/TS repos; semble-dev2: 24 repos in 14 other languages. */
+export type DevSetId = 'semble-dev' | 'semble-dev2';
+export const DEV_SETS: readonly DevSetId[] = ['semble-dev', 'semble-dev2'];
+
 export interface RepoSpec {
   name: string;
   language: string;
   url: string;
   revision: string;
-  /** The upstream folder semble indexed, relative to the upstream repo (e.g. "src/flask"). */
-  benchmark_root: string;
+  /** The upstream folder semble indexed, relative to the upstream repo (e.g. "src/flask"); null = the whole repo. */
+  benchmark_root: string | null;
 }
 
 export interface Query {
@@ -24,16 +28,16 @@ export interface Query {
   index: number;
   query: string;
   category: Category;
-  /** Upstream-repo-relative paths, relevant then secondary (all gain 1). */
+  /** Targets as labelled (upstream-repo-relative, or search-root-relative in a few files), relevant then secondary (all gain 1). */
   targets: string[];
 }
 
-export interface Dataset { dir: string; repos: RepoSpec[]; queries: Query[] }
+export interface Dataset { id: DevSetId; dir: string; repos: RepoSpec[]; queries: Query[] }
 
-export function devSetDir(): string {
-  const dir = path.join(sharedDir(), 'eval', 'semble-dev');
+export function devSetDir(id: DevSetId): string {
+  const dir = path.join(sharedDir(), 'eval', id);
   if (!existsSync(path.join(dir, 'repos.json'))) {
-    throw new Error(`the semble dev set is missing: no ${path.join(dir, 'repos.json')}. `
+    throw new Error(`the ${id} dev set is missing: no ${path.join(dir, 'repos.json')}. `
       + 'Put the shared folder beside the repo (../shared) or set SIMGREP_SHARED_DIR to it.');
   }
   return dir;
@@ -44,11 +48,10 @@ interface RawQuery { query: string; relevant?: RawTarget[]; secondary?: RawTarge
 
 const targetPath = (t: RawTarget): string => (typeof t === 'string' ? t : t.path);
 
-export function loadDataset(only?: string[]): Dataset {
-  const dir = devSetDir();
+/** One dev set's repos (sorted by name) and queries; `only` keeps the named repos that belong to it. */
+export function loadDataset(id: DevSetId, only?: string[]): Dataset {
+  const dir = devSetDir(id);
   const all = JSON.parse(readFileSync(path.join(dir, 'repos.json'), 'utf8')) as RepoSpec[];
-  const unknown = (only ?? []).filter((n) => !all.some((r) => r.name === n));
-  if (unknown.length) throw new Error(`unknown repo(s): ${unknown.join(', ')}; known: ${all.map((r) => r.name).join(', ')}`);
   const repos = all.filter((r) => !only || only.includes(r.name)).sort((a, b) => a.name.localeCompare(b.name));
   const queries: Query[] = [];
   for (const repo of repos) {
@@ -63,16 +66,29 @@ export function loadDataset(only?: string[]): Dataset {
       });
     });
   }
-  return { dir, repos, queries };
+  return { id, dir, repos, queries };
 }
+
+/** Every repo name of the given sets; throws on a name none of them has. */
+export function checkRepoNames(sets: DevSetId[], only: string[]): void {
+  const known = sets.flatMap((id) => (JSON.parse(readFileSync(path.join(devSetDir(id), 'repos.json'), 'utf8')) as RepoSpec[]).map((r) => r.name));
+  const unknown = only.filter((n) => !known.includes(n));
+  if (unknown.length) throw new Error(`unknown repo(s): ${unknown.join(', ')}; known: ${known.join(', ')}`);
+}
+
+const rootPrefix = (repo: RepoSpec): string => (repo.benchmark_root ? `${repo.benchmark_root.replace(/\/+$/, '')}/` : '');
 
 /** A search-root-relative path (posix) as an upstream-repo-relative one: benchmark_root + "/" + rel. */
 export function toUpstreamPath(repo: RepoSpec, rel: string): string {
-  return `${repo.benchmark_root.replace(/\/+$/, '')}/${rel.split(path.sep).join('/')}`;
+  return `${rootPrefix(repo)}${rel.split(path.sep).join('/')}`;
 }
 
-/** An upstream-repo-relative target as a search-root-relative path, or null when outside the root. */
-export function toRootPath(repo: RepoSpec, upstream: string): string | null {
-  const prefix = `${repo.benchmark_root.replace(/\/+$/, '')}/`;
-  return upstream.startsWith(prefix) ? upstream.slice(prefix.length) : null;
+/**
+ * A labelled target as a search-root-relative path. Targets are upstream-repo-relative, so the
+ * benchmark_root prefix is stripped; a target without it is already root-relative (semble labelled
+ * a few repos, e.g. pandoc and zls, that way, and its suffix match scores them the same).
+ */
+export function toRootPath(repo: RepoSpec, target: string): string {
+  const prefix = rootPrefix(repo);
+  return prefix && target.startsWith(prefix) ? target.slice(prefix.length) : target;
 }

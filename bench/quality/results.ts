@@ -1,7 +1,8 @@
 // Result shapes of the quality bench (bench/quality/results.json) and their aggregation: per repo
-// (mean over its queries), overall (mean over repos) and per category (mean over repos of the
-// repo's category mean, so every repo weighs the same, as in the headline).
-import { CATEGORIES, type Category } from './dataset.js';
+// (mean over its queries), overall (mean over repos), per category (mean over repos of the repo's
+// category mean) and per language (mean over its repos), so every repo weighs the same, as in the
+// headline; and the per-repo gain of one method over another.
+import { CATEGORIES, type Category, type DevSetId } from './dataset.js';
 import { mean, score, type Scores } from './metrics.js';
 
 export type Protocol = 'hit' | 'file';
@@ -32,6 +33,7 @@ export interface Summary {
   overall: Scores;
   byRepo: Record<string, Scores>;
   byCategory: Record<string, Scores>;
+  byLanguage: Record<string, Scores>;
 }
 
 export interface MethodInfo {
@@ -54,7 +56,8 @@ const meanScores = (xs: Scores[]): Scores => ({
   ndcg: mean(xs.map((x) => x.ndcg)), recall: mean(xs.map((x) => x.recall)), mrr: mean(xs.map((x) => x.mrr)),
 });
 
-export function summarize(queries: QueryResult[], method: string, protocol: Protocol): Summary {
+/** `languages` maps each repo to its language (repos missing from it count as "unknown"). */
+export function summarize(queries: QueryResult[], method: string, protocol: Protocol, languages: Record<string, string> = {}): Summary {
   const repos = [...new Set(queries.map((q) => q.repo))].sort();
   const of = (qs: QueryResult[]): Scores[] => qs.map((q) => q.methods[method][protocol]);
   const byRepo: Record<string, Scores> = {};
@@ -67,7 +70,57 @@ export function summarize(queries: QueryResult[], method: string, protocol: Prot
       .map((qs) => meanScores(of(qs)));
     if (perRepo.length) byCategory[c] = meanScores(perRepo);
   }
-  return { overall: meanScores(Object.values(byRepo)), byRepo, byCategory };
+  const byLanguage: Record<string, Scores> = {};
+  const langOf = (r: string): string => languages[r] ?? 'unknown';
+  for (const lang of [...new Set(repos.map(langOf))].sort()) {
+    byLanguage[lang] = meanScores(repos.filter((r) => langOf(r) === lang).map((r) => byRepo[r]));
+  }
+  return { overall: meanScores(Object.values(byRepo)), byRepo, byCategory, byLanguage };
+}
+
+export interface RepoGain { repo: string; a: number; b: number; gain: number }
+export interface Gains { perRepo: RepoGain[]; mean: number; below: number; ties: number }
+
+/** Per-repo NDCG@10 of method a minus method b (repos both have), their mean, and how many repos a is below / level with b. */
+export function repoGains(a: Summary, b: Summary): Gains {
+  const perRepo = Object.keys(a.byRepo).filter((r) => b.byRepo[r]).sort()
+    .map((repo) => ({ repo, a: a.byRepo[repo].ndcg, b: b.byRepo[repo].ndcg, gain: a.byRepo[repo].ndcg - b.byRepo[repo].ndcg }));
+  return {
+    perRepo,
+    mean: mean(perRepo.map((g) => g.gain)),
+    below: perRepo.filter((g) => g.gain < 0).length,
+    ties: perRepo.filter((g) => g.gain === 0).length,
+  };
+}
+
+export interface CorpusInfo {
+  name: string;
+  language: string;
+  kind: string;
+  pkg: string;
+  /** Package version, or the full git commit exported. */
+  version: string;
+  /** git pins: the annotated revision, and why another was used. */
+  annotated?: string;
+  note?: string;
+  root: string;
+  files: number; lines: number; bytes: number; codeFiles: number; chunks: number;
+  /** Files under the root the git snapshot lists but does not hold. */
+  absent: string[];
+}
+
+/** One dev set's run: its corpora, methods, aggregates and per-query lists. */
+export interface SetResults {
+  id: DevSetId;
+  corpora: CorpusInfo[];
+  /** Repos of the set that could not be measured here, and why: left out of every mean. */
+  unavailable: { name: string; language: string; reason: string }[];
+  missingTargets: { repo: string; query: string; target: string }[];
+  methods: MethodInfo[];
+  summaries: Record<string, Record<Protocol, Summary>>;
+  /** Methods whose hit lists were identical on every query (e.g. modes not yet implemented). */
+  identical: string[][];
+  queries: QueryResult[];
 }
 
 export interface QualityResults {
@@ -80,25 +133,24 @@ export interface QualityResults {
   model: { spec: string; id: string; dir: string; bytes: number; rows: number; dim: number; card: string } | null;
   /** How simgrep was asked, per protocol. */
   settings: { hitTopK: number; fileTopK: number; concurrency: number };
-  corpora: { name: string; pkg: string; version: string; kind: string; root: string; files: number; lines: number; bytes: number; codeFiles: number; chunks: number }[];
-  missingTargets: { repo: string; query: string; target: string }[];
-  methods: MethodInfo[];
-  summaries: Record<string, Record<Protocol, Summary>>;
-  /** Methods whose hit lists were identical on every query (e.g. modes not yet implemented). */
-  identical: string[][];
-  queries: QueryResult[];
+  sets: SetResults[];
 }
 
 const round = (_k: string, v: unknown): unknown => (typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1e4) / 1e4 : v);
 
-/** results.json: the run's metadata pretty-printed, then one line per query and method, so diffs stay readable. */
+/** results.json: the run's and each set's metadata pretty-printed, then one line per query and method, so diffs stay readable. */
 export function serializeResults(r: QualityResults): string {
-  const { queries, ...meta } = r;
+  const { sets, ...meta } = r;
   const head = JSON.stringify(meta, round, 1).replace(/\n}$/, '');
-  const lines = queries.map((q) => {
-    const { methods, ...rest } = q;
-    const ms = Object.entries(methods).map(([id, m]) => `   ${JSON.stringify(id)}: ${JSON.stringify(m, round)}`);
-    return `  ${JSON.stringify(rest, round).replace(/}$/, '')},"methods": {\n${ms.join(',\n')}\n  }}`;
+  const body = sets.map((set) => {
+    const { queries, ...setMeta } = set;
+    const setHead = JSON.stringify(setMeta, round, 1).replace(/\n}$/, '').replace(/\n/g, '\n  ');
+    const lines = queries.map((q) => {
+      const { methods, ...rest } = q;
+      const ms = Object.entries(methods).map(([id, m]) => `     ${JSON.stringify(id)}: ${JSON.stringify(m, round)}`);
+      return `    ${JSON.stringify(rest, round).replace(/}$/, '')},"methods": {\n${ms.join(',\n')}\n    }}`;
+    });
+    return `  ${setHead},\n   "queries": [\n${lines.join(',\n')}\n   ]\n  }`;
   });
-  return `${head},\n "queries": [\n${lines.join(',\n')}\n ]\n}\n`;
+  return `${head},\n "sets": [\n${body.join(',\n')}\n ]\n}\n`;
 }
