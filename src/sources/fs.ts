@@ -1,7 +1,7 @@
 // Local files: explicit files, directory walks (.gitignore/.ignore, hidden, extensions, size cap),
 // and quoted globs. Named files are always searched; filters apply to what a walk finds.
 import { closeSync, fstatSync, openSync, read, readdirSync, readFileSync, type Dirent } from 'node:fs';
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { lstat, open, readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -26,6 +26,12 @@ export function createFsSource(opts: FsSourceOptions): Source {
   const recursive = opts.recursive ?? true;
   const exts = normalizeExtensions(opts.extensions);
   const warn = (p: string, code: string, message: string) => warnings.push({ path: p, code, message });
+  /** Rule files are named as the walk shows paths (relative when the user gave a relative root). */
+  const ruleProblem = (rootAbs: string, rootDisplay: string) => (file: string, problem: string) => {
+    const rel = path.relative(rootAbs, file);
+    const shown = rel.startsWith('..') || path.isAbsolute(rel) ? file : joinDisplay(rootDisplay, rel.split(path.sep).join('/'));
+    warn(shown, 'IGNORE_FILE_UNUSABLE', `${shown} ${problem}; its ignore rules were not applied`);
+  };
 
   const wantedByFilters = (name: string, size: number | undefined, display: string): boolean => {
     if (!hasWantedExtension(name, exts)) return false;
@@ -36,7 +42,11 @@ export function createFsSource(opts: FsSourceOptions): Source {
     return true;
   };
 
-  async function* walk(dirAbs: string, display: string, rules: IgnoreStack, match?: (rel: string) => boolean, rootAbs = dirAbs): AsyncGenerator<Entry> {
+  /**
+   * `ancestors` (only when following links): the device:inode of every directory above, so a link
+   * back to one of them is a loop, reported once and not followed.
+   */
+  async function* walk(dirAbs: string, display: string, rules: IgnoreStack, match?: (rel: string) => boolean, rootAbs = dirAbs, rootDisplay = display, ancestors?: ReadonlySet<string>): AsyncGenerator<Entry> {
     // Listed synchronously, like small files are read: the promise API costs more than the listing.
     let dirents: Dirent[];
     try { dirents = readdirSync(dirAbs, { withFileTypes: true }); } catch (e) {
@@ -44,7 +54,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
       return;
     }
     const names = dirents.map((d) => ({ name: d.name, isDir: d.isDirectory(), isFile: d.isFile(), isLink: d.isSymbolicLink() }));
-    const rulesHere = opts.noIgnore ? rules : await rules.enter(dirAbs, new Set(names.map((d) => d.name)));
+    const rulesHere = opts.noIgnore ? rules : await rules.enter(dirAbs, new Set(names.map((d) => d.name)), ruleProblem(rootAbs, rootDisplay));
     names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const d of names) {
       if (d.name === '.git') continue;
@@ -55,11 +65,26 @@ export function createFsSource(opts: FsSourceOptions): Source {
       let isFile = d.isFile;
       if (d.isLink) {
         if (!opts.followSymlinks) continue;
-        try { const s = await stat(abs); isDir = s.isDirectory(); isFile = s.isFile(); } catch { continue; }
+        try { const s = await stat(abs); isDir = s.isDirectory(); isFile = s.isFile(); } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          if (code === 'ELOOP') warn(shown, 'SYMLINK_LOOP', `${shown}: symbolic link loop (the link resolves to itself); not followed`);
+          continue; // a dangling link is skipped quietly, as ripgrep does
+        }
       }
       if (!opts.noIgnore && rulesHere.ignores(abs, isDir)) continue;
       if (isDir) {
-        if (recursive) yield* walk(abs, shown, rulesHere, match, rootAbs);
+        if (!recursive) continue;
+        let below = ancestors;
+        if (opts.followSymlinks) {
+          const id = await dirId(abs);
+          const seen = (ancestors ??= new Set([(await dirId(dirAbs)) ?? dirAbs]));
+          if (id && seen.has(id)) {
+            warn(shown, 'SYMLINK_LOOP', `${shown}: symbolic link loop (it leads back to a directory above it); not followed`);
+            continue;
+          }
+          below = new Set(seen).add(id ?? abs);
+        }
+        yield* walk(abs, shown, rulesHere, match, rootAbs, rootDisplay, below);
       } else if (isFile) {
         if (match && !match(path.relative(rootAbs, abs).split(path.sep).join('/'))) continue;
         // A stat per file costs more than it saves: only --max-filesize needs the size up front.
@@ -78,6 +103,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' && isGlob(p)) { yield* expandGlob(p); return; }
       if (code === 'ENOENT') warn(p, 'PATH_NOT_FOUND', `${p}: no such file or directory (relative paths start at ${process.cwd()})`);
+      else if (code === 'ELOOP') warn(p, 'SYMLINK_LOOP', `${p}: symbolic link loop (following its links never reaches a file); fix or remove the link`);
       else warn(p, 'PATH_UNREADABLE', `${p}: cannot be read (${code ?? e}); check its permissions`);
       return;
     }
@@ -87,15 +113,18 @@ export function createFsSource(opts: FsSourceOptions): Source {
         return;
       }
       const abs = path.resolve(p);
-      yield* walk(abs, p, opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs));
+      yield* walk(abs, p, opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs, ruleProblem(abs, p)));
     } else if (s.isFile()) {
       if (opts.maxFileBytes !== undefined && s.size > opts.maxFileBytes) {
         warn(p, 'TOO_LARGE', tooLargeMessage(p, s.size, opts.maxFileBytes));
         return;
       }
-      yield { path: p, size: s.size };
+      yield { path: p, size: s.size, named: true };
+    } else if (s.isFIFO() || s.isCharacterDevice()) {
+      // A named pipe, <(process substitution) or /dev/stdin given explicitly is read, as grep does.
+      yield { path: p, named: true, pipe: true };
     } else {
-      warn(p, 'PATH_UNREADABLE', `${p} is not a regular file or directory`);
+      warn(p, 'PATH_UNREADABLE', `${p} is not a regular file, pipe or directory (a socket or block device); it was not searched`);
     }
   }
 
@@ -115,7 +144,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
   }
 
   async function* recursiveWalk(abs: string, display: string, isMatch: (rel: string) => boolean): AsyncGenerator<Entry> {
-    const rules = opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs);
+    const rules = opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs, ruleProblem(abs, display));
     yield* walk(abs, display === '.' ? '' : display, rules, isMatch, abs);
   }
 
@@ -135,9 +164,13 @@ export function createFsSource(opts: FsSourceOptions): Source {
      * cost ~10x the CPU of the reads themselves on the thread that feeds the workers (bench/RESULTS.md).
      */
     async *stream(entry, signal) {
+      if (entry.pipe) { yield* readPipe(entry.path, signal); return; }
       const fd = openSync(entry.path, 'r');
       try {
-        if (fstatSync(fd).size <= WHOLE_READ_BYTES) { yield readFileSync(fd); return; }
+        // A size of 0 is what /proc and sysfs files report whatever they hold: those are streamed too,
+        // so that only the bytes actually read count, never what stat claims.
+        const size = fstatSync(fd).size;
+        if (size > 0 && size <= WHOLE_READ_BYTES) { yield readFileSync(fd); return; }
         for (;;) {
           if (signal?.aborted) return;
           const chunk = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
@@ -151,6 +184,27 @@ export function createFsSource(opts: FsSourceOptions): Source {
     },
     drainWarnings() { return warnings.splice(0); },
   };
+}
+
+/** A pipe or device, opened and read on libuv's threads so a pipe without a writer never blocks the walk. */
+async function* readPipe(p: string, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+  const handle = await open(p, 'r');
+  try {
+    for (;;) {
+      if (signal?.aborted) return;
+      const chunk = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) return;
+      yield chunk.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** device:inode of a directory, the identity a loop check needs (null if it cannot be stat'ed). */
+async function dirId(p: string): Promise<string | null> {
+  try { const s = await stat(p); return `${s.dev}:${s.ino}`; } catch { return null; }
 }
 
 function joinDisplay(dir: string, name: string): string {

@@ -1,5 +1,7 @@
 // Streams a file's bytes into "pieces": runs of at most `pieceLines` lines to score, each carrying up
 // to `contextLines` extra lines on both sides so hit windows never need a second read of the file.
+// Lines longer than MAX_LINE_BYTES are cut first (long-lines.ts), so memory stays bounded.
+import { LineLimiter } from './long-lines.js';
 
 export interface Piece {
   /** Bytes of lines [0, offsets.length - 1) of this piece, terminators included. */
@@ -28,6 +30,7 @@ export class LineSplitter {
   /** File line number of the next line to score. */
   private nextScore = 0;
   private scanFrom = 0;
+  private readonly limiter = new LineLimiter();
 
   constructor(opts: LineSplitterOptions) {
     this.pieceLines = Math.max(1, opts.pieceLines);
@@ -37,7 +40,8 @@ export class LineSplitter {
   /** Total number of lines seen so far (complete ones). */
   get linesSeen(): number { return this.baseLine + this.bounds.length - 1; }
 
-  push(chunk: Uint8Array): Piece[] {
+  push(raw: Uint8Array): Piece[] {
+    const chunk = this.limiter.push(raw);
     if (chunk.length === 0) return [];
     this.append(chunk);
     const out: Piece[] = [];
@@ -50,6 +54,8 @@ export class LineSplitter {
 
   /** Flushes everything left, including a last line without a terminator. */
   end(): Piece[] {
+    const marker = this.limiter.end();
+    if (marker.length > 0) this.append(marker);
     const last = this.bounds[this.bounds.length - 1];
     if (last < this.pending.length) this.bounds.push(this.pending.length);
     const out: Piece[] = [];
