@@ -128,10 +128,11 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     return topk.size > 0 ? Math.min(floor, o.maxDistance) : Math.min(floor, closest?.distance ?? Infinity);
   };
 
-  const submit = async (batch: Batch | null) => {
+  /** `last`: the final flush after the deadline fired, which still scores what was read. */
+  const submit = async (batch: Batch | null, last = false) => {
     if (!batch) return;
     while (inflight.size >= o.executor.capacity) await Promise.race(inflight);
-    checkAbort();
+    if (!last) checkAbort();
     const p: Promise<void> = o.executor
       .score({
         bytes: batch.bytes, offsets: batch.offsets, scoreRanges: batch.scoreRanges,
@@ -242,7 +243,8 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       await Promise.allSettled([...running, ...inflight]);
       throw e;
     }
-    // Scores already being computed are kept; reads still waiting on a source are abandoned.
+    // What was read is still scored; reads still waiting on a source are abandoned.
+    await submit(packer.flush(), true).catch(() => {});
     await Promise.allSettled([...inflight]);
     // The deadline keeps what was scored: results so far, one line on what was cut short.
     for (const source of o.sources) drainSourceWarnings(source);

@@ -86,6 +86,7 @@ export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) =
   while (next) {
     const page: ListingPage<T> = await next;
     if (page.cursor && seen.has(page.cursor)) {
+      yield* page.items;
       throw new SimgrepError('REMOTE_ERROR', `the store sent the same continuation token twice ("${page.cursor.slice(0, 40)}"), so the listing would never end; it was stopped (a bug in the store or a proxy in front of it)`);
     }
     if (page.cursor) seen.add(page.cursor);
