@@ -11,10 +11,14 @@ export type OpenedText =
 /** Looks at the first chunk, and gives back the whole stream as UTF-8 text when it is text. */
 export async function openText(chunks: AsyncIterable<Uint8Array>): Promise<OpenedText> {
   const it = chunks[Symbol.asyncIterator]();
-  let first = await it.next();
-  while (!first.done && first.value.length === 0) first = await it.next();
-  if (first.done) return { kind: 'empty' };
-  const head = first.value;
+  // A BOM needs 2 bytes: a pipe may deliver less in its first chunk.
+  let head: Uint8Array = new Uint8Array(0);
+  while (head.length < 2) {
+    const next = await it.next();
+    if (next.done) break;
+    head = head.length === 0 ? next.value : Buffer.concat([head, next.value]);
+  }
+  if (head.length === 0) return { kind: 'empty' };
   const rest: AsyncIterable<Uint8Array> = {
     [Symbol.asyncIterator]: () => {
       let sentHead = false;
