@@ -39,12 +39,13 @@ export class IgnoreStack {
    * The stack for a child directory: adds its rule files when it has any. `names`, the directory's
    * entries when the caller has listed it, saves a failing read per rule file in the common case.
    */
-  async enter(dir: string, names?: ReadonlySet<string>, report?: RuleFileProblem): Promise<IgnoreStack> {
+  async enter(dir: string, names?: ReadonlySet<string>, report?: RuleFileProblem, ioDir: string | Buffer = dir): Promise<IgnoreStack> {
     let rules: Ignore | null = null;
     for (const name of RULE_FILES) {
       if (names && !names.has(name)) continue;
       const file = path.join(dir, name);
-      const read = readRuleFile(file);
+      // A directory whose name is not valid UTF-8 is read by its raw bytes (ioDir).
+      const read = readRuleFile(typeof ioDir === 'string' ? file : Buffer.concat([ioDir, Buffer.from(path.sep + name)]));
       if (!read.ok) {
         // A rule file that exists but cannot be used is said, not dropped: its files may be searched.
         if (!read.missing) report?.(file, read.problem);

@@ -11,7 +11,7 @@ export type RuleFileRead =
   | { ok: false; missing: false; problem: string };
 
 /** The file's text, "missing", or the problem that kept it from being read (said in plain words). */
-export function readRuleFile(file: string): RuleFileRead {
+export function readRuleFile(file: string | Buffer): RuleFileRead {
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.

@@ -29,7 +29,7 @@ let cleanup = async () => {};
 interface Run { stdout: string; stderr: string; code: number | null; ms: number; peakRssBytes: number }
 
 /** Spawns the CLI in the tree; `stdoutPath` sends stdout to a file such as /dev/full. */
-function run(args: string[], o: { env?: Record<string, string>; input?: string; stdoutPath?: string; fifoWrite?: [string, string] } = {}): Promise<Run> {
+function run(args: string[], o: { env?: Record<string, string>; input?: string; holdStdin?: boolean; stdoutPath?: string; fifoWrite?: [string, string] } = {}): Promise<Run> {
   const rssFile = path.join(dir, '.rss', `${Math.random().toString(36).slice(2)}`);
   const started = performance.now();
   return new Promise((resolve, reject) => {
@@ -49,7 +49,7 @@ function run(args: string[], o: { env?: Record<string, string>; input?: string; 
       const peak = Number(await readFile(rssFile, 'utf8').catch(() => '0')) * 1024;
       resolve({ stdout, stderr, code, ms: performance.now() - started, peakRssBytes: peak });
     });
-    child.stdin!.end(o.input ?? '');
+    if (o.holdStdin) child.stdin!.write('a first line\n'); else child.stdin!.end(o.input ?? '');
     if (o.fifoWrite) void writeFile(path.join(dir, o.fifoWrite[0]), o.fifoWrite[1]);
   });
 }
@@ -81,6 +81,8 @@ interface Case {
   /** Peak RSS may exceed a normal search's by at most this much. */
   maxExtraRssBytes?: number;
   skip?: boolean;
+  /** Keep standard input open (a pipe whose writer never finishes). */
+  holdStdin?: boolean;
   /** Run with the bundled default model instead of the tiny test model. */
   bundledModel?: boolean;
 }
@@ -232,6 +234,26 @@ const CASES: Case[] = [
     results: [GOOD],
   },
   {
+    name: 'file names that are not valid UTF-8 could not be searched ("ENOENT; check it exists")',
+    setup: async () => {
+      const root = Buffer.from(path.join(dir, 'names'));
+      await mkdir(Buffer.concat([root, Buffer.from('/d\xffir', 'latin1')]), { recursive: true });
+      await writeFile(Buffer.concat([root, Buffer.from('/caf\xe9.txt', 'latin1')]), 'we retry the failed upload\n');
+      await writeFile(Buffer.concat([root, Buffer.from('/d\xffir/x.txt', 'latin1')]), 'retry the upload\n');
+      await writeFile(Buffer.concat([root, Buffer.from('/d\xffir/.gitignore', 'latin1')]), 'ignored.txt\n');
+      await writeFile(Buffer.concat([root, Buffer.from('/d\xffir/ignored.txt', 'latin1')]), 'retry the failed upload\n');
+    },
+    args: ['retry failed upload', 'names', GOOD, ...jsonl],
+    code: 0, stderr: '', results: [GOOD, 'names/caf\\xE9.txt', 'names/d\\xFFir/x.txt'],
+  },
+  {
+    name: 'standard input that never ends kept the run (and --timeout) waiting forever',
+    args: ['retry failed upload', '-', GOOD, '--timeout', '2', ...jsonl],
+    holdStdin: true,
+    code: 2, stderr: /^simgrep: stopped after the --timeout of 2 s: the results found so far are shown; still reading <stdin>\n$/,
+    results: [GOOD], maxMs: 12_000,
+  },
+  {
     name: 'a model whose weights are NaN silently matched nothing',
     setup: async () => {
       const broken = path.join(dir, '.model-nan');
@@ -292,7 +314,7 @@ describe('hostile input (one row per case: exit code, message naming the source,
       const args = c.args.map((a) => (a.startsWith('/') && !a.startsWith('/proc') && !a.startsWith('/dev') ? `${origin}${a}` : a === 'ORIGIN' ? origin : a));
       const r = await run(c.bundledModel || args.includes('--model') ? args : [...args, '--model', model], {
         env: { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_REGION: 'us-east-1', SIMGREP_REMOTE_RETRIES: '0', ...c.env },
-        input: c.input, stdoutPath: c.stdoutPath, fifoWrite: c.fifoWrite,
+        input: c.input, holdStdin: c.holdStdin, stdoutPath: c.stdoutPath, fifoWrite: c.fifoWrite,
       });
       const shown = (p: string) => (p.startsWith('/') ? `${origin}${p}` : p);
       if (c.stderr === '') expect(r.stderr).toBe(''); else expect(r.stderr, r.stderr).toMatch(c.stderr);
