@@ -2,7 +2,7 @@
 export { createSearcher } from './searcher.js';
 export type { Searcher, SearcherOptions, SearchOptions, SearchContentOptions, SearchResponse, SearchMode } from './searcher.js';
 export type { SearchResult } from './rank/windows.js';
-export type { SearchStats } from './pipeline.js';
+export type { SearchProgress, SearchStats } from './pipeline.js';
 export type { Source, Entry, SourceWarning } from './sources/source.js';
 export { createFsSource } from './sources/fs.js';
 export { createContentSource } from './sources/content.js';

@@ -23,6 +23,11 @@ export interface SearchStats {
   ms: number;
 }
 
+/** Progress while searching: the counts so far, and the read that has waited longest (a slow or stuck source). */
+export interface SearchProgress extends SearchStats {
+  waitingOn?: { path: string; ms: number };
+}
+
 export interface PipelineOptions {
   sources: Source[];
   executor: Executor;
@@ -41,7 +46,7 @@ export interface PipelineOptions {
   deadline?: { signal: AbortSignal; seconds: number };
   /** Stop reading a file after this many bytes, whatever its size claimed (the --max-filesize cap). */
   maxFileBytes?: number;
-  onProgress?: (s: SearchStats) => void;
+  onProgress?: (s: SearchProgress) => void;
 }
 
 export interface PipelineOutcome {
@@ -74,8 +79,8 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   const packer = new BatchPacker({ batchLines, maxBatchBytes: MAX_BATCH_BYTES });
   const inflight = new Set<Promise<void>>();
   let lastProgress = 0;
-  /** Files being read now: named when the deadline stops the search. */
-  const reading = new Set<string>();
+  /** Files being read now, and since when: shown on progress, named when the deadline stops the search. */
+  const reading = new Map<string, number>();
   const deadlineFired = () => o.deadline?.signal.aborted === true;
   // Sources see one signal: the caller's abort or the deadline, whichever comes first.
   const readSignal = o.deadline
@@ -155,13 +160,18 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     const now = performance.now();
     if (now - lastProgress < 100) return;
     lastProgress = now;
-    o.onProgress({ ...stats, ms: now - started });
+    // The oldest read still open: what a stalled search is waiting on.
+    const [oldest] = reading;
+    o.onProgress({ ...stats, ms: now - started, ...(oldest && { waitingOn: { path: oldest[0], ms: now - oldest[1] } }) });
   };
+  // Progress also ticks while nothing arrives, so a stuck source shows on the terminal.
+  const ticker = o.onProgress ? setInterval(reportProgress, 250) : null;
+  ticker?.unref();
 
   const processEntry = async (source: Source, entry: Entry) => {
     const fileIndex = paths.push(entry.path) - 1;
     const splitter = new LineSplitter({ pieceLines: batchLines, contextLines: o.nLines });
-    reading.add(entry.path);
+    reading.set(entry.path, performance.now());
     try {
       // Sources decide how to read (whole small files, chunks of big ones); read() is the fallback.
       let raw = streamEntry(source, entry, readSignal);
@@ -238,7 +248,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     await Promise.all(inflight);
     checkAbort();
   } catch (e) {
-    const waitingFor = [...reading];
+    const waitingFor = [...reading.keys()];
     if (!(e instanceof DeadlineReached)) {
       await Promise.allSettled([...running, ...inflight]);
       throw e;
@@ -254,6 +264,8 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       path: shown, code: 'TIMEOUT',
       message: `stopped after the --timeout of ${o.deadline!.seconds} s: the results found so far are shown${waitingFor.length ? `; still reading ${shown}` : ''}`,
     });
+  } finally {
+    if (ticker) clearInterval(ticker);
   }
   stats.ms = performance.now() - started;
   const hits = spread ? spreadAcrossFiles(topk.take(), o.topK, o.rank!.fileDecay, o.rank!.fileCoherence) : topk.take();

@@ -7,7 +7,7 @@ import { checkOptionTypes } from './options-check.js';
 import { createInProcessExecutor } from './in-process.js';
 import { loadModel, type LoadModelOptions } from './model/load.js';
 import { defaultModelSpec } from './model/default-model.js';
-import { runPipeline, type SearchStats } from './pipeline.js';
+import { runPipeline, type SearchProgress, type SearchStats } from './pipeline.js';
 import { createPool, type Executor } from './pool.js';
 import { bundledLexicon } from './rank/lexical/lexicon.js';
 import { buildRankPlan } from './rank/plan.js';
@@ -62,7 +62,7 @@ export interface SearchOptions {
   /** Lines per worker batch (tuning only; results never depend on it). */
   batchLines?: number;
   signal?: AbortSignal;
-  onProgress?: (s: SearchStats) => void;
+  onProgress?: (s: SearchProgress) => void;
 }
 
 export interface SearchContentOptions extends Omit<SearchOptions, 'paths' | 'sources'> {

@@ -131,7 +131,7 @@ export function helpText(version: string): string {
     'Usage: simgrep [OPTIONS] <QUERY> [PATH]...',
     '       command | simgrep [OPTIONS] <QUERY>',
     '',
-    'PATH may be a file, a directory (searched recursively), a quoted glob, or a URI:',
+    'PATH may be a file, a directory (searched recursively), a quoted glob, - (standard input), or a URI:',
     's3://bucket/prefix/, az://container/prefix/, https://host/file (see the README for credentials).',
     'Exit status: 0 if a line matched, 1 if none did, 2 if an error occurred.',
     '',
