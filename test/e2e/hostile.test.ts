@@ -160,6 +160,12 @@ const CASES: Case[] = [
     results: [GOOD],
   },
   {
+    name: 'a listing reply cut short was taken as the last page',
+    args: ['retry failed upload', 's3://cut/', GOOD, '--s3-endpoint', 'ORIGIN', ...jsonl],
+    code: 2, stderr: /^simgrep: s3:\/\/cut\/: the listing request was answered with a listing cut short \(\d+ characters, no closing tag\) \(application\/xml\), not an S3 listing/,
+    results: [GOOD],
+  },
+  {
     name: 'a redirect loop said only "HTTP 302"',
     args: ['retry failed upload', '/loop', GOOD, ...jsonl],
     code: 2, stderr: /^simgrep: http:\/\/127\.0\.0\.1:\d+\/loop: too many redirects \(more than 5, the last to http:\/\/127\.0\.0\.1:\d+\/loop\); the server redirects in a loop: check the URL\n$/,
@@ -292,6 +298,7 @@ beforeAll(async () => {
       return;
     }
     if (url.pathname.startsWith('/repeat/logs/')) { res.writeHead(200, { 'content-length': 27 }).end('we retry the failed upload\n'); return; }
+    if (url.pathname === '/cut') { res.writeHead(200, { 'content-type': 'application/xml' }).end('<?xml version="1.0"?><ListBucketResult><Name>cut</Name><IsTruncated>false</IsTruncated><Contents><Key>a.l'); return; }
     if (url.pathname === '/html') { res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body>Console login</body></html>'); return; }
     res.writeHead(404).end();
   }));
