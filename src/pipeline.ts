@@ -84,7 +84,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   const deadlineFired = () => o.deadline?.signal.aborted === true;
   // Sources see one signal: the caller's abort or the deadline, whichever comes first.
   const readSignal = o.deadline
-    ? (o.signal ? AbortSignal.any([o.signal, o.deadline.signal]) : o.deadline.signal)
+    ? (o.signal ? eitherSignal(o.signal, o.deadline.signal) : o.deadline.signal)
     : o.signal;
 
   const checkAbort = () => {
@@ -270,4 +270,15 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   stats.ms = performance.now() - started;
   const hits = spread ? spreadAcrossFiles(topk.take(), o.topK, o.rank!.fileDecay, o.rank!.fileCoherence) : topk.take();
   return { hits, closestMiss: topk.size === 0 ? closest : null, warnings, stats };
+}
+
+/** A signal that aborts when either does (AbortSignal.any, which Node 20.0-20.2 lack). */
+function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
+  if (typeof AbortSignal.any === 'function') return AbortSignal.any([a, b]);
+  const both = new AbortController();
+  const fire = (s: AbortSignal) => () => both.abort(s.reason);
+  if (a.aborted || b.aborted) both.abort((a.aborted ? a : b).reason);
+  a.addEventListener('abort', fire(a), { once: true });
+  b.addEventListener('abort', fire(b), { once: true });
+  return both.signal;
 }
