@@ -170,7 +170,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
 
   const processEntry = async (source: Source, entry: Entry) => {
     const fileIndex = paths.push(entry.path) - 1;
-    const splitter = new LineSplitter({ pieceLines: batchLines, contextLines: o.nLines });
+    const splitter = new LineSplitter({ pieceLines: batchLines, contextLines: o.nLines, maxPieceBytes: MAX_BATCH_BYTES, alignLines: chunkLines });
     reading.set(entry.path, performance.now());
     try {
       // Sources decide how to read (whole small files, chunks of big ones); read() is the fallback.

@@ -142,6 +142,15 @@ const CASES: Case[] = [
     maxMs: 30_000, maxExtraRssBytes: 256 * MB,
   },
   {
+    name: 'lines just under the cut piled up 2,048 to a piece (a 96 MB file of 16 KB lines cost +300 MB RSS)',
+    setup: async () => {
+      const line = `retry failed upload ${'lorem ipsum '.repeat(1332)}\n`;
+      await writeFile(path.join(dir, 'wide.txt'), line.repeat(6000));
+    },
+    args: ['retry failed upload', 'wide.txt', GOOD, ...jsonl],
+    code: 0, stderr: '', results: [GOOD, 'wide.txt'], maxMs: 30_000, maxExtraRssBytes: 256 * MB,
+  },
+  {
     name: 'a server that accepts and never answers held every result back for 121 s',
     args: ['retry failed upload', '/never', GOOD, '--timeout', '2', ...jsonl],
     code: 2, stderr: /^simgrep: stopped after the --timeout of 2 s: the results found so far are shown; still reading http:\/\/127\.0\.0\.1:\d+\/never\n$/,
