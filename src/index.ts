@@ -5,7 +5,7 @@ export type { Workspace, WorkspaceOptions, WorkspaceStatus } from './index/works
 export type { IndexProgress, IndexReport } from './index/indexer.js';
 export type { Searcher, SearcherOptions, SearchOptions, SearchContentOptions, SearchResponse, SearchMode } from './searcher.js';
 export type { SearchResult } from './rank/windows.js';
-export type { SearchStats } from './pipeline.js';
+export type { SearchProgress, SearchStats } from './pipeline.js';
 export type { Source, Entry, SourceWarning } from './sources/source.js';
 export { createFsSource } from './sources/fs.js';
 export { createContentSource } from './sources/content.js';

@@ -6,8 +6,9 @@ import { TopK, compareRanked } from './rank/topk.js';
 import type { Hit } from './rank/windows.js';
 import { streamEntry, type Entry, type Source, type SourceWarning } from './sources/source.js';
 import { BatchPacker, type Batch, type Segment } from './text/batch-packer.js';
-import { decodeLines, looksBinary } from './text/decode.js';
+import { decodeLines } from './text/decode.js';
 import { LineSplitter } from './text/line-splitter.js';
+import { capBytes, openText } from './text/text-stream.js';
 import type { RankPlan } from './rank/plan.js';
 import { CANDIDATES_PER_RESULT, spreadAcrossFiles } from './rank/diversify.js';
 import type { ChunkRequest } from './embed/line-scorer.js';
@@ -24,6 +25,11 @@ export interface SearchStats {
   index?: { workspace: string; refreshed: number };
 }
 
+/** Progress while searching: the counts so far, and the read that has waited longest (a slow or stuck source). */
+export interface SearchProgress extends SearchStats {
+  waitingOn?: { path: string; ms: number };
+}
+
 export interface PipelineOptions {
   sources: Source[];
   executor: Executor;
@@ -38,7 +44,11 @@ export interface PipelineOptions {
   batchLines?: number;
   fileConcurrency?: number;
   signal?: AbortSignal;
-  onProgress?: (s: SearchStats) => void;
+  /** The overall time budget: when it fires, reading stops and the results so far are returned. */
+  deadline?: { signal: AbortSignal; seconds: number };
+  /** Stop reading a file after this many bytes, whatever its size claimed (the --max-filesize cap). */
+  maxFileBytes?: number;
+  onProgress?: (s: SearchProgress) => void;
 }
 
 export interface PipelineOutcome {
@@ -51,6 +61,9 @@ export interface PipelineOutcome {
 
 const MAX_BATCH_BYTES = 1 << 20;
 const SETUP_ERRORS = new Set(['EMBEDDER_UNAVAILABLE', 'MODEL_CORRUPT', 'TOKENIZER_CORRUPT', 'MODEL_NOT_FOUND', 'INTERNAL']);
+
+/** Thrown inside the pipeline when the deadline fires; caught at the top, never escapes. */
+class DeadlineReached extends Error {}
 
 export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> {
   const started = performance.now();
@@ -68,10 +81,18 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   const packer = new BatchPacker({ batchLines, maxBatchBytes: MAX_BATCH_BYTES });
   const inflight = new Set<Promise<void>>();
   let lastProgress = 0;
+  /** Files being read now, and since when: shown on progress, named when the deadline stops the search. */
+  const reading = new Map<string, number>();
+  const deadlineFired = () => o.deadline?.signal.aborted === true;
+  // Sources see one signal: the caller's abort or the deadline, whichever comes first.
+  const readSignal = o.deadline
+    ? (o.signal ? eitherSignal(o.signal, o.deadline.signal) : o.deadline.signal)
+    : o.signal;
 
   const checkAbort = () => {
     if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'the search was aborted');
     if (fatal) throw fatal;
+    if (deadlineFired()) throw new DeadlineReached();
   };
 
   const hitAt = (batch: Batch, seg: Segment, i: number, distance: number): Hit => {
@@ -87,6 +108,8 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       for (let i = seg.scoreFrom; i < seg.scoreTo; i++) {
         const d = distances[i];
         if (d !== d || d === Infinity) continue;
+        // Ranked modes: distance 1 is relevance 0, which is no match (a query of stop words).
+        if (o.rank && d >= 1) continue;
         const line = seg.firstLine + (i - seg.from);
         if (o.maxDistance !== undefined && !(d < o.maxDistance)) {
           if (!closest || compareRanked({ distance: d, path, line }, closest) < 0) closest = hitAt(batch, seg, i, d);
@@ -115,10 +138,11 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     return topk.size > 0 ? Math.min(floor, o.maxDistance) : Math.min(floor, closest?.distance ?? Infinity);
   };
 
-  const submit = async (batch: Batch | null) => {
+  /** `last`: the final flush after the deadline fired, which still scores what was read. */
+  const submit = async (batch: Batch | null, last = false) => {
     if (!batch) return;
     while (inflight.size >= o.executor.capacity) await Promise.race(inflight);
-    checkAbort();
+    if (!last) checkAbort();
     const p: Promise<void> = o.executor
       .score({
         bytes: batch.bytes, offsets: batch.offsets, scoreRanges: batch.scoreRanges,
@@ -141,13 +165,18 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     const now = performance.now();
     if (now - lastProgress < 100) return;
     lastProgress = now;
-    o.onProgress({ ...stats, ms: now - started });
+    // The oldest read still open: what a stalled search is waiting on.
+    const [oldest] = reading;
+    o.onProgress({ ...stats, ms: now - started, ...(oldest && { waitingOn: { path: oldest[0], ms: now - oldest[1] } }) });
   };
+  // Progress also ticks while nothing arrives, so a stuck source shows on the terminal.
+  const ticker = o.onProgress ? setInterval(reportProgress, 250) : null;
+  ticker?.unref();
 
   const processEntry = async (source: Source, entry: Entry) => {
     const fileIndex = paths.push(entry.path) - 1;
-    const splitter = new LineSplitter({ pieceLines: batchLines, contextLines: o.nLines });
-    let first = true;
+    const splitter = new LineSplitter({ pieceLines: batchLines, contextLines: o.nLines, maxPieceBytes: MAX_BATCH_BYTES, alignLines: chunkLines });
+    reading.set(entry.path, performance.now());
     try {
       if (source.pieces) {
         for (const piece of await source.pieces(entry, o.nLines, o.signal)) {
@@ -159,26 +188,43 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
         return;
       }
       // Sources decide how to read (whole small files, chunks of big ones); read() is the fallback.
-      for await (const chunk of streamEntry(source, entry, o.signal)) {
-        checkAbort();
-        if (first) {
-          first = false;
-          if (looksBinary(chunk)) { stats.binary++; stats.skipped++; return; }
+      let raw = streamEntry(source, entry, readSignal);
+      if (o.maxFileBytes !== undefined) {
+        const cap = o.maxFileBytes;
+        raw = capBytes(raw, cap, () => {
+          stats.skipped++;
+          warnings.push({ path: entry.path, code: 'TOO_LARGE', message: `${entry.path}: stopped reading at --max-filesize ${cap} bytes (its size was not known up front); only those bytes were searched` });
+        });
+      }
+      const text = await openText(raw);
+      if (text.kind === 'binary') {
+        stats.binary++;
+        stats.skipped++;
+        // A walk skips binary files quietly; a file the user named gets a line saying why.
+        if (entry.named) warnings.push({ path: entry.path, code: 'BINARY', message: `${entry.path}: binary file (a NUL byte in its first 8 KiB), not searched` });
+        return;
+      }
+      if (text.kind === 'text') {
+        for await (const chunk of text.chunks) {
+          checkAbort();
+          stats.bytes += chunk.length;
+          for (const piece of splitter.push(chunk)) await submit(packer.add(piece, fileIndex));
+          reportProgress();
         }
-        stats.bytes += chunk.length;
-        for (const piece of splitter.push(chunk)) await submit(packer.add(piece, fileIndex));
-        reportProgress();
       }
       for (const piece of splitter.end()) await submit(packer.add(piece, fileIndex));
       stats.files++;
       stats.lines += splitter.linesSeen;
     } catch (e) {
+      if (e instanceof DeadlineReached || deadlineFired()) throw new DeadlineReached();
       if (isSimgrepError(e) && (e.code === 'ABORTED' || fatal)) throw e;
       stats.errors++;
       // A source that knows the cause (a remote store) throws a SimgrepError that says how to fix it.
       if (isSimgrepError(e)) { warnings.push({ path: entry.path, code: e.code, message: e.message }); return; }
       const code = (e as NodeJS.ErrnoException).code;
       warnings.push({ path: entry.path, code: 'PATH_UNREADABLE', message: `${entry.path}: cannot be read (${code ?? (e as Error).message}); check it exists and its permissions` });
+    } finally {
+      reading.delete(entry.path);
     }
   };
 
@@ -191,27 +237,62 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
 
   const running = new Set<Promise<void>>();
   const fileConcurrency = o.fileConcurrency ?? 8;
+  // Waits end when the deadline fires, even on a read that never returns (a stuck pipe or server).
+  const deadlineP = new Promise<never>((_, reject) => {
+    const fire = () => reject(new DeadlineReached());
+    if (o.deadline?.signal.aborted) fire(); else o.deadline?.signal.addEventListener('abort', fire, { once: true });
+  });
+  deadlineP.catch(() => {});
+  const untilDeadline = <T>(p: Promise<T>): Promise<T> => (o.deadline ? Promise.race([p, deadlineP]) : p);
   try {
     for (const source of o.sources) {
-      for await (const entry of source.list(o.signal)) {
+      for await (const entry of source.list(readSignal)) {
         checkAbort();
         drainSourceWarnings(source);
-        while (running.size >= fileConcurrency) await Promise.race(running);
+        while (running.size >= fileConcurrency) await untilDeadline(Promise.race(running));
         const p: Promise<void> = processEntry(source, entry).finally(() => running.delete(p));
         p.catch(() => {}); // observed by Promise.race/all below; this only marks it handled
         running.add(p);
       }
+      checkAbort();
       drainSourceWarnings(source);
     }
-    await Promise.all(running);
+    await untilDeadline(Promise.all(running));
     await submit(packer.flush());
     await Promise.all(inflight);
     checkAbort();
   } catch (e) {
-    await Promise.allSettled([...running, ...inflight]);
-    throw e;
+    const waitingFor = [...reading.keys()];
+    if (!(e instanceof DeadlineReached)) {
+      await Promise.allSettled([...running, ...inflight]);
+      throw e;
+    }
+    // What was read is still scored; reads still waiting on a source are abandoned.
+    await submit(packer.flush(), true).catch(() => {});
+    await Promise.allSettled([...inflight]);
+    // The deadline keeps what was scored: results so far, one line on what was cut short.
+    for (const source of o.sources) drainSourceWarnings(source);
+    stats.errors++;
+    const shown = waitingFor.slice(0, 5).join(', ') + (waitingFor.length > 5 ? `, and ${waitingFor.length - 5} more` : '');
+    warnings.push({
+      path: shown, code: 'TIMEOUT',
+      message: `stopped after the --timeout of ${o.deadline!.seconds} s: the results found so far are shown${waitingFor.length ? `; still reading ${shown}` : ''}`,
+    });
+  } finally {
+    if (ticker) clearInterval(ticker);
   }
   stats.ms = performance.now() - started;
   const hits = spread ? spreadAcrossFiles(topk.take(), o.topK, o.rank!.fileDecay, o.rank!.fileCoherence) : topk.take();
   return { hits, closestMiss: topk.size === 0 ? closest : null, warnings, stats };
+}
+
+/** A signal that aborts when either does (AbortSignal.any, which Node 20.0-20.2 lack). */
+function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
+  if (typeof AbortSignal.any === 'function') return AbortSignal.any([a, b]);
+  const both = new AbortController();
+  const fire = (s: AbortSignal) => () => both.abort(s.reason);
+  if (a.aborted || b.aborted) both.abort((a.aborted ? a : b).reason);
+  a.addEventListener('abort', fire(a), { once: true });
+  b.addEventListener('abort', fire(b), { once: true });
+  return both.signal;
 }

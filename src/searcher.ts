@@ -3,10 +3,11 @@
 import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
 import { SimgrepError } from './errors.js';
+import { checkOptionTypes } from './options-check.js';
 import { createInProcessExecutor } from './in-process.js';
 import { loadModel, type LoadModelOptions } from './model/load.js';
 import { defaultModelSpec } from './model/default-model.js';
-import { runPipeline, type SearchStats } from './pipeline.js';
+import { runPipeline, type SearchProgress, type SearchStats } from './pipeline.js';
 import { createPool, type Executor } from './pool.js';
 import { bundledLexicon } from './rank/lexical/lexicon.js';
 import { buildRankPlan } from './rank/plan.js';
@@ -50,6 +51,10 @@ export interface SearchOptions {
   hidden?: boolean;
   noIgnore?: boolean;
   maxFileBytes?: number;
+  /** Follow symbolic links in directory walks (loops are detected and reported). */
+  followSymlinks?: boolean;
+  /** Overall time budget: when it runs out, reading stops and the results so far are returned (with a TIMEOUT warning). */
+  timeoutMs?: number;
   /** For s3://, az:// and http(s):// paths: S3 endpoint override, timeout, retries, credential env. */
   remote?: RemoteOptions;
   /** Merge overlapping windows of one file into one result (default true). */
@@ -57,7 +62,7 @@ export interface SearchOptions {
   /** Lines per worker batch (tuning only; results never depend on it). */
   batchLines?: number;
   signal?: AbortSignal;
-  onProgress?: (s: SearchStats) => void;
+  onProgress?: (s: SearchProgress) => void;
 }
 
 export interface SearchContentOptions extends Omit<SearchOptions, 'paths' | 'sources'> {
@@ -87,11 +92,20 @@ export interface Searcher {
 /** Inputs under this size are scored on the calling thread: starting workers would cost more. */
 const IN_PROCESS_BYTES = 2 << 20;
 
+/** Worker threads beyond 2 per core only cost memory (each has its own V8 heap): -J is capped there. */
+export function maxConcurrency(cores = availableParallelism()): number {
+  return Math.max(4, 2 * cores);
+}
+
 export function createSearcher(opts: SearcherOptions = {}): Searcher {
-  const concurrency = opts.concurrency ?? availableParallelism();
-  if (!Number.isInteger(concurrency) || concurrency < 0) {
+  const asked = opts.concurrency ?? availableParallelism();
+  if (!Number.isInteger(asked) || asked < 0) {
     throw new SimgrepError('BAD_FLAG', `concurrency must be a whole number >= 0 (got ${opts.concurrency}); use 0 for in-process`);
   }
+  const concurrency = Math.min(asked, maxConcurrency());
+  const capNote = asked > concurrency
+    ? { path: '', code: 'CONCURRENCY_CAPPED', message: `-J ${asked} is more worker threads than this machine can use; using ${concurrency} (2 per core, at least 4)` }
+    : null;
   const kind: EmbedderKind = opts.embedder ?? 'static';
   let modelP: Promise<ModelData> | null = null;
   let localP: Promise<Executor> | null = null;
@@ -104,8 +118,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   const local = async () => (localP ??= createInProcessExecutor(await model(), kind));
   const workers = async () => (pool ??= createPool({ model: await model(), kind, threads: concurrency }));
 
-  async function run(sources: Source[], o: SearchOptions, small: boolean): Promise<SearchResponse> {
-    validate(o);
+  async function run(sources: Source[], o: SearchOptions, small: boolean, deadline: Deadline | null): Promise<SearchResponse> {
     const mode = o.mode ?? 'hybrid';
     const rank = mode === 'line' ? undefined : buildRankPlan(o.query, mode, bundledLexicon());
     const queryText = o.ignoreCase ? o.query.toLowerCase() : o.query;
@@ -127,12 +140,13 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       sources, executor, query, queryKey: `${++searchCount}:${queryText}`,
       topK, maxDistance, nLines: o.nLines ?? 3, ignoreCase: !!o.ignoreCase, rank,
       signal: o.signal, onProgress: o.onProgress, batchLines: o.batchLines,
+      maxFileBytes: o.maxFileBytes, deadline: deadline ?? undefined,
     });
     const results = o.merge === false ? resultsPerHit(outcome.hits) : mergeHits(outcome.hits);
     return {
       results,
       closestMiss: outcome.closestMiss ? hitToResult(outcome.closestMiss) : undefined,
-      warnings: outcome.warnings,
+      warnings: capNote ? [capNote, ...outcome.warnings] : outcome.warnings,
       stats: outcome.stats,
     };
   }
@@ -146,22 +160,26 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       return v;
     },
     async search(o) {
+      validate(o);
+      // The clock starts now: listing, model loading and the pool's start all count.
+      const deadline = deadlineOf(o.timeoutMs);
       const paths = o.paths ?? [];
       const sources: Source[] = [...(o.sources ?? [])];
       if (paths.length > 0) {
         sources.unshift(...await sourcesForPaths(paths, {
           recursive: o.recursive, hidden: o.hidden, noIgnore: o.noIgnore,
-          extensions: o.extensions, maxFileBytes: o.maxFileBytes, remote: o.remote,
+          extensions: o.extensions, maxFileBytes: o.maxFileBytes, remote: o.remote, followSymlinks: o.followSymlinks,
         }));
       }
       if (sources.length === 0) throw new SimgrepError('BAD_FLAG', 'nothing to search: pass paths, or pipe text on stdin');
       const small = (o.sources ?? []).every((src) => src.small === true)
         && (paths.length === 0 || (await totalFileBytes(paths)) < IN_PROCESS_BYTES);
-      return run(sources, o, small);
+      return run(sources, o, small, deadline);
     },
     async searchContent(o) {
+      validate(o);
       const source = createContentSource(o.name ?? '<content>', o.content);
-      return run([source], o, o.content.length < IN_PROCESS_BYTES);
+      return run([source], o, o.content.length < IN_PROCESS_BYTES, deadlineOf(o.timeoutMs));
     },
     async close() {
       const closing: Promise<void>[] = [];
@@ -185,7 +203,19 @@ export function executorOf(searcher: Searcher, pooled: boolean): Promise<Executo
   return get(pooled);
 }
 
-function validate(o: SearchOptions): void {
+type Deadline = { signal: AbortSignal; seconds: number };
+
+function deadlineOf(timeoutMs: number | undefined): Deadline | null {
+  if (timeoutMs === undefined) return null;
+  return { signal: AbortSignal.timeout(timeoutMs), seconds: timeoutMs / 1000 };
+}
+
+/** Checks a search's options (types and ranges): throws a SimgrepError that says what to fix. */
+export function validate(o: SearchOptions | SearchContentOptions): void {
+  checkOptionTypes(o);
+  if (o.timeoutMs !== undefined && !(o.timeoutMs > 0)) {
+    throw new SimgrepError('BAD_FLAG', `--timeout must be a number of seconds > 0 (got ${o.timeoutMs / 1000})`);
+  }
   if (typeof o.query !== 'string' || o.query.trim() === '') {
     throw new SimgrepError('BAD_QUERY', 'the query is empty; pass what you are looking for, e.g. simgrep "retry failed uploads" ./src');
   }

@@ -15,6 +15,7 @@ import { runIndexCommand } from './commands/index-command.js';
 import { runWorkspaceCommand } from './commands/workspace-command.js';
 import { searchTarget } from './commands/workspace-target.js';
 import { createWorkspace } from '../index/workspace.js';
+import { writeFailure } from './write-failure.js';
 
 const version = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -30,10 +31,13 @@ async function main(argv: string[]): Promise<number> {
   if (flags.version) { process.stdout.write(`simgrep ${version}\n`); return 0; }
   const command = argv.indexOf('--') < 0 || argv.indexOf(positionals[0]) < argv.indexOf('--') ? COMMANDS[positionals[0]] : undefined;
   if (command) return command(flags, positionals.slice(1));
-  const [query, ...paths] = positionals;
+  const [query, ...named] = positionals;
   if (query === undefined) throw new SimgrepError('BAD_QUERY', 'missing QUERY; usage: simgrep [OPTIONS] <QUERY> [PATH]... (simgrep --help)');
-  const useStdin = paths.length === 0 && !process.stdin.isTTY;
-  if (paths.length === 0 && !useStdin) {
+  // "-" is standard input, as in grep (once, wherever it stands among the paths).
+  const paths = named.filter((p) => p !== '-');
+  const dash = paths.length < named.length;
+  const useStdin = dash || (paths.length === 0 && !process.stdin.isTTY);
+  if (named.length === 0 && !useStdin) {
     throw new SimgrepError('BAD_FLAG', 'no PATH given and nothing piped on stdin; e.g. simgrep "retry failed uploads" ./src');
   }
   if (flags.json && flags.jsonl) throw new SimgrepError('BAD_FLAG', 'choose one of --json and --jsonl');
@@ -63,6 +67,8 @@ async function main(argv: string[]): Promise<number> {
       hidden: flags.hidden === true,
       noIgnore: flags.ignore === false,
       maxFileBytes: flags['max-filesize'] as number | undefined,
+      followSymlinks: flags.follow === true,
+      timeoutMs: typeof flags.timeout === 'number' ? flags.timeout * 1000 : undefined,
       remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined },
       merge: flags.merge !== false,
       onProgress: progress.search,
@@ -72,6 +78,8 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     progress.clear();
     await searcher.close();
+    // A pipe that never ends (cut short by --timeout) must not keep the process alive.
+    if (useStdin) process.stdin.destroy();
   }
 }
 
@@ -106,8 +114,11 @@ function pickPrinter(flags: ParsedFlags): Printer {
 }
 
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  // A closed pipe (simgrep … | head) is a normal end; any other failed write (a full disk, /dev/full,
+  // a revoked terminal) must not pass as success or end in a stack trace.
   if (e.code === 'EPIPE') process.exit(0);
-  throw e;
+  process.stderr.write(`simgrep: ${writeFailure(e)}\n`);
+  process.exit(2);
 });
 
 main(process.argv.slice(2)).then(

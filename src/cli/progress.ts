@@ -1,13 +1,14 @@
 // Progress on stderr, only when stderr is a terminal: model downloads and long searches.
-import type { SearchStats } from '../pipeline.js';
+import type { SearchProgress } from '../pipeline.js';
 
 export interface Progress {
   download(p: { file: string; received: number; total: number | null }): void;
-  search(s: SearchStats): void;
+  search(s: SearchProgress): void;
   clear(): void;
 }
 
 const SHOW_AFTER_MS = 1000;
+const WAITING_AFTER_MS = 2000;
 
 export function createProgress(stream: NodeJS.WriteStream): Progress {
   // Off a terminal nothing is drawn, and nothing is formatted (the first toLocaleString loads ICU data).
@@ -30,7 +31,10 @@ export function createProgress(stream: NodeJS.WriteStream): Progress {
     },
     search(s) {
       if (s.ms < SHOW_AFTER_MS) return;
-      draw(`searched ${s.files} files, ${s.lines.toLocaleString('en-US')} lines (${Math.round((s.lines / s.ms) * 1000).toLocaleString('en-US')} lines/s)`);
+      const rate = `searched ${s.files} files, ${s.lines.toLocaleString('en-US')} lines (${Math.round((s.lines / s.ms) * 1000).toLocaleString('en-US')} lines/s)`;
+      // A read open this long is a slow or stuck source: say which, so the wait has a name.
+      const waiting = s.waitingOn && s.waitingOn.ms >= WAITING_AFTER_MS ? `; waiting on ${s.waitingOn.path} for ${Math.floor(s.waitingOn.ms / 1000)} s` : '';
+      draw(rate + waiting);
     },
     clear() {
       if (shown) stream.write('\r\x1b[K');

@@ -66,30 +66,21 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
       eligible.push(c);
     }
   }
-  return choose(s, q, eligible, lo, hi);
+  return choose(q, eligible, lo, hi);
 }
 
-/** Keeps chunks whose best case (lo) can beat the heapSize-th best worst case (hi). */
-function choose(s: Snapshot, q: CandidateQuery, eligible: number[], lo: Float64Array, hi: Float64Array): number[] {
-  if (eligible.length === 0) return [];
-  const worst = [...eligible].map((c) => hi[c]).sort((a, b) => a - b);
+/**
+ * Keeps chunks whose best case (lo) can beat the heapSize-th best worst case (hi). A chunk of no
+ * relevance at all (distance 1 even at best) is never a result, as in the pipeline.
+ */
+function choose(q: CandidateQuery, eligible: number[], lo: Float64Array, hi: Float64Array): number[] {
+  const relevant = eligible.filter((c) => lo[c] < 1);
+  if (relevant.length === 0) return [];
+  const worst = relevant.map((c) => hi[c]).sort((a, b) => a - b);
   let limit = Infinity;
   if (Number.isFinite(q.heapSize) && worst.length > q.heapSize) limit = worst[q.heapSize - 1] + EPS;
   if (q.maxDistance !== undefined && !Number.isFinite(q.heapSize)) limit = Math.max(q.maxDistance + EPS, worst[0] + EPS);
-  const picked = eligible.filter((c) => lo[c] <= limit);
-  // Chunks of no relevance at all tie at distance 1, broken by path then line: keep the first few.
-  if (Number.isFinite(q.heapSize) && picked.length > q.heapSize && limit >= 1) {
-    const relevant = picked.filter((c) => lo[c] < 1 - EPS);
-    const ties = picked.filter((c) => lo[c] >= 1 - EPS)
-      .sort((a, b) => compareText(q.display[s.chunkFile[a]]!, q.display[s.chunkFile[b]]!) || s.start[a] - s.start[b])
-      .slice(0, q.heapSize);
-    return [...relevant, ...ties].sort((a, b) => a - b);
-  }
-  return picked;
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return relevant.filter((c) => lo[c] <= limit);
 }
 
 function cosine(s: Snapshot, c: number, query: Float32Array): number {

@@ -9,7 +9,8 @@ import { SimgrepError, isSimgrepError } from '../errors.js';
 import type { Executor } from '../pool.js';
 import { createFsSource } from '../sources/fs.js';
 import { WHOLE_READ_BYTES, streamEntry, type Entry, type Source, type SourceWarning } from '../sources/source.js';
-import { decodeLines, looksBinary } from '../text/decode.js';
+import { decodeLines } from '../text/decode.js';
+import { openText } from '../text/text-stream.js';
 import { LineSplitter } from '../text/line-splitter.js';
 import { chunkFeatures, encodeIdentifiers } from './chunk-features.js';
 import { ChunkBatch } from './chunk-batch.js';
@@ -128,11 +129,9 @@ async function indexFile(source: Source, entry: Entry, key: string, st: { size: 
   const parts: Uint8Array[] | null = st.size > WHOLE_READ_BYTES ? null : [];
   const hash = createHash('sha256');
   let size = 0;
-  let head: Uint8Array | null = null;
   for await (const chunk of streamEntry(source, entry, signal)) {
     hash.update(chunk);
     parts?.push(chunk);
-    head ??= chunk;
     size += chunk.length;
   }
   const digest = hash.digest('hex');
@@ -140,12 +139,14 @@ async function indexFile(source: Source, entry: Entry, key: string, st: { size: 
     await batch.fileDone({ ...prev, size: st.size, mtime: st.mtime });
     return -1;
   }
-  const binary = head !== null && looksBinary(head);
+  // Read as the search reads it: binary sniff, UTF-16 transcoded, long lines cut by the splitter.
+  const text = await openText(parts ? iterate(parts) : streamEntry(source, entry, signal));
+  const binary = text.kind === 'binary';
   const state: FileState = { key, size: st.size, mtime: st.mtime, hash: digest, kind: binary ? 'binary' : 'text', lines: 0, chunks: 0 };
   batch.fileStarted(key, prev !== undefined);
   patch.dropChunksOf.add(key);
   if (!binary) {
-    const splitter = new LineSplitter({ pieceLines: chunkLines * 64, contextLines: 0 });
+    const splitter = new LineSplitter({ pieceLines: chunkLines * 64, contextLines: 0, maxPieceBytes: 1 << 20, alignLines: chunkLines });
     const addPiece = async (piece: ReturnType<LineSplitter['end']>[number]) => {
       const n = piece.offsets.length - 1;
       const lines = decodeLines(piece.bytes, piece.offsets, 0, n);
@@ -164,7 +165,7 @@ async function indexFile(source: Source, entry: Entry, key: string, st: { size: 
         state.chunks++;
       }
     };
-    for await (const part of parts ?? streamEntry(source, entry, signal)) for (const piece of splitter.push(part)) await addPiece(piece);
+    if (text.kind === 'text') for await (const part of text.chunks) for (const piece of splitter.push(part)) await addPiece(piece);
     for (const piece of splitter.end()) await addPiece(piece);
     state.lines = splitter.linesSeen;
   }

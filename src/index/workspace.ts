@@ -10,7 +10,7 @@ import { SimgrepError } from '../errors.js';
 import { buildRankPlan, RANK_DEFAULTS } from '../rank/plan.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
-import { SEARCH_MODES, createSearcher, executorOf, type SearchOptions, type SearchResponse, type SearcherOptions } from '../searcher.js';
+import { SEARCH_MODES, createSearcher, executorOf, validate, type SearchOptions, type SearchResponse, type SearcherOptions } from '../searcher.js';
 import { createFsSource } from '../sources/fs.js';
 import type { Entry, SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
@@ -193,6 +193,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     async search(so) {
       const started = performance.now();
       const paths = so.paths ?? [];
+      validate(so);
       const fallback = (reason: string | null) => searcher.search(so).then((r) => (reason ? { ...r, warnings: [...r.warnings, { path: dir, code: 'INDEX_NOT_USED', message: `workspace ${name} not used: ${reason}` }] } : r));
       if ((so.mode ?? 'hybrid') === 'line' || so.ignoreCase || (so.sources?.length ?? 0) > 0 || paths.length === 0 || paths.some(isRemoteUri)) return fallback(null);
       const s = await store(false);
@@ -212,6 +213,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         return { entries: found, warnings: walker.drainWarnings?.() ?? [] };
       });
       const { entries, warnings: walkWarnings } = walk;
+      if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
       let snap = await loadSnapshot(s);
       const fileAt = new Map(snap.files.map((f, i) => [f.key, i]));
       // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
@@ -242,11 +244,16 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const refreshedAt = new Map(snap.files.map((f, i) => [f.key, i]));
       const display = new Array<string | undefined>(snap.files.length);
       let files = 0; let lines = 0; let bytes = 0; let binary = 0;
+      const namedBinary: SourceWarning[] = [];
       for (const e of entries) {
         const f = refreshedAt.get(path.resolve(e.path));
         if (f === undefined) continue; // unreadable: reported by the refresh
         const file = snap.files[f];
-        if (file.kind === 'binary') { binary++; continue; }
+        if (file.kind === 'binary') {
+          binary++;
+          if (e.named) namedBinary.push({ path: e.path, code: 'BINARY', message: `${e.path}: binary file (a NUL byte in its first 8 KiB), not searched` });
+          continue;
+        }
         display[f] = e.path;
         files++; lines += file.lines; bytes += file.size;
       }
@@ -259,7 +266,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const candidates = selectCandidates(snap, { plan, query, display, heapSize, maxDistance: so.maxDistance });
       const source = await createCandidateSource({ snapshot: snap, store: s, candidates, display, chunkLines, contextLines: so.nLines ?? 3 });
       const r = await searcher.search({ ...so, paths: [], sources: [source] });
-      const warnings = [...walkWarnings, ...refreshWarnings, ...r.warnings];
+      const warnings = [...walkWarnings, ...refreshWarnings, ...namedBinary, ...r.warnings];
       const tooLarge = walkWarnings.filter((w) => w.code === 'TOO_LARGE').length;
       return {
         ...r,

@@ -1,11 +1,12 @@
 // Local files: explicit files, directory walks (.gitignore/.ignore, hidden, extensions, size cap),
 // and quoted globs. Named files are always searched; filters apply to what a walk finds.
-import { closeSync, fstatSync, openSync, read, readdirSync, readFileSync, type Dirent } from 'node:fs';
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, read, readFileSync } from 'node:fs';
+import { lstat, open, readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { hasWantedExtension, normalizeExtensions, tooLargeMessage, type WalkFilters } from './filters.js';
+import { listDir, type DirItem, type IoPath } from './dir-listing.js';
 import { IgnoreStack } from './ignore-rules.js';
 import { STREAM_CHUNK_BYTES, WHOLE_READ_BYTES, type Entry, type Source, type SourceWarning } from './source.js';
 
@@ -17,6 +18,10 @@ export interface FsSourceOptions extends WalkFilters {
 
 const GLOB_CHARS = /[*?[\]{}]/;
 
+/** A walk's entry whose name is not valid UTF-8 carries the raw path to open. */
+interface FsEntry extends Entry { io?: Buffer }
+const ioOf = (e: Entry): IoPath => (e as FsEntry).io ?? e.path;
+
 /** A path that names files by pattern (expanded when no file has that exact name). */
 export const isGlob = (p: string): boolean => GLOB_CHARS.test(p);
 const readAsync = promisify(read);
@@ -26,6 +31,12 @@ export function createFsSource(opts: FsSourceOptions): Source {
   const recursive = opts.recursive ?? true;
   const exts = normalizeExtensions(opts.extensions);
   const warn = (p: string, code: string, message: string) => warnings.push({ path: p, code, message });
+  /** Rule files are named as the walk shows paths (relative when the user gave a relative root). */
+  const ruleProblem = (rootAbs: string, rootDisplay: string) => (file: string, problem: string) => {
+    const rel = path.relative(rootAbs, file);
+    const shown = rel.startsWith('..') || path.isAbsolute(rel) ? file : joinDisplay(rootDisplay, rel.split(path.sep).join('/'));
+    warn(shown, 'IGNORE_FILE_UNUSABLE', `${shown} ${problem}; its ignore rules were not applied`);
+  };
 
   const wantedByFilters = (name: string, size: number | undefined, display: string): boolean => {
     if (!hasWantedExtension(name, exts)) return false;
@@ -36,38 +47,61 @@ export function createFsSource(opts: FsSourceOptions): Source {
     return true;
   };
 
-  async function* walk(dirAbs: string, display: string, rules: IgnoreStack, match?: (rel: string) => boolean, rootAbs = dirAbs): AsyncGenerator<Entry> {
+  /** Where a walk is: the directory (lossy string for rules, IoPath for reads), and how it is shown. */
+  interface At { abs: string; io: IoPath; display: string; rules: IgnoreStack; ancestors?: ReadonlySet<string> }
+  /** The walk's root: relative paths for a glob's matcher, and how rule files are named. */
+  interface Root { abs: string; display: string; match?: (rel: string) => boolean }
+
+  /**
+   * `at.ancestors` (only when following links): the device:inode of every directory above, so a link
+   * back to one of them is a loop, reported once and not followed.
+   */
+  async function* walk(at: At, root: Root): AsyncGenerator<Entry> {
     // Listed synchronously, like small files are read: the promise API costs more than the listing.
-    let dirents: Dirent[];
-    try { dirents = readdirSync(dirAbs, { withFileTypes: true }); } catch (e) {
-      warn(display, 'PATH_UNREADABLE', `cannot read directory ${display}: ${(e as NodeJS.ErrnoException).code ?? e}; check its permissions`);
+    let items: DirItem[];
+    try { items = listDir(at.abs, at.io); } catch (e) {
+      warn(at.display, 'PATH_UNREADABLE', `cannot read directory ${at.display}: ${(e as NodeJS.ErrnoException).code ?? e}; check its permissions`);
       return;
     }
-    const names = dirents.map((d) => ({ name: d.name, isDir: d.isDirectory(), isFile: d.isFile(), isLink: d.isSymbolicLink() }));
-    const rulesHere = opts.noIgnore ? rules : await rules.enter(dirAbs, new Set(names.map((d) => d.name)));
-    names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const d of names) {
+    const rulesHere = opts.noIgnore ? at.rules : await at.rules.enter(at.abs, new Set(items.map((d) => d.name)), ruleProblem(root.abs, root.display), at.io);
+    let ancestors = at.ancestors;
+    for (const d of items) {
       if (d.name === '.git') continue;
       if (!opts.hidden && d.name.startsWith('.')) continue;
-      const abs = path.join(dirAbs, d.name);
-      const shown = joinDisplay(display, d.name);
+      const abs = path.join(at.abs, d.name);
+      const shown = joinDisplay(at.display, d.shownName);
       let isDir = d.isDir;
       let isFile = d.isFile;
       if (d.isLink) {
         if (!opts.followSymlinks) continue;
-        try { const s = await stat(abs); isDir = s.isDirectory(); isFile = s.isFile(); } catch { continue; }
+        try { const s = await stat(d.io); isDir = s.isDirectory(); isFile = s.isFile(); } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          if (code === 'ELOOP') warn(shown, 'SYMLINK_LOOP', `${shown}: symbolic link loop (the link resolves to itself); not followed`);
+          continue; // a dangling link is skipped quietly, as ripgrep does
+        }
       }
       if (!opts.noIgnore && rulesHere.ignores(abs, isDir)) continue;
       if (isDir) {
-        if (recursive) yield* walk(abs, shown, rulesHere, match, rootAbs);
+        if (!recursive) continue;
+        let below = ancestors;
+        if (opts.followSymlinks) {
+          const id = await dirId(d.io);
+          const seen = (ancestors ??= new Set([(await dirId(at.io)) ?? at.abs]));
+          if (id && seen.has(id)) {
+            warn(shown, 'SYMLINK_LOOP', `${shown}: symbolic link loop (it leads back to a directory above it); not followed`);
+            continue;
+          }
+          below = new Set(seen).add(id ?? abs);
+        }
+        yield* walk({ abs, io: d.io, display: shown, rules: rulesHere, ancestors: below }, root);
       } else if (isFile) {
-        if (match && !match(path.relative(rootAbs, abs).split(path.sep).join('/'))) continue;
+        if (root.match && !root.match(path.relative(root.abs, abs).split(path.sep).join('/'))) continue;
         // A stat per file costs more than it saves: only --max-filesize needs the size up front.
         let size: number | undefined;
         if (opts.maxFileBytes !== undefined) {
-          try { size = (await stat(abs)).size; } catch { continue; }
+          try { size = (await stat(d.io)).size; } catch { continue; }
         }
-        if (wantedByFilters(d.name, size, shown)) yield { path: shown, size };
+        if (wantedByFilters(d.name, size, shown)) yield typeof d.io === 'string' ? { path: shown, size } : { path: shown, size, io: d.io } as FsEntry;
       }
     }
   }
@@ -77,7 +111,9 @@ export function createFsSource(opts: FsSourceOptions): Source {
     try { s = await stat(p); } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' && isGlob(p)) { yield* expandGlob(p); return; }
-      if (code === 'ENOENT') warn(p, 'PATH_NOT_FOUND', `${p}: no such file or directory (relative paths start at ${process.cwd()})`);
+      if (code === 'ENOENT' && p.includes('\uFFFD')) warn(p, 'PATH_NOT_FOUND', `${p}: no such file or directory; if its name is not valid UTF-8, Node.js cannot take it as an argument: name the directory that holds it instead`);
+      else if (code === 'ENOENT') warn(p, 'PATH_NOT_FOUND', `${p}: no such file or directory (relative paths start at ${process.cwd()})`);
+      else if (code === 'ELOOP') warn(p, 'SYMLINK_LOOP', `${p}: symbolic link loop (following its links never reaches a file); fix or remove the link`);
       else warn(p, 'PATH_UNREADABLE', `${p}: cannot be read (${code ?? e}); check its permissions`);
       return;
     }
@@ -87,15 +123,19 @@ export function createFsSource(opts: FsSourceOptions): Source {
         return;
       }
       const abs = path.resolve(p);
-      yield* walk(abs, p, opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs));
+      const rules = opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs, ruleProblem(abs, p));
+      yield* walk({ abs, io: abs, display: p, rules }, { abs, display: p });
     } else if (s.isFile()) {
       if (opts.maxFileBytes !== undefined && s.size > opts.maxFileBytes) {
         warn(p, 'TOO_LARGE', tooLargeMessage(p, s.size, opts.maxFileBytes));
         return;
       }
-      yield { path: p, size: s.size };
+      yield { path: p, size: s.size, named: true };
+    } else if (s.isFIFO() || s.isCharacterDevice()) {
+      // A named pipe, <(process substitution) or /dev/stdin given explicitly is read, as grep does.
+      yield { path: p, named: true, pipe: true };
     } else {
-      warn(p, 'PATH_UNREADABLE', `${p} is not a regular file or directory`);
+      warn(p, 'PATH_UNREADABLE', `${p} is not a regular file, pipe or directory (a socket or block device); it was not searched`);
     }
   }
 
@@ -115,8 +155,9 @@ export function createFsSource(opts: FsSourceOptions): Source {
   }
 
   async function* recursiveWalk(abs: string, display: string, isMatch: (rel: string) => boolean): AsyncGenerator<Entry> {
-    const rules = opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs);
-    yield* walk(abs, display === '.' ? '' : display, rules, isMatch, abs);
+    const rules = opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs, ruleProblem(abs, display));
+    const shown = display === '.' ? '' : display;
+    yield* walk({ abs, io: abs, display: shown, rules }, { abs, display: shown, match: isMatch });
   }
 
   return {
@@ -128,16 +169,20 @@ export function createFsSource(opts: FsSourceOptions): Source {
         }
       }
     },
-    read: (entry) => readFile(entry.path),
+    read: (entry) => readFile(ioOf(entry)),
     /**
      * One open: small files come back whole in one chunk, big ones in 1 MiB chunks. Small files are
      * read synchronously: for a tree of 5 KB files the promise API's open/stat/read/close round trips
      * cost ~10x the CPU of the reads themselves on the thread that feeds the workers (bench/RESULTS.md).
      */
     async *stream(entry, signal) {
-      const fd = openSync(entry.path, 'r');
+      if (entry.pipe) { yield* readPipe(entry.path, signal); return; }
+      const fd = openSync(ioOf(entry), 'r');
       try {
-        if (fstatSync(fd).size <= WHOLE_READ_BYTES) { yield readFileSync(fd); return; }
+        // A size of 0 is what /proc and sysfs files report whatever they hold: those are streamed too,
+        // so that only the bytes actually read count, never what stat claims.
+        const size = fstatSync(fd).size;
+        if (size > 0 && size <= WHOLE_READ_BYTES) { yield readFileSync(fd); return; }
         for (;;) {
           if (signal?.aborted) return;
           const chunk = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
@@ -151,6 +196,27 @@ export function createFsSource(opts: FsSourceOptions): Source {
     },
     drainWarnings() { return warnings.splice(0); },
   };
+}
+
+/** A pipe or device, opened and read on libuv's threads so a pipe without a writer never blocks the walk. */
+async function* readPipe(p: string, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+  const handle = await open(p, 'r');
+  try {
+    for (;;) {
+      if (signal?.aborted) return;
+      const chunk = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) return;
+      yield chunk.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** device:inode of a directory, the identity a loop check needs (null if it cannot be stat'ed). */
+async function dirId(p: IoPath): Promise<string | null> {
+  try { const s = await stat(p); return `${s.dev}:${s.ino}`; } catch { return null; }
 }
 
 function joinDisplay(dir: string, name: string): string {

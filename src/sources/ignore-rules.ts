@@ -1,11 +1,15 @@
 // .gitignore / .ignore matching with git's precedence: the deepest rule file that has an opinion wins.
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { readRuleFile } from './rule-file.js';
 
 const RULE_FILES = ['.gitignore', '.ignore'];
 
 interface RuleSet { dir: string; rules: Ignore }
+
+/** Told about a rule file that exists but could not be used (its absolute path, and why). */
+export type RuleFileProblem = (file: string, problem: string) => void;
 
 /** An immutable stack of rule sets, one per directory that had rule files, root first. */
 export class IgnoreStack {
@@ -14,7 +18,7 @@ export class IgnoreStack {
   static empty(): IgnoreStack { return new IgnoreStack([]); }
 
   /** Rule files of `root`'s ancestors up to the enclosing git repository, as git would apply them. */
-  static async forRoot(root: string): Promise<IgnoreStack> {
+  static async forRoot(root: string, report?: RuleFileProblem): Promise<IgnoreStack> {
     const ancestors: string[] = [];
     let dir = path.resolve(root);
     for (;;) {
@@ -25,7 +29,7 @@ export class IgnoreStack {
       if (await exists(path.join(dir, '.git'))) break;
     }
     let stack = IgnoreStack.empty();
-    for (const a of ancestors) stack = await stack.enter(a);
+    for (const a of ancestors) stack = await stack.enter(a, undefined, report);
     // A root the user named inside an ignored directory (e.g. node_modules/pkg) is searched anyway,
     // as ripgrep does: the rules that would hide all of it are dropped.
     return stack.ignores(path.resolve(root), true) ? IgnoreStack.empty() : stack;
@@ -35,14 +39,20 @@ export class IgnoreStack {
    * The stack for a child directory: adds its rule files when it has any. `names`, the directory's
    * entries when the caller has listed it, saves a failing read per rule file in the common case.
    */
-  async enter(dir: string, names?: ReadonlySet<string>): Promise<IgnoreStack> {
+  async enter(dir: string, names?: ReadonlySet<string>, report?: RuleFileProblem, ioDir: string | Buffer = dir): Promise<IgnoreStack> {
     let rules: Ignore | null = null;
     for (const name of RULE_FILES) {
       if (names && !names.has(name)) continue;
-      let text: string;
-      try { text = await readFile(path.join(dir, name), 'utf8'); } catch { continue; }
+      const file = path.join(dir, name);
+      // A directory whose name is not valid UTF-8 is read by its raw bytes (ioDir).
+      const read = readRuleFile(typeof ioDir === 'string' ? file : Buffer.concat([ioDir, Buffer.from(path.sep + name)]));
+      if (!read.ok) {
+        // A rule file that exists but cannot be used is said, not dropped: its files may be searched.
+        if (!read.missing) report?.(file, read.problem);
+        continue;
+      }
       rules ??= ignore();
-      rules.add(text);
+      rules.add(read.text);
     }
     return rules ? new IgnoreStack([...this.sets, { dir, rules }]) : this;
   }

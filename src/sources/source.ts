@@ -6,6 +6,10 @@ export interface Entry {
   path: string;
   /** Size in bytes when known up front (used for --max-filesize). */
   size?: number;
+  /** Named by the user (not found by a walk): a skip is said, never silent. */
+  named?: boolean;
+  /** A pipe or device named explicitly: opened without blocking the thread, read until its end. */
+  pipe?: boolean;
 }
 
 /** Files and objects up to this size are read whole; bigger ones stream in chunks of STREAM_CHUNK_BYTES. */

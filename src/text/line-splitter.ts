@@ -1,5 +1,7 @@
 // Streams a file's bytes into "pieces": runs of at most `pieceLines` lines to score, each carrying up
 // to `contextLines` extra lines on both sides so hit windows never need a second read of the file.
+// Lines longer than MAX_LINE_BYTES are cut first (long-lines.ts), so memory stays bounded.
+import { LineLimiter } from './long-lines.js';
 
 export interface Piece {
   /** Bytes of lines [0, offsets.length - 1) of this piece, terminators included. */
@@ -13,7 +15,16 @@ export interface Piece {
   scoreTo: number;
 }
 
-export interface LineSplitterOptions { pieceLines: number; contextLines: number }
+export interface LineSplitterOptions {
+  pieceLines: number;
+  contextLines: number;
+  /**
+   * A piece is also emitted once this many bytes wait to be scored, ending at a multiple of
+   * `alignLines` (chunk boundaries): lines of up to 16 KiB each must not pile up 2,048 to a piece.
+   */
+  maxPieceBytes?: number;
+  alignLines?: number;
+}
 
 const NEWLINE = 10;
 
@@ -28,21 +39,30 @@ export class LineSplitter {
   /** File line number of the next line to score. */
   private nextScore = 0;
   private scanFrom = 0;
+  private readonly limiter = new LineLimiter();
+  private readonly maxPieceBytes: number;
+  private readonly alignLines: number;
 
   constructor(opts: LineSplitterOptions) {
     this.pieceLines = Math.max(1, opts.pieceLines);
     this.contextLines = Math.max(0, opts.contextLines);
+    this.maxPieceBytes = opts.maxPieceBytes ?? Infinity;
+    this.alignLines = Math.max(1, opts.alignLines ?? 1);
   }
 
   /** Total number of lines seen so far (complete ones). */
   get linesSeen(): number { return this.baseLine + this.bounds.length - 1; }
 
-  push(chunk: Uint8Array): Piece[] {
+  push(raw: Uint8Array): Piece[] {
+    const chunk = this.limiter.push(raw);
     if (chunk.length === 0) return [];
     this.append(chunk);
     const out: Piece[] = [];
-    while (this.linesSeen - this.nextScore >= this.pieceLines + this.contextLines) {
-      out.push(this.emit(this.nextScore + this.pieceLines));
+    for (;;) {
+      const byLines = this.linesSeen - this.nextScore >= this.pieceLines + this.contextLines ? this.nextScore + this.pieceLines : Infinity;
+      const end = Math.min(byLines, this.byteBoundEnd(byLines));
+      if (end === Infinity) break;
+      out.push(this.emit(end));
     }
     this.compact();
     return out;
@@ -50,6 +70,8 @@ export class LineSplitter {
 
   /** Flushes everything left, including a last line without a terminator. */
   end(): Piece[] {
+    const marker = this.limiter.end();
+    if (marker.length > 0) this.append(marker);
     const last = this.bounds[this.bounds.length - 1];
     if (last < this.pending.length) this.bounds.push(this.pending.length);
     const out: Piece[] = [];
@@ -81,6 +103,21 @@ export class LineSplitter {
       at = nl + 1;
     }
     this.scanFrom = buf.length;
+  }
+
+  /**
+   * The first aligned line before `limit` at which the bytes to score reach maxPieceBytes, with its
+   * trailing context already seen; Infinity when there is none yet.
+   */
+  private byteBoundEnd(limit: number): number {
+    if (this.maxPieceBytes === Infinity) return Infinity;
+    const base = this.bounds[this.nextScore - this.baseLine];
+    if (this.bounds[this.bounds.length - 1] - base < this.maxPieceBytes) return Infinity;
+    const last = Math.min(limit, this.linesSeen - this.contextLines);
+    for (let end = (Math.floor(this.nextScore / this.alignLines) + 1) * this.alignLines; end <= last; end += this.alignLines) {
+      if (this.bounds[end - this.baseLine] - base >= this.maxPieceBytes) return end;
+    }
+    return Infinity;
   }
 
   /** Emits scored lines [nextScore, scoreEnd) with their context. */

@@ -29,3 +29,24 @@ describe('abort', () => {
     }
   });
 });
+
+describe('deadline (timeoutMs)', () => {
+  it('returns the results read so far and names the source that never finished (a stuck source held every result back)', async () => {
+    const searcher = createSearcher({ concurrency: 2 });
+    const stuck = {
+      async *list() { yield { path: 'stuck://source' }; },
+      read: () => new Promise<Uint8Array>(() => {}),
+      async *stream() { yield new TextEncoder().encode('first line about nothing\n'); await new Promise(() => {}); },
+    };
+    try {
+      const started = performance.now();
+      const r = await searcher.search({ query: 'retry uploads', paths: [`${dir}/f1.txt`], sources: [stuck], topK: 1, timeoutMs: 500 });
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect(r.results.map((x) => x.filename)).toEqual([`${dir}/f1.txt`]);
+      expect(r.warnings).toEqual([{ path: 'stuck://source', code: 'TIMEOUT', message: 'stopped after the --timeout of 0.5 s: the results found so far are shown; still reading stuck://source' }]);
+      expect(r.stats.errors).toBe(1);
+    } finally {
+      await searcher.close();
+    }
+  });
+});

@@ -9,7 +9,7 @@ import { storeDriver } from './capabilities.js';
 import { createHttpClient, type OpenedResponse, type RequestSpec } from './http-client.js';
 import { objectReads, pagedListing, type ListingPage } from './object-stream.js';
 import { buildQuery, encodeRfc3986 } from './sigv4.js';
-import { xmlBlocks, xmlText } from './xml.js';
+import { isComplete, notAListing, xmlBlocks, xmlText } from './xml.js';
 
 export interface AzureBlobDriverOptions extends StoreDriverOptions {
   container: string;
@@ -71,6 +71,7 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
     const opened = await client.open({ method: 'GET', url: new URL(`${containerUrl}?${withSas(query)}`) }, signal);
     if (opened.res.status !== 200) return fail(opened, 'GET');
     const xml = await opened.text();
+    if (!isComplete(xml, 'EnumerationResults')) throw notAListing(opened, xml, 'an Azure Blob listing (EnumerationResults)', 'check the account\'s blob endpoint (BlobEndpoint in the connection string)');
     const objects = xmlBlocks(xml, 'Blob').map((b) => {
       const size = Number(xmlText(b, 'Content-Length'));
       return { key: xmlText(b, 'Name') ?? '', size: Number.isFinite(size) ? size : undefined };

@@ -4,7 +4,10 @@
 // has stopped answering the rest fail fast instead of each waiting out its own retries.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { SimgrepError } from '../../errors.js';
 import { collectBytes } from '../source.js';
+import { redactUri } from '../uri.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 import { backoffMs, isTransientCode, sleep, transportCode, TRANSIENT_STATUS } from './retry.js';
 
@@ -44,6 +47,8 @@ export interface OpenedResponse {
   readonly res: ResponseHead;
   /** How many tries it took (transient statuses are retried before a response is returned). */
   readonly attempts: number;
+  /** The body was content-encoded (gzip, deflate, br) and chunks() gives it decoded. */
+  readonly decoded: boolean;
   /** The body in chunks as they arrive; the idle timer runs while waiting for each. Throws TransportError. */
   chunks(): AsyncGenerator<Uint8Array>;
   /** The whole (small) body as text: listings and error documents. */
@@ -107,8 +112,11 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
       }
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
-      if (spec.followRedirects && status >= 300 && status < 400 && location && redirects < MAX_REDIRECTS) {
+      if (spec.followRedirects && status >= 300 && status < 400 && location) {
         res.resume();
+        if (redirects >= MAX_REDIRECTS) {
+          throw new SimgrepError('REMOTE_ERROR', `too many redirects (more than ${MAX_REDIRECTS}, the last to ${redactUri(new URL(location, url).href)}); the server redirects in a loop: check the URL`);
+        }
         url = new URL(location, url);
         redirects++;
         attempt--;
@@ -127,8 +135,12 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
     const onAbort = () => res.destroy(signal!.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     res.on('close', () => signal?.removeEventListener('abort', onAbort));
+    const decoder = decoderFor(header(res, 'content-encoding'));
+    // Decoding runs in a zlib stream; the idle timer still watches the server's bytes.
+    const body: AsyncIterable<Buffer> = decoder ? res.pipe(decoder) : res;
+    if (decoder) res.on('error', (e) => decoder.destroy(e));
     async function* chunks(): AsyncGenerator<Uint8Array> {
-      const it = res[Symbol.asyncIterator]();
+      const it = body[Symbol.asyncIterator]();
       let complete = false;
       try {
         for (;;) {
@@ -137,6 +149,9 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
           let step: IteratorResult<Buffer>;
           try { step = await it.next(); } catch (e) {
             if (signal?.aborted) throw signal.reason;
+            if (decoder && isZlibError(e)) {
+              throw new SimgrepError('REMOTE_ERROR', `the body is marked Content-Encoding: ${header(res, 'content-encoding')} but does not decode (${(e as Error).message}); the server sent it damaged`);
+            }
             throw new TransportError(transportCode(e) ?? 'EUNKNOWN', endpoint, attempts, timeoutMs, { cause: e });
           } finally {
             clearTimeout(idle);
@@ -145,12 +160,13 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
           yield step.value;
         }
       } finally {
-        if (!complete) res.destroy();
+        if (!complete) { res.destroy(); decoder?.destroy(); }
       }
     }
     return {
       res: { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: { get: (name) => header(res, name) } },
       attempts,
+      decoded: decoder !== null,
       chunks,
       async text() {
         return (await collectBytes(chunks())).toString('utf8');
@@ -163,6 +179,21 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
   }
 
   return { timeoutMs, retries, open };
+}
+
+/** A decoder for the body's Content-Encoding; null for identity (or one we do not know: bytes as sent). */
+function decoderFor(encoding: string | null) {
+  switch (encoding?.trim().toLowerCase()) {
+    case 'gzip': case 'x-gzip': return createGunzip();
+    case 'deflate': return createInflate();
+    case 'br': return createBrotliDecompress();
+    default: return null;
+  }
+}
+
+function isZlibError(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  return typeof code === 'string' && code.startsWith('Z_');
 }
 
 function header(res: IncomingMessage, name: string): string | null {

@@ -22,14 +22,23 @@ export async function* streamObject(open: OpenObject, o: StreamObjectOptions): A
   let fill = 0;
   let offset = 0;
   let resumes = 0;
+  // A body longer than the size the store declared (a listing, a HEAD) is cut off: the object
+  // changed, or the server is broken, and buffering its size would have no end.
+  const declared = opened.decoded ? undefined : length;
   for (;;) {
     try {
       for await (const chunk of opened.chunks()) {
         offset += chunk.length;
+        if (declared !== undefined && offset > declared) {
+          throw new SimgrepError('REMOTE_ERROR', `the object sent more than the ${declared} bytes it was listed with; it changed while being read, search again`);
+        }
         let at = 0;
         while (at < chunk.length) {
           if (fill === buf.length) {
-            if (whole) { buf = grow(buf); } else { yield buf; buf = Buffer.allocUnsafe(STREAM_CHUNK_BYTES); fill = 0; }
+            // Only a body of unknown size gets here in whole mode: its chunks go on as a stream.
+            yield buf;
+            buf = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
+            fill = 0;
           }
           const n = Math.min(chunk.length - at, buf.length - fill);
           buf.set(chunk.subarray(at, at + n), fill);
@@ -39,7 +48,8 @@ export async function* streamObject(open: OpenObject, o: StreamObjectOptions): A
       }
       break;
     } catch (e) {
-      if (!(e instanceof TransportError) || resumes >= o.retries) throw e;
+      // A decoded (gzip) body cannot resume by byte offset: its offsets are not the server's.
+      if (!(e instanceof TransportError) || resumes >= o.retries || opened.decoded) throw e;
       resumes++;
       await sleep(backoffMs(resumes), o.signal);
       opened = await open({ range: `bytes=${offset}-`, ...(etag && { 'if-match': etag }) }, o.signal);
@@ -53,6 +63,7 @@ export async function* streamObject(open: OpenObject, o: StreamObjectOptions): A
 }
 
 function contentLength(res: ResponseHead): number | undefined {
+  if (res.headers.get('content-encoding')) return undefined; // the encoded size, not the text's
   const raw = res.headers.get('content-length');
   const n = raw === null ? NaN : Number(raw);
   return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
@@ -63,11 +74,6 @@ function rangeStartsAt(res: ResponseHead, offset: number): boolean {
   return m !== null && Number(m[1]) === offset;
 }
 
-function grow(buf: Buffer): Buffer {
-  const bigger = Buffer.allocUnsafe(Math.max(STREAM_CHUNK_BYTES, buf.length * 2));
-  buf.copy(bigger);
-  return bigger;
-}
 
 /** One page of a listing, and the store's cursor to the next (absent on the last page). */
 export interface ListingPage<T> { items: T[]; cursor?: string }
@@ -75,8 +81,15 @@ export interface ListingPage<T> { items: T[]; cursor?: string }
 /** A paginated listing as one stream: the next page is fetched while the caller consumes this one. */
 export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) => Promise<ListingPage<T>>): AsyncGenerator<T> {
   let next: Promise<ListingPage<T>> | null = fetchPage(undefined);
+  // A store that hands back a cursor it already gave would be listed forever.
+  const seen = new Set<string>();
   while (next) {
     const page: ListingPage<T> = await next;
+    if (page.cursor && seen.has(page.cursor)) {
+      yield* page.items;
+      throw new SimgrepError('REMOTE_ERROR', `the store sent the same continuation token twice ("${page.cursor.slice(0, 40)}"), so the listing would never end; it was stopped (a bug in the store or a proxy in front of it)`);
+    }
+    if (page.cursor) seen.add(page.cursor);
     next = page.cursor ? fetchPage(page.cursor) : null;
     next?.catch(() => {}); // awaited on the next turn; this only marks it handled if we stop early
     yield* page.items;

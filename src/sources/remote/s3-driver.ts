@@ -9,7 +9,7 @@ import { createHttpClient, type OpenedResponse } from './http-client.js';
 import { objectReads, pagedListing, type ListingPage } from './object-stream.js';
 import { s3Failure, type S3ErrorContext } from './s3-errors.js';
 import { buildQuery, encodeRfc3986, signV4, type AwsCredentials } from './sigv4.js';
-import { xmlBlocks, xmlText } from './xml.js';
+import { isComplete, notAListing, xmlBlocks, xmlText } from './xml.js';
 
 export interface S3DriverOptions extends StoreDriverOptions {
   bucket: string;
@@ -50,6 +50,7 @@ function createS3Driver(o: S3DriverOptions): StreamingDriver {
     const opened = await client.open({ method: 'GET', url: new URL(`${base}${endpoint || !virtualHost ? '' : '/'}?${query}`) }, signal);
     if (opened.res.status !== 200) return fail(opened, 'GET');
     const xml = await opened.text();
+    if (!isComplete(xml, 'ListBucketResult')) throw notAListing(opened, xml, 'an S3 listing (ListBucketResult)', 'check that --s3-endpoint (or AWS_ENDPOINT_URL) is the S3 API of the store, not its web console');
     // Keys come URL-encoded when the store honours encoding-type=url (it says so); some do not.
     const urlEncoded = xmlText(xml, 'EncodingType') === 'url';
     const decode = (k: string) => (urlEncoded ? decodeURIComponent(k.replace(/\+/g, ' ')) : k);

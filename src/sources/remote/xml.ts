@@ -1,4 +1,6 @@
 // Just enough XML for S3 and Azure listings and error documents: flat elements, entities decoded.
+import { SimgrepError } from '../../errors.js';
+import type { ResponseHead } from './http-client.js';
 
 const cache = new Map<string, RegExp>();
 
@@ -36,4 +38,21 @@ export function decodeXml(s: string): string {
     }
     return NAMED[ent] ?? whole;
   });
+}
+
+/** Whether the document has the root element `root`, opened and closed (a cut body is not a listing). */
+export function isComplete(xml: string, root: string): boolean {
+  return new RegExp(`<${root}[\\s>]`).test(xml) && xml.trimEnd().endsWith(`</${root}>`);
+}
+
+/** The error for a listing reply that is not the store's listing document (an HTML page, a proxy's answer, a cut body). */
+export function notAListing(opened: { res: ResponseHead }, body: string, expected: string, hint: string): SimgrepError {
+  const type = opened.res.headers.get('content-type') ?? 'no content type';
+  const start = body.trim().slice(0, 60).replace(/\s+/g, ' ');
+  const trimmed = body.trim();
+  const what = trimmed === '' ? 'an empty body'
+    : /^<(!doctype html|html)/i.test(trimmed) ? 'an HTML page'
+      : /<(ListBucketResult|EnumerationResults)[\s>]/.test(trimmed) ? `a listing cut short (${trimmed.length} characters, no closing tag)`
+        : `"${start}${trimmed.length > 60 ? '…' : ''}"`;
+  return new SimgrepError('REMOTE_ERROR', `the listing request was answered with ${what} (${type}), not ${expected}; ${hint}`);
 }

@@ -22,6 +22,17 @@ describe('progress', () => {
     expect(writes.slice(1)).toEqual(['\r\x1b[K']);
   });
 
+  it('names the read a stalled search is waiting on (a stuck server held every result back in silence)', () => {
+    const { stream, writes } = fakeStream(true);
+    const p = createProgress(stream);
+    p.search({ ...stats(3000), waitingOn: { path: 'https://example.com/slow.md', ms: 1500 } });
+    p.search({ ...stats(9000), waitingOn: { path: 'https://example.com/slow.md', ms: 7400 } });
+    expect(writes).toEqual([
+      '\r\x1b[Ksearched 1200 files, 345,678 lines (115,226 lines/s)',
+      '\r\x1b[Ksearched 1200 files, 345,678 lines (38,409 lines/s); waiting on https://example.com/slow.md for 7 s',
+    ]);
+  });
+
   it('writes nothing when stderr is not a terminal', () => {
     const { stream, writes } = fakeStream(false);
     const p = createProgress(stream);

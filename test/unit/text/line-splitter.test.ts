@@ -43,6 +43,21 @@ describe('LineSplitter', () => {
     }
   });
 
+  it('ends pieces early at aligned lines once their bytes pass the cap (16 KiB lines piled up 2,048 to a piece: +300 MB RSS)', () => {
+    const wide = Array.from({ length: 40 }, (_, i) => `line ${i} ${'w'.repeat(30)}`).join('\n');
+    for (const chunk of [1, 9, 100000]) {
+      const s = new LineSplitter({ pieceLines: 24, contextLines: 2, maxPieceBytes: 100, alignLines: 4 });
+      const bytes = enc(wide);
+      const pieces: Piece[] = [];
+      for (let i = 0; i < bytes.length; i += chunk) pieces.push(...s.push(bytes.subarray(i, i + chunk)));
+      pieces.push(...s.end());
+      expect(scored(pieces).map((r) => r[1])).toEqual(wide.split('\n'));
+      // Every piece starts its scored lines on a multiple of alignLines (chunk boundaries), and holds few lines.
+      for (const p of pieces) expect((p.firstLine + p.scoreFrom) % 4).toBe(0);
+      expect(Math.max(...pieces.map((p) => p.scoreTo - p.scoreFrom))).toBeLessThanOrEqual(8);
+    }
+  });
+
   it('keeps a last line without a newline, and no phantom line after a final newline', () => {
     expect(scored(split('a\nb', 10, 0, 1)).map((r) => r[1])).toEqual(['a', 'b']);
     expect(scored(split('a\nb\n', 10, 0, 3)).map((r) => r[1])).toEqual(['a', 'b']);

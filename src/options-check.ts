@@ -1,0 +1,50 @@
+// Type checks of the library's options: a caller from plain JavaScript (or JSON) gets a message that
+// names the option and what it takes, never a raw TypeError from deep inside.
+import { SimgrepError } from './errors.js';
+
+type Check = (v: unknown) => boolean;
+
+const isStringArray: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const isNumber: Check = (v) => typeof v === 'number' && !Number.isNaN(v);
+
+/** What each option must be, as said in the message. */
+const SHAPES: Record<string, [Check, string]> = {
+  query: [(v) => typeof v === 'string', 'a string'],
+  mode: [(v) => typeof v === 'string', 'a string'],
+  paths: [isStringArray, 'an array of strings (paths or URIs), e.g. ["./src"]'],
+  extensions: [isStringArray, 'an array of strings, e.g. [".ts", ".md"]'],
+  sources: [(v) => Array.isArray(v), 'an array of Source objects'],
+  topK: [isNumber, 'a number'],
+  maxDistance: [isNumber, 'a number'],
+  nLines: [isNumber, 'a number'],
+  maxFileBytes: [isNumber, 'a number of bytes'],
+  timeoutMs: [isNumber, 'a number of milliseconds'],
+  batchLines: [isNumber, 'a number'],
+  ignoreCase: [(v) => typeof v === 'boolean', 'true or false'],
+  recursive: [(v) => typeof v === 'boolean', 'true or false'],
+  hidden: [(v) => typeof v === 'boolean', 'true or false'],
+  noIgnore: [(v) => typeof v === 'boolean', 'true or false'],
+  followSymlinks: [(v) => typeof v === 'boolean', 'true or false'],
+  merge: [(v) => typeof v === 'boolean', 'true or false'],
+  content: [(v) => typeof v === 'string', 'a string'],
+  name: [(v) => typeof v === 'string', 'a string'],
+};
+
+/** Throws BAD_FLAG for the first option (set, not undefined) whose type is wrong. */
+export function checkOptionTypes(o: object): void {
+  if (o === null || typeof o !== 'object') throw new SimgrepError('BAD_FLAG', `search options must be an object (got ${describe(o)})`);
+  for (const [name, value] of Object.entries(o)) {
+    const shape = SHAPES[name];
+    if (!shape || value === undefined) continue;
+    if (!shape[0](value)) throw new SimgrepError('BAD_FLAG', `option ${name} must be ${shape[1]} (got ${describe(value)})`);
+  }
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return `an array: ${truncate(JSON.stringify(v))}`;
+  if (typeof v === 'string') return `the string ${truncate(JSON.stringify(v))}`;
+  return `${typeof v} ${truncate(String(v))}`;
+}
+
+const truncate = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}...` : s);
