@@ -1,5 +1,6 @@
 // Arrow record batches for the index tables, built column by column from typed arrays (LanceDB
-// ingests these several times faster than row objects).
+// ingests these several times faster than row objects). The chunks table keeps what costs something
+// to recompute (the vectors); lexical features are read back from the files when needed.
 import { Bool, Field, FixedSizeList, Float32, Float64, Int32, RecordBatch, Schema, Struct, Table, Utf8, makeData, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
 
 export function chunkSchema(dim: number): Schema {
@@ -8,13 +9,8 @@ export function chunkSchema(dim: number): Schema {
     new Field('path', new Utf8(), false),
     new Field('start', new Int32(), false),
     new Field('end', new Int32(), false),
-    new Field('text', new Utf8(), false),
     new Field('vector', new FixedSizeList(dim, new Field('item', new Float32(), true)), false),
     new Field('has_tokens', new Bool(), false),
-    new Field('chars', new Int32(), false),
-    new Field('blank', new Bool(), false),
-    new Field('idents', new Utf8(), false),
-    new Field('defs', new Utf8(), false),
     new Field('hash', new Utf8(), false),
   ]);
 }
@@ -40,14 +36,9 @@ export interface ChunkColumns {
   path: string[];
   start: Int32Array;
   end: Int32Array;
-  text: string[];
   /** rows x dim, unit length (zero rows for chunks without tokens). */
   vector: Float32Array;
   hasTokens: boolean[];
-  chars: Int32Array;
-  blank: boolean[];
-  idents: string[];
-  defs: string[];
   hash: string[];
 }
 
@@ -64,14 +55,13 @@ export interface FileColumns {
 export function chunkTable(c: ChunkColumns, dim: number): Table {
   const schema = chunkSchema(dim);
   const n = c.id.length;
-  const vectorType = schema.fields[5].type as FixedSizeList<Float32>;
+  const vectorType = schema.fields[4].type as FixedSizeList<Float32>;
   const vector = makeVector(makeData({
     type: vectorType, length: n, nullCount: 0,
     child: makeData({ type: new Float32(), length: n * dim, nullCount: 0, data: c.vector }),
   }));
   return tableOf(schema, [
-    utf8(c.id), utf8(c.path), int32(c.start), int32(c.end), utf8(c.text), vector,
-    bool(c.hasTokens), int32(c.chars), bool(c.blank), utf8(c.idents), utf8(c.defs), utf8(c.hash),
+    utf8(c.id), utf8(c.path), int32(c.start), int32(c.end), vector, bool(c.hasTokens), utf8(c.hash),
   ]);
 }
 

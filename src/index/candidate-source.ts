@@ -1,24 +1,23 @@
 // The index as a Source: one entry per file that holds candidate chunks, whose pieces are those
-// chunks with their context lines, rebuilt from the stored chunk texts. The pipeline scores them with
-// the same code as a one-shot scan.
-import type { Entry, Source } from '../sources/source.js';
+// chunks with their context lines, read back from the file exactly as a search reads it (the search
+// checked the file is the one indexed). The pipeline scores them with the same code as a scan.
+import { createFsSource } from '../sources/fs.js';
+import { streamEntry, type Entry, type Source } from '../sources/source.js';
 import type { Piece } from '../text/line-splitter.js';
+import { openChunks } from './file-chunks.js';
 import type { Snapshot } from './snapshot.js';
-import type { IndexStore } from './store.js';
 
 export interface CandidateSourceOptions {
   snapshot: Snapshot;
-  store: IndexStore;
   /** Candidate chunk indices, in snapshot order. */
   candidates: number[];
   display: (string | undefined)[];
   chunkLines: number;
-  contextLines: number;
 }
 
 const encoder = new TextEncoder();
 
-export async function createCandidateSource(o: CandidateSourceOptions): Promise<Source> {
+export function createCandidateSource(o: CandidateSourceOptions): Source {
   const { snapshot: s, chunkLines } = o;
   const byFile = new Map<number, number[]>();
   for (const c of o.candidates) {
@@ -26,44 +25,35 @@ export async function createCandidateSource(o: CandidateSourceOptions): Promise<
     const list = byFile.get(f);
     if (list) list.push(c); else byFile.set(f, [c]);
   }
-  // Every chunk a window touches, fetched in one query.
-  const ids = new Set<string>();
-  for (const [f, chunks] of byFile) {
-    const file = s.files[f];
-    for (const c of chunks) {
-      const from = Math.max(0, s.start[c] - o.contextLines);
-      const to = Math.min(file.lines, s.end[c] + o.contextLines);
-      for (let at = Math.floor(from / chunkLines) * chunkLines; at < to; at += chunkLines) ids.add(`${file.key}:${at}`);
-    }
-  }
-  const texts = await o.store.chunkTexts([...ids], s.version);
   const entries: Entry[] = [...byFile.keys()].map((f) => ({ path: o.display[f]!, size: s.files[f].size }));
   const fileOf = new Map([...byFile.keys()].map((f) => [o.display[f]!, f]));
-
-  const linesOf = (f: number, from: number, to: number): string[] => {
-    const key = s.files[f].key;
-    const out: string[] = [];
-    for (let at = Math.floor(from / chunkLines) * chunkLines; at < to; at += chunkLines) {
-      const text = texts.get(`${key}:${at}`);
-      if (text === undefined) throw new Error(`chunk ${key}:${at} is missing from the index`);
-      const lines = text.split('\n');
-      for (let i = Math.max(from, at); i < Math.min(to, at + lines.length); i++) out.push(lines[i - at]);
-    }
-    return out;
-  };
+  const files = createFsSource({ paths: [] });
 
   return {
     small: true,
     async *list() { yield* entries; },
     read: async () => { throw new Error('the index source is read through pieces()'); },
-    async pieces(entry, contextLines) {
+    async pieces(entry, contextLines, signal) {
       const f = fileOf.get(entry.path)!;
-      const file = s.files[f];
-      return byFile.get(f)!.map((c) => {
-        const from = Math.max(0, s.start[c] - contextLines);
-        const to = Math.min(file.lines, s.end[c] + contextLines);
-        return piece(linesOf(f, from, to), from, s.start[c] - from, s.end[c] - from);
-      });
+      const chunks = byFile.get(f)!;
+      const windows = chunks.map((c) => [Math.max(0, s.start[c] - contextLines), Math.min(s.files[f].lines, s.end[c] + contextLines)]);
+      const last = Math.max(...windows.map((w) => w[1]));
+      // The lines any window needs, read up to the last one (the rest of a big file is not read).
+      const lines = new Map<number, string>();
+      const opened = await openChunks(streamEntry(files, entry, signal), chunkLines);
+      for await (const chunk of opened.chunks) {
+        for (let i = 0; i < chunk.lines.length; i++) {
+          const line = chunk.start + i;
+          if (windows.some(([from, to]) => line >= from && line < to)) lines.set(line, chunk.lines[i]);
+        }
+        if (chunk.end >= last) break;
+      }
+      return chunks.map((c, k) => {
+        const [from, to] = windows[k];
+        const text: string[] = [];
+        for (let line = from; line < to && lines.has(line); line++) text.push(lines.get(line)!);
+        return piece(text, from, s.start[c] - from, Math.min(s.end[c], from + text.length) - from);
+      }).filter((p) => p.scoreTo > p.scoreFrom);
     },
   };
 }

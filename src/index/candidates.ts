@@ -6,10 +6,14 @@
 import { countTerms, lexicalScore, nameCoverage, pathFacts, pathSignals, relevance, symbolScore, toDistance, type PathFacts, type PathSignals } from '../rank/chunk-scorer.js';
 import { pathTerms } from '../rank/lexical/terms.js';
 import type { RankPlan } from '../rank/plan.js';
-import { BLANK, HAS_TOKENS, termLookup, type Snapshot } from './snapshot.js';
+import { BLANK, HAS_TOKENS, type Snapshot } from './snapshot.js';
+import { FLOAT16_RELATIVE_ERROR } from './float16.js';
 
-/** Cosines from float32 unit vectors differ from the kernel's float64 pooling by ~1e-7: keep a margin. */
-const EPS = 1e-5;
+/**
+ * Margin on distances: cosines from float16 unit vectors differ from the kernel's float64 pooling by
+ * at most the float16 rounding (|q.dv| <= 2^-11 |q||v|), and a distance moves less than the cosine.
+ */
+const EPS = 2 * FLOAT16_RELATIVE_ERROR + 1e-6;
 
 export interface CandidateQuery {
   plan: RankPlan;
@@ -92,28 +96,23 @@ function cosine(s: Snapshot, c: number, query: Float32Array): number {
 }
 
 /**
- * Term counts of every chunk's lines from the postings: an identifier counts for a term exactly as
- * countTerms counts it (whole identifier, or each of its parts whose stem is the term), provided some
- * term's probe occurs in it (countTerms only looks at identifiers a probe found).
+ * Term counts of every chunk's lines from the postings: a whole-identifier term counts identifiers
+ * equal to it (lower-cased), a part term each part whose stem it is, as countTerms counts them (an
+ * identifier that matches a term always contains that term's probe, so countTerms finds it).
  */
 function lineTermCounts(s: Snapshot, plan: RankPlan): { counts: Float64Array; matched: Uint8Array } | null {
   const nTerms = plan.terms.length;
   if (nTerms === 0) return null;
-  const lookup = termLookup(s);
-  const probes = plan.terms.map((t) => (t.whole || t.key.length < 4 ? t.key : t.key.slice(0, -1)));
   const counts = new Float64Array(s.start.length * nTerms);
   const matched = new Uint8Array(s.start.length);
   plan.terms.forEach((term, t) => {
-    const ids = (term.whole ? lookup.byLower : lookup.byStem).get(term.key) ?? [];
-    for (let k = 0; k < ids.length; k++) {
-      const id = ids[k];
-      const lower = s.idents[id].toLowerCase();
-      if (!probes.some((p) => lower.includes(p))) continue;
-      for (let j = s.identPostStart[id]; j < s.identPostStart[id + 1]; j++) {
-        const c = s.postChunk[j];
-        counts[c * nTerms + t] += s.postCount[j];
-        matched[c] = 1;
-      }
+    const postings = term.whole ? s.byLower : s.byStem;
+    const range = postings.range(term.key);
+    if (!range) return;
+    for (let j = range[0]; j < range[1]; j++) {
+      const c = postings.chunk[j];
+      counts[c * nTerms + t] += postings.count[j];
+      matched[c] = 1;
     }
   });
   return { counts, matched };

@@ -11,11 +11,10 @@ export interface PendingChunk {
   path: string;
   start: number;
   end: number;
-  text: string;
   chars: number;
   blank: boolean;
-  idents: string;
-  defs: string;
+  identifiers: Map<string, number>;
+  defs: string[];
   hash: string;
   /** The chunk's lines as bytes, and their offsets (lines + 1), for embedding. */
   bytes: Uint8Array;
@@ -169,13 +168,8 @@ function columns(chunks: PendingChunk[], vectors: Float32Array[]): ChunkColumns 
     path: chunks.map((c) => c.path),
     start: Int32Array.from(chunks, (c) => c.start),
     end: Int32Array.from(chunks, (c) => c.end),
-    text: chunks.map((c) => c.text),
     vector: flat,
     hasTokens,
-    chars: Int32Array.from(chunks, (c) => c.chars),
-    blank: chunks.map((c) => c.blank),
-    idents: chunks.map((c) => c.idents),
-    defs: chunks.map((c) => c.defs),
     hash: chunks.map((c) => c.hash),
   };
 }

@@ -3,18 +3,16 @@
 // embedded on the worker pool (a chunk whose text is unchanged keeps its vector) and committed in
 // batches; files gone from the roots are dropped. Safe to kill at any point: the next run resumes.
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { SimgrepError, isSimgrepError } from '../errors.js';
 import type { Executor } from '../pool.js';
 import { createFsSource } from '../sources/fs.js';
 import { WHOLE_READ_BYTES, streamEntry, type Entry, type Source, type SourceWarning } from '../sources/source.js';
-import { decodeLines } from '../text/decode.js';
-import { openText } from '../text/text-stream.js';
-import { LineSplitter } from '../text/line-splitter.js';
-import { chunkFeatures, encodeIdentifiers } from './chunk-features.js';
+import { chunkFeatures } from './chunk-features.js';
+import { openChunks } from './file-chunks.js';
 import { ChunkBatch } from './chunk-batch.js';
-import type { ChunkRow } from './snapshot.js';
+import type { SnapshotChanges } from './snapshot.js';
 import { writing, type FileState, type IndexStore } from './store.js';
 
 export interface IndexProgress {
@@ -27,14 +25,7 @@ export interface IndexProgress {
 }
 
 /** What a run changed, to bring the in-memory snapshot up to date without reading the store. */
-export interface SnapshotPatch {
-  /** Files whose chunks were replaced or that were deleted. */
-  dropChunksOf: Set<string>;
-  dropFiles: Set<string>;
-  /** New file states (new, changed, or only touched files). */
-  files: FileState[];
-  rows: ChunkRow[];
-}
+export type SnapshotPatch = SnapshotChanges;
 
 export interface IndexReport extends IndexProgress {
   unchanged: number;
@@ -75,7 +66,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
       patch.files.push(...c.files);
       c.chunks.forEach((k, i) => patch.rows.push({
         path: k.path, start: k.start, end: k.end, vector: c.vectors[i], hasTokens: c.vectors[i].some((x) => x !== 0),
-        chars: k.chars, blank: k.blank, idents: k.idents, defs: k.defs,
+        chars: k.chars, blank: k.blank, identifiers: k.identifiers, defs: k.defs,
       }));
     },
   });
@@ -90,7 +81,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
     seen.add(key);
     report.files++;
     try {
-      const st = await stat(key);
+      const st = statSync(key);
       const prev = states.get(key);
       if (prev && prev.size === st.size && prev.mtime === st.mtimeMs) { report.unchanged++; continue; }
       const bytes = await indexFile(source, entry, key, { size: st.size, mtime: st.mtimeMs }, prev, batch, patch, o.chunkLines, o.signal);
@@ -139,36 +130,19 @@ async function indexFile(source: Source, entry: Entry, key: string, st: { size: 
     await batch.fileDone({ ...prev, size: st.size, mtime: st.mtime });
     return -1;
   }
-  // Read as the search reads it: binary sniff, UTF-16 transcoded, long lines cut by the splitter.
-  const text = await openText(parts ? iterate(parts) : streamEntry(source, entry, signal));
-  const binary = text.kind === 'binary';
-  const state: FileState = { key, size: st.size, mtime: st.mtime, hash: digest, kind: binary ? 'binary' : 'text', lines: 0, chunks: 0 };
+  const opened = await openChunks(parts ? iterate(parts) : streamEntry(source, entry, signal), chunkLines);
+  const state: FileState = { key, size: st.size, mtime: st.mtime, hash: digest, kind: opened.binary ? 'binary' : 'text', lines: 0, chunks: 0 };
   batch.fileStarted(key, prev !== undefined);
   patch.dropChunksOf.add(key);
-  if (!binary) {
-    const splitter = new LineSplitter({ pieceLines: chunkLines * 64, contextLines: 0, maxPieceBytes: 1 << 20, alignLines: chunkLines });
-    const addPiece = async (piece: ReturnType<LineSplitter['end']>[number]) => {
-      const n = piece.offsets.length - 1;
-      const lines = decodeLines(piece.bytes, piece.offsets, 0, n);
-      for (let from = 0; from < n; from += chunkLines) {
-        const to = Math.min(n, from + chunkLines);
-        const chunkLinesText = lines.slice(from, to);
-        const text = chunkLinesText.join('\n');
-        const f = chunkFeatures(chunkLinesText);
-        await batch.addChunk({
-          path: key, start: piece.firstLine + from, end: piece.firstLine + to, text,
-          chars: f.chars, blank: f.blank, idents: encodeIdentifiers(f.identifiers), defs: f.definitions.join(' '),
-          hash: createHash('sha1').update(text).digest('hex'),
-          bytes: piece.bytes.subarray(piece.offsets[from], piece.offsets[to]),
-          offsets: piece.offsets.slice(from, to + 1).map((x) => x - piece.offsets[from]),
-        });
-        state.chunks++;
-      }
-    };
-    if (text.kind === 'text') for await (const part of text.chunks) for (const piece of splitter.push(part)) await addPiece(piece);
-    for (const piece of splitter.end()) await addPiece(piece);
-    state.lines = splitter.linesSeen;
+  for await (const c of opened.chunks) {
+    const f = chunkFeatures(c.lines);
+    await batch.addChunk({
+      path: key, start: c.start, end: c.end, chars: f.chars, blank: f.blank, identifiers: f.identifiers, defs: f.definitions,
+      hash: createHash('sha1').update(c.bytes).digest('hex'), bytes: c.bytes, offsets: c.offsets,
+    });
+    state.chunks++;
   }
+  state.lines = opened.lines();
   await batch.fileDone(state);
   return size;
 }

@@ -1,21 +1,23 @@
-// The snapshot on disk, so a new process (the CLI) answers without rebuilding it from the store: a
-// JSON header (files, strings, section table) and the typed arrays, written atomically and tagged
-// with the store version it was built from (a stale or damaged file is simply rebuilt).
+// The snapshot on disk, so a new process (the CLI) answers without rebuilding it: a JSON header
+// (files, keys, names, section table) and the typed arrays, written atomically and tagged with the
+// store version it was built from (a stale or damaged file is simply rebuilt). Vectors are kept as
+// float16 here (half the bytes); candidates.ts widens its margin by their rounding.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { termLookup, type KeyIndex, type Snapshot, type TermLookup } from './snapshot.js';
+import { Postings } from './postings.js';
+import type { Snapshot } from './snapshot.js';
+import { toFloat16, fromFloat16 } from './float16.js';
 
-const MAGIC = 'simgrep-snapshot-1';
+const MAGIC = 'simgrep-snapshot-2';
 
-type Numeric = Int32Array | Float32Array | Uint8Array;
-const ARRAYS = ['chunkFile', 'start', 'end', 'chars', 'flags', 'vectors', 'identPostStart', 'postChunk', 'postCount', 'defStart'] as const;
+type Numeric = Int32Array | Uint16Array | Uint8Array;
 
 export function writeSnapshotFile(file: string, s: Snapshot): void {
-  const lookup = termLookup(s);
-  const maps = { byLower: csr(lookup.byLower), byStem: csr(lookup.byStem) };
   const sections: { name: string; array: Numeric }[] = [
-    ...ARRAYS.map((name) => ({ name, array: s[name] as Numeric })),
-    { name: 'byLower', array: maps.byLower.ids }, { name: 'byLowerStart', array: maps.byLower.starts },
-    { name: 'byStem', array: maps.byStem.ids }, { name: 'byStemStart', array: maps.byStem.starts },
+    { name: 'chunkFile', array: s.chunkFile }, { name: 'start', array: s.start }, { name: 'end', array: s.end },
+    { name: 'chars', array: s.chars }, { name: 'flags', array: s.flags }, { name: 'vectors', array: toFloat16(s.vectors) },
+    { name: 'defStart', array: s.defStart },
+    { name: 'lowerStart', array: s.byLower.start }, { name: 'lowerChunk', array: s.byLower.chunk }, { name: 'lowerCount', array: s.byLower.count },
+    { name: 'stemStart', array: s.byStem.start }, { name: 'stemChunk', array: s.byStem.chunk }, { name: 'stemCount', array: s.byStem.count },
   ];
   let offset = 0;
   const table = sections.map(({ name, array }) => {
@@ -24,8 +26,8 @@ export function writeSnapshotFile(file: string, s: Snapshot): void {
     return entry;
   });
   const header = Buffer.from(JSON.stringify({
-    magic: MAGIC, version: s.version, dim: s.dim, files: s.files, idents: s.idents, defNames: s.defNames,
-    lowerKeys: maps.byLower.keys, stemKeys: maps.byStem.keys, table,
+    magic: MAGIC, version: s.version, dim: s.dim, files: s.files, defNames: s.defNames,
+    lowerKeys: s.byLower.keys, stemKeys: s.byStem.keys, table,
   }));
   const prefix = Buffer.alloc(8);
   prefix.writeUInt32LE(header.length, 0);
@@ -46,57 +48,23 @@ export function readSnapshotFile(file: string, version: string): Snapshot | null
     const h = JSON.parse(buf.subarray(8, 8 + headerLength).toString('utf8'));
     if (h.magic !== MAGIC || h.version !== version) return null;
     const base = align8(8 + headerLength);
-    const ctors: Record<string, new (b: ArrayBuffer, o: number, n: number) => Numeric> = { Int32Array, Float32Array, Uint8Array };
+    const ctors: Record<string, new (b: ArrayBuffer, o: number, n: number) => Numeric> = { Int32Array, Uint16Array, Uint8Array };
     // Copied into one aligned buffer: a Buffer from readFileSync may start at any offset.
     const body = new Uint8Array(buf.length - base);
     body.set(buf.subarray(base));
-    const arrays: Record<string, Numeric> = {};
-    for (const t of h.table as { name: string; type: string; offset: number; length: number }[]) arrays[t.name] = new ctors[t.type](body.buffer, t.offset, t.length);
-    const s: Snapshot = {
-      version: h.version, dim: h.dim, files: h.files, idents: h.idents, defNames: h.defNames,
-      chunkFile: arrays.chunkFile as Int32Array, start: arrays.start as Int32Array, end: arrays.end as Int32Array,
-      chars: arrays.chars as Int32Array, flags: arrays.flags as Uint8Array, vectors: arrays.vectors as Float32Array,
-      identPostStart: arrays.identPostStart as Int32Array, postChunk: arrays.postChunk as Int32Array,
-      postCount: arrays.postCount as Int32Array, defStart: arrays.defStart as Int32Array,
+    const a: Record<string, Numeric> = {};
+    for (const t of h.table as { name: string; type: string; offset: number; length: number }[]) a[t.name] = new ctors[t.type](body.buffer, t.offset, t.length);
+    const i32 = (name: string) => a[name] as Int32Array;
+    return {
+      version: h.version, dim: h.dim, files: h.files, defNames: h.defNames,
+      chunkFile: i32('chunkFile'), start: i32('start'), end: i32('end'), chars: i32('chars'), flags: a.flags as Uint8Array,
+      vectors: fromFloat16(a.vectors as Uint16Array), defStart: i32('defStart'),
+      byLower: new Postings(h.lowerKeys, i32('lowerStart'), i32('lowerChunk'), i32('lowerCount')),
+      byStem: new Postings(h.stemKeys, i32('stemStart'), i32('stemChunk'), i32('stemCount')),
     };
-    const lookup: TermLookup = {
-      byLower: uncsr(h.lowerKeys, arrays.byLower as Int32Array, arrays.byLowerStart as Int32Array),
-      byStem: uncsr(h.stemKeys, arrays.byStem as Int32Array, arrays.byStemStart as Int32Array),
-    };
-    termLookup(s, lookup);
-    return s;
   } catch {
     return null; // damaged: rebuilt from the store
   }
-}
-
-/** Sorted keys and their id lists, flattened (a KeyIndex is a Map when it was just built). */
-function csr(m: KeyIndex): { keys: string[]; ids: Int32Array; starts: Int32Array } {
-  const keys = [...m.keys()].sort();
-  const starts = new Int32Array(keys.length + 1);
-  let total = 0;
-  keys.forEach((k, i) => { total += m.get(k)!.length; starts[i + 1] = total; });
-  const ids = new Int32Array(total);
-  keys.forEach((k, i) => ids.set(m.get(k)!, starts[i]));
-  return { keys, ids, starts };
-}
-
-/** Binary search over the sorted keys: no map to build when a process starts. */
-function uncsr(keys: string[], ids: Int32Array, starts: Int32Array): KeyIndex {
-  return {
-    keys: () => keys,
-    get(key) {
-      let lo = 0;
-      let hi = keys.length - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        const k = keys[mid];
-        if (k === key) return ids.subarray(starts[mid], starts[mid + 1]);
-        if (k < key) lo = mid + 1; else hi = mid - 1;
-      }
-      return undefined;
-    },
-  };
 }
 
 function align8(n: number): number {

@@ -6,9 +6,11 @@ import * as lancedb from '@lancedb/lancedb';
 import type { Table as ArrowTable } from 'apache-arrow';
 import { SimgrepError, isSimgrepError } from '../errors.js';
 import { chunkSchema, chunkTable, fileSchema, fileTable, metaTable, type ChunkColumns, type FileColumns } from './arrow-rows.js';
-import type { ChunkRow, SnapshotFile } from './snapshot.js';
+import type { SnapshotFile } from './snapshot.js';
 
 export type FileState = Omit<SnapshotFile, 'firstChunk' | 'chunkCount'> & { chunks: number };
+
+export interface ChunkVector { path: string; start: number; end: number; vector: Float32Array; hasTokens: boolean }
 
 /**
  * A version of the store: "chunks version.files version". Readers pin the last version a writer
@@ -23,11 +25,10 @@ export interface IndexStore {
   /** The latest version (changes with every commit). */
   version(): Promise<StoreVersion>;
   fileStates(at?: StoreVersion): Promise<FileState[]>;
-  chunkRows(at?: StoreVersion): Promise<ChunkRow[]>;
+  /** Every chunk's place and vector. */
+  chunkVectors(at?: StoreVersion): Promise<ChunkVector[]>;
   /** Vectors of the given files' current chunks by content hash (reused when a chunk is unchanged). */
   vectorsByHash(paths: string[]): Promise<Map<string, Float32Array>>;
-  /** Texts of chunks by id ("path:start"), as of a version. */
-  chunkTexts(ids: string[], at?: StoreVersion): Promise<Map<string, string>>;
   /** Appends chunks. */
   addChunks(chunks: ChunkColumns): Promise<void>;
   /** Drops every chunk of these files. */
@@ -111,22 +112,14 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
       const count = numbers(t, 'chunks', Int32Array);
       return path.map((key, i) => ({ key, size: size[i], mtime: mtime[i], hash: hash[i], kind: kind[i] as 'text' | 'binary', lines: lines[i], chunks: count[i] }));
     },
-    async chunkRows(at) {
-      const t = await (await readAt('chunks', part(at, 0), chunks)).query()
-        .select(['path', 'start', 'end', 'vector', 'has_tokens', 'chars', 'blank', 'idents', 'defs']).toArrow();
+    async chunkVectors(at) {
+      const t = await (await readAt('chunks', part(at, 0), chunks)).query().select(['path', 'start', 'end', 'vector', 'has_tokens']).toArrow();
       const path = strings(t, 'path');
       const start = numbers(t, 'start', Int32Array);
       const end = numbers(t, 'end', Int32Array);
-      const chars = numbers(t, 'chars', Int32Array);
       const hasTokens = bools(t, 'has_tokens');
-      const blank = bools(t, 'blank');
-      const idents = strings(t, 'idents');
-      const defs = strings(t, 'defs');
       const vectors = vectorColumn(t, o.dim);
-      return path.map((p, i) => ({
-        path: p, start: start[i], end: end[i], vector: vectors.subarray(i * o.dim, (i + 1) * o.dim),
-        hasTokens: !!hasTokens[i], chars: chars[i], blank: !!blank[i], idents: idents[i], defs: defs[i],
-      }));
+      return path.map((p, i) => ({ path: p, start: start[i], end: end[i], vector: vectors.subarray(i * o.dim, (i + 1) * o.dim), hasTokens: hasTokens[i] }));
     },
     async vectorsByHash(paths) {
       const out = new Map<string, Float32Array>();
@@ -135,15 +128,6 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
       const hash = strings(t, 'hash');
       const vectors = vectorColumn(t, o.dim);
       hash.forEach((h, i) => out.set(h, vectors.slice(i * o.dim, (i + 1) * o.dim)));
-      return out;
-    },
-    async chunkTexts(ids, at) {
-      const out = new Map<string, string>();
-      if (ids.length === 0) return out;
-      const t = await (await readAt('chunks', part(at, 0), chunks)).query().where(inList('id', ids)).select(['id', 'text']).toArrow();
-      const id = strings(t, 'id');
-      const text = strings(t, 'text');
-      id.forEach((k, i) => out.set(k, text[i]));
       return out;
     },
     async addChunks(c) {

@@ -20,7 +20,8 @@ import { createCandidateSource } from './candidate-source.js';
 import { updateIndex, type IndexProgress, type IndexReport } from './indexer.js';
 import { isLock, lockedError, tryLock, type Lock } from './lock.js';
 import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
-import { buildSnapshot, emptySnapshot, patchSnapshot, type Snapshot } from './snapshot.js';
+import { emptySnapshot, patchSnapshot, type Snapshot } from './snapshot.js';
+import { rebuildSnapshot } from './snapshot-rebuild.js';
 import { readSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
 import { WalkCache } from './walk-cache.js';
 import { openStore, writing, type IndexStore } from './store.js';
@@ -123,10 +124,10 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     snapshot = readSnapshotFile(snapshotPath(), version);
     if (snapshot) return snapshot;
     const model = await searcher.model();
-    const [files, rows] = await Promise.all([s.fileStates(version), s.chunkRows(version)]);
-    snapshot = buildSnapshot(version, model.dim, files, rows);
-    saveSnapshot(snapshot);
-    return snapshot;
+    const rebuilt = await rebuildSnapshot(s, version, model.dim, chunkLines);
+    snapshot = rebuilt;
+    saveSnapshot(rebuilt);
+    return rebuilt;
   }
 
   function saveSnapshot(snap: Snapshot): void {
@@ -144,13 +145,20 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const latest = await s.version();
     const before = (await s.readMeta()).complete === latest ? await loadSnapshot(s) : null;
     const executor = await executorOf(searcher, entries === undefined || entries.length > 16);
+    const t0 = performance.now();
     const report = await updateIndex({ store: s, executor, chunkLines, roots, deleteMissing: entries === undefined, entries, signal, onProgress });
+    const t1 = performance.now();
     if (compact) await writing(() => s.compact());
+    const t2 = performance.now();
     const version = await s.version();
     const base = before ?? (latest === '0.0' ? emptySnapshot(model.dim) : null);
-    snapshot = base ? patchSnapshot(base, report.patch, version) : buildSnapshot(version, model.dim, await s.fileStates(version), await s.chunkRows(version));
-    saveSnapshot(snapshot);
+    const next = base ? patchSnapshot(base, report.patch, version) : await rebuildSnapshot(s, version, model.dim, chunkLines);
+    snapshot = next;
+    const t3 = performance.now();
+    if (version !== latest || !before) saveSnapshot(next);
+    const t4 = performance.now();
     await writing(() => s.writeMeta({ complete: version }));
+    if (process.env.SIMGREP_DEBUG_TIMING) process.stderr.write(`index ${(t1 - t0).toFixed(0)} compact ${(t2 - t1).toFixed(0)} snapshot ${(t3 - t2).toFixed(0)} save ${(t4 - t3).toFixed(0)} meta ${(performance.now() - t4).toFixed(0)} ms\n`);
     return report;
   }
 
@@ -264,7 +272,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const topK = so.topK ?? (so.maxDistance !== undefined ? Infinity : 3);
       const heapSize = Number.isFinite(topK) ? topK * CANDIDATES_PER_RESULT + 10 : Infinity;
       const candidates = selectCandidates(snap, { plan, query, display, heapSize, maxDistance: so.maxDistance });
-      const source = await createCandidateSource({ snapshot: snap, store: s, candidates, display, chunkLines, contextLines: so.nLines ?? 3 });
+      const source = createCandidateSource({ snapshot: snap, candidates, display, chunkLines });
       const r = await searcher.search({ ...so, paths: [], sources: [source] });
       const warnings = [...walkWarnings, ...refreshWarnings, ...namedBinary, ...r.warnings];
       const tooLarge = walkWarnings.filter((w) => w.code === 'TOO_LARGE').length;

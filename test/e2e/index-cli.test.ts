@@ -54,7 +54,7 @@ describe('simgrep index and indexed search', () => {
     expect([after.files, after.lines]).toEqual([FILES, FILES * 150]);
     // No duplicate or missing chunk rows after the kill and the resume.
     const store = await openStore(path.join(env.SIMGREP_HOME, 'workspaces', 'crash'), { dim: 256 });
-    const rows = await store.chunkRows();
+    const rows = await store.chunkVectors();
     store.close();
     expect(new Set(rows.map((r) => `${r.path}:${r.start}`)).size).toBe(rows.length);
     expect(rows.length).toBe(FILES * Math.ceil(150 / 48));

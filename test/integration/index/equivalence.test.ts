@@ -18,6 +18,8 @@ const QUERIES = [
 let tmp = '';
 let tree = '';
 let ws: Workspace;
+/** A second handle on the same index: it reads the snapshot file (float16 vectors) instead of memory. */
+let fromFile: Workspace;
 const oneShot = createSearcher({ concurrency: 0 });
 
 beforeAll(async () => {
@@ -28,9 +30,11 @@ beforeAll(async () => {
   cpSync(path.join(repo, 'test'), path.join(tree, 'test'), { recursive: true });
   ws = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 1 });
   await ws.index([tree]);
+  fromFile = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 0 });
 });
 afterAll(async () => {
   await ws?.close();
+  await fromFile?.close();
   await oneShot.close();
   rmSync(tmp, { recursive: true, force: true });
 });
@@ -39,9 +43,11 @@ const shape = (r: SearchResponse) => r.results.map((x) => ({ ...x, distance: Mat
 
 async function same(o: Omit<SearchOptions, 'paths'>): Promise<SearchResponse> {
   const opts = { ...o, paths: [tree] };
-  const [a, b] = [await oneShot.search(opts), await ws.search(opts)];
+  const [a, b, c] = [await oneShot.search(opts), await ws.search(opts), await fromFile.search(opts)];
   expect(b.stats.index?.workspace).toBeDefined();
+  expect(c.stats.index?.workspace).toBeDefined();
   expect(shape(b)).toEqual(shape(a));
+  expect(shape(c)).toEqual(shape(a));
   expect(b.stats.files).toBe(a.stats.files);
   expect(b.stats.lines).toBe(a.stats.lines);
   return b;

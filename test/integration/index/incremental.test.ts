@@ -35,7 +35,7 @@ async function rows(): Promise<string[]> {
   const store = await openStore(path.join(tmp, 'ws'), { dim: (await oneShot.model()).dim });
   try {
     const files = (await store.fileStates()).map((f) => `${path.relative(tree, f.key)}:${f.lines}:${f.chunks}`).sort();
-    const chunks = (await store.chunkRows()).map((r) => `${path.relative(tree, r.path)}:${r.start}-${r.end}`).sort();
+    const chunks = (await store.chunkVectors()).map((r) => `${path.relative(tree, r.path)}:${r.start}-${r.end}`).sort();
     return [...files, ...chunks].sort();
   } finally {
     store.close();

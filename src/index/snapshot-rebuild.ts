@@ -1,0 +1,49 @@
+// The snapshot rebuilt from the store when no snapshot of the current version exists (a writer was
+// killed before publishing, or snapshot.bin was lost): vectors come from the store, lexical features
+// are read back from the files. A file that changed since it was indexed is marked stale (mtime -1),
+// so the next search re-indexes it before answering.
+import { statSync } from 'node:fs';
+import { createFsSource } from '../sources/fs.js';
+import { streamEntry } from '../sources/source.js';
+import { chunkFeatures } from './chunk-features.js';
+import { openChunks } from './file-chunks.js';
+import { emptySnapshot, patchSnapshot, type ChunkRow, type FileStateOf, type Snapshot } from './snapshot.js';
+import type { ChunkVector, IndexStore, StoreVersion } from './store.js';
+
+export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, dim: number, chunkLines: number): Promise<Snapshot> {
+  const [states, vectors] = await Promise.all([store.fileStates(version), store.chunkVectors(version)]);
+  const byPath = new Map<string, Map<number, ChunkVector>>();
+  for (const v of vectors) {
+    let m = byPath.get(v.path);
+    if (!m) { m = new Map(); byPath.set(v.path, m); }
+    m.set(v.start, v);
+  }
+  const files = createFsSource({ paths: [] });
+  const rows: ChunkRow[] = [];
+  const kept: FileStateOf[] = [];
+  for (const state of states) {
+    const stored = byPath.get(state.key) ?? new Map<number, ChunkVector>();
+    const fileRows: ChunkRow[] = [];
+    let fresh = state.kind === 'binary';
+    if (!fresh) {
+      try {
+        const st = statSync(state.key);
+        if (st.size === state.size && st.mtimeMs === state.mtime) {
+          const opened = await openChunks(streamEntry(files, { path: state.key }), chunkLines);
+          fresh = true;
+          for await (const c of opened.chunks) {
+            const v = stored.get(c.start);
+            if (!v || v.end !== c.end) { fresh = false; break; }
+            const f = chunkFeatures(c.lines);
+            fileRows.push({ ...v, chars: f.chars, blank: f.blank, identifiers: f.identifiers, defs: f.definitions });
+          }
+          if (fileRows.length !== stored.size) fresh = false;
+        }
+      } catch {
+        fresh = false;
+      }
+    }
+    if (fresh) { rows.push(...fileRows); kept.push(state); } else kept.push({ ...state, mtime: -1, kind: 'text', lines: 0 });
+  }
+  return patchSnapshot(emptySnapshot(dim), { dropChunksOf: new Set(), dropFiles: new Set(), files: kept, rows }, version);
+}
