@@ -1,7 +1,8 @@
 // Arrow record batches for the index tables, built column by column from typed arrays (LanceDB
 // ingests these several times faster than row objects). The chunks table keeps what costs something
 // to recompute (the vectors); lexical features are read back from the files when needed.
-import { Bool, Field, FixedSizeList, Float32, Float64, Int32, RecordBatch, Schema, Struct, Table, Utf8, makeData, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
+import { Bool, Field, FixedSizeList, Float16, Float64, Int32, RecordBatch, Schema, Struct, Table, Utf8, makeData, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
+import { toFloat16 } from './float16.js';
 
 export function chunkSchema(dim: number): Schema {
   return new Schema([
@@ -9,7 +10,8 @@ export function chunkSchema(dim: number): Schema {
     new Field('path', new Utf8(), false),
     new Field('start', new Int32(), false),
     new Field('end', new Int32(), false),
-    new Field('vector', new FixedSizeList(dim, new Field('item', new Float32(), true)), false),
+    // float16: half the bytes; candidates.ts keeps a margin for the rounding.
+    new Field('vector', new FixedSizeList(dim, new Field('item', new Float16(), true)), false),
     new Field('has_tokens', new Bool(), false),
     new Field('hash', new Utf8(), false),
   ]);
@@ -55,10 +57,10 @@ export interface FileColumns {
 export function chunkTable(c: ChunkColumns, dim: number): Table {
   const schema = chunkSchema(dim);
   const n = c.id.length;
-  const vectorType = schema.fields[4].type as FixedSizeList<Float32>;
+  const vectorType = schema.fields[4].type as FixedSizeList<Float16>;
   const vector = makeVector(makeData({
     type: vectorType, length: n, nullCount: 0,
-    child: makeData({ type: new Float32(), length: n * dim, nullCount: 0, data: c.vector }),
+    child: makeData({ type: new Float16(), length: n * dim, nullCount: 0, data: toFloat16(c.vector) }),
   }));
   return tableOf(schema, [
     utf8(c.id), utf8(c.path), int32(c.start), int32(c.end), vector, bool(c.hasTokens), utf8(c.hash),

@@ -4,7 +4,7 @@
 // chunks whose best case reaches the heap's worst guaranteed case are kept. The pipeline then scores
 // those exactly, with the same code as a one-shot scan, so indexed answers equal one-shot answers.
 import { countTerms, lexicalScore, nameCoverage, pathFacts, pathSignals, relevance, symbolScore, toDistance, type PathFacts, type PathSignals } from '../rank/chunk-scorer.js';
-import { pathTerms } from '../rank/lexical/terms.js';
+import { identifierParts, pathTerms, stem } from '../rank/lexical/terms.js';
 import type { RankPlan } from '../rank/plan.js';
 import { BLANK, HAS_TOKENS, type Snapshot } from './snapshot.js';
 import { FLOAT16_RELATIVE_ERROR } from './float16.js';
@@ -36,7 +36,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const hi = new Float64Array(n).fill(NaN);
   const eligible: number[] = [];
   const pathTf = new Float64Array(nTerms);
-  const coverage = new Map<string, number>();
+  const names = new Map<string, NameInfo>();
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
   for (let f = 0; f < s.files.length; f++) {
     const path = q.display[f];
@@ -64,9 +64,9 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
       if (!keep) continue;
       const semantic = plan.mode === 'lexical' || !hasTokens ? 0 : cosine(s, c, q.query);
       const lexical = lexicalScore(bm25, plan);
-      const symbol = lineMatch ? symbolBound(s, c, plan, signals, coverage) : 0;
-      lo[c] = toDistance(relevance(semantic, lexical, symbol, signals, plan));
-      hi[c] = toDistance(relevance(semantic, lexical, 0, signals, plan));
+      const [symbolLo, symbolHi] = lineMatch ? symbolBounds(s, c, plan, signals, names) : [0, 0];
+      lo[c] = toDistance(relevance(semantic, lexical, symbolHi, signals, plan));
+      hi[c] = toDistance(relevance(semantic, lexical, symbolLo, signals, plan));
       eligible.push(c);
     }
   }
@@ -118,17 +118,43 @@ function lineTermCounts(s: Snapshot, plan: RankPlan): { counts: Float64Array; ma
   return { counts, matched };
 }
 
-/** The symbol boost if every name the chunk defines sat on a line with a query term (an upper bound). */
-function symbolBound(s: Snapshot, c: number, plan: RankPlan, signals: PathSignals, coverage: Map<string, number>): number {
-  let best = 0;
+/** Per defined name, for one query: its definition boost from coverage, and whether it holds a term. */
+interface NameInfo { covered: number; hitsTerm: boolean }
+
+const PLAIN_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function nameInfo(name: string, plan: RankPlan, memo: Map<string, NameInfo>): NameInfo {
+  let info = memo.get(name);
+  if (info) return info;
+  const lower = name.toLowerCase();
+  // Cheap test first: a term can only match a name that contains its key's first letters.
+  const probes = plan.terms.some((t) => lower.includes(t.whole || t.key.length < 4 ? t.key : t.key.slice(0, -1)));
+  let hitsTerm = false;
+  if (probes && PLAIN_IDENTIFIER.test(name)) {
+    const stems = identifierParts(name).map(stem);
+    hitsTerm = plan.terms.some((t) => (t.whole ? lower === t.key : stems.includes(t.key)));
+  }
+  info = { covered: probes && plan.definitionBoost > 0 ? plan.definitionBoost * nameCoverage(name, plan) : 0, hitsTerm };
+  memo.set(name, info);
+  return info;
+}
+
+/**
+ * The chunk's symbol boost, bounded: chunkStats takes the best boost among lines that hold a query
+ * term. A plain-identifier name that itself matches a term sits on such a line (countTerms finds it
+ * there), so its boost is certain (lo); any other name's boost only raises the upper bound (hi).
+ */
+function symbolBounds(s: Snapshot, c: number, plan: RankPlan, signals: PathSignals, memo: Map<string, NameInfo>): [number, number] {
+  let lo = 0;
+  let hi = 0;
   for (let j = s.defStart[c]; j < s.defStart[c + 1]; j++) {
     const name = s.defNames[j];
-    let covered = coverage.get(name);
-    if (covered === undefined) { covered = plan.definitionBoost > 0 ? plan.definitionBoost * nameCoverage(name, plan) : 0; coverage.set(name, covered); }
-    const v = Math.max(plan.symbols.length > 0 ? symbolScore(name, plan, signals.fileStem) : 0, covered);
-    if (v > best) best = v;
+    const info = nameInfo(name, plan, memo);
+    const v = Math.max(plan.symbols.length > 0 ? symbolScore(name, plan, signals.fileStem) : 0, info.covered);
+    if (v > hi) hi = v;
+    if (info.hitsTerm && v > lo) lo = v;
   }
-  return best;
+  return [lo, hi];
 }
 
 /** Query-independent facts of a display path, kept across queries. */

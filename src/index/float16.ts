@@ -12,9 +12,16 @@ export function toFloat16(v: Float32Array): Uint16Array {
   return out;
 }
 
+let table: Float32Array | null = null;
+
 export function fromFloat16(h: Uint16Array): Float32Array {
+  if (!table) {
+    table = new Float32Array(65536);
+    for (let i = 0; i < 65536; i++) table[i] = halfValue(i);
+  }
+  const t = table;
   const out = new Float32Array(h.length);
-  for (let i = 0; i < h.length; i++) out[i] = halfValue(h[i]);
+  for (let i = 0; i < h.length; i++) out[i] = t[h[i]];
   return out;
 }
 

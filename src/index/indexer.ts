@@ -11,6 +11,7 @@ import { createFsSource } from '../sources/fs.js';
 import { WHOLE_READ_BYTES, streamEntry, type Entry, type Source, type SourceWarning } from '../sources/source.js';
 import { chunkFeatures } from './chunk-features.js';
 import { openChunks } from './file-chunks.js';
+import { TermCollector } from './term-collector.js';
 import { ChunkBatch } from './chunk-batch.js';
 import type { SnapshotChanges } from './snapshot.js';
 import { writing, type FileState, type IndexStore } from './store.js';
@@ -54,7 +55,7 @@ export interface UpdateIndexOptions {
 
 export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const started = performance.now();
-  const patch: SnapshotPatch = { dropChunksOf: new Set(), dropFiles: new Set(), files: [], rows: [] };
+  const patch: SnapshotPatch = { dropChunksOf: new Set(), dropFiles: new Set(), files: [], rows: [], terms: new TermCollector() };
   const report: IndexReport = { files: 0, indexed: 0, lines: 0, bytes: 0, ms: 0, unchanged: 0, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [], patch };
   const states = new Map((await o.store.fileStates()).map((s) => [s.key, s]));
   const seen = new Set<string>();
@@ -64,10 +65,13 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
       report.chunks += c.chunks.length;
       report.reused += c.reused;
       patch.files.push(...c.files);
-      c.chunks.forEach((k, i) => patch.rows.push({
-        path: k.path, start: k.start, end: k.end, vector: c.vectors[i], hasTokens: c.vectors[i].some((x) => x !== 0),
-        chars: k.chars, blank: k.blank, identifiers: k.identifiers, defs: k.defs,
-      }));
+      c.chunks.forEach((k, i) => {
+        patch.terms.add(patch.rows.length, k.identifiers);
+        patch.rows.push({
+          path: k.path, start: k.start, end: k.end, vector: c.vectors[i], hasTokens: c.vectors[i].some((x) => x !== 0),
+          chars: k.chars, blank: k.blank, defs: k.defs,
+        });
+      });
     },
   });
   const source = createFsSource({ paths: o.roots });

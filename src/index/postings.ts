@@ -1,5 +1,6 @@
 // Term -> (chunk, count) lists over sorted keys: looked up by binary search (nothing to build when a
 // process starts), merged with additions and chunk renumbering when the index changes.
+import type { KeyTriples } from './term-collector.js';
 
 export class Postings {
   constructor(
@@ -29,23 +30,36 @@ export class Postings {
   }
 
   /**
-   * These postings with chunks renumbered by `remap` (-1 drops an entry; keys left empty go) plus
-   * `added` (key -> chunk, count pairs, flattened), as new postings.
+   * These postings with chunks renumbered by `remap` (-1 drops an entry; keys left empty go) plus the
+   * triples of `added` (their rows turned into chunks by `rowChunk`), as new postings.
    */
-  merge(remap: Int32Array | null, added: Map<string, number[]>): Postings {
-    const extraKeys = [...added.keys()].sort();
+  merge(remap: Int32Array | null, added: KeyTriples, rowChunk: Int32Array): Postings {
+    // The added keys in sorted order, and their triples grouped by key (a counting sort).
+    const order = added.keys.map((_, i) => i).sort((a, b) => (added.keys[a] < added.keys[b] ? -1 : added.keys[a] > added.keys[b] ? 1 : 0));
+    const rank = new Int32Array(added.keys.length);
+    order.forEach((id, r) => { rank[id] = r; });
+    const groupStart = new Int32Array(added.keys.length + 1);
+    for (let t = 0; t < added.length; t++) groupStart[rank[added.key[t]] + 1]++;
+    for (let r = 0; r < added.keys.length; r++) groupStart[r + 1] += groupStart[r];
+    const fill = groupStart.slice(0, -1);
+    const addChunk = new Int32Array(added.length);
+    const addCount = new Int32Array(added.length);
+    for (let t = 0; t < added.length; t++) {
+      const r = rank[added.key[t]];
+      addChunk[fill[r]] = rowChunk[added.row[t]];
+      addCount[fill[r]++] = added.count[t];
+    }
     const keys: string[] = [];
     const starts: number[] = [0];
-    let size = 0;
-    for (const list of added.values()) size += list.length / 2;
-    const chunk = new Int32Array(this.chunk.length + size);
-    const count = new Int32Array(this.chunk.length + size);
+    const chunk = new Int32Array(this.chunk.length + added.length);
+    const count = new Int32Array(this.chunk.length + added.length);
     let at = 0;
     let i = 0;
     let j = 0;
-    while (i < this.keys.length || j < extraKeys.length) {
-      const fromOld = j >= extraKeys.length || (i < this.keys.length && this.keys[i] <= extraKeys[j]);
-      const key = fromOld ? this.keys[i] : extraKeys[j];
+    while (i < this.keys.length || j < order.length) {
+      const newKey = j < order.length ? added.keys[order[j]] : '';
+      const fromOld = j >= order.length || (i < this.keys.length && this.keys[i] <= newKey);
+      const key = fromOld ? this.keys[i] : newKey;
       const begin = at;
       if (fromOld) {
         for (let e = this.start[i]; e < this.start[i + 1]; e++) {
@@ -54,9 +68,10 @@ export class Postings {
         }
         i++;
       }
-      if (j < extraKeys.length && extraKeys[j] === key) {
-        const list = added.get(key)!;
-        for (let e = 0; e < list.length; e += 2) { chunk[at] = list[e]; count[at++] = list[e + 1]; }
+      if (j < order.length && newKey === key) {
+        for (let e = groupStart[j]; e < groupStart[j + 1]; e++) {
+          if (addChunk[e] >= 0) { chunk[at] = addChunk[e]; count[at++] = addCount[e]; }
+        }
         j++;
       }
       if (at > begin) { keys.push(key); starts.push(at); }
@@ -65,10 +80,3 @@ export class Postings {
   }
 }
 
-/** Adds `n` of `chunk` under `key` (consecutive calls for one chunk are summed). */
-export function addPosting(m: Map<string, number[]>, key: string, chunk: number, n: number): void {
-  const list = m.get(key);
-  if (!list) { m.set(key, [chunk, n]); return; }
-  if (list[list.length - 2] === chunk) list[list.length - 1] += n;
-  else list.push(chunk, n);
-}

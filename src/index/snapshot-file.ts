@@ -7,7 +7,7 @@ import { Postings } from './postings.js';
 import type { Snapshot } from './snapshot.js';
 import { toFloat16, fromFloat16 } from './float16.js';
 
-const MAGIC = 'simgrep-snapshot-2';
+const MAGIC = 'simgrep-snapshot-3';
 
 type Numeric = Int32Array | Uint16Array | Uint8Array;
 
@@ -16,8 +16,8 @@ export function writeSnapshotFile(file: string, s: Snapshot): void {
     { name: 'chunkFile', array: s.chunkFile }, { name: 'start', array: s.start }, { name: 'end', array: s.end },
     { name: 'chars', array: s.chars }, { name: 'flags', array: s.flags }, { name: 'vectors', array: toFloat16(s.vectors) },
     { name: 'defStart', array: s.defStart },
-    { name: 'lowerStart', array: s.byLower.start }, { name: 'lowerChunk', array: s.byLower.chunk }, { name: 'lowerCount', array: s.byLower.count },
-    { name: 'stemStart', array: s.byStem.start }, { name: 'stemChunk', array: s.byStem.chunk }, { name: 'stemCount', array: s.byStem.count },
+    { name: 'lowerStart', array: s.byLower.start }, { name: 'lowerChunk', array: s.byLower.chunk }, { name: 'lowerCount', array: counts16(s.byLower.count) },
+    { name: 'stemStart', array: s.byStem.start }, { name: 'stemChunk', array: s.byStem.chunk }, { name: 'stemCount', array: counts16(s.byStem.count) },
   ];
   let offset = 0;
   const table = sections.map(({ name, array }) => {
@@ -59,12 +59,22 @@ export function readSnapshotFile(file: string, version: string): Snapshot | null
       version: h.version, dim: h.dim, files: h.files, defNames: h.defNames,
       chunkFile: i32('chunkFile'), start: i32('start'), end: i32('end'), chars: i32('chars'), flags: a.flags as Uint8Array,
       vectors: fromFloat16(a.vectors as Uint16Array), defStart: i32('defStart'),
-      byLower: new Postings(h.lowerKeys, i32('lowerStart'), i32('lowerChunk'), i32('lowerCount')),
-      byStem: new Postings(h.stemKeys, i32('stemStart'), i32('stemChunk'), i32('stemCount')),
+      byLower: new Postings(h.lowerKeys, i32('lowerStart'), i32('lowerChunk'), Int32Array.from(a.lowerCount as Uint16Array)),
+      byStem: new Postings(h.stemKeys, i32('stemStart'), i32('stemChunk'), Int32Array.from(a.stemCount as Uint16Array)),
     };
   } catch {
     return null; // damaged: rebuilt from the store
   }
+}
+
+/**
+ * Term counts in 16 bits, saturating: BM25's term frequency saturates long before 65,535 (a larger
+ * count moves a chunk's score by far less than the candidate margin).
+ */
+function counts16(c: Int32Array): Uint16Array {
+  const out = new Uint16Array(c.length);
+  for (let i = 0; i < c.length; i++) out[i] = c[i] > 65535 ? 65535 : c[i];
+  return out;
 }
 
 function align8(n: number): number {

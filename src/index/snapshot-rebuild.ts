@@ -7,6 +7,7 @@ import { createFsSource } from '../sources/fs.js';
 import { streamEntry } from '../sources/source.js';
 import { chunkFeatures } from './chunk-features.js';
 import { openChunks } from './file-chunks.js';
+import { TermCollector } from './term-collector.js';
 import { emptySnapshot, patchSnapshot, type ChunkRow, type FileStateOf, type Snapshot } from './snapshot.js';
 import type { ChunkVector, IndexStore, StoreVersion } from './store.js';
 
@@ -20,10 +21,11 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
   }
   const files = createFsSource({ paths: [] });
   const rows: ChunkRow[] = [];
+  const terms = new TermCollector();
   const kept: FileStateOf[] = [];
   for (const state of states) {
     const stored = byPath.get(state.key) ?? new Map<number, ChunkVector>();
-    const fileRows: ChunkRow[] = [];
+    const fileRows: { row: ChunkRow; identifiers: Map<string, number> }[] = [];
     let fresh = state.kind === 'binary';
     if (!fresh) {
       try {
@@ -35,7 +37,7 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
             const v = stored.get(c.start);
             if (!v || v.end !== c.end) { fresh = false; break; }
             const f = chunkFeatures(c.lines);
-            fileRows.push({ ...v, chars: f.chars, blank: f.blank, identifiers: f.identifiers, defs: f.definitions });
+            fileRows.push({ row: { ...v, chars: f.chars, blank: f.blank, defs: f.definitions }, identifiers: f.identifiers });
           }
           if (fileRows.length !== stored.size) fresh = false;
         }
@@ -43,7 +45,10 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
         fresh = false;
       }
     }
-    if (fresh) { rows.push(...fileRows); kept.push(state); } else kept.push({ ...state, mtime: -1, kind: 'text', lines: 0 });
+    if (fresh) {
+      for (const r of fileRows) { terms.add(rows.length, r.identifiers); rows.push(r.row); }
+      kept.push(state);
+    } else kept.push({ ...state, mtime: -1, kind: 'text', lines: 0 });
   }
-  return patchSnapshot(emptySnapshot(dim), { dropChunksOf: new Set(), dropFiles: new Set(), files: kept, rows }, version);
+  return patchSnapshot(emptySnapshot(dim), { dropChunksOf: new Set(), dropFiles: new Set(), files: kept, rows, terms }, version);
 }

@@ -2,8 +2,8 @@
 // lower-cased identifier and by identifier-part stem) and defined names, in flat typed arrays so a
 // query bounds every chunk in a few milliseconds. Serialised by snapshot-file.ts; patched (not
 // rebuilt) when the index changes.
-import { identifierParts, stem } from '../rank/lexical/terms.js';
-import { Postings, addPosting } from './postings.js';
+import { Postings } from './postings.js';
+import { TermCollector } from './term-collector.js';
 
 export interface SnapshotFile {
   /** The file's key in the index: its absolute path. */
@@ -53,7 +53,6 @@ export interface ChunkRow {
   hasTokens: boolean;
   chars: number;
   blank: boolean;
-  identifiers: Map<string, number>;
   defs: string[];
 }
 
@@ -65,6 +64,8 @@ export interface SnapshotChanges {
   /** New file states (new, changed, or only touched files). */
   files: FileStateOf[];
   rows: ChunkRow[];
+  /** The rows' terms, by row index. */
+  terms: TermCollector;
 }
 
 export function emptySnapshot(dim: number, version = '0.0'): Snapshot {
@@ -87,10 +88,11 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, firstChunk: 0, chunkCount: 0 }));
   const oldAt = new Map(old.files.map((f, i) => [f.key, i]));
-  const newRows = new Map<string, ChunkRow[]>();
-  for (const r of ch.rows) { const l = newRows.get(r.path); if (l) l.push(r); else newRows.set(r.path, [r]); }
+  const newRows = new Map<string, number[]>();
+  ch.rows.forEach((r, i) => { const l = newRows.get(r.path); if (l) l.push(i); else newRows.set(r.path, [i]); });
   const remap = new Int32Array(old.start.length).fill(-1);
-  const placed: (number | ChunkRow)[] = []; // an old chunk index, or a new row
+  const rowChunk = new Int32Array(ch.rows.length).fill(-1);
+  const placed: number[] = []; // an old chunk index c >= 0, or a new row as -1 - row
   const placedFile: number[] = [];
   files.forEach((f, fi) => {
     f.firstChunk = placed.length;
@@ -99,7 +101,11 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
       const of = old.files[o];
       for (let c = of.firstChunk; c < of.firstChunk + of.chunkCount; c++) { remap[c] = placed.length; placed.push(c); placedFile.push(fi); }
     } else {
-      for (const r of (newRows.get(f.key) ?? []).sort((a, b) => a.start - b.start)) { placed.push(r); placedFile.push(fi); }
+      for (const i of (newRows.get(f.key) ?? []).sort((a, b) => ch.rows[a].start - ch.rows[b].start)) {
+        rowChunk[i] = placed.length;
+        placed.push(-1 - i);
+        placedFile.push(fi);
+      }
     }
     f.chunkCount = placed.length - f.firstChunk;
   });
@@ -110,32 +116,21 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
     chunkFile: Int32Array.from(placedFile), start: new Int32Array(n), end: new Int32Array(n), chars: new Int32Array(n),
     flags: new Uint8Array(n), vectors: new Float32Array(n * dim), defStart: new Int32Array(n + 1),
   };
-  const lower = new Map<string, number[]>();
-  const stems = new Map<string, number[]>();
-  const partStems = new Map<string, string[]>();
   placed.forEach((p, c) => {
-    if (typeof p === 'number') {
+    if (p >= 0) {
       out.start[c] = old.start[p]; out.end[c] = old.end[p]; out.chars[c] = old.chars[p]; out.flags[c] = old.flags[p];
       out.vectors.set(old.vectors.subarray(p * dim, (p + 1) * dim), c * dim);
       for (let j = old.defStart[p]; j < old.defStart[p + 1]; j++) out.defNames.push(old.defNames[j]);
     } else {
-      out.start[c] = p.start; out.end[c] = p.end; out.chars[c] = p.chars;
-      out.flags[c] = (p.hasTokens ? HAS_TOKENS : 0) | (p.blank ? BLANK : 0);
-      out.vectors.set(p.vector, c * dim);
-      // Counted as countTerms counts them: the whole identifier, and each part whose stem matches.
-      const byStemHere = new Map<string, number>();
-      for (const [ident, count] of p.identifiers) {
-        addPosting(lower, ident.toLowerCase(), c, count);
-        let st = partStems.get(ident);
-        if (!st) { st = identifierParts(ident).map(stem); partStems.set(ident, st); }
-        for (const k of st) byStemHere.set(k, (byStemHere.get(k) ?? 0) + count);
-      }
-      for (const [k, count] of byStemHere) addPosting(stems, k, c, count);
-      out.defNames.push(...p.defs);
+      const r = ch.rows[-1 - p];
+      out.start[c] = r.start; out.end[c] = r.end; out.chars[c] = r.chars;
+      out.flags[c] = (r.hasTokens ? HAS_TOKENS : 0) | (r.blank ? BLANK : 0);
+      out.vectors.set(r.vector, c * dim);
+      for (const d of r.defs) out.defNames.push(d);
     }
     out.defStart[c + 1] = out.defNames.length;
   });
-  out.byLower = old.byLower.merge(remap, lower);
-  out.byStem = old.byStem.merge(remap, stems);
+  out.byLower = old.byLower.merge(remap, ch.terms.lower, rowChunk);
+  out.byStem = old.byStem.merge(remap, ch.terms.stem, rowChunk);
   return out;
 }

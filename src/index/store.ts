@@ -5,6 +5,7 @@
 import * as lancedb from '@lancedb/lancedb';
 import type { Table as ArrowTable } from 'apache-arrow';
 import { SimgrepError, isSimgrepError } from '../errors.js';
+import { fromFloat16 } from './float16.js';
 import { chunkSchema, chunkTable, fileSchema, fileTable, metaTable, type ChunkColumns, type FileColumns } from './arrow-rows.js';
 import type { SnapshotFile } from './snapshot.js';
 
@@ -202,7 +203,8 @@ function vectorColumn(t: ArrowTable, dim: number): Float32Array {
   for (const data of col.data) {
     const child = data.children[0];
     const from = child.offset + data.offset * dim;
-    const values = (child.values as Float32Array).subarray(from, from + data.length * dim);
+    const raw = child.values as Float32Array | Uint16Array;
+    const values = raw instanceof Uint16Array ? fromFloat16(raw.subarray(from, from + data.length * dim)) : raw.subarray(from, from + data.length * dim);
     out.set(values, at);
     at += values.length;
   }

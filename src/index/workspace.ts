@@ -22,6 +22,7 @@ import { isLock, lockedError, tryLock, type Lock } from './lock.js';
 import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
 import { emptySnapshot, patchSnapshot, type Snapshot } from './snapshot.js';
 import { rebuildSnapshot } from './snapshot-rebuild.js';
+import { TermCollector } from './term-collector.js';
 import { readSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
 import { WalkCache } from './walk-cache.js';
 import { openStore, writing, type IndexStore } from './store.js';
@@ -202,11 +203,15 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const started = performance.now();
       const paths = so.paths ?? [];
       validate(so);
+      const mark = timer('search');
       const fallback = (reason: string | null) => searcher.search(so).then((r) => (reason ? { ...r, warnings: [...r.warnings, { path: dir, code: 'INDEX_NOT_USED', message: `workspace ${name} not used: ${reason}` }] } : r));
       if ((so.mode ?? 'hybrid') === 'line' || so.ignoreCase || (so.sources?.length ?? 0) > 0 || paths.length === 0 || paths.some(isRemoteUri)) return fallback(null);
       const s = await store(false);
+      mark('open');
       const model = await searcher.model();
+      mark('model');
       const c = await compatible(s, model);
+      mark('meta');
       if (!c.ok || !c.m) return fallback(c.ok ? 'it is empty; run simgrep index' : `${c.why}; run simgrep index to rebuild it`);
       const roots = JSON.parse(c.m.roots ?? '[]') as string[];
       if (!covers(roots, paths)) return fallback(`it indexes ${roots.join(', ')}, not all of ${paths.join(', ')}; this search scanned the files instead`);
@@ -222,7 +227,9 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       });
       const { entries, warnings: walkWarnings } = walk;
       if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
+      mark('walk');
       let snap = await loadSnapshot(s);
+      mark('snapshot');
       const fileAt = new Map(snap.files.map((f, i) => [f.key, i]));
       // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
       const stale = cached ? [] : entries.filter((e) => {
@@ -271,9 +278,12 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const query = await searcher.embed([so.query]);
       const topK = so.topK ?? (so.maxDistance !== undefined ? Infinity : 3);
       const heapSize = Number.isFinite(topK) ? topK * CANDIDATES_PER_RESULT + 10 : Infinity;
+      mark('stale check');
       const candidates = selectCandidates(snap, { plan, query, display, heapSize, maxDistance: so.maxDistance });
+      mark(`candidates (${candidates.length})`);
       const source = createCandidateSource({ snapshot: snap, candidates, display, chunkLines });
       const r = await searcher.search({ ...so, paths: [], sources: [source] });
+      mark('rescore');
       const warnings = [...walkWarnings, ...refreshWarnings, ...namedBinary, ...r.warnings];
       const tooLarge = walkWarnings.filter((w) => w.code === 'TOO_LARGE').length;
       return {
@@ -309,7 +319,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         const before = await loadSnapshot(s);
         await writing(() => s.deleteFiles(gone));
         const version = await s.version();
-        snapshot = patchSnapshot(before, { dropChunksOf: new Set(gone), dropFiles: new Set(gone), files: [], rows: [] }, version);
+        snapshot = patchSnapshot(before, { dropChunksOf: new Set(gone), dropFiles: new Set(gone), files: [], rows: [], terms: new TermCollector() }, version);
         saveSnapshot(snapshot);
         await writing(() => s.writeMeta({ complete: version }));
         return { deleted: gone.length };
@@ -345,6 +355,17 @@ export function modelFingerprint(model: ModelData): string {
   for (let i = 0, j = 0; i < t.length; i += step, j++) sample[j] = t[i];
   h.update(new Uint8Array(sample.buffer));
   return h.digest('hex').slice(0, 32);
+}
+
+/** Phase timings on stderr with SIMGREP_DEBUG_TIMING=1 (a development aid). */
+function timer(what: string): (phase: string) => void {
+  if (!process.env.SIMGREP_DEBUG_TIMING) return () => {};
+  let last = performance.now();
+  return (phase) => {
+    const now = performance.now();
+    process.stderr.write(`[${what}] ${phase}: ${(now - last).toFixed(1)} ms\n`);
+    last = now;
+  };
 }
 
 function cacheDir(): string {

@@ -1,25 +1,34 @@
 // Postings merge (renumbering, drops, additions in key order) and float16 rounding at rest.
 import { describe, expect, it } from 'vitest';
-import { Postings, addPosting } from '../../../src/index/postings.js';
+import { Postings } from '../../../src/index/postings.js';
+import { KeyTriples, TermCollector } from '../../../src/index/term-collector.js';
 import { FLOAT16_RELATIVE_ERROR, fromFloat16, toFloat16 } from '../../../src/index/float16.js';
 
 const dump = (p: Postings) => p.keys.map((k) => { const [a, b] = p.range(k)!; return [k, [...p.chunk.subarray(a, b)], [...p.count.subarray(a, b)]]; });
 
 describe('Postings', () => {
   it('merges renumbered old entries with additions, dropping emptied keys, keys kept sorted', () => {
-    const added = new Map<string, number[]>();
-    addPosting(added, 'beta', 0, 2);
-    addPosting(added, 'beta', 0, 1);
-    addPosting(added, 'alpha', 1, 1);
-    const first = Postings.empty().merge(null, added);
+    const added = new KeyTriples();
+    added.add(added.id('beta'), 0, 3);
+    added.add(added.id('alpha'), 1, 1);
+    const first = Postings.empty().merge(null, added, Int32Array.from([0, 1]));
     expect(dump(first)).toEqual([['alpha', [1], [1]], ['beta', [0], [3]]]);
-    // Chunk 0 dropped, chunk 1 becomes 0; a new chunk 1 adds "gamma" and more "alpha".
-    const more = new Map<string, number[]>();
-    addPosting(more, 'gamma', 1, 4);
-    addPosting(more, 'alpha', 1, 2);
-    const second = first.merge(Int32Array.from([-1, 0]), more);
+    // Chunk 0 dropped, chunk 1 becomes 0; a new row (chunk 1) adds "gamma" and more "alpha".
+    const more = new KeyTriples();
+    more.add(more.id('gamma'), 0, 4);
+    more.add(more.id('alpha'), 0, 2);
+    const second = first.merge(Int32Array.from([-1, 0]), more, Int32Array.from([1]));
     expect(dump(second)).toEqual([['alpha', [0, 1], [1, 2]], ['gamma', [1], [4]]]);
     expect(second.range('beta')).toBeNull();
+  });
+
+  it('collects terms as countTerms counts them: lower-cased whole identifiers and each part stem', () => {
+    const terms = new TermCollector();
+    terms.add(0, new Map([['retryUploads', 2], ['RetryUploads', 1], ['upload', 1]]));
+    const p = Postings.empty().merge(null, terms.stem, Int32Array.from([0]));
+    expect(dump(p)).toEqual([['retry', [0], [3]], ['upload', [0], [4]]]);
+    const l = Postings.empty().merge(null, terms.lower, Int32Array.from([0]));
+    expect(dump(l)).toEqual([['retryuploads', [0, 0], [2, 1]], ['upload', [0], [1]]]);
   });
 });
 
