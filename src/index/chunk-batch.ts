@@ -5,7 +5,8 @@
 // commits). Readers pin the last completed version, so they never see the steps in between.
 import type { Executor } from '../pool.js';
 import type { ChunkColumns } from './arrow-rows.js';
-import { writing, type FileState, type IndexStore } from './store.js';
+import type { FileState, IndexStore } from './store.js';
+import { writing } from './writing.js';
 
 export interface PendingChunk {
   path: string;

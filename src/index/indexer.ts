@@ -14,7 +14,8 @@ import { openChunks } from './file-chunks.js';
 import { TermCollector } from './term-collector.js';
 import { ChunkBatch } from './chunk-batch.js';
 import type { SnapshotChanges } from './snapshot.js';
-import { writing, type FileState, type IndexStore } from './store.js';
+import type { FileState, IndexStore } from './store.js';
+import { writing } from './writing.js';
 
 export interface IndexProgress {
   /** Files checked so far, and how many of them were (re)indexed. */

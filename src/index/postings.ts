@@ -9,7 +9,8 @@ export class Postings {
     /** keys[i] owns entries [start[i], start[i + 1]). */
     readonly start: Int32Array,
     readonly chunk: Int32Array,
-    readonly count: Int32Array,
+    /** 16 bits when read from a snapshot file (saturating), 32 when built. */
+    readonly count: Int32Array | Uint16Array,
   ) {}
 
   static empty(): Postings {

@@ -16,6 +16,8 @@ export interface WorkspaceInfo {
   roots: string[];
   model: string;
   updated: string;
+  /** A copy of the index's meta as of its last completed write (format, model fingerprint, version). */
+  meta?: Record<string, string>;
 }
 
 export const INFO_FILE = 'workspace.json';

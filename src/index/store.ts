@@ -4,7 +4,7 @@
 // are committed before their files' states, so a crash in between only makes the next run redo them.
 import * as lancedb from '@lancedb/lancedb';
 import type { Table as ArrowTable } from 'apache-arrow';
-import { SimgrepError, isSimgrepError } from '../errors.js';
+import { SimgrepError } from '../errors.js';
 import { fromFloat16 } from './float16.js';
 import { chunkSchema, chunkTable, fileSchema, fileTable, metaTable, type ChunkColumns, type FileColumns } from './arrow-rows.js';
 import type { SnapshotFile } from './snapshot.js';
@@ -209,17 +209,4 @@ function vectorColumn(t: ArrowTable, dim: number): Float32Array {
     at += values.length;
   }
   return out;
-}
-
-/** Runs a store write, turning an I/O failure into a clear, typed error. */
-export async function writing<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    if (isSimgrepError(e)) throw e;
-    const msg = (e as Error).message ?? String(e);
-    const hint = /No space|ENOSPC|quota/i.test(msg) ? 'the disk is full; free some space and run simgrep index again (what was indexed before is kept)'
-      : 'check the index directory\'s permissions and free space, then run simgrep index again (what was indexed before is kept)';
-    throw new SimgrepError('INDEX_WRITE_FAILED', `writing the index failed: ${msg}; ${hint}`, { cause: e });
-  }
 }

@@ -1,13 +1,17 @@
 // In a long-lived process (the library, the MCP server), repeated searches of the same paths skip the
-// freshness walk while nothing under them changed: a recursive fs.watch per root marks the cached walk
-// stale on any event. Where watching is not possible (no inotify watches left, a remote mount) every
-// search walks, as a one-shot process does.
+// freshness walk while nothing under them changed: after a walk, every directory that holds a
+// searched file (and each of its parents up to the root) gets a watcher, set up synchronously so no
+// event is missed, and any event marks the cached walk stale. Where watching is not possible (no
+// inotify watches left, a network mount) every search walks, as a one-shot process does. Not seen:
+// a file created in a directory that held no searched file before (the next change anywhere, or the
+// next `simgrep index`, picks it up).
 import { watch, type FSWatcher } from 'node:fs';
+import path from 'node:path';
 import type { Entry, SourceWarning } from '../sources/source.js';
 
 export interface Walk { entries: Entry[]; warnings: SourceWarning[] }
 
-interface Cached { walk: Walk | null; dirty: boolean; watchers: FSWatcher[]; uses: number }
+interface Cached { walk: Walk | null; dirty: boolean; watchers: Map<string, FSWatcher>; uses: number; broken: boolean }
 
 export class WalkCache {
   private readonly cached = new Map<string, Cached>();
@@ -15,30 +19,21 @@ export class WalkCache {
   /** The walk for `key` (the paths and walk options), re-run only when something may have changed. */
   async get(key: string, roots: string[], run: () => Promise<Walk>): Promise<{ walk: Walk; cached: boolean }> {
     let c = this.cached.get(key);
-    // One turn of the event loop's poll phase first, so events of writes made before this call are in.
-    if (c?.watchers.length) await new Promise((r) => setImmediate(r));
+    // Events of writes made before this call must be in before the cache is trusted.
+    // Two turns: the first may run before the loop polls again; the second always comes after a poll.
+    if (c && c.watchers.size > 0) for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
     if (c && c.walk && !c.dirty) return { walk: c.walk, cached: true };
     if (!c) {
-      c = { walk: null, dirty: true, watchers: [], uses: 0 };
+      c = { walk: null, dirty: true, watchers: new Map(), uses: 0, broken: false };
       this.cached.set(key, c);
     }
     // Watching starts with the second search of the same paths: a one-search process never pays for it.
-    if (++c.uses === 2) {
-      const entry = c;
-      try {
-        for (const root of roots) {
-          const w = watch(root, { recursive: true, persistent: false }, () => { entry.dirty = true; });
-          w.on('error', () => { entry.dirty = true; entry.walk = null; });
-          entry.watchers.push(w);
-        }
-      } catch {
-        for (const w of entry.watchers) w.close();
-        entry.watchers = [];
-      }
-    }
+    const watching = ++c.uses >= 2 && !c.broken;
     // Marked clean before walking: an event during the walk makes the next search walk again.
-    c.dirty = c.watchers.length === 0;
+    c.dirty = !watching;
+    if (watching) this.watchDirs(c, roots.map((r) => path.resolve(r)));
     const walk = await run();
+    if (watching) this.watchDirs(c, dirsOf(walk.entries, roots.map((r) => path.resolve(r))));
     c.walk = walk;
     return { walk, cached: false };
   }
@@ -50,7 +45,41 @@ export class WalkCache {
   }
 
   close(): void {
-    for (const c of this.cached.values()) for (const w of c.watchers) w.close();
+    for (const c of this.cached.values()) for (const w of c.watchers.values()) w.close();
     this.cached.clear();
   }
+
+  private watchDirs(c: Cached, dirs: Iterable<string>): void {
+    for (const dir of dirs) {
+      if (c.watchers.has(dir)) continue;
+      try {
+        const w = watch(dir, { persistent: false }, () => { c.dirty = true; });
+        w.on('error', () => { c.dirty = true; });
+        c.watchers.set(dir, w);
+      } catch {
+        // Out of watches, or not a watchable directory: this key walks every time from now on.
+        for (const w of c.watchers.values()) w.close();
+        c.watchers.clear();
+        c.broken = true;
+        c.dirty = true;
+        return;
+      }
+    }
+  }
+}
+
+/** Directories of the entries and their parents up to the roots. */
+function dirsOf(entries: Entry[], roots: string[]): Set<string> {
+  const dirs = new Set<string>();
+  for (const e of entries) {
+    let d = path.dirname(path.resolve(e.path));
+    while (!dirs.has(d)) {
+      dirs.add(d);
+      if (roots.includes(d)) break;
+      const up = path.dirname(d);
+      if (up === d) break;
+      d = up;
+    }
+  }
+  return dirs;
 }

@@ -25,7 +25,8 @@ import { rebuildSnapshot } from './snapshot-rebuild.js';
 import { TermCollector } from './term-collector.js';
 import { readSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
 import { WalkCache } from './walk-cache.js';
-import { openStore, writing, type IndexStore } from './store.js';
+import type { IndexStore } from './store.js';
+import { writing } from './writing.js';
 
 const SNAPSHOT_FILE = 'snapshot.bin';
 
@@ -91,15 +92,21 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         if (create) mkdirSync(dir, { recursive: true });
       }
       const model = await searcher.model();
-      storeP = openStore(dir, { dim: model.dim, storageOptions: o.storageOptions });
+      // LanceDB (a large native module) is loaded only when a workspace is opened.
+      storeP = import('./store.js').then(({ openStore }) => openStore(dir, { dim: model.dim, storageOptions: o.storageOptions }));
       storeP.catch(() => { storeP = null; });
     }
     return storeP;
   }
 
-  /** Meta of the index: null when empty; an error when it is newer than this simgrep. */
-  async function meta(s: IndexStore): Promise<Record<string, string> | null> {
-    const m = await s.readMeta();
+  /**
+   * Meta of the index: null when empty; an error when it is newer than this simgrep. A local
+   * workspace's workspace.json carries a copy of the last completed meta, so a reader that finds
+   * nothing stale answers without opening LanceDB at all.
+   */
+  async function meta(): Promise<Record<string, string> | null> {
+    const fast = remote ? undefined : readInfo(dir)?.meta;
+    const m = fast?.complete ? fast : await (await store(false)).readMeta();
     if (!m.format) return null;
     if (Number(m.format) > INDEX_FORMAT) {
       throw new SimgrepError('INDEX_INCOMPATIBLE', `the index at ${dir} was written by a newer simgrep (index format ${m.format}, this one reads ${INDEX_FORMAT}); upgrade simgrep, or remove the workspace (simgrep workspace rm ${name}) and index again`);
@@ -119,13 +126,13 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
    * The ranking snapshot of the last completed version (meta `complete`; a write in progress is never
    * seen): in memory, else on disk, else rebuilt from the store as of that version.
    */
-  async function loadSnapshot(s: IndexStore): Promise<Snapshot> {
-    const version = (await s.readMeta()).complete ?? await s.version();
+  async function loadSnapshot(): Promise<Snapshot> {
+    const version = (await meta())?.complete ?? await (await store(false)).version();
     if (snapshot && snapshot.version === version) return snapshot;
     snapshot = readSnapshotFile(snapshotPath(), version);
     if (snapshot) return snapshot;
     const model = await searcher.model();
-    const rebuilt = await rebuildSnapshot(s, version, model.dim, chunkLines);
+    const rebuilt = await rebuildSnapshot(await store(false), version, model.dim, chunkLines);
     snapshot = rebuilt;
     saveSnapshot(rebuilt);
     return rebuilt;
@@ -144,7 +151,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   async function indexAndPublish(s: IndexStore, roots: string[], entries: Entry[] | undefined, compact: boolean, signal?: AbortSignal, onProgress?: (p: IndexProgress) => void): Promise<IndexReport> {
     const model = await searcher.model();
     const latest = await s.version();
-    const before = (await s.readMeta()).complete === latest ? await loadSnapshot(s) : null;
+    const before = (await s.readMeta()).complete === latest ? await loadSnapshot() : null;
     const executor = await executorOf(searcher, entries === undefined || entries.length > 16);
     const t0 = performance.now();
     const report = await updateIndex({ store: s, executor, chunkLines, roots, deleteMissing: entries === undefined, entries, signal, onProgress });
@@ -159,6 +166,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     if (version !== latest || !before) saveSnapshot(next);
     const t4 = performance.now();
     await writing(() => s.writeMeta({ complete: version }));
+    publishInfo(await s.readMeta());
     if (process.env.SIMGREP_DEBUG_TIMING) process.stderr.write(`index ${(t1 - t0).toFixed(0)} compact ${(t2 - t1).toFixed(0)} snapshot ${(t3 - t2).toFixed(0)} save ${(t4 - t3).toFixed(0)} meta ${(performance.now() - t4).toFixed(0)} ms\n`);
     return report;
   }
@@ -169,8 +177,8 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     return path.join(cacheDir(), 'snapshots', `${createHash('sha1').update(dir).digest('hex').slice(0, 16)}.bin`);
   }
 
-  async function compatible(s: IndexStore, model: ModelData): Promise<{ ok: boolean; why?: string; m: Record<string, string> | null }> {
-    const m = await meta(s);
+  async function compatible(model: ModelData): Promise<{ ok: boolean; why?: string; m: Record<string, string> | null }> {
+    const m = await meta();
     if (!m) return { ok: true, m };
     if (m.fingerprint !== modelFingerprint(model)) return { ok: false, why: `it was built with model ${m.model}, not ${model.id}`, m };
     if (Number(m.format) !== INDEX_FORMAT || Number(m.chunkLines) !== chunkLines) return { ok: false, why: 'it was built by an older simgrep', m };
@@ -189,13 +197,11 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const s = await store(true);
       return withLock(async () => {
         const model = await searcher.model();
-        const c = await compatible(s, model);
+        const c = await compatible(model);
         if (!c.ok) { await s.clear(); snapshot = null; }
         const roots = mergeRoots(c.ok && c.m?.roots ? JSON.parse(c.m.roots) as string[] : [], paths.map(realPath));
         await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(chunkLines), model: model.id, fingerprint: modelFingerprint(model), name, roots: JSON.stringify(roots) });
-        const report = await indexAndPublish(s, paths, undefined, true, io.signal, io.onProgress);
-        writeInfo({ name, roots, model: model.id, updated: new Date().toISOString() });
-        return report;
+        return indexAndPublish(s, paths, undefined, true, io.signal, io.onProgress);
       });
     },
 
@@ -206,11 +212,9 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const mark = timer('search');
       const fallback = (reason: string | null) => searcher.search(so).then((r) => (reason ? { ...r, warnings: [...r.warnings, { path: dir, code: 'INDEX_NOT_USED', message: `workspace ${name} not used: ${reason}` }] } : r));
       if ((so.mode ?? 'hybrid') === 'line' || so.ignoreCase || (so.sources?.length ?? 0) > 0 || paths.length === 0 || paths.some(isRemoteUri)) return fallback(null);
-      const s = await store(false);
-      mark('open');
       const model = await searcher.model();
       mark('model');
-      const c = await compatible(s, model);
+      const c = await compatible(model);
       mark('meta');
       if (!c.ok || !c.m) return fallback(c.ok ? 'it is empty; run simgrep index' : `${c.why}; run simgrep index to rebuild it`);
       const roots = JSON.parse(c.m.roots ?? '[]') as string[];
@@ -228,7 +232,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const { entries, warnings: walkWarnings } = walk;
       if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
       mark('walk');
-      let snap = await loadSnapshot(s);
+      let snap = await loadSnapshot();
       mark('snapshot');
       const fileAt = new Map(snap.files.map((f, i) => [f.key, i]));
       // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
@@ -244,7 +248,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         const got = file ? tryLock(file) : null;
         if (got && !isLock(got)) { walks.invalidate(walkKey); return fallback(`another process is updating it (pid ${got.pid}); this search scanned the files instead`); }
         try {
-          const report = await indexAndPublish(s, paths, stale, false, so.signal);
+          const report = await indexAndPublish(await store(false), paths, stale, false, so.signal);
           refreshed = report.indexed;
           refreshWarnings.push(...report.warnings);
           if (report.errors > 0) walks.invalidate(walkKey);
@@ -254,7 +258,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         } finally {
           if (got && isLock(got)) got.release();
         }
-        snap = await loadSnapshot(s);
+        snap = await loadSnapshot();
       }
       const refreshedAt = new Map(snap.files.map((f, i) => [f.key, i]));
       const display = new Array<string | undefined>(snap.files.length);
@@ -299,9 +303,8 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     },
 
     async status() {
-      const s = await store(false);
-      const m = (await meta(s)) ?? {};
-      const snap = await loadSnapshot(s);
+      const m = (await meta()) ?? {};
+      const snap = await loadSnapshot();
       let lines = 0; let bytes = 0; let binary = 0;
       for (const f of snap.files) { lines += f.lines; bytes += f.size; if (f.kind === 'binary') binary++; }
       return {
@@ -316,12 +319,13 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       return withLock(async () => {
         const gone = (await s.fileStates()).filter((f) => !existsSync(f.key)).map((f) => f.key);
         if (gone.length === 0) return { deleted: 0 };
-        const before = await loadSnapshot(s);
+        const before = await loadSnapshot();
         await writing(() => s.deleteFiles(gone));
         const version = await s.version();
         snapshot = patchSnapshot(before, { dropChunksOf: new Set(gone), dropFiles: new Set(gone), files: [], rows: [], terms: new TermCollector() }, version);
         saveSnapshot(snapshot);
         await writing(() => s.writeMeta({ complete: version }));
+    publishInfo(await s.readMeta());
         return { deleted: gone.length };
       });
     },
@@ -335,6 +339,12 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       await searcher.close();
     },
   };
+
+  /** workspace.json: who the workspace is, for discovery and for readers that skip LanceDB. */
+  function publishInfo(m: Record<string, string>): void {
+    const model = m.model ?? '';
+    writeInfo({ name, roots: m.roots ? JSON.parse(m.roots) as string[] : [], model, updated: new Date().toISOString(), meta: m });
+  }
 
   function writeInfo(info: WorkspaceInfo): void {
     if (remote) return;

@@ -1,7 +1,7 @@
 // simgrep index / workspace / indexed search through the real CLI: same output as a scan, crash
 // safety (kill -9 mid-index, then resume), one writer at a time, and clear errors for bad input.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,9 +112,13 @@ describe('simgrep index and indexed search', () => {
     expect(missing.stderr).toContain('no such file or directory');
     const unknown = await runCli(['q', tree, '-w', 'ghost'], { env });
     expect([unknown.code, unknown.stderr.trim()]).toEqual([2, 'simgrep: workspace ghost does not exist; create it with simgrep index PATH... -w ghost, or search without it (--no-index)']);
-    const store = await openStore(path.join(env.SIMGREP_HOME, 'workspaces', 'crash'), { dim: 256 });
+    // A newer simgrep writes its format into the store's meta and workspace.json's copy of it.
+    const wsDir = path.join(env.SIMGREP_HOME, 'workspaces', 'crash');
+    const store = await openStore(wsDir, { dim: 256 });
     await store.writeMeta({ format: '99' });
     store.close();
+    const info = JSON.parse(readFileSync(path.join(wsDir, 'workspace.json'), 'utf8'));
+    writeFileSync(path.join(wsDir, 'workspace.json'), JSON.stringify({ ...info, meta: { ...info.meta, format: '99' } }));
     const newer = await runCli(['upload retry', tree, '-w', 'crash'], { env });
     expect(newer.code).toBe(2);
     expect(newer.stderr).toContain('was written by a newer simgrep (index format 99');

@@ -1,0 +1,11 @@
+import { mkdtempSync, writeFileSync, mkdirSync, watch } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+const tmp = mkdtempSync(path.join(tmpdir(), 'w-'));
+mkdirSync(path.join(tmp, 'sub'));
+const w = watch(path.join(tmp, 'sub'), { persistent: false }, (e, f) => console.log('event', e, f));
+writeFileSync(path.join(tmp, 'sub', 'x.md'), 'x');
+await new Promise((r) => setImmediate(r));
+console.log('after immediate');
+await new Promise((r) => setTimeout(r, 20));
+w.close();

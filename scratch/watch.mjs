@@ -1,0 +1,14 @@
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createWorkspace } from '../dist/src/index/workspace.js';
+const tmp = mkdtempSync(path.join(tmpdir(), 'w-'));
+const tree = path.join(tmp, 'tree');
+mkdirSync(path.join(tree, 'sub'), { recursive: true });
+writeFileSync(path.join(tree, 'a.ts'), 'function retryUpload() {}\n'); writeFileSync(path.join(tree, 'sub', 'b.ts'), 'const x = 1;\n');
+const ws = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 0 });
+await ws.index([tree]);
+for (let i = 0; i < 2; i++) console.log((await ws.search({ query: 'retry upload', paths: [tree] })).stats.index);
+writeFileSync(path.join(tree, 'sub', 'new.md'), 'the quarterly invoice reconciliation job\n');
+console.log((await ws.search({ query: 'quarterly invoice', paths: [tree] })).stats.index);
+await ws.close();

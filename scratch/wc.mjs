@@ -1,0 +1,14 @@
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { WalkCache } from '../dist/src/index/walk-cache.js';
+const tmp = mkdtempSync(path.join(tmpdir(), 'w-'));
+mkdirSync(path.join(tmp, 'sub'));
+const wc = new WalkCache();
+const run = async () => ({ entries: [], warnings: [] });
+for (let i = 0; i < 3; i++) console.log(i, (await wc.get('k', [tmp], run)).cached);
+writeFileSync(path.join(tmp, 'sub', 'x.md'), 'x');
+console.log('after write', (await wc.get('k', [tmp], run)).cached);
+await new Promise((r) => setTimeout(r, 50));
+console.log('after 50ms', (await wc.get('k', [tmp], run)).cached);
+wc.close();
