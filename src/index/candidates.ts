@@ -37,6 +37,11 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const eligible: number[] = [];
   const pathTf = new Float64Array(nTerms);
   const names = new Map<string, NameInfo>();
+  const maxBoost = largestBoost(plan);
+  const refine: number[] = []; // (chunk, file) pairs whose symbol bound is loose
+  const semanticOf = new Float64Array(n);
+  const lexicalOf = new Float64Array(n);
+  const signalsOf: PathSignals[] = [];
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
   for (let f = 0; f < s.files.length; f++) {
     const path = q.display[f];
@@ -64,13 +69,35 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
       if (!keep) continue;
       const semantic = plan.mode === 'lexical' || !hasTokens ? 0 : cosine(s, c, q.query);
       const lexical = lexicalScore(bm25, plan);
-      const [symbolLo, symbolHi] = lineMatch ? symbolBounds(s, c, plan, signals, names) : [0, 0];
-      lo[c] = toDistance(relevance(semantic, lexical, symbolHi, signals, plan));
-      hi[c] = toDistance(relevance(semantic, lexical, symbolLo, signals, plan));
+      // First the loosest symbol bound (any name the chunk defines at the largest boost); refined below.
+      const mayDefine = lineMatch && s.defStart[c + 1] > s.defStart[c];
+      lo[c] = toDistance(relevance(semantic, lexical, mayDefine ? maxBoost : 0, signals, plan));
+      hi[c] = toDistance(relevance(semantic, lexical, 0, signals, plan));
+      if (mayDefine) refine.push(c, f);
+      semanticOf[c] = semantic;
+      lexicalOf[c] = lexical;
+      signalsOf[f] = signals;
       eligible.push(c);
     }
   }
+  // Only chunks that could reach the results with the loose bound get their names looked at.
+  const limit = threshold(q, eligible, lo, hi);
+  for (let i = 0; i < refine.length; i += 2) {
+    const c = refine[i];
+    if (!(lo[c] <= limit)) continue;
+    const signals = signalsOf[refine[i + 1]];
+    const [symbolLo, symbolHi] = symbolBounds(s, c, plan, signals, names);
+    lo[c] = toDistance(relevance(semanticOf[c], lexicalOf[c], symbolHi, signals, plan));
+    hi[c] = toDistance(relevance(semanticOf[c], lexicalOf[c], symbolLo, signals, plan));
+  }
   return choose(q, eligible, lo, hi);
+}
+
+/** The largest symbol boost any defined name can bring for this plan. */
+function largestBoost(plan: RankPlan): number {
+  let best = plan.definitionBoost;
+  for (const sym of plan.symbols) best = Math.max(best, sym.strength * 1.5);
+  return best;
 }
 
 /**
@@ -78,13 +105,36 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
  * relevance at all (distance 1 even at best) is never a result, as in the pipeline.
  */
 function choose(q: CandidateQuery, eligible: number[], lo: Float64Array, hi: Float64Array): number[] {
-  const relevant = eligible.filter((c) => lo[c] < 1);
-  if (relevant.length === 0) return [];
-  const worst = relevant.map((c) => hi[c]).sort((a, b) => a - b);
-  let limit = Infinity;
-  if (Number.isFinite(q.heapSize) && worst.length > q.heapSize) limit = worst[q.heapSize - 1] + EPS;
-  if (q.maxDistance !== undefined && !Number.isFinite(q.heapSize)) limit = Math.max(q.maxDistance + EPS, worst[0] + EPS);
-  return relevant.filter((c) => lo[c] <= limit);
+  const limit = threshold(q, eligible, lo, hi);
+  return eligible.filter((c) => lo[c] < 1 && lo[c] <= limit);
+}
+
+/** The distance a chunk's best case must reach: the heapSize-th best worst case, plus the margin. */
+function threshold(q: CandidateQuery, eligible: number[], lo: Float64Array, hi: Float64Array): number {
+  const worst: number[] = [];
+  for (const c of eligible) if (lo[c] < 1) worst.push(hi[c]);
+  if (worst.length === 0) return -Infinity;
+  if (q.maxDistance !== undefined && !Number.isFinite(q.heapSize)) return Math.max(q.maxDistance, Math.min(...worst)) + EPS;
+  if (!Number.isFinite(q.heapSize) || worst.length <= q.heapSize) return Infinity;
+  return quickSelect(worst, q.heapSize - 1) + EPS;
+}
+
+/** The k-th smallest value (0-based) of xs, reordering xs. */
+function quickSelect(xs: number[], k: number): number {
+  let lo = 0;
+  let hi = xs.length - 1;
+  while (lo < hi) {
+    const pivot = xs[(lo + hi) >> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (xs[i] < pivot) i++;
+      while (xs[j] > pivot) j--;
+      if (i <= j) { const t = xs[i]; xs[i] = xs[j]; xs[j] = t; i++; j--; }
+    }
+    if (k <= j) hi = j; else if (k >= i) lo = i; else return xs[k];
+  }
+  return xs[k];
 }
 
 function cosine(s: Snapshot, c: number, query: Float32Array): number {
