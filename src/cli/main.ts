@@ -51,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
     onModelProgress: progress.download,
   };
   const target = useStdin ? null : searchTarget(flags, paths);
-  const searcher = target ? createWorkspace({ ...engine, ...target }) : createSearcher(engine);
+  const searcher = target ? createWorkspace({ ...engine, ...target, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined } }) : createSearcher(engine);
   try {
     const response = await searcher.search({
       query,

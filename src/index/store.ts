@@ -59,11 +59,15 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
     throw new SimgrepError('INDEX_UNREADABLE', `cannot open the index at ${uri}: ${(e as Error).message}; check the path (or bucket) and its permissions`, { cause: e });
   }
   const tables = new Map<string, lancedb.Table>();
+  // Tables are opened by name, never found by listing: some S3-compatible stores (s3rver) do not
+  // answer the delimiter listing LanceDB's tableNames() relies on.
+  const tryOpen = async (name: string): Promise<lancedb.Table | null> => {
+    try { return await db.openTable(name); } catch { return null; }
+  };
   const open = async (name: string, create: () => Promise<lancedb.Table>): Promise<lancedb.Table> => {
     const cached = tables.get(name);
     if (cached) { await cached.checkoutLatest(); return cached; }
-    const names = await db.tableNames();
-    const t = names.includes(name) ? await db.openTable(name) : await create();
+    const t = (await tryOpen(name)) ?? await create();
     tables.set(name, t);
     return t;
   };
@@ -71,10 +75,10 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
   /** A read handle on a table as of a version (the latest when none is given). */
   const readAt = async (name: string, version: number | undefined, create: () => Promise<lancedb.Table>): Promise<lancedb.Table> => {
     if (version === undefined) return open(name, create);
-    let t = readers.get(name);
+    let t = readers.get(name) ?? null;
     if (!t) {
-      if (!(await db.tableNames()).includes(name)) return open(name, create);
-      t = await db.openTable(name);
+      t = await tryOpen(name);
+      if (!t) return open(name, create);
       readers.set(name, t);
     }
     if (version === 0) return open(name, create);
@@ -89,8 +93,11 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
   return {
     uri,
     async readMeta() {
-      if (!(await db.tableNames()).includes('meta')) return {};
-      const rows = await (await meta()).query().toArray();
+      const t = tables.get('meta') ?? await tryOpen('meta');
+      if (!t) return {};
+      tables.set('meta', t);
+      await t.checkoutLatest();
+      const rows = await t.query().toArray();
       return Object.fromEntries(rows.map((r) => [String(r.key), String(r.value)]));
     },
     async writeMeta(entries) {
@@ -98,9 +105,14 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
         .execute(metaTable(Object.entries(entries)));
     },
     async version() {
-      const names = await db.tableNames();
-      const v = async (name: string, t: () => Promise<lancedb.Table>) => (names.includes(name) ? (await t()).version() : 0);
-      return `${await v('chunks', chunks)}.${await v('files', files)}`;
+      const v = async (name: string) => {
+        const t = tables.get(name) ?? await tryOpen(name);
+        if (!t) return 0;
+        tables.set(name, t);
+        await t.checkoutLatest();
+        return t.version();
+      };
+      return `${await v('chunks')}.${await v('files')}`;
     },
     async fileStates(at) {
       const t = await (await readAt('files', part(at, 1), files)).query().toArrow();
@@ -151,8 +163,11 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
     },
     async clear() {
       for (const name of ['chunks', 'files']) {
-        if ((await db.tableNames()).includes(name)) await db.dropTable(name);
+        tables.get(name)?.close();
+        readers.get(name)?.close();
         tables.delete(name);
+        readers.delete(name);
+        if (await tryOpen(name)) await db.dropTable(name);
       }
     },
     close() {

@@ -27,6 +27,7 @@ import { readSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
 import { WalkCache } from './walk-cache.js';
 import type { IndexStore } from './store.js';
 import { writing } from './writing.js';
+import { lanceStorageOptions } from './storage-options.js';
 
 const SNAPSHOT_FILE = 'snapshot.bin';
 
@@ -38,8 +39,10 @@ export interface WorkspaceOptions extends SearcherOptions {
   name?: string;
   /** Or any directory or s3:// prefix (a team can share one index in a bucket). */
   dir?: string;
-  /** LanceDB storage options for an object-store dir (endpoint, credentials). */
+  /** LanceDB storage options for an s3:// dir; by default from `remote` and the AWS_* settings, as for s3:// sources. */
   storageOptions?: Record<string, string>;
+  /** The S3-compatible endpoint of an s3:// dir (as --s3-endpoint). */
+  remote?: { s3Endpoint?: string };
 }
 
 export interface WorkspaceStatus {
@@ -93,7 +96,8 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       }
       const model = await searcher.model();
       // LanceDB (a large native module) is loaded only when a workspace is opened.
-      storeP = import('./store.js').then(({ openStore }) => openStore(dir, { dim: model.dim, storageOptions: o.storageOptions }));
+      const storageOptions = o.storageOptions ?? await lanceStorageOptions(dir, o.remote);
+      storeP = import('./store.js').then(({ openStore }) => openStore(dir, { dim: model.dim, storageOptions }));
       storeP.catch(() => { storeP = null; });
     }
     return storeP;

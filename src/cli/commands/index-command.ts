@@ -17,6 +17,7 @@ export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Prom
     concurrency: flags.concurrency as number | undefined,
     embedder: flags.embedder as EmbedderKind | undefined,
     offline: flags.offline === true || undefined,
+    remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined },
   });
   const progress = indexProgress(process.stderr);
   try {

@@ -27,7 +27,7 @@ export async function runWorkspaceCommand(flags: ParsedFlags, args: string[]): P
     case 'status':
     case 'prune': {
       if (!target) throw new SimgrepError('BAD_FLAG', `usage: simgrep workspace ${verb} NAME (or -w NAME, --index-dir DIR, SIMGREP_WORKSPACE)`);
-      const ws = createWorkspace({ ...target, model: flags.model as string | undefined, offline: flags.offline === true || undefined, concurrency: 0 });
+      const ws = createWorkspace({ ...target, model: flags.model as string | undefined, offline: flags.offline === true || undefined, concurrency: 0, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined } });
       try {
         if (verb === 'prune') {
           const { deleted } = await ws.prune();
