@@ -37,7 +37,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const eligible: number[] = [];
   const pathTf = new Float64Array(nTerms);
   const names = new Map<string, NameInfo>();
-  const maxBoost = largestBoost(plan);
+  const symbolStrength = symbolStrengths(s, plan);
   const refine: number[] = []; // (chunk, file) pairs whose symbol bound is loose
   const semanticOf = new Float64Array(n);
   const lexicalOf = new Float64Array(n);
@@ -69,9 +69,12 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
       if (!keep) continue;
       const semantic = plan.mode === 'lexical' || !hasTokens ? 0 : cosine(s, c, q.query);
       const lexical = lexicalScore(bm25, plan);
-      // First the loosest symbol bound (any name the chunk defines at the largest boost); refined below.
+      // First a cheap symbol bound (refined below for chunks it lets near the results): a defined name
+      // is a query symbol only if the chunk holds that identifier, and covers at most the query
+      // terms the chunk's lines hold.
       const mayDefine = lineMatch && s.defStart[c + 1] > s.defStart[c];
-      lo[c] = toDistance(relevance(semantic, lexical, mayDefine ? maxBoost : 0, signals, plan));
+      const loose = mayDefine ? Math.max(symbolStrength[c] * 1.5, plan.definitionBoost * coveredShare(tf!.counts, c, plan)) : 0;
+      lo[c] = toDistance(relevance(semantic, lexical, loose, signals, plan));
       hi[c] = toDistance(relevance(semantic, lexical, 0, signals, plan));
       if (mayDefine) refine.push(c, f);
       semanticOf[c] = semantic;
@@ -93,11 +96,27 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   return choose(q, eligible, lo, hi);
 }
 
-/** The largest symbol boost any defined name can bring for this plan. */
-function largestBoost(plan: RankPlan): number {
-  let best = plan.definitionBoost;
-  for (const sym of plan.symbols) best = Math.max(best, sym.strength * 1.5);
-  return best;
+/** Per chunk, the strength of the strongest query symbol it holds as an identifier (0: none). */
+function symbolStrengths(s: Snapshot, plan: RankPlan): Float64Array {
+  const out = new Float64Array(s.start.length);
+  for (const sym of plan.symbols) {
+    const range = s.byLower.range(sym.name.replace(/^\$+/, ''));
+    if (!range) continue;
+    for (let j = range[0]; j < range[1]; j++) {
+      const c = s.byLower.chunk[j];
+      if (sym.strength > out[c]) out[c] = sym.strength;
+    }
+  }
+  return out;
+}
+
+/** The idf share of the query terms a chunk's lines hold: no defined name of it covers more. */
+function coveredShare(counts: Float64Array, c: number, plan: RankPlan): number {
+  if (!(plan.idfSum > 0)) return 0;
+  const n = plan.terms.length;
+  let covered = 0;
+  for (let t = 0; t < n; t++) if (counts[c * n + t] > 0) covered += plan.terms[t].idf;
+  return covered / plan.idfSum;
 }
 
 /**

@@ -9,7 +9,8 @@ import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import type { Entry, SourceWarning } from '../sources/source.js';
 
-export interface Walk { entries: Entry[]; warnings: SourceWarning[] }
+/** A walk's files, their absolute paths (keys[i] is entries[i]'s), and its warnings. */
+export interface Walk { entries: Entry[]; keys: string[]; warnings: SourceWarning[] }
 
 interface Cached { walk: Walk | null; dirty: boolean; watchers: Map<string, FSWatcher>; uses: number; broken: boolean }
 

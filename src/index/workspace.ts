@@ -231,17 +231,17 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         const walker = createFsSource({ paths, recursive: so.recursive, hidden: so.hidden, noIgnore: so.noIgnore, extensions: so.extensions, maxFileBytes: so.maxFileBytes });
         const found: Entry[] = [];
         for await (const e of walker.list(so.signal)) found.push(e);
-        return { entries: found, warnings: walker.drainWarnings?.() ?? [] };
+        return { entries: found, keys: found.map((e) => path.resolve(e.path)), warnings: walker.drainWarnings?.() ?? [] };
       });
-      const { entries, warnings: walkWarnings } = walk;
+      const { entries, keys, warnings: walkWarnings } = walk;
       if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
       mark('walk');
       let snap = await loadSnapshot();
       mark('snapshot');
-      const fileAt = new Map(snap.files.map((f, i) => [f.key, i]));
+      const fileAt = fileIndex(snap);
       // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
-      const stale = cached ? [] : entries.filter((e) => {
-        const f = fileAt.get(path.resolve(e.path));
+      const stale = cached ? [] : entries.filter((e, i) => {
+        const f = fileAt.get(keys[i]);
         if (f === undefined) return true;
         try { const st = statSync(e.path); return st.size !== snap.files[f].size || st.mtimeMs !== snap.files[f].mtime; } catch { return true; }
       });
@@ -264,12 +264,13 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         }
         snap = await loadSnapshot();
       }
-      const refreshedAt = new Map(snap.files.map((f, i) => [f.key, i]));
+      const refreshedAt = fileIndex(snap);
       const display = new Array<string | undefined>(snap.files.length);
       let files = 0; let lines = 0; let bytes = 0; let binary = 0;
       const namedBinary: SourceWarning[] = [];
-      for (const e of entries) {
-        const f = refreshedAt.get(path.resolve(e.path));
+      for (let i = 0; i < entries.length; i++) {
+        const e = entries[i];
+        const f = refreshedAt.get(keys[i]);
         if (f === undefined) continue; // unreadable: reported by the refresh
         const file = snap.files[f];
         if (file.kind === 'binary') {
@@ -369,6 +370,15 @@ export function modelFingerprint(model: ModelData): string {
   for (let i = 0, j = 0; i < t.length; i += step, j++) sample[j] = t[i];
   h.update(new Uint8Array(sample.buffer));
   return h.digest('hex').slice(0, 32);
+}
+
+const fileIndexes = new WeakMap<Snapshot, Map<string, number>>();
+
+/** A snapshot's file key -> file index, built once per snapshot. */
+function fileIndex(snap: Snapshot): Map<string, number> {
+  let m = fileIndexes.get(snap);
+  if (!m) { m = new Map(snap.files.map((f, i) => [f.key, i])); fileIndexes.set(snap, m); }
+  return m;
 }
 
 /** Phase timings on stderr with SIMGREP_DEBUG_TIMING=1 (a development aid). */
