@@ -180,7 +180,7 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
 }
 
 /** A SQL `col IN (...)` with quotes escaped. */
-function inList(column: string, values: string[]): string {
+export function inList(column: string, values: string[]): string {
   return `${column} IN (${values.map(quote).join(', ')})`;
 }
 
@@ -188,7 +188,7 @@ function quote(v: string): string {
   return `'${v.replace(/'/g, "''")}'`;
 }
 
-function strings(t: ArrowTable, name: string): string[] {
+export function strings(t: ArrowTable, name: string): string[] {
   const col = t.getChild(name);
   if (!col) return [];
   const out = new Array<string>(col.length);
@@ -210,7 +210,7 @@ function bools(t: ArrowTable, name: string): boolean[] {
 }
 
 /** The vector column as one flat Float32Array (rows x dim). */
-function vectorColumn(t: ArrowTable, dim: number): Float32Array {
+export function vectorColumn(t: ArrowTable, dim: number): Float32Array {
   const col = t.getChild('vector');
   const out = new Float32Array((col?.length ?? 0) * dim);
   if (!col) return out;

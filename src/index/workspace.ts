@@ -10,7 +10,7 @@ import { SimgrepError } from '../errors.js';
 import { buildRankPlan, RANK_DEFAULTS } from '../rank/plan.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
-import { SEARCH_MODES, createSearcher, executorOf, type SearchOptions, type SearchResponse, type SearcherOptions } from '../searcher.js';
+import { SEARCH_MODES, createSearcher, executorOf, type SearchOptions, type SearchResponse, type Searcher, type SearcherOptions } from '../searcher.js';
 import { createFsSource } from '../sources/fs.js';
 import type { Entry, SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
@@ -37,6 +37,11 @@ export interface WorkspaceOptions extends SearcherOptions {
   dir?: string;
   /** LanceDB storage options for an object-store dir (endpoint, credentials). */
   storageOptions?: Record<string, string>;
+  /**
+   * Share this searcher (and the model it has loaded) instead of creating one; close() then leaves
+   * it open for its owner. The model options above are then ignored.
+   */
+  searcher?: Searcher;
 }
 
 export interface WorkspaceStatus {
@@ -73,7 +78,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   const name = o.name !== undefined ? checkName(o.name) : workspaceNameOf(o.dir!);
   const dir = o.dir ?? workspaceDir(name);
   const remote = isRemoteUri(dir);
-  const searcher = createSearcher(o);
+  const searcher = o.searcher ?? createSearcher(o);
   const chunkLines = RANK_DEFAULTS.chunkLines;
   let storeP: Promise<IndexStore> | null = null;
   let snapshot: Snapshot | null = null;
@@ -307,7 +312,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       storeP = null;
       snapshot = null;
       walks.close();
-      await searcher.close();
+      if (!o.searcher) await searcher.close();
     },
   };
 
