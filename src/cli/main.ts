@@ -13,6 +13,7 @@ import { helpText, parseArgs, type ParsedFlags } from './flags.js';
 import { createProgress } from './progress.js';
 import { runIndexCommand } from './commands/index-command.js';
 import { runWorkspaceCommand } from './commands/workspace-command.js';
+import { runMcpCommand } from './commands/mcp-command.js';
 import { searchTarget } from './commands/workspace-target.js';
 import { createWorkspace } from '../index/workspace.js';
 
@@ -22,6 +23,7 @@ const version = (JSON.parse(readFileSync(new URL('../../../package.json', import
 const COMMANDS: Record<string, (flags: ParsedFlags, args: string[]) => Promise<number>> = {
   index: runIndexCommand,
   workspace: runWorkspaceCommand,
+  mcp: runMcpCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
