@@ -14,6 +14,7 @@ import { createProgress } from './progress.js';
 import { runIndexCommand } from './commands/index-command.js';
 import { runWorkspaceCommand } from './commands/workspace-command.js';
 import { runMcpCommand } from './commands/mcp-command.js';
+import { runRunCommand } from './commands/run-command.js';
 import { searchTarget } from './commands/workspace-target.js';
 import { createWorkspace } from '../index/workspace.js';
 
@@ -24,6 +25,7 @@ const COMMANDS: Record<string, (flags: ParsedFlags, args: string[]) => Promise<n
   index: runIndexCommand,
   workspace: runWorkspaceCommand,
   mcp: runMcpCommand,
+  run: runRunCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
