@@ -6,6 +6,16 @@ import nunjucks from 'nunjucks';
 import { SimgrepError } from '../../errors.js';
 
 nunjucks.installJinjaCompat();
+// A state key wins over a same-named Python method (state.items is the list, not dict.items).
+const runtime = nunjucks.runtime as unknown as { memberLookup: (obj: unknown, val: unknown, ...rest: unknown[]) => unknown };
+const compatLookup = runtime.memberLookup;
+runtime.memberLookup = function memberLookup(this: unknown, obj: unknown, val: unknown, ...rest: unknown[]) {
+  if (rest.length === 0 && obj !== null && typeof obj === 'object' && Object.hasOwn(obj, val as PropertyKey)) {
+    const v = (obj as Record<PropertyKey, unknown>)[val as PropertyKey];
+    return typeof v === 'function' ? v.bind(obj) : v;
+  }
+  return compatLookup.call(this, obj, val, ...rest);
+};
 
 const SINGLE = /^\s*\{\{([\s\S]*?)\}\}\s*$/;
 const captured: unknown[] = [];
