@@ -95,7 +95,6 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     const ws = covering ?? engine.workspace({ name: defaultName([dir]) });
     const roots = covering ? (await ws.status()).roots : [dir];
     const r = await ws.index(roots, { onProgress });
-    if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: r.files, total: r.files, message: 'done' } }).catch(() => {});
     const out = { workspace: ws.name, files: r.files, indexed: r.indexed, unchanged: r.unchanged, deleted: r.deleted, chunks: r.chunks, errors: r.errors };
     return { content: [{ type: 'text' as const, text: `workspace ${ws.name}: ${r.files} files checked, ${r.indexed} indexed, ${r.unchanged} unchanged, ${r.deleted} removed, ${r.errors} errors` }], structuredContent: out };
   }));
