@@ -39,6 +39,8 @@ export const FLAGS: FlagDef[] = [
   { name: 'workspace', short: 'w', kind: 'string', value: 'NAME', help: 'Use (or with simgrep index, build) this named workspace index (also SIMGREP_WORKSPACE)' },
   { name: 'index-dir', kind: 'string', value: 'DIR|s3://…', help: 'Use (or build) the workspace index in this directory or s3:// prefix' },
   { name: 'index', kind: 'bool', negatable: true, help: 'Answer from a workspace index that covers the paths (default on; --no-index: always scan)' },
+  { name: 'state', kind: 'string', value: 'JSON', help: 'simgrep run: initial state as a JSON object (over the workflow\'s initial_state)' },
+  { name: 'state-file', kind: 'string', value: 'FILE', help: 'simgrep run: initial state from a JSON file' },
   { name: 'stats', kind: 'bool', help: 'Print counts on stderr after the results: files, lines, bytes, skipped (binary, too large), errors, time' },
   { name: 'color', kind: 'string', value: 'WHEN', choices: ['auto', 'always', 'never'], help: 'Highlight matches: auto (on a terminal), always, never' },
   { name: 'help', short: 'h', kind: 'bool', help: 'Show this help' },

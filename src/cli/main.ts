@@ -11,18 +11,23 @@ import { createStdinSource } from '../sources/content.js';
 import type { EmbedderKind } from '../types.js';
 import { helpText, parseArgs, type ParsedFlags } from './flags.js';
 import { createProgress } from './progress.js';
-import { runIndexCommand } from './commands/index-command.js';
-import { runWorkspaceCommand } from './commands/workspace-command.js';
 import { searchTarget } from './commands/workspace-target.js';
 import { createWorkspace } from '../index/workspace.js';
 import { writeFailure } from './write-failure.js';
 
 const version = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-/** Subcommands, by their first word; anything else is a search. */
-const COMMANDS: Record<string, (flags: ParsedFlags, args: string[]) => Promise<number>> = {
-  index: runIndexCommand,
-  workspace: runWorkspaceCommand,
+type Command = (flags: ParsedFlags, args: string[]) => Promise<number>;
+
+/**
+ * Subcommands by their first word (anything else is a search), loaded when used: a plain search
+ * never loads the MCP SDK, the workflow runner or LanceDB.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  index: async () => (await import('./commands/index-command.js')).runIndexCommand,
+  workspace: async () => (await import('./commands/workspace-command.js')).runWorkspaceCommand,
+  mcp: async () => (await import('./commands/mcp-command.js')).runMcpCommand,
+  run: async () => (await import('./commands/run-command.js')).runRunCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -30,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
   if (flags.help) { process.stdout.write(helpText(version)); return 0; }
   if (flags.version) { process.stdout.write(`simgrep ${version}\n`); return 0; }
   const command = argv.indexOf('--') < 0 || argv.indexOf(positionals[0]) < argv.indexOf('--') ? COMMANDS[positionals[0]] : undefined;
-  if (command) return command(flags, positionals.slice(1));
+  if (command) return (await command())(flags, positionals.slice(1));
   const [query, ...named] = positionals;
   if (query === undefined) throw new SimgrepError('BAD_QUERY', 'missing QUERY; usage: simgrep [OPTIONS] <QUERY> [PATH]... (simgrep --help)');
   // "-" is standard input, as in grep (once, wherever it stands among the paths).

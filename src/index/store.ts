@@ -38,7 +38,7 @@ export interface IndexStore {
   writeFiles(files: FileColumns): Promise<void>;
   /** Drops files and their chunks (chunks first). */
   deleteFiles(paths: string[]): Promise<void>;
-  /** Compacts small commits into larger files and drops versions older than the last complete one. */
+  /** Compacts small commits into larger files and drops older versions (when many have piled up). */
   compact(): Promise<void>;
   /** Drops every table (a rebuild for another model or chunking). */
   clear(): Promise<void>;
@@ -159,7 +159,12 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
       await (await files()).delete(inList('path', paths));
     },
     async compact() {
-      for (const t of [await chunks(), await files()]) await t.optimize({ cleanupOlderThan: new Date() });
+      // Only once commits have left many small fragments: compaction rewrites them, which a run that
+      // changed one file should not pay for.
+      for (const t of [await chunks(), await files()]) {
+        const stats = await t.stats();
+        if (stats.fragmentStats.numSmallFragments > 16) await t.optimize({ cleanupOlderThan: new Date() });
+      }
     },
     async clear() {
       for (const name of ['chunks', 'files']) {
@@ -180,7 +185,7 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
 }
 
 /** A SQL `col IN (...)` with quotes escaped. */
-function inList(column: string, values: string[]): string {
+export function inList(column: string, values: string[]): string {
   return `${column} IN (${values.map(quote).join(', ')})`;
 }
 
@@ -188,7 +193,7 @@ function quote(v: string): string {
   return `'${v.replace(/'/g, "''")}'`;
 }
 
-function strings(t: ArrowTable, name: string): string[] {
+export function strings(t: ArrowTable, name: string): string[] {
   const col = t.getChild(name);
   if (!col) return [];
   const out = new Array<string>(col.length);
@@ -210,7 +215,7 @@ function bools(t: ArrowTable, name: string): boolean[] {
 }
 
 /** The vector column as one flat Float32Array (rows x dim). */
-function vectorColumn(t: ArrowTable, dim: number): Float32Array {
+export function vectorColumn(t: ArrowTable, dim: number): Float32Array {
   const col = t.getChild('vector');
   const out = new Float32Array((col?.length ?? 0) * dim);
   if (!col) return out;

@@ -10,7 +10,7 @@ import { SimgrepError } from '../errors.js';
 import { buildRankPlan, RANK_DEFAULTS } from '../rank/plan.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
-import { SEARCH_MODES, createSearcher, executorOf, validate, type SearchOptions, type SearchResponse, type SearcherOptions } from '../searcher.js';
+import { SEARCH_MODES, createSearcher, executorOf, validate, type SearchOptions, type SearchResponse, type Searcher, type SearcherOptions } from '../searcher.js';
 import { createFsSource } from '../sources/fs.js';
 import type { Entry, SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
@@ -43,6 +43,11 @@ export interface WorkspaceOptions extends SearcherOptions {
   storageOptions?: Record<string, string>;
   /** The S3-compatible endpoint of an s3:// dir (as --s3-endpoint). */
   remote?: { s3Endpoint?: string };
+  /**
+   * Share this searcher (and the model it has loaded) instead of creating one; close() then leaves
+   * it open for its owner. The model options above are then ignored.
+   */
+  searcher?: Searcher;
 }
 
 export interface WorkspaceStatus {
@@ -79,7 +84,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   const name = o.name !== undefined ? checkName(o.name) : workspaceNameOf(o.dir!);
   const dir = o.dir ?? workspaceDir(name);
   const remote = isRemoteUri(dir);
-  const searcher = createSearcher(o);
+  const searcher = o.searcher ?? createSearcher(o);
   const chunkLines = RANK_DEFAULTS.chunkLines;
   let storeP: Promise<IndexStore> | null = null;
   let snapshot: Snapshot | null = null;
@@ -341,7 +346,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       storeP = null;
       snapshot = null;
       walks.close();
-      await searcher.close();
+      if (!o.searcher) await searcher.close();
     },
   };
 

@@ -1,0 +1,67 @@
+// The engine behind every action: one searcher (so the model is loaded once, lazily, and shared by
+// all actions), the vector collections and the workspaces it has opened. Created once per runner or
+// server; close() releases them all.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { findCovering, simgrepHome } from '../index/registry.js';
+import { createWorkspace, type Workspace } from '../index/workspace.js';
+import { createSearcher, type Searcher, type SearcherOptions } from '../searcher.js';
+import { openCollections, type Collections } from './collections.js';
+
+export interface ActionEngineOptions extends Omit<SearcherOptions, 'onModelProgress'> {
+  /** Where vector collections live (default $SIMGREP_HOME/collections); 'memory' = a temp dir dropped on close. */
+  collectionsDir?: string;
+}
+
+export interface ActionEngine {
+  readonly searcher: Searcher;
+  /** The vector collections, opened on first use. */
+  collections(): Promise<Collections>;
+  /** A workspace by name or directory, opened once and sharing the engine's model. */
+  workspace(target: { name: string } | { dir: string }): Workspace;
+  /** The named workspace that covers every path, or null (then a search scans). */
+  covering(paths: string[]): Workspace | null;
+  close(): Promise<void>;
+}
+
+export function createActionEngine(o: ActionEngineOptions = {}): ActionEngine {
+  const { collectionsDir, ...searcherOptions } = o;
+  const searcher = createSearcher(searcherOptions);
+  const memory = collectionsDir === 'memory' ? mkdtempSync(path.join(tmpdir(), 'simgrep-collections-')) : null;
+  const dir = memory ?? collectionsDir ?? path.join(simgrepHome(), 'collections');
+  let collectionsP: Promise<Collections> | null = null;
+  const workspaces = new Map<string, Workspace>();
+
+  const engine: ActionEngine = {
+    searcher,
+    collections() {
+      collectionsP ??= openCollections(dir, searcher);
+      collectionsP.catch(() => { collectionsP = null; });
+      return collectionsP;
+    },
+    workspace(target) {
+      const key = 'name' in target ? `name:${target.name}` : `dir:${path.resolve(target.dir)}`;
+      let ws = workspaces.get(key);
+      if (!ws) {
+        ws = createWorkspace({ ...target, searcher });
+        workspaces.set(key, ws);
+      }
+      return ws;
+    },
+    covering(paths) {
+      const found = findCovering(paths);
+      return found ? engine.workspace({ name: found.name }) : null;
+    },
+    async close() {
+      const closing: Promise<unknown>[] = [...workspaces.values()].map((w) => w.close());
+      workspaces.clear();
+      if (collectionsP) closing.push(collectionsP.then((c) => c.close(), () => undefined));
+      collectionsP = null;
+      await Promise.all(closing);
+      await searcher.close();
+      if (memory) rmSync(memory, { recursive: true, force: true });
+    },
+  };
+  return engine;
+}

@@ -1,0 +1,106 @@
+// vector.store, vector.query and vector.index_files over the engine's LanceDB collections; texts are
+// embedded with the engine's shared searcher (the same model every other action uses).
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { isGlob } from '../sources/fs.js';
+import { sourcesForPaths } from '../sources/resolve.js';
+import type { Entry, Source } from '../sources/source.js';
+import { isRemoteUri } from '../sources/uri.js';
+import { looksBinary } from '../text/decode.js';
+import { CHUNK_TYPES, chunkText, type ChunkType } from './chunking.js';
+import { checkCollectionName, type StoredRow } from './collections.js';
+import type { ActionEngine } from './engine.js';
+import { fail } from './errors.js';
+import { bool, dict, int, oneOf, str, strList, type Params } from './params.js';
+
+export async function vectorStore(engine: ActionEngine, _state: unknown, p: Params) {
+  const texts = strList(p, 'texts', { required: true })!;
+  const collection = checkCollectionName(str(p, 'collection', { fallback: 'default' })!);
+  const ids = strList(p, 'ids') ?? texts.map((t) => createHash('sha256').update(t).digest('hex').slice(0, 16));
+  if (ids.length !== texts.length) return fail('invalid_argument', `parameter ids has ${ids.length} items but texts has ${texts.length}; give one id per text`);
+  const raw = p.metadata;
+  const metadata = raw === undefined || raw === null ? texts.map(() => ({}))
+    : Array.isArray(raw) ? raw : texts.map(() => raw);
+  if (metadata.length !== texts.length || !metadata.every((m) => m !== null && typeof m === 'object' && !Array.isArray(m))) {
+    return fail('invalid_argument', 'parameter metadata must be one mapping, or a list of mappings with one per text');
+  }
+  const rows: StoredRow[] = texts.map((text, i) => ({ id: ids[i], text, metadata: metadata[i] as Record<string, unknown> }));
+  await (await engine.collections()).upsert(collection, rows);
+  return { stored: rows.length, collection, ids };
+}
+
+export async function vectorQuery(engine: ActionEngine, _state: unknown, p: Params) {
+  const query = str(p, 'query', { required: true });
+  const k = int(p, 'k', { fallback: 5, min: 1 })!;
+  const collection = checkCollectionName(str(p, 'collection', { fallback: 'default' })!);
+  const filter = dict(p, 'filter');
+  const results = await (await engine.collections()).query(collection, query, k, filter);
+  return { results, query, collection, k };
+}
+
+export async function vectorIndexFiles(engine: ActionEngine, _state: unknown, p: Params) {
+  const paths = strList(p, 'paths', { required: true })!;
+  const pattern = str(p, 'pattern', { fallback: '**/*' })!;
+  const chunkBy = oneOf<ChunkType>(p, 'chunk_by', CHUNK_TYPES, 'line');
+  const collection = checkCollectionName(str(p, 'collection', { fallback: 'default' })!);
+  const recursive = bool(p, 'recursive', true);
+  const extensions = strList(p, 'extensions');
+  const incremental = bool(p, 'incremental', true);
+  const store = await engine.collections();
+  const known = incremental ? await store.fileHashes(collection) : new Map<string, string>();
+  const errors: { file: string; error: string }[] = [];
+  let indexed = 0;
+  let skipped = 0;
+  let files = 0;
+
+  for (const root of paths) {
+    let found: { source: Source; entries: Entry[] };
+    try { found = await listFiles(root, pattern, { recursive, extensions }); } catch (e) {
+      errors.push({ file: root, error: (e as Error).message });
+      continue;
+    }
+    for (const w of found.source.drainWarnings?.() ?? []) errors.push({ file: w.path, error: w.message });
+    for (const entry of found.entries) {
+      files++;
+      let bytes: Uint8Array;
+      try { bytes = await found.source.read(entry); } catch (e) {
+        errors.push({ file: entry.path, error: (e as Error).message });
+        continue;
+      }
+      if (looksBinary(bytes)) { skipped++; continue; }
+      const hash = createHash('sha256').update(bytes).update(`\0${chunkBy}`).digest('hex');
+      if (known.get(entry.path) === hash) { skipped++; continue; }
+      const chunks = chunkText(new TextDecoder().decode(bytes), chunkBy);
+      const rows: StoredRow[] = chunks.map((c) => ({
+        id: `${entry.path}:${c.start_line}`,
+        text: c.text,
+        metadata: { file: entry.path, line: c.start_line, start_line: c.start_line, end_line: c.end_line, chunk_type: chunkBy },
+      }));
+      await store.replaceFile(collection, entry.path, rows, hash);
+      indexed += rows.length;
+    }
+  }
+  return { success: true, indexed, skipped, errors, collection, files };
+}
+
+/** The files under one path (a file, a directory walked with the pattern, a glob or a URI prefix). */
+async function listFiles(root: string, pattern: string, o: { recursive: boolean; extensions?: string[] }): Promise<{ source: Source; entries: Entry[] }> {
+  const [source] = await sourcesForPaths([root], { recursive: o.recursive, extensions: o.extensions });
+  let under: string | null = null;
+  if (isRemoteUri(root)) under = root;
+  else if (!isGlob(root)) under = await stat(root).then((s) => (s.isDirectory() ? root : null), () => null);
+  const match = under !== null && pattern !== '**/*' ? picomatch(pattern, { dot: true }) : null;
+  const entries: Entry[] = [];
+  for await (const e of source.list()) {
+    if (match && under !== null && !match(relativeTo(under, e.path))) continue;
+    entries.push(e);
+  }
+  return { source, entries };
+}
+
+function relativeTo(root: string, p: string): string {
+  if (isRemoteUri(root)) return p.slice(root.replace(/\/*$/, '/').length);
+  return path.relative(root, p).split(path.sep).join('/');
+}

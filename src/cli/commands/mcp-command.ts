@@ -1,0 +1,32 @@
+// simgrep mcp [ROOT]: an MCP server on stdio (stdout carries only the protocol; notes go to stderr).
+// Searches are confined to ROOT (default: the working directory).
+import { readFileSync } from 'node:fs';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createActionEngine } from '../../actions/engine.js';
+import { SimgrepError } from '../../errors.js';
+import { createMcpServer } from '../../mcp/server.js';
+import type { EmbedderKind } from '../../types.js';
+import type { ParsedFlags } from '../flags.js';
+
+export async function runMcpCommand(flags: ParsedFlags, args: string[]): Promise<number> {
+  if (args.length > 1) throw new SimgrepError('BAD_FLAG', 'usage: simgrep mcp [ROOT] (one root directory at most)');
+  const version = (JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  const engine = createActionEngine({
+    model: flags.model as string | undefined,
+    concurrency: flags.concurrency as number | undefined,
+    embedder: flags.embedder as EmbedderKind | undefined,
+    offline: flags.offline === true || undefined,
+  });
+  const server = createMcpServer({ engine, root: args[0], version });
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once('end', () => resolve());
+  });
+  await server.connect(transport);
+  process.stderr.write(`simgrep: MCP server ready on stdio (root ${args[0] ?? process.cwd()})\n`);
+  await closed;
+  await server.close().catch(() => {});
+  await engine.close();
+  return 0;
+}

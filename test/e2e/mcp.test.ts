@@ -1,0 +1,129 @@
+// simgrep mcp end to end: the MCP SDK's own client spawns the built CLI over stdio and lists tools,
+// reads their schemas, calls them (progress included), sends bad arguments and concurrent calls,
+// and tries to leave the root (.., a prefix-sharing sibling, a symlink out).
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliPath } from '../helpers/cli.js';
+import { isolatedHome } from '../helpers/isolated-home.js';
+
+let home: ReturnType<typeof isolatedHome>;
+let root = '';
+let client: Client;
+let stderr = '';
+const protocolErrors: Error[] = [];
+
+type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown> };
+const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<ToolResult>;
+
+beforeAll(async () => {
+  home = isolatedHome('simgrep-mcp-');
+  root = path.join(home.dir, 'project');
+  mkdirSync(path.join(root, 'src'), { recursive: true });
+  mkdirSync(path.join(home.dir, 'project_evil'), { recursive: true });
+  writeFileSync(path.join(home.dir, 'project_evil', 'secret.txt'), 'retry the failed upload secretly\n');
+  writeFileSync(path.join(root, 'src', 'upload.ts'), 'export function retryUpload(file) {\n  return backoff(() => upload(file));\n}\n');
+  writeFileSync(path.join(root, 'src', 'config.ts'), 'export function parseConfig(text) {\n  return JSON.parse(text);\n}\n');
+  writeFileSync(path.join(root, 'README.md'), '# Project\n\nUploads are retried with exponential backoff.\n');
+  symlinkSync(path.join(home.dir, 'project_evil'), path.join(root, 'escape'));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cliPath, 'mcp', root, '-J', '0'],
+    env: { ...process.env as Record<string, string>, ...home.env, HF_HUB_OFFLINE: '1' },
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (d) => { stderr += String(d); });
+  client = new Client({ name: 'simgrep-e2e', version: '0.0.0' });
+  client.onerror = (e) => { protocolErrors.push(e); };
+  await client.connect(transport);
+});
+afterAll(async () => {
+  await client?.close();
+  home.restore();
+});
+
+describe('simgrep mcp', () => {
+  it('lists search, index and status with their input and output schemas', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['index', 'search', 'status']);
+    const search = tools.find((t) => t.name === 'search')!;
+    expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(['directory', 'extensions', 'k', 'mode', 'n_lines', 'query', 'show_preview']);
+    expect(search.inputSchema.required).toEqual(['query']);
+    expect(Object.keys(search.outputSchema?.properties ?? {}).sort()).toEqual(['count', 'files_searched', 'matches', 'truncated']);
+  });
+
+  it('status before any search says the root is not indexed', async () => {
+    const r = await call('status', {});
+    expect(r.structuredContent).toEqual({ directory: root, indexed: false, workspace: null, files: 0, chunks: 0, lines: 0, model: null, updated: null });
+  });
+
+  it('search builds the index on first use and answers with structured matches and a text rendering', async () => {
+    const r = await call('search', { query: 'retry the upload with backoff', k: 1, n_lines: 0, show_preview: true });
+    expect(r.isError).toBeUndefined();
+    expect(r.structuredContent).toEqual({
+      matches: [{ path: path.join(root, 'src', 'upload.ts'), start_line: 1, end_line: 1, match_line: 1, score: expect.any(Number), preview: 'export function retryUpload(file) {' }],
+      count: 1, files_searched: 3, truncated: true,
+    });
+    expect(r.content[0].text).toMatch(new RegExp(`^${path.join(root, 'src', 'upload.ts')}:1 \\(\\d\\.\\d{3}\\)\\nexport function retryUpload`));
+    const status = await call('status', {});
+    expect(status.structuredContent).toMatchObject({ indexed: true, files: 3 });
+  });
+
+  it('index reports progress notifications and a summary', async () => {
+    writeFileSync(path.join(root, 'src', 'db.ts'), 'export const sql = "select * from the database table";\n');
+    const progress: number[] = [];
+    const r = await client.callTool({ name: 'index', arguments: {} }, undefined, { onprogress: (p) => { progress.push(p.progress); } }) as ToolResult;
+    expect(r.structuredContent).toEqual({ workspace: expect.stringMatching(/^project-[0-9a-f]{8}$/), files: 4, indexed: 1, unchanged: 3, deleted: 0, chunks: 1, errors: 0 });
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    expect(Math.max(...progress)).toBeLessThanOrEqual(4);
+  });
+
+  it('k is clamped to 1..50; a subdirectory is searched on its own', async () => {
+    const r = await call('search', { query: 'parse json config', k: 500, directory: 'src' });
+    expect(r.structuredContent?.files_searched).toBe(3);
+    expect(r.structuredContent?.truncated).toBe(false);
+    const one = await call('search', { query: 'parse json config', k: -3 });
+    expect(one.structuredContent?.count).toBe(1);
+  });
+
+  const refused: [string, string, RegExp][] = [
+    ['..', 'the parent', /outside the server's root/],
+    ['../project_evil', 'a sibling sharing the prefix', /outside the server's root/],
+    [path.join(home?.dir ?? '/', 'project_evil'), 'an absolute sibling', /outside the server's root/],
+    ['escape', 'a symlink out of the root', /outside the server's root/],
+    ['src/../../project_evil', 'a .. walk out', /outside the server's root/],
+    ['nope', 'a missing directory', /does not exist/],
+    ['README.md', 'a file', /is not a directory/],
+  ];
+  it.each(refused)('directory %s (%s) is refused', async (directory, _why, message) => {
+    const dir = directory.startsWith('/') && !directory.startsWith(root) ? path.join(path.dirname(root), 'project_evil') : directory;
+    const r = await call('search', { query: 'retry', directory: dir });
+    expect(r.isError).toBe(true);
+    expect(r.content[0].text).toMatch(message);
+    expect(r.content[0].text).not.toMatch(/secretly/);
+  });
+
+  it('bad arguments are errors, not crashes: missing or over-long query, wrong types', async () => {
+    for (const args of [{}, { query: 'x'.repeat(1001) }, { query: 'retry', k: 'ten' }, { query: 'retry', mode: 'fuzzy' }]) {
+      const r = await call('search', args).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
+      expect(r.isError, JSON.stringify(args)).toBe(true);
+    }
+    const after = await call('search', { query: 'retry upload', k: 1 });
+    expect(after.structuredContent?.count).toBe(1);
+  });
+
+  it('concurrent calls all answer, each with its own result', async () => {
+    const queries = ['retry upload backoff', 'parse json config', 'database table sql', 'exponential backoff uploads', 'retry upload backoff'];
+    const results = await Promise.all(queries.map((q) => call('search', { query: q, k: 1, n_lines: 0 })));
+    const top = results.map((r) => (r.structuredContent?.matches as { path: string }[])[0].path);
+    expect(top[0]).toBe(top[4]);
+    expect(top.map((p) => path.basename(p))).toEqual(['upload.ts', 'config.ts', 'db.ts', 'upload.ts', 'upload.ts']);
+  });
+
+  it('logs only to stderr: stdout carried nothing the client could not parse', () => {
+    expect(stderr).toMatch(/MCP server ready on stdio/);
+    expect(protocolErrors).toEqual([]);
+  });
+});

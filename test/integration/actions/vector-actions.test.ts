@@ -1,0 +1,117 @@
+// vector.store / vector.query / vector.index_files on a real LanceDB directory: whole dictionaries,
+// overwrite by id, isolation, filters, incremental re-runs, binary and missing files.
+import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActionEngine, createActions, type Action, type ActionEngine } from '../../../src/index.js';
+import { isolatedHome } from '../../helpers/isolated-home.js';
+
+let home: ReturnType<typeof isolatedHome>;
+let engine: ActionEngine;
+let actions: Record<string, Action>;
+let docs = '';
+
+beforeAll(() => {
+  home = isolatedHome();
+  docs = path.join(home.dir, 'docs');
+  mkdirSync(path.join(docs, 'notes'), { recursive: true });
+  writeFileSync(path.join(docs, 'guide.md'), 'How to retry failed uploads\n\nParse the yaml config file\nthen validate it\n');
+  writeFileSync(path.join(docs, 'notes', 'db.txt'), 'the database table index\n');
+  writeFileSync(path.join(docs, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]));
+  engine = createActionEngine({ concurrency: 0 });
+  actions = createActions(engine);
+});
+afterAll(async () => { await engine.close(); home.restore(); });
+
+async function cosine(a: string, b: string): Promise<number> {
+  const v = await engine.searcher.embed([a, b]);
+  const dim = v.length / 2;
+  let s = 0;
+  for (let i = 0; i < dim; i++) s += v[i] * v[dim + i];
+  return s;
+}
+
+describe('vector.store and vector.query', () => {
+  it('stores under $SIMGREP_HOME/collections and answers with the whole result dictionary', async () => {
+    const stored = await actions['vector.store']({}, { texts: ['retry the failed upload', 'render a button'], ids: ['a', 'b'], metadata: [{ kind: 'net', year: 2020 }, { kind: 'ui', year: 2024 }], collection: 'docs' });
+    expect(stored).toEqual({ stored: 2, collection: 'docs', ids: ['a', 'b'] });
+    expect(existsSync(path.join(home.env.SIMGREP_HOME, 'collections', 'docs.lance'))).toBe(true);
+    const r = await actions['vector.query']({}, { query: 'upload retry', k: 1, collection: 'docs' });
+    expect(r).toEqual({
+      results: [{ id: 'a', text: 'retry the failed upload', score: expect.closeTo(await cosine('upload retry', 'retry the failed upload'), 5), metadata: { kind: 'net', year: 2020 }, context_before: null, context_after: null }],
+      query: 'upload retry', collection: 'docs', k: 1,
+    });
+  });
+
+  it('a duplicate id overwrites; ids default to a content hash; one metadata mapping applies to all', async () => {
+    await actions['vector.store']({}, { texts: ['parse the json config'], ids: ['a'], metadata: { kind: 'parse' }, collection: 'docs' });
+    const r = await actions['vector.query']({}, { query: 'parse config', k: 5, collection: 'docs' });
+    expect((r.results as { id: string; text: string }[]).map((x) => [x.id, x.text]).sort()).toEqual([['a', 'parse the json config'], ['b', 'render a button']]);
+    const auto = await actions['vector.store']({}, { texts: ['x y z', 'x y z'], collection: 'hashes' });
+    expect(auto).toEqual({ stored: 2, collection: 'hashes', ids: [expect.stringMatching(/^[0-9a-f]{16}$/), expect.stringMatching(/^[0-9a-f]{16}$/)] });
+    expect((auto.ids as string[])[0]).toBe((auto.ids as string[])[1]);
+  });
+
+  it('collections are isolated; an empty or unknown collection returns []', async () => {
+    expect(await actions['vector.query']({}, { query: 'retry', collection: 'nothing-here' })).toEqual({ results: [], query: 'retry', collection: 'nothing-here', k: 5 });
+    const other = await actions['vector.query']({}, { query: 'retry', collection: 'hashes' });
+    expect((other.results as { id: string }[]).every((x) => /^[0-9a-f]{16}$/.test(x.id))).toBe(true);
+  });
+
+  const filters: [Record<string, unknown>, string[]][] = [
+    [{ kind: 'ui' }, ['b']],
+    [{ year_gte: 2024 }, ['b']],
+    [{ year_lte: 2020 }, []],
+    [{ year_gt: 2019, year_lt: 2025 }, ['b']],
+    [{ kind_ne: 'ui' }, ['a']],
+    [{ kind_in: ['ui', 'parse'] }, ['a', 'b']],
+    [{ missing: 1 }, []],
+  ];
+  it.each(filters)('filter %j keeps %j', async (filter, ids) => {
+    const r = await actions['vector.query']({}, { query: 'anything', k: 10, collection: 'docs', filter });
+    expect((r.results as { id: string }[]).map((x) => x.id).sort()).toEqual(ids);
+  });
+});
+
+describe('vector.index_files', () => {
+  it('indexes line chunks with "{path}:{start_line}" ids and file metadata; skips binary files', async () => {
+    const r = await actions['vector.index_files']({}, { paths: docs, collection: 'files' });
+    expect(r).toEqual({ success: true, indexed: 4, skipped: 1, errors: [], collection: 'files', files: 3 });
+    const q = await actions['vector.query']({}, { query: 'parse yaml config', k: 1, collection: 'files' });
+    const guide = path.join(docs, 'guide.md');
+    expect(q).toEqual({
+      results: [{
+        id: `${guide}:2`, text: 'Parse the yaml config file', score: expect.closeTo(await cosine('parse yaml config', 'Parse the yaml config file'), 5),
+        metadata: { file: guide, line: 2, start_line: 2, end_line: 3, chunk_type: 'line' },
+        context_before: 'How to retry failed uploads', context_after: 'then validate it',
+      }],
+      query: 'parse yaml config', collection: 'files', k: 1,
+    });
+  });
+
+  it('a re-run skips unchanged files; a changed file is re-chunked with no stale rows', async () => {
+    expect(await actions['vector.index_files']({}, { paths: [docs], collection: 'files' })).toEqual({ success: true, indexed: 0, skipped: 3, errors: [], collection: 'files', files: 3 });
+    writeFileSync(path.join(docs, 'notes', 'db.txt'), 'run sql on the database\nquery the table\n');
+    expect(await actions['vector.index_files']({}, { paths: [docs], collection: 'files' })).toEqual({ success: true, indexed: 2, skipped: 2, errors: [], collection: 'files', files: 3 });
+    const q = await actions['vector.query']({}, { query: 'database', k: 10, collection: 'files', filter: { file: path.join(docs, 'notes', 'db.txt') } });
+    expect((q.results as { id: string }[]).map((x) => x.id).sort()).toEqual([0, 1].map((i) => `${path.join(docs, 'notes', 'db.txt')}:${i}`));
+  });
+
+  it('paragraph and document chunking, pattern and extensions filters', async () => {
+    const para = await actions['vector.index_files']({}, { paths: [docs], pattern: '*.md', chunk_by: 'paragraph', collection: 'paras' });
+    expect(para).toEqual({ success: true, indexed: 2, skipped: 0, errors: [], collection: 'paras', files: 1 });
+    const q = await actions['vector.query']({}, { query: 'config', k: 1, collection: 'paras' });
+    expect((q.results as { metadata: unknown }[])[0].metadata).toEqual({ file: path.join(docs, 'guide.md'), line: 2, start_line: 2, end_line: 4, chunk_type: 'paragraph' });
+    const doc = await actions['vector.index_files']({}, { paths: [docs], extensions: ['.txt'], chunk_by: 'document', collection: 'whole' });
+    expect(doc).toEqual({ success: true, indexed: 1, skipped: 0, errors: [], collection: 'whole', files: 1 });
+  });
+
+  it('a missing path is listed in errors; a bad chunk_by or collection name is invalid_argument', async () => {
+    const missing = path.join(docs, 'gone');
+    expect(await actions['vector.index_files']({}, { paths: [missing], collection: 'files' })).toEqual({
+      success: true, indexed: 0, skipped: 0, errors: [{ file: missing, error: expect.stringContaining('no such file or directory') }], collection: 'files', files: 0,
+    });
+    expect(await actions['vector.index_files']({}, { paths: [docs], chunk_by: 'sentence' })).toEqual({ success: false, error: 'parameter chunk_by must be one of line, paragraph, document (got "sentence")', error_type: 'invalid_argument' });
+    expect(await actions['vector.store']({}, { texts: ['x'], collection: '../evil' })).toEqual({ success: false, error: expect.stringMatching(/^collection name "..\/evil" is not allowed/), error_type: 'invalid_argument' });
+  });
+});

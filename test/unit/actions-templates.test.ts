@@ -1,0 +1,41 @@
+// Jinja templates of the workflow runner: native types for a lone {{ expr }}, strings otherwise,
+// strict undefined, Jinja compatibility (dict.get, None), and conditions.
+import { describe, expect, it } from 'vitest';
+import { condition, renderValue } from '../../src/actions/workflow/templates.js';
+
+const ctx = { state: { items: [1, 2], n: 3, doc: { title: 'T' }, empty: [], status: 'CONCERNS found' }, variables: { dir: 'docs' }, settings: {}, env: { HOME_X: 'h' } };
+
+describe('workflow templates', () => {
+  const cases: [unknown, unknown][] = [
+    ['{{ state.items }}', [1, 2]],
+    ['{{ state.n }}', 3],
+    ['{{ state.doc }}', { title: 'T' }],
+    ['  {{ state.n + 1 }}  ', 4],
+    ['n={{ state.n }}', 'n=3'],
+    ['{{ variables.dir }}/{{ state.doc.title }}', 'docs/T'],
+    ['{{ state.items | length }}', 2],
+    ['{{ state.missing | default("x") }}', 'x'],
+    ['{{ state.get("missing", 7) }}', 7],
+    ['{{ None }}', null],
+    ['{{ state.doc | tojson }}', '{"title":"T"}'],
+    [{ a: ['{{ state.n }}', 'plain'], b: 5 }, { a: [3, 'plain'], b: 5 }],
+    ['{{ env.HOME_X }}', 'h'],
+  ];
+  it.each(cases)('%j -> %j', (input, out) => {
+    expect(renderValue(input, ctx)).toEqual(out);
+  });
+
+  it('strict undefined: an undefined value is an error, in a lone expression and in text', () => {
+    expect(() => renderValue('{{ state.missing }}', ctx)).toThrow(/strict undefined/);
+    expect(() => renderValue('x {{ state.missing.deep }}', ctx)).toThrow(/template "x \{\{ state.missing.deep \}\}"/);
+  });
+
+  const conditions: [unknown, boolean][] = [
+    [true, true], ['state.n > 2', true], ['state.n > 5', false], ["'CONCERNS' in state.status | upper", true],
+    ['state.empty', false], ['state.missing', false], ['!missing', true], ['!n', false], ['{{ state.n == 3 }}', true],
+    ["state.get('status') == 'CONCERNS found'", true],
+  ];
+  it.each(conditions)('condition %j is %s', (c, want) => {
+    expect(condition(c, ctx)).toBe(want);
+  });
+});
