@@ -43,14 +43,18 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const lexicalOf = new Float64Array(n);
   const signalsOf: PathSignals[] = [];
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
+  const probes = plan.terms.map((t) => (t.whole || t.key.length < 4 ? t.key : t.key.slice(0, -1)));
   for (let f = 0; f < s.files.length; f++) {
     const path = q.display[f];
     const file = s.files[f];
     if (path === undefined || file.chunkCount === 0) continue;
-    const { facts, pathText } = pathInfo(path);
-    const signals = pathSignals(path, plan, facts);
+    const info = pathInfo(path);
+    const { pathText } = info;
+    const signals = plan.pathWords.length === 0 && !plan.pathPriors ? info.plain
+      : plan.pathWords.length === 0 ? info.withPriors : pathSignals(path, plan, info.facts);
     pathTf.fill(0);
-    if (nTerms > 0) countTerms(pathText, plan, pathTf);
+    // countTerms lower-cases the text on every call: look for a probe in the cached lower case first.
+    if (nTerms > 0 && (info.lower.length !== pathText.length || probes.some((p) => info.lower.includes(p)))) countTerms(pathText, plan, pathTf);
     for (let c = file.firstChunk; c < file.firstChunk + file.chunkCount; c++) {
       const hasTokens = (s.flags[c] & HAS_TOKENS) !== 0;
       const lineMatch = tf?.matched[c] === 1;
@@ -158,10 +162,17 @@ function quickSelect(xs: number[], k: number): number {
 
 function cosine(s: Snapshot, c: number, query: Float32Array): number {
   const v = s.vectors;
-  const base = c * s.dim;
-  let dot = 0;
-  for (let d = 0; d < s.dim; d++) dot += v[base + d] * query[d];
-  return dot;
+  const dim = s.dim;
+  const base = c * dim;
+  let a = 0;
+  let b = 0;
+  let d = 0;
+  for (; d + 3 < dim; d += 4) {
+    a += v[base + d] * query[d] + v[base + d + 2] * query[d + 2];
+    b += v[base + d + 1] * query[d + 1] + v[base + d + 3] * query[d + 3];
+  }
+  for (; d < dim; d++) a += v[base + d] * query[d];
+  return a + b;
 }
 
 /**
@@ -192,15 +203,29 @@ interface NameInfo { covered: number; hitsTerm: boolean }
 
 const PLAIN_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** Query-independent forms of defined names, kept across queries. */
+const nameForms = new Map<string, { lower: string; stems: string[] | null }>();
+
+function nameForm(name: string): { lower: string; stems: string[] | null } {
+  let f = nameForms.get(name);
+  if (!f) {
+    if (nameForms.size > 1_000_000) nameForms.clear();
+    f = { lower: name.toLowerCase(), stems: null };
+    nameForms.set(name, f);
+  }
+  return f;
+}
+
 function nameInfo(name: string, plan: RankPlan, memo: Map<string, NameInfo>): NameInfo {
   let info = memo.get(name);
   if (info) return info;
-  const lower = name.toLowerCase();
+  const form = nameForm(name);
+  const lower = form.lower;
   // Cheap test first: a term can only match a name that contains its key's first letters.
   const probes = plan.terms.some((t) => lower.includes(t.whole || t.key.length < 4 ? t.key : t.key.slice(0, -1)));
   let hitsTerm = false;
   if (probes && PLAIN_IDENTIFIER.test(name)) {
-    const stems = identifierParts(name).map(stem);
+    const stems = (form.stems ??= identifierParts(name).map(stem));
     hitsTerm = plan.terms.some((t) => (t.whole ? lower === t.key : stems.includes(t.key)));
   }
   info = { covered: probes && plan.definitionBoost > 0 ? plan.definitionBoost * nameCoverage(name, plan) : 0, hitsTerm };
@@ -227,13 +252,26 @@ function symbolBounds(s: Snapshot, c: number, plan: RankPlan, signals: PathSigna
 }
 
 /** Query-independent facts of a display path, kept across queries. */
-const pathInfos = new Map<string, { facts: PathFacts; pathText: string }>();
+interface PathInfo {
+  facts: PathFacts;
+  pathText: string;
+  lower: string;
+  /** Its signals for a query without path words, with and without the test/example priors. */
+  plain: PathSignals;
+  withPriors: PathSignals;
+}
 
-function pathInfo(path: string): { facts: PathFacts; pathText: string } {
+const pathInfos = new Map<string, PathInfo>();
+const NO_PATH_WORDS = { pathWords: [], pathPriors: false } as unknown as RankPlan;
+const PRIORS_ONLY = { pathWords: [], pathPriors: true } as unknown as RankPlan;
+
+function pathInfo(path: string): PathInfo {
   let info = pathInfos.get(path);
   if (!info) {
     if (pathInfos.size > 1_000_000) pathInfos.clear();
-    info = { facts: pathFacts(path), pathText: pathTerms(path).join(' ') };
+    const facts = pathFacts(path);
+    const pathText = pathTerms(path).join(' ');
+    info = { facts, pathText, lower: pathText.toLowerCase(), plain: pathSignals(path, NO_PATH_WORDS, facts), withPriors: pathSignals(path, PRIORS_ONLY, facts) };
     pathInfos.set(path, info);
   }
   return info;

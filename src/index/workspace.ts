@@ -289,7 +289,9 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
 
       const mode = so.mode ?? 'hybrid';
       const plan = buildRankPlan(so.query, mode as 'hybrid' | 'semantic' | 'lexical', bundledLexicon());
+      mark('plan');
       const query = await searcher.embed([so.query]);
+      mark('embed');
       const topK = so.topK ?? (so.maxDistance !== undefined ? Infinity : 3);
       const heapSize = Number.isFinite(topK) ? topK * CANDIDATES_PER_RESULT + 10 : Infinity;
       mark('stale check');
