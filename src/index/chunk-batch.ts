@@ -47,6 +47,7 @@ export class ChunkBatch {
   private seen = 0;
   private previous: Promise<void> = Promise.resolve();
   private older: Promise<void> = Promise.resolve();
+  private commits = 0;
 
   constructor(private readonly o: ChunkBatchOptions) {}
 
@@ -99,6 +100,7 @@ export class ChunkBatch {
         hash: done.map((f) => f.hash), kind: done.map((f) => f.kind), lines: Int32Array.from(done, (f) => f.lines), chunks: Int32Array.from(done, (f) => f.chunks),
       }));
       this.o.onCommit({ chunks, vectors, files: done, reused });
+      await failpoint(++this.commits);
     })();
     work.catch(() => {}); // awaited by the next flush or finish()
     this.older = this.previous;
@@ -173,4 +175,15 @@ function columns(chunks: PendingChunk[], vectors: Float32Array[]): ChunkColumns 
     hasTokens,
     hash: chunks.map((c) => c.hash),
   };
+}
+
+/**
+ * Test hook for crash tests: SIMGREP_FAILPOINT=pause-after-commit:N stops the run for good after its
+ * N-th commit and says so on stderr, so a test can kill -9 it at a known point.
+ */
+async function failpoint(commits: number): Promise<void> {
+  const m = /^pause-after-commit:(\d+)$/.exec(process.env.SIMGREP_FAILPOINT ?? '');
+  if (!m || Number(m[1]) !== commits) return;
+  process.stderr.write(`simgrep: failpoint: paused after commit ${commits}\n`);
+  await new Promise(() => {});
 }

@@ -1,7 +1,7 @@
 // simgrep index / workspace / indexed search through the real CLI: same output as a scan, crash
 // safety (kill -9 mid-index, then resume), one writer at a time, and clear errors for bad input.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,11 +31,15 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('simgrep index and indexed search', () => {
   it('kill -9 mid-index leaves an index that opens and answers; the next run resumes and completes it', async () => {
-    const child = spawn(process.execPath, [cliPath, 'index', tree, '-w', 'crash', '-J', '1'], { env: { ...process.env, ...env }, stdio: 'ignore' });
-    // Kill once some commits have landed (the files table appears after the first one).
-    const commits = path.join(env.SIMGREP_HOME, 'workspaces', 'crash', 'files.lance', '_transactions');
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline && (!existsSync(commits) || readdirSync(commits).length < 2)) await new Promise((r) => setTimeout(r, 10));
+    // The run stops after its first commit (a test failpoint) and is killed there: a known point.
+    const child = spawn(process.execPath, [cliPath, 'index', tree, '-w', 'crash', '-J', '1'], {
+      env: { ...process.env, ...env, SIMGREP_FAILPOINT: 'pause-after-commit:1' }, stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    await new Promise<void>((resolve, reject) => {
+      let err = '';
+      child.stderr!.setEncoding('utf8').on('data', (d: string) => { err += d; if (err.includes('failpoint: paused')) resolve(); });
+      child.on('close', () => reject(new Error(`index ended before the failpoint: ${err}`)));
+    });
     child.kill('SIGKILL');
     await new Promise((r) => child.on('close', r));
     const partial = await runCli(['workspace', 'status', 'crash', '--json'], { env });
@@ -92,7 +96,9 @@ describe('simgrep index and indexed search', () => {
       expect(search.code).toBe(0);
       expect(search.stderr).toContain('workspace crash not used: another process is updating it');
     } finally {
+      const gone = new Promise((r) => holder.on('close', r));
       holder.kill();
+      await gone;
     }
     // A lock left by a dead process is taken over.
     const third = await runCli(['index', tree, '-w', 'crash'], { env });
