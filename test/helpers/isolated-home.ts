@@ -18,3 +18,12 @@ export function isolatedHome(prefix = 'simgrep-home-'): { dir: string; env: Reco
     },
   };
 }
+
+/** Cosine similarity of two texts under a searcher's model (what `score` fields must equal). */
+export async function cosineOf(searcher: { embed(texts: string[]): Promise<Float32Array> }, a: string, b: string): Promise<number> {
+  const v = await searcher.embed([a, b]);
+  const dim = v.length / 2;
+  let s = 0;
+  for (let i = 0; i < dim; i++) s += v[i] * v[dim + i];
+  return s;
+}

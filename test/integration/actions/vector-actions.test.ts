@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActionEngine, createActions, type Action, type ActionEngine } from '../../../src/index.js';
-import { isolatedHome } from '../../helpers/isolated-home.js';
+import { cosineOf, isolatedHome } from '../../helpers/isolated-home.js';
 
 let home: ReturnType<typeof isolatedHome>;
 let engine: ActionEngine;
@@ -23,13 +23,7 @@ beforeAll(() => {
 });
 afterAll(async () => { await engine.close(); home.restore(); });
 
-async function cosine(a: string, b: string): Promise<number> {
-  const v = await engine.searcher.embed([a, b]);
-  const dim = v.length / 2;
-  let s = 0;
-  for (let i = 0; i < dim; i++) s += v[i] * v[dim + i];
-  return s;
-}
+const cosine = (a: string, b: string) => cosineOf(engine.searcher, a, b);
 
 describe('vector.store and vector.query', () => {
   it('stores under $SIMGREP_HOME/collections and answers with the whole result dictionary', async () => {
