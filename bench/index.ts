@@ -9,17 +9,11 @@ import { BENCH_MODEL_DIM, buildBenchModel, REPO_ROOT } from './bench-model.js';
 import { countCorpus } from './count.js';
 import { generateTree } from './corpus.js';
 import { measure, type RunResult } from './measure.js';
+import { QUERIES } from './queries.js';
 import { createWorkspace } from '../src/index/workspace.js';
 
 const CLI = path.join(REPO_ROOT, 'dist/src/cli/main.js');
 const MODEL = path.join(REPO_ROOT, 'bench/.tmp/potion-8m-shape');
-const QUERIES = [
-  'where do we retry failed uploads', 'parse the config file and validate settings', 'close the database connection on timeout',
-  'render the user profile page', 'cache invalidation after writes', 'hash the password with a salt', 'open a socket and send the request',
-  'list all files in a directory', 'convert the date to a timestamp', 'log an error and exit', 'sort the results by score',
-  'read the json settings', 'retry', 'UserSession', 'http request timeout', 'validate email address', 'queue worker shutdown',
-  'compress the payload', 'token refresh on expiry', 'database migration script',
-];
 const quick = process.argv.includes('--quick');
 const log = (m: string) => process.stderr.write(`[bench:index] ${m}\n`);
 const env = { ...process.env, SIMGREP_CACHE_DIR: path.join(REPO_ROOT, 'bench/.tmp/cache'), SIMGREP_HOME: path.join(REPO_ROOT, 'bench/.tmp/home') };
