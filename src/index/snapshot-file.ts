@@ -2,7 +2,7 @@
 // (files, keys, names, section table) and the typed arrays, written atomically and tagged with the
 // store version it was built from (a stale or damaged file is simply rebuilt). Vectors are kept as
 // float16 here (half the bytes); candidates.ts widens its margin by their rounding.
-import { closeSync, fstatSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { Postings } from './postings.js';
 import type { Snapshot } from './snapshot.js';
 import { toFloat16, fromFloat16 } from './float16.js';
@@ -39,11 +39,21 @@ export function writeSnapshotFile(file: string, s: Snapshot): void {
   }));
   const prefix = Buffer.alloc(8);
   prefix.writeUInt32LE(header.length, 0);
-  const body = Buffer.alloc(offset);
-  sections.forEach(({ array }, i) => Buffer.from(array.buffer, array.byteOffset, array.byteLength).copy(body, table[i].offset));
-  const pad = Buffer.alloc(align8(8 + header.length) - 8 - header.length);
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, Buffer.concat([prefix, header, pad, body]));
+  // Section by section, straight from the arrays: no copy of the whole body in memory.
+  const fd = openSync(tmp, 'w');
+  try {
+    const put = (bytes: Uint8Array) => { for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at); };
+    put(prefix);
+    put(header);
+    put(new Uint8Array(align8(8 + header.length) - 8 - header.length));
+    for (const { array } of sections) {
+      put(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+      put(new Uint8Array(align8(array.byteLength) - array.byteLength));
+    }
+  } finally {
+    closeSync(fd);
+  }
   renameSync(tmp, file);
 }
 
