@@ -21,6 +21,8 @@ export interface CandidateQuery {
   query: Float32Array;
   /** Display path of each snapshot file the search covers (undefined: not covered). */
   display: (string | undefined)[];
+  /** The paths' facts, if the caller keeps them (else looked up per query). */
+  infos?: (PathInfo | undefined)[];
   /** How many hits the pipeline's heap keeps (Infinity with --max-distance alone). */
   heapSize: number;
   maxDistance?: number;
@@ -48,7 +50,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
     const path = q.display[f];
     const file = s.files[f];
     if (path === undefined || file.chunkCount === 0) continue;
-    const info = pathInfo(path);
+    const info = q.infos?.[f] ?? pathInfo(path);
     const { pathText } = info;
     const signals = plan.pathWords.length === 0 && !plan.pathPriors ? info.plain
       : plan.pathWords.length === 0 ? info.withPriors : pathSignals(path, plan, info.facts);
@@ -252,7 +254,7 @@ function symbolBounds(s: Snapshot, c: number, plan: RankPlan, signals: PathSigna
 }
 
 /** Query-independent facts of a display path, kept across queries. */
-interface PathInfo {
+export interface PathInfo {
   facts: PathFacts;
   pathText: string;
   lower: string;
@@ -265,7 +267,8 @@ const pathInfos = new Map<string, PathInfo>();
 const NO_PATH_WORDS = { pathWords: [], pathPriors: false } as unknown as RankPlan;
 const PRIORS_ONLY = { pathWords: [], pathPriors: true } as unknown as RankPlan;
 
-function pathInfo(path: string): PathInfo {
+/** The facts of a display path (cached across queries). */
+export function pathInfo(path: string): PathInfo {
   let info = pathInfos.get(path);
   if (!info) {
     if (pathInfos.size > 1_000_000) pathInfos.clear();

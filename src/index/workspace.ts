@@ -15,7 +15,7 @@ import { createFsSource } from '../sources/fs.js';
 import type { Entry, SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { ModelData } from '../types.js';
-import { selectCandidates } from './candidates.js';
+import { pathInfo, selectCandidates, type PathInfo } from './candidates.js';
 import { createCandidateSource } from './candidate-source.js';
 import { updateIndex, type IndexProgress, type IndexReport } from './indexer.js';
 import { isLock, lockedError, tryLock, type Lock } from './lock.js';
@@ -24,7 +24,7 @@ import { emptySnapshot, patchSnapshot, type Snapshot } from './snapshot.js';
 import { rebuildSnapshot } from './snapshot-rebuild.js';
 import { TermCollector } from './term-collector.js';
 import { readSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
-import { WalkCache } from './walk-cache.js';
+import { WalkCache, type Walk } from './walk-cache.js';
 import type { IndexStore } from './store.js';
 import { writing } from './writing.js';
 import { lanceStorageOptions } from './storage-options.js';
@@ -269,23 +269,8 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         }
         snap = await loadSnapshot();
       }
-      const refreshedAt = fileIndex(snap);
-      const display = new Array<string | undefined>(snap.files.length);
-      let files = 0; let lines = 0; let bytes = 0; let binary = 0;
-      const namedBinary: SourceWarning[] = [];
-      for (let i = 0; i < entries.length; i++) {
-        const e = entries[i];
-        const f = refreshedAt.get(keys[i]);
-        if (f === undefined) continue; // unreadable: reported by the refresh
-        const file = snap.files[f];
-        if (file.kind === 'binary') {
-          binary++;
-          if (e.named) namedBinary.push({ path: e.path, code: 'BINARY', message: `${e.path}: binary file (a NUL byte in its first 8 KiB), not searched` });
-          continue;
-        }
-        display[f] = e.path;
-        files++; lines += file.lines; bytes += file.size;
-      }
+      const { display, infos, files, lines, bytes, binary, namedBinary } = coverage(snap, walk);
+      mark('coverage');
 
       const mode = so.mode ?? 'hybrid';
       const plan = buildRankPlan(so.query, mode as 'hybrid' | 'semantic' | 'lexical', bundledLexicon());
@@ -295,7 +280,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const topK = so.topK ?? (so.maxDistance !== undefined ? Infinity : 3);
       const heapSize = Number.isFinite(topK) ? topK * CANDIDATES_PER_RESULT + 10 : Infinity;
       mark('stale check');
-      const candidates = selectCandidates(snap, { plan, query, display, heapSize, maxDistance: so.maxDistance });
+      const candidates = selectCandidates(snap, { plan, query, display, infos, heapSize, maxDistance: so.maxDistance });
       mark(`candidates (${candidates.length})`);
       const source = createCandidateSource({ snapshot: snap, candidates, display, chunkLines });
       const r = await searcher.search({ ...so, paths: [], sources: [source] });
@@ -377,6 +362,42 @@ export function modelFingerprint(model: ModelData): string {
   for (let i = 0, j = 0; i < t.length; i += step, j++) sample[j] = t[i];
   h.update(new Uint8Array(sample.buffer));
   return h.digest('hex').slice(0, 32);
+}
+
+interface Coverage {
+  /** Display path of each snapshot file the search covers (undefined: not covered), and its path facts. */
+  display: (string | undefined)[];
+  infos: (PathInfo | undefined)[];
+  files: number;
+  lines: number;
+  bytes: number;
+  binary: number;
+  namedBinary: SourceWarning[];
+}
+
+const coverages = new WeakMap<Walk, { snap: Snapshot; coverage: Coverage }>();
+
+/** Which snapshot files a walk covers, under which names (kept while the walk and snapshot are). */
+function coverage(snap: Snapshot, walk: Walk): Coverage {
+  const cached = coverages.get(walk);
+  if (cached && cached.snap === snap) return cached.coverage;
+  const at = fileIndex(snap);
+  const c: Coverage = { display: new Array(snap.files.length), infos: new Array(snap.files.length), files: 0, lines: 0, bytes: 0, binary: 0, namedBinary: [] };
+  walk.entries.forEach((e, i) => {
+    const f = at.get(walk.keys[i]);
+    if (f === undefined) return; // unreadable: reported by the refresh
+    const file = snap.files[f];
+    if (file.kind === 'binary') {
+      c.binary++;
+      if (e.named) c.namedBinary.push({ path: e.path, code: 'BINARY', message: `${e.path}: binary file (a NUL byte in its first 8 KiB), not searched` });
+      return;
+    }
+    c.display[f] = e.path;
+    c.infos[f] = pathInfo(e.path);
+    c.files++; c.lines += file.lines; c.bytes += file.size;
+  });
+  coverages.set(walk, { snap, coverage: c });
+  return c;
 }
 
 const fileIndexes = new WeakMap<Snapshot, Map<string, number>>();
