@@ -3,8 +3,8 @@
 // file's path terms, and an upper bound of the symbol boost from the names it defines), and only
 // chunks whose best case reaches the heap's worst guaranteed case are kept. The pipeline then scores
 // those exactly, with the same code as a one-shot scan, so indexed answers equal one-shot answers.
-import { countTerms, lexicalScore, nameCoverage, pathFacts, pathSignals, relevance, symbolScore, toDistance, type PathFacts, type PathSignals } from '../rank/chunk-scorer.js';
-import { identifierParts, pathTerms, stem } from '../rank/lexical/terms.js';
+import { countTerms, lexicalScore, pathFacts, pathSignals, relevance, symbolScore, toDistance, type PathFacts, type PathSignals } from '../rank/chunk-scorer.js';
+import { pathTerms } from '../rank/lexical/terms.js';
 import type { RankPlan } from '../rank/plan.js';
 import { BLANK, HAS_TOKENS, type Snapshot } from './snapshot.js';
 import { FLOAT16_RELATIVE_ERROR } from './float16.js';
@@ -38,12 +38,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const hi = new Float64Array(n).fill(NaN);
   const eligible: number[] = [];
   const pathTf = new Float64Array(nTerms);
-  const names = new Map<string, NameInfo>();
-  const symbolStrength = symbolStrengths(s, plan);
-  const refine: number[] = []; // (chunk, file) pairs whose symbol bound is loose
-  const semanticOf = new Float64Array(n);
-  const lexicalOf = new Float64Array(n);
-  const signalsOf: PathSignals[] = [];
+  const defs = definitionBounds(s, q, plan);
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
   const probes = plan.terms.map((t) => (t.whole || t.key.length < 4 ? t.key : t.key.slice(0, -1)));
   for (let f = 0; f < s.files.length; f++) {
@@ -75,54 +70,14 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
       if (!keep) continue;
       const semantic = plan.mode === 'lexical' || !hasTokens ? 0 : cosine(s, c, q.query);
       const lexical = lexicalScore(bm25, plan);
-      // First a cheap symbol bound (refined below for chunks it lets near the results): a defined name
-      // is a query symbol only if the chunk holds that identifier, and covers at most the query
-      // terms the chunk's lines hold.
-      const mayDefine = lineMatch && s.defStart[c + 1] > s.defStart[c];
-      const loose = mayDefine ? Math.max(symbolStrength[c] * 1.5, plan.definitionBoost * coveredShare(tf!.counts, c, plan)) : 0;
-      lo[c] = toDistance(relevance(semantic, lexical, loose, signals, plan));
-      hi[c] = toDistance(relevance(semantic, lexical, 0, signals, plan));
-      if (mayDefine) refine.push(c, f);
-      semanticOf[c] = semantic;
-      lexicalOf[c] = lexical;
-      signalsOf[f] = signals;
+      const possible = lineMatch && defs ? defs.possible[c] : 0;
+      const certain = lineMatch && defs ? defs.certain[c] : 0;
+      lo[c] = toDistance(relevance(semantic, lexical, possible, signals, plan));
+      hi[c] = toDistance(relevance(semantic, lexical, certain, signals, plan));
       eligible.push(c);
     }
   }
-  // Only chunks that could reach the results with the loose bound get their names looked at.
-  const limit = threshold(q, eligible, lo, hi);
-  for (let i = 0; i < refine.length; i += 2) {
-    const c = refine[i];
-    if (!(lo[c] <= limit)) continue;
-    const signals = signalsOf[refine[i + 1]];
-    const [symbolLo, symbolHi] = symbolBounds(s, c, plan, signals, names);
-    lo[c] = toDistance(relevance(semanticOf[c], lexicalOf[c], symbolHi, signals, plan));
-    hi[c] = toDistance(relevance(semanticOf[c], lexicalOf[c], symbolLo, signals, plan));
-  }
   return choose(q, eligible, lo, hi);
-}
-
-/** Per chunk, the strength of the strongest query symbol it holds as an identifier (0: none). */
-function symbolStrengths(s: Snapshot, plan: RankPlan): Float64Array {
-  const out = new Float64Array(s.start.length);
-  for (const sym of plan.symbols) {
-    const range = s.byLower.range(sym.name.replace(/^\$+/, ''));
-    if (!range) continue;
-    for (let j = range[0]; j < range[1]; j++) {
-      const c = s.byLower.chunk[j];
-      if (sym.strength > out[c]) out[c] = sym.strength;
-    }
-  }
-  return out;
-}
-
-/** The idf share of the query terms a chunk's lines hold: no defined name of it covers more. */
-function coveredShare(counts: Float64Array, c: number, plan: RankPlan): number {
-  if (!(plan.idfSum > 0)) return 0;
-  const n = plan.terms.length;
-  let covered = 0;
-  for (let t = 0; t < n; t++) if (counts[c * n + t] > 0) covered += plan.terms[t].idf;
-  return covered / plan.idfSum;
 }
 
 /**
@@ -200,57 +155,53 @@ function lineTermCounts(s: Snapshot, plan: RankPlan): { counts: Float64Array; ma
   return { counts, matched };
 }
 
-/** Per defined name, for one query: its definition boost from coverage, and whether it holds a term. */
-interface NameInfo { covered: number; hitsTerm: boolean }
-
-const PLAIN_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** Query-independent forms of defined names, kept across queries. */
-const nameForms = new Map<string, { lower: string; stems: string[] | null }>();
-
-function nameForm(name: string): { lower: string; stems: string[] | null } {
-  let f = nameForms.get(name);
-  if (!f) {
-    if (nameForms.size > 1_000_000) nameForms.clear();
-    f = { lower: name.toLowerCase(), stems: null };
-    nameForms.set(name, f);
-  }
-  return f;
-}
-
-function nameInfo(name: string, plan: RankPlan, memo: Map<string, NameInfo>): NameInfo {
-  let info = memo.get(name);
-  if (info) return info;
-  const form = nameForm(name);
-  const lower = form.lower;
-  // Cheap test first: a term can only match a name that contains its key's first letters.
-  const probes = plan.terms.some((t) => lower.includes(t.whole || t.key.length < 4 ? t.key : t.key.slice(0, -1)));
-  let hitsTerm = false;
-  if (probes && PLAIN_IDENTIFIER.test(name)) {
-    const stems = (form.stems ??= identifierParts(name).map(stem));
-    hitsTerm = plan.terms.some((t) => (t.whole ? lower === t.key : stems.includes(t.key)));
-  }
-  info = { covered: probes && plan.definitionBoost > 0 ? plan.definitionBoost * nameCoverage(name, plan) : 0, hitsTerm };
-  memo.set(name, info);
-  return info;
-}
-
 /**
- * The chunk's symbol boost, bounded: chunkStats takes the best boost among lines that hold a query
- * term. A plain-identifier name that itself matches a term sits on such a line (countTerms finds it
- * there), so its boost is certain (lo); any other name's boost only raises the upper bound (hi).
+ * Per chunk, bounds of the symbol boost chunkStats gives it (the best boost among its lines that hold
+ * a query term), from the defined-name postings: `possible` takes every name the chunk defines;
+ * `certain` only plain-identifier names that themselves hold a query term, since such a name's line
+ * holds that term and chunkStats sees it. Null when the plan boosts no definition.
  */
-function symbolBounds(s: Snapshot, c: number, plan: RankPlan, signals: PathSignals, memo: Map<string, NameInfo>): [number, number] {
-  let lo = 0;
-  let hi = 0;
-  for (let j = s.defStart[c]; j < s.defStart[c + 1]; j++) {
-    const name = s.defNames[j];
-    const info = nameInfo(name, plan, memo);
-    const v = Math.max(plan.symbols.length > 0 ? symbolScore(name, plan, signals.fileStem) : 0, info.covered);
-    if (v > hi) hi = v;
-    if (info.hitsTerm && v > lo) lo = v;
+function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { possible: Float64Array; certain: Float64Array } | null {
+  if (plan.symbols.length === 0 && !(plan.definitionBoost > 0 && plan.idfSum > 0)) return null;
+  const n = s.start.length;
+  const possible = new Float64Array(n);
+  const certain = new Float64Array(n);
+  const covered = new Map<number, number>(); // defined name -> idf of the query terms it holds
+  plan.terms.forEach((term) => {
+    const postings = term.whole ? s.byDefLower : s.byDefStem;
+    const range = postings.range(term.key);
+    if (!range) return;
+    for (let j = range[0]; j < range[1]; j++) {
+      const d = s.defStart[postings.chunk[j]] + postings.count[j];
+      covered.set(d, (covered.get(d) ?? 0) + term.idf);
+    }
+  });
+  const chunkOf = (d: number): number => {
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (s.defStart[mid] <= d) lo = mid; else hi = mid - 1; }
+    return lo;
+  };
+  const offer = (c: number, d: number, v: number, holdsTerm: boolean) => {
+    if (v > possible[c]) possible[c] = v;
+    if (holdsTerm && s.defPlain[d] === 1 && v > certain[c]) certain[c] = v;
+  };
+  if (plan.definitionBoost > 0 && plan.idfSum > 0) {
+    for (const [d, idf] of covered) offer(chunkOf(d), d, plan.definitionBoost * idf / plan.idfSum, true);
   }
-  return [lo, hi];
+  for (const sym of plan.symbols) {
+    const range = s.byDefLower.range(sym.name);
+    if (!range) continue;
+    for (let j = range[0]; j < range[1]; j++) {
+      const c = s.byDefLower.chunk[j];
+      const d = s.defStart[c] + s.byDefLower.count[j];
+      const path = q.display[s.chunkFile[c]];
+      if (path === undefined) continue;
+      const fileStem = (q.infos?.[s.chunkFile[c]] ?? pathInfo(path)).facts.fileStem;
+      offer(c, d, symbolScore(s.defNames[d], plan, fileStem), covered.has(d));
+    }
+  }
+  return { possible, certain };
 }
 
 /** Query-independent facts of a display path, kept across queries. */

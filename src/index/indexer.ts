@@ -68,6 +68,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
       patch.files.push(...c.files);
       c.chunks.forEach((k, i) => {
         patch.terms.add(patch.rows.length, k.identifiers);
+        patch.terms.addDefs(patch.rows.length, k.defs);
         patch.rows.push({
           path: k.path, start: k.start, end: k.end, vector: c.vectors[i], hasTokens: c.vectors[i].some((x) => x !== 0),
           chars: k.chars, blank: k.blank, defs: k.defs,

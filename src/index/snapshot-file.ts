@@ -7,7 +7,7 @@ import { Postings } from './postings.js';
 import type { Snapshot } from './snapshot.js';
 import { toFloat16, fromFloat16 } from './float16.js';
 
-const MAGIC = 'simgrep-snapshot-4';
+const MAGIC = 'simgrep-snapshot-5';
 
 type Numeric = Int32Array | Uint16Array | Uint8Array | Float64Array;
 const SEP = '\u0000';
@@ -23,6 +23,9 @@ export function writeSnapshotFile(file: string, s: Snapshot): void {
     { name: 'defStart', array: s.defStart },
     { name: 'lowerStart', array: s.byLower.start }, { name: 'lowerChunk', array: s.byLower.chunk }, { name: 'lowerCount', array: counts16(s.byLower.count) },
     { name: 'stemStart', array: s.byStem.start }, { name: 'stemChunk', array: s.byStem.chunk }, { name: 'stemCount', array: counts16(s.byStem.count) },
+    { name: 'defPlain', array: s.defPlain },
+    { name: 'defLowerStart', array: s.byDefLower.start }, { name: 'defLowerChunk', array: s.byDefLower.chunk }, { name: 'defLowerPlace', array: toInt32(s.byDefLower.count) },
+    { name: 'defStemStart', array: s.byDefStem.start }, { name: 'defStemChunk', array: s.byDefStem.chunk }, { name: 'defStemPlace', array: toInt32(s.byDefStem.count) },
   ];
   let offset = 0;
   const table = sections.map(({ name, array }) => {
@@ -36,6 +39,7 @@ export function writeSnapshotFile(file: string, s: Snapshot): void {
     magic: MAGIC, version: s.version, dim: s.dim, table,
     fileKeys: f.map((x) => x.key).join(SEP), fileHashes: f.map((x) => x.hash).join(SEP),
     defNames: s.defNames.join(SEP), lowerKeys: s.byLower.keys.join(SEP), stemKeys: s.byStem.keys.join(SEP),
+    defLowerKeys: s.byDefLower.keys.join(SEP), defStemKeys: s.byDefStem.keys.join(SEP),
   }));
   const prefix = Buffer.alloc(8);
   prefix.writeUInt32LE(header.length, 0);
@@ -86,6 +90,9 @@ export function readSnapshotFile(file: string, version: string): Snapshot | null
       vectors: fromFloat16(a.vectors as Uint16Array), defStart: i32('defStart'),
       byLower: new Postings(list(h.lowerKeys), i32('lowerStart'), i32('lowerChunk'), a.lowerCount as Uint16Array),
       byStem: new Postings(list(h.stemKeys), i32('stemStart'), i32('stemChunk'), a.stemCount as Uint16Array),
+      defPlain: a.defPlain as Uint8Array,
+      byDefLower: new Postings(list(h.defLowerKeys), i32('defLowerStart'), i32('defLowerChunk'), i32('defLowerPlace')),
+      byDefStem: new Postings(list(h.defStemKeys), i32('defStemStart'), i32('defStemChunk'), i32('defStemPlace')),
     };
   } catch {
     return null; // damaged: rebuilt from the store
@@ -119,6 +126,10 @@ function counts16(c: Int32Array | Uint16Array): Uint16Array {
   const out = new Uint16Array(c.length);
   for (let i = 0; i < c.length; i++) out[i] = c[i] > 65535 ? 65535 : c[i];
   return out;
+}
+
+function toInt32(c: Int32Array | Uint16Array): Int32Array {
+  return c instanceof Int32Array ? c : Int32Array.from(c);
 }
 
 function align8(n: number): number {

@@ -46,7 +46,7 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
       }
     }
     if (fresh) {
-      for (const r of fileRows) { terms.add(rows.length, r.identifiers); rows.push(r.row); }
+      for (const r of fileRows) { terms.add(rows.length, r.identifiers); terms.addDefs(rows.length, r.row.defs); rows.push(r.row); }
       kept.push(state);
     } else kept.push({ ...state, mtime: -1, kind: 'text', lines: 0 });
   }

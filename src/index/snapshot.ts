@@ -42,6 +42,11 @@ export interface Snapshot {
   /** Defined names per chunk: chunk c owns defNames[defStart[c], defStart[c + 1]). */
   defStart: Int32Array;
   defNames: string[];
+  /** Per defined name: 1 when it is a plain identifier (countTerms finds it on its line). */
+  defPlain: Uint8Array;
+  /** Defined names by lower-cased name and by part stem; an entry's count is the name's place in its chunk. */
+  byDefLower: Postings;
+  byDefStem: Postings;
 }
 
 /** One chunk with its features (from the indexer, or read back from its file). */
@@ -72,9 +77,11 @@ export function emptySnapshot(dim: number, version = '0.0'): Snapshot {
   return {
     version, dim, files: [], chunkFile: new Int32Array(0), start: new Int32Array(0), end: new Int32Array(0), chars: new Int32Array(0),
     flags: new Uint8Array(0), vectors: new Float32Array(0), byLower: Postings.empty(), byStem: Postings.empty(),
-    defStart: new Int32Array(1), defNames: [],
+    defStart: new Int32Array(1), defNames: [], defPlain: new Uint8Array(0), byDefLower: Postings.empty(), byDefStem: Postings.empty(),
   };
 }
+
+const PLAIN_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * The snapshot after some changes, from the old one without reading the store: kept files keep their
@@ -132,5 +139,8 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
   });
   out.byLower = old.byLower.merge(remap, ch.terms.lower, rowChunk);
   out.byStem = old.byStem.merge(remap, ch.terms.stem, rowChunk);
+  out.byDefLower = old.byDefLower.merge(remap, ch.terms.defLower, rowChunk);
+  out.byDefStem = old.byDefStem.merge(remap, ch.terms.defStem, rowChunk);
+  out.defPlain = Uint8Array.from(out.defNames, (name) => (PLAIN_IDENTIFIER.test(name) ? 1 : 0));
   return out;
 }

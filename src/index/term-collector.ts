@@ -32,6 +32,9 @@ export class KeyTriples {
 export class TermCollector {
   readonly lower = new KeyTriples();
   readonly stem = new KeyTriples();
+  /** Defined names by lower-cased name (and, for $names, without the $) and by part stem; the count is the name's place among its chunk's names. */
+  readonly defLower = new KeyTriples();
+  readonly defStem = new KeyTriples();
   private readonly stemsOf = new Map<string, Int32Array>();
 
   /** Records a chunk's identifiers (with their counts) as row `row`. */
@@ -47,5 +50,16 @@ export class TermCollector {
       for (const k of stems) here.set(k, (here.get(k) ?? 0) + count);
     }
     for (const [k, n] of here) this.stem.add(k, row, n);
+  }
+
+  /** Records a chunk's defined names (in their order) as row `row`. */
+  addDefs(row: number, names: string[]): void {
+    names.forEach((name, place) => {
+      const lower = name.toLowerCase();
+      this.defLower.add(this.defLower.id(lower), row, place);
+      const bare = lower.replace(/^\$+/, '');
+      if (bare !== lower) this.defLower.add(this.defLower.id(bare), row, place);
+      for (const k of new Set(identifierParts(name).map(stem))) this.defStem.add(this.defStem.id(k), row, place);
+    });
   }
 }
