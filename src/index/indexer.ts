@@ -50,6 +50,8 @@ export interface UpdateIndexOptions {
   deleteMissing: boolean;
   /** Check exactly these entries instead of walking the roots. */
   entries?: Entry[];
+  /** The indexed files' states when the caller has them (the snapshot's); else read from the store. */
+  states?: FileState[];
   signal?: AbortSignal;
   onProgress?: (p: IndexProgress) => void;
 }
@@ -58,7 +60,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const started = performance.now();
   const patch: SnapshotPatch = { dropChunksOf: new Set(), dropFiles: new Set(), files: [], rows: [], terms: new TermCollector() };
   const report: IndexReport = { files: 0, indexed: 0, lines: 0, bytes: 0, ms: 0, unchanged: 0, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [], patch };
-  const states = new Map((await o.store.fileStates()).map((s) => [s.key, s]));
+  const states = new Map((o.states ?? await o.store.fileStates()).map((s) => [s.key, s]));
   const seen = new Set<string>();
   const batch = new ChunkBatch({
     store: o.store, executor: o.executor, chunkLines: o.chunkLines,

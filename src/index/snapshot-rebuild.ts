@@ -1,7 +1,7 @@
 // The snapshot rebuilt from the store when no snapshot of the current version exists (a writer was
 // killed before publishing, or snapshot.bin was lost): vectors come from the store, lexical features
-// are read back from the files. A file that changed since it was indexed is marked stale (mtime -1),
-// so the next search re-indexes it before answering.
+// are read back from the files. A file that changed since it was indexed is marked stale (mtime -1,
+// no hash), so the next search or run re-indexes it in full before answering.
 import { statSync } from 'node:fs';
 import { createFsSource } from '../sources/fs.js';
 import { streamEntry } from '../sources/source.js';
@@ -48,7 +48,7 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
     if (fresh) {
       for (const r of fileRows) { terms.add(rows.length, r.identifiers); terms.addDefs(rows.length, r.row.defs); rows.push(r.row); }
       kept.push(state);
-    } else kept.push({ ...state, mtime: -1, kind: 'text', lines: 0 });
+    } else kept.push({ ...state, mtime: -1, hash: '', kind: 'text', lines: 0 }); // re-indexed in full next time
   }
   return patchSnapshot(emptySnapshot(dim), { dropChunksOf: new Set(), dropFiles: new Set(), files: kept, rows, terms }, version);
 }

@@ -1,11 +1,8 @@
 // A workspace: a persistent index of some roots that answers searches exactly as a one-shot scan
 // would, in milliseconds. search() checks what changed (size + mtime), re-indexes that first, picks
 // candidate chunks from the index and lets the ordinary pipeline score them.
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { tokenizerCacheDir } from '../model/tokenizer-file.js';
 import { SimgrepError } from '../errors.js';
 import { buildRankPlan, RANK_DEFAULTS } from '../rank/plan.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
@@ -15,21 +12,22 @@ import { createFsSource } from '../sources/fs.js';
 import type { Entry, SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { ModelData } from '../types.js';
-import { pathInfo, selectCandidates, type PathInfo } from './candidates.js';
+import { selectCandidates } from './candidates.js';
 import { createCandidateSource } from './candidate-source.js';
+import { coverage, fileIndex } from './coverage.js';
+import { timer } from './debug-timer.js';
 import { updateIndex, type IndexProgress, type IndexReport } from './indexer.js';
 import { isLock, lockedError, tryLock, type Lock } from './lock.js';
 import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
 import { emptySnapshot, patchSnapshot, type Snapshot } from './snapshot.js';
-import { rebuildSnapshot } from './snapshot-rebuild.js';
-import { TermCollector } from './term-collector.js';
 import { readSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
-import { WalkCache, type Walk } from './walk-cache.js';
-import type { IndexStore } from './store.js';
-import { writing } from './writing.js';
+import { rebuildSnapshot } from './snapshot-rebuild.js';
 import { lanceStorageOptions } from './storage-options.js';
-
-const SNAPSHOT_FILE = 'snapshot.bin';
+import type { IndexStore } from './store.js';
+import { TermCollector } from './term-collector.js';
+import { WalkCache } from './walk-cache.js';
+import { checkNotForeign, diskUsage, mergeRoots, modelFingerprint, snapshotPath, workspaceNameOf } from './workspace-files.js';
+import { writing } from './writing.js';
 
 /** Bumped when the stored layout or the chunking changes: older indexes are rebuilt, newer refused. */
 export const INDEX_FORMAT = 1;
@@ -138,7 +136,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   async function loadSnapshot(): Promise<Snapshot> {
     const version = (await meta())?.complete ?? await (await store(false)).version();
     if (snapshot && snapshot.version === version) return snapshot;
-    snapshot = readSnapshotFile(snapshotPath(), version);
+    snapshot = readSnapshotFile(snapshotPath(dir, remote), version);
     if (snapshot) return snapshot;
     const model = await searcher.model();
     const rebuilt = await rebuildSnapshot(await store(false), version, model.dim, chunkLines);
@@ -148,7 +146,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   }
 
   function saveSnapshot(snap: Snapshot): void {
-    const file = snapshotPath();
+    const file = snapshotPath(dir, remote);
     try { mkdirSync(path.dirname(file), { recursive: true }); writeSnapshotFile(file, snap); } catch { /* read-only: rebuilt next time */ }
   }
 
@@ -162,29 +160,25 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const latest = await s.version();
     const before = (await s.readMeta()).complete === latest ? await loadSnapshot() : null;
     const executor = await executorOf(searcher, entries === undefined || entries.length > 16);
-    const t0 = performance.now();
-    const report = await updateIndex({ store: s, executor, chunkLines, roots, deleteMissing: entries === undefined, entries, signal, onProgress });
-    const t1 = performance.now();
+    const mark = timer('index');
+    const states = before?.files.map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, chunks: f.chunkCount }));
+    const report = await updateIndex({ store: s, executor, chunkLines, roots, deleteMissing: entries === undefined, entries, states, signal, onProgress });
+    mark('update');
     if (compact) await writing(() => s.compact());
-    const t2 = performance.now();
+    mark('compact');
     const version = await s.version();
     const base = before ?? (latest === '0.0' ? emptySnapshot(model.dim) : null);
     const next = base ? patchSnapshot(base, report.patch, version) : await rebuildSnapshot(s, version, model.dim, chunkLines);
     snapshot = next;
-    const t3 = performance.now();
+    mark('snapshot');
     if (version !== latest || !before) saveSnapshot(next);
-    const t4 = performance.now();
+    mark('save');
     await writing(() => s.writeMeta({ complete: version }));
     publishInfo(await s.readMeta());
-    if (process.env.SIMGREP_DEBUG_TIMING) process.stderr.write(`index ${(t1 - t0).toFixed(0)} compact ${(t2 - t1).toFixed(0)} snapshot ${(t3 - t2).toFixed(0)} save ${(t4 - t3).toFixed(0)} meta ${(performance.now() - t4).toFixed(0)} ms\n`);
+    mark('publish');
     return report;
   }
 
-  /** Next to the index; for an object-store index, in the local cache. */
-  function snapshotPath(): string {
-    if (!remote) return path.join(dir, SNAPSHOT_FILE);
-    return path.join(cacheDir(), 'snapshots', `${createHash('sha1').update(dir).digest('hex').slice(0, 16)}.bin`);
-  }
 
   async function compatible(model: ModelData): Promise<{ ok: boolean; why?: string; m: Record<string, string> | null }> {
     const m = await meta();
@@ -351,110 +345,4 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   }
 
   return workspace;
-}
-
-/** What the vectors depend on: the model's id, shape and a sample of its table. */
-export function modelFingerprint(model: ModelData): string {
-  const h = createHash('sha256').update(`${model.rows}\0${model.dim}\0${model.normalize}\0${model.maxLength}`);
-  const t = model.table;
-  const step = Math.max(1, Math.floor(t.length / 4096));
-  const sample = new Float64Array(Math.ceil(t.length / step));
-  for (let i = 0, j = 0; i < t.length; i += step, j++) sample[j] = t[i];
-  h.update(new Uint8Array(sample.buffer));
-  return h.digest('hex').slice(0, 32);
-}
-
-interface Coverage {
-  /** Display path of each snapshot file the search covers (undefined: not covered), and its path facts. */
-  display: (string | undefined)[];
-  infos: (PathInfo | undefined)[];
-  files: number;
-  lines: number;
-  bytes: number;
-  binary: number;
-  namedBinary: SourceWarning[];
-}
-
-const coverages = new WeakMap<Walk, { snap: Snapshot; coverage: Coverage }>();
-
-/** Which snapshot files a walk covers, under which names (kept while the walk and snapshot are). */
-function coverage(snap: Snapshot, walk: Walk): Coverage {
-  const cached = coverages.get(walk);
-  if (cached && cached.snap === snap) return cached.coverage;
-  const at = fileIndex(snap);
-  const c: Coverage = { display: new Array(snap.files.length), infos: new Array(snap.files.length), files: 0, lines: 0, bytes: 0, binary: 0, namedBinary: [] };
-  walk.entries.forEach((e, i) => {
-    const f = at.get(walk.keys[i]);
-    if (f === undefined) return; // unreadable: reported by the refresh
-    const file = snap.files[f];
-    if (file.kind === 'binary') {
-      c.binary++;
-      if (e.named) c.namedBinary.push({ path: e.path, code: 'BINARY', message: `${e.path}: binary file (a NUL byte in its first 8 KiB), not searched` });
-      return;
-    }
-    c.display[f] = e.path;
-    c.infos[f] = pathInfo(e.path);
-    c.files++; c.lines += file.lines; c.bytes += file.size;
-  });
-  coverages.set(walk, { snap, coverage: c });
-  return c;
-}
-
-const fileIndexes = new WeakMap<Snapshot, Map<string, number>>();
-
-/** A snapshot's file key -> file index, built once per snapshot. */
-function fileIndex(snap: Snapshot): Map<string, number> {
-  let m = fileIndexes.get(snap);
-  if (!m) { m = new Map(snap.files.map((f, i) => [f.key, i])); fileIndexes.set(snap, m); }
-  return m;
-}
-
-/** Phase timings on stderr with SIMGREP_DEBUG_TIMING=1 (a development aid). */
-function timer(what: string): (phase: string) => void {
-  if (!process.env.SIMGREP_DEBUG_TIMING) return () => {};
-  let last = performance.now();
-  return (phase) => {
-    const now = performance.now();
-    process.stderr.write(`[${what}] ${phase}: ${(now - last).toFixed(1)} ms\n`);
-    last = now;
-  };
-}
-
-function cacheDir(): string {
-  const tokenizers = tokenizerCacheDir();
-  return tokenizers ? path.dirname(tokenizers) : path.join(tmpdir(), 'simgrep-cache');
-}
-
-function workspaceNameOf(dir: string): string {
-  const base = dir.replace(/\/+$/, '').split('/').pop() ?? 'workspace';
-  return base.replace(/[^A-Za-z0-9._-]/g, '_') || 'workspace';
-}
-
-function mergeRoots(old: string[], added: string[]): string[] {
-  const all = [...new Set([...old, ...added])].sort();
-  return all.filter((r) => !all.some((o) => o !== r && r.startsWith(o.endsWith(path.sep) ? o : o + path.sep)));
-}
-
-/** A directory that holds other things than a workspace is refused, never written into. */
-function checkNotForeign(dir: string): void {
-  if (!existsSync(dir)) return;
-  let names: string[];
-  try { names = readdirSync(dir); } catch (e) {
-    throw new SimgrepError('INDEX_UNREADABLE', `cannot read the index directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? e}; check its permissions`);
-  }
-  const ours = new Set(['chunks.lance', 'files.lance', 'meta.lance', INFO_FILE, SNAPSHOT_FILE, '.simgrep-lock']);
-  const foreign = names.filter((n) => !ours.has(n) && !n.startsWith(`${INFO_FILE}.`) && !n.startsWith(`${SNAPSHOT_FILE}.`));
-  if (foreign.length > 0) {
-    throw new SimgrepError('INDEX_UNREADABLE', `${dir} is not a simgrep workspace (it holds ${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', ...' : ''}); pass an empty or new directory as --index-dir`);
-  }
-}
-
-function diskUsage(p: string): number {
-  let total = 0;
-  try {
-    const st = statSync(p);
-    if (!st.isDirectory()) return st.size;
-    for (const n of readdirSync(p)) total += diskUsage(path.join(p, n));
-  } catch { /* vanished while counting */ }
-  return total;
 }

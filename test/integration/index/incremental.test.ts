@@ -121,3 +121,29 @@ describe('a long-lived workspace', () => {
     expect(gone.results[0]?.filename).not.toBe(path.join(tree, 'ledger.md'));
   });
 });
+
+describe('a lost snapshot', () => {
+  it('is rebuilt from the store and the files; a file touched meanwhile is re-indexed in full, not taken as unchanged by its hash', async () => {
+    const dir = path.join(tmp, 'ws-lost');
+    const sub = path.join(tmp, 'lost-tree');
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(path.join(sub, 'a.md'), 'the quarterly invoice reconciliation job\n');
+    writeFileSync(path.join(sub, 'b.md'), 'a retry loop for failed uploads\n');
+    const first = createWorkspace({ dir, concurrency: 0 });
+    await first.index([sub]);
+    await first.close();
+    rmSync(path.join(dir, 'snapshot.bin'));
+    // Touched, same content: the rebuild cannot trust the file, and its hash still matches the store's.
+    touch(path.join(sub, 'b.md'), 2_200_000_000);
+    const again = createWorkspace({ dir, concurrency: 0 });
+    try {
+      const r = await again.search({ query: 'retry failed uploads', paths: [sub], topK: 1 });
+      expect(r.stats.index?.refreshed).toBe(1);
+      expect(r.results[0]?.filename).toBe(path.join(sub, 'b.md'));
+      const a = await oneShot.search({ query: 'retry failed uploads', paths: [sub], topK: 1 });
+      expect(r.results.map((x) => [x.filename, x.distance.toFixed(6)])).toEqual(a.results.map((x) => [x.filename, x.distance.toFixed(6)]));
+    } finally {
+      await again.close();
+    }
+  });
+});
