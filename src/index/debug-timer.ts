@@ -7,7 +7,8 @@ export function timer(what: string): (phase: string) => void {
   let last = performance.now();
   return (phase) => {
     const now = performance.now();
-    process.stderr.write(`[${what}] ${phase}: ${(now - last).toFixed(1)} ms\n`);
+    const m = process.memoryUsage();
+    process.stderr.write(`[${what}] ${phase}: ${(now - last).toFixed(1)} ms (rss ${Math.round(m.rss / 1048576)} MB, heap ${Math.round(m.heapUsed / 1048576)} MB, external ${Math.round((m.external + m.arrayBuffers) / 1048576)} MB)\n`);
     last = now;
   };
 }
