@@ -1,8 +1,8 @@
 // Picks, from every indexed chunk, the few that can be among a query's results: each chunk's relevance
-// is bounded from the index alone (its unit vector's cosine, BM25 from identifier postings and its
-// file's path terms, and an upper bound of the symbol boost from the names it defines), and only
-// chunks whose best case reaches the heap's worst guaranteed case are kept. The pipeline then scores
-// those exactly, with the same code as a one-shot scan, so indexed answers equal one-shot answers.
+// is bounded from the index alone (its unit vector's cosine, BM25 from the term postings and its
+// file's path terms, and the certain and possible symbol boosts from the defined-name postings), and
+// only chunks whose best case reaches the heap's worst guaranteed case are kept. The pipeline then
+// scores those exactly, with the same code as a one-shot scan, so indexed answers equal one-shot ones.
 import { countTerms, lexicalScore, pathFacts, pathSignals, relevance, symbolScore, toDistance, type PathFacts, type PathSignals } from '../rank/chunk-scorer.js';
 import { pathTerms } from '../rank/lexical/terms.js';
 import type { RankPlan } from '../rank/plan.js';
