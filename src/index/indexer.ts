@@ -18,11 +18,13 @@ import type { FileState, IndexStore } from './store.js';
 import { writing } from './writing.js';
 
 export interface IndexProgress {
-  /** Files checked so far, and how many of them were (re)indexed. */
+  /** Files checked, and how many of them were (re)indexed so far. */
   files: number;
   indexed: number;
   lines: number;
+  /** Bytes read so far, of `bytesToRead` (the new and changed files' sizes, known after the check). */
   bytes: number;
+  bytesToRead: number;
   ms: number;
 }
 
@@ -59,7 +61,7 @@ export interface UpdateIndexOptions {
 export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const started = performance.now();
   const patch: SnapshotPatch = { dropChunksOf: new Set(), dropFiles: new Set(), files: [], rows: [], terms: new TermCollector() };
-  const report: IndexReport = { files: 0, indexed: 0, lines: 0, bytes: 0, ms: 0, unchanged: 0, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [], patch };
+  const report: IndexReport = { files: 0, indexed: 0, lines: 0, bytes: 0, bytesToRead: 0, ms: 0, unchanged: 0, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [], patch };
   const states = new Map((o.states ?? await o.store.fileStates()).map((s) => [s.key, s]));
   const seen = new Set<string>();
   const batch = new ChunkBatch({
@@ -82,9 +84,15 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const entries: AsyncIterable<Entry> = o.entries ? iterate(o.entries) : source.list(o.signal);
   let lastProgress = 0;
 
+  const unreadable = (entry: Entry, e: unknown) => {
+    if (isSimgrepError(e) && (e.code === 'ABORTED' || e.code.startsWith('INDEX_') || e.code === 'WORKER_FAILED')) throw e;
+    report.errors++;
+    report.warnings.push({ path: entry.path, code: 'PATH_UNREADABLE', message: `${entry.path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); check it exists and its permissions` });
+  };
+  // First what changed (a stat per file, cheap), so progress knows how much is left to read.
+  const work: { entry: Entry; key: string; size: number; mtime: number; prev: FileState | undefined }[] = [];
   for await (const entry of entries) {
     if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
-    report.warnings.push(...(source.drainWarnings?.() ?? []));
     const key = path.resolve(entry.path);
     seen.add(key);
     report.files++;
@@ -92,14 +100,22 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
       const st = statSync(key);
       const prev = states.get(key);
       if (prev && prev.size === st.size && prev.mtime === st.mtimeMs) { report.unchanged++; continue; }
-      const bytes = await indexFile(source, entry, key, { size: st.size, mtime: st.mtimeMs }, prev, batch, patch, o.chunkLines, o.signal);
-      if (bytes < 0) { report.unchanged++; continue; }
+      work.push({ entry, key, size: st.size, mtime: st.mtimeMs, prev });
+      report.bytesToRead += st.size;
+    } catch (e) {
+      unreadable(entry, e);
+    }
+  }
+  report.warnings.push(...(source.drainWarnings?.() ?? []));
+  for (const w of work) {
+    if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
+    try {
+      const bytes = await indexFile(source, w.entry, w.key, { size: w.size, mtime: w.mtime }, w.prev, batch, patch, o.chunkLines, o.signal);
+      if (bytes < 0) { report.unchanged++; report.bytes += w.size; continue; }
       report.indexed++;
       report.bytes += bytes;
     } catch (e) {
-      if (isSimgrepError(e) && (e.code === 'ABORTED' || e.code.startsWith('INDEX_') || e.code === 'WORKER_FAILED')) throw e;
-      report.errors++;
-      report.warnings.push({ path: entry.path, code: 'PATH_UNREADABLE', message: `${entry.path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); check it exists and its permissions` });
+      unreadable(w.entry, e);
     }
     report.lines = batch.linesSeen;
     const now = performance.now();

@@ -42,7 +42,7 @@ function summary(name: string, r: IndexReport): string {
     + `simgrep: searches of these paths now answer from it; export SIMGREP_WORKSPACE=${name} to name it explicitly\n`;
 }
 
-/** Files, lines/s and elapsed time on a terminal; nothing otherwise. */
+/** Share done, files, lines/s and ETA on a terminal; nothing otherwise. */
 function indexProgress(stream: NodeJS.WriteStream): { update(p: IndexProgress): void; clear(): void } {
   if (stream.isTTY !== true) return { update() {}, clear() {} };
   let shown = false;
@@ -50,7 +50,11 @@ function indexProgress(stream: NodeJS.WriteStream): { update(p: IndexProgress): 
     update(p) {
       shown = true;
       const rate = p.ms > 0 ? Math.round((p.lines / p.ms) * 1000) : 0;
-      stream.write(`\r\x1b[Kindexing: ${p.files.toLocaleString('en-US')} files checked, ${p.indexed.toLocaleString('en-US')} indexed, ${p.lines.toLocaleString('en-US')} lines (${rate.toLocaleString('en-US')} lines/s, ${(p.ms / 1000).toFixed(0)} s)`);
+      // ETA from bytes: files differ in size far more than bytes differ in cost.
+      const left = p.bytes > 0 && p.bytesToRead > p.bytes ? ((p.bytesToRead - p.bytes) / p.bytes) * p.ms / 1000 : 0;
+      const pct = p.bytesToRead > 0 ? Math.min(100, Math.round((p.bytes / p.bytesToRead) * 100)) : 100;
+      const eta = p.ms < 2000 ? '' : `, ETA ${Math.ceil(left)} s`; // the first seconds' rate says little
+      stream.write(`\r\x1b[Kindexing: ${pct}% (${p.indexed.toLocaleString('en-US')} files, ${p.lines.toLocaleString('en-US')} lines, ${rate.toLocaleString('en-US')} lines/s)${eta}`);
     },
     clear() { if (shown) stream.write('\r\x1b[K'); shown = false; },
   };
