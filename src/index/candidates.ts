@@ -34,9 +34,9 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const n = s.start.length;
   const tf = lineTermCounts(s, plan);
   const nTerms = plan.terms.length;
-  const lo = new Float64Array(n).fill(NaN);
-  const hi = new Float64Array(n).fill(NaN);
-  const eligible: number[] = [];
+  // Every eligible chunk's distance at best (lo) and at worst (hi), in eligible order.
+  const { lo, hi, eligible } = scratch(n);
+  let count = 0;
   const pathTf = new Float64Array(nTerms);
   const defs = definitionBounds(s, q, plan);
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
@@ -72,35 +72,52 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
       const lexical = lexicalScore(bm25, plan);
       const possible = lineMatch && defs ? defs.possible[c] : 0;
       const certain = lineMatch && defs ? defs.certain[c] : 0;
-      lo[c] = toDistance(relevance(semantic, lexical, possible, signals, plan));
-      hi[c] = toDistance(relevance(semantic, lexical, certain, signals, plan));
-      eligible.push(c);
+      lo[count] = toDistance(relevance(semantic, lexical, possible, signals, plan));
+      hi[count] = toDistance(relevance(semantic, lexical, certain, signals, plan));
+      eligible[count++] = c;
     }
   }
-  return choose(q, eligible, lo, hi);
+  return choose(q, eligible.subarray(0, count), lo, hi);
+}
+
+let scratchArrays: { lo: Float64Array; hi: Float64Array; eligible: Int32Array; worst: Float64Array } | null = null;
+
+/** Per-chunk work arrays, reused from query to query (sized for the largest snapshot seen). */
+function scratch(n: number): NonNullable<typeof scratchArrays> {
+  if (!scratchArrays || scratchArrays.lo.length < n) {
+    scratchArrays = { lo: new Float64Array(n), hi: new Float64Array(n), eligible: new Int32Array(n), worst: new Float64Array(n) };
+  }
+  return scratchArrays;
 }
 
 /**
  * Keeps chunks whose best case (lo) can beat the heapSize-th best worst case (hi). A chunk of no
- * relevance at all (distance 1 even at best) is never a result, as in the pipeline.
+ * relevance at all (distance 1 even at best) is never a result, as in the pipeline. lo and hi are
+ * indexed like `eligible`.
  */
-function choose(q: CandidateQuery, eligible: number[], lo: Float64Array, hi: Float64Array): number[] {
-  const limit = threshold(q, eligible, lo, hi);
-  return eligible.filter((c) => lo[c] < 1 && lo[c] <= limit);
+function choose(q: CandidateQuery, eligible: Int32Array, lo: Float64Array, hi: Float64Array): number[] {
+  const limit = threshold(q, eligible.length, lo, hi);
+  const out: number[] = [];
+  for (let i = 0; i < eligible.length; i++) if (lo[i] < 1 && lo[i] <= limit) out.push(eligible[i]);
+  return out;
 }
 
 /** The distance a chunk's best case must reach: the heapSize-th best worst case, plus the margin. */
-function threshold(q: CandidateQuery, eligible: number[], lo: Float64Array, hi: Float64Array): number {
-  const worst: number[] = [];
-  for (const c of eligible) if (lo[c] < 1) worst.push(hi[c]);
-  if (worst.length === 0) return -Infinity;
-  if (q.maxDistance !== undefined && !Number.isFinite(q.heapSize)) return Math.max(q.maxDistance, Math.min(...worst)) + EPS;
-  if (!Number.isFinite(q.heapSize) || worst.length <= q.heapSize) return Infinity;
-  return quickSelect(worst, q.heapSize - 1) + EPS;
+function threshold(q: CandidateQuery, count: number, lo: Float64Array, hi: Float64Array): number {
+  const worst = scratch(count).worst;
+  let m = 0;
+  let least = Infinity;
+  for (let i = 0; i < count; i++) {
+    if (lo[i] < 1) { worst[m++] = hi[i]; if (hi[i] < least) least = hi[i]; }
+  }
+  if (m === 0) return -Infinity;
+  if (q.maxDistance !== undefined && !Number.isFinite(q.heapSize)) return Math.max(q.maxDistance, least) + EPS;
+  if (!Number.isFinite(q.heapSize) || m <= q.heapSize) return Infinity;
+  return quickSelect(worst.subarray(0, m), q.heapSize - 1) + EPS;
 }
 
 /** The k-th smallest value (0-based) of xs, reordering xs. */
-function quickSelect(xs: number[], k: number): number {
+function quickSelect(xs: Float64Array, k: number): number {
   let lo = 0;
   let hi = xs.length - 1;
   while (lo < hi) {
