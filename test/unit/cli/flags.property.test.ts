@@ -18,7 +18,8 @@ function valueOf(def: FlagDef): fc.Arbitrary<[string, string | number]> {
 }
 
 /** One flag occurrence: its argv words and the [name, value] it sets. */
-const occurrence: fc.Arbitrary<{ words: string[]; name: string; value: string | number | boolean }> = fc.constantFrom(...FLAGS).chain((def) => {
+interface Occurrence { words: string[]; name: string; value: string | number | boolean }
+const occurrence: fc.Arbitrary<Occurrence> = fc.constantFrom(...FLAGS).chain((def): fc.Arbitrary<Occurrence> => {
   if (def.kind === 'bool') {
     const forms = [[`--${def.name}`, true], ...(def.short ? [[`-${def.short}`, true]] : []), ...(def.negatable ? [[`--no-${def.name}`, false]] : [])] as Array<[string, boolean]>;
     return fc.constantFrom(...forms).map(([w, v]) => ({ words: [w], name: def.name, value: v }));

@@ -21,7 +21,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     await fs.writeFile(file, (data as Uint8Array).subarray(0, 4096), options);
     throw Object.assign(new Error(`ENOSPC: no space left on device, write '${String(file)}'`), { code: 'ENOSPC' });
   };
-  return { ...fs, default: { ...fs.default, writeFile }, writeFile };
+  return { ...fs, writeFile };
 });
 
 /** An entry opens with the SHA-256 of the rest. */
