@@ -14,6 +14,7 @@ import { createProgress } from './progress.js';
 import { searchTarget } from './commands/workspace-target.js';
 import { createWorkspace } from '../index/workspace.js';
 import { writeFailure } from './write-failure.js';
+import { removeIncompleteDownloads } from '../model/download-temps.js';
 
 const version = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -125,6 +126,16 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   process.stderr.write(`simgrep: ${writeFailure(e)}\n`);
   process.exit(2);
 });
+
+// Ctrl-C or a kill in the middle of a model download: remove its temp files (the Hugging Face cache kept
+// them forever), then die of the same signal, so the shell sees what it always saw.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    removeIncompleteDownloads();
+    process.kill(process.pid, signal);
+  });
+}
+process.on('exit', () => { removeIncompleteDownloads(); });
 
 main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },

@@ -1,8 +1,10 @@
 // Downloads a model2vec model from the hub into the standard huggingface_hub cache layout:
-// temp file + rename per file, refs/{revision} written last, concurrent requests de-duplicated.
+// temp file + rename per file, refs/{revision} written last, concurrent requests de-duplicated. A failed
+// or aborted download removes its temp files; ones a killed process left are swept by the next.
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
+import { incompleteName, sweepStaleIncomplete, trackIncomplete } from './download-temps.js';
 import { repoCacheDir, readRef, snapshotDir, writeRef } from './hf-cache.js';
 import {
   createWatchdog,
@@ -76,6 +78,7 @@ async function runDownload(repoId: string, opts: DownloadOptions, emit: Progress
     signal: ctl.signal,
     commit: await readRef(repoDir, opts.revision),
   };
+  await sweepStaleIncomplete(path.join(repoDir, 'snapshots'));
   let firstError: unknown;
   const get = (file: string, required: boolean): Promise<boolean> =>
     fetchToCache(ctx, file, required).catch((e: unknown) => {
@@ -172,9 +175,10 @@ async function saveBody(
   emit: ProgressListener,
 ): Promise<void> {
   await mkdir(path.dirname(dest), { recursive: true });
-  const tmp = path.join(path.dirname(dest), `.${path.basename(dest)}.${process.pid}.${Math.random().toString(36).slice(2)}.incomplete`);
+  const tmp = incompleteName(dest);
   const total = expectedBytes(r.res);
   const fh = await open(tmp, 'w');
+  const untrack = trackIncomplete(tmp);
   let closed = false;
   try {
     let received = 0;
@@ -198,5 +202,7 @@ async function saveBody(
     if (!closed) await fh.close().catch(() => undefined);
     await rm(tmp, { force: true });
     throw e;
+  } finally {
+    untrack();
   }
 }

@@ -2,8 +2,8 @@
 // WordPiece tries costs ~100-150 ms per thread (most of a small search's start-up), so the result is
 // kept in a cache keyed by the SHA-256 of tokenizer.json's bytes and of the compiling code:
 // $SIMGREP_CACHE_DIR, else $XDG_CACHE_HOME/simgrep, else ~/.cache/simgrep (SIMGREP_CACHE_DIR=off
-// disables it). The cache is only an accelerator: a missing, unreadable or damaged entry is rebuilt,
-// a failed write is ignored.
+// disables it). The cache is only an accelerator: a missing, unreadable or damaged entry (its SHA-256
+// checksum does not match) is rebuilt, a failed write is ignored and leaves no temp file behind.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -27,7 +27,11 @@ export interface TokenizerFile {
 interface CachedInfo { meta: TokenizerMeta; medianTokenLength: number; compiled: boolean }
 
 /** The entry layout's version (the compiled bytes carry their own too). */
-const ENTRY_VERSION = 1;
+const ENTRY_VERSION = 2;
+/** Bytes of the SHA-256 over the rest of the entry that opens it. */
+const CHECKSUM_BYTES = 32;
+/** A temp file this old is left over from a crash or a full disk (a write takes milliseconds). */
+const STALE_TEMP_MS = 10 * 60_000;
 
 let compilerHash: string | null | undefined;
 
@@ -110,37 +114,65 @@ function entryPath(bytes: Buffer): string | null {
   return compiler ? path.join(dir, `${createHash('sha256').update(bytes).digest('hex')}-${compiler}-v${ENTRY_VERSION}.bin`) : null;
 }
 
-/** Layout: u32 info length, info JSON, then the compiled tokenizer at the next multiple of 4. */
+/**
+ * Layout: SHA-256 of everything after it, u32 info length, info JSON, then the compiled tokenizer at
+ * the next multiple of 4. Decoding checks only layout and sizes, so flipped bits inside the tables
+ * would pass and change every distance: the checksum makes any damaged entry a miss, rebuilt.
+ */
 async function readEntry(file: string): Promise<{ info: CachedInfo; compiled: CompiledLineTokenizer | null } | null> {
   try {
     const buf = await readFile(file);
-    const infoBytes = buf.readUInt32LE(0);
-    const info = JSON.parse(buf.toString('utf8', 4, 4 + infoBytes)) as CachedInfo;
+    if (!checksumOf(buf.subarray(CHECKSUM_BYTES)).equals(buf.subarray(0, CHECKSUM_BYTES))) return null;
+    const infoBytes = buf.readUInt32LE(CHECKSUM_BYTES);
+    const info = JSON.parse(buf.toString('utf8', CHECKSUM_BYTES + 4, CHECKSUM_BYTES + 4 + infoBytes)) as CachedInfo;
     if (!Number.isInteger(info?.meta?.vocabSize) || !(info.medianTokenLength >= 1)) return null;
-    // Decoding checks the layout and sizes: a damaged entry reads as a miss and is rebuilt.
-    const compiled = info.compiled ? decodeCompiledTokenizer(buf.subarray((4 + infoBytes + 3) & ~3)) : null;
+    const compiled = info.compiled ? decodeCompiledTokenizer(buf.subarray(compiledOffset(infoBytes))) : null;
     return { info, compiled };
   } catch {
     return null;
   }
 }
 
+function checksumOf(body: Uint8Array): Buffer {
+  return createHash('sha256').update(body).digest();
+}
+
+function compiledOffset(infoBytes: number): number {
+  return CHECKSUM_BYTES + ((4 + infoBytes + 3) & ~3);
+}
+
 async function writeEntry(file: string, info: CachedInfo, compiled: Uint8Array | null): Promise<void> {
   const json = Buffer.from(JSON.stringify(info), 'utf8');
-  const at = (4 + json.length + 3) & ~3;
+  const at = compiledOffset(json.length);
   const out = Buffer.alloc(at + (compiled?.length ?? 0));
-  out.writeUInt32LE(json.length, 0);
-  json.copy(out, 4);
+  out.writeUInt32LE(json.length, CHECKSUM_BYTES);
+  json.copy(out, CHECKSUM_BYTES + 4);
   if (compiled) out.set(compiled, at);
+  checksumOf(out.subarray(CHECKSUM_BYTES)).copy(out, 0);
+  const dir = path.dirname(file);
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
-    await mkdir(path.dirname(file), { recursive: true });
+    await mkdir(dir, { recursive: true });
+    // Before the write: on a full disk the space they hold may be what this write needs.
+    await dropStaleTemps(dir);
     await writeFile(tmp, out);
     await rename(tmp, file);
-    await dropOldEntries(path.dirname(file));
+    await dropOldEntries(dir);
   } catch {
-    // A read-only or full disk only costs the next run the build again.
+    // A read-only or full disk only costs the next run the build again; a partial temp file must not
+    // stay (every run on a full disk would add one).
+    await rm(tmp, { force: true }).catch(() => undefined);
   }
+}
+
+/** Removes temp files that a crashed or out-of-space run left (a live writer's is seconds old). */
+async function dropStaleTemps(dir: string): Promise<void> {
+  const now = Date.now();
+  const temps = (await readdir(dir)).filter((n) => n.endsWith('.tmp'));
+  await Promise.all(temps.map(async (n) => {
+    const t = (await stat(path.join(dir, n)).catch(() => null))?.mtimeMs;
+    if (t !== undefined && now - t > STALE_TEMP_MS) await rm(path.join(dir, n), { force: true }).catch(() => undefined);
+  }));
 }
 
 /** Entries kept: every model and simgrep version adds one (a few MB), so the oldest go past this. */

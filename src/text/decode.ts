@@ -1,5 +1,7 @@
-// UTF-8 decoding of batch lines: lossy (bad bytes become U+FFFD), terminators stripped.
-const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
+// UTF-8 decoding of batch lines: lossy (bad bytes become U+FFFD), terminators stripped. A BOM is kept
+// as U+FEFF: a file's own BOM is gone before splitting (openText), and one that starts a later line
+// must not vanish only when that line happens to start a decoded range.
+const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 /** Decodes lines [from, to) of a batch; one decode call for the whole range, then a split. */
 export function decodeLines(bytes: Uint8Array, offsets: Uint32Array, from: number, to: number): string[] {

@@ -1,5 +1,6 @@
 // HOW to read a file's bytes as text: the first chunk decides binary (a NUL byte) or text, a UTF-16
-// byte-order mark switches to transcoding, and a byte cap stops reading at bytes actually received.
+// byte-order mark switches to transcoding, a UTF-8 one is dropped, and a byte cap stops reading at
+// bytes actually received.
 import { transcodeUtf16, utf16Bom, type Utf16 } from './encoding.js';
 import { looksBinary } from './decode.js';
 
@@ -11,14 +12,15 @@ export type OpenedText =
 /** Looks at the first chunk, and gives back the whole stream as UTF-8 text when it is text. */
 export async function openText(chunks: AsyncIterable<Uint8Array>): Promise<OpenedText> {
   const it = chunks[Symbol.asyncIterator]();
-  // A BOM needs 2 bytes: a pipe may deliver less in its first chunk.
+  // A BOM needs up to 3 bytes: a pipe may deliver less in its first chunk.
   let head: Uint8Array = new Uint8Array(0);
-  while (head.length < 2) {
+  while (head.length < 3) {
     const next = await it.next();
     if (next.done) break;
     head = head.length === 0 ? next.value : Buffer.concat([head, next.value]);
   }
   if (head.length === 0) return { kind: 'empty' };
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) head = head.subarray(3);
   const rest: AsyncIterable<Uint8Array> = {
     [Symbol.asyncIterator]: () => {
       let sentHead = false;

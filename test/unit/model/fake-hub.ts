@@ -1,6 +1,7 @@
 // A fake Hugging Face hub on 127.0.0.1: /{repo}/resolve/{rev}/{file} answers like huggingface.co
 // (x-repo-commit, x-error-code, LFS files redirected to a separate "CDN" origin), with hooks to fail,
-// truncate or stall a file. Records every request so tests can count them.
+// truncate or stall a file (before or midway through its body). Records every request so tests can
+// count them.
 import http from 'node:http';
 import { listenLocal } from '../../helpers/http-server.js';
 
@@ -26,6 +27,8 @@ export interface FakeHub {
   truncate: Set<string>;
   /** Send headers, then nothing. */
   stall: Set<string>;
+  /** Send headers and half the body, then nothing (a download in progress, to interrupt). */
+  stallMidway: Set<string>;
   close(): Promise<void>;
 }
 
@@ -38,11 +41,13 @@ export async function startFakeHub(repos: Record<string, FakeRepo>): Promise<Fak
   const fail = new Map<string, { status: number; errorCode?: string }>();
   const truncate = new Set<string>();
   const stall = new Set<string>();
+  const stallMidway = new Set<string>();
   const sockets = new Set<import('node:net').Socket>();
 
   function send(res: http.ServerResponse, file: string, body: Uint8Array, headers: Record<string, string>): void {
     res.writeHead(200, { ...headers, 'content-length': String(body.byteLength), 'content-type': 'application/octet-stream' });
     if (stall.has(file)) return;
+    if (stallMidway.has(file)) return void res.write(body.subarray(0, Math.floor(body.byteLength / 2)));
     if (truncate.has(file)) {
       res.write(body.subarray(0, Math.floor(body.byteLength / 2)), () => res.destroy());
       return;
@@ -94,6 +99,7 @@ export async function startFakeHub(repos: Record<string, FakeRepo>): Promise<Fak
     fail,
     truncate,
     stall,
+    stallMidway,
     count: (file) => requests.filter((r) => r.server === 'hub' && r.path.endsWith(`/${file}`)).length,
     async close() {
       for (const s of sockets) s.destroy();

@@ -2,7 +2,7 @@
 // reused without requests, one download per file under concurrency, offline and HTTP failures typed,
 // and no partial file ever left where a reader would find it.
 import { simgrepFailure } from '../../helpers/errors.js';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadModel, type LoadModelOptions } from '../../../src/model/load.js';
@@ -55,6 +55,7 @@ beforeEach(() => {
   hub.fail.clear();
   hub.truncate.clear();
   hub.stall.clear();
+  hub.stallMidway.clear();
   for (const k of ['HF_HUB_OFFLINE', 'HF_TOKEN', 'HUGGING_FACE_HUB_TOKEN', 'HF_ENDPOINT']) vi.stubEnv(k, undefined);
 });
 afterEach(() => { vi.unstubAllEnvs(); });
@@ -63,6 +64,14 @@ const opts = (o: LoadModelOptions = {}): LoadModelOptions => ({ cacheDir, endpoi
 const repoDir = (): string => path.join(cacheDir, 'models--test-org--tiny-model');
 
 const failure = simgrepFailure;
+
+async function until(cond: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 /** Every file under dir, relative, sorted. */
 async function tree(dir: string): Promise<string[]> {
@@ -171,6 +180,35 @@ describe('hub download', () => {
     const p = loadModel(REPO, opts({ signal: ctl.signal }));
     setTimeout(() => ctl.abort(), 100);
     expect((await failure(p)).code).toBe('ABORTED');
+  });
+
+  it('aborting mid-download leaves no .incomplete file in the cache', async () => {
+    hub.stallMidway.add('model.safetensors');
+    const ctl = new AbortController();
+    const p = loadModel(REPO, opts({ signal: ctl.signal }));
+    await until(async () => (await tree(repoDir())).some((f) => f.endsWith('.incomplete')));
+    ctl.abort();
+    expect((await failure(p)).code).toBe('ABORTED');
+    expect((await tree(repoDir())).filter((f) => f.includes('.incomplete'))).toEqual([]);
+  });
+
+  it('.incomplete files a killed download left are swept by the next download; a live one and huggingface_hub\'s own are kept', async () => {
+    const snap = path.join(repoDir(), 'snapshots', COMMIT);
+    await mkdir(path.join(snap, '0_StaticEmbedding'), { recursive: true });
+    await mkdir(path.join(repoDir(), 'blobs'), { recursive: true });
+    const stale = ['.model.safetensors.4242.k3j2h1.incomplete', '0_StaticEmbedding/.tokenizer.json.17.abc.incomplete'];
+    const live = '.model.safetensors.4343.zz9.incomplete';
+    const theirs = path.join('blobs', 'a1b2c3.incomplete');
+    const hoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    for (const f of stale) {
+      await writeFile(path.join(snap, f), 'partial');
+      await utimes(path.join(snap, f), hoursAgo, hoursAgo);
+    }
+    await writeFile(path.join(snap, live), 'partial');
+    await writeFile(path.join(repoDir(), theirs), 'partial');
+    await utimes(path.join(repoDir(), theirs), hoursAgo, hoursAgo);
+    expect((await loadModel(REPO, opts())).rows).toBe(VOCAB_SIZE);
+    expect((await tree(repoDir())).filter((f) => f.includes('.incomplete'))).toEqual([theirs, path.join('snapshots', COMMIT, live)]);
   });
 
   it('HF_TOKEN goes to the hub as a Bearer header, never to the CDN origin, never into messages', async () => {

@@ -4,13 +4,28 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bundledModelDir } from '../../../src/model/default-model.js';
 import { openTokenizerFile, tokenizerCacheDir } from '../../../src/model/tokenizer-file.js';
 import { tokenizerMetaOf } from '../../../src/model/tokenizer-meta.js';
 import { createLineTokenizer } from '../../../src/model/tokenizer/index.js';
 import { hasShared, model2vecFixtures } from '../../helpers/shared.js';
 
+/** When on, writing a cache temp file gets 4 KiB onto the disk and then fails with ENOSPC. */
+const fullDisk = vi.hoisted(() => ({ on: false, failed: 0 }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs/promises')>();
+  const writeFile: typeof fs.writeFile = async (file, data, options) => {
+    if (!fullDisk.on || !String(file).endsWith('.tmp')) return fs.writeFile(file, data, options);
+    fullDisk.failed++;
+    await fs.writeFile(file, (data as Uint8Array).subarray(0, 4096), options);
+    throw Object.assign(new Error(`ENOSPC: no space left on device, write '${String(file)}'`), { code: 'ENOSPC' });
+  };
+  return { ...fs, writeFile };
+});
+
+/** An entry opens with the SHA-256 of the rest. */
+const CHECKSUM_BYTES = 32;
 const BUNDLED = path.join(bundledModelDir(), 'tokenizer.json');
 const LINES = ['def retry_upload(self, attempts=3):', '    // Ünïcödé and CamelCaseWords, snake_case_words', '', 'x'.repeat(300)];
 
@@ -45,12 +60,13 @@ describe('openTokenizerFile', () => {
     expect(await entries()).toHaveLength(1);
     // Prove the second open reads the entry: a changed (still valid) entry shows through.
     const bytes = await readFile(entry);
-    const infoLength = bytes.readUInt32LE(0);
-    const info = JSON.parse(bytes.toString('utf8', 4, 4 + infoLength));
+    const infoLength = bytes.readUInt32LE(CHECKSUM_BYTES);
+    const info = JSON.parse(bytes.toString('utf8', CHECKSUM_BYTES + 4, CHECKSUM_BYTES + 4 + infoLength));
     const edited = Buffer.from(bytes);
     const patched = JSON.stringify({ ...info, medianTokenLength: 7 }).padEnd(infoLength, ' ');
     expect(patched.length).toBe(infoLength);
-    edited.write(patched, 4, 'utf8');
+    edited.write(patched, CHECKSUM_BYTES + 4, 'utf8');
+    createHash('sha256').update(edited.subarray(CHECKSUM_BYTES)).digest().copy(edited, 0);
     await writeFile(entry, edited);
     expect((await openTokenizerFile(BUNDLED, 'hint')).medianTokenLength).toBe(7);
     await expectSameAsJson(BUNDLED);
@@ -59,7 +75,7 @@ describe('openTokenizerFile', () => {
   it('names entries by the SHA-256 of tokenizer.json and a fingerprint of the compiling code', async () => {
     await openTokenizerFile(BUNDLED, 'hint');
     const digest = createHash('sha256').update(await readFile(BUNDLED)).digest('hex');
-    expect((await entries()).map((e) => path.basename(e))).toEqual([expect.stringMatching(new RegExp(`^${digest}-[0-9a-f]{16}-v1\\.bin$`))]);
+    expect((await entries()).map((e) => path.basename(e))).toEqual([expect.stringMatching(new RegExp(`^${digest}-[0-9a-f]{16}-v2\\.bin$`))]);
   });
 
   it('keeps at most 24 entries, dropping the oldest when it adds one', async () => {
@@ -83,6 +99,40 @@ describe('openTokenizerFile', () => {
     await truncate(entry, Math.floor(size / 2));
     await expectSameAsJson(BUNDLED);
     expect((await readFile(entry)).length).toBe(size);
+  });
+
+  it('an entry with flipped bits is rebuilt, not used (7 of 8 such entries were accepted and changed distances)', async () => {
+    await openTokenizerFile(BUNDLED, 'hint');
+    const [entry] = await entries();
+    const good = await readFile(entry);
+    // One bit in each region: the checksum, the info length, the info JSON, and spread over the tables.
+    const infoEnd = CHECKSUM_BYTES + 4 + good.readUInt32LE(CHECKSUM_BYTES);
+    const positions = [5, CHECKSUM_BYTES + 1, infoEnd - 3, ...[0.2, 0.4, 0.6, 0.8, 0.999].map((f) => infoEnd + Math.floor((good.length - infoEnd) * f))];
+    for (const at of positions) {
+      const bad = Buffer.from(good);
+      bad[at] ^= 0x10;
+      await writeFile(entry, bad);
+      await expectSameAsJson(BUNDLED);
+      expect((await readFile(entry)).equals(good), `bit flipped at byte ${at} of ${good.length}`).toBe(true);
+    }
+  });
+
+  it('a failed write (a full disk) leaves no temp file; stale temp files are swept on the next write', async () => {
+    const tokenizers = path.join(dir, 'tokenizers');
+    await mkdir(tokenizers, { recursive: true });
+    const stale = path.join(tokenizers, 'left-by-a-crash.bin.123.456.tmp');
+    const fresh = path.join(tokenizers, 'being-written.bin.789.1000.tmp');
+    await writeFile(stale, 'partial');
+    await writeFile(fresh, 'partial');
+    await utimes(stale, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    // A full disk: the entry's write gets part of the way, then ENOSPC.
+    fullDisk.on = true;
+    await expectSameAsJson(BUNDLED);
+    fullDisk.on = false;
+    expect(fullDisk.failed).toBe(1);
+    expect((await readdir(tokenizers)).sort()).toEqual([path.basename(fresh)]);
+    await expectSameAsJson(BUNDLED);
+    expect((await entries()).filter((e) => e.endsWith('.bin'))).toHaveLength(1);
   });
 
   it('works without a cache: turned off, or a directory that cannot be created', async () => {

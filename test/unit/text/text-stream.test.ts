@@ -26,6 +26,14 @@ describe('openText', () => {
     }
   });
 
+  it.each([1, 2, 64])('drops a UTF-8 BOM at the file\'s start only (decoding keeps a later one), with %i-byte chunks', async (size) => {
+    const bytes = Buffer.from('\ufefffirst\n\ufeffsecond\n', 'utf8');
+    const opened = await openText(chunksOf(bytes, size));
+    expect(opened.kind).toBe('text');
+    if (opened.kind !== 'text') return;
+    expect((await collect(opened.chunks)).toString('utf8')).toBe('first\n\ufeffsecond\n');
+  });
+
   it('says binary for a NUL byte without a BOM, and passes UTF-8 through untouched', async () => {
     expect((await openText(chunksOf(Buffer.from('a\0b'), 8))).kind).toBe('binary');
     const utf8 = Buffer.from(text);
