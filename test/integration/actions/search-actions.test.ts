@@ -1,26 +1,24 @@
 // semtools.search, search.semantic and search.semantic_content: whole result dictionaries, built from
 // the same library call the CLI makes (no second search path), and their error results.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActionEngine, createActions, runAction, type Action, type ActionEngine } from '../../../src/index.js';
-import { cosineOf, isolatedHome } from '../../helpers/isolated-home.js';
+import { runAction, type Action, type ActionEngine } from '../../../src/index.js';
+import { cosineOf } from '../../helpers/isolated-home.js';
+import { createActionFixture, type ActionFixture } from '../../helpers/action-fixture.js';
 
-let home: ReturnType<typeof isolatedHome>;
+let fx: ActionFixture;
 let engine: ActionEngine;
 let actions: Record<string, Action>;
 let docs = '';
 
 beforeAll(() => {
-  home = isolatedHome();
-  docs = path.join(home.dir, 'docs');
-  mkdirSync(path.join(docs, 'sub'), { recursive: true });
-  writeFileSync(path.join(docs, 'story.md'), 'parse the config file\nretry the failed upload with backoff\nrender a button on the page\n');
-  writeFileSync(path.join(docs, 'sub', 'db.py'), 'def query_table(sql):\n    return database.run(sql)\n');
-  engine = createActionEngine({ concurrency: 0 });
-  actions = createActions(engine);
+  fx = createActionFixture('docs', {
+    'story.md': 'parse the config file\nretry the failed upload with backoff\nrender a button on the page\n',
+    'sub/db.py': 'def query_table(sql):\n    return database.run(sql)\n',
+  });
+  ({ engine, actions, dir: docs } = fx);
 });
-afterAll(async () => { await engine.close(); home.restore(); });
+afterAll(() => fx.close());
 
 const cosine = (a: string, b: string) => cosineOf(engine.searcher, a, b);
 

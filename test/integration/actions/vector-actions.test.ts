@@ -1,27 +1,27 @@
 // vector.store / vector.query / vector.index_files on a real LanceDB directory: whole dictionaries,
 // overwrite by id, isolation, filters, incremental re-runs, binary and missing files.
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActionEngine, createActions, type Action, type ActionEngine } from '../../../src/index.js';
-import { cosineOf, isolatedHome } from '../../helpers/isolated-home.js';
+import type { Action, ActionEngine } from '../../../src/index.js';
+import { cosineOf } from '../../helpers/isolated-home.js';
+import { createActionFixture, type ActionFixture } from '../../helpers/action-fixture.js';
 
-let home: ReturnType<typeof isolatedHome>;
+let fx: ActionFixture;
+let home: ActionFixture['home'];
 let engine: ActionEngine;
 let actions: Record<string, Action>;
 let docs = '';
 
 beforeAll(() => {
-  home = isolatedHome();
-  docs = path.join(home.dir, 'docs');
-  mkdirSync(path.join(docs, 'notes'), { recursive: true });
-  writeFileSync(path.join(docs, 'guide.md'), 'How to retry failed uploads\n\nParse the yaml config file\nthen validate it\n');
-  writeFileSync(path.join(docs, 'notes', 'db.txt'), 'the database table index\n');
-  writeFileSync(path.join(docs, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]));
-  engine = createActionEngine({ concurrency: 0 });
-  actions = createActions(engine);
+  fx = createActionFixture('docs', {
+    'guide.md': 'How to retry failed uploads\n\nParse the yaml config file\nthen validate it\n',
+    'notes/db.txt': 'the database table index\n',
+    'logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]),
+  });
+  ({ home, engine, actions, dir: docs } = fx);
 });
-afterAll(async () => { await engine.close(); home.restore(); });
+afterAll(() => fx.close());
 
 const cosine = (a: string, b: string) => cosineOf(engine.searcher, a, b);
 

@@ -1,25 +1,24 @@
 // search.workspace_* over the workspace index: whole dictionaries, and the same answers as a scan.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActionEngine, createActions, type Action, type ActionEngine } from '../../../src/index.js';
-import { isolatedHome } from '../../helpers/isolated-home.js';
+import type { Action, ActionEngine } from '../../../src/index.js';
+import { createActionFixture, type ActionFixture } from '../../helpers/action-fixture.js';
 
-let home: ReturnType<typeof isolatedHome>;
+let fx: ActionFixture;
+let home: ActionFixture['home'];
 let engine: ActionEngine;
 let actions: Record<string, Action>;
 let src = '';
 
 beforeAll(() => {
-  home = isolatedHome();
-  src = path.join(home.dir, 'src');
-  mkdirSync(src, { recursive: true });
-  writeFileSync(path.join(src, 'upload.ts'), 'export function retryUpload(file) {\n  return backoff(() => upload(file));\n}\n');
-  writeFileSync(path.join(src, 'config.ts'), 'export function parseConfig(text) {\n  return JSON.parse(text);\n}\n');
-  engine = createActionEngine({ concurrency: 0 });
-  actions = createActions(engine);
+  fx = createActionFixture('src', {
+    'upload.ts': 'export function retryUpload(file) {\n  return backoff(() => upload(file));\n}\n',
+    'config.ts': 'export function parseConfig(text) {\n  return JSON.parse(text);\n}\n',
+  });
+  ({ home, engine, actions, dir: src } = fx);
 });
-afterAll(async () => { await engine.close(); home.restore(); });
+afterAll(() => fx.close());
 
 describe('search.workspace_*', () => {
   it('create indexes the paths into a named workspace under $SIMGREP_HOME', async () => {
