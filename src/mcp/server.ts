@@ -70,12 +70,13 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     const dir = resolveInside(root, a.directory);
     const k = Math.min(MAX_K, Math.max(1, a.k ?? 10));
     const ws = await workspaceFor(dir);
-    const r = await ws.search({ query: a.query, paths: [dir], topK: k, mode: a.mode, extensions: a.extensions, nLines: a.n_lines ?? 3 });
-    const matches = r.results.map((x) => ({
+    // One more than asked: `truncated` then says whether anything was left out, not that k came back.
+    const r = await ws.search({ query: a.query, paths: [dir], topK: k + 1, mode: a.mode, extensions: a.extensions, nLines: a.n_lines ?? 3 });
+    const matches = r.results.slice(0, k).map((x) => ({
       path: x.filename, start_line: x.start + 1, end_line: x.end, match_line: x.match_line + 1, score: 1 - x.distance,
       ...(a.show_preview ? { preview: x.lines.join('\n').slice(0, MAX_PREVIEW_CHARS) } : {}),
     }));
-    const out = { matches, count: matches.length, files_searched: r.stats.files, truncated: matches.length >= k };
+    const out = { matches, count: matches.length, files_searched: r.stats.files, truncated: r.results.length > k };
     const text = matches.length === 0 ? `no match in ${r.stats.files} files` : matches.map((m) => `${m.path}:${m.match_line} (${m.score.toFixed(3)})${m.preview !== undefined ? `\n${m.preview}` : ''}`).join('\n');
     return { content: [{ type: 'text' as const, text }], structuredContent: out };
   }));
