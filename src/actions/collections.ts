@@ -2,10 +2,10 @@
 // workspace index uses: one table per collection (id, text, unit vector, metadata as JSON) and one
 // `_files` table of indexed file hashes (for incremental re-runs). Queries are exact: a cosine scan
 // over a per-collection in-memory copy, refreshed when the table's version changes.
-import * as lancedb from '@lancedb/lancedb';
+import type * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, RecordBatch, Schema, Struct, Table, Utf8, makeData, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
 import { SimgrepError } from '../errors.js';
-import { inList, strings, vectorColumn } from '../index/store.js';
+import { inList, strings, vectorColumn } from '../index/table-columns.js';
 import { writing } from '../index/writing.js';
 import type { Searcher } from '../searcher.js';
 
@@ -53,7 +53,8 @@ export function checkCollectionName(name: string): string {
 
 export async function openCollections(dir: string, searcher: Searcher): Promise<Collections> {
   let db: lancedb.Connection;
-  try { db = await lancedb.connect(dir); } catch (e) {
+  // LanceDB (a large native module) is loaded when a collection is first used, not on import.
+  try { db = await (await import('@lancedb/lancedb')).connect(dir); } catch (e) {
     throw new SimgrepError('INDEX_UNREADABLE', `cannot open the vector collections at ${dir}: ${(e as Error).message}; check the path and its permissions`, { cause: e });
   }
   const dim = (await searcher.model()).dim;

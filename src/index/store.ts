@@ -3,9 +3,8 @@
 // table (format, model). Each write is one LanceDB commit, so readers never see half of one; chunks
 // are committed before their files' states, so a crash in between only makes the next run redo them.
 import * as lancedb from '@lancedb/lancedb';
-import type { Table as ArrowTable } from 'apache-arrow';
 import { SimgrepError } from '../errors.js';
-import { fromFloat16 } from './float16.js';
+import { bools, inList, numbers, strings, vectorColumn } from './table-columns.js';
 import { chunkSchema, chunkTable, fileSchema, fileTable, metaTable, type ChunkColumns, type FileColumns } from './arrow-rows.js';
 import type { SnapshotFile } from './snapshot.js';
 
@@ -182,51 +181,4 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
       db.close();
     },
   };
-}
-
-/** A SQL `col IN (...)` with quotes escaped. */
-export function inList(column: string, values: string[]): string {
-  return `${column} IN (${values.map(quote).join(', ')})`;
-}
-
-function quote(v: string): string {
-  return `'${v.replace(/'/g, "''")}'`;
-}
-
-export function strings(t: ArrowTable, name: string): string[] {
-  const col = t.getChild(name);
-  if (!col) return [];
-  const out = new Array<string>(col.length);
-  for (let i = 0; i < col.length; i++) out[i] = col.get(i) as string;
-  return out;
-}
-
-function numbers<T extends Float64Array | Int32Array>(t: ArrowTable, name: string, Ctor: { new(n: number): T; from(x: ArrayLike<number>): T }): T {
-  const col = t.getChild(name);
-  if (!col) return new Ctor(0);
-  return Ctor.from(col.toArray() as ArrayLike<number>);
-}
-
-function bools(t: ArrowTable, name: string): boolean[] {
-  const col = t.getChild(name);
-  const out = new Array<boolean>(col?.length ?? 0);
-  for (let i = 0; i < out.length; i++) out[i] = col!.get(i) === true;
-  return out;
-}
-
-/** The vector column as one flat Float32Array (rows x dim). */
-export function vectorColumn(t: ArrowTable, dim: number): Float32Array {
-  const col = t.getChild('vector');
-  const out = new Float32Array((col?.length ?? 0) * dim);
-  if (!col) return out;
-  let at = 0;
-  for (const data of col.data) {
-    const child = data.children[0];
-    const from = child.offset + data.offset * dim;
-    const raw = child.values as Float32Array | Uint16Array;
-    const values = raw instanceof Uint16Array ? fromFloat16(raw.subarray(from, from + data.length * dim)) : raw.subarray(from, from + data.length * dim);
-    out.set(values, at);
-    at += values.length;
-  }
-  return out;
 }
