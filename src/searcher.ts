@@ -3,6 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
 import { SimgrepError } from './errors.js';
+import { normalizeInPlace, unitRows } from './embed/unit.js';
 import { checkOptionTypes } from './options-check.js';
 import { createInProcessExecutor } from './in-process.js';
 import { loadModel, type LoadModelOptions } from './model/load.js';
@@ -155,9 +156,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     model,
     async embed(texts) {
       const v = await (await local()).embedTexts(texts);
-      const dim = texts.length > 0 ? v.length / texts.length : 0;
-      for (let i = 0; i < texts.length; i++) normalizeInPlace(v.subarray(i * dim, (i + 1) * dim));
-      return v;
+      return texts.length > 0 ? unitRows(v, v.length / texts.length) : v;
     },
     async search(o) {
       validate(o);
@@ -233,15 +232,6 @@ export function validate(o: SearchOptions | SearchContentOptions): void {
   }
 }
 
-/** Scales v to unit length; false when it is the zero vector. */
-function normalizeInPlace(v: Float32Array): boolean {
-  let sq = 0;
-  for (let i = 0; i < v.length; i++) sq += v[i] * v[i];
-  if (!(sq > 0)) return false;
-  const inv = 1 / Math.sqrt(sq);
-  for (let i = 0; i < v.length; i++) v[i] *= inv;
-  return true;
-}
 
 /** Total size of the given paths when all are plain local files; Infinity when any is a dir, glob or URI. */
 async function totalFileBytes(paths: string[]): Promise<number> {

@@ -90,12 +90,16 @@ export async function scoreChunks(
  * it), the rare other chunk is scored again without a floor.
  */
 async function pickClosestLines(chunks: BatchChunk[], lineTokens: TokenizedBatch, query: Float32Array, kernel: PoolingKernel, useFloors: boolean): Promise<void> {
-  if (!useFloors) {
-    const all = linesOf(lineTokens, chunks);
-    const exact = await kernel.score(all.batch, query);
-    chunks.forEach((k, j) => { k.best = closest(exact, all.starts[j], all.starts[j + 1])[0]; });
-    return;
-  }
+  // Without floors (a few candidate chunks from the index) every chunk goes straight to the exact pass.
+  const unsettled = useFloors ? await settleAboveFloors(chunks, lineTokens, query, kernel) : chunks;
+  if (unsettled.length === 0) return;
+  const again = linesOf(lineTokens, unsettled);
+  const exact = await kernel.score(again.batch, query);
+  unsettled.forEach((k, j) => { k.best = closest(exact, again.starts[j], again.starts[j + 1])[0]; });
+}
+
+/** The floor pass: settles the chunks whose best scored line reaches their floor; returns the others. */
+async function settleAboveFloors(chunks: BatchChunk[], lineTokens: TokenizedBatch, query: Float32Array, kernel: PoolingKernel): Promise<BatchChunk[]> {
   const first = linesOf(lineTokens, chunks);
   const floors = new Float32Array(first.batch.lineStarts.length - 1);
   chunks.forEach((k, j) => floors.fill(1 - LINE_FLOOR_SHARE * Math.max(0, k.cosine), first.starts[j], first.starts[j + 1]));
@@ -106,10 +110,7 @@ async function pickClosestLines(chunks: BatchChunk[], lineTokens: TokenizedBatch
     // Settled when nothing was skipped (no floor) or the best scored line reaches the floor.
     if (best >= 0 && (k.cosine <= 0 || bestD <= floors[first.starts[j]])) k.best = best; else unsettled.push(k);
   });
-  if (unsettled.length === 0) return;
-  const again = linesOf(lineTokens, unsettled);
-  const exact = await kernel.score(again.batch, query);
-  unsettled.forEach((k, j) => { k.best = closest(exact, again.starts[j], again.starts[j + 1])[0]; });
+  return unsettled;
 }
 
 /** The chunk-relative index and distance of the smallest distance in d[from, to), or -1. */

@@ -7,6 +7,7 @@ import { createIdBuffer, type LineTokenizer } from '../model/tokenizer/index.js'
 import { openTokenizerFile } from '../model/tokenizer-file.js';
 import type { RankPlan } from '../rank/plan.js';
 import { scoreChunks } from './chunk-scoring.js';
+import { unitRows } from './unit.js';
 
 export interface ScoreRequest {
   bytes: Uint8Array;
@@ -107,18 +108,6 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind): Pr
     },
     close: async () => { await kernel.close?.(); },
   };
-}
-
-/** Scales each row to unit length (zero rows stay zero): cosine is then one dot product. */
-function unitRows(v: Float32Array, dim: number): Float32Array {
-  for (let base = 0; base < v.length; base += dim) {
-    let sq = 0;
-    for (let d = 0; d < dim; d++) sq += v[base + d] * v[base + d];
-    if (!(sq > 0)) continue;
-    const inv = 1 / Math.sqrt(sq);
-    for (let d = 0; d < dim; d++) v[base + d] *= inv;
-  }
-  return v;
 }
 
 function isBlank(s: string): boolean {
