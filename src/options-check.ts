@@ -28,6 +28,7 @@ const SHAPES: Record<string, [Check, string]> = {
   merge: [(v) => typeof v === 'boolean', 'true or false'],
   content: [(v) => typeof v === 'string', 'a string'],
   name: [(v) => typeof v === 'string', 'a string'],
+  cluster: [(v) => typeof v === 'string' || (typeof v === 'object' && v !== null && typeof (v as { url?: unknown }).url === 'string'), 'a Redis URL or { url, timeoutMs?, shardBytes? }'],
 };
 
 /** Throws BAD_FLAG for the first option (set, not undefined) whose type is wrong. */

@@ -28,6 +28,8 @@ export interface SearchStats {
 /** Progress while searching: the counts so far, and the read that has waited longest (a slow or stuck source). */
 export interface SearchProgress extends SearchStats {
   waitingOn?: { path: string; ms: number };
+  /** A cluster search: shards searched and enqueued so far (listing: the listing is still going on). */
+  shards?: { done: number; total: number; listing: boolean };
 }
 
 export interface PipelineOptions {
@@ -49,6 +51,8 @@ export interface PipelineOptions {
   /** Stop reading a file after this many bytes, whatever its size claimed (the --max-filesize cap). */
   maxFileBytes?: number;
   onProgress?: (s: SearchProgress) => void;
+  /** Return the ranked candidates as kept, before they are spread across files (a cluster shard's answer). */
+  candidatesOnly?: boolean;
 }
 
 export interface PipelineOutcome {
@@ -70,9 +74,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   const stats: SearchStats = { files: 0, lines: 0, bytes: 0, skipped: 0, binary: 0, errors: 0, ms: 0 };
   const warnings: SourceWarning[] = [];
   const paths: string[] = [];
-  // Hybrid/lexical results are spread across files, chosen from a larger pool of candidates.
-  const spread = o.rank !== undefined && Number.isFinite(o.topK) && o.rank.fileDecay < 1;
-  const topk = new TopK<Hit>(spread ? o.topK * CANDIDATES_PER_RESULT + 10 : o.topK);
+  const topk = new TopK<Hit>(candidateLimit(o.topK, o.rank));
   let closest: Hit | null = null;
   let fatal: unknown = null;
   // Chunks start at file lines that are multiples of chunkLines: pieces must too.
@@ -282,8 +284,22 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     if (ticker) clearInterval(ticker);
   }
   stats.ms = performance.now() - started;
-  const hits = spread ? spreadAcrossFiles(topk.take(), o.topK, o.rank!.fileDecay, o.rank!.fileCoherence) : topk.take();
+  const hits = o.candidatesOnly ? topk.take() : finishCandidates(topk.take(), o.topK, o.rank);
   return { hits, closestMiss: topk.size === 0 ? closest : null, warnings, stats };
+}
+
+/** Hybrid/lexical results are spread across files, chosen from a larger pool of candidates. */
+const spreads = (topK: number, rank: RankPlan | undefined): rank is RankPlan =>
+  rank !== undefined && Number.isFinite(topK) && rank.fileDecay < 1;
+
+/** How many candidates the bounded heap keeps for topK results (the same on one machine and per shard). */
+export function candidateLimit(topK: number, rank: RankPlan | undefined): number {
+  return spreads(topK, rank) ? topK * CANDIDATES_PER_RESULT + 10 : topK;
+}
+
+/** The kept candidates (best first) -> the hits shown: spread across files in the ranked modes. */
+export function finishCandidates(candidates: Hit[], topK: number, rank: RankPlan | undefined): Hit[] {
+  return spreads(topK, rank) ? spreadAcrossFiles(candidates, topK, rank.fileDecay, rank.fileCoherence) : candidates;
 }
 
 /** A signal that aborts when either does (AbortSignal.any, which Node 20.0-20.2 lack). */

@@ -8,7 +8,7 @@ import { checkOptionTypes } from './options-check.js';
 import { createInProcessExecutor } from './in-process.js';
 import { loadModel, type LoadModelOptions } from './model/load.js';
 import { defaultModelSpec } from './model/default-model.js';
-import { runPipeline, type SearchProgress, type SearchStats } from './pipeline.js';
+import { runPipeline, type PipelineOutcome, type SearchProgress, type SearchStats } from './pipeline.js';
 import { createPool, type Executor } from './pool.js';
 import { bundledLexicon } from './rank/lexical/lexicon.js';
 import { buildRankPlan } from './rank/plan.js';
@@ -64,6 +64,21 @@ export interface SearchOptions {
   batchLines?: number;
   signal?: AbortSignal;
   onProgress?: (s: SearchProgress) => void;
+  /**
+   * Search on the workers of a cluster instead of this machine: a Redis URL (redis://, rediss://),
+   * or the URL with tuning. The answer is the one this machine would give (see "Running on many machines").
+   */
+  cluster?: string | ClusterOptions;
+}
+
+export interface ClusterOptions {
+  url: string;
+  /** Give up when no worker has been listening for this long (default 30 s). */
+  timeoutMs?: number;
+  /** Bytes of files per shard (default 16 MiB). */
+  shardBytes?: number;
+  /** Said while the search runs (no worker listening yet): the CLI prints it on stderr. */
+  onNotice?: (message: string) => void;
 }
 
 export interface SearchContentOptions extends Omit<SearchOptions, 'paths' | 'sources'> {
@@ -119,7 +134,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   const local = async () => (localP ??= createInProcessExecutor(await model(), kind));
   const workers = async () => (pool ??= createPool({ model: await model(), kind, threads: concurrency }));
 
-  async function run(sources: Source[], o: SearchOptions, small: boolean, deadline: Deadline | null): Promise<SearchResponse> {
+  async function run(sources: Source[], o: SearchOptions, small: boolean, deadline: Deadline | null, candidatesOnly = false): Promise<PipelineOutcome> {
     const mode = o.mode ?? 'hybrid';
     const rank = mode === 'line' ? undefined : buildRankPlan(o.query, mode, bundledLexicon());
     const queryText = o.ignoreCase ? o.query.toLowerCase() : o.query;
@@ -141,15 +156,9 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       sources, executor, query, queryKey: `${++searchCount}:${queryText}`,
       topK, maxDistance, nLines: o.nLines ?? 3, ignoreCase: !!o.ignoreCase, rank,
       signal: o.signal, onProgress: o.onProgress, batchLines: o.batchLines,
-      maxFileBytes: o.maxFileBytes, deadline: deadline ?? undefined,
+      maxFileBytes: o.maxFileBytes, deadline: deadline ?? undefined, candidatesOnly,
     });
-    const results = o.merge === false ? resultsPerHit(outcome.hits) : mergeHits(outcome.hits);
-    return {
-      results,
-      closestMiss: outcome.closestMiss ? hitToResult(outcome.closestMiss) : undefined,
-      warnings: capNote ? [capNote, ...outcome.warnings] : outcome.warnings,
-      stats: outcome.stats,
-    };
+    return capNote ? { ...outcome, warnings: [capNote, ...outcome.warnings] } : outcome;
   }
 
   const searcher: Searcher = {
@@ -162,6 +171,12 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       validate(o);
       // The clock starts now: listing, model loading and the pool's start all count.
       const deadline = deadlineOf(o.timeoutMs);
+      if (o.cluster !== undefined) {
+        // Loaded only here: BullMQ and ioredis never load for a search on this machine.
+        const { clusterSearch } = await import('./cluster/coordinator.js');
+        const cfg = typeof o.cluster === 'string' ? { url: o.cluster } : o.cluster;
+        return respond(await clusterSearch(o, { model: opts.model ?? defaultModelSpec(), deadline, onNotice: cfg.onNotice }), o);
+      }
       const paths = o.paths ?? [];
       const sources: Source[] = [...(o.sources ?? [])];
       if (paths.length > 0) {
@@ -173,12 +188,12 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       if (sources.length === 0) throw new SimgrepError('BAD_FLAG', 'nothing to search: pass paths, or pipe text on stdin');
       const small = (o.sources ?? []).every((src) => src.small === true)
         && (paths.length === 0 || (await totalFileBytes(paths)) < IN_PROCESS_BYTES);
-      return run(sources, o, small, deadline);
+      return respond(await run(sources, o, small, deadline), o);
     },
     async searchContent(o) {
       validate(o);
       const source = createContentSource(o.name ?? '<content>', o.content);
-      return run([source], o, o.content.length < IN_PROCESS_BYTES, deadlineOf(o.timeoutMs));
+      return respond(await run([source], o, o.content.length < IN_PROCESS_BYTES, deadlineOf(o.timeoutMs)), o);
     },
     async close() {
       const closing: Promise<void>[] = [];
@@ -190,10 +205,35 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     },
   };
   executors.set(searcher, (pooled) => (pooled && concurrency > 0 ? workers() : local()));
+  shardSearches.set(searcher, (sources, o) => {
+    validate(o);
+    return run(sources, o, false, deadlineOf(o.timeoutMs), true);
+  });
   return searcher;
 }
 
+/** A search's outcome as the caller sees it: windows merged (or one result per hit) and the closest miss. */
+function respond(outcome: PipelineOutcome, o: SearchOptions | SearchContentOptions): SearchResponse {
+  return {
+    results: o.merge === false ? resultsPerHit(outcome.hits) : mergeHits(outcome.hits),
+    closestMiss: outcome.closestMiss ? hitToResult(outcome.closestMiss) : undefined,
+    warnings: outcome.warnings,
+    stats: outcome.stats,
+  };
+}
+
 const executors = new WeakMap<Searcher, (pooled: boolean) => Promise<Executor>>();
+const shardSearches = new WeakMap<Searcher, (sources: Source[], o: SearchOptions) => Promise<PipelineOutcome>>();
+
+/**
+ * The searcher's search over given sources, answering with the ranked candidates as kept (before they
+ * are spread across files and merged into windows): what a cluster worker returns for a shard.
+ */
+export function shardSearchOf(searcher: Searcher): (sources: Source[], o: SearchOptions) => Promise<PipelineOutcome> {
+  const get = shardSearches.get(searcher);
+  if (!get) throw new SimgrepError('INTERNAL', 'not a searcher made by createSearcher()');
+  return get;
+}
 
 /** The searcher's worker pool (pooled) or in-process scorer, for the workspace indexer. */
 export function executorOf(searcher: Searcher, pooled: boolean): Promise<Executor> {

@@ -29,7 +29,12 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   workspace: async () => (await import('./commands/workspace-command.js')).runWorkspaceCommand,
   mcp: async () => (await import('./commands/mcp-command.js')).runMcpCommand,
   run: async () => (await import('./commands/run-command.js')).runRunCommand,
+  worker: async () => (await import('./commands/worker-command.js')).runWorkerCommand,
 };
+
+/** Aborted by Ctrl-C / SIGTERM during a cluster search, so its shards are cancelled before simgrep dies. */
+const interrupted = new AbortController();
+let searching: Promise<unknown> | null = null;
 
 async function main(argv: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(argv);
@@ -56,10 +61,20 @@ async function main(argv: string[]): Promise<number> {
     offline: flags.offline === true || undefined,
     onModelProgress: progress.download,
   };
-  const target = useStdin ? null : searchTarget(flags, paths);
+  const clusterUrl = (flags.cluster as string | undefined) ?? (process.env.SIMGREP_CLUSTER || undefined);
+  const cluster = clusterUrl === undefined ? undefined : {
+    url: clusterUrl,
+    timeoutMs: typeof flags['cluster-timeout'] === 'number' ? flags['cluster-timeout'] * 1000 : undefined,
+    shardBytes: flags['shard-size'] as number | undefined,
+    onNotice: (m: string) => { progress.clear(); process.stderr.write(`simgrep: ${m}\n`); },
+  };
+  // A cluster search scans on the workers: a workspace index here cannot answer for them.
+  const target = useStdin || cluster ? null : searchTarget(flags, paths);
   const searcher = target ? createWorkspace({ ...engine, ...target, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined } }) : createSearcher(engine);
   try {
-    const response = await searcher.search({
+    const search = searcher.search({
+      cluster,
+      signal: cluster ? interrupted.signal : undefined,
       query,
       mode: flags.mode as SearchMode | undefined,
       paths,
@@ -79,6 +94,8 @@ async function main(argv: string[]): Promise<number> {
       merge: flags.merge !== false,
       onProgress: progress.search,
     });
+    if (cluster) searching = search;
+    const response = await search;
     progress.clear();
     return report(response, flags);
   } finally {
@@ -132,7 +149,12 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.once(signal, () => {
     removeIncompleteDownloads();
-    process.kill(process.pid, signal);
+    if (process.listenerCount(signal) > 0) return; // the command handles it (simgrep worker)
+    const die = () => process.kill(process.pid, signal);
+    if (!searching) { die(); return; }
+    // A cluster search first takes its shards back out of Redis (bounded: Redis may be gone).
+    interrupted.abort();
+    void Promise.race([searching.catch(() => {}), new Promise((r) => setTimeout(r, 3000))]).then(die);
   });
 }
 process.on('exit', () => { removeIncompleteDownloads(); });

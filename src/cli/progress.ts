@@ -31,7 +31,8 @@ export function createProgress(stream: NodeJS.WriteStream): Progress {
     },
     search(s) {
       if (s.ms < SHOW_AFTER_MS) return;
-      const rate = `searched ${s.files} files, ${s.lines.toLocaleString('en-US')} lines (${Math.round((s.lines / s.ms) * 1000).toLocaleString('en-US')} lines/s)`;
+      const shards = s.shards ? `shards ${s.shards.done}/${s.shards.total}${s.shards.listing ? '+ (listing)' : ''}, ` : '';
+      const rate = `${shards}searched ${s.files} files, ${s.lines.toLocaleString('en-US')} lines (${Math.round((s.lines / s.ms) * 1000).toLocaleString('en-US')} lines/s)`;
       // A read open this long is a slow or stuck source: say which, so the wait has a name.
       const waiting = s.waitingOn && s.waitingOn.ms >= WAITING_AFTER_MS ? `; waiting on ${s.waitingOn.path} for ${Math.floor(s.waitingOn.ms / 1000)} s` : '';
       draw(rate + waiting);

@@ -7,6 +7,8 @@ export interface WalkFilters {
   /** Extensions, e.g. ['.py', 'md']: the dot is optional, case is ignored; empty = all. */
   extensions?: string[];
   maxFileBytes?: number;
+  /** List only: fetch no object ahead (a cluster coordinator lists; its workers read). */
+  listOnly?: boolean;
 }
 
 /** '.PY', ' py' -> '.py'. */

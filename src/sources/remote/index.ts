@@ -1,6 +1,7 @@
 // Turns remote URIs into Sources: simgrep's unstorage driver for the URI's scheme, read through its
 // streaming capabilities by the storage-source adapter. Settings (credentials, endpoints) are read
 // when the source is first listed, so a problem with one URI is that source's warning, not a crash.
+import { SimgrepError } from '../../errors.js';
 import type { Source, SourceWarning } from '../source.js';
 import { parseRemoteUri, redactUri, type RemoteUri } from '../uri.js';
 import { resolveAzureSettings } from './azure-auth.js';
@@ -52,22 +53,27 @@ function targetOf(u: RemoteUri): StorageTarget {
 /** A source built on first listing; a failure to build it (bad URI, no credentials) is its warning. */
 function deferredSource(label: string, build: () => Promise<Source>): Source {
   let inner: Source | null = null;
+  let building: Promise<Source> | null = null;
   const warnings: SourceWarning[] = [];
-  const ready = (): Source => {
-    if (!inner) throw new Error(`${label} was read before it was listed`);
-    return inner;
-  };
+  // A cluster worker reads entries another machine listed: the source is then built on first read.
+  const ready = async (): Promise<Source> => (inner ??= await (building ??= build()));
   return {
     async *list(signal) {
-      try { inner = await build(); } catch (e) {
+      try { await ready(); } catch (e) {
         const { code, reason } = remoteReason(e);
         warnings.push({ path: label, code, message: `${label}: ${reason}` });
         return;
       }
-      yield* inner.list(signal);
+      yield* inner!.list(signal);
     },
-    read: (entry, signal) => ready().read(entry, signal),
-    stream: (entry, signal) => ready().stream!(entry, signal),
+    read: async (entry, signal) => (await ready()).read(entry, signal),
+    async *stream(entry, signal) {
+      let source: Source;
+      try { source = await ready(); } catch (e) {
+        throw new SimgrepError(remoteReason(e).code, `${entry.path}: ${remoteReason(e).reason}`, { cause: e });
+      }
+      yield* source.stream!(entry, signal);
+    },
     drainWarnings: () => [...warnings.splice(0), ...(inner?.drainWarnings?.() ?? [])],
   };
 }

@@ -26,7 +26,7 @@ export interface StorageSourceOptions extends WalkFilters {
 interface RemoteEntry extends Entry { key: string; prefetched?: Promise<Uint8Array> }
 
 /** Small objects fetched ahead of the pipeline (latency hidden behind the search), and how many. */
-const READ_AHEAD = { depth: 32, maxObjectBytes: 1 << 20 };
+export const READ_AHEAD = { depth: 32, maxObjectBytes: 1 << 20 };
 
 /** A Source over a caller's own unstorage Storage (library API). */
 export function createStorageSource(storage: Storage, o: StorageSourceOptions = {}): Source {
@@ -113,7 +113,8 @@ export function storageSource(caps: StreamingCapabilities, target: StorageTarget
         }
       };
       let handedOut = 0;
-      for await (const e of readAhead(entries(signal), fetchWhole, READ_AHEAD)) {
+      const listed = filters.listOnly ? entries(signal) : readAhead(entries(signal), fetchWhole, READ_AHEAD);
+      for await (const e of listed) {
         if (signal?.aborted || stopped) break;
         handedOut++;
         yield e;

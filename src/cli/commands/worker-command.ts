@@ -1,0 +1,37 @@
+// simgrep worker --cluster URL [-J N]: a long-running cluster worker. One line on stderr per shard;
+// SIGTERM or Ctrl-C finishes the shards running and exits 0 (a second signal hands them back at once).
+import { startClusterWorker } from '../../cluster/worker.js';
+import { SimgrepError } from '../../errors.js';
+import { defaultModelSpec } from '../../model/default-model.js';
+import { createSearcher } from '../../searcher.js';
+import type { EmbedderKind } from '../../types.js';
+import type { ParsedFlags } from '../flags.js';
+
+export async function runWorkerCommand(flags: ParsedFlags, args: string[]): Promise<number> {
+  const url = (flags.cluster as string | undefined) ?? process.env.SIMGREP_CLUSTER;
+  if (!url) throw new SimgrepError('BAD_FLAG', 'simgrep worker needs the cluster\'s Redis: --cluster redis://host:6379 (or $SIMGREP_CLUSTER)');
+  if (args.length > 0) throw new SimgrepError('BAD_FLAG', `simgrep worker takes no paths (got ${args[0]}): the coordinator names what to search`);
+  const model = (flags.model as string | undefined) ?? defaultModelSpec();
+  const searcher = createSearcher({
+    model,
+    concurrency: flags.concurrency as number | undefined,
+    embedder: flags.embedder as EmbedderKind | undefined,
+    offline: flags.offline === true || undefined,
+  });
+  const log = (line: string) => { process.stderr.write(`simgrep worker: ${line}\n`); };
+  await searcher.model(); // a broken model fails here, not on every shard
+  const worker = await startClusterWorker({ url, searcher, model, log });
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      log(stopping ? `${signal} again: handing back the running shards` : `${signal}: finishing the running shards, then exiting`);
+      const force = stopping;
+      stopping = true;
+      worker.close(force).then(resolve, resolve);
+    };
+    for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(s, stop);
+  });
+  await searcher.close();
+  log('stopped');
+  return 0;
+}

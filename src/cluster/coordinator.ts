@@ -1,0 +1,170 @@
+// The cluster coordinator: lists the sources here, cuts the listing into shards as it streams in,
+// enqueues them on BullMQ, and merges the shards' candidates into the same bounded heap a search on
+// one machine fills, so the answer is the same. It never reads a file itself.
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
+import { SimgrepError, isSimgrepError } from '../errors.js';
+import { candidateLimit, finishCandidates, type PipelineOutcome, type SearchStats } from '../pipeline.js';
+import { bundledLexicon } from '../rank/lexical/lexicon.js';
+import { buildRankPlan } from '../rank/plan.js';
+import { TopK } from '../rank/topk.js';
+import type { Hit } from '../rank/windows.js';
+import type { ClusterOptions, SearchOptions } from '../searcher.js';
+import { sourcesForPaths } from '../sources/resolve.js';
+import type { SourceWarning } from '../sources/source.js';
+import { simgrepVersion } from '../version.js';
+import { connectRedis, shownUrl, unreachable } from './connection.js';
+import { mergeShardResult, shardFailure, type ShardState } from './merge.js';
+import { modelIdentity } from './model-identity.js';
+import { ALIVE_TTL_MS, HEARTBEAT_MS, PREFIX, PROTOCOL, QUEUE, aliveKey, resultsKey, type ShardJob, type ShardResult } from './protocol.js';
+import { DEFAULT_SHARD_BYTES, cutShards } from './shards.js';
+import { checkWorkers, type PendingShard } from './watch.js';
+
+export const DEFAULT_CLUSTER_TIMEOUT_MS = 30_000;
+/** Errors that are the same on every shard: the query stops with them instead of N copies. */
+const QUERY_ERRORS = new Set(['BAD_QUERY', 'BAD_FLAG', 'MODEL_NOT_FOUND', 'MODEL_OFFLINE', 'MODEL_DOWNLOAD', 'MODEL_CORRUPT', 'TOKENIZER_CORRUPT', 'EMBEDDER_UNAVAILABLE']);
+
+export interface ClusterSearchContext {
+  /** The model the searcher was made with (its spec): workers must run the same. */
+  model: string;
+  deadline: { signal: AbortSignal; seconds: number } | null;
+  onNotice?: (message: string) => void;
+}
+
+export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext): Promise<PipelineOutcome> {
+  const started = performance.now();
+  const cfg: ClusterOptions = typeof o.cluster === 'string' ? { url: o.cluster } : o.cluster!;
+  if (o.sources?.length) {
+    throw new SimgrepError('BAD_FLAG', 'a cluster search takes paths and URIs only: standard input and Source objects cannot travel to the workers');
+  }
+  const paths = o.paths ?? [];
+  if (paths.length === 0) throw new SimgrepError('BAD_FLAG', 'nothing to search: pass paths or URIs for the cluster to search');
+  const timeoutMs = cfg.timeoutMs ?? DEFAULT_CLUSTER_TIMEOUT_MS;
+  const shardBytes = cfg.shardBytes ?? DEFAULT_SHARD_BYTES;
+  if (!(timeoutMs > 0)) throw new SimgrepError('BAD_FLAG', `--cluster-timeout must be a number of seconds > 0 (got ${timeoutMs / 1000})`);
+  if (!(shardBytes > 0)) throw new SimgrepError('BAD_FLAG', `--shard-size must be a size > 0 (got ${shardBytes})`);
+  const mode = o.mode ?? 'hybrid';
+  const rank = mode === 'line' ? undefined : buildRankPlan(o.query, mode, bundledLexicon());
+  const topK = o.topK ?? (o.maxDistance !== undefined ? Infinity : 3);
+
+  const redis = await connectRedis(cfg.url, { name: 'simgrep-coordinator' });
+  const blocking = redis.duplicate();
+  const { Queue: QueueClass } = await import('bullmq');
+  const queue: Queue = new QueueClass(QUEUE, { connection: redis, prefix: PREFIX });
+  const queryId = randomBytes(6).toString('hex');
+  const state: ShardState = {
+    topk: new TopK<Hit>(candidateLimit(topK, rank)), closest: null, warnings: [], seenWarnings: new Set(),
+    stats: { files: 0, lines: 0, bytes: 0, skipped: 0, binary: 0, errors: 0, ms: 0 },
+  };
+  const shards = new Map<number, PendingShard>();
+  let total = 0;
+  let listingDone = false;
+  let finished = false;
+  let fatal: unknown = null;
+  const listingAbort = new AbortController();
+  const addWarnings = (ws: SourceWarning[]) => {
+    for (const w of ws) {
+      state.warnings.push(w);
+      if (w.code === 'TOO_LARGE') state.stats.skipped++; else state.stats.errors++;
+    }
+  };
+  const me = { protocol: PROTOCOL, simgrep: simgrepVersion(), model: modelIdentity(ctx.model) };
+  const lost = (e: unknown) => (isSimgrepError(e) ? e : unreachable(cfg.url, e as Error, true));
+  const heartbeat = setInterval(() => { redis.pexpire(aliveKey(queryId), ALIVE_TTL_MS).catch(() => {}); }, HEARTBEAT_MS);
+
+  try {
+    await blocking.connect().catch((e: Error) => { throw unreachable(cfg.url, e); });
+    await redis.set(aliveKey(queryId), String(process.pid), 'PX', ALIVE_TTL_MS);
+    const listing = (async () => {
+      const sources = await sourcesForPaths(paths, {
+        recursive: o.recursive, hidden: o.hidden, noIgnore: o.noIgnore, extensions: o.extensions,
+        maxFileBytes: o.maxFileBytes, remote: o.remote, followSymlinks: o.followSymlinks, listOnly: true,
+      });
+      for await (const shard of cutShards(sources, { shardBytes, signal: listingAbort.signal, onWarnings: addWarnings })) {
+        const n = total;
+        const id = `${queryId}-${n}`;
+        const job: ShardJob = { ...me, queryId, n, roots: paths, cwd: process.cwd(), options: shardOptions(o), entries: shard.entries };
+        const pending: PendingShard = { id, entries: shard.entries, queued: false, missingTicks: 0 };
+        shards.set(n, pending); // before the job exists: its result may come back before add() returns
+        total++;
+        await queue.add('search', job, { jobId: id, removeOnComplete: true, removeOnFail: { age: 600 }, attempts: 1 });
+        pending.queued = true;
+      }
+      listingDone = true;
+    })();
+    listing.catch((e) => { fatal ??= e; });
+
+    let lastWatch = 0;
+    let lastProgress = 0;
+    const watch = { noWorkerSince: null as number | null, noted: false };
+    while (!(listingDone && shards.size === 0)) {
+      if (fatal) throw fatal;
+      if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'the search was aborted');
+      if (ctx.deadline?.signal.aborted) {
+        state.stats.errors++;
+        state.warnings.push({
+          path: '', code: 'TIMEOUT',
+          message: `stopped after the --timeout of ${ctx.deadline.seconds} s: the results found so far are shown; ${shards.size} of ${total} shards${listingDone ? '' : ' listed so far'} were not searched`,
+        });
+        break;
+      }
+      const popped = await blocking.blpop(resultsKey(queryId), 0.25).catch((e) => { throw lost(e); });
+      if (popped) {
+        const r = JSON.parse(popped[1]) as ShardResult;
+        if (!shards.has(r.n)) continue; // a redelivered shard's second answer
+        if ('error' in r) {
+          if (r.refused) throw new SimgrepError('CLUSTER_INCOMPATIBLE', `worker ${r.worker} refused the query: ${r.error.message}; run the same simgrep and --model everywhere`);
+          if (QUERY_ERRORS.has(r.error.code)) throw new SimgrepError(r.error.code as 'BAD_QUERY', r.error.message);
+          shardFailure(state, shards.get(r.n)!.entries, `failed on worker ${r.worker}: ${r.error.message}`);
+        } else {
+          mergeShardResult(state, r);
+        }
+        shards.delete(r.n);
+      }
+      const now = performance.now();
+      if (now - lastWatch >= 1000) {
+        lastWatch = now;
+        await checkWorkers({ redis, queue, url: cfg.url, me, timeoutMs, shards, total, state, watch, notice: ctx.onNotice }).catch((e) => { throw lost(e); });
+      }
+      if (o.onProgress && now - lastProgress >= 250) {
+        lastProgress = now;
+        o.onProgress({ ...state.stats, ms: now - started, shards: { done: total - shards.size, total, listing: !listingDone } });
+      }
+    }
+    finished = true;
+  } catch (e) {
+    throw lost(e);
+  } finally {
+    clearInterval(heartbeat);
+    listingAbort.abort();
+    await cleanUp({ redis, blocking, queue, queryId, pending: finished ? [] : [...shards.values()].map((s) => s.id) });
+  }
+  state.stats.ms = performance.now() - started;
+  const hits = finishCandidates(state.topk.take(), topK, rank);
+  return { hits, closestMiss: state.topk.size === 0 ? state.closest : null, warnings: state.warnings, stats: state.stats as SearchStats };
+}
+
+/** What a worker needs of the search's options (no credentials: workers use their own). */
+function shardOptions(o: SearchOptions): ShardJob['options'] {
+  const { query, mode, topK, maxDistance, nLines, ignoreCase, maxFileBytes, batchLines, recursive, hidden, noIgnore, followSymlinks, extensions } = o;
+  const remote = o.remote && { s3Endpoint: o.remote.s3Endpoint, timeoutMs: o.remote.timeoutMs, retries: o.remote.retries };
+  return JSON.parse(JSON.stringify({ query, mode, topK, maxDistance, nLines, ignoreCase, maxFileBytes, batchLines, recursive, hidden, noIgnore, followSymlinks, extensions, remote })) as ShardJob['options'];
+}
+
+/**
+ * Leaves nothing behind: the query's key goes (workers drop its jobs unread and stop its running
+ * shards), its waiting jobs are removed, its results list deleted. Bounded: Redis may be gone.
+ */
+async function cleanUp(o: { redis: Redis; blocking: Redis; queue: Queue; queryId: string; pending: string[] }): Promise<void> {
+  const work = (async () => {
+    if (o.redis.status === 'ready') {
+      await o.redis.del(aliveKey(o.queryId), resultsKey(o.queryId)).catch(() => {});
+      await Promise.all(o.pending.map((id) => o.queue.remove(id).catch(() => 0)));
+      await o.queue.close().catch(() => {});
+    }
+  })();
+  await Promise.race([work, new Promise((r) => setTimeout(r, 2000).unref())]);
+  o.blocking.disconnect();
+  o.redis.disconnect();
+}

@@ -1,0 +1,75 @@
+// What travels through Redis between a coordinator and its workers: the shard job, the shard result,
+// the keys both use and their lifetimes. Plain JSON only; never credentials, never whole texts.
+import type { SearchStats } from '../pipeline.js';
+import type { Hit } from '../rank/windows.js';
+import type { SearchOptions } from '../searcher.js';
+import type { SourceWarning } from '../sources/source.js';
+
+/** Bumped when a job or result changes shape: workers refuse jobs of another protocol. */
+export const PROTOCOL = 1;
+/** BullMQ's key prefix and queue name: every key simgrep writes starts with "simgrep:". */
+export const PREFIX = 'simgrep';
+export const QUEUE = 'shards';
+
+/** A query is alive while its coordinator renews this key; a job of a dead query is dropped unread. */
+export const aliveKey = (queryId: string) => `${PREFIX}:q:${queryId}:alive`;
+/** Workers push shard results here; the coordinator pops (removes) them as they come. */
+export const resultsKey = (queryId: string) => `${PREFIX}:q:${queryId}:results`;
+/** Live workers: member = worker id, score = last heartbeat (ms); their versions in WORKER_INFO. */
+export const WORKERS = `${PREFIX}:workers`;
+export const WORKER_INFO = `${PREFIX}:worker-info`;
+
+export const ALIVE_TTL_MS = Number(process.env.SIMGREP_CLUSTER_ALIVE_MS) || 10_000;
+export const HEARTBEAT_MS = Math.max(200, Math.floor(ALIVE_TTL_MS / 4));
+/** A result nobody pops (its coordinator died) is gone after this. */
+export const RESULT_TTL_MS = 5 * 60_000;
+/** A worker not heard from for this long is not counted as listening. */
+export const WORKER_STALE_MS = 10_000;
+
+/** The options a worker needs to run a shard exactly as the coordinator's machine would. */
+export type ShardOptions = Pick<SearchOptions,
+  'query' | 'mode' | 'topK' | 'maxDistance' | 'nLines' | 'ignoreCase' | 'maxFileBytes' | 'batchLines'
+  | 'recursive' | 'hidden' | 'noIgnore' | 'followSymlinks' | 'extensions'>
+  & { remote?: { s3Endpoint?: string; timeoutMs?: number; retries?: number } };
+
+/** One listed file: which root's source lists it (index into roots), and the entry as listed. */
+export interface ShardEntry {
+  s: number;
+  path: string;
+  size?: number;
+  named?: boolean;
+  /** A remote object's key. */
+  key?: string;
+  /** A local name that is not valid UTF-8: its raw bytes, base64. */
+  io?: string;
+}
+
+export interface ShardJob {
+  protocol: number;
+  simgrep: string;
+  model: string;
+  queryId: string;
+  n: number;
+  roots: string[];
+  /** The coordinator's working directory, for relative local paths on a shared filesystem. */
+  cwd: string;
+  options: ShardOptions;
+  entries: ShardEntry[];
+}
+
+export interface WorkerInfo { id: string; host: string; pid: number; simgrep: string; model: string; protocol: number }
+
+/** What a worker pushes for a shard: its candidates, or why it could not run it. */
+export type ShardResult =
+  | { n: number; worker: string; hits: Hit[]; closestMiss: Hit | null; warnings: SourceWarning[]; stats: SearchStats }
+  | { n: number; worker: string; error: { code: string; message: string }; refused?: boolean };
+
+/** Why a worker cannot run a job (another simgrep, protocol or model), or null when it can. */
+export function incompatibility(job: Pick<ShardJob, 'protocol' | 'simgrep' | 'model'>, mine: Pick<WorkerInfo, 'protocol' | 'simgrep' | 'model'>): string | null {
+  const diffs: string[] = [];
+  if (job.simgrep !== mine.simgrep || job.protocol !== mine.protocol) {
+    diffs.push(`simgrep ${job.simgrep} (protocol ${job.protocol}) on the coordinator, ${mine.simgrep} (protocol ${mine.protocol}) on the worker`);
+  }
+  if (job.model !== mine.model) diffs.push(`model ${job.model} on the coordinator, ${mine.model} on the worker`);
+  return diffs.length ? diffs.join('; ') : null;
+}

@@ -1,0 +1,121 @@
+// The cluster worker: takes shards from the BullMQ queue, runs the ordinary search over them (the same
+// searcher the CLI uses, with this machine's model and credentials) and pushes back only the shard's
+// candidates, counts and per-file warnings. A job of a dead or cancelled query is dropped unread.
+import { hostname } from 'node:os';
+import type { Redis } from 'ioredis';
+import type { Job, Worker } from 'bullmq';
+import { isSimgrepError, serializeError } from '../errors.js';
+import { shardSearchOf, type Searcher } from '../searcher.js';
+import { sourcesForPaths } from '../sources/resolve.js';
+import type { Source } from '../sources/source.js';
+import { simgrepVersion } from '../version.js';
+import { connectRedis } from './connection.js';
+import { modelIdentity } from './model-identity.js';
+import {
+  HEARTBEAT_MS, PREFIX, PROTOCOL, QUEUE, RESULT_TTL_MS, WORKERS, WORKER_INFO, aliveKey, incompatibility, resultsKey,
+  type ShardJob, type ShardResult, type WorkerInfo,
+} from './protocol.js';
+import { createShardSource } from './shard-source.js';
+
+export interface ClusterWorkerOptions {
+  url: string;
+  searcher: Searcher;
+  /** The model spec the searcher was made with. */
+  model: string;
+  /** Shards searched at once (default 2: the next one starts while the last files of one finish). */
+  shards?: number;
+  /** How soon a shard of a worker that died is handed to another (default 30 s; $SIMGREP_CLUSTER_STALL_MS). */
+  stallMs?: number;
+  log: (line: string) => void;
+}
+
+export interface ClusterWorker {
+  info: WorkerInfo;
+  /** Stops taking shards; finishes the ones running (force: hands them back at once). */
+  close(force?: boolean): Promise<void>;
+}
+
+export async function startClusterWorker(o: ClusterWorkerOptions): Promise<ClusterWorker> {
+  const stallMs = o.stallMs ?? (Number(process.env.SIMGREP_CLUSTER_STALL_MS) || 30_000);
+  const info: WorkerInfo = {
+    id: `${hostname()}:${process.pid}`, host: hostname(), pid: process.pid,
+    simgrep: simgrepVersion(), model: modelIdentity(o.model), protocol: PROTOCOL,
+  };
+  const redis = await connectRedis(o.url, { persistent: true, name: 'simgrep-worker' });
+  const beat = () => redis.multi().zadd(WORKERS, Date.now(), info.id).hset(WORKER_INFO, info.id, JSON.stringify(info)).exec().catch(() => null);
+  await beat();
+  const heartbeat = setInterval(beat, Math.min(HEARTBEAT_MS, 2000));
+  const sources = new Map<string, Source[]>();
+  const search = shardSearchOf(o.searcher);
+
+  const push = (queryId: string, r: ShardResult) =>
+    redis.multi().rpush(resultsKey(queryId), JSON.stringify(r)).pexpire(resultsKey(queryId), RESULT_TTL_MS).exec();
+
+  async function runShard(job: Job<ShardJob>, signal?: AbortSignal): Promise<void> {
+    const d = job.data;
+    const started = performance.now();
+    const why = incompatibility(d, info);
+    if (why) {
+      o.log(`refused shard ${d.queryId}/${d.n}: ${why}`);
+      await push(d.queryId, { n: d.n, worker: info.id, refused: true, error: { code: 'CLUSTER_INCOMPATIBLE', message: why } });
+      return;
+    }
+    if (!(await redis.exists(aliveKey(d.queryId)))) {
+      o.log(`dropped shard ${d.queryId}/${d.n}: its query was cancelled or its coordinator is gone`);
+      return;
+    }
+    // Stop when BullMQ cancels the job (shutdown) or the query goes away (Ctrl-C, the coordinator died).
+    const abort = new AbortController();
+    signal?.addEventListener('abort', () => abort.abort(), { once: true });
+    const watch = setInterval(() => {
+      redis.exists(aliveKey(d.queryId)).then((n) => { if (!n) abort.abort(); }, () => {});
+    }, 1000);
+    try {
+      const roots = sources.get(d.queryId) ?? await sourcesForPaths(d.roots, { ...d.options, remote: d.options.remote });
+      remember(sources, d.queryId, roots);
+      const shard = createShardSource({ entries: d.entries, sources: roots, roots: d.roots, cwd: d.cwd, host: info.host });
+      const outcome = await search([shard], { ...d.options, sources: undefined, paths: undefined, signal: abort.signal });
+      await push(d.queryId, { n: d.n, worker: info.id, hits: outcome.hits, closestMiss: outcome.closestMiss, warnings: outcome.warnings, stats: outcome.stats });
+      const s = outcome.stats;
+      o.log(`shard ${d.queryId}/${d.n}: ${s.files} files, ${s.lines} lines, ${(s.bytes / 1048576).toFixed(1)} MB in ${Math.round(performance.now() - started)} ms, ${s.errors} errors`);
+    } catch (e) {
+      if (abort.signal.aborted) {
+        o.log(`stopped shard ${d.queryId}/${d.n}: ${signal?.aborted ? 'handed back (worker stopping)' : 'its query was cancelled'}`);
+        if (signal?.aborted) throw e; // BullMQ moves a cancelled job on; the query's coordinator sees it fail or redelivered
+        return;
+      }
+      const error = serializeError(e);
+      o.log(`shard ${d.queryId}/${d.n} failed: ${isSimgrepError(e) ? e.message : (e as Error).stack ?? String(e)}`);
+      await push(d.queryId, { n: d.n, worker: info.id, error });
+    } finally {
+      clearInterval(watch);
+    }
+  }
+
+  const { Worker: WorkerClass } = await import('bullmq');
+  const worker: Worker<ShardJob> = new WorkerClass<ShardJob>(QUEUE, (job, _token, signal) => runShard(job, signal), {
+    connection: redis, prefix: PREFIX, concurrency: o.shards ?? 2,
+    lockDuration: stallMs, stalledInterval: Math.max(500, Math.floor(stallMs / 2)), maxStalledCount: 3,
+    name: info.id,
+  });
+  worker.on('error', (e) => o.log(`Redis: ${e.message}`));
+  await worker.waitUntilReady();
+  o.log(`listening for shards (simgrep ${info.simgrep}, model ${info.model}, ${o.shards ?? 2} shards at a time)`);
+
+  return {
+    info,
+    async close(force = false) {
+      clearInterval(heartbeat);
+      await worker.close(force);
+      await redis.multi().zrem(WORKERS, info.id).hdel(WORKER_INFO, info.id).exec().catch(() => {});
+      redis.disconnect();
+    },
+  };
+}
+
+/** Sources per query, for the few queries a worker sees at a time. */
+function remember(cache: Map<string, Source[]>, queryId: string, sources: Source[]): void {
+  cache.delete(queryId);
+  cache.set(queryId, sources);
+  while (cache.size > 4) cache.delete(cache.keys().next().value!);
+}
