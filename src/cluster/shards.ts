@@ -1,7 +1,9 @@
 // Cuts a listing into shards as it streams in: by bytes, so shards cost about the same to search, and
 // by count, so a shard of tiny files stays a small job. A file is never split: its chunks and windows
 // stay whole, which is what makes a shard's top-k exact.
+import { statSync } from 'node:fs';
 import type { Entry, Source, SourceWarning } from '../sources/source.js';
+import { isRemoteUri } from '../sources/uri.js';
 import type { ShardEntry } from './protocol.js';
 
 /** Measured (bench/cluster.ts, docs/SCALING.md): per-shard overhead stays near 1% of a shard's time. */
@@ -21,7 +23,7 @@ export async function* cutShards(
     for await (const e of sources[s].list(o.signal)) {
       o.onWarnings(sources[s].drainWarnings?.() ?? []);
       entries.push(toShardEntry(s, e));
-      bytes += e.size ?? UNKNOWN_SIZE;
+      bytes += e.size ?? sizeOf(e);
       if (bytes >= o.shardBytes || entries.length >= MAX_SHARD_ENTRIES) {
         yield { entries, bytes };
         entries = [];
@@ -31,6 +33,12 @@ export async function* cutShards(
     o.onWarnings(sources[s].drainWarnings?.() ?? []);
   }
   if (entries.length > 0) yield { entries, bytes };
+}
+
+/** A local walk does not stat its files (only --max-filesize needs sizes): the coordinator does, to cut by bytes. */
+function sizeOf(e: Entry): number {
+  if (isRemoteUri(e.path)) return UNKNOWN_SIZE;
+  try { return statSync((e as Entry & { io?: Buffer }).io ?? e.path).size; } catch { return 0; }
 }
 
 function toShardEntry(s: number, e: Entry): ShardEntry {
