@@ -15,16 +15,13 @@ export const QUEUE = 'shards';
 export const aliveKey = (queryId: string) => `${PREFIX}:q:${queryId}:alive`;
 /** Workers push shard results here; the coordinator pops (removes) them as they come. */
 export const resultsKey = (queryId: string) => `${PREFIX}:q:${queryId}:results`;
-/** Live workers: member = worker id, score = last heartbeat (ms); their versions in WORKER_INFO. */
-export const WORKERS = `${PREFIX}:workers`;
+/** What each worker runs (simgrep, model), by worker id; which workers are alive, Redis itself knows (CLIENT LIST). */
 export const WORKER_INFO = `${PREFIX}:worker-info`;
 
 export const ALIVE_TTL_MS = Number(process.env.SIMGREP_CLUSTER_ALIVE_MS) || 10_000;
 export const HEARTBEAT_MS = Math.max(200, Math.floor(ALIVE_TTL_MS / 4));
 /** A result nobody pops (its coordinator died) is gone after this. */
 export const RESULT_TTL_MS = 5 * 60_000;
-/** A worker not heard from for this long is not counted as listening. */
-export const WORKER_STALE_MS = 10_000;
 
 /** The options a worker needs to run a shard exactly as the coordinator's machine would. */
 export type ShardOptions = Pick<SearchOptions,

@@ -43,8 +43,8 @@ export function createShardSource(o: ShardSourceOptions): Source {
   }
 
   return {
-    list() {
-      const fetchWhole = (e: Listed) => collectBytes(sourceOf(e).stream!(e));
+    list(signal) {
+      const fetchWhole = (e: Listed) => collectBytes(sourceOf(e).stream!(e, signal));
       // Small remote objects are fetched ahead, as on one machine; local reads are fast enough as they are.
       // (A local entry's "prefetch" is a rejection nobody reads: the fs source reads the file itself.)
       return readAhead(entries(), (e) => (isRemoteUri(e.path) ? fetchWhole(e) : Promise.reject(new Error('local'))), READ_AHEAD);

@@ -6,7 +6,7 @@ import type { Queue } from 'bullmq';
 import { SimgrepError } from '../errors.js';
 import { shownUrl } from './connection.js';
 import { shardFailure, type ShardState } from './merge.js';
-import { WORKERS, WORKER_INFO, WORKER_STALE_MS, incompatibility, type ShardEntry, type WorkerInfo } from './protocol.js';
+import { WORKER_INFO, incompatibility, type ShardEntry, type WorkerInfo } from './protocol.js';
 
 export interface PendingShard { id: string; entries: ShardEntry[]; queued: boolean; missingTicks: number }
 
@@ -29,23 +29,28 @@ export interface WatchContext {
 
 export async function checkWorkers(c: WatchContext): Promise<void> {
   const now = Date.now();
-  const ids = await c.redis.zrangebyscore(WORKERS, now - WORKER_STALE_MS, '+inf');
-  const infos = ids.length ? (await c.redis.hmget(WORKER_INFO, ...ids)).flatMap((j) => (j ? [JSON.parse(j) as WorkerInfo] : [])) : [];
-  const compatible = infos.filter((w) => incompatibility(c.me, w) === null);
+  // Workers listening now, by their connections (a killed worker's connection is gone at once).
+  const clients = await c.queue.getWorkers();
+  if (clients.some((w) => !w.rawname)) return checkFailedJobs(c); // a Redis without CLIENT LIST: cannot tell
+  const ids = clients.map((w) => String(w.rawname).slice(String(w.rawname).indexOf(':w:') + 3));
+  const infos = ids.length ? (await c.redis.hmget(WORKER_INFO, ...ids)).map((j) => (j ? JSON.parse(j) as WorkerInfo : null)) : [];
+  // A worker whose versions are not known (yet) is taken as compatible: it refuses a job it cannot run.
+  const compatible = infos.filter((w) => w === null || incompatibility(c.me, w) === null);
+  const known = infos.filter((w): w is WorkerInfo => w !== null);
   if (compatible.length > 0) {
     c.watch.noWorkerSince = null;
   } else {
     c.watch.noWorkerSince ??= now;
     const waited = now - c.watch.noWorkerSince;
-    const why = infos.length > 0
-      ? `no worker can run this query (${infos.length} listening, none compatible: ${incompatibility(c.me, infos[0])})`
+    const why = known.length > 0
+      ? `no worker can run this query (${known.length} listening, none compatible: ${incompatibility(c.me, known[0])})`
       : `no worker is listening on ${shownUrl(c.url)}`;
     if (waited >= NOTICE_AFTER_MS && !c.watch.noted) {
       c.watch.noted = true;
       c.notice?.(`${why}; start one with: simgrep worker --cluster ${shownUrl(c.url)} (waiting up to ${c.timeoutMs / 1000} s, --cluster-timeout)`);
     }
     if (waited >= c.timeoutMs) {
-      const code = infos.length > 0 ? 'CLUSTER_INCOMPATIBLE' : 'CLUSTER_NO_WORKER';
+      const code = known.length > 0 ? 'CLUSTER_INCOMPATIBLE' : 'CLUSTER_NO_WORKER';
       throw new SimgrepError(code, `${why} for ${c.timeoutMs / 1000} s (--cluster-timeout): ${c.shards.size} of ${c.total} shards not searched; start workers with: simgrep worker --cluster ${shownUrl(c.url)}`);
     }
   }

@@ -12,7 +12,7 @@ import { simgrepVersion } from '../version.js';
 import { connectRedis } from './connection.js';
 import { modelIdentity } from './model-identity.js';
 import {
-  HEARTBEAT_MS, PREFIX, PROTOCOL, QUEUE, RESULT_TTL_MS, WORKERS, WORKER_INFO, aliveKey, incompatibility, resultsKey,
+  PREFIX, PROTOCOL, QUEUE, RESULT_TTL_MS, WORKER_INFO, aliveKey, incompatibility, resultsKey,
   type ShardJob, type ShardResult, type WorkerInfo,
 } from './protocol.js';
 import { createShardSource } from './shard-source.js';
@@ -42,9 +42,10 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
     simgrep: simgrepVersion(), model: modelIdentity(o.model), protocol: PROTOCOL,
   };
   const redis = await connectRedis(o.url, { persistent: true, name: 'simgrep-worker' });
-  const beat = () => redis.multi().zadd(WORKERS, Date.now(), info.id).hset(WORKER_INFO, info.id, JSON.stringify(info)).exec().catch(() => null);
-  await beat();
-  const heartbeat = setInterval(beat, Math.min(HEARTBEAT_MS, 2000));
+  // Written again now and then: a Redis restarted without persistence has forgotten it.
+  const announce = () => redis.hset(WORKER_INFO, info.id, JSON.stringify(info)).catch(() => 0);
+  await announce();
+  const heartbeat = setInterval(announce, 5000);
   const sources = new Map<string, Source[]>();
   const search = shardSearchOf(o.searcher);
 
@@ -75,6 +76,7 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
       remember(sources, d.queryId, roots);
       const shard = createShardSource({ entries: d.entries, sources: roots, roots: d.roots, cwd: d.cwd, host: info.host });
       const outcome = await search([shard], { ...d.options, sources: undefined, paths: undefined, signal: abort.signal });
+      if (!(await redis.exists(aliveKey(d.queryId)))) throw abortedBy(abort);
       await push(d.queryId, { n: d.n, worker: info.id, hits: outcome.hits, closestMiss: outcome.closestMiss, warnings: outcome.warnings, stats: outcome.stats });
       const s = outcome.stats;
       o.log(`shard ${d.queryId}/${d.n}: ${s.files} files, ${s.lines} lines, ${(s.bytes / 1048576).toFixed(1)} MB in ${Math.round(performance.now() - started)} ms, ${s.errors} errors`);
@@ -96,7 +98,7 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
   const worker: Worker<ShardJob> = new WorkerClass<ShardJob>(QUEUE, (job, _token, signal) => runShard(job, signal), {
     connection: redis, prefix: PREFIX, concurrency: o.shards ?? 2,
     lockDuration: stallMs, stalledInterval: Math.max(500, Math.floor(stallMs / 2)), maxStalledCount: 3,
-    name: info.id,
+    name: info.id, // BullMQ names its connection after it: the coordinator sees who listens in CLIENT LIST
   });
   worker.on('error', (e) => o.log(`Redis: ${e.message}`));
   await worker.waitUntilReady();
@@ -107,10 +109,16 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
     async close(force = false) {
       clearInterval(heartbeat);
       await worker.close(force);
-      await redis.multi().zrem(WORKERS, info.id).hdel(WORKER_INFO, info.id).exec().catch(() => {});
+      await redis.hdel(WORKER_INFO, info.id).catch(() => 0);
       redis.disconnect();
     },
   };
+}
+
+/** The query went away while its shard ran: nobody will read the answer. */
+function abortedBy(abort: AbortController): Error {
+  abort.abort();
+  return new Error('the query is gone');
 }
 
 /** Sources per query, for the few queries a worker sees at a time. */

@@ -14,7 +14,7 @@ import { encodeRfc3986, signV4 } from '../../src/sources/remote/sigv4.js';
 import { cliPath, runCli, type CliRun } from '../helpers/cli.js';
 import { startWorker, type WorkerProcess } from '../helpers/cluster.js';
 import { freePort, startRedis, type RedisServer } from '../helpers/redis-server.js';
-import { S3RVER_KEYS, seedObjects, startS3rver, type S3Server } from '../helpers/s3-server.js';
+import { S3RVER_KEYS, putObject, seedObjects, startS3rver, type S3Server } from '../helpers/s3-server.js';
 import { startProxy, type Proxy } from '../helpers/tcp-proxy.js';
 import { readFileSync } from 'node:fs';
 
@@ -154,6 +154,7 @@ describe('cluster search', () => {
     const expected = await runCli([...q, uri], { env });
     workers.push(await startWorker(redis.url, { env }));
     const r = await run.done;
+    await putObject(s3.endpoint, BUCKET, victimKey, readFileSync(path.join(home, 'tree', victimKey.slice('src/'.length))));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`s3://${BUCKET}/${victimKey}`);
     expect(r.stdout).toBe(expected.stdout);
@@ -242,12 +243,22 @@ describe('cluster search', () => {
     await until('shards waiting', async () => (await inspect(redis.url)).wait > 3);
     run.proc.kill('SIGKILL');
     await run.done;
+    // Nobody renews the query's key now: it lapses (2 s here), and its shards are worthless from then on.
+    await until('the query key to lapse', async () => !(await inspect(redis.url)).queryKeys.some((k) => k.endsWith(':alive')), 5000);
     const w = await startWorker(redis.url, { env });
     workers.push(w);
     await until('the dead query\'s shards to be dropped', async () => {
       const s = await inspect(redis.url);
-      return s.wait === 0 && s.active === 0 && s.queryKeys.length === 0;
+      return s.wait === 0 && s.active === 0 && !s.queryKeys.some((k) => k.endsWith(':alive'));
     }, 20_000);
+    // A result pushed just before the query's key lapsed is never read: it expires by itself.
+    const r = new Redis(redis.url);
+    try {
+      for (const k of (await inspect(redis.url)).queryKeys) {
+        const ttl = await r.pttl(k);
+        expect({ k, expires: ttl > 0 && ttl <= 300_000 }).toEqual({ k, expires: true });
+      }
+    } finally { r.disconnect(); }
     expect(w.log()).toMatch(/dropped shard [0-9a-f]+\/\d+: its query was cancelled or its coordinator is gone/);
   }, 60_000);
 
