@@ -12,6 +12,7 @@ import { countCorpus } from './count.js';
 import { generateTree } from './corpus.js';
 import { measure } from './measure.js';
 import { AGENT_QUERIES, QUERIES, WARMUP_QUERIES } from './queries.js';
+import { writeResultsSection } from './results.js';
 
 const CLI = path.join(REPO_ROOT, 'dist/src/cli/main.js');
 const MODEL = path.join(REPO_ROOT, 'bench/.tmp/potion-8m-shape');
@@ -206,10 +207,7 @@ function writeSection(r: any): void {
     '<!-- agents:end -->',
     '',
   ].join('\n');
-  const file = path.join(REPO_ROOT, 'bench/RESULTS.md');
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const re = /<!-- agents:begin[\s\S]*?<!-- agents:end -->\n?/;
-  writeFileSync(file, re.test(text) ? text.replace(re, md) : `${text.trimEnd()}\n\n${md}`);
+  writeResultsSection(path.join(REPO_ROOT, 'bench/RESULTS.md'), 'agents', md);
 }
 
 main().catch((e: unknown) => { process.stderr.write(`[bench:agents] ${(e as Error)?.stack ?? String(e)}\n`); process.exitCode = 2; });

@@ -4,7 +4,7 @@
 // bench/cluster-results.json and the cluster section of bench/RESULTS.md.
 // npm run build && node dist/bench/cluster.js [--quick] [--repeats N]
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildBenchModel, REPO_ROOT } from './bench-model.js';
@@ -12,6 +12,7 @@ import { countCorpus } from './count.js';
 import { generateTree } from './corpus.js';
 import { measure, median, type RunResult } from './measure.js';
 import { BENCH_BUCKET, S3_KEYS, seedOnce, startS3 } from './remote-s3.js';
+import { benchArgs, writeResultsSection } from './results.js';
 import { startRedis } from '../test/helpers/redis-server.js';
 
 const CLI = 'dist/src/cli/main.js';
@@ -19,10 +20,8 @@ const MODEL = 'bench/.tmp/potion-8m-shape';
 const QUERIES = ['where do we retry failed uploads', 'parse the config file and validate settings', 'close the database connection on timeout'];
 const TARGET_RATIO = 0.85;
 const TARGET_FIXED_MS = 100;
-const argv = process.argv.slice(2);
-const quick = argv.includes('--quick');
-const repeatsAt = argv.indexOf('--repeats');
-const REPEATS = repeatsAt >= 0 ? Number(argv[repeatsAt + 1]) : quick ? 1 : 3;
+const { quick, repeats } = benchArgs();
+const REPEATS = repeats(3);
 const log = (m: string): void => { process.stderr.write(`[bench:cluster] ${m}\n`); };
 
 interface Config { id: string; label: string; workers: number; threads: number; args: string[] }
@@ -164,10 +163,7 @@ function writeSection(r: any): void {
     '<!-- cluster:end -->',
     '',
   ].join('\n');
-  const file = path.join(REPO_ROOT, 'bench/RESULTS.md');
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const re = /<!-- cluster:begin[\s\S]*?<!-- cluster:end -->\n?/;
-  writeFileSync(file, re.test(text) ? text.replace(re, md) : `${text.trimEnd()}\n\n${md}`);
+  writeResultsSection(path.join(REPO_ROOT, 'bench/RESULTS.md'), 'cluster', md);
 }
 
 main().catch((e: unknown) => { process.stderr.write(`[bench:cluster] ${(e as Error)?.stack ?? String(e)}\n`); process.exitCode = 2; });

@@ -10,6 +10,7 @@ import { countCorpus } from './count.js';
 import { generateTree } from './corpus.js';
 import { measure, type RunResult } from './measure.js';
 import { QUERIES } from './queries.js';
+import { writeResultsSection } from './results.js';
 import { createWorkspace } from '../src/index/workspace.js';
 
 const CLI = path.join(REPO_ROOT, 'dist/src/cli/main.js');
@@ -118,10 +119,7 @@ function writeSection(r: any): void {
     '<!-- index:end -->',
     '',
   ].join('\n');
-  const file = path.join(REPO_ROOT, 'bench/RESULTS.md');
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const re = /<!-- index:begin[\s\S]*?<!-- index:end -->\n?/;
-  writeFileSync(file, re.test(text) ? text.replace(re, md) : `${text.trimEnd()}\n\n${md}`);
+  writeResultsSection(path.join(REPO_ROOT, 'bench/RESULTS.md'), 'index', md);
 }
 
 main().catch((e: unknown) => { process.stderr.write(`[bench:index] ${(e as Error)?.stack ?? String(e)}\n`); process.exitCode = 2; });

@@ -9,17 +9,15 @@ import { buildBenchModel, REPO_ROOT } from './bench-model.js';
 import { countCorpus } from './count.js';
 import { generateBigFile, generateTree } from './corpus.js';
 import { measure, median, RSS_METHOD, type RunResult } from './measure.js';
-import { fmt, kbToMb } from './results.js';
+import { benchArgs, fmt, kbToMb } from './results.js';
 import { BENCH_BUCKET, corpusFiles, rawGetFloorS, S3_KEYS, seedOnce, startS3, type BenchS3 } from './remote-s3.js';
 
 const CLI = 'dist/src/cli/main.js';
 const MODEL = 'bench/.tmp/potion-8m-shape';
 const QUERIES = ['where do we retry failed uploads', 'parse the config file and validate settings', 'close the database connection on timeout'];
 const TARGET_RATIO = 0.7;
-const argv = process.argv.slice(2);
-const quick = argv.includes('--quick');
-const repeatsAt = argv.indexOf('--repeats');
-const REPEATS = repeatsAt >= 0 ? Number(argv[repeatsAt + 1]) : quick ? 1 : 3;
+const { quick, repeats } = benchArgs();
+const REPEATS = repeats(3);
 const log = (m: string): void => { process.stderr.write(`[bench:remote] ${m}\n`); };
 
 interface Corpus { name: string; rel: string; files: number; lines: number; bytes: number }

@@ -1,4 +1,5 @@
 // The bench's result shapes and the target checks derived from them (shared by run.ts and report.ts).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { RunResult } from './measure.js';
 import { median, spread } from './measure.js';
 
@@ -136,3 +137,17 @@ export function pairRatios(a: Row, b: Row): number[] {
 }
 
 export { fmt };
+
+/** Puts one harness's section into bench/RESULTS.md between its markers (`<!-- name:begin ... -->` ... `<!-- name:end -->`), replacing the last one. */
+export function writeResultsSection(file: string, name: string, md: string): void {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const re = new RegExp(`<!-- ${name}:begin[\\s\\S]*?<!-- ${name}:end -->\\n?`);
+  writeFileSync(file, re.test(text) ? text.replace(re, () => md) : `${text.trimEnd()}\n\n${md}`);
+}
+
+/** --quick and --repeats N, as every harness takes them. */
+export function benchArgs(argv = process.argv.slice(2)): { quick: boolean; repeats: (full: number) => number } {
+  const quick = argv.includes('--quick');
+  const at = argv.indexOf('--repeats');
+  return { quick, repeats: (full) => (at >= 0 ? Number(argv[at + 1]) : quick ? 1 : full) };
+}
