@@ -4,7 +4,7 @@
 // bench/cluster-results.json and the cluster section of bench/RESULTS.md.
 // npm run build && node dist/bench/cluster.js [--quick] [--repeats N]
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildBenchModel, REPO_ROOT } from './bench-model.js';
@@ -40,8 +40,11 @@ async function stopWorkers(ps: ChildProcess[]): Promise<void> {
   await Promise.all(ps.map((p) => new Promise((r) => { p.once('exit', r); p.kill('SIGTERM'); })));
 }
 
-/** The fixed cost of a cluster query: one tiny object, workers warm, timed inside this process (no node start-up). */
-async function fixedCost(url: string, uri: string): Promise<{ clusterMs: number[]; localMs: number[] }> {
+/**
+ * The fixed cost of a cluster query: one tiny object, workers warm, timed inside this process (no node
+ * start-up); and the cost of a shard: one directory of the tree as one shard, then as one shard per file.
+ */
+async function fixedCost(url: string, uri: string, dirUri: string): Promise<{ clusterMs: number[]; localMs: number[]; oneShardMs: number[]; shardPerFileMs: number[]; files: number }> {
   const { createSearcher } = await import('../src/index.js');
   const searcher = createSearcher({ model: path.join(REPO_ROOT, MODEL), concurrency: 2 });
   const clusterMs: number[] = [];
@@ -57,8 +60,20 @@ async function fixedCost(url: string, uri: string): Promise<{ clusterMs: number[
       if (i >= 5) localMs.push(performance.now() - t);
       if (JSON.stringify(c.results) !== JSON.stringify(l.results)) throw new Error(`cluster and local answers differ for "${q}"`);
     }
+    const oneShardMs: number[] = [];
+    const shardPerFileMs: number[] = [];
+    let files = 0;
+    for (let i = 0; i < 16; i++) {
+      const q = QUERIES[i % QUERIES.length];
+      for (const [shardBytes, into] of (i % 2 ? [[1 << 30, oneShardMs], [1, shardPerFileMs]] : [[1, shardPerFileMs], [1 << 30, oneShardMs]]) as [number, number[]][]) {
+        const t = performance.now();
+        const r = await searcher.search({ query: q, paths: [dirUri], cluster: { url, shardBytes } });
+        if (i >= 2) into.push(performance.now() - t);
+        files = r.stats.files;
+      }
+    }
+    return { clusterMs, localMs, oneShardMs, shardPerFileMs, files };
   } finally { await searcher.close(); }
-  return { clusterMs, localMs };
 }
 
 async function main(): Promise<void> {
@@ -85,7 +100,7 @@ async function main(): Promise<void> {
   ];
   const runs = new Map<string, RunResult[]>(configs.map((c) => [c.id, []]));
   const cpu = new Map<number, number[]>([[1, []], [2, []]]);
-  let fixed: { clusterMs: number[]; localMs: number[] } = { clusterMs: [], localMs: [] };
+  let fixed: Awaited<ReturnType<typeof fixedCost>> = { clusterMs: [], localMs: [], oneShardMs: [], shardPerFileMs: [], files: 0 };
   try {
     await seedOnce(s3, s3dir, path.join(REPO_ROOT, treeRel), 'tree-1m/', log);
     await seedOnce(s3, s3dir, path.join(REPO_ROOT, 'README.md'), 'tiny/README.md', log);
@@ -105,7 +120,8 @@ async function main(): Promise<void> {
       }
     }
     const ws = await startWorkers(redis.url, 1, 2, env);
-    try { fixed = await fixedCost(redis.url, `s3://${BENCH_BUCKET}/tiny/README.md`); } finally { await stopWorkers(ws); }
+    const dir = readdirSync(path.join(REPO_ROOT, treeRel)).sort()[0];
+    try { fixed = await fixedCost(redis.url, `s3://${BENCH_BUCKET}/tiny/README.md`, `s3://${BENCH_BUCKET}/tree-1m/${dir}/mod-0/`); } finally { await stopWorkers(ws); }
   } finally {
     await redis.stop();
     await s3.stop();
@@ -121,6 +137,10 @@ async function main(): Promise<void> {
     corpus: { path: treeRel, ...corpus }, rows,
     cpuScaling: { oneMs: median(cpu.get(1)!), twoMs: median(cpu.get(2)!) },
     fixed: { clusterMedianMs: median(fixed.clusterMs), localMedianMs: median(fixed.localMs), clusterMs: fixed.clusterMs, localMs: fixed.localMs },
+    shard: {
+      files: fixed.files, oneShardMedianMs: median(fixed.oneShardMs), shardPerFileMedianMs: median(fixed.shardPerFileMs),
+      perShardMs: (median(fixed.shardPerFileMs) - median(fixed.oneShardMs)) / Math.max(1, fixed.files - 1),
+    },
   };
   writeFileSync(path.join(REPO_ROOT, 'bench', 'cluster-results.json'), JSON.stringify(results, null, 2) + '\n');
   writeSection(results);
@@ -138,8 +158,7 @@ function writeSection(r: any): void {
   const j2 = row('w2j1');
   const ratio = one.linesPerSec / single.linesPerSec;
   const shardsDefault = Math.ceil(r.corpus.bytes / (16 << 20));
-  const shardsSmall = Math.ceil(r.corpus.bytes / (1 << 20));
-  const perShardMs = ((small.wallS - one.wallS) * 1000) / (shardsSmall - shardsDefault);
+  const perShardMs = r.shard.perShardMs;
   const ceiling = (2 * r.cpuScaling.oneMs) / r.cpuScaling.twoMs;
   const md = [
     '<!-- cluster:begin (written by node dist/bench/cluster.js) -->',
@@ -155,7 +174,9 @@ function writeSection(r: any): void {
     '',
     `- Fixed cost of a cluster query (library, in this process, warm worker; one 1-object search: connect, enqueue, one shard, merge, clean up): median ${f(r.fixed.clusterMedianMs, 1)} ms over ${r.fixed.clusterMs.length} queries `
       + `(the same search on this machine: ${f(r.fixed.localMedianMs, 1)} ms); target <= ${TARGET_FIXED_MS} ms: ${r.fixed.clusterMedianMs <= TARGET_FIXED_MS ? 'PASS' : 'FAIL'}.`,
-    `- Cost of a shard: 1 MiB shards (${shardsSmall}) against 16 MiB shards (${shardsDefault}) add ${f(perShardMs, 1)} ms per extra shard on one worker, which at 16 MiB is ${f((perShardMs * shardsDefault) / (one.wallS * 1000) * 100, 1)}% of the run.`,
+    `- Cost of a shard (library, warm worker -J 2; one directory of ${r.shard.files} objects searched as one shard, then as ${r.shard.files} shards, alternating, 14 pairs): `
+      + `${f(r.shard.oneShardMedianMs, 1)} ms against ${f(r.shard.shardPerFileMedianMs, 1)} ms, so ${f(perShardMs, 1)} ms per extra shard; the ${shardsDefault} default (16 MiB) shards of tree-1m cost ${f(perShardMs * shardsDefault, 0)} ms of the ${f(one.wallS, 1)} s run `
+      + `(the --shard-size 1M row: ${f(small.wallS, 2)} s for ${Math.ceil(r.corpus.bytes / (1 << 20))} shards).`,
     `- Scaling: 2 worker processes (-J 1 each) against 1 (-J 1): ${f(j2.linesPerSec / j1.linesPerSec, 2)}x; the machine's own two-core ceiling (bench/cpu-scaling.ts, 2 x wall(1) / wall(2)) measured in the same rounds: ${f(ceiling, 2)}x.`,
     '',
     'Commands (from the repo root; AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_ENDPOINT_URL=<s3rver>; workers: `node dist/src/cli/main.js worker --cluster redis://127.0.0.1:PORT -J N --model bench/.tmp/potion-8m-shape --embedder static`):',
