@@ -16,7 +16,7 @@ import { startWorker, type WorkerProcess } from '../helpers/cluster.js';
 import { freePort, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { S3RVER_KEYS, putObject, seedObjects, startS3rver, type S3Server } from '../helpers/s3-server.js';
 import { startProxy, type Proxy } from '../helpers/tcp-proxy.js';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const BUCKET = 'tree';
 const QUERIES: string[][] = [
@@ -107,6 +107,19 @@ afterAll(async () => {
 });
 
 describe('cluster search', () => {
+  it('a search on one machine loads neither BullMQ nor ioredis (its start-up is unchanged)', async () => {
+    const hook = path.join(home, 'hook.mjs');
+    writeFileSync(hook, 'export async function resolve(s, c, n) { if (/^(bullmq|ioredis)$|(^|\\/)cluster\\//.test(s)) process.stderr.write(`LOADED ${s}\\n`); return n(s, c); }\n');
+    const run = (extra: string[]) => new Promise<string>((resolve) => {
+      const p = spawn(process.execPath, ['--no-warnings', '--experimental-loader', hook, cliPath, 'retry the request', path.join(home, 'tree'), '-J', '0', ...extra], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      p.stderr!.setEncoding('utf8').on('data', (d: string) => { err += d; });
+      p.on('close', () => resolve(err));
+    });
+    expect((await run([])).match(/LOADED .*/g)).toBeNull();
+    expect((await run(['--cluster', `redis://127.0.0.1:${await freePort()}`])).match(/LOADED .*/g)).toEqual(['LOADED ./cluster/coordinator.js', 'LOADED ioredis']);
+  });
+
   it('answers exactly as one machine with 1, 2 and 4 workers and shards from tiny to large', async () => {
     for (const q of QUERIES) {
       const b = baseline.get(q.join(' '))!;
