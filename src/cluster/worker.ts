@@ -31,7 +31,7 @@ export interface ClusterWorkerOptions {
 
 export interface ClusterWorker {
   info: WorkerInfo;
-  /** Stops taking shards; finishes the ones running (force: hands them back at once). */
+  /** Stops taking shards; finishes the ones running within a grace period, else (or with force at once) hands them back. */
   close(force?: boolean): Promise<void>;
 }
 
@@ -48,11 +48,13 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
   const heartbeat = setInterval(announce, 5000);
   const sources = new Map<string, Source[]>();
   const search = shardSearchOf(o.searcher);
+  const bullmq = await import('bullmq');
+  const { WaitingError } = bullmq;
 
   const push = (queryId: string, r: ShardResult) =>
     redis.multi().rpush(resultsKey(queryId), JSON.stringify(r)).pexpire(resultsKey(queryId), RESULT_TTL_MS).exec();
 
-  async function runShard(job: Job<ShardJob>, signal?: AbortSignal): Promise<void> {
+  async function runShard(job: Job<ShardJob>, token: string | undefined, signal?: AbortSignal): Promise<void> {
     const d = job.data;
     const started = performance.now();
     const why = incompatibility(d, info);
@@ -81,9 +83,14 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
       const s = outcome.stats;
       o.log(`shard ${d.queryId}/${d.n}: ${s.files} files, ${s.lines} lines, ${(s.bytes / 1048576).toFixed(1)} MB in ${Math.round(performance.now() - started)} ms, ${s.errors} errors`);
     } catch (e) {
+      if (signal?.aborted) {
+        // This worker is stopping: the shard goes back to the queue for another worker, not to failed.
+        await job.moveToWait(token);
+        o.log(`handed back shard ${d.queryId}/${d.n}: this worker is stopping`);
+        throw new WaitingError();
+      }
       if (abort.signal.aborted) {
-        o.log(`stopped shard ${d.queryId}/${d.n}: ${signal?.aborted ? 'handed back (worker stopping)' : 'its query was cancelled'}`);
-        if (signal?.aborted) throw e; // BullMQ moves a cancelled job on; the query's coordinator sees it fail or redelivered
+        o.log(`stopped shard ${d.queryId}/${d.n}: its query was cancelled`);
         return;
       }
       const error = serializeError(e);
@@ -94,8 +101,8 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
     }
   }
 
-  const { Worker: WorkerClass } = await import('bullmq');
-  const worker: Worker<ShardJob> = new WorkerClass<ShardJob>(QUEUE, (job, _token, signal) => runShard(job, signal), {
+  const { Worker: WorkerClass } = bullmq;
+  const worker: Worker<ShardJob> = new WorkerClass<ShardJob>(QUEUE, (job, token, signal) => runShard(job, token, signal), {
     connection: redis, prefix: PREFIX, concurrency: o.shards ?? 2,
     lockDuration: stallMs, stalledInterval: Math.max(500, Math.floor(stallMs / 2)), maxStalledCount: 3,
     name: info.id, // BullMQ names its connection after it: the coordinator sees who listens in CLIENT LIST
@@ -104,11 +111,17 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
   await worker.waitUntilReady();
   o.log(`listening for shards (simgrep ${info.simgrep}, model ${info.model}, ${o.shards ?? 2} shards at a time)`);
 
+  let closing: Promise<void> | null = null;
   return {
     info,
     async close(force = false) {
       clearInterval(heartbeat);
-      await worker.close(force);
+      const handBack = () => worker.cancelAllJobs('the worker is stopping');
+      if (force) handBack();
+      // Running shards may finish within the grace period; a shard stuck longer is handed back.
+      const grace = setTimeout(handBack, Number(process.env.SIMGREP_CLUSTER_GRACE_MS) || 30_000);
+      await (closing ??= worker.close());
+      clearTimeout(grace);
       await redis.hdel(WORKER_INFO, info.id).catch(() => 0);
       redis.disconnect();
     },

@@ -157,6 +157,22 @@ describe('cluster search', () => {
     } finally { proxy.cut(); await proxy.close(); }
   }, 60_000);
 
+  it('SIGTERM: a worker stuck mid-shard hands it back after its grace period and exits 0; another finishes it exactly', async () => {
+    await stopWorkers();
+    const proxy = await holdingProxy();
+    try {
+      const leaving = await startWorker(redis.url, { env: { ...env, AWS_ENDPOINT_URL: proxy.endpoint, SIMGREP_CLUSTER_GRACE_MS: '1000' } });
+      const q = QUERIES[1];
+      const run = spawnCli([...q, uri, '--cluster', redis.url, '--shard-size', '1G']);
+      await until('the worker to be stuck reading', () => proxy.requests.some((l) => l.startsWith('GET') && !l.includes('list-type')));
+      expect(await leaving.stop('SIGTERM')).toBe(0);
+      expect(leaving.log()).toMatch(/SIGTERM: finishing the running shards, then exiting\n.*handed back shard [0-9a-f]+\/0: this worker is stopping/s);
+      workers.push(await startWorker(redis.url, { env }));
+      const r = await run.done;
+      expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: baseline.get(q.join(' '))!.stdout });
+    } finally { proxy.cut(); await proxy.close(); }
+  }, 60_000);
+
   it('an object deleted mid-query is a per-source error: every other result printed, exit 2', async () => {
     await stopWorkers();
     const q = QUERIES[0];
