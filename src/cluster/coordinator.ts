@@ -70,7 +70,8 @@ export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext)
     }
   };
   const me = { protocol: PROTOCOL, simgrep: simgrepVersion(), model: modelIdentity(ctx.model) };
-  const lost = (e: unknown) => (isSimgrepError(e) ? e : unreachable(cfg.url, e as Error, true));
+  // An error with a connection down is the connection's; anything else is what it is.
+  const lost = (e: unknown) => (isSimgrepError(e) || (redis.status === 'ready' && blocking.status === 'ready') ? e : unreachable(cfg.url, e as Error, true));
   const heartbeat = setInterval(() => { redis.pexpire(aliveKey(queryId), ALIVE_TTL_MS).catch(() => {}); }, HEARTBEAT_MS);
 
   try {

@@ -33,6 +33,17 @@ describe('progress', () => {
     ]);
   });
 
+  it('shows a cluster search\'s shards done out of those enqueued so far', () => {
+    const { stream, writes } = fakeStream(true);
+    const p = createProgress(stream);
+    p.search({ ...stats(2000), shards: { done: 3, total: 10, listing: true } });
+    p.search({ ...stats(2000), shards: { done: 12, total: 12, listing: false } });
+    expect(writes).toEqual([
+      '\r\x1b[Kshards 3/10+ (listing), searched 1200 files, 345,678 lines (172,839 lines/s)',
+      '\r\x1b[Kshards 12/12, searched 1200 files, 345,678 lines (172,839 lines/s)',
+    ]);
+  });
+
   it('writes nothing when stderr is not a terminal', () => {
     const { stream, writes } = fakeStream(false);
     const p = createProgress(stream);
