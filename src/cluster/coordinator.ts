@@ -60,7 +60,6 @@ export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext)
   const shards = new Map<number, PendingShard>();
   let total = 0;
   let listingDone = false;
-  let finished = false;
   let fatal: unknown = null;
   const listingAbort = new AbortController();
   const addWarnings = (ws: SourceWarning[]) => {
@@ -133,13 +132,13 @@ export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext)
         o.onProgress({ ...state.stats, ms: now - started, shards: { done: total - shards.size, total, listing: !listingDone } });
       }
     }
-    finished = true;
   } catch (e) {
     throw lost(e);
   } finally {
     clearInterval(heartbeat);
     listingAbort.abort();
-    await cleanUp({ redis, blocking, queue, queryId, pending: finished ? [] : [...shards.values()].map((s) => s.id) });
+    // Shards still unanswered (Ctrl-C, --timeout, an error) leave the queue with the query.
+    await cleanUp({ redis, blocking, queue, queryId, pending: [...shards.values()].map((s) => s.id) });
   }
   state.stats.ms = performance.now() - started;
   const hits = finishCandidates(state.topk.take(), topK, rank);

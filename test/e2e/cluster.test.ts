@@ -201,6 +201,16 @@ describe('cluster search', () => {
     expect(await inspect(redis.url)).toEqual({ wait: 0, active: 0, queryKeys: [] });
   }, 30_000);
 
+  it('--timeout: the results so far, the shards not searched named, and they leave the queue', async () => {
+    await stopWorkers();
+    const run = spawnCli([...QUERIES[0], uri, '--cluster', redis.url, '--timeout', '2']);
+    const r = await run.done;
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/stopped after the --timeout of 2 s: the results found so far are shown; 1 of 1 shards were not searched/);
+    expect(r.ms).toBeLessThan(6000);
+    expect(await inspect(redis.url)).toEqual({ wait: 0, active: 0, queryKeys: [] });
+  }, 30_000);
+
   it('Redis unreachable at start: a clear error within 5 s, exit 2, the password never printed', async () => {
     const port = await freePort();
     const t0 = Date.now();
@@ -221,7 +231,8 @@ describe('cluster search', () => {
     try {
       const w = await startWorker(secured.url, { env });
       const q = QUERIES[1];
-      const r = await cluster(q, secured.url, {});
+      // The URL from $SIMGREP_CLUSTER, as a user sets it once per shell.
+      const r = await runCli([...q, uri], { env: { ...env, SIMGREP_CLUSTER: secured.url } });
       await w.stop();
       expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: baseline.get(q.join(' '))!.stdout });
       expect(w.log() + r.stderr).not.toContain('pa55-w0rd');
