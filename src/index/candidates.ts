@@ -49,9 +49,9 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
     const { pathText } = info;
     const signals = plan.pathWords.length === 0 && !plan.pathPriors ? info.plain
       : plan.pathWords.length === 0 ? info.withPriors : pathSignals(path, plan, info.facts);
-    pathTf.fill(0);
-    // countTerms lower-cases the text on every call: look for a probe in the cached lower case first.
-    if (nTerms > 0 && (info.lower.length !== pathText.length || probes.some((p) => info.lower.includes(p)))) countTerms(pathText, plan, pathTf);
+    // A term's count in the path, kept with the path; countTerms only for a path that holds its probe.
+    const caseChanged = info.lower.length !== pathText.length;
+    for (let t = 0; t < nTerms; t++) pathTf[t] = caseChanged || info.lower.includes(probes[t]) ? pathTermCount(info, plan.terms[t]) : 0;
     for (let c = file.firstChunk; c < file.firstChunk + file.chunkCount; c++) {
       const hasTokens = (s.flags[c] & HAS_TOKENS) !== 0;
       const lineMatch = tf?.matched[c] === 1;
@@ -165,12 +165,12 @@ function lineTermCounts(s: Snapshot, plan: RankPlan): { counts: Float64Array; ma
   const counts = new Float64Array(s.start.length * nTerms);
   const matched = new Uint8Array(s.start.length);
   plan.terms.forEach((term, t) => {
-    const postings = term.whole ? s.byLower : s.byStem;
-    const range = postings.range(term.key);
-    if (!range) return;
-    for (let j = range[0]; j < range[1]; j++) {
-      const c = postings.chunk[j];
-      counts[c * nTerms + t] += postings.count[j];
+    const found = (term.whole ? s.byLower : s.byStem).find(term.key);
+    if (!found) return;
+    const { chunk, count } = found;
+    for (let j = 0; j < chunk.length; j++) {
+      const c = chunk[j];
+      counts[c * nTerms + t] += count[j];
       matched[c] = 1;
     }
   });
@@ -190,11 +190,10 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
   const certain = new Float64Array(n);
   const covered = new Map<number, number>(); // defined name -> idf of the query terms it holds
   plan.terms.forEach((term) => {
-    const postings = term.whole ? s.byDefLower : s.byDefStem;
-    const range = postings.range(term.key);
-    if (!range) return;
-    for (let j = range[0]; j < range[1]; j++) {
-      const d = s.defStart[postings.chunk[j]] + postings.count[j];
+    const found = (term.whole ? s.byDefLower : s.byDefStem).find(term.key);
+    if (!found) return;
+    for (let j = 0; j < found.chunk.length; j++) {
+      const d = s.defStart[found.chunk[j]] + found.count[j];
       covered.set(d, (covered.get(d) ?? 0) + term.idf);
     }
   });
@@ -212,15 +211,15 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
     for (const [d, idf] of covered) offer(chunkOf(d), d, plan.definitionBoost * idf / plan.idfSum, true);
   }
   for (const sym of plan.symbols) {
-    const range = s.byDefLower.range(sym.name);
-    if (!range) continue;
-    for (let j = range[0]; j < range[1]; j++) {
-      const c = s.byDefLower.chunk[j];
-      const d = s.defStart[c] + s.byDefLower.count[j];
+    const found = s.byDefLower.find(sym.name);
+    if (!found) continue;
+    for (let j = 0; j < found.chunk.length; j++) {
+      const c = found.chunk[j];
+      const d = s.defStart[c] + found.count[j];
       const path = q.display[s.chunkFile[c]];
       if (path === undefined) continue;
       const fileStem = (q.infos?.[s.chunkFile[c]] ?? pathInfo(path)).facts.fileStem;
-      offer(c, d, symbolScore(s.defNames[d], plan, fileStem), covered.has(d));
+      offer(c, d, symbolScore(s.defNames.at(d)!, plan, fileStem), covered.has(d));
     }
   }
   return { possible, certain };
@@ -231,6 +230,8 @@ export interface PathInfo {
   facts: PathFacts;
   pathText: string;
   lower: string;
+  /** Terms' counts in pathText, as countTerms counts them, by "w:key" (whole) or "s:key" (part stem). */
+  termCounts: Map<string, number>;
   /** Its signals for a query without path words, with and without the test/example priors. */
   plain: PathSignals;
   withPriors: PathSignals;
@@ -247,8 +248,25 @@ export function pathInfo(path: string): PathInfo {
     if (pathInfos.size > 1_000_000) pathInfos.clear();
     const facts = pathFacts(path);
     const pathText = pathTerms(path).join(' ');
-    info = { facts, pathText, lower: pathText.toLowerCase(), plain: pathSignals(path, NO_PATH_WORDS, facts), withPriors: pathSignals(path, PRIORS_ONLY, facts) };
+    info = { facts, pathText, lower: pathText.toLowerCase(), termCounts: new Map(), plain: pathSignals(path, NO_PATH_WORDS, facts), withPriors: pathSignals(path, PRIORS_ONLY, facts) };
     pathInfos.set(path, info);
   }
   return info;
+}
+
+/**
+ * How often one query term occurs in a path's text. countTerms counts each term on its own (an
+ * identifier that matches a term holds that term's probe), so a term's count is the path's alone.
+ */
+function pathTermCount(info: PathInfo, term: RankPlan['terms'][number]): number {
+  const key = (term.whole ? 'w:' : 's:') + term.key;
+  let n = info.termCounts.get(key);
+  if (n === undefined) {
+    const tf = new Float64Array(1);
+    countTerms(info.pathText, { terms: [term] } as RankPlan, tf);
+    n = tf[0];
+    if (info.termCounts.size >= 256) info.termCounts.clear();
+    info.termCounts.set(key, n);
+  }
+  return n;
 }

@@ -1,20 +1,51 @@
 // Term -> (chunk, count) lists over sorted keys: looked up by binary search (nothing to build when a
-// process starts), merged with additions and chunk renumbering when the index changes.
+// process starts), merged with additions and chunk renumbering when the index changes. The entries
+// of postings read from a snapshot file stay on disk until a query asks for a key's.
+import type { StringList } from './string-list.js';
 import type { KeyTriples } from './term-collector.js';
 
+export interface Entries {
+  chunk: Int32Array;
+  /** 16 bits when read from a snapshot file (saturating), 32 when built. */
+  count: Int32Array | Uint16Array;
+}
+
+/** Entries [from, to), read on demand (from a snapshot file). */
+export type EntryReader = (from: number, to: number) => Entries;
+
+/** Lookups a process makes from a file before it reads all the entries once (a long-lived process). */
+const READS_BEFORE_LOADING = 24;
+
 export class Postings {
+  private entries: Entries | null;
+  private reads = 0;
+
   constructor(
     /** Sorted, distinct. */
-    readonly keys: string[],
+    readonly keys: StringList,
     /** keys[i] owns entries [start[i], start[i + 1]). */
     readonly start: Int32Array,
-    readonly chunk: Int32Array,
-    /** 16 bits when read from a snapshot file (saturating), 32 when built. */
-    readonly count: Int32Array | Uint16Array,
-  ) {}
+    entries: Entries | EntryReader,
+  ) {
+    this.entries = typeof entries === 'function' ? null : entries;
+    if (typeof entries === 'function') this.readFile = entries;
+  }
+
+  private readonly readFile: EntryReader = () => { throw new Error('postings without entries'); };
+
+  private read(from: number, to: number): Entries {
+    if (!this.entries && ++this.reads > READS_BEFORE_LOADING) this.entries = this.readFile(0, this.size);
+    const e = this.entries;
+    return e ? { chunk: e.chunk.subarray(from, to), count: e.count.subarray(from, to) } : this.readFile(from, to);
+  }
 
   static empty(): Postings {
-    return new Postings([], new Int32Array(1), new Int32Array(0), new Int32Array(0));
+    return new Postings([], new Int32Array(1), { chunk: new Int32Array(0), count: new Int32Array(0) });
+  }
+
+  /** How many entries all keys hold together. */
+  get size(): number {
+    return this.start[this.keys.length];
   }
 
   /** Entries [from, to) of `key`, or null. */
@@ -23,11 +54,22 @@ export class Postings {
     let hi = this.keys.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const k = this.keys[mid];
+      const k = this.keys.at(mid)!;
       if (k === key) return [this.start[mid], this.start[mid + 1]];
       if (k < key) lo = mid + 1; else hi = mid - 1;
     }
     return null;
+  }
+
+  /** The entries of `key`, or null. */
+  find(key: string): Entries | null {
+    const r = this.range(key);
+    return r ? this.read(r[0], r[1]) : null;
+  }
+
+  /** Every entry, in key order. */
+  all(): Entries {
+    return this.read(0, this.size);
   }
 
   /**
@@ -50,22 +92,24 @@ export class Postings {
       addChunk[fill[r]] = rowChunk[added.row[t]];
       addCount[fill[r]++] = added.count[t];
     }
+    const old = this.all();
     const keys: string[] = [];
     const starts: number[] = [0];
-    const chunk = new Int32Array(this.chunk.length + added.length);
-    const count = new Int32Array(this.chunk.length + added.length);
+    const chunk = new Int32Array(old.chunk.length + added.length);
+    const count = new Int32Array(old.chunk.length + added.length);
     let at = 0;
     let i = 0;
     let j = 0;
     while (i < this.keys.length || j < order.length) {
       const newKey = j < order.length ? added.keys[order[j]] : '';
-      const fromOld = j >= order.length || (i < this.keys.length && this.keys[i] <= newKey);
-      const key = fromOld ? this.keys[i] : newKey;
+      const oldKey = i < this.keys.length ? this.keys.at(i)! : '';
+      const fromOld = j >= order.length || (i < this.keys.length && oldKey <= newKey);
+      const key = fromOld ? oldKey : newKey;
       const begin = at;
       if (fromOld) {
         for (let e = this.start[i]; e < this.start[i + 1]; e++) {
-          const c = remap ? remap[this.chunk[e]] : this.chunk[e];
-          if (c >= 0) { chunk[at] = c; count[at++] = this.count[e]; }
+          const c = remap ? remap[old.chunk[e]] : old.chunk[e];
+          if (c >= 0) { chunk[at] = c; count[at++] = old.count[e]; }
         }
         i++;
       }
@@ -77,7 +121,7 @@ export class Postings {
       }
       if (at > begin) { keys.push(key); starts.push(at); }
     }
-    return new Postings(keys, Int32Array.from(starts), chunk.slice(0, at), count.slice(0, at));
+    return new Postings(keys, Int32Array.from(starts), { chunk: chunk.slice(0, at), count: count.slice(0, at) });
   }
 }
 

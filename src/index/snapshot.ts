@@ -3,6 +3,7 @@
 // query bounds every chunk in a few milliseconds. Serialised by snapshot-file.ts; patched (not
 // rebuilt) when the index changes.
 import { Postings } from './postings.js';
+import type { StringList } from './string-list.js';
 import { TermCollector } from './term-collector.js';
 
 export interface SnapshotFile {
@@ -41,7 +42,7 @@ export interface Snapshot {
   byStem: Postings;
   /** Defined names per chunk: chunk c owns defNames[defStart[c], defStart[c + 1]). */
   defStart: Int32Array;
-  defNames: string[];
+  defNames: StringList;
   /** Per defined name: 1 when it is a plain identifier (countTerms finds it on its line). */
   defPlain: Uint8Array;
   /** Defined names by lower-cased name and by part stem; an entry's count is the name's place in its chunk. */
@@ -88,6 +89,8 @@ const PLAIN_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * chunks and postings (renumbered), changed files take their new rows.
  */
 export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: string): Snapshot {
+  const touchedOnly = touchOnly(old, ch);
+  if (touchedOnly) return { ...old, version, files: touchedOnly };
   const states = new Map<string, FileStateOf>();
   for (const f of old.files) if (!ch.dropFiles.has(f.key)) states.set(f.key, f);
   for (const f of ch.files) states.set(f.key, f);
@@ -118,8 +121,9 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
   });
   const n = placed.length;
   const dim = old.dim;
+  const defNames: string[] = [];
   const out: Snapshot = {
-    ...emptySnapshot(dim, version), files,
+    ...emptySnapshot(dim, version), files, defNames,
     chunkFile: Int32Array.from(placedFile), start: new Int32Array(n), end: new Int32Array(n), chars: new Int32Array(n),
     flags: new Uint8Array(n), vectors: new Float32Array(n * dim), defStart: new Int32Array(n + 1),
   };
@@ -127,20 +131,37 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
     if (p >= 0) {
       out.start[c] = old.start[p]; out.end[c] = old.end[p]; out.chars[c] = old.chars[p]; out.flags[c] = old.flags[p];
       out.vectors.set(old.vectors.subarray(p * dim, (p + 1) * dim), c * dim);
-      for (let j = old.defStart[p]; j < old.defStart[p + 1]; j++) out.defNames.push(old.defNames[j]);
+      for (let j = old.defStart[p]; j < old.defStart[p + 1]; j++) defNames.push(old.defNames.at(j)!);
     } else {
       const r = ch.rows[-1 - p];
       out.start[c] = r.start; out.end[c] = r.end; out.chars[c] = r.chars;
       out.flags[c] = (r.hasTokens ? HAS_TOKENS : 0) | (r.blank ? BLANK : 0);
       out.vectors.set(r.vector, c * dim);
-      for (const d of r.defs) out.defNames.push(d);
+      for (const d of r.defs) defNames.push(d);
     }
-    out.defStart[c + 1] = out.defNames.length;
+    out.defStart[c + 1] = defNames.length;
   });
   out.byLower = old.byLower.merge(remap, ch.terms.lower, rowChunk);
   out.byStem = old.byStem.merge(remap, ch.terms.stem, rowChunk);
   out.byDefLower = old.byDefLower.merge(remap, ch.terms.defLower, rowChunk);
   out.byDefStem = old.byDefStem.merge(remap, ch.terms.defStem, rowChunk);
-  out.defPlain = Uint8Array.from(out.defNames, (name) => (PLAIN_IDENTIFIER.test(name) ? 1 : 0));
+  out.defPlain = Uint8Array.from(defNames, (name) => (PLAIN_IDENTIFIER.test(name) ? 1 : 0));
   return out;
+}
+
+/**
+ * The files with new states when the changes only touch known files (a new mtime, the same content),
+ * as after a run that found nothing to re-index; null when chunks change.
+ */
+function touchOnly(old: Snapshot, ch: SnapshotChanges): SnapshotFile[] | null {
+  if (ch.rows.length > 0 || ch.dropChunksOf.size > 0 || ch.dropFiles.size > 0) return null;
+  if (ch.files.length === 0) return old.files;
+  const at = new Map(old.files.map((f, i) => [f.key, i]));
+  const files = old.files.slice();
+  for (const f of ch.files) {
+    const i = at.get(f.key);
+    if (i === undefined || files[i].hash !== f.hash || files[i].kind !== f.kind || files[i].lines !== f.lines) return null;
+    files[i] = { ...files[i], size: f.size, mtime: f.mtime };
+  }
+  return files;
 }

@@ -4,7 +4,7 @@ import { Postings } from '../../../src/index/postings.js';
 import { KeyTriples, TermCollector } from '../../../src/index/term-collector.js';
 import { FLOAT16_RELATIVE_ERROR, fromFloat16, toFloat16 } from '../../../src/index/float16.js';
 
-const dump = (p: Postings) => p.keys.map((k) => { const [a, b] = p.range(k)!; return [k, [...p.chunk.subarray(a, b)], [...p.count.subarray(a, b)]]; });
+const dump = (p: Postings) => Array.from({ length: p.keys.length }, (_, i) => p.keys.at(i)!).map((k) => { const e = p.find(k)!; return [k, [...e.chunk], [...e.count]]; });
 
 describe('Postings', () => {
   it('merges renumbered old entries with additions, dropping emptied keys, keys kept sorted', () => {

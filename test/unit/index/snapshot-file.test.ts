@@ -1,0 +1,98 @@
+// The snapshot file: what a new process reads back equals what was written (term postings looked
+// up one key at a time from disk, then all at once after many lookups), a snapshot of another
+// version or a damaged file is refused (null: rebuilt), and a reader keeps the file it opened when
+// a writer replaces it.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { emptySnapshot, patchSnapshot, type ChunkRow, type Snapshot } from '../../../src/index/snapshot.js';
+import { readSnapshotFile, writeSnapshotFile } from '../../../src/index/snapshot-file.js';
+import { TermCollector } from '../../../src/index/term-collector.js';
+import type { Postings } from '../../../src/index/postings.js';
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'simgrep-snapfile-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const DIM = 4;
+
+/** A snapshot of `files` files with two chunks each, identifiers and definitions in every chunk. */
+function build(files: number, version: string, word = 'upload'): Snapshot {
+  const terms = new TermCollector();
+  const rows: ChunkRow[] = [];
+  const states = [];
+  for (let f = 0; f < files; f++) {
+    const key = `/t/dir${f % 3}/file${String(f).padStart(3, '0')}.ts`;
+    states.push({ key, size: 100 + f, mtime: 1000 + f, hash: `h${f}`, kind: 'text' as const, lines: 60 });
+    for (const start of [0, 48]) {
+      const defs = [`retry${f}`, `${word}Ünïcode${start}`];
+      const ids = new Map([[`retry${f}`, 1], [`${word}Ünïcode${start}`, 2], ['sharedName', 1 + (f % 4)]]);
+      terms.add(rows.length, ids);
+      terms.addDefs(rows.length, defs);
+      rows.push({ path: key, start, end: start + (start ? 12 : 48), vector: Float32Array.from({ length: DIM }, (_, d) => ((f + d + start) % 5) / 5), hasTokens: true, chars: 40 + f, blank: false, defs });
+    }
+  }
+  return patchSnapshot(emptySnapshot(DIM), { dropChunksOf: new Set(), dropFiles: new Set(), files: states, rows, terms }, version);
+}
+
+function keysOf(p: Postings): string[] {
+  return Array.from({ length: p.keys.length }, (_, i) => p.keys.at(i)!);
+}
+
+function dump(s: Snapshot): unknown {
+  const postings = (p: Postings) => keysOf(p).map((k) => { const e = p.find(k)!; return [k, [...e.chunk], [...e.count]]; });
+  return {
+    version: s.version, files: s.files, start: [...s.start], end: [...s.end], chars: [...s.chars], flags: [...s.flags], chunkFile: [...s.chunkFile],
+    defStart: [...s.defStart], defNames: Array.from({ length: s.defNames.length }, (_, i) => s.defNames.at(i)), defPlain: [...s.defPlain],
+    byLower: postings(s.byLower), byStem: postings(s.byStem), byDefLower: postings(s.byDefLower), byDefStem: postings(s.byDefStem),
+  };
+}
+
+describe('snapshot file', () => {
+  it('reads back what was written, key by key and after loading all entries', () => {
+    const s = build(40, '3.2');
+    const file = path.join(tmp, 'a.bin');
+    writeSnapshotFile(file, s);
+    const back = readSnapshotFile(file, '3.2')!;
+    expect(back).not.toBeNull();
+    // dump() looks up every key: the first lookups read from the file, later ones from memory.
+    expect(keysOf(back.byLower).length).toBeGreaterThan(40);
+    expect(dump(back)).toEqual(dump(s));
+    // Vectors at rest are float16: within its rounding.
+    for (let i = 0; i < s.vectors.length; i++) expect(Math.abs(back.vectors[i] - s.vectors[i])).toBeLessThanOrEqual(Math.abs(s.vectors[i]) * 2 ** -11);
+    // Written again from what was read (packed names and file-backed postings), it is the same file.
+    const again = path.join(tmp, 'b.bin');
+    writeSnapshotFile(again, back);
+    expect(readFileSync(again).equals(readFileSync(file))).toBe(true);
+  });
+
+  it('patches a snapshot read from a file like one built in memory', () => {
+    const file = path.join(tmp, 'c.bin');
+    writeSnapshotFile(file, build(12, '1.1'));
+    const back = readSnapshotFile(file, '1.1')!;
+    const gone = new Set(['/t/dir1/file004.ts']);
+    const change = { dropChunksOf: gone, dropFiles: gone, files: [], rows: [], terms: new TermCollector() };
+    expect(dump(patchSnapshot(back, change, '2.2'))).toEqual(dump(patchSnapshot(build(12, '1.1'), change, '2.2')));
+  });
+
+  it('refuses another version and a damaged file', () => {
+    const file = path.join(tmp, 'd.bin');
+    writeSnapshotFile(file, build(5, '7.7'));
+    expect(readSnapshotFile(file, '7.8')).toBeNull();
+    const bytes = readFileSync(file);
+    writeFileSync(file, bytes.subarray(0, bytes.length - 100)); // truncated
+    expect(readSnapshotFile(file, '7.7')).toBeNull();
+    writeFileSync(file, Buffer.concat([bytes.subarray(0, 20), Buffer.from('garbage'), bytes.subarray(27)]));
+    expect(readSnapshotFile(file, '7.7')).toBeNull();
+    expect(readSnapshotFile(path.join(tmp, 'missing.bin'), '7.7')).toBeNull();
+  });
+
+  it('keeps answering from the file it opened when a writer replaces it', () => {
+    const file = path.join(tmp, 'e.bin');
+    writeSnapshotFile(file, build(10, '5.5', 'upload'));
+    const reader = readSnapshotFile(file, '5.5')!;
+    writeSnapshotFile(file, build(10, '6.6', 'download'));
+    expect(reader.byLower.find('uploadünïcode0')?.chunk.length).toBe(10);
+    expect(reader.byLower.find('downloadünïcode0')).toBeNull();
+  });
+});
