@@ -44,7 +44,8 @@ export interface IndexReport extends IndexProgress {
 
 export interface UpdateIndexOptions {
   store: IndexStore;
-  executor: Executor;
+  /** Where to embed, once it is known how many bytes there are to read. */
+  executor: (bytesToRead: number) => Promise<Executor>;
   chunkLines: number;
   /** Paths to walk (files or directories). */
   roots: string[];
@@ -64,8 +65,8 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const report: IndexReport = { files: 0, indexed: 0, lines: 0, bytes: 0, bytesToRead: 0, ms: 0, unchanged: 0, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [], patch };
   const states = new Map((o.states ?? await o.store.fileStates()).map((s) => [s.key, s]));
   const seen = new Set<string>();
-  const batch = new ChunkBatch({
-    store: o.store, executor: o.executor, chunkLines: o.chunkLines,
+  const newBatch = (executor: Executor) => new ChunkBatch({
+    store: o.store, executor, chunkLines: o.chunkLines,
     onCommit(c) {
       report.chunks += c.chunks.length;
       report.reused += c.reused;
@@ -107,6 +108,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
     }
   }
   report.warnings.push(...(source.drainWarnings?.() ?? []));
+  const batch = newBatch(await o.executor(report.bytesToRead));
   for (const w of work) {
     if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
     try {

@@ -1,7 +1,7 @@
 // Term -> (chunk, count) lists over sorted keys: looked up by binary search (nothing to build when a
 // process starts), merged with additions and chunk renumbering when the index changes. The entries
 // of postings read from a snapshot file stay on disk until a query asks for a key's.
-import type { StringList } from './string-list.js';
+import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
 import type { KeyTriples } from './term-collector.js';
 
 export interface Entries {
@@ -93,35 +93,55 @@ export class Postings {
       addCount[fill[r]++] = added.count[t];
     }
     const old = this.all();
-    const keys: string[] = [];
-    const starts: number[] = [0];
-    const chunk = new Int32Array(old.chunk.length + added.length);
-    const count = new Int32Array(old.chunk.length + added.length);
+    const keys = PackedStrings.of(this.keys);
+    const n = keys.length;
+    // Where each added key goes among the old keys (binary search: the old keys are never all decoded).
+    const newKeys = order.map((id) => added.keys[id]);
+    const place = newKeys.map((k) => this.lowerBound(k));
+    const exact = newKeys.map((k, r) => place[r] < n && keys.at(place[r]) === k);
+    const out = new PackedStringsBuilder();
+    const starts = new Int32Array(n + newKeys.length + 1);
+    let nk = 0;
+    const size = old.chunk.length + added.length;
+    const chunk = new Int32Array(size);
+    // Counts keep their width: 16 bits (saturating) as read from a file, else 32.
+    const count = old.count instanceof Uint16Array ? new Uint16Array(size) : new Int32Array(size);
+    const cap = old.count instanceof Uint16Array ? 0xffff : 0x7fffffff;
     let at = 0;
-    let i = 0;
+    const takeAdded = (r: number) => {
+      for (let e = groupStart[r]; e < groupStart[r + 1]; e++) {
+        if (addChunk[e] >= 0) { chunk[at] = addChunk[e]; count[at++] = Math.min(addCount[e], cap); }
+      }
+    };
     let j = 0;
-    while (i < this.keys.length || j < order.length) {
-      const newKey = j < order.length ? added.keys[order[j]] : '';
-      const oldKey = i < this.keys.length ? this.keys.at(i)! : '';
-      const fromOld = j >= order.length || (i < this.keys.length && oldKey <= newKey);
-      const key = fromOld ? oldKey : newKey;
+    for (let i = 0; i <= n; i++) {
+      // Added keys that sort before old key i.
+      for (; j < newKeys.length && place[j] === i && !exact[j]; j++) {
+        const begin = at;
+        takeAdded(j);
+        if (at > begin) { out.add(newKeys[j]); starts[++nk] = at; }
+      }
+      if (i === n) break;
       const begin = at;
-      if (fromOld) {
-        for (let e = this.start[i]; e < this.start[i + 1]; e++) {
-          const c = remap ? remap[old.chunk[e]] : old.chunk[e];
-          if (c >= 0) { chunk[at] = c; count[at++] = old.count[e]; }
-        }
-        i++;
+      for (let e = this.start[i]; e < this.start[i + 1]; e++) {
+        const c = remap ? remap[old.chunk[e]] : old.chunk[e];
+        if (c >= 0) { chunk[at] = c; count[at++] = old.count[e]; }
       }
-      if (j < order.length && newKey === key) {
-        for (let e = groupStart[j]; e < groupStart[j + 1]; e++) {
-          if (addChunk[e] >= 0) { chunk[at] = addChunk[e]; count[at++] = addCount[e]; }
-        }
-        j++;
-      }
-      if (at > begin) { keys.push(key); starts.push(at); }
+      if (j < newKeys.length && place[j] === i) takeAdded(j++);
+      if (at > begin) { out.addFrom(keys, i, i + 1); starts[++nk] = at; }
     }
-    return new Postings(keys, Int32Array.from(starts), { chunk: chunk.slice(0, at), count: count.slice(0, at) });
+    return new Postings(out.build(), starts.slice(0, nk + 1), { chunk: chunk.slice(0, at), count: count.slice(0, at) });
+  }
+
+  /** The first key index whose key is not below `key`. */
+  private lowerBound(key: string): number {
+    let lo = 0;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.keys.at(mid)! < key) lo = mid + 1; else hi = mid;
+    }
+    return lo;
   }
 }
 

@@ -3,7 +3,7 @@
 // query bounds every chunk in a few milliseconds. Serialised by snapshot-file.ts; patched (not
 // rebuilt) when the index changes.
 import { Postings } from './postings.js';
-import type { StringList } from './string-list.js';
+import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
 import { TermCollector } from './term-collector.js';
 
 export interface SnapshotFile {
@@ -121,9 +121,11 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
   });
   const n = placed.length;
   const dim = old.dim;
-  const defNames: string[] = [];
+  const names = new PackedStringsBuilder();
+  const oldNames = PackedStrings.of(old.defNames);
+  const plain: number[] = [];
   const out: Snapshot = {
-    ...emptySnapshot(dim, version), files, defNames,
+    ...emptySnapshot(dim, version), files,
     chunkFile: Int32Array.from(placedFile), start: new Int32Array(n), end: new Int32Array(n), chars: new Int32Array(n),
     flags: new Uint8Array(n), vectors: new Float32Array(n * dim), defStart: new Int32Array(n + 1),
   };
@@ -131,21 +133,23 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
     if (p >= 0) {
       out.start[c] = old.start[p]; out.end[c] = old.end[p]; out.chars[c] = old.chars[p]; out.flags[c] = old.flags[p];
       out.vectors.set(old.vectors.subarray(p * dim, (p + 1) * dim), c * dim);
-      for (let j = old.defStart[p]; j < old.defStart[p + 1]; j++) defNames.push(old.defNames.at(j)!);
+      names.addFrom(oldNames, old.defStart[p], old.defStart[p + 1]);
+      for (let j = old.defStart[p]; j < old.defStart[p + 1]; j++) plain.push(old.defPlain[j]);
     } else {
       const r = ch.rows[-1 - p];
       out.start[c] = r.start; out.end[c] = r.end; out.chars[c] = r.chars;
       out.flags[c] = (r.hasTokens ? HAS_TOKENS : 0) | (r.blank ? BLANK : 0);
       out.vectors.set(r.vector, c * dim);
-      for (const d of r.defs) defNames.push(d);
+      for (const d of r.defs) { names.add(d); plain.push(PLAIN_IDENTIFIER.test(d) ? 1 : 0); }
     }
-    out.defStart[c + 1] = defNames.length;
+    out.defStart[c + 1] = names.length;
   });
+  out.defNames = names.build();
+  out.defPlain = Uint8Array.from(plain);
   out.byLower = old.byLower.merge(remap, ch.terms.lower, rowChunk);
   out.byStem = old.byStem.merge(remap, ch.terms.stem, rowChunk);
   out.byDefLower = old.byDefLower.merge(remap, ch.terms.defLower, rowChunk);
   out.byDefStem = old.byDefStem.merge(remap, ch.terms.defStem, rowChunk);
-  out.defPlain = Uint8Array.from(defNames, (name) => (PLAIN_IDENTIFIER.test(name) ? 1 : 0));
   return out;
 }
 

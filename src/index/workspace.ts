@@ -29,6 +29,12 @@ import { WalkCache } from './walk-cache.js';
 import { checkNotForeign, diskUsage, mergeRoots, modelFingerprint, snapshotPath, workspaceNameOf } from './workspace-files.js';
 import { writing } from './writing.js';
 
+/**
+ * Re-indexing this many bytes or more starts the worker pool; less is embedded in-process (starting
+ * the workers, each loading the model, costs more than it saves on a few files).
+ */
+const POOL_FROM_BYTES = 1 << 20;
+
 /** Bumped when the stored layout or the chunking changes: older indexes are rebuilt, newer refused. */
 export const INDEX_FORMAT = 1;
 
@@ -159,7 +165,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const model = await searcher.model();
     const latest = await s.version();
     const before = (await s.readMeta()).complete === latest ? await loadSnapshot() : null;
-    const executor = await executorOf(searcher, entries === undefined || entries.length > 16);
+    const executor = (bytesToRead: number) => executorOf(searcher, bytesToRead >= POOL_FROM_BYTES);
     const mark = timer('index');
     const states = before?.files.map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, chunks: f.chunkCount }));
     const report = await updateIndex({ store: s, executor, chunkLines, roots, deleteMissing: entries === undefined, entries, states, signal, onProgress });
