@@ -73,6 +73,20 @@ describe('snapshot file', () => {
     const gone = new Set(['/t/dir1/file004.ts']);
     const change = { dropChunksOf: gone, dropFiles: gone, files: [], rows: [], terms: new TermCollector() };
     expect(dump(patchSnapshot(back, change, '2.2'))).toEqual(dump(patchSnapshot(build(12, '1.1'), change, '2.2')));
+    // A changed file and a new one: new keys between, before and after the old ones, and old keys again.
+    const terms = new TermCollector();
+    const rows: ChunkRow[] = ['/t/dir0/file000.ts', '/t/aaa.ts', '/t/zzz.ts'].map((key, i) => {
+      const defs = [`aardvark${i}`, 'sharedName', `zebra${i}`];
+      terms.add(i, new Map([[`aardvark${i}`, 1], ['sharedName', 2], [`zebra${i}`, 1], ['retry3', 1]]));
+      terms.addDefs(i, defs);
+      return { path: key, start: 0, end: 5, vector: Float32Array.from({ length: DIM }, (_, d) => d / 4), hasTokens: true, chars: 30, blank: false, defs };
+    });
+    const files = rows.map((r, i) => ({ key: r.path, size: 5 + i, mtime: 9 + i, hash: `n${i}`, kind: 'text' as const, lines: 5 }));
+    const edit = { dropChunksOf: new Set(['/t/dir0/file000.ts']), dropFiles: new Set<string>(), files, rows, terms };
+    const fromFile = patchSnapshot(readSnapshotFile(file, '1.1')!, edit, '3.3');
+    expect(dump(fromFile)).toEqual(dump(patchSnapshot(build(12, '1.1'), edit, '3.3')));
+    expect(fromFile.byLower.find('zebra2')?.chunk.length).toBe(1);
+    expect(fromFile.files.map((f) => f.key)).toContain('/t/aaa.ts');
   });
 
   it('refuses another version and a damaged file', () => {
