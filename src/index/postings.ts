@@ -78,7 +78,7 @@ export class Postings {
    */
   merge(remap: Int32Array | null, added: KeyTriples, rowChunk: Int32Array): Postings {
     // The added keys in sorted order, and their triples grouped by key (a counting sort).
-    const order = added.keys.map((_, i) => i).sort((a, b) => (added.keys[a] < added.keys[b] ? -1 : added.keys[a] > added.keys[b] ? 1 : 0));
+    const order = added.order();
     const rank = new Int32Array(added.keys.length);
     order.forEach((id, r) => { rank[id] = r; });
     const groupStart = new Int32Array(added.keys.length + 1);

@@ -18,6 +18,11 @@ export class KeyTriples {
     return id;
   }
 
+  /** Key ids in key order (the default sort's: UTF-16 code units, as `<` compares). */
+  order(): number[] {
+    return this.keys.slice().sort().map((k) => this.ids.get(k)!);
+  }
+
   add(key: number, row: number, n: number): void {
     if (this.length === this.key.length) {
       const grow = (a: Int32Array) => { const b = new Int32Array(a.length * 2); b.set(a); return b; };
@@ -35,21 +40,33 @@ export class TermCollector {
   /** Defined names by lower-cased name (and, for $names, without the $) and by part stem; the count is the name's place among its chunk's names. */
   readonly defLower = new KeyTriples();
   readonly defStem = new KeyTriples();
-  private readonly stemsOf = new Map<string, Int32Array>();
+  /** Per identifier seen: its lower-cased key's id, then its part stems' ids (one lookup per identifier after the first). */
+  private readonly termsOf = new Map<string, Int32Array>();
+  /** A chunk's stem counts by stem id, and which ids it touched (reset after each chunk). */
+  private stemCount = new Int32Array(256);
+  private readonly touched: number[] = [];
 
   /** Records a chunk's identifiers (with their counts) as row `row`. */
   add(row: number, identifiers: Map<string, number>): void {
-    const here = new Map<number, number>();
     for (const [ident, count] of identifiers) {
-      this.lower.add(this.lower.id(ident.toLowerCase()), row, count);
-      let stems = this.stemsOf.get(ident);
-      if (!stems) {
-        stems = Int32Array.from(identifierParts(ident), (p) => this.stem.id(stem(p)));
-        this.stemsOf.set(ident, stems);
+      let ids = this.termsOf.get(ident);
+      if (!ids) {
+        const parts = identifierParts(ident);
+        ids = new Int32Array(parts.length + 1);
+        ids[0] = this.lower.id(ident.toLowerCase());
+        parts.forEach((p, i) => { ids![i + 1] = this.stem.id(stem(p)); });
+        this.termsOf.set(ident, ids);
+        if (this.stem.keys.length > this.stemCount.length) { const b = new Int32Array(this.stem.keys.length * 2); b.set(this.stemCount); this.stemCount = b; }
       }
-      for (const k of stems) here.set(k, (here.get(k) ?? 0) + count);
+      this.lower.add(ids[0], row, count);
+      for (let i = 1; i < ids.length; i++) {
+        const k = ids[i];
+        if (this.stemCount[k] === 0) this.touched.push(k);
+        this.stemCount[k] += count;
+      }
     }
-    for (const [k, n] of here) this.stem.add(k, row, n);
+    for (const k of this.touched) { this.stem.add(k, row, this.stemCount[k]); this.stemCount[k] = 0; }
+    this.touched.length = 0;
   }
 
   /** Records a chunk's defined names (in their order) as row `row`. */
