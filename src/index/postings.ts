@@ -2,7 +2,7 @@
 // process starts), merged with additions and chunk renumbering when the index changes. The entries
 // of postings read from a snapshot file stay on disk until a query asks for a key's.
 import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
-import type { KeyTriples } from './term-collector.js';
+import { KeyTriples } from './term-collector.js';
 
 export interface Entries {
   chunk: Int32Array;
@@ -16,6 +16,10 @@ export type EntryReader = (from: number, to: number) => Entries;
 /** Lookups a process makes from a file before it reads all the entries once (a long-lived process). */
 const READS_BEFORE_LOADING = 24;
 
+/**
+ * One layer of postings, and optionally a tail: the postings of chunks appended since (a snapshot
+ * patched in place keeps its base layer as read from the file and adds a small tail).
+ */
 export class Postings {
   private entries: Entries | null;
   private reads = 0;
@@ -26,9 +30,35 @@ export class Postings {
     /** keys[i] owns entries [start[i], start[i + 1]). */
     readonly start: Int32Array,
     entries: Entries | EntryReader,
+    readonly tail: Postings | null = null,
   ) {
     this.entries = typeof entries === 'function' ? null : entries;
     if (typeof entries === 'function') this.readFile = entries;
+  }
+
+  /** These postings with `added` (rows numbered as chunks by `rowChunk`) in their tail; this layer is shared, not copied. */
+  withTail(added: KeyTriples, rowChunk: Int32Array): Postings {
+    return this.withTailLayer((this.tail ?? Postings.empty()).merge(null, added, rowChunk));
+  }
+
+  /** This layer with `tail` as its tail. */
+  withTailLayer(tail: Postings | null): Postings {
+    return new Postings(this.keys, this.start, this.entries ?? this.readFile, tail);
+  }
+
+  /** One layer holding this layer's and the tail's entries. */
+  flat(): Postings {
+    if (!this.tail) return this;
+    const own = new Postings(this.keys, this.start, this.entries ?? this.readFile);
+    const t = this.tail.flat();
+    const triples = new KeyTriples();
+    const all = t.all();
+    let top = 0;
+    for (let i = 0; i < t.keys.length; i++) {
+      const id = triples.id(t.keys.at(i)!);
+      for (let e = t.start[i]; e < t.start[i + 1]; e++) { triples.add(id, all.chunk[e], all.count[e]); if (all.chunk[e] > top) top = all.chunk[e]; }
+    }
+    return own.merge(null, triples, Int32Array.from({ length: top + 1 }, (_, c) => c));
   }
 
   private readonly readFile: EntryReader = () => { throw new Error('postings without entries'); };
@@ -61,13 +91,20 @@ export class Postings {
     return null;
   }
 
-  /** The entries of `key`, or null. */
+  /** The entries of `key` (this layer's, then the tail's), or null. */
   find(key: string): Entries | null {
     const r = this.range(key);
-    return r ? this.read(r[0], r[1]) : null;
+    const own = r ? this.read(r[0], r[1]) : null;
+    const more = this.tail?.find(key) ?? null;
+    if (!more || !own) return own ?? more;
+    const chunk = new Int32Array(own.chunk.length + more.chunk.length);
+    const count = new Int32Array(chunk.length);
+    chunk.set(own.chunk); chunk.set(more.chunk, own.chunk.length);
+    count.set(own.count); count.set(more.count, own.count.length);
+    return { chunk, count };
   }
 
-  /** Every entry, in key order. */
+  /** Every entry of this layer, in key order. */
   all(): Entries {
     return this.read(0, this.size);
   }
@@ -77,6 +114,7 @@ export class Postings {
    * triples of `added` (their rows turned into chunks by `rowChunk`), as new postings.
    */
   merge(remap: Int32Array | null, added: KeyTriples, rowChunk: Int32Array): Postings {
+    if (this.tail) return this.flat().merge(remap, added, rowChunk);
     // The added keys in sorted order, and their triples grouped by key (a counting sort).
     const order = added.order();
     const rank = new Int32Array(added.keys.length);

@@ -48,6 +48,13 @@ export interface Snapshot {
   /** Defined names by lower-cased name and by part stem; an entry's count is the name's place in its chunk. */
   byDefLower: Postings;
   byDefStem: Postings;
+  /**
+   * Chunks [0, baseChunks) are those of the base snapshot file of version baseVersion; the chunks
+   * after them (and the postings' tails) were appended since, and are saved in a small delta file.
+   * A chunk no file points to any more is dead: unreachable, dropped by the next compaction.
+   */
+  baseChunks: number;
+  baseVersion: string;
 }
 
 /** One chunk with its features (from the indexer, or read back from its file). */
@@ -79,16 +86,25 @@ export function emptySnapshot(dim: number, version = '0.0'): Snapshot {
     version, dim, files: [], chunkFile: new Int32Array(0), start: new Int32Array(0), end: new Int32Array(0), chars: new Int32Array(0),
     flags: new Uint8Array(0), vectors: new Float32Array(0), byLower: Postings.empty(), byStem: Postings.empty(),
     defStart: new Int32Array(1), defNames: [], defPlain: new Uint8Array(0), byDefLower: Postings.empty(), byDefStem: Postings.empty(),
+    baseChunks: 0, baseVersion: version,
   };
 }
 
 const PLAIN_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * The snapshot after some changes, from the old one without reading the store: kept files keep their
- * chunks and postings (renumbered), changed files take their new rows.
+ * Dead and appended chunks may make up this share of a snapshot before a patch compacts it (rewrites
+ * every array and the base file); below it, a patch appends and the delta file holds what changed.
  */
-export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: string): Snapshot {
+export const COMPACT_ABOVE = 1 / 8;
+
+/**
+ * The snapshot after some changes, from the old one without reading the store. Small changes are
+ * appended (kept files keep their chunks in place, changed files' new rows go after the last chunk);
+ * past `compactAbove` churn, or from an empty snapshot, it is compacted: kept chunks renumbered in
+ * file order, dead ones dropped, one postings layer.
+ */
+export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: string, compactAbove = COMPACT_ABOVE): Snapshot {
   const touchedOnly = touchOnly(old, ch);
   if (touchedOnly) return { ...old, version, files: touchedOnly };
   const states = new Map<string, FileStateOf>();
@@ -100,6 +116,17 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
   const oldAt = new Map(old.files.map((f, i) => [f.key, i]));
   const newRows = new Map<string, number[]>();
   ch.rows.forEach((r, i) => { const l = newRows.get(r.path); if (l) l.push(i); else newRows.set(r.path, [i]); });
+  for (const l of newRows.values()) l.sort((a, b) => ch.rows[a].start - ch.rows[b].start);
+  let kept = 0;
+  for (const f of files) {
+    const o = oldAt.get(f.key);
+    if (!ch.dropChunksOf.has(f.key) && o !== undefined) kept += old.files[o].chunkCount;
+  }
+  // After an append: chunks in the arrays, dead ones (no file points to them) and the tail's.
+  const total = old.start.length + ch.rows.length;
+  const dead = old.start.length - kept;
+  const tail = total - old.baseChunks;
+  if (old.baseChunks > 0 && dead + tail <= compactAbove * total) return appendChanges(old, ch, version, files, oldAt, newRows);
   const remap = new Int32Array(old.start.length).fill(-1);
   const rowChunk = new Int32Array(ch.rows.length).fill(-1);
   const placed: number[] = []; // an old chunk index c >= 0, or a new row as -1 - row
@@ -111,7 +138,7 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
       const of = old.files[o];
       for (let c = of.firstChunk; c < of.firstChunk + of.chunkCount; c++) { remap[c] = placed.length; placed.push(c); placedFile.push(fi); }
     } else {
-      for (const i of (newRows.get(f.key) ?? []).sort((a, b) => ch.rows[a].start - ch.rows[b].start)) {
+      for (const i of newRows.get(f.key) ?? []) {
         rowChunk[i] = placed.length;
         placed.push(-1 - i);
         placedFile.push(fi);
@@ -146,11 +173,77 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
   });
   out.defNames = names.build();
   out.defPlain = Uint8Array.from(plain);
+  out.baseChunks = n;
   out.byLower = old.byLower.merge(remap, ch.terms.lower, rowChunk);
   out.byStem = old.byStem.merge(remap, ch.terms.stem, rowChunk);
   out.byDefLower = old.byDefLower.merge(remap, ch.terms.defLower, rowChunk);
   out.byDefStem = old.byDefStem.merge(remap, ch.terms.defStem, rowChunk);
   return out;
+}
+
+/** The changes appended after the old snapshot's chunks: its arrays are copied, its postings shared. */
+function appendChanges(old: Snapshot, ch: SnapshotChanges, version: string, files: SnapshotFile[], oldAt: Map<string, number>, newRows: Map<string, number[]>): Snapshot {
+  const n0 = old.start.length;
+  const n = n0 + ch.rows.length;
+  const dim = old.dim;
+  const rowChunk = new Int32Array(ch.rows.length).fill(-1);
+  const order: number[] = []; // new rows in chunk order
+  let next = n0;
+  for (const f of files) {
+    const o = oldAt.get(f.key);
+    if (!ch.dropChunksOf.has(f.key) && o !== undefined) {
+      f.firstChunk = old.files[o].firstChunk;
+      f.chunkCount = old.files[o].chunkCount;
+    } else {
+      f.firstChunk = next;
+      for (const i of newRows.get(f.key) ?? []) { rowChunk[i] = next++; order.push(i); }
+      f.chunkCount = next - f.firstChunk;
+    }
+  }
+  const grown = <T extends Int32Array | Uint8Array | Float32Array>(a: T, size: number): T => {
+    const b = new (a.constructor as new (n: number) => T)(size);
+    b.set(a);
+    return b;
+  };
+  const out: Snapshot = {
+    ...old, version, files,
+    start: grown(old.start, n), end: grown(old.end, n), chars: grown(old.chars, n), flags: grown(old.flags, n),
+    vectors: grown(old.vectors, n * dim), defStart: grown(old.defStart, n + 1), chunkFile: chunkFiles(files, n),
+  };
+  const names = new PackedStringsBuilder();
+  const oldNames = PackedStrings.of(old.defNames);
+  names.addFrom(oldNames, 0, oldNames.length);
+  const plain = Array.from(old.defPlain);
+  order.forEach((i, j) => {
+    const c = n0 + j;
+    const r = ch.rows[i];
+    out.start[c] = r.start; out.end[c] = r.end; out.chars[c] = r.chars;
+    out.flags[c] = (r.hasTokens ? HAS_TOKENS : 0) | (r.blank ? BLANK : 0);
+    out.vectors.set(r.vector, c * dim);
+    for (const d of r.defs) { names.add(d); plain.push(PLAIN_IDENTIFIER.test(d) ? 1 : 0); }
+    out.defStart[c + 1] = names.length;
+  });
+  out.defNames = names.build();
+  out.defPlain = Uint8Array.from(plain);
+  out.byLower = old.byLower.withTail(ch.terms.lower, rowChunk);
+  out.byStem = old.byStem.withTail(ch.terms.stem, rowChunk);
+  out.byDefLower = old.byDefLower.withTail(ch.terms.defLower, rowChunk);
+  out.byDefStem = old.byDefStem.withTail(ch.terms.defStem, rowChunk);
+  return out;
+}
+
+/** Each chunk's file index (-1: a dead chunk). */
+export function chunkFiles(files: SnapshotFile[], n: number): Int32Array {
+  const out = new Int32Array(n).fill(-1);
+  files.forEach((f, i) => out.fill(i, f.firstChunk, f.firstChunk + f.chunkCount));
+  return out;
+}
+
+/** Chunks some file points to. */
+export function liveChunks(s: Snapshot): number {
+  let n = 0;
+  for (const f of s.files) n += f.chunkCount;
+  return n;
 }
 
 /**

@@ -19,8 +19,8 @@ import { timer } from './debug-timer.js';
 import { updateIndex, type IndexProgress, type IndexReport } from './indexer.js';
 import { isLock, lockedError, tryLock, type Lock } from './lock.js';
 import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
-import { emptySnapshot, patchSnapshot, type Snapshot } from './snapshot.js';
-import { readSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
+import { emptySnapshot, liveChunks, patchSnapshot, type Snapshot } from './snapshot.js';
+import { readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from './snapshot-file.js';
 import { rebuildSnapshot } from './snapshot-rebuild.js';
 import { lanceStorageOptions } from './storage-options.js';
 import type { IndexStore } from './store.js';
@@ -151,9 +151,13 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     return rebuilt;
   }
 
+  /** Writes the base file when the snapshot is compacted, else only the delta of what it appended. */
   function saveSnapshot(snap: Snapshot): void {
     const file = snapshotPath(dir, remote);
-    try { mkdirSync(path.dirname(file), { recursive: true }); writeSnapshotFile(file, snap); } catch { /* read-only: rebuilt next time */ }
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      if (snap.version === snap.baseVersion) writeSnapshotFile(file, snap); else writeSnapshotDelta(file, snap);
+    } catch { /* read-only: rebuilt next time */ }
   }
 
   /**
@@ -306,7 +310,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       for (const f of snap.files) { lines += f.lines; bytes += f.size; if (f.kind === 'binary') binary++; }
       return {
         name, dir, roots: m.roots ? JSON.parse(m.roots) as string[] : [],
-        files: snap.files.length, binary, chunks: snap.start.length, lines, bytes, model: m.model ?? '',
+        files: snap.files.length, binary, chunks: liveChunks(snap), lines, bytes, model: m.model ?? '',
         sizeOnDisk: remote ? null : diskUsage(dir), updated: readInfo(dir)?.updated ?? null,
       };
     },

@@ -1,13 +1,13 @@
-// The snapshot file: what a new process reads back equals what was written (term postings looked
+// The snapshot files: what a new process reads back equals what was written (term postings looked
 // up one key at a time from disk, then all at once after many lookups), a snapshot of another
-// version or a damaged file is refused (null: rebuilt), and a reader keeps the file it opened when
-// a writer replaces it.
+// version or a damaged file is refused (null: rebuilt), a reader keeps the file it opened when a
+// writer replaces it, and a patch appended (with its delta file) means the same as a compacted one.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { emptySnapshot, patchSnapshot, type ChunkRow, type Snapshot } from '../../../src/index/snapshot.js';
-import { readSnapshotFile, writeSnapshotFile } from '../../../src/index/snapshot-file.js';
+import { emptySnapshot, liveChunks, patchSnapshot, type ChunkRow, type Snapshot, type SnapshotChanges } from '../../../src/index/snapshot.js';
+import { deltaPathOf, readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from '../../../src/index/snapshot-file.js';
 import { TermCollector } from '../../../src/index/term-collector.js';
 import type { Postings } from '../../../src/index/postings.js';
 
@@ -33,6 +33,38 @@ function build(files: number, version: string, word = 'upload'): Snapshot {
     }
   }
   return patchSnapshot(emptySnapshot(DIM), { dropChunksOf: new Set(), dropFiles: new Set(), files: states, rows, terms }, version);
+}
+
+/** New contents for some files (new files among them): two chunks each, new and old terms. */
+function edit(keys: string[], word: string): SnapshotChanges {
+  const terms = new TermCollector();
+  const rows: ChunkRow[] = [];
+  const files = keys.map((key, f) => ({ key, size: 7 + f, mtime: 99 + f, hash: `${word}${f}`, kind: 'text' as const, lines: 50 }));
+  for (const key of keys) {
+    for (const start of [0, 48]) {
+      const defs = [`${word}Def${start}`, 'sharedName'];
+      terms.add(rows.length, new Map([[`${word}Term`, 2], ['sharedName', 1], ['retry3', 1]]));
+      terms.addDefs(rows.length, defs);
+      rows.push({ path: key, start, end: start + 2, vector: Float32Array.from({ length: DIM }, (_, d) => (d + start) / 64), hasTokens: true, chars: 11, blank: false, defs });
+    }
+  }
+  return { dropChunksOf: new Set(keys), dropFiles: new Set(), files, rows, terms };
+}
+
+/** What a snapshot means, whatever its chunk numbering: per file its chunks, per term its (file, line, count) entries. */
+function canonical(s: Snapshot): unknown {
+  const chunk = (c: number) => ({
+    start: s.start[c], end: s.end[c], chars: s.chars[c], flags: s.flags[c], vector: [...s.vectors.subarray(c * DIM, (c + 1) * DIM)].map((x) => x.toFixed(2)), // float16 at rest
+    defs: Array.from({ length: s.defStart[c + 1] - s.defStart[c] }, (_, j) => [s.defNames.at(s.defStart[c] + j), s.defPlain[s.defStart[c] + j]]),
+  });
+  const files = s.files.map((f) => ({ ...f, firstChunk: 0, chunks: Array.from({ length: f.chunkCount }, (_, j) => chunk(f.firstChunk + j)) }));
+  const postings = (p: Postings) => keysOf(p.flat()).map((k) => {
+    const e = p.find(k)!;
+    const live = [...e.chunk].map((c, j) => [s.chunkFile[c], c, e.count[j]]).filter(([f]) => f >= 0)
+      .map(([f, c, n]) => `${s.files[f].key}:${s.start[c]}:${n}`).sort();
+    return [k, live];
+  }).filter(([, live]) => live.length > 0);
+  return { files, byLower: postings(s.byLower), byStem: postings(s.byStem), byDefLower: postings(s.byDefLower), byDefStem: postings(s.byDefStem) };
 }
 
 function keysOf(p: Postings): string[] {
@@ -87,6 +119,34 @@ describe('snapshot file', () => {
     expect(dump(fromFile)).toEqual(dump(patchSnapshot(build(12, '1.1'), edit, '3.3')));
     expect(fromFile.byLower.find('zebra2')?.chunk.length).toBe(1);
     expect(fromFile.files.map((f) => f.key)).toContain('/t/aaa.ts');
+  });
+
+  it('appends small changes, then compacts: both mean the same, and the delta file reads back', () => {
+    const file = path.join(tmp, 'f.bin');
+    const base = build(40, '1.1');
+    writeSnapshotFile(file, base);
+    const first = edit(['/t/dir0/file000.ts', '/t/new.ts'], 'one');
+    const appended = patchSnapshot(readSnapshotFile(file, '1.1')!, first, '2.2');
+    expect([appended.baseChunks, appended.start.length, appended.baseVersion]).toEqual([80, 84, '1.1']); // 2 dead, 4 appended
+    expect(liveChunks(appended)).toBe(82);
+    expect(canonical(appended)).toEqual(canonical(patchSnapshot(base, first, '2.2', 0)));
+    writeSnapshotDelta(file, appended);
+    const back = readSnapshotFile(file, '2.2')!;
+    expect(canonical(back)).toEqual(canonical(appended));
+    // A second append keeps one tail; past the churn limit the next patch compacts.
+    const second = edit(['/t/dir1/file001.ts'], 'two');
+    const again = patchSnapshot(back, second, '3.3');
+    expect([again.baseChunks, again.start.length]).toEqual([80, 86]);
+    expect(canonical(again)).toEqual(canonical(patchSnapshot(patchSnapshot(base, first, '2.2', 0), second, '3.3', 0)));
+    const many = edit(Array.from({ length: 8 }, (_, i) => `/t/dir${i % 3}/file${String(i + 10).padStart(3, '0')}.ts`), 'three');
+    const compacted = patchSnapshot(again, many, '4.4');
+    expect([compacted.baseChunks, compacted.start.length, compacted.baseVersion]).toEqual([liveChunks(compacted), liveChunks(compacted), '4.4']);
+    expect(canonical(compacted)).toEqual(canonical(patchSnapshot(patchSnapshot(patchSnapshot(base, first, '2.2', 0), second, '3.3', 0), many, '4.4', 0)));
+    // A delta whose base was replaced is refused.
+    writeSnapshotFile(file, compacted);
+    expect(readSnapshotFile(file, '2.2')).toBeNull();
+    expect(canonical(readSnapshotFile(file, '4.4')!)).toEqual(canonical(compacted));
+    expect(readFileSync(deltaPathOf(file)).length).toBeGreaterThan(0);
   });
 
   it('refuses another version and a damaged file', () => {
