@@ -166,11 +166,12 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
    * index, then the new version marked complete for readers.
    */
   async function indexAndPublish(s: IndexStore, roots: string[], entries: Entry[] | undefined, compact: boolean, signal?: AbortSignal, onProgress?: (p: IndexProgress) => void): Promise<IndexReport> {
+    const mark = timer('index');
     const model = await searcher.model();
     const latest = await s.version();
     const before = (await s.readMeta()).complete === latest ? await loadSnapshot() : null;
     const executor = (bytesToRead: number) => executorOf(searcher, bytesToRead >= POOL_FROM_BYTES);
-    const mark = timer('index');
+    mark('snapshot read');
     const states = before?.files.map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, chunks: f.chunkCount }));
     const report = await updateIndex({ store: s, executor, chunkLines, roots, deleteMissing: entries === undefined, entries, states, signal, onProgress });
     mark('update');
@@ -207,13 +208,16 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       if (uri) throw new SimgrepError('UNSUPPORTED_SCHEME', `${uri}: the workspace index reads local paths only for now; search remote sources without the index (simgrep QUERY ${uri})`);
       const missing = paths.find((p) => !existsSync(p));
       if (missing) throw new SimgrepError('PATH_NOT_FOUND', `${missing}: no such file or directory (relative paths start at ${process.cwd()}); nothing was changed in workspace ${name}`);
+      const mark = timer('index');
       const s = await store(true);
+      mark('open');
       return withLock(async () => {
         const model = await searcher.model();
         const c = await compatible(model);
         if (!c.ok) { await s.clear(); snapshot = null; }
         const roots = mergeRoots(c.ok && c.m?.roots ? JSON.parse(c.m.roots) as string[] : [], paths.map(realPath));
         await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(chunkLines), model: model.id, fingerprint: modelFingerprint(model), name, roots: JSON.stringify(roots) });
+        mark('meta');
         return indexAndPublish(s, paths, undefined, true, io.signal, io.onProgress);
       });
     },
