@@ -168,7 +168,9 @@ export class Postings {
       if (j < newKeys.length && place[j] === i) takeAdded(j++);
       if (at > begin) { out.addFrom(keys, i, i + 1); starts[++nk] = at; }
     }
-    return new Postings(out.build(), starts.slice(0, nk + 1), { chunk: chunk.slice(0, at), count: count.slice(0, at) });
+    // Every entry kept (a first build): the arrays as they are, no copy.
+    const fit = <T extends Int32Array | Uint16Array>(a: T) => (at === size ? a : a.slice(0, at) as T);
+    return new Postings(out.build(), starts.slice(0, nk + 1), { chunk: fit(chunk), count: fit(count) });
   }
 
   /** The first key index whose key is not below `key`. */
