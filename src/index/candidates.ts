@@ -90,6 +90,25 @@ function scratch(n: number): NonNullable<typeof scratchArrays> {
   return scratchArrays;
 }
 
+const buffers = new Map<string, Float64Array>();
+let matchedBuffer = new Uint8Array(0);
+
+/** A zeroed per-query work array, reused from query to query (the work is synchronous). */
+function zeroed(name: string, n: number): Float64Array {
+  let b = buffers.get(name);
+  if (!b || b.length < n) { b = new Float64Array(n); buffers.set(name, b); return b; }
+  const view = b.subarray(0, n);
+  view.fill(0);
+  return view;
+}
+
+function zeroedBytes(n: number): Uint8Array {
+  if (matchedBuffer.length < n) { matchedBuffer = new Uint8Array(n); return matchedBuffer; }
+  const view = matchedBuffer.subarray(0, n);
+  view.fill(0);
+  return view;
+}
+
 /**
  * Keeps chunks whose best case (lo) can beat the heapSize-th best worst case (hi). A chunk of no
  * relevance at all (distance 1 even at best) is never a result, as in the pipeline. lo and hi are
@@ -162,8 +181,8 @@ function cosine(s: Snapshot, c: number, query: Float32Array): number {
 function lineTermCounts(s: Snapshot, plan: RankPlan): { counts: Float64Array; matched: Uint8Array } | null {
   const nTerms = plan.terms.length;
   if (nTerms === 0) return null;
-  const counts = new Float64Array(s.start.length * nTerms);
-  const matched = new Uint8Array(s.start.length);
+  const counts = zeroed('counts', s.start.length * nTerms);
+  const matched = zeroedBytes(s.start.length);
   plan.terms.forEach((term, t) => {
     const found = (term.whole ? s.byLower : s.byStem).find(term.key);
     if (!found) return;
@@ -186,8 +205,8 @@ function lineTermCounts(s: Snapshot, plan: RankPlan): { counts: Float64Array; ma
 function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { possible: Float64Array; certain: Float64Array } | null {
   if (plan.symbols.length === 0 && !(plan.definitionBoost > 0 && plan.idfSum > 0)) return null;
   const n = s.start.length;
-  const possible = new Float64Array(n);
-  const certain = new Float64Array(n);
+  const possible = zeroed('possible', n);
+  const certain = zeroed('certain', n);
   const covered = new Map<number, number>(); // defined name -> idf of the query terms it holds
   plan.terms.forEach((term) => {
     const found = (term.whole ? s.byDefLower : s.byDefStem).find(term.key);
@@ -270,3 +289,4 @@ function pathTermCount(info: PathInfo, term: RankPlan['terms'][number]): number 
   }
   return n;
 }
+
