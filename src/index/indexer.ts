@@ -161,7 +161,7 @@ async function indexFile(source: Source, entry: Entry, key: string, st: { size: 
   batch.fileStarted(key, prev !== undefined);
   patch.dropChunksOf.add(key);
   for await (const c of opened.chunks) {
-    const f = chunkFeatures(c.lines);
+    const f = chunkFeatures(c.lines, patch.terms.identifiers);
     await batch.addChunk({
       path: key, start: c.start, end: c.end, chars: f.chars, blank: f.blank, identifiers: f.identifiers, defs: f.definitions,
       hash: createHash('sha1').update(c.bytes).digest('hex'), bytes: c.bytes, offsets: c.offsets,

@@ -2,6 +2,8 @@
 // lower-cased form and under the stems of its parts (as countTerms counts them), as flat
 // (key, row, count) triples over interned keys, so a million-line build holds no per-chunk maps.
 import { identifierParts, stem } from '../rank/lexical/terms.js';
+import type { ChunkIdentifiers } from './chunk-features.js';
+import { IdentifierTable } from './identifier-table.js';
 
 /** Interned keys and growable (key, row, count) triples. */
 export class KeyTriples {
@@ -40,24 +42,20 @@ export class TermCollector {
   /** Defined names by lower-cased name (and, for $names, without the $) and by part stem; the count is the name's place among its chunk's names. */
   readonly defLower = new KeyTriples();
   readonly defStem = new KeyTriples();
-  /** Per identifier seen: its lower-cased key's id, then its part stems' ids (one lookup per identifier after the first). */
-  private readonly termsOf = new Map<string, Int32Array>();
+  /** The identifiers of the chunks added (chunkFeatures counts into it). */
+  readonly identifiers = new IdentifierTable();
+  /** Per identifier id: its lower-cased key's id, then its part stems' ids (worked out once). */
+  private readonly termsOf: Int32Array[] = [];
   /** A chunk's stem counts by stem id, and which ids it touched (reset after each chunk). */
   private stemCount = new Int32Array(256);
   private readonly touched: number[] = [];
 
-  /** Records a chunk's identifiers (with their counts) as row `row`. */
-  add(row: number, identifiers: Map<string, number>): void {
-    for (const [ident, count] of identifiers) {
-      let ids = this.termsOf.get(ident);
-      if (!ids) {
-        const parts = identifierParts(ident);
-        ids = new Int32Array(parts.length + 1);
-        ids[0] = this.lower.id(ident.toLowerCase());
-        parts.forEach((p, i) => { ids![i + 1] = this.stem.id(stem(p)); });
-        this.termsOf.set(ident, ids);
-        if (this.stem.keys.length > this.stemCount.length) { const b = new Int32Array(this.stem.keys.length * 2); b.set(this.stemCount); this.stemCount = b; }
-      }
+  /** Records a chunk's identifiers (ids of this.identifiers, with their counts) as row `row`. */
+  add(row: number, chunk: ChunkIdentifiers): void {
+    for (let j = 0; j < chunk.ids.length; j++) {
+      const ident = chunk.ids[j];
+      const count = chunk.counts[j];
+      const ids = this.termsOf[ident] ?? this.termsOfNew(ident);
       this.lower.add(ids[0], row, count);
       for (let i = 1; i < ids.length; i++) {
         const k = ids[i];
@@ -67,6 +65,17 @@ export class TermCollector {
     }
     for (const k of this.touched) { this.stem.add(k, row, this.stemCount[k]); this.stemCount[k] = 0; }
     this.touched.length = 0;
+  }
+
+  private termsOfNew(ident: number): Int32Array {
+    const name = this.identifiers.names[ident];
+    const parts = identifierParts(name);
+    const ids = new Int32Array(parts.length + 1);
+    ids[0] = this.lower.id(name.toLowerCase());
+    parts.forEach((p, i) => { ids[i + 1] = this.stem.id(stem(p)); });
+    this.termsOf[ident] = ids;
+    if (this.stem.keys.length > this.stemCount.length) { const b = new Int32Array(this.stem.keys.length * 2); b.set(this.stemCount); this.stemCount = b; }
+    return ids;
   }
 
   /** Records a chunk's defined names (in their order) as row `row`. */
