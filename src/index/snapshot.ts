@@ -162,13 +162,7 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
       out.vectors.set(old.vectors.subarray(p * dim, (p + 1) * dim), c * dim);
       names.addFrom(oldNames, old.defStart[p], old.defStart[p + 1]);
       for (let j = old.defStart[p]; j < old.defStart[p + 1]; j++) plain.push(old.defPlain[j]);
-    } else {
-      const r = ch.rows[-1 - p];
-      out.start[c] = r.start; out.end[c] = r.end; out.chars[c] = r.chars;
-      out.flags[c] = (r.hasTokens ? HAS_TOKENS : 0) | (r.blank ? BLANK : 0);
-      out.vectors.set(r.vector, c * dim);
-      for (const d of r.defs) { names.add(d); plain.push(PLAIN_IDENTIFIER.test(d) ? 1 : 0); }
-    }
+    } else putRow(out, c, ch.rows[-1 - p], names, plain);
     out.defStart[c + 1] = names.length;
   });
   out.defNames = names.build();
@@ -215,13 +209,8 @@ function appendChanges(old: Snapshot, ch: SnapshotChanges, version: string, file
   names.addFrom(oldNames, 0, oldNames.length);
   const plain = Array.from(old.defPlain);
   order.forEach((i, j) => {
-    const c = n0 + j;
-    const r = ch.rows[i];
-    out.start[c] = r.start; out.end[c] = r.end; out.chars[c] = r.chars;
-    out.flags[c] = (r.hasTokens ? HAS_TOKENS : 0) | (r.blank ? BLANK : 0);
-    out.vectors.set(r.vector, c * dim);
-    for (const d of r.defs) { names.add(d); plain.push(PLAIN_IDENTIFIER.test(d) ? 1 : 0); }
-    out.defStart[c + 1] = names.length;
+    putRow(out, n0 + j, ch.rows[i], names, plain);
+    out.defStart[n0 + j + 1] = names.length;
   });
   out.defNames = names.build();
   out.defPlain = Uint8Array.from(plain);
@@ -230,6 +219,14 @@ function appendChanges(old: Snapshot, ch: SnapshotChanges, version: string, file
   out.byDefLower = old.byDefLower.withTail(ch.terms.defLower, rowChunk);
   out.byDefStem = old.byDefStem.withTail(ch.terms.defStem, rowChunk);
   return out;
+}
+
+/** A new row as chunk c of `out`: its place, flags and vector, its defined names added. */
+function putRow(out: Snapshot, c: number, r: ChunkRow, names: PackedStringsBuilder, plain: number[]): void {
+  out.start[c] = r.start; out.end[c] = r.end; out.chars[c] = r.chars;
+  out.flags[c] = (r.hasTokens ? HAS_TOKENS : 0) | (r.blank ? BLANK : 0);
+  out.vectors.set(r.vector, c * out.dim);
+  for (const d of r.defs) { names.add(d); plain.push(PLAIN_IDENTIFIER.test(d) ? 1 : 0); }
 }
 
 /** Each chunk's file index (-1: a dead chunk). */
