@@ -3,9 +3,8 @@
 // raw GET floor (every object fetched with no search at all: what the server alone costs).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { request, Agent } from 'node:http';
 import path from 'node:path';
-import { encodeRfc3986, signV4 } from '../src/sources/remote/sigv4.js';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
 export const S3_KEYS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 export const BENCH_BUCKET = 'simgrep-bench';
@@ -58,19 +57,18 @@ export function corpusFiles(abs: string, rel = ''): string[] {
   return out;
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+let client: S3Client | null = null;
 
-function send(method: 'PUT' | 'GET', url: URL, body?: Buffer): Promise<number> {
-  const headers = { ...(body && { 'content-length': String(body.length) }), ...signV4({ method, url, region: 'us-east-1' }, S3_KEYS) };
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers, agent }, (res) => {
-      let bytes = 0;
-      res.on('data', (c: Buffer) => { bytes += c.length; });
-      res.on('end', () => ((res.statusCode ?? 0) < 300 ? resolve(bytes) : reject(new Error(`${method} ${url.pathname}: HTTP ${res.statusCode}`))));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+/** One signed PUT or GET through the AWS SDK (the client simgrep itself uses); resolves with the bytes read. */
+async function send(s3: BenchS3, method: 'PUT' | 'GET', key: string, body?: Buffer): Promise<number> {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  client ??= new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: S3_KEYS });
+  if (method === 'PUT') {
+    await client.send(new PutObjectCommand({ Bucket: BENCH_BUCKET, Key: key, Body: body }));
+    return 0;
+  }
+  const out = await client.send(new GetObjectCommand({ Bucket: BENCH_BUCKET, Key: key }));
+  return (await out.Body!.transformToByteArray()).length;
 }
 
 async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -91,7 +89,7 @@ export async function seedOnce(s3: BenchS3, dir: string, localAbs: string, prefi
   log(`seeding ${files.length} objects under s3://${BENCH_BUCKET}/${prefix}`);
   await pool(files, 16, async (f) => {
     const body = readFileSync(fileAbs(f));
-    await send('PUT', new URL(`${s3.endpoint}/${BENCH_BUCKET}/${encodeRfc3986(isDir ? `${prefix}${f}` : prefix, true)}`), body);
+    await send(s3, 'PUT', isDir ? `${prefix}${f}` : prefix, body);
   });
   writeFileSync(marker, stamp);
 }
@@ -99,6 +97,6 @@ export async function seedOnce(s3: BenchS3, dir: string, localAbs: string, prefi
 /** Seconds to GET every object of the corpus, 8 at a time, reading and discarding the bodies. */
 export async function rawGetFloorS(s3: BenchS3, keys: string[]): Promise<number> {
   const started = performance.now();
-  await pool(keys, 8, async (k) => { await send('GET', new URL(`${s3.endpoint}/${BENCH_BUCKET}/${encodeRfc3986(k, true)}`)); });
+  await pool(keys, 8, async (k) => { await send(s3, 'GET', k); });
   return (performance.now() - started) / 1000;
 }

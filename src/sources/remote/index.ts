@@ -26,11 +26,11 @@ export function createRemoteSources(uris: string[], o: WalkFilters & { remote?: 
     if (parsed.scheme === 's3') {
       const s = await s3Settings();
       return s3Driver({
-        bucket: parsed.bucket, region: s.region, endpoint: s.endpoint, credentials: s.credentials!, timeoutMs, retries,
+        bucket: parsed.bucket, region: s.region, endpoint: s.endpoint, credentials: s.credentials, timeoutMs, retries,
         credentialSource: s.credentialSource, credentialHint: s.credentialHint,
       });
     }
-    if (parsed.scheme === 'az') return azureBlobDriver({ container: parsed.container, ...resolveAzureSettings(env), timeoutMs, retries });
+    if (parsed.scheme === 'az') return azureBlobDriver({ container: parsed.container, ...await resolveAzureSettings(env), timeoutMs, retries });
     return httpDriver({ base: parsed.url.origin, timeoutMs, retries });
   };
 
