@@ -62,7 +62,7 @@ let client: S3Client | null = null;
 /** One signed PUT or GET through the AWS SDK (the client simgrep itself uses); resolves with the bytes read. */
 async function send(s3: BenchS3, method: 'PUT' | 'GET', key: string, body?: Buffer): Promise<number> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  client ??= new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: S3_KEYS });
+  client ??= new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: S3_KEYS, requestChecksumCalculation: 'WHEN_REQUIRED' });
   if (method === 'PUT') {
     await client.send(new PutObjectCommand({ Bucket: BENCH_BUCKET, Key: key, Body: body }));
     return 0;

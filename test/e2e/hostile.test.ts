@@ -301,14 +301,15 @@ beforeAll(async () => {
     }
     if (url.pathname === '/loop') { res.writeHead(302, { location: '/loop' }).end(); return; }
     if (url.pathname === '/gzip') { res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('intro\nwe retry the failed upload\n')); return; }
-    if (url.pathname === '/repeat' && url.searchParams.get('list-type') === '2') {
+    // A bucket's listing: GET /bucket/?list-type=2 (path-style, as the AWS SDK sends it).
+    if (url.pathname === '/repeat/' && url.searchParams.get('list-type') === '2') {
       res.writeHead(200, { 'content-type': 'application/xml' }).end(`<?xml version="1.0"?><ListBucketResult><Name>repeat</Name><IsTruncated>true</IsTruncated>`
         + `<Contents><Key>logs/${url.searchParams.get('continuation-token') ? 'b' : 'a'}.log</Key><Size>27</Size></Contents><NextContinuationToken>same-token</NextContinuationToken></ListBucketResult>`);
       return;
     }
     if (url.pathname.startsWith('/repeat/logs/')) { res.writeHead(200, { 'content-length': 27 }).end('we retry the failed upload\n'); return; }
-    if (url.pathname === '/cut') { res.writeHead(200, { 'content-type': 'application/xml' }).end('<?xml version="1.0"?><ListBucketResult><Name>cut</Name><IsTruncated>false</IsTruncated><Contents><Key>a.l'); return; }
-    if (url.pathname === '/html') { res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body>Console login</body></html>'); return; }
+    if (url.pathname === '/cut/') { res.writeHead(200, { 'content-type': 'application/xml' }).end('<?xml version="1.0"?><ListBucketResult><Name>cut</Name><IsTruncated>false</IsTruncated><Contents><Key>a.l'); return; }
+    if (url.pathname === '/html/') { res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body>Console login</body></html>'); return; }
     res.writeHead(404).end();
   }));
 });

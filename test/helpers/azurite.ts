@@ -1,5 +1,7 @@
 // A real Azure Blob endpoint for tests: Azurite (npm) on 127.0.0.1, a free port, in memory, with
 // telemetry off (it would otherwise try to reach the internet); uploads through @azure/storage-blob to seed it.
+// --skipApiVersionCheck: the SDK speaks a newer service version than Azurite 3.35 (the last release
+// that runs on Node 20) knows; the requests simgrep sends are the same in both.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -19,7 +21,7 @@ export interface Azurite {
 
 export async function startAzurite(): Promise<Azurite> {
   const main = path.join(path.dirname(createRequire(import.meta.url).resolve('azurite/package.json')), 'dist', 'src', 'blob', 'main.js');
-  const proc = spawn(process.execPath, [main, '--blobHost', '127.0.0.1', '--blobPort', '0', '--inMemoryPersistence', '--disableTelemetry', '--silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [main, '--blobHost', '127.0.0.1', '--blobPort', '0', '--inMemoryPersistence', '--disableTelemetry', '--silent', '--skipApiVersionCheck'], { stdio: ['ignore', 'pipe', 'pipe'] });
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     proc.stdout!.setEncoding('utf8').on('data', (d: string) => {

@@ -58,7 +58,7 @@ const clients = new Map<string, S3Client>();
 export async function putObject(endpoint: string, bucket: string, key: string, body: Buffer | string | Readable, size?: number): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   let client = clients.get(endpoint);
-  if (!client) clients.set(endpoint, client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: S3RVER_KEYS }));
+  if (!client) clients.set(endpoint, client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: S3RVER_KEYS, requestChecksumCalculation: 'WHEN_REQUIRED' }));
   await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentLength: body instanceof Readable ? size : undefined }));
 }
 

@@ -83,7 +83,8 @@ function createS3Driver(o: S3DriverOptions): StreamingDriver {
     const attempts = err.$metadata?.attempts ?? 1;
     if (isSimgrepError(e)) return e;
     if (status === undefined) {
-      const code = err.name === 'TimeoutError' ? 'TIMEOUT' : transportCode(e);
+      // The SDK names resets TimeoutError too: the errno code, where there is one, says which it was.
+      const code = transportCode(e) ?? (err.name === 'TimeoutError' ? 'TIMEOUT' : undefined);
       if (code !== undefined) {
         down = new TransportError(code, shownEndpoint, attempts, timeoutMs, { cause: e });
         return down;

@@ -67,7 +67,7 @@ describe('az:// (Azurite)', () => {
     expect(rejected.code).toBe(2);
 
     const none = await cli(['retry', 'az://docs/mirror/'], { AZURE_STORAGE_CONNECTION_STRING: '' });
-    expect(none.stderr).toBe('simgrep: az://docs/mirror/: no Azure credentials found: set AZURE_STORAGE_CONNECTION_STRING, or AZURE_STORAGE_ACCOUNT with AZURE_STORAGE_KEY or AZURE_STORAGE_SAS_TOKEN\n');
+    expect(none.stderr).toBe('simgrep: az://docs/mirror/: no Azure storage account given: set AZURE_STORAGE_CONNECTION_STRING, or AZURE_STORAGE_ACCOUNT (with AZURE_STORAGE_KEY or AZURE_STORAGE_SAS_TOKEN, or alone to sign in with Microsoft Entra ID: managed identity, workload identity, az login)\n');
     expect(none.code).toBe(2);
   });
 
