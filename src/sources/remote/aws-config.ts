@@ -38,12 +38,15 @@ export async function resolveS3Settings(rawEnv: Env, o: { s3Endpoint?: string })
   const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? profile.region ?? 'us-east-1';
   const endpoint = parseEndpoint(o.s3Endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL ?? profile.endpoint_url);
   const where = `profile "${profileName}" in ${tildify(files.filepath, home)} or ${tildify(files.configFilepath, home)}`;
-  const credentials = fromNodeProviderChain({ ...files, clientConfig: { region } });
+  const trail = providerTrail();
+  const credentials = fromNodeProviderChain({ ...files, clientConfig: { region }, logger: trail.logger });
   let resolved: AttributedAwsCredentialIdentity;
   try {
     resolved = await credentials();
   } catch (e) {
-    throw noCredentials(e, env, where);
+    // What the profile's provider said, when the profile exists: its failure, not the chain's summary.
+    const profileExists = Object.keys(profile).length > 0;
+    throw noCredentials(e, { profileExists, profileReason: profileExists ? trail.reasonOf('defaultProvider::fromIni') : undefined }, env, where);
   }
   return { region, endpoint, credentials, ...describeSource(resolved, env, where) };
 }
@@ -79,10 +82,14 @@ function describeSource(creds: AttributedAwsCredentialIdentity, env: Env, where:
 }
 
 /** The chain's failure as one message: what was tried, or which source broke and why (never a value). */
-function noCredentials(e: unknown, env: Env, where: string): SimgrepError {
+function noCredentials(e: unknown, { profileExists, profileReason }: { profileExists: boolean; profileReason?: string }, env: Env, where: string): SimgrepError {
   const message = (e as Error)?.message ?? String(e);
   // The chain's own words when every provider passed (none applied); anything else is one that broke.
-  const reason = /Could not load credentials from any providers/i.test(message) ? '' : ` (${firstLine(message)})`;
+  const failed = /Could not load credentials from any providers/i.test(message) ? profileReason : message;
+  const reason = failed ? ` (${firstLine(failed)})` : '';
+  if (env.AWS_PROFILE && !profileExists) {
+    return new SimgrepError('REMOTE_CREDENTIALS', `AWS_PROFILE=${env.AWS_PROFILE} but there is no such profile in ${where.replace(/^profile "[^"]*" in /, '')}; add it, or fix AWS_PROFILE`, { cause: e });
+  }
   if (env.AWS_PROFILE) {
     return new SimgrepError('REMOTE_CREDENTIALS', `AWS_PROFILE=${env.AWS_PROFILE} but ${where} gives no credentials${reason}; give it aws_access_key_id and aws_secret_access_key, role_arn and source_profile, credential_process or SSO settings, or fix AWS_PROFILE`, { cause: e });
   }
@@ -90,6 +97,31 @@ function noCredentials(e: unknown, env: Env, where: string): SimgrepError {
     return new SimgrepError('REMOTE_CREDENTIALS', `the AWS credentials could not be loaded${reason}; fix ${where}, or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY`, { cause: e });
   }
   return new SimgrepError('REMOTE_CREDENTIALS', `no AWS credentials found (tried AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, ${where}, web identity, container and EC2 instance credentials): set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE naming a profile in ~/.aws/credentials or ~/.aws/config`, { cause: e });
+}
+
+/**
+ * The chain says only "Could not load credentials from any providers" when every provider passed; why
+ * each passed goes to its logger at debug level. This keeps those lines, to tell a profile that broke
+ * (a credential_process that failed, a role that could not be assumed) from one that is not there.
+ */
+function providerTrail() {
+  const lines: string[] = [];
+  const keep = (...a: unknown[]) => { lines.push(a.map(String).join(' ')); };
+  const logger = { debug: keep, info: keep, warn: () => {}, error: () => {}, trace: () => {} };
+  return {
+    logger,
+    /** The first failure logged after the chain entered `step`, before it moved on to the next provider. */
+    reasonOf(step: string): string | undefined {
+      const at = lines.findIndex((l) => l.includes(step));
+      if (at < 0) return undefined;
+      for (const l of lines.slice(at + 1)) {
+        if (l.includes('defaultProvider::')) return undefined;
+        const m = /^@smithy\/property-provider (?:->|\(!\)) ([\s\S]+)$/.exec(l);
+        if (m) return m[1].trim();
+      }
+      return undefined;
+    },
+  };
 }
 
 function firstLine(s: string): string {

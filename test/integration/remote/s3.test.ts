@@ -156,7 +156,7 @@ describe('S3 credentials', () => {
     expect([ok.stderr, ok.code]).toEqual(['', 0]);
     expect(ok.stdout).toMatch(new RegExp(`^s3://${BUCKET}/mirror/src/net\\.ts:1::2 `));
     const ghost = await cli(['retry', `s3://${BUCKET}/mirror/`, '--s3-endpoint', s3.endpoint], { ...noEnvKeys, AWS_PROFILE: 'ghost' });
-    expect(ghost.stderr).toBe(`simgrep: s3://${BUCKET}/mirror/: AWS_PROFILE=ghost but profile "ghost" in ~/.aws/credentials or ~/.aws/config gives no credentials; give it aws_access_key_id and aws_secret_access_key, role_arn and source_profile, credential_process or SSO settings, or fix AWS_PROFILE\n`);
+    expect(ghost.stderr).toBe(`simgrep: s3://${BUCKET}/mirror/: AWS_PROFILE=ghost but there is no such profile in ~/.aws/credentials or ~/.aws/config; add it, or fix AWS_PROFILE\n`);
     const wrong = await cli(['retry', `s3://${BUCKET}/mirror/`, '--s3-endpoint', s3.endpoint], noEnvKeys);
     expect(wrong.stderr).toContain('(InvalidAccessKeyId), credentials from profile "default" in ~/.aws/credentials or ~/.aws/config; check aws_access_key_id');
     expect(wrong.stdout + wrong.stderr).not.toContain(SECRET);
