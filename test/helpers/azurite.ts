@@ -19,21 +19,23 @@ export interface Azurite {
   stop(): Promise<void>;
 }
 
-export async function startAzurite(): Promise<Azurite> {
+/** Plain http by default; with a certificate, https and (oauth) bearer tokens, which Azurite takes only over https. */
+export async function startAzurite(o: { cert?: string; key?: string; oauth?: boolean } = {}): Promise<Azurite> {
   const main = path.join(path.dirname(createRequire(import.meta.url).resolve('azurite/package.json')), 'dist', 'src', 'blob', 'main.js');
-  const proc = spawn(process.execPath, [main, '--blobHost', '127.0.0.1', '--blobPort', '0', '--inMemoryPersistence', '--disableTelemetry', '--silent', '--skipApiVersionCheck'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const tls = o.cert && o.key ? ['--cert', o.cert, '--key', o.key, ...(o.oauth ? ['--oauth', 'basic'] : [])] : [];
+  const proc = spawn(process.execPath, [main, '--blobHost', '127.0.0.1', '--blobPort', '0', '--inMemoryPersistence', '--disableTelemetry', '--silent', '--skipApiVersionCheck', ...tls], { stdio: ['ignore', 'pipe', 'pipe'] });
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     proc.stdout!.setEncoding('utf8').on('data', (d: string) => {
       out += d;
-      const m = /listens on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      const m = /listens on https?:\/\/127\.0\.0\.1:(\d+)/.exec(out);
       if (m) resolve(Number(m[1]));
     });
     proc.stderr!.setEncoding('utf8').on('data', (d: string) => { out += d; });
     proc.on('exit', (code) => reject(new Error(`azurite exited (${code}) before listening: ${out}`)));
     setTimeout(() => reject(new Error(`azurite did not start in 30 s: ${out}`)), 30_000).unref();
   });
-  const blobEndpoint = `http://127.0.0.1:${port}/${DEV_ACCOUNT}`;
+  const blobEndpoint = `${tls.length ? 'https' : 'http'}://127.0.0.1:${port}/${DEV_ACCOUNT}`;
   return {
     blobEndpoint,
     connectionString: devConnectionString(blobEndpoint),
@@ -59,6 +61,6 @@ export async function seedContainer(blobEndpoint: string, container: string, blo
   }));
 }
 
-function devConnectionString(blobEndpoint: string): string {
-  return `DefaultEndpointsProtocol=http;AccountName=${DEV_ACCOUNT};AccountKey=${DEV_KEY};BlobEndpoint=${blobEndpoint};`;
+export function devConnectionString(blobEndpoint: string): string {
+  return `DefaultEndpointsProtocol=${new URL(blobEndpoint).protocol.slice(0, -1)};AccountName=${DEV_ACCOUNT};AccountKey=${DEV_KEY};BlobEndpoint=${blobEndpoint};`;
 }

@@ -62,7 +62,7 @@ export async function resolveAzureSettings(rawEnv: Env): Promise<AzureSettings> 
   return {
     account, endpoint, credential,
     credentialSource: 'Microsoft Entra ID (DefaultAzureCredential)',
-    credentialHint: `the signed-in identity needs a data role on the account, e.g. "Storage Blob Data Reader" on account "${account}" or its container`,
+    credentialHint: `check which identity signed in (AZURE_CLIENT_ID, the managed identity, az account show): it must belong to the account's tenant and have a data role such as "Storage Blob Data Reader" on account "${account}" or its container`,
   };
 }
 

@@ -112,7 +112,7 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
         return new SimgrepError('REMOTE_CREDENTIALS', `the account key, SAS token or sign-in token was rejected${tag}, ${creds}; ${hint}`);
       case 'AuthorizationFailure':
         // Azurite (and some proxies) answer a bad Shared Key signature this way, not with AuthenticationFailed.
-        return new SimgrepError('REMOTE_ACCESS_DENIED', `access denied${tag}, ${creds}: the key does not match the account, or may not read and list container "${o.container}"; ${hint}`);
+        return new SimgrepError('REMOTE_ACCESS_DENIED', `access denied${tag}, ${creds}: the key or SAS token does not match the account, or may not read and list container "${o.container}"; ${hint}`);
       case 'AuthorizationPermissionMismatch':
       case 'AuthorizationResourceTypeMismatch':
       case 'InsufficientAccountPermissions':
