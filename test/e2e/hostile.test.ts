@@ -157,6 +157,19 @@ const CASES: Case[] = [
     results: [GOOD], maxMs: 12_000,
   },
   {
+    name: 'an S3 endpoint that accepts and never answers (through the AWS SDK: its idle timeout per request)',
+    args: ['retry failed upload', 's3://never/', GOOD, '--s3-endpoint', 'ORIGIN', ...jsonl], env: { SIMGREP_REMOTE_TIMEOUT_MS: '1000' },
+    code: 2, stderr: /^simgrep: s3:\/\/never\/: http:\/\/127\.0\.0\.1:\d+ did not answer within 1000 ms \(1 attempt\); the server is slow or down/,
+    results: [GOOD], maxMs: 12_000,
+  },
+  {
+    name: 'an Azure Blob endpoint that accepts and never answers (through @azure/storage-blob)',
+    args: ['retry failed upload', 'az://never/', GOOD, ...jsonl],
+    env: { SIMGREP_REMOTE_TIMEOUT_MS: '1000', AZURE_STORAGE_CONNECTION_STRING: '', AZURE_STORAGE_ACCOUNT: 'devstoreaccount1', AZURE_STORAGE_KEY: 'a2V5', AZURE_STORAGE_BLOB_ENDPOINT: 'ORIGIN/devstoreaccount1' },
+    code: 2, stderr: /^simgrep: az:\/\/never\/: http:\/\/127\.0\.0\.1:\d+ did not answer within 1000 ms \(1 attempt\); the server is slow or down/,
+    results: [GOOD], maxMs: 12_000,
+  },
+  {
     name: 'a listing that always says "more" with the same continuation token was listed forever',
     args: ['retry failed upload', 's3://repeat/logs/', GOOD, '--s3-endpoint', 'ORIGIN', ...jsonl],
     code: 2, stderr: /^simgrep: s3:\/\/repeat\/logs\/: listing stopped after 2 objects: the store sent the same continuation token twice \("same-token"\), so the listing would never end/,
@@ -288,7 +301,7 @@ beforeAll(async () => {
   await mkdir(path.join(dir, '.rss'));
   ({ server, origin } = await listenLocal((req, res) => {
     const url = new URL(req.url!, 'http://x');
-    if (url.pathname === '/never') return; // accepts, never answers
+    if (/^(\/devstoreaccount1)?\/never(\/|$)/.test(url.pathname)) return; // accepts, never answers (a file, an S3 bucket, an Azure container)
     if (url.pathname === '/endless') {
       res.writeHead(200, { 'content-type': 'text/plain' }); // chunked: no Content-Length
       if (req.method === 'HEAD') { res.end(); return; }
@@ -330,7 +343,7 @@ describe('hostile input (one row per case: exit code, message naming the source,
       const before = treeListing();
       const args = c.args.map((a) => (a.startsWith('/') && !a.startsWith('/proc') && !a.startsWith('/dev') ? `${origin}${a}` : a === 'ORIGIN' ? origin : a));
       const r = await run(c.bundledModel || args.includes('--model') ? args : [...args, '--model', model], {
-        env: { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_REGION: 'us-east-1', SIMGREP_REMOTE_RETRIES: '0', ...c.env },
+        env: { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_REGION: 'us-east-1', SIMGREP_REMOTE_RETRIES: '0', ...Object.fromEntries(Object.entries(c.env ?? {}).map(([k, v]) => [k, v.replace('ORIGIN', origin)])) },
         input: c.input, holdStdin: c.holdStdin, stdoutPath: c.stdoutPath, fifoWrite: c.fifoWrite,
       });
       const shown = (p: string) => (p.startsWith('/') ? `${origin}${p}` : p);
