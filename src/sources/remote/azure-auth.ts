@@ -22,7 +22,7 @@ export interface AzureSettings {
 type Env = Record<string, string | undefined>;
 
 /** The scope of a token for Azure Storage. */
-export const STORAGE_SCOPE = 'https://storage.azure.com/.default';
+const STORAGE_SCOPE = 'https://storage.azure.com/.default';
 
 export async function resolveAzureSettings(rawEnv: Env): Promise<AzureSettings> {
   const env = (k: string) => rawEnv[k] || undefined;
