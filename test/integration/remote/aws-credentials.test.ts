@@ -24,6 +24,8 @@ const stops: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   [fx, s3] = await Promise.all([remoteFixture(), signatureCheckingS3(BUCKET, OBJECTS, READER)]);
+  await mkdir(path.join(fx.home, 'docs'));
+  await writeFile(path.join(fx.home, 'docs', 'net.md'), OBJECTS['docs/net.md']);
   stops.push(s3.close);
 });
 afterAll(async () => { await Promise.all([...stops.map((s) => s()), fx?.cleanup()]); });
@@ -108,6 +110,20 @@ describe('AWS credentials through the SDK chain, checked by a signature-verifyin
     expect(ecs.requests).toEqual(['GET /creds']);
     expectRefused(await search({ AWS_CONTAINER_CREDENTIALS_FULL_URI: `${wrongEcs.origin}/creds`, AWS_CONTAINER_AUTHORIZATION_TOKEN: 'task-token' }),
       'the container credentials endpoint (AWS_CONTAINER_CREDENTIALS_FULL_URI / _RELATIVE_URI)', 'check the task role (ECS) or pod identity association (EKS) and its permissions');
+  });
+
+  it('a credential_process that takes its time does not hold back --timeout: the local results are printed at the deadline', async () => {
+    await writeAwsFile('config', '[profile slow]\ncredential_process = sleep 4\n');
+    const started = Date.now();
+    let printedAt = 0;
+    const r = await runCli(['retry failed upload', `s3://${BUCKET}/docs/`, 'docs', '--s3-endpoint', s3.origin, '--model', fx.model, '--mode', 'line', '-n', '0', '--timeout', '1', '--jsonl'], {
+      cwd: fx.home, env: { HOME: fx.home, AWS_PROFILE: 'slow', AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_EC2_METADATA_DISABLED: 'true' },
+      onStdout: () => { printedAt ||= Date.now() - started; },
+    });
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).filename)).toEqual(['docs/net.md']);
+    expect(r.stderr).toBe('simgrep: stopped after the --timeout of 1 s: the results found so far are shown\n');
+    // Before, the results waited for the chain: two runs of the process (fromIni's, then fromProcess's), 8 s.
+    expect(printedAt).toBeLessThan(5_000);
   });
 
   it('a provider that fails is named, with what it said', async () => {
