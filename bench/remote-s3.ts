@@ -3,8 +3,11 @@
 // raw GET floor (every object fetched with no search at all: what the server alone costs).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import path from 'node:path';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Sha256 } from '@smithy/core/checksum';
+import { SignatureV4 } from '@smithy/signature-v4';
 
 export const S3_KEYS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 export const BENCH_BUCKET = 'simgrep-bench';
@@ -59,16 +62,32 @@ export function corpusFiles(abs: string, rel = ''): string[] {
 
 let client: S3Client | null = null;
 
-/** One signed PUT or GET through the AWS SDK (the client simgrep itself uses); resolves with the bytes read. */
-async function send(s3: BenchS3, method: 'PUT' | 'GET', key: string, body?: Buffer): Promise<number> {
+/** Seeds one object through the AWS SDK. */
+async function put(s3: BenchS3, key: string, body: Buffer): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   client ??= new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: S3_KEYS, requestChecksumCalculation: 'WHEN_REQUIRED' });
-  if (method === 'PUT') {
-    await client.send(new PutObjectCommand({ Bucket: BENCH_BUCKET, Key: key, Body: body }));
-    return 0;
-  }
-  const out = await client.send(new GetObjectCommand({ Bucket: BENCH_BUCKET, Key: key }));
-  return (await out.Body!.transformToByteArray()).length;
+  await client.send(new PutObjectCommand({ Bucket: BENCH_BUCKET, Key: key, Body: body }));
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+const signer = new SignatureV4({ credentials: S3_KEYS, region: 'us-east-1', service: 's3', sha256: Sha256, uriEscapePath: false });
+
+/**
+ * One GET on bare node:http, signed with @smithy/signature-v4 and nothing else of the SDK: the floor
+ * measures the server, not a client. Resolves with the bytes read.
+ */
+async function rawGet(s3: BenchS3, key: string): Promise<number> {
+  const url = new URL(`${s3.endpoint}/${BENCH_BUCKET}/${key.split('/').map(encodeURIComponent).join('/')}`);
+  const signed = await signer.sign({ method: 'GET', protocol: 'http:', hostname: url.hostname, port: Number(url.port), path: url.pathname, query: {}, headers: { host: url.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' } });
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: signed.headers, agent }, (res) => {
+      let bytes = 0;
+      res.on('data', (c: Buffer) => { bytes += c.length; });
+      res.on('end', () => ((res.statusCode ?? 0) < 300 ? resolve(bytes) : reject(new Error(`GET ${url.pathname}: HTTP ${res.statusCode}`))));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -89,7 +108,7 @@ export async function seedOnce(s3: BenchS3, dir: string, localAbs: string, prefi
   log(`seeding ${files.length} objects under s3://${BENCH_BUCKET}/${prefix}`);
   await pool(files, 16, async (f) => {
     const body = readFileSync(fileAbs(f));
-    await send(s3, 'PUT', isDir ? `${prefix}${f}` : prefix, body);
+    await put(s3, isDir ? `${prefix}${f}` : prefix, body);
   });
   writeFileSync(marker, stamp);
 }
@@ -97,6 +116,6 @@ export async function seedOnce(s3: BenchS3, dir: string, localAbs: string, prefi
 /** Seconds to GET every object of the corpus, 8 at a time, reading and discarding the bodies. */
 export async function rawGetFloorS(s3: BenchS3, keys: string[]): Promise<number> {
   const started = performance.now();
-  await pool(keys, 8, async (k) => { await send(s3, 'GET', k); });
+  await pool(keys, 8, async (k) => { await rawGet(s3, k); });
   return (performance.now() - started) / 1000;
 }

@@ -2,8 +2,8 @@
 // verifies every request's SigV4 signature (recomputed with @smithy/signature-v4 from the one identity
 // it knows) and answers a mismatch as S3 does (403 SignatureDoesNotMatch), EC2 instance metadata
 // (IMDSv2: a session token first), an ECS container-credentials endpoint and STS AssumeRole.
-import { createHash, createHmac } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Sha256 } from '@smithy/core/checksum';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { listenLocal } from './http-server.js';
 
@@ -14,14 +14,6 @@ export interface FakeEndpoint { origin: string; server: Server; requests: string
 /** What the chain's providers serve: keys, and an expiry an hour away. */
 export function issued(id: Identity): { AccessKeyId: string; SecretAccessKey: string; Token?: string; Expiration: string } {
   return { AccessKeyId: id.accessKeyId, SecretAccessKey: id.secretAccessKey, Token: id.sessionToken, Expiration: new Date(Date.now() + 3_600_000).toISOString() };
-}
-
-class Sha256 {
-  private h;
-  constructor(secret?: string | Uint8Array) { this.h = secret ? createHmac('sha256', secret) : createHash('sha256'); }
-  update(data: string | Uint8Array): void { this.h.update(data); }
-  async digest(): Promise<Uint8Array> { return new Uint8Array(this.h.digest()); }
-  reset(): void { /* one use per instance here */ }
 }
 
 /** Checks a request's Authorization header against `id`: the S3 error code, or null when it is genuine. */
