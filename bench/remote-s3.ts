@@ -3,9 +3,11 @@
 // raw GET floor (every object fetched with no search at all: what the server alone costs).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { request, Agent } from 'node:http';
+import { Agent, request } from 'node:http';
 import path from 'node:path';
-import { encodeRfc3986, signV4 } from '../src/sources/remote/sigv4.js';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Sha256 } from '@smithy/core/checksum';
+import { SignatureV4 } from '@smithy/signature-v4';
 
 export const S3_KEYS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 export const BENCH_BUCKET = 'simgrep-bench';
@@ -58,18 +60,33 @@ export function corpusFiles(abs: string, rel = ''): string[] {
   return out;
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+let client: S3Client | null = null;
 
-function send(method: 'PUT' | 'GET', url: URL, body?: Buffer): Promise<number> {
-  const headers = { ...(body && { 'content-length': String(body.length) }), ...signV4({ method, url, region: 'us-east-1' }, S3_KEYS) };
+/** Seeds one object through the AWS SDK. */
+async function put(s3: BenchS3, key: string, body: Buffer): Promise<void> {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  client ??= new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: S3_KEYS, requestChecksumCalculation: 'WHEN_REQUIRED' });
+  await client.send(new PutObjectCommand({ Bucket: BENCH_BUCKET, Key: key, Body: body }));
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+const signer = new SignatureV4({ credentials: S3_KEYS, region: 'us-east-1', service: 's3', sha256: Sha256, uriEscapePath: false });
+
+/**
+ * One GET on bare node:http, signed with @smithy/signature-v4 and nothing else of the SDK: the floor
+ * measures the server, not a client. Resolves with the bytes read.
+ */
+async function rawGet(s3: BenchS3, key: string): Promise<number> {
+  const url = new URL(`${s3.endpoint}/${BENCH_BUCKET}/${key.split('/').map(encodeURIComponent).join('/')}`);
+  const signed = await signer.sign({ method: 'GET', protocol: 'http:', hostname: url.hostname, port: Number(url.port), path: url.pathname, query: {}, headers: { host: url.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' } });
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers, agent }, (res) => {
+    const req = request(url, { headers: signed.headers, agent }, (res) => {
       let bytes = 0;
       res.on('data', (c: Buffer) => { bytes += c.length; });
-      res.on('end', () => ((res.statusCode ?? 0) < 300 ? resolve(bytes) : reject(new Error(`${method} ${url.pathname}: HTTP ${res.statusCode}`))));
+      res.on('end', () => ((res.statusCode ?? 0) < 300 ? resolve(bytes) : reject(new Error(`GET ${url.pathname}: HTTP ${res.statusCode}`))));
     });
     req.on('error', reject);
-    req.end(body);
+    req.end();
   });
 }
 
@@ -91,7 +108,7 @@ export async function seedOnce(s3: BenchS3, dir: string, localAbs: string, prefi
   log(`seeding ${files.length} objects under s3://${BENCH_BUCKET}/${prefix}`);
   await pool(files, 16, async (f) => {
     const body = readFileSync(fileAbs(f));
-    await send('PUT', new URL(`${s3.endpoint}/${BENCH_BUCKET}/${encodeRfc3986(isDir ? `${prefix}${f}` : prefix, true)}`), body);
+    await put(s3, isDir ? `${prefix}${f}` : prefix, body);
   });
   writeFileSync(marker, stamp);
 }
@@ -99,6 +116,6 @@ export async function seedOnce(s3: BenchS3, dir: string, localAbs: string, prefi
 /** Seconds to GET every object of the corpus, 8 at a time, reading and discarding the bodies. */
 export async function rawGetFloorS(s3: BenchS3, keys: string[]): Promise<number> {
   const started = performance.now();
-  await pool(keys, 8, async (k) => { await send('GET', new URL(`${s3.endpoint}/${BENCH_BUCKET}/${encodeRfc3986(k, true)}`)); });
+  await pool(keys, 8, async (k) => { await rawGet(s3, k); });
   return (performance.now() - started) / 1000;
 }

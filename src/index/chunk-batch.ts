@@ -5,6 +5,7 @@
 // commits). Readers pin the last completed version, so they never see the steps in between.
 import type { Executor } from '../pool.js';
 import type { ChunkColumns } from './arrow-rows.js';
+import type { ChunkIdentifiers } from './chunk-features.js';
 import type { FileState, IndexStore } from './store.js';
 import { writing } from './writing.js';
 
@@ -14,7 +15,7 @@ export interface PendingChunk {
   end: number;
   chars: number;
   blank: boolean;
-  identifiers: Map<string, number>;
+  identifiers: ChunkIdentifiers;
   defs: string[];
   hash: string;
   /** The chunk's lines as bytes, and their offsets (lines + 1), for embedding. */

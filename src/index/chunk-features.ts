@@ -2,6 +2,13 @@
 // query without the text: its identifiers with counts (BM25 term frequencies), the names its lines
 // define (symbol boosts), its length in characters (BM25 document length) and whether it is blank.
 import { definedName } from '../rank/chunk-scorer.js';
+import type { IdentifierTable } from './identifier-table.js';
+
+/** A chunk's distinct identifiers (ids in an IdentifierTable) and how often each occurs. */
+export interface ChunkIdentifiers {
+  ids: Int32Array;
+  counts: Int32Array;
+}
 
 export interface ChunkFeatures {
   /** Sum of the lines' lengths (UTF-16 units, terminators excluded), as chunkStats counts them. */
@@ -9,53 +16,65 @@ export interface ChunkFeatures {
   /** True when every line is blank (such a chunk has no line to show in lexical mode). */
   blank: boolean;
   /** Identifier occurrences: each maximal [A-Za-z0-9_] run without its leading digits, with its count. */
-  identifiers: Map<string, number>;
+  identifiers: ChunkIdentifiers;
   /** Names defined by the chunk's lines (definedName), distinct. */
   definitions: string[];
 }
 
-export function chunkFeatures(lines: string[]): ChunkFeatures {
-  const identifiers = new Map<string, number>();
+export function chunkFeatures(lines: string[], table: IdentifierTable): ChunkFeatures {
   const definitions = new Set<string>();
   let chars = 0;
   let blank = true;
+  const counter = counterFor(table);
   for (const line of lines) {
     chars += line.length;
     if (blank && line.trim() !== '') blank = false;
-    addIdentifiers(line, identifiers);
+    counter.line(line);
     const name = definedName(line);
     if (name) definitions.add(name);
   }
-  return { chars, blank, identifiers, definitions: [...definitions] };
+  return { chars, blank, identifiers: counter.done(), definitions: [...definitions] };
 }
 
-/** The identifiers countTerms would expand a match to: ident-char runs with leading digits dropped. */
-export function addIdentifiers(text: string, into: Map<string, number>): void {
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    if (!isIdentChar(text.charCodeAt(i))) { i++; continue; }
-    let s = i;
-    while (i < n && isIdentChar(text.charCodeAt(i))) i++;
-    while (s < i && isDigit(text.charCodeAt(s))) s++;
-    if (s < i) {
-      const ident = text.slice(s, i);
-      into.set(ident, (into.get(ident) ?? 0) + 1);
+/** Counts identifiers line by line into ids of `table` (one counter a table, reused chunk after chunk). */
+class IdentifierCounter {
+  private count = new Int32Array(1024);
+  private readonly touched: number[] = [];
+
+  constructor(private readonly table: IdentifierTable) {}
+
+  /** The identifiers countTerms would expand a match to: ident-char runs with leading digits dropped. */
+  line(text: string): void {
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      if (!isIdentChar(text.charCodeAt(i))) { i++; continue; }
+      let s = i;
+      while (i < n && isIdentChar(text.charCodeAt(i))) i++;
+      while (s < i && isDigit(text.charCodeAt(s))) s++;
+      if (s < i) {
+        const id = this.table.idOf(text, s, i);
+        if (id >= this.count.length) { const b = new Int32Array(Math.max(id + 1, this.count.length * 2)); b.set(this.count); this.count = b; }
+        if (this.count[id]++ === 0) this.touched.push(id);
+      }
     }
+  }
+
+  done(): ChunkIdentifiers {
+    const ids = Int32Array.from(this.touched);
+    const counts = Int32Array.from(this.touched, (id) => this.count[id]);
+    for (const id of this.touched) this.count[id] = 0;
+    this.touched.length = 0;
+    return { ids, counts };
   }
 }
 
-/** Serialised form stored in the index: "ident count ident count ...". */
-export function encodeIdentifiers(m: Map<string, number>): string {
-  const parts: string[] = [];
-  for (const [k, v] of m) parts.push(k, String(v));
-  return parts.join(' ');
-}
+const counters = new WeakMap<IdentifierTable, IdentifierCounter>();
 
-export function decodeIdentifiers(s: string, visit: (ident: string, count: number) => void): void {
-  if (s === '') return;
-  const parts = s.split(' ');
-  for (let i = 0; i + 1 < parts.length; i += 2) visit(parts[i], Number(parts[i + 1]));
+function counterFor(table: IdentifierTable): IdentifierCounter {
+  let c = counters.get(table);
+  if (!c) { c = new IdentifierCounter(table); counters.set(table, c); }
+  return c;
 }
 
 function isIdentChar(c: number): boolean {

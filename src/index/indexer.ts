@@ -44,7 +44,8 @@ export interface IndexReport extends IndexProgress {
 
 export interface UpdateIndexOptions {
   store: IndexStore;
-  executor: Executor;
+  /** Where to embed, once it is known how many bytes there are to read. */
+  executor: (bytesToRead: number) => Promise<Executor>;
   chunkLines: number;
   /** Paths to walk (files or directories). */
   roots: string[];
@@ -64,8 +65,8 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const report: IndexReport = { files: 0, indexed: 0, lines: 0, bytes: 0, bytesToRead: 0, ms: 0, unchanged: 0, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [], patch };
   const states = new Map((o.states ?? await o.store.fileStates()).map((s) => [s.key, s]));
   const seen = new Set<string>();
-  const batch = new ChunkBatch({
-    store: o.store, executor: o.executor, chunkLines: o.chunkLines,
+  const newBatch = (executor: Executor) => new ChunkBatch({
+    store: o.store, executor, chunkLines: o.chunkLines,
     onCommit(c) {
       report.chunks += c.chunks.length;
       report.reused += c.reused;
@@ -107,6 +108,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
     }
   }
   report.warnings.push(...(source.drainWarnings?.() ?? []));
+  const batch = newBatch(await o.executor(report.bytesToRead));
   for (const w of work) {
     if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
     try {
@@ -159,7 +161,7 @@ async function indexFile(source: Source, entry: Entry, key: string, st: { size: 
   batch.fileStarted(key, prev !== undefined);
   patch.dropChunksOf.add(key);
   for await (const c of opened.chunks) {
-    const f = chunkFeatures(c.lines);
+    const f = chunkFeatures(c.lines, patch.terms.identifiers);
     await batch.addChunk({
       path: key, start: c.start, end: c.end, chars: f.chars, blank: f.blank, identifiers: f.identifiers, defs: f.definitions,
       hash: createHash('sha1').update(c.bytes).digest('hex'), bytes: c.bytes, offsets: c.offsets,

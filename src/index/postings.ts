@@ -1,20 +1,81 @@
 // Term -> (chunk, count) lists over sorted keys: looked up by binary search (nothing to build when a
-// process starts), merged with additions and chunk renumbering when the index changes.
-import type { KeyTriples } from './term-collector.js';
+// process starts), merged with additions and chunk renumbering when the index changes. The entries
+// of postings read from a snapshot file stay on disk until a query asks for a key's.
+import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
+import { KeyTriples } from './term-collector.js';
 
+export interface Entries {
+  chunk: Int32Array;
+  /** 16 bits when read from a snapshot file (saturating), 32 when built. */
+  count: Int32Array | Uint16Array;
+}
+
+/** Entries [from, to), read on demand (from a snapshot file). */
+export type EntryReader = (from: number, to: number) => Entries;
+
+/** Lookups a process makes from a file before it reads all the entries once (a long-lived process). */
+const READS_BEFORE_LOADING = 24;
+
+/**
+ * One layer of postings, and optionally a tail: the postings of chunks appended since (a snapshot
+ * patched in place keeps its base layer as read from the file and adds a small tail).
+ */
 export class Postings {
+  private entries: Entries | null;
+  private reads = 0;
+
   constructor(
     /** Sorted, distinct. */
-    readonly keys: string[],
+    readonly keys: StringList,
     /** keys[i] owns entries [start[i], start[i + 1]). */
     readonly start: Int32Array,
-    readonly chunk: Int32Array,
-    /** 16 bits when read from a snapshot file (saturating), 32 when built. */
-    readonly count: Int32Array | Uint16Array,
-  ) {}
+    entries: Entries | EntryReader,
+    readonly tail: Postings | null = null,
+  ) {
+    this.entries = typeof entries === 'function' ? null : entries;
+    if (typeof entries === 'function') this.readFile = entries;
+  }
+
+  /** These postings with `added` (rows numbered as chunks by `rowChunk`) in their tail; this layer is shared, not copied. */
+  withTail(added: KeyTriples, rowChunk: Int32Array): Postings {
+    return this.withTailLayer((this.tail ?? Postings.empty()).merge(null, added, rowChunk));
+  }
+
+  /** This layer with `tail` as its tail. */
+  withTailLayer(tail: Postings | null): Postings {
+    return new Postings(this.keys, this.start, this.entries ?? this.readFile, tail);
+  }
+
+  /** One layer holding this layer's and the tail's entries. */
+  flat(): Postings {
+    if (!this.tail) return this;
+    const own = new Postings(this.keys, this.start, this.entries ?? this.readFile);
+    const t = this.tail.flat();
+    const triples = new KeyTriples();
+    const all = t.all();
+    let top = 0;
+    for (let i = 0; i < t.keys.length; i++) {
+      const id = triples.id(t.keys.at(i)!);
+      for (let e = t.start[i]; e < t.start[i + 1]; e++) { triples.add(id, all.chunk[e], all.count[e]); if (all.chunk[e] > top) top = all.chunk[e]; }
+    }
+    return own.merge(null, triples, Int32Array.from({ length: top + 1 }, (_, c) => c));
+  }
+
+  private readonly readFile: EntryReader = () => { throw new Error('postings without entries'); };
+
+  private read(from: number, to: number): Entries {
+    if (!this.entries && ++this.reads > READS_BEFORE_LOADING) this.entries = this.readFile(0, this.size);
+    const e = this.entries;
+    return e ? { chunk: e.chunk.subarray(from, to), count: e.count.subarray(from, to) } : this.readFile(from, to);
+  }
 
   static empty(): Postings {
-    return new Postings([], new Int32Array(1), new Int32Array(0), new Int32Array(0));
+    return new Postings([], new Int32Array(1), { chunk: new Int32Array(0), count: new Int32Array(0) });
+  }
+
+  /** How many entries all keys hold together. */
+  get size(): number {
+    return this.start[this.keys.length];
   }
 
   /** Entries [from, to) of `key`, or null. */
@@ -23,11 +84,29 @@ export class Postings {
     let hi = this.keys.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const k = this.keys[mid];
+      const k = this.keys.at(mid)!;
       if (k === key) return [this.start[mid], this.start[mid + 1]];
       if (k < key) lo = mid + 1; else hi = mid - 1;
     }
     return null;
+  }
+
+  /** The entries of `key` (this layer's, then the tail's), or null. */
+  find(key: string): Entries | null {
+    const r = this.range(key);
+    const own = r ? this.read(r[0], r[1]) : null;
+    const more = this.tail?.find(key) ?? null;
+    if (!more || !own) return own ?? more;
+    const chunk = new Int32Array(own.chunk.length + more.chunk.length);
+    const count = new Int32Array(chunk.length);
+    chunk.set(own.chunk); chunk.set(more.chunk, own.chunk.length);
+    count.set(own.count); count.set(more.count, own.count.length);
+    return { chunk, count };
+  }
+
+  /** Every entry of this layer, in key order. */
+  all(): Entries {
+    return this.read(0, this.size);
   }
 
   /**
@@ -35,8 +114,9 @@ export class Postings {
    * triples of `added` (their rows turned into chunks by `rowChunk`), as new postings.
    */
   merge(remap: Int32Array | null, added: KeyTriples, rowChunk: Int32Array): Postings {
+    if (this.tail) return this.flat().merge(remap, added, rowChunk);
     // The added keys in sorted order, and their triples grouped by key (a counting sort).
-    const order = added.keys.map((_, i) => i).sort((a, b) => (added.keys[a] < added.keys[b] ? -1 : added.keys[a] > added.keys[b] ? 1 : 0));
+    const order = added.order();
     const rank = new Int32Array(added.keys.length);
     order.forEach((id, r) => { rank[id] = r; });
     const groupStart = new Int32Array(added.keys.length + 1);
@@ -50,34 +130,58 @@ export class Postings {
       addChunk[fill[r]] = rowChunk[added.row[t]];
       addCount[fill[r]++] = added.count[t];
     }
-    const keys: string[] = [];
-    const starts: number[] = [0];
-    const chunk = new Int32Array(this.chunk.length + added.length);
-    const count = new Int32Array(this.chunk.length + added.length);
+    const old = this.all();
+    const keys = PackedStrings.of(this.keys);
+    const n = keys.length;
+    // Where each added key goes among the old keys (binary search: the old keys are never all decoded).
+    const newKeys = order.map((id) => added.keys[id]);
+    const place = newKeys.map((k) => this.lowerBound(k));
+    const exact = newKeys.map((k, r) => place[r] < n && keys.at(place[r]) === k);
+    const out = new PackedStringsBuilder();
+    const starts = new Int32Array(n + newKeys.length + 1);
+    let nk = 0;
+    const size = old.chunk.length + added.length;
+    const chunk = new Int32Array(size);
+    // Counts keep their width: 16 bits (saturating) as read from a file, else 32.
+    const count = old.count instanceof Uint16Array ? new Uint16Array(size) : new Int32Array(size);
+    const cap = old.count instanceof Uint16Array ? 0xffff : 0x7fffffff;
     let at = 0;
-    let i = 0;
+    const takeAdded = (r: number) => {
+      for (let e = groupStart[r]; e < groupStart[r + 1]; e++) {
+        if (addChunk[e] >= 0) { chunk[at] = addChunk[e]; count[at++] = Math.min(addCount[e], cap); }
+      }
+    };
     let j = 0;
-    while (i < this.keys.length || j < order.length) {
-      const newKey = j < order.length ? added.keys[order[j]] : '';
-      const fromOld = j >= order.length || (i < this.keys.length && this.keys[i] <= newKey);
-      const key = fromOld ? this.keys[i] : newKey;
+    for (let i = 0; i <= n; i++) {
+      // Added keys that sort before old key i.
+      for (; j < newKeys.length && place[j] === i && !exact[j]; j++) {
+        const begin = at;
+        takeAdded(j);
+        if (at > begin) { out.add(newKeys[j]); starts[++nk] = at; }
+      }
+      if (i === n) break;
       const begin = at;
-      if (fromOld) {
-        for (let e = this.start[i]; e < this.start[i + 1]; e++) {
-          const c = remap ? remap[this.chunk[e]] : this.chunk[e];
-          if (c >= 0) { chunk[at] = c; count[at++] = this.count[e]; }
-        }
-        i++;
+      for (let e = this.start[i]; e < this.start[i + 1]; e++) {
+        const c = remap ? remap[old.chunk[e]] : old.chunk[e];
+        if (c >= 0) { chunk[at] = c; count[at++] = old.count[e]; }
       }
-      if (j < order.length && newKey === key) {
-        for (let e = groupStart[j]; e < groupStart[j + 1]; e++) {
-          if (addChunk[e] >= 0) { chunk[at] = addChunk[e]; count[at++] = addCount[e]; }
-        }
-        j++;
-      }
-      if (at > begin) { keys.push(key); starts.push(at); }
+      if (j < newKeys.length && place[j] === i) takeAdded(j++);
+      if (at > begin) { out.addFrom(keys, i, i + 1); starts[++nk] = at; }
     }
-    return new Postings(keys, Int32Array.from(starts), chunk.slice(0, at), count.slice(0, at));
+    // Every entry kept (a first build): the arrays as they are, no copy.
+    const fit = <T extends Int32Array | Uint16Array>(a: T) => (at === size ? a : a.slice(0, at) as T);
+    return new Postings(out.build(), starts.slice(0, nk + 1), { chunk: fit(chunk), count: fit(count) });
+  }
+
+  /** The first key index whose key is not below `key`. */
+  private lowerBound(key: string): number {
+    let lo = 0;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.keys.at(mid)! < key) lo = mid + 1; else hi = mid;
+    }
+    return lo;
   }
 }
 

@@ -1,31 +1,93 @@
-// The snapshot on disk, so a new process (the CLI) answers without rebuilding it: a JSON header
-// (files, keys, names, section table) and the typed arrays, written atomically and tagged with the
-// store version it was built from (a stale or damaged file is simply rebuilt). Vectors are kept as
-// float16 here (half the bytes); candidates.ts widens its margin by their rounding.
+// The snapshot on disk, so a new process (the CLI) answers without rebuilding it. Two files, each a
+// JSON header (file list, section table) and typed-array sections, written atomically and tagged
+// with store versions (a stale or damaged file is simply rebuilt):
+// - the base (snapshot.bin): a compacted snapshot, rewritten only when a patch compacts;
+// - the delta (snapshot.delta.bin): what was appended since the base (the whole file list, the new
+//   chunks and their postings), rewritten by every other patch; small, so a re-index is cheap.
+// A reader opens the delta of the wanted version and its base, or a base of that version. Vectors
+// are float16 at rest (half the bytes); candidates.ts widens its margin by their rounding.
 import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
-import { Postings } from './postings.js';
-import type { Snapshot } from './snapshot.js';
+import { Postings, type Entries } from './postings.js';
+import { chunkFiles, type Snapshot, type SnapshotFile } from './snapshot.js';
+import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
 import { toFloat16, fromFloat16 } from './float16.js';
 
-const MAGIC = 'simgrep-snapshot-5';
+const MAGIC = 'simgrep-snapshot-6';
+const DELTA_MAGIC = 'simgrep-snapshot-delta-1';
 
 type Numeric = Int32Array | Uint16Array | Uint8Array | Float64Array;
+type Section = { name: string; array: Numeric };
 const SEP = '\u0000';
 
+/** The postings' entry sections: at the end of the file, read per key when a query asks. */
+const POSTINGS = [['byLower', 'lower'], ['byStem', 'stem'], ['byDefLower', 'defLower'], ['byDefStem', 'defStem']] as const;
+
+/** The delta file beside a base snapshot file. */
+export function deltaPathOf(file: string): string {
+  return file.replace(/\.bin$/, '') + '.delta.bin';
+}
+
+/** Writes a compacted snapshot (its version is its base version) as the base file. */
 export function writeSnapshotFile(file: string, s: Snapshot): void {
-  const f = s.files;
-  const sections: { name: string; array: Numeric }[] = [
-    { name: 'fileSize', array: Float64Array.from(f, (x) => x.size) }, { name: 'fileMtime', array: Float64Array.from(f, (x) => x.mtime) },
-    { name: 'fileKind', array: Uint8Array.from(f, (x) => (x.kind === 'binary' ? 1 : 0)) }, { name: 'fileLines', array: Int32Array.from(f, (x) => x.lines) },
-    { name: 'fileFirst', array: Int32Array.from(f, (x) => x.firstChunk) }, { name: 'fileCount', array: Int32Array.from(f, (x) => x.chunkCount) },
-    { name: 'chunkFile', array: s.chunkFile }, { name: 'start', array: s.start }, { name: 'end', array: s.end },
-    { name: 'chars', array: s.chars }, { name: 'flags', array: s.flags }, { name: 'vectors', array: toFloat16(s.vectors) },
-    { name: 'defStart', array: s.defStart },
-    { name: 'lowerStart', array: s.byLower.start }, { name: 'lowerChunk', array: s.byLower.chunk }, { name: 'lowerCount', array: counts16(s.byLower.count) },
-    { name: 'stemStart', array: s.byStem.start }, { name: 'stemChunk', array: s.byStem.chunk }, { name: 'stemCount', array: counts16(s.byStem.count) },
-    { name: 'defPlain', array: s.defPlain },
-    { name: 'defLowerStart', array: s.byDefLower.start }, { name: 'defLowerChunk', array: s.byDefLower.chunk }, { name: 'defLowerPlace', array: toInt32(s.byDefLower.count) },
-    { name: 'defStemStart', array: s.byDefStem.start }, { name: 'defStemChunk', array: s.byDefStem.chunk }, { name: 'defStemPlace', array: toInt32(s.byDefStem.count) },
+  if (s.version !== s.baseVersion || s.baseChunks !== s.start.length) throw new Error('only a compacted snapshot is written as a base');
+  const n = s.start.length;
+  writeSections(file, { magic: MAGIC, version: s.version, dim: s.dim }, s.files, [
+    ...chunkSections(s, 0, n),
+    ...POSTINGS.flatMap(([field, name]) => postingsSections(name, s[field].flat())),
+  ]);
+}
+
+/** Writes what `s` appended to its base (the file list, the chunks after baseChunks, the postings' tails) as the delta file. */
+export function writeSnapshotDelta(file: string, s: Snapshot): void {
+  const n = s.start.length;
+  writeSections(deltaPathOf(file), { magic: DELTA_MAGIC, version: s.version, dim: s.dim, baseVersion: s.baseVersion, baseChunks: s.baseChunks, chunks: n }, s.files, [
+    ...chunkSections(s, s.baseChunks, n),
+    ...POSTINGS.flatMap(([field, name]) => postingsSections(name, (s[field].tail ?? Postings.empty()).flat())),
+  ]);
+}
+
+/** Chunks [from, to): their arrays, vectors, defined names (defStart stays absolute). */
+function chunkSections(s: Snapshot, from: number, to: number): Section[] {
+  const names = PackedStrings.of(s.defNames);
+  const d0 = s.defStart[from];
+  const d1 = s.defStart[to];
+  const tailNames = new PackedStringsBuilder();
+  tailNames.addFrom(names, d0, d1);
+  return [
+    { name: 'start', array: s.start.subarray(from, to) }, { name: 'end', array: s.end.subarray(from, to) },
+    { name: 'chars', array: s.chars.subarray(from, to) }, { name: 'flags', array: s.flags.subarray(from, to) },
+    { name: 'vectors', array: toFloat16(s.vectors.subarray(from * s.dim, to * s.dim)) },
+    { name: 'defStart', array: s.defStart.subarray(from, to + 1) },
+    ...stringSections('defNames', from === 0 && d0 === 0 && d1 === names.length ? names : tailNames.build()),
+    { name: 'defPlain', array: s.defPlain.subarray(d0, d1) },
+  ];
+}
+
+function stringSections(name: string, list: StringList): Section[] {
+  const { bytes, offsets } = PackedStrings.pack(list);
+  return [{ name: `${name}Bytes`, array: bytes }, { name: `${name}Offsets`, array: offsets }];
+}
+
+/** Keys and starts first; the entries go last in the file (see writeSections). */
+function postingsSections(name: string, p: Postings): Section[] {
+  const all = p.all();
+  return [
+    ...stringSections(`${name}Keys`, p.keys), { name: `${name}Start`, array: p.start },
+    // A term's count in 16 bits (saturating); a defined name's place in its chunk in 32.
+    { name: `${name}Chunk`, array: all.chunk }, { name: `${name}Count`, array: name.startsWith('def') ? toInt32(all.count) : counts16(all.count) },
+  ];
+}
+
+const ENTRY_SECTIONS = new Set(POSTINGS.flatMap(([, name]) => [`${name}Chunk`, `${name}Count`]));
+const isEntries = (section: string) => ENTRY_SECTIONS.has(section);
+
+function writeSections(file: string, head: Record<string, unknown>, files: SnapshotFile[], given: Section[]): void {
+  const sections: Section[] = [
+    { name: 'fileSize', array: Float64Array.from(files, (x) => x.size) }, { name: 'fileMtime', array: Float64Array.from(files, (x) => x.mtime) },
+    { name: 'fileKind', array: Uint8Array.from(files, (x) => (x.kind === 'binary' ? 1 : 0)) }, { name: 'fileLines', array: Int32Array.from(files, (x) => x.lines) },
+    { name: 'fileFirst', array: Int32Array.from(files, (x) => x.firstChunk) }, { name: 'fileCount', array: Int32Array.from(files, (x) => x.chunkCount) },
+    // Postings entries last: what a reader leaves on disk.
+    ...given.filter((x) => !isEntries(x.name)), ...given.filter((x) => isEntries(x.name)),
   ];
   let offset = 0;
   const table = sections.map(({ name, array }) => {
@@ -33,14 +95,9 @@ export function writeSnapshotFile(file: string, s: Snapshot): void {
     offset += align8(array.byteLength);
     return entry;
   });
-  // Long string lists are one NUL-joined string each: splitting it is several times faster than
-  // parsing a JSON array of strings.
-  const header = Buffer.from(JSON.stringify({
-    magic: MAGIC, version: s.version, dim: s.dim, table,
-    fileKeys: f.map((x) => x.key).join(SEP), fileHashes: f.map((x) => x.hash).join(SEP),
-    defNames: s.defNames.join(SEP), lowerKeys: s.byLower.keys.join(SEP), stemKeys: s.byStem.keys.join(SEP),
-    defLowerKeys: s.byDefLower.keys.join(SEP), defStemKeys: s.byDefStem.keys.join(SEP),
-  }));
+  // The file list is one NUL-joined string each: splitting it is several times faster than parsing
+  // a JSON array of strings.
+  const header = Buffer.from(JSON.stringify({ ...head, table, fileKeys: files.map((x) => x.key).join(SEP), fileHashes: files.map((x) => x.hash).join(SEP) }));
   const prefix = Buffer.alloc(8);
   prefix.writeUInt32LE(header.length, 0);
   const tmp = `${file}.${process.pid}.tmp`;
@@ -61,60 +118,152 @@ export function writeSnapshotFile(file: string, s: Snapshot): void {
   renameSync(tmp, file);
 }
 
-/** The snapshot in `file` if it was built from store version `version`, else null. */
+/**
+ * An open snapshot file's descriptor is closed once nothing can read from it any more: its handle is
+ * held by the readers of its postings, which every snapshot made from it shares.
+ */
+const openFiles = new FinalizationRegistry<number>((fd) => { try { closeSync(fd); } catch { /* already closed */ } });
+
+/**
+ * The snapshot of store version `version`, from its delta file and base, or from a base of that
+ * version; null when neither is there (or one is damaged): it is then rebuilt from the store.
+ */
 export function readSnapshotFile(file: string, version: string): Snapshot | null {
-  let bytes: Uint8Array;
-  try { bytes = readAligned(file); } catch { return null; }
+  const delta = readFileOf(deltaPathOf(file), (r) => {
+    const h = r.header;
+    if (h.magic !== DELTA_MAGIC || h.version !== version) return null;
+    const base = readFileOf(file, (b) => baseOf(b, h.baseVersion));
+    if (!base || base.start.length !== h.baseChunks) return null;
+    return withDelta(base, r, version);
+  });
+  return delta ?? readFileOf(file, (r) => baseOf(r, version));
+}
+
+/** The snapshot in a base file if it is of `version`. */
+function baseOf(r: Sections, version: string): Snapshot | null {
+  const h = r.header;
+  if (h.magic !== MAGIC || h.version !== version) return null;
+  const names = r.strings('defNames');
+  return {
+    version, dim: h.dim, files: r.files, defNames: names,
+    chunkFile: chunkFiles(r.files, r.i32('start').length), start: r.i32('start'), end: r.i32('end'), chars: r.i32('chars'), flags: r.a('flags') as Uint8Array,
+    vectors: fromFloat16(r.a('vectors') as Uint16Array), defStart: r.i32('defStart'), defPlain: r.a('defPlain') as Uint8Array,
+    byLower: r.postings('lower'), byStem: r.postings('stem'), byDefLower: r.postings('defLower'), byDefStem: r.postings('defStem'),
+    baseChunks: r.i32('start').length, baseVersion: version,
+  };
+}
+
+/** A base with a delta's chunks appended, file list replaced and postings' tails attached. */
+function withDelta(base: Snapshot, d: Sections, version: string): Snapshot {
+  const n0 = base.start.length;
+  const tailStart = d.i32('start');
+  const n = n0 + tailStart.length;
+  const dim = base.dim;
+  const join = <T extends Int32Array | Uint8Array>(a: T, b: T): T => {
+    const out = new (a.constructor as new (k: number) => T)(a.length + b.length);
+    out.set(a);
+    out.set(b, a.length);
+    return out;
+  };
+  const vectors = new Float32Array(n * dim);
+  vectors.set(base.vectors);
+  vectors.set(fromFloat16(d.a('vectors') as Uint16Array), n0 * dim);
+  const names = new PackedStringsBuilder();
+  const baseNames = PackedStrings.of(base.defNames);
+  const tailNames = d.strings('defNames');
+  names.addFrom(baseNames, 0, baseNames.length);
+  names.addFrom(tailNames, 0, tailNames.length);
+  const layer = (p: Postings, name: string) => p.withTailLayer(d.postings(name));
+  return {
+    version, dim, files: d.files, chunkFile: chunkFiles(d.files, n),
+    start: join(base.start, tailStart), end: join(base.end, d.i32('end')), chars: join(base.chars, d.i32('chars')), flags: join(base.flags, d.a('flags') as Uint8Array),
+    vectors, defStart: join(base.defStart, d.i32('defStart').subarray(1)), defNames: names.build(), defPlain: join(base.defPlain, d.a('defPlain') as Uint8Array),
+    byLower: layer(base.byLower, 'lower'), byStem: layer(base.byStem, 'stem'), byDefLower: layer(base.byDefLower, 'defLower'), byDefStem: layer(base.byDefStem, 'defStem'),
+    baseChunks: n0, baseVersion: base.version,
+  };
+}
+
+interface Sections {
+  header: Record<string, any>;
+  files: SnapshotFile[];
+  a(name: string): Numeric;
+  i32(name: string): Int32Array;
+  strings(name: string): PackedStrings;
+  /** Postings whose entries are read from the file per key (the file stays open while they are used). */
+  postings(name: string): Postings;
+}
+
+/** Opens a snapshot file and hands its sections to `use`; the file stays open if the result reads from it. */
+function readFileOf(file: string, use: (r: Sections) => Snapshot | null): Snapshot | null {
+  let fd: number;
+  try { fd = openSync(file, 'r'); } catch { return null; }
+  const handle = { fd };
+  let snapshot: Snapshot | null = null;
   try {
-    const headerLength = new DataView(bytes.buffer).getUint32(0, true);
-    const h = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)));
-    if (h.magic !== MAGIC || h.version !== version) return null;
-    const base = align8(8 + headerLength);
-    const ctors: Record<string, new (b: ArrayBuffer, o: number, n: number) => Numeric> = { Int32Array, Uint16Array, Uint8Array, Float64Array };
-    const a: Record<string, Numeric> = {};
-    for (const t of h.table as { name: string; type: string; offset: number; length: number }[]) a[t.name] = new ctors[t.type](bytes.buffer as ArrayBuffer, base + t.offset, t.length);
-    const i32 = (name: string) => a[name] as Int32Array;
-    const list = (joined: string) => (joined === '' ? [] : joined.split(SEP));
-    const keys = list(h.fileKeys);
-    const hashes = list(h.fileHashes);
-    const size = a.fileSize as Float64Array;
-    const mtime = a.fileMtime as Float64Array;
-    const kind = a.fileKind as Uint8Array;
-    const lines = i32('fileLines');
-    const first = i32('fileFirst');
-    const count = i32('fileCount');
-    return {
-      version: h.version, dim: h.dim, defNames: list(h.defNames),
-      files: keys.map((key, i) => ({ key, size: size[i], mtime: mtime[i], hash: hashes[i], kind: kind[i] ? 'binary' : 'text', lines: lines[i], firstChunk: first[i], chunkCount: count[i] })),
-      chunkFile: i32('chunkFile'), start: i32('start'), end: i32('end'), chars: i32('chars'), flags: a.flags as Uint8Array,
-      vectors: fromFloat16(a.vectors as Uint16Array), defStart: i32('defStart'),
-      byLower: new Postings(list(h.lowerKeys), i32('lowerStart'), i32('lowerChunk'), a.lowerCount as Uint16Array),
-      byStem: new Postings(list(h.stemKeys), i32('stemStart'), i32('stemChunk'), a.stemCount as Uint16Array),
-      defPlain: a.defPlain as Uint8Array,
-      byDefLower: new Postings(list(h.defLowerKeys), i32('defLowerStart'), i32('defLowerChunk'), i32('defLowerPlace')),
-      byDefStem: new Postings(list(h.defStemKeys), i32('defStemStart'), i32('defStemChunk'), i32('defStemPlace')),
-    };
+    const r = sectionsOf(handle);
+    snapshot = r ? use(r) : null;
+    return snapshot;
   } catch {
     return null; // damaged: rebuilt from the store
+  } finally {
+    if (snapshot) openFiles.register(handle, fd); else closeSync(fd);
   }
 }
 
-/** The whole file in one buffer starting at offset 0, so every 8-aligned section can be viewed in place. */
-function readAligned(file: string): Uint8Array {
-  const fd = openSync(file, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    const out = new Uint8Array(new ArrayBuffer(size));
-    let at = 0;
-    while (at < size) {
-      const n = readSync(fd, out, at, size - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    return out.subarray(0, at);
-  } finally {
-    closeSync(fd);
+type TableEntry = { name: string; type: string; offset: number; length: number };
+const WIDTH: Record<string, number> = { Int32Array: 4, Uint16Array: 2, Uint8Array: 1, Float64Array: 8 };
+const CTORS: Record<string, new (b: ArrayBuffer, o: number, n: number) => Numeric> = { Int32Array, Uint16Array, Uint8Array, Float64Array };
+
+/** A file's header and sections: all but the postings' entries in one read. */
+function sectionsOf(handle: { fd: number }): Sections | null {
+  const { fd } = handle;
+  const size = fstatSync(fd).size;
+  const prefix = readAt(fd, 0, 8);
+  const headerLength = new DataView(prefix.buffer).getUint32(0, true);
+  if (8 + headerLength > size) return null;
+  const header = JSON.parse(Buffer.from(readAt(fd, 8, headerLength).buffer).toString('utf8'));
+  const base = align8(8 + headerLength);
+  const table = header.table as TableEntry[];
+  const byName = new Map(table.map((t) => [t.name, t]));
+  if (table.some((t) => !(t.type in CTORS) || base + t.offset + t.length * WIDTH[t.type] > size)) return null;
+  const firstEntries = table.find((t) => isEntries(t.name));
+  const eager = readAt(fd, 0, firstEntries ? base + firstEntries.offset : size);
+  const a = (name: string) => { const t = byName.get(name)!; return new CTORS[t.type](eager.buffer as ArrayBuffer, base + t.offset, t.length); };
+  const i32 = (name: string) => a(name) as Int32Array;
+  const strings = (name: string) => new PackedStrings(a(`${name}Bytes`) as Uint8Array, i32(`${name}Offsets`));
+  const postings = (name: string) => {
+    const entries = (t: TableEntry, from: number, to: number) => {
+      const width = WIDTH[t.type];
+      return new CTORS[t.type](readAt(handle.fd, base + t.offset + from * width, (to - from) * width).buffer as ArrayBuffer, 0, to - from);
+    };
+    const chunk = byName.get(`${name}Chunk`)!;
+    const count = byName.get(`${name}Count`)!;
+    const read = (from: number, to: number): Entries => ({ chunk: entries(chunk, from, to) as Int32Array, count: entries(count, from, to) as Int32Array | Uint16Array });
+    return new Postings(strings(`${name}Keys`), i32(`${name}Start`), read);
+  };
+  const list = (joined: string) => (joined === '' ? [] : joined.split(SEP));
+  const keys = list(header.fileKeys);
+  const hashes = list(header.fileHashes);
+  const fileSize = a('fileSize') as Float64Array;
+  const mtime = a('fileMtime') as Float64Array;
+  const kind = a('fileKind') as Uint8Array;
+  const lines = i32('fileLines');
+  const first = i32('fileFirst');
+  const count = i32('fileCount');
+  const files: SnapshotFile[] = keys.map((key, i) => ({ key, size: fileSize[i], mtime: mtime[i], hash: hashes[i], kind: kind[i] ? 'binary' : 'text', lines: lines[i], firstChunk: first[i], chunkCount: count[i] }));
+  return { header, files, a, i32, strings, postings };
+}
+
+/** `length` bytes at `position`, in a buffer of their own (8-aligned views start at offset 0). */
+function readAt(fd: number, position: number, length: number): Uint8Array {
+  const out = new Uint8Array(new ArrayBuffer(length));
+  let at = 0;
+  while (at < length) {
+    const n = readSync(fd, out, at, length - at, position + at);
+    if (n === 0) throw new Error('snapshot file is truncated');
+    at += n;
   }
+  return out;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { createFsSource } from '../sources/fs.js';
 import { streamEntry } from '../sources/source.js';
-import { chunkFeatures } from './chunk-features.js';
+import { chunkFeatures, type ChunkIdentifiers } from './chunk-features.js';
 import { openChunks } from './file-chunks.js';
 import { TermCollector } from './term-collector.js';
 import { emptySnapshot, patchSnapshot, type ChunkRow, type FileStateOf, type Snapshot } from './snapshot.js';
@@ -25,7 +25,7 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
   const kept: FileStateOf[] = [];
   for (const state of states) {
     const stored = byPath.get(state.key) ?? new Map<number, ChunkVector>();
-    const fileRows: { row: ChunkRow; identifiers: Map<string, number> }[] = [];
+    const fileRows: { row: ChunkRow; identifiers: ChunkIdentifiers }[] = [];
     let fresh = state.kind === 'binary';
     if (!fresh) {
       try {
@@ -36,7 +36,7 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
           for await (const c of opened.chunks) {
             const v = stored.get(c.start);
             if (!v || v.end !== c.end) { fresh = false; break; }
-            const f = chunkFeatures(c.lines);
+            const f = chunkFeatures(c.lines, terms.identifiers);
             fileRows.push({ row: { ...v, chars: f.chars, blank: f.blank, defs: f.definitions }, identifiers: f.identifiers });
           }
           if (fileRows.length !== stored.size) fresh = false;

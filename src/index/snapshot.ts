@@ -3,6 +3,7 @@
 // query bounds every chunk in a few milliseconds. Serialised by snapshot-file.ts; patched (not
 // rebuilt) when the index changes.
 import { Postings } from './postings.js';
+import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
 import { TermCollector } from './term-collector.js';
 
 export interface SnapshotFile {
@@ -41,12 +42,19 @@ export interface Snapshot {
   byStem: Postings;
   /** Defined names per chunk: chunk c owns defNames[defStart[c], defStart[c + 1]). */
   defStart: Int32Array;
-  defNames: string[];
+  defNames: StringList;
   /** Per defined name: 1 when it is a plain identifier (countTerms finds it on its line). */
   defPlain: Uint8Array;
   /** Defined names by lower-cased name and by part stem; an entry's count is the name's place in its chunk. */
   byDefLower: Postings;
   byDefStem: Postings;
+  /**
+   * Chunks [0, baseChunks) are those of the base snapshot file of version baseVersion; the chunks
+   * after them (and the postings' tails) were appended since, and are saved in a small delta file.
+   * A chunk no file points to any more is dead: unreachable, dropped by the next compaction.
+   */
+  baseChunks: number;
+  baseVersion: string;
 }
 
 /** One chunk with its features (from the indexer, or read back from its file). */
@@ -78,16 +86,27 @@ export function emptySnapshot(dim: number, version = '0.0'): Snapshot {
     version, dim, files: [], chunkFile: new Int32Array(0), start: new Int32Array(0), end: new Int32Array(0), chars: new Int32Array(0),
     flags: new Uint8Array(0), vectors: new Float32Array(0), byLower: Postings.empty(), byStem: Postings.empty(),
     defStart: new Int32Array(1), defNames: [], defPlain: new Uint8Array(0), byDefLower: Postings.empty(), byDefStem: Postings.empty(),
+    baseChunks: 0, baseVersion: version,
   };
 }
 
 const PLAIN_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * The snapshot after some changes, from the old one without reading the store: kept files keep their
- * chunks and postings (renumbered), changed files take their new rows.
+ * Dead and appended chunks may make up this share of a snapshot before a patch compacts it (rewrites
+ * every array and the base file); below it, a patch appends and the delta file holds what changed.
  */
-export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: string): Snapshot {
+export const COMPACT_ABOVE = 1 / 8;
+
+/**
+ * The snapshot after some changes, from the old one without reading the store. Small changes are
+ * appended (kept files keep their chunks in place, changed files' new rows go after the last chunk);
+ * past `compactAbove` churn, or from an empty snapshot, it is compacted: kept chunks renumbered in
+ * file order, dead ones dropped, one postings layer.
+ */
+export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: string, compactAbove = COMPACT_ABOVE): Snapshot {
+  const touchedOnly = touchOnly(old, ch);
+  if (touchedOnly) return { ...old, version, files: touchedOnly };
   const states = new Map<string, FileStateOf>();
   for (const f of old.files) if (!ch.dropFiles.has(f.key)) states.set(f.key, f);
   for (const f of ch.files) states.set(f.key, f);
@@ -97,6 +116,17 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
   const oldAt = new Map(old.files.map((f, i) => [f.key, i]));
   const newRows = new Map<string, number[]>();
   ch.rows.forEach((r, i) => { const l = newRows.get(r.path); if (l) l.push(i); else newRows.set(r.path, [i]); });
+  for (const l of newRows.values()) l.sort((a, b) => ch.rows[a].start - ch.rows[b].start);
+  let kept = 0;
+  for (const f of files) {
+    const o = oldAt.get(f.key);
+    if (!ch.dropChunksOf.has(f.key) && o !== undefined) kept += old.files[o].chunkCount;
+  }
+  // After an append: chunks in the arrays, dead ones (no file points to them) and the tail's.
+  const total = old.start.length + ch.rows.length;
+  const dead = old.start.length - kept;
+  const tail = total - old.baseChunks;
+  if (old.baseChunks > 0 && dead + tail <= compactAbove * total) return appendChanges(old, ch, version, files, oldAt, newRows);
   const remap = new Int32Array(old.start.length).fill(-1);
   const rowChunk = new Int32Array(ch.rows.length).fill(-1);
   const placed: number[] = []; // an old chunk index c >= 0, or a new row as -1 - row
@@ -108,7 +138,7 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
       const of = old.files[o];
       for (let c = of.firstChunk; c < of.firstChunk + of.chunkCount; c++) { remap[c] = placed.length; placed.push(c); placedFile.push(fi); }
     } else {
-      for (const i of (newRows.get(f.key) ?? []).sort((a, b) => ch.rows[a].start - ch.rows[b].start)) {
+      for (const i of newRows.get(f.key) ?? []) {
         rowChunk[i] = placed.length;
         placed.push(-1 - i);
         placedFile.push(fi);
@@ -118,6 +148,9 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
   });
   const n = placed.length;
   const dim = old.dim;
+  const names = new PackedStringsBuilder();
+  const oldNames = PackedStrings.of(old.defNames);
+  const plain: number[] = [];
   const out: Snapshot = {
     ...emptySnapshot(dim, version), files,
     chunkFile: Int32Array.from(placedFile), start: new Int32Array(n), end: new Int32Array(n), chars: new Int32Array(n),
@@ -127,20 +160,102 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
     if (p >= 0) {
       out.start[c] = old.start[p]; out.end[c] = old.end[p]; out.chars[c] = old.chars[p]; out.flags[c] = old.flags[p];
       out.vectors.set(old.vectors.subarray(p * dim, (p + 1) * dim), c * dim);
-      for (let j = old.defStart[p]; j < old.defStart[p + 1]; j++) out.defNames.push(old.defNames[j]);
-    } else {
-      const r = ch.rows[-1 - p];
-      out.start[c] = r.start; out.end[c] = r.end; out.chars[c] = r.chars;
-      out.flags[c] = (r.hasTokens ? HAS_TOKENS : 0) | (r.blank ? BLANK : 0);
-      out.vectors.set(r.vector, c * dim);
-      for (const d of r.defs) out.defNames.push(d);
-    }
-    out.defStart[c + 1] = out.defNames.length;
+      names.addFrom(oldNames, old.defStart[p], old.defStart[p + 1]);
+      for (let j = old.defStart[p]; j < old.defStart[p + 1]; j++) plain.push(old.defPlain[j]);
+    } else putRow(out, c, ch.rows[-1 - p], names, plain);
+    out.defStart[c + 1] = names.length;
   });
+  out.defNames = names.build();
+  out.defPlain = Uint8Array.from(plain);
+  out.baseChunks = n;
   out.byLower = old.byLower.merge(remap, ch.terms.lower, rowChunk);
   out.byStem = old.byStem.merge(remap, ch.terms.stem, rowChunk);
   out.byDefLower = old.byDefLower.merge(remap, ch.terms.defLower, rowChunk);
   out.byDefStem = old.byDefStem.merge(remap, ch.terms.defStem, rowChunk);
-  out.defPlain = Uint8Array.from(out.defNames, (name) => (PLAIN_IDENTIFIER.test(name) ? 1 : 0));
   return out;
+}
+
+/** The changes appended after the old snapshot's chunks: its arrays are copied, its postings shared. */
+function appendChanges(old: Snapshot, ch: SnapshotChanges, version: string, files: SnapshotFile[], oldAt: Map<string, number>, newRows: Map<string, number[]>): Snapshot {
+  const n0 = old.start.length;
+  const n = n0 + ch.rows.length;
+  const dim = old.dim;
+  const rowChunk = new Int32Array(ch.rows.length).fill(-1);
+  const order: number[] = []; // new rows in chunk order
+  let next = n0;
+  for (const f of files) {
+    const o = oldAt.get(f.key);
+    if (!ch.dropChunksOf.has(f.key) && o !== undefined) {
+      f.firstChunk = old.files[o].firstChunk;
+      f.chunkCount = old.files[o].chunkCount;
+    } else {
+      f.firstChunk = next;
+      for (const i of newRows.get(f.key) ?? []) { rowChunk[i] = next++; order.push(i); }
+      f.chunkCount = next - f.firstChunk;
+    }
+  }
+  const grown = <T extends Int32Array | Uint8Array | Float32Array>(a: T, size: number): T => {
+    const b = new (a.constructor as new (n: number) => T)(size);
+    b.set(a);
+    return b;
+  };
+  const out: Snapshot = {
+    ...old, version, files,
+    start: grown(old.start, n), end: grown(old.end, n), chars: grown(old.chars, n), flags: grown(old.flags, n),
+    vectors: grown(old.vectors, n * dim), defStart: grown(old.defStart, n + 1), chunkFile: chunkFiles(files, n),
+  };
+  const names = new PackedStringsBuilder();
+  const oldNames = PackedStrings.of(old.defNames);
+  names.addFrom(oldNames, 0, oldNames.length);
+  const plain = Array.from(old.defPlain);
+  order.forEach((i, j) => {
+    putRow(out, n0 + j, ch.rows[i], names, plain);
+    out.defStart[n0 + j + 1] = names.length;
+  });
+  out.defNames = names.build();
+  out.defPlain = Uint8Array.from(plain);
+  out.byLower = old.byLower.withTail(ch.terms.lower, rowChunk);
+  out.byStem = old.byStem.withTail(ch.terms.stem, rowChunk);
+  out.byDefLower = old.byDefLower.withTail(ch.terms.defLower, rowChunk);
+  out.byDefStem = old.byDefStem.withTail(ch.terms.defStem, rowChunk);
+  return out;
+}
+
+/** A new row as chunk c of `out`: its place, flags and vector, its defined names added. */
+function putRow(out: Snapshot, c: number, r: ChunkRow, names: PackedStringsBuilder, plain: number[]): void {
+  out.start[c] = r.start; out.end[c] = r.end; out.chars[c] = r.chars;
+  out.flags[c] = (r.hasTokens ? HAS_TOKENS : 0) | (r.blank ? BLANK : 0);
+  out.vectors.set(r.vector, c * out.dim);
+  for (const d of r.defs) { names.add(d); plain.push(PLAIN_IDENTIFIER.test(d) ? 1 : 0); }
+}
+
+/** Each chunk's file index (-1: a dead chunk). */
+export function chunkFiles(files: SnapshotFile[], n: number): Int32Array {
+  const out = new Int32Array(n).fill(-1);
+  files.forEach((f, i) => out.fill(i, f.firstChunk, f.firstChunk + f.chunkCount));
+  return out;
+}
+
+/** Chunks some file points to. */
+export function liveChunks(s: Snapshot): number {
+  let n = 0;
+  for (const f of s.files) n += f.chunkCount;
+  return n;
+}
+
+/**
+ * The files with new states when the changes only touch known files (a new mtime, the same content),
+ * as after a run that found nothing to re-index; null when chunks change.
+ */
+function touchOnly(old: Snapshot, ch: SnapshotChanges): SnapshotFile[] | null {
+  if (ch.rows.length > 0 || ch.dropChunksOf.size > 0 || ch.dropFiles.size > 0) return null;
+  if (ch.files.length === 0) return old.files;
+  const at = new Map(old.files.map((f, i) => [f.key, i]));
+  const files = old.files.slice();
+  for (const f of ch.files) {
+    const i = at.get(f.key);
+    if (i === undefined || files[i].hash !== f.hash || files[i].kind !== f.kind || files[i].lines !== f.lines) return null;
+    files[i] = { ...files[i], size: f.size, mtime: f.mtime };
+  }
+  return files;
 }

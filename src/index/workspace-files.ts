@@ -11,6 +11,8 @@ import type { ModelData } from '../types.js';
 import { INFO_FILE } from './registry.js';
 
 export const SNAPSHOT_FILE = 'snapshot.bin';
+/** What was appended since the snapshot file (snapshot-file.ts's deltaPathOf). */
+const SNAPSHOT_DELTA_FILE = 'snapshot.delta.bin';
 
 /** Next to a local index; for an object-store index, in the local cache. */
 export function snapshotPath(dir: string, remote: boolean): string {
@@ -52,8 +54,8 @@ export function checkNotForeign(dir: string): void {
   try { names = readdirSync(dir); } catch (e) {
     throw new SimgrepError('INDEX_UNREADABLE', `cannot read the index directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? e}; check its permissions`);
   }
-  const ours = new Set(['chunks.lance', 'files.lance', 'meta.lance', INFO_FILE, SNAPSHOT_FILE, '.simgrep-lock']);
-  const foreign = names.filter((n) => !ours.has(n) && !n.startsWith(`${INFO_FILE}.`) && !n.startsWith(`${SNAPSHOT_FILE}.`));
+  const ours = new Set(['chunks.lance', 'files.lance', 'meta.lance', INFO_FILE, SNAPSHOT_FILE, SNAPSHOT_DELTA_FILE, '.simgrep-lock']);
+  const foreign = names.filter((n) => !ours.has(n) && ![INFO_FILE, SNAPSHOT_FILE, SNAPSHOT_DELTA_FILE].some((f) => n.startsWith(`${f}.`)));
   if (foreign.length > 0) {
     throw new SimgrepError('INDEX_UNREADABLE', `${dir} is not a simgrep workspace (it holds ${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', ...' : ''}); pass an empty or new directory as --index-dir`);
   }

@@ -19,8 +19,8 @@ import { timer } from './debug-timer.js';
 import { updateIndex, type IndexProgress, type IndexReport } from './indexer.js';
 import { isLock, lockedError, tryLock, type Lock } from './lock.js';
 import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
-import { emptySnapshot, patchSnapshot, type Snapshot } from './snapshot.js';
-import { readSnapshotFile, writeSnapshotFile } from './snapshot-file.js';
+import { emptySnapshot, liveChunks, patchSnapshot, type Snapshot } from './snapshot.js';
+import { readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from './snapshot-file.js';
 import { rebuildSnapshot } from './snapshot-rebuild.js';
 import { lanceStorageOptions } from './storage-options.js';
 import type { IndexStore } from './store.js';
@@ -28,6 +28,12 @@ import { TermCollector } from './term-collector.js';
 import { WalkCache } from './walk-cache.js';
 import { checkNotForeign, diskUsage, mergeRoots, modelFingerprint, snapshotPath, workspaceNameOf } from './workspace-files.js';
 import { writing } from './writing.js';
+
+/**
+ * Re-indexing this many bytes or more starts the worker pool; less is embedded in-process (starting
+ * the workers, each loading the model, costs more than it saves on a few files).
+ */
+const POOL_FROM_BYTES = 1 << 20;
 
 /** Bumped when the stored layout or the chunking changes: older indexes are rebuilt, newer refused. */
 export const INDEX_FORMAT = 1;
@@ -145,9 +151,13 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     return rebuilt;
   }
 
+  /** Writes the base file when the snapshot is compacted, else only the delta of what it appended. */
   function saveSnapshot(snap: Snapshot): void {
     const file = snapshotPath(dir, remote);
-    try { mkdirSync(path.dirname(file), { recursive: true }); writeSnapshotFile(file, snap); } catch { /* read-only: rebuilt next time */ }
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      if (snap.version === snap.baseVersion) writeSnapshotFile(file, snap); else writeSnapshotDelta(file, snap);
+    } catch { /* read-only: rebuilt next time */ }
   }
 
   /**
@@ -156,11 +166,13 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
    * index, then the new version marked complete for readers.
    */
   async function indexAndPublish(s: IndexStore, roots: string[], entries: Entry[] | undefined, compact: boolean, signal?: AbortSignal, onProgress?: (p: IndexProgress) => void): Promise<IndexReport> {
+    const mark = timer('index');
     const model = await searcher.model();
     const latest = await s.version();
-    const before = (await s.readMeta()).complete === latest ? await loadSnapshot() : null;
-    const executor = await executorOf(searcher, entries === undefined || entries.length > 16);
-    const mark = timer('index');
+    const completed = (await s.readMeta()).complete;
+    const before = completed === latest ? await loadSnapshot() : null;
+    const executor = (bytesToRead: number) => executorOf(searcher, bytesToRead >= POOL_FROM_BYTES);
+    mark('snapshot read');
     const states = before?.files.map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, chunks: f.chunkCount }));
     const report = await updateIndex({ store: s, executor, chunkLines, roots, deleteMissing: entries === undefined, entries, states, signal, onProgress });
     mark('update');
@@ -173,7 +185,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     mark('snapshot');
     if (version !== latest || !before) saveSnapshot(next);
     mark('save');
-    await writing(() => s.writeMeta({ complete: version }));
+    if (completed !== version) await writing(() => s.writeMeta({ complete: version }));
     publishInfo(await s.readMeta());
     mark('publish');
     return report;
@@ -197,13 +209,19 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       if (uri) throw new SimgrepError('UNSUPPORTED_SCHEME', `${uri}: the workspace index reads local paths only for now; search remote sources without the index (simgrep QUERY ${uri})`);
       const missing = paths.find((p) => !existsSync(p));
       if (missing) throw new SimgrepError('PATH_NOT_FOUND', `${missing}: no such file or directory (relative paths start at ${process.cwd()}); nothing was changed in workspace ${name}`);
+      const mark = timer('index');
       const s = await store(true);
+      mark('open');
       return withLock(async () => {
         const model = await searcher.model();
         const c = await compatible(model);
         if (!c.ok) { await s.clear(); snapshot = null; }
         const roots = mergeRoots(c.ok && c.m?.roots ? JSON.parse(c.m.roots) as string[] : [], paths.map(realPath));
-        await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(chunkLines), model: model.id, fingerprint: modelFingerprint(model), name, roots: JSON.stringify(roots) });
+        const wanted: Record<string, string> = { format: String(INDEX_FORMAT), chunkLines: String(chunkLines), model: model.id, fingerprint: modelFingerprint(model), name, roots: JSON.stringify(roots) };
+        // A commit only when something in it changes (a re-run of the same index writes nothing here).
+        const stored = c.ok ? await s.readMeta() : {};
+        if (Object.entries(wanted).some(([k, v]) => stored[k] !== v)) await s.writeMeta(wanted);
+        mark('meta');
         return indexAndPublish(s, paths, undefined, true, io.signal, io.onProgress);
       });
     },
@@ -300,7 +318,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       for (const f of snap.files) { lines += f.lines; bytes += f.size; if (f.kind === 'binary') binary++; }
       return {
         name, dir, roots: m.roots ? JSON.parse(m.roots) as string[] : [],
-        files: snap.files.length, binary, chunks: snap.start.length, lines, bytes, model: m.model ?? '',
+        files: snap.files.length, binary, chunks: liveChunks(snap), lines, bytes, model: m.model ?? '',
         sizeOnDisk: remote ? null : diskUsage(dir), updated: readInfo(dir)?.updated ?? null,
       };
     },

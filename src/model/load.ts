@@ -4,7 +4,7 @@ import path from 'node:path';
 import { SimgrepError } from '../errors.js';
 import type { ModelData } from '../types.js';
 import { readModelConfig } from './config.js';
-import { firstNonFinite } from './finite-check.js';
+import { firstNonFiniteOf } from './finite-check.js';
 import type { DownloadProgress } from './progress.js';
 import { resolveModel, type ResolvedModel } from './resolve.js';
 import { readModelTables, type ModelTables } from './tables.js';
@@ -45,7 +45,7 @@ export async function loadModel(spec: string, opts: LoadModelOptions = {}): Prom
   if (opts.signal?.aborted) throw new SimgrepError('ABORTED', `Loading ${spec} was aborted.`);
   const tables = await readModelTables(layout.modelPath, layout.spec.tensor, hint);
   checkCoverage(tables, tokenizer.meta, layout.modelPath, layout.tokenizerPath, hint);
-  const bad = firstNonFinite(tables.table, tables.dim, tables.weights);
+  const bad = firstNonFiniteOf(layout.modelPath, tables.table, tables.dim, tables.weights);
   if (bad) throw new SimgrepError('MODEL_CORRUPT', `${layout.modelPath}: not a number at ${bad}; the model's weights are damaged and would match nothing. ${hint}`);
   return {
     id: resolved.id,

@@ -157,6 +157,19 @@ const CASES: Case[] = [
     results: [GOOD], maxMs: 12_000,
   },
   {
+    name: 'an S3 endpoint that accepts and never answers (through the AWS SDK: its idle timeout per request)',
+    args: ['retry failed upload', 's3://never/', GOOD, '--s3-endpoint', 'ORIGIN', ...jsonl], env: { SIMGREP_REMOTE_TIMEOUT_MS: '1000' },
+    code: 2, stderr: /^simgrep: s3:\/\/never\/: http:\/\/127\.0\.0\.1:\d+ did not answer within 1000 ms \(1 attempt\); the server is slow or down/,
+    results: [GOOD], maxMs: 12_000,
+  },
+  {
+    name: 'an Azure Blob endpoint that accepts and never answers (through @azure/storage-blob)',
+    args: ['retry failed upload', 'az://never/', GOOD, ...jsonl],
+    env: { SIMGREP_REMOTE_TIMEOUT_MS: '1000', AZURE_STORAGE_CONNECTION_STRING: '', AZURE_STORAGE_ACCOUNT: 'devstoreaccount1', AZURE_STORAGE_KEY: 'a2V5', AZURE_STORAGE_BLOB_ENDPOINT: 'ORIGIN/devstoreaccount1' },
+    code: 2, stderr: /^simgrep: az:\/\/never\/: http:\/\/127\.0\.0\.1:\d+ did not answer within 1000 ms \(1 attempt\); the server is slow or down/,
+    results: [GOOD], maxMs: 12_000,
+  },
+  {
     name: 'a listing that always says "more" with the same continuation token was listed forever',
     args: ['retry failed upload', 's3://repeat/logs/', GOOD, '--s3-endpoint', 'ORIGIN', ...jsonl],
     code: 2, stderr: /^simgrep: s3:\/\/repeat\/logs\/: listing stopped after 2 objects: the store sent the same continuation token twice \("same-token"\), so the listing would never end/,
@@ -288,7 +301,7 @@ beforeAll(async () => {
   await mkdir(path.join(dir, '.rss'));
   ({ server, origin } = await listenLocal((req, res) => {
     const url = new URL(req.url!, 'http://x');
-    if (url.pathname === '/never') return; // accepts, never answers
+    if (/^(\/devstoreaccount1)?\/never(\/|$)/.test(url.pathname)) return; // accepts, never answers (a file, an S3 bucket, an Azure container)
     if (url.pathname === '/endless') {
       res.writeHead(200, { 'content-type': 'text/plain' }); // chunked: no Content-Length
       if (req.method === 'HEAD') { res.end(); return; }
@@ -301,14 +314,15 @@ beforeAll(async () => {
     }
     if (url.pathname === '/loop') { res.writeHead(302, { location: '/loop' }).end(); return; }
     if (url.pathname === '/gzip') { res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('intro\nwe retry the failed upload\n')); return; }
-    if (url.pathname === '/repeat' && url.searchParams.get('list-type') === '2') {
+    // A bucket's listing: GET /bucket/?list-type=2 (path-style, as the AWS SDK sends it).
+    if (url.pathname === '/repeat/' && url.searchParams.get('list-type') === '2') {
       res.writeHead(200, { 'content-type': 'application/xml' }).end(`<?xml version="1.0"?><ListBucketResult><Name>repeat</Name><IsTruncated>true</IsTruncated>`
         + `<Contents><Key>logs/${url.searchParams.get('continuation-token') ? 'b' : 'a'}.log</Key><Size>27</Size></Contents><NextContinuationToken>same-token</NextContinuationToken></ListBucketResult>`);
       return;
     }
     if (url.pathname.startsWith('/repeat/logs/')) { res.writeHead(200, { 'content-length': 27 }).end('we retry the failed upload\n'); return; }
-    if (url.pathname === '/cut') { res.writeHead(200, { 'content-type': 'application/xml' }).end('<?xml version="1.0"?><ListBucketResult><Name>cut</Name><IsTruncated>false</IsTruncated><Contents><Key>a.l'); return; }
-    if (url.pathname === '/html') { res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body>Console login</body></html>'); return; }
+    if (url.pathname === '/cut/') { res.writeHead(200, { 'content-type': 'application/xml' }).end('<?xml version="1.0"?><ListBucketResult><Name>cut</Name><IsTruncated>false</IsTruncated><Contents><Key>a.l'); return; }
+    if (url.pathname === '/html/') { res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body>Console login</body></html>'); return; }
     res.writeHead(404).end();
   }));
 });
@@ -329,7 +343,7 @@ describe('hostile input (one row per case: exit code, message naming the source,
       const before = treeListing();
       const args = c.args.map((a) => (a.startsWith('/') && !a.startsWith('/proc') && !a.startsWith('/dev') ? `${origin}${a}` : a === 'ORIGIN' ? origin : a));
       const r = await run(c.bundledModel || args.includes('--model') ? args : [...args, '--model', model], {
-        env: { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_REGION: 'us-east-1', SIMGREP_REMOTE_RETRIES: '0', ...c.env },
+        env: { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_REGION: 'us-east-1', SIMGREP_REMOTE_RETRIES: '0', ...Object.fromEntries(Object.entries(c.env ?? {}).map(([k, v]) => [k, v.replace('ORIGIN', origin)])) },
         input: c.input, holdStdin: c.holdStdin, stdoutPath: c.stdoutPath, fifoWrite: c.fifoWrite,
       });
       const shown = (p: string) => (p.startsWith('/') ? `${origin}${p}` : p);

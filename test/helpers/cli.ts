@@ -7,7 +7,7 @@ export const cliPath = path.join(repoRoot, 'dist', 'src', 'cli', 'main.js');
 
 export interface CliRun { stdout: string; stderr: string; code: number | null }
 
-export function runCli(args: string[], opts: { input?: string | Buffer; cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
+export function runCli(args: string[], opts: { input?: string | Buffer; cwd?: string; env?: Record<string, string>; onStdout?: (chunk: string) => void } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cliPath, ...args], {
       cwd: opts.cwd,
@@ -16,7 +16,7 @@ export function runCli(args: string[], opts: { input?: string | Buffer; cwd?: st
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
+    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; opts.onStdout?.(d); });
     child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
     child.on('error', reject);
     child.on('close', (code) => resolve({ stdout, stderr, code }));

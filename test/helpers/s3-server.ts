@@ -1,13 +1,12 @@
 // A real S3-compatible server for tests: s3rver in a child process on 127.0.0.1 (a free port), with
-// signed PUTs to seed it (streamed bodies, so a 200 MB object never sits in memory).
+// PUTs through the AWS SDK to seed it (streamed bodies, so a 200 MB object never sits in memory).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { encodeRfc3986, signV4 } from '../../src/sources/remote/sigv4.js';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
 /** s3rver's built-in account. */
 export const S3RVER_KEYS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -53,20 +52,14 @@ export async function startS3rver(o: { dir?: string; buckets?: string[] } = {}):
   };
 }
 
+const clients = new Map<string, S3Client>();
+
 /** PUTs one object; `body` may be a stream of exactly `size` bytes. */
-export function putObject(endpoint: string, bucket: string, key: string, body: Buffer | string | Readable, size?: number): Promise<void> {
-  const url = new URL(`${endpoint}/${encodeRfc3986(bucket)}/${encodeRfc3986(key, true)}`);
-  const length = typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Buffer ? body.length : size!;
-  const headers = { 'content-length': String(length), ...signV4({ method: 'PUT', url, region: 'us-east-1' }, S3RVER_KEYS) };
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'PUT', headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d) => { text += d; });
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`PUT ${key}: HTTP ${res.statusCode} ${text}`))));
-    });
-    req.on('error', reject);
-    if (body instanceof Readable) body.pipe(req); else req.end(body);
-  });
+export async function putObject(endpoint: string, bucket: string, key: string, body: Buffer | string | Readable, size?: number): Promise<void> {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  let client = clients.get(endpoint);
+  if (!client) clients.set(endpoint, client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: S3RVER_KEYS, requestChecksumCalculation: 'WHEN_REQUIRED' }));
+  await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentLength: body instanceof Readable ? size : undefined }));
 }
 
 /** PUTs many small objects, a few at a time. */

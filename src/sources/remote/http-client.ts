@@ -1,9 +1,11 @@
-// Every remote call goes through here: node:http(s) on keep-alive agents (half the CPU of fetch
+// Plain http(s):// reads go through here: node:http(s) on keep-alive agents (half the CPU of fetch
 // per byte), a timeout to the response headers and between body chunks, retries with backoff on
 // transient statuses and transport failures, and a per-source "down" latch so that once an endpoint
-// has stopped answering the rest fail fast instead of each waiting out its own retries.
+// has stopped answering the rest fail fast instead of each waiting out its own retries. The S3 and
+// Azure drivers talk through their SDKs, and hand their bodies to openedBody() for the same reading.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { SimgrepError } from '../../errors.js';
 import { collectBytes } from '../source.js';
@@ -15,17 +17,14 @@ export interface RequestSpec {
   method: 'GET' | 'HEAD';
   url: URL;
   headers?: Record<string, string>;
-  /** Follow 3xx Location (plain http(s) files; never for signed store requests). */
+  /** Follow 3xx Location. */
   followRedirects?: boolean;
 }
-
-/** Returns the auth headers of one attempt (signatures carry the time, so each attempt re-signs). */
-export type Signer = (spec: RequestSpec) => Record<string, string>;
 
 /** Per request: the time allowed until the response headers and between body chunks, and retries of a transient failure. */
 export interface RequestTuning { timeoutMs?: number; retries?: number }
 
-export interface HttpClientOptions extends RequestTuning { sign?: Signer }
+export type HttpClientOptions = RequestTuning;
 
 /** A transport failure (no usable response): refused, reset, timed out, unresolvable. */
 export class TransportError extends Error {
@@ -35,7 +34,7 @@ export class TransportError extends Error {
   }
 }
 
-class TimeoutError extends Error { readonly code = 'TIMEOUT'; }
+export class TimeoutError extends Error { readonly code = 'TIMEOUT'; }
 
 export interface ResponseHead {
   status: number;
@@ -79,8 +78,7 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
   function send(url: URL, spec: RequestSpec, signal?: AbortSignal): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const https = url.protocol === 'https:';
-      const headers = { ...spec.headers, ...o.sign?.({ ...spec, url }) };
-      const req = (https ? httpsRequest : httpRequest)(url, { method: spec.method, headers, agent: https ? agents.https : agents.http });
+      const req = (https ? httpsRequest : httpRequest)(url, { method: spec.method, headers: spec.headers, agent: https ? agents.https : agents.http });
       const onAbort = () => req.destroy(signal!.reason);
       const timer = setTimeout(() => req.destroy(new TimeoutError('timed out')), timeoutMs);
       const done = () => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); };
@@ -127,58 +125,66 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
         await sleep(backoffMs(attempt, header(res, 'retry-after')), signal);
         continue;
       }
-      return wrap(res, url.origin, attempt, signal);
+      return openedBody(res, responseHead(res), { endpoint: url.origin, attempts: attempt, timeoutMs, signal });
     }
-  }
-
-  function wrap(res: IncomingMessage, endpoint: string, attempts: number, signal?: AbortSignal): OpenedResponse {
-    const onAbort = () => res.destroy(signal!.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    res.on('close', () => signal?.removeEventListener('abort', onAbort));
-    const decoder = decoderFor(header(res, 'content-encoding'));
-    // Decoding runs in a zlib stream; the idle timer still watches the server's bytes.
-    const body: AsyncIterable<Buffer> = decoder ? res.pipe(decoder) : res;
-    if (decoder) res.on('error', (e) => decoder.destroy(e));
-    async function* chunks(): AsyncGenerator<Uint8Array> {
-      const it = body[Symbol.asyncIterator]();
-      let complete = false;
-      try {
-        for (;;) {
-          // The idle timer runs only while we wait on the server, never while the consumer is busy.
-          const idle = setTimeout(() => res.destroy(new TimeoutError('timed out')), timeoutMs);
-          let step: IteratorResult<Buffer>;
-          try { step = await it.next(); } catch (e) {
-            if (signal?.aborted) throw signal.reason;
-            if (decoder && isZlibError(e)) {
-              throw new SimgrepError('REMOTE_ERROR', `the body is marked Content-Encoding: ${header(res, 'content-encoding')} but does not decode (${(e as Error).message}); the server sent it damaged`);
-            }
-            throw new TransportError(transportCode(e) ?? 'EUNKNOWN', endpoint, attempts, timeoutMs, { cause: e });
-          } finally {
-            clearTimeout(idle);
-          }
-          if (step.done) { complete = true; return; }
-          yield step.value;
-        }
-      } finally {
-        if (!complete) { res.destroy(); decoder?.destroy(); }
-      }
-    }
-    return {
-      res: { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: { get: (name) => header(res, name) } },
-      attempts,
-      decoded: decoder !== null,
-      chunks,
-      async text() {
-        return (await collectBytes(chunks())).toString('utf8');
-      },
-      discard() {
-        // A small rest is drained so the connection is reused; a big one is cut.
-        if (Number(res.headers['content-length'] ?? Infinity) <= 65_536) res.resume(); else res.destroy();
-      },
-    };
   }
 
   return { timeoutMs, retries, open };
+}
+
+/** A response body (node:http's, or the one an SDK hands back) as an OpenedResponse: decoded per its
+ * Content-Encoding, an idle timer while waiting for each chunk, transport failures as TransportError. */
+export function openedBody(res: Readable, head: ResponseHead, o: { endpoint: string; attempts: number; timeoutMs: number; signal?: AbortSignal }): OpenedResponse {
+  const { endpoint, attempts, timeoutMs, signal } = o;
+  const onAbort = () => res.destroy(signal!.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  res.on('close', () => signal?.removeEventListener('abort', onAbort));
+  const encoding = head.headers.get('content-encoding');
+  const decoder = decoderFor(encoding);
+  // Decoding runs in a zlib stream; the idle timer still watches the server's bytes.
+  const body: AsyncIterable<Buffer> = decoder ? res.pipe(decoder) : res;
+  if (decoder) res.on('error', (e) => decoder.destroy(e));
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    const it = body[Symbol.asyncIterator]();
+    let complete = false;
+    try {
+      for (;;) {
+        // The idle timer runs only while we wait on the server, never while the consumer is busy.
+        const idle = setTimeout(() => res.destroy(new TimeoutError('timed out')), timeoutMs);
+        let step: IteratorResult<Buffer>;
+        try { step = await it.next(); } catch (e) {
+          if (signal?.aborted) throw signal.reason;
+          if (decoder && isZlibError(e)) {
+            throw new SimgrepError('REMOTE_ERROR', `the body is marked Content-Encoding: ${encoding} but does not decode (${(e as Error).message}); the server sent it damaged`);
+          }
+          throw new TransportError(transportCode(e) ?? 'EUNKNOWN', endpoint, attempts, timeoutMs, { cause: e });
+        } finally {
+          clearTimeout(idle);
+        }
+        if (step.done) { complete = true; return; }
+        yield step.value;
+      }
+    } finally {
+      if (!complete) { res.destroy(); decoder?.destroy(); }
+    }
+  }
+  return {
+    res: head,
+    attempts,
+    decoded: decoder !== null,
+    chunks,
+    async text() {
+      return (await collectBytes(chunks())).toString('utf8');
+    },
+    discard() {
+      // A small rest is drained so the connection is reused; a big one is cut.
+      if (Number(head.headers.get('content-length') ?? Infinity) <= 65_536) res.resume(); else res.destroy();
+    },
+  };
+}
+
+function responseHead(res: IncomingMessage): ResponseHead {
+  return { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: { get: (name) => header(res, name) } };
 }
 
 /** A decoder for the body's Content-Encoding; null for identity (or one we do not know: bytes as sent). */

@@ -27,11 +27,11 @@ export function createRemoteSources(uris: string[], o: WalkFilters & { remote?: 
     if (parsed.scheme === 's3') {
       const s = await s3Settings();
       return s3Driver({
-        bucket: parsed.bucket, region: s.region, endpoint: s.endpoint, credentials: s.credentials!, timeoutMs, retries,
+        bucket: parsed.bucket, region: s.region, endpoint: s.endpoint, credentials: s.credentials, timeoutMs, retries,
         credentialSource: s.credentialSource, credentialHint: s.credentialHint,
       });
     }
-    if (parsed.scheme === 'az') return azureBlobDriver({ container: parsed.container, ...resolveAzureSettings(env), timeoutMs, retries });
+    if (parsed.scheme === 'az') return azureBlobDriver({ container: parsed.container, ...await resolveAzureSettings(env), timeoutMs, retries });
     return httpDriver({ base: parsed.url.origin, timeoutMs, retries });
   };
 
@@ -50,6 +50,20 @@ function targetOf(u: RemoteUri): StorageTarget {
   return { kind: 'object-or-prefix', key: u.key };
 }
 
+/**
+ * The promise, or a rejection as soon as `signal` aborts: resolving credentials can wait on a
+ * credential_process, SSO, STS or instance metadata, and the deadline (--timeout) must not.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) { onAbort(); return; }
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /** A source built on first listing; a failure to build it (bad URI, no credentials) is its warning. */
 function deferredSource(label: string, build: () => Promise<Source>): Source {
   let inner: Source | null = null;
@@ -59,7 +73,8 @@ function deferredSource(label: string, build: () => Promise<Source>): Source {
   const ready = async (): Promise<Source> => (inner ??= await (building ??= build()));
   return {
     async *list(signal) {
-      try { await ready(); } catch (e) {
+      try { await untilAborted(ready(), signal); } catch (e) {
+        if (signal?.aborted) return;
         const { code, reason } = remoteReason(e);
         warnings.push({ path: label, code, message: `${label}: ${reason}` });
         return;

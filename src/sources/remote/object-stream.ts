@@ -2,8 +2,7 @@
 // buffer, big ones in 1 MiB chunks; a transport failure mid-body resumes with a Range request from
 // the last byte received (If-Match on the ETag, so a changed object is never spliced).
 import { SimgrepError } from '../../errors.js';
-import type { StreamingCapabilities } from './capabilities.js';
-import { TransportError, type HttpClient, type OpenedResponse, type ResponseHead } from './http-client.js';
+import { TransportError, type OpenedResponse, type ResponseHead } from './http-client.js';
 import { STREAM_CHUNK_BYTES, WHOLE_READ_BYTES } from '../source.js';
 import { backoffMs, sleep } from './retry.js';
 
@@ -94,33 +93,4 @@ export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) =
     next?.catch(() => {}); // awaited on the next turn; this only marks it handled if we stop early
     yield* page.items;
   }
-}
-
-export interface ObjectStore {
-  client: HttpClient;
-  urlOf(key: string): URL;
-  /** A HEAD response that means "no such object" (vs. a missing bucket or container, which fails). */
-  isMissing(res: ResponseHead): boolean;
-  fail(opened: OpenedResponse, method: 'HEAD' | 'GET'): Promise<never>;
-}
-
-/** statObject and streamObject of a store that answers HEAD and (ranged) GET at one URL per object. */
-export function objectReads(s: ObjectStore): Pick<StreamingCapabilities, 'statObject' | 'streamObject'> {
-  return {
-    async statObject(key, { signal }) {
-      const opened = await s.client.open({ method: 'HEAD', url: s.urlOf(key) }, signal);
-      opened.discard();
-      if (s.isMissing(opened.res)) return null;
-      if (opened.res.status !== 200) return s.fail(opened, 'HEAD');
-      const size = Number(opened.res.headers.get('content-length'));
-      return { size: Number.isFinite(size) ? size : undefined };
-    },
-    streamObject(key, { size, signal }) {
-      return streamObject(async (headers, sig) => {
-        const opened = await s.client.open({ method: 'GET', url: s.urlOf(key), headers }, sig);
-        if (opened.res.status >= 300) return s.fail(opened, 'GET');
-        return opened;
-      }, { size, retries: s.client.retries, signal });
-    },
-  };
 }

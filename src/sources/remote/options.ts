@@ -1,6 +1,5 @@
 // Options shared by every remote source: endpoint override, timeouts and retries (with their env
-// defaults, so tests and CI can shorten them), the environment credentials are read from, and the
-// filters a walk applies.
+// defaults, so tests and CI can shorten them), and the environment settings are read from.
 import { SimgrepError } from '../../errors.js';
 
 export interface RemoteOptions {
@@ -10,7 +9,11 @@ export interface RemoteOptions {
   timeoutMs?: number;
   /** Retries of a transient failure (5xx, 429, reset, timeout), with exponential backoff. Default 3 ($SIMGREP_REMOTE_RETRIES). */
   retries?: number;
-  /** Where credentials and settings are read from (default process.env). */
+  /**
+   * Where simgrep reads its own settings from (default process.env): SIMGREP_REMOTE_*, the S3 endpoint
+   * and region, AWS_PROFILE and the AWS file locations, AZURE_STORAGE_*. The credential providers of
+   * the AWS chain and DefaultAzureCredential read process.env, as the SDKs do.
+   */
   env?: Record<string, string | undefined>;
 }
 

@@ -1,74 +1,163 @@
-// An unstorage driver for S3 and S3-compatible stores, written with defineDriver because the stock
-// one ignores the prefix, stops at 1,000 keys and cannot stream: ListObjectsV2 paginated under a
-// prefix (the next page fetched while this one is consumed), ranged and resumable streaming GETs,
-// SigV4 signing, retries and timeouts from the shared HTTP client.
+// An unstorage driver for S3 and S3-compatible stores over the AWS SDK's S3Client (imported on first
+// use, so importing simgrep costs nothing until an s3:// URI is read): ListObjectsV2 paginated under
+// a prefix (the next page fetched while this one is consumed, a repeated token stopped), HEAD, and
+// streaming GETs that resume with a Range (If-Match on the ETag). The SDK signs (SigV4), retries and
+// resolves credentials; simgrep keeps the idle timeout per chunk, the down latch and the messages.
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { AwsCredentialIdentity, AwsCredentialIdentityProvider, DeserializeMiddleware } from '@smithy/types';
+import type { Readable } from 'node:stream';
 import { defineDriver } from 'unstorage';
+import { isSimgrepError } from '../../errors.js';
 import type { ListedObject, StoreDriverOptions, StreamingCapabilities, StreamingDriver } from './capabilities.js';
 import { storeDriver } from './capabilities.js';
-import { createHttpClient, type OpenedResponse } from './http-client.js';
-import { objectReads, pagedListing, type ListingPage } from './object-stream.js';
-import { s3Failure, type S3ErrorContext } from './s3-errors.js';
-import { buildQuery, encodeRfc3986, signV4, type AwsCredentials } from './sigv4.js';
-import { isComplete, notAListing, xmlBlocks, xmlText } from './xml.js';
+import { openedBody, TransportError, type OpenedResponse } from './http-client.js';
+import { pagedListing, streamObject, type ListingPage } from './object-stream.js';
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
+import { isCompleteListing, s3ErrorFor, s3ListingNotXml, type S3ErrorContext } from './s3-errors.js';
+import { transportCode } from './retry.js';
 
 export interface S3DriverOptions extends StoreDriverOptions {
   bucket: string;
-  region: string;
+  /** Default: AWS_REGION or the profile's region, else us-east-1. */
+  region?: string;
   /** S3-compatible endpoint (path-style requests); absent = AWS. */
   endpoint?: URL | string;
-  credentials: AwsCredentials;
+  /** Keys, or a provider of them; absent = the AWS SDK's default Node credential chain. */
+  credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
 }
 
 const PAGE_KEYS = 1000;
 
+type Sdk = typeof import('@aws-sdk/client-s3');
+
 function createS3Driver(o: S3DriverOptions): StreamingDriver {
   const endpoint = o.endpoint === undefined ? undefined : new URL(o.endpoint);
-  const virtualHost = !endpoint && /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/.test(o.bucket);
-  const base = endpoint
-    ? `${endpoint.origin}${endpoint.pathname.replace(/\/+$/, '')}/${encodeRfc3986(o.bucket)}`
-    : virtualHost ? `https://${o.bucket}.s3.${o.region}.amazonaws.com` : `https://s3.${o.region}.amazonaws.com/${encodeRfc3986(o.bucket)}`;
-  const client = createHttpClient({
-    timeoutMs: o.timeoutMs,
-    retries: o.retries,
-    sign: (spec) => signV4({ method: spec.method, url: spec.url, headers: spec.headers, region: o.region }, o.credentials),
-  });
-  const ctx = (attempts?: number): S3ErrorContext => ({
-    bucket: o.bucket, endpoint: new URL(base).origin, region: o.region, attempts,
+  const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const retries = o.retries ?? DEFAULT_RETRIES;
+  const shownEndpoint = endpoint?.origin ?? `https://s3.${o.region ?? 'us-east-1'}.amazonaws.com`;
+  let client: S3Client | null = null;
+  /** Set once the endpoint stopped answering: later calls fail at once instead of each retrying. */
+  let down: TransportError | null = null;
+  const ctx = (): S3ErrorContext => ({
+    bucket: o.bucket, endpoint: shownEndpoint, region: o.region ?? 'us-east-1',
     credentialSource: o.credentialSource ?? 'the driver options', credentialHint: o.credentialHint ?? 'check the access key and secret',
   });
-  const objectUrl = (key: string) => new URL(`${base}/${encodeRfc3986(key, true)}`);
 
-  async function fail(opened: OpenedResponse, method: string): Promise<never> {
-    throw await s3Failure(opened, method, ctx(opened.attempts));
+  /** Runs one SDK call; every failure comes back as a TransportError or a SimgrepError that says how to fix it. */
+  async function send<T>(call: (s3: S3Client, sdk: Sdk, o: { abortSignal?: AbortSignal }) => Promise<T>, signal: AbortSignal | undefined, method: 'HEAD' | 'GET'): Promise<T> {
+    if (down) throw down;
+    signal?.throwIfAborted();
+    const sdk = await import('@aws-sdk/client-s3');
+    client ??= newClient(sdk);
+    try {
+      return await call(client, sdk, { abortSignal: signal });
+    } catch (e) {
+      if (signal?.aborted) throw signal.reason;
+      throw asS3Error(e, method);
+    }
+  }
+
+  function newClient(sdk: Sdk): S3Client {
+    // simgrep pins its SDK release: the SDK's notice about the Node versions of its future releases is
+    // for simgrep's maintainers, not something a user of the CLI can act on.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+    const s3 = new sdk.S3Client({
+      region: o.region ?? 'us-east-1',
+      endpoint: endpoint?.href,
+      forcePathStyle: endpoint !== undefined,
+      credentials: o.credentials,
+      maxAttempts: retries + 1,
+      // An idle limit on the socket (to the headers, and between body bytes) and on connecting.
+      requestHandler: { connectionTimeout: timeoutMs, socketTimeout: timeoutMs },
+      // No x-amz-checksum-mode header: some S3-compatible stores refuse it, and reads stay plain streams.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+    s3.middlewareStack.add(listingCheck, { step: 'deserialize', name: 'simgrepListingCheck', priority: 'low' });
+    return s3;
+  }
+
+  function asS3Error(e: unknown, method: 'HEAD' | 'GET'): Error {
+    const err = e as { name?: string; message?: string; $metadata?: { httpStatusCode?: number; attempts?: number }; $response?: { headers?: Record<string, string> } };
+    const status = err.$metadata?.httpStatusCode;
+    const attempts = err.$metadata?.attempts ?? 1;
+    if (isSimgrepError(e)) return e;
+    if (status === undefined) {
+      // The SDK names resets TimeoutError too: the errno code, where there is one, says which it was.
+      const code = transportCode(e) ?? (err.name === 'TimeoutError' ? 'TIMEOUT' : undefined);
+      if (code !== undefined) {
+        down = new TransportError(code, shownEndpoint, attempts, timeoutMs, { cause: e });
+        return down;
+      }
+      return e as Error;
+    }
+    const headers = err.$response?.headers ?? {};
+    // HEAD answers have no body, so their status decides (the SDK names them NotFound, Forbidden, …).
+    const code = method === 'HEAD' || err.name === 'UnknownError' || err.name === 'Unknown' || /^\d+$/.test(err.name ?? '') ? undefined : err.name;
+    const message = code && err.message && err.message !== 'UnknownError' ? err.message : undefined;
+    return s3ErrorFor(status, code, message, headers['x-amz-bucket-region'] ?? null, { ...ctx(), attempts }, { cause: e });
   }
 
   async function listPage(prefix: string, recursive: boolean, token: string | undefined, signal?: AbortSignal): Promise<ListingPage<ListedObject>> {
-    const query = buildQuery({
-      'list-type': '2', prefix, 'max-keys': String(o.pageSize ?? PAGE_KEYS), 'continuation-token': token,
-      'encoding-type': 'url', delimiter: recursive ? undefined : '/',
-    });
-    const opened = await client.open({ method: 'GET', url: new URL(`${base}${endpoint || !virtualHost ? '' : '/'}?${query}`) }, signal);
-    if (opened.res.status !== 200) return fail(opened, 'GET');
-    const xml = await opened.text();
-    if (!isComplete(xml, 'ListBucketResult')) throw notAListing(opened, xml, 'an S3 listing (ListBucketResult)', 'check that --s3-endpoint (or AWS_ENDPOINT_URL) is the S3 API of the store, not its web console');
+    const page = await send((s3, sdk, opts) => s3.send(new sdk.ListObjectsV2Command({
+      Bucket: o.bucket, Prefix: prefix, MaxKeys: o.pageSize ?? PAGE_KEYS, ContinuationToken: token, EncodingType: 'url', Delimiter: recursive ? undefined : '/',
+    }), opts), signal, 'GET');
     // Keys come URL-encoded when the store honours encoding-type=url (it says so); some do not.
-    const urlEncoded = xmlText(xml, 'EncodingType') === 'url';
-    const decode = (k: string) => (urlEncoded ? decodeURIComponent(k.replace(/\+/g, ' ')) : k);
-    const objects = xmlBlocks(xml, 'Contents').map((c) => {
-      const size = Number(xmlText(c, 'Size'));
-      return { key: decode(xmlText(c, 'Key') ?? ''), size: Number.isFinite(size) ? size : undefined };
+    const decode = (k: string) => (page.EncodingType === 'url' ? decodeURIComponent(k.replace(/\+/g, ' ')) : k);
+    const objects = (page.Contents ?? []).map((c) => ({ key: decode(c.Key ?? ''), size: Number.isFinite(c.Size) ? c.Size : undefined }));
+    return { items: objects, cursor: page.IsTruncated ? page.NextContinuationToken : undefined };
+  }
+
+  async function openObject(key: string, headers: Record<string, string>, signal?: AbortSignal): Promise<OpenedResponse> {
+    const out = await send((s3, sdk, opts) => s3.send(new sdk.GetObjectCommand({ Bucket: o.bucket, Key: key, Range: headers.range, IfMatch: headers['if-match'] }), opts), signal, 'GET');
+    const head: Record<string, string | undefined> = {
+      etag: out.ETag, 'content-length': out.ContentLength?.toString(), 'content-range': out.ContentRange, 'content-encoding': out.ContentEncoding, 'content-type': out.ContentType,
+    };
+    return openedBody(out.Body as Readable, { status: out.ContentRange ? 206 : 200, statusText: '', headers: { get: (name) => head[name] ?? null } }, {
+      endpoint: shownEndpoint, attempts: out.$metadata.attempts ?? 1, timeoutMs, signal,
     });
-    const truncated = xmlText(xml, 'IsTruncated') === 'true';
-    return { items: objects, cursor: truncated ? xmlText(xml, 'NextContinuationToken') : undefined };
   }
 
   const streaming: StreamingCapabilities = {
     listObjects: (prefix, { recursive, signal }) => pagedListing((token) => listPage(prefix, recursive, token, signal)),
-    ...objectReads({ client, urlOf: objectUrl, isMissing: (res) => res.status === 404, fail }),
+    async statObject(key, { signal }) {
+      try {
+        const head = await send((s3, sdk, opts) => s3.send(new sdk.HeadObjectCommand({ Bucket: o.bucket, Key: key }), opts), signal, 'HEAD');
+        return { size: head.ContentLength };
+      } catch (e) {
+        // A 404 to HEAD means no such object (a missing bucket is found out by the listing).
+        if ((e as { code?: string }).code === 'PATH_NOT_FOUND') return null;
+        throw e;
+      }
+    },
+    streamObject: (key, { size, signal }) => streamObject((headers, sig) => openObject(key, headers, sig), { size, retries, signal }),
     uriOf: (key) => `s3://${o.bucket}/${key}`,
   };
 
   return storeDriver('simgrep-s3', o, streaming);
+}
+
+/**
+ * The SDK reads any 200 reply to ListObjectsV2 as a listing, an HTML console page or an empty body as
+ * an empty one: between the transport and the SDK's parser, a listing reply that is not a whole
+ * ListBucketResult document is refused with a message that says what came back.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one middleware for every command's types
+const listingCheck: DeserializeMiddleware<any, any> = (next, context) => async (args) => {
+  const result = await next(args);
+  const response = result.response as { statusCode?: number; headers?: Record<string, string>; body?: unknown };
+  if (context.commandName !== 'ListObjectsV2Command' || response.statusCode !== 200 || !isReadable(response.body)) return result;
+  const chunks: Buffer[] = [];
+  for await (const chunk of response.body) chunks.push(chunk as Buffer);
+  const bytes = Buffer.concat(chunks);
+  const text = bytes.toString('utf8');
+  if (!isCompleteListing(text)) throw s3ListingNotXml(response.headers?.['content-type'], text);
+  response.body = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+  return result;
+};
+
+function isReadable(body: unknown): body is Readable {
+  return typeof (body as Readable | undefined)?.[Symbol.asyncIterator] === 'function';
 }
 
 /** unstorage driver factory: createStorage({ driver: s3Driver({ bucket, region, credentials, endpoint }) }). */

@@ -1,8 +1,6 @@
-// Turns an S3 error response into a message that says what failed and how to fix it. The server's
-// error code decides; HEAD responses have no body, so their status does.
+// Turns an S3 error (as the SDK reports it) into a message that says what failed and how to fix it.
+// The server's error code decides; HEAD responses have no body, so their status does.
 import { SimgrepError } from '../../errors.js';
-import type { OpenedResponse } from './http-client.js';
-import { xmlText } from './xml.js';
 
 export interface S3ErrorContext {
   bucket: string;
@@ -14,12 +12,12 @@ export interface S3ErrorContext {
   attempts?: number;
 }
 
-export async function s3Failure(opened: OpenedResponse, method: string, ctx: S3ErrorContext): Promise<SimgrepError> {
-  const body = method === 'HEAD' ? '' : await opened.text().catch(() => '');
-  return s3ErrorFor(opened.res.status, xmlText(body, 'Code'), xmlText(body, 'Message'), opened.res.headers.get('x-amz-bucket-region'), ctx);
+export function s3ErrorFor(status: number, code: string | undefined, serverMessage: string | undefined, bucketRegion: string | null, ctx: S3ErrorContext, options?: { cause?: unknown }): SimgrepError {
+  const made = s3Error(status, code, serverMessage, bucketRegion, ctx);
+  return options?.cause === undefined ? made : new SimgrepError(made.code, made.message, options);
 }
 
-export function s3ErrorFor(status: number, code: string | undefined, serverMessage: string | undefined, bucketRegion: string | null, ctx: S3ErrorContext): SimgrepError {
+function s3Error(status: number, code: string | undefined, serverMessage: string | undefined, bucketRegion: string | null, ctx: S3ErrorContext): SimgrepError {
   const creds = `credentials from ${ctx.credentialSource}`;
   const tag = code ? ` (${code})` : ` (HTTP ${status})`;
   switch (code) {
@@ -63,4 +61,20 @@ export function s3ErrorFor(status: number, code: string | undefined, serverMessa
 function wrongRegion(tag: string, bucketRegion: string | null, ctx: S3ErrorContext): SimgrepError {
   const fix = bucketRegion ? `set AWS_REGION=${bucketRegion}` : 'set AWS_REGION to the bucket\'s region';
   return new SimgrepError('REMOTE_ERROR', `bucket "${ctx.bucket}" is not in region ${ctx.region}${tag}; ${fix}`);
+}
+
+/** Whether a listing reply is a whole ListBucketResult document (a cut body is not a listing). */
+export function isCompleteListing(xml: string): boolean {
+  return /<ListBucketResult[\s>]/.test(xml) && xml.trimEnd().endsWith('</ListBucketResult>');
+}
+
+/** The error for a listing reply that is not an S3 listing (an HTML page, a proxy's answer, a cut body). */
+export function s3ListingNotXml(contentType: string | undefined, body: string): SimgrepError {
+  const trimmed = body.trim();
+  const start = trimmed.slice(0, 60).replace(/\s+/g, ' ');
+  const what = trimmed === '' ? 'an empty body'
+    : /^<(!doctype html|html)/i.test(trimmed) ? 'an HTML page'
+      : /<ListBucketResult[\s>]/.test(trimmed) ? `a listing cut short (${trimmed.length} characters, no closing tag)`
+        : `"${start}${trimmed.length > 60 ? '…' : ''}"`;
+  return new SimgrepError('REMOTE_ERROR', `the listing request was answered with ${what} (${contentType ?? 'no content type'}), not an S3 listing (ListBucketResult); check that --s3-endpoint (or AWS_ENDPOINT_URL) is the S3 API of the store, not its web console`);
 }

@@ -1,7 +1,7 @@
 // Incremental re-indexing: new, changed, shrunk, renamed and deleted files leave exactly the rows
 // a fresh build would have (no stale rows after a shrink, no duplicates after a rename), unchanged
 // chunks keep their vectors, and answers still equal a one-shot scan.
-import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync, mkdirSync, utimesSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync, mkdirSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,6 +144,47 @@ describe('a lost snapshot', () => {
       expect(r.results.map((x) => [x.filename, x.distance.toFixed(6)])).toEqual(a.results.map((x) => [x.filename, x.distance.toFixed(6)]));
     } finally {
       await again.close();
+    }
+  });
+});
+
+describe('small changes to a larger workspace', () => {
+  it('are appended (a delta beside the snapshot) and answer as a scan does, in this process and in a new one', async () => {
+    const dir = path.join(tmp, 'ws-delta');
+    const big = path.join(tmp, 'big-tree');
+    mkdirSync(big, { recursive: true });
+    const topics = ['retry failed uploads', 'parse the config file', 'open a database connection', 'render the profile page', 'hash the password'];
+    for (let i = 0; i < 40; i++) writeFileSync(path.join(big, `m${i}.ts`), lines(`${topics[i % 5].split(' ')[0]}Step`, 30) + `\n// ${topics[i % 5]} in module ${i}\n`);
+    const queries = ['retry the failed upload', 'config file parser', 'hashPassword'];
+    const compare = async (w: Workspace) => {
+      for (const query of queries) {
+        const a = await oneShot.search({ query, paths: [big], topK: 5 });
+        const b = await w.search({ query, paths: [big], topK: 5 });
+        const shape = (r: typeof a) => r.results.map((x) => [x.filename, x.start, x.end, x.match_line, x.distance.toFixed(6)]);
+        expect(shape(b)).toEqual(shape(a));
+      }
+    };
+    const first = createWorkspace({ dir, concurrency: 0 });
+    try {
+      await first.index([big]);
+      writeFileSync(path.join(big, 'm3.ts'), lines('hashPassword', 12) + '\n// retry failed uploads with backoff\n');
+      rmSync(path.join(big, 'm7.ts'));
+      writeFileSync(path.join(big, 'm40.ts'), '// parse the config file, then retry failed uploads\nexport function parseConfigRetry() {}\n');
+      const r = await first.index([big]);
+      expect([r.indexed, r.deleted]).toEqual([2, 1]);
+      expect(existsSync(path.join(dir, 'snapshot.delta.bin'))).toBe(true);
+      await compare(first);
+      expect((await first.status()).files).toBe(40);
+    } finally {
+      await first.close();
+    }
+    const second = createWorkspace({ dir, concurrency: 0 });
+    try {
+      await compare(second);
+      const s = await second.status();
+      expect([s.files, s.chunks]).toEqual([40, 40]); // one chunk a file: dead chunks are not counted
+    } finally {
+      await second.close();
     }
   });
 });

@@ -62,12 +62,12 @@ describe('az:// (Azurite)', () => {
 
     const wrongKey = Buffer.from('not the key at all, not the key at all!!').toString('base64');
     const rejected = await cli(['retry', 'az://docs/mirror/'], { AZURE_STORAGE_CONNECTION_STRING: az.connectionString.replace(DEV_KEY, wrongKey) });
-    expect(rejected.stderr).toBe('simgrep: az://docs/mirror/: access denied (AuthorizationFailure), credentials from AZURE_STORAGE_CONNECTION_STRING: the key does not match the account, or may not read and list container "docs"; check AccountName and AccountKey (or SharedAccessSignature) in AZURE_STORAGE_CONNECTION_STRING\n');
+    expect(rejected.stderr).toBe('simgrep: az://docs/mirror/: access denied (AuthorizationFailure), credentials from AZURE_STORAGE_CONNECTION_STRING: the key or SAS token does not match the account, or may not read and list container "docs"; check AccountName and AccountKey (or SharedAccessSignature) in AZURE_STORAGE_CONNECTION_STRING\n');
     expect(rejected.stdout + rejected.stderr).not.toContain(wrongKey);
     expect(rejected.code).toBe(2);
 
     const none = await cli(['retry', 'az://docs/mirror/'], { AZURE_STORAGE_CONNECTION_STRING: '' });
-    expect(none.stderr).toBe('simgrep: az://docs/mirror/: no Azure credentials found: set AZURE_STORAGE_CONNECTION_STRING, or AZURE_STORAGE_ACCOUNT with AZURE_STORAGE_KEY or AZURE_STORAGE_SAS_TOKEN\n');
+    expect(none.stderr).toBe('simgrep: az://docs/mirror/: no Azure storage account given: set AZURE_STORAGE_CONNECTION_STRING, or AZURE_STORAGE_ACCOUNT (with AZURE_STORAGE_KEY or AZURE_STORAGE_SAS_TOKEN, or alone to sign in with Microsoft Entra ID: managed identity, workload identity, az login)\n');
     expect(none.code).toBe(2);
   });
 

@@ -26,6 +26,8 @@ let env: Record<string, string>;
 beforeAll(async () => {
   [s3, fx, local] = await Promise.all([startS3rver({ buckets: [BUCKET] }), remoteFixture(), makeTree(MIRROR)]);
   env = fx.s3Env(s3.endpoint);
+  // In-process searches resolve credentials through the AWS SDK's chain, which reads process.env.
+  Object.assign(process.env, env);
   await seedObjects(s3.endpoint, BUCKET, s3Corpus(MIRROR));
   ({ server: web, origin: webUrl } = await listenLocal((req, res) => {
     if (req.url === '/notes.md') res.end('# Notes\nthe database index query is slow\n');
@@ -60,7 +62,7 @@ describe('s3:// listing', () => {
       expect(r.stats).toMatchObject({ files: PREFIX_TEXT_OBJECTS, binary: 1, errors: 0 });
       const lists = proxy.requests.filter((l) => l.includes('list-type=2'));
       expect(lists).toHaveLength(2);
-      expect(lists.every((l) => l.startsWith(`GET /${BUCKET}?`) && l.includes('prefix=logs%2F2026%2F'))).toBe(true);
+      expect(lists.every((l) => l.startsWith(`GET /${BUCKET}/?`) && l.includes('prefix=logs%2F2026%2F'))).toBe(true);
       const reads = proxy.requests.filter((l) => !l.includes('list-type=2'));
       expect(reads).toHaveLength(PREFIX_TEXT_OBJECTS + 1);
       expect(reads.every((l) => l.startsWith(`GET /${BUCKET}/logs/2026/`))).toBe(true);
@@ -142,7 +144,7 @@ describe('S3 credentials', () => {
 
   it('says where to put credentials when there are none', async () => {
     const r = await cli(['retry', `s3://${BUCKET}/mirror/`], { AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '' });
-    expect(r.stderr).toBe(`simgrep: s3://${BUCKET}/mirror/: no AWS credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE naming a profile in ~/.aws/credentials\n`);
+    expect(r.stderr).toBe(`simgrep: s3://${BUCKET}/mirror/: no AWS credentials found (tried AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profile "default" in ~/.aws/credentials or ~/.aws/config, web identity, container and EC2 instance credentials): set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE naming a profile in ~/.aws/credentials or ~/.aws/config\n`);
     expect(r.code).toBe(2);
   });
 
@@ -154,9 +156,9 @@ describe('S3 credentials', () => {
     expect([ok.stderr, ok.code]).toEqual(['', 0]);
     expect(ok.stdout).toMatch(new RegExp(`^s3://${BUCKET}/mirror/src/net\\.ts:1::2 `));
     const ghost = await cli(['retry', `s3://${BUCKET}/mirror/`, '--s3-endpoint', s3.endpoint], { ...noEnvKeys, AWS_PROFILE: 'ghost' });
-    expect(ghost.stderr).toBe(`simgrep: s3://${BUCKET}/mirror/: AWS_PROFILE=ghost but profile "ghost" in ~/.aws/credentials (or in ~/.aws/config) has no aws_access_key_id and aws_secret_access_key; add them, or fix AWS_PROFILE\n`);
+    expect(ghost.stderr).toBe(`simgrep: s3://${BUCKET}/mirror/: AWS_PROFILE=ghost but there is no such profile in ~/.aws/credentials or ~/.aws/config; add it, or fix AWS_PROFILE\n`);
     const wrong = await cli(['retry', `s3://${BUCKET}/mirror/`, '--s3-endpoint', s3.endpoint], noEnvKeys);
-    expect(wrong.stderr).toContain('(InvalidAccessKeyId), credentials from profile "default" in ~/.aws/credentials; check aws_access_key_id');
+    expect(wrong.stderr).toContain('(InvalidAccessKeyId), credentials from profile "default" in ~/.aws/credentials or ~/.aws/config; check aws_access_key_id');
     expect(wrong.stdout + wrong.stderr).not.toContain(SECRET);
   });
 });

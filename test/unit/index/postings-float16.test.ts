@@ -2,9 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { Postings } from '../../../src/index/postings.js';
 import { KeyTriples, TermCollector } from '../../../src/index/term-collector.js';
+import { chunkFeatures } from '../../../src/index/chunk-features.js';
 import { FLOAT16_RELATIVE_ERROR, fromFloat16, toFloat16 } from '../../../src/index/float16.js';
 
-const dump = (p: Postings) => p.keys.map((k) => { const [a, b] = p.range(k)!; return [k, [...p.chunk.subarray(a, b)], [...p.count.subarray(a, b)]]; });
+const dump = (p: Postings) => Array.from({ length: p.keys.length }, (_, i) => p.keys.at(i)!).map((k) => { const e = p.find(k)!; return [k, [...e.chunk], [...e.count]]; });
 
 describe('Postings', () => {
   it('merges renumbered old entries with additions, dropping emptied keys, keys kept sorted', () => {
@@ -24,7 +25,7 @@ describe('Postings', () => {
 
   it('collects terms as countTerms counts them: lower-cased whole identifiers and each part stem', () => {
     const terms = new TermCollector();
-    terms.add(0, new Map([['retryUploads', 2], ['RetryUploads', 1], ['upload', 1]]));
+    terms.add(0, chunkFeatures(['retryUploads retryUploads, RetryUploads(upload)'], terms.identifiers).identifiers);
     const p = Postings.empty().merge(null, terms.stem, Int32Array.from([0]));
     expect(dump(p)).toEqual([['retry', [0], [3]], ['upload', [0], [4]]]);
     const l = Postings.empty().merge(null, terms.lower, Int32Array.from([0]));

@@ -1,8 +1,7 @@
 // Telling URIs from paths, parsing them, and redacting what must never be printed.
 import { describe, expect, it } from 'vitest';
 import { isRemoteUri, parseRemoteUri, redactUri } from '../../../../src/sources/uri.js';
-import { s3ErrorFor } from '../../../../src/sources/remote/s3-errors.js';
-import { xmlBlocks, xmlText } from '../../../../src/sources/remote/xml.js';
+import { isCompleteListing, s3ErrorFor, s3ListingNotXml } from '../../../../src/sources/remote/s3-errors.js';
 
 describe('remote URIs', () => {
   it('tells URIs from local paths (a Windows drive is a path)', () => {
@@ -35,9 +34,10 @@ describe('S3 error documents', () => {
     expect(s3ErrorFor(503, 'SlowDown', 'Please reduce your request rate.', null, { ...ctx, attempts: 4 }).message).toBe('the store failed with HTTP 503 SlowDown after 4 attempts: Please reduce your request rate.; try again later');
   });
 
-  it('reads flat XML with entities', () => {
-    const xml = '<R><Contents><Key>a&amp;b &lt;1&gt;</Key><Size>3</Size></Contents><Contents><Key>c</Key></Contents><Next/></R>';
-    expect(xmlBlocks(xml, 'Contents').map((c) => xmlText(c, 'Key'))).toEqual(['a&b <1>', 'c']);
-    expect([xmlText(xml, 'Next'), xmlText(xml, 'Missing')]).toEqual(['', undefined]);
+  it('says what a listing reply that is not a listing was', () => {
+    expect(isCompleteListing('<?xml version="1.0"?><ListBucketResult><Name>b</Name></ListBucketResult>\n')).toBe(true);
+    expect(isCompleteListing('<ListBucketResult><Name>b</Name><Contents><Key>a.l')).toBe(false);
+    expect(s3ListingNotXml('text/html', '<!DOCTYPE html><html></html>').message).toMatch(/^the listing request was answered with an HTML page \(text\/html\), not an S3 listing/);
+    expect(s3ListingNotXml(undefined, '').message).toMatch(/^the listing request was answered with an empty body \(no content type\)/);
   });
 });

@@ -1,0 +1,47 @@
+// Identifiers interned straight from the text they occur in: an open-addressing table hashed over
+// the characters, so counting a chunk's identifiers allocates no string for one already seen (a
+// million-line build meets each distinct identifier once and its occurrences millions of times).
+
+export class IdentifierTable {
+  private slots = new Int32Array(1 << 16).fill(-1);
+  private hashes = new Int32Array(1 << 15);
+  readonly names: string[] = [];
+
+  /** The id of text[start, end), added on first sight. */
+  idOf(text: string, start: number, end: number): number {
+    let h = 0x811c9dc5;
+    for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+    const mask = this.slots.length - 1;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const id = this.slots[slot];
+      if (id < 0) return this.insert(slot, h, text.slice(start, end));
+      if (this.hashes[id] === h && same(this.names[id], text, start, end)) return id;
+    }
+  }
+
+  private insert(slot: number, h: number, name: string): number {
+    const id = this.names.length;
+    this.names.push(name);
+    if (id === this.hashes.length) { const b = new Int32Array(id * 2); b.set(this.hashes); this.hashes = b; }
+    this.hashes[id] = h;
+    this.slots[slot] = id;
+    if (this.names.length * 2 > this.slots.length) this.rehash();
+    return id;
+  }
+
+  private rehash(): void {
+    this.slots = new Int32Array(this.slots.length * 2).fill(-1);
+    const mask = this.slots.length - 1;
+    for (let id = 0; id < this.names.length; id++) {
+      let slot = this.hashes[id] & mask;
+      while (this.slots[slot] >= 0) slot = (slot + 1) & mask;
+      this.slots[slot] = id;
+    }
+  }
+}
+
+function same(name: string, text: string, start: number, end: number): boolean {
+  if (name.length !== end - start) return false;
+  for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
+  return true;
+}
