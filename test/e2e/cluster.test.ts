@@ -5,12 +5,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { request } from 'node:http';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusFiles } from '../../bench/remote-s3.js';
 import { generateTree } from '../../bench/corpus.js';
-import { encodeRfc3986, signV4 } from '../../src/sources/remote/sigv4.js';
+import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { cliPath, runCli, type CliRun } from '../helpers/cli.js';
 import { startWorker, type WorkerProcess } from '../helpers/cluster.js';
 import { freePort, startRedis, type RedisServer } from '../helpers/redis-server.js';
@@ -77,14 +76,9 @@ function spawnCli(args: string[], extra: Record<string, string> = {}) {
 /** A proxy in front of s3rver that holds every object GET (never answered): a worker behind it is stuck mid-shard. */
 const holdingProxy = (): Promise<Proxy> => startProxy(Number(new URL(s3.endpoint).port), (line) => (line.startsWith('GET') && !line.includes('list-type') ? new Promise<void>(() => {}) : undefined));
 
-function deleteObject(key: string): Promise<void> {
-  const url = new URL(`${s3.endpoint}/${BUCKET}/${encodeRfc3986(key, true)}`);
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'DELETE', headers: signV4({ method: 'DELETE', url, region: 'us-east-1' }, S3RVER_KEYS) }, (res) => {
-      res.resume().on('end', () => ((res.statusCode ?? 0) < 300 ? resolve() : reject(new Error(`DELETE ${key}: HTTP ${res.statusCode}`))));
-    });
-    req.on('error', reject).end();
-  });
+async function deleteObject(key: string): Promise<void> {
+  const client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: S3RVER_KEYS });
+  try { await client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: key })); } finally { client.destroy(); }
 }
 
 beforeAll(async () => {
