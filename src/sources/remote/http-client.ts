@@ -1,8 +1,9 @@
 // Plain http(s):// reads go through here: node:http(s) on keep-alive agents (half the CPU of fetch
 // per byte), a timeout to the response headers and between body chunks, retries with backoff on
 // transient statuses and transport failures, and a per-source "down" latch so that once an endpoint
-// has stopped answering the rest fail fast instead of each waiting out its own retries. The S3 and
-// Azure drivers talk through their SDKs, and hand their bodies to openedBody() for the same reading.
+// has stopped answering the rest fail fast instead of each waiting out its own retries. The S3 driver's
+// signed object GETs come through here too; the SDK calls (S3 listings, Azure) hand their bodies to
+// openedBody() for the same reading.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
@@ -19,6 +20,8 @@ export interface RequestSpec {
   headers?: Record<string, string>;
   /** Follow 3xx Location. */
   followRedirects?: boolean;
+  /** The request target exactly as signed, where `url`'s parser would rewrite it (S3 keys may hold `.` and `..` segments). */
+  rawPath?: string;
 }
 
 /** Per request: the time allowed until the response headers and between body chunks, and retries of a transient failure. */
@@ -78,7 +81,7 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
   function send(url: URL, spec: RequestSpec, signal?: AbortSignal): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const https = url.protocol === 'https:';
-      const req = (https ? httpsRequest : httpRequest)(url, { method: spec.method, headers: spec.headers, agent: https ? agents.https : agents.http });
+      const req = (https ? httpsRequest : httpRequest)(url, { method: spec.method, headers: spec.headers, agent: https ? agents.https : agents.http, ...(spec.rawPath && { path: spec.rawPath }) });
       const onAbort = () => req.destroy(signal!.reason);
       const timer = setTimeout(() => req.destroy(new TimeoutError('timed out')), timeoutMs);
       const done = () => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); };
