@@ -51,14 +51,17 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const certainOf = defs?.certain;
   const { mode } = plan;
   const query = q.query;
+  const wordPrefixes = new Set(plan.pathWords.filter((w) => w.length >= 3).map((w) => w.slice(0, 3)));
   for (let f = 0; f < files.length; f++) {
     const path = q.display[f];
     const file = files[f];
     if (path === undefined || file.chunkCount === 0) continue;
     const info = q.infos?.[f] ?? pathInfo(path);
     const pathLength = info.pathText.length;
-    const signals = plan.pathWords.length === 0 && !plan.pathPriors ? info.plain
-      : plan.pathWords.length === 0 ? info.withPriors : pathSignals(path, plan, info.facts);
+    // A path word can only match a name that starts with the same three letters (pathSignals' rule).
+    const signals = plan.pathWords.length === 0 || !info.namePrefixes.some((x) => wordPrefixes.has(x))
+      ? (plan.pathPriors ? info.withPriors : info.plain)
+      : pathSignals(path, plan, info.facts);
     // A term's count in the path, kept with the path; countTerms only for a path that holds its probe.
     const caseChanged = info.lower.length !== pathLength;
     for (let t = 0; t < nTerms; t++) pathTf[t] = caseChanged || info.lower.includes(probes[t]) ? pathTermCount(info, plan.terms[t]) : 0;
@@ -258,6 +261,8 @@ export interface PathInfo {
   facts: PathFacts;
   pathText: string;
   lower: string;
+  /** The first three letters of each of its names of three or more (what a path word must share to match). */
+  namePrefixes: string[];
   /** Terms' counts in pathText, as countTerms counts them, by "w:key" (whole) or "s:key" (part stem). */
   termCounts: Map<string, number>;
   /** Its signals for a query without path words, with and without the test/example priors. */
@@ -276,7 +281,8 @@ export function pathInfo(path: string): PathInfo {
     if (pathInfos.size > 1_000_000) pathInfos.clear();
     const facts = pathFacts(path);
     const pathText = pathTerms(path).join(' ');
-    info = { facts, pathText, lower: pathText.toLowerCase(), termCounts: new Map(), plain: pathSignals(path, NO_PATH_WORDS, facts), withPriors: pathSignals(path, PRIORS_ONLY, facts) };
+    const namePrefixes = [...new Set(facts.names.filter((n) => n.length >= 3).map((n) => n.slice(0, 3)))];
+    info = { facts, pathText, lower: pathText.toLowerCase(), namePrefixes, termCounts: new Map(), plain: pathSignals(path, NO_PATH_WORDS, facts), withPriors: pathSignals(path, PRIORS_ONLY, facts) };
     pathInfos.set(path, info);
   }
   return info;
