@@ -35,7 +35,9 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const tf = lineTermCounts(s, plan);
   const nTerms = plan.terms.length;
   // Every eligible chunk's distance at best (lo) and at worst (hi), in eligible order.
-  const { lo, hi, eligible } = scratch(n);
+  const lo = work('lo', Float64Array, n);
+  const hi = work('hi', Float64Array, n);
+  const eligible = work('eligible', Int32Array, n);
   let count = 0;
   const pathTf = new Float64Array(nTerms);
   const defs = definitionBounds(s, q, plan);
@@ -94,32 +96,18 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   return choose(q, eligible.subarray(0, count), lo, hi);
 }
 
-let scratchArrays: { lo: Float64Array; hi: Float64Array; eligible: Int32Array; worst: Float64Array } | null = null;
+const workArrays = new Map<string, Float64Array | Int32Array | Uint8Array>();
 
-/** Per-chunk work arrays, reused from query to query (sized for the largest snapshot seen). */
-function scratch(n: number): NonNullable<typeof scratchArrays> {
-  if (!scratchArrays || scratchArrays.lo.length < n) {
-    scratchArrays = { lo: new Float64Array(n), hi: new Float64Array(n), eligible: new Int32Array(n), worst: new Float64Array(n) };
+/** A per-query work array of n elements, reused from query to query (the work is synchronous), zeroed on request. */
+function work<T extends Float64Array | Int32Array | Uint8Array>(name: string, make: new (n: number) => T, n: number, zero = false): T {
+  const kept = workArrays.get(name) as T | undefined;
+  if (!kept || kept.length < n) {
+    const fresh = new make(n);
+    workArrays.set(name, fresh);
+    return fresh;
   }
-  return scratchArrays;
-}
-
-const buffers = new Map<string, Float64Array>();
-let matchedBuffer = new Uint8Array(0);
-
-/** A zeroed per-query work array, reused from query to query (the work is synchronous). */
-function zeroed(name: string, n: number): Float64Array {
-  let b = buffers.get(name);
-  if (!b || b.length < n) { b = new Float64Array(n); buffers.set(name, b); return b; }
-  const view = b.subarray(0, n);
-  view.fill(0);
-  return view;
-}
-
-function zeroedBytes(n: number): Uint8Array {
-  if (matchedBuffer.length < n) { matchedBuffer = new Uint8Array(n); return matchedBuffer; }
-  const view = matchedBuffer.subarray(0, n);
-  view.fill(0);
+  const view = kept.subarray(0, n) as T;
+  if (zero) view.fill(0);
   return view;
 }
 
@@ -137,7 +125,7 @@ function choose(q: CandidateQuery, eligible: Int32Array, lo: Float64Array, hi: F
 
 /** The distance a chunk's best case must reach: the heapSize-th best worst case, plus the margin. */
 function threshold(q: CandidateQuery, count: number, lo: Float64Array, hi: Float64Array): number {
-  const worst = scratch(count).worst;
+  const worst = work('worst', Float64Array, count);
   let m = 0;
   let least = Infinity;
   for (let i = 0; i < count; i++) {
@@ -193,8 +181,8 @@ function cosine(v: Float32Array, at: number, query: Float32Array, dim: number): 
 function lineTermCounts(s: Snapshot, plan: RankPlan): { counts: Float64Array; matched: Uint8Array } | null {
   const nTerms = plan.terms.length;
   if (nTerms === 0) return null;
-  const counts = zeroed('counts', s.start.length * nTerms);
-  const matched = zeroedBytes(s.start.length);
+  const counts = work('counts', Float64Array, s.start.length * nTerms, true);
+  const matched = work('matched', Uint8Array, s.start.length, true);
   plan.terms.forEach((term, t) => {
     const found = (term.whole ? s.byLower : s.byStem).find(term.key);
     if (!found) return;
@@ -217,8 +205,8 @@ function lineTermCounts(s: Snapshot, plan: RankPlan): { counts: Float64Array; ma
 function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { possible: Float64Array; certain: Float64Array } | null {
   if (plan.symbols.length === 0 && !(plan.definitionBoost > 0 && plan.idfSum > 0)) return null;
   const n = s.start.length;
-  const possible = zeroed('possible', n);
-  const certain = zeroed('certain', n);
+  const possible = work('possible', Float64Array, n, true);
+  const certain = work('certain', Float64Array, n, true);
   const covered = new Map<number, number>(); // defined name -> idf of the query terms it holds
   plan.terms.forEach((term) => {
     const found = (term.whole ? s.byDefLower : s.byDefStem).find(term.key);

@@ -3,6 +3,7 @@
 // define (symbol boosts), its length in characters (BM25 document length) and whether it is blank.
 import { definedName } from '../rank/chunk-scorer.js';
 import type { IdentifierTable } from './identifier-table.js';
+import { resized } from './typed-arrays.js';
 
 /** A chunk's distinct identifiers (ids in an IdentifierTable) and how often each occurs. */
 export interface ChunkIdentifiers {
@@ -54,7 +55,7 @@ class IdentifierCounter {
       while (s < i && isDigit(text.charCodeAt(s))) s++;
       if (s < i) {
         const id = this.table.idOf(text, s, i);
-        if (id >= this.count.length) { const b = new Int32Array(Math.max(id + 1, this.count.length * 2)); b.set(this.count); this.count = b; }
+        if (id >= this.count.length) this.count = resized(this.count, Math.max(id + 1, this.count.length * 2));
         if (this.count[id]++ === 0) this.touched.push(id);
       }
     }

@@ -1,6 +1,7 @@
 // Identifiers interned straight from the text they occur in: an open-addressing table hashed over
 // the characters, so counting a chunk's identifiers allocates no string for one already seen (a
 // million-line build meets each distinct identifier once and its occurrences millions of times).
+import { resized } from './typed-arrays.js';
 
 export class IdentifierTable {
   private slots = new Int32Array(1 << 16).fill(-1);
@@ -22,7 +23,7 @@ export class IdentifierTable {
   private insert(slot: number, h: number, name: string): number {
     const id = this.names.length;
     this.names.push(name);
-    if (id === this.hashes.length) { const b = new Int32Array(id * 2); b.set(this.hashes); this.hashes = b; }
+    if (id === this.hashes.length) this.hashes = resized(this.hashes, id * 2);
     this.hashes[id] = h;
     this.slots[slot] = id;
     if (this.names.length * 2 > this.slots.length) this.rehash();

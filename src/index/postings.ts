@@ -3,6 +3,7 @@
 // of postings read from a snapshot file stay on disk until a query asks for a key's.
 import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
 import { KeyTriples } from './term-collector.js';
+import { joined } from './typed-arrays.js';
 
 export interface Entries {
   chunk: Int32Array;
@@ -21,7 +22,8 @@ const READS_BEFORE_LOADING = 24;
  * patched in place keeps its base layer as read from the file and adds a small tail).
  */
 export class Postings {
-  private entries: Entries | null;
+  /** The entries in memory: given, or read whole from the file after READS_BEFORE_LOADING lookups. */
+  private loaded: Entries | null;
   private reads = 0;
 
   constructor(
@@ -29,11 +31,10 @@ export class Postings {
     readonly keys: StringList,
     /** keys[i] owns entries [start[i], start[i + 1]). */
     readonly start: Int32Array,
-    entries: Entries | EntryReader,
+    private readonly source: Entries | EntryReader,
     readonly tail: Postings | null = null,
   ) {
-    this.entries = typeof entries === 'function' ? null : entries;
-    if (typeof entries === 'function') this.readFile = entries;
+    this.loaded = typeof source === 'function' ? null : source;
   }
 
   /** These postings with `added` (rows numbered as chunks by `rowChunk`) in their tail; this layer is shared, not copied. */
@@ -43,13 +44,13 @@ export class Postings {
 
   /** This layer with `tail` as its tail. */
   withTailLayer(tail: Postings | null): Postings {
-    return new Postings(this.keys, this.start, this.entries ?? this.readFile, tail);
+    return new Postings(this.keys, this.start, this.loaded ?? this.source, tail);
   }
 
   /** One layer holding this layer's and the tail's entries. */
   flat(): Postings {
     if (!this.tail) return this;
-    const own = new Postings(this.keys, this.start, this.entries ?? this.readFile);
+    const own = this.withTailLayer(null);
     const t = this.tail.flat();
     const triples = new KeyTriples();
     const all = t.all();
@@ -61,12 +62,11 @@ export class Postings {
     return own.merge(null, triples, Int32Array.from({ length: top + 1 }, (_, c) => c));
   }
 
-  private readonly readFile: EntryReader = () => { throw new Error('postings without entries'); };
-
   private read(from: number, to: number): Entries {
-    if (!this.entries && ++this.reads > READS_BEFORE_LOADING) this.entries = this.readFile(0, this.size);
-    const e = this.entries;
-    return e ? { chunk: e.chunk.subarray(from, to), count: e.count.subarray(from, to) } : this.readFile(from, to);
+    const file = this.source as EntryReader;
+    if (!this.loaded && ++this.reads > READS_BEFORE_LOADING) this.loaded = file(0, this.size);
+    const e = this.loaded;
+    return e ? { chunk: e.chunk.subarray(from, to), count: e.count.subarray(from, to) } : file(from, to);
   }
 
   static empty(): Postings {
@@ -97,11 +97,9 @@ export class Postings {
     const own = r ? this.read(r[0], r[1]) : null;
     const more = this.tail?.find(key) ?? null;
     if (!more || !own) return own ?? more;
-    const chunk = new Int32Array(own.chunk.length + more.chunk.length);
-    const count = new Int32Array(chunk.length);
-    chunk.set(own.chunk); chunk.set(more.chunk, own.chunk.length);
-    count.set(own.count); count.set(more.count, own.count.length);
-    return { chunk, count };
+    // Counts joined at 32 bits: a tail's are not saturated to 16.
+    const ownCount = own.count instanceof Int32Array ? own.count : Int32Array.from(own.count);
+    return { chunk: joined(own.chunk, more.chunk), count: joined(ownCount, more.count) };
   }
 
   /** Every entry of this layer, in key order. */

@@ -11,6 +11,7 @@ import { Postings, type Entries } from './postings.js';
 import { chunkFiles, type Snapshot, type SnapshotFile } from './snapshot.js';
 import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
 import { toFloat16, fromFloat16 } from './float16.js';
+import { joined } from './typed-arrays.js';
 
 const MAGIC = 'simgrep-snapshot-6';
 const DELTA_MAGIC = 'simgrep-snapshot-delta-1';
@@ -48,17 +49,14 @@ export function writeSnapshotDelta(file: string, s: Snapshot): void {
 
 /** Chunks [from, to): their arrays, vectors, defined names (defStart stays absolute). */
 function chunkSections(s: Snapshot, from: number, to: number): Section[] {
-  const names = PackedStrings.of(s.defNames);
   const d0 = s.defStart[from];
   const d1 = s.defStart[to];
-  const tailNames = new PackedStringsBuilder();
-  tailNames.addFrom(names, d0, d1);
   return [
     { name: 'start', array: s.start.subarray(from, to) }, { name: 'end', array: s.end.subarray(from, to) },
     { name: 'chars', array: s.chars.subarray(from, to) }, { name: 'flags', array: s.flags.subarray(from, to) },
     { name: 'vectors', array: toFloat16(s.vectors.subarray(from * s.dim, to * s.dim)) },
     { name: 'defStart', array: s.defStart.subarray(from, to + 1) },
-    ...stringSections('defNames', from === 0 && d0 === 0 && d1 === names.length ? names : tailNames.build()),
+    ...stringSections('defNames', PackedStrings.of(s.defNames).slice(d0, d1)),
     { name: 'defPlain', array: s.defPlain.subarray(d0, d1) },
   ];
 }
@@ -159,15 +157,7 @@ function withDelta(base: Snapshot, d: Sections, version: string): Snapshot {
   const tailStart = d.i32('start');
   const n = n0 + tailStart.length;
   const dim = base.dim;
-  const join = <T extends Int32Array | Uint8Array>(a: T, b: T): T => {
-    const out = new (a.constructor as new (k: number) => T)(a.length + b.length);
-    out.set(a);
-    out.set(b, a.length);
-    return out;
-  };
-  const vectors = new Float32Array(n * dim);
-  vectors.set(base.vectors);
-  vectors.set(fromFloat16(d.a('vectors') as Uint16Array), n0 * dim);
+  const vectors = joined(base.vectors, fromFloat16(d.a('vectors') as Uint16Array));
   const names = new PackedStringsBuilder();
   const baseNames = PackedStrings.of(base.defNames);
   const tailNames = d.strings('defNames');
@@ -176,8 +166,8 @@ function withDelta(base: Snapshot, d: Sections, version: string): Snapshot {
   const layer = (p: Postings, name: string) => p.withTailLayer(d.postings(name));
   return {
     version, dim, files: d.files, chunkFile: chunkFiles(d.files, n),
-    start: join(base.start, tailStart), end: join(base.end, d.i32('end')), chars: join(base.chars, d.i32('chars')), flags: join(base.flags, d.a('flags') as Uint8Array),
-    vectors, defStart: join(base.defStart, d.i32('defStart').subarray(1)), defNames: names.build(), defPlain: join(base.defPlain, d.a('defPlain') as Uint8Array),
+    start: joined(base.start, tailStart), end: joined(base.end, d.i32('end')), chars: joined(base.chars, d.i32('chars')), flags: joined(base.flags, d.a('flags') as Uint8Array),
+    vectors, defStart: joined(base.defStart, d.i32('defStart').subarray(1)), defNames: names.build(), defPlain: joined(base.defPlain, d.a('defPlain') as Uint8Array),
     byLower: layer(base.byLower, 'lower'), byStem: layer(base.byStem, 'stem'), byDefLower: layer(base.byDefLower, 'defLower'), byDefStem: layer(base.byDefStem, 'defStem'),
     baseChunks: n0, baseVersion: base.version,
   };

@@ -5,6 +5,7 @@
 import { Postings } from './postings.js';
 import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
 import { TermCollector } from './term-collector.js';
+import { resized } from './typed-arrays.js';
 
 export interface SnapshotFile {
   /** The file's key in the index: its absolute path. */
@@ -194,15 +195,10 @@ function appendChanges(old: Snapshot, ch: SnapshotChanges, version: string, file
       f.chunkCount = next - f.firstChunk;
     }
   }
-  const grown = <T extends Int32Array | Uint8Array | Float32Array>(a: T, size: number): T => {
-    const b = new (a.constructor as new (n: number) => T)(size);
-    b.set(a);
-    return b;
-  };
   const out: Snapshot = {
     ...old, version, files,
-    start: grown(old.start, n), end: grown(old.end, n), chars: grown(old.chars, n), flags: grown(old.flags, n),
-    vectors: grown(old.vectors, n * dim), defStart: grown(old.defStart, n + 1), chunkFile: chunkFiles(files, n),
+    start: resized(old.start, n), end: resized(old.end, n), chars: resized(old.chars, n), flags: resized(old.flags, n),
+    vectors: resized(old.vectors, n * dim), defStart: resized(old.defStart, n + 1), chunkFile: chunkFiles(files, n),
   };
   const names = new PackedStringsBuilder();
   const oldNames = PackedStrings.of(old.defNames);

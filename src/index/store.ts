@@ -21,6 +21,7 @@ export type StoreVersion = string;
 export interface IndexStore {
   readonly uri: string;
   readMeta(): Promise<Record<string, string>>;
+  /** Sets these entries; commits only when one of them changes. */
   writeMeta(entries: Record<string, string>): Promise<void>;
   /** The latest version (changes with every commit). */
   version(): Promise<StoreVersion>;
@@ -89,19 +90,25 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
   const files = () => open('files', () => db.createEmptyTable('files', fileSchema, { existOk: true }));
   const meta = () => open('meta', () => db.createEmptyTable('meta', metaTable([]).schema, { existOk: true }));
 
+  async function readMeta(): Promise<Record<string, string>> {
+    const t = tables.get('meta') ?? await tryOpen('meta');
+    if (!t) return {};
+    tables.set('meta', t);
+    await t.checkoutLatest();
+    const rows = await t.query().toArray();
+    return Object.fromEntries(rows.map((r) => [String(r.key), String(r.value)]));
+  }
+
   return {
     uri,
-    async readMeta() {
-      const t = tables.get('meta') ?? await tryOpen('meta');
-      if (!t) return {};
-      tables.set('meta', t);
-      await t.checkoutLatest();
-      const rows = await t.query().toArray();
-      return Object.fromEntries(rows.map((r) => [String(r.key), String(r.value)]));
-    },
+    readMeta,
     async writeMeta(entries) {
+      // A commit only for entries that change (a re-run of the same index commits nothing here).
+      const current = await readMeta();
+      const changed = Object.entries(entries).filter(([k, v]) => current[k] !== v);
+      if (changed.length === 0) return;
       await (await meta()).mergeInsert('key').whenMatchedUpdateAll().whenNotMatchedInsertAll()
-        .execute(metaTable(Object.entries(entries)));
+        .execute(metaTable(changed));
     },
     async version() {
       const v = async (name: string) => {

@@ -1,6 +1,7 @@
 // Long lists of strings (term keys, defined names) kept as UTF-8 bytes and offsets, as the snapshot
 // file holds them: a process that opens a snapshot decodes only the few strings a query looks at,
 // instead of hundreds of thousands at start-up. An array of strings is a StringList too.
+import { resized } from './typed-arrays.js';
 
 export interface StringList {
   readonly length: number;
@@ -29,6 +30,14 @@ export class PackedStrings implements StringList {
     return this.text.subarray(this.offsets[from], this.offsets[to]);
   }
 
+  /** Strings [from, to) as a list of their own (this list when that is all of it). */
+  slice(from: number, to: number): PackedStrings {
+    if (from === 0 && to === this.length) return this;
+    const b = new PackedStringsBuilder();
+    b.addFrom(this, from, to);
+    return b.build();
+  }
+
   /** A list in this form (packed once when it is an array). */
   static of(list: StringList): PackedStrings {
     if (list instanceof PackedStrings) return list;
@@ -52,7 +61,6 @@ export class PackedStrings implements StringList {
     return { bytes: plain(Buffer.concat(parts, at)), offsets };
   }
 }
-
 
 /** Builds a PackedStrings from strings and from runs of other packed lists, copying bytes, never decoding. */
 export class PackedStringsBuilder {
@@ -101,7 +109,7 @@ export class PackedStringsBuilder {
   }
 
   private push(end: number): void {
-    if (this.count + 2 > this.offsets.length) { const b = new Int32Array(this.offsets.length * 2); b.set(this.offsets); this.offsets = b; }
+    if (this.count + 2 > this.offsets.length) this.offsets = resized(this.offsets, this.offsets.length * 2);
     this.offsets[++this.count] = end;
   }
 }

@@ -4,6 +4,7 @@
 import { identifierParts, stem } from '../rank/lexical/terms.js';
 import type { ChunkIdentifiers } from './chunk-features.js';
 import { IdentifierTable } from './identifier-table.js';
+import { resized } from './typed-arrays.js';
 
 /** Interned keys and growable (key, row, count) triples. */
 export class KeyTriples {
@@ -27,8 +28,8 @@ export class KeyTriples {
 
   add(key: number, row: number, n: number): void {
     if (this.length === this.key.length) {
-      const grow = (a: Int32Array) => { const b = new Int32Array(a.length * 2); b.set(a); return b; };
-      this.key = grow(this.key); this.row = grow(this.row); this.count = grow(this.count);
+      const size = this.key.length * 2;
+      this.key = resized(this.key, size); this.row = resized(this.row, size); this.count = resized(this.count, size);
     }
     this.key[this.length] = key;
     this.row[this.length] = row;
@@ -74,7 +75,7 @@ export class TermCollector {
     ids[0] = this.lower.id(name.toLowerCase());
     parts.forEach((p, i) => { ids[i + 1] = this.stem.id(stem(p)); });
     this.termsOf[ident] = ids;
-    if (this.stem.keys.length > this.stemCount.length) { const b = new Int32Array(this.stem.keys.length * 2); b.set(this.stemCount); this.stemCount = b; }
+    if (this.stem.keys.length > this.stemCount.length) this.stemCount = resized(this.stemCount, this.stem.keys.length * 2);
     return ids;
   }
 

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
-import { tokenizerCacheDir } from '../model/tokenizer-file.js';
+import { simgrepCacheDir } from '../model/tokenizer-file.js';
 import type { ModelData } from '../types.js';
 import { INFO_FILE } from './registry.js';
 
@@ -31,10 +31,9 @@ export function modelFingerprint(model: ModelData): string {
   return h.digest('hex').slice(0, 32);
 }
 
-
+/** The cache for object-store snapshots (a temporary one when caching is off). */
 function cacheDir(): string {
-  const tokenizers = tokenizerCacheDir();
-  return tokenizers ? path.dirname(tokenizers) : path.join(tmpdir(), 'simgrep-cache');
+  return simgrepCacheDir() ?? path.join(tmpdir(), 'simgrep-cache');
 }
 
 export function workspaceNameOf(dir: string): string {

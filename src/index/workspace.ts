@@ -169,8 +169,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const mark = timer('index');
     const model = await searcher.model();
     const latest = await s.version();
-    const completed = (await s.readMeta()).complete;
-    const before = completed === latest ? await loadSnapshot() : null;
+    const before = (await s.readMeta()).complete === latest ? await loadSnapshot() : null;
     const executor = (bytesToRead: number) => executorOf(searcher, bytesToRead >= POOL_FROM_BYTES);
     mark('snapshot read');
     const states = before?.files.map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, chunks: f.chunkCount }));
@@ -185,7 +184,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     mark('snapshot');
     if (version !== latest || !before) saveSnapshot(next);
     mark('save');
-    if (completed !== version) await writing(() => s.writeMeta({ complete: version }));
+    await writing(() => s.writeMeta({ complete: version }));
     publishInfo(await s.readMeta());
     mark('publish');
     return report;
@@ -217,10 +216,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         const c = await compatible(model);
         if (!c.ok) { await s.clear(); snapshot = null; }
         const roots = mergeRoots(c.ok && c.m?.roots ? JSON.parse(c.m.roots) as string[] : [], paths.map(realPath));
-        const wanted: Record<string, string> = { format: String(INDEX_FORMAT), chunkLines: String(chunkLines), model: model.id, fingerprint: modelFingerprint(model), name, roots: JSON.stringify(roots) };
-        // A commit only when something in it changes (a re-run of the same index writes nothing here).
-        const stored = c.ok ? await s.readMeta() : {};
-        if (Object.entries(wanted).some(([k, v]) => stored[k] !== v)) await s.writeMeta(wanted);
+        await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(chunkLines), model: model.id, fingerprint: modelFingerprint(model), name, roots: JSON.stringify(roots) });
         mark('meta');
         return indexAndPublish(s, paths, undefined, true, io.signal, io.onProgress);
       });

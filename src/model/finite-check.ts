@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EmbeddingTable } from '../types.js';
-import { tokenizerCacheDir } from './tokenizer-file.js';
+import { simgrepCacheDir } from './tokenizer-file.js';
 
 /** Where the first non-finite value is: "table row 12" or "weights[3]"; null when all are finite. Int8 tables cannot hold one. */
 export function firstNonFinite(table: EmbeddingTable, dim: number, weights?: Float32Array): string | null {
@@ -42,12 +42,12 @@ export function firstNonFiniteOf(modelFile: string, table: EmbeddingTable, dim: 
 }
 
 function passedMarker(modelFile: string): string | null {
-  const tokenizers = tokenizerCacheDir();
-  if (!tokenizers) return null;
+  const cache = simgrepCacheDir();
+  if (!cache) return null;
   try {
     const st = statSync(modelFile);
     const id = createHash('sha256').update(`${path.resolve(modelFile)}\0${st.ino}\0${st.size}\0${st.mtimeMs}`).digest('hex');
-    return path.join(path.dirname(tokenizers), 'models-checked', id);
+    return path.join(cache, 'models-checked', id);
   } catch {
     return null;
   }

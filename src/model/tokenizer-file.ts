@@ -99,13 +99,18 @@ function parse(bytes: Buffer, file: string, hint: string): TokenizerJson {
   }
 }
 
-/** The cache directory, or null when caching is off. */
-export function tokenizerCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
+/** simgrep's cache directory ($SIMGREP_CACHE_DIR, else under $XDG_CACHE_HOME or ~/.cache), or null when caching is off. */
+export function simgrepCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
   const own = env.SIMGREP_CACHE_DIR;
   if (own === 'off') return null;
-  if (own) return path.join(own, 'tokenizers');
-  const base = env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'simgrep', 'tokenizers');
+  if (own) return own;
+  return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'simgrep');
+}
+
+/** The tokenizer cache directory, or null when caching is off. */
+export function tokenizerCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
+  const root = simgrepCacheDir(env);
+  return root === null ? null : path.join(root, 'tokenizers');
 }
 
 function entryPath(bytes: Buffer): string | null {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { firstNonFinite, firstNonFiniteOf } from '../../../src/model/finite-check.js';
-import { tokenizerCacheDir } from '../../../src/model/tokenizer-file.js';
+import { simgrepCacheDir } from '../../../src/model/tokenizer-file.js';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'simgrep-finite-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -21,7 +21,7 @@ describe('the finite check', () => {
   it('remembers a file that passed, and checks it again once it changes', () => {
     const file = path.join(tmp, 'model.safetensors');
     writeFileSync(file, 'first version');
-    const markers = () => { try { return readdirSync(path.join(path.dirname(tokenizerCacheDir()!), 'models-checked')).filter((n) => readFileSync(path.join(path.dirname(tokenizerCacheDir()!), 'models-checked', n), 'utf8').startsWith(file)); } catch { return []; } };
+    const markers = () => { try { return readdirSync(path.join(simgrepCacheDir()!, 'models-checked')).filter((n) => readFileSync(path.join(simgrepCacheDir()!, 'models-checked', n), 'utf8').startsWith(file)); } catch { return []; } };
     expect(firstNonFiniteOf(file, Float32Array.from([1, 2]), 2)).toBeNull();
     expect(markers()).toHaveLength(1);
     // Passed before: not scanned (a NaN table given for the same file identity goes unseen).
