@@ -26,6 +26,9 @@ export async function scoreChunks(
   req: ScoreRequest, c: ChunkRequest, tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel,
 ): Promise<Float32Array> {
   const { plan } = c;
+  // Lexical mode, and a hybrid plan that gives the embedding no weight (a query naming an
+  // identifier), rank by the lexical signals alone: no tokenizing, no pooling.
+  const embeds = plan.mode === 'semantic' || plan.weights.semantic > 0;
   const out = new Float32Array(req.offsets.length - 1).fill(NaN);
   const chunks: BatchChunk[] = [];
   const texts: string[] = [];
@@ -40,9 +43,9 @@ export async function scoreChunks(
     for (const s of stats) {
       chunks.push({ ...s, at: from + s.from, tokenAt: tokenBase + s.from, lexical: lexicalScore(s.bm25, plan), path, cosine: 0 });
     }
-    if (plan.mode !== 'lexical') for (const line of lines) texts.push(req.ignoreCase ? line.toLowerCase() : line);
+    if (embeds) for (const line of lines) texts.push(req.ignoreCase ? line.toLowerCase() : line);
   }
-  if (plan.mode === 'lexical') {
+  if (!embeds) {
     // A chunk whose only match is its file's path shows its first line.
     for (const k of chunks) {
       const line = k.best >= 0 ? k.best : k.first;

@@ -52,6 +52,8 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const possibleOf = defs?.possible;
   const certainOf = defs?.certain;
   const { mode } = plan;
+  // As in the scan (chunk-scoring.ts): a plan that gives the embedding no weight ranks lexically.
+  const lexicalOnly = mode === 'lexical' || !(plan.weights.semantic > 0);
   const query = q.query;
   const wordPrefixes = new Set(plan.pathWords.filter((w) => w.length >= 3).map((w) => w.slice(0, 3)));
   for (let f = 0; f < files.length; f++) {
@@ -80,11 +82,11 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
         }
       }
       let keep: boolean;
-      if (mode === 'lexical') keep = bm25 > 0 && (flags[c] & BLANK) === 0;
+      if (lexicalOnly) keep = bm25 > 0 && (flags[c] & BLANK) === 0;
       else if (mode === 'semantic') keep = hasTokens;
       else keep = hasTokens || lineMatch;
       if (!keep) continue;
-      const semantic = mode === 'lexical' || !hasTokens ? 0 : cosine(vectors, c * dim, query, dim);
+      const semantic = lexicalOnly || !hasTokens ? 0 : cosine(vectors, c * dim, query, dim);
       const lexical = lexicalScore(bm25, plan);
       const possible = lineMatch && possibleOf ? possibleOf[c] : 0;
       const certain = lineMatch && certainOf ? certainOf[c] : 0;

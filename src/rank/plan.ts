@@ -40,13 +40,14 @@ export interface RankPlan {
 
 /**
  * Defaults chosen on both semble dev sets as a whole (bench/quality), never per query. The embedding
- * weighs a quarter: at 0.5 it lost to lexical on 15 of 23 semble-dev2 repos (languages the model barely
- * knows); at 0.25 semble-dev holds and semble-dev2 gains 0.019 NDCG@10.
+ * weighs a quarter in a natural-language query: at 0.5 it lost to lexical on 15 of 23 semble-dev2
+ * repos (languages the model barely knows); at 0.25 semble-dev holds and semble-dev2 gains 0.019
+ * NDCG@10. It weighs nothing in a query that names an identifier (see `namesIdentifier`).
  */
 export const RANK_DEFAULTS = {
   chunkLines: 48,
   semanticNl: 0.25,
-  semanticSymbol: 0.15,
+  semanticIdentifier: 0,
   weights: { symbol: 1, path: 0.5 },
   bm25: { k1: 1.5, b: 0.75, avgdl: 220, tokensPerChar: 0.25 },
   fileDecay: 0.5,
@@ -61,6 +62,21 @@ const SYMBOL_QUERY = /^(?:[A-Za-z_][A-Za-z0-9_]*(?:(?:::|\\|->|\.)[A-Za-z_][A-Za
 /** CamelCase or camelCase identifiers inside a natural-language query. */
 const EMBEDDED_SYMBOL = /\b(?:[A-Z][a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]+)\b/g;
 const TESTS_WANTED = /\b(?:tests?|specs?|testing|examples?)\b/i;
+const HAS_EMBEDDED_SYMBOL = new RegExp(EMBEDDED_SYMBOL.source);
+/** A snake_case identifier inside a query (two or more lower-case parts). */
+const EMBEDDED_SNAKE = /\b[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]\b/;
+
+/**
+ * Whether a query names a code identifier: a whole-query symbol, or a camelCase, CamelCase or
+ * snake_case word in a sentence. Such a query is answered by where the name occurs and is defined;
+ * the static embedding only splits the name into word pieces and pulls in chunks about the words
+ * (on both semble dev sets, every semantic weight tried lost NDCG@10 on these queries and gained on
+ * the others: bench/QUALITY.md, "Fusion").
+ */
+export function namesIdentifier(query: string): boolean {
+  const trimmed = query.trim();
+  return SYMBOL_QUERY.test(trimmed) || HAS_EMBEDDED_SYMBOL.test(trimmed) || EMBEDDED_SNAKE.test(trimmed);
+}
 
 export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon): RankPlan {
   if (mode === 'semantic') return semanticPlan();
@@ -100,7 +116,7 @@ export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon):
     pathWords,
     pathPriors: !TESTS_WANTED.test(query),
     weights: {
-      semantic: mode === 'lexical' ? 0 : symbolQuery ? RANK_DEFAULTS.semanticSymbol : RANK_DEFAULTS.semanticNl,
+      semantic: mode === 'lexical' ? 0 : namesIdentifier(trimmed) ? RANK_DEFAULTS.semanticIdentifier : RANK_DEFAULTS.semanticNl,
       ...RANK_DEFAULTS.weights,
     },
     bm25: { ...RANK_DEFAULTS.bm25 },

@@ -13,6 +13,7 @@ const QUERIES = [
   'where do we retry failed uploads', 'parse the tokenizer configuration', 'SimgrepError', 'createFsSource',
   'how are chunks scored against the query', 'bounded top-k heap', 'credentials from the environment',
   'ignore rules for gitignore files', 'the the of and', 'chunkStats', 'download the model from the hub',
+  'how scoreChunks picks a chunk_line to show',
 ];
 
 let tmp = '';

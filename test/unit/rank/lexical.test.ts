@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { identifierParts, pathTerms, stem } from '../../../src/rank/lexical/terms.js';
 import { idf, parseLexicon } from '../../../src/rank/lexical/lexicon.js';
-import { buildRankPlan } from '../../../src/rank/plan.js';
+import { buildRankPlan, namesIdentifier, RANK_DEFAULTS } from '../../../src/rank/plan.js';
 import { chunkStats, countTerms, definedName, lexicalScore, nameCoverage, pathSignals, relevance, semanticBudget, toDistance, toRelevance } from '../../../src/rank/chunk-scorer.js';
 import { boostCoherentFiles, spreadAcrossFiles } from '../../../src/rank/diversify.js';
 
@@ -55,10 +55,22 @@ describe('rank plan', () => {
     const plan = buildRankPlan('field_validator', 'hybrid', lexicon);
     expect(plan.terms.map((t) => [t.key, t.whole])).toEqual([['field_validator', true], ['field', false], [stem('validator'), false]]);
     expect(plan.symbols).toEqual([{ name: 'field_validator', strength: 1 }]);
-    expect(plan.weights.semantic).toBeLessThan(buildRankPlan('field validation', 'hybrid', lexicon).weights.semantic);
+    expect(plan.weights.semantic).toBe(0);
+    expect(buildRankPlan('field validation', 'hybrid', lexicon).weights.semantic).toBe(RANK_DEFAULTS.semanticNl);
     expect(buildRankPlan('Blueprint', 'lexical', lexicon).symbols).toEqual([{ name: 'blueprint', strength: 1 }]);
     expect(buildRankPlan('how safeParse reports errors', 'hybrid', lexicon).symbols).toEqual([{ name: 'safeparse', strength: 0.5 }]);
     expect(buildRankPlan('session', 'hybrid', lexicon).symbols).toEqual([]);
+  });
+
+  it('gives the embedding no weight in a query that names an identifier, whole or inside a sentence', () => {
+    const weight = (q: string) => buildRankPlan(q, 'hybrid', lexicon).weights.semantic;
+    expect(['JsonConverter', 'Runtime', 'a.b.c', 'how safeParse reports errors', 'where field_validator runs', 'how ZodType parses'].map(weight))
+      .toEqual([0, 0, 0, 0, 0, 0]);
+    expect(['how are routes registered', 'waiting for any of several futures to complete', 'JSON schema generation', 'retry'].map(weight))
+      .toEqual([0.25, 0.25, 0.25, 0.25]);
+    expect(namesIdentifier('how safeParse reports errors')).toBe(true);
+    expect(namesIdentifier('JSON and HTTP parsing')).toBe(false);
+    expect(buildRankPlan('JsonConverter', 'semantic', lexicon).weights.semantic).toBe(1);
   });
 
   it('turns the path priors off when the query asks for tests', () => {
