@@ -71,7 +71,7 @@ const EMBEDDED_SNAKE = /\b[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]\b/;
  * snake_case word in a sentence. Such a query is answered by where the name occurs and is defined;
  * the static embedding only splits the name into word pieces and pulls in chunks about the words
  * (on both semble dev sets, every semantic weight tried lost NDCG@10 on these queries and gained on
- * the others: bench/QUALITY.md, "Fusion").
+ * the others: bench/quality/fusion-replay/README.md).
  */
 export function namesIdentifier(query: string): boolean {
   const trimmed = query.trim();
