@@ -88,7 +88,12 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const listing = o.entries ? [] : await sourcesForPaths(o.roots, { remote: o.remote, listOnly: true });
   const source = createPathReader({ remote: o.remote });
   const entries: AsyncIterable<Entry> = o.entries ? iterate(o.entries) : listAll(listing, o.signal);
-  const drainListing = () => listing.flatMap((l) => l.drainWarnings?.() ?? []);
+  // Listing problems count as errors, as in a scan (a file too large is a skip).
+  const drainListing = () => {
+    const ws = listing.flatMap((l) => l.drainWarnings?.() ?? []);
+    report.errors += ws.filter((w) => w.code !== 'TOO_LARGE').length;
+    return ws;
+  };
   // A root whose listing failed part-way (store down, access denied) keeps its indexed files.
   const unlisted = (w: SourceWarning) => w.code !== 'TOO_LARGE' && w.code !== 'PATH_NOT_FOUND';
   let lastProgress = 0;
