@@ -19,7 +19,7 @@ import { createCandidateSource } from './candidate-source.js';
 import { coverage, fileIndex } from './coverage.js';
 import { timer } from './debug-timer.js';
 import { fileKey, identityOf, sameIdentity } from './file-identity.js';
-import { updateIndex, type IndexProgress, type IndexReport } from './indexer.js';
+import { updateIndex, type IndexProgress, type IndexReport, type UpdateIndexOptions } from './indexer.js';
 import { isLock, lockedError, tryLock, type Lock } from './lock.js';
 import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
 import { emptySnapshot, liveChunks, patchSnapshot, type Snapshot } from './snapshot.js';
@@ -57,6 +57,12 @@ export interface WorkspaceOptions extends SearcherOptions {
   searcher?: Searcher;
 }
 
+/**
+ * What brings the index up to date: the local indexer by default; a cluster build (cluster/) takes the
+ * same options and returns the same report, writing the workspace's store only from this process.
+ */
+export type IndexUpdater = (o: UpdateIndexOptions) => Promise<IndexReport>;
+
 export interface WorkspaceStatus {
   name: string;
   dir: string;
@@ -76,7 +82,7 @@ export interface Workspace {
   readonly name: string;
   readonly dir: string;
   /** Builds or updates the index of these paths (they become the workspace's roots). */
-  index(paths: string[], o?: { signal?: AbortSignal; onProgress?: (p: IndexProgress) => void }): Promise<IndexReport>;
+  index(paths: string[], o?: { signal?: AbortSignal; onProgress?: (p: IndexProgress) => void; update?: IndexUpdater }): Promise<IndexReport>;
   /** The same options and answers as Searcher.search, from the index when it covers the paths. */
   search(o: SearchOptions): Promise<SearchResponse>;
   status(): Promise<WorkspaceStatus>;
@@ -170,7 +176,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
    * with what changed (rebuilt from the store if the last run did not complete), written next to the
    * index, then the new version marked complete for readers.
    */
-  async function indexAndPublish(s: IndexStore, roots: string[], entries: Entry[] | undefined, compact: boolean, signal?: AbortSignal, onProgress?: (p: IndexProgress) => void): Promise<IndexReport> {
+  async function indexAndPublish(s: IndexStore, roots: string[], entries: Entry[] | undefined, compact: boolean, signal?: AbortSignal, onProgress?: (p: IndexProgress) => void, update: IndexUpdater = updateIndex): Promise<IndexReport> {
     const mark = timer('index');
     const model = await searcher.model();
     const latest = await s.version();
@@ -178,7 +184,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const executor = (bytesToRead: number) => executorOf(searcher, bytesToRead >= POOL_FROM_BYTES);
     mark('snapshot read');
     const states = before?.files.map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, chunks: f.chunkCount }));
-    const report = await updateIndex({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, states, signal, onProgress });
+    const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, states, signal, onProgress });
     mark('update');
     if (compact) await writing(() => s.compact());
     mark('compact');
@@ -221,7 +227,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         const roots = mergeRoots(c.ok && c.m?.roots ? JSON.parse(c.m.roots) as string[] : [], paths.map(realPath));
         await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(chunkLines), model: model.id, fingerprint: modelFingerprint(model), name, roots: JSON.stringify(roots) });
         mark('meta');
-        return indexAndPublish(s, paths, undefined, true, io.signal, io.onProgress);
+        return indexAndPublish(s, paths, undefined, true, io.signal, io.onProgress, io.update);
       });
     },
 

@@ -1,9 +1,12 @@
 // simgrep index [PATH]...: builds or updates a workspace index; without -w or --index-dir the
 // workspace is named after the paths' real location (so a later search of those paths finds it).
+// With --cluster (or $SIMGREP_CLUSTER) the cluster's workers read and embed; this process merges.
 import { SimgrepError } from '../../errors.js';
 import type { IndexProgress, IndexReport } from '../../index/indexer.js';
 import { defaultName } from '../../index/registry.js';
-import { createWorkspace } from '../../index/workspace.js';
+import { createWorkspace, type IndexUpdater } from '../../index/workspace.js';
+import { defaultModelSpec } from '../../model/default-model.js';
+import { createSearcher } from '../../searcher.js';
 import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
 import { namedTarget } from './workspace-target.js';
@@ -11,19 +14,20 @@ import { namedTarget } from './workspace-target.js';
 export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Promise<number> {
   const target = namedTarget(flags) ?? (paths.length > 0 ? { name: defaultName(paths) } : null);
   if (!target) throw new SimgrepError('BAD_FLAG', 'simgrep index needs PATHs to index (e.g. simgrep index ./src), or -w NAME to update that workspace');
-  const ws = createWorkspace({
-    ...target,
-    model: flags.model as string | undefined,
+  const model = (flags.model as string | undefined) ?? defaultModelSpec();
+  const searcher = createSearcher({
+    model,
     concurrency: flags.concurrency as number | undefined,
     embedder: flags.embedder as EmbedderKind | undefined,
     offline: flags.offline === true || undefined,
-    remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined },
   });
+  const ws = createWorkspace({ ...target, searcher, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined } });
   const progress = indexProgress(process.stderr);
   try {
     const roots = paths.length > 0 ? paths : (await ws.status()).roots;
     if (roots.length === 0) throw new SimgrepError('BAD_FLAG', `workspace ${ws.name} has no paths yet; pass the paths to index`);
-    const report = await ws.index(roots, { onProgress: progress.update });
+    const update = await clusterUpdater(flags, model, (await searcher.model()).dim, progress.clear);
+    const report = await ws.index(roots, { onProgress: progress.update, update });
     progress.clear();
     for (const w of report.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
     process.stderr.write(summary(ws.name, report));
@@ -31,7 +35,20 @@ export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Prom
   } finally {
     progress.clear();
     await ws.close();
+    await searcher.close();
   }
+}
+
+/** The cluster build when --cluster or $SIMGREP_CLUSTER names one (its code and BullMQ load only then). */
+async function clusterUpdater(flags: ParsedFlags, model: string, dim: number, clear: () => void): Promise<IndexUpdater | undefined> {
+  const url = (flags.cluster as string | undefined) ?? (process.env.SIMGREP_CLUSTER || undefined);
+  if (url === undefined) return undefined;
+  const { clusterIndexUpdater } = await import('../../cluster/index-coordinator.js');
+  return clusterIndexUpdater({
+    url,
+    timeoutMs: typeof flags['cluster-timeout'] === 'number' ? flags['cluster-timeout'] * 1000 : undefined,
+    shardBytes: flags['shard-size'] as number | undefined,
+  }, { model, dim, onNotice: (m) => { clear(); process.stderr.write(`simgrep: ${m}\n`); } });
 }
 
 function summary(name: string, r: IndexReport): string {
