@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusFiles } from '../../bench/remote-s3.js';
@@ -83,6 +83,11 @@ async function until(what: string, check: () => boolean, timeoutMs = 20_000): Pr
   }
 }
 
+async function objectsUnder(bucket: string, prefix: string): Promise<string[]> {
+  const client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: S3RVER_KEYS });
+  try { return ((await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }))).Contents ?? []).map((c) => c.Key!); } finally { client.destroy(); }
+}
+
 async function deleteObject(key: string): Promise<void> {
   const client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: S3RVER_KEYS });
   try { await client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: key })); } finally { client.destroy(); }
@@ -145,6 +150,7 @@ describe('cluster index builds', () => {
     expect(r2.code, r2.stderr).toBe(0);
     await expectSameAsSingle(two);
     for (const w of workers) expect(w.log()).toMatch(/index shard [0-9a-f]+\/\d+:/);
+    expect(await objectsUnder('idx', 'two/staging/')).toEqual([]);
     expect(await inspect(redis.url)).toEqual({ wait: 0, active: 0, runKeys: [] });
   }, 240_000);
 
@@ -174,6 +180,8 @@ describe('cluster index builds', () => {
     const dir = path.join(home, 'one');
     await putObject(s3.endpoint, BUCKET, `src/${keys[0]}`, 'export function retryTheFailedRequestAfterATimeout(request) { return request.retry(); }\n'.repeat(20));
     await deleteObject(`src/${keys[1]}`);
+    // Written again with the same bytes: a new last-modified, the same content hash (its state is updated, its chunks kept).
+    await putObject(s3.endpoint, BUCKET, `src/${keys[2]}`, readFileSync(path.join(home, 'tree', keys[2])));
     await putObject(s3.endpoint, BUCKET, 'src/added/config-parser.ts', 'export function parseTheConfigFile(path) { return JSON.parse(read(path)); }\n');
     const r = await runCli(['index', uri, '--index-dir', dir, '--cluster', redis.url], { env });
     expect(r.code, r.stderr).toBe(0);
