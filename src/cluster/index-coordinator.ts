@@ -37,8 +37,6 @@ import { checkWorkers, type PendingShard } from './watch.js';
 export interface ClusterIndexContext {
   /** The model the workspace's searcher was made with (its spec): workers must run the same. */
   model: string;
-  dim: number;
-  onNotice?: (message: string) => void;
 }
 
 export function clusterIndexUpdater(cfg: ClusterOptions, ctx: ClusterIndexContext): IndexUpdater {
@@ -114,7 +112,7 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
           if (r.refused) throw new SimgrepError('CLUSTER_INCOMPATIBLE', `worker ${r.worker} refused the index build: ${r.error.message}; run the same simgrep and --model everywhere`);
           shardFailure(failures, pending.entries, `failed on worker ${r.worker}: ${r.error.message}`);
         } else {
-          await mergeShard(o.store, stagingUri(indexDir, r.staging), { dim: ctx.dim, storageOptions, states, patch });
+          await mergeShard(o.store, stagingUri(indexDir, r.staging), { storageOptions, states, patch });
           const s = r.stats;
           report.indexed += s.indexed; report.unchanged += s.unchanged; report.lines += s.lines; report.bytes += s.bytes; report.chunks += s.chunks;
           report.errors += s.errors;
@@ -125,7 +123,7 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
       const now = performance.now();
       if (now - lastWatch >= 1000) {
         lastWatch = now;
-        await checkWorkers({ redis, queue, url: cfg.url, me, timeoutMs, shards, total, state: failures, watch, notice: ctx.onNotice }).catch((e) => { throw lost(e); });
+        await checkWorkers({ redis, queue, url: cfg.url, me, timeoutMs, shards, total, state: failures, watch, notice: cfg.onNotice }).catch((e) => { throw lost(e); });
       }
       if (o.onProgress && now - lastProgress >= 250) {
         lastProgress = now;
@@ -183,8 +181,9 @@ function changedOnly(source: Source, c: { states: Map<string, FileState>; seen: 
  * of the files it re-chunked, its chunks, then its files' states (so a crash in between only makes
  * the next run redo them); and into the run's snapshot patch.
  */
-async function mergeShard(store: IndexStore, uri: string, m: { dim: number; storageOptions?: Record<string, string>; states: Map<string, FileState>; patch: SnapshotPatch }): Promise<void> {
-  const staged = await readStaged(uri, { dim: m.dim, storageOptions: m.storageOptions });
+async function mergeShard(store: IndexStore, uri: string, m: { storageOptions?: Record<string, string>; states: Map<string, FileState>; patch: SnapshotPatch }): Promise<void> {
+  const staged = await readStaged(uri, { storageOptions: m.storageOptions });
+  const dim = staged.dim;
   // A file whose content hash is the indexed one kept its chunks (only its state changes).
   const rechunked = staged.files.filter((f) => m.states.get(f.key)?.hash !== f.hash).map((f) => f.key);
   const f = staged.files;
@@ -201,7 +200,7 @@ async function mergeShard(store: IndexStore, uri: string, m: { dim: number; stor
     const feat = staged.features[i];
     addStagedTerms(m.patch, m.patch.rows.length, feat.terms);
     m.patch.rows.push({
-      path: c.path[i], start: c.start[i], end: c.end[i], vector: c.vector.subarray(i * m.dim, (i + 1) * m.dim), hasTokens: c.hasTokens[i],
+      path: c.path[i], start: c.start[i], end: c.end[i], vector: c.vector.subarray(i * dim, (i + 1) * dim), hasTokens: c.hasTokens[i],
       chars: feat.chars, blank: feat.blank, defs: feat.defs,
     });
   });

@@ -6,7 +6,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import { Bool, Int32, Table, Utf8, makeVector, vectorFromArray } from 'apache-arrow';
+import { Bool, Table, Utf8, type FixedSizeList, makeVector, vectorFromArray } from 'apache-arrow';
 import type { ChunkColumns } from '../index/arrow-rows.js';
 import type { SnapshotPatch } from '../index/indexer.js';
 import { openStore, type FileState, type IndexStore } from '../index/store.js';
@@ -50,6 +50,8 @@ export async function writeFeatures(uri: string, patch: SnapshotPatch, storageOp
 }
 
 export interface StagedShard {
+  /** The vectors' dimension (from the staged table's schema). */
+  dim: number;
   files: FileState[];
   chunks: ChunkColumns;
   /** Per chunk (same order): its features and terms. */
@@ -57,16 +59,17 @@ export interface StagedShard {
 }
 
 /** Everything a shard staged, chunks in one order with their features. */
-export async function readStaged(uri: string, o: { dim: number; storageOptions?: Record<string, string> }): Promise<StagedShard> {
-  const store = await openStore(uri, o);
+export async function readStaged(uri: string, o: { storageOptions?: Record<string, string> }): Promise<StagedShard> {
   const db = await lancedb.connect(uri, { storageOptions: o.storageOptions });
+  const opened = await db.openTable('chunks').catch(() => null);
+  const dim = opened ? ((await opened.schema()).fields.find((f) => f.name === 'vector')!.type as FixedSizeList).listSize : 0;
+  const store = await openStore(uri, { dim, storageOptions: o.storageOptions });
   try {
     const files = await store.fileStates();
-    const opened = await db.openTable('chunks').catch(() => null);
     const t = opened ? await opened.query().toArrow() : null;
     opened?.close();
     const chunks: ChunkColumns = t
-      ? { id: strings(t, 'id'), path: strings(t, 'path'), start: numbers(t, 'start', Int32Array), end: numbers(t, 'end', Int32Array), vector: vectorColumn(t, o.dim), hasTokens: bools(t, 'has_tokens'), hash: strings(t, 'hash') }
+      ? { id: strings(t, 'id'), path: strings(t, 'path'), start: numbers(t, 'start', Int32Array), end: numbers(t, 'end', Int32Array), vector: vectorColumn(t, dim), hasTokens: bools(t, 'has_tokens'), hash: strings(t, 'hash') }
       : { id: [], path: [], start: new Int32Array(0), end: new Int32Array(0), vector: new Float32Array(0), hasTokens: [], hash: [] };
     const ft = chunks.id.length > 0 ? await db.openTable('features') : null;
     const f = ft ? await ft.query().toArrow() : null;
@@ -81,7 +84,7 @@ export async function readStaged(uri: string, o: { dim: number; storageOptions?:
       if (!got) throw new Error(`staged chunk ${id} has no features row`);
       return got;
     });
-    return { files, chunks, features };
+    return { dim, files, chunks, features };
   } finally {
     store.close();
     db.close();

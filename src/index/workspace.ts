@@ -7,13 +7,14 @@ import { SimgrepError } from '../errors.js';
 import { buildRankPlan, RANK_DEFAULTS } from '../rank/plan.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
-import { SEARCH_MODES, createSearcher, executorOf, validate, type SearchOptions, type SearchResponse, type Searcher, type SearcherOptions } from '../searcher.js';
+import { SEARCH_MODES, createSearcher, executorOf, validate, type ClusterOptions, type SearchOptions, type SearchResponse, type Searcher, type SearcherOptions } from '../searcher.js';
 import { createFsSource } from '../sources/fs.js';
 import { createPathReader } from '../sources/path-reader.js';
 import { sourcesForPaths } from '../sources/resolve.js';
 import type { Entry, Source, SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { ModelData } from '../types.js';
+import { defaultModelSpec } from '../model/default-model.js';
 import { selectCandidates } from './candidates.js';
 import { createCandidateSource } from './candidate-source.js';
 import { coverage, fileIndex } from './coverage.js';
@@ -81,8 +82,11 @@ export interface WorkspaceStatus {
 export interface Workspace {
   readonly name: string;
   readonly dir: string;
-  /** Builds or updates the index of these paths (they become the workspace's roots). */
-  index(paths: string[], o?: { signal?: AbortSignal; onProgress?: (p: IndexProgress) => void; update?: IndexUpdater }): Promise<IndexReport>;
+  /**
+   * Builds or updates the index of these paths (they become the workspace's roots). With `cluster`, the
+   * cluster's workers read and embed the new and changed files and this process merges their rows.
+   */
+  index(paths: string[], o?: { signal?: AbortSignal; onProgress?: (p: IndexProgress) => void; cluster?: string | ClusterOptions }): Promise<IndexReport>;
   /** The same options and answers as Searcher.search, from the index when it covers the paths. */
   search(o: SearchOptions): Promise<SearchResponse>;
   status(): Promise<WorkspaceStatus>;
@@ -227,7 +231,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         const roots = mergeRoots(c.ok && c.m?.roots ? JSON.parse(c.m.roots) as string[] : [], paths.map(realPath));
         await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(chunkLines), model: model.id, fingerprint: modelFingerprint(model), name, roots: JSON.stringify(roots) });
         mark('meta');
-        return indexAndPublish(s, paths, undefined, true, io.signal, io.onProgress, io.update);
+        return indexAndPublish(s, paths, undefined, true, io.signal, io.onProgress, io.cluster === undefined ? undefined : await clusterUpdater(io.cluster));
       });
     },
 
@@ -352,6 +356,12 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       if (!o.searcher) await searcher.close();
     },
   };
+
+  /** The cluster build (its code, BullMQ and ioredis are loaded only for one). */
+  async function clusterUpdater(cluster: string | ClusterOptions): Promise<IndexUpdater> {
+    const { clusterIndexUpdater } = await import('../cluster/index-coordinator.js');
+    return clusterIndexUpdater(typeof cluster === 'string' ? { url: cluster } : cluster, { model: o.model ?? defaultModelSpec() });
+  }
 
   /** A walk of the sources: the entries, their keys in the index, and the listing's warnings. */
   async function listWalk(sources: Source[], signal?: AbortSignal): Promise<Walk> {

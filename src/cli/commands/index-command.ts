@@ -4,9 +4,8 @@
 import { SimgrepError } from '../../errors.js';
 import type { IndexProgress, IndexReport } from '../../index/indexer.js';
 import { defaultName } from '../../index/registry.js';
-import { createWorkspace, type IndexUpdater } from '../../index/workspace.js';
-import { defaultModelSpec } from '../../model/default-model.js';
-import { createSearcher } from '../../searcher.js';
+import { createWorkspace } from '../../index/workspace.js';
+import type { ClusterOptions } from '../../searcher.js';
 import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
 import { namedTarget } from './workspace-target.js';
@@ -14,20 +13,24 @@ import { namedTarget } from './workspace-target.js';
 export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Promise<number> {
   const target = namedTarget(flags) ?? (paths.length > 0 ? { name: defaultName(paths) } : null);
   if (!target) throw new SimgrepError('BAD_FLAG', 'simgrep index needs PATHs to index (e.g. simgrep index ./src), or -w NAME to update that workspace');
-  const model = (flags.model as string | undefined) ?? defaultModelSpec();
-  const searcher = createSearcher({
-    model,
+  const ws = createWorkspace({
+    ...target,
+    model: flags.model as string | undefined,
     concurrency: flags.concurrency as number | undefined,
     embedder: flags.embedder as EmbedderKind | undefined,
     offline: flags.offline === true || undefined,
+    remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined },
   });
-  const ws = createWorkspace({ ...target, searcher, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined } });
   const progress = indexProgress(process.stderr);
   try {
     const roots = paths.length > 0 ? paths : (await ws.status()).roots;
     if (roots.length === 0) throw new SimgrepError('BAD_FLAG', `workspace ${ws.name} has no paths yet; pass the paths to index`);
-    const update = await clusterUpdater(flags, model, (await searcher.model()).dim, progress.clear);
-    const report = await ws.index(roots, { onProgress: progress.update, update });
+    const cluster = clusterOf(flags, progress.clear);
+    // Ctrl-C or SIGTERM during a cluster build: its shards leave the queue and its staging is dropped before exiting.
+    const stop = new AbortController();
+    const abort = () => stop.abort();
+    if (cluster) for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, abort);
+    const report = await ws.index(roots, { onProgress: progress.update, cluster, signal: cluster ? stop.signal : undefined });
     progress.clear();
     for (const w of report.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
     process.stderr.write(summary(ws.name, report));
@@ -35,20 +38,19 @@ export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Prom
   } finally {
     progress.clear();
     await ws.close();
-    await searcher.close();
   }
 }
 
-/** The cluster build when --cluster or $SIMGREP_CLUSTER names one (its code and BullMQ load only then). */
-async function clusterUpdater(flags: ParsedFlags, model: string, dim: number, clear: () => void): Promise<IndexUpdater | undefined> {
+/** The cluster that builds the index, when --cluster or $SIMGREP_CLUSTER names one. */
+function clusterOf(flags: ParsedFlags, clear: () => void): ClusterOptions | undefined {
   const url = (flags.cluster as string | undefined) ?? (process.env.SIMGREP_CLUSTER || undefined);
   if (url === undefined) return undefined;
-  const { clusterIndexUpdater } = await import('../../cluster/index-coordinator.js');
-  return clusterIndexUpdater({
+  return {
     url,
     timeoutMs: typeof flags['cluster-timeout'] === 'number' ? flags['cluster-timeout'] * 1000 : undefined,
     shardBytes: flags['shard-size'] as number | undefined,
-  }, { model, dim, onNotice: (m) => { clear(); process.stderr.write(`simgrep: ${m}\n`); } });
+    onNotice: (m) => { clear(); process.stderr.write(`simgrep: ${m}\n`); },
+  };
 }
 
 function summary(name: string, r: IndexReport): string {
