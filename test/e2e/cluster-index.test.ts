@@ -199,6 +199,39 @@ describe('cluster index builds', () => {
     expect(await status(dir)).toEqual(await status(again));
   }, 180_000);
 
+  it('local paths on a filesystem every worker sees: the cluster build answers as the single-machine build', async () => {
+    if (workers.length === 0) workers.push(await startWorker(redis.url, { env }));
+    const tree = path.join(home, 'tree');
+    const local = path.join(home, 'local-single');
+    const clustered = path.join(home, 'local-cluster');
+    expect((await runCli(['index', tree, '--index-dir', local], { env })).code).toBe(0);
+    const r = await runCli(['index', tree, '--index-dir', clustered, '--cluster', redis.url, '--shard-size', '48K'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`${keys.length} files checked, ${keys.length} indexed`);
+    for (const q of QUERIES) {
+      const a = await runCli([...q, tree, '--index-dir', clustered, '--stats'], { env });
+      const b = await runCli([...q, tree, '--index-dir', local], { env });
+      expect({ q: q[0], code: a.code, stdout: a.stdout }).toEqual({ q: q[0], code: 0, stdout: b.stdout });
+      expect(a.stderr).toContain('(0 files re-indexed first)');
+    }
+    expect(await status(clustered)).toEqual(await status(local));
+  }, 120_000);
+
+  it('a worker with another model refuses the index job and says which models differ; nothing indexed is lost', async () => {
+    await stopWorkers();
+    const dir = path.join(home, 'one');
+    const before = await status(dir);
+    await putObject(s3.endpoint, BUCKET, 'src/added/refused.ts', 'export const refused = true;\n');
+    const { writeTinyModel } = await import('../helpers/tiny-model.js');
+    const model = await writeTinyModel(path.join(home, 'tiny'));
+    workers.push(await startWorker(redis.url, { env, args: ['--model', model] }));
+    const r = await runCli(['index', uri, '--index-dir', dir, '--cluster', redis.url], { env });
+    await stopWorkers();
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/refused the index build: model bundled \(\d+ bytes of weights\) on the coordinator, tiny \(\d+ bytes of weights\) on the worker/);
+    expect(await status(dir)).toEqual(before);
+  }, 60_000);
+
   it('no worker listening: says so within seconds, --cluster-timeout ends it with exit 2, and nothing indexed is lost', async () => {
     await stopWorkers();
     const dir = path.join(home, 'one');
