@@ -18,6 +18,7 @@ import type { FileState, IndexStore } from '../index/store.js';
 import { TermCollector } from '../index/term-collector.js';
 import type { IndexUpdater } from '../index/workspace.js';
 import { writing } from '../index/writing.js';
+import { timer } from '../index/debug-timer.js';
 import { TopK } from '../rank/topk.js';
 import type { Hit } from '../rank/windows.js';
 import type { ClusterOptions } from '../searcher.js';
@@ -52,7 +53,8 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
   const patch: SnapshotPatch = { dropChunksOf: new Set(), dropFiles: new Set(), files: [], rows: [], terms: new TermCollector() };
   const report: IndexReport = { files: 0, indexed: 0, lines: 0, bytes: 0, bytesToRead: 0, ms: 0, unchanged: 0, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [], patch };
   const states = new Map((o.states ?? await o.store.fileStates()).map((s) => [s.key, s]));
-  const indexDir = o.store.uri;
+  // Workers resolve nothing against their own directory: a local index directory goes to them absolute.
+  const indexDir = isRemoteUri(o.store.uri) ? o.store.uri : path.resolve(o.store.uri);
   const storageOptions = await lanceStorageOptions(indexDir, { s3Endpoint: o.remote?.s3Endpoint });
   if (!isRemoteUri(indexDir)) rmSync(path.join(indexDir, 'staging'), { recursive: true, force: true }); // a killed run's leftovers (this run holds the lock)
 
@@ -103,9 +105,11 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
     while (!(listingDone && shards.size === 0)) {
       if (fatal) throw fatal;
       if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
+      // Every result waiting is taken before the watch looks at job states: a merge takes a while, and a
+      // shard whose result waits unread must not look lost because its job was already removed.
       const popped = await blocking.blpop(resultsKey(runId), 0.25).catch((e) => { throw lost(e); });
-      if (popped) {
-        const r = JSON.parse(popped[1]) as IndexShardResult;
+      for (let raw = popped?.[1] ?? null; raw !== null; raw = await redis.lpop(resultsKey(runId)).catch((e) => { throw lost(e); })) {
+        const r = JSON.parse(raw) as IndexShardResult;
         const pending = shards.get(r.n);
         if (!pending) continue; // a redelivered shard's second answer
         if ('error' in r) {
@@ -182,7 +186,9 @@ function changedOnly(source: Source, c: { states: Map<string, FileState>; seen: 
  * the next run redo them); and into the run's snapshot patch.
  */
 async function mergeShard(store: IndexStore, uri: string, m: { storageOptions?: Record<string, string>; states: Map<string, FileState>; patch: SnapshotPatch }): Promise<void> {
+  const mark = timer('merge');
   const staged = await readStaged(uri, { storageOptions: m.storageOptions });
+  mark('read staged');
   const dim = staged.dim;
   // A file whose content hash is the indexed one kept its chunks (only its state changes).
   const rechunked = staged.files.filter((f) => m.states.get(f.key)?.hash !== f.hash).map((f) => f.key);
@@ -193,12 +199,13 @@ async function mergeShard(store: IndexStore, uri: string, m: { storageOptions?: 
     path: f.map((s) => s.key), size: Float64Array.from(f, (s) => s.size), mtime: Float64Array.from(f, (s) => s.mtime),
     hash: f.map((s) => s.hash), kind: f.map((s) => s.kind), lines: Int32Array.from(f, (s) => s.lines), chunks: Int32Array.from(f, (s) => s.chunks),
   }));
+  mark('commit');
   for (const k of rechunked) m.patch.dropChunksOf.add(k);
   m.patch.files.push(...f);
   const c = staged.chunks;
+  addStagedTerms(m.patch, m.patch.rows.length, staged.terms);
   c.id.forEach((_, i) => {
     const feat = staged.features[i];
-    addStagedTerms(m.patch, m.patch.rows.length, feat.terms);
     m.patch.rows.push({
       path: c.path[i], start: c.start[i], end: c.end[i], vector: c.vector.subarray(i * dim, (i + 1) * dim), hasTokens: c.hasTokens[i],
       chars: feat.chars, blank: feat.blank, defs: feat.defs,

@@ -4,6 +4,7 @@
 // shard handed to a second worker never shares a table with the first; a name is recorded in Redis
 // before anything is written, so the coordinator drops every attempt's tables, merged or not.
 import type { Redis } from 'ioredis';
+import { timer } from '../index/debug-timer.js';
 import { updateIndex } from '../index/indexer.js';
 import { lanceStorageOptions } from '../index/storage-options.js';
 import { executorOf, type Searcher } from '../searcher.js';
@@ -20,6 +21,7 @@ export interface IndexShardContext {
 }
 
 export async function runIndexShard(d: IndexShardJob, c: IndexShardContext): Promise<Extract<IndexShardResult, { staging: string }>> {
+  const mark = timer(`index shard ${d.n}`);
   const name = `${d.queryId}-${d.n}-${c.attempt}`;
   const uri = stagingUri(d.indexDir, name);
   await c.redis.multi().sadd(stagedKey(d.queryId), name).pexpire(stagedKey(d.queryId), RESULT_TTL_MS).exec();
@@ -27,13 +29,16 @@ export async function runIndexShard(d: IndexShardJob, c: IndexShardContext): Pro
   const model = await c.searcher.model();
   await dropStaging(uri, storageOptions); // a retry of this attempt starts empty
   const store = await openStagingStore(uri, { dim: model.dim, storageOptions });
+  mark('open staging');
   try {
     const entries: Entry[] = d.entries.map((e) => ({ path: e.path, size: e.size, modifiedMs: e.modifiedMs, named: e.named }));
     const report = await updateIndex({
       store, executor: () => executorOf(c.searcher, true), chunkLines: d.chunkLines, roots: [], remote: d.remote,
       deleteMissing: false, entries, states: d.prev, signal: c.signal,
     });
+    mark('index');
     await writeFeatures(uri, report.patch, storageOptions);
+    mark('features');
     const { files, indexed, unchanged, lines, bytes, chunks, errors } = report;
     return { n: d.n, worker: c.worker, staging: name, warnings: report.warnings, stats: { files, indexed, unchanged, lines, bytes, chunks, errors } };
   } finally {

@@ -1,12 +1,13 @@
 // A cluster index shard's staging area: a LanceDB database of its own under the index directory
 // (staging/RUN-SHARD-ATTEMPT), written by exactly one worker and read, merged and dropped by the
 // coordinator. It holds the ordinary store's `chunks` and `files` tables (written by the indexer as
-// on one machine) and a `features` table: each new chunk's lexical features, so the coordinator
-// patches the snapshot without reading any file again.
+// on one machine), a `features` table (each new chunk's length, blankness and defined names) and a
+// `terms` table (its identifiers' postings as flat triples), so the coordinator patches the snapshot
+// without reading any file again.
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import { Bool, Table, Utf8, type FixedSizeList, makeVector, vectorFromArray } from 'apache-arrow';
+import { Binary, Bool, Table, Utf8, type FixedSizeList, makeVector, vectorFromArray } from 'apache-arrow';
 import type { ChunkColumns } from '../index/arrow-rows.js';
 import type { SnapshotPatch } from '../index/indexer.js';
 import { openStore, type FileState, type IndexStore } from '../index/store.js';
@@ -16,7 +17,6 @@ import { isRemoteUri } from '../sources/uri.js';
 
 /** The four postings a chunk's terms go into, in TermCollector's field order. */
 const TERM_KINDS = ['lower', 'stem', 'defLower', 'defStem'] as const;
-type TermLists = [string, number][][];
 
 export function stagingUri(indexDir: string, name: string): string {
   return isRemoteUri(indexDir) ? `${indexDir.replace(/\/+$/, '')}/staging/${name}` : path.join(indexDir, 'staging', name);
@@ -27,75 +27,116 @@ export async function openStagingStore(uri: string, o: { dim: number; storageOpt
   return openStore(uri, o);
 }
 
-/** The new chunks' features of an indexer run (its snapshot patch), one row per chunk. */
+/** The new chunks' features of an indexer run (its snapshot patch): one row per chunk, and its terms as flat triples. */
 export async function writeFeatures(uri: string, patch: SnapshotPatch, storageOptions?: Record<string, string>): Promise<void> {
-  const perRow: TermLists[] = patch.rows.map(() => TERM_KINDS.map(() => []));
-  TERM_KINDS.forEach((kind, k) => {
-    const t: KeyTriples = patch.terms[kind];
-    for (let i = 0; i < t.length; i++) perRow[t.row[i]][k].push([t.keys[t.key[i]], t.count[i]]);
-  });
   const rows = patch.rows;
-  const table = new Table({
+  if (rows.length === 0) return;
+  const features = new Table({
     path: vectorFromArray(rows.map((r) => r.path), new Utf8()),
     start: makeVector(Int32Array.from(rows, (r) => r.start)),
+    row: makeVector(Int32Array.from(rows, (_, i) => i)),
     chars: makeVector(Int32Array.from(rows, (r) => r.chars)),
     blank: vectorFromArray(rows.map((r) => r.blank), new Bool()),
     defs: vectorFromArray(rows.map((r) => JSON.stringify(r.defs)), new Utf8()),
-    terms: vectorFromArray(perRow.map((t) => JSON.stringify(t)), new Utf8()),
+  });
+  // Per posting kind: its keys, and its (key, row, count) triples as raw int32 columns.
+  const kinds = TERM_KINDS.map((kind) => patch.terms[kind] as KeyTriples);
+  const bytes = (a: Int32Array, n: number) => new Uint8Array(a.buffer, a.byteOffset, n * 4).slice();
+  const terms = new Table({
+    kind: vectorFromArray([...TERM_KINDS], new Utf8()),
+    keys: vectorFromArray(kinds.map((t) => JSON.stringify(t.keys)), new Utf8()),
+    key: vectorFromArray(kinds.map((t) => bytes(t.key, t.length)), new Binary()),
+    row: vectorFromArray(kinds.map((t) => bytes(t.row, t.length)), new Binary()),
+    count: vectorFromArray(kinds.map((t) => bytes(t.count, t.length)), new Binary()),
   });
   const db = await lancedb.connect(uri, { storageOptions });
   try {
-    if (rows.length > 0) (await db.createTable('features', table, { mode: 'overwrite' })).close();
+    (await db.createTable('features', features, { mode: 'overwrite' })).close();
+    (await db.createTable('terms', terms, { mode: 'overwrite' })).close();
   } finally { db.close(); }
 }
+
+interface StagedTerms { keys: string[]; key: Int32Array; row: Int32Array; count: Int32Array }
 
 export interface StagedShard {
   /** The vectors' dimension (from the staged table's schema). */
   dim: number;
   files: FileState[];
+  /** The chunks in the worker's row order (the order its terms' rows count in). */
   chunks: ChunkColumns;
-  /** Per chunk (same order): its features and terms. */
-  features: { chars: number; blank: boolean; defs: string[]; terms: TermLists }[];
+  features: { chars: number; blank: boolean; defs: string[] }[];
+  /** Per posting kind (TermCollector's lower, stem, defLower, defStem): triples over the rows above. */
+  terms: StagedTerms[];
 }
 
-/** Everything a shard staged, chunks in one order with their features. */
+/** Everything a shard staged. */
 export async function readStaged(uri: string, o: { storageOptions?: Record<string, string> }): Promise<StagedShard> {
   const db = await lancedb.connect(uri, { storageOptions: o.storageOptions });
-  const opened = await db.openTable('chunks').catch(() => null);
-  const dim = opened ? ((await opened.schema()).fields.find((f) => f.name === 'vector')!.type as FixedSizeList).listSize : 0;
-  const store = await openStore(uri, { dim, storageOptions: o.storageOptions });
+  const read = async (name: string) => {
+    const t = await db.openTable(name).catch(() => null);
+    if (!t) return null;
+    try { return { dim: ((await t.schema()).fields.find((f) => f.name === 'vector')?.type as FixedSizeList | undefined)?.listSize ?? 0, arrow: await t.query().toArrow() }; } finally { t.close(); }
+  };
   try {
-    const files = await store.fileStates();
-    const t = opened ? await opened.query().toArrow() : null;
-    opened?.close();
-    const chunks: ChunkColumns = t
-      ? { id: strings(t, 'id'), path: strings(t, 'path'), start: numbers(t, 'start', Int32Array), end: numbers(t, 'end', Int32Array), vector: vectorColumn(t, dim), hasTokens: bools(t, 'has_tokens'), hash: strings(t, 'hash') }
-      : { id: [], path: [], start: new Int32Array(0), end: new Int32Array(0), vector: new Float32Array(0), hasTokens: [], hash: [] };
-    const ft = chunks.id.length > 0 ? await db.openTable('features') : null;
-    const f = ft ? await ft.query().toArrow() : null;
-    ft?.close();
-    const byId = new Map<string, StagedShard['features'][number]>();
-    if (f) {
-      const [paths, starts, chars, blank, defs, terms] = [strings(f, 'path'), numbers(f, 'start', Int32Array), numbers(f, 'chars', Int32Array), bools(f, 'blank'), strings(f, 'defs'), strings(f, 'terms')];
-      paths.forEach((p, i) => byId.set(`${p}:${starts[i]}`, { chars: chars[i], blank: blank[i], defs: JSON.parse(defs[i]) as string[], terms: JSON.parse(terms[i]) as TermLists }));
+    const c = await read('chunks');
+    const dim = c?.dim ?? 0;
+    const store = await openStore(uri, { dim, storageOptions: o.storageOptions });
+    const files = await store.fileStates().finally(() => store.close());
+    const f = c ? await read('features') : null;
+    const tt = c ? await read('terms') : null;
+    if (!c || !f || !tt || c.arrow.numRows !== f.arrow.numRows) {
+      if (!c || c.arrow.numRows === 0) return { dim, files, chunks: emptyChunks(), features: [], terms: [] };
+      throw new Error(`the staging database ${uri} is incomplete (chunks without their features)`);
     }
-    const features = chunks.id.map((id, i) => {
-      const got = byId.get(`${chunks.path[i]}:${chunks.start[i]}`);
-      if (!got) throw new Error(`staged chunk ${id} has no features row`);
-      return got;
+    const t = c.arrow;
+    // The worker's row of each staged chunk, by id; the chunks are put in that order.
+    const rowOf = new Map<string, number>();
+    const [fp, fs, fr] = [strings(f.arrow, 'path'), numbers(f.arrow, 'start', Int32Array), numbers(f.arrow, 'row', Int32Array)];
+    fp.forEach((p, i) => rowOf.set(`${p}:${fs[i]}`, fr[i]));
+    const ids = strings(t, 'id');
+    const order = new Int32Array(ids.length);
+    ids.forEach((id, i) => {
+      const row = rowOf.get(id);
+      if (row === undefined) throw new Error(`staged chunk ${id} has no features row`);
+      order[row] = i;
     });
-    return { dim, files, chunks, features };
+    const [path, start, end, hasTokens, hash, vector] = [strings(t, 'path'), numbers(t, 'start', Int32Array), numbers(t, 'end', Int32Array), bools(t, 'has_tokens'), strings(t, 'hash'), vectorColumn(t, dim)];
+    const pick = <T>(xs: ArrayLike<T>) => Array.from(order, (i) => xs[i]);
+    const sortedVectors = new Float32Array(vector.length);
+    order.forEach((i, r) => sortedVectors.set(vector.subarray(i * dim, (i + 1) * dim), r * dim));
+    const chunks: ChunkColumns = {
+      id: pick(ids), path: pick(path), start: Int32Array.from(pick(start)), end: Int32Array.from(pick(end)), vector: sortedVectors, hasTokens: pick(hasTokens), hash: pick(hash),
+    };
+    const [chars, blank, defs] = [numbers(f.arrow, 'chars', Int32Array), bools(f.arrow, 'blank'), strings(f.arrow, 'defs')];
+    const features = new Array<StagedShard['features'][number]>(fr.length);
+    fr.forEach((row, i) => { features[row] = { chars: chars[i], blank: blank[i], defs: JSON.parse(defs[i]) as string[] }; });
+    const kinds = strings(tt.arrow, 'kind');
+    const ints = (col: string, i: number) => {
+      const b = tt.arrow.getChild(col)!.get(i) as Uint8Array;
+      return new Int32Array(b.slice().buffer);
+    };
+    const terms = TERM_KINDS.map((kind) => {
+      const i = kinds.indexOf(kind);
+      return { keys: JSON.parse(strings(tt.arrow, 'keys')[i]) as string[], key: ints('key', i), row: ints('row', i), count: ints('count', i) };
+    });
+    return { dim, files, chunks, features, terms };
   } finally {
-    store.close();
     db.close();
   }
 }
 
-/** Adds a staged chunk's terms to a run's patch as row `row`. */
-export function addStagedTerms(patch: SnapshotPatch, row: number, terms: TermLists): void {
+function emptyChunks(): ChunkColumns {
+  return { id: [], path: [], start: new Int32Array(0), end: new Int32Array(0), vector: new Float32Array(0), hasTokens: [], hash: [] };
+}
+
+/** Adds a staged shard's terms to a run's patch, its rows counted from `firstRow`. */
+export function addStagedTerms(patch: SnapshotPatch, firstRow: number, terms: StagedTerms[]): void {
   TERM_KINDS.forEach((kind, k) => {
     const t: KeyTriples = patch.terms[kind];
-    for (const [key, count] of terms[k]) t.add(t.id(key), row, count);
+    const s = terms[k];
+    if (!s) return;
+    const ids = s.keys.map((key) => t.id(key));
+    for (let i = 0; i < s.key.length; i++) t.add(ids[s.key[i]], firstRow + s.row[i], s.count[i]);
   });
 }
 
@@ -103,7 +144,7 @@ export function addStagedTerms(patch: SnapshotPatch, row: number, terms: TermLis
 export async function dropStaging(uri: string, storageOptions?: Record<string, string>): Promise<void> {
   const db = await lancedb.connect(uri, { storageOptions });
   try {
-    for (const name of ['chunks', 'files', 'features', 'meta']) {
+    for (const name of ['chunks', 'files', 'features', 'terms', 'meta']) {
       const t = await db.openTable(name).catch(() => null);
       if (t) { t.close(); await db.dropTable(name); }
     }
