@@ -1,8 +1,8 @@
 // A workspace index built by the cluster's workers: the coordinator lists the roots, keeps what the
 // index already has (size + mtime or last-modified), cuts the new and changed files into shards by
 // bytes and enqueues them; each worker stages its shard's rows in a database of its own; the
-// coordinator, the only writer of the workspace's tables, merges each staged shard as it is reported
-// (old chunks dropped, new ones added, then the files' states, as the local indexer commits), drops
+// coordinator, the only writer of the workspace's tables, merges staged shards as they are reported
+// (staged-merge.ts: old chunks dropped, new ones added, then the files' states), drops
 // the files gone from the roots and the staging databases. The workspace publishes the result as
 // after a local run, so it answers exactly as a single-machine build would.
 import { randomBytes } from 'node:crypto';
@@ -14,11 +14,10 @@ import { SimgrepError, isSimgrepError } from '../errors.js';
 import { fileKey, identityOf, isUnder, sameIdentity } from '../index/file-identity.js';
 import type { IndexReport, SnapshotPatch, UpdateIndexOptions } from '../index/indexer.js';
 import { lanceStorageOptions } from '../index/storage-options.js';
-import type { FileState, IndexStore } from '../index/store.js';
+import type { FileState } from '../index/store.js';
 import { TermCollector } from '../index/term-collector.js';
 import type { IndexUpdater } from '../index/workspace.js';
 import { writing } from '../index/writing.js';
-import { timer } from '../index/debug-timer.js';
 import { TopK } from '../rank/topk.js';
 import type { Hit } from '../rank/windows.js';
 import type { ClusterOptions } from '../searcher.js';
@@ -32,7 +31,8 @@ import { shardFailure, type ShardState } from './merge.js';
 import { modelIdentity } from './model-identity.js';
 import { ALIVE_TTL_MS, HEARTBEAT_MS, PREFIX, PROTOCOL, QUEUE, aliveKey, resultsKey, stagedKey, type IndexShardJob, type IndexShardResult } from './protocol.js';
 import { DEFAULT_SHARD_BYTES, cutShards } from './shards.js';
-import { addStagedTerms, dropStaging, readStaged, stagingUri } from './staging.js';
+import { MERGE_BATCH, mergeStaged } from './staged-merge.js';
+import { dropStaging, stagingUri } from './staging.js';
 import { checkWorkers, type PendingShard } from './watch.js';
 
 export interface ClusterIndexContext {
@@ -105,27 +105,34 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
     while (!(listingDone && shards.size === 0)) {
       if (fatal) throw fatal;
       if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
-      // Every result waiting is taken before the watch looks at job states: a merge takes a while, and a
+      // The results waiting are merged together (up to MERGE_BATCH: fewer commits when the merge falls
+      // behind), and the watch looks at job states only once none waits: a merge takes a while, and a
       // shard whose result waits unread must not look lost because its job was already removed.
       const popped = await blocking.blpop(resultsKey(runId), 0.25).catch((e) => { throw lost(e); });
-      for (let raw = popped?.[1] ?? null; raw !== null; raw = await redis.lpop(resultsKey(runId)).catch((e) => { throw lost(e); })) {
+      const ready: Extract<IndexShardResult, { staging: string }>[] = [];
+      let raw = popped?.[1] ?? null;
+      for (; raw !== null && ready.length < MERGE_BATCH; raw = await redis.lpop(resultsKey(runId)).catch((e) => { throw lost(e); })) {
         const r = JSON.parse(raw) as IndexShardResult;
         const pending = shards.get(r.n);
-        if (!pending) continue; // a redelivered shard's second answer
-        if ('error' in r) {
-          if (r.refused) throw new SimgrepError('CLUSTER_INCOMPATIBLE', `worker ${r.worker} refused the index build: ${r.error.message}; run the same simgrep and --model everywhere`);
-          shardFailure(failures, pending.entries, `failed on worker ${r.worker}: ${r.error.message}`);
-        } else {
-          await mergeShard(o.store, stagingUri(indexDir, r.staging), { storageOptions, states, patch });
+        if (!pending || ready.some((x) => x.n === r.n)) continue; // a redelivered shard's second answer
+        if (!('error' in r)) { ready.push(r); continue; }
+        if (r.refused) throw new SimgrepError('CLUSTER_INCOMPATIBLE', `worker ${r.worker} refused the index build: ${r.error.message}; run the same simgrep and --model everywhere`);
+        shardFailure(failures, pending.entries, `failed on worker ${r.worker}: ${r.error.message}`);
+        shards.delete(r.n);
+      }
+      if (ready.length > 0) {
+        await mergeStaged(o.store, ready.map((r) => stagingUri(indexDir, r.staging)), { storageOptions, states, patch });
+        for (const r of ready) {
           const s = r.stats;
           report.indexed += s.indexed; report.unchanged += s.unchanged; report.lines += s.lines; report.bytes += s.bytes; report.chunks += s.chunks;
           report.errors += s.errors;
           report.warnings.push(...r.warnings);
+          shards.delete(r.n);
         }
-        shards.delete(r.n);
       }
+      if (raw !== null) await redis.lpush(resultsKey(runId), raw).catch((e) => { throw lost(e); }); // the next batch's first
       const now = performance.now();
-      if (now - lastWatch >= 1000) {
+      if (now - lastWatch >= 1000 && raw === null) {
         lastWatch = now;
         await checkWorkers({ redis, queue, url: cfg.url, me, timeoutMs, shards, total, state: failures, watch, notice: cfg.onNotice }).catch((e) => { throw lost(e); });
       }
@@ -178,39 +185,6 @@ function changedOnly(source: Source, c: { states: Map<string, FileState>; seen: 
     read: (e, signal) => source.read(e, signal),
     drainWarnings: () => source.drainWarnings?.() ?? [],
   };
-}
-
-/**
- * One staged shard into the workspace's tables, in the local indexer's commit order: the old chunks
- * of the files it re-chunked, its chunks, then its files' states (so a crash in between only makes
- * the next run redo them); and into the run's snapshot patch.
- */
-async function mergeShard(store: IndexStore, uri: string, m: { storageOptions?: Record<string, string>; states: Map<string, FileState>; patch: SnapshotPatch }): Promise<void> {
-  const mark = timer('merge');
-  const staged = await readStaged(uri, { storageOptions: m.storageOptions });
-  mark('read staged');
-  const dim = staged.dim;
-  // A file whose content hash is the indexed one kept its chunks (only its state changes).
-  const rechunked = staged.files.filter((f) => m.states.get(f.key)?.hash !== f.hash).map((f) => f.key);
-  const f = staged.files;
-  await writing(() => store.deleteChunksOf(rechunked));
-  await writing(() => store.addChunks(staged.chunks));
-  await writing(() => store.writeFiles({
-    path: f.map((s) => s.key), size: Float64Array.from(f, (s) => s.size), mtime: Float64Array.from(f, (s) => s.mtime),
-    hash: f.map((s) => s.hash), kind: f.map((s) => s.kind), lines: Int32Array.from(f, (s) => s.lines), chunks: Int32Array.from(f, (s) => s.chunks),
-  }));
-  mark('commit');
-  for (const k of rechunked) m.patch.dropChunksOf.add(k);
-  m.patch.files.push(...f);
-  const c = staged.chunks;
-  addStagedTerms(m.patch, m.patch.rows.length, staged.terms);
-  c.id.forEach((_, i) => {
-    const feat = staged.features[i];
-    m.patch.rows.push({
-      path: c.path[i], start: c.start[i], end: c.end[i], vector: c.vector.subarray(i * dim, (i + 1) * dim), hasTokens: c.hasTokens[i],
-      chars: feat.chars, blank: feat.blank, defs: feat.defs,
-    });
-  });
 }
 
 /** What a worker needs of the remote options (no credentials: workers use their own). */
