@@ -246,6 +246,24 @@ describe('cluster index builds', () => {
     expect(await inspect(redis.url)).toEqual({ wait: 0, active: 0, runKeys: [] });
   }, 60_000);
 
+  it('Ctrl-C of the coordinator: its shards leave the queue at once, nothing is left in Redis or staging, nothing indexed is lost', async () => {
+    await stopWorkers();
+    const dir = path.join(home, 'one');
+    const before = await status(dir);
+    await putObject(s3.endpoint, BUCKET, 'src/added/interrupted.ts', 'export const interrupted = true;\n');
+    const run = spawnCli(['index', uri, '--index-dir', dir, '--cluster', redis.url]);
+    await until('the notice that no worker listens', () => /no worker is listening/.test(run.stderr()));
+    const t0 = Date.now();
+    run.proc.kill('SIGINT');
+    const r = await run.done;
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('indexing was aborted');
+    expect(await inspect(redis.url)).toEqual({ wait: 0, active: 0, runKeys: [] });
+    expect(existsSync(path.join(dir, 'staging'))).toBe(false);
+    expect(await status(dir)).toEqual(before);
+  }, 60_000);
+
   it('Redis unreachable: a clear error within seconds, exit 2, the password never printed, nothing indexed lost', async () => {
     const dir = path.join(home, 'one');
     const before = await status(dir);
