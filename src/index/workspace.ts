@@ -334,7 +334,8 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     async prune() {
       const s = await store(false);
       return withLock(async () => {
-        const gone = (await s.fileStates()).filter((f) => !existsSync(f.key)).map((f) => f.key);
+        // Local files only: objects gone from a store are found by listing it (simgrep index).
+        const gone = (await s.fileStates()).filter((f) => !isRemoteUri(f.key) && !existsSync(f.key)).map((f) => f.key);
         if (gone.length === 0) return { deleted: 0 };
         const before = await loadSnapshot();
         await writing(() => s.deleteFiles(gone));

@@ -70,6 +70,10 @@ describe('workspace index of an s3:// tree', () => {
     expect(built.code, built.stderr).toBe(0);
     expect(built.stderr).toContain(`${keys.length} files checked, ${keys.length} indexed`);
     await expectSameAsScan(['--index-dir', dir]);
+    // prune checks local files only: the objects stay.
+    const pruned = await runCli(['workspace', 'prune', '--index-dir', dir], { env });
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(pruned.stderr).toContain('removed 0 files that no longer exist');
     const again = await runCli(['index', uri, '--index-dir', dir], { env });
     expect(again.stderr).toContain(`${keys.length} files checked, 0 indexed`);
     expect(again.stderr).toContain(`${keys.length} unchanged, 0 removed`);
