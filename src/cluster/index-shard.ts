@@ -8,7 +8,8 @@ import { timer } from '../index/debug-timer.js';
 import { updateIndex } from '../index/indexer.js';
 import { lanceStorageOptions } from '../index/storage-options.js';
 import { executorOf, type Searcher } from '../searcher.js';
-import type { Entry } from '../sources/source.js';
+import type { Entry, SourceWarning } from '../sources/source.js';
+import { isRemoteUri } from '../sources/uri.js';
 import { RESULT_TTL_MS, stagedKey, type IndexShardJob, type IndexShardResult } from './protocol.js';
 import { dropStaging, openStagingStore, stagingUri, writeFeatures } from './staging.js';
 
@@ -16,6 +17,7 @@ export interface IndexShardContext {
   redis: Redis;
   searcher: Searcher;
   worker: string;
+  host: string;
   attempt: number;
   signal: AbortSignal;
 }
@@ -40,8 +42,14 @@ export async function runIndexShard(d: IndexShardJob, c: IndexShardContext): Pro
     await writeFeatures(uri, report.patch, storageOptions);
     mark('features');
     const { files, indexed, unchanged, lines, bytes, chunks, errors } = report;
-    return { n: d.n, worker: c.worker, staging: name, warnings: report.warnings, stats: { files, indexed, unchanged, lines, bytes, chunks, errors } };
+    return { n: d.n, worker: c.worker, staging: name, warnings: report.warnings.map((w) => onWorker(w, c.host)), stats: { files, indexed, unchanged, lines, bytes, chunks, errors } };
   } finally {
     store.close();
   }
+}
+
+/** A local file this worker could not read: say where, and what workers need to see local paths. */
+function onWorker(w: SourceWarning, host: string): SourceWarning {
+  if (isRemoteUri(w.path) || w.code !== 'PATH_UNREADABLE') return w;
+  return { ...w, message: `${w.message} (on worker ${host}: local paths are indexed by workers only when every worker sees the same filesystem at the same path, e.g. NFS)` };
 }

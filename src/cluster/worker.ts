@@ -77,7 +77,7 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
     }, 1000);
     try {
       if (job.name === 'index') {
-        const r = await runIndexShard(d as IndexShardJob, { redis, searcher: o.searcher, worker: info.id, attempt: job.attemptsStarted, signal: abort.signal });
+        const r = await runIndexShard(d as IndexShardJob, { redis, searcher: o.searcher, worker: info.id, host: info.host, attempt: job.attemptsStarted, signal: abort.signal });
         if (!(await redis.exists(aliveKey(d.queryId)))) throw abortedBy(abort);
         await push(d.queryId, r);
         const s = r.stats;

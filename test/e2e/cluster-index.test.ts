@@ -3,7 +3,7 @@
 // --cluster` as coordinator. A cluster-built workspace must answer exactly as a single-machine build
 // of the same tree (files, lines, distances), with 1 and 2 workers, through a worker killed mid-shard,
 // and after objects change or go; bad input gets a clear error and loses nothing.
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -216,6 +216,24 @@ describe('cluster index builds', () => {
     }
     expect(await status(clustered)).toEqual(await status(local));
   }, 120_000);
+
+  it('a local file gone before its worker reads it: an error naming it and the worker, exit 2; the other files are indexed', async () => {
+    await stopWorkers();
+    const tree = path.join(home, 'tree-copy');
+    cpSync(path.join(home, 'tree'), tree, { recursive: true });
+    const victim = path.join(tree, keys[3]);
+    const dir = path.join(home, 'local-gone');
+    const run = spawnCli(['index', tree, '--index-dir', dir, '--cluster', redis.url]);
+    // Listed and queued by the coordinator (no worker yet), then deleted before a worker reads it.
+    await until('the notice that no worker listens', () => /no worker is listening/.test(run.stderr()));
+    rmSync(victim);
+    workers.push(await startWorker(redis.url, { env }));
+    const r = await run.done;
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${victim}: cannot be read (ENOENT); check it exists and its permissions (on worker `);
+    expect(r.stderr).toContain(`${keys.length} files checked, ${keys.length - 1} indexed`);
+    expect((await status(dir)).files).toBe(keys.length - 1);
+  }, 60_000);
 
   it('a worker with another model refuses the index job and says which models differ; nothing indexed is lost', async () => {
     await stopWorkers();
