@@ -4,6 +4,7 @@ import type { SearchStats } from '../pipeline.js';
 import type { Hit } from '../rank/windows.js';
 import type { SearchOptions } from '../searcher.js';
 import type { SourceWarning } from '../sources/source.js';
+import type { FileState } from '../index/store.js';
 
 /** Bumped when a job or result changes shape: workers refuse jobs of another protocol. */
 export const PROTOCOL = 1;
@@ -15,6 +16,8 @@ export const QUEUE = 'shards';
 export const aliveKey = (queryId: string) => `${PREFIX}:q:${queryId}:alive`;
 /** Workers push shard results here; the coordinator pops (removes) them as they come. */
 export const resultsKey = (queryId: string) => `${PREFIX}:q:${queryId}:results`;
+/** Staging databases a run's workers created (the coordinator drops them all, merged or not). */
+export const stagedKey = (runId: string) => `${PREFIX}:q:${runId}:staged`;
 /** What each worker runs (simgrep, model), by worker id; which workers are alive, Redis itself knows (CLIENT LIST). */
 export const WORKER_INFO = `${PREFIX}:worker-info`;
 
@@ -37,6 +40,8 @@ export interface ShardEntry {
   named?: boolean;
   /** A remote object's key. */
   key?: string;
+  /** A remote object's last-modified time from the listing (index jobs). */
+  modifiedMs?: number;
   /** A local name that is not valid UTF-8: its raw bytes, base64. */
   io?: string;
 }
@@ -53,6 +58,30 @@ export interface ShardJob {
   options: ShardOptions;
   entries: ShardEntry[];
 }
+
+/** A cluster index shard (job name "index"): the new and changed files to read, chunk and embed into a staging database. */
+export interface IndexShardJob {
+  protocol: number;
+  simgrep: string;
+  model: string;
+  /** The run (its alive and results keys are those of a query with this id). */
+  queryId: string;
+  n: number;
+  /** The workspace's directory or s3:// prefix: the staging database goes under it. */
+  indexDir: string;
+  chunkLines: number;
+  remote?: { s3Endpoint?: string; timeoutMs?: number; retries?: number };
+  /** Paths are index keys: absolute local paths (a filesystem every worker sees) or URIs. */
+  entries: ShardEntry[];
+  /** The indexed states of those entries that were indexed before (an unchanged content hash is not re-embedded). */
+  prev: FileState[];
+}
+
+export interface IndexShardStats { files: number; indexed: number; unchanged: number; lines: number; bytes: number; chunks: number; errors: number }
+
+export type IndexShardResult =
+  | { n: number; worker: string; staging: string; warnings: SourceWarning[]; stats: IndexShardStats }
+  | { n: number; worker: string; error: { code: string; message: string }; refused?: boolean };
 
 export interface WorkerInfo { id: string; host: string; pid: number; simgrep: string; model: string; protocol: number }
 

@@ -46,6 +46,7 @@ function toShardEntry(s: number, e: Entry): ShardEntry {
   return {
     s, path: e.path,
     ...(e.size !== undefined && { size: e.size }),
+    ...(e.modifiedMs !== undefined && { modifiedMs: e.modifiedMs }),
     ...(e.named && { named: true }),
     ...(key !== undefined && { key }),
     ...(io !== undefined && { io: io.toString('base64') }),

@@ -1,6 +1,7 @@
 // The cluster worker: takes shards from the BullMQ queue, runs the ordinary search over them (the same
 // searcher the CLI uses, with this machine's model and credentials) and pushes back only the shard's
-// candidates, counts and per-file warnings. A job of a dead or cancelled query is dropped unread.
+// candidates, counts and per-file warnings. An index job ("index") is read, chunked and embedded into
+// a staging database (index-shard.ts). A job of a dead or cancelled query or run is dropped unread.
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Job, Worker } from 'bullmq';
@@ -13,9 +14,10 @@ import { connectRedis } from './connection.js';
 import { modelIdentity } from './model-identity.js';
 import {
   PREFIX, PROTOCOL, QUEUE, RESULT_TTL_MS, WORKER_INFO, aliveKey, incompatibility, resultsKey,
-  type ShardJob, type ShardResult, type WorkerInfo,
+  type IndexShardJob, type IndexShardResult, type ShardJob, type ShardResult, type WorkerInfo,
 } from './protocol.js';
 import { createShardSource } from './shard-source.js';
+import { runIndexShard } from './index-shard.js';
 
 export interface ClusterWorkerOptions {
   url: string;
@@ -51,10 +53,10 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
   const bullmq = await import('bullmq');
   const { WaitingError } = bullmq;
 
-  const push = (queryId: string, r: ShardResult) =>
+  const push = (queryId: string, r: ShardResult | IndexShardResult) =>
     redis.multi().rpush(resultsKey(queryId), JSON.stringify(r)).pexpire(resultsKey(queryId), RESULT_TTL_MS).exec();
 
-  async function runShard(job: Job<ShardJob>, token: string | undefined, signal?: AbortSignal): Promise<void> {
+  async function runShard(job: Job<ShardJob | IndexShardJob>, token: string | undefined, signal?: AbortSignal): Promise<void> {
     const d = job.data;
     const started = performance.now();
     const why = incompatibility(d, info);
@@ -74,6 +76,15 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
       redis.exists(aliveKey(d.queryId)).then((n) => { if (!n) abort.abort(); }, () => {});
     }, 1000);
     try {
+      if (job.name === 'index') {
+        const r = await runIndexShard(d as IndexShardJob, { redis, searcher: o.searcher, worker: info.id, host: info.host, attempt: job.attemptsStarted, signal: abort.signal });
+        if (!(await redis.exists(aliveKey(d.queryId)))) throw abortedBy(abort);
+        await push(d.queryId, r);
+        const s = r.stats;
+        o.log(`index shard ${d.queryId}/${d.n}: ${s.indexed} files indexed, ${s.lines} lines, ${(s.bytes / 1048576).toFixed(1)} MB in ${Math.round(performance.now() - started)} ms, ${s.errors} errors`);
+        return;
+      }
+      if (!('roots' in d)) throw new Error(`a ${job.name} job without roots`);
       const roots = sources.get(d.queryId) ?? await sourcesForPaths(d.roots, { ...d.options, remote: d.options.remote });
       remember(sources, d.queryId, roots);
       const shard = createShardSource({ entries: d.entries, sources: roots, roots: d.roots, cwd: d.cwd, host: info.host });

@@ -1,7 +1,6 @@
 // The index as a Source: one entry per file that holds candidate chunks, whose pieces are those
 // chunks with their context lines, read back from the file exactly as a search reads it (the search
 // checked the file is the one indexed). The pipeline scores them with the same code as a scan.
-import { createFsSource } from '../sources/fs.js';
 import { streamEntry, type Entry, type Source } from '../sources/source.js';
 import type { Piece } from '../text/line-splitter.js';
 import { openChunks } from './file-chunks.js';
@@ -13,6 +12,8 @@ export interface CandidateSourceOptions {
   candidates: number[];
   display: (string | undefined)[];
   chunkLines: number;
+  /** Reads a file back by its path (local or URI). */
+  reader: Source;
 }
 
 const encoder = new TextEncoder();
@@ -27,7 +28,7 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
   }
   const entries: Entry[] = [...byFile.keys()].map((f) => ({ path: o.display[f]!, size: s.files[f].size }));
   const fileOf = new Map([...byFile.keys()].map((f) => [o.display[f]!, f]));
-  const files = createFsSource({ paths: [] });
+  const files = o.reader;
 
   return {
     small: true,

@@ -3,14 +3,16 @@
 // embedded on the worker pool (a chunk whose text is unchanged keeps its vector) and committed in
 // batches; files gone from the roots are dropped. Safe to kill at any point: the next run resumes.
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
-import path from 'node:path';
 import { SimgrepError, isSimgrepError } from '../errors.js';
 import type { Executor } from '../pool.js';
-import { createFsSource } from '../sources/fs.js';
+import { createPathReader } from '../sources/path-reader.js';
+import type { RemoteOptions } from '../sources/remote/options.js';
+import { sourcesForPaths } from '../sources/resolve.js';
+import { redactUri } from '../sources/uri.js';
 import { WHOLE_READ_BYTES, streamEntry, type Entry, type Source, type SourceWarning } from '../sources/source.js';
 import { chunkFeatures } from './chunk-features.js';
 import { openChunks } from './file-chunks.js';
+import { fileKey, identityOf, isUnder, sameIdentity } from './file-identity.js';
 import { TermCollector } from './term-collector.js';
 import { ChunkBatch } from './chunk-batch.js';
 import type { SnapshotChanges } from './snapshot.js';
@@ -47,8 +49,10 @@ export interface UpdateIndexOptions {
   /** Where to embed, once it is known how many bytes there are to read. */
   executor: (bytesToRead: number) => Promise<Executor>;
   chunkLines: number;
-  /** Paths to walk (files or directories). */
+  /** Paths to walk (files or directories, s3://, az:// and http(s):// URIs). */
   roots: string[];
+  /** How remote roots are reached (endpoint, timeouts); credentials come from this machine's settings. */
+  remote?: RemoteOptions;
   /** Drop indexed files under the roots that the walk no longer finds (false: only add and update). */
   deleteMissing: boolean;
   /** Check exactly these entries instead of walking the roots. */
@@ -81,8 +85,17 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
       });
     },
   });
-  const source = createFsSource({ paths: o.roots });
-  const entries: AsyncIterable<Entry> = o.entries ? iterate(o.entries) : source.list(o.signal);
+  const listing = o.entries ? [] : await sourcesForPaths(o.roots, { remote: o.remote, listOnly: true });
+  const source = createPathReader({ remote: o.remote });
+  const entries: AsyncIterable<Entry> = o.entries ? iterate(o.entries) : listAll(listing, o.signal);
+  // Listing problems count as errors, as in a scan (a file too large is a skip).
+  const drainListing = () => {
+    const ws = listing.flatMap((l) => l.drainWarnings?.() ?? []);
+    report.errors += ws.filter((w) => w.code !== 'TOO_LARGE').length;
+    return ws;
+  };
+  // A root whose listing failed part-way (store down, access denied) keeps its indexed files.
+  const unlisted = (w: SourceWarning) => w.code !== 'TOO_LARGE' && w.code !== 'PATH_NOT_FOUND';
   let lastProgress = 0;
 
   const unreadable = (entry: Entry, e: unknown) => {
@@ -94,20 +107,20 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const work: { entry: Entry; key: string; size: number; mtime: number; prev: FileState | undefined }[] = [];
   for await (const entry of entries) {
     if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
-    const key = path.resolve(entry.path);
+    const key = fileKey(entry.path);
     seen.add(key);
     report.files++;
     try {
-      const st = statSync(key);
+      const st = identityOf(entry);
       const prev = states.get(key);
-      if (prev && prev.size === st.size && prev.mtime === st.mtimeMs) { report.unchanged++; continue; }
-      work.push({ entry, key, size: st.size, mtime: st.mtimeMs, prev });
-      report.bytesToRead += st.size;
+      if (prev && sameIdentity(st, prev)) { report.unchanged++; continue; }
+      work.push({ entry, key, size: st.size, mtime: st.mtime, prev });
+      report.bytesToRead += Math.max(0, st.size);
     } catch (e) {
       unreadable(entry, e);
     }
   }
-  report.warnings.push(...(source.drainWarnings?.() ?? []));
+  report.warnings.push(...drainListing());
   const batch = newBatch(await o.executor(report.bytesToRead));
   for (const w of work) {
     if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
@@ -123,12 +136,13 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
     const now = performance.now();
     if (o.onProgress && now - lastProgress > 100) { lastProgress = now; o.onProgress({ ...report, ms: now - started }); }
   }
-  report.warnings.push(...(source.drainWarnings?.() ?? []));
+  report.warnings.push(...drainListing());
   await batch.finish();
   report.lines = batch.linesSeen;
   if (o.deleteMissing) {
-    const roots = o.roots.map((r) => path.resolve(r));
-    const gone = [...states.keys()].filter((k) => !seen.has(k) && roots.some((r) => k === r || k.startsWith(r.endsWith(path.sep) ? r : r + path.sep)));
+    const failed = new Set(report.warnings.filter(unlisted).map((w) => w.path));
+    const roots = o.roots.filter((r) => !failed.has(redactUri(r)));
+    const gone = [...states.keys()].filter((k) => !seen.has(k) && roots.some((r) => isUnder(k, r)));
     await writing(() => o.store.deleteFiles(gone));
     for (const k of gone) { patch.dropFiles.add(k); patch.dropChunksOf.add(k); }
     report.deleted = gone.length;
@@ -174,3 +188,7 @@ async function indexFile(source: Source, entry: Entry, key: string, st: { size: 
 }
 
 async function* iterate<T>(xs: T[]): AsyncIterable<T> { yield* xs; }
+
+async function* listAll(sources: Source[], signal?: AbortSignal): AsyncIterable<Entry> {
+  for (const s of sources) yield* s.list(signal);
+}

@@ -44,8 +44,9 @@ export function workspaceDir(name: string, env?: NodeJS.ProcessEnv): string {
   return path.join(workspacesDir(env), checkName(name));
 }
 
-/** The real absolute path of a local path (its absolute path when it does not exist). */
+/** The real absolute path of a local path (its absolute path when it does not exist); a URI without trailing slashes. */
 export function realPath(p: string): string {
+  if (isRemoteUri(p)) return p.replace(/(?<!\/)\/+$/, '');
   try { return realpathSync(p); } catch { return path.resolve(p); }
 }
 
@@ -75,13 +76,14 @@ export function listWorkspaces(env?: NodeJS.ProcessEnv): { name: string; dir: st
 export function covers(roots: string[], paths: string[]): boolean {
   return paths.every((p) => {
     const real = realPath(p);
-    return roots.some((r) => real === r || real.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
+    const sep = isRemoteUri(p) ? '/' : path.sep;
+    return roots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep));
   });
 }
 
 /** The named workspace whose roots cover every path (the one with the longest root wins). */
 export function findCovering(paths: string[], env?: NodeJS.ProcessEnv): { name: string; dir: string } | null {
-  if (paths.length === 0 || paths.some(isRemoteUri)) return null;
+  if (paths.length === 0) return null;
   let best: { name: string; dir: string; depth: number } | null = null;
   for (const w of listWorkspaces(env)) {
     if (!w.info || !covers(w.info.roots, paths)) continue;

@@ -1,17 +1,20 @@
 // The snapshot rebuilt from the store when no snapshot of the current version exists (a writer was
 // killed before publishing, or snapshot.bin was lost): vectors come from the store, lexical features
 // are read back from the files. A file that changed since it was indexed is marked stale (mtime -1,
-// no hash), so the next search or run re-indexes it in full before answering.
+// no hash), so the next search or run re-indexes it in full before answering. An object (a URI) is
+// not stat'ed: its bytes are read and their hash compared with the indexed one.
+import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { createFsSource } from '../sources/fs.js';
-import { streamEntry } from '../sources/source.js';
+import { collectBytes, streamEntry, type Source } from '../sources/source.js';
+import { isRemoteUri } from '../sources/uri.js';
 import { chunkFeatures, type ChunkIdentifiers } from './chunk-features.js';
 import { openChunks } from './file-chunks.js';
 import { TermCollector } from './term-collector.js';
 import { emptySnapshot, patchSnapshot, type ChunkRow, type FileStateOf, type Snapshot } from './snapshot.js';
 import type { ChunkVector, IndexStore, StoreVersion } from './store.js';
 
-export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, dim: number, chunkLines: number): Promise<Snapshot> {
+export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, dim: number, chunkLines: number, reader?: Source): Promise<Snapshot> {
   const [states, vectors] = await Promise.all([store.fileStates(version), store.chunkVectors(version)]);
   const byPath = new Map<string, Map<number, ChunkVector>>();
   for (const v of vectors) {
@@ -19,7 +22,7 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
     if (!m) { m = new Map(); byPath.set(v.path, m); }
     m.set(v.start, v);
   }
-  const files = createFsSource({ paths: [] });
+  const files = reader ?? createFsSource({ paths: [] });
   const rows: ChunkRow[] = [];
   const terms = new TermCollector();
   const kept: FileStateOf[] = [];
@@ -29,9 +32,11 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
     let fresh = state.kind === 'binary';
     if (!fresh) {
       try {
-        const st = statSync(state.key);
-        if (st.size === state.size && st.mtimeMs === state.mtime) {
-          const opened = await openChunks(streamEntry(files, { path: state.key }), chunkLines);
+        const bytes = isRemoteUri(state.key) ? await collectBytes(streamEntry(files, { path: state.key })) : null;
+        const st = bytes ? { size: state.size, mtimeMs: state.mtime } : statSync(state.key);
+        const same = bytes ? createHash('sha256').update(bytes).digest('hex') === state.hash : st.size === state.size && st.mtimeMs === state.mtime;
+        if (same) {
+          const opened = await openChunks(bytes ? once(bytes) : streamEntry(files, { path: state.key }), chunkLines);
           fresh = true;
           for await (const c of opened.chunks) {
             const v = stored.get(c.start);
@@ -52,3 +57,5 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
   }
   return patchSnapshot(emptySnapshot(dim), { dropChunksOf: new Set(), dropFiles: new Set(), files: kept, rows, terms }, version);
 }
+
+async function* once(bytes: Uint8Array): AsyncIterable<Uint8Array> { yield bytes; }

@@ -53,7 +53,8 @@ export function checkNotForeign(dir: string): void {
   try { names = readdirSync(dir); } catch (e) {
     throw new SimgrepError('INDEX_UNREADABLE', `cannot read the index directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? e}; check its permissions`);
   }
-  const ours = new Set(['chunks.lance', 'files.lance', 'meta.lance', INFO_FILE, SNAPSHOT_FILE, SNAPSHOT_DELTA_FILE, '.simgrep-lock']);
+  // staging/: a cluster build's per-shard staging databases (cluster/staging.ts), dropped after its merge.
+  const ours = new Set(['chunks.lance', 'files.lance', 'meta.lance', 'staging', INFO_FILE, SNAPSHOT_FILE, SNAPSHOT_DELTA_FILE, '.simgrep-lock']);
   const foreign = names.filter((n) => !ours.has(n) && ![INFO_FILE, SNAPSHOT_FILE, SNAPSHOT_DELTA_FILE].some((f) => n.startsWith(`${f}.`)));
   if (foreign.length > 0) {
     throw new SimgrepError('INDEX_UNREADABLE', `${dir} is not a simgrep workspace (it holds ${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', ...' : ''}); pass an empty or new directory as --index-dir`);

@@ -1,22 +1,26 @@
 // A workspace: a persistent index of some roots that answers searches exactly as a one-shot scan
 // would, in milliseconds. search() checks what changed (size + mtime), re-indexes that first, picks
 // candidate chunks from the index and lets the ordinary pipeline score them.
-import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
 import { buildRankPlan, RANK_DEFAULTS } from '../rank/plan.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
-import { SEARCH_MODES, createSearcher, executorOf, validate, type SearchOptions, type SearchResponse, type Searcher, type SearcherOptions } from '../searcher.js';
+import { SEARCH_MODES, createSearcher, executorOf, validate, type ClusterOptions, type SearchOptions, type SearchResponse, type Searcher, type SearcherOptions } from '../searcher.js';
 import { createFsSource } from '../sources/fs.js';
-import type { Entry, SourceWarning } from '../sources/source.js';
+import { createPathReader } from '../sources/path-reader.js';
+import { sourcesForPaths } from '../sources/resolve.js';
+import type { Entry, Source, SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { ModelData } from '../types.js';
+import { defaultModelSpec } from '../model/default-model.js';
 import { selectCandidates } from './candidates.js';
 import { createCandidateSource } from './candidate-source.js';
 import { coverage, fileIndex } from './coverage.js';
 import { timer } from './debug-timer.js';
-import { updateIndex, type IndexProgress, type IndexReport } from './indexer.js';
+import { fileKey, identityOf, sameIdentity } from './file-identity.js';
+import { updateIndex, type IndexProgress, type IndexReport, type UpdateIndexOptions } from './indexer.js';
 import { isLock, lockedError, tryLock, type Lock } from './lock.js';
 import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
 import { emptySnapshot, liveChunks, patchSnapshot, type Snapshot } from './snapshot.js';
@@ -25,7 +29,7 @@ import { rebuildSnapshot } from './snapshot-rebuild.js';
 import { lanceStorageOptions } from './storage-options.js';
 import type { IndexStore } from './store.js';
 import { TermCollector } from './term-collector.js';
-import { WalkCache } from './walk-cache.js';
+import { WalkCache, type Walk } from './walk-cache.js';
 import { checkNotForeign, diskUsage, mergeRoots, modelFingerprint, snapshotPath, workspaceNameOf } from './workspace-files.js';
 import { writing } from './writing.js';
 
@@ -54,6 +58,12 @@ export interface WorkspaceOptions extends SearcherOptions {
   searcher?: Searcher;
 }
 
+/**
+ * What brings the index up to date: the local indexer by default; a cluster build (cluster/) takes the
+ * same options and returns the same report, writing the workspace's store only from this process.
+ */
+export type IndexUpdater = (o: UpdateIndexOptions) => Promise<IndexReport>;
+
 export interface WorkspaceStatus {
   name: string;
   dir: string;
@@ -72,8 +82,11 @@ export interface WorkspaceStatus {
 export interface Workspace {
   readonly name: string;
   readonly dir: string;
-  /** Builds or updates the index of these paths (they become the workspace's roots). */
-  index(paths: string[], o?: { signal?: AbortSignal; onProgress?: (p: IndexProgress) => void }): Promise<IndexReport>;
+  /**
+   * Builds or updates the index of these paths (they become the workspace's roots). With `cluster`, the
+   * cluster's workers read and embed the new and changed files and this process merges their rows.
+   */
+  index(paths: string[], o?: { signal?: AbortSignal; onProgress?: (p: IndexProgress) => void; cluster?: string | ClusterOptions }): Promise<IndexReport>;
   /** The same options and answers as Searcher.search, from the index when it covers the paths. */
   search(o: SearchOptions): Promise<SearchResponse>;
   status(): Promise<WorkspaceStatus>;
@@ -93,6 +106,8 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   let storeP: Promise<IndexStore> | null = null;
   let snapshot: Snapshot | null = null;
   const walks = new WalkCache();
+  /** Reads indexed files back (local paths and URIs, with this machine's credentials). */
+  const reader = createPathReader({ remote: o.remote });
 
   const lockFile = () => (remote ? null : path.join(dir, '.simgrep-lock'));
 
@@ -145,7 +160,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     snapshot = readSnapshotFile(snapshotPath(dir, remote), version);
     if (snapshot) return snapshot;
     const model = await searcher.model();
-    const rebuilt = await rebuildSnapshot(await store(false), version, model.dim, chunkLines);
+    const rebuilt = await rebuildSnapshot(await store(false), version, model.dim, chunkLines, reader);
     snapshot = rebuilt;
     saveSnapshot(rebuilt);
     return rebuilt;
@@ -165,7 +180,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
    * with what changed (rebuilt from the store if the last run did not complete), written next to the
    * index, then the new version marked complete for readers.
    */
-  async function indexAndPublish(s: IndexStore, roots: string[], entries: Entry[] | undefined, compact: boolean, signal?: AbortSignal, onProgress?: (p: IndexProgress) => void): Promise<IndexReport> {
+  async function indexAndPublish(s: IndexStore, roots: string[], entries: Entry[] | undefined, compact: boolean, signal?: AbortSignal, onProgress?: (p: IndexProgress) => void, update: IndexUpdater = updateIndex): Promise<IndexReport> {
     const mark = timer('index');
     const model = await searcher.model();
     const latest = await s.version();
@@ -173,13 +188,13 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const executor = (bytesToRead: number) => executorOf(searcher, bytesToRead >= POOL_FROM_BYTES);
     mark('snapshot read');
     const states = before?.files.map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, chunks: f.chunkCount }));
-    const report = await updateIndex({ store: s, executor, chunkLines, roots, deleteMissing: entries === undefined, entries, states, signal, onProgress });
+    const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, states, signal, onProgress });
     mark('update');
     if (compact) await writing(() => s.compact());
     mark('compact');
     const version = await s.version();
     const base = before ?? (latest === '0.0' ? emptySnapshot(model.dim) : null);
-    const next = base ? patchSnapshot(base, report.patch, version) : await rebuildSnapshot(s, version, model.dim, chunkLines);
+    const next = base ? patchSnapshot(base, report.patch, version) : await rebuildSnapshot(s, version, model.dim, chunkLines, reader);
     snapshot = next;
     mark('snapshot');
     if (version !== latest || !before) saveSnapshot(next);
@@ -204,9 +219,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     dir,
     async index(paths, io = {}) {
       if (paths.length === 0) throw new SimgrepError('BAD_FLAG', 'nothing to index: pass one or more paths');
-      const uri = paths.find(isRemoteUri);
-      if (uri) throw new SimgrepError('UNSUPPORTED_SCHEME', `${uri}: the workspace index reads local paths only for now; search remote sources without the index (simgrep QUERY ${uri})`);
-      const missing = paths.find((p) => !existsSync(p));
+      const missing = paths.find((p) => !isRemoteUri(p) && !existsSync(p));
       if (missing) throw new SimgrepError('PATH_NOT_FOUND', `${missing}: no such file or directory (relative paths start at ${process.cwd()}); nothing was changed in workspace ${name}`);
       const mark = timer('index');
       const s = await store(true);
@@ -218,7 +231,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         const roots = mergeRoots(c.ok && c.m?.roots ? JSON.parse(c.m.roots) as string[] : [], paths.map(realPath));
         await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(chunkLines), model: model.id, fingerprint: modelFingerprint(model), name, roots: JSON.stringify(roots) });
         mark('meta');
-        return indexAndPublish(s, paths, undefined, true, io.signal, io.onProgress);
+        return indexAndPublish(s, paths, undefined, true, io.signal, io.onProgress, io.cluster === undefined ? undefined : await clusterUpdater(io.cluster));
       });
     },
 
@@ -228,7 +241,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       validate(so);
       const mark = timer('search');
       const fallback = (reason: string | null) => searcher.search(so).then((r) => (reason ? { ...r, warnings: [...r.warnings, { path: dir, code: 'INDEX_NOT_USED', message: `workspace ${name} not used: ${reason}` }] } : r));
-      if ((so.mode ?? 'hybrid') === 'line' || so.ignoreCase || (so.sources?.length ?? 0) > 0 || paths.length === 0 || paths.some(isRemoteUri)) return fallback(null);
+      if ((so.mode ?? 'hybrid') === 'line' || so.ignoreCase || (so.sources?.length ?? 0) > 0 || paths.length === 0) return fallback(null);
       const model = await searcher.model();
       mark('model');
       const c = await compatible(model);
@@ -240,12 +253,11 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
 
       // What the search covers, and what changed since the index saw it.
       const walkKey = JSON.stringify([paths, so.recursive, so.hidden, so.noIgnore, so.extensions, so.maxFileBytes]);
-      const { walk, cached } = await walks.get(walkKey, paths, async () => {
-        const walker = createFsSource({ paths, recursive: so.recursive, hidden: so.hidden, noIgnore: so.noIgnore, extensions: so.extensions, maxFileBytes: so.maxFileBytes });
-        const found: Entry[] = [];
-        for await (const e of walker.list(so.signal)) found.push(e);
-        return { entries: found, keys: found.map((e) => path.resolve(e.path)), warnings: walker.drainWarnings?.() ?? [] };
-      });
+      const filters = { recursive: so.recursive, hidden: so.hidden, noIgnore: so.noIgnore, extensions: so.extensions, maxFileBytes: so.maxFileBytes };
+      // An object store cannot be watched: a search of URIs lists them every time.
+      const { walk, cached } = paths.some(isRemoteUri)
+        ? { walk: await listWalk(await sourcesForPaths(paths, { ...filters, remote: so.remote ?? o.remote, listOnly: true }), so.signal), cached: false }
+        : await walks.get(walkKey, paths, () => listWalk([createFsSource({ paths, ...filters })], so.signal));
       const { entries, keys, warnings: walkWarnings } = walk;
       if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
       mark('walk');
@@ -256,7 +268,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const stale = cached ? [] : entries.filter((e, i) => {
         const f = fileAt.get(keys[i]);
         if (f === undefined) return true;
-        try { const st = statSync(e.path); return st.size !== snap.files[f].size || st.mtimeMs !== snap.files[f].mtime; } catch { return true; }
+        try { return !sameIdentity(identityOf(e), snap.files[f]); } catch { return true; }
       });
       let refreshed = 0;
       const refreshWarnings: SourceWarning[] = [];
@@ -290,7 +302,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       mark('stale check');
       const candidates = selectCandidates(snap, { plan, query, display, infos, heapSize, maxDistance: so.maxDistance });
       mark(`candidates (${candidates.length})`);
-      const source = createCandidateSource({ snapshot: snap, candidates, display, chunkLines });
+      const source = createCandidateSource({ snapshot: snap, candidates, display, chunkLines, reader });
       const r = await searcher.search({ ...so, paths: [], sources: [source] });
       mark('rescore');
       const warnings = [...walkWarnings, ...refreshWarnings, ...namedBinary, ...r.warnings];
@@ -322,7 +334,8 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     async prune() {
       const s = await store(false);
       return withLock(async () => {
-        const gone = (await s.fileStates()).filter((f) => !existsSync(f.key)).map((f) => f.key);
+        // Local files only: objects gone from a store are found by listing it (simgrep index).
+        const gone = (await s.fileStates()).filter((f) => !isRemoteUri(f.key) && !existsSync(f.key)).map((f) => f.key);
         if (gone.length === 0) return { deleted: 0 };
         const before = await loadSnapshot();
         await writing(() => s.deleteFiles(gone));
@@ -344,6 +357,19 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       if (!o.searcher) await searcher.close();
     },
   };
+
+  /** The cluster build (its code, BullMQ and ioredis are loaded only for one). */
+  async function clusterUpdater(cluster: string | ClusterOptions): Promise<IndexUpdater> {
+    const { clusterIndexUpdater } = await import('../cluster/index-coordinator.js');
+    return clusterIndexUpdater(typeof cluster === 'string' ? { url: cluster } : cluster, { model: o.model ?? defaultModelSpec() });
+  }
+
+  /** A walk of the sources: the entries, their keys in the index, and the listing's warnings. */
+  async function listWalk(sources: Source[], signal?: AbortSignal): Promise<Walk> {
+    const found: Entry[] = [];
+    for (const source of sources) for await (const e of source.list(signal)) found.push(e);
+    return { entries: found, keys: found.map((e) => fileKey(e.path)), warnings: sources.flatMap((s) => s.drainWarnings?.() ?? []) };
+  }
 
   /** workspace.json: who the workspace is, for discovery and for readers that skip LanceDB. */
   function publishInfo(m: Record<string, string>): void {

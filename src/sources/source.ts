@@ -6,6 +6,8 @@ export interface Entry {
   path: string;
   /** Size in bytes when known up front (used for --max-filesize). */
   size?: number;
+  /** When an object store's listing says it was last written (ms since the epoch); the index's change check. */
+  modifiedMs?: number;
   /** Named by the user (not found by a walk): a skip is said, never silent. */
   named?: boolean;
   /** A pipe or device named explicitly: opened without blocking the thread, read until its end. */

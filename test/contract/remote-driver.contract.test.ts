@@ -49,11 +49,13 @@ async function collect(it: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> {
 }
 
 describe.each(cases.filter((c) => c.lists))('listing contract: $name', ({ uri, make }) => {
-  it('lists only under the prefix, across pages, with sizes; --no-recursive stops at "/"', async () => {
+  it('lists only under the prefix, across pages, with sizes and last-modified times; --no-recursive stops at "/"', async () => {
     const { streaming } = make();
     const all = [];
     for await (const o of streaming.listObjects('c/', { recursive: true })) all.push(o);
-    expect(all).toEqual(['c/a.txt', 'c/big.log', 'c/sub/b.txt', 'c/we ird+name%25.txt'].map((key) => ({ key, size: OBJECTS[key].length })));
+    expect(all.map(({ key, size }) => ({ key, size }))).toEqual(['c/a.txt', 'c/big.log', 'c/sub/b.txt', 'c/we ird+name%25.txt'].map((key) => ({ key, size: OBJECTS[key].length })));
+    // The workspace index's change check: when each object was last written (seeded by this run, so within the last hour).
+    for (const o of all) expect({ key: o.key, recent: Math.abs(Date.now() - (o.modifiedMs ?? 0)) < 3_600_000 }).toEqual({ key: o.key, recent: true });
     const top = [];
     for await (const o of streaming.listObjects('c/', { recursive: false })) top.push(o.key);
     expect(top).toEqual(['c/a.txt', 'c/big.log', 'c/we ird+name%25.txt']);

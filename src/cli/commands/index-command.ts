@@ -1,9 +1,11 @@
 // simgrep index [PATH]...: builds or updates a workspace index; without -w or --index-dir the
 // workspace is named after the paths' real location (so a later search of those paths finds it).
+// With --cluster (or $SIMGREP_CLUSTER) the cluster's workers read and embed; this process merges.
 import { SimgrepError } from '../../errors.js';
 import type { IndexProgress, IndexReport } from '../../index/indexer.js';
 import { defaultName } from '../../index/registry.js';
 import { createWorkspace } from '../../index/workspace.js';
+import type { ClusterOptions } from '../../searcher.js';
 import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
 import { namedTarget } from './workspace-target.js';
@@ -23,7 +25,12 @@ export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Prom
   try {
     const roots = paths.length > 0 ? paths : (await ws.status()).roots;
     if (roots.length === 0) throw new SimgrepError('BAD_FLAG', `workspace ${ws.name} has no paths yet; pass the paths to index`);
-    const report = await ws.index(roots, { onProgress: progress.update });
+    const cluster = clusterOf(flags, progress.clear);
+    // Ctrl-C or SIGTERM during a cluster build: its shards leave the queue and its staging is dropped before exiting.
+    const stop = new AbortController();
+    const abort = () => stop.abort();
+    if (cluster) for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, abort);
+    const report = await ws.index(roots, { onProgress: progress.update, cluster, signal: cluster ? stop.signal : undefined });
     progress.clear();
     for (const w of report.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
     process.stderr.write(summary(ws.name, report));
@@ -32,6 +39,18 @@ export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Prom
     progress.clear();
     await ws.close();
   }
+}
+
+/** The cluster that builds the index, when --cluster or $SIMGREP_CLUSTER names one. */
+function clusterOf(flags: ParsedFlags, clear: () => void): ClusterOptions | undefined {
+  const url = (flags.cluster as string | undefined) ?? (process.env.SIMGREP_CLUSTER || undefined);
+  if (url === undefined) return undefined;
+  return {
+    url,
+    timeoutMs: typeof flags['cluster-timeout'] === 'number' ? flags['cluster-timeout'] * 1000 : undefined,
+    shardBytes: flags['shard-size'] as number | undefined,
+    onNotice: (m) => { clear(); process.stderr.write(`simgrep: ${m}\n`); },
+  };
 }
 
 function summary(name: string, r: IndexReport): string {

@@ -68,7 +68,7 @@ export function storageSource(caps: StreamingCapabilities, target: StorageTarget
       for await (const o of caps.listObjects(prefix, { recursive: filters.recursive ?? true, signal })) {
         if (stopped) break;
         listed++;
-        if (wanted(o.key, o.key.slice(prefix.length), o.size)) yield { path: caps.uriOf(o.key), size: o.size, key: o.key };
+        if (wanted(o.key, o.key.slice(prefix.length), o.size)) yield { path: caps.uriOf(o.key), size: o.size, key: o.key, ...(o.modifiedMs !== undefined && { modifiedMs: o.modifiedMs }) };
       }
       if (listed === 0 && !stopped) warn(label, 'PATH_NOT_FOUND', emptyMessage);
     } catch (e) {

@@ -1,0 +1,215 @@
+// A workspace index built by the cluster's workers: the coordinator lists the roots, keeps what the
+// index already has (size + mtime or last-modified), cuts the new and changed files into shards by
+// bytes and enqueues them; each worker stages its shard's rows in a database of its own; the
+// coordinator, the only writer of the workspace's tables, merges staged shards as they are reported
+// (staged-merge.ts: old chunks dropped, new ones added, then the files' states), drops
+// the files gone from the roots and the staging databases. The workspace publishes the result as
+// after a local run, so it answers exactly as a single-machine build would.
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import type { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
+import { SimgrepError, isSimgrepError } from '../errors.js';
+import { fileKey, identityOf, isUnder, sameIdentity } from '../index/file-identity.js';
+import type { IndexReport, SnapshotPatch, UpdateIndexOptions } from '../index/indexer.js';
+import { lanceStorageOptions } from '../index/storage-options.js';
+import type { FileState } from '../index/store.js';
+import { TermCollector } from '../index/term-collector.js';
+import type { IndexUpdater } from '../index/workspace.js';
+import { writing } from '../index/writing.js';
+import { TopK } from '../rank/topk.js';
+import type { Hit } from '../rank/windows.js';
+import type { ClusterOptions } from '../searcher.js';
+import { sourcesForPaths } from '../sources/resolve.js';
+import type { Entry, Source, SourceWarning } from '../sources/source.js';
+import { isRemoteUri, redactUri } from '../sources/uri.js';
+import { simgrepVersion } from '../version.js';
+import { connectRedis, unreachable } from './connection.js';
+import { DEFAULT_CLUSTER_TIMEOUT_MS } from './coordinator.js';
+import { shardFailure, type ShardState } from './merge.js';
+import { modelIdentity } from './model-identity.js';
+import { ALIVE_TTL_MS, HEARTBEAT_MS, PREFIX, PROTOCOL, QUEUE, aliveKey, resultsKey, stagedKey, type IndexShardJob, type IndexShardResult } from './protocol.js';
+import { DEFAULT_SHARD_BYTES, cutShards } from './shards.js';
+import { MERGE_BATCH, mergeStaged } from './staged-merge.js';
+import { dropStaging, stagingUri } from './staging.js';
+import { checkWorkers, type PendingShard } from './watch.js';
+
+export interface ClusterIndexContext {
+  /** The model the workspace's searcher was made with (its spec): workers must run the same. */
+  model: string;
+}
+
+export function clusterIndexUpdater(cfg: ClusterOptions, ctx: ClusterIndexContext): IndexUpdater {
+  return (o) => clusterIndex(o, cfg, ctx);
+}
+
+async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: ClusterIndexContext): Promise<IndexReport> {
+  const started = performance.now();
+  const timeoutMs = cfg.timeoutMs ?? DEFAULT_CLUSTER_TIMEOUT_MS;
+  const shardBytes = cfg.shardBytes ?? DEFAULT_SHARD_BYTES;
+  if (!(timeoutMs > 0)) throw new SimgrepError('BAD_FLAG', `--cluster-timeout must be a number of seconds > 0 (got ${timeoutMs / 1000})`);
+  if (!(shardBytes > 0)) throw new SimgrepError('BAD_FLAG', `--shard-size must be a size > 0 (got ${shardBytes})`);
+  const patch: SnapshotPatch = { dropChunksOf: new Set(), dropFiles: new Set(), files: [], rows: [], terms: new TermCollector() };
+  const report: IndexReport = { files: 0, indexed: 0, lines: 0, bytes: 0, bytesToRead: 0, ms: 0, unchanged: 0, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [], patch };
+  const states = new Map((o.states ?? await o.store.fileStates()).map((s) => [s.key, s]));
+  // Workers resolve nothing against their own directory: a local index directory goes to them absolute.
+  const indexDir = isRemoteUri(o.store.uri) ? o.store.uri : path.resolve(o.store.uri);
+  const storageOptions = await lanceStorageOptions(indexDir, { s3Endpoint: o.remote?.s3Endpoint });
+  if (!isRemoteUri(indexDir)) rmSync(path.join(indexDir, 'staging'), { recursive: true, force: true }); // a killed run's leftovers (this run holds the lock)
+
+  const redis = await connectRedis(cfg.url, { name: 'simgrep-coordinator' });
+  const blocking = redis.duplicate();
+  const { Queue: QueueClass } = await import('bullmq');
+  const queue: Queue = new QueueClass(QUEUE, { connection: redis, prefix: PREFIX });
+  const runId = randomBytes(6).toString('hex');
+  const me = { protocol: PROTOCOL, simgrep: simgrepVersion(), model: modelIdentity(ctx.model) };
+  const failures: ShardState = { topk: new TopK<Hit>(1), closest: null, warnings: [], seenWarnings: new Set(), stats: { files: 0, lines: 0, bytes: 0, skipped: 0, binary: 0, errors: 0, ms: 0 } };
+  const shards = new Map<number, PendingShard>();
+  const seen = new Set<string>();
+  let total = 0;
+  let listingDone = false;
+  let fatal: unknown = null;
+  const listingAbort = new AbortController();
+  const addWarnings = (ws: SourceWarning[]) => {
+    report.warnings.push(...ws);
+    report.errors += ws.filter((w) => w.code !== 'TOO_LARGE').length;
+  };
+  const lost = (e: unknown) => (isSimgrepError(e) || (redis.status === 'ready' && blocking.status === 'ready') ? e : unreachable(cfg.url, e as Error, true));
+  const heartbeat = setInterval(() => { redis.pexpire(aliveKey(runId), ALIVE_TTL_MS).catch(() => {}); }, HEARTBEAT_MS);
+
+  try {
+    await blocking.connect().catch((e: Error) => { throw unreachable(cfg.url, e); });
+    await redis.set(aliveKey(runId), String(process.pid), 'PX', ALIVE_TTL_MS);
+    const sources = await sourcesForPaths(o.roots, { remote: o.remote, listOnly: true });
+    const listing = (async () => {
+      const changed = sources.map((s) => changedOnly(s, { states, seen, report }));
+      for await (const shard of cutShards(changed, { shardBytes, signal: listingAbort.signal, onWarnings: addWarnings })) {
+        const n = total++;
+        const id = `${runId}-${n}`;
+        const prev = shard.entries.map((e) => states.get(e.path)).filter((s): s is FileState => s !== undefined);
+        const job: IndexShardJob = { ...me, queryId: runId, n, indexDir, chunkLines: o.chunkLines, remote: remoteOptions(o), entries: shard.entries, prev };
+        const pending: PendingShard = { id, entries: shard.entries, queued: false, missingTicks: 0 };
+        shards.set(n, pending);
+        report.bytesToRead += shard.bytes;
+        await queue.add('index', job, { jobId: id, removeOnComplete: true, removeOnFail: { age: 600 }, attempts: 1 });
+        pending.queued = true;
+      }
+      listingDone = true;
+    })();
+    listing.catch((e) => { fatal ??= e; });
+
+    let lastWatch = 0;
+    let lastProgress = 0;
+    const watch = { noWorkerSince: null as number | null, noted: false };
+    while (!(listingDone && shards.size === 0)) {
+      if (fatal) throw fatal;
+      if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
+      // The results waiting are merged together (up to MERGE_BATCH: fewer commits when the merge falls
+      // behind), and the watch looks at job states only once none waits: a merge takes a while, and a
+      // shard whose result waits unread must not look lost because its job was already removed.
+      const popped = await blocking.blpop(resultsKey(runId), 0.25).catch((e) => { throw lost(e); });
+      const ready: Extract<IndexShardResult, { staging: string }>[] = [];
+      let raw = popped?.[1] ?? null;
+      for (; raw !== null && ready.length < MERGE_BATCH; raw = await redis.lpop(resultsKey(runId)).catch((e) => { throw lost(e); })) {
+        const r = JSON.parse(raw) as IndexShardResult;
+        const pending = shards.get(r.n);
+        if (!pending || ready.some((x) => x.n === r.n)) continue; // a redelivered shard's second answer
+        if (!('error' in r)) { ready.push(r); continue; }
+        if (r.refused) throw new SimgrepError('CLUSTER_INCOMPATIBLE', `worker ${r.worker} refused the index build: ${r.error.message}; run the same simgrep and --model everywhere`);
+        shardFailure(failures, pending.entries, `failed on worker ${r.worker}: ${r.error.message}`);
+        shards.delete(r.n);
+      }
+      if (ready.length > 0) {
+        await mergeStaged(o.store, ready.map((r) => stagingUri(indexDir, r.staging)), { storageOptions, states, patch });
+        for (const r of ready) {
+          const s = r.stats;
+          report.indexed += s.indexed; report.unchanged += s.unchanged; report.lines += s.lines; report.bytes += s.bytes; report.chunks += s.chunks;
+          report.errors += s.errors;
+          report.warnings.push(...r.warnings);
+          shards.delete(r.n);
+        }
+      }
+      if (raw !== null) await redis.lpush(resultsKey(runId), raw).catch((e) => { throw lost(e); }); // the next batch's first
+      const now = performance.now();
+      if (now - lastWatch >= 1000 && raw === null) {
+        lastWatch = now;
+        await checkWorkers({ redis, queue, url: cfg.url, me, timeoutMs, shards, total, state: failures, watch, notice: cfg.onNotice }).catch((e) => { throw lost(e); });
+      }
+      if (o.onProgress && now - lastProgress >= 250) {
+        lastProgress = now;
+        o.onProgress({ ...report, ms: now - started });
+      }
+    }
+    report.errors += failures.stats.errors;
+    report.warnings.push(...failures.warnings);
+    if (o.deleteMissing) {
+      // A root whose listing failed part-way keeps its indexed files (as in the local indexer).
+      const failed = new Set(report.warnings.filter((w) => w.code !== 'TOO_LARGE' && w.code !== 'PATH_NOT_FOUND').map((w) => w.path));
+      const roots = o.roots.filter((r) => !failed.has(redactUri(r)));
+      const gone = [...states.keys()].filter((k) => !seen.has(k) && roots.some((r) => isUnder(k, r)));
+      await writing(() => o.store.deleteFiles(gone));
+      for (const k of gone) { patch.dropFiles.add(k); patch.dropChunksOf.add(k); }
+      report.deleted = gone.length;
+    }
+  } catch (e) {
+    throw lost(e);
+  } finally {
+    clearInterval(heartbeat);
+    listingAbort.abort();
+    await cleanUp({ redis, blocking, queue, runId, pending: [...shards.values()].map((s) => s.id), indexDir, storageOptions });
+  }
+  report.ms = performance.now() - started;
+  return report;
+}
+
+/** A source's listing without the files the index already has as they are; entries named by their index keys. */
+function changedOnly(source: Source, c: { states: Map<string, FileState>; seen: Set<string>; report: IndexReport }): Source {
+  return {
+    async *list(signal) {
+      for await (const entry of source.list(signal)) {
+        const key = fileKey(entry.path);
+        c.seen.add(key);
+        c.report.files++;
+        let id;
+        try { id = identityOf(entry); } catch (e) {
+          c.report.errors++;
+          c.report.warnings.push({ path: entry.path, code: 'PATH_UNREADABLE', message: `${entry.path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); check it exists and its permissions` });
+          continue;
+        }
+        const prev = c.states.get(key);
+        if (prev && sameIdentity(id, prev)) { c.report.unchanged++; continue; }
+        yield { path: key, size: id.size >= 0 ? id.size : undefined, modifiedMs: entry.modifiedMs, named: entry.named } satisfies Entry;
+      }
+    },
+    read: (e, signal) => source.read(e, signal),
+    drainWarnings: () => source.drainWarnings?.() ?? [],
+  };
+}
+
+/** What a worker needs of the remote options (no credentials: workers use their own). */
+function remoteOptions(o: UpdateIndexOptions): IndexShardJob['remote'] {
+  if (!o.remote) return undefined;
+  return JSON.parse(JSON.stringify({ s3Endpoint: o.remote.s3Endpoint, timeoutMs: o.remote.timeoutMs, retries: o.remote.retries })) as IndexShardJob['remote'];
+}
+
+/**
+ * Leaves nothing behind: the run's key goes (workers drop its jobs unread and stop running shards),
+ * its waiting jobs and results are removed, and every staging database a worker created is dropped.
+ * Bounded: Redis or the store may be gone.
+ */
+async function cleanUp(o: { redis: Redis; blocking: Redis; queue: Queue; runId: string; pending: string[]; indexDir: string; storageOptions?: Record<string, string> }): Promise<void> {
+  const work = (async () => {
+    if (o.redis.status !== 'ready') return;
+    await o.redis.del(aliveKey(o.runId)).catch(() => {});
+    await Promise.all(o.pending.map((id) => o.queue.remove(id).catch(() => 0)));
+    const staged = await o.redis.smembers(stagedKey(o.runId)).catch(() => [] as string[]);
+    await Promise.all(staged.map((name) => dropStaging(stagingUri(o.indexDir, name), o.storageOptions).catch(() => {})));
+    if (!isRemoteUri(o.indexDir)) rmSync(path.join(o.indexDir, 'staging'), { recursive: true, force: true });
+    await o.redis.del(resultsKey(o.runId), stagedKey(o.runId)).catch(() => {});
+    await o.queue.close().catch(() => {});
+  })();
+  await Promise.race([work, new Promise((r) => setTimeout(r, 10_000).unref())]);
+  o.blocking.disconnect();
+  o.redis.disconnect();
+}

@@ -1,0 +1,153 @@
+// A cluster index shard's staging area: a LanceDB database of its own under the index directory
+// (staging/RUN-SHARD-ATTEMPT), written by exactly one worker and read, merged and dropped by the
+// coordinator. It holds the ordinary store's `chunks` and `files` tables (written by the indexer as
+// on one machine), a `features` table (each new chunk's length, blankness and defined names) and a
+// `terms` table (its identifiers' postings as flat triples), so the coordinator patches the snapshot
+// without reading any file again.
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import * as lancedb from '@lancedb/lancedb';
+import { Binary, Bool, Table, Utf8, type FixedSizeList, makeVector, vectorFromArray } from 'apache-arrow';
+import type { ChunkColumns } from '../index/arrow-rows.js';
+import type { SnapshotPatch } from '../index/indexer.js';
+import { openStore, type FileState, type IndexStore } from '../index/store.js';
+import { bools, numbers, strings, vectorColumn } from '../index/table-columns.js';
+import type { KeyTriples } from '../index/term-collector.js';
+import { isRemoteUri } from '../sources/uri.js';
+
+/** The four postings a chunk's terms go into, in TermCollector's field order. */
+const TERM_KINDS = ['lower', 'stem', 'defLower', 'defStem'] as const;
+
+export function stagingUri(indexDir: string, name: string): string {
+  return isRemoteUri(indexDir) ? `${indexDir.replace(/\/+$/, '')}/staging/${name}` : path.join(indexDir, 'staging', name);
+}
+
+export async function openStagingStore(uri: string, o: { dim: number; storageOptions?: Record<string, string> }): Promise<IndexStore> {
+  if (!isRemoteUri(uri)) mkdirSync(uri, { recursive: true });
+  return openStore(uri, o);
+}
+
+/** The new chunks' features of an indexer run (its snapshot patch): one row per chunk, and its terms as flat triples. */
+export async function writeFeatures(uri: string, patch: SnapshotPatch, storageOptions?: Record<string, string>): Promise<void> {
+  const rows = patch.rows;
+  if (rows.length === 0) return;
+  const features = new Table({
+    path: vectorFromArray(rows.map((r) => r.path), new Utf8()),
+    start: makeVector(Int32Array.from(rows, (r) => r.start)),
+    row: makeVector(Int32Array.from(rows, (_, i) => i)),
+    chars: makeVector(Int32Array.from(rows, (r) => r.chars)),
+    blank: vectorFromArray(rows.map((r) => r.blank), new Bool()),
+    defs: vectorFromArray(rows.map((r) => JSON.stringify(r.defs)), new Utf8()),
+  });
+  // Per posting kind: its keys, and its (key, row, count) triples as raw int32 columns.
+  const kinds = TERM_KINDS.map((kind) => patch.terms[kind] as KeyTriples);
+  const bytes = (a: Int32Array, n: number) => new Uint8Array(a.buffer, a.byteOffset, n * 4).slice();
+  const terms = new Table({
+    kind: vectorFromArray([...TERM_KINDS], new Utf8()),
+    keys: vectorFromArray(kinds.map((t) => JSON.stringify(t.keys)), new Utf8()),
+    key: vectorFromArray(kinds.map((t) => bytes(t.key, t.length)), new Binary()),
+    row: vectorFromArray(kinds.map((t) => bytes(t.row, t.length)), new Binary()),
+    count: vectorFromArray(kinds.map((t) => bytes(t.count, t.length)), new Binary()),
+  });
+  const db = await lancedb.connect(uri, { storageOptions });
+  try {
+    (await db.createTable('features', features, { mode: 'overwrite' })).close();
+    (await db.createTable('terms', terms, { mode: 'overwrite' })).close();
+  } finally { db.close(); }
+}
+
+interface StagedTerms { keys: string[]; key: Int32Array; row: Int32Array; count: Int32Array }
+
+export interface StagedShard {
+  /** The vectors' dimension (from the staged table's schema). */
+  dim: number;
+  files: FileState[];
+  /** The chunks in the worker's row order (the order its terms' rows count in). */
+  chunks: ChunkColumns;
+  features: { chars: number; blank: boolean; defs: string[] }[];
+  /** Per posting kind (TermCollector's lower, stem, defLower, defStem): triples over the rows above. */
+  terms: StagedTerms[];
+}
+
+/** Everything a shard staged. */
+export async function readStaged(uri: string, o: { storageOptions?: Record<string, string> }): Promise<StagedShard> {
+  const db = await lancedb.connect(uri, { storageOptions: o.storageOptions });
+  const read = async (name: string) => {
+    const t = await db.openTable(name).catch(() => null);
+    if (!t) return null;
+    try { return { dim: ((await t.schema()).fields.find((f) => f.name === 'vector')?.type as FixedSizeList | undefined)?.listSize ?? 0, arrow: await t.query().toArrow() }; } finally { t.close(); }
+  };
+  try {
+    const c = await read('chunks');
+    const dim = c?.dim ?? 0;
+    const store = await openStore(uri, { dim, storageOptions: o.storageOptions });
+    const files = await store.fileStates().finally(() => store.close());
+    const f = c ? await read('features') : null;
+    const tt = c ? await read('terms') : null;
+    if (!c || !f || !tt || c.arrow.numRows !== f.arrow.numRows) {
+      if (!c || c.arrow.numRows === 0) return { dim, files, chunks: emptyChunks(), features: [], terms: [] };
+      throw new Error(`the staging database ${uri} is incomplete (chunks without their features)`);
+    }
+    const t = c.arrow;
+    // The worker's row of each staged chunk, by id; the chunks are put in that order.
+    const rowOf = new Map<string, number>();
+    const [fp, fs, fr] = [strings(f.arrow, 'path'), numbers(f.arrow, 'start', Int32Array), numbers(f.arrow, 'row', Int32Array)];
+    fp.forEach((p, i) => rowOf.set(`${p}:${fs[i]}`, fr[i]));
+    const ids = strings(t, 'id');
+    const order = new Int32Array(ids.length);
+    ids.forEach((id, i) => {
+      const row = rowOf.get(id);
+      if (row === undefined) throw new Error(`staged chunk ${id} has no features row`);
+      order[row] = i;
+    });
+    const [path, start, end, hasTokens, hash, vector] = [strings(t, 'path'), numbers(t, 'start', Int32Array), numbers(t, 'end', Int32Array), bools(t, 'has_tokens'), strings(t, 'hash'), vectorColumn(t, dim)];
+    const pick = <T>(xs: ArrayLike<T>) => Array.from(order, (i) => xs[i]);
+    const sortedVectors = new Float32Array(vector.length);
+    order.forEach((i, r) => sortedVectors.set(vector.subarray(i * dim, (i + 1) * dim), r * dim));
+    const chunks: ChunkColumns = {
+      id: pick(ids), path: pick(path), start: Int32Array.from(pick(start)), end: Int32Array.from(pick(end)), vector: sortedVectors, hasTokens: pick(hasTokens), hash: pick(hash),
+    };
+    const [chars, blank, defs] = [numbers(f.arrow, 'chars', Int32Array), bools(f.arrow, 'blank'), strings(f.arrow, 'defs')];
+    const features = new Array<StagedShard['features'][number]>(fr.length);
+    fr.forEach((row, i) => { features[row] = { chars: chars[i], blank: blank[i], defs: JSON.parse(defs[i]) as string[] }; });
+    const kinds = strings(tt.arrow, 'kind');
+    const ints = (col: string, i: number) => {
+      const b = tt.arrow.getChild(col)!.get(i) as Uint8Array;
+      return new Int32Array(b.slice().buffer);
+    };
+    const terms = TERM_KINDS.map((kind) => {
+      const i = kinds.indexOf(kind);
+      return { keys: JSON.parse(strings(tt.arrow, 'keys')[i]) as string[], key: ints('key', i), row: ints('row', i), count: ints('count', i) };
+    });
+    return { dim, files, chunks, features, terms };
+  } finally {
+    db.close();
+  }
+}
+
+function emptyChunks(): ChunkColumns {
+  return { id: [], path: [], start: new Int32Array(0), end: new Int32Array(0), vector: new Float32Array(0), hasTokens: [], hash: [] };
+}
+
+/** Adds a staged shard's terms to a run's patch, its rows counted from `firstRow`. */
+export function addStagedTerms(patch: SnapshotPatch, firstRow: number, terms: StagedTerms[]): void {
+  TERM_KINDS.forEach((kind, k) => {
+    const t: KeyTriples = patch.terms[kind];
+    const s = terms[k];
+    if (!s) return;
+    const ids = s.keys.map((key) => t.id(key));
+    for (let i = 0; i < s.key.length; i++) t.add(ids[s.key[i]], firstRow + s.row[i], s.count[i]);
+  });
+}
+
+/** Drops a staging database (its tables; a local directory goes whole). Missing is fine. */
+export async function dropStaging(uri: string, storageOptions?: Record<string, string>): Promise<void> {
+  const db = await lancedb.connect(uri, { storageOptions });
+  try {
+    for (const name of ['chunks', 'files', 'features', 'terms', 'meta']) {
+      const t = await db.openTable(name).catch(() => null);
+      if (t) { t.close(); await db.dropTable(name); }
+    }
+  } finally { db.close(); }
+  if (!isRemoteUri(uri)) rmSync(uri, { recursive: true, force: true });
+}

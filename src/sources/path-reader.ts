@@ -1,0 +1,39 @@
+// Reads any entry by its path alone: a local file through the fs source, an s3://, az:// or http(s)://
+// URI through the remote source of its bucket, container or host (made once per store). The workspace
+// index reads back files it listed earlier this way: its candidates, a snapshot rebuilt from the store.
+import type { RemoteOptions } from './remote/options.js';
+import { createFsSource } from './fs.js';
+import type { Entry, Source } from './source.js';
+import { parseRemoteUri, isRemoteUri } from './uri.js';
+
+export function createPathReader(o: { remote?: RemoteOptions } = {}): Source {
+  const local = createFsSource({ paths: [] });
+  const stores = new Map<string, Promise<Source>>();
+
+  /** The remote source of the URI's store, and the entry as that source reads it (by raw key). */
+  const remoteOf = async (entry: Entry): Promise<{ source: Source; entry: Entry }> => {
+    const u = parseRemoteUri(entry.path);
+    const base = u.scheme === 's3' ? `s3://${u.bucket}/` : u.scheme === 'az' ? `az://${u.container}/` : `${u.url.origin}/`;
+    const key = u.scheme === 'http' ? `${u.url.pathname}${u.url.search}` : u.key;
+    let source = stores.get(base);
+    if (!source) {
+      source = import('./remote/index.js').then(({ createRemoteSources }) => createRemoteSources([base], { remote: o.remote })[0]);
+      stores.set(base, source);
+    }
+    return { source: await source, entry: { ...entry, key } as Entry };
+  };
+
+  return {
+    async *list() { /* reads only */ },
+    async read(entry, signal) {
+      if (!isRemoteUri(entry.path)) return local.read(entry, signal);
+      const r = await remoteOf(entry);
+      return r.source.read(r.entry, signal);
+    },
+    async *stream(entry, signal) {
+      if (!isRemoteUri(entry.path)) { yield* local.stream!(entry, signal); return; }
+      const r = await remoteOf(entry);
+      yield* r.source.stream!(r.entry, signal);
+    },
+  };
+}
