@@ -2,7 +2,7 @@
 // query without the text: its identifiers with counts (BM25 term frequencies), the names its lines
 // define (symbol boosts), its length in characters (BM25 document length) and whether it is blank.
 import { definedName } from '../rank/chunk-scorer.js';
-import type { IdentifierTable } from './identifier-table.js';
+import { ownString, type IdentifierTable } from './identifier-table.js';
 import { resized } from './typed-arrays.js';
 
 /** A chunk's distinct identifiers (ids in an IdentifierTable) and how often each occurs. */
@@ -32,7 +32,7 @@ export function chunkFeatures(lines: string[], table: IdentifierTable): ChunkFea
     if (blank && line.trim() !== '') blank = false;
     counter.line(line);
     const name = definedName(line);
-    if (name) definitions.add(name);
+    if (name) definitions.add(ownString(name));
   }
   return { chars, blank, identifiers: counter.done(), definitions: [...definitions] };
 }

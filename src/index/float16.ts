@@ -15,13 +15,17 @@ export function toFloat16(v: Float32Array): Uint16Array {
 let table: Float32Array | null = null;
 
 export function fromFloat16(h: Uint16Array): Float32Array {
+  return fromFloat16Into(h, new Float32Array(h.length), 0);
+}
+
+/** Widens `h` into `out` from index `at` (a snapshot's base and delta vectors go into one array). */
+export function fromFloat16Into(h: Uint16Array, out: Float32Array, at: number): Float32Array {
   if (!table) {
     table = new Float32Array(65536);
     for (let i = 0; i < 65536; i++) table[i] = halfValue(i);
   }
   const t = table;
-  const out = new Float32Array(h.length);
-  for (let i = 0; i < h.length; i++) out[i] = t[h[i]];
+  for (let i = 0; i < h.length; i++) out[at + i] = t[h[i]];
   return out;
 }
 

@@ -10,8 +10,8 @@ import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 
 import { Postings, type Entries } from './postings.js';
 import { chunkFiles, type Snapshot, type SnapshotFile } from './snapshot.js';
 import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
-import { toFloat16, fromFloat16 } from './float16.js';
-import { joined } from './typed-arrays.js';
+import { toFloat16, fromFloat16Into } from './float16.js';
+import { joined, resized } from './typed-arrays.js';
 
 const MAGIC = 'simgrep-snapshot-6';
 const DELTA_MAGIC = 'simgrep-snapshot-delta-1';
@@ -130,22 +130,25 @@ export function readSnapshotFile(file: string, version: string): Snapshot | null
   const delta = readFileOf(deltaPathOf(file), (r) => {
     const h = r.header;
     if (h.magic !== DELTA_MAGIC || h.version !== version) return null;
-    const base = readFileOf(file, (b) => baseOf(b, h.baseVersion));
+    // The base's vectors go into an array with room for the delta's, which are widened after them.
+    const base = readFileOf(file, (b) => baseOf(b, h.baseVersion, h.chunks - h.baseChunks));
     if (!base || base.start.length !== h.baseChunks) return null;
     return withDelta(base, r, version);
   });
   return delta ?? readFileOf(file, (r) => baseOf(r, version));
 }
 
-/** The snapshot in a base file if it is of `version`. */
-function baseOf(r: Sections, version: string): Snapshot | null {
+/** The snapshot in a base file if it is of `version` (its vectors' array has room for `moreChunks`). */
+function baseOf(r: Sections, version: string, moreChunks = 0): Snapshot | null {
   const h = r.header;
   if (h.magic !== MAGIC || h.version !== version) return null;
   const names = r.strings('defNames');
+  const halves = r.a('vectors') as Uint16Array;
+  const vectors = fromFloat16Into(halves, new Float32Array(halves.length + Math.max(0, moreChunks) * h.dim), 0).subarray(0, halves.length);
   return {
     version, dim: h.dim, files: r.files, defNames: names,
     chunkFile: chunkFiles(r.files, r.i32('start').length), start: r.i32('start'), end: r.i32('end'), chars: r.i32('chars'), flags: r.a('flags') as Uint8Array,
-    vectors: fromFloat16(r.a('vectors') as Uint16Array), defStart: r.i32('defStart'), defPlain: r.a('defPlain') as Uint8Array,
+    vectors, defStart: r.i32('defStart'), defPlain: r.a('defPlain') as Uint8Array,
     byLower: r.postings('lower'), byStem: r.postings('stem'), byDefLower: r.postings('defLower'), byDefStem: r.postings('defStem'),
     baseChunks: r.i32('start').length, baseVersion: version,
   };
@@ -157,7 +160,11 @@ function withDelta(base: Snapshot, d: Sections, version: string): Snapshot {
   const tailStart = d.i32('start');
   const n = n0 + tailStart.length;
   const dim = base.dim;
-  const vectors = joined(base.vectors, fromFloat16(d.a('vectors') as Uint16Array));
+  const tailVectors = d.a('vectors') as Uint16Array;
+  const length = base.vectors.length + tailVectors.length;
+  const fits = base.vectors.byteOffset + length * 4 <= base.vectors.buffer.byteLength;
+  const room = fits ? new Float32Array(base.vectors.buffer, base.vectors.byteOffset, length) : resized(base.vectors, length);
+  const vectors = fromFloat16Into(tailVectors, room, base.vectors.length);
   const names = new PackedStringsBuilder();
   const baseNames = PackedStrings.of(base.defNames);
   const tailNames = d.strings('defNames');

@@ -177,8 +177,15 @@ async function saveBody(
   await mkdir(path.dirname(dest), { recursive: true });
   const tmp = incompleteName(dest);
   const total = expectedBytes(r.res);
-  const fh = await open(tmp, 'w');
+  // Known before it exists: a Ctrl-C that lands while the file is being created still removes it.
   const untrack = trackIncomplete(tmp);
+  let fh;
+  try {
+    fh = await open(tmp, 'w');
+  } catch (e) {
+    untrack();
+    throw e;
+  }
   let closed = false;
   try {
     let received = 0;
