@@ -32,7 +32,7 @@ export interface ChunkBatchOptions {
 }
 
 /** Lines per commit: big enough that commits are rare, small enough that a kill loses little. */
-const COMMIT_LINES = 16_384;
+const COMMIT_LINES = 65_536;
 /** Lines per embedding request: enough requests per commit to keep every worker busy. */
 const EMBED_LINES = 2048;
 /** A batch of file states alone (unchanged content, binary files) is committed at this count. */
