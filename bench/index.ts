@@ -76,6 +76,19 @@ async function main(): Promise<void> {
   const deleted = await run(['index', tree, '--index-dir', idx, ...m]);
   const unchanged = await run(['index', tree, '--index-dir', idx, ...m]);
 
+  // The same update from a long-lived process (an agent's or an editor's): store open, model loaded.
+  log('re-index after touching one file, from the library');
+  const lib = createWorkspace({ dir: idx, model: MODEL, concurrency: 2 });
+  await lib.index([tree]);
+  const libraryTouched: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    appendFileSync(path.join(tree, files[8 + i]), `\n// retry the upload, take ${i}\n`);
+    const t = performance.now();
+    await lib.index([tree]);
+    libraryTouched.push(performance.now() - t);
+  }
+  await lib.close();
+
   const scanMs = median(scans.map((r) => r.wallMs));
   const results = {
     date: new Date().toISOString(),
@@ -88,7 +101,7 @@ async function main(): Promise<void> {
     sizeOnDisk: { bytes: sizeOnDisk, ratio: sizeOnDisk / counts.bytes },
     warm: { p50Ms: pct(warm, 0.5), p95Ms: pct(warm, 0.95), n: warm.length },
     cold: { medianMs: median(cold.map((r) => r.wallMs)), peakRssMb: Math.max(...cold.map((r) => r.peakRssKb)) / 1024 },
-    reindex: { oneTouchedMs: touched.wallMs, hundredDeletedMs: deleted.wallMs, nothingChangedMs: unchanged.wallMs },
+    reindex: { oneTouchedMs: touched.wallMs, hundredDeletedMs: deleted.wallMs, nothingChangedMs: unchanged.wallMs, libraryOneTouchedMs: median(libraryTouched) },
   };
   writeFileSync(path.join(REPO_ROOT, 'bench/index-results.json'), JSON.stringify(results, null, 2) + '\n');
   writeSection(results);
@@ -110,7 +123,7 @@ function writeSection(r: any): void {
     `| warm query p50 <= 20 ms, p95 <= 50 ms (library, ${r.warm.n} queries) | p50 ${f(r.warm.p50Ms, 1)} ms, p95 ${f(r.warm.p95Ms, 1)} ms | ${ok(r.warm.p50Ms <= 20 && r.warm.p95Ms <= 50)} |`,
     `| cold CLI query <= 300 ms | ${f(r.cold.medianMs)} ms (median of 7 processes) | ${ok(r.cold.medianMs <= 300)} |`,
     `| build >= one-shot throughput | build ${f(r.build.linesPerS)} lines/s (${f(r.build.ms / 1000, 1)} s) vs scan ${f(r.scan.linesPerS)} lines/s | ${ok(r.build.linesPerS >= r.scan.linesPerS)} |`,
-    `| re-index after touching one file <= 300 ms | ${f(r.reindex.oneTouchedMs)} ms (CLI process included; nothing changed: ${f(r.reindex.nothingChangedMs)} ms) | ${ok(r.reindex.oneTouchedMs <= 300)} |`,
+    `| re-index after touching one file <= 300 ms | CLI: ${f(r.reindex.oneTouchedMs)} ms (process start and LanceDB's load included; nothing changed: ${f(r.reindex.nothingChangedMs)} ms); library, store open and model loaded: ${f(r.reindex.libraryOneTouchedMs)} ms (median of 5) | CLI ${ok(r.reindex.oneTouchedMs <= 300)}, library ${ok(r.reindex.libraryOneTouchedMs <= 300)} |`,
     `| re-index after deleting 100 files <= 1 s | ${f(r.reindex.hundredDeletedMs)} ms | ${ok(r.reindex.hundredDeletedMs <= 1000)} |`,
     `| index size <= 2x source bytes | ${f(r.sizeOnDisk.bytes / 1048576, 1)} MB = ${f(r.sizeOnDisk.ratio, 2)}x | ${ok(r.sizeOnDisk.ratio <= 2)} |`,
     `| peak RSS while indexing <= one-shot + 200 MB | ${f(r.build.peakRssMb)} MB vs one-shot ${f(r.scan.peakRssMb)} MB | ${ok(r.build.peakRssMb <= r.scan.peakRssMb + 200)} |`,
