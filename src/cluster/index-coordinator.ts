@@ -11,19 +11,18 @@ import path from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Queue } from 'bullmq';
 import { SimgrepError, isSimgrepError } from '../errors.js';
-import { fileKey, identityOf, isUnder, sameIdentity } from '../index/file-identity.js';
-import type { IndexReport, SnapshotPatch, UpdateIndexOptions } from '../index/indexer.js';
+import { fileKey, identityOf, sameIdentity } from '../index/file-identity.js';
+import { dropMissing, unreadableWarning, type IndexReport, type SnapshotPatch, type UpdateIndexOptions } from '../index/indexer.js';
 import { lanceStorageOptions } from '../index/storage-options.js';
 import type { FileState } from '../index/store.js';
 import { TermCollector } from '../index/term-collector.js';
 import type { IndexUpdater } from '../index/workspace.js';
-import { writing } from '../index/writing.js';
 import { TopK } from '../rank/topk.js';
 import type { Hit } from '../rank/windows.js';
 import type { ClusterOptions } from '../searcher.js';
 import { sourcesForPaths } from '../sources/resolve.js';
 import type { Entry, Source, SourceWarning } from '../sources/source.js';
-import { isRemoteUri, redactUri } from '../sources/uri.js';
+import { isRemoteUri } from '../sources/uri.js';
 import { simgrepVersion } from '../version.js';
 import { connectRedis, unreachable } from './connection.js';
 import { DEFAULT_CLUSTER_TIMEOUT_MS } from './coordinator.js';
@@ -143,15 +142,7 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
     }
     report.errors += failures.stats.errors;
     report.warnings.push(...failures.warnings);
-    if (o.deleteMissing) {
-      // A root whose listing failed part-way keeps its indexed files (as in the local indexer).
-      const failed = new Set(report.warnings.filter((w) => w.code !== 'TOO_LARGE' && w.code !== 'PATH_NOT_FOUND').map((w) => w.path));
-      const roots = o.roots.filter((r) => !failed.has(redactUri(r)));
-      const gone = [...states.keys()].filter((k) => !seen.has(k) && roots.some((r) => isUnder(k, r)));
-      await writing(() => o.store.deleteFiles(gone));
-      for (const k of gone) { patch.dropFiles.add(k); patch.dropChunksOf.add(k); }
-      report.deleted = gone.length;
-    }
+    if (o.deleteMissing) await dropMissing(o, report, states.keys(), seen);
   } catch (e) {
     throw lost(e);
   } finally {
@@ -174,7 +165,7 @@ function changedOnly(source: Source, c: { states: Map<string, FileState>; seen: 
         let id;
         try { id = identityOf(entry); } catch (e) {
           c.report.errors++;
-          c.report.warnings.push({ path: entry.path, code: 'PATH_UNREADABLE', message: `${entry.path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); check it exists and its permissions` });
+          c.report.warnings.push(unreadableWarning(entry.path, e));
           continue;
         }
         const prev = c.states.get(key);

@@ -94,14 +94,12 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
     report.errors += ws.filter((w) => w.code !== 'TOO_LARGE').length;
     return ws;
   };
-  // A root whose listing failed part-way (store down, access denied) keeps its indexed files.
-  const unlisted = (w: SourceWarning) => w.code !== 'TOO_LARGE' && w.code !== 'PATH_NOT_FOUND';
   let lastProgress = 0;
 
   const unreadable = (entry: Entry, e: unknown) => {
     if (isSimgrepError(e) && (e.code === 'ABORTED' || e.code.startsWith('INDEX_') || e.code === 'WORKER_FAILED')) throw e;
     report.errors++;
-    report.warnings.push({ path: entry.path, code: 'PATH_UNREADABLE', message: `${entry.path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); check it exists and its permissions` });
+    report.warnings.push(unreadableWarning(entry.path, e));
   };
   // First what changed (a stat per file, cheap), so progress knows how much is left to read.
   const work: { entry: Entry; key: string; size: number; mtime: number; prev: FileState | undefined }[] = [];
@@ -139,14 +137,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   report.warnings.push(...drainListing());
   await batch.finish();
   report.lines = batch.linesSeen;
-  if (o.deleteMissing) {
-    const failed = new Set(report.warnings.filter(unlisted).map((w) => w.path));
-    const roots = o.roots.filter((r) => !failed.has(redactUri(r)));
-    const gone = [...states.keys()].filter((k) => !seen.has(k) && roots.some((r) => isUnder(k, r)));
-    await writing(() => o.store.deleteFiles(gone));
-    for (const k of gone) { patch.dropFiles.add(k); patch.dropChunksOf.add(k); }
-    report.deleted = gone.length;
-  }
+  if (o.deleteMissing) await dropMissing(o, report, states.keys(), seen);
   report.ms = performance.now() - started;
   return report;
 }
@@ -185,6 +176,25 @@ async function indexFile(source: Source, entry: Entry, key: string, st: { size: 
   state.lines = opened.lines();
   await batch.fileDone(state);
   return size;
+}
+
+/** The warning for an indexed path that cannot be read. */
+export function unreadableWarning(p: string, e: unknown): SourceWarning {
+  return { path: p, code: 'PATH_UNREADABLE', message: `${p}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); check it exists and its permissions` };
+}
+
+/**
+ * Drops the indexed files under the roots that the listing did not see (`seen`), recording them in
+ * the report and its patch. A root whose listing failed part-way (store down, access denied) keeps
+ * its indexed files.
+ */
+export async function dropMissing(o: Pick<UpdateIndexOptions, 'roots' | 'store'>, report: IndexReport, indexed: Iterable<string>, seen: Set<string>): Promise<void> {
+  const failed = new Set(report.warnings.filter((w) => w.code !== 'TOO_LARGE' && w.code !== 'PATH_NOT_FOUND').map((w) => w.path));
+  const roots = o.roots.filter((r) => !failed.has(redactUri(r)));
+  const gone = [...indexed].filter((k) => !seen.has(k) && roots.some((r) => isUnder(k, r)));
+  await writing(() => o.store.deleteFiles(gone));
+  for (const k of gone) { report.patch.dropFiles.add(k); report.patch.dropChunksOf.add(k); }
+  report.deleted = gone.length;
 }
 
 async function* iterate<T>(xs: T[]): AsyncIterable<T> { yield* xs; }
