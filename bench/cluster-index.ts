@@ -4,7 +4,7 @@
 // must hold the same files and chunks. Writes bench/cluster-index-results.json and the cluster-index
 // section of bench/RESULTS.md.
 // npm run build && nice -n 10 node dist/bench/cluster-index.js [--quick] [--repeats N] [--lines N]
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,9 +15,8 @@ import { measure, median, type RunResult } from './measure.js';
 import { BENCH_BUCKET, S3_KEYS, seedOnce, startS3 } from './remote-s3.js';
 import { benchArgs, writeResultsSection } from './results.js';
 import { startRedis } from '../test/helpers/redis-server.js';
+import { CLI, MODEL, startWorkers, stopWorkers } from './cluster-workers.js';
 
-const CLI = 'dist/src/cli/main.js';
-const MODEL = 'bench/.tmp/potion-8m-shape';
 const { quick, repeats } = benchArgs();
 const REPEATS = repeats(3);
 const linesAt = process.argv.indexOf('--lines');
@@ -25,19 +24,6 @@ const LINES = linesAt >= 0 ? Number(process.argv[linesAt + 1]) : quick ? 50_000 
 const log = (m: string): void => { process.stderr.write(`[bench:cluster-index] ${m}\n`); };
 
 interface Config { id: string; label: string; workers: number; threads: number; args: string[] }
-
-async function startWorkers(url: string, n: number, threads: number, env: NodeJS.ProcessEnv): Promise<ChildProcess[]> {
-  return Promise.all(Array.from({ length: n }, () => new Promise<ChildProcess>((resolve, reject) => {
-    const p = spawn(process.execPath, [CLI, 'worker', '--cluster', url, '-J', String(threads), '--model', MODEL, '--embedder', 'static'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    p.stderr!.setEncoding('utf8').on('data', (d: string) => { err = (err + d).slice(-4000); if (/listening for shards/.test(err)) resolve(p); });
-    p.once('exit', (code) => reject(new Error(`worker exited (${code}): ${err}`)));
-  })));
-}
-
-async function stopWorkers(ps: ChildProcess[]): Promise<void> {
-  await Promise.all(ps.map((p) => new Promise((r) => { p.once('exit', r); p.kill('SIGTERM'); })));
-}
 
 /** Files and chunks of a built index (every build must have the same). */
 async function counts(dir: string, env: NodeJS.ProcessEnv): Promise<string> {

@@ -14,9 +14,8 @@ import { measure, median } from './measure.js';
 import { BENCH_BUCKET, S3_KEYS, seedOnce, startS3 } from './remote-s3.js';
 import { writeResultsSection } from './results.js';
 import { startRedis } from '../test/helpers/redis-server.js';
+import { CLI, MODEL } from './cluster-workers.js';
 
-const CLI = 'dist/src/cli/main.js';
-const MODEL = 'bench/.tmp/potion-8m-shape';
 const QUERY = 'where do we retry failed uploads';
 const argv = process.argv.slice(2);
 const rateAt = argv.indexOf('--rate-kbps');

@@ -3,7 +3,6 @@
 // cluster query (one tiny object, warm workers, in this process) and the cost of a shard. Writes
 // bench/cluster-results.json and the cluster section of bench/RESULTS.md.
 // npm run build && node dist/bench/cluster.js [--quick] [--repeats N]
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,9 +13,8 @@ import { measure, median, type RunResult } from './measure.js';
 import { BENCH_BUCKET, S3_KEYS, seedOnce, startS3 } from './remote-s3.js';
 import { benchArgs, writeResultsSection } from './results.js';
 import { startRedis } from '../test/helpers/redis-server.js';
+import { CLI, MODEL, startWorkers, stopWorkers } from './cluster-workers.js';
 
-const CLI = 'dist/src/cli/main.js';
-const MODEL = 'bench/.tmp/potion-8m-shape';
 const QUERIES = ['where do we retry failed uploads', 'parse the config file and validate settings', 'close the database connection on timeout'];
 const TARGET_RATIO = 0.85;
 const TARGET_FIXED_MS = 100;
@@ -26,19 +24,6 @@ const log = (m: string): void => { process.stderr.write(`[bench:cluster] ${m}\n`
 
 interface Config { id: string; label: string; workers: number; threads: number; args: string[] }
 interface Row extends Config { runs: RunResult[]; wallS: number; linesPerSec: number; command: string }
-
-async function startWorkers(url: string, n: number, threads: number, env: NodeJS.ProcessEnv): Promise<ChildProcess[]> {
-  return Promise.all(Array.from({ length: n }, () => new Promise<ChildProcess>((resolve, reject) => {
-    const p = spawn(process.execPath, [CLI, 'worker', '--cluster', url, '-J', String(threads), '--model', MODEL, '--embedder', 'static'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    p.stderr!.setEncoding('utf8').on('data', (d: string) => { err = (err + d).slice(-4000); if (/listening for shards/.test(err)) resolve(p); });
-    p.once('exit', (code) => reject(new Error(`worker exited (${code}): ${err}`)));
-  })));
-}
-
-async function stopWorkers(ps: ChildProcess[]): Promise<void> {
-  await Promise.all(ps.map((p) => new Promise((r) => { p.once('exit', r); p.kill('SIGTERM'); })));
-}
 
 /**
  * The fixed cost of a cluster query: one tiny object, workers warm, timed inside this process (no node
