@@ -20,6 +20,7 @@ import { modelIdentity } from './model-identity.js';
 import { ALIVE_TTL_MS, HEARTBEAT_MS, PREFIX, PROTOCOL, QUEUE, aliveKey, resultsKey, type ShardJob, type ShardResult } from './protocol.js';
 import { DEFAULT_SHARD_BYTES, cutShards } from './shards.js';
 import { checkWorkers, type PendingShard } from './watch.js';
+import { enqueueShards, type Listed } from './enqueue.js';
 
 export const DEFAULT_CLUSTER_TIMEOUT_MS = 30_000;
 /** Errors that are the same on every shard: the query stops with them instead of N copies. */
@@ -58,8 +59,7 @@ export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext)
     stats: { files: 0, lines: 0, bytes: 0, skipped: 0, binary: 0, errors: 0, ms: 0 },
   };
   const shards = new Map<number, PendingShard>();
-  let total = 0;
-  let listingDone = false;
+  const listed: Listed = { total: 0, done: false };
   let fatal: unknown = null;
   const listingAbort = new AbortController();
   const addWarnings = (ws: SourceWarning[]) => {
@@ -81,31 +81,25 @@ export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext)
         recursive: o.recursive, hidden: o.hidden, noIgnore: o.noIgnore, extensions: o.extensions,
         maxFileBytes: o.maxFileBytes, remote: o.remote, followSymlinks: o.followSymlinks, listOnly: true,
       });
-      for await (const shard of cutShards(sources, { shardBytes, signal: listingAbort.signal, onWarnings: addWarnings })) {
-        const n = total;
-        const id = `${queryId}-${n}`;
-        const job: ShardJob = { ...me, queryId, n, roots: paths, cwd: process.cwd(), options: shardOptions(o), entries: shard.entries };
-        const pending: PendingShard = { id, entries: shard.entries, queued: false, missingTicks: 0 };
-        shards.set(n, pending); // before the job exists: its result may come back before add() returns
-        total++;
-        await queue.add('search', job, { jobId: id, removeOnComplete: true, removeOnFail: { age: 600 }, attempts: 1 });
-        pending.queued = true;
-      }
-      listingDone = true;
+      await enqueueShards({
+        queue, kind: 'search', runId: queryId, pending: shards, listed,
+        cut: cutShards(sources, { shardBytes, signal: listingAbort.signal, onWarnings: addWarnings }),
+        jobOf: (shard, n): ShardJob => ({ ...me, queryId, n, roots: paths, cwd: process.cwd(), options: shardOptions(o), entries: shard.entries }),
+      });
     })();
     listing.catch((e) => { fatal ??= e; });
 
     let lastWatch = 0;
     let lastProgress = 0;
     const watch = { noWorkerSince: null as number | null, noted: false };
-    while (!(listingDone && shards.size === 0)) {
+    while (!(listed.done && shards.size === 0)) {
       if (fatal) throw fatal;
       if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'the search was aborted');
       if (ctx.deadline?.signal.aborted) {
         state.stats.errors++;
         state.warnings.push({
           path: '', code: 'TIMEOUT',
-          message: `stopped after the --timeout of ${ctx.deadline.seconds} s: the results found so far are shown; ${shards.size} of ${total} shards${listingDone ? '' : ' listed so far'} were not searched`,
+          message: `stopped after the --timeout of ${ctx.deadline.seconds} s: the results found so far are shown; ${shards.size} of ${listed.total} shards${listed.done ? '' : ' listed so far'} were not searched`,
         });
         break;
       }
@@ -125,11 +119,11 @@ export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext)
       const now = performance.now();
       if (now - lastWatch >= 1000) {
         lastWatch = now;
-        await checkWorkers({ redis, queue, url: cfg.url, me, timeoutMs, shards, total, state, watch, notice: ctx.onNotice }).catch((e) => { throw lost(e); });
+        await checkWorkers({ redis, queue, url: cfg.url, me, timeoutMs, shards, total: listed.total, state, watch, notice: ctx.onNotice }).catch((e) => { throw lost(e); });
       }
       if (o.onProgress && now - lastProgress >= 250) {
         lastProgress = now;
-        o.onProgress({ ...state.stats, ms: now - started, shards: { done: total - shards.size, total, listing: !listingDone } });
+        o.onProgress({ ...state.stats, ms: now - started, shards: { done: listed.total - shards.size, total: listed.total, listing: !listed.done } });
       }
     }
   } catch (e) {

@@ -33,6 +33,7 @@ import { DEFAULT_SHARD_BYTES, cutShards } from './shards.js';
 import { MERGE_BATCH, mergeStaged } from './staged-merge.js';
 import { dropStaging, stagingUri } from './staging.js';
 import { checkWorkers, type PendingShard } from './watch.js';
+import { enqueueShards, type Listed } from './enqueue.js';
 
 export interface ClusterIndexContext {
   /** The model the workspace's searcher was made with (its spec): workers must run the same. */
@@ -66,8 +67,7 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
   const failures: ShardState = { topk: new TopK<Hit>(1), closest: null, warnings: [], seenWarnings: new Set(), stats: { files: 0, lines: 0, bytes: 0, skipped: 0, binary: 0, errors: 0, ms: 0 } };
   const shards = new Map<number, PendingShard>();
   const seen = new Set<string>();
-  let total = 0;
-  let listingDone = false;
+  const listed: Listed = { total: 0, done: false };
   let fatal: unknown = null;
   const listingAbort = new AbortController();
   const addWarnings = (ws: SourceWarning[]) => {
@@ -83,25 +83,22 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
     const sources = await sourcesForPaths(o.roots, { remote: o.remote, listOnly: true });
     const listing = (async () => {
       const changed = sources.map((s) => changedOnly(s, { states, seen, report }));
-      for await (const shard of cutShards(changed, { shardBytes, signal: listingAbort.signal, onWarnings: addWarnings })) {
-        const n = total++;
-        const id = `${runId}-${n}`;
-        const prev = shard.entries.map((e) => states.get(e.path)).filter((s): s is FileState => s !== undefined);
-        const job: IndexShardJob = { ...me, queryId: runId, n, indexDir, chunkLines: o.chunkLines, remote: remoteOptions(o), entries: shard.entries, prev };
-        const pending: PendingShard = { id, entries: shard.entries, queued: false, missingTicks: 0 };
-        shards.set(n, pending);
-        report.bytesToRead += shard.bytes;
-        await queue.add('index', job, { jobId: id, removeOnComplete: true, removeOnFail: { age: 600 }, attempts: 1 });
-        pending.queued = true;
-      }
-      listingDone = true;
+      await enqueueShards({
+        queue, kind: 'index', runId, pending: shards, listed,
+        cut: cutShards(changed, { shardBytes, signal: listingAbort.signal, onWarnings: addWarnings }),
+        jobOf: (shard, n): IndexShardJob => {
+          report.bytesToRead += shard.bytes;
+          const prev = shard.entries.map((e) => states.get(e.path)).filter((s): s is FileState => s !== undefined);
+          return { ...me, queryId: runId, n, indexDir, chunkLines: o.chunkLines, remote: remoteOptions(o), entries: shard.entries, prev };
+        },
+      });
     })();
     listing.catch((e) => { fatal ??= e; });
 
     let lastWatch = 0;
     let lastProgress = 0;
     const watch = { noWorkerSince: null as number | null, noted: false };
-    while (!(listingDone && shards.size === 0)) {
+    while (!(listed.done && shards.size === 0)) {
       if (fatal) throw fatal;
       if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
       // The results waiting are merged together (up to MERGE_BATCH: fewer commits when the merge falls
@@ -133,7 +130,7 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
       const now = performance.now();
       if (now - lastWatch >= 1000 && raw === null) {
         lastWatch = now;
-        await checkWorkers({ redis, queue, url: cfg.url, me, timeoutMs, shards, total, state: failures, watch, notice: cfg.onNotice }).catch((e) => { throw lost(e); });
+        await checkWorkers({ redis, queue, url: cfg.url, me, timeoutMs, shards, total: listed.total, state: failures, watch, notice: cfg.onNotice }).catch((e) => { throw lost(e); });
       }
       if (o.onProgress && now - lastProgress >= 250) {
         lastProgress = now;
