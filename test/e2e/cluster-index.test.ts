@@ -17,7 +17,7 @@ import { openStore } from '../../src/index/store.js';
 import { cliPath, runCli, type CliRun } from '../helpers/cli.js';
 import { startWorker, type WorkerProcess } from '../helpers/cluster.js';
 import { freePort, startRedis, type RedisServer } from '../helpers/redis-server.js';
-import { S3RVER_KEYS, putObject, seedObjects, startS3rver, type S3Server } from '../helpers/s3-server.js';
+import { S3RVER_KEYS, s3rverCliEnv, putObject, seedObjects, startS3rver, type S3Server } from '../helpers/s3-server.js';
 import { startProxy, type Proxy } from '../helpers/tcp-proxy.js';
 
 const BUCKET = 'tree';
@@ -106,13 +106,7 @@ beforeAll(async () => {
   home = await mkdtemp(path.join(tmpdir(), 'simgrep-cluster-index-'));
   redis = await startRedis();
   s3 = await startS3rver({ buckets: [BUCKET, 'idx'] });
-  env = {
-    HOME: home, SIMGREP_HOME: path.join(home, 'home'), SIMGREP_CACHE_DIR: path.join(home, 'cache'),
-    // No empty AWS_* values: LanceDB's object store reads them too, and an empty endpoint is not a URL.
-    AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: S3RVER_KEYS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3RVER_KEYS.secretAccessKey,
-    AWS_ENDPOINT_URL: s3.endpoint, AWS_SHARED_CREDENTIALS_FILE: path.join(home, 'none'), AWS_CONFIG_FILE: path.join(home, 'none'),
-    SIMGREP_REMOTE_TIMEOUT_MS: '60000', SIMGREP_REMOTE_RETRIES: '1',
-  };
+  env = s3rverCliEnv(home, s3.endpoint);
   const tree = path.join(home, 'tree');
   generateTree({ out: tree, lines: 8_000, seed: 5 });
   keys = corpusFiles(tree);

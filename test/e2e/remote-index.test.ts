@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusFiles } from '../../bench/remote-s3.js';
 import { generateTree } from '../../bench/corpus.js';
 import { runCli } from '../helpers/cli.js';
-import { S3RVER_KEYS, putObject, seedObjects, startS3rver, type S3Server } from '../helpers/s3-server.js';
+import { S3RVER_KEYS, s3rverCliEnv, putObject, seedObjects, startS3rver, type S3Server } from '../helpers/s3-server.js';
 
 const BUCKET = 'tree';
 const uri = `s3://${BUCKET}/src/`;
@@ -28,13 +28,7 @@ let keys: string[];
 beforeAll(async () => {
   home = await mkdtemp(path.join(tmpdir(), 'simgrep-remote-index-'));
   s3 = await startS3rver({ buckets: [BUCKET, 'idx'] });
-  env = {
-    HOME: home, SIMGREP_HOME: path.join(home, 'home'), SIMGREP_CACHE_DIR: path.join(home, 'cache'),
-    // No empty AWS_* values: LanceDB's object store reads them too, and an empty endpoint is not a URL.
-    AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: S3RVER_KEYS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3RVER_KEYS.secretAccessKey,
-    AWS_ENDPOINT_URL: s3.endpoint, AWS_SHARED_CREDENTIALS_FILE: path.join(home, 'none'), AWS_CONFIG_FILE: path.join(home, 'none'),
-    SIMGREP_REMOTE_TIMEOUT_MS: '60000', SIMGREP_REMOTE_RETRIES: '1',
-  };
+  env = s3rverCliEnv(home, s3.endpoint);
   const tree = path.join(home, 'tree');
   generateTree({ out: tree, lines: 6_000, seed: 11 });
   keys = corpusFiles(tree);

@@ -69,3 +69,17 @@ export async function seedObjects(endpoint: string, bucket: string, objects: Rec
     for (let next = queue.shift(); next; next = queue.shift()) await putObject(endpoint, bucket, next[0], next[1]);
   }));
 }
+
+/**
+ * The environment for a CLI that indexes or reads s3rver: its keys and endpoint, no credentials or
+ * config files of the host, and no empty AWS_* values (LanceDB's object store reads them too, and an
+ * empty endpoint is not a URL).
+ */
+export function s3rverCliEnv(home: string, endpoint: string): Record<string, string> {
+  return {
+    HOME: home, SIMGREP_HOME: path.join(home, 'home'), SIMGREP_CACHE_DIR: path.join(home, 'cache'),
+    AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: S3RVER_KEYS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3RVER_KEYS.secretAccessKey,
+    AWS_ENDPOINT_URL: endpoint, AWS_SHARED_CREDENTIALS_FILE: path.join(home, 'none'), AWS_CONFIG_FILE: path.join(home, 'none'),
+    SIMGREP_REMOTE_TIMEOUT_MS: '60000', SIMGREP_REMOTE_RETRIES: '1',
+  };
+}
