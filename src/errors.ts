@@ -23,6 +23,7 @@ export const ErrorCodes = {
   INDEX_LOCKED: 'Another process is updating the workspace index',
   INDEX_WRITE_FAILED: 'Writing the workspace index failed (disk full, permissions)',
   WORKSPACE_NOT_FOUND: 'No workspace by that name or none covers the paths',
+  SERVER_UNAVAILABLE: 'A workspace server could not start (its socket is taken or its directory is not private)',
   CLUSTER_UNAVAILABLE: 'The cluster\'s Redis could not be reached or was lost mid-query',
   CLUSTER_NO_WORKER: 'No cluster worker took the shards in time',
   CLUSTER_INCOMPATIBLE: 'A cluster worker runs another simgrep version or model than the coordinator',

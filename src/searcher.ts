@@ -33,8 +33,8 @@ export interface SearcherOptions {
 }
 
 /** How lines are ranked: fused lexical + semantic (default), embedding distance only, or lexical only. */
-export const SEARCH_MODES = ['hybrid', 'semantic', 'lexical', 'line'] as const;
-export type SearchMode = typeof SEARCH_MODES[number];
+export { SEARCH_MODES, type SearchMode } from './types.js';
+import { SEARCH_MODES, type SearchMode } from './types.js';
 
 export interface SearchOptions {
   query: string;

@@ -49,3 +49,7 @@ export interface ModelData {
 }
 
 export type EmbedderKind = 'static' | 'onnx';
+
+/** Ranking modes of a search (`--mode`). */
+export const SEARCH_MODES = ['hybrid', 'semantic', 'lexical', 'line'] as const;
+export type SearchMode = typeof SEARCH_MODES[number];

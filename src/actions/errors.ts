@@ -47,6 +47,7 @@ const BY_CODE: Record<ErrorCode, ErrorType> = {
   INDEX_LOCKED: 'index_error',
   INDEX_WRITE_FAILED: 'index_error',
   WORKSPACE_NOT_FOUND: 'workspace_not_found',
+  SERVER_UNAVAILABLE: 'internal_error',
   CLUSTER_UNAVAILABLE: 'remote_error',
   CLUSTER_NO_WORKER: 'timeout',
   CLUSTER_INCOMPATIBLE: 'invalid_argument',

@@ -1,6 +1,6 @@
 // The one flag table: it drives parsing, --help and the README's option list.
 import { SimgrepError } from '../errors.js';
-import { SEARCH_MODES } from '../searcher.js';
+import { SEARCH_MODES } from '../types.js';
 
 type Kind = 'bool' | 'int' | 'number' | 'string' | 'size';
 
@@ -39,6 +39,8 @@ export const FLAGS: FlagDef[] = [
   { name: 'workspace', short: 'w', kind: 'string', value: 'NAME', help: 'Use (or with simgrep index, build) this named workspace index (also SIMGREP_WORKSPACE)' },
   { name: 'index-dir', kind: 'string', value: 'DIR|s3://…', help: 'Use (or build) the workspace index in this directory or s3:// prefix' },
   { name: 'index', kind: 'bool', negatable: true, help: 'Answer from a workspace index that covers the paths (default on; --no-index: always scan)' },
+  { name: 'server', kind: 'bool', negatable: true, help: 'Send searches and simgrep index runs to the workspace\'s server when one runs (default on; --no-server: do the work in this process)' },
+  { name: 'idle-timeout', kind: 'number', value: 'SECONDS', help: 'simgrep serve: stop after SECONDS without a request (default 1800; 0 = never)' },
   { name: 'cluster', kind: 'string', value: 'URL', help: 'Search on the workers of a cluster: its Redis, redis://host:6379 or rediss://:PASSWORD@host (also SIMGREP_CLUSTER); with simgrep index, build the index on them; with simgrep worker, the cluster to serve' },
   { name: 'cluster-timeout', kind: 'number', value: 'SECONDS', help: 'With --cluster: give up when no worker has been listening for SECONDS (default 30)' },
   { name: 'shard-size', kind: 'size', value: 'SIZE', help: 'With --cluster: bytes of files per shard (default 16M)' },
@@ -140,8 +142,9 @@ export function helpText(version: string): string {
     '       command | simgrep [OPTIONS] <QUERY>',
     '       simgrep index [-w NAME | --index-dir DIR] [PATH]...      build or update a workspace index',
     '       simgrep workspace use|status|list|prune|rm [NAME] [--json]',
+    '       simgrep serve [-w NAME | --index-dir DIR | PATH...]          keep a workspace loaded: searches of it answer in milliseconds',
     '       simgrep worker --cluster redis://host:6379 [-J N]            serve cluster searches and index builds (see --cluster)',
-    '       (to search for the word "index" or "workspace", put -- before the query)',
+    '       (to search for the word "index", "workspace" or "serve", put -- before the query)',
     '',
     'PATH may be a file, a directory (searched recursively), a quoted glob, - (standard input), or a URI:',
     's3://bucket/prefix/, az://container/prefix/, https://host/file (see the README for credentials).',

@@ -6,13 +6,15 @@ import { createJsonPrinter } from '../output/json.js';
 import { createJsonlPrinter } from '../output/jsonl.js';
 import type { Printer } from '../output/printer.js';
 import { createTextPrinter } from '../output/text.js';
-import { createSearcher, type SearchMode, type SearchResponse } from '../searcher.js';
-import { createStdinSource } from '../sources/content.js';
+import type { SearchMode, SearchResponse } from '../searcher.js';
 import type { EmbedderKind } from '../types.js';
 import { helpText, parseArgs, type ParsedFlags } from './flags.js';
 import { createProgress } from './progress.js';
-import { searchTarget } from './commands/workspace-target.js';
-import { createWorkspace } from '../index/workspace.js';
+import { searchTarget, targetDir } from './commands/workspace-target.js';
+import { askServer } from '../server/client.js';
+import { identityOf } from '../server/identity.js';
+import type { WireSearchOptions } from '../server/protocol.js';
+import { socketPathFor } from '../server/socket-path.js';
 import { writeFailure } from './write-failure.js';
 import { removeIncompleteDownloads } from '../model/download-temps.js';
 
@@ -26,6 +28,7 @@ type Command = (flags: ParsedFlags, args: string[]) => Promise<number>;
  */
 const COMMANDS: Record<string, () => Promise<Command>> = {
   index: async () => (await import('./commands/index-command.js')).runIndexCommand,
+  serve: async () => (await import('./commands/serve-command.js')).runServeCommand,
   workspace: async () => (await import('./commands/workspace-command.js')).runWorkspaceCommand,
   mcp: async () => (await import('./commands/mcp-command.js')).runMcpCommand,
   run: async () => (await import('./commands/run-command.js')).runRunCommand,
@@ -68,30 +71,42 @@ async function main(argv: string[]): Promise<number> {
     shardBytes: flags['shard-size'] as number | undefined,
     onNotice: (m: string) => { progress.clear(); process.stderr.write(`simgrep: ${m}\n`); },
   };
+  const options: WireSearchOptions = {
+    query,
+    mode: flags.mode as SearchMode | undefined,
+    paths,
+    topK: flags['top-k'] as number | undefined,
+    maxDistance: flags['max-distance'] as number | undefined,
+    nLines: flags['n-lines'] as number | undefined,
+    ignoreCase: flags['ignore-case'] === true,
+    extensions: typeof flags.ext === 'string' ? flags.ext.split(',').filter(Boolean) : undefined,
+    recursive: flags.recursive !== false,
+    hidden: flags.hidden === true,
+    noIgnore: flags.ignore === false,
+    maxFileBytes: flags['max-filesize'] as number | undefined,
+    followSymlinks: flags.follow === true,
+    timeoutMs: typeof flags.timeout === 'number' ? flags.timeout * 1000 : undefined,
+    remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined },
+    merge: flags.merge !== false,
+  };
   // A cluster search scans on the workers: a workspace index here cannot answer for them.
   const target = useStdin || cluster ? null : searchTarget(flags, paths);
+  // The workspace's resident server (simgrep serve) answers when one runs for it.
+  if (target && flags.server !== false) {
+    const answer = await askServer(socketPathFor(targetDir(target)), { op: 'search', identity: identityOf(engine), cwd: process.cwd(), options });
+    if (answer?.search) return report(answer.search, flags, answer.pid);
+  }
+  // Loaded only for a search this process runs itself: a server's client never pays for them.
+  const [{ createWorkspace }, { createSearcher }, { createStdinSource }] = await Promise.all([
+    import('../index/workspace.js'), import('../searcher.js'), import('../sources/content.js'),
+  ]);
   const searcher = target ? createWorkspace({ ...engine, ...target, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined } }) : createSearcher(engine);
   try {
     const search = searcher.search({
+      ...options,
       cluster,
       signal: cluster ? interrupted.signal : undefined,
-      query,
-      mode: flags.mode as SearchMode | undefined,
-      paths,
       sources: useStdin ? [createStdinSource(process.stdin)] : undefined,
-      topK: flags['top-k'] as number | undefined,
-      maxDistance: flags['max-distance'] as number | undefined,
-      nLines: flags['n-lines'] as number | undefined,
-      ignoreCase: flags['ignore-case'] === true,
-      extensions: typeof flags.ext === 'string' ? flags.ext.split(',').filter(Boolean) : undefined,
-      recursive: flags.recursive !== false,
-      hidden: flags.hidden === true,
-      noIgnore: flags.ignore === false,
-      maxFileBytes: flags['max-filesize'] as number | undefined,
-      followSymlinks: flags.follow === true,
-      timeoutMs: typeof flags.timeout === 'number' ? flags.timeout * 1000 : undefined,
-      remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined },
-      merge: flags.merge !== false,
       onProgress: progress.search,
     });
     if (cluster) searching = search;
@@ -107,7 +122,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** Prints warnings and results (before the worker pool is closed), and returns the exit code. */
-function report(response: SearchResponse, flags: ParsedFlags): number {
+function report(response: SearchResponse, flags: ParsedFlags, serverPid?: number): number {
   for (const w of response.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
   const printer = pickPrinter(flags);
   for (const r of response.results) printer.result(r);
@@ -116,14 +131,15 @@ function report(response: SearchResponse, flags: ParsedFlags): number {
     const c = response.closestMiss;
     process.stderr.write(`simgrep: no line is closer than --max-distance ${flags['max-distance']}; the closest was ${c.filename}:${c.match_line + 1} (distance ${c.distance.toFixed(4)})\n`);
   }
-  if (flags.stats) process.stderr.write(statsLine(response.stats));
+  if (flags.stats) process.stderr.write(statsLine(response.stats, serverPid));
   if (response.stats.errors > 0) return 2;
   return response.results.length > 0 ? 0 : 1;
 }
 
-function statsLine(s: SearchResponse['stats']): string {
+function statsLine(s: SearchResponse['stats'], serverPid?: number): string {
   const n = (x: number, unit: string) => `${x.toLocaleString('en-US')} ${unit}${x === 1 ? '' : 's'}`;
-  const from = s.index ? ` from workspace ${s.index.workspace} (${n(s.index.refreshed, 'file')} re-indexed first)` : '';
+  const by = serverPid === undefined ? '' : `, answered by simgrep serve (pid ${serverPid})`;
+  const from = s.index ? ` from workspace ${s.index.workspace} (${n(s.index.refreshed, 'file')} re-indexed first${by})` : by;
   return `simgrep: searched ${n(s.files, 'file')}, ${n(s.lines, 'line')}, ${n(s.bytes, 'byte')}${from} in ${Math.round(s.ms)} ms; `
     + `skipped ${n(s.skipped, 'file')} (${s.binary} binary); ${n(s.errors, 'error')}\n`;
 }

@@ -2,39 +2,47 @@
 // workspace is named after the paths' real location (so a later search of those paths finds it).
 // With --cluster (or $SIMGREP_CLUSTER) the cluster's workers read and embed; this process merges.
 import { SimgrepError } from '../../errors.js';
-import type { IndexProgress, IndexReport } from '../../index/indexer.js';
+import type { IndexProgress } from '../../index/indexer.js';
 import { defaultName } from '../../index/registry.js';
-import { createWorkspace } from '../../index/workspace.js';
+import { askServer } from '../../server/client.js';
+import { identityOf } from '../../server/identity.js';
+import type { WireIndexReport } from '../../server/protocol.js';
+import { socketPathFor } from '../../server/socket-path.js';
 import type { ClusterOptions } from '../../searcher.js';
 import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
-import { namedTarget } from './workspace-target.js';
+import { namedTarget, targetDir } from './workspace-target.js';
 
 export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Promise<number> {
   const target = namedTarget(flags) ?? (paths.length > 0 ? { name: defaultName(paths) } : null);
   if (!target) throw new SimgrepError('BAD_FLAG', 'simgrep index needs PATHs to index (e.g. simgrep index ./src), or -w NAME to update that workspace');
+  const engine = { model: flags.model as string | undefined, embedder: flags.embedder as EmbedderKind | undefined };
+  const progress = indexProgress(process.stderr);
+  const cluster = clusterOf(flags, progress.clear);
+  // The workspace's resident server (simgrep serve) updates it when one runs: its tables are open.
+  if (!cluster && flags.server !== false) {
+    const answer = await askServer(socketPathFor(targetDir(target)), { op: 'index', identity: identityOf(engine), cwd: process.cwd(), paths }, progress.update);
+    progress.clear();
+    if (answer?.index) return printed(answer.workspace, answer.index);
+  }
+  const { createWorkspace } = await import('../../index/workspace.js');
   const ws = createWorkspace({
     ...target,
-    model: flags.model as string | undefined,
+    ...engine,
     concurrency: flags.concurrency as number | undefined,
-    embedder: flags.embedder as EmbedderKind | undefined,
     offline: flags.offline === true || undefined,
     remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined },
   });
-  const progress = indexProgress(process.stderr);
   try {
     const roots = paths.length > 0 ? paths : (await ws.status()).roots;
     if (roots.length === 0) throw new SimgrepError('BAD_FLAG', `workspace ${ws.name} has no paths yet; pass the paths to index`);
-    const cluster = clusterOf(flags, progress.clear);
     // Ctrl-C or SIGTERM during a cluster build: its shards leave the queue and its staging is dropped before exiting.
     const stop = new AbortController();
     const abort = () => stop.abort();
     if (cluster) for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, abort);
     const report = await ws.index(roots, { onProgress: progress.update, cluster, signal: cluster ? stop.signal : undefined });
     progress.clear();
-    for (const w of report.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
-    process.stderr.write(summary(ws.name, report));
-    return report.errors > 0 ? 2 : 0;
+    return printed(ws.name, report);
   } finally {
     progress.clear();
     await ws.close();
@@ -53,7 +61,14 @@ function clusterOf(flags: ParsedFlags, clear: () => void): ClusterOptions | unde
   };
 }
 
-function summary(name: string, r: IndexReport): string {
+/** Prints a run's warnings and summary; the exit code. */
+function printed(name: string, r: WireIndexReport): number {
+  for (const w of r.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
+  process.stderr.write(summary(name, r));
+  return r.errors > 0 ? 2 : 0;
+}
+
+function summary(name: string, r: WireIndexReport): string {
   const n = (x: number) => x.toLocaleString('en-US');
   const rate = r.ms > 0 && r.lines > 0 ? `, ${n(Math.round((r.lines / r.ms) * 1000))} lines/s` : '';
   return `simgrep: workspace ${name}: ${n(r.files)} files checked, ${n(r.indexed)} indexed (${n(r.lines)} lines, ${n(r.chunks)} chunks, ${n(r.reused)} reused), `

@@ -14,6 +14,11 @@ export function namedTarget(flags: ParsedFlags, env: NodeJS.ProcessEnv = process
   return name ? { name } : null;
 }
 
+/** The directory (or URI) of a target's index. */
+export function targetDir(target: WorkspaceTarget, env: NodeJS.ProcessEnv = process.env): string {
+  return target.dir ?? workspaceDir(target.name, env);
+}
+
 /** The workspace a search should use, or null for a one-shot scan. */
 export function searchTarget(flags: ParsedFlags, paths: string[], env: NodeJS.ProcessEnv = process.env): WorkspaceTarget | null {
   if (flags.index === false || paths.length === 0) return null;

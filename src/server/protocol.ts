@@ -1,0 +1,63 @@
+// What the CLI and a workspace's resident server say to each other: one JSON object per line over a
+// Unix socket. The client sends one request; the server answers with progress lines, then exactly
+// one final line (done, error or decline), then closes. Plain data only: no functions, no signals.
+import type { Socket } from 'node:net';
+import type { SerializedError } from '../errors.js';
+import type { IndexProgress } from '../index/indexer.js';
+import type { SearchOptions, SearchResponse } from '../searcher.js';
+import type { SourceWarning } from '../sources/source.js';
+
+export const PROTOCOL = 1;
+
+/** What must match for the server's answer to be the one this process would give. */
+export interface Identity {
+  protocol: number;
+  /** simgrep's version. */
+  version: string;
+  /** The model spec (a local directory by its real path, or a hub id). */
+  model: string;
+  /** --embedder, when given. */
+  embedder: string | null;
+}
+
+/** The options of a search that can cross the socket (the CLI's; no sources, signal or callbacks). */
+export type WireSearchOptions = Omit<SearchOptions, 'sources' | 'signal' | 'onProgress' | 'cluster'>;
+
+export type Request =
+  | { op: 'search'; identity: Identity; cwd: string; options: WireSearchOptions }
+  | { op: 'index'; identity: Identity; cwd: string; paths: string[] };
+
+/** The counts `simgrep index` prints (an IndexReport without its snapshot patch). */
+export interface WireIndexReport extends IndexProgress {
+  unchanged: number;
+  deleted: number;
+  chunks: number;
+  reused: number;
+  errors: number;
+  warnings: SourceWarning[];
+}
+
+export type Reply =
+  | { type: 'progress'; progress: IndexProgress }
+  | { type: 'done'; pid: number; workspace: string; search?: SearchResponse; index?: WireIndexReport }
+  | { type: 'error'; error: SerializedError }
+  | { type: 'decline'; reason: string };
+
+/** Calls `onLine` with each complete line received on the socket. */
+export function readLines(socket: Socket, onLine: (line: string) => void): void {
+  let pending = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    pending += chunk;
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) >= 0) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      if (line.length > 0) onLine(line);
+    }
+  });
+}
+
+export function send(socket: Socket, message: Request | Reply): void {
+  if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
+}

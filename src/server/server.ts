@@ -1,0 +1,169 @@
+// A workspace's resident server (`simgrep serve`): keeps the model, the ranking snapshot, the open
+// LanceDB tables, the worker pool and the watched walk of the workspace in memory, and answers the
+// CLI's searches and index updates over a Unix socket, so a command pays for a process start and a
+// connection instead of loading everything again. Requests run one at a time, each in the client's
+// working directory (paths are shown as the client typed them); a client that goes away cancels its
+// request. Answers are the workspace's own: the same code as `createWorkspace().search`.
+import { chmodSync, existsSync, lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { SimgrepError, serializeError } from '../errors.js';
+import type { IndexReport } from '../index/indexer.js';
+import type { Workspace } from '../index/workspace.js';
+import { mismatch } from './identity.js';
+import { readLines, send, type Identity, type Request, type WireIndexReport } from './protocol.js';
+import { socketDir } from './socket-path.js';
+
+export interface ServeOptions {
+  workspace: Workspace;
+  identity: Identity;
+  /** Where to listen (socketPathFor the workspace's directory). */
+  socket: string;
+  /** Stop after this long without a request (0: never). */
+  idleMs: number;
+  /** Said as the server works (the CLI prints it on stderr). */
+  onEvent?: (message: string) => void;
+}
+
+export interface RunningServer {
+  socket: string;
+  /** Stops listening, lets the request in progress finish, closes the workspace. */
+  stop(): Promise<void>;
+  /** Settles when the server has stopped (idle, or stop()). */
+  stopped: Promise<void>;
+}
+
+/** A progress line at most this often: a terminal cannot show more. */
+const PROGRESS_EVERY_MS = 100;
+
+export async function serve(o: ServeOptions): Promise<RunningServer> {
+  const { workspace: ws, socket } = o;
+  const say = o.onEvent ?? (() => {});
+  await claimSocket(socket);
+  const home = process.cwd();
+  let queue: Promise<void> = Promise.resolve();
+  let active = 0;
+  let idle: NodeJS.Timeout | null = null;
+  let stopping: Promise<void> | null = null;
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((r) => { resolveStopped = r; });
+
+  const server: Server = createServer((conn) => {
+    let taken = false;
+    readLines(conn, (line) => {
+      if (taken) return; // one request per connection
+      taken = true;
+      let req: Request;
+      try { req = JSON.parse(line) as Request; } catch {
+        send(conn, { type: 'error', error: { code: 'BAD_FLAG', message: 'the server got a request it cannot read (not JSON)' } });
+        conn.end();
+        return;
+      }
+      const why = req.identity ? mismatch(o.identity, req.identity) : 'the request names no simgrep version';
+      if (why) { send(conn, { type: 'decline', reason: why }); conn.end(); return; }
+      accept(conn, req);
+    });
+    conn.on('error', () => {}); // a client that died: its request is aborted by 'close'
+  });
+  server.on('error', (e) => say(`server error: ${e.message}`));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socket, () => { server.off('error', reject); resolve(); });
+  });
+  chmodSync(socket, 0o600);
+  const ours = lstatSync(socket).ino;
+  armIdle();
+
+  /** Queues a request; it runs after the ones before it, in the client's directory. */
+  function accept(conn: Socket, req: Request): void {
+    const abort = new AbortController();
+    conn.on('close', () => abort.abort());
+    active++;
+    if (idle) { clearTimeout(idle); idle = null; }
+    queue = queue.then(async () => {
+      if (abort.signal.aborted) return;
+      const started = performance.now();
+      try {
+        process.chdir(req.cwd);
+        if (req.op === 'search') {
+          const search = await ws.search({ ...req.options, signal: abort.signal });
+          send(conn, { type: 'done', pid: process.pid, workspace: ws.name, search });
+        } else {
+          const index = await runIndex(conn, req.paths, abort.signal);
+          send(conn, { type: 'done', pid: process.pid, workspace: ws.name, index });
+        }
+        say(`${req.op} answered in ${Math.round(performance.now() - started)} ms`);
+      } catch (e) {
+        send(conn, { type: 'error', error: serializeError(e) });
+      } finally {
+        try { process.chdir(home); } catch { /* gone: requests chdir first anyway */ }
+        conn.end();
+        active--;
+        armIdle();
+      }
+    });
+  }
+
+  async function runIndex(conn: Socket, paths: string[], signal: AbortSignal): Promise<WireIndexReport> {
+    const roots = paths.length > 0 ? paths : (await ws.status()).roots;
+    if (roots.length === 0) throw new SimgrepError('BAD_FLAG', `workspace ${ws.name} has no paths yet; pass the paths to index`);
+    let last = 0;
+    const report: IndexReport = await ws.index(roots, {
+      signal,
+      onProgress: (progress) => {
+        const now = performance.now();
+        if (now - last < PROGRESS_EVERY_MS) return;
+        last = now;
+        send(conn, { type: 'progress', progress });
+      },
+    });
+    const { patch: _patch, ...counts } = report;
+    return counts;
+  }
+
+  function armIdle(): void {
+    if (o.idleMs <= 0 || active > 0 || stopping) return;
+    if (idle) clearTimeout(idle);
+    idle = setTimeout(() => { say(`no request for ${Math.round(o.idleMs / 1000)} s; stopping`); void stop(); }, o.idleMs);
+    idle.unref();
+  }
+
+  function stop(): Promise<void> {
+    stopping ??= (async () => {
+      if (idle) clearTimeout(idle);
+      await new Promise<void>((r) => server.close(() => r()));
+      await queue;
+      // Another server may have taken the name since (after this one was declared dead): not ours to remove.
+      try { if (lstatSync(socket).ino === ours) unlinkSync(socket); } catch { /* already gone */ }
+      await ws.close();
+      resolveStopped();
+    })();
+    return stopping;
+  }
+
+  return { socket, stop, stopped };
+}
+
+/**
+ * Makes the socket's name free for this server: the per-user directory exists and is this user's
+ * alone; a socket left by a server that died is removed; a live server keeps it (an error).
+ */
+async function claimSocket(socket: string): Promise<void> {
+  const dir = socketDir();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = statSync(dir);
+  const uid = typeof process.getuid === 'function' ? process.getuid() : st.uid;
+  if (st.uid !== uid || (st.mode & 0o077) !== 0) {
+    throw new SimgrepError('SERVER_UNAVAILABLE', `${dir} must belong to you and be private (mode 700) to hold the server's socket; remove it, or set SIMGREP_RUNTIME_DIR to a private directory`);
+  }
+  if (!existsSync(socket)) return;
+  if (await answers(socket)) throw new SimgrepError('SERVER_UNAVAILABLE', `a simgrep server already serves this workspace (socket ${socket}); stop it first (its process, or kill the pid it printed)`);
+  unlinkSync(socket);
+}
+
+function answers(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = createConnection(socket);
+    c.once('connect', () => { c.destroy(); resolve(true); });
+    c.once('error', () => resolve(false));
+  });
+}

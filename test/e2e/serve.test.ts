@@ -1,0 +1,128 @@
+// simgrep serve through the real CLI: a running server answers searches and index runs of its
+// workspace with the same output as this process would print (and as a scan), sees files changed
+// after it started, declines clients of another model, and never stands in the way: a killed
+// server's socket is replaced, a second server is refused, an idle one stops and removes its socket.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cliPath, runCli } from '../helpers/cli.js';
+import { writeTinyModel } from '../helpers/tiny-model.js';
+
+let tmp = '';
+let tree = '';
+let env: Record<string, string> = {};
+const servers: ChildProcess[] = [];
+
+const WORDS = ['upload', 'retry', 'invoice', 'socket', 'parser', 'render', 'cache', 'token', 'backoff', 'queue'];
+function file(seed: number, lines: number): string {
+  return Array.from({ length: lines }, (_, i) => `const ${WORDS[(seed + i) % 10]}${i} = ${WORDS[(seed * 7 + i) % 10]}(${i}); // ${WORDS[(i * 3 + seed) % 10]} handling`).join('\n');
+}
+
+/** Starts `simgrep serve ARGS` and resolves once it listens (with its stderr so far). */
+async function startServer(args: string[]): Promise<{ child: ChildProcess; stderr: () => string }> {
+  const child = spawn(process.execPath, [cliPath, 'serve', ...args], { env: { ...process.env, HF_HUB_OFFLINE: '1', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  servers.push(child);
+  let err = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => { err += d; if (err.includes(' served by pid ')) resolve(); });
+    child.on('close', (code) => reject(new Error(`serve exited (${code}) before listening: ${err}`)));
+  });
+  return { child, stderr: () => err };
+}
+
+const exited = (child: ChildProcess): Promise<number | null> => new Promise((r) => { if (child.exitCode !== null || child.signalCode !== null) r(child.exitCode); else child.on('close', (code) => r(code)); });
+const sockets = () => (existsSync(env.SIMGREP_RUNTIME_DIR) ? readdirSync(path.join(env.SIMGREP_RUNTIME_DIR, `simgrep-${process.getuid!()}`)).filter((f) => f.endsWith('.sock')) : []);
+
+beforeAll(() => {
+  tmp = mkdtempSync(path.join(tmpdir(), 'simgrep-serve-'));
+  tree = path.join(tmp, 'tree');
+  for (let f = 0; f < 120; f++) {
+    mkdirSync(path.join(tree, `d${f % 6}`), { recursive: true });
+    writeFileSync(path.join(tree, `d${f % 6}`, `f${f}.ts`), file(f, 120));
+  }
+  env = { SIMGREP_HOME: path.join(tmp, 'home'), SIMGREP_CACHE_DIR: path.join(tmp, 'cache'), SIMGREP_RUNTIME_DIR: path.join(tmp, 'run') };
+});
+afterEach(async () => {
+  for (const s of servers.splice(0)) { s.kill('SIGKILL'); await exited(s); }
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('simgrep serve', () => {
+  it('answers searches and index runs of its workspace exactly as the process itself would', async () => {
+    const { child, stderr } = await startServer([tree, '-w', 'served', '-J', '1']);
+    expect(stderr()).toMatch(/workspace served: 120 files indexed/);
+    const queries = ['invoice parser cache', 'retry the upload with backoff', 'socket token queue'];
+    for (const mode of ['hybrid', 'semantic', 'lexical', 'line']) {
+      for (const q of queries) {
+        const served = await runCli([q, tree, '-w', 'served', '--mode', mode, '--json', '--top-k', '5', '--stats'], { env });
+        const local = await runCli([q, tree, '-w', 'served', '--mode', mode, '--json', '--top-k', '5', '--no-server'], { env });
+        const scan = await runCli([q, tree, '--mode', mode, '--json', '--top-k', '5', '--no-index'], { env });
+        expect(served.code).toBe(0);
+        expect(served.stderr).toMatch(/answered by simgrep serve \(pid \d+\)/);
+        expect(served.stdout).toBe(local.stdout);
+        expect(served.stdout).toBe(scan.stdout);
+      }
+    }
+    // A relative path, from another directory: shown as the client typed it.
+    const rel = await runCli(['invoice parser cache', 'tree/d2', '-w', 'served', '-n', '1', '--stats'], { env, cwd: tmp });
+    const relLocal = await runCli(['invoice parser cache', 'tree/d2', '--no-index', '-n', '1'], { env, cwd: tmp });
+    expect(rel.stderr).toMatch(/answered by simgrep serve/);
+    expect(rel.stdout).toBe(relLocal.stdout);
+    expect(rel.stdout).toMatch(/^tree\/d2\//m);
+
+    // A file changed after the server started: the next search sees it, as a scan does.
+    appendFileSync(path.join(tree, 'd1', 'f7.ts'), '\n// zebra stampede fallback when the upload stalls\n');
+    const changed = await runCli(['zebra stampede', tree, '-w', 'served', '--mode', 'lexical', '--json', '--stats'], { env });
+    expect(changed.stderr).toMatch(/1 file re-indexed first, answered by simgrep serve/);
+    expect(changed.stdout).toBe((await runCli(['zebra stampede', tree, '--mode', 'lexical', '--json', '--no-index'], { env })).stdout);
+    expect(JSON.parse(changed.stdout).results[0].filename).toBe(path.join(tree, 'd1', 'f7.ts'));
+
+    // simgrep index goes through the server too, and prints the same summary.
+    writeFileSync(path.join(tree, 'd0', 'new.ts'), file(999, 30));
+    const indexed = await runCli(['index', tree, '-w', 'served'], { env });
+    expect(indexed.code).toBe(0);
+    expect(indexed.stderr).toMatch(/workspace served: 121 files checked, 1 indexed \(30 lines/);
+    expect(stderr()).toMatch(/index answered in \d+ ms/);
+
+    // Another model: the server declines, the client answers itself (no "answered by").
+    const model = await writeTinyModel(path.join(tmp, 'tiny'));
+    const other = await runCli(['invoice parser cache', tree, '-w', 'served', '--model', model, '--stats'], { env });
+    expect(other.stderr).not.toMatch(/answered by simgrep serve/);
+
+    // Ctrl-C: it stops and removes its socket.
+    child.kill('SIGINT');
+    expect(await exited(child)).toBe(0);
+    expect(sockets()).toEqual([]);
+  });
+
+  it('a second server of one workspace is refused; a killed server is replaced; an idle one stops', async () => {
+    await runCli(['index', tree, '-w', 'solo'], { env });
+    const first = await startServer(['-w', 'solo', '-J', '0']);
+    const second = await runCli(['serve', '-w', 'solo'], { env });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(/already serves this workspace/);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    expect(sockets().length).toBe(1); // left behind by kill -9
+    // The CLI still answers (the dead socket refuses the connection), by itself.
+    const alone = await runCli(['upload retry', tree, '-w', 'solo', '--stats'], { env });
+    expect(alone.code).toBe(0);
+    expect(alone.stderr).not.toMatch(/answered by simgrep serve/);
+    // A new server takes the name over, and stops by itself when idle.
+    const next = await startServer(['-w', 'solo', '-J', '0', '--idle-timeout', '1']);
+    expect(await exited(next.child)).toBe(0);
+    expect(next.stderr()).toMatch(/no request for 1 s; stopping/);
+    expect(sockets()).toEqual([]);
+  });
+
+  it('says what to pass when it has no workspace to serve', async () => {
+    const r = await runCli(['serve'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/simgrep serve needs the workspace to serve: PATHs \(indexed first\), -w NAME or --index-dir DIR/);
+    const missing = await runCli(['serve', '-w', 'nope'], { env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/workspace nope does not exist/);
+  });
+});
