@@ -17,6 +17,9 @@ interface Cached { walk: Walk | null; dirty: boolean; watchers: Map<string, FSWa
 export class WalkCache {
   private readonly cached = new Map<string, Cached>();
 
+  /** @param watchFrom the search of the same paths from which their directories are watched. */
+  constructor(private readonly watchFrom = 2) {}
+
   /** The walk for `key` (the paths and walk options), re-run only when something may have changed. */
   async get(key: string, roots: string[], run: () => Promise<Walk>): Promise<{ walk: Walk; cached: boolean }> {
     let c = this.cached.get(key);
@@ -28,8 +31,8 @@ export class WalkCache {
       c = { walk: null, dirty: true, watchers: new Map(), uses: 0, broken: false };
       this.cached.set(key, c);
     }
-    // Watching starts with the second search of the same paths: a one-search process never pays for it.
-    const watching = ++c.uses >= 2 && !c.broken;
+    // Watching starts with the second search of the same paths (by default): a one-search process never pays for it.
+    const watching = ++c.uses >= this.watchFrom && !c.broken;
     // Marked clean before walking: an event during the walk makes the next search walk again.
     c.dirty = !watching;
     if (watching) this.watchDirs(c, roots.map((r) => path.resolve(r)));

@@ -56,6 +56,11 @@ export interface WorkspaceOptions extends SearcherOptions {
    * it open for its owner. The model options above are then ignored.
    */
   searcher?: Searcher;
+  /**
+   * A process that lives on (a server): watch the searched directories from the first search, not
+   * the second (a one-shot process never pays for watching).
+   */
+  resident?: boolean;
 }
 
 /**
@@ -105,7 +110,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   const chunkLines = RANK_DEFAULTS.chunkLines;
   let storeP: Promise<IndexStore> | null = null;
   let snapshot: Snapshot | null = null;
-  const walks = new WalkCache();
+  const walks = new WalkCache(o.resident ? 1 : 2);
   /** Reads indexed files back (local paths and URIs, with this machine's credentials). */
   const reader = createPathReader({ remote: o.remote });
 

@@ -23,6 +23,7 @@ export async function runServeCommand(flags: ParsedFlags, paths: string[]): Prom
   const ws = createWorkspace({
     ...target,
     ...engine,
+    resident: true,
     concurrency: flags.concurrency as number | undefined,
     offline: flags.offline === true || undefined,
     remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined },
