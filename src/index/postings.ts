@@ -128,6 +128,12 @@ export class Postings {
       addChunk[fill[r]] = rowChunk[added.row[t]];
       addCount[fill[r]++] = added.count[t];
     }
+    // A first build (nothing to merge with, no entry dropped, no key left empty): the grouped arrays are the postings.
+    if (this.keys.length === 0 && addChunk.every((c) => c >= 0) && groupStart.every((g, r) => r === 0 || g > groupStart[r - 1])) {
+      const out = new PackedStringsBuilder();
+      for (const id of order) out.add(added.keys[id]);
+      return new Postings(out.build(), groupStart, { chunk: addChunk, count: addCount });
+    }
     const old = this.all();
     const keys = PackedStrings.of(this.keys);
     const n = keys.length;
