@@ -5,7 +5,7 @@
 import { Postings } from './postings.js';
 import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
 import { TermCollector } from './term-collector.js';
-import { resized } from './typed-arrays.js';
+import { extended, resized } from './typed-arrays.js';
 
 export interface SnapshotFile {
   /** The file's key in the index: its absolute path. */
@@ -198,7 +198,7 @@ function appendChanges(old: Snapshot, ch: SnapshotChanges, version: string, file
   const out: Snapshot = {
     ...old, version, files,
     start: resized(old.start, n), end: resized(old.end, n), chars: resized(old.chars, n), flags: resized(old.flags, n),
-    vectors: resized(old.vectors, n * dim), defStart: resized(old.defStart, n + 1), chunkFile: chunkFiles(files, n),
+    vectors: extended(old.vectors, n * dim), defStart: resized(old.defStart, n + 1), chunkFile: chunkFiles(files, n),
   };
   const names = new PackedStringsBuilder();
   const oldNames = PackedStrings.of(old.defNames);

@@ -16,3 +16,24 @@ export function joined<T extends Typed>(a: T, b: ArrayLike<number>): T {
   out.set(b, a.length);
   return out;
 }
+
+/** Per buffer made by `extended`: how many elements its longest view uses (the rest is spare room). */
+const inUse = new WeakMap<ArrayBufferLike, number>();
+
+/**
+ * `a` at length `n` (at least a.length), zeros after a's elements. When a was made by `extended`,
+ * is the longest view of its buffer and the buffer has room, the result shares a's buffer (a itself
+ * still sees only its own elements): appending a few rows to a large array then costs no copy.
+ * Otherwise it is a copy with an eighth more room than asked.
+ */
+export function extended(a: Float32Array, n: number): Float32Array {
+  const at = a.byteOffset / 4;
+  if (inUse.get(a.buffer) === at + a.length && (at + n) * 4 <= a.buffer.byteLength) {
+    inUse.set(a.buffer, at + n);
+    return new Float32Array(a.buffer, a.byteOffset, n);
+  }
+  const out = new Float32Array(new ArrayBuffer((n + (n >> 3)) * 4), 0, n);
+  out.set(a);
+  inUse.set(out.buffer, n);
+  return out;
+}
