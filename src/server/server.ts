@@ -69,8 +69,8 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     server.once('error', reject);
     server.listen(socket, () => { server.off('error', reject); resolve(); });
   });
-  chmodSync(socket, 0o600);
-  const ours = lstatSync(socket).ino;
+  if (process.platform !== 'win32') chmodSync(socket, 0o600);
+  const ours = process.platform === 'win32' ? 0 : lstatSync(socket).ino;
   armIdle();
 
   /** Queues a request; it runs after the ones before it, in the client's directory. */
@@ -133,7 +133,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
       await new Promise<void>((r) => server.close(() => r()));
       await queue;
       // Another server may have taken the name since (after this one was declared dead): not ours to remove.
-      try { if (lstatSync(socket).ino === ours) unlinkSync(socket); } catch { /* already gone */ }
+      try { if (process.platform !== 'win32' && lstatSync(socket).ino === ours) unlinkSync(socket); } catch { /* already gone */ }
       await ws.close();
       resolveStopped();
     })();
@@ -148,6 +148,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
  * alone; a socket left by a server that died is removed; a live server keeps it (an error).
  */
 async function claimSocket(socket: string): Promise<void> {
+  if (process.platform === 'win32') return; // a named pipe: nothing on disk to claim
   const dir = socketDir();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const st = statSync(dir);

@@ -22,5 +22,7 @@ export function workspaceLocation(dir: string): string {
 /** The socket of the server of the workspace at `dir` (which may not exist yet). */
 export function socketPathFor(dir: string, env: NodeJS.ProcessEnv = process.env): string {
   const id = createHash('sha256').update(workspaceLocation(dir)).digest('hex').slice(0, 20);
+  // Windows has named pipes where Unix has sockets (net.listen takes either).
+  if (process.platform === 'win32') return `\\\\.\\pipe\\simgrep-${id}`;
   return path.join(socketDir(env), `${id}.sock`);
 }
