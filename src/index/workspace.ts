@@ -8,7 +8,7 @@ import { buildRankPlan, RANK_DEFAULTS } from '../rank/plan.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
 import { SEARCH_MODES, createSearcher, executorOf, validate, type ClusterOptions, type SearchOptions, type SearchResponse, type Searcher, type SearcherOptions } from '../searcher.js';
-import { createFsSource } from '../sources/fs.js';
+import { createFsSource, isGlob, type FsSourceOptions } from '../sources/fs.js';
 import { createPathReader } from '../sources/path-reader.js';
 import { sourcesForPaths } from '../sources/resolve.js';
 import type { Entry, Source, SourceWarning } from '../sources/source.js';
@@ -30,6 +30,7 @@ import { lanceStorageOptions } from './storage-options.js';
 import type { IndexStore } from './store.js';
 import { TermCollector } from './term-collector.js';
 import { WalkCache, type Walk } from './walk-cache.js';
+import { loadWalkRecord, saveWalkRecord, walkRecordFile } from './walk-record.js';
 import { checkNotForeign, diskUsage, mergeRoots, modelFingerprint, snapshotPath, workspaceNameOf } from './workspace-files.js';
 import { writing } from './writing.js';
 
@@ -262,7 +263,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       // An object store cannot be watched: a search of URIs lists them every time.
       const { walk, cached } = paths.some(isRemoteUri)
         ? { walk: await listWalk(await sourcesForPaths(paths, { ...filters, remote: so.remote ?? o.remote, listOnly: true }), so.signal), cached: false }
-        : await walks.get(walkKey, paths, () => listWalk([createFsSource({ paths, ...filters })], so.signal));
+        : await walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, filters, so.signal));
       const { entries, keys, warnings: walkWarnings } = walk;
       if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
       mark('walk');
@@ -367,6 +368,21 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   async function clusterUpdater(cluster: string | ClusterOptions): Promise<IndexUpdater> {
     const { clusterIndexUpdater } = await import('../cluster/index-coordinator.js');
     return clusterIndexUpdater(typeof cluster === 'string' ? { url: cluster } : cluster, { model: o.model ?? defaultModelSpec() });
+  }
+
+  /**
+   * The walk of local paths: as recorded by the last walk of them when no directory or ignore file it
+   * depends on changed since (walk-record.ts), else walked (and recorded).
+   */
+  async function recordedWalk(walkKey: string, paths: string[], filters: Omit<FsSourceOptions, 'paths'>, signal?: AbortSignal): Promise<Walk> {
+    const file = filters.maxFileBytes === undefined && !paths.some(isGlob) ? walkRecordFile(JSON.stringify([process.cwd(), walkKey])) : null;
+    const recorded = file ? loadWalkRecord(file) : null;
+    if (recorded) return recorded;
+    const listed: string[] = [];
+    const startedMs = Date.now();
+    const walk = await listWalk([createFsSource({ paths, ...filters, onListed: (d) => listed.push(d) })], signal);
+    if (file) saveWalkRecord(file, walk, { roots: paths, listed, rules: !filters.noIgnore, startedMs });
+    return walk;
   }
 
   /** A walk of the sources: the entries, their keys in the index, and the listing's warnings. */

@@ -14,6 +14,8 @@ export interface FsSourceOptions extends WalkFilters {
   paths: string[];
   noIgnore?: boolean;
   followSymlinks?: boolean;
+  /** Told each directory a walk lists (its absolute path), after listing it. */
+  onListed?: (dir: string) => void;
 }
 
 const GLOB_CHARS = /[*?[\]{}]/;
@@ -63,6 +65,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
       warn(at.display, 'PATH_UNREADABLE', `cannot read directory ${at.display}: ${(e as NodeJS.ErrnoException).code ?? e}; check its permissions`);
       return;
     }
+    opts.onListed?.(at.abs);
     const rulesHere = opts.noIgnore ? at.rules : await at.rules.enter(at.abs, new Set(items.map((d) => d.name)), ruleProblem(root.abs, root.display), at.io);
     let ancestors = at.ancestors;
     for (const d of items) {

@@ -1,7 +1,7 @@
 // simgrep index / workspace / indexed search through the real CLI: same output as a scan, crash
 // safety (kill -9 mid-index, then resume), one writer at a time, and clear errors for bad input.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,5 +130,27 @@ describe('simgrep index and indexed search', () => {
     expect(newer.stderr).toContain('was written by a newer simgrep (index format 99');
     const status = await runCli(['workspace', 'status', 'crash'], { env });
     expect(status.code).toBe(2);
+  });
+  it('a cold search of an unchanged tree skips the walk (recorded), and a file added later is still found', async () => {
+    const root = path.join(tmp, 'recorded');
+    for (let f = 0; f < 40; f++) {
+      mkdirSync(path.join(root, `d${f % 4}`), { recursive: true });
+      writeFileSync(path.join(root, `d${f % 4}`, `f${f}.ts`), file(f, 60));
+    }
+    // Directories changed in the last 2 s are not trusted by a record: these are made old.
+    const old = new Date(Date.now() - 60_000);
+    for (const d of [...readdirSync(root).map((d) => path.join(root, d)), root]) utimesSync(d, old, old);
+    const cache = path.join(tmp, 'walk-cache');
+    const e = { ...env, SIMGREP_CACHE_DIR: cache };
+    expect((await runCli(['index', root, '-w', 'recorded'], { env: e })).code).toBe(0);
+    const first = await runCli(['invoice parser cache', root, '-w', 'recorded', '--json', '--top-k', '5'], { env: e });
+    expect(readdirSync(path.join(cache, 'walks')).length).toBe(1);
+    const second = await runCli(['invoice parser cache', root, '-w', 'recorded', '--json', '--top-k', '5'], { env: e });
+    expect(second.stdout).toBe(first.stdout);
+    writeFileSync(path.join(root, 'd2', 'added.ts'), 'const zebraStampede = retryUpload(); // zebra stampede\n');
+    const added = await runCli(['zebra stampede', root, '-w', 'recorded', '--json', '--mode', 'lexical', '--stats'], { env: e });
+    expect(added.stderr).toMatch(/1 file re-indexed first/);
+    expect(JSON.parse(added.stdout).results[0].filename).toBe(path.join(root, 'd2', 'added.ts'));
+    expect(added.stdout).toBe((await runCli(['zebra stampede', root, '--json', '--mode', 'lexical', '--no-index'], { env: e })).stdout);
   });
 });

@@ -1,0 +1,126 @@
+// A cold search's walk without listing the tree again, as git's untracked cache does: the last walk of
+// the same paths (same filters, same working directory) is kept in simgrep's cache with the
+// modification time of every directory it listed and of every ignore file that could shape it. A
+// directory's mtime changes whenever an entry is created, removed or renamed in it, and an ignore
+// file's when it is edited (above the roots, only the ignore files and .git are checked), so while
+// none changed the walk finds the same files (whether those files
+// changed is found by the search's stat of each, as always). Not kept: walks with warnings, a size
+// cap, globs or named files among the paths, names that are not UTF-8, and walks that listed a
+// directory changed in the 2 s before it started (a change within the filesystem's timestamp
+// granularity could then go unseen).
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { simgrepCacheDir } from '../model/tokenizer-file.js';
+import type { Walk } from './walk-cache.js';
+
+const FORMAT = 2;
+/** A directory or ignore file changed this recently is not trusted to show its next change. */
+const RACY_MS = 2000;
+/** Records kept; the least recently written go first. */
+const KEEP = 64;
+const RULE_FILES = ['.gitignore', '.ignore'];
+
+/** [path, mtimeMs, inode] of a directory; [path, mtimeMs, inode, size] of an ignore file. */
+type DirStamp = [string, number, number];
+type FileStamp = [string, number, number, number];
+
+interface Record {
+  format: number;
+  dirs: DirStamp[];
+  rules: FileStamp[];
+  /** Files above the roots: [path, its stamp (mtime and size 0 for .git), or null when absent]. */
+  probes: [string, FileStamp | null][];
+  paths: string[];
+  keys: string[];
+}
+
+/** Where the walk of `key` (the working directory, paths and filters) is kept; null when caching is off. */
+export function walkRecordFile(key: string): string | null {
+  const cache = simgrepCacheDir();
+  return cache ? path.join(cache, 'walks', `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`) : null;
+}
+
+/** The recorded walk, if nothing it depends on changed since. */
+export function loadWalkRecord(file: string): Walk | null {
+  let r: Record;
+  try { r = JSON.parse(readFileSync(file, 'utf8')) as Record; } catch { return null; }
+  if (r.format !== FORMAT) return null;
+  for (const [dir, mtime, ino] of r.dirs) {
+    const st = statSync(dir, { throwIfNoEntry: false });
+    if (!st || !st.isDirectory() || st.mtimeMs !== mtime || st.ino !== ino) return null;
+  }
+  for (const [file, mtime, ino, size] of r.rules) {
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (!st || st.mtimeMs !== mtime || st.ino !== ino || st.size !== size) return null;
+  }
+  for (const [file, stamp] of r.probes) {
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (!st !== !stamp) return null;
+    if (st && stamp && (st.ino !== stamp[2] || (stamp[1] !== 0 && (st.mtimeMs !== stamp[1] || st.size !== stamp[3])))) return null;
+  }
+  return { entries: r.paths.map((p) => ({ path: p })), keys: r.keys, warnings: [] };
+}
+
+/**
+ * Keeps `walk` (of the directories `roots`, which listed `listed`, started at `startedMs`) when it can
+ * be trusted later; `rules`: whether ignore files shaped it.
+ */
+export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; listed: string[]; rules: boolean; startedMs: number }): void {
+  if (walk.warnings.length > 0 || walk.entries.some((e) => e.named || e.pipe || (e as { io?: unknown }).io !== undefined)) return;
+  const roots = o.roots.map((r) => path.resolve(r));
+  const listed = new Set(o.listed);
+  if (!roots.every((r) => listed.has(r))) return; // a root that is a file or a glob
+  const dirs: DirStamp[] = [];
+  const rules: FileStamp[] = [];
+  const stampDir = (d: string): boolean => {
+    const st = statSync(d, { throwIfNoEntry: false });
+    if (!st || st.mtimeMs > o.startedMs - RACY_MS) return false;
+    dirs.push([d, st.mtimeMs, st.ino]);
+    if (o.rules) {
+      for (const name of RULE_FILES) {
+        const f = statSync(path.join(d, name), { throwIfNoEntry: false });
+        if (!f) continue;
+        if (f.mtimeMs > o.startedMs - RACY_MS) return false;
+        rules.push([path.join(d, name), f.mtimeMs, f.ino, f.size]);
+      }
+    }
+    return true;
+  };
+  for (const d of listed) if (!stampDir(d)) return;
+  // Above the roots (up to the enclosing repository) only their ignore files and .git matter: each is
+  // recorded as present (with its stamp) or absent, so unrelated changes there (a busy home or /tmp)
+  // do not matter.
+  const probes: [string, FileStamp | null][] = [];
+  if (o.rules) {
+    const above = new Set<string>();
+    for (const r of roots) {
+      for (let d = path.dirname(r); !above.has(d) && !listed.has(d); d = path.dirname(d)) {
+        above.add(d);
+        const git = existsSync(path.join(d, '.git'));
+        for (const name of [...RULE_FILES, '.git']) {
+          const f = path.join(d, name);
+          const st = statSync(f, { throwIfNoEntry: false });
+          if (st && name !== '.git' && st.mtimeMs > o.startedMs - RACY_MS) return;
+          probes.push([f, st ? [f, name === '.git' ? 0 : st.mtimeMs, st.ino, name === '.git' ? 0 : st.size] : null]);
+        }
+        if (git || path.dirname(d) === d) break;
+      }
+    }
+  }
+  const record: Record = { format: FORMAT, dirs, rules, probes, paths: walk.entries.map((e) => e.path), keys: walk.keys };
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(record));
+    renameSync(tmp, file);
+    prune(path.dirname(file));
+  } catch { /* a read-only cache: the next search walks */ }
+}
+
+function prune(dir: string): void {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  if (files.length <= KEEP) return;
+  const aged = files.map((f) => ({ f, t: statSync(path.join(dir, f), { throwIfNoEntry: false })?.mtimeMs ?? 0 })).sort((a, b) => a.t - b.t);
+  for (const { f } of aged.slice(0, files.length - KEEP)) { try { unlinkSync(path.join(dir, f)); } catch { /* taken by another process */ } }
+}

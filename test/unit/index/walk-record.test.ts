@@ -1,0 +1,88 @@
+// The recorded walk is used only while no directory it listed and no ignore file changed: each kind of
+// change that alters a walk's file list must make it walk again.
+import { mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFsSource } from '../../../src/sources/fs.js';
+import { loadWalkRecord, saveWalkRecord } from '../../../src/index/walk-record.js';
+import type { Walk } from '../../../src/index/walk-cache.js';
+
+let tmp = '';
+let tree = '';
+let record = '';
+const past = new Date(Date.now() - 60_000);
+
+function age(...paths: string[]): void { for (const p of paths) utimesSync(p, past, past); }
+
+async function walkAndSave(noIgnore = false): Promise<Walk> {
+  const listed: string[] = [];
+  const source = createFsSource({ paths: [tree], noIgnore, onListed: (d) => listed.push(d) });
+  const entries = [];
+  for await (const e of source.list()) entries.push(e);
+  const walk = { entries, keys: entries.map((e) => path.resolve(e.path)), warnings: source.drainWarnings?.() ?? [] };
+  saveWalkRecord(record, walk, { roots: [tree], listed, rules: !noIgnore, startedMs: Date.now() });
+  return walk;
+}
+
+const names = (w: Walk | null) => w?.entries.map((e) => e.path).sort() ?? null;
+
+beforeEach(() => {
+  tmp = mkdtempSync(path.join(tmpdir(), 'simgrep-walk-record-'));
+  tree = path.join(tmp, 'tree');
+  mkdirSync(path.join(tree, 'a', 'b'), { recursive: true });
+  writeFileSync(path.join(tree, 'a', 'one.ts'), 'one');
+  writeFileSync(path.join(tree, 'a', 'b', 'two.ts'), 'two');
+  writeFileSync(path.join(tree, 'a', 'skip.log'), 'log');
+  writeFileSync(path.join(tree, '.gitignore'), '*.log\n');
+  age(path.join(tree, '.gitignore'), path.join(tree, 'a', 'b'), path.join(tree, 'a'), tree, tmp);
+  record = path.join(tmp, 'cache', 'walk.json');
+});
+afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('walk records', () => {
+  it('give back the walk while nothing changed', async () => {
+    const walk = await walkAndSave();
+    expect(names(walk)).toEqual([path.join(tree, 'a', 'b', 'two.ts'), path.join(tree, 'a', 'one.ts')]);
+    const back = loadWalkRecord(record);
+    expect(names(back)).toEqual(names(walk));
+    expect(back!.keys).toEqual(walk.keys);
+  });
+
+  it('are not used after a file is added, removed or renamed anywhere in the tree', async () => {
+    await walkAndSave();
+    writeFileSync(path.join(tree, 'a', 'b', 'three.ts'), 'three');
+    expect(loadWalkRecord(record)).toBeNull();
+    await walkAndSave(); // racy now (a directory changed just before): not kept
+    expect(loadWalkRecord(record)).toBeNull();
+    age(path.join(tree, 'a', 'b'));
+    await walkAndSave();
+    expect(names(loadWalkRecord(record))).toContain(path.join(tree, 'a', 'b', 'three.ts'));
+    unlinkSync(path.join(tree, 'a', 'one.ts'));
+    expect(loadWalkRecord(record)).toBeNull();
+    age(path.join(tree, 'a'));
+    await walkAndSave();
+    renameSync(path.join(tree, 'a', 'b', 'two.ts'), path.join(tree, 'a', 'b', 'deux.ts'));
+    expect(loadWalkRecord(record)).toBeNull();
+  });
+
+  it('are not used after an ignore file is edited in place or created above the tree', async () => {
+    await walkAndSave();
+    writeFileSync(path.join(tree, '.gitignore'), '*.ts\n'); // same directory entries, new rules
+    expect(loadWalkRecord(record)).toBeNull();
+    age(path.join(tree, '.gitignore'), tree);
+    await walkAndSave();
+    expect(loadWalkRecord(record)).not.toBeNull();
+    writeFileSync(path.join(tmp, '.ignore'), 'b/\n'); // the parent directory gains a rule file
+    expect(loadWalkRecord(record)).toBeNull();
+  });
+
+  it('are not kept for a walk with warnings or of a file', async () => {
+    const listed: string[] = [];
+    const file = path.join(tree, 'a', 'one.ts');
+    saveWalkRecord(record, { entries: [{ path: file, named: true }], keys: [file], warnings: [] }, { roots: [file], listed, rules: true, startedMs: Date.now() });
+    expect(loadWalkRecord(record)).toBeNull();
+    saveWalkRecord(record, { entries: [], keys: [], warnings: [{ path: tree, code: 'PATH_UNREADABLE', message: 'x' }] }, { roots: [tree], listed: [tree], rules: true, startedMs: Date.now() });
+    expect(loadWalkRecord(record)).toBeNull();
+  });
+});
