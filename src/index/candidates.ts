@@ -268,14 +268,33 @@ const PRIORS_ONLY = { pathWords: [], pathPriors: true } as unknown as RankPlan;
 export function pathInfo(path: string): PathInfo {
   let info = pathInfos.get(path);
   if (!info) {
-    if (pathInfos.size > 1_000_000) pathInfos.clear();
-    const facts = pathFacts(path);
-    const pathText = pathTerms(path).join(' ');
-    const namePrefixes = [...new Set(facts.names.filter((n) => n.length >= 3).map((n) => n.slice(0, 3)))];
-    info = { facts, pathText, lower: pathText.toLowerCase(), namePrefixes, termCounts: new Map(), plain: pathSignals(path, NO_PATH_WORDS, facts), withPriors: pathSignals(path, PRIORS_ONLY, facts) };
-    pathInfos.set(path, info);
+    info = infoOf(path, pathFacts(path), pathTerms(path).join(' '));
+    keepInfo(path, info);
   }
   return info;
+}
+
+/** What pathInfo works out from the path's text alone (the rest is derived): kept with a recorded walk. */
+export interface PathBasics { facts: PathFacts; pathText: string }
+
+export function pathBasics(path: string): PathBasics {
+  const { facts, pathText } = pathInfo(path);
+  return { facts, pathText };
+}
+
+/** Caches a path's facts as recorded with a walk, so pathInfo need not work them out again. */
+export function seedPathInfo(path: string, basics: PathBasics): void {
+  if (!pathInfos.has(path)) keepInfo(path, infoOf(path, basics.facts, basics.pathText));
+}
+
+function infoOf(path: string, facts: PathFacts, pathText: string): PathInfo {
+  const namePrefixes = [...new Set(facts.names.filter((n) => n.length >= 3).map((n) => n.slice(0, 3)))];
+  return { facts, pathText, lower: pathText.toLowerCase(), namePrefixes, termCounts: new Map(), plain: pathSignals(path, NO_PATH_WORDS, facts), withPriors: pathSignals(path, PRIORS_ONLY, facts) };
+}
+
+function keepInfo(path: string, info: PathInfo): void {
+  if (pathInfos.size > 1_000_000) pathInfos.clear();
+  pathInfos.set(path, info);
 }
 
 /**

@@ -12,9 +12,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { simgrepCacheDir } from '../model/tokenizer-file.js';
+import { pathBasics, seedPathInfo, type PathBasics } from './candidates.js';
 import type { Walk } from './walk-cache.js';
+import { simgrepVersion } from '../version.js';
 
-const FORMAT = 2;
+/** Bump when what a record holds changes, pathFacts and pathTerms (rank/) included. */
+const FORMAT = 3;
 /** A directory or ignore file changed this recently is not trusted to show its next change. */
 const RACY_MS = 2000;
 /** Records kept; the least recently written go first. */
@@ -27,12 +30,16 @@ type FileStamp = [string, number, number, number];
 
 interface Record {
   format: number;
+  /** simgrep's version: the path facts are its ranker's. */
+  version: string;
   dirs: DirStamp[];
   rules: FileStamp[];
   /** Files above the roots: [path, its stamp (mtime and size 0 for .git), or null when absent]. */
   probes: [string, FileStamp | null][];
   paths: string[];
   keys: string[];
+  /** Each path's facts as the ranker reads them (pathBasics), so a cold search need not work them out. */
+  basics: PathBasics[];
 }
 
 /** Where the walk of `key` (the working directory, paths and filters) is kept; null when caching is off. */
@@ -45,7 +52,7 @@ export function walkRecordFile(key: string): string | null {
 export function loadWalkRecord(file: string): Walk | null {
   let r: Record;
   try { r = JSON.parse(readFileSync(file, 'utf8')) as Record; } catch { return null; }
-  if (r.format !== FORMAT) return null;
+  if (r.format !== FORMAT || r.version !== simgrepVersion()) return null;
   for (const [dir, mtime, ino] of r.dirs) {
     const st = statSync(dir, { throwIfNoEntry: false });
     if (!st || !st.isDirectory() || st.mtimeMs !== mtime || st.ino !== ino) return null;
@@ -59,6 +66,7 @@ export function loadWalkRecord(file: string): Walk | null {
     if (!st !== !stamp) return null;
     if (st && stamp && (st.ino !== stamp[2] || (stamp[1] !== 0 && (st.mtimeMs !== stamp[1] || st.size !== stamp[3])))) return null;
   }
+  r.paths.forEach((p, i) => seedPathInfo(p, r.basics[i]));
   return { entries: r.paths.map((p) => ({ path: p })), keys: r.keys, warnings: [] };
 }
 
@@ -108,7 +116,8 @@ export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; l
       }
     }
   }
-  const record: Record = { format: FORMAT, dirs, rules, probes, paths: walk.entries.map((e) => e.path), keys: walk.keys };
+  const paths = walk.entries.map((e) => e.path);
+  const record: Record = { format: FORMAT, version: simgrepVersion(), dirs, rules, probes, paths, keys: walk.keys, basics: paths.map(pathBasics) };
   try {
     mkdirSync(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;

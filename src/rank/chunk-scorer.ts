@@ -112,7 +112,7 @@ const TEST_FILE = /(?:^|\/)(?:test_[^/]*\.py|[^/]*_test\.(?:py|go|rb|c|cpp|dart|
 const TEST_DIR = /(?:^|\/)(?:tests?|__tests__|spec|testing)(?:\/|$)/;
 const SIDE_DIR = /(?:^|\/)(?:compat|_compat|legacy|_?examples?|docs?_src|single_include)(?:\/|$)/;
 
-/** What a path says regardless of the query (the index caches it per file). */
+/** What a path says regardless of the query (the index caches it per file; walk records keep it: bump their FORMAT when it changes). */
 export interface PathFacts {
   fileStem: string;
   /** Identifier parts of the file stem and of its parent directory. */
