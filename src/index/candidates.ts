@@ -274,22 +274,26 @@ export function pathInfo(path: string): PathInfo {
   return info;
 }
 
-/** What pathInfo works out from the path's text alone (the rest is derived): kept with a recorded walk. */
-export interface PathBasics { facts: PathFacts; pathText: string }
+/** What pathInfo works out from the path's text (its signals are derived): kept with a recorded walk. */
+export type PathBasics = Pick<PathInfo, 'facts' | 'pathText' | 'lower' | 'namePrefixes'>;
 
 export function pathBasics(path: string): PathBasics {
-  const { facts, pathText } = pathInfo(path);
-  return { facts, pathText };
+  const { facts, pathText, lower, namePrefixes } = pathInfo(path);
+  return { facts, pathText, lower, namePrefixes };
 }
 
 /** Caches a path's facts as recorded with a walk, so pathInfo need not work them out again. */
-export function seedPathInfo(path: string, basics: PathBasics): void {
-  if (!pathInfos.has(path)) keepInfo(path, infoOf(path, basics.facts, basics.pathText));
+export function seedPathInfo(path: string, b: PathBasics): void {
+  if (!pathInfos.has(path)) keepInfo(path, withSignals(path, b));
 }
 
 function infoOf(path: string, facts: PathFacts, pathText: string): PathInfo {
   const namePrefixes = [...new Set(facts.names.filter((n) => n.length >= 3).map((n) => n.slice(0, 3)))];
-  return { facts, pathText, lower: pathText.toLowerCase(), namePrefixes, termCounts: new Map(), plain: pathSignals(path, NO_PATH_WORDS, facts), withPriors: pathSignals(path, PRIORS_ONLY, facts) };
+  return withSignals(path, { facts, pathText, lower: pathText.toLowerCase(), namePrefixes });
+}
+
+function withSignals(path: string, b: PathBasics): PathInfo {
+  return { ...b, termCounts: new Map(), plain: pathSignals(path, NO_PATH_WORDS, b.facts), withPriors: pathSignals(path, PRIORS_ONLY, b.facts) };
 }
 
 function keepInfo(path: string, info: PathInfo): void {

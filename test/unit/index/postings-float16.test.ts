@@ -34,6 +34,23 @@ describe('Postings', () => {
 });
 
 describe('float16', () => {
+  it('widens every one of the 65,536 halves to its value (bits back to the same half, NaNs stay NaN)', () => {
+    const all = Uint16Array.from({ length: 65536 }, (_, h) => h);
+    const wide = fromFloat16(all);
+    const back = toFloat16(wide);
+    let exponentAll = 0;
+    for (let h = 0; h < 65536; h++) {
+      const exp = (h >>> 10) & 0x1f;
+      if (exp === 0x1f && (h & 0x3ff) !== 0) { expect(Number.isNaN(wide[h])).toBe(true); continue; }
+      if (back[h] !== h) expect.fail(`half 0x${h.toString(16)} widened to ${wide[h]}, which narrows to 0x${back[h].toString(16)}`);
+      if (exp === 0x1f) exponentAll++;
+    }
+    expect(exponentAll).toBe(2); // +Infinity and -Infinity
+    expect(Object.is(wide[0x8000], -0)).toBe(true);
+    expect(wide[0x3c00]).toBe(1);
+    expect(wide[0x0001]).toBe(2 ** -24);
+  });
+
   it('round-trips within 2^-11 relative error, and exactly for representable values', () => {
     const xs = Float32Array.from([0, 1, -1, 0.5, 0.1, -0.333, 65504, 6.1e-5, 1e-7, 0.0625]);
     const back = fromFloat16(toFloat16(xs));
