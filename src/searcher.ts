@@ -9,7 +9,7 @@ import { createInProcessExecutor } from './in-process.js';
 import { loadModel, type LoadModelOptions } from './model/load.js';
 import { defaultModelSpec } from './model/default-model.js';
 import { runPipeline, type PipelineOutcome, type SearchProgress, type SearchStats } from './pipeline.js';
-import { createPool, type Executor } from './pool.js';
+import type { Executor } from './pool.js';
 import { bundledLexicon } from './rank/lexical/lexicon.js';
 import { buildRankPlan } from './rank/plan.js';
 import { mergeHits, resultsPerHit, hitToResult, type SearchResult } from './rank/windows.js';
@@ -125,14 +125,21 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   const kind: EmbedderKind = opts.embedder ?? 'static';
   let modelP: Promise<ModelData> | null = null;
   let localP: Promise<Executor> | null = null;
-  let pool: Executor | null = null;
+  let poolP: Promise<Executor> | null = null;
   let searchCount = 0;
 
   const model = () => (modelP ??= loadModel(opts.model ?? defaultModelSpec(), {
     offline: opts.offline, cacheDir: opts.cacheDir, onProgress: opts.onModelProgress,
   }));
   const local = async () => (localP ??= createInProcessExecutor(await model(), kind));
-  const workers = async () => (pool ??= createPool({ model: await model(), kind, threads: concurrency }));
+  // piscina is loaded with the pool: a search answered on this thread (small, or from an index) never loads it.
+  const workers = (): Promise<Executor> => {
+    if (!poolP) {
+      poolP = (async () => (await import('./pool.js')).createPool({ model: await model(), kind, threads: concurrency }))();
+      poolP.catch(() => { poolP = null; }); // the next search tries again
+    }
+    return poolP;
+  };
 
   async function run(sources: Source[], o: SearchOptions, small: boolean, deadline: Deadline | null, candidatesOnly = false): Promise<PipelineOutcome> {
     const mode = o.mode ?? 'hybrid';
@@ -197,9 +204,9 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     },
     async close() {
       const closing: Promise<void>[] = [];
-      if (pool) closing.push(pool.close());
+      if (poolP) closing.push(poolP.then((p) => p.close(), () => undefined));
       if (localP) closing.push(localP.then((l) => l.close(), () => undefined));
-      pool = null;
+      poolP = null;
       localP = null;
       await Promise.all(closing);
     },
