@@ -3,9 +3,8 @@
 // one final line (done, error or decline), then closes. Plain data only: no functions, no signals.
 import type { Socket } from 'node:net';
 import type { SerializedError } from '../errors.js';
-import type { IndexProgress } from '../index/indexer.js';
+import type { IndexProgress, IndexReport } from '../index/indexer.js';
 import type { SearchOptions, SearchResponse } from '../searcher.js';
-import type { SourceWarning } from '../sources/source.js';
 
 export const PROTOCOL = 1;
 
@@ -28,14 +27,7 @@ export type Request =
   | { op: 'index'; identity: Identity; cwd: string; paths: string[] };
 
 /** The counts `simgrep index` prints (an IndexReport without its snapshot patch). */
-export interface WireIndexReport extends IndexProgress {
-  unchanged: number;
-  deleted: number;
-  chunks: number;
-  reused: number;
-  errors: number;
-  warnings: SourceWarning[];
-}
+export type WireIndexReport = Omit<IndexReport, 'patch'>;
 
 export type Reply =
   | { type: 'progress'; progress: IndexProgress }
