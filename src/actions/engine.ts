@@ -12,6 +12,8 @@ import { openCollections, type Collections } from './collections.js';
 export interface ActionEngineOptions extends Omit<SearcherOptions, 'onModelProgress'> {
   /** Where vector collections live (default $SIMGREP_HOME/collections); 'memory' = a temp dir dropped on close. */
   collectionsDir?: string;
+  /** A server that lives on (the MCP server): its workspaces watch searched directories from the first search. */
+  resident?: boolean;
 }
 
 export interface ActionEngine {
@@ -26,7 +28,7 @@ export interface ActionEngine {
 }
 
 export function createActionEngine(o: ActionEngineOptions = {}): ActionEngine {
-  const { collectionsDir, ...searcherOptions } = o;
+  const { collectionsDir, resident, ...searcherOptions } = o;
   const searcher = createSearcher(searcherOptions);
   const memory = collectionsDir === 'memory' ? mkdtempSync(path.join(tmpdir(), 'simgrep-collections-')) : null;
   const dir = memory ?? collectionsDir ?? path.join(simgrepHome(), 'collections');
@@ -44,7 +46,7 @@ export function createActionEngine(o: ActionEngineOptions = {}): ActionEngine {
       const key = 'name' in target ? `name:${target.name}` : `dir:${path.resolve(target.dir)}`;
       let ws = workspaces.get(key);
       if (!ws) {
-        ws = createWorkspace({ ...target, searcher });
+        ws = createWorkspace({ ...target, searcher, resident });
         workspaces.set(key, ws);
       }
       return ws;

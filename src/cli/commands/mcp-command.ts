@@ -16,6 +16,7 @@ export async function runMcpCommand(flags: ParsedFlags, args: string[]): Promise
     concurrency: flags.concurrency as number | undefined,
     embedder: flags.embedder as EmbedderKind | undefined,
     offline: flags.offline === true || undefined,
+    resident: true,
   });
   const server = createMcpServer({ engine, root: args[0], version });
   const transport = new StdioServerTransport();
