@@ -1,9 +1,9 @@
 // A cold search's walk without listing the tree again, as git's untracked cache does: the last walk of
-// the same paths (same filters, same working directory) is kept in simgrep's cache with the
-// modification time of every directory it listed and of every ignore file that could shape it. A
-// directory's mtime changes whenever an entry is created, removed or renamed in it, and an ignore
-// file's when it is edited (above the roots, only the ignore files and .git are checked), so while
-// none changed the walk finds the same files (whether those files
+// the same paths (same filters, same working directory) is kept in simgrep's cache with the change
+// time (ctime) of every directory it listed and of every ignore file that could shape it. A
+// directory's ctime changes whenever an entry is created, removed or renamed in it (and on a chmod),
+// and an ignore file's when it is edited (above the roots, only the ignore files and .git are
+// checked), so while none changed the walk finds the same files (whether those files
 // changed is found by the search's stat of each, as always). Not kept: walks with warnings, a size
 // cap, globs or named files among the paths, names that are not UTF-8, and walks that listed a
 // directory changed in the 2 s before it started (a change within the filesystem's timestamp
@@ -17,14 +17,14 @@ import type { Walk } from './walk-cache.js';
 import { simgrepVersion } from '../version.js';
 
 /** Bump when what a record holds changes, pathFacts and pathTerms (rank/) included. */
-const FORMAT = 4;
+const FORMAT = 5;
 /** A directory or ignore file changed this recently is not trusted to show its next change. */
 const RACY_MS = 2000;
 /** Records kept; the least recently written go first. */
 const KEEP = 64;
 const RULE_FILES = ['.gitignore', '.ignore'];
 
-/** [path, mtimeMs, inode] of a directory; [path, mtimeMs, inode, size] of an ignore file. */
+/** [path, ctimeMs, inode] of a directory; [path, ctimeMs, inode, size] of an ignore file. */
 type DirStamp = [string, number, number];
 type FileStamp = [string, number, number, number];
 
@@ -55,16 +55,16 @@ export function loadWalkRecord(file: string): Walk | null {
   if (r.format !== FORMAT || r.version !== simgrepVersion()) return null;
   for (const [dir, mtime, ino] of r.dirs) {
     const st = statSync(dir, { throwIfNoEntry: false });
-    if (!st || !st.isDirectory() || st.mtimeMs !== mtime || st.ino !== ino) return null;
+    if (!st || !st.isDirectory() || st.ctimeMs !== mtime || st.ino !== ino) return null;
   }
   for (const [file, mtime, ino, size] of r.rules) {
     const st = statSync(file, { throwIfNoEntry: false });
-    if (!st || st.mtimeMs !== mtime || st.ino !== ino || st.size !== size) return null;
+    if (!st || st.ctimeMs !== mtime || st.ino !== ino || st.size !== size) return null;
   }
   for (const [file, stamp] of r.probes) {
     const st = statSync(file, { throwIfNoEntry: false });
     if (!st !== !stamp) return null;
-    if (st && stamp && (st.ino !== stamp[2] || (stamp[1] !== 0 && (st.mtimeMs !== stamp[1] || st.size !== stamp[3])))) return null;
+    if (st && stamp && (st.ino !== stamp[2] || (stamp[1] !== 0 && (st.ctimeMs !== stamp[1] || st.size !== stamp[3])))) return null;
   }
   r.paths.forEach((p, i) => seedPathInfo(p, r.basics[i]));
   return { entries: r.paths.map((p) => ({ path: p })), keys: r.keys, warnings: [] };
@@ -72,9 +72,11 @@ export function loadWalkRecord(file: string): Walk | null {
 
 /**
  * Keeps `walk` (of the directories `roots`, which listed `listed`, started at `startedMs`) when it can
- * be trusted later; `rules`: whether ignore files shaped it.
+ * be trusted later; `rules`: whether ignore files shaped it; `racyMs`: how recent a change is not
+ * trusted (tests pass 0).
  */
-export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; listed: string[]; rules: boolean; startedMs: number }): void {
+export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; listed: string[]; rules: boolean; startedMs: number; racyMs?: number }): void {
+  const trustedBefore = o.startedMs - (o.racyMs ?? RACY_MS);
   if (walk.warnings.length > 0 || walk.entries.some((e) => e.named || e.pipe || (e as { io?: unknown }).io !== undefined)) return;
   const roots = o.roots.map((r) => path.resolve(r));
   const listed = new Set(o.listed);
@@ -83,14 +85,14 @@ export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; l
   const rules: FileStamp[] = [];
   const stampDir = (d: string): boolean => {
     const st = statSync(d, { throwIfNoEntry: false });
-    if (!st || st.mtimeMs > o.startedMs - RACY_MS) return false;
-    dirs.push([d, st.mtimeMs, st.ino]);
+    if (!st || st.ctimeMs > trustedBefore) return false;
+    dirs.push([d, st.ctimeMs, st.ino]);
     if (o.rules) {
       for (const name of RULE_FILES) {
         const f = statSync(path.join(d, name), { throwIfNoEntry: false });
         if (!f) continue;
-        if (f.mtimeMs > o.startedMs - RACY_MS) return false;
-        rules.push([path.join(d, name), f.mtimeMs, f.ino, f.size]);
+        if (f.ctimeMs > trustedBefore) return false;
+        rules.push([path.join(d, name), f.ctimeMs, f.ino, f.size]);
       }
     }
     return true;
@@ -109,8 +111,8 @@ export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; l
         for (const name of [...RULE_FILES, '.git']) {
           const f = path.join(d, name);
           const st = statSync(f, { throwIfNoEntry: false });
-          if (st && name !== '.git' && st.mtimeMs > o.startedMs - RACY_MS) return;
-          probes.push([f, st ? [f, name === '.git' ? 0 : st.mtimeMs, st.ino, name === '.git' ? 0 : st.size] : null]);
+          if (st && name !== '.git' && st.ctimeMs > trustedBefore) return;
+          probes.push([f, st ? [f, name === '.git' ? 0 : st.ctimeMs, st.ino, name === '.git' ? 0 : st.size] : null]);
         }
         if (git || path.dirname(d) === d) break;
       }

@@ -1,6 +1,6 @@
 // The recorded walk is used only while no directory it listed and no ignore file changed: each kind of
 // change that alters a walk's file list must make it walk again.
-import { mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,17 +11,21 @@ import type { Walk } from '../../../src/index/walk-cache.js';
 let tmp = '';
 let tree = '';
 let record = '';
-const past = new Date(Date.now() - 60_000);
 
-function age(...paths: string[]): void { for (const p of paths) utimesSync(p, past, past); }
 
-async function walkAndSave(noIgnore = false): Promise<Walk> {
+/**
+ * Walks and records. ctime cannot be set in the past, so the tests shrink the racy window to 20 ms and
+ * wait it out first (a change within one filesystem timestamp tick of the record is what it guards).
+ */
+async function walkAndSave(noIgnore = false, racyMs = 20): Promise<Walk> {
+  await new Promise((r) => setTimeout(r, racyMs + 15));
+  const startedMs = Date.now();
   const listed: string[] = [];
   const source = createFsSource({ paths: [tree], noIgnore, onListed: (d) => listed.push(d) });
   const entries = [];
   for await (const e of source.list()) entries.push(e);
   const walk = { entries, keys: entries.map((e) => path.resolve(e.path)), warnings: source.drainWarnings?.() ?? [] };
-  saveWalkRecord(record, walk, { roots: [tree], listed, rules: !noIgnore, startedMs: Date.now() });
+  saveWalkRecord(record, walk, { roots: [tree], listed, rules: !noIgnore, startedMs, racyMs });
   return walk;
 }
 
@@ -35,7 +39,6 @@ beforeEach(() => {
   writeFileSync(path.join(tree, 'a', 'b', 'two.ts'), 'two');
   writeFileSync(path.join(tree, 'a', 'skip.log'), 'log');
   writeFileSync(path.join(tree, '.gitignore'), '*.log\n');
-  age(path.join(tree, '.gitignore'), path.join(tree, 'a', 'b'), path.join(tree, 'a'), tree, tmp);
   record = path.join(tmp, 'cache', 'walk.json');
 });
 afterEach(() => rmSync(tmp, { recursive: true, force: true }));
@@ -53,14 +56,18 @@ describe('walk records', () => {
     await walkAndSave();
     writeFileSync(path.join(tree, 'a', 'b', 'three.ts'), 'three');
     expect(loadWalkRecord(record)).toBeNull();
-    await walkAndSave(); // racy now (a directory changed just before): not kept
-    expect(loadWalkRecord(record)).toBeNull();
-    age(path.join(tree, 'a', 'b'));
+    rmSync(record, { force: true });
+    const listed: string[] = [];
+    const entries = [];
+    const startedMs = Date.now();
+    for await (const e of createFsSource({ paths: [tree], onListed: (d) => listed.push(d) }).list()) entries.push(e);
+    saveWalkRecord(record, { entries, keys: entries.map((e) => path.resolve(e.path)), warnings: [] }, { roots: [tree], listed, rules: true, startedMs });
+    expect(existsSync(record)).toBe(false); // the default window: a directory changed in the 2 s before the walk
+
     await walkAndSave();
     expect(names(loadWalkRecord(record))).toContain(path.join(tree, 'a', 'b', 'three.ts'));
     unlinkSync(path.join(tree, 'a', 'one.ts'));
     expect(loadWalkRecord(record)).toBeNull();
-    age(path.join(tree, 'a'));
     await walkAndSave();
     renameSync(path.join(tree, 'a', 'b', 'two.ts'), path.join(tree, 'a', 'b', 'deux.ts'));
     expect(loadWalkRecord(record)).toBeNull();
@@ -70,10 +77,15 @@ describe('walk records', () => {
     await walkAndSave();
     writeFileSync(path.join(tree, '.gitignore'), '*.ts\n'); // same directory entries, new rules
     expect(loadWalkRecord(record)).toBeNull();
-    age(path.join(tree, '.gitignore'), tree);
     await walkAndSave();
     expect(loadWalkRecord(record)).not.toBeNull();
     writeFileSync(path.join(tmp, '.ignore'), 'b/\n'); // the parent directory gains a rule file
+    expect(loadWalkRecord(record)).toBeNull();
+  });
+
+  it('are not used after a directory\'s permissions change (its ctime moves)', async () => {
+    await walkAndSave();
+    chmodSync(path.join(tree, 'a', 'b'), 0o700);
     expect(loadWalkRecord(record)).toBeNull();
   });
 
