@@ -19,7 +19,7 @@ import { selectCandidates } from './candidates.js';
 import { createCandidateSource } from './candidate-source.js';
 import { coverage, fileIndex } from './coverage.js';
 import { timer } from './debug-timer.js';
-import { fileKey, identityOf, sameIdentity } from './file-identity.js';
+import { fileKey, identityOf, isUnder, sameIdentity } from './file-identity.js';
 import { updateIndex, type IndexProgress, type IndexReport, type UpdateIndexOptions } from './indexer.js';
 import { isLock, lockedError, tryLock, type Lock } from './lock.js';
 import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
@@ -228,6 +228,9 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const missing = paths.find((p) => !isRemoteUri(p) && !existsSync(p));
       if (missing) throw new SimgrepError('PATH_NOT_FOUND', `${missing}: no such file or directory (relative paths start at ${process.cwd()}); nothing was changed in workspace ${name}`);
       const mark = timer('index');
+      // Nothing changed under roots it already indexes: said from the snapshot, LanceDB never loaded.
+      const quick = io.cluster === undefined ? await unchanged(paths, io.signal) : null;
+      if (quick) return quick;
       const s = await store(true);
       mark('open');
       return withLock(async () => {
@@ -368,6 +371,36 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   async function clusterUpdater(cluster: string | ClusterOptions): Promise<IndexUpdater> {
     const { clusterIndexUpdater } = await import('../cluster/index-coordinator.js');
     return clusterIndexUpdater(typeof cluster === 'string' ? { url: cluster } : cluster, { model: o.model ?? defaultModelSpec() });
+  }
+
+  /**
+   * The report of an index run that would change nothing, or null when it might change something (or
+   * cannot tell cheaply): local paths under the workspace's roots, a compatible index, every file
+   * walked known with the same size and mtime, none of the indexed files under the paths gone, and a
+   * walk without warnings. A run that changes nothing writes nothing, so this needs neither LanceDB
+   * nor the lock.
+   */
+  async function unchanged(paths: string[], signal?: AbortSignal): Promise<IndexReport | null> {
+    const started = performance.now();
+    if (remote || paths.some(isRemoteUri) || !readInfo(dir)?.meta?.complete) return null;
+    const c = await compatible(await searcher.model());
+    if (!c.ok || !c.m || !covers(JSON.parse(c.m.roots ?? '[]') as string[], paths)) return null;
+    const snap = await loadSnapshot();
+    const { entries, keys, warnings } = await listWalk([createFsSource({ paths })], signal);
+    if (warnings.length > 0) return null;
+    const at = fileIndex(snap);
+    for (let i = 0; i < entries.length; i++) {
+      const f = at.get(keys[i]);
+      if (f === undefined) return null;
+      try { if (!sameIdentity(identityOf(entries[i]), snap.files[f])) return null; } catch { return null; }
+    }
+    const seen = new Set(keys);
+    if (snap.files.some((f) => !seen.has(f.key) && paths.some((p) => isUnder(f.key, p)))) return null;
+    return {
+      files: entries.length, indexed: 0, lines: 0, bytes: 0, bytesToRead: 0, ms: performance.now() - started,
+      unchanged: entries.length, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [],
+      patch: { dropChunksOf: new Set(), dropFiles: new Set(), files: [], rows: [], terms: new TermCollector() },
+    };
   }
 
   /**
