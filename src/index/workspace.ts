@@ -386,7 +386,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const c = await compatible(await searcher.model());
     if (!c.ok || !c.m || !covers(JSON.parse(c.m.roots ?? '[]') as string[], paths)) return null;
     const snap = await loadSnapshot();
-    const { entries, keys, warnings } = await listWalk([createFsSource({ paths })], signal);
+    const { entries, keys, warnings } = await recordedWalk(JSON.stringify(['index', paths]), paths, {}, signal);
     if (warnings.length > 0) return null;
     const at = fileIndex(snap);
     for (let i = 0; i < entries.length; i++) {
