@@ -55,6 +55,8 @@ export interface UpdateIndexOptions {
   remote?: RemoteOptions;
   /** Drop indexed files under the roots that the walk no longer finds (false: only add and update). */
   deleteMissing: boolean;
+  /** Indexed files to drop (the caller found them gone), when it passes `entries`. */
+  drop?: string[];
   /** Check exactly these entries instead of walking the roots. */
   entries?: Entry[];
   /** The indexed files' states when the caller has them (the snapshot's); else read from the store. */
@@ -138,6 +140,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   await batch.finish();
   report.lines = batch.linesSeen;
   if (o.deleteMissing) await dropMissing(o, report, states.keys(), seen);
+  else if (o.drop && o.drop.length > 0) await dropKeys(o.store, report, o.drop);
   report.ms = performance.now() - started;
   return report;
 }
@@ -191,8 +194,12 @@ export function unreadableWarning(p: string, e: unknown): SourceWarning {
 export async function dropMissing(o: Pick<UpdateIndexOptions, 'roots' | 'store'>, report: IndexReport, indexed: Iterable<string>, seen: Set<string>): Promise<void> {
   const failed = new Set(report.warnings.filter((w) => w.code !== 'TOO_LARGE' && w.code !== 'PATH_NOT_FOUND').map((w) => w.path));
   const roots = o.roots.filter((r) => !failed.has(redactUri(r)));
-  const gone = [...indexed].filter((k) => !seen.has(k) && roots.some((r) => isUnder(k, r)));
-  await writing(() => o.store.deleteFiles(gone));
+  await dropKeys(o.store, report, [...indexed].filter((k) => !seen.has(k) && roots.some((r) => isUnder(k, r))));
+}
+
+/** Drops these indexed files, recording them in the report and its patch. */
+async function dropKeys(store: IndexStore, report: IndexReport, gone: string[]): Promise<void> {
+  await writing(() => store.deleteFiles(gone));
   for (const k of gone) { report.patch.dropFiles.add(k); report.patch.dropChunksOf.add(k); }
   report.deleted = gone.length;
 }

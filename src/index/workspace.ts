@@ -101,6 +101,26 @@ export interface Workspace {
   close(): Promise<void>;
 }
 
+/** How indexAndPublish runs: which entries (all walked when none), which keys to drop, and how. */
+interface PublishRun {
+  /** Check exactly these entries instead of walking the roots (no file is dropped for being unseen). */
+  entries?: Entry[];
+  /** Indexed files to drop (gone since the snapshot), with `entries`. */
+  drop?: string[];
+  compact?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (p: IndexProgress) => void;
+  update?: IndexUpdater;
+}
+
+/** The report of an index run that found nothing to change. */
+function unchangedReport(files: number, ms: number): IndexReport {
+  return {
+    files, indexed: 0, lines: 0, bytes: 0, bytesToRead: 0, ms, unchanged: files, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [],
+    patch: { dropChunksOf: new Set(), dropFiles: new Set(), files: [], rows: [], terms: new TermCollector() },
+  };
+}
+
 export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   if (o.name !== undefined && o.dir !== undefined) throw new SimgrepError('BAD_FLAG', 'pass a workspace name or an index directory, not both');
   if (o.name === undefined && o.dir === undefined) throw new SimgrepError('BAD_FLAG', 'createWorkspace needs a name or a dir');
@@ -186,7 +206,8 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
    * with what changed (rebuilt from the store if the last run did not complete), written next to the
    * index, then the new version marked complete for readers.
    */
-  async function indexAndPublish(s: IndexStore, roots: string[], entries: Entry[] | undefined, compact: boolean, signal?: AbortSignal, onProgress?: (p: IndexProgress) => void, update: IndexUpdater = updateIndex): Promise<IndexReport> {
+  async function indexAndPublish(s: IndexStore, roots: string[], run: PublishRun): Promise<IndexReport> {
+    const { entries, drop, compact = false, signal, onProgress, update = updateIndex } = run;
     const mark = timer('index');
     const model = await searcher.model();
     const latest = await s.version();
@@ -194,7 +215,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const executor = (bytesToRead: number) => executorOf(searcher, bytesToRead >= POOL_FROM_BYTES);
     mark('snapshot read');
     const states = before?.files.map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, chunks: f.chunkCount }));
-    const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, states, signal, onProgress });
+    const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress });
     mark('update');
     if (compact) await writing(() => s.compact());
     mark('compact');
@@ -227,10 +248,11 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       if (paths.length === 0) throw new SimgrepError('BAD_FLAG', 'nothing to index: pass one or more paths');
       const missing = paths.find((p) => !isRemoteUri(p) && !existsSync(p));
       if (missing) throw new SimgrepError('PATH_NOT_FOUND', `${missing}: no such file or directory (relative paths start at ${process.cwd()}); nothing was changed in workspace ${name}`);
+      const started = performance.now();
       const mark = timer('index');
-      // Nothing changed under roots it already indexes: said from the snapshot, LanceDB never loaded.
-      const quick = io.cluster === undefined ? await unchanged(paths, io.signal) : null;
-      if (quick) return quick;
+      // What changed under roots it already indexes, from the snapshot: nothing means LanceDB is never loaded.
+      const changes = io.cluster === undefined ? await changesOf(paths, io.signal) : null;
+      if (changes && changes.stale.length === 0 && changes.gone.length === 0) return unchangedReport(changes.unchanged, performance.now() - started);
       const s = await store(true);
       mark('open');
       return withLock(async () => {
@@ -240,7 +262,11 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         const roots = mergeRoots(c.ok && c.m?.roots ? JSON.parse(c.m.roots) as string[] : [], paths.map(realPath));
         await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(chunkLines), model: model.id, fingerprint: modelFingerprint(model), name, roots: JSON.stringify(roots) });
         mark('meta');
-        return indexAndPublish(s, paths, undefined, true, io.signal, io.onProgress, io.cluster === undefined ? undefined : await clusterUpdater(io.cluster));
+        if (io.cluster !== undefined) return indexAndPublish(s, paths, { compact: true, signal: io.signal, onProgress: io.onProgress, update: await clusterUpdater(io.cluster) });
+        // What the check above found changed (the run rechecks each against the latest snapshot), or a full walk.
+        if (!c.ok || !changes) return indexAndPublish(s, paths, { compact: true, signal: io.signal, onProgress: io.onProgress });
+        const report = await indexAndPublish(s, paths, { entries: changes.stale, drop: changes.gone, compact: true, signal: io.signal, onProgress: io.onProgress });
+        return { ...report, files: report.files + changes.unchanged, unchanged: report.unchanged + changes.unchanged };
       });
     },
 
@@ -286,7 +312,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         const got = file ? tryLock(file) : null;
         if (got && !isLock(got)) { walks.invalidate(walkKey); return fallback(`another process is updating it (pid ${got.pid}); this search scanned the files instead`); }
         try {
-          const report = await indexAndPublish(await store(false), paths, stale, false, so.signal);
+          const report = await indexAndPublish(await store(false), paths, { entries: stale, signal: so.signal });
           refreshed = report.indexed;
           refreshWarnings.push(...report.warnings);
           if (report.errors > 0) walks.invalidate(walkKey);
@@ -374,14 +400,12 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   }
 
   /**
-   * The report of an index run that would change nothing, or null when it might change something (or
-   * cannot tell cheaply): local paths under the workspace's roots, a compatible index, every file
-   * walked known with the same size and mtime, none of the indexed files under the paths gone, and a
-   * walk without warnings. A run that changes nothing writes nothing, so this needs neither LanceDB
-   * nor the lock.
+   * What an index run of local paths under the workspace's roots would look at, from the snapshot:
+   * the walked files that are new or have another size or mtime (stale), the indexed files under the
+   * paths that are gone, and how many are unchanged. Null when it cannot tell cheaply (remote paths, a
+   * new root, an incompatible or incomplete index, a walk with warnings): then the run walks itself.
    */
-  async function unchanged(paths: string[], signal?: AbortSignal): Promise<IndexReport | null> {
-    const started = performance.now();
+  async function changesOf(paths: string[], signal?: AbortSignal): Promise<{ stale: Entry[]; gone: string[]; unchanged: number } | null> {
     if (remote || paths.some(isRemoteUri) || !readInfo(dir)?.meta?.complete) return null;
     const c = await compatible(await searcher.model());
     if (!c.ok || !c.m || !covers(JSON.parse(c.m.roots ?? '[]') as string[], paths)) return null;
@@ -389,18 +413,14 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const { entries, keys, warnings } = await recordedWalk(JSON.stringify(['index', paths]), paths, {}, signal);
     if (warnings.length > 0) return null;
     const at = fileIndex(snap);
-    for (let i = 0; i < entries.length; i++) {
+    const stale = entries.filter((e, i) => {
       const f = at.get(keys[i]);
-      if (f === undefined) return null;
-      try { if (!sameIdentity(identityOf(entries[i]), snap.files[f])) return null; } catch { return null; }
-    }
+      if (f === undefined) return true;
+      try { return !sameIdentity(identityOf(e), snap.files[f]); } catch { return true; }
+    });
     const seen = new Set(keys);
-    if (snap.files.some((f) => !seen.has(f.key) && paths.some((p) => isUnder(f.key, p)))) return null;
-    return {
-      files: entries.length, indexed: 0, lines: 0, bytes: 0, bytesToRead: 0, ms: performance.now() - started,
-      unchanged: entries.length, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [],
-      patch: { dropChunksOf: new Set(), dropFiles: new Set(), files: [], rows: [], terms: new TermCollector() },
-    };
+    const gone = snap.files.filter((f) => !seen.has(f.key) && paths.some((p) => isUnder(f.key, p))).map((f) => f.key);
+    return { stale, gone, unchanged: entries.length - stale.length };
   }
 
   /**
