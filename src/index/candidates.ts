@@ -293,7 +293,11 @@ function infoOf(path: string, facts: PathFacts, pathText: string): PathInfo {
 }
 
 function withSignals(path: string, b: PathBasics): PathInfo {
-  return { ...b, termCounts: new Map(), plain: pathSignals(path, NO_PATH_WORDS, b.facts), withPriors: pathSignals(path, PRIORS_ONLY, b.facts) };
+  // A literal (not a spread): every PathInfo has one shape, which the candidate loop reads per file.
+  return {
+    facts: b.facts, pathText: b.pathText, lower: b.lower, namePrefixes: b.namePrefixes, termCounts: new Map(),
+    plain: pathSignals(path, NO_PATH_WORDS, b.facts), withPriors: pathSignals(path, PRIORS_ONLY, b.facts),
+  };
 }
 
 function keepInfo(path: string, info: PathInfo): void {
