@@ -38,8 +38,8 @@ interface Record {
   probes: [string, FileStamp | null][];
   paths: string[];
   keys: string[];
-  /** Each path's facts as the ranker reads them (pathBasics), so a cold search need not work them out. */
-  basics: PathBasics[];
+  /** Each path's facts as the ranker reads them (pathBasics), so a cold search need not work them out (a search's walk only). */
+  basics?: PathBasics[];
 }
 
 /** Where the walk of `key` (the working directory, paths and filters) is kept; null when caching is off. */
@@ -66,16 +66,16 @@ export function loadWalkRecord(file: string): Walk | null {
     if (!st !== !stamp) return null;
     if (st && stamp && (st.ino !== stamp[2] || (stamp[1] !== 0 && (st.ctimeMs !== stamp[1] || st.size !== stamp[3])))) return null;
   }
-  r.paths.forEach((p, i) => seedPathInfo(p, r.basics[i]));
+  if (r.basics) r.paths.forEach((p, i) => seedPathInfo(p, r.basics![i]));
   return { entries: r.paths.map((p) => ({ path: p })), keys: r.keys, warnings: [] };
 }
 
 /**
  * Keeps `walk` (of the directories `roots`, which listed `listed`, started at `startedMs`) when it can
  * be trusted later; `rules`: whether ignore files shaped it; `racyMs`: how recent a change is not
- * trusted (tests pass 0).
+ * trusted (tests pass less); `pathFacts`: keep the paths' ranking facts too (a search's walk).
  */
-export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; listed: string[]; rules: boolean; startedMs: number; racyMs?: number }): void {
+export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; listed: string[]; rules: boolean; startedMs: number; racyMs?: number; pathFacts?: boolean }): void {
   const trustedBefore = o.startedMs - (o.racyMs ?? RACY_MS);
   if (walk.warnings.length > 0 || walk.entries.some((e) => e.named || e.pipe || (e as { io?: unknown }).io !== undefined)) return;
   const roots = o.roots.map((r) => path.resolve(r));
@@ -119,7 +119,7 @@ export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; l
     }
   }
   const paths = walk.entries.map((e) => e.path);
-  const record: Record = { format: FORMAT, version: simgrepVersion(), dirs, rules, probes, paths, keys: walk.keys, basics: paths.map(pathBasics) };
+  const record: Record = { format: FORMAT, version: simgrepVersion(), dirs, rules, probes, paths, keys: walk.keys, basics: o.pathFacts ? paths.map(pathBasics) : undefined };
   try {
     mkdirSync(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;

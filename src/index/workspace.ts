@@ -292,7 +292,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       // An object store cannot be watched: a search of URIs lists them every time.
       const { walk, cached } = paths.some(isRemoteUri)
         ? { walk: await listWalk(await sourcesForPaths(paths, { ...filters, remote: so.remote ?? o.remote, listOnly: true }), so.signal), cached: false }
-        : await walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, filters, so.signal));
+        : await walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, filters, so.signal, true));
       const { entries, keys, warnings: walkWarnings } = walk;
       if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
       mark('walk');
@@ -427,14 +427,14 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
    * The walk of local paths: as recorded by the last walk of them when no directory or ignore file it
    * depends on changed since (walk-record.ts), else walked (and recorded).
    */
-  async function recordedWalk(walkKey: string, paths: string[], filters: Omit<FsSourceOptions, 'paths'>, signal?: AbortSignal): Promise<Walk> {
+  async function recordedWalk(walkKey: string, paths: string[], filters: Omit<FsSourceOptions, 'paths'>, signal?: AbortSignal, pathFacts = false): Promise<Walk> {
     const file = filters.maxFileBytes === undefined && !paths.some(isGlob) ? walkRecordFile(JSON.stringify([process.cwd(), walkKey])) : null;
     const recorded = file ? loadWalkRecord(file) : null;
     if (recorded) return recorded;
     const listed: string[] = [];
     const startedMs = Date.now();
     const walk = await listWalk([createFsSource({ paths, ...filters, onListed: (d) => listed.push(d) })], signal);
-    if (file) saveWalkRecord(file, walk, { roots: paths, listed, rules: !filters.noIgnore, startedMs });
+    if (file) saveWalkRecord(file, walk, { roots: paths, listed, rules: !filters.noIgnore, startedMs, pathFacts });
     return walk;
   }
 
