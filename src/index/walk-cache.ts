@@ -1,7 +1,9 @@
 // In a long-lived process (the library, the MCP server), repeated searches of the same paths skip the
 // freshness walk while nothing under them changed: after a walk, every directory that holds a
 // searched file (and each of its parents up to the root) gets a watcher, set up synchronously so no
-// event is missed, and any event marks the cached walk stale. Where watching is not possible (no
+// event is missed, and any event marks the cached walk stale. A file written in place (a 'change'
+// event) keeps the walk's file list: only its directory's files need a look. A file created, removed
+// or renamed (a 'rename' event) means walking again. Where watching is not possible (no
 // inotify watches left, a network mount) every search walks, as a one-shot process does. Not seen:
 // a file created in a directory that held no searched file before (the next change anywhere, or the
 // next `simgrep index`, picks it up).
@@ -12,7 +14,22 @@ import type { Entry, SourceWarning } from '../sources/source.js';
 /** A walk's files, their absolute paths (keys[i] is entries[i]'s), and its warnings. */
 export interface Walk { entries: Entry[]; keys: string[]; warnings: SourceWarning[] }
 
-interface Cached { walk: Walk | null; dirty: boolean; watchers: Map<string, FSWatcher>; uses: number; broken: boolean }
+interface Cached {
+  walk: Walk | null;
+  dirty: boolean;
+  /** Directories with files written in place since the walk was last handed out, and whether anything else happened. */
+  changed: Set<string>;
+  structural: boolean;
+  watchers: Map<string, FSWatcher>;
+  uses: number;
+  broken: boolean;
+}
+
+/**
+ * A walk, and what may have changed since the last one handed out for the same key: nothing
+ * (cached), only files in `changedDirs` (written in place, same list of files), or anything.
+ */
+export interface WalkState { walk: Walk; cached: boolean; changedDirs?: Set<string> }
 
 export class WalkCache {
   private readonly cached = new Map<string, Cached>();
@@ -21,20 +38,28 @@ export class WalkCache {
   constructor(private readonly watchFrom = 2) {}
 
   /** The walk for `key` (the paths and walk options), re-run only when something may have changed. */
-  async get(key: string, roots: string[], run: () => Promise<Walk>): Promise<{ walk: Walk; cached: boolean }> {
+  async get(key: string, roots: string[], run: () => Promise<Walk>): Promise<WalkState> {
     let c = this.cached.get(key);
     // Events of writes made before this call must be in before the cache is trusted.
     // Two turns: the first may run before the loop polls again; the second always comes after a poll.
     if (c && c.watchers.size > 0) for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
     if (c && c.walk && !c.dirty) return { walk: c.walk, cached: true };
+    if (c && c.walk && !c.structural && c.watchers.size > 0) {
+      const changedDirs = c.changed;
+      c.changed = new Set();
+      c.dirty = false;
+      return { walk: c.walk, cached: false, changedDirs };
+    }
     if (!c) {
-      c = { walk: null, dirty: true, watchers: new Map(), uses: 0, broken: false };
+      c = { walk: null, dirty: true, changed: new Set(), structural: true, watchers: new Map(), uses: 0, broken: false };
       this.cached.set(key, c);
     }
     // Watching starts with the second search of the same paths (by default): a one-search process never pays for it.
     const watching = ++c.uses >= this.watchFrom && !c.broken;
     // Marked clean before walking: an event during the walk makes the next search walk again.
     c.dirty = !watching;
+    c.structural = !watching;
+    c.changed = new Set();
     if (watching) this.watchDirs(c, roots.map((r) => path.resolve(r)));
     const walk = await run();
     if (watching) this.watchDirs(c, dirsOf(walk.entries, roots.map((r) => path.resolve(r))));
@@ -45,7 +70,7 @@ export class WalkCache {
   /** Forget a cached walk (after the index changed files it had seen as stale). */
   invalidate(key: string): void {
     const c = this.cached.get(key);
-    if (c) c.dirty = true;
+    if (c) { c.dirty = true; c.structural = true; }
   }
 
   close(): void {
@@ -57,8 +82,11 @@ export class WalkCache {
     for (const dir of dirs) {
       if (c.watchers.has(dir)) continue;
       try {
-        const w = watch(dir, { persistent: false }, () => { c.dirty = true; });
-        w.on('error', () => { c.dirty = true; });
+        const w = watch(dir, { persistent: false }, (event) => {
+          if (event === 'change') c.changed.add(dir); else c.structural = true;
+          c.dirty = true;
+        });
+        w.on('error', () => { c.dirty = true; c.structural = true; });
         c.watchers.set(dir, w);
       } catch {
         // Out of watches, or not a watchable directory: this key walks every time from now on.
@@ -66,6 +94,7 @@ export class WalkCache {
         c.watchers.clear();
         c.broken = true;
         c.dirty = true;
+        c.structural = true;
         return;
       }
     }

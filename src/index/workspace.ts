@@ -29,7 +29,7 @@ import { rebuildSnapshot } from './snapshot-rebuild.js';
 import { lanceStorageOptions } from './storage-options.js';
 import type { IndexStore } from './store.js';
 import { TermCollector } from './term-collector.js';
-import { WalkCache, type Walk } from './walk-cache.js';
+import { WalkCache, type Walk, type WalkState } from './walk-cache.js';
 import { loadWalkRecord, saveWalkRecord, walkRecordFile } from './walk-record.js';
 import { checkNotForeign, diskUsage, mergeRoots, modelFingerprint, snapshotPath, workspaceNameOf } from './workspace-files.js';
 import { writing } from './writing.js';
@@ -92,7 +92,7 @@ export interface Workspace {
    * Builds or updates the index of these paths (they become the workspace's roots). With `cluster`, the
    * cluster's workers read and embed the new and changed files and this process merges their rows.
    */
-  index(paths: string[], o?: { signal?: AbortSignal; onProgress?: (p: IndexProgress) => void; cluster?: string | ClusterOptions }): Promise<IndexReport>;
+  index(paths: string[], o?: IndexIo): Promise<IndexReport>;
   /** The same options and answers as Searcher.search, from the index when it covers the paths. */
   search(o: SearchOptions): Promise<SearchResponse>;
   status(): Promise<WorkspaceStatus>;
@@ -100,6 +100,12 @@ export interface Workspace {
   prune(): Promise<{ deleted: number }>;
   close(): Promise<void>;
 }
+
+/** How an index run reports and stops, and where it runs. */
+export interface IndexIo { signal?: AbortSignal; onProgress?: (p: IndexProgress) => void; cluster?: string | ClusterOptions }
+
+/** What changed under an index run's paths since the snapshot (see changesOf). */
+interface Changes { stale: Entry[]; gone: string[]; unchanged: number }
 
 /** How indexAndPublish runs: which entries (all walked when none), which keys to drop, and how. */
 interface PublishRun {
@@ -111,6 +117,21 @@ interface PublishRun {
   signal?: AbortSignal;
   onProgress?: (p: IndexProgress) => void;
   update?: IndexUpdater;
+}
+
+/**
+ * The walked files the snapshot does not know with their size and mtime (new, changed, unreadable);
+ * with `changedDirs`, only files in those directories can have changed.
+ */
+function staleEntries(snap: Snapshot, walk: Walk, changedDirs?: Set<string>): Entry[] {
+  const at = fileIndex(snap);
+  return walk.entries.filter((e, i) => {
+    const key = walk.keys[i];
+    const f = at.get(key);
+    if (f === undefined) return true;
+    if (changedDirs && !changedDirs.has(path.dirname(key))) return false;
+    try { return !sameIdentity(identityOf(e), snap.files[f]); } catch { return true; }
+  });
 }
 
 /** The report of an index run that found nothing to change. */
@@ -249,25 +270,19 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const missing = paths.find((p) => !isRemoteUri(p) && !existsSync(p));
       if (missing) throw new SimgrepError('PATH_NOT_FOUND', `${missing}: no such file or directory (relative paths start at ${process.cwd()}); nothing was changed in workspace ${name}`);
       const started = performance.now();
-      const mark = timer('index');
       // What changed under roots it already indexes, from the snapshot: nothing means LanceDB is never loaded.
       const changes = io.cluster === undefined ? await changesOf(paths, io.signal) : null;
       if (changes && changes.stale.length === 0 && changes.gone.length === 0) return unchangedReport(changes.unchanged, performance.now() - started);
-      const s = await store(true);
-      mark('open');
-      return withLock(async () => {
-        const model = await searcher.model();
-        const c = await compatible(model);
-        if (!c.ok) { await s.clear(); snapshot = null; }
-        const roots = mergeRoots(c.ok && c.m?.roots ? JSON.parse(c.m.roots) as string[] : [], paths.map(realPath));
-        await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(chunkLines), model: model.id, fingerprint: modelFingerprint(model), name, roots: JSON.stringify(roots) });
-        mark('meta');
-        if (io.cluster !== undefined) return indexAndPublish(s, paths, { compact: true, signal: io.signal, onProgress: io.onProgress, update: await clusterUpdater(io.cluster) });
-        // What the check above found changed (the run rechecks each against the latest snapshot), or a full walk.
-        if (!c.ok || !changes) return indexAndPublish(s, paths, { compact: true, signal: io.signal, onProgress: io.onProgress });
-        const report = await indexAndPublish(s, paths, { entries: changes.stale, drop: changes.gone, compact: true, signal: io.signal, onProgress: io.onProgress });
-        return { ...report, files: report.files + changes.unchanged, unchanged: report.unchanged + changes.unchanged };
-      });
+      // The changes were handed out: if they are not all indexed, the next run must look at everything again.
+      const forget = () => walks.invalidate(JSON.stringify(['index', paths]));
+      try {
+        const report = await indexChanges(paths, changes, io);
+        if (report.errors > 0) forget();
+        return report;
+      } catch (e) {
+        forget();
+        throw e;
+      }
     },
 
     async search(so) {
@@ -290,7 +305,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const walkKey = JSON.stringify([paths, so.recursive, so.hidden, so.noIgnore, so.extensions, so.maxFileBytes]);
       const filters = { recursive: so.recursive, hidden: so.hidden, noIgnore: so.noIgnore, extensions: so.extensions, maxFileBytes: so.maxFileBytes };
       // An object store cannot be watched: a search of URIs lists them every time.
-      const { walk, cached } = paths.some(isRemoteUri)
+      const { walk, cached, changedDirs }: WalkState = paths.some(isRemoteUri)
         ? { walk: await listWalk(await sourcesForPaths(paths, { ...filters, remote: so.remote ?? o.remote, listOnly: true }), so.signal), cached: false }
         : await walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, filters, so.signal, true));
       const { entries, keys, warnings: walkWarnings } = walk;
@@ -300,11 +315,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       mark('snapshot');
       const fileAt = fileIndex(snap);
       // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
-      const stale = cached ? [] : entries.filter((e, i) => {
-        const f = fileAt.get(keys[i]);
-        if (f === undefined) return true;
-        try { return !sameIdentity(identityOf(e), snap.files[f]); } catch { return true; }
-      });
+      const stale = cached ? [] : staleEntries(snap, walk, changedDirs);
       let refreshed = 0;
       const refreshWarnings: SourceWarning[] = [];
       if (stale.length > 0) {
@@ -399,28 +410,45 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     return clusterIndexUpdater(typeof cluster === 'string' ? { url: cluster } : cluster, { model: o.model ?? defaultModelSpec() });
   }
 
+  /** The update of an index run (under the lock): of what `changes` found, or of everything walked. */
+  async function indexChanges(paths: string[], changes: Changes | null, io: IndexIo): Promise<IndexReport> {
+    const mark = timer('index');
+    const s = await store(true);
+    mark('open');
+    return withLock(async () => {
+      const model = await searcher.model();
+      const c = await compatible(model);
+      if (!c.ok) { await s.clear(); snapshot = null; }
+      const roots = mergeRoots(c.ok && c.m?.roots ? JSON.parse(c.m.roots) as string[] : [], paths.map(realPath));
+      await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(chunkLines), model: model.id, fingerprint: modelFingerprint(model), name, roots: JSON.stringify(roots) });
+      mark('meta');
+      if (io.cluster !== undefined) return indexAndPublish(s, paths, { compact: true, signal: io.signal, onProgress: io.onProgress, update: await clusterUpdater(io.cluster) });
+      // What the check above found changed (the run rechecks each against the latest snapshot), or a full walk.
+      if (!c.ok || !changes) return indexAndPublish(s, paths, { compact: true, signal: io.signal, onProgress: io.onProgress });
+      const report = await indexAndPublish(s, paths, { entries: changes.stale, drop: changes.gone, compact: true, signal: io.signal, onProgress: io.onProgress });
+      return { ...report, files: report.files + changes.unchanged, unchanged: report.unchanged + changes.unchanged };
+    });
+  }
+
   /**
    * What an index run of local paths under the workspace's roots would look at, from the snapshot:
    * the walked files that are new or have another size or mtime (stale), the indexed files under the
    * paths that are gone, and how many are unchanged. Null when it cannot tell cheaply (remote paths, a
    * new root, an incompatible or incomplete index, a walk with warnings): then the run walks itself.
    */
-  async function changesOf(paths: string[], signal?: AbortSignal): Promise<{ stale: Entry[]; gone: string[]; unchanged: number } | null> {
+  async function changesOf(paths: string[], signal?: AbortSignal): Promise<Changes | null> {
     if (remote || paths.some(isRemoteUri) || !readInfo(dir)?.meta?.complete) return null;
     const c = await compatible(await searcher.model());
     if (!c.ok || !c.m || !covers(JSON.parse(c.m.roots ?? '[]') as string[], paths)) return null;
     const snap = await loadSnapshot();
-    const { entries, keys, warnings } = await recordedWalk(JSON.stringify(['index', paths]), paths, {}, signal);
-    if (warnings.length > 0) return null;
-    const at = fileIndex(snap);
-    const stale = entries.filter((e, i) => {
-      const f = at.get(keys[i]);
-      if (f === undefined) return true;
-      try { return !sameIdentity(identityOf(e), snap.files[f]); } catch { return true; }
-    });
-    const seen = new Set(keys);
-    const gone = snap.files.filter((f) => !seen.has(f.key) && paths.some((p) => isUnder(f.key, p))).map((f) => f.key);
-    return { stale, gone, unchanged: entries.length - stale.length };
+    const walkKey = JSON.stringify(['index', paths]);
+    const { walk, cached, changedDirs } = await walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, {}, signal));
+    if (walk.warnings.length > 0) return null;
+    const stale = cached ? [] : staleEntries(snap, walk, changedDirs);
+    // Watched and nothing created or removed since the last look: nothing can be gone.
+    const seen = cached || changedDirs ? null : new Set(walk.keys);
+    const gone = seen ? snap.files.filter((f) => !seen.has(f.key) && paths.some((p) => isUnder(f.key, p))).map((f) => f.key) : [];
+    return { stale, gone, unchanged: walk.entries.length - stale.length };
   }
 
   /**

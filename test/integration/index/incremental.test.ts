@@ -2,7 +2,7 @@
 // a fresh build would have (no stale rows after a shrink, no duplicates after a rename), unchanged
 // chunks keep their vectors, and answers still equal a one-shot scan.
 import { appendFileSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync, mkdirSync, utimesSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearcher } from '../../../src/searcher.js';
@@ -119,6 +119,26 @@ describe('a long-lived workspace', () => {
     rmSync(path.join(tree, 'ledger.md'));
     const gone = await ws.search(query);
     expect(gone.results[0]?.filename).not.toBe(path.join(tree, 'ledger.md'));
+  });
+});
+
+describe('a long-lived workspace re-indexing', () => {
+  it('finds a file written in place from its directory alone, and looks at everything again after a run that failed', async () => {
+    await ws.index([tree]);
+    await ws.index([tree]); // watched from the second run of these paths
+    const b2 = path.join(tree, 'sub', 'b2.ts');
+    appendFileSync(b2, '\n// settle the ledger at night');
+    const r = await ws.index([tree]);
+    expect([r.files, r.indexed, r.unchanged]).toEqual([2, 1, 1]);
+    // A run that saw a change but could not write it (another writer holds the lock) must not lose it.
+    appendFileSync(b2, '\n// and reconcile it again');
+    const lock = path.join(tmp, 'ws', '.simgrep-lock');
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), started: 'now' }));
+    await expect(ws.index([tree])).rejects.toThrow(/is being updated by process/);
+    rmSync(lock);
+    const after = await ws.index([tree]);
+    expect([after.indexed, after.unchanged]).toEqual([1, 1]);
+    await sameAsOneShot('reconcile the ledger at night');
   });
 });
 
