@@ -3,11 +3,11 @@
 // time (ctime) of every directory it listed and of every ignore file that could shape it. A
 // directory's ctime changes whenever an entry is created, removed or renamed in it (and on a chmod),
 // and an ignore file's when it is edited (above the roots, only the ignore files and .git are
-// checked), so while none changed the walk finds the same files (whether those files
-// changed is found by the search's stat of each, as always). Not kept: walks with warnings, a size
-// cap, globs or named files among the paths, names that are not UTF-8, and walks that listed a
-// directory changed in the 2 s before it started (a change within the filesystem's timestamp
-// granularity could then go unseen).
+// checked), so while none changed the walk finds the same files (whether those files changed is
+// found by the search's stat of each, as always). Not kept: walks with warnings, a size cap, globs or
+// named files among the paths, names that are not UTF-8, more than 100,000 files, and walks that
+// listed a directory changed in the 2 s before they started (a change within the filesystem's
+// timestamp granularity could then go unseen).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +22,8 @@ const FORMAT = 5;
 const RACY_MS = 2000;
 /** Records kept; the least recently written go first. */
 const KEEP = 64;
+/** Walks of more files are not kept: a record takes ~470 bytes a file, 47 MB at this count. */
+const MAX_FILES = 100_000;
 const RULE_FILES = ['.gitignore', '.ignore'];
 
 /** [path, ctimeMs, inode] of a directory; [path, ctimeMs, inode, size] of an ignore file. */
@@ -77,7 +79,7 @@ export function loadWalkRecord(file: string): Walk | null {
  */
 export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; listed: string[]; rules: boolean; startedMs: number; racyMs?: number; pathFacts?: boolean }): void {
   const trustedBefore = o.startedMs - (o.racyMs ?? RACY_MS);
-  if (walk.warnings.length > 0 || walk.entries.some((e) => e.named || e.pipe || (e as { io?: unknown }).io !== undefined)) return;
+  if (walk.warnings.length > 0 || walk.entries.length > MAX_FILES || walk.entries.some((e) => e.named || e.pipe || (e as { io?: unknown }).io !== undefined)) return;
   const roots = o.roots.map((r) => path.resolve(r));
   const listed = new Set(o.listed);
   if (!roots.every((r) => listed.has(r))) return; // a root that is a file or a glob
