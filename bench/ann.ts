@@ -3,11 +3,12 @@
 // give against the exact cosine scan the candidate selection does today: recall@10, latency, build
 // time; and how the exact scan's cost grows with the number of chunks. Writes bench/ann-results.json
 // and the ann section of bench/RESULTS.md.   npm run build && node dist/bench/ann.js [--reuse-index]
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { REPO_ROOT } from './bench-model.js';
+import { diskUsage } from '../src/index/workspace-files.js';
 import { measure } from './measure.js';
 import { AGENT_QUERIES, QUERIES } from './queries.js';
 import { writeResultsSection } from './results.js';
@@ -22,10 +23,6 @@ const K = 10;
 const log = (m: string) => process.stderr.write(`[bench:ann] ${m}\n`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function du(p: string): number {
-  const st = statSync(p);
-  return st.isDirectory() ? readdirSync(p).reduce((n, e) => n + du(path.join(p, e)), 0) : st.size;
-}
 
 /** The chunks table's rows with tokens: ids and unit vectors (as the snapshot holds them). */
 async function readVectors(table: lancedb.Table): Promise<{ ids: string[]; vectors: Float32Array; dim: number }> {
@@ -124,11 +121,11 @@ async function main(): Promise<void> {
     ({ buildMs, indexBytes } = earlier.ivfPq);
   } else {
     log('building the IVF_PQ index');
-    const before = du(path.join(copy, 'chunks.lance'));
+    const before = diskUsage(path.join(copy, 'chunks.lance'));
     const t0 = performance.now();
     await table.createIndex('vector', { config: lancedb.Index.ivfPq({ distanceType: 'cosine', numPartitions: partitions, numSubVectors: dim / 16 }) });
     buildMs = performance.now() - t0;
-    indexBytes = du(path.join(copy, 'chunks.lance')) - before;
+    indexBytes = diskUsage(path.join(copy, 'chunks.lance')) - before;
   }
 
   const settings: { nprobes: number; refine: number | null; recall: number; p50Ms: number }[] = [];

@@ -3,7 +3,7 @@
 // 100 deleted files, size on disk, peak RSS. Writes bench/index-results.json and the index section of
 // bench/RESULTS.md.   npm run build && node dist/bench/index.js [--quick]
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import { cpSync, readdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BENCH_MODEL_DIM, buildBenchModel, REPO_ROOT } from './bench-model.js';
@@ -13,6 +13,7 @@ import { measure, type RunResult } from './measure.js';
 import { QUERIES } from './queries.js';
 import { writeResultsSection } from './results.js';
 import { createWorkspace } from '../src/index/workspace.js';
+import { diskUsage } from '../src/index/workspace-files.js';
 
 const CLI = path.join(REPO_ROOT, 'dist/src/cli/main.js');
 const MODEL = path.join(REPO_ROOT, 'bench/.tmp/potion-8m-shape');
@@ -23,11 +24,6 @@ const run = (args: string[]): Promise<RunResult> => measure(process.execPath, [C
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
-function du(p: string): number {
-  const st = statSync(p);
-  if (!st.isDirectory()) return st.size;
-  return readdirSync(p).reduce((n, e) => n + du(path.join(p, e)), 0);
-}
 
 async function main(): Promise<void> {
   const lines = quick ? 200_000 : 1_000_000;
@@ -49,7 +45,7 @@ async function main(): Promise<void> {
   log('building the index');
   const build = await run(['index', tree, '--index-dir', idx, ...m]);
   if (build.exitCode !== 0) throw new Error(`index failed: ${build.stderrTail}`);
-  const sizeOnDisk = du(idx);
+  const sizeOnDisk = diskUsage(idx);
 
   log('warm queries (library, model loaded)');
   const ws = createWorkspace({ dir: idx, model: MODEL, concurrency: 2 });

@@ -10,6 +10,7 @@ import { loadModel, type LoadModelOptions } from './model/load.js';
 import { defaultModelSpec } from './model/default-model.js';
 import { runPipeline, type PipelineOutcome, type SearchProgress, type SearchStats } from './pipeline.js';
 import type { Executor } from './pool.js';
+import { SEARCH_MODES, type SearchMode } from './types.js';
 import { bundledLexicon } from './rank/lexical/lexicon.js';
 import { buildRankPlan } from './rank/plan.js';
 import { mergeHits, resultsPerHit, hitToResult, type SearchResult } from './rank/windows.js';
@@ -32,9 +33,7 @@ export interface SearcherOptions {
   onModelProgress?: LoadModelOptions['onProgress'];
 }
 
-/** How lines are ranked: fused lexical + semantic (default), embedding distance only, or lexical only. */
 export { SEARCH_MODES, type SearchMode } from './types.js';
-import { SEARCH_MODES, type SearchMode } from './types.js';
 
 export interface SearchOptions {
   query: string;

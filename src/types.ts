@@ -50,6 +50,6 @@ export interface ModelData {
 
 export type EmbedderKind = 'static' | 'onnx';
 
-/** Ranking modes of a search (`--mode`). */
+/** How lines are ranked (`--mode`): fused lexical + semantic (default), embedding distance only, lexical only, or each line alone. */
 export const SEARCH_MODES = ['hybrid', 'semantic', 'lexical', 'line'] as const;
 export type SearchMode = typeof SEARCH_MODES[number];

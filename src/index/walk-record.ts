@@ -9,7 +9,7 @@
 // listed a directory changed in the 2 s before they started (a change within the filesystem's
 // timestamp granularity could then go unseen).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { simgrepCacheDir } from '../model/tokenizer-file.js';
 import { pathBasics, seedPathInfo, type PathBasics } from './candidates.js';
@@ -109,11 +109,12 @@ export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; l
     for (const r of roots) {
       for (let d = path.dirname(r); !above.has(d) && !listed.has(d); d = path.dirname(d)) {
         above.add(d);
-        const git = existsSync(path.join(d, '.git'));
+        let git = false;
         for (const name of [...RULE_FILES, '.git']) {
           const f = path.join(d, name);
           const st = statSync(f, { throwIfNoEntry: false });
           if (st && name !== '.git' && st.ctimeMs > trustedBefore) return;
+          if (st && name === '.git') git = true;
           probes.push([f, st ? [f, name === '.git' ? 0 : st.ctimeMs, st.ino, name === '.git' ? 0 : st.size] : null]);
         }
         if (git || path.dirname(d) === d) break;

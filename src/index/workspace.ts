@@ -308,12 +308,11 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const { walk, cached, changedDirs }: WalkState = paths.some(isRemoteUri)
         ? { walk: await listWalk(await sourcesForPaths(paths, { ...filters, remote: so.remote ?? o.remote, listOnly: true }), so.signal), cached: false }
         : await walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, filters, so.signal, true));
-      const { entries, keys, warnings: walkWarnings } = walk;
+      const { entries, warnings: walkWarnings } = walk;
       if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
       mark('walk');
       let snap = await loadSnapshot();
       mark('snapshot');
-      const fileAt = fileIndex(snap);
       // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
       const stale = cached ? [] : staleEntries(snap, walk, changedDirs);
       let refreshed = 0;

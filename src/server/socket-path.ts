@@ -2,10 +2,9 @@
 // named by a hash of the workspace's location, so the CLI finds it from the same flags without reading
 // anything else (a socket path must stay under ~100 bytes, which a workspace's own directory may not).
 import { createHash } from 'node:crypto';
-import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isRemoteUri } from '../sources/uri.js';
+import { realPath } from '../index/registry.js';
 
 /** The directory that holds this user's server sockets. */
 export function socketDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -13,15 +12,9 @@ export function socketDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(env.SIMGREP_RUNTIME_DIR || env.XDG_RUNTIME_DIR || os.tmpdir(), `simgrep-${uid}`);
 }
 
-/** The workspace's location as both sides spell it: a URI as given, a local directory by its real path. */
-export function workspaceLocation(dir: string): string {
-  if (isRemoteUri(dir)) return dir;
-  try { return realpathSync(dir); } catch { return path.resolve(dir); }
-}
-
-/** The socket of the server of the workspace at `dir` (which may not exist yet). */
+/** The socket of the server of the workspace at `dir` (which may not exist yet), named by its real location. */
 export function socketPathFor(dir: string, env: NodeJS.ProcessEnv = process.env): string {
-  const id = createHash('sha256').update(workspaceLocation(dir)).digest('hex').slice(0, 20);
+  const id = createHash('sha256').update(realPath(dir)).digest('hex').slice(0, 20);
   // Windows has named pipes where Unix has sockets (net.listen takes either).
   if (process.platform === 'win32') return `\\\\.\\pipe\\simgrep-${id}`;
   return path.join(socketDir(env), `${id}.sock`);
