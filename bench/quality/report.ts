@@ -53,7 +53,18 @@ function method(r: QualityResults): string[] {
     '- Nothing in bench/quality is tuned on individual queries. Per-query lists and scores: the JSON beside this report.',
   ];
   for (const s of r.sets) {
-    for (const g of s.identical) notes.push(`- ${s.id}: **${g.map((id) => label(r, id)).join(', ')} returned identical lists on every query**: these modes do not yet rank differently in this build.`);
+    for (const g of s.identical) {
+      const viaIndex = g.length === 2 && g[1] === `${g[0]}-indexed`;
+      notes.push(viaIndex
+        ? `- ${s.id}: ${label(r, g[0])} returned the same lists one-shot and from the index on every query, as the index promises.`
+        : `- ${s.id}: **${g.map((id) => label(r, id)).join(', ')} returned identical lists on every query**: these modes do not yet rank differently in this build.`);
+    }
+    for (const m of s.methods.filter((x) => x.id.endsWith('-indexed'))) {
+      const base = m.id.replace(/-indexed$/, '');
+      if (!s.methods.some((x) => x.id === base) || s.identical.some((g) => g.includes(m.id) && g.includes(base))) continue;
+      const differ = s.queries.filter((q) => JSON.stringify([q.methods[base].hit.files, q.methods[base].file.files]) !== JSON.stringify([q.methods[m.id].hit.files, q.methods[m.id].file.files]));
+      notes.push(`- ${s.id}: **${m.label} differed from the one-shot lists on ${differ.length} of ${s.queries.length} queries** (first: ${differ.slice(0, 3).map((q) => `${q.repo} "${q.query}"`).join('; ')}).`);
+    }
     for (const m of s.methods.filter((x) => x.errors > 0)) notes.push(`- ${s.id}: ${m.label} failed on ${m.errors} queries (scored 0); see the JSON for the messages.`);
   }
   return [...notes, ''];

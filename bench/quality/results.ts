@@ -40,7 +40,8 @@ export interface MethodInfo {
   id: string;
   label: string;
   /** simgrep modes: wall time, searches, lines scanned (from stats), queries/s. */
-  timing?: { wallMs: number; searches: number; lines: number; queriesPerSec: number };
+  /** indexBuildMs: building the workspace indexes of every corpus (methods answered from the index). */
+  timing?: { wallMs: number; searches: number; lines: number; queriesPerSec: number; indexBuildMs?: number };
   /** Queries whose "file" list holds fewer than 10 files (the method ran out of hits). */
   shortFileLists: number;
   /** Mean number of slots in the "hit" list (simgrep merges adjacent hits into one hunk). */

@@ -1,14 +1,18 @@
 // Runs one dev set: builds its corpora, runs simgrep (each requested mode) and the BM25 baseline on
 // every query, and aggregates per repo, category and language.
+import { rmSync } from 'node:fs';
 import path from 'node:path';
-import type { Searcher, SearchMode } from '../../src/index.js';
+import { createWorkspace, type Searcher, type SearchMode, type Workspace } from '../../src/index.js';
 import { buildBm25Index, searchBm25 } from './bm25.js';
-import { ensureCorpus, missingTargets, type Corpus } from './corpora.js';
+import { ensureCorpus, missingTargets, QUALITY_TMP, type Corpus } from './corpora.js';
 import { REPO_ROOT, toUpstreamPath, type Dataset, type Query } from './dataset.js';
 import { fileList, hitList } from './metrics.js';
 import { UNAVAILABLE } from './pins.js';
 import { PROTOCOLS, protocolResult, summarize, type MethodInfo, type QueryResult, type SetResults } from './results.js';
-import { runSimgrepMode } from './simgrep-runner.js';
+import { runSimgrepMode, type CorpusQueries } from './simgrep-runner.js';
+
+/** The modes a workspace index answers (line mode always scans). */
+const INDEXED_MODES: readonly SearchMode[] = ['hybrid', 'semantic', 'lexical'];
 
 type Log = (msg: string) => void;
 interface Lists { hit: string[]; file: string[]; hunks: number; error?: string }
@@ -24,13 +28,34 @@ function identicalGroups(queries: QueryResult[], ids: string[]): string[][] {
   return [...groups.values()].filter((g) => g.length > 1);
 }
 
+/** Every corpus indexed into a fresh workspace under bench/.tmp/quality/index/SET/REPO, sharing the searcher's model. */
+async function indexCorpora(set: string, targets: CorpusQueries[], searcher: Searcher, log: Log): Promise<{ workspaces: Map<string, Workspace>; buildMs: number }> {
+  const workspaces = new Map<string, Workspace>();
+  const t0 = performance.now();
+  for (const { spec, root } of targets) {
+    const dir = path.join(QUALITY_TMP, 'index', set, spec.name);
+    rmSync(dir, { recursive: true, force: true });
+    const ws = createWorkspace({ dir, searcher });
+    workspaces.set(spec.name, ws);
+    const r = await ws.index([root]);
+    if (r.errors > 0) log(`${spec.name}: indexing reported ${r.errors} error(s): ${JSON.stringify(r.warnings[0])}`);
+    log(`indexed ${spec.name}: ${r.files} files, ${r.chunks} chunks in ${(r.ms / 1000).toFixed(1)} s`);
+  }
+  return { workspaces, buildMs: performance.now() - t0 };
+}
+
 const listShape = (runs: Lists[]): Pick<MethodInfo, 'shortFileLists' | 'meanHitSlots' | 'errors'> => ({
   shortFileLists: runs.filter((r) => r.file.length < 10).length,
   meanHitSlots: runs.reduce((s, r) => s + r.hunks, 0) / Math.max(1, runs.length),
   errors: runs.filter((r) => r.error).length,
 });
 
-export async function runDevSet(all: Dataset, searcher: Searcher | null, modes: SearchMode[], log: Log): Promise<SetResults> {
+/**
+ * Runs one dev set. With `viaIndex`, each corpus is also indexed into a fresh workspace and the
+ * modes the index answers run again from it (methods `simgrep-MODE-indexed`), so the report shows
+ * whether the index gives the one-shot lists (it must: same files, lines and distances).
+ */
+export async function runDevSet(all: Dataset, searcher: Searcher | null, modes: SearchMode[], log: Log, viaIndex = false): Promise<SetResults> {
   const unavailable = all.repos.filter((r) => UNAVAILABLE[r.name]).map((r) => ({ name: r.name, language: r.language, reason: UNAVAILABLE[r.name] }));
   for (const u of unavailable) log(`${all.id}: skipping ${u.name}: ${u.reason}`);
   const repos = all.repos.filter((r) => !UNAVAILABLE[r.name]);
@@ -44,15 +69,28 @@ export async function runDevSet(all: Dataset, searcher: Searcher | null, modes: 
 
   const methods: MethodInfo[] = [];
   const lists = new Map<string, Map<Query, Lists>>();
-  for (const mode of searcher ? modes : []) {
-    const run = await runSimgrepMode(searcher!, mode, targets, log);
-    const id = `simgrep-${mode}`;
+  const addRun = (id: string, label: string, run: Awaited<ReturnType<typeof runSimgrepMode>>, buildMs?: number) => {
     lists.set(id, run.runs);
     methods.push({
-      id, label: `simgrep --mode ${mode}`,
-      timing: { wallMs: run.wallMs, searches: run.searches, lines: run.lines, queriesPerSec: run.searches / (run.wallMs / 1000) },
+      id, label,
+      timing: { wallMs: run.wallMs, searches: run.searches, lines: run.lines, queriesPerSec: run.searches / (run.wallMs / 1000), ...(buildMs !== undefined && { indexBuildMs: buildMs }) },
       ...listShape([...run.runs.values()]),
     });
+  };
+  for (const mode of searcher ? modes : []) {
+    addRun(`simgrep-${mode}`, `simgrep --mode ${mode}`, await runSimgrepMode(() => searcher!, mode, targets, log));
+  }
+  const indexedModes = modes.filter((m) => INDEXED_MODES.includes(m));
+  if (searcher && viaIndex && indexedModes.length > 0) {
+    const { workspaces, buildMs } = await indexCorpora(data.id, targets, searcher, log);
+    try {
+      for (const mode of indexedModes) {
+        const run = await runSimgrepMode((c) => workspaces.get(c.spec.name)!, mode, targets, log, true);
+        addRun(`simgrep-${mode}-indexed`, `simgrep --mode ${mode}, from the index`, run, buildMs);
+      }
+    } finally {
+      for (const ws of workspaces.values()) await ws.close();
+    }
   }
 
   const bm25Runs = new Map<Query, Lists>();

@@ -2,7 +2,7 @@
 // requested mode) and the BM25 baseline on every query, and writes bench/QUALITY.md and
 // bench/quality/results.json.
 // npm run build && node dist/bench/quality/run.js [--set semble-dev|semble-dev2|all] [--mode hybrid|semantic|lexical|line|all]
-//   [--model DIR|ID] [--repos a,b] [--concurrency N] [--out FILE]
+//   [--model DIR|ID] [--repos a,b] [--concurrency N] [--index] [--out FILE]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,19 +17,21 @@ import { FILE_TOP_K, HIT_TOP_K } from './simgrep-runner.js';
 
 const MODES: readonly SearchMode[] = ['hybrid', 'semantic', 'lexical', 'line'];
 const USAGE = `usage: node dist/bench/quality/run.js [--set semble-dev|semble-dev2|all] [--mode hybrid|semantic|lexical|line|all]
-         [--model DIR|ID] [--repos a,b] [--concurrency N] [--out FILE]
+         [--model DIR|ID] [--repos a,b] [--concurrency N] [--index] [--out FILE]
   --set          dev set(s) to measure (default all: semble-dev's 13 repos and semble-dev2's 24)
   --mode         simgrep ranking mode(s) to measure (default all); the BM25 baseline always runs
   --model        model2vec directory or Hugging Face id (default: $SIMGREP_MODEL, else the bundled model)
   --repos        only these dev-set repos (default all)
   --concurrency  simgrep worker threads (default: cores)
+  --index        also index every corpus into a workspace (bench/.tmp/quality/index) and run the
+                 hybrid, semantic and lexical modes again from it (the lists must be the one-shot's)
   --out          markdown report path (default bench/QUALITY.md); the JSON goes beside it as <name>.json,
                  or to bench/quality/results.json by default`;
 
-interface Args { sets: DevSetId[]; modes: SearchMode[]; model?: string; repos?: string[]; concurrency?: number; out: string; json: string }
+interface Args { sets: DevSetId[]; modes: SearchMode[]; model?: string; repos?: string[]; concurrency?: number; index: boolean; out: string; json: string }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { sets: [...DEV_SETS], modes: [...MODES], out: path.join(REPO_ROOT, 'bench', 'QUALITY.md'), json: path.join(REPO_ROOT, 'bench', 'quality', 'results.json') };
+  const args: Args = { sets: [...DEV_SETS], modes: [...MODES], index: false, out: path.join(REPO_ROOT, 'bench', 'QUALITY.md'), json: path.join(REPO_ROOT, 'bench', 'quality', 'results.json') };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = (): string => {
@@ -52,7 +54,8 @@ function parseArgs(argv: string[]): Args {
       const n = Number(value());
       if (!Number.isInteger(n) || n < 0) throw new Error(`--concurrency must be a whole number >= 0 (got ${argv[i]})`);
       args.concurrency = n;
-    } else if (flag === '--out') {
+    } else if (flag === '--index') args.index = true;
+    else if (flag === '--out') {
       args.out = path.resolve(value());
       args.json = args.out.replace(/\.md$/i, '') + '.json';
     } else throw new Error(`unknown argument ${flag}\n${USAGE}`);
@@ -79,7 +82,7 @@ async function main(): Promise<void> {
     log(`model ${model.id} (${model.rows} x ${model.dim})`);
     for (const data of datasets) {
       log(`${data.id}: ${data.repos.length} repos, ${data.queries.length} queries`);
-      sets.push(await runDevSet(data, searcher, args.modes, log));
+      sets.push(await runDevSet(data, searcher, args.modes, log, args.index));
     }
   } finally {
     await searcher.close();

@@ -21,16 +21,23 @@ function upstreamFiles(spec: RepoSpec, root: string, filenames: string[]): strin
   return filenames.map((f) => toUpstreamPath(spec, path.relative(root, f)));
 }
 
-export async function runSimgrepMode(searcher: Searcher, mode: SearchMode, corpora: CorpusQueries[], log: (m: string) => void): Promise<SimgrepModeRun> {
+/**
+ * Runs one mode over the corpora. `searcherOf` gives each corpus its searcher (the one-shot searcher,
+ * or the corpus's workspace); `fromIndex` requires every answer to come from a workspace index.
+ */
+export async function runSimgrepMode(searcherOf: (c: CorpusQueries) => Pick<Searcher, 'search'>, mode: SearchMode, corpora: CorpusQueries[], log: (m: string) => void, fromIndex = false): Promise<SimgrepModeRun> {
   const runs = new Map<Query, SimgrepQueryRun>();
   let searches = 0;
   let lines = 0;
   const t0 = performance.now();
-  for (const { spec, root, queries } of corpora) {
+  for (const corpus of corpora) {
+    const { spec, root, queries } = corpus;
+    const searcher = searcherOf(corpus);
     for (const q of queries) {
       try {
         const hit = await searcher.search({ query: q.query, paths: [root], topK: HIT_TOP_K, mode });
         const file = await searcher.search({ query: q.query, paths: [root], topK: FILE_TOP_K, mode });
+        if (fromIndex && !(hit.stats.index && file.stats.index)) throw new Error('answered by a scan, not from the index');
         searches += 2;
         lines += hit.stats.lines + file.stats.lines;
         const warnings = [...hit.warnings, ...file.warnings];
@@ -46,7 +53,7 @@ export async function runSimgrepMode(searcher: Searcher, mode: SearchMode, corpo
         runs.set(q, { hit: [], file: [], hunks: 0, error: `${e.code ?? 'ERROR'}: ${e.message}` });
       }
     }
-    log(`simgrep ${mode}: ${spec.name} done (${queries.length} queries)`);
+    log(`simgrep ${mode}${fromIndex ? ' from the index' : ''}: ${spec.name} done (${queries.length} queries)`);
   }
   return { runs, wallMs: performance.now() - t0, searches, lines };
 }
