@@ -24,7 +24,9 @@ export type WireSearchOptions = Omit<SearchOptions, 'sources' | 'signal' | 'onPr
 
 export type Request =
   | { op: 'search'; identity: Identity; cwd: string; options: WireSearchOptions }
-  | { op: 'index'; identity: Identity; cwd: string; paths: string[] };
+  | { op: 'index'; identity: Identity; cwd: string; paths: string[] }
+  /** Stop serving (`simgrep workspace rm` asks before it removes the directory); answered once stopped. */
+  | { op: 'stop'; identity: Identity; cwd: string };
 
 /** The counts `simgrep index` prints (an IndexReport without its snapshot patch). */
 export type WireIndexReport = Omit<IndexReport, 'patch'>;

@@ -3,14 +3,17 @@
 // CLI's searches and index updates over a Unix socket, so a command pays for a process start and a
 // connection instead of loading everything again. Requests run one at a time, each in the client's
 // working directory (paths are shown as the client typed them); a client that goes away cancels its
-// request. Answers are the workspace's own: the same code as `createWorkspace().search`.
+// request. Answers are the workspace's own: the same code as `createWorkspace().search`. A server
+// whose index directory was removed or replaced (`simgrep workspace rm`, a rebuild elsewhere) declines
+// and stops: its loaded state no longer belongs to that directory.
 import { chmodSync, existsSync, lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { SimgrepError, serializeError } from '../errors.js';
+import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from '../index/indexer.js';
 import type { Workspace } from '../index/workspace.js';
 import { mismatch } from './identity.js';
-import { readLines, send, type Identity, type Request, type WireIndexReport } from './protocol.js';
+import { PROTOCOL, readLines, send, type Identity, type Request, type WireIndexReport } from './protocol.js';
 import { socketDir } from './socket-path.js';
 
 export interface ServeOptions {
@@ -58,6 +61,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
         conn.end();
         return;
       }
+      if (req.op === 'stop' && req.identity?.protocol === PROTOCOL) { say('asked to stop'); void stop(conn); return; }
       const why = req.identity ? mismatch(o.identity, req.identity) : 'the request names no simgrep version';
       if (why) { send(conn, { type: 'decline', reason: why }); conn.end(); return; }
       accept(conn, req);
@@ -71,6 +75,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   });
   if (process.platform !== 'win32') chmodSync(socket, 0o600);
   const ours = process.platform === 'win32' ? 0 : lstatSync(socket).ino;
+  const servedDir = dirIdentity(ws.dir);
   armIdle();
 
   /** Queues a request; it runs after the ones before it, in the client's directory. */
@@ -82,12 +87,20 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     queue = queue.then(async () => {
       if (abort.signal.aborted) return;
       const started = performance.now();
+      if (dirIdentity(ws.dir) !== servedDir) {
+        send(conn, { type: 'decline', reason: `workspace ${ws.name} (${ws.dir}) was removed or replaced since this server started` });
+        conn.end();
+        active--;
+        say(`workspace ${ws.name} was removed or replaced (${ws.dir}); stopping`);
+        void stop();
+        return;
+      }
       try {
         process.chdir(req.cwd);
         if (req.op === 'search') {
           const search = await ws.search({ ...req.options, signal: abort.signal });
           send(conn, { type: 'done', pid: process.pid, workspace: ws.name, search });
-        } else {
+        } else if (req.op === 'index') {
           const index = await runIndex(conn, req.paths, abort.signal);
           send(conn, { type: 'done', pid: process.pid, workspace: ws.name, index });
         }
@@ -127,20 +140,28 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     idle.unref();
   }
 
-  function stop(): Promise<void> {
+  /** Stops listening, lets the queued requests finish, closes the workspace; then answers `asker` (a stop request). */
+  function stop(asker?: Socket): Promise<void> {
     stopping ??= (async () => {
       if (idle) clearTimeout(idle);
-      await new Promise<void>((r) => server.close(() => r()));
+      server.close();
       await queue;
       // Another server may have taken the name since (after this one was declared dead): not ours to remove.
       try { if (process.platform !== 'win32' && lstatSync(socket).ino === ours) unlinkSync(socket); } catch { /* already gone */ }
       await ws.close();
+      if (asker) await new Promise<void>((r) => { send(asker, { type: 'done', pid: process.pid, workspace: ws.name }); asker.end(r); });
       resolveStopped();
     })();
     return stopping;
   }
 
   return { socket, stop, stopped };
+}
+
+/** A local index directory's device and inode ('' when it is gone); object stores are not checked. */
+function dirIdentity(dir: string): string {
+  if (isRemoteUri(dir)) return 'remote';
+  try { const st = statSync(dir); return `${st.dev}:${st.ino}`; } catch { return ''; }
 }
 
 /**

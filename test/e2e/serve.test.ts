@@ -1,7 +1,8 @@
 // simgrep serve through the real CLI: a running server answers searches and index runs of its
 // workspace with the same output as this process would print (and as a scan), sees files changed
 // after it started, declines clients of another model, and never stands in the way: a killed
-// server's socket is replaced, a second server is refused, an idle one stops and removes its socket.
+// server's socket is replaced, a second server is refused, an idle one stops and removes its socket,
+// and one whose workspace was removed stops.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -115,6 +116,32 @@ describe('simgrep serve', () => {
     expect(await exited(next.child)).toBe(0);
     expect(next.stderr()).toMatch(/no request for 1 s; stopping/);
     expect(sockets()).toEqual([]);
+  });
+
+  it('simgrep workspace rm stops the workspace\'s server; a server whose directory went otherwise declines and stops', async () => {
+    await runCli(['index', tree, '-w', 'gone'], { env });
+    const server = await startServer(['-w', 'gone', '-J', '0']);
+    expect((await runCli(['upload retry', tree, '-w', 'gone', '--stats'], { env })).stderr).toMatch(/answered by simgrep serve/);
+    const rm = await runCli(['workspace', 'rm', 'gone'], { env });
+    expect(rm.code).toBe(0);
+    expect(rm.stderr).toMatch(/stopped the server of workspace gone \(pid \d+\)/);
+    expect(await exited(server.child)).toBe(0);
+    expect(sockets()).toEqual([]);
+    expect((await runCli(['upload retry', tree, '-w', 'gone'], { env })).stderr).toMatch(/workspace gone does not exist/);
+
+    const dir = path.join(tmp, 'by-hand');
+    await runCli(['index', tree, '--index-dir', dir], { env });
+    const other = await startServer(['--index-dir', dir, '-J', '0']);
+    // Removed by hand and built again: the server's loaded index is not this one any more.
+    rmSync(dir, { recursive: true, force: true });
+    const rebuilt = await runCli(['index', tree, '--index-dir', dir], { env });
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.stderr).toMatch(/120 indexed/);
+    expect(await exited(other.child)).toBe(0);
+    expect(other.stderr()).toMatch(/was removed or replaced .*; stopping/);
+    const after = await runCli(['upload retry', tree, '--index-dir', dir, '--stats'], { env });
+    expect(after.stderr).toMatch(/from workspace by-hand \(0 files re-indexed first\)/);
+    expect(after.stdout).toBe((await runCli(['upload retry', tree, '--no-index'], { env })).stdout);
   });
 
   it('says what to pass when it has no workspace to serve', async () => {

@@ -3,6 +3,9 @@ import { rmSync, existsSync } from 'node:fs';
 import { SimgrepError } from '../../errors.js';
 import { checkName, listWorkspaces, workspaceDir } from '../../index/registry.js';
 import { createWorkspace, type WorkspaceStatus } from '../../index/workspace.js';
+import { askServer } from '../../server/client.js';
+import { identityOf } from '../../server/identity.js';
+import { socketPathFor } from '../../server/socket-path.js';
 import type { ParsedFlags } from '../flags.js';
 import { namedTarget } from './workspace-target.js';
 
@@ -45,6 +48,9 @@ export async function runWorkspaceCommand(flags: ParsedFlags, args: string[]): P
       if (!name) throw new SimgrepError('BAD_FLAG', 'usage: simgrep workspace rm NAME');
       const dir = workspaceDir(name);
       if (!existsSync(dir)) throw new SimgrepError('WORKSPACE_NOT_FOUND', `workspace ${name} does not exist (simgrep workspace list shows them)`);
+      // A server of the workspace (simgrep serve) stops first: it holds the index open.
+      const stopped = await askServer(socketPathFor(dir), { op: 'stop', identity: identityOf({}), cwd: process.cwd() });
+      if (stopped) process.stderr.write(`simgrep: stopped the server of workspace ${name} (pid ${stopped.pid})\n`);
       rmSync(dir, { recursive: true, force: true });
       process.stderr.write(`simgrep: removed workspace ${name}\n`);
       return 0;
