@@ -3,7 +3,7 @@
 // 100 deleted files, size on disk, peak RSS. Writes bench/index-results.json and the index section of
 // bench/RESULTS.md.   npm run build && node dist/bench/index.js [--quick]
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, readdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BENCH_MODEL_DIM, buildBenchModel, REPO_ROOT } from './bench-model.js';
@@ -149,11 +149,26 @@ function writeSection(r: any): void {
     `| index size <= 2x source bytes | ${f(r.sizeOnDisk.bytes / 1048576, 1)} MB = ${f(r.sizeOnDisk.ratio, 2)}x | ${ok(r.sizeOnDisk.ratio <= 2)} |`,
     `| peak RSS while indexing <= one-shot + 200 MB | ${f(r.build.peakRssMb)} MB vs one-shot ${f(r.scan.peakRssMb)} MB | ${ok(r.build.peakRssMb <= r.scan.peakRssMb + 200)} |`,
     '',
-    'Answers from the index equal the one-shot scan by construction and by test (test/integration/index/equivalence.test.ts, test/e2e/index-cli.test.ts), so bench/QUALITY.md holds for indexed search unchanged. `--mode line` is always answered by a scan.',
+    `Answers from the index equal the one-shot scan by construction and by test (test/integration/index/equivalence.test.ts, test/e2e/index-cli.test.ts)${qualityThroughIndex()}. \`--mode line\` is always answered by a scan.`,
     '<!-- index:end -->',
     '',
   ].join('\n');
   writeResultsSection(path.join(REPO_ROOT, 'bench/RESULTS.md'), 'index', md);
+}
+
+/** What the last quality run with --index (bench/quality/results.json) says about indexed answers. */
+function qualityThroughIndex(): string {
+  const file = path.join(REPO_ROOT, 'bench/quality/results.json');
+  if (!existsSync(file)) return '';
+  const q = JSON.parse(readFileSync(file, 'utf8')) as { build: { commit: string }; sets: { id: string; identical: string[][]; queries: unknown[]; methods: { id: string }[] }[] };
+  const indexed = q.sets.flatMap((s) => s.methods.filter((m) => m.id.endsWith('-indexed')).map((m) => ({ set: s, id: m.id, base: m.id.replace(/-indexed$/, '') })));
+  if (indexed.length === 0) return '';
+  const same = indexed.filter(({ set, id, base }) => set.identical.some((g) => g.includes(id) && g.includes(base)));
+  const modes = [...new Set(indexed.map((x) => x.base.replace(/^simgrep-/, '')))].join(', ');
+  const queries = q.sets.reduce((n, s) => n + s.queries.length, 0);
+  return same.length === indexed.length
+    ? `, and on both quality dev sets: \`node dist/bench/quality/run.js --index\` (bench/QUALITY.md, build ${q.build.commit}) gave the one-shot ranked lists from the index on every one of ${queries} queries in the ${modes} modes, so bench/QUALITY.md holds for indexed search`
+    : `; **the last \`node dist/bench/quality/run.js --index\` (build ${q.build.commit}) found indexed lists that differ from the one-shot ones** (bench/QUALITY.md)`;
 }
 
 main().catch((e: unknown) => { process.stderr.write(`[bench:index] ${(e as Error)?.stack ?? String(e)}\n`); process.exitCode = 2; });
