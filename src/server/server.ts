@@ -3,7 +3,7 @@
 // CLI's searches and index updates over a Unix socket, so a command pays for a process start and a
 // connection instead of loading everything again. Requests run one at a time, each in the client's
 // working directory (paths are shown as the client typed them); a client that goes away cancels its
-// request. Answers are the workspace's own: the same code as `createWorkspace().search`. A server
+// request; searches that would wait behind an index run are declined (their clients answer). Answers are the workspace's own: the same code as `createWorkspace().search`. A server
 // whose index directory was removed or replaced (`simgrep workspace rm`, a rebuild elsewhere) declines
 // and stops: its loaded state no longer belongs to that directory.
 import { chmodSync, existsSync, lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
@@ -45,6 +45,8 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   const home = process.cwd();
   let queue: Promise<void> = Promise.resolve();
   let active = 0;
+  /** Index runs queued or running: a search would wait for them, so it is declined meanwhile. */
+  let indexing = 0;
   let idle: NodeJS.Timeout | null = null;
   let stopping: Promise<void> | null = null;
   let resolveStopped!: () => void;
@@ -64,6 +66,8 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
       if (req.op === 'stop' && req.identity?.protocol === PROTOCOL) { say('asked to stop'); void stop(conn); return; }
       const why = req.identity ? mismatch(o.identity, req.identity) : 'the request names no simgrep version';
       if (why) { send(conn, { type: 'decline', reason: why }); conn.end(); return; }
+      // The client answers by itself from the last complete index (or scans what the run holds locked).
+      if (req.op === 'search' && indexing > 0) { send(conn, { type: 'decline', reason: 'it is busy indexing' }); conn.end(); return; }
       accept(conn, req);
     });
     conn.on('error', () => {}); // a client that died: its request is aborted by 'close'
@@ -83,14 +87,15 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     const abort = new AbortController();
     conn.on('close', () => abort.abort());
     active++;
+    if (req.op === 'index') indexing++;
     if (idle) { clearTimeout(idle); idle = null; }
     queue = queue.then(async () => {
-      if (abort.signal.aborted) return;
+      if (abort.signal.aborted) { finished(); return; }
       const started = performance.now();
       if (dirIdentity(ws.dir) !== servedDir) {
         send(conn, { type: 'decline', reason: `workspace ${ws.name} (${ws.dir}) was removed or replaced since this server started` });
         conn.end();
-        active--;
+        finished();
         say(`workspace ${ws.name} was removed or replaced (${ws.dir}); stopping`);
         void stop();
         return;
@@ -110,10 +115,14 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
       } finally {
         try { process.chdir(home); } catch { /* gone: requests chdir first anyway */ }
         conn.end();
-        active--;
-        armIdle();
+        finished();
       }
     });
+    function finished(): void {
+      active--;
+      if (req.op === 'index') indexing--;
+      armIdle();
+    }
   }
 
   async function runIndex(conn: Socket, paths: string[], signal: AbortSignal): Promise<WireIndexReport> {

@@ -22,8 +22,8 @@ function file(seed: number, lines: number): string {
 }
 
 /** Starts `simgrep serve ARGS` and resolves once it listens (with its stderr so far). */
-async function startServer(args: string[]): Promise<{ child: ChildProcess; stderr: () => string }> {
-  const child = spawn(process.execPath, [cliPath, 'serve', ...args], { env: { ...process.env, HF_HUB_OFFLINE: '1', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+async function startServer(args: string[], extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; stderr: () => string }> {
+  const child = spawn(process.execPath, [cliPath, 'serve', ...args], { env: { ...process.env, HF_HUB_OFFLINE: '1', ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
   servers.push(child);
   let err = '';
   await new Promise<void>((resolve, reject) => {
@@ -136,12 +136,29 @@ describe('simgrep serve', () => {
     rmSync(dir, { recursive: true, force: true });
     const rebuilt = await runCli(['index', tree, '--index-dir', dir], { env });
     expect(rebuilt.code).toBe(0);
-    expect(rebuilt.stderr).toMatch(/120 indexed/);
+    expect(rebuilt.stderr).toMatch(/(\d+) files checked, \1 indexed/);
     expect(await exited(other.child)).toBe(0);
     expect(other.stderr()).toMatch(/was removed or replaced .*; stopping/);
     const after = await runCli(['upload retry', tree, '--index-dir', dir, '--stats'], { env });
     expect(after.stderr).toMatch(/from workspace by-hand \(0 files re-indexed first\)/);
     expect(after.stdout).toBe((await runCli(['upload retry', tree, '--no-index'], { env })).stdout);
+  });
+
+  it('while it indexes, searches are declined and answered by the client itself', async () => {
+    const own = path.join(tmp, 'busy-tree');
+    mkdirSync(own);
+    for (let f = 0; f < 20; f++) writeFileSync(path.join(own, `f${f}.ts`), file(f, 60));
+    await runCli(['index', own, '-w', 'busy'], { env });
+    // The server's index runs stop for good after their first commit (a test failpoint): one is in progress.
+    const server = await startServer(['-w', 'busy', '-J', '0'], { SIMGREP_FAILPOINT: 'pause-after-commit:1' });
+    writeFileSync(path.join(own, 'added.ts'), file(77, 60));
+    const indexing = spawn(process.execPath, [cliPath, 'index', own, '-w', 'busy'], { env: { ...process.env, ...env }, stdio: 'ignore' });
+    servers.push(indexing);
+    await expect.poll(server.stderr, { timeout: 30_000 }).toMatch(/failpoint: paused after commit 1/);
+    const search = await runCli(['upload retry', own, '-w', 'busy', '--stats'], { env });
+    expect(search.code).toBe(0);
+    expect(search.stderr).not.toMatch(/answered by simgrep serve/);
+    expect(search.stdout).toBe((await runCli(['upload retry', own, '--no-index'], { env })).stdout);
   });
 
   it('says what to pass when it has no workspace to serve', async () => {
