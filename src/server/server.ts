@@ -3,9 +3,10 @@
 // CLI's searches and index updates over a Unix socket, so a command pays for a process start and a
 // connection instead of loading everything again. Requests run one at a time, each in the client's
 // working directory (paths are shown as the client typed them); a client that goes away cancels its
-// request; searches that would wait behind an index run are declined (their clients answer). Answers are the workspace's own: the same code as `createWorkspace().search`. A server
-// whose index directory was removed or replaced (`simgrep workspace rm`, a rebuild elsewhere) declines
-// and stops: its loaded state no longer belongs to that directory.
+// request; a search that would wait behind an index run is declined (its client answers itself).
+// Answers are the workspace's own: the same code as `createWorkspace().search`. A server whose index
+// directory was removed or replaced (`simgrep workspace rm`, a rebuild elsewhere) declines and stops:
+// its loaded state no longer belongs to that directory.
 import { chmodSync, existsSync, lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { SimgrepError, serializeError } from '../errors.js';
@@ -63,6 +64,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
         conn.end();
         return;
       }
+      if (stopping) { send(conn, { type: 'decline', reason: 'it is stopping' }); conn.end(); return; }
       if (req.op === 'stop' && req.identity?.protocol === PROTOCOL) { say('asked to stop'); void stop(conn); return; }
       const why = req.identity ? mismatch(o.identity, req.identity) : 'the request names no simgrep version';
       if (why) { send(conn, { type: 'decline', reason: why }); conn.end(); return; }
