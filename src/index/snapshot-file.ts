@@ -11,7 +11,7 @@ import { Postings, type Entries } from './postings.js';
 import { chunkFiles, type Snapshot, type SnapshotFile } from './snapshot.js';
 import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
 import { toFloat16, fromFloat16Into } from './float16.js';
-import { joined, resized } from './typed-arrays.js';
+import { inUseUpTo, joined, resized, roomy } from './typed-arrays.js';
 
 const MAGIC = 'simgrep-snapshot-6';
 const DELTA_MAGIC = 'simgrep-snapshot-delta-1';
@@ -135,7 +135,10 @@ export function readSnapshotFile(file: string, version: string): Snapshot | null
     if (!base || base.start.length !== h.baseChunks) return null;
     return withDelta(base, r, version);
   });
-  return delta ?? readFileOf(file, (r) => baseOf(r, version));
+  const snap = delta ?? readFileOf(file, (r) => baseOf(r, version));
+  // A later patch appends to the vectors in place (the buffer has room: no copy of them all).
+  if (snap) inUseUpTo(snap.vectors);
+  return snap;
 }
 
 /** The snapshot in a base file if it is of `version` (its vectors' array has room for `moreChunks`). */
@@ -144,7 +147,7 @@ function baseOf(r: Sections, version: string, moreChunks = 0): Snapshot | null {
   if (h.magic !== MAGIC || h.version !== version) return null;
   const names = r.strings('defNames');
   const halves = r.a('vectors') as Uint16Array;
-  const vectors = fromFloat16Into(halves, new Float32Array(halves.length + Math.max(0, moreChunks) * h.dim), 0).subarray(0, halves.length);
+  const vectors = fromFloat16Into(halves, roomy(halves.length + Math.max(0, moreChunks) * h.dim), 0).subarray(0, halves.length);
   return {
     version, dim: h.dim, files: r.files, defNames: names,
     chunkFile: chunkFiles(r.files, r.i32('start').length), start: r.i32('start'), end: r.i32('end'), chars: r.i32('chars'), flags: r.a('flags') as Uint8Array,

@@ -32,8 +32,20 @@ export function extended(a: Float32Array, n: number): Float32Array {
     inUse.set(a.buffer, at + n);
     return new Float32Array(a.buffer, a.byteOffset, n);
   }
-  const out = new Float32Array(new ArrayBuffer((n + (n >> 3)) * 4), 0, n);
+  const out = roomy(n);
   out.set(a);
+  return out;
+}
+
+/** A zeroed array of length `n` in a buffer with an eighth more room, which `extended` grows into. */
+export function roomy(n: number): Float32Array {
+  const out = new Float32Array(new ArrayBuffer((n + (n >> 3)) * 4), 0, n);
   inUse.set(out.buffer, n);
   return out;
+}
+
+/** `a`, a view at the start of a `roomy` buffer, as the one `extended` grows from now on. */
+export function inUseUpTo(a: Float32Array): Float32Array {
+  inUse.set(a.buffer, a.byteOffset / 4 + a.length);
+  return a;
 }

@@ -131,7 +131,9 @@ describe('snapshot file', () => {
     const base = build(40, '1.1');
     writeSnapshotFile(file, base);
     const first = edit(['/t/dir0/file000.ts', '/t/new.ts'], 'one');
-    const appended = patchSnapshot(readSnapshotFile(file, '1.1')!, first, '2.2');
+    const read = readSnapshotFile(file, '1.1')!;
+    const appended = patchSnapshot(read, first, '2.2');
+    expect(appended.vectors.buffer).toBe(read.vectors.buffer); // the vectors read have room: appended in place
     expect([appended.baseChunks, appended.start.length, appended.baseVersion]).toEqual([80, 84, '1.1']); // 2 dead, 4 appended
     expect(liveChunks(appended)).toBe(82);
     expect(canonical(appended)).toEqual(canonical(patchSnapshot(base, first, '2.2', 0)));
@@ -141,6 +143,7 @@ describe('snapshot file', () => {
     // A second append keeps one tail; past the churn limit the next patch compacts.
     const second = edit(['/t/dir1/file001.ts'], 'two');
     const again = patchSnapshot(back, second, '3.3');
+    expect(again.vectors.buffer).toBe(back.vectors.buffer); // base + delta read with room too
     expect([again.baseChunks, again.start.length]).toEqual([80, 86]);
     expect(canonical(again)).toEqual(canonical(patchSnapshot(patchSnapshot(base, first, '2.2', 0), second, '3.3', 0)));
     const many = edit(Array.from({ length: 8 }, (_, i) => `/t/dir${i % 3}/file${String(i + 10).padStart(3, '0')}.ts`), 'three');
