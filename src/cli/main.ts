@@ -17,6 +17,7 @@ import type { WireSearchOptions } from '../server/protocol.js';
 import { socketPathFor } from '../server/socket-path.js';
 import { writeFailure } from './write-failure.js';
 import { removeIncompleteDownloads } from '../model/download-temps.js';
+import { thousands } from './thousands.js';
 
 const version = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -137,7 +138,7 @@ function report(response: SearchResponse, flags: ParsedFlags, serverPid?: number
 }
 
 function statsLine(s: SearchResponse['stats'], serverPid?: number): string {
-  const n = (x: number, unit: string) => `${x.toLocaleString('en-US')} ${unit}${x === 1 ? '' : 's'}`;
+  const n = (x: number, unit: string) => `${thousands(x)} ${unit}${x === 1 ? '' : 's'}`;
   const by = serverPid === undefined ? '' : `, answered by simgrep serve (pid ${serverPid})`;
   const from = s.index ? ` from workspace ${s.index.workspace} (${n(s.index.refreshed, 'file')} re-indexed first${by})` : by;
   return `simgrep: searched ${n(s.files, 'file')}, ${n(s.lines, 'line')}, ${n(s.bytes, 'byte')}${from} in ${Math.round(s.ms)} ms; `

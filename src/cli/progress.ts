@@ -1,5 +1,6 @@
 // Progress on stderr, only when stderr is a terminal: model downloads and long searches.
 import type { SearchProgress } from '../pipeline.js';
+import { thousands } from './thousands.js';
 
 export interface Progress {
   download(p: { file: string; received: number; total: number | null }): void;
@@ -11,7 +12,7 @@ const SHOW_AFTER_MS = 1000;
 const WAITING_AFTER_MS = 2000;
 
 export function createProgress(stream: NodeJS.WriteStream): Progress {
-  // Off a terminal nothing is drawn, and nothing is formatted (the first toLocaleString loads ICU data).
+  // Off a terminal nothing is drawn, and nothing is formatted.
   if (stream.isTTY !== true) return { download() {}, search() {}, clear() {} };
   let shown = false;
   const draw = (text: string) => {
@@ -32,7 +33,7 @@ export function createProgress(stream: NodeJS.WriteStream): Progress {
     search(s) {
       if (s.ms < SHOW_AFTER_MS) return;
       const shards = s.shards ? `shards ${s.shards.done}/${s.shards.total}${s.shards.listing ? '+ (listing)' : ''}, ` : '';
-      const rate = `${shards}searched ${s.files} files, ${s.lines.toLocaleString('en-US')} lines (${Math.round((s.lines / s.ms) * 1000).toLocaleString('en-US')} lines/s)`;
+      const rate = `${shards}searched ${s.files} files, ${thousands(s.lines)} lines (${thousands((s.lines / s.ms) * 1000)} lines/s)`;
       // A read open this long is a slow or stuck source: say which, so the wait has a name.
       const waiting = s.waitingOn && s.waitingOn.ms >= WAITING_AFTER_MS ? `; waiting on ${s.waitingOn.path} for ${Math.floor(s.waitingOn.ms / 1000)} s` : '';
       draw(rate + waiting);

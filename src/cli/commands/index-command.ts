@@ -12,6 +12,7 @@ import type { ClusterOptions } from '../../searcher.js';
 import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
 import { namedTarget, targetDir } from './workspace-target.js';
+import { thousands } from '../thousands.js';
 
 export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Promise<number> {
   const target = namedTarget(flags) ?? (paths.length > 0 ? { name: defaultName(paths) } : null);
@@ -69,7 +70,7 @@ function printed(name: string, r: WireIndexReport): number {
 }
 
 function summary(name: string, r: WireIndexReport): string {
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = thousands;
   const rate = r.ms > 0 && r.lines > 0 ? `, ${n(Math.round((r.lines / r.ms) * 1000))} lines/s` : '';
   return `simgrep: workspace ${name}: ${n(r.files)} files checked, ${n(r.indexed)} indexed (${n(r.lines)} lines, ${n(r.chunks)} chunks, ${n(r.reused)} reused), `
     + `${n(r.unchanged)} unchanged, ${n(r.deleted)} removed, ${n(r.errors)} errors in ${(r.ms / 1000).toFixed(1)} s${rate}\n`
@@ -88,7 +89,7 @@ function indexProgress(stream: NodeJS.WriteStream): { update(p: IndexProgress): 
       const left = p.bytes > 0 && p.bytesToRead > p.bytes ? ((p.bytesToRead - p.bytes) / p.bytes) * p.ms / 1000 : 0;
       const pct = p.bytesToRead > 0 ? Math.min(100, Math.round((p.bytes / p.bytesToRead) * 100)) : 100;
       const eta = p.ms < 2000 ? '' : `, ETA ${Math.ceil(left)} s`; // the first seconds' rate says little
-      stream.write(`\r\x1b[Kindexing: ${pct}% (${p.indexed.toLocaleString('en-US')} files, ${p.lines.toLocaleString('en-US')} lines, ${rate.toLocaleString('en-US')} lines/s)${eta}`);
+      stream.write(`\r\x1b[Kindexing: ${pct}% (${thousands(p.indexed)} files, ${thousands(p.lines)} lines, ${thousands(rate)} lines/s)${eta}`);
     },
     clear() { if (shown) stream.write('\r\x1b[K'); shown = false; },
   };

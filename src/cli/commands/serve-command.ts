@@ -10,6 +10,7 @@ import { socketPathFor } from '../../server/socket-path.js';
 import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
 import { namedTarget } from './workspace-target.js';
+import { thousands } from '../thousands.js';
 
 /** Default --idle-timeout: a working session's pauses, not a day. */
 const IDLE_SECONDS = 30 * 60;
@@ -33,7 +34,7 @@ export async function runServeCommand(flags: ParsedFlags, paths: string[]): Prom
     if (paths.length > 0) {
       const r = await ws.index(paths);
       for (const w of r.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
-      say(`workspace ${ws.name}: ${r.indexed.toLocaleString('en-US')} files indexed, ${r.unchanged.toLocaleString('en-US')} unchanged, ${r.deleted.toLocaleString('en-US')} removed`);
+      say(`workspace ${ws.name}: ${thousands(r.indexed)} files indexed, ${thousands(r.unchanged)} unchanged, ${thousands(r.deleted)} removed`);
     }
     // Loads the model, the snapshot and the code paths of a search before the first client comes.
     const { roots } = await ws.status();

@@ -8,6 +8,7 @@ import { identityOf } from '../../server/identity.js';
 import { socketPathFor } from '../../server/socket-path.js';
 import type { ParsedFlags } from '../flags.js';
 import { namedTarget } from './workspace-target.js';
+import { thousands } from '../thousands.js';
 
 const out = (s: string) => { process.stdout.write(s); };
 
@@ -61,7 +62,7 @@ export async function runWorkspaceCommand(flags: ParsedFlags, args: string[]): P
 }
 
 function statusText(s: WorkspaceStatus): string {
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = thousands;
   const mb = (x: number) => `${(x / 1048576).toFixed(1)} MB`;
   return [
     `workspace: ${s.name}`,
