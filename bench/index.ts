@@ -12,6 +12,7 @@ import { generateTree } from './corpus.js';
 import { measure, type RunResult } from './measure.js';
 import { QUERIES } from './queries.js';
 import { writeResultsSection } from './results.js';
+import { oneShotOf } from './quality/results.js';
 import { createWorkspace } from '../src/index/workspace.js';
 import { diskUsage } from '../src/index/workspace-files.js';
 
@@ -161,7 +162,7 @@ function qualityThroughIndex(): string {
   const file = path.join(REPO_ROOT, 'bench/quality/results.json');
   if (!existsSync(file)) return '';
   const q = JSON.parse(readFileSync(file, 'utf8')) as { build: { commit: string }; sets: { id: string; identical: string[][]; queries: unknown[]; methods: { id: string }[] }[] };
-  const indexed = q.sets.flatMap((s) => s.methods.filter((m) => m.id.endsWith('-indexed')).map((m) => ({ set: s, id: m.id, base: m.id.replace(/-indexed$/, '') })));
+  const indexed = q.sets.flatMap((s) => s.methods.flatMap((m) => { const base = oneShotOf(m.id); return base ? [{ set: s, id: m.id, base }] : []; }));
   if (indexed.length === 0) return '';
   const same = indexed.filter(({ set, id, base }) => set.identical.some((g) => g.includes(id) && g.includes(base)));
   const modes = [...new Set(indexed.map((x) => x.base.replace(/^simgrep-/, '')))].join(', ');

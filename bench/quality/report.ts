@@ -2,7 +2,7 @@
 // by side (report-tables.ts) and how the figures are made. Figures come only from the run.
 import { fmt } from '../results.js';
 import { PINS } from './pins.js';
-import { repoGains, type QualityResults } from './results.js';
+import { listsKey, oneShotOf, repoGains, type QualityResults } from './results.js';
 import { byCategory, byLanguage, byRepo, corpora, f3, headline, hybridVsLexical, methodIds, publishedTable, recallMrr, table, timing } from './report-tables.js';
 
 /** Issue 10's targets, "hit" protocol, mean over repos. */
@@ -54,15 +54,15 @@ function method(r: QualityResults): string[] {
   ];
   for (const s of r.sets) {
     for (const g of s.identical) {
-      const viaIndex = g.length === 2 && g[1] === `${g[0]}-indexed`;
+      const viaIndex = g.length === 2 && oneShotOf(g[1]) === g[0];
       notes.push(viaIndex
         ? `- ${s.id}: ${label(r, g[0])} returned the same lists one-shot and from the index on every query, as the index promises.`
         : `- ${s.id}: **${g.map((id) => label(r, id)).join(', ')} returned identical lists on every query**: these modes do not yet rank differently in this build.`);
     }
-    for (const m of s.methods.filter((x) => x.id.endsWith('-indexed'))) {
-      const base = m.id.replace(/-indexed$/, '');
-      if (!s.methods.some((x) => x.id === base) || s.identical.some((g) => g.includes(m.id) && g.includes(base))) continue;
-      const differ = s.queries.filter((q) => JSON.stringify([q.methods[base].hit.files, q.methods[base].file.files]) !== JSON.stringify([q.methods[m.id].hit.files, q.methods[m.id].file.files]));
+    for (const m of s.methods) {
+      const base = oneShotOf(m.id);
+      if (!base || !s.methods.some((x) => x.id === base) || s.identical.some((g) => g.includes(m.id) && g.includes(base))) continue;
+      const differ = s.queries.filter((q) => listsKey(q, base) !== listsKey(q, m.id));
       notes.push(`- ${s.id}: **${m.label} differed from the one-shot lists on ${differ.length} of ${s.queries.length} queries** (first: ${differ.slice(0, 3).map((q) => `${q.repo} "${q.query}"`).join('; ')}).`);
     }
     for (const m of s.methods.filter((x) => x.errors > 0)) notes.push(`- ${s.id}: ${m.label} failed on ${m.errors} queries (scored 0); see the JSON for the messages.`);

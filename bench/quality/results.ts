@@ -39,14 +39,26 @@ export interface Summary {
 export interface MethodInfo {
   id: string;
   label: string;
-  /** simgrep modes: wall time, searches, lines scanned (from stats), queries/s. */
-  /** indexBuildMs: building the workspace indexes of every corpus (methods answered from the index). */
+  /** simgrep modes: wall time, searches, lines scanned (from stats), queries/s; for methods answered from the index, the time to index every corpus. */
   timing?: { wallMs: number; searches: number; lines: number; queriesPerSec: number; indexBuildMs?: number };
   /** Queries whose "file" list holds fewer than 10 files (the method ran out of hits). */
   shortFileLists: number;
   /** Mean number of slots in the "hit" list (simgrep merges adjacent hits into one hunk). */
   meanHitSlots: number;
   errors: number;
+}
+
+/** A method answered from the workspace index (`--index`) is its one-shot method's id with this suffix. */
+export const FROM_INDEX = '-indexed';
+
+/** The one-shot method an id answered from the index stands beside (null for any other method). */
+export function oneShotOf(id: string): string | null {
+  return id.endsWith(FROM_INDEX) ? id.slice(0, -FROM_INDEX.length) : null;
+}
+
+/** A method's two ranked lists on a query, as one comparable string. */
+export function listsKey(q: QueryResult, id: string): string {
+  return JSON.stringify([q.methods[id].hit.files, q.methods[id].file.files]);
 }
 
 export function protocolResult(files: string[], targets: string[]): ProtocolResult {

@@ -8,7 +8,7 @@ import { ensureCorpus, missingTargets, QUALITY_TMP, type Corpus } from './corpor
 import { REPO_ROOT, toUpstreamPath, type Dataset, type Query } from './dataset.js';
 import { fileList, hitList } from './metrics.js';
 import { UNAVAILABLE } from './pins.js';
-import { PROTOCOLS, protocolResult, summarize, type MethodInfo, type QueryResult, type SetResults } from './results.js';
+import { FROM_INDEX, listsKey, PROTOCOLS, protocolResult, summarize, type MethodInfo, type QueryResult, type SetResults } from './results.js';
 import { runSimgrepMode, type CorpusQueries } from './simgrep-runner.js';
 
 /** The modes a workspace index answers (line mode always scans). */
@@ -19,7 +19,7 @@ interface Lists { hit: string[]; file: string[]; hunks: number; error?: string }
 
 /** Groups of simgrep methods whose lists were the same on every query and protocol. */
 function identicalGroups(queries: QueryResult[], ids: string[]): string[][] {
-  const sig = (id: string): string => JSON.stringify(queries.map((q) => [q.methods[id].hit.files, q.methods[id].file.files]));
+  const sig = (id: string): string => queries.map((q) => listsKey(q, id)).join('\n');
   const groups = new Map<string, string[]>();
   for (const id of ids) {
     const s = sig(id);
@@ -86,7 +86,7 @@ export async function runDevSet(all: Dataset, searcher: Searcher | null, modes: 
     try {
       for (const mode of indexedModes) {
         const run = await runSimgrepMode((c) => workspaces.get(c.spec.name)!, mode, targets, log, true);
-        addRun(`simgrep-${mode}-indexed`, `simgrep --mode ${mode}, from the index`, run, buildMs);
+        addRun(`simgrep-${mode}${FROM_INDEX}`, `simgrep --mode ${mode}, from the index`, run, buildMs);
       }
     } finally {
       for (const ws of workspaces.values()) await ws.close();
