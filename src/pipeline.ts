@@ -21,8 +21,11 @@ export interface SearchStats {
   binary: number;
   errors: number;
   ms: number;
-  /** Set when a workspace index answered: its name, and how many files it re-indexed first. */
-  index?: { workspace: string; refreshed: number };
+  /**
+   * Set when a workspace index answered: its name, how many new or changed files it re-indexed first,
+   * and how many of those (`pending`, when any) were read for this answer only, not saved into the index.
+   */
+  index?: { workspace: string; refreshed: number; pending?: number };
 }
 
 /** Progress while searching: the counts so far, and the read that has waited longest (a slow or stuck source). */

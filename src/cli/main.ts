@@ -101,7 +101,7 @@ async function main(argv: string[]): Promise<number> {
   const [{ createWorkspace }, { createSearcher }, { createStdinSource }] = await Promise.all([
     import('../index/workspace.js'), import('../searcher.js'), import('../sources/content.js'),
   ]);
-  const searcher = target ? createWorkspace({ ...engine, ...target, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined } }) : createSearcher(engine);
+  const searcher = target ? createWorkspace({ ...engine, ...target, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined }, oneShot: true }) : createSearcher(engine);
   try {
     const search = searcher.search({
       ...options,
@@ -140,7 +140,8 @@ function report(response: SearchResponse, flags: ParsedFlags, serverPid?: number
 function statsLine(s: SearchResponse['stats'], serverPid?: number): string {
   const n = (x: number, unit: string) => `${thousands(x)} ${unit}${x === 1 ? '' : 's'}`;
   const by = serverPid === undefined ? '' : `, answered by simgrep serve (pid ${serverPid})`;
-  const from = s.index ? ` from workspace ${s.index.workspace} (${n(s.index.refreshed, 'file')} re-indexed first${by})` : by;
+  const pending = s.index?.pending ? `, for this search only: simgrep index saves ${s.index.pending === 1 ? 'it' : 'them'}` : '';
+  const from = s.index ? ` from workspace ${s.index.workspace} (${n(s.index.refreshed, 'file')} re-indexed first${pending}${by})` : by;
   return `simgrep: searched ${n(s.files, 'file')}, ${n(s.lines, 'line')}, ${n(s.bytes, 'byte')}${from} in ${Math.round(s.ms)} ms; `
     + `skipped ${n(s.skipped, 'file')} (${s.binary} binary); ${n(s.errors, 'error')}\n`;
 }

@@ -27,8 +27,9 @@ import { emptySnapshot, liveChunks, patchSnapshot, type Snapshot } from './snaps
 import { readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from './snapshot-file.js';
 import { rebuildSnapshot } from './snapshot-rebuild.js';
 import { lanceStorageOptions } from './storage-options.js';
-import type { IndexStore } from './store.js';
+import type { FileState, IndexStore } from './store.js';
 import { TermCollector } from './term-collector.js';
+import { unsavedStore } from './unsaved-store.js';
 import { WalkCache, type Walk, type WalkState } from './walk-cache.js';
 import { loadWalkRecord, saveWalkRecord, walkRecordFile } from './walk-record.js';
 import { checkNotForeign, diskUsage, mergeRoots, modelFingerprint, snapshotPath, workspaceNameOf } from './workspace-files.js';
@@ -39,6 +40,13 @@ import { writing } from './writing.js';
  * the workers, each loading the model, costs more than it saves on a few files).
  */
 const POOL_FROM_BYTES = 1 << 20;
+
+/**
+ * A one-shot search that finds at most this many bytes of new and changed files re-reads them for its
+ * own answer and saves nothing (see WorkspaceOptions.oneShot): embedding them in-process costs less
+ * than loading LanceDB and committing (~300 ms from a cold process).
+ */
+export const UNSAVED_REFRESH_BYTES = 512 << 10;
 
 /** Bumped when the stored layout or the chunking changes: older indexes are rebuilt, newer refused. */
 export const INDEX_FORMAT = 1;
@@ -62,6 +70,12 @@ export interface WorkspaceOptions extends SearcherOptions {
    * the second (a one-shot process never pays for watching).
    */
   resident?: boolean;
+  /**
+   * A process that answers one search and exits (the CLI): a search that finds a few changed files
+   * (up to UNSAVED_REFRESH_BYTES) reads them again for its own answer without saving them into the
+   * index, and the next search does the same until simgrep index (or a bigger change) saves them.
+   */
+  oneShot?: boolean;
 }
 
 /**
@@ -132,6 +146,22 @@ function staleEntries(snap: Snapshot, walk: Walk, changedDirs?: Set<string>): En
     if (changedDirs && !changedDirs.has(path.dirname(key))) return false;
     try { return !sameIdentity(identityOf(e), snap.files[f]); } catch { return true; }
   });
+}
+
+/** The file states a snapshot holds, as the indexer compares them. */
+function statesOf(snap: Snapshot): FileState[] {
+  return snap.files.map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, chunks: f.chunkCount }));
+}
+
+/** The bytes of these entries: an unreadable one counts as none (the run reports it), one of unknown size as too many. */
+function bytesOf(entries: Entry[]): number {
+  let bytes = 0;
+  for (const e of entries) {
+    let size = 0;
+    try { size = identityOf(e).size; } catch { /* reported by the run */ }
+    bytes += size < 0 ? Infinity : size;
+  }
+  return bytes;
 }
 
 /** The report of an index run that found nothing to change. */
@@ -235,7 +265,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const before = (await s.readMeta()).complete === latest ? await loadSnapshot() : null;
     const executor = (bytesToRead: number) => executorOf(searcher, bytesToRead >= POOL_FROM_BYTES);
     mark('snapshot read');
-    const states = before?.files.map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, chunks: f.chunkCount }));
+    const states = before ? statesOf(before) : undefined;
     const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress });
     mark('update');
     if (compact) await writing(() => s.compact());
@@ -316,8 +346,16 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
       const stale = cached ? [] : staleEntries(snap, walk, changedDirs);
       let refreshed = 0;
+      let pending = 0;
       const refreshWarnings: SourceWarning[] = [];
-      if (stale.length > 0) {
+      if (stale.length > 0 && o.oneShot && !storeP && bytesOf(stale) <= UNSAVED_REFRESH_BYTES) {
+        // Read again for this answer only; nothing is written, and the next search finds them again.
+        walks.invalidate(walkKey);
+        const report = await updateIndex({ store: unsavedStore, executor: () => executorOf(searcher, false), chunkLines, roots: paths, remote: so.remote ?? o.remote, deleteMissing: false, entries: stale, states: statesOf(snap), signal: so.signal });
+        snap = patchSnapshot(snap, report.patch, `${snap.version} unsaved`);
+        refreshed = pending = report.indexed;
+        refreshWarnings.push(...report.warnings);
+      } else if (stale.length > 0) {
         const file = lockFile();
         const got = file ? tryLock(file) : null;
         if (got && !isLock(got)) { walks.invalidate(walkKey); return fallback(`another process is updating it (pid ${got.pid}); this search scanned the files instead`); }
@@ -359,7 +397,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
           files, lines, bytes, binary, skipped: binary + tooLarge,
           errors: r.stats.errors + walkWarnings.length - tooLarge + refreshWarnings.length,
           ms: performance.now() - started,
-          index: { workspace: name, refreshed },
+          index: pending > 0 ? { workspace: name, refreshed, pending } : { workspace: name, refreshed },
         },
       };
     },

@@ -83,7 +83,7 @@ describe('simgrep index and indexed search', () => {
     expect(names[1]).toMatch(/^tree-[0-9a-f]{8}$/);
   });
 
-  it('two writers: the second gets a clear error naming the first (unless it has nothing to change); a search meanwhile still answers', async () => {
+  it('two writers: the second gets a clear error naming the first (unless it has nothing to change); a search meanwhile still answers (from the index while what changed is small)', async () => {
     const lock = path.join(env.SIMGREP_HOME, 'workspaces', 'crash', '.simgrep-lock');
     const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)']);
     writeFileSync(lock, JSON.stringify({ pid: holder.pid, host: (await import('node:os')).hostname(), started: 'now' }));
@@ -96,9 +96,16 @@ describe('simgrep index and indexed search', () => {
       const second = await runCli(['index', tree, '-w', 'crash'], { env });
       expect(second.code).toBe(2);
       expect(second.stderr).toContain(`workspace crash is being updated by process ${holder.pid}`);
+      // The change is small: read for the search's own answer, which needs no lock.
       const search = await runCli(['upload retry', tree, '-w', 'crash', '--stats'], { env });
       expect(search.code).toBe(0);
-      expect(search.stderr).toContain('workspace crash not used: another process is updating it');
+      expect(search.stderr).toContain('from workspace crash (1 file re-indexed first, for this search only');
+      // A bigger one would be saved, which the lock forbids: the search scans instead.
+      writeFileSync(path.join(tree, 'd0', 'big.ts'), file(998, 12_000));
+      const big = await runCli(['upload retry', tree, '-w', 'crash', '--stats'], { env });
+      expect(big.code).toBe(0);
+      expect(big.stderr).toContain('workspace crash not used: another process is updating it');
+      rmSync(path.join(tree, 'd0', 'big.ts'));
     } finally {
       const gone = new Promise((r) => holder.on('close', r));
       holder.kill();
@@ -156,5 +163,42 @@ describe('simgrep index and indexed search', () => {
     expect(added.stderr).toMatch(/1 file re-indexed first/);
     expect(JSON.parse(added.stdout).results[0].filename).toBe(path.join(root, 'd2', 'added.ts'));
     expect(added.stdout).toBe((await runCli(['zebra stampede', root, '--json', '--mode', 'lexical', '--no-index'], { env: e })).stdout);
+  });
+
+  it('a search after a small edit reads the changed file for its own answer and writes nothing; simgrep index (or a bigger change) saves it', async () => {
+    const root = path.join(tmp, 'edited');
+    for (let f = 0; f < 30; f++) {
+      mkdirSync(path.join(root, `d${f % 3}`), { recursive: true });
+      writeFileSync(path.join(root, `d${f % 3}`, `f${f}.ts`), file(f, 80));
+    }
+    expect((await runCli(['index', root, '-w', 'edited'], { env })).code).toBe(0);
+    const dir = path.join(env.SIMGREP_HOME, 'workspaces', 'edited');
+    const saved = async () => {
+      const store = await openStore(dir, { dim: 256 });
+      try { return [await store.version(), readFileSync(path.join(dir, 'workspace.json'), 'utf8')]; } finally { store.close(); }
+    };
+    const before = await saved();
+    writeFileSync(path.join(root, 'd1', 'f4.ts'), `${file(4, 80)}\nconst zebraStampede = retryUpload(); // zebra stampede\n`);
+    const args = ['zebra stampede retry', root, '-w', 'edited', '--json', '--top-k', '4', '--stats'];
+    const scan = (await runCli([...args.slice(0, 2), '--json', '--top-k', '4', '--no-index'], { env })).stdout;
+    for (let i = 0; i < 2; i++) {
+      const r = await runCli(args, { env });
+      expect(r.stderr).toMatch(/\(1 file re-indexed first, for this search only: simgrep index saves it\)/);
+      expect(r.stdout).toBe(scan);
+      expect(JSON.parse(r.stdout).results[0].filename).toBe(path.join(root, 'd1', 'f4.ts'));
+      expect(await saved()).toEqual(before);
+    }
+    const indexed = await runCli(['index', root, '-w', 'edited'], { env });
+    expect(indexed.stderr).toMatch(/30 files checked, 1 indexed/);
+    const after = await runCli(args, { env });
+    expect(after.stderr).toMatch(/\(0 files re-indexed first\)/);
+    expect(after.stdout).toBe(scan);
+    // More than UNSAVED_REFRESH_BYTES changed: the search saves what it re-indexed.
+    writeFileSync(path.join(root, 'd0', 'big.ts'), file(7, 12_000));
+    const version = (await saved())[0];
+    const big = await runCli(args, { env });
+    expect(big.stderr).toMatch(/\(1 file re-indexed first\)/);
+    expect((await saved())[0]).not.toBe(version);
+    expect(big.stdout).toBe((await runCli([...args.slice(0, 2), '--json', '--top-k', '4', '--no-index'], { env })).stdout);
   });
 });
