@@ -1,6 +1,6 @@
 // The recorded walk is used only while no directory it listed and no ignore file changed: each kind of
 // change that alters a walk's file list must make it walk again.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -96,5 +96,23 @@ describe('walk records', () => {
     expect(loadWalkRecord(record)).toBeNull();
     saveWalkRecord(record, { entries: [], keys: [], warnings: [{ path: tree, code: 'PATH_UNREADABLE', message: 'x' }] }, { roots: [tree], listed: [tree], rules: true, startedMs: Date.now() });
     expect(loadWalkRecord(record)).toBeNull();
+  });
+
+  it('are kept for a walk of more than 100,000 files (without the path facts), and not past 1,000,000', async () => {
+    await new Promise((r) => setTimeout(r, 35));
+    const big = (n: number): Walk => {
+      const entries = Array.from({ length: n }, (_, i) => ({ path: path.join(tree, 'a', `f${i}.ts`) }));
+      return { entries, keys: entries.map((e) => e.path), warnings: [] };
+    };
+    const listed = [tree, path.join(tree, 'a'), path.join(tree, 'a', 'b')];
+    const save = (w: Walk) => saveWalkRecord(record, w, { roots: [tree], listed, rules: true, startedMs: Date.now(), racyMs: 20, pathFacts: true });
+    save(big(150_000));
+    const back = loadWalkRecord(record);
+    expect(back?.entries.length).toBe(150_000);
+    expect(back!.keys[149_999]).toBe(path.join(tree, 'a', 'f149999.ts'));
+    expect(JSON.parse(readFileSync(record, 'utf8')).basics).toBeUndefined();
+    rmSync(record);
+    save(big(1_000_001));
+    expect(existsSync(record)).toBe(false);
   });
 });
