@@ -4,7 +4,7 @@
 // only chunks whose best case reaches the heap's worst guaranteed case are kept. The pipeline then
 // scores those exactly, with the same code as a one-shot scan, so indexed answers equal one-shot ones.
 import { countTerms, lexicalScore, pathFacts, pathSignals, relevance, symbolScore, toDistance, type PathFacts, type PathSignals } from '../rank/chunk-scorer.js';
-import { pathTerms } from '../rank/lexical/terms.js';
+import { pathText } from '../rank/lexical/terms.js';
 import type { RankPlan } from '../rank/plan.js';
 import { BLANK, HAS_TOKENS, type Snapshot } from './snapshot.js';
 import { FLOAT16_RELATIVE_ERROR } from './float16.js';
@@ -253,8 +253,8 @@ export interface PathInfo {
   lower: string;
   /** The first three letters of each of its names of three or more (what a path word must share to match). */
   namePrefixes: string[];
-  /** Terms' counts in pathText, as countTerms counts them, by "w:key" (whole) or "s:key" (part stem). */
-  termCounts: Map<string, number>;
+  /** Terms' counts in pathText, as countTerms counts them, by "w:key" (whole) or "s:key" (part stem); made on first use. */
+  termCounts: Map<string, number> | null;
   /** Its signals for a query without path words, with and without the test/example priors. */
   plain: PathSignals;
   withPriors: PathSignals;
@@ -268,7 +268,7 @@ const PRIORS_ONLY = { pathWords: [], pathPriors: true } as unknown as RankPlan;
 export function pathInfo(path: string): PathInfo {
   let info = pathInfos.get(path);
   if (!info) {
-    info = infoOf(path, pathFacts(path), pathTerms(path).join(' '));
+    info = infoOf(path, pathFacts(path), pathText(path));
     keepInfo(path, info);
   }
   return info;
@@ -295,7 +295,7 @@ function infoOf(path: string, facts: PathFacts, pathText: string): PathInfo {
 function withSignals(path: string, b: PathBasics): PathInfo {
   // A literal (not a spread): every PathInfo has one shape, which the candidate loop reads per file.
   return {
-    facts: b.facts, pathText: b.pathText, lower: b.lower, namePrefixes: b.namePrefixes, termCounts: new Map(),
+    facts: b.facts, pathText: b.pathText, lower: b.lower, namePrefixes: b.namePrefixes, termCounts: null,
     plain: pathSignals(path, NO_PATH_WORDS, b.facts), withPriors: pathSignals(path, PRIORS_ONLY, b.facts),
   };
 }
@@ -311,13 +311,14 @@ function keepInfo(path: string, info: PathInfo): void {
  */
 function pathTermCount(info: PathInfo, term: RankPlan['terms'][number]): number {
   const key = (term.whole ? 'w:' : 's:') + term.key;
-  let n = info.termCounts.get(key);
+  const counts = info.termCounts ??= new Map();
+  let n = counts.get(key);
   if (n === undefined) {
     const tf = new Float64Array(1);
     countTerms(info.pathText, { terms: [term] } as RankPlan, tf);
     n = tf[0];
-    if (info.termCounts.size >= 256) info.termCounts.clear();
-    info.termCounts.set(key, n);
+    if (counts.size >= 256) counts.clear();
+    counts.set(key, n);
   }
   return n;
 }

@@ -2,7 +2,7 @@
 // query terms per chunk (BM25 over identifier-aware terms plus the file's path terms), finds lines
 // that define a symbol the query names, and picks each chunk's most telling line.
 import type { RankPlan } from './plan.js';
-import { identifierParts, pathTerms, stem } from './lexical/terms.js';
+import { identifierParts, pathText, stem } from './lexical/terms.js';
 
 export interface ChunkStats {
   /** Range-relative lines [from, to) of the chunk. */
@@ -123,7 +123,46 @@ export interface PathFacts {
   dts: boolean;
 }
 
+/**
+ * What the directory part of a path says, shared by the files in it: the parts of its last name, and
+ * whether a name in it marks tests or side code. The regexes match whole names (each bounded by a
+ * slash or an end), so `dir/file` matches one exactly when `dir/` or `/file` does.
+ */
+interface DirFacts { names: string[]; test: boolean; side: boolean }
+const dirFacts = new Map<string, DirFacts>();
+
+function factsOfDir(dir: string): DirFacts {
+  let d = dirFacts.get(dir);
+  if (!d) {
+    const last = dir.split('/').filter(Boolean).pop() ?? '';
+    d = { names: identifierParts(last), test: TEST_DIR.test(`${dir}/`), side: SIDE_DIR.test(`${dir}/`) };
+    if (dirFacts.size >= 100_000) dirFacts.clear();
+    dirFacts.set(dir, d);
+  }
+  return d;
+}
+
 export function pathFacts(path: string): PathFacts {
+  const norm = path.includes('\\') ? path.replace(/\\/g, '/') : path;
+  const cut = norm.lastIndexOf('/');
+  const file = norm.slice(cut + 1);
+  if (file === '') return pathFactsOfParts(norm);
+  const dir = factsOfDir(cut < 0 ? '' : norm.slice(0, cut));
+  const dot = file.indexOf('.', 1);
+  const stem = dot > 0 ? file.slice(0, dot) : file;
+  const own = `/${file}`;
+  return {
+    fileStem: stem.toLowerCase(),
+    names: [...new Set([...identifierParts(stem), ...dir.names])],
+    test: dir.test || TEST_FILE.test(own) || TEST_DIR.test(own),
+    side: dir.side || SIDE_DIR.test(own),
+    init: file === '__init__.py',
+    dts: file.endsWith('.d.ts'),
+  };
+}
+
+/** pathFacts from the whole path's names (a path that ends with a slash; and the reference the directory-cached one is tested against). */
+export function pathFactsOfParts(path: string): PathFacts {
   const norm = path.replace(/\\/g, '/');
   const parts = norm.split('/').filter(Boolean);
   const file = parts[parts.length - 1] ?? '';
@@ -169,9 +208,9 @@ export function pathSignals(path: string, plan: RankPlan, facts = pathFacts(path
 export function chunkStats(lines: string[], firstLine: number, path: string, plan: RankPlan, signals = pathSignals(path, plan)): ChunkStats[] {
   const nTerms = plan.terms.length;
   const pathTf = new Float64Array(nTerms);
-  const pathText = pathTerms(path).join(' ');
-  countTerms(pathText, plan, pathTf);
-  const pathLength = pathText.length;
+  const text = pathText(path);
+  countTerms(text, plan, pathTf);
+  const pathLength = text.length;
   const { fileStem } = signals;
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
   const lineTf = new Float64Array(nTerms);

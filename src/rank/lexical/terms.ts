@@ -50,6 +50,25 @@ export function stem(word: string): string {
   return w;
 }
 
+const dirTexts = new Map<string, string>();
+
+/** pathTerms(path).join(' '), its directory names' part worked out once per directory. */
+export function pathText(path: string): string {
+  const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  const file = path.slice(cut + 1);
+  if (file === '') return pathTerms(path).join(' ');
+  const dir = cut < 0 ? '' : path.slice(0, cut);
+  let dirs = dirTexts.get(dir);
+  if (dirs === undefined) {
+    dirs = dir.split(/[\\/]+/).filter(Boolean).slice(-3).filter((d) => d !== '.' && d !== '..').join(' ');
+    if (dirTexts.size >= 100_000) dirTexts.clear();
+    dirTexts.set(dir, dirs);
+  }
+  const dot = file.indexOf('.', 1);
+  const stem = dot > 0 ? file.slice(0, dot) : file;
+  return dirs === '' ? `${stem} ${stem}` : `${stem} ${stem} ${dirs}`;
+}
+
 /** The terms of a path: its file stem twice and its last three directory names (semble's recipe). */
 export function pathTerms(path: string): string[] {
   const parts = path.split(/[\\/]+/).filter(Boolean);
