@@ -2,7 +2,7 @@
 // hash; only new and changed files are read, cut into the same aligned chunks the ranker scores,
 // embedded on the worker pool (a chunk whose text is unchanged keeps its vector) and committed in
 // batches; files gone from the roots are dropped. Safe to kill at any point: the next run resumes.
-import { createHash } from 'node:crypto';
+import crypto, { createHash } from 'node:crypto';
 import { SimgrepError, isSimgrepError } from '../errors.js';
 import type { Executor } from '../pool.js';
 import { createPathReader } from '../sources/path-reader.js';
@@ -152,14 +152,13 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
 async function indexFile(source: Source, entry: Entry, key: string, st: { size: number; mtime: number }, prev: FileState | undefined, batch: ChunkBatch, patch: SnapshotPatch, chunkLines: number, signal?: AbortSignal): Promise<number> {
   // Small files are read once; big ones twice (hash, then chunks), so memory stays bounded.
   const parts: Uint8Array[] | null = st.size > WHOLE_READ_BYTES ? null : [];
-  const hash = createHash('sha256');
+  const hash = parts ? null : createHash('sha256');
   let size = 0;
   for await (const chunk of streamEntry(source, entry, signal)) {
-    hash.update(chunk);
-    parts?.push(chunk);
+    if (parts) parts.push(chunk); else hash!.update(chunk);
     size += chunk.length;
   }
-  const digest = hash.digest('hex');
+  const digest = parts ? sha256Hex(parts) : hash!.digest('hex');
   if (prev && prev.hash === digest) {
     await batch.fileDone({ ...prev, size: st.size, mtime: st.mtime });
     return -1;
@@ -172,13 +171,28 @@ async function indexFile(source: Source, entry: Entry, key: string, st: { size: 
     const f = chunkFeatures(c.lines, patch.terms.identifiers);
     await batch.addChunk({
       path: key, start: c.start, end: c.end, chars: f.chars, blank: f.blank, identifiers: f.identifiers, defs: f.definitions,
-      hash: createHash('sha1').update(c.bytes).digest('hex'), bytes: c.bytes, offsets: c.offsets,
+      hash: hexDigest('sha1', c.bytes), bytes: c.bytes, offsets: c.offsets,
     });
     state.chunks++;
   }
   state.lines = opened.lines();
   await batch.fileDone(state);
   return size;
+}
+
+/**
+ * A hex digest in one call: crypto.hash (Node 20.12+) is ~4x faster than a Hash object on the small
+ * inputs a build hashes by the thousand (a file, each chunk); older Nodes take the Hash object.
+ */
+const hexDigest: (algorithm: string, bytes: Uint8Array) => string = typeof crypto.hash === 'function'
+  ? (algorithm, bytes) => crypto.hash(algorithm, bytes, 'hex')
+  : (algorithm, bytes) => createHash(algorithm).update(bytes).digest('hex');
+
+function sha256Hex(parts: Uint8Array[]): string {
+  if (parts.length === 1) return hexDigest('sha256', parts[0]);
+  const hash = createHash('sha256');
+  for (const p of parts) hash.update(p);
+  return hash.digest('hex');
 }
 
 /** The warning for an indexed path that cannot be read. */
