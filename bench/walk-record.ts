@@ -1,11 +1,12 @@
 // What a recorded walk saves a cold indexed search of a tree with many files: walking the tree (list
 // every directory, apply the ignore rules) against loading the record and checking its directories;
-// the stat of every file that both are followed by is timed too. Prints the figures (median of 5).
-//   npm run build && node dist/bench/walk-record.js [FILES]
+// the stat of every file that both are followed by is timed too (median of 5). Writes the walk-record
+// section of bench/RESULTS.md.   npm run build && node dist/bench/walk-record.js [FILES]
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './bench-model.js';
+import { writeResultsSection } from './results.js';
 import { createFsSource } from '../src/sources/fs.js';
 import { loadWalkRecord, saveWalkRecord } from '../src/index/walk-record.js';
 import type { Walk } from '../src/index/walk-cache.js';
@@ -51,9 +52,18 @@ async function main(): Promise<void> {
     loads.push(ms);
     stats.push(timed(() => { for (const e of loaded.entries) statSync(e.path); })[1]);
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1].toFixed(0);
-  process.stdout.write(`${files} files (${os.availableParallelism()} cores, load ${os.loadavg()[0].toFixed(1)}): walk ${median(walks)} ms; `
-    + `record (${(bytes / 1048576).toFixed(1)} MB) loaded and checked ${median(loads)} ms; then a stat of every file ${median(stats)} ms (median of 5)\n`);
+  const median = (xs: number[]) => Math.round([...xs].sort((a, b) => a - b)[xs.length >> 1]).toLocaleString('en-US');
+  const line = `${files.toLocaleString('en-US')} files in ${files / PER_DIR} directories: walked (listed, ignore rules applied) in ${median(walks)} ms; `
+    + `the record (${(bytes / 1048576).toFixed(1)} MB) loaded and its directories checked in ${median(loads)} ms; either is followed by a stat of every file: ${median(stats)} ms`;
+  process.stdout.write(`${line}\n`);
+  writeResultsSection(path.join(REPO_ROOT, 'bench/RESULTS.md'), 'walk-record', [
+    '<!-- walk-record:begin (written by node dist/bench/walk-record.js) -->',
+    '## A cold indexed search of a tree with many files: recorded walk against a walk',
+    '',
+    `Command: \`npm run build && node dist/bench/walk-record.js ${files}\` (${new Date().toISOString().slice(0, 16)}, ${os.availableParallelism()} cores, Node ${process.version}, load ${os.loadavg()[0].toFixed(1)}), median of 5. ${line}.`,
+    '<!-- walk-record:end -->',
+    '',
+  ].join('\n'));
   rmSync(root, { recursive: true, force: true });
   rmSync(record, { force: true });
 }
