@@ -153,15 +153,16 @@ function statesOf(snap: Snapshot): FileState[] {
   return snap.files.map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, chunks: f.chunkCount }));
 }
 
-/** The bytes of these entries: an unreadable one counts as none (the run reports it), one of unknown size as too many. */
-function bytesOf(entries: Entry[]): number {
+/** True when these entries come to UNSAVED_REFRESH_BYTES or less (an unreadable one counts as none: the run reports it; one of unknown size as too many). */
+function fewBytes(entries: Entry[]): boolean {
   let bytes = 0;
   for (const e of entries) {
     let size = 0;
     try { size = identityOf(e).size; } catch { /* reported by the run */ }
     bytes += size < 0 ? Infinity : size;
+    if (bytes > UNSAVED_REFRESH_BYTES) return false;
   }
-  return bytes;
+  return true;
 }
 
 /** The report of an index run that found nothing to change. */
@@ -348,7 +349,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       let refreshed = 0;
       let pending = 0;
       const refreshWarnings: SourceWarning[] = [];
-      if (stale.length > 0 && o.oneShot && !storeP && bytesOf(stale) <= UNSAVED_REFRESH_BYTES) {
+      if (stale.length > 0 && o.oneShot && !storeP && fewBytes(stale)) {
         // Read again for this answer only; nothing is written, and the next search finds them again.
         walks.invalidate(walkKey);
         const report = await updateIndex({ store: unsavedStore, executor: () => executorOf(searcher, false), chunkLines, roots: paths, remote: so.remote ?? o.remote, deleteMissing: false, entries: stale, states: statesOf(snap), signal: so.signal });
