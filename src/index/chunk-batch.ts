@@ -3,6 +3,7 @@
 // the old chunks of the files the batch starts are dropped, the new ones appended, then the states
 // of the files it completes recorded. Two batches overlap at most (one embedding while the other
 // commits). Readers pin the last completed version, so they never see the steps in between.
+import { SimgrepError } from '../errors.js';
 import type { Executor } from '../pool.js';
 import type { ChunkColumns } from './arrow-rows.js';
 import type { ChunkIdentifiers } from './chunk-features.js';
@@ -27,6 +28,8 @@ export interface ChunkBatchOptions {
   store: IndexStore;
   executor: Executor;
   chunkLines: number;
+  /** Aborts a run paused by the test failpoint below. */
+  signal?: AbortSignal;
   /** After each commit: the chunks written (with their vectors) and the file states recorded. */
   onCommit(c: { chunks: PendingChunk[]; vectors: Float32Array[]; files: FileState[]; reused: number }): void;
 }
@@ -101,7 +104,7 @@ export class ChunkBatch {
         hash: done.map((f) => f.hash), kind: done.map((f) => f.kind), lines: Int32Array.from(done, (f) => f.lines), chunks: Int32Array.from(done, (f) => f.chunks),
       }));
       this.o.onCommit({ chunks, vectors, files: done, reused });
-      await failpoint(++this.commits);
+      await failpoint(++this.commits, this.o.signal);
     })();
     work.catch(() => {}); // awaited by the next flush or finish()
     this.older = this.previous;
@@ -179,12 +182,15 @@ function columns(chunks: PendingChunk[], vectors: Float32Array[]): ChunkColumns 
 }
 
 /**
- * Test hook for crash tests: SIMGREP_FAILPOINT=pause-after-commit:N stops the run for good after its
- * N-th commit and says so on stderr, so a test can kill -9 it at a known point.
+ * Test hook for crash tests: SIMGREP_FAILPOINT=pause-after-commit:N stops the run after its N-th
+ * commit (until it is aborted) and says so on stderr, so a test can kill -9 or abort it at a known point.
  */
-async function failpoint(commits: number): Promise<void> {
+async function failpoint(commits: number, signal?: AbortSignal): Promise<void> {
   const m = /^pause-after-commit:(\d+)$/.exec(process.env.SIMGREP_FAILPOINT ?? '');
   if (!m || Number(m[1]) !== commits) return;
   process.stderr.write(`simgrep: failpoint: paused after commit ${commits}\n`);
-  await new Promise(() => {});
+  await new Promise((_, reject) => {
+    const aborted = () => reject(new SimgrepError('ABORTED', 'indexing was aborted'));
+    if (signal?.aborted) aborted(); else signal?.addEventListener('abort', aborted, { once: true });
+  });
 }

@@ -72,7 +72,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const states = new Map((o.states ?? await o.store.fileStates()).map((s) => [s.key, s]));
   const seen = new Set<string>();
   const newBatch = (executor: Executor) => new ChunkBatch({
-    store: o.store, executor, chunkLines: o.chunkLines,
+    store: o.store, executor, chunkLines: o.chunkLines, signal: o.signal,
     onCommit(c) {
       report.chunks += c.chunks.length;
       report.reused += c.reused;

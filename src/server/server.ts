@@ -30,7 +30,7 @@ export interface ServeOptions {
 
 export interface RunningServer {
   socket: string;
-  /** Stops listening, lets the request in progress finish, closes the workspace. */
+  /** Stops listening, aborts the request in progress and declines the queued ones, closes the workspace. */
   stop(): Promise<void>;
   /** Settles when the server has stopped (idle, or stop()). */
   stopped: Promise<void>;
@@ -48,6 +48,8 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   let active = 0;
   /** Index runs queued or running: a search would wait for them, so it is declined meanwhile. */
   let indexing = 0;
+  /** The requests accepted and not finished: a stop aborts them. */
+  const accepted = new Set<AbortController>();
   let idle: NodeJS.Timeout | null = null;
   let stopping: Promise<void> | null = null;
   let resolveStopped!: () => void;
@@ -88,11 +90,17 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   function accept(conn: Socket, req: Request): void {
     const abort = new AbortController();
     conn.on('close', () => abort.abort());
+    accepted.add(abort);
     active++;
     if (req.op === 'index') indexing++;
     if (idle) { clearTimeout(idle); idle = null; }
     queue = queue.then(async () => {
-      if (abort.signal.aborted) { finished(); return; }
+      if (abort.signal.aborted) {
+        // Its client went away, or the server is stopping: then the client answers by itself.
+        if (stopping) { send(conn, { type: 'decline', reason: 'it is stopping' }); conn.end(); }
+        finished();
+        return;
+      }
       const started = performance.now();
       if (dirIdentity(ws.dir) !== servedDir) {
         send(conn, { type: 'decline', reason: `workspace ${ws.name} (${ws.dir}) was removed or replaced since this server started` });
@@ -113,7 +121,10 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
         }
         say(`${req.op} answered in ${Math.round(performance.now() - started)} ms`);
       } catch (e) {
-        send(conn, { type: 'error', error: serializeError(e) });
+        // Stopped under it: a search is declined (its client answers by itself), an index run says why it ended.
+        if (stopping !== null && abort.signal.aborted && req.op === 'search') send(conn, { type: 'decline', reason: 'it is stopping' });
+        else if (stopping !== null && abort.signal.aborted) send(conn, { type: 'error', error: { code: 'ABORTED', message: `the server of workspace ${ws.name} stopped (simgrep workspace rm, Ctrl-C, or its index directory replaced) before this index run finished; what it committed is kept` } });
+        else send(conn, { type: 'error', error: serializeError(e) });
       } finally {
         try { process.chdir(home); } catch { /* gone: requests chdir first anyway */ }
         conn.end();
@@ -121,6 +132,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
       }
     });
     function finished(): void {
+      accepted.delete(abort);
       active--;
       if (req.op === 'index') indexing--;
       armIdle();
@@ -151,11 +163,15 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     idle.unref();
   }
 
-  /** Stops listening, lets the queued requests finish, closes the workspace; then answers `asker` (a stop request). */
+  /**
+   * Stops listening, aborts the request in progress (an index run stops at its next file or commit)
+   * and declines the queued ones, closes the workspace; then answers `asker` (a stop request).
+   */
   function stop(asker?: Socket): Promise<void> {
     stopping ??= (async () => {
       if (idle) clearTimeout(idle);
       server.close();
+      for (const a of accepted) a.abort();
       await queue;
       // Another server may have taken the name since (after this one was declared dead): not ours to remove.
       try { if (process.platform !== 'win32' && lstatSync(socket).ino === ours) unlinkSync(socket); } catch { /* already gone */ }

@@ -161,6 +161,28 @@ describe('simgrep serve', () => {
     expect(search.stdout).toBe((await runCli(['upload retry', own, '--no-index'], { env })).stdout);
   });
 
+  it('simgrep workspace rm during a served index run stops it at once: the run says why, the workspace is gone', async () => {
+    const own = path.join(tmp, 'rm-tree');
+    mkdirSync(own);
+    for (let f = 0; f < 20; f++) writeFileSync(path.join(own, `f${f}.ts`), file(f, 60));
+    await runCli(['index', own, '-w', 'removed'], { env });
+    // The server's index runs pause after their first commit (a test failpoint) until they are aborted.
+    const server = await startServer(['-w', 'removed', '-J', '0'], { SIMGREP_FAILPOINT: 'pause-after-commit:1' });
+    writeFileSync(path.join(own, 'added.ts'), file(77, 60));
+    const indexing = spawn(process.execPath, [cliPath, 'index', own, '-w', 'removed'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    servers.push(indexing);
+    let indexErr = '';
+    indexing.stderr!.setEncoding('utf8').on('data', (d: string) => { indexErr += d; });
+    await expect.poll(server.stderr, { timeout: 30_000 }).toMatch(/failpoint: paused after commit 1/);
+    const rm = await runCli(['workspace', 'rm', 'removed'], { env });
+    expect(rm.code).toBe(0);
+    expect(rm.stderr).toMatch(/stopped the server of workspace removed \(pid \d+\)/);
+    expect(await exited(indexing)).toBe(2);
+    expect(indexErr).toContain('the server of workspace removed stopped (simgrep workspace rm, Ctrl-C, or its index directory replaced) before this index run finished');
+    expect(await exited(server.child)).toBe(0);
+    expect(existsSync(path.join(env.SIMGREP_HOME, 'workspaces', 'removed'))).toBe(false);
+  });
+
   it('says what to pass when it has no workspace to serve', async () => {
     const r = await runCli(['serve'], { env });
     expect(r.code).toBe(2);
