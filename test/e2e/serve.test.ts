@@ -33,6 +33,25 @@ async function startServer(args: string[], extraEnv: Record<string, string> = {}
   return { child, stderr: () => err };
 }
 
+/**
+ * A workspace NAME over its own 20 files, served by a server whose index runs pause after their first
+ * commit (a test failpoint) until aborted, and a client's `simgrep index` run of it paused there.
+ */
+async function pausedIndexRun(name: string): Promise<{ own: string; server: Awaited<ReturnType<typeof startServer>>; indexing: ChildProcess; indexErr: () => string }> {
+  const own = path.join(tmp, `${name}-tree`);
+  mkdirSync(own);
+  for (let f = 0; f < 20; f++) writeFileSync(path.join(own, `f${f}.ts`), file(f, 60));
+  await runCli(['index', own, '-w', name], { env });
+  const server = await startServer(['-w', name, '-J', '0'], { SIMGREP_FAILPOINT: 'pause-after-commit:1' });
+  writeFileSync(path.join(own, 'added.ts'), file(77, 60));
+  const indexing = spawn(process.execPath, [cliPath, 'index', own, '-w', name], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  servers.push(indexing);
+  let err = '';
+  indexing.stderr!.setEncoding('utf8').on('data', (d: string) => { err += d; });
+  await expect.poll(server.stderr, { timeout: 30_000 }).toMatch(/failpoint: paused after commit 1/);
+  return { own, server, indexing, indexErr: () => err };
+}
+
 const exited = (child: ChildProcess): Promise<number | null> => new Promise((r) => { if (child.exitCode !== null || child.signalCode !== null) r(child.exitCode); else child.on('close', (code) => r(code)); });
 const sockets = () => (existsSync(env.SIMGREP_RUNTIME_DIR) ? readdirSync(path.join(env.SIMGREP_RUNTIME_DIR, `simgrep-${process.getuid!()}`)).filter((f) => f.endsWith('.sock')) : []);
 
@@ -145,16 +164,7 @@ describe('simgrep serve', () => {
   });
 
   it('while it indexes, searches are declined and answered by the client itself', async () => {
-    const own = path.join(tmp, 'busy-tree');
-    mkdirSync(own);
-    for (let f = 0; f < 20; f++) writeFileSync(path.join(own, `f${f}.ts`), file(f, 60));
-    await runCli(['index', own, '-w', 'busy'], { env });
-    // The server's index runs stop for good after their first commit (a test failpoint): one is in progress.
-    const server = await startServer(['-w', 'busy', '-J', '0'], { SIMGREP_FAILPOINT: 'pause-after-commit:1' });
-    writeFileSync(path.join(own, 'added.ts'), file(77, 60));
-    const indexing = spawn(process.execPath, [cliPath, 'index', own, '-w', 'busy'], { env: { ...process.env, ...env }, stdio: 'ignore' });
-    servers.push(indexing);
-    await expect.poll(server.stderr, { timeout: 30_000 }).toMatch(/failpoint: paused after commit 1/);
+    const { own } = await pausedIndexRun('busy');
     const search = await runCli(['upload retry', own, '-w', 'busy', '--stats'], { env });
     expect(search.code).toBe(0);
     expect(search.stderr).not.toMatch(/answered by simgrep serve/);
@@ -162,23 +172,12 @@ describe('simgrep serve', () => {
   });
 
   it('simgrep workspace rm during a served index run stops it at once: the run says why, the workspace is gone', async () => {
-    const own = path.join(tmp, 'rm-tree');
-    mkdirSync(own);
-    for (let f = 0; f < 20; f++) writeFileSync(path.join(own, `f${f}.ts`), file(f, 60));
-    await runCli(['index', own, '-w', 'removed'], { env });
-    // The server's index runs pause after their first commit (a test failpoint) until they are aborted.
-    const server = await startServer(['-w', 'removed', '-J', '0'], { SIMGREP_FAILPOINT: 'pause-after-commit:1' });
-    writeFileSync(path.join(own, 'added.ts'), file(77, 60));
-    const indexing = spawn(process.execPath, [cliPath, 'index', own, '-w', 'removed'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-    servers.push(indexing);
-    let indexErr = '';
-    indexing.stderr!.setEncoding('utf8').on('data', (d: string) => { indexErr += d; });
-    await expect.poll(server.stderr, { timeout: 30_000 }).toMatch(/failpoint: paused after commit 1/);
+    const { server, indexing, indexErr } = await pausedIndexRun('removed');
     const rm = await runCli(['workspace', 'rm', 'removed'], { env });
     expect(rm.code).toBe(0);
     expect(rm.stderr).toMatch(/stopped the server of workspace removed \(pid \d+\)/);
     expect(await exited(indexing)).toBe(2);
-    expect(indexErr).toContain('the server of workspace removed stopped (simgrep workspace rm, Ctrl-C, or its index directory replaced) before this index run finished');
+    expect(indexErr()).toContain('the server of workspace removed stopped (simgrep workspace rm, Ctrl-C, or its index directory replaced) before this index run finished');
     expect(await exited(server.child)).toBe(0);
     expect(existsSync(path.join(env.SIMGREP_HOME, 'workspaces', 'removed'))).toBe(false);
   });
