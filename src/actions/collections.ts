@@ -3,18 +3,11 @@
 // `_files` table of indexed file hashes (for incremental re-runs). Queries are exact: a cosine scan
 // over a per-collection in-memory copy, refreshed when the table's version changes.
 import type * as lancedb from '@lancedb/lancedb';
-import type * as Arrow from 'apache-arrow';
-import { arrow } from '../index/arrow.js';
+import { Field, FixedSizeList, Float32, RecordBatch, Schema, Struct, Table, Utf8, makeData, makeVector, vectorFromArray, type Vector } from '../index/arrow.js';
 import { SimgrepError } from '../errors.js';
 import { inList, strings, vectorColumn } from '../index/table-columns.js';
 import { writing } from '../index/writing.js';
 import type { Searcher } from '../searcher.js';
-const { Field, FixedSizeList, Float32, RecordBatch, Schema, Struct, Table, Utf8, makeData, makeVector, vectorFromArray } = arrow;
-type Schema = Arrow.Schema;
-type Table = Arrow.Table;
-type Vector = Arrow.Vector;
-type FixedSizeList<T extends Arrow.DataType = any> = Arrow.FixedSizeList<T>;
-type Float32 = Arrow.Float32;
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const FILES = '_files';

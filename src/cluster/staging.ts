@@ -7,17 +7,13 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import type * as Arrow from 'apache-arrow';
-import { arrow } from '../index/arrow.js';
+import { Binary, Bool, Table, Utf8, type FixedSizeList, makeVector, vectorFromArray } from '../index/arrow.js';
 import type { ChunkColumns } from '../index/arrow-rows.js';
 import type { SnapshotPatch } from '../index/indexer.js';
 import { openStore, type FileState, type IndexStore } from '../index/store.js';
 import { bools, numbers, strings, vectorColumn } from '../index/table-columns.js';
 import type { KeyTriples } from '../index/term-collector.js';
 import { isRemoteUri } from '../sources/uri.js';
-const { Binary, Bool, Table, Utf8, makeVector, vectorFromArray } = arrow;
-type Table = Arrow.Table;
-type FixedSizeList = Arrow.FixedSizeList;
 
 /** The four postings a chunk's terms go into, in TermCollector's field order. */
 const TERM_KINDS = ['lower', 'stem', 'defLower', 'defStem'] as const;

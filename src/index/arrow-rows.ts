@@ -1,15 +1,8 @@
 // Arrow record batches for the index tables, built column by column from typed arrays (LanceDB
 // ingests these several times faster than row objects). The chunks table keeps what costs something
 // to recompute (the vectors); lexical features are read back from the files when needed.
-import type * as Arrow from 'apache-arrow';
-import { arrow } from './arrow.js';
+import { Bool, Field, FixedSizeList, Float16, Float64, Int32, RecordBatch, Schema, Struct, Table, Utf8, makeData, makeVector, vectorFromArray, type Vector } from './arrow.js';
 import { toFloat16 } from './float16.js';
-const { Bool, Field, FixedSizeList, Float16, Float64, Int32, RecordBatch, Schema, Struct, Table, Utf8, makeData, makeVector, vectorFromArray } = arrow;
-type Schema = Arrow.Schema;
-type Table = Arrow.Table;
-type Vector = Arrow.Vector;
-type FixedSizeList<T extends Arrow.DataType = any> = Arrow.FixedSizeList<T>;
-type Float16 = Arrow.Float16;
 
 export function chunkSchema(dim: number): Schema {
   return new Schema([

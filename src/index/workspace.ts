@@ -148,9 +148,14 @@ function staleEntries(snap: Snapshot, walk: Walk, changedDirs?: Set<string>): En
   });
 }
 
-/** The file states a snapshot holds, as the indexer compares them. */
-function statesOf(snap: Snapshot): FileState[] {
-  return snap.files.map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, chunks: f.chunkCount }));
+/** The file states a snapshot holds (of these entries' files only, when given), as the indexer compares them. */
+function statesOf(snap: Snapshot, entries?: Entry[]): FileState[] {
+  let files = snap.files;
+  if (entries) {
+    const at = fileIndex(snap);
+    files = entries.flatMap((e) => { const f = at.get(fileKey(e.path)); return f === undefined ? [] : [snap.files[f]]; });
+  }
+  return files.map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, chunks: f.chunkCount }));
 }
 
 /** True when these entries come to UNSAVED_REFRESH_BYTES or less (an unreadable one counts as none: the run reports it; one of unknown size as too many). */
@@ -352,7 +357,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       if (stale.length > 0 && o.oneShot && !storeP && fewBytes(stale)) {
         // Read again for this answer only; nothing is written, and the next search finds them again.
         walks.invalidate(walkKey);
-        const report = await updateIndex({ store: unsavedStore, executor: () => executorOf(searcher, false), chunkLines, roots: paths, remote: so.remote ?? o.remote, deleteMissing: false, entries: stale, states: statesOf(snap), signal: so.signal });
+        const report = await updateIndex({ store: unsavedStore, executor: () => executorOf(searcher, false), chunkLines, roots: paths, remote: so.remote ?? o.remote, deleteMissing: false, entries: stale, states: statesOf(snap, stale), signal: so.signal });
         snap = patchSnapshot(snap, report.patch, `${snap.version} unsaved`);
         refreshed = pending = report.indexed;
         refreshWarnings.push(...report.warnings);

@@ -45,10 +45,9 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   await claimSocket(socket);
   const home = process.cwd();
   let queue: Promise<void> = Promise.resolve();
-  let active = 0;
   /** Index runs queued or running: a search would wait for them, so it is declined meanwhile. */
   let indexing = 0;
-  /** The requests accepted and not finished: a stop aborts them. */
+  /** The requests accepted and not finished (queued or running): a stop aborts them. */
   const accepted = new Set<AbortController>();
   let idle: NodeJS.Timeout | null = null;
   let stopping: Promise<void> | null = null;
@@ -66,12 +65,12 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
         conn.end();
         return;
       }
-      if (stopping) { send(conn, { type: 'decline', reason: 'it is stopping' }); conn.end(); return; }
+      if (stopping) { decline(conn, 'it is stopping'); return; }
       if (req.op === 'stop' && req.identity?.protocol === PROTOCOL) { say('asked to stop'); void stop(conn); return; }
       const why = req.identity ? mismatch(o.identity, req.identity) : 'the request names no simgrep version';
-      if (why) { send(conn, { type: 'decline', reason: why }); conn.end(); return; }
+      if (why) { decline(conn, why); return; }
       // The client answers by itself from the last complete index (or scans what the run holds locked).
-      if (req.op === 'search' && indexing > 0) { send(conn, { type: 'decline', reason: 'it is busy indexing' }); conn.end(); return; }
+      if (req.op === 'search' && indexing > 0) { decline(conn, 'it is busy indexing'); return; }
       accept(conn, req);
     });
     conn.on('error', () => {}); // a client that died: its request is aborted by 'close'
@@ -91,20 +90,18 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     const abort = new AbortController();
     conn.on('close', () => abort.abort());
     accepted.add(abort);
-    active++;
     if (req.op === 'index') indexing++;
     if (idle) { clearTimeout(idle); idle = null; }
     queue = queue.then(async () => {
       if (abort.signal.aborted) {
         // Its client went away, or the server is stopping: then the client answers by itself.
-        if (stopping) { send(conn, { type: 'decline', reason: 'it is stopping' }); conn.end(); }
+        if (stopping) decline(conn, 'it is stopping');
         finished();
         return;
       }
       const started = performance.now();
       if (dirIdentity(ws.dir) !== servedDir) {
-        send(conn, { type: 'decline', reason: `workspace ${ws.name} (${ws.dir}) was removed or replaced since this server started` });
-        conn.end();
+        decline(conn, `workspace ${ws.name} (${ws.dir}) was removed or replaced since this server started`);
         finished();
         say(`workspace ${ws.name} was removed or replaced (${ws.dir}); stopping`);
         void stop();
@@ -122,8 +119,9 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
         say(`${req.op} answered in ${Math.round(performance.now() - started)} ms`);
       } catch (e) {
         // Stopped under it: a search is declined (its client answers by itself), an index run says why it ended.
-        if (stopping !== null && abort.signal.aborted && req.op === 'search') send(conn, { type: 'decline', reason: 'it is stopping' });
-        else if (stopping !== null && abort.signal.aborted) send(conn, { type: 'error', error: { code: 'ABORTED', message: `the server of workspace ${ws.name} stopped (simgrep workspace rm, Ctrl-C, or its index directory replaced) before this index run finished; what it committed is kept` } });
+        const stopped = stopping !== null && abort.signal.aborted;
+        if (stopped && req.op === 'search') decline(conn, 'it is stopping');
+        else if (stopped) send(conn, { type: 'error', error: { code: 'ABORTED', message: `the server of workspace ${ws.name} stopped (simgrep workspace rm, Ctrl-C, or its index directory replaced) before this index run finished; what it committed is kept` } });
         else send(conn, { type: 'error', error: serializeError(e) });
       } finally {
         try { process.chdir(home); } catch { /* gone: requests chdir first anyway */ }
@@ -133,7 +131,6 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     });
     function finished(): void {
       accepted.delete(abort);
-      active--;
       if (req.op === 'index') indexing--;
       armIdle();
     }
@@ -157,7 +154,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   }
 
   function armIdle(): void {
-    if (o.idleMs <= 0 || active > 0 || stopping) return;
+    if (o.idleMs <= 0 || accepted.size > 0 || stopping) return;
     if (idle) clearTimeout(idle);
     idle = setTimeout(() => { say(`no request for ${Math.round(o.idleMs / 1000)} s; stopping`); void stop(); }, o.idleMs);
     idle.unref();
@@ -183,6 +180,12 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   }
 
   return { socket, stop, stopped };
+}
+
+/** Says no to a request, whose client then answers by itself, and ends the connection. */
+function decline(conn: Socket, reason: string): void {
+  send(conn, { type: 'decline', reason });
+  conn.end();
 }
 
 /** A local index directory's device and inode ('' when it is gone); object stores are not checked. */
