@@ -145,6 +145,14 @@ export function writeResultsSection(file: string, name: string, md: string): voi
   writeFileSync(file, re.test(text) ? text.replace(re, () => md) : `${text.trimEnd()}\n\n${md}`);
 }
 
+/** Writes the throughput report (bench/run.ts) in front of the sections the other harnesses wrote into
+ * the same file (each between its begin and end markers): a throughput run must not drop them. */
+export function writeMainReport(file: string, md: string): void {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const sections = text.match(/<!-- [a-z-]+:begin[\s\S]*?<!-- [a-z-]+:end -->\n?/g) ?? [];
+  writeFileSync(file, [md.trimEnd(), ...sections.map((s) => s.trimEnd())].join('\n\n') + '\n');
+}
+
 /** --quick and --repeats N, as every harness takes them. */
 export function benchArgs(argv = process.argv.slice(2)): { quick: boolean; repeats: (full: number) => number } {
   const quick = argv.includes('--quick');

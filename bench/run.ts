@@ -11,7 +11,7 @@ import { countCorpus } from './count.js';
 import { generateBigFile, generateTree } from './corpus.js';
 import { measure, RSS_METHOD, type RunResult } from './measure.js';
 import { renderReport } from './report.js';
-import { deriveChecks, summarize, type BenchResults, type CorpusInfo, type Row } from './results.js';
+import { deriveChecks, summarize, writeMainReport, type BenchResults, type CorpusInfo, type Row } from './results.js';
 
 const QUERIES = ['where do we retry failed uploads', 'parse the config file and validate settings', 'close the database connection on timeout'];
 const CLI = 'dist/src/cli/main.js';
@@ -212,7 +212,7 @@ async function main(): Promise<void> {
   };
   results.checks = deriveChecks(results);
   writeFileSync(path.join(REPO_ROOT, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');
-  writeFileSync(path.join(REPO_ROOT, 'bench', 'RESULTS.md'), renderReport(results));
+  writeMainReport(path.join(REPO_ROOT, 'bench', 'RESULTS.md'), renderReport(results));
   log(`wrote bench/RESULTS.md and bench/results.json in ${Math.round(results.durationS)} s`);
   if (results.build.distChangedDuringRun) log('WARNING: dist/ was rebuilt during the run; rows may mix builds. Re-run on a quiet tree.');
   for (const c of results.checks) log(`${c.pass ? 'PASS' : 'FAIL'} ${c.target}: ${c.measured}`);
