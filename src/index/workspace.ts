@@ -19,12 +19,13 @@ import { selectCandidates } from './candidates.js';
 import { createCandidateSource } from './candidate-source.js';
 import { coverage, fileIndex } from './coverage.js';
 import { timer } from './debug-timer.js';
-import { fileKey, identityOf, isUnder, sameIdentity } from './file-identity.js';
+import { fileKey, identityOf, isUnder, sameIdentity, type FileIdentity } from './file-identity.js';
 import { updateIndex, type IndexProgress, type IndexReport, type UpdateIndexOptions } from './indexer.js';
 import { isLock, lockedError, tryLock, type Lock } from './lock.js';
 import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
 import { emptySnapshot, liveChunks, patchSnapshot, type Snapshot } from './snapshot.js';
 import { readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from './snapshot-file.js';
+import { readSnapshotAhead, type SnapshotAhead } from './snapshot-ahead.js';
 import { rebuildSnapshot } from './snapshot-rebuild.js';
 import { lanceStorageOptions } from './storage-options.js';
 import type { FileState, IndexStore } from './store.js';
@@ -137,14 +138,29 @@ interface PublishRun {
  * The walked files the snapshot does not know with their size and mtime (new, changed, unreadable);
  * with `changedDirs`, only files in those directories can have changed.
  */
-function staleEntries(snap: Snapshot, walk: Walk, changedDirs?: Set<string>): Entry[] {
+function staleEntries(snap: Snapshot, walk: Walk, ids: Identities, changedDirs?: Set<string>): Entry[] {
   const at = fileIndex(snap);
   return walk.entries.filter((e, i) => {
     const key = walk.keys[i];
     const f = at.get(key);
     if (f === undefined) return true;
     if (changedDirs && !changedDirs.has(path.dirname(key))) return false;
-    try { return !sameIdentity(identityOf(e), snap.files[f]); } catch { return true; }
+    const id = ids[i];
+    return !id || !sameIdentity(id, snap.files[f]);
+  });
+}
+
+/** Each walked file's identity (null when it cannot be stat'ed; undefined when its directory did not change). */
+type Identities = (FileIdentity | null | undefined)[];
+
+/**
+ * The identities staleEntries compares, taken before the snapshot is needed (a cold search stats the
+ * files while another thread reads the snapshot); with `changedDirs`, only files in those directories.
+ */
+function identitiesOf(walk: Walk, changedDirs?: Set<string>): Identities {
+  return walk.entries.map((e, i) => {
+    if (changedDirs && !changedDirs.has(path.dirname(walk.keys[i]))) return undefined;
+    try { return identityOf(e); } catch { return null; }
   });
 }
 
@@ -237,10 +253,10 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
    * The ranking snapshot of the last completed version (meta `complete`; a write in progress is never
    * seen): in memory, else on disk, else rebuilt from the store as of that version.
    */
-  async function loadSnapshot(): Promise<Snapshot> {
+  async function loadSnapshot(ahead?: SnapshotAhead | null): Promise<Snapshot> {
     const version = (await meta())?.complete ?? await (await store(false)).version();
     if (snapshot && snapshot.version === version) return snapshot;
-    snapshot = readSnapshotFile(snapshotPath(dir, remote), version);
+    snapshot = ahead?.version === version ? await ahead.read() : readSnapshotFile(snapshotPath(dir, remote), version);
     if (snapshot) return snapshot;
     const model = await searcher.model();
     const rebuilt = await rebuildSnapshot(await store(false), version, model.dim, chunkLines, reader);
@@ -290,8 +306,18 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   }
 
 
-  async function compatible(model: ModelData): Promise<{ ok: boolean; why?: string; m: Record<string, string> | null }> {
-    const m = await meta();
+  /**
+   * The snapshot of the last completed version `m` names, read ahead on another thread when it is not
+   * in memory (see snapshot-ahead.ts); loadSnapshot(ahead) takes it.
+   */
+  function snapshotAhead(m: Record<string, string>): SnapshotAhead | null {
+    const version = m.complete;
+    if (!version || snapshot?.version === version) return null;
+    return readSnapshotAhead(snapshotPath(dir, remote), version);
+  }
+
+  async function compatible(model: ModelData, known?: Record<string, string> | null): Promise<{ ok: boolean; why?: string; m: Record<string, string> | null }> {
+    const m = known === undefined ? await meta() : known;
     if (!m) return { ok: true, m };
     if (m.fingerprint !== modelFingerprint(model)) return { ok: false, why: `it was built with model ${m.model}, not ${model.id}`, m };
     if (Number(m.format) !== INDEX_FORMAT || Number(m.chunkLines) !== chunkLines) return { ok: false, why: 'it was built by an older simgrep', m };
@@ -328,14 +354,16 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const mark = timer('search');
       const fallback = (reason: string | null) => searcher.search(so).then((r) => (reason ? { ...r, warnings: [...r.warnings, { path: dir, code: 'INDEX_NOT_USED', message: `workspace ${name} not used: ${reason}` }] } : r));
       if ((so.mode ?? 'hybrid') === 'line' || so.ignoreCase || (so.sources?.length ?? 0) > 0 || paths.length === 0) return fallback(null);
-      const model = await searcher.model();
-      mark('model');
-      const c = await compatible(model);
+      // The model loads, and the snapshot is read on another thread, while this one walks the tree.
+      const modelP = searcher.model();
+      modelP.catch(() => {}); // awaited below
+      const m = await meta();
       mark('meta');
-      if (!c.ok || !c.m) return fallback(c.ok ? 'it is empty; run simgrep index' : `${c.why}; run simgrep index to rebuild it`);
-      const roots = JSON.parse(c.m.roots ?? '[]') as string[];
+      if (!m) return fallback('it is empty; run simgrep index');
+      const roots = JSON.parse(m.roots ?? '[]') as string[];
       if (!covers(roots, paths)) return fallback(`it indexes ${roots.join(', ')}, not all of ${paths.join(', ')}; this search scanned the files instead`);
       if (!(SEARCH_MODES as readonly string[]).includes(so.mode ?? 'hybrid')) return fallback(null);
+      const ahead = snapshotAhead(m);
 
       // What the search covers, and what changed since the index saw it.
       const walkKey = JSON.stringify([paths, so.recursive, so.hidden, so.noIgnore, so.extensions, so.maxFileBytes]);
@@ -347,10 +375,15 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const { entries, warnings: walkWarnings } = walk;
       if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
       mark('walk');
-      let snap = await loadSnapshot();
-      mark('snapshot');
+      const c = await compatible(await modelP, m);
+      mark('model');
+      if (!c.ok) return fallback(`${c.why}; run simgrep index to rebuild it`);
       // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
-      const stale = cached ? [] : staleEntries(snap, walk, changedDirs);
+      const ids = cached ? [] : identitiesOf(walk, changedDirs);
+      mark('stat');
+      let snap = await loadSnapshot(ahead);
+      mark('snapshot');
+      const stale = cached ? [] : staleEntries(snap, walk, ids, changedDirs);
       let refreshed = 0;
       let pending = 0;
       const refreshWarnings: SourceWarning[] = [];
@@ -481,13 +514,19 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
    */
   async function changesOf(paths: string[], signal?: AbortSignal): Promise<Changes | null> {
     if (remote || paths.some(isRemoteUri) || !readInfo(dir)?.meta?.complete) return null;
-    const c = await compatible(await searcher.model());
-    if (!c.ok || !c.m || !covers(JSON.parse(c.m.roots ?? '[]') as string[], paths)) return null;
-    const snap = await loadSnapshot();
+    const modelP = searcher.model();
+    modelP.catch(() => {}); // awaited below
+    const m = await meta();
+    if (!m || !covers(JSON.parse(m.roots ?? '[]') as string[], paths)) return null;
+    // As a search does: the snapshot is read on another thread while this one walks and stats.
+    const ahead = snapshotAhead(m);
     const walkKey = JSON.stringify(['index', paths]);
     const { walk, cached, changedDirs } = await walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, {}, signal));
     if (walk.warnings.length > 0) return null;
-    const stale = cached ? [] : staleEntries(snap, walk, changedDirs);
+    if (!(await compatible(await modelP, m)).ok) return null;
+    const ids = cached ? [] : identitiesOf(walk, changedDirs);
+    const snap = await loadSnapshot(ahead);
+    const stale = cached ? [] : staleEntries(snap, walk, ids, changedDirs);
     // Watched and nothing created or removed since the last look: nothing can be gone.
     const seen = cached || changedDirs ? null : new Set(walk.keys);
     const gone = seen ? snap.files.filter((f) => !seen.has(f.key) && paths.some((p) => isUnder(f.key, p))).map((f) => f.key) : [];

@@ -1,13 +1,16 @@
 // The snapshot files: what a new process reads back equals what was written (term postings looked
 // up one key at a time from disk, then all at once after many lookups), a snapshot of another
 // version or a damaged file is refused (null: rebuilt), a reader keeps the file it opened when a
-// writer replaces it, and a patch appended (with its delta file) means the same as a compacted one.
+// writer replaces it, a patch appended (with its delta file) means the same as a compacted one, and a
+// snapshot read ahead on another thread is the one read on this thread.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emptySnapshot, liveChunks, patchSnapshot, type ChunkRow, type Snapshot, type SnapshotChanges } from '../../../src/index/snapshot.js';
 import { deltaPathOf, readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from '../../../src/index/snapshot-file.js';
+import { readSnapshotAhead } from '../../../src/index/snapshot-ahead.js';
 import { TermCollector } from '../../../src/index/term-collector.js';
 import { chunkFeatures } from '../../../src/index/chunk-features.js';
 import type { Postings } from '../../../src/index/postings.js';
@@ -167,6 +170,41 @@ describe('snapshot file', () => {
     writeFileSync(file, Buffer.concat([bytes.subarray(0, 20), Buffer.from('garbage'), bytes.subarray(27)]));
     expect(readSnapshotFile(file, '7.7')).toBeNull();
     expect(readSnapshotFile(path.join(tmp, 'missing.bin'), '7.7')).toBeNull();
+  });
+
+  it('reads the same snapshot ahead on another thread, from the files open when it started', async () => {
+    const file = path.join(tmp, 'g.bin');
+    const base = build(30, '1.1');
+    writeSnapshotFile(file, base);
+    const ahead = readSnapshotAhead(file, '1.1', 0); // any size: on the thread
+    expect(ahead.threaded).toBe(true);
+    expect(readSnapshotAhead(file, '1.1').threaded).toBe(false); // a small file: read here
+    expect(dump((await ahead.read())!)).toEqual(dump(readSnapshotFile(file, '1.1')!));
+    const appended = patchSnapshot(readSnapshotFile(file, '1.1')!, edit(['/t/dir0/file000.ts', '/t/new.ts'], 'one'), '2.2');
+    writeSnapshotDelta(file, appended);
+    const withDelta = readSnapshotAhead(file, '2.2', 0);
+    // A writer replaces both files while the thread reads: the snapshot is still the one asked for.
+    writeSnapshotFile(file, build(30, '3.3', 'download'));
+    writeSnapshotDelta(file, patchSnapshot(readSnapshotFile(file, '3.3')!, edit(['/t/other.ts'], 'two'), '4.4'));
+    const back = (await withDelta.read())!;
+    expect(back.version).toBe('2.2');
+    expect(canonical(back)).toEqual(canonical(appended));
+    expect(back.byLower.find('oneterm')?.chunk.length).toBe(4);
+    // Another version, a damaged file and a missing one: null, as on this thread.
+    expect(await readSnapshotAhead(file, '2.2', 0).read()).toBeNull();
+    writeFileSync(file, readFileSync(file).subarray(0, 200));
+    expect(await readSnapshotAhead(file, '3.3', 0).read()).toBeNull();
+    expect(await readSnapshotAhead(path.join(tmp, 'missing.bin'), '1.1', 0).read()).toBeNull();
+  });
+
+  it('keeps a process alive while it waits for the thread (a cold search has nothing else to wait for)', () => {
+    const file = path.join(tmp, 'h.bin');
+    writeSnapshotFile(file, build(30, '1.1'));
+    const ahead = new URL('../../../dist/src/index/snapshot-ahead.js', import.meta.url).href;
+    const script = `const { readSnapshotAhead } = await import(${JSON.stringify(ahead)});
+      const s = await readSnapshotAhead(${JSON.stringify(file)}, '1.1', 0).read();
+      console.log(s.version, s.files.length);`;
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim()).toBe('1.1 30');
   });
 
   it('keeps answering from the file it opened when a writer replaces it', () => {
