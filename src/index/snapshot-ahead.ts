@@ -35,7 +35,13 @@ export function readSnapshotAhead(file: string, version: string, fromBytes = AHE
       settled = true;
       resolve(snapshotOf(fds, read === undefined ? readSnapshotBytes(fds, version) : read));
     };
-    const thread = new Worker(worker!, { workerData: { fds, version } });
+    let thread: Worker;
+    try {
+      thread = new Worker(worker!, { workerData: { fds, version } });
+    } catch {
+      settle(undefined); // no thread to be had (a resource limit): read here
+      return;
+    }
     thread.once('message', (m: SnapshotBytes | null) => settle(m));
     thread.once('error', () => settle(undefined));
     // Not unref()'d: a process whose only work left is waiting for it would exit without its answer.
