@@ -3,9 +3,9 @@
 // takes a cold process ~60 ms, which then overlap. The files are opened here first, so the thread
 // reads exactly the files this process will read postings from. Small snapshots, and a checkout
 // whose worker file is not built, are read on the calling thread.
-import { existsSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { workerFile } from './worker-file.js';
 import type { Snapshot } from './snapshot.js';
 import { readSnapshotBytes, type SnapshotBytes } from './snapshot-bytes.js';
 import { openSnapshotFiles, readSnapshotFile, snapshotOf } from './snapshot-file.js';
@@ -23,7 +23,7 @@ export interface SnapshotAhead {
 
 /** Starts reading the snapshot of `version` from `file` (and its delta); `fromBytes`: see AHEAD_FROM_BYTES. */
 export function readSnapshotAhead(file: string, version: string, fromBytes = AHEAD_FROM_BYTES): SnapshotAhead {
-  const worker = (statSync(file, { throwIfNoEntry: false })?.size ?? -1) >= fromBytes ? workerFile() : null;
+  const worker = (statSync(file, { throwIfNoEntry: false })?.size ?? -1) >= fromBytes ? workerFile('snapshot-read') : null;
   const fds = worker && openSnapshotFiles(file);
   if (!fds) return { version, threaded: false, read: async () => readSnapshotFile(file, version) };
   // The snapshot is built as soon as the thread answers (it then owns the files: nothing leaks if
@@ -48,13 +48,4 @@ export function readSnapshotAhead(file: string, version: string, fromBytes = AHE
     thread.once('exit', () => settle(undefined));
   });
   return { version, threaded: true, read: () => snapshot };
-}
-
-/** dist/workers/snapshot-read.worker.js, from dist/src/index (built) or src/index (under vitest). */
-function workerFile(): URL | null {
-  for (const c of ['../../workers/snapshot-read.worker.js', '../../dist/workers/snapshot-read.worker.js']) {
-    const url = new URL(c, import.meta.url);
-    if (existsSync(fileURLToPath(url))) return url;
-  }
-  return null;
 }

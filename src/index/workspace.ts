@@ -26,6 +26,7 @@ import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type Wo
 import { emptySnapshot, liveChunks, patchSnapshot, type Snapshot } from './snapshot.js';
 import { readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from './snapshot-file.js';
 import { readSnapshotAhead, type SnapshotAhead } from './snapshot-ahead.js';
+import { statMany } from './stat-many.js';
 import { rebuildSnapshot } from './snapshot-rebuild.js';
 import { lanceStorageOptions } from './storage-options.js';
 import type { FileState, IndexStore } from './store.js';
@@ -155,13 +156,26 @@ type Identities = (FileIdentity | null | undefined)[];
 
 /**
  * The identities staleEntries compares, taken before the snapshot is needed (a cold search stats the
- * files while another thread reads the snapshot); with `changedDirs`, only files in those directories.
+ * files while another thread reads the snapshot; a big tree's local files are stat'ed on two threads,
+ * stat-many.ts); with `changedDirs`, only files in those directories.
  */
-function identitiesOf(walk: Walk, changedDirs?: Set<string>): Identities {
-  return walk.entries.map((e, i) => {
-    if (changedDirs && !changedDirs.has(path.dirname(walk.keys[i]))) return undefined;
-    try { return identityOf(e); } catch { return null; }
+async function identitiesOf(walk: Walk, changedDirs?: Set<string>): Promise<Identities> {
+  const ids: Identities = new Array(walk.entries.length);
+  const local: number[] = [];
+  walk.entries.forEach((e, i) => {
+    if (changedDirs && !changedDirs.has(path.dirname(walk.keys[i]))) return;
+    if (isRemoteUri(e.path) || (e as { io?: unknown }).io !== undefined) {
+      try { ids[i] = identityOf(e); } catch { ids[i] = null; }
+    } else {
+      local.push(i);
+    }
   });
+  const stats = await statMany(local.map((i) => walk.entries[i].path));
+  local.forEach((i, j) => {
+    const size = stats[2 * j];
+    ids[i] = size === size ? { size, mtime: stats[2 * j + 1], known: true } : null;
+  });
+  return ids;
 }
 
 /** The file states a snapshot holds (of these entries' files only, when given), as the indexer compares them. */
@@ -379,7 +393,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       mark('model');
       if (!c.ok) return fallback(`${c.why}; run simgrep index to rebuild it`);
       // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
-      const ids = cached ? [] : identitiesOf(walk, changedDirs);
+      const ids = cached ? [] : await identitiesOf(walk, changedDirs);
       mark('stat');
       let snap = await loadSnapshot(ahead);
       mark('snapshot');
@@ -524,7 +538,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const { walk, cached, changedDirs } = await walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, {}, signal));
     if (walk.warnings.length > 0) return null;
     if (!(await compatible(await modelP, m)).ok) return null;
-    const ids = cached ? [] : identitiesOf(walk, changedDirs);
+    const ids = cached ? [] : await identitiesOf(walk, changedDirs);
     const snap = await loadSnapshot(ahead);
     const stale = cached ? [] : staleEntries(snap, walk, ids, changedDirs);
     // Watched and nothing created or removed since the last look: nothing can be gone.

@@ -1,0 +1,46 @@
+// The sizes and mtimes of many local files, for a cold search's stale check: a stat each (~3 us),
+// and above STAT_THREAD_FROM files half of them on a second thread (150,000 files: 400 -> 250 ms on
+// 2 cores; below, starting the thread costs more than it saves).
+import { statSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { workerFile } from './worker-file.js';
+
+export const STAT_THREAD_FROM = 30_000;
+
+/** [size, mtimeMs] of each path, NaN for one that cannot be stat'ed; `threadFrom`: see STAT_THREAD_FROM. */
+export async function statMany(paths: string[], threadFrom = STAT_THREAD_FROM): Promise<Float64Array> {
+  const out = new Float64Array(paths.length * 2).fill(NaN);
+  const worker = paths.length >= threadFrom ? workerFile('stat') : null;
+  const half = worker ? paths.length >> 1 : paths.length;
+  const rest = worker ? onThread(worker, paths.slice(half)) : null;
+  statInto(paths, 0, half, out);
+  const theirs = rest ? await rest : null;
+  if (theirs) out.set(theirs, half * 2);
+  else statInto(paths, half, paths.length, out); // no thread: this one does the rest
+  return out;
+}
+
+function statInto(paths: string[], from: number, to: number, out: Float64Array): void {
+  for (let i = from; i < to; i++) {
+    try {
+      const st = statSync(paths[i], { throwIfNoEntry: false });
+      if (st) { out[2 * i] = st.size; out[2 * i + 1] = st.mtimeMs; }
+    } catch { /* NaN: unreadable */ }
+  }
+}
+
+/** The thread's answer, or null when it failed (the caller stats those files itself). */
+function onThread(file: URL, paths: string[]): Promise<Float64Array | null> {
+  return new Promise((resolve) => {
+    let thread: Worker;
+    try {
+      thread = new Worker(file, { workerData: { paths: paths.join('\0') } });
+    } catch {
+      resolve(null);
+      return;
+    }
+    thread.once('message', (m: Float64Array) => resolve(m.length === paths.length * 2 ? m : null));
+    thread.once('error', () => resolve(null));
+    thread.once('exit', () => resolve(null));
+  });
+}
