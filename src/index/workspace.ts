@@ -25,8 +25,8 @@ import { isLock, lockedError, tryLock, type Lock } from './lock.js';
 import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
 import { emptySnapshot, liveChunks, patchSnapshot, type Snapshot } from './snapshot.js';
 import { readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from './snapshot-file.js';
-import { readSnapshotAhead, type SnapshotAhead } from './snapshot-ahead.js';
-import { statMany } from './stat-many.js';
+import { AHEAD_FROM_BYTES, readSnapshotAhead, type SnapshotAhead } from './snapshot-ahead.js';
+import { STAT_THREAD_FROM, statMany } from './stat-many.js';
 import { rebuildSnapshot } from './snapshot-rebuild.js';
 import { lanceStorageOptions } from './storage-options.js';
 import type { FileState, IndexStore } from './store.js';
@@ -157,9 +157,9 @@ type Identities = (FileIdentity | null | undefined)[];
 /**
  * The identities staleEntries compares, taken before the snapshot is needed (a cold search stats the
  * files while another thread reads the snapshot; a big tree's local files are stat'ed on two threads,
- * stat-many.ts); with `changedDirs`, only files in those directories.
+ * stat-many.ts; not with `threads` false); with `changedDirs`, only files in those directories.
  */
-async function identitiesOf(walk: Walk, changedDirs?: Set<string>): Promise<Identities> {
+async function identitiesOf(walk: Walk, changedDirs: Set<string> | undefined, threads: boolean): Promise<Identities> {
   const ids: Identities = new Array(walk.entries.length);
   const local: number[] = [];
   walk.entries.forEach((e, i) => {
@@ -170,7 +170,7 @@ async function identitiesOf(walk: Walk, changedDirs?: Set<string>): Promise<Iden
       local.push(i);
     }
   });
-  const stats = await statMany(local.map((i) => walk.entries[i].path));
+  const stats = await statMany(local.map((i) => walk.entries[i].path), threads ? STAT_THREAD_FROM : Infinity);
   local.forEach((i, j) => {
     const size = stats[2 * j];
     ids[i] = size === size ? { size, mtime: stats[2 * j + 1], known: true } : null;
@@ -216,6 +216,8 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   const remote = isRemoteUri(dir);
   const searcher = o.searcher ?? createSearcher(o);
   const chunkLines = RANK_DEFAULTS.chunkLines;
+  /** -J 0 means no worker threads at all: then not the index's helper threads either. */
+  const helperThreads = o.concurrency !== 0;
   let storeP: Promise<IndexStore> | null = null;
   let snapshot: Snapshot | null = null;
   const walks = new WalkCache(o.resident ? 1 : 2);
@@ -327,7 +329,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   function snapshotAhead(m: Record<string, string>): SnapshotAhead | null {
     const version = m.complete;
     if (!version || snapshot?.version === version) return null;
-    return readSnapshotAhead(snapshotPath(dir, remote), version);
+    return readSnapshotAhead(snapshotPath(dir, remote), version, helperThreads ? AHEAD_FROM_BYTES : Infinity);
   }
 
   async function compatible(model: ModelData, known?: Record<string, string> | null): Promise<{ ok: boolean; why?: string; m: Record<string, string> | null }> {
@@ -393,7 +395,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       mark('model');
       if (!c.ok) return fallback(`${c.why}; run simgrep index to rebuild it`);
       // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
-      const ids = cached ? [] : await identitiesOf(walk, changedDirs);
+      const ids = cached ? [] : await identitiesOf(walk, changedDirs, helperThreads);
       mark('stat');
       let snap = await loadSnapshot(ahead);
       mark('snapshot');
@@ -538,7 +540,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const { walk, cached, changedDirs } = await walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, {}, signal));
     if (walk.warnings.length > 0) return null;
     if (!(await compatible(await modelP, m)).ok) return null;
-    const ids = cached ? [] : await identitiesOf(walk, changedDirs);
+    const ids = cached ? [] : await identitiesOf(walk, changedDirs, helperThreads);
     const snap = await loadSnapshot(ahead);
     const stale = cached ? [] : staleEntries(snap, walk, ids, changedDirs);
     // Watched and nothing created or removed since the last look: nothing can be gone.
