@@ -1,11 +1,10 @@
 // The piscina pool: sizing, typed-error rebuild, and the worker file located by path (never imported).
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { deserializeError, SimgrepError } from './errors.js';
 import type { ChunkEmbedRequest, ScoreRequest } from './embed/line-scorer.js';
 import type { WorkerResult, WorkerTask } from './embed/worker-protocol.js';
 import type { EmbedderKind, ModelData } from './types.js';
+import { builtWorkerFile } from './worker-file.js';
 
 export interface Executor {
   /** How many batches to keep in flight: about 2 per thread. */
@@ -50,12 +49,9 @@ export function createPool(opts: PoolOptions): Executor {
   };
 }
 
-/** dist/workers/embed-entry.cjs, found from both dist/src/pool.js and (under vitest) src/pool.ts. */
+/** dist/workers/embed-entry.cjs: the pool cannot run without it. */
 function workerFile(): string {
-  const candidates = ['../workers/embed-entry.cjs', '../dist/workers/embed-entry.cjs'];
-  for (const c of candidates) {
-    const p = fileURLToPath(new URL(c, import.meta.url));
-    if (existsSync(p)) return p;
-  }
-  throw new SimgrepError('INTERNAL', 'the worker file dist/workers/embed-entry.cjs is missing; run `npm run build`');
+  const file = builtWorkerFile('embed-entry.cjs');
+  if (!file) throw new SimgrepError('INTERNAL', 'the worker file dist/workers/embed-entry.cjs is missing; run `npm run build`');
+  return file;
 }

@@ -1,15 +1,10 @@
-// Stats a list of local files on its own thread (stat-many.ts starts it with part of a big tree's
-// files): their sizes and mtimes come back as [size, mtimeMs] pairs, NaN for a file that cannot be
-// stat'ed.
-import { statSync } from 'node:fs';
+// Stats part of a big tree's files on its own thread (stat-many.ts starts it): [size, mtimeMs] pairs
+// come back, NaN for a file that cannot be stat'ed.
+// It loads stat-many.ts (node:fs, worker_threads), none of the embedding stack the pool's worker loads.
 import { parentPort, workerData } from 'node:worker_threads';
+import { statInto } from '../src/index/stat-many.js';
 
 const paths = (workerData as { paths: string }).paths.split('\0');
 const out = new Float64Array(paths.length * 2).fill(NaN);
-for (let i = 0; i < paths.length; i++) {
-  try {
-    const st = statSync(paths[i], { throwIfNoEntry: false });
-    if (st) { out[2 * i] = st.size; out[2 * i + 1] = st.mtimeMs; }
-  } catch { /* NaN: unreadable */ }
-}
+statInto(paths, 0, paths.length, out);
 parentPort!.postMessage(out, [out.buffer]);

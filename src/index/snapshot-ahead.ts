@@ -5,7 +5,7 @@
 // whose worker file is not built, are read on the calling thread.
 import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { workerFile } from './worker-file.js';
+import { builtWorkerFile } from '../worker-file.js';
 import type { Snapshot } from './snapshot.js';
 import { readSnapshotBytes, type SnapshotBytes } from './snapshot-bytes.js';
 import { openSnapshotFiles, readSnapshotFile, snapshotOf } from './snapshot-file.js';
@@ -23,7 +23,7 @@ export interface SnapshotAhead {
 
 /** Starts reading the snapshot of `version` from `file` (and its delta); `fromBytes`: see AHEAD_FROM_BYTES. */
 export function readSnapshotAhead(file: string, version: string, fromBytes = AHEAD_FROM_BYTES): SnapshotAhead {
-  const worker = (statSync(file, { throwIfNoEntry: false })?.size ?? -1) >= fromBytes ? workerFile('snapshot-read') : null;
+  const worker = Number.isFinite(fromBytes) && sizeOf(file) >= fromBytes ? builtWorkerFile('snapshot-read.worker.js') : null;
   const fds = worker && openSnapshotFiles(file);
   if (!fds) return { version, threaded: false, read: async () => readSnapshotFile(file, version) };
   // The snapshot is built as soon as the thread answers (it then owns the files: nothing leaks if
@@ -48,4 +48,9 @@ export function readSnapshotAhead(file: string, version: string, fromBytes = AHE
     thread.once('exit', () => settle(undefined));
   });
   return { version, threaded: true, read: () => snapshot };
+}
+
+/** The file's size; -1 when it cannot be stat'ed (missing, or a cache path that is not a directory: read then fails the usual way). */
+function sizeOf(file: string): number {
+  try { return statSync(file, { throwIfNoEntry: false })?.size ?? -1; } catch { return -1; }
 }

@@ -45,14 +45,16 @@ export function deltaPathOf(file: string): string {
 
 /**
  * The snapshot of store version `version` as read from its delta file and base, or from a base of
- * that version; null when neither is or one is damaged (the snapshot is then rebuilt). The files are
- * the caller's: read at positions, never closed.
+ * that version; null when there is neither or the base is damaged (the snapshot is then rebuilt; a
+ * damaged delta only means the base alone is read). The files are the caller's: read at positions,
+ * never closed.
  */
 export function readSnapshotBytes(fds: SnapshotFds, version: string): SnapshotBytes | null {
   try {
     const base = readFileBytes(fds.base);
     if (!base || base.header.magic !== MAGIC) return null;
-    const delta = fds.delta === null ? null : readFileBytes(fds.delta);
+    let delta: FileBytes | null = null;
+    try { delta = fds.delta === null ? null : readFileBytes(fds.delta); } catch { /* damaged: the base alone */ }
     const h = delta?.header;
     const withDelta = !!h && h.magic === DELTA_MAGIC && h.version === version && h.baseVersion === base.header.version && h.baseChunks === chunksOf(base);
     if (!withDelta && base.header.version !== version) return null;

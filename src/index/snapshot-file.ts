@@ -70,7 +70,6 @@ function postingsSections(name: string, p: Postings): Section[] {
   ];
 }
 
-
 function writeSections(file: string, head: Record<string, unknown>, files: SnapshotFile[], given: Section[]): void {
   const sections: Section[] = [
     { name: 'fileSize', array: Float64Array.from(files, (x) => x.size) }, { name: 'fileMtime', array: Float64Array.from(files, (x) => x.mtime) },

@@ -26,7 +26,7 @@ import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type Wo
 import { emptySnapshot, liveChunks, patchSnapshot, type Snapshot } from './snapshot.js';
 import { readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from './snapshot-file.js';
 import { AHEAD_FROM_BYTES, readSnapshotAhead, type SnapshotAhead } from './snapshot-ahead.js';
-import { STAT_THREAD_FROM, statMany } from './stat-many.js';
+import { STAT_THREAD_FROM_FILES, statMany } from './stat-many.js';
 import { rebuildSnapshot } from './snapshot-rebuild.js';
 import { lanceStorageOptions } from './storage-options.js';
 import type { FileState, IndexStore } from './store.js';
@@ -64,7 +64,8 @@ export interface WorkspaceOptions extends SearcherOptions {
   remote?: { s3Endpoint?: string };
   /**
    * Share this searcher (and the model it has loaded) instead of creating one; close() then leaves
-   * it open for its owner. The model options above are then ignored.
+   * it open for its owner. The model options above are then ignored (`concurrency: 0` still keeps
+   * the index's helper threads off).
    */
   searcher?: Searcher;
   /**
@@ -78,6 +79,11 @@ export interface WorkspaceOptions extends SearcherOptions {
    * index, and the next search does the same until simgrep index (or a bigger change) saves them.
    */
   oneShot?: boolean;
+  /**
+   * @internal Tests: the snapshot size and the file count from which the index's helper threads
+   * start (AHEAD_FROM_BYTES, STAT_THREAD_FROM_FILES), so small fixtures take the threaded paths.
+   */
+  helperThreadsFrom?: { snapshotBytes?: number; files?: number };
 }
 
 /**
@@ -157,9 +163,9 @@ type Identities = (FileIdentity | null | undefined)[];
 /**
  * The identities staleEntries compares, taken before the snapshot is needed (a cold search stats the
  * files while another thread reads the snapshot; a big tree's local files are stat'ed on two threads,
- * stat-many.ts; not with `threads` false); with `changedDirs`, only files in those directories.
+ * stat-many.ts); with `changedDirs`, only files in those directories.
  */
-async function identitiesOf(walk: Walk, changedDirs: Set<string> | undefined, threads: boolean): Promise<Identities> {
+async function identitiesOf(walk: Walk, changedDirs: Set<string> | undefined, threadFromFiles: number): Promise<Identities> {
   const ids: Identities = new Array(walk.entries.length);
   const local: number[] = [];
   walk.entries.forEach((e, i) => {
@@ -170,7 +176,7 @@ async function identitiesOf(walk: Walk, changedDirs: Set<string> | undefined, th
       local.push(i);
     }
   });
-  const stats = await statMany(local.map((i) => walk.entries[i].path), threads ? STAT_THREAD_FROM : Infinity);
+  const stats = await statMany(local.map((i) => walk.entries[i].path), threadFromFiles);
   local.forEach((i, j) => {
     const size = stats[2 * j];
     ids[i] = size === size ? { size, mtime: stats[2 * j + 1], known: true } : null;
@@ -216,8 +222,12 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   const remote = isRemoteUri(dir);
   const searcher = o.searcher ?? createSearcher(o);
   const chunkLines = RANK_DEFAULTS.chunkLines;
-  /** -J 0 means no worker threads at all: then not the index's helper threads either. */
-  const helperThreads = o.concurrency !== 0;
+  /** Where the index's helper threads start; -J 0 means no worker threads at all, so none of them either. */
+  const threadsFrom = o.concurrency === 0
+    ? { snapshotBytes: Infinity, files: Infinity }
+    : { snapshotBytes: o.helperThreadsFrom?.snapshotBytes ?? AHEAD_FROM_BYTES, files: o.helperThreadsFrom?.files ?? STAT_THREAD_FROM_FILES };
+  /** The snapshot being read ahead for the next loadSnapshot (see readAhead). */
+  let ahead: SnapshotAhead | null = null;
   let storeP: Promise<IndexStore> | null = null;
   let snapshot: Snapshot | null = null;
   const walks = new WalkCache(o.resident ? 1 : 2);
@@ -269,10 +279,16 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
    * The ranking snapshot of the last completed version (meta `complete`; a write in progress is never
    * seen): in memory, else on disk, else rebuilt from the store as of that version.
    */
-  async function loadSnapshot(ahead?: SnapshotAhead | null): Promise<Snapshot> {
+  async function loadSnapshot(): Promise<Snapshot> {
     const version = (await meta())?.complete ?? await (await store(false)).version();
     if (snapshot && snapshot.version === version) return snapshot;
-    snapshot = ahead?.version === version ? await ahead.read() : readSnapshotFile(snapshotPath(dir, remote), version);
+    const taken = ahead?.version === version ? ahead : null;
+    ahead = null;
+    const before = snapshot;
+    const read = taken ? await taken.read() : readSnapshotFile(snapshotPath(dir, remote), version);
+    // A write published a newer one while this call waited for the thread: that one stands.
+    if (snapshot !== before && snapshot) return snapshot;
+    snapshot = read;
     if (snapshot) return snapshot;
     const model = await searcher.model();
     const rebuilt = await rebuildSnapshot(await store(false), version, model.dim, chunkLines, reader);
@@ -323,13 +339,13 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
 
 
   /**
-   * The snapshot of the last completed version `m` names, read ahead on another thread when it is not
-   * in memory (see snapshot-ahead.ts); loadSnapshot(ahead) takes it.
+   * Starts reading the snapshot of the last completed version `m` names, on another thread when it is
+   * big (see snapshot-ahead.ts), unless it is in memory; the next loadSnapshot of that version takes it.
    */
-  function snapshotAhead(m: Record<string, string>): SnapshotAhead | null {
+  function readAhead(m: Record<string, string>): void {
     const version = m.complete;
-    if (!version || snapshot?.version === version) return null;
-    return readSnapshotAhead(snapshotPath(dir, remote), version, helperThreads ? AHEAD_FROM_BYTES : Infinity);
+    if (!version || snapshot?.version === version || ahead?.version === version) return;
+    ahead = readSnapshotAhead(snapshotPath(dir, remote), version, threadsFrom.snapshotBytes);
   }
 
   async function compatible(model: ModelData, known?: Record<string, string> | null): Promise<{ ok: boolean; why?: string; m: Record<string, string> | null }> {
@@ -370,7 +386,8 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const mark = timer('search');
       const fallback = (reason: string | null) => searcher.search(so).then((r) => (reason ? { ...r, warnings: [...r.warnings, { path: dir, code: 'INDEX_NOT_USED', message: `workspace ${name} not used: ${reason}` }] } : r));
       if ((so.mode ?? 'hybrid') === 'line' || so.ignoreCase || (so.sources?.length ?? 0) > 0 || paths.length === 0) return fallback(null);
-      // The model loads, and the snapshot is read on another thread, while this one walks the tree.
+      // The model starts loading, and a big snapshot is read on another thread while this one walks
+      // the tree; whether the index fits the model is checked after the walk.
       const modelP = searcher.model();
       modelP.catch(() => {}); // awaited below
       const m = await meta();
@@ -379,7 +396,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const roots = JSON.parse(m.roots ?? '[]') as string[];
       if (!covers(roots, paths)) return fallback(`it indexes ${roots.join(', ')}, not all of ${paths.join(', ')}; this search scanned the files instead`);
       if (!(SEARCH_MODES as readonly string[]).includes(so.mode ?? 'hybrid')) return fallback(null);
-      const ahead = snapshotAhead(m);
+      readAhead(m);
 
       // What the search covers, and what changed since the index saw it.
       const walkKey = JSON.stringify([paths, so.recursive, so.hidden, so.noIgnore, so.extensions, so.maxFileBytes]);
@@ -393,11 +410,11 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       mark('walk');
       const c = await compatible(await modelP, m);
       mark('model');
-      if (!c.ok) return fallback(`${c.why}; run simgrep index to rebuild it`);
+      if (!c.ok) { ahead = null; return fallback(`${c.why}; run simgrep index to rebuild it`); }
       // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
-      const ids = cached ? [] : await identitiesOf(walk, changedDirs, helperThreads);
+      const ids = cached ? [] : await identitiesOf(walk, changedDirs, threadsFrom.files);
       mark('stat');
-      let snap = await loadSnapshot(ahead);
+      let snap = await loadSnapshot();
       mark('snapshot');
       const stale = cached ? [] : staleEntries(snap, walk, ids, changedDirs);
       let refreshed = 0;
@@ -510,7 +527,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     return withLock(async () => {
       const model = await searcher.model();
       const c = await compatible(model);
-      if (!c.ok) { await s.clear(); snapshot = null; }
+      if (!c.ok) { await s.clear(); snapshot = null; ahead = null; }
       const roots = mergeRoots(c.ok && c.m?.roots ? JSON.parse(c.m.roots) as string[] : [], paths.map(realPath));
       await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(chunkLines), model: model.id, fingerprint: modelFingerprint(model), name, roots: JSON.stringify(roots) });
       mark('meta');
@@ -535,13 +552,13 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const m = await meta();
     if (!m || !covers(JSON.parse(m.roots ?? '[]') as string[], paths)) return null;
     // As a search does: the snapshot is read on another thread while this one walks and stats.
-    const ahead = snapshotAhead(m);
+    readAhead(m);
     const walkKey = JSON.stringify(['index', paths]);
     const { walk, cached, changedDirs } = await walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, {}, signal));
     if (walk.warnings.length > 0) return null;
     if (!(await compatible(await modelP, m)).ok) return null;
-    const ids = cached ? [] : await identitiesOf(walk, changedDirs, helperThreads);
-    const snap = await loadSnapshot(ahead);
+    const ids = cached ? [] : await identitiesOf(walk, changedDirs, threadsFrom.files);
+    const snap = await loadSnapshot();
     const stale = cached ? [] : staleEntries(snap, walk, ids, changedDirs);
     // Watched and nothing created or removed since the last look: nothing can be gone.
     const seen = cached || changedDirs ? null : new Set(walk.keys);

@@ -21,6 +21,8 @@ let tree = '';
 let ws: Workspace;
 /** A second handle on the same index: it reads the snapshot file (float16 vectors) instead of memory. */
 let fromFile: Workspace;
+/** A third: it reads the snapshot on another thread and stats the files on two (however small the tree). */
+let threaded: Workspace;
 const oneShot = createSearcher({ concurrency: 0 });
 
 beforeAll(async () => {
@@ -32,10 +34,12 @@ beforeAll(async () => {
   ws = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 1 });
   await ws.index([tree]);
   fromFile = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 0 });
+  threaded = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 1, helperThreadsFrom: { snapshotBytes: 0, files: 0 } });
 });
 afterAll(async () => {
   await ws?.close();
   await fromFile?.close();
+  await threaded?.close();
   await oneShot.close();
   rmSync(tmp, { recursive: true, force: true });
 });
@@ -44,11 +48,11 @@ const shape = (r: SearchResponse) => r.results.map((x) => ({ ...x, distance: Mat
 
 async function same(o: Omit<SearchOptions, 'paths'>): Promise<SearchResponse> {
   const opts = { ...o, paths: [tree] };
-  const [a, b, c] = [await oneShot.search(opts), await ws.search(opts), await fromFile.search(opts)];
-  expect(b.stats.index?.workspace).toBeDefined();
-  expect(c.stats.index?.workspace).toBeDefined();
-  expect(shape(b)).toEqual(shape(a));
-  expect(shape(c)).toEqual(shape(a));
+  const [a, b, c, d] = [await oneShot.search(opts), await ws.search(opts), await fromFile.search(opts), await threaded.search(opts)];
+  for (const indexed of [b, c, d]) {
+    expect(indexed.stats.index?.workspace).toBeDefined();
+    expect(shape(indexed)).toEqual(shape(a));
+  }
   expect(b.stats.files).toBe(a.stats.files);
   expect(b.stats.lines).toBe(a.stats.lines);
   return b;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearcher } from '../../../src/searcher.js';
 import { createWorkspace, type Workspace } from '../../../src/index/workspace.js';
 import { openStore } from '../../../src/index/store.js';
+import { writeTinyModel } from '../../helpers/tiny-model.js';
 
 let tmp = '';
 let tree = '';
@@ -95,6 +96,25 @@ describe('incremental indexing', () => {
     expect(r.stats.index).toEqual({ workspace: 'ws', refreshed: 1 });
     expect(r.results[0].filename).toBe(path.join(tree, 'sub', 'new.md'));
     await sameAsOneShot('quarterly invoice reconciliation');
+  });
+
+  it('an index built with another model is not used: the search scans, says why, and answers as a scan does', async () => {
+    await ws.index([tree]);
+    const modelDir = await writeTinyModel(path.join(tmp, 'tiny-model'));
+    const other = createWorkspace({ dir: path.join(tmp, 'ws'), model: modelDir, concurrency: 1, helperThreadsFrom: { snapshotBytes: 0, files: 0 } });
+    const scan = createSearcher({ model: modelDir, concurrency: 0 });
+    try {
+      const r = await other.search({ query: 'retry failed uploads', paths: [tree] });
+      expect(r.stats.index).toBeUndefined();
+      expect(r.warnings.filter((w) => w.code === 'INDEX_NOT_USED').map((w) => w.message)).toEqual([
+        `workspace ws not used: it was built with model ${(await oneShot.model()).id}, not ${modelDir}; run simgrep index to rebuild it`,
+      ]);
+      const a = await scan.search({ query: 'retry failed uploads', paths: [tree] });
+      expect(r.results).toEqual(a.results);
+    } finally {
+      await other.close();
+      await scan.close();
+    }
   });
 
   it('prune drops files that no longer exist', async () => {
