@@ -547,6 +547,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
    */
   async function changesOf(paths: string[], signal?: AbortSignal): Promise<Changes | null> {
     if (remote || paths.some(isRemoteUri) || !readInfo(dir)?.meta?.complete) return null;
+    const mark = timer('changes');
     const modelP = searcher.model();
     modelP.catch(() => {}); // awaited below
     const m = await meta();
@@ -556,9 +557,13 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const walkKey = JSON.stringify(['index', paths]);
     const { walk, cached, changedDirs } = await walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, {}, signal));
     if (walk.warnings.length > 0) return null;
+    mark('walk');
     if (!(await compatible(await modelP, m)).ok) return null;
+    mark('model');
     const ids = cached ? [] : await identitiesOf(walk, changedDirs, threadsFrom.files);
+    mark('stat');
     const snap = await loadSnapshot();
+    mark('snapshot');
     const stale = cached ? [] : staleEntries(snap, walk, ids, changedDirs);
     // Watched and nothing created or removed since the last look: nothing can be gone.
     const seen = cached || changedDirs ? null : new Set(walk.keys);
