@@ -2,7 +2,7 @@
 // query without the text: its identifiers with counts (BM25 term frequencies), the names its lines
 // define (symbol boosts), its length in characters (BM25 document length) and whether it is blank.
 import { definedName } from '../rank/chunk-scorer.js';
-import { ownString, type IdentifierTable } from './identifier-table.js';
+import { HASH_START, hashStep, ownString, type IdentifierTable } from './identifier-table.js';
 import { resized } from './typed-arrays.js';
 
 /** A chunk's distinct identifiers (ids in an IdentifierTable) and how often each occurs. */
@@ -44,17 +44,22 @@ class IdentifierCounter {
 
   constructor(private readonly table: IdentifierTable) {}
 
-  /** The identifiers countTerms would expand a match to: ident-char runs with leading digits dropped. */
+  /**
+   * The identifiers countTerms would expand a match to: ident-char runs with leading digits dropped,
+   * each hashed as it is scanned.
+   */
   line(text: string): void {
     const n = text.length;
     let i = 0;
     while (i < n) {
-      if (!isIdentChar(text.charCodeAt(i))) { i++; continue; }
-      let s = i;
-      while (i < n && isIdentChar(text.charCodeAt(i))) i++;
-      while (s < i && isDigit(text.charCodeAt(s))) s++;
+      let c = text.charCodeAt(i);
+      if (!isIdentChar(c)) { i++; continue; }
+      while (isDigit(c) && ++i < n) c = text.charCodeAt(i);
+      const s = i;
+      let h = HASH_START;
+      while (i < n && isIdentChar(c = text.charCodeAt(i))) { h = hashStep(h, c); i++; }
       if (s < i) {
-        const id = this.table.idOf(text, s, i);
+        const id = this.table.idOfHashed(text, s, i, h);
         if (id >= this.count.length) this.count = resized(this.count, Math.max(id + 1, this.count.length * 2));
         if (this.count[id]++ === 0) this.touched.push(id);
       }
@@ -62,9 +67,15 @@ class IdentifierCounter {
   }
 
   done(): ChunkIdentifiers {
-    const ids = Int32Array.from(this.touched);
-    const counts = Int32Array.from(this.touched, (id) => this.count[id]);
-    for (const id of this.touched) this.count[id] = 0;
+    const n = this.touched.length;
+    const ids = new Int32Array(n);
+    const counts = new Int32Array(n);
+    for (let k = 0; k < n; k++) {
+      const id = this.touched[k];
+      ids[k] = id;
+      counts[k] = this.count[id];
+      this.count[id] = 0;
+    }
     this.touched.length = 0;
     return { ids, counts };
   }

@@ -3,6 +3,10 @@
 // million-line build meets each distinct identifier once and its occurrences millions of times).
 import { resized } from './typed-arrays.js';
 
+/** The identifier hash (FNV-1a over UTF-16 units): h = hashStep(h, unit) from HASH_START, unit by unit. */
+export const HASH_START = 0x811c9dc5;
+export const hashStep = (h: number, unit: number): number => Math.imul(h ^ unit, 16777619);
+
 export class IdentifierTable {
   private slots = new Int32Array(1 << 16).fill(-1);
   private hashes = new Int32Array(1 << 15);
@@ -10,8 +14,13 @@ export class IdentifierTable {
 
   /** The id of text[start, end), added on first sight. */
   idOf(text: string, start: number, end: number): number {
-    let h = 0x811c9dc5;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+    let h = HASH_START;
+    for (let i = start; i < end; i++) h = hashStep(h, text.charCodeAt(i));
+    return this.idOfHashed(text, start, end, h);
+  }
+
+  /** idOf when the caller hashed text[start, end) as it scanned it (one pass over the characters, not two). */
+  idOfHashed(text: string, start: number, end: number, h: number): number {
     const mask = this.slots.length - 1;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
       const id = this.slots[slot];
