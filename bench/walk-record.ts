@@ -1,6 +1,7 @@
 // What a recorded walk saves a cold indexed search of a tree with many files: walking the tree (list
 // every directory, apply the ignore rules) against loading the record and checking its directories;
-// the stat of every file that both are followed by is timed too (median of 5). Writes the walk-record
+// the stat of every file that both are followed by is timed too, on one thread and as a search does
+// it (stat-many.ts: half on a second thread above 30,000 files), median of 5. Writes the walk-record
 // section of bench/RESULTS.md.   npm run build && node dist/bench/walk-record.js [FILES]
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -9,6 +10,7 @@ import { REPO_ROOT } from './bench-model.js';
 import { writeResultsSection } from './results.js';
 import { createFsSource } from '../src/sources/fs.js';
 import { loadWalkRecord, saveWalkRecord } from '../src/index/walk-record.js';
+import { statMany } from '../src/index/stat-many.js';
 import type { Walk } from '../src/index/walk-cache.js';
 import type { Entry } from '../src/sources/source.js';
 
@@ -40,6 +42,7 @@ async function main(): Promise<void> {
   const walks: number[] = [];
   const loads: number[] = [];
   const stats: number[] = [];
+  const split: number[] = [];
   let bytes = 0;
   for (let rep = 0; rep < 5; rep++) {
     const t = performance.now();
@@ -51,10 +54,15 @@ async function main(): Promise<void> {
     if (!loaded || loaded.entries.length !== w.walk.entries.length) throw new Error('the walk was not recorded');
     loads.push(ms);
     stats.push(timed(() => { for (const e of loaded.entries) statSync(e.path); })[1]);
+    const paths = loaded.entries.map((e) => e.path);
+    const t2 = performance.now();
+    const got = await statMany(paths);
+    split.push(performance.now() - t2);
+    if (got.some((x) => x !== x)) throw new Error('a file was not stat\'ed');
   }
   const median = (xs: number[]) => Math.round([...xs].sort((a, b) => a - b)[xs.length >> 1]).toLocaleString('en-US');
   const line = `${files.toLocaleString('en-US')} files in ${files / PER_DIR} directories: walked (listed, ignore rules applied) in ${median(walks)} ms; `
-    + `the record (${(bytes / 1048576).toFixed(1)} MB) loaded and its directories checked in ${median(loads)} ms; either is followed by a stat of every file: ${median(stats)} ms`;
+    + `the record (${(bytes / 1048576).toFixed(1)} MB) loaded and its directories checked in ${median(loads)} ms; either is followed by a stat of every file: ${median(stats)} ms on one thread, ${median(split)} ms as a search stats them (statMany: half on a second thread)`;
   process.stdout.write(`${line}\n`);
   writeResultsSection(path.join(REPO_ROOT, 'bench/RESULTS.md'), 'walk-record', [
     '<!-- walk-record:begin (written by node dist/bench/walk-record.js) -->',
