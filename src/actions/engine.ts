@@ -46,7 +46,7 @@ export function createActionEngine(o: ActionEngineOptions = {}): ActionEngine {
       const key = 'name' in target ? `name:${target.name}` : `dir:${path.resolve(target.dir)}`;
       let ws = workspaces.get(key);
       if (!ws) {
-        // The engine's -J also governs the workspace's helper threads (0: none).
+        // The engine's -J also governs the workspace's stat thread (0: none).
         ws = createWorkspace({ ...target, searcher, resident, concurrency: searcherOptions.concurrency });
         workspaces.set(key, ws);
       }

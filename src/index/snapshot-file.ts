@@ -6,21 +6,27 @@
 //   chunks and their postings), rewritten by every other patch; small, so a re-index is cheap.
 // A reader opens the delta of the wanted version and its base, or a base of that version. Vectors
 // are float16 at rest (half the bytes); candidates.ts widens its margin by their rounding.
-import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { Postings, type Entries } from './postings.js';
-import {
-  CTORS, DELTA_MAGIC, MAGIC, POSTINGS, WIDTH, align8, deltaPathOf, isEntries, readAt, readSnapshotBytes, section,
-  type FileBytes, type Numeric, type SnapshotBytes, type SnapshotFds, type TableEntry,
-} from './snapshot-bytes.js';
 import { chunkFiles, type Snapshot, type SnapshotFile } from './snapshot.js';
 import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
-import { toFloat16 } from './float16.js';
-import { inUseUpTo, joined } from './typed-arrays.js';
+import { toFloat16, fromFloat16Into } from './float16.js';
+import { inUseUpTo, joined, resized, roomy } from './typed-arrays.js';
 
+const MAGIC = 'simgrep-snapshot-6';
+const DELTA_MAGIC = 'simgrep-snapshot-delta-1';
+
+type Numeric = Int32Array | Uint16Array | Uint8Array | Float64Array;
 type Section = { name: string; array: Numeric };
 const SEP = '\u0000';
 
-export { deltaPathOf };
+/** The postings' entry sections: at the end of the file, read per key when a query asks. */
+const POSTINGS = [['byLower', 'lower'], ['byStem', 'stem'], ['byDefLower', 'defLower'], ['byDefStem', 'defStem']] as const;
+
+/** The delta file beside a base snapshot file. */
+export function deltaPathOf(file: string): string {
+  return file.replace(/\.bin$/, '') + '.delta.bin';
+}
 
 /** Writes a compacted snapshot (its version is its base version) as the base file. */
 export function writeSnapshotFile(file: string, s: Snapshot): void {
@@ -70,6 +76,9 @@ function postingsSections(name: string, p: Postings): Section[] {
   ];
 }
 
+const ENTRY_SECTIONS = new Set(POSTINGS.flatMap(([, name]) => [`${name}Chunk`, `${name}Count`]));
+const isEntries = (section: string) => ENTRY_SECTIONS.has(section);
+
 function writeSections(file: string, head: Record<string, unknown>, files: SnapshotFile[], given: Section[]): void {
   const sections: Section[] = [
     { name: 'fileSize', array: Float64Array.from(files, (x) => x.size) }, { name: 'fileMtime', array: Float64Array.from(files, (x) => x.mtime) },
@@ -118,60 +127,47 @@ const openFiles = new FinalizationRegistry<number>((fd) => { try { closeSync(fd)
  * version; null when neither is there (or one is damaged): it is then rebuilt from the store.
  */
 export function readSnapshotFile(file: string, version: string): Snapshot | null {
-  const fds = openSnapshotFiles(file);
-  return fds && snapshotOf(fds, readSnapshotBytes(fds, version));
+  const delta = readFileOf(deltaPathOf(file), (r) => {
+    const h = r.header;
+    if (h.magic !== DELTA_MAGIC || h.version !== version) return null;
+    // The base's vectors go into an array with room for the delta's, which are widened after them.
+    const base = readFileOf(file, (b) => baseOf(b, h.baseVersion, h.chunks - h.baseChunks));
+    if (!base || base.start.length !== h.baseChunks) return null;
+    return withDelta(base, r, version);
+  });
+  const snap = delta ?? readFileOf(file, (r) => baseOf(r, version));
+  // A later patch appends to the vectors in place (the buffer has room: no copy of them all).
+  if (snap) inUseUpTo(snap.vectors);
+  return snap;
 }
 
-/** A snapshot's base file and its delta file, opened (null without a base). */
-export function openSnapshotFiles(file: string): SnapshotFds | null {
-  const open = (f: string) => { try { return openSync(f, 'r'); } catch { return null; } };
-  const base = open(file);
-  return base === null ? null : { base, delta: open(deltaPathOf(file)) };
-}
-
-/**
- * The snapshot built from its files as read (here or on another thread); it owns the files from now
- * on: those its postings read from stay open while it is in use, the others are closed.
- */
-export function snapshotOf(fds: SnapshotFds, read: SnapshotBytes | null): Snapshot | null {
-  const base = { fd: fds.base };
-  const delta = fds.delta === null ? null : { fd: fds.delta };
-  let snap: Snapshot | null = null;
-  try {
-    if (!read) return null;
-    const b = sectionsOf(read.base, base);
-    snap = baseOf(b, read.vectors.subarray(0, b.i32('start').length * read.base.header.dim));
-    if (read.delta) snap = withDelta(snap, sectionsOf(read.delta, delta!), read.vectors);
-    // A later patch appends to the vectors in place (the buffer has room: no copy of them all).
-    inUseUpTo(snap.vectors);
-    return snap;
-  } catch {
-    snap = null;
-    return null; // damaged: rebuilt from the store
-  } finally {
-    if (snap) openFiles.register(base, base.fd); else closeSync(base.fd);
-    if (delta && snap && read?.delta) openFiles.register(delta, delta.fd);
-    else if (delta) closeSync(delta.fd);
-  }
-}
-
-/** The snapshot in a base file, its vectors widened. */
-function baseOf(r: Sections, vectors: Float32Array): Snapshot {
+/** The snapshot in a base file if it is of `version` (its vectors' array has room for `moreChunks`). */
+function baseOf(r: Sections, version: string, moreChunks = 0): Snapshot | null {
   const h = r.header;
+  if (h.magic !== MAGIC || h.version !== version) return null;
+  const names = r.strings('defNames');
+  const halves = r.a('vectors') as Uint16Array;
+  const vectors = fromFloat16Into(halves, roomy(halves.length + Math.max(0, moreChunks) * h.dim), 0).subarray(0, halves.length);
   return {
-    version: h.version, dim: h.dim, files: r.files, defNames: r.strings('defNames'),
+    version, dim: h.dim, files: r.files, defNames: names,
     chunkFile: chunkFiles(r.files, r.i32('start').length), start: r.i32('start'), end: r.i32('end'), chars: r.i32('chars'), flags: r.a('flags') as Uint8Array,
     vectors, defStart: r.i32('defStart'), defPlain: r.a('defPlain') as Uint8Array,
     byLower: r.postings('lower'), byStem: r.postings('stem'), byDefLower: r.postings('defLower'), byDefStem: r.postings('defStem'),
-    baseChunks: r.i32('start').length, baseVersion: h.version,
+    baseChunks: r.i32('start').length, baseVersion: version,
   };
 }
 
-/** A base with a delta's chunks appended (`vectors`: all of them, widened), file list replaced and postings' tails attached. */
-function withDelta(base: Snapshot, d: Sections, vectors: Float32Array): Snapshot {
+/** A base with a delta's chunks appended, file list replaced and postings' tails attached. */
+function withDelta(base: Snapshot, d: Sections, version: string): Snapshot {
   const n0 = base.start.length;
   const tailStart = d.i32('start');
   const n = n0 + tailStart.length;
+  const dim = base.dim;
+  const tailVectors = d.a('vectors') as Uint16Array;
+  const length = base.vectors.length + tailVectors.length;
+  const fits = base.vectors.byteOffset + length * 4 <= base.vectors.buffer.byteLength;
+  const room = fits ? new Float32Array(base.vectors.buffer, base.vectors.byteOffset, length) : resized(base.vectors, length);
+  const vectors = fromFloat16Into(tailVectors, room, base.vectors.length);
   const names = new PackedStringsBuilder();
   const baseNames = PackedStrings.of(base.defNames);
   const tailNames = d.strings('defNames');
@@ -179,9 +175,9 @@ function withDelta(base: Snapshot, d: Sections, vectors: Float32Array): Snapshot
   names.addFrom(tailNames, 0, tailNames.length);
   const layer = (p: Postings, name: string) => p.withTailLayer(d.postings(name));
   return {
-    version: d.header.version, dim: base.dim, files: d.files, chunkFile: chunkFiles(d.files, n),
+    version, dim, files: d.files, chunkFile: chunkFiles(d.files, n),
     start: joined(base.start, tailStart), end: joined(base.end, d.i32('end')), chars: joined(base.chars, d.i32('chars')), flags: joined(base.flags, d.a('flags') as Uint8Array),
-    vectors: vectors.subarray(0, n * base.dim), defStart: joined(base.defStart, d.i32('defStart').subarray(1)), defNames: names.build(), defPlain: joined(base.defPlain, d.a('defPlain') as Uint8Array),
+    vectors, defStart: joined(base.defStart, d.i32('defStart').subarray(1)), defNames: names.build(), defPlain: joined(base.defPlain, d.a('defPlain') as Uint8Array),
     byLower: layer(base.byLower, 'lower'), byStem: layer(base.byStem, 'stem'), byDefLower: layer(base.byDefLower, 'defLower'), byDefStem: layer(base.byDefStem, 'defStem'),
     baseChunks: n0, baseVersion: base.version,
   };
@@ -197,22 +193,53 @@ interface Sections {
   postings(name: string): Postings;
 }
 
-/** A file's sections as read; its postings' entries are read through `handle` when a query asks. */
-function sectionsOf(read: FileBytes, handle: { fd: number }): Sections {
-  const { header, base } = read;
-  const byName = new Map((header.table as TableEntry[]).map((t) => [t.name, t]));
-  const a = (name: string) => section(read, name);
+/** Opens a snapshot file and hands its sections to `use`; the file stays open if the result reads from it. */
+function readFileOf(file: string, use: (r: Sections) => Snapshot | null): Snapshot | null {
+  let fd: number;
+  try { fd = openSync(file, 'r'); } catch { return null; }
+  const handle = { fd };
+  let snapshot: Snapshot | null = null;
+  try {
+    const r = sectionsOf(handle);
+    snapshot = r ? use(r) : null;
+    return snapshot;
+  } catch {
+    return null; // damaged: rebuilt from the store
+  } finally {
+    if (snapshot) openFiles.register(handle, fd); else closeSync(fd);
+  }
+}
+
+type TableEntry = { name: string; type: string; offset: number; length: number };
+const WIDTH: Record<string, number> = { Int32Array: 4, Uint16Array: 2, Uint8Array: 1, Float64Array: 8 };
+const CTORS: Record<string, new (b: ArrayBuffer, o: number, n: number) => Numeric> = { Int32Array, Uint16Array, Uint8Array, Float64Array };
+
+/** A file's header and sections: all but the postings' entries in one read. */
+function sectionsOf(handle: { fd: number }): Sections | null {
+  const { fd } = handle;
+  const size = fstatSync(fd).size;
+  const prefix = readAt(fd, 0, 8);
+  const headerLength = new DataView(prefix.buffer).getUint32(0, true);
+  if (8 + headerLength > size) return null;
+  const header = JSON.parse(Buffer.from(readAt(fd, 8, headerLength).buffer).toString('utf8'));
+  const base = align8(8 + headerLength);
+  const table = header.table as TableEntry[];
+  const byName = new Map(table.map((t) => [t.name, t]));
+  if (table.some((t) => !(t.type in CTORS) || base + t.offset + t.length * WIDTH[t.type] > size)) return null;
+  const firstEntries = table.find((t) => isEntries(t.name));
+  const eager = readAt(fd, 0, firstEntries ? base + firstEntries.offset : size);
+  const a = (name: string) => { const t = byName.get(name)!; return new CTORS[t.type](eager.buffer as ArrayBuffer, base + t.offset, t.length); };
   const i32 = (name: string) => a(name) as Int32Array;
   const strings = (name: string) => new PackedStrings(a(`${name}Bytes`) as Uint8Array, i32(`${name}Offsets`));
   const postings = (name: string) => {
     const entries = (t: TableEntry, from: number, to: number) => {
       const width = WIDTH[t.type];
-      return new CTORS[t.type](readAt(handle.fd, base + t.offset + from * width, (to - from) * width), 0, to - from);
+      return new CTORS[t.type](readAt(handle.fd, base + t.offset + from * width, (to - from) * width).buffer as ArrayBuffer, 0, to - from);
     };
     const chunk = byName.get(`${name}Chunk`)!;
     const count = byName.get(`${name}Count`)!;
-    const entriesOf = (from: number, to: number): Entries => ({ chunk: entries(chunk, from, to) as Int32Array, count: entries(count, from, to) as Int32Array | Uint16Array });
-    return new Postings(strings(`${name}Keys`), i32(`${name}Start`), entriesOf);
+    const read = (from: number, to: number): Entries => ({ chunk: entries(chunk, from, to) as Int32Array, count: entries(count, from, to) as Int32Array | Uint16Array });
+    return new Postings(strings(`${name}Keys`), i32(`${name}Start`), read);
   };
   const list = (joined: string) => (joined === '' ? [] : joined.split(SEP));
   const keys = list(header.fileKeys);
@@ -225,6 +252,18 @@ function sectionsOf(read: FileBytes, handle: { fd: number }): Sections {
   const count = i32('fileCount');
   const files: SnapshotFile[] = keys.map((key, i) => ({ key, size: fileSize[i], mtime: mtime[i], hash: hashes[i], kind: kind[i] ? 'binary' : 'text', lines: lines[i], firstChunk: first[i], chunkCount: count[i] }));
   return { header, files, a, i32, strings, postings };
+}
+
+/** `length` bytes at `position`, in a buffer of their own (8-aligned views start at offset 0). */
+function readAt(fd: number, position: number, length: number): Uint8Array {
+  const out = new Uint8Array(new ArrayBuffer(length));
+  let at = 0;
+  while (at < length) {
+    const n = readSync(fd, out, at, length - at, position + at);
+    if (n === 0) throw new Error('snapshot file is truncated');
+    at += n;
+  }
+  return out;
 }
 
 /**
@@ -242,3 +281,6 @@ function toInt32(c: Int32Array | Uint16Array): Int32Array {
   return c instanceof Int32Array ? c : Int32Array.from(c);
 }
 
+function align8(n: number): number {
+  return (n + 7) & ~7;
+}

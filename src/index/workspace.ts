@@ -25,7 +25,6 @@ import { isLock, lockedError, tryLock, type Lock } from './lock.js';
 import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
 import { emptySnapshot, liveChunks, patchSnapshot, type Snapshot } from './snapshot.js';
 import { readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from './snapshot-file.js';
-import { AHEAD_FROM_BYTES, readSnapshotAhead, type SnapshotAhead } from './snapshot-ahead.js';
 import { STAT_THREAD_FROM_FILES, statMany } from './stat-many.js';
 import { rebuildSnapshot } from './snapshot-rebuild.js';
 import { lanceStorageOptions } from './storage-options.js';
@@ -65,7 +64,7 @@ export interface WorkspaceOptions extends SearcherOptions {
   /**
    * Share this searcher (and the model it has loaded) instead of creating one; close() then leaves
    * it open for its owner. The model options above are then ignored (`concurrency: 0` still keeps
-   * the index's helper threads off).
+   * a search's stat thread off).
    */
   searcher?: Searcher;
   /**
@@ -80,10 +79,10 @@ export interface WorkspaceOptions extends SearcherOptions {
    */
   oneShot?: boolean;
   /**
-   * @internal Tests: the snapshot size and the file count from which the index's helper threads
-   * start (AHEAD_FROM_BYTES, STAT_THREAD_FROM_FILES), so small fixtures take the threaded paths.
+   * @internal Tests: the file count from which a search's stats run on two threads
+   * (STAT_THREAD_FROM_FILES), so small fixtures take the threaded path.
    */
-  helperThreadsFrom?: { snapshotBytes?: number; files?: number };
+  statThreadFromFiles?: number;
 }
 
 /**
@@ -161,8 +160,7 @@ function staleEntries(snap: Snapshot, walk: Walk, ids: Identities, changedDirs?:
 type Identities = (FileIdentity | null | undefined)[];
 
 /**
- * The identities staleEntries compares, taken before the snapshot is needed (a cold search stats the
- * files while another thread reads the snapshot; a big tree's local files are stat'ed on two threads,
+ * The identities staleEntries compares (a big tree's local files are stat'ed on two threads,
  * stat-many.ts); with `changedDirs`, only files in those directories.
  */
 async function identitiesOf(walk: Walk, changedDirs: Set<string> | undefined, threadFromFiles: number): Promise<Identities> {
@@ -222,12 +220,8 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   const remote = isRemoteUri(dir);
   const searcher = o.searcher ?? createSearcher(o);
   const chunkLines = RANK_DEFAULTS.chunkLines;
-  /** Where the index's helper threads start; -J 0 means no worker threads at all, so none of them either. */
-  const threadsFrom = o.concurrency === 0
-    ? { snapshotBytes: Infinity, files: Infinity }
-    : { snapshotBytes: o.helperThreadsFrom?.snapshotBytes ?? AHEAD_FROM_BYTES, files: o.helperThreadsFrom?.files ?? STAT_THREAD_FROM_FILES };
-  /** The snapshot being read ahead for the next loadSnapshot (see readAhead). */
-  let ahead: SnapshotAhead | null = null;
+  /** From how many files a search's stats run on two threads; -J 0 means no worker threads at all, so never. */
+  const statThreadFromFiles = o.concurrency === 0 ? Infinity : o.statThreadFromFiles ?? STAT_THREAD_FROM_FILES;
   let storeP: Promise<IndexStore> | null = null;
   let snapshot: Snapshot | null = null;
   const walks = new WalkCache(o.resident ? 1 : 2);
@@ -282,13 +276,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   async function loadSnapshot(): Promise<Snapshot> {
     const version = (await meta())?.complete ?? await (await store(false)).version();
     if (snapshot && snapshot.version === version) return snapshot;
-    const taken = ahead?.version === version ? ahead : null;
-    ahead = null;
-    const before = snapshot;
-    const read = taken ? await taken.read() : readSnapshotFile(snapshotPath(dir, remote), version);
-    // A write published a newer one while this call waited for the thread: that one stands.
-    if (snapshot !== before && snapshot) return snapshot;
-    snapshot = read;
+    snapshot = readSnapshotFile(snapshotPath(dir, remote), version);
     if (snapshot) return snapshot;
     const model = await searcher.model();
     const rebuilt = await rebuildSnapshot(await store(false), version, model.dim, chunkLines, reader);
@@ -338,18 +326,8 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   }
 
 
-  /**
-   * Starts reading the snapshot of the last completed version `m` names, on another thread when it is
-   * big (see snapshot-ahead.ts), unless it is in memory; the next loadSnapshot of that version takes it.
-   */
-  function readAhead(m: Record<string, string>): void {
-    const version = m.complete;
-    if (!version || snapshot?.version === version || ahead?.version === version) return;
-    ahead = readSnapshotAhead(snapshotPath(dir, remote), version, threadsFrom.snapshotBytes);
-  }
-
-  async function compatible(model: ModelData, known?: Record<string, string> | null): Promise<{ ok: boolean; why?: string; m: Record<string, string> | null }> {
-    const m = known === undefined ? await meta() : known;
+  async function compatible(model: ModelData): Promise<{ ok: boolean; why?: string; m: Record<string, string> | null }> {
+    const m = await meta();
     if (!m) return { ok: true, m };
     if (m.fingerprint !== modelFingerprint(model)) return { ok: false, why: `it was built with model ${m.model}, not ${model.id}`, m };
     if (Number(m.format) !== INDEX_FORMAT || Number(m.chunkLines) !== chunkLines) return { ok: false, why: 'it was built by an older simgrep', m };
@@ -386,17 +364,14 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const mark = timer('search');
       const fallback = (reason: string | null) => searcher.search(so).then((r) => (reason ? { ...r, warnings: [...r.warnings, { path: dir, code: 'INDEX_NOT_USED', message: `workspace ${name} not used: ${reason}` }] } : r));
       if ((so.mode ?? 'hybrid') === 'line' || so.ignoreCase || (so.sources?.length ?? 0) > 0 || paths.length === 0) return fallback(null);
-      // The model starts loading, and a big snapshot is read on another thread while this one walks
-      // the tree; whether the index fits the model is checked after the walk.
-      const modelP = searcher.model();
-      modelP.catch(() => {}); // awaited below
-      const m = await meta();
+      const model = await searcher.model();
+      mark('model');
+      const c = await compatible(model);
       mark('meta');
-      if (!m) return fallback('it is empty; run simgrep index');
-      const roots = JSON.parse(m.roots ?? '[]') as string[];
+      if (!c.ok || !c.m) return fallback(c.ok ? 'it is empty; run simgrep index' : `${c.why}; run simgrep index to rebuild it`);
+      const roots = JSON.parse(c.m.roots ?? '[]') as string[];
       if (!covers(roots, paths)) return fallback(`it indexes ${roots.join(', ')}, not all of ${paths.join(', ')}; this search scanned the files instead`);
       if (!(SEARCH_MODES as readonly string[]).includes(so.mode ?? 'hybrid')) return fallback(null);
-      readAhead(m);
 
       // What the search covers, and what changed since the index saw it.
       const walkKey = JSON.stringify([paths, so.recursive, so.hidden, so.noIgnore, so.extensions, so.maxFileBytes]);
@@ -408,15 +383,10 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const { entries, warnings: walkWarnings } = walk;
       if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
       mark('walk');
-      const c = await compatible(await modelP, m);
-      mark('model');
-      if (!c.ok) { ahead = null; return fallback(`${c.why}; run simgrep index to rebuild it`); }
-      // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
-      const ids = cached ? [] : await identitiesOf(walk, changedDirs, threadsFrom.files);
-      mark('stat');
       let snap = await loadSnapshot();
       mark('snapshot');
-      const stale = cached ? [] : staleEntries(snap, walk, ids, changedDirs);
+      // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
+      const stale = cached ? [] : staleEntries(snap, walk, await identitiesOf(walk, changedDirs, statThreadFromFiles), changedDirs);
       let refreshed = 0;
       let pending = 0;
       const refreshWarnings: SourceWarning[] = [];
@@ -527,7 +497,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     return withLock(async () => {
       const model = await searcher.model();
       const c = await compatible(model);
-      if (!c.ok) { await s.clear(); snapshot = null; ahead = null; }
+      if (!c.ok) { await s.clear(); snapshot = null; }
       const roots = mergeRoots(c.ok && c.m?.roots ? JSON.parse(c.m.roots) as string[] : [], paths.map(realPath));
       await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(chunkLines), model: model.id, fingerprint: modelFingerprint(model), name, roots: JSON.stringify(roots) });
       mark('meta');
@@ -548,23 +518,17 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   async function changesOf(paths: string[], signal?: AbortSignal): Promise<Changes | null> {
     if (remote || paths.some(isRemoteUri) || !readInfo(dir)?.meta?.complete) return null;
     const mark = timer('changes');
-    const modelP = searcher.model();
-    modelP.catch(() => {}); // awaited below
-    const m = await meta();
-    if (!m || !covers(JSON.parse(m.roots ?? '[]') as string[], paths)) return null;
-    // As a search does: the snapshot is read on another thread while this one walks and stats.
-    readAhead(m);
+    const c = await compatible(await searcher.model());
+    if (!c.ok || !c.m || !covers(JSON.parse(c.m.roots ?? '[]') as string[], paths)) return null;
+    mark('model');
+    const snap = await loadSnapshot();
+    mark('snapshot');
     const walkKey = JSON.stringify(['index', paths]);
     const { walk, cached, changedDirs } = await walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, {}, signal));
     if (walk.warnings.length > 0) return null;
     mark('walk');
-    if (!(await compatible(await modelP, m)).ok) return null;
-    mark('model');
-    const ids = cached ? [] : await identitiesOf(walk, changedDirs, threadsFrom.files);
+    const stale = cached ? [] : staleEntries(snap, walk, await identitiesOf(walk, changedDirs, statThreadFromFiles), changedDirs);
     mark('stat');
-    const snap = await loadSnapshot();
-    mark('snapshot');
-    const stale = cached ? [] : staleEntries(snap, walk, ids, changedDirs);
     // Watched and nothing created or removed since the last look: nothing can be gone.
     const seen = cached || changedDirs ? null : new Set(walk.keys);
     const gone = seen ? snap.files.filter((f) => !seen.has(f.key) && paths.some((p) => isUnder(f.key, p))).map((f) => f.key) : [];

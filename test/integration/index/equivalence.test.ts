@@ -21,7 +21,7 @@ let tree = '';
 let ws: Workspace;
 /** A second handle on the same index: it reads the snapshot file (float16 vectors) instead of memory. */
 let fromFile: Workspace;
-/** A third: it reads the snapshot on another thread and stats the files on two (however small the tree). */
+/** A third: it stats the files on two threads (however small the tree). */
 let threaded: Workspace;
 const oneShot = createSearcher({ concurrency: 0 });
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
   ws = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 1 });
   await ws.index([tree]);
   fromFile = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 0 });
-  threaded = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 1, helperThreadsFrom: { snapshotBytes: 0, files: 0 } });
+  threaded = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 1, statThreadFromFiles: 0 });
 });
 afterAll(async () => {
   await ws?.close();

@@ -101,7 +101,7 @@ describe('incremental indexing', () => {
   it('an index built with another model is not used: the search scans, says why, and answers as a scan does', async () => {
     await ws.index([tree]);
     const modelDir = await writeTinyModel(path.join(tmp, 'tiny-model'));
-    const other = createWorkspace({ dir: path.join(tmp, 'ws'), model: modelDir, concurrency: 1, helperThreadsFrom: { snapshotBytes: 0, files: 0 } });
+    const other = createWorkspace({ dir: path.join(tmp, 'ws'), model: modelDir, concurrency: 1, statThreadFromFiles: 0 });
     const scan = createSearcher({ model: modelDir, concurrency: 0 });
     try {
       const r = await other.search({ query: 'retry failed uploads', paths: [tree] });
