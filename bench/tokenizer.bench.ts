@@ -1,6 +1,7 @@
 // Micro-benchmark: lines/s of @huggingface/tokenizers vs the native line tokenizers on real code lines
-// from node_modules (sorted walk, deterministic). Build first, then: node dist/bench/tokenizer.bench.js
-// [--lines 200000] [--tokenizer path/to/tokenizer.json ...]. Not part of `npm test`.
+// from node_modules, or from every text file under --dir (sorted walk, deterministic). Build first, then:
+// node dist/bench/tokenizer.bench.js [--lines 200000] [--dir DIR] [--tokenizer path/to/tokenizer.json ...].
+// Not part of `npm test`.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,20 +17,25 @@ function arg(name: string, fallback: string): string {
   return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
 }
 
-function codeLines(max: number): string[] {
+function codeLines(max: number, dir: string | undefined): string[] {
+  // --dir: any language's tree (the dev sets' corpora), so a vocabulary is timed on the code it is for.
+  const wanted = dir ? (name: string) => !/\.(?:png|jpe?g|gif|ico|pdf|zip|gz|jar|class|so|a|o|bin|woff2?|ttf)$/i.test(name)
+    : (name: string) => /\.(?:[cm]?js|ts)$/.test(name);
   const files: string[] = [];
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir).sort()) {
       const p = path.join(dir, name);
       const st = statSync(p);
       if (st.isDirectory()) walk(p);
-      else if (/\.(?:[cm]?js|ts)$/.test(name) && st.size < 2_000_000) files.push(p);
+      else if (wanted(name) && st.size < 2_000_000) files.push(p);
     }
   };
-  walk(path.join(repoRoot, 'node_modules'));
+  walk(dir ?? path.join(repoRoot, 'node_modules'));
   const out: string[] = [];
   for (let i = 0; i < files.length && out.length < max; i += 3) {
-    for (const l of readFileSync(files[i], 'utf8').split('\n')) {
+    const text = readFileSync(files[i], 'utf8');
+    if (text.includes('\0')) continue;
+    for (const l of text.split('\n')) {
       // Like the pipeline: blank lines are skipped before tokenization.
       if (l.trim().length > 0) out.push(l);
       if (out.length >= max) break;
@@ -88,8 +94,9 @@ function main(): void {
     process.exitCode = 2;
     return;
   }
-  const lines = codeLines(n);
-  console.log(`node ${process.version}, ${fmt(lines.length)} non-blank code lines from node_modules`);
+  const dir = process.argv.includes('--dir') ? arg('--dir', '') : undefined;
+  const lines = codeLines(n, dir);
+  console.log(`node ${process.version}, ${fmt(lines.length)} non-blank code lines from ${dir ?? 'node_modules'}`);
   for (const f of files) benchOne(f, lines);
 }
 
