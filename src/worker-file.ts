@@ -1,6 +1,6 @@
 // Where the built worker files are (workers/*.ts compiled into dist/workers): found from dist/src
 // (built) or from src (under vitest, which runs the sources against the build's workers). The pool
-// needs its file; the index's helper threads do without theirs (the caller then does the work).
+// needs its file; the index's stat thread does without its own (the caller then stats everything).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
