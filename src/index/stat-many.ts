@@ -1,6 +1,7 @@
 // The sizes and mtimes of many local files, for a cold search's stale check: a stat each (~3 us),
 // and above STAT_THREAD_FROM_FILES files half of them on a second thread (workers/stat.worker.ts;
-// 150,000 files: 400 -> 250 ms on 2 cores; below, starting the thread costs more than it saves).
+// 150,000 files: 496 -> 370 ms on 2 cores, bench/walk-record.ts; below, starting the thread costs
+// more than it saves).
 import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { builtWorkerFile } from '../worker-file.js';

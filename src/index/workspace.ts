@@ -19,7 +19,7 @@ import { selectCandidates } from './candidates.js';
 import { createCandidateSource } from './candidate-source.js';
 import { coverage, fileIndex } from './coverage.js';
 import { timer } from './debug-timer.js';
-import { fileKey, identityOf, isUnder, sameIdentity, type FileIdentity } from './file-identity.js';
+import { fileKey, identityOf, isUnder, sameIdentity } from './file-identity.js';
 import { updateIndex, type IndexProgress, type IndexReport, type UpdateIndexOptions } from './indexer.js';
 import { isLock, lockedError, tryLock, type Lock } from './lock.js';
 import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
@@ -142,44 +142,34 @@ interface PublishRun {
 
 /**
  * The walked files the snapshot does not know with their size and mtime (new, changed, unreadable);
- * with `changedDirs`, only files in those directories can have changed.
+ * with `changedDirs`, only files in those directories can have changed. The local files it knows
+ * are stat'ed together (on two threads from `threadFromFiles` files: stat-many.ts).
  */
-function staleEntries(snap: Snapshot, walk: Walk, ids: Identities, changedDirs?: Set<string>): Entry[] {
+async function staleEntries(snap: Snapshot, walk: Walk, threadFromFiles: number, changedDirs?: Set<string>): Promise<Entry[]> {
   const at = fileIndex(snap);
-  return walk.entries.filter((e, i) => {
+  const stale = new Uint8Array(walk.entries.length);
+  /** Local files the snapshot knows: their walk index, and their file index in the snapshot. */
+  const local: number[] = [];
+  const known: number[] = [];
+  walk.entries.forEach((e, i) => {
     const key = walk.keys[i];
     const f = at.get(key);
-    if (f === undefined) return true;
-    if (changedDirs && !changedDirs.has(path.dirname(key))) return false;
-    const id = ids[i];
-    return !id || !sameIdentity(id, snap.files[f]);
-  });
-}
-
-/** Each walked file's identity (null when it cannot be stat'ed; undefined when its directory did not change). */
-type Identities = (FileIdentity | null | undefined)[];
-
-/**
- * The identities staleEntries compares (a big tree's local files are stat'ed on two threads,
- * stat-many.ts); with `changedDirs`, only files in those directories.
- */
-async function identitiesOf(walk: Walk, changedDirs: Set<string> | undefined, threadFromFiles: number): Promise<Identities> {
-  const ids: Identities = new Array(walk.entries.length);
-  const local: number[] = [];
-  walk.entries.forEach((e, i) => {
-    if (changedDirs && !changedDirs.has(path.dirname(walk.keys[i]))) return;
+    if (f === undefined) { stale[i] = 1; return; }
+    if (changedDirs && !changedDirs.has(path.dirname(key))) return;
+    // Objects (their listing's size and time) and names kept as bytes are looked at one by one.
     if (isRemoteUri(e.path) || (e as { io?: unknown }).io !== undefined) {
-      try { ids[i] = identityOf(e); } catch { ids[i] = null; }
+      try { stale[i] = sameIdentity(identityOf(e), snap.files[f]) ? 0 : 1; } catch { stale[i] = 1; }
     } else {
       local.push(i);
+      known.push(f);
     }
   });
   const stats = await statMany(local.map((i) => walk.entries[i].path), threadFromFiles);
   local.forEach((i, j) => {
     const size = stats[2 * j];
-    ids[i] = size === size ? { size, mtime: stats[2 * j + 1], known: true } : null;
+    stale[i] = size === size && sameIdentity({ size, mtime: stats[2 * j + 1], known: true }, snap.files[known[j]]) ? 0 : 1;
   });
-  return ids;
+  return walk.entries.filter((_, i) => stale[i] === 1);
 }
 
 /** The file states a snapshot holds (of these entries' files only, when given), as the indexer compares them. */
@@ -386,7 +376,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       let snap = await loadSnapshot();
       mark('snapshot');
       // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
-      const stale = cached ? [] : staleEntries(snap, walk, await identitiesOf(walk, changedDirs, statThreadFromFiles), changedDirs);
+      const stale = cached ? [] : await staleEntries(snap, walk, statThreadFromFiles, changedDirs);
       let refreshed = 0;
       let pending = 0;
       const refreshWarnings: SourceWarning[] = [];
@@ -527,7 +517,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const { walk, cached, changedDirs } = await walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, {}, signal));
     if (walk.warnings.length > 0) return null;
     mark('walk');
-    const stale = cached ? [] : staleEntries(snap, walk, await identitiesOf(walk, changedDirs, statThreadFromFiles), changedDirs);
+    const stale = cached ? [] : await staleEntries(snap, walk, statThreadFromFiles, changedDirs);
     mark('stat');
     // Watched and nothing created or removed since the last look: nothing can be gone.
     const seen = cached || changedDirs ? null : new Set(walk.keys);
