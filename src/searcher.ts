@@ -211,6 +211,11 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     },
   };
   executors.set(searcher, (pooled) => (pooled && concurrency > 0 ? workers() : local()));
+  poolReleases.set(searcher, async () => {
+    const pool = poolP;
+    poolP = null;
+    await pool?.then((p) => p.close(), () => undefined);
+  });
   shardSearches.set(searcher, (sources, o) => {
     validate(o);
     return run(sources, o, false, deadlineOf(o.timeoutMs), true);
@@ -229,6 +234,7 @@ function respond(outcome: PipelineOutcome, o: SearchOptions | SearchContentOptio
 }
 
 const executors = new WeakMap<Searcher, (pooled: boolean) => Promise<Executor>>();
+const poolReleases = new WeakMap<Searcher, () => Promise<void>>();
 const shardSearches = new WeakMap<Searcher, (sources: Source[], o: SearchOptions) => Promise<PipelineOutcome>>();
 
 /**
@@ -239,6 +245,14 @@ export function shardSearchOf(searcher: Searcher): (sources: Source[], o: Search
   const get = shardSearches.get(searcher);
   if (!get) throw new SimgrepError('INTERNAL', 'not a searcher made by createSearcher()');
   return get;
+}
+
+/**
+ * Stops the searcher's worker threads, if it started them, and frees their memory (a big index build
+ * does before it builds its snapshot); the next search that needs them starts them again.
+ */
+export async function releaseWorkersOf(searcher: Searcher): Promise<void> {
+  await poolReleases.get(searcher)?.();
 }
 
 /** The searcher's worker pool (pooled) or in-process scorer, for the workspace indexer. */

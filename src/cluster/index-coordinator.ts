@@ -15,7 +15,7 @@ import { fileKey, identityOf, sameIdentity } from '../index/file-identity.js';
 import { dropMissing, unreadableWarning, type IndexReport, type SnapshotPatch, type UpdateIndexOptions } from '../index/indexer.js';
 import { lanceStorageOptions } from '../index/storage-options.js';
 import type { FileState } from '../index/store.js';
-import { TermCollector } from '../index/term-collector.js';
+import { emptyChanges } from '../index/snapshot.js';
 import type { IndexUpdater } from '../index/workspace.js';
 import { TopK } from '../rank/topk.js';
 import type { Hit } from '../rank/windows.js';
@@ -50,7 +50,7 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
   const shardBytes = cfg.shardBytes ?? DEFAULT_SHARD_BYTES;
   if (!(timeoutMs > 0)) throw new SimgrepError('BAD_FLAG', `--cluster-timeout must be a number of seconds > 0 (got ${timeoutMs / 1000})`);
   if (!(shardBytes > 0)) throw new SimgrepError('BAD_FLAG', `--shard-size must be a size > 0 (got ${shardBytes})`);
-  const patch: SnapshotPatch = { dropChunksOf: new Set(), dropFiles: new Set(), files: [], rows: [], terms: new TermCollector() };
+  const patch: SnapshotPatch = emptyChanges();
   const report: IndexReport = { files: 0, indexed: 0, lines: 0, bytes: 0, bytesToRead: 0, ms: 0, unchanged: 0, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [], patch };
   const states = new Map((o.states ?? await o.store.fileStates()).map((s) => [s.key, s]));
   // Workers resolve nothing against their own directory: a local index directory goes to them absolute.

@@ -41,13 +41,14 @@ export async function writeFeatures(uri: string, patch: SnapshotPatch, storageOp
   });
   // Per posting kind: its keys, and its (key, row, count) triples as raw int32 columns.
   const kinds = TERM_KINDS.map((kind) => patch.terms[kind] as KeyTriples);
-  const bytes = (a: Int32Array, n: number) => new Uint8Array(a.buffer, a.byteOffset, n * 4).slice();
+  const columns = kinds.map((t) => t.columns());
+  const bytes = (a: Int32Array) => new Uint8Array(a.buffer, a.byteOffset, a.length * 4);
   const terms = new Table({
     kind: vectorFromArray([...TERM_KINDS], new Utf8()),
     keys: vectorFromArray(kinds.map((t) => JSON.stringify(t.keys)), new Utf8()),
-    key: vectorFromArray(kinds.map((t) => bytes(t.key, t.length)), new Binary()),
-    row: vectorFromArray(kinds.map((t) => bytes(t.row, t.length)), new Binary()),
-    count: vectorFromArray(kinds.map((t) => bytes(t.count, t.length)), new Binary()),
+    key: vectorFromArray(columns.map((c) => bytes(c.key)), new Binary()),
+    row: vectorFromArray(columns.map((c) => bytes(c.row)), new Binary()),
+    count: vectorFromArray(columns.map((c) => bytes(c.count)), new Binary()),
   });
   const db = await lancedb.connect(uri, { storageOptions });
   try {

@@ -13,9 +13,8 @@ import { WHOLE_READ_BYTES, streamEntry, type Entry, type Source, type SourceWarn
 import { chunkFeatures } from './chunk-features.js';
 import { openChunks } from './file-chunks.js';
 import { fileKey, identityOf, isUnder, sameIdentity } from './file-identity.js';
-import { TermCollector } from './term-collector.js';
 import { ChunkBatch } from './chunk-batch.js';
-import type { SnapshotChanges } from './snapshot.js';
+import { emptyChanges, type SnapshotChanges } from './snapshot.js';
 import type { FileState, IndexStore } from './store.js';
 import { writing } from './writing.js';
 
@@ -67,7 +66,7 @@ export interface UpdateIndexOptions {
 
 export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const started = performance.now();
-  const patch: SnapshotPatch = { dropChunksOf: new Set(), dropFiles: new Set(), files: [], rows: [], terms: new TermCollector() };
+  const patch: SnapshotPatch = emptyChanges();
   const report: IndexReport = { files: 0, indexed: 0, lines: 0, bytes: 0, bytesToRead: 0, ms: 0, unchanged: 0, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [], patch };
   const states = new Map((o.states ?? await o.store.fileStates()).map((s) => [s.key, s]));
   const seen = new Set<string>();

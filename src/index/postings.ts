@@ -2,12 +2,12 @@
 // process starts), merged with additions and chunk renumbering when the index changes. The entries
 // of postings read from a snapshot file stay on disk until a query asks for a key's.
 import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
-import { KeyTriples } from './term-collector.js';
+import { COUNT_MAX, KeyTriples } from './term-collector.js';
 import { joined } from './typed-arrays.js';
 
 export interface Entries {
   chunk: Int32Array;
-  /** 16 bits when read from a snapshot file (saturating), 32 when built. */
+  /** A term's count in 16 bits (saturating at COUNT_MAX), a defined name's place in its chunk in 32. */
   count: Int32Array | Uint16Array;
 }
 
@@ -52,8 +52,8 @@ export class Postings {
     if (!this.tail) return this;
     const own = this.withTailLayer(null);
     const t = this.tail.flat();
-    const triples = new KeyTriples();
     const all = t.all();
+    const triples = new KeyTriples(all.count instanceof Int32Array);
     let top = 0;
     for (let i = 0; i < t.keys.length; i++) {
       const id = triples.id(t.keys.at(i)!);
@@ -97,9 +97,7 @@ export class Postings {
     const own = r ? this.read(r[0], r[1]) : null;
     const more = this.tail?.find(key) ?? null;
     if (!more || !own) return own ?? more;
-    // Counts joined at 32 bits: a tail's are not saturated to 16.
-    const ownCount = own.count instanceof Int32Array ? own.count : Int32Array.from(own.count);
-    return { chunk: joined(own.chunk, more.chunk), count: joined(ownCount, more.count) };
+    return { chunk: joined(own.chunk, more.chunk), count: joined(own.count, more.count) };
   }
 
   /** Every entry of this layer, in key order. */
@@ -118,16 +116,18 @@ export class Postings {
     const rank = new Int32Array(added.keys.length);
     order.forEach((id, r) => { rank[id] = r; });
     const groupStart = new Int32Array(added.keys.length + 1);
-    for (let t = 0; t < added.length; t++) groupStart[rank[added.key[t]] + 1]++;
+    added.forEach((key) => { groupStart[rank[key] + 1]++; });
     for (let r = 0; r < added.keys.length; r++) groupStart[r + 1] += groupStart[r];
     const fill = groupStart.slice(0, -1);
     const addChunk = new Int32Array(added.length);
-    const addCount = new Int32Array(added.length);
-    for (let t = 0; t < added.length; t++) {
-      const r = rank[added.key[t]];
-      addChunk[fill[r]] = rowChunk[added.row[t]];
-      addCount[fill[r]++] = added.count[t];
-    }
+    // Counts keep their width: 16 bits (terms, saturating) or 32 (defined names' places).
+    const wide = this.size > 0 ? this.all().count instanceof Int32Array : added.wide;
+    const addCount = wide ? new Int32Array(added.length) : new Uint16Array(added.length);
+    added.forEach((key, row, count) => {
+      const r = rank[key];
+      addChunk[fill[r]] = rowChunk[row];
+      addCount[fill[r]++] = count;
+    });
     // A first build (nothing to merge with, no entry dropped, no key left empty): the grouped arrays are the postings.
     if (this.keys.length === 0 && addChunk.every((c) => c >= 0) && groupStart.every((g, r) => r === 0 || g > groupStart[r - 1])) {
       const out = new PackedStringsBuilder();
@@ -146,9 +146,8 @@ export class Postings {
     let nk = 0;
     const size = old.chunk.length + added.length;
     const chunk = new Int32Array(size);
-    // Counts keep their width: 16 bits (saturating) as read from a file, else 32.
-    const count = old.count instanceof Uint16Array ? new Uint16Array(size) : new Int32Array(size);
-    const cap = old.count instanceof Uint16Array ? 0xffff : 0x7fffffff;
+    const count = wide ? new Int32Array(size) : new Uint16Array(size);
+    const cap = wide ? 0x7fffffff : COUNT_MAX;
     let at = 0;
     const takeAdded = (r: number) => {
       for (let e = groupStart[r]; e < groupStart[r + 1]; e++) {

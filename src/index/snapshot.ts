@@ -82,6 +82,11 @@ export interface SnapshotChanges {
   terms: TermCollector;
 }
 
+/** No changes yet: what an index run starts from and adds to. */
+export function emptyChanges(): SnapshotChanges {
+  return { dropChunksOf: new Set(), dropFiles: new Set(), files: [], rows: [], terms: new TermCollector() };
+}
+
 export function emptySnapshot(dim: number, version = '0.0'): Snapshot {
   return {
     version, dim, files: [], chunkFile: new Int32Array(0), start: new Int32Array(0), end: new Int32Array(0), chars: new Int32Array(0),

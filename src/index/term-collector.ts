@@ -1,19 +1,37 @@
 // New chunks' terms on their way into the snapshot's postings: each identifier is counted under its
 // lower-cased form and under the stems of its parts (as countTerms counts them), as flat
-// (key, row, count) triples over interned keys, so a million-line build holds no per-chunk maps.
+// (key, row, count) triples over interned keys, so a million-line build holds no per-chunk maps
+// (6 bytes a triple: a 1M-line build has about 7M).
 import { identifierParts, stem } from '../rank/lexical/terms.js';
 import type { ChunkIdentifiers } from './chunk-features.js';
 import { IdentifierTable } from './identifier-table.js';
 import { resized } from './typed-arrays.js';
 
-/** Interned keys and growable (key, row, count) triples. */
+/** A term's count saturates here, as the snapshot file stores it (BM25's term frequency saturates long before). */
+export const COUNT_MAX = 0xffff;
+/** Triples per storage block once the first block has grown to it: growing never copies more. */
+const BLOCK_BITS = 16;
+const BLOCK = 1 << BLOCK_BITS;
+const IN_BLOCK = BLOCK - 1;
+
+/**
+ * Interned keys and growable (key, row, count) triples, stored compactly: keys and counts in blocks
+ * (no doubling slack, no copy of the whole to grow), rows once per run of triples with one row (a
+ * chunk's terms are added together). Term counts are 16 bits, saturating at COUNT_MAX (`wide`: 32,
+ * for defined names' places).
+ */
 export class KeyTriples {
   readonly keys: string[] = [];
   private readonly ids = new Map<string, number>();
-  key = new Int32Array(1024);
-  row = new Int32Array(1024);
-  count = new Int32Array(1024);
+  private readonly keyBlocks: Int32Array[] = [];
+  private readonly countBlocks: (Uint16Array | Int32Array)[] = [];
+  /** Run r: row runRow[r] for triples [runStart[r], runStart[r + 1]). */
+  private runRow = new Int32Array(64);
+  private runStart = new Int32Array(65);
+  private runs = 0;
   length = 0;
+
+  constructor(readonly wide = false) {}
 
   id(k: string): number {
     let id = this.ids.get(k);
@@ -26,14 +44,48 @@ export class KeyTriples {
     return this.keys.slice().sort().map((k) => this.ids.get(k)!);
   }
 
-  add(key: number, row: number, n: number): void {
-    if (this.length === this.key.length) {
-      const size = this.key.length * 2;
-      this.key = resized(this.key, size); this.row = resized(this.row, size); this.count = resized(this.count, size);
+  add(key: number, row: number, count: number): void {
+    const t = this.length;
+    const b = t >>> BLOCK_BITS;
+    const at = t & IN_BLOCK;
+    if (b === this.keyBlocks.length) {
+      this.keyBlocks.push(new Int32Array(Math.min(BLOCK, 1024)));
+      this.countBlocks.push(this.wide ? new Int32Array(this.keyBlocks[b].length) : new Uint16Array(this.keyBlocks[b].length));
+    } else if (at === this.keyBlocks[b].length) {
+      // Only the first block grows (to BLOCK): small collections stay small.
+      this.keyBlocks[b] = resized(this.keyBlocks[b], at * 2);
+      this.countBlocks[b] = resized(this.countBlocks[b], at * 2);
     }
-    this.key[this.length] = key;
-    this.row[this.length] = row;
-    this.count[this.length++] = n;
+    this.keyBlocks[b][at] = key;
+    this.countBlocks[b][at] = this.wide || count < COUNT_MAX ? count : COUNT_MAX;
+    if (this.runs === 0 || this.runRow[this.runs - 1] !== row) {
+      if (this.runs === this.runRow.length) {
+        this.runRow = resized(this.runRow, this.runs * 2);
+        this.runStart = resized(this.runStart, this.runs * 2 + 1);
+      }
+      this.runRow[this.runs++] = row;
+    }
+    this.runStart[this.runs] = ++this.length;
+  }
+
+  /** Calls fn(key, row, count) for every triple, in the order they were added. */
+  forEach(fn: (key: number, row: number, count: number) => void): void {
+    for (let r = 0; r < this.runs; r++) {
+      const row = this.runRow[r];
+      for (let t = this.runStart[r]; t < this.runStart[r + 1]; t++) {
+        fn(this.keyBlocks[t >>> BLOCK_BITS][t & IN_BLOCK], row, this.countBlocks[t >>> BLOCK_BITS][t & IN_BLOCK]);
+      }
+    }
+  }
+
+  /** The triples as three flat arrays (for the cluster's staged shards). */
+  columns(): { key: Int32Array; row: Int32Array; count: Int32Array } {
+    const key = new Int32Array(this.length);
+    const row = new Int32Array(this.length);
+    const count = new Int32Array(this.length);
+    let t = 0;
+    this.forEach((k, r, c) => { key[t] = k; row[t] = r; count[t++] = c; });
+    return { key, row, count };
   }
 }
 
@@ -41,10 +93,10 @@ export class TermCollector {
   readonly lower = new KeyTriples();
   readonly stem = new KeyTriples();
   /** Defined names by lower-cased name (and, for $names, without the $) and by part stem; the count is the name's place among its chunk's names. */
-  readonly defLower = new KeyTriples();
-  readonly defStem = new KeyTriples();
+  readonly defLower = new KeyTriples(true);
+  readonly defStem = new KeyTriples(true);
   /** The identifiers of the chunks added (chunkFeatures counts into it). */
-  readonly identifiers = new IdentifierTable();
+  identifiers = new IdentifierTable();
   /**
    * Per identifier id, worked out once: its lower-cased key's id, then its part stems' ids, at
    * termIds[termStart[id], termStart[id + 1]) (flat: a typed array per identifier costs ~250 bytes,
@@ -57,6 +109,19 @@ export class TermCollector {
   /** A chunk's stem counts by stem id, and which ids it touched (reset after each chunk). */
   private stemCount = new Int32Array(256);
   private readonly touched: number[] = [];
+
+  /**
+   * Drops the identifier table and each identifier's terms (a million-line build's are ~30 MB), once
+   * the chunks are all in. Adding more still works: the identifiers start over in a new table (pass
+   * the new `identifiers` to chunkFeatures).
+   */
+  forgetIdentifiers(): void {
+    this.identifiers = new IdentifierTable();
+    this.termStart = new Int32Array(1024);
+    this.termIds = new Int32Array(4096);
+    this.termIdsUsed = 0;
+    this.termsKnown = 0;
+  }
 
   /** Records a chunk's identifiers (ids of this.identifiers, with their counts) as row `row`. */
   add(row: number, chunk: ChunkIdentifiers): void {

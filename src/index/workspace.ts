@@ -7,7 +7,7 @@ import { SimgrepError } from '../errors.js';
 import { buildRankPlan, RANK_DEFAULTS } from '../rank/plan.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
-import { SEARCH_MODES, createSearcher, executorOf, validate, type ClusterOptions, type SearchOptions, type SearchResponse, type Searcher, type SearcherOptions } from '../searcher.js';
+import { SEARCH_MODES, createSearcher, executorOf, releaseWorkersOf, validate, type ClusterOptions, type SearchOptions, type SearchResponse, type Searcher, type SearcherOptions } from '../searcher.js';
 import { createFsSource, isGlob, type FsSourceOptions } from '../sources/fs.js';
 import { createPathReader } from '../sources/path-reader.js';
 import { sourcesForPaths } from '../sources/resolve.js';
@@ -23,13 +23,12 @@ import { fileKey, identityOf, isUnder, sameIdentity } from './file-identity.js';
 import { updateIndex, type IndexProgress, type IndexReport, type UpdateIndexOptions } from './indexer.js';
 import { isLock, lockedError, tryLock, type Lock } from './lock.js';
 import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
-import { emptySnapshot, liveChunks, patchSnapshot, type Snapshot } from './snapshot.js';
+import { emptyChanges, emptySnapshot, liveChunks, patchSnapshot, type Snapshot } from './snapshot.js';
 import { readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from './snapshot-file.js';
 import { STAT_THREAD_FROM_FILES, statMany } from './stat-many.js';
 import { rebuildSnapshot } from './snapshot-rebuild.js';
 import { lanceStorageOptions } from './storage-options.js';
 import type { FileState, IndexStore } from './store.js';
-import { TermCollector } from './term-collector.js';
 import { unsavedStore } from './unsaved-store.js';
 import { WalkCache, type Walk, type WalkState } from './walk-cache.js';
 import { loadWalkRecord, saveWalkRecord, walkRecordFile } from './walk-record.js';
@@ -41,6 +40,12 @@ import { writing } from './writing.js';
  * the workers, each loading the model, costs more than it saves on a few files).
  */
 const POOL_FROM_BYTES = 1 << 20;
+/**
+ * An index run that read this much lets the worker threads go before it builds the snapshot: their
+ * ~30 MB come off a big build's peak, about what the snapshot of this much text adds to it. The next
+ * search that needs them starts them again (~100 ms, once).
+ */
+const RELEASE_WORKERS_FROM_BYTES = 16 << 20;
 
 /**
  * A one-shot search that finds at most this many bytes of new and changed files re-reads them for its
@@ -198,7 +203,7 @@ function fewBytes(entries: Entry[]): boolean {
 function unchangedReport(files: number, ms: number): IndexReport {
   return {
     files, indexed: 0, lines: 0, bytes: 0, bytesToRead: 0, ms, unchanged: files, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [],
-    patch: { dropChunksOf: new Set(), dropFiles: new Set(), files: [], rows: [], terms: new TermCollector() },
+    patch: emptyChanges(),
   };
 }
 
@@ -299,12 +304,17 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     mark('snapshot read');
     const states = before ? statesOf(before) : undefined;
     const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress });
+    // What only collecting needed goes before the snapshot is built: a big run's worker threads and identifier table.
+    report.patch.terms.forgetIdentifiers();
+    if (report.bytes >= RELEASE_WORKERS_FROM_BYTES) await releaseWorkersOf(searcher);
     mark('update');
     if (compact) await writing(() => s.compact());
     mark('compact');
     const version = await s.version();
     const base = before ?? (latest === '0.0' ? emptySnapshot(model.dim) : null);
     const next = base ? patchSnapshot(base, report.patch, version) : await rebuildSnapshot(s, version, model.dim, chunkLines, reader);
+    // The changes are in the snapshot now: let them go before it is saved (a first build's terms and vectors are a third of its memory).
+    report.patch = emptyChanges();
     snapshot = next;
     mark('snapshot');
     if (version !== latest || !before) saveSnapshot(next);
@@ -455,7 +465,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         const before = await loadSnapshot();
         await writing(() => s.deleteFiles(gone));
         const version = await s.version();
-        snapshot = patchSnapshot(before, { dropChunksOf: new Set(gone), dropFiles: new Set(gone), files: [], rows: [], terms: new TermCollector() }, version);
+        snapshot = patchSnapshot(before, { ...emptyChanges(), dropChunksOf: new Set(gone), dropFiles: new Set(gone) }, version);
         saveSnapshot(snapshot);
         await writing(() => s.writeMeta({ complete: version }));
     publishInfo(await s.readMeta());
