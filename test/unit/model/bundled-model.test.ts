@@ -88,7 +88,7 @@ describe('bundled model', () => {
     expect({ normalize: model.normalize, dim: model.dim, rows: model.rows, wordPiece: tokenizer.kind }).toEqual({
       normalize: true,
       dim: 256,
-      rows: 32000,
+      rows: 34857,
       wordPiece: 'wordpiece-native',
     });
     expect(dirBytes(MODEL_DIR)).toBeLessThanOrEqual(16 * 1024 * 1024);
