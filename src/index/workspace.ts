@@ -219,6 +219,8 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   const statThreadFromFiles = o.concurrency === 0 ? Infinity : o.statThreadFromFiles ?? STAT_THREAD_FROM_FILES;
   let storeP: Promise<IndexStore> | null = null;
   let snapshot: Snapshot | null = null;
+  /** Searches of this workspace under way (an index run lets the worker threads go only when none is). */
+  let searching = 0;
   const walks = new WalkCache(o.resident ? 1 : 2);
   /** Reads indexed files back (local paths and URIs, with this machine's credentials). */
   const reader = createPathReader({ remote: o.remote });
@@ -306,7 +308,8 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress });
     // What only collecting needed goes before the snapshot is built: a big run's worker threads and identifier table.
     report.patch.terms.forgetIdentifiers();
-    if (report.bytes >= RELEASE_WORKERS_FROM_BYTES) await releaseWorkersOf(searcher);
+    // Only threads of its own searcher that no search is using (a shared searcher's may be busy elsewhere).
+    if (report.bytes >= RELEASE_WORKERS_FROM_BYTES && !o.searcher && searching === 0) await releaseWorkersOf(searcher);
     mark('update');
     if (compact) await writing(() => s.compact());
     mark('compact');
@@ -334,6 +337,94 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     return { ok: true, m };
   }
 
+  /** A search of the workspace (see Workspace.search). */
+  async function searchWorkspace(so: SearchOptions): Promise<SearchResponse> {
+    const started = performance.now();
+    const paths = so.paths ?? [];
+    validate(so);
+    const mark = timer('search');
+    const fallback = (reason: string | null) => searcher.search(so).then((r) => (reason ? { ...r, warnings: [...r.warnings, { path: dir, code: 'INDEX_NOT_USED', message: `workspace ${name} not used: ${reason}` }] } : r));
+    if ((so.mode ?? 'hybrid') === 'line' || so.ignoreCase || (so.sources?.length ?? 0) > 0 || paths.length === 0) return fallback(null);
+    const model = await searcher.model();
+    mark('model');
+    const c = await compatible(model);
+    mark('meta');
+    if (!c.ok || !c.m) return fallback(c.ok ? 'it is empty; run simgrep index' : `${c.why}; run simgrep index to rebuild it`);
+    const roots = JSON.parse(c.m.roots ?? '[]') as string[];
+    if (!covers(roots, paths)) return fallback(`it indexes ${roots.join(', ')}, not all of ${paths.join(', ')}; this search scanned the files instead`);
+    if (!(SEARCH_MODES as readonly string[]).includes(so.mode ?? 'hybrid')) return fallback(null);
+
+    // What the search covers, and what changed since the index saw it.
+    const walkKey = JSON.stringify([paths, so.recursive, so.hidden, so.noIgnore, so.extensions, so.maxFileBytes]);
+    const filters = { recursive: so.recursive, hidden: so.hidden, noIgnore: so.noIgnore, extensions: so.extensions, maxFileBytes: so.maxFileBytes };
+    // An object store cannot be watched: a search of URIs lists them every time.
+    const { walk, cached, changedDirs }: WalkState = paths.some(isRemoteUri)
+      ? { walk: await listWalk(await sourcesForPaths(paths, { ...filters, remote: so.remote ?? o.remote, listOnly: true }), so.signal), cached: false }
+      : await walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, filters, so.signal, true));
+    const { entries, warnings: walkWarnings } = walk;
+    if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
+    mark('walk');
+    let snap = await loadSnapshot();
+    mark('snapshot');
+    // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
+    const stale = cached ? [] : await staleEntries(snap, walk, statThreadFromFiles, changedDirs);
+    let refreshed = 0;
+    let pending = 0;
+    const refreshWarnings: SourceWarning[] = [];
+    if (stale.length > 0 && o.oneShot && !storeP && fewBytes(stale)) {
+      // Read again for this answer only; nothing is written, and the next search finds them again.
+      walks.invalidate(walkKey);
+      const report = await updateIndex({ store: unsavedStore, executor: () => executorOf(searcher, false), chunkLines, roots: paths, remote: so.remote ?? o.remote, deleteMissing: false, entries: stale, states: statesOf(snap, stale), signal: so.signal });
+      snap = patchSnapshot(snap, report.patch, `${snap.version} unsaved`);
+      refreshed = pending = report.indexed;
+      refreshWarnings.push(...report.warnings);
+    } else if (stale.length > 0) {
+      const file = lockFile();
+      const got = file ? tryLock(file) : null;
+      if (got && !isLock(got)) { walks.invalidate(walkKey); return fallback(`another process is updating it (pid ${got.pid}); this search scanned the files instead`); }
+      try {
+        const report = await indexAndPublish(await store(false), paths, { entries: stale, signal: so.signal });
+        refreshed = report.indexed;
+        refreshWarnings.push(...report.warnings);
+        if (report.errors > 0) walks.invalidate(walkKey);
+      } catch (e) {
+        walks.invalidate(walkKey);
+        throw e;
+      } finally {
+        if (got && isLock(got)) got.release();
+      }
+      snap = await loadSnapshot();
+    }
+    const { display, infos, files, lines, bytes, binary, namedBinary } = coverage(snap, walk);
+    mark('coverage');
+
+    const mode = so.mode ?? 'hybrid';
+    const plan = buildRankPlan(so.query, mode as 'hybrid' | 'semantic' | 'lexical', bundledLexicon());
+    mark('plan');
+    const query = await searcher.embed([so.query]);
+    mark('embed');
+    const topK = so.topK ?? (so.maxDistance !== undefined ? Infinity : 3);
+    const heapSize = Number.isFinite(topK) ? topK * CANDIDATES_PER_RESULT + 10 : Infinity;
+    mark('stale check');
+    const candidates = selectCandidates(snap, { plan, query, display, infos, heapSize, maxDistance: so.maxDistance });
+    mark(`candidates (${candidates.length})`);
+    const source = createCandidateSource({ snapshot: snap, candidates, display, chunkLines, reader });
+    const r = await searcher.search({ ...so, paths: [], sources: [source] });
+    mark('rescore');
+    const warnings = [...walkWarnings, ...refreshWarnings, ...namedBinary, ...r.warnings];
+    const tooLarge = walkWarnings.filter((w) => w.code === 'TOO_LARGE').length;
+    return {
+      ...r,
+      warnings,
+      stats: {
+        files, lines, bytes, binary, skipped: binary + tooLarge,
+        errors: r.stats.errors + walkWarnings.length - tooLarge + refreshWarnings.length,
+        ms: performance.now() - started,
+        index: pending > 0 ? { workspace: name, refreshed, pending } : { workspace: name, refreshed },
+      },
+    };
+  }
+
   const workspace: Workspace = {
     name,
     dir,
@@ -358,90 +449,12 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     },
 
     async search(so) {
-      const started = performance.now();
-      const paths = so.paths ?? [];
-      validate(so);
-      const mark = timer('search');
-      const fallback = (reason: string | null) => searcher.search(so).then((r) => (reason ? { ...r, warnings: [...r.warnings, { path: dir, code: 'INDEX_NOT_USED', message: `workspace ${name} not used: ${reason}` }] } : r));
-      if ((so.mode ?? 'hybrid') === 'line' || so.ignoreCase || (so.sources?.length ?? 0) > 0 || paths.length === 0) return fallback(null);
-      const model = await searcher.model();
-      mark('model');
-      const c = await compatible(model);
-      mark('meta');
-      if (!c.ok || !c.m) return fallback(c.ok ? 'it is empty; run simgrep index' : `${c.why}; run simgrep index to rebuild it`);
-      const roots = JSON.parse(c.m.roots ?? '[]') as string[];
-      if (!covers(roots, paths)) return fallback(`it indexes ${roots.join(', ')}, not all of ${paths.join(', ')}; this search scanned the files instead`);
-      if (!(SEARCH_MODES as readonly string[]).includes(so.mode ?? 'hybrid')) return fallback(null);
-
-      // What the search covers, and what changed since the index saw it.
-      const walkKey = JSON.stringify([paths, so.recursive, so.hidden, so.noIgnore, so.extensions, so.maxFileBytes]);
-      const filters = { recursive: so.recursive, hidden: so.hidden, noIgnore: so.noIgnore, extensions: so.extensions, maxFileBytes: so.maxFileBytes };
-      // An object store cannot be watched: a search of URIs lists them every time.
-      const { walk, cached, changedDirs }: WalkState = paths.some(isRemoteUri)
-        ? { walk: await listWalk(await sourcesForPaths(paths, { ...filters, remote: so.remote ?? o.remote, listOnly: true }), so.signal), cached: false }
-        : await walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, filters, so.signal, true));
-      const { entries, warnings: walkWarnings } = walk;
-      if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
-      mark('walk');
-      let snap = await loadSnapshot();
-      mark('snapshot');
-      // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
-      const stale = cached ? [] : await staleEntries(snap, walk, statThreadFromFiles, changedDirs);
-      let refreshed = 0;
-      let pending = 0;
-      const refreshWarnings: SourceWarning[] = [];
-      if (stale.length > 0 && o.oneShot && !storeP && fewBytes(stale)) {
-        // Read again for this answer only; nothing is written, and the next search finds them again.
-        walks.invalidate(walkKey);
-        const report = await updateIndex({ store: unsavedStore, executor: () => executorOf(searcher, false), chunkLines, roots: paths, remote: so.remote ?? o.remote, deleteMissing: false, entries: stale, states: statesOf(snap, stale), signal: so.signal });
-        snap = patchSnapshot(snap, report.patch, `${snap.version} unsaved`);
-        refreshed = pending = report.indexed;
-        refreshWarnings.push(...report.warnings);
-      } else if (stale.length > 0) {
-        const file = lockFile();
-        const got = file ? tryLock(file) : null;
-        if (got && !isLock(got)) { walks.invalidate(walkKey); return fallback(`another process is updating it (pid ${got.pid}); this search scanned the files instead`); }
-        try {
-          const report = await indexAndPublish(await store(false), paths, { entries: stale, signal: so.signal });
-          refreshed = report.indexed;
-          refreshWarnings.push(...report.warnings);
-          if (report.errors > 0) walks.invalidate(walkKey);
-        } catch (e) {
-          walks.invalidate(walkKey);
-          throw e;
-        } finally {
-          if (got && isLock(got)) got.release();
-        }
-        snap = await loadSnapshot();
+      searching++;
+      try {
+        return await searchWorkspace(so);
+      } finally {
+        searching--;
       }
-      const { display, infos, files, lines, bytes, binary, namedBinary } = coverage(snap, walk);
-      mark('coverage');
-
-      const mode = so.mode ?? 'hybrid';
-      const plan = buildRankPlan(so.query, mode as 'hybrid' | 'semantic' | 'lexical', bundledLexicon());
-      mark('plan');
-      const query = await searcher.embed([so.query]);
-      mark('embed');
-      const topK = so.topK ?? (so.maxDistance !== undefined ? Infinity : 3);
-      const heapSize = Number.isFinite(topK) ? topK * CANDIDATES_PER_RESULT + 10 : Infinity;
-      mark('stale check');
-      const candidates = selectCandidates(snap, { plan, query, display, infos, heapSize, maxDistance: so.maxDistance });
-      mark(`candidates (${candidates.length})`);
-      const source = createCandidateSource({ snapshot: snap, candidates, display, chunkLines, reader });
-      const r = await searcher.search({ ...so, paths: [], sources: [source] });
-      mark('rescore');
-      const warnings = [...walkWarnings, ...refreshWarnings, ...namedBinary, ...r.warnings];
-      const tooLarge = walkWarnings.filter((w) => w.code === 'TOO_LARGE').length;
-      return {
-        ...r,
-        warnings,
-        stats: {
-          files, lines, bytes, binary, skipped: binary + tooLarge,
-          errors: r.stats.errors + walkWarnings.length - tooLarge + refreshWarnings.length,
-          ms: performance.now() - started,
-          index: pending > 0 ? { workspace: name, refreshed, pending } : { workspace: name, refreshed },
-        },
-      };
     },
 
     async status() {
