@@ -140,6 +140,13 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     return poolP;
   };
 
+  /** Stops the worker threads, if started; the next pooled work starts new ones. */
+  const releasePool = async (): Promise<void> => {
+    const pool = poolP;
+    poolP = null;
+    await pool?.then((p) => p.close(), () => undefined);
+  };
+
   async function run(sources: Source[], o: SearchOptions, small: boolean, deadline: Deadline | null, candidatesOnly = false): Promise<PipelineOutcome> {
     const mode = o.mode ?? 'hybrid';
     const rank = mode === 'line' ? undefined : buildRankPlan(o.query, mode, bundledLexicon());
@@ -202,20 +209,13 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       return respond(await run([source], o, o.content.length < IN_PROCESS_BYTES, deadlineOf(o.timeoutMs)), o);
     },
     async close() {
-      const closing: Promise<void>[] = [];
-      if (poolP) closing.push(poolP.then((p) => p.close(), () => undefined));
-      if (localP) closing.push(localP.then((l) => l.close(), () => undefined));
-      poolP = null;
+      const inProcess = localP;
       localP = null;
-      await Promise.all(closing);
+      await Promise.all([releasePool(), inProcess?.then((l) => l.close(), () => undefined)]);
     },
   };
   executors.set(searcher, (pooled) => (pooled && concurrency > 0 ? workers() : local()));
-  poolReleases.set(searcher, async () => {
-    const pool = poolP;
-    poolP = null;
-    await pool?.then((p) => p.close(), () => undefined);
-  });
+  poolReleases.set(searcher, releasePool);
   shardSearches.set(searcher, (sources, o) => {
     validate(o);
     return run(sources, o, false, deadlineOf(o.timeoutMs), true);

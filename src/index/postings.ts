@@ -121,8 +121,7 @@ export class Postings {
     const fill = groupStart.slice(0, -1);
     const addChunk = new Int32Array(added.length);
     // Counts keep their width: 16 bits (terms, saturating) or 32 (defined names' places).
-    const wide = this.size > 0 ? this.all().count instanceof Int32Array : added.wide;
-    const addCount = wide ? new Int32Array(added.length) : new Uint16Array(added.length);
+    const addCount = added.wide ? new Int32Array(added.length) : new Uint16Array(added.length);
     added.forEach((key, row, count) => {
       const r = rank[key];
       addChunk[fill[r]] = rowChunk[row];
@@ -146,6 +145,7 @@ export class Postings {
     let nk = 0;
     const size = old.chunk.length + added.length;
     const chunk = new Int32Array(size);
+    const wide = old.count instanceof Int32Array;
     const count = wide ? new Int32Array(size) : new Uint16Array(size);
     const cap = wide ? 0x7fffffff : COUNT_MAX;
     let at = 0;
