@@ -6,6 +6,7 @@
 import type { SnapshotPatch } from '../index/indexer.js';
 import type { ChunkColumns } from '../index/arrow-rows.js';
 import { timer } from '../index/debug-timer.js';
+import { toFloat16 } from '../index/float16.js';
 import type { FileState, IndexStore } from '../index/store.js';
 import { writing } from '../index/writing.js';
 import { addStagedTerms, readStaged, type StagedShard } from './staging.js';
@@ -37,11 +38,13 @@ export async function mergeStaged(store: IndexStore, uris: string[], m: MergeCon
   m.patch.files.push(...files);
   for (const s of staged) {
     const c = s.chunks;
+    // Staged vectors are float16 widened: rounding them again gives the same bits.
+    const halves = toFloat16(c.vector);
     addStagedTerms(m.patch, m.patch.rows.length, s.terms);
     c.id.forEach((_, i) => {
       const f = s.features[i];
       m.patch.rows.push({
-        path: c.path[i], start: c.start[i], end: c.end[i], vector: c.vector.subarray(i * s.dim, (i + 1) * s.dim), hasTokens: c.hasTokens[i],
+        path: c.path[i], start: c.start[i], end: c.end[i], halves: halves.subarray(i * s.dim, (i + 1) * s.dim), hasTokens: c.hasTokens[i],
         chars: f.chars, blank: f.blank, defs: f.defs,
       });
     });

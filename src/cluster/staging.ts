@@ -64,7 +64,7 @@ export interface StagedShard {
   dim: number;
   files: FileState[];
   /** The chunks in the worker's row order (the order its terms' rows count in). */
-  chunks: ChunkColumns;
+  chunks: ChunkColumns & { vector: Float32Array };
   features: { chars: number; blank: boolean; defs: string[] }[];
   /** Per posting kind (TermCollector's lower, stem, defLower, defStem): triples over the rows above. */
   terms: StagedTerms[];
@@ -105,7 +105,7 @@ export async function readStaged(uri: string, o: { storageOptions?: Record<strin
     const pick = <T>(xs: ArrayLike<T>) => Array.from(order, (i) => xs[i]);
     const sortedVectors = new Float32Array(vector.length);
     order.forEach((i, r) => sortedVectors.set(vector.subarray(i * dim, (i + 1) * dim), r * dim));
-    const chunks: ChunkColumns = {
+    const chunks: StagedShard['chunks'] = {
       id: pick(ids), path: pick(path), start: Int32Array.from(pick(start)), end: Int32Array.from(pick(end)), vector: sortedVectors, hasTokens: pick(hasTokens), hash: pick(hash),
     };
     const [chars, blank, defs] = [numbers(f.arrow, 'chars', Int32Array), bools(f.arrow, 'blank'), strings(f.arrow, 'defs')];
@@ -126,7 +126,7 @@ export async function readStaged(uri: string, o: { storageOptions?: Record<strin
   }
 }
 
-function emptyChunks(): ChunkColumns {
+function emptyChunks(): StagedShard['chunks'] {
   return { id: [], path: [], start: new Int32Array(0), end: new Int32Array(0), vector: new Float32Array(0), hasTokens: [], hash: [] };
 }
 

@@ -38,8 +38,8 @@ export interface ChunkColumns {
   path: string[];
   start: Int32Array;
   end: Int32Array;
-  /** rows x dim, unit length (zero rows for chunks without tokens). */
-  vector: Float32Array;
+  /** rows x dim, unit length (zero rows for chunks without tokens); float32, or float16 bits already rounded. */
+  vector: Float32Array | Uint16Array;
   hasTokens: boolean[];
   hash: string[];
 }
@@ -60,7 +60,7 @@ export function chunkTable(c: ChunkColumns, dim: number): Table {
   const vectorType = schema.fields[4].type as FixedSizeList<Float16>;
   const vector = makeVector(makeData({
     type: vectorType, length: n, nullCount: 0,
-    child: makeData({ type: new Float16(), length: n * dim, nullCount: 0, data: toFloat16(c.vector) }),
+    child: makeData({ type: new Float16(), length: n * dim, nullCount: 0, data: c.vector instanceof Uint16Array ? c.vector : toFloat16(c.vector) }),
   }));
   return tableOf(schema, [
     utf8(c.id), utf8(c.path), int32(c.start), int32(c.end), vector, bool(c.hasTokens), utf8(c.hash),

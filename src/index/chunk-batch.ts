@@ -7,6 +7,7 @@ import { SimgrepError } from '../errors.js';
 import type { Executor } from '../pool.js';
 import type { ChunkColumns } from './arrow-rows.js';
 import type { ChunkIdentifiers } from './chunk-features.js';
+import { toFloat16Into } from './float16.js';
 import type { FileState, IndexStore } from './store.js';
 import { writing } from './writing.js';
 
@@ -30,8 +31,11 @@ export interface ChunkBatchOptions {
   chunkLines: number;
   /** Aborts a run paused by the test failpoint below. */
   signal?: AbortSignal;
-  /** After each commit: the chunks written (with their vectors) and the file states recorded. */
-  onCommit(c: { chunks: PendingChunk[]; vectors: Float32Array[]; files: FileState[]; reused: number }): void;
+  /**
+   * After each commit: the chunks written, their vectors as float16 bits (rows x dim, as the store and
+   * the snapshot file keep them), whether each has tokens, and the file states recorded.
+   */
+  onCommit(c: { chunks: PendingChunk[]; halves: Uint16Array; hasTokens: boolean[]; files: FileState[]; reused: number }): void;
 }
 
 /** Lines per commit: big enough that commits are rare, small enough that a kill loses little. */
@@ -98,12 +102,13 @@ export class ChunkBatch {
       const { vectors, reused } = await this.embed(chunks, reuse);
       await before;
       await writing(() => this.o.store.deleteChunksOf(starting));
-      await writing(() => this.o.store.addChunks(columns(chunks, vectors)));
+      const written = columns(chunks, vectors);
+      await writing(() => this.o.store.addChunks(written));
       await writing(() => this.o.store.writeFiles({
         path: done.map((f) => f.key), size: Float64Array.from(done, (f) => f.size), mtime: Float64Array.from(done, (f) => f.mtime),
         hash: done.map((f) => f.hash), kind: done.map((f) => f.kind), lines: Int32Array.from(done, (f) => f.lines), chunks: Int32Array.from(done, (f) => f.chunks),
       }));
-      this.o.onCommit({ chunks, vectors, files: done, reused });
+      this.o.onCommit({ chunks, halves: written.vector, hasTokens: written.hasTokens, files: done, reused });
       await failpoint(++this.commits, this.o.signal);
     })();
     work.catch(() => {}); // awaited by the next flush or finish()
@@ -162,11 +167,15 @@ function pack(chunks: PendingChunk[]): { bytes: Uint8Array; offsets: Uint32Array
   return { bytes, offsets, chunkStarts };
 }
 
-function columns(chunks: PendingChunk[], vectors: Float32Array[]): ChunkColumns {
+/**
+ * The chunks as store columns, their vectors rounded to float16 here, once: the store keeps these
+ * bits and the run's snapshot patch shares them (half the memory of the float32 rows, which go).
+ */
+function columns(chunks: PendingChunk[], vectors: Float32Array[]): ChunkColumns & { vector: Uint16Array } {
   const dim = vectors[0]?.length ?? 0;
-  const flat = new Float32Array(chunks.length * dim);
+  const halves = new Uint16Array(chunks.length * dim);
   const hasTokens = vectors.map((v, i) => {
-    flat.set(v, i * dim);
+    toFloat16Into(v, halves, i * dim);
     for (let d = 0; d < v.length; d++) if (v[d] !== 0) return true;
     return false;
   });
@@ -175,7 +184,7 @@ function columns(chunks: PendingChunk[], vectors: Float32Array[]): ChunkColumns 
     path: chunks.map((c) => c.path),
     start: Int32Array.from(chunks, (c) => c.start),
     end: Int32Array.from(chunks, (c) => c.end),
-    vector: flat,
+    vector: halves,
     hasTokens,
     hash: chunks.map((c) => c.hash),
   };

@@ -7,8 +7,12 @@ const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 
 export function toFloat16(v: Float32Array): Uint16Array {
-  const out = new Uint16Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = halfBits(v[i]);
+  return toFloat16Into(v, new Uint16Array(v.length), 0);
+}
+
+/** Rounds `v` into `out` from index `at` (rows go into one array; a file is written block by block). */
+export function toFloat16Into(v: Float32Array, out: Uint16Array, at: number): Uint16Array {
+  for (let i = 0; i < v.length; i++) out[at + i] = halfBits(v[i]);
   return out;
 }
 

@@ -76,11 +76,12 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
       report.chunks += c.chunks.length;
       report.reused += c.reused;
       patch.files.push(...c.files);
+      const dim = c.chunks.length > 0 ? c.halves.length / c.chunks.length : 0;
       c.chunks.forEach((k, i) => {
         patch.terms.add(patch.rows.length, k.identifiers);
         patch.terms.addDefs(patch.rows.length, k.defs);
         patch.rows.push({
-          path: k.path, start: k.start, end: k.end, vector: c.vectors[i], hasTokens: c.vectors[i].some((x) => x !== 0),
+          path: k.path, start: k.start, end: k.end, halves: c.halves.subarray(i * dim, (i + 1) * dim), hasTokens: c.hasTokens[i],
           chars: k.chars, blank: k.blank, defs: k.defs,
         });
       });

@@ -2,6 +2,7 @@
 // lower-cased identifier and by identifier-part stem) and defined names, in flat typed arrays so a
 // query bounds every chunk in a few milliseconds. Serialised by snapshot-file.ts; patched (not
 // rebuilt) when the index changes.
+import { fromFloat16Into } from './float16.js';
 import { Postings } from './postings.js';
 import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
 import { TermCollector } from './term-collector.js';
@@ -63,7 +64,8 @@ export interface ChunkRow {
   path: string;
   start: number;
   end: number;
-  vector: Float32Array;
+  /** The unit vector as float16 bits: rounded once, as the store and the snapshot file keep it. */
+  halves: Uint16Array;
   hasTokens: boolean;
   chars: number;
   blank: boolean;
@@ -226,7 +228,7 @@ function appendChanges(old: Snapshot, ch: SnapshotChanges, version: string, file
 function putRow(out: Snapshot, c: number, r: ChunkRow, names: PackedStringsBuilder, plain: number[]): void {
   out.start[c] = r.start; out.end[c] = r.end; out.chars[c] = r.chars;
   out.flags[c] = (r.hasTokens ? HAS_TOKENS : 0) | (r.blank ? BLANK : 0);
-  out.vectors.set(r.vector, c * out.dim);
+  fromFloat16Into(r.halves, out.vectors, c * out.dim);
   for (const d of r.defs) { names.add(d); plain.push(PLAIN_IDENTIFIER.test(d) ? 1 : 0); }
 }
 

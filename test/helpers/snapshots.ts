@@ -3,6 +3,7 @@
 import { emptySnapshot, patchSnapshot, type ChunkRow, type Snapshot, type SnapshotChanges } from '../../src/index/snapshot.js';
 import { TermCollector } from '../../src/index/term-collector.js';
 import { chunkFeatures } from '../../src/index/chunk-features.js';
+import { toFloat16 } from '../../src/index/float16.js';
 import type { Postings } from '../../src/index/postings.js';
 
 export const DIM = 4;
@@ -19,7 +20,7 @@ export function build(files: number, version: string, word = 'upload'): Snapshot
       const defs = [`retry${f}`, `${word}Ünïcode${start}`];
       terms.add(rows.length, idents(terms, `retry${f} ${word}Unicode${start} ${word}Unicode${start} ${'sharedName '.repeat(1 + (f % 4))}`));
       terms.addDefs(rows.length, defs);
-      rows.push({ path: key, start, end: start + (start ? 12 : 48), vector: Float32Array.from({ length: DIM }, (_, d) => ((f + d + start) % 5) / 5), hasTokens: true, chars: 40 + f, blank: false, defs });
+      rows.push({ path: key, start, end: start + (start ? 12 : 48), halves: toFloat16(Float32Array.from({ length: DIM }, (_, d) => ((f + d + start) % 5) / 5)), hasTokens: true, chars: 40 + f, blank: false, defs });
     }
   }
   return patchSnapshot(emptySnapshot(DIM), { dropChunksOf: new Set(), dropFiles: new Set(), files: states, rows, terms }, version);
@@ -35,7 +36,7 @@ export function edit(keys: string[], word: string): SnapshotChanges {
       const defs = [`${word}Def${start}`, 'sharedName'];
       terms.add(rows.length, idents(terms, `${word}Term ${word}Term sharedName retry3`));
       terms.addDefs(rows.length, defs);
-      rows.push({ path: key, start, end: start + 2, vector: Float32Array.from({ length: DIM }, (_, d) => (d + start) / 64), hasTokens: true, chars: 11, blank: false, defs });
+      rows.push({ path: key, start, end: start + 2, halves: toFloat16(Float32Array.from({ length: DIM }, (_, d) => (d + start) / 64)), hasTokens: true, chars: 11, blank: false, defs });
     }
   }
   return { dropChunksOf: new Set(keys), dropFiles: new Set(), files, rows, terms };
@@ -44,7 +45,7 @@ export function edit(keys: string[], word: string): SnapshotChanges {
 /** What a snapshot means, whatever its chunk numbering: per file its chunks, per term its (file, line, count) entries. */
 export function canonical(s: Snapshot): unknown {
   const chunk = (c: number) => ({
-    start: s.start[c], end: s.end[c], chars: s.chars[c], flags: s.flags[c], vector: [...s.vectors.subarray(c * DIM, (c + 1) * DIM)].map((x) => x.toFixed(2)), // float16 at rest
+    start: s.start[c], end: s.end[c], chars: s.chars[c], flags: s.flags[c], vector: [...s.vectors.subarray(c * DIM, (c + 1) * DIM)], // rounded to float16 once, in memory as at rest
     defs: Array.from({ length: s.defStart[c + 1] - s.defStart[c] }, (_, j) => [s.defNames.at(s.defStart[c] + j), s.defPlain[s.defStart[c] + j]]),
   });
   const files = s.files.map((f) => ({ ...f, firstChunk: 0, chunks: Array.from({ length: f.chunkCount }, (_, j) => chunk(f.firstChunk + j)) }));
