@@ -10,14 +10,15 @@ import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 
 import { Postings, type Entries } from './postings.js';
 import { chunkFiles, type Snapshot, type SnapshotFile } from './snapshot.js';
 import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
-import { toFloat16, fromFloat16Into } from './float16.js';
+import { toFloat16Into, fromFloat16Into } from './float16.js';
 import { inUseUpTo, joined, resized, roomy } from './typed-arrays.js';
 
 const MAGIC = 'simgrep-snapshot-6';
 const DELTA_MAGIC = 'simgrep-snapshot-delta-1';
 
 type Numeric = Int32Array | Uint16Array | Uint8Array | Float64Array;
-type Section = { name: string; array: Numeric };
+/** A section's array, or float32 values stored as float16 (rounded as they are written, block by block). */
+type Section = { name: string; array: Numeric } | { name: string; halvesOf: Float32Array };
 const SEP = '\u0000';
 
 /** The postings' entry sections: at the end of the file, read per key when a query asks. */
@@ -54,7 +55,7 @@ function chunkSections(s: Snapshot, from: number, to: number): Section[] {
   return [
     { name: 'start', array: s.start.subarray(from, to) }, { name: 'end', array: s.end.subarray(from, to) },
     { name: 'chars', array: s.chars.subarray(from, to) }, { name: 'flags', array: s.flags.subarray(from, to) },
-    { name: 'vectors', array: toFloat16(s.vectors.subarray(from * s.dim, to * s.dim)) },
+    { name: 'vectors', halvesOf: s.vectors.subarray(from * s.dim, to * s.dim) },
     { name: 'defStart', array: s.defStart.subarray(from, to + 1) },
     ...stringSections('defNames', PackedStrings.of(s.defNames).slice(d0, d1)),
     { name: 'defPlain', array: s.defPlain.subarray(d0, d1) },
@@ -88,9 +89,9 @@ function writeSections(file: string, head: Record<string, unknown>, files: Snaps
     ...given.filter((x) => !isEntries(x.name)), ...given.filter((x) => isEntries(x.name)),
   ];
   let offset = 0;
-  const table = sections.map(({ name, array }) => {
-    const entry = { name, type: array.constructor.name, offset, length: array.length };
-    offset += align8(array.byteLength);
+  const table = sections.map((x) => {
+    const entry = 'array' in x ? { name: x.name, type: x.array.constructor.name, offset, length: x.array.length } : { name: x.name, type: 'Uint16Array', offset, length: x.halvesOf.length };
+    offset += align8(entry.length * WIDTH[entry.type]);
     return entry;
   });
   // The file list is one NUL-joined string each: splitting it is several times faster than parsing
@@ -106,14 +107,28 @@ function writeSections(file: string, head: Record<string, unknown>, files: Snaps
     put(prefix);
     put(header);
     put(new Uint8Array(align8(8 + header.length) - 8 - header.length));
-    for (const { array } of sections) {
-      put(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
-      put(new Uint8Array(align8(array.byteLength) - array.byteLength));
+    for (const x of sections) {
+      const byteLength = 'array' in x ? x.array.byteLength : x.halvesOf.length * 2;
+      if ('array' in x) put(new Uint8Array(x.array.buffer, x.array.byteOffset, byteLength)); else putHalves(put, x.halvesOf);
+      put(new Uint8Array(align8(byteLength) - byteLength));
     }
   } finally {
     closeSync(fd);
   }
   renameSync(tmp, file);
+}
+
+/** Values per block of float16 written: a small buffer reused, not a half-size copy of all the vectors. */
+const HALVES_BLOCK = 1 << 16;
+
+/** Writes `v` as float16 bits, a block at a time. */
+function putHalves(put: (bytes: Uint8Array) => void, v: Float32Array): void {
+  const block = new Uint16Array(Math.min(HALVES_BLOCK, v.length));
+  for (let at = 0; at < v.length; at += block.length) {
+    const part = v.subarray(at, at + block.length);
+    toFloat16Into(part, block, 0);
+    put(new Uint8Array(block.buffer, 0, part.length * 2));
+  }
 }
 
 /**

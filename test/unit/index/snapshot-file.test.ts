@@ -6,10 +6,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { liveChunks, patchSnapshot, type ChunkRow } from '../../../src/index/snapshot.js';
+import { emptySnapshot, liveChunks, patchSnapshot, type ChunkRow } from '../../../src/index/snapshot.js';
 import { deltaPathOf, readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from '../../../src/index/snapshot-file.js';
 import { TermCollector } from '../../../src/index/term-collector.js';
-import { toFloat16 } from '../../../src/index/float16.js';
+import { fromFloat16, toFloat16 } from '../../../src/index/float16.js';
 import { DIM, build, canonical, dump, edit, idents, keysOf } from '../../helpers/snapshots.js';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'simgrep-snapfile-'));
@@ -85,6 +85,22 @@ describe('snapshot file', () => {
     expect(readSnapshotFile(file, '2.2')).toBeNull();
     expect(canonical(readSnapshotFile(file, '4.4')!)).toEqual(canonical(compacted));
     expect(readFileSync(deltaPathOf(file)).length).toBeGreaterThan(0);
+  });
+
+  it('writes vectors longer than one float16 block bit for bit (they are rounded block by block as they are written)', () => {
+    const dim = 256;
+    const rows: ChunkRow[] = Array.from({ length: 300 }, (_, i) => ({
+      path: `/t/f${String(i).padStart(3, '0')}.ts`, start: 0, end: 5, hasTokens: true, chars: 10, blank: false, defs: [],
+      halves: toFloat16(Float32Array.from({ length: dim }, (_, d) => Math.sin(i * dim + d))),
+    }));
+    const files = rows.map((r) => ({ key: r.path, size: 1, mtime: 1, hash: r.path, kind: 'text' as const, lines: 5 }));
+    const s = patchSnapshot(emptySnapshot(dim, '1.1'), { dropChunksOf: new Set(), dropFiles: new Set(), files, rows, terms: new TermCollector() }, '1.1');
+    expect(s.vectors.length).toBeGreaterThan(65_536);
+    const file = path.join(tmp, 'v.bin');
+    writeSnapshotFile(file, s);
+    const expected = new Float32Array(300 * dim);
+    rows.forEach((r, i) => expected.set(fromFloat16(r.halves), i * dim));
+    expect(readSnapshotFile(file, '1.1')!.vectors).toEqual(expected);
   });
 
   it('refuses another version and a damaged file', () => {
