@@ -5,7 +5,7 @@
 import { fromFloat16Into } from './float16.js';
 import { Postings } from './postings.js';
 import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
-import { TermCollector } from './term-collector.js';
+import { TermCollector, type KeyTriples } from './term-collector.js';
 import { extended, resized } from './typed-arrays.js';
 
 export interface SnapshotFile {
@@ -98,6 +98,10 @@ export function emptySnapshot(dim: number, version = '0.0'): Snapshot {
   };
 }
 
+type TermKind = 'lower' | 'stem' | 'defLower' | 'defStem';
+/** A term kind's postings merged with the changes' triples of that kind (which then go, when consumed). */
+type Merged = (kind: TermKind, merge: (added: KeyTriples) => Postings) => Postings;
+
 const PLAIN_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
@@ -106,13 +110,30 @@ const PLAIN_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 export const COMPACT_ABOVE = 1 / 8;
 
+export interface PatchOptions {
+  /** The churn above which a patch compacts (COMPACT_ABOVE). */
+  compactAbove?: number;
+  /**
+   * The changes are used up: each term kind's triples are let go as soon as its postings are merged
+   * (a first build's are ~40 MB), so the new postings never sit beside all of them. Their terms must
+   * not be read again.
+   */
+  consume?: boolean;
+}
+
 /**
  * The snapshot after some changes, from the old one without reading the store. Small changes are
  * appended (kept files keep their chunks in place, changed files' new rows go after the last chunk);
  * past `compactAbove` churn, or from an empty snapshot, it is compacted: kept chunks renumbered in
  * file order, dead ones dropped, one postings layer.
  */
-export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: string, compactAbove = COMPACT_ABOVE): Snapshot {
+export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: string, o: PatchOptions = {}): Snapshot {
+  const { compactAbove = COMPACT_ABOVE, consume = false } = o;
+  const merged: Merged = (kind, merge) => {
+    const p = merge(ch.terms[kind]);
+    if (consume) ch.terms[kind].clear();
+    return p;
+  };
   const touchedOnly = touchOnly(old, ch);
   if (touchedOnly) return { ...old, version, files: touchedOnly };
   const states = new Map<string, FileStateOf>();
@@ -134,7 +155,7 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
   const total = old.start.length + ch.rows.length;
   const dead = old.start.length - kept;
   const tail = total - old.baseChunks;
-  if (old.baseChunks > 0 && dead + tail <= compactAbove * total) return appendChanges(old, ch, version, files, oldAt, newRows);
+  if (old.baseChunks > 0 && dead + tail <= compactAbove * total) return appendChanges(old, ch, version, files, oldAt, newRows, merged);
   const remap = new Int32Array(old.start.length).fill(-1);
   const rowChunk = new Int32Array(ch.rows.length).fill(-1);
   const placed: number[] = []; // an old chunk index c >= 0, or a new row as -1 - row
@@ -154,6 +175,11 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
     }
     f.chunkCount = placed.length - f.firstChunk;
   });
+  // The postings first: the changes' triples go as they are merged, before the vectors are widened.
+  const byLower = merged('lower', (t) => old.byLower.merge(remap, t, rowChunk));
+  const byStem = merged('stem', (t) => old.byStem.merge(remap, t, rowChunk));
+  const byDefLower = merged('defLower', (t) => old.byDefLower.merge(remap, t, rowChunk));
+  const byDefStem = merged('defStem', (t) => old.byDefStem.merge(remap, t, rowChunk));
   const n = placed.length;
   const dim = old.dim;
   const names = new PackedStringsBuilder();
@@ -163,6 +189,7 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
     ...emptySnapshot(dim, version), files,
     chunkFile: Int32Array.from(placedFile), start: new Int32Array(n), end: new Int32Array(n), chars: new Int32Array(n),
     flags: new Uint8Array(n), vectors: new Float32Array(n * dim), defStart: new Int32Array(n + 1),
+    byLower, byStem, byDefLower, byDefStem,
   };
   placed.forEach((p, c) => {
     if (p >= 0) {
@@ -176,15 +203,11 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
   out.defNames = names.build();
   out.defPlain = Uint8Array.from(plain);
   out.baseChunks = n;
-  out.byLower = old.byLower.merge(remap, ch.terms.lower, rowChunk);
-  out.byStem = old.byStem.merge(remap, ch.terms.stem, rowChunk);
-  out.byDefLower = old.byDefLower.merge(remap, ch.terms.defLower, rowChunk);
-  out.byDefStem = old.byDefStem.merge(remap, ch.terms.defStem, rowChunk);
   return out;
 }
 
 /** The changes appended after the old snapshot's chunks: its arrays are copied, its postings shared. */
-function appendChanges(old: Snapshot, ch: SnapshotChanges, version: string, files: SnapshotFile[], oldAt: Map<string, number>, newRows: Map<string, number[]>): Snapshot {
+function appendChanges(old: Snapshot, ch: SnapshotChanges, version: string, files: SnapshotFile[], oldAt: Map<string, number>, newRows: Map<string, number[]>, merged: Merged): Snapshot {
   const n0 = old.start.length;
   const n = n0 + ch.rows.length;
   const dim = old.dim;
@@ -217,10 +240,10 @@ function appendChanges(old: Snapshot, ch: SnapshotChanges, version: string, file
   });
   out.defNames = names.build();
   out.defPlain = Uint8Array.from(plain);
-  out.byLower = old.byLower.withTail(ch.terms.lower, rowChunk);
-  out.byStem = old.byStem.withTail(ch.terms.stem, rowChunk);
-  out.byDefLower = old.byDefLower.withTail(ch.terms.defLower, rowChunk);
-  out.byDefStem = old.byDefStem.withTail(ch.terms.defStem, rowChunk);
+  out.byLower = merged('lower', (t) => old.byLower.withTail(t, rowChunk));
+  out.byStem = merged('stem', (t) => old.byStem.withTail(t, rowChunk));
+  out.byDefLower = merged('defLower', (t) => old.byDefLower.withTail(t, rowChunk));
+  out.byDefStem = merged('defStem', (t) => old.byDefStem.withTail(t, rowChunk));
   return out;
 }
 

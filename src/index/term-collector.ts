@@ -22,7 +22,10 @@ const IN_BLOCK = BLOCK - 1;
  */
 export class KeyTriples {
   readonly keys: string[] = [];
-  private readonly ids = new Map<string, number>();
+  /** Key -> id while keys come in; let go by settleKeys() (a million-line build's ~400k keys: ~15 MB). */
+  private ids: Map<string, number> | null = new Map();
+  /** The key order once worked out by settleKeys(), until a key is added. */
+  private sorted: number[] | null = null;
   private readonly keyBlocks: Int32Array[] = [];
   private readonly countBlocks: (Uint16Array | Int32Array)[] = [];
   /** Run r: row runRow[r] for triples [runStart[r], runStart[r + 1]). */
@@ -34,14 +37,44 @@ export class KeyTriples {
   constructor(readonly wide = false) {}
 
   id(k: string): number {
-    let id = this.ids.get(k);
-    if (id === undefined) { id = this.keys.length; this.keys.push(k); this.ids.set(k, id); }
+    const ids = this.lookup();
+    let id = ids.get(k);
+    if (id === undefined) { id = this.keys.length; this.keys.push(k); ids.set(k, id); this.sorted = null; }
     return id;
   }
 
   /** Key ids in key order (the default sort's: UTF-16 code units, as `<` compares). */
   order(): number[] {
-    return this.keys.slice().sort().map((k) => this.ids.get(k)!);
+    if (this.sorted) return this.sorted;
+    const ids = this.lookup();
+    return this.keys.slice().sort().map((k) => ids.get(k)!);
+  }
+
+  /**
+   * Works out the key order now and lets the key -> id map go, once no more keys are expected (the
+   * map is made again if one comes). Sorting by key needs the map: sorting ids with a comparator
+   * instead costs about 250 ms more on a million-line build.
+   */
+  settleKeys(): void {
+    this.sorted = this.order();
+    this.ids = null;
+  }
+
+  /** Lets every key and triple go (they are merged into postings; nothing reads them after). */
+  clear(): void {
+    this.keys.length = 0;
+    this.ids = new Map();
+    this.sorted = null;
+    this.keyBlocks.length = 0;
+    this.countBlocks.length = 0;
+    this.runRow = new Int32Array(64);
+    this.runStart = new Int32Array(65);
+    this.runs = 0;
+    this.length = 0;
+  }
+
+  private lookup(): Map<string, number> {
+    return this.ids ??= new Map(this.keys.map((k, i) => [k, i]));
   }
 
   add(key: number, row: number, count: number): void {
@@ -111,11 +144,13 @@ export class TermCollector {
   private readonly touched: number[] = [];
 
   /**
-   * Drops the identifier table and each identifier's terms (a million-line build's are ~30 MB), once
-   * the chunks are all in. Adding more still works: the identifiers start over in a new table (pass
-   * the new `identifiers` to chunkFeatures).
+   * Lets go of what only adding needs, once the chunks are all in: the identifier table and each
+   * identifier's terms (a million-line build's are ~30 MB), and each kind's key lookup (~17 MB; its
+   * key order is worked out now, for the merge). Adding more still works: the identifiers start over
+   * in a new table (pass the new `identifiers` to chunkFeatures).
    */
-  forgetIdentifiers(): void {
+  settle(): void {
+    for (const t of [this.lower, this.stem, this.defLower, this.defStem]) t.settleKeys();
     this.identifiers = new IdentifierTable();
     this.termStart = new Int32Array(1024);
     this.termIds = new Int32Array(4096);

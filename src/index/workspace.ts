@@ -306,8 +306,8 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     mark('snapshot read');
     const states = before ? statesOf(before) : undefined;
     const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress });
-    // What only collecting needed goes before the snapshot is built: a big run's worker threads and identifier table.
-    report.patch.terms.forgetIdentifiers();
+    // What only collecting needed goes before the snapshot is built: a big run's worker threads, identifier table and key lookups.
+    report.patch.terms.settle();
     // Only threads of its own searcher that no search is using (a shared searcher's may be busy elsewhere).
     if (report.bytes >= RELEASE_WORKERS_FROM_BYTES && !o.searcher && searching === 0) await releaseWorkersOf(searcher);
     mark('update');
@@ -315,7 +315,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     mark('compact');
     const version = await s.version();
     const base = before ?? (latest === '0.0' ? emptySnapshot(model.dim) : null);
-    const next = base ? patchSnapshot(base, report.patch, version) : await rebuildSnapshot(s, version, model.dim, chunkLines, reader);
+    const next = base ? patchSnapshot(base, report.patch, version, { consume: true }) : await rebuildSnapshot(s, version, model.dim, chunkLines, reader);
     // The changes are in the snapshot now: let them go before it is saved (a first build's terms and vectors are a third of its memory).
     report.patch = emptyChanges();
     snapshot = next;

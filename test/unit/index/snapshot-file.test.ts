@@ -66,7 +66,7 @@ describe('snapshot file', () => {
     expect(appended.vectors.buffer).toBe(read.vectors.buffer); // the vectors read have room: appended in place
     expect([appended.baseChunks, appended.start.length, appended.baseVersion]).toEqual([80, 84, '1.1']); // 2 dead, 4 appended
     expect(liveChunks(appended)).toBe(82);
-    expect(canonical(appended)).toEqual(canonical(patchSnapshot(base, first, '2.2', 0)));
+    expect(canonical(appended)).toEqual(canonical(patchSnapshot(base, first, '2.2', { compactAbove: 0 })));
     writeSnapshotDelta(file, appended);
     const back = readSnapshotFile(file, '2.2')!;
     expect(canonical(back)).toEqual(canonical(appended));
@@ -75,11 +75,11 @@ describe('snapshot file', () => {
     const again = patchSnapshot(back, second, '3.3');
     expect(again.vectors.buffer).toBe(back.vectors.buffer); // base + delta read with room too
     expect([again.baseChunks, again.start.length]).toEqual([80, 86]);
-    expect(canonical(again)).toEqual(canonical(patchSnapshot(patchSnapshot(base, first, '2.2', 0), second, '3.3', 0)));
+    expect(canonical(again)).toEqual(canonical(patchSnapshot(patchSnapshot(base, first, '2.2', { compactAbove: 0 }), second, '3.3', { compactAbove: 0 })));
     const many = edit(Array.from({ length: 8 }, (_, i) => `/t/dir${i % 3}/file${String(i + 10).padStart(3, '0')}.ts`), 'three');
     const compacted = patchSnapshot(again, many, '4.4');
     expect([compacted.baseChunks, compacted.start.length, compacted.baseVersion]).toEqual([liveChunks(compacted), liveChunks(compacted), '4.4']);
-    expect(canonical(compacted)).toEqual(canonical(patchSnapshot(patchSnapshot(patchSnapshot(base, first, '2.2', 0), second, '3.3', 0), many, '4.4', 0)));
+    expect(canonical(compacted)).toEqual(canonical(patchSnapshot(patchSnapshot(patchSnapshot(base, first, '2.2', { compactAbove: 0 }), second, '3.3', { compactAbove: 0 }), many, '4.4', { compactAbove: 0 })));
     // A delta whose base was replaced is refused.
     writeSnapshotFile(file, compacted);
     expect(readSnapshotFile(file, '2.2')).toBeNull();
@@ -101,6 +101,18 @@ describe('snapshot file', () => {
     const expected = new Float32Array(300 * dim);
     rows.forEach((r, i) => expected.set(fromFloat16(r.halves), i * dim));
     expect(readSnapshotFile(file, '1.1')!.vectors).toEqual(expected);
+  });
+
+  it('consumes the changes when asked: the same snapshot, compacted or appended, and the triples of the changes let go', () => {
+    const base = build(40, '1.1');
+    for (const compactAbove of [0, 1]) {
+      const kept = edit(['/t/dir0/file000.ts', '/t/new.ts'], 'one');
+      const used = edit(['/t/dir0/file000.ts', '/t/new.ts'], 'one');
+      const expected = patchSnapshot(base, kept, '2.2', { compactAbove });
+      expect(dump(patchSnapshot(base, used, '2.2', { compactAbove, consume: true }))).toEqual(dump(expected));
+      expect([used.terms.lower, used.terms.stem, used.terms.defLower, used.terms.defStem].map((t) => t.length)).toEqual([0, 0, 0, 0]);
+      expect(kept.terms.lower.length).toBeGreaterThan(0);
+    }
   });
 
   it('refuses another version and a damaged file', () => {

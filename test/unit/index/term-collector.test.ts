@@ -49,7 +49,32 @@ describe('KeyTriples', () => {
   });
 });
 
-describe('TermCollector.forgetIdentifiers', () => {
+describe('KeyTriples.settleKeys and clear', () => {
+  it('keeps the key order once the lookup is let go, and takes new keys after it in order', () => {
+    const t = new KeyTriples();
+    for (const k of ['pear', 'apple', 'Zed', 'fig']) t.add(t.id(k), 0, 1);
+    const sorted = (ids: number[]) => ids.map((id) => t.keys[id]);
+    expect(sorted(t.order())).toEqual(['Zed', 'apple', 'fig', 'pear']);
+    t.settleKeys();
+    expect(sorted(t.order())).toEqual(['Zed', 'apple', 'fig', 'pear']);
+    expect(t.id('fig')).toBe(3);
+    expect(t.id('banana')).toBe(4);
+    expect(sorted(t.order())).toEqual(['Zed', 'apple', 'banana', 'fig', 'pear']);
+  });
+
+  it('lets every key and triple go, and starts over', () => {
+    const t = new KeyTriples();
+    for (let i = 0; i < 100_000; i++) t.add(t.id(`k${i % 10}`), i, 1);
+    t.clear();
+    expect([t.length, t.keys.length, t.order().length]).toEqual([0, 0, 0]);
+    t.add(t.id('again'), 7, 2);
+    const got: number[][] = [];
+    t.forEach((key, row, count) => { got.push([key, row, count]); });
+    expect(got).toEqual([[0, 7, 2]]);
+  });
+});
+
+describe('TermCollector.settle', () => {
   it('drops the identifier table; chunks added after it count their terms as before', () => {
     const lines = ['retryUpload(uploadQueue); retryUpload()'];
     const once = new TermCollector();
@@ -58,7 +83,7 @@ describe('TermCollector.forgetIdentifiers', () => {
     const forgot = new TermCollector();
     forgot.add(0, chunkFeatures(lines, forgot.identifiers).identifiers);
     const table = forgot.identifiers;
-    forgot.forgetIdentifiers();
+    forgot.settle();
     expect(forgot.identifiers).not.toBe(table);
     forgot.add(1, chunkFeatures(lines, forgot.identifiers).identifiers);
     const dump = (t: TermCollector) => (['lower', 'stem'] as const).map((kind) => {
