@@ -12,7 +12,7 @@ import type { ChunkColumns } from '../index/arrow-rows.js';
 import type { SnapshotPatch } from '../index/indexer.js';
 import { openStore, type FileState, type IndexStore } from '../index/store.js';
 import { bools, numbers, strings, vectorColumn } from '../index/table-columns.js';
-import type { KeyTriples } from '../index/term-collector.js';
+import type { KeyTriples } from '../index/key-triples.js';
 import { isRemoteUri } from '../sources/uri.js';
 
 /** The four postings a chunk's terms go into, in TermCollector's field order. */

@@ -60,13 +60,15 @@ export interface UpdateIndexOptions {
   entries?: Entry[];
   /** The indexed files' states when the caller has them (the snapshot's); else read from the store. */
   states?: FileState[];
+  /** A local directory where a big run's term triples wait for the snapshot (see KeyTriples); none: in memory. */
+  spillDir?: string;
   signal?: AbortSignal;
   onProgress?: (p: IndexProgress) => void;
 }
 
 export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const started = performance.now();
-  const patch: SnapshotPatch = emptyChanges();
+  const patch: SnapshotPatch = emptyChanges({ spillDir: o.spillDir });
   const report: IndexReport = { files: 0, indexed: 0, lines: 0, bytes: 0, bytesToRead: 0, ms: 0, unchanged: 0, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [], patch };
   const states = new Map((o.states ?? await o.store.fileStates()).map((s) => [s.key, s]));
   const seen = new Set<string>();

@@ -2,7 +2,7 @@
 // process starts), merged with additions and chunk renumbering when the index changes. The entries
 // of postings read from a snapshot file stay on disk until a query asks for a key's.
 import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
-import { COUNT_MAX, KeyTriples } from './term-collector.js';
+import { COUNT_MAX, KeyTriples } from './key-triples.js';
 import { joined } from './typed-arrays.js';
 
 export interface Entries {

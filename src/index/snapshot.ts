@@ -5,7 +5,8 @@
 import { fromFloat16Into } from './float16.js';
 import { Postings } from './postings.js';
 import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
-import { TermCollector, type KeyTriples } from './term-collector.js';
+import type { KeyTriples } from './key-triples.js';
+import { TermCollector, type TermCollectorOptions } from './term-collector.js';
 import { extended, resized } from './typed-arrays.js';
 
 export interface SnapshotFile {
@@ -85,8 +86,8 @@ export interface SnapshotChanges {
 }
 
 /** No changes yet: what an index run starts from and adds to. */
-export function emptyChanges(): SnapshotChanges {
-  return { dropChunksOf: new Set(), dropFiles: new Set(), files: [], rows: [], terms: new TermCollector() };
+export function emptyChanges(o: TermCollectorOptions = {}): SnapshotChanges {
+  return { dropChunksOf: new Set(), dropFiles: new Set(), files: [], rows: [], terms: new TermCollector(o) };
 }
 
 export function emptySnapshot(dim: number, version = '0.0'): Snapshot {

@@ -2,6 +2,7 @@
 // would, in milliseconds. search() checks what changed (size + mtime), re-indexes that first, picks
 // candidate chunks from the index and lets the ordinary pipeline score them.
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
 import { buildRankPlan, RANK_DEFAULTS } from '../rank/plan.js';
@@ -305,7 +306,9 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const executor = (bytesToRead: number) => executorOf(searcher, bytesToRead >= POOL_FROM_BYTES);
     mark('snapshot read');
     const states = before ? statesOf(before) : undefined;
-    const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress });
+    // Term triples wait on the disk the index goes to (the system's temp directory may be memory).
+    const spillDir = remote ? tmpdir() : dir;
+    const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir });
     // What only collecting needed goes before the snapshot is built: a big run's worker threads, identifier table and key lookups.
     report.patch.terms.settle();
     // Only threads of its own searcher that no search is using (a shared searcher's may be busy elsewhere).

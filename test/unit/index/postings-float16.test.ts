@@ -1,7 +1,8 @@
 // Postings merge (renumbering, drops, additions in key order) and float16 rounding at rest.
 import { describe, expect, it } from 'vitest';
 import { Postings } from '../../../src/index/postings.js';
-import { KeyTriples, TermCollector } from '../../../src/index/term-collector.js';
+import { KeyTriples } from '../../../src/index/key-triples.js';
+import { TermCollector } from '../../../src/index/term-collector.js';
 import { chunkFeatures } from '../../../src/index/chunk-features.js';
 import { FLOAT16_RELATIVE_ERROR, fromFloat16, toFloat16 } from '../../../src/index/float16.js';
 
