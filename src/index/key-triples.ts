@@ -29,7 +29,7 @@ export class KeyTriples {
   private readonly keyBlocks: (Int32Array | null)[] = [];
   private readonly countBlocks: (Uint16Array | Int32Array | null)[] = [];
   private readonly spilledAt: number[] = [];
-  /** The spill file once made; null when none can be (blocks stay in memory). */
+  /** The spill file once made (undefined: not yet); null when there is none (no spill directory, or it took no file): blocks stay in memory. */
   private spill: SpillFile | null | undefined;
   /** Run r: row runRow[r] for triples [runStart[r], runStart[r + 1]). */
   private runRow = new Int32Array(64);
