@@ -31,6 +31,8 @@ export class KeyTriples {
   private readonly spilledAt: number[] = [];
   /** The spill file once made (undefined: not yet); null when there is none (no spill directory, or it took no file): blocks stay in memory. */
   private spill: SpillFile | null | undefined;
+  /** The spill file took no more (a full disk): later blocks stay in memory. */
+  private spillFull = false;
   /** Run r: row runRow[r] for triples [runStart[r], runStart[r + 1]). */
   private runRow = new Int32Array(64);
   private runStart = new Int32Array(65);
@@ -80,6 +82,7 @@ export class KeyTriples {
     this.spilledAt.length = 0;
     this.spill?.close();
     if (this.spill) this.spill = undefined;
+    this.spillFull = false;
     this.runRow = new Int32Array(64);
     this.runStart = new Int32Array(65);
     this.runs = 0;
@@ -138,17 +141,17 @@ export class KeyTriples {
 
   /** Writes full block b to the spill file and lets it go from memory (kept when no file can be written). */
   private park(b: number): void {
-    if (this.spill === null) return;
+    if (this.spill === null || this.spillFull) return;
     this.spill ??= SpillFile.create(this.spillDir!);
     if (!this.spill) return;
     const bytes = (a: Int32Array | Uint16Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
     try {
-      this.spilledAt[b] = this.spill.append(bytes(this.keyBlocks[b]!));
+      const at = this.spill.append(bytes(this.keyBlocks[b]!));
       this.spill.append(bytes(this.countBlocks[b]!));
+      this.spilledAt[b] = at;
     } catch {
-      // A full disk: this block and the next stay in memory.
-      this.spill.close();
-      this.spill = null;
+      // A full disk: this block and the next stay in memory; the blocks parked before stay in the file.
+      this.spillFull = true;
       return;
     }
     this.keyBlocks[b] = null;

@@ -1,6 +1,7 @@
 // The build's term triples: compact storage (blocks, one row per run, full blocks parked in a temp
 // file when there is a spill directory) that gives back exactly what was added, counts saturated as
 // the snapshot file stores them.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -69,6 +70,29 @@ describe('KeyTriples with a spill directory', () => {
         parked.add(parked.id('again'), 1, 2);
         expect([...all(parked)]).toEqual([0, 1, 2]);
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the blocks it parked, and the later ones in memory, when the disk fills part-way', () => {
+    // A file size limit (ulimit -f, in KiB) stands in for a full disk: the first 384 KiB block fits, the
+    // second's write fails (EFBIG once SIGXFSZ is ignored). Run in a child on the built module.
+    const dir = mkdtempSync(path.join(tmpdir(), 'simgrep-spill-full-'));
+    const module = path.resolve('dist/src/index/key-triples.js');
+    const script = `process.on('SIGXFSZ', () => {});
+      const { KeyTriples } = await import(${JSON.stringify(module)});
+      const fill = ${fill.toString()};
+      const all = (t) => { const out = []; t.forEach((k, r, c) => { out.push(k, r, c); }); return out.join(','); };
+      const parked = new KeyTriples(false, ${JSON.stringify(dir)});
+      const kept = new KeyTriples();
+      fill(parked); fill(kept);
+      console.log(JSON.stringify({ parked: parked.parkedBlocks, same: all(parked) === all(kept) }));`;
+    try {
+      const r = spawnSync('bash', ['-c', 'ulimit -f 500 && exec node --input-type=module -e "$0"', script], { encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      expect(JSON.parse(r.stdout)).toEqual({ parked: 1, same: true });
+      expect(readdirSync(dir)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
