@@ -1,7 +1,7 @@
 // What the index keeps of a chunk's text so the ranker's lexical signals can be recomputed for any
 // query without the text: its identifiers with counts (BM25 term frequencies), the names its lines
 // define (symbol boosts), its length in characters (BM25 document length) and whether it is blank.
-import { definedName } from '../rank/chunk-scorer.js';
+import { definedName } from '../rank/definitions.js';
 import { HASH_START, hashStep, ownString, type IdentifierTable } from './identifier-table.js';
 import { resized } from './typed-arrays.js';
 

@@ -55,8 +55,11 @@ const RELEASE_WORKERS_FROM_BYTES = 16 << 20;
  */
 export const UNSAVED_REFRESH_BYTES = 512 << 10;
 
-/** Bumped when the stored layout or the chunking changes: older indexes are rebuilt, newer refused. */
-export const INDEX_FORMAT = 1;
+/**
+ * Bumped when the stored layout, the chunking or the stored chunk features change: older indexes are
+ * rebuilt, newer refused. 2: definedName finds definitions behind modifiers (`public final class`).
+ */
+export const INDEX_FORMAT = 2;
 
 export interface WorkspaceOptions extends SearcherOptions {
   /** A named workspace under $SIMGREP_HOME/workspaces. */

@@ -2,6 +2,7 @@
 // query terms per chunk (BM25 over identifier-aware terms plus the file's path terms), finds lines
 // that define a symbol the query names, and picks each chunk's most telling line.
 import type { RankPlan } from './plan.js';
+import { definedName } from './definitions.js';
 import { identifierParts, pathText, stem } from './lexical/terms.js';
 
 export interface ChunkStats {
@@ -16,23 +17,6 @@ export interface ChunkStats {
   best: number;
   /** The chunk's first non-blank line (chunk-relative), -1 when all are blank. */
   first: number;
-}
-
-const DEFINITION = [
-  /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:def|class|function\*?|interface|type|enum|struct|trait|fn|func|const|let|var|module|namespace)\s+([A-Za-z_$][\w$]*)/,
-  /^\s*(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=/,
-  /\.prototype\.([A-Za-z_$][\w$]*)\s*=/,
-  /^\s*(?:(?:static|async|get|set|public|private|protected|override|readonly)\s+)*([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^)]*\)\s*(?::[^{]*)?\{\s*$/,
-];
-const NOT_NAMES = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'function', 'with', 'elif', 'else']);
-
-/** The name a line defines (class, function, method, constant), or null. */
-export function definedName(line: string): string | null {
-  for (const re of DEFINITION) {
-    const m = re.exec(line);
-    if (m && !NOT_NAMES.has(m[1])) return m[1];
-  }
-  return null;
 }
 
 /** Counts of each plan term in a text's identifiers (added into `tf`); returns true if any matched. */

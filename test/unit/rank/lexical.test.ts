@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { identifierParts, pathTerms, stem } from '../../../src/rank/lexical/terms.js';
 import { idf, parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan, namesIdentifier, RANK_DEFAULTS } from '../../../src/rank/plan.js';
-import { chunkStats, countTerms, definedName, lexicalScore, nameCoverage, pathSignals, relevance, semanticBudget, toDistance, toRelevance } from '../../../src/rank/chunk-scorer.js';
+import { chunkStats, countTerms, lexicalScore, nameCoverage, pathSignals, relevance, semanticBudget, toDistance, toRelevance } from '../../../src/rank/chunk-scorer.js';
 import { boostCoherentFiles, spreadAcrossFiles } from '../../../src/rank/diversify.js';
 
 const lexicon = parseLexicon('#docs\t1000\nthe\t990\nrequest\t300\nretry\t20\nupload\t25\nfail\t60\nroute\t40\nregister\t30\n');
@@ -88,16 +88,6 @@ describe('chunk statistics', () => {
     expect([...tf]).toEqual([1, 1, 2]);
     tf.fill(0);
     expect(countTerms('const retryable = uploader.sailfail;', plan, tf)).toBe(false);
-  });
-
-  it('finds the names that definition lines define', () => {
-    expect(definedName('class Blueprint(Scaffold):')).toBe('Blueprint');
-    expect(definedName('  async def render_template(name):')).toBe('render_template');
-    expect(definedName('export default function mergeConfig(a, b) {')).toBe('mergeConfig');
-    expect(definedName('  static from(value) {')).toBe('from');
-    expect(definedName('  if (x) {')).toBeNull();
-    expect(definedName('module.exports.retry = retry;')).toBe('retry');
-    expect(definedName('x = 1')).toBeNull();
   });
 
   it('cuts chunks at file lines that are multiples of the chunk size and picks the line with most terms', () => {

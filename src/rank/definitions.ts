@@ -1,0 +1,44 @@
+// Which name a source line defines (class, type, function, module, constant), for the symbol boosts. The
+// scan (chunk-scorer) and the index (chunk-features) both ask here, so indexed and one-shot answers agree.
+
+/**
+ * Words that may stand before a definition keyword: visibility and other modifiers of the measured
+ * languages (`public final class`, `pub(crate) struct`, `private[http4s] object`, `data class`,
+ * `enum class`, `typedef struct`) and annotations (`@objc`). Only these, so prose such as "returns the
+ * type of x" in a comment or docstring defines nothing.
+ */
+const MODIFIERS = [
+  'public', 'private', 'protected', 'internal', 'fileprivate', 'open', 'static', 'final', 'abstract', 'sealed',
+  'data', 'case', 'enum', 'annotation', 'value', 'inline', 'export', 'default', 'declare', 'async', 'unsafe',
+  'extern', 'override', 'partial', 'readonly', 'implicit', 'lazy', 'inner', 'companion', 'external', 'expect',
+  'actual', 'suspend', 'virtual', 'new', 'typedef',
+  String.raw`pub(?:\([^)]*\))?`, String.raw`(?:private|protected)\[[^\]]*\]`, String.raw`@[A-Za-z_][\w.]*(?:\([^)]*\))?`,
+].join('|');
+
+/** Definition keywords across languages, after semble's list (MinishLab/semble, ranking/boosting.py; MIT). */
+const KEYWORDS = [
+  'class', 'interface', 'struct', 'enum', 'union', 'trait', 'type', 'object', 'protocol', 'record', 'typedef',
+  'module', 'defmodule', 'namespace', 'def', 'defp', 'defmacro', 'fn', 'fun', 'func', 'function', 'data', 'newtype',
+].join('|');
+
+const DEFINITION = [
+  // Modifiers, a keyword, an optional namespace (`defmodule Ecto.Repo`, `class Foo::Bar`), the name: not
+  // itself a keyword (`typedef struct client` defines client), followed by what a declaration continues with.
+  new RegExp(String.raw`^\s*(?:(?:${MODIFIERS})\s+)*(?:${KEYWORDS})\s+(?:[A-Za-z_]\w*(?:\.|::))*(?!(?:${KEYWORDS})\b)([A-Za-z_$][\w$]*)(?=\s|[<({:\[;=]|$)`),
+  // The start-of-line form: JavaScript generators and bindings (`function* gen`, `export const x`) and
+  // names the form above does not see end (`def save!`).
+  /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:def|class|function\*?|interface|type|enum|struct|trait|fn|func|const|let|var|module|namespace)\s+([A-Za-z_$][\w$]*)/,
+  /^\s*(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=/,
+  /\.prototype\.([A-Za-z_$][\w$]*)\s*=/,
+  /^\s*(?:(?:static|async|get|set|public|private|protected|override|readonly)\s+)*([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^)]*\)\s*(?::[^{]*)?\{\s*$/,
+];
+const NOT_NAMES = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'function', 'with', 'elif', 'else']);
+
+/** The name a line defines (class, type, function, method, module, constant), or null. */
+export function definedName(line: string): string | null {
+  for (const re of DEFINITION) {
+    const m = re.exec(line);
+    if (m && !NOT_NAMES.has(m[1])) return m[1];
+  }
+  return null;
+}

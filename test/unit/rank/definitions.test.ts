@@ -1,0 +1,66 @@
+// The names definition lines define, across the languages the quality bench measures.
+import { describe, expect, it } from 'vitest';
+import { definedName } from '../../../src/rank/definitions.js';
+import { chunkStats } from '../../../src/rank/chunk-scorer.js';
+import { buildRankPlan } from '../../../src/rank/plan.js';
+import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
+
+describe('definedName', () => {
+  it('finds the names that Python and JavaScript definition lines define', () => {
+    expect(definedName('class Blueprint(Scaffold):')).toBe('Blueprint');
+    expect(definedName('  async def render_template(name):')).toBe('render_template');
+    expect(definedName('export default function mergeConfig(a, b) {')).toBe('mergeConfig');
+    expect(definedName('  static from(value) {')).toBe('from');
+    expect(definedName('  if (x) {')).toBeNull();
+    expect(definedName('module.exports.retry = retry;')).toBe('retry');
+    expect(definedName('x = 1')).toBeNull();
+  });
+
+  // Before: only bare keywords at the start of a line counted, so the symbol boosts never fired for
+  // most Java, Kotlin, Scala, Swift, C#, Rust, PHP and C definitions (semble-dev2: hybrid 0.830).
+  const behindModifiers: [string, string][] = [
+    ['public final class Application: Sendable {', 'Application'], // Swift
+    ['public protocol Content: Codable, RequestDecodable {', 'Content'],
+    ['public interface Flow<out T> {', 'Flow'], // Kotlin
+    ['public sealed interface Job : CoroutineContext.Element {', 'Job'],
+    ['data class Foo(val x: Int)', 'Foo'],
+    ['enum class Color { RED }', 'Color'],
+    ['final class Uri(', 'Uri'], // Scala
+    ['private[http4s] final case class Request[F[_]](', 'Request'],
+    ['sealed trait Entity[+F[_]]', 'Entity'],
+    ['object HttpRoutes {', 'HttpRoutes'],
+    ['public static partial class JsonConvert', 'JsonConvert'], // C#
+    ['    public abstract class Foo<T> : IFoo', 'Foo'], // Java / C#
+    ['pub struct Notify {', 'Notify'], // Rust
+    ['pub(crate) fn spawn_inner<T>(future: T)', 'spawn_inner'],
+    ['final class Application extends Container', 'Application'], // PHP
+    ['    public static function make($abstract)', 'make'],
+    ['typedef struct client {', 'client'], // C
+    ['struct redisServer {', 'redisServer'],
+    ['defmodule Ecto.Repo do', 'Repo'], // Elixir
+    ['  defp do_thing(x) do', 'do_thing'],
+    ['newtype Parser a = Parser', 'Parser'], // Haskell
+    ['data Value = Object !Object', 'Value'],
+    ['@objc public class Foo: NSObject {', 'Foo'],
+  ];
+  it.each(behindModifiers)('finds the name behind modifiers: %s', (line, name) => {
+    expect(definedName(line)).toBe(name);
+  });
+
+  it.each([
+    '  // returns the type of the value',
+    ' * A class that holds the data',
+    'impl Foo for Bar {',
+    'return new Foo(x);',
+    'public String name;',
+  ])('defines nothing in prose or plain statements: %s', (line) => {
+    expect(definedName(line)).toBeNull();
+  });
+
+  it('gives a symbol query its definition boost for a Kotlin interface, x1.5 in the file named after it', () => {
+    const plan = { ...buildRankPlan('Flow', 'hybrid', parseLexicon('#docs\t1000\nflow\t50\n')), chunkLines: 32 };
+    const lines = ['package kotlinx.coroutines.flow', '', 'public interface Flow<out T> {', '    public suspend fun collect(c: FlowCollector<T>)', '}'];
+    expect(chunkStats(lines, 0, 'flow/Builders.kt', plan)[0].symbol).toBe(1);
+    expect(chunkStats(lines, 0, 'flow/Flow.kt', plan)[0].symbol).toBe(1.5);
+  });
+});
