@@ -2,7 +2,8 @@
 // query without the text: its identifiers with counts (BM25 term frequencies), the names its lines
 // define (symbol boosts), its length in characters (BM25 document length) and whether it is blank.
 import { definedName } from '../rank/definitions.js';
-import { HASH_START, hashStep, ownString, type IdentifierTable } from './identifier-table.js';
+import { HASH_START, hashStep } from './hashed-ids.js';
+import { ownString, type IdentifierTable } from './identifier-table.js';
 import { resized } from './typed-arrays.js';
 
 /** A chunk's distinct identifiers (ids in an IdentifierTable) and how often each occurs. */

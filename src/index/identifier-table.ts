@@ -1,22 +1,18 @@
 // Identifiers interned straight from the text they occur in: an open-addressing table hashed over
 // the characters, so counting a chunk's identifiers allocates no string for one already seen (a
 // million-line build meets each distinct identifier once and its occurrences millions of times).
-import { resized } from './typed-arrays.js';
+import { HashedIds, hashOf } from './hashed-ids.js';
 
-/** The identifier hash (FNV-1a over UTF-16 units): h = hashStep(h, unit) from HASH_START, unit by unit. */
-export const HASH_START = 0x811c9dc5;
-export const hashStep = (h: number, unit: number): number => Math.imul(h ^ unit, 16777619);
-
-export class IdentifierTable {
-  private slots = new Int32Array(1 << 16).fill(-1);
-  private hashes = new Int32Array(1 << 15);
+export class IdentifierTable extends HashedIds {
   readonly names: string[] = [];
+
+  constructor() {
+    super(1 << 16, 1 << 15);
+  }
 
   /** The id of text[start, end), added on first sight. */
   idOf(text: string, start: number, end: number): number {
-    let h = HASH_START;
-    for (let i = start; i < end; i++) h = hashStep(h, text.charCodeAt(i));
-    return this.idOfHashed(text, start, end, h);
+    return this.idOfHashed(text, start, end, hashOf(text, start, end));
   }
 
   /** idOf when the caller hashed text[start, end) as it scanned it (one pass over the characters, not two). */
@@ -24,28 +20,11 @@ export class IdentifierTable {
     const mask = this.slots.length - 1;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
       const id = this.slots[slot];
-      if (id < 0) return this.insert(slot, h, ownString(text.slice(start, end)));
+      if (id < 0) {
+        this.names.push(ownString(text.slice(start, end)));
+        return this.record(slot, h);
+      }
       if (this.hashes[id] === h && same(this.names[id], text, start, end)) return id;
-    }
-  }
-
-  private insert(slot: number, h: number, name: string): number {
-    const id = this.names.length;
-    this.names.push(name);
-    if (id === this.hashes.length) this.hashes = resized(this.hashes, id * 2);
-    this.hashes[id] = h;
-    this.slots[slot] = id;
-    if (this.names.length * 2 > this.slots.length) this.rehash();
-    return id;
-  }
-
-  private rehash(): void {
-    this.slots = new Int32Array(this.slots.length * 2).fill(-1);
-    const mask = this.slots.length - 1;
-    for (let id = 0; id < this.names.length; id++) {
-      let slot = this.hashes[id] & mask;
-      while (this.slots[slot] >= 0) slot = (slot + 1) & mask;
-      this.slots[slot] = id;
     }
   }
 }

@@ -1,20 +1,16 @@
 // Keys to dense ids (numbered in order of first sight) in an open-addressing table of typed arrays:
 // a million-line build interns ~400k lower-cased identifiers, whose Map took ~15 MB of the JS heap;
 // this takes ~6 MB outside it.
-import { HASH_START, hashStep } from './identifier-table.js';
-import { resized } from './typed-arrays.js';
+import { HashedIds, hashOf } from './hashed-ids.js';
 
 /** An index over a key list it shares with its owner: ids are places in `keys`; new keys are pushed onto it. */
-export class KeyIndex {
-  private slots: Int32Array;
-  private hashes: Int32Array;
-
+export class KeyIndex extends HashedIds {
   constructor(readonly keys: string[]) {
     let size = 1024;
     while (size < keys.length * 2) size *= 2;
-    this.slots = new Int32Array(size).fill(-1);
-    this.hashes = new Int32Array(Math.max(512, keys.length));
-    keys.forEach((k, id) => { this.hashes[id] = hashOf(k); this.place(id); });
+    super(size, Math.max(512, keys.length));
+    // The keys are distinct: each gets the next id, its place in the list.
+    for (const k of keys) { const h = hashOf(k); this.record(this.slotOf(k, h), h); }
   }
 
   /** The id of `k`, added on first sight. */
@@ -22,13 +18,8 @@ export class KeyIndex {
     const h = hashOf(k);
     const slot = this.slotOf(k, h);
     if (this.slots[slot] >= 0) return this.slots[slot];
-    const id = this.keys.length;
     this.keys.push(k);
-    if (id === this.hashes.length) this.hashes = resized(this.hashes, id * 2);
-    this.hashes[id] = h;
-    this.slots[slot] = id;
-    if (this.keys.length * 2 > this.slots.length) this.rehash();
-    return id;
+    return this.record(slot, h);
   }
 
   /** The id of `k`, or -1. */
@@ -46,22 +37,4 @@ export class KeyIndex {
     }
     return slot;
   }
-
-  private place(id: number): void {
-    const mask = this.slots.length - 1;
-    let slot = this.hashes[id] & mask;
-    while (this.slots[slot] >= 0) slot = (slot + 1) & mask;
-    this.slots[slot] = id;
-  }
-
-  private rehash(): void {
-    this.slots = new Int32Array(this.slots.length * 2).fill(-1);
-    for (let id = 0; id < this.keys.length; id++) this.place(id);
-  }
-}
-
-function hashOf(k: string): number {
-  let h = HASH_START;
-  for (let i = 0; i < k.length; i++) h = hashStep(h, k.charCodeAt(i));
-  return h;
 }
