@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 let cached: string | null = null;
 
 export function simgrepVersion(): string {
-  // From src/ or dist/src/, package.json is one or two levels up; both layouts are tried.
+  // From src/, dist/src/ or the bundled CLI in dist/src/cli/, package.json is one to three levels up.
   if (cached) return cached;
-  for (const rel of ['../../package.json', '../package.json']) {
+  for (const rel of ['../../package.json', '../package.json', '../../../package.json']) {
     try {
       const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version: string };
       if (pkg.name === 'simgrep') return (cached = pkg.version);

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 // The simgrep command: parse -> run -> print -> exit code (0 hits, 1 none, 2 an error occurred).
-import { readFileSync } from 'node:fs';
 import { SimgrepError, isSimgrepError } from '../errors.js';
 import { createJsonPrinter } from '../output/json.js';
 import { createJsonlPrinter } from '../output/jsonl.js';
@@ -18,8 +17,9 @@ import { socketPathFor } from '../server/socket-path.js';
 import { writeFailure } from './write-failure.js';
 import { removeIncompleteDownloads } from '../model/download-temps.js';
 import { thousands } from './thousands.js';
+import { simgrepVersion } from '../version.js';
 
-const version = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const version = simgrepVersion();
 
 type Command = (flags: ParsedFlags, args: string[]) => Promise<number>;
 

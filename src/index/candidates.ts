@@ -7,7 +7,7 @@ import { countTerms, lexicalScore, pathFacts, pathSignals, relevance, symbolScor
 import { pathText } from '../rank/lexical/terms.js';
 import type { RankPlan } from '../rank/plan.js';
 import { BLANK, HAS_TOKENS, type Snapshot } from './snapshot.js';
-import { FLOAT16_RELATIVE_ERROR } from './float16.js';
+import { FLOAT16_RELATIVE_ERROR, halfValues } from './float16.js';
 
 /**
  * Margin on distances: cosines from float16 unit vectors differ from the kernel's float64 pooling by
@@ -45,7 +45,8 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const probes = plan.terms.map((t) => (t.whole || t.key.length < 4 ? t.key : t.key.slice(0, -1)));
   // The hot loop reads locals only: snapshots made in different ways have different shapes, and a
   // property read per chunk through a many-shaped object costs more than the arithmetic.
-  const { flags, chars, vectors, dim, files } = s;
+  const { flags, chars, halves, dim, files } = s;
+  const values = halfValues();
   const counts = tf?.counts;
   const matched = tf?.matched;
   const idf = Float64Array.from(plan.terms, (t) => t.idf);
@@ -86,7 +87,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
       else if (mode === 'semantic') keep = hasTokens;
       else keep = hasTokens || lineMatch;
       if (!keep) continue;
-      const semantic = lexicalOnly || !hasTokens ? 0 : cosine(vectors, c * dim, query, dim);
+      const semantic = lexicalOnly || !hasTokens ? 0 : cosine(halves, values, c * dim, query, dim);
       const lexical = lexicalScore(bm25, plan);
       const possible = lineMatch && possibleOf ? possibleOf[c] : 0;
       const certain = lineMatch && certainOf ? certainOf[c] : 0;
@@ -157,7 +158,8 @@ function quickSelect(xs: Float64Array, k: number): number {
   return xs[k];
 }
 
-function cosine(v: Float32Array, at: number, query: Float32Array, dim: number): number {
+/** The dot product of a unit query and chunk vector `at` of `h` (float16 bits, read through `values`). */
+function cosine(h: Uint16Array, values: Float32Array, at: number, query: Float32Array, dim: number): number {
   let base = at;
   // Eight lanes into four sums: about a fifth faster than one sum in V8 (the margin covers the order).
   let x0 = 0;
@@ -166,12 +168,12 @@ function cosine(v: Float32Array, at: number, query: Float32Array, dim: number): 
   let x3 = 0;
   let d = 0;
   for (; d + 7 < dim; d += 8, base += 8) {
-    x0 += v[base] * query[d] + v[base + 4] * query[d + 4];
-    x1 += v[base + 1] * query[d + 1] + v[base + 5] * query[d + 5];
-    x2 += v[base + 2] * query[d + 2] + v[base + 6] * query[d + 6];
-    x3 += v[base + 3] * query[d + 3] + v[base + 7] * query[d + 7];
+    x0 += values[h[base]] * query[d] + values[h[base + 4]] * query[d + 4];
+    x1 += values[h[base + 1]] * query[d + 1] + values[h[base + 5]] * query[d + 5];
+    x2 += values[h[base + 2]] * query[d + 2] + values[h[base + 6]] * query[d + 6];
+    x3 += values[h[base + 3]] * query[d + 3] + values[h[base + 7]] * query[d + 7];
   }
-  for (; d < dim; d++, base++) x0 += v[base] * query[d];
+  for (; d < dim; d++, base++) x0 += values[h[base]] * query[d];
   return (x0 + x1) + (x2 + x3);
 }
 

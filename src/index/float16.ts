@@ -22,10 +22,14 @@ export function fromFloat16(h: Uint16Array): Float32Array {
   return fromFloat16Into(h, new Float32Array(h.length), 0);
 }
 
-/** Widens `h` into `out` from index `at` (a snapshot's base and delta vectors go into one array). */
+/** Every float16 value, indexed by its bits (a snapshot's vectors are read through it). */
+export function halfValues(): Float32Array {
+  return (table ??= halfTable());
+}
+
+/** Widens `h` into `out` from index `at`. */
 export function fromFloat16Into(h: Uint16Array, out: Float32Array, at: number): Float32Array {
-  table ??= halfTable();
-  const t = table;
+  const t = halfValues();
   for (let i = 0; i < h.length; i++) out[at + i] = t[h[i]];
   return out;
 }

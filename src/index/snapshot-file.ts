@@ -5,20 +5,18 @@
 // - the delta (snapshot.delta.bin): what was appended since the base (the whole file list, the new
 //   chunks and their postings), rewritten by every other patch; small, so a re-index is cheap.
 // A reader opens the delta of the wanted version and its base, or a base of that version. Vectors
-// are float16 at rest (half the bytes); candidates.ts widens its margin by their rounding.
+// are float16 bits, on disk as in memory; candidates.ts widens its margin by their rounding.
 import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { Postings, type Entries } from './postings.js';
 import { chunkFiles, type Snapshot, type SnapshotFile } from './snapshot.js';
 import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
-import { toFloat16Into, fromFloat16Into } from './float16.js';
-import { inUseUpTo, joined, resized, roomy } from './typed-arrays.js';
+import { inUseUpTo, joined, resized } from './typed-arrays.js';
 
 const MAGIC = 'simgrep-snapshot-6';
 const DELTA_MAGIC = 'simgrep-snapshot-delta-1';
 
 type Numeric = Int32Array | Uint16Array | Uint8Array | Float64Array;
-/** A section's array, or float32 values stored as float16 (rounded as they are written, block by block). */
-type Section = { name: string; array: Numeric } | { name: string; halvesOf: Float32Array };
+type Section = { name: string; array: Numeric };
 const SEP = '\u0000';
 
 /** The postings' entry sections: at the end of the file, read per key when a query asks. */
@@ -55,7 +53,7 @@ function chunkSections(s: Snapshot, from: number, to: number): Section[] {
   return [
     { name: 'start', array: s.start.subarray(from, to) }, { name: 'end', array: s.end.subarray(from, to) },
     { name: 'chars', array: s.chars.subarray(from, to) }, { name: 'flags', array: s.flags.subarray(from, to) },
-    { name: 'vectors', halvesOf: s.vectors.subarray(from * s.dim, to * s.dim) },
+    { name: 'vectors', array: s.halves.subarray(from * s.dim, to * s.dim) },
     { name: 'defStart', array: s.defStart.subarray(from, to + 1) },
     ...stringSections('defNames', PackedStrings.of(s.defNames).slice(d0, d1)),
     { name: 'defPlain', array: s.defPlain.subarray(d0, d1) },
@@ -90,7 +88,7 @@ function writeSections(file: string, head: Record<string, unknown>, files: Snaps
   ];
   let offset = 0;
   const table = sections.map((x) => {
-    const entry = 'array' in x ? { name: x.name, type: x.array.constructor.name, offset, length: x.array.length } : { name: x.name, type: 'Uint16Array', offset, length: x.halvesOf.length };
+    const entry = { name: x.name, type: x.array.constructor.name, offset, length: x.array.length };
     offset += align8(entry.length * WIDTH[entry.type]);
     return entry;
   });
@@ -108,27 +106,14 @@ function writeSections(file: string, head: Record<string, unknown>, files: Snaps
     put(header);
     put(new Uint8Array(align8(8 + header.length) - 8 - header.length));
     for (const x of sections) {
-      const byteLength = 'array' in x ? x.array.byteLength : x.halvesOf.length * 2;
-      if ('array' in x) put(new Uint8Array(x.array.buffer, x.array.byteOffset, byteLength)); else putHalves(put, x.halvesOf);
+      const { byteLength } = x.array;
+      put(new Uint8Array(x.array.buffer, x.array.byteOffset, byteLength));
       put(new Uint8Array(align8(byteLength) - byteLength));
     }
   } finally {
     closeSync(fd);
   }
   renameSync(tmp, file);
-}
-
-/** Values per block of float16 written: a small buffer reused, not a half-size copy of all the vectors. */
-const HALVES_BLOCK = 1 << 16;
-
-/** Writes `v` as float16 bits, a block at a time. */
-function putHalves(put: (bytes: Uint8Array) => void, v: Float32Array): void {
-  const block = new Uint16Array(Math.min(HALVES_BLOCK, v.length));
-  for (let at = 0; at < v.length; at += block.length) {
-    const part = v.subarray(at, at + block.length);
-    toFloat16Into(part, block, 0);
-    put(new Uint8Array(block.buffer, 0, part.length * 2));
-  }
 }
 
 /**
@@ -145,14 +130,14 @@ export function readSnapshotFile(file: string, version: string): Snapshot | null
   const delta = readFileOf(deltaPathOf(file), (r) => {
     const h = r.header;
     if (h.magic !== DELTA_MAGIC || h.version !== version) return null;
-    // The base's vectors go into an array with room for the delta's, which are widened after them.
+    // The base's vectors go into an array with room for the delta's, which are copied after them.
     const base = readFileOf(file, (b) => baseOf(b, h.baseVersion, h.chunks - h.baseChunks));
     if (!base || base.start.length !== h.baseChunks) return null;
     return withDelta(base, r, version);
   });
   const snap = delta ?? readFileOf(file, (r) => baseOf(r, version));
   // A later patch appends to the vectors in place (the buffer has room: no copy of them all).
-  if (snap) inUseUpTo(snap.vectors);
+  if (snap) inUseUpTo(snap.halves);
   return snap;
 }
 
@@ -161,12 +146,10 @@ function baseOf(r: Sections, version: string, moreChunks = 0): Snapshot | null {
   const h = r.header;
   if (h.magic !== MAGIC || h.version !== version) return null;
   const names = r.strings('defNames');
-  const halves = r.a('vectors') as Uint16Array;
-  const vectors = fromFloat16Into(halves, roomy(halves.length + Math.max(0, moreChunks) * h.dim), 0).subarray(0, halves.length);
   return {
     version, dim: h.dim, files: r.files, defNames: names,
     chunkFile: chunkFiles(r.files, r.i32('start').length), start: r.i32('start'), end: r.i32('end'), chars: r.i32('chars'), flags: r.a('flags') as Uint8Array,
-    vectors, defStart: r.i32('defStart'), defPlain: r.a('defPlain') as Uint8Array,
+    halves: r.roomyHalves(Math.max(0, moreChunks) * h.dim), defStart: r.i32('defStart'), defPlain: r.a('defPlain') as Uint8Array,
     byLower: r.postings('lower'), byStem: r.postings('stem'), byDefLower: r.postings('defLower'), byDefStem: r.postings('defStem'),
     baseChunks: r.i32('start').length, baseVersion: version,
   };
@@ -178,11 +161,11 @@ function withDelta(base: Snapshot, d: Sections, version: string): Snapshot {
   const tailStart = d.i32('start');
   const n = n0 + tailStart.length;
   const dim = base.dim;
-  const tailVectors = d.a('vectors') as Uint16Array;
-  const length = base.vectors.length + tailVectors.length;
-  const fits = base.vectors.byteOffset + length * 4 <= base.vectors.buffer.byteLength;
-  const room = fits ? new Float32Array(base.vectors.buffer, base.vectors.byteOffset, length) : resized(base.vectors, length);
-  const vectors = fromFloat16Into(tailVectors, room, base.vectors.length);
+  const tail = d.a('vectors') as Uint16Array;
+  const length = base.halves.length + tail.length;
+  const fits = base.halves.byteOffset + length * 2 <= base.halves.buffer.byteLength;
+  const halves = fits ? new Uint16Array(base.halves.buffer, base.halves.byteOffset, length) : resized(base.halves, length);
+  halves.set(tail, base.halves.length);
   const names = new PackedStringsBuilder();
   const baseNames = PackedStrings.of(base.defNames);
   const tailNames = d.strings('defNames');
@@ -192,7 +175,7 @@ function withDelta(base: Snapshot, d: Sections, version: string): Snapshot {
   return {
     version, dim, files: d.files, chunkFile: chunkFiles(d.files, n),
     start: joined(base.start, tailStart), end: joined(base.end, d.i32('end')), chars: joined(base.chars, d.i32('chars')), flags: joined(base.flags, d.a('flags') as Uint8Array),
-    vectors, defStart: joined(base.defStart, d.i32('defStart').subarray(1)), defNames: names.build(), defPlain: joined(base.defPlain, d.a('defPlain') as Uint8Array),
+    halves, defStart: joined(base.defStart, d.i32('defStart').subarray(1)), defNames: names.build(), defPlain: joined(base.defPlain, d.a('defPlain') as Uint8Array),
     byLower: layer(base.byLower, 'lower'), byStem: layer(base.byStem, 'stem'), byDefLower: layer(base.byDefLower, 'defLower'), byDefStem: layer(base.byDefStem, 'defStem'),
     baseChunks: n0, baseVersion: base.version,
   };
@@ -206,6 +189,8 @@ interface Sections {
   strings(name: string): PackedStrings;
   /** Postings whose entries are read from the file per key (the file stays open while they are used). */
   postings(name: string): Postings;
+  /** The vectors section in an array of its own with room for `extra` more values (and an eighth) to be appended in place. */
+  roomyHalves(extra: number): Uint16Array;
 }
 
 /** Opens a snapshot file and hands its sections to `use`; the file stays open if the result reads from it. */
@@ -242,8 +227,28 @@ function sectionsOf(handle: { fd: number }): Sections | null {
   const byName = new Map(table.map((t) => [t.name, t]));
   if (table.some((t) => !(t.type in CTORS) || base + t.offset + t.length * WIDTH[t.type] > size)) return null;
   const firstEntries = table.find((t) => isEntries(t.name));
-  const eager = readAt(fd, 0, firstEntries ? base + firstEntries.offset : size);
-  const a = (name: string) => { const t = byName.get(name)!; return new CTORS[t.type](eager.buffer as ArrayBuffer, base + t.offset, t.length); };
+  const eagerEnd = firstEntries ? base + firstEntries.offset : size;
+  // Everything before the entries in two reads, around the vectors: those are read on their own
+  // (roomyHalves), into an array a later patch can append to.
+  const vectors = byName.get('vectors');
+  if (vectors && vectors.type !== 'Uint16Array') return null;
+  const vectorsFrom = vectors ? base + vectors.offset : eagerEnd;
+  const vectorsTo = vectors ? vectorsFrom + align8(vectors.length * 2) : eagerEnd;
+  const before = readAt(fd, 0, vectorsFrom);
+  const after = readAt(fd, vectorsTo, eagerEnd - vectorsTo);
+  const a = (name: string) => {
+    const t = byName.get(name)!;
+    const at = base + t.offset;
+    if (at < vectorsFrom) return new CTORS[t.type](before.buffer as ArrayBuffer, at, t.length);
+    if (at >= vectorsTo) return new CTORS[t.type](after.buffer as ArrayBuffer, at - vectorsTo, t.length);
+    return new CTORS[t.type](readAt(fd, at, t.length * WIDTH[t.type]).buffer as ArrayBuffer, 0, t.length);
+  };
+  const roomyHalves = (extra: number) => {
+    const t = byName.get('vectors')!;
+    const out = new Uint8Array(new ArrayBuffer((t.length + extra + (t.length >> 3)) * 2));
+    readInto(fd, out, t.length * 2, base + t.offset);
+    return new Uint16Array(out.buffer, 0, t.length);
+  };
   const i32 = (name: string) => a(name) as Int32Array;
   const strings = (name: string) => new PackedStrings(a(`${name}Bytes`) as Uint8Array, i32(`${name}Offsets`));
   const postings = (name: string) => {
@@ -266,14 +271,17 @@ function sectionsOf(handle: { fd: number }): Sections | null {
   const first = i32('fileFirst');
   const count = i32('fileCount');
   const files: SnapshotFile[] = keys.map((key, i) => ({ key, size: fileSize[i], mtime: mtime[i], hash: hashes[i], kind: kind[i] ? 'binary' : 'text', lines: lines[i], firstChunk: first[i], chunkCount: count[i] }));
-  return { header, files, a, i32, strings, postings };
+  return { header, files, a, i32, strings, postings, roomyHalves };
 }
 
 /** `length` bytes at `position`, in a buffer of their own (8-aligned views start at offset 0). */
 function readAt(fd: number, position: number, length: number): Uint8Array {
-  const out = new Uint8Array(new ArrayBuffer(length));
-  let at = 0;
-  while (at < length) {
+  return readInto(fd, new Uint8Array(new ArrayBuffer(length)), length, position);
+}
+
+/** Fills out[0, length) with the bytes at `position`. */
+function readInto(fd: number, out: Uint8Array, length: number, position: number): Uint8Array {
+  for (let at = 0; at < length;) {
     const n = readSync(fd, out, at, length - at, position + at);
     if (n === 0) throw new Error('snapshot file is truncated');
     at += n;

@@ -2,7 +2,6 @@
 // lower-cased identifier and by identifier-part stem) and defined names, in flat typed arrays so a
 // query bounds every chunk in a few milliseconds. Serialised by snapshot-file.ts; patched (not
 // rebuilt) when the index changes.
-import { fromFloat16Into } from './float16.js';
 import { Postings } from './postings.js';
 import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
 import type { KeyTriples } from './key-triples.js';
@@ -37,8 +36,12 @@ export interface Snapshot {
   end: Int32Array;
   chars: Int32Array;
   flags: Uint8Array;
-  /** chunks x dim, unit rows. */
-  vectors: Float32Array;
+  /**
+   * chunks x dim: each chunk's unit vector as float16 bits, as the store and the snapshot file keep
+   * them (candidates.ts reads them through a table of the 65,536 values; never widened, so a cold
+   * search reads them as they are and a snapshot holds half the bytes).
+   */
+  halves: Uint16Array;
   /** Lower-cased identifier -> chunks with counts (a whole-identifier term). */
   byLower: Postings;
   /** Stem of an identifier part -> chunks with counts, once per matching part (a part term). */
@@ -93,7 +96,7 @@ export function emptyChanges(o: TermCollectorOptions = {}): SnapshotChanges {
 export function emptySnapshot(dim: number, version = '0.0'): Snapshot {
   return {
     version, dim, files: [], chunkFile: new Int32Array(0), start: new Int32Array(0), end: new Int32Array(0), chars: new Int32Array(0),
-    flags: new Uint8Array(0), vectors: new Float32Array(0), byLower: Postings.empty(), byStem: Postings.empty(),
+    flags: new Uint8Array(0), halves: new Uint16Array(0), byLower: Postings.empty(), byStem: Postings.empty(),
     defStart: new Int32Array(1), defNames: [], defPlain: new Uint8Array(0), byDefLower: Postings.empty(), byDefStem: Postings.empty(),
     baseChunks: 0, baseVersion: version,
   };
@@ -176,7 +179,7 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
     }
     f.chunkCount = placed.length - f.firstChunk;
   });
-  // The postings first: the changes' triples go as they are merged, before the vectors are widened.
+  // The postings first: the changes' triples go as they are merged, before the other arrays are made.
   const byLower = merged('lower', (t) => old.byLower.merge(remap, t, rowChunk));
   const byStem = merged('stem', (t) => old.byStem.merge(remap, t, rowChunk));
   const byDefLower = merged('defLower', (t) => old.byDefLower.merge(remap, t, rowChunk));
@@ -189,13 +192,13 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
   const out: Snapshot = {
     ...emptySnapshot(dim, version), files,
     chunkFile: Int32Array.from(placedFile), start: new Int32Array(n), end: new Int32Array(n), chars: new Int32Array(n),
-    flags: new Uint8Array(n), vectors: new Float32Array(n * dim), defStart: new Int32Array(n + 1),
+    flags: new Uint8Array(n), halves: new Uint16Array(n * dim), defStart: new Int32Array(n + 1),
     byLower, byStem, byDefLower, byDefStem,
   };
   placed.forEach((p, c) => {
     if (p >= 0) {
       out.start[c] = old.start[p]; out.end[c] = old.end[p]; out.chars[c] = old.chars[p]; out.flags[c] = old.flags[p];
-      out.vectors.set(old.vectors.subarray(p * dim, (p + 1) * dim), c * dim);
+      out.halves.set(old.halves.subarray(p * dim, (p + 1) * dim), c * dim);
       names.addFrom(oldNames, old.defStart[p], old.defStart[p + 1]);
       for (let j = old.defStart[p]; j < old.defStart[p + 1]; j++) plain.push(old.defPlain[j]);
     } else putRow(out, c, ch.rows[-1 - p], names, plain);
@@ -229,7 +232,7 @@ function appendChanges(old: Snapshot, ch: SnapshotChanges, version: string, file
   const out: Snapshot = {
     ...old, version, files,
     start: resized(old.start, n), end: resized(old.end, n), chars: resized(old.chars, n), flags: resized(old.flags, n),
-    vectors: extended(old.vectors, n * dim), defStart: resized(old.defStart, n + 1), chunkFile: chunkFiles(files, n),
+    halves: extended(old.halves, n * dim), defStart: resized(old.defStart, n + 1), chunkFile: chunkFiles(files, n),
   };
   const names = new PackedStringsBuilder();
   const oldNames = PackedStrings.of(old.defNames);
@@ -252,7 +255,7 @@ function appendChanges(old: Snapshot, ch: SnapshotChanges, version: string, file
 function putRow(out: Snapshot, c: number, r: ChunkRow, names: PackedStringsBuilder, plain: number[]): void {
   out.start[c] = r.start; out.end[c] = r.end; out.chars[c] = r.chars;
   out.flags[c] = (r.hasTokens ? HAS_TOKENS : 0) | (r.blank ? BLANK : 0);
-  fromFloat16Into(r.halves, out.vectors, c * out.dim);
+  out.halves.set(r.halves, c * out.dim);
   for (const d of r.defs) { names.add(d); plain.push(PLAIN_IDENTIFIER.test(d) ? 1 : 0); }
 }
 

@@ -17,6 +17,9 @@ export function joined<T extends Typed>(a: T, b: ArrayLike<number>): T {
   return out;
 }
 
+/** Arrays that `extended` grows in place. */
+type Growable = Float32Array | Uint16Array;
+
 /** Per buffer made by `extended`: how many elements its longest view uses (the rest is spare room). */
 const inUse = new WeakMap<ArrayBufferLike, number>();
 
@@ -26,26 +29,30 @@ const inUse = new WeakMap<ArrayBufferLike, number>();
  * still sees only its own elements): appending a few rows to a large array then costs no copy.
  * Otherwise it is a copy with an eighth more room than asked.
  */
-export function extended(a: Float32Array, n: number): Float32Array {
-  const at = a.byteOffset / 4;
-  if (inUse.get(a.buffer) === at + a.length && (at + n) * 4 <= a.buffer.byteLength) {
+export function extended<T extends Growable>(a: T, n: number): T {
+  const ctor = a.constructor as new (b: ArrayBufferLike, offset: number, length: number) => T;
+  const width = a.BYTES_PER_ELEMENT;
+  const at = a.byteOffset / width;
+  if (inUse.get(a.buffer) === at + a.length && (at + n) * width <= a.buffer.byteLength) {
     inUse.set(a.buffer, at + n);
-    return new Float32Array(a.buffer, a.byteOffset, n);
+    return new ctor(a.buffer, a.byteOffset, n);
   }
-  const out = roomy(n);
+  const out = roomy(ctor as unknown as RoomyCtor<T>, n);
   out.set(a);
   return out;
 }
 
+type RoomyCtor<T extends Growable> = { new (b: ArrayBuffer, offset: number, length: number): T; BYTES_PER_ELEMENT: number };
+
 /** A zeroed array of length `n` in a buffer with an eighth more room, which `extended` grows into. */
-export function roomy(n: number): Float32Array {
-  const out = new Float32Array(new ArrayBuffer((n + (n >> 3)) * 4), 0, n);
+function roomy<T extends Growable>(ctor: RoomyCtor<T>, n: number): T {
+  const out = new ctor(new ArrayBuffer((n + (n >> 3)) * ctor.BYTES_PER_ELEMENT), 0, n);
   inUse.set(out.buffer, n);
   return out;
 }
 
 /** `a`, a view at the start of a `roomy` buffer, as the one `extended` grows from now on. */
-export function inUseUpTo(a: Float32Array): Float32Array {
-  inUse.set(a.buffer, a.byteOffset / 4 + a.length);
+export function inUseUpTo(a: Growable): Growable {
+  inUse.set(a.buffer, a.byteOffset / a.BYTES_PER_ELEMENT + a.length);
   return a;
 }

@@ -5,7 +5,7 @@
 // disables it). The cache is only an accelerator: a missing, unreadable or damaged entry (its SHA-256
 // checksum does not match) is rebuilt, a failed write is ignored and leaves no temp file behind.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,10 +51,13 @@ function compilerFingerprint(): string | null {
 
 function hashFiles(): string {
   const hash = createHash('sha256');
-  const here = path.dirname(fileURLToPath(import.meta.url));
+  const self = fileURLToPath(import.meta.url);
+  // This module's directory; from the bundled CLI (dist/src/cli), the built modules it was bundled from.
+  const here = [path.dirname(self), path.join(path.dirname(self), '..', 'model')].find((d) => existsSync(path.join(d, 'tokenizer')));
+  if (!here) throw new Error('the tokenizer sources are not beside this module');
   const tokenizerDir = path.join(here, 'tokenizer');
   const files = [
-    ...['tokenizer-file', 'tokenizer-meta'].map((name) => path.join(here, name + path.extname(fileURLToPath(import.meta.url)))),
+    ...['tokenizer-file', 'tokenizer-meta'].map((name) => path.join(here, name + path.extname(self))),
     ...readdirSync(tokenizerDir).filter((f) => /\.[jt]s$/.test(f) && !f.endsWith('.d.ts')).sort().map((f) => path.join(tokenizerDir, f)),
   ];
   for (const f of files) hash.update(path.basename(f)).update(readFileSync(f));

@@ -45,7 +45,7 @@ export function edit(keys: string[], word: string): SnapshotChanges {
 /** What a snapshot means, whatever its chunk numbering: per file its chunks, per term its (file, line, count) entries. */
 export function canonical(s: Snapshot): unknown {
   const chunk = (c: number) => ({
-    start: s.start[c], end: s.end[c], chars: s.chars[c], flags: s.flags[c], vector: [...s.vectors.subarray(c * DIM, (c + 1) * DIM)], // rounded to float16 once, in memory as at rest
+    start: s.start[c], end: s.end[c], chars: s.chars[c], flags: s.flags[c], vector: [...s.halves.subarray(c * DIM, (c + 1) * DIM)], // float16 bits, in memory as at rest
     defs: Array.from({ length: s.defStart[c + 1] - s.defStart[c] }, (_, j) => [s.defNames.at(s.defStart[c] + j), s.defPlain[s.defStart[c] + j]]),
   });
   const files = s.files.map((f) => ({ ...f, firstChunk: 0, chunks: Array.from({ length: f.chunkCount }, (_, j) => chunk(f.firstChunk + j)) }));

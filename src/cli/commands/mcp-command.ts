@@ -1,16 +1,16 @@
 // simgrep mcp [ROOT]: an MCP server on stdio (stdout carries only the protocol; notes go to stderr).
 // Searches are confined to ROOT (default: the working directory).
-import { readFileSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createActionEngine } from '../../actions/engine.js';
 import { SimgrepError } from '../../errors.js';
 import { createMcpServer } from '../../mcp/server.js';
 import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
+import { simgrepVersion } from '../../version.js';
 
 export async function runMcpCommand(flags: ParsedFlags, args: string[]): Promise<number> {
   if (args.length > 1) throw new SimgrepError('BAD_FLAG', 'usage: simgrep mcp [ROOT] (one root directory at most)');
-  const version = (JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  const version = simgrepVersion();
   const engine = createActionEngine({
     model: flags.model as string | undefined,
     concurrency: flags.concurrency as number | undefined,

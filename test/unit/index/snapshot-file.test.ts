@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { emptySnapshot, liveChunks, patchSnapshot, type ChunkRow } from '../../../src/index/snapshot.js';
 import { deltaPathOf, readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from '../../../src/index/snapshot-file.js';
 import { TermCollector } from '../../../src/index/term-collector.js';
-import { fromFloat16, toFloat16 } from '../../../src/index/float16.js';
+import { toFloat16 } from '../../../src/index/float16.js';
 import { DIM, build, canonical, dump, edit, idents, keysOf } from '../../helpers/snapshots.js';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'simgrep-snapfile-'));
@@ -25,8 +25,8 @@ describe('snapshot file', () => {
     // dump() looks up every key: the first lookups read from the file, later ones from memory.
     expect(keysOf(back.byLower).length).toBeGreaterThan(40);
     expect(dump(back)).toEqual(dump(s));
-    // The rows' vectors were rounded to float16 once, as the file stores them: they read back bit for bit.
-    expect(back.vectors).toEqual(s.vectors);
+    // The rows' vectors are float16 bits, in memory as in the file: they read back bit for bit.
+    expect(back.halves).toEqual(s.halves);
     // Written again from what was read (packed names and file-backed postings), it is the same file.
     const again = path.join(tmp, 'b.bin');
     writeSnapshotFile(again, back);
@@ -63,7 +63,7 @@ describe('snapshot file', () => {
     const first = edit(['/t/dir0/file000.ts', '/t/new.ts'], 'one');
     const read = readSnapshotFile(file, '1.1')!;
     const appended = patchSnapshot(read, first, '2.2');
-    expect(appended.vectors.buffer).toBe(read.vectors.buffer); // the vectors read have room: appended in place
+    expect(appended.halves.buffer).toBe(read.halves.buffer); // the vectors read have room: appended in place
     expect([appended.baseChunks, appended.start.length, appended.baseVersion]).toEqual([80, 84, '1.1']); // 2 dead, 4 appended
     expect(liveChunks(appended)).toBe(82);
     expect(canonical(appended)).toEqual(canonical(patchSnapshot(base, first, '2.2', { compactAbove: 0 })));
@@ -73,7 +73,7 @@ describe('snapshot file', () => {
     // A second append keeps one tail; past the churn limit the next patch compacts.
     const second = edit(['/t/dir1/file001.ts'], 'two');
     const again = patchSnapshot(back, second, '3.3');
-    expect(again.vectors.buffer).toBe(back.vectors.buffer); // base + delta read with room too
+    expect(again.halves.buffer).toBe(back.halves.buffer); // base + delta read with room too
     expect([again.baseChunks, again.start.length]).toEqual([80, 86]);
     expect(canonical(again)).toEqual(canonical(patchSnapshot(patchSnapshot(base, first, '2.2', { compactAbove: 0 }), second, '3.3', { compactAbove: 0 })));
     const many = edit(Array.from({ length: 8 }, (_, i) => `/t/dir${i % 3}/file${String(i + 10).padStart(3, '0')}.ts`), 'three');
@@ -87,7 +87,7 @@ describe('snapshot file', () => {
     expect(readFileSync(deltaPathOf(file)).length).toBeGreaterThan(0);
   });
 
-  it('writes vectors longer than one float16 block bit for bit (they are rounded block by block as they are written)', () => {
+  it('reads many rows\' vectors back bit for bit, in an array of their own with room to append', () => {
     const dim = 256;
     const rows: ChunkRow[] = Array.from({ length: 300 }, (_, i) => ({
       path: `/t/f${String(i).padStart(3, '0')}.ts`, start: 0, end: 5, hasTokens: true, chars: 10, blank: false, defs: [],
@@ -95,12 +95,14 @@ describe('snapshot file', () => {
     }));
     const files = rows.map((r) => ({ key: r.path, size: 1, mtime: 1, hash: r.path, kind: 'text' as const, lines: 5 }));
     const s = patchSnapshot(emptySnapshot(dim, '1.1'), { dropChunksOf: new Set(), dropFiles: new Set(), files, rows, terms: new TermCollector() }, '1.1');
-    expect(s.vectors.length).toBeGreaterThan(65_536);
+    expect(s.halves.length).toBeGreaterThan(65_536);
     const file = path.join(tmp, 'v.bin');
     writeSnapshotFile(file, s);
-    const expected = new Float32Array(300 * dim);
-    rows.forEach((r, i) => expected.set(fromFloat16(r.halves), i * dim));
-    expect(readSnapshotFile(file, '1.1')!.vectors).toEqual(expected);
+    const expected = new Uint16Array(300 * dim);
+    rows.forEach((r, i) => expected.set(r.halves, i * dim));
+    const back = readSnapshotFile(file, '1.1')!;
+    expect(back.halves).toEqual(expected);
+    expect(back.halves.buffer.byteLength).toBeGreaterThan(expected.byteLength); // not a view into the file's other sections
   });
 
   it('consumes the changes when asked: the same snapshot, compacted or appended, and the triples of the changes let go', () => {
