@@ -8,7 +8,7 @@ export function timer(what: string): (phase: string) => void {
   return (phase) => {
     const now = performance.now();
     const m = process.memoryUsage();
-    process.stderr.write(`[${what}] ${phase}: ${(now - last).toFixed(1)} ms (rss ${Math.round(m.rss / 1048576)} MB, heap ${Math.round(m.heapUsed / 1048576)} MB, external ${Math.round((m.external + m.arrayBuffers) / 1048576)} MB)\n`);
+    process.stderr.write(`[${what}] ${phase}: ${(now - last).toFixed(1)} ms (at ${now.toFixed(0)} ms since start; rss ${Math.round(m.rss / 1048576)} MB, heap ${Math.round(m.heapUsed / 1048576)} MB, external ${Math.round((m.external + m.arrayBuffers) / 1048576)} MB)\n`);
     last = now;
   };
 }

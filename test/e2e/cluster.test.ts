@@ -103,7 +103,8 @@ afterAll(async () => {
 describe('cluster search', () => {
   it('a search on one machine loads neither BullMQ nor ioredis (its start-up is unchanged)', async () => {
     const hook = path.join(home, 'hook.mjs');
-    writeFileSync(hook, 'export async function resolve(s, c, n) { if (/^(bullmq|ioredis)$|(^|\\/)cluster\\//.test(s)) process.stderr.write(`LOADED ${s}\\n`); return n(s, c); }\n');
+    // The coordinator is cluster/coordinator.js, or its part of the bundled CLI (bundle-coordinator-<hash>.js).
+    writeFileSync(hook, 'export async function resolve(s, c, n) { if (/^(bullmq|ioredis)$|(^|\\/)cluster\\/|bundle-coordinator-/.test(s)) process.stderr.write(`LOADED ${s}\\n`); return n(s, c); }\n');
     const run = (extra: string[]) => new Promise<string>((resolve) => {
       const p = spawn(process.execPath, ['--no-warnings', '--experimental-loader', hook, cliPath, 'retry the request', path.join(home, 'tree'), '-J', '0', ...extra], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
       let err = '';
@@ -111,7 +112,7 @@ describe('cluster search', () => {
       p.on('close', () => resolve(err));
     });
     expect((await run([])).match(/LOADED .*/g)).toBeNull();
-    expect((await run(['--cluster', `redis://127.0.0.1:${await freePort()}`])).match(/LOADED .*/g)).toEqual(['LOADED ./cluster/coordinator.js', 'LOADED ioredis']);
+    expect((await run(['--cluster', `redis://127.0.0.1:${await freePort()}`])).match(/LOADED .*/g)?.map((l) => l.replace(/bundle-coordinator-\w+\.js/, 'cluster/coordinator.js'))).toEqual(['LOADED ./cluster/coordinator.js', 'LOADED ioredis']);
   });
 
   it('answers exactly as one machine with 1, 2 and 4 workers and shards from tiny to large', async () => {
