@@ -11,7 +11,7 @@ export interface Lexicon {
   df(term: string): number;
 }
 
-/** The first line that is not `term<TAB>count` (blank lines pass). */
+/** The first line that is not `term<TAB>count` (blank lines pass; a multiline `$` also ends a line at `\r`, so CRLF files read). */
 const BAD_LINE = /^(?![^\t\n]+\t[0-9]+$).+$/m;
 const DOCS_LINE = /^#docs\t([0-9]+)$/m;
 

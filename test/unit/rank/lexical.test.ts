@@ -40,6 +40,12 @@ describe('lexicon', () => {
   it('rejects a file without the #docs header or with a bad line, saying what it expected', () => {
     expect(() => parseLexicon('a\t1\n')).toThrow(/#docs/);
     expect(() => parseLexicon('#docs\t3\nnope\n')).toThrow(/term<TAB>count/);
+    // Anywhere in the file, with the line named: a count that is not a number, a missing term.
+    expect(() => parseLexicon('#docs\t3\nok\t1\nretry\tmany\nz\t2\n')).toThrow(/bad line "retry\tmany"/);
+    expect(() => parseLexicon('#docs\t3\n\t4\n')).toThrow(/term<TAB>count/);
+    // Blank lines and CRLF endings are read; the header may come after terms.
+    const l = parseLexicon('retry\t2\r\n\n#docs\t10\r\nupload\t5');
+    expect([l.docs, l.df('retry'), l.df('upload'), l.df('missing')]).toEqual([10, 2, 5, 0]);
   });
 });
 
