@@ -64,6 +64,11 @@ export interface UpdateIndexOptions {
   spillDir?: string;
   signal?: AbortSignal;
   onProgress?: (p: IndexProgress) => void;
+  /**
+   * Once every new chunk is embedded (the last commit may still be writing), with the bytes read: a big
+   * run can let its worker threads go before its last commit and the snapshot, not after.
+   */
+  onEmbedded?: (bytesRead: number) => Promise<void> | void;
 }
 
 export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
@@ -74,6 +79,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const seen = new Set<string>();
   const newBatch = (executor: Executor) => new ChunkBatch({
     store: o.store, executor, chunkLines: o.chunkLines, signal: o.signal,
+    onEmbedded: o.onEmbedded && (() => o.onEmbedded!(report.bytes)),
     onCommit(c) {
       report.chunks += c.chunks.length;
       report.reused += c.reused;
