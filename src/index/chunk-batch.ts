@@ -32,6 +32,12 @@ export interface ChunkBatchOptions {
   /** Aborts a run paused by the test failpoint below. */
   signal?: AbortSignal;
   /**
+   * The store held nothing when the run began (and the run starts each file once): no file it starts
+   * has chunks to drop or a state to replace, so commits skip the deletes (each scans the chunks
+   * table) and append file states instead of merging them.
+   */
+  fresh?: boolean;
+  /**
    * After each commit: the chunks written, their vectors as float16 bits (rows x dim, as the store and
    * the snapshot file keep them), whether each has tokens, and the file states recorded.
    */
@@ -113,13 +119,13 @@ export class ChunkBatch {
     const work = (async () => {
       const { vectors, reused } = await embedding;
       await before;
-      await writing(() => this.o.store.deleteChunksOf(starting));
+      if (!this.o.fresh) await writing(() => this.o.store.deleteChunksOf(starting));
       const written = columns(chunks, vectors);
       await writing(() => this.o.store.addChunks(written));
       await writing(() => this.o.store.writeFiles({
         path: done.map((f) => f.key), size: Float64Array.from(done, (f) => f.size), mtime: Float64Array.from(done, (f) => f.mtime),
         hash: done.map((f) => f.hash), kind: done.map((f) => f.kind), lines: Int32Array.from(done, (f) => f.lines), chunks: Int32Array.from(done, (f) => f.chunks),
-      }));
+      }, { allNew: this.o.fresh }));
       this.o.onCommit({ chunks, halves: written.vector, hasTokens: written.hasTokens, files: done, reused });
       await failpoint(++this.commits, this.o.signal);
     })();
