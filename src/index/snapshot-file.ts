@@ -8,7 +8,7 @@
 // are float16 at rest (half the bytes); candidates.ts widens its margin by their rounding.
 import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { Postings, type Entries } from './postings.js';
-import { chunkFiles, type Snapshot, type SnapshotFile } from './snapshot.js';
+import { chunkFiles, vectorHalvesOf, type Snapshot, type SnapshotFile } from './snapshot.js';
 import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
 import { toFloat16Into, fromFloat16Into } from './float16.js';
 import { inUseUpTo, joined, resized, roomy } from './typed-arrays.js';
@@ -55,11 +55,17 @@ function chunkSections(s: Snapshot, from: number, to: number): Section[] {
   return [
     { name: 'start', array: s.start.subarray(from, to) }, { name: 'end', array: s.end.subarray(from, to) },
     { name: 'chars', array: s.chars.subarray(from, to) }, { name: 'flags', array: s.flags.subarray(from, to) },
-    { name: 'vectors', halvesOf: s.vectors.subarray(from * s.dim, to * s.dim) },
+    vectorsSection(s, from, to),
     { name: 'defStart', array: s.defStart.subarray(from, to + 1) },
     ...stringSections('defNames', PackedStrings.of(s.defNames).slice(d0, d1)),
     { name: 'defPlain', array: s.defPlain.subarray(d0, d1) },
   ];
+}
+
+/** Chunks [from, to)'s vectors: the float16 bits a patched snapshot holds, else its float32 vectors rounded block by block (the same bits). */
+function vectorsSection(s: Snapshot, from: number, to: number): Section {
+  const halves = vectorHalvesOf(s);
+  return halves ? { name: 'vectors', array: halves.subarray(from * s.dim, to * s.dim) } : { name: 'vectors', halvesOf: s.vectors.subarray(from * s.dim, to * s.dim) };
 }
 
 function stringSections(name: string, list: StringList): Section[] {

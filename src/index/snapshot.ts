@@ -2,7 +2,7 @@
 // lower-cased identifier and by identifier-part stem) and defined names, in flat typed arrays so a
 // query bounds every chunk in a few milliseconds. Serialised by snapshot-file.ts; patched (not
 // rebuilt) when the index changes.
-import { fromFloat16Into } from './float16.js';
+import { fromFloat16Into, toFloat16Into } from './float16.js';
 import { Postings } from './postings.js';
 import { PackedStrings, PackedStringsBuilder, type StringList } from './string-list.js';
 import type { KeyTriples } from './key-triples.js';
@@ -189,22 +189,49 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
   const out: Snapshot = {
     ...emptySnapshot(dim, version), files,
     chunkFile: Int32Array.from(placedFile), start: new Int32Array(n), end: new Int32Array(n), chars: new Int32Array(n),
-    flags: new Uint8Array(n), vectors: new Float32Array(n * dim), defStart: new Int32Array(n + 1),
+    flags: new Uint8Array(n), defStart: new Int32Array(n + 1),
     byLower, byStem, byDefLower, byDefStem,
   };
+  // The vectors are gathered as float16 bits (as the rows and the file keep them) and widened when
+  // first read: a run that only saves the snapshot never holds them as float32 (a first build's 26 MB).
+  const halves = new Uint16Array(n * dim);
   placed.forEach((p, c) => {
     if (p >= 0) {
       out.start[c] = old.start[p]; out.end[c] = old.end[p]; out.chars[c] = old.chars[p]; out.flags[c] = old.flags[p];
-      out.vectors.set(old.vectors.subarray(p * dim, (p + 1) * dim), c * dim);
+      // Exact: every snapshot's vectors are float16 widened.
+      toFloat16Into(old.vectors.subarray(p * dim, (p + 1) * dim), halves, c * dim);
       names.addFrom(oldNames, old.defStart[p], old.defStart[p + 1]);
       for (let j = old.defStart[p]; j < old.defStart[p + 1]; j++) plain.push(old.defPlain[j]);
-    } else putRow(out, c, ch.rows[-1 - p], names, plain);
+    } else {
+      const r = ch.rows[-1 - p];
+      putRow(out, c, r, names, plain);
+      halves.set(r.halves, c * dim);
+    }
     out.defStart[c + 1] = names.length;
   });
   out.defNames = names.build();
   out.defPlain = Uint8Array.from(plain);
   out.baseChunks = n;
-  return out;
+  return withWidenedOnRead(out, halves);
+}
+
+/** The float16 bits of snapshots made by a compacting patch, whose float32 vectors are widened from them when first read. */
+const vectorHalves = new WeakMap<Snapshot, Uint16Array>();
+
+/** A snapshot's vectors as float16 bits when it holds them so (the file writer takes them as they are), else undefined. */
+export function vectorHalvesOf(s: Snapshot): Uint16Array | undefined {
+  return vectorHalves.get(s);
+}
+
+/** `s` with its `vectors` widened from `halves` on first read (a copy made by spreading `s` reads them). */
+function withWidenedOnRead(s: Snapshot, halves: Uint16Array): Snapshot {
+  let vectors: Float32Array | null = null;
+  Object.defineProperty(s, 'vectors', {
+    enumerable: true,
+    get: () => (vectors ??= fromFloat16Into(halves, new Float32Array(halves.length), 0)),
+  });
+  vectorHalves.set(s, halves);
+  return s;
 }
 
 /** The changes appended after the old snapshot's chunks: its arrays are copied, its postings shared. */
@@ -237,6 +264,7 @@ function appendChanges(old: Snapshot, ch: SnapshotChanges, version: string, file
   const plain = Array.from(old.defPlain);
   order.forEach((i, j) => {
     putRow(out, n0 + j, ch.rows[i], names, plain);
+    fromFloat16Into(ch.rows[i].halves, out.vectors, (n0 + j) * dim);
     out.defStart[n0 + j + 1] = names.length;
   });
   out.defNames = names.build();
@@ -248,11 +276,10 @@ function appendChanges(old: Snapshot, ch: SnapshotChanges, version: string, file
   return out;
 }
 
-/** A new row as chunk c of `out`: its place, flags and vector, its defined names added. */
-function putRow(out: Snapshot, c: number, r: ChunkRow, names: PackedStringsBuilder, plain: number[]): void {
+/** A new row as chunk c of `out`: its place and flags, its defined names added (its vector is the caller's to place). */
+function putRow(out: Omit<Snapshot, 'vectors'>, c: number, r: ChunkRow, names: PackedStringsBuilder, plain: number[]): void {
   out.start[c] = r.start; out.end[c] = r.end; out.chars[c] = r.chars;
   out.flags[c] = (r.hasTokens ? HAS_TOKENS : 0) | (r.blank ? BLANK : 0);
-  fromFloat16Into(r.halves, out.vectors, c * out.dim);
   for (const d of r.defs) { names.add(d); plain.push(PLAIN_IDENTIFIER.test(d) ? 1 : 0); }
 }
 

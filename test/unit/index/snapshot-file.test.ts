@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { emptySnapshot, liveChunks, patchSnapshot, type ChunkRow } from '../../../src/index/snapshot.js';
+import { emptySnapshot, liveChunks, patchSnapshot, vectorHalvesOf, type ChunkRow } from '../../../src/index/snapshot.js';
 import { deltaPathOf, readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from '../../../src/index/snapshot-file.js';
 import { TermCollector } from '../../../src/index/term-collector.js';
 import { fromFloat16, toFloat16 } from '../../../src/index/float16.js';
@@ -31,6 +31,21 @@ describe('snapshot file', () => {
     const again = path.join(tmp, 'b.bin');
     writeSnapshotFile(again, back);
     expect(readFileSync(again).equals(readFileSync(file))).toBe(true);
+  });
+
+  it('writes a patched snapshot from its float16 vectors, not widened until read, as it writes them widened', () => {
+    const s = build(30, '4.4');
+    expect(vectorHalvesOf(s)).toBeDefined();
+    const fromHalves = path.join(tmp, 'h16.bin');
+    writeSnapshotFile(fromHalves, s);
+    expect(vectorHalvesOf(s)!.length).toBe(s.vectors.length);
+    // A copy by spreading has its vectors as float32 only (widened when the spread read them): the same file.
+    const widened = { ...s };
+    expect(vectorHalvesOf(widened)).toBeUndefined();
+    const fromFloats = path.join(tmp, 'h32.bin');
+    writeSnapshotFile(fromFloats, widened);
+    expect(readFileSync(fromHalves).equals(readFileSync(fromFloats))).toBe(true);
+    expect(readSnapshotFile(fromHalves, '4.4')!.vectors).toEqual(fromFloat16(vectorHalvesOf(s)!));
   });
 
   it('patches a snapshot read from a file like one built in memory', () => {
