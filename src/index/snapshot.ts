@@ -176,7 +176,7 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
     }
     f.chunkCount = placed.length - f.firstChunk;
   });
-  // The postings first: the changes' triples go as they are merged, before the vectors are widened.
+  // The postings first: the changes' triples go as they are merged, before the vectors are gathered.
   const byLower = merged('lower', (t) => old.byLower.merge(remap, t, rowChunk));
   const byStem = merged('stem', (t) => old.byStem.merge(remap, t, rowChunk));
   const byDefLower = merged('defLower', (t) => old.byDefLower.merge(remap, t, rowChunk));
