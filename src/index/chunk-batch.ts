@@ -32,10 +32,21 @@ export interface ChunkBatchOptions {
   /** Aborts a run paused by the test failpoint below. */
   signal?: AbortSignal;
   /**
+   * The store held nothing when the run began (and the run starts each file once): no file it starts
+   * has chunks to drop or a state to replace, so commits skip the deletes (each scans the chunks
+   * table) and append file states instead of merging them.
+   */
+  fresh?: boolean;
+  /**
    * After each commit: the chunks written, their vectors as float16 bits (rows x dim, as the store and
    * the snapshot file keep them), whether each has tokens, and the file states recorded.
    */
   onCommit(c: { chunks: PendingChunk[]; halves: Uint16Array; hasTokens: boolean[]; files: FileState[]; reused: number }): void;
+  /**
+   * Once every batch's vectors are in (in finish(), before the last commit is written): nothing more
+   * is embedded, so the caller may let the executor's threads go while that commit writes.
+   */
+  onEmbedded?(): Promise<void> | void;
 }
 
 /** Lines per commit: big enough that commits are rare, small enough that a kill loses little. */
@@ -55,6 +66,8 @@ export class ChunkBatch {
   private seen = 0;
   private previous: Promise<void> = Promise.resolve();
   private older: Promise<void> = Promise.resolve();
+  /** Every batch's embedding so far (a later batch's requests can finish before an earlier one's last). */
+  private embedded: Promise<void> = Promise.resolve();
   private commits = 0;
 
   constructor(private readonly o: ChunkBatchOptions) {}
@@ -80,6 +93,8 @@ export class ChunkBatch {
 
   async finish(): Promise<void> {
     await this.flush();
+    await this.embedded;
+    await this.o.onEmbedded?.();
     await this.previous;
   }
 
@@ -97,23 +112,29 @@ export class ChunkBatch {
     // At most two batches in flight: wait for the one before the previous to land.
     await this.older;
     const before = this.previous;
-    const work = (async () => {
+    const embedding = (async () => {
       const reuse = await this.o.store.vectorsByHash(hadVectors);
-      const { vectors, reused } = await this.embed(chunks, reuse);
+      return this.embed(chunks, reuse);
+    })();
+    const work = (async () => {
+      const { vectors, reused } = await embedding;
       await before;
-      await writing(() => this.o.store.deleteChunksOf(starting));
+      if (!this.o.fresh) await writing(() => this.o.store.deleteChunksOf(starting));
       const written = columns(chunks, vectors);
       await writing(() => this.o.store.addChunks(written));
       await writing(() => this.o.store.writeFiles({
         path: done.map((f) => f.key), size: Float64Array.from(done, (f) => f.size), mtime: Float64Array.from(done, (f) => f.mtime),
         hash: done.map((f) => f.hash), kind: done.map((f) => f.kind), lines: Int32Array.from(done, (f) => f.lines), chunks: Int32Array.from(done, (f) => f.chunks),
-      }));
+      }, { allNew: this.o.fresh }));
       this.o.onCommit({ chunks, halves: written.vector, hasTokens: written.hasTokens, files: done, reused });
       await failpoint(++this.commits, this.o.signal);
     })();
     work.catch(() => {}); // awaited by the next flush or finish()
     this.older = this.previous;
     this.previous = work;
+    // A failed embedding fails `work` too, which finish() throws.
+    const earlier = this.embedded;
+    this.embedded = embedding.then(() => earlier, () => earlier);
   }
 
   /** Unit vectors of the chunks (rows x dim): reused by text hash where possible, else embedded. */

@@ -64,6 +64,11 @@ export interface UpdateIndexOptions {
   spillDir?: string;
   signal?: AbortSignal;
   onProgress?: (p: IndexProgress) => void;
+  /**
+   * Once every new chunk is embedded (the last commit may still be writing), with the bytes read: a big
+   * run can let its worker threads go before its last commit and the snapshot, not after.
+   */
+  onEmbedded?: (bytesRead: number) => Promise<void> | void;
 }
 
 export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
@@ -71,9 +76,12 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const patch: SnapshotPatch = emptyChanges({ spillDir: o.spillDir });
   const report: IndexReport = { files: 0, indexed: 0, lines: 0, bytes: 0, bytesToRead: 0, ms: 0, unchanged: 0, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [], patch };
   const states = new Map((o.states ?? await o.store.fileStates()).map((s) => [s.key, s]));
+  // Checked under the caller's lock: nothing else writes while the run does.
+  const fresh = await o.store.isEmpty();
   const seen = new Set<string>();
   const newBatch = (executor: Executor) => new ChunkBatch({
-    store: o.store, executor, chunkLines: o.chunkLines, signal: o.signal,
+    store: o.store, executor, chunkLines: o.chunkLines, signal: o.signal, fresh,
+    onEmbedded: o.onEmbedded && (() => o.onEmbedded!(report.bytes)),
     onCommit(c) {
       report.chunks += c.chunks.length;
       report.reused += c.reused;
@@ -110,6 +118,8 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   for await (const entry of entries) {
     if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
     const key = fileKey(entry.path);
+    // A file reached through two overlapping roots is checked (and indexed) once.
+    if (seen.has(key)) continue;
     seen.add(key);
     report.files++;
     try {

@@ -25,6 +25,8 @@ export interface IndexStore {
   writeMeta(entries: Record<string, string>): Promise<void>;
   /** The latest version (changes with every commit). */
   version(): Promise<StoreVersion>;
+  /** True when it holds no chunk and no file state (a first build, or a crashed first build's nothing). */
+  isEmpty(): Promise<boolean>;
   fileStates(at?: StoreVersion): Promise<FileState[]>;
   /** Every chunk's place and vector. */
   chunkVectors(at?: StoreVersion): Promise<ChunkVector[]>;
@@ -34,8 +36,8 @@ export interface IndexStore {
   addChunks(chunks: ChunkColumns): Promise<void>;
   /** Drops every chunk of these files. */
   deleteChunksOf(paths: string[]): Promise<void>;
-  /** Upserts file states. */
-  writeFiles(files: FileColumns): Promise<void>;
+  /** Upserts file states; with `allNew` (none of them is stored yet) they are appended, without the merge's join. */
+  writeFiles(files: FileColumns, o?: { allNew?: boolean }): Promise<void>;
   /** Drops files and their chunks (chunks first). */
   deleteFiles(paths: string[]): Promise<void>;
   /** Compacts small commits into larger files and drops older versions (when many have piled up). */
@@ -120,6 +122,11 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
       };
       return `${await v('chunks')}.${await v('files')}`;
     },
+    async isEmpty() {
+      // Tables are only ever opened here, never made: a missing one holds nothing.
+      const rowsOf = async (name: string) => (await (tables.get(name) ?? await tryOpen(name))?.countRows()) ?? 0;
+      return (await rowsOf('chunks')) === 0 && (await rowsOf('files')) === 0;
+    },
     async fileStates(at) {
       const t = await (await readAt('files', part(at, 1), files)).query().toArrow();
       const path = strings(t, 'path');
@@ -155,8 +162,9 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
     async deleteChunksOf(paths) {
       if (paths.length > 0) await (await chunks()).delete(inList('path', paths));
     },
-    async writeFiles(f) {
+    async writeFiles(f, wo = {}) {
       if (f.path.length === 0) return;
+      if (wo.allNew) { await (await files()).add(fileTable(f)); return; }
       await (await files()).mergeInsert('path').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(fileTable(f));
     },
     async deleteFiles(paths) {

@@ -8,6 +8,7 @@ export const unsavedStore: IndexStore = {
   readMeta: async () => ({}),
   writeMeta: async () => {},
   version: async () => 'unsaved',
+  isEmpty: async () => true,
   fileStates: async () => [],
   chunkVectors: async () => [],
   // Nothing to reuse: every chunk of a changed file is embedded (a few files at most).

@@ -42,9 +42,9 @@ import { writing } from './writing.js';
  */
 const POOL_FROM_BYTES = 1 << 20;
 /**
- * An index run that read this much lets the worker threads go before it builds the snapshot: their
- * ~30 MB come off a big build's peak, about what the snapshot of this much text adds to it. The next
- * search that needs them starts them again (~100 ms, once).
+ * An index run that read this much lets the worker threads go once it has embedded everything, before
+ * its last commit is written and the snapshot built (a big build's two highest points of memory): their
+ * ~40 MB are gone by then. The next search that needs them starts them again (~100 ms, once).
  */
 const RELEASE_WORKERS_FROM_BYTES = 16 << 20;
 
@@ -311,11 +311,15 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const states = before ? statesOf(before) : undefined;
     // Term triples wait on the disk the index goes to (the system's temp directory may be memory).
     const spillDir = remote ? tmpdir() : dir;
-    const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir });
-    // What only collecting needed goes before the snapshot is built: a big run's worker threads, identifier table and key lookups.
-    report.patch.terms.settle();
     // Only threads of its own searcher that no search is using (a shared searcher's may be busy elsewhere).
-    if (report.bytes >= RELEASE_WORKERS_FROM_BYTES && !o.searcher && searching === 0) await releaseWorkersOf(searcher);
+    const releaseWorkers = async (bytesRead: number) => {
+      if (bytesRead >= RELEASE_WORKERS_FROM_BYTES && !o.searcher && searching === 0) await releaseWorkersOf(searcher);
+    };
+    const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers });
+    // What only collecting needed goes before the snapshot is built: a big run's identifier table and key lookups.
+    report.patch.terms.settle();
+    // An updater that never said it was done embedding (a cluster build) has its threads let go here.
+    await releaseWorkers(report.bytes);
     mark('update');
     if (compact) await writing(() => s.compact());
     mark('compact');
