@@ -69,7 +69,15 @@ export interface UpdateIndexOptions {
    * run can let its worker threads go before its last commit and the snapshot, not after.
    */
   onEmbedded?: (bytesRead: number) => Promise<void> | void;
+  /**
+   * A run that walks its roots (no `entries`) tells, once it has listed them, what the listing found:
+   * every entry as listed, its warnings, the directories it read and when it started (the workspace
+   * keeps it as the walk record the next run's check of what changed starts from).
+   */
+  onWalked?: (walk: WalkListing) => void;
 }
+
+export interface WalkListing { entries: Entry[]; warnings: SourceWarning[]; listed: string[]; startedMs: number }
 
 export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const started = performance.now();
@@ -97,7 +105,10 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
       });
     },
   });
-  const listing = o.entries ? [] : await sourcesForPaths(o.roots, { remote: o.remote, listOnly: true });
+  const listed: string[] = [];
+  const walkStarted = Date.now();
+  const listing = o.entries ? [] : await sourcesForPaths(o.roots, { remote: o.remote, listOnly: true, onListed: o.onWalked && ((d) => { listed.push(d); }) });
+  const walked: Entry[] = [];
   const source = createPathReader({ remote: o.remote });
   const entries: AsyncIterable<Entry> = o.entries ? iterate(o.entries) : listAll(listing, o.signal);
   // Listing problems count as errors, as in a scan (a file too large is a skip).
@@ -117,6 +128,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const work: { entry: Entry; key: string; size: number; mtime: number; prev: FileState | undefined }[] = [];
   for await (const entry of entries) {
     if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
+    if (o.onWalked) walked.push(entry);
     const key = fileKey(entry.path);
     // A file reached through two overlapping roots is checked (and indexed) once.
     if (seen.has(key)) continue;
@@ -132,7 +144,9 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
       unreadable(entry, e);
     }
   }
-  report.warnings.push(...drainListing());
+  const listingWarnings = drainListing();
+  report.warnings.push(...listingWarnings);
+  if (!o.entries) o.onWalked?.({ entries: walked, warnings: listingWarnings, listed, startedMs: walkStarted });
   const batch = newBatch(await o.executor(report.bytesToRead));
   for (const w of work) {
     if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');

@@ -21,7 +21,7 @@ import { createCandidateSource } from './candidate-source.js';
 import { coverage, fileIndex } from './coverage.js';
 import { timer } from './debug-timer.js';
 import { fileKey, identityOf, isUnder, sameIdentity } from './file-identity.js';
-import { updateIndex, type IndexProgress, type IndexReport, type UpdateIndexOptions } from './indexer.js';
+import { updateIndex, type IndexProgress, type IndexReport, type UpdateIndexOptions, type WalkListing } from './indexer.js';
 import { isLock, lockedError, tryLock, type Lock } from './lock.js';
 import { INFO_FILE, checkName, covers, readInfo, realPath, workspaceDir, type WorkspaceInfo } from './registry.js';
 import { emptyChanges, emptySnapshot, liveChunks, patchSnapshot, type Snapshot } from './snapshot.js';
@@ -60,6 +60,9 @@ export const UNSAVED_REFRESH_BYTES = 512 << 10;
  * rebuilt, newer refused. 2: definedName finds definitions behind modifiers (`public final class`).
  */
 export const INDEX_FORMAT = 2;
+
+/** The walk an index run of `paths` checks for changes (its filters are the defaults), as kept by recordedWalk. */
+const indexWalkKey = (paths: string[]): string => JSON.stringify(['index', paths]);
 
 export interface WorkspaceOptions extends SearcherOptions {
   /** A named workspace under $SIMGREP_HOME/workspaces. */
@@ -315,7 +318,9 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const releaseWorkers = async (bytesRead: number) => {
       if (bytesRead >= RELEASE_WORKERS_FROM_BYTES && !o.searcher && searching === 0) await releaseWorkersOf(searcher);
     };
-    const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers });
+    // A walk of local roots is kept: the next run (or search of them) starts from it instead of listing them again.
+    const onWalked = entries === undefined && !roots.some(isRemoteUri) ? (w: WalkListing) => recordIndexWalk(roots, w) : undefined;
+    const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers, onWalked });
     // What only collecting needed goes before the snapshot is built: a big run's identifier table and key lookups.
     report.patch.terms.settle();
     // An updater that never said it was done embedding (a cluster build) has its threads let go here.
@@ -546,7 +551,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     mark('model');
     const snap = await loadSnapshot();
     mark('snapshot');
-    const walkKey = JSON.stringify(['index', paths]);
+    const walkKey = indexWalkKey(paths);
     const { walk, cached, changedDirs } = await walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, {}, signal));
     if (walk.warnings.length > 0) return null;
     mark('walk');
@@ -571,6 +576,17 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const walk = await listWalk([createFsSource({ paths, ...filters, onListed: (d) => listed.push(d) })], signal);
     if (file) saveWalkRecord(file, walk, { roots: paths, listed, rules: !filters.noIgnore, startedMs, pathFacts });
     return walk;
+  }
+
+  /**
+   * Keeps a full index run's walk of local `paths` as the record recordedWalk would have made of it, so
+   * the next run's check of what changed (changesOf) does not list the tree again.
+   */
+  function recordIndexWalk(paths: string[], w: WalkListing): void {
+    if (paths.some(isGlob)) return;
+    const file = walkRecordFile(JSON.stringify([process.cwd(), indexWalkKey(paths)]));
+    const walk: Walk = { entries: w.entries, keys: w.entries.map((e) => fileKey(e.path)), warnings: w.warnings };
+    if (file) saveWalkRecord(file, walk, { roots: paths, listed: w.listed, rules: true, startedMs: w.startedMs });
   }
 
   /** A walk of the sources: the entries, their keys in the index, and the listing's warnings. */

@@ -9,6 +9,7 @@ import { createSearcher, executorOf } from '../../../src/searcher.js';
 import { updateIndex } from '../../../src/index/indexer.js';
 import { openStore } from '../../../src/index/store.js';
 import { createWorkspace } from '../../../src/index/workspace.js';
+import { loadWalkRecord, walkRecordFile } from '../../../src/index/walk-record.js';
 import { writeTinyModel } from '../../helpers/tiny-model.js';
 
 let tmp = '';
@@ -92,6 +93,29 @@ describe('a first build', () => {
     } finally {
       store.close();
       await searcher.close();
+    }
+  });
+
+  it('keeps its walk: the next run checks what changed without listing the tree, and still finds a new file and an edit', async () => {
+    const kept = path.join(tmp, 'kept');
+    mkdirSync(path.join(kept, 'sub'), { recursive: true });
+    writeFileSync(path.join(kept, 'a.ts'), lines('kepta', 30));
+    writeFileSync(path.join(kept, 'sub', 'b.ts'), lines('keptb', 30));
+    // A directory changed in the 2 s before a walk is not trusted to show its next change (walk-record.ts).
+    await new Promise((r) => setTimeout(r, 2100));
+    const ws = createWorkspace({ dir: path.join(tmp, 'ws-kept'), model: modelDir, concurrency: 0 });
+    try {
+      expect((await ws.index([kept])).indexed).toBe(2);
+      // The record the next run's check starts from (changesOf), as if it had walked the tree itself.
+      const record = loadWalkRecord(walkRecordFile(JSON.stringify([process.cwd(), JSON.stringify(['index', [kept]])]))!);
+      expect(record?.entries.map((e) => path.relative(kept, e.path)).sort()).toEqual(['a.ts', path.join('sub', 'b.ts')]);
+      // A new file changes its directory, so the record is not trusted; an edit is found by its stat.
+      writeFileSync(path.join(kept, 'sub', 'new.ts'), lines('keptnew', 10));
+      writeFileSync(path.join(kept, 'a.ts'), lines('keptedit', 31));
+      const next = await ws.index([kept]);
+      expect([next.files, next.indexed]).toEqual([3, 2]);
+    } finally {
+      await ws.close();
     }
   });
 });
