@@ -18,6 +18,9 @@ export interface ChunkVector { path: string; start: number; end: number; vector:
  */
 export type StoreVersion = string;
 
+/** Small fragments (LanceDB's) per table: each commit adds one. */
+export interface SmallFragments { chunks: number; files: number }
+
 export interface IndexStore {
   readonly uri: string;
   readMeta(): Promise<Record<string, string>>;
@@ -40,8 +43,11 @@ export interface IndexStore {
   writeFiles(files: FileColumns, o?: { allNew?: boolean }): Promise<void>;
   /** Drops files and their chunks (chunks first). */
   deleteFiles(paths: string[]): Promise<void>;
-  /** Compacts small commits into larger files and drops older versions (when many have piled up). */
-  compact(): Promise<void>;
+  /**
+   * Compacts a table's small commits into larger files and drops older versions once it holds more
+   * than `allowed` small fragments; says how many each table holds after.
+   */
+  compact(allowed: SmallFragments): Promise<SmallFragments>;
   /** Drops every table (a rebuild for another model or chunking). */
   clear(): Promise<void>;
   close(): void;
@@ -172,13 +178,18 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
       await (await chunks()).delete(inList('path', paths));
       await (await files()).delete(inList('path', paths));
     },
-    async compact() {
-      // Only once commits have left many small fragments: compaction rewrites them, which a run that
-      // changed one file should not pay for.
-      for (const t of [await chunks(), await files()]) {
-        const stats = await t.stats();
-        if (stats.fragmentStats.numSmallFragments > 16) await t.optimize({ cleanupOlderThan: new Date() });
+    async compact(allowed) {
+      // Only once commits have left many small fragments: compaction rewrites the table, which a run
+      // that changed one file should not pay for.
+      const left: SmallFragments = { chunks: 0, files: 0 };
+      for (const name of ['chunks', 'files'] as const) {
+        const t = name === 'chunks' ? await chunks() : await files();
+        left[name] = (await t.stats()).fragmentStats.numSmallFragments;
+        if (left[name] <= allowed[name]) continue;
+        await t.optimize({ cleanupOlderThan: new Date() });
+        left[name] = (await t.stats()).fragmentStats.numSmallFragments;
       }
+      return left;
     },
     async clear() {
       for (const name of ['chunks', 'files']) {

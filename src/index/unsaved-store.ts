@@ -17,7 +17,7 @@ export const unsavedStore: IndexStore = {
   deleteChunksOf: async () => {},
   writeFiles: async () => {},
   deleteFiles: async () => {},
-  compact: async () => {},
+  compact: async () => ({ chunks: 0, files: 0 }),
   clear: async () => {},
   close: () => {},
 };

@@ -29,7 +29,7 @@ import { readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from './snaps
 import { STAT_THREAD_FROM_FILES, statMany } from './stat-many.js';
 import { rebuildSnapshot } from './snapshot-rebuild.js';
 import { lanceStorageOptions } from './storage-options.js';
-import type { FileState, IndexStore } from './store.js';
+import type { FileState, IndexStore, SmallFragments } from './store.js';
 import { unsavedStore } from './unsaved-store.js';
 import { WalkCache, type Walk, type WalkState } from './walk-cache.js';
 import { loadWalkRecord, saveWalkRecord, walkRecordFile } from './walk-record.js';
@@ -60,6 +60,12 @@ export const UNSAVED_REFRESH_BYTES = 512 << 10;
  * rebuilt, newer refused. 2: definedName finds definitions behind modifiers (`public final class`).
  */
 export const INDEX_FORMAT = 2;
+
+/**
+ * Small commits (LanceDB fragments) updates may leave before one compacts them (a rewrite of the
+ * table: ~80 ms for the 1M-line tree), beyond those the first build left.
+ */
+export const COMPACT_AFTER_FRAGMENTS = 16;
 
 /** The walk an index run of `paths` checks for changes (its filters are the defaults), as kept by recordedWalk. */
 const indexWalkKey = (paths: string[]): string => JSON.stringify(['index', paths]);
@@ -308,7 +314,8 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const mark = timer('index');
     const model = await searcher.model();
     const latest = await s.version();
-    const before = (await s.readMeta()).complete === latest ? await loadSnapshot() : null;
+    const metaBefore = await s.readMeta();
+    const before = metaBefore.complete === latest ? await loadSnapshot() : null;
     const executor = (bytesToRead: number) => executorOf(searcher, bytesToRead >= POOL_FROM_BYTES);
     mark('snapshot read');
     const states = before ? statesOf(before) : undefined;
@@ -326,7 +333,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     // An updater that never said it was done embedding (a cluster build) has its threads let go here.
     await releaseWorkers(report.bytes);
     mark('update');
-    if (compact) await writing(() => s.compact());
+    const smallFragments = compact ? JSON.stringify(await compactAfter(s, metaBefore.smallFragments, latest === '0.0')) : undefined;
     mark('compact');
     const version = await s.version();
     const base = before ?? (latest === '0.0' ? emptySnapshot(model.dim) : null);
@@ -337,7 +344,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     mark('snapshot');
     if (version !== latest || !before) saveSnapshot(next);
     mark('save');
-    await writing(() => s.writeMeta({ complete: version }));
+    await writing(() => s.writeMeta({ complete: version, ...(smallFragments && { smallFragments }) }));
     publishInfo(await s.readMeta());
     mark('publish');
     return report;
@@ -587,6 +594,19 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const file = walkRecordFile(JSON.stringify([process.cwd(), indexWalkKey(paths)]));
     const walk: Walk = { entries: w.entries, keys: w.entries.map((e) => fileKey(e.path)), warnings: w.warnings };
     if (file) saveWalkRecord(file, walk, { roots: paths, listed: w.listed, rules: true, startedMs: w.startedMs });
+  }
+
+  /**
+   * Compacts the store once updates have left more than COMPACT_AFTER_FRAGMENTS small commits beyond
+   * those its first build left (`built`, kept in the meta): a build's own fragments are sized by its
+   * commits, and compacting them would make the first small update after it pay for the build.
+   * Returns what later runs count from.
+   */
+  async function compactAfter(s: IndexStore, built: string | undefined, firstBuild: boolean): Promise<SmallFragments> {
+    const base: SmallFragments = { chunks: 0, files: 0, ...(built ? JSON.parse(built) as Partial<SmallFragments> : {}) };
+    const left = await writing(() => s.compact({ chunks: base.chunks + COMPACT_AFTER_FRAGMENTS, files: base.files + COMPACT_AFTER_FRAGMENTS }));
+    // After a compaction there are fewer than the build left: those are what later runs count from.
+    return firstBuild ? left : { chunks: Math.min(base.chunks, left.chunks), files: Math.min(base.files, left.files) };
   }
 
   /** A walk of the sources: the entries, their keys in the index, and the listing's warnings. */
