@@ -459,7 +459,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const changes = io.cluster === undefined ? await changesOf(paths, io.signal) : null;
       if (changes && changes.stale.length === 0 && changes.gone.length === 0) return unchangedReport(changes.unchanged, performance.now() - started);
       // The changes were handed out: if they are not all indexed, the next run must look at everything again.
-      const forget = () => walks.invalidate(JSON.stringify(['index', paths]));
+      const forget = () => walks.invalidate(indexWalkKey(paths));
       try {
         const report = await indexChanges(paths, changes, io);
         if (report.errors > 0) forget();
