@@ -325,7 +325,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     const releaseWorkers = async (bytesRead: number) => {
       if (bytesRead >= RELEASE_WORKERS_FROM_BYTES && !o.searcher && searching === 0) await releaseWorkersOf(searcher);
     };
-    // A walk of local roots is kept: the next run (or search of them) starts from it instead of listing them again.
+    // A walk of local roots is kept: the next index run of them starts from it instead of listing them again.
     const onWalked = entries === undefined && !roots.some(isRemoteUri) ? (w: WalkListing) => recordIndexWalk(roots, w) : undefined;
     const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers, onWalked });
     // What only collecting needed goes before the snapshot is built: a big run's identifier table and key lookups.
