@@ -6,7 +6,6 @@
 import type { SnapshotPatch } from '../index/indexer.js';
 import type { ChunkColumns } from '../index/arrow-rows.js';
 import { timer } from '../index/debug-timer.js';
-import { toFloat16 } from '../index/float16.js';
 import type { FileState, IndexStore } from '../index/store.js';
 import { writing } from '../index/writing.js';
 import { addStagedTerms, readStaged, type StagedShard } from './staging.js';
@@ -38,13 +37,11 @@ export async function mergeStaged(store: IndexStore, uris: string[], m: MergeCon
   m.patch.files.push(...files);
   for (const s of staged) {
     const c = s.chunks;
-    // Staged vectors are float16 widened: rounding them again gives the same bits.
-    const halves = toFloat16(c.vector);
     addStagedTerms(m.patch, m.patch.rows.length, s.terms);
     c.id.forEach((_, i) => {
       const f = s.features[i];
       m.patch.rows.push({
-        path: c.path[i], start: c.start[i], end: c.end[i], halves: halves.subarray(i * s.dim, (i + 1) * s.dim), hasTokens: c.hasTokens[i],
+        path: c.path[i], start: c.start[i], end: c.end[i], halves: c.vector.subarray(i * s.dim, (i + 1) * s.dim), hasTokens: c.hasTokens[i],
         chars: f.chars, blank: f.blank, defs: f.defs,
       });
     });
@@ -54,7 +51,7 @@ export async function mergeStaged(store: IndexStore, uris: string[], m: MergeCon
 function joinChunks(staged: StagedShard[]): ChunkColumns {
   const parts = staged.map((s) => s.chunks);
   const n = parts.reduce((k, c) => k + c.id.length, 0);
-  const vector = new Float32Array(parts.reduce((k, c) => k + c.vector.length, 0));
+  const vector = new Uint16Array(parts.reduce((k, c) => k + c.vector.length, 0));
   let at = 0;
   for (const c of parts) { vector.set(c.vector, at); at += c.vector.length; }
   const start = new Int32Array(n);

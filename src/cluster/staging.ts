@@ -11,7 +11,7 @@ import { Binary, Bool, Table, Utf8, type FixedSizeList, makeVector, vectorFromAr
 import type { ChunkColumns } from '../index/arrow-rows.js';
 import type { SnapshotPatch } from '../index/indexer.js';
 import { openStore, type FileState, type IndexStore } from '../index/store.js';
-import { bools, numbers, strings, vectorColumn } from '../index/table-columns.js';
+import { bools, halvesColumn, numbers, strings } from '../index/table-columns.js';
 import type { KeyTriples } from '../index/key-triples.js';
 import { isRemoteUri } from '../sources/uri.js';
 
@@ -64,7 +64,8 @@ export interface StagedShard {
   dim: number;
   files: FileState[];
   /** The chunks in the worker's row order (the order its terms' rows count in). */
-  chunks: ChunkColumns & { vector: Float32Array };
+  /** Their vectors as float16 bits, as staged. */
+  chunks: ChunkColumns & { vector: Uint16Array };
   features: { chars: number; blank: boolean; defs: string[] }[];
   /** Per posting kind (TermCollector's lower, stem, defLower, defStem): triples over the rows above. */
   terms: StagedTerms[];
@@ -101,9 +102,9 @@ export async function readStaged(uri: string, o: { storageOptions?: Record<strin
       if (row === undefined) throw new Error(`staged chunk ${id} has no features row`);
       order[row] = i;
     });
-    const [path, start, end, hasTokens, hash, vector] = [strings(t, 'path'), numbers(t, 'start', Int32Array), numbers(t, 'end', Int32Array), bools(t, 'has_tokens'), strings(t, 'hash'), vectorColumn(t, dim)];
+    const [path, start, end, hasTokens, hash, vector] = [strings(t, 'path'), numbers(t, 'start', Int32Array), numbers(t, 'end', Int32Array), bools(t, 'has_tokens'), strings(t, 'hash'), halvesColumn(t, dim)];
     const pick = <T>(xs: ArrayLike<T>) => Array.from(order, (i) => xs[i]);
-    const sortedVectors = new Float32Array(vector.length);
+    const sortedVectors = new Uint16Array(vector.length);
     order.forEach((i, r) => sortedVectors.set(vector.subarray(i * dim, (i + 1) * dim), r * dim));
     const chunks: StagedShard['chunks'] = {
       id: pick(ids), path: pick(path), start: Int32Array.from(pick(start)), end: Int32Array.from(pick(end)), vector: sortedVectors, hasTokens: pick(hasTokens), hash: pick(hash),
@@ -127,7 +128,7 @@ export async function readStaged(uri: string, o: { storageOptions?: Record<strin
 }
 
 function emptyChunks(): StagedShard['chunks'] {
-  return { id: [], path: [], start: new Int32Array(0), end: new Int32Array(0), vector: new Float32Array(0), hasTokens: [], hash: [] };
+  return { id: [], path: [], start: new Int32Array(0), end: new Int32Array(0), vector: new Uint16Array(0), hasTokens: [], hash: [] };
 }
 
 /** Adds a staged shard's terms to a run's patch, its rows counted from `firstRow`. */

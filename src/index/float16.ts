@@ -10,7 +10,7 @@ export function toFloat16(v: Float32Array): Uint16Array {
   return toFloat16Into(v, new Uint16Array(v.length), 0);
 }
 
-/** Rounds `v` into `out` from index `at` (rows go into one array; a file is written block by block). */
+/** Rounds `v` into `out` from index `at` (rows go into one array). */
 export function toFloat16Into(v: Float32Array, out: Uint16Array, at: number): Uint16Array {
   for (let i = 0; i < v.length; i++) out[at + i] = halfBits(v[i]);
   return out;

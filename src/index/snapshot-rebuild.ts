@@ -10,7 +10,6 @@ import { collectBytes, streamEntry, type Source } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
 import { chunkFeatures, type ChunkIdentifiers } from './chunk-features.js';
 import { openChunks } from './file-chunks.js';
-import { toFloat16 } from './float16.js';
 import { TermCollector } from './term-collector.js';
 import { emptySnapshot, patchSnapshot, type ChunkRow, type FileStateOf, type Snapshot } from './snapshot.js';
 import type { ChunkVector, IndexStore, StoreVersion } from './store.js';
@@ -43,9 +42,7 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
             const v = stored.get(c.start);
             if (!v || v.end !== c.end) { fresh = false; break; }
             const f = chunkFeatures(c.lines, terms.identifiers);
-            // The store's vectors are float16 widened: rounding them again gives the same bits.
-            const row = { path: v.path, start: v.start, end: v.end, halves: toFloat16(v.vector), hasTokens: v.hasTokens };
-            fileRows.push({ row: { ...row, chars: f.chars, blank: f.blank, defs: f.definitions }, identifiers: f.identifiers });
+            fileRows.push({ row: { ...v, chars: f.chars, blank: f.blank, defs: f.definitions }, identifiers: f.identifiers });
           }
           if (fileRows.length !== stored.size) fresh = false;
         }

@@ -4,13 +4,14 @@
 // are committed before their files' states, so a crash in between only makes the next run redo them.
 import * as lancedb from '@lancedb/lancedb';
 import { SimgrepError } from '../errors.js';
-import { bools, inList, numbers, strings, vectorColumn } from './table-columns.js';
+import { bools, halvesColumn, inList, numbers, strings, vectorColumn } from './table-columns.js';
 import { chunkSchema, chunkTable, fileSchema, fileTable, metaTable, type ChunkColumns, type FileColumns } from './arrow-rows.js';
 import type { SnapshotFile } from './snapshot.js';
 
 export type FileState = Omit<SnapshotFile, 'firstChunk' | 'chunkCount'> & { chunks: number };
 
-export interface ChunkVector { path: string; start: number; end: number; vector: Float32Array; hasTokens: boolean }
+/** A stored chunk's place and vector (float16 bits, as stored). */
+export interface ChunkVector { path: string; start: number; end: number; halves: Uint16Array; hasTokens: boolean }
 
 /**
  * A version of the store: "chunks version.files version". Readers pin the last version a writer
@@ -150,8 +151,8 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
       const start = numbers(t, 'start', Int32Array);
       const end = numbers(t, 'end', Int32Array);
       const hasTokens = bools(t, 'has_tokens');
-      const vectors = vectorColumn(t, o.dim);
-      return path.map((p, i) => ({ path: p, start: start[i], end: end[i], vector: vectors.subarray(i * o.dim, (i + 1) * o.dim), hasTokens: hasTokens[i] }));
+      const halves = halvesColumn(t, o.dim);
+      return path.map((p, i) => ({ path: p, start: start[i], end: end[i], halves: halves.subarray(i * o.dim, (i + 1) * o.dim), hasTokens: hasTokens[i] }));
     },
     async vectorsByHash(paths) {
       const out = new Map<string, Float32Array>();

@@ -1,7 +1,7 @@
 // Reading columns of LanceDB query results (Arrow tables) into plain arrays, and SQL filters on
 // string columns; free of LanceDB itself, so modules that only read results do not load it.
 import type { Table as ArrowTable } from 'apache-arrow';
-import { fromFloat16 } from './float16.js';
+import { fromFloat16Into, toFloat16Into } from './float16.js';
 
 /** A SQL `col IN (...)` with quotes escaped. */
 export function inList(column: string, values: string[]): string {
@@ -35,17 +35,28 @@ export function bools(t: ArrowTable, name: string): boolean[] {
 
 /** The vector column as one flat Float32Array (rows x dim). */
 export function vectorColumn(t: ArrowTable, dim: number): Float32Array {
+  const out = new Float32Array((t.getChild('vector')?.length ?? 0) * dim);
+  eachVectorPart(t, dim, (values, at) => { if (values instanceof Uint16Array) fromFloat16Into(values, out, at); else out.set(values, at); });
+  return out;
+}
+
+/** The vector column as float16 bits (rows x dim): as stored, without widening (a float32 column is rounded). */
+export function halvesColumn(t: ArrowTable, dim: number): Uint16Array {
+  const out = new Uint16Array((t.getChild('vector')?.length ?? 0) * dim);
+  eachVectorPart(t, dim, (values, at) => { if (values instanceof Uint16Array) out.set(values, at); else toFloat16Into(values, out, at); });
+  return out;
+}
+
+/** The vector column's values batch by batch, with where each starts in the flat rows x dim array. */
+function eachVectorPart(t: ArrowTable, dim: number, put: (values: Float32Array | Uint16Array, at: number) => void): void {
   const col = t.getChild('vector');
-  const out = new Float32Array((col?.length ?? 0) * dim);
-  if (!col) return out;
+  if (!col) return;
   let at = 0;
   for (const data of col.data) {
     const child = data.children[0];
     const from = child.offset + data.offset * dim;
     const raw = child.values as Float32Array | Uint16Array;
-    const values = raw instanceof Uint16Array ? fromFloat16(raw.subarray(from, from + data.length * dim)) : raw.subarray(from, from + data.length * dim);
-    out.set(values, at);
-    at += values.length;
+    put(raw.subarray(from, from + data.length * dim), at);
+    at += data.length * dim;
   }
-  return out;
 }
