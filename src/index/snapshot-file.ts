@@ -214,7 +214,7 @@ type TableEntry = { name: string; type: string; offset: number; length: number }
 const WIDTH: Record<string, number> = { Int32Array: 4, Uint16Array: 2, Uint8Array: 1, Float64Array: 8 };
 const CTORS: Record<string, new (b: ArrayBuffer, o: number, n: number) => Numeric> = { Int32Array, Uint16Array, Uint8Array, Float64Array };
 
-/** A file's header and sections: all but the postings' entries in one read. */
+/** A file's header and sections: all but the postings' entries, read up front (the vectors on their own). */
 function sectionsOf(handle: { fd: number }): Sections | null {
   const { fd } = handle;
   const size = fstatSync(fd).size;
