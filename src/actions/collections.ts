@@ -3,6 +3,7 @@
 // `_files` table of indexed file hashes (for incremental re-runs). Queries are exact: a cosine scan
 // over a per-collection in-memory copy, refreshed when the table's version changes.
 import type * as lancedb from '@lancedb/lancedb';
+import { loadLanceDB } from '../index/lancedb.js';
 import { Field, FixedSizeList, Float32, RecordBatch, Schema, Struct, Table, Utf8, makeData, makeVector, vectorFromArray, type Vector } from '../index/arrow.js';
 import { SimgrepError } from '../errors.js';
 import { inList, strings, vectorColumn } from '../index/table-columns.js';
@@ -54,7 +55,7 @@ export function checkCollectionName(name: string): string {
 export async function openCollections(dir: string, searcher: Searcher): Promise<Collections> {
   let db: lancedb.Connection;
   // LanceDB (a large native module) is loaded when a collection is first used, not on import.
-  try { db = await (await import('@lancedb/lancedb')).connect(dir); } catch (e) {
+  try { db = await loadLanceDB().connect(dir); } catch (e) {
     throw new SimgrepError('INDEX_UNREADABLE', `cannot open the vector collections at ${dir}: ${(e as Error).message}; check the path and its permissions`, { cause: e });
   }
   const dim = (await searcher.model()).dim;

@@ -6,7 +6,8 @@
 // without reading any file again.
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import * as lancedb from '@lancedb/lancedb';
+import type * as LanceDB from '@lancedb/lancedb';
+import { loadLanceDB } from '../index/lancedb.js';
 import { Binary, Bool, Table, Utf8, type FixedSizeList, makeVector, vectorFromArray } from '../index/arrow.js';
 import type { ChunkColumns } from '../index/arrow-rows.js';
 import type { SnapshotPatch } from '../index/indexer.js';
@@ -50,7 +51,7 @@ export async function writeFeatures(uri: string, patch: SnapshotPatch, storageOp
     row: vectorFromArray(columns.map((c) => bytes(c.row)), new Binary()),
     count: vectorFromArray(columns.map((c) => bytes(c.count)), new Binary()),
   });
-  const db = await lancedb.connect(uri, { storageOptions });
+  const db = await loadLanceDB().connect(uri, { storageOptions });
   try {
     (await db.createTable('features', features, { mode: 'overwrite' })).close();
     (await db.createTable('terms', terms, { mode: 'overwrite' })).close();
@@ -73,7 +74,7 @@ export interface StagedShard {
 
 /** Everything a shard staged. */
 export async function readStaged(uri: string, o: { storageOptions?: Record<string, string> }): Promise<StagedShard> {
-  const db = await lancedb.connect(uri, { storageOptions: o.storageOptions });
+  const db = await loadLanceDB().connect(uri, { storageOptions: o.storageOptions });
   const read = async (name: string) => {
     const t = await db.openTable(name).catch(() => null);
     if (!t) return null;
@@ -144,7 +145,7 @@ export function addStagedTerms(patch: SnapshotPatch, firstRow: number, terms: St
 
 /** Drops a staging database (its tables; a local directory goes whole). Missing is fine. */
 export async function dropStaging(uri: string, storageOptions?: Record<string, string>): Promise<void> {
-  const db = await lancedb.connect(uri, { storageOptions });
+  const db = await loadLanceDB().connect(uri, { storageOptions });
   try {
     for (const name of ['chunks', 'files', 'features', 'terms', 'meta']) {
       const t = await db.openTable(name).catch(() => null);

@@ -1,11 +1,6 @@
-// apache-arrow, the copy LanceDB uses. LanceDB is CommonJS and requires the package's CommonJS build;
-// an ESM import of the package would load its ESM build as well: a second copy of every class and
-// ~170 ms more for every process that opens an index (measured: LanceDB with its arrow ~190 ms, the
-// ESM arrow on top ~170 ms). So simgrep requires the CommonJS build too, and imports arrow from here.
-import { createRequire } from 'node:module';
+// apache-arrow, the copy LanceDB uses (see lancedb.ts): import arrow from here, never the package.
 import type * as Arrow from 'apache-arrow';
-
-const arrow: typeof Arrow = createRequire(import.meta.url)('apache-arrow');
+import { arrow } from './lancedb.js';
 
 export const {
   Binary, Bool, Field, FixedSizeList, Float16, Float32, Float64, Int32, RecordBatch, Schema, Struct, Table, Utf8,

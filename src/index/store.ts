@@ -2,7 +2,8 @@
 // of every chunk), a `files` table (size, mtime and content hash of every indexed file) and a `meta`
 // table (format, model). Each write is one LanceDB commit, so readers never see half of one; chunks
 // are committed before their files' states, so a crash in between only makes the next run redo them.
-import * as lancedb from '@lancedb/lancedb';
+import type * as LanceDB from '@lancedb/lancedb';
+import { loadLanceDB } from './lancedb.js';
 import { SimgrepError } from '../errors.js';
 import { bools, halvesColumn, inList, numbers, strings, vectorColumn } from './table-columns.js';
 import { chunkSchema, chunkTable, fileSchema, fileTable, metaTable, type ChunkColumns, type FileColumns } from './arrow-rows.js';
@@ -61,28 +62,28 @@ export interface OpenStoreOptions {
 }
 
 export async function openStore(uri: string, o: OpenStoreOptions): Promise<IndexStore> {
-  let db: lancedb.Connection;
+  let db: LanceDB.Connection;
   try {
-    db = await lancedb.connect(uri, { storageOptions: o.storageOptions });
+    db = await loadLanceDB().connect(uri, { storageOptions: o.storageOptions });
   } catch (e) {
     throw new SimgrepError('INDEX_UNREADABLE', `cannot open the index at ${uri}: ${(e as Error).message}; check the path (or bucket) and its permissions`, { cause: e });
   }
-  const tables = new Map<string, lancedb.Table>();
+  const tables = new Map<string, LanceDB.Table>();
   // Tables are opened by name, never found by listing: some S3-compatible stores (s3rver) do not
   // answer the delimiter listing LanceDB's tableNames() relies on.
-  const tryOpen = async (name: string): Promise<lancedb.Table | null> => {
+  const tryOpen = async (name: string): Promise<LanceDB.Table | null> => {
     try { return await db.openTable(name); } catch { return null; }
   };
-  const open = async (name: string, create: () => Promise<lancedb.Table>): Promise<lancedb.Table> => {
+  const open = async (name: string, create: () => Promise<LanceDB.Table>): Promise<LanceDB.Table> => {
     const cached = tables.get(name);
     if (cached) { await cached.checkoutLatest(); return cached; }
     const t = (await tryOpen(name)) ?? await create();
     tables.set(name, t);
     return t;
   };
-  const readers = new Map<string, lancedb.Table>();
+  const readers = new Map<string, LanceDB.Table>();
   /** A read handle on a table as of a version (the latest when none is given). */
-  const readAt = async (name: string, version: number | undefined, create: () => Promise<lancedb.Table>): Promise<lancedb.Table> => {
+  const readAt = async (name: string, version: number | undefined, create: () => Promise<LanceDB.Table>): Promise<LanceDB.Table> => {
     if (version === undefined) return open(name, create);
     let t = readers.get(name) ?? null;
     if (!t) {
