@@ -308,20 +308,44 @@ function keepInfo(path: string, info: PathInfo): void {
 }
 
 /**
- * How often one query term occurs in a path's text. countTerms counts each term on its own (an
- * identifier that matches a term holds that term's probe), so a term's count is the path's alone.
+ * How often one query term occurs in a path's text, as countTerms counts it there. countTerms counts
+ * identifiers, runs of [A-Za-z0-9_] (its isIdentChar), each on its own, so the text's count is the
+ * sum of its runs' counts, and a run's count is kept per term: names such as `file`, `src` or a
+ * directory's repeat across thousands of paths. (A term that is not such a run itself counts nowhere.)
  */
-function pathTermCount(info: PathInfo, term: RankPlan['terms'][number]): number {
+export function pathTermCount(info: PathInfo, term: RankPlan['terms'][number]): number {
   const key = (term.whole ? 'w:' : 's:') + term.key;
   const counts = info.termCounts ??= new Map();
   let n = counts.get(key);
   if (n === undefined) {
-    const tf = new Float64Array(1);
-    countTerms(info.pathText, { terms: [term] } as RankPlan, tf);
-    n = tf[0];
+    let byRun = runCounts.get(key);
+    if (!byRun) {
+      if (runCounts.size >= 256) runCounts.clear();
+      runCounts.set(key, byRun = new Map());
+    }
+    n = 0;
+    for (const run of info.pathText.match(IDENTIFIER_RUNS) ?? []) {
+      let r = byRun.get(run);
+      if (r === undefined) {
+        r = termCount(run, term);
+        if (byRun.size >= 100_000) byRun.clear();
+        byRun.set(run, r);
+      }
+      n += r;
+    }
     if (counts.size >= 256) counts.clear();
     counts.set(key, n);
   }
   return n;
 }
 
+const IDENTIFIER_RUNS = /[A-Za-z0-9_]+/g;
+
+/** Per term ("w:key" or "s:key"), its count in each identifier run of a path seen so far. */
+const runCounts = new Map<string, Map<string, number>>();
+
+function termCount(text: string, term: RankPlan['terms'][number]): number {
+  const tf = new Float64Array(1);
+  countTerms(text, { terms: [term] } as RankPlan, tf);
+  return tf[0];
+}

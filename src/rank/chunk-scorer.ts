@@ -168,8 +168,9 @@ export function pathSignals(path: string, plan: RankPlan, facts = pathFacts(path
     let hits = 0;
     for (const word of plan.pathWords) {
       for (const name of facts.names) {
-        const [short, long] = word.length <= name.length ? [word, name] : [name, word];
-        if (short.length >= 3 && long.startsWith(short)) { hits++; break; }
+        const wordIsShorter = word.length <= name.length;
+        const short = wordIsShorter ? word : name;
+        if (short.length >= 3 && (wordIsShorter ? name : word).startsWith(short)) { hits++; break; }
       }
     }
     const ratio = hits / plan.pathWords.length;

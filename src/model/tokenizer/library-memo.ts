@@ -1,6 +1,7 @@
 // Fallback for tokenizers with no native path: @huggingface/tokenizers itself behind a memo, per
 // whitespace-separated chunk when that provably gives the same ids (see chunkSafe), else per line.
-import { Tokenizer } from '@huggingface/tokenizers';
+import type { Tokenizer } from '@huggingface/tokenizers';
+import { hfTokenizers } from './hf-library.js';
 import { corrupt, isObject, postProcessorIsIdentity, readAddedTokens, unwrapPreTokenizer } from './config.js';
 import { pushIds, type IdBuffer } from './id-buffer.js';
 import { lineTokenizerFrom, type LineTokenizer } from './line-tokenizer.js';
@@ -43,7 +44,7 @@ export function createLibraryTokenizer(root: Json, sizes: MemoSizes): LineTokeni
   try {
     // The library insists these keys exist; absent means null for the Rust crate too.
     const json = { normalizer: null, pre_tokenizer: null, post_processor: null, decoder: null, added_tokens: [], ...root };
-    lib = new Tokenizer(json as never, {});
+    lib = new (hfTokenizers().Tokenizer)(json as never, {});
   } catch (e) {
     throw corrupt(`tokenizer.json could not be loaded by @huggingface/tokenizers (${(e as Error).message})`, e);
   }

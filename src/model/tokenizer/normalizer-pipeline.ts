@@ -1,16 +1,15 @@
 // Compiles a tokenizer.json normalizer into one string function that gives the library's output:
 // native string ops where they are provably the same (BertNormalizer, literal Replace, Strip, NFx,
 // Lowercase), the library's own step object otherwise (regex Replace, Precompiled, ...).
-import * as hf from '@huggingface/tokenizers';
 import { bertNormalize } from './bert-text.js';
 import { corrupt, isObject, readBertNormalizer } from './config.js';
+import { hfTokenizers } from './hf-library.js';
 
 export type NormalizeFn = (text: string) => string;
 type Json = Record<string, unknown>;
 // Exported at runtime, but the package's .d.ts re-exports do not resolve under NodeNext.
-const { SequenceNormalizer } = hf as unknown as {
-  SequenceNormalizer: new (config: unknown) => { normalize(text: string): string; normalizers?: { pattern?: unknown }[] };
-};
+type SequenceNormalizerClass = new (config: unknown) => { normalize(text: string): string; normalizers?: { pattern?: unknown }[] };
+const sequenceNormalizer = () => (hfTokenizers() as unknown as { SequenceNormalizer: SequenceNormalizerClass }).SequenceNormalizer;
 
 function flatten(node: unknown, out: Json[]): void {
   if (node === null || node === undefined) return;
@@ -116,7 +115,7 @@ function runReplace(re: RegExp, content: string): NormalizeFn | null {
 function libraryStep(step: Json): NormalizeFn {
   let n: { normalize(text: string): string; normalizers?: { pattern?: unknown }[] };
   try {
-    n = new SequenceNormalizer({ type: 'Sequence', normalizers: [step] });
+    n = new (sequenceNormalizer())({ type: 'Sequence', normalizers: [step] });
   } catch (e) {
     throw corrupt(`tokenizer.json uses an unsupported normalizer ${JSON.stringify(step.type)}`, e);
   }
