@@ -276,29 +276,26 @@ export function pathInfo(path: string): PathInfo {
   return info;
 }
 
-/** What pathInfo works out from the path's text (its signals are derived): kept with a recorded walk. */
-export type PathBasics = Pick<PathInfo, 'facts' | 'pathText' | 'lower' | 'namePrefixes'>;
+/** What pathInfo works out from the path's text with the most work (the rest is derived): kept with a recorded walk. */
+export type PathBasics = Pick<PathInfo, 'facts' | 'pathText'>;
 
 export function pathBasics(path: string): PathBasics {
-  const { facts, pathText, lower, namePrefixes } = pathInfo(path);
-  return { facts, pathText, lower, namePrefixes };
+  const { facts, pathText } = pathInfo(path);
+  return { facts, pathText };
 }
 
 /** Caches a path's facts as recorded with a walk, so pathInfo need not work them out again. */
 export function seedPathInfo(path: string, b: PathBasics): void {
-  if (!pathInfos.has(path)) keepInfo(path, withSignals(path, b));
+  if (!pathInfos.has(path)) keepInfo(path, infoOf(path, b.facts, b.pathText));
 }
 
 function infoOf(path: string, facts: PathFacts, pathText: string): PathInfo {
   const namePrefixes = [...new Set(facts.names.filter((n) => n.length >= 3).map((n) => n.slice(0, 3)))];
-  return withSignals(path, { facts, pathText, lower: pathText.toLowerCase(), namePrefixes });
-}
-
-function withSignals(path: string, b: PathBasics): PathInfo {
+  const lower = pathText.toLowerCase();
   // A literal (not a spread): every PathInfo has one shape, which the candidate loop reads per file.
   return {
-    facts: b.facts, pathText: b.pathText, lower: b.lower, namePrefixes: b.namePrefixes, termCounts: null,
-    plain: pathSignals(path, NO_PATH_WORDS, b.facts), withPriors: pathSignals(path, PRIORS_ONLY, b.facts),
+    facts, pathText, lower, namePrefixes, termCounts: null,
+    plain: pathSignals(path, NO_PATH_WORDS, facts), withPriors: pathSignals(path, PRIORS_ONLY, facts),
   };
 }
 

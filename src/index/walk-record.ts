@@ -17,14 +17,15 @@ import type { Walk } from './walk-cache.js';
 import { simgrepVersion } from '../version.js';
 
 /** Bump when what a record holds changes, pathFacts and pathTerms (rank/) included. */
-const FORMAT = 5;
+const FORMAT = 6;
 /** A directory or ignore file changed this recently is not trusted to show its next change. */
 const RACY_MS = 2000;
 /** Records kept; the least recently written go first. */
 const KEEP = 64;
 /**
- * Walks of more files are not kept. A record takes ~170 bytes a file (its path and key), ~470 with
- * the path facts a search's walk keeps, which are kept up to FACTS_UP_TO files only (47 MB there);
+ * Walks of more files are not kept. A record takes ~170 bytes a file (its path and key; ~90 when the
+ * key is the path), ~100 more with the path facts a search's walk keeps, which are kept up to
+ * FACTS_UP_TO files only (20 MB there);
  * above, a cold search works the facts out again but still skips the walk (150,000 files: walked in
  * 1.3 s, their record loaded and its directories checked in 0.13 s; bench/walk-record.ts).
  */
@@ -45,9 +46,38 @@ interface Record {
   /** Files above the roots: [path, its stamp (mtime and size 0 for .git), or null when absent]. */
   probes: [string, FileStamp | null][];
   paths: string[];
-  keys: string[];
+  /** Absent when every key is its path. */
+  keys?: string[];
   /** Each path's facts as the ranker reads them (pathBasics), so a cold search need not work them out (a search's walk only). */
-  basics?: PathBasics[];
+  basics?: PackedBasics;
+}
+
+/**
+ * The paths' facts in columns, about a third of the JSON (and of its parse) of one object per path:
+ * the file stems, the names joined by spaces (identifier parts hold none), the path texts, and the
+ * flags as one character per path.
+ */
+export interface PackedBasics { stems: string[]; names: string[]; texts: string[]; flags: string }
+
+const TEST = 1;
+const SIDE = 2;
+const INIT = 4;
+const DTS = 8;
+
+export function packBasics(basics: PathBasics[]): PackedBasics {
+  return {
+    stems: basics.map((b) => b.facts.fileStem),
+    names: basics.map((b) => b.facts.names.join(' ')),
+    texts: basics.map((b) => b.pathText),
+    flags: basics.map(({ facts: f }) => String.fromCharCode(48 + (f.test ? TEST : 0) + (f.side ? SIDE : 0) + (f.init ? INIT : 0) + (f.dts ? DTS : 0))).join(''),
+  };
+}
+
+export function unpackBasics(p: PackedBasics, i: number): PathBasics {
+  const bits = p.flags.charCodeAt(i) - 48;
+  const names = p.names[i] === '' ? [] : p.names[i].split(' ');
+  const facts = { fileStem: p.stems[i], names, test: (bits & TEST) !== 0, side: (bits & SIDE) !== 0, init: (bits & INIT) !== 0, dts: (bits & DTS) !== 0 };
+  return { facts, pathText: p.texts[i] };
 }
 
 /** Where the walk of `key` (the working directory, paths and filters) is kept; null when caching is off. */
@@ -74,8 +104,9 @@ export function loadWalkRecord(file: string): Walk | null {
     if (!st !== !stamp) return null;
     if (st && stamp && (st.ino !== stamp[2] || (stamp[1] !== 0 && (st.ctimeMs !== stamp[1] || st.size !== stamp[3])))) return null;
   }
-  if (r.basics) r.paths.forEach((p, i) => seedPathInfo(p, r.basics![i]));
-  return { entries: r.paths.map((p) => ({ path: p })), keys: r.keys, warnings: [] };
+  const basics = r.basics;
+  if (basics) r.paths.forEach((p, i) => seedPathInfo(p, unpackBasics(basics, i)));
+  return { entries: r.paths.map((p) => ({ path: p })), keys: r.keys ?? r.paths, warnings: [] };
 }
 
 /**
@@ -128,7 +159,9 @@ export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; l
     }
   }
   const paths = walk.entries.map((e) => e.path);
-  const record: Record = { format: FORMAT, version: simgrepVersion(), dirs, rules, probes, paths, keys: walk.keys, basics: o.pathFacts && paths.length <= FACTS_UP_TO ? paths.map(pathBasics) : undefined };
+  const keys = walk.keys.every((k, i) => k === paths[i]) ? undefined : walk.keys;
+  const basics = o.pathFacts && paths.length <= FACTS_UP_TO ? packBasics(paths.map(pathBasics)) : undefined;
+  const record: Record = { format: FORMAT, version: simgrepVersion(), dirs, rules, probes, paths, keys, basics };
   try {
     mkdirSync(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;

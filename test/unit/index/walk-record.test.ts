@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFsSource } from '../../../src/sources/fs.js';
-import { loadWalkRecord, saveWalkRecord } from '../../../src/index/walk-record.js';
+import { loadWalkRecord, packBasics, saveWalkRecord, unpackBasics } from '../../../src/index/walk-record.js';
+import { pathBasics } from '../../../src/index/candidates.js';
 import type { Walk } from '../../../src/index/walk-cache.js';
 
 let tmp = '';
@@ -114,5 +115,16 @@ describe('walk records', () => {
     rmSync(record);
     save(big(1_000_001));
     expect(existsSync(record)).toBe(false);
+  });
+
+  it('keep each path\'s facts packed in columns and give back exactly what the ranker works out', () => {
+    const paths = [
+      'src/upload/retryUpload.ts', 'tests/test_upload.py', 'pkg/__init__.py', 'types/index.d.ts', 'examples/demo/main.go',
+      'a/b/c/d/HTTPServer2.java', 'README', './x/.hidden.rc', 'İstanbul/Ünïcode/çalış.rs', 'vendor/lib/file-768.py', 'x.y.z',
+    ];
+    const basics = paths.map(pathBasics);
+    const packed = JSON.parse(JSON.stringify(packBasics(basics)));
+    expect(paths.map((_, i) => unpackBasics(packed, i))).toEqual(basics);
+    expect(basics.some((b) => b.facts.test) && basics.some((b) => b.facts.side) && basics.some((b) => b.facts.init) && basics.some((b) => b.facts.dts)).toBe(true);
   });
 });
