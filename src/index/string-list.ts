@@ -78,9 +78,14 @@ export class PackedStringsBuilder {
     const src = list.bytesOf(from, to);
     this.room(src.length);
     this.bytes.set(src, this.end);
+    // Room for the offsets once, then one tight loop (a snapshot's 150,000 defined names at a time).
+    const last = this.count + (to - from);
+    if (last + 1 > this.offsets.length) this.offsets = resized(this.offsets, Math.max(this.offsets.length * 2, last + 1));
     const o = list.offsets;
+    const out = this.offsets;
     const shift = this.end - o[from];
-    for (let i = from; i < to; i++) this.push(o[i + 1] + shift);
+    for (let i = from, c = this.count; i < to; i++) out[++c] = o[i + 1] + shift;
+    this.count = last;
     this.end += src.length;
   }
 
