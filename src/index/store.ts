@@ -47,7 +47,8 @@ export interface IndexStore {
   deleteFiles(paths: string[]): Promise<void>;
   /**
    * Compacts a table's small commits into larger files and drops older versions once it holds more
-   * than `allowed` small fragments; says how many each table holds after.
+   * than `allowed` small fragments (the meta table's older versions too, then); says how many each
+   * table holds after.
    */
   compact(allowed: SmallFragments): Promise<SmallFragments>;
   /** Drops every table (a rebuild for another model or chunking). */
@@ -184,13 +185,18 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
       // Only once commits have left many small fragments: compaction rewrites the table, which a run
       // that changed one file should not pay for.
       const left: SmallFragments = { chunks: 0, files: 0 };
+      let compacted = false;
       for (const name of ['chunks', 'files'] as const) {
         const t = name === 'chunks' ? await chunks() : await files();
         left[name] = (await t.stats()).fragmentStats.numSmallFragments;
         if (left[name] <= allowed[name]) continue;
         await t.optimize({ cleanupOlderThan: new Date() });
         left[name] = (await t.stats()).fragmentStats.numSmallFragments;
+        compacted = true;
       }
+      // Every run commits to meta (its entries are replaced, so it stays a few rows), and each commit
+      // leaves a version's files behind: they go with the others', else they would pile up for ever.
+      if (compacted) await (await meta()).optimize({ cleanupOlderThan: new Date() });
       return left;
     },
     async clear() {

@@ -1,7 +1,7 @@
 // LanceDB compaction: a first build's own commits are left as they are (compacting them would make the
 // first small update after it pay for the build); updates compact once they have added more than
 // COMPACT_AFTER_FRAGMENTS small commits beyond those, and count again from what is left.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +31,9 @@ async function fragmentsOf(dir: string): Promise<{ now: number; built: number }>
   }
 }
 
+/** Versions of a table kept on disk (LanceDB writes a manifest per version). */
+const versionsOf = (dir: string, table: string) => readdirSync(path.join(dir, `${table}.lance`, '_versions')).filter((f) => f.endsWith('.manifest')).length;
+
 describe('compaction', () => {
   it('leaves a first build\'s commits alone and compacts once updates have added more than the allowance', async () => {
     const tree = path.join(tmp, 'tree');
@@ -51,12 +54,17 @@ describe('compaction', () => {
         expect((await ws.index([tree])).indexed).toBe(1);
       }
       const before = await fragmentsOf(dir);
+      const versionsBefore = versionsOf(dir, 'meta');
+      expect(versionsBefore).toBeGreaterThan(COMPACT_AFTER_FRAGMENTS);
       expect(before).toEqual({ now: built.now + COMPACT_AFTER_FRAGMENTS, built: built.now }); // not compacted yet
       writeFileSync(path.join(tree, 'last.ts'), lines('last', 5));
       await ws.index([tree]);
       const after = await fragmentsOf(dir);
       expect(after.now).toBeLessThan(built.now);
       expect(after.built).toBe(after.now);
+      // The meta table's old versions went too (every run had left one or two behind).
+      expect(versionsOf(dir, 'meta')).toBeLessThan(versionsBefore);
+      expect(versionsOf(dir, 'meta')).toBeLessThanOrEqual(2);
       // Still the same answers.
       const r = await ws.search({ query: 'retryUpload last', paths: [tree], mode: 'lexical' });
       expect(r.results.some((h) => h.filename.endsWith('last.ts'))).toBe(true);
