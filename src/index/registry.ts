@@ -92,3 +92,16 @@ export function findCovering(paths: string[], env?: NodeJS.ProcessEnv): { name: 
   }
   return best && { name: best.name, dir: best.dir };
 }
+
+/**
+ * The workspace a command run in `dir` without a name means, as git finds its repository: the one
+ * that covers `dir`, else the one workspace whose roots all lie inside `dir` (null when none, or when
+ * several do: the caller asks for a name).
+ */
+export function workspaceOfDirectory(dir: string, env?: NodeJS.ProcessEnv): { name: string; dir: string } | { ambiguous: string[] } | null {
+  const covering = findCovering([dir], env);
+  if (covering) return covering;
+  const inside = listWorkspaces(env).filter((w) => w.info && w.info.roots.length > 0 && w.info.roots.every((r) => covers([realPath(dir)], [r])));
+  if (inside.length === 1) return { name: inside[0].name, dir: inside[0].dir };
+  return inside.length > 1 ? { ambiguous: inside.map((w) => w.name) } : null;
+}

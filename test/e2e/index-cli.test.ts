@@ -83,6 +83,37 @@ describe('simgrep index and indexed search', () => {
     expect(names[1]).toMatch(/^tree-[0-9a-f]{8}$/);
   });
 
+  it('without a name, workspace status, prune and index mean the workspace of the current directory', async () => {
+    const e = { SIMGREP_HOME: path.join(tmp, 'home-cwd'), SIMGREP_CACHE_DIR: env.SIMGREP_CACHE_DIR };
+    const project = path.join(tmp, 'project');
+    mkdirSync(path.join(project, 'src', 'sub'), { recursive: true });
+    mkdirSync(path.join(project, 'docs'), { recursive: true });
+    for (let f = 0; f < 4; f++) writeFileSync(path.join(project, 'src', 'sub', `m${f}.ts`), file(f, 20));
+    writeFileSync(path.join(project, 'docs', 'guide.md'), 'How uploads are retried with backoff.\n');
+    const none = await runCli(['workspace', 'status'], { env: e, cwd: project });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(`no workspace indexes ${project} or anything under it`);
+    expect((await runCli(['index', './src'], { env: e, cwd: project })).code).toBe(0);
+    const nameOf = async (cwd: string) => {
+      const r = await runCli(['workspace', 'status', '--json'], { env: e, cwd });
+      expect(r.code).toBe(0);
+      return JSON.parse(r.stdout).name as string;
+    };
+    const name = await nameOf(project); // the one workspace under the directory
+    expect(name).toMatch(/^src-[0-9a-f]{8}$/);
+    expect(await nameOf(path.join(project, 'src', 'sub'))).toBe(name); // the workspace that covers it
+    writeFileSync(path.join(project, 'src', 'sub', 'new.ts'), file(9, 20));
+    const again = await runCli(['index'], { env: e, cwd: path.join(project, 'src', 'sub') });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`workspace ${name}: 5 files checked, 1 indexed`);
+    expect((await runCli(['workspace', 'prune'], { env: e, cwd: path.join(project, 'src') })).stderr).toContain(`workspace ${name}: removed 0 files`);
+    expect((await runCli(['index', './docs'], { env: e, cwd: project })).code).toBe(0);
+    const two = await runCli(['workspace', 'status'], { env: e, cwd: project });
+    expect(two.code).toBe(2);
+    expect(two.stderr).toMatch(/workspaces (docs|src)-[0-9a-f]{8}, (docs|src)-[0-9a-f]{8} all index paths under/);
+    expect(await nameOf(path.join(project, 'docs'))).toMatch(/^docs-[0-9a-f]{8}$/);
+  });
+
   it('two writers: the second gets a clear error naming the first (unless it has nothing to change); a search meanwhile still answers (from the index while what changed is small)', async () => {
     const lock = path.join(env.SIMGREP_HOME, 'workspaces', 'crash', '.simgrep-lock');
     const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)']);

@@ -11,12 +11,11 @@ import { socketPathFor } from '../../server/socket-path.js';
 import type { ClusterOptions } from '../../searcher.js';
 import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
-import { namedTarget, targetDir } from './workspace-target.js';
+import { directoryTarget, namedTarget, targetDir } from './workspace-target.js';
 import { thousands } from '../thousands.js';
 
 export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Promise<number> {
-  const target = namedTarget(flags) ?? (paths.length > 0 ? { name: defaultName(paths) } : null);
-  if (!target) throw new SimgrepError('BAD_FLAG', 'simgrep index needs PATHs to index (e.g. simgrep index ./src), or -w NAME to update that workspace');
+  const target = namedTarget(flags) ?? (paths.length > 0 ? { name: defaultName(paths) } : directoryTarget('simgrep index needs PATHs to index (e.g. simgrep index ./src), or -w NAME to update that workspace'));
   const engine = { model: flags.model as string | undefined, embedder: flags.embedder as EmbedderKind | undefined };
   const progress = indexProgress(process.stderr);
   const cluster = clusterOf(flags, progress.clear);

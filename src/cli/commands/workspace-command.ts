@@ -7,7 +7,7 @@ import { askServer } from '../../server/client.js';
 import { identityOf } from '../../server/identity.js';
 import { socketPathFor } from '../../server/socket-path.js';
 import type { ParsedFlags } from '../flags.js';
-import { namedTarget } from './workspace-target.js';
+import { directoryTarget, namedTarget } from './workspace-target.js';
 import { thousands } from '../thousands.js';
 
 const out = (s: string) => { process.stdout.write(s); };
@@ -30,8 +30,8 @@ export async function runWorkspaceCommand(flags: ParsedFlags, args: string[]): P
     }
     case 'status':
     case 'prune': {
-      if (!target) throw new SimgrepError('BAD_FLAG', `usage: simgrep workspace ${verb} NAME (or -w NAME, --index-dir DIR, SIMGREP_WORKSPACE)`);
-      const ws = createWorkspace({ ...target, model: flags.model as string | undefined, offline: flags.offline === true || undefined, concurrency: 0, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined } });
+      const chosen = target ?? directoryTarget(`usage: simgrep workspace ${verb} NAME (or -w NAME, --index-dir DIR, SIMGREP_WORKSPACE)`);
+      const ws = createWorkspace({ ...chosen, model: flags.model as string | undefined, offline: flags.offline === true || undefined, concurrency: 0, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined } });
       try {
         if (verb === 'prune') {
           const { deleted } = await ws.prune();

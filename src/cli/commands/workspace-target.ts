@@ -1,8 +1,9 @@
 // Which workspace a command means: --index-dir, -w/--workspace or $SIMGREP_WORKSPACE, else (for a
-// search) a named workspace whose roots cover every path.
+// search) a named workspace whose roots cover every path, or (for workspace status/prune and a bare
+// simgrep index) the workspace of the current directory.
 import { existsSync } from 'node:fs';
 import { SimgrepError } from '../../errors.js';
-import { findCovering, workspaceDir } from '../../index/registry.js';
+import { findCovering, workspaceDir, workspaceOfDirectory } from '../../index/registry.js';
 import { isRemoteUri } from '../../sources/uri.js';
 import type { ParsedFlags } from '../flags.js';
 
@@ -32,4 +33,13 @@ export function searchTarget(flags: ParsedFlags, paths: string[], env: NodeJS.Pr
   if (named) return named;
   const found = findCovering(paths, env);
   return found && { name: found.name };
+}
+
+/** The workspace of the current directory (see workspaceOfDirectory); `usage` says how to name one when there is none. */
+export function directoryTarget(usage: string, env: NodeJS.ProcessEnv = process.env): WorkspaceTarget {
+  const cwd = process.cwd();
+  const found = workspaceOfDirectory(cwd, env);
+  if (found && 'name' in found) return { name: found.name };
+  const why = found ? `workspaces ${found.ambiguous.join(', ')} all index paths under ${cwd}` : `no workspace indexes ${cwd} or anything under it`;
+  throw new SimgrepError('BAD_FLAG', `${usage}; ${why} (simgrep workspace list shows them)`);
 }
