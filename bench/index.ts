@@ -70,8 +70,12 @@ async function main(): Promise<void> {
   log('cold CLI queries after touching one file (read for the answer, not saved)');
   const afterEdit: RunResult[] = [];
   for (let i = 0; i < 5; i++) afterEdit.push(await run([QUERIES[i], tree, '--index-dir', idx, ...m]));
-  log('re-index after touching one file');
-  const touched = await run(['index', tree, '--index-dir', idx, ...m]);
+  log('re-index after touching one file (5 times, another file each time)');
+  const touched: RunResult[] = [await run(['index', tree, '--index-dir', idx, ...m])];
+  for (let i = 1; i < 5; i++) {
+    appendFileSync(path.join(tree, files[60 + i]), `\n// retry the upload from the CLI, take ${i}\n`);
+    touched.push(await run(['index', tree, '--index-dir', idx, ...m]));
+  }
   log('re-index after deleting 100 files');
   for (const f of files.slice(100, 200)) rmSync(path.join(tree, f));
   const deleted = await run(['index', tree, '--index-dir', idx, ...m]);
@@ -115,7 +119,7 @@ async function main(): Promise<void> {
     sizeOnDisk: { bytes: sizeOnDisk, ratio: sizeOnDisk / counts.bytes },
     warm: { p50Ms: pct(warm, 0.5), p95Ms: pct(warm, 0.95), n: warm.length },
     cold: { medianMs: median(cold.map((r) => r.wallMs)), peakRssMb: Math.max(...cold.map((r) => r.peakRssKb)) / 1024, afterEditMedianMs: median(afterEdit.map((r) => r.wallMs)) },
-    reindex: { oneTouchedMs: touched.wallMs, hundredDeletedMs: deleted.wallMs, nothingChangedMs: unchanged.wallMs, libraryOneTouchedMs: median(libraryTouched) },
+    reindex: { oneTouchedMs: median(touched.map((r) => r.wallMs)), firstTouchedMs: touched[0].wallMs, hundredDeletedMs: deleted.wallMs, nothingChangedMs: unchanged.wallMs, libraryOneTouchedMs: median(libraryTouched) },
     served: { coldMedianMs: median(served.map((r) => r.wallMs)), clientPeakRssMb: Math.max(...served.map((r) => r.peakRssKb)) / 1024, oneTouchedMs: median(servedTouched.map((r) => r.wallMs)) },
   };
   writeFileSync(path.join(REPO_ROOT, 'bench/index-results.json'), JSON.stringify(results, null, 2) + '\n');
@@ -149,7 +153,7 @@ function writeSection(r: any): void {
     `| cold CLI query <= 300 ms | ${f(r.cold.medianMs)} ms (median of 7 processes); with \`simgrep serve\` running: ${f(r.served.coldMedianMs)} ms (client peak RSS ${f(r.served.clientPeakRssMb)} MB) | alone ${ok(r.cold.medianMs <= 300)}, served ${ok(r.served.coldMedianMs <= 300)} |`,
     ...(r.cold.afterEditMedianMs === undefined ? [] : [`| (no target) cold CLI query after touching one file | ${f(r.cold.afterEditMedianMs)} ms (median of 5; the file is read for the answer, not saved) | |`]),
     `| build >= one-shot throughput | build ${f(r.build.linesPerS)} lines/s (${f(r.build.ms / 1000, 1)} s) vs scan ${f(r.scan.linesPerS)} lines/s; CPU time (all threads): build ${f(r.build.cpuS, 1)} s, scan ${f(r.scan.cpuS, 1)} s | ${ok(r.build.linesPerS >= r.scan.linesPerS)} |`,
-    `| re-index after touching one file <= 300 ms | CLI: ${f(r.reindex.oneTouchedMs)} ms (process start and LanceDB's load included; nothing changed: ${f(r.reindex.nothingChangedMs)} ms); library, store open and model loaded: ${f(r.reindex.libraryOneTouchedMs)} ms (median of 5); CLI with \`simgrep serve\` running: ${f(r.served.oneTouchedMs)} ms (median of 5) | CLI ${ok(r.reindex.oneTouchedMs <= 300)}, library ${ok(r.reindex.libraryOneTouchedMs <= 300)}, served ${ok(r.served.oneTouchedMs <= 300)} |`,
+    `| re-index after touching one file <= 300 ms | CLI: ${f(r.reindex.oneTouchedMs)} ms (median of 5, another file each time${r.reindex.firstTouchedMs === undefined ? '' : `; the first after the build: ${f(r.reindex.firstTouchedMs)} ms`}; process start and LanceDB's load included; nothing changed: ${f(r.reindex.nothingChangedMs)} ms); library, store open and model loaded: ${f(r.reindex.libraryOneTouchedMs)} ms (median of 5); CLI with \`simgrep serve\` running: ${f(r.served.oneTouchedMs)} ms (median of 5) | CLI ${ok(r.reindex.oneTouchedMs <= 300)}, library ${ok(r.reindex.libraryOneTouchedMs <= 300)}, served ${ok(r.served.oneTouchedMs <= 300)} |`,
     `| re-index after deleting 100 files <= 1 s | ${f(r.reindex.hundredDeletedMs)} ms | ${ok(r.reindex.hundredDeletedMs <= 1000)} |`,
     `| index size <= 2x source bytes | ${f(r.sizeOnDisk.bytes / 1048576, 1)} MB = ${f(r.sizeOnDisk.ratio, 2)}x | ${ok(r.sizeOnDisk.ratio <= 2)} |`,
     `| peak RSS while indexing <= one-shot + 200 MB | ${f(r.build.peakRssMb)} MB vs one-shot ${f(r.scan.peakRssMb)} MB | ${ok(r.build.peakRssMb <= r.scan.peakRssMb + 200)} |`,
