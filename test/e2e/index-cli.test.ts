@@ -93,6 +93,9 @@ describe('simgrep index and indexed search', () => {
     const none = await runCli(['workspace', 'status'], { env: e, cwd: project });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain(`no workspace indexes ${project} or anything under it`);
+    const bare = await runCli(['index'], { env: e, cwd: project });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('simgrep index needs PATHs to index');
     expect((await runCli(['index', './src'], { env: e, cwd: project })).code).toBe(0);
     const nameOf = async (cwd: string) => {
       const r = await runCli(['workspace', 'status', '--json'], { env: e, cwd });
