@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The simgrep command: parse -> run -> print -> exit code (0 hits, 1 none, 2 an error occurred).
+import './arrow-first.js';
 import { SimgrepError, isSimgrepError } from '../errors.js';
 import { createJsonPrinter } from '../output/json.js';
 import { createJsonlPrinter } from '../output/jsonl.js';

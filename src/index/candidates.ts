@@ -309,6 +309,7 @@ function keepInfo(path: string, info: PathInfo): void {
  * identifiers, runs of [A-Za-z0-9_] (its isIdentChar), each on its own, so the text's count is the
  * sum of its runs' counts, and a run's count is kept per term: names such as `file`, `src` or a
  * directory's repeat across thousands of paths. (A term that is not such a run itself counts nowhere.)
+ * A path with non-ASCII characters is counted as a whole.
  */
 export function pathTermCount(info: PathInfo, term: RankPlan['terms'][number]): number {
   const key = (term.whole ? 'w:' : 's:') + term.key;
@@ -321,7 +322,11 @@ export function pathTermCount(info: PathInfo, term: RankPlan['terms'][number]): 
       runCounts.set(key, byRun = new Map());
     }
     n = 0;
-    for (const run of info.pathText.match(IDENTIFIER_RUNS) ?? []) {
+    // countTerms lowers the whole text, and a few non-ASCII letters lower to ASCII (the Kelvin sign
+    // to k): such a text is counted as a whole, as the scan counts it.
+    const runs = NON_ASCII.test(info.pathText) ? null : info.pathText.match(IDENTIFIER_RUNS) ?? [];
+    if (!runs) n = termCount(info.pathText, term);
+    else for (const run of runs) {
       let r = byRun.get(run);
       if (r === undefined) {
         r = termCount(run, term);
@@ -337,6 +342,7 @@ export function pathTermCount(info: PathInfo, term: RankPlan['terms'][number]): 
 }
 
 const IDENTIFIER_RUNS = /[A-Za-z0-9_]+/g;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Per term ("w:key" or "s:key"), its count in each identifier run of a path seen so far. */
 const runCounts = new Map<string, Map<string, number>>();

@@ -81,26 +81,35 @@ export function covers(roots: string[], paths: string[]): boolean {
   });
 }
 
-/** The named workspace whose roots cover every path (the one with the longest root wins). */
+/** The named workspace whose roots cover every path (the one whose covering roots are the deepest wins). */
 export function findCovering(paths: string[], env?: NodeJS.ProcessEnv): { name: string; dir: string } | null {
-  if (paths.length === 0) return null;
-  let best: { name: string; dir: string; depth: number } | null = null;
+  return coveringAll(paths, env)[0] ?? null;
+}
+
+/** Every named workspace whose roots cover every path, the deepest first (a tie keeps name order). */
+function coveringAll(paths: string[], env?: NodeJS.ProcessEnv): { name: string; dir: string; depth: number }[] {
+  if (paths.length === 0) return [];
+  const found: { name: string; dir: string; depth: number }[] = [];
   for (const w of listWorkspaces(env)) {
     if (!w.info || !covers(w.info.roots, paths)) continue;
-    const depth = Math.max(...w.info.roots.map((r) => r.length));
-    if (!best || depth > best.depth) best = { name: w.name, dir: w.dir, depth };
+    // How near its roots are: the shortest, over the paths, of the longest root that covers each.
+    const depth = Math.min(...paths.map((p) => Math.max(...w.info!.roots.filter((r) => covers([r], [p])).map((r) => r.length))));
+    found.push({ name: w.name, dir: w.dir, depth });
   }
-  return best && { name: best.name, dir: best.dir };
+  return found.sort((a, b) => b.depth - a.depth);
 }
 
 /**
- * The workspace a command run in `dir` without a name means, as git finds its repository: the one
- * that covers `dir`, else the one workspace whose roots all lie inside `dir` (null when none, or when
- * several do: the caller asks for a name).
+ * The workspace a command run in `dir` without a name means: the one whose roots cover `dir` most
+ * nearly, else the one workspace whose roots all lie inside `dir`. Ambiguous when two cover it
+ * equally nearly, or when none covers it and several lie inside it (the caller asks for a name).
  */
 export function workspaceOfDirectory(dir: string, env?: NodeJS.ProcessEnv): { name: string; dir: string } | { ambiguous: string[] } | null {
-  const covering = findCovering([dir], env);
-  if (covering) return covering;
+  const covering = coveringAll([dir], env);
+  if (covering.length > 0) {
+    const nearest = covering.filter((w) => w.depth === covering[0].depth);
+    return nearest.length === 1 ? { name: nearest[0].name, dir: nearest[0].dir } : { ambiguous: nearest.map((w) => w.name) };
+  }
   const inside = listWorkspaces(env).filter((w) => w.info && w.info.roots.length > 0 && w.info.roots.every((r) => covers([realPath(dir)], [r])));
   if (inside.length === 1) return { name: inside[0].name, dir: inside[0].dir };
   return inside.length > 1 ? { ambiguous: inside.map((w) => w.name) } : null;

@@ -105,8 +105,13 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
     const t = tables.get('meta') ?? await tryOpen('meta');
     if (!t) return {};
     tables.set('meta', t);
-    await t.checkoutLatest();
-    const rows = await t.query().toArray();
+    const read = async () => {
+      await t.checkoutLatest();
+      return t.query().toArray();
+    };
+    // A writer's compaction can drop the files of the version just checked out (it keeps only the
+    // latest): read again, from the new latest.
+    const rows = await read().catch(read);
     return Object.fromEntries(rows.map((r) => [String(r.key), String(r.value)]));
   }
 
@@ -196,7 +201,8 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
       }
       // Every run commits to meta (its entries are replaced, so it stays a few rows), and each commit
       // leaves a version's files behind: they go with the others', else they would pile up for ever.
-      if (compacted) await (await meta()).optimize({ cleanupOlderThan: new Date() });
+      // Housekeeping only: a failure here (another writer's commit on a shared bucket) costs nothing.
+      if (compacted) await (await meta()).optimize({ cleanupOlderThan: new Date() }).catch(() => undefined);
       return left;
     },
     async clear() {

@@ -159,7 +159,7 @@ export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; l
     }
   }
   const paths = walk.entries.map((e) => e.path);
-  const keys = walk.keys.every((k, i) => k === paths[i]) ? undefined : walk.keys;
+  const keys = walk.keys.length === paths.length && walk.keys.every((k, i) => k === paths[i]) ? undefined : walk.keys;
   const basics = o.pathFacts && paths.length <= FACTS_UP_TO ? packBasics(paths.map(pathBasics)) : undefined;
   const record: Record = { format: FORMAT, version: simgrepVersion(), dirs, rules, probes, paths, keys, basics };
   try {

@@ -113,8 +113,16 @@ describe('simgrep index and indexed search', () => {
     expect((await runCli(['index', './docs'], { env: e, cwd: project })).code).toBe(0);
     const two = await runCli(['workspace', 'status'], { env: e, cwd: project });
     expect(two.code).toBe(2);
-    expect(two.stderr).toMatch(/workspaces (docs|src)-[0-9a-f]{8}, (docs|src)-[0-9a-f]{8} all index paths under/);
+    expect(two.stderr).toMatch(/workspaces (docs|src)-[0-9a-f]{8}, (docs|src)-[0-9a-f]{8} all index .* or paths under it/);
     expect(await nameOf(path.join(project, 'docs'))).toMatch(/^docs-[0-9a-f]{8}$/);
+    // A workspace of the whole project covers src/sub too, less nearly than src's; one more of src ties with it.
+    expect((await runCli(['index', '.', '-w', 'whole'], { env: e, cwd: project })).code).toBe(0);
+    expect(await nameOf(path.join(project, 'src', 'sub'))).toBe(name);
+    expect(await nameOf(project)).toBe('whole');
+    expect((await runCli(['index', './src', '-w', 'also-src'], { env: e, cwd: project })).code).toBe(0);
+    const tie = await runCli(['workspace', 'status'], { env: e, cwd: path.join(project, 'src', 'sub') });
+    expect(tie.code).toBe(2);
+    expect(tie.stderr).toMatch(new RegExp(`workspaces (also-src, ${name}|${name}, also-src) all index`));
   });
 
   it('two writers: the second gets a clear error naming the first (unless it has nothing to change); a search meanwhile still answers (from the index while what changed is small)', async () => {

@@ -37,9 +37,10 @@ export function searchTarget(flags: ParsedFlags, paths: string[], env: NodeJS.Pr
 
 /** The workspace of the current directory (see workspaceOfDirectory); `usage` says how to name one when there is none. */
 export function directoryTarget(usage: string, env: NodeJS.ProcessEnv = process.env): WorkspaceTarget {
-  const cwd = process.cwd();
+  let cwd: string;
+  try { cwd = process.cwd(); } catch { throw new SimgrepError('BAD_FLAG', `${usage}; the current directory no longer exists`); }
   const found = workspaceOfDirectory(cwd, env);
   if (found && 'name' in found) return { name: found.name };
-  const why = found ? `workspaces ${found.ambiguous.join(', ')} all index paths under ${cwd}` : `no workspace indexes ${cwd} or anything under it`;
+  const why = found ? `workspaces ${found.ambiguous.join(', ')} all index ${cwd} or paths under it` : `no workspace indexes ${cwd} or anything under it`;
   throw new SimgrepError('BAD_FLAG', `${usage}; ${why} (simgrep workspace list shows them)`);
 }

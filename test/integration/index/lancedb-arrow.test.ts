@@ -1,12 +1,18 @@
-// LanceDB and simgrep share one apache-arrow copy (src/index/lancedb.ts): the package's single-file
-// build stands in for its CommonJS tree, so tables simgrep builds are LanceDB's tables and back.
+// LanceDB and simgrep share one apache-arrow copy (src/index/lancedb.ts), loaded in simgrep's own
+// processes from the package's single-file build (single-file-arrow.ts): tables simgrep builds are
+// LanceDB's tables and back.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { arrow, loadLanceDB } from '../../../src/index/lancedb.js';
-import { Table, vectorFromArray } from '../../../src/index/arrow.js';
+import { repoRoot } from '../../helpers/shared.js';
+import { useSingleFileArrow } from '../../../src/index/single-file-arrow.js';
+useSingleFileArrow(); // as the CLI does, before lancedb.ts loads arrow
+const { arrow, loadLanceDB } = await import('../../../src/index/lancedb.js');
+const { Table, vectorFromArray } = await import('../../../src/index/arrow.js');
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'simgrep-arrow-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -30,5 +36,16 @@ describe('the apache-arrow LanceDB uses', () => {
     expect(Array.from(back.getChild('start')!.toArray() as Int32Array)).toEqual([0, 48]);
     t.close();
     db.close();
+  });
+
+  it('is the package as it is in a program that embeds the library (no single-file swap there)', () => {
+    const script = `const { arrow } = await import(${JSON.stringify(pathToFileURL(path.join(repoRoot, 'dist/src/index/lancedb.js')).href)});
+      const { createRequire } = await import('node:module');
+      const req = createRequire(${JSON.stringify(path.join(repoRoot, 'package.json'))});
+      const entry = createRequire(req.resolve('@lancedb/lancedb')).resolve('apache-arrow');
+      const single = Object.keys(req.cache).some((k) => k.endsWith('Arrow.es2015.min.js'));
+      console.log(JSON.stringify({ same: req.cache[entry]?.exports === arrow, single }));`;
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
+    expect(out).toEqual({ same: true, single: false });
   });
 });

@@ -11,9 +11,9 @@ const PATHS = [
   'src/upload/retry-upload.ts', 'src/upload/retryUpload.test.ts', 'lib/Upload Retry/retry_upload.py',
   'a/b/c/d/e/file-768.py', './file-768.py', 'file.py', 'docs/RETRY.md', 'x/3d-model/model3d.go',
   'İstanbul/Upload/retryİ.ts', 'src/ÄÖÜ/uploadFiles.rs', 'src/upload/upload-upload-upload.c', 'configs/config.config.json',
-  'a\\windows\\Config\\parse_config.cs', 'src/HTTPServer/httpServer.go', '.hidden/.retryrc', 'v2/768file/42retry_9upload.py', 'a$b/__init__/UPLOADS.txt', 'src/retry--upload..ts',
+  'a\\windows\\Config\\parse_config.cs', 'src/HTTPServer/httpServer.go', '.hidden/.retryrc', 'v2/768file/42retry_9upload.py', 'a$b/__init__/UPLOADS.txt', 'src/retry--upload..ts', 'x/ab\u212Aabkab.ts', 'x/a\u212Akk.ts',
 ];
-const QUERIES = ['retry failed uploads', 'parse the config file', 'upload', 'http server model', 'file', 'istanbul retry'];
+const QUERIES = ['abkab', 'kk', 'retry failed uploads', 'parse the config file', 'upload', 'http server model', 'file', 'istanbul retry'];
 
 function whole(text: string, term: RankPlan['terms'][number]): number {
   const tf = new Float64Array(1);
