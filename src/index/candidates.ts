@@ -257,6 +257,8 @@ export interface PathInfo {
   namePrefixes: string[];
   /** Terms' counts in pathText, as countTerms counts them, by "w:key" (whole) or "s:key" (part stem); made on first use. */
   termCounts: Map<string, number> | null;
+  /** pathText's identifier runs, made on first use (null: it has non-ASCII characters and is counted whole). */
+  identifierRuns: string[] | null | undefined;
   /** Its signals for a query without path words, with and without the test/example priors. */
   plain: PathSignals;
   withPriors: PathSignals;
@@ -294,7 +296,7 @@ function infoOf(path: string, facts: PathFacts, pathText: string): PathInfo {
   const lower = pathText.toLowerCase();
   // A literal (not a spread): every PathInfo has one shape, which the candidate loop reads per file.
   return {
-    facts, pathText, lower, namePrefixes, termCounts: null,
+    facts, pathText, lower, namePrefixes, termCounts: null, identifierRuns: undefined,
     plain: pathSignals(path, NO_PATH_WORDS, facts), withPriors: pathSignals(path, PRIORS_ONLY, facts),
   };
 }
@@ -323,8 +325,9 @@ export function pathTermCount(info: PathInfo, term: RankPlan['terms'][number]): 
     }
     n = 0;
     // countTerms lowers the whole text, and a few non-ASCII letters lower to ASCII (the Kelvin sign
-    // to k): such a text is counted as a whole, as the scan counts it.
-    const runs = NON_ASCII.test(info.pathText) ? null : info.pathText.match(IDENTIFIER_RUNS) ?? [];
+    // to k): such a text is counted as a whole, as the scan counts it. A path's runs are found once.
+    if (info.identifierRuns === undefined) info.identifierRuns = NON_ASCII.test(info.pathText) ? null : info.pathText.match(IDENTIFIER_RUNS) ?? [];
+    const runs = info.identifierRuns;
     if (!runs) n = termCount(info.pathText, term);
     else for (const run of runs) {
       let r = byRun.get(run);

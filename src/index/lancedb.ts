@@ -16,5 +16,5 @@ export const arrow: typeof Arrow = require(arrowEntry());
 
 /** LanceDB itself, required on first use (its native module is large). */
 export function loadLanceDB(): typeof LanceDB {
-  return require(require.resolve('@lancedb/lancedb')) as typeof LanceDB;
+  return require('@lancedb/lancedb') as typeof LanceDB;
 }
