@@ -3,15 +3,16 @@
 // from here, so `instanceof` holds between them (an ESM import of the package would load its ESM
 // build, a second copy of every class). simgrep's own processes (the CLI, its servers and workers)
 // load that copy from the package's single-file build (single-file-arrow.ts: the same 148 exports,
-// without the Node-stream adapters and with mangled class names); a program that embeds the library
-// gets the package as it is.
+// without the Node-stream adapters and with mangled class names) when this module is first evaluated;
+// a program that embeds the library gets the package as it is.
 import { createRequire } from 'node:module';
 import type * as Arrow from 'apache-arrow';
 import type * as LanceDB from '@lancedb/lancedb';
-import { arrowEntry } from './single-file-arrow.js';
+import { arrowEntry, singleFileArrowPreferred, useSingleFileArrow } from './single-file-arrow.js';
 
 const require = createRequire(import.meta.url);
 
+if (singleFileArrowPreferred()) useSingleFileArrow();
 export const arrow: typeof Arrow = require(arrowEntry());
 
 /** LanceDB itself, required on first use (its native module is large). */

@@ -6,14 +6,30 @@ import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 
+/** Set by preferSingleFileArrow: this process is simgrep's own (the CLI), not a program embedding the library. */
+let preferred = false;
+
 /** apache-arrow's CommonJS entry as LanceDB resolves it (a copy nested under LanceDB included). */
 export function arrowEntry(): string {
   return createRequire(require.resolve('@lancedb/lancedb')).resolve('apache-arrow');
 }
 
 /**
- * Makes apache-arrow load from its single-file build in this process: call it before anything
- * loads LanceDB or arrow (the CLI does, first thing). No effect once the package is loaded.
+ * Says that this process is simgrep's own: when lancedb.ts loads arrow (only a process that opens an
+ * index or a collection does), it loads the single-file build. A search never loads arrow at all.
+ */
+export function preferSingleFileArrow(): void {
+  preferred = true;
+}
+
+/** True once preferSingleFileArrow was called. */
+export function singleFileArrowPreferred(): boolean {
+  return preferred;
+}
+
+/**
+ * Makes apache-arrow load from its single-file build in this process now: call it before anything
+ * loads LanceDB or arrow. No effect once the package is loaded.
  */
 export function useSingleFileArrow(): void {
   const entry = arrowEntry();

@@ -1,14 +1,16 @@
 // LanceDB and simgrep share one apache-arrow copy (src/index/lancedb.ts), loaded in simgrep's own
 // processes from the package's single-file build (single-file-arrow.ts): tables simgrep builds are
 // LanceDB's tables and back.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../helpers/shared.js';
+import { cliPath } from '../../helpers/cli.js';
+import { writeTinyModel } from '../../helpers/tiny-model.js';
 import { useSingleFileArrow } from '../../../src/index/single-file-arrow.js';
 useSingleFileArrow(); // as the CLI does, before lancedb.ts loads arrow
 const { arrow, loadLanceDB } = await import('../../../src/index/lancedb.js');
@@ -47,5 +49,26 @@ describe('the apache-arrow LanceDB uses', () => {
       console.log(JSON.stringify({ same: req.cache[entry]?.exports === arrow, single }));`;
     const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
     expect(out).toEqual({ same: true, single: false });
+  });
+
+  it('is loaded by the CLI only when it opens an index, from the single-file build; a search never loads it', async () => {
+    const tree = path.join(tmp, 'cli-tree');
+    mkdirSync(tree, { recursive: true });
+    writeFileSync(path.join(tree, 'net.ts'), 'function send() {\n  // retry failed upload\n}\n');
+    const model = await writeTinyModel(path.join(tmp, 'model'));
+    // Prints, as the CLI exits, the apache-arrow files this process loaded (the package's entry is the single file's module then).
+    const probe = path.join(tmp, 'arrow-probe.cjs');
+    writeFileSync(probe, `process.on('exit', () => process.stderr.write('ARROW ' + JSON.stringify([...new Set(Object.values(require.cache).map((m) => m.filename).filter((f) => f.includes('apache-arrow')))].map((f) => require('node:path').basename(f))) + '\\n'));`);
+    const loaded = (args: string[]) => {
+      const r = spawnSync(process.execPath, ['-r', probe, cliPath, ...args, '--model', model, '-J', '0'], {
+        encoding: 'utf8', env: { ...process.env, HF_HUB_OFFLINE: '1', SIMGREP_HOME: path.join(tmp, 'home'), SIMGREP_CACHE_DIR: path.join(tmp, 'cache') },
+      });
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(/ARROW (.*)/.exec(r.stderr)![1]) as string[];
+    };
+    const idx = path.join(tmp, 'cli-index');
+    expect(loaded(['retry upload', tree, '--no-index'])).toEqual([]);
+    expect(loaded(['index', tree, '--index-dir', idx])).toEqual(['Arrow.es2015.min.js']);
+    expect(loaded(['retry upload', tree, '--index-dir', idx])).toEqual([]);
   });
 });
