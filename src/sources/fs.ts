@@ -3,12 +3,16 @@
 import { closeSync, fstatSync, openSync, read, readFileSync } from 'node:fs';
 import { lstat, open, readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import picomatch from 'picomatch';
+import type Picomatch from 'picomatch';
 import { hasWantedExtension, normalizeExtensions, tooLargeMessage, type WalkFilters } from './filters.js';
 import { listDir, type DirItem, type IoPath } from './dir-listing.js';
 import { IgnoreStack } from './ignore-rules.js';
 import { STREAM_CHUNK_BYTES, WHOLE_READ_BYTES, type Entry, type Source, type SourceWarning } from './source.js';
+
+/** picomatch, required on first use: only a quoted glob needs it (a cold search should not load it). */
+const loadPicomatch = (): typeof Picomatch => createRequire(import.meta.url)('picomatch') as typeof Picomatch;
 
 export interface FsSourceOptions extends WalkFilters {
   paths: string[];
@@ -143,6 +147,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
   }
 
   async function* expandGlob(pattern: string): AsyncGenerator<Entry> {
+    const picomatch = loadPicomatch();
     const { base, glob } = picomatch.scan(pattern);
     const root = base || '.';
     const isMatch = picomatch(glob, { dot: !!opts.hidden });

@@ -1,10 +1,15 @@
 // .gitignore / .ignore matching with git's precedence: the deepest rule file that has an opinion wins.
 import { stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type IgnoreFactory from 'ignore';
+import type { Ignore } from 'ignore';
 import { readRuleFile } from './rule-file.js';
 
 const RULE_FILES = ['.gitignore', '.ignore'];
+
+/** The ignore package, required when a rule file is first read (a search from a recorded walk reads none). */
+const ignore = (): Ignore => (createRequire(import.meta.url)('ignore') as typeof IgnoreFactory)();
 
 interface RuleSet { dir: string; rules: Ignore }
 
