@@ -1,6 +1,6 @@
-// Imported first by the CLI, before anything that loads LanceDB or arrow: simgrep's own processes
-// load apache-arrow from its single-file build (src/index/single-file-arrow.ts), and only when they
-// open an index or a collection (a search never needs arrow).
-import { preferSingleFileArrow } from '../index/single-file-arrow.js';
+// Imported first by the CLI, before anything that loads LanceDB or arrow: marks this process as
+// simgrep's own, so that LanceDB's dependencies load the lean way (src/index/lancedb.ts), and only
+// when it opens an index or a collection (a search never needs them).
+import { markOwnProcess } from '../index/own-process.js';
 
-preferSingleFileArrow();
+markOwnProcess();

@@ -8,14 +8,20 @@
 import { createRequire } from 'node:module';
 import type * as Arrow from 'apache-arrow';
 import type * as LanceDB from '@lancedb/lancedb';
-import { arrowEntry, singleFileArrowPreferred, useSingleFileArrow } from './single-file-arrow.js';
+import { arrowEntry, useSingleFileArrow } from './single-file-arrow.js';
+import { isOwnProcess } from './own-process.js';
+import { deferModule } from './deferred-module.js';
 
 const require = createRequire(import.meta.url);
 
-if (singleFileArrowPreferred()) useSingleFileArrow();
+if (isOwnProcess()) useSingleFileArrow();
 export const arrow: typeof Arrow = require(arrowEntry());
 
-/** LanceDB itself, required on first use (its native module is large). */
+/**
+ * LanceDB itself, required on first use (its native module is large). In simgrep's own processes its
+ * OpenTelemetry hook's package is loaded only if something uses it (simgrep does not).
+ */
 export function loadLanceDB(): typeof LanceDB {
+  if (isOwnProcess()) deferModule(require.resolve('@lancedb/lancedb'), '@opentelemetry/api');
   return require('@lancedb/lancedb') as typeof LanceDB;
 }

@@ -6,25 +6,9 @@ import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-/** Set by preferSingleFileArrow: this process is simgrep's own (the CLI), not a program embedding the library. */
-let preferred = false;
-
 /** apache-arrow's CommonJS entry as LanceDB resolves it (a copy nested under LanceDB included). */
 export function arrowEntry(): string {
   return createRequire(require.resolve('@lancedb/lancedb')).resolve('apache-arrow');
-}
-
-/**
- * Says that this process is simgrep's own: when lancedb.ts loads arrow (only a process that opens an
- * index or a collection does), it loads the single-file build. A search never loads arrow at all.
- */
-export function preferSingleFileArrow(): void {
-  preferred = true;
-}
-
-/** True once preferSingleFileArrow was called. */
-export function singleFileArrowPreferred(): boolean {
-  return preferred;
 }
 
 /**

@@ -51,15 +51,15 @@ describe('the apache-arrow LanceDB uses', () => {
     expect(out).toEqual({ same: true, single: false });
   });
 
-  it('is loaded by the CLI only when it opens an index, from the single-file build; a search never loads it (nor picomatch)', async () => {
+  it('is loaded by the CLI only when it opens an index, from the single-file build; a search never loads it (nor picomatch); OpenTelemetry is never loaded', async () => {
     const tree = path.join(tmp, 'cli-tree');
     mkdirSync(tree, { recursive: true });
     writeFileSync(path.join(tree, 'net.ts'), 'function send() {\n  // retry failed upload\n}\n');
     const model = await writeTinyModel(path.join(tmp, 'model'));
     // Prints, as the CLI exits, the apache-arrow files this process loaded (the package's entry is the single file's module then), and
-    // picomatch's (only a quoted glob needs it).
+    // picomatch's (only a quoted glob needs it) and OpenTelemetry's (LanceDB's metrics hook, which simgrep never calls).
     const probe = path.join(tmp, 'arrow-probe.cjs');
-    writeFileSync(probe, `process.on('exit', () => process.stderr.write('ARROW ' + JSON.stringify([...new Set(Object.values(require.cache).map((m) => m.filename).filter((f) => /apache-arrow|picomatch/.test(f)))].map((f) => require('node:path').basename(f))) + '\\n'));`);
+    writeFileSync(probe, `process.on('exit', () => process.stderr.write('ARROW ' + JSON.stringify([...new Set(Object.values(require.cache).filter((m) => !m.id.endsWith(' (deferred)')).map((m) => m.filename).filter((f) => /apache-arrow|picomatch|opentelemetry/.test(f)))].map((f) => require('node:path').basename(f))) + '\\n'));`);
     const loaded = (args: string[]) => {
       const r = spawnSync(process.execPath, ['-r', probe, cliPath, ...args, '--model', model, '-J', '0'], {
         encoding: 'utf8', env: { ...process.env, HF_HUB_OFFLINE: '1', SIMGREP_HOME: path.join(tmp, 'home'), SIMGREP_CACHE_DIR: path.join(tmp, 'cache') },
