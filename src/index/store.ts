@@ -26,8 +26,8 @@ export interface SmallFragments { chunks: number; files: number }
 export interface IndexStore {
   readonly uri: string;
   readMeta(): Promise<Record<string, string>>;
-  /** Sets these entries; commits only when one of them changes. */
-  writeMeta(entries: Record<string, string>): Promise<void>;
+  /** Sets these entries (committing only when one of them changes); returns the meta as it is then. */
+  writeMeta(entries: Record<string, string>): Promise<Record<string, string>>;
   /** The latest version (changes with every commit). */
   version(): Promise<StoreVersion>;
   /** True when it holds no chunk and no file state (a first build, or a crashed first build's nothing). */
@@ -122,9 +122,10 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
       // A commit only for entries that change (a re-run of the same index commits nothing here).
       const current = await readMeta();
       const changed = Object.entries(entries).filter(([k, v]) => current[k] !== v);
-      if (changed.length === 0) return;
+      if (changed.length === 0) return current;
       await (await meta()).mergeInsert('key').whenMatchedUpdateAll().whenNotMatchedInsertAll()
         .execute(metaTable(changed));
+      return { ...current, ...entries };
     },
     async version() {
       const v = async (name: string) => {

@@ -6,7 +6,7 @@ import type { IndexStore } from './store.js';
 export const unsavedStore: IndexStore = {
   uri: 'unsaved:',
   readMeta: async () => ({}),
-  writeMeta: async () => {},
+  writeMeta: async () => ({}),
   version: async () => 'unsaved',
   isEmpty: async () => true,
   fileStates: async () => [],

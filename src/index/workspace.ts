@@ -344,8 +344,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     mark('snapshot');
     if (version !== latest || !before) saveSnapshot(next);
     mark('save');
-    await writing(() => s.writeMeta({ complete: version, ...(smallFragments && { smallFragments }) }));
-    publishInfo(await s.readMeta());
+    publishInfo(await writing(() => s.writeMeta({ complete: version, ...(smallFragments && { smallFragments }) })));
     mark('publish');
     return report;
   }
@@ -502,8 +501,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         const version = await s.version();
         snapshot = patchSnapshot(before, { ...emptyChanges(), dropChunksOf: new Set(gone), dropFiles: new Set(gone) }, version);
         saveSnapshot(snapshot);
-        await writing(() => s.writeMeta({ complete: version }));
-    publishInfo(await s.readMeta());
+        publishInfo(await writing(() => s.writeMeta({ complete: version })));
         return { deleted: gone.length };
       });
     },
