@@ -11,8 +11,9 @@ import { listDir, type DirItem, type IoPath } from './dir-listing.js';
 import { IgnoreStack } from './ignore-rules.js';
 import { STREAM_CHUNK_BYTES, WHOLE_READ_BYTES, type Entry, type Source, type SourceWarning } from './source.js';
 
+let picomatchLibrary: typeof Picomatch | null = null;
 /** picomatch, required on first use: only a quoted glob needs it (a cold search should not load it). */
-const loadPicomatch = (): typeof Picomatch => createRequire(import.meta.url)('picomatch') as typeof Picomatch;
+const loadPicomatch = (): typeof Picomatch => (picomatchLibrary ??= createRequire(import.meta.url)('picomatch') as typeof Picomatch);
 
 export interface FsSourceOptions extends WalkFilters {
   paths: string[];

@@ -8,8 +8,9 @@ import { readRuleFile } from './rule-file.js';
 
 const RULE_FILES = ['.gitignore', '.ignore'];
 
-/** The ignore package, required when a rule file is first read (a search from a recorded walk reads none). */
-const ignore = (): Ignore => (createRequire(import.meta.url)('ignore') as typeof IgnoreFactory)();
+let ignoreFactory: typeof IgnoreFactory | null = null;
+/** A new rule set; the ignore package is required when a rule file is first read (a search from a recorded walk reads none). */
+const ignore = (): Ignore => (ignoreFactory ??= createRequire(import.meta.url)('ignore') as typeof IgnoreFactory)();
 
 interface RuleSet { dir: string; rules: Ignore }
 
