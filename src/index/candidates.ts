@@ -57,6 +57,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const lexicalOnly = mode === 'lexical' || !(plan.weights.semantic > 0);
   const query = q.query;
   const wordPrefixes = new Set(plan.pathWords.filter((w) => w.length >= 3).map((w) => w.slice(0, 3)));
+  const priors = priorsIndex(plan);
   for (let f = 0; f < files.length; f++) {
     const path = q.display[f];
     const file = files[f];
@@ -65,7 +66,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
     const pathLength = info.pathText.length;
     // A path word can only match a name that starts with the same three letters (pathSignals' rule).
     const signals = plan.pathWords.length === 0 || !info.namePrefixes.some((x) => wordPrefixes.has(x))
-      ? (plan.pathPriors ? info.withPriors : info.plain)
+      ? info.priors[priors]
       : pathSignals(path, plan, info.facts);
     // A term's count in the path, kept with the path; countTerms only for a path that holds its probe.
     const caseChanged = info.lower.length !== pathLength;
@@ -259,14 +260,17 @@ export interface PathInfo {
   termCounts: Map<string, number> | null;
   /** pathText's identifier runs, made on first use (null: it has non-ASCII characters and is counted whole). */
   identifierRuns: string[] | null | undefined;
-  /** Its signals for a query without path words, with and without the test/example priors. */
-  plain: PathSignals;
-  withPriors: PathSignals;
+  /** Its signals for a query without path words, by the priors the query turns on (priorsIndex); one object where they agree. */
+  priors: PathSignals[];
 }
 
 const pathInfos = new Map<string, PathInfo>();
-const NO_PATH_WORDS = { pathWords: [], pathPriors: false } as unknown as RankPlan;
-const PRIORS_ONLY = { pathWords: [], pathPriors: true } as unknown as RankPlan;
+/** A plan without path words for each priorsIndex: no priors, test/example priors, data prior, both. */
+const PRIOR_PLANS = [false, true].flatMap((dataPrior) => [false, true].map((pathPriors) => ({ pathWords: [], pathPriors, dataPrior }) as unknown as RankPlan));
+
+function priorsIndex(plan: RankPlan): number {
+  return (plan.pathPriors ? 1 : 0) + (plan.dataPrior ? 2 : 0);
+}
 
 /** The facts of a display path (cached across queries). */
 export function pathInfo(path: string): PathInfo {
@@ -294,10 +298,14 @@ export function seedPathInfo(path: string, b: PathBasics): void {
 function infoOf(path: string, facts: PathFacts, pathText: string): PathInfo {
   const namePrefixes = [...new Set(facts.names.filter((n) => n.length >= 3).map((n) => n.slice(0, 3)))];
   const lower = pathText.toLowerCase();
+  const priors: PathSignals[] = [];
+  for (const p of PRIOR_PLANS) {
+    const signals = pathSignals(path, p, facts);
+    priors.push(priors.find((o) => o.prior === signals.prior) ?? signals);
+  }
   // A literal (not a spread): every PathInfo has one shape, which the candidate loop reads per file.
   return {
-    facts, pathText, lower, namePrefixes, termCounts: null, identifierRuns: undefined,
-    plain: pathSignals(path, NO_PATH_WORDS, facts), withPriors: pathSignals(path, PRIORS_ONLY, facts),
+    facts, pathText, lower, namePrefixes, termCounts: null, identifierRuns: undefined, priors,
   };
 }
 
