@@ -65,7 +65,7 @@ export interface SearchOptions {
   onProgress?: (s: SearchProgress) => void;
   /**
    * Search on the workers of a cluster instead of this machine: a Redis URL (redis://, rediss://),
-   * or the URL with tuning. The answer is the one this machine would give (see "Running on many machines").
+   * or the URL with tuning. The answer is the one this machine would give (docs/cluster.md).
    */
   cluster?: string | ClusterOptions;
 }
