@@ -92,6 +92,17 @@ describe('workflow templates cannot reach the host (issue 28 item 3)', () => {
     ['{{ toString }}', /undefined/],
     ['{{ process }}', /undefined/],
   ];
+  // Jinja's dict methods read this[key] themselves: setdefault("__proto__") gave out Object.prototype,
+  // and .update() on it added a key to every object of the process.
+  it('dict.get/setdefault/pop cannot hand out a prototype or a constructor (no prototype pollution)', () => {
+    for (const t of ['{{ state.setdefault("__proto__").update({"polluted": "yes"}) }}', '{{ state.pop("__proto__") }}', '{{ state.get("constructor") }}', '{{ state.has_key("__proto__") }}']) {
+      expect(() => renderValue(t, ctx()), t).toThrow(/cannot be read in a template/);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(renderValue('{{ state.setdefault("fresh", 5) }}', ctx())).toBe(5);
+    expect(renderValue('{{ state.pop("s") }}', ctx())).toBe('text');
+  });
+
   it.each(refused)('%s is refused with a message that says why', (template, message) => {
     expect(() => renderValue(template, ctx())).toThrow(message);
   });

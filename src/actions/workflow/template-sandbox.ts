@@ -32,6 +32,7 @@ const CODE_RUNNERS: ReadonlySet<unknown> = new Set([
 /** Mappings whose members are a declared set (the workflow's `env`): any other name is an error. */
 const declared = new WeakMap<object, ReadonlySet<string>>();
 const DICT_METHODS = new Set(['get', 'items', 'keys', 'values']);
+const KEYED_METHODS = new Set(['get', 'setdefault', 'pop', 'has_key']);
 
 /** A frozen, prototype-less mapping of `values`; reading a name outside `names` fails with `undeclared(name)`. */
 export function declaredMapping(values: Record<string, unknown>, names: Iterable<string>, undeclared: (name: string) => string): Readonly<Record<string, unknown>> {
@@ -88,7 +89,13 @@ function installRuntimeWalls(): void {
         return typeof v === 'function' ? (checkValue(v) as (...a: unknown[]) => unknown).bind(obj) : checkValue(v);
       }
     }
-    return checkValue(compatLookup.call(this, obj, key));
+    const v = checkValue(compatLookup.call(this, obj, key));
+    // Jinja's dict.get/setdefault/pop/has_key read this[key] themselves: state.setdefault("__proto__")
+    // would hand out Object.prototype (and .update() on it would change every object of the process).
+    if (typeof v === 'function' && typeof key === 'string' && KEYED_METHODS.has(key) && !Array.isArray(obj)) {
+      return (k: unknown, ...args: unknown[]) => checkValue((v as (...a: unknown[]) => unknown)(memberName(k), ...args));
+    }
+    return v;
   } as Lookup;
   // Bare names: the template's own variables, then the context's own keys, then the globals' own keys.
   // nunjucks' own lookup uses `in`, so {{ constructor }} or {{ toString }} read Object.prototype.
@@ -102,7 +109,7 @@ function installRuntimeWalls(): void {
     return Object.hasOwn(JINJA_CONSTANTS, name) ? JINJA_CONSTANTS[name] : undefined;
   };
   const callWrap = runtime.callWrap;
-  runtime.callWrap = (obj, name, context, args) => callWrap(checkValue(obj), name, context, args);
+  runtime.callWrap = (obj, name, context, args) => checkValue(callWrap(checkValue(obj), name, context, args));
 }
 
 /**
