@@ -6,8 +6,8 @@
 import { existsSync } from 'node:fs';
 import type { ActionEngine } from '../actions/engine.js';
 import { SimgrepError } from '../errors.js';
-import { defaultName, readInfo, rootsInside, workspaceDir } from '../index/registry.js';
-import type { Workspace } from '../index/workspace.js';
+import { defaultName, readInfo, rootsInside, workspaceDir } from '../workspace/registry.js';
+import type { Workspace } from '../workspace/workspace.js';
 import type { Root } from './scope.js';
 
 export interface ConfinedWorkspaces {

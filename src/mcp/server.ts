@@ -6,7 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ActionEngine } from '../actions/engine.js';
 import { isSimgrepError } from '../errors.js';
-import type { IndexProgress } from '../index/indexer.js';
+import type { IndexProgress } from '../workspace/build/indexer.js';
 import { SEARCH_MODES } from '../searcher.js';
 import { createConfinedWorkspaces } from './confined-workspaces.js';
 import { realRoot, resolveInside } from './scope.js';
