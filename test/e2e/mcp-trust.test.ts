@@ -10,6 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, runCli } from '../helpers/cli.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
+import { defaultName } from '../../src/workspace/registry.js';
 
 let home: ReturnType<typeof isolatedHome>;
 let base = '';
@@ -80,14 +81,28 @@ describe('simgrep mcp keeps to its root', () => {
     }
   });
 
+  it('a directory\'s own workspace widened to an outside root is refused, naming it (before the root has one)', async () => {
+    const docs = path.join(root, 'docs');
+    mkdirSync(docs);
+    writeFileSync(path.join(docs, 'guide.md'), 'How uploads are retried.\n');
+    const name = defaultName([docs]);
+    const built = await runCli(['index', docs, path.join(base, 'outside'), '--workspace', name, '-J', '0'], { env: home.env });
+    expect(built.code, built.stderr).toBe(0);
+    for (const [tool, args] of [['search', { query: 'retry' }], ['index', {}], ['status', {}]] as const) {
+      const r = await call(tool, { ...args, directory: 'docs' });
+      expect(r.isError, tool).toBe(true);
+      expect(r.content[0].text, tool).toBe(`BAD_FLAG: workspace ${name} also indexes directories outside the server's root, so the MCP server does not use it; remove it (simgrep workspace rm ${name}) or give the server a root that holds all of its roots`);
+    }
+  });
+
   it('index and status use a workspace confined to the root, never one whose roots reach outside', async () => {
     const before = wideInfo();
     expect(before.roots).toEqual([base]);
     writeFileSync(path.join(base, 'outside', 'secret.txt'), 'a changed secret the server must not read\n');
     const indexed = await call('index', {});
-    expect(indexed.structuredContent).toEqual({ workspace: expect.stringMatching(/^project-[0-9a-f]{8}$/), files: 3, indexed: 3, unchanged: 0, deleted: 0, chunks: expect.any(Number), errors: 0 });
+    expect(indexed.structuredContent).toEqual({ workspace: expect.stringMatching(/^project-[0-9a-f]{8}$/), files: 4, indexed: 4, unchanged: 0, deleted: 0, chunks: expect.any(Number), errors: 0 });
     const status = await call('status', {});
-    expect(status.structuredContent).toMatchObject({ directory: root, indexed: true, workspace: indexed.structuredContent!.workspace, files: 3 });
+    expect(status.structuredContent).toMatchObject({ directory: root, indexed: true, workspace: indexed.structuredContent!.workspace, files: 4 });
     const found = await call('search', { query: 'retry the failed upload secretly', k: 50, n_lines: 0 });
     expect((found.structuredContent!.matches as { path: string }[]).every((m) => m.path.startsWith(`${root}/`))).toBe(true);
     expect(wideInfo()).toEqual(before);
