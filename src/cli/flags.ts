@@ -1,4 +1,5 @@
-// The one flag table: it drives parsing, --help and the README's option list.
+// The one flag table: it drives parsing and --help; docs/cli.md's option table is checked against it
+// (test/unit/docs.test.ts).
 import { SimgrepError } from '../errors.js';
 import { SEARCH_MODES } from '../types.js';
 
@@ -46,6 +47,7 @@ export const FLAGS: FlagDef[] = [
   { name: 'shard-size', kind: 'size', value: 'SIZE', help: 'With --cluster: bytes of files per shard (default 16M)' },
   { name: 'state', kind: 'string', value: 'JSON', help: 'simgrep run: initial state as a JSON object (over the workflow\'s initial_state)' },
   { name: 'state-file', kind: 'string', value: 'FILE', help: 'simgrep run: initial state from a JSON file' },
+  { name: 'env', kind: 'string', value: 'NAME,...', help: 'simgrep run: environment variables the workflow\'s templates may read as env.NAME, beside those it declares (env: at its top level); others are absent' },
   { name: 'stats', kind: 'bool', help: 'Print counts on stderr after the results: files, lines, bytes, skipped (binary, too large), errors, time' },
   { name: 'color', kind: 'string', value: 'WHEN', choices: ['auto', 'always', 'never'], help: 'Highlight matches: auto (on a terminal), always, never' },
   { name: 'help', short: 'h', kind: 'bool', help: 'Show this help' },
@@ -147,7 +149,7 @@ export function helpText(version: string): string {
     '       (to search for the word "index", "workspace" or "serve", put -- before the query)',
     '',
     'PATH may be a file, a directory (searched recursively), a quoted glob, - (standard input), or a URI:',
-    's3://bucket/prefix/, az://container/prefix/, https://host/file (see the README for credentials).',
+    's3://bucket/prefix/, az://container/prefix/, https://host/file (credentials: docs/remote.md).',
     'Exit status: 0 if a line matched, 1 if none did, 2 if an error occurred.',
     '',
     'Options:',

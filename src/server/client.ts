@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { deserializeError } from '../errors.js';
-import type { IndexProgress } from '../index/indexer.js';
+import type { IndexProgress } from '../workspace/build/indexer.js';
 import { readLines, send, type Reply, type Request } from './protocol.js';
 
 export type Answer = Extract<Reply, { type: 'done' }>;

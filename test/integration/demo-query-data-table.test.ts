@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearcher, type SearchResponse } from '../../src/searcher.js';
-import { createWorkspace, type Workspace } from '../../src/index/workspace.js';
+import { createWorkspace, type Workspace } from '../../src/workspace/workspace.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const QUERY = 'where do we retry failed uploads';
