@@ -8,12 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { REPO_ROOT } from './bench-model.js';
-import { diskUsage } from '../src/index/workspace-files.js';
+import { diskUsage } from '../src/workspace/workspace-files.js';
 import { measure } from './measure.js';
 import { AGENT_QUERIES, QUERIES } from './queries.js';
 import { writeResultsSection } from './results.js';
 import { createSearcher } from '../src/searcher.js';
-import { fromFloat16 } from '../src/index/float16.js';
+import { fromFloat16 } from '../src/workspace/packed/float16.js';
 
 const CLI = path.join(REPO_ROOT, 'dist/src/cli/main.js');
 const TMP = path.join(REPO_ROOT, 'bench/.tmp/ann');

@@ -13,8 +13,8 @@ import { measure, type RunResult } from './measure.js';
 import { QUERIES } from './queries.js';
 import { writeResultsSection } from './results.js';
 import { oneShotOf } from './quality/results.js';
-import { createWorkspace } from '../src/index/workspace.js';
-import { diskUsage } from '../src/index/workspace-files.js';
+import { createWorkspace } from '../src/workspace/workspace.js';
+import { diskUsage } from '../src/workspace/workspace-files.js';
 
 const CLI = path.join(REPO_ROOT, 'dist/src/cli/main.js');
 const MODEL = path.join(REPO_ROOT, 'bench/.tmp/potion-8m-shape');

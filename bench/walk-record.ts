@@ -9,9 +9,9 @@ import path from 'node:path';
 import { REPO_ROOT } from './bench-model.js';
 import { writeResultsSection } from './results.js';
 import { createFsSource } from '../src/sources/fs.js';
-import { loadWalkRecord, saveWalkRecord } from '../src/index/walk-record.js';
-import { statMany } from '../src/index/stat-many.js';
-import type { Walk } from '../src/index/walk-cache.js';
+import { loadWalkRecord, saveWalkRecord } from '../src/workspace/changes/walk-record.js';
+import { statMany } from '../src/workspace/changes/stat-many.js';
+import type { Walk } from '../src/workspace/changes/walk-cache.js';
 import type { Entry } from '../src/sources/source.js';
 
 const files = Number(process.argv[2] ?? 150_000);

@@ -1,8 +1,7 @@
 // Public API of simgrep (re-exports only).
-export { createSearcher } from './searcher.js';
-export { createWorkspace } from './index/workspace.js';
-export type { Workspace, WorkspaceOptions, WorkspaceStatus } from './index/workspace.js';
-export type { IndexProgress, IndexReport } from './index/indexer.js';
+export { createSearcher, createWorkspace } from './library.js';
+export type { Workspace, WorkspaceOptions, WorkspaceStatus } from './workspace/workspace.js';
+export type { IndexProgress, IndexReport } from './workspace/build/indexer.js';
 export type { Searcher, SearcherOptions, SearchOptions, SearchContentOptions, SearchResponse, SearchMode } from './searcher.js';
 export type { SearchResult } from './rank/windows.js';
 export type { SearchProgress, SearchStats } from './pipeline.js';

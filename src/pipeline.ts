@@ -11,7 +11,7 @@ import { LineSplitter } from './text/line-splitter.js';
 import { capBytes, openText } from './text/text-stream.js';
 import type { RankPlan } from './rank/plan.js';
 import { CANDIDATES_PER_RESULT, spreadAcrossFiles } from './rank/diversify.js';
-import type { ChunkRequest } from './embed/line-scorer.js';
+import type { ChunkRequest } from './embed/requests.js';
 
 export interface SearchStats {
   files: number;

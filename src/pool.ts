@@ -1,7 +1,7 @@
 // The piscina pool: sizing, typed-error rebuild, and the worker file located by path (never imported).
 import { Piscina } from 'piscina';
 import { deserializeError, SimgrepError } from './errors.js';
-import type { ChunkEmbedRequest, ScoreRequest } from './embed/line-scorer.js';
+import type { ChunkEmbedRequest, ScoreRequest } from './embed/requests.js';
 import type { WorkerResult, WorkerTask } from './embed/worker-protocol.js';
 import type { EmbedderKind, ModelData } from './types.js';
 import { builtWorkerFile } from './worker-file.js';

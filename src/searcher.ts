@@ -31,6 +31,21 @@ export interface SearcherOptions {
   offline?: boolean;
   cacheDir?: string;
   onModelProgress?: LoadModelOptions['onProgress'];
+  /**
+   * Where a search with `cluster` set runs: the cluster adapter's, plugged in by the caller
+   * (library.ts does, for the package's createSearcher). Without it such a search is refused.
+   */
+  clusterSearch?: ClusterSearch;
+}
+
+/** A search run on other machines, answering with the candidates this machine's pipeline would keep. */
+export type ClusterSearch = (o: SearchOptions, ctx: ClusterSearchContext) => Promise<PipelineOutcome>;
+
+export interface ClusterSearchContext {
+  /** The model the searcher was made with (its spec): workers must run the same. */
+  model: string;
+  deadline: Deadline | null;
+  onNotice?: (message: string) => void;
 }
 
 export { SEARCH_MODES, type SearchMode } from './types.js';
@@ -65,7 +80,7 @@ export interface SearchOptions {
   onProgress?: (s: SearchProgress) => void;
   /**
    * Search on the workers of a cluster instead of this machine: a Redis URL (redis://, rediss://),
-   * or the URL with tuning. The answer is the one this machine would give (see "Running on many machines").
+   * or the URL with tuning. The answer is the one this machine would give (docs/cluster.md).
    */
   cluster?: string | ClusterOptions;
 }
@@ -185,10 +200,11 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       // The clock starts now: listing, model loading and the pool's start all count.
       const deadline = deadlineOf(o.timeoutMs);
       if (o.cluster !== undefined) {
-        // Loaded only here: BullMQ and ioredis never load for a search on this machine.
-        const { clusterSearch } = await import('./cluster/coordinator.js');
+        if (!opts.clusterSearch) {
+          throw new SimgrepError('BAD_FLAG', 'this searcher has no cluster plugged in: create it with createSearcher from the simgrep package, which searches clusters');
+        }
         const cfg = typeof o.cluster === 'string' ? { url: o.cluster } : o.cluster;
-        return respond(await clusterSearch(o, { model: opts.model ?? defaultModelSpec(), deadline, onNotice: cfg.onNotice }), o);
+        return respond(await opts.clusterSearch(o, { model: opts.model ?? defaultModelSpec(), deadline, onNotice: cfg.onNotice }), o);
       }
       const paths = o.paths ?? [];
       const sources: Source[] = [...(o.sources ?? [])];
@@ -262,7 +278,7 @@ export function executorOf(searcher: Searcher, pooled: boolean): Promise<Executo
   return get(pooled);
 }
 
-type Deadline = { signal: AbortSignal; seconds: number };
+export type Deadline = { signal: AbortSignal; seconds: number };
 
 function deadlineOf(timeoutMs: number | undefined): Deadline | null {
   if (timeoutMs === undefined) return null;

@@ -2,7 +2,7 @@
 // come back, NaN for a file that cannot be stat'ed.
 // It loads stat-many.ts (node:fs, worker_threads), none of the embedding stack the pool's worker loads.
 import { parentPort, workerData } from 'node:worker_threads';
-import { statInto } from '../src/index/stat-many.js';
+import { statInto } from '../src/workspace/changes/stat-many.js';
 
 const paths = (workerData as { paths: string }).paths.split('\0');
 const out = new Float64Array(paths.length * 2).fill(NaN);

@@ -3,11 +3,11 @@
 // `_files` table of indexed file hashes (for incremental re-runs). Queries are exact: a cosine scan
 // over a per-collection in-memory copy, refreshed when the table's version changes.
 import type * as lancedb from '@lancedb/lancedb';
-import { loadLanceDB } from '../index/lancedb.js';
-import { Field, FixedSizeList, Float32, RecordBatch, Schema, Struct, Table, Utf8, makeData, makeVector, vectorFromArray, type Vector } from '../index/arrow.js';
+import { loadLanceDB } from '../workspace/store/lancedb.js';
+import { Field, FixedSizeList, Float32, RecordBatch, Schema, Struct, Table, Utf8, makeData, makeVector, vectorFromArray, type Vector } from '../workspace/store/arrow.js';
 import { SimgrepError } from '../errors.js';
-import { inList, strings, vectorColumn } from '../index/table-columns.js';
-import { writing } from '../index/writing.js';
+import { inList, strings, vectorColumn } from '../workspace/store/table-columns.js';
+import { writing } from '../workspace/store/writing.js';
 import type { Searcher } from '../searcher.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;

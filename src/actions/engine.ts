@@ -4,9 +4,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { findCovering, simgrepHome } from '../index/registry.js';
-import { createWorkspace, type Workspace } from '../index/workspace.js';
-import { createSearcher, type Searcher, type SearcherOptions } from '../searcher.js';
+import { findCovering, simgrepHome } from '../workspace/registry.js';
+import type { Workspace } from '../workspace/workspace.js';
+import type { Searcher, SearcherOptions } from '../searcher.js';
+import { createSearcher, createWorkspace } from '../library.js';
 import { openCollections, type Collections } from './collections.js';
 
 export interface ActionEngineOptions extends Omit<SearcherOptions, 'onModelProgress'> {

@@ -1,9 +1,9 @@
 // search.workspace_create / _index / _search / _stats over createWorkspace, sharing the engine's model.
 import { existsSync } from 'node:fs';
 import { SimgrepError } from '../errors.js';
-import { defaultName, workspaceDir } from '../index/registry.js';
-import type { Workspace } from '../index/workspace.js';
-import type { IndexReport } from '../index/indexer.js';
+import { defaultName, workspaceDir } from '../workspace/registry.js';
+import type { Workspace } from '../workspace/workspace.js';
+import type { IndexReport } from '../workspace/build/indexer.js';
 import type { ActionEngine } from './engine.js';
 import { bool, int, num, oneOf, str, strList, type Params } from './params.js';
 import { semanticResult } from './search-actions.js';

@@ -1,4 +1,5 @@
-// The one flag table: it drives parsing, --help and the README's option list.
+// The one flag table: it drives parsing and --help; docs/cli.md's option table is checked against it
+// (test/unit/docs.test.ts).
 import { SimgrepError } from '../errors.js';
 import { SEARCH_MODES } from '../types.js';
 
@@ -147,7 +148,7 @@ export function helpText(version: string): string {
     '       (to search for the word "index", "workspace" or "serve", put -- before the query)',
     '',
     'PATH may be a file, a directory (searched recursively), a quoted glob, - (standard input), or a URI:',
-    's3://bucket/prefix/, az://container/prefix/, https://host/file (see the README for credentials).',
+    's3://bucket/prefix/, az://container/prefix/, https://host/file (credentials: docs/remote.md).',
     'Exit status: 0 if a line matched, 1 if none did, 2 if an error occurred.',
     '',
     'Options:',

@@ -100,8 +100,8 @@ async function main(argv: string[]): Promise<number> {
     if (answer?.search) return report(answer.search, flags, answer.pid);
   }
   // Loaded only for a search this process runs itself: a server's client never pays for them.
-  const [{ createWorkspace }, { createSearcher }, { createStdinSource }] = await Promise.all([
-    import('../index/workspace.js'), import('../searcher.js'), import('../sources/content.js'),
+  const [{ createWorkspace, createSearcher }, { createStdinSource }] = await Promise.all([
+    import('../library.js'), import('../sources/content.js'),
   ]);
   const searcher = target ? createWorkspace({ ...engine, ...target, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined }, oneShot: true }) : createSearcher(engine);
   try {

@@ -10,7 +10,7 @@ import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { buildRankPlan } from '../rank/plan.js';
 import { TopK } from '../rank/topk.js';
 import type { Hit } from '../rank/windows.js';
-import type { ClusterOptions, SearchOptions } from '../searcher.js';
+import type { ClusterOptions, ClusterSearchContext, SearchOptions } from '../searcher.js';
 import { sourcesForPaths } from '../sources/resolve.js';
 import type { SourceWarning } from '../sources/source.js';
 import { simgrepVersion } from '../version.js';
@@ -25,13 +25,6 @@ import { enqueueShards, type Listed } from './enqueue.js';
 export const DEFAULT_CLUSTER_TIMEOUT_MS = 30_000;
 /** Errors that are the same on every shard: the query stops with them instead of N copies. */
 const QUERY_ERRORS = new Set(['BAD_QUERY', 'BAD_FLAG', 'MODEL_NOT_FOUND', 'MODEL_OFFLINE', 'MODEL_DOWNLOAD', 'MODEL_CORRUPT', 'TOKENIZER_CORRUPT', 'EMBEDDER_UNAVAILABLE']);
-
-export interface ClusterSearchContext {
-  /** The model the searcher was made with (its spec): workers must run the same. */
-  model: string;
-  deadline: { signal: AbortSignal; seconds: number } | null;
-  onNotice?: (message: string) => void;
-}
 
 export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext): Promise<PipelineOutcome> {
   const started = performance.now();

@@ -4,9 +4,9 @@
 // shard handed to a second worker never shares a table with the first; a name is recorded in Redis
 // before anything is written, so the coordinator drops every attempt's tables, merged or not.
 import type { Redis } from 'ioredis';
-import { timer } from '../index/debug-timer.js';
-import { updateIndex } from '../index/indexer.js';
-import { lanceStorageOptions } from '../index/storage-options.js';
+import { timer } from '../workspace/debug-timer.js';
+import { updateIndex } from '../workspace/build/indexer.js';
+import { lanceStorageOptions } from '../workspace/store/storage-options.js';
 import { executorOf, type Searcher } from '../searcher.js';
 import type { Entry, SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';

@@ -4,7 +4,7 @@ import type { SearchStats } from '../pipeline.js';
 import type { Hit } from '../rank/windows.js';
 import type { SearchOptions } from '../searcher.js';
 import type { SourceWarning } from '../sources/source.js';
-import type { FileState } from '../index/store.js';
+import type { FileState } from '../workspace/store/store.js';
 
 /** Bumped when a job or result changes shape: workers refuse jobs of another protocol. */
 export const PROTOCOL = 1;

@@ -3,11 +3,11 @@
 // thousands of shards), in the local indexer's commit order: the old chunks of the files they
 // re-chunked, their chunks, then their files' states (so a crash in between only makes the next run
 // redo them); and into the run's snapshot patch.
-import type { SnapshotPatch } from '../index/indexer.js';
-import type { ChunkColumns } from '../index/arrow-rows.js';
-import { timer } from '../index/debug-timer.js';
-import type { FileState, IndexStore } from '../index/store.js';
-import { writing } from '../index/writing.js';
+import type { SnapshotPatch } from '../workspace/build/indexer.js';
+import type { ChunkColumns } from '../workspace/store/arrow-rows.js';
+import { timer } from '../workspace/debug-timer.js';
+import type { FileState, IndexStore } from '../workspace/store/store.js';
+import { writing } from '../workspace/store/writing.js';
 import { addStagedTerms, readStaged, type StagedShard } from './staging.js';
 
 /** Staged shards merged in one set of commits, at most. */

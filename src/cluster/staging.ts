@@ -7,13 +7,13 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type * as LanceDB from '@lancedb/lancedb';
-import { loadLanceDB } from '../index/lancedb.js';
-import { Binary, Bool, Table, Utf8, type FixedSizeList, makeVector, vectorFromArray } from '../index/arrow.js';
-import type { ChunkColumns } from '../index/arrow-rows.js';
-import type { SnapshotPatch } from '../index/indexer.js';
-import { openStore, type FileState, type IndexStore } from '../index/store.js';
-import { bools, halvesColumn, numbers, strings } from '../index/table-columns.js';
-import type { KeyTriples } from '../index/key-triples.js';
+import { loadLanceDB } from '../workspace/store/lancedb.js';
+import { Binary, Bool, Table, Utf8, type FixedSizeList, makeVector, vectorFromArray } from '../workspace/store/arrow.js';
+import type { ChunkColumns } from '../workspace/store/arrow-rows.js';
+import type { SnapshotPatch } from '../workspace/build/indexer.js';
+import { openStore, type FileState, type IndexStore } from '../workspace/store/store.js';
+import { bools, halvesColumn, numbers, strings } from '../workspace/store/table-columns.js';
+import type { KeyTriples } from '../workspace/snapshot/key-triples.js';
 import { isRemoteUri } from '../sources/uri.js';
 
 /** The four postings a chunk's terms go into, in TermCollector's field order. */

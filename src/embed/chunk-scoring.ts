@@ -7,7 +7,7 @@ import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
 import { chunkBounds, chunkStats, lexicalScore, pathSignals, relevance, semanticBudget, toDistance, type ChunkStats, type PathSignals } from '../rank/chunk-scorer.js';
 import type { PoolingKernel } from './embedder.js';
-import type { ChunkRequest, ScoreRequest } from './line-scorer.js';
+import type { ChunkRequest, ScoreRequest } from './requests.js';
 
 /** The closest-line pass first skips lines below this share of the chunk's cosine (0: no skipping). */
 const LINE_FLOOR_SHARE = 0.8;

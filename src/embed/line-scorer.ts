@@ -5,41 +5,9 @@ import type { EmbedderKind, ModelData, TokenizedBatch } from '../types.js';
 import { createKernel } from './kernels.js';
 import { createIdBuffer, type LineTokenizer } from '../model/tokenizer/index.js';
 import { openTokenizerFile } from '../model/tokenizer-file.js';
-import type { RankPlan } from '../rank/plan.js';
+import type { ChunkEmbedRequest, ScoreRequest } from './requests.js';
 import { scoreChunks } from './chunk-scoring.js';
 import { unitRows } from './unit.js';
-
-export interface ScoreRequest {
-  bytes: Uint8Array;
-  offsets: Uint32Array;
-  /** Pairs [from, to) of lines to score; other lines get NaN. */
-  scoreRanges: Uint32Array;
-  query: Float32Array;
-  /** Identifies one search (query + options), so cached line distances never leak across searches. */
-  queryKey: string;
-  /** Lines provably farther than this may come back as +Infinity (exact pruning). */
-  pruneAbove?: number;
-  /** Few lines (the index's candidates): score everything in full, no pruning bounds to set up. */
-  exhaustive?: boolean;
-  ignoreCase: boolean;
-  /** Hybrid/lexical ranking: score chunks instead of lines (see src/rank/chunk-scorer.ts). */
-  chunks?: ChunkRequest;
-}
-
-/** What chunk scoring needs beyond the lines: the plan, and each score range's file line and path. */
-export interface ChunkRequest {
-  plan: RankPlan;
-  /** File line number of each score range's first line. */
-  rangeFirstLines: Uint32Array;
-  rangePaths: string[];
-}
-
-/** Lines of a batch and the chunks they form: chunk j is lines [chunkStarts[j], chunkStarts[j + 1]). */
-export interface ChunkEmbedRequest {
-  bytes: Uint8Array;
-  offsets: Uint32Array;
-  chunkStarts: Uint32Array;
-}
 
 export interface LineScorer {
   readonly dim: number;

@@ -1,7 +1,7 @@
 // What crosses the worker boundary: plain, structured-clone-safe messages only. Errors travel as
 // { code, message } and pool.ts rebuilds the typed SimgrepError.
 import type { SerializedError } from '../errors.js';
-import type { ChunkEmbedRequest, ScoreRequest } from './line-scorer.js';
+import type { ChunkEmbedRequest, ScoreRequest } from './requests.js';
 
 export type WorkerTask =
   | ({ op: 'score' } & ScoreRequest)

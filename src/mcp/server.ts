@@ -6,9 +6,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ActionEngine } from '../actions/engine.js';
 import { isSimgrepError } from '../errors.js';
-import type { IndexProgress } from '../index/indexer.js';
-import { defaultName, workspaceDir } from '../index/registry.js';
-import type { Workspace } from '../index/workspace.js';
+import type { IndexProgress } from '../workspace/build/indexer.js';
+import { defaultName, workspaceDir } from '../workspace/registry.js';
+import type { Workspace } from '../workspace/workspace.js';
 import { SEARCH_MODES } from '../searcher.js';
 import { realRoot, resolveInside } from './scope.js';
 

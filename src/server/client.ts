@@ -4,7 +4,7 @@
 // A socket another user could have put there (see socket-trust.ts) is never connected to.
 import { createConnection } from 'node:net';
 import { deserializeError } from '../errors.js';
-import type { IndexProgress } from '../index/indexer.js';
+import type { IndexProgress } from '../workspace/build/indexer.js';
 import { readLines, send, type Reply, type Request } from './protocol.js';
 import { socketTrust } from './socket-trust.js';
 

@@ -3,7 +3,7 @@
 // one final line (done, error or decline), then closes. Plain data only: no functions, no signals.
 import type { Socket } from 'node:net';
 import type { SerializedError } from '../errors.js';
-import type { IndexProgress, IndexReport } from '../index/indexer.js';
+import type { IndexProgress, IndexReport } from '../workspace/build/indexer.js';
 import type { SearchOptions, SearchResponse } from '../searcher.js';
 
 export const PROTOCOL = 1;

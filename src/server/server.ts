@@ -11,8 +11,8 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, statSync, unlinkSync } fro
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { SimgrepError, serializeError } from '../errors.js';
 import { isRemoteUri } from '../sources/uri.js';
-import type { IndexReport } from '../index/indexer.js';
-import type { Workspace } from '../index/workspace.js';
+import type { IndexReport } from '../workspace/build/indexer.js';
+import type { Workspace } from '../workspace/workspace.js';
 import { mismatch } from './identity.js';
 import { PROTOCOL, readLines, send, type Identity, type Request, type WireIndexReport } from './protocol.js';
 import { socketDir } from './socket-path.js';

@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusFiles } from '../../bench/remote-s3.js';
 import { generateTree } from '../../bench/corpus.js';
-import { openStore } from '../../src/index/store.js';
+import { openStore } from '../../src/workspace/store/store.js';
 import { cliPath, runCli, type CliRun } from '../helpers/cli.js';
 import { startWorker, type WorkerProcess } from '../helpers/cluster.js';
 import { freePort, startRedis, type RedisServer } from '../helpers/redis-server.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, runCli } from '../helpers/cli.js';
-import { openStore } from '../../src/index/store.js';
+import { openStore } from '../../src/workspace/store/store.js';
 
 let tmp = '';
 let tree = '';

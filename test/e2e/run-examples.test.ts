@@ -1,5 +1,5 @@
 // simgrep run: every example workflow under examples/ runs through the built CLI (from the repo root,
-// as the README shows) and ends in the state its routing implies; unsupported TEA features and
+// as docs/agents.md shows) and ends in the state its routing implies; unsupported TEA features and
 // unknown actions fail with exit 2 and a message that names them.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';

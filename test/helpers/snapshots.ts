@@ -1,10 +1,10 @@
 // Small snapshots for the snapshot-file tests: built from made-up files with identifiers and
 // definitions in every chunk, edited, and compared by what they mean (canonical) or byte for byte (dump).
-import { emptySnapshot, patchSnapshot, type ChunkRow, type Snapshot, type SnapshotChanges } from '../../src/index/snapshot.js';
-import { TermCollector } from '../../src/index/term-collector.js';
-import { chunkFeatures } from '../../src/index/chunk-features.js';
-import { toFloat16 } from '../../src/index/float16.js';
-import type { Postings } from '../../src/index/postings.js';
+import { emptySnapshot, patchSnapshot, type ChunkRow, type Snapshot, type SnapshotChanges } from '../../src/workspace/snapshot/snapshot.js';
+import { TermCollector } from '../../src/workspace/snapshot/term-collector.js';
+import { chunkFeatures } from '../../src/workspace/snapshot/chunk-features.js';
+import { toFloat16 } from '../../src/workspace/packed/float16.js';
+import type { Postings } from '../../src/workspace/snapshot/postings.js';
 
 export const DIM = 4;
 

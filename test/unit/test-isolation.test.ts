@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hubCacheDir } from '../../src/model/hf-env.js';
 import { tokenizerCacheDir } from '../../src/model/tokenizer-file.js';
-import { simgrepHome } from '../../src/index/registry.js';
+import { simgrepHome } from '../../src/workspace/registry.js';
 
 describe('test isolation', () => {
   it('tests never write into the user\'s real caches (npm test wrote entries into ~/.cache/simgrep)', () => {

@@ -2,8 +2,8 @@
 // workspace is named after the paths' real location (so a later search of those paths finds it).
 // With --cluster (or $SIMGREP_CLUSTER) the cluster's workers read and embed; this process merges.
 import { SimgrepError } from '../../errors.js';
-import type { IndexProgress } from '../../index/indexer.js';
-import { defaultName } from '../../index/registry.js';
+import type { IndexProgress } from '../../workspace/build/indexer.js';
+import { defaultName } from '../../workspace/registry.js';
 import { askServer } from '../../server/client.js';
 import { identityOf } from '../../server/identity.js';
 import type { WireIndexReport } from '../../server/protocol.js';
@@ -26,7 +26,7 @@ export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Prom
     progress.clear();
     if (answer?.index) return printed(answer.workspace, answer.index);
   }
-  const { createWorkspace } = await import('../../index/workspace.js');
+  const { createWorkspace } = await import('../../library.js');
   const ws = createWorkspace({
     ...target,
     ...engine,

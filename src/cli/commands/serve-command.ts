@@ -2,8 +2,8 @@
 // answers the CLI's searches and `simgrep index` runs of it over a Unix socket (see src/server/).
 // With PATHs it first indexes them, as `simgrep index PATH...` does. Stops when idle, or on Ctrl-C.
 import { SimgrepError } from '../../errors.js';
-import { defaultName } from '../../index/registry.js';
-import { createWorkspace } from '../../index/workspace.js';
+import { defaultName } from '../../workspace/registry.js';
+import { createWorkspace } from '../../library.js';
 import { identityOf } from '../../server/identity.js';
 import { serve } from '../../server/server.js';
 import { socketPathFor } from '../../server/socket-path.js';

@@ -3,7 +3,7 @@
 import { startClusterWorker } from '../../cluster/worker.js';
 import { SimgrepError } from '../../errors.js';
 import { defaultModelSpec } from '../../model/default-model.js';
-import { createSearcher } from '../../searcher.js';
+import { createSearcher } from '../../library.js';
 import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
 

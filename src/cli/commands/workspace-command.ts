@@ -1,8 +1,9 @@
 // simgrep workspace use|status|list|prune|rm: named workspaces, semtools-style.
 import { rmSync, existsSync } from 'node:fs';
 import { SimgrepError } from '../../errors.js';
-import { checkName, listWorkspaces, workspaceDir } from '../../index/registry.js';
-import { createWorkspace, type WorkspaceStatus } from '../../index/workspace.js';
+import { checkName, listWorkspaces, workspaceDir } from '../../workspace/registry.js';
+import type { WorkspaceStatus } from '../../workspace/workspace.js';
+import { createWorkspace } from '../../library.js';
 import { askServer } from '../../server/client.js';
 import { identityOf } from '../../server/identity.js';
 import { socketPathFor } from '../../server/socket-path.js';

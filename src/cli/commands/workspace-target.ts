@@ -3,7 +3,7 @@
 // simgrep index) the workspace of the current directory.
 import { existsSync } from 'node:fs';
 import { SimgrepError } from '../../errors.js';
-import { findCovering, workspaceDir, workspaceOfDirectory } from '../../index/registry.js';
+import { findCovering, workspaceDir, workspaceOfDirectory } from '../../workspace/registry.js';
 import { isRemoteUri } from '../../sources/uri.js';
 import type { ParsedFlags } from '../flags.js';
 

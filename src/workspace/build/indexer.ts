@@ -1,0 +1,257 @@
+// Brings the index up to date with the files under some roots: size + mtime first, then a content
+// hash; only new and changed files are read, cut into the same aligned chunks the ranker scores,
+// embedded on the worker pool (a chunk whose text is unchanged keeps its vector) and committed in
+// batches; files gone from the roots are dropped. Safe to kill at any point: the next run resumes.
+import crypto, { createHash } from 'node:crypto';
+import { SimgrepError, isSimgrepError } from '../../errors.js';
+import type { Executor } from '../../pool.js';
+import { createPathReader } from '../../sources/path-reader.js';
+import type { RemoteOptions } from '../../sources/remote/options.js';
+import { sourcesForPaths } from '../../sources/resolve.js';
+import { redactUri } from '../../sources/uri.js';
+import { WHOLE_READ_BYTES, streamEntry, type Entry, type Source, type SourceWarning } from '../../sources/source.js';
+import { chunkFeatures } from '../snapshot/chunk-features.js';
+import { openChunks } from './file-chunks.js';
+import { fileKey, identityOf, isUnder, sameIdentity } from '../changes/file-identity.js';
+import { ChunkBatch } from './chunk-batch.js';
+import { emptyChanges, type SnapshotChanges } from '../snapshot/snapshot.js';
+import type { FileState, IndexStore } from '../store/store.js';
+import { writing } from '../store/writing.js';
+
+export interface IndexProgress {
+  /** Files checked, and how many of them were (re)indexed so far. */
+  files: number;
+  indexed: number;
+  lines: number;
+  /** Bytes read so far, of `bytesToRead` (the new and changed files' sizes, known after the check). */
+  bytes: number;
+  bytesToRead: number;
+  ms: number;
+}
+
+/**
+ * What brings the index up to date: the local indexer (updateIndex) by default; a cluster build takes
+ * the same options and returns the same report, writing the workspace's store only from this process.
+ */
+export type IndexUpdater = (o: UpdateIndexOptions) => Promise<IndexReport>;
+
+/** What a run changed, to bring the in-memory snapshot up to date without reading the store. */
+export type SnapshotPatch = SnapshotChanges;
+
+export interface IndexReport extends IndexProgress {
+  unchanged: number;
+  deleted: number;
+  /** Chunks written, and how many of them kept their vector (unchanged text). */
+  chunks: number;
+  reused: number;
+  errors: number;
+  warnings: SourceWarning[];
+  patch: SnapshotPatch;
+}
+
+export interface UpdateIndexOptions {
+  store: IndexStore;
+  /** Where to embed, once it is known how many bytes there are to read. */
+  executor: (bytesToRead: number) => Promise<Executor>;
+  chunkLines: number;
+  /** Paths to walk (files or directories, s3://, az:// and http(s):// URIs). */
+  roots: string[];
+  /** How remote roots are reached (endpoint, timeouts); credentials come from this machine's settings. */
+  remote?: RemoteOptions;
+  /** Drop indexed files under the roots that the walk no longer finds (false: only add and update). */
+  deleteMissing: boolean;
+  /** Indexed files to drop (the caller found them gone), when it passes `entries`. */
+  drop?: string[];
+  /** Check exactly these entries instead of walking the roots. */
+  entries?: Entry[];
+  /** The indexed files' states when the caller has them (the snapshot's); else read from the store. */
+  states?: FileState[];
+  /** A local directory where a big run's term triples wait for the snapshot (see KeyTriples); none: in memory. */
+  spillDir?: string;
+  signal?: AbortSignal;
+  onProgress?: (p: IndexProgress) => void;
+  /**
+   * Once every new chunk is embedded (the last commit may still be writing), with the bytes read: a big
+   * run can let its worker threads go before its last commit and the snapshot, not after.
+   */
+  onEmbedded?: (bytesRead: number) => Promise<void> | void;
+  /**
+   * A run that walks its roots (no `entries`) tells, once it has listed them, what the listing found:
+   * every entry as listed, its warnings, the directories it read and when it started (the workspace
+   * keeps it as the walk record the next run's check of what changed starts from).
+   */
+  onWalked?: (walk: WalkListing) => void;
+}
+
+export interface WalkListing { entries: Entry[]; warnings: SourceWarning[]; listed: string[]; startedMs: number }
+
+export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
+  const started = performance.now();
+  const patch: SnapshotPatch = emptyChanges({ spillDir: o.spillDir });
+  const report: IndexReport = { files: 0, indexed: 0, lines: 0, bytes: 0, bytesToRead: 0, ms: 0, unchanged: 0, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [], patch };
+  const states = new Map((o.states ?? await o.store.fileStates()).map((s) => [s.key, s]));
+  // Checked under the caller's lock: nothing else writes while the run does.
+  const fresh = await o.store.isEmpty();
+  const seen = new Set<string>();
+  const newBatch = (executor: Executor) => new ChunkBatch({
+    store: o.store, executor, chunkLines: o.chunkLines, signal: o.signal, fresh,
+    onEmbedded: o.onEmbedded && (() => o.onEmbedded!(report.bytes)),
+    onCommit(c) {
+      report.chunks += c.chunks.length;
+      report.reused += c.reused;
+      patch.files.push(...c.files);
+      const dim = c.chunks.length > 0 ? c.halves.length / c.chunks.length : 0;
+      c.chunks.forEach((k, i) => {
+        patch.terms.add(patch.rows.length, k.identifiers);
+        patch.terms.addDefs(patch.rows.length, k.defs);
+        patch.rows.push({
+          path: k.path, start: k.start, end: k.end, halves: c.halves.subarray(i * dim, (i + 1) * dim), hasTokens: c.hasTokens[i],
+          chars: k.chars, blank: k.blank, defs: k.defs,
+        });
+      });
+    },
+  });
+  const listed: string[] = [];
+  const walkStarted = Date.now();
+  const listing = o.entries ? [] : await sourcesForPaths(o.roots, { remote: o.remote, listOnly: true, onListed: o.onWalked && ((d) => { listed.push(d); }) });
+  const walked: Entry[] = [];
+  const source = createPathReader({ remote: o.remote });
+  const entries: AsyncIterable<Entry> = o.entries ? iterate(o.entries) : listAll(listing, o.signal);
+  // Listing problems count as errors, as in a scan (a file too large is a skip).
+  const drainListing = () => {
+    const ws = listing.flatMap((l) => l.drainWarnings?.() ?? []);
+    report.errors += ws.filter((w) => w.code !== 'TOO_LARGE').length;
+    return ws;
+  };
+  let lastProgress = 0;
+
+  const unreadable = (entry: Entry, e: unknown) => {
+    if (isSimgrepError(e) && (e.code === 'ABORTED' || e.code.startsWith('INDEX_') || e.code === 'WORKER_FAILED')) throw e;
+    report.errors++;
+    report.warnings.push(unreadableWarning(entry.path, e));
+  };
+  // First what changed (a stat per file, cheap), so progress knows how much is left to read.
+  const work: { entry: Entry; key: string; size: number; mtime: number; prev: FileState | undefined }[] = [];
+  for await (const entry of entries) {
+    if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
+    if (o.onWalked) walked.push(entry);
+    const key = fileKey(entry.path);
+    // A file reached through two overlapping roots is checked (and indexed) once.
+    if (seen.has(key)) continue;
+    seen.add(key);
+    report.files++;
+    try {
+      const st = identityOf(entry);
+      const prev = states.get(key);
+      if (prev && sameIdentity(st, prev)) { report.unchanged++; continue; }
+      work.push({ entry, key, size: st.size, mtime: st.mtime, prev });
+      report.bytesToRead += Math.max(0, st.size);
+    } catch (e) {
+      unreadable(entry, e);
+    }
+  }
+  const listingWarnings = drainListing();
+  report.warnings.push(...listingWarnings);
+  if (!o.entries) o.onWalked?.({ entries: walked, warnings: listingWarnings, listed, startedMs: walkStarted });
+  const batch = newBatch(await o.executor(report.bytesToRead));
+  for (const w of work) {
+    if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
+    try {
+      const bytes = await indexFile(source, w.entry, w.key, { size: w.size, mtime: w.mtime }, w.prev, batch, patch, o.chunkLines, o.signal);
+      if (bytes < 0) { report.unchanged++; report.bytes += w.size; continue; }
+      report.indexed++;
+      report.bytes += bytes;
+    } catch (e) {
+      unreadable(w.entry, e);
+    }
+    report.lines = batch.linesSeen;
+    const now = performance.now();
+    if (o.onProgress && now - lastProgress > 100) { lastProgress = now; o.onProgress({ ...report, ms: now - started }); }
+  }
+  report.warnings.push(...drainListing());
+  await batch.finish();
+  report.lines = batch.linesSeen;
+  if (o.deleteMissing) await dropMissing(o, report, states.keys(), seen);
+  else if (o.drop && o.drop.length > 0) await dropKeys(o.store, report, o.drop);
+  report.ms = performance.now() - started;
+  return report;
+}
+
+/**
+ * Reads one file that looks changed: -1 when its content hash is the indexed one (only its mtime is
+ * updated), else its size in bytes after its chunks were queued.
+ */
+async function indexFile(source: Source, entry: Entry, key: string, st: { size: number; mtime: number }, prev: FileState | undefined, batch: ChunkBatch, patch: SnapshotPatch, chunkLines: number, signal?: AbortSignal): Promise<number> {
+  // Small files are read once; big ones twice (hash, then chunks), so memory stays bounded.
+  const parts: Uint8Array[] | null = st.size > WHOLE_READ_BYTES ? null : [];
+  const hash = parts ? null : createHash('sha256');
+  let size = 0;
+  for await (const chunk of streamEntry(source, entry, signal)) {
+    if (parts) parts.push(chunk); else hash!.update(chunk);
+    size += chunk.length;
+  }
+  const digest = parts ? sha256Hex(parts) : hash!.digest('hex');
+  if (prev && prev.hash === digest) {
+    await batch.fileDone({ ...prev, size: st.size, mtime: st.mtime });
+    return -1;
+  }
+  const opened = await openChunks(parts ? iterate(parts) : streamEntry(source, entry, signal), chunkLines);
+  const state: FileState = { key, size: st.size, mtime: st.mtime, hash: digest, kind: opened.binary ? 'binary' : 'text', lines: 0, chunks: 0 };
+  batch.fileStarted(key, prev !== undefined);
+  patch.dropChunksOf.add(key);
+  for await (const c of opened.chunks) {
+    const f = chunkFeatures(c.lines, patch.terms.identifiers);
+    await batch.addChunk({
+      path: key, start: c.start, end: c.end, chars: f.chars, blank: f.blank, identifiers: f.identifiers, defs: f.definitions,
+      hash: hexDigest('sha1', c.bytes), bytes: c.bytes, offsets: c.offsets,
+    });
+    state.chunks++;
+  }
+  state.lines = opened.lines();
+  await batch.fileDone(state);
+  return size;
+}
+
+/**
+ * A hex digest in one call: crypto.hash (Node 20.12+) is ~4x faster than a Hash object on the small
+ * inputs a build hashes by the thousand (a file, each chunk); older Nodes take the Hash object.
+ */
+const hexDigest: (algorithm: string, bytes: Uint8Array) => string = typeof crypto.hash === 'function'
+  ? (algorithm, bytes) => crypto.hash(algorithm, bytes, 'hex')
+  : (algorithm, bytes) => createHash(algorithm).update(bytes).digest('hex');
+
+function sha256Hex(parts: Uint8Array[]): string {
+  if (parts.length === 1) return hexDigest('sha256', parts[0]);
+  const hash = createHash('sha256');
+  for (const p of parts) hash.update(p);
+  return hash.digest('hex');
+}
+
+/** The warning for an indexed path that cannot be read. */
+export function unreadableWarning(p: string, e: unknown): SourceWarning {
+  return { path: p, code: 'PATH_UNREADABLE', message: `${p}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); check it exists and its permissions` };
+}
+
+/**
+ * Drops the indexed files under the roots that the listing did not see (`seen`), recording them in
+ * the report and its patch. A root whose listing failed part-way (store down, access denied) keeps
+ * its indexed files.
+ */
+export async function dropMissing(o: Pick<UpdateIndexOptions, 'roots' | 'store'>, report: IndexReport, indexed: Iterable<string>, seen: Set<string>): Promise<void> {
+  const failed = new Set(report.warnings.filter((w) => w.code !== 'TOO_LARGE' && w.code !== 'PATH_NOT_FOUND').map((w) => w.path));
+  const roots = o.roots.filter((r) => !failed.has(redactUri(r)));
+  await dropKeys(o.store, report, [...indexed].filter((k) => !seen.has(k) && roots.some((r) => isUnder(k, r))));
+}
+
+/** Drops these indexed files, recording them in the report and its patch. */
+async function dropKeys(store: IndexStore, report: IndexReport, gone: string[]): Promise<void> {
+  await writing(() => store.deleteFiles(gone));
+  for (const k of gone) { report.patch.dropFiles.add(k); report.patch.dropChunksOf.add(k); }
+  report.deleted = gone.length;
+}
+
+async function* iterate<T>(xs: T[]): AsyncIterable<T> { yield* xs; }
+
+async function* listAll(sources: Source[], signal?: AbortSignal): AsyncIterable<Entry> {
+  for (const s of sources) yield* s.list(signal);
+}

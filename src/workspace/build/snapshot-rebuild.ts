@@ -1,0 +1,61 @@
+// The snapshot rebuilt from the store when no snapshot of the current version exists (a writer was
+// killed before publishing, or snapshot.bin was lost): vectors come from the store, lexical features
+// are read back from the files. A file that changed since it was indexed is marked stale (mtime -1,
+// no hash), so the next search or run re-indexes it in full before answering. An object (a URI) is
+// not stat'ed: its bytes are read and their hash compared with the indexed one.
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { createFsSource } from '../../sources/fs.js';
+import { collectBytes, streamEntry, type Source } from '../../sources/source.js';
+import { isRemoteUri } from '../../sources/uri.js';
+import { chunkFeatures, type ChunkIdentifiers } from '../snapshot/chunk-features.js';
+import { openChunks } from './file-chunks.js';
+import { TermCollector } from '../snapshot/term-collector.js';
+import { emptySnapshot, patchSnapshot, type ChunkRow, type FileStateOf, type Snapshot } from '../snapshot/snapshot.js';
+import type { ChunkVector, IndexStore, StoreVersion } from '../store/store.js';
+
+export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, dim: number, chunkLines: number, reader?: Source): Promise<Snapshot> {
+  const [states, vectors] = await Promise.all([store.fileStates(version), store.chunkVectors(version)]);
+  const byPath = new Map<string, Map<number, ChunkVector>>();
+  for (const v of vectors) {
+    let m = byPath.get(v.path);
+    if (!m) { m = new Map(); byPath.set(v.path, m); }
+    m.set(v.start, v);
+  }
+  const files = reader ?? createFsSource({ paths: [] });
+  const rows: ChunkRow[] = [];
+  const terms = new TermCollector();
+  const kept: FileStateOf[] = [];
+  for (const state of states) {
+    const stored = byPath.get(state.key) ?? new Map<number, ChunkVector>();
+    const fileRows: { row: ChunkRow; identifiers: ChunkIdentifiers }[] = [];
+    let fresh = state.kind === 'binary';
+    if (!fresh) {
+      try {
+        const bytes = isRemoteUri(state.key) ? await collectBytes(streamEntry(files, { path: state.key })) : null;
+        const st = bytes ? { size: state.size, mtimeMs: state.mtime } : statSync(state.key);
+        const same = bytes ? createHash('sha256').update(bytes).digest('hex') === state.hash : st.size === state.size && st.mtimeMs === state.mtime;
+        if (same) {
+          const opened = await openChunks(bytes ? once(bytes) : streamEntry(files, { path: state.key }), chunkLines);
+          fresh = true;
+          for await (const c of opened.chunks) {
+            const v = stored.get(c.start);
+            if (!v || v.end !== c.end) { fresh = false; break; }
+            const f = chunkFeatures(c.lines, terms.identifiers);
+            fileRows.push({ row: { ...v, chars: f.chars, blank: f.blank, defs: f.definitions }, identifiers: f.identifiers });
+          }
+          if (fileRows.length !== stored.size) fresh = false;
+        }
+      } catch {
+        fresh = false;
+      }
+    }
+    if (fresh) {
+      for (const r of fileRows) { terms.add(rows.length, r.identifiers); terms.addDefs(rows.length, r.row.defs); rows.push(r.row); }
+      kept.push(state);
+    } else kept.push({ ...state, mtime: -1, hash: '', kind: 'text', lines: 0 }); // re-indexed in full next time
+  }
+  return patchSnapshot(emptySnapshot(dim), { dropChunksOf: new Set(), dropFiles: new Set(), files: kept, rows, terms }, version);
+}
+
+async function* once(bytes: Uint8Array): AsyncIterable<Uint8Array> { yield bytes; }

@@ -1,0 +1,118 @@
+// In a long-lived process (the library, the MCP server), repeated searches of the same paths skip the
+// freshness walk while nothing under them changed: after a walk, every directory that holds a
+// searched file (and each of its parents up to the root) gets a watcher, set up synchronously so no
+// event is missed, and any event marks the cached walk stale. A file written in place (a 'change'
+// event) keeps the walk's file list: only its directory's files need a look. A file created, removed
+// or renamed (a 'rename' event) means walking again. Where watching is not possible (no
+// inotify watches left, a network mount) every search walks, as a one-shot process does. Not seen:
+// a file created in a directory that held no searched file before (the next change anywhere, or the
+// next `simgrep index`, picks it up).
+import { watch, type FSWatcher } from 'node:fs';
+import path from 'node:path';
+import type { Entry, SourceWarning } from '../../sources/source.js';
+
+/** A walk's files, their absolute paths (keys[i] is entries[i]'s), and its warnings. */
+export interface Walk { entries: Entry[]; keys: string[]; warnings: SourceWarning[] }
+
+interface Cached {
+  walk: Walk | null;
+  dirty: boolean;
+  /** Directories with files written in place since the walk was last handed out, and whether anything else happened. */
+  changed: Set<string>;
+  structural: boolean;
+  watchers: Map<string, FSWatcher>;
+  uses: number;
+  broken: boolean;
+}
+
+/**
+ * A walk, and what may have changed since the last one handed out for the same key: nothing
+ * (cached), only files in `changedDirs` (written in place, same list of files), or anything.
+ */
+export interface WalkState { walk: Walk; cached: boolean; changedDirs?: Set<string> }
+
+export class WalkCache {
+  private readonly cached = new Map<string, Cached>();
+
+  /** @param watchFrom the search of the same paths from which their directories are watched. */
+  constructor(private readonly watchFrom = 2) {}
+
+  /** The walk for `key` (the paths and walk options), re-run only when something may have changed. */
+  async get(key: string, roots: string[], run: () => Promise<Walk>): Promise<WalkState> {
+    let c = this.cached.get(key);
+    // Events of writes made before this call must be in before the cache is trusted.
+    // Two turns: the first may run before the loop polls again; the second always comes after a poll.
+    if (c && c.watchers.size > 0) for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
+    if (c && c.walk && !c.dirty) return { walk: c.walk, cached: true };
+    if (c && c.walk && !c.structural && c.watchers.size > 0) {
+      const changedDirs = c.changed;
+      c.changed = new Set();
+      c.dirty = false;
+      return { walk: c.walk, cached: false, changedDirs };
+    }
+    if (!c) {
+      c = { walk: null, dirty: true, changed: new Set(), structural: true, watchers: new Map(), uses: 0, broken: false };
+      this.cached.set(key, c);
+    }
+    // Watching starts with the second search of the same paths (by default): a one-search process never pays for it.
+    const watching = ++c.uses >= this.watchFrom && !c.broken;
+    // Marked clean before walking: an event during the walk makes the next search walk again.
+    c.dirty = !watching;
+    c.structural = !watching;
+    c.changed = new Set();
+    if (watching) this.watchDirs(c, roots.map((r) => path.resolve(r)));
+    const walk = await run();
+    if (watching) this.watchDirs(c, dirsOf(walk.entries, roots.map((r) => path.resolve(r))));
+    c.walk = walk;
+    return { walk, cached: false };
+  }
+
+  /** Forget a cached walk (after the index changed files it had seen as stale). */
+  invalidate(key: string): void {
+    const c = this.cached.get(key);
+    if (c) { c.dirty = true; c.structural = true; }
+  }
+
+  close(): void {
+    for (const c of this.cached.values()) for (const w of c.watchers.values()) w.close();
+    this.cached.clear();
+  }
+
+  private watchDirs(c: Cached, dirs: Iterable<string>): void {
+    for (const dir of dirs) {
+      if (c.watchers.has(dir)) continue;
+      try {
+        const w = watch(dir, { persistent: false }, (event) => {
+          if (event === 'change') c.changed.add(dir); else c.structural = true;
+          c.dirty = true;
+        });
+        w.on('error', () => { c.dirty = true; c.structural = true; });
+        c.watchers.set(dir, w);
+      } catch {
+        // Out of watches, or not a watchable directory: this key walks every time from now on.
+        for (const w of c.watchers.values()) w.close();
+        c.watchers.clear();
+        c.broken = true;
+        c.dirty = true;
+        c.structural = true;
+        return;
+      }
+    }
+  }
+}
+
+/** Directories of the entries and their parents up to the roots. */
+function dirsOf(entries: Entry[], roots: string[]): Set<string> {
+  const dirs = new Set<string>();
+  for (const e of entries) {
+    let d = path.dirname(path.resolve(e.path));
+    while (!dirs.has(d)) {
+      dirs.add(d);
+      if (roots.includes(d)) break;
+      const up = path.dirname(d);
+      if (up === d) break;
+      d = up;
+    }
+  }
+  return dirs;
+}

@@ -1,0 +1,105 @@
+// An index run (Workspace.index): what changed under its paths, from the snapshot when that can tell
+// cheaply (nothing changed: LanceDB is never loaded), then the update under the lock — local, or on a
+// cluster through the seam the caller plugged in — and its publication.
+import { existsSync } from 'node:fs';
+import { SimgrepError } from '../errors.js';
+import { defaultModelSpec } from '../model/default-model.js';
+import type { ClusterOptions } from '../searcher.js';
+import type { Entry } from '../sources/source.js';
+import { isRemoteUri } from '../sources/uri.js';
+import type { IndexReport, IndexUpdater } from './build/indexer.js';
+import { isUnder } from './changes/file-identity.js';
+import { indexWalkKey, recordedWalk, staleEntries } from './changes/walks.js';
+import { timer } from './debug-timer.js';
+import type { OpenWorkspace } from './open.js';
+import { INDEX_FORMAT } from './open.js';
+import type { IndexIo } from './options.js';
+import { indexAndPublish } from './publish.js';
+import { covers, readInfo, realPath } from './registry.js';
+import { emptyChanges } from './snapshot/snapshot.js';
+import { mergeRoots, modelFingerprint } from './workspace-files.js';
+
+/** What changed under an index run's paths since the snapshot (see changesOf). */
+interface Changes { stale: Entry[]; gone: string[]; unchanged: number }
+
+/** Builds or updates the index of `paths` (they become the workspace's roots). */
+export async function indexRun(ws: OpenWorkspace, paths: string[], io: IndexIo = {}): Promise<IndexReport> {
+  if (paths.length === 0) throw new SimgrepError('BAD_FLAG', 'nothing to index: pass one or more paths');
+  const missing = paths.find((p) => !isRemoteUri(p) && !existsSync(p));
+  if (missing) throw new SimgrepError('PATH_NOT_FOUND', `${missing}: no such file or directory (relative paths start at ${process.cwd()}); nothing was changed in workspace ${ws.name}`);
+  const started = performance.now();
+  // What changed under roots it already indexes, from the snapshot: nothing means LanceDB is never loaded.
+  const changes = io.cluster === undefined ? await changesOf(ws, paths, io.signal) : null;
+  if (changes && changes.stale.length === 0 && changes.gone.length === 0) return unchangedReport(changes.unchanged, performance.now() - started);
+  // The changes were handed out: if they are not all indexed, the next run must look at everything again.
+  const forget = () => ws.walks.invalidate(indexWalkKey(paths));
+  try {
+    const report = await indexChanges(ws, paths, changes, io);
+    if (report.errors > 0) forget();
+    return report;
+  } catch (e) {
+    forget();
+    throw e;
+  }
+}
+
+/** The update of an index run (under the lock): of what `changes` found, or of everything walked. */
+async function indexChanges(ws: OpenWorkspace, paths: string[], changes: Changes | null, io: IndexIo): Promise<IndexReport> {
+  const mark = timer('index');
+  const s = await ws.store(true);
+  mark('open');
+  return ws.withLock(async () => {
+    const model = await ws.searcher.model();
+    const c = await ws.compatible(model);
+    if (!c.ok) { await s.clear(); ws.snapshot = null; }
+    const roots = mergeRoots(c.ok && c.m?.roots ? JSON.parse(c.m.roots) as string[] : [], paths.map(realPath));
+    await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(ws.chunkLines), model: model.id, fingerprint: modelFingerprint(model), name: ws.name, roots: JSON.stringify(roots) });
+    mark('meta');
+    const run = { compact: true, signal: io.signal, onProgress: io.onProgress };
+    if (io.cluster !== undefined) return indexAndPublish(ws, s, paths, { ...run, update: await clusterUpdater(ws, io.cluster) });
+    // What the check above found changed (the run rechecks each against the latest snapshot), or a full walk.
+    if (!c.ok || !changes) return indexAndPublish(ws, s, paths, run);
+    const report = await indexAndPublish(ws, s, paths, { ...run, entries: changes.stale, drop: changes.gone });
+    return { ...report, files: report.files + changes.unchanged, unchanged: report.unchanged + changes.unchanged };
+  });
+}
+
+/** The cluster build, from the seam the caller plugged in (library.ts plugs in the cluster adapter). */
+async function clusterUpdater(ws: OpenWorkspace, cluster: string | ClusterOptions): Promise<IndexUpdater> {
+  if (!ws.o.clusterIndex) throw new SimgrepError('BAD_FLAG', 'this workspace has no cluster plugged in: create it with createWorkspace from the simgrep package, which builds indexes on clusters');
+  return ws.o.clusterIndex(typeof cluster === 'string' ? { url: cluster } : cluster, { model: ws.o.model ?? defaultModelSpec() });
+}
+
+/**
+ * What an index run of local paths under the workspace's roots would look at, from the snapshot:
+ * the walked files that are new or have another size or mtime (stale), the indexed files under the
+ * paths that are gone, and how many are unchanged. Null when it cannot tell cheaply (remote paths, a
+ * new root, an incompatible or incomplete index, a walk with warnings): then the run walks itself.
+ */
+async function changesOf(ws: OpenWorkspace, paths: string[], signal?: AbortSignal): Promise<Changes | null> {
+  if (ws.remote || paths.some(isRemoteUri) || !readInfo(ws.dir)?.meta?.complete) return null;
+  const mark = timer('changes');
+  const c = await ws.compatible(await ws.searcher.model());
+  if (!c.ok || !c.m || !covers(JSON.parse(c.m.roots ?? '[]') as string[], paths)) return null;
+  mark('model');
+  const snap = await ws.loadSnapshot();
+  mark('snapshot');
+  const walkKey = indexWalkKey(paths);
+  const { walk, cached, changedDirs } = await ws.walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, {}, signal));
+  if (walk.warnings.length > 0) return null;
+  mark('walk');
+  const stale = cached ? [] : await staleEntries(snap, walk, ws.statThreadFromFiles, changedDirs);
+  mark('stat');
+  // Watched and nothing created or removed since the last look: nothing can be gone.
+  const seen = cached || changedDirs ? null : new Set(walk.keys);
+  const gone = seen ? snap.files.filter((f) => !seen.has(f.key) && paths.some((p) => isUnder(f.key, p))).map((f) => f.key) : [];
+  return { stale, gone, unchanged: walk.entries.length - stale.length };
+}
+
+/** The report of an index run that found nothing to change. */
+function unchangedReport(files: number, ms: number): IndexReport {
+  return {
+    files, indexed: 0, lines: 0, bytes: 0, bytesToRead: 0, ms, unchanged: files, deleted: 0, chunks: 0, reused: 0, errors: 0, warnings: [],
+    patch: emptyChanges(),
+  };
+}

@@ -1,0 +1,181 @@
+// An open workspace: its state and the primitives every run uses — the store (LanceDB, opened on first
+// use), its meta and whether this model can use it, the one-writer lock, the ranking snapshot (in
+// memory, on disk, or rebuilt from the store) and workspace.json.
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { SimgrepError } from '../errors.js';
+import { RANK_DEFAULTS } from '../rank/plan.js';
+import { createSearcher, type Searcher } from '../searcher.js';
+import { createPathReader } from '../sources/path-reader.js';
+import type { Source } from '../sources/source.js';
+import { isRemoteUri } from '../sources/uri.js';
+import type { ModelData } from '../types.js';
+import { rebuildSnapshot } from './build/snapshot-rebuild.js';
+import { STAT_THREAD_FROM_FILES } from './changes/stat-many.js';
+import { WalkCache } from './changes/walk-cache.js';
+import { isLock, lockedError, tryLock, type Lock } from './lock.js';
+import type { WorkspaceOptions } from './options.js';
+import { INFO_FILE, checkName, readInfo, workspaceDir, type WorkspaceInfo } from './registry.js';
+import type { Snapshot } from './snapshot/snapshot.js';
+import { readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from './snapshot/snapshot-file.js';
+import { lanceStorageOptions } from './store/storage-options.js';
+import type { IndexStore } from './store/store.js';
+import { checkNotForeign, modelFingerprint, snapshotPath, workspaceNameOf } from './workspace-files.js';
+
+/**
+ * Bumped when the stored layout, the chunking or the stored chunk features change: older indexes are
+ * rebuilt, newer refused. 2: definedName finds definitions behind modifiers (`public final class`).
+ */
+export const INDEX_FORMAT = 2;
+
+/** Whether the index can answer for this model and simgrep (why not, when not), with its meta. */
+export interface Compatibility { ok: boolean; why?: string; m: Record<string, string> | null }
+
+export interface OpenWorkspace {
+  readonly name: string;
+  readonly dir: string;
+  /** The index lives in an object store (s3://): no lock file, no workspace.json, no watching. */
+  readonly remote: boolean;
+  readonly o: WorkspaceOptions;
+  readonly searcher: Searcher;
+  readonly chunkLines: number;
+  /** From how many files a search's stats run on two threads; -J 0 means no worker threads at all, so never. */
+  readonly statThreadFromFiles: number;
+  readonly walks: WalkCache;
+  /** Reads indexed files back (local paths and URIs, with this machine's credentials). */
+  readonly reader: Source;
+  /** Searches of this workspace under way (an index run lets the worker threads go only when none is). */
+  searching: number;
+  /** The ranking snapshot last loaded or published. */
+  snapshot: Snapshot | null;
+  /** Whether the store has been opened (or is being opened) by this workspace. */
+  storeOpened(): boolean;
+  store(create: boolean): Promise<IndexStore>;
+  meta(): Promise<Record<string, string> | null>;
+  compatible(model: ModelData): Promise<Compatibility>;
+  lockFile(): string | null;
+  withLock<T>(fn: () => Promise<T>): Promise<T>;
+  loadSnapshot(): Promise<Snapshot>;
+  saveSnapshot(snap: Snapshot): void;
+  publishInfo(m: Record<string, string>): void;
+  close(): Promise<void>;
+}
+
+export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
+  if (o.name !== undefined && o.dir !== undefined) throw new SimgrepError('BAD_FLAG', 'pass a workspace name or an index directory, not both');
+  if (o.name === undefined && o.dir === undefined) throw new SimgrepError('BAD_FLAG', 'createWorkspace needs a name or a dir');
+  const name = o.name !== undefined ? checkName(o.name) : workspaceNameOf(o.dir!);
+  const dir = o.dir ?? workspaceDir(name);
+  const remote = isRemoteUri(dir);
+  let storeP: Promise<IndexStore> | null = null;
+
+  const ws: OpenWorkspace = {
+    name, dir, remote, o,
+    searcher: o.searcher ?? createSearcher(o),
+    chunkLines: RANK_DEFAULTS.chunkLines,
+    statThreadFromFiles: o.concurrency === 0 ? Infinity : o.statThreadFromFiles ?? STAT_THREAD_FROM_FILES,
+    walks: new WalkCache(o.resident ? 1 : 2),
+    reader: createPathReader({ remote: o.remote }),
+    searching: 0,
+    snapshot: null,
+
+    storeOpened: () => storeP !== null,
+
+    async store(create) {
+      if (!storeP) {
+        if (!remote) {
+          if (!create && !existsSync(dir)) throw new SimgrepError('WORKSPACE_NOT_FOUND', `workspace ${name} does not exist (${dir}); create it with simgrep index PATH -w ${name}`);
+          checkNotForeign(dir);
+          if (create) mkdirSync(dir, { recursive: true });
+        }
+        const model = await ws.searcher.model();
+        // LanceDB (a large native module) is loaded only when a workspace is opened.
+        const storageOptions = o.storageOptions ?? await lanceStorageOptions(dir, o.remote);
+        storeP = import('./store/store.js').then(({ openStore }) => openStore(dir, { dim: model.dim, storageOptions }));
+        storeP.catch(() => { storeP = null; });
+      }
+      return storeP;
+    },
+
+    /**
+     * Meta of the index: null when empty; an error when it is newer than this simgrep. A local
+     * workspace's workspace.json carries a copy of the last completed meta, so a reader that finds
+     * nothing stale answers without opening LanceDB at all.
+     */
+    async meta() {
+      const fast = remote ? undefined : readInfo(dir)?.meta;
+      const m = fast?.complete ? fast : await (await ws.store(false)).readMeta();
+      if (!m.format) return null;
+      if (Number(m.format) > INDEX_FORMAT) {
+        throw new SimgrepError('INDEX_INCOMPATIBLE', `the index at ${dir} was written by a newer simgrep (index format ${m.format}, this one reads ${INDEX_FORMAT}); upgrade simgrep, or remove the workspace (simgrep workspace rm ${name}) and index again`);
+      }
+      return m;
+    },
+
+    async compatible(model) {
+      const m = await ws.meta();
+      if (!m) return { ok: true, m };
+      if (m.fingerprint !== modelFingerprint(model)) return { ok: false, why: `it was built with model ${m.model}, not ${model.id}`, m };
+      if (Number(m.format) !== INDEX_FORMAT || Number(m.chunkLines) !== ws.chunkLines) return { ok: false, why: 'it was built by an older simgrep', m };
+      return { ok: true, m };
+    },
+
+    lockFile: () => (remote ? null : path.join(dir, '.simgrep-lock')),
+
+    withLock(fn) {
+      const file = ws.lockFile();
+      if (!file) return fn();
+      const got = tryLock(file);
+      if (!isLock(got)) throw lockedError(name, got, file);
+      return fn().finally(() => (got as Lock).release());
+    },
+
+    /**
+     * The ranking snapshot of the last completed version (meta `complete`; a write in progress is never
+     * seen): in memory, else on disk, else rebuilt from the store as of that version.
+     */
+    async loadSnapshot() {
+      const version = (await ws.meta())?.complete ?? await (await ws.store(false)).version();
+      if (ws.snapshot && ws.snapshot.version === version) return ws.snapshot;
+      ws.snapshot = readSnapshotFile(snapshotPath(dir, remote), version);
+      if (ws.snapshot) return ws.snapshot;
+      const model = await ws.searcher.model();
+      const rebuilt = await rebuildSnapshot(await ws.store(false), version, model.dim, ws.chunkLines, ws.reader);
+      ws.snapshot = rebuilt;
+      ws.saveSnapshot(rebuilt);
+      return rebuilt;
+    },
+
+    /** Writes the base file when the snapshot is compacted, else only the delta of what it appended. */
+    saveSnapshot(snap) {
+      const file = snapshotPath(dir, remote);
+      try {
+        mkdirSync(path.dirname(file), { recursive: true });
+        if (snap.version === snap.baseVersion) writeSnapshotFile(file, snap); else writeSnapshotDelta(file, snap);
+      } catch { /* read-only: rebuilt next time */ }
+    },
+
+    /** workspace.json: who the workspace is, for discovery and for readers that skip LanceDB. */
+    publishInfo(m) {
+      writeInfo({ name, roots: m.roots ? JSON.parse(m.roots) as string[] : [], model: m.model ?? '', updated: new Date().toISOString(), meta: m });
+    },
+
+    async close() {
+      const s = storeP ? await storeP.catch(() => null) : null;
+      s?.close();
+      storeP = null;
+      ws.snapshot = null;
+      ws.walks.close();
+      if (!o.searcher) await ws.searcher.close();
+    },
+  };
+
+  function writeInfo(info: WorkspaceInfo): void {
+    if (remote) return;
+    const tmp = path.join(dir, `${INFO_FILE}.${process.pid}.tmp`);
+    writeFileSync(tmp, JSON.stringify(info, null, 2));
+    renameSync(tmp, path.join(dir, INFO_FILE));
+  }
+
+  return ws;
+}

@@ -1,0 +1,125 @@
+// An index run's update and its publication: the indexer (or a cluster build) brings the store up to
+// date, then the snapshot is patched with what changed (or rebuilt), written beside the index, and the
+// new version marked complete for readers. The caller holds the lock.
+import { tmpdir } from 'node:os';
+import type { Entry } from '../sources/source.js';
+import { isRemoteUri } from '../sources/uri.js';
+import { executorOf, releaseWorkersOf } from '../searcher.js';
+import { rebuildSnapshot } from './build/snapshot-rebuild.js';
+import { updateIndex, type IndexProgress, type IndexReport, type IndexUpdater, type WalkListing } from './build/indexer.js';
+import { fileKey } from './changes/file-identity.js';
+import type { Walk } from './changes/walk-cache.js';
+import { saveWalkRecord, walkRecordFile } from './changes/walk-record.js';
+import { indexWalkKey } from './changes/walks.js';
+import { timer } from './debug-timer.js';
+import type { OpenWorkspace } from './open.js';
+import { emptyChanges, emptySnapshot, fileIndex, patchSnapshot, type Snapshot } from './snapshot/snapshot.js';
+import type { FileState, IndexStore, SmallFragments } from './store/store.js';
+import { writing } from './store/writing.js';
+import { isGlob } from '../sources/fs.js';
+
+/**
+ * Re-indexing this many bytes or more starts the worker pool; less is embedded in-process (starting
+ * the workers, each loading the model, costs more than it saves on a few files).
+ */
+const POOL_FROM_BYTES = 1 << 20;
+/**
+ * An index run that read this much lets the worker threads go once it has embedded everything, before
+ * its last commit is written and the snapshot built (a big build's two highest points of memory): their
+ * ~40 MB are gone by then. The next search that needs them starts them again (~100 ms, once).
+ */
+const RELEASE_WORKERS_FROM_BYTES = 16 << 20;
+
+/**
+ * Small commits (LanceDB fragments) updates may leave before one compacts them (a rewrite of the
+ * table: ~80 ms for the 1M-line tree), beyond those the first build left.
+ */
+export const COMPACT_AFTER_FRAGMENTS = 16;
+
+/** How indexAndPublish runs: which entries (all walked when none), which keys to drop, and how. */
+export interface PublishRun {
+  /** Check exactly these entries instead of walking the roots (no file is dropped for being unseen). */
+  entries?: Entry[];
+  /** Indexed files to drop (gone since the snapshot), with `entries`. */
+  drop?: string[];
+  compact?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (p: IndexProgress) => void;
+  update?: IndexUpdater;
+}
+
+/** Runs the update of `roots` (the caller holds the lock), then publishes its result. */
+export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: string[], run: PublishRun): Promise<IndexReport> {
+  const { entries, drop, compact = false, signal, onProgress, update = updateIndex } = run;
+  const { searcher, chunkLines, o } = ws;
+  const mark = timer('index');
+  const model = await searcher.model();
+  const latest = await s.version();
+  const metaBefore = await s.readMeta();
+  const before = metaBefore.complete === latest ? await ws.loadSnapshot() : null;
+  const executor = (bytesToRead: number) => executorOf(searcher, bytesToRead >= POOL_FROM_BYTES);
+  mark('snapshot read');
+  const states = before ? statesOf(before) : undefined;
+  // Term triples wait on the disk the index goes to (the system's temp directory may be memory).
+  const spillDir = ws.remote ? tmpdir() : ws.dir;
+  // Only threads of its own searcher that no search is using (a shared searcher's may be busy elsewhere).
+  const releaseWorkers = async (bytesRead: number) => {
+    if (bytesRead >= RELEASE_WORKERS_FROM_BYTES && !o.searcher && ws.searching === 0) await releaseWorkersOf(searcher);
+  };
+  // A walk of local roots is kept: the next index run of them starts from it instead of listing them again.
+  const onWalked = entries === undefined && !roots.some(isRemoteUri) ? (w: WalkListing) => recordIndexWalk(roots, w) : undefined;
+  const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers, onWalked });
+  // What only collecting needed goes before the snapshot is built: a big run's identifier table and key lookups.
+  report.patch.terms.settle();
+  // An updater that never said it was done embedding (a cluster build) has its threads let go here.
+  await releaseWorkers(report.bytes);
+  mark('update');
+  const smallFragments = compact ? JSON.stringify(await compactAfter(s, metaBefore.smallFragments, latest === '0.0')) : undefined;
+  mark('compact');
+  const version = await s.version();
+  const base = before ?? (latest === '0.0' ? emptySnapshot(model.dim) : null);
+  const next = base ? patchSnapshot(base, report.patch, version, { consume: true }) : await rebuildSnapshot(s, version, model.dim, chunkLines, ws.reader);
+  // The changes are in the snapshot now: let them go before it is saved (a first build's terms and vectors are a third of its memory).
+  report.patch = emptyChanges();
+  ws.snapshot = next;
+  mark('snapshot');
+  if (version !== latest || !before) ws.saveSnapshot(next);
+  mark('save');
+  ws.publishInfo(await writing(() => s.writeMeta({ complete: version, ...(smallFragments && { smallFragments }) })));
+  mark('publish');
+  return report;
+}
+
+/** The file states a snapshot holds (of these entries' files only, when given), as the indexer compares them. */
+export function statesOf(snap: Snapshot, entries?: Entry[]): FileState[] {
+  let files = snap.files;
+  if (entries) {
+    const at = fileIndex(snap);
+    files = entries.flatMap((e) => { const f = at.get(fileKey(e.path)); return f === undefined ? [] : [snap.files[f]]; });
+  }
+  return files.map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, chunks: f.chunkCount }));
+}
+
+/**
+ * Compacts the store once updates have left more than COMPACT_AFTER_FRAGMENTS small commits beyond
+ * those its first build left (`built`, kept in the meta): a build's own fragments are sized by its
+ * commits, and compacting them would make the first small update after it pay for the build.
+ * Returns what later runs count from.
+ */
+async function compactAfter(s: IndexStore, built: string | undefined, firstBuild: boolean): Promise<SmallFragments> {
+  const base: SmallFragments = { chunks: 0, files: 0, ...(built ? JSON.parse(built) as Partial<SmallFragments> : {}) };
+  const left = await writing(() => s.compact({ chunks: base.chunks + COMPACT_AFTER_FRAGMENTS, files: base.files + COMPACT_AFTER_FRAGMENTS }));
+  // After a compaction there are fewer than the build left: those are what later runs count from.
+  return firstBuild ? left : { chunks: Math.min(base.chunks, left.chunks), files: Math.min(base.files, left.files) };
+}
+
+/**
+ * Keeps a full index run's walk of local `paths` as the record recordedWalk would have made of it, so
+ * the next run's check of what changed (changesOf) does not list the tree again.
+ */
+function recordIndexWalk(paths: string[], w: WalkListing): void {
+  if (paths.some(isGlob)) return;
+  const file = walkRecordFile(JSON.stringify([process.cwd(), indexWalkKey(paths)]));
+  const walk: Walk = { entries: w.entries, keys: w.entries.map((e) => fileKey(e.path)), warnings: w.warnings };
+  if (file) saveWalkRecord(file, walk, { roots: paths, listed: w.listed, rules: true, startedMs: w.startedMs });
+}

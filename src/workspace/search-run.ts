@@ -1,0 +1,117 @@
+// A search of a workspace (Workspace.search): the same options and answers as Searcher.search. What
+// changed since the index saw it is re-indexed first (or, in a one-shot process, re-read for this
+// answer only), then candidate chunks picked from the snapshot are scored by the ordinary pipeline.
+import { buildRankPlan } from '../rank/plan.js';
+import { bundledLexicon } from '../rank/lexical/lexicon.js';
+import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
+import { SEARCH_MODES, executorOf, validate, type SearchOptions, type SearchResponse } from '../searcher.js';
+import { sourcesForPaths } from '../sources/resolve.js';
+import type { SourceWarning } from '../sources/source.js';
+import { isRemoteUri } from '../sources/uri.js';
+import { updateIndex } from './build/indexer.js';
+import type { WalkState } from './changes/walk-cache.js';
+import { fewBytes, listWalk, recordedWalk, staleEntries } from './changes/walks.js';
+import { timer } from './debug-timer.js';
+import { isLock, tryLock } from './lock.js';
+import type { OpenWorkspace } from './open.js';
+import { indexAndPublish, statesOf } from './publish.js';
+import { covers } from './registry.js';
+import { createCandidateSource } from './search/candidate-source.js';
+import { selectCandidates } from './search/candidates.js';
+import { coverage } from './search/coverage.js';
+import { patchSnapshot } from './snapshot/snapshot.js';
+import { unsavedStore } from './store/unsaved-store.js';
+
+/**
+ * A one-shot search that finds at most this many bytes of new and changed files re-reads them for its
+ * own answer and saves nothing (see WorkspaceOptions.oneShot): embedding them in-process costs less
+ * than loading LanceDB and committing (~300 ms from a cold process).
+ */
+export const UNSAVED_REFRESH_BYTES = 512 << 10;
+
+export async function searchWorkspace(ws: OpenWorkspace, so: SearchOptions): Promise<SearchResponse> {
+  const started = performance.now();
+  const paths = so.paths ?? [];
+  validate(so);
+  const mark = timer('search');
+  const fallback = (reason: string | null) => ws.searcher.search(so).then((r) => (reason ? { ...r, warnings: [...r.warnings, { path: ws.dir, code: 'INDEX_NOT_USED', message: `workspace ${ws.name} not used: ${reason}` }] } : r));
+  if ((so.mode ?? 'hybrid') === 'line' || so.ignoreCase || (so.sources?.length ?? 0) > 0 || paths.length === 0) return fallback(null);
+  const model = await ws.searcher.model();
+  mark('model');
+  const c = await ws.compatible(model);
+  mark('meta');
+  if (!c.ok || !c.m) return fallback(c.ok ? 'it is empty; run simgrep index' : `${c.why}; run simgrep index to rebuild it`);
+  const roots = JSON.parse(c.m.roots ?? '[]') as string[];
+  if (!covers(roots, paths)) return fallback(`it indexes ${roots.join(', ')}, not all of ${paths.join(', ')}; this search scanned the files instead`);
+  if (!(SEARCH_MODES as readonly string[]).includes(so.mode ?? 'hybrid')) return fallback(null);
+
+  // What the search covers, and what changed since the index saw it.
+  const walkKey = JSON.stringify([paths, so.recursive, so.hidden, so.noIgnore, so.extensions, so.maxFileBytes]);
+  const filters = { recursive: so.recursive, hidden: so.hidden, noIgnore: so.noIgnore, extensions: so.extensions, maxFileBytes: so.maxFileBytes };
+  // An object store cannot be watched: a search of URIs lists them every time.
+  const { walk, cached, changedDirs }: WalkState = paths.some(isRemoteUri)
+    ? { walk: await listWalk(await sourcesForPaths(paths, { ...filters, remote: so.remote ?? ws.o.remote, listOnly: true }), so.signal), cached: false }
+    : await ws.walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, filters, so.signal, true));
+  const { entries, warnings: walkWarnings } = walk;
+  if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
+  mark('walk');
+  let snap = await ws.loadSnapshot();
+  mark('snapshot');
+  // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
+  const stale = cached ? [] : await staleEntries(snap, walk, ws.statThreadFromFiles, changedDirs);
+  let refreshed = 0;
+  let pending = 0;
+  const refreshWarnings: SourceWarning[] = [];
+  if (stale.length > 0 && ws.o.oneShot && !ws.storeOpened() && fewBytes(stale, UNSAVED_REFRESH_BYTES)) {
+    // Read again for this answer only; nothing is written, and the next search finds them again.
+    ws.walks.invalidate(walkKey);
+    const report = await updateIndex({ store: unsavedStore, executor: () => executorOf(ws.searcher, false), chunkLines: ws.chunkLines, roots: paths, remote: so.remote ?? ws.o.remote, deleteMissing: false, entries: stale, states: statesOf(snap, stale), signal: so.signal });
+    snap = patchSnapshot(snap, report.patch, `${snap.version} unsaved`);
+    refreshed = pending = report.indexed;
+    refreshWarnings.push(...report.warnings);
+  } else if (stale.length > 0) {
+    const file = ws.lockFile();
+    const got = file ? tryLock(file) : null;
+    if (got && !isLock(got)) { ws.walks.invalidate(walkKey); return fallback(`another process is updating it (pid ${got.pid}); this search scanned the files instead`); }
+    try {
+      const report = await indexAndPublish(ws, await ws.store(false), paths, { entries: stale, signal: so.signal });
+      refreshed = report.indexed;
+      refreshWarnings.push(...report.warnings);
+      if (report.errors > 0) ws.walks.invalidate(walkKey);
+    } catch (e) {
+      ws.walks.invalidate(walkKey);
+      throw e;
+    } finally {
+      if (got && isLock(got)) got.release();
+    }
+    snap = await ws.loadSnapshot();
+  }
+  const { display, infos, files, lines, bytes, binary, namedBinary } = coverage(snap, walk);
+  mark('coverage');
+
+  const mode = so.mode ?? 'hybrid';
+  const plan = buildRankPlan(so.query, mode as 'hybrid' | 'semantic' | 'lexical', bundledLexicon());
+  mark('plan');
+  const query = await ws.searcher.embed([so.query]);
+  mark('embed');
+  const topK = so.topK ?? (so.maxDistance !== undefined ? Infinity : 3);
+  const heapSize = Number.isFinite(topK) ? topK * CANDIDATES_PER_RESULT + 10 : Infinity;
+  mark('stale check');
+  const candidates = selectCandidates(snap, { plan, query, display, infos, heapSize, maxDistance: so.maxDistance });
+  mark(`candidates (${candidates.length})`);
+  const source = createCandidateSource({ snapshot: snap, candidates, display, chunkLines: ws.chunkLines, reader: ws.reader });
+  const r = await ws.searcher.search({ ...so, paths: [], sources: [source] });
+  mark('rescore');
+  const warnings = [...walkWarnings, ...refreshWarnings, ...namedBinary, ...r.warnings];
+  const tooLarge = walkWarnings.filter((w) => w.code === 'TOO_LARGE').length;
+  return {
+    ...r,
+    warnings,
+    stats: {
+      files, lines, bytes, binary, skipped: binary + tooLarge,
+      errors: r.stats.errors + walkWarnings.length - tooLarge + refreshWarnings.length,
+      ms: performance.now() - started,
+      index: pending > 0 ? { workspace: ws.name, refreshed, pending } : { workspace: ws.name, refreshed },
+    },
+  };
+}

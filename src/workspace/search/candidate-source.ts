@@ -1,0 +1,70 @@
+// The index as a Source: one entry per file that holds candidate chunks, whose pieces are those
+// chunks with their context lines, read back from the file exactly as a search reads it (the search
+// checked the file is the one indexed). The pipeline scores them with the same code as a scan.
+import { streamEntry, type Entry, type Source } from '../../sources/source.js';
+import type { Piece } from '../../text/line-splitter.js';
+import { openChunks } from '../build/file-chunks.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
+
+export interface CandidateSourceOptions {
+  snapshot: Snapshot;
+  /** Candidate chunk indices, in snapshot order. */
+  candidates: number[];
+  display: (string | undefined)[];
+  chunkLines: number;
+  /** Reads a file back by its path (local or URI). */
+  reader: Source;
+}
+
+const encoder = new TextEncoder();
+
+export function createCandidateSource(o: CandidateSourceOptions): Source {
+  const { snapshot: s, chunkLines } = o;
+  const byFile = new Map<number, number[]>();
+  for (const c of o.candidates) {
+    const f = s.chunkFile[c];
+    const list = byFile.get(f);
+    if (list) list.push(c); else byFile.set(f, [c]);
+  }
+  const entries: Entry[] = [...byFile.keys()].map((f) => ({ path: o.display[f]!, size: s.files[f].size }));
+  const fileOf = new Map([...byFile.keys()].map((f) => [o.display[f]!, f]));
+  const files = o.reader;
+
+  return {
+    small: true,
+    async *list() { yield* entries; },
+    read: async () => { throw new Error('the index source is read through pieces()'); },
+    async pieces(entry, contextLines, signal) {
+      const f = fileOf.get(entry.path)!;
+      const chunks = byFile.get(f)!;
+      const windows = chunks.map((c) => [Math.max(0, s.start[c] - contextLines), Math.min(s.files[f].lines, s.end[c] + contextLines)]);
+      const last = Math.max(...windows.map((w) => w[1]));
+      // The lines any window needs, read up to the last one (the rest of a big file is not read).
+      const lines = new Map<number, string>();
+      const opened = await openChunks(streamEntry(files, entry, signal), chunkLines);
+      for await (const chunk of opened.chunks) {
+        for (let i = 0; i < chunk.lines.length; i++) {
+          const line = chunk.start + i;
+          if (windows.some(([from, to]) => line >= from && line < to)) lines.set(line, chunk.lines[i]);
+        }
+        if (chunk.end >= last) break;
+      }
+      return chunks.map((c, k) => {
+        const [from, to] = windows[k];
+        const text: string[] = [];
+        for (let line = from; line < to && lines.has(line); line++) text.push(lines.get(line)!);
+        return piece(text, from, s.start[c] - from, Math.min(s.end[c], from + text.length) - from);
+      }).filter((p) => p.scoreTo > p.scoreFrom);
+    },
+  };
+}
+
+/** Lines as a piece; a line that ends with \r gets one more, since decoding strips one before \n. */
+function piece(lines: string[], firstLine: number, scoreFrom: number, scoreTo: number): Piece {
+  const bytes = encoder.encode(lines.map((l) => (l.endsWith('\r') ? `${l}\r\n` : `${l}\n`)).join(''));
+  const offsets = new Uint32Array(lines.length + 1);
+  let line = 1;
+  for (let i = 0; i < bytes.length && line < lines.length; i++) if (bytes[i] === 10) offsets[line++] = i + 1;
+  offsets[lines.length] = bytes.length;
+  return { bytes, offsets, firstLine, scoreFrom, scoreTo };
+}

@@ -1,0 +1,114 @@
+// The ranker's facts about each file's display path (names, stems, test/example priors, term counts),
+// worked out once per path and kept across queries; a recorded walk carries the costly part so a cold
+// process need not work it out again.
+import { countTerms, pathFacts, pathSignals, type PathFacts, type PathSignals } from '../../rank/chunk-scorer.js';
+import { pathText } from '../../rank/lexical/terms.js';
+import type { RankPlan } from '../../rank/plan.js';
+
+/** Query-independent facts of a display path, kept across queries. */
+export interface PathInfo {
+  facts: PathFacts;
+  pathText: string;
+  lower: string;
+  /** The first three letters of each of its names of three or more (what a path word must share to match). */
+  namePrefixes: string[];
+  /** Terms' counts in pathText, as countTerms counts them, by "w:key" (whole) or "s:key" (part stem); made on first use. */
+  termCounts: Map<string, number> | null;
+  /** pathText's identifier runs, made on first use (null: it has non-ASCII characters and is counted whole). */
+  identifierRuns: string[] | null | undefined;
+  /** Its signals for a query without path words, with and without the test/example priors. */
+  plain: PathSignals;
+  withPriors: PathSignals;
+}
+
+const pathInfos = new Map<string, PathInfo>();
+const NO_PATH_WORDS = { pathWords: [], pathPriors: false } as unknown as RankPlan;
+const PRIORS_ONLY = { pathWords: [], pathPriors: true } as unknown as RankPlan;
+
+/** The facts of a display path (cached across queries). */
+export function pathInfo(path: string): PathInfo {
+  let info = pathInfos.get(path);
+  if (!info) {
+    info = infoOf(path, pathFacts(path), pathText(path));
+    keepInfo(path, info);
+  }
+  return info;
+}
+
+/** What pathInfo works out from the path's text with the most work (the rest is derived): kept with a recorded walk. */
+export type PathBasics = Pick<PathInfo, 'facts' | 'pathText'>;
+
+export function pathBasics(path: string): PathBasics {
+  const { facts, pathText } = pathInfo(path);
+  return { facts, pathText };
+}
+
+/** Caches a path's facts as recorded with a walk, so pathInfo need not work them out again. */
+export function seedPathInfo(path: string, b: PathBasics): void {
+  if (!pathInfos.has(path)) keepInfo(path, infoOf(path, b.facts, b.pathText));
+}
+
+function infoOf(path: string, facts: PathFacts, pathText: string): PathInfo {
+  const namePrefixes = [...new Set(facts.names.filter((n) => n.length >= 3).map((n) => n.slice(0, 3)))];
+  const lower = pathText.toLowerCase();
+  // A literal (not a spread): every PathInfo has one shape, which the candidate loop reads per file.
+  return {
+    facts, pathText, lower, namePrefixes, termCounts: null, identifierRuns: undefined,
+    plain: pathSignals(path, NO_PATH_WORDS, facts), withPriors: pathSignals(path, PRIORS_ONLY, facts),
+  };
+}
+
+function keepInfo(path: string, info: PathInfo): void {
+  if (pathInfos.size > 1_000_000) pathInfos.clear();
+  pathInfos.set(path, info);
+}
+
+/**
+ * How often one query term occurs in a path's text, as countTerms counts it there. countTerms counts
+ * identifiers, runs of [A-Za-z0-9_] (its isIdentChar), each on its own, so the text's count is the
+ * sum of its runs' counts, and a run's count is kept per term: names such as `file`, `src` or a
+ * directory's repeat across thousands of paths. (A term that is not such a run itself counts nowhere.)
+ * A path with non-ASCII characters is counted as a whole.
+ */
+export function pathTermCount(info: PathInfo, term: RankPlan['terms'][number]): number {
+  const key = (term.whole ? 'w:' : 's:') + term.key;
+  const counts = info.termCounts ??= new Map();
+  let n = counts.get(key);
+  if (n === undefined) {
+    let byRun = runCounts.get(key);
+    if (!byRun) {
+      if (runCounts.size >= 256) runCounts.clear();
+      runCounts.set(key, byRun = new Map());
+    }
+    n = 0;
+    // countTerms lowers the whole text, and a few non-ASCII letters lower to ASCII (the Kelvin sign
+    // to k): such a text is counted as a whole, as the scan counts it. A path's runs are found once.
+    if (info.identifierRuns === undefined) info.identifierRuns = NON_ASCII.test(info.pathText) ? null : info.pathText.match(IDENTIFIER_RUNS) ?? [];
+    const runs = info.identifierRuns;
+    if (!runs) n = termCount(info.pathText, term);
+    else for (const run of runs) {
+      let r = byRun.get(run);
+      if (r === undefined) {
+        r = termCount(run, term);
+        if (byRun.size >= 100_000) byRun.clear();
+        byRun.set(run, r);
+      }
+      n += r;
+    }
+    if (counts.size >= 256) counts.clear();
+    counts.set(key, n);
+  }
+  return n;
+}
+
+const IDENTIFIER_RUNS = /[A-Za-z0-9_]+/g;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Per term ("w:key" or "s:key"), its count in each identifier run of a path seen so far. */
+const runCounts = new Map<string, Map<string, number>>();
+
+function termCount(text: string, term: RankPlan['terms'][number]): number {
+  const tf = new Float64Array(1);
+  countTerms(text, { terms: [term] } as RankPlan, tf);
+  return tf[0];
+}

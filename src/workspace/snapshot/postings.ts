@@ -1,0 +1,190 @@
+// Term -> (chunk, count) lists over sorted keys: looked up by binary search (nothing to build when a
+// process starts), merged with additions and chunk renumbering when the index changes. The entries
+// of postings read from a snapshot file stay on disk until a query asks for a key's.
+import { PackedStrings, PackedStringsBuilder, type StringList } from '../packed/string-list.js';
+import { COUNT_MAX, KeyTriples } from './key-triples.js';
+import { joined } from '../packed/typed-arrays.js';
+
+export interface Entries {
+  chunk: Int32Array;
+  /** A term's count in 16 bits (saturating at COUNT_MAX), a defined name's place in its chunk in 32. */
+  count: Int32Array | Uint16Array;
+}
+
+/** Entries [from, to), read on demand (from a snapshot file). */
+export type EntryReader = (from: number, to: number) => Entries;
+
+/** Lookups a process makes from a file before it reads all the entries once (a long-lived process). */
+const READS_BEFORE_LOADING = 24;
+
+/**
+ * One layer of postings, and optionally a tail: the postings of chunks appended since (a snapshot
+ * patched in place keeps its base layer as read from the file and adds a small tail).
+ */
+export class Postings {
+  /** The entries in memory: given, or read whole from the file after READS_BEFORE_LOADING lookups. */
+  private loaded: Entries | null;
+  private reads = 0;
+
+  constructor(
+    /** Sorted, distinct. */
+    readonly keys: StringList,
+    /** keys[i] owns entries [start[i], start[i + 1]). */
+    readonly start: Int32Array,
+    private readonly source: Entries | EntryReader,
+    readonly tail: Postings | null = null,
+  ) {
+    this.loaded = typeof source === 'function' ? null : source;
+  }
+
+  /** These postings with `added` (rows numbered as chunks by `rowChunk`) in their tail; this layer is shared, not copied. */
+  withTail(added: KeyTriples, rowChunk: Int32Array): Postings {
+    return this.withTailLayer((this.tail ?? Postings.empty()).merge(null, added, rowChunk));
+  }
+
+  /** This layer with `tail` as its tail. */
+  withTailLayer(tail: Postings | null): Postings {
+    return new Postings(this.keys, this.start, this.loaded ?? this.source, tail);
+  }
+
+  /** One layer holding this layer's and the tail's entries. */
+  flat(): Postings {
+    if (!this.tail) return this;
+    const own = this.withTailLayer(null);
+    const t = this.tail.flat();
+    const all = t.all();
+    const triples = new KeyTriples(all.count instanceof Int32Array);
+    let top = 0;
+    for (let i = 0; i < t.keys.length; i++) {
+      const id = triples.id(t.keys.at(i)!);
+      for (let e = t.start[i]; e < t.start[i + 1]; e++) { triples.add(id, all.chunk[e], all.count[e]); if (all.chunk[e] > top) top = all.chunk[e]; }
+    }
+    return own.merge(null, triples, Int32Array.from({ length: top + 1 }, (_, c) => c));
+  }
+
+  private read(from: number, to: number): Entries {
+    const file = this.source as EntryReader;
+    if (!this.loaded && ++this.reads > READS_BEFORE_LOADING) this.loaded = file(0, this.size);
+    const e = this.loaded;
+    return e ? { chunk: e.chunk.subarray(from, to), count: e.count.subarray(from, to) } : file(from, to);
+  }
+
+  static empty(): Postings {
+    return new Postings([], new Int32Array(1), { chunk: new Int32Array(0), count: new Int32Array(0) });
+  }
+
+  /** How many entries all keys hold together. */
+  get size(): number {
+    return this.start[this.keys.length];
+  }
+
+  /** Entries [from, to) of `key`, or null. */
+  range(key: string): [number, number] | null {
+    let lo = 0;
+    let hi = this.keys.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const k = this.keys.at(mid)!;
+      if (k === key) return [this.start[mid], this.start[mid + 1]];
+      if (k < key) lo = mid + 1; else hi = mid - 1;
+    }
+    return null;
+  }
+
+  /** The entries of `key` (this layer's, then the tail's), or null. */
+  find(key: string): Entries | null {
+    const r = this.range(key);
+    const own = r ? this.read(r[0], r[1]) : null;
+    const more = this.tail?.find(key) ?? null;
+    if (!more || !own) return own ?? more;
+    return { chunk: joined(own.chunk, more.chunk), count: joined(own.count, more.count) };
+  }
+
+  /** Every entry of this layer, in key order. */
+  all(): Entries {
+    return this.read(0, this.size);
+  }
+
+  /**
+   * These postings with chunks renumbered by `remap` (-1 drops an entry; keys left empty go) plus the
+   * triples of `added` (their rows turned into chunks by `rowChunk`), as new postings.
+   */
+  merge(remap: Int32Array | null, added: KeyTriples, rowChunk: Int32Array): Postings {
+    if (this.tail) return this.flat().merge(remap, added, rowChunk);
+    // The added keys in sorted order, and their triples grouped by key (a counting sort).
+    const order = added.order();
+    const rank = new Int32Array(added.keys.length);
+    order.forEach((id, r) => { rank[id] = r; });
+    const groupStart = new Int32Array(added.keys.length + 1);
+    added.forEach((key) => { groupStart[rank[key] + 1]++; });
+    for (let r = 0; r < added.keys.length; r++) groupStart[r + 1] += groupStart[r];
+    const fill = groupStart.slice(0, -1);
+    const addChunk = new Int32Array(added.length);
+    // Counts keep their width: 16 bits (terms, saturating) or 32 (defined names' places).
+    const addCount = added.wide ? new Int32Array(added.length) : new Uint16Array(added.length);
+    added.forEach((key, row, count) => {
+      const r = rank[key];
+      addChunk[fill[r]] = rowChunk[row];
+      addCount[fill[r]++] = count;
+    });
+    // A first build (nothing to merge with, no entry dropped, no key left empty): the grouped arrays are the postings.
+    if (this.keys.length === 0 && addChunk.every((c) => c >= 0) && groupStart.every((g, r) => r === 0 || g > groupStart[r - 1])) {
+      const out = new PackedStringsBuilder();
+      for (const id of order) out.add(added.keys[id]);
+      return new Postings(out.build(), groupStart, { chunk: addChunk, count: addCount });
+    }
+    const old = this.all();
+    const keys = PackedStrings.of(this.keys);
+    const n = keys.length;
+    // Where each added key goes among the old keys (binary search: the old keys are never all decoded).
+    const newKeys = order.map((id) => added.keys[id]);
+    const place = newKeys.map((k) => this.lowerBound(k));
+    const exact = newKeys.map((k, r) => place[r] < n && keys.at(place[r]) === k);
+    const out = new PackedStringsBuilder();
+    const starts = new Int32Array(n + newKeys.length + 1);
+    let nk = 0;
+    const size = old.chunk.length + added.length;
+    const chunk = new Int32Array(size);
+    const wide = old.count instanceof Int32Array;
+    const count = wide ? new Int32Array(size) : new Uint16Array(size);
+    const cap = wide ? 0x7fffffff : COUNT_MAX;
+    let at = 0;
+    const takeAdded = (r: number) => {
+      for (let e = groupStart[r]; e < groupStart[r + 1]; e++) {
+        if (addChunk[e] >= 0) { chunk[at] = addChunk[e]; count[at++] = Math.min(addCount[e], cap); }
+      }
+    };
+    let j = 0;
+    for (let i = 0; i <= n; i++) {
+      // Added keys that sort before old key i.
+      for (; j < newKeys.length && place[j] === i && !exact[j]; j++) {
+        const begin = at;
+        takeAdded(j);
+        if (at > begin) { out.add(newKeys[j]); starts[++nk] = at; }
+      }
+      if (i === n) break;
+      const begin = at;
+      for (let e = this.start[i]; e < this.start[i + 1]; e++) {
+        const c = remap ? remap[old.chunk[e]] : old.chunk[e];
+        if (c >= 0) { chunk[at] = c; count[at++] = old.count[e]; }
+      }
+      if (j < newKeys.length && place[j] === i) takeAdded(j++);
+      if (at > begin) { out.addFrom(keys, i, i + 1); starts[++nk] = at; }
+    }
+    // Every entry kept (a first build): the arrays as they are, no copy.
+    const fit = <T extends Int32Array | Uint16Array>(a: T) => (at === size ? a : a.slice(0, at) as T);
+    return new Postings(out.build(), starts.slice(0, nk + 1), { chunk: fit(chunk), count: fit(count) });
+  }
+
+  /** The first key index whose key is not below `key`. */
+  private lowerBound(key: string): number {
+    let lo = 0;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.keys.at(mid)! < key) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+}
+

@@ -1,0 +1,101 @@
+// A workspace: a persistent index of some roots that answers searches exactly as a one-shot scan
+// would, in milliseconds. This is its public face; the work is in open.ts (state, store, snapshot,
+// lock), index-run.ts and publish.ts (index runs), search-run.ts (searches).
+import { existsSync } from 'node:fs';
+import type { SearchOptions, SearchResponse } from '../searcher.js';
+import { isRemoteUri } from '../sources/uri.js';
+import type { IndexReport } from './build/indexer.js';
+import { indexRun } from './index-run.js';
+import { openWorkspace } from './open.js';
+import type { IndexIo, WorkspaceOptions } from './options.js';
+import { readInfo } from './registry.js';
+import { searchWorkspace } from './search-run.js';
+import { emptyChanges, liveChunks, patchSnapshot } from './snapshot/snapshot.js';
+import { writing } from './store/writing.js';
+import { diskUsage } from './workspace-files.js';
+
+export type { ClusterIndexUpdater, IndexIo, WorkspaceOptions } from './options.js';
+export { INDEX_FORMAT } from './open.js';
+export { COMPACT_AFTER_FRAGMENTS } from './publish.js';
+export { UNSAVED_REFRESH_BYTES } from './search-run.js';
+
+export interface WorkspaceStatus {
+  name: string;
+  dir: string;
+  roots: string[];
+  files: number;
+  binary: number;
+  chunks: number;
+  lines: number;
+  bytes: number;
+  model: string;
+  /** Bytes on disk (local workspaces; null for object stores). */
+  sizeOnDisk: number | null;
+  updated: string | null;
+}
+
+export interface Workspace {
+  readonly name: string;
+  readonly dir: string;
+  /**
+   * Builds or updates the index of these paths (they become the workspace's roots). With `cluster`, the
+   * cluster's workers read and embed the new and changed files and this process merges their rows.
+   */
+  index(paths: string[], o?: IndexIo): Promise<IndexReport>;
+  /** The same options and answers as Searcher.search, from the index when it covers the paths. */
+  search(o: SearchOptions): Promise<SearchResponse>;
+  status(): Promise<WorkspaceStatus>;
+  /** Drops files that no longer exist. */
+  prune(): Promise<{ deleted: number }>;
+  close(): Promise<void>;
+}
+
+export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
+  const ws = openWorkspace(o);
+  const { name, dir, remote } = ws;
+  return {
+    name,
+    dir,
+
+    index: (paths, io) => indexRun(ws, paths, io),
+
+    async search(so) {
+      ws.searching++;
+      try {
+        return await searchWorkspace(ws, so);
+      } finally {
+        ws.searching--;
+      }
+    },
+
+    async status() {
+      const m = (await ws.meta()) ?? {};
+      const snap = await ws.loadSnapshot();
+      let lines = 0; let bytes = 0; let binary = 0;
+      for (const f of snap.files) { lines += f.lines; bytes += f.size; if (f.kind === 'binary') binary++; }
+      return {
+        name, dir, roots: m.roots ? JSON.parse(m.roots) as string[] : [],
+        files: snap.files.length, binary, chunks: liveChunks(snap), lines, bytes, model: m.model ?? '',
+        sizeOnDisk: remote ? null : diskUsage(dir), updated: readInfo(dir)?.updated ?? null,
+      };
+    },
+
+    async prune() {
+      const s = await ws.store(false);
+      return ws.withLock(async () => {
+        // Local files only: objects gone from a store are found by listing it (simgrep index).
+        const gone = (await s.fileStates()).filter((f) => !isRemoteUri(f.key) && !existsSync(f.key)).map((f) => f.key);
+        if (gone.length === 0) return { deleted: 0 };
+        const before = await ws.loadSnapshot();
+        await writing(() => s.deleteFiles(gone));
+        const version = await s.version();
+        ws.snapshot = patchSnapshot(before, { ...emptyChanges(), dropChunksOf: new Set(gone), dropFiles: new Set(gone) }, version);
+        ws.saveSnapshot(ws.snapshot);
+        ws.publishInfo(await writing(() => s.writeMeta({ complete: version })));
+        return { deleted: gone.length };
+      });
+    },
+
+    close: () => ws.close(),
+  };
+}

@@ -1,0 +1,79 @@
+// The workspace index must answer exactly as a one-shot scan: the same files, lines, windows and
+// distances (to 1e-6) for every chunk mode, result count, context size and merge setting.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSearcher, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
+import { createWorkspace, type Workspace } from '../../../src/workspace/workspace.js';
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const QUERIES = [
+  'where do we retry failed uploads', 'parse the tokenizer configuration', 'SimgrepError', 'createFsSource',
+  'how are chunks scored against the query', 'bounded top-k heap', 'credentials from the environment',
+  'ignore rules for gitignore files', 'the the of and', 'chunkStats', 'download the model from the hub',
+  'how scoreChunks picks a chunk_line to show',
+];
+
+let tmp = '';
+let tree = '';
+let ws: Workspace;
+/** A second handle on the same index: it reads the snapshot file (float16 vectors) instead of memory. */
+let fromFile: Workspace;
+/** A third: it stats the files on two threads (however small the tree). */
+let threaded: Workspace;
+const oneShot = createSearcher({ concurrency: 0 });
+
+beforeAll(async () => {
+  tmp = mkdtempSync(path.join(tmpdir(), 'simgrep-eq-'));
+  tree = path.join(tmp, 'tree');
+  // A real code base: simgrep's own sources and tests.
+  cpSync(path.join(repo, 'src'), path.join(tree, 'src'), { recursive: true, filter: (p) => !p.includes('bundled') });
+  cpSync(path.join(repo, 'test'), path.join(tree, 'test'), { recursive: true });
+  ws = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 1 });
+  await ws.index([tree]);
+  fromFile = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 0 });
+  threaded = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 1, statThreadFromFiles: 0 });
+});
+afterAll(async () => {
+  await ws?.close();
+  await fromFile?.close();
+  await threaded?.close();
+  await oneShot.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const shape = (r: SearchResponse) => r.results.map((x) => ({ ...x, distance: Math.round(x.distance * 1e6) / 1e6, matches: x.matches.map((m) => ({ ...m, distance: Math.round(m.distance * 1e6) / 1e6 })) }));
+
+async function same(o: Omit<SearchOptions, 'paths'>): Promise<SearchResponse> {
+  const opts = { ...o, paths: [tree] };
+  const [a, b, c, d] = [await oneShot.search(opts), await ws.search(opts), await fromFile.search(opts), await threaded.search(opts)];
+  for (const indexed of [b, c, d]) {
+    expect(indexed.stats.index?.workspace).toBeDefined();
+    expect(shape(indexed)).toEqual(shape(a));
+  }
+  expect(b.stats.files).toBe(a.stats.files);
+  expect(b.stats.lines).toBe(a.stats.lines);
+  return b;
+}
+
+describe('indexed search equals one-shot search', () => {
+  for (const mode of ['hybrid', 'semantic', 'lexical'] as const) {
+    it(`${mode}: top 3 and top 10, every query`, async () => {
+      for (const query of QUERIES) {
+        if (mode === 'lexical' && query === 'the the of and') continue;
+        await same({ query, mode });
+        await same({ query, mode, topK: 10, nLines: 0 });
+      }
+    });
+  }
+  it('max distance, wide context, no merge, extension filter', async () => {
+    await same({ query: 'retry with exponential backoff', maxDistance: 0.6 });
+    await same({ query: 'retry with exponential backoff', maxDistance: 0.05 });
+    await same({ query: 'split lines into pieces', nLines: 60, topK: 5 });
+    await same({ query: 'split lines into pieces', merge: false, topK: 8 });
+    const r = await same({ query: 'hash of the file contents', extensions: ['.ts'], topK: 5 });
+    expect(r.results.length).toBe(5);
+  });
+});

@@ -1,0 +1,58 @@
+// A file's key and identity in the index: local paths by stat, objects by their listing; roots as
+// directories or prefixes (URIs compared as strings, without their trailing slashes).
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fileKey, identityOf, isUnder, sameIdentity } from '../../../src/workspace/changes/file-identity.js';
+import { covers, defaultName, realPath } from '../../../src/workspace/registry.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'simgrep-identity-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('file identity', () => {
+  it('a local file: its absolute path, size and mtime from a stat', () => {
+    const file = path.join(dir, 'a.txt');
+    writeFileSync(file, 'hello\n');
+    const st = statSync(file);
+    expect(fileKey(path.relative(process.cwd(), file))).toBe(file);
+    expect(identityOf({ path: file })).toEqual({ size: 6, mtime: st.mtimeMs, known: true });
+    expect(() => identityOf({ path: path.join(dir, 'missing') })).toThrow(/ENOENT/);
+  });
+
+  it('an object: its URI, and the size and last-modified of the listing; without them the identity is unknown', () => {
+    expect(fileKey('s3://b/p/x.ts')).toBe('s3://b/p/x.ts');
+    const listed = identityOf({ path: 's3://b/p/x.ts', size: 10, modifiedMs: 1700000000000 });
+    expect(listed).toEqual({ size: 10, mtime: 1700000000000, known: true });
+    expect(sameIdentity(listed, { size: 10, mtime: 1700000000000 })).toBe(true);
+    expect(sameIdentity(listed, { size: 10, mtime: 1700000001000 })).toBe(false);
+    expect(sameIdentity(listed, { size: 11, mtime: 1700000000000 })).toBe(false);
+    // An https body: no size or time up front, so the content hash always decides.
+    const unknown = identityOf({ path: 'https://h/x.txt' });
+    expect(sameIdentity(unknown, { size: -1, mtime: -1 })).toBe(false);
+  });
+
+  it.each([
+    { key: 's3://b/p/x.ts', root: 's3://b/p/', under: true },
+    { key: 's3://b/p/x.ts', root: 's3://b/p', under: true },
+    { key: 's3://b/p/x.ts', root: 's3://b/', under: true },
+    { key: 's3://b/pq/x.ts', root: 's3://b/p', under: false },
+    { key: 's3://b/p', root: 's3://b/p/', under: true },
+    { key: 's3://c/p/x.ts', root: 's3://b/p/', under: false },
+    { key: path.join(dir, 'a', 'x'), root: path.join(dir, 'a'), under: true },
+    { key: path.join(dir, 'ab', 'x'), root: path.join(dir, 'a'), under: false },
+  ])('isUnder($key, $root) = $under', ({ key, root, under }) => {
+    expect(isUnder(key, root)).toBe(under);
+  });
+});
+
+describe('remote roots in the registry', () => {
+  it('a URI root is kept as written, without trailing slashes; it covers the objects under it', () => {
+    expect(realPath('s3://b/p/')).toBe('s3://b/p');
+    expect(realPath('s3://b/')).toBe('s3://b');
+    expect(covers(['s3://b/p'], ['s3://b/p/', 's3://b/p/sub/', 's3://b/p/x.ts'])).toBe(true);
+    expect(covers(['s3://b/p'], ['s3://b/pq/'])).toBe(false);
+    expect(covers(['s3://b/p'], [dir])).toBe(false);
+    expect(defaultName(['s3://b/logs/'])).toMatch(/^logs-[0-9a-f]{8}$/);
+  });
+});

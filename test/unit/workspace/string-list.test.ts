@@ -1,0 +1,33 @@
+// Packed string lists: strings and runs of other lists into one buffer, bytes copied, never decoded.
+import { describe, expect, it } from 'vitest';
+import { PackedStrings, PackedStringsBuilder } from '../../../src/workspace/packed/string-list.js';
+
+const all = (p: PackedStrings) => Array.from({ length: p.length }, (_, i) => p.at(i));
+
+describe('PackedStringsBuilder', () => {
+  it('packs strings of any script, runs of other lists and empty strings, growing past its first buffer', () => {
+    const words = Array.from({ length: 3000 }, (_, i) => (i % 5 === 0 ? '' : `${['retry', 'größe', '再試行', '🚀up'][i % 4]}${i}`));
+    const first = PackedStrings.of(words);
+    expect(all(first)).toEqual(words);
+    const b = new PackedStringsBuilder();
+    b.add('zero');
+    b.addFrom(first, 10, 20);
+    b.addFrom(first, 20, 25); // continues the run
+    b.add('ünïcode');
+    b.addFrom(first, 0, 0); // nothing
+    b.addFrom(first, 2990, 3000);
+    const built = b.build();
+    expect(all(built)).toEqual(['zero', ...words.slice(10, 25), 'ünïcode', ...words.slice(2990)]);
+    expect(built.length).toBe(b.length);
+    // Its own bytes: exactly as long as its strings, not a view of the builder's larger buffer.
+    const { bytes } = PackedStrings.pack(built);
+    expect(bytes.byteLength).toBe(bytes.buffer.byteLength);
+    expect(bytes.byteLength).toBe(Buffer.byteLength(all(built).join(''), 'utf8'));
+  });
+
+  it('slices a list into a list of its own', () => {
+    const list = PackedStrings.of(['a', 'bb', 'ccc', 'dddd']);
+    expect(all(list.slice(1, 3))).toEqual(['bb', 'ccc']);
+    expect(list.slice(0, 4)).toBe(list);
+  });
+});
