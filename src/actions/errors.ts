@@ -45,6 +45,7 @@ const BY_CODE: Record<ErrorCode, ErrorType> = {
   REMOTE_ACCESS_DENIED: 'permission_error',
   REMOTE_UNAVAILABLE: 'timeout',
   REMOTE_ERROR: 'remote_error',
+  REMOTE_CHANGED: 'remote_error',
   INDEX_UNREADABLE: 'index_error',
   INDEX_INCOMPATIBLE: 'index_error',
   INDEX_LOCKED: 'index_error',

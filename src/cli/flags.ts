@@ -49,6 +49,7 @@ export const FLAGS: FlagDef[] = [
   { name: 'shard-size', kind: 'size', value: 'SIZE', help: 'With --cluster: bytes of files per shard (default 16M)' },
   { name: 'state', kind: 'string', value: 'JSON', help: 'simgrep run: initial state as a JSON object (over the workflow\'s initial_state)' },
   { name: 'state-file', kind: 'string', value: 'FILE', help: 'simgrep run: initial state from a JSON file' },
+  { name: 'env', kind: 'string', value: 'NAME,...', help: 'simgrep run: environment variables the workflow\'s templates may read as env.NAME, beside those it declares (env: at its top level); others are absent' },
   { name: 'stats', kind: 'bool', help: 'Print counts on stderr after the results: files, lines, bytes, skipped (binary, too large), errors, time' },
   { name: 'color', kind: 'string', value: 'WHEN', choices: ['auto', 'always', 'never'], help: 'Highlight matches: auto (on a terminal), always, never' },
   { name: 'help', short: 'h', kind: 'bool', help: 'Show this help' },

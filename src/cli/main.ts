@@ -18,6 +18,7 @@ import { socketPathFor } from '../server/socket-path.js';
 import { writeFailure } from './write-failure.js';
 import { removeIncompleteDownloads } from '../model/download-temps.js';
 import { thousands } from './thousands.js';
+import { sayUntrusted } from './untrusted-socket.js';
 import { simgrepVersion } from '../version.js';
 import { personalityOf, runSemtools } from './semtools.js';
 
@@ -99,7 +100,7 @@ async function main(argv: string[]): Promise<number> {
   const target = useStdin || cluster ? null : searchTarget(flags, paths);
   // The workspace's resident server (simgrep serve) answers when one runs for it.
   if (target && flags.server !== false) {
-    const answer = await askServer(socketPathFor(targetDir(target)), { op: 'search', identity: identityOf(engine), cwd: process.cwd(), options });
+    const answer = await askServer(socketPathFor(targetDir(target)), { op: 'search', identity: identityOf(engine), cwd: process.cwd(), options }, { onUntrusted: sayUntrusted });
     if (answer?.search) return report(answer.search, flags, answer.pid);
   }
   // Loaded only for a search this process runs itself: a server's client never pays for them.
