@@ -13,6 +13,7 @@ import { distanceScale, internalMaxDistance, reportedDistance, type DistanceScal
 import type { ActionEngine } from './engine.js';
 import { errorTypeOf, fail, type ActionFailure } from './errors.js';
 import { bool, int, num, oneOf, str, strList, type Params } from './params.js';
+import { target } from './workspace-target.js';
 
 export interface SemanticResult { filename: string; lines: string[]; start: number; end: number; match_line: number; distance: number }
 
@@ -67,7 +68,10 @@ export async function searchSemantic(engine: ActionEngine, _state: unknown, p: P
   const recursive = bool(p, 'recursive', true);
   const given = strList(p, 'paths', { required: true })!;
   const paths = recursive ? given : await topLevelOnly(given);
-  const r = await searchPaths(engine, { ...o, paths, recursive, extensions: strList(p, 'extensions') });
+  // TEA-BUILTIN-014.3: an optional `workspace` answers from that workspace (a name, or its path).
+  const ws = str(p, 'workspace') !== undefined ? target(engine, { workspace: p.workspace }) : null;
+  const so = { ...o, paths, recursive, extensions: strList(p, 'extensions') };
+  const r = ws ? await ws.search(so) : await searchPaths(engine, so);
   const missing = unusable(r);
   if (missing) return missing;
   return { results: r.results.map((x) => semanticResult(x, scale)), success: true, query: o.query, files_searched: r.stats.files };

@@ -95,6 +95,12 @@ describe('search.workspace_* with TEA story TEA-BUILTIN-014.3\'s parameters', ()
     expect(found).toMatchObject({ success: true, query: 'retry the upload with backoff', workspace: wsPath });
     expect((found.results as { filename: string; match_line: number }[]).map((x) => [x.filename, x.match_line])).toEqual([[path.join(code, 'upload.ts'), 1]]);
 
+    // search.semantic's optional `workspace` (the story's AC 10) answers from that workspace: the same results.
+    const viaSemantic = await actions['search.semantic']({}, { workspace: ws.workspace, query: 'retry the upload with backoff', paths: [code], top_k: 1, n_lines: 0, mode: 'hybrid' });
+    const viaWorkspace = await actions['search.workspace_search']({}, { workspace: ws.workspace, query: 'retry the upload with backoff', paths: [code], top_k: 1, n_lines: 0, mode: 'hybrid' });
+    expect(viaSemantic.results).toEqual(viaWorkspace.results);
+    expect((viaSemantic.results as unknown[]).length).toBe(1);
+
     expect(await actions['search.workspace_stats']({}, { workspace: ws.workspace })).toMatchObject({ success: true, total_documents: 1, total_lines: 3, has_index: true });
     expect(await actions['search.workspace_stats']({}, { workspace: path.join(home.dir, 'no-such-ws', 'x') })).toEqual({ success: false, error: expect.stringMatching(/no-such-ws\/x does not exist/), error_type: 'workspace_not_found' });
   });
