@@ -20,6 +20,7 @@ import { removeIncompleteDownloads } from '../model/download-temps.js';
 import { thousands } from './thousands.js';
 import { sayUntrusted } from './untrusted-socket.js';
 import { simgrepVersion } from '../version.js';
+import { personalityOf, runSemtools } from './semtools.js';
 
 const version = simgrepVersion();
 
@@ -43,6 +44,9 @@ const interrupted = new AbortController();
 let searching: Promise<unknown> | null = null;
 
 async function main(argv: string[]): Promise<number> {
+  // Started as `semtools` or `search` (a symlink), or `simgrep search ...`: semtools 3.x's CLI.
+  const personality = personalityOf(process.argv[1]);
+  if (personality || argv[0] === 'search') return runSemtools(personality ? argv : argv.slice(1), personality ?? 'simgrep', version);
   const { flags, positionals } = parseArgs(argv);
   if (flags.help) { process.stdout.write(helpText(version)); return 0; }
   if (flags.version) { process.stdout.write(`simgrep ${version}\n`); return 0; }
