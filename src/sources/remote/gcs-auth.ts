@@ -51,7 +51,11 @@ export function jsonApiBase(raw: string, name: string): string {
 /** ADC through @google-cloud/storage's GoogleAuth, asked for a token once here so that a missing sign-in is this source's one message. */
 async function applicationDefaultCredentials(endpoint: string, env: Env, timeoutMs: number): Promise<Omit<GcsSettings, 'endpoint'>> {
   const { Storage } = await import('@google-cloud/storage');
-  const auth = new Storage({ apiEndpoint: new URL(endpoint).origin }).authClient;
+  // Listing and reading objects need no project; without one, GoogleAuth first looks it up (Cloud
+  // Resource Manager for a federation file, gcloud's config, the metadata server), which can fail or
+  // wait where reading the bucket would work.
+  const projectId = env.GOOGLE_CLOUD_PROJECT || env.GCLOUD_PROJECT || 'simgrep-needs-no-project';
+  const auth = new Storage({ apiEndpoint: new URL(endpoint).origin, projectId }).authClient;
   const file = env.GOOGLE_APPLICATION_CREDENTIALS || undefined;
   let source = file ? `the credential file in GOOGLE_APPLICATION_CREDENTIALS (${file})` : 'Application Default Credentials';
   let hint = 'run `gcloud auth application-default login`, or set GOOGLE_APPLICATION_CREDENTIALS to a service-account key file';

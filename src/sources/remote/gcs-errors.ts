@@ -77,5 +77,5 @@ function failListing(what: string, contentType: string | null): never {
 
 function short(s: string): string {
   const line = s.replace(/\s+/g, ' ').trim();
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
