@@ -24,6 +24,10 @@ export interface FakeGcs {
   put(bucket: string, name: string, body: string | Buffer, o?: { contentEncoding?: string }): void;
   /** Sends only this many bytes of the next media GET of `name`, then drops the connection. */
   cutNextRead(name: string, bytes: number, then?: () => void): void;
+  /** Answers the next `times` storage requests with this status (GCS's error document), or this raw body as a 200 (a proxy's page). */
+  failNext(times: number, reply: { status: number } | { body: string; contentType: string }): void;
+  /** The Range header of every media GET, in order ('' without one). */
+  ranges: string[];
   /** Writes a workload identity federation file that trades `subject` for a token at this STS. */
   federationConfig(subjectTokenFile: string): object;
   stop(): Promise<void>;
@@ -44,6 +48,8 @@ export async function startFakeGcs(o: { anonymous?: boolean; metadataSubject?: s
   const buckets = new Map<string, Map<string, FakeObject>>();
   const requests: string[] = [];
   const cuts = new Map<string, { bytes: number; then?: () => void }>();
+  const ranges: string[] = [];
+  let failing: { times: number; reply: { status: number } | { body: string; contentType: string } } | null = null;
   let generation = 1_700_000_000_000_000;
 
   const handler = async (req: IncomingMessage, res: ServerResponse) => {
@@ -51,6 +57,12 @@ export async function startFakeGcs(o: { anonymous?: boolean; metadataSubject?: s
     if (url.pathname === '/v1/token' && req.method === 'POST') return sts(req, res);
     if (url.pathname.startsWith('/computeMetadata/')) return metadata(req, res, url, o.metadataSubject);
     requests.push(`${req.method} ${req.url}`);
+    if (failing && failing.times-- > 0) {
+      const r = failing.reply;
+      if ('status' in r) return fail(res, r.status, r.status === 503 ? 'backendError' : 'error', r.status === 503 ? 'Backend Error' : 'Error');
+      res.writeHead(200, { 'content-type': r.contentType }).end(r.body);
+      return;
+    }
     const m = /^\/storage\/v1\/b\/([^/]+)\/o(?:\/([^/]+))?$/.exec(url.pathname);
     if (!m || req.method !== 'GET') return fail(res, 404, 'notFound', 'Not Found');
     const bucket = decodeURIComponent(m[1]);
@@ -65,6 +77,7 @@ export async function startFakeGcs(o: { anonymous?: boolean; metadataSubject?: s
     const want = url.searchParams.get('ifGenerationMatch');
     if (want !== null && want !== String(obj.generation)) return fail(res, 412, 'conditionNotMet', 'At least one of the pre-conditions you specified did not hold.');
     if (url.searchParams.get('alt') !== 'media') return json(res, resource(bucket, name, obj));
+    ranges.push(String(req.headers.range ?? ''));
     return media(req, res, name, obj);
   };
 
@@ -142,6 +155,8 @@ export async function startFakeGcs(o: { anonymous?: boolean; metadataSubject?: s
       buckets.get(bucket)!.set(name, { body: Buffer.from(body), generation: ++generation, updated: new Date(), contentEncoding: po.contentEncoding });
     },
     cutNextRead(name, bytes, then) { cuts.set(name, { bytes, then }); },
+    failNext(times, reply) { failing = { times, reply }; },
+    ranges,
     federationConfig: (subjectTokenFile) => ({
       type: 'external_account',
       audience: '//iam.googleapis.com/projects/123456/locations/global/workloadIdentityPools/test-pool/providers/test-provider',
