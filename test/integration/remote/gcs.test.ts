@@ -3,12 +3,13 @@
 // Application Default Credentials as on a user's machine: a workload identity federation file in
 // GOOGLE_APPLICATION_CREDENTIALS (and at gcloud's well-known path) traded at the fake's STS, and the
 // GCE metadata server (GCE_METADATA_HOST); the store accepts only the token of the reader's subject.
+import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStorage } from 'unstorage';
 import { createSearcher, createStorageSource, gcsDriver } from '../../../src/index.js';
-import { runCli } from '../../helpers/cli.js';
+import { cliPath, runCli } from '../../helpers/cli.js';
 import { READER_AUTH, startFakeGcs, SUBJECTS, type FakeGcs } from '../../helpers/gcs-server.js';
 import { MIRROR, remoteFixture, type RemoteFixture } from '../../helpers/remote-fixture.js';
 import { makeTree } from '../../helpers/tree.js';
@@ -54,6 +55,22 @@ describe('gs:// (loopback fake of the Cloud Storage JSON API)', () => {
     }
     // Every storage request carried the reader's token (the fake refuses the others), and asked for pages of the prefix only.
     expect(gcs.requests.filter((r) => r.includes('/o?')).every((r) => r.includes('prefix=mirror%2F'))).toBe(true);
+  });
+
+  it('loads @google-cloud/storage only to sign in to a gs:// store (not for local paths, not for an emulator)', async () => {
+    const hook = files('hook.mjs');
+    await writeFile(hook, 'export async function resolve(s, c, n) { if (/^(@google-cloud\\/storage|google-auth-library)$/.test(s)) process.stderr.write(`LOADED ${s}\\n`); return n(s, c); }\n');
+    const loaded = (args: string[], env: Record<string, string>) => new Promise<string[]>((resolve) => {
+      const p = spawn(process.execPath, ['--no-warnings', '--experimental-loader', hook, cliPath, 'retry failed upload', ...args, '--model', fx.model, '-J', '0'], {
+        cwd: local.dir, env: { ...process.env, HF_HUB_OFFLINE: '1', ...baseEnv(), ...env }, stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let err = '';
+      p.stderr!.setEncoding('utf8').on('data', (d: string) => { err += d; });
+      p.on('close', () => resolve([...new Set(err.match(/LOADED .*/g) ?? [])]));
+    });
+    expect(await loaded(['src'], {})).toEqual([]);
+    expect(await loaded(['gs://docs/mirror/'], { GOOGLE_APPLICATION_CREDENTIALS: '', STORAGE_EMULATOR_HOST: open.origin })).toEqual([]);
+    expect(await loaded(['gs://docs/mirror/', '--gcs-endpoint', gcs.origin], {})).toEqual(['LOADED @google-cloud/storage', 'LOADED google-auth-library']);
   });
 
   it('reads gs://bucket/object as one object', async () => {
