@@ -113,6 +113,9 @@ describe('gs:// (loopback fake of the Cloud Storage JSON API)', () => {
   it('an emulator named by STORAGE_EMULATOR_HOST is read without credentials; a store that wants them says so', async () => {
     const emulated = await cli(['retry failed upload', 'gs://docs/logs/2026/', '-n', '0', '--top-k', '1', '--jsonl'], { GOOGLE_APPLICATION_CREDENTIALS: '', STORAGE_EMULATOR_HOST: open.origin }, []);
     expect({ code: emulated.code, stderr: emulated.stderr, file: JSON.parse(emulated.stdout).filename }).toEqual({ code: 0, stderr: '', file: 'gs://docs/logs/2026/part-17.log' });
+    // --gcs-endpoint wins over an emulator, and is signed in (this store refuses unsigned requests).
+    const named = await cli(['retry failed upload', 'gs://docs/logs/2026/', '-n', '0', '--top-k', '1', '--jsonl'], { STORAGE_EMULATOR_HOST: 'http://127.0.0.1:9' });
+    expect({ code: named.code, stderr: named.stderr, file: JSON.parse(named.stdout).filename }).toEqual({ code: 0, stderr: '', file: 'gs://docs/logs/2026/part-17.log' });
     const guarded = await cli(['retry', 'gs://docs/mirror/'], { STORAGE_EMULATOR_HOST: new URL(gcs.origin).host }, []);
     expect(guarded.stderr).toBe('simgrep: gs://docs/mirror/: the endpoint asks for credentials (HTTP 401 required: Anonymous caller does not have storage.objects.list access to the Google Cloud Storage bucket. Permission \'storage.objects.list\' denied on resource (or it may not exist).), and none were sent: unset STORAGE_EMULATOR_HOST to sign in with Application Default Credentials, or use --gcs-endpoint for an endpoint that needs them\n');
     expect(guarded.code).toBe(2);
