@@ -71,8 +71,15 @@ async function applicationDefaultCredentials(endpoint: string, env: Env, timeout
     }
     throw new SimgrepError('REMOTE_CREDENTIALS', `could not get an access token from ${source}: ${text}; ${hint}`, { cause: e });
   }
-  const limited = sharedRefresh((url) => auth.getRequestHeaders(url) as Promise<Record<string, string>>);
-  return { auth: { getRequestHeaders: limited }, credentialSource: source, credentialHint: hint };
+  const renew = async (url?: string): Promise<Record<string, string>> => {
+    try {
+      return await withTimeout(auth.getRequestHeaders(url) as Promise<Record<string, string>>, timeoutMs, `renewing the access token from ${source}`);
+    } catch (e) {
+      if (e instanceof SimgrepError) throw e;
+      throw new SimgrepError('REMOTE_CREDENTIALS', `could not renew the access token from ${source}: ${summary(e)}; ${hint}`, { cause: e });
+    }
+  };
+  return { auth: { getRequestHeaders: sharedRefresh(renew) }, credentialSource: source, credentialHint: hint };
 }
 
 function describe(type: string | undefined, file: string | undefined): { source: string; hint: string } {
