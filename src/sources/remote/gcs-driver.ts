@@ -2,14 +2,15 @@
 // a prefix, objects.get for metadata and (alt=media) for the bytes, each sent by the shared http-client
 // (its timeouts, retries, down latch and Range resume, as the S3 GETs) and signed with a token from
 // Application Default Credentials (@google-cloud/storage's auth client, imported on first use). A
-// resumed read asks for the generation it started with, so two versions of an object are never spliced.
+// resumed read asks for the generation it started with (ifGenerationMatch): a replaced object answers
+// 412, which object-stream reads again from its start or reports as changed, never spliced.
 import { defineDriver } from 'unstorage';
 import type { ListedObject, StoreDriverOptions, StreamingCapabilities, StreamingDriver } from './capabilities.js';
 import { storeDriver } from './capabilities.js';
 import { jsonApiBase, resolveGcsSettings, type GcsAuth } from './gcs-auth.js';
 import { gcsErrorFor, parseListing, type GcsErrorContext } from './gcs-errors.js';
 import { createHttpClient, type OpenedResponse } from './http-client.js';
-import { pagedListing, streamObject, type ListingPage } from './object-stream.js';
+import { pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 
 export interface GcsDriverOptions extends StoreDriverOptions {
@@ -50,7 +51,7 @@ function createGcsDriver(o: GcsDriverOptions): StreamingDriver {
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, v);
     const signed = s.auth ? await s.auth.getRequestHeaders(s.base) : {};
     const opened = await http.open({ method: 'GET', url, headers: { ...signed, ...headers } }, signal);
-    if (opened.res.status < 300) return opened;
+    if (opened.res.status < 300 || (opened.res.status === 412 && query.ifGenerationMatch !== undefined)) return opened;
     const body = await opened.text().catch(() => '');
     throw gcsErrorFor(opened.res.status, body, {
       bucket: o.bucket, endpoint: s.base, credentialSource: s.credentialSource, credentialHint: s.credentialHint, anonymous: s.auth === null, attempts: opened.attempts, op,
@@ -70,6 +71,11 @@ function createGcsDriver(o: GcsDriverOptions): StreamingDriver {
   async function openMedia(key: string, headers: Record<string, string>, signal?: AbortSignal): Promise<OpenedResponse> {
     const { 'if-match': generation, ...rest } = headers;
     const opened = await get(`${bucketPath}/${encodeURIComponent(key)}`, { alt: 'media', ifGenerationMatch: generation }, { ...rest, 'accept-encoding': 'gzip' }, 'read', signal);
+    if (opened.res.status === 412) {
+      // Another generation was written since the read began: object-stream's to handle.
+      opened.discard();
+      return preconditionFailed();
+    }
     // object-stream resumes with If-Match on the "etag" it saw first: for GCS that is the generation.
     const head = opened.res;
     return { ...opened, res: { ...head, headers: { get: (n) => head.headers.get(n === 'etag' ? 'x-goog-generation' : n) } } };

@@ -45,7 +45,7 @@ export function gcsErrorFor(status: number, body: string, ctx: GcsErrorContext):
     return new SimgrepError('PATH_NOT_FOUND', `no such object (${said}); check the name`);
   }
   if (status === 412) {
-    return new SimgrepError('REMOTE_ERROR', `the object was replaced while being read (${said}): a new generation was written; search again`);
+    return new SimgrepError('REMOTE_CHANGED', `the object was replaced while being read (${said}): a new generation was written; search again`);
   }
   if (status >= 500 || status === 429 || status === 408) {
     return new SimgrepError('REMOTE_UNAVAILABLE', `the store failed with ${said} after ${ctx.attempts} attempts; try again later`);

@@ -31,13 +31,24 @@ describe('gcsDriver when the store misbehaves', () => {
     expect(gcs.requests.at(-1)).toContain(`ifGenerationMatch=${generation}`);
   });
 
-  it('regression: an object replaced while being read is never spliced from two generations', async () => {
-    const before = text(120_000, 'old');
-    gcs.put('b', 'swap.log', before);
+  it('regression: an object replaced while being read is never spliced: read whole again when none of it was handed on', async () => {
+    gcs.put('b', 'swap.log', text(120_000, 'old'));
     // Same length, other bytes: only the generation tells the two apart.
-    gcs.cutNextRead('swap.log', 700_000, () => gcs.put('b', 'swap.log', text(120_000, 'new')));
-    await expect(collect(driver().streamObject('swap.log', {}))).rejects.toMatchObject({
-      code: 'REMOTE_ERROR', message: 'the object was replaced while being read (HTTP 412 conditionNotMet: At least one of the pre-conditions you specified did not hold.): a new generation was written; search again',
+    const after = text(120_000, 'new');
+    gcs.cutNextRead('swap.log', 700_000, () => gcs.put('b', 'swap.log', after));
+    const from = { ranges: gcs.ranges.length, requests: gcs.requests.length };
+    expect((await collect(driver().streamObject('swap.log', {}))).equals(after)).toBe(true);
+    // The resume (Range + ifGenerationMatch) was refused with 412 before any byte; then the new generation, whole.
+    expect(gcs.requests.slice(from.requests).filter((r) => r.includes('ifGenerationMatch=')).length).toBe(1);
+    expect(gcs.ranges.slice(from.ranges)).toEqual(['', '']);
+  });
+
+  it('regression: a streamed object replaced after its first bytes were handed on is reported as changed', async () => {
+    gcs.put('b', 'huge.log', text(700_000, 'old'));
+    gcs.cutNextRead('huge.log', 3_000_000, () => gcs.put('b', 'huge.log', text(700_000, 'new')));
+    const generation = gcs.buckets.get('b')!.get('huge.log')!.generation;
+    await expect(collect(driver().streamObject('huge.log', {}))).rejects.toMatchObject({
+      code: 'REMOTE_CHANGED', message: `the object changed while it was being read (it no longer has ETag ${generation} (HTTP 412 to If-Match), found when resuming at byte 3000000); only its first 2097152 bytes were read: search again`,
     });
   });
 
