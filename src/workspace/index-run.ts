@@ -28,6 +28,20 @@ export async function indexRun(ws: OpenWorkspace, paths: string[], io: IndexIo =
   const missing = paths.find((p) => !isRemoteUri(p) && !existsSync(p));
   if (missing) throw new SimgrepError('PATH_NOT_FOUND', `${missing}: no such file or directory (relative paths start at ${process.cwd()}); nothing was changed in workspace ${ws.name}`);
   const started = performance.now();
+  // The snapshot is checked in full (postings' entries too, which searches check only as they read
+  // them): a damaged one is rebuilt from the store, never kept as "unchanged".
+  const damaged = ws.verifySnapshot();
+  if (damaged) ws.dropSnapshot();
+  const report = await indexRunOf(ws, paths, io, started);
+  if (damaged) {
+    // Rebuilt by the run when it changed something; else here, from the store.
+    if (!ws.snapshot) await ws.loadSnapshot();
+    report.warnings.unshift({ path: ws.dir, code: 'SNAPSHOT_REBUILT', message: `workspace ${ws.name}: ${damaged}; rebuilt it from the index` });
+  }
+  return report;
+}
+
+async function indexRunOf(ws: OpenWorkspace, paths: string[], io: IndexIo, started: number): Promise<IndexReport> {
   // What changed under roots it already indexes, from the snapshot: nothing means LanceDB is never loaded.
   const changes = io.cluster === undefined ? await changesOf(ws, paths, io.signal) : null;
   if (changes && changes.stale.length === 0 && changes.gone.length === 0) return unchangedReport(changes.unchanged, performance.now() - started);

@@ -17,7 +17,7 @@ import { isLock, lockedError, tryLock, type Lock } from './lock.js';
 import type { WorkspaceOptions } from './options.js';
 import { INFO_FILE, checkName, readInfo, workspaceDir, type WorkspaceInfo } from './registry.js';
 import type { Snapshot } from './snapshot/snapshot.js';
-import { readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from './snapshot/snapshot-file.js';
+import { readSnapshotFile, removeSnapshotFiles, verifySnapshotFiles, writeSnapshotDelta, writeSnapshotFile } from './snapshot/snapshot-file.js';
 import { lanceStorageOptions } from './store/storage-options.js';
 import type { IndexStore } from './store/store.js';
 import { checkNotForeign, modelFingerprint, snapshotPath, workspaceNameOf } from './workspace-files.js';
@@ -57,6 +57,10 @@ export interface OpenWorkspace {
   withLock<T>(fn: () => Promise<T>): Promise<T>;
   loadSnapshot(): Promise<Snapshot>;
   saveSnapshot(snap: Snapshot): void;
+  /** Forgets the snapshot and removes its files (damaged: the next load rebuilds it from the store). */
+  dropSnapshot(): void;
+  /** Checks the snapshot files against every checksum: null when sound (or absent), else what is damaged. */
+  verifySnapshot(): string | null;
   publishInfo(m: Record<string, string>): void;
   close(): Promise<void>;
 }
@@ -68,6 +72,8 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
   const dir = o.dir ?? workspaceDir(name);
   const remote = isRemoteUri(dir);
   let storeP: Promise<IndexStore> | null = null;
+  /** The snapshot file failed a check and could not be removed: not read again until rewritten. */
+  let fileDamaged = false;
 
   const ws: OpenWorkspace = {
     name, dir, remote, o,
@@ -137,7 +143,7 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
     async loadSnapshot() {
       const version = (await ws.meta())?.complete ?? await (await ws.store(false)).version();
       if (ws.snapshot && ws.snapshot.version === version) return ws.snapshot;
-      ws.snapshot = readSnapshotFile(snapshotPath(dir, remote), version);
+      ws.snapshot = fileDamaged ? null : readSnapshotFile(snapshotPath(dir, remote), version);
       if (ws.snapshot) return ws.snapshot;
       const model = await ws.searcher.model();
       const rebuilt = await rebuildSnapshot(await ws.store(false), version, model.dim, ws.chunkLines, ws.reader);
@@ -151,9 +157,18 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
       const file = snapshotPath(dir, remote);
       try {
         mkdirSync(path.dirname(file), { recursive: true });
-        if (snap.version === snap.baseVersion) writeSnapshotFile(file, snap); else writeSnapshotDelta(file, snap);
+        if (snap.version === snap.baseVersion) writeSnapshotFile(file, snap); else if (!fileDamaged) writeSnapshotDelta(file, snap); else return;
+        fileDamaged = false;
       } catch { /* read-only: rebuilt next time */ }
     },
+
+    dropSnapshot() {
+      ws.snapshot = null;
+      fileDamaged = true;
+      try { removeSnapshotFiles(snapshotPath(dir, remote)); } catch { /* read-only: not read again by this process */ }
+    },
+
+    verifySnapshot: () => verifySnapshotFiles(snapshotPath(dir, remote)),
 
     /** workspace.json: who the workspace is, for discovery and for readers that skip LanceDB. */
     publishInfo(m) {

@@ -19,6 +19,7 @@ import { covers } from './registry.js';
 import { createCandidateSource } from './search/candidate-source.js';
 import { selectCandidates } from './search/candidates.js';
 import { coverage } from './search/coverage.js';
+import { DamagedFileError } from './snapshot/section-file.js';
 import { patchSnapshot } from './snapshot/snapshot.js';
 import { unsavedStore } from './store/unsaved-store.js';
 
@@ -30,6 +31,18 @@ import { unsavedStore } from './store/unsaved-store.js';
 export const UNSAVED_REFRESH_BYTES = 512 << 10;
 
 export async function searchWorkspace(ws: OpenWorkspace, so: SearchOptions): Promise<SearchResponse> {
+  try {
+    return await searchOnce(ws, so);
+  } catch (e) {
+    // A block of the snapshot's postings failed its checksum as it was read: a miss, like a damaged
+    // section found when the file was opened. The snapshot is rebuilt from the store and the search run again.
+    if (!(e instanceof DamagedFileError)) throw e;
+    ws.dropSnapshot();
+    return searchOnce(ws, so);
+  }
+}
+
+async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchResponse> {
   const started = performance.now();
   const paths = so.paths ?? [];
   validate(so);
