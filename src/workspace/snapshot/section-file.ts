@@ -4,7 +4,10 @@
 // on demand) carries one per BLOCK_BYTES block, checked block by block as ranges are read.
 // Layout: u32 header length, u32 CRC of the header, header, then the sections, each 8-aligned.
 import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
-import { crc32 } from 'node:zlib';
+import * as zlib from 'node:zlib';
+
+/** zlib's CRC-32 (Node 20.15+ / 22.2+), else the same CRC in JavaScript (a few times slower). */
+const crc32: (data: Uint8Array) => number = (zlib as { crc32?: (d: Uint8Array) => number }).crc32 ?? crc32Js;
 
 export type Numeric = Int32Array | Uint16Array | Uint8Array | Float64Array | Uint32Array;
 export interface Section { name: string; array: Numeric; lazy?: boolean }
@@ -205,4 +208,19 @@ function readInto(fd: number, out: Uint8Array, length: number, position: number)
 
 function align8(n: number): number {
   return (n + 7) & ~7;
+}
+
+let crcTable: Int32Array | null = null;
+export function crc32Js(data: Uint8Array): number {
+  if (!crcTable) {
+    crcTable = new Int32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      crcTable[n] = c;
+    }
+  }
+  let c = -1;
+  for (let i = 0; i < data.length; i++) c = crcTable[(c ^ data[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ -1) >>> 0;
 }
