@@ -43,6 +43,7 @@ const BY_CODE: Record<ErrorCode, ErrorType> = {
   REMOTE_UNAVAILABLE: 'timeout',
   REMOTE_ERROR: 'remote_error',
   INDEX_UNREADABLE: 'index_error',
+  INDEX_DAMAGED: 'index_error',
   INDEX_INCOMPATIBLE: 'index_error',
   INDEX_LOCKED: 'index_error',
   INDEX_WRITE_FAILED: 'index_error',

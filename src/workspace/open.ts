@@ -1,7 +1,7 @@
 // An open workspace: its state and the primitives every run uses — the store (LanceDB, opened on first
 // use), its meta and whether this model can use it, the one-writer lock, the ranking snapshot (in
 // memory, on disk, or rebuilt from the store) and workspace.json.
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
 import { RANK_DEFAULTS } from '../rank/plan.js';
@@ -18,6 +18,7 @@ import type { WorkspaceOptions } from './options.js';
 import { INFO_FILE, checkName, readInfo, workspaceDir, type WorkspaceInfo } from './registry.js';
 import type { Snapshot } from './snapshot/snapshot.js';
 import { readSnapshotFile, removeSnapshotFiles, verifySnapshotFiles, writeSnapshotDelta, writeSnapshotFile } from './snapshot/snapshot-file.js';
+import { guardDamage } from './store/damage.js';
 import { lanceStorageOptions } from './store/storage-options.js';
 import type { IndexStore } from './store/store.js';
 import { checkNotForeign, modelFingerprint, snapshotPath, workspaceNameOf } from './workspace-files.js';
@@ -57,6 +58,8 @@ export interface OpenWorkspace {
   withLock<T>(fn: () => Promise<T>): Promise<T>;
   loadSnapshot(): Promise<Snapshot>;
   saveSnapshot(snap: Snapshot): void;
+  /** Removes a damaged local store's tables, snapshot and workspace.json (the caller holds the lock and rebuilds). */
+  resetStore(): Promise<void>;
   /** Forgets the snapshot and removes its files (damaged: the next load rebuilds it from the store). */
   dropSnapshot(): void;
   /** Checks the snapshot files against every checksum: null when sound (or absent), else what is damaged. */
@@ -97,7 +100,9 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
         const model = await ws.searcher.model();
         // LanceDB (a large native module) is loaded only when a workspace is opened.
         const storageOptions = o.storageOptions ?? await lanceStorageOptions(dir, o.remote);
-        storeP = import('./store/store.js').then(({ openStore }) => openStore(dir, { dim: model.dim, storageOptions }));
+        // A local store's damaged data becomes INDEX_DAMAGED (store/damage.ts): searches scan, simgrep index rebuilds.
+        storeP = import('./store/store.js').then(({ openStore }) => openStore(dir, { dim: model.dim, storageOptions }))
+          .then((s) => (remote ? s : guardDamage(s, dir)));
         storeP.catch(() => { storeP = null; });
       }
       return storeP;
@@ -160,6 +165,14 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
         if (snap.version === snap.baseVersion) writeSnapshotFile(file, snap); else if (!fileDamaged) writeSnapshotDelta(file, snap); else return;
         fileDamaged = false;
       } catch { /* read-only: rebuilt next time */ }
+    },
+
+    async resetStore() {
+      const s = storeP ? await storeP.catch(() => null) : null;
+      try { s?.close(); } catch { /* damaged: its handles go with it */ }
+      storeP = null;
+      for (const table of ['chunks.lance', 'files.lance', 'meta.lance', INFO_FILE]) rmSync(path.join(dir, table), { recursive: true, force: true });
+      ws.dropSnapshot();
     },
 
     dropSnapshot() {

@@ -20,6 +20,7 @@ import { createCandidateSource } from './search/candidate-source.js';
 import { selectCandidates } from './search/candidates.js';
 import { coverage } from './search/coverage.js';
 import { DamagedFileError } from './snapshot/section-file.js';
+import { isDamage } from './store/damage.js';
 import { patchSnapshot } from './snapshot/snapshot.js';
 import { unsavedStore } from './store/unsaved-store.js';
 
@@ -34,6 +35,8 @@ export async function searchWorkspace(ws: OpenWorkspace, so: SearchOptions): Pro
   try {
     return await searchOnce(ws, so);
   } catch (e) {
+    // Damaged tables: this search scans, and says so (simgrep index rebuilds them).
+    if (isDamage(e)) return scanned(ws, so, `${e.message}; this search scanned the files instead; simgrep index rebuilds it`, 'INDEX_DAMAGED');
     // A block of the snapshot's postings failed its checksum as it was read: a miss, like a damaged
     // section found when the file was opened. The snapshot is rebuilt from the store and the search run again.
     if (!(e instanceof DamagedFileError)) throw e;
@@ -42,12 +45,17 @@ export async function searchWorkspace(ws: OpenWorkspace, so: SearchOptions): Pro
   }
 }
 
+/** The scan's answer, with why the workspace was not used. */
+function scanned(ws: OpenWorkspace, so: SearchOptions, reason: string | null, code = 'INDEX_NOT_USED'): Promise<SearchResponse> {
+  return ws.searcher.search(so).then((r) => (reason ? { ...r, warnings: [...r.warnings, { path: ws.dir, code, message: `workspace ${ws.name} not used: ${reason}` }] } : r));
+}
+
 async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchResponse> {
   const started = performance.now();
   const paths = so.paths ?? [];
   validate(so);
   const mark = timer('search');
-  const fallback = (reason: string | null) => ws.searcher.search(so).then((r) => (reason ? { ...r, warnings: [...r.warnings, { path: ws.dir, code: 'INDEX_NOT_USED', message: `workspace ${ws.name} not used: ${reason}` }] } : r));
+  const fallback = (reason: string | null) => scanned(ws, so, reason);
   if ((so.mode ?? 'hybrid') === 'line' || so.ignoreCase || (so.sources?.length ?? 0) > 0 || paths.length === 0) return fallback(null);
   const model = await ws.searcher.model();
   mark('model');

@@ -74,3 +74,34 @@ describe('a damaged snapshot.bin', () => {
     }
   });
 });
+
+describe('a damaged LanceDB file', () => {
+  for (const [how, damage] of [
+    ['cut to half its size', (f: string) => truncateSync(f, Math.floor(statSync(f).size / 2))],
+    ['its last 100 bytes overwritten', (f: string) => { const b = readFileSync(f); b.fill(0x5a, b.length - 100); writeFileSync(f, b); }],
+  ] as const) {
+    it(`one damaged LanceDB file blocks everything (a chunks data file ${how}): searches scan and name the workspace, simgrep index rebuilds it`, async () => {
+      const name = `lance-${how.length}`;
+      expect((await runCli(['index', tree, '-w', name], { env })).code).toBe(0);
+      const args = ['retry the upload with backoff', tree, '--json', '--top-k', '3'];
+      const scan = await runCli([...args, '--no-index'], { env });
+      const data = path.join(wsDir(name), 'chunks.lance', 'data');
+      damage(path.join(data, readdirSync(data)[0]));
+      // Without its snapshot, a search must read LanceDB (the snapshot, checksummed, would still answer).
+      rmSync(path.join(wsDir(name), 'snapshot.bin'));
+      for (let i = 0; i < 2; i++) {
+        const r = await runCli([...args, '-w', name], { env });
+        expect([r.code, r.stdout]).toEqual([0, scan.stdout]);
+        expect(r.stderr).toMatch(new RegExp(`^simgrep: workspace ${name} not used: the index at ${wsDir(name)} is damaged \\([^\\n/]+\\); this search scanned the files instead; simgrep index rebuilds it\\n$`));
+      }
+      const rebuilt = await runCli(['index', tree, '-w', name], { env });
+      expect(rebuilt.code).toBe(0);
+      expect(rebuilt.stderr).toContain(`simgrep: workspace ${name}: the index at ${wsDir(name)} is damaged (`);
+      expect(rebuilt.stderr).toMatch(/; rebuilt it from the files\nsimgrep: workspace \S+: 40 files checked, 40 indexed/);
+      const after = await runCli([...args, '-w', name, '--stats'], { env });
+      expect([after.code, after.stdout]).toEqual([0, scan.stdout]);
+      expect(after.stderr).toMatch(new RegExp(`^simgrep: searched 40 files, .* from workspace ${name} \\(0 files re-indexed first\\)`));
+    });
+  }
+});
+
