@@ -13,7 +13,7 @@ import type { ModelData } from '../types.js';
 import { rebuildSnapshot } from './build/snapshot-rebuild.js';
 import { STAT_THREAD_FROM_FILES } from './changes/stat-many.js';
 import { WalkCache } from './changes/walk-cache.js';
-import { isLock, lockedError, tryLock, type Lock } from './lock.js';
+import { inProcess, isLock, lockedError, tryLock, type Lock } from './lock.js';
 import type { WorkspaceOptions } from './options.js';
 import { INFO_FILE, checkName, readInfo, workspaceDir, type WorkspaceInfo } from './registry.js';
 import type { Snapshot } from './snapshot/snapshot.js';
@@ -136,9 +136,12 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
     withLock(fn) {
       const file = ws.lockFile();
       if (!file) return fn();
-      const got = tryLock(file);
-      if (!isLock(got)) throw lockedError(name, got, file);
-      return fn().finally(() => (got as Lock).release());
+      // Calls of this process queue in memory first: it never finds itself holding the lock.
+      return inProcess(file, () => {
+        const got = tryLock(file);
+        if (!isLock(got)) throw lockedError(name, got, file);
+        return fn().finally(() => (got as Lock).release());
+      });
     },
 
     /**

@@ -3,7 +3,7 @@
 // and every eager section carry one CRC, checked when read; a lazy section (read a range at a time,
 // on demand) carries one per BLOCK_BYTES block, checked block by block as ranges are read.
 // Layout: u32 header length, u32 CRC of the header, header, then the sections, each 8-aligned.
-import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import * as zlib from 'node:zlib';
 
 /** zlib's CRC-32 (Node 20.15+ / 22.2+), else the same CRC in JavaScript (a few times slower). */
@@ -60,6 +60,7 @@ export function writeSectionFile(file: string, head: Record<string, unknown>, gi
   const tmp = `${file}.${process.pid}.tmp`;
   // Section by section, straight from the arrays: no copy of the whole body in memory.
   const fd = openSync(tmp, 'w');
+  let open = true;
   try {
     const put = (bytes: Uint8Array) => { for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at); };
     put(prefix);
@@ -70,10 +71,15 @@ export function writeSectionFile(file: string, head: Record<string, unknown>, gi
       put(bytes);
       put(new Uint8Array(align8(bytes.length) - bytes.length));
     }
-  } finally {
+    open = false;
     closeSync(fd);
+    renameSync(tmp, file);
+  } catch (e) {
+    // A full disk: no half-written temp file is left behind (a later writer also sweeps them: temp-files.ts).
+    if (open) closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
   }
-  renameSync(tmp, file);
 }
 
 /** An open section file: its header, its eager sections (checked), and lazy ranges (checked per block). */
