@@ -126,7 +126,11 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
     async compatible(model) {
       const m = await ws.meta();
       if (!m) return { ok: true, m };
-      if (m.fingerprint !== modelFingerprint(model)) return { ok: false, why: `it was built with model ${m.model}, not ${model.id}`, m };
+      if (m.fingerprint !== modelFingerprint(model)) {
+        // The same id (a local path) with other files there is named once, as changed.
+        const why = m.model === model.id ? `model ${model.id} has changed since it was built (its files are not the ones the index was built with)` : `it was built with model ${m.model}, not ${model.id}`;
+        return { ok: false, why, m };
+      }
       if (Number(m.format) !== INDEX_FORMAT || Number(m.chunkLines) !== ws.chunkLines) return { ok: false, why: 'it was built by an older simgrep', m };
       return { ok: true, m };
     },

@@ -2,7 +2,8 @@
 // CLI, over a real LanceDB directory, a snapshot.bin with one chunk's vector or one postings block
 // zeroed and a LanceDB data file cut short or overwritten. Searches answer as a scan does; simgrep
 // index says what was damaged and repairs it.
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +73,23 @@ describe('a damaged snapshot.bin', () => {
       const indexed = await runCli([...args, '-w', 'lex'], { env });
       expect([section, indexed.code, indexed.stdout]).toEqual([section, 0, scan.stdout]);
     }
+  });
+});
+
+describe('temp files of failed snapshot writes', () => {
+  it('a failed snapshot write leaves snapshot.bin.<pid>.tmp files, never swept: the next write sweeps those of dead pids and old ones', async () => {
+    expect((await runCli(['index', tree, '-w', 'sweep'], { env })).code).toBe(0);
+    const dir = wsDir('sweep');
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
+    const names = { dead: `snapshot.bin.${deadPid}.tmp`, old: `snapshot.delta.bin.${process.pid}.tmp`, live: `snapshot.bin.${process.pid}.tmp` };
+    for (const n of Object.values(names)) writeFileSync(path.join(dir, n), Buffer.alloc(1 << 20));
+    const longAgo = new Date(Date.now() - 20 * 60_000);
+    utimesSync(path.join(dir, names.old), longAgo, longAgo);
+    writeFileSync(path.join(tree, 'd1', 'f1.ts'), file(1001, 120));
+    const r = await runCli(['index', tree, '-w', 'sweep'], { env });
+    expect(r.stderr).toContain('40 files checked, 1 indexed');
+    // A live process's recent temp file may be a write in progress: kept.
+    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([names.live]);
   });
 });
 

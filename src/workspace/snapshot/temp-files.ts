@@ -7,10 +7,10 @@ import path from 'node:path';
 /** A temp file this old is no write in progress (a snapshot write takes seconds at most). */
 export const STALE_TEMP_MS = 10 * 60_000;
 
-/** Removes stale `<name>.<pid>.tmp` files of `file` (and of its siblings sharing its stem, like the delta). */
+/** Removes stale `<name>.<pid>.tmp` files of `file` and its siblings (snapshot.bin: snapshot.delta.bin too). */
 export function sweepTempFiles(file: string): number {
   const dir = path.dirname(file);
-  const stem = path.basename(file).replace(/\.bin$/, '');
+  const stem = path.basename(file).split('.')[0];
   let names: string[];
   try { names = readdirSync(dir); } catch { return 0; }
   let swept = 0;
