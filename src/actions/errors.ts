@@ -47,6 +47,7 @@ const BY_CODE: Record<ErrorCode, ErrorType> = {
   REMOTE_ERROR: 'remote_error',
   REMOTE_CHANGED: 'remote_error',
   INDEX_UNREADABLE: 'index_error',
+  INDEX_DAMAGED: 'index_error',
   INDEX_INCOMPATIBLE: 'index_error',
   INDEX_LOCKED: 'index_error',
   INDEX_WRITE_FAILED: 'index_error',
