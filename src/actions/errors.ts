@@ -51,6 +51,7 @@ const BY_CODE: Record<ErrorCode, ErrorType> = {
   CLUSTER_UNAVAILABLE: 'remote_error',
   CLUSTER_NO_WORKER: 'timeout',
   CLUSTER_INCOMPATIBLE: 'invalid_argument',
+  CLUSTER_JOB_REFUSED: 'permission_error',
   INTERNAL: 'internal_error',
 };
 

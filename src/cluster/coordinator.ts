@@ -24,7 +24,7 @@ import { enqueueShards, type Listed } from './enqueue.js';
 
 export const DEFAULT_CLUSTER_TIMEOUT_MS = 30_000;
 /** Errors that are the same on every shard: the query stops with them instead of N copies. */
-const QUERY_ERRORS = new Set(['BAD_QUERY', 'BAD_FLAG', 'MODEL_NOT_FOUND', 'MODEL_OFFLINE', 'MODEL_DOWNLOAD', 'MODEL_CORRUPT', 'TOKENIZER_CORRUPT', 'EMBEDDER_UNAVAILABLE']);
+const QUERY_ERRORS = new Set(['BAD_QUERY', 'BAD_FLAG', 'MODEL_NOT_FOUND', 'MODEL_OFFLINE', 'MODEL_DOWNLOAD', 'MODEL_CORRUPT', 'TOKENIZER_CORRUPT', 'EMBEDDER_UNAVAILABLE', 'CLUSTER_JOB_REFUSED']);
 
 export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext): Promise<PipelineOutcome> {
   const started = performance.now();
