@@ -173,7 +173,7 @@ export function checkSearchJob(d: unknown): ShardJob {
 export function checkIndexJob(d: unknown): IndexShardJob {
   const h = checkJobHeader(d) as unknown as Record<string, unknown>;
   onlyKeys(h, ['protocol', 'simgrep', 'model', 'queryId', 'n', 'indexDir', 'chunkLines', 'remote', 'entries', 'prev'], 'the index job');
-  if (!(isRemoteUri(h.indexDir as string) ? isCanonicalS3Uri(h.indexDir) : isCanonicalLocalPath(h.indexDir))) {
+  if (!(typeof h.indexDir === 'string' && (isRemoteUri(h.indexDir) ? isCanonicalS3Uri(h.indexDir) : isCanonicalLocalPath(h.indexDir)))) {
     fail(`indexDir ${shown(h.indexDir)} is neither an absolute canonical path nor a canonical s3:// URI (no NUL, no . or .. segments)`);
   }
   if (!isInt(h.chunkLines, 1, 100_000)) fail(`chunkLines ${shown(h.chunkLines)} is not a whole number in 1..100000`);

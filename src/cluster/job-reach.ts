@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { isGlob } from '../sources/fs.js';
 import { isRemoteUri, parseRemoteUri, redactUri } from '../sources/uri.js';
-import type { AllowList, Target } from './allow-list.js';
+import { realTarget, type AllowList, type Target } from './allow-list.js';
 import { JobRefused, stagingLocation } from './job-check.js';
 import type { IndexShardJob, ShardJob } from './protocol.js';
 
@@ -71,7 +71,9 @@ export async function confine(reach: JobReach, allow: AllowList, what: { remote?
     }
     if (root === null) {
       const verb = t === reach.writes ? 'write to' : 'read';
-      throw new JobRefused(`the job would ${verb} ${shownTarget(t)}, outside the roots this worker allows (${allow.shown.join(', ') || 'none given'}); start the worker with --allow covering it, or --allow-any-path`);
+      const real = typeof t === 'string' && isRemoteUri(t) ? null : await realTarget(typeof t === 'string' ? Buffer.from(t) : t).then((r) => r.toString('utf8'), () => null);
+      const via = real !== null && real !== shownTarget(t) ? ` (really ${real})` : '';
+      throw new JobRefused(`the job would ${verb} ${shownTarget(t)}${via}, outside the roots this worker allows (${allow.shown.join(', ') || 'none given'}); start the worker with --allow covering it, or --allow-any-path`);
     }
     used.add(root);
   }
