@@ -21,7 +21,7 @@ import type { Hit } from '../rank/windows.js';
 import type { ClusterOptions } from '../searcher.js';
 import { sourcesForPaths } from '../sources/resolve.js';
 import type { Entry, Source, SourceWarning } from '../sources/source.js';
-import { isRemoteUri } from '../sources/uri.js';
+import { isRemoteUri, redactUri } from '../sources/uri.js';
 import { simgrepVersion } from '../version.js';
 import { connectRedis, unreachable } from './connection.js';
 import { DEFAULT_CLUSTER_TIMEOUT_MS } from './coordinator.js';
@@ -33,7 +33,7 @@ import { MERGE_BATCH, mergeStaged } from './staged-merge.js';
 import { dropStaging, stagingUri } from './staging.js';
 import { checkWorkers, type PendingShard } from './watch.js';
 import { enqueueShards, type Listed } from './enqueue.js';
-import { isStagingNameOf } from './job-check.js';
+import { isCanonicalS3Uri, isStagingNameOf } from './job-check.js';
 
 export interface ClusterIndexContext {
   /** The model the workspace's searcher was made with (its spec): workers must run the same. */
@@ -55,6 +55,10 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
   const states = new Map((o.states ?? await o.store.fileStates()).map((s) => [s.key, s]));
   // Workers resolve nothing against their own directory: a local index directory goes to them absolute.
   const indexDir = isRemoteUri(o.store.uri) ? o.store.uri : path.resolve(o.store.uri);
+  // Workers refuse any other form (job-check.ts): say so here, once, before anything is enqueued.
+  if (isRemoteUri(indexDir) && !isCanonicalS3Uri(indexDir)) {
+    throw new SimgrepError('BAD_FLAG', `--index-dir ${redactUri(indexDir)}: a cluster build needs the index directory as a plain s3://bucket/prefix (no empty, . or .. segments, no ? or #), e.g. s3://team-bucket/idx/app`);
+  }
   const storageOptions = await lanceStorageOptions(indexDir, { s3Endpoint: o.remote?.s3Endpoint });
   if (!isRemoteUri(indexDir)) rmSync(path.join(indexDir, 'staging'), { recursive: true, force: true }); // a killed run's leftovers (this run holds the lock)
 

@@ -26,11 +26,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isInt = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 const shown = (v: unknown) => JSON.stringify(v)?.slice(0, 120) ?? String(v);
 
-function str(v: unknown, what: string, max = MAX_PATH_CHARS): string {
+/** A bounded string without NUL (it cuts a path short in the kernel); a label also without control characters. */
+function str(v: unknown, what: string, max = MAX_PATH_CHARS, o: { label?: boolean; nul?: boolean } = {}): string {
   if (typeof v !== 'string') return fail(`${what} is not a string`);
   if (v.length === 0 || v.length > max) return fail(`${what} is empty or longer than ${max} characters`);
-  // A NUL cuts a path short in the kernel; other control characters have no place in a name the coordinator makes.
-  if (/[\0-\x1f\x7f]/.test(v)) return fail(`${what} holds a NUL or control character: ${shown(v)}`);
+  // File names and queries may hold any other character (a newline is a legal file name character).
+  if (o.label ? /[\0-\x1f\x7f]/.test(v) : !o.nul && v.includes('\0')) return fail(`${what} holds a NUL${o.label ? ' or control' : ''} character: ${shown(v)}`);
   return v;
 }
 
@@ -40,7 +41,7 @@ function onlyKeys(o: Record<string, unknown>, allowed: readonly string[], what: 
 
 /** An absolute local path as path.resolve makes it: no `.` or `..` segment, no `//`, no trailing `/`. */
 export function isCanonicalLocalPath(p: unknown): p is string {
-  return typeof p === 'string' && p.length > 0 && p.length <= MAX_PATH_CHARS && !/[\0-\x1f\x7f]/.test(p) && path.isAbsolute(p) && path.resolve(p) === p;
+  return typeof p === 'string' && p.length > 0 && p.length <= MAX_PATH_CHARS && !p.includes('\0') && path.isAbsolute(p) && path.resolve(p) === p;
 }
 
 /** s3://bucket/key: a bucket named by S3's rules; key segments never empty (one trailing `/` is fine), never `.` or `..`. */
@@ -68,8 +69,8 @@ export function checkQueryId(v: unknown, what = 'queryId'): string {
 export function checkJobHeader(d: unknown): { protocol: number; simgrep: string; model: string; queryId: string; n: number } {
   if (!isObject(d)) return fail('the job is not an object');
   if (!isInt(d.protocol, 0, 1e6)) fail(`protocol ${shown(d.protocol)} is not a whole number`);
-  str(d.simgrep, 'simgrep', MAX_LABEL_CHARS);
-  str(d.model, 'model', MAX_LABEL_CHARS);
+  str(d.simgrep, 'simgrep', MAX_LABEL_CHARS, { label: true });
+  str(d.model, 'model', MAX_LABEL_CHARS, { label: true });
   checkQueryId(d.queryId);
   if (!isInt(d.n, 0, MAX_N)) fail(`shard number ${shown(d.n)} is not a whole number in 0..${MAX_N}`);
   return d as { protocol: number; simgrep: string; model: string; queryId: string; n: number };
@@ -81,7 +82,7 @@ function checkRemote(v: unknown, what: string): void {
   const r = v as Record<string, unknown>;
   onlyKeys(r, ['s3Endpoint', 'timeoutMs', 'retries'], what);
   if (r.s3Endpoint !== undefined) {
-    const e = str(r.s3Endpoint, `${what}.s3Endpoint`, 2048);
+    const e = str(r.s3Endpoint, `${what}.s3Endpoint`, 2048, { label: true });
     let url: URL | null = null;
     try { url = new URL(e); } catch { /* refused below */ }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) fail(`${what}.s3Endpoint ${shown(e)} is not an http(s) URL without credentials`);
@@ -116,7 +117,7 @@ function checkEntry(v: unknown, i: number, o: { sources: number; remoteFrom: num
   } else {
     if (v.key !== undefined) fail(`${what} of a local source carries an object key`);
     if (v.io !== undefined) {
-      const io = str(v.io, `${what}.io`, Math.ceil(MAX_PATH_CHARS / 3) * 4);
+      const io = str(v.io, `${what}.io`, Math.ceil(MAX_PATH_CHARS / 3) * 4, { label: true });
       if (!/^[A-Za-z0-9+/]*={0,2}$/.test(io) || io.length % 4 !== 0) fail(`${what}.io is not base64`);
       const bytes = Buffer.from(io, 'base64');
       if (bytes.includes(0)) fail(`${what}.io holds a NUL byte`);
@@ -136,7 +137,7 @@ const OPTION_KEYS = ['query', 'mode', 'topK', 'maxDistance', 'nLines', 'ignoreCa
 function checkOptions(v: unknown): ShardOptions {
   if (!isObject(v)) return fail('options is not an object');
   onlyKeys(v, OPTION_KEYS, 'options');
-  str(v.query, 'options.query', MAX_QUERY_CHARS);
+  str(v.query, 'options.query', MAX_QUERY_CHARS, { nul: true }); // a query is never a path: any text
   if (v.mode !== undefined && !(SEARCH_MODES as readonly unknown[]).includes(v.mode)) fail(`options.mode ${shown(v.mode)} is not one of ${SEARCH_MODES.join(', ')}`);
   if (v.topK !== undefined && !isInt(v.topK, 1, Number.MAX_SAFE_INTEGER)) fail(`options.topK ${shown(v.topK)} is not a whole number >= 1`);
   if (v.maxDistance !== undefined && !(typeof v.maxDistance === 'number' && Number.isFinite(v.maxDistance) && v.maxDistance >= 0)) fail(`options.maxDistance ${shown(v.maxDistance)} is not a finite number >= 0`);
@@ -183,8 +184,8 @@ export function checkIndexJob(d: unknown): IndexShardJob {
   (h.prev as unknown[]).forEach((s, i) => {
     if (!isObject(s)) return fail(`prev[${i}] is not an object`);
     str(s.key, `prev[${i}].key`);
-    str(s.hash, `prev[${i}].hash`, 256);
-    str(s.kind, `prev[${i}].kind`, 64);
+    str(s.hash, `prev[${i}].hash`, 256, { label: true });
+    str(s.kind, `prev[${i}].kind`, 64, { label: true });
     for (const k of ['size', 'mtime', 'lines', 'chunks'] as const) {
       if (!(typeof s[k] === 'number' && Number.isFinite(s[k]))) fail(`prev[${i}].${k} is not a finite number`);
     }

@@ -13,11 +13,11 @@ import type { IndexShardJob, ShardJob } from '../../../src/cluster/protocol.js';
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 /** randomBytes(6).toString('hex'), as the coordinator makes run ids. */
 const runId = fc.uint8Array({ minLength: 6, maxLength: 6 }).map(hex);
-/** A file or directory name as a walk lists it: no "/", no NUL or control character, not "." or "..". */
-const segment = fc.string({ minLength: 1, maxLength: 12 }).filter((s) => !/[/\0-\x1f\x7f]/.test(s) && s !== '.' && s !== '..');
+/** A file or directory name as a walk lists it: no "/" or NUL (a newline is legal), not "." or "..". */
+const segment = fc.string({ minLength: 1, maxLength: 12, unit: fc.oneof(fc.constantFrom('\n', '\t', 'é', ' '), fc.string({ minLength: 1, maxLength: 1 })) }).filter((s) => !/[/\0]/.test(s) && s !== '.' && s !== '..');
 const absPath = fc.array(segment, { minLength: 1, maxLength: 5 }).map((s) => `/${s.join('/')}`);
 const bucket = fc.stringMatching(/^[a-z0-9][a-z0-9-]{1,10}[a-z0-9]$/);
-const s3Key = fc.array(segment.filter((s) => !/[\\?#]/.test(s)), { minLength: 0, maxLength: 4 }).map((s) => s.join('/'));
+const s3Key = fc.array(segment.filter((s) => !/[\\?#\0-\x1f\x7f]/.test(s)), { minLength: 0, maxLength: 4 }).map((s) => s.join('/'));
 const s3Uri = fc.tuple(bucket, s3Key, fc.boolean()).map(([b, k, slash]) => `s3://${b}${k ? `/${k}${slash ? '/' : ''}` : ''}`);
 const header = fc.record({ protocol: fc.constant(1), simgrep: fc.constant('0.1.0'), model: fc.constant('bundled (123 bytes of weights)'), queryId: runId, n: fc.nat(100_000) });
 const remote = fc.option(fc.record({ s3Endpoint: fc.constant('http://127.0.0.1:9000'), timeoutMs: fc.integer({ min: 1, max: 600_000 }), retries: fc.nat(10) }, { requiredKeys: [] }), { nil: undefined });
@@ -32,7 +32,7 @@ const searchJob: fc.Arbitrary<ShardJob> = fc.tuple(header, fc.array(absPath, { m
   const entry = remoteEntry && hasLocal ? fc.oneof(localEntry, remoteEntry) : remoteEntry ?? localEntry;
   return fc.record({
     entries: fc.array(entry, { minLength: 1, maxLength: 6 }),
-    options: fc.record({ query: fc.string({ minLength: 1, maxLength: 40 }).filter((q) => !/[\0-\x1f\x7f]/.test(q)), mode: fc.constantFrom('hybrid', 'semantic', 'lexical', 'line'), topK: fc.integer({ min: 1, max: 100 }), nLines: fc.nat(10), recursive: fc.boolean(), remote }, { requiredKeys: ['query'] }),
+    options: fc.record({ query: fc.string({ minLength: 1, maxLength: 40 }), mode: fc.constantFrom('hybrid', 'semantic', 'lexical', 'line'), topK: fc.integer({ min: 1, max: 100 }), nLines: fc.nat(10), recursive: fc.boolean(), remote }, { requiredKeys: ['query'] }),
   }).map(({ entries, options }) => ({ ...h, roots, cwd, entries, options: JSON.parse(JSON.stringify(options)) as ShardJob['options'] }));
 });
 
