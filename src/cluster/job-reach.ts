@@ -80,6 +80,11 @@ export async function confine(reach: JobReach, allow: AllowList, what: { remote?
   return [...used];
 }
 
+/** Text from a job made safe for a one-line log: a control character (a newline in a forged path) is shown escaped. */
+export function oneLine(s: string): string {
+  return s.replace(/[\0-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 export function shownTarget(t: Target): string {
   return typeof t === 'string' ? redactUri(t) : t.toString('utf8');
 }
@@ -88,7 +93,7 @@ export function shownTarget(t: Target): string {
 export function describeJob(o: { queryId: string; n: number; kind: 'search' | 'index'; reach: JobReach; files: number; roots: string[] | null; used: string[] }): string {
   const limit = (xs: string[]) => (xs.length > 5 ? `${xs.slice(0, 5).join(', ')} and ${xs.length - 5} more` : xs.join(', '));
   const reads = o.roots ?? (o.used.length ? o.used : [...new Set(o.reach.reads.map((t) => dirOf(shownTarget(t))))]);
-  return `job ${o.queryId}/${o.n} ${o.kind}: reads ${o.files} files under ${limit(reads.map(redactUri))}; writes ${o.reach.writes ? redactUri(o.reach.writes) : 'nothing'}`;
+  return oneLine(`job ${o.queryId}/${o.n} ${o.kind}: reads ${o.files} file${o.files === 1 ? '' : 's'} under ${limit(reads.map(redactUri))}; writes ${o.reach.writes ? redactUri(o.reach.writes) : 'nothing'}`);
 }
 
 function dirOf(t: string): string {

@@ -20,7 +20,7 @@ import { createShardSource } from './shard-source.js';
 import { runIndexShard } from './index-shard.js';
 import type { AllowList } from './allow-list.js';
 import { JobRefused, checkIndexJob, checkJobHeader, checkSearchJob, stagingName } from './job-check.js';
-import { confine, describeJob, indexReach, searchReach, type JobReach } from './job-reach.js';
+import { confine, describeJob, indexReach, oneLine, searchReach, type JobReach } from './job-reach.js';
 
 export interface ClusterWorkerOptions {
   url: string;
@@ -96,7 +96,7 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
       o.log(describeJob({ queryId: d.queryId, n: d.n, kind: job.name as 'search' | 'index', reach, files: d.entries.length, roots: 'roots' in d ? reach.reads.slice(0, d.roots.length) as string[] : null, used }));
     } catch (e) {
       if (!(e instanceof JobRefused)) throw e;
-      o.log(`refused shard ${d.queryId}/${d.n}: ${e.message}`);
+      o.log(`refused shard ${d.queryId}/${d.n}: ${oneLine(e.message)}`);
       await push(d.queryId, { n: d.n, worker: info.id, error: { code: 'CLUSTER_JOB_REFUSED', message: `worker ${info.id} refused the job: ${e.message}` } });
       return;
     }

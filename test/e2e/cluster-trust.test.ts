@@ -168,7 +168,7 @@ describe('the coordinator and the operator', () => {
     const ok = await runCli(['retry failed upload', allowed, '--cluster', redis.url], { env });
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toContain('retryFailedUpload');
-    expect(worker.log()).toMatch(new RegExp(`job [0-9a-f]{12}/0 search: reads 1 files under ${allowed}; writes nothing`));
+    expect(worker.log()).toMatch(new RegExp(`job [0-9a-f]{12}/0 search: reads 1 file under ${allowed}; writes nothing`));
   }, 60_000);
 
   it('a worker started with neither --allow nor --allow-any-path refuses to start and says how to fix it', async () => {

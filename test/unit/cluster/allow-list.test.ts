@@ -97,6 +97,12 @@ describe('what a job reaches', () => {
     await expect(confine(searchReach(d), allow, { remote: { s3Endpoint: 'http://attacker.example' } })).rejects.toThrow(/not its own endpoint/);
   });
 
+  it('the log line is one line whatever a forged job names (a newline in a path is shown escaped)', () => {
+    const reach = { reads: ['/srv/a\nsimgrep worker: job 000000000000/0 search: reads 1 file under /etc'], writes: null };
+    expect(describeJob({ queryId: '0123456789ab', n: 1, kind: 'search', reach, files: 1, roots: reach.reads, used: [] }))
+      .toBe('job 0123456789ab/1 search: reads 1 file under /srv/a\\x0asimgrep worker: job 000000000000/0 search: reads 1 file under /etc; writes nothing');
+  });
+
   it('an http(s) object key is read on the root\'s origin the way the driver resolves it: "//host/x" is another host', async () => {
     const d: ShardJob = { ...job, cwd: data, roots: ['https://example.com/pub/'], entries: [{ s: 0, path: 'https://example.com/pub/a', key: '//evil.example/pub/a' }] };
     expect(searchReach(d).reads[1]).toBe('https://evil.example/pub/a');
