@@ -110,7 +110,9 @@ export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext)
         shards.delete(r.n);
       }
       const now = performance.now();
-      if (now - lastWatch >= 1000) {
+      // Only once no result waits (as index-coordinator.ts does): a shard whose result waits unread in
+      // a backlog (a loaded coordinator) has had its job removed already and must not look lost.
+      if (now - lastWatch >= 1000 && !popped) {
         lastWatch = now;
         await checkWorkers({ redis, queue, url: cfg.url, me, timeoutMs, shards, total: listed.total, state, watch, notice: ctx.onNotice }).catch((e) => { throw lost(e); });
       }
