@@ -1,10 +1,12 @@
 // What a worker's operator lets jobs read and write (`simgrep worker --allow PATH|URI ...`): local
 // roots compared on real paths (symlinks resolved, so a link cannot lead out), URI roots (s3://, az://,
 // http(s)://) compared by store and key prefix on whole segments. --allow-any-path lifts the limit.
+import { lstatSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
 import { isRemoteUri, parseRemoteUri, redactUri } from '../sources/uri.js';
+import { isSafeKey } from './job-check.js';
 
 /** A place a job reads or writes: a local path (a Buffer for a name that is not UTF-8) or a URI. */
 export type Target = string | Buffer;
@@ -15,6 +17,8 @@ export interface AllowList {
   readonly shown: string[];
   /** The allowed root `target` lies under (a local one after realpath), or null. */
   rootOf(target: Target): Promise<string | null>;
+  /** rootOf for many targets at once (a shard's files): each directory resolved once. */
+  rootsOf(targets: Target[]): Promise<(string | null)[]>;
   /** True when a job may point this worker's S3 client at `endpoint` (its own endpoint, or --allow-any-path). */
   endpointAllowed(endpoint: string): boolean;
 }
@@ -37,25 +41,57 @@ export async function createAllowList(o: { allow: string[]; anyPath: boolean; ow
     }
   }
   const own = o.ownS3Endpoint ? originOf(o.ownS3Endpoint) : null;
+  // Compared as bytes (latin1 strings): a name that is not UTF-8 compares as it is on disk.
+  const localBytes = local.map((r) => Buffer.from(r).toString('latin1'));
+  const uriRoot = (target: string) => {
+    const at = storeAndKey(target);
+    return at ? uris.find((u) => u.store === at.store && under(at.prefix, u.prefix))?.shown ?? null : null;
+  };
+  const rootsOf = async (targets: Target[]) => {
+    const dirs = new Map<string, Promise<Buffer>>();
+    return Promise.all(targets.map(async (target) => {
+      if (typeof target === 'string' && isRemoteUri(target)) return uriRoot(target);
+      if (local.length === 0) return null;
+      const real = (await realFile(typeof target === 'string' ? Buffer.from(target) : target, dirs)).toString('latin1');
+      const i = localBytes.findIndex((r) => under(real, r));
+      return i < 0 ? null : local[i];
+    }));
+  };
   return {
     anyPath: o.anyPath,
     shown: [...local, ...uris.map((u) => u.shown)],
-    async rootOf(target) {
-      if (typeof target === 'string' && isRemoteUri(target)) {
-        const at = storeAndKey(target);
-        if (!at) return null;
-        return uris.find((u) => u.store === at.store && under(at.prefix, u.prefix))?.shown ?? null;
-      }
-      if (local.length === 0) return null;
-      const real = await realTarget(typeof target === 'string' ? Buffer.from(target) : target);
-      return local.find((r) => under(real.toString('latin1'), Buffer.from(r).toString('latin1'))) ?? null;
-    },
+    rootOf: async (target) => (await rootsOf([target]))[0],
+    rootsOf,
     endpointAllowed: (endpoint) => o.anyPath || (own !== null && originOf(endpoint) === own),
   };
 }
 
+/**
+ * A file's real path: its directory's (resolved once per directory of a batch), then the file itself
+ * only when it is a symbolic link (one lstat: cheap beside a realpath per file).
+ */
+async function realFile(p: Buffer, dirs: Map<string, Promise<Buffer>>): Promise<Buffer> {
+  const i = p.lastIndexOf(0x2f);
+  if (i < 0 || p.length <= 1) return realTarget(p);
+  const dir = i === 0 ? SLASH : p.subarray(0, i);
+  const key = dir.toString('latin1');
+  let real = dirs.get(key);
+  if (!real) dirs.set(key, real = realTarget(dir));
+  let link = false;
+  try { link = lstatSync(p).isSymbolicLink(); } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
+  }
+  if (link) return realTarget(p);
+  const d = await real;
+  return Buffer.concat([d, d.at(-1) === 0x2f ? Buffer.alloc(0) : SLASH, p.subarray(i + 1)]);
+}
+
 /** A URI's store (scheme and bucket, container or origin) and its key; null when it has a . or .. segment. */
 function storeAndKey(uri: string): { store: string; prefix: string } | null {
+  // s3:// and az:// by string (a shard names thousands); parseRemoteUri splits them the same way.
+  const m = /^(s3|az):\/\/([^/]+)(?:\/(.*))?$/.exec(uri);
+  if (m) return m[3] !== undefined && !isSafeKey(m[3]) ? null : { store: `${m[1]}://${m[2]}`, prefix: m[3] ?? '' };
   let u;
   try { u = parseRemoteUri(uri); } catch { return null; }
   if (u.scheme === 'http') {

@@ -3,7 +3,7 @@
 // makes (coordinator.ts, index-coordinator.ts); anything else is refused, never acted on. Pure: no I/O.
 import path from 'node:path';
 import { SEARCH_MODES } from '../types.js';
-import { isRemoteUri } from '../sources/uri.js';
+import { isRemoteUri, parseRemoteUri } from '../sources/uri.js';
 import { MAX_SHARD_ENTRIES } from './shards.js';
 import type { IndexShardJob, ShardEntry, ShardJob, ShardOptions } from './protocol.js';
 
@@ -55,6 +55,13 @@ export function isCanonicalS3Uri(u: unknown): u is string {
   return segments.every((s) => s !== '' && s !== '.' && s !== '..');
 }
 
+/** A URI must be one a worker can read (s3://, az://, http(s)://); a local path passes as it is. */
+function remoteParses(p: string, what: string): string {
+  if (!isRemoteUri(p)) return p;
+  try { parseRemoteUri(p); } catch { fail(`${what} ${shown(p)} is not a URI simgrep reads`); }
+  return p;
+}
+
 /** A remote object's key as a worker will ask its store for it: never a `.` or `..` segment (a store on a filesystem may resolve them). */
 export function isSafeKey(k: string): boolean {
   return !k.split('/').some((s) => s === '.' || s === '..');
@@ -104,6 +111,7 @@ function checkEntry(v: unknown, i: number, o: { sources: number; remoteFrom: num
   if (v.named !== undefined && typeof v.named !== 'boolean') fail(`${what}.named is not a boolean`);
   if (o.index) {
     // An index job's paths are index keys: absolute canonical local paths or URIs.
+    remoteParses(p, `${what}.path`);
     if (isRemoteUri(p) ? !isSafeKey(p.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '')) : !isCanonicalLocalPath(p)) fail(`${what}.path ${shown(p)} is not an absolute canonical path or a URI without . or .. segments`);
     if (v.key !== undefined || v.io !== undefined) fail(`${what} of an index job carries a key or raw name`);
     return v as unknown as ShardEntry;
@@ -160,7 +168,7 @@ export function checkSearchJob(d: unknown): ShardJob {
   const h = checkJobHeader(d) as unknown as Record<string, unknown>;
   onlyKeys(h, ['protocol', 'simgrep', 'model', 'queryId', 'n', 'roots', 'cwd', 'options', 'entries'], 'the search job');
   if (!Array.isArray(h.roots) || h.roots.length === 0 || h.roots.length > MAX_ROOTS) fail(`roots is not a list of 1..${MAX_ROOTS} paths or URIs`);
-  const roots = (h.roots as unknown[]).map((r, i) => str(r, `roots[${i}]`));
+  const roots = (h.roots as unknown[]).map((r, i) => remoteParses(str(r, `roots[${i}]`), `roots[${i}]`));
   if (!isCanonicalLocalPath(h.cwd)) fail(`cwd ${shown(h.cwd)} is not an absolute canonical path`);
   checkOptions(h.options);
   // The worker builds one source for all local roots (first), then one per URI, in order (sourcesForPaths).

@@ -3,7 +3,7 @@
 // the real targets, and each job's sources can be logged in one line.
 import path from 'node:path';
 import { isGlob } from '../sources/fs.js';
-import { isRemoteUri, parseRemoteUri, redactUri } from '../sources/uri.js';
+import { isRemoteUri, parseRemoteUri, redactUri, type RemoteUri } from '../sources/uri.js';
 import { realTarget, type AllowList, type Target } from './allow-list.js';
 import { JobRefused, stagingLocation } from './job-check.js';
 import type { IndexShardJob, ShardJob } from './protocol.js';
@@ -17,10 +17,10 @@ export interface JobReach {
 
 export function searchReach(d: ShardJob): JobReach {
   const local = d.roots.filter((r) => !isRemoteUri(r));
-  const uris = d.roots.filter(isRemoteUri);
+  const uris = d.roots.filter(isRemoteUri).map((r) => parseRemoteUri(r));
   const remoteFrom = local.length > 0 ? 1 : 0;
   const reads: Target[] = local.map((r) => path.resolve(d.cwd, isGlob(r) ? staticPart(r) : r));
-  reads.push(...uris);
+  reads.push(...uris.map((u) => u.uri));
   for (const e of d.entries) {
     if (e.s < remoteFrom) {
       // As shard-source.ts opens it: the raw name, else the path, from the coordinator's directory.
@@ -38,8 +38,7 @@ export function indexReach(d: IndexShardJob, stagingName: string): JobReach {
 }
 
 /** The object a remote source reads for `key`: the key in the root's bucket or container, or on the root's origin. */
-function objectUri(root: string, key: string): string {
-  const u = parseRemoteUri(root);
+function objectUri(u: RemoteUri, key: string): string {
   if (u.scheme === 's3') return `s3://${u.bucket}/${key}`;
   if (u.scheme === 'az') return `az://${u.container}/${key}`;
   return new URL(key.startsWith('/') ? key : `/${key}`, u.url.origin).href; // as http-driver.ts's urlOf
@@ -64,11 +63,12 @@ export async function confine(reach: JobReach, allow: AllowList, what: { remote?
   if (allow.anyPath) return [];
   const used = new Set<string>();
   const all = reach.writes ? [...reach.reads, reach.writes] : reach.reads;
-  for (const t of all) {
-    let root: string | null;
-    try { root = await allow.rootOf(t); } catch (e) {
-      throw new JobRefused(`${shownTarget(t)} cannot be checked against the allowed roots (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-    }
+  let roots: (string | null)[];
+  try { roots = await allow.rootsOf(all); } catch (e) {
+    throw new JobRefused(`a path of the job cannot be checked against the allowed roots (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}${(e as NodeJS.ErrnoException).path ? `: ${oneLine(String((e as NodeJS.ErrnoException).path))}` : ''})`);
+  }
+  for (const [i, t] of all.entries()) {
+    const root = roots[i];
     if (root === null) {
       const verb = t === reach.writes ? 'write to' : 'read';
       const real = typeof t === 'string' && isRemoteUri(t) ? null : await realTarget(typeof t === 'string' ? Buffer.from(t) : t).then((r) => r.toString('utf8'), () => null);
