@@ -93,7 +93,7 @@ async function main(argv: string[]): Promise<number> {
     maxFileBytes: flags['max-filesize'] as number | undefined,
     followSymlinks: flags.follow === true,
     timeoutMs: typeof flags.timeout === 'number' ? flags.timeout * 1000 : undefined,
-    remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined },
+    remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined, gcsEndpoint: flags['gcs-endpoint'] as string | undefined },
     merge: flags.merge !== false,
   };
   // A cluster search scans on the workers: a workspace index here cannot answer for them.
@@ -107,7 +107,7 @@ async function main(argv: string[]): Promise<number> {
   const [{ createWorkspace, createSearcher }, { createStdinSource }] = await Promise.all([
     import('../library.js'), import('../sources/content.js'),
   ]);
-  const searcher = target ? createWorkspace({ ...engine, ...target, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined }, oneShot: true }) : createSearcher(engine);
+  const searcher = target ? createWorkspace({ ...engine, ...target, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined, gcsEndpoint: flags['gcs-endpoint'] as string | undefined }, oneShot: true }) : createSearcher(engine);
   try {
     const search = searcher.search({
       ...options,

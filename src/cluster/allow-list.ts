@@ -1,6 +1,6 @@
 // What a worker's operator lets jobs read and write (`simgrep worker --allow PATH|URI ...`): local
 // roots compared on real paths (symlinks resolved, so a link cannot lead out), URI roots (s3://, az://,
-// http(s)://) compared by store and key prefix on whole segments. --allow-any-path lifts the limit.
+// gs://, http(s)://) compared by store and key prefix on whole segments. --allow-any-path lifts the limit.
 import { lstatSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
@@ -32,7 +32,7 @@ export async function createAllowList(o: { allow: string[]; anyPath: boolean; ow
     if (raw === '' || raw.includes('\0')) throw new SimgrepError('BAD_FLAG', '--allow needs a directory or a URI prefix such as s3://bucket/prefix/');
     if (isRemoteUri(raw)) {
       const at = storeAndKey(raw);
-      if (!at) throw new SimgrepError('BAD_FLAG', `--allow ${redactUri(raw)}: not an s3://, az://, http:// or https:// prefix without . or .. segments`);
+      if (!at) throw new SimgrepError('BAD_FLAG', `--allow ${redactUri(raw)}: not an s3://, az://, gs://, http:// or https:// prefix without . or .. segments`);
       uris.push({ shown: redactUri(raw), ...at });
       continue;
     }
@@ -89,8 +89,8 @@ async function realFile(p: Buffer, dirs: Map<string, Promise<Buffer>>): Promise<
 
 /** A URI's store (scheme and bucket, container or origin) and its key; null when it has a . or .. segment. */
 function storeAndKey(uri: string): { store: string; prefix: string } | null {
-  // s3:// and az:// by string (a shard names thousands); parseRemoteUri splits them the same way.
-  const m = /^(s3|az):\/\/([^/]+)(?:\/(.*))?$/.exec(uri);
+  // s3://, az:// and gs:// by string (a shard names thousands); parseRemoteUri splits them the same way.
+  const m = /^(s3|az|gs):\/\/([^/]+)(?:\/(.*))?$/.exec(uri);
   if (m) return m[3] !== undefined && !isSafeKey(m[3]) ? null : { store: `${m[1]}://${m[2]}`, prefix: m[3] ?? '' };
   let u;
   try { u = parseRemoteUri(uri); } catch { return null; }
@@ -101,7 +101,7 @@ function storeAndKey(uri: string): { store: string; prefix: string } | null {
     return { store: u.url.origin, prefix: u.url.pathname.replace(/^\//, '') };
   }
   if (u.key.split('/').some((s) => s === '.' || s === '..')) return null;
-  return { store: `${u.scheme}://${u.scheme === 's3' ? u.bucket : u.container}`, prefix: u.key };
+  return { store: `${u.scheme}://${u.scheme === 'az' ? u.container : u.bucket}`, prefix: u.key };
 }
 
 /** True when `p` is `root` or below it, on whole segments ("app" covers "app/x", not "apple"). */

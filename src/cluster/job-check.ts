@@ -55,7 +55,7 @@ export function isCanonicalS3Uri(u: unknown): u is string {
   return segments.every((s) => s !== '' && s !== '.' && s !== '..');
 }
 
-/** A URI must be one a worker can read (s3://, az://, http(s)://); a local path passes as it is. */
+/** A URI must be one a worker can read (s3://, az://, gs://, http(s)://); a local path passes as it is. */
 function remoteParses(p: string, what: string): string {
   if (!isRemoteUri(p)) return p;
   try { parseRemoteUri(p); } catch { fail(`${what} ${shown(p)} is not a URI simgrep reads`); }

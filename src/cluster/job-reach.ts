@@ -39,7 +39,7 @@ export function indexReach(d: IndexShardJob, stagingName: string): JobReach {
 
 /** The object a remote source reads for `key`: the key in the root's bucket or container, or on the root's origin. */
 function objectUri(u: RemoteUri, key: string): string {
-  if (u.scheme === 's3') return `s3://${u.bucket}/${key}`;
+  if (u.scheme === 's3' || u.scheme === 'gs') return `${u.scheme}://${u.bucket}/${key}`;
   if (u.scheme === 'az') return `az://${u.container}/${key}`;
   return new URL(key.startsWith('/') ? key : `/${key}`, u.url.origin).href; // as http-driver.ts's urlOf
 }

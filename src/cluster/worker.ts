@@ -34,6 +34,11 @@ export interface ClusterWorkerOptions {
   /** What jobs may read and write (`--allow`, `--allow-any-path`): a job reaching outside is refused. */
   allow: AllowList;
   log: (line: string) => void;
+  /**
+   * This machine's own Cloud Storage endpoint for gs:// (simgrep worker --gcs-endpoint). Never taken from
+   * a job: whoever writes to Redis must not choose where this machine sends its access tokens.
+   */
+  gcsEndpoint?: string;
 }
 
 export interface ClusterWorker {
@@ -108,7 +113,7 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
     }, 1000);
     try {
       if (job.name === 'index') {
-        const r = await runIndexShard(d as IndexShardJob, { redis, searcher: o.searcher, worker: info.id, host: info.host, staging: { name: staging, uri: reach.writes! }, signal: abort.signal });
+        const r = await runIndexShard(d as IndexShardJob, { redis, searcher: o.searcher, worker: info.id, host: info.host, staging: { name: staging, uri: reach.writes! }, signal: abort.signal, gcsEndpoint: o.gcsEndpoint });
         if (!(await redis.exists(aliveKey(d.queryId)))) throw abortedBy(abort);
         await push(d.queryId, r);
         const s = r.stats;
@@ -118,7 +123,7 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
       if (!('roots' in d)) throw new Error(`a ${job.name} job without roots`);
       // Keyed by everything the sources are made from: a second job under the same id cannot read through the first one's sources.
       const made = JSON.stringify([d.queryId, d.roots, d.cwd, d.options]);
-      const roots = sources.get(made) ?? await sourcesForPaths(d.roots, { ...d.options, remote: d.options.remote });
+      const roots = sources.get(made) ?? await sourcesForPaths(d.roots, { ...d.options, remote: { ...d.options.remote, gcsEndpoint: o.gcsEndpoint } });
       remember(sources, made, roots);
       const shard = createShardSource({ entries: d.entries, sources: roots, roots: d.roots, cwd: d.cwd, host: info.host });
       const outcome = await search([shard], { ...d.options, sources: undefined, paths: undefined, signal: abort.signal });

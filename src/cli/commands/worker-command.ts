@@ -32,7 +32,7 @@ export async function runWorkerCommand(flags: ParsedFlags, args: string[]): Prom
   const log = (line: string) => { process.stderr.write(`simgrep worker: ${line}\n`); };
   await searcher.model(); // a broken model fails here, not on every shard
   log(anyPath ? 'jobs may read and write anything this machine can (--allow-any-path)' : `jobs may read and write only under ${allow.shown.join(', ')}`);
-  const worker = await startClusterWorker({ url, searcher, model, log, allow });
+  const worker = await startClusterWorker({ url, searcher, model, log, allow, gcsEndpoint: flags['gcs-endpoint'] as string | undefined });
   await new Promise<void>((resolve) => {
     let stopping = false;
     const stop = (signal: NodeJS.Signals) => {

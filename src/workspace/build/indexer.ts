@@ -56,7 +56,7 @@ export interface UpdateIndexOptions {
   /** Where to embed, once it is known how many bytes there are to read. */
   executor: (bytesToRead: number) => Promise<Executor>;
   chunkLines: number;
-  /** Paths to walk (files or directories, s3://, az:// and http(s):// URIs). */
+  /** Paths to walk (files or directories, s3://, gs://, az:// and http(s):// URIs). */
   roots: string[];
   /** How remote roots are reached (endpoint, timeouts); credentials come from this machine's settings. */
   remote?: RemoteOptions;
