@@ -25,7 +25,7 @@ beforeAll(async () => {
   writeFileSync(path.join(home, 'secret', 'key'), 'k\n');
   symlinkSync(path.join(home, 'secret'), path.join(data, 'link-out'));
   symlinkSync(path.join(data, 'src'), path.join(home, 'link-in'));
-  allow = await createAllowList({ allow: [data, 's3://logs/app', 'https://example.com/pub/'], anyPath: false, ownS3Endpoint: 'http://127.0.0.1:9000' });
+  allow = await createAllowList({ allow: [data, 's3://logs/app', 'https://example.com/pub/', 'gs://data/keep'], anyPath: false, ownS3Endpoint: 'http://127.0.0.1:9000' });
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
@@ -49,7 +49,7 @@ describe('allow list', () => {
   it('URI targets: same store, key under the prefix on whole segments, no dot segments', async () => {
     const cases: [string, boolean][] = [
       ['s3://logs/app', true], ['s3://logs/app/2026/x.log', true], ['s3://logs/apple/x', false], ['s3://other/app/x', false],
-      ['s3://logs/app/../secret', false], ['az://logs/app/x', false],
+      ['s3://logs/app/../secret', false], ['az://logs/app/x', false], ['gs://logs/app/x', false], ['gs://data/keep/x', true], ['gs://data/keep2', false],
       ['https://example.com/pub/a.txt', true], ['https://example.com/private', false], ['https://example.com/pub/../private', false],
       ['https://example.com/pub/%2e%2e/private', false], ['https://evil.example/pub/a', false], ['http://169.254.169.254/latest/meta-data/', false],
     ];
@@ -91,7 +91,7 @@ describe('what a job reaches', () => {
     expect(describeJob({ queryId: d.queryId, n: 0, kind: 'search', reach, files: 2, roots: reach.reads.slice(0, 2) as string[], used: [] }))
       .toBe(`job 0123456789ab/0 search: reads 2 files under ${path.join(data, 'src')}, s3://logs/app/; writes nothing`);
     const out = { ...d, entries: [...d.entries, { s: 0, path: '../secret/key' }] };
-    await expect(confine(searchReach(out), allow, d.options)).rejects.toThrow(new JobRefused(`the job would read ${path.join(home, 'secret/key')}, outside the roots this worker allows (${data}, s3://logs/app, https://example.com/pub/); start the worker with --allow covering it, or --allow-any-path`));
+    await expect(confine(searchReach(out), allow, d.options)).rejects.toThrow(new JobRefused(`the job would read ${path.join(home, 'secret/key')}, outside the roots this worker allows (${data}, s3://logs/app, https://example.com/pub/, gs://data/keep); start the worker with --allow covering it, or --allow-any-path`));
     const otherBucket = { ...d, entries: [{ s: 1, path: 's3://logs/app/x', key: '../other/x' }] };
     await expect(confine(searchReach(otherBucket), allow, d.options)).rejects.toThrow(JobRefused);
     await expect(confine(searchReach(d), allow, { remote: { s3Endpoint: 'http://attacker.example' } })).rejects.toThrow(/not its own endpoint/);
@@ -101,6 +101,12 @@ describe('what a job reaches', () => {
     const reach = { reads: ['/srv/a\nsimgrep worker: job 000000000000/0 search: reads 1 file under /etc'], writes: null };
     expect(describeJob({ queryId: '0123456789ab', n: 1, kind: 'search', reach, files: 1, roots: reach.reads, used: [] }))
       .toBe('job 0123456789ab/1 search: reads 1 file under /srv/a\\x0asimgrep worker: job 000000000000/0 search: reads 1 file under /etc; writes nothing');
+  });
+
+  it('a gs:// object is read in its root\'s bucket', async () => {
+    const d: ShardJob = { ...job, cwd: data, roots: ['gs://data/keep/'], entries: [{ s: 0, path: 'gs://data/keep/a', key: 'keep/a' }, { s: 0, path: 'gs://data/keep/b', key: 'other/b' }] };
+    expect(searchReach(d).reads).toEqual(['gs://data/keep/', 'gs://data/keep/a', 'gs://data/other/b']);
+    await expect(confine(searchReach(d), allow, d.options)).rejects.toThrow(/would read gs:\/\/data\/other\/b, outside/);
   });
 
   it('an http(s) object key is read on the root\'s origin the way the driver resolves it: "//host/x" is another host', async () => {
