@@ -29,6 +29,7 @@ export const ErrorCodes = {
   CLUSTER_UNAVAILABLE: 'The cluster\'s Redis could not be reached or was lost mid-query',
   CLUSTER_NO_WORKER: 'No cluster worker took the shards in time',
   CLUSTER_INCOMPATIBLE: 'A cluster worker runs another simgrep version or model than the coordinator',
+  CLUSTER_JOB_REFUSED: 'A cluster worker refused a job: malformed, or reaching outside the paths its operator allows (--allow)',
   INTERNAL: 'An internal error; please report it',
 } as const;
 

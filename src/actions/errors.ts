@@ -56,6 +56,7 @@ const BY_CODE: Record<ErrorCode, ErrorType> = {
   CLUSTER_UNAVAILABLE: 'remote_error',
   CLUSTER_NO_WORKER: 'timeout',
   CLUSTER_INCOMPATIBLE: 'validation_error',
+  CLUSTER_JOB_REFUSED: 'permission_error',
   INTERNAL: 'internal_error',
 };
 

@@ -14,6 +14,8 @@ export interface FlagDef {
   /** For bool flags that default on: --no-<name> turns them off. */
   negatable?: boolean;
   choices?: string[];
+  /** A string flag that may be given more than once: its values are collected in order (a string[]). */
+  repeatable?: boolean;
   /** Other long names for the same flag (semtools' clap aliases: --context, --threshold). */
   aliases?: string[];
 }
@@ -47,6 +49,8 @@ export const FLAGS: FlagDef[] = [
   { name: 'idle-timeout', kind: 'number', value: 'SECONDS', help: 'simgrep serve: stop after SECONDS without a request (default 1800; 0 = never)' },
   { name: 'cluster', kind: 'string', value: 'URL', help: 'Search on the workers of a cluster: its Redis, redis://host:6379 or rediss://:PASSWORD@host (also SIMGREP_CLUSTER); with simgrep index, build the index on them; with simgrep worker, the cluster to serve' },
   { name: 'cluster-timeout', kind: 'number', value: 'SECONDS', help: 'With --cluster: give up when no worker has been listening for SECONDS (default 30)' },
+  { name: 'allow', kind: 'string', repeatable: true, value: 'PATH|URI', help: 'simgrep worker: let jobs read (and index jobs write) only under this directory or s3://, az://, gs://, https:// prefix; repeatable' },
+  { name: 'allow-any-path', kind: 'bool', help: 'simgrep worker: let jobs read and write anything this machine can (whoever writes to the Redis then can)' },
   { name: 'shard-size', kind: 'size', value: 'SIZE', help: 'With --cluster: bytes of files per shard (default 16M)' },
   { name: 'state', kind: 'string', value: 'JSON', help: 'simgrep run: initial state as a JSON object (over the workflow\'s initial_state)' },
   { name: 'state-file', kind: 'string', value: 'FILE', help: 'simgrep run: initial state from a JSON file' },
@@ -77,7 +81,7 @@ export const SEMTOOLS_FLAGS: FlagDef[] = [
   { name: 'version', short: 'V', kind: 'bool', help: 'Print version' },
 ];
 
-export type ParsedFlags = Record<string, string | number | boolean | undefined>;
+export type ParsedFlags = Record<string, string | string[] | number | boolean | undefined>;
 
 export interface ParsedArgs { flags: ParsedFlags; positionals: string[] }
 
@@ -114,7 +118,8 @@ export function parseArgs(argv: string[], table: readonly FlagDef[] = FLAGS, pro
     }
     const raw = inline ?? argv[++i];
     if (raw === undefined) throw new SimgrepError('BAD_FLAG', `--${def.name} needs a value (${def.value})`);
-    flags[def.name] = convert(def, raw);
+    const value = convert(def, raw);
+    flags[def.name] = def.repeatable ? [...((flags[def.name] as string[] | undefined) ?? []), value as string] : value;
   }
   return { flags, positionals };
 }
@@ -192,7 +197,7 @@ export function helpText(version: string): string {
     '       simgrep workspace use|status|list|prune|rm [NAME] [--json]',
     '       simgrep search [OPTIONS] <QUERY> <FILE>...                  semtools 3.x\'s search: its flags, output and exit codes',
     '       simgrep serve [-w NAME | --index-dir DIR | PATH...]          keep a workspace loaded: searches of it answer in milliseconds',
-    '       simgrep worker --cluster redis://host:6379 [-J N]            serve cluster searches and index builds (see --cluster)',
+    '       simgrep worker --cluster redis://host:6379 --allow DIR|URI [-J N]  serve cluster searches and index builds (see --cluster, --allow)',
     '       (to search for the word "index", "workspace", "search" or "serve", put -- before the query)',
     '',
     'PATH may be a file, a directory (searched recursively), a quoted glob, - (standard input), or a URI:',

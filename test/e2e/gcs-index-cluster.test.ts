@@ -89,7 +89,7 @@ describe('gs:// roots', () => {
   }, 180_000);
 
   it('a cluster search of a gs:// prefix answers as one machine; workers read with their own endpoint, never the job\'s', async () => {
-    for (let i = 0; i < 2; i++) workers.push(await startWorker(redis.url, { env, args: at(gcs) }));
+    for (let i = 0; i < 2; i++) workers.push(await startWorker(redis.url, { allow: [home, 'gs://tree/'], env, args: at(gcs) }));
     for (const q of QUERIES) {
       const one = await runCli([...q, uri, ...at(gcs)], { env });
       const before = { gcs: gcs.requests.length, other: other.requests.length };
@@ -104,7 +104,7 @@ describe('gs:// roots', () => {
   }, 180_000);
 
   it('a workspace index of a gs:// prefix built on the cluster answers as a scan', async () => {
-    if (workers.length === 0) workers.push(await startWorker(redis.url, { env, args: at(gcs) }));
+    if (workers.length === 0) workers.push(await startWorker(redis.url, { allow: [home, 'gs://tree/'], env, args: at(gcs) }));
     const dir = path.join(home, 'idx-cluster');
     const built = await runCli(['index', uri, ...at(gcs), '--index-dir', dir, '--cluster', redis.url, '--shard-size', '32K'], { env });
     expect(built.code, built.stderr).toBe(0);

@@ -37,12 +37,16 @@ const positional = fc.oneof(fc.string({ maxLength: 10 }).filter((s) => !s.starts
 
 // simgrep's own table, and the semtools personality's (with its clap aliases: --context, --threshold).
 describe.each([['FLAGS', FLAGS], ['SEMTOOLS_FLAGS', SEMTOOLS_FLAGS]] as const)('flag parsing (property): %s', (_name, table) => {
-  it('valid flags in any form, mixed with positionals, parse to their values; the last one wins', () => {
+  it('valid flags in any form, mixed with positionals, parse to their values; the last one wins (a repeatable one collects them all, in order)', () => {
     fc.assert(fc.property(fc.array(fc.oneof(occurrence(table), positional), { maxLength: 8 }), fc.array(fc.string({ maxLength: 6 }), { maxLength: 3 }), (items, afterDashes) => {
       const argv = [...items.flatMap((it) => (typeof it === 'string' ? [it] : it.words)), '--', ...afterDashes];
       const flags: Record<string, unknown> = {};
       const positionals: string[] = [];
-      for (const it of items) if (typeof it === 'string') positionals.push(it); else flags[it.name] = it.value;
+      for (const it of items) {
+        if (typeof it === 'string') positionals.push(it);
+        else if (table.find((f) => f.name === it.name)!.repeatable) flags[it.name] = [...((flags[it.name] as unknown[] | undefined) ?? []), it.value];
+        else flags[it.name] = it.value;
+      }
       expect(parseArgs(argv, table)).toEqual({ flags, positionals: [...positionals, ...afterDashes] });
     }), { numRuns: 400 });
   });
