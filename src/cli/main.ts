@@ -6,6 +6,8 @@ import { createJsonPrinter } from '../output/json.js';
 import { createJsonlPrinter } from '../output/jsonl.js';
 import type { Printer } from '../output/printer.js';
 import { createTextPrinter } from '../output/text.js';
+import { budgetedJson, budgetedJsonl } from '../output/budgeted.js';
+import { limitPerFile, PER_FILE_OVERFETCH } from '../output/per-file.js';
 import type { SearchMode, SearchResponse } from '../searcher.js';
 import type { EmbedderKind } from '../types.js';
 import { helpText, parseArgs, type ParsedFlags } from './flags.js';
@@ -57,6 +59,8 @@ async function main(argv: string[]): Promise<number> {
     throw new SimgrepError('BAD_FLAG', 'no PATH given and nothing piped on stdin; e.g. simgrep "retry failed uploads" ./src');
   }
   if (flags.json && flags.jsonl) throw new SimgrepError('BAD_FLAG', 'choose one of --json and --jsonl');
+  checkAnswerFlags(flags);
+  const perFile = flags['per-file'] as number | undefined;
 
   const progress = createProgress(process.stderr);
   const engine = {
@@ -77,7 +81,8 @@ async function main(argv: string[]): Promise<number> {
     query,
     mode: flags.mode as SearchMode | undefined,
     paths,
-    topK: flags['top-k'] as number | undefined,
+    // With --per-file, more candidates are ranked so that K remain once each file keeps its best N.
+    topK: perFile !== undefined && wantedK(flags) !== Infinity ? wantedK(flags) * PER_FILE_OVERFETCH : flags['top-k'] as number | undefined,
     maxDistance: flags['max-distance'] as number | undefined,
     nLines: flags['n-lines'] as number | undefined,
     ignoreCase: flags['ignore-case'] === true,
@@ -126,16 +131,36 @@ async function main(argv: string[]): Promise<number> {
 /** Prints warnings and results (before the worker pool is closed), and returns the exit code. */
 function report(response: SearchResponse, flags: ParsedFlags, serverPid?: number): number {
   for (const w of response.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
-  const printer = pickPrinter(flags);
-  for (const r of response.results) printer.result(r);
-  printer.end?.();
+  const perFile = flags['per-file'] as number | undefined;
+  const results = perFile === undefined ? response.results : limitPerFile(response.results, perFile).slice(0, wantedK(flags));
+  const maxTokens = flags['max-tokens'] as number | undefined;
+  if (maxTokens !== undefined) {
+    process.stdout.write(flags.json ? budgetedJson(results, maxTokens) : budgetedJsonl(results, maxTokens));
+  } else {
+    const printer = pickPrinter(flags);
+    for (const r of results) printer.result(r);
+    printer.end?.();
+  }
   if (response.results.length === 0 && response.closestMiss && !flags.json && !flags.jsonl) {
     const c = response.closestMiss;
     process.stderr.write(`simgrep: no line is closer than --max-distance ${flags['max-distance']}; the closest was ${c.filename}:${c.match_line + 1} (distance ${c.distance.toFixed(4)})\n`);
   }
   if (flags.stats) process.stderr.write(statsLine(response.stats, serverPid));
   if (response.stats.errors > 0) return 2;
-  return response.results.length > 0 ? 0 : 1;
+  return results.length > 0 ? 0 : 1;
+}
+
+/** The results the user asked for: --top-k, else 3, else (with --max-distance alone) all. */
+function wantedK(flags: ParsedFlags): number {
+  return (flags['top-k'] as number | undefined) ?? (flags['max-distance'] !== undefined ? Infinity : 3);
+}
+
+function checkAnswerFlags(flags: ParsedFlags): void {
+  const maxTokens = flags['max-tokens'];
+  if (maxTokens !== undefined && !flags.json && !flags.jsonl) throw new SimgrepError('BAD_FLAG', '--max-tokens caps a JSON answer: add --json or --jsonl');
+  if (maxTokens !== undefined && (maxTokens as number) < 50) throw new SimgrepError('BAD_FLAG', `--max-tokens must be at least 50 (got ${maxTokens})`);
+  const perFile = flags['per-file'];
+  if (perFile !== undefined && (perFile as number) < 1) throw new SimgrepError('BAD_FLAG', `--per-file must be a whole number >= 1 (got ${perFile})`);
 }
 
 function statsLine(s: SearchResponse['stats'], serverPid?: number): string {
