@@ -26,9 +26,15 @@ export function parseLexicon(text: string, source = 'lexicon'): Lexicon {
   const docs = Number(DOCS_LINE.exec(text)?.[1] ?? 0);
   if (!(docs > 0)) throw new SimgrepError('INTERNAL', `${source}: missing "#docs<TAB>N" header`);
   const known = new Map<string, number>();
+  // A few terms are looked up in the text itself; a query with many (a pasted file) parses the whole
+  // lexicon once instead, so lookups cost the same however long the query is.
+  let misses = 0;
+  let all: Map<string, number> | null = null;
   const df = (term: string): number => {
+    if (all) return all.get(term) ?? 0;
     let n = known.get(term);
     if (n === undefined) {
+      if (++misses > WHOLE_LEXICON_AFTER) { all = parseAll(text); return all.get(term) ?? 0; }
       const hit = text.startsWith(`${term}\t`) ? 0 : text.indexOf(`\n${term}\t`);
       const at = hit <= 0 ? hit : hit + 1;
       n = at < 0 ? 0 : Number(text.slice(at + term.length + 1, lineEnd(text, at)));
@@ -37,6 +43,23 @@ export function parseLexicon(text: string, source = 'lexicon'): Lexicon {
     return n;
   };
   return { docs, df: (term) => (term.includes('\n') || term.includes('\t') || term.startsWith('#') ? 0 : df(term)) };
+}
+
+/** Lookups in the text before the whole lexicon is parsed into a map (each lookup scans up to 1.4 MB). */
+const WHOLE_LEXICON_AFTER = 64;
+
+function parseAll(text: string): Map<string, number> {
+  const all = new Map<string, number>();
+  let at = 0;
+  while (at < text.length) {
+    const end = lineEnd(text, at);
+    const tab = text.indexOf('\t', at);
+    const key = tab > at && tab < end ? text.slice(at, tab) : '';
+    // The first line of a term counts, as the search in the text finds it.
+    if (key !== '' && !all.has(key)) all.set(key, Number(text.slice(tab + 1, end)));
+    at = end + 1;
+  }
+  return all;
 }
 
 function lineEnd(text: string, at: number): number {
