@@ -13,6 +13,7 @@ import type { Executor } from './pool.js';
 import { SEARCH_MODES, type SearchMode } from './types.js';
 import { bundledLexicon } from './rank/lexical/lexicon.js';
 import { buildRankPlan } from './rank/plan.js';
+import { searchLike, type LikeTarget } from './rank/related.js';
 import { mergeHits, resultsPerHit, hitToResult, type SearchResult } from './rank/windows.js';
 import { createContentSource } from './sources/content.js';
 import type { RemoteOptions } from './sources/remote/options.js';
@@ -51,7 +52,13 @@ export interface ClusterSearchContext {
 export { SEARCH_MODES, type SearchMode } from './types.js';
 
 export interface SearchOptions {
+  /** What to look for; ignored (pass '') with `like`. */
   query: string;
+  /**
+   * Find code like the chunk at this file and 1-based line (the chunk, cut where the ranker cuts them,
+   * is the query) and leave that chunk out of the answer.
+   */
+  like?: LikeTarget;
   /** Ranking mode (default 'hybrid'). */
   mode?: SearchMode;
   paths?: string[];
@@ -196,6 +203,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       return texts.length > 0 ? unitRows(v, v.length / texts.length) : v;
     },
     async search(o) {
+      if (o.like) return searchLike(o, (x) => searcher.search(x));
       validate(o);
       // The clock starts now: listing, model loading and the pool's start all count.
       const deadline = deadlineOf(o.timeoutMs);

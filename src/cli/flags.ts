@@ -24,6 +24,7 @@ export const FLAGS: FlagDef[] = [
   { name: 'ignore-case', short: 'i', kind: 'bool', help: 'Lower-case query and lines before embedding' },
   { name: 'json', kind: 'bool', help: 'Print semtools-compatible JSON ({"results":[...]}, 0-based lines)' },
   { name: 'jsonl', kind: 'bool', help: 'Print one JSON object per result per line (1-based lines)' },
+  { name: 'like', kind: 'string', value: 'PATH:LINE', help: 'Find code like the chunk at PATH:LINE (that chunk left out); then every positional is a PATH to search' },
   { name: 'max-tokens', kind: 'int', value: 'N', help: 'With --json or --jsonl: keep the answer within N tokens (estimated as characters / 4): matches turn compact (match line and enclosing definition), then are left out; a "budget" object says what was cut' },
   { name: 'per-file', kind: 'int', value: 'N', help: 'At most N results per file (1: one per file), the best of each' },
   { name: 'merge', kind: 'bool', negatable: true, help: 'Merge overlapping context windows in a file (--no-merge: one result per line)' },

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The simgrep command: parse -> run -> print -> exit code (0 hits, 1 none, 2 an error occurred).
 import './arrow-first.js';
+import path from 'node:path';
 import { SimgrepError, isSimgrepError } from '../errors.js';
 import { createJsonPrinter } from '../output/json.js';
 import { createJsonlPrinter } from '../output/jsonl.js';
@@ -49,7 +50,8 @@ async function main(argv: string[]): Promise<number> {
   if (flags.version) { process.stdout.write(`simgrep ${version}\n`); return 0; }
   const command = argv.indexOf('--') < 0 || argv.indexOf(positionals[0]) < argv.indexOf('--') ? COMMANDS[positionals[0]] : undefined;
   if (command) return (await command())(flags, positionals.slice(1));
-  const [query, ...named] = positionals;
+  const like = typeof flags.like === 'string' ? parseLike(flags.like) : undefined;
+  const [query, ...named] = like ? ['', ...positionals] : positionals;
   if (query === undefined) throw new SimgrepError('BAD_QUERY', 'missing QUERY; usage: simgrep [OPTIONS] <QUERY> [PATH]... (simgrep --help)');
   // "-" is standard input, as in grep (once, wherever it stands among the paths).
   const paths = named.filter((p) => p !== '-');
@@ -79,6 +81,7 @@ async function main(argv: string[]): Promise<number> {
   };
   const options: WireSearchOptions = {
     query,
+    like,
     mode: flags.mode as SearchMode | undefined,
     paths,
     // With --per-file, more candidates are ranked so that K remain once each file keeps its best N.
@@ -148,6 +151,13 @@ function report(response: SearchResponse, flags: ParsedFlags, serverPid?: number
   if (flags.stats) process.stderr.write(statsLine(response.stats, serverPid));
   if (response.stats.errors > 0) return 2;
   return results.length > 0 ? 0 : 1;
+}
+
+/** --like PATH:LINE, the path made absolute (a resident server has its own working directory). */
+function parseLike(raw: string): { path: string; line: number } {
+  const m = /^(.+):(\d+)$/.exec(raw);
+  if (!m) throw new SimgrepError('BAD_FLAG', `--like needs PATH:LINE, e.g. --like src/upload.ts:42 (got "${raw}")`);
+  return { path: path.resolve(m[1]), line: Number(m[2]) };
 }
 
 /** The results the user asked for: --top-k, else 3, else (with --max-distance alone) all. */

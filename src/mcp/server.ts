@@ -1,4 +1,4 @@
-// The MCP server: tools `search`, `index` and `status` (what each is for: guide.ts), thin adapters over the workspace index. A
+// The MCP server: tools `search`, `find_related`, `index` and `status` (what each is for: guide.ts), thin adapters over the workspace index. A
 // directory's workspace is built on its first search and refreshed incrementally by every later one,
 // so repeated queries answer from the index. Every tool keeps to the root (scope.ts) and to workspaces
 // whose roots lie inside it (confined-workspaces.ts).
@@ -10,8 +10,8 @@ import type { IndexProgress } from '../workspace/build/indexer.js';
 import { limitPerFile } from '../output/per-file.js';
 import { buildAnswer } from './answer.js';
 import { createConfinedWorkspaces } from './confined-workspaces.js';
-import { INDEX_DESCRIPTION, INSTRUCTIONS, SEARCH_DESCRIPTION, STATUS_DESCRIPTION } from './guide.js';
-import { realRoot, resolveInside } from './scope.js';
+import { FIND_RELATED_DESCRIPTION, INDEX_DESCRIPTION, INSTRUCTIONS, SEARCH_DESCRIPTION, STATUS_DESCRIPTION } from './guide.js';
+import { realRoot, resolveFileInside, resolveInside } from './scope.js';
 import { boundQuery, MAX_QUERY_CHARS, narrowingShape, planOf } from './search-args.js';
 
 
@@ -70,6 +70,29 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     return buildAnswer({
       results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
       filesSearched: r.stats.files, more: results.length > plan.k, index: r.stats.index ? 'fresh' : 'scanned', notes,
+    });
+  }));
+
+  server.registerTool('find_related', {
+    title: 'Find related code',
+    description: FIND_RELATED_DESCRIPTION,
+    inputSchema: {
+      file_path: z.string().min(1).max(4096).describe('A file inside the root (relative to it), e.g. a path a search returned'),
+      line: z.number().int().min(1).describe('1-based line in it: the code around it (its 48-line chunk) is what similar code is found for'),
+      ...narrowingShape,
+    },
+    outputSchema: answerShape,
+    annotations: { title: 'Find related code', ...READ_ONLY },
+  }, async (a) => guard(async () => {
+    const file = resolveFileInside(root, a.file_path);
+    const dir = resolveInside(root, a.directory);
+    const plan = planOf(a);
+    const ws = await workspaces.forSearch(dir);
+    const r = await ws.search({ query: '', like: { path: file, line: a.line }, paths: [dir], topK: plan.fetchK, mode: plan.mode, extensions: a.extensions, nLines: plan.nLines });
+    const results = limitPerFile(r.results, a.per_file);
+    return buildAnswer({
+      results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
+      filesSearched: r.stats.files, more: results.length > plan.k, index: r.stats.index ? 'fresh' : 'scanned', notes: [],
     });
   }));
 

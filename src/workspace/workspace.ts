@@ -3,6 +3,7 @@
 // lock), index-run.ts and publish.ts (index runs), search-run.ts (searches).
 import { existsSync } from 'node:fs';
 import type { SearchOptions, SearchResponse } from '../searcher.js';
+import { searchLike } from '../rank/related.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from './build/indexer.js';
 import { indexRun } from './index-run.js';
@@ -53,20 +54,22 @@ export interface Workspace {
 export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   const ws = openWorkspace(o);
   const { name, dir, remote } = ws;
+  async function search(so: SearchOptions): Promise<SearchResponse> {
+    if (so.like) return searchLike(so, search);
+    ws.searching++;
+    try {
+      return await searchWorkspace(ws, so);
+    } finally {
+      ws.searching--;
+    }
+  }
   return {
     name,
     dir,
 
     index: (paths, io) => indexRun(ws, paths, io),
 
-    async search(so) {
-      ws.searching++;
-      try {
-        return await searchWorkspace(ws, so);
-      } finally {
-        ws.searching--;
-      }
-    },
+    search,
 
     async status() {
       const m = (await ws.meta()) ?? {};

@@ -1,7 +1,7 @@
 // simgrep mcp as a coding agent uses it (issue 30), through the MCP SDK's own client: the server's
 // instructions and tool annotations, the peers' argument names, over-long queries, one match per file,
 // and the token budget, which no answer passes (many queries, many budgets) and whose cuts are said.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -32,6 +32,9 @@ beforeAll(async () => {
   root = path.join(home.dir, 'project');
   mkdirSync(path.join(root, 'src'), { recursive: true });
   for (const t of TOPICS) for (let f = 0; f < 3; f++) writeFileSync(path.join(root, 'src', `${t}-${f}.ts`), moduleText(t, f));
+  mkdirSync(path.join(home.dir, 'outside'));
+  writeFileSync(path.join(home.dir, 'outside', 'upload-9.ts'), moduleText('upload', 9));
+  symlinkSync(path.join(home.dir, 'outside', 'upload-9.ts'), path.join(root, 'link-out.ts'));
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [cliPath, 'mcp', root, '-J', '0'],
@@ -56,6 +59,7 @@ describe('simgrep mcp for agents', () => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.search.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+    expect(byName.find_related.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
     expect(byName.status.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.index.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     for (const t of tools) expect(t.description, t.name).toMatch(/Example: \{/);
@@ -130,5 +134,40 @@ describe('simgrep mcp for agents', () => {
     const compact = r.structuredContent!.matches.filter((m) => m.compact && m.signature);
     expect(compact.length).toBeGreaterThan(0);
     for (const m of compact) expect(m.signature).toMatch(/^(export class \w+|\w+\(input, options\) \{)/);
+  });
+
+  it('find_related finds code like the chunk at a file and line, leaving that chunk out', async () => {
+    const r = await call('find_related', { file_path: 'src/upload-1.ts', line: 3, top_k: 5 });
+    expect(r.isError, r.content[0].text).toBeUndefined();
+    const paths = r.structuredContent!.matches.map((m) => path.relative(root, m.path));
+    expect(paths.length).toBe(5);
+    // The whole file is one chunk: none of it comes back; its siblings come first.
+    expect(paths).not.toContain('src/upload-1.ts');
+    expect(paths.slice(0, 2).sort()).toEqual(['src/upload-0.ts', 'src/upload-2.ts']);
+  });
+
+  it('a pasted file as the query finds its own source first', async () => {
+    for (const name of ['cache-2.ts', 'socket-0.ts', 'auth-1.ts']) {
+      const r = await call('search', { query: readFileSync(path.join(root, 'src', name), 'utf8'), top_k: 3 });
+      expect(path.basename(r.structuredContent!.matches[0].path), name).toBe(name);
+    }
+  });
+
+  // Every refusal of file_path is one message: it must not tell outside from missing.
+  it.each([
+    ['../outside/upload-9.ts', 'outside the root'], ['link-out.ts', 'a symlink out'], ['src', 'a directory'], ['src/nope.ts', 'a missing file'],
+  ])('find_related refuses file_path %s (%s)', async (filePath) => {
+    const r = await call('find_related', { file_path: filePath, line: 1 });
+    expect(r.isError).toBe(true);
+    expect(r.content[0].text).toBe(`BAD_FLAG: file_path must be an existing file inside the server's root ${realpathSync(root)}; pass a path relative to the root`);
+  });
+
+  it('find_related: a line past the end or a bad argument is a readable tool error', async () => {
+    const past = await call('find_related', { file_path: 'src/auth-0.ts', line: 999 });
+    expect([past.isError, past.content[0].text]).toEqual([true, `BAD_FLAG: ${realpathSync(path.join(root, 'src', 'auth-0.ts'))} has 30 lines; line 999 is past its end`]);
+    for (const args of [{ file_path: 'src/auth-0.ts' }, { file_path: 'src/auth-0.ts', line: 0 }, { line: 3 }, { file_path: 'src/auth-0.ts', line: 2.5 }]) {
+      const r = await call('find_related', args).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
+      expect(r.isError, JSON.stringify(args)).toBe(true);
+    }
   });
 });

@@ -45,9 +45,9 @@ afterAll(async () => {
 });
 
 describe('simgrep mcp', () => {
-  it('lists search, index and status with their input and output schemas', async () => {
+  it('lists search, find_related, index and status with their input and output schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['index', 'search', 'status']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['find_related', 'index', 'search', 'status']);
     const search = tools.find((t) => t.name === 'search')!;
     expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(['directory', 'extensions', 'k', 'max_tokens', 'mode', 'n_lines', 'per_file', 'query', 'show_preview', 'top_k']);
     expect(search.inputSchema.required).toEqual(['query']);
