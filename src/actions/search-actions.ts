@@ -87,3 +87,19 @@ export async function searchSemanticContent(engine: ActionEngine, _state: unknow
   const r = await engine.searcher.searchContent({ ...o, content });
   return { results: r.results.map(semanticResult), success: true, query: o.query, lines_searched: r.stats.lines };
 }
+
+/** search.related: code like the chunk at `file`:`line` (that chunk left out), in `paths`. */
+export async function searchRelated(engine: ActionEngine, _state: unknown, p: Params) {
+  const file = str(p, 'file', { required: true })!;
+  const line = int(p, 'line', { min: 1 });
+  if (line === undefined) return fail('invalid_argument', 'parameter line is required: the 1-based line of file whose code to find the like of');
+  const given = strList(p, 'paths');
+  const paths = given && given.length > 0 ? given : [path.dirname(file)];
+  const r = await searchPaths(engine, {
+    query: '', like: { path: file, line }, paths, mode: oneOf<SearchMode>(p, 'mode', SEARCH_MODES, 'hybrid'),
+    topK: int(p, 'top_k', { fallback: 10, min: 1 }), nLines: int(p, 'n_lines', { fallback: 3, min: 0 }), extensions: strList(p, 'extensions'),
+  });
+  const missing = unusable(r);
+  if (missing) return missing;
+  return { results: r.results.map(semanticResult), success: true, file, line, files_searched: r.stats.files };
+}
