@@ -39,7 +39,7 @@ const answerShape = {
   count: z.number().int(),
   files_searched: z.number().int(),
   truncated: z.boolean().describe('more matches existed than came back'),
-  index: z.enum(['fresh', 'building', 'scanned']).describe('fresh: the index answered; scanned: files were read directly'),
+  index: z.enum(['fresh', 'building', 'scanned']).describe('fresh: the index answered; building: files were read while the index is first built; scanned: files were read directly'),
   notes: z.array(z.string()),
   budget: z.object({ max_tokens: z.number().int(), used_tokens: z.number().int(), compacted: z.number().int(), dropped: z.number().int() }),
 };
@@ -65,11 +65,12 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     const plan = planOf(a);
     const { query, notes } = boundQuery(a.query);
     const ws = await workspaces.forSearch(dir);
-    const r = await ws.search({ query, paths: [dir], topK: plan.fetchK, mode: plan.mode, extensions: a.extensions, nLines: plan.nLines });
+    if (!ws) notes.push(BUILDING_NOTE);
+    const r = await (ws ?? o.engine.searcher).search({ query, paths: [dir], topK: plan.fetchK, mode: plan.mode, extensions: a.extensions, nLines: plan.nLines });
     const results = limitPerFile(r.results, a.per_file);
     return buildAnswer({
       results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: results.length > plan.k, index: r.stats.index ? 'fresh' : 'scanned', notes,
+      filesSearched: r.stats.files, more: results.length > plan.k, index: freshness(ws, r), notes,
     });
   }));
 
@@ -88,11 +89,11 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     const dir = resolveInside(root, a.directory);
     const plan = planOf(a);
     const ws = await workspaces.forSearch(dir);
-    const r = await ws.search({ query: '', like: { path: file, line: a.line }, paths: [dir], topK: plan.fetchK, mode: plan.mode, extensions: a.extensions, nLines: plan.nLines });
+    const r = await (ws ?? o.engine.searcher).search({ query: '', like: { path: file, line: a.line }, paths: [dir], topK: plan.fetchK, mode: plan.mode, extensions: a.extensions, nLines: plan.nLines });
     const results = limitPerFile(r.results, a.per_file);
     return buildAnswer({
       results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: results.length > plan.k, index: r.stats.index ? 'fresh' : 'scanned', notes: [],
+      filesSearched: r.stats.files, more: results.length > plan.k, index: freshness(ws, r), notes: ws ? [] : [BUILDING_NOTE],
     });
   }));
 
@@ -133,6 +134,13 @@ export function createMcpServer(o: McpServerOptions): McpServer {
   }));
 
   return server;
+}
+
+const BUILDING_NOTE = 'the index of this directory is being built in the background; this answer comes from reading the files (the same matches, found more slowly)';
+
+/** Where an answer came from: the index, a scan while the index builds, or a scan (the index could not answer). */
+function freshness(ws: unknown, r: { stats: { index?: unknown } }): 'fresh' | 'building' | 'scanned' {
+  return !ws ? 'building' : r.stats.index ? 'fresh' : 'scanned';
 }
 
 /** A failure is a tool error the client can read (isError), never a crash or a line on stdout. */

@@ -67,6 +67,19 @@ describe('simgrep mcp for agents', () => {
     expect([props.top_k.minimum, props.top_k.maximum, props.max_tokens.minimum, props.n_lines.maximum]).toEqual([1, 50, 200, 20]);
   });
 
+  it('the first search of a cold root answers from a scan while the index builds; later answers come from the index, the same', async () => {
+    const first = await call('search', { query: 'retry the upload', k: 5 });
+    expect(first.structuredContent!.index).toBe('building');
+    expect(first.structuredContent!.notes[0]).toMatch(/^the index of this directory is being built in the background/);
+    let later = first;
+    for (let i = 0; i < 600 && later.structuredContent!.index !== 'fresh'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      later = await call('search', { query: 'retry the upload', k: 5 });
+    }
+    expect(later.structuredContent!.index).toBe('fresh');
+    expect(later.structuredContent!.matches).toEqual(first.structuredContent!.matches);
+  });
+
   it('top_k is k, and mode bm25 is lexical', async () => {
     const a = await call('search', { query: 'retry the upload', top_k: 2 });
     const b = await call('search', { query: 'retry the upload', k: 2 });

@@ -18,6 +18,16 @@ const protocolErrors: Error[] = [];
 type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown> };
 const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<ToolResult>;
 
+/** The root's status once its background index build has finished (polled; at most 60 s). */
+async function waitIndexed(): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 600; i++) {
+    const s = (await call('status', {})).structuredContent!;
+    if (s.indexed) return s;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the background index build did not finish in 60 s');
+}
+
 beforeAll(async () => {
   home = isolatedHome('simgrep-mcp-');
   root = path.join(home.dir, 'project');
@@ -59,17 +69,20 @@ describe('simgrep mcp', () => {
     expect(r.structuredContent).toEqual({ directory: root, indexed: false, workspace: null, files: 0, chunks: 0, lines: 0, model: null, updated: null });
   });
 
-  it('search builds the index on first use and answers with structured matches and a text rendering', async () => {
+  it('the first search answers at once from a scan while the index builds in the background, then from the index', async () => {
     const r = await call('search', { query: 'retry the upload with backoff', k: 1, n_lines: 0 });
     expect(r.isError).toBeUndefined();
     expect(r.structuredContent).toEqual({
       matches: [{ path: path.join(root, 'src', 'upload.ts'), start_line: 1, end_line: 1, match_line: 1, score: expect.any(Number), code: 'export function retryUpload(file) {' }],
-      count: 1, files_searched: 3, truncated: true, index: 'fresh', notes: [],
+      count: 1, files_searched: 3, truncated: true, index: 'building', notes: [expect.stringMatching(/^the index of this directory is being built in the background/)],
       budget: { max_tokens: 4000, used_tokens: expect.any(Number), compacted: 0, dropped: 0 },
     });
     expect(r.content[0].text).toMatch(new RegExp(`^${path.join(root, 'src', 'upload.ts')}:1-1 \\(score \\d\\.\\d{3}\\)\\nexport function retryUpload`));
-    const status = await call('status', {});
-    expect(status.structuredContent).toMatchObject({ indexed: true, files: 3 });
+    const status = await waitIndexed();
+    expect(status).toMatchObject({ indexed: true, files: 3 });
+    const again = await call('search', { query: 'retry the upload with backoff', k: 1, n_lines: 0 });
+    expect(again.structuredContent?.index).toBe('fresh');
+    expect(again.structuredContent?.matches).toEqual((r.structuredContent as { matches: unknown }).matches);
   });
 
   it('index reports progress notifications and a summary', async () => {
