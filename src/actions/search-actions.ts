@@ -74,7 +74,7 @@ export async function searchSemantic(engine: ActionEngine, _state: unknown, p: P
   const recursive = bool(p, 'recursive', true);
   const given = strList(p, 'paths', { required: true })!;
   const paths = recursive ? given : await topLevelOnly(given);
-  const r = await searchPaths(engine, { ...o, paths, recursive, extensions: strList(p, 'extensions') });
+  const r = await searchPaths(engine, { ...o, paths, recursive, extensions: strList(p, 'extensions'), types: strList(p, 'types') });
   const missing = unusable(r);
   if (missing) return missing;
   return { results: r.results.map(semanticResult), success: true, query: o.query, files_searched: r.stats.files };
@@ -97,7 +97,7 @@ export async function searchRelated(engine: ActionEngine, _state: unknown, p: Pa
   const paths = given && given.length > 0 ? given : [path.dirname(file)];
   const r = await searchPaths(engine, {
     query: '', like: { path: file, line }, paths, mode: oneOf<SearchMode>(p, 'mode', SEARCH_MODES, 'hybrid'),
-    topK: int(p, 'top_k', { fallback: 10, min: 1 }), nLines: int(p, 'n_lines', { fallback: 3, min: 0 }), extensions: strList(p, 'extensions'),
+    topK: int(p, 'top_k', { fallback: 10, min: 1 }), nLines: int(p, 'n_lines', { fallback: 3, min: 0 }), extensions: strList(p, 'extensions'), types: strList(p, 'types'),
   });
   const missing = unusable(r);
   if (missing) return missing;

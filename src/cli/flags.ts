@@ -33,6 +33,8 @@ export const FLAGS: FlagDef[] = [
   { name: 'hidden', kind: 'bool', help: 'Search hidden files and directories' },
   { name: 'follow', short: 'L', kind: 'bool', help: 'Follow symbolic links in directory walks (loops are detected and reported)' },
   { name: 'ext', kind: 'string', value: 'LIST', help: 'Only files with these extensions, e.g. --ext .py,.md' },
+  { name: 'type', short: 't', kind: 'string', value: 'LIST', help: 'Only files of these types (ripgrep\'s names: ts, py, rust, go, md, ...), e.g. -t ts,md; with --ext, files of either' },
+  { name: 'files-with-matches', short: 'l', kind: 'bool', help: 'Print only the paths of the files with results, best first, one per line' },
   { name: 'max-filesize', kind: 'size', value: 'SIZE', help: 'Skip files larger than SIZE (e.g. 10M, 1G)' },
   { name: 'timeout', kind: 'number', value: 'SECONDS', help: 'Stop after SECONDS and print the results found so far (exit 2; a stuck server or pipe never hangs the run)' },
   { name: 's3-endpoint', kind: 'string', value: 'URL', help: 'S3-compatible endpoint for s3:// paths, e.g. http://127.0.0.1:9000 (also AWS_ENDPOINT_URL)' },

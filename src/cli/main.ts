@@ -90,6 +90,7 @@ async function main(argv: string[]): Promise<number> {
     nLines: flags['n-lines'] as number | undefined,
     ignoreCase: flags['ignore-case'] === true,
     extensions: typeof flags.ext === 'string' ? flags.ext.split(',').filter(Boolean) : undefined,
+    types: typeof flags.type === 'string' ? flags.type.split(',').filter(Boolean) : undefined,
     recursive: flags.recursive !== false,
     hidden: flags.hidden === true,
     noIgnore: flags.ignore === false,
@@ -137,7 +138,9 @@ function report(response: SearchResponse, flags: ParsedFlags, serverPid?: number
   const perFile = flags['per-file'] as number | undefined;
   const results = perFile === undefined ? response.results : limitPerFile(response.results, perFile).slice(0, wantedK(flags));
   const maxTokens = flags['max-tokens'] as number | undefined;
-  if (maxTokens !== undefined) {
+  if (flags['files-with-matches']) {
+    process.stdout.write([...new Set(results.map((r) => r.filename))].map((f) => `${f}\n`).join(''));
+  } else if (maxTokens !== undefined) {
     process.stdout.write(flags.json ? budgetedJson(results, maxTokens) : budgetedJsonl(results, maxTokens));
   } else {
     const printer = pickPrinter(flags);
@@ -169,6 +172,7 @@ function checkAnswerFlags(flags: ParsedFlags): void {
   const maxTokens = flags['max-tokens'];
   if (maxTokens !== undefined && !flags.json && !flags.jsonl) throw new SimgrepError('BAD_FLAG', '--max-tokens caps a JSON answer: add --json or --jsonl');
   if (maxTokens !== undefined && (maxTokens as number) < 50) throw new SimgrepError('BAD_FLAG', `--max-tokens must be at least 50 (got ${maxTokens})`);
+  if (flags['files-with-matches'] && (flags.json || flags.jsonl)) throw new SimgrepError('BAD_FLAG', 'choose one of -l/--files-with-matches and --json/--jsonl');
   const perFile = flags['per-file'];
   if (perFile !== undefined && (perFile as number) < 1) throw new SimgrepError('BAD_FLAG', `--per-file must be a whole number >= 1 (got ${perFile})`);
 }

@@ -2,6 +2,7 @@
 // the peers' names are accepted where they mean the same (top_k beside k, mode "bm25" for lexical).
 import { z } from 'zod';
 import { PER_FILE_OVERFETCH } from '../output/per-file.js';
+import { FILE_TYPES } from '../sources/file-types.js';
 import { SEARCH_MODES, type SearchMode } from '../types.js';
 import { DEFAULT_MAX_TOKENS } from './answer.js';
 
@@ -17,6 +18,7 @@ export const narrowingShape = {
   k: z.number().int().min(1).max(MAX_K).optional().describe('Same as top_k (older name)'),
   mode: z.enum([...SEARCH_MODES, 'bm25']).optional().describe('hybrid (default: words + meaning), semantic (meaning only), lexical or bm25 (words only), line (each line alone)'),
   extensions: z.array(z.string().min(1).max(32)).max(50).optional().describe('Only files with these extensions, e.g. [".py", ".md"]'),
+  types: z.array(z.enum(Object.keys(FILE_TYPES) as [string, ...string[]])).max(30).optional().describe('Only files of these types (ripgrep\'s names), e.g. ["ts", "py"]; with extensions, files of either'),
   n_lines: z.number().int().min(0).max(20).optional().describe('Context lines around each match (default 3)'),
   per_file: z.number().int().min(1).max(MAX_K).optional().describe('At most this many matches per file (1: one per file, to survey files)'),
   max_tokens: z.number().int().min(MIN_MAX_TOKENS).max(MAX_MAX_TOKENS).optional()

@@ -66,7 +66,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     const { query, notes } = boundQuery(a.query);
     const ws = await workspaces.forSearch(dir);
     if (!ws) notes.push(BUILDING_NOTE);
-    const r = await (ws ?? o.engine.searcher).search({ query, paths: [dir], topK: plan.fetchK, mode: plan.mode, extensions: a.extensions, nLines: plan.nLines });
+    const r = await (ws ?? o.engine.searcher).search({ query, paths: [dir], topK: plan.fetchK, mode: plan.mode, extensions: a.extensions, types: a.types, nLines: plan.nLines });
     const results = limitPerFile(r.results, a.per_file);
     return buildAnswer({
       results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
@@ -89,7 +89,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     const dir = resolveInside(root, a.directory);
     const plan = planOf(a);
     const ws = await workspaces.forSearch(dir);
-    const r = await (ws ?? o.engine.searcher).search({ query: '', like: { path: file, line: a.line }, paths: [dir], topK: plan.fetchK, mode: plan.mode, extensions: a.extensions, nLines: plan.nLines });
+    const r = await (ws ?? o.engine.searcher).search({ query: '', like: { path: file, line: a.line }, paths: [dir], topK: plan.fetchK, mode: plan.mode, extensions: a.extensions, types: a.types, nLines: plan.nLines });
     const results = limitPerFile(r.results, a.per_file);
     return buildAnswer({
       results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,

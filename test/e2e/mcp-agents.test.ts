@@ -183,4 +183,12 @@ describe('simgrep mcp for agents', () => {
       expect(r.isError, JSON.stringify(args)).toBe(true);
     }
   });
+
+  it('types narrows to ripgrep type names; an unknown one is a readable tool error', async () => {
+    writeFileSync(path.join(root, 'notes.md'), 'How uploads are retried: with backoff.\n');
+    const md = await call('search', { query: 'how are uploads retried', types: ['md'], k: 5 });
+    expect(md.structuredContent!.matches.map((m) => path.basename(m.path))).toEqual(['notes.md']);
+    const bad = await call('search', { query: 'retry', types: ['cobol'] });
+    expect(bad.isError).toBe(true);
+  });
 });

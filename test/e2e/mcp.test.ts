@@ -18,12 +18,12 @@ const protocolErrors: Error[] = [];
 type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown> };
 const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<ToolResult>;
 
-/** The root's status once its background index build has finished (polled; at most 60 s). */
-async function waitIndexed(): Promise<Record<string, unknown>> {
+/** A search's answer once the root's background index build has finished and the index answers (polled; at most 60 s). */
+async function searchWhenFresh(args: Record<string, unknown>): Promise<ToolResult> {
   for (let i = 0; i < 600; i++) {
-    const s = (await call('status', {})).structuredContent!;
-    if (s.indexed) return s;
-    await new Promise((r) => setTimeout(r, 100));
+    const r = await call('search', args);
+    if (r.structuredContent?.index === 'fresh') return r;
+    await new Promise((res) => setTimeout(res, 100));
   }
   throw new Error('the background index build did not finish in 60 s');
 }
@@ -59,7 +59,7 @@ describe('simgrep mcp', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['find_related', 'index', 'search', 'status']);
     const search = tools.find((t) => t.name === 'search')!;
-    expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(['directory', 'extensions', 'k', 'max_tokens', 'mode', 'n_lines', 'per_file', 'query', 'show_preview', 'top_k']);
+    expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(['directory', 'extensions', 'k', 'max_tokens', 'mode', 'n_lines', 'per_file', 'query', 'show_preview', 'top_k', 'types']);
     expect(search.inputSchema.required).toEqual(['query']);
     expect(Object.keys(search.outputSchema?.properties ?? {}).sort()).toEqual(['budget', 'count', 'files_searched', 'index', 'matches', 'notes', 'truncated']);
   });
@@ -78,10 +78,8 @@ describe('simgrep mcp', () => {
       budget: { max_tokens: 4000, used_tokens: expect.any(Number), compacted: 0, dropped: 0 },
     });
     expect(r.content[0].text).toMatch(new RegExp(`^${path.join(root, 'src', 'upload.ts')}:1-1 \\(score \\d\\.\\d{3}\\)\\nexport function retryUpload`));
-    const status = await waitIndexed();
-    expect(status).toMatchObject({ indexed: true, files: 3 });
-    const again = await call('search', { query: 'retry the upload with backoff', k: 1, n_lines: 0 });
-    expect(again.structuredContent?.index).toBe('fresh');
+    const again = await searchWhenFresh({ query: 'retry the upload with backoff', k: 1, n_lines: 0 });
+    expect((await call('status', {})).structuredContent).toMatchObject({ indexed: true, files: 3 });
     expect(again.structuredContent?.matches).toEqual((r.structuredContent as { matches: unknown }).matches);
   });
 

@@ -115,3 +115,12 @@ describe('search.related', () => {
     expect(noLine).toMatchObject({ success: false, error_type: 'invalid_argument' });
   });
 });
+
+describe('types', () => {
+  it('search.semantic keeps files of the named ripgrep types', async () => {
+    const r = await actions['search.semantic']({}, { query: 'run a database query', paths: [docs], types: ['py'], top_k: 5 });
+    expect((r.results as { filename: string }[]).map((x) => path.relative(docs, x.filename))).toEqual(['sub/db.py']);
+    const bad = await actions['search.semantic']({}, { query: 'retry', paths: [docs], types: ['cobol'] });
+    expect(bad).toMatchObject({ success: false, error_type: 'invalid_argument' });
+  });
+});
