@@ -18,6 +18,7 @@ export const ErrorCodes = {
   REMOTE_ACCESS_DENIED: 'A remote store refused access to a bucket, container or object',
   REMOTE_UNAVAILABLE: 'A remote store did not answer, timed out or failed after retries',
   REMOTE_ERROR: 'A remote store answered with an unexpected error',
+  REMOTE_CHANGED: 'A remote object changed while it was being read',
   INDEX_UNREADABLE: 'A workspace index could not be opened or read (missing, foreign or corrupt)',
   INDEX_INCOMPATIBLE: 'A workspace index was written by another model or a newer simgrep',
   INDEX_LOCKED: 'Another process is updating the workspace index',

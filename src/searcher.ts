@@ -80,7 +80,7 @@ export interface SearchOptions {
   followSymlinks?: boolean;
   /** Overall time budget: when it runs out, reading stops and the results so far are returned (with a TIMEOUT warning). */
   timeoutMs?: number;
-  /** For s3://, az:// and http(s):// paths: S3 endpoint override, timeout, retries, the env settings are read from. */
+  /** For s3://, gs://, az:// and http(s):// paths: S3 endpoint override, timeout, retries, the env settings are read from. */
   remote?: RemoteOptions;
   /** Merge overlapping windows of one file into one result (default true). */
   merge?: boolean;

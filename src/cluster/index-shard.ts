@@ -20,6 +20,8 @@ export interface IndexShardContext {
   host: string;
   attempt: number;
   signal: AbortSignal;
+  /** The worker's own gs:// endpoint (never the job's). */
+  gcsEndpoint?: string;
 }
 
 export async function runIndexShard(d: IndexShardJob, c: IndexShardContext): Promise<Extract<IndexShardResult, { staging: string }>> {
@@ -35,7 +37,7 @@ export async function runIndexShard(d: IndexShardJob, c: IndexShardContext): Pro
   try {
     const entries: Entry[] = d.entries.map((e) => ({ path: e.path, size: e.size, modifiedMs: e.modifiedMs, named: e.named }));
     const report = await updateIndex({
-      store, executor: () => executorOf(c.searcher, true), chunkLines: d.chunkLines, roots: [], remote: d.remote,
+      store, executor: () => executorOf(c.searcher, true), chunkLines: d.chunkLines, roots: [], remote: { ...d.remote, gcsEndpoint: c.gcsEndpoint },
       deleteMissing: false, entries, states: d.prev, signal: c.signal,
     });
     mark('index');

@@ -29,6 +29,11 @@ export interface ClusterWorkerOptions {
   /** How soon a shard of a worker that died is handed to another (default 30 s; $SIMGREP_CLUSTER_STALL_MS). */
   stallMs?: number;
   log: (line: string) => void;
+  /**
+   * This machine's own Cloud Storage endpoint for gs:// (simgrep worker --gcs-endpoint). Never taken from
+   * a job: whoever writes to Redis must not choose where this machine sends its access tokens.
+   */
+  gcsEndpoint?: string;
 }
 
 export interface ClusterWorker {
@@ -77,7 +82,7 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
     }, 1000);
     try {
       if (job.name === 'index') {
-        const r = await runIndexShard(d as IndexShardJob, { redis, searcher: o.searcher, worker: info.id, host: info.host, attempt: job.attemptsStarted, signal: abort.signal });
+        const r = await runIndexShard(d as IndexShardJob, { redis, searcher: o.searcher, worker: info.id, host: info.host, attempt: job.attemptsStarted, signal: abort.signal, gcsEndpoint: o.gcsEndpoint });
         if (!(await redis.exists(aliveKey(d.queryId)))) throw abortedBy(abort);
         await push(d.queryId, r);
         const s = r.stats;
@@ -85,7 +90,7 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
         return;
       }
       if (!('roots' in d)) throw new Error(`a ${job.name} job without roots`);
-      const roots = sources.get(d.queryId) ?? await sourcesForPaths(d.roots, { ...d.options, remote: d.options.remote });
+      const roots = sources.get(d.queryId) ?? await sourcesForPaths(d.roots, { ...d.options, remote: { ...d.options.remote, gcsEndpoint: o.gcsEndpoint } });
       remember(sources, d.queryId, roots);
       const shard = createShardSource({ entries: d.entries, sources: roots, roots: d.roots, cwd: d.cwd, host: info.host });
       const outcome = await search([shard], { ...d.options, sources: undefined, paths: undefined, signal: abort.signal });

@@ -20,7 +20,7 @@ export async function runWorkerCommand(flags: ParsedFlags, args: string[]): Prom
   });
   const log = (line: string) => { process.stderr.write(`simgrep worker: ${line}\n`); };
   await searcher.model(); // a broken model fails here, not on every shard
-  const worker = await startClusterWorker({ url, searcher, model, log });
+  const worker = await startClusterWorker({ url, searcher, model, log, gcsEndpoint: flags['gcs-endpoint'] as string | undefined });
   await new Promise<void>((resolve) => {
     let stopping = false;
     const stop = (signal: NodeJS.Signals) => {
