@@ -15,6 +15,8 @@ const SHAPES: Record<string, [Check, string]> = {
   extensions: [isStringArray, 'an array of strings, e.g. [".ts", ".md"]'],
   sources: [(v) => Array.isArray(v), 'an array of Source objects'],
   topK: [isNumber, 'a number'],
+  types: [isStringArray, 'an array of type names, e.g. ["ts", "py"]'],
+  like: [(v) => v === undefined || (typeof v === 'object' && v !== null && typeof (v as { path?: unknown }).path === 'string' && typeof (v as { line?: unknown }).line === 'number'), '{ path: string, line: number }'],
   maxDistance: [isNumber, 'a number'],
   nLines: [isNumber, 'a number'],
   maxFileBytes: [isNumber, 'a number of bytes'],

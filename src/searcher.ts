@@ -13,10 +13,12 @@ import type { Executor } from './pool.js';
 import { SEARCH_MODES, type SearchMode } from './types.js';
 import { bundledLexicon } from './rank/lexical/lexicon.js';
 import { buildRankPlan } from './rank/plan.js';
+import { searchLike, type LikeTarget } from './rank/related.js';
 import { mergeHits, resultsPerHit, hitToResult, type SearchResult } from './rank/windows.js';
 import { createContentSource } from './sources/content.js';
 import type { RemoteOptions } from './sources/remote/options.js';
 import { isGlob } from './sources/fs.js';
+import { extensionsWithTypes } from './sources/file-types.js';
 import { sourcesForPaths } from './sources/resolve.js';
 import { isRemoteUri } from './sources/uri.js';
 import type { Source, SourceWarning } from './sources/source.js';
@@ -51,7 +53,13 @@ export interface ClusterSearchContext {
 export { SEARCH_MODES, type SearchMode } from './types.js';
 
 export interface SearchOptions {
+  /** What to look for; ignored (pass '') with `like`. */
   query: string;
+  /**
+   * Find code like the chunk at this file and 1-based line (the chunk, cut where the ranker cuts them,
+   * is the query) and leave that chunk out of the answer.
+   */
+  like?: LikeTarget;
   /** Ranking mode (default 'hybrid'). */
   mode?: SearchMode;
   paths?: string[];
@@ -62,6 +70,8 @@ export interface SearchOptions {
   nLines?: number;
   ignoreCase?: boolean;
   extensions?: string[];
+  /** ripgrep's type names (ts, py, rust, md, ...: sources/file-types.ts): files of these types, beside `extensions`. */
+  types?: string[];
   recursive?: boolean;
   hidden?: boolean;
   noIgnore?: boolean;
@@ -203,6 +213,8 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       return texts.length > 0 ? unitRows(v, v.length / texts.length) : v;
     },
     async search(o) {
+      if (o.like) return searchLike(o, (x) => searcher.search(x));
+      if (o.types) return searcher.search(withTypes(o));
       validate(o);
       // The clock starts now: listing, model loading and the pool's start all count.
       const deadline = deadlineOf(o.timeoutMs);
@@ -290,6 +302,11 @@ export type Deadline = { signal: AbortSignal; seconds: number };
 function deadlineOf(timeoutMs: number | undefined): Deadline | null {
   if (timeoutMs === undefined) return null;
   return { signal: AbortSignal.timeout(timeoutMs), seconds: timeoutMs / 1000 };
+}
+
+/** The options with `types` turned into the extensions they mean (one table: sources/file-types.ts). */
+export function withTypes<O extends SearchOptions>(o: O): O {
+  return { ...o, extensions: extensionsWithTypes(o.extensions, o.types), types: undefined };
 }
 
 /** Checks a search's options (types and ranges): throws a SimgrepError that says what to fix. */

@@ -3,7 +3,7 @@
 import type { ActionEngine } from './engine.js';
 import { failure, fail } from './errors.js';
 import type { Params } from './params.js';
-import { searchSemantic, searchSemanticContent } from './search-actions.js';
+import { searchRelated, searchSemantic, searchSemanticContent } from './search-actions.js';
 import { semtoolsSearch } from './semtools-action.js';
 import { embeddingCreate } from './embedding-action.js';
 import { vectorIndexFiles, vectorQuery, vectorStore } from './vector-actions.js';
@@ -18,6 +18,7 @@ const IMPLS: Record<string, Impl> = {
   'semtools.search': semtoolsSearch,
   'search.semantic': searchSemantic,
   'search.semantic_content': searchSemanticContent,
+  'search.related': searchRelated,
   'search.workspace_create': workspaceCreate,
   'search.workspace_index': workspaceIndex,
   'search.workspace_search': workspaceSearch,

@@ -8,6 +8,7 @@ import { ErrorCodes, type ErrorCode } from '../errors.js';
 import type { SearchOptions, SearchResponse } from '../searcher.js';
 import { isRemoteUri } from '../sources/uri.js';
 import { SEARCH_MODES, type SearchMode } from '../searcher.js';
+import { likeChunk } from '../rank/related.js';
 import type { SearchResult } from '../rank/windows.js';
 import { distanceScale, internalMaxDistance, reportedDistance, type DistanceScale } from './distance.js';
 import type { ActionEngine } from './engine.js';
@@ -70,7 +71,7 @@ export async function searchSemantic(engine: ActionEngine, _state: unknown, p: P
   const paths = recursive ? given : await topLevelOnly(given);
   // TEA-BUILTIN-014.3: an optional `workspace` answers from that workspace (a name, or its path).
   const ws = str(p, 'workspace') !== undefined ? target(engine, { workspace: p.workspace }) : null;
-  const so = { ...o, paths, recursive, extensions: strList(p, 'extensions') };
+  const so = { ...o, paths, recursive, extensions: strList(p, 'extensions'), types: strList(p, 'types') };
   const r = ws ? await ws.search(so) : await searchPaths(engine, so);
   const missing = unusable(r);
   if (missing) return missing;
@@ -83,4 +84,23 @@ export async function searchSemanticContent(engine: ActionEngine, _state: unknow
   const { options: o, scale } = await commonSearchOptions(engine, p);
   const r = await engine.searcher.searchContent({ ...o, content });
   return { results: r.results.map((x) => semanticResult(x, scale)), success: true, query: o.query, lines_searched: r.stats.lines };
+}
+
+/** search.related: code like the chunk at `file`:`line` (that chunk left out), in `paths`. */
+export async function searchRelated(engine: ActionEngine, _state: unknown, p: Params) {
+  const file = str(p, 'file', { required: true })!;
+  const line = int(p, 'line', { min: 1 });
+  if (line === undefined) return fail('validation_error', 'parameter line is required: the 1-based line of file whose code to find the like of');
+  const given = strList(p, 'paths');
+  const paths = given && given.length > 0 ? given : [path.dirname(file)];
+  const mode = oneOf<SearchMode>(p, 'mode', SEARCH_MODES, 'hybrid');
+  // Distances on search.semantic's scale, with the chunk's own text as the query it is measured by.
+  const scale = await distanceScale(engine.searcher, (await likeChunk({ path: file, line })).query, mode, false);
+  const r = await searchPaths(engine, {
+    query: '', like: { path: file, line }, paths, mode,
+    topK: int(p, 'top_k', { fallback: 10, min: 1 }), nLines: int(p, 'n_lines', { fallback: 3, min: 0 }), extensions: strList(p, 'extensions'), types: strList(p, 'types'),
+  });
+  const missing = unusable(r);
+  if (missing) return missing;
+  return { results: r.results.map((x) => semanticResult(x, scale)), success: true, file, line, files_searched: r.stats.files };
 }

@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // The simgrep command: parse -> run -> print -> exit code (0 hits, 1 none, 2 an error occurred).
 import './arrow-first.js';
+import path from 'node:path';
 import { SimgrepError, isSimgrepError } from '../errors.js';
 import { createJsonPrinter } from '../output/json.js';
 import { createJsonlPrinter } from '../output/jsonl.js';
 import type { Printer } from '../output/printer.js';
 import { createTextPrinter } from '../output/text.js';
+import { budgetedJson, budgetedJsonl } from '../output/budgeted.js';
+import { limitPerFile, PER_FILE_OVERFETCH } from '../output/per-file.js';
 import type { SearchMode, SearchResponse } from '../searcher.js';
 import type { EmbedderKind } from '../types.js';
 import { helpText, parseArgs, type ParsedFlags } from './flags.js';
@@ -52,7 +55,8 @@ async function main(argv: string[]): Promise<number> {
   if (flags.version) { process.stdout.write(`simgrep ${version}\n`); return 0; }
   const command = argv.indexOf('--') < 0 || argv.indexOf(positionals[0]) < argv.indexOf('--') ? COMMANDS[positionals[0]] : undefined;
   if (command) return (await command())(flags, positionals.slice(1));
-  const [query, ...named] = positionals;
+  const like = typeof flags.like === 'string' ? parseLike(flags.like) : undefined;
+  const [query, ...named] = like ? ['', ...positionals] : positionals;
   if (query === undefined) throw new SimgrepError('BAD_QUERY', 'missing QUERY; usage: simgrep [OPTIONS] <QUERY> [PATH]... (simgrep --help)');
   // "-" is standard input, as in grep (once, wherever it stands among the paths).
   const paths = named.filter((p) => p !== '-');
@@ -62,6 +66,8 @@ async function main(argv: string[]): Promise<number> {
     throw new SimgrepError('BAD_FLAG', 'no PATH given and nothing piped on stdin; e.g. simgrep "retry failed uploads" ./src');
   }
   if (flags.json && flags.jsonl) throw new SimgrepError('BAD_FLAG', 'choose one of --json and --jsonl');
+  checkAnswerFlags(flags);
+  const perFile = flags['per-file'] as number | undefined;
 
   const progress = createProgress(process.stderr);
   const engine = {
@@ -80,13 +86,16 @@ async function main(argv: string[]): Promise<number> {
   };
   const options: WireSearchOptions = {
     query,
+    like,
     mode: flags.mode as SearchMode | undefined,
     paths,
-    topK: flags['top-k'] as number | undefined,
+    // With --per-file, more candidates are ranked so that K remain once each file keeps its best N.
+    topK: perFile !== undefined && wantedK(flags) !== Infinity ? wantedK(flags) * PER_FILE_OVERFETCH : flags['top-k'] as number | undefined,
     maxDistance: flags['max-distance'] as number | undefined,
     nLines: flags['n-lines'] as number | undefined,
     ignoreCase: flags['ignore-case'] === true,
     extensions: typeof flags.ext === 'string' ? flags.ext.split(',').filter(Boolean) : undefined,
+    types: typeof flags.type === 'string' ? flags.type.split(',').filter(Boolean) : undefined,
     recursive: flags.recursive !== false,
     hidden: flags.hidden === true,
     noIgnore: flags.ignore === false,
@@ -131,16 +140,46 @@ async function main(argv: string[]): Promise<number> {
 /** Prints warnings and results (before the worker pool is closed), and returns the exit code. */
 function report(response: SearchResponse, flags: ParsedFlags, serverPid?: number): number {
   for (const w of response.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
-  const printer = pickPrinter(flags);
-  for (const r of response.results) printer.result(r);
-  printer.end?.();
+  const perFile = flags['per-file'] as number | undefined;
+  const results = perFile === undefined ? response.results : limitPerFile(response.results, perFile).slice(0, wantedK(flags));
+  const maxTokens = flags['max-tokens'] as number | undefined;
+  if (flags['files-with-matches']) {
+    process.stdout.write([...new Set(results.map((r) => r.filename))].map((f) => `${f}\n`).join(''));
+  } else if (maxTokens !== undefined) {
+    process.stdout.write(flags.json ? budgetedJson(results, maxTokens) : budgetedJsonl(results, maxTokens));
+  } else {
+    const printer = pickPrinter(flags);
+    for (const r of results) printer.result(r);
+    printer.end?.();
+  }
   if (response.results.length === 0 && response.closestMiss && !flags.json && !flags.jsonl) {
     const c = response.closestMiss;
     process.stderr.write(`simgrep: no line is closer than --max-distance ${flags['max-distance']}; the closest was ${c.filename}:${c.match_line + 1} (distance ${c.distance.toFixed(4)})\n`);
   }
   if (flags.stats) process.stderr.write(statsLine(response.stats, serverPid));
   if (response.stats.errors > 0) return 2;
-  return response.results.length > 0 ? 0 : 1;
+  return results.length > 0 ? 0 : 1;
+}
+
+/** --like PATH:LINE, the path made absolute (a resident server has its own working directory). */
+function parseLike(raw: string): { path: string; line: number } {
+  const m = /^(.+):(\d+)$/.exec(raw);
+  if (!m) throw new SimgrepError('BAD_FLAG', `--like needs PATH:LINE, e.g. --like src/upload.ts:42 (got "${raw}")`);
+  return { path: path.resolve(m[1]), line: Number(m[2]) };
+}
+
+/** The results the user asked for: --top-k, else 3, else (with --max-distance alone) all. */
+function wantedK(flags: ParsedFlags): number {
+  return (flags['top-k'] as number | undefined) ?? (flags['max-distance'] !== undefined ? Infinity : 3);
+}
+
+function checkAnswerFlags(flags: ParsedFlags): void {
+  const maxTokens = flags['max-tokens'];
+  if (maxTokens !== undefined && !flags.json && !flags.jsonl) throw new SimgrepError('BAD_FLAG', '--max-tokens caps a JSON answer: add --json or --jsonl');
+  if (maxTokens !== undefined && (maxTokens as number) < 50) throw new SimgrepError('BAD_FLAG', `--max-tokens must be at least 50 (got ${maxTokens})`);
+  if (flags['files-with-matches'] && (flags.json || flags.jsonl)) throw new SimgrepError('BAD_FLAG', 'choose one of -l/--files-with-matches and --json/--jsonl');
+  const perFile = flags['per-file'];
+  if (perFile !== undefined && (perFile as number) < 1) throw new SimgrepError('BAD_FLAG', `--per-file must be a whole number >= 1 (got ${perFile})`);
 }
 
 function statsLine(s: SearchResponse['stats'], serverPid?: number): string {

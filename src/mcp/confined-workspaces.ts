@@ -1,6 +1,6 @@
 // Which workspace answers an MCP call for a directory inside the server's root: the named workspace
 // that covers it most nearly among those whose every root lies inside the root, else the directory's
-// own (named after it, built on first use). A workspace that also indexes something outside the root
+// own (named after it, built in the background on first use while searches scan). A workspace that also indexes something outside the root
 // is never searched, refreshed, re-indexed or reported by the server: an MCP client reads nothing
 // outside the root, not even a file count.
 import { existsSync } from 'node:fs';
@@ -11,8 +11,11 @@ import type { Workspace } from '../workspace/workspace.js';
 import type { Root } from './scope.js';
 
 export interface ConfinedWorkspaces {
-  /** The workspace a search of `dir` uses, built (and awaited) on first use. */
-  forSearch(dir: string): Promise<Workspace>;
+  /**
+   * The workspace a search of `dir` uses; null while its index is first being built (started in the
+   * background by the first search): the caller then answers from a scan, which gives the same answer.
+   */
+  forSearch(dir: string): Promise<Workspace | null>;
   /** The workspace an index run of `dir` updates, and the roots to index (all inside the root). */
   forIndex(dir: string): Promise<{ ws: Workspace; roots: string[] }>;
   /** The workspace that answers for `dir` when one exists, else null (not indexed yet). */
@@ -36,18 +39,23 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
   }
 
   return {
-    forSearch(dir) {
+    async forSearch(dir) {
       const c = covering(dir);
-      if (c) return Promise.resolve(c);
-      let p = building.get(dir);
-      if (!p) {
-        p = own(dir).then(({ ws, exists }) => (exists ? ws : ws.index([dir]).then(() => ws)));
-        p.catch(() => building.delete(dir));
-        building.set(dir, p);
-      }
-      return p;
+      if (c) return c;
+      if (building.has(dir)) return null;
+      // Checked before anything starts: a workspace whose roots reach out is refused, not rebuilt.
+      const { ws, exists } = await own(dir);
+      if (exists) return ws;
+      if (building.has(dir)) return null;
+      // Never make the agent wait on a cold index: it builds in the background, searches scan meanwhile.
+      const p = ws.index([dir]).then(() => ws);
+      building.set(dir, p);
+      p.then(() => building.delete(dir), () => building.delete(dir));
+      return null;
     },
     async forIndex(dir) {
+      // An index run waits for the background build of the same directory (one writer at a time).
+      await building.get(dir)?.catch(() => undefined);
       const c = covering(dir);
       if (c) {
         // Its recorded roots were checked; the index's own list is checked again (a run cut short after

@@ -43,3 +43,22 @@ export function resolveInside(root: Root, dir: string | undefined): string {
   if (!isDir) throw refusal(root);
   return real;
 }
+
+/** The one answer to every file the server will not read (outside, missing, a directory, a link out). */
+export function fileRefusal(root: Root): SimgrepError {
+  return new SimgrepError('BAD_FLAG', `file_path must be an existing file inside the server's root ${root.real}; pass a path relative to the root`);
+}
+
+/** The real path of `file` (relative to the root when relative) when it is an existing file inside the root. */
+export function resolveFileInside(root: Root, file: string): string {
+  if (file.includes('\0')) throw fileRefusal(root);
+  const wanted = path.resolve(root.real, file);
+  if (!isInside(root.real, wanted) && !isInside(root.given, wanted)) throw fileRefusal(root);
+  let real: string;
+  try { real = realpathSync(wanted); } catch { throw fileRefusal(root); }
+  if (!isInside(root.real, real)) throw fileRefusal(root);
+  let isFile = false;
+  try { isFile = statSync(real).isFile(); } catch { /* gone since: refused below */ }
+  if (!isFile) throw fileRefusal(root);
+  return real;
+}

@@ -1,4 +1,4 @@
-// The MCP server: tools `search`, `index` and `status`, thin adapters over the workspace index. A
+// The MCP server: tools `search`, `find_related`, `index` and `status` (what each is for: guide.ts), thin adapters over the workspace index. A
 // directory's workspace is built on its first search and refreshed incrementally by every later one,
 // so repeated queries answer from the index. Every tool keeps to the root (scope.ts) and to workspaces
 // whose roots lie inside it (confined-workspaces.ts).
@@ -7,13 +7,13 @@ import { z } from 'zod';
 import type { ActionEngine } from '../actions/engine.js';
 import { isSimgrepError } from '../errors.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
-import { SEARCH_MODES } from '../searcher.js';
+import { limitPerFile } from '../output/per-file.js';
+import { buildAnswer } from './answer.js';
 import { createConfinedWorkspaces } from './confined-workspaces.js';
-import { realRoot, resolveInside } from './scope.js';
+import { FIND_RELATED_DESCRIPTION, INDEX_DESCRIPTION, INSTRUCTIONS, SEARCH_DESCRIPTION, STATUS_DESCRIPTION } from './guide.js';
+import { realRoot, resolveFileInside, resolveInside } from './scope.js';
+import { boundQuery, MAX_QUERY_CHARS, narrowingShape, planOf } from './search-args.js';
 
-export const MAX_QUERY_CHARS = 1000;
-export const MAX_K = 50;
-const MAX_PREVIEW_CHARS = 2000;
 
 export interface McpServerOptions {
   engine: ActionEngine;
@@ -27,46 +27,80 @@ const matchShape = z.object({
   start_line: z.number().int().describe('1-based first line of the hunk'),
   end_line: z.number().int().describe('1-based last line of the hunk (inclusive)'),
   match_line: z.number().int().describe('1-based best-matching line'),
-  score: z.number().describe('relevance, higher is better (1 - distance)'),
-  preview: z.string().optional(),
+  score: z.number().describe('0..1, higher is better, one scale in every mode (docs/agents.md)'),
+  code: z.string().optional().describe('the hunk\'s lines (full matches)'),
+  line: z.string().optional().describe('the match line (compact matches)'),
+  signature: z.string().nullable().optional().describe('the enclosing definition (compact matches)'),
+  compact: z.literal(true).optional(),
 });
+
+const answerShape = {
+  matches: z.array(matchShape),
+  count: z.number().int(),
+  files_searched: z.number().int(),
+  truncated: z.boolean().describe('more matches existed than came back'),
+  index: z.enum(['fresh', 'building', 'scanned']).describe('fresh: the index answered; building: files were read while the index is first built; scanned: files were read directly'),
+  notes: z.array(z.string()),
+  budget: z.object({ max_tokens: z.number().int(), used_tokens: z.number().int(), compacted: z.number().int(), dropped: z.number().int() }),
+};
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 export function createMcpServer(o: McpServerOptions): McpServer {
   const root = realRoot(o.root ?? process.cwd());
-  const server = new McpServer({ name: 'simgrep', version: o.version });
+  const server = new McpServer({ name: 'simgrep', version: o.version }, { instructions: INSTRUCTIONS });
   const workspaces = createConfinedWorkspaces(o.engine, root);
 
   server.registerTool('search', {
     title: 'Semantic code search',
-    description: 'Find the lines of a directory that mean what the query says (hybrid lexical + embedding ranking, answered from a local index that is built on first use and kept fresh).',
+    description: SEARCH_DESCRIPTION,
     inputSchema: {
-      query: z.string().min(1).max(MAX_QUERY_CHARS).describe('What to look for, in words or identifiers'),
-      k: z.number().int().optional().describe(`How many results (clamped to 1..${MAX_K}; default 10)`),
-      directory: z.string().optional().describe('Directory to search, inside the server root (default: the root)'),
-      mode: z.enum(SEARCH_MODES).optional().describe('hybrid (default), semantic, lexical or line'),
-      extensions: z.array(z.string()).optional().describe('Only files with these extensions, e.g. [".py", ".md"]'),
-      n_lines: z.number().int().min(0).max(20).optional().describe('Context lines around each match (default 3)'),
-      show_preview: z.boolean().optional().describe('Include the hunk text in each match'),
+      query: z.string().min(1).describe(`What to look for: words, identifiers, or a pasted block of code (over ${MAX_QUERY_CHARS} characters is cut, with a note)`),
+      ...narrowingShape,
     },
-    outputSchema: { matches: z.array(matchShape), count: z.number().int(), files_searched: z.number().int(), truncated: z.boolean() },
+    outputSchema: answerShape,
+    annotations: { title: 'Semantic code search', ...READ_ONLY },
   }, async (a) => guard(async () => {
     const dir = resolveInside(root, a.directory);
-    const k = Math.min(MAX_K, Math.max(1, a.k ?? 10));
+    const plan = planOf(a);
+    const { query, notes } = boundQuery(a.query);
     const ws = await workspaces.forSearch(dir);
-    // One more than asked: `truncated` then says whether anything was left out, not that k came back.
-    const r = await ws.search({ query: a.query, paths: [dir], topK: k + 1, mode: a.mode, extensions: a.extensions, nLines: a.n_lines ?? 3 });
-    const matches = r.results.slice(0, k).map((x) => ({
-      path: x.filename, start_line: x.start + 1, end_line: x.end, match_line: x.match_line + 1, score: 1 - x.distance,
-      ...(a.show_preview ? { preview: x.lines.join('\n').slice(0, MAX_PREVIEW_CHARS) } : {}),
-    }));
-    const out = { matches, count: matches.length, files_searched: r.stats.files, truncated: r.results.length > k };
-    const text = matches.length === 0 ? `no match in ${r.stats.files} files` : matches.map((m) => `${m.path}:${m.match_line} (${m.score.toFixed(3)})${m.preview !== undefined ? `\n${m.preview}` : ''}`).join('\n');
-    return { content: [{ type: 'text' as const, text }], structuredContent: out };
+    if (!ws) notes.push(BUILDING_NOTE);
+    const r = await (ws ?? o.engine.searcher).search({ query, paths: [dir], topK: plan.fetchK, mode: plan.mode, extensions: a.extensions, types: a.types, nLines: plan.nLines });
+    const results = limitPerFile(r.results, a.per_file);
+    return buildAnswer({
+      results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
+      filesSearched: r.stats.files, more: results.length > plan.k, index: freshness(ws, r), notes,
+    });
+  }));
+
+  server.registerTool('find_related', {
+    title: 'Find related code',
+    description: FIND_RELATED_DESCRIPTION,
+    inputSchema: {
+      file_path: z.string().min(1).max(4096).describe('A file inside the root (relative to it), e.g. a path a search returned'),
+      line: z.number().int().min(1).describe('1-based line in it: the code around it (its 48-line chunk) is what similar code is found for'),
+      ...narrowingShape,
+    },
+    outputSchema: answerShape,
+    annotations: { title: 'Find related code', ...READ_ONLY },
+  }, async (a) => guard(async () => {
+    const file = resolveFileInside(root, a.file_path);
+    const dir = resolveInside(root, a.directory);
+    const plan = planOf(a);
+    const ws = await workspaces.forSearch(dir);
+    const r = await (ws ?? o.engine.searcher).search({ query: '', like: { path: file, line: a.line }, paths: [dir], topK: plan.fetchK, mode: plan.mode, extensions: a.extensions, types: a.types, nLines: plan.nLines });
+    const results = limitPerFile(r.results, a.per_file);
+    return buildAnswer({
+      results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
+      filesSearched: r.stats.files, more: results.length > plan.k, index: freshness(ws, r), notes: ws ? [] : [BUILDING_NOTE],
+    });
   }));
 
   server.registerTool('index', {
     title: 'Build or refresh the index',
-    description: 'Build or refresh the search index of a directory (reports progress); later searches of it are fast.',
+    description: INDEX_DESCRIPTION,
+    annotations: { title: 'Build or refresh the index', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     inputSchema: { directory: z.string().optional().describe('Directory to index, inside the server root (default: the root)') },
     outputSchema: { workspace: z.string(), files: z.number().int(), indexed: z.number().int(), unchanged: z.number().int(), deleted: z.number().int(), chunks: z.number().int(), errors: z.number().int() },
   }, async (a, extra) => guard(async () => {
@@ -83,7 +117,8 @@ export function createMcpServer(o: McpServerOptions): McpServer {
 
   server.registerTool('status', {
     title: 'Index status',
-    description: 'Whether a directory is indexed, and the size of its index.',
+    description: STATUS_DESCRIPTION,
+    annotations: { title: 'Index status', ...READ_ONLY },
     inputSchema: { directory: z.string().optional().describe('Directory inside the server root (default: the root)') },
     outputSchema: { directory: z.string(), indexed: z.boolean(), workspace: z.string().nullable(), files: z.number().int(), chunks: z.number().int(), lines: z.number().int(), model: z.string().nullable(), updated: z.string().nullable() },
   }, async (a) => guard(async () => {
@@ -99,6 +134,13 @@ export function createMcpServer(o: McpServerOptions): McpServer {
   }));
 
   return server;
+}
+
+const BUILDING_NOTE = 'the index of this directory is being built in the background; this answer comes from reading the files (the same matches, found more slowly)';
+
+/** Where an answer came from: the index, a scan while the index builds, or a scan (the index could not answer). */
+function freshness(ws: unknown, r: { stats: { index?: unknown } }): 'fresh' | 'building' | 'scanned' {
+  return !ws ? 'building' : r.stats.index ? 'fresh' : 'scanned';
 }
 
 /** A failure is a tool error the client can read (isError), never a crash or a line on stdout. */

@@ -5,6 +5,7 @@ import type { RankPlan } from './plan.js';
 import { DATA_FILE_PRIOR, isDataFile } from './data-files.js';
 import { definedName } from './definitions.js';
 import { identifierParts, pathText, stem } from './lexical/terms.js';
+import { countTermsByIdentifiers, isDigit, isIdentChar, MANY_TERMS, termIndexOf } from './term-index.js';
 
 export interface ChunkStats {
   /** Range-relative lines [from, to) of the chunk. */
@@ -20,10 +21,14 @@ export interface ChunkStats {
   first: number;
 }
 
-/** Counts of each plan term in a text's identifiers (added into `tf`); returns true if any matched. */
-export function countTerms(text: string, plan: RankPlan, tf: Float64Array): boolean {
+/**
+ * Counts of each plan term in a text's identifiers (added into `tf`); returns true if any matched.
+ * `touched` gets each term whose count was 0 before (so callers reset and sum only those).
+ */
+export function countTerms(text: string, plan: RankPlan, tf: Float64Array, touched?: number[]): boolean {
   let lower = text.toLowerCase();
   if (lower.length !== text.length) lower = text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  if (plan.terms.length > MANY_TERMS) return countTermsByIdentifiers(text, lower, plan, tf, touched);
   let spans: number[] | null = null;
   for (const term of plan.terms) {
     const probe = term.whole || term.key.length < 4 ? term.key : term.key.slice(0, -1);
@@ -50,10 +55,10 @@ export function countTerms(text: string, plan: RankPlan, tf: Float64Array): bool
     for (let t = 0; t < plan.terms.length; t++) {
       const term = plan.terms[t];
       if (term.whole) {
-        if (lowerIdent === term.key) { tf[t]++; matched = true; }
+        if (lowerIdent === term.key) { if (touched && tf[t] === 0) touched.push(t); tf[t]++; matched = true; }
         continue;
       }
-      for (const partStem of stems) if (partStem === term.key) { tf[t]++; matched = true; }
+      for (const partStem of stems) if (partStem === term.key) { if (touched && tf[t] === 0) touched.push(t); tf[t]++; matched = true; }
     }
   }
   return matched;
@@ -62,9 +67,9 @@ export function countTerms(text: string, plan: RankPlan, tf: Float64Array): bool
 /** Boost of a line defining `name`: the symbol's strength, x1.5 when the file is named after it. */
 export function symbolScore(name: string, plan: RankPlan, fileStem: string): number {
   const lower = name.replace(/^\$+/, '').toLowerCase();
-  const symbol = plan.symbols.find((s) => s.name === lower);
-  if (!symbol) return 0;
-  return symbol.strength * (stemNames(fileStem, lower) ? 1.5 : 1);
+  const strength = plan.symbols.length > MANY_TERMS ? termIndexOf(plan).symbols.get(lower) : plan.symbols.find((s) => s.name === lower)?.strength;
+  if (strength === undefined) return 0;
+  return strength * (stemNames(fileStem, lower) ? 1.5 : 1);
 }
 
 /** Share of the query terms' idf that a defined name's parts carry (`add_api_route` for "how are routes added"). */
@@ -72,6 +77,15 @@ export function nameCoverage(name: string, plan: RankPlan): number {
   if (!(plan.idfSum > 0)) return 0;
   const lower = name.toLowerCase();
   const stems = identifierParts(name).map(stem);
+  if (plan.terms.length > MANY_TERMS) {
+    // The same terms, found by key; summed in plan order, as below.
+    const { byKey } = termIndexOf(plan);
+    const found = [...new Set([lower, ...stems])].map((k) => byKey.get(k)).filter((t): t is number => t !== undefined
+      && (plan.terms[t].whole ? plan.terms[t].key === lower : stems.includes(plan.terms[t].key))).sort((a, b) => a - b);
+    let sum = 0;
+    for (const t of found) sum += plan.terms[t].idf;
+    return sum / plan.idfSum;
+  }
   let covered = 0;
   for (const term of plan.terms) {
     if (term.whole ? lower === term.key : stems.includes(term.key)) covered += term.idf;
@@ -200,18 +214,26 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
   const nTerms = plan.terms.length;
   const pathTf = new Float64Array(nTerms);
   const text = pathText(path);
-  countTerms(text, plan, pathTf);
+  const pathTerms: number[] = [];
+  countTerms(text, plan, pathTf, pathTerms);
   const pathLength = text.length;
   const { fileStem } = signals;
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
+  // Only the terms a line or chunk holds are reset and summed (a long query has thousands), and in
+  // plan order, so the sums are the very floats the index computes.
   const lineTf = new Float64Array(nTerms);
+  const lineTerms: number[] = [];
   const tf = new Float64Array(nTerms);
+  const chunkTerms: number[] = [];
+  const byOrder = (x: number, y: number) => x - y;
   const out: ChunkStats[] = [];
   const size = plan.chunkLines;
   let from = 0;
   while (from < lines.length) {
     const to = Math.min(lines.length, from + size - ((firstLine + from) % size));
-    tf.set(pathTf);
+    for (const t of chunkTerms) tf[t] = 0;
+    chunkTerms.length = 0;
+    for (const t of pathTerms) { tf[t] = pathTf[t]; chunkTerms.push(t); }
     let chars = pathLength;
     let symbol = 0;
     let best = -1;
@@ -221,11 +243,15 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
       const line = lines[i];
       chars += line.length;
       if (first < 0 && line.trim() !== '') first = i - from;
-      lineTf.fill(0);
-      if (!countTerms(line, plan, lineTf)) continue;
+      lineTerms.length = 0;
+      if (!countTerms(line, plan, lineTf, lineTerms)) continue;
+      lineTerms.sort(byOrder);
       let lexical = 0;
-      for (let t = 0; t < nTerms; t++) {
-        if (lineTf[t] > 0) { tf[t] += lineTf[t]; lexical += plan.terms[t].idf; }
+      for (const t of lineTerms) {
+        if (tf[t] === 0) chunkTerms.push(t);
+        tf[t] += lineTf[t];
+        lexical += plan.terms[t].idf;
+        lineTf[t] = 0;
       }
       const name = definedName(line);
       const defines = name ? Math.max(symbolScore(name, plan, fileStem), plan.definitionBoost * nameCoverage(name, plan)) : 0;
@@ -235,7 +261,8 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
     }
     const dl = chars * tokensPerChar;
     let bm25 = 0;
-    for (let t = 0; t < nTerms; t++) {
+    chunkTerms.sort(byOrder);
+    for (const t of chunkTerms) {
       const f = tf[t];
       if (f > 0) bm25 += plan.terms[t].idf * (f * (k1 + 1)) / (f + k1 * (1 - b + (b * dl) / avgdl));
     }
@@ -287,10 +314,3 @@ export function semanticBudget(pruneAbove: number, lexical: number, symbol: numb
   return Math.min(2, 1 - cos);
 }
 
-function isIdentChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
-}
-
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}

@@ -84,11 +84,14 @@ export function namesIdentifier(query: string): boolean {
 
 export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon): RankPlan {
   if (mode === 'semantic') return semanticPlan();
-  const terms = new Map<string, QueryTerm>();
+  // Each distinct identifier once (a pasted file repeats most), in order of first sight: the terms
+  // come out in the same order as from every occurrence.
+  const idents = [...new Set(identifiers(query))];
+  const found = new Map<string, { whole: boolean; word: string }>();
   const add = (key: string, whole: boolean, word: string) => {
-    if (!terms.has(key)) terms.set(key, { key, whole, idf: idf(lexicon, word) });
+    if (!found.has(key)) found.set(key, { whole, word });
   };
-  for (const ident of identifiers(query)) {
+  for (const ident of idents) {
     const lower = ident.toLowerCase();
     const parts = identifierParts(ident);
     if (parts.length > 1) add(lower, true, lower);
@@ -98,6 +101,9 @@ export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon):
       add(stem(part), false, part);
     }
   }
+  lexicon.prefetch?.([...found.values()].map((f) => f.word));
+  const terms = new Map<string, QueryTerm>();
+  for (const [key, f] of found) terms.set(key, { key, whole: f.whole, idf: idf(lexicon, f.word) });
   const list = [...terms.values()];
   const trimmed = query.trim();
   const symbolQuery = SYMBOL_QUERY.test(trimmed);
@@ -108,7 +114,7 @@ export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon):
   } else {
     for (const m of trimmed.match(EMBEDDED_SYMBOL) ?? []) symbols.set(m.toLowerCase(), 0.5);
   }
-  const pathWords = symbolQuery ? [] : [...new Set(identifiers(query).map((w) => w.toLowerCase()))]
+  const pathWords = symbolQuery ? [] : [...new Set(idents.map((w) => w.toLowerCase()))]
     .filter((w) => w.length > 2 && !isStopword(w));
   return {
     mode,

@@ -2,7 +2,8 @@
 // would, in milliseconds. This is its public face; the work is in open.ts (state, store, snapshot,
 // lock), index-run.ts and publish.ts (index runs), search-run.ts (searches).
 import { existsSync } from 'node:fs';
-import type { SearchOptions, SearchResponse } from '../searcher.js';
+import { withTypes, type SearchOptions, type SearchResponse } from '../searcher.js';
+import { searchLike } from '../rank/related.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from './build/indexer.js';
 import { indexRun } from './index-run.js';
@@ -53,20 +54,23 @@ export interface Workspace {
 export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   const ws = openWorkspace(o);
   const { name, dir, remote } = ws;
+  async function search(so: SearchOptions): Promise<SearchResponse> {
+    if (so.like) return searchLike(so, search);
+    if (so.types) return search(withTypes(so));
+    ws.searching++;
+    try {
+      return await searchWorkspace(ws, so);
+    } finally {
+      ws.searching--;
+    }
+  }
   return {
     name,
     dir,
 
     index: (paths, io) => indexRun(ws, paths, io),
 
-    async search(so) {
-      ws.searching++;
-      try {
-        return await searchWorkspace(ws, so);
-      } finally {
-        ws.searching--;
-      }
-    },
+    search,
 
     async status() {
       const m = (await ws.meta()) ?? {};

@@ -18,6 +18,16 @@ const protocolErrors: Error[] = [];
 type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown> };
 const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<ToolResult>;
 
+/** A search's answer once the root's background index build has finished and the index answers (polled; at most 60 s). */
+async function searchWhenFresh(args: Record<string, unknown>): Promise<ToolResult> {
+  for (let i = 0; i < 600; i++) {
+    const r = await call('search', args);
+    if (r.structuredContent?.index === 'fresh') return r;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error('the background index build did not finish in 60 s');
+}
+
 beforeAll(async () => {
   home = isolatedHome('simgrep-mcp-');
   root = path.join(home.dir, 'project');
@@ -45,13 +55,13 @@ afterAll(async () => {
 });
 
 describe('simgrep mcp', () => {
-  it('lists search, index and status with their input and output schemas', async () => {
+  it('lists search, find_related, index and status with their input and output schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['index', 'search', 'status']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['find_related', 'index', 'search', 'status']);
     const search = tools.find((t) => t.name === 'search')!;
-    expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(['directory', 'extensions', 'k', 'mode', 'n_lines', 'query', 'show_preview']);
+    expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(['directory', 'extensions', 'k', 'max_tokens', 'mode', 'n_lines', 'per_file', 'query', 'show_preview', 'top_k', 'types']);
     expect(search.inputSchema.required).toEqual(['query']);
-    expect(Object.keys(search.outputSchema?.properties ?? {}).sort()).toEqual(['count', 'files_searched', 'matches', 'truncated']);
+    expect(Object.keys(search.outputSchema?.properties ?? {}).sort()).toEqual(['budget', 'count', 'files_searched', 'index', 'matches', 'notes', 'truncated']);
   });
 
   it('status before any search says the root is not indexed', async () => {
@@ -59,16 +69,18 @@ describe('simgrep mcp', () => {
     expect(r.structuredContent).toEqual({ directory: root, indexed: false, workspace: null, files: 0, chunks: 0, lines: 0, model: null, updated: null });
   });
 
-  it('search builds the index on first use and answers with structured matches and a text rendering', async () => {
-    const r = await call('search', { query: 'retry the upload with backoff', k: 1, n_lines: 0, show_preview: true });
+  it('the first search answers at once from a scan while the index builds in the background, then from the index', async () => {
+    const r = await call('search', { query: 'retry the upload with backoff', k: 1, n_lines: 0 });
     expect(r.isError).toBeUndefined();
     expect(r.structuredContent).toEqual({
-      matches: [{ path: path.join(root, 'src', 'upload.ts'), start_line: 1, end_line: 1, match_line: 1, score: expect.any(Number), preview: 'export function retryUpload(file) {' }],
-      count: 1, files_searched: 3, truncated: true,
+      matches: [{ path: path.join(root, 'src', 'upload.ts'), start_line: 1, end_line: 1, match_line: 1, score: expect.any(Number), code: 'export function retryUpload(file) {' }],
+      count: 1, files_searched: 3, truncated: true, index: 'building', notes: [expect.stringMatching(/^the index of this directory is being built in the background/)],
+      budget: { max_tokens: 4000, used_tokens: expect.any(Number), compacted: 0, dropped: 0 },
     });
-    expect(r.content[0].text).toMatch(new RegExp(`^${path.join(root, 'src', 'upload.ts')}:1 \\(\\d\\.\\d{3}\\)\\nexport function retryUpload`));
-    const status = await call('status', {});
-    expect(status.structuredContent).toMatchObject({ indexed: true, files: 3 });
+    expect(r.content[0].text).toMatch(new RegExp(`^${path.join(root, 'src', 'upload.ts')}:1-1 \\(score \\d\\.\\d{3}\\)\\nexport function retryUpload`));
+    const again = await searchWhenFresh({ query: 'retry the upload with backoff', k: 1, n_lines: 0 });
+    expect((await call('status', {})).structuredContent).toMatchObject({ indexed: true, files: 3 });
+    expect(again.structuredContent?.matches).toEqual((r.structuredContent as { matches: unknown }).matches);
   });
 
   it('index reports progress notifications and a summary', async () => {
@@ -80,12 +92,10 @@ describe('simgrep mcp', () => {
     expect(Math.max(...progress)).toBeLessThanOrEqual(4);
   });
 
-  it('k is clamped to 1..50; a subdirectory is searched on its own', async () => {
-    const r = await call('search', { query: 'parse json config', k: 500, directory: 'src' });
+  it('a subdirectory is searched on its own', async () => {
+    const r = await call('search', { query: 'parse json config', k: 50, directory: 'src' });
     expect(r.structuredContent?.files_searched).toBe(3);
     expect(r.structuredContent?.truncated).toBe(false);
-    const one = await call('search', { query: 'parse json config', k: -3 });
-    expect(one.structuredContent?.count).toBe(1);
   });
 
   // One message for every refusal (issue 28 item 4): it must not tell outside from missing.
@@ -105,8 +115,8 @@ describe('simgrep mcp', () => {
     expect(r.content[0].text).toBe(`BAD_FLAG: directory must be an existing directory inside the server's root ${realpathSync(root)}; pass a path relative to the root`);
   });
 
-  it('bad arguments are errors, not crashes: missing or over-long query, wrong types', async () => {
-    for (const args of [{}, { query: 'x'.repeat(1001) }, { query: 'retry', k: 'ten' }, { query: 'retry', mode: 'fuzzy' }]) {
+  it('bad arguments are errors, not crashes: missing or empty query, wrong types, out of bounds', async () => {
+    for (const args of [{}, { query: '' }, { query: 'retry', k: 'ten' }, { query: 'retry', mode: 'fuzzy' }, { query: 'retry', k: 500 }, { query: 'retry', top_k: 0 }, { query: 'retry', max_tokens: 10 }]) {
       const r = await call('search', args).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
       expect(r.isError, JSON.stringify(args)).toBe(true);
     }

@@ -9,6 +9,8 @@ export interface Lexicon {
   /** Number of documents the frequencies were counted over. */
   docs: number;
   df(term: string): number;
+  /** Looks many terms up in one pass (a long query's), so each later df() of them is a map hit. */
+  prefetch?(terms: string[]): void;
 }
 
 /** The first line that is not `term<TAB>count` (blank lines pass; a multiline `$` also ends a line at `\r`, so CRLF files read). */
@@ -26,6 +28,8 @@ export function parseLexicon(text: string, source = 'lexicon'): Lexicon {
   const docs = Number(DOCS_LINE.exec(text)?.[1] ?? 0);
   if (!(docs > 0)) throw new SimgrepError('INTERNAL', `${source}: missing "#docs<TAB>N" header`);
   const known = new Map<string, number>();
+  // A few terms are each found in the text; a query with many (a pasted file) has them all found in
+  // one pass over the text, so a lookup costs the same however long the query is.
   const df = (term: string): number => {
     let n = known.get(term);
     if (n === undefined) {
@@ -36,8 +40,29 @@ export function parseLexicon(text: string, source = 'lexicon'): Lexicon {
     }
     return n;
   };
-  return { docs, df: (term) => (term.includes('\n') || term.includes('\t') || term.startsWith('#') ? 0 : df(term)) };
+  const prefetch = (terms: string[]): void => {
+    const wanted = new Set(terms.filter((t) => !known.has(t)));
+    if (wanted.size <= ONE_BY_ONE) return;
+    const lengths = new Set([...wanted].map((t) => t.length));
+    for (let at = 0; at < text.length;) {
+      const end = lineEnd(text, at);
+      const tab = text.indexOf('\t', at);
+      // Only a key of a wanted length is cut out and looked up; the first line of a term counts, as
+      // the search in the text finds it.
+      if (tab > at && tab < end && lengths.has(tab - at)) {
+        const key = text.slice(at, tab);
+        if (wanted.delete(key)) known.set(key, Number(text.slice(tab + 1, end)));
+      }
+      at = end + 1;
+    }
+    for (const t of wanted) known.set(t, 0);
+  };
+  const valid = (term: string) => !(term.includes('\n') || term.includes('\t') || term.startsWith('#'));
+  return { docs, df: (term) => (valid(term) ? df(term) : 0), prefetch: (terms) => prefetch(terms.filter(valid)) };
 }
+
+/** Up to this many terms are found one by one (each a search of up to 1.4 MB); more, in one pass. */
+const ONE_BY_ONE = 16;
 
 function lineEnd(text: string, at: number): number {
   const nl = text.indexOf('\n', at);

@@ -101,3 +101,30 @@ describe('error results', () => {
     expect(await runAction(actions, 'semtools.serch', {}, {})).toEqual({ success: false, error: expect.stringMatching(/^unknown action "semtools.serch"; known actions: semtools.search, /), error_type: 'unknown_action' });
   });
 });
+
+describe('search.related', () => {
+  it('finds code like the chunk at file:line in paths, leaving that chunk out', async () => {
+    const file = path.join(docs, 'story.md');
+    const r = await actions['search.related']({}, { file, line: 2, paths: [docs], top_k: 5, n_lines: 0 });
+    expect(r).toMatchObject({ success: true, file, line: 2, files_searched: 2 });
+    expect((r.results as { filename: string }[]).map((x) => path.relative(docs, x.filename))).toEqual(['sub/db.py']);
+  });
+
+  it('a missing file, a line past the end or no line is an error result, never a throw', async () => {
+    const missing = await actions['search.related']({}, { file: path.join(docs, 'nope.md'), line: 1, paths: [docs] });
+    expect(missing).toMatchObject({ success: false, error_type: 'file_not_found' });
+    const past = await actions['search.related']({}, { file: path.join(docs, 'story.md'), line: 9, paths: [docs] });
+    expect(past).toEqual({ success: false, error: `${path.join(docs, 'story.md')} has 3 lines; line 9 is past its end`, error_type: 'validation_error' });
+    const noLine = await actions['search.related']({}, { file: path.join(docs, 'story.md') });
+    expect(noLine).toMatchObject({ success: false, error_type: 'validation_error' });
+  });
+});
+
+describe('types', () => {
+  it('search.semantic keeps files of the named ripgrep types', async () => {
+    const r = await actions['search.semantic']({}, { query: 'run a database query', paths: [docs], types: ['py'], top_k: 5 });
+    expect([...new Set((r.results as { filename: string }[]).map((x) => path.relative(docs, x.filename)))]).toEqual(['sub/db.py']);
+    const bad = await actions['search.semantic']({}, { query: 'retry', paths: [docs], types: ['cobol'] });
+    expect(bad).toMatchObject({ success: false, error_type: 'validation_error' });
+  });
+});

@@ -1,0 +1,75 @@
+// The answer of a search-like MCP tool: structured matches (each with its code, or compact) within the
+// token budget, and the same matches as text for clients that show only text. Both forms are held to
+// the budget: an item is measured as its JSON, which is never shorter than its text rendering.
+import { fitBudget, type BudgetCut, type BudgetItem } from '../output/budget.js';
+import { compactOf } from '../output/compact.js';
+import type { SearchResult } from '../rank/windows.js';
+import { scoreOf } from '../rank/score.js';
+import type { SearchMode } from '../types.js';
+
+export const DEFAULT_MAX_TOKENS = 4000;
+
+export interface McpMatch {
+  path: string;
+  start_line: number;
+  end_line: number;
+  match_line: number;
+  score: number;
+  /** The hunk's lines (full matches). */
+  code?: string;
+  /** The match line (compact matches). */
+  line?: string;
+  /** The enclosing definition's line (compact matches), when the hunk shows it. */
+  signature?: string | null;
+  compact?: true;
+}
+
+export interface AnswerInput {
+  results: SearchResult[];
+  mode: SearchMode;
+  maxTokens: number;
+  /** false: no code at all (only locations and scores). */
+  withCode: boolean;
+  filesSearched: number;
+  /** More results existed than were asked for. */
+  more: boolean;
+  index: 'fresh' | 'building' | 'scanned';
+  notes: string[];
+}
+
+const MAX_CODE_CHARS = 8000;
+
+export function buildAnswer(a: AnswerInput) {
+  const items: BudgetItem<McpMatch>[] = a.results.map((r) => {
+    const base = { path: r.filename, start_line: r.start + 1, end_line: r.end, match_line: r.match_line + 1, score: scoreOf(r.distance, a.mode) };
+    const c = compactOf(r);
+    const compact: McpMatch = { ...base, line: c.line, signature: c.signature, compact: true };
+    return { full: a.withCode ? { ...base, code: clip(r.lines.join('\n')) } : base, compact: a.withCode ? compact : base };
+  });
+  const envelope = { matches: [], count: 0, files_searched: a.filesSearched, truncated: true, index: a.index, notes: [...a.notes, CUT_NOTE_MAX], budget: { max_tokens: a.maxTokens, used_tokens: 1e9, compacted: 1e9, dropped: 1e9 } };
+  const { kept, cut } = fitBudget(items, a.maxTokens, (m) => JSON.stringify(m).length + 1, JSON.stringify(envelope).length);
+  const notes = [...a.notes];
+  if (cut.compacted > 0 || cut.dropped > 0) notes.push(cutNote(cut));
+  const out = { matches: kept, count: kept.length, files_searched: a.filesSearched, truncated: a.more || cut.dropped > 0, index: a.index, notes, budget: cut };
+  return { content: [{ type: 'text' as const, text: render(out) }], structuredContent: out };
+}
+
+const CUT_NOTE_MAX = cutNote({ max_tokens: 1e9, used_tokens: 1e9, compacted: 1e9, dropped: 1e9 });
+
+function cutNote(c: BudgetCut): string {
+  return `max_tokens ${c.max_tokens}: ${c.compacted} matches shown compact (match line and enclosing definition), ${c.dropped} left out; raise max_tokens or narrow the query to see them`;
+}
+
+function render(out: { matches: McpMatch[]; files_searched: number; index: string; notes: string[] }): string {
+  const parts = out.matches.map((m) => (m.compact
+    ? `${m.path}:${m.match_line} (score ${m.score.toFixed(3)}, compact)\n${m.signature ? `  in: ${m.signature}\n` : ''}  ${m.line}`
+    : `${m.path}:${m.start_line}-${m.end_line} (score ${m.score.toFixed(3)})${m.code !== undefined ? `\n${m.code}` : ''}`));
+  if (parts.length === 0) parts.push(`no match in ${out.files_searched} files`);
+  parts.push(`[${out.files_searched} files searched; index: ${out.index}]`);
+  for (const n of out.notes) parts.push(`note: ${n}`);
+  return parts.join('\n');
+}
+
+function clip(s: string): string {
+  return s.length > MAX_CODE_CHARS ? `${s.slice(0, MAX_CODE_CHARS)}…` : s;
+}

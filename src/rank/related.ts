@@ -1,0 +1,68 @@
+// Code like a place in a file (find_related, --like PATH:LINE): the chunk around the line, cut where
+// the ranker cuts chunks, is the query, and the answer leaves that chunk out. A pasted block of code
+// is the same search without the file: its own source ranks first.
+import { realpathSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { SimgrepError } from '../errors.js';
+import { RANK_DEFAULTS } from './plan.js';
+import type { SearchResult } from './windows.js';
+
+export interface LikeTarget {
+  path: string;
+  /** 1-based line. */
+  line: number;
+}
+
+export interface LikeChunk {
+  /** The file's real path. */
+  path: string;
+  /** 0-based lines [start, end) of the chunk. */
+  start: number;
+  end: number;
+  query: string;
+}
+
+/** Candidates asked for beyond top-k: the chunk's own hits are left out of them. */
+const OWN_HITS = 4;
+/** A chunk's text is at most this long as a query (a 48-line chunk of minified code can be huge). */
+const MAX_LIKE_CHARS = 20_000;
+
+export async function likeChunk(t: LikeTarget): Promise<LikeChunk> {
+  if (!Number.isInteger(t.line) || t.line < 1) throw new SimgrepError('BAD_FLAG', `the line of ${t.path} must be a whole number >= 1 (got ${t.line})`);
+  let text: string;
+  let real: string;
+  try {
+    real = realpathSync(t.path);
+    text = await readFile(real, 'utf8');
+  } catch (e) {
+    throw new SimgrepError('PATH_NOT_FOUND', `cannot read ${t.path} to find code like it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); pass an existing file`);
+  }
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  if (t.line > lines.length) throw new SimgrepError('BAD_FLAG', `${t.path} has ${lines.length} lines; line ${t.line} is past its end`);
+  const size = RANK_DEFAULTS.chunkLines;
+  const start = Math.floor((t.line - 1) / size) * size;
+  const end = Math.min(lines.length, start + size);
+  const query = lines.slice(start, end).join('\n').slice(0, MAX_LIKE_CHARS);
+  if (query.trim() === '') throw new SimgrepError('BAD_QUERY', `lines ${start + 1}-${end} of ${t.path} are blank; pick a line in code`);
+  return { path: real, start, end, query };
+}
+
+/** Whether a result's match lies in the chunk (its own file, compared by real path where it exists). */
+function inChunk(r: SearchResult, c: LikeChunk): boolean {
+  if (r.match_line < c.start || r.match_line >= c.end) return false;
+  const p = path.resolve(r.filename);
+  if (p === c.path) return true;
+  try { return realpathSync(p) === c.path; } catch { return false; }
+}
+
+/** Runs `run` with the chunk at o.like as the query, then leaves the chunk itself out of the answer. */
+export async function searchLike<O extends { like?: LikeTarget; query: string; topK?: number; maxDistance?: number }, R extends { results: SearchResult[] }>(
+  o: O, run: (o: O) => Promise<R>,
+): Promise<R> {
+  const chunk = await likeChunk(o.like!);
+  const topK = o.topK ?? (o.maxDistance !== undefined ? Infinity : 3);
+  const r = await run({ ...o, like: undefined, query: chunk.query, topK: topK === Infinity ? undefined : topK + OWN_HITS });
+  return { ...r, results: r.results.filter((x) => !inChunk(x, chunk)).slice(0, topK) };
+}

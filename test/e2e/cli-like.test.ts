@@ -1,0 +1,40 @@
+// simgrep --like PATH:LINE (issue 30): code like the chunk at a file and line, that chunk left out;
+// a malformed PATH:LINE or a line past the end is a clear error with exit 2.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { isolatedHome } from '../helpers/isolated-home.js';
+
+let home: ReturnType<typeof isolatedHome>;
+let dir = '';
+
+beforeAll(() => {
+  home = isolatedHome('simgrep-like-');
+  dir = path.join(home.dir, 'tree');
+  mkdirSync(dir);
+  const file = (t: string, f: number) => [`export function ${t}Retry${f}(job) {`, `  // ${t}: try the ${t} again after a pause`, `  return schedule${t}(job, ${f});`, '}', ''].join('\n');
+  for (const t of ['upload', 'parse']) for (let f = 0; f < 3; f++) writeFileSync(path.join(dir, `${t}-${f}.ts`), file(t, f));
+});
+afterAll(() => home.restore());
+
+const run = (args: string[]) => runCli([...args, '--no-index', '-J', '0'], { env: home.env, cwd: dir });
+
+describe('--like', () => {
+  it('finds code like the chunk, without the chunk itself', async () => {
+    const r = await run(['--jsonl', '--top-k', '3', '-n', '0', '--like', 'upload-1.ts:2', '.']);
+    expect(r.code, r.stderr).toBe(0);
+    const files = r.stdout.trim().split('\n').map((l) => path.basename(JSON.parse(l).filename));
+    expect(files).not.toContain('upload-1.ts');
+    expect(files.slice(0, 2).sort()).toEqual(['upload-0.ts', 'upload-2.ts']);
+  });
+
+  it.each([
+    ['upload-1.ts', '--like needs PATH:LINE, e.g. --like src/upload.ts:42 (got "upload-1.ts")'],
+    ['upload-1.ts:40', 'upload-1.ts has 4 lines; line 40 is past its end'],
+  ])('--like %s is refused: %s', async (like, message) => {
+    const r = await run(['--like', like, '.']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`simgrep: ${message.replace('upload-1.ts has', `${path.join(dir, 'upload-1.ts')} has`)}\n`);
+  });
+});
