@@ -4,6 +4,7 @@
 import type { RankPlan } from './plan.js';
 import { definedName } from './definitions.js';
 import { identifierParts, pathText, stem } from './lexical/terms.js';
+import { fold, isAscii, textWords } from './lexical/words.js';
 
 export interface ChunkStats {
   /** Range-relative lines [from, to) of the chunk. */
@@ -21,11 +22,11 @@ export interface ChunkStats {
 
 /** Counts of each plan term in a text's identifiers (added into `tf`); returns true if any matched. */
 export function countTerms(text: string, plan: RankPlan, tf: Float64Array): boolean {
-  let lower = text.toLowerCase();
-  if (lower.length !== text.length) lower = text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  if (!isAscii(text)) return countWordTerms(text, plan, tf);
+  const lower = text.toLowerCase();
   let spans: number[] | null = null;
   for (const term of plan.terms) {
-    const probe = term.whole || term.key.length < 4 ? term.key : term.key.slice(0, -1);
+    const probe = probeOf(term);
     for (let p = lower.indexOf(probe); p >= 0; p = lower.indexOf(probe, p + probe.length)) {
       let s = p;
       while (s > 0 && isIdentChar(text.charCodeAt(s - 1))) s--;
@@ -52,6 +53,35 @@ export function countTerms(text: string, plan: RankPlan, tf: Float64Array): bool
         if (lowerIdent === term.key) { tf[t]++; matched = true; }
         continue;
       }
+      for (const partStem of stems) if (partStem === term.key) { tf[t]++; matched = true; }
+    }
+  }
+  return matched;
+}
+
+/** The probe of a term: what a text must hold (folded) for one of its words to match it. */
+function probeOf(term: RankPlan['terms'][number]): string {
+  return term.whole || term.key.length < 4 ? term.key : term.key.slice(0, -1);
+}
+
+/**
+ * countTerms of a text that is not ASCII: each of its words (any script, words.ts) against each term.
+ * On ASCII text it counts what countTerms' fast path counts (the unit tests check it on random text).
+ */
+export function countWordTerms(text: string, plan: RankPlan, tf: Float64Array): boolean {
+  const folded = fold(text);
+  if (!plan.terms.some((term) => folded.includes(probeOf(term)))) return false;
+  let matched = false;
+  for (const word of textWords(text)) {
+    const whole = fold(word);
+    let stems: string[] | null = null;
+    for (let t = 0; t < plan.terms.length; t++) {
+      const term = plan.terms[t];
+      if (term.whole) {
+        if (whole === term.key) { tf[t]++; matched = true; }
+        continue;
+      }
+      stems ??= identifierParts(word).map(stem);
       for (const partStem of stems) if (partStem === term.key) { tf[t]++; matched = true; }
     }
   }

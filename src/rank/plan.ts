@@ -4,6 +4,7 @@
 // (no embedding); the line mode (semtools' behaviour: each line's own cosine distance) needs no plan.
 import { idf, type Lexicon } from './lexical/lexicon.js';
 import { identifierParts, identifiers, isStopword, stem } from './lexical/terms.js';
+import { fold } from './lexical/words.js';
 
 export type ChunkMode = 'hybrid' | 'semantic' | 'lexical';
 
@@ -84,12 +85,15 @@ export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon):
   const add = (key: string, whole: boolean, word: string) => {
     if (!terms.has(key)) terms.set(key, { key, whole, idf: idf(lexicon, word) });
   };
-  for (const ident of identifiers(query)) {
-    const lower = ident.toLowerCase();
+  const words = identifiers(query);
+  // A query of stopwords alone ("what is it") still looks for them rather than for nothing.
+  const keepStopwords = words.every((w) => isStopword(fold(w)));
+  for (const ident of words) {
+    const lower = fold(ident);
     const parts = identifierParts(ident);
     if (parts.length > 1) add(lower, true, lower);
     for (const part of parts) {
-      if (parts.length === 1 && isStopword(part)) continue;
+      if (parts.length === 1 && !keepStopwords && isStopword(part)) continue;
       if (part.length < 2 && parts.length > 1) continue;
       add(stem(part), false, part);
     }
@@ -104,7 +108,7 @@ export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon):
   } else {
     for (const m of trimmed.match(EMBEDDED_SYMBOL) ?? []) symbols.set(m.toLowerCase(), 0.5);
   }
-  const pathWords = symbolQuery ? [] : [...new Set(identifiers(query).map((w) => w.toLowerCase()))]
+  const pathWords = symbolQuery ? [] : [...new Set(words.map(fold))]
     .filter((w) => w.length > 2 && !isStopword(w));
   return {
     mode,

@@ -12,7 +12,7 @@ import { chunkFiles, type Snapshot, type SnapshotFile } from './snapshot.js';
 import { PackedStrings, PackedStringsBuilder, type StringList } from '../packed/string-list.js';
 import { inUseUpTo, joined, resized } from '../packed/typed-arrays.js';
 
-const MAGIC = 'simgrep-snapshot-6';
+const MAGIC = 'simgrep-snapshot-7'; // 7: words of every script (issue 31)
 const DELTA_MAGIC = 'simgrep-snapshot-delta-1';
 
 type Numeric = Int32Array | Uint16Array | Uint8Array | Float64Array;
