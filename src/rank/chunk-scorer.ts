@@ -64,13 +64,17 @@ function probeOf(term: RankPlan['terms'][number]): string {
   return term.whole || term.key.length < 4 ? term.key : term.key.slice(0, -1);
 }
 
+const planProbes = new WeakMap<RankPlan, string[]>();
+
 /**
  * countTerms of a text that is not ASCII: each of its words (any script, words.ts) against each term.
  * On ASCII text it counts what countTerms' fast path counts (the unit tests check it on random text).
  */
 export function countWordTerms(text: string, plan: RankPlan, tf: Float64Array): boolean {
   const folded = fold(text);
-  if (!plan.terms.some((term) => folded.includes(probeOf(term)))) return false;
+  let probes = planProbes.get(plan);
+  if (!probes) planProbes.set(plan, probes = plan.terms.map(probeOf));
+  if (!probes.some((probe) => folded.includes(probe))) return false;
   let matched = false;
   for (const word of textWords(text)) {
     const whole = fold(word);

@@ -6,10 +6,14 @@
 const NON_ASCII = /[^\x00-\x7f]/;
 /** An identifier of ASCII text: a run of [A-Za-z0-9_] without its leading digits. */
 const ASCII_IDENT = /[A-Za-z_][A-Za-z0-9_]*/g;
-const WORD_RUN = /[\p{L}\p{M}\p{N}_]+/gu;
-const LEADING_NUMBERS = /^\p{N}+/u;
+/** What a character is to the word scanner (bits): part of a word, a number, of a script without spaces. */
+const WORD = 1;
+const NUMBER = 2;
+const NO_SPACE = 4;
+const WORD_CHAR = /[\p{L}\p{M}\p{N}_]/u;
+const NUMBER_CHAR = /\p{N}/u;
 /** Scripts written without spaces between words: ICU's dictionaries find the words. */
-const NO_SPACES = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const NO_SPACE_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 /** Full case folding beyond toLowerCase after NFKC (CaseFolding.txt's F and C entries that differ). */
 const SPECIAL_FOLDS: Record<string, string> = { 'ß': 'ss', 'ς': 'σ', 'ẞ': 'ss' };
 const SPECIAL = /[ßςẞ]/g;
@@ -25,7 +29,8 @@ export function isAscii(text: string): boolean {
 export function fold(text: string): string {
   if (!NON_ASCII.test(text)) return text.toLowerCase();
   const lower = text.normalize('NFKC').toLowerCase();
-  return lower.replace(SPECIAL, (c) => SPECIAL_FOLDS[c]).normalize('NFKC');
+  SPECIAL.lastIndex = 0;
+  return SPECIAL.test(lower) ? lower.replace(SPECIAL, (c) => SPECIAL_FOLDS[c]).normalize('NFKC') : lower;
 }
 
 /**
@@ -39,18 +44,76 @@ export function textWords(text: string): string[] {
 /** textWords without the ASCII fast path (exported for the tests that hold the two equal). */
 export function anyScriptWords(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.normalize('NFKC').matchAll(WORD_RUN)) {
-    const run = m[0];
-    if (!NO_SPACES.test(run)) { push(out, run); continue; }
+  const norm = text.normalize('NFKC');
+  const n = norm.length;
+  let i = 0;
+  while (i < n) {
+    let kind = kindAt(norm, i);
+    if ((kind & WORD) === 0) { i += width(norm, i); continue; }
+    const start = i;
+    let noSpace = 0;
+    do { noSpace |= kind & NO_SPACE; i += width(norm, i); } while (i < n && ((kind = kindAt(norm, i)) & WORD) !== 0);
+    const run = norm.slice(start, i);
+    if (noSpace === 0) { push(out, run); continue; }
     segmenter ??= new Intl.Segmenter('en', { granularity: 'word' });
     for (const s of segmenter.segment(run)) if (s.isWordLike) push(out, s.segment);
   }
   return out;
 }
 
+/** A word without its leading numbers (none when it is all number). */
 function push(out: string[], word: string): void {
-  const w = word.replace(LEADING_NUMBERS, '');
-  if (w !== '') out.push(w);
+  let i = 0;
+  while (i < word.length && (kindAt(word, i) & NUMBER) !== 0) i += width(word, i);
+  if (i < word.length) out.push(i === 0 ? word : word.slice(i));
+}
+
+function width(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && i + 1 < s.length ? 2 : 1;
+}
+
+/**
+ * The kind of the character at i: from a table over the Basic Multilingual Plane (made once per
+ * thread, in a few passes of the Unicode-property regexes over all of it: testing each character
+ * of each line with them costs ~30 times the NFKC normalisation), or worked out for other planes.
+ */
+function kindAt(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c < 0xd800 || c > 0xdfff) return (bmpKinds ??= kindTable())[c];
+  const cp = s.codePointAt(i)!;
+  let k = astralKinds.get(cp);
+  if (k === undefined) {
+    k = kindOf(String.fromCodePoint(cp));
+    if (astralKinds.size < 4096) astralKinds.set(cp, k);
+  }
+  return k;
+}
+
+let bmpKinds: Uint8Array | null = null;
+const astralKinds = new Map<number, number>();
+
+function kindOf(ch: string): number {
+  if (!WORD_CHAR.test(ch)) return 0;
+  return WORD | (NUMBER_CHAR.test(ch) ? NUMBER : 0) | (NO_SPACE_CHAR.test(ch) ? NO_SPACE : 0);
+}
+
+function kindTable(): Uint8Array {
+  const kinds = new Uint8Array(0x10000);
+  // Every BMP code unit but the surrogates (one UTF-16 unit each, so positions stay aligned).
+  const codes = new Uint16Array(0x10000);
+  for (let c = 0; c < 0x10000; c++) codes[c] = c >= 0xd800 && c <= 0xdfff ? 0x20 : c;
+  let all = '';
+  for (let c = 0; c < 0x10000; c += 4096) all += String.fromCharCode(...codes.subarray(c, c + 4096));
+  const mark = (re: RegExp, bit: number) => {
+    const marked = all.replace(new RegExp(re.source, 'gu'), '\u0000');
+    for (let c = 1; c < 0x10000; c++) if (marked.charCodeAt(c) === 0) kinds[c] |= bit;
+  };
+  mark(WORD_CHAR, WORD);
+  mark(NUMBER_CHAR, NUMBER);
+  mark(NO_SPACE_CHAR, NO_SPACE);
+  for (let c = 0; c < 0x10000; c++) if ((kinds[c] & WORD) === 0) kinds[c] = 0;
+  return kinds;
 }
 
 const ASCII_PARTS = /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+/g;
