@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { findCovering, simgrepHome } from '../workspace/registry.js';
+import { findCovering, simgrepHome, type CoveringFilter } from '../workspace/registry.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Searcher, SearcherOptions } from '../searcher.js';
 import { createSearcher, createWorkspace } from '../library.js';
@@ -23,8 +23,8 @@ export interface ActionEngine {
   collections(): Promise<Collections>;
   /** A workspace by name or directory, opened once and sharing the engine's model. */
   workspace(target: { name: string } | { dir: string }): Workspace;
-  /** The named workspace that covers every path, or null (then a search scans). */
-  covering(paths: string[]): Workspace | null;
+  /** The named workspace that covers every path (and passes the filter), or null (then a search scans). */
+  covering(paths: string[], filter?: CoveringFilter): Workspace | null;
   close(): Promise<void>;
 }
 
@@ -53,8 +53,8 @@ export function createActionEngine(o: ActionEngineOptions = {}): ActionEngine {
       }
       return ws;
     },
-    covering(paths) {
-      const found = findCovering(paths);
+    covering(paths, filter) {
+      const found = findCovering(paths, undefined, filter);
       return found ? engine.workspace({ name: found.name }) : null;
     },
     async close() {

@@ -18,7 +18,9 @@ import { socketPathFor } from '../server/socket-path.js';
 import { writeFailure } from './write-failure.js';
 import { removeIncompleteDownloads } from '../model/download-temps.js';
 import { thousands } from './thousands.js';
+import { sayUntrusted } from './untrusted-socket.js';
 import { simgrepVersion } from '../version.js';
+import { personalityOf, runSemtools } from './semtools.js';
 
 const version = simgrepVersion();
 
@@ -42,6 +44,9 @@ const interrupted = new AbortController();
 let searching: Promise<unknown> | null = null;
 
 async function main(argv: string[]): Promise<number> {
+  // Started as `semtools` or `search` (a symlink), or `simgrep search ...`: semtools 3.x's CLI.
+  const personality = personalityOf(process.argv[1]);
+  if (personality || argv[0] === 'search') return runSemtools(personality ? argv : argv.slice(1), personality ?? 'simgrep', version);
   const { flags, positionals } = parseArgs(argv);
   if (flags.help) { process.stdout.write(helpText(version)); return 0; }
   if (flags.version) { process.stdout.write(`simgrep ${version}\n`); return 0; }
@@ -88,21 +93,21 @@ async function main(argv: string[]): Promise<number> {
     maxFileBytes: flags['max-filesize'] as number | undefined,
     followSymlinks: flags.follow === true,
     timeoutMs: typeof flags.timeout === 'number' ? flags.timeout * 1000 : undefined,
-    remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined },
+    remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined, gcsEndpoint: flags['gcs-endpoint'] as string | undefined },
     merge: flags.merge !== false,
   };
   // A cluster search scans on the workers: a workspace index here cannot answer for them.
   const target = useStdin || cluster ? null : searchTarget(flags, paths);
   // The workspace's resident server (simgrep serve) answers when one runs for it.
   if (target && flags.server !== false) {
-    const answer = await askServer(socketPathFor(targetDir(target)), { op: 'search', identity: identityOf(engine), cwd: process.cwd(), options });
+    const answer = await askServer(socketPathFor(targetDir(target)), { op: 'search', identity: identityOf(engine), cwd: process.cwd(), options }, { onUntrusted: sayUntrusted });
     if (answer?.search) return report(answer.search, flags, answer.pid);
   }
   // Loaded only for a search this process runs itself: a server's client never pays for them.
   const [{ createWorkspace, createSearcher }, { createStdinSource }] = await Promise.all([
     import('../library.js'), import('../sources/content.js'),
   ]);
-  const searcher = target ? createWorkspace({ ...engine, ...target, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined }, oneShot: true }) : createSearcher(engine);
+  const searcher = target ? createWorkspace({ ...engine, ...target, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined, gcsEndpoint: flags['gcs-endpoint'] as string | undefined }, oneShot: true }) : createSearcher(engine);
   try {
     const search = searcher.search({
       ...options,

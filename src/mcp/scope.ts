@@ -1,27 +1,45 @@
-// Which directories an MCP client may search: only the server's root and what lies inside it, judged
-// on real paths (symlinks resolved), so `..`, a symlink out of the root and a sibling that merely
-// shares the prefix (/project vs /project_evil) are all refused.
+// Which directories an MCP client may name: only the server's root and what lies inside it, judged on
+// real paths (symlinks resolved), so `..`, a symlink out of the root and a sibling that merely shares
+// the prefix (/project vs /project_evil) are all refused — with one message for every refusal, so an
+// answer never tells whether something outside the root exists or where an in-root symlink leads.
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
 
-export function realRoot(root: string): string {
-  try { return realpathSync(root); } catch (e) {
+export interface Root {
+  /** The root's real path (what every answer names). */
+  real: string;
+  /** The root as given, made absolute: an absolute path under it is lexically inside too. */
+  given: string;
+}
+
+export function realRoot(root: string): Root {
+  const given = path.resolve(root);
+  try { return { real: realpathSync(given), given }; } catch (e) {
     throw new SimgrepError('PATH_NOT_FOUND', `the MCP root ${root} does not exist: ${(e as Error).message}`);
   }
 }
 
-/** The real path of `dir` (relative to the root when relative) when it is the root or inside it. */
-export function resolveInside(root: string, dir: string | undefined): string {
-  if (dir !== undefined && dir.includes('\0')) throw new SimgrepError('BAD_FLAG', 'directory must not contain NUL bytes');
-  const wanted = path.resolve(root, dir ?? '.');
+export function isInside(dir: string, p: string): boolean {
+  return p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+}
+
+/** The one answer to every directory the server will not use (outside, missing, a file, a link out). */
+export function refusal(root: Root): SimgrepError {
+  return new SimgrepError('BAD_FLAG', `directory must be an existing directory inside the server's root ${root.real}; pass a path relative to the root`);
+}
+
+/** The real path of `dir` (relative to the root when relative) when it is an existing directory inside the root. */
+export function resolveInside(root: Root, dir: string | undefined): string {
+  if (dir !== undefined && dir.includes('\0')) throw refusal(root);
+  const wanted = path.resolve(root.real, dir ?? '.');
+  // A path that is outside on its face is refused before the filesystem is asked anything about it.
+  if (!isInside(root.real, wanted) && !isInside(root.given, wanted)) throw refusal(root);
   let real: string;
-  try { real = realpathSync(wanted); } catch {
-    throw new SimgrepError('PATH_NOT_FOUND', `directory ${dir} does not exist`);
-  }
-  if (real !== root && !real.startsWith(root.endsWith(path.sep) ? root : root + path.sep)) {
-    throw new SimgrepError('BAD_FLAG', `directory ${dir} is outside the server's root ${root}; pass a directory inside it`);
-  }
-  if (!statSync(real).isDirectory()) throw new SimgrepError('BAD_FLAG', `${dir} is not a directory`);
+  try { real = realpathSync(wanted); } catch { throw refusal(root); }
+  if (!isInside(root.real, real)) throw refusal(root);
+  let isDir = false;
+  try { isDir = statSync(real).isDirectory(); } catch { /* gone since: refused below */ }
+  if (!isDir) throw refusal(root);
   return real;
 }

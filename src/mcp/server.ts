@@ -1,15 +1,14 @@
 // The MCP server: tools `search`, `index` and `status`, thin adapters over the workspace index. A
 // directory's workspace is built on its first search and refreshed incrementally by every later one,
-// so repeated queries answer from the index.
-import { existsSync } from 'node:fs';
+// so repeated queries answer from the index. Every tool keeps to the root (scope.ts) and to workspaces
+// whose roots lie inside it (confined-workspaces.ts).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ActionEngine } from '../actions/engine.js';
 import { isSimgrepError } from '../errors.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
-import { defaultName, workspaceDir } from '../workspace/registry.js';
-import type { Workspace } from '../workspace/workspace.js';
 import { SEARCH_MODES } from '../searcher.js';
+import { createConfinedWorkspaces } from './confined-workspaces.js';
 import { realRoot, resolveInside } from './scope.js';
 
 export const MAX_QUERY_CHARS = 1000;
@@ -34,24 +33,8 @@ const matchShape = z.object({
 
 export function createMcpServer(o: McpServerOptions): McpServer {
   const root = realRoot(o.root ?? process.cwd());
-  const engine = o.engine;
   const server = new McpServer({ name: 'simgrep', version: o.version });
-  const building = new Map<string, Promise<Workspace>>();
-
-  /** The workspace that answers for a directory: one covering it, else its own, built on first use. */
-  function workspaceFor(dir: string, onProgress?: (p: IndexProgress) => void): Promise<Workspace> {
-    const covering = engine.covering([dir]);
-    if (covering) return Promise.resolve(covering);
-    let p = building.get(dir);
-    if (!p) {
-      const name = defaultName([dir]);
-      const ws = engine.workspace({ name });
-      p = (existsSync(workspaceDir(name)) ? Promise.resolve(ws) : ws.index([dir], { onProgress }).then(() => ws));
-      p.catch(() => building.delete(dir));
-      building.set(dir, p);
-    }
-    return p;
-  }
+  const workspaces = createConfinedWorkspaces(o.engine, root);
 
   server.registerTool('search', {
     title: 'Semantic code search',
@@ -69,7 +52,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
   }, async (a) => guard(async () => {
     const dir = resolveInside(root, a.directory);
     const k = Math.min(MAX_K, Math.max(1, a.k ?? 10));
-    const ws = await workspaceFor(dir);
+    const ws = await workspaces.forSearch(dir);
     // One more than asked: `truncated` then says whether anything was left out, not that k came back.
     const r = await ws.search({ query: a.query, paths: [dir], topK: k + 1, mode: a.mode, extensions: a.extensions, nLines: a.n_lines ?? 3 });
     const matches = r.results.slice(0, k).map((x) => ({
@@ -92,9 +75,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     const onProgress = token === undefined ? undefined : (p: IndexProgress) => {
       void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: p.files, message: `${p.files} files checked, ${p.indexed} indexed` } }).catch(() => {});
     };
-    const covering = engine.covering([dir]);
-    const ws = covering ?? engine.workspace({ name: defaultName([dir]) });
-    const roots = covering ? (await ws.status()).roots : [dir];
+    const { ws, roots } = await workspaces.forIndex(dir);
     const r = await ws.index(roots, { onProgress });
     const out = { workspace: ws.name, files: r.files, indexed: r.indexed, unchanged: r.unchanged, deleted: r.deleted, chunks: r.chunks, errors: r.errors };
     return { content: [{ type: 'text' as const, text: `workspace ${ws.name}: ${r.files} files checked, ${r.indexed} indexed, ${r.unchanged} unchanged, ${r.deleted} removed, ${r.errors} errors` }], structuredContent: out };
@@ -107,11 +88,10 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     outputSchema: { directory: z.string(), indexed: z.boolean(), workspace: z.string().nullable(), files: z.number().int(), chunks: z.number().int(), lines: z.number().int(), model: z.string().nullable(), updated: z.string().nullable() },
   }, async (a) => guard(async () => {
     const dir = resolveInside(root, a.directory);
-    const covering = engine.covering([dir]);
-    const name = covering?.name ?? defaultName([dir]);
+    const ws = await workspaces.forStatus(dir);
     const out = { directory: dir, indexed: false, workspace: null as string | null, files: 0, chunks: 0, lines: 0, model: null as string | null, updated: null as string | null };
-    if (covering || existsSync(workspaceDir(name))) {
-      const s = await (covering ?? engine.workspace({ name })).status();
+    if (ws) {
+      const s = await ws.status();
       Object.assign(out, { indexed: s.files > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model || null, updated: s.updated });
     }
     const text = out.indexed ? `${dir}: indexed in workspace ${out.workspace} (${out.files} files, ${out.chunks} chunks)` : `${dir}: not indexed yet (the first search builds the index)`;

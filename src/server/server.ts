@@ -16,6 +16,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import { mismatch } from './identity.js';
 import { PROTOCOL, readLines, send, type Identity, type Request, type WireIndexReport } from './protocol.js';
 import { socketDir } from './socket-path.js';
+import { runtimeDirProblem } from './socket-trust.js';
 
 export interface ServeOptions {
   workspace: Workspace;
@@ -78,9 +79,8 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   server.on('error', (e) => say(`server error: ${e.message}`));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(socket, () => { server.off('error', reject); resolve(); });
+    listenPrivately(server, socket, () => { server.off('error', reject); resolve(); });
   });
-  if (process.platform !== 'win32') chmodSync(socket, 0o600);
   const ours = process.platform === 'win32' ? 0 : lstatSync(socket).ino;
   const servedDir = dirIdentity(ws.dir);
   armIdle();
@@ -202,14 +202,28 @@ async function claimSocket(socket: string): Promise<void> {
   if (process.platform === 'win32') return; // a named pipe: nothing on disk to claim
   const dir = socketDir();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const st = statSync(dir);
-  const uid = typeof process.getuid === 'function' ? process.getuid() : st.uid;
-  if (st.uid !== uid || (st.mode & 0o077) !== 0) {
-    throw new SimgrepError('SERVER_UNAVAILABLE', `${dir} must belong to you and be private (mode 700) to hold the server's socket; remove it, or set SIMGREP_RUNTIME_DIR to a private directory`);
-  }
+  // lstat: a link planted in the directory's place is refused, not followed (the client checks the same).
+  const why = runtimeDirProblem(dir, lstatSync(dir));
+  if (why) throw new SimgrepError('SERVER_UNAVAILABLE', `cannot hold the server's socket: ${why}`);
   if (!existsSync(socket)) return;
   if (await answers(socket)) throw new SimgrepError('SERVER_UNAVAILABLE', `a simgrep server already serves this workspace (socket ${socket}); stop it first (its process, or kill the pid it printed)`);
   unlinkSync(socket);
+}
+
+/**
+ * Listens on `socket` created with mode 600 (umask 177 for the bind, which is synchronous), so there
+ * is no moment when it is open to others; chmod after, where the umask cannot be set (a worker thread).
+ */
+function listenPrivately(server: Server, socket: string, onListening: () => void): void {
+  if (process.platform === 'win32') { server.listen(socket, onListening); return; }
+  let old: number | null = null;
+  try { old = process.umask(0o177); } catch { /* worker threads cannot set it */ }
+  try {
+    server.listen(socket, onListening);
+  } finally {
+    if (old !== null) process.umask(old);
+  }
+  if (old === null) server.once('listening', () => chmodSync(socket, 0o600));
 }
 
 function answers(socket: string): Promise<boolean> {

@@ -72,6 +72,11 @@ export function listWorkspaces(env?: NodeJS.ProcessEnv): { name: string; dir: st
     .sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
+/** True when every root is a local path inside `dir` (a real path), judged on the roots' real paths now. */
+export function rootsInside(roots: string[], dir: string): boolean {
+  return roots.every((r) => !isRemoteUri(r) && covers([dir], [r]));
+}
+
 /** True when every path lies inside one of the roots. */
 export function covers(roots: string[], paths: string[]): boolean {
   return paths.every((p) => {
@@ -81,17 +86,21 @@ export function covers(roots: string[], paths: string[]): boolean {
   });
 }
 
+/** Which workspaces may answer: with `rootsWithin`, only those whose every root lies inside that real path. */
+export interface CoveringFilter { rootsWithin?: string }
+
 /** The named workspace whose roots cover every path (the one whose covering roots are the deepest wins). */
-export function findCovering(paths: string[], env?: NodeJS.ProcessEnv): { name: string; dir: string } | null {
-  return coveringAll(paths, env)[0] ?? null;
+export function findCovering(paths: string[], env?: NodeJS.ProcessEnv, filter: CoveringFilter = {}): { name: string; dir: string } | null {
+  return coveringAll(paths, env, filter)[0] ?? null;
 }
 
 /** Every named workspace whose roots cover every path, the deepest first (a tie keeps name order). */
-function coveringAll(paths: string[], env?: NodeJS.ProcessEnv): { name: string; dir: string; depth: number }[] {
+function coveringAll(paths: string[], env?: NodeJS.ProcessEnv, filter: CoveringFilter = {}): { name: string; dir: string; depth: number }[] {
   if (paths.length === 0) return [];
   const found: { name: string; dir: string; depth: number }[] = [];
   for (const w of listWorkspaces(env)) {
     if (!w.info || !covers(w.info.roots, paths)) continue;
+    if (filter.rootsWithin !== undefined && !rootsInside(w.info.roots, filter.rootsWithin)) continue;
     // How near its roots are: the shortest, over the paths, of the longest root that covers each.
     const depth = Math.min(...paths.map((p) => Math.max(...w.info!.roots.filter((r) => covers([r], [p])).map((r) => r.length))));
     found.push({ name: w.name, dir: w.dir, depth });

@@ -1,7 +1,7 @@
 // simgrep run: every example workflow under examples/ runs through the built CLI (from the repo root,
 // as docs/agents.md shows) and ends in the state its routing implies; unsupported TEA features and
 // unknown actions fail with exit 2 and a message that names them.
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -12,8 +12,8 @@ let home: ReturnType<typeof isolatedHome>;
 beforeAll(() => { home = isolatedHome('simgrep-run-'); });
 afterAll(() => home.restore());
 
-async function run(args: string[]) {
-  const r = await runCli(['run', ...args, '-J', '0'], { cwd: repoRoot, env: home.env });
+async function run(args: string[], env: Record<string, string> = {}) {
+  const r = await runCli(['run', ...args, '-J', '0'], { cwd: repoRoot, env: { ...home.env, ...env } });
   return { ...r, state: r.code === 0 ? JSON.parse(r.stdout) as Record<string, any> : null };
 }
 
@@ -38,6 +38,15 @@ describe('simgrep run examples/', () => {
     expect(pass.code).toBe(0);
     expect(Object.keys(pass.state!)).toEqual(['story_id', 'gate_search', 'passed']);
     expect(pass.state!.gate_search.best_match.text).toMatch(/^QA gate: PASS/);
+  });
+
+  // Regression (issue 28, item 3): story_id picked any .md file ("../../../README" read the README).
+  it('qa-gate.yaml refuses a story_id that walks out of the stories (no file is read)', async () => {
+    for (const storyId of ['../../../README', '1.1/../../../../README', '/etc/passwd', '']) {
+      const r = await run(['examples/qa-gate.yaml', '--state', JSON.stringify({ story_id: storyId })]);
+      expect(r.code, storyId).toBe(0);
+      expect(r.state, storyId).toEqual({ story_id: storyId });
+    }
   });
 
   it('similar-docs.yaml: the docs nearest to one doc, itself excluded', async () => {
@@ -78,6 +87,38 @@ describe('simgrep run: what it refuses', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
+  });
+
+  // Regression (issue 28, item 3): templates ran code ({{ range.constructor(...)() }}) and env held
+  // every variable of the process.
+  it('a template that reaches for Function stops the run and runs nothing', async () => {
+    const marker = path.join(home.dir, 'ran');
+    const js = `process.getBuiltinModule('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`;
+    const file = path.join(home.dir, 'escape.yaml');
+    writeFileSync(file, `nodes:\n  - name: a\n    uses: search.semantic_content\n    with:\n      query: ${JSON.stringify(`{{ range.constructor(${JSON.stringify(js)})() }}`)}\n      content: x\n`);
+    const r = await run([file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/"constructor" cannot be read in a template/);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('env shows only what the workflow declares or --env allows', async () => {
+    const file = path.join(home.dir, 'env.yaml');
+    const body = 'nodes:\n  - name: a\n    uses: search.semantic_content\n    with:\n      query: "{{ env | dump }}"\n      content: "{{ env.SIMGREP_TEST_TOKEN }}"\n      top_k: 1\n      n_lines: 0\n    output: r\n';
+    const secret = { SIMGREP_TEST_TOKEN: 'tok-123', SIMGREP_TEST_OTHER: 'other-456' };
+    writeFileSync(file, body);
+    const undeclared = await run([file], secret);
+    expect(undeclared.code).toBe(2);
+    expect(undeclared.stderr).toMatch(/env.SIMGREP_TEST_TOKEN is not available: a workflow sees only the environment variables it declares \(top-level env: \[SIMGREP_TEST_TOKEN\]\) or that the command line allows \(simgrep run --env SIMGREP_TEST_TOKEN\)/);
+    writeFileSync(file, `env: [SIMGREP_TEST_TOKEN]\n${body}`);
+    const declared = await run([file], secret);
+    expect(declared.code).toBe(0);
+    expect(declared.state!.r).toMatchObject({ success: true, query: '{"SIMGREP_TEST_TOKEN":"tok-123"}' });
+    expect(declared.state!.r.results[0].lines).toEqual(['tok-123']);
+    writeFileSync(file, body);
+    const allowed = await run([file, '--env', 'SIMGREP_TEST_TOKEN'], secret);
+    expect(allowed.code).toBe(0);
+    expect(allowed.state!.r.query).toBe('{"SIMGREP_TEST_TOKEN":"tok-123"}');
   });
 
   it('an endless goto loop stops with a clear error', async () => {

@@ -1,31 +1,20 @@
 // Jinja2 templates for workflow `with:` values and `when:` conditions, on nunjucks (a maintained
 // Jinja-compatible engine) with Jinja compatibility on (True/None, dict.get/items/keys) and strict
 // undefined: printing an undefined name is an error. A value that is exactly one `{{ expr }}` keeps its
-// native type (a list stays a list), as in The Edge Agent.
-import nunjucks from 'nunjucks';
+// native type (a list stays a list), as in The Edge Agent. Templates run walled in (template-sandbox.ts).
 import { SimgrepError } from '../../errors.js';
-
-nunjucks.installJinjaCompat();
-// A state key wins over a same-named Python method (state.items is the list, not dict.items).
-const runtime = nunjucks.runtime as unknown as { memberLookup: (obj: unknown, val: unknown, ...rest: unknown[]) => unknown };
-const compatLookup = runtime.memberLookup;
-runtime.memberLookup = function memberLookup(this: unknown, obj: unknown, val: unknown, ...rest: unknown[]) {
-  if (rest.length === 0 && obj !== null && typeof obj === 'object' && Object.hasOwn(obj, val as PropertyKey)) {
-    const v = (obj as Record<PropertyKey, unknown>)[val as PropertyKey];
-    return typeof v === 'function' ? v.bind(obj) : v;
-  }
-  return compatLookup.call(this, obj, val, ...rest);
-};
+import { createSandboxedEnvironment } from './template-sandbox.js';
 
 const SINGLE = /^\s*\{\{([\s\S]*?)\}\}\s*$/;
 const captured: unknown[] = [];
 
-const env = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: true });
-// The native value of an expression leaves the template through this filter instead of being printed.
-env.addFilter('__capture', (v: unknown) => { captured.push(v); return ''; });
-env.addFilter('tojson', (v: unknown) => JSON.stringify(v));
-env.addFilter('json', (v: unknown) => JSON.stringify(v));
-env.addFilter('fromjson', (v: string) => JSON.parse(v) as unknown);
+const env = createSandboxedEnvironment({
+  // The native value of an expression leaves the template through this filter instead of being printed.
+  __capture: (v: unknown) => { captured.push(v); return ''; },
+  tojson: (v: unknown) => JSON.stringify(v),
+  json: (v: unknown) => JSON.stringify(v),
+  fromjson: (v: string) => JSON.parse(v) as unknown,
+});
 
 export type TemplateContext = Record<string, unknown>;
 

@@ -1,13 +1,14 @@
 // Runs a YAML agent with The Edge Agent's semantics, for the subset the seeds use: `nodes` in order
 // unless `goto` or `edges` route elsewhere; a node's `uses` comes from the one action table, its
-// `with` is rendered with Jinja2 (state, variables, settings, env) and its result merges into state
-// (or lands under `output`). What TEA does but this runner does not (inline `run:` code, parallel
+// `with` is rendered with Jinja2 (state, variables, settings, and `env`: only the variables the workflow
+// declares or the user allows) and its result merges into state (or lands under `output`). What TEA does but this runner does not (inline `run:` code, parallel
 // edges, checkpoints, ...) fails up front with a message that says so.
 import { parse as parseYaml } from 'yaml';
 import { SimgrepError } from '../../errors.js';
 import { createActionEngine, type ActionEngine, type ActionEngineOptions } from '../engine.js';
 import { createActions, runAction, type ActionResult } from '../registry.js';
 import { condition, renderValue, type TemplateContext } from './templates.js';
+import { parseEnvDeclaration, templateEnv, type EnvDeclaration } from './workflow-env.js';
 
 export const START = '__start__';
 export const END = '__end__';
@@ -23,6 +24,8 @@ export interface Workflow {
   variables: Dict;
   settings: Dict;
   initialState: Dict;
+  /** The environment variables its templates may read (top-level `env:`). */
+  env: EnvDeclaration;
   nodes: NodeSpec[];
   edges: EdgeSpec[];
 }
@@ -33,6 +36,10 @@ export interface RunOptions {
   /** Engine to use (shared model); by default one is made from settings.rag and closed at the end. */
   engine?: ActionEngine;
   engineOptions?: ActionEngineOptions;
+  /** Environment variables the user allows beside the declared ones (`simgrep run --env`). */
+  allowEnv?: readonly string[];
+  /** Where `env` values come from (default: process.env). */
+  environment?: NodeJS.ProcessEnv;
   /** Called after every node with its name and result. */
   onNode?: (name: string, result: unknown) => void;
 }
@@ -47,7 +54,7 @@ const UNSUPPORTED_NODE_KEYS: Record<string, string> = {
   while: 'while-loops are not supported; loop with a conditional `goto`',
 };
 const NODE_KEYS = new Set(['name', 'uses', 'action', 'with', 'output', 'goto', 'description']);
-const TOP_KEYS = new Set(['name', 'description', 'version', 'state_schema', 'variables', 'settings', 'initial_state', 'nodes', 'edges', 'config']);
+const TOP_KEYS = new Set(['name', 'description', 'version', 'state_schema', 'variables', 'settings', 'initial_state', 'env', 'nodes', 'edges', 'config']);
 
 /** Parses and checks a workflow; anything it cannot run is an error naming the node and the feature. */
 export function parseWorkflow(text: string, file = 'workflow'): Workflow {
@@ -73,6 +80,7 @@ export function parseWorkflow(text: string, file = 'workflow'): Workflow {
     variables: optionalDict(doc.variables, 'variables', file),
     settings: optionalDict(doc.settings, 'settings', file),
     initialState: optionalDict(doc.initial_state, 'initial_state', file),
+    env: parseEnvDeclaration(doc.env, file),
     nodes,
     edges,
   };
@@ -110,7 +118,8 @@ export async function runWorkflow(wf: Workflow, o: RunOptions = {}): Promise<Dic
   const actions = createActions(engine);
   const byName = new Map(wf.nodes.map((n, i) => [n.name, i]));
   let state: Dict = { ...wf.initialState, ...o.state };
-  const ctx = (): TemplateContext => ({ state, variables: wf.variables, settings: wf.settings, env: { ...process.env } });
+  const env = templateEnv(wf.env, o.allowEnv ?? [], o.environment);
+  const ctx = (): TemplateContext => ({ state, variables: wf.variables, settings: wf.settings, env });
   try {
     let current = firstNode(wf, ctx());
     for (let steps = 0; current !== END; steps++) {

@@ -13,6 +13,7 @@ import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
 import { directoryTarget, namedTarget, targetDir } from './workspace-target.js';
 import { thousands } from '../thousands.js';
+import { sayUntrusted } from '../untrusted-socket.js';
 
 export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Promise<number> {
   const target = namedTarget(flags) ?? (paths.length > 0 ? { name: defaultName(paths) } : directoryTarget('simgrep index needs PATHs to index (e.g. simgrep index ./src), or -w NAME to update that workspace'));
@@ -21,7 +22,7 @@ export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Prom
   const cluster = clusterOf(flags, progress.clear);
   // The workspace's resident server (simgrep serve) updates it when one runs: its tables are open.
   if (!cluster && flags.server !== false) {
-    const answer = await askServer(socketPathFor(targetDir(target)), { op: 'index', identity: identityOf(engine), cwd: process.cwd(), paths }, progress.update);
+    const answer = await askServer(socketPathFor(targetDir(target)), { op: 'index', identity: identityOf(engine), cwd: process.cwd(), paths }, { onProgress: progress.update, onUntrusted: sayUntrusted });
     progress.clear();
     if (answer?.index) return printed(answer.workspace, answer.index);
   }
@@ -31,7 +32,7 @@ export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Prom
     ...engine,
     concurrency: flags.concurrency as number | undefined,
     offline: flags.offline === true || undefined,
-    remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined },
+    remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined, gcsEndpoint: flags['gcs-endpoint'] as string | undefined },
   });
   try {
     const roots = paths.length > 0 ? paths : (await ws.status()).roots;

@@ -1,9 +1,10 @@
 // simgrep mcp [ROOT]: an MCP server on stdio (stdout carries only the protocol; notes go to stderr).
-// Searches are confined to ROOT (default: the working directory).
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+// Searches are confined to ROOT (default: the working directory). A message over the transport's
+// 10 MiB cap is answered with an error and noted on stderr; the server keeps serving.
 import { createActionEngine } from '../../actions/engine.js';
 import { SimgrepError } from '../../errors.js';
 import { createMcpServer } from '../../mcp/server.js';
+import { StdioTransport } from '../../mcp/stdio-transport.js';
 import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
 import { simgrepVersion } from '../../version.js';
@@ -19,7 +20,10 @@ export async function runMcpCommand(flags: ParsedFlags, args: string[]): Promise
     resident: true,
   });
   const server = createMcpServer({ engine, root: args[0], version });
-  const transport = new StdioServerTransport();
+  const note = (m: string) => { process.stderr.write(`simgrep: mcp: ${m}\n`); };
+  const transport = new StdioTransport(process.stdin, process.stdout, { warn: note });
+  // Protocol-level trouble (a line that is not JSON-RPC, ...) is the operator's to see, not silence.
+  server.server.onerror = (e) => note(e.message);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());

@@ -1,13 +1,14 @@
-// simgrep run agent.yaml [--state JSON] [--state-file FILE]: runs a YAML agent and prints its final
-// state as JSON on stdout.
+// simgrep run agent.yaml [--state JSON] [--state-file FILE] [--env NAME,...]: runs a YAML agent and
+// prints its final state as JSON on stdout.
 import { readFileSync } from 'node:fs';
 import { SimgrepError } from '../../errors.js';
 import { parseWorkflow, runWorkflow } from '../../actions/workflow/workflow.js';
+import { parseAllowedEnv } from '../../actions/workflow/workflow-env.js';
 import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
 
 export async function runRunCommand(flags: ParsedFlags, args: string[]): Promise<number> {
-  if (args.length !== 1) throw new SimgrepError('BAD_FLAG', 'usage: simgrep run AGENT.yaml [--state JSON] [--state-file FILE]');
+  if (args.length !== 1) throw new SimgrepError('BAD_FLAG', 'usage: simgrep run AGENT.yaml [--state JSON] [--state-file FILE] [--env NAME,...]');
   const file = args[0];
   let text: string;
   try { text = readFileSync(file, 'utf8'); } catch (e) {
@@ -17,6 +18,7 @@ export async function runRunCommand(flags: ParsedFlags, args: string[]): Promise
   const state = { ...readState(flags['state-file'], true), ...readState(flags.state, false) };
   const final = await runWorkflow(wf, {
     state,
+    allowEnv: parseAllowedEnv(flags.env as string | undefined),
     engineOptions: {
       ...(typeof flags.model === 'string' ? { model: flags.model } : {}),
       concurrency: flags.concurrency as number | undefined,

@@ -10,6 +10,7 @@ import { socketPathFor } from '../../server/socket-path.js';
 import type { ParsedFlags } from '../flags.js';
 import { directoryTarget, namedTarget } from './workspace-target.js';
 import { thousands } from '../thousands.js';
+import { sayUntrusted } from '../untrusted-socket.js';
 
 const out = (s: string) => { process.stdout.write(s); };
 
@@ -32,7 +33,7 @@ export async function runWorkspaceCommand(flags: ParsedFlags, args: string[]): P
     case 'status':
     case 'prune': {
       const chosen = target ?? directoryTarget(`usage: simgrep workspace ${verb} NAME (or -w NAME, --index-dir DIR, SIMGREP_WORKSPACE)`);
-      const ws = createWorkspace({ ...chosen, model: flags.model as string | undefined, offline: flags.offline === true || undefined, concurrency: 0, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined } });
+      const ws = createWorkspace({ ...chosen, model: flags.model as string | undefined, offline: flags.offline === true || undefined, concurrency: 0, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined, gcsEndpoint: flags['gcs-endpoint'] as string | undefined } });
       try {
         if (verb === 'prune') {
           const { deleted } = await ws.prune();
@@ -51,7 +52,7 @@ export async function runWorkspaceCommand(flags: ParsedFlags, args: string[]): P
       const dir = workspaceDir(name);
       if (!existsSync(dir)) throw new SimgrepError('WORKSPACE_NOT_FOUND', `workspace ${name} does not exist (simgrep workspace list shows them)`);
       // A server of the workspace (simgrep serve) stops first: it holds the index open.
-      const stopped = await askServer(socketPathFor(dir), { op: 'stop', identity: identityOf({}), cwd: process.cwd() });
+      const stopped = await askServer(socketPathFor(dir), { op: 'stop', identity: identityOf({}), cwd: process.cwd() }, { onUntrusted: sayUntrusted });
       if (stopped) process.stderr.write(`simgrep: stopped the server of workspace ${name} (pid ${stopped.pid})\n`);
       rmSync(dir, { recursive: true, force: true });
       process.stderr.write(`simgrep: removed workspace ${name}\n`);

@@ -10,7 +10,7 @@ import { SimgrepError } from '../../errors.js';
 import type { ListedObject, StoreDriverOptions, StreamingCapabilities, StreamingDriver } from './capabilities.js';
 import { storeDriver } from './capabilities.js';
 import { openedBody, TimeoutError, TransportError, type OpenedResponse } from './http-client.js';
-import { pagedListing, streamObject, type ListingPage } from './object-stream.js';
+import { pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 import { backoffMs, isTransientCode, sleep, transportCode, TRANSIENT_STATUS } from './retry.js';
 
@@ -144,9 +144,15 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
     const offset = Number(/^bytes=(\d+)-$/.exec(headers.range ?? '')?.[1] ?? 0);
     const res = await send((c, abortSignal) => c.getBlobClient(key).download(offset, undefined, {
       abortSignal, maxRetryRequests: 0, conditions: headers['if-match'] ? { ifMatch: headers['if-match'] } : undefined,
+    }).catch((e: unknown) => {
+      // The blob changed since the read began: streamObject restarts or reports it.
+      if (headers['if-match'] && (e as { statusCode?: number }).statusCode === 412) return null;
+      throw e;
     }), signal);
+    if (res === null) return preconditionFailed();
     const head: Record<string, string | undefined> = {
-      etag: res.etag, 'content-length': res.contentLength?.toString(), 'content-range': res.contentRange, 'content-encoding': res.contentEncoding, 'content-type': res.contentType,
+      etag: res.etag, 'last-modified': res.lastModified?.toUTCString(), 'content-length': res.contentLength?.toString(), 'content-range': res.contentRange,
+      'content-encoding': res.contentEncoding, 'content-type': res.contentType,
     };
     return openedBody(res.readableStreamBody as Readable, { status: res.contentRange ? 206 : 200, statusText: '', headers: { get: (name) => head[name] ?? null } }, {
       endpoint: shownEndpoint, attempts: 1, timeoutMs, signal,

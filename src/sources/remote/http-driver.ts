@@ -49,7 +49,8 @@ function createHttpDriver(o: HttpDriverOptions): StreamingDriver {
     streamObject(key, { size, signal }) {
       return streamObject(async (headers, sig) => {
         const opened = await client.open({ method: 'GET', url: urlOf(key), headers, followRedirects: true }, sig);
-        if (opened.res.status >= 300) return fail(opened);
+        // A 412 to If-Match (the file changed since the read began) is streamObject's to handle.
+        if (opened.res.status >= 300 && !(opened.res.status === 412 && headers['if-match'])) return fail(opened);
         return opened;
       }, { size, retries: client.retries, signal });
     },

@@ -1,40 +1,50 @@
 // Streams one object's bytes in bounded memory: small objects (size known, <= 8 MiB) arrive as one
 // buffer, big ones in 1 MiB chunks; a transport failure mid-body resumes with a Range request from
-// the last byte received (If-Match on the ETag, so a changed object is never spliced).
+// the last byte received (If-Match on the ETag). A resumed reply must be the same version as the first
+// (object-version.ts): a changed object is read again from the start while none of it was handed on,
+// else the read fails as changed. Two versions are never spliced into one text.
 import { SimgrepError } from '../../errors.js';
-import { TransportError, type OpenedResponse, type ResponseHead } from './http-client.js';
+import { TransportError, type OpenedResponse } from './http-client.js';
 import { STREAM_CHUNK_BYTES, WHOLE_READ_BYTES } from '../source.js';
 import { backoffMs, sleep } from './retry.js';
+import { changeOf, contentLength, ifMatchOf, rangeStartsAt, versionOf, type ObjectVersion } from './object-version.js';
 
-/** GETs the object with these extra headers (a Range and If-Match when resuming); resolves only with a 2xx response. */
+/**
+ * GETs the object with these extra headers (a Range and If-Match when resuming); resolves only with a
+ * 2xx response, or with the 412 answer to an If-Match (the object changed since).
+ */
 export type OpenObject = (headers: Record<string, string>, signal?: AbortSignal) => Promise<OpenedResponse>;
 
 export interface StreamObjectOptions { size?: number; retries: number; signal?: AbortSignal }
 
+/** Reads of a changed object started again from the beginning, at most (each one a whole new read). */
+const MAX_RESTARTS = 1;
 
 export async function* streamObject(open: OpenObject, o: StreamObjectOptions): AsyncGenerator<Uint8Array> {
   let opened = await open({}, o.signal);
-  const etag = opened.res.headers.get('etag') ?? undefined;
-  const length = o.size ?? contentLength(opened.res);
-  const whole = length !== undefined && length <= WHOLE_READ_BYTES;
-  let buf: Buffer = Buffer.allocUnsafe(whole ? length : STREAM_CHUNK_BYTES);
+  let resumes = 0;
+  let restarts = 0;
+  /** Whether any byte went to the caller: from then on a changed object cannot be read again. */
+  let handedOn = false;
+  // A restart's size is its reply's: the listing's (o.size) described the version before.
+  let first = begin(opened, o.size ?? contentLength(opened.res));
+  let { buf } = first;
   let fill = 0;
   let offset = 0;
-  let resumes = 0;
-  // A body longer than the size the store declared (a listing, a HEAD) is cut off: the object
-  // changed, or the server is broken, and buffering its size would have no end.
-  const declared = opened.decoded ? undefined : length;
   for (;;) {
     try {
       for await (const chunk of opened.chunks()) {
         offset += chunk.length;
-        if (declared !== undefined && offset > declared) {
-          throw new SimgrepError('REMOTE_ERROR', `the object sent more than the ${declared} bytes it was listed with; it changed while being read, search again`);
+        // A body longer than the size the store declared (a listing, a HEAD) is cut off: the object
+        // changed, or the server is broken, and buffering its size would have no end.
+        if (first.declared !== undefined && offset > first.declared) {
+          throw new SimgrepError('REMOTE_CHANGED', `the object sent more than the ${first.declared} bytes it was listed with; it changed while being read, search again`);
         }
         let at = 0;
         while (at < chunk.length) {
           if (fill === buf.length) {
             // Only a body of unknown size gets here in whole mode: its chunks go on as a stream.
+            handedOn = true;
             yield buf;
             buf = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
             fill = 0;
@@ -51,28 +61,56 @@ export async function* streamObject(open: OpenObject, o: StreamObjectOptions): A
       if (!(e instanceof TransportError) || resumes >= o.retries || opened.decoded) throw e;
       resumes++;
       await sleep(backoffMs(resumes), o.signal);
-      opened = await open({ range: `bytes=${offset}-`, ...(etag && { 'if-match': etag }) }, o.signal);
-      if (opened.res.status !== 206 || !rangeStartsAt(opened.res, offset)) {
+      const ifMatch = ifMatchOf(first.version);
+      opened = await open({ range: `bytes=${offset}-`, ...(ifMatch && { 'if-match': ifMatch }) }, o.signal);
+      const changed = changeOf(first.version, opened.res);
+      if (changed === null) {
+        if (opened.res.status === 206 && rangeStartsAt(opened.res, offset)) continue;
         opened.discard();
         throw new SimgrepError('REMOTE_UNAVAILABLE', `${e.message}; resuming at byte ${offset} failed: the server ignored the Range request (HTTP ${opened.res.status})`, { cause: e });
       }
+      if (handedOn || restarts >= MAX_RESTARTS) {
+        opened.discard();
+        const read = handedOn ? `only its first ${offset - fill} bytes were read` : 'it changed again when read anew, so none of it was read';
+        throw new SimgrepError('REMOTE_CHANGED', `the object changed while it was being read (${changed}, found when resuming at byte ${offset}); ${read}: search again`, { cause: e });
+      }
+      // Nothing was handed on yet: read the new version from its first byte instead (a store that
+      // ignored the Range has sent that whole version already).
+      restarts++;
+      if (opened.res.status !== 200) {
+        opened.discard();
+        opened = await open({}, o.signal);
+      }
+      first = begin(opened, contentLength(opened.res));
+      buf = first.buf;
+      fill = 0;
+      offset = 0;
     }
   }
   if (fill > 0) yield buf.subarray(0, fill);
 }
 
-function contentLength(res: ResponseHead): number | undefined {
-  if (res.headers.get('content-encoding')) return undefined; // the encoded size, not the text's
-  const raw = res.headers.get('content-length');
-  const n = raw === null ? NaN : Number(raw);
-  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+/** What a read keeps of its first reply: the version to hold resumes to, the size it may not pass, its buffer. */
+function begin(opened: OpenedResponse, length: number | undefined): { version: ObjectVersion; declared: number | undefined; buf: Buffer } {
+  const whole = length !== undefined && length <= WHOLE_READ_BYTES;
+  return {
+    version: versionOf(opened.res, opened.decoded ? undefined : contentLength(opened.res)),
+    declared: opened.decoded ? undefined : length,
+    buf: Buffer.allocUnsafe(whole ? length : STREAM_CHUNK_BYTES),
+  };
 }
 
-function rangeStartsAt(res: ResponseHead, offset: number): boolean {
-  const m = /^bytes (\d+)-/.exec(res.headers.get('content-range') ?? '');
-  return m !== null && Number(m[1]) === offset;
+/** The answer a driver gives for a resumed GET its store refused with 412 (If-Match failed): the object changed. */
+export function preconditionFailed(): OpenedResponse {
+  return {
+    res: { status: 412, statusText: 'Precondition Failed', headers: { get: () => null } },
+    attempts: 1,
+    decoded: false,
+    async *chunks() { /* no body */ },
+    text: async () => '',
+    discard() {},
+  };
 }
-
 
 /** One page of a listing, and the store's cursor to the next (absent on the last page). */
 export interface ListingPage<T> { items: T[]; cursor?: string }

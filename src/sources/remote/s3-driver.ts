@@ -11,7 +11,7 @@ import { isSimgrepError } from '../../errors.js';
 import type { ListedObject, StoreDriverOptions, StreamingCapabilities, StreamingDriver } from './capabilities.js';
 import { storeDriver } from './capabilities.js';
 import { createHttpClient, openedBody, TransportError, type OpenedResponse } from './http-client.js';
-import { pagedListing, streamObject, type ListingPage } from './object-stream.js';
+import { pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 import { isCompleteListing, s3ErrorFor, s3ListingNotXml, type S3ErrorContext } from './s3-errors.js';
 import { transportCode } from './retry.js';
@@ -134,9 +134,15 @@ function createS3Driver(o: S3DriverOptions): StreamingDriver {
 
   /** A GET through the SDK's GetObject: for the stores whose endpoint rules ask for more than SigV4. */
   async function sdkOpenObject(key: string, headers: Record<string, string>, signal?: AbortSignal): Promise<OpenedResponse> {
-    const out = await send((s3, sdk, opts) => s3.send(new sdk.GetObjectCommand({ Bucket: o.bucket, Key: key, Range: headers.range, IfMatch: headers['if-match'] }), opts), signal, 'GET');
+    const out = await send((s3, sdk, opts) => s3.send(new sdk.GetObjectCommand({ Bucket: o.bucket, Key: key, Range: headers.range, IfMatch: headers['if-match'] }), opts).catch((e: unknown) => {
+      // The object changed since the read began: streamObject restarts or reports it.
+      if (headers['if-match'] && (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 412) return null;
+      throw e;
+    }), signal, 'GET');
+    if (out === null) return preconditionFailed();
     const head: Record<string, string | undefined> = {
-      etag: out.ETag, 'content-length': out.ContentLength?.toString(), 'content-range': out.ContentRange, 'content-encoding': out.ContentEncoding, 'content-type': out.ContentType,
+      etag: out.ETag, 'last-modified': out.LastModified?.toUTCString(), 'content-length': out.ContentLength?.toString(), 'content-range': out.ContentRange,
+      'content-encoding': out.ContentEncoding, 'content-type': out.ContentType,
     };
     return openedBody(out.Body as Readable, { status: out.ContentRange ? 206 : 200, statusText: '', headers: { get: (name) => head[name] ?? null } }, {
       endpoint: shownEndpoint, attempts: out.$metadata.attempts ?? 1, timeoutMs, signal,

@@ -14,7 +14,7 @@ export interface SdkShapedError {
   $response: { headers: Record<string, string> };
 }
 
-/** GETs one object (with a Range and If-Match when resuming); resolves with a 2xx response, else throws what `fail` makes of the answer. */
+/** GETs one object (with a Range and If-Match when resuming); resolves with a 2xx response (or a 412 to If-Match), else throws what `fail` makes of the answer. */
 export type SignedGet = (key: string, headers: Record<string, string>, signal?: AbortSignal) => Promise<OpenedResponse>;
 
 /** Refresh temporary credentials this long before they expire (the SDK's own margin). */
@@ -53,7 +53,8 @@ export async function createSignedGet(s3: S3Client, bucket: string, http: HttpCl
     // The SDK moves its clock by the skew a store reported (RequestTimeTooSkewed); the GETs follow it.
     const signed = await signer.sign(request, { signingDate: new Date(Date.now() + (config.systemClockOffset ?? 0)) });
     const opened = await http.open({ method: 'GET', url: new URL(`${base.origin}${path}`), rawPath: path, headers: signed.headers }, signal);
-    if (opened.res.status >= 200 && opened.res.status < 300) return opened;
+    // A 412 to If-Match (the object changed since the read began) is for the caller to handle.
+    if ((opened.res.status >= 200 && opened.res.status < 300) || (opened.res.status === 412 && extra['if-match'])) return opened;
     throw fail(await errorOf(opened));
   };
 

@@ -1,0 +1,131 @@
+// The walls around workflow templates. nunjucks compiles a template to JavaScript that reaches values
+// only through a few runtime hooks (member lookup, name lookup, calls, filters, tests, loaders); each is
+// narrowed here so that no template reaches a constructor, a prototype or the host (Function, process).
+import nunjucks from 'nunjucks';
+
+type Lookup = (obj: unknown, val: unknown, ...rest: unknown[]) => unknown;
+interface Runtime {
+  memberLookup: Lookup;
+  contextOrFrameLookup: (context: unknown, frame: unknown, name: string) => unknown;
+  callWrap: (obj: unknown, name: string, context: unknown, args: unknown[]) => unknown;
+}
+interface FrameLike { lookup(name: string): unknown }
+interface ContextLike { ctx: Record<string, unknown>; env: { globals: Record<string, unknown> } }
+
+/** Names that lead from a value to its prototype or constructor, on any value (also as bare names). */
+const BLOCKED = new Set(['constructor', 'prototype', 'caller', 'callee', 'arguments']);
+
+export function isBlockedName(name: string): boolean {
+  // `__proto__`, `__defineGetter__`, `__lookupGetter__`, ...: every dunder is out, as in Jinja's sandbox.
+  return BLOCKED.has(name) || name.startsWith('__');
+}
+
+// Function and its async and generator kin compile strings to code; eval runs them.
+const CODE_RUNNERS: ReadonlySet<unknown> = new Set([
+  Function,
+  Object.getPrototypeOf(async function () {}).constructor,
+  Object.getPrototypeOf(function* () {}).constructor,
+  Object.getPrototypeOf(async function* () {}).constructor,
+  globalThis.eval,
+]);
+
+/** Mappings whose members are a declared set (the workflow's `env`): any other name is an error. */
+const declared = new WeakMap<object, ReadonlySet<string>>();
+const DICT_METHODS = new Set(['get', 'items', 'keys', 'values']);
+const KEYED_METHODS = new Set(['get', 'setdefault', 'pop', 'has_key']);
+
+/** A frozen, prototype-less mapping of `values`; reading a name outside `names` fails with `undeclared(name)`. */
+export function declaredMapping(values: Record<string, unknown>, names: Iterable<string>, undeclared: (name: string) => string): Readonly<Record<string, unknown>> {
+  const o = Object.freeze(Object.assign(Object.create(null) as Record<string, unknown>, values));
+  declared.set(o, new Set(names));
+  undeclaredMessage.set(o, undeclared);
+  return o;
+}
+const undeclaredMessage = new WeakMap<object, (name: string) => string>();
+
+class TemplateSandboxError extends Error {}
+
+function refuse(message: string): never {
+  throw new TemplateSandboxError(message);
+}
+
+function checkValue(v: unknown): unknown {
+  if (CODE_RUNNERS.has(v)) refuse('a template cannot reach a code constructor');
+  return v;
+}
+
+/** A member name as the lookup will use it: a primitive (an object as a key would run its own toString). */
+function memberName(val: unknown): string | number {
+  if (typeof val === 'number') return val;
+  if ((val !== null && typeof val === 'object') || typeof val === 'function' || typeof val === 'symbol') refuse(`a member name must be a string or a number (got ${typeof val})`);
+  const name = String(val);
+  if (isBlockedName(name)) refuse(`"${name}" cannot be read in a template (it leads to a prototype or a constructor)`);
+  return name;
+}
+
+// Jinja's spellings, which nunjucks' Jinja compatibility adds in the lookup this one replaces.
+const JINJA_CONSTANTS: Record<string, boolean | null> = { True: true, False: false, None: null };
+
+let installed = false;
+
+/** Patches nunjucks' runtime hooks once (they are module-wide; simgrep is their only user). */
+function installRuntimeWalls(): void {
+  if (installed) return;
+  installed = true;
+  nunjucks.installJinjaCompat();
+  const runtime = nunjucks.runtime as unknown as Runtime;
+  const compatLookup = runtime.memberLookup;
+  runtime.memberLookup = function memberLookup(this: unknown, obj: unknown, val: unknown, ...rest: unknown[]) {
+    // A slice (obj[a:b]) comes back here once per element with a number.
+    if (rest.length > 0) return compatLookup.call(this, obj, val, ...rest);
+    const key = memberName(val);
+    if (typeof obj === 'function') refuse('a template cannot read members of a function');
+    if (obj !== null && typeof obj === 'object') {
+      const names = declared.get(obj);
+      if (names && typeof key === 'string' && !names.has(key) && !DICT_METHODS.has(key)) refuse(undeclaredMessage.get(obj)!(key));
+      // A state key wins over a same-named Python method (state.items is the list, not dict.items).
+      if (Object.hasOwn(obj, key)) {
+        const v = (obj as Record<PropertyKey, unknown>)[key];
+        return typeof v === 'function' ? (checkValue(v) as (...a: unknown[]) => unknown).bind(obj) : checkValue(v);
+      }
+    }
+    const v = checkValue(compatLookup.call(this, obj, key));
+    // Jinja's dict.get/setdefault/pop/has_key read this[key] themselves: state.setdefault("__proto__")
+    // would hand out Object.prototype (and .update() on it would change every object of the process).
+    if (typeof v === 'function' && typeof key === 'string' && KEYED_METHODS.has(key) && !Array.isArray(obj)) {
+      return (k: unknown, ...args: unknown[]) => checkValue((v as (...a: unknown[]) => unknown)(memberName(k), ...args));
+    }
+    return v;
+  } as Lookup;
+  // Bare names: the template's own variables, then the context's own keys, then the globals' own keys.
+  // nunjucks' own lookup uses `in`, so {{ constructor }} or {{ toString }} read Object.prototype.
+  runtime.contextOrFrameLookup = (context, frame, name) => {
+    if (isBlockedName(name)) refuse(`"${name}" cannot be read in a template (it leads to a prototype or a constructor)`);
+    const fromFrame = (frame as FrameLike).lookup(name);
+    if (fromFrame !== undefined) return checkValue(fromFrame);
+    const c = context as ContextLike;
+    if (Object.hasOwn(c.ctx, name)) return checkValue(c.ctx[name]);
+    if (Object.hasOwn(c.env.globals, name)) return c.env.globals[name];
+    return Object.hasOwn(JINJA_CONSTANTS, name) ? JINJA_CONSTANTS[name] : undefined;
+  };
+  const callWrap = runtime.callWrap;
+  runtime.callWrap = (obj, name, context, args) => checkValue(callWrap(checkValue(obj), name, context, args));
+}
+
+/**
+ * A nunjucks environment for untrusted-shaped templates: no loaders ({% include %}, {% import %} and
+ * {% extends %} find nothing), globals limited to range/cycler/joiner, and filters and tests looked up
+ * among their own names only (an inherited `constructor` filter would be Object).
+ */
+export function createSandboxedEnvironment(filters: Record<string, (...args: never[]) => unknown>): nunjucks.Environment {
+  installRuntimeWalls();
+  const env = new nunjucks.Environment([], { autoescape: false, throwOnUndefined: true });
+  for (const [name, fn] of Object.entries(filters)) env.addFilter(name, fn as (...args: unknown[]) => unknown);
+  const e = env as unknown as { globals: object; filters: object; tests: object };
+  const own = (o: object) => Object.freeze(Object.assign(Object.create(null) as object, o));
+  const g = e.globals as Record<string, unknown>;
+  e.globals = own({ range: g.range, cycler: g.cycler, joiner: g.joiner });
+  e.filters = own(e.filters);
+  e.tests = own(e.tests);
+  return env;
+}

@@ -1,0 +1,123 @@
+// Regression (issue 28, item 3): a workflow template ran arbitrary code through nunjucks' constructor
+// lookups ({{ range.constructor("return process...")() }}). Every known escape payload must render as
+// an error or as harmless text, and none may run: each one here would write a marker file.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { condition, renderValue } from '../../src/actions/workflow/templates.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'simgrep-sandbox-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let n = 0;
+/** JavaScript that creates a marker file if it ever runs, as a template string literal. */
+function code(): { js: string; marker: string } {
+  const marker = path.join(dir, `ran-${n++}`);
+  return { js: JSON.stringify(`process.getBuiltinModule('fs').writeFileSync(${JSON.stringify(marker)}, 'x'); return 'RAN'`), marker };
+}
+
+const ctx = () => ({ state: { s: 'text', items: [1, 2], doc: { title: 'T' } }, variables: {}, settings: {}, env: {} });
+
+// Each payload is a template with CODE where the JavaScript goes (nunjucks and Jinja escapes, from
+// tplmap/SSTImap, the nunjucks issue tracker, and the variants a patch of one lookup would miss).
+const payloads: [string, string][] = [
+  ['range.constructor', '{{ range.constructor(CODE)() }}'],
+  ['cycler.constructor', '{{ cycler.constructor(CODE)() }}'],
+  ['joiner.constructor', '{{ joiner.constructor(CODE)() }}'],
+  ['a cycler method', '{{ cycler(1, 2).next.constructor(CODE)() }}'],
+  ['what joiner() returns', '{{ joiner().constructor(CODE)() }}'],
+  ['"".constructor.constructor', '{{ "".constructor.constructor(CODE)() }}'],
+  ['[].constructor.constructor', '{{ [].constructor.constructor(CODE)() }}'],
+  ['a set dict', '{% set o = {} %}{{ o.constructor.constructor(CODE)() }}'],
+  ['state.constructor', '{{ state.constructor.constructor(CODE)() }}'],
+  ['a string method', '{{ state.s.toString.constructor(CODE)() }}'],
+  ['a jinja dict method', '{{ state.get.constructor(CODE)() }}'],
+  ['an array method', '{{ state.items.map.constructor(CODE)() }}'],
+  ['bracket lookup', '{{ range["constructor"](CODE)() }}'],
+  ['a computed name', '{{ range["constr" ~ "uctor"](CODE)() }}'],
+  ['an object key that turns into "constructor"', '{{ range[{"toString": "constructor".toString}](CODE)() }}'],
+  ['__proto__', '{{ state.__proto__.constructor.constructor(CODE)() }}'],
+  ['a function\'s call', '{{ range.call.constructor(CODE)() }}'],
+  ['a function\'s bind', '{{ range.bind(none).constructor(CODE)() }}'],
+  ['a bare constructor (Object.prototype of the context)', '{{ constructor.constructor(CODE)() }}'],
+  ['a bare toString', '{{ toString.constructor(CODE)() }}'],
+  ['Object statics from a bare constructor', '{{ constructor.getOwnPropertyDescriptor(constructor.getPrototypeOf(range), "constructor").value(CODE)() }}'],
+  ['__lookupGetter__', '{{ state.__lookupGetter__("__proto__").constructor(CODE)() }}'],
+  ['a loop variable', '{% for x in [1] %}{{ loop.constructor.constructor(CODE)() }}{% endfor %}'],
+  ['caller in a macro', '{% macro m() %}{{ caller.constructor(CODE)() }}{% endmacro %}{% call m() %}x{% endcall %}'],
+  ['a set alias', '{% set f = range %}{{ f.constructor(CODE)() }}'],
+  ['a regex literal', '{{ r/x/.constructor.constructor(CODE)() }}'],
+  ['a ternary', '{{ range.constructor(CODE)() if true else "safe" }}'],
+  ['a slice', '{{ (range[0:1]).constructor(CODE)() }}'],
+  ['attr filter (Jinja)', '{{ ([] | attr("constructor"))(CODE)() }}'],
+  ['a filter named constructor', '{{ CODE | constructor }}'],
+  ['a test named constructor', '{{ CODE is constructor }}'],
+  ['lipsum (Jinja)', '{{ lipsum.__globals__.os.popen(CODE).read() }}'],
+  ['Jinja __class__', '{{ "".__class__.__mro__[1].__subclasses__() }}'],
+];
+
+describe('workflow templates cannot reach the host (issue 28 item 3)', () => {
+  it.each(payloads)('%s: an error or harmless text, and nothing runs', (_name, template) => {
+    const { js, marker } = code();
+    const t = template.replace('CODE', js);
+    let out: unknown;
+    try { out = renderValue(t, ctx()); } catch (e) {
+      expect((e as Error).message).toMatch(/^template /);
+      out = undefined;
+    }
+    expect(existsSync(marker)).toBe(false);
+    expect(typeof out === 'function').toBe(false);
+    expect(String(out ?? '')).not.toMatch(/RAN|native code/);
+  });
+
+  it.each(payloads)('%s as a when: condition: an error or a boolean, and nothing runs', (_name, template) => {
+    const { js, marker } = code();
+    const expr = /^\{\{ (.*) \}\}$/.exec(template)?.[1];
+    if (!expr) return;
+    try { condition(expr.replace('CODE', js), ctx()); } catch (e) { expect((e as Error).message).toMatch(/^template /); }
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  const refused: [string, RegExp][] = [
+    ['{{ range.constructor }}', /"constructor" cannot be read in a template/],
+    ['{{ state.__proto__ }}', /"__proto__" cannot be read in a template/],
+    ['{{ state.doc.prototype }}', /"prototype" cannot be read in a template/],
+    ['{{ constructor }}', /"constructor" cannot be read in a template/],
+    ['{{ range.name }}', /cannot read members of a function/],
+    ['{% include "/etc/passwd" %}', /template not found/],
+    ['{% import "x.njk" as x %}', /template not found/],
+    ['{% extends "x.njk" %}', /template not found/],
+    ['{{ 1 | constructor }}', /filter not found: constructor/],
+    ['{{ toString }}', /undefined/],
+    ['{{ process }}', /undefined/],
+  ];
+  // Jinja's dict methods read this[key] themselves: setdefault("__proto__") gave out Object.prototype,
+  // and .update() on it added a key to every object of the process.
+  it('dict.get/setdefault/pop cannot hand out a prototype or a constructor (no prototype pollution)', () => {
+    for (const t of ['{{ state.setdefault("__proto__").update({"polluted": "yes"}) }}', '{{ state.pop("__proto__") }}', '{{ state.get("constructor") }}', '{{ state.has_key("__proto__") }}']) {
+      expect(() => renderValue(t, ctx()), t).toThrow(/cannot be read in a template/);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(renderValue('{{ state.setdefault("fresh", 5) }}', ctx())).toBe(5);
+    expect(renderValue('{{ state.pop("s") }}', ctx())).toBe('text');
+  });
+
+  it.each(refused)('%s is refused with a message that says why', (template, message) => {
+    expect(() => renderValue(template, ctx())).toThrow(message);
+  });
+
+  const kept: [string, unknown][] = [
+    ['{{ state.doc["title"] }}', 'T'],
+    ['{{ state.items[1:] }}', [2]],
+    ['{% for x in state.items %}{{ loop.index }}{{ x }}{% endfor %}', '1122'],
+    ['{{ range(3) | join(",") }}', '0,1,2'],
+    ['{% set c = cycler("a", "b") %}{{ c.next() }}{{ c.next() }}', 'ab'],
+    ['{{ state.s.split("x") | length }}', 2],
+    ['{{ state.get("s") | upper }}', 'TEXT'],
+    ['{{ state.doc.items() | length }}', 1],
+  ];
+  it.each(kept)('ordinary Jinja still works: %s', (template, want) => {
+    expect(renderValue(template, ctx())).toEqual(want);
+  });
+});
