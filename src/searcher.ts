@@ -12,8 +12,8 @@ import { runPipeline, type PipelineOutcome, type SearchProgress, type SearchStat
 import type { Executor } from './pool.js';
 import { SEARCH_MODES, type SearchMode } from './types.js';
 import { bundledLexicon } from './rank/lexical/lexicon.js';
-import { buildRankPlan } from './rank/plan.js';
 import { searchLike, type LikeTarget } from './rank/related.js';
+import { queryMode } from './rank/query-mode.js';
 import { mergeHits, resultsPerHit, hitToResult, type SearchResult } from './rank/windows.js';
 import { createContentSource } from './sources/content.js';
 import type { RemoteOptions } from './sources/remote/options.js';
@@ -173,20 +173,14 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   };
 
   async function run(sources: Source[], o: SearchOptions, small: boolean, deadline: Deadline | null, candidatesOnly = false): Promise<PipelineOutcome> {
-    const mode = o.mode ?? 'hybrid';
-    const rank = mode === 'line' ? undefined : buildRankPlan(o.query, mode, bundledLexicon());
     const queryText = o.ignoreCase ? o.query.toLowerCase() : o.query;
     // Start the pool now: its threads boot while this thread embeds the query.
     const pooled = concurrency === 0 || small ? null : workers();
     pooled?.catch(() => {}); // awaited below; a failure must not also surface as unhandled
     const inProcess = await local();
     const query = await inProcess.embedTexts([queryText]);
-    const known = normalizeInPlace(query);
-    if (mode === 'lexical' ? rank!.terms.length === 0 : !known && !rank?.terms.length) {
-      throw new SimgrepError('BAD_QUERY', mode === 'lexical'
-        ? `the query "${o.query}" has no word to look for; use identifiers or words, or --mode semantic`
-        : `the query "${o.query}" has no token this model knows; rephrase it with ordinary words`);
-    }
+    // A query the model cannot embed is searched by its words (with a warning), not refused.
+    const { mode, rank, warning } = queryMode(o.query, o.mode ?? 'hybrid', normalizeInPlace(query), bundledLexicon());
     const executor = pooled ? await pooled : inProcess;
     const maxDistance = o.maxDistance;
     const topK = o.topK ?? (maxDistance !== undefined ? Infinity : 3);
@@ -203,7 +197,8 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       const note = { path: '', code: 'QUERY_STOP_WORDS', message: `the query "${o.query}" has only common words (stop words), which match any line by chance: no match; use identifiers or words, or --mode semantic for the nearest lines anyway` };
       return { ...outcome, hits: [], closestMiss: null, warnings: [note, ...(capNote ? [capNote] : []), ...outcome.warnings] };
     }
-    return capNote ? { ...outcome, warnings: [capNote, ...outcome.warnings] } : outcome;
+    const notes = [capNote, warning].filter((w) => w !== null && w !== undefined);
+    return notes.length > 0 ? { ...outcome, warnings: [...notes, ...outcome.warnings] } : outcome;
   }
 
   const searcher: Searcher = {

@@ -6,6 +6,7 @@ import { DATA_FILE_PRIOR, isDataFile } from './data-files.js';
 import { definedName } from './definitions.js';
 import { identifierParts, pathText, stem } from './lexical/terms.js';
 import { countTermsByIdentifiers, isDigit, isIdentChar, MANY_TERMS, termIndexOf } from './term-index.js';
+import { fold, isAscii, textWords } from './lexical/words.js';
 
 export interface ChunkStats {
   /** Range-relative lines [from, to) of the chunk. */
@@ -26,12 +27,12 @@ export interface ChunkStats {
  * `touched` gets each term whose count was 0 before (so callers reset and sum only those).
  */
 export function countTerms(text: string, plan: RankPlan, tf: Float64Array, touched?: number[]): boolean {
-  let lower = text.toLowerCase();
-  if (lower.length !== text.length) lower = text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  if (!isAscii(text)) return countWordTerms(text, plan, tf, touched);
+  const lower = text.toLowerCase();
   if (plan.terms.length > MANY_TERMS) return countTermsByIdentifiers(text, lower, plan, tf, touched);
   let spans: number[] | null = null;
   for (const term of plan.terms) {
-    const probe = term.whole || term.key.length < 4 ? term.key : term.key.slice(0, -1);
+    const probe = probeOf(term);
     for (let p = lower.indexOf(probe); p >= 0; p = lower.indexOf(probe, p + probe.length)) {
       let s = p;
       while (s > 0 && isIdentChar(text.charCodeAt(s - 1))) s--;
@@ -59,6 +60,46 @@ export function countTerms(text: string, plan: RankPlan, tf: Float64Array, touch
         continue;
       }
       for (const partStem of stems) if (partStem === term.key) { if (touched && tf[t] === 0) touched.push(t); tf[t]++; matched = true; }
+    }
+  }
+  return matched;
+}
+
+/** The probe of a term: what a text must hold (folded) for one of its words to match it. */
+function probeOf(term: RankPlan['terms'][number]): string {
+  return term.whole || term.key.length < 4 ? term.key : term.key.slice(0, -1);
+}
+
+const planProbes = new WeakMap<RankPlan, string[]>();
+
+/**
+ * countTerms of a text that is not ASCII: each of its words (any script, words.ts) against each term.
+ * On ASCII text it counts what countTerms' fast path counts (the unit tests check it on random text).
+ */
+export function countWordTerms(text: string, plan: RankPlan, tf: Float64Array, touched?: number[]): boolean {
+  const folded = fold(text);
+  // With many terms (a pasted file as the query) a probe check per term would cost terms x text.
+  if (plan.terms.length <= MANY_TERMS) {
+    let probes = planProbes.get(plan);
+    if (!probes) planProbes.set(plan, probes = plan.terms.map(probeOf));
+    if (!probes.some((probe) => folded.includes(probe))) return false;
+  }
+  // Keys are unique in a plan: a word matches at most the whole term of its folded form and the part
+  // term of each of its parts' stems.
+  const { byKey } = termIndexOf(plan);
+  const terms = plan.terms;
+  let matched = false;
+  const hit = (t: number) => {
+    if (touched && tf[t] === 0) touched.push(t);
+    tf[t]++;
+    matched = true;
+  };
+  for (const word of textWords(text)) {
+    const whole = byKey.get(fold(word));
+    if (whole !== undefined && terms[whole].whole) hit(whole);
+    for (const part of identifierParts(word)) {
+      const t = byKey.get(stem(part));
+      if (t !== undefined && !terms[t].whole) hit(t);
     }
   }
   return matched;

@@ -4,6 +4,7 @@
 // (no embedding); the line mode (semtools' behaviour: each line's own cosine distance) needs no plan.
 import { idf, type Lexicon } from './lexical/lexicon.js';
 import { identifierParts, identifiers, isStopword, stem } from './lexical/terms.js';
+import { fold } from './lexical/words.js';
 
 export type ChunkMode = 'hybrid' | 'semantic' | 'lexical';
 
@@ -92,7 +93,7 @@ export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon):
     if (!found.has(key)) found.set(key, { whole, word });
   };
   for (const ident of idents) {
-    const lower = ident.toLowerCase();
+    const lower = fold(ident);
     const parts = identifierParts(ident);
     if (parts.length > 1) add(lower, true, lower);
     for (const part of parts) {
@@ -114,7 +115,7 @@ export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon):
   } else {
     for (const m of trimmed.match(EMBEDDED_SYMBOL) ?? []) symbols.set(m.toLowerCase(), 0.5);
   }
-  const pathWords = symbolQuery ? [] : [...new Set(idents.map((w) => w.toLowerCase()))]
+  const pathWords = symbolQuery ? [] : [...new Set(idents.map(fold))]
     .filter((w) => w.length > 2 && !isStopword(w));
   return {
     mode,

@@ -1,7 +1,7 @@
 // A search of a workspace (Workspace.search): the same options and answers as Searcher.search. What
 // changed since the index saw it is re-indexed first (or, in a one-shot process, re-read for this
 // answer only), then candidate chunks picked from the snapshot are scored by the ordinary pipeline.
-import { buildRankPlan } from '../rank/plan.js';
+import { queryMode } from '../rank/query-mode.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
 import { SEARCH_MODES, executorOf, validate, type SearchOptions, type SearchResponse } from '../searcher.js';
@@ -118,11 +118,11 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   const { display, infos, files, lines, bytes, binary, namedBinary } = coverage(snap, walk);
   mark('coverage');
 
-  const mode = so.mode ?? 'hybrid';
-  const plan = buildRankPlan(so.query, mode as 'hybrid' | 'semantic' | 'lexical', bundledLexicon());
-  mark('plan');
   const query = await ws.searcher.embed([so.query]);
   mark('embed');
+  // As the scan does (searcher.ts): a query the model cannot embed picks candidates by its words alone.
+  const plan = queryMode(so.query, so.mode ?? 'hybrid', query.some((x) => x !== 0), bundledLexicon()).rank!;
+  mark('plan');
   const topK = so.topK ?? (so.maxDistance !== undefined ? Infinity : 3);
   const heapSize = Number.isFinite(topK) ? topK * CANDIDATES_PER_RESULT + 10 : Infinity;
   mark('stale check');

@@ -1,9 +1,8 @@
 // Identifier-aware terms, shared by the query planner (main thread) and the chunk scorer (workers).
-// A text's terms are its identifiers ([A-Za-z_][A-Za-z0-9_]*) lower-cased, plus their snake_case and
+// A text's terms are its words (words.ts: identifiers of any script) folded, plus their snake_case and
 // camelCase parts: `parseHTTPResponse_v2` -> parsehttpresponse_v2, parse, http, response, v2.
 // Parts are compared after a light stemmer, so "routes" finds `route` and "registered" `register`.
-
-const IDENT = /[A-Za-z_][A-Za-z0-9_]*/g;
+import { textWords, wordParts } from './words.js';
 
 /** Words too common in questions to carry meaning ("how does the app..."). */
 const STOPWORDS = new Set([
@@ -17,21 +16,14 @@ export function isStopword(word: string): boolean {
   return STOPWORDS.has(word);
 }
 
-/** Lower-cased identifiers of a text, in order (duplicates kept). */
+/** Identifiers (words of any script) of a text, case kept, in order (duplicates kept). */
 export function identifiers(text: string): string[] {
-  return text.match(IDENT) ?? [];
+  return textWords(text);
 }
 
-/** snake_case and camelCase parts of one identifier, lower-cased, in order (the whole not included). */
+/** snake_case and camelCase parts of one identifier, folded, in order (the whole not included). */
 export function identifierParts(ident: string): string[] {
-  const parts: string[] = [];
-  for (const snake of ident.split('_')) {
-    if (!snake) continue;
-    const camel = snake.match(/[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+/g);
-    if (!camel) continue;
-    for (const p of camel) parts.push(p.toLowerCase());
-  }
-  return parts;
+  return wordParts(ident);
 }
 
 /**

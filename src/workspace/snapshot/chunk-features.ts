@@ -2,7 +2,8 @@
 // query without the text: its identifiers with counts (BM25 term frequencies), the names its lines
 // define (symbol boosts), its length in characters (BM25 document length) and whether it is blank.
 import { definedName } from '../../rank/definitions.js';
-import { HASH_START, hashStep } from '../packed/hashed-ids.js';
+import { isAscii, textWords } from '../../rank/lexical/words.js';
+import { HASH_START, hashOf, hashStep } from '../packed/hashed-ids.js';
 import { ownString, type IdentifierTable } from '../packed/identifier-table.js';
 import { resized } from '../packed/typed-arrays.js';
 
@@ -17,7 +18,7 @@ export interface ChunkFeatures {
   chars: number;
   /** True when every line is blank (such a chunk has no line to show in lexical mode). */
   blank: boolean;
-  /** Identifier occurrences: each maximal [A-Za-z0-9_] run without its leading digits, with its count. */
+  /** Identifier occurrences (textWords: on an ASCII line, each maximal [A-Za-z0-9_] run without its leading digits), with counts. */
   identifiers: ChunkIdentifiers;
   /** Names defined by the chunk's lines (definedName), distinct. */
   definitions: string[];
@@ -50,6 +51,10 @@ class IdentifierCounter {
    * each hashed as it is scanned.
    */
   line(text: string): void {
+    if (!isAscii(text)) {
+      for (const word of textWords(text)) this.counted(this.table.idOfHashed(word, 0, word.length, hashOf(word)));
+      return;
+    }
     const n = text.length;
     let i = 0;
     while (i < n) {
@@ -59,12 +64,13 @@ class IdentifierCounter {
       const s = i;
       let h = HASH_START;
       while (i < n && isIdentChar(c = text.charCodeAt(i))) { h = hashStep(h, c); i++; }
-      if (s < i) {
-        const id = this.table.idOfHashed(text, s, i, h);
-        if (id >= this.count.length) this.count = resized(this.count, Math.max(id + 1, this.count.length * 2));
-        if (this.count[id]++ === 0) this.touched.push(id);
-      }
+      if (s < i) this.counted(this.table.idOfHashed(text, s, i, h));
     }
+  }
+
+  private counted(id: number): void {
+    if (id >= this.count.length) this.count = resized(this.count, Math.max(id + 1, this.count.length * 2));
+    if (this.count[id]++ === 0) this.touched.push(id);
   }
 
   done(): ChunkIdentifiers {

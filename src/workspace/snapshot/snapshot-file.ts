@@ -14,9 +14,10 @@ import { inUseUpTo, joined, resized } from '../packed/typed-arrays.js';
 import { readSections, verifySectionFile, writeSectionFile, type Numeric, type Section } from './section-file.js';
 import { sweepTempFiles } from './temp-files.js';
 
-// 7 and delta 2: every section checksummed (section-file.ts); older files are simply rebuilt.
-const MAGIC = 'simgrep-snapshot-7';
-const DELTA_MAGIC = 'simgrep-snapshot-delta-2';
+// 7 and delta 2: every section checksummed (section-file.ts); 8 and delta 3: words of every script
+// (issue 31). Older files are simply rebuilt.
+const MAGIC = 'simgrep-snapshot-8';
+const DELTA_MAGIC = 'simgrep-snapshot-delta-3';
 
 const SEP = '\u0000';
 

@@ -1,9 +1,10 @@
 // New chunks' terms on their way into the snapshot's postings: each identifier is counted under its
-// lower-cased form and under the stems of its parts (as countTerms counts them), as flat
+// folded (lower-cased) form and under the stems of its parts (as countTerms counts them), as flat
 // (key, row, count) triples over interned keys, so a million-line build holds no per-chunk maps
 // (6 bytes a triple: a 1M-line build has about 7M; with a spill directory, full blocks of them wait
 // on disk).
 import { identifierParts, stem } from '../../rank/lexical/terms.js';
+import { fold } from '../../rank/lexical/words.js';
 import type { ChunkIdentifiers } from './chunk-features.js';
 import { IdentifierTable } from '../packed/identifier-table.js';
 import { KeyTriples } from './key-triples.js';
@@ -84,7 +85,7 @@ export class TermCollector {
     const parts = identifierParts(name);
     if (ident + 2 > this.termStart.length) this.termStart = resized(this.termStart, this.termStart.length * 2);
     if (this.termIdsUsed + parts.length + 1 > this.termIds.length) this.termIds = resized(this.termIds, Math.max(this.termIds.length * 2, this.termIdsUsed + parts.length + 1));
-    this.termIds[this.termIdsUsed++] = this.lower.id(name.toLowerCase());
+    this.termIds[this.termIdsUsed++] = this.lower.id(fold(name));
     for (const p of parts) this.termIds[this.termIdsUsed++] = this.stem.id(stem(p));
     this.termStart[ident + 1] = this.termIdsUsed;
     if (this.stem.keys.length > this.stemCount.length) this.stemCount = resized(this.stemCount, this.stem.keys.length * 2);

@@ -1,0 +1,99 @@
+// The prose benchmark (issue 31): XQuAD-R's sentences of one language in one file, one per line, its
+// questions as queries; MRR@10, R@1 and R@10 of the answering line for each simgrep mode through the
+// library, beside plain BM25 over ICU words, monolingual and English questions to each language.
+// npm run build && node dist/bench/prose/run.js [--questions N] [--modes hybrid,semantic,lexical,line] [--out FILE]
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createSearcher } from '../../src/library.js';
+import { SimgrepError } from '../../src/errors.js';
+import type { SearchMode } from '../../src/types.js';
+import { createRng } from '../prng.js';
+import { REPO_ROOT } from '../quality/dataset.js';
+import { gitCommit } from '../quality/build-info.js';
+import { createBm25 } from './bm25-icu.js';
+import { DEV_LANGUAGES, LAREQA_LICENCE, LAREQA_PIN, loadLanguage, type LanguageSet } from './dataset.js';
+import { proseReport, type Cell, type ProseRun } from './report.js';
+
+const ALL_MODES: SearchMode[] = ['hybrid', 'semantic', 'lexical', 'line'];
+
+function parseArgs(argv: string[]) {
+  const a = { questions: 100, modes: ALL_MODES, out: path.join(REPO_ROOT, 'bench', 'PROSE.md'), seed: 31 };
+  for (let i = 0; i < argv.length; i++) {
+    const v = argv[i + 1];
+    if (argv[i] === '--questions') { a.questions = Number(v); i++; }
+    else if (argv[i] === '--modes') { a.modes = v.split(',') as SearchMode[]; i++; }
+    else if (argv[i] === '--out') { a.out = path.resolve(v); i++; }
+    else throw new Error(`unknown flag ${argv[i]}; see the usage line at the top of bench/prose/run.ts`);
+  }
+  if (!(a.questions > 0)) throw new Error('--questions must be a number > 0');
+  return a;
+}
+
+/** The first labelled line's rank among `ranked` (1-based), 0 when it is not there. */
+function rankOf(ranked: number[], labels: number[]): number {
+  const i = ranked.findIndex((l) => labels.includes(l));
+  return i < 0 ? 0 : i + 1;
+}
+
+function addRank(cell: Cell, rank: number): void {
+  cell.n++;
+  if (rank > 0 && rank <= 10) { cell.mrr += 1 / rank; cell.r10++; }
+  if (rank === 1) cell.r1++;
+}
+
+const newCell = (): Cell => ({ n: 0, mrr: 0, r1: 0, r10: 0, refused: 0 });
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const started = Date.now();
+  const dir = path.join(REPO_ROOT, 'bench', '.tmp', 'prose');
+  const sets = new Map<string, LanguageSet>(DEV_LANGUAGES.map((l) => [l, loadLanguage(l, dir)]));
+  // The same questions (by id) in every language, so English-to-X asks what X's own questions ask.
+  const common = [...sets.get('en')!.questions.keys()].filter((id) => DEV_LANGUAGES.every((l) => sets.get(l)!.questions.has(id))).sort();
+  const rng = createRng(args.seed);
+  for (let i = common.length - 1; i > 0; i--) { const j = rng.int(0, i); [common[i], common[j]] = [common[j], common[i]]; }
+  const ids = common.slice(0, args.questions);
+  const searcher = createSearcher({ concurrency: 0 });
+  const run: ProseRun = { cells: {}, questions: ids.length, lines: {}, modes: args.modes };
+  try {
+    for (const lang of DEV_LANGUAGES) {
+      const set = sets.get(lang)!;
+      run.lines[lang] = set.lines.length;
+      const bm25 = createBm25(set.lines);
+      for (const direction of ['mono', 'en'] as const) {
+        if (direction === 'en' && lang === 'en') continue;
+        const ask = (id: string) => (direction === 'en' ? sets.get('en')! : set).questions.get(id)!.text;
+        const cell = (method: string) => (run.cells[`${direction}:${lang}:${method}`] ??= newCell());
+        for (const id of ids) {
+          const labels = set.questions.get(id)!.labels;
+          addRank(cell('bm25'), rankOf(bm25(ask(id), 10), labels));
+          for (const mode of args.modes) {
+            let ranked: number[] = [];
+            try {
+              const r = await searcher.search({ query: ask(id), paths: [set.file], mode, topK: 10, merge: false, nLines: 0 });
+              ranked = r.results.map((x) => x.match_line);
+            } catch (e) {
+              if (!(e instanceof SimgrepError) || e.code !== 'BAD_QUERY') throw e;
+              cell(mode).refused++;
+            }
+            addRank(cell(mode), rankOf(ranked, labels));
+          }
+        }
+        process.stderr.write(`[prose] ${direction === 'en' ? 'en->' : ''}${lang} done (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+      }
+    }
+  } finally {
+    await searcher.close();
+  }
+  const md = proseReport(run, {
+    command: `node dist/bench/prose/run.js --questions ${args.questions}${args.modes === ALL_MODES ? '' : ` --modes ${args.modes.join(',')}`}`,
+    build: gitCommit(), wallSeconds: (Date.now() - started) / 1000, pin: LAREQA_PIN, licence: LAREQA_LICENCE,
+    machine: `${os.cpus()[0]?.model ?? 'cpu'}, nproc ${os.availableParallelism()}; Node ${process.version}; load ${os.loadavg().map((x) => x.toFixed(2)).join(' / ')}`,
+  });
+  writeFileSync(args.out, md);
+  writeFileSync(args.out.replace(/\.md$/, '.json'), `${JSON.stringify(run, null, 1)}\n`);
+  process.stdout.write(md);
+}
+
+main().catch((e) => { process.stderr.write(`[prose] error: ${(e as Error).message}\n`); process.exit(1); });

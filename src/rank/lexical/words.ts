@@ -1,0 +1,133 @@
+// Words of every script for the lexical signals (BM25, path words, the index's identifiers): runs of
+// letters, marks, numbers and _ of any script, split by ICU (Intl.Segmenter) where a script writes no
+// spaces (Chinese, Japanese, Thai, ...), compared after NFKC and full case folding. ASCII text keeps
+// its fast path, which gives exactly these words (test/unit/rank/words.test.ts checks it).
+
+const NON_ASCII = /[^\x00-\x7f]/;
+/** An identifier of ASCII text: a run of [A-Za-z0-9_] without its leading digits. */
+const ASCII_IDENT = /[A-Za-z_][A-Za-z0-9_]*/g;
+/** What a character is to the word scanner (bits): part of a word, a number, of a script without spaces. */
+const WORD = 1;
+const NUMBER = 2;
+const NO_SPACE = 4;
+const WORD_CHAR = /[\p{L}\p{M}\p{N}_]/u;
+const NUMBER_CHAR = /\p{N}/u;
+/** Scripts written without spaces between words: ICU's dictionaries find the words. */
+const NO_SPACE_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+/** Full case folding beyond toLowerCase after NFKC (CaseFolding.txt's F and C entries that differ). */
+const SPECIAL_FOLDS: Record<string, string> = { 'ß': 'ss', 'ς': 'σ', 'ẞ': 'ss' };
+const SPECIAL = /[ßςẞ]/g;
+
+// A fixed locale: the same words on every machine (a cluster's workers must agree with the coordinator).
+let segmenter: Intl.Segmenter | null = null;
+
+export function isAscii(text: string): boolean {
+  return !NON_ASCII.test(text);
+}
+
+/** NFKC and full case folding; on ASCII text, toLowerCase. */
+export function fold(text: string): string {
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
+  const lower = text.normalize('NFKC').toLowerCase();
+  SPECIAL.lastIndex = 0;
+  return SPECIAL.test(lower) ? lower.replace(SPECIAL, (c) => SPECIAL_FOLDS[c]).normalize('NFKC') : lower;
+}
+
+/**
+ * The words of a text, in order, case kept, leading numbers dropped (a bare number is no word: code's
+ * `0x1f` and line numbers would flood BM25). Non-ASCII text is NFKC-normalised first.
+ */
+export function textWords(text: string): string[] {
+  return NON_ASCII.test(text) ? anyScriptWords(text) : text.match(ASCII_IDENT) ?? [];
+}
+
+/** textWords without the ASCII fast path (exported for the tests that hold the two equal). */
+export function anyScriptWords(text: string): string[] {
+  const out: string[] = [];
+  const norm = text.normalize('NFKC');
+  const n = norm.length;
+  let i = 0;
+  while (i < n) {
+    let kind = kindAt(norm, i);
+    if ((kind & WORD) === 0) { i += width(norm, i); continue; }
+    const start = i;
+    let noSpace = 0;
+    do { noSpace |= kind & NO_SPACE; i += width(norm, i); } while (i < n && ((kind = kindAt(norm, i)) & WORD) !== 0);
+    const run = norm.slice(start, i);
+    if (noSpace === 0) { push(out, run); continue; }
+    segmenter ??= new Intl.Segmenter('en', { granularity: 'word' });
+    for (const s of segmenter.segment(run)) if (s.isWordLike) push(out, s.segment);
+  }
+  return out;
+}
+
+/** A word without its leading numbers (none when it is all number). */
+function push(out: string[], word: string): void {
+  let i = 0;
+  while (i < word.length && (kindAt(word, i) & NUMBER) !== 0) i += width(word, i);
+  if (i < word.length) out.push(i === 0 ? word : word.slice(i));
+}
+
+function width(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && i + 1 < s.length ? 2 : 1;
+}
+
+/**
+ * The kind of the character at i: from a table over the Basic Multilingual Plane (made once per
+ * thread, in a few passes of the Unicode-property regexes over all of it: testing each character
+ * of each line with them costs ~30 times the NFKC normalisation), or worked out for other planes.
+ */
+function kindAt(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c < 0xd800 || c > 0xdfff) return (bmpKinds ??= kindTable())[c];
+  const cp = s.codePointAt(i)!;
+  let k = astralKinds.get(cp);
+  if (k === undefined) {
+    k = kindOf(String.fromCodePoint(cp));
+    if (astralKinds.size < 4096) astralKinds.set(cp, k);
+  }
+  return k;
+}
+
+let bmpKinds: Uint8Array | null = null;
+const astralKinds = new Map<number, number>();
+
+function kindOf(ch: string): number {
+  if (!WORD_CHAR.test(ch)) return 0;
+  return WORD | (NUMBER_CHAR.test(ch) ? NUMBER : 0) | (NO_SPACE_CHAR.test(ch) ? NO_SPACE : 0);
+}
+
+function kindTable(): Uint8Array {
+  const kinds = new Uint8Array(0x10000);
+  // Every BMP code unit but the surrogates (one UTF-16 unit each, so positions stay aligned).
+  const codes = new Uint16Array(0x10000);
+  for (let c = 0; c < 0x10000; c++) codes[c] = c >= 0xd800 && c <= 0xdfff ? 0x20 : c;
+  let all = '';
+  for (let c = 0; c < 0x10000; c += 4096) all += String.fromCharCode(...codes.subarray(c, c + 4096));
+  const mark = (re: RegExp, bit: number) => {
+    const marked = all.replace(new RegExp(re.source, 'gu'), '\u0000');
+    for (let c = 1; c < 0x10000; c++) if (marked.charCodeAt(c) === 0) kinds[c] |= bit;
+  };
+  mark(WORD_CHAR, WORD);
+  mark(NUMBER_CHAR, NUMBER);
+  mark(NO_SPACE_CHAR, NO_SPACE);
+  for (let c = 0; c < 0x10000; c++) if ((kinds[c] & WORD) === 0) kinds[c] = 0;
+  return kinds;
+}
+
+const ASCII_PARTS = /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+/g;
+/** The same rule over every script's cased letters; uncased letters (CJK, Arabic, Devanagari) with their marks make one part. */
+const PARTS = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{Lu}+\p{M}*|\p{N}+|[\p{Lo}\p{Lm}\p{Lt}\p{M}]+/gu;
+
+/** snake_case and camelCase parts of one word, folded, in order (the whole not included); `ascii` picks the fast path. */
+export function wordParts(word: string, ascii = !NON_ASCII.test(word)): string[] {
+  const parts: string[] = [];
+  for (const snake of word.split('_')) {
+    if (!snake) continue;
+    const pieces = snake.match(ascii ? ASCII_PARTS : PARTS);
+    if (!pieces) continue;
+    for (const p of pieces) parts.push(ascii ? p.toLowerCase() : fold(p));
+  }
+  return parts;
+}

@@ -1,0 +1,31 @@
+// Which mode a search really runs in, given what the model made of the query: a query the model
+// cannot embed at all (no token it knows: Chinese or Thai text for a Latin-script vocabulary) is
+// searched by its words alone, as --mode lexical, with a warning, rather than refused.
+import { SimgrepError } from '../errors.js';
+import type { SearchMode } from '../types.js';
+import type { Lexicon } from './lexical/lexicon.js';
+import { buildRankPlan, type RankPlan } from './plan.js';
+
+export interface QueryMode {
+  mode: SearchMode;
+  /** The ranking plan (undefined in line mode, which ranks each line's cosine alone). */
+  rank: RankPlan | undefined;
+  /** Set when the mode was changed: what to tell the user. */
+  warning?: { path: string; code: string; message: string };
+}
+
+/** `known`: whether the model gave the query a vector (it knows one of its tokens). */
+export function queryMode(query: string, asked: SearchMode, known: boolean, lexicon: Lexicon): QueryMode {
+  const mode: SearchMode = known ? asked : 'lexical';
+  const rank = mode === 'line' ? undefined : buildRankPlan(query, mode, lexicon);
+  if (rank && mode === 'lexical' && rank.terms.length === 0) {
+    throw new SimgrepError('BAD_QUERY', asked === 'lexical' || known
+      ? `the query "${query}" has no word to look for; use identifiers or words, or --mode semantic`
+      : `the query "${query}" has no word to look for and no token this model knows; use letters or numbers`);
+  }
+  if (mode === asked) return { mode, rank };
+  return {
+    mode, rank,
+    warning: { path: '', code: 'QUERY_WORDS_ONLY', message: `the model knows no token of the query "${query}": it was searched by its words alone (as --mode lexical)` },
+  };
+}

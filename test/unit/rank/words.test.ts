@@ -1,0 +1,100 @@
+// Words of every script (issue 31): the ASCII fast path counts exactly what the general path counts on
+// ASCII text, folding is NFKC plus full case folding, and Arabic, Chinese, Hindi, Cyrillic and Thai text
+// give words a query can find.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { anyScriptWords, fold, textWords, wordParts } from '../../../src/rank/lexical/words.js';
+import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
+import { buildRankPlan } from '../../../src/rank/plan.js';
+import { countTerms, countWordTerms } from '../../../src/rank/chunk-scorer.js';
+
+const lexicon = parseLexicon('#docs\t1000\nthe\t990\nrequest\t300\nretry\t20\n');
+/** ASCII text shaped like code and prose: identifiers, camelCase, snake_case, digits, punctuation. */
+const asciiText = fc.stringMatching(/^[A-Za-z0-9_ .,:;()\-\/'"=<>{}\t]{0,60}$/);
+const asciiWord = fc.stringMatching(/^[A-Za-z0-9_]{1,16}$/);
+
+describe('the ASCII fast path', () => {
+  it('finds the same words as the general path on ASCII text', () => {
+    fc.assert(fc.property(asciiText, (text) => {
+      expect(textWords(text)).toEqual(anyScriptWords(text));
+    }), { numRuns: 2000 });
+  });
+
+  it('splits a word into the same parts as the general path', () => {
+    fc.assert(fc.property(asciiWord, (word) => {
+      expect(wordParts(word, true)).toEqual(wordParts(word, false));
+    }), { numRuns: 2000 });
+  });
+
+  it('counts the same terms as the general path (countTerms vs countWordTerms)', () => {
+    // The query draws its words from the text, so matches are common.
+    const pair = asciiText.chain((text) => fc.tuple(fc.constant(text), fc.subarray(text.split(/[^A-Za-z0-9_]+/).filter(Boolean).concat(['retry', 'Request', 'parseHTTP']), { minLength: 1 })));
+    fc.assert(fc.property(pair, ([text, words]) => {
+      const plan = buildRankPlan(words.join(' '), 'lexical', lexicon);
+      const fast = new Float64Array(plan.terms.length);
+      const general = new Float64Array(plan.terms.length);
+      expect(countTerms(text, plan, fast)).toBe(countWordTerms(text, plan, general));
+      expect([...fast]).toEqual([...general]);
+    }), { numRuns: 2000 });
+  });
+});
+
+describe('folding', () => {
+  it('is idempotent and blind to canonical (NFD) and compatibility (full-width) forms', () => {
+    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 30 }), (s) => {
+      const f = fold(s);
+      expect(fold(f)).toBe(f);
+      expect(fold(s.normalize('NFD'))).toBe(f);
+      expect(fold(s.normalize('NFKD'))).toBe(f);
+    }), { numRuns: 2000 });
+  });
+
+  it('folds case fully: ß and ẞ to ss, final sigma to sigma, full-width letters to ASCII', () => {
+    expect(fold('Straße')).toBe(fold('STRASSE'));
+    expect(fold('ΟΔΟΣ')).toBe(fold('οδοσ'));
+    expect(fold('ｐａｒｓｅＪＳＯＮ')).toBe('parsejson');
+    expect(fold('Ｒｅｔｒｙ')).toBe(fold('retry'));
+  });
+
+  it('keeps diacritics (café is not cafe)', () => {
+    expect(fold('Café')).toBe('café');
+  });
+});
+
+describe('words of every script', () => {
+  it('keeps letters, marks and numbers of every script and drops leading numbers', () => {
+    expect(textWords('Москва — столица России, 2024 год')).toEqual(['Москва', 'столица', 'России', 'год']);
+    expect(textWords('تقع مدينة القاهرة على ضفاف نهر النيل')).toEqual(['تقع', 'مدينة', 'القاهرة', 'على', 'ضفاف', 'نهر', 'النيل']);
+    expect(textWords('गंगा नदी हिमालय से निकलती है।')).toEqual(['गंगा', 'नदी', 'हिमालय', 'से', 'निकलती', 'है']);
+    expect(textWords('größe_max = 3;')).toEqual(['größe_max']);
+  });
+
+  it('finds the words of scripts without spaces with ICU (Chinese, Japanese, Thai)', () => {
+    expect(textWords('长江是亚洲最长的河流。')).toEqual(['长江', '是', '亚洲', '最长', '的', '河流']);
+    expect(textWords('ทีมชนะการแข่งขัน').length).toBeGreaterThan(1);
+    expect(textWords('東京は日本の首都です').length).toBeGreaterThan(2);
+  });
+
+  it('splits camelCase of any cased script and keeps uncased words whole', () => {
+    expect(wordParts('größeMaximal')).toEqual(['grösse', 'maximal']);
+    expect(wordParts('ΜέγεθοςΑρχείου')).toEqual(['μέγεθοσ', 'αρχείου']);
+    expect(wordParts('निकलती')).toEqual(['निकलती']);
+  });
+
+  it('gives a query in any script terms to look for', () => {
+    for (const q of ['أين تقع مدينة القاهرة', '亚洲最长的河流是什么', 'गंगा नदी कहाँ से निकलती है', 'Где находится Москва']) {
+      expect(buildRankPlan(q, 'lexical', lexicon).terms.length).toBeGreaterThan(1);
+    }
+  });
+
+  it('counts a query word in a line of its script, whatever its case or form', () => {
+    const plan = buildRankPlan('МОСКВА', 'lexical', lexicon);
+    const tf = new Float64Array(plan.terms.length);
+    expect(countTerms('Москва — столица России; москва', plan, tf)).toBe(true);
+    expect([...tf]).toEqual([2]);
+    const zh = buildRankPlan('河流', 'lexical', lexicon);
+    const zhTf = new Float64Array(zh.terms.length);
+    expect(countTerms('长江是亚洲最长的河流。', zh, zhTf)).toBe(true);
+    expect([...zhTf]).toEqual([1]);
+  });
+});
