@@ -77,16 +77,6 @@ const planProbes = new WeakMap<RankPlan, string[]>();
  * On ASCII text it counts what countTerms' fast path counts (the unit tests check it on random text).
  */
 export function countWordTerms(text: string, plan: RankPlan, tf: Float64Array, touched?: number[]): boolean {
-  const folded = fold(text);
-  // With many terms (a pasted file as the query) a probe check per term would cost terms x text.
-  if (plan.terms.length <= MANY_TERMS) {
-    let probes = planProbes.get(plan);
-    if (!probes) planProbes.set(plan, probes = plan.terms.map(probeOf));
-    if (!probes.some((probe) => folded.includes(probe))) return false;
-  }
-  // Keys are unique in a plan: a word matches at most the whole term of its folded form and the part
-  // term of each of its parts' stems.
-  const { byKey } = termIndexOf(plan);
   const terms = plan.terms;
   let matched = false;
   const hit = (t: number) => {
@@ -94,12 +84,35 @@ export function countWordTerms(text: string, plan: RankPlan, tf: Float64Array, t
     tf[t]++;
     matched = true;
   };
+  if (terms.length > MANY_TERMS) {
+    // A pasted file as the query: keys are unique in a plan, so a word matches at most the whole term
+    // of its folded form and the part term of each part's stem, found by key (no pass per term).
+    const { byKey } = termIndexOf(plan);
+    for (const word of textWords(text)) {
+      const whole = byKey.get(fold(word));
+      if (whole !== undefined && terms[whole].whole) hit(whole);
+      for (const part of identifierParts(word)) {
+        const t = byKey.get(stem(part));
+        if (t !== undefined && !terms[t].whole) hit(t);
+      }
+    }
+    return matched;
+  }
+  const folded = fold(text);
+  let probes = planProbes.get(plan);
+  if (!probes) planProbes.set(plan, probes = terms.map(probeOf));
+  if (!probes.some((probe) => folded.includes(probe))) return false;
   for (const word of textWords(text)) {
-    const whole = byKey.get(fold(word));
-    if (whole !== undefined && terms[whole].whole) hit(whole);
-    for (const part of identifierParts(word)) {
-      const t = byKey.get(stem(part));
-      if (t !== undefined && !terms[t].whole) hit(t);
+    const whole = fold(word);
+    let stems: string[] | null = null;
+    for (let t = 0; t < terms.length; t++) {
+      const term = terms[t];
+      if (term.whole) {
+        if (whole === term.key) hit(t);
+        continue;
+      }
+      stems ??= identifierParts(word).map(stem);
+      for (const partStem of stems) if (partStem === term.key) hit(t);
     }
   }
   return matched;

@@ -30,6 +30,29 @@ describe('a query with many terms', () => {
     expect(plan.terms.length).toBeGreaterThan(MANY_TERMS * 4);
   });
 
+  it('counts every line of text in other scripts as the per-term search does (and says which terms it touched)', () => {
+    const prose = [
+      'Die Dateigröße wird überprüft, bevor der Upload erneut versucht wird (retryUpload).',
+      'تتم إعادة محاولة التحميل الفاشل بعد مهلة قصيرة uploadRetry',
+      '失败的上传会在短暂等待后重试 retry_failed_upload',
+      'असफल अपलोड को थोड़ी देर बाद फिर से आज़माया जाता है',
+      'Повторная попытка загрузки файла: retryCount и backoffMs',
+    ];
+    const many = buildRankPlan(`${prose.join('\n')}\n${readFileSync(new URL('../../../src/rank/plan.ts', import.meta.url), 'utf8')}`, 'hybrid', bundledLexicon());
+    expect(many.terms.length).toBeGreaterThan(MANY_TERMS);
+    let counted = 0;
+    for (const line of prose) {
+      const tf = new Float64Array(many.terms.length);
+      const touched: number[] = [];
+      countTerms(line, many, tf, touched);
+      const expected = perTermCounts(line, many);
+      expect([...tf], line).toEqual(expected);
+      expect(touched.sort((a, b) => a - b)).toEqual(expected.flatMap((n, t) => (n > 0 ? [t] : [])));
+      counted += expected.filter((n) => n > 0).length;
+    }
+    expect(counted).toBeGreaterThan(10);
+  });
+
   it('counts every line as the per-term search does', () => {
     for (const line of lines) {
       const tf = new Float64Array(plan.terms.length);
