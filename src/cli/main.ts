@@ -43,6 +43,8 @@ const interrupted = new AbortController();
 let searching: Promise<unknown> | null = null;
 
 async function main(argv: string[]): Promise<number> {
+  // `simgrep run` takes TEA's -i for --input (elsewhere -i is --ignore-case, as in grep).
+  if (argv[0] === 'run') argv = argv.map((a) => (a === '-i' ? '--input' : a));
   const { flags, positionals } = parseArgs(argv);
   if (flags.help) { process.stdout.write(helpText(version)); return 0; }
   if (flags.version) { process.stdout.write(`simgrep ${version}\n`); return 0; }
