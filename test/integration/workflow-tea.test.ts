@@ -20,6 +20,8 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const base = { items: [1, 2, 3], q: 'hello', i: 0 };
 const TEA_FINAL: Record<string, Record<string, unknown>> = {
   'goto.yaml': { ...base, n: 3, final: 3 },
+  // Regression (issue 29 differential check): a block's in-place changes to state were lost.
+  'mutate.yaml': { items: [1, 2, 3], i: 0, ticks: 2, last: 'tick 2', summary: 'tick 2 after 2 ticks' },
   'inline.yaml': { ...base, count: 3, over: true, label: '2', doubled: [2, 4, 6], status: 'big', missing: null },
   'loop.yaml': { ...base, i: 3, seen: [0, 1, 2], done: 3 },
   'routing.yaml': { ...base, has_results: true, escalate: false, route: 'found', summary: 'found/None' },
@@ -30,7 +32,7 @@ const TEA_FINAL: Record<string, Record<string, unknown>> = {
       { branch: 'left', success: true, state: { ...base, base: 10, left: 11 }, error: null, error_type: null, traceback: null, timeout: false, retry_count: 0, circuit_state: null, attempt_errors: [], exit_code: null },
       { branch: 'right', success: true, state: { ...base, base: 10, right: 12 }, error: null, error_type: null, traceback: null, timeout: false, retry_count: 0, circuit_state: null, attempt_errors: [], exit_code: null },
     ],
-    branches: ['left', 'right'], sum: 23, left_seen: false,
+    got: [11, 12], node_name: 'join', branches: ['left', 'right'], sum: 23, left_seen: false,
   },
 };
 

@@ -24,18 +24,21 @@ export interface InlinePythonJob {
 
 interface Reply { call?: string; id?: number; state?: Dict; params?: Dict; done?: unknown; error?: string; traceback?: string }
 
-/** The block's result (what TEA's run_inline returns): any JSON value; the caller checks it is a dict. */
-export function runInlinePython(job: InlinePythonJob): Promise<unknown> {
+/** What a block gave back: its result, and the state as the block left it (changed in place or not). */
+export interface InlineOutcome { result: unknown; state: Dict }
+
+/** The block's result (what TEA's run_inline returns: any JSON value; the caller checks it is a dict) and state. */
+export function runInlinePython(job: InlinePythonJob): Promise<InlineOutcome> {
   const python = job.python ?? process.env.SIMGREP_PYTHON ?? 'python3';
   return new Promise((resolve, reject) => {
     const child = spawn(python, ['-c', PYTHON_DRIVER], { stdio: ['pipe', 'pipe', 'inherit'] });
     let settled = false;
-    const finish = (err: Error | null, value?: unknown) => {
+    const finish = (err: Error | null, value?: InlineOutcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       if (child.exitCode === null) child.kill('SIGKILL');
-      if (err) reject(err); else resolve(value);
+      if (err) reject(err); else resolve(value!);
     };
     const timer = setTimeout(() => finish(new SimgrepError('BAD_FLAG', `node ${job.node}: the run: block ran longer than ${job.timeoutMs / 1000} s and was stopped (raise the limit with --code-timeout SECONDS)`)), job.timeoutMs);
     child.on('error', (e: NodeJS.ErrnoException) => {
@@ -51,7 +54,7 @@ export function runInlinePython(job: InlinePythonJob): Promise<unknown> {
       try { msg = JSON.parse(line) as Reply; } catch { return finish(new SimgrepError('INTERNAL', `node ${job.node}: unreadable reply from the python driver: ${line.slice(0, 200)}`)); }
       if (msg.call !== undefined) { void answer(msg); return; }
       if (msg.error !== undefined) return finish(new SimgrepError('BAD_FLAG', `node ${job.node}: the run: block failed: ${msg.error}${msg.traceback ? `\n${msg.traceback.trimEnd()}` : ''}`));
-      finish(null, msg.done);
+      finish(null, { result: msg.done, state: msg.state ?? job.state });
     });
     const answer = async (msg: Reply) => {
       const action = Object.hasOwn(job.actions, msg.call!) ? job.actions[msg.call!] : undefined;
@@ -60,6 +63,6 @@ export function runInlinePython(job: InlinePythonJob): Promise<unknown> {
         : { id: msg.id, error: `unknown action "${msg.call}"` };
       if (!settled) child.stdin.write(`${JSON.stringify(reply)}\n`);
     };
-    child.stdin.write(`${JSON.stringify({ code: job.code, state: job.state, variables: job.variables, settings: job.settings, data: job.data, actions: Object.keys(job.actions) })}\n`);
+    child.stdin.write(`${JSON.stringify({ node: job.node, code: job.code, state: job.state, variables: job.variables, settings: job.settings, data: job.data, actions: Object.keys(job.actions) })}\n`);
   });
 }

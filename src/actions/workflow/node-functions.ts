@@ -37,10 +37,13 @@ export function nodeFunction(node: NodeConfig, deps: NodeDeps): NodeFunction | n
 async function inline(name: string, code: string, state: Dict, deps: NodeDeps): Promise<Dict> {
   // TEA renders the code as a template first ({{ }} and ${name} in the source are replaced).
   const processed = renderString(code, templateContext(deps, state));
-  const result = await runInlinePython({
+  const { result, state: after } = await runInlinePython({
     node: name, code: String(processed), state, variables: deps.wf.variables, settings: deps.wf.settings, data: deps.wf.data,
     actions: deps.actions, timeoutMs: deps.codeTimeoutMs,
   });
+  // TEA's block gets the state itself: its in-place changes stay, then the result merges over them.
+  for (const k of Object.keys(state)) if (!Object.hasOwn(after, k)) delete state[k];
+  Object.assign(state, after);
   if (!isDict(result)) throw new SimgrepError('BAD_FLAG', `node ${name}: the run: block returned ${result === null ? 'None' : `a ${Array.isArray(result) ? 'list' : typeof result}`}, not a dict (its result merges into the state)`);
   return result;
 }

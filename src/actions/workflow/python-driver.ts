@@ -1,8 +1,10 @@
 // The Python side of an inline `run:` block, shipped as source so the bundled CLI carries it. It runs
 // the block as The Edge Agent's run_inline does (yaml_nodes.py): `state`, `variables`, `settings`,
-// `data`, `json`, `datetime` and `actions` in scope, the body wrapped in a function when it contains
-// `return`, else its new local names are the result. The protocol is JSON lines on the process's
-// original stdin/stdout; the block's own print() goes to stderr so it cannot corrupt the protocol.
+// `data`, `json`, `datetime`, `actions`, and TEA's keyword arguments (`node`, `config`,
+// `parallel_results` at a fan-in) in scope, the body wrapped in a function when it contains
+// `return`, else its new local names are the result. The state comes back too: TEA hands the block
+// the state dict itself, so a block that changes it in place (state["n"] = 1) changes the run's
+// state. The protocol is JSON lines on the process's original stdin/stdout; the block's own print() goes to stderr so it cannot corrupt the protocol.
 export const PYTHON_DRIVER = String.raw`
 import json, os, sys, traceback
 
@@ -59,6 +61,16 @@ class _ParallelFlowResult(dict):
             return st[key]
         raise KeyError(key)
 
+    def get(self, key, default=None):
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __contains__(self, key):
+        st = dict.get(self, "state")
+        return dict.__contains__(self, key) or (isinstance(st, dict) and key in st)
+
     def __getattr__(self, key):
         if dict.__contains__(self, key):
             return dict.__getitem__(self, key)
@@ -76,12 +88,17 @@ def main():
         "variables": job["variables"],
         "settings": job["settings"],
         "data": job["data"],
+        # What TEA's graph passes a node function as keyword arguments (stategraph.py).
+        "config": {},
+        "node": job["node"],
         "json": json,
         "requests": None,
         "datetime": None,
         "actions": _Actions(job["actions"]),
         "__builtins__": __builtins__,
     }
+    if "parallel_results" in state:
+        g["parallel_results"] = state["parallel_results"]
     if "datetime" in code:
         import datetime
         g["datetime"] = datetime
@@ -99,7 +116,8 @@ def main():
         _send({"error": "%s: %s" % (type(e).__name__, e), "traceback": traceback.format_exc()})
         return
     try:
-        _send({"done": result})
+        # TEA hands the block the state itself: what the block changes in it stays changed.
+        _send({"done": result, "state": state})
     except (TypeError, ValueError) as e:
         _send({"error": "the block returned %s" % e, "traceback": ""})
 

@@ -28,7 +28,7 @@ export interface Workflow {
   edges: Dict[];
 }
 
-const TOP_KEYS = new Set(['name', 'description', 'version', 'state_schema', 'variables', 'settings', 'initial_state', 'env', 'nodes', 'edges', 'config', 'data', 'input_schema', 'output_schema']);
+const TOP_KEYS = new Set(['name', 'description', 'version', 'state_schema', 'variables', 'settings', 'initial_state', 'env', 'nodes', 'edges', 'config', 'data', 'output_schema']);
 const NODE_KEYS = new Set(['name', 'uses', 'action', 'with', 'output', 'output_key', 'goto', 'description', 'run', 'script', 'language', 'steps', 'type', 'condition', 'max_iterations', 'body', 'fan_in', 'metadata']);
 const REFUSED_NODE_KEYS: Record<string, string> = {
   parallel_each: 'parallel_each (dynamic parallelism) is not supported; use parallel edges with fan_in',
@@ -47,6 +47,10 @@ export function parseWorkflow(text: string, file = 'workflow'): Workflow {
   if (!isDict(doc)) throw new SimgrepError('BAD_FLAG', `${file}: a workflow is a YAML mapping with a nodes: list`);
   for (const k of Object.keys(doc)) {
     if (!TOP_KEYS.has(k)) throw new SimgrepError('BAD_FLAG', `${file}: top-level key "${k}" is not supported by simgrep run (supported: ${[...TOP_KEYS].join(', ')})`);
+  }
+  if (doc.input_schema !== undefined) throw new SimgrepError('BAD_FLAG', `${file}: input_schema (validating the input) is not supported by simgrep run; check the input in the first node`);
+  if (isDict(doc.config) && (doc.config.interrupt_before !== undefined || doc.config.interrupt_after !== undefined)) {
+    throw new SimgrepError('BAD_FLAG', `${file}: config.interrupt_before/interrupt_after (human-in-the-loop pauses with checkpoints) are not supported by simgrep run`);
   }
   if (!Array.isArray(doc.nodes) || doc.nodes.length === 0) throw new SimgrepError('BAD_FLAG', `${file}: nodes: must be a non-empty list`);
   const nodes = doc.nodes.map((n, i) => checkNode(n, `node #${i + 1}`, file));
