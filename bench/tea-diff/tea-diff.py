@@ -111,6 +111,9 @@ def main():
             notes = ["TEA's %s failed: %s" % (k, first_line(str(ts[k].get("error")))[:90]) for k in keys if isinstance(ts.get(k), dict) and ts[k].get("success") is False]
             if not tea["ok"] and "Unknown action" in str(tea["error"]):
                 verdict = "TEA lacks the action"
+            text = open(path, encoding="utf-8").read()
+            if re.search(r"\b(random|time\.time|datetime\.now|uuid)\b", text):
+                notes.append("the workflow uses random numbers or the clock")
             why = "TEA %s, simgrep %s; keys differing: %s%s" % ("ok" if tea["ok"] else "stops: " + first_line(tea["error"])[:80], "ok" if s_ok else "stops: " + first_line(serr.split(": ", 2)[-1])[:80], ", ".join(keys[:6]), "; " + "; ".join(notes) if notes else "")
         rows.append((name, verdict, why, tt, st))
         print(name, verdict, why, file=sys.stderr)

@@ -26,6 +26,15 @@ const TEA_FINAL: Record<string, Record<string, unknown>> = {
   'loop.yaml': { ...base, i: 3, seen: [0, 1, 2], done: 3 },
   'routing.yaml': { ...base, has_results: true, escalate: false, route: 'found', summary: 'found/None' },
   'templates.yaml': { ...base, path: 'out/world.txt', success: true, text: 'hello world, topic=None, flag=None, n=3, first=red, world', ok: true, absent: '' },
+  // Regression (issue 29 differential check, parallel_strategies_demo.yaml): simgrep started branches
+  // from a fan-in node; TEA follows its first edge as a plain one.
+  'fanin-exit.yaml': {
+    ...base, round: 2, first: ['a', 'b'], c: 60, second: ['a', 'b'], seen: ['c'],
+    parallel_results: [
+      { branch: 'a', success: true, state: { ...base, round: 1, a: 10 }, error: null, error_type: null, traceback: null, timeout: false, retry_count: 0, circuit_state: null, attempt_errors: [], exit_code: null },
+      { branch: 'b', success: true, state: { ...base, round: 1, b: 20 }, error: null, error_type: null, traceback: null, timeout: false, retry_count: 0, circuit_state: null, attempt_errors: [], exit_code: null },
+    ],
+  },
   'parallel.yaml': {
     ...base, base: 10,
     parallel_results: [

@@ -65,10 +65,18 @@ export async function runWorkflow(wf: Workflow, o: RunOptions = {}): Promise<Dic
 async function invoke(run: Run, state: Dict): Promise<void> {
   const pending = new Map<string, Dict[]>();
   let current = START;
+  let joined = false;
   for (let steps = 0; current !== END; steps++) {
     if (steps >= MAX_STEPS) throw new WorkflowRunError(current, `the workflow ran ${MAX_STEPS} steps without reaching ${END}; check its goto/edges for an endless loop`, state);
     await runNode(run, current, state);
     const routes = run.graph.get(current) ?? [];
+    if (joined) {
+      // TEA leaves a fan-in node by its first route that holds, a parallel edge taken as a plain one
+      // (StateGraph.invoke's _get_next_node after a join): it starts no branches from there.
+      joined = false;
+      current = pick(run, current, routes, state, '');
+      continue;
+    }
     for (const r of routes.filter((x) => x.fanIn !== undefined)) {
       const results = pending.get(r.fanIn!) ?? [];
       results.push(await branch(run, r.to, r.fanIn!, structuredClone(state)));
@@ -83,6 +91,7 @@ async function invoke(run: Run, state: Dict): Promise<void> {
       pending.delete(fanIn);
       state.parallel_results = results;
       current = fanIn;
+      joined = true;
     } else {
       throw new WorkflowRunError(current, `No valid next node found from node '${current}'`, state);
     }
