@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     await seedOnce(s3, s3dir, path.join(REPO_ROOT, treeRel), `${name}/`, log);
     for (let rep = 0; rep < REPEATS; rep++) {
       for (const c of configs) {
-        const ws = c.workers ? await startWorkers(redis.url, c.workers, c.threads, env) : [];
+        const ws = c.workers ? await startWorkers(redis.url, c.workers, c.threads, env, [`s3://${BENCH_BUCKET}/`, tmp]) : [];
         const dir = path.join(tmp, `${c.id}-${rep}`);
         try {
           const r = await measure(process.execPath, [CLI, 'index', uri, '--index-dir', dir, ...c.args], { cwd: REPO_ROOT, timeoutMs: 20 * 60_000, env });

@@ -46,7 +46,7 @@ function throttledProxy(targetPort: number, rate: number): Promise<{ endpoint: s
 
 function startWorker(url: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [CLI, 'worker', '--cluster', url, '-J', '1', '--model', MODEL, '--embedder', 'static'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const p = spawn(process.execPath, [CLI, 'worker', '--cluster', url, '-J', '1', '--model', MODEL, '--embedder', 'static', '--allow', `s3://${BENCH_BUCKET}/`], { cwd: REPO_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     p.stderr!.setEncoding('utf8').on('data', (d: string) => { err += d; if (/listening for shards/.test(err)) resolve(p); });
     p.once('exit', (code) => reject(new Error(`worker exited (${code}): ${err}`)));

@@ -91,7 +91,7 @@ async function main(): Promise<void> {
     await seedOnce(s3, s3dir, path.join(REPO_ROOT, 'README.md'), 'tiny/README.md', log);
     for (let rep = 0; rep < REPEATS; rep++) {
       for (const c of configs) {
-        const ws = c.workers ? await startWorkers(redis.url, c.workers, c.threads, env) : [];
+        const ws = c.workers ? await startWorkers(redis.url, c.workers, c.threads, env, [`s3://${BENCH_BUCKET}/`]) : [];
         try {
           const r = await measure(process.execPath, [CLI, QUERIES[rep % QUERIES.length], uri, ...c.args], { cwd: REPO_ROOT, timeoutMs: 20 * 60_000, env });
           if (r.exitCode !== 0) throw new Error(`${c.id}: exit ${r.exitCode}: ${r.stderrTail}`);
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
         cpu.get(t)!.push(r.wallMs);
       }
     }
-    const ws = await startWorkers(redis.url, 1, 2, env);
+    const ws = await startWorkers(redis.url, 1, 2, env, [`s3://${BENCH_BUCKET}/`]);
     const dir = readdirSync(path.join(REPO_ROOT, treeRel)).sort()[0];
     try { fixed = await fixedCost(redis.url, `s3://${BENCH_BUCKET}/tiny/README.md`, `s3://${BENCH_BUCKET}/tree-1m/${dir}/mod-0/`); } finally { await stopWorkers(ws); }
   } finally {

@@ -20,6 +20,7 @@ export const ErrorCodes = {
   REMOTE_ERROR: 'A remote store answered with an unexpected error',
   REMOTE_CHANGED: 'A remote object changed while it was being read',
   INDEX_UNREADABLE: 'A workspace index could not be opened or read (missing, foreign or corrupt)',
+  INDEX_DAMAGED: 'A workspace index\'s tables are damaged (a data file cut short or overwritten); simgrep index rebuilds it',
   INDEX_INCOMPATIBLE: 'A workspace index was written by another model or a newer simgrep',
   INDEX_LOCKED: 'Another process is updating the workspace index',
   INDEX_WRITE_FAILED: 'Writing the workspace index failed (disk full, permissions)',
@@ -28,6 +29,7 @@ export const ErrorCodes = {
   CLUSTER_UNAVAILABLE: 'The cluster\'s Redis could not be reached or was lost mid-query',
   CLUSTER_NO_WORKER: 'No cluster worker took the shards in time',
   CLUSTER_INCOMPATIBLE: 'A cluster worker runs another simgrep version or model than the coordinator',
+  CLUSTER_JOB_REFUSED: 'A cluster worker refused a job: malformed, or reaching outside the paths its operator allows (--allow)',
   INTERNAL: 'An internal error; please report it',
 } as const;
 

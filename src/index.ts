@@ -15,6 +15,8 @@ export type { StreamingCapabilities, StreamingDriver } from './sources/remote/ca
 export { s3Driver, type S3DriverOptions } from './sources/remote/s3-driver.js';
 export { httpDriver, type HttpDriverOptions } from './sources/remote/http-driver.js';
 export { azureBlobDriver, type AzureBlobDriverOptions } from './sources/remote/azure-driver.js';
+export { gcsDriver, type GcsDriverOptions } from './sources/remote/gcs-driver.js';
+export type { GcsAuth } from './sources/remote/gcs-auth.js';
 export { loadModel } from './model/load.js';
 export type { LoadModelOptions } from './model/load.js';
 export { SimgrepError, ErrorCodes } from './errors.js';

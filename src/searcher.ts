@@ -70,7 +70,7 @@ export interface SearchOptions {
   followSymlinks?: boolean;
   /** Overall time budget: when it runs out, reading stops and the results so far are returned (with a TIMEOUT warning). */
   timeoutMs?: number;
-  /** For s3://, az:// and http(s):// paths: S3 endpoint override, timeout, retries, the env settings are read from. */
+  /** For s3://, gs://, az:// and http(s):// paths: S3 endpoint override, timeout, retries, the env settings are read from. */
   remote?: RemoteOptions;
   /** Merge overlapping windows of one file into one result (default true). */
   merge?: boolean;
@@ -186,6 +186,13 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       signal: o.signal, onProgress: o.onProgress, batchLines: o.batchLines,
       maxFileBytes: o.maxFileBytes, deadline: deadline ?? undefined, candidatesOnly,
     });
+    // A query of stop words only ("the of and a") has nothing to match: no lexical term, and an
+    // embedding of words that carry no topic, near every line alike. Any hybrid hit is chance, of
+    // negligible relevance: none is a match (exit 1). --mode semantic still gives the nearest lines.
+    if (mode === 'hybrid' && rank!.terms.length === 0 && /[\p{L}\p{N}]/u.test(o.query) && !candidatesOnly) {
+      const note = { path: '', code: 'QUERY_STOP_WORDS', message: `the query "${o.query}" has only common words (stop words), which match any line by chance: no match; use identifiers or words, or --mode semantic for the nearest lines anyway` };
+      return { ...outcome, hits: [], closestMiss: null, warnings: [note, ...(capNote ? [capNote] : []), ...outcome.warnings] };
+    }
     return capNote ? { ...outcome, warnings: [capNote, ...outcome.warnings] } : outcome;
   }
 

@@ -22,6 +22,8 @@ export interface StoredRow {
 
 export interface CollectionHit extends StoredRow {
   score: number;
+  /** The stored (unit-length) vector, when the query asked for it (include_embeddings). */
+  embedding?: number[];
   /** Texts of the chunks just before and after this one in the same file (file chunks only). */
   context_before: string | null;
   context_after: string | null;
@@ -30,10 +32,15 @@ export interface CollectionHit extends StoredRow {
 export type MetadataFilter = Record<string, unknown>;
 
 export interface Collections {
-  /** Embeds and writes rows; a row whose id exists replaces it. */
-  upsert(collection: string, rows: StoredRow[]): Promise<void>;
+  /**
+   * Embeds (or takes the given vectors for) and writes rows; a row whose id exists replaces it, and of
+   * two rows with one id the last wins. Given vectors are stored at unit length (scores are cosines).
+   */
+  upsert(collection: string, rows: StoredRow[], vectors?: number[][]): Promise<void>;
+  /** The model's dimension: given vectors must have it. */
+  dim(): number;
   /** The k rows closest to the text (cosine similarity, best first; ties by id) that pass the filter. */
-  query(collection: string, text: string, k: number, filter?: MetadataFilter): Promise<CollectionHit[]>;
+  query(collection: string, text: string, k: number, filter?: MetadataFilter, o?: { includeEmbeddings?: boolean }): Promise<CollectionHit[]>;
   /** Indexed files of a collection: path -> content hash. */
   fileHashes(collection: string): Promise<Map<string, string>>;
   /** Replaces every chunk of a file and records its hash. */
@@ -112,18 +119,21 @@ export async function openCollections(dir: string, searcher: Searcher): Promise<
   }
 
   return {
-    async upsert(collection, rows) {
+    dim: () => dim,
+    async upsert(collection, rows, given) {
       checkCollectionName(collection);
-      const unique = [...new Map(rows.map((r) => [r.id, r])).values()];
+      const last = new Map(rows.map((r, i) => [r.id, i]));
+      const keep = [...last.values()].sort((a, b) => a - b);
+      const unique = keep.map((i) => rows[i]);
       if (unique.length === 0) return;
-      const vectors = await embed(unique);
+      const vectors = given ? unitVectors(keep.map((i) => given[i]), dim) : await embed(unique);
       await writing(async () => {
         const t = (await table(collection, true))!;
         await deleteIds(t, 'id', unique.map((r) => r.id));
         await t.add(rowTable(unique, vectors, dim));
       });
     },
-    async query(collection, text, k, filter) {
+    async query(collection, text, k, filter, o) {
       checkCollectionName(collection);
       const loaded = await load(collection);
       if (!loaded || loaded.rows.length === 0) return [];
@@ -146,6 +156,7 @@ export async function openCollections(dir: string, searcher: Searcher): Promise<
           id: r.id, text: r.text, score, metadata: r.metadata,
           context_before: n?.before !== undefined ? loaded.rows[n.before].text : null,
           context_after: n?.after !== undefined ? loaded.rows[n.after].text : null,
+          ...(o?.includeEmbeddings ? { embedding: Array.from(loaded.vectors.subarray(i * dim, (i + 1) * dim)) } : {}),
         };
       });
     },
@@ -179,6 +190,21 @@ export async function openCollections(dir: string, searcher: Searcher): Promise<
       db.close();
     },
   };
+}
+
+/** Caller-given vectors, checked against the model's dimension and scaled to unit length. */
+function unitVectors(vectors: number[][], dim: number): Float32Array {
+  const out = new Float32Array(vectors.length * dim);
+  vectors.forEach((v, i) => {
+    if (!Array.isArray(v) || v.length !== dim || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+      throw new SimgrepError('BAD_FLAG', `parameter embeddings: item ${i} must be a list of ${dim} numbers (the model's dimension), got ${Array.isArray(v) ? `${v.length} items` : JSON.stringify(v)}`);
+    }
+    let norm = 0;
+    for (const x of v) norm += x * x;
+    norm = Math.sqrt(norm) || 1;
+    for (let d = 0; d < dim; d++) out[i * dim + d] = v[d] / norm;
+  });
+  return out;
 }
 
 /** For rows that come from files: the previous and next chunk of the same file, by start line. */

@@ -6,13 +6,16 @@ export const ERROR_TYPES = {
   file_not_found: 'A file, directory or glob named in the parameters does not exist',
   permission_error: 'A file, directory or remote store refused access',
   model_load_error: 'The embedding model could not be found, downloaded or read',
-  invalid_argument: 'A parameter is missing, has the wrong type or is out of range',
+  // TEA's name for a bad parameter (its actions' tests expect it): the message names the parameter.
+  validation_error: 'A parameter is missing, has the wrong type or is out of range',
   timeout: 'A remote store did not answer in time',
   remote_error: 'A remote store answered with an error',
   index_error: 'An index or vector collection could not be read or written',
   workspace_not_found: 'No workspace by that name exists',
   unknown_action: 'No action by that name is registered',
   aborted: 'The operation was aborted',
+  // semtools.search: TEA's action reports a failed semtools run (a missing file, an unreadable one) as cli_error.
+  cli_error: 'semtools.search could not search the files (the message says which and why)',
   internal_error: 'An internal error; please report it',
 } as const;
 
@@ -25,9 +28,9 @@ export type ActionFailure = {
 };
 
 const BY_CODE: Record<ErrorCode, ErrorType> = {
-  BAD_FLAG: 'invalid_argument',
-  BAD_QUERY: 'invalid_argument',
-  UNSUPPORTED_SCHEME: 'invalid_argument',
+  BAD_FLAG: 'validation_error',
+  BAD_QUERY: 'validation_error',
+  UNSUPPORTED_SCHEME: 'validation_error',
   PATH_NOT_FOUND: 'file_not_found',
   PATH_UNREADABLE: 'permission_error',
   MODEL_NOT_FOUND: 'model_load_error',
@@ -44,6 +47,7 @@ const BY_CODE: Record<ErrorCode, ErrorType> = {
   REMOTE_ERROR: 'remote_error',
   REMOTE_CHANGED: 'remote_error',
   INDEX_UNREADABLE: 'index_error',
+  INDEX_DAMAGED: 'index_error',
   INDEX_INCOMPATIBLE: 'index_error',
   INDEX_LOCKED: 'index_error',
   INDEX_WRITE_FAILED: 'index_error',
@@ -51,7 +55,8 @@ const BY_CODE: Record<ErrorCode, ErrorType> = {
   SERVER_UNAVAILABLE: 'internal_error',
   CLUSTER_UNAVAILABLE: 'remote_error',
   CLUSTER_NO_WORKER: 'timeout',
-  CLUSTER_INCOMPATIBLE: 'invalid_argument',
+  CLUSTER_INCOMPATIBLE: 'validation_error',
+  CLUSTER_JOB_REFUSED: 'permission_error',
   INTERNAL: 'internal_error',
 };
 

@@ -3,7 +3,9 @@
 import type { ActionEngine } from './engine.js';
 import { failure, fail } from './errors.js';
 import type { Params } from './params.js';
-import { searchSemantic, searchSemanticContent, semtoolsSearch } from './search-actions.js';
+import { searchSemantic, searchSemanticContent } from './search-actions.js';
+import { semtoolsSearch } from './semtools-action.js';
+import { embeddingCreate } from './embedding-action.js';
 import { vectorIndexFiles, vectorQuery, vectorStore } from './vector-actions.js';
 import { workspaceCreate, workspaceIndex, workspaceSearch, workspaceStats } from './workspace-actions.js';
 
@@ -23,6 +25,7 @@ const IMPLS: Record<string, Impl> = {
   'vector.store': vectorStore,
   'vector.query': vectorQuery,
   'vector.index_files': vectorIndexFiles,
+  'embedding.create': embeddingCreate,
 };
 
 /** Every registered name: the dotted names and their `actions.<ns>_<name>` aliases. */
@@ -34,7 +37,7 @@ export function createActions(engine: ActionEngine): Record<string, Action> {
   for (const [name, impl] of Object.entries(IMPLS)) {
     const action: Action = async (state, params) => {
       try {
-        if (params === null || typeof params !== 'object' || Array.isArray(params)) return fail('invalid_argument', `${name}: parameters must be a mapping`);
+        if (params === null || typeof params !== 'object' || Array.isArray(params)) return fail('validation_error', `${name}: parameters must be a mapping`);
         return await impl(engine, state ?? {}, params);
       } catch (e) {
         return failure(e);

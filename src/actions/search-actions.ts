@@ -1,5 +1,7 @@
-// semtools.search, search.semantic and search.semantic_content: thin adapters over Searcher.search
-// (or the workspace that covers the paths, as the CLI does), reshaped into the seeds' dictionaries.
+// search.semantic and search.semantic_content: thin adapters over Searcher.search (or the workspace
+// that covers the paths, as the CLI does), reshaped into the seeds' dictionaries. By default they run
+// the seeds' algorithm (mode 'line': each line embedded alone, distance = its cosine distance, one
+// result per line); the ranked modes stay available, with `distance` as distance.ts defines it.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ErrorCodes, type ErrorCode } from '../errors.js';
@@ -7,11 +9,16 @@ import type { SearchOptions, SearchResponse } from '../searcher.js';
 import { isRemoteUri } from '../sources/uri.js';
 import { SEARCH_MODES, type SearchMode } from '../searcher.js';
 import type { SearchResult } from '../rank/windows.js';
+import { distanceScale, internalMaxDistance, reportedDistance, type DistanceScale } from './distance.js';
 import type { ActionEngine } from './engine.js';
 import { errorTypeOf, fail, type ActionFailure } from './errors.js';
 import { bool, int, num, oneOf, str, strList, type Params } from './params.js';
+import { target } from './workspace-target.js';
 
 export interface SemanticResult { filename: string; lines: string[]; start: number; end: number; match_line: number; distance: number }
+
+/** The seeds' default: each line alone, by cosine distance. */
+export const DEFAULT_ACTION_MODE: SearchMode = 'line';
 
 /** Searches paths through the covering workspace when there is one (same answers, faster), else scans. */
 export async function searchPaths(engine: ActionEngine, o: SearchOptions): Promise<SearchResponse> {
@@ -19,15 +26,15 @@ export async function searchPaths(engine: ActionEngine, o: SearchOptions): Promi
   return (ws ?? engine.searcher).search(o);
 }
 
-export function semanticResult(r: SearchResult): SemanticResult {
-  return { filename: r.filename, lines: r.lines, start: r.start, end: r.end, match_line: r.match_line, distance: r.distance };
+export function semanticResult(r: SearchResult, scale: DistanceScale): SemanticResult {
+  return { filename: r.filename, lines: r.lines, start: r.start, end: r.end, match_line: r.match_line, distance: reportedDistance(scale, r.distance) };
 }
 
 /**
  * A path the caller named that does not exist is an error result, not an empty answer; so is a search
  * that could read nothing at all (then its first problem says why).
  */
-function unusable(r: SearchResponse): ActionFailure | null {
+export function unusable(r: SearchResponse): ActionFailure | null {
   const w = r.warnings.find((x) => x.code === 'PATH_NOT_FOUND') ?? (r.stats.files === 0 ? r.warnings[0] : undefined);
   if (!w) return null;
   return fail(w.code in ErrorCodes ? errorTypeOf(w.code as ErrorCode) : 'internal_error', w.message);
@@ -38,52 +45,42 @@ async function topLevelOnly(paths: string[]): Promise<string[]> {
   return Promise.all(paths.map(async (p) => (isRemoteUri(p) ? p : (await stat(p).then((s) => s.isDirectory(), () => false)) ? path.join(p, '*') : p)));
 }
 
-export async function semtoolsSearch(engine: ActionEngine, _state: unknown, p: Params) {
+/**
+ * The options every search action shares (TEA story TEA-BUILTIN-014.1's names and defaults). The line
+ * mode gives one result per matching line (as the seeds' algorithm does); ranked modes merge windows.
+ */
+export async function commonSearchOptions(engine: ActionEngine, p: Params) {
+  const mode = oneOf<SearchMode>(p, 'mode', SEARCH_MODES, DEFAULT_ACTION_MODE);
   const query = str(p, 'query', { required: true });
-  const files = strList(p, 'files', { required: true })!;
-  const maxDistance = num(p, 'max_distance', { fallback: 0.5, min: 0, max: 1 });
-  const nResults = int(p, 'n_results', { fallback: 10, min: 1 })!;
-  const nLines = int(p, 'n_lines', { fallback: 0, min: 0 })!;
-  // semtools scores each line alone by cosine distance: mode 'line', one result per matching line.
-  const r = await engine.searcher.search({ query, paths: files, mode: 'line', topK: nResults, maxDistance, nLines, merge: false });
-  const missing = unusable(r);
-  if (missing) return missing;
-  const matches = r.results.map((h) => ({
-    file: h.filename,
-    line: h.match_line + 1,
-    score: 1 - h.distance,
-    text: h.lines[h.match_line - h.start] ?? '',
-    context: h.lines,
-  }));
-  return { success: true, matches, best_match: matches[0] ?? null, has_matches: matches.length > 0, total_matches: matches.length, query };
-}
-
-function commonSearchOptions(p: Params) {
+  const topK = int(p, 'top_k', { fallback: 10, min: 1 });
+  const maxDistance = num(p, 'max_distance', { min: 0 });
+  const nLines = int(p, 'n_lines', { fallback: 3, min: 0 });
+  const ignoreCase = bool(p, 'ignore_case', false);
+  const scale = await distanceScale(engine.searcher, query, mode, ignoreCase);
   return {
-    query: str(p, 'query', { required: true }),
-    mode: oneOf<SearchMode>(p, 'mode', SEARCH_MODES, 'hybrid'),
-    topK: int(p, 'top_k', { fallback: 10, min: 1 }),
-    maxDistance: num(p, 'max_distance', { min: 0 }),
-    nLines: int(p, 'n_lines', { fallback: 3, min: 0 }),
-    ignoreCase: bool(p, 'ignore_case', false),
+    options: { query, mode, topK, maxDistance: internalMaxDistance(scale, maxDistance), nLines, ignoreCase, merge: mode !== 'line' },
+    scale,
   };
 }
 
 export async function searchSemantic(engine: ActionEngine, _state: unknown, p: Params) {
-  const o = commonSearchOptions(p);
+  const { options: o, scale } = await commonSearchOptions(engine, p);
   const recursive = bool(p, 'recursive', true);
   const given = strList(p, 'paths', { required: true })!;
   const paths = recursive ? given : await topLevelOnly(given);
-  const r = await searchPaths(engine, { ...o, paths, recursive, extensions: strList(p, 'extensions') });
+  // TEA-BUILTIN-014.3: an optional `workspace` answers from that workspace (a name, or its path).
+  const ws = str(p, 'workspace') !== undefined ? target(engine, { workspace: p.workspace }) : null;
+  const so = { ...o, paths, recursive, extensions: strList(p, 'extensions') };
+  const r = ws ? await ws.search(so) : await searchPaths(engine, so);
   const missing = unusable(r);
   if (missing) return missing;
-  return { results: r.results.map(semanticResult), success: true, query: o.query, files_searched: r.stats.files };
+  return { results: r.results.map((x) => semanticResult(x, scale)), success: true, query: o.query, files_searched: r.stats.files };
 }
 
 export async function searchSemanticContent(engine: ActionEngine, _state: unknown, p: Params) {
-  const o = commonSearchOptions(p);
   const content = str(p, 'content');
-  if (content === undefined) return fail('invalid_argument', 'parameter content is required');
+  if (content === undefined) return fail('validation_error', 'parameter content is required');
+  const { options: o, scale } = await commonSearchOptions(engine, p);
   const r = await engine.searcher.searchContent({ ...o, content });
-  return { results: r.results.map(semanticResult), success: true, query: o.query, lines_searched: r.stats.lines };
+  return { results: r.results.map((x) => semanticResult(x, scale)), success: true, query: o.query, lines_searched: r.stats.lines };
 }

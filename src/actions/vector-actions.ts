@@ -1,6 +1,6 @@
 // vector.store, vector.query and vector.index_files over the engine's LanceDB collections; texts are
 // embedded with the engine's shared searcher (the same model every other action uses).
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -18,16 +18,22 @@ import { bool, dict, int, oneOf, str, strList, type Params } from './params.js';
 export async function vectorStore(engine: ActionEngine, _state: unknown, p: Params) {
   const texts = strList(p, 'texts', { required: true })!;
   const collection = checkCollectionName(str(p, 'collection', { fallback: 'default' })!);
-  const ids = strList(p, 'ids') ?? texts.map((t) => createHash('sha256').update(t).digest('hex').slice(0, 16));
-  if (ids.length !== texts.length) return fail('invalid_argument', `parameter ids has ${ids.length} items but texts has ${texts.length}; give one id per text`);
+  // TEA gives each text without an id a fresh UUID: two equal texts are two documents, both kept.
+  const ids = strList(p, 'ids') ?? texts.map(() => randomUUID());
+  if (ids.length !== texts.length) return fail('validation_error', `Number of IDs (${ids.length}) doesn't match texts (${texts.length}); give one id per text in parameter ids`);
+  const embeddings = p.embeddings;
+  if (embeddings !== undefined && embeddings !== null) {
+    if (!Array.isArray(embeddings)) return fail('validation_error', 'parameter embeddings must be a list of vectors, one per text');
+    if (embeddings.length !== texts.length) return fail('validation_error', `Number of embeddings (${embeddings.length}) doesn't match texts (${texts.length}); give one vector per text in parameter embeddings`);
+  }
   const raw = p.metadata;
   const metadata = raw === undefined || raw === null ? texts.map(() => ({}))
     : Array.isArray(raw) ? raw : texts.map(() => raw);
   if (metadata.length !== texts.length || !metadata.every((m) => m !== null && typeof m === 'object' && !Array.isArray(m))) {
-    return fail('invalid_argument', 'parameter metadata must be one mapping, or a list of mappings with one per text');
+    return fail('validation_error', 'parameter metadata must be one mapping, or a list of mappings with one per text');
   }
   const rows: StoredRow[] = texts.map((text, i) => ({ id: ids[i], text, metadata: metadata[i] as Record<string, unknown> }));
-  await (await engine.collections()).upsert(collection, rows);
+  await (await engine.collections()).upsert(collection, rows, embeddings as number[][] | undefined ?? undefined);
   return { stored: rows.length, collection, ids };
 }
 
@@ -35,8 +41,12 @@ export async function vectorQuery(engine: ActionEngine, _state: unknown, p: Para
   const query = str(p, 'query', { required: true });
   const k = int(p, 'k', { fallback: 5, min: 1 })!;
   const collection = checkCollectionName(str(p, 'collection', { fallback: 'default' })!);
+  if (p.filter !== undefined && p.filter !== null && (typeof p.filter !== 'object' || Array.isArray(p.filter))) {
+    return fail('validation_error', `Filter must be a dictionary: parameter filter must be a mapping of metadata fields (got ${JSON.stringify(p.filter)})`);
+  }
   const filter = dict(p, 'filter');
-  const results = await (await engine.collections()).query(collection, query, k, filter);
+  const includeEmbeddings = bool(p, 'include_embeddings', false);
+  const results = await (await engine.collections()).query(collection, query, k, filter, { includeEmbeddings });
   return { results, query, collection, k };
 }
 

@@ -1,71 +1,88 @@
 // search.workspace_create / _index / _search / _stats over createWorkspace, sharing the engine's model.
-import { existsSync } from 'node:fs';
+// They take TEA story TEA-BUILTIN-014.3's parameters (`path` to create, `workspace` to name the one to
+// use: whatever workspace_create returned) as well as simgrep's (`name`, `dir`), and return the
+// story's keys (indexed/updated/skipped/total_lines, total_documents/has_index/index_type) beside
+// simgrep's own. Searches default to the seeds' line mode, like search.semantic.
+import { existsSync, mkdirSync } from 'node:fs';
 import { SimgrepError } from '../errors.js';
-import { defaultName, workspaceDir } from '../workspace/registry.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { IndexReport } from '../workspace/build/indexer.js';
+import { sourcesForPaths } from '../sources/resolve.js';
+import { isRemoteUri } from '../sources/uri.js';
 import type { ActionEngine } from './engine.js';
-import { bool, int, num, oneOf, str, strList, type Params } from './params.js';
-import { semanticResult } from './search-actions.js';
-import { SEARCH_MODES, type SearchMode } from '../searcher.js';
+import { bool, str, strList, type Params } from './params.js';
+import { commonSearchOptions, semanticResult } from './search-actions.js';
+import { handle, target } from './workspace-target.js';
 
-/** The workspace the parameters name: `dir`, else `name`, else (with paths) the paths' default name. */
-function target(engine: ActionEngine, p: Params, paths?: string[]): Workspace {
-  const dir = str(p, 'dir');
-  const name = str(p, 'name');
-  if (dir !== undefined && name !== undefined) throw new SimgrepError('BAD_FLAG', 'pass a workspace name or a dir, not both');
-  if (dir !== undefined) return engine.workspace({ dir });
-  if (name !== undefined) return engine.workspace({ name });
-  if (paths && paths.length > 0) return engine.workspace({ name: defaultName(paths) });
-  throw new SimgrepError('BAD_FLAG', 'parameter name (or dir) is required');
+/** The files under the paths, when `extensions` or `recursive: false` narrow what a root would index. */
+async function narrowed(paths: string[], p: Params): Promise<string[]> {
+  const extensions = strList(p, 'extensions');
+  const recursive = bool(p, 'recursive', true);
+  if (!extensions && recursive) return paths;
+  const files: string[] = [];
+  for (const source of await sourcesForPaths(paths, { recursive, extensions })) {
+    for await (const e of source.list()) files.push(e.path);
+  }
+  return files;
 }
 
-function indexSummary(ws: Workspace, r: IndexReport) {
-  return { workspace: ws.name, files: r.files, indexed: r.indexed, unchanged: r.unchanged, deleted: r.deleted, chunks: r.chunks, errors: r.warnings.map((w) => ({ file: w.path, error: w.message })) };
+async function indexSummary(ws: Workspace, r: IndexReport, p: Params) {
+  const s = await ws.status();
+  const changed = r.changed ?? 0;
+  return {
+    workspace: handle(ws, p), name: ws.name, files: r.files,
+    // TEA's counts: new files, changed files, unchanged files, and the workspace's lines.
+    indexed: r.indexed - changed, updated: changed, skipped: r.unchanged, total_lines: s.lines,
+    unchanged: r.unchanged, deleted: r.deleted, chunks: r.chunks,
+    errors: r.warnings.map((w) => ({ file: w.path, error: w.message })),
+  };
 }
 
 export async function workspaceCreate(engine: ActionEngine, _state: unknown, p: Params) {
-  const paths = strList(p, 'paths', { required: true })!;
+  const paths = strList(p, 'paths');
   const ws = target(engine, p, paths);
-  const existed = existsSync(ws.dir);
-  const report = await ws.index(paths);
+  const existed = isRemoteUri(ws.dir) || existsSync(ws.dir);
+  if (!paths || paths.length === 0) {
+    if (!isRemoteUri(ws.dir)) mkdirSync(ws.dir, { recursive: true });
+    const s = await ws.status();
+    return { success: true, workspace: handle(ws, p), name: ws.name, dir: ws.dir, roots: s.roots, created: !existed };
+  }
+  const report = await ws.index(await narrowed(paths, p));
   const s = await ws.status();
-  return { success: true, ...indexSummary(ws, report), dir: ws.dir, roots: s.roots, created: !existed };
+  return { success: true, ...await indexSummary(ws, report, p), dir: ws.dir, roots: s.roots, created: !existed };
 }
 
 export async function workspaceIndex(engine: ActionEngine, _state: unknown, p: Params) {
   const given = strList(p, 'paths');
   const ws = target(engine, p, given);
-  const paths = given && given.length > 0 ? given : (await ws.status()).roots;
+  const paths = given && given.length > 0 ? await narrowed(given, p) : (await ws.status()).roots;
   if (paths.length === 0) throw new SimgrepError('BAD_FLAG', `workspace ${ws.name} has no paths yet; pass paths to index`);
-  return { success: true, ...indexSummary(ws, await ws.index(paths)) };
+  return { success: true, ...await indexSummary(ws, await ws.index(paths), p) };
 }
 
 export async function workspaceSearch(engine: ActionEngine, _state: unknown, p: Params) {
   const ws = target(engine, p);
-  const query = str(p, 'query', { required: true });
+  const { options: o, scale } = await commonSearchOptions(engine, p);
   const given = strList(p, 'paths');
   const paths = given && given.length > 0 ? given : (await ws.status()).roots;
-  const r = await ws.search({
-    query, paths,
-    mode: oneOf<SearchMode>(p, 'mode', SEARCH_MODES, 'hybrid'),
-    topK: int(p, 'top_k', { fallback: 10, min: 1 }),
-    maxDistance: num(p, 'max_distance', { min: 0 }),
-    nLines: int(p, 'n_lines', { fallback: 3, min: 0 }),
-    ignoreCase: bool(p, 'ignore_case', false),
-    extensions: strList(p, 'extensions'),
-  });
-  return { results: r.results.map(semanticResult), success: true, query, workspace: ws.name, files_searched: r.stats.files, refreshed: r.stats.index?.refreshed ?? 0 };
+  const r = await ws.search({ ...o, paths, extensions: strList(p, 'extensions') });
+  return {
+    results: r.results.map((x) => semanticResult(x, scale)), success: true, query: o.query,
+    workspace: handle(ws, p), files_searched: r.stats.files, refreshed: r.stats.index?.refreshed ?? 0,
+  };
 }
 
 export async function workspaceStats(engine: ActionEngine, _state: unknown, p: Params) {
   const ws = target(engine, p);
-  if (str(p, 'dir') === undefined && !existsSync(workspaceDir(ws.name))) {
-    throw new SimgrepError('WORKSPACE_NOT_FOUND', `workspace ${ws.name} does not exist; create it with search.workspace_create`);
+  if (!isRemoteUri(ws.dir) && !existsSync(ws.dir)) {
+    throw new SimgrepError('WORKSPACE_NOT_FOUND', `workspace ${handle(ws, p)} does not exist; create it with search.workspace_create`);
   }
   const s = await ws.status();
   return {
-    success: true, workspace: s.name, dir: s.dir, roots: s.roots, files: s.files, binary: s.binary, chunks: s.chunks,
+    success: true,
+    // TEA's keys: simgrep searches its index exactly (a flat scan of the snapshot), it builds no ANN index.
+    total_documents: s.files, total_lines: s.lines, has_index: s.files > 0, index_type: s.files > 0 ? 'FLAT' : null,
+    workspace: handle(ws, p), name: s.name, dir: s.dir, roots: s.roots, files: s.files, binary: s.binary, chunks: s.chunks,
     lines: s.lines, bytes: s.bytes, model: s.model, size_on_disk: s.sizeOnDisk, updated: s.updated,
   };
 }

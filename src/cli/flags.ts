@@ -14,6 +14,10 @@ export interface FlagDef {
   /** For bool flags that default on: --no-<name> turns them off. */
   negatable?: boolean;
   choices?: string[];
+  /** A string flag that may be given more than once: its values are collected in order (a string[]). */
+  repeatable?: boolean;
+  /** Other long names for the same flag (semtools' clap aliases: --context, --threshold). */
+  aliases?: string[];
 }
 
 export const FLAGS: FlagDef[] = [
@@ -33,6 +37,7 @@ export const FLAGS: FlagDef[] = [
   { name: 'max-filesize', kind: 'size', value: 'SIZE', help: 'Skip files larger than SIZE (e.g. 10M, 1G)' },
   { name: 'timeout', kind: 'number', value: 'SECONDS', help: 'Stop after SECONDS and print the results found so far (exit 2; a stuck server or pipe never hangs the run)' },
   { name: 's3-endpoint', kind: 'string', value: 'URL', help: 'S3-compatible endpoint for s3:// paths, e.g. http://127.0.0.1:9000 (also AWS_ENDPOINT_URL)' },
+  { name: 'gcs-endpoint', kind: 'string', value: 'URL', help: 'Cloud Storage JSON API endpoint for gs:// paths (a regional or private endpoint; signed in as usual). An emulator: STORAGE_EMULATOR_HOST' },
   { name: 'concurrency', short: 'J', kind: 'int', value: 'N', help: 'Worker threads (default: number of cores; 0 = no workers; at most 2 per core, at least 4)' },
   { name: 'model', kind: 'string', value: 'DIR|ORG/NAME', help: 'model2vec model: a local dir or a Hugging Face id (env SIMGREP_MODEL)' },
   { name: 'embedder', kind: 'string', value: 'KIND', choices: ['static', 'onnx'], help: 'Embedding backend: static (pure TypeScript) or onnx' },
@@ -44,6 +49,8 @@ export const FLAGS: FlagDef[] = [
   { name: 'idle-timeout', kind: 'number', value: 'SECONDS', help: 'simgrep serve: stop after SECONDS without a request (default 1800; 0 = never)' },
   { name: 'cluster', kind: 'string', value: 'URL', help: 'Search on the workers of a cluster: its Redis, redis://host:6379 or rediss://:PASSWORD@host (also SIMGREP_CLUSTER); with simgrep index, build the index on them; with simgrep worker, the cluster to serve' },
   { name: 'cluster-timeout', kind: 'number', value: 'SECONDS', help: 'With --cluster: give up when no worker has been listening for SECONDS (default 30)' },
+  { name: 'allow', kind: 'string', repeatable: true, value: 'PATH|URI', help: 'simgrep worker: let jobs read (and index jobs write) only under this directory or s3://, az://, gs://, https:// prefix; repeatable' },
+  { name: 'allow-any-path', kind: 'bool', help: 'simgrep worker: let jobs read and write anything this machine can (whoever writes to the Redis then can)' },
   { name: 'shard-size', kind: 'size', value: 'SIZE', help: 'With --cluster: bytes of files per shard (default 16M)' },
   { name: 'state', kind: 'string', value: 'JSON', help: 'simgrep run: initial state as a JSON object (over the workflow\'s initial_state)' },
   { name: 'input', kind: 'string', value: 'JSON|@FILE', help: 'simgrep run: initial state as TEA takes it (-i after run): a JSON object, or @file.json / @file.yaml' },
@@ -56,11 +63,31 @@ export const FLAGS: FlagDef[] = [
   { name: 'version', short: 'V', kind: 'bool', help: 'Show the version' },
 ];
 
-export type ParsedFlags = Record<string, string | number | boolean | undefined>;
+/**
+ * The semtools personality's table (`simgrep search`, and simgrep started as `semtools` or `search`):
+ * semtools 3.x's `search` flags with its clap names, aliases and defaults (src/bin/semtools.rs),
+ * TEA's `--output json`, and the few simgrep flags a semtools user may need (model, threads).
+ */
+export const SEMTOOLS_FLAGS: FlagDef[] = [
+  { name: 'n-lines', short: 'n', aliases: ['context'], kind: 'int', value: 'N', help: 'How many lines before/after to return as context (default 3)' },
+  { name: 'top-k', kind: 'int', value: 'K', help: 'The top-k lines to return (default 3; ignored if --max-distance is set, except in a workspace)' },
+  { name: 'max-distance', short: 'm', aliases: ['threshold'], kind: 'number', value: 'D', help: 'Return all lines with cosine distance below this threshold (0.0+)' },
+  { name: 'ignore-case', short: 'i', kind: 'bool', help: 'Perform case-insensitive search (default is false)' },
+  { name: 'json', short: 'j', kind: 'bool', help: 'Output results in JSON format ({"results":[...]}, 0-based lines)' },
+  { name: 'workspace', short: 'w', kind: 'string', value: 'NAME', help: 'Use a specific workspace (also SEMTOOLS_WORKSPACE); created on first use, filled by searches' },
+  { name: 'output', kind: 'string', value: 'FORMAT', choices: ['json', 'text'], help: 'json: the match list TEA\'s semtools.search parses ([{file, line, score, text, context}]); text: the default' },
+  { name: 'model', kind: 'string', value: 'DIR|ORG/NAME', help: 'simgrep: model2vec model, a local dir or a Hugging Face id (env SIMGREP_MODEL)' },
+  { name: 'offline', kind: 'bool', help: 'simgrep: never download; use only local or cached models (also HF_HUB_OFFLINE=1)' },
+  { name: 'concurrency', short: 'J', kind: 'int', value: 'N', help: 'simgrep: worker threads (default: number of cores; 0 = no workers)' },
+  { name: 'help', short: 'h', kind: 'bool', help: 'Print help' },
+  { name: 'version', short: 'V', kind: 'bool', help: 'Print version' },
+];
+
+export type ParsedFlags = Record<string, string | string[] | number | boolean | undefined>;
 
 export interface ParsedArgs { flags: ParsedFlags; positionals: string[] }
 
-export function parseArgs(argv: string[]): ParsedArgs {
+export function parseArgs(argv: string[], table: readonly FlagDef[] = FLAGS, program = 'simgrep'): ParsedArgs {
   const flags: ParsedFlags = {};
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -74,35 +101,36 @@ export function parseArgs(argv: string[]): ParsedArgs {
       const eq = arg.indexOf('=');
       name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
       inline = eq >= 0 ? arg.slice(eq + 1) : undefined;
-      def = FLAGS.find((f) => f.name === name);
+      def = table.find((f) => f.name === name || f.aliases?.includes(name));
       if (!def && name.startsWith('no-')) {
-        const base = FLAGS.find((f) => f.name === name.slice(3) && f.negatable);
+        const base = table.find((f) => f.name === name.slice(3) && f.negatable);
         if (base) { flags[base.name] = false; continue; }
       }
     } else {
       name = arg.slice(1, 2);
-      def = FLAGS.find((f) => f.short === name);
+      def = table.find((f) => f.short === name);
       inline = arg.length > 2 ? arg.slice(def?.kind !== 'bool' && arg[2] === '=' ? 3 : 2) : undefined;
     }
-    if (!def) throw new SimgrepError('BAD_FLAG', `unknown option ${arg}; run simgrep --help for the list`);
+    if (!def) throw new SimgrepError('BAD_FLAG', `unknown option ${arg}; run ${program} --help for the list`);
     if (def.kind === 'bool') {
       if (inline !== undefined && arg.startsWith('--')) throw new SimgrepError('BAD_FLAG', `--${def.name} takes no value`);
       flags[def.name] = true;
-      if (inline !== undefined) i = expandShortBools(inline, flags, i);
+      if (inline !== undefined) i = expandShortBools(inline, flags, i, table, program);
       continue;
     }
     const raw = inline ?? argv[++i];
     if (raw === undefined) throw new SimgrepError('BAD_FLAG', `--${def.name} needs a value (${def.value})`);
-    flags[def.name] = convert(def, raw);
+    const value = convert(def, raw);
+    flags[def.name] = def.repeatable ? [...((flags[def.name] as string[] | undefined) ?? []), value as string] : value;
   }
   return { flags, positionals };
 }
 
 /** -ir style clusters of short boolean flags. */
-function expandShortBools(rest: string, flags: ParsedFlags, i: number): number {
+function expandShortBools(rest: string, flags: ParsedFlags, i: number, table: readonly FlagDef[], program: string): number {
   for (const ch of rest) {
-    const def = FLAGS.find((f) => f.short === ch);
-    if (!def || def.kind !== 'bool') throw new SimgrepError('BAD_FLAG', `unknown option -${ch} in a short-option cluster; run simgrep --help`);
+    const def = table.find((f) => f.short === ch);
+    if (!def || def.kind !== 'bool') throw new SimgrepError('BAD_FLAG', `unknown option -${ch} in a short-option cluster; run ${program} --help`);
     flags[def.name] = true;
   }
   return i;
@@ -134,11 +162,34 @@ function parseSize(raw: string, bad: (w: string) => Error): number {
   return Math.floor(Number(m[1]) * mult);
 }
 
-export function helpText(version: string): string {
-  const rows = FLAGS.map((f) => {
-    const names = `${f.short ? `-${f.short}, ` : '    '}--${f.negatable ? `[no-]${f.name}` : f.name}${f.value ? ` <${f.value}>` : ''}`;
+function optionRows(table: readonly FlagDef[]): string[] {
+  return table.map((f) => {
+    const long = [f.name, ...(f.aliases ?? [])].map((n) => `--${f.negatable ? `[no-]${n}` : n}`).join(', ');
+    const names = `${f.short ? `-${f.short}, ` : '    '}${long}${f.value ? ` <${f.value}>` : ''}`;
     return `  ${names.padEnd(34)} ${f.help}`;
   });
+}
+
+/** --help of the semtools personality: semtools' usage lines, SEMTOOLS_FLAGS, and what differs. */
+export function semtoolsHelpText(version: string, program: string): string {
+  const search = program === 'search' ? 'search' : `${program} search`;
+  return [
+    `${program} (simgrep ${version} as semtools 3.x) — semantic keyword search, line by line, offline`,
+    '',
+    `Usage: ${search} [OPTIONS] <QUERY> [FILES]...`,
+    `       command | ${search} [OPTIONS] <QUERY>`,
+    ...(program === 'search' ? [] : [`       ${program} workspace use|status|prune [NAME] [--json]`]),
+    '',
+    'Exit status: 0 on success (also when nothing matched), 1 if a file could not be searched, 2 on a usage error.',
+    '',
+    'Options:',
+    ...optionRows(SEMTOOLS_FLAGS),
+    '',
+  ].join('\n');
+}
+
+export function helpText(version: string): string {
+  const rows = optionRows(FLAGS);
   return [
     `simgrep ${version} — semantic grep: find the lines that mean what you ask, offline`,
     '',
@@ -146,12 +197,13 @@ export function helpText(version: string): string {
     '       command | simgrep [OPTIONS] <QUERY>',
     '       simgrep index [-w NAME | --index-dir DIR] [PATH]...      build or update a workspace index',
     '       simgrep workspace use|status|list|prune|rm [NAME] [--json]',
+    '       simgrep search [OPTIONS] <QUERY> <FILE>...                  semtools 3.x\'s search: its flags, output and exit codes',
     '       simgrep serve [-w NAME | --index-dir DIR | PATH...]          keep a workspace loaded: searches of it answer in milliseconds',
-    '       simgrep worker --cluster redis://host:6379 [-J N]            serve cluster searches and index builds (see --cluster)',
-    '       (to search for the word "index", "workspace" or "serve", put -- before the query)',
+    '       simgrep worker --cluster redis://host:6379 --allow DIR|URI [-J N]  serve cluster searches and index builds (see --cluster, --allow)',
+    '       (to search for the word "index", "workspace", "search" or "serve", put -- before the query)',
     '',
     'PATH may be a file, a directory (searched recursively), a quoted glob, - (standard input), or a URI:',
-    's3://bucket/prefix/, az://container/prefix/, https://host/file (credentials: docs/remote.md).',
+    's3://bucket/prefix/, gs://bucket/prefix/, az://container/prefix/, https://host/file (credentials: docs/remote.md).',
     'Exit status: 0 if a line matched, 1 if none did, 2 if an error occurred.',
     '',
     'Options:',

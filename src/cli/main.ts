@@ -20,6 +20,7 @@ import { removeIncompleteDownloads } from '../model/download-temps.js';
 import { thousands } from './thousands.js';
 import { sayUntrusted } from './untrusted-socket.js';
 import { simgrepVersion } from '../version.js';
+import { personalityOf, runSemtools } from './semtools.js';
 
 const version = simgrepVersion();
 
@@ -43,6 +44,9 @@ const interrupted = new AbortController();
 let searching: Promise<unknown> | null = null;
 
 async function main(argv: string[]): Promise<number> {
+  // Started as `semtools` or `search` (a symlink), or `simgrep search ...`: semtools 3.x's CLI.
+  const personality = personalityOf(process.argv[1]);
+  if (personality || argv[0] === 'search') return runSemtools(personality ? argv : argv.slice(1), personality ?? 'simgrep', version);
   // `simgrep run` takes TEA's -i for --input (elsewhere -i is --ignore-case, as in grep).
   if (argv[0] === 'run') argv = argv.map((a) => (a === '-i' ? '--input' : a));
   const { flags, positionals } = parseArgs(argv);
@@ -91,7 +95,7 @@ async function main(argv: string[]): Promise<number> {
     maxFileBytes: flags['max-filesize'] as number | undefined,
     followSymlinks: flags.follow === true,
     timeoutMs: typeof flags.timeout === 'number' ? flags.timeout * 1000 : undefined,
-    remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined },
+    remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined, gcsEndpoint: flags['gcs-endpoint'] as string | undefined },
     merge: flags.merge !== false,
   };
   // A cluster search scans on the workers: a workspace index here cannot answer for them.
@@ -105,7 +109,7 @@ async function main(argv: string[]): Promise<number> {
   const [{ createWorkspace, createSearcher }, { createStdinSource }] = await Promise.all([
     import('../library.js'), import('../sources/content.js'),
   ]);
-  const searcher = target ? createWorkspace({ ...engine, ...target, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined }, oneShot: true }) : createSearcher(engine);
+  const searcher = target ? createWorkspace({ ...engine, ...target, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined, gcsEndpoint: flags['gcs-endpoint'] as string | undefined }, oneShot: true }) : createSearcher(engine);
   try {
     const search = searcher.search({
       ...options,

@@ -24,7 +24,7 @@ import { enqueueShards, type Listed } from './enqueue.js';
 
 export const DEFAULT_CLUSTER_TIMEOUT_MS = 30_000;
 /** Errors that are the same on every shard: the query stops with them instead of N copies. */
-const QUERY_ERRORS = new Set(['BAD_QUERY', 'BAD_FLAG', 'MODEL_NOT_FOUND', 'MODEL_OFFLINE', 'MODEL_DOWNLOAD', 'MODEL_CORRUPT', 'TOKENIZER_CORRUPT', 'EMBEDDER_UNAVAILABLE']);
+const QUERY_ERRORS = new Set(['BAD_QUERY', 'BAD_FLAG', 'MODEL_NOT_FOUND', 'MODEL_OFFLINE', 'MODEL_DOWNLOAD', 'MODEL_CORRUPT', 'TOKENIZER_CORRUPT', 'EMBEDDER_UNAVAILABLE', 'CLUSTER_JOB_REFUSED']);
 
 export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext): Promise<PipelineOutcome> {
   const started = performance.now();
@@ -110,7 +110,9 @@ export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext)
         shards.delete(r.n);
       }
       const now = performance.now();
-      if (now - lastWatch >= 1000) {
+      // Only once no result waits (as index-coordinator.ts does): a shard whose result waits unread in
+      // a backlog (a loaded coordinator) has had its job removed already and must not look lost.
+      if (now - lastWatch >= 1000 && !popped) {
         lastWatch = now;
         await checkWorkers({ redis, queue, url: cfg.url, me, timeoutMs, shards, total: listed.total, state, watch, notice: ctx.onNotice }).catch((e) => { throw lost(e); });
       }

@@ -21,7 +21,7 @@ import type { Hit } from '../rank/windows.js';
 import type { ClusterOptions } from '../searcher.js';
 import { sourcesForPaths } from '../sources/resolve.js';
 import type { Entry, Source, SourceWarning } from '../sources/source.js';
-import { isRemoteUri } from '../sources/uri.js';
+import { isRemoteUri, redactUri } from '../sources/uri.js';
 import { simgrepVersion } from '../version.js';
 import { connectRedis, unreachable } from './connection.js';
 import { DEFAULT_CLUSTER_TIMEOUT_MS } from './coordinator.js';
@@ -33,6 +33,7 @@ import { MERGE_BATCH, mergeStaged } from './staged-merge.js';
 import { dropStaging, stagingUri } from './staging.js';
 import { checkWorkers, type PendingShard } from './watch.js';
 import { enqueueShards, type Listed } from './enqueue.js';
+import { isCanonicalS3Uri, isStagingNameOf } from './job-check.js';
 
 export interface ClusterIndexContext {
   /** The model the workspace's searcher was made with (its spec): workers must run the same. */
@@ -54,6 +55,10 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
   const states = new Map((o.states ?? await o.store.fileStates()).map((s) => [s.key, s]));
   // Workers resolve nothing against their own directory: a local index directory goes to them absolute.
   const indexDir = isRemoteUri(o.store.uri) ? o.store.uri : path.resolve(o.store.uri);
+  // Workers refuse any other form (job-check.ts): say so here, once, before anything is enqueued.
+  if (isRemoteUri(indexDir) && !isCanonicalS3Uri(indexDir)) {
+    throw new SimgrepError('BAD_FLAG', `--index-dir ${redactUri(indexDir)}: a cluster build needs the index directory as a plain s3://bucket/prefix (no empty, . or .. segments, no ? or #), e.g. s3://team-bucket/idx/app`);
+  }
   const storageOptions = await lanceStorageOptions(indexDir, { s3Endpoint: o.remote?.s3Endpoint });
   if (!isRemoteUri(indexDir)) rmSync(path.join(indexDir, 'staging'), { recursive: true, force: true }); // a killed run's leftovers (this run holds the lock)
 
@@ -110,8 +115,10 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
         const r = JSON.parse(raw) as IndexShardResult;
         const pending = shards.get(r.n);
         if (!pending || ready.some((x) => x.n === r.n)) continue; // a redelivered shard's second answer
-        if (!('error' in r)) { ready.push(r); continue; }
+        if (!('error' in r) && isStagingNameOf(r.staging, runId)) { ready.push(r); continue; }
+        if (!('error' in r)) throw new SimgrepError('CLUSTER_JOB_REFUSED', `worker ${r.worker} reported a staging database ${JSON.stringify(String(r.staging).slice(0, 80))} that is not one of this run's; is something else writing to the cluster's Redis?`);
         if (r.refused) throw new SimgrepError('CLUSTER_INCOMPATIBLE', `worker ${r.worker} refused the index build: ${r.error.message}; run the same simgrep and --model everywhere`);
+        if (r.error.code === 'CLUSTER_JOB_REFUSED') throw new SimgrepError('CLUSTER_JOB_REFUSED', r.error.message);
         shardFailure(failures, pending.entries, `failed on worker ${r.worker}: ${r.error.message}`);
         shards.delete(r.n);
       }
@@ -190,7 +197,8 @@ async function cleanUp(o: { redis: Redis; blocking: Redis; queue: Queue; runId: 
     if (o.redis.status !== 'ready') return;
     await o.redis.del(aliveKey(o.runId)).catch(() => {});
     await Promise.all(o.pending.map((id) => o.queue.remove(id).catch(() => 0)));
-    const staged = await o.redis.smembers(stagedKey(o.runId)).catch(() => [] as string[]);
+    // Names from Redis: only this run's RUN-SHARD-ATTEMPT names are dropped, never a path someone else wrote there.
+    const staged = (await o.redis.smembers(stagedKey(o.runId)).catch(() => [] as string[])).filter((name) => isStagingNameOf(name, o.runId));
     await Promise.all(staged.map((name) => dropStaging(stagingUri(o.indexDir, name), o.storageOptions).catch(() => {})));
     if (!isRemoteUri(o.indexDir)) rmSync(path.join(o.indexDir, 'staging'), { recursive: true, force: true });
     await o.redis.del(resultsKey(o.runId), stagedKey(o.runId)).catch(() => {});

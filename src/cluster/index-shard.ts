@@ -11,21 +11,23 @@ import { executorOf, type Searcher } from '../searcher.js';
 import type { Entry, SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
 import { RESULT_TTL_MS, stagedKey, type IndexShardJob, type IndexShardResult } from './protocol.js';
-import { dropStaging, openStagingStore, stagingUri, writeFeatures } from './staging.js';
+import { dropStaging, openStagingStore, writeFeatures } from './staging.js';
 
 export interface IndexShardContext {
   redis: Redis;
   searcher: Searcher;
   worker: string;
   host: string;
-  attempt: number;
+  /** The staging database's name and location, made from the checked job (job-check.ts). */
+  staging: { name: string; uri: string };
   signal: AbortSignal;
+  /** The worker's own gs:// endpoint (never the job's). */
+  gcsEndpoint?: string;
 }
 
 export async function runIndexShard(d: IndexShardJob, c: IndexShardContext): Promise<Extract<IndexShardResult, { staging: string }>> {
   const mark = timer(`index shard ${d.n}`);
-  const name = `${d.queryId}-${d.n}-${c.attempt}`;
-  const uri = stagingUri(d.indexDir, name);
+  const { name, uri } = c.staging;
   await c.redis.multi().sadd(stagedKey(d.queryId), name).pexpire(stagedKey(d.queryId), RESULT_TTL_MS).exec();
   const storageOptions = await lanceStorageOptions(d.indexDir, { s3Endpoint: d.remote?.s3Endpoint });
   const model = await c.searcher.model();
@@ -35,7 +37,7 @@ export async function runIndexShard(d: IndexShardJob, c: IndexShardContext): Pro
   try {
     const entries: Entry[] = d.entries.map((e) => ({ path: e.path, size: e.size, modifiedMs: e.modifiedMs, named: e.named }));
     const report = await updateIndex({
-      store, executor: () => executorOf(c.searcher, true), chunkLines: d.chunkLines, roots: [], remote: d.remote,
+      store, executor: () => executorOf(c.searcher, true), chunkLines: d.chunkLines, roots: [], remote: { ...d.remote, gcsEndpoint: c.gcsEndpoint },
       deleteMissing: false, entries, states: d.prev, signal: c.signal,
     });
     mark('index');

@@ -5,7 +5,6 @@
 // `terms` table (its identifiers' postings as flat triples), so the coordinator patches the snapshot
 // without reading any file again.
 import { mkdirSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import type * as LanceDB from '@lancedb/lancedb';
 import { loadLanceDB } from '../workspace/store/lancedb.js';
 import { Binary, Bool, Table, Utf8, type FixedSizeList, makeVector, vectorFromArray } from '../workspace/store/arrow.js';
@@ -15,12 +14,14 @@ import { openStore, type FileState, type IndexStore } from '../workspace/store/s
 import { bools, halvesColumn, numbers, strings } from '../workspace/store/table-columns.js';
 import type { KeyTriples } from '../workspace/snapshot/key-triples.js';
 import { isRemoteUri } from '../sources/uri.js';
+import { stagingLocation } from './job-check.js';
 
 /** The four postings a chunk's terms go into, in TermCollector's field order. */
 const TERM_KINDS = ['lower', 'stem', 'defLower', 'defStem'] as const;
 
+/** Where a staging database lives: `<indexDir>/staging/<name>`, its parts checked (a name from Redis is untrusted). */
 export function stagingUri(indexDir: string, name: string): string {
-  return isRemoteUri(indexDir) ? `${indexDir.replace(/\/+$/, '')}/staging/${name}` : path.join(indexDir, 'staging', name);
+  return stagingLocation(indexDir, name);
 }
 
 export async function openStagingStore(uri: string, o: { dim: number; storageOptions?: Record<string, string> }): Promise<IndexStore> {

@@ -47,11 +47,11 @@ export async function checkWorkers(c: WatchContext): Promise<void> {
       : `no worker is listening on ${shownUrl(c.url)}`;
     if (waited >= NOTICE_AFTER_MS && !c.watch.noted) {
       c.watch.noted = true;
-      c.notice?.(`${why}; start one with: simgrep worker --cluster ${shownUrl(c.url)} (waiting up to ${c.timeoutMs / 1000} s, --cluster-timeout)`);
+      c.notice?.(`${why}; start one with: simgrep worker --cluster ${shownUrl(c.url)} --allow DIR|URI (waiting up to ${c.timeoutMs / 1000} s, --cluster-timeout)`);
     }
     if (waited >= c.timeoutMs) {
       const code = known.length > 0 ? 'CLUSTER_INCOMPATIBLE' : 'CLUSTER_NO_WORKER';
-      throw new SimgrepError(code, `${why} for ${c.timeoutMs / 1000} s (--cluster-timeout): ${c.shards.size} of ${c.total} shards not searched; start workers with: simgrep worker --cluster ${shownUrl(c.url)}`);
+      throw new SimgrepError(code, `${why} for ${c.timeoutMs / 1000} s (--cluster-timeout): ${c.shards.size} of ${c.total} shards not searched; start workers with: simgrep worker --cluster ${shownUrl(c.url)} --allow DIR|URI`);
     }
   }
   await checkFailedJobs(c);

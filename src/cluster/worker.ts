@@ -18,6 +18,9 @@ import {
 } from './protocol.js';
 import { createShardSource } from './shard-source.js';
 import { runIndexShard } from './index-shard.js';
+import type { AllowList } from './allow-list.js';
+import { JobRefused, checkIndexJob, checkJobHeader, checkSearchJob, stagingName } from './job-check.js';
+import { confine, describeJob, indexReach, oneLine, searchReach, type JobReach } from './job-reach.js';
 
 export interface ClusterWorkerOptions {
   url: string;
@@ -28,7 +31,14 @@ export interface ClusterWorkerOptions {
   shards?: number;
   /** How soon a shard of a worker that died is handed to another (default 30 s; $SIMGREP_CLUSTER_STALL_MS). */
   stallMs?: number;
+  /** What jobs may read and write (`--allow`, `--allow-any-path`): a job reaching outside is refused. */
+  allow: AllowList;
   log: (line: string) => void;
+  /**
+   * This machine's own Cloud Storage endpoint for gs:// (simgrep worker --gcs-endpoint). Never taken from
+   * a job: whoever writes to Redis must not choose where this machine sends its access tokens.
+   */
+  gcsEndpoint?: string;
 }
 
 export interface ClusterWorker {
@@ -57,16 +67,42 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
     redis.multi().rpush(resultsKey(queryId), JSON.stringify(r)).pexpire(resultsKey(queryId), RESULT_TTL_MS).exec();
 
   async function runShard(job: Job<ShardJob | IndexShardJob>, token: string | undefined, signal?: AbortSignal): Promise<void> {
-    const d = job.data;
     const started = performance.now();
+    // Anyone who can write to Redis can write a job: nothing in it is used before it is checked.
+    let d: ShardJob | IndexShardJob;
+    try { d = checkJobHeader(job.data) as ShardJob | IndexShardJob; } catch (e) {
+      o.log(`dropped job ${String(job.id).slice(0, 64)} (${String(job.name).slice(0, 16)}): not a simgrep job: ${(e as Error).message}`);
+      return;
+    }
     const why = incompatibility(d, info);
     if (why) {
       o.log(`refused shard ${d.queryId}/${d.n}: ${why}`);
       await push(d.queryId, { n: d.n, worker: info.id, refused: true, error: { code: 'CLUSTER_INCOMPATIBLE', message: why } });
       return;
     }
-    if (!(await redis.exists(aliveKey(d.queryId)))) {
-      o.log(`dropped shard ${d.queryId}/${d.n}: its query was cancelled or its coordinator is gone`);
+    let reach: JobReach;
+    let staging = '';
+    try {
+      if (job.name === 'index') {
+        d = checkIndexJob(job.data);
+        staging = stagingName(d.queryId, d.n, job.attemptsStarted);
+        reach = indexReach(d, staging);
+      } else if (job.name === 'search') {
+        d = checkSearchJob(job.data);
+        reach = searchReach(d);
+      } else {
+        throw new JobRefused(`unknown job kind ${JSON.stringify(String(job.name).slice(0, 32))}`);
+      }
+      if (!(await redis.exists(aliveKey(d.queryId)))) {
+        o.log(`dropped shard ${d.queryId}/${d.n}: its query was cancelled or its coordinator is gone`);
+        return;
+      }
+      const used = await confine(reach, o.allow, 'roots' in d ? d.options : d);
+      o.log(describeJob({ queryId: d.queryId, n: d.n, kind: job.name as 'search' | 'index', reach, files: d.entries.length, roots: 'roots' in d ? reach.reads.slice(0, d.roots.length) as string[] : null, used }));
+    } catch (e) {
+      if (!(e instanceof JobRefused)) throw e;
+      o.log(`refused shard ${d.queryId}/${d.n}: ${oneLine(e.message)}`);
+      await push(d.queryId, { n: d.n, worker: info.id, error: { code: 'CLUSTER_JOB_REFUSED', message: `worker ${info.id} refused the job: ${e.message}` } });
       return;
     }
     // Stop when BullMQ cancels the job (shutdown) or the query goes away (Ctrl-C, the coordinator died).
@@ -77,7 +113,7 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
     }, 1000);
     try {
       if (job.name === 'index') {
-        const r = await runIndexShard(d as IndexShardJob, { redis, searcher: o.searcher, worker: info.id, host: info.host, attempt: job.attemptsStarted, signal: abort.signal });
+        const r = await runIndexShard(d as IndexShardJob, { redis, searcher: o.searcher, worker: info.id, host: info.host, staging: { name: staging, uri: reach.writes! }, signal: abort.signal, gcsEndpoint: o.gcsEndpoint });
         if (!(await redis.exists(aliveKey(d.queryId)))) throw abortedBy(abort);
         await push(d.queryId, r);
         const s = r.stats;
@@ -85,8 +121,10 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
         return;
       }
       if (!('roots' in d)) throw new Error(`a ${job.name} job without roots`);
-      const roots = sources.get(d.queryId) ?? await sourcesForPaths(d.roots, { ...d.options, remote: d.options.remote });
-      remember(sources, d.queryId, roots);
+      // Keyed by everything the sources are made from: a second job under the same id cannot read through the first one's sources.
+      const made = JSON.stringify([d.queryId, d.roots, d.cwd, d.options]);
+      const roots = sources.get(made) ?? await sourcesForPaths(d.roots, { ...d.options, remote: { ...d.options.remote, gcsEndpoint: o.gcsEndpoint } });
+      remember(sources, made, roots);
       const shard = createShardSource({ entries: d.entries, sources: roots, roots: d.roots, cwd: d.cwd, host: info.host });
       const outcome = await search([shard], { ...d.options, sources: undefined, paths: undefined, signal: abort.signal });
       if (!(await redis.exists(aliveKey(d.queryId)))) throw abortedBy(abort);

@@ -2,6 +2,7 @@
 // query terms per chunk (BM25 over identifier-aware terms plus the file's path terms), finds lines
 // that define a symbol the query names, and picks each chunk's most telling line.
 import type { RankPlan } from './plan.js';
+import { DATA_FILE_PRIOR, isDataFile } from './data-files.js';
 import { definedName } from './definitions.js';
 import { identifierParts, pathText, stem } from './lexical/terms.js';
 
@@ -88,7 +89,7 @@ export interface PathSignals {
   fileStem: string;
   /** Share of the query's words found in the file stem or its directory (prefix match, >= 3 chars). */
   pathMatch: number;
-  /** Multiplier < 1 for tests, examples, compat shims, re-export files and .d.ts stubs. */
+  /** Multiplier < 1 for tests, examples, compat shims, re-export files, .d.ts stubs and data files. */
   prior: number;
 }
 
@@ -105,6 +106,8 @@ export interface PathFacts {
   side: boolean;
   init: boolean;
   dts: boolean;
+  /** A table, lockfile, minified bundle or source map (data-files.ts). */
+  data: boolean;
 }
 
 /**
@@ -142,6 +145,7 @@ export function pathFacts(path: string): PathFacts {
     side: dir.side || SIDE_DIR.test(own),
     init: file === '__init__.py',
     dts: file.endsWith('.d.ts'),
+    data: isDataFile(file),
   };
 }
 
@@ -158,6 +162,7 @@ export function pathFactsOfParts(path: string): PathFacts {
     side: SIDE_DIR.test(norm),
     init: file === '__init__.py',
     dts: norm.endsWith('.d.ts'),
+    data: isDataFile(norm.slice(norm.lastIndexOf('/') + 1)),
   };
 }
 
@@ -183,6 +188,7 @@ export function pathSignals(path: string, plan: RankPlan, facts = pathFacts(path
     if (facts.init) prior *= 0.5;
     if (facts.dts) prior *= 0.7;
   }
+  if (plan.dataPrior && facts.data) prior *= DATA_FILE_PRIOR;
   return { fileStem: facts.fileStem, pathMatch, prior };
 }
 

@@ -29,6 +29,8 @@ export interface RankPlan {
   pathWords: string[];
   /** Down-weight test, example and compat files (off when the query asks for tests). */
   pathPriors: boolean;
+  /** Down-weight data files: tables, lockfiles, minified bundles (off when the query names such a format; rank/data-files.ts). */
+  dataPrior: boolean;
   /** relevance = semantic * w.semantic + lexical * (1 - w.semantic) + boosts; distance = 1 / (1 + relevance). */
   weights: { semantic: number; symbol: number; path: number };
   bm25: { k1: number; b: number; avgdl: number; tokensPerChar: number };
@@ -62,6 +64,8 @@ const SYMBOL_QUERY = /^(?:[A-Za-z_][A-Za-z0-9_]*(?:(?:::|\\|->|\.)[A-Za-z_][A-Za
 /** CamelCase or camelCase identifiers inside a natural-language query. */
 const EMBEDDED_SYMBOL = /\b(?:[A-Z][a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]+)\b/g;
 const TESTS_WANTED = /\b(?:tests?|specs?|testing|examples?)\b/i;
+/** A query that asks for data files by their format: their prior would hide what it asks for. */
+const DATA_WANTED = /\b(?:[ct]sv|jsonl|ndjson|lock ?files?|minified|source ?maps?|data ?files?)\b/i;
 const HAS_EMBEDDED_SYMBOL = new RegExp(EMBEDDED_SYMBOL.source);
 /** A snake_case identifier inside a query (two or more lower-case parts). */
 const EMBEDDED_SNAKE = /\b[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]\b/;
@@ -115,6 +119,7 @@ export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon):
     definitionBoost: symbolQuery ? 0 : RANK_DEFAULTS.definitionBoost,
     pathWords,
     pathPriors: !TESTS_WANTED.test(query),
+    dataPrior: !DATA_WANTED.test(query),
     weights: {
       semantic: mode === 'lexical' ? 0 : namesIdentifier(trimmed) ? RANK_DEFAULTS.semanticIdentifier : RANK_DEFAULTS.semanticNl,
       ...RANK_DEFAULTS.weights,
@@ -136,6 +141,7 @@ function semanticPlan(): RankPlan {
     definitionBoost: 0,
     pathWords: [],
     pathPriors: false,
+    dataPrior: false,
     weights: { semantic: 1, symbol: 0, path: 0 },
     bm25: { ...RANK_DEFAULTS.bm25 },
     fileDecay: RANK_DEFAULTS.fileDecay,

@@ -1,4 +1,4 @@
-// Reads any entry by its path alone: a local file through the fs source, an s3://, az:// or http(s)://
+// Reads any entry by its path alone: a local file through the fs source, an s3://, gs://, az:// or http(s)://
 // URI through the remote source of its bucket, container or host (made once per store). The workspace
 // index reads back files it listed earlier this way: its candidates, a snapshot rebuilt from the store.
 import type { RemoteOptions } from './remote/options.js';
@@ -13,7 +13,7 @@ export function createPathReader(o: { remote?: RemoteOptions } = {}): Source {
   /** The remote source of the URI's store, and the entry as that source reads it (by raw key). */
   const remoteOf = async (entry: Entry): Promise<{ source: Source; entry: Entry }> => {
     const u = parseRemoteUri(entry.path);
-    const base = u.scheme === 's3' ? `s3://${u.bucket}/` : u.scheme === 'az' ? `az://${u.container}/` : `${u.url.origin}/`;
+    const base = u.scheme === 'http' ? `${u.url.origin}/` : `${u.scheme}://${u.scheme === 'az' ? u.container : u.bucket}/`;
     const key = u.scheme === 'http' ? `${u.url.pathname}${u.url.search}` : u.key;
     let source = stores.get(base);
     if (!source) {

@@ -1,4 +1,4 @@
-// Paths -> Sources: local paths share one walker; each remote URI (s3://, https://, az://) gets a
+// Paths -> Sources: local paths share one walker; each remote URI (s3://, gs://, https://, az://) gets a
 // remote source, whose code (and unstorage) is only loaded when a URI is present.
 import { createFsSource, type FsSourceOptions } from './fs.js';
 import type { RemoteOptions } from './remote/options.js';

@@ -5,9 +5,10 @@ import { SimgrepError } from '../errors.js';
 export type RemoteUri =
   | { scheme: 's3'; uri: string; bucket: string; key: string }
   | { scheme: 'az'; uri: string; container: string; key: string }
+  | { scheme: 'gs'; uri: string; bucket: string; key: string }
   | { scheme: 'http'; uri: string; url: URL };
 
-export const SUPPORTED_SCHEMES = ['s3://', 'https://', 'http://', 'az://'] as const;
+export const SUPPORTED_SCHEMES = ['s3://', 'https://', 'http://', 'az://', 'gs://'] as const;
 
 const URI_RE = /^([a-z][a-z0-9+.-]*):\/\//i;
 const SECRET_PARAM = /^(sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|token|access_token|api_key|apikey|key|secret|password|code)$/i;
@@ -20,14 +21,14 @@ export function isRemoteUri(p: string): boolean {
 /** Parses a remote URI; throws UNSUPPORTED_SCHEME or BAD_FLAG saying what works (the caller names the URI). */
 export function parseRemoteUri(uri: string): RemoteUri {
   const scheme = URI_RE.exec(uri)?.[1].toLowerCase();
-  if (scheme === 's3' || scheme === 'az') {
+  if (scheme === 's3' || scheme === 'az' || scheme === 'gs') {
     const rest = uri.slice(scheme.length + 3);
     const slash = rest.indexOf('/');
     const name = slash < 0 ? rest : rest.slice(0, slash);
     const key = slash < 0 ? '' : rest.slice(slash + 1);
-    const what = scheme === 's3' ? 'bucket' : 'container';
+    const what = scheme === 'az' ? 'container' : 'bucket';
     if (!name) throw new SimgrepError('BAD_FLAG', `no ${what} name; write ${scheme}://${what}/prefix/`);
-    return scheme === 's3' ? { scheme, uri, bucket: name, key } : { scheme, uri, container: name, key };
+    return scheme === 'az' ? { scheme, uri, container: name, key } : { scheme, uri, bucket: name, key };
   }
   if (scheme === 'http' || scheme === 'https') {
     let url: URL;

@@ -11,6 +11,7 @@ import type { IndexReport, IndexUpdater } from './build/indexer.js';
 import { isUnder } from './changes/file-identity.js';
 import { indexWalkKey, recordedWalk, staleEntries } from './changes/walks.js';
 import { timer } from './debug-timer.js';
+import { isDamage } from './store/damage.js';
 import type { OpenWorkspace } from './open.js';
 import { INDEX_FORMAT } from './open.js';
 import type { IndexIo } from './options.js';
@@ -28,6 +29,37 @@ export async function indexRun(ws: OpenWorkspace, paths: string[], io: IndexIo =
   const missing = paths.find((p) => !isRemoteUri(p) && !existsSync(p));
   if (missing) throw new SimgrepError('PATH_NOT_FOUND', `${missing}: no such file or directory (relative paths start at ${process.cwd()}); nothing was changed in workspace ${ws.name}`);
   const started = performance.now();
+  // The snapshot is checked in full (postings' entries too, which searches check only as they read
+  // them): a damaged one is rebuilt from the store, never kept as "unchanged".
+  const damaged = ws.verifySnapshot();
+  if (damaged) ws.dropSnapshot();
+  const report = await indexRunOf(ws, paths, io, started).catch((e: unknown) => rebuiltIfDamaged(ws, paths, io, started, e));
+  if (damaged) {
+    // Rebuilt by the run when it changed something; else here, from the store.
+    if (!ws.snapshot) await ws.loadSnapshot();
+    report.warnings.unshift({ path: ws.dir, code: 'SNAPSHOT_REBUILT', message: `workspace ${ws.name}: ${damaged}; rebuilt it from the index` });
+  }
+  return report;
+}
+
+/**
+ * A run that found the local store damaged (its data files cut short or overwritten): the tables are
+ * removed under the lock and everything under the roots (the known ones and `paths`) indexed again.
+ * The index is only a copy of what the files say, so nothing is lost. An object store's index is left
+ * as it is: the error says how to rebuild it.
+ */
+async function rebuiltIfDamaged(ws: OpenWorkspace, paths: string[], io: IndexIo, started: number, e: unknown): Promise<IndexReport> {
+  if (!isDamage(e) || io.cluster !== undefined) throw e;
+  if (ws.remote) throw new SimgrepError('INDEX_DAMAGED', `${e.message}; remove it (simgrep workspace rm ${ws.name}) and index again`, { cause: e });
+  const roots = mergeRoots(readInfo(ws.dir)?.roots ?? [], paths.map(realPath));
+  await ws.withLock(() => ws.resetStore());
+  ws.walks.invalidate(indexWalkKey(paths));
+  const report = await indexRunOf(ws, roots, io, started);
+  report.warnings.unshift({ path: ws.dir, code: 'INDEX_DAMAGED', message: `workspace ${ws.name}: ${e.message}; rebuilt it from the files` });
+  return report;
+}
+
+async function indexRunOf(ws: OpenWorkspace, paths: string[], io: IndexIo, started: number): Promise<IndexReport> {
   // What changed under roots it already indexes, from the snapshot: nothing means LanceDB is never loaded.
   const changes = io.cluster === undefined ? await changesOf(ws, paths, io.signal) : null;
   if (changes && changes.stale.length === 0 && changes.gone.length === 0) return unchangedReport(changes.unchanged, performance.now() - started);

@@ -1,7 +1,7 @@
 // An open workspace: its state and the primitives every run uses — the store (LanceDB, opened on first
 // use), its meta and whether this model can use it, the one-writer lock, the ranking snapshot (in
 // memory, on disk, or rebuilt from the store) and workspace.json.
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
 import { RANK_DEFAULTS } from '../rank/plan.js';
@@ -13,11 +13,12 @@ import type { ModelData } from '../types.js';
 import { rebuildSnapshot } from './build/snapshot-rebuild.js';
 import { STAT_THREAD_FROM_FILES } from './changes/stat-many.js';
 import { WalkCache } from './changes/walk-cache.js';
-import { isLock, lockedError, tryLock, type Lock } from './lock.js';
+import { inProcess, isLock, lockedError, tryLock, type Lock } from './lock.js';
 import type { WorkspaceOptions } from './options.js';
 import { INFO_FILE, checkName, readInfo, workspaceDir, type WorkspaceInfo } from './registry.js';
 import type { Snapshot } from './snapshot/snapshot.js';
-import { readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from './snapshot/snapshot-file.js';
+import { readSnapshotFile, removeSnapshotFiles, verifySnapshotFiles, writeSnapshotDelta, writeSnapshotFile } from './snapshot/snapshot-file.js';
+import { guardDamage } from './store/damage.js';
 import { lanceStorageOptions } from './store/storage-options.js';
 import type { IndexStore } from './store/store.js';
 import { checkNotForeign, modelFingerprint, snapshotPath, workspaceNameOf } from './workspace-files.js';
@@ -57,6 +58,12 @@ export interface OpenWorkspace {
   withLock<T>(fn: () => Promise<T>): Promise<T>;
   loadSnapshot(): Promise<Snapshot>;
   saveSnapshot(snap: Snapshot): void;
+  /** Removes a damaged local store's tables, snapshot and workspace.json (the caller holds the lock and rebuilds). */
+  resetStore(): Promise<void>;
+  /** Forgets the snapshot and removes its files (damaged: the next load rebuilds it from the store). */
+  dropSnapshot(): void;
+  /** Checks the snapshot files against every checksum: null when sound (or absent), else what is damaged. */
+  verifySnapshot(): string | null;
   publishInfo(m: Record<string, string>): void;
   close(): Promise<void>;
 }
@@ -68,6 +75,8 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
   const dir = o.dir ?? workspaceDir(name);
   const remote = isRemoteUri(dir);
   let storeP: Promise<IndexStore> | null = null;
+  /** The snapshot file failed a check and could not be removed: not read again until rewritten. */
+  let fileDamaged = false;
 
   const ws: OpenWorkspace = {
     name, dir, remote, o,
@@ -91,7 +100,9 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
         const model = await ws.searcher.model();
         // LanceDB (a large native module) is loaded only when a workspace is opened.
         const storageOptions = o.storageOptions ?? await lanceStorageOptions(dir, o.remote);
-        storeP = import('./store/store.js').then(({ openStore }) => openStore(dir, { dim: model.dim, storageOptions }));
+        // A local store's damaged data becomes INDEX_DAMAGED (store/damage.ts): searches scan, simgrep index rebuilds.
+        storeP = import('./store/store.js').then(({ openStore }) => openStore(dir, { dim: model.dim, storageOptions }))
+          .then((s) => (remote ? s : guardDamage(s, dir)));
         storeP.catch(() => { storeP = null; });
       }
       return storeP;
@@ -115,7 +126,11 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
     async compatible(model) {
       const m = await ws.meta();
       if (!m) return { ok: true, m };
-      if (m.fingerprint !== modelFingerprint(model)) return { ok: false, why: `it was built with model ${m.model}, not ${model.id}`, m };
+      if (m.fingerprint !== modelFingerprint(model)) {
+        // The same id (a local path) with other files there is named once, as changed.
+        const why = m.model === model.id ? `model ${model.id} has changed since it was built (its files are not the ones the index was built with)` : `it was built with model ${m.model}, not ${model.id}`;
+        return { ok: false, why, m };
+      }
       if (Number(m.format) !== INDEX_FORMAT || Number(m.chunkLines) !== ws.chunkLines) return { ok: false, why: 'it was built by an older simgrep', m };
       return { ok: true, m };
     },
@@ -125,9 +140,12 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
     withLock(fn) {
       const file = ws.lockFile();
       if (!file) return fn();
-      const got = tryLock(file);
-      if (!isLock(got)) throw lockedError(name, got, file);
-      return fn().finally(() => (got as Lock).release());
+      // Calls of this process queue in memory first: it never finds itself holding the lock.
+      return inProcess(file, () => {
+        const got = tryLock(file);
+        if (!isLock(got)) throw lockedError(name, got, file);
+        return fn().finally(() => (got as Lock).release());
+      });
     },
 
     /**
@@ -137,7 +155,7 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
     async loadSnapshot() {
       const version = (await ws.meta())?.complete ?? await (await ws.store(false)).version();
       if (ws.snapshot && ws.snapshot.version === version) return ws.snapshot;
-      ws.snapshot = readSnapshotFile(snapshotPath(dir, remote), version);
+      ws.snapshot = fileDamaged ? null : readSnapshotFile(snapshotPath(dir, remote), version);
       if (ws.snapshot) return ws.snapshot;
       const model = await ws.searcher.model();
       const rebuilt = await rebuildSnapshot(await ws.store(false), version, model.dim, ws.chunkLines, ws.reader);
@@ -151,9 +169,26 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
       const file = snapshotPath(dir, remote);
       try {
         mkdirSync(path.dirname(file), { recursive: true });
-        if (snap.version === snap.baseVersion) writeSnapshotFile(file, snap); else writeSnapshotDelta(file, snap);
+        if (snap.version === snap.baseVersion) writeSnapshotFile(file, snap); else if (!fileDamaged) writeSnapshotDelta(file, snap); else return;
+        fileDamaged = false;
       } catch { /* read-only: rebuilt next time */ }
     },
+
+    async resetStore() {
+      const s = storeP ? await storeP.catch(() => null) : null;
+      try { s?.close(); } catch { /* damaged: its handles go with it */ }
+      storeP = null;
+      for (const table of ['chunks.lance', 'files.lance', 'meta.lance', INFO_FILE]) rmSync(path.join(dir, table), { recursive: true, force: true });
+      ws.dropSnapshot();
+    },
+
+    dropSnapshot() {
+      ws.snapshot = null;
+      fileDamaged = true;
+      try { removeSnapshotFiles(snapshotPath(dir, remote)); } catch { /* read-only: not read again by this process */ }
+    },
+
+    verifySnapshot: () => verifySnapshotFiles(snapshotPath(dir, remote)),
 
     /** workspace.json: who the workspace is, for discovery and for readers that skip LanceDB. */
     publishInfo(m) {

@@ -10,8 +10,8 @@ export interface WorkspaceOptions extends SearcherOptions {
   dir?: string;
   /** LanceDB storage options for an s3:// dir; by default from `remote` and the AWS_* settings, as for s3:// sources. */
   storageOptions?: Record<string, string>;
-  /** The S3-compatible endpoint of an s3:// dir (as --s3-endpoint). */
-  remote?: { s3Endpoint?: string };
+  /** The S3-compatible endpoint of an s3:// dir (as --s3-endpoint), and the Cloud Storage endpoint of gs:// roots (as --gcs-endpoint). */
+  remote?: { s3Endpoint?: string; gcsEndpoint?: string };
   /**
    * Share this searcher (and the model it has loaded) instead of creating one; close() then leaves
    * it open for its owner. The model options above are then ignored (`concurrency: 0` still keeps

@@ -8,17 +8,20 @@ import { SEARCH_MODES, executorOf, validate, type SearchOptions, type SearchResp
 import { sourcesForPaths } from '../sources/resolve.js';
 import type { SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
-import { updateIndex } from './build/indexer.js';
+import { updateIndex, type IndexReport } from './build/indexer.js';
+import type { Entry } from '../sources/source.js';
 import type { WalkState } from './changes/walk-cache.js';
 import { fewBytes, listWalk, recordedWalk, staleEntries } from './changes/walks.js';
 import { timer } from './debug-timer.js';
-import { isLock, tryLock } from './lock.js';
+import { inProcess, isLock, tryLock, type Lock, type LockInfo } from './lock.js';
 import type { OpenWorkspace } from './open.js';
 import { indexAndPublish, statesOf } from './publish.js';
 import { covers } from './registry.js';
 import { createCandidateSource } from './search/candidate-source.js';
 import { selectCandidates } from './search/candidates.js';
 import { coverage } from './search/coverage.js';
+import { DamagedFileError } from './snapshot/section-file.js';
+import { isDamage } from './store/damage.js';
 import { patchSnapshot } from './snapshot/snapshot.js';
 import { unsavedStore } from './store/unsaved-store.js';
 
@@ -30,11 +33,30 @@ import { unsavedStore } from './store/unsaved-store.js';
 export const UNSAVED_REFRESH_BYTES = 512 << 10;
 
 export async function searchWorkspace(ws: OpenWorkspace, so: SearchOptions): Promise<SearchResponse> {
+  try {
+    return await searchOnce(ws, so);
+  } catch (e) {
+    // Damaged tables: this search scans, and says so (simgrep index rebuilds them).
+    if (isDamage(e)) return scanned(ws, so, `${e.message}; this search scanned the files instead; simgrep index rebuilds it`, 'INDEX_DAMAGED');
+    // A block of the snapshot's postings failed its checksum as it was read: a miss, like a damaged
+    // section found when the file was opened. The snapshot is rebuilt from the store and the search run again.
+    if (!(e instanceof DamagedFileError)) throw e;
+    ws.dropSnapshot();
+    return searchOnce(ws, so);
+  }
+}
+
+/** The scan's answer, with why the workspace was not used. */
+function scanned(ws: OpenWorkspace, so: SearchOptions, reason: string | null, code = 'INDEX_NOT_USED'): Promise<SearchResponse> {
+  return ws.searcher.search(so).then((r) => (reason ? { ...r, warnings: [...r.warnings, { path: ws.dir, code, message: `workspace ${ws.name} not used: ${reason}` }] } : r));
+}
+
+async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchResponse> {
   const started = performance.now();
   const paths = so.paths ?? [];
   validate(so);
   const mark = timer('search');
-  const fallback = (reason: string | null) => ws.searcher.search(so).then((r) => (reason ? { ...r, warnings: [...r.warnings, { path: ws.dir, code: 'INDEX_NOT_USED', message: `workspace ${ws.name} not used: ${reason}` }] } : r));
+  const fallback = (reason: string | null) => scanned(ws, so, reason);
   if ((so.mode ?? 'hybrid') === 'line' || so.ignoreCase || (so.sources?.length ?? 0) > 0 || paths.length === 0) return fallback(null);
   const model = await ws.searcher.model();
   mark('model');
@@ -62,29 +84,36 @@ export async function searchWorkspace(ws: OpenWorkspace, so: SearchOptions): Pro
   let refreshed = 0;
   let pending = 0;
   const refreshWarnings: SourceWarning[] = [];
-  if (stale.length > 0 && ws.o.oneShot && !ws.storeOpened() && fewBytes(stale, UNSAVED_REFRESH_BYTES)) {
-    // Read again for this answer only; nothing is written, and the next search finds them again.
+  /** Why what changed was not saved: said once, and no error (the answer is complete). */
+  const notSaved: SourceWarning[] = [];
+  /** Reads the stale files again for this answer only: nothing is written, and the next search finds them again. */
+  const unsaved = async () => {
     ws.walks.invalidate(walkKey);
-    const report = await updateIndex({ store: unsavedStore, executor: () => executorOf(ws.searcher, false), chunkLines: ws.chunkLines, roots: paths, remote: so.remote ?? ws.o.remote, deleteMissing: false, entries: stale, states: statesOf(snap, stale), signal: so.signal });
+    const report = await updateIndex({ store: unsavedStore, executor: () => executorOf(ws.searcher, !fewBytes(stale, UNSAVED_REFRESH_BYTES)), chunkLines: ws.chunkLines, roots: paths, remote: so.remote ?? ws.o.remote, deleteMissing: false, entries: stale, states: statesOf(snap, stale), signal: so.signal });
     snap = patchSnapshot(snap, report.patch, `${snap.version} unsaved`);
     refreshed = pending = report.indexed;
     refreshWarnings.push(...report.warnings);
+  };
+  if (stale.length > 0 && ws.o.oneShot && !ws.storeOpened() && fewBytes(stale, UNSAVED_REFRESH_BYTES)) {
+    await unsaved();
   } else if (stale.length > 0) {
+    // Calls of this process queue for the lock (an index run under way here is waited for, not refused).
     const file = ws.lockFile();
-    const got = file ? tryLock(file) : null;
-    if (got && !isLock(got)) { ws.walks.invalidate(walkKey); return fallback(`another process is updating it (pid ${got.pid}); this search scanned the files instead`); }
-    try {
-      const report = await indexAndPublish(ws, await ws.store(false), paths, { entries: stale, signal: so.signal });
-      refreshed = report.indexed;
-      refreshWarnings.push(...report.warnings);
-      if (report.errors > 0) ws.walks.invalidate(walkKey);
-    } catch (e) {
-      ws.walks.invalidate(walkKey);
-      throw e;
-    } finally {
-      if (got && isLock(got)) got.release();
+    const saved = await (file ? inProcess(file, () => saveStale(ws, paths, stale, so)) : saveStale(ws, paths, stale, so));
+    if (saved.holder) { ws.walks.invalidate(walkKey); return fallback(`another process is updating it (pid ${saved.holder.pid}); this search scanned the files instead`); }
+    if (saved.report) {
+      refreshed = saved.report.indexed;
+      refreshWarnings.push(...saved.report.warnings);
+      if (saved.report.errors > 0) ws.walks.invalidate(walkKey);
+      snap = await ws.loadSnapshot();
+    } else {
+      // A search is a read: when what changed cannot be saved (a full or read-only disk), it answers
+      // from the index and the files it reads again, and says why once.
+      ws.snapshot = null;
+      snap = await ws.loadSnapshot();
+      await unsaved();
+      notSaved.push({ path: ws.dir, code: 'INDEX_NOT_SAVED', message: `workspace ${ws.name}: what changed was not saved (${saved.errno}); this search read ${stale.length === 1 ? 'it' : `the ${stale.length} changed files`} again for its own answer` });
     }
-    snap = await ws.loadSnapshot();
   }
   const { display, infos, files, lines, bytes, binary, namedBinary } = coverage(snap, walk);
   mark('coverage');
@@ -102,7 +131,7 @@ export async function searchWorkspace(ws: OpenWorkspace, so: SearchOptions): Pro
   const source = createCandidateSource({ snapshot: snap, candidates, display, chunkLines: ws.chunkLines, reader: ws.reader });
   const r = await ws.searcher.search({ ...so, paths: [], sources: [source] });
   mark('rescore');
-  const warnings = [...walkWarnings, ...refreshWarnings, ...namedBinary, ...r.warnings];
+  const warnings = [...notSaved, ...walkWarnings, ...refreshWarnings, ...namedBinary, ...r.warnings];
   const tooLarge = walkWarnings.filter((w) => w.code === 'TOO_LARGE').length;
   return {
     ...r,
@@ -115,3 +144,34 @@ export async function searchWorkspace(ws: OpenWorkspace, so: SearchOptions): Pro
     },
   };
 }
+
+/** What saving the stale files came to: done, refused by another process's lock, or failed on the disk. */
+type Saved = { report: IndexReport; holder?: undefined } | { holder: LockInfo; report?: undefined } | { errno: string; holder?: undefined; report?: undefined };
+
+/** Saves the stale files to the index under the lock (the caller queued in this process). */
+async function saveStale(ws: OpenWorkspace, paths: string[], stale: Entry[], so: SearchOptions): Promise<Saved> {
+  const file = ws.lockFile();
+  let got: Lock | LockInfo | null = null;
+  try {
+    got = file ? tryLock(file) : null;
+    if (got && !isLock(got)) return { holder: got };
+    return { report: await indexAndPublish(ws, await ws.store(false), paths, { entries: stale, signal: so.signal }) };
+  } catch (e) {
+    const errno = diskErrno(e);
+    if (errno) return { errno };
+    throw e;
+  } finally {
+    if (got && isLock(got)) got.release();
+  }
+}
+
+/** The errno of a write that failed on the disk (full, read-only, no permission), named as the system does. */
+function diskErrno(e: unknown): string | null {
+  const text = [e, (e as Error)?.cause].map((x) => `${(x as NodeJS.ErrnoException)?.code ?? ''} ${(x as Error)?.message ?? ''}`).join(' ');
+  if (/ENOSPC|No space left|os error 28/i.test(text)) return 'ENOSPC: the disk is full';
+  if (/EDQUOT|quota/i.test(text)) return 'EDQUOT: the disk quota is used up';
+  if (/EROFS|Read-only file system|os error 30/i.test(text)) return 'EROFS: the file system is read-only';
+  if (/EACCES|EPERM|Permission denied|os error 13/i.test(text)) return 'EACCES: no permission to write the index';
+  return null;
+}
+

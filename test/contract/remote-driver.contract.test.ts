@@ -1,12 +1,14 @@
 // One contract for every simgrep storage driver (unstorage's model: a shared suite each driver must
-// pass), run against real servers on 127.0.0.1: s3Driver on s3rver, azureBlobDriver on Azurite,
-// httpDriver on a node http server (which cannot list, so it skips the listing clauses).
+// pass), run against servers on 127.0.0.1: s3Driver on s3rver, azureBlobDriver on Azurite,
+// httpDriver on a node http server (which cannot list, so it skips the listing clauses), and gcsDriver
+// on a loopback fake of the Cloud Storage JSON API (no real GCS server runs here; see gcs-server.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from 'node:http';
 import { createStorage } from 'unstorage';
-import { azureBlobDriver, httpDriver, s3Driver } from '../../src/index.js';
+import { azureBlobDriver, gcsDriver, httpDriver, s3Driver } from '../../src/index.js';
 import type { StreamingDriver } from '../../src/sources/remote/capabilities.js';
 import { DEV_ACCOUNT, DEV_KEY, seedContainer, startAzurite, type Azurite } from '../helpers/azurite.js';
+import { READER_AUTH, startFakeGcs, type FakeGcs } from '../helpers/gcs-server.js';
 import { S3RVER_KEYS, seedObjects, startS3rver, type S3Server } from '../helpers/s3-server.js';
 import { listenLocal } from '../helpers/http-server.js';
 
@@ -21,11 +23,13 @@ const OBJECTS: Record<string, Buffer> = {
 
 let s3: S3Server;
 let az: Azurite;
+let gcs: FakeGcs;
 let web: Server;
 let webBase = '';
 
 beforeAll(async () => {
-  [s3, az] = await Promise.all([startS3rver({ buckets: ['contract'] }), startAzurite()]);
+  [s3, az, gcs] = await Promise.all([startS3rver({ buckets: ['contract'] }), startAzurite(), startFakeGcs()]);
+  for (const [name, body] of Object.entries(OBJECTS)) gcs.put('contract', name, body);
   ({ server: web, origin: webBase } = await listenLocal((req, res) => {
     const body = OBJECTS[decodeURIComponent(new URL(req.url!, 'http://x').pathname.slice(1))];
     if (!body) { res.writeHead(404).end(); return; }
@@ -33,12 +37,13 @@ beforeAll(async () => {
   }));
   await Promise.all([seedObjects(s3.endpoint, 'contract', OBJECTS), seedContainer(az.blobEndpoint, 'contract', OBJECTS)]);
 }, 120_000);
-afterAll(async () => { await Promise.all([s3?.stop(), az?.stop(), new Promise((r) => web?.close(r))]); });
+afterAll(async () => { await Promise.all([s3?.stop(), az?.stop(), gcs?.stop(), new Promise((r) => web?.close(r))]); });
 
 // A driver's raw key: the store's object name, or for http(s) the URL path (so it arrives encoded).
 const cases: { name: string; lists: boolean; uri: string; key?: (name: string) => string; make: () => StreamingDriver }[] = [
   { name: 's3Driver on s3rver', lists: true, uri: 's3://contract/', make: () => s3Driver({ bucket: 'contract', region: 'us-east-1', endpoint: s3.endpoint, credentials: S3RVER_KEYS, pageSize: 2 }) },
   { name: 'azureBlobDriver on Azurite', lists: true, uri: 'az://contract/', make: () => azureBlobDriver({ container: 'contract', account: DEV_ACCOUNT, endpoint: az.blobEndpoint, accountKey: DEV_KEY, pageSize: 2 }) },
+  { name: 'gcsDriver on a loopback fake of the GCS JSON API', lists: true, uri: 'gs://contract/', make: () => gcsDriver({ bucket: 'contract', endpoint: gcs.origin, auth: READER_AUTH, pageSize: 2 }) },
   { name: 'httpDriver on node:http', lists: false, uri: '', key: (n) => encodeURI(n), make: () => httpDriver({ base: webBase }) },
 ];
 

@@ -31,6 +31,8 @@ const QUERIES: string[][] = [
 let redis: RedisServer;
 let s3: S3Server;
 let home: string;
+/** What the tests' workers let jobs reach: the test's temp dir and its buckets (simgrep worker --allow). */
+const allowed = () => [home, `s3://${BUCKET}/`, 's3://idx/'];
 let env: Record<string, string>;
 let keys: string[];
 const workers: WorkerProcess[] = [];
@@ -128,7 +130,7 @@ describe('cluster index builds', () => {
   it('with 1 worker (local index dir) and 2 workers (index in the bucket): the single-machine answers, rows and counts', async () => {
     for (const q of QUERIES) expect(single.get(q.join(' '))!.stdout.length).toBeGreaterThan(100);
     expect(singleStatus.files).toBe(keys.length);
-    workers.push(await startWorker(redis.url, { env }));
+    workers.push(await startWorker(redis.url, { allow: allowed(), env }));
     const one = path.join(home, 'one');
     const r1 = await runCli(['index', uri, '--index-dir', one, '--cluster', redis.url, '--shard-size', '64K'], { env });
     expect(r1.code, r1.stderr).toBe(0);
@@ -138,7 +140,7 @@ describe('cluster index builds', () => {
     await expectRows(one);
     expect(existsSync(path.join(one, 'staging'))).toBe(false);
 
-    workers.push(await startWorker(redis.url, { env }));
+    workers.push(await startWorker(redis.url, { allow: allowed(), env }));
     const two = 's3://idx/two';
     const r2 = await runCli(['index', uri, '--index-dir', two, '--cluster', redis.url, '--shard-size', '32K'], { env });
     expect(r2.code, r2.stderr).toBe(0);
@@ -154,12 +156,12 @@ describe('cluster index builds', () => {
     const proxy: Proxy = await startProxy(Number(new URL(s3.endpoint).port), (line) => (line.startsWith('GET') && !line.includes('list-type') ? new Promise<void>(() => {}) : undefined));
     const dir = path.join(home, 'killed');
     try {
-      const victim = await startWorker(redis.url, { env: { ...env, AWS_ENDPOINT_URL: proxy.endpoint } });
+      const victim = await startWorker(redis.url, { allow: allowed(), env: { ...env, AWS_ENDPOINT_URL: proxy.endpoint } });
       const run = spawnCli(['index', uri, '--index-dir', dir, '--cluster', redis.url, '--shard-size', '1G']);
       await until('the victim to be stuck reading', () => proxy.requests.some((l) => l.startsWith('GET') && !l.includes('list-type')));
       expect(existsSync(path.join(dir, 'staging'))).toBe(true);
       await victim.stop('SIGKILL');
-      workers.push(await startWorker(redis.url, { env }));
+      workers.push(await startWorker(redis.url, { allow: allowed(), env }));
       const r = await run.done;
       expect(r.code, r.stderr).toBe(0);
       expect(workers[0].log()).toMatch(/index shard [0-9a-f]+\/0:/);
@@ -170,7 +172,7 @@ describe('cluster index builds', () => {
   }, 120_000);
 
   it('an incremental run through the cluster after objects changed, went and came: only those are read; answers equal a scan', async () => {
-    if (workers.length === 0) workers.push(await startWorker(redis.url, { env }));
+    if (workers.length === 0) workers.push(await startWorker(redis.url, { allow: allowed(), env }));
     const dir = path.join(home, 'one');
     await putObject(s3.endpoint, BUCKET, `src/${keys[0]}`, 'export function retryTheFailedRequestAfterATimeout(request) { return request.retry(); }\n'.repeat(20));
     await deleteObject(`src/${keys[1]}`);
@@ -194,7 +196,7 @@ describe('cluster index builds', () => {
   }, 180_000);
 
   it('local paths on a filesystem every worker sees: the cluster build answers as the single-machine build', async () => {
-    if (workers.length === 0) workers.push(await startWorker(redis.url, { env }));
+    if (workers.length === 0) workers.push(await startWorker(redis.url, { allow: allowed(), env }));
     const tree = path.join(home, 'tree');
     const local = path.join(home, 'local-single');
     const clustered = path.join(home, 'local-cluster');
@@ -221,7 +223,7 @@ describe('cluster index builds', () => {
     // Listed and queued by the coordinator (no worker yet), then deleted before a worker reads it.
     await until('the notice that no worker listens', () => /no worker is listening/.test(run.stderr()));
     rmSync(victim);
-    workers.push(await startWorker(redis.url, { env }));
+    workers.push(await startWorker(redis.url, { allow: allowed(), env }));
     const r = await run.done;
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${victim}: cannot be read (ENOENT); check it exists and its permissions (on worker `);
@@ -236,7 +238,7 @@ describe('cluster index builds', () => {
     await putObject(s3.endpoint, BUCKET, 'src/added/refused.ts', 'export const refused = true;\n');
     const { writeTinyModel } = await import('../helpers/tiny-model.js');
     const model = await writeTinyModel(path.join(home, 'tiny'));
-    workers.push(await startWorker(redis.url, { env, args: ['--model', model] }));
+    workers.push(await startWorker(redis.url, { allow: allowed(), env, args: ['--model', model] }));
     const r = await runCli(['index', uri, '--index-dir', dir, '--cluster', redis.url], { env });
     await stopWorkers();
     expect(r.code).toBe(2);

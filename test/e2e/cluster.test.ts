@@ -26,6 +26,8 @@ const QUERIES: string[][] = [
 let redis: RedisServer;
 let s3: S3Server;
 let home: string;
+/** What the tests' workers let jobs reach: the test's temp dir and its buckets (simgrep worker --allow). */
+const allowed = () => [home, `s3://${BUCKET}/`];
 let env: Record<string, string>;
 let keys: string[];
 const workers: WorkerProcess[] = [];
@@ -122,7 +124,7 @@ describe('cluster search', () => {
       expect(b.stdout.length).toBeGreaterThan(100);
     }
     for (const count of [1, 2, 4]) {
-      while (workers.length < count) workers.push(await startWorker(redis.url, { env }));
+      while (workers.length < count) workers.push(await startWorker(redis.url, { allow: allowed(), env }));
       for (const shard of ['4K', '64K', '1G']) {
         for (const q of QUERIES) {
           const r = await cluster([...q, '--shard-size', shard]);
@@ -140,12 +142,12 @@ describe('cluster search', () => {
     await stopWorkers();
     const proxy = await holdingProxy();
     try {
-      const victim = await startWorker(redis.url, { env: { ...env, AWS_ENDPOINT_URL: proxy.endpoint } });
+      const victim = await startWorker(redis.url, { allow: allowed(), env: { ...env, AWS_ENDPOINT_URL: proxy.endpoint } });
       const q = QUERIES[0];
       const run = spawnCli([...q, uri, '--cluster', redis.url, '--shard-size', '1G']);
       await until('the victim to be stuck reading', () => proxy.requests.some((l) => l.startsWith('GET') && !l.includes('list-type')));
       await victim.stop('SIGKILL');
-      workers.push(await startWorker(redis.url, { env }));
+      workers.push(await startWorker(redis.url, { allow: allowed(), env }));
       const r = await run.done;
       expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: baseline.get(q.join(' '))!.stdout });
       expect(workers[0].log()).toMatch(/shard [0-9a-f]+\/0:/);
@@ -156,13 +158,13 @@ describe('cluster search', () => {
     await stopWorkers();
     const proxy = await holdingProxy();
     try {
-      const leaving = await startWorker(redis.url, { env: { ...env, AWS_ENDPOINT_URL: proxy.endpoint, SIMGREP_CLUSTER_GRACE_MS: '1000' } });
+      const leaving = await startWorker(redis.url, { allow: allowed(), env: { ...env, AWS_ENDPOINT_URL: proxy.endpoint, SIMGREP_CLUSTER_GRACE_MS: '1000' } });
       const q = QUERIES[1];
       const run = spawnCli([...q, uri, '--cluster', redis.url, '--shard-size', '1G']);
       await until('the worker to be stuck reading', () => proxy.requests.some((l) => l.startsWith('GET') && !l.includes('list-type')));
       expect(await leaving.stop('SIGTERM')).toBe(0);
       expect(leaving.log()).toMatch(/SIGTERM: finishing the running shards, then exiting\n.*handed back shard [0-9a-f]+\/0: this worker is stopping/s);
-      workers.push(await startWorker(redis.url, { env }));
+      workers.push(await startWorker(redis.url, { allow: allowed(), env }));
       const r = await run.done;
       expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: baseline.get(q.join(' '))!.stdout });
     } finally { proxy.cut(); await proxy.close(); }
@@ -176,7 +178,7 @@ describe('cluster search', () => {
     await until('the notice that no worker listens', () => /no worker is listening/.test(run.stderr()));
     await deleteObject(victimKey);
     const expected = await runCli([...q, uri], { env });
-    workers.push(await startWorker(redis.url, { env }));
+    workers.push(await startWorker(redis.url, { allow: allowed(), env }));
     const r = await run.done;
     await putObject(s3.endpoint, BUCKET, victimKey, readFileSync(path.join(home, 'tree', victimKey.slice('src/'.length))));
     expect(r.code).toBe(2);
@@ -222,7 +224,7 @@ describe('cluster search', () => {
     await stopWorkers();
     const secured = await startRedis({ password: 'pa55-w0rd' });
     try {
-      const w = await startWorker(secured.url, { env });
+      const w = await startWorker(secured.url, { allow: allowed(), env });
       const q = QUERIES[1];
       // The URL from $SIMGREP_CLUSTER, as a user sets it once per shell.
       const r = await runCli([...q, uri], { env: { ...env, SIMGREP_CLUSTER: secured.url } });
@@ -241,7 +243,7 @@ describe('cluster search', () => {
     const doomed = await startRedis();
     const proxy = await holdingProxy();
     try {
-      const stuck = await startWorker(doomed.url, { env: { ...env, AWS_ENDPOINT_URL: proxy.endpoint } });
+      const stuck = await startWorker(doomed.url, { allow: allowed(), env: { ...env, AWS_ENDPOINT_URL: proxy.endpoint } });
       workers.push(stuck);
       const run = spawnCli([...QUERIES[0], uri, '--cluster', doomed.url]);
       await until('a shard to be running', () => proxy.requests.some((l) => l.startsWith('GET') && !l.includes('list-type')));
@@ -258,7 +260,7 @@ describe('cluster search', () => {
     await stopWorkers();
     const proxy = await holdingProxy();
     try {
-      workers.push(await startWorker(redis.url, { env: { ...env, AWS_ENDPOINT_URL: proxy.endpoint } }));
+      workers.push(await startWorker(redis.url, { allow: allowed(), env: { ...env, AWS_ENDPOINT_URL: proxy.endpoint } }));
       const run = spawnCli([...QUERIES[0], uri, '--cluster', redis.url, '--shard-size', '8K']);
       await until('shards waiting', async () => (await inspect(redis.url)).wait > 0);
       run.proc.kill('SIGINT');
@@ -278,7 +280,7 @@ describe('cluster search', () => {
     await run.done;
     // Nobody renews the query's key now: it lapses (2 s here), and its shards are worthless from then on.
     await until('the query key to lapse', async () => !(await inspect(redis.url)).queryKeys.some((k) => k.endsWith(':alive')), 5000);
-    const w = await startWorker(redis.url, { env });
+    const w = await startWorker(redis.url, { allow: allowed(), env });
     workers.push(w);
     await until('the dead query\'s shards to be dropped', async () => {
       const s = await inspect(redis.url);
@@ -301,7 +303,7 @@ describe('cluster search', () => {
     try {
       const { writeTinyModel } = await import('../helpers/tiny-model.js');
       const model = await writeTinyModel(path.join(other, 'tiny'));
-      workers.push(await startWorker(redis.url, { env, args: ['--model', model] }));
+      workers.push(await startWorker(redis.url, { allow: allowed(), env, args: ['--model', model] }));
       const r = await cluster(QUERIES[0]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/model bundled \(\d+ bytes of weights\) on the coordinator, tiny \(\d+ bytes of weights\) on the worker/);

@@ -170,6 +170,13 @@ const CASES: Case[] = [
     results: [GOOD], maxMs: 12_000,
   },
   {
+    name: 'a Cloud Storage endpoint that accepts and never answers (an emulator, STORAGE_EMULATOR_HOST)',
+    args: ['retry failed upload', 'gs://never/', GOOD, ...jsonl],
+    env: { SIMGREP_REMOTE_TIMEOUT_MS: '1000', STORAGE_EMULATOR_HOST: 'ORIGIN' },
+    code: 2, stderr: /^simgrep: gs:\/\/never\/: http:\/\/127\.0\.0\.1:\d+ did not answer within 1000 ms \(1 attempt\); the server is slow or down/,
+    results: [GOOD], maxMs: 12_000,
+  },
+  {
     name: 'a listing that always says "more" with the same continuation token was listed forever',
     args: ['retry failed upload', 's3://repeat/logs/', GOOD, '--s3-endpoint', 'ORIGIN', ...jsonl],
     code: 2, stderr: /^simgrep: s3:\/\/repeat\/logs\/: listing stopped after 2 objects: the store sent the same continuation token twice \("same-token"\), so the listing would never end/,
@@ -301,7 +308,7 @@ beforeAll(async () => {
   await mkdir(path.join(dir, '.rss'));
   ({ server, origin } = await listenLocal((req, res) => {
     const url = new URL(req.url!, 'http://x');
-    if (/^(\/devstoreaccount1)?\/never(\/|$)/.test(url.pathname)) return; // accepts, never answers (a file, an S3 bucket, an Azure container)
+    if (/^(\/devstoreaccount1|\/storage\/v1\/b)?\/never(\/|$)/.test(url.pathname)) return; // accepts, never answers (a file, an S3 bucket, an Azure container, a GCS bucket)
     if (url.pathname === '/endless') {
       res.writeHead(200, { 'content-type': 'text/plain' }); // chunked: no Content-Length
       if (req.method === 'HEAD') { res.end(); return; }

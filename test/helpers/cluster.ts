@@ -12,8 +12,10 @@ export interface WorkerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startWorker(url: string, o: { env?: Record<string, string>; args?: string[]; cwd?: string } = {}): Promise<WorkerProcess> {
-  const proc = spawn(process.execPath, [cliPath, 'worker', '--cluster', url, '-J', '1', ...(o.args ?? [])], {
+/** `allow`: the roots the worker lets jobs reach (--allow each); none given, the worker refuses to start. */
+export async function startWorker(url: string, o: { env?: Record<string, string>; args?: string[]; cwd?: string; allow?: string[] } = {}): Promise<WorkerProcess> {
+  const allow = (o.allow ?? []).flatMap((a) => ['--allow', a]);
+  const proc = spawn(process.execPath, [cliPath, 'worker', '--cluster', url, '-J', '1', ...allow, ...(o.args ?? [])], {
     cwd: o.cwd, env: { ...process.env, HF_HUB_OFFLINE: '1', SIMGREP_CLUSTER_STALL_MS: '1500', ...o.env }, stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';

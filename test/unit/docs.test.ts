@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ACTION_NAMES } from '../../src/actions/registry.js';
-import { FLAGS, type FlagDef } from '../../src/cli/flags.js';
+import { FLAGS, SEMTOOLS_FLAGS, type FlagDef } from '../../src/cli/flags.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');
@@ -29,10 +29,10 @@ function prose(md: string, { keepCode = false } = {}): string[] {
   return out;
 }
 
-/** The first cell of every row of the table under the `## Options` heading. */
-function optionCells(cliMd: string): string[] {
+/** The first cell of every row of the table under the `## Options` heading (or another `## heading`). */
+function optionCells(cliMd: string, heading = 'Options'): string[] {
   const lines = prose(cliMd, { keepCode: true });
-  const start = lines.findIndex((l) => /^##\s+Options\s*$/.test(l));
+  const start = lines.findIndex((l) => l.replace(/^##\s+/, '').trim() === heading && /^##\s/.test(l));
   if (start < 0) return [];
   const end = lines.findIndex((l, i) => i > start && /^##\s/.test(l));
   return lines.slice(start + 1, end < 0 ? undefined : end)
@@ -43,22 +43,23 @@ function optionCells(cliMd: string): string[] {
 const longName = (name: string, negatable?: boolean) => new RegExp(`--${negatable ? '(?:\\[no-\\]|no-)' : ''}${name}(?![\\w-])`);
 
 /** Flags of the table missing from docs/cli.md's option table: `--name`, its short `-x` in the same row, its `--no-` form. */
-export function undocumentedFlags(cliMd: string, flags: readonly FlagDef[]): string[] {
-  const cells = optionCells(cliMd);
+export function undocumentedFlags(cliMd: string, flags: readonly FlagDef[], heading?: string): string[] {
+  const cells = optionCells(cliMd, heading);
   const missing: string[] = [];
   for (const f of flags) {
     const row = cells.find((c) => longName(f.name).test(c) || longName(f.name, true).test(c));
     if (!row) { missing.push(`--${f.name}`); continue; }
     if (f.negatable && !longName(f.name, true).test(row)) missing.push(`--no-${f.name}`);
     if (f.short && !new RegExp(`(?:^|[\\s\`])-${f.short}(?![\\w-])`).test(row)) missing.push(`-${f.short} (--${f.name})`);
+    for (const alias of f.aliases ?? []) if (!longName(alias).test(row)) missing.push(`--${alias} (--${f.name})`);
   }
   return missing;
 }
 
 /** Long options named in docs/cli.md's option table that the flag table does not have. */
-export function unknownFlags(cliMd: string, flags: readonly FlagDef[]): string[] {
-  const known = new Set(flags.flatMap((f) => (f.negatable ? [f.name, `no-${f.name}`, `[no-]${f.name}`] : [f.name])));
-  return optionCells(cliMd).flatMap((c) => [...c.matchAll(/--((?:\[no-\])?[a-z0-9][\w-]*)/g)].map((m) => m[1])).filter((n) => !known.has(n));
+export function unknownFlags(cliMd: string, flags: readonly FlagDef[], heading?: string): string[] {
+  const known = new Set(flags.flatMap((f) => [...(f.negatable ? [f.name, `no-${f.name}`, `[no-]${f.name}`] : [f.name]), ...(f.aliases ?? [])]));
+  return optionCells(cliMd, heading).flatMap((c) => [...c.matchAll(/--((?:\[no-\])?[a-z0-9][\w-]*)/g)].map((m) => m[1])).filter((n) => !known.has(n));
 }
 
 /** Names that docs/agents.md never writes as `name` (in backticks). */
@@ -131,6 +132,11 @@ describe('docs match the code', () => {
 
   it('docs/cli.md names no option the parser lacks', () => {
     expect(unknownFlags(read('docs/cli.md'), FLAGS)).toEqual([]);
+  });
+
+  it('docs/cli.md\'s semtools drop-in table documents every flag of SEMTOOLS_FLAGS (aliases too) and no other', () => {
+    expect(undocumentedFlags(read('docs/cli.md'), SEMTOOLS_FLAGS, 'semtools drop-in')).toEqual([]);
+    expect(unknownFlags(read('docs/cli.md'), SEMTOOLS_FLAGS, 'semtools drop-in')).toEqual([]);
   });
 
   it('docs/agents.md names every registered action and alias', () => {

@@ -12,7 +12,7 @@ export const FILE_ACTION_NAMES = ['file.read', 'file.write', 'actions.file_read'
 /** The file actions, confined to `root` (the working directory of the run). */
 export function createFileActions(root: string = process.cwd()): Record<string, Action> {
   const read: Action = async (_state, p) => {
-    if (typeof p.path !== 'string' || p.path === '') return fail('invalid_argument', 'file.read: path must be a non-empty string');
+    if (typeof p.path !== 'string' || p.path === '') return fail('validation_error', 'file.read: path must be a non-empty string');
     const where = await confine(root, p.path, false);
     if (typeof where !== 'string') return where;
     try {
@@ -22,8 +22,8 @@ export function createFileActions(root: string = process.cwd()): Record<string, 
     }
   };
   const write: Action = async (_state, p) => {
-    if (typeof p.path !== 'string' || p.path === '') return fail('invalid_argument', 'file.write: path must be a non-empty string');
-    if (typeof p.content !== 'string') return fail('invalid_argument', 'file.write: content must be a string');
+    if (typeof p.path !== 'string' || p.path === '') return fail('validation_error', 'file.write: path must be a non-empty string');
+    if (typeof p.content !== 'string') return fail('validation_error', 'file.write: content must be a string');
     const where = await confine(root, p.path, true);
     if (typeof where !== 'string') return where;
     try {
@@ -64,5 +64,5 @@ function ioFailure(action: string, p: string, e: unknown) {
   const code = (e as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return fail('file_not_found', `${action}: ${p} does not exist`);
   if (code === 'EACCES' || code === 'EPERM') return fail('permission_error', `${action}: ${p}: permission denied`);
-  return fail('invalid_argument', `${action}: ${p}: ${(e as Error).message}`);
+  return fail('internal_error', `${action}: ${p}: ${(e as Error).message}`);
 }

@@ -32,7 +32,7 @@ export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Prom
     ...engine,
     concurrency: flags.concurrency as number | undefined,
     offline: flags.offline === true || undefined,
-    remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined },
+    remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined, gcsEndpoint: flags['gcs-endpoint'] as string | undefined },
   });
   try {
     const roots = paths.length > 0 ? paths : (await ws.status()).roots;

@@ -27,7 +27,7 @@ export async function runServeCommand(flags: ParsedFlags, paths: string[]): Prom
     resident: true,
     concurrency: flags.concurrency as number | undefined,
     offline: flags.offline === true || undefined,
-    remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined },
+    remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined, gcsEndpoint: flags['gcs-endpoint'] as string | undefined },
   });
   const say = (m: string) => process.stderr.write(`simgrep serve: ${m}\n`);
   try {

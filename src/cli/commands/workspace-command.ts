@@ -33,7 +33,7 @@ export async function runWorkspaceCommand(flags: ParsedFlags, args: string[]): P
     case 'status':
     case 'prune': {
       const chosen = target ?? directoryTarget(`usage: simgrep workspace ${verb} NAME (or -w NAME, --index-dir DIR, SIMGREP_WORKSPACE)`);
-      const ws = createWorkspace({ ...chosen, model: flags.model as string | undefined, offline: flags.offline === true || undefined, concurrency: 0, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined } });
+      const ws = createWorkspace({ ...chosen, model: flags.model as string | undefined, offline: flags.offline === true || undefined, concurrency: 0, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined, gcsEndpoint: flags['gcs-endpoint'] as string | undefined } });
       try {
         if (verb === 'prune') {
           const { deleted } = await ws.prune();

@@ -8,6 +8,8 @@ import { resolveAzureSettings } from './azure-auth.js';
 import { azureBlobDriver } from './azure-driver.js';
 import { resolveS3Settings, type S3Settings } from './aws-config.js';
 import type { StreamingDriver } from './capabilities.js';
+import { resolveGcsSettings, type GcsSettings } from './gcs-auth.js';
+import { gcsDriver } from './gcs-driver.js';
 import { httpDriver } from './http-driver.js';
 import type { WalkFilters } from '../filters.js';
 import { resolveRemoteOptions, type RemoteOptions } from './options.js';
@@ -21,6 +23,8 @@ export function createRemoteSources(uris: string[], o: WalkFilters & { remote?: 
   const options = () => (resolved ??= resolveRemoteOptions(o.remote));
   let s3: Promise<S3Settings> | null = null;
   const s3Settings = () => (s3 ??= resolveS3Settings(options().env, { s3Endpoint: options().s3Endpoint }));
+  let gcs: Promise<GcsSettings> | null = null;
+  const gcsSettings = () => (gcs ??= resolveGcsSettings(options().env, { gcsEndpoint: options().gcsEndpoint, timeoutMs: options().timeoutMs }));
 
   const driverFor = async (parsed: RemoteUri): Promise<StreamingDriver> => {
     const { timeoutMs, retries, env } = options();
@@ -30,6 +34,10 @@ export function createRemoteSources(uris: string[], o: WalkFilters & { remote?: 
         bucket: parsed.bucket, region: s.region, endpoint: s.endpoint, credentials: s.credentials, timeoutMs, retries,
         credentialSource: s.credentialSource, credentialHint: s.credentialHint,
       });
+    }
+    if (parsed.scheme === 'gs') {
+      const s = await gcsSettings();
+      return gcsDriver({ bucket: parsed.bucket, endpoint: s.endpoint, auth: s.auth, timeoutMs, retries, credentialSource: s.credentialSource, credentialHint: s.credentialHint });
     }
     if (parsed.scheme === 'az') return azureBlobDriver({ container: parsed.container, ...await resolveAzureSettings(env), timeoutMs, retries });
     return httpDriver({ base: parsed.url.origin, timeoutMs, retries });

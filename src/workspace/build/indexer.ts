@@ -40,6 +40,8 @@ export type SnapshotPatch = SnapshotChanges;
 
 export interface IndexReport extends IndexProgress {
   unchanged: number;
+  /** Of `indexed`, the files that were indexed before and changed (the rest are new); local runs count it. */
+  changed?: number;
   deleted: number;
   /** Chunks written, and how many of them kept their vector (unchanged text). */
   chunks: number;
@@ -54,7 +56,7 @@ export interface UpdateIndexOptions {
   /** Where to embed, once it is known how many bytes there are to read. */
   executor: (bytesToRead: number) => Promise<Executor>;
   chunkLines: number;
-  /** Paths to walk (files or directories, s3://, az:// and http(s):// URIs). */
+  /** Paths to walk (files or directories, s3://, gs://, az:// and http(s):// URIs). */
   roots: string[];
   /** How remote roots are reached (endpoint, timeouts); credentials come from this machine's settings. */
   remote?: RemoteOptions;
@@ -160,6 +162,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
       const bytes = await indexFile(source, w.entry, w.key, { size: w.size, mtime: w.mtime }, w.prev, batch, patch, o.chunkLines, o.signal);
       if (bytes < 0) { report.unchanged++; report.bytes += w.size; continue; }
       report.indexed++;
+      if (w.prev) report.changed = (report.changed ?? 0) + 1;
       report.bytes += bytes;
     } catch (e) {
       unreadable(w.entry, e);

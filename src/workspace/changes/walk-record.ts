@@ -17,7 +17,7 @@ import type { Walk } from './walk-cache.js';
 import { simgrepVersion } from '../../version.js';
 
 /** Bump when what a record holds changes, pathFacts and pathTerms (rank/) included. */
-const FORMAT = 6;
+const FORMAT = 7;
 /** A directory or ignore file changed this recently is not trusted to show its next change. */
 const RACY_MS = 2000;
 /** Records kept; the least recently written go first. */
@@ -63,20 +63,21 @@ const TEST = 1;
 const SIDE = 2;
 const INIT = 4;
 const DTS = 8;
+const DATA = 16;
 
 export function packBasics(basics: PathBasics[]): PackedBasics {
   return {
     stems: basics.map((b) => b.facts.fileStem),
     names: basics.map((b) => b.facts.names.join(' ')),
     texts: basics.map((b) => b.pathText),
-    flags: basics.map(({ facts: f }) => String.fromCharCode(48 + (f.test ? TEST : 0) + (f.side ? SIDE : 0) + (f.init ? INIT : 0) + (f.dts ? DTS : 0))).join(''),
+    flags: basics.map(({ facts: f }) => String.fromCharCode(48 + (f.test ? TEST : 0) + (f.side ? SIDE : 0) + (f.init ? INIT : 0) + (f.dts ? DTS : 0) + (f.data ? DATA : 0))).join(''),
   };
 }
 
 export function unpackBasics(p: PackedBasics, i: number): PathBasics {
   const bits = p.flags.charCodeAt(i) - 48;
   const names = p.names[i] === '' ? [] : p.names[i].split(' ');
-  const facts = { fileStem: p.stems[i], names, test: (bits & TEST) !== 0, side: (bits & SIDE) !== 0, init: (bits & INIT) !== 0, dts: (bits & DTS) !== 0 };
+  const facts = { fileStem: p.stems[i], names, test: (bits & TEST) !== 0, side: (bits & SIDE) !== 0, init: (bits & INIT) !== 0, dts: (bits & DTS) !== 0, data: (bits & DATA) !== 0 };
   return { facts, pathText: p.texts[i] };
 }
 

@@ -7,7 +7,7 @@ import { lexicalScore, pathSignals, relevance, symbolScore, toDistance, type Pat
 import type { RankPlan } from '../../rank/plan.js';
 import { BLANK, HAS_TOKENS, type Snapshot } from '../snapshot/snapshot.js';
 import { FLOAT16_RELATIVE_ERROR, halfValues } from '../packed/float16.js';
-import { pathInfo, pathTermCount, type PathInfo } from '../snapshot/path-info.js';
+import { pathInfo, pathTermCount, priorsIndex, type PathInfo } from '../snapshot/path-info.js';
 
 /**
  * Margin on distances: cosines from float16 unit vectors differ from the kernel's float64 pooling by
@@ -57,6 +57,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const lexicalOnly = mode === 'lexical' || !(plan.weights.semantic > 0);
   const query = q.query;
   const wordPrefixes = new Set(plan.pathWords.filter((w) => w.length >= 3).map((w) => w.slice(0, 3)));
+  const priors = priorsIndex(plan);
   for (let f = 0; f < files.length; f++) {
     const path = q.display[f];
     const file = files[f];
@@ -65,7 +66,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
     const pathLength = info.pathText.length;
     // A path word can only match a name that starts with the same three letters (pathSignals' rule).
     const signals = plan.pathWords.length === 0 || !info.namePrefixes.some((x) => wordPrefixes.has(x))
-      ? (plan.pathPriors ? info.withPriors : info.plain)
+      ? info.priors[priors]
       : pathSignals(path, plan, info.facts);
     // A term's count in the path, kept with the path; countTerms only for a path that holds its probe.
     const caseChanged = info.lower.length !== pathLength;

@@ -1,4 +1,4 @@
-// The ranker's facts about each file's display path (names, stems, test/example priors, term counts),
+// The ranker's facts about each file's display path (names, stems, test/example and data priors, term counts),
 // worked out once per path and kept across queries; a recorded walk carries the costly part so a cold
 // process need not work it out again.
 import { countTerms, pathFacts, pathSignals, type PathFacts, type PathSignals } from '../../rank/chunk-scorer.js';
@@ -16,14 +16,18 @@ export interface PathInfo {
   termCounts: Map<string, number> | null;
   /** pathText's identifier runs, made on first use (null: it has non-ASCII characters and is counted whole). */
   identifierRuns: string[] | null | undefined;
-  /** Its signals for a query without path words, with and without the test/example priors. */
-  plain: PathSignals;
-  withPriors: PathSignals;
+  /** Its signals for a query without path words, by the priors the query turns on (priorsIndex); one object where they agree. */
+  priors: PathSignals[];
 }
 
 const pathInfos = new Map<string, PathInfo>();
-const NO_PATH_WORDS = { pathWords: [], pathPriors: false } as unknown as RankPlan;
-const PRIORS_ONLY = { pathWords: [], pathPriors: true } as unknown as RankPlan;
+/** A plan without path words for each priorsIndex: no priors, test/example priors, data prior, both. */
+const PRIOR_PLANS = [false, true].flatMap((dataPrior) => [false, true].map((pathPriors) => ({ pathWords: [], pathPriors, dataPrior }) as unknown as RankPlan));
+
+/** Which of a PathInfo's `priors` a plan without path words gets. */
+export function priorsIndex(plan: RankPlan): number {
+  return (plan.pathPriors ? 1 : 0) + (plan.dataPrior ? 2 : 0);
+}
 
 /** The facts of a display path (cached across queries). */
 export function pathInfo(path: string): PathInfo {
@@ -51,10 +55,14 @@ export function seedPathInfo(path: string, b: PathBasics): void {
 function infoOf(path: string, facts: PathFacts, pathText: string): PathInfo {
   const namePrefixes = [...new Set(facts.names.filter((n) => n.length >= 3).map((n) => n.slice(0, 3)))];
   const lower = pathText.toLowerCase();
+  const priors: PathSignals[] = [];
+  for (const p of PRIOR_PLANS) {
+    const signals = pathSignals(path, p, facts);
+    priors.push(priors.find((o) => o.prior === signals.prior) ?? signals);
+  }
   // A literal (not a spread): every PathInfo has one shape, which the candidate loop reads per file.
   return {
-    facts, pathText, lower, namePrefixes, termCounts: null, identifierRuns: undefined,
-    plain: pathSignals(path, NO_PATH_WORDS, facts), withPriors: pathSignals(path, PRIORS_ONLY, facts),
+    facts, pathText, lower, namePrefixes, termCounts: null, identifierRuns: undefined, priors,
   };
 }
 

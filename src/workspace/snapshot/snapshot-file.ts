@@ -1,22 +1,23 @@
 // The snapshot on disk, so a new process (the CLI) answers without rebuilding it. Two files, each a
-// JSON header (file list, section table) and typed-array sections, written atomically and tagged
-// with store versions (a stale or damaged file is simply rebuilt):
+// JSON header (file list, section table) and typed-array sections, each checksummed, written
+// atomically and tagged with store versions (a stale or damaged file is simply rebuilt):
 // - the base (snapshot.bin): a compacted snapshot, rewritten only when a patch compacts;
 // - the delta (snapshot.delta.bin): what was appended since the base (the whole file list, the new
 //   chunks and their postings), rewritten by every other patch; small, so a re-index is cheap.
 // A reader opens the delta of the wanted version and its base, or a base of that version. Vectors
 // are float16 bits, on disk as in memory; candidates.ts widens its margin by their rounding.
-import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync } from 'node:fs';
 import { Postings, type Entries } from './postings.js';
 import { chunkFiles, type Snapshot, type SnapshotFile } from './snapshot.js';
 import { PackedStrings, PackedStringsBuilder, type StringList } from '../packed/string-list.js';
 import { inUseUpTo, joined, resized } from '../packed/typed-arrays.js';
+import { readSections, verifySectionFile, writeSectionFile, type Numeric, type Section } from './section-file.js';
+import { sweepTempFiles } from './temp-files.js';
 
-const MAGIC = 'simgrep-snapshot-6';
-const DELTA_MAGIC = 'simgrep-snapshot-delta-1';
+// 7 and delta 2: every section checksummed (section-file.ts); older files are simply rebuilt.
+const MAGIC = 'simgrep-snapshot-7';
+const DELTA_MAGIC = 'simgrep-snapshot-delta-2';
 
-type Numeric = Int32Array | Uint16Array | Uint8Array | Float64Array;
-type Section = { name: string; array: Numeric };
 const SEP = '\u0000';
 
 /** The postings' entry sections: at the end of the file, read per key when a query asks. */
@@ -83,37 +84,13 @@ function writeSections(file: string, head: Record<string, unknown>, files: Snaps
     { name: 'fileSize', array: Float64Array.from(files, (x) => x.size) }, { name: 'fileMtime', array: Float64Array.from(files, (x) => x.mtime) },
     { name: 'fileKind', array: Uint8Array.from(files, (x) => (x.kind === 'binary' ? 1 : 0)) }, { name: 'fileLines', array: Int32Array.from(files, (x) => x.lines) },
     { name: 'fileFirst', array: Int32Array.from(files, (x) => x.firstChunk) }, { name: 'fileCount', array: Int32Array.from(files, (x) => x.chunkCount) },
-    // Postings entries last: what a reader leaves on disk.
-    ...given.filter((x) => !isEntries(x.name)), ...given.filter((x) => isEntries(x.name)),
+    // Postings entries are lazy: left on disk, read (and checked) a key at a time.
+    ...given.map((x) => (isEntries(x.name) ? { ...x, lazy: true } : x)),
   ];
-  let offset = 0;
-  const table = sections.map((x) => {
-    const entry = { name: x.name, type: x.array.constructor.name, offset, length: x.array.length };
-    offset += align8(entry.length * WIDTH[entry.type]);
-    return entry;
-  });
+  sweepTempFiles(file);
   // The file list is one NUL-joined string each: splitting it is several times faster than parsing
   // a JSON array of strings.
-  const header = Buffer.from(JSON.stringify({ ...head, table, fileKeys: files.map((x) => x.key).join(SEP), fileHashes: files.map((x) => x.hash).join(SEP) }));
-  const prefix = Buffer.alloc(8);
-  prefix.writeUInt32LE(header.length, 0);
-  const tmp = `${file}.${process.pid}.tmp`;
-  // Section by section, straight from the arrays: no copy of the whole body in memory.
-  const fd = openSync(tmp, 'w');
-  try {
-    const put = (bytes: Uint8Array) => { for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at); };
-    put(prefix);
-    put(header);
-    put(new Uint8Array(align8(8 + header.length) - 8 - header.length));
-    for (const x of sections) {
-      const { byteLength } = x.array;
-      put(new Uint8Array(x.array.buffer, x.array.byteOffset, byteLength));
-      put(new Uint8Array(align8(byteLength) - byteLength));
-    }
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
+  writeSectionFile(file, { ...head, fileKeys: files.map((x) => x.key).join(SEP), fileHashes: files.map((x) => x.hash).join(SEP) }, sections);
 }
 
 /**
@@ -200,65 +177,26 @@ function readFileOf(file: string, use: (r: Sections) => Snapshot | null): Snapsh
   const handle = { fd };
   let snapshot: Snapshot | null = null;
   try {
-    const r = sectionsOf(handle);
+    const r = sectionsOf(handle, file);
     snapshot = r ? use(r) : null;
     return snapshot;
   } catch {
-    return null; // damaged: rebuilt from the store
+    return null; // damaged (a checksum failed) or of another layout: rebuilt from the store
   } finally {
     if (snapshot) openFiles.register(handle, fd); else closeSync(fd);
   }
 }
 
-type TableEntry = { name: string; type: string; offset: number; length: number };
-const WIDTH: Record<string, number> = { Int32Array: 4, Uint16Array: 2, Uint8Array: 1, Float64Array: 8 };
-const CTORS: Record<string, new (b: ArrayBuffer, o: number, n: number) => Numeric> = { Int32Array, Uint16Array, Uint8Array, Float64Array };
-
-/** A file's header and sections: all but the postings' entries, read up front (the vectors on their own). */
-function sectionsOf(handle: { fd: number }): Sections | null {
-  const { fd } = handle;
-  const size = fstatSync(fd).size;
-  const prefix = readAt(fd, 0, 8);
-  const headerLength = new DataView(prefix.buffer).getUint32(0, true);
-  if (8 + headerLength > size) return null;
-  const header = JSON.parse(Buffer.from(readAt(fd, 8, headerLength).buffer).toString('utf8'));
-  const base = align8(8 + headerLength);
-  const table = header.table as TableEntry[];
-  const byName = new Map(table.map((t) => [t.name, t]));
-  if (table.some((t) => !(t.type in CTORS) || base + t.offset + t.length * WIDTH[t.type] > size)) return null;
-  const firstEntries = table.find((t) => isEntries(t.name));
-  const eagerEnd = firstEntries ? base + firstEntries.offset : size;
-  // Everything before the entries in two reads, around the vectors: those are read on their own
-  // (roomyHalves), into an array a later patch can append to.
-  const vectors = byName.get('vectors');
-  if (vectors && vectors.type !== 'Uint16Array') return null;
-  const vectorsFrom = vectors ? base + vectors.offset : eagerEnd;
-  const vectorsTo = vectors ? vectorsFrom + align8(vectors.length * 2) : eagerEnd;
-  const before = readAt(fd, 0, vectorsFrom);
-  const after = readAt(fd, vectorsTo, eagerEnd - vectorsTo);
-  const a = (name: string) => {
-    const t = byName.get(name)!;
-    const at = base + t.offset;
-    if (at < vectorsFrom) return new CTORS[t.type](before.buffer as ArrayBuffer, at, t.length);
-    if (at >= vectorsTo) return new CTORS[t.type](after.buffer as ArrayBuffer, at - vectorsTo, t.length);
-    return new CTORS[t.type](readAt(fd, at, t.length * WIDTH[t.type]).buffer as ArrayBuffer, 0, t.length);
-  };
-  const roomyHalves = (extra: number) => {
-    const t = byName.get('vectors')!;
-    const out = new Uint8Array(new ArrayBuffer((t.length + extra + (t.length >> 3)) * 2));
-    readInto(fd, out, t.length * 2, base + t.offset);
-    return new Uint16Array(out.buffer, 0, t.length);
-  };
+/** A file's header and sections, checked: all but the postings' entries are read up front (the vectors on their own). */
+function sectionsOf(handle: { fd: number }, file: string): Sections | null {
+  const r = readSections(handle, file, 'vectors');
+  if (!r) return null;
+  const { header, a } = r;
+  if (header.magic !== MAGIC && header.magic !== DELTA_MAGIC) return null;
   const i32 = (name: string) => a(name) as Int32Array;
   const strings = (name: string) => new PackedStrings(a(`${name}Bytes`) as Uint8Array, i32(`${name}Offsets`));
   const postings = (name: string) => {
-    const entries = (t: TableEntry, from: number, to: number) => {
-      const width = WIDTH[t.type];
-      return new CTORS[t.type](readAt(handle.fd, base + t.offset + from * width, (to - from) * width).buffer as ArrayBuffer, 0, to - from);
-    };
-    const chunk = byName.get(`${name}Chunk`)!;
-    const count = byName.get(`${name}Count`)!;
-    const read = (from: number, to: number): Entries => ({ chunk: entries(chunk, from, to) as Int32Array, count: entries(count, from, to) as Int32Array | Uint16Array });
+    const read = (from: number, to: number): Entries => ({ chunk: r.range(`${name}Chunk`, from, to) as Int32Array, count: r.range(`${name}Count`, from, to) as Int32Array | Uint16Array });
     return new Postings(strings(`${name}Keys`), i32(`${name}Start`), read);
   };
   const list = (joined: string) => (joined === '' ? [] : joined.split(SEP));
@@ -271,22 +209,21 @@ function sectionsOf(handle: { fd: number }): Sections | null {
   const first = i32('fileFirst');
   const count = i32('fileCount');
   const files: SnapshotFile[] = keys.map((key, i) => ({ key, size: fileSize[i], mtime: mtime[i], hash: hashes[i], kind: kind[i] ? 'binary' : 'text', lines: lines[i], firstChunk: first[i], chunkCount: count[i] }));
+  const roomyHalves = (extra: number) => r.roomy('vectors', extra) as Uint16Array;
   return { header, files, a, i32, strings, postings, roomyHalves };
 }
 
-/** `length` bytes at `position`, in a buffer of their own (8-aligned views start at offset 0). */
-function readAt(fd: number, position: number, length: number): Uint8Array {
-  return readInto(fd, new Uint8Array(new ArrayBuffer(length)), length, position);
+/**
+ * Checks a workspace's snapshot files (base and delta) against every checksum, postings' entries
+ * included: null when sound (or absent), else what is damaged.
+ */
+export function verifySnapshotFiles(file: string): string | null {
+  return verifySectionFile(file) ?? verifySectionFile(deltaPathOf(file));
 }
 
-/** Fills out[0, length) with the bytes at `position`. */
-function readInto(fd: number, out: Uint8Array, length: number, position: number): Uint8Array {
-  for (let at = 0; at < length;) {
-    const n = readSync(fd, out, at, length - at, position + at);
-    if (n === 0) throw new Error('snapshot file is truncated');
-    at += n;
-  }
-  return out;
+/** Removes the snapshot files (a damaged one: the next reader rebuilds it from the store). */
+export function removeSnapshotFiles(file: string): void {
+  for (const f of [file, deltaPathOf(file)]) rmSync(f, { force: true });
 }
 
 /**
@@ -302,8 +239,4 @@ function counts16(c: Int32Array | Uint16Array): Uint16Array {
 
 function toInt32(c: Int32Array | Uint16Array): Int32Array {
   return c instanceof Int32Array ? c : Int32Array.from(c);
-}
-
-function align8(n: number): number {
-  return (n + 7) & ~7;
 }

@@ -42,17 +42,23 @@ describe('semtools.search', () => {
     expect(r).toEqual({ success: true, matches: [], best_match: null, has_matches: false, total_matches: 0, query: 'retry failed uploads' });
   });
 
-  it('a missing file is a clear file_not_found result', async () => {
+  it('a missing file is TEA\'s failed-run dictionary: cli_error, matches [], has_matches false, the query', async () => {
     const missing = path.join(docs, 'nope.md');
     const r = await actions['semtools.search']({}, { query: 'retry', files: missing });
-    expect(r).toEqual({ success: false, error: expect.stringContaining(`${missing}: no such file or directory`), error_type: 'file_not_found' });
+    expect(r).toEqual({ success: false, error: expect.stringContaining(`${missing}: no such file or directory`), error_type: 'cli_error', matches: [], has_matches: false, query: 'retry' });
+  });
+
+  it('n_lines 0 (TEA\'s default) gives semtools\' own 3 lines of context: TEA leaves --n-lines out then', async () => {
+    const file = path.join(docs, 'story.md');
+    const r = await actions['semtools.search']({}, { query: 'render a button', files: file, n_results: 1 });
+    expect((r.matches as { context: string[] }[])[0].context).toEqual(['parse the config file', 'retry the failed upload with backoff', 'render a button on the page']);
   });
 });
 
 describe('search.semantic and search.semantic_content', () => {
-  it('search.semantic: the library search, reshaped to {results, success, query, files_searched}', async () => {
+  it('search.semantic: the library search in line mode (one result per line), reshaped to {results, success, query, files_searched}', async () => {
     const r = await actions['search.semantic']({}, { query: 'run a sql query on the database table', paths: [docs], top_k: 2, n_lines: 1 });
-    const lib = await engine.searcher.search({ query: 'run a sql query on the database table', paths: [docs], topK: 2, nLines: 1, mode: 'hybrid', ignoreCase: false, recursive: true });
+    const lib = await engine.searcher.search({ query: 'run a sql query on the database table', paths: [docs], topK: 2, nLines: 1, mode: 'line', merge: false, ignoreCase: false, recursive: true });
     expect(lib.results[0].filename).toBe(path.join(docs, 'sub', 'db.py'));
     expect(r).toEqual({
       results: lib.results.map((x) => ({ filename: x.filename, lines: x.lines, start: x.start, end: x.end, match_line: x.match_line, distance: x.distance })),
@@ -69,7 +75,7 @@ describe('search.semantic and search.semantic_content', () => {
   it('search.semantic_content: {results, success, query, lines_searched}', async () => {
     const content = 'parse the config\nretry the failed upload\nrender a button';
     const r = await actions['search.semantic_content']({}, { query: 'retry failed upload', content, top_k: 1, n_lines: 0 });
-    const lib = await engine.searcher.searchContent({ query: 'retry failed upload', content, topK: 1, nLines: 0 });
+    const lib = await engine.searcher.searchContent({ query: 'retry failed upload', content, topK: 1, nLines: 0, mode: 'line' });
     expect(r).toEqual({
       results: [{ filename: '<content>', lines: ['retry the failed upload'], start: 1, end: 2, match_line: 1, distance: lib.results[0].distance }],
       success: true, query: 'retry failed upload', lines_searched: 3,
@@ -79,14 +85,12 @@ describe('search.semantic and search.semantic_content', () => {
 
 describe('error results', () => {
   const cases: [string, Record<string, unknown>, string, RegExp][] = [
-    ['semtools.search', { files: 'x' }, 'invalid_argument', /parameter query is required/],
-    ['semtools.search', { query: 'x', files: 'x', max_distance: 2 }, 'invalid_argument', /parameter max_distance must be between 0 and 1/],
-    ['search.semantic', { query: 'x', paths: [1] }, 'invalid_argument', /parameter paths must be a string or a list of strings/],
-    ['search.semantic', { query: 'x', paths: ['.'], top_k: 0 }, 'invalid_argument', /parameter top_k must be >= 1/],
-    ['search.semantic', { query: 'x', paths: ['.'], mode: 'fuzzy' }, 'invalid_argument', /parameter mode must be one of hybrid, semantic, lexical, line/],
-    ['search.semantic', { query: '   ', paths: ['.'] }, 'invalid_argument', /parameter query must not be empty/],
-    ['search.semantic_content', { query: 'x' }, 'invalid_argument', /parameter content is required/],
-    ['search.semantic', { query: 'x', paths: ['s3://'] }, 'invalid_argument', /./],
+    ['search.semantic', { query: 'x', paths: [1] }, 'validation_error', /parameter paths must be a string or a list of strings/],
+    ['search.semantic', { query: 'x', paths: ['.'], top_k: 0 }, 'validation_error', /parameter top_k must be >= 1/],
+    ['search.semantic', { query: 'x', paths: ['.'], mode: 'fuzzy' }, 'validation_error', /parameter mode must be one of hybrid, semantic, lexical, line/],
+    ['search.semantic', { query: '   ', paths: ['.'] }, 'validation_error', /parameter query must not be empty/],
+    ['search.semantic_content', { query: 'x' }, 'validation_error', /parameter content is required/],
+    ['search.semantic', { query: 'x', paths: ['s3://'] }, 'validation_error', /./],
   ];
   it.each(cases)('%s %j -> %s', async (name, params, type, message) => {
     const r = await actions[name]({}, params);

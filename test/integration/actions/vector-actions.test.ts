@@ -37,19 +37,43 @@ describe('vector.store and vector.query', () => {
     });
   });
 
-  it('a duplicate id overwrites; ids default to a content hash; one metadata mapping applies to all', async () => {
+  it('a duplicate id overwrites; one metadata mapping applies to all', async () => {
     await actions['vector.store']({}, { texts: ['parse the json config'], ids: ['a'], metadata: { kind: 'parse' }, collection: 'docs' });
     const r = await actions['vector.query']({}, { query: 'parse config', k: 5, collection: 'docs' });
     expect((r.results as { id: string; text: string }[]).map((x) => [x.id, x.text]).sort()).toEqual([['a', 'parse the json config'], ['b', 'render a button']]);
-    const auto = await actions['vector.store']({}, { texts: ['x y z', 'x y z'], collection: 'hashes' });
-    expect(auto).toEqual({ stored: 2, collection: 'hashes', ids: [expect.stringMatching(/^[0-9a-f]{16}$/), expect.stringMatching(/^[0-9a-f]{16}$/)] });
-    expect((auto.ids as string[])[0]).toBe((auto.ids as string[])[1]);
+  });
+
+  // Regression (issue 29): ids were a hash of the text, so two equal texts without ids reported
+  // stored: 2 but kept one row, and the first text's metadata was lost. TEA gives each a uuid4.
+  it('vector.store of two equal texts without ids keeps both, each with its metadata (ids are UUIDs, as in TEA)', async () => {
+    const auto = await actions['vector.store']({}, { texts: ['x y z', 'x y z'], metadata: [{ n: 1 }, { n: 2 }], collection: 'dupes' });
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    expect(auto).toEqual({ stored: 2, collection: 'dupes', ids: [expect.stringMatching(uuid), expect.stringMatching(uuid)] });
+    const r = await actions['vector.query']({}, { query: 'x y z', k: 5, collection: 'dupes' });
+    expect((r.results as { id: string; metadata: unknown }[]).map((x) => [x.id, x.metadata]).sort((a, b) => (a[0] as string).localeCompare(b[0] as string)))
+      .toEqual((auto.ids as string[]).map((id, i) => [id, { n: i + 1 }]).sort((a, b) => (a[0] as string).localeCompare(b[0] as string)));
   });
 
   it('collections are isolated; an empty or unknown collection returns []', async () => {
     expect(await actions['vector.query']({}, { query: 'retry', collection: 'nothing-here' })).toEqual({ results: [], query: 'retry', collection: 'nothing-here', k: 5 });
-    const other = await actions['vector.query']({}, { query: 'retry', collection: 'hashes' });
-    expect((other.results as { id: string }[]).every((x) => /^[0-9a-f]{16}$/.test(x.id))).toBe(true);
+    const other = await actions['vector.query']({}, { query: 'retry', collection: 'dupes' });
+    expect((other.results as { text: string }[]).map((x) => x.text)).toEqual(['x y z', 'x y z']);
+  });
+
+  it('embeddings= stores the given vectors (at unit length); include_embeddings returns them', async () => {
+    const dim = (await engine.searcher.model()).dim;
+    const v1 = Array.from({ length: dim }, (_, i) => (i === 0 ? 3 : 0));
+    const v2 = Array.from({ length: dim }, (_, i) => (i === 1 ? 1 : 0));
+    expect(await actions['vector.store']({}, { texts: ['first', 'second'], ids: ['e1', 'e2'], embeddings: [v1, v2], collection: 'given' })).toEqual({ stored: 2, collection: 'given', ids: ['e1', 'e2'] });
+    const r = await actions['vector.query']({}, { query: 'anything', k: 2, collection: 'given', include_embeddings: true });
+    const byId = Object.fromEntries((r.results as { id: string; embedding: number[] }[]).map((x) => [x.id, x.embedding]));
+    expect(byId).toEqual({ e1: v1.map((x) => x / 3), e2: v2 });
+    const plain = await actions['vector.query']({}, { query: 'anything', k: 1, collection: 'given' });
+    expect(Object.keys((plain.results as object[])[0])).not.toContain('embedding');
+    expect(await actions['vector.store']({}, { texts: ['a', 'b'], embeddings: [v1], collection: 'given' }))
+      .toEqual({ success: false, error: "Number of embeddings (1) doesn't match texts (2); give one vector per text in parameter embeddings", error_type: 'validation_error' });
+    expect(await actions['vector.store']({}, { texts: ['a'], embeddings: [[1, 2]], collection: 'given' }))
+      .toEqual({ success: false, error: `parameter embeddings: item 0 must be a list of ${dim} numbers (the model's dimension), got 2 items`, error_type: 'validation_error' });
   });
 
   const filters: [Record<string, unknown>, string[]][] = [
@@ -100,12 +124,12 @@ describe('vector.index_files', () => {
     expect(doc).toEqual({ success: true, indexed: 1, skipped: 0, errors: [], collection: 'whole', files: 1 });
   });
 
-  it('a missing path is listed in errors; a bad chunk_by or collection name is invalid_argument', async () => {
+  it('a missing path is listed in errors; a bad chunk_by or collection name is validation_error', async () => {
     const missing = path.join(docs, 'gone');
     expect(await actions['vector.index_files']({}, { paths: [missing], collection: 'files' })).toEqual({
       success: true, indexed: 0, skipped: 0, errors: [{ file: missing, error: expect.stringContaining('no such file or directory') }], collection: 'files', files: 0,
     });
-    expect(await actions['vector.index_files']({}, { paths: [docs], chunk_by: 'sentence' })).toEqual({ success: false, error: 'parameter chunk_by must be one of line, paragraph, document (got "sentence")', error_type: 'invalid_argument' });
-    expect(await actions['vector.store']({}, { texts: ['x'], collection: '../evil' })).toEqual({ success: false, error: expect.stringMatching(/^collection name "..\/evil" is not allowed/), error_type: 'invalid_argument' });
+    expect(await actions['vector.index_files']({}, { paths: [docs], chunk_by: 'sentence' })).toEqual({ success: false, error: 'parameter chunk_by must be one of line, paragraph, document (got "sentence")', error_type: 'validation_error' });
+    expect(await actions['vector.store']({}, { texts: ['x'], collection: '../evil' })).toEqual({ success: false, error: expect.stringMatching(/^collection name "..\/evil" is not allowed/), error_type: 'validation_error' });
   });
 });

@@ -122,7 +122,7 @@ describe('simgrep with s3:// paths', () => {
     const r = await cli(['retry failed upload', 'src', `s3://no-such-bucket/x/`, 'ftp://example.com/file.txt', `s3://${BUCKET}/mirror/ui/page.md`, '-n', '0', '--top-k', '9', '--jsonl']);
     expect(r.stderr).toBe([
       `simgrep: s3://no-such-bucket/x/: bucket "no-such-bucket" does not exist at ${s3.endpoint} (NoSuchBucket); check the bucket name and the endpoint (--s3-endpoint, AWS_ENDPOINT_URL)`,
-      'simgrep: ftp://example.com/file.txt: simgrep cannot read ftp:// sources; it reads local paths and s3://, https://, http://, az:// URIs (copy the files locally or to one of those stores)',
+      'simgrep: ftp://example.com/file.txt: simgrep cannot read ftp:// sources; it reads local paths and s3://, https://, http://, az://, gs:// URIs (copy the files locally or to one of those stores)',
       '',
     ].join('\n'));
     const files = new Set(r.stdout.trim().split('\n').map((l) => JSON.parse(l).filename));

@@ -31,6 +31,9 @@ beforeAll(async () => {
   // A real code base: simgrep's own sources and tests.
   cpSync(path.join(repo, 'src'), path.join(tree, 'src'), { recursive: true, filter: (p) => !p.includes('bundled') });
   cpSync(path.join(repo, 'test'), path.join(tree, 'test'), { recursive: true });
+  // Data files (tables, a lockfile), which the hybrid and lexical modes give a prior.
+  for (const table of ['github-repos.tsv', 'corpus-sources.tsv']) cpSync(path.join(repo, 'fixtures', 'train-model', table), path.join(tree, 'data', table));
+  cpSync(path.join(repo, 'package-lock.json'), path.join(tree, 'package-lock.json'));
   ws = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 1 });
   await ws.index([tree]);
   fromFile = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 0 });
@@ -68,6 +71,15 @@ describe('indexed search equals one-shot search', () => {
       }
     });
   }
+  it('data files and tests: each combination of the priors a query turns on', async () => {
+    // Both priors (the first two), the data prior alone ("tests"), the test priors alone ("tsv"); semantic mode: neither.
+    for (const query of ['which github repos were used for training', 'how are dependencies pinned', 'tests for retrying failed uploads', 'which tsv lists the github repos']) {
+      for (const mode of ['hybrid', 'semantic', 'lexical'] as const) {
+        await same({ query, mode });
+        await same({ query, mode, topK: 10, nLines: 0 });
+      }
+    }
+  });
   it('max distance, wide context, no merge, extension filter', async () => {
     await same({ query: 'retry with exponential backoff', maxDistance: 0.6 });
     await same({ query: 'retry with exponential backoff', maxDistance: 0.05 });

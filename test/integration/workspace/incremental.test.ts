@@ -1,7 +1,7 @@
 // Incremental re-indexing: new, changed, shrunk, renamed and deleted files leave exactly the rows
 // a fresh build would have (no stale rows after a shrink, no duplicates after a rename), unchanged
 // chunks keep their vectors, and answers still equal a one-shot scan.
-import { appendFileSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync, mkdirSync, utimesSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync, mkdirSync, utimesSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +114,27 @@ describe('incremental indexing', () => {
     } finally {
       await other.close();
       await scan.close();
+    }
+  });
+
+  it('the fingerprint message prints the same model path twice: a model changed at the same path is named once, as changed', async () => {
+    const modelDir = path.join(tmp, 'same-path-model');
+    await writeTinyModel(modelDir);
+    const dir = path.join(tmp, 'ws-same-path');
+    const first = createWorkspace({ dir, model: modelDir, concurrency: 1, statThreadFromFiles: 0 });
+    await first.index([tree]);
+    await first.close();
+    // Another model's files at the same path: same id, other vectors.
+    rmSync(modelDir, { recursive: true, force: true });
+    cpSync((await oneShot.model()).dir, modelDir, { recursive: true });
+    const again = createWorkspace({ dir, model: modelDir, concurrency: 1, statThreadFromFiles: 0 });
+    try {
+      const r = await again.search({ query: 'retry failed uploads', paths: [tree] });
+      expect(r.warnings.filter((w) => w.code === 'INDEX_NOT_USED').map((w) => w.message)).toEqual([
+        `workspace ws-same-path not used: model ${modelDir} has changed since it was built (its files are not the ones the index was built with); run simgrep index to rebuild it`,
+      ]);
+    } finally {
+      await again.close();
     }
   });
 

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSimgrepError } from '../../../src/errors.js';
-import { FLAGS, parseArgs, type FlagDef } from '../../../src/cli/flags.js';
+import { FLAGS, SEMTOOLS_FLAGS, parseArgs, type FlagDef } from '../../../src/cli/flags.js';
 
 /** A value for the flag, as typed and as parsed. */
 function valueOf(def: FlagDef): fc.Arbitrary<[string, string | number]> {
@@ -19,13 +19,13 @@ function valueOf(def: FlagDef): fc.Arbitrary<[string, string | number]> {
 
 /** One flag occurrence: its argv words and the [name, value] it sets. */
 interface Occurrence { words: string[]; name: string; value: string | number | boolean }
-const occurrence: fc.Arbitrary<Occurrence> = fc.constantFrom(...FLAGS).chain((def): fc.Arbitrary<Occurrence> => {
+const occurrence = (table: readonly FlagDef[]): fc.Arbitrary<Occurrence> => fc.constantFrom(...table).chain((def) => fc.constantFrom(def.name, ...(def.aliases ?? [])).map((longName) => [def, longName] as const)).chain(([def, longName]): fc.Arbitrary<Occurrence> => {
   if (def.kind === 'bool') {
     const forms = [[`--${def.name}`, true], ...(def.short ? [[`-${def.short}`, true]] : []), ...(def.negatable ? [[`--no-${def.name}`, false]] : [])] as Array<[string, boolean]>;
     return fc.constantFrom(...forms).map(([w, v]) => ({ words: [w], name: def.name, value: v }));
   }
   return fc.tuple(valueOf(def), fc.nat(3)).map(([[typed, parsed], form]) => {
-    const long = `--${def.name}`;
+    const long = `--${longName}`;
     // -n3 attaches the value (an empty one cannot be attached; -n=3 drops the "=").
     const words = form === 0 ? [long, typed] : form === 1 ? [`${long}=${typed}`] : def.short && form === 2 ? [`-${def.short}`, typed] : def.short && typed !== '' && !typed.startsWith('=') ? [`-${def.short}${typed}`] : [long, typed];
     return { words, name: def.name, value: parsed };
@@ -35,22 +35,27 @@ const occurrence: fc.Arbitrary<Occurrence> = fc.constantFrom(...FLAGS).chain((de
 /** Words that are positionals wherever they stand (not starting with "-" unless "-" or "-<digit>"). */
 const positional = fc.oneof(fc.string({ maxLength: 10 }).filter((s) => !s.startsWith('-')), fc.constantFrom('-', '-1', '-0.5'));
 
-describe('flag parsing (property)', () => {
-  it('valid flags in any form, mixed with positionals, parse to their values; the last one wins', () => {
-    fc.assert(fc.property(fc.array(fc.oneof(occurrence, positional), { maxLength: 8 }), fc.array(fc.string({ maxLength: 6 }), { maxLength: 3 }), (items, afterDashes) => {
+// simgrep's own table, and the semtools personality's (with its clap aliases: --context, --threshold).
+describe.each([['FLAGS', FLAGS], ['SEMTOOLS_FLAGS', SEMTOOLS_FLAGS]] as const)('flag parsing (property): %s', (_name, table) => {
+  it('valid flags in any form, mixed with positionals, parse to their values; the last one wins (a repeatable one collects them all, in order)', () => {
+    fc.assert(fc.property(fc.array(fc.oneof(occurrence(table), positional), { maxLength: 8 }), fc.array(fc.string({ maxLength: 6 }), { maxLength: 3 }), (items, afterDashes) => {
       const argv = [...items.flatMap((it) => (typeof it === 'string' ? [it] : it.words)), '--', ...afterDashes];
       const flags: Record<string, unknown> = {};
       const positionals: string[] = [];
-      for (const it of items) if (typeof it === 'string') positionals.push(it); else flags[it.name] = it.value;
-      expect(parseArgs(argv)).toEqual({ flags, positionals: [...positionals, ...afterDashes] });
+      for (const it of items) {
+        if (typeof it === 'string') positionals.push(it);
+        else if (table.find((f) => f.name === it.name)!.repeatable) flags[it.name] = [...((flags[it.name] as unknown[] | undefined) ?? []), it.value];
+        else flags[it.name] = it.value;
+      }
+      expect(parseArgs(argv, table)).toEqual({ flags, positionals: [...positionals, ...afterDashes] });
     }), { numRuns: 400 });
   });
 
   it('any argv parses or fails as BAD_FLAG, never another throw', () => {
-    const word = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom(...FLAGS.flatMap((f) => [`--${f.name}`, `--no-${f.name}`, `--${f.name}=`, ...(f.short ? [`-${f.short}`] : [])])).chain((w) => fc.string({ maxLength: 4 }).map((s) => w + s)));
+    const word = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom(...table.flatMap((f) => [f.name, ...(f.aliases ?? [])].flatMap((n) => [`--${n}`, `--no-${n}`, `--${n}=`]).concat(f.short ? [`-${f.short}`] : []))).chain((w) => fc.string({ maxLength: 4 }).map((s) => w + s)));
     fc.assert(fc.property(fc.array(word, { maxLength: 8 }), (argv) => {
       try {
-        parseArgs(argv);
+        parseArgs(argv, table);
       } catch (e) {
         expect(isSimgrepError(e) && e.code).toBe('BAD_FLAG');
       }

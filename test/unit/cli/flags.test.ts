@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseArgs } from '../../../src/cli/flags.js';
+import { FLAGS, SEMTOOLS_FLAGS, parseArgs } from '../../../src/cli/flags.js';
 
 describe('parseArgs', () => {
   it('parses long, short, inline, negated and clustered flags', () => {
@@ -18,5 +18,21 @@ describe('parseArgs', () => {
   it('keeps negative numbers as values and everything after -- as positionals', () => {
     expect(parseArgs(['-m', '-1', '--', '--weird-file']).flags['max-distance']).toBe(-1);
     expect(parseArgs(['-m', '-1', '--', '--weird-file']).positionals).toEqual(['--weird-file']);
+  });
+});
+
+describe('parseArgs with SEMTOOLS_FLAGS (the semtools personality)', () => {
+  it('takes semtools\' clap names and aliases: -n/--n-lines/--context, -m/--max-distance/--threshold, -j/--json, -w, --output', () => {
+    expect(parseArgs(['q', 'a.txt', '--context', '2', '--threshold=0.3', '-ij', '-w', 'ws', '--output', 'json'], SEMTOOLS_FLAGS, 'semtools search')).toEqual({
+      flags: { 'n-lines': 2, 'max-distance': 0.3, 'ignore-case': true, json: true, workspace: 'ws', output: 'json' },
+      positionals: ['q', 'a.txt'],
+    });
+    expect(parseArgs(['-n5', '-m', '0.5'], SEMTOOLS_FLAGS).flags).toEqual({ 'n-lines': 5, 'max-distance': 0.5 });
+  });
+
+  it('refuses simgrep-only flags and bad values, naming the program to ask for help', () => {
+    expect(() => parseArgs(['--mode', 'line'], SEMTOOLS_FLAGS, 'semtools search')).toThrow(/unknown option --mode; run semtools search --help/);
+    expect(() => parseArgs(['--output', 'yaml'], SEMTOOLS_FLAGS)).toThrow(/--output must be one of json, text/);
+    expect(() => parseArgs(['--context'], FLAGS)).toThrow(/unknown option --context/);
   });
 });

@@ -6,10 +6,10 @@ import { pathFacts, pathFactsOfParts } from '../../../src/rank/chunk-scorer.js';
 import { pathTerms, pathText } from '../../../src/rank/lexical/terms.js';
 
 const DIRS = ['src', 'tests', 'test', '__tests__', 'spec', 'testing', 'compat', '_compat', 'legacy', 'examples', '_example', 'docs_src',
-  'single_include', 'lib', 'parseHTTP_v2', '.', '..', '', 'my tests', 'testsuite', 'Spec', 'a.d'];
+  'single_include', 'lib', 'parseHTTP_v2', '.', '..', '', 'my tests', 'testsuite', 'Spec', 'a.d', 'data.csv'];
 const FILES = ['index.ts', 'test_upload.py', 'upload_test.go', 'UploadTests.java', 'upload.test.tsx', 'upload.spec.mjs', 'upload_spec.rb',
   'UploadSpec.kt', 'test_helpers.rb', 'test_helper_x.c', '__init__.py', 'types.d.ts', '.d.ts', 'd.ts', '.gitignore', 'Makefile', 'tests',
-  'spec', 'compat', 'retryUploadQueue.service.ts', 'x', 'README.md'];
+  'spec', 'compat', 'retryUploadQueue.service.ts', 'x', 'README.md', 'lexicon.tsv', 'yarn.lock', 'package-lock.json', 'app.min.js'];
 
 /** Every path of up to three directories from DIRS (joined with / or \ or //) over a file from FILES, with and without a leading /. */
 function* paths(): Generator<string> {

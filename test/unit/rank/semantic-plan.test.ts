@@ -11,8 +11,8 @@ describe('the semantic plan', () => {
   const plan = buildRankPlan('FieldValidator retry the upload in tests/', 'semantic', lexicon);
 
   it('carries no lexical, symbol, path or prior signal', () => {
-    expect({ terms: plan.terms, symbols: plan.symbols, pathWords: plan.pathWords, pathPriors: plan.pathPriors, weights: plan.weights })
-      .toEqual({ terms: [], symbols: [], pathWords: [], pathPriors: false, weights: { semantic: 1, symbol: 0, path: 0 } });
+    expect({ terms: plan.terms, symbols: plan.symbols, pathWords: plan.pathWords, pathPriors: plan.pathPriors, dataPrior: plan.dataPrior, weights: plan.weights })
+      .toEqual({ terms: [], symbols: [], pathWords: [], pathPriors: false, dataPrior: false, weights: { semantic: 1, symbol: 0, path: 0 } });
     const path = pathSignals('tests/retry_upload_test.py', plan);
     expect(path.prior).toBe(1);
     expect(path.pathMatch).toBe(0);

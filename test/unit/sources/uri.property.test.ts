@@ -14,18 +14,18 @@ const password = fc.stringMatching(/^[A-Za-z0-9%+._~!$&'()*,;=-]{8,30}$/).map((v
 const plainParam = fc.tuple(fc.constantFrom('prefix', 'sv', 'page', 'x'), fc.stringMatching(/^[a-z0-9]{0,8}$/));
 
 describe('URI parsing (property)', () => {
-  it('s3:// and az:// give back the bucket or container and the key exactly', () => {
-    fc.assert(fc.property(fc.constantFrom('s3', 'az', 'S3', 'Az'), name, fc.boolean(), key, (scheme, bucket, slash, k) => {
+  it('s3://, gs:// and az:// give back the bucket or container and the key exactly', () => {
+    fc.assert(fc.property(fc.constantFrom('s3', 'az', 'gs', 'S3', 'Az', 'GS'), name, fc.boolean(), key, (scheme, bucket, slash, k) => {
       const uri = `${scheme}://${bucket}${slash || k ? `/${k}` : ''}`;
       expect(isRemoteUri(uri)).toBe(true);
       const parsed = parseRemoteUri(uri);
       const lower = scheme.toLowerCase();
-      expect(parsed).toEqual(lower === 's3' ? { scheme: 's3', uri, bucket, key: k } : { scheme: 'az', uri, container: bucket, key: k });
+      expect(parsed).toEqual(lower === 'az' ? { scheme: 'az', uri, container: bucket, key: k } : { scheme: lower, uri, bucket, key: k });
     }), { numRuns: 300 });
   });
 
   it('any string is a local path, a parsed URI or a SimgrepError, never another throw', () => {
-    const scheme = fc.constantFrom('s3://', 'az://', 'http://', 'https://', 'ftp://', 'S3://', 'file://', 'c:\\', '');
+    const scheme = fc.constantFrom('s3://', 'az://', 'gs://', 'http://', 'https://', 'ftp://', 'S3://', 'file://', 'c:\\', '');
     fc.assert(fc.property(scheme, fc.string({ maxLength: 30, unit: 'binary' }), (prefix, rest) => {
       const input = prefix + rest;
       if (!isRemoteUri(input)) return;

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emptySnapshot, liveChunks, patchSnapshot, type ChunkRow } from '../../../src/workspace/snapshot/snapshot.js';
-import { deltaPathOf, readSnapshotFile, writeSnapshotDelta, writeSnapshotFile } from '../../../src/workspace/snapshot/snapshot-file.js';
+import { deltaPathOf, readSnapshotFile, verifySnapshotFiles, writeSnapshotDelta, writeSnapshotFile } from '../../../src/workspace/snapshot/snapshot-file.js';
+import { DamagedFileError } from '../../../src/workspace/snapshot/section-file.js';
 import { TermCollector } from '../../../src/workspace/snapshot/term-collector.js';
 import { toFloat16 } from '../../../src/workspace/packed/float16.js';
 import { DIM, build, canonical, dump, edit, idents, keysOf } from '../../helpers/snapshots.js';
@@ -127,6 +128,30 @@ describe('snapshot file', () => {
     writeFileSync(file, Buffer.concat([bytes.subarray(0, 20), Buffer.from('garbage'), bytes.subarray(27)]));
     expect(readSnapshotFile(file, '7.7')).toBeNull();
     expect(readSnapshotFile(path.join(tmp, 'missing.bin'), '7.7')).toBeNull();
+  });
+
+  it('a damaged snapshot.bin is used as is: any byte changed is found (on opening, or as the postings block is read) or changes nothing', () => {
+    const file = path.join(tmp, 'flip.bin');
+    const s = build(8, '4.4');
+    writeSnapshotFile(file, s);
+    const good = readFileSync(file);
+    const expected = dump(s);
+    expect(verifySnapshotFiles(file)).toBeNull();
+    let found = 0;
+    // Every 5th byte (header, every section, the padding between them): each flipped on its own.
+    for (let at = 0; at < good.length; at += 5) {
+      const bad = Buffer.from(good);
+      bad[at] ^= 0x5a;
+      writeFileSync(file, bad);
+      const problem = verifySnapshotFiles(file);
+      let meaning: unknown = null;
+      try { meaning = dump(readSnapshotFile(file, '4.4') ?? build(0, '0')); } catch (e) { expect(e).toBeInstanceOf(DamagedFileError); }
+      if (problem) found++;
+      // Either the damage is reported, or the byte was padding and the snapshot means what it meant.
+      if (!problem) expect(meaning).toEqual(expected);
+      else expect(meaning).not.toEqual(expected);
+    }
+    expect(found).toBeGreaterThan(good.length / 5 * 0.8);
   });
 
   it('reads a base of the wanted version when the delta beside it is damaged', () => {

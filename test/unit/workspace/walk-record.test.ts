@@ -121,10 +121,11 @@ describe('walk records', () => {
     const paths = [
       'src/upload/retryUpload.ts', 'tests/test_upload.py', 'pkg/__init__.py', 'types/index.d.ts', 'examples/demo/main.go',
       'a/b/c/d/HTTPServer2.java', 'README', './x/.hidden.rc', 'İstanbul/Ünïcode/çalış.rs', 'vendor/lib/file-768.py', 'x.y.z',
+      'src/model/bundled/lexicon.tsv', 'tests/fixtures/yarn.lock',
     ];
     const basics = paths.map(pathBasics);
     const packed = JSON.parse(JSON.stringify(packBasics(basics)));
     expect(paths.map((_, i) => unpackBasics(packed, i))).toEqual(basics);
-    expect(basics.some((b) => b.facts.test) && basics.some((b) => b.facts.side) && basics.some((b) => b.facts.init) && basics.some((b) => b.facts.dts)).toBe(true);
+    expect(basics.some((b) => b.facts.test) && basics.some((b) => b.facts.side) && basics.some((b) => b.facts.init) && basics.some((b) => b.facts.dts) && basics.some((b) => b.facts.data)).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import { isCompleteListing, s3ErrorFor, s3ListingNotXml } from '../../../../src/
 
 describe('remote URIs', () => {
   it('tells URIs from local paths (a Windows drive is a path)', () => {
-    expect(['s3://b/k', 'https://h/x', 'az://c/', 'ftp://h/f'].map(isRemoteUri)).toEqual([true, true, true, true]);
+    expect(['s3://b/k', 'https://h/x', 'az://c/', 'gs://b/', 'ftp://h/f'].map(isRemoteUri)).toEqual([true, true, true, true, true]);
     expect(['src', './s3:/x', 'C:\\code', 'C:/code', 'a:b'].map(isRemoteUri)).toEqual([false, false, false, false, false]);
   });
 
@@ -14,7 +14,9 @@ describe('remote URIs', () => {
     expect(parseRemoteUri('s3://bucket')).toMatchObject({ bucket: 'bucket', key: '' });
     expect(parseRemoteUri('az://container/a:b.txt')).toMatchObject({ scheme: 'az', container: 'container', key: 'a:b.txt' });
     expect(() => parseRemoteUri('s3:///key')).toThrow(/no bucket name/);
-    expect(() => parseRemoteUri('gs://b/k')).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_SCHEME' }));
+    expect(parseRemoteUri('gs://bucket/logs/a b.txt')).toMatchObject({ scheme: 'gs', bucket: 'bucket', key: 'logs/a b.txt' });
+    expect(() => parseRemoteUri('gs:///key')).toThrow(/no bucket name; write gs:\/\/bucket\/prefix\//);
+    expect(() => parseRemoteUri('wasb://b/k')).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_SCHEME' }));
   });
 
   it('redacts passwords and secret-looking query values, and nothing else', () => {

@@ -1,0 +1,67 @@
+// A full (ENOSPC) or read-only (EROFS) index directory makes searches fail (issue 28, item 7): a
+// search is a read, so through the real CLI over a real LanceDB dir on a small tmpfs (mounted here
+// as root; skipped where mounting is not allowed) it answers as a scan does, says why once, and
+// leaves no lock file and no temp file behind.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+
+const WORDS = ['upload', 'retry', 'invoice', 'socket', 'parser', 'render', 'cache', 'token', 'backoff', 'queue', 'payment', 'login'];
+const file = (seed: number, lines: number) => Array.from({ length: lines }, (_, i) => `const ${WORDS[(seed + i) % 12]}${i} = ${WORDS[(seed * 7 + i) % 12]}(${i}); // ${WORDS[(i * 5 + seed) % 12]} handling`).join('\n');
+
+let tmp = '';
+let mnt = '';
+let mounted = false;
+const env = () => ({ SIMGREP_HOME: path.join(tmp, 'home'), SIMGREP_CACHE_DIR: path.join(tmp, 'cache') });
+const mount = (...args: string[]) => execFileSync('mount', args, { stdio: 'ignore' });
+
+beforeAll(() => {
+  tmp = mkdtempSync(path.join(tmpdir(), 'simgrep-fulldisk-'));
+  mnt = path.join(tmp, 'mnt');
+  mkdirSync(mnt);
+  try { mount('-t', 'tmpfs', '-o', 'size=6m', 'tmpfs', mnt); mounted = true; } catch { mounted = false; }
+});
+afterAll(() => {
+  if (mounted) try { execFileSync('umount', [mnt]); } catch { /* busy: left to the system */ }
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('a full or read-only index directory', () => {
+  for (const [errno, make] of [
+    ['ENOSPC', (dir: string) => { try { writeFileSync(path.join(dir, '..', 'filler'), Buffer.alloc(64 << 20)); } catch { /* full now */ } }],
+    ['EROFS', () => mount('-o', 'remount,ro', mnt)],
+  ] as const) {
+    it.runIf(process.platform === 'linux')(`a ${errno} index dir makes searches fail: the search answers as a scan does, names ${errno} once, leaves no lock or temp file`, async (ctx) => {
+      if (!mounted) ctx.skip();
+      mount('-o', 'remount,rw', mnt);
+      const tree = path.join(tmp, `tree-${errno}`);
+      mkdirSync(tree);
+      for (let f = 0; f < 20; f++) writeFileSync(path.join(tree, `f${f}.ts`), file(f, 80));
+      const dir = path.join(mnt, errno, 'ws');
+      mkdirSync(path.dirname(dir), { recursive: true });
+      expect((await runCli(['index', tree, '--index-dir', dir], { env: env() })).code).toBe(0);
+      make(dir);
+      // More than UNSAVED_REFRESH_BYTES changed: the search would save it.
+      writeFileSync(path.join(tree, 'big.ts'), file(99, 14000));
+      const args = ['payment for the login token', tree, '--json', '--top-k', '3'];
+      const scan = await runCli([...args, '--no-index'], { env: env() });
+      for (let i = 0; i < 2; i++) {
+        const r = await runCli([...args, '--index-dir', dir], { env: env() });
+        expect([r.code, r.stderr, r.stdout]).toEqual([0, expect.anything(), scan.stdout]);
+        expect([r.stderr, r.stderr.match(new RegExp(errno, 'g'))?.length]).toEqual([r.stderr, 1]);
+        expect(r.stderr).toContain(`simgrep: workspace ws: what changed was not saved (${errno}: `);
+        expect(readdirSync(dir).filter((n) => n.startsWith('.simgrep-lock') || n.endsWith('.tmp'))).toEqual([]);
+      }
+      mount('-o', 'remount,rw', mnt);
+      rmSync(path.join(mnt, 'filler'), { force: true });
+      rmSync(path.join(mnt, errno, 'filler'), { force: true });
+      // Room again: simgrep index saves it.
+      const saved = await runCli(['index', tree, '--index-dir', dir], { env: env() });
+      expect(saved.stderr).toContain('21 files checked, 1 indexed');
+      expect(existsSync(path.join(dir, '.simgrep-lock'))).toBe(false);
+    });
+  }
+});
