@@ -85,6 +85,11 @@ def main():
     work = tempfile.mkdtemp(prefix="tea-diff-")
     home = tempfile.mkdtemp(prefix="tea-diff-home-")
     env = dict(os.environ, SIMGREP_HOME=home)
+    # TEA's semtools.search runs the `semtools` CLI: simgrep is that CLI when started under the name
+    # (issue 29 section 3), so a symlink on TEA's PATH lets TEA's own action search with simgrep.
+    shim = tempfile.mkdtemp(prefix="tea-diff-bin-")
+    os.symlink(os.path.abspath(a.simgrep), os.path.join(shim, "semtools"))
+    tea_env = dict(env, PATH=shim + os.pathsep + os.environ.get("PATH", ""))
     rows, refused = [], collections.Counter()
     flows = collect(src, work)
     scope = json.loads(subprocess.run(["node", os.path.join(HERE, "scope.mjs")], input="\n".join(p for _, p in flows), capture_output=True, text=True, check=True).stdout)
@@ -93,7 +98,7 @@ def main():
             refused[reason_of(scope[path])] += 1
             continue
         sc, sout, serr, st = run(["node", os.path.abspath(a.simgrep), "run", path, "-i", a.input, "--offline"], src, env)
-        tc, tout, terr, tt = run([a.tea_python, os.path.join(HERE, "tea-final-state.py"), path, a.input], src)
+        tc, tout, terr, tt = run([a.tea_python, os.path.join(HERE, "tea-final-state.py"), path, a.input], src, tea_env)
         try:
             tea = json.loads(tout.strip().splitlines()[-1])
         except (ValueError, IndexError):
@@ -112,7 +117,7 @@ def main():
             if not tea["ok"] and "Unknown action" in str(tea["error"]):
                 verdict = "TEA lacks the action"
             text = open(path, encoding="utf-8").read()
-            if re.search(r"\b(random|time\.time|datetime\.now|uuid)\b", text):
+            if re.search(r"\b(random|time\.time|datetime\.now|uuid|timestamp)\b", text):
                 notes.append("the workflow uses random numbers or the clock")
             why = "TEA %s, simgrep %s; keys differing: %s%s" % ("ok" if tea["ok"] else "stops: " + first_line(tea["error"])[:80], "ok" if s_ok else "stops: " + first_line(serr.split(": ", 2)[-1])[:80], ", ".join(keys[:6]), "; " + "; ".join(notes) if notes else "")
         rows.append((name, verdict, why, tt, st))
@@ -124,7 +129,9 @@ def main():
         "",
         "Every workflow in TEA's `examples/` and `docs/` (YAML files and ```yaml blocks of the docs' pages with",
         "a top-level `nodes:`), run by TEA's own Python engine and by `simgrep run`, input `%s`, both from the" % a.input,
-        "root of TEA's snapshot; final states compared (`timing_ms` of parallel results left out).",
+        "root of TEA's snapshot; final states compared (`timing_ms` of parallel results left out). TEA's",
+        "`semtools.search` runs the `semtools` CLI: the harness puts a `semtools` symlink to simgrep's CLI on",
+        "TEA's PATH, so TEA's own action searches through simgrep's semtools drop-in.",
         "",
         "Command (TEA installed outside the repository, e.g. `python3 -m venv /work/tea-venv && /work/tea-venv/bin/pip",
         "install --no-deps <snapshot>/python` plus its dependencies; simgrep built with `npm run build`):",
