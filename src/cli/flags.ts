@@ -58,6 +58,8 @@ export const FLAGS: FlagDef[] = [
   { name: 'allow-any-path', kind: 'bool', help: 'simgrep worker: let jobs read and write anything this machine can (whoever writes to the Redis then can)' },
   { name: 'shard-size', kind: 'size', value: 'SIZE', help: 'With --cluster: bytes of files per shard (default 16M)' },
   { name: 'state', kind: 'string', value: 'JSON', help: 'simgrep run: initial state as a JSON object (over the workflow\'s initial_state)' },
+  { name: 'input', kind: 'string', value: 'JSON|@FILE', help: 'simgrep run: initial state as TEA takes it (-i after run): a JSON object, or @file.json / @file.yaml' },
+  { name: 'code-timeout', kind: 'number', value: 'SECONDS', help: 'simgrep run: time limit of one inline run: block (default 120)' },
   { name: 'state-file', kind: 'string', value: 'FILE', help: 'simgrep run: initial state from a JSON file' },
   { name: 'env', kind: 'string', value: 'NAME,...', help: 'simgrep run: environment variables the workflow\'s templates may read as env.NAME, beside those it declares (env: at its top level); others are absent' },
   { name: 'stats', kind: 'bool', help: 'Print counts on stderr after the results: files, lines, bytes, skipped (binary, too large), errors, time' },

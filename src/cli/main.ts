@@ -50,6 +50,8 @@ async function main(argv: string[]): Promise<number> {
   // Started as `semtools` or `search` (a symlink), or `simgrep search ...`: semtools 3.x's CLI.
   const personality = personalityOf(process.argv[1]);
   if (personality || argv[0] === 'search') return runSemtools(personality ? argv : argv.slice(1), personality ?? 'simgrep', version);
+  // `simgrep run` takes TEA's -i for --input (elsewhere -i is --ignore-case, as in grep).
+  if (argv[0] === 'run') argv = argv.map((a) => (a === '-i' ? '--input' : a));
   const { flags, positionals } = parseArgs(argv);
   if (flags.help) { process.stdout.write(helpText(version)); return 0; }
   if (flags.version) { process.stdout.write(`simgrep ${version}\n`); return 0; }

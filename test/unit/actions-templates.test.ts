@@ -1,5 +1,6 @@
 // Jinja templates of the workflow runner: native types for a lone {{ expr }}, strings otherwise,
-// strict undefined, Jinja compatibility (dict.get, None), and conditions.
+// The Edge Agent's rendering (a missing key is None, an undefined name an error, values print as
+// Python prints them, ${name} reads variables), Jinja compatibility (dict.get, None), and conditions.
 import { describe, expect, it } from 'vitest';
 import { condition, renderValue } from '../../src/actions/workflow/templates.js';
 
@@ -14,7 +15,13 @@ describe('workflow templates', () => {
     ['n={{ state.n }}', 'n=3'],
     ['{{ variables.dir }}/{{ state.doc.title }}', 'docs/T'],
     ['{{ state.items | length }}', 2],
-    ['{{ state.missing | default("x") }}', 'x'],
+    // TEA's DotDict gives None for a missing key, and Jinja's default() replaces only undefined.
+    ['{{ state.missing | default("x") }}', null],
+    ['{{ state.missing }}', null],
+    ['topic={{ state.missing }} flag={{ state.doc.nope }}', 'topic=None flag=None'],
+    ['{{ state.n > 2 }}!', 'True!'],
+    ['{{ state.items }} {{ state.doc }}', "[1, 2] {'title': 'T'}"],
+    ['${dir}/${unknown}', 'docs/${unknown}'],
     ['{{ state.get("missing", 7) }}', 7],
     ['{{ None }}', null],
     ['{{ state.doc | tojson }}', '{"title":"T"}'],
@@ -25,15 +32,17 @@ describe('workflow templates', () => {
     expect(renderValue(input, ctx)).toEqual(out);
   });
 
-  it('strict undefined: an undefined value is an error, in a lone expression and in text', () => {
-    expect(() => renderValue('{{ state.missing }}', ctx)).toThrow(/strict undefined/);
-    expect(() => renderValue('x {{ state.missing.deep }}', ctx)).toThrow(/template "x \{\{ state.missing.deep \}\}"/);
+  it('strict undefined: an undefined name is an error, in a lone expression and in text', () => {
+    expect(() => renderValue('{{ nosuchname }}', ctx)).toThrow(/strict undefined/);
+    expect(() => renderValue('x {{ nosuchname }}', ctx)).toThrow(/template "x \{\{ nosuchname \}\}"/);
   });
 
   const conditions: [unknown, boolean][] = [
     [true, true], ['state.n > 2', true], ['state.n > 5', false], ["'CONCERNS' in state.status | upper", true],
     ['state.empty', false], ['state.missing', false], ['!missing', true], ['!n', false], ['{{ state.n == 3 }}', true],
     ["state.get('status') == 'CONCERNS found'", true],
+    // TEA's shorthands: a bare name is state.get(name), "True"/"False" are constants.
+    ['n', true], ['missing', false], ['empty', false], ['True', true], ['False', false],
   ];
   it.each(conditions)('condition %j is %s', (c, want) => {
     expect(condition(c, ctx)).toBe(want);

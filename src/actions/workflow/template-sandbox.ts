@@ -2,12 +2,15 @@
 // only through a few runtime hooks (member lookup, name lookup, calls, filters, tests, loaders); each is
 // narrowed here so that no template reaches a constructor, a prototype or the host (Function, process).
 import nunjucks from 'nunjucks';
+import { pyStr } from './py-values.js';
 
 type Lookup = (obj: unknown, val: unknown, ...rest: unknown[]) => unknown;
 interface Runtime {
   memberLookup: Lookup;
   contextOrFrameLookup: (context: unknown, frame: unknown, name: string) => unknown;
   callWrap: (obj: unknown, name: string, context: unknown, args: unknown[]) => unknown;
+  suppressValue: (val: unknown, autoescape: boolean) => unknown;
+  ensureDefined: (val: unknown, lineno: number, colno: number) => unknown;
 }
 interface FrameLike { lookup(name: string): unknown }
 interface ContextLike { ctx: Record<string, unknown>; env: { globals: Record<string, unknown> } }
@@ -32,6 +35,8 @@ const CODE_RUNNERS: ReadonlySet<unknown> = new Set([
 /** Mappings whose members are a declared set (the workflow's `env`): any other name is an error. */
 const declared = new WeakMap<object, ReadonlySet<string>>();
 const DICT_METHODS = new Set(['get', 'items', 'keys', 'values']);
+// The dict methods Jinja's compatibility gives every mapping (a state key of the same name wins).
+const JINJA_DICT_METHODS = new Set(['get', 'items', 'keys', 'values', 'setdefault', 'pop', 'popitem', 'has_key', 'update', 'clear', 'copy', 'iteritems', 'iterkeys', 'itervalues']);
 const KEYED_METHODS = new Set(['get', 'setdefault', 'pop', 'has_key']);
 
 /** A frozen, prototype-less mapping of `values`; reading a name outside `names` fails with `undeclared(name)`. */
@@ -89,6 +94,8 @@ function installRuntimeWalls(): void {
         return typeof v === 'function' ? (checkValue(v) as (...a: unknown[]) => unknown).bind(obj) : checkValue(v);
       }
     }
+    // TEA's DotDict: a key a mapping lacks is None (not undefined, which is an error when printed).
+    if (obj !== null && typeof obj === 'object' && !Array.isArray(obj) && typeof key === 'string' && !JINJA_DICT_METHODS.has(key) && !declared.has(obj)) return null;
     const v = checkValue(compatLookup.call(this, obj, key));
     // Jinja's dict.get/setdefault/pop/has_key read this[key] themselves: state.setdefault("__proto__")
     // would hand out Object.prototype (and .update() on it would change every object of the process).
@@ -108,6 +115,11 @@ function installRuntimeWalls(): void {
     if (Object.hasOwn(c.env.globals, name)) return c.env.globals[name];
     return Object.hasOwn(JINJA_CONSTANTS, name) ? JINJA_CONSTANTS[name] : undefined;
   };
+  // Printed values read as Jinja prints them (None, True, ['a']); only an undefined name is an error.
+  const suppress = runtime.suppressValue;
+  runtime.suppressValue = (val, autoescape) => suppress(typeof val === 'string' || (val !== null && typeof val === 'object' && !Array.isArray(val) && Object.getPrototypeOf(val) !== Object.prototype && Object.getPrototypeOf(val) !== null) ? val : pyStr(val), autoescape);
+  const ensureDefined = runtime.ensureDefined;
+  runtime.ensureDefined = (val, lineno, colno) => (val === null ? val : ensureDefined(val, lineno, colno));
   const callWrap = runtime.callWrap;
   runtime.callWrap = (obj, name, context, args) => checkValue(callWrap(checkValue(obj), name, context, args));
 }

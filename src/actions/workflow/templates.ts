@@ -1,11 +1,16 @@
-// Jinja2 templates for workflow `with:` values and `when:` conditions, on nunjucks (a maintained
-// Jinja-compatible engine) with Jinja compatibility on (True/None, dict.get/items/keys) and strict
-// undefined: printing an undefined name is an error. A value that is exactly one `{{ expr }}` keeps its
-// native type (a list stays a list), as in The Edge Agent. Templates run walled in (template-sandbox.ts).
+// Jinja2 templates for workflow `with:` values, `output:` mappings, inline code and conditions, on
+// nunjucks (a maintained Jinja-compatible engine) with The Edge Agent's rendering (yaml_templates.py):
+// every mapping reads as TEA's DotDict, so a missing key is None (printed "None") while an undefined
+// *name* is an error; a value that is exactly one `{{ expr }}` keeps its native type (a list stays a
+// list); `${name}` in rendered text is replaced by the workflow's variable of that name. Templates run
+// walled in (template-sandbox.ts).
 import { SimgrepError } from '../../errors.js';
+import { pyStr, pyTruthy } from './py-values.js';
 import { createSandboxedEnvironment } from './template-sandbox.js';
 
-const SINGLE = /^\s*\{\{([\s\S]*?)\}\}\s*$/;
+export { pyStr, pyTruthy };
+
+const SINGLE = /^\{\{\s*([^}]+(?:\}(?!\})[^}]*)*)\s*\}\}$/;
 const captured: unknown[] = [];
 
 const env = createSandboxedEnvironment({
@@ -23,7 +28,7 @@ function fail(what: string, e: unknown): never {
   throw new SimgrepError('BAD_FLAG', `template ${JSON.stringify(what)}: ${msg}`);
 }
 
-/** The value of one Jinja expression (native type); undefined is an error (strict undefined). */
+/** The value of one Jinja expression (native type); an undefined name is an error (strict undefined). */
 export function evaluate(expr: string, ctx: TemplateContext): unknown {
   captured.length = 0;
   try { env.renderString(`{{ (${expr}) | __capture }}`, ctx); } catch (e) { fail(expr, e); }
@@ -32,12 +37,17 @@ export function evaluate(expr: string, ctx: TemplateContext): unknown {
   return v;
 }
 
-/** Renders a string: one `{{ expr }}` keeps its native type; anything else renders to a string. */
+/** TEA's process_template: one `{{ expr }}` keeps its native type; anything else renders to a string. */
 export function renderString(s: string, ctx: TemplateContext): unknown {
-  if (!s.includes('{{') && !s.includes('{%')) return s;
-  const single = SINGLE.exec(s);
-  if (single && !single[1].includes('{{') && !single[1].includes('}}')) return evaluate(single[1].trim(), ctx);
-  try { return env.renderString(s, ctx); } catch (e) { fail(s, e); }
+  const t = s.trim();
+  const single = SINGLE.exec(t);
+  if (single && !t.includes('{%') && t.split('{{').length === 2) return evaluate(single[1].trim(), ctx);
+  if (!s.includes('{{') && !s.includes('{%') && !s.includes('${')) return s;
+  let out: string;
+  try { out = env.renderString(s, ctx); } catch (e) { fail(s, e); }
+  // TEA's ${name}: the workflow's variables only (never the environment), unknown names left as written.
+  const variables = (ctx.variables ?? {}) as Record<string, unknown>;
+  return out.replace(/\$\{([^}]+)\}/g, (m, name: string) => (Object.hasOwn(variables, name) ? pyStr(variables[name]) : m));
 }
 
 /** Renders every string inside a value (mappings and lists recursively). */
@@ -48,28 +58,36 @@ export function renderValue(v: unknown, ctx: TemplateContext): unknown {
   return v;
 }
 
-/** A `when:`/`if:` condition: a boolean, a Jinja expression, `!name` (not state.name) or a template. */
+/**
+ * TEA's evaluate_condition (edge `when:`/`condition:`, while_loop `condition:`): `True`/`False`,
+ * `!name` (not state.name), a bare name (state.name), a template, or an expression without braces.
+ * The answer is Python's truth of the value (a rendered string is true when it is not empty).
+ */
 export function condition(c: unknown, ctx: TemplateContext): boolean {
-  if (typeof c === 'boolean') return c;
-  if (typeof c !== 'string') throw new SimgrepError('BAD_FLAG', `a condition must be a boolean or an expression (got ${JSON.stringify(c)})`);
+  if (typeof c !== 'string') return pyTruthy(c);
   const s = c.trim();
-  if (/^!\s*[A-Za-z_][\w.]*$/.test(s)) return !truthy(evaluateLenient(`state.${s.slice(1).trim()}`, ctx));
-  if (s.includes('{{')) {
-    const r = renderString(s, ctx);
-    return typeof r === 'string' ? !['', 'false', 'none', '0', 'null'].includes(r.trim().toLowerCase()) : truthy(r);
-  }
-  return truthy(evaluateLenient(s, ctx));
+  if (s === 'True') return true;
+  if (s === 'False') return false;
+  const state = (ctx.state ?? {}) as Record<string, unknown>;
+  if (s.startsWith('!') && !s.startsWith('{{') && isIdentifier(s.slice(1).trim())) return !pyTruthy(own(state, s.slice(1).trim()));
+  if (isIdentifier(s)) return pyTruthy(own(state, s));
+  if (s.includes('{{') || s.includes('{%')) return pyTruthy(renderString(s, ctx));
+  return pyTruthy(renderString(`{{ ${s} }}`, ctx));
 }
 
-/** Conditions may test a key that is not set yet: that reads as false, not as an error. */
-function evaluateLenient(expr: string, ctx: TemplateContext): unknown {
-  captured.length = 0;
-  try { env.renderString(`{{ (${expr}) | __capture }}`, ctx); } catch (e) { fail(expr, e); }
-  return captured.pop();
+/** TEA's goto `if:`: the rendered text is false when it is "", false, 0, no or none; a failing test is false. */
+export function gotoCondition(c: unknown, ctx: TemplateContext): boolean {
+  const s = String(c).trim();
+  const tmpl = s.startsWith('{{') || s.startsWith('{%') ? s : `{{ ${s} }}`;
+  let rendered: string;
+  try { rendered = env.renderString(tmpl, ctx).trim().toLowerCase(); } catch { return false; }
+  return !['', 'false', '0', 'no', 'none'].includes(rendered);
 }
 
-function truthy(v: unknown): boolean {
-  if (Array.isArray(v)) return v.length > 0;
-  if (v !== null && typeof v === 'object') return Object.keys(v).length > 0;
-  return Boolean(v);
+function own(o: Record<string, unknown>, k: string): unknown {
+  return Object.hasOwn(o, k) ? o[k] : null;
+}
+
+function isIdentifier(s: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(s);
 }
