@@ -239,7 +239,7 @@ const CASES: Case[] = [
     name: 'a query of stop words printed hits at distance 1 and exited 0',
     args: ['the of and a', GOOD, ...jsonl],
     bundledModel: true,
-    code: 1, stderr: '', stdout: (s) => expect(s).toBe(''),
+    code: 1, stderr: /^simgrep: the query "the of and a" has only common words \(stop words\), which match any line by chance: no match; use identifiers or words, or --mode semantic for the nearest lines anyway\n$/, stdout: (s) => expect(s).toBe(''),
   },
   {
     name: '"-" was a file name, not standard input',
