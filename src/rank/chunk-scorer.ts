@@ -5,7 +5,7 @@ import type { RankPlan } from './plan.js';
 import { DATA_FILE_PRIOR, isDataFile } from './data-files.js';
 import { definedName } from './definitions.js';
 import { identifierParts, pathText, stem } from './lexical/terms.js';
-import { countTermsByIdentifiers, isDigit, isIdentChar, MANY_TERMS, termIndexOf } from './term-index.js';
+import { countTermsByIdentifiers, countWordByKey, isDigit, isIdentChar, MANY_TERMS, tally, termIndexOf } from './term-index.js';
 import { fold, isAscii, textWords } from './lexical/words.js';
 
 export interface ChunkStats {
@@ -78,25 +78,12 @@ const planProbes = new WeakMap<RankPlan, string[]>();
  */
 export function countWordTerms(text: string, plan: RankPlan, tf: Float64Array, touched?: number[]): boolean {
   const terms = plan.terms;
-  let matched = false;
-  const hit = (t: number) => {
-    if (touched && tf[t] === 0) touched.push(t);
-    tf[t]++;
-    matched = true;
-  };
+  const count = tally(tf, touched);
   if (terms.length > MANY_TERMS) {
-    // A pasted file as the query: keys are unique in a plan, so a word matches at most the whole term
-    // of its folded form and the part term of each part's stem, found by key (no pass per term).
-    const { byKey } = termIndexOf(plan);
-    for (const word of textWords(text)) {
-      const whole = byKey.get(fold(word));
-      if (whole !== undefined && terms[whole].whole) hit(whole);
-      for (const part of identifierParts(word)) {
-        const t = byKey.get(stem(part));
-        if (t !== undefined && !terms[t].whole) hit(t);
-      }
-    }
-    return matched;
+    // A pasted file as the query: each word found by key, no pass per term.
+    const index = termIndexOf(plan);
+    for (const word of textWords(text)) countWordByKey(index, plan, fold(word), word, count.hit);
+    return count.matched;
   }
   const folded = fold(text);
   let probes = planProbes.get(plan);
@@ -108,14 +95,14 @@ export function countWordTerms(text: string, plan: RankPlan, tf: Float64Array, t
     for (let t = 0; t < terms.length; t++) {
       const term = terms[t];
       if (term.whole) {
-        if (whole === term.key) hit(t);
+        if (whole === term.key) count.hit(t);
         continue;
       }
       stems ??= identifierParts(word).map(stem);
-      for (const partStem of stems) if (partStem === term.key) hit(t);
+      for (const partStem of stems) if (partStem === term.key) count.hit(t);
     }
   }
-  return matched;
+  return count.matched;
 }
 
 /** Boost of a line defining `name`: the symbol's strength, x1.5 when the file is named after it. */

@@ -32,14 +32,8 @@ export function termIndexOf(plan: RankPlan): TermIndex {
  * search per term counts, since an identifier that matches a term always holds the term's probe.
  */
 export function countTermsByIdentifiers(text: string, lower: string, plan: RankPlan, tf: Float64Array, touched?: number[]): boolean {
-  const { byKey } = termIndexOf(plan);
-  const terms = plan.terms;
-  let matched = false;
-  const hit = (t: number) => {
-    if (touched && tf[t] === 0) touched.push(t);
-    tf[t]++;
-    matched = true;
-  };
+  const index = termIndexOf(plan);
+  const count = tally(tf, touched);
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -48,14 +42,36 @@ export function countTermsByIdentifiers(text: string, lower: string, plan: RankP
     while (i < n && isIdentChar(text.charCodeAt(i))) i++;
     while (s < i && isDigit(text.charCodeAt(s))) s++;
     if (s === i) continue;
-    const whole = byKey.get(lower.slice(s, i));
-    if (whole !== undefined && terms[whole].whole) hit(whole);
-    for (const part of identifierParts(text.slice(s, i))) {
-      const t = byKey.get(stem(part));
-      if (t !== undefined && !terms[t].whole) hit(t);
-    }
+    countWordByKey(index, plan, lower.slice(s, i), text.slice(s, i), count.hit);
   }
-  return matched;
+  return count.matched;
+}
+
+/**
+ * Counts one word (an identifier, or a word of any script) by key: keys are unique in a plan, so it
+ * matches at most the whole term equal to `wholeKey` and the part term of each of its parts' stems.
+ */
+export function countWordByKey(index: TermIndex, plan: RankPlan, wholeKey: string, word: string, hit: (t: number) => void): void {
+  const terms = plan.terms;
+  const whole = index.byKey.get(wholeKey);
+  if (whole !== undefined && terms[whole].whole) hit(whole);
+  for (const part of identifierParts(word)) {
+    const t = index.byKey.get(stem(part));
+    if (t !== undefined && !terms[t].whole) hit(t);
+  }
+}
+
+/** Adds one to a term's count, noting in `touched` each term counted for the first time. */
+export function tally(tf: Float64Array, touched?: number[]): { hit: (t: number) => void; matched: boolean } {
+  const count = {
+    matched: false,
+    hit(t: number) {
+      if (touched && tf[t] === 0) touched.push(t);
+      tf[t]++;
+      count.matched = true;
+    },
+  };
+  return count;
 }
 
 export function isIdentChar(c: number): boolean {
