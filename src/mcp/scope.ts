@@ -2,7 +2,7 @@
 // real paths (symlinks resolved), so `..`, a symlink out of the root and a sibling that merely shares
 // the prefix (/project vs /project_evil) are all refused — with one message for every refusal, so an
 // answer never tells whether something outside the root exists or where an in-root symlink leads.
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
 
@@ -31,17 +31,7 @@ export function refusal(root: Root): SimgrepError {
 
 /** The real path of `dir` (relative to the root when relative) when it is an existing directory inside the root. */
 export function resolveInside(root: Root, dir: string | undefined): string {
-  if (dir !== undefined && dir.includes('\0')) throw refusal(root);
-  const wanted = path.resolve(root.real, dir ?? '.');
-  // A path that is outside on its face is refused before the filesystem is asked anything about it.
-  if (!isInside(root.real, wanted) && !isInside(root.given, wanted)) throw refusal(root);
-  let real: string;
-  try { real = realpathSync(wanted); } catch { throw refusal(root); }
-  if (!isInside(root.real, real)) throw refusal(root);
-  let isDir = false;
-  try { isDir = statSync(real).isDirectory(); } catch { /* gone since: refused below */ }
-  if (!isDir) throw refusal(root);
-  return real;
+  return realInside(root, dir ?? '.', (s) => s.isDirectory(), refusal(root));
 }
 
 /** The one answer to every file the server will not read (outside, missing, a directory, a link out). */
@@ -51,14 +41,20 @@ export function fileRefusal(root: Root): SimgrepError {
 
 /** The real path of `file` (relative to the root when relative) when it is an existing file inside the root. */
 export function resolveFileInside(root: Root, file: string): string {
-  if (file.includes('\0')) throw fileRefusal(root);
-  const wanted = path.resolve(root.real, file);
-  if (!isInside(root.real, wanted) && !isInside(root.given, wanted)) throw fileRefusal(root);
+  return realInside(root, file, (s) => s.isFile(), fileRefusal(root));
+}
+
+/** The real path of `p` when it lies inside the root, before and after links, and is of the wanted kind; else `refused`. */
+function realInside(root: Root, p: string, kind: (s: Stats) => boolean, refused: SimgrepError): string {
+  if (p.includes('\0')) throw refused;
+  const wanted = path.resolve(root.real, p);
+  // A path that is outside on its face is refused before the filesystem is asked anything about it.
+  if (!isInside(root.real, wanted) && !isInside(root.given, wanted)) throw refused;
   let real: string;
-  try { real = realpathSync(wanted); } catch { throw fileRefusal(root); }
-  if (!isInside(root.real, real)) throw fileRefusal(root);
-  let isFile = false;
-  try { isFile = statSync(real).isFile(); } catch { /* gone since: refused below */ }
-  if (!isFile) throw fileRefusal(root);
+  try { real = realpathSync(wanted); } catch { throw refused; }
+  if (!isInside(root.real, real)) throw refused;
+  let ok = false;
+  try { ok = kind(statSync(real)); } catch { /* gone since: refused below */ }
+  if (!ok) throw refused;
   return real;
 }
