@@ -19,6 +19,8 @@ import { createContentSource } from './sources/content.js';
 import type { RemoteOptions } from './sources/remote/options.js';
 import { isGlob } from './sources/fs.js';
 import { extensionsWithTypes } from './sources/file-types.js';
+import { checkFilterValues, type FilterValues } from './sources/filter-options.js';
+import { limitPerFile, PER_FILE_OVERFETCH } from './output/per-file.js';
 import { sourcesForPaths } from './sources/resolve.js';
 import { isRemoteUri } from './sources/uri.js';
 import type { Source, SourceWarning } from './sources/source.js';
@@ -52,7 +54,8 @@ export interface ClusterSearchContext {
 
 export { SEARCH_MODES, type SearchMode } from './types.js';
 
-export interface SearchOptions {
+/** The file filters and per-file answers (globs, types, typesNot, extensions, perFile, filesWithMatches) are the one table's: sources/filter-options.ts. */
+export interface SearchOptions extends FilterValues {
   /** What to look for; ignored (pass '') with `like`. */
   query: string;
   /**
@@ -69,9 +72,6 @@ export interface SearchOptions {
   maxDistance?: number;
   nLines?: number;
   ignoreCase?: boolean;
-  extensions?: string[];
-  /** ripgrep's type names (ts, py, rust, md, ...: sources/file-types.ts): files of these types, beside `extensions`. */
-  types?: string[];
   recursive?: boolean;
   hidden?: boolean;
   noIgnore?: boolean;
@@ -117,6 +117,8 @@ export interface SearchResponse {
   closestMiss?: SearchResult;
   warnings: SourceWarning[];
   stats: SearchStats;
+  /** With filesWithMatches: the files with results, best first. */
+  files?: string[];
 }
 
 export interface Searcher {
@@ -208,6 +210,9 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       return texts.length > 0 ? unitRows(v, v.length / texts.length) : v;
     },
     async search(o) {
+      checkFilterValues(o, 'library');
+      // Per file first: the chunk a like-search leaves out must not take its file's place.
+      if (o.perFile !== undefined || o.filesWithMatches) return searchPerFile(o, (x) => searcher.search(x));
       if (o.like) return searchLike(o, (x) => searcher.search(x));
       if (o.types) return searcher.search(withTypes(o));
       validate(o);
@@ -225,7 +230,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       if (paths.length > 0) {
         sources.unshift(...await sourcesForPaths(paths, {
           recursive: o.recursive, hidden: o.hidden, noIgnore: o.noIgnore,
-          extensions: o.extensions, maxFileBytes: o.maxFileBytes, remote: o.remote, followSymlinks: o.followSymlinks,
+          extensions: o.extensions, typesNot: o.typesNot, globs: o.globs, maxFileBytes: o.maxFileBytes, remote: o.remote, followSymlinks: o.followSymlinks,
         }));
       }
       if (sources.length === 0) throw new SimgrepError('BAD_FLAG', 'nothing to search: pass paths, or pipe text on stdin');
@@ -302,6 +307,17 @@ function deadlineOf(timeoutMs: number | undefined): Deadline | null {
 /** The options with `types` turned into the extensions they mean (one table: sources/file-types.ts). */
 export function withTypes<O extends SearchOptions>(o: O): O {
   return { ...o, extensions: extensionsWithTypes(o.extensions, o.types), types: undefined };
+}
+
+/**
+ * perFile and filesWithMatches: more candidates are ranked (PER_FILE_OVERFETCH per result wanted) so
+ * that K results remain once each file keeps its best N; with filesWithMatches, N is 1 unless given.
+ */
+export async function searchPerFile<O extends SearchOptions>(o: O, run: (o: O) => Promise<SearchResponse>): Promise<SearchResponse> {
+  const k = o.topK ?? (o.maxDistance !== undefined ? Infinity : 3);
+  const r = await run({ ...o, perFile: undefined, filesWithMatches: undefined, topK: Number.isFinite(k) ? k * PER_FILE_OVERFETCH : o.topK });
+  const results = limitPerFile(r.results, o.perFile ?? 1).slice(0, k);
+  return o.filesWithMatches ? { ...r, results, files: [...new Set(results.map((x) => x.filename))] } : { ...r, results };
 }
 
 /** Checks a search's options (types and ranges): throws a SimgrepError that says what to fix. */

@@ -1,6 +1,7 @@
 // Readers for the snake_case parameters a YAML `with:` block passes: each checks the type and range
 // and throws a BAD_FLAG SimgrepError naming the parameter (the action wrapper turns it into a result).
 import { SimgrepError } from '../errors.js';
+import { checkFilterValues, FILTER_OPTIONS, type FilterOption, type FilterValues } from '../sources/filter-options.js';
 
 export type Params = Record<string, unknown>;
 
@@ -74,4 +75,20 @@ export function dict(p: Params, name: string): Record<string, unknown> | undefin
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'object' || Array.isArray(v)) throw bad(name, 'a mapping', v);
   return v as Record<string, unknown>;
+}
+
+/**
+ * The file filters of the one table (sources/filter-options.ts) under their parameter names, read as a
+ * `with:` block gives them (a single string is a one-item list) and checked. `teaOnly`: just those an
+ * action that keeps to TEA's contract had (search.semantic).
+ */
+export function filterParams(p: Params, o: { teaOnly?: boolean } = {}): FilterValues {
+  const out: Record<string, unknown> = {};
+  for (const f of FILTER_OPTIONS as readonly FilterOption[]) {
+    if (o.teaOnly && !f.teaAction) continue;
+    const v = f.kind === 'list' ? strList(p, f.param) : f.kind === 'count' ? int(p, f.param) : p[f.param] == null ? undefined : bool(p, f.param, false);
+    if (v !== undefined) out[f.key] = v;
+  }
+  checkFilterValues(out, 'param');
+  return out as FilterValues;
 }

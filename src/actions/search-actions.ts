@@ -13,7 +13,7 @@ import type { SearchResult } from '../rank/windows.js';
 import { distanceScale, internalMaxDistance, reportedDistance, type DistanceScale } from './distance.js';
 import type { ActionEngine } from './engine.js';
 import { errorTypeOf, fail, type ActionFailure } from './errors.js';
-import { bool, int, num, oneOf, str, strList, type Params } from './params.js';
+import { bool, filterParams, int, num, oneOf, str, strList, type Params } from './params.js';
 import { target } from './workspace-target.js';
 
 export interface SemanticResult { filename: string; lines: string[]; start: number; end: number; match_line: number; distance: number }
@@ -71,7 +71,7 @@ export async function searchSemantic(engine: ActionEngine, _state: unknown, p: P
   const paths = recursive ? given : await topLevelOnly(given);
   // TEA-BUILTIN-014.3: an optional `workspace` answers from that workspace (a name, or its path).
   const ws = str(p, 'workspace') !== undefined ? target(engine, { workspace: p.workspace }) : null;
-  const so = { ...o, paths, recursive, extensions: strList(p, 'extensions'), types: strList(p, 'types') };
+  const so = { ...o, paths, recursive, ...filterParams(p, { teaOnly: true }) };
   const r = ws ? await ws.search(so) : await searchPaths(engine, so);
   const missing = unusable(r);
   if (missing) return missing;
@@ -93,14 +93,15 @@ export async function searchRelated(engine: ActionEngine, _state: unknown, p: Pa
   if (line === undefined) return fail('validation_error', 'parameter line is required: the 1-based line of file whose code to find the like of');
   const given = strList(p, 'paths');
   const paths = given && given.length > 0 ? given : [path.dirname(file)];
+  const filters = filterParams(p);
   const mode = oneOf<SearchMode>(p, 'mode', SEARCH_MODES, 'hybrid');
   // Distances on search.semantic's scale, with the chunk's own text as the query it is measured by.
   const scale = await distanceScale(engine.searcher, (await likeChunk({ path: file, line })).query, mode, false);
   const r = await searchPaths(engine, {
     query: '', like: { path: file, line }, paths, mode,
-    topK: int(p, 'top_k', { fallback: 10, min: 1 }), nLines: int(p, 'n_lines', { fallback: 3, min: 0 }), extensions: strList(p, 'extensions'), types: strList(p, 'types'),
+    topK: int(p, 'top_k', { fallback: 10, min: 1 }), nLines: int(p, 'n_lines', { fallback: 3, min: 0 }), ...filters,
   });
   const missing = unusable(r);
   if (missing) return missing;
-  return { results: r.results.map((x) => semanticResult(x, scale)), success: true, file, line, files_searched: r.stats.files };
+  return { results: r.results.map((x) => semanticResult(x, scale)), success: true, file, line, files_searched: r.stats.files, ...(r.files && { files: r.files }) };
 }

@@ -2,6 +2,7 @@
 // (test/unit/docs.test.ts).
 import { SimgrepError } from '../errors.js';
 import { SEARCH_MODES } from '../types.js';
+import { FILTER_OPTIONS, type FilterOption, type FilterValues } from '../sources/filter-options.js';
 
 type Kind = 'bool' | 'int' | 'number' | 'string' | 'size';
 
@@ -20,6 +21,24 @@ export interface FlagDef {
   aliases?: string[];
 }
 
+/** A filter option of the one table (sources/filter-options.ts) as a flag: lists repeatable, and split on commas unless taken per item. */
+function filterFlag(o: FilterOption): FlagDef {
+  const kind = o.kind === 'list' ? 'string' : o.kind === 'count' ? 'int' : 'bool';
+  const how = o.kind !== 'list' ? '' : o.perItem ? '; repeatable' : '; comma-separated or repeated';
+  return { name: o.flag, short: o.short, kind, value: o.value, help: `${o.help}${how}`, repeatable: o.kind === 'list' || undefined };
+}
+
+/** The filter options given as flags, as the library takes them (not yet checked: checkFilterValues). */
+export function filterValuesOf(flags: ParsedFlags): FilterValues {
+  const out: Record<string, unknown> = {};
+  for (const o of FILTER_OPTIONS as readonly FilterOption[]) {
+    const v = flags[o.flag];
+    if (v === undefined) continue;
+    out[o.key] = o.kind === 'list' ? (v as string[]).flatMap((x) => (o.perItem ? [x] : x.split(',').filter(Boolean))) : v;
+  }
+  return out as FilterValues;
+}
+
 export const FLAGS: FlagDef[] = [
   { name: 'mode', kind: 'string', value: 'MODE', choices: [...SEARCH_MODES], help: 'Ranking: hybrid (default), semantic (chunk embeddings only), lexical, or line (each line alone, semtools)' },
   { name: 'top-k', kind: 'int', value: 'K', help: 'Show the K best lines (default 3; with --max-distance, a cap)' },
@@ -30,15 +49,12 @@ export const FLAGS: FlagDef[] = [
   { name: 'jsonl', kind: 'bool', help: 'Print one JSON object per result per line (1-based lines)' },
   { name: 'like', kind: 'string', value: 'PATH:LINE', help: 'Find code like the chunk at PATH:LINE (that chunk left out); then every positional is a PATH to search' },
   { name: 'max-tokens', kind: 'int', value: 'N', help: 'With --json or --jsonl: keep the answer within N tokens (estimated as characters / 4): matches turn compact (match line and enclosing definition), then are left out; a "budget" object says what was cut' },
-  { name: 'per-file', kind: 'int', value: 'N', help: 'At most N results per file (1: one per file), the best of each' },
   { name: 'merge', kind: 'bool', negatable: true, help: 'Merge overlapping context windows in a file (--no-merge: one result per line)' },
   { name: 'recursive', short: 'r', kind: 'bool', negatable: true, help: 'Search directories recursively (default on; --no-recursive)' },
   { name: 'ignore', kind: 'bool', negatable: true, help: 'Respect .gitignore and .ignore files (default on; --no-ignore)' },
   { name: 'hidden', kind: 'bool', help: 'Search hidden files and directories' },
   { name: 'follow', short: 'L', kind: 'bool', help: 'Follow symbolic links in directory walks (loops are detected and reported)' },
-  { name: 'ext', kind: 'string', value: 'LIST', help: 'Only files with these extensions, e.g. --ext .py,.md' },
-  { name: 'type', short: 't', kind: 'string', value: 'LIST', help: 'Only files of these types (ripgrep\'s names: ts, py, rust, go, md, ...), e.g. -t ts,md; with --ext, files of either' },
-  { name: 'files-with-matches', short: 'l', kind: 'bool', help: 'Print only the paths of the files with results, best first, one per line' },
+  ...(FILTER_OPTIONS as readonly FilterOption[]).map(filterFlag),
   { name: 'max-filesize', kind: 'size', value: 'SIZE', help: 'Skip files larger than SIZE (e.g. 10M, 1G)' },
   { name: 'timeout', kind: 'number', value: 'SECONDS', help: 'Stop after SECONDS and print the results found so far (exit 2; a stuck server or pipe never hangs the run)' },
   { name: 's3-endpoint', kind: 'string', value: 'URL', help: 'S3-compatible endpoint for s3:// paths, e.g. http://127.0.0.1:9000 (also AWS_ENDPOINT_URL)' },

@@ -8,10 +8,10 @@ import { createJsonlPrinter } from '../output/jsonl.js';
 import type { Printer } from '../output/printer.js';
 import { createTextPrinter } from '../output/text.js';
 import { budgetedJson, budgetedJsonl } from '../output/budgeted.js';
-import { limitPerFile, PER_FILE_OVERFETCH } from '../output/per-file.js';
+import { checkFilterValues } from '../sources/filter-options.js';
 import type { SearchMode, SearchResponse } from '../searcher.js';
 import type { EmbedderKind } from '../types.js';
-import { helpText, parseArgs, type ParsedFlags } from './flags.js';
+import { filterValuesOf, helpText, parseArgs, type ParsedFlags } from './flags.js';
 import { createProgress } from './progress.js';
 import { searchTarget, targetDir } from './commands/workspace-target.js';
 import { askServer } from '../server/client.js';
@@ -69,7 +69,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (flags.json && flags.jsonl) throw new SimgrepError('BAD_FLAG', 'choose one of --json and --jsonl');
   checkAnswerFlags(flags);
-  const perFile = flags['per-file'] as number | undefined;
+  const filters = filterValuesOf(flags);
+  checkFilterValues(filters, 'cli');
 
   const progress = createProgress(process.stderr);
   const engine = {
@@ -91,13 +92,11 @@ async function main(argv: string[]): Promise<number> {
     like,
     mode: flags.mode as SearchMode | undefined,
     paths,
-    // With --per-file, more candidates are ranked so that K remain once each file keeps its best N.
-    topK: perFile !== undefined && wantedK(flags) !== Infinity ? wantedK(flags) * PER_FILE_OVERFETCH : flags['top-k'] as number | undefined,
+    topK: flags['top-k'] as number | undefined,
     maxDistance: flags['max-distance'] as number | undefined,
     nLines: flags['n-lines'] as number | undefined,
     ignoreCase: flags['ignore-case'] === true,
-    extensions: typeof flags.ext === 'string' ? flags.ext.split(',').filter(Boolean) : undefined,
-    types: typeof flags.type === 'string' ? flags.type.split(',').filter(Boolean) : undefined,
+    ...filters,
     recursive: flags.recursive !== false,
     hidden: flags.hidden === true,
     noIgnore: flags.ignore === false,
@@ -142,11 +141,10 @@ async function main(argv: string[]): Promise<number> {
 /** Prints warnings and results (before the worker pool is closed), and returns the exit code. */
 function report(response: SearchResponse, flags: ParsedFlags, serverPid?: number): number {
   for (const w of response.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
-  const perFile = flags['per-file'] as number | undefined;
-  const results = perFile === undefined ? response.results : limitPerFile(response.results, perFile).slice(0, wantedK(flags));
+  const results = response.results;
   const maxTokens = flags['max-tokens'] as number | undefined;
   if (flags['files-with-matches']) {
-    process.stdout.write([...new Set(results.map((r) => r.filename))].map((f) => `${f}\n`).join(''));
+    process.stdout.write((response.files ?? [...new Set(results.map((r) => r.filename))]).map((f) => `${f}\n`).join(''));
   } else if (maxTokens !== undefined) {
     process.stdout.write(flags.json ? budgetedJson(results, maxTokens) : budgetedJsonl(results, maxTokens));
   } else {
@@ -170,18 +168,11 @@ function parseLike(raw: string): { path: string; line: number } {
   return { path: path.resolve(m[1]), line: Number(m[2]) };
 }
 
-/** The results the user asked for: --top-k, else 3, else (with --max-distance alone) all. */
-function wantedK(flags: ParsedFlags): number {
-  return (flags['top-k'] as number | undefined) ?? (flags['max-distance'] !== undefined ? Infinity : 3);
-}
-
 function checkAnswerFlags(flags: ParsedFlags): void {
   const maxTokens = flags['max-tokens'];
   if (maxTokens !== undefined && !flags.json && !flags.jsonl) throw new SimgrepError('BAD_FLAG', '--max-tokens caps a JSON answer: add --json or --jsonl');
   if (maxTokens !== undefined && (maxTokens as number) < 50) throw new SimgrepError('BAD_FLAG', `--max-tokens must be at least 50 (got ${maxTokens})`);
   if (flags['files-with-matches'] && (flags.json || flags.jsonl)) throw new SimgrepError('BAD_FLAG', 'choose one of -l/--files-with-matches and --json/--jsonl');
-  const perFile = flags['per-file'];
-  if (perFile !== undefined && (perFile as number) < 1) throw new SimgrepError('BAD_FLAG', `--per-file must be a whole number >= 1 (got ${perFile})`);
 }
 
 function statsLine(s: SearchResponse['stats'], serverPid?: number): string {

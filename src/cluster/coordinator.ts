@@ -71,7 +71,7 @@ export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext)
     await redis.set(aliveKey(queryId), String(process.pid), 'PX', ALIVE_TTL_MS);
     const listing = (async () => {
       const sources = await sourcesForPaths(paths, {
-        recursive: o.recursive, hidden: o.hidden, noIgnore: o.noIgnore, extensions: o.extensions,
+        recursive: o.recursive, hidden: o.hidden, noIgnore: o.noIgnore, extensions: o.extensions, typesNot: o.typesNot, globs: o.globs,
         maxFileBytes: o.maxFileBytes, remote: o.remote, followSymlinks: o.followSymlinks, listOnly: true,
       });
       await enqueueShards({

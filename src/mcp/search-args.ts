@@ -1,8 +1,8 @@
 // The arguments search and find_related share, with their bounds, and what they mean for a search:
 // the peers' names are accepted where they mean the same (top_k beside k, mode "bm25" for lexical).
 import { z } from 'zod';
-import { PER_FILE_OVERFETCH } from '../output/per-file.js';
 import { FILE_TYPES } from '../sources/file-types.js';
+import { checkFilterValues, FILTER_OPTIONS, filterValuesOfParams, type FilterOption, type FilterParam, type FilterValues } from '../sources/filter-options.js';
 import { SEARCH_MODES, type SearchMode } from '../types.js';
 import { DEFAULT_MAX_TOKENS } from './answer.js';
 
@@ -12,15 +12,33 @@ export const MAX_QUERY_CHARS = 100_000;
 export const MIN_MAX_TOKENS = 200;
 export const MAX_MAX_TOKENS = 100_000;
 
+type ZodOf<K> = z.ZodOptional<z.ZodType<K extends 'list' ? string[] : K extends 'count' ? number : boolean>>;
+type FilterShape = { [O in (typeof FILTER_OPTIONS)[number] as O['param']]: ZodOf<O['kind']> };
+
+/** The filter arguments, derived from the one table (sources/filter-options.ts): type names as an enum, lists and counts bounded. */
+function filterArg(o: FilterOption): z.ZodOptional<z.ZodType> {
+  const typeNames = z.enum(Object.keys(FILE_TYPES) as [string, ...string[]]);
+  const schema = o.kind === 'switch' ? z.boolean()
+    : o.kind === 'count' ? z.number().int().min(1).max(MAX_K)
+      : z.array(o.key === 'types' || o.key === 'typesNot' ? typeNames : z.string().min(1).max(1024)).max(o.maxItems ?? 50);
+  return schema.optional().describe(o.help);
+}
+const filterShape = Object.fromEntries((FILTER_OPTIONS as readonly FilterOption[]).map((o) => [o.param, filterArg(o)])) as unknown as FilterShape;
+
+/** The filter arguments given, checked (a bad glob is a tool error naming the argument), as the library takes them. */
+export function filtersOf(a: Partial<Record<FilterParam, unknown>>): FilterValues {
+  const v = filterValuesOfParams(a);
+  checkFilterValues(v, 'param');
+  return v;
+}
+
 export const narrowingShape = {
   directory: z.string().max(4096).optional().describe('Directory to search, relative to the server root (default: the root)'),
   top_k: z.number().int().min(1).max(MAX_K).optional().describe(`How many matches (1..${MAX_K}; default 10)`),
   k: z.number().int().min(1).max(MAX_K).optional().describe('Same as top_k (older name)'),
   mode: z.enum([...SEARCH_MODES, 'bm25']).optional().describe('hybrid (default: words + meaning), semantic (meaning only), lexical or bm25 (words only), line (each line alone)'),
-  extensions: z.array(z.string().min(1).max(32)).max(50).optional().describe('Only files with these extensions, e.g. [".py", ".md"]'),
-  types: z.array(z.enum(Object.keys(FILE_TYPES) as [string, ...string[]])).max(30).optional().describe('Only files of these types (ripgrep\'s names), e.g. ["ts", "py"]; with extensions, files of either'),
+  ...filterShape,
   n_lines: z.number().int().min(0).max(20).optional().describe('Context lines around each match (default 3)'),
-  per_file: z.number().int().min(1).max(MAX_K).optional().describe('At most this many matches per file (1: one per file, to survey files)'),
   max_tokens: z.number().int().min(MIN_MAX_TOKENS).max(MAX_MAX_TOKENS).optional()
     .describe(`Budget for the answer in estimated tokens (characters / 4; default ${DEFAULT_MAX_TOKENS}): matches turn compact, then are left out, to fit; the answer says what was cut`),
   show_preview: z.boolean().optional().describe('false: locations and scores only, no code (default true)'),
@@ -30,7 +48,7 @@ type Narrowing = { [K in keyof typeof narrowingShape]?: z.infer<typeof narrowing
 
 export interface SearchPlan {
   k: number;
-  /** Candidates to ask the ranker for: one more than wanted (so `truncated` is true only when more exist), more with per_file. */
+  /** Results to ask for: one more than wanted (so `truncated` is true only when more exist); the library ranks more with per_file. */
   fetchK: number;
   mode: SearchMode;
   nLines: number;
@@ -42,11 +60,11 @@ export function planOf(a: Narrowing): SearchPlan {
   const k = a.top_k ?? a.k ?? 10;
   return {
     k,
-    fetchK: (a.per_file !== undefined ? k * PER_FILE_OVERFETCH : k) + 1,
+    fetchK: k + 1,
     mode: a.mode === 'bm25' ? 'lexical' : a.mode ?? 'hybrid',
     nLines: a.n_lines ?? 3,
     maxTokens: a.max_tokens ?? DEFAULT_MAX_TOKENS,
-    withCode: a.show_preview !== false,
+    withCode: a.show_preview ?? !a.files_with_matches,
   };
 }
 

@@ -7,12 +7,11 @@ import { z } from 'zod';
 import type { ActionEngine } from '../actions/engine.js';
 import { isSimgrepError } from '../errors.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
-import { limitPerFile } from '../output/per-file.js';
 import { buildAnswer } from './answer.js';
 import { createConfinedWorkspaces } from './confined-workspaces.js';
 import { FIND_RELATED_DESCRIPTION, INDEX_DESCRIPTION, INSTRUCTIONS, SEARCH_DESCRIPTION, STATUS_DESCRIPTION } from './guide.js';
 import { realRoot, resolveFileInside, resolveInside } from './scope.js';
-import { boundQuery, MAX_QUERY_CHARS, narrowingShape, planOf } from './search-args.js';
+import { boundQuery, filtersOf, MAX_QUERY_CHARS, narrowingShape, planOf } from './search-args.js';
 
 
 export interface McpServerOptions {
@@ -66,8 +65,8 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     const { query, notes } = boundQuery(a.query);
     const ws = await workspaces.forSearch(dir);
     if (!ws) notes.push(BUILDING_NOTE);
-    const r = await (ws ?? o.engine.searcher).search({ query, paths: [dir], topK: plan.fetchK, mode: plan.mode, extensions: a.extensions, types: a.types, nLines: plan.nLines });
-    const results = limitPerFile(r.results, a.per_file);
+    const r = await (ws ?? o.engine.searcher).search({ query, paths: [dir], topK: plan.fetchK, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines });
+    const results = r.results;
     return buildAnswer({
       results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
       filesSearched: r.stats.files, more: results.length > plan.k, index: freshness(ws, r), notes,
@@ -89,8 +88,8 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     const dir = resolveInside(root, a.directory);
     const plan = planOf(a);
     const ws = await workspaces.forSearch(dir);
-    const r = await (ws ?? o.engine.searcher).search({ query: '', like: { path: file, line: a.line }, paths: [dir], topK: plan.fetchK, mode: plan.mode, extensions: a.extensions, types: a.types, nLines: plan.nLines });
-    const results = limitPerFile(r.results, a.per_file);
+    const r = await (ws ?? o.engine.searcher).search({ query: '', like: { path: file, line: a.line }, paths: [dir], topK: plan.fetchK, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines });
+    const results = r.results;
     return buildAnswer({
       results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
       filesSearched: r.stats.files, more: results.length > plan.k, index: freshness(ws, r), notes: ws ? [] : [BUILDING_NOTE],

@@ -1,4 +1,4 @@
-// Local files: explicit files, directory walks (.gitignore/.ignore, hidden, extensions, size cap),
+// Local files: explicit files, directory walks (.gitignore/.ignore, hidden, extensions, types, globs, size cap),
 // and quoted globs. Named files are always searched; filters apply to what a walk finds.
 import { closeSync, fstatSync, openSync, read, readFileSync } from 'node:fs';
 import { lstat, open, readFile, stat } from 'node:fs/promises';
@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type Picomatch from 'picomatch';
-import { hasWantedExtension, normalizeExtensions, tooLargeMessage, type WalkFilters } from './filters.js';
+import { nameFilterOf, tooLargeMessage, type WalkFilters } from './filters.js';
 import { listDir, type DirItem, type IoPath } from './dir-listing.js';
 import { IgnoreStack } from './ignore-rules.js';
 import { STREAM_CHUNK_BYTES, WHOLE_READ_BYTES, type Entry, type Source, type SourceWarning } from './source.js';
@@ -36,7 +36,7 @@ const readAsync = promisify(read);
 export function createFsSource(opts: FsSourceOptions): Source {
   const warnings: SourceWarning[] = [];
   const recursive = opts.recursive ?? true;
-  const exts = normalizeExtensions(opts.extensions);
+  const names = nameFilterOf(opts);
   const warn = (p: string, code: string, message: string) => warnings.push({ path: p, code, message });
   /** Rule files are named as the walk shows paths (relative when the user gave a relative root). */
   const ruleProblem = (rootAbs: string, rootDisplay: string) => (file: string, problem: string) => {
@@ -45,8 +45,8 @@ export function createFsSource(opts: FsSourceOptions): Source {
     warn(shown, 'IGNORE_FILE_UNUSABLE', `${shown} ${problem}; its ignore rules were not applied`);
   };
 
-  const wantedByFilters = (name: string, size: number | undefined, display: string): boolean => {
-    if (!hasWantedExtension(name, exts)) return false;
+  const wantedByFilters = (rel: string, size: number | undefined, display: string): boolean => {
+    if (!names.file(rel)) return false;
     if (opts.maxFileBytes !== undefined && size !== undefined && size > opts.maxFileBytes) {
       warn(display, 'TOO_LARGE', tooLargeMessage(display, size, opts.maxFileBytes));
       return false;
@@ -55,7 +55,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
   };
 
   /** Where a walk is: the directory (lossy string for rules, IoPath for reads), and how it is shown. */
-  interface At { abs: string; io: IoPath; display: string; rules: IgnoreStack; ancestors?: ReadonlySet<string> }
+  interface At { abs: string; io: IoPath; display: string; rules: IgnoreStack; ancestors?: ReadonlySet<string>; rel: string }
   /** The walk's root: relative paths for a glob's matcher, and how rule files are named. */
   interface Root { abs: string; display: string; match?: (rel: string) => boolean }
 
@@ -78,6 +78,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
       if (!opts.hidden && d.name.startsWith('.')) continue;
       const abs = path.join(at.abs, d.name);
       const shown = joinDisplay(at.display, d.shownName);
+      const rel = at.rel === '' ? d.shownName : `${at.rel}/${d.shownName}`;
       let isDir = d.isDir;
       let isFile = d.isFile;
       if (d.isLink) {
@@ -90,7 +91,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
       }
       if (!opts.noIgnore && rulesHere.ignores(abs, isDir)) continue;
       if (isDir) {
-        if (!recursive) continue;
+        if (!recursive || !names.dir(rel)) continue;
         let below = ancestors;
         if (opts.followSymlinks) {
           const id = await dirId(d.io);
@@ -101,7 +102,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
           }
           below = new Set(seen).add(id ?? abs);
         }
-        yield* walk({ abs, io: d.io, display: shown, rules: rulesHere, ancestors: below }, root);
+        yield* walk({ abs, io: d.io, display: shown, rules: rulesHere, ancestors: below, rel }, root);
       } else if (isFile) {
         if (root.match && !root.match(path.relative(root.abs, abs).split(path.sep).join('/'))) continue;
         // A stat per file costs more than it saves: only --max-filesize needs the size up front.
@@ -109,7 +110,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
         if (opts.maxFileBytes !== undefined) {
           try { size = (await stat(d.io)).size; } catch { continue; }
         }
-        if (wantedByFilters(d.name, size, shown)) yield typeof d.io === 'string' ? { path: shown, size } : { path: shown, size, io: d.io } as FsEntry;
+        if (wantedByFilters(rel, size, shown)) yield typeof d.io === 'string' ? { path: shown, size } : { path: shown, size, io: d.io } as FsEntry;
       }
     }
   }
@@ -132,7 +133,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
       }
       const abs = path.resolve(p);
       const rules = opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs, ruleProblem(abs, p));
-      yield* walk({ abs, io: abs, display: p, rules }, { abs, display: p });
+      yield* walk({ abs, io: abs, display: p, rules, rel: '' }, { abs, display: p });
     } else if (s.isFile()) {
       if (opts.maxFileBytes !== undefined && s.size > opts.maxFileBytes) {
         warn(p, 'TOO_LARGE', tooLargeMessage(p, s.size, opts.maxFileBytes));
@@ -166,7 +167,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
   async function* recursiveWalk(abs: string, display: string, isMatch: (rel: string) => boolean): AsyncGenerator<Entry> {
     const rules = opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs, ruleProblem(abs, display));
     const shown = display === '.' ? '' : display;
-    yield* walk({ abs, io: abs, display: shown, rules }, { abs, display: shown, match: isMatch });
+    yield* walk({ abs, io: abs, display: shown, rules, rel: '' }, { abs, display: shown, match: isMatch });
   }
 
   return {

@@ -5,6 +5,7 @@ import { queryMode } from '../rank/query-mode.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
 import { SEARCH_MODES, executorOf, validate, type SearchOptions, type SearchResponse } from '../searcher.js';
+import { isGlob } from '../sources/fs.js';
 import { sourcesForPaths } from '../sources/resolve.js';
 import type { SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
@@ -20,6 +21,7 @@ import { covers } from './registry.js';
 import { createCandidateSource } from './search/candidate-source.js';
 import { selectCandidates } from './search/candidates.js';
 import { coverage } from './search/coverage.js';
+import { filterWalk } from './search/walk-filter.js';
 import { DamagedFileError } from './snapshot/section-file.js';
 import { isDamage } from './store/damage.js';
 import { patchSnapshot } from './snapshot/snapshot.js';
@@ -68,12 +70,18 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   if (!(SEARCH_MODES as readonly string[]).includes(so.mode ?? 'hybrid')) return fallback(null);
 
   // What the search covers, and what changed since the index saw it.
-  const walkKey = JSON.stringify([paths, so.recursive, so.hidden, so.noIgnore, so.extensions, so.maxFileBytes]);
-  const filters = { recursive: so.recursive, hidden: so.hidden, noIgnore: so.noIgnore, extensions: so.extensions, maxFileBytes: so.maxFileBytes };
+  // The name filters (extensions, types left out, globs) are applied to the walk afterwards: one walk
+  // of the paths (cached, watched) serves every filter. A quoted glob's walk takes them as it walks.
+  const names = { extensions: so.extensions, typesNot: so.typesNot, globs: so.globs };
+  const after = !paths.some(isRemoteUri) && !paths.some(isGlob);
+  const walkKey = JSON.stringify([paths, so.recursive, so.hidden, so.noIgnore, so.maxFileBytes, ...(after ? [] : [names])]);
+  const filters = { recursive: so.recursive, hidden: so.hidden, noIgnore: so.noIgnore, maxFileBytes: so.maxFileBytes, ...(after ? {} : names) };
   // An object store cannot be watched: a search of URIs lists them every time.
-  const { walk, cached, changedDirs }: WalkState = paths.some(isRemoteUri)
+  const state: WalkState = paths.some(isRemoteUri)
     ? { walk: await listWalk(await sourcesForPaths(paths, { ...filters, remote: so.remote ?? ws.o.remote, listOnly: true }), so.signal), cached: false }
     : await ws.walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, filters, so.signal, true));
+  const { cached, changedDirs } = state;
+  const walk = after ? filterWalk(state.walk, paths, names) : state.walk;
   const { entries, warnings: walkWarnings } = walk;
   if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
   mark('walk');

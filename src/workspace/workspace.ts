@@ -2,8 +2,9 @@
 // would, in milliseconds. This is its public face; the work is in open.ts (state, store, snapshot,
 // lock), index-run.ts and publish.ts (index runs), search-run.ts (searches).
 import { existsSync } from 'node:fs';
-import { withTypes, type SearchOptions, type SearchResponse } from '../searcher.js';
+import { searchPerFile, withTypes, type SearchOptions, type SearchResponse } from '../searcher.js';
 import { searchLike } from '../rank/related.js';
+import { checkFilterValues } from '../sources/filter-options.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from './build/indexer.js';
 import { indexRun } from './index-run.js';
@@ -55,6 +56,8 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   const ws = openWorkspace(o);
   const { name, dir, remote } = ws;
   async function search(so: SearchOptions): Promise<SearchResponse> {
+    checkFilterValues(so, 'library');
+    if (so.perFile !== undefined || so.filesWithMatches) return searchPerFile(so, search);
     if (so.like) return searchLike(so, search);
     if (so.types) return search(withTypes(so));
     ws.searching++;

@@ -7,7 +7,7 @@ import { isSimgrepError, SimgrepError, type ErrorCode } from '../../errors.js';
 import { collectBytes, type Entry, type Source, type SourceWarning } from '../source.js';
 import { streamingOf, toRawKey, type StreamingCapabilities } from './capabilities.js';
 import { TransportError } from './http-client.js';
-import { hasWantedExtension, isHiddenPath, normalizeExtensions, tooLargeMessage, type WalkFilters } from '../filters.js';
+import { isHiddenPath, nameFilterOf, tooLargeMessage, type WalkFilters } from '../filters.js';
 import { readAhead } from './read-ahead.js';
 
 /** What a URI names: everything under a prefix, exactly one object, or an object else a "directory". */
@@ -43,7 +43,7 @@ export function createStorageSource(storage: Storage, o: StorageSourceOptions = 
 /** The streaming path: `label` is the URI the user gave (redacted), used in listing messages. */
 export function storageSource(caps: StreamingCapabilities, target: StorageTarget, label: string, filters: WalkFilters): Source {
   const warnings: SourceWarning[] = [];
-  const exts = normalizeExtensions(filters.extensions);
+  const names = nameFilterOf(filters);
   /** Set when the store stopped answering: nothing more is handed out, and one line says so. */
   let stopped: TransportError | null = null;
   let listingFailed = false;
@@ -58,7 +58,8 @@ export function storageSource(caps: StreamingCapabilities, target: StorageTarget
   const wanted = (key: string, rel: string, size: number | undefined): boolean => {
     if (key.endsWith('/')) return false; // a "directory" marker object
     if (!filters.hidden && isHiddenPath(rel)) return false;
-    if (!hasWantedExtension(key.slice(key.lastIndexOf('/') + 1), exts)) return false;
+    // Globs see the key relative to the prefix the user gave, as a local walk sees a path below its root.
+    if (!names.listed(rel)) return false;
     return !tooLarge(caps.uriOf(key), size);
   };
 
@@ -144,7 +145,7 @@ export function storageSource(caps: StreamingCapabilities, target: StorageTarget
 /** The fallback for drivers without streaming: unstorage's getKeys, getMeta and getItemRaw. */
 function plainStorageSource(storage: Storage, base: string, name: string, filters: WalkFilters): Source {
   const warnings: SourceWarning[] = [];
-  const exts = normalizeExtensions(filters.extensions);
+  const names = nameFilterOf(filters);
   const display = (key: string) => `${name}${toRawKey(key)}`;
   return {
     async *list() {
@@ -158,7 +159,7 @@ function plainStorageSource(storage: Storage, base: string, name: string, filter
         const rel = toRawKey(key.slice(base.length));
         if (!filters.hidden && isHiddenPath(rel)) continue;
         if (filters.recursive === false && rel.replace(/^\//, '').includes('/')) continue;
-        if (!hasWantedExtension(rel.slice(rel.lastIndexOf('/') + 1), exts)) continue;
+        if (!names.listed(rel.replace(/^\//, ''))) continue;
         let size: number | undefined;
         if (filters.maxFileBytes !== undefined) {
           let meta: Record<string, unknown> = {};
