@@ -6,6 +6,8 @@ export type { Searcher, SearcherOptions, SearchOptions, SearchContentOptions, Se
 export type { SearchResult } from './rank/windows.js';
 export type { SearchProgress, SearchStats } from './pipeline.js';
 export type { Source, Entry, SourceWarning } from './sources/source.js';
+export { FILTER_OPTIONS } from './sources/filter-options.js';
+export type { FilterOption, FilterValues } from './sources/filter-options.js';
 export { createFsSource } from './sources/fs.js';
 export { createContentSource } from './sources/content.js';
 export { createStorageSource } from './sources/remote/storage-source.js';

@@ -210,6 +210,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       return texts.length > 0 ? unitRows(v, v.length / texts.length) : v;
     },
     async search(o) {
+      checkOptionTypes(o);
       checkFilterValues(o, 'library');
       // Per file first: the chunk a like-search leaves out must not take its file's place.
       if (o.perFile !== undefined || o.filesWithMatches) return searchPerFile(o, (x) => searcher.search(x));

@@ -71,7 +71,7 @@ export function filterValuesOfParams(p: Readonly<Record<string, unknown>>, only?
 
 export function nameOf(o: FilterOption, surface: Surface): string {
   if (surface === 'cli') return `${o.short ? `-${o.short}/` : ''}--${o.flag}`;
-  return surface === 'library' ? o.key : o.param;
+  return surface === 'library' ? `option ${o.key}` : o.param;
 }
 
 const KNOWN_TYPES = (): string => Object.keys(FILE_TYPES).join(', ');

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { searchPerFile, withTypes, type SearchOptions, type SearchResponse } from '../searcher.js';
 import { searchLike } from '../rank/related.js';
+import { checkOptionTypes } from '../options-check.js';
 import { checkFilterValues } from '../sources/filter-options.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from './build/indexer.js';
@@ -56,6 +57,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   const ws = openWorkspace(o);
   const { name, dir, remote } = ws;
   async function search(so: SearchOptions): Promise<SearchResponse> {
+    checkOptionTypes(so);
     checkFilterValues(so, 'library');
     if (so.perFile !== undefined || so.filesWithMatches) return searchPerFile(so, search);
     if (so.like) return searchLike(so, search);

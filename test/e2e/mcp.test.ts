@@ -59,7 +59,7 @@ describe('simgrep mcp', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['find_related', 'index', 'search', 'status']);
     const search = tools.find((t) => t.name === 'search')!;
-    expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(['directory', 'extensions', 'k', 'max_tokens', 'mode', 'n_lines', 'per_file', 'query', 'show_preview', 'top_k', 'types']);
+    expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(['directory', 'extensions', 'files_with_matches', 'globs', 'k', 'max_tokens', 'mode', 'n_lines', 'per_file', 'query', 'show_preview', 'top_k', 'types', 'types_not']);
     expect(search.inputSchema.required).toEqual(['query']);
     expect(Object.keys(search.outputSchema?.properties ?? {}).sort()).toEqual(['budget', 'count', 'files_searched', 'index', 'matches', 'notes', 'truncated']);
   });

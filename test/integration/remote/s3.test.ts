@@ -81,6 +81,14 @@ describe('s3:// listing', () => {
     expect((await list(`s3://${BUCKET}/logs/`, { recursive: false })).paths).toEqual([`s3://${BUCKET}/logs/2026.txt`]);
   });
 
+  it('applies -g/--glob to the key below the given prefix, as to a path below a local root, and -T/--type-not', async () => {
+    const m = `s3://${BUCKET}/mirror/`;
+    expect((await list(m, { globs: ['src/*', '!*.py'] })).paths).toEqual([`${m}src/net.ts`]);
+    expect((await list(m, { globs: ['!src/', '!ui/**'] })).paths).toEqual([`${m}db/schema.sql`]);
+    expect((await list(m, { typesNot: ['py', 'sql', 'md'] })).paths).toEqual([`${m}src/net.ts`]);
+    expect((await list(`${m}src`, { globs: ['/*.ts'] })).paths).toEqual([`${m}src/net.ts`]);
+  });
+
   it('reads s3://bucket/key as one object, and s3://bucket/dir (no slash) as a prefix', async () => {
     expect((await list(`s3://${BUCKET}/logs/2026.txt`, { extensions: ['.md'] })).paths).toEqual([`s3://${BUCKET}/logs/2026.txt`]);
     expect((await list(`s3://${BUCKET}/mirror/src`)).paths).toEqual([`s3://${BUCKET}/mirror/src/net.ts`, `s3://${BUCKET}/mirror/src/parse.py`]);

@@ -5,7 +5,7 @@ describe('parseArgs', () => {
   it('parses long, short, inline, negated and clustered flags', () => {
     const { flags, positionals } = parseArgs(['q', '--top-k', '5', '-n2', '-m=0.3', '--no-ignore', '-ir', '--ext=.py,.md', '--max-filesize', '10M', 'dir']);
     expect(positionals).toEqual(['q', 'dir']);
-    expect(flags).toEqual({ 'top-k': 5, 'n-lines': 2, 'max-distance': 0.3, ignore: false, 'ignore-case': true, recursive: true, ext: '.py,.md', 'max-filesize': 10 * 1024 * 1024 });
+    expect(flags).toEqual({ 'top-k': 5, 'n-lines': 2, 'max-distance': 0.3, ignore: false, 'ignore-case': true, recursive: true, ext: ['.py,.md'], 'max-filesize': 10 * 1024 * 1024 });
   });
 
   it('rejects unknown flags and bad values with a fix', () => {

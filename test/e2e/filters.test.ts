@@ -1,0 +1,116 @@
+// The file filters in every surface (issue 30): -g/--glob with `!`, -t/--type, -T/--type-not, --ext
+// and -l, from the one options table (src/sources/filter-options.ts). Each case runs through the CLI
+// (spawned), the library, the MCP server (the SDK's client), the search.related action and a workspace
+// index, on one tiny tree: every surface keeps the same files, and the index answers as the scan.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActionEngine, createActions, createSearcher, createWorkspace, type Action, type ActionEngine, type FilterValues, type Searcher, type Workspace } from '../../src/index.js';
+import { cliPath, runCli } from '../helpers/cli.js';
+import { isolatedHome } from '../helpers/isolated-home.js';
+
+const TREE: Record<string, string> = {
+  'src/retry.ts': 'export function retryUpload() {\n  return backoff(upload);\n}\n',
+  'src/lib/backoff.ts': 'export const backoff = (upload) => retry(upload, { delays: [1, 2, 4] });\n',
+  'src/retry.py': 'def retry_upload():\n    return backoff(upload)\n',
+  'vendor/lib/retry.ts': 'export function retryVendorUpload() { return retry(upload); }\n',
+  'docs/retry.md': 'Uploads are retried with backoff.\n',
+};
+const QUERY = 'retry the upload';
+
+/** One row per case: the flags, the library's options (MCP and actions: the same under snake_case), the files kept. */
+const CASES: [flags: string[], FilterValues, files: string[]][] = [
+  [['-g', '*.ts', '-g', '!vendor/'], { globs: ['*.ts', '!vendor/'] }, ['src/lib/backoff.ts', 'src/retry.ts']],
+  [['-g', 'src/**', '-g', '!src/lib/', '-T', 'py'], { globs: ['src/**', '!src/lib/'], typesNot: ['py'] }, ['src/retry.ts']],
+  [['-t', 'ts', '-g', '!**/lib/**'], { types: ['ts'], globs: ['!**/lib/**'] }, ['src/retry.ts']],
+  [['--type-not', 'ts,md'], { typesNot: ['ts', 'md'] }, ['src/retry.py']],
+  [['--ext', '.md', '-t', 'py'], { extensions: ['.md'], types: ['py'] }, ['docs/retry.md', 'src/retry.py']],
+];
+const snake = (v: FilterValues) => ({ globs: v.globs, types: v.types, types_not: v.typesNot, extensions: v.extensions });
+
+let home: ReturnType<typeof isolatedHome>;
+let dir = '';
+let searcher: Searcher;
+let ws: Workspace;
+let engine: ActionEngine;
+let actions: Record<string, Action>;
+let client: Client;
+
+const rel = (files: string[]) => files.map((f) => path.relative(dir, path.resolve(dir, f))).sort();
+
+beforeAll(async () => {
+  home = isolatedHome('simgrep-filters-');
+  dir = path.join(home.dir, 'tree');
+  for (const [name, text] of Object.entries(TREE)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
+  searcher = createSearcher({ concurrency: 0 });
+  ws = createWorkspace({ dir: path.join(home.dir, 'ws'), concurrency: 0 });
+  engine = createActionEngine({ concurrency: 0 });
+  actions = createActions(engine);
+  client = new Client({ name: 'simgrep-e2e-filters', version: '0.0.0' });
+  await Promise.all([
+    ws.index([dir]),
+    client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp', dir, '-J', '0'], env: { ...process.env as Record<string, string>, ...home.env, HF_HUB_OFFLINE: '1' }, stderr: 'ignore' })),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([client?.close(), searcher?.close(), ws?.close(), engine?.close()]);
+  home.restore();
+});
+
+describe.each(CASES)('%j', (flags, filters, files) => {
+  it('the CLI (-l) keeps those files', async () => {
+    const r = await runCli([...flags, '-l', '--top-k', '10', '--no-index', '-J', '0', QUERY, '.'], { env: home.env, cwd: dir });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(rel(r.stdout.trim().split('\n'))).toEqual(files);
+  });
+
+  it('the library (filesWithMatches) keeps them, and a workspace index answers exactly as the scan', async () => {
+    const o = { query: QUERY, paths: [dir], topK: 10, ...filters };
+    const scan = await searcher.search({ ...o, filesWithMatches: true });
+    expect(rel(scan.files!)).toEqual(files);
+    const [a, b] = [await searcher.search(o), await ws.search(o)];
+    expect(b.stats.index?.workspace).toBeDefined();
+    expect(b.results).toEqual(a.results);
+    expect([b.stats.files, b.warnings]).toEqual([a.stats.files, a.warnings]);
+  });
+
+  it('the MCP search tool (files_with_matches) keeps them', async () => {
+    const r = await client.callTool({ name: 'search', arguments: { query: QUERY, top_k: 10, files_with_matches: true, ...snake(filters) } }) as { isError?: boolean; structuredContent?: { matches: { path: string; code?: string }[] } };
+    expect(r.isError).toBeUndefined();
+    expect(rel(r.structuredContent!.matches.map((m) => m.path))).toEqual(files);
+    expect(r.structuredContent!.matches.every((m) => m.code === undefined)).toBe(true);
+  });
+
+  it('the search.related action keeps them (but the chunk it starts from)', async () => {
+    const r = await actions['search.related']({}, { file: path.join(dir, 'src/retry.ts'), line: 1, paths: [dir], top_k: 10, files_with_matches: true, ...snake(filters) });
+    expect(r.success).toBe(true);
+    expect(rel(r.files as string[])).toEqual(files.filter((f) => f !== 'src/retry.ts'));
+  });
+});
+
+describe('what the filters do not change', () => {
+  it('a file named on the command line is searched whatever the globs say, as in ripgrep', async () => {
+    const r = await runCli(['-g', '!*.py', '-l', '--no-index', '-J', '0', QUERY, 'src/retry.py', 'docs'], { env: home.env, cwd: dir });
+    expect([r.code, r.stdout]).toEqual([0, 'src/retry.py\ndocs/retry.md\n']);
+  });
+});
+
+describe('bad filters are refused in every surface, saying how to fix them', () => {
+  it('the CLI: exit 2 and the fix', async () => {
+    const r = await runCli(['-g', '!', QUERY, '.'], { env: home.env, cwd: dir });
+    expect([r.code, r.stderr]).toEqual([2, 'simgrep: -g/--glob "!" is empty; give a pattern such as "*.ts", "src/**" or "!vendor/"\n']);
+  });
+
+  it('the library throws, MCP answers a tool error, an action a validation_error', async () => {
+    await expect(searcher.search({ query: QUERY, paths: [dir], globs: ['src/{a'] })).rejects.toThrow('option globs "src/{a" has a { without its }; escape it as \\{');
+    const m = await client.callTool({ name: 'search', arguments: { query: QUERY, globs: ['!'] } }) as { isError?: boolean; content: { text: string }[] };
+    expect([m.isError, m.content[0].text]).toEqual([true, 'BAD_FLAG: globs "!" is empty; give a pattern such as "*.ts", "src/**" or "!vendor/"']);
+    const a = await actions['search.related']({}, { file: path.join(dir, 'src/retry.ts'), line: 1, per_file: 0 });
+    expect(a).toMatchObject({ success: false, error_type: 'validation_error', error: 'per_file must be a whole number >= 1 (got 0); 1 gives one result per file' });
+  });
+});
