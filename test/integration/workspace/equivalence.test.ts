@@ -90,4 +90,9 @@ describe('indexed search equals one-shot search', () => {
     const r = await same({ query: 'hash of the file contents', extensions: ['.ts'], topK: 5 });
     expect(r.results.length).toBe(5);
   });
+  it('file filters (issue 30): globs with ! and later wins, types left out, one result per file', async () => {
+    const r = await same({ query: 'hash of the file contents', globs: ['src/**', 'test/**', '!test/unit/', 'test/unit/docs.test.ts', '!**/*.json'], typesNot: ['md'], perFile: 1, topK: 8 });
+    expect(r.results.length).toBe(8);
+    expect(r.results.every((x) => /\/(src|test)\//.test(x.filename) && !x.filename.includes('/test/unit/'))).toBe(true);
+  });
 });
