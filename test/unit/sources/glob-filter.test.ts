@@ -1,6 +1,10 @@
 // -g/--glob's meaning (ripgrep's): gitignore-style globs relative to the root, the last matching glob
 // decides, `!` excludes, any including glob makes the rest excluded; excluded directories are pruned.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createFsSource } from '../../../src/sources/fs.js';
 import { compileGlobs } from '../../../src/sources/glob-filter.js';
 import { checkFilterValues } from '../../../src/sources/filter-options.js';
 
@@ -30,6 +34,23 @@ describe('-g/--glob', () => {
     expect(compileGlobs(['!gen/**', 'gen/keep.ts'])!.dir('gen')).toBe(true); // a later glob may keep a file in it
     expect(compileGlobs(['!gen/**', 'gen/keep.ts'])!.listed('gen/keep.ts')).toBe(true);
     expect(compileGlobs(['src/**/*.ts'])!.dir('docs')).toBe(true);
+  });
+
+  it('a walk lists no directory a glob excludes, and keeps what a flat listing keeps', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'simgrep-globs-'));
+    try {
+      for (const f of TREE) { mkdirSync(path.dirname(path.join(root, f)), { recursive: true }); writeFileSync(path.join(root, f), 'x\n'); }
+      for (const globs of [['!gen/', '*.ts'], ['!gen/**', '!src/lib/**'], ['*.ts', '!src/**', 'src/b.ts']]) {
+        const listed: string[] = [];
+        const found: string[] = [];
+        for await (const e of createFsSource({ paths: [root], globs, hidden: true, onListed: (d) => listed.push(path.relative(root, d)) }).list()) found.push(path.relative(root, e.path));
+        expect(found.sort(), globs.join(' ')).toEqual(kept(globs).sort());
+        for (const d of listed) expect(compileGlobs(globs)!.enters(d || '.'), `${d} listed with ${globs.join(' ')}`).toBe(true);
+        if (globs[0].startsWith('!gen')) expect(listed.some((d) => d.startsWith('gen'))).toBe(false);
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('a bad glob or type is refused saying how to fix it, named as each surface spells it', () => {
