@@ -33,7 +33,7 @@ export function checkGlob(glob: unknown): void {
   const bad = (why: string) => new SimgrepError('BAD_FLAG', `-g/--glob ${JSON.stringify(glob)} ${why}`);
   if (typeof glob !== 'string') throw new SimgrepError('BAD_FLAG', `-g/--glob takes strings (got ${typeof glob}); e.g. "*.ts" or "!vendor/"`);
   const body = glob.startsWith('!') ? glob.slice(1) : glob;
-  if (body.replace(/\/+$/, '').replace(/^\//, '').trim() === '') throw bad('is empty; give a pattern such as "*.ts", "src/**" or "!vendor/"');
+  if (body.replace(/^\.?\//, '').replace(/\/+$/, '').trim() === '') throw bad('is empty; give a pattern such as "*.ts", "src/**" or "!vendor/"');
   let square = 0; let curly = 0;
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
@@ -53,8 +53,9 @@ function compileRule(glob: string): Rule {
   body = body.replace(/\/+$/, '');
   // As in .gitignore: a glob with a slash (other than at its end) is anchored at the root; one
   // without matches the name at any depth.
+  // ./src/** means src/** (a shell user's habit; git would match nothing).
   const anchored = body.includes('/');
-  body = body.replace(/^\//, '');
+  body = body.replace(/^\.?\//, '');
   const picomatch = loadPicomatch();
   const match = picomatch(body, { dot: true });
   if (!anchored) return { exclude, dirOnly, test: (rel) => match(rel.slice(rel.lastIndexOf('/') + 1)) };

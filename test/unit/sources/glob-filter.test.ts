@@ -17,6 +17,7 @@ describe('-g/--glob', () => {
   it.each([
     ['a glob without a slash matches the name at any depth', ['*.ts'], ['a.ts', 'src/b.ts', 'src/lib/c.ts', 'x/src/e.ts', 'gen/f.ts', 'gen/sub/g.ts', 'gen/keep.ts']],
     ['a glob with a slash is anchored at the root', ['src/*.ts'], ['src/b.ts']],
+    ['a leading / or ./ anchors it too', ['/*.ts', './src/*.ts'], ['a.ts', 'src/b.ts']],
     ['** crosses directories, and matches none', ['src/**/*.ts'], ['src/b.ts', 'src/lib/c.ts']],
     ['! alone excludes, the rest stays', ['!*.py'], ['a.ts', 'src/b.ts', 'src/lib/c.ts', 'x/src/e.ts', 'gen/f.ts', 'gen/sub/g.ts', 'gen/keep.ts', '.env']],
     ['!dir/ excludes everything under a directory of that name', ['!src/', '!gen/'], ['a.ts', 'a.py', '.env']],
