@@ -51,6 +51,7 @@ export const FLAGS: FlagDef[] = [
   { name: 'index-dir', kind: 'string', value: 'DIR|s3://…', help: 'Use (or build) the workspace index in this directory or s3:// prefix' },
   { name: 'index', kind: 'bool', negatable: true, help: 'Answer from a workspace index that covers the paths (default on; --no-index: always scan)' },
   { name: 'server', kind: 'bool', negatable: true, help: 'Send searches and simgrep index runs to the workspace\'s server when one runs (default on; --no-server: do the work in this process)' },
+  { name: 'print-config', kind: 'bool', help: 'simgrep mcp --print-config CLIENT [ROOT]: print the entry that adds this MCP server to CLIENT (claude-code, cursor, vscode, codex, ...; none: the list), with absolute paths' },
   { name: 'idle-timeout', kind: 'number', value: 'SECONDS', help: 'simgrep serve: stop after SECONDS without a request (default 1800; 0 = never)' },
   { name: 'cluster', kind: 'string', value: 'URL', help: 'Search on the workers of a cluster: its Redis, redis://host:6379 or rediss://:PASSWORD@host (also SIMGREP_CLUSTER); with simgrep index, build the index on them; with simgrep worker, the cluster to serve' },
   { name: 'cluster-timeout', kind: 'number', value: 'SECONDS', help: 'With --cluster: give up when no worker has been listening for SECONDS (default 30)' },
