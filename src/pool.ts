@@ -56,9 +56,10 @@ const SEARCH_QUIET_MS = 25;
 /**
  * Searches first (issue 30): one pool serves the searches and the index builds of a long-lived
  * process (the MCP server, simgrep serve), and a build queues its embeddings a flush at a time, so a
- * search started during a build would wait behind the whole build. Here a build's embeddings wait
- * while a search is scoring (and briefly after), and at most one per thread is queued, so a search
- * waits for at most one build batch per thread. A build alone runs as before.
+ * search started during a build would wait behind the whole build. Here, while a search is scoring
+ * (and briefly after), a build keeps one batch in flight: the search waits for at most that one and
+ * has most of the workers, and the build still moves on under back-to-back searches. Otherwise a build
+ * queues at most one batch per thread, so a search that starts waits for no more than those.
  */
 export function createSearchFirstGate(threads: number) {
   let searching = 0;
@@ -66,8 +67,9 @@ export function createSearchFirstGate(threads: number) {
   let quietTimer: NodeJS.Timeout | null = null;
   let shut = false;
   const waiting: (() => void)[] = [];
+  const room = () => (shut || searching > 0 ? 1 : threads);
   const wake = () => {
-    while (waiting.length > 0 && !shut && searching === 0 && building < threads) { building++; waiting.shift()!(); }
+    while (waiting.length > 0 && building < room()) { building++; waiting.shift()!(); }
   };
   return {
     async search<T>(task: () => Promise<T>): Promise<T> {
@@ -84,7 +86,7 @@ export function createSearchFirstGate(threads: number) {
       }
     },
     async build<T>(task: () => Promise<T>): Promise<T> {
-      if (shut || searching > 0 || building >= threads || waiting.length > 0) await new Promise<void>((resolve) => waiting.push(resolve));
+      if (building >= room() || waiting.length > 0) await new Promise<void>((resolve) => waiting.push(resolve));
       else building++;
       try {
         return await task();
