@@ -195,7 +195,8 @@ function writeSection(r: any): void {
     `| ${f(ql.chars)}-character query, MCP (median) | ${f(ql.mcp.longMs)} ms vs ${f(ql.mcp.shortMs)} ms short: +${f(extra(ql.mcp))} ms | <= +${TARGETS.longQueryExtraMs} ms | ${ok(extra(ql.mcp) <= TARGETS.longQueryExtraMs)} |`,
     `| ${f(ql.chars)}-character query, CLI (median, whole process) | ${f(ql.cli.longMs)} ms vs ${f(ql.cli.shortMs)} ms short: +${f(extra(ql.cli))} ms | <= +${TARGETS.longQueryExtraMs} ms | ${ok(extra(ql.cli) <= TARGETS.longQueryExtraMs)} |`,
     '',
-    'These machines are shared and loaded: figures are as measured, with the load average beside them.',
+    'These machines are shared and loaded: figures are as measured, with the load average beside them. Where the time goes, and the same run before this harness\'s fixes: '
+      + '[docs/agents.md](../docs/agents.md#an-agent-from-nothing-issue-30).',
     '<!-- mcp-agent:end -->',
     '',
   ].join('\n');
