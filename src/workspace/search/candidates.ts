@@ -246,7 +246,7 @@ const NOT_IN_TERMS = /[^\p{L}\p{M}\p{N}_]+/u;
  * looked up by the substrings of the path's parts (split where no term reaches across), each part's
  * answer kept for the query, so the cost follows the paths' parts, not files x terms.
  */
-function pathProbes(plan: RankPlan): (lower: string, caseChanged: boolean) => number[] {
+export function pathProbes(plan: RankPlan): (lower: string, caseChanged: boolean) => number[] {
   const nTerms = plan.terms.length;
   const probes = plan.terms.map((t) => (t.whole || t.key.length < 4 ? t.key : t.key.slice(0, -1)));
   const all = Array.from({ length: nTerms }, (_, t) => t);
