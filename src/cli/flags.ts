@@ -206,6 +206,8 @@ export function helpText(version: string): string {
     '       simgrep search [OPTIONS] <QUERY> <FILE>...                  semtools 3.x\'s search: its flags, output and exit codes',
     '       simgrep serve [-w NAME | --index-dir DIR | PATH...]          keep a workspace loaded: searches of it answer in milliseconds',
     '       simgrep worker --cluster redis://host:6379 --allow DIR|URI [-J N]  serve cluster searches and index builds (see --cluster, --allow)',
+    '       simgrep mcp [ROOT]                                           an MCP server on stdio for coding agents, confined to ROOT',
+    '       simgrep mcp --print-config [CLIENT] [ROOT]                   the entry that adds it to an MCP client (claude-code, cursor, vscode, codex, ...)',
     '       (to search for the word "index", "workspace", "search" or "serve", put -- before the query)',
     '',
     'PATH may be a file, a directory (searched recursively), a quoted glob, - (standard input), or a URI:',
