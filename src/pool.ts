@@ -40,12 +40,61 @@ export function createPool(opts: PoolOptions): Executor {
     if (!res.ok) throw deserializeError(res.error);
     return res.values;
   };
+  const gate = createSearchFirstGate(threads);
   return {
     capacity: threads * 2,
-    score: (req) => run({ op: 'score', ...req }),
+    score: (req) => gate.search(() => run({ op: 'score', ...req })),
     embedTexts: (texts) => run({ op: 'embed', texts }),
-    embedChunks: (req) => run({ op: 'embedChunks', ...req }),
+    embedChunks: (req) => gate.build(() => run({ op: 'embedChunks', ...req })),
     close: () => pool.destroy(),
+  };
+}
+
+/** How long the gate stays shut after a search's last batch: the pipeline refills between batches. */
+const SEARCH_QUIET_MS = 25;
+
+/**
+ * Searches first (issue 30): one pool serves the searches and the index builds of a long-lived
+ * process (the MCP server, simgrep serve), and a build queues its embeddings a flush at a time, so a
+ * search started during a build would wait behind the whole build. Here, while a search is scoring
+ * (and briefly after), a build keeps one batch in flight: the search waits for at most that one and
+ * has most of the workers, and the build still moves on under back-to-back searches. Otherwise a build
+ * queues at most one batch per thread, so a search that starts waits for no more than those.
+ */
+export function createSearchFirstGate(threads: number) {
+  let searching = 0;
+  let building = 0;
+  let quietTimer: NodeJS.Timeout | null = null;
+  let shut = false;
+  const waiting: (() => void)[] = [];
+  const room = () => (shut || searching > 0 ? 1 : threads);
+  const wake = () => {
+    while (waiting.length > 0 && building < room()) { building++; waiting.shift()!(); }
+  };
+  return {
+    async search<T>(task: () => Promise<T>): Promise<T> {
+      searching++;
+      shut = true;
+      if (quietTimer) { clearTimeout(quietTimer); quietTimer = null; }
+      try {
+        return await task();
+      } finally {
+        if (--searching === 0) {
+          // Not unref'd: a build waiting here must keep the process alive until it runs.
+          quietTimer = setTimeout(() => { quietTimer = null; shut = false; wake(); }, SEARCH_QUIET_MS);
+        }
+      }
+    },
+    async build<T>(task: () => Promise<T>): Promise<T> {
+      if (building >= room() || waiting.length > 0) await new Promise<void>((resolve) => waiting.push(resolve));
+      else building++;
+      try {
+        return await task();
+      } finally {
+        building--;
+        wake();
+      }
+    },
   };
 }
 

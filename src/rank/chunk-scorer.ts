@@ -5,6 +5,7 @@ import type { RankPlan } from './plan.js';
 import { DATA_FILE_PRIOR, isDataFile } from './data-files.js';
 import { definedName } from './definitions.js';
 import { identifierParts, pathText, stem } from './lexical/terms.js';
+import { pathWordHits } from './path-word-hits.js';
 import { countTermsByIdentifiers, countWordByKey, isDigit, isIdentChar, MANY_TERMS, tally, termIndexOf } from './term-index.js';
 import { fold, isAscii, textWords } from './lexical/words.js';
 
@@ -225,15 +226,7 @@ export function pathFactsOfParts(path: string): PathFacts {
 export function pathSignals(path: string, plan: RankPlan, facts = pathFacts(path)): PathSignals {
   let pathMatch = 0;
   if (plan.pathWords.length > 0) {
-    let hits = 0;
-    for (const word of plan.pathWords) {
-      for (const name of facts.names) {
-        const wordIsShorter = word.length <= name.length;
-        const short = wordIsShorter ? word : name;
-        if (short.length >= 3 && (wordIsShorter ? name : word).startsWith(short)) { hits++; break; }
-      }
-    }
-    const ratio = hits / plan.pathWords.length;
+    const ratio = pathWordHits(plan, facts.names) / plan.pathWords.length;
     pathMatch = ratio >= 0.1 ? ratio : 0;
   }
   let prior = 1;

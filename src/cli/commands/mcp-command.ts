@@ -10,6 +10,7 @@ import type { ParsedFlags } from '../flags.js';
 import { simgrepVersion } from '../../version.js';
 
 export async function runMcpCommand(flags: ParsedFlags, args: string[]): Promise<number> {
+  if (flags['print-config'] === true) return (await import('./mcp-print-config.js')).runPrintConfig(flags, args);
   if (args.length > 1) throw new SimgrepError('BAD_FLAG', 'usage: simgrep mcp [ROOT] (one root directory at most)');
   const version = simgrepVersion();
   const engine = createActionEngine({

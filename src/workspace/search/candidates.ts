@@ -39,16 +39,21 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const hi = work('hi', Float64Array, n);
   const eligible = work('eligible', Int32Array, n);
   let count = 0;
+  // A term's count in the current file's path (zero but for pathTerms, ascending, reset per file).
   const pathTf = new Float64Array(nTerms);
+  const pathTerms: number[] = [];
   const defs = definitionBounds(s, q, plan);
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
-  const probes = plan.terms.map((t) => (t.whole || t.key.length < 4 ? t.key : t.key.slice(0, -1)));
+  const inPath = pathProbes(plan);
   // The hot loop reads locals only: snapshots made in different ways have different shapes, and a
   // property read per chunk through a many-shaped object costs more than the arithmetic.
   const { flags, chars, halves, dim, files } = s;
   const values = halfValues();
-  const counts = tf?.counts;
   const matched = tf?.matched;
+  const offsets = tf?.offsets;
+  const filled = tf?.filled;
+  const entryTerm = tf?.term;
+  const entryCount = tf?.count;
   const idf = Float64Array.from(plan.terms, (t) => t.idf);
   const possibleOf = defs?.possible;
   const certainOf = defs?.certain;
@@ -69,8 +74,12 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
       ? info.priors[priors]
       : pathSignals(path, plan, info.facts);
     // A term's count in the path, kept with the path; countTerms only for a path that holds its probe.
-    const caseChanged = info.lower.length !== pathLength;
-    for (let t = 0; t < nTerms; t++) pathTf[t] = caseChanged || info.lower.includes(probes[t]) ? pathTermCount(info, plan.terms[t]) : 0;
+    for (const t of pathTerms) pathTf[t] = 0;
+    pathTerms.length = 0;
+    for (const t of inPath(info.lower, info.lower.length !== pathLength)) {
+      const v = pathTermCount(info, plan.terms[t]);
+      if (v > 0) { pathTf[t] = v; pathTerms.push(t); }
+    }
     const end = file.firstChunk + file.chunkCount;
     for (let c = file.firstChunk; c < end; c++) {
       const hasTokens = (flags[c] & HAS_TOKENS) !== 0;
@@ -78,9 +87,19 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
       let bm25 = 0;
       if (nTerms > 0) {
         const dl = (chars[c] + pathLength) * tokensPerChar;
-        for (let t = 0; t < nTerms; t++) {
-          const f2 = (counts !== undefined ? counts[c * nTerms + t] : 0) + pathTf[t];
-          if (f2 > 0) bm25 += idf[t] * (f2 * (k1 + 1)) / (f2 + k1 * (1 - b + (b * dl) / avgdl));
+        const norm = k1 * (1 - b + (b * dl) / avgdl);
+        // The terms the chunk's lines or its path hold, merged in term order (the sum a dense loop over
+        // every term would make, without its cost: a pasted file is thousands of terms).
+        let e = offsets !== undefined ? offsets[c] : 0;
+        const eEnd = offsets !== undefined ? e + filled![c] : 0;
+        let p = 0;
+        while (e < eEnd || p < pathTerms.length) {
+          const te = e < eEnd ? entryTerm![e] : nTerms;
+          const tp = p < pathTerms.length ? pathTerms[p] : nTerms;
+          let t: number;
+          let f2: number;
+          if (te <= tp) { t = te; f2 = entryCount![e++] + pathTf[t]; if (tp === te) p++; } else { t = tp; f2 = pathTf[t]; p++; }
+          if (f2 > 0) bm25 += idf[t] * (f2 * (k1 + 1)) / (f2 + norm);
         }
       }
       let keep: boolean;
@@ -178,27 +197,85 @@ function cosine(h: Uint16Array, values: Float32Array, at: number, query: Float32
   return (x0 + x1) + (x2 + x3);
 }
 
+/** Each chunk's term counts from the postings, sparse: entries [offsets[c], offsets[c] + filled[c]) in term order. */
+interface TermCounts { offsets: Int32Array; filled: Int32Array; term: Int32Array; count: Float64Array; matched: Uint8Array }
+
 /**
  * Term counts of every chunk's lines from the postings: a whole-identifier term counts identifiers
  * equal to it (lower-cased), a part term each part whose stem it is, as countTerms counts them (an
- * identifier that matches a term always contains that term's probe, so countTerms finds it).
+ * identifier that matches a term always contains that term's probe, so countTerms finds it). Kept
+ * per chunk as a list of the terms it holds: its size is the postings read, not chunks x terms.
  */
-function lineTermCounts(s: Snapshot, plan: RankPlan): { counts: Float64Array; matched: Uint8Array } | null {
+function lineTermCounts(s: Snapshot, plan: RankPlan): TermCounts | null {
   const nTerms = plan.terms.length;
   if (nTerms === 0) return null;
-  const counts = work('counts', Float64Array, s.start.length * nTerms, true);
-  const matched = work('matched', Uint8Array, s.start.length, true);
-  plan.terms.forEach((term, t) => {
-    const found = (term.whole ? s.byLower : s.byStem).find(term.key);
-    if (!found) return;
-    const { chunk, count } = found;
-    for (let j = 0; j < chunk.length; j++) {
-      const c = chunk[j];
-      counts[c * nTerms + t] += count[j];
+  const n = s.start.length;
+  const found = plan.terms.map((term) => (term.whole ? s.byLower : s.byStem).find(term.key));
+  const offsets = work('offsets', Int32Array, n + 1, true);
+  let total = 0;
+  for (const f of found) {
+    if (!f) continue;
+    total += f.chunk.length;
+    for (let j = 0; j < f.chunk.length; j++) offsets[f.chunk[j] + 1]++;
+  }
+  for (let c = 0; c < n; c++) offsets[c + 1] += offsets[c];
+  const filled = work('filled', Int32Array, n, true);
+  const matched = work('matched', Uint8Array, n, true);
+  const term = work('term', Int32Array, total);
+  const count = work('count', Float64Array, total);
+  found.forEach((f, t) => {
+    if (!f) return;
+    for (let j = 0; j < f.chunk.length; j++) {
+      const c = f.chunk[j];
+      const at = offsets[c] + filled[c];
+      // A chunk listed twice under one key (a layer and its tail) adds up, as one count.
+      if (filled[c] > 0 && term[at - 1] === t) count[at - 1] += f.count[j];
+      else { term[at] = t; count[at] = f.count[j]; filled[c]++; }
       matched[c] = 1;
     }
   });
-  return { counts, matched };
+  return { offsets, filled, term, count, matched };
+}
+
+/** What never occurs in a term (terms are runs of letters, marks, numbers and _): a path splits there. */
+const NOT_IN_TERMS = /[^\p{L}\p{M}\p{N}_]+/u;
+
+/**
+ * For a path's lower-cased text, the terms (ascending) whose probe it holds: only those can occur in
+ * the path, so only their counts are taken. A few terms are tried one by one. Many (a pasted file) are
+ * looked up by the substrings of the path's parts (split where no term reaches across), each part's
+ * answer kept for the query, so the cost follows the paths' parts, not files x terms.
+ */
+export function pathProbes(plan: RankPlan): (lower: string, caseChanged: boolean) => number[] {
+  const nTerms = plan.terms.length;
+  const probes = plan.terms.map((t) => (t.whole || t.key.length < 4 ? t.key : t.key.slice(0, -1)));
+  const all = Array.from({ length: nTerms }, (_, t) => t);
+  const oneByOne = (lower: string, caseChanged: boolean) => (caseChanged ? all : all.filter((t) => lower.includes(probes[t])));
+  if (nTerms <= 32 || probes.some((p) => p === '' || NOT_IN_TERMS.test(p))) return oneByOne;
+  const byProbe = new Map<string, number[]>();
+  probes.forEach((p, t) => { const list = byProbe.get(p); if (list) list.push(t); else byProbe.set(p, [t]); });
+  const lengths = [...new Set(probes.map((p) => p.length))].sort((x, y) => x - y);
+  const byPart = new Map<string, number[]>();
+  const inPart = (part: string): number[] => {
+    let hit = byPart.get(part);
+    if (hit) return hit;
+    hit = [];
+    for (const len of lengths) {
+      if (len > part.length) break;
+      for (let i = 0; i + len <= part.length; i++) {
+        const list = byProbe.get(part.slice(i, i + len));
+        if (list) hit.push(...list);
+      }
+    }
+    byPart.set(part, hit);
+    return hit;
+  };
+  return (lower, caseChanged) => {
+    if (caseChanged) return all;
+    const hit = new Set<number>();
+    for (const part of lower.split(NOT_IN_TERMS)) for (const t of inPart(part)) hit.add(t);
+    return [...hit].sort((x, y) => x - y);
+  };
 }
 
 /**

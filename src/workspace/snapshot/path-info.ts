@@ -85,7 +85,8 @@ export function pathTermCount(info: PathInfo, term: RankPlan['terms'][number]): 
   if (n === undefined) {
     let byRun = runCounts.get(key);
     if (!byRun) {
-      if (runCounts.size >= 256) runCounts.clear();
+      // Room for a pasted file's thousands of terms: a smaller cache was cleared for every path.
+      if (runCounts.size >= MAX_COUNTED_TERMS) runCounts.clear();
       runCounts.set(key, byRun = new Map());
     }
     n = 0;
@@ -113,6 +114,7 @@ const IDENTIFIER_RUNS = /[A-Za-z0-9_]+/g;
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Per term ("w:key" or "s:key"), its count in each identifier run of a path seen so far. */
+const MAX_COUNTED_TERMS = 16_384;
 const runCounts = new Map<string, Map<string, number>>();
 
 function termCount(text: string, term: RankPlan['terms'][number]): number {
