@@ -6,7 +6,7 @@ import type { SerializedError } from '../errors.js';
 import type { IndexProgress, IndexReport } from '../workspace/build/indexer.js';
 import type { SearchOptions, SearchResponse } from '../searcher.js';
 
-export const PROTOCOL = 1;
+export const PROTOCOL = 2;
 
 /** What must match for the server's answer to be the one this process would give. */
 export interface Identity {
@@ -26,14 +26,28 @@ export type Request =
   | { op: 'search'; identity: Identity; cwd: string; options: WireSearchOptions }
   | { op: 'index'; identity: Identity; cwd: string; paths: string[] }
   /** Stop serving (`simgrep workspace rm` asks before it removes the directory); answered once stopped. */
-  | { op: 'stop'; identity: Identity; cwd: string };
+  | { op: 'stop'; identity: Identity; cwd: string }
+  /** simgrep mcp's engine (src/mcp/engine.ts): run one MCP tool for a front whose root is `root`. */
+  | { op: 'tool'; identity: Identity; root: string; tool: string; args: Record<string, unknown> }
+  /** simgrep mcp's engine: a front holds this connection open while it lives (the engine counts them). */
+  | { op: 'attach'; identity: Identity; root: string; pid: number };
+
+/** An MCP tool's result as the engine sends it back: what the tool handler returns, as plain JSON. */
+export interface WireToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: true;
+  /** Who answered (the engine's pid), for the client's curiosity: not part of the answer. */
+  _meta?: Record<string, unknown>;
+}
 
 /** The counts `simgrep index` prints (an IndexReport without its snapshot patch). */
 export type WireIndexReport = Omit<IndexReport, 'patch'>;
 
 export type Reply =
   | { type: 'progress'; progress: IndexProgress }
-  | { type: 'done'; pid: number; workspace: string; search?: SearchResponse; index?: WireIndexReport }
+  | { type: 'done'; pid: number; workspace: string; search?: SearchResponse; index?: WireIndexReport; tool?: WireToolResult }
   | { type: 'error'; error: SerializedError }
   | { type: 'decline'; reason: string };
 

@@ -7,16 +7,15 @@
 // Answers are the workspace's own: the same code as `createWorkspace().search`. A server whose index
 // directory was removed or replaced (`simgrep workspace rm`, a rebuild elsewhere) declines and stops:
 // its loaded state no longer belongs to that directory.
-import { chmodSync, existsSync, lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { lstatSync, statSync, unlinkSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
 import { SimgrepError, serializeError } from '../errors.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from '../workspace/build/indexer.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { mismatch } from './identity.js';
 import { PROTOCOL, readLines, send, type Identity, type Request, type WireIndexReport } from './protocol.js';
-import { socketDir } from './socket-path.js';
-import { runtimeDirProblem } from './socket-trust.js';
+import { claimSocket, listenPrivately } from './listen.js';
 
 export interface ServeOptions {
   workspace: Workspace;
@@ -70,6 +69,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
       if (req.op === 'stop' && req.identity?.protocol === PROTOCOL) { say('asked to stop'); void stop(conn); return; }
       const why = req.identity ? mismatch(o.identity, req.identity) : 'the request names no simgrep version';
       if (why) { decline(conn, why); return; }
+      if (req.op !== 'search' && req.op !== 'index') { decline(conn, 'this is a workspace\'s server, not simgrep mcp\'s engine'); return; }
       // The client answers by itself from the last complete index (or scans what the run holds locked).
       if (req.op === 'search' && indexing > 0) { decline(conn, 'it is busy indexing'); return; }
       accept(conn, req);
@@ -86,7 +86,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   armIdle();
 
   /** Queues a request; it runs after the ones before it, in the client's directory. */
-  function accept(conn: Socket, req: Request): void {
+  function accept(conn: Socket, req: Extract<Request, { op: 'search' | 'index' }>): void {
     const abort = new AbortController();
     conn.on('close', () => abort.abort());
     accepted.add(abort);
@@ -192,44 +192,4 @@ function decline(conn: Socket, reason: string): void {
 function dirIdentity(dir: string): string {
   if (isRemoteUri(dir)) return 'remote';
   try { const st = statSync(dir); return `${st.dev}:${st.ino}`; } catch { return ''; }
-}
-
-/**
- * Makes the socket's name free for this server: the per-user directory exists and is this user's
- * alone; a socket left by a server that died is removed; a live server keeps it (an error).
- */
-async function claimSocket(socket: string): Promise<void> {
-  if (process.platform === 'win32') return; // a named pipe: nothing on disk to claim
-  const dir = socketDir();
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // lstat: a link planted in the directory's place is refused, not followed (the client checks the same).
-  const why = runtimeDirProblem(dir, lstatSync(dir));
-  if (why) throw new SimgrepError('SERVER_UNAVAILABLE', `cannot hold the server's socket: ${why}`);
-  if (!existsSync(socket)) return;
-  if (await answers(socket)) throw new SimgrepError('SERVER_UNAVAILABLE', `a simgrep server already serves this workspace (socket ${socket}); stop it first (its process, or kill the pid it printed)`);
-  unlinkSync(socket);
-}
-
-/**
- * Listens on `socket` created with mode 600 (umask 177 for the bind, which is synchronous), so there
- * is no moment when it is open to others; chmod after, where the umask cannot be set (a worker thread).
- */
-function listenPrivately(server: Server, socket: string, onListening: () => void): void {
-  if (process.platform === 'win32') { server.listen(socket, onListening); return; }
-  let old: number | null = null;
-  try { old = process.umask(0o177); } catch { /* worker threads cannot set it */ }
-  try {
-    server.listen(socket, onListening);
-  } finally {
-    if (old !== null) process.umask(old);
-  }
-  if (old === null) server.once('listening', () => chmodSync(socket, 0o600));
-}
-
-function answers(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = createConnection(socket);
-    c.once('connect', () => { c.destroy(); resolve(true); });
-    c.once('error', () => resolve(false));
-  });
 }

@@ -16,6 +16,7 @@ import { thousands } from '../thousands.js';
 const IDLE_SECONDS = 30 * 60;
 
 export async function runServeCommand(flags: ParsedFlags, paths: string[]): Promise<number> {
+  if (flags.mcp === true) return (await import('./mcp-engine-command.js')).runMcpEngineCommand(flags, paths);
   const target = namedTarget(flags) ?? (paths.length > 0 ? { name: defaultName(paths) } : null);
   if (!target) throw new SimgrepError('BAD_FLAG', 'simgrep serve needs the workspace to serve: PATHs (indexed first), -w NAME or --index-dir DIR');
   const idleSeconds = typeof flags['idle-timeout'] === 'number' ? flags['idle-timeout'] : IDLE_SECONDS;
