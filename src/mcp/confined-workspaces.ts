@@ -23,6 +23,8 @@ export interface ConfinedWorkspaces {
    * while this server builds it in the background (its tables then hold only part of the tree).
    */
   forStatus(dir: string): Promise<{ ws: Workspace; building: boolean } | null>;
+  /** Settles when no background build runs (a resident engine does not stop under one). */
+  settled(): Promise<void>;
 }
 
 export function createConfinedWorkspaces(engine: ActionEngine, root: Root): ConfinedWorkspaces {
@@ -72,6 +74,9 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
         return { ws: c, roots: rootsInside(roots, root.real) ? roots : [dir] };
       }
       return { ws: (await own(dir)).ws, roots: [dir] };
+    },
+    async settled() {
+      while (building.size > 0) await Promise.allSettled([...building.values()]);
     },
     async forStatus(dir) {
       const c = covering(dir);

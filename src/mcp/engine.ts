@@ -41,6 +41,8 @@ export async function serveEngine(o: EngineOptions): Promise<RunningEngine> {
   const fronts = new Set<Socket>();
   const running = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
+  /** Bumped at every arm(): a timer that fired for an older one does nothing. */
+  let generation = 0;
   let stopping: Promise<void> | null = null;
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => { resolveStopped = r; });
@@ -103,13 +105,22 @@ export async function serveEngine(o: EngineOptions): Promise<RunningEngine> {
 
   /** (Re)starts the clock that stops an engine nobody uses: idle since the last request, or orphaned. */
   function arm(): void {
+    generation++;
     if (timer) { clearTimeout(timer); timer = null; }
     if (stopping || running.size > 0) return;
     const orphaned = fronts.size === 0 && o.orphanMs > 0;
     const ms = orphaned && (o.idleMs <= 0 || o.orphanMs < o.idleMs) ? o.orphanMs : o.idleMs;
     if (ms <= 0) return;
     const why = ms === o.idleMs ? `no request for ${ms / 1000} s` : `no front attached for ${ms / 1000} s`;
-    timer = setTimeout(() => { say(`${why}; stopping`); void stop(); }, ms);
+    const armed = ++generation;
+    // A background build is work too: the engine stops once it is done, unless a request came meanwhile.
+    timer = setTimeout(() => {
+      void (o.runner.settled?.() ?? Promise.resolve()).then(() => {
+        if (armed !== generation || running.size > 0) return;
+        say(`${why}; stopping`);
+        void stop();
+      });
+    }, ms);
   }
 
   function stop(): Promise<void> {

@@ -18,6 +18,8 @@ export const TOOL_NAMES: readonly ToolName[] = ['search', 'find_related', 'index
 /** Runs one tool with arguments the MCP server has already checked against its input schema. */
 export interface ToolRunner {
   call(tool: ToolName, args: Record<string, unknown>, onProgress?: (p: IndexProgress) => void): Promise<WireToolResult>;
+  /** Settles when no index is being built in the background. */
+  settled?(): Promise<void>;
 }
 
 type SearchArgs = Narrowing & { query: string };
@@ -78,6 +80,7 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
   }
 
   return {
+    settled: () => workspaces.settled(),
     call: (tool, args, onProgress) => guard(() => {
       switch (tool) {
         case 'search': return search(args as SearchArgs);
