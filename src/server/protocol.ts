@@ -47,7 +47,8 @@ export type WireIndexReport = Omit<IndexReport, 'patch'>;
 
 export type Reply =
   | { type: 'progress'; progress: IndexProgress }
-  | { type: 'done'; pid: number; workspace: string; search?: SearchResponse; index?: WireIndexReport; tool?: WireToolResult }
+  /** `freshness` (a search): fresh (the index answered), building (the files were read while an index run went on), scanned (read directly). */
+  | { type: 'done'; pid: number; workspace: string; search?: SearchResponse; freshness?: 'fresh' | 'building' | 'scanned'; index?: WireIndexReport; tool?: WireToolResult }
   | { type: 'error'; error: SerializedError }
   | { type: 'decline'; reason: string };
 
