@@ -27,12 +27,13 @@ export type Request =
   | { op: 'index'; identity: Identity; cwd: string; paths: string[] }
   /** Stop serving (`simgrep workspace rm` asks before it removes the directory); answered once stopped. */
   | { op: 'stop'; identity: Identity; cwd: string }
-  /** simgrep mcp's engine (src/mcp/engine.ts): run one MCP tool for a front whose root is `root`. */
-  | { op: 'tool'; identity: Identity; root: string; tool: string; args: Record<string, unknown> }
-  /** simgrep mcp's engine: a front holds this connection open while it lives (the engine counts them). */
-  | { op: 'attach'; identity: Identity; root: string; pid: number };
+  /**
+   * simgrep mcp's engine (src/mcp/engine.ts): after this line and the engine's `ready`, the connection
+   * carries the MCP session of the front `pid` (JSON-RPC lines both ways) for a root of `root`.
+   */
+  | { op: 'mcp'; identity: Identity; root: string; pid: number };
 
-/** An MCP tool's result as the engine sends it back: what the tool handler returns, as plain JSON. */
+/** An MCP tool's result as a runner returns it: plain JSON. */
 export interface WireToolResult {
   [key: string]: unknown;
   content: { type: 'text'; text: string }[];
@@ -48,9 +49,11 @@ export type WireIndexReport = Omit<IndexReport, 'patch'>;
 export type Reply =
   | { type: 'progress'; progress: IndexProgress }
   /** `freshness` (a search): fresh (the index answered), building (the files were read while an index run went on), scanned (read directly). */
-  | { type: 'done'; pid: number; workspace: string; search?: SearchResponse; freshness?: 'fresh' | 'building' | 'scanned'; index?: WireIndexReport; tool?: WireToolResult }
+  | { type: 'done'; pid: number; workspace: string; search?: SearchResponse; freshness?: 'fresh' | 'building' | 'scanned'; index?: WireIndexReport }
   | { type: 'error'; error: SerializedError }
-  | { type: 'decline'; reason: string };
+  | { type: 'decline'; reason: string }
+  /** simgrep mcp's engine took the session: MCP lines follow. */
+  | { type: 'ready'; pid: number };
 
 /** Calls `onLine` with each complete line received on the socket. */
 export function readLines(socket: Socket, onLine: (line: string) => void): void {

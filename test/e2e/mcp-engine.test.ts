@@ -1,8 +1,9 @@
 // One resident engine for many agents (issue 30): two `simgrep mcp` processes over one root, driven by
 // the MCP SDK's own client, are answered by one engine (one pid, one socket), with the matches a
 // --no-server process finds itself; `status` says building while the first index builds (it said
-// indexed: true over a half-built index); the engine stops when idle and the next call starts another.
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+// indexed: true over a half-built index); the engine stops when idle and the next call starts another;
+// where no engine can be trusted the front answers itself, saying so once.
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -18,13 +19,14 @@ let runDir = '';
 const clients: Client[] = [];
 const TOPICS = ['upload', 'invoice', 'socket', 'parser', 'render', 'cache', 'token', 'queue'];
 
-async function connect(extra: string[], env: Record<string, string> = {}): Promise<Client> {
+async function connect(extra: string[], env: Record<string, string> = {}, onStderr?: (s: string) => void): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [cliPath, 'mcp', root, '-J', '0', ...extra],
     env: { ...process.env as Record<string, string>, ...home.env, SIMGREP_RUNTIME_DIR: runDir, HF_HUB_OFFLINE: '1', ...env },
-    stderr: 'ignore',
+    stderr: onStderr ? 'pipe' : 'ignore',
   });
+  transport.stderr?.on('data', (d) => onStderr?.(String(d)));
   const client = new Client({ name: 'simgrep-e2e-engine', version: '0.0.0' });
   await client.connect(transport);
   clients.push(client);
@@ -95,5 +97,17 @@ describe('simgrep mcp: one resident engine for many agents', () => {
     expect(enginePid(again)).not.toBe(pid);
     expect(again.structuredContent?.matches).toEqual(own.structuredContent?.matches);
     expect(sockets()).toHaveLength(1);
+
+    // A runtime directory others could write: no engine is trusted there; the front answers itself, saying so once.
+    const open = path.join(home.dir, 'open-run');
+    mkdirSync(path.join(open, `simgrep-${process.getuid!()}`), { recursive: true, mode: 0o777 });
+    chmodSync(path.join(open, `simgrep-${process.getuid!()}`), 0o777);
+    let err = '';
+    const alone = await connect([], { SIMGREP_RUNTIME_DIR: open }, (d) => { err += d; });
+    const mine = await call(alone, 'search', QUERY);
+    expect(mine._meta).toBeUndefined();
+    expect(mine.structuredContent?.matches).toEqual(own.structuredContent?.matches);
+    await call(alone, 'status', {});
+    expect(err.match(/the resident engine could not be reached \(.*open to other users/g)).toHaveLength(1);
   }, 60_000);
 });

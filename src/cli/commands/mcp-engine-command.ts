@@ -11,6 +11,7 @@ import { createToolRunner } from '../../mcp/tools.js';
 import { identityOf } from '../../server/identity.js';
 import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
+import { simgrepVersion } from '../../version.js';
 
 /** Default --idle-timeout of the engine: an agent's pauses while its user reads, not a whole day. */
 export const ENGINE_IDLE_SECONDS = 15 * 60;
@@ -36,6 +37,7 @@ export async function runMcpEngineCommand(flags: ParsedFlags, args: string[]): P
     root: root.real,
     identity,
     socket: engineSocketPath({ root: root.real, identity, concurrency: options.concurrency, offline: options.offline }),
+    version: simgrepVersion(),
     idleMs: idleSeconds * 1000,
     orphanMs: Math.min(ENGINE_ORPHAN_SECONDS, idleSeconds > 0 ? idleSeconds : Infinity) * 1000,
     onEvent: say,
