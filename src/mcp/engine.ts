@@ -51,11 +51,18 @@ export async function serveEngine(o: EngineOptions): Promise<RunningEngine> {
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => { resolveStopped = r; });
 
+  /** Searches of all fronts, one at a time (index runs queue for the workspace's lock themselves). */
+  let searches: Promise<unknown> = Promise.resolve();
   // Every session's tool calls: counted (an engine does not stop under one) and signed with this pid.
+  // Searches run one after another: a warm one takes milliseconds, and four agents' cold scans at once
+  // would hold four scans' buffers (the engine's peak memory) for no faster answers on shared cores.
   const runner: ToolRunner = {
     settled: o.runner.settled,
     call(tool, args, onProgress) {
-      const p = o.runner.call(tool, args, onProgress).then((r) => ({ ...r, _meta: { ...r._meta, 'simgrep/engine': { pid: process.pid } } }));
+      const run = () => o.runner.call(tool, args, onProgress);
+      const answer = tool === 'index' ? run() : searches.then(run);
+      if (tool !== 'index') searches = answer.catch(() => undefined);
+      const p = answer.then((r) => ({ ...r, _meta: { ...r._meta, 'simgrep/engine': { pid: process.pid } } }));
       running.add(p);
       arm();
       void p.finally(() => { running.delete(p); arm(); });
