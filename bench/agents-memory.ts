@@ -91,16 +91,17 @@ async function main(): Promise<void> {
   const [one, four, oneLocal, fourLocal] = [find(true, 1), find(true, 4), find(false, 1), find(false, 4)];
   const rssRatio = four.total.rssKb / one.total.rssKb;
   const pssRatio = four.total.pssKb / one.total.pssKb;
+  const anonRatio = four.total.anonKb / one.total.anonKb;
   const verdict = (x: number) => `${x.toFixed(2)}x (${x <= TARGET_RATIO ? 'met' : 'missed'})`;
   const lines = [
-    '| agents | how | each `simgrep mcp`: RSS (anonymous) MB | engine RSS (MB) | total RSS (MB) | RSS vs 1 agent | total PSS (MB) | PSS vs 1 agent |',
-    '|---|---|---|---|---|---|---|---|',
+    '| agents | how | each `simgrep mcp`: RSS (anonymous) MB | engine: RSS (anonymous) MB | total RSS (MB) | RSS vs 1 agent | total PSS (MB) | PSS vs 1 agent | total anonymous (MB) | anonymous vs 1 agent |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...[one, four, oneLocal, fourLocal].map((r) => {
       const base = r.server ? one : oneLocal;
-      return `| ${r.agents} | ${r.server ? 'shared engine (default)' : '--no-server'} | ${r.fronts.map((m) => `${mb(m.rssKb)} (${mb(m.anonKb)})`).join(', ')} | ${r.server ? mb(r.engine.rssKb) : '-'} | ${mb(r.total.rssKb)} | ${(r.total.rssKb / base.total.rssKb).toFixed(2)}x | ${mb(r.total.pssKb)} | ${(r.total.pssKb / base.total.pssKb).toFixed(2)}x |`;
+      return `| ${r.agents} | ${r.server ? 'shared engine (default)' : '--no-server'} | ${r.fronts.map((m) => `${mb(m.rssKb)} (${mb(m.anonKb)})`).join(', ')} | ${r.server ? `${mb(r.engine.rssKb)} (${mb(r.engine.anonKb)})` : '-'} | ${mb(r.total.rssKb)} | ${(r.total.rssKb / base.total.rssKb).toFixed(2)}x | ${mb(r.total.pssKb)} | ${(r.total.pssKb / base.total.pssKb).toFixed(2)}x | ${mb(r.total.anonKb)} | ${(r.total.anonKb / base.total.anonKb).toFixed(2)}x |`;
     }),
     '',
-    `4 agents with the shared engine against one (target <= ${TARGET_RATIO}x): summed RSS ${verdict(rssRatio)}, summed PSS ${verdict(pssRatio)}; with --no-server ${(fourLocal.total.rssKb / oneLocal.total.rssKb).toFixed(2)}x RSS. Tree: ${files} .ts files (a copy of src/), default model, load ${load} on ${os.cpus().length} cores, Node ${process.version}.`,
+    `4 agents with the shared engine against one (target <= ${TARGET_RATIO}x): summed anonymous (private) memory ${verdict(anonRatio)}, summed RSS ${verdict(rssRatio)}, summed PSS ${verdict(pssRatio)}; with --no-server ${(fourLocal.total.rssKb / oneLocal.total.rssKb).toFixed(2)}x RSS. Tree: ${files} .ts files (a copy of src/), default model, load ${load} on ${os.cpus().length} cores, Node ${process.version}.`,
   ];
   const md = [
     '<!-- mcp-agents-memory:begin (written by node dist/bench/agents-memory.js) -->',
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
     '',
     ...lines,
     '',
-    'Each `simgrep mcp` is a pipe to the engine and loads neither the MCP SDK nor the model: its anonymous memory is a few MB over a bare Node process, and most of its RSS is Node\'s own code, which every Node process maps from the same file (PSS counts it once across them; VmRSS once per process). Summed VmRSS therefore cannot reach 1.3x on a small tree: three more bare Node processes are ~120 MB beside an engine of ~250 MB; on a bigger tree the engine dominates and the ratio falls.',
+    'What an extra agent costs is its private memory: each `simgrep mcp` is a pipe to the engine and loads neither the MCP SDK nor the model, so its anonymous memory is a few MB (a bare Node process has ~7), and the engine grows little with more sessions (their searches run one at a time). Most of a front\'s RSS is Node\'s own code, mapped from the same file by every Node process: VmRSS counts it once per process, so summed VmRSS cannot reach 1.3x on a small tree (three more bare Node processes are ~120 MB beside an engine of ~250 MB; on a bigger tree the engine dominates and the ratio falls); PSS splits it among all the Node processes on the machine, so it moves with whatever else runs there.',
     '<!-- mcp-agents-memory:end -->',
     '',
   ].join('\n');
