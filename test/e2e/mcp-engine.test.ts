@@ -62,8 +62,8 @@ describe('simgrep mcp: one resident engine for many agents', () => {
     const local = await connect(['--no-server'], { SIMGREP_HOME: path.join(home.dir, 'home-local') });
     const own = await call(local, 'search', QUERY);
     expect(own._meta).toBeUndefined();
-    const a = await connect(['--idle-timeout', '2']);
-    const b = await connect(['--idle-timeout', '2']);
+    // Both handshakes at once: both fronts find no engine, and one engine is started.
+    const [a, b] = await Promise.all([connect(['--idle-timeout', '2']), connect(['--idle-timeout', '2'])]);
 
     const first = await call(a, 'search', QUERY);
     const pid = enginePid(first)!;
