@@ -42,7 +42,8 @@ export async function runMcpCommand(flags: ParsedFlags, args: string[]): Promise
     root: root.real,
     identity,
     socket: engineSocketPath({ root: root.real, identity, concurrency: options.concurrency, offline: options.offline }),
-    engineCommand: [process.execPath, ...process.execArgv, process.argv[1], 'serve', '--mcp', root.real, ...engineFlags(flags, identity.model)],
+    // Node's own flags carry over (memory limits, loaders), not a debugger's port the front holds.
+    engineCommand: [process.execPath, ...process.execArgv.filter((a) => !a.startsWith('--inspect')), process.argv[1], 'serve', '--mcp', root.real, ...engineFlags(flags, identity.model)],
     local,
     note,
   }, process.stdin, process.stdout);
