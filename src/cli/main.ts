@@ -111,7 +111,7 @@ async function main(argv: string[]): Promise<number> {
   // The workspace's resident server (simgrep serve) answers when one runs for it.
   if (target && flags.server !== false) {
     const answer = await askServer(socketPathFor(targetDir(target)), { op: 'search', identity: identityOf(engine), cwd: process.cwd(), options }, { onUntrusted: sayUntrusted });
-    if (answer?.search) return report(answer.search, flags, answer.pid);
+    if (answer?.search) return report(answer.search, flags, { pid: answer.pid, building: answer.freshness === 'building' });
   }
   // Loaded only for a search this process runs itself: a server's client never pays for them.
   const [{ createWorkspace, createSearcher }, { createStdinSource }] = await Promise.all([
@@ -139,7 +139,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** Prints warnings and results (before the worker pool is closed), and returns the exit code. */
-function report(response: SearchResponse, flags: ParsedFlags, serverPid?: number): number {
+function report(response: SearchResponse, flags: ParsedFlags, server?: ServedBy): number {
   for (const w of response.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
   const results = response.results;
   const maxTokens = flags['max-tokens'] as number | undefined;
@@ -156,7 +156,7 @@ function report(response: SearchResponse, flags: ParsedFlags, serverPid?: number
     const c = response.closestMiss;
     process.stderr.write(`simgrep: no line is closer than --max-distance ${flags['max-distance']}; the closest was ${c.filename}:${c.match_line + 1} (distance ${c.distance.toFixed(4)})\n`);
   }
-  if (flags.stats) process.stderr.write(statsLine(response.stats, serverPid));
+  if (flags.stats) process.stderr.write(statsLine(response.stats, server));
   if (response.stats.errors > 0) return 2;
   return results.length > 0 ? 0 : 1;
 }
@@ -175,9 +175,12 @@ function checkAnswerFlags(flags: ParsedFlags): void {
   if (flags['files-with-matches'] && (flags.json || flags.jsonl)) throw new SimgrepError('BAD_FLAG', 'choose one of -l/--files-with-matches and --json/--jsonl');
 }
 
-function statsLine(s: SearchResponse['stats'], serverPid?: number): string {
+/** Which server answered, and whether it read the files because its index was being built. */
+interface ServedBy { pid: number; building: boolean }
+
+function statsLine(s: SearchResponse['stats'], server?: ServedBy): string {
   const n = (x: number, unit: string) => `${thousands(x)} ${unit}${x === 1 ? '' : 's'}`;
-  const by = serverPid === undefined ? '' : `, answered by simgrep serve (pid ${serverPid})`;
+  const by = server === undefined ? '' : `${server.building ? ' (read directly: index building)' : ''}, answered by simgrep serve (pid ${server.pid})`;
   const pending = s.index?.pending ? `, for this search only: simgrep index saves ${s.index.pending === 1 ? 'it' : 'them'}` : '';
   const from = s.index ? ` from workspace ${s.index.workspace} (${n(s.index.refreshed, 'file')} re-indexed first${pending}${by})` : by;
   return `simgrep: searched ${n(s.files, 'file')}, ${n(s.lines, 'line')}, ${n(s.bytes, 'byte')}${from} in ${Math.round(s.ms)} ms; `

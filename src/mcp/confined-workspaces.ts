@@ -18,12 +18,19 @@ export interface ConfinedWorkspaces {
   forSearch(dir: string): Promise<Workspace | null>;
   /** The workspace an index run of `dir` updates, and the roots to index (all inside the root). */
   forIndex(dir: string): Promise<{ ws: Workspace; roots: string[] }>;
-  /** The workspace that answers for `dir` when one exists, else null (not indexed yet). */
-  forStatus(dir: string): Promise<Workspace | null>;
+  /**
+   * The workspace that answers for `dir` when one exists, else null (not indexed yet); `building`
+   * while this server builds it in the background (its tables then hold only part of the tree).
+   */
+  forStatus(dir: string): Promise<{ ws: Workspace; building: boolean } | null>;
+  /** Settles when no background build runs (a resident engine does not stop under one). */
+  settled(): Promise<void>;
 }
 
 export function createConfinedWorkspaces(engine: ActionEngine, root: Root): ConfinedWorkspaces {
   const building = new Map<string, Promise<Workspace>>();
+  /** The names of the workspaces being built in the background (a covering one may be among them). */
+  const buildingNames = new Set<string>();
   const covering = (dir: string) => engine.covering([dir], { rootsWithin: root.real });
 
   /** The directory's own workspace, and whether it has been built; refused when its roots reach out. */
@@ -41,7 +48,8 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
   return {
     async forSearch(dir) {
       const c = covering(dir);
-      if (c) return c;
+      // A workspace this server is still building holds part of the tree: the files are read instead.
+      if (c) return buildingNames.has(c.name) ? null : c;
       if (building.has(dir)) return null;
       // Checked before anything starts: a workspace whose roots reach out is refused, not rebuilt.
       const { ws, exists } = await own(dir);
@@ -50,7 +58,9 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
       // Never make the agent wait on a cold index: it builds in the background, searches scan meanwhile.
       const p = ws.index([dir]).then(() => ws);
       building.set(dir, p);
-      p.then(() => building.delete(dir), () => building.delete(dir));
+      buildingNames.add(ws.name);
+      const done = () => { building.delete(dir); buildingNames.delete(ws.name); };
+      p.then(done, done);
       return null;
     },
     async forIndex(dir) {
@@ -65,11 +75,15 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
       }
       return { ws: (await own(dir)).ws, roots: [dir] };
     },
+    async settled() {
+      while (building.size > 0) await Promise.allSettled([...building.values()]);
+    },
     async forStatus(dir) {
       const c = covering(dir);
-      if (c) return c;
+      if (c) return { ws: c, building: buildingNames.has(c.name) };
       const { ws, exists } = await own(dir);
-      return exists ? ws : null;
+      if (building.has(dir)) return { ws, building: true };
+      return exists ? { ws, building: false } : null;
     },
   };
 }

@@ -44,7 +44,7 @@ export const narrowingShape = {
   show_preview: z.boolean().optional().describe('false: locations and scores only, no code (default true)'),
 };
 
-type Narrowing = { [K in keyof typeof narrowingShape]?: z.infer<typeof narrowingShape[K]> };
+export type Narrowing = { [K in keyof typeof narrowingShape]?: z.infer<typeof narrowingShape[K]> };
 
 export interface SearchPlan {
   k: number;

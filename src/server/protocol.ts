@@ -6,7 +6,7 @@ import type { SerializedError } from '../errors.js';
 import type { IndexProgress, IndexReport } from '../workspace/build/indexer.js';
 import type { SearchOptions, SearchResponse } from '../searcher.js';
 
-export const PROTOCOL = 1;
+export const PROTOCOL = 2;
 
 /** What must match for the server's answer to be the one this process would give. */
 export interface Identity {
@@ -26,16 +26,34 @@ export type Request =
   | { op: 'search'; identity: Identity; cwd: string; options: WireSearchOptions }
   | { op: 'index'; identity: Identity; cwd: string; paths: string[] }
   /** Stop serving (`simgrep workspace rm` asks before it removes the directory); answered once stopped. */
-  | { op: 'stop'; identity: Identity; cwd: string };
+  | { op: 'stop'; identity: Identity; cwd: string }
+  /**
+   * simgrep mcp's engine (src/mcp/engine.ts): after this line and the engine's `ready`, the connection
+   * carries the MCP session of the front `pid` (JSON-RPC lines both ways) for a root of `root`.
+   */
+  | { op: 'mcp'; identity: Identity; root: string; pid: number };
+
+/** An MCP tool's result as a runner returns it: plain JSON. */
+export interface WireToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: true;
+  /** Who answered (the engine's pid), for the client's curiosity: not part of the answer. */
+  _meta?: Record<string, unknown>;
+}
 
 /** The counts `simgrep index` prints (an IndexReport without its snapshot patch). */
 export type WireIndexReport = Omit<IndexReport, 'patch'>;
 
 export type Reply =
   | { type: 'progress'; progress: IndexProgress }
-  | { type: 'done'; pid: number; workspace: string; search?: SearchResponse; index?: WireIndexReport }
+  /** `freshness` (a search): fresh (the index answered), building (the files were read while an index run went on), scanned (read directly). */
+  | { type: 'done'; pid: number; workspace: string; search?: SearchResponse; freshness?: 'fresh' | 'building' | 'scanned'; index?: WireIndexReport }
   | { type: 'error'; error: SerializedError }
-  | { type: 'decline'; reason: string };
+  | { type: 'decline'; reason: string }
+  /** simgrep mcp's engine took the session: MCP lines follow. */
+  | { type: 'ready'; pid: number };
 
 /** Calls `onLine` with each complete line received on the socket. */
 export function readLines(socket: Socket, onLine: (line: string) => void): void {

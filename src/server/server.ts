@@ -3,20 +3,22 @@
 // CLI's searches and index updates over a Unix socket, so a command pays for a process start and a
 // connection instead of loading everything again. Requests run one at a time, each in the client's
 // working directory (paths are shown as the client typed them); a client that goes away cancels its
-// request; a search that would wait behind an index run is declined (its client answers itself).
+// request; a search that would wait behind an index run is answered at once by reading the files
+// (`scan`; the answer says `building`), or declined (its client answers itself) where there is no scan.
 // Answers are the workspace's own: the same code as `createWorkspace().search`. A server whose index
 // directory was removed or replaced (`simgrep workspace rm`, a rebuild elsewhere) declines and stops:
 // its loaded state no longer belongs to that directory.
-import { chmodSync, existsSync, lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { lstatSync, statSync, unlinkSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
 import { SimgrepError, serializeError } from '../errors.js';
+import path from 'node:path';
+import type { SearchResponse } from '../searcher.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from '../workspace/build/indexer.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { mismatch } from './identity.js';
-import { PROTOCOL, readLines, send, type Identity, type Request, type WireIndexReport } from './protocol.js';
-import { socketDir } from './socket-path.js';
-import { runtimeDirProblem } from './socket-trust.js';
+import { PROTOCOL, readLines, send, type Identity, type Request, type WireIndexReport, type WireSearchOptions } from './protocol.js';
+import { claimSocket, listenPrivately } from './listen.js';
 
 export interface ServeOptions {
   workspace: Workspace;
@@ -27,6 +29,11 @@ export interface ServeOptions {
   idleMs: number;
   /** Said as the server works (the CLI prints it on stderr). */
   onEvent?: (message: string) => void;
+  /**
+   * Reads the files for a search that arrives while an index run is queued or running (the answer an
+   * index gives, without waiting for it). Without it such a search is declined (its client answers).
+   */
+  scan?: (options: WireSearchOptions & { signal: AbortSignal }) => Promise<SearchResponse>;
 }
 
 export interface RunningServer {
@@ -35,6 +42,8 @@ export interface RunningServer {
   stop(): Promise<void>;
   /** Settles when the server has stopped (idle, or stop()). */
   stopped: Promise<void>;
+  /** Queues an index run of absolute paths (searches meanwhile are scanned, with `scan`); its report. */
+  indexInBackground(paths: string[]): Promise<WireIndexReport>;
 }
 
 /** A progress line at most this often: a terminal cannot show more. */
@@ -54,6 +63,17 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   let stopping: Promise<void> | null = null;
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => { resolveStopped = r; });
+  /** Whatever depends on the working directory (a search shows paths as its client typed them) runs here, one at a time. */
+  let cwdChain: Promise<unknown> = Promise.resolve();
+  const scans = new Set<Promise<void>>();
+  function inCwd<T>(cwd: string, fn: () => Promise<T>): Promise<T> {
+    const run = cwdChain.then(async () => {
+      process.chdir(cwd);
+      try { return await fn(); } finally { try { process.chdir(home); } catch { /* gone */ } }
+    });
+    cwdChain = run.catch(() => undefined);
+    return run;
+  }
 
   const server: Server = createServer((conn) => {
     let taken = false;
@@ -70,8 +90,12 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
       if (req.op === 'stop' && req.identity?.protocol === PROTOCOL) { say('asked to stop'); void stop(conn); return; }
       const why = req.identity ? mismatch(o.identity, req.identity) : 'the request names no simgrep version';
       if (why) { decline(conn, why); return; }
-      // The client answers by itself from the last complete index (or scans what the run holds locked).
-      if (req.op === 'search' && indexing > 0) { decline(conn, 'it is busy indexing'); return; }
+      if (req.op !== 'search' && req.op !== 'index') { decline(conn, 'this is a workspace\'s server, not simgrep mcp\'s engine'); return; }
+      // Never wait on an index run: the files are read for this answer (or the client answers by itself).
+      if (req.op === 'search' && indexing > 0) {
+        if (o.scan) scanWhileIndexing(conn, req); else decline(conn, 'it is busy indexing');
+        return;
+      }
       accept(conn, req);
     });
     conn.on('error', () => {}); // a client that died: its request is aborted by 'close'
@@ -82,11 +106,11 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     listenPrivately(server, socket, () => { server.off('error', reject); resolve(); });
   });
   const ours = process.platform === 'win32' ? 0 : lstatSync(socket).ino;
-  const servedDir = dirIdentity(ws.dir);
+  let servedDir = dirIdentity(ws.dir);
   armIdle();
 
   /** Queues a request; it runs after the ones before it, in the client's directory. */
-  function accept(conn: Socket, req: Request): void {
+  function accept(conn: Socket, req: Extract<Request, { op: 'search' | 'index' }>): void {
     const abort = new AbortController();
     conn.on('close', () => abort.abort());
     accepted.add(abort);
@@ -100,6 +124,8 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
         return;
       }
       const started = performance.now();
+      // A workspace that did not exist yet (serve PATH builds it in the background) is this server's once made.
+      if (servedDir === '') servedDir = dirIdentity(ws.dir);
       if (dirIdentity(ws.dir) !== servedDir) {
         decline(conn, `workspace ${ws.name} (${ws.dir}) was removed or replaced since this server started`);
         finished();
@@ -108,12 +134,13 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
         return;
       }
       try {
-        process.chdir(req.cwd);
         if (req.op === 'search') {
-          const search = await ws.search({ ...req.options, signal: abort.signal });
-          send(conn, { type: 'done', pid: process.pid, workspace: ws.name, search });
+          const search = await inCwd(req.cwd, () => ws.search({ ...req.options, signal: abort.signal }));
+          send(conn, { type: 'done', pid: process.pid, workspace: ws.name, search, freshness: search.stats.index ? 'fresh' : 'scanned' });
         } else if (req.op === 'index') {
-          const index = await runIndex(conn, req.paths, abort.signal);
+          // Absolute paths: the run then owes nothing to the working directory, which a scan may change meanwhile.
+          const paths = req.paths.map((p) => (isRemoteUri(p) ? p : path.resolve(req.cwd, p)));
+          const index = await runIndex(conn, paths, abort.signal);
           send(conn, { type: 'done', pid: process.pid, workspace: ws.name, index });
         }
         say(`${req.op} answered in ${Math.round(performance.now() - started)} ms`);
@@ -124,7 +151,6 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
         else if (stopped) send(conn, { type: 'error', error: { code: 'ABORTED', message: `the server of workspace ${ws.name} stopped (simgrep workspace rm, Ctrl-C, or its index directory replaced) before this index run finished; what it committed is kept` } });
         else send(conn, { type: 'error', error: serializeError(e) });
       } finally {
-        try { process.chdir(home); } catch { /* gone: requests chdir first anyway */ }
         conn.end();
         finished();
       }
@@ -134,6 +160,38 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
       if (req.op === 'index') indexing--;
       armIdle();
     }
+  }
+
+  /** Answers a search from the files while an index run holds the queue; the answer says `building`. */
+  function scanWhileIndexing(conn: Socket, req: Extract<Request, { op: 'search' }>): void {
+    const abort = new AbortController();
+    conn.on('close', () => abort.abort());
+    accepted.add(abort);
+    if (idle) { clearTimeout(idle); idle = null; }
+    const started = performance.now();
+    const p = inCwd(req.cwd, () => o.scan!({ ...req.options, signal: abort.signal })).then((search) => {
+      send(conn, { type: 'done', pid: process.pid, workspace: ws.name, search, freshness: 'building' });
+      say(`search answered from the files in ${Math.round(performance.now() - started)} ms (the index is being built)`);
+    }, (e: unknown) => {
+      if (stopping !== null && abort.signal.aborted) decline(conn, 'it is stopping');
+      else send(conn, { type: 'error', error: serializeError(e) });
+    }).finally(() => {
+      conn.end();
+      accepted.delete(abort);
+      scans.delete(p);
+      armIdle();
+    });
+    scans.add(p);
+  }
+
+  function indexInBackground(paths: string[]): Promise<WireIndexReport> {
+    const abort = new AbortController();
+    accepted.add(abort);
+    indexing++;
+    if (idle) { clearTimeout(idle); idle = null; }
+    const run = queue.then(() => ws.index(paths, { signal: abort.signal })).then(({ patch: _patch, ...counts }) => counts);
+    queue = run.then(() => undefined, () => undefined).finally(() => { accepted.delete(abort); indexing--; armIdle(); });
+    return run;
   }
 
   async function runIndex(conn: Socket, paths: string[], signal: AbortSignal): Promise<WireIndexReport> {
@@ -170,6 +228,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
       server.close();
       for (const a of accepted) a.abort();
       await queue;
+      await Promise.allSettled([...scans]);
       // Another server may have taken the name since (after this one was declared dead): not ours to remove.
       try { if (process.platform !== 'win32' && lstatSync(socket).ino === ours) unlinkSync(socket); } catch { /* already gone */ }
       await ws.close();
@@ -179,7 +238,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     return stopping;
   }
 
-  return { socket, stop, stopped };
+  return { socket, stop, stopped, indexInBackground };
 }
 
 /** Says no to a request, whose client then answers by itself, and ends the connection. */
@@ -192,44 +251,4 @@ function decline(conn: Socket, reason: string): void {
 function dirIdentity(dir: string): string {
   if (isRemoteUri(dir)) return 'remote';
   try { const st = statSync(dir); return `${st.dev}:${st.ino}`; } catch { return ''; }
-}
-
-/**
- * Makes the socket's name free for this server: the per-user directory exists and is this user's
- * alone; a socket left by a server that died is removed; a live server keeps it (an error).
- */
-async function claimSocket(socket: string): Promise<void> {
-  if (process.platform === 'win32') return; // a named pipe: nothing on disk to claim
-  const dir = socketDir();
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // lstat: a link planted in the directory's place is refused, not followed (the client checks the same).
-  const why = runtimeDirProblem(dir, lstatSync(dir));
-  if (why) throw new SimgrepError('SERVER_UNAVAILABLE', `cannot hold the server's socket: ${why}`);
-  if (!existsSync(socket)) return;
-  if (await answers(socket)) throw new SimgrepError('SERVER_UNAVAILABLE', `a simgrep server already serves this workspace (socket ${socket}); stop it first (its process, or kill the pid it printed)`);
-  unlinkSync(socket);
-}
-
-/**
- * Listens on `socket` created with mode 600 (umask 177 for the bind, which is synchronous), so there
- * is no moment when it is open to others; chmod after, where the umask cannot be set (a worker thread).
- */
-function listenPrivately(server: Server, socket: string, onListening: () => void): void {
-  if (process.platform === 'win32') { server.listen(socket, onListening); return; }
-  let old: number | null = null;
-  try { old = process.umask(0o177); } catch { /* worker threads cannot set it */ }
-  try {
-    server.listen(socket, onListening);
-  } finally {
-    if (old !== null) process.umask(old);
-  }
-  if (old === null) server.once('listening', () => chmodSync(socket, 0o600));
-}
-
-function answers(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = createConnection(socket);
-    c.once('connect', () => { c.destroy(); resolve(true); });
-    c.once('error', () => resolve(false));
-  });
 }

@@ -72,7 +72,8 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe('simgrep serve', () => {
   it('answers searches and index runs of its workspace exactly as the process itself would', async () => {
     const { child, stderr } = await startServer([tree, '-w', 'served', '-J', '1']);
-    expect(stderr()).toMatch(/workspace served: 120 files indexed/);
+    // It listens at once and indexes in the background (searches meanwhile: the next test).
+    await expect.poll(stderr, { timeout: 30_000 }).toMatch(/workspace served: 120 files indexed/);
     const queries = ['invoice parser cache', 'retry the upload with backoff', 'socket token queue'];
     for (const mode of ['hybrid', 'semantic', 'lexical', 'line']) {
       for (const q of queries) {
@@ -163,12 +164,23 @@ describe('simgrep serve', () => {
     expect(after.stdout).toBe((await runCli(['upload retry', tree, '--no-index'], { env })).stdout);
   });
 
-  it('while it indexes, searches are declined and answered by the client itself', async () => {
+  it('while it indexes, searches are answered at once from the files, saying so (they were declined)', async () => {
     const { own } = await pausedIndexRun('busy');
     const search = await runCli(['upload retry', own, '-w', 'busy', '--stats'], { env });
     expect(search.code).toBe(0);
-    expect(search.stderr).not.toMatch(/answered by simgrep serve/);
+    expect(search.stderr).toMatch(/\(read directly: index building\), answered by simgrep serve \(pid \d+\)/);
     expect(search.stdout).toBe((await runCli(['upload retry', own, '--no-index'], { env })).stdout);
+  });
+
+  it('simgrep serve PATH listens before its index is built: the first search answers from the files', async () => {
+    const fresh = path.join(tmp, 'cold-tree');
+    mkdirSync(fresh);
+    for (let f = 0; f < 40; f++) writeFileSync(path.join(fresh, `f${f}.ts`), file(f + 500, 80));
+    const server = await startServer([fresh, '-w', 'cold', '-J', '0'], { SIMGREP_FAILPOINT: 'pause-after-commit:1' });
+    await expect.poll(server.stderr, { timeout: 30_000 }).toMatch(/failpoint: paused after commit 1/);
+    const search = await runCli(['upload retry', fresh, '-w', 'cold', '--stats'], { env });
+    expect(search.stderr).toMatch(/\(read directly: index building\), answered by simgrep serve/);
+    expect(search.stdout).toBe((await runCli(['upload retry', fresh, '--no-index'], { env })).stdout);
   });
 
   it('simgrep workspace rm during a served index run stops it at once: the run says why, the workspace is gone', async () => {

@@ -1,27 +1,65 @@
 // simgrep mcp [ROOT]: an MCP server on stdio (stdout carries only the protocol; notes go to stderr).
-// Searches are confined to ROOT (default: the working directory). A message over the transport's
-// 10 MiB cap is answered with an error and noted on stderr; the server keeps serving.
-import { createActionEngine } from '../../actions/engine.js';
+// Searches are confined to ROOT (default: the working directory). By default this process is a thin
+// front (src/mcp/front.ts) piping the session to the resident engine for ROOT (`simgrep serve --mcp
+// ROOT`, started on demand and shared by every front of the same root), and answers in process only
+// when the engine cannot be reached; with --no-server it is the whole server, as before. A message
+// over the 10 MiB cap is answered with an error and noted on stderr; the server keeps serving.
 import { SimgrepError } from '../../errors.js';
-import { createMcpServer } from '../../mcp/server.js';
-import { StdioTransport } from '../../mcp/stdio-transport.js';
+import { engineSocketPath } from '../../mcp/engine-key.js';
+import { runFront, type Upstream } from '../../mcp/front.js';
+import { realRoot, type Root } from '../../mcp/scope.js';
+import type { ToolRunner } from '../../mcp/tools.js';
+import { identityOf } from '../../server/identity.js';
 import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
 import { simgrepVersion } from '../../version.js';
+
+interface EngineOptions { model?: string; concurrency?: number; embedder?: EmbedderKind; offline?: true }
 
 export async function runMcpCommand(flags: ParsedFlags, args: string[]): Promise<number> {
   if (flags['print-config'] === true) return (await import('./mcp-print-config.js')).runPrintConfig(flags, args);
   if (args.length > 1) throw new SimgrepError('BAD_FLAG', 'usage: simgrep mcp [ROOT] (one root directory at most)');
   const version = simgrepVersion();
-  const engine = createActionEngine({
+  const root = realRoot(args[0] ?? process.cwd());
+  const options: EngineOptions = {
     model: flags.model as string | undefined,
     concurrency: flags.concurrency as number | undefined,
     embedder: flags.embedder as EmbedderKind | undefined,
     offline: flags.offline === true || undefined,
-    resident: true,
-  });
-  const server = createMcpServer({ engine, root: args[0], version });
+  };
   const note = (m: string) => { process.stderr.write(`simgrep: mcp: ${m}\n`); };
+  const ready = () => process.stderr.write(`simgrep: MCP server ready on stdio (root ${args[0] ?? process.cwd()})\n`);
+  if (flags.server === false) return runInProcess(options, root, version, note, ready);
+
+  const identity = identityOf(options);
+  let closeLocal = async () => {};
+  // Loaded only when no engine answers: a front never loads the SDK, zod, the model or an index.
+  const local = async (): Promise<Upstream> => {
+    const [{ runner, close }, { createLocalUpstream }] = await Promise.all([localRunner(options, root), import('../../mcp/local-upstream.js')]);
+    closeLocal = close;
+    return createLocalUpstream({ tools: runner, version, note });
+  };
+  const front = runFront({
+    root: root.real,
+    identity,
+    socket: engineSocketPath({ root: root.real, identity, concurrency: options.concurrency, offline: options.offline }),
+    // Node's own flags carry over (memory limits, loaders), not a debugger's port the front holds.
+    engineCommand: [process.execPath, ...process.execArgv.filter((a) => !a.startsWith('--inspect')), process.argv[1], 'serve', '--mcp', root.real, ...engineFlags(flags, identity.model)],
+    local,
+    note,
+  }, process.stdin, process.stdout);
+  ready();
+  await front;
+  await closeLocal();
+  return 0;
+}
+
+/** The whole server in this process (--no-server): the SDK's stdio session over a local runner. */
+async function runInProcess(options: EngineOptions, root: Root, version: string, note: (m: string) => void, ready: () => void): Promise<number> {
+  const [{ runner, close }, { createMcpServer }, { StdioTransport }] = await Promise.all([
+    localRunner(options, root), import('../../mcp/server.js'), import('../../mcp/stdio-transport.js'),
+  ]);
+  const server = createMcpServer({ tools: runner, version });
   const transport = new StdioTransport(process.stdin, process.stdout, { warn: note });
   // Protocol-level trouble (a line that is not JSON-RPC, ...) is the operator's to see, not silence.
   server.server.onerror = (e) => note(e.message);
@@ -30,9 +68,27 @@ export async function runMcpCommand(flags: ParsedFlags, args: string[]): Promise
     process.stdin.once('end', () => resolve());
   });
   await server.connect(transport);
-  process.stderr.write(`simgrep: MCP server ready on stdio (root ${args[0] ?? process.cwd()})\n`);
+  ready();
   await closed;
   await server.close().catch(() => {});
-  await engine.close();
+  await close();
   return 0;
+}
+
+async function localRunner(options: EngineOptions, root: Root): Promise<{ runner: ToolRunner; close: () => Promise<void> }> {
+  const [{ createActionEngine }, { createToolRunner }] = await Promise.all([import('../../actions/engine.js'), import('../../mcp/tools.js')]);
+  const engine = createActionEngine({ ...options, resident: true });
+  return { runner: createToolRunner(engine, root), close: () => engine.close() };
+}
+
+/** The flags the engine must share with its fronts (they are part of its socket's name too). */
+function engineFlags(flags: ParsedFlags, model: string): string[] {
+  const out: string[] = [];
+  // The spec as resolved here (a local directory by its real path): the engine runs in the root.
+  if (typeof flags.model === 'string') out.push('--model', model);
+  if (typeof flags.embedder === 'string') out.push('--embedder', flags.embedder);
+  if (typeof flags.concurrency === 'number') out.push('-J', String(flags.concurrency));
+  if (flags.offline === true) out.push('--offline');
+  if (typeof flags['idle-timeout'] === 'number') out.push('--idle-timeout', String(flags['idle-timeout']));
+  return out;
 }

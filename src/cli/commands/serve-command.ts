@@ -1,9 +1,12 @@
 // simgrep serve [-w NAME | --index-dir DIR | PATH...]: keeps a workspace loaded in this process and
 // answers the CLI's searches and `simgrep index` runs of it over a Unix socket (see src/server/).
-// With PATHs it first indexes them, as `simgrep index PATH...` does. Stops when idle, or on Ctrl-C.
+// With PATHs it indexes them, as `simgrep index PATH...` does, in the background: it listens at once and
+// answers searches meanwhile by reading the files. Stops when idle, or on Ctrl-C.
 import { SimgrepError } from '../../errors.js';
 import { defaultName } from '../../workspace/registry.js';
-import { createWorkspace } from '../../library.js';
+import path from 'node:path';
+import { createSearcher, createWorkspace } from '../../library.js';
+import { isRemoteUri } from '../../sources/uri.js';
 import { identityOf } from '../../server/identity.js';
 import { serve } from '../../server/server.js';
 import { socketPathFor } from '../../server/socket-path.js';
@@ -16,39 +19,47 @@ import { thousands } from '../thousands.js';
 const IDLE_SECONDS = 30 * 60;
 
 export async function runServeCommand(flags: ParsedFlags, paths: string[]): Promise<number> {
+  if (flags.mcp === true) return (await import('./mcp-engine-command.js')).runMcpEngineCommand(flags, paths);
   const target = namedTarget(flags) ?? (paths.length > 0 ? { name: defaultName(paths) } : null);
   if (!target) throw new SimgrepError('BAD_FLAG', 'simgrep serve needs the workspace to serve: PATHs (indexed first), -w NAME or --index-dir DIR');
   const idleSeconds = typeof flags['idle-timeout'] === 'number' ? flags['idle-timeout'] : IDLE_SECONDS;
   if (idleSeconds < 0) throw new SimgrepError('BAD_FLAG', '--idle-timeout needs 0 (never) or a number of seconds');
   const engine = { model: flags.model as string | undefined, embedder: flags.embedder as EmbedderKind | undefined };
-  const ws = createWorkspace({
-    ...target,
-    ...engine,
-    resident: true,
-    concurrency: flags.concurrency as number | undefined,
-    offline: flags.offline === true || undefined,
-    remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined, gcsEndpoint: flags['gcs-endpoint'] as string | undefined },
-  });
+  // One searcher for the workspace and for the scans that answer while an index run goes on.
+  const searcher = createSearcher({ ...engine, concurrency: flags.concurrency as number | undefined, offline: flags.offline === true || undefined });
+  const remote = { s3Endpoint: flags['s3-endpoint'] as string | undefined, gcsEndpoint: flags['gcs-endpoint'] as string | undefined };
+  const ws = createWorkspace({ ...target, ...engine, searcher, resident: true, concurrency: flags.concurrency as number | undefined, remote });
   const say = (m: string) => process.stderr.write(`simgrep serve: ${m}\n`);
+  const close = async () => { await ws.close(); await searcher.close(); };
   try {
-    if (paths.length > 0) {
-      const r = await ws.index(paths);
-      for (const w of r.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
-      say(`workspace ${ws.name}: ${thousands(r.indexed)} files indexed, ${thousands(r.unchanged)} unchanged, ${thousands(r.deleted)} removed`);
+    // Loads the model, the snapshot and the code paths of a search before the first client comes. With
+    // PATHs the index is built after the server listens: searches meanwhile read the files.
+    if (paths.length === 0) {
+      const { roots } = await ws.status();
+      if (roots.length > 0) await ws.search({ query: 'warm up', paths: roots });
     }
-    // Loads the model, the snapshot and the code paths of a search before the first client comes.
-    const { roots } = await ws.status();
-    if (roots.length > 0) await ws.search({ query: 'warm up', paths: roots });
   } catch (e) {
-    await ws.close();
+    await close();
     throw e;
   }
-  const server = await serve({ workspace: ws, identity: identityOf(engine), socket: socketPathFor(ws.dir), idleMs: idleSeconds * 1000, onEvent: say }).catch(async (e: unknown) => { await ws.close(); throw e; });
+  const server = await serve({
+    workspace: ws, identity: identityOf(engine), socket: socketPathFor(ws.dir), idleMs: idleSeconds * 1000, onEvent: say,
+    scan: (options) => searcher.search(options),
+  }).catch(async (e: unknown) => { await close(); throw e; });
   say(`workspace ${ws.name} (${ws.dir}) served by pid ${process.pid} on ${server.socket}`);
   say(`searches and simgrep index runs of it now go through this process; it stops after ${idleSeconds > 0 ? `${idleSeconds} s without a request` : 'Ctrl-C only'} (--idle-timeout), or on Ctrl-C`);
+  if (paths.length > 0) {
+    say(`indexing ${paths.join(' ')} in the background; searches read the files until it is done`);
+    const absolute = paths.map((p) => (isRemoteUri(p) ? p : path.resolve(p)));
+    server.indexInBackground(absolute).then((r) => {
+      for (const w of r.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
+      say(`workspace ${ws.name}: ${thousands(r.indexed)} files indexed, ${thousands(r.unchanged)} unchanged, ${thousands(r.deleted)} removed`);
+    }, (e: unknown) => { say(`the index run failed: ${(e as Error)?.message ?? String(e)}; searches keep reading the files`); });
+  }
   const stop = () => { void server.stop(); };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   await server.stopped;
+  await searcher.close();
   return 0;
 }

@@ -1,0 +1,161 @@
+// The `simgrep mcp` front: a pipe between the agent's stdio and the resident engine of its root
+// (engine.ts), which runs the MCP server itself. The front parses only enough JSON-RPC to keep the
+// session whole: it remembers the client's `initialize` and its requests still unanswered, so when the
+// engine goes away (idle, killed) the next message starts or finds another engine, replays the
+// handshake (its answer dropped) and re-sends what was unanswered. Where no engine can be reached it
+// answers in this process instead (`local`), said once on stderr. It loads no MCP SDK, zod or model:
+// its memory stays near a bare Node process.
+import { createConnection, type Socket } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Identity, Reply } from '../server/protocol.js';
+import { socketTrust } from '../server/socket-trust.js';
+import { startEngine } from './engine-start.js';
+import { LineTransport } from './line-transport.js';
+
+/** Where the front's messages go: the engine's socket, or the in-process server. */
+export interface Upstream {
+  send(message: JSONRPCMessage): void;
+  /** Set by the front: each message the server sends. */
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** Set by the front: the upstream is gone (an engine that stopped or died). */
+  onclose?: () => void;
+  close(): void;
+}
+
+export interface FrontOptions {
+  root: string;
+  identity: Identity;
+  socket: string;
+  /** [executable, ...args] that starts the engine. */
+  engineCommand: string[];
+  /** The in-process server, made on first need (it loads the SDK and, on the first search, the model). */
+  local: () => Promise<Upstream>;
+  note: (message: string) => void;
+  startMs?: number;
+}
+
+type Id = string | number;
+type Msg = JSONRPCMessage & { id?: Id; method?: string };
+
+/** Pipes `input` to the engine and its answers to `output` until `input` ends. */
+export async function runFront(o: FrontOptions, input: Readable, output: Writable): Promise<void> {
+  let upstream: Upstream | null = null;
+  let connecting: Promise<void> | null = null;
+  let local = false;
+  let init: Msg | null = null;
+  let initialized: Msg | null = null;
+  /** The client's requests not answered yet, in the order sent. */
+  const pending = new Map<Id, Msg>();
+  /** Messages not yet sent to the current upstream. */
+  let queue: Msg[] = [];
+  /** The id of a replayed `initialize`, whose answer the client must not see twice. */
+  let swallow: Id | null = null;
+
+  const stdio = new LineTransport(input, output, { parse: (line) => JSON.parse(line) as JSONRPCMessage, warn: o.note });
+  stdio.onerror = (e) => o.note(e.message);
+
+  const toClient = (m: JSONRPCMessage) => {
+    const msg = m as Msg;
+    if (msg.id !== undefined && msg.method === undefined) {
+      if (swallow !== null && msg.id === swallow) { swallow = null; return; }
+      pending.delete(msg.id);
+    }
+    void stdio.send(m);
+  };
+
+  /** A new upstream: the handshake again (when it happened before), then what was left unanswered. */
+  function adopt(up: Upstream): void {
+    upstream = up;
+    up.onmessage = toClient;
+    up.onclose = () => {
+      if (upstream !== up) return;
+      upstream = null;
+      if (pending.size > 0) pump();
+    };
+    const unsent = new Set(queue);
+    const replay: Msg[] = [];
+    if (init && !pending.has(init.id!)) { replay.push(init); swallow = init.id!; if (initialized) replay.push(initialized); }
+    for (const m of pending.values()) if (!unsent.has(m)) replay.push(m);
+    queue = [...replay, ...queue];
+  }
+
+  function pump(): void {
+    if (upstream) {
+      const up = upstream;
+      for (const m of queue.splice(0)) up.send(m);
+      return;
+    }
+    connecting ??= (async () => {
+      const why = local ? null : await connectEngine().then((up) => { adopt(up); return null; }, (e: Error) => e.message);
+      if (why !== null || local) {
+        if (!local) o.note(`the resident engine could not be reached (${why}); answering in this process (--no-server does so from the start)`);
+        local = true;
+        adopt(await o.local());
+      }
+    })().finally(() => { connecting = null; pump(); });
+  }
+
+  async function connectEngine(): Promise<Upstream> {
+    const trust = socketTrust(o.socket);
+    if (trust.kind === 'untrusted') throw new Error(trust.why);
+    let up = trust.kind === 'trusted' ? await openSession(o) : null;
+    if (!up) {
+      const why = await startEngine({ socket: o.socket, command: o.engineCommand, cwd: o.root, waitMs: o.startMs ?? 20_000 });
+      if (why) throw new Error(why);
+      up = await openSession(o);
+      if (!up) throw new Error('it refused the session');
+    }
+    return up;
+  }
+
+  stdio.onmessage = (m) => {
+    const msg = m as Msg;
+    if (msg.method === 'initialize' && msg.id !== undefined) init = msg;
+    else if (msg.method === 'notifications/initialized') initialized = msg;
+    if (msg.id !== undefined && msg.method !== undefined) pending.set(msg.id, msg);
+    queue.push(msg);
+    pump();
+  };
+  const ended = new Promise<void>((resolve) => { input.once('end', resolve); input.once('close', resolve); });
+  await stdio.start();
+  await ended;
+  (upstream as Upstream | null)?.close();
+}
+
+/** A session with the engine on its socket, once it says ready; null when it refused or declined. */
+function openSession(o: FrontOptions): Promise<Upstream | null> {
+  return new Promise((resolve) => {
+    const conn: Socket = createConnection(o.socket);
+    let ready = false;
+    let up: Upstream | null = null;
+    conn.on('error', () => {});
+    conn.once('connect', () => conn.write(`${JSON.stringify({ op: 'mcp', identity: o.identity, root: o.root, pid: process.pid })}\n`));
+    conn.once('close', () => { if (!ready) resolve(null); else up?.onclose?.(); });
+    let buf = '';
+    conn.setEncoding('utf8');
+    conn.on('data', (chunk: string) => {
+      buf += chunk;
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        if (line.length === 0) continue;
+        let msg: unknown;
+        try { msg = JSON.parse(line); } catch { continue; }
+        if (!ready) {
+          const reply = msg as Reply;
+          if (reply.type !== 'ready') { conn.destroy(); resolve(null); return; }
+          ready = true;
+          up = {
+            send: (m) => { conn.write(`${JSON.stringify(m)}\n`); },
+            close: () => conn.destroy(),
+          };
+          resolve(up);
+          continue;
+        }
+        up!.onmessage?.(msg as JSONRPCMessage);
+      }
+    });
+  });
+}

@@ -1,0 +1,110 @@
+// What the MCP tools do, apart from how they are reached: one runner per root, over an action engine
+// (the model, the workspaces). `simgrep mcp` calls it in its own process with --no-server or when no
+// engine can be reached; the resident engine (engine.ts) calls the very same code for every front, so
+// an answer is the same whichever process gives it. Every failure is a tool error (isError), never a throw.
+import type { ActionEngine } from '../actions/engine.js';
+import { isSimgrepError } from '../errors.js';
+import type { WireToolResult } from '../server/protocol.js';
+import type { IndexProgress } from '../workspace/build/indexer.js';
+import { buildAnswer } from './answer.js';
+import { createConfinedWorkspaces } from './confined-workspaces.js';
+import { resolveFileInside, resolveInside, type Root } from './scope.js';
+import { boundQuery, filtersOf, planOf, type Narrowing } from './search-args.js';
+
+export type ToolName = 'search' | 'find_related' | 'index' | 'status';
+export const TOOL_NAMES: readonly ToolName[] = ['search', 'find_related', 'index', 'status'];
+
+/** Runs one tool with arguments the MCP server has already checked against its input schema. */
+export interface ToolRunner {
+  call(tool: ToolName, args: Record<string, unknown>, onProgress?: (p: IndexProgress) => void): Promise<WireToolResult>;
+  /** Settles when no index is being built in the background. */
+  settled?(): Promise<void>;
+}
+
+type SearchArgs = Narrowing & { query: string };
+type RelatedArgs = Narrowing & { file_path: string; line: number };
+
+export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
+  const workspaces = createConfinedWorkspaces(engine, root);
+
+  async function search(a: SearchArgs): Promise<WireToolResult> {
+    const dir = resolveInside(root, a.directory);
+    const plan = planOf(a);
+    const { query, notes } = boundQuery(a.query);
+    const ws = await workspaces.forSearch(dir);
+    if (!ws) notes.push(BUILDING_NOTE);
+    const r = await (ws ?? engine.searcher).search({ query, paths: [dir], topK: plan.fetchK, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines });
+    const results = r.results;
+    return buildAnswer({
+      results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
+      filesSearched: r.stats.files, more: results.length > plan.k, index: freshness(ws, r), notes,
+    });
+  }
+
+  async function findRelated(a: RelatedArgs): Promise<WireToolResult> {
+    const file = resolveFileInside(root, a.file_path);
+    const dir = resolveInside(root, a.directory);
+    const plan = planOf(a);
+    const ws = await workspaces.forSearch(dir);
+    const r = await (ws ?? engine.searcher).search({ query: '', like: { path: file, line: a.line }, paths: [dir], topK: plan.fetchK, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines });
+    const results = r.results;
+    return buildAnswer({
+      results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
+      filesSearched: r.stats.files, more: results.length > plan.k, index: freshness(ws, r), notes: ws ? [] : [BUILDING_NOTE],
+    });
+  }
+
+  async function index(a: { directory?: string }, onProgress?: (p: IndexProgress) => void): Promise<WireToolResult> {
+    const dir = resolveInside(root, a.directory);
+    const { ws, roots } = await workspaces.forIndex(dir);
+    const r = await ws.index(roots, { onProgress });
+    const out = { workspace: ws.name, files: r.files, indexed: r.indexed, unchanged: r.unchanged, deleted: r.deleted, chunks: r.chunks, errors: r.errors };
+    return { content: [{ type: 'text', text: `workspace ${ws.name}: ${r.files} files checked, ${r.indexed} indexed, ${r.unchanged} unchanged, ${r.deleted} removed, ${r.errors} errors` }], structuredContent: out };
+  }
+
+  async function status(a: { directory?: string }): Promise<WireToolResult> {
+    const dir = resolveInside(root, a.directory);
+    const found = await workspaces.forStatus(dir);
+    const out: Record<string, unknown> = { directory: dir, indexed: false, workspace: null, files: 0, chunks: 0, lines: 0, model: null, updated: null };
+    if (found) {
+      const s = await found.ws.status();
+      // Tables being built hold part of the tree: not "indexed" until the build is done.
+      Object.assign(out, { indexed: !found.building && s.files > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model || null, updated: s.updated });
+      if (found.building) out.building = true;
+    }
+    const text = out.building
+      ? `${dir}: the index of workspace ${String(out.workspace)} is being built in the background (${String(out.files)} files so far); searches read the files meanwhile`
+      : out.indexed ? `${dir}: indexed in workspace ${String(out.workspace)} (${String(out.files)} files, ${String(out.chunks)} chunks)` : `${dir}: not indexed yet (the first search builds the index)`;
+    return { content: [{ type: 'text', text }], structuredContent: out };
+  }
+
+  return {
+    settled: () => workspaces.settled(),
+    call: (tool, args, onProgress) => guard(() => {
+      switch (tool) {
+        case 'search': return search(args as SearchArgs);
+        case 'find_related': return findRelated(args as RelatedArgs);
+        case 'index': return index(args as { directory?: string }, onProgress);
+        case 'status': return status(args as { directory?: string });
+        default: throw new Error(`unknown tool ${String(tool)}`);
+      }
+    }),
+  };
+}
+
+const BUILDING_NOTE = 'the index of this directory is being built in the background; this answer comes from reading the files (the same matches, found more slowly)';
+
+/** Where an answer came from: the index, a scan while the index builds, or a scan (the index could not answer). */
+function freshness(ws: unknown, r: { stats: { index?: unknown } }): 'fresh' | 'building' | 'scanned' {
+  return !ws ? 'building' : r.stats.index ? 'fresh' : 'scanned';
+}
+
+/** A failure is a tool error the client can read (isError), never a crash or a line on stdout. */
+async function guard(fn: () => Promise<WireToolResult>): Promise<WireToolResult> {
+  try {
+    return await fn();
+  } catch (e) {
+    const message = isSimgrepError(e) ? `${e.code}: ${e.message}` : (e as Error)?.message ?? String(e);
+    return { isError: true, content: [{ type: 'text', text: message }] };
+  }
+}
