@@ -5,6 +5,7 @@ import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { isProsePath, proseBm25, ProseCounter, PROSE_DF_LINES } from '../../../src/rank/prose.js';
 import { countTerms } from '../../../src/rank/chunk-scorer.js';
+import { knownShareOf } from '../../../src/rank/query-mode.js';
 
 const lexicon = parseLexicon('#docs\t1000\ncastle\t10\n');
 
@@ -68,5 +69,14 @@ describe('the prose weight of the embedding', () => {
     expect(buildRankPlan('castle king', 'hybrid', lexicon).prose).toEqual({ semantic: 0.2 });
     expect(buildRankPlan('castle king', 'lexical', lexicon).prose).toEqual({ semantic: 0 });
     expect(buildRankPlan('castle king', 'semantic', lexicon).prose).toBeNull();
+  });
+});
+
+describe('knownShareOf', () => {
+  it('is the share of distinct words whose vector is not all zeros (a word the model has no token for)', async () => {
+    const known = new Set(['castle', 'king']);
+    const embed = async (texts: string[]) => Float32Array.from(texts.flatMap((t) => (known.has(t) ? [1, 0] : [0, 0])));
+    expect(await knownShareOf('castle king 城堡 castle', embed)).toBe(2 / 3);
+    expect(await knownShareOf('?!', embed)).toBe(0);
   });
 });
