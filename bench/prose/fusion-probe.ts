@@ -128,10 +128,12 @@ async function main() {
         const r = ranked.findIndex((i) => q.labels.includes(i));
         const icuCell = ((results['icu-baseline'] ??= {})[split] ??= {});
         icuCell[set.lang] = (icuCell[set.lang] ?? 0) + (r < 0 ? 0 : 1 / (r + 1)) / ids.length;
-        for (const idfMode of ['lexicon', 'missing', 'file']) {
-          const { bm, idfSum } = bm25(p, idfMode, 1.2, 0.75);
+        for (const idfMode of ['lexicon', 'missing', 'file', ...(process.env.PROBE_PARAMS ? ['file:k0.9', 'file:k1.5', 'file:b0.5', 'file:b0.9', 'file:k2.0b0.9'] : [])]) {
+          const k1 = idfMode.includes(':k') ? Number(/k([\d.]+)/.exec(idfMode.split(':')[1])![1]) : 1.2;
+          const b = idfMode.includes('b') && idfMode.includes(':') ? Number(/b([\d.]+)/.exec(idfMode.split(':')[1])![1]) : 0.75;
+          const { bm, idfSum } = bm25(p, idfMode.split(':')[0], k1, b);
           for (const [name, f] of Object.entries(fusions)) {
-            if (idfMode !== 'file' || !(name.startsWith('nb') || name === 'bm25' || name === 'shlin0.2')) continue;
+            if (!idfMode.startsWith('file') || !(name === 'bm25' || name === 'shlin0.2' || (idfMode === 'file' && name.startsWith('nb')))) continue;
             const key = `${idfMode}:${name}`;
             const cell = ((results[key] ??= {})[split] ??= {});
             cell[set.lang] = (cell[set.lang] ?? 0) + mrr(f(p.cos, bm, idfSum), q.labels) / ids.length;
