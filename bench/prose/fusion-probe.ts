@@ -60,6 +60,12 @@ for (const w of [0.1, 0.2, 0.3, 0.4]) {
   fusions[`shmax${w}`] = (c, bm) => { const m = Math.max(...bm); const ws = w * share; return bm.map((b, i) => ws * Math.max(0, c[i]) + (1 - ws) * (m > 0 ? b / m : 0)); };
   fusions[`shlin${w}`] = (c, bm, s) => { const ws = w * share; return bm.map((b, i) => ws * Math.max(0, c[i]) + (1 - ws) * (s > 0 ? b / (b + s) : 0)); };
 }
+let fileN = 1;
+for (const w of [0.1, 0.15, 0.2, 0.3]) {
+  // Normalised by the idf a term would have in no line of the file: comparable across files.
+  fusions[`shlinN${w}`] = (c, bm) => { const ws = w * share; const s = nTerms * Math.log(1 + (fileN + 0.5) / 0.5); return bm.map((b, i) => ws * Math.max(0, c[i]) + (1 - ws) * (s > 0 ? b / (b + s) : 0)); };
+}
+let nTerms = 0;
 const nb = (x: Float64Array, a: number) => x.map((v, i) => v + a * ((x[i - 1] ?? 0) + (x[i + 1] ?? 0)) / 2);
 for (const a of [0.1, 0.2, 0.4]) {
   fusions[`nb${a}`] = (c, bm) => nb(bm, a).map((b) => (b > 0 ? b : -Infinity));
@@ -122,6 +128,8 @@ async function main() {
         const q = set.questions.get(id)!;
         const p = await prepare(set, vecs, dim, q.text);
         share = await knownShare(q.text);
+        fileN = set.lines.length;
+        nTerms = p.terms.length;
         const shCell = ((results['share'] ??= {})[split] ??= {});
         shCell[set.lang] = (shCell[set.lang] ?? 0) + share / ids.length;
         const ranked = icu(q.text, 10);
@@ -133,7 +141,7 @@ async function main() {
           const b = idfMode.includes('b') && idfMode.includes(':') ? Number(/b([\d.]+)/.exec(idfMode.split(':')[1])![1]) : 0.75;
           const { bm, idfSum } = bm25(p, idfMode.split(':')[0], k1, b);
           for (const [name, f] of Object.entries(fusions)) {
-            if (!idfMode.startsWith('file') || !(name === 'bm25' || name === 'shlin0.2' || (idfMode === 'file' && name.startsWith('nb')))) continue;
+            if (idfMode !== 'file' || !(name === 'bm25' || name === 'shlin0.2' || name.startsWith('shlinN'))) continue;
             const key = `${idfMode}:${name}`;
             const cell = ((results[key] ??= {})[split] ??= {});
             cell[set.lang] = (cell[set.lang] ?? 0) + mrr(f(p.cos, bm, idfSum), q.labels) / ids.length;

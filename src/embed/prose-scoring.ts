@@ -60,7 +60,7 @@ export async function scoreProseRanges(
 /** The cosine distance a line must beat for its relevance to beat `pruneAbove` (2: cannot prune). */
 function budget(pruneAbove: number, k: ProseLine, w: number, pathWeight: number): number {
   if (!(pruneAbove > 0) || !Number.isFinite(pruneAbove) || !(k.path.prior > 0)) return 2;
-  const lexical = k.stats.idfSum > 0 ? k.bm25 / (k.bm25 + k.stats.idfSum) : 0;
+  const lexical = k.stats.norm > 0 ? k.bm25 / (k.bm25 + k.stats.norm) : 0;
   const rest = (1 - w) * lexical + pathWeight * k.path.pathMatch;
   const cos = (toRelevance(pruneAbove) / k.path.prior - rest) / w;
   return Math.min(2, 1 - cos);

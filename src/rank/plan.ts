@@ -66,9 +66,9 @@ export const RANK_DEFAULTS = {
   /**
    * Weight of a prose line's cosine beside its BM25, times the share of the query's words the model
    * knows (so a query in a script the model lacks ranks by its words). Chosen on the first 40 question
-   * ids of the prose dev set, checked on the next 40 (bench/prose, docs/models.md).
+   * ids of the prose dev set, checked on the next 40 (bench/prose/fusion-probe.ts, docs/models.md).
    */
-  proseSemantic: 0.2,
+  proseSemantic: 0.15,
 };
 
 /** A query that is one identifier: namespaced (a.b, A::B), _private, or with an upper-case letter or underscore. */

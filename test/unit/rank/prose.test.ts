@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
-import { isProsePath, proseBm25, ProseCounter, PROSE_DF_LINES } from '../../../src/rank/prose.js';
+import { isProsePath, proseBm25, ProseCounter, PROSE_DF_CHARS, PROSE_DF_LINES } from '../../../src/rank/prose.js';
 import { countTerms } from '../../../src/rank/chunk-scorer.js';
 import { knownShareOf } from '../../../src/rank/query-mode.js';
 
@@ -31,7 +31,8 @@ describe('ProseCounter', () => {
     // Three documents (the blank line is none): castle in 2, king in 1; not the lexicon's counts.
     expect(plan.terms.map((t) => t.key)).toEqual(['castl', 'king']);
     expect(s.idf).toEqual([idf(3, 2), idf(3, 1)]);
-    expect(s.idfSum).toBe(s.idf[0] + s.idf[1]);
+    // BM25 is mapped against the idf of terms found in one line only (here: ln 8), one scale for every file.
+    expect(s.norm).toBe(2 * Math.log(1 + 3.5 / 0.5));
     expect(s.avgChars).toBe(('The castle of the castle king.'.length + 'A castle.'.length + 'Nothing here.'.length) / 3);
   });
 
@@ -43,6 +44,15 @@ describe('ProseCounter', () => {
     c.add(['castle', 'castle', 'castle']);
     expect(c.full).toBe(true);
     expect(c.stats().idf[0]).toBe(Math.log(1 + (PROSE_DF_LINES - 1 + 0.5) / 1.5));
+  });
+
+  it(`stops at ${PROSE_DF_CHARS} characters too, so few wide lines are not all held back`, () => {
+    const plan = buildRankPlan('castle', 'hybrid', lexicon);
+    const c = new ProseCounter(plan);
+    const wide = `castle ${'x'.repeat(16 << 10)}`;
+    c.add(Array.from({ length: 6000 }, () => wide));
+    expect(c.full).toBe(true);
+    expect(c.lines).toBe(Math.ceil(PROSE_DF_CHARS / wide.length));
   });
 
   it('a line that holds more of the rarer terms scores more, and a longer line with the same terms less', () => {
@@ -65,8 +75,8 @@ describe('ProseCounter', () => {
 
 describe('the prose weight of the embedding', () => {
   it('scales with the share of the query the model knows; lexical and semantic plans give it none or no prose ranking', () => {
-    expect(buildRankPlan('castle king', 'hybrid', lexicon, 0.5).prose).toEqual({ semantic: 0.1 });
-    expect(buildRankPlan('castle king', 'hybrid', lexicon).prose).toEqual({ semantic: 0.2 });
+    expect(buildRankPlan('castle king', 'hybrid', lexicon, 0.5).prose).toEqual({ semantic: 0.075 });
+    expect(buildRankPlan('castle king', 'hybrid', lexicon).prose).toEqual({ semantic: 0.15 });
     expect(buildRankPlan('castle king', 'lexical', lexicon).prose).toEqual({ semantic: 0 });
     expect(buildRankPlan('castle king', 'semantic', lexicon).prose).toBeNull();
   });
