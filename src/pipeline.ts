@@ -12,6 +12,9 @@ import { capBytes, openText } from './text/text-stream.js';
 import type { RankPlan } from './rank/plan.js';
 import { CANDIDATES_PER_RESULT, spreadAcrossFiles } from './rank/diversify.js';
 import type { ChunkRequest } from './embed/requests.js';
+import { isProsePath, type ProseStats } from './rank/prose.js';
+import { ProseFile } from './rank/prose-file.js';
+import type { Piece } from './text/line-splitter.js';
 
 export interface SearchStats {
   files: number;
@@ -77,6 +80,8 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   const stats: SearchStats = { files: 0, lines: 0, bytes: 0, skipped: 0, binary: 0, errors: 0, ms: 0 };
   const warnings: SourceWarning[] = [];
   const paths: string[] = [];
+  /** Prose files' statistics by file index, once counted (their pieces are scored line by line). */
+  const proseStats = new Map<number, ProseStats>();
   const topk = new TopK<Hit>(candidateLimit(o.topK, o.rank));
   let closest: Hit | null = null;
   let fatal: unknown = null;
@@ -159,11 +164,15 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     inflight.add(p);
   };
 
-  const chunkRequest = (plan: RankPlan, batch: Batch): ChunkRequest => ({
-    plan,
-    rangeFirstLines: Uint32Array.from(batch.segments, (seg) => seg.firstLine + (seg.scoreFrom - seg.from)),
-    rangePaths: batch.segments.map((seg) => paths[seg.fileIndex]),
-  });
+  const chunkRequest = (plan: RankPlan, batch: Batch): ChunkRequest => {
+    const prose = batch.segments.map((seg) => proseStats.get(seg.fileIndex) ?? null);
+    return {
+      plan,
+      rangeFirstLines: Uint32Array.from(batch.segments, (seg) => seg.firstLine + (seg.scoreFrom - seg.from)),
+      rangePaths: batch.segments.map((seg) => paths[seg.fileIndex]),
+      ...(prose.some((p) => p !== null) && { rangeProse: prose }),
+    };
+  };
 
   const reportProgress = () => {
     if (!o.onProgress) return;
@@ -202,6 +211,12 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
         });
       }
       const text = await openText(raw);
+      // A prose file's pieces wait until its document frequencies are counted (rank/prose-file.ts).
+      const prose = o.rank?.prose && isProsePath(entry.path) ? new ProseFile(o.rank) : null;
+      const offer = async (pieces: Piece[]) => {
+        if (prose?.stats && !proseStats.has(fileIndex)) proseStats.set(fileIndex, prose.stats);
+        for (const piece of pieces) await submit(packer.add(piece, fileIndex));
+      };
       if (text.kind === 'binary') {
         stats.binary++;
         stats.skipped++;
@@ -213,11 +228,12 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
         for await (const chunk of text.chunks) {
           checkAbort();
           stats.bytes += chunk.length;
-          for (const piece of splitter.push(chunk)) await submit(packer.add(piece, fileIndex));
+          for (const piece of splitter.push(chunk)) await offer(prose ? prose.push(piece) : [piece]);
           reportProgress();
         }
       }
-      for (const piece of splitter.end()) await submit(packer.add(piece, fileIndex));
+      for (const piece of splitter.end()) await offer(prose ? prose.push(piece) : [piece]);
+      if (prose) await offer(prose.end());
       stats.files++;
       stats.lines += splitter.linesSeen;
     } catch (e) {

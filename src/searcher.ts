@@ -13,7 +13,7 @@ import type { Executor } from './pool.js';
 import { SEARCH_MODES, type SearchMode } from './types.js';
 import { bundledLexicon } from './rank/lexical/lexicon.js';
 import { searchLike, type LikeTarget } from './rank/related.js';
-import { queryMode } from './rank/query-mode.js';
+import { knownShareOf, queryMode } from './rank/query-mode.js';
 import { mergeHits, resultsPerHit, hitToResult, type SearchResult } from './rank/windows.js';
 import { createContentSource } from './sources/content.js';
 import type { RemoteOptions } from './sources/remote/options.js';
@@ -182,7 +182,9 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     const inProcess = await local();
     const query = await inProcess.embedTexts([queryText]);
     // A query the model cannot embed is searched by its words (with a warning), not refused.
-    const { mode, rank, warning } = queryMode(o.query, o.mode ?? 'hybrid', normalizeInPlace(query), bundledLexicon());
+    const asked = o.mode ?? 'hybrid';
+    const share = asked === 'hybrid' ? await knownShareOf(queryText, (t) => inProcess.embedTexts(t)) : 1;
+    const { mode, rank, warning } = queryMode(o.query, asked, normalizeInPlace(query), bundledLexicon(), share);
     const executor = pooled ? await pooled : inProcess;
     const maxDistance = o.maxDistance;
     const topK = o.topK ?? (maxDistance !== undefined ? Infinity : 3);

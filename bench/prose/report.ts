@@ -1,7 +1,7 @@
 // The prose benchmark's markdown: one table per direction (monolingual, English to each language),
 // a row per language and the mean, MRR@10 / R@1 / R@10 per method.
 export interface Cell { n: number; mrr: number; r1: number; r10: number; refused: number }
-export interface ProseRun { cells: Record<string, Cell>; questions: number; lines: Record<string, number>; modes: string[] }
+export interface ProseRun { cells: Record<string, Cell>; questions: number; offset?: number; lines: Record<string, number>; modes: string[] }
 export interface ReportInfo { command: string; build: string; wallSeconds: number; pin: string; licence: string; machine: string }
 
 const f3 = (x: number) => x.toFixed(3);
@@ -38,7 +38,7 @@ export function proseReport(run: ProseRun, info: ReportInfo): string {
     `- Command: \`${info.command}\` (after \`npm run build\`; needs \`fetch github:google-research-datasets/lareqa\` in ../.mirror or $SIMGREP_GIT_MIRRORS)`,
     `- Build: ${info.build}; wall time ${info.wallSeconds.toFixed(0)} s; ${info.machine}`,
     `- Data: XQuAD-R from google-research-datasets/lareqa @ ${info.pin}, licence ${info.licence}. Only ar, de, en, es, hi and zh are read; el, ru, th, tr and vi are held out. A dev set for measurement only: nothing is trained or tuned on it.`,
-    `- Per language: all its sentences in one file, one per line (\`bench/.tmp/prose/xquad-r-<lang>.txt\`); ${run.questions} questions (the same question ids in every language, a seeded sample); the label is the line of the sentence holding the answer (or an identical line).`,
+    `- Per language: all its sentences in one file, one per line (\`bench/.tmp/prose/xquad-r-<lang>.txt\`); ${run.questions} questions (the same question ids in every language, a seeded sample${run.offset ? `, from its position ${run.offset}: the ids the weights were not chosen on` : ': the ids the prose weights were chosen on; `--offset 40` checks them on the next 40'}); the label is the line of the sentence holding the answer (or an identical line).`,
     '- simgrep through the library: `createSearcher().search({ query, paths: [file], mode, topK: 10, merge: false, nLines: 0 })` (the CLI\'s `--top-k 10 --no-merge -n 0`); a refused query (BAD_QUERY) counts as a miss and is counted.',
     '- Baseline: BM25 over `Intl.Segmenter` words, NFKC + lower-case folding, k1 = 1.2, b = 0.75, df over the file\'s lines (`bench/prose/bm25-icu.ts`).',
     '',

@@ -8,6 +8,7 @@ import type { TokenizedBatch } from '../types.js';
 import { chunkBounds, chunkStats, lexicalScore, pathSignals, relevance, semanticBudget, toDistance, type ChunkStats, type PathSignals } from '../rank/chunk-scorer.js';
 import type { PoolingKernel } from './embedder.js';
 import type { ChunkRequest, ScoreRequest } from './requests.js';
+import { scoreProseRanges } from './prose-scoring.js';
 
 /** The closest-line pass first skips lines below this share of the chunk's cosine (0: no skipping). */
 const LINE_FLOOR_SHARE = 0.8;
@@ -33,6 +34,7 @@ export async function scoreChunks(
   const chunks: BatchChunk[] = [];
   const texts: string[] = [];
   for (let r = 0; r < req.scoreRanges.length; r += 2) {
+    if (c.rangeProse?.[r >> 1]) continue; // ranked line by line below
     const from = req.scoreRanges[r];
     const lines = decodeLines(req.bytes, req.offsets, from, req.scoreRanges[r + 1]);
     const tokenBase = texts.length;
@@ -45,6 +47,7 @@ export async function scoreChunks(
     }
     if (embeds) for (const line of lines) texts.push(req.ignoreCase ? line.toLowerCase() : line);
   }
+  if (c.rangeProse) await scoreProseRanges(req, c, tokenize, kernel, out);
   if (!embeds) {
     // A chunk whose only match is its file's path shows its first line.
     for (const k of chunks) {
@@ -54,6 +57,7 @@ export async function scoreChunks(
     return out;
   }
 
+  if (chunks.length === 0) return out;
   // Lines were tokenized in batch order; a chunk's text is the concatenation of its lines' tokens.
   const lineTokens = tokenize(texts);
   const chunkBatch = concatChunks(lineTokens, chunks);

@@ -1,6 +1,7 @@
 // What the scheduler asks of a scorer, in-process or on a worker: lines to score against a query
 // (optionally as chunks, for the hybrid ranking), or chunks of lines to embed for the index.
 import type { RankPlan } from '../rank/plan.js';
+import type { ProseStats } from '../rank/prose.js';
 
 export interface ScoreRequest {
   bytes: Uint8Array;
@@ -25,6 +26,8 @@ export interface ChunkRequest {
   /** File line number of each score range's first line. */
   rangeFirstLines: Uint32Array;
   rangePaths: string[];
+  /** Per score range: its prose file's statistics (ranked line by line: rank/prose.ts), or null (chunks). */
+  rangeProse?: (ProseStats | null)[];
 }
 
 /** Lines of a batch and the chunks they form: chunk j is lines [chunkStarts[j], chunkStarts[j + 1]). */

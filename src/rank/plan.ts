@@ -35,6 +35,11 @@ export interface RankPlan {
   /** relevance = semantic * w.semantic + lexical * (1 - w.semantic) + boosts; distance = 1 / (1 + relevance). */
   weights: { semantic: number; symbol: number; path: number };
   bm25: { k1: number; b: number; avgdl: number; tokensPerChar: number };
+  /**
+   * Prose files (rank/prose.ts) are ranked line by line, BM25 with the file's own document frequencies
+   * fused with the line's cosine at this weight; null: they rank as chunks, like code (semantic mode).
+   */
+  prose: { semantic: number } | null;
   /** Each further result from one file keeps this share of its relevance (diversity across files). */
   fileDecay: number;
   /** A file's best chunk gains this share of the best relevance, by the file's summed candidate relevance. */
@@ -58,6 +63,12 @@ export const RANK_DEFAULTS = {
   definitionBoost: 0.15,
   /** Share of the best relevance added to a file's best chunk, by the file's summed candidate relevance (semble's value). */
   fileCoherence: 0.2,
+  /**
+   * Weight of a prose line's cosine beside its BM25, times the share of the query's words the model
+   * knows (so a query in a script the model lacks ranks by its words). Chosen on the first 40 question
+   * ids of the prose dev set, checked on the next 40 (bench/prose/fusion-probe.ts, docs/models.md).
+   */
+  proseSemantic: 0.15,
 };
 
 /** A query that is one identifier: namespaced (a.b, A::B), _private, or with an upper-case letter or underscore. */
@@ -83,7 +94,8 @@ export function namesIdentifier(query: string): boolean {
   return SYMBOL_QUERY.test(trimmed) || HAS_EMBEDDED_SYMBOL.test(trimmed) || EMBEDDED_SNAKE.test(trimmed);
 }
 
-export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon): RankPlan {
+/** `knownShare`: the share (0..1) of the query's words the model has a token for (searcher.ts). */
+export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon, knownShare = 1): RankPlan {
   if (mode === 'semantic') return semanticPlan();
   // Each distinct identifier once (a pasted file repeats most), in order of first sight: the terms
   // come out in the same order as from every occurrence.
@@ -132,6 +144,7 @@ export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon):
       ...RANK_DEFAULTS.weights,
     },
     bm25: { ...RANK_DEFAULTS.bm25 },
+    prose: { semantic: mode === 'lexical' ? 0 : RANK_DEFAULTS.proseSemantic * Math.min(1, Math.max(0, knownShare)) },
     fileDecay: RANK_DEFAULTS.fileDecay,
     fileCoherence: RANK_DEFAULTS.fileCoherence,
   };
@@ -151,6 +164,7 @@ function semanticPlan(): RankPlan {
     dataPrior: false,
     weights: { semantic: 1, symbol: 0, path: 0 },
     bm25: { ...RANK_DEFAULTS.bm25 },
+    prose: null,
     fileDecay: RANK_DEFAULTS.fileDecay,
     fileCoherence: RANK_DEFAULTS.fileCoherence,
   };

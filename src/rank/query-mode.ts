@@ -5,6 +5,7 @@ import { SimgrepError } from '../errors.js';
 import type { SearchMode } from '../types.js';
 import type { Lexicon } from './lexical/lexicon.js';
 import { buildRankPlan, type RankPlan } from './plan.js';
+import { textWords } from './lexical/words.js';
 
 export interface QueryMode {
   mode: SearchMode;
@@ -14,10 +15,13 @@ export interface QueryMode {
   warning?: { path: string; code: string; message: string };
 }
 
-/** `known`: whether the model gave the query a vector (it knows one of its tokens). */
-export function queryMode(query: string, asked: SearchMode, known: boolean, lexicon: Lexicon): QueryMode {
+/**
+ * `known`: whether the model gave the query a vector (it knows one of its tokens); `knownShare`: the
+ * share of the query's words it has a token for (the weight of a prose line's cosine scales with it).
+ */
+export function queryMode(query: string, asked: SearchMode, known: boolean, lexicon: Lexicon, knownShare = 1): QueryMode {
   const mode: SearchMode = known ? asked : 'lexical';
-  const rank = mode === 'line' ? undefined : buildRankPlan(query, mode, lexicon);
+  const rank = mode === 'line' ? undefined : buildRankPlan(query, mode, lexicon, knownShare);
   if (rank && mode === 'lexical' && rank.terms.length === 0) {
     throw new SimgrepError('BAD_QUERY', asked === 'lexical' || known
       ? `the query "${query}" has no word to look for; use identifiers or words, or --mode semantic`
@@ -28,4 +32,20 @@ export function queryMode(query: string, asked: SearchMode, known: boolean, lexi
     mode, rank,
     warning: { path: '', code: 'QUERY_WORDS_ONLY', message: `the model knows no token of the query "${query}": it was searched by its words alone (as --mode lexical)` },
   };
+}
+
+/**
+ * The share of a query's distinct words (any script) the model has at least one token for: a word
+ * whose vector is all zeros is unknown to it. Only a hybrid search asks (a few words, one batch).
+ */
+export async function knownShareOf(query: string, embed: (texts: string[]) => Promise<Float32Array>): Promise<number> {
+  const words = [...new Set(textWords(query))];
+  if (words.length === 0) return 0;
+  const v = await embed(words);
+  const dim = v.length / words.length;
+  let known = 0;
+  for (let i = 0; i < words.length; i++) {
+    for (let d = i * dim; d < (i + 1) * dim; d++) if (v[d] !== 0) { known++; break; }
+  }
+  return known / words.length;
 }

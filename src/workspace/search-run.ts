@@ -22,6 +22,7 @@ import { createCandidateSource } from './search/candidate-source.js';
 import { selectCandidates } from './search/candidates.js';
 import { coverage } from './search/coverage.js';
 import { filterWalk } from './search/walk-filter.js';
+import { splitProse } from './search/prose-source.js';
 import { DamagedFileError } from './snapshot/section-file.js';
 import { isDamage } from './store/damage.js';
 import { patchSnapshot } from './snapshot/snapshot.js';
@@ -134,10 +135,12 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   const topK = so.topK ?? (so.maxDistance !== undefined ? Infinity : 3);
   const heapSize = Number.isFinite(topK) ? topK * CANDIDATES_PER_RESULT + 10 : Infinity;
   mark('stale check');
-  const candidates = selectCandidates(snap, { plan, query, display, infos, heapSize, maxDistance: so.maxDistance });
+  // Prose files rank line by line with their own document frequencies: they are scanned, not picked.
+  const split = plan.prose ? splitProse(snap, display, ws.reader) : { display, prose: null };
+  const candidates = selectCandidates(snap, { plan, query, display: split.display, infos, heapSize, maxDistance: so.maxDistance });
   mark(`candidates (${candidates.length})`);
-  const source = createCandidateSource({ snapshot: snap, candidates, display, chunkLines: ws.chunkLines, reader: ws.reader });
-  const r = await ws.searcher.search({ ...so, paths: [], sources: [source] });
+  const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader });
+  const r = await ws.searcher.search({ ...so, paths: [], sources: split.prose ? [source, split.prose] : [source] });
   mark('rescore');
   const warnings = [...notSaved, ...walkWarnings, ...refreshWarnings, ...namedBinary, ...r.warnings];
   const tooLarge = walkWarnings.filter((w) => w.code === 'TOO_LARGE').length;

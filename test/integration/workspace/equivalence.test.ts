@@ -13,7 +13,7 @@ const QUERIES = [
   'where do we retry failed uploads', 'parse the tokenizer configuration', 'SimgrepError', 'createFsSource',
   'how are chunks scored against the query', 'bounded top-k heap', 'credentials from the environment',
   'ignore rules for gitignore files', 'the the of and', 'chunkStats', 'download the model from the hub',
-  'how scoreChunks picks a chunk_line to show',
+  'how scoreChunks picks a chunk_line to show', 'which mode should I use to search a document',
   // A pasted file (issue 30): past 24 terms lines are counted by identifiers, in the scan and the index alike.
   readFileSync(path.join(repo, 'src', 'rank', 'topk.ts'), 'utf8'),
 ];
@@ -36,6 +36,9 @@ beforeAll(async () => {
   // Data files (tables, a lockfile), which the hybrid and lexical modes give a prior.
   for (const table of ['github-repos.tsv', 'corpus-sources.tsv']) cpSync(path.join(repo, 'fixtures', 'train-model', table), path.join(tree, 'data', table));
   cpSync(path.join(repo, 'package-lock.json'), path.join(tree, 'package-lock.json'));
+  // Prose (rank/prose.ts): ranked line by line with the file's own document frequencies, which the
+  // index serves by scanning the prose files.
+  for (const doc of ['models.md', 'cli.md']) cpSync(path.join(repo, 'docs', doc), path.join(tree, 'docs', doc));
   ws = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 1 });
   await ws.index([tree]);
   fromFile = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 0 });

@@ -1,0 +1,67 @@
+// Prose ranges of a batch (rank/prose.ts): each non-blank line gets one fused distance from its own
+// BM25 (the file's document frequencies) and its own cosine to the query, weighted by plan.prose.
+// Lines that provably cannot beat `pruneAbove` are skipped by the kernel's exact bound.
+import { decodeLines } from '../text/decode.js';
+import type { TokenizedBatch } from '../types.js';
+import { countTerms, pathSignals, toDistance, toRelevance, type PathSignals } from '../rank/chunk-scorer.js';
+import { proseBm25, proseRelevance, type ProseStats } from '../rank/prose.js';
+import type { PoolingKernel } from './embedder.js';
+import type { ChunkRequest, ScoreRequest } from './requests.js';
+
+interface ProseLine { at: number; bm25: number; stats: ProseStats; path: PathSignals }
+
+/** Writes the distance of each prose line of the batch into `out` (other lines are left as they are). */
+export async function scoreProseRanges(
+  req: ScoreRequest, c: ChunkRequest, tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel, out: Float32Array,
+): Promise<void> {
+  const { plan } = c;
+  const w = plan.prose?.semantic ?? 0;
+  const tf = new Float64Array(plan.terms.length);
+  const touched: number[] = [];
+  const items: ProseLine[] = [];
+  const texts: string[] = [];
+  for (let r = 0; r < req.scoreRanges.length; r += 2) {
+    const stats = c.rangeProse?.[r >> 1];
+    if (!stats) continue;
+    const from = req.scoreRanges[r];
+    const lines = decodeLines(req.bytes, req.offsets, from, req.scoreRanges[r + 1]);
+    const path = pathSignals(c.rangePaths[r >> 1], plan);
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      if (line.trim() === '') continue;
+      touched.length = 0;
+      let bm25 = 0;
+      if (countTerms(line, plan, tf, touched)) {
+        bm25 = proseBm25(tf, touched, line.length, stats);
+        for (const t of touched) tf[t] = 0;
+      }
+      // Without the embedding (lexical mode, or a query the model knows no word of) only matches count.
+      if (w === 0 && bm25 === 0) continue;
+      items.push({ at: from + i, bm25, stats, path });
+      if (w > 0) texts.push(req.ignoreCase ? line.toLowerCase() : line);
+    }
+  }
+  if (items.length === 0) return;
+  let distances: Float32Array | null = null;
+  if (w > 0) {
+    const prune = req.pruneAbove ?? Infinity;
+    const budgets = Float32Array.from(items, (k) => budget(prune, k, w, plan.weights.path));
+    distances = await kernel.score(tokenize(texts), req.query, budgets);
+  }
+  items.forEach((k, j) => {
+    const d = distances ? distances[j] : NaN;
+    if (d === Infinity) return;
+    const cosine = d === d ? 1 - d : 0;
+    if (k.bm25 === 0 && !(cosine > 0)) return;
+    out[k.at] = toDistance(proseRelevance(cosine, k.bm25, k.stats, k.path.pathMatch, k.path.prior, plan));
+  });
+}
+
+/** The cosine distance a line must beat for its relevance to beat `pruneAbove` (2: cannot prune). */
+function budget(pruneAbove: number, k: ProseLine, w: number, pathWeight: number): number {
+  if (!(pruneAbove > 0) || !Number.isFinite(pruneAbove) || !(k.path.prior > 0)) return 2;
+  const lexical = k.stats.norm > 0 ? k.bm25 / (k.bm25 + k.stats.norm) : 0;
+  const rest = (1 - w) * lexical + pathWeight * k.path.pathMatch;
+  const cos = (toRelevance(pruneAbove) / k.path.prior - rest) / w;
+  return Math.min(2, 1 - cos);
+}

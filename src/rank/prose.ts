@@ -1,0 +1,120 @@
+// Prose files (documents: .txt, .md, .rst, ...) are ranked line by line in the hybrid and lexical
+// modes, not by 48-line chunks: a question over a document wants the sentence that answers it. Their
+// BM25 takes its document frequencies from the file's own lines (the shipped lexicon counts code).
+import type { RankPlan } from './plan.js';
+import { countTerms } from './chunk-scorer.js';
+
+/** Extensions of prose: plain text and the markup languages people write documents in. */
+const PROSE_EXTENSIONS = new Set([
+  'txt', 'text', 'md', 'markdown', 'mdown', 'mkd', 'rst', 'adoc', 'asciidoc', 'tex', 'org', 'textile', 'rdoc', 'pod',
+]);
+/** Files without an extension that are documents by convention (any case; `README`, `LICENSE`, ...). */
+const PROSE_NAMES = new Set([
+  'readme', 'license', 'licence', 'copying', 'authors', 'contributors', 'changelog', 'changes', 'news',
+  'notice', 'history', 'install', 'todo', 'contributing', 'thanks', 'credits',
+]);
+
+/**
+ * Whether a file is prose, by its name alone (the same answer on every machine and in the index,
+ * before a byte is read): a prose extension, or a conventional document name without one. Other
+ * files without an extension (scripts, Makefile, stdin) rank as code, as before.
+ */
+export function isProsePath(path: string): boolean {
+  const file = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1).toLowerCase();
+  const dot = file.lastIndexOf('.');
+  if (dot > 0) return PROSE_EXTENSIONS.has(file.slice(dot + 1));
+  return PROSE_NAMES.has(file);
+}
+
+/** What the whole prose file tells its lines' BM25: each plan term's idf, and the mean line length. */
+export interface ProseStats {
+  /** Lucene's idf per plan term, over the file's non-blank lines as documents. */
+  idf: number[];
+  /**
+   * What BM25 is mapped to 0..1 against: the idf sum the query's terms would have if each were in one
+   * line only. A line holding each term once, each rare in the file, scores about 0.5; terms found in
+   * every line score near 0, so files rank against each other on one scale (a file that repeats the
+   * query's words in every line does not crowd out the one line elsewhere that holds them).
+   */
+  norm: number;
+  /** Mean length (UTF-16 units) of the non-blank lines. */
+  avgChars: number;
+}
+
+/**
+ * A prose file's document frequencies are counted over its first lines, up to this many lines or
+ * characters, whichever comes first (a longer file's later lines are ranked with them), so the
+ * pipeline holds a bounded part of a file back until its statistics are known (6,000 lines of 16 KB
+ * held whole cost +300 MB of memory).
+ */
+export const PROSE_DF_LINES = 50_000;
+export const PROSE_DF_CHARS = 4 << 20;
+
+/** Counts a prose file's lines, in order, into its ProseStats. */
+export class ProseCounter {
+  private readonly df: Float64Array;
+  private readonly tf: Float64Array;
+  private readonly touched: number[] = [];
+  private docs = 0;
+  private chars = 0;
+  lines = 0;
+  /** Characters of every counted line, blank ones included (the cap on what is held back). */
+  private seen = 0;
+
+  constructor(private readonly plan: RankPlan) {
+    this.df = new Float64Array(plan.terms.length);
+    this.tf = new Float64Array(plan.terms.length);
+  }
+
+  /** True once PROSE_DF_LINES lines or PROSE_DF_CHARS characters are counted: the statistics are final. */
+  get full(): boolean {
+    return this.lines >= PROSE_DF_LINES || this.seen >= PROSE_DF_CHARS;
+  }
+
+  add(lines: string[]): void {
+    for (const line of lines) {
+      if (this.full) return;
+      this.lines++;
+      this.seen += line.length;
+      if (line.trim() === '') continue;
+      this.docs++;
+      this.chars += line.length;
+      this.touched.length = 0;
+      if (!countTerms(line, this.plan, this.tf, this.touched)) continue;
+      for (const t of this.touched) { this.df[t]++; this.tf[t] = 0; }
+    }
+  }
+
+  stats(): ProseStats {
+    const n = this.docs;
+    const idf = Array.from(this.df, (df) => Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+    const norm = idf.length * Math.log(1 + (n + 0.5) / 0.5);
+    return { idf, norm, avgChars: n > 0 ? this.chars / n : 1 };
+  }
+}
+
+/**
+ * BM25 of one line (k1 = 1.2, b = 0.75, lengths in characters) with the file's statistics; `tf` holds
+ * the line's term counts (the terms in `touched`, summed in plan order so every path adds the same floats).
+ */
+export function proseBm25(tf: Float64Array, touched: number[], length: number, s: ProseStats): number {
+  const k1 = 1.2;
+  const norm = k1 * (1 - 0.75 + (0.75 * length) / s.avgChars);
+  let sum = 0;
+  touched.sort((a, b) => a - b);
+  for (const t of touched) {
+    const f = tf[t];
+    if (f > 0) sum += s.idf[t] * (f * (k1 + 1)) / (f + norm);
+  }
+  return sum;
+}
+
+/**
+ * Relevance of a prose line: the line's cosine and its BM25 (mapped to 0..1 against ProseStats.norm),
+ * weighted by plan.prose.semantic (how much of the query the model knows), plus the path signals.
+ */
+export function proseRelevance(cosine: number, bm25: number, s: ProseStats, pathMatch: number, prior: number, plan: RankPlan): number {
+  const w = plan.prose?.semantic ?? 0;
+  const lexical = s.norm > 0 ? bm25 / (bm25 + s.norm) : 0;
+  return (w * Math.max(0, cosine) + (1 - w) * lexical + plan.weights.path * pathMatch) * prior;
+}

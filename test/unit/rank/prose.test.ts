@@ -1,0 +1,92 @@
+// Which files are prose, and what their lines' BM25 takes from the file: document frequencies over
+// its non-blank lines (Lucene's idf), the mean line length, and a bounded count for long files.
+import { describe, expect, it } from 'vitest';
+import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
+import { buildRankPlan } from '../../../src/rank/plan.js';
+import { isProsePath, proseBm25, ProseCounter, PROSE_DF_CHARS, PROSE_DF_LINES } from '../../../src/rank/prose.js';
+import { countTerms } from '../../../src/rank/chunk-scorer.js';
+import { knownShareOf } from '../../../src/rank/query-mode.js';
+
+const lexicon = parseLexicon('#docs\t1000\ncastle\t10\n');
+
+describe('isProsePath', () => {
+  it('tells prose by extension or a conventional document name, and leaves code and other names as code', () => {
+    const table: [string, boolean][] = [
+      ['notes.txt', true], ['docs/guide.md', true], ['a/b/README.rst', true], ['paper.tex', true], ['todo.org', true],
+      ['manual.adoc', true], ['C:\\docs\\Notes.MD', true], ['README', true], ['LICENSE', true], ['src/ChangeLog', true],
+      ['main.ts', false], ['lib/util.py', false], ['Makefile', false], ['Dockerfile', false], ['run', false],
+      ['data.csv', false], ['.md', false], ['README.md.ts', false], ['<stdin>', false], ['md/file.rs', false],
+    ];
+    expect(table.map(([p]) => [p, isProsePath(p)])).toEqual(table);
+  });
+});
+
+describe('ProseCounter', () => {
+  it('counts each term once per non-blank line that holds it, and gives Lucene idf over those lines', () => {
+    const plan = buildRankPlan('castle king', 'hybrid', lexicon);
+    const c = new ProseCounter(plan);
+    c.add(['The castle of the castle king.', '', 'A castle.', 'Nothing here.']);
+    const s = c.stats();
+    const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    // Three documents (the blank line is none): castle in 2, king in 1; not the lexicon's counts.
+    expect(plan.terms.map((t) => t.key)).toEqual(['castl', 'king']);
+    expect(s.idf).toEqual([idf(3, 2), idf(3, 1)]);
+    // BM25 is mapped against the idf of terms found in one line only (here: ln 8), one scale for every file.
+    expect(s.norm).toBe(2 * Math.log(1 + 3.5 / 0.5));
+    expect(s.avgChars).toBe(('The castle of the castle king.'.length + 'A castle.'.length + 'Nothing here.'.length) / 3);
+  });
+
+  it(`counts only the first ${PROSE_DF_LINES} lines, so a long file's statistics are final early`, () => {
+    const plan = buildRankPlan('castle', 'hybrid', lexicon);
+    const c = new ProseCounter(plan);
+    c.add(Array.from({ length: PROSE_DF_LINES - 1 }, () => 'grass'));
+    expect(c.full).toBe(false);
+    c.add(['castle', 'castle', 'castle']);
+    expect(c.full).toBe(true);
+    expect(c.stats().idf[0]).toBe(Math.log(1 + (PROSE_DF_LINES - 1 + 0.5) / 1.5));
+  });
+
+  it(`stops at ${PROSE_DF_CHARS} characters too, so few wide lines are not all held back`, () => {
+    const plan = buildRankPlan('castle', 'hybrid', lexicon);
+    const c = new ProseCounter(plan);
+    const wide = `castle ${'x'.repeat(16 << 10)}`;
+    c.add(Array.from({ length: 6000 }, () => wide));
+    expect(c.full).toBe(true);
+    expect(c.lines).toBe(Math.ceil(PROSE_DF_CHARS / wide.length));
+  });
+
+  it('a line that holds more of the rarer terms scores more, and a longer line with the same terms less', () => {
+    const plan = buildRankPlan('castle king', 'hybrid', lexicon);
+    const c = new ProseCounter(plan);
+    const lines = ['castle', 'castle', 'castle king', 'castle king and a long tail of other words', 'king'];
+    c.add(lines);
+    const s = c.stats();
+    const bm = (line: string) => {
+      const tf = new Float64Array(plan.terms.length);
+      const touched: number[] = [];
+      countTerms(line, plan, tf, touched);
+      return proseBm25(tf, touched, line.length, s);
+    };
+    expect(bm('castle king')).toBeGreaterThan(bm('castle'));
+    expect(bm('king')).toBeGreaterThan(bm('castle'));
+    expect(bm('castle king')).toBeGreaterThan(bm(lines[3]));
+  });
+});
+
+describe('the prose weight of the embedding', () => {
+  it('scales with the share of the query the model knows; lexical and semantic plans give it none or no prose ranking', () => {
+    expect(buildRankPlan('castle king', 'hybrid', lexicon, 0.5).prose).toEqual({ semantic: 0.075 });
+    expect(buildRankPlan('castle king', 'hybrid', lexicon).prose).toEqual({ semantic: 0.15 });
+    expect(buildRankPlan('castle king', 'lexical', lexicon).prose).toEqual({ semantic: 0 });
+    expect(buildRankPlan('castle king', 'semantic', lexicon).prose).toBeNull();
+  });
+});
+
+describe('knownShareOf', () => {
+  it('is the share of distinct words whose vector is not all zeros (a word the model has no token for)', async () => {
+    const known = new Set(['castle', 'king']);
+    const embed = async (texts: string[]) => Float32Array.from(texts.flatMap((t) => (known.has(t) ? [1, 0] : [0, 0])));
+    expect(await knownShareOf('castle king 城堡 castle', embed)).toBe(2 / 3);
+    expect(await knownShareOf('?!', embed)).toBe(0);
+  });
+});
