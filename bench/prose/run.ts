@@ -1,7 +1,7 @@
 // The prose benchmark (issue 31): XQuAD-R's sentences of one language in one file, one per line, its
 // questions as queries; MRR@10, R@1 and R@10 of the answering line for each simgrep mode through the
 // library, beside plain BM25 over ICU words, monolingual and English questions to each language.
-// npm run build && node dist/bench/prose/run.js [--questions N] [--offset N] [--modes hybrid,semantic,lexical,line] [--out FILE]
+// npm run build && node dist/bench/prose/run.js [--questions N] [--offset N] [--modes hybrid,semantic,lexical,line] [--model DIR|ID] [--out FILE]
 // --offset skips the first N ids of the seeded sample: the ids a weight was tuned on (the first 40) stay
 // apart from the ids it is checked on (--offset 40).
 import { writeFileSync } from 'node:fs';
@@ -20,13 +20,16 @@ import { proseReport, type Cell, type ProseRun } from './report.js';
 const ALL_MODES: SearchMode[] = ['hybrid', 'semantic', 'lexical', 'line'];
 
 function parseArgs(argv: string[]) {
-  const a = { questions: 100, offset: 0, modes: ALL_MODES, out: path.join(REPO_ROOT, 'bench', 'PROSE.md'), seed: 31 };
+  const a: { questions: number; offset: number; modes: SearchMode[]; out: string; seed: number; model?: string } =
+    { questions: 100, offset: 0, modes: ALL_MODES, out: path.join(REPO_ROOT, 'bench', 'PROSE.md'), seed: 31 };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i + 1];
     if (argv[i] === '--questions') { a.questions = Number(v); i++; }
     else if (argv[i] === '--offset') { a.offset = Number(v); i++; }
     else if (argv[i] === '--modes') { a.modes = v.split(',') as SearchMode[]; i++; }
     else if (argv[i] === '--out') { a.out = path.resolve(v); i++; }
+    // A candidate model (a model2vec directory or Hugging Face id) instead of $SIMGREP_MODEL / the bundled one.
+    else if (argv[i] === '--model') { a.model = v; i++; }
     else throw new Error(`unknown flag ${argv[i]}; see the usage line at the top of bench/prose/run.ts`);
   }
   if (!(a.questions > 0)) throw new Error('--questions must be a number > 0');
@@ -58,7 +61,7 @@ async function main(): Promise<void> {
   const rng = createRng(args.seed);
   for (let i = common.length - 1; i > 0; i--) { const j = rng.int(0, i); [common[i], common[j]] = [common[j], common[i]]; }
   const ids = common.slice(args.offset, args.offset + args.questions);
-  const searcher = createSearcher({ concurrency: 0 });
+  const searcher = createSearcher({ concurrency: 0, model: args.model });
   const run: ProseRun = { cells: {}, questions: ids.length, offset: args.offset, lines: {}, modes: args.modes };
   try {
     for (const lang of DEV_LANGUAGES) {
@@ -91,7 +94,7 @@ async function main(): Promise<void> {
     await searcher.close();
   }
   const md = proseReport(run, {
-    command: `node dist/bench/prose/run.js --questions ${args.questions}${args.offset ? ` --offset ${args.offset}` : ''}${args.modes === ALL_MODES ? '' : ` --modes ${args.modes.join(',')}`}`,
+    command: `node dist/bench/prose/run.js --questions ${args.questions}${args.offset ? ` --offset ${args.offset}` : ''}${args.modes === ALL_MODES ? '' : ` --modes ${args.modes.join(',')}`}${args.model ? ` --model ${args.model}` : ''}`,
     build: gitCommit(), wallSeconds: (Date.now() - started) / 1000, pin: LAREQA_PIN, licence: LAREQA_LICENCE,
     machine: `${os.cpus()[0]?.model ?? 'cpu'}, nproc ${os.availableParallelism()}; Node ${process.version}; load ${os.loadavg().map((x) => x.toFixed(2)).join(' / ')}`,
   });
