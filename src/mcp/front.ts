@@ -8,7 +8,7 @@
 import { createConnection, type Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Identity, Reply } from '../server/protocol.js';
+import { readLines, type Identity, type Reply } from '../server/protocol.js';
 import { socketTrust } from '../server/socket-trust.js';
 import { startEngine } from './engine-start.js';
 import { LineTransport } from './line-transport.js';
@@ -132,30 +132,21 @@ function openSession(o: FrontOptions): Promise<Upstream | null> {
     conn.on('error', () => {});
     conn.once('connect', () => conn.write(`${JSON.stringify({ op: 'mcp', identity: o.identity, root: o.root, pid: process.pid })}\n`));
     conn.once('close', () => { if (!ready) resolve(null); else up?.onclose?.(); });
-    let buf = '';
-    conn.setEncoding('utf8');
-    conn.on('data', (chunk: string) => {
-      buf += chunk;
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        if (line.length === 0) continue;
-        let msg: unknown;
-        try { msg = JSON.parse(line); } catch { continue; }
-        if (!ready) {
-          const reply = msg as Reply;
-          if (reply.type !== 'ready') { conn.destroy(); resolve(null); return; }
-          ready = true;
-          up = {
-            send: (m) => { conn.write(`${JSON.stringify(m)}\n`); },
-            close: () => conn.destroy(),
-          };
-          resolve(up);
-          continue;
-        }
-        up!.onmessage?.(msg as JSONRPCMessage);
+    readLines(conn, (line) => {
+      let msg: unknown;
+      try { msg = JSON.parse(line); } catch { return; }
+      if (!ready) {
+        const reply = msg as Reply;
+        if (reply.type !== 'ready') { conn.destroy(); resolve(null); return; }
+        ready = true;
+        up = {
+          send: (m) => { conn.write(`${JSON.stringify(m)}\n`); },
+          close: () => conn.destroy(),
+        };
+        resolve(up);
+        return;
       }
+      up!.onmessage?.(msg as JSONRPCMessage);
     });
   });
 }
