@@ -6,7 +6,7 @@ import { DATA_FILE_PRIOR, isDataFile } from './data-files.js';
 import { definedName } from './definitions.js';
 import { identifierParts, pathText, stem } from './lexical/terms.js';
 import { pathWordHits } from './path-word-hits.js';
-import { countTermsByIdentifiers, countWordByKey, isDigit, isIdentChar, MANY_TERMS, tally, termIndexOf } from './term-index.js';
+import { countTermsByIdentifiers, countWordByKey, isDigit, isIdentChar, MANY_TERMS, probeOf, tally, termIndexOf } from './term-index.js';
 import { fold, isAscii, textWords } from './lexical/words.js';
 
 export interface ChunkStats {
@@ -66,10 +66,6 @@ export function countTerms(text: string, plan: RankPlan, tf: Float64Array, touch
   return matched;
 }
 
-/** The probe of a term: what a text must hold (folded) for one of its words to match it. */
-function probeOf(term: RankPlan['terms'][number]): string {
-  return term.whole || term.key.length < 4 ? term.key : term.key.slice(0, -1);
-}
 
 const planProbes = new WeakMap<RankPlan, string[]>();
 

@@ -12,6 +12,9 @@ export interface TermIndex {
   byKey: Map<string, number>;
   /** Defined name (lower-cased) -> its symbol boost. */
   symbols: Map<string, number>;
+  /** Every term's probe (what a text must hold for one of its words to match), and the longest's length. */
+  probes: Set<string>;
+  longestProbe: number;
 }
 
 const indexes = new WeakMap<RankPlan, TermIndex>();
@@ -19,7 +22,8 @@ const indexes = new WeakMap<RankPlan, TermIndex>();
 export function termIndexOf(plan: RankPlan): TermIndex {
   let idx = indexes.get(plan);
   if (!idx) {
-    idx = { byKey: new Map(plan.terms.map((t, i) => [t.key, i])), symbols: new Map() };
+    const probes = new Set(plan.terms.map(probeOf));
+    idx = { byKey: new Map(plan.terms.map((t, i) => [t.key, i])), symbols: new Map(), probes, longestProbe: Math.max(0, ...[...probes].map((p) => p.length)) };
     for (const s of plan.symbols) if (!idx.symbols.has(s.name)) idx.symbols.set(s.name, s.strength);
     indexes.set(plan, idx);
   }
@@ -40,11 +44,26 @@ export function countTermsByIdentifiers(text: string, lower: string, plan: RankP
     if (!isIdentChar(text.charCodeAt(i))) { i++; continue; }
     let s = i;
     while (i < n && isIdentChar(text.charCodeAt(i))) i++;
-    while (s < i && isDigit(text.charCodeAt(s))) s++;
+    // Leading digits are dropped, except where a term's probe starts among them: the search per term
+    // then counts the rest of the run from there (`25px` for the term `25`, `2025` for `25` too).
+    for (; s < i && isDigit(text.charCodeAt(s)); s++) {
+      if (probeAt(index, lower, s, i)) countWordByKey(index, plan, lower.slice(s, i), text.slice(s, i), count.hit);
+    }
     if (s === i) continue;
     countWordByKey(index, plan, lower.slice(s, i), text.slice(s, i), count.hit);
   }
   return count.matched;
+}
+
+/** The probe of a term: what a text must hold (folded) for one of its words to match it. */
+export function probeOf(term: RankPlan['terms'][number]): string {
+  return term.whole || term.key.length < 4 ? term.key : term.key.slice(0, -1);
+}
+
+/** Whether some term's probe starts at `at` in `lower` (within the run that ends at `end`). */
+function probeAt(index: TermIndex, lower: string, at: number, end: number): boolean {
+  for (let len = 1; len <= index.longestProbe && at + len <= end; len++) if (index.probes.has(lower.slice(at, at + len))) return true;
+  return false;
 }
 
 /**

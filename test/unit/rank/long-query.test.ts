@@ -61,6 +61,14 @@ describe('a query with many terms', () => {
     }
   });
 
+  it('counts a number as the per-term search does (a numeric query term was never counted in a long query: CI counterexample "25")', () => {
+    for (const text of ['25', 'x 25 y', '0.25', '2025', 'v25', '25px', '1_25']) {
+      const tf = new Float64Array(plan.terms.length);
+      countTerms(text, plan, tf);
+      expect([...tf], text).toEqual(perTermCounts(text, plan));
+    }
+  });
+
   it('counts any text as the per-term search does (property)', () => {
     const words = ['retry', 'Upload', 'parse_config', 'HTTPServer', 'x2', '9lives', 'chunk', 'terms', 'plan', '__init__', 'ßtraße', 'K'];
     fc.assert(fc.property(fc.array(fc.oneof(fc.constantFrom(...words), fc.string({ maxLength: 6 })), { maxLength: 30 }), fc.constantFrom(' ', '.', '_', '', '(', '\t'), (parts, sep) => {
