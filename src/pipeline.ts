@@ -12,7 +12,7 @@ import { capBytes, openText } from './text/text-stream.js';
 import type { RankPlan } from './rank/plan.js';
 import { CANDIDATES_PER_RESULT, spreadAcrossFiles } from './rank/diversify.js';
 import type { ChunkRequest } from './embed/requests.js';
-import { isProsePath, type ProseStats } from './rank/prose.js';
+import { isProsePath, PROSE_WINDOW_LINES, type ProseStats } from './rank/prose.js';
 import { ProseFile } from './rank/prose-file.js';
 import type { Piece } from './text/line-splitter.js';
 
@@ -170,7 +170,10 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       plan,
       rangeFirstLines: Uint32Array.from(batch.segments, (seg) => seg.firstLine + (seg.scoreFrom - seg.from)),
       rangePaths: batch.segments.map((seg) => paths[seg.fileIndex]),
-      ...(prose.some((p) => p !== null) && { rangeProse: prose }),
+      ...(prose.some((p) => p !== null) && {
+        rangeProse: prose,
+        rangeLines: Uint32Array.from(batch.segments.flatMap((seg) => [seg.from, seg.to])),
+      }),
     };
   };
 
@@ -189,7 +192,10 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
 
   const processEntry = async (source: Source, entry: Entry) => {
     const fileIndex = paths.push(entry.path) - 1;
-    const splitter = new LineSplitter({ pieceLines: batchLines, contextLines: o.nLines, maxPieceBytes: MAX_BATCH_BYTES, alignLines: chunkLines });
+    // A prose line's score reads its neighbours (rank/prose.ts): its pieces carry them as context.
+    const isProse = o.rank?.prose != null && isProsePath(entry.path);
+    const contextLines = isProse ? Math.max(o.nLines, PROSE_WINDOW_LINES) : o.nLines;
+    const splitter = new LineSplitter({ pieceLines: batchLines, contextLines, maxPieceBytes: MAX_BATCH_BYTES, alignLines: chunkLines });
     reading.set(entry.path, performance.now());
     try {
       if (source.pieces) {
@@ -212,7 +218,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       }
       const text = await openText(raw);
       // A prose file's pieces wait until its document frequencies are counted (rank/prose-file.ts).
-      const prose = o.rank?.prose && isProsePath(entry.path) ? new ProseFile(o.rank) : null;
+      const prose = isProse ? new ProseFile(o.rank!) : null;
       const offer = async (pieces: Piece[]) => {
         if (prose?.stats && !proseStats.has(fileIndex)) proseStats.set(fileIndex, prose.stats);
         for (const piece of pieces) await submit(packer.add(piece, fileIndex));

@@ -1,14 +1,18 @@
 // Prose ranges of a batch (rank/prose.ts): each non-blank line gets one fused distance from its own
-// BM25 (the file's document frequencies) and its own cosine to the query, weighted by plan.prose.
+// BM25 and its window's (the line with its neighbours; the file's document frequencies) and its own
+// cosine to the query, weighted by plan.prose.
 // Lines that provably cannot beat `pruneAbove` are skipped by the kernel's exact bound.
 import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
 import { countTerms, pathSignals, toDistance, toRelevance, type PathSignals } from '../rank/chunk-scorer.js';
-import { proseBm25, proseRelevance, type ProseStats } from '../rank/prose.js';
+import { PROSE_WINDOW_LINES, proseBm25, proseLexical, proseRelevance, proseWindowBm25, type ProseStats } from '../rank/prose.js';
 import type { PoolingKernel } from './embedder.js';
 import type { ChunkRequest, ScoreRequest } from './requests.js';
 
-interface ProseLine { at: number; bm25: number; stats: ProseStats; path: PathSignals }
+interface ProseLine { at: number; lexical: number; stats: ProseStats; path: PathSignals }
+
+/** A decoded line's term counts: the plan terms it holds (ascending) and how often; null when none. */
+type LineTerms = { terms: number[]; counts: number[] } | null;
 
 /** Writes the distance of each prose line of the batch into `out` (other lines are left as they are). */
 export async function scoreProseRanges(
@@ -24,20 +28,27 @@ export async function scoreProseRanges(
     const stats = c.rangeProse?.[r >> 1];
     if (!stats) continue;
     const from = req.scoreRanges[r];
-    const lines = decodeLines(req.bytes, req.offsets, from, req.scoreRanges[r + 1]);
+    const to = req.scoreRanges[r + 1];
+    // The piece's context lines (pipeline.ts gives a prose piece at least PROSE_WINDOW_LINES each side)
+    // are the windows' neighbours at the piece's edges: a line scores the same in any piece.
+    const lo = Math.max(c.rangeLines?.[r] ?? from, from - PROSE_WINDOW_LINES);
+    const hi = Math.min(c.rangeLines?.[r + 1] ?? to, to + PROSE_WINDOW_LINES);
+    const lines = decodeLines(req.bytes, req.offsets, lo, hi);
+    const counted = lines.map((line) => lineTerms(line, plan, tf, touched));
     const path = pathSignals(c.rangePaths[r >> 1], plan);
-    for (let i = 0; i < lines.length; i++) {
+    for (let i = from - lo; i < to - lo; i++) {
       const line = lines[i];
       if (line.trim() === '') continue;
-      touched.length = 0;
-      let bm25 = 0;
-      if (countTerms(line, plan, tf, touched)) {
-        bm25 = proseBm25(tf, touched, line.length, stats);
-        for (const t of touched) tf[t] = 0;
-      }
+      const own = counted[i];
+      const bm25 = own ? bm25Of([own], line.length, stats, tf, touched, false) : 0;
+      const win = lines.slice(Math.max(0, i - PROSE_WINDOW_LINES), i + PROSE_WINDOW_LINES + 1);
+      const winTerms = counted.slice(Math.max(0, i - PROSE_WINDOW_LINES), i + PROSE_WINDOW_LINES + 1);
+      const windowBm25 = winTerms.some((t) => t !== null)
+        ? bm25Of(winTerms, win.reduce((n, l) => n + l.length, 0), stats, tf, touched, true) : 0;
+      const lexical = proseLexical(bm25, windowBm25, stats);
       // Without the embedding (lexical mode, or a query the model knows no word of) only matches count.
-      if (w === 0 && bm25 === 0) continue;
-      items.push({ at: from + i, bm25, stats, path });
+      if (w === 0 && lexical === 0) continue;
+      items.push({ at: from + (i - (from - lo)), lexical, stats, path });
       if (w > 0) texts.push(req.ignoreCase ? line.toLowerCase() : line);
     }
   }
@@ -52,16 +63,36 @@ export async function scoreProseRanges(
     const d = distances ? distances[j] : NaN;
     if (d === Infinity) return;
     const cosine = d === d ? 1 - d : 0;
-    if (k.bm25 === 0 && !(cosine > 0)) return;
-    out[k.at] = toDistance(proseRelevance(cosine, k.bm25, k.stats, k.path.pathMatch, k.path.prior, plan));
+    if (k.lexical === 0 && !(cosine > 0)) return;
+    out[k.at] = toDistance(proseRelevance(cosine, k.lexical, k.path.pathMatch, k.path.prior, plan));
   });
+}
+
+function lineTerms(line: string, plan: ChunkRequest['plan'], tf: Float64Array, touched: number[]): LineTerms {
+  touched.length = 0;
+  if (!countTerms(line, plan, tf, touched)) return null;
+  touched.sort((a, b) => a - b);
+  const counts = touched.map((t) => tf[t]);
+  for (const t of touched) tf[t] = 0;
+  return { terms: touched.slice(), counts };
+}
+
+/** BM25 of the summed counts of `rows` (a line, or a window of lines: `window`), `chars` long. */
+function bm25Of(rows: LineTerms[], chars: number, s: ProseStats, tf: Float64Array, touched: number[], window: boolean): number {
+  touched.length = 0;
+  for (const row of rows) {
+    if (!row) continue;
+    row.terms.forEach((t, k) => { if (tf[t] === 0) touched.push(t); tf[t] += row.counts[k]; });
+  }
+  const score = window ? proseWindowBm25(tf, touched, chars, s) : proseBm25(tf, touched, chars, s);
+  for (const t of touched) tf[t] = 0;
+  return score;
 }
 
 /** The cosine distance a line must beat for its relevance to beat `pruneAbove` (2: cannot prune). */
 function budget(pruneAbove: number, k: ProseLine, w: number, pathWeight: number): number {
   if (!(pruneAbove > 0) || !Number.isFinite(pruneAbove) || !(k.path.prior > 0)) return 2;
-  const lexical = k.stats.norm > 0 ? k.bm25 / (k.bm25 + k.stats.norm) : 0;
-  const rest = (1 - w) * lexical + pathWeight * k.path.pathMatch;
+  const rest = (1 - w) * k.lexical + pathWeight * k.path.pathMatch;
   const cos = (toRelevance(pruneAbove) / k.path.prior - rest) / w;
   return Math.min(2, 1 - cos);
 }

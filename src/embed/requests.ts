@@ -28,6 +28,11 @@ export interface ChunkRequest {
   rangePaths: string[];
   /** Per score range: its prose file's statistics (ranked line by line: rank/prose.ts), or null (chunks). */
   rangeProse?: (ProseStats | null)[];
+  /**
+   * With rangeProse: per score range, the batch lines [from, to) of its piece, context lines included
+   * (a prose line's window reads its neighbours, which may be the piece's context lines).
+   */
+  rangeLines?: Uint32Array;
 }
 
 /** Lines of a batch and the chunks they form: chunk j is lines [chunkStarts[j], chunkStarts[j + 1]). */

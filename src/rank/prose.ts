@@ -110,11 +110,53 @@ export function proseBm25(tf: Float64Array, touched: number[], length: number, s
 }
 
 /**
- * Relevance of a prose line: the line's cosine and its BM25 (mapped to 0..1 against ProseStats.norm),
- * weighted by plan.prose.semantic (how much of the query the model knows), plus the path signals.
+ * How many lines on each side of a prose line form its window (the lines around it that its score also
+ * reads): pieces of a prose file carry at least this many context lines (pipeline.ts).
  */
-export function proseRelevance(cosine: number, bm25: number, s: ProseStats, pathMatch: number, prior: number, plan: RankPlan): number {
+export const PROSE_WINDOW_LINES = 1;
+
+/**
+ * Weight of a prose line's window beside the line itself in its lexical score. The window is the line
+ * with the line just before and just after it, one BM25 over their words together (the file's df, the
+ * window's length against 3 mean lines): a sentence that answers a question often continues the one
+ * that holds the question's words ("It was ...", "He ..."), and a line that holds them in its
+ * neighbours' company is likelier the passage asked about. A blank neighbour adds nothing, so a window
+ * does not reach across a paragraph break. Chosen on the first 40 question ids of the prose dev set
+ * (bench/prose/context-probe.ts: 0.3-0.5 within 0.002 there; a 2-line window won there by 0.016 and
+ * lost on both later samples), checked on the next 40 and 40 (docs/models.md).
+ */
+export const PROSE_CONTEXT = 0.5;
+
+/** BM25 of a prose line's window: the summed term counts of its lines, `chars` the window's length. */
+export function proseWindowBm25(tf: Float64Array, touched: number[], chars: number, s: ProseStats): number {
+  return proseBm25(tf, touched, chars / (2 * PROSE_WINDOW_LINES + 1), s);
+}
+
+/**
+ * The lexical score of a prose line, 0..1: its own BM25 and its window's, each mapped against
+ * ProseStats.norm, weighted by PROSE_CONTEXT. 0 when neither the line nor a neighbour holds a term.
+ */
+export function proseLexical(bm25: number, windowBm25: number, s: ProseStats): number {
+  if (!(s.norm > 0)) return 0;
+  return (1 - PROSE_CONTEXT) * (bm25 / (bm25 + s.norm)) + PROSE_CONTEXT * (windowBm25 / (windowBm25 + s.norm));
+}
+
+/**
+ * Relevance of a prose line: its cosine and its lexical score (proseLexical), weighted by
+ * plan.prose.semantic (how much of the query the model knows), plus the path signals.
+ */
+export function proseRelevance(cosine: number, lexical: number, pathMatch: number, prior: number, plan: RankPlan): number {
   const w = plan.prose?.semantic ?? 0;
-  const lexical = s.norm > 0 ? bm25 / (bm25 + s.norm) : 0;
   return (w * Math.max(0, cosine) + (1 - w) * lexical + plan.weights.path * pathMatch) * prior;
+}
+
+/**
+ * The most relevance any line of a prose file can have when no line of the file holds a plan term:
+ * every line's window then holds none either, so its lexical score is 0 and its relevance is at most
+ * (w × 1 + path weight × pathMatch) × prior (a cosine is at most 1). The same holds for one line whose
+ * window (the line and PROSE_WINDOW_LINES lines each side) holds no term; a line that holds no term
+ * itself but has a neighbour that does can score up to PROSE_CONTEXT × (1 − w) more.
+ */
+export function proseTermlessBound(plan: RankPlan, pathMatch: number, prior: number): number {
+  return proseRelevance(1, 0, pathMatch, prior, plan);
 }

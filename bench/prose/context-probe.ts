@@ -1,0 +1,147 @@
+// An offline probe of prose line scoring on the dev set (issue 31, section 3): each line's cosine and
+// BM25 (simgrep's words, the file's df) computed once per question, then variants scored in seconds:
+// line context (a line with its neighbours' scores), word forms (a second BM25 over words cut to their
+// first letters), fusion forms (a per-file normalised cosine). Exploratory: it picks constants on the
+// first 40 ids (`tune`) and checks them on the next 40 and 40 (`held`, `held2`); it is not the bench.
+// npx tsc -p tsconfig.json && node dist/bench/prose/context-probe.js [filter-regex]
+import path from 'node:path';
+import { createSearcher } from '../../src/library.js';
+import { bundledLexicon } from '../../src/rank/lexical/lexicon.js';
+import { buildRankPlan } from '../../src/rank/plan.js';
+import { countTerms } from '../../src/rank/chunk-scorer.js';
+import { knownShareOf } from '../../src/rank/query-mode.js';
+import { textWords, fold } from '../../src/rank/lexical/words.js';
+import { isStopword } from '../../src/rank/lexical/terms.js';
+import { createRng } from '../prng.js';
+import { REPO_ROOT } from '../quality/dataset.js';
+import { createBm25 } from './bm25-icu.js';
+import { DEV_LANGUAGES, loadLanguage } from './dataset.js';
+
+const dir = path.join(REPO_ROOT, 'bench', '.tmp', 'prose');
+const sets = DEV_LANGUAGES.map((l) => loadLanguage(l, dir));
+const en = sets.find((s) => s.lang === 'en')!;
+const common = [...en.questions.keys()].filter((id) => sets.every((s) => s.questions.has(id))).sort();
+const rng = createRng(31);
+for (let i = common.length - 1; i > 0; i--) { const j = rng.int(0, i); [common[i], common[j]] = [common[j], common[i]]; }
+const splits: Record<string, string[]> = { tune: common.slice(0, 40), held: common.slice(40, 80), held2: common.slice(80, 120) };
+const filter = process.argv[2] ? new RegExp(process.argv[2]) : null;
+
+const searcher = createSearcher({ concurrency: 0 });
+const lexicon = bundledLexicon();
+
+/** What a variant sees of one question over one file. */
+interface Q { cos: Float64Array; lex: Float64Array; pre: Map<number, Float64Array>; win: Float64Array; win2: Float64Array; w: number; n: number }
+type Variant = (q: Q) => Float64Array;
+
+/** BM25 mapped to 0..1 against the idf sum of terms each in one line only (rank/prose.ts). */
+function bm25Lines(tf: Float64Array[], lens: number[], nTerms: number): Float64Array {
+  const n = tf.length;
+  const df = new Float64Array(nTerms);
+  for (const row of tf) for (let t = 0; t < nTerms; t++) if (row[t] > 0) df[t]++;
+  const idf = Array.from(df, (d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  const norm = nTerms * Math.log(1 + (n + 0.5) / 0.5);
+  const avg = lens.reduce((s, x) => s + x, 0) / n;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let s = 0;
+    const k = 1.2 * (1 - 0.75 + (0.75 * lens[i]) / avg);
+    for (let t = 0; t < nTerms; t++) { const f = tf[i][t]; if (f > 0) s += idf[t] * (f * 2.2) / (f + k); }
+    out[i] = norm > 0 ? s / (s + norm) : 0;
+  }
+  return out;
+}
+
+const cut = (w: string, n: number) => { const cps = Array.from(w); return cps.length > n ? cps.slice(0, n).join('') : w; };
+
+/** A second field: the file's words cut to their first `n` code points, query words likewise (stopwords dropped). */
+function prefixLex(lineWords: string[][], query: string, n: number): Float64Array {
+  const qs = [...new Set(textWords(query).map(fold).filter((w) => !isStopword(w)).map((w) => cut(w, n)))];
+  const index = new Map(qs.map((w, i) => [w, i]));
+  const tf = lineWords.map((ws) => { const r = new Float64Array(qs.length); for (const w of ws) { const t = index.get(cut(w, n)); if (t !== undefined) r[t]++; } return r; });
+  return bm25Lines(tf, lineWords.map((ws) => ws.join(' ').length), qs.length);
+}
+
+const nbMax = (x: Float64Array, i: number) => Math.max(x[i - 1] ?? 0, x[i + 1] ?? 0);
+const fuse = (q: Q, lex: Float64Array, cos: Float64Array) => lex.map((l, i) => q.w * Math.max(0, cos[i]) + (1 - q.w) * l);
+const ctx = (x: Float64Array, a: number, how: 'max' | 'mean' | 'prev' | 'next') => x.map((v, i) => v + a * (
+  how === 'max' ? nbMax(x, i) : how === 'mean' ? ((x[i - 1] ?? 0) + (x[i + 1] ?? 0)) / 2 : how === 'prev' ? (x[i - 1] ?? 0) : (x[i + 1] ?? 0)));
+const variants: Record<string, Variant> = {
+  base: (q) => fuse(q, q.lex, q.cos),
+  lexOnly: (q) => q.lex,
+};
+const mix = (x: Float64Array, y: Float64Array, a: number) => x.map((v, i) => (1 - a) * v + a * y[i]);
+for (const a of [0.3, 0.4, 0.5, 0.6, 0.7, 1]) {
+  variants[`win${a}`] = (q) => fuse(q, mix(q.lex, q.win, a), q.cos);
+  variants[`win2-${a}`] = (q) => fuse(q, mix(q.lex, q.win2, a), q.cos);
+  variants[`winLexOnly${a}`] = (q) => mix(q.lex, q.win, a);
+}
+for (const a of [0.2, 0.3, 0.5]) variants[`lexCtx-max${a}`] = (q) => fuse(q, ctx(q.lex, a, 'max'), q.cos);
+for (const k of [0.5, 1.5, 2]) variants[`win0.5-w${k}`] = (q) => fuse({ ...q, w: q.w * k }, mix(q.lex, q.win, 0.5), q.cos);
+for (const c of [0.3, 0.5]) variants[`win0.5+cosMax${c}`] = (q) => fuse(q, mix(q.lex, q.win, 0.5), ctx(q.cos, c, 'max'));
+for (const c of [0.3, 0.5]) variants[`win0.5+cosMean${c}`] = (q) => fuse(q, mix(q.lex, q.win, 0.5), ctx(q.cos, c, 'mean'));
+variants['win0.5+pre5x0.3'] = (q) => fuse(q, mix(mix(q.lex, q.win, 0.5), q.pre.get(5)!, 0.3), q.cos);
+variants['win0.5+pre4x0.3'] = (q) => fuse(q, mix(mix(q.lex, q.win, 0.5), q.pre.get(4)!, 0.3), q.cos);
+const active = Object.entries(variants).filter(([k]) => !filter || filter.test(k) || k === 'base');
+
+function mrr(scores: Float64Array, labels: number[]): number {
+  const order = [...scores.keys()].filter((i) => scores[i] > 0).sort((a, b) => scores[b] - scores[a] || a - b).slice(0, 10);
+  const r = order.findIndex((i) => labels.includes(i));
+  return r < 0 ? 0 : 1 / (r + 1);
+}
+
+async function main() {
+  // results[variant][split][lang] = mean MRR@10
+  const results: Record<string, Record<string, Record<string, number>>> = {};
+  const add = (v: string, split: string, lang: string, x: number, n: number) => {
+    const cell = ((results[v] ??= {})[split] ??= {});
+    cell[lang] = (cell[lang] ?? 0) + x / n;
+  };
+  for (const set of sets) {
+    const vecs = await searcher.embed(set.lines);
+    const dim = vecs.length / set.lines.length;
+    const icu = createBm25(set.lines);
+    const lineWords = set.lines.map((l) => textWords(l).map(fold));
+    const lens = set.lines.map((l) => l.length);
+    for (const [split, ids] of Object.entries(splits)) {
+      for (const id of ids) {
+        const question = set.questions.get(id)!;
+        const text = question.text;
+        const r = icu(text, 10).findIndex((i) => question.labels.includes(i));
+        add('icu-bm25', split, set.lang, r < 0 ? 0 : 1 / (r + 1), ids.length);
+        const share = await knownShareOf(text, (t) => searcher.embed(t));
+        const plan = buildRankPlan(text, 'hybrid', lexicon, share);
+        const qv = await searcher.embed([text]);
+        const n = set.lines.length;
+        const cos = new Float64Array(n);
+        for (let i = 0; i < n; i++) { let s = 0; for (let d = 0; d < dim; d++) s += vecs[i * dim + d] * qv[d]; cos[i] = s; }
+        const tf = set.lines.map((line) => { const t = new Float64Array(plan.terms.length); countTerms(line, plan, t); return t; });
+        const lex = bm25Lines(tf, lens, plan.terms.length);
+        const winTf = tf.map((row, i) => row.map((f, t) => f + (tf[i - 1]?.[t] ?? 0) + (tf[i + 1]?.[t] ?? 0)));
+        const win = bm25Lines(winTf, lens.map((l, i) => l + (lens[i - 1] ?? 0) + (lens[i + 1] ?? 0)), plan.terms.length);
+        const sum2 = (x: ArrayLike<number>[], i: number, t: number) => { let s = 0; for (let j = i - 2; j <= i + 2; j++) s += x[j]?.[t] ?? 0; return s; };
+        const win2Tf = tf.map((row, i) => row.map((_, t) => sum2(tf, i, t)));
+        const win2 = bm25Lines(win2Tf, lens.map((_, i) => { let s = 0; for (let j = i - 2; j <= i + 2; j++) s += lens[j] ?? 0; return s; }), plan.terms.length);
+        const pre = new Map<number, Float64Array>();
+        if (active.some(([k]) => k.includes('pre'))) for (const k of [4, 5]) pre.set(k, prefixLex(lineWords, text, k));
+        const q: Q = { cos, lex, pre, win, win2, w: plan.prose!.semantic, n };
+        for (const [name, f] of active) add(name, split, set.lang, mrr(f(q), question.labels), ids.length);
+      }
+    }
+    process.stderr.write(`${set.lang} done\n`);
+  }
+  const mean = (cells: Record<string, number>) => DEV_LANGUAGES.reduce((s, l) => s + (cells[l] ?? 0), 0) / DEV_LANGUAGES.length;
+  const icu = results['icu-bm25'];
+  const rows = Object.entries(results).map(([key, bySplit]) => {
+    const cols = Object.keys(splits).map((split) => {
+      const cells = bySplit[split];
+      const minMargin = Math.min(...DEV_LANGUAGES.map((l) => cells[l] - icu[split][l]));
+      return `${split} ${mean(cells).toFixed(3)} (min ${minMargin >= 0 ? '+' : ''}${minMargin.toFixed(3)}) ${DEV_LANGUAGES.map((l) => `${l} ${cells[l].toFixed(2)}`).join(' ')}`;
+    });
+    return { key, tune: mean(bySplit.tune), line: `${key.padEnd(20)} ${cols.join(' | ')}` };
+  });
+  rows.sort((a, b) => b.tune - a.tune);
+  for (const r of rows) process.stdout.write(`${r.line}\n`);
+  await searcher.close();
+}
+
+main().catch((e) => { process.stderr.write(`${(e as Error).stack}\n`); process.exit(1); });
