@@ -1,6 +1,7 @@
 // Prose is ranked line by line (rank/prose.ts). Bug pinned: over a document, the default mode ranked
 // 48-line chunks, so a chunk that repeats the query's words in many lines beat the one line that
-// answers the question (issue 31). Also: the workspace index answers a prose search exactly as a scan.
+// answers the question (issue 31). Also: the workspace index answers a prose search exactly as a scan,
+// and a line's window (its neighbours' words, rank/prose.ts) counts alike at every piece boundary.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -53,6 +54,51 @@ describe('prose lines', () => {
         expect(indexed.stats.index?.workspace).toBeDefined();
         expect([query, mode, shape(indexed)]).toEqual([query, mode, shape(scan)]);
       }
+    }
+  });
+
+  it('a line whose neighbours hold the other query words ranks above a line holding the same word alone', async () => {
+    const doc = path.join(tmp, 'window.md');
+    writeFileSync(doc, [
+      'The founder of the bakery was Anna.', '', 'Bread is sold daily.', '',
+      'Dunmore is a castle in the north.', 'Its founder was Henry.', 'Visitors come in summer.', '',
+      'The Dunmore river is far away.',
+    ].join('\n'));
+    const r = await searcher.search({ query: 'Dunmore castle founder', mode: 'lexical', paths: [doc], topK: 10, nLines: 0, merge: false });
+    const lines = r.results.map((x) => x.match_line);
+    // Line 5 holds "founder" beside the line naming Dunmore castle; line 0 holds it among other words.
+    expect(lines.indexOf(5)).toBeLessThan(lines.indexOf(0));
+    // Line 6 holds no query word: its window (line 5 and 4) lets it in, below the lines themselves.
+    expect(lines.indexOf(6)).toBeGreaterThan(lines.indexOf(5));
+    // A blank neighbour adds nothing: line 2 sits between blank lines next to the bakery line, and
+    // line 7 is blank (never a result), so neither is listed.
+    expect(lines).not.toContain(2);
+    expect(lines).not.toContain(7);
+  });
+
+  it('a file of one line is found by its words (its window is the line alone)', async () => {
+    const one = path.join(tmp, 'one.txt');
+    writeFileSync(one, 'Dunmore castle stands on the hill.');
+    for (const mode of ['hybrid', 'lexical'] as const) {
+      const r = await searcher.search({ query: 'Dunmore castle', mode, paths: [one], topK: 3, nLines: 0 });
+      expect(r.results.map((x) => x.match_line)).toEqual([0]);
+    }
+  });
+
+  it('prose lines at piece boundaries score as inside a piece: windows read the pieces\' context lines', async () => {
+    // Regression: with nLines 0 a piece carried no context, so a line at a piece's edge lost its
+    // neighbour's words and ranked differently with another batch size.
+    const lines: string[] = [];
+    for (let i = 0; i < 150; i++) lines.push(i % 3 === 0 ? `The castle tower ${i} was built of stone.` : `Sheep grazed in field ${i}; the king came by.`);
+    const doc = path.join(tmp, 'pieces.txt');
+    writeFileSync(doc, `${lines.join('\n')}\n`);
+    for (const mode of ['hybrid', 'lexical'] as const) {
+      const o: SearchOptions = { query: 'king castle stone', mode, paths: [doc], topK: 150, nLines: 0, merge: false };
+      const whole = await searcher.search(o);
+      // Pieces of 48 lines (the smallest: batches are cut at chunk lines): edges at lines 48, 96 and 144.
+      const pieces = await searcher.search({ ...o, batchLines: 1 });
+      expect(shape(pieces)).toEqual(shape(whole));
+      expect(whole.results.length).toBe(150);
     }
   });
 });

@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
-import { isProsePath, proseBm25, ProseCounter, PROSE_DF_CHARS, PROSE_DF_LINES } from '../../../src/rank/prose.js';
+import {
+  isProsePath, proseBm25, PROSE_CONTEXT, ProseCounter, PROSE_DF_CHARS, PROSE_DF_LINES, proseLexical, proseRelevance, proseTermlessBound,
+} from '../../../src/rank/prose.js';
 import { countTerms } from '../../../src/rank/chunk-scorer.js';
 import { knownShareOf } from '../../../src/rank/query-mode.js';
 
@@ -70,6 +72,29 @@ describe('ProseCounter', () => {
     expect(bm('castle king')).toBeGreaterThan(bm('castle'));
     expect(bm('king')).toBeGreaterThan(bm('castle'));
     expect(bm('castle king')).toBeGreaterThan(bm(lines[3]));
+  });
+});
+
+describe('a prose line with its window', () => {
+  const s = { idf: [1, 2], norm: 4, avgChars: 30 };
+  it('mixes the line\'s own mapped BM25 with its window\'s, so a line with no term scores from its neighbours alone', () => {
+    expect(proseLexical(0, 0, s)).toBe(0);
+    expect(proseLexical(4, 4, s)).toBeCloseTo(0.5);
+    expect(proseLexical(0, 4, s)).toBeCloseTo(PROSE_CONTEXT * 0.5);
+    expect(proseLexical(4, 0, s)).toBeCloseTo((1 - PROSE_CONTEXT) * 0.5);
+    expect(proseLexical(4, 4, { ...s, norm: 0 })).toBe(0);
+  });
+
+  it('proseTermlessBound is the most a line of a file without a query term can score (cosine at most 1)', () => {
+    const plan = buildRankPlan('castle king', 'hybrid', lexicon);
+    for (const [pathMatch, prior] of [[0, 1], [1, 0.3], [0.5, 1]]) {
+      const bound = proseTermlessBound(plan, pathMatch, prior);
+      for (const cos of [-1, 0, 0.4, 1]) expect(proseRelevance(cos, 0, pathMatch, prior, plan)).toBeLessThanOrEqual(bound);
+      expect(proseRelevance(1, 0, pathMatch, prior, plan)).toBe(bound);
+      // A line whose neighbour holds a term can beat it: the bound is only for a file with none.
+      expect(proseRelevance(1, proseLexical(0, 4, s), pathMatch, prior, plan)).toBeGreaterThan(bound);
+    }
+    expect(proseTermlessBound(buildRankPlan('castle', 'lexical', lexicon), 0, 1)).toBe(0);
   });
 });
 
