@@ -76,6 +76,8 @@ for (const a of [0.3, 0.4, 0.5, 0.6, 0.7, 1]) {
   variants[`winLexOnly${a}`] = (q) => mix(q.lex, q.win, a);
 }
 for (const a of [0.2, 0.3, 0.5]) variants[`lexCtx-max${a}`] = (q) => fuse(q, ctx(q.lex, a, 'max'), q.cos);
+// The window only for lines that hold a term themselves (a line without one is not lifted by its neighbours).
+for (const a of [0.3, 0.5]) variants[`winOwn${a}`] = (q) => fuse(q, q.lex.map((l, i) => (l > 0 ? (1 - a) * l + a * q.win[i] : 0)), q.cos);
 for (const k of [0.5, 1.5, 2]) variants[`win0.5-w${k}`] = (q) => fuse({ ...q, w: q.w * k }, mix(q.lex, q.win, 0.5), q.cos);
 for (const c of [0.3, 0.5]) variants[`win0.5+cosMax${c}`] = (q) => fuse(q, mix(q.lex, q.win, 0.5), ctx(q.cos, c, 'max'));
 for (const c of [0.3, 0.5]) variants[`win0.5+cosMean${c}`] = (q) => fuse(q, mix(q.lex, q.win, 0.5), ctx(q.cos, c, 'mean'));

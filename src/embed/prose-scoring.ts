@@ -1,6 +1,6 @@
 // Prose ranges of a batch (rank/prose.ts): each non-blank line gets one fused distance from its own
-// BM25 and its window's (the line with its neighbours; the file's document frequencies) and its own
-// cosine to the query, weighted by plan.prose.
+// BM25 and, when it holds a term, its window's (the line with its neighbours; the file's document
+// frequencies) and its own cosine to the query, weighted by plan.prose.
 // Lines that provably cannot beat `pruneAbove` are skipped by the kernel's exact bound.
 import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
@@ -40,12 +40,14 @@ export async function scoreProseRanges(
       const line = lines[i];
       if (line.trim() === '') continue;
       const own = counted[i];
-      const bm25 = own ? bm25Of([own], line.length, stats, tf, touched, false) : 0;
-      const win = lines.slice(Math.max(0, i - PROSE_WINDOW_LINES), i + PROSE_WINDOW_LINES + 1);
-      const winTerms = counted.slice(Math.max(0, i - PROSE_WINDOW_LINES), i + PROSE_WINDOW_LINES + 1);
-      const windowBm25 = winTerms.some((t) => t !== null)
-        ? bm25Of(winTerms, win.reduce((n, l) => n + l.length, 0), stats, tf, touched, true) : 0;
-      const lexical = proseLexical(bm25, windowBm25, stats);
+      let lexical = 0;
+      if (own) {
+        // Only a line that holds a term gets its window's score (rank/prose.ts).
+        const at = Math.max(0, i - PROSE_WINDOW_LINES);
+        const win = lines.slice(at, i + PROSE_WINDOW_LINES + 1);
+        const windowBm25 = bm25Of(counted.slice(at, i + PROSE_WINDOW_LINES + 1), win.reduce((n, l) => n + l.length, 0), stats, tf, touched, true);
+        lexical = proseLexical(bm25Of([own], line.length, stats, tf, touched, false), windowBm25, stats);
+      }
       // Without the embedding (lexical mode, or a query the model knows no word of) only matches count.
       if (w === 0 && lexical === 0) continue;
       items.push({ at: from + (i - (from - lo)), lexical, stats, path });

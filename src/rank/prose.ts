@@ -118,12 +118,16 @@ export const PROSE_WINDOW_LINES = 1;
 /**
  * Weight of a prose line's window beside the line itself in its lexical score. The window is the line
  * with the line just before and just after it, one BM25 over their words together (the file's df, the
- * window's length against 3 mean lines): a sentence that answers a question often continues the one
- * that holds the question's words ("It was ...", "He ..."), and a line that holds them in its
- * neighbours' company is likelier the passage asked about. A blank neighbour adds nothing, so a window
- * does not reach across a paragraph break. Chosen on the first 40 question ids of the prose dev set
- * (bench/prose/context-probe.ts: 0.3-0.5 within 0.002 there; a 2-line window won there by 0.016 and
- * lost on both later samples), checked on the next 40 and 40 (docs/models.md).
+ * window's length against 3 mean lines): a line that holds the question's words in the company of the
+ * lines around it that hold the others (a sentence continuing the one that names the subject: "It
+ * was built by ...") is likelier the passage asked about. Only a line holding a query term itself gets
+ * its window's score: a line with none is not lifted by its neighbours (it would list the lines
+ * around every match), so what bounds a line without a term is unchanged (proseTermlessBound). A
+ * blank neighbour adds nothing: a window does not reach across a paragraph break. Chosen on the first
+ * 40 question ids of the prose dev set (bench/prose/context-probe.ts: weights 0.3-0.5 within 0.002
+ * there; lifting lines without a term as well scored the same there and 0.001-0.004 more on the later
+ * samples; a 2-line window won there by 0.016 and lost on both later samples), checked on the next
+ * 40 and 40 (docs/models.md).
  */
 export const PROSE_CONTEXT = 0.5;
 
@@ -134,10 +138,11 @@ export function proseWindowBm25(tf: Float64Array, touched: number[], chars: numb
 
 /**
  * The lexical score of a prose line, 0..1: its own BM25 and its window's, each mapped against
- * ProseStats.norm, weighted by PROSE_CONTEXT. 0 when neither the line nor a neighbour holds a term.
+ * ProseStats.norm, weighted by PROSE_CONTEXT; 0 for a line that holds no term (bm25 0), whatever its
+ * neighbours hold.
  */
 export function proseLexical(bm25: number, windowBm25: number, s: ProseStats): number {
-  if (!(s.norm > 0)) return 0;
+  if (!(s.norm > 0) || !(bm25 > 0)) return 0;
   return (1 - PROSE_CONTEXT) * (bm25 / (bm25 + s.norm)) + PROSE_CONTEXT * (windowBm25 / (windowBm25 + s.norm));
 }
 
@@ -151,11 +156,9 @@ export function proseRelevance(cosine: number, lexical: number, pathMatch: numbe
 }
 
 /**
- * The most relevance any line of a prose file can have when no line of the file holds a plan term:
- * every line's window then holds none either, so its lexical score is 0 and its relevance is at most
- * (w × 1 + path weight × pathMatch) × prior (a cosine is at most 1). The same holds for one line whose
- * window (the line and PROSE_WINDOW_LINES lines each side) holds no term; a line that holds no term
- * itself but has a neighbour that does can score up to PROSE_CONTEXT × (1 − w) more.
+ * The most relevance a prose line that holds no plan term can have, whatever its neighbours hold (its
+ * lexical score is 0: proseLexical): (w × 1 + path weight × pathMatch) × prior, a cosine being at most
+ * 1. So it bounds every line of a file in which no line holds a term.
  */
 export function proseTermlessBound(plan: RankPlan, pathMatch: number, prior: number): number {
   return proseRelevance(1, 0, pathMatch, prior, plan);

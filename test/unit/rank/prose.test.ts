@@ -77,22 +77,22 @@ describe('ProseCounter', () => {
 
 describe('a prose line with its window', () => {
   const s = { idf: [1, 2], norm: 4, avgChars: 30 };
-  it('mixes the line\'s own mapped BM25 with its window\'s, so a line with no term scores from its neighbours alone', () => {
+  it('mixes the line\'s own mapped BM25 with its window\'s; a line with no term of its own scores 0 whatever its neighbours hold', () => {
     expect(proseLexical(0, 0, s)).toBe(0);
     expect(proseLexical(4, 4, s)).toBeCloseTo(0.5);
-    expect(proseLexical(0, 4, s)).toBeCloseTo(PROSE_CONTEXT * 0.5);
+    expect(proseLexical(0, 4, s)).toBe(0);
+    expect(proseLexical(4, 12, s)).toBeCloseTo((1 - PROSE_CONTEXT) * 0.5 + PROSE_CONTEXT * 0.75);
     expect(proseLexical(4, 0, s)).toBeCloseTo((1 - PROSE_CONTEXT) * 0.5);
     expect(proseLexical(4, 4, { ...s, norm: 0 })).toBe(0);
   });
 
-  it('proseTermlessBound is the most a line of a file without a query term can score (cosine at most 1)', () => {
+  it('proseTermlessBound is the most a line without a query term can score (cosine at most 1), whatever its neighbours hold', () => {
     const plan = buildRankPlan('castle king', 'hybrid', lexicon);
     for (const [pathMatch, prior] of [[0, 1], [1, 0.3], [0.5, 1]]) {
       const bound = proseTermlessBound(plan, pathMatch, prior);
       for (const cos of [-1, 0, 0.4, 1]) expect(proseRelevance(cos, 0, pathMatch, prior, plan)).toBeLessThanOrEqual(bound);
       expect(proseRelevance(1, 0, pathMatch, prior, plan)).toBe(bound);
-      // A line whose neighbour holds a term can beat it: the bound is only for a file with none.
-      expect(proseRelevance(1, proseLexical(0, 4, s), pathMatch, prior, plan)).toBeGreaterThan(bound);
+      expect(proseRelevance(1, proseLexical(0, 4, s), pathMatch, prior, plan)).toBe(bound);
     }
     expect(proseTermlessBound(buildRankPlan('castle', 'lexical', lexicon), 0, 1)).toBe(0);
   });
