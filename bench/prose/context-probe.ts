@@ -1,8 +1,10 @@
 // An offline probe of prose line scoring on the dev set (issue 31, section 3): each line's cosine and
 // BM25 (simgrep's words, the file's df) computed once per question, then variants scored in seconds:
-// line context (a line with its neighbours' scores), word forms (a second BM25 over words cut to their
-// first letters), fusion forms (a per-file normalised cosine). Exploratory: it picks constants on the
-// first 40 ids (`tune`) and checks them on the next 40 and 40 (`held`, `held2`); it is not the bench.
+// line context (a window's BM25, neighbours' scores, neighbours' cosines), word forms (a second BM25
+// over words cut to their first letters). A first round also tried the cosine normalised per file
+// (z-score, rank) and one-sided neighbours (previous or next line only): all lost (docs/models.md), so
+// they are left out. Exploratory: it picks constants on the first 40 ids (`tune`) and checks them on
+// the next 40 and 40 (`held`, `held2`); it is not the bench. ~5-10 min on 2 busy cores.
 // npx tsc -p tsconfig.json && node dist/bench/prose/context-probe.js [filter-regex]
 import path from 'node:path';
 import { createSearcher } from '../../src/library.js';
