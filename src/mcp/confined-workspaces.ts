@@ -1,6 +1,6 @@
 // Which workspace answers an MCP call for a directory inside the server's root: the named workspace
 // that covers it most nearly among those whose every root lies inside the root, else the directory's
-// own (named after it, built in the background on first use while searches scan). A workspace that also indexes something outside the root
+// own (named after it, built in the background once its first search has answered; searches scan meanwhile). A workspace that also indexes something outside the root
 // is never searched, refreshed, re-indexed or reported by the server: an MCP client reads nothing
 // outside the root, not even a file count.
 import { existsSync } from 'node:fs';
@@ -12,10 +12,12 @@ import type { Root } from './scope.js';
 
 export interface ConfinedWorkspaces {
   /**
-   * The workspace a search of `dir` uses; null while its index is first being built (started in the
-   * background by the first search): the caller then answers from a scan, which gives the same answer.
+   * Runs a search of `dir` with the workspace it uses, or null while its index is first being built:
+   * the search then answers from a scan, which gives the same answer. The first search of a directory
+   * with no index queues its build, which starts once that search has answered (a build started beside
+   * it would take half of the cores its scan needs: the agent's first answer comes first).
    */
-  forSearch(dir: string): Promise<Workspace | null>;
+  forSearch<T>(dir: string, search: (ws: Workspace | null) => Promise<T>): Promise<T>;
   /** The workspace an index run of `dir` updates, and the roots to index (all inside the root). */
   forIndex(dir: string): Promise<{ ws: Workspace; roots: string[] }>;
   /**
@@ -46,22 +48,27 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
   }
 
   return {
-    async forSearch(dir) {
+    async forSearch(dir, search) {
       const c = covering(dir);
       // A workspace this server is still building holds part of the tree: the files are read instead.
-      if (c) return buildingNames.has(c.name) ? null : c;
-      if (building.has(dir)) return null;
+      if (c) return search(buildingNames.has(c.name) ? null : c);
+      if (building.has(dir)) return search(null);
       // Checked before anything starts: a workspace whose roots reach out is refused, not rebuilt.
       const { ws, exists } = await own(dir);
-      if (exists) return ws;
-      if (building.has(dir)) return null;
+      if (exists) return search(ws);
+      if (building.has(dir)) return search(null);
       // Never make the agent wait on a cold index: it builds in the background, searches scan meanwhile.
-      const p = ws.index([dir]).then(() => ws);
+      let answered!: () => void;
+      const p = new Promise<void>((resolve) => { answered = resolve; }).then(() => ws.index([dir])).then(() => ws);
       building.set(dir, p);
       buildingNames.add(ws.name);
       const done = () => { building.delete(dir); buildingNames.delete(ws.name); };
       p.then(done, done);
-      return null;
+      try {
+        return await search(null);
+      } finally {
+        answered();
+      }
     },
     async forIndex(dir) {
       // An index run waits for the background build of the same directory (one writer at a time).

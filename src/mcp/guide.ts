@@ -9,7 +9,7 @@ export const INSTRUCTIONS = `simgrep finds code by meaning, offline, inside this
 - Use your grep tool instead for an exact string or regular expression, or to list EVERY occurrence of a name: \`search\` returns the best few, not all.
 Narrow with \`directory\` (a subdirectory of the root), \`globs\` (ripgrep's -g: ["src/**", "!**/*.test.ts"]), \`types\` / \`types_not\` (ripgrep's type names: ["ts"]), \`per_file: 1\` (one match per file, to survey many files), \`files_with_matches\` (which files, no code) and \`max_tokens\` (a budget: matches turn compact, the match line and its enclosing definition, before any is dropped; the answer says what was cut).
 \`score\` is 0..1, higher is better, on one scale in every mode: above ~0.5 is a strong match, below ~0.15 a weak one.
-Answers say \`index\`: fresh (the directory's index answered), building (the first search of a directory starts its index in the background and the files are read meanwhile: same matches, no wait), or scanned (read directly).`;
+Answers say \`index\`: fresh (the directory's index answered), building (the first search of a directory answers from the files, then its index builds in the background and the files are read meanwhile: same matches, no wait), or scanned (read directly).`;
 
 export const SEARCH_DESCRIPTION = `Find code and text by meaning (hybrid: words + embeddings) in a directory inside the root; each match carries its lines.
 Use it for "where/how does the code do X", to find a definition by a name you half know, or to find the source of a snippet (pass the snippet as the query). Prefer grep for exact strings, regexes, or every occurrence.

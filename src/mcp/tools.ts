@@ -31,9 +31,10 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
     const dir = resolveInside(root, a.directory);
     const plan = planOf(a);
     const { query, notes } = boundQuery(a.query);
-    const ws = await workspaces.forSearch(dir);
+    const { ws, r } = await workspaces.forSearch(dir, async (ws) => ({
+      ws, r: await (ws ?? engine.searcher).search({ query, paths: [dir], topK: plan.fetchK, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines }),
+    }));
     if (!ws) notes.push(BUILDING_NOTE);
-    const r = await (ws ?? engine.searcher).search({ query, paths: [dir], topK: plan.fetchK, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines });
     const results = r.results;
     return buildAnswer({
       results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
@@ -45,8 +46,9 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
     const file = resolveFileInside(root, a.file_path);
     const dir = resolveInside(root, a.directory);
     const plan = planOf(a);
-    const ws = await workspaces.forSearch(dir);
-    const r = await (ws ?? engine.searcher).search({ query: '', like: { path: file, line: a.line }, paths: [dir], topK: plan.fetchK, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines });
+    const { ws, r } = await workspaces.forSearch(dir, async (ws) => ({
+      ws, r: await (ws ?? engine.searcher).search({ query: '', like: { path: file, line: a.line }, paths: [dir], topK: plan.fetchK, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines }),
+    }));
     const results = r.results;
     return buildAnswer({
       results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,

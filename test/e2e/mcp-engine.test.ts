@@ -1,7 +1,8 @@
 // One resident engine for many agents (issue 30): two `simgrep mcp` processes over one root, driven by
 // the MCP SDK's own client, are answered by one engine (one pid, one socket), with the matches a
 // --no-server process finds itself; `status` says building while the first index builds (it said
-// indexed: true over a half-built index); the engine stops when idle and the next call starts another;
+// indexed: true over a half-built index); the engine stops when idle and the next call starts another,
+// as it does after the engine is killed with kill -9;
 // where no engine can be trusted the front answers itself, saying so once.
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -96,6 +97,18 @@ describe('simgrep mcp: one resident engine for many agents', () => {
     const again = await call(a, 'search', QUERY);
     expect(enginePid(again)).not.toBe(pid);
     expect(again.structuredContent?.matches).toEqual(own.structuredContent?.matches);
+    expect(sockets()).toHaveLength(1);
+
+    // An engine killed with kill -9 leaves its socket file behind: the next call finds it dead, starts
+    // another over the stale socket and answers as before (the front replays the session's handshake).
+    const second = enginePid(again)!;
+    process.kill(second, 'SIGKILL');
+    await expect.poll(() => alive(second), { timeout: 5_000, interval: 50 }).toBe(false);
+    expect(sockets()).toHaveLength(1);
+    const revived = await call(b, 'search', QUERY);
+    expect(revived.isError).toBeFalsy();
+    expect(enginePid(revived)).not.toBe(second);
+    expect(revived.structuredContent?.matches).toEqual(own.structuredContent?.matches);
     expect(sockets()).toHaveLength(1);
 
     // A runtime directory others could write: no engine is trusted there; the front answers itself, saying so once.

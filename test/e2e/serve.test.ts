@@ -69,7 +69,7 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe('simgrep serve', () => {
+describe('simgrep serve', { timeout: 180_000 }, () => {
   it('answers searches and index runs of its workspace exactly as the process itself would', async () => {
     const { child, stderr } = await startServer([tree, '-w', 'served', '-J', '1']);
     // It listens at once and indexes in the background (searches meanwhile: the next test).

@@ -66,7 +66,9 @@ async function same(o: Omit<SearchOptions, 'paths'>): Promise<SearchResponse> {
   return b;
 }
 
-describe('indexed search equals one-shot search', () => {
+// Each case scans this repository beside the indexed answer (15-20 s alone): two test files at once
+// on two cores, or a loaded machine, can double that.
+describe('indexed search equals one-shot search', { timeout: 180_000 }, () => {
   for (const mode of ['hybrid', 'semantic', 'lexical'] as const) {
     it(`${mode}: top 3 and top 10, every query`, async () => {
       for (const query of QUERIES) {
