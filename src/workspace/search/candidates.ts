@@ -298,13 +298,18 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
   const n = s.start.length;
   const possible = work('possible', Float64Array, n, true);
   const certain = work('certain', Float64Array, n, true);
-  const covered = new Map<number, number>(); // defined name -> idf of the query terms it holds
+  // Per defined name, the idf of the query terms it holds (typed arrays, not a map: a long query's
+  // common terms are held by most names).
+  const coveredIdf = work('coveredIdf', Float64Array, s.defNames.length, true);
+  const isCovered = work('isCovered', Uint8Array, s.defNames.length, true);
+  const covered: number[] = [];
   plan.terms.forEach((term) => {
     const found = (term.whole ? s.byDefLower : s.byDefStem).find(term.key);
     if (!found) return;
     for (let j = 0; j < found.chunk.length; j++) {
       const d = s.defStart[found.chunk[j]] + found.count[j];
-      covered.set(d, (covered.get(d) ?? 0) + term.idf);
+      if (isCovered[d] === 0) { isCovered[d] = 1; covered.push(d); }
+      coveredIdf[d] += term.idf;
     }
   });
   const chunkOf = (d: number): number => {
@@ -318,7 +323,7 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
     if (holdsTerm && s.defPlain[d] === 1 && v > certain[c]) certain[c] = v;
   };
   if (plan.definitionBoost > 0 && plan.idfSum > 0) {
-    for (const [d, idf] of covered) offer(chunkOf(d), d, plan.definitionBoost * idf / plan.idfSum, true);
+    for (const d of covered) offer(chunkOf(d), d, plan.definitionBoost * coveredIdf[d] / plan.idfSum, true);
   }
   for (const sym of plan.symbols) {
     const found = s.byDefLower.find(sym.name);
@@ -329,7 +334,7 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
       const path = q.display[s.chunkFile[c]];
       if (path === undefined) continue;
       const fileStem = (q.infos?.[s.chunkFile[c]] ?? pathInfo(path)).facts.fileStem;
-      offer(c, d, symbolScore(s.defNames.at(d)!, plan, fileStem), covered.has(d));
+      offer(c, d, symbolScore(s.defNames.at(d)!, plan, fileStem), isCovered[d] === 1);
     }
   }
   return { possible, certain };

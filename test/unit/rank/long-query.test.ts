@@ -130,6 +130,20 @@ function referenceChunkStats(ls: string[], path: string, plan: RankPlan): number
   return out;
 }
 
+describe('a query planned again', () => {
+  it('shares the first plan\'s terms and equals a plan made afresh, for any known-word share', () => {
+    const text = readFileSync(new URL('../../../src/rank/prose.ts', import.meta.url), 'utf8');
+    const first = buildRankPlan(text, 'hybrid', bundledLexicon(), 0.5);
+    const again = buildRankPlan(text, 'hybrid', bundledLexicon(), 1);
+    expect(again.terms).toBe(first.terms);
+    // Another lexicon object (the same counts) is never answered from the recent plans.
+    const fresh = (mode: 'hybrid' | 'lexical', share: number) => buildRankPlan(text, mode, parseLexicon(readFileSync(bundledLexiconPath(), 'utf8')), share);
+    expect(again).toEqual(fresh('hybrid', 1));
+    expect(buildRankPlan(text, 'hybrid', bundledLexicon(), 0.5)).toEqual(fresh('hybrid', 0.5));
+    expect(buildRankPlan(text, 'lexical', bundledLexicon(), 0.5)).toEqual(fresh('lexical', 0.5));
+  });
+});
+
 describe('the lexicon', () => {
   it('answers for the terms of a long query, looked up in one pass, as when each is found in its text', () => {
     const text = readFileSync(bundledLexiconPath(), 'utf8');
