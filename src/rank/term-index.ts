@@ -51,8 +51,8 @@ export function termIndexOf(plan: RankPlan): TermIndex {
  */
 export function countTermsByIdentifiers(text: string, plan: RankPlan, tf: Float64Array, touched?: number[]): boolean {
   const index = termIndexOf(plan);
-  const count = tally(tf, touched);
   const n = text.length;
+  let matched = false;
   let i = 0;
   while (i < n) {
     if (!isIdentChar(text.charCodeAt(i))) { i++; continue; }
@@ -67,19 +67,24 @@ export function countTermsByIdentifiers(text: string, plan: RankPlan, tf: Float6
       // The run alone, folded (ASCII: char by char), for the probes that start with a digit.
       const run = text.slice(s, i);
       const lower = run.toLowerCase();
+      const count = tally(tf, touched);
       for (let d = 0; d < from - s; d++) if (probeAt(index, lower, d, lower.length)) countWordByKey(index, plan, lower.slice(d), run.slice(d), count.hit);
+      if (count.matched) matched = true;
     }
     if (from === i) continue;
-    countRun(index, plan, identifierRuns.id(text, from, i, h), count.hit);
+    if (countRun(index, plan, identifierRuns.id(text, from, i, h), tf, touched)) matched = true;
   }
-  return count.matched;
+  return matched;
 }
 
 /** Per dictionary run, where its terms start in `terms` (-1: not worked out yet) and how many. */
 interface RunHits { generation: number; first: Int32Array; count: Int32Array; terms: number[] }
 
-/** Counts the terms run `id` of the dictionary counts for in the plan (countWordByKey's), found once per plan. */
-function countRun(index: TermIndex, plan: RankPlan, id: number, hit: (t: number) => void): void {
+/**
+ * Counts the terms run `id` of the dictionary counts for in the plan (countWordByKey's, worked out
+ * once per plan) into `tf`, as tally does; whether it counted any.
+ */
+function countRun(index: TermIndex, plan: RankPlan, id: number, tf: Float64Array, touched: number[] | undefined): boolean {
   let r = index.runHits;
   if (!r || r.generation !== identifierRuns.generation) {
     r = index.runHits = { generation: identifierRuns.generation, first: new Int32Array(RUN_LIMIT).fill(-1), count: new Int32Array(RUN_LIMIT), terms: [] };
@@ -96,7 +101,14 @@ function countRun(index: TermIndex, plan: RankPlan, id: number, hit: (t: number)
     }
     r.count[id] = r.terms.length - first;
   }
-  for (let k = first, end = first + r.count[id]; k < end; k++) hit(r.terms[k]);
+  const end = first + r.count[id];
+  const hits = r.terms;
+  for (let k = first; k < end; k++) {
+    const t = hits[k];
+    if (touched && tf[t] === 0) touched.push(t);
+    tf[t]++;
+  }
+  return end > first;
 }
 
 /** The probe of a term: what a text must hold (folded) for one of its words to match it. */
