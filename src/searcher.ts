@@ -174,16 +174,35 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     await pool?.then((p) => p.close(), () => undefined);
   };
 
+  // The last query's vector and known-word share: a workspace search embeds its query to pick
+  // candidates, then searches them with the same query (a pasted file: ~100 ms each, more under load).
+  let lastQuery: { text: string; vector: Float32Array; share?: number } | null = null;
+  /** The query's raw embedding (a copy: callers normalise it in place). */
+  async function embedQuery(text: string): Promise<Float32Array> {
+    if (lastQuery?.text !== text) {
+      const vector = await (await local()).embedTexts([text]);
+      lastQuery = { text, vector };
+    }
+    return lastQuery.vector.slice();
+  }
+  async function knownShare(text: string, inProcess: Executor): Promise<number> {
+    const memo = lastQuery?.text === text ? lastQuery : null;
+    if (memo?.share !== undefined) return memo.share;
+    const share = await knownShareOf(text, (t) => inProcess.embedTexts(t));
+    if (memo) memo.share = share;
+    return share;
+  }
+
   async function run(sources: Source[], o: SearchOptions, small: boolean, deadline: Deadline | null, candidatesOnly = false): Promise<PipelineOutcome> {
     const queryText = o.ignoreCase ? o.query.toLowerCase() : o.query;
     // Start the pool now: its threads boot while this thread embeds the query.
     const pooled = concurrency === 0 || small ? null : workers();
     pooled?.catch(() => {}); // awaited below; a failure must not also surface as unhandled
     const inProcess = await local();
-    const query = await inProcess.embedTexts([queryText]);
+    const query = await embedQuery(queryText);
     // A query the model cannot embed is searched by its words (with a warning), not refused.
     const asked = o.mode ?? 'hybrid';
-    const share = asked === 'hybrid' ? await knownShareOf(queryText, (t) => inProcess.embedTexts(t)) : 1;
+    const share = asked === 'hybrid' ? await knownShare(queryText, inProcess) : 1;
     const { mode, rank, warning } = queryMode(o.query, asked, normalizeInPlace(query), bundledLexicon(), share);
     const executor = pooled ? await pooled : inProcess;
     const maxDistance = o.maxDistance;
@@ -208,7 +227,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   const searcher: Searcher = {
     model,
     async embed(texts) {
-      const v = await (await local()).embedTexts(texts);
+      const v = texts.length === 1 ? await embedQuery(texts[0]) : await (await local()).embedTexts(texts);
       return texts.length > 0 ? unitRows(v, v.length / texts.length) : v;
     },
     async search(o) {

@@ -6,7 +6,7 @@ import { DATA_FILE_PRIOR, isDataFile } from './data-files.js';
 import { definedName } from './definitions.js';
 import { identifierParts, pathText, stem } from './lexical/terms.js';
 import { pathWordHits } from './path-word-hits.js';
-import { countTermsByIdentifiers, countWordByKey, isDigit, isIdentChar, MANY_TERMS, probeOf, tally, termIndexOf } from './term-index.js';
+import { countTermsByIdentifiers, isDigit, isIdentChar, MANY_TERMS, probeOf, tally, termIndexOf, wordTerms } from './term-index.js';
 import { fold, isAscii, textWords } from './lexical/words.js';
 
 export interface ChunkStats {
@@ -29,8 +29,9 @@ export interface ChunkStats {
  */
 export function countTerms(text: string, plan: RankPlan, tf: Float64Array, touched?: number[]): boolean {
   if (!isAscii(text)) return countWordTerms(text, plan, tf, touched);
+  // By identifiers, the text is folded only where a run's leading digits need it (rarely).
+  if (plan.terms.length > MANY_TERMS) return countTermsByIdentifiers(text, plan, tf, touched);
   const lower = text.toLowerCase();
-  if (plan.terms.length > MANY_TERMS) return countTermsByIdentifiers(text, lower, plan, tf, touched);
   let spans: number[] | null = null;
   for (const term of plan.terms) {
     const probe = probeOf(term);
@@ -79,7 +80,10 @@ export function countWordTerms(text: string, plan: RankPlan, tf: Float64Array, t
   if (terms.length > MANY_TERMS) {
     // A pasted file as the query: each word found by key, no pass per term.
     const index = termIndexOf(plan);
-    for (const word of textWords(text)) countWordByKey(index, plan, fold(word), word, count.hit);
+    for (const word of textWords(text)) {
+      const hits = wordTerms(index, plan, word, fold);
+      for (let h = 0; h < hits.length; h++) count.hit(hits[h]);
+    }
     return count.matched;
   }
   const folded = fold(text);

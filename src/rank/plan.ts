@@ -94,9 +94,27 @@ export function namesIdentifier(query: string): boolean {
   return SYMBOL_QUERY.test(trimmed) || HAS_EMBEDDED_SYMBOL.test(trimmed) || EMBEDDED_SNAKE.test(trimmed);
 }
 
-/** `knownShare`: the share (0..1) of the query's words the model has a token for (searcher.ts). */
+/** The last plans built (a workspace search plans its query to pick candidates, then to score them). */
+const recentPlans: { query: string; mode: ChunkMode; lexicon: Lexicon; plan: RankPlan }[] = [];
+const RECENT_PLANS = 4;
+
+/**
+ * `knownShare`: the share (0..1) of the query's words the model has a token for (searcher.ts). A
+ * query planned again (the same text, mode and lexicon) shares the first plan's terms, symbols and
+ * path words: a pasted file's thousands of terms are found, stemmed and looked up once.
+ */
 export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon, knownShare = 1): RankPlan {
   if (mode === 'semantic') return semanticPlan();
+  const prose = { semantic: mode === 'lexical' ? 0 : RANK_DEFAULTS.proseSemantic * Math.min(1, Math.max(0, knownShare)) };
+  const recent = recentPlans.find((r) => r.mode === mode && r.lexicon === lexicon && r.query === query);
+  if (recent) return recent.plan.prose?.semantic === prose.semantic ? recent.plan : { ...recent.plan, prose };
+  const plan = planTerms(query, mode, lexicon, prose);
+  recentPlans.unshift({ query, mode, lexicon, plan });
+  recentPlans.length = Math.min(recentPlans.length, RECENT_PLANS);
+  return plan;
+}
+
+function planTerms(query: string, mode: ChunkMode, lexicon: Lexicon, prose: { semantic: number }): RankPlan {
   // Each distinct identifier once (a pasted file repeats most), in order of first sight: the terms
   // come out in the same order as from every occurrence.
   const idents = [...new Set(identifiers(query))];
@@ -144,7 +162,7 @@ export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon, 
       ...RANK_DEFAULTS.weights,
     },
     bm25: { ...RANK_DEFAULTS.bm25 },
-    prose: { semantic: mode === 'lexical' ? 0 : RANK_DEFAULTS.proseSemantic * Math.min(1, Math.max(0, knownShare)) },
+    prose,
     fileDecay: RANK_DEFAULTS.fileDecay,
     fileCoherence: RANK_DEFAULTS.fileCoherence,
   };

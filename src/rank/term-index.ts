@@ -3,6 +3,7 @@
 // cost grows with its length plus the text's, never with their product.
 import type { RankPlan } from './plan.js';
 import { identifierParts, stem } from './lexical/terms.js';
+import { HASH_START, hashStep, identifierRuns, RUN_LIMIT } from './run-table.js';
 
 /** Above this many terms, a line is counted by its identifiers; below, by a search per term (faster for few). */
 export const MANY_TERMS = 24;
@@ -15,7 +16,20 @@ export interface TermIndex {
   /** Every term's probe (what a text must hold for one of its words to match), and the longest's length. */
   probes: Set<string>;
   longestProbe: number;
+  /** Whether some probe starts with a digit: only then can a run's leading digits count. */
+  digitProbe: boolean;
+  /**
+   * What each identifier run of the process's dictionary (run-table.ts) counts for in this plan (term
+   * indices, with repeats, as counted), worked out on first sight; for dictionary `generation`.
+   */
+  runHits: RunHits | null;
+  /** The same for the words of text in other scripts (counted whole by wordTerms, no digits dropped). */
+  words: Map<string, readonly number[]>;
 }
+
+/** Distinct words of other scripts remembered per plan; later new ones are worked out each time. */
+const WORD_LIMIT = 1 << 15;
+const NO_TERMS: readonly number[] = [];
 
 const indexes = new WeakMap<RankPlan, TermIndex>();
 
@@ -23,7 +37,7 @@ export function termIndexOf(plan: RankPlan): TermIndex {
   let idx = indexes.get(plan);
   if (!idx) {
     const probes = new Set(plan.terms.map(probeOf));
-    idx = { byKey: new Map(plan.terms.map((t, i) => [t.key, i])), symbols: new Map(), probes, longestProbe: Math.max(0, ...[...probes].map((p) => p.length)) };
+    idx = { byKey: new Map(plan.terms.map((t, i) => [t.key, i])), symbols: new Map(), probes, longestProbe: Math.max(0, ...[...probes].map((p) => p.length)), digitProbe: [...probes].some((p) => isDigit(p.charCodeAt(0))), runHits: null, words: new Map() };
     for (const s of plan.symbols) if (!idx.symbols.has(s.name)) idx.symbols.set(s.name, s.strength);
     indexes.set(plan, idx);
   }
@@ -35,24 +49,66 @@ export function termIndexOf(plan: RankPlan): TermIndex {
  * the whole term equal to it lower-cased and for the part term of each part's stem. That is what the
  * search per term counts, since an identifier that matches a term always holds the term's probe.
  */
-export function countTermsByIdentifiers(text: string, lower: string, plan: RankPlan, tf: Float64Array, touched?: number[]): boolean {
+export function countTermsByIdentifiers(text: string, plan: RankPlan, tf: Float64Array, touched?: number[]): boolean {
   const index = termIndexOf(plan);
-  const count = tally(tf, touched);
   const n = text.length;
+  let matched = false;
   let i = 0;
   while (i < n) {
     if (!isIdentChar(text.charCodeAt(i))) { i++; continue; }
-    let s = i;
-    while (i < n && isIdentChar(text.charCodeAt(i))) i++;
+    const s = i;
     // Leading digits are dropped, except where a term's probe starts among them: the search per term
     // then counts the rest of the run from there (`25px` for the term `25`, `2025` for `25` too).
-    for (; s < i && isDigit(text.charCodeAt(s)); s++) {
-      if (probeAt(index, lower, s, i)) countWordByKey(index, plan, lower.slice(s, i), text.slice(s, i), count.hit);
+    while (i < n && isDigit(text.charCodeAt(i))) i++;
+    const from = i;
+    let h = HASH_START;
+    for (let c = text.charCodeAt(i); i < n && isIdentChar(c); c = text.charCodeAt(++i)) h = hashStep(h, c);
+    if (from > s && index.digitProbe) {
+      // The run alone, folded (ASCII: char by char), for the probes that start with a digit.
+      const run = text.slice(s, i);
+      const lower = run.toLowerCase();
+      const count = tally(tf, touched);
+      for (let d = 0; d < from - s; d++) if (probeAt(index, lower, d, lower.length)) countWordByKey(index, plan, lower.slice(d), run.slice(d), count.hit);
+      if (count.matched) matched = true;
     }
-    if (s === i) continue;
-    countWordByKey(index, plan, lower.slice(s, i), text.slice(s, i), count.hit);
+    if (from === i) continue;
+    if (countRun(index, plan, identifierRuns.id(text, from, i, h), tf, touched)) matched = true;
   }
-  return count.matched;
+  return matched;
+}
+
+/** Per dictionary run, where its terms start in `terms` (-1: not worked out yet) and how many. */
+interface RunHits { generation: number; first: Int32Array; count: Int32Array; terms: number[] }
+
+/**
+ * Counts the terms run `id` of the dictionary counts for in the plan (countWordByKey's, worked out
+ * once per plan) into `tf`, as tally does; whether it counted any.
+ */
+function countRun(index: TermIndex, plan: RankPlan, id: number, tf: Float64Array, touched: number[] | undefined): boolean {
+  let r = index.runHits;
+  if (!r || r.generation !== identifierRuns.generation) {
+    r = index.runHits = { generation: identifierRuns.generation, first: new Int32Array(RUN_LIMIT).fill(-1), count: new Int32Array(RUN_LIMIT), terms: [] };
+  }
+  let first = r.first[id];
+  if (first < 0) {
+    const terms = plan.terms;
+    first = r.first[id] = r.terms.length;
+    const whole = index.byKey.get(identifierRuns.whole(id));
+    if (whole !== undefined && terms[whole].whole) r.terms.push(whole);
+    for (const partStem of identifierRuns.stems(id)) {
+      const t = index.byKey.get(partStem);
+      if (t !== undefined && !terms[t].whole) r.terms.push(t);
+    }
+    r.count[id] = r.terms.length - first;
+  }
+  const end = first + r.count[id];
+  const hits = r.terms;
+  for (let k = first; k < end; k++) {
+    const t = hits[k];
+    if (touched && tf[t] === 0) touched.push(t);
+    tf[t]++;
+  }
+  return end > first;
 }
 
 /** The probe of a term: what a text must hold (folded) for one of its words to match it. */
@@ -78,6 +134,17 @@ export function countWordByKey(index: TermIndex, plan: RankPlan, wholeKey: strin
     const t = index.byKey.get(stem(part));
     if (t !== undefined && !terms[t].whole) hit(t);
   }
+}
+
+/** The terms one word of any script counts for (countWordByKey), remembered by the word as runs are. */
+export function wordTerms(index: TermIndex, plan: RankPlan, word: string, folded: (w: string) => string): readonly number[] {
+  const known = index.words.get(word);
+  if (known) return known;
+  const out: number[] = [];
+  countWordByKey(index, plan, folded(word), word, (t) => { out.push(t); });
+  const hits = out.length === 0 ? NO_TERMS : out;
+  if (index.words.size < WORD_LIMIT) index.words.set(word, hits);
+  return hits;
 }
 
 /** Adds one to a term's count, noting in `touched` each term counted for the first time. */

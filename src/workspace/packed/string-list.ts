@@ -25,6 +25,23 @@ export class PackedStrings implements StringList {
     return this.text.toString('utf8', this.offsets[i], this.offsets[i + 1]);
   }
 
+  /**
+   * String i compared with an ASCII `key` as JavaScript compares strings (<0: i sorts first), from its
+   * bytes, nothing decoded: a UTF-8 byte of 0x80 or more starts a character above every ASCII one, in
+   * UTF-16 order too, so the first differing byte decides.
+   */
+  compareAscii(i: number, key: string): number {
+    const text = this.text;
+    const from = this.offsets[i];
+    const n = this.offsets[i + 1] - from;
+    const m = Math.min(n, key.length);
+    for (let j = 0; j < m; j++) {
+      const d = text[from + j] - key.charCodeAt(j);
+      if (d !== 0) return d;
+    }
+    return n - key.length;
+  }
+
   /** The bytes of strings [from, to), in place. */
   bytesOf(from: number, to: number): Uint8Array {
     return this.text.subarray(this.offsets[from], this.offsets[to]);

@@ -3,7 +3,8 @@
 // file's path terms, and the certain and possible symbol boosts from the defined-name postings), and
 // only chunks whose best case reaches the heap's worst guaranteed case are kept. The pipeline then
 // scores those exactly, with the same code as a one-shot scan, so indexed answers equal one-shot ones.
-import { lexicalScore, pathSignals, relevance, symbolScore, toDistance, type PathSignals } from '../../rank/chunk-scorer.js';
+import { countTerms, lexicalScore, pathSignals, relevance, symbolScore, toDistance, type PathSignals } from '../../rank/chunk-scorer.js';
+import { MANY_TERMS } from '../../rank/term-index.js';
 import type { RankPlan } from '../../rank/plan.js';
 import { BLANK, HAS_TOKENS, type Snapshot } from '../snapshot/snapshot.js';
 import { FLOAT16_RELATIVE_ERROR, halfValues } from '../packed/float16.js';
@@ -44,7 +45,8 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const pathTerms: number[] = [];
   const defs = definitionBounds(s, q, plan);
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
-  const inPath = pathProbes(plan);
+  const manyTerms = nTerms > MANY_TERMS;
+  const inPath = manyTerms ? null : pathProbes(plan);
   // The hot loop reads locals only: snapshots made in different ways have different shapes, and a
   // property read per chunk through a many-shaped object costs more than the arithmetic.
   const { flags, chars, halves, dim, files } = s;
@@ -76,9 +78,16 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
     // A term's count in the path, kept with the path; countTerms only for a path that holds its probe.
     for (const t of pathTerms) pathTf[t] = 0;
     pathTerms.length = 0;
-    for (const t of inPath(info.lower, info.lower.length !== pathLength)) {
-      const v = pathTermCount(info, plan.terms[t]);
-      if (v > 0) { pathTf[t] = v; pathTerms.push(t); }
+    if (manyTerms) {
+      // A long query's terms: the path counted once by its identifiers (as chunkStats counts it), not
+      // term by term for each term whose probe it holds (the short ones are in most paths).
+      countTerms(info.pathText, plan, pathTf, pathTerms);
+      pathTerms.sort((x, y) => x - y);
+    } else {
+      for (const t of inPath!(info.lower, info.lower.length !== pathLength)) {
+        const v = pathTermCount(info, plan.terms[t]);
+        if (v > 0) { pathTf[t] = v; pathTerms.push(t); }
+      }
     }
     const end = file.firstChunk + file.chunkCount;
     for (let c = file.firstChunk; c < end; c++) {
@@ -289,13 +298,18 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
   const n = s.start.length;
   const possible = work('possible', Float64Array, n, true);
   const certain = work('certain', Float64Array, n, true);
-  const covered = new Map<number, number>(); // defined name -> idf of the query terms it holds
+  // Per defined name, the idf of the query terms it holds (typed arrays, not a map: a long query's
+  // common terms are held by most names).
+  const coveredIdf = work('coveredIdf', Float64Array, s.defNames.length, true);
+  const isCovered = work('isCovered', Uint8Array, s.defNames.length, true);
+  const covered: number[] = [];
   plan.terms.forEach((term) => {
     const found = (term.whole ? s.byDefLower : s.byDefStem).find(term.key);
     if (!found) return;
     for (let j = 0; j < found.chunk.length; j++) {
       const d = s.defStart[found.chunk[j]] + found.count[j];
-      covered.set(d, (covered.get(d) ?? 0) + term.idf);
+      if (isCovered[d] === 0) { isCovered[d] = 1; covered.push(d); }
+      coveredIdf[d] += term.idf;
     }
   });
   const chunkOf = (d: number): number => {
@@ -309,7 +323,7 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
     if (holdsTerm && s.defPlain[d] === 1 && v > certain[c]) certain[c] = v;
   };
   if (plan.definitionBoost > 0 && plan.idfSum > 0) {
-    for (const [d, idf] of covered) offer(chunkOf(d), d, plan.definitionBoost * idf / plan.idfSum, true);
+    for (const d of covered) offer(chunkOf(d), d, plan.definitionBoost * coveredIdf[d] / plan.idfSum, true);
   }
   for (const sym of plan.symbols) {
     const found = s.byDefLower.find(sym.name);
@@ -320,7 +334,7 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
       const path = q.display[s.chunkFile[c]];
       if (path === undefined) continue;
       const fileStem = (q.infos?.[s.chunkFile[c]] ?? pathInfo(path)).facts.fileStem;
-      offer(c, d, symbolScore(s.defNames.at(d)!, plan, fileStem), covered.has(d));
+      offer(c, d, symbolScore(s.defNames.at(d)!, plan, fileStem), isCovered[d] === 1);
     }
   }
   return { possible, certain };

@@ -14,6 +14,8 @@ export interface Entries {
 /** Entries [from, to), read on demand (from a snapshot file). */
 export type EntryReader = (from: number, to: number) => Entries;
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** Lookups a process makes from a file before it reads all the entries once (a long-lived process). */
 const READS_BEFORE_LOADING = 24;
 
@@ -82,6 +84,17 @@ export class Postings {
   range(key: string): [number, number] | null {
     let lo = 0;
     let hi = this.keys.length - 1;
+    // An ASCII key (most terms) is compared with the packed bytes: a long query looks up thousands.
+    if (this.keys instanceof PackedStrings && !NON_ASCII.test(key)) {
+      const keys = this.keys;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const d = keys.compareAscii(mid, key);
+        if (d === 0) return [this.start[mid], this.start[mid + 1]];
+        if (d < 0) lo = mid + 1; else hi = mid - 1;
+      }
+      return null;
+    }
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const k = this.keys.at(mid)!;

@@ -9,6 +9,7 @@ import { bundledLexicon, parseLexicon } from '../../../src/rank/lexical/lexicon.
 import { buildRankPlan, type RankPlan } from '../../../src/rank/plan.js';
 import { identifierParts, stem } from '../../../src/rank/lexical/terms.js';
 import { MANY_TERMS } from '../../../src/rank/term-index.js';
+import { identifierRuns, RUN_LIMIT } from '../../../src/rank/run-table.js';
 import { bundledLexiconPath } from '../../../src/model/default-model.js';
 
 const source = readFileSync(new URL('../../../src/rank/chunk-scorer.ts', import.meta.url), 'utf8');
@@ -58,6 +59,20 @@ describe('a query with many terms', () => {
       const tf = new Float64Array(plan.terms.length);
       countTerms(line, plan, tf);
       expect([...tf], line).toEqual(perTermCounts(line, plan));
+    }
+  });
+
+  it('counts as the per-term search does after the process\'s run dictionary started again (full)', () => {
+    const tf = new Float64Array(plan.terms.length);
+    for (const line of lines.slice(0, 40)) countTerms(line, plan, tf);
+    const before = identifierRuns.generation;
+    // More distinct identifiers than the dictionary keeps: it starts again in the middle of this text.
+    countTerms(Array.from({ length: RUN_LIMIT + 10 }, (_, i) => `zq${i.toString(36)}`).join(' '), plan, tf);
+    expect(identifierRuns.generation).toBeGreaterThan(before);
+    for (const line of lines.slice(0, 40)) {
+      const again = new Float64Array(plan.terms.length);
+      countTerms(line, plan, again);
+      expect([...again], line).toEqual(perTermCounts(line, plan));
     }
   });
 
@@ -114,6 +129,20 @@ function referenceChunkStats(ls: string[], path: string, plan: RankPlan): number
   }
   return out;
 }
+
+describe('a query planned again', () => {
+  it('shares the first plan\'s terms and equals a plan made afresh, for any known-word share', () => {
+    const text = readFileSync(new URL('../../../src/rank/prose.ts', import.meta.url), 'utf8');
+    const first = buildRankPlan(text, 'hybrid', bundledLexicon(), 0.5);
+    const again = buildRankPlan(text, 'hybrid', bundledLexicon(), 1);
+    expect(again.terms).toBe(first.terms);
+    // Another lexicon object (the same counts) is never answered from the recent plans.
+    const fresh = (mode: 'hybrid' | 'lexical', share: number) => buildRankPlan(text, mode, parseLexicon(readFileSync(bundledLexiconPath(), 'utf8')), share);
+    expect(again).toEqual(fresh('hybrid', 1));
+    expect(buildRankPlan(text, 'hybrid', bundledLexicon(), 0.5)).toEqual(fresh('hybrid', 0.5));
+    expect(buildRankPlan(text, 'lexical', bundledLexicon(), 0.5)).toEqual(fresh('lexical', 0.5));
+  });
+});
 
 describe('the lexicon', () => {
   it('answers for the terms of a long query, looked up in one pass, as when each is found in its text', () => {
