@@ -38,7 +38,8 @@ export function countTerms(text: string, plan: RankPlan, tf: Float64Array, touch
     for (let p = lower.indexOf(probe); p >= 0; p = lower.indexOf(probe, p + probe.length)) {
       let s = p;
       while (s > 0 && isIdentChar(text.charCodeAt(s - 1))) s--;
-      while (s < p && isDigit(text.charCodeAt(s))) s++;
+      // A word's leading digits are not part of it (words.ts): `8_8` is the word `_8`, `2025` none.
+      while (s < text.length && isDigit(text.charCodeAt(s))) s++;
       (spans ??= []).push(s);
     }
   }

@@ -13,11 +13,6 @@ export interface TermIndex {
   byKey: Map<string, number>;
   /** Defined name (lower-cased) -> its symbol boost. */
   symbols: Map<string, number>;
-  /** Every term's probe (what a text must hold for one of its words to match), and the longest's length. */
-  probes: Set<string>;
-  longestProbe: number;
-  /** Whether some probe starts with a digit: only then can a run's leading digits count. */
-  digitProbe: boolean;
   /**
    * What each identifier run of the process's dictionary (run-table.ts) counts for in this plan (term
    * indices, with repeats, as counted), worked out on first sight; for dictionary `generation`.
@@ -36,8 +31,7 @@ const indexes = new WeakMap<RankPlan, TermIndex>();
 export function termIndexOf(plan: RankPlan): TermIndex {
   let idx = indexes.get(plan);
   if (!idx) {
-    const probes = new Set(plan.terms.map(probeOf));
-    idx = { byKey: new Map(plan.terms.map((t, i) => [t.key, i])), symbols: new Map(), probes, longestProbe: Math.max(0, ...[...probes].map((p) => p.length)), digitProbe: [...probes].some((p) => isDigit(p.charCodeAt(0))), runHits: null, words: new Map() };
+    idx = { byKey: new Map(plan.terms.map((t, i) => [t.key, i])), symbols: new Map(), runHits: null, words: new Map() };
     for (const s of plan.symbols) if (!idx.symbols.has(s.name)) idx.symbols.set(s.name, s.strength);
     indexes.set(plan, idx);
   }
@@ -56,21 +50,11 @@ export function countTermsByIdentifiers(text: string, plan: RankPlan, tf: Float6
   let i = 0;
   while (i < n) {
     if (!isIdentChar(text.charCodeAt(i))) { i++; continue; }
-    const s = i;
-    // Leading digits are dropped, except where a term's probe starts among them: the search per term
-    // then counts the rest of the run from there (`25px` for the term `25`, `2025` for `25` too).
+    // Leading digits are dropped, as words.ts drops them (`25px` is the word `px`, `2025` none).
     while (i < n && isDigit(text.charCodeAt(i))) i++;
     const from = i;
     let h = HASH_START;
     for (let c = text.charCodeAt(i); i < n && isIdentChar(c); c = text.charCodeAt(++i)) h = hashStep(h, c);
-    if (from > s && index.digitProbe) {
-      // The run alone, folded (ASCII: char by char), for the probes that start with a digit.
-      const run = text.slice(s, i);
-      const lower = run.toLowerCase();
-      const count = tally(tf, touched);
-      for (let d = 0; d < from - s; d++) if (probeAt(index, lower, d, lower.length)) countWordByKey(index, plan, lower.slice(d), run.slice(d), count.hit);
-      if (count.matched) matched = true;
-    }
     if (from === i) continue;
     if (countRun(index, plan, identifierRuns.id(text, from, i, h), tf, touched)) matched = true;
   }
@@ -114,12 +98,6 @@ function countRun(index: TermIndex, plan: RankPlan, id: number, tf: Float64Array
 /** The probe of a term: what a text must hold (folded) for one of its words to match it. */
 export function probeOf(term: RankPlan['terms'][number]): string {
   return term.whole || term.key.length < 4 ? term.key : term.key.slice(0, -1);
-}
-
-/** Whether some term's probe starts at `at` in `lower` (within the run that ends at `end`). */
-function probeAt(index: TermIndex, lower: string, at: number, end: number): boolean {
-  for (let len = 1; len <= index.longestProbe && at + len <= end; len++) if (index.probes.has(lower.slice(at, at + len))) return true;
-  return false;
 }
 
 /**
