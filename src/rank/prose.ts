@@ -2,7 +2,7 @@
 // modes, not by 48-line chunks: a question over a document wants the sentence that answers it. Their
 // BM25 takes its document frequencies from the file's own lines (the shipped lexicon counts code).
 import type { RankPlan } from './plan.js';
-import { countTerms } from './chunk-scorer.js';
+import { countTerms, pathSignals, toDistance } from './chunk-scorer.js';
 
 /** Extensions of prose: plain text and the markup languages people write documents in. */
 const PROSE_EXTENSIONS = new Set([
@@ -117,4 +117,28 @@ export function proseRelevance(cosine: number, bm25: number, s: ProseStats, path
   const w = plan.prose?.semantic ?? 0;
   const lexical = s.norm > 0 ? bm25 / (bm25 + s.norm) : 0;
   return (w * Math.max(0, cosine) + (1 - w) * lexical + plan.weights.path * pathMatch) * prior;
+}
+
+/** What a line's cosine may exceed 1 by in the kernels' floats (a generous margin: the bound below must hold). */
+const COSINE_SLACK = 1e-3;
+
+/**
+ * The least distance a prose line of this BM25 can have, whatever its cosine (at most 1, proseRelevance),
+ * a little lower for the floats: a line whose best case is farther than the top-k's floor is not
+ * tokenized (prose-scoring.ts).
+ */
+export function proseBestDistance(bm25: number, s: ProseStats, path: { pathMatch: number; prior: number }, plan: RankPlan): number {
+  return toDistance(proseRelevance(1 + COSINE_SLACK, bm25, s, path.pathMatch, path.prior, plan)) * (1 - COSINE_SLACK);
+}
+
+/**
+ * The least distance any line of the prose file at `path` can have when none of its lines holds a plan
+ * term: its BM25 is then 0, so its relevance is at most (w * 1 + path weight * pathMatch) * prior
+ * (proseRelevance with cosine <= 1), a little lower in distance for the floats. Infinity when such a
+ * line cannot score at all (no weight on the cosine: lexical mode, or a query the model knows no word
+ * of): prose-scoring.ts writes nothing for it.
+ */
+export function termlessProseDistance(plan: RankPlan, path: string): number {
+  if (!((plan.prose?.semantic ?? 0) > 0)) return Infinity;
+  return proseBestDistance(0, { idf: [], norm: 0, avgChars: 1 }, pathSignals(path, plan), plan);
 }
