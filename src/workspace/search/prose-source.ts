@@ -18,12 +18,7 @@ type Terms = readonly { key: string; whole: boolean }[];
  * pipeline asks with its own plan's terms).
  */
 export function splitProse(snap: Snapshot, display: (string | undefined)[], reader: Source, plan: RankPlan): { display: (string | undefined)[]; prose: Source | null } {
-  const fileOf = new Map<Entry, number>();
-  const rest = display.map((path, f) => {
-    if (path === undefined || !isProsePath(path)) return path;
-    fileOf.set({ path, size: snap.files[f].size }, f);
-    return undefined;
-  });
+  const { rest, fileOf } = proseFiles(snap, display);
   if (fileOf.size === 0) return { display, prose: null };
   let known = { terms: plan.terms as Terms, files: filesWithTerms(snap, plan.terms) };
   const holds = (f: number, files: Uint8Array) => files[f] === 1 || snap.files[f].chunkCount === 0;
@@ -48,6 +43,22 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
       },
     },
   };
+}
+
+const split = new WeakMap<(string | undefined)[], { snap: Snapshot; rest: (string | undefined)[]; fileOf: Map<Entry, number> }>();
+
+/** The covered paths without the prose files, and each prose file's entry and snapshot index (kept while the coverage is). */
+function proseFiles(snap: Snapshot, display: (string | undefined)[]): { rest: (string | undefined)[]; fileOf: Map<Entry, number> } {
+  const kept = split.get(display);
+  if (kept && kept.snap === snap) return kept;
+  const fileOf = new Map<Entry, number>();
+  const rest = display.map((path, f) => {
+    if (path === undefined || !isProsePath(path)) return path;
+    fileOf.set({ path, size: snap.files[f].size }, f);
+    return undefined;
+  });
+  split.set(display, { snap, rest, fileOf });
+  return { rest, fileOf };
 }
 
 /**
