@@ -233,7 +233,12 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
         }
       }
       for (const piece of splitter.end()) await offer(prose ? prose.push(piece) : [piece]);
-      if (prose) await offer(prose.end());
+      if (prose) {
+        // A whole prose file none of whose lines can enter the full top-k (its best BM25, a cosine of 1)
+        // is not sent to be scored: its lines would all be dropped.
+        const rest = prose.end();
+        if (!(rest.length > 0 && prose.bestDistance(entry.path) > topk.floorDistance)) await offer(rest);
+      }
       stats.files++;
       stats.lines += splitter.linesSeen;
     } catch (e) {

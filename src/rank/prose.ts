@@ -60,6 +60,8 @@ export class ProseCounter {
   lines = 0;
   /** Characters of every counted line, blank ones included (the cap on what is held back). */
   private seen = 0;
+  /** Each counted line that holds a term, flat: its length, its number of terms, then (term, count) pairs. */
+  private readonly termLines: number[] = [];
 
   constructor(private readonly plan: RankPlan) {
     this.df = new Float64Array(plan.terms.length);
@@ -81,8 +83,25 @@ export class ProseCounter {
       this.chars += line.length;
       this.touched.length = 0;
       if (!countTerms(line, this.plan, this.tf, this.touched)) continue;
-      for (const t of this.touched) { this.df[t]++; this.tf[t] = 0; }
+      this.termLines.push(line.length, this.touched.length);
+      for (const t of this.touched) { this.termLines.push(t, this.tf[t]); this.df[t]++; this.tf[t] = 0; }
     }
+  }
+
+  /** The highest BM25 (proseBm25, as the workers compute it) of a counted line, with the file's statistics. */
+  bestBm25(s: ProseStats): number {
+    const tf = new Float64Array(this.plan.terms.length);
+    const touched: number[] = [];
+    let best = 0;
+    for (let i = 0; i < this.termLines.length;) {
+      const length = this.termLines[i++];
+      const n = this.termLines[i++];
+      touched.length = 0;
+      for (let j = 0; j < n; j++, i += 2) { touched.push(this.termLines[i]); tf[this.termLines[i]] = this.termLines[i + 1]; }
+      best = Math.max(best, proseBm25(tf, touched, length, s));
+      for (const t of touched) tf[t] = 0;
+    }
+    return best;
   }
 
   stats(): ProseStats {

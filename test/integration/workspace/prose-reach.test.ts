@@ -1,9 +1,13 @@
 // Regression (issue 30, warm search 85 -> 437 ms): every indexed search read and ranked every prose file
 // line by line. Now a prose file whose postings hold no query term is read only while its best case
-// (cosine 1, BM25 0) can still enter the top-k; the answers stay exactly the scan's.
+// (cosine 1, BM25 0) can still enter the top-k, and a prose file read whole whose best line (its best
+// BM25, cosine 1) cannot enter it is not scored, in a scan as in the index; the answers stay exact.
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createSearcher, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
+import { createSearcher, shardSearchOf, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
+import { candidateLimit } from '../../../src/pipeline.js';
+import { sourcesForPaths } from '../../../src/sources/resolve.js';
 import { createWorkspace, type Workspace } from '../../../src/workspace/workspace.js';
 import { makeTree } from '../../helpers/tree.js';
 
@@ -24,6 +28,7 @@ vi.mock('../../../src/sources/path-reader.js', async (importOriginal) => {
   };
 });
 
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const WORDS = ['garden', 'tomato', 'soil', 'water', 'sunlight', 'compost', 'seed', 'harvest', 'weed', 'mulch', 'orchard', 'pruning', 'blossom', 'meadow'];
 /** A document about gardening: none of the queries' words. */
 const garden = (n: number) => Array.from({ length: 30 }, (_, i) => `The ${WORDS[(n + i) % WORDS.length]} needs ${WORDS[(n * 3 + i) % WORDS.length]} and ${WORDS[(n + 2 * i) % WORDS.length]} in spring ${n}.`).join('\n');
@@ -96,6 +101,23 @@ describe('prose files out of reach are not read (issue 30: warm search read ever
     // A query of the documents' own topic: they hold its words and rank first.
     const { r } = await indexed({ query: 'water the tomato garden', topK: 5 });
     expect(r.results[0].filename).toMatch(/garden-\d+\.md$/);
+  });
+
+  it('a scan keeps the very candidates an unbounded ranking puts first (documents skipped whole or not)', async () => {
+    const kept = shardSearchOf(scan);
+    const key = (h: { path: string; line: number; distance: number }) => `${h.path}:${h.line}:${h.distance}`;
+    // simgrep's own docs: documents of every size that share many words, near the floor and far from it.
+    const docs = path.join(repo, 'docs');
+    for (const query of ['retry failed uploads', 'which mode should I use to search a document', 'how many tokens does an answer cost']) {
+      for (const mode of ['hybrid', 'lexical'] as const) {
+        const all = await kept(await sourcesForPaths([docs], {}), { query, mode, maxDistance: 1 });
+        for (const topK of [1, 5]) {
+          const top = await kept(await sourcesForPaths([docs], {}), { query, mode, topK });
+          const limit = candidateLimit(topK, { fileDecay: 0 } as never);
+          expect({ query, mode, topK, hits: top.hits.map(key) }).toEqual({ query, mode, topK, hits: all.hits.slice(0, limit).map(key) });
+        }
+      }
+    }
   });
 
   it('lexical mode: a document without the words has no line that can match, even unbounded', async () => {
