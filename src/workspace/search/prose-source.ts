@@ -9,8 +9,36 @@ import type { Snapshot } from '../snapshot/snapshot.js';
 
 /** Files of this many bytes in all, or fewer, are scored on the calling thread (as the searcher's rule). */
 const SMALL_BYTES = 2 << 20;
+/** Prose bytes kept in memory between searches, in all, and per file (bigger files are read each time). */
+const KEPT_BYTES = 64 << 20;
+const KEPT_FILE_BYTES = 4 << 20;
 
 type Terms = readonly { key: string; whole: boolean }[];
+/** A prose file's entry, with the index's state of the file (key, size, mtime, hash) its bytes are kept under. */
+type StatedEntry = Entry & { state: string };
+
+/**
+ * Prose files' bytes as last read, by the index's state of the file: a resident process reads a
+ * document again only once the index sees it change (the stale check every search makes, by size and
+ * mtime, or the watcher), as the index's own freshness has it. The oldest go first past KEPT_BYTES.
+ */
+const kept = new Map<string, Uint8Array>();
+let keptBytes = 0;
+
+async function keptRead(reader: Source, entry: StatedEntry, signal?: AbortSignal): Promise<Uint8Array> {
+  const hit = kept.get(entry.state);
+  if (hit) return hit;
+  const bytes = await reader.read(entry, signal);
+  if (bytes.length > KEPT_FILE_BYTES) return bytes;
+  kept.set(entry.state, bytes);
+  keptBytes += bytes.length;
+  for (const [state, b] of kept) {
+    if (keptBytes <= KEPT_BYTES) break;
+    kept.delete(state);
+    keptBytes -= b.length;
+  }
+  return bytes;
+}
 
 /**
  * The covered files split in two: display paths with the prose files left out, and the prose files as a
@@ -33,8 +61,12 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
     prose: {
       small: bytes <= SMALL_BYTES,
       async *list() { yield* entries; },
-      read: (entry, signal) => reader.read(entry, signal),
-      ...(reader.stream && { stream: (entry: Entry, signal?: AbortSignal) => reader.stream!(entry, signal) }),
+      read: (entry, signal) => keptRead(reader, entry as StatedEntry, signal),
+      // A big document streams in chunks, as a scan reads it (never whole in memory, never kept).
+      async *stream(entry: Entry, signal?: AbortSignal) {
+        if ((entry.size ?? Infinity) <= KEPT_FILE_BYTES || !reader.stream) yield await keptRead(reader, entry as StatedEntry, signal);
+        else yield* reader.stream(entry, signal);
+      },
       holdsAnyTerm(entry, terms) {
         const f = fileOf.get(entry);
         if (f === undefined) return true;
@@ -54,7 +86,8 @@ function proseFiles(snap: Snapshot, display: (string | undefined)[]): { rest: (s
   const fileOf = new Map<Entry, number>();
   const rest = display.map((path, f) => {
     if (path === undefined || !isProsePath(path)) return path;
-    fileOf.set({ path, size: snap.files[f].size }, f);
+    const { key, size, mtime, hash } = snap.files[f];
+    fileOf.set({ path, size, state: `${key}\0${size}\0${mtime}\0${hash}` } as StatedEntry, f);
     return undefined;
   });
   split.set(display, { snap, rest, fileOf });
