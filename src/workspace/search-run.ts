@@ -137,7 +137,7 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   const heapSize = Number.isFinite(topK) ? topK * CANDIDATES_PER_RESULT + 10 : Infinity;
   // Prose files rank line by line with their own document frequencies: they are read, not picked (those
   // whose postings hold no query term only while their best case can reach the results).
-  const split = plan.prose ? splitProse(snap, display, ws.reader, plan) : { display, prose: null };
+  const split = plan.prose ? splitProse(snap, display, ws.reader, plan, { keepBytes: !ws.o.oneShot }) : { display, prose: null };
   mark('prose split');
   const candidates = selectCandidates(snap, { plan, query, display: split.display, infos, heapSize, maxDistance: so.maxDistance });
   mark(`candidates (${candidates.length})`);

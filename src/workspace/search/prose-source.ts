@@ -18,7 +18,8 @@ type Terms = readonly { key: string; whole: boolean }[];
 type StatedEntry = Entry & { state: string };
 
 /**
- * Prose files' bytes as last read, by the index's state of the file: a resident process reads a
+ * Prose files' bytes as last read, by the index's state of the file (not in a one-shot process, which
+ * searches once): a process that searches again reads a
  * document again only once the index sees it change (the stale check every search makes, by size and
  * mtime, or the watcher), as the index's own freshness has it. The oldest go first past KEPT_BYTES.
  */
@@ -45,7 +46,7 @@ async function keptRead(reader: Source, entry: StatedEntry, signal?: AbortSignal
  * Source that says which of them can hold a term (`plan`: the search's, for their order only; the
  * pipeline asks with its own plan's terms).
  */
-export function splitProse(snap: Snapshot, display: (string | undefined)[], reader: Source, plan: RankPlan): { display: (string | undefined)[]; prose: Source | null } {
+export function splitProse(snap: Snapshot, display: (string | undefined)[], reader: Source, plan: RankPlan, o: { keepBytes: boolean }): { display: (string | undefined)[]; prose: Source | null } {
   const { rest, fileOf } = proseFiles(snap, display);
   if (fileOf.size === 0) return { display, prose: null };
   let known = { terms: plan.terms as Terms, files: filesWithTerms(snap, plan.terms) };
@@ -61,10 +62,11 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
     prose: {
       small: bytes <= SMALL_BYTES,
       async *list() { yield* entries; },
-      read: (entry, signal) => keptRead(reader, entry as StatedEntry, signal),
+      read: (entry, signal) => (o.keepBytes ? keptRead(reader, entry as StatedEntry, signal) : reader.read(entry, signal)),
       // A big document streams in chunks, as a scan reads it (never whole in memory, never kept).
       async *stream(entry: Entry, signal?: AbortSignal) {
-        if ((entry.size ?? Infinity) <= KEPT_FILE_BYTES || !reader.stream) yield await keptRead(reader, entry as StatedEntry, signal);
+        if (o.keepBytes && ((entry.size ?? Infinity) <= KEPT_FILE_BYTES || !reader.stream)) yield await keptRead(reader, entry as StatedEntry, signal);
+        else if (!reader.stream) yield await reader.read(entry, signal);
         else yield* reader.stream(entry, signal);
       },
       holdsAnyTerm(entry, terms) {
