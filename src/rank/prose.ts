@@ -3,6 +3,8 @@
 // BM25 takes its document frequencies from the file's own lines (the shipped lexicon counts code).
 import type { RankPlan } from './plan.js';
 import { countTerms, pathSignals, toDistance } from './chunk-scorer.js';
+import { isAscii } from './lexical/words.js';
+import { MANY_TERMS, probeOf } from './term-index.js';
 
 /** Extensions of prose: plain text and the markup languages people write documents in. */
 const PROSE_EXTENSIONS = new Set([
@@ -50,6 +52,31 @@ export interface ProseStats {
 export const PROSE_DF_LINES = 50_000;
 export const PROSE_DF_CHARS = 4 << 20;
 
+/**
+ * Which of these lines hold a term's probe (1), found in one pass over their text: countTerms' ASCII
+ * path counts only identifiers around a probe, so a line without one holds no term and is not counted
+ * line by line. Null (count every line) when the text is not ASCII or the query has many terms.
+ */
+function linesWithProbes(lines: string[], plan: RankPlan): Uint8Array | null {
+  if (plan.terms.length > MANY_TERMS || lines.length < 2) return null;
+  const probes = plan.terms.map(probeOf);
+  if (probes.some((p) => p === '')) return null;
+  const text = lines.join('\n');
+  if (!isAscii(text)) return null;
+  const lower = text.toLowerCase();
+  const ends = new Int32Array(lines.length);
+  for (let i = 0, at = 0; i < lines.length; i++) { at += lines[i].length; ends[i] = at; at++; }
+  const maybe = new Uint8Array(lines.length);
+  for (const probe of probes) {
+    let line = 0;
+    for (let p = lower.indexOf(probe); p >= 0; p = lower.indexOf(probe, p + 1)) {
+      while (ends[line] < p) line++;
+      maybe[line] = 1;
+    }
+  }
+  return maybe;
+}
+
 /** Counts a prose file's lines, in order, into its ProseStats. */
 export class ProseCounter {
   private readonly df: Float64Array;
@@ -74,7 +101,9 @@ export class ProseCounter {
   }
 
   add(lines: string[]): void {
-    for (const line of lines) {
+    const maybe = linesWithProbes(lines, this.plan);
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
       if (this.full) return;
       this.lines++;
       this.seen += line.length;
@@ -82,6 +111,7 @@ export class ProseCounter {
       this.docs++;
       this.chars += line.length;
       this.touched.length = 0;
+      if (maybe && maybe[i] === 0) continue;
       if (!countTerms(line, this.plan, this.tf, this.touched)) continue;
       this.termLines.push(line.length, this.touched.length);
       for (const t of this.touched) { this.termLines.push(t, this.tf[t]); this.df[t]++; this.tf[t] = 0; }

@@ -1,5 +1,8 @@
 // Which files are prose, and what their lines' BM25 takes from the file: document frequencies over
 // its non-blank lines (Lucene's idf), the mean line length, and a bounded count for long files.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
@@ -70,6 +73,26 @@ describe('ProseCounter', () => {
     expect(bm('castle king')).toBeGreaterThan(bm('castle'));
     expect(bm('king')).toBeGreaterThan(bm('castle'));
     expect(bm('castle king')).toBeGreaterThan(bm(lines[3]));
+  });
+});
+
+describe('ProseCounter over many lines at once', () => {
+  it('gives the statistics and best line of counting each line alone (lines without a probe are not counted one by one)', () => {
+    const docs = path.join(fileURLToPath(new URL('../../../', import.meta.url)), 'docs');
+    const files = readdirSync(docs).filter((f) => f.endsWith('.md')).map((f) => readFileSync(path.join(docs, f), 'utf8'));
+    files.push('Run parseConfig on 2025 and 25px, then retry_failed uploads.\n\nUploadS of RETRIES\ncafé 25 uploads');
+    for (const query of ['retry failed uploads', 'parseConfig', 'which mode should I use to search a document', '25', 'the index format version']) {
+      const plan = buildRankPlan(query, 'hybrid', lexicon);
+      for (const text of files) {
+        const lines = text.split('\n');
+        const whole = new ProseCounter(plan);
+        whole.add(lines);
+        const one = new ProseCounter(plan);
+        for (const line of lines) one.add([line]);
+        const s = one.stats();
+        expect({ query, stats: whole.stats(), best: whole.bestBm25(s) }).toEqual({ query, stats: s, best: one.bestBm25(s) });
+      }
+    }
   });
 });
 
