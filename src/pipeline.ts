@@ -12,7 +12,7 @@ import { capBytes, openText } from './text/text-stream.js';
 import type { RankPlan } from './rank/plan.js';
 import { CANDIDATES_PER_RESULT, spreadAcrossFiles } from './rank/diversify.js';
 import type { ChunkRequest } from './embed/requests.js';
-import { isProsePath, PROSE_WINDOW_LINES, type ProseStats } from './rank/prose.js';
+import { isProsePath, PROSE_WINDOW_LINES, termlessProseDistance, type ProseStats } from './rank/prose.js';
 import { ProseFile } from './rank/prose-file.js';
 import type { Piece } from './text/line-splitter.js';
 
@@ -239,7 +239,12 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
         }
       }
       for (const piece of splitter.end()) await offer(prose ? prose.push(piece) : [piece]);
-      if (prose) await offer(prose.end());
+      if (prose) {
+        // A whole prose file none of whose lines can enter the full top-k (its best BM25, a cosine of 1)
+        // is not sent to be scored: its lines would all be dropped.
+        const rest = prose.end();
+        if (!(rest.length > 0 && prose.bestDistance(entry.path) > topk.floorDistance)) await offer(rest);
+      }
       stats.files++;
       stats.lines += splitter.linesSeen;
     } catch (e) {
@@ -271,11 +276,34 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   });
   deadlineP.catch(() => {});
   const untilDeadline = <T>(p: Promise<T>): Promise<T> => (o.deadline ? Promise.race([p, deadlineP]) : p);
+  /** Set once everything listed before the first prose file of a source that knows their terms is scored. */
+  let settled = false;
+  /**
+   * A prose file none of whose lines holds a query term (its source knows before reading it) whose best
+   * case cannot enter the full top-k: skipped unread, since its lines would be dropped. Exact: its
+   * lines' BM25 is 0 and their cosine at most 1 (rank/prose.ts); the heap's floor only falls, and a
+   * heap that is not full (--max-distance alone, or too few hits yet) skips nothing.
+   */
+  const outOfReach = async (source: Source, entry: Entry): Promise<boolean> => {
+    const plan = o.rank;
+    if (!plan?.prose || o.ignoreCase || !source.holdsAnyTerm || !isProsePath(entry.path)) return false;
+    if (!settled) {
+      // Everything before is scored first: its floor also prunes the prose lines the workers rank.
+      settled = true;
+      await untilDeadline(Promise.all(running));
+      await submit(packer.flush());
+      await untilDeadline(Promise.all(inflight));
+    }
+    if (source.holdsAnyTerm(entry, plan.terms)) return false;
+    const best = termlessProseDistance(plan, entry.path);
+    return best === Infinity || best > topk.floorDistance;
+  };
   try {
     for (const source of o.sources) {
       for await (const entry of source.list(readSignal)) {
         checkAbort();
         drainSourceWarnings(source);
+        if (await outOfReach(source, entry)) { stats.files++; continue; }
         while (running.size >= fileConcurrency) await untilDeadline(Promise.race(running));
         const p: Promise<void> = processEntry(source, entry).finally(() => running.delete(p));
         p.catch(() => {}); // observed by Promise.race/all below; this only marks it handled

@@ -5,7 +5,7 @@
 import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
 import { countTerms, pathSignals, toDistance, toRelevance, type PathSignals } from '../rank/chunk-scorer.js';
-import { PROSE_WINDOW_LINES, proseBm25, proseLexical, proseRelevance, proseWindowBm25, type ProseStats } from '../rank/prose.js';
+import { PROSE_WINDOW_LINES, proseBestDistance, proseBm25, proseLexical, proseRelevance, proseWindowBm25, type ProseStats } from '../rank/prose.js';
 import type { PoolingKernel } from './embedder.js';
 import type { ChunkRequest, ScoreRequest } from './requests.js';
 
@@ -24,6 +24,7 @@ export async function scoreProseRanges(
   const touched: number[] = [];
   const items: ProseLine[] = [];
   const texts: string[] = [];
+  const prune = req.pruneAbove ?? Infinity;
   for (let r = 0; r < req.scoreRanges.length; r += 2) {
     const stats = c.rangeProse?.[r >> 1];
     if (!stats) continue;
@@ -50,6 +51,9 @@ export async function scoreProseRanges(
       }
       // Without the embedding (lexical mode, or a query the model knows no word of) only matches count.
       if (w === 0 && lexical === 0) continue;
+      // A line that cannot beat pruneAbove even with a cosine of 1 is not tokenized (most lines, once the
+      // top-k is full: their lexical score is 0 or small).
+      if (w > 0 && proseBestDistance(lexical, path, plan) > prune) continue;
       items.push({ at: from + (i - (from - lo)), lexical, stats, path });
       if (w > 0) texts.push(req.ignoreCase ? line.toLowerCase() : line);
     }
@@ -57,7 +61,6 @@ export async function scoreProseRanges(
   if (items.length === 0) return;
   let distances: Float32Array | null = null;
   if (w > 0) {
-    const prune = req.pruneAbove ?? Infinity;
     const budgets = Float32Array.from(items, (k) => budget(prune, k, w, plan.weights.path));
     distances = await kernel.score(tokenize(texts), req.query, budgets);
   }

@@ -3,7 +3,8 @@
 import { decodeLines } from '../text/decode.js';
 import type { Piece } from '../text/line-splitter.js';
 import type { RankPlan } from './plan.js';
-import { ProseCounter, type ProseStats } from './prose.js';
+import { pathSignals } from './chunk-scorer.js';
+import { ProseCounter, proseBestDistance, type ProseStats } from './prose.js';
 
 export class ProseFile {
   private held: Piece[] = [];
@@ -11,8 +12,23 @@ export class ProseFile {
   /** The file's statistics, once counted: every piece it releases is scored with them. */
   stats: ProseStats | null = null;
 
-  constructor(plan: RankPlan) {
+  /** True when every line was counted before the statistics were taken (released at the end, not at the cap). */
+  private whole = false;
+
+  constructor(private readonly plan: RankPlan) {
     this.counter = new ProseCounter(plan);
+  }
+
+  /**
+   * The least distance any line of the file can have, once end() released it whole: its best lexical score
+   * (the line's BM25 and its window's) with a cosine of 1 (rank/prose.ts); Infinity when no line can score (no term, no weight on the cosine).
+   * 0 (no bound) for a file longer than the counted lines, whose later lines were not counted.
+   */
+  bestDistance(path: string): number {
+    if (!this.whole || !this.stats) return 0;
+    const lexical = this.counter.bestLexical(this.stats);
+    if (lexical === 0 && !((this.plan.prose?.semantic ?? 0) > 0)) return Infinity;
+    return proseBestDistance(lexical, pathSignals(path, this.plan), this.plan);
   }
 
   /** The pieces ready to score: none while the statistics are still being counted. */
@@ -26,7 +42,9 @@ export class ProseFile {
 
   /** At the end of the file: whatever is still held. */
   end(): Piece[] {
-    return this.stats ? [] : this.release();
+    if (this.stats) return [];
+    this.whole = true;
+    return this.release();
   }
 
   private release(): Piece[] {

@@ -2,7 +2,9 @@
 // modes, not by 48-line chunks: a question over a document wants the sentence that answers it. Their
 // BM25 takes its document frequencies from the file's own lines (the shipped lexicon counts code).
 import type { RankPlan } from './plan.js';
-import { countTerms } from './chunk-scorer.js';
+import { countTerms, pathSignals, toDistance } from './chunk-scorer.js';
+import { isAscii } from './lexical/words.js';
+import { MANY_TERMS, probeOf } from './term-index.js';
 
 /** Extensions of prose: plain text and the markup languages people write documents in. */
 const PROSE_EXTENSIONS = new Set([
@@ -50,6 +52,31 @@ export interface ProseStats {
 export const PROSE_DF_LINES = 50_000;
 export const PROSE_DF_CHARS = 4 << 20;
 
+/**
+ * Which of these lines hold a term's probe (1), found in one pass over their text: countTerms' ASCII
+ * path counts only identifiers around a probe, so a line without one holds no term and is not counted
+ * line by line. Null (count every line) when the text is not ASCII or the query has many terms.
+ */
+function linesWithProbes(lines: string[], plan: RankPlan): Uint8Array | null {
+  if (plan.terms.length > MANY_TERMS || lines.length < 2) return null;
+  const probes = plan.terms.map(probeOf);
+  if (probes.some((p) => p === '')) return null;
+  const text = lines.join('\n');
+  if (!isAscii(text)) return null;
+  const lower = text.toLowerCase();
+  const ends = new Int32Array(lines.length);
+  for (let i = 0, at = 0; i < lines.length; i++) { at += lines[i].length; ends[i] = at; at++; }
+  const maybe = new Uint8Array(lines.length);
+  for (const probe of probes) {
+    let line = 0;
+    for (let p = lower.indexOf(probe); p >= 0; p = lower.indexOf(probe, p + 1)) {
+      while (ends[line] < p) line++;
+      maybe[line] = 1;
+    }
+  }
+  return maybe;
+}
+
 /** Counts a prose file's lines, in order, into its ProseStats. */
 export class ProseCounter {
   private readonly df: Float64Array;
@@ -60,6 +87,10 @@ export class ProseCounter {
   lines = 0;
   /** Characters of every counted line, blank ones included (the cap on what is held back). */
   private seen = 0;
+  /** The length of every counted line, blank ones included (a window's length: proseWindowBm25). */
+  private readonly lengths: number[] = [];
+  /** Each counted line that holds a term, flat: its line number, its number of terms, then (term, count) pairs. */
+  private readonly termLines: number[] = [];
 
   constructor(private readonly plan: RankPlan) {
     this.df = new Float64Array(plan.terms.length);
@@ -72,17 +103,61 @@ export class ProseCounter {
   }
 
   add(lines: string[]): void {
-    for (const line of lines) {
+    const maybe = linesWithProbes(lines, this.plan);
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
       if (this.full) return;
       this.lines++;
       this.seen += line.length;
+      this.lengths.push(line.length);
       if (line.trim() === '') continue;
       this.docs++;
       this.chars += line.length;
       this.touched.length = 0;
+      if (maybe && maybe[i] === 0) continue;
       if (!countTerms(line, this.plan, this.tf, this.touched)) continue;
-      for (const t of this.touched) { this.df[t]++; this.tf[t] = 0; }
+      this.termLines.push(this.lines - 1, this.touched.length);
+      for (const t of this.touched) { this.termLines.push(t, this.tf[t]); this.df[t]++; this.tf[t] = 0; }
     }
+  }
+
+  /**
+   * The highest lexical score (proseLexical: the line's BM25 and its window's, as the workers compute
+   * them) of a counted line, with the file's statistics. Exact for a file counted whole (every line and
+   * both neighbours of each were counted).
+   */
+  bestLexical(s: ProseStats): number {
+    const tf = new Float64Array(this.plan.terms.length);
+    const touched: number[] = [];
+    /** Where each term line's record starts in termLines, by line number. */
+    const at = new Map<number, number>();
+    for (let i = 0; i < this.termLines.length; i += 2 + 2 * this.termLines[i + 1]) at.set(this.termLines[i], i);
+    const add = (line: number): void => {
+      const i = at.get(line);
+      if (i === undefined) return;
+      for (let j = 0, k = i + 2; j < this.termLines[i + 1]; j++, k += 2) {
+        const t = this.termLines[k];
+        if (tf[t] === 0) touched.push(t);
+        tf[t] += this.termLines[k + 1];
+      }
+    };
+    const score = (window: boolean, chars: number): number => {
+      const bm25 = window ? proseWindowBm25(tf, touched, chars, s) : proseBm25(tf, touched, chars, s);
+      for (const t of touched) tf[t] = 0;
+      touched.length = 0;
+      return bm25;
+    };
+    let best = 0;
+    for (const line of at.keys()) {
+      add(line);
+      const own = score(false, this.lengths[line]);
+      const lo = Math.max(0, line - PROSE_WINDOW_LINES);
+      const hi = Math.min(this.lengths.length - 1, line + PROSE_WINDOW_LINES);
+      let chars = 0;
+      for (let l = lo; l <= hi; l++) { add(l); chars += this.lengths[l]; }
+      best = Math.max(best, proseLexical(own, score(true, chars), s));
+    }
+    return best;
   }
 
   stats(): ProseStats {
@@ -162,4 +237,27 @@ export function proseRelevance(cosine: number, lexical: number, pathMatch: numbe
  */
 export function proseTermlessBound(plan: RankPlan, pathMatch: number, prior: number): number {
   return proseRelevance(1, 0, pathMatch, prior, plan);
+}
+
+/** What a line's cosine may exceed 1 by in the kernels' floats (a generous margin: the bound below must hold). */
+const COSINE_SLACK = 1e-3;
+
+/**
+ * The least distance a prose line of this lexical score (proseLexical) can have, whatever its cosine
+ * (at most 1, proseRelevance), a little lower for the floats: a line whose best case is farther than
+ * the top-k's floor is not tokenized (prose-scoring.ts).
+ */
+export function proseBestDistance(lexical: number, path: { pathMatch: number; prior: number }, plan: RankPlan): number {
+  return toDistance(proseRelevance(1 + COSINE_SLACK, lexical, path.pathMatch, path.prior, plan)) * (1 - COSINE_SLACK);
+}
+
+/**
+ * The least distance any line of the prose file at `path` can have when none of its lines holds a plan
+ * term: proseTermlessBound in distance, a little lower for the floats. Infinity when such a line
+ * cannot score at all (no weight on the cosine: lexical mode, or a query the model knows no word of):
+ * prose-scoring.ts writes nothing for it.
+ */
+export function termlessProseDistance(plan: RankPlan, path: string): number {
+  if (!((plan.prose?.semantic ?? 0) > 0)) return Infinity;
+  return proseBestDistance(0, pathSignals(path, plan), plan);
 }

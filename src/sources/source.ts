@@ -38,6 +38,13 @@ export interface Source {
    * it, in file order. The pipeline then scores only these instead of splitting the whole entry.
    */
   pieces?(entry: Entry, contextLines: number, signal?: AbortSignal): Promise<Piece[]>;
+  /**
+   * Optional capability of a source that knows, before reading an entry, whether any of its lines can
+   * hold one of a ranking's terms (a whole identifier equal to `key`, lower-cased, or a part whose stem
+   * is `key`): false only when none can (the workspace index's postings say so). The pipeline reads
+   * such entries after the others and skips one whose best case cannot enter its full top-k.
+   */
+  holdsAnyTerm?(entry: Entry, terms: readonly { key: string; whole: boolean }[]): boolean;
   /** True when the source is small enough to score on the calling thread (no worker start-up). */
   readonly small?: boolean;
 }

@@ -90,6 +90,7 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   mark('snapshot');
   // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
   const stale = cached ? [] : await staleEntries(snap, walk, ws.statThreadFromFiles, changedDirs);
+  mark(`stale check (${cached ? 'watched' : `${stale.length} stale`})`);
   let refreshed = 0;
   let pending = 0;
   const refreshWarnings: SourceWarning[] = [];
@@ -134,9 +135,10 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   mark('plan');
   const topK = so.topK ?? (so.maxDistance !== undefined ? Infinity : 3);
   const heapSize = Number.isFinite(topK) ? topK * CANDIDATES_PER_RESULT + 10 : Infinity;
-  mark('stale check');
-  // Prose files rank line by line with their own document frequencies: they are scanned, not picked.
-  const split = plan.prose ? splitProse(snap, display, ws.reader) : { display, prose: null };
+  // Prose files rank line by line with their own document frequencies: they are read, not picked (those
+  // whose postings hold no query term only while their best case can reach the results).
+  const split = plan.prose ? splitProse(snap, display, ws.reader, plan, { keepBytes: !ws.o.oneShot }) : { display, prose: null };
+  mark('prose split');
   const candidates = selectCandidates(snap, { plan, query, display: split.display, infos, heapSize, maxDistance: so.maxDistance });
   mark(`candidates (${candidates.length})`);
   const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader });

@@ -1,10 +1,13 @@
 // Which files are prose, and what their lines' BM25 takes from the file: document frequencies over
 // its non-blank lines (Lucene's idf), the mean line length, and a bounded count for long files.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import {
-  isProsePath, proseBm25, PROSE_CONTEXT, ProseCounter, PROSE_DF_CHARS, PROSE_DF_LINES, proseLexical, proseRelevance, proseTermlessBound,
+  isProsePath, proseBm25, PROSE_CONTEXT, ProseCounter, PROSE_DF_CHARS, PROSE_DF_LINES, proseLexical, proseRelevance, proseTermlessBound, proseWindowBm25,
 } from '../../../src/rank/prose.js';
 import { countTerms } from '../../../src/rank/chunk-scorer.js';
 import { knownShareOf } from '../../../src/rank/query-mode.js';
@@ -95,6 +98,52 @@ describe('a prose line with its window', () => {
       expect(proseRelevance(1, proseLexical(0, 4, s), pathMatch, prior, plan)).toBe(bound);
     }
     expect(proseTermlessBound(buildRankPlan('castle', 'lexical', lexicon), 0, 1)).toBe(0);
+  });
+});
+
+describe('ProseCounter over many lines at once', () => {
+  it('gives the statistics and best line of counting each line alone (lines without a probe are not counted one by one)', () => {
+    const docs = path.join(fileURLToPath(new URL('../../../', import.meta.url)), 'docs');
+    const files = readdirSync(docs).filter((f) => f.endsWith('.md')).map((f) => readFileSync(path.join(docs, f), 'utf8'));
+    files.push('Run parseConfig on 2025 and 25px, then retry_failed uploads.\n\nUploadS of RETRIES\ncafé 25 uploads');
+    for (const query of ['retry failed uploads', 'parseConfig', 'which mode should I use to search a document', '25', 'the index format version']) {
+      const plan = buildRankPlan(query, 'hybrid', lexicon);
+      for (const text of files) {
+        const lines = text.split('\n');
+        const whole = new ProseCounter(plan);
+        whole.add(lines);
+        const one = new ProseCounter(plan);
+        for (const line of lines) one.add([line]);
+        const s = one.stats();
+        expect({ query, stats: whole.stats(), best: whole.bestLexical(s) }).toEqual({ query, stats: s, best: one.bestLexical(s) });
+      }
+    }
+  });
+
+  it('bestLexical is the best line\'s lexical score with its window, as the workers compute it (it took the line\'s own BM25 alone: a bound too tight)', () => {
+    const plan = buildRankPlan('castle king river', 'hybrid', lexicon);
+    // The best line on its own ("castle") gains from its neighbours' other terms.
+    const lines = ['the old town', 'king of the river lands', 'castle', 'the river king built it', '', 'castle king', 'nothing here'];
+    const counter = new ProseCounter(plan);
+    counter.add(lines);
+    const s = counter.stats();
+    const counts = lines.map((line) => { const tf = new Float64Array(plan.terms.length); countTerms(line, plan, tf); return tf; });
+    const bm25 = (rows: number[], chars: number, window: boolean) => {
+      const tf = new Float64Array(plan.terms.length);
+      for (const r of rows) counts[r].forEach((c, t) => { tf[t] += c; });
+      const touched = [...tf.keys()].filter((t) => tf[t] > 0);
+      return window ? proseWindowBm25(tf, touched, chars, s) : proseBm25(tf, touched, chars, s);
+    };
+    let best = 0;
+    let ownOnly = 0;
+    lines.forEach((line, i) => {
+      const own = bm25([i], line.length, false);
+      const rows = [i - 1, i, i + 1].filter((r) => r >= 0 && r < lines.length);
+      best = Math.max(best, proseLexical(own, bm25(rows, rows.reduce((n, r) => n + lines[r].length, 0), true), s));
+      ownOnly = Math.max(ownOnly, proseLexical(own, own, s));
+    });
+    expect(best).not.toBe(ownOnly);
+    expect(counter.bestLexical(s)).toBe(best);
   });
 });
 

@@ -1,0 +1,145 @@
+// Regression (issue 30, warm search 85 -> 437 ms): every indexed search read and ranked every prose file
+// line by line. Now a prose file whose postings hold no query term is read only while its best case
+// (cosine 1, BM25 0) can still enter the top-k, and a prose file read whole whose best line (its best
+// BM25, cosine 1) cannot enter it is not scored, in a scan as in the index; the answers stay exact.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createSearcher, shardSearchOf, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
+import { candidateLimit } from '../../../src/pipeline.js';
+import { sourcesForPaths } from '../../../src/sources/resolve.js';
+import { createWorkspace, type Workspace } from '../../../src/workspace/workspace.js';
+import { makeTree } from '../../helpers/tree.js';
+
+/** Paths the workspace's reader was asked for (read or stream), search by search. */
+const reads: string[] = [];
+vi.mock('../../../src/sources/path-reader.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../src/sources/path-reader.js')>();
+  return {
+    createPathReader: (...args: Parameters<typeof real.createPathReader>) => {
+      const r = real.createPathReader(...args);
+      return {
+        ...r,
+        list: r.list.bind(r),
+        read: (e: { path: string }, s?: AbortSignal) => { reads.push(e.path); return r.read(e as never, s); },
+        ...(r.stream && { stream: (e: { path: string }, s?: AbortSignal) => { reads.push(e.path); return r.stream!(e as never, s); } }),
+      };
+    },
+  };
+});
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const WORDS = ['garden', 'tomato', 'soil', 'water', 'sunlight', 'compost', 'seed', 'harvest', 'weed', 'mulch', 'orchard', 'pruning', 'blossom', 'meadow'];
+/** A document about gardening: none of the queries' words. */
+const garden = (n: number) => Array.from({ length: 30 }, (_, i) => `The ${WORDS[(n + i) % WORDS.length]} needs ${WORDS[(n * 3 + i) % WORDS.length]} and ${WORDS[(n + 2 * i) % WORDS.length]} in spring ${n}.`).join('\n');
+/** Code that retries failed uploads, in many chunks (it fills the top-k). */
+const code = (n: number) => Array.from({ length: 6 }, (_, i) => [
+  `export async function retryUpload${n}x${i}(file: string, attempts = ${i + 2}) {`,
+  `  // retry failed uploads with a backoff (${n}.${i})`,
+  '  for (let a = 0; a < attempts; a++) { if (await upload(file)) return true; }',
+  '  throw new Error(`upload failed: ${file}`);',
+  '}',
+  ...Array.from({ length: 43 }, () => ''),
+].join('\n')).join('\n');
+
+const FILES: Record<string, string> = {
+  'docs/uploads.md': ['# Uploads', '', 'Failed uploads are retried three times.', 'The garden is watered daily.', 'Retry after a failed upload waits a second.', ...Array.from({ length: 20 }, (_, i) => `Filler line ${i} about the meadow.`)].join('\n'),
+  'notes/README': 'How to retry an upload that failed.\nNothing else.\n',
+};
+for (let n = 0; n < 24; n++) FILES[`docs/garden-${String(n).padStart(2, '0')}.md`] = garden(n);
+for (let n = 0; n < 12; n++) FILES[`src/upload-${n}.ts`] = code(n);
+const GARDEN = Object.keys(FILES).filter((p) => p.includes('garden-'));
+
+let tree: { dir: string; cleanup: () => Promise<void> };
+let ws: Workspace;
+const scan = createSearcher({ concurrency: 0 });
+
+beforeAll(async () => {
+  tree = await makeTree(FILES);
+  ws = createWorkspace({ dir: path.join(tree.dir, '.ws'), concurrency: 0, resident: true });
+  await ws.index([tree.dir]);
+});
+afterAll(async () => {
+  await ws?.close();
+  await scan.close();
+  await tree?.cleanup();
+});
+
+const shape = (r: SearchResponse) => r.results.map((x) => ({ ...x, distance: Math.round(x.distance * 1e6) / 1e6, matches: x.matches.map((m) => ({ ...m, distance: Math.round(m.distance * 1e6) / 1e6 })) }));
+
+/** The indexed answer (which must equal the scan's) and the garden documents it read. */
+async function indexed(o: Omit<SearchOptions, 'paths'>): Promise<{ r: SearchResponse; gardenReads: number }> {
+  const opts = { ...o, paths: [tree.dir] };
+  const expected = await scan.search(opts);
+  reads.length = 0;
+  const r = await ws.search(opts);
+  expect(r.stats.index?.workspace).toBeDefined();
+  expect(shape(r)).toEqual(shape(expected));
+  expect(r.stats.files).toBe(expected.stats.files);
+  return { r, gardenReads: reads.filter((p) => GARDEN.some((g) => p.endsWith(g))).length };
+}
+
+describe('prose files out of reach are not read (issue 30: warm search read every Markdown file)', () => {
+  it('top-k bounded: documents holding no query word are skipped unread; the answer is the scan\'s', async () => {
+    for (const query of ['retry failed uploads', 'where do we retry a failed upload']) {
+      for (const o of [{ topK: 3 }, { topK: 5, nLines: 8, merge: false }, { perFile: 1, topK: 3 }, { filesWithMatches: true }]) {
+        const { r, gardenReads } = await indexed({ query, ...o });
+        expect(r.results.length).toBeGreaterThan(0);
+        expect({ query, o, gardenReads }).toEqual({ query, o, gardenReads: 0 });
+      }
+    }
+  });
+
+  it('top-k unbounded (--max-distance alone) or within reach: every document is read, as a scan would', async () => {
+    const { gardenReads } = await indexed({ query: 'retry failed uploads', maxDistance: 0.999 });
+    expect(gardenReads).toBe(GARDEN.length);
+    // A query of the documents' own topic: they hold its words and rank first.
+    const { r } = await indexed({ query: 'water the tomato garden', topK: 5 });
+    expect(r.results[0].filename).toMatch(/garden-\d+\.md$/);
+  });
+
+  it('a scan keeps the very candidates an unbounded ranking puts first (documents skipped whole or not)', async () => {
+    const kept = shardSearchOf(scan);
+    const key = (h: { path: string; line: number; distance: number }) => `${h.path}:${h.line}:${h.distance}`;
+    // simgrep's own docs: documents of every size that share many words, near the floor and far from it.
+    const docs = path.join(repo, 'docs');
+    for (const query of ['retry failed uploads', 'which mode should I use to search a document', 'how many tokens does an answer cost']) {
+      for (const mode of ['hybrid', 'lexical'] as const) {
+        const all = await kept(await sourcesForPaths([docs], {}), { query, mode, maxDistance: 1 });
+        for (const topK of [1, 5]) {
+          const top = await kept(await sourcesForPaths([docs], {}), { query, mode, topK });
+          const limit = candidateLimit(topK, { fileDecay: 0 } as never);
+          expect({ query, mode, topK, hits: top.hits.map(key) }).toEqual({ query, mode, topK, hits: all.hits.slice(0, limit).map(key) });
+        }
+      }
+    }
+  });
+
+  it('a document read once is kept in memory until the index sees it change (then read again)', async () => {
+    const opts = { query: 'retry failed uploads', paths: [tree.dir], topK: 40 };
+    const uploadReads = () => reads.filter((p) => p.endsWith('docs/uploads.md')).length;
+    await ws.search(opts);
+    reads.length = 0;
+    await ws.search(opts);
+    expect(uploadReads()).toBe(0);
+    expect(JSON.stringify((await ws.search(opts)).results)).toContain('waits a second');
+    writeFileSync(path.join(tree.dir, 'docs/uploads.md'), FILES['docs/uploads.md'].replace('waits a second', 'waits a zephyr minute'));
+    // A new handle walks and stats the files first (the resident one learns of the change from its watcher).
+    const fresh = createWorkspace({ dir: path.join(tree.dir, '.ws'), concurrency: 0 });
+    try {
+      reads.length = 0;
+      const r = await fresh.search(opts);
+      expect(uploadReads()).toBeGreaterThan(0);
+      expect(shape(r)).toEqual(shape(await scan.search(opts)));
+      expect(JSON.stringify(r.results)).toContain('zephyr');
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('lexical mode: a document without the words has no line that can match, even unbounded', async () => {
+    const { gardenReads } = await indexed({ query: 'retry failed uploads', mode: 'lexical', maxDistance: 0.999 });
+    expect(gardenReads).toBe(0);
+  });
+});
