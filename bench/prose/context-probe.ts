@@ -14,17 +14,13 @@ import { countTerms } from '../../src/rank/chunk-scorer.js';
 import { knownShareOf } from '../../src/rank/query-mode.js';
 import { textWords, fold } from '../../src/rank/lexical/words.js';
 import { isStopword } from '../../src/rank/lexical/terms.js';
-import { createRng } from '../prng.js';
 import { REPO_ROOT } from '../quality/dataset.js';
 import { createBm25 } from './bm25-icu.js';
-import { DEV_LANGUAGES, loadLanguage } from './dataset.js';
+import { DEV_LANGUAGES, loadLanguage, shuffledCommonIds } from './dataset.js';
 
 const dir = path.join(REPO_ROOT, 'bench', '.tmp', 'prose');
 const sets = DEV_LANGUAGES.map((l) => loadLanguage(l, dir));
-const en = sets.find((s) => s.lang === 'en')!;
-const common = [...en.questions.keys()].filter((id) => sets.every((s) => s.questions.has(id))).sort();
-const rng = createRng(31);
-for (let i = common.length - 1; i > 0; i--) { const j = rng.int(0, i); [common[i], common[j]] = [common[j], common[i]]; }
+const common = shuffledCommonIds(sets, 31);
 const splits: Record<string, string[]> = { tune: common.slice(0, 40), held: common.slice(40, 80), held2: common.slice(80, 120) };
 const filter = process.argv[2] ? new RegExp(process.argv[2]) : null;
 

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { createRng } from '../prng.js';
 import { findGitDir } from '../quality/git-export.js';
 
 export const DEV_LANGUAGES = ['ar', 'de', 'en', 'es', 'hi', 'zh'] as const;
@@ -52,4 +53,12 @@ export function loadLanguage(lang: DevLanguage, dir: string): LanguageSet {
   const file = path.join(dir, `xquad-r-${lang}.txt`);
   writeFileSync(file, `${lines.join('\n')}\n`);
   return { lang, file, lines, questions };
+}
+
+/** The ids of the questions every set has, in one seeded order (the bench and the probes take slices of it). */
+export function shuffledCommonIds(sets: LanguageSet[], seed: number): string[] {
+  const common = [...sets[0].questions.keys()].filter((id) => sets.every((s) => s.questions.has(id))).sort();
+  const rng = createRng(seed);
+  for (let i = common.length - 1; i > 0; i--) { const j = rng.int(0, i); [common[i], common[j]] = [common[j], common[i]]; }
+  return common;
 }

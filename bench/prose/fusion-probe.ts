@@ -7,17 +7,13 @@ import { createSearcher } from '../../src/library.js';
 import { bundledLexicon, idf as lexIdf } from '../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../src/rank/plan.js';
 import { countTerms } from '../../src/rank/chunk-scorer.js';
-import { createRng } from '../prng.js';
 import { REPO_ROOT } from '../quality/dataset.js';
 import { createBm25 } from './bm25-icu.js';
-import { DEV_LANGUAGES, loadLanguage, type LanguageSet } from './dataset.js';
+import { DEV_LANGUAGES, loadLanguage, shuffledCommonIds, type LanguageSet } from './dataset.js';
 
 const dir = path.join(REPO_ROOT, 'bench', '.tmp', 'prose');
 const sets = DEV_LANGUAGES.map((l) => loadLanguage(l, dir));
-const en = sets.find((s) => s.lang === 'en')!;
-const common = [...en.questions.keys()].filter((id) => sets.every((s) => s.questions.has(id))).sort();
-const rng = createRng(31);
-for (let i = common.length - 1; i > 0; i--) { const j = rng.int(0, i); [common[i], common[j]] = [common[j], common[i]]; }
+const common = shuffledCommonIds(sets, 31);
 const splits = { tune: common.slice(0, 40), held: common.slice(40, 80) };
 
 const searcher = createSearcher({ concurrency: 0 });

@@ -10,11 +10,10 @@ import path from 'node:path';
 import { createSearcher } from '../../src/library.js';
 import { SimgrepError } from '../../src/errors.js';
 import type { SearchMode } from '../../src/types.js';
-import { createRng } from '../prng.js';
 import { REPO_ROOT } from '../quality/dataset.js';
 import { gitCommit } from '../quality/build-info.js';
 import { createBm25 } from './bm25-icu.js';
-import { DEV_LANGUAGES, LAREQA_LICENCE, LAREQA_PIN, loadLanguage, type LanguageSet } from './dataset.js';
+import { DEV_LANGUAGES, LAREQA_LICENCE, LAREQA_PIN, loadLanguage, shuffledCommonIds, type LanguageSet } from './dataset.js';
 import { proseReport, type Cell, type ProseRun } from './report.js';
 
 const ALL_MODES: SearchMode[] = ['hybrid', 'semantic', 'lexical', 'line'];
@@ -57,9 +56,7 @@ async function main(): Promise<void> {
   const dir = path.join(REPO_ROOT, 'bench', '.tmp', 'prose');
   const sets = new Map<string, LanguageSet>(DEV_LANGUAGES.map((l) => [l, loadLanguage(l, dir)]));
   // The same questions (by id) in every language, so English-to-X asks what X's own questions ask.
-  const common = [...sets.get('en')!.questions.keys()].filter((id) => DEV_LANGUAGES.every((l) => sets.get(l)!.questions.has(id))).sort();
-  const rng = createRng(args.seed);
-  for (let i = common.length - 1; i > 0; i--) { const j = rng.int(0, i); [common[i], common[j]] = [common[j], common[i]]; }
+  const common = shuffledCommonIds(DEV_LANGUAGES.map((l) => sets.get(l)!), args.seed);
   const ids = common.slice(args.offset, args.offset + args.questions);
   const searcher = createSearcher({ concurrency: 0, model: args.model });
   const run: ProseRun = { cells: {}, questions: ids.length, offset: args.offset, lines: {}, modes: args.modes };
