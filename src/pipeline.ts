@@ -240,7 +240,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       }
       for (const piece of splitter.end()) await offer(prose ? prose.push(piece) : [piece]);
       if (prose) {
-        // A whole prose file none of whose lines can enter the full top-k (its best BM25, a cosine of 1)
+        // A whole prose file none of whose lines can enter the full top-k (its best lexical score, a cosine of 1)
         // is not sent to be scored: its lines would all be dropped.
         const rest = prose.end();
         if (!(rest.length > 0 && prose.bestDistance(entry.path) > topk.floorDistance)) await offer(rest);
@@ -281,7 +281,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   /**
    * A prose file none of whose lines holds a query term (its source knows before reading it) whose best
    * case cannot enter the full top-k: skipped unread, since its lines would be dropped. Exact: its
-   * lines' BM25 is 0 and their cosine at most 1 (rank/prose.ts); the heap's floor only falls, and a
+   * lines' lexical score is 0 and their cosine at most 1 (rank/prose.ts); the heap's floor only falls, and a
    * heap that is not full (--max-distance alone, or too few hits yet) skips nothing.
    */
   const outOfReach = async (source: Source, entry: Entry): Promise<boolean> => {
