@@ -4,7 +4,7 @@
 // only chunks whose best case reaches the heap's worst guaranteed case are kept. The pipeline then
 // scores those exactly, with the same code as a one-shot scan, so indexed answers equal one-shot ones.
 import { countTerms, lexicalScore, pathSignals, relevance, symbolScore, toDistance, type PathSignals } from '../../rank/chunk-scorer.js';
-import { MANY_TERMS } from '../../rank/term-index.js';
+import { MANY_TERMS, probeOf } from '../../rank/term-index.js';
 import type { RankPlan } from '../../rank/plan.js';
 import { BLANK, HAS_TOKENS, type Snapshot } from '../snapshot/snapshot.js';
 import { FLOAT16_RELATIVE_ERROR, halfValues } from '../packed/float16.js';
@@ -247,44 +247,15 @@ function lineTermCounts(s: Snapshot, plan: RankPlan): TermCounts | null {
 }
 
 /** What never occurs in a term (terms are runs of letters, marks, numbers and _): a path splits there. */
-const NOT_IN_TERMS = /[^\p{L}\p{M}\p{N}_]+/u;
-
 /**
  * For a path's lower-cased text, the terms (ascending) whose probe it holds: only those can occur in
- * the path, so only their counts are taken. A few terms are tried one by one. Many (a pasted file) are
- * looked up by the substrings of the path's parts (split where no term reaches across), each part's
- * answer kept for the query, so the cost follows the paths' parts, not files x terms.
+ * the path, so only their counts are taken. For a plan of at most MANY_TERMS terms (a long query's
+ * paths are counted by their identifiers instead).
  */
-export function pathProbes(plan: RankPlan): (lower: string, caseChanged: boolean) => number[] {
-  const nTerms = plan.terms.length;
-  const probes = plan.terms.map((t) => (t.whole || t.key.length < 4 ? t.key : t.key.slice(0, -1)));
-  const all = Array.from({ length: nTerms }, (_, t) => t);
-  const oneByOne = (lower: string, caseChanged: boolean) => (caseChanged ? all : all.filter((t) => lower.includes(probes[t])));
-  if (nTerms <= 32 || probes.some((p) => p === '' || NOT_IN_TERMS.test(p))) return oneByOne;
-  const byProbe = new Map<string, number[]>();
-  probes.forEach((p, t) => { const list = byProbe.get(p); if (list) list.push(t); else byProbe.set(p, [t]); });
-  const lengths = [...new Set(probes.map((p) => p.length))].sort((x, y) => x - y);
-  const byPart = new Map<string, number[]>();
-  const inPart = (part: string): number[] => {
-    let hit = byPart.get(part);
-    if (hit) return hit;
-    hit = [];
-    for (const len of lengths) {
-      if (len > part.length) break;
-      for (let i = 0; i + len <= part.length; i++) {
-        const list = byProbe.get(part.slice(i, i + len));
-        if (list) hit.push(...list);
-      }
-    }
-    byPart.set(part, hit);
-    return hit;
-  };
-  return (lower, caseChanged) => {
-    if (caseChanged) return all;
-    const hit = new Set<number>();
-    for (const part of lower.split(NOT_IN_TERMS)) for (const t of inPart(part)) hit.add(t);
-    return [...hit].sort((x, y) => x - y);
-  };
+function pathProbes(plan: RankPlan): (lower: string, caseChanged: boolean) => number[] {
+  const probes = plan.terms.map(probeOf);
+  const all = Array.from({ length: plan.terms.length }, (_, t) => t);
+  return (lower, caseChanged) => (caseChanged ? all : all.filter((t) => lower.includes(probes[t])));
 }
 
 /**
