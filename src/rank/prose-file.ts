@@ -4,7 +4,8 @@ import { decodeLines } from '../text/decode.js';
 import type { Piece } from '../text/line-splitter.js';
 import type { RankPlan } from './plan.js';
 import { pathSignals } from './chunk-scorer.js';
-import { ProseCounter, proseBestDistance, type ProseStats } from './prose.js';
+import { proseBestDistance, type ProseStats } from './prose.js';
+import { ProseCounter } from './prose-counter.js';
 
 export class ProseFile {
   private held: Piece[] = [];

@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import {
-  isProsePath, proseBm25, PROSE_CONTEXT, ProseCounter, PROSE_DF_CHARS, PROSE_DF_LINES, proseLexical, proseRelevance, proseTermlessBound, proseWindowBm25,
+  isProsePath, proseBm25, PROSE_CONTEXT, PROSE_DF_CHARS, PROSE_DF_LINES, proseLexical, proseRelevance, proseTermlessBound, proseWindowBm25,
 } from '../../../src/rank/prose.js';
+import { ProseCounter } from '../../../src/rank/prose-counter.js';
 import { countTerms } from '../../../src/rank/chunk-scorer.js';
 import { knownShareOf } from '../../../src/rank/query-mode.js';
 

@@ -1,0 +1,125 @@
+// A prose file's lines counted, in order, into the statistics its lines' BM25 takes (rank/prose.ts):
+// each plan term's document frequency over the file's lines, and what bounds its best line.
+import { countTerms } from './chunk-scorer.js';
+import { isAscii } from './lexical/words.js';
+import type { RankPlan } from './plan.js';
+import {
+  PROSE_DF_CHARS, PROSE_DF_LINES, PROSE_WINDOW_LINES, proseBm25, proseLexical, proseWindowBm25, type ProseStats,
+} from './prose.js';
+import { MANY_TERMS, probeOf } from './term-index.js';
+
+/**
+ * Which of these lines hold a term's probe (1), found in one pass over their text: countTerms' ASCII
+ * path counts only identifiers around a probe, so a line without one holds no term and is not counted
+ * line by line. Null (count every line) when the text is not ASCII or the query has many terms.
+ */
+function linesWithProbes(lines: string[], plan: RankPlan): Uint8Array | null {
+  if (plan.terms.length > MANY_TERMS || lines.length < 2) return null;
+  const probes = plan.terms.map(probeOf);
+  if (probes.some((p) => p === '')) return null;
+  const text = lines.join('\n');
+  if (!isAscii(text)) return null;
+  const lower = text.toLowerCase();
+  const ends = new Int32Array(lines.length);
+  for (let i = 0, at = 0; i < lines.length; i++) { at += lines[i].length; ends[i] = at; at++; }
+  const maybe = new Uint8Array(lines.length);
+  for (const probe of probes) {
+    let line = 0;
+    for (let p = lower.indexOf(probe); p >= 0; p = lower.indexOf(probe, p + 1)) {
+      while (ends[line] < p) line++;
+      maybe[line] = 1;
+    }
+  }
+  return maybe;
+}
+
+/** Counts a prose file's lines, in order, into its ProseStats. */
+export class ProseCounter {
+  private readonly df: Float64Array;
+  private readonly tf: Float64Array;
+  private readonly touched: number[] = [];
+  private docs = 0;
+  private chars = 0;
+  lines = 0;
+  /** Characters of every counted line, blank ones included (the cap on what is held back). */
+  private seen = 0;
+  /** The length of every counted line, blank ones included (a window's length: proseWindowBm25). */
+  private readonly lengths: number[] = [];
+  /** Each counted line that holds a term, flat: its line number, its number of terms, then (term, count) pairs. */
+  private readonly termLines: number[] = [];
+
+  constructor(private readonly plan: RankPlan) {
+    this.df = new Float64Array(plan.terms.length);
+    this.tf = new Float64Array(plan.terms.length);
+  }
+
+  /** True once PROSE_DF_LINES lines or PROSE_DF_CHARS characters are counted: the statistics are final. */
+  get full(): boolean {
+    return this.lines >= PROSE_DF_LINES || this.seen >= PROSE_DF_CHARS;
+  }
+
+  add(lines: string[]): void {
+    const maybe = linesWithProbes(lines, this.plan);
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      if (this.full) return;
+      this.lines++;
+      this.seen += line.length;
+      this.lengths.push(line.length);
+      if (line.trim() === '') continue;
+      this.docs++;
+      this.chars += line.length;
+      this.touched.length = 0;
+      if (maybe && maybe[i] === 0) continue;
+      if (!countTerms(line, this.plan, this.tf, this.touched)) continue;
+      this.termLines.push(this.lines - 1, this.touched.length);
+      for (const t of this.touched) { this.termLines.push(t, this.tf[t]); this.df[t]++; this.tf[t] = 0; }
+    }
+  }
+
+  /**
+   * The highest lexical score (proseLexical: the line's BM25 and its window's, as the workers compute
+   * them) of a counted line, with the file's statistics. Exact for a file counted whole (every line and
+   * both neighbours of each were counted).
+   */
+  bestLexical(s: ProseStats): number {
+    const tf = new Float64Array(this.plan.terms.length);
+    const touched: number[] = [];
+    /** Where each term line's record starts in termLines, by line number. */
+    const at = new Map<number, number>();
+    for (let i = 0; i < this.termLines.length; i += 2 + 2 * this.termLines[i + 1]) at.set(this.termLines[i], i);
+    const add = (line: number): void => {
+      const i = at.get(line);
+      if (i === undefined) return;
+      for (let j = 0, k = i + 2; j < this.termLines[i + 1]; j++, k += 2) {
+        const t = this.termLines[k];
+        if (tf[t] === 0) touched.push(t);
+        tf[t] += this.termLines[k + 1];
+      }
+    };
+    const score = (window: boolean, chars: number): number => {
+      const bm25 = window ? proseWindowBm25(tf, touched, chars, s) : proseBm25(tf, touched, chars, s);
+      for (const t of touched) tf[t] = 0;
+      touched.length = 0;
+      return bm25;
+    };
+    let best = 0;
+    for (const line of at.keys()) {
+      add(line);
+      const own = score(false, this.lengths[line]);
+      const lo = Math.max(0, line - PROSE_WINDOW_LINES);
+      const hi = Math.min(this.lengths.length - 1, line + PROSE_WINDOW_LINES);
+      let chars = 0;
+      for (let l = lo; l <= hi; l++) { add(l); chars += this.lengths[l]; }
+      best = Math.max(best, proseLexical(own, score(true, chars), s));
+    }
+    return best;
+  }
+
+  stats(): ProseStats {
+    const n = this.docs;
+    const idf = Array.from(this.df, (df) => Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+    const norm = idf.length * Math.log(1 + (n + 0.5) / 0.5);
+    return { idf, norm, avgChars: n > 0 ? this.chars / n : 1 };
+  }
+}
