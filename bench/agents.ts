@@ -2,15 +2,14 @@
 // both over the same indexed 1M-line tree, beside the library's own Workspace.search. Writes
 // bench/agents-results.json and the agents section of bench/RESULTS.md.
 // npm run build && nice -n 10 node dist/bench/agents.js [--quick] [--cpu-prof-dir DIR (profiles the MCP server)]
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BENCH_MODEL_DIM, buildBenchModel, REPO_ROOT } from './bench-model.js';
 import { countCorpus } from './count.js';
 import { generateTree } from './corpus.js';
 import { measure } from './measure.js';
+import { spawnBenchMcp } from './mcp-client.js';
 import { AGENT_QUERIES, QUERIES, WARMUP_QUERIES } from './queries.js';
 import { writeResultsSection } from './results.js';
 
@@ -137,24 +136,13 @@ async function measureActions(tree: string) {
 
 /** The SDK's own client spawns the built CLI's MCP server on the tree, as an agent's client would. */
 async function measureMcp(tree: string, ws: { name: string }) {
-  if (profDir) mkdirSync(profDir, { recursive: true });
-  const nodeArgs = profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [];
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [...nodeArgs, CLI, 'mcp', tree, '--model', MODEL, '-J', '2'],
-    env: { ...process.env as Record<string, string>, ...BENCH_ENV },
-    cwd: REPO_ROOT,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (d) => { stderr = (stderr + String(d)).slice(-4000); });
-  const client = new Client({ name: 'simgrep-bench', version: '0.0.0' });
+  const { client, transport, stderr } = spawnBenchMcp({ tree, env: BENCH_ENV, name: 'simgrep-bench', profDir });
   type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown> };
   const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }, undefined, { timeout: 10 * 60_000 }) as Promise<ToolResult>;
   const search = async (query: string) => {
     const r = await call('search', { query, k: TOP_K });
     const s = r.structuredContent;
-    if (r.isError || !s || (s.count as number) === 0) throw new Error(`MCP search failed for "${query}": ${JSON.stringify(r).slice(0, 500)}\n${stderr}`);
+    if (r.isError || !s || (s.count as number) === 0) throw new Error(`MCP search failed for "${query}": ${JSON.stringify(r).slice(0, 500)}\n${stderr()}`);
     return r;
   };
   try {

@@ -4,15 +4,14 @@
 // `find_related` round trips, and a 100,000-character query beside a short one over MCP and the CLI.
 // Writes bench/mcp-agent-results.json and the mcp-agent section of bench/RESULTS.md.
 // npm run build && SIMGREP_SHARED_DIR=../shared nice -n 10 node dist/bench/mcp-agent.js [--quick] [--cpu-prof-dir DIR]
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { buildBenchModel, REPO_ROOT } from './bench-model.js';
 import { countCorpus } from './count.js';
 import { generateTree } from './corpus.js';
 import { measure } from './measure.js';
+import { spawnBenchMcp } from './mcp-client.js';
 import { AGENT_QUERIES, QUERIES, WARMUP_QUERIES } from './queries.js';
 import { writeResultsSection } from './results.js';
 
@@ -61,20 +60,10 @@ async function main(): Promise<void> {
   rmSync(HOME, { recursive: true, force: true });
   const loadBefore = os.loadavg();
 
-  if (profDir) mkdirSync(profDir, { recursive: true });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []), CLI, 'mcp', tree, '--model', MODEL, '-J', '2'],
-    env: { ...process.env as Record<string, string>, ...ENV },
-    cwd: REPO_ROOT,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (d) => { stderr = (stderr + String(d)).slice(-4000); });
-  const client = new Client({ name: 'simgrep-bench-agent', version: '0.0.0' });
+  const { client, transport, stderr } = spawnBenchMcp({ tree, env: ENV, name: 'simgrep-bench-agent', profDir });
   const call = async (name: string, args: Record<string, unknown>): Promise<Answer> => {
     const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 10 * 60_000 }) as ToolResult;
-    if (r.isError || !r.structuredContent) throw new Error(`${name} failed: ${JSON.stringify(r).slice(0, 500)}\n${stderr}`);
+    if (r.isError || !r.structuredContent) throw new Error(`${name} failed: ${JSON.stringify(r).slice(0, 500)}\n${stderr()}`);
     return r.structuredContent;
   };
   const search = (query: string) => call('search', { query, k: TOP_K });

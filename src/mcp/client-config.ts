@@ -30,6 +30,8 @@ function plain(e: ServerEntry, extra: Record<string, unknown> = {}): Record<stri
 }
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
+/** The `mcpServers` file most clients read (Claude Desktop, Cursor, Windsurf, Gemini CLI). */
+const mcpServers = (e: ServerEntry) => json({ mcpServers: { [SERVER_NAME]: plain(e) } });
 
 /** A POSIX shell word: bare when it is plainly safe, else single-quoted. */
 export function shellWord(s: string): string {
@@ -60,13 +62,13 @@ export const MCP_CLIENTS: readonly McpClient[] = [
     name: 'claude-desktop', label: 'Claude Desktop', format: 'json',
     where: 'claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/, Windows: %APPDATA%\\Claude\\; Settings > Developer > Edit Config), then restart Claude Desktop',
     docs: 'modelcontextprotocol.io/quickstart/user: {"mcpServers": {name: {command, args, env}}}',
-    render: (e) => json({ mcpServers: { [SERVER_NAME]: plain(e) } }),
+    render: mcpServers,
   },
   {
     name: 'cursor', label: 'Cursor', format: 'json',
     where: '.cursor/mcp.json in the project (or ~/.cursor/mcp.json for every project; merge into mcpServers)',
     docs: 'cursor.com/docs/mcp: {"mcpServers": {name: {command, args, env}}}',
-    render: (e) => json({ mcpServers: { [SERVER_NAME]: plain(e) } }),
+    render: mcpServers,
   },
   {
     name: 'vscode', label: 'VS Code (GitHub Copilot agent mode)', format: 'json',
@@ -90,13 +92,13 @@ export const MCP_CLIENTS: readonly McpClient[] = [
     name: 'windsurf', label: 'Windsurf (Cascade)', format: 'json',
     where: '~/.codeium/windsurf/mcp_config.json (Windows: %USERPROFILE%\\.codeium\\windsurf\\; MCP toolbar > Configure; merge into mcpServers), then refresh',
     docs: 'docs.windsurf.com/windsurf/cascade/mcp: {"mcpServers": {name: {command, args, env}}}',
-    render: (e) => json({ mcpServers: { [SERVER_NAME]: plain(e) } }),
+    render: mcpServers,
   },
   {
     name: 'gemini', label: 'Gemini CLI', format: 'json',
     where: '~/.gemini/settings.json (or .gemini/settings.json in the project; merge into mcpServers)',
     docs: 'geminicli.com/docs/tools/mcp-server: {"mcpServers": {name: {command, args, env, cwd, timeout}}}',
-    render: (e) => json({ mcpServers: { [SERVER_NAME]: plain(e) } }),
+    render: mcpServers,
   },
   {
     name: 'zed', label: 'Zed', format: 'json',
