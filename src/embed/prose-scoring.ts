@@ -4,15 +4,12 @@
 // Lines that provably cannot beat `pruneAbove` are skipped by the kernel's exact bound.
 import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
-import { countTerms, pathSignals, toDistance, toRelevance, type PathSignals } from '../rank/chunk-scorer.js';
-import { PROSE_WINDOW_LINES, proseBestDistance, proseBm25, proseLexical, proseRelevance, proseWindowBm25, type ProseStats } from '../rank/prose.js';
+import { pathSignals, toDistance, toRelevance, type PathSignals } from '../rank/chunk-scorer.js';
+import { lineLexical, lineTerms, PROSE_WINDOW_LINES, proseBestDistance, proseRelevance, type ProseStats } from '../rank/prose.js';
 import type { PoolingKernel } from './embedder.js';
 import type { ChunkRequest, ScoreRequest } from './requests.js';
 
 interface ProseLine { at: number; lexical: number; stats: ProseStats; path: PathSignals }
-
-/** A decoded line's term counts: the plan terms it holds (ascending) and how often; null when none. */
-type LineTerms = { terms: number[]; counts: number[] } | null;
 
 /** Writes the distance of each prose line of the batch into `out` (other lines are left as they are). */
 export async function scoreProseRanges(
@@ -40,15 +37,8 @@ export async function scoreProseRanges(
     for (let i = from - lo; i < to - lo; i++) {
       const line = lines[i];
       if (line.trim() === '') continue;
-      const own = counted[i];
-      let lexical = 0;
-      if (own) {
-        // Only a line that holds a term gets its window's score (rank/prose.ts).
-        const at = Math.max(0, i - PROSE_WINDOW_LINES);
-        const win = lines.slice(at, i + PROSE_WINDOW_LINES + 1);
-        const windowBm25 = bm25Of(counted.slice(at, i + PROSE_WINDOW_LINES + 1), win.reduce((n, l) => n + l.length, 0), stats, tf, touched, true);
-        lexical = proseLexical(bm25Of([own], line.length, stats, tf, touched, false), windowBm25, stats);
-      }
+      // Only a line that holds a term gets its window's score (rank/prose.ts).
+      const lexical = lineLexical(counted, (j) => lines[j].length, i, stats, tf, touched);
       // Without the embedding (lexical mode, or a query the model knows no word of) only matches count.
       if (w === 0 && lexical === 0) continue;
       // A line that cannot beat pruneAbove even with a cosine of 1 is not tokenized (most lines, once the
@@ -71,27 +61,6 @@ export async function scoreProseRanges(
     if (k.lexical === 0 && !(cosine > 0)) return;
     out[k.at] = toDistance(proseRelevance(cosine, k.lexical, k.path.pathMatch, k.path.prior, plan));
   });
-}
-
-function lineTerms(line: string, plan: ChunkRequest['plan'], tf: Float64Array, touched: number[]): LineTerms {
-  touched.length = 0;
-  if (!countTerms(line, plan, tf, touched)) return null;
-  touched.sort((a, b) => a - b);
-  const counts = touched.map((t) => tf[t]);
-  for (const t of touched) tf[t] = 0;
-  return { terms: touched.slice(), counts };
-}
-
-/** BM25 of the summed counts of `rows` (a line, or a window of lines: `window`), `chars` long. */
-function bm25Of(rows: LineTerms[], chars: number, s: ProseStats, tf: Float64Array, touched: number[], window: boolean): number {
-  touched.length = 0;
-  for (const row of rows) {
-    if (!row) continue;
-    row.terms.forEach((t, k) => { if (tf[t] === 0) touched.push(t); tf[t] += row.counts[k]; });
-  }
-  const score = window ? proseWindowBm25(tf, touched, chars, s) : proseBm25(tf, touched, chars, s);
-  for (const t of touched) tf[t] = 0;
-  return score;
 }
 
 /** The cosine distance a line must beat for its relevance to beat `pruneAbove` (2: cannot prune). */

@@ -1,11 +1,8 @@
 // A prose file's lines counted, in order, into the statistics its lines' BM25 takes (rank/prose.ts):
 // each plan term's document frequency over the file's lines, and what bounds its best line.
-import { countTerms } from './chunk-scorer.js';
 import { isAscii } from './lexical/words.js';
 import type { RankPlan } from './plan.js';
-import {
-  PROSE_DF_CHARS, PROSE_DF_LINES, PROSE_WINDOW_LINES, proseBm25, proseLexical, proseWindowBm25, type ProseStats,
-} from './prose.js';
+import { lineLexical, lineTerms, PROSE_DF_CHARS, PROSE_DF_LINES, type LineTerms, type ProseStats } from './prose.js';
 import { MANY_TERMS, probeOf } from './term-index.js';
 
 /**
@@ -45,8 +42,8 @@ export class ProseCounter {
   private seen = 0;
   /** The length of every counted line, blank ones included (a window's length: proseWindowBm25). */
   private readonly lengths: number[] = [];
-  /** Each counted line that holds a term, flat: its line number, its number of terms, then (term, count) pairs. */
-  private readonly termLines: number[] = [];
+  /** Each counted line's terms (null: none, or blank), for its best line's bound. */
+  private readonly rows: LineTerms[] = [];
 
   constructor(private readonly plan: RankPlan) {
     this.df = new Float64Array(plan.terms.length);
@@ -66,14 +63,13 @@ export class ProseCounter {
       this.lines++;
       this.seen += line.length;
       this.lengths.push(line.length);
-      if (line.trim() === '') continue;
+      const blank = line.trim() === '';
+      const row = blank || (maybe && maybe[i] === 0) ? null : lineTerms(line, this.plan, this.tf, this.touched);
+      this.rows.push(row);
+      if (blank) continue;
       this.docs++;
       this.chars += line.length;
-      this.touched.length = 0;
-      if (maybe && maybe[i] === 0) continue;
-      if (!countTerms(line, this.plan, this.tf, this.touched)) continue;
-      this.termLines.push(this.lines - 1, this.touched.length);
-      for (const t of this.touched) { this.termLines.push(t, this.tf[t]); this.df[t]++; this.tf[t] = 0; }
+      if (row) for (const t of row.terms) this.df[t]++;
     }
   }
 
@@ -83,35 +79,9 @@ export class ProseCounter {
    * both neighbours of each were counted).
    */
   bestLexical(s: ProseStats): number {
-    const tf = new Float64Array(this.plan.terms.length);
-    const touched: number[] = [];
-    /** Where each term line's record starts in termLines, by line number. */
-    const at = new Map<number, number>();
-    for (let i = 0; i < this.termLines.length; i += 2 + 2 * this.termLines[i + 1]) at.set(this.termLines[i], i);
-    const add = (line: number): void => {
-      const i = at.get(line);
-      if (i === undefined) return;
-      for (let j = 0, k = i + 2; j < this.termLines[i + 1]; j++, k += 2) {
-        const t = this.termLines[k];
-        if (tf[t] === 0) touched.push(t);
-        tf[t] += this.termLines[k + 1];
-      }
-    };
-    const score = (window: boolean, chars: number): number => {
-      const bm25 = window ? proseWindowBm25(tf, touched, chars, s) : proseBm25(tf, touched, chars, s);
-      for (const t of touched) tf[t] = 0;
-      touched.length = 0;
-      return bm25;
-    };
     let best = 0;
-    for (const line of at.keys()) {
-      add(line);
-      const own = score(false, this.lengths[line]);
-      const lo = Math.max(0, line - PROSE_WINDOW_LINES);
-      const hi = Math.min(this.lengths.length - 1, line + PROSE_WINDOW_LINES);
-      let chars = 0;
-      for (let l = lo; l <= hi; l++) { add(l); chars += this.lengths[l]; }
-      best = Math.max(best, proseLexical(own, score(true, chars), s));
+    for (let i = 0; i < this.rows.length; i++) {
+      if (this.rows[i]) best = Math.max(best, lineLexical(this.rows, (j) => this.lengths[j], i, s, this.tf, this.touched));
     }
     return best;
   }

@@ -2,7 +2,7 @@
 // modes, not by 48-line chunks: a question over a document wants the sentence that answers it. Their
 // BM25 takes its document frequencies from the file's own lines (the shipped lexicon counts code).
 import type { RankPlan } from './plan.js';
-import { pathSignals, toDistance } from './chunk-scorer.js';
+import { countTerms, pathSignals, toDistance } from './chunk-scorer.js';
 
 /** Extensions of prose: plain text and the markup languages people write documents in. */
 const PROSE_EXTENSIONS = new Set([
@@ -91,6 +91,50 @@ export const PROSE_CONTEXT = 0.5;
 /** BM25 of a prose line's window: the summed term counts of its lines, `chars` the window's length. */
 export function proseWindowBm25(tf: Float64Array, touched: number[], chars: number, s: ProseStats): number {
   return proseBm25(tf, touched, chars / (2 * PROSE_WINDOW_LINES + 1), s);
+}
+
+/** A line's plan terms (ascending) and how often it holds each; null when it holds none. */
+export type LineTerms = { terms: number[]; counts: number[] } | null;
+
+/** A line's LineTerms (countTerms; `tf` and `touched` are scratch, left zeroed and empty). */
+export function lineTerms(line: string, plan: RankPlan, tf: Float64Array, touched: number[]): LineTerms {
+  touched.length = 0;
+  if (!countTerms(line, plan, tf, touched)) return null;
+  touched.sort((a, b) => a - b);
+  const counts = touched.map((t) => tf[t]);
+  for (const t of touched) tf[t] = 0;
+  const terms = touched.slice();
+  touched.length = 0;
+  return { terms, counts };
+}
+
+/**
+ * The lexical score (proseLexical) of line `i` among consecutive lines of one file: `rows` their
+ * LineTerms, `length(j)` the length of line j; its window is clipped to the lines given (a piece's
+ * context lines, or the whole file). The workers and a file's best-line bound (prose-counter.ts) both
+ * call it, so they add the same floats. `tf` and `touched` are scratch.
+ */
+export function lineLexical(rows: LineTerms[], length: (j: number) => number, i: number, s: ProseStats, tf: Float64Array, touched: number[]): number {
+  const own = rows[i];
+  if (!own) return 0;
+  const lo = Math.max(0, i - PROSE_WINDOW_LINES);
+  const hi = Math.min(rows.length - 1, i + PROSE_WINDOW_LINES);
+  let chars = 0;
+  for (let j = lo; j <= hi; j++) chars += length(j);
+  return proseLexical(bm25Of([own], length(i), s, tf, touched, false), bm25Of(rows.slice(lo, hi + 1), chars, s, tf, touched, true), s);
+}
+
+/** BM25 of the summed counts of `rows` (a line, or a window of lines: `window`), `chars` long. */
+function bm25Of(rows: LineTerms[], chars: number, s: ProseStats, tf: Float64Array, touched: number[], window: boolean): number {
+  touched.length = 0;
+  for (const row of rows) {
+    if (!row) continue;
+    row.terms.forEach((t, k) => { if (tf[t] === 0) touched.push(t); tf[t] += row.counts[k]; });
+  }
+  const score = window ? proseWindowBm25(tf, touched, chars, s) : proseBm25(tf, touched, chars, s);
+  for (const t of touched) tf[t] = 0;
+  touched.length = 0;
+  return score;
 }
 
 /**
