@@ -14,6 +14,7 @@ import { CANDIDATES_PER_RESULT, spreadAcrossFiles } from './rank/diversify.js';
 import type { ChunkRequest } from './embed/requests.js';
 import { isProsePath, PROSE_WINDOW_LINES, termlessProseDistance, type ProseStats } from './rank/prose.js';
 import { ProseFile } from './rank/prose-file.js';
+import { proseBest, proseLineStats } from './rank/prose-lines.js';
 import type { Piece } from './text/line-splitter.js';
 
 export interface SearchStats {
@@ -218,7 +219,8 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       }
       const text = await openText(raw);
       // A prose file's pieces wait until its document frequencies are counted (rank/prose-file.ts).
-      const prose = isProse ? new ProseFile(o.rank!) : null;
+      const prose = isProse ? new ProseFile(o.rank!, knownProse.get(entry)) : null;
+      knownProse.delete(entry);
       const offer = async (pieces: Piece[]) => {
         if (prose?.stats && !proseStats.has(fileIndex)) proseStats.set(fileIndex, prose.stats);
         for (const piece of pieces) await submit(packer.add(piece, fileIndex));
@@ -278,6 +280,8 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   const untilDeadline = <T>(p: Promise<T>): Promise<T> => (o.deadline ? Promise.race([p, deadlineP]) : p);
   /** Set once everything listed before the first prose file of a source that knows their terms is scored. */
   let settled = false;
+  /** Prose entries' statistics from their source's line terms, until they are read. */
+  const knownProse = new Map<Entry, ProseStats>();
   /**
    * A prose file none of whose lines holds a query term (its source knows before reading it) whose best
    * case cannot enter the full top-k: skipped unread, since its lines would be dropped. Exact: its
@@ -294,7 +298,17 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       await submit(packer.flush());
       await untilDeadline(Promise.all(inflight));
     }
-    if (source.holdsAnyTerm(entry, plan.terms)) return false;
+    if (source.holdsAnyTerm(entry, plan.terms)) {
+      // Its line terms, when the source keeps them, give its statistics (exactly those counting it
+      // gives) and a bound on its best line unread (rank/prose-lines.ts), unless --max-filesize would
+      // cut it: skipped when that cannot enter the top-k. One that cannot be read is read below, which says why.
+      const lines = o.maxFileBytes === undefined || (entry.size ?? Infinity) <= o.maxFileBytes
+        ? await source.proseLines?.(entry, readSignal).catch(() => null) : null;
+      if (!lines) return false;
+      if (proseBest(lines, plan, entry.path) > topk.floorDistance) return true;
+      knownProse.set(entry, proseLineStats(lines, plan));
+      return false;
+    }
     const best = termlessProseDistance(plan, entry.path);
     return best === Infinity || best > topk.floorDistance;
   };

@@ -53,3 +53,17 @@ export type EmbedderKind = 'static' | 'onnx';
 /** How lines are ranked (`--mode`): fused lexical + semantic (default), embedding distance only, lexical only, or each line alone. */
 export const SEARCH_MODES = ['hybrid', 'semantic', 'lexical', 'line'] as const;
 export type SearchMode = typeof SEARCH_MODES[number];
+
+/**
+ * A prose file's lines as term postings (rank/prose-lines.ts builds and reads them; opaque elsewhere):
+ * what a source that keeps them (the workspace index, in a resident process) hands the pipeline, so a
+ * query's document frequencies and a bound on its best line come without reading the file.
+ */
+export interface ProseLineTerms {
+  /** Lines (blank ones included), non-blank lines, and the characters of these (ProseStats' n and mean length). */
+  readonly lines: number;
+  readonly docs: number;
+  readonly chars: number;
+  /** Bytes held (what a cache of them counts). */
+  readonly bytes: number;
+}

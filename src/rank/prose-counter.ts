@@ -87,9 +87,17 @@ export class ProseCounter {
   }
 
   stats(): ProseStats {
-    const n = this.docs;
-    const idf = Array.from(this.df, (df) => Math.log(1 + (n - df + 0.5) / (df + 0.5)));
-    const norm = idf.length * Math.log(1 + (n + 0.5) / 0.5);
-    return { idf, norm, avgChars: n > 0 ? this.chars / n : 1 };
+    return proseStatsOf(this.df, this.docs, this.chars);
   }
+}
+
+/**
+ * ProseStats from each plan term's document frequency over `docs` non-blank lines of `chars` characters
+ * in all (the counter's, and the index's prose line terms: rank/prose-lines.ts).
+ */
+export function proseStatsOf(df: ArrayLike<number>, docs: number, chars: number): ProseStats {
+  const n = docs;
+  const idf = Array.from(df, (d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  const norm = idf.length * Math.log(1 + (n + 0.5) / 0.5);
+  return { idf, norm, avgChars: n > 0 ? chars / n : 1 };
 }

@@ -3,9 +3,9 @@
 import { decodeLines } from '../text/decode.js';
 import type { Piece } from '../text/line-splitter.js';
 import type { RankPlan } from './plan.js';
-import { pathSignals } from './chunk-scorer.js';
-import { proseBestDistance, type ProseStats } from './prose.js';
+import type { ProseStats } from './prose.js';
 import { ProseCounter } from './prose-counter.js';
+import { proseFileBestDistance } from './prose-lines.js';
 
 export class ProseFile {
   private held: Piece[] = [];
@@ -16,8 +16,10 @@ export class ProseFile {
   /** True when every line was counted before the statistics were taken (released at the end, not at the cap). */
   private whole = false;
 
-  constructor(private readonly plan: RankPlan) {
+  /** `known`: the file's statistics, when its source keeps them (rank/prose-lines.ts): nothing is held back then. */
+  constructor(private readonly plan: RankPlan, known?: ProseStats) {
     this.counter = new ProseCounter(plan);
+    if (known) this.stats = known;
   }
 
   /**
@@ -27,9 +29,7 @@ export class ProseFile {
    */
   bestDistance(path: string): number {
     if (!this.whole || !this.stats) return 0;
-    const lexical = this.counter.bestLexical(this.stats);
-    if (lexical === 0 && !((this.plan.prose?.semantic ?? 0) > 0)) return Infinity;
-    return proseBestDistance(lexical, pathSignals(path, this.plan), this.plan);
+    return proseFileBestDistance(this.counter.bestLexical(this.stats), path, this.plan);
   }
 
   /** The pieces ready to score: none while the statistics are still being counted. */

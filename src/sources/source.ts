@@ -1,5 +1,6 @@
 // The Source seam: WHAT to search. list() streams entries; read()/stream() fetch their bytes.
 import type { Piece } from '../text/line-splitter.js';
+import type { ProseLineTerms } from '../types.js';
 
 export interface Entry {
   /** How results name this file: a path as the user gave it, or a full URI. */
@@ -45,6 +46,13 @@ export interface Source {
    * such entries after the others and skips one whose best case cannot enter its full top-k.
    */
   holdsAnyTerm?(entry: Entry, terms: readonly { key: string; whole: boolean }[]): boolean;
+  /**
+   * Optional capability of a source that keeps its prose entries' line terms (the workspace index in a
+   * resident process): an entry's, as its bytes now read, or null when not kept (the pipeline then
+   * reads and counts it). The pipeline takes the entry's statistics and best line's bound from them and
+   * skips it unread when that bound cannot enter its full top-k.
+   */
+  proseLines?(entry: Entry, signal?: AbortSignal): Promise<ProseLineTerms | null>;
   /** True when the source is small enough to score on the calling thread (no worker start-up). */
   readonly small?: boolean;
 }

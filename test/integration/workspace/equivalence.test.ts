@@ -87,6 +87,13 @@ describe('indexed search equals one-shot search', { timeout: 180_000 }, () => {
       }
     }
   });
+  it('prose questions (issue 30): documents skipped on their kept line terms, and the ones read scored with them', async () => {
+    // The workspaces keep each document's line terms from their first search: these answer from them.
+    for (const query of ['which mode should I use to search a document', 'prose lines ranked with the file document frequencies']) {
+      await same({ query, topK: 10 });
+      await same({ query, mode: 'lexical', topK: 5 });
+    }
+  });
   it('max distance, wide context, no merge, extension filter', async () => {
     await same({ query: 'retry with exponential backoff', maxDistance: 0.6 });
     await same({ query: 'retry with exponential backoff', maxDistance: 0.05 });

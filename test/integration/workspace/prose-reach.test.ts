@@ -29,6 +29,16 @@ vi.mock('../../../src/sources/path-reader.js', async (importOriginal) => {
   };
 });
 
+/** ProseFile instances made per search: one per prose file the pipeline reads to score. */
+let proseFiles = 0;
+vi.mock('../../../src/rank/prose-file.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../src/rank/prose-file.js')>();
+  class CountedProseFile extends real.ProseFile {
+    constructor(...args: ConstructorParameters<typeof real.ProseFile>) { super(...args); proseFiles++; }
+  }
+  return { ...real, ProseFile: CountedProseFile };
+});
+
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const WORDS = ['garden', 'tomato', 'soil', 'water', 'sunlight', 'compost', 'seed', 'harvest', 'weed', 'mulch', 'orchard', 'pruning', 'blossom', 'meadow'];
 /** A document about gardening: none of the queries' words. */
@@ -49,6 +59,8 @@ const FILES: Record<string, string> = {
 };
 for (let n = 0; n < 24; n++) FILES[`docs/garden-${String(n).padStart(2, '0')}.md`] = garden(n);
 for (let n = 0; n < 12; n++) FILES[`src/upload-${n}.ts`] = code(n);
+/** Documents that hold a query word once, in a long line among gardening: their best line is weak. */
+for (let n = 0; n < 16; n++) FILES[`docs/weak-${String(n).padStart(2, '0')}.md`] = `${garden(n + 50)}\nThe ${WORDS[n % WORDS.length]} shed got a new upload of seed catalogues, the compost was turned, the orchard was pruned and the meadow mown (${n}).`;
 const GARDEN = Object.keys(FILES).filter((p) => p.includes('garden-'));
 
 let tree: { dir: string; cleanup: () => Promise<void> };
@@ -141,5 +153,25 @@ describe('prose files out of reach are not read (issue 30: warm search read ever
   it('lexical mode: a document without the words has no line that can match, even unbounded', async () => {
     const { gardenReads } = await indexed({ query: 'retry failed uploads', mode: 'lexical', maxDistance: 0.999 });
     expect(gardenReads).toBe(0);
+  });
+
+  it('a resident index keeps documents\' line terms: one holding a query word whose best line cannot enter the top-k is not read to be scored; the answer is the scan\'s', async () => {
+    const query = 'retry failed uploads';
+    for (const o of [{ topK: 3 }, { topK: 5, nLines: 8, merge: false }]) {
+      await indexed({ query, ...o });
+      proseFiles = 0;
+      const { r } = await indexed({ query, ...o });
+      // The scan reads every document; the index only those whose best line can enter (uploads.md, README).
+      const scanned = proseFiles;
+      proseFiles = 0;
+      await ws.search({ query, ...o, paths: [tree.dir] });
+      expect({ o, scanned, indexed: proseFiles }).toEqual({ o, scanned: Object.keys(FILES).filter((f) => !f.endsWith('.ts')).length, indexed: expect.any(Number) });
+      expect(proseFiles).toBeLessThanOrEqual(2);
+      expect(r.results.length).toBeGreaterThan(0);
+    }
+    // Documents within reach are still read and ranked by their lines, as a scan ranks them.
+    proseFiles = 0;
+    const { r } = await indexed({ query: 'new seed catalogues in the shed', topK: 5 });
+    expect(r.results.map((x) => x.filename).filter((f) => /weak-\d+\.md$/.test(f)), JSON.stringify(r.results.map((x) => x.filename))).not.toEqual([]);
   });
 });

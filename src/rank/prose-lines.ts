@@ -1,0 +1,239 @@
+// A prose file's lines as term postings (types.ts ProseLineTerms): each line's words counted as
+// countTerms counts them (a folded whole word, and the stem of each of its parts), with each line's and
+// each window's BM25 part per key worked out once, so a query's ProseStats (exact) and a bound on its
+// best line (at least ProseCounter.bestLexical) come from a few sums, without the file's text.
+import type { ProseLineTerms } from '../types.js';
+import { pathSignals, type PathFacts, type PathSignals } from './chunk-scorer.js';
+import { identifierParts, stem } from './lexical/terms.js';
+import { fold, textWords } from './lexical/words.js';
+import type { RankPlan } from './plan.js';
+import {
+  PROSE_DF_CHARS, PROSE_DF_LINES, PROSE_WINDOW_LINES, proseBestDistance, proseBm25, proseLexical, proseWindowBm25, type ProseStats,
+} from './prose.js';
+import { proseStatsOf } from './prose-counter.js';
+
+/**
+ * Keys of every file's postings, interned once per process: a file keeps sorted key ids, not strings
+ * ('w' + a folded whole word, 's' + a part's stem).
+ */
+const keyIds = new Map<string, number>();
+const idOf = (key: string): number => {
+  let id = keyIds.get(key);
+  if (id === undefined) { id = keyIds.size; keyIds.set(key, id); }
+  return id;
+};
+
+/** A float32 at least `x` (x >= 0): fround's relative error is at most 2^-24. */
+const up = (x: number): number => Math.fround(x * (1 + 1e-6));
+
+/** Builds a file's ProseLineTerms from its lines, in order (as the pipeline's ProseCounter sees them). */
+export class ProseLinesBuilder {
+  private readonly lengths: number[] = [];
+  private readonly blank: boolean[] = [];
+  private docs = 0;
+  private chars = 0;
+  private seen = 0;
+  /** Per key id, flat (line, count) pairs in line order. */
+  private readonly byKey = new Map<number, number[]>();
+  private readonly line = new Map<number, number>();
+
+  /** True once the file is longer than what its statistics count (PROSE_DF_LINES, PROSE_DF_CHARS): no bound then. */
+  get full(): boolean {
+    return this.lengths.length >= PROSE_DF_LINES || this.seen >= PROSE_DF_CHARS;
+  }
+
+  add(text: string): void {
+    if (this.full) return;
+    const at = this.lengths.length;
+    this.lengths.push(text.length);
+    this.seen += text.length;
+    const blank = text.trim() === '';
+    this.blank.push(blank);
+    if (blank) return;
+    this.docs++;
+    this.chars += text.length;
+    const counts = this.line;
+    for (const word of textWords(text)) {
+      const w = idOf('w' + fold(word));
+      counts.set(w, (counts.get(w) ?? 0) + 1);
+      for (const part of identifierParts(word)) {
+        const s = idOf('s' + stem(part));
+        counts.set(s, (counts.get(s) ?? 0) + 1);
+      }
+    }
+    for (const [id, n] of counts) {
+      const list = this.byKey.get(id);
+      if (list) list.push(at, n); else this.byKey.set(id, [at, n]);
+    }
+    counts.clear();
+  }
+
+  /** The file's line terms; null when it is longer than its statistics count (ProseFile gives no bound then). */
+  done(): ProseLineTerms | null {
+    if (this.full) return null;
+    const { lengths, blank } = this;
+    const n = lengths.length;
+    // BM25 parts with an idf of 1: a query's part for a term is its idf times these (proseBm25 is a sum of such parts).
+    const unit: ProseStats = { idf: [1], norm: 1, avgChars: this.docs > 0 ? this.chars / this.docs : 1 };
+    const tf = new Float64Array(1);
+    const one = [0];
+    const ids = Int32Array.from(this.byKey.keys()).sort();
+    const ownStart = new Int32Array(ids.length + 1);
+    const winStart = new Int32Array(ids.length + 1);
+    const ownLine: number[] = [];
+    const ownPart: number[] = [];
+    const winLine: number[] = [];
+    const winPart: number[] = [];
+    const fw = new Map<number, number>();
+    ids.forEach((id, k) => {
+      const list = this.byKey.get(id)!;
+      for (let j = 0; j < list.length; j += 2) {
+        tf[0] = list[j + 1];
+        ownLine.push(list[j]);
+        ownPart.push(up(proseBm25(tf, one, lengths[list[j]], unit)));
+        // The windows that hold this line: those centred on it and on its neighbours (lineLexical's).
+        for (let c = Math.max(0, list[j] - PROSE_WINDOW_LINES); c <= Math.min(n - 1, list[j] + PROSE_WINDOW_LINES); c++) {
+          if (!blank[c]) fw.set(c, (fw.get(c) ?? 0) + list[j + 1]);
+        }
+      }
+      for (const [c, f] of fw) {
+        let chars = 0;
+        for (let x = Math.max(0, c - PROSE_WINDOW_LINES); x <= Math.min(n - 1, c + PROSE_WINDOW_LINES); x++) chars += lengths[x];
+        tf[0] = f;
+        winLine.push(c);
+        winPart.push(up(proseWindowBm25(tf, one, chars, unit)));
+      }
+      fw.clear();
+      ownStart[k + 1] = ownLine.length;
+      winStart[k + 1] = winLine.length;
+    });
+    return new PackedProseLines(n, this.docs, this.chars, ids, ownStart, Int32Array.from(ownLine), Float32Array.from(ownPart), winStart, Int32Array.from(winLine), Float32Array.from(winPart));
+  }
+}
+
+/**
+ * ProseLineTerms in typed arrays: sorted key ids; key k's lines, and each one's BM25 part with an idf of
+ * 1, at [ownStart[k], ownStart[k + 1]) (how many is its document frequency); the non-blank lines whose
+ * window holds it, and the window's part, at [winStart[k], winStart[k + 1]). Parts are rounded up.
+ */
+class PackedProseLines implements ProseLineTerms {
+  readonly bytes: number;
+  /** The last plan proseBest was asked about, and its answer. */
+  plan: RankPlan | null = null;
+  best = 0;
+
+  constructor(
+    readonly lines: number, readonly docs: number, readonly chars: number, readonly ids: Int32Array,
+    readonly ownStart: Int32Array, readonly ownLine: Int32Array, readonly ownPart: Float32Array,
+    readonly winStart: Int32Array, readonly winLine: Int32Array, readonly winPart: Float32Array,
+  ) {
+    this.bytes = 4 * (ids.length + ownStart.length + winStart.length + 2 * ownLine.length + 2 * winLine.length) + 128;
+  }
+
+  /** The index of key `id` in ids, or -1. */
+  indexOf(id: number): number {
+    let lo = 0;
+    let hi = this.ids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const v = this.ids[mid];
+      if (v < id) lo = mid + 1; else if (v > id) hi = mid - 1; else return mid;
+    }
+    return -1;
+  }
+}
+
+/** Per plan, its terms' key ids (-1: a key no file holds), and how many keys there were then (-1: all found). */
+const planKeys = new WeakMap<RankPlan, { keys: Int32Array; known: number }>();
+/** Scratch of proseBest (zero between calls): per line, its BM25 and its window's so far; per term, its df and key's index. */
+let ownSum = new Float64Array(1024);
+let windowSum = new Float64Array(1024);
+let held = new Int32Array(1024);
+let df = new Float64Array(16);
+let at = new Int32Array(16);
+
+/** The plan's terms' key ids, looked up again while one is unknown and new keys have come in since. */
+function keysOf(plan: RankPlan): Int32Array {
+  const kept = planKeys.get(plan);
+  if (kept && (kept.known === -1 || kept.known === keyIds.size)) return kept.keys;
+  const keys = Int32Array.from(plan.terms, (term) => keyIds.get((term.whole ? 'w' : 's') + term.key) ?? -1);
+  planKeys.set(plan, { keys, known: keys.includes(-1) ? keyIds.size : -1 });
+  return keys;
+}
+
+/** Each plan term's document frequency over the file's lines (the count of lines that hold its key). */
+function documentFrequencies(t: PackedProseLines, keys: Int32Array): Float64Array {
+  const df = new Float64Array(keys.length);
+  for (let k = 0; k < keys.length; k++) {
+    const x = keys[k] < 0 ? -1 : t.indexOf(keys[k]);
+    if (x >= 0) df[k] = t.ownStart[x + 1] - t.ownStart[x];
+  }
+  return df;
+}
+
+/** The file's statistics for the plan: exactly what ProseCounter.stats gives after reading it whole. */
+export function proseLineStats(terms: ProseLineTerms, plan: RankPlan): ProseStats {
+  const t = terms as PackedProseLines;
+  return proseStatsOf(documentFrequencies(t, keysOf(plan)), t.docs, t.chars);
+}
+
+/**
+ * A lower bound on the distance of every line of the file for a plan (kept per file for the last plan:
+ * the source's ordering and the pipeline ask alike): its lines' lexical scores (the line's BM25 and its
+ * window's, as lineLexical adds them, from the parts rounded up) with a cosine of 1. `facts`: the
+ * path's, if known.
+ */
+export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, facts?: PathFacts): number {
+  const t = terms as PackedProseLines;
+  if (t.plan === plan) return t.best;
+  const keys = keysOf(plan);
+  const nTerms = keys.length;
+  if (at.length < nTerms) { at = new Int32Array(nTerms * 2); df = new Float64Array(nTerms * 2); }
+  let any = false;
+  for (let k = 0; k < nTerms; k++) {
+    const x = keys[k] < 0 ? -1 : t.indexOf(keys[k]);
+    at[k] = x;
+    df[k] = x >= 0 ? t.ownStart[x + 1] - t.ownStart[x] : 0;
+    if (x >= 0) any = true;
+  }
+  let lexical = 0;
+  if (any) {
+    const stats = proseStatsOf(df.subarray(0, nTerms), t.docs, t.chars);
+    if (ownSum.length < t.lines) { ownSum = new Float64Array(t.lines * 2); windowSum = new Float64Array(t.lines * 2); held = new Int32Array(t.lines * 2); }
+    let h = 0;
+    const { ownStart, ownLine, ownPart, winStart, winLine, winPart } = t;
+    for (let k = 0; k < nTerms; k++) {
+      const x = at[k];
+      if (x < 0) continue;
+      const w = stats.idf[k];
+      for (let j = ownStart[x]; j < ownStart[x + 1]; j++) {
+        const i = ownLine[j];
+        if (ownSum[i] === 0) held[h++] = i;
+        ownSum[i] += w * ownPart[j];
+      }
+      for (let j = winStart[x]; j < winStart[x + 1]; j++) windowSum[winLine[j]] += w * winPart[j];
+    }
+    for (let q = 0; q < h; q++) {
+      const i = held[q];
+      lexical = Math.max(lexical, proseLexical(ownSum[i], windowSum[i], stats));
+      ownSum[i] = 0;
+    }
+    for (let k = 0; k < nTerms; k++) {
+      const x = at[k];
+      if (x >= 0) for (let j = winStart[x]; j < winStart[x + 1]; j++) windowSum[winLine[j]] = 0;
+    }
+  }
+  // A margin for the order of the floats' additions (the workers add the same parts in other sums).
+  t.best = proseFileBestDistance(lexical > 0 ? lexical * (1 + 1e-9) : 0, path, plan, pathSignals(path, plan, facts));
+  t.plan = plan;
+  return t.best;
+}
+
+/**
+ * The least distance a line of a prose file of this best lexical score can have (a cosine of 1):
+ * Infinity when no line can score (no term, no weight on the cosine). ProseFile.bestDistance's rule.
+ */
+export function proseFileBestDistance(lexical: number, path: string, plan: RankPlan, signals?: PathSignals): number {
+  if (lexical === 0 && !((plan.prose?.semantic ?? 0) > 0)) return Infinity;
+  return proseBestDistance(lexical, signals ?? pathSignals(path, plan), plan);
+}

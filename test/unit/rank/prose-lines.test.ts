@@ -1,0 +1,76 @@
+// A prose file's kept line terms (rank/prose-lines.ts) stand in for reading and counting it: the
+// statistics they give equal ProseCounter's, and the bound on its best line is never above what any line
+// scores (a file skipped on it could not have entered the results) and within a hair of the best.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
+import { buildRankPlan } from '../../../src/rank/plan.js';
+import { ProseCounter } from '../../../src/rank/prose-counter.js';
+import { proseBest, proseFileBestDistance, proseLineStats, ProseLinesBuilder } from '../../../src/rank/prose-lines.js';
+import { PROSE_DF_LINES } from '../../../src/rank/prose.js';
+import { MANY_TERMS } from '../../../src/rank/term-index.js';
+
+const lexicon = parseLexicon('#docs\t1000\ncastle\t10\nthe\t900\nindex\t100\n');
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Simgrep's own docs, and small texts for the edges: windows at both ends, blanks, digits, other scripts, case. */
+const texts = [
+  ...['workspace.md', 'models.md', 'agents.md', 'cli.md'].map((f) => readFileSync(path.join(root, 'docs', f), 'utf8')),
+  'Run parseConfig on 2025 and 25px, then retry_failed uploads.\n\nUploadS of RETRIES\ncafé 25 uploads',
+  'castle\ncastle king\n\n\nking',
+  'Straße STRASSE strasse\n東京の城 castle 城\nΣίσυφος σίσυφος\n8_8 _8 x8 8x',
+  '   \n\t\ncastle',
+  'retry',
+];
+const queries = [
+  'retry failed uploads', 'parseConfig', 'which mode should I use to search a document', '25', 'the index format version',
+  'castle king', 'strasse', '城', 'σίσυφος', '_8', 'RETRIES upload', 'x8 8x',
+];
+/** A long query (more than MANY_TERMS terms: counted by identifiers), over fewer texts. */
+const long = readFileSync(path.join(root, 'docs/workspace.md'), 'utf8').slice(0, 1500);
+
+function built(lines: string[]) {
+  const b = new ProseLinesBuilder();
+  for (const line of lines) b.add(line);
+  return b.done();
+}
+
+describe('prose line terms', () => {
+  it('give ProseCounter\'s statistics exactly, and a bound on the best line at most its distance and within 1e-6 of it', () => {
+    let bounded = 0;
+    const kept = texts.map((text) => built(text.split('\n'))!);
+    for (const query of [...queries, long]) {
+      for (const mode of query.length < 20 ? ['hybrid', 'lexical'] as const : ['hybrid'] as const) {
+        const plan = buildRankPlan(query, mode, lexicon);
+        if (query === long) expect(plan.terms.length).toBeGreaterThan(MANY_TERMS);
+        texts.forEach((text, f) => {
+          if (query === long && f % 4 !== 0) return;
+          const lines = text.split('\n');
+          const counter = new ProseCounter(plan);
+          counter.add(lines);
+          const stats = counter.stats();
+          const terms = kept[f];
+          const where = `${query.slice(0, 40)} / ${mode} / text ${f}`;
+          expect({ where, stats: proseLineStats(terms, plan) }).toEqual({ where, stats });
+          const file = `docs/file-${f}.md`;
+          const exact = proseFileBestDistance(counter.bestLexical(stats), file, plan);
+          const bound = proseBest(terms, plan, file);
+          expect(bound, where).toBeLessThanOrEqual(exact);
+          if (Number.isFinite(exact)) expect(exact - bound, where).toBeLessThan(1e-6);
+          else expect(bound, where).toBe(Infinity);
+          if (exact < 1) bounded++;
+        });
+      }
+    }
+    expect(bounded).toBeGreaterThan(50);
+  });
+
+  it('are not kept for a file longer than its statistics count (no bound: it is read)', () => {
+    const b = new ProseLinesBuilder();
+    for (let i = 0; i < PROSE_DF_LINES; i++) b.add('castle');
+    expect(b.done()).toBeNull();
+    expect(built(['castle'])).not.toBeNull();
+  });
+});
