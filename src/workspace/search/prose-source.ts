@@ -119,7 +119,7 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
         yield* after;
       },
       ...(o.keepBytes && {
-        proseLines: async (entry: Entry, signal?: AbortSignal) => kept.get((entry as StatedEntry).state)?.lines ?? keptLines(reader, entry as StatedEntry, signal),
+        proseLines: (entry: Entry, signal?: AbortSignal) => kept.get((entry as StatedEntry).state)?.lines ?? keptLines(reader, entry as StatedEntry, signal),
       }),
       read: (entry, signal) => (o.keepBytes ? keptRead(reader, entry as StatedEntry, signal) : reader.read(entry, signal)),
       // A big document streams in chunks, as a scan reads it (never whole in memory, never kept).
