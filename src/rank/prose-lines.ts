@@ -23,6 +23,9 @@ const idOf = (key: string): number => {
   return id;
 };
 
+/** Lines are numbered in 16 bits: a file's statistics count at most PROSE_DF_LINES lines (a longer one keeps none). */
+if (PROSE_DF_LINES > 0xffff) throw new Error('prose line numbers need more than 16 bits');
+
 /** A float32 at least `x` (x >= 0): fround's relative error is at most 2^-24. */
 const up = (x: number): number => Math.fround(x * (1 + 1e-6));
 
@@ -107,7 +110,7 @@ export class ProseLinesBuilder {
       ownStart[k + 1] = ownLine.length;
       winStart[k + 1] = winLine.length;
     });
-    return new PackedProseLines(n, this.docs, this.chars, ids, ownStart, Int32Array.from(ownLine), Float32Array.from(ownPart), winStart, Int32Array.from(winLine), Float32Array.from(winPart));
+    return new PackedProseLines(n, this.docs, this.chars, ids, ownStart, Uint16Array.from(ownLine), Float32Array.from(ownPart), winStart, Uint16Array.from(winLine), Float32Array.from(winPart));
   }
 }
 
@@ -124,10 +127,10 @@ class PackedProseLines implements ProseLineTerms {
 
   constructor(
     readonly lines: number, readonly docs: number, readonly chars: number, readonly ids: Int32Array,
-    readonly ownStart: Int32Array, readonly ownLine: Int32Array, readonly ownPart: Float32Array,
-    readonly winStart: Int32Array, readonly winLine: Int32Array, readonly winPart: Float32Array,
+    readonly ownStart: Int32Array, readonly ownLine: Uint16Array, readonly ownPart: Float32Array,
+    readonly winStart: Int32Array, readonly winLine: Uint16Array, readonly winPart: Float32Array,
   ) {
-    this.bytes = 4 * (ids.length + ownStart.length + winStart.length + 2 * ownLine.length + 2 * winLine.length) + 128;
+    this.bytes = 4 * (ids.length + ownStart.length + winStart.length) + 6 * (ownLine.length + winLine.length) + 128;
   }
 
   /** The index of key `id` in ids, or -1. */
