@@ -188,7 +188,7 @@ export function proseLineStats(terms: ProseLineTerms, plan: RankPlan): ProseStat
  */
 export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, facts?: PathFacts): number {
   const t = terms as PackedProseLines;
-  if (t.plan === plan) return t.best;
+  if (t.plan && sameReach(t.plan, plan)) return t.best;
   const keys = keysOf(plan);
   const nTerms = keys.length;
   if (at.length < nTerms) { at = new Int32Array(nTerms * 2); df = new Float64Array(nTerms * 2); }
@@ -230,6 +230,15 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
   t.best = proseFileBestDistance(lexical > 0 ? lexical * (1 + 1e-9) : 0, path, plan, pathSignals(path, plan, facts));
   t.plan = plan;
   return t.best;
+}
+
+/**
+ * Whether two plans bound a file alike: the same object, or one planned again with another weight on
+ * the cosine only where that weight agrees (buildRankPlan shares a query's terms, weights and path words).
+ */
+function sameReach(a: RankPlan, b: RankPlan): boolean {
+  return a === b || (a.terms === b.terms && a.weights === b.weights && a.pathWords === b.pathWords && a.mode === b.mode
+    && a.pathPriors === b.pathPriors && a.dataPrior === b.dataPrior && a.prose?.semantic === b.prose?.semantic);
 }
 
 /**

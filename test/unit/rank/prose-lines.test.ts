@@ -73,4 +73,20 @@ describe('prose line terms', () => {
     expect(b.done()).toBeNull();
     expect(built(['castle'])).not.toBeNull();
   });
+
+  it('a plan made again with another weight on the cosine is bounded with that weight (the bound kept for the last plan is not reused)', () => {
+    const plan = buildRankPlan('castle king', 'hybrid', lexicon);
+    const again = buildRankPlan('castle king', 'hybrid', lexicon, 0.2);
+    expect(again.terms).toBe(plan.terms);
+    expect(again.prose?.semantic).toBeLessThan(plan.prose!.semantic);
+    const lines = ['the old town', 'castle', 'nothing here'];
+    const kept = built(lines)!;
+    const first = proseBest(kept, plan, 'a.md');
+    const counter = new ProseCounter(again);
+    counter.add(lines);
+    const exact = proseFileBestDistance(counter.bestLexical(counter.stats()), 'a.md', again);
+    expect(proseBest(kept, again, 'a.md')).toBeGreaterThan(first);
+    expect(exact - proseBest(kept, again, 'a.md')).toBeLessThan(1e-6);
+    expect(proseBest(built(lines)!, again, 'a.md')).toBe(proseBest(kept, again, 'a.md'));
+  });
 });
