@@ -129,6 +129,12 @@ export interface Searcher {
   model(): Promise<ModelData>;
   /** Unit-length embeddings of texts (rows x dim), as search() embeds a query. */
   embed(texts: string[]): Promise<Float32Array>;
+  /**
+   * Loads the model and starts the worker threads now, so that the first search does not wait for
+   * them (a resident process that expects searches: `simgrep serve`, the MCP engine). Never throws:
+   * a failure shows on the search that needs them.
+   */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -265,6 +271,9 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       validate(o);
       const source = createContentSource(o.name ?? '<content>', o.content);
       return respond(await run([source], o, o.content.length < IN_PROCESS_BYTES, deadlineOf(o.timeoutMs)), o);
+    },
+    async warm() {
+      await (concurrency > 0 ? workers() : local()).then(() => undefined, () => undefined);
     },
     async close() {
       const inProcess = localP;
