@@ -17,6 +17,11 @@ import { proseStatsOf } from './prose-counter.js';
  * ('w' + a folded whole word, 's' + a part's stem).
  */
 const keyIds = new Map<string, number>();
+/**
+ * At most this many keys are interned (a process that lives on over many document trees would grow the
+ * table without end): past it, a new file keeps no line terms and is read and counted as before.
+ */
+const MAX_KEYS = 1 << 20;
 const idOf = (key: string): number => {
   let id = keyIds.get(key);
   if (id === undefined) { id = keyIds.size; keyIds.set(key, id); }
@@ -40,13 +45,17 @@ export class ProseLinesBuilder {
   private readonly byKey = new Map<number, number[]>();
   private readonly line = new Map<number, number>();
 
+  /** True once the key table is full (MAX_KEYS) while this file is counted: it keeps none. */
+  private over = false;
+
   /** True once the file is longer than what its statistics count (PROSE_DF_LINES, PROSE_DF_CHARS): no bound then. */
   get full(): boolean {
     return this.lengths.length >= PROSE_DF_LINES || this.seen >= PROSE_DF_CHARS;
   }
 
   add(text: string): void {
-    if (this.full) return;
+    if (this.full || this.over) return;
+    if (keyIds.size >= MAX_KEYS) { this.over = true; return; }
     const at = this.lengths.length;
     this.lengths.push(text.length);
     this.seen += text.length;
@@ -71,9 +80,9 @@ export class ProseLinesBuilder {
     counts.clear();
   }
 
-  /** The file's line terms; null when it is longer than its statistics count (ProseFile gives no bound then). */
+  /** The file's line terms; null when it is longer than its statistics count (ProseFile gives no bound then) or the key table is full. */
   done(): ProseLineTerms | null {
-    if (this.full) return null;
+    if (this.full || this.over) return null;
     const { lengths, blank } = this;
     const n = lengths.length;
     // BM25 parts with an idf of 1: a query's part for a term is its idf times these (proseBm25 is a sum of such parts).
