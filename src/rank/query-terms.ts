@@ -27,7 +27,7 @@ export interface QueryTerms {
 
 /**
  * The query's terms; with more than `maxTerms` of them, the `maxTerms` with the greatest count in the
- * query x idf (ties: first seen first), in their order of first sight.
+ * query x idf (ties: first seen first; one-character terms left out), in their order of first sight.
  */
 export function queryTerms(query: string, lexicon: Lexicon, maxTerms: number): QueryTerms {
   // Each distinct identifier once (a pasted file repeats most), with how often it occurs, in order of
@@ -59,7 +59,10 @@ export function queryTerms(query: string, lexicon: Lexicon, maxTerms: number): Q
   let all = [...found].map(([key, f]) => ({ term: { key, whole: f.whole, idf: idf(lexicon, f.word) }, tf: f.tf, order: f.order }));
   const cut = all.length > maxTerms;
   if (cut) {
-    all = [...all].sort((x, y) => y.tf * y.term.idf - x.tf * x.term.idf || x.order - y.order)
+    // A one-character name (`w`, `i`, `x`) is a local variable: it tells nothing of what the code
+    // does, yet its probe is in nearly every line, so each line would be counted term by term.
+    all = all.filter((x) => x.term.key.length > 1)
+      .sort((x, y) => y.tf * y.term.idf - x.tf * x.term.idf || x.order - y.order)
       .slice(0, maxTerms)
       .sort((x, y) => x.order - y.order);
   }
