@@ -19,8 +19,6 @@ export interface QueryTerms {
   terms: QueryTerm[];
   /** Each distinct identifier of the query, in order of first sight. */
   idents: string[];
-  /** Whether the query had more terms than it keeps. */
-  cut: boolean;
   /** Whether an identifier of the query led to a kept term (always true when nothing was cut). */
   kept(ident: string): boolean;
 }
@@ -68,5 +66,5 @@ export function queryTerms(query: string, lexicon: Lexicon, maxTerms: number): Q
   }
   const terms = all.map((x) => x.term);
   const keys = cut ? new Set(terms.map((t) => t.key)) : null;
-  return { terms, idents, cut, kept: (ident) => keys === null || keys.has(keyOf.get(ident) ?? fold(ident)) };
+  return { terms, idents, kept: (ident) => keys === null || keys.has(keyOf.get(ident) ?? fold(ident)) };
 }
