@@ -70,15 +70,23 @@ function keep(more: number): void {
   }
 }
 
+/** How long background counting holds the thread before it lets the event loop turn. */
+const SLICE_MS = 2;
+
 /**
- * Counts the queued documents' line terms one at a time, each after the event loop has turned, so a
- * search that comes meanwhile is held up by at most one document's counting (a millisecond or two).
+ * Counts the queued documents' line terms a slice at a time (SLICE_MS), letting the event loop turn
+ * between slices, so a search that comes meanwhile is held up by at most one slice. The timer does not
+ * keep the process alive: one that is done exits, leaving the rest uncounted.
  */
 async function countInBackground(): Promise<void> {
   try {
+    let sliced = -Infinity; // the search that started it answers first
     for (const state of toCount) {
       toCount.delete(state);
-      await new Promise((resolve) => setImmediate(resolve));
+      if (performance.now() - sliced >= SLICE_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 0).unref());
+        sliced = performance.now();
+      }
       const k = kept.get(state);
       if (!k || k.lines !== undefined) continue;
       const lines = await countLines(k.bytes);
