@@ -2,7 +2,7 @@
 // each plan term's document frequency over the file's lines, and what bounds its best line.
 import { isAscii } from './lexical/words.js';
 import type { RankPlan } from './plan.js';
-import { lineLexical, lineTerms, PROSE_DF_CHARS, PROSE_DF_LINES, type LineTerms, type ProseStats } from './prose.js';
+import { lineGrams, lineLexical, lineTerms, PROSE_DF_CHARS, PROSE_DF_LINES, type LineTerms, type ProseStats } from './prose.js';
 import { MANY_TERMS, probeOf } from './term-index.js';
 
 /**
@@ -11,9 +11,24 @@ import { MANY_TERMS, probeOf } from './term-index.js';
  * line by line. Null (count every line) when the text is not ASCII or the query has many terms.
  */
 function linesWithProbes(lines: string[], plan: RankPlan): Uint8Array | null {
-  if (plan.terms.length > MANY_TERMS || lines.length < 2) return null;
+  if (plan.terms.length > MANY_TERMS) return null;
   const probes = plan.terms.map(probeOf);
   if (probes.some((p) => p === '')) return null;
+  return linesHolding(lines, probes);
+}
+
+/**
+ * Which of these ASCII lines hold one of the strings (lower-case) in their lower-cased text: a line's
+ * grams are pieces of its lower-cased words, so a line without a gram's text holds no gram. Null (look
+ * at every line) when the text is not ASCII or there are too many strings to look for.
+ */
+function linesWithGrams(lines: string[], plan: RankPlan): Uint8Array | null {
+  const grams = plan.prose?.grams ?? [];
+  return grams.length > 4 * MANY_TERMS ? null : linesHolding(lines, grams);
+}
+
+function linesHolding(lines: string[], probes: string[]): Uint8Array | null {
+  if (lines.length < 2) return null;
   const text = lines.join('\n');
   if (!isAscii(text)) return null;
   const lower = text.toLowerCase();
@@ -33,6 +48,7 @@ function linesWithProbes(lines: string[], plan: RankPlan): Uint8Array | null {
 /** Counts a prose file's lines, in order, into its ProseStats. */
 export class ProseCounter {
   private readonly df: Float64Array;
+  private readonly gramDf: Float64Array;
   private readonly tf: Float64Array;
   private readonly touched: number[] = [];
   private docs = 0;
@@ -47,6 +63,7 @@ export class ProseCounter {
 
   constructor(private readonly plan: RankPlan) {
     this.df = new Float64Array(plan.terms.length);
+    this.gramDf = new Float64Array(plan.prose?.grams.length ?? 0);
     this.tf = new Float64Array(plan.terms.length);
   }
 
@@ -57,6 +74,7 @@ export class ProseCounter {
 
   add(lines: string[]): void {
     const maybe = linesWithProbes(lines, this.plan);
+    const grams = this.gramDf.length > 0 ? linesWithGrams(lines, this.plan) : new Uint8Array(lines.length);
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
       if (this.full) return;
@@ -70,6 +88,9 @@ export class ProseCounter {
       this.docs++;
       this.chars += line.length;
       if (row) for (const t of row.terms) this.df[t]++;
+      // Every line's grams count in their df, a line without a term too (its grams are not kept).
+      const lineGramsOf = row ?? (grams && grams[i] === 0 ? null : lineGrams(line, this.plan));
+      if (lineGramsOf) for (const g of lineGramsOf.grams) this.gramDf[g]++;
     }
   }
 
@@ -90,6 +111,8 @@ export class ProseCounter {
     const n = this.docs;
     const idf = Array.from(this.df, (df) => Math.log(1 + (n - df + 0.5) / (df + 0.5)));
     const norm = idf.length * Math.log(1 + (n + 0.5) / 0.5);
-    return { idf, norm, avgChars: n > 0 ? this.chars / n : 1 };
+    const gramIdf = Array.from(this.gramDf, (df) => Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+    const gramNorm = gramIdf.length * Math.log(1 + (n + 0.5) / 0.5);
+    return { idf, norm, avgChars: n > 0 ? this.chars / n : 1, gramIdf, gramNorm };
   }
 }
