@@ -1,12 +1,14 @@
 // An offline probe of the prose line score's margin over plain BM25 (issue 31, section 3): each line's
 // cosine and term counts computed once per question, then variants of the words (numbers, Han
-// bigrams) and of the fusion scored in seconds. Exploratory: constants are picked on the first 40 ids
-// (`tune`) and checked on the next 40 (`held`); it is not the bench. ~3-6 min on 2 busy cores.
+// bigrams, grams of 3-5 code points) and of the fusion scored in seconds. Exploratory: constants are
+// picked on the first 40 ids (`tune`) and checked on the next 40 (`held`); it is not the bench. `base`
+// is the ranking before the grams (1.2 / 0.75, no gram field) at the plan's cosine weight; the `G-`
+// rows are the shipped rule at other cosine weights. ~1 min on 2 busy cores.
 // npx tsc -p tsconfig.json && node dist/bench/prose/margin-probe.js [filter-regex]
 import path from 'node:path';
 import { createSearcher } from '../../src/library.js';
 import { bundledLexicon } from '../../src/rank/lexical/lexicon.js';
-import { buildRankPlan } from '../../src/rank/plan.js';
+import { buildRankPlan, RANK_DEFAULTS } from '../../src/rank/plan.js';
 import { countTerms } from '../../src/rank/chunk-scorer.js';
 import { knownShareOf } from '../../src/rank/query-mode.js';
 import { fold, textWords } from '../../src/rank/lexical/words.js';
@@ -21,6 +23,8 @@ const common = shuffledCommonIds(sets, 31);
 const splits: Record<string, string[]> = { tune: common.slice(0, 40), held: common.slice(40, 80) };
 const filter = process.argv[2] ? new RegExp(process.argv[2]) : null;
 
+/** The shipped cosine weight: variants scale the plan's (this times the query's known share). */
+const W = RANK_DEFAULTS.proseSemantic;
 const searcher = createSearcher({ concurrency: 0 });
 const lexicon = bundledLexicon();
 
@@ -119,13 +123,13 @@ const variants: Record<string, Variant> = {
   bigram: (q) => fuse(q.w, lexical(join(q.tfs.plan, q.tfs.big), q.lens), q.cos),
   numBigram: (q) => fuse(q.w, lexical(join(join(q.tfs.plan, q.tfs.num), q.tfs.big), q.lens), q.cos),
 };
-for (const w of [0.1, 0.2, 0.25, 0.3]) variants[`w${w}`] = (q) => fuse(w * q.w / 0.15, lexical(q.tfs.plan, q.lens), q.cos);
+for (const w of [0.1, 0.2, 0.25, 0.3]) variants[`w${w}`] = (q) => fuse(w * q.w / W, lexical(q.tfs.plan, q.lens), q.cos);
 for (const k1 of [0.6, 0.9, 1.5, 2]) variants[`k1-${k1}`] = (q) => fuse(q.w, lexical(q.tfs.plan, q.lens, { k1 }), q.cos);
 for (const b of [0.3, 0.5, 0.9, 1]) variants[`b-${b}`] = (q) => fuse(q.w, lexical(q.tfs.plan, q.lens, { b }), q.cos);
 for (const k1 of [0.6, 0.9]) for (const b of [0.3, 0.5]) variants[`k${k1}b${b}`] = (q) => fuse(q.w, lexical(q.tfs.plan, q.lens, { k1, b }), q.cos);
 const maxNorm = (x: Float64Array) => { let m = 0; for (const v of x) m = Math.max(m, v); return m > 0 ? x.map((v) => v / m) : x; };
-for (const w of [0.15, 0.25, 0.35, 0.5]) variants[`maxnorm${w}`] = (q) => { const l = maxNorm(lexical(q.tfs.plan, q.lens)); const c = maxNorm(q.cos.map((v) => Math.max(0, v))); return l.map((v, i) => w * (q.w / 0.15) * c[i] + (1 - w * (q.w / 0.15)) * v); };
-for (const a of [0.5, 1, 2, 4]) variants[`mult${a}`] = (q) => { const l = lexical(q.tfs.plan, q.lens); return l.map((v, i) => (l[i] > 0 ? v * (1 + a * (q.w / 0.15) * Math.max(0, q.cos[i])) : 0.001 * Math.max(0, q.cos[i]))); };
+for (const w of [0.15, 0.25, 0.35, 0.5]) variants[`maxnorm${w}`] = (q) => { const l = maxNorm(lexical(q.tfs.plan, q.lens)); const c = maxNorm(q.cos.map((v) => Math.max(0, v))); return l.map((v, i) => w * (q.w / W) * c[i] + (1 - w * (q.w / W)) * v); };
+for (const a of [0.5, 1, 2, 4]) variants[`mult${a}`] = (q) => { const l = lexical(q.tfs.plan, q.lens); return l.map((v, i) => (l[i] > 0 ? v * (1 + a * (q.w / W) * Math.max(0, q.cos[i])) : 0.001 * Math.max(0, q.cos[i]))); };
 for (const p of [2, 3]) variants[`cosPow${p}`] = (q) => fuse(q.w, lexical(q.tfs.plan, q.lens), q.cos.map((c) => Math.max(0, c) ** p * 1));
 for (const n of [3, 4, 5]) for (const a of [0.3, 0.5]) variants[`ngram${n}x${a}`] = (q) => { const l = lexical(q.tfs.plan, q.lens); const g = bm25(q.tfs[`g${n}`], q.lens).mapped; return fuse(q.w, l.map((v, i) => (v > 0 ? (1 - a) * v + a * g[i] : 0)), q.cos); };
 for (const n of [3, 4]) variants[`ngramAll${n}x0.5`] = (q) => { const l = lexical(q.tfs.plan, q.lens); const g = bm25(q.tfs[`g${n}`], q.lens).mapped; return fuse(q.w, l.map((v, i) => 0.5 * v + 0.5 * g[i]), q.cos); };
@@ -142,7 +146,7 @@ for (const n of [3, 4]) for (const a of [0.3, 0.5, 0.7]) {
   variants[`subWin${n}x${a}`] = (q) => { const l = lexical(q.tfs.plan, q.lens); const g = lexical(q.tfs[`s${n}`], q.lens); return fuse(q.w, l.map((v, i) => (v > 0 ? (1 - a) * v + a * g[i] : 0)), q.cos); };
 }
 variants['sub3x0.5k0.6b0.5'] = (q) => { const l = lexical(q.tfs.plan, q.lens, { k1: 0.6, b: 0.5 }); const g = bm25(q.tfs.s3, q.lens, { k1: 0.6, b: 0.5 }).mapped; return fuse(q.w, l.map((v, i) => (v > 0 ? 0.5 * v + 0.5 * g[i] : 0)), q.cos); };
-variants['sub3x0.5w0.25'] = (q) => { const l = lexical(q.tfs.plan, q.lens); const g = bm25(q.tfs.s3, q.lens).mapped; return fuse(q.w * 0.25 / 0.15, l.map((v, i) => (v > 0 ? 0.5 * v + 0.5 * g[i] : 0)), q.cos); };
+variants['sub3x0.5w0.25'] = (q) => { const l = lexical(q.tfs.plan, q.lens); const g = bm25(q.tfs.s3, q.lens).mapped; return fuse(q.w * 0.25 / W, l.map((v, i) => (v > 0 ? 0.5 * v + 0.5 * g[i] : 0)), q.cos); };
 const gramMix = (q: Q, key: string, a: number, o: Bm25Opts = {}, win = false) => { const l = lexical(q.tfs.plan, q.lens, o); const g = win ? lexical(q.tfs[key], q.lens, o) : bm25(q.tfs[key], q.lens, o).mapped; return fuse(q.w, l.map((v, i) => (v > 0 ? (1 - a) * v + a * g[i] : 0)), q.cos); };
 for (const a of [0.4, 0.5, 0.6]) {
   variants[`wg3x${a}`] = (q) => gramMix(q, 'wg3', a);
@@ -153,9 +157,9 @@ for (const a of [0.4, 0.5, 0.6]) {
 }
 for (const [k1, b] of [[0.6, 0.3], [0.9, 0.5], [0.6, 0.75], [1.2, 0.5], [0.4, 0.5]]) variants[`wg3numk${k1}b${b}x0.5`] = (q) => gramMix(q, 'wg3n', 0.5, { k1, b });
 variants['wg3k.6b.5x0.5'] = (q) => gramMix(q, 'wg3', 0.5, { k1: 0.6, b: 0.5 });
-variants['k.6b.5-w0.2'] = (q) => gramMix({ ...q, w: q.w * 0.2 / 0.15 }, 'wg3n', 0.5, { k1: 0.6, b: 0.5 });
-variants['k.6b.5-w0.1'] = (q) => gramMix({ ...q, w: q.w * 0.1 / 0.15 }, 'wg3n', 0.5, { k1: 0.6, b: 0.5 });
-for (const w of [0, 0.03, 0.05, 0.075, 0.1, 0.15]) variants[`G-w${w}`] = (q) => gramMix({ ...q, w: q.w * w / 0.15 }, 'wg3', 0.5, { k1: 0.6, b: 0.5 });
+variants['k.6b.5-w0.2'] = (q) => gramMix({ ...q, w: q.w * 0.2 / W }, 'wg3n', 0.5, { k1: 0.6, b: 0.5 });
+variants['k.6b.5-w0.1'] = (q) => gramMix({ ...q, w: q.w * 0.1 / W }, 'wg3n', 0.5, { k1: 0.6, b: 0.5 });
+for (const w of [0, 0.03, 0.05, 0.075, 0.1, 0.15]) variants[`G-w${w}`] = (q) => gramMix({ ...q, w: q.w * w / W }, 'wg3', 0.5, { k1: 0.6, b: 0.5 });
 // The gram BM25 mapped against the words' norm (one scale for both fields), or the gram field's score summed as words.
 const gramMixN = (q: Q, a: number, scale: number) => { const o = { k1: 0.6, b: 0.5 }; const l = lexical(q.tfs.plan, q.lens, o); const gb = bm25(q.tfs.wg3, q.lens, o); const g = gb.raw.map((x) => x / (x + scale * gb.norm)); return fuse(q.w, l.map((v, i) => (v > 0 ? (1 - a) * v + a * g[i] : 0)), q.cos); };
 for (const sc of [0.25, 0.5]) variants[`Gnorm${sc}`] = (q) => gramMixN(q, 0.5, sc);
