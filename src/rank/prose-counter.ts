@@ -1,5 +1,6 @@
 // A prose file's lines counted, in order, into the statistics its lines' BM25 takes (rank/prose.ts):
 // each plan term's document frequency over the file's lines, and what bounds its best line.
+import { asciiGramHits } from './lexical/grams.js';
 import { isAscii } from './lexical/words.js';
 import type { RankPlan } from './plan.js';
 import { lineGrams, lineLexical, lineTerms, PROSE_DF_CHARS, PROSE_DF_LINES, type LineTerms, type ProseStats } from './prose.js';
@@ -17,32 +18,54 @@ function linesWithProbes(lines: string[], plan: RankPlan): Uint8Array | null {
   return linesHolding(lines, probes);
 }
 
-/**
- * Which of these ASCII lines hold one of the strings (lower-case) in their lower-cased text: a line's
- * grams are pieces of its lower-cased words, so a line without a gram's text holds no gram. Null (look
- * at every line) when the text is not ASCII or there are too many strings to look for.
- */
-function linesWithGrams(lines: string[], plan: RankPlan): Uint8Array | null {
-  const grams = plan.prose?.grams ?? [];
-  return grams.length > 4 * MANY_TERMS ? null : linesHolding(lines, grams);
-}
-
 function linesHolding(lines: string[], probes: string[]): Uint8Array | null {
-  if (lines.length < 2) return null;
-  const text = lines.join('\n');
-  if (!isAscii(text)) return null;
-  const lower = text.toLowerCase();
-  const ends = new Int32Array(lines.length);
-  for (let i = 0, at = 0; i < lines.length; i++) { at += lines[i].length; ends[i] = at; at++; }
+  const text = asciiText(lines);
+  if (text === null) return null;
   const maybe = new Uint8Array(lines.length);
+  const lineOf = lineFinder(lines);
   for (const probe of probes) {
-    let line = 0;
-    for (let p = lower.indexOf(probe); p >= 0; p = lower.indexOf(probe, p + 1)) {
-      while (ends[line] < p) line++;
-      maybe[line] = 1;
-    }
+    for (let p = text.indexOf(probe); p >= 0; p = text.indexOf(probe, p + 1)) maybe[lineOf(p)] = 1;
   }
   return maybe;
+}
+
+/**
+ * The plan's grams each of these lines holds (ascending; undefined: none), found in one pass over their
+ * text (asciiGramHits) rather than line by line. Null (cut every line) when the text is not ASCII or
+ * the query has many grams.
+ */
+function gramsByLine(lines: string[], plan: RankPlan): (number[] | undefined)[] | null {
+  const grams = plan.prose?.grams ?? [];
+  if (grams.length > 4 * MANY_TERMS) return null;
+  const text = asciiText(lines);
+  if (text === null) return null;
+  const held: (number[] | undefined)[] = new Array(lines.length);
+  // Grams are looked for in index order, so each line's list comes out ascending.
+  const lineOf = lineFinder(lines);
+  asciiGramHits(text, grams, (at, g) => {
+    const list = (held[lineOf(at)] ??= []);
+    if (list[list.length - 1] !== g) list.push(g);
+  });
+  return held;
+}
+
+/** The lines joined by \n and lower-cased, when there are two or more and all are ASCII; else null. */
+function asciiText(lines: string[]): string | null {
+  if (lines.length < 2) return null;
+  const text = lines.join('\n');
+  return isAscii(text) ? text.toLowerCase() : null;
+}
+
+/** The line (index) of a position in asciiText(lines), by binary search over the lines' ends. */
+function lineFinder(lines: string[]): (at: number) => number {
+  const ends = new Int32Array(lines.length);
+  for (let i = 0, at = 0; i < lines.length; i++) { at += lines[i].length; ends[i] = at; at++; }
+  return (at) => {
+    let lo = 0;
+    let hi = lines.length - 1;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (ends[mid] < at) lo = mid + 1; else hi = mid; }
+    return lo;
+  };
 }
 
 /** Counts a prose file's lines, in order, into its ProseStats. */
@@ -74,7 +97,7 @@ export class ProseCounter {
 
   add(lines: string[]): void {
     const maybe = linesWithProbes(lines, this.plan);
-    const grams = this.gramDf.length > 0 ? linesWithGrams(lines, this.plan) : new Uint8Array(lines.length);
+    const grams = this.gramDf.length > 0 ? gramsByLine(lines, this.plan) : [];
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
       if (this.full) return;
@@ -89,8 +112,8 @@ export class ProseCounter {
       this.chars += line.length;
       if (row) for (const t of row.terms) this.df[t]++;
       // Every line's grams count in their df, a line without a term too (its grams are not kept).
-      const lineGramsOf = row ?? (grams && grams[i] === 0 ? null : lineGrams(line, this.plan));
-      if (lineGramsOf) for (const g of lineGramsOf.grams) this.gramDf[g]++;
+      const held = row ? row.grams : grams ? grams[i] : lineGrams(line, this.plan).grams;
+      if (held) for (const g of held) this.gramDf[g]++;
     }
   }
 
