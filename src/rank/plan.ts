@@ -5,6 +5,7 @@
 import { idf, type Lexicon } from './lexical/lexicon.js';
 import { identifierParts, identifiers, isStopword, stem } from './lexical/terms.js';
 import { fold } from './lexical/words.js';
+import { queryGrams } from './lexical/grams.js';
 
 export type ChunkMode = 'hybrid' | 'semantic' | 'lexical';
 
@@ -37,9 +38,10 @@ export interface RankPlan {
   bm25: { k1: number; b: number; avgdl: number; tokensPerChar: number };
   /**
    * Prose files (rank/prose.ts) are ranked line by line, BM25 with the file's own document frequencies
-   * fused with the line's cosine at this weight; null: they rank as chunks, like code (semantic mode).
+   * fused with the line's cosine at this weight, and a second BM25 over the grams of the query's words
+   * (lexical/grams.ts); null: they rank as chunks, like code (semantic mode).
    */
-  prose: { semantic: number } | null;
+  prose: { semantic: number; grams: string[] } | null;
   /** Each further result from one file keeps this share of its relevance (diversity across files). */
   fileDecay: number;
   /** A file's best chunk gains this share of the best relevance, by the file's summed candidate relevance. */
@@ -66,9 +68,11 @@ export const RANK_DEFAULTS = {
   /**
    * Weight of a prose line's cosine beside its BM25, times the share of the query's words the model
    * knows (so a query in a script the model lacks ranks by its words). Chosen on the first 40 question
-   * ids of the prose dev set, checked on the next 40 (bench/prose/fusion-probe.ts, docs/models.md).
+   * ids of the prose dev set, checked on the next 40 (bench/prose/margin-probe.ts, docs/models.md):
+   * 0.15 before the grams' field (rank/prose.ts), which finds most of what the cosine added (a
+   * word's other forms); with it 0.03-0.075 are within 0.006 there and 0.15 loses 0.016.
    */
-  proseSemantic: 0.15,
+  proseSemantic: 0.05,
 };
 
 /** A query that is one identifier: namespaced (a.b, A::B), _private, or with an upper-case letter or underscore. */
@@ -105,16 +109,16 @@ const RECENT_PLANS = 4;
  */
 export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon, knownShare = 1): RankPlan {
   if (mode === 'semantic') return semanticPlan();
-  const prose = { semantic: mode === 'lexical' ? 0 : RANK_DEFAULTS.proseSemantic * Math.min(1, Math.max(0, knownShare)) };
+  const semantic = mode === 'lexical' ? 0 : RANK_DEFAULTS.proseSemantic * Math.min(1, Math.max(0, knownShare));
   const recent = recentPlans.find((r) => r.mode === mode && r.lexicon === lexicon && r.query === query);
-  if (recent) return recent.plan.prose?.semantic === prose.semantic ? recent.plan : { ...recent.plan, prose };
-  const plan = planTerms(query, mode, lexicon, prose);
+  if (recent) return recent.plan.prose?.semantic === semantic ? recent.plan : { ...recent.plan, prose: { ...recent.plan.prose!, semantic } };
+  const plan = planTerms(query, mode, lexicon, { semantic, grams: queryGrams(query) });
   recentPlans.unshift({ query, mode, lexicon, plan });
   recentPlans.length = Math.min(recentPlans.length, RECENT_PLANS);
   return plan;
 }
 
-function planTerms(query: string, mode: ChunkMode, lexicon: Lexicon, prose: { semantic: number }): RankPlan {
+function planTerms(query: string, mode: ChunkMode, lexicon: Lexicon, prose: NonNullable<RankPlan['prose']>): RankPlan {
   // Each distinct identifier once (a pasted file repeats most), in order of first sight: the terms
   // come out in the same order as from every occurrence.
   const idents = [...new Set(identifiers(query))];
