@@ -27,23 +27,28 @@ export function gramKey(g: string): number | string {
  * shorter word whole). Bare numbers are no word here either.
  */
 export function forEachGram(text: string, gram: (key: number | string) => void): void {
-  for (const w of textWords(fold(text))) {
-    if (isStopword(w)) continue;
-    if (SURROGATE.test(w)) {
-      const cps = Array.from(w);
-      if (cps.length <= GRAM_LENGTH) gram(gramKey(w));
-      else for (let i = 0; i + GRAM_LENGTH <= cps.length; i++) gram(gramKey(cps.slice(i, i + GRAM_LENGTH).join('')));
-      continue;
-    }
-    if (w.length <= GRAM_LENGTH) { gram(gramKey(w)); continue; }
-    let a = w.charCodeAt(0);
-    let b = w.charCodeAt(1);
-    for (let i = 2; i < w.length; i++) {
-      const c = w.charCodeAt(i);
-      gram((a * 65536 + b) * 65536 + c);
-      a = b;
-      b = c;
-    }
+  for (const w of textWords(fold(text))) if (!isStopword(w)) forEachWordGram(w, gram);
+}
+
+/**
+ * Calls `gram` with the key of each gram of one folded word, in order, repeats kept (forEachGram's cut
+ * of each word: the kept prose line terms find a line's grams from its words by it, rank/prose-line-grams.ts).
+ */
+export function forEachWordGram(w: string, gram: (key: number | string) => void): void {
+  if (SURROGATE.test(w)) {
+    const cps = Array.from(w);
+    if (cps.length <= GRAM_LENGTH) gram(gramKey(w));
+    else for (let i = 0; i + GRAM_LENGTH <= cps.length; i++) gram(gramKey(cps.slice(i, i + GRAM_LENGTH).join('')));
+    return;
+  }
+  if (w.length <= GRAM_LENGTH) { gram(gramKey(w)); return; }
+  let a = w.charCodeAt(0);
+  let b = w.charCodeAt(1);
+  for (let i = 2; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    gram((a * 65536 + b) * 65536 + c);
+    a = b;
+    b = c;
   }
 }
 
