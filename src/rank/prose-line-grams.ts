@@ -37,43 +37,65 @@ export function noteKey(id: number, key: string): void {
 }
 
 /**
- * A plan's grams by word: for key id, slot[id] - 1 is its entry (0: it holds none), whose (gram index,
- * occurrences in the word) pairs, gram indices ascending, are at [start[e], start[e + 1]).
+ * A plan's grams by word: for key id, slot[id] - 1 is its entry in `entries` (0: it holds none), flat
+ * (gram index, occurrences in the word) pairs, gram indices ascending; `last`: the highest such id.
  */
-interface PlanGrams { noted: number; last: number; slot: Int32Array; start: Int32Array; gram: Int32Array; occ: Float64Array }
+interface PlanGrams { index: Map<number | string, number>; noted: number; last: number; slot: Int32Array; entries: number[][] }
 const planGrams = new WeakMap<RankPlan, PlanGrams>();
 
-/** The plan's PlanGrams, made again once keys have come in since (a new word may hold a gram); null: no grams. */
+/** The plan's PlanGrams, brought up to the keys interned since (a new word may hold a gram); null: no grams. */
 function gramsOf(plan: RankPlan): PlanGrams | null {
   const grams = plan.prose?.grams ?? [];
   if (grams.length === 0) return null;
-  const kept = planGrams.get(plan);
-  if (kept && kept.noted === keyOf.length) return kept;
-  const per = new Map<number, number[]>();
-  grams.forEach((g, i) => {
-    const key = gramKey(g);
-    for (const id of wordsOf.get(key) ?? []) {
-      let n = 0;
-      forEachWordGram(keyOf[id].slice(1), (k) => { if (k === key) n++; });
-      const list = per.get(id);
-      if (list) list.push(i, n); else per.set(id, [i, n]);
+  let pg = planGrams.get(plan);
+  if (!pg) {
+    // The words that hold each gram, from the table kept as keys were interned.
+    const index = new Map(grams.map((g, i) => [gramKey(g), i]));
+    const per = new Map<number, number[]>();
+    for (const [key, i] of index) {
+      for (const id of wordsOf.get(key) ?? []) {
+        let n = 0;
+        forEachWordGram(keyOf[id].slice(1), (k) => { if (k === key) n++; });
+        const list = per.get(id);
+        if (list) list.push(i, n); else per.set(id, [i, n]);
+      }
     }
-  });
-  const slot = new Int32Array(keyOf.length);
-  const start = new Int32Array(per.size + 1);
-  const gram: number[] = [];
-  const occ: number[] = [];
-  let e = 0;
-  let last = -1;
-  for (const [id, list] of per) {
-    slot[id] = ++e;
-    last = Math.max(last, id);
-    for (let j = 0; j < list.length; j += 2) { gram.push(list[j]); occ.push(list[j + 1]); }
-    start[e] = gram.length;
+    pg = { index, noted: keyOf.length, last: -1, slot: new Int32Array(Math.max(1024, keyOf.length)), entries: [] };
+    for (const [id, list] of per) add(pg, id, list);
+    planGrams.set(plan, pg);
   }
-  const made = { noted: keyOf.length, last, slot, start, gram: Int32Array.from(gram), occ: Float64Array.from(occ) };
-  planGrams.set(plan, made);
-  return made;
+  // Keys interned since (a search builds documents' line terms as it goes): only those are cut.
+  for (let id = pg.noted; id < keyOf.length; id++) {
+    const key = keyOf[id];
+    if (key.charCodeAt(0) !== 0x77 || isStopword(key.slice(1))) continue;
+    let pairs: number[] | null = null;
+    forEachWordGram(key.slice(1), (k) => {
+      const g = pg.index.get(k);
+      if (g === undefined) return;
+      pairs ??= [];
+      let at = 0;
+      while (at < pairs.length && pairs[at] !== g) at += 2;
+      if (at < pairs.length) pairs[at + 1]++; else pairs.push(g, 1);
+    });
+    if (pairs) add(pg, id, pairs);
+  }
+  pg.noted = keyOf.length;
+  return pg;
+}
+
+/** Sets key id's entry (its pairs put in ascending gram order). */
+function add(pg: PlanGrams, id: number, pairs: number[]): void {
+  const order: [number, number][] = [];
+  for (let j = 0; j < pairs.length; j += 2) order.push([pairs[j], pairs[j + 1]]);
+  order.sort((x, y) => x[0] - y[0]);
+  if (id >= pg.slot.length) {
+    const grown = new Int32Array(Math.max(id + 1, pg.slot.length * 2));
+    grown.set(pg.slot);
+    pg.slot = grown;
+  }
+  pg.entries.push(order.flat());
+  pg.slot[id] = pg.entries.length;
+  pg.last = Math.max(pg.last, id);
 }
 
 /** A file's keys that hold the plan's grams: per gram index, flat (index into ids, occurrences) pairs. */
@@ -84,13 +106,14 @@ export function gramHits(t: WordPostings, plan: RankPlan): GramHits | null {
   const pg = gramsOf(plan);
   if (!pg) return null;
   const by: GramHits = plan.prose!.grams.map(() => []);
-  const { slot, start, gram, occ, last } = pg;
+  const { slot, entries, last } = pg;
   for (let x = 0; x < t.ids.length; x++) {
     const id = t.ids[x];
     if (id > last) break;
     const e = slot[id];
     if (e === 0) continue;
-    for (let j = start[e - 1]; j < start[e]; j++) by[gram[j]].push(x, occ[j]);
+    const pairs = entries[e - 1];
+    for (let j = 0; j < pairs.length; j += 2) by[pairs[j]].push(x, pairs[j + 1]);
   }
   return by;
 }

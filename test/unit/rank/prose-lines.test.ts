@@ -100,6 +100,23 @@ describe('prose line terms', () => {
     expect(built(['castle'])).not.toBeNull();
   });
 
+  it('a plan\'s grams are found in words first seen after it was made (a search builds documents\' line terms as it goes)', () => {
+    const plan = buildRankPlan('castle kingdoms', 'hybrid', lexicon);
+    const first = built(['castle king', 'the kingdom'])!;
+    proseLineStats(first, plan);
+    // Words no earlier document held, holding the plan's grams (twice in one word, too).
+    const lines = ['castle of the zqcastlezq', 'zqkingdomszqdoms castle castle', '', 'wqastlewq ngdomngdom'];
+    const later = built(lines)!;
+    const counter = new ProseCounter(plan);
+    counter.add(lines);
+    const stats = counter.stats();
+    expect(proseLineStats(later, plan)).toEqual(stats);
+    const exact = proseFileBestDistance(counter.bestLexical(stats), 'b.md', plan);
+    const bound = proseBest(later, plan, 'b.md');
+    expect(bound).toBeLessThanOrEqual(exact);
+    expect(exact - bound).toBeLessThan(1e-6);
+  });
+
   it('a plan made again with another weight on the cosine is bounded with that weight (the bound kept for the last plan is not reused)', () => {
     const plan = buildRankPlan('castle king', 'hybrid', lexicon);
     const again = buildRankPlan('castle king', 'hybrid', lexicon, 0.2);
