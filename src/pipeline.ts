@@ -141,9 +141,8 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     if (source.holdsAnyTerm(entry, plan.terms)) {
       // Its line terms, when the source keeps them, give its statistics (exactly those counting it
       // gives) and a bound on its best line unread (rank/prose-lines.ts), unless --max-filesize would
-      // cut it: skipped when that cannot enter the top-k. One that cannot be read is read below, which says why.
-      const asked = o.maxFileBytes === undefined || (entry.size ?? Infinity) <= o.maxFileBytes ? source.proseLines?.(entry, deadline.readSignal) : null;
-      const lines = asked instanceof Promise ? await asked.catch(() => null) : asked;
+      // cut it: skipped when that cannot enter the top-k.
+      const lines = o.maxFileBytes === undefined || (entry.size ?? Infinity) <= o.maxFileBytes ? source.proseLines?.(entry) : null;
       if (!lines) return false;
       if (proseBest(lines, plan, entry.path) > topk.floorDistance) return true;
       knownProse.set(entry, proseLineStats(lines, plan));

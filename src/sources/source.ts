@@ -48,11 +48,11 @@ export interface Source {
   holdsAnyTerm?(entry: Entry, terms: readonly { key: string; whole: boolean }[]): boolean;
   /**
    * Optional capability of a source that keeps its prose entries' line terms (the workspace index in a
-   * resident process): an entry's, as its bytes now read (at once when kept, else once counted), or
-   * null when not kept (the pipeline then reads and counts it). The pipeline takes the entry's statistics and best line's bound from them and
+   * resident process): an entry's, as its bytes now read, or null when not kept (the pipeline then
+   * reads and counts it). The pipeline takes the entry's statistics and best line's bound from them and
    * skips it unread when that bound cannot enter its full top-k.
    */
-  proseLines?(entry: Entry, signal?: AbortSignal): ProseLineTerms | null | Promise<ProseLineTerms | null>;
+  proseLines?(entry: Entry): ProseLineTerms | null;
   /** True when the source is small enough to score on the calling thread (no worker start-up). */
   readonly small?: boolean;
 }

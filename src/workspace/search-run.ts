@@ -23,6 +23,7 @@ import { selectCandidates } from './search/candidates.js';
 import { coverage } from './search/coverage.js';
 import { filterWalk } from './search/walk-filter.js';
 import { splitProse } from './search/prose-source.js';
+import { countKeptDocuments } from './search/kept-documents.js';
 import { DamagedFileError } from './snapshot/section-file.js';
 import { isDamage } from './store/damage.js';
 import { patchSnapshot } from './snapshot/snapshot.js';
@@ -143,6 +144,8 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   mark(`candidates (${candidates.length})`);
   const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader });
   const r = await ws.searcher.search({ ...so, paths: [], sources: split.prose ? [source, split.prose] : [source] });
+  // The documents this search read are counted into line terms now, in the background, for the next.
+  if (split.prose) countKeptDocuments();
   mark('rescore');
   const warnings = [...notSaved, ...walkWarnings, ...refreshWarnings, ...namedBinary, ...r.warnings];
   const tooLarge = walkWarnings.filter((w) => w.code === 'TOO_LARGE').length;

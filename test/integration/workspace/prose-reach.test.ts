@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSearcher, shardSearchOf, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
 import { candidateLimit } from '../../../src/rank/diversify.js';
 import { sourcesForPaths } from '../../../src/sources/resolve.js';
+import { keptLinesCounted } from '../../../src/workspace/search/kept-documents.js';
 import { createWorkspace, type Workspace } from '../../../src/workspace/workspace.js';
 import { makeTree } from '../../helpers/tree.js';
 
@@ -159,6 +160,8 @@ describe('prose files out of reach are not read (issue 30: warm search read ever
     const query = 'retry failed uploads';
     for (const o of [{ topK: 3 }, { topK: 5, nLines: 8, merge: false }]) {
       await indexed({ query, ...o });
+      // The documents a search read are counted after it, in the background.
+      await keptLinesCounted();
       proseFiles = 0;
       const { r } = await indexed({ query, ...o });
       // The scan reads every document; the index only those whose best line can enter (uploads.md, README).

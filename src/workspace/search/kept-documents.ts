@@ -1,0 +1,108 @@
+// Prose documents kept in memory by a process that searches again (the MCP engine, simgrep serve): their
+// bytes as last read and, counted in the background once the search that read them has answered, their line terms
+// (rank/prose-lines.ts), so later searches neither read nor count them until the index sees them change.
+import type { Entry, Source } from '../../sources/source.js';
+import { ProseLinesBuilder } from '../../rank/prose-lines.js';
+import type { ProseLineTerms } from '../../types.js';
+import { openChunks } from '../build/file-chunks.js';
+
+/**
+ * Bytes and line terms kept in all (the line terms of the bench tree's 1,387 Markdown files take 48 MB),
+ * and the largest file kept (bigger files are read each time, and stream).
+ */
+const KEPT_BYTES = 160 << 20;
+export const KEPT_FILE_BYTES = 4 << 20;
+
+/** A prose file's entry, with the index's state of the file (key, size, mtime, hash) its bytes are kept under. */
+export type StatedEntry = Entry & { state: string };
+/** A kept document: its bytes, and once counted, its line terms (null: binary, or longer than its statistics count). */
+interface Kept { bytes: Uint8Array; lines?: ProseLineTerms | null }
+
+/**
+ * By the index's state of each file: a document is read and counted again only once the index sees it
+ * change (the stale check every search makes, by size and mtime, or the watcher), as the index's own
+ * freshness has it. The oldest go first past KEPT_BYTES. A document's line terms are kept with its bytes
+ * and dropped with them, so the statistics a search takes from them are those of the bytes it reads.
+ */
+const kept = new Map<string, Kept>();
+let keptBytes = 0;
+/** States whose line terms are still to count, oldest first, and the count under way (if any). */
+const toCount = new Set<string>();
+let counting: Promise<void> | null = null;
+
+/**
+ * Starts counting the line terms of the documents read so far, in the background: called once a
+ * search has answered (search-run.ts), so the search that read them is not held up by their counting.
+ */
+export function countKeptDocuments(): void {
+  if (toCount.size > 0) counting ??= countInBackground();
+}
+
+/** A document's bytes, kept (and queued to be counted) when small enough. */
+export async function keptRead(reader: Source, entry: StatedEntry, signal?: AbortSignal): Promise<Uint8Array> {
+  const hit = kept.get(entry.state);
+  if (hit) return hit.bytes;
+  const bytes = await reader.read(entry, signal);
+  if (bytes.length > KEPT_FILE_BYTES) return bytes;
+  kept.set(entry.state, { bytes });
+  keep(bytes.length);
+  toCount.add(entry.state);
+  return bytes;
+}
+
+/** A document's line terms if they are counted by now; undefined when not (yet): it is then read and counted by the search. */
+export function keptLines(entry: StatedEntry): ProseLineTerms | null | undefined {
+  return kept.get(entry.state)?.lines;
+}
+
+/** Settles once every document read so far is counted (tests). */
+export async function keptLinesCounted(): Promise<void> {
+  countKeptDocuments();
+  while (counting) await counting;
+}
+
+function keep(more: number): void {
+  keptBytes += more;
+  for (const [state, k] of kept) {
+    if (keptBytes <= KEPT_BYTES) break;
+    kept.delete(state);
+    keptBytes -= k.bytes.length + (k.lines?.bytes ?? 0);
+  }
+}
+
+/** How long background counting holds the thread before it lets the event loop turn. */
+const SLICE_MS = 2;
+
+/**
+ * Counts the queued documents' line terms a slice at a time (SLICE_MS), letting the event loop turn
+ * between slices, so a search that comes meanwhile is held up by at most one slice. The timer does not
+ * keep the process alive: one that is done exits, leaving the rest uncounted.
+ */
+async function countInBackground(): Promise<void> {
+  try {
+    let sliced = -Infinity; // the search that started it answers first
+    for (const state of toCount) {
+      toCount.delete(state);
+      if (performance.now() - sliced >= SLICE_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 0).unref());
+        sliced = performance.now();
+      }
+      const k = kept.get(state);
+      if (!k || k.lines !== undefined) continue;
+      const lines = await countLines(k.bytes);
+      if (kept.get(state) !== k) continue;
+      k.lines = lines;
+      keep(lines?.bytes ?? 0);
+    }
+  } finally {
+    counting = null;
+  }
+}
+
+/** Line terms of a document's bytes, read as a search reads them (binary sniff, transcoding, long lines cut). */
+async function countLines(bytes: Uint8Array): Promise<ProseLineTerms | null> {
+  const opened = await openChunks((async function* () { yield bytes; })(), 64);
+  const builder = new ProseLinesBuilder();
+  for await (const chunk of opened.chunks) for (const line of chunk.lines) builder.add(line);
+  return opened.binary ? null : builder.done();
+}
