@@ -4,7 +4,7 @@ export type { Workspace, WorkspaceOptions, WorkspaceStatus } from './workspace/w
 export type { IndexProgress, IndexReport } from './workspace/build/indexer.js';
 export type { Searcher, SearcherOptions, SearchOptions, SearchContentOptions, SearchResponse, SearchMode } from './searcher.js';
 export type { SearchResult } from './rank/windows.js';
-export type { SearchProgress, SearchStats } from './pipeline.js';
+export type { SearchProgress, SearchStats } from './pipeline/types.js';
 export type { Source, Entry, SourceWarning } from './sources/source.js';
 export { FILTER_OPTIONS } from './sources/filter-options.js';
 export type { FilterOption, FilterValues } from './sources/filter-options.js';

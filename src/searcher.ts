@@ -8,7 +8,8 @@ import { checkOptionTypes } from './options-check.js';
 import { createInProcessExecutor } from './in-process.js';
 import { loadModel, type LoadModelOptions } from './model/load.js';
 import { defaultModelSpec } from './model/default-model.js';
-import { runPipeline, type PipelineOutcome, type SearchProgress, type SearchStats } from './pipeline.js';
+import { runPipeline } from './pipeline.js';
+import type { PipelineOutcome, SearchProgress, SearchStats } from './pipeline/types.js';
 import type { Executor } from './pool.js';
 import { SEARCH_MODES, type SearchMode } from './types.js';
 import { bundledLexicon } from './rank/lexical/lexicon.js';
@@ -128,8 +129,17 @@ export interface Searcher {
   model(): Promise<ModelData>;
   /** Unit-length embeddings of texts (rows x dim), as search() embeds a query. */
   embed(texts: string[]): Promise<Float32Array>;
+  /**
+   * Loads the model and starts the worker threads now, so that the first search does not wait for
+   * them (a resident process that expects searches: `simgrep serve`, the MCP engine). Never throws:
+   * a failure shows on the search that needs them.
+   */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The filters that choose files by name (searchContent refuses them). */
+const FILE_FILTER_KEYS = ['globs', 'types', 'typesNot', 'extensions'] as const;
 
 /** Inputs under this size are scored on the calling thread: starting workers would cost more. */
 const IN_PROCESS_BYTES = 2 << 20;
@@ -261,9 +271,20 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       return respond(await run(sources, o, small, deadline), o);
     },
     async searchContent(o) {
+      checkOptionTypes(o);
+      checkFilterValues(o, 'library');
+      // File filters choose files by name: over one given text they would silently keep or drop all of it.
+      const filters = FILE_FILTER_KEYS.filter((k) => o[k] !== undefined);
+      if (filters.length > 0) {
+        throw new SimgrepError('BAD_FLAG', `searchContent searches the text it is given, so file filters have nothing to choose from: drop ${filters.join(', ')} (they apply to search() over paths)`);
+      }
+      if (o.perFile !== undefined || o.filesWithMatches) return searchPerFile(o, (x) => searcher.searchContent(x));
       validate(o);
       const source = createContentSource(o.name ?? '<content>', o.content);
       return respond(await run([source], o, o.content.length < IN_PROCESS_BYTES, deadlineOf(o.timeoutMs)), o);
+    },
+    async warm() {
+      await (concurrency > 0 ? workers() : local()).then(() => undefined, () => undefined);
     },
     async close() {
       const inProcess = localP;
@@ -335,7 +356,7 @@ export function withTypes<O extends SearchOptions>(o: O): O {
  * perFile and filesWithMatches: more candidates are ranked (PER_FILE_OVERFETCH per result wanted) so
  * that K results remain once each file keeps its best N; with filesWithMatches, N is 1 unless given.
  */
-export async function searchPerFile<O extends SearchOptions>(o: O, run: (o: O) => Promise<SearchResponse>): Promise<SearchResponse> {
+export async function searchPerFile<O extends SearchOptions | SearchContentOptions>(o: O, run: (o: O) => Promise<SearchResponse>): Promise<SearchResponse> {
   const k = o.topK ?? (o.maxDistance !== undefined ? Infinity : 3);
   const r = await run({ ...o, perFile: undefined, filesWithMatches: undefined, topK: Number.isFinite(k) ? k * PER_FILE_OVERFETCH : o.topK });
   const results = limitPerFile(r.results, o.perFile ?? 1).slice(0, k);

@@ -1,5 +1,5 @@
 // Progress on stderr, only when stderr is a terminal: model downloads and long searches.
-import type { SearchProgress } from '../pipeline.js';
+import type { SearchProgress } from '../pipeline/types.js';
 import { thousands } from './thousands.js';
 
 export interface Progress {

@@ -5,7 +5,9 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Queue } from 'bullmq';
 import { SimgrepError, isSimgrepError } from '../errors.js';
-import { candidateLimit, finishCandidates, type PipelineOutcome, type SearchStats } from '../pipeline.js';
+import { MAX_QUERY_CHARS } from './job-check.js';
+import { candidateLimit, finishCandidates } from '../rank/diversify.js';
+import type { PipelineOutcome, SearchStats } from '../pipeline/types.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { buildRankPlan } from '../rank/plan.js';
 import { TopK } from '../rank/topk.js';
@@ -38,6 +40,10 @@ export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext)
   const shardBytes = cfg.shardBytes ?? DEFAULT_SHARD_BYTES;
   if (!(timeoutMs > 0)) throw new SimgrepError('BAD_FLAG', `--cluster-timeout must be a number of seconds > 0 (got ${timeoutMs / 1000})`);
   if (!(shardBytes > 0)) throw new SimgrepError('BAD_FLAG', `--shard-size must be a size > 0 (got ${shardBytes})`);
+  // Checked here, not by the first worker to refuse it (whose message would blame versions).
+  if (o.query.length > MAX_QUERY_CHARS) {
+    throw new SimgrepError('BAD_QUERY', `a cluster search's query is at most ${MAX_QUERY_CHARS.toLocaleString('en-US')} characters (this one has ${o.query.length.toLocaleString('en-US')}); shorten it, or search without --cluster`);
+  }
   const mode = o.mode ?? 'hybrid';
   const rank = mode === 'line' ? undefined : buildRankPlan(o.query, mode, bundledLexicon());
   const topK = o.topK ?? (o.maxDistance !== undefined ? Infinity : 3);

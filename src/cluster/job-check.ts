@@ -15,7 +15,8 @@ export const QUERY_ID = /^[0-9a-f]{12}$/;
 /** A staging database's name: RUN-SHARD-ATTEMPT. */
 const STAGING_NAME = /^([0-9a-f]{12})-(\d{1,9})-(\d{1,6})$/;
 export const MAX_PATH_CHARS = 4096;
-export const MAX_QUERY_CHARS = 65_536;
+/** A query is any text: a pasted file or two (MCP cuts at 100,000 characters) fits with room to spare. */
+export const MAX_QUERY_CHARS = 1 << 20;
 export const MAX_ROOTS = 65_536;
 const MAX_N = 1e9;
 const MAX_ATTEMPT = 1e6;

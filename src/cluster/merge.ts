@@ -1,6 +1,6 @@
 // Merging shard answers on the coordinator: candidates into the one bounded heap (ties broken by path
 // and line, so arrival order never matters), counts summed, warnings kept once.
-import type { SearchStats } from '../pipeline.js';
+import type { SearchStats } from '../pipeline/types.js';
 import { compareRanked, type TopK } from '../rank/topk.js';
 import type { Hit } from '../rank/windows.js';
 import type { SourceWarning } from '../sources/source.js';

@@ -1,6 +1,6 @@
 // What travels through Redis between a coordinator and its workers: the shard job, the shard result,
 // the keys both use and their lifetimes. Plain JSON only; never credentials, never whole texts.
-import type { SearchStats } from '../pipeline.js';
+import type { SearchStats } from '../pipeline/types.js';
 import type { Hit } from '../rank/windows.js';
 import type { SearchOptions } from '../searcher.js';
 import type { SourceWarning } from '../sources/source.js';

@@ -4,6 +4,7 @@
 // (semble's file saturation), so a file with many good chunks cannot fill every slot.
 import { compareRanked } from './topk.js';
 import { toDistance, toRelevance } from './chunk-scorer.js';
+import type { RankPlan } from './plan.js';
 import type { Hit } from './windows.js';
 
 /** How many candidates per wanted result the heap keeps when results are spread across files. */
@@ -48,4 +49,18 @@ export function boostCoherentFiles(candidates: Hit[], share: number): Hit[] {
     const boost = share * maxRelevance * sums.get(hit.path)! / maxSum;
     return { ...hit, distance: toDistance(toRelevance(hit.distance) + boost) };
   });
+}
+
+/** Hybrid/lexical results are spread across files, chosen from a larger pool of candidates. */
+const spreads = (topK: number, rank: RankPlan | undefined): rank is RankPlan =>
+  rank !== undefined && Number.isFinite(topK) && rank.fileDecay < 1;
+
+/** How many candidates the bounded heap keeps for topK results (the same on one machine and per shard). */
+export function candidateLimit(topK: number, rank: RankPlan | undefined): number {
+  return spreads(topK, rank) ? topK * CANDIDATES_PER_RESULT + 10 : topK;
+}
+
+/** The kept candidates (best first) -> the hits shown: spread across files in the ranked modes. */
+export function finishCandidates(candidates: Hit[], topK: number, rank: RankPlan | undefined): Hit[] {
+  return spreads(topK, rank) ? spreadAcrossFiles(candidates, topK, rank.fileDecay, rank.fileCoherence) : candidates;
 }

@@ -2,19 +2,15 @@
 // query terms to look for (with their idf), which symbols and path words to look for, chunk size and
 // fusion weights. Chunk modes: hybrid (every signal), semantic (the chunk embedding alone) and lexical
 // (no embedding); the line mode (semtools' behaviour: each line's own cosine distance) needs no plan.
-import { idf, type Lexicon } from './lexical/lexicon.js';
-import { identifierParts, identifiers, isStopword, stem } from './lexical/terms.js';
+import type { Lexicon } from './lexical/lexicon.js';
+import { isStopword } from './lexical/terms.js';
 import { fold } from './lexical/words.js';
 import { queryGrams } from './lexical/grams.js';
+import { queryTerms, type QueryTerm } from './query-terms.js';
+
+export type { QueryTerm } from './query-terms.js';
 
 export type ChunkMode = 'hybrid' | 'semantic' | 'lexical';
-
-export interface QueryTerm {
-  /** What is matched: a whole identifier (lower-cased) or a stemmed part. */
-  key: string;
-  whole: boolean;
-  idf: number;
-}
 
 export interface RankPlan {
   mode: ChunkMode;
@@ -73,6 +69,12 @@ export const RANK_DEFAULTS = {
    * word's other forms); with it 0.03-0.075 are within 0.006 there and 0.15 loses 0.016.
    */
   proseSemantic: 0.05,
+  /**
+   * A query with more terms keeps only this many, the most distinctive (query-terms.ts; Lucene's
+   * MoreLikeThis keeps 25): a pasted block of code or find_related's chunk then costs what a short
+   * query costs. No question of either semble dev set has this many.
+   */
+  maxQueryTerms: 24,
 };
 
 /** A query that is one identifier: namespaced (a.b, A::B), _private, or with an upper-case letter or underscore. */
@@ -99,7 +101,7 @@ export function namesIdentifier(query: string): boolean {
 }
 
 /** The last plans built (a workspace search plans its query to pick candidates, then to score them). */
-const recentPlans: { query: string; mode: ChunkMode; lexicon: Lexicon; plan: RankPlan }[] = [];
+const recentPlans: { query: string; mode: ChunkMode; lexicon: Lexicon; maxTerms: number; plan: RankPlan }[] = [];
 const RECENT_PLANS = 4;
 
 /**
@@ -107,39 +109,22 @@ const RECENT_PLANS = 4;
  * query planned again (the same text, mode and lexicon) shares the first plan's terms, symbols and
  * path words: a pasted file's thousands of terms are found, stemmed and looked up once.
  */
-export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon, knownShare = 1): RankPlan {
+export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon, knownShare = 1, maxTerms = RANK_DEFAULTS.maxQueryTerms): RankPlan {
   if (mode === 'semantic') return semanticPlan();
   const semantic = mode === 'lexical' ? 0 : RANK_DEFAULTS.proseSemantic * Math.min(1, Math.max(0, knownShare));
-  const recent = recentPlans.find((r) => r.mode === mode && r.lexicon === lexicon && r.query === query);
+  const recent = recentPlans.find((r) => r.mode === mode && r.lexicon === lexicon && r.maxTerms === maxTerms && r.query === query);
   if (recent) return recent.plan.prose?.semantic === semantic ? recent.plan : { ...recent.plan, prose: { ...recent.plan.prose!, semantic } };
-  const plan = planTerms(query, mode, lexicon, { semantic, grams: queryGrams(query) });
-  recentPlans.unshift({ query, mode, lexicon, plan });
+  const plan = planTerms(query, mode, lexicon, semantic, maxTerms);
+  recentPlans.unshift({ query, mode, lexicon, maxTerms, plan });
   recentPlans.length = Math.min(recentPlans.length, RECENT_PLANS);
   return plan;
 }
 
-function planTerms(query: string, mode: ChunkMode, lexicon: Lexicon, prose: NonNullable<RankPlan['prose']>): RankPlan {
-  // Each distinct identifier once (a pasted file repeats most), in order of first sight: the terms
-  // come out in the same order as from every occurrence.
-  const idents = [...new Set(identifiers(query))];
-  const found = new Map<string, { whole: boolean; word: string }>();
-  const add = (key: string, whole: boolean, word: string) => {
-    if (!found.has(key)) found.set(key, { whole, word });
-  };
-  for (const ident of idents) {
-    const lower = fold(ident);
-    const parts = identifierParts(ident);
-    if (parts.length > 1) add(lower, true, lower);
-    for (const part of parts) {
-      if (parts.length === 1 && isStopword(part)) continue;
-      if (part.length < 2 && parts.length > 1) continue;
-      add(stem(part), false, part);
-    }
-  }
-  lexicon.prefetch?.([...found.values()].map((f) => f.word));
-  const terms = new Map<string, QueryTerm>();
-  for (const [key, f] of found) terms.set(key, { key, whole: f.whole, idf: idf(lexicon, f.word) });
-  const list = [...terms.values()];
+function planTerms(query: string, mode: ChunkMode, lexicon: Lexicon, semantic: number, maxTerms: number): RankPlan {
+  const { terms: list, idents, kept } = queryTerms(query, lexicon, maxTerms);
+  // The grams of the query's words; of a long query, of the words whose terms it kept.
+  const words = idents.filter(kept);
+  const prose = { semantic, grams: queryGrams(words.length === idents.length ? query : words.join(' ')) };
   const trimmed = query.trim();
   const symbolQuery = SYMBOL_QUERY.test(trimmed);
   const symbols = new Map<string, number>();
@@ -147,9 +132,10 @@ function planTerms(query: string, mode: ChunkMode, lexicon: Lexicon, prose: NonN
     symbols.set(trimmed.split(/::|\\|->|\./).pop()!.toLowerCase(), 1);
     symbols.set(trimmed.toLowerCase(), 1);
   } else {
-    for (const m of trimmed.match(EMBEDDED_SYMBOL) ?? []) symbols.set(m.toLowerCase(), 0.5);
+    // A long query boosts only the definitions of the identifiers whose terms it kept.
+    for (const m of trimmed.match(EMBEDDED_SYMBOL) ?? []) if (kept(m)) symbols.set(m.toLowerCase(), 0.5);
   }
-  const pathWords = symbolQuery ? [] : [...new Set(idents.map(fold))]
+  const pathWords = symbolQuery ? [] : [...new Set(idents.filter(kept).map(fold))]
     .filter((w) => w.length > 2 && !isStopword(w));
   return {
     mode,

@@ -1,6 +1,8 @@
 // Query terms by key, for plans with many terms (a pasted block of code as the query): counting them
 // then costs one pass over a line's identifiers, not one search of the line per term, so a query's
 // cost grows with its length plus the text's, never with their product.
+// A search's plan keeps at most RANK_DEFAULTS.maxQueryTerms terms (query-terms.ts), no more than
+// MANY_TERMS, so it takes the per-term search; this path serves plans built with more (maxTerms).
 import type { RankPlan } from './plan.js';
 import { identifierParts, stem } from './lexical/terms.js';
 import { HASH_START, hashStep, identifierRuns, RUN_LIMIT } from './run-table.js';

@@ -1,6 +1,6 @@
 // simgrep serve --mcp ROOT: the resident engine of `simgrep mcp` for ROOT (src/mcp/engine.ts). The
-// fronts start it on demand, detached, with their own flags; it listens at once (the model loads on
-// the first call) and stops when idle (--idle-timeout, default 15 min) or 30 s after its last front
+// fronts start it on demand, detached, with their own flags; it listens at once and loads the model and its
+// worker threads meanwhile and stops when idle (--idle-timeout, default 15 min) or 30 s after its last front
 // went away. Its notes go to stderr (a log file beside the socket when a front started it).
 import { createActionEngine } from '../../actions/engine.js';
 import { SimgrepError } from '../../errors.js';
@@ -43,6 +43,9 @@ export async function runMcpEngineCommand(flags: ParsedFlags, args: string[]): P
     onEvent: say,
     onStop: () => engine.close(),
   }).catch(async (e: unknown) => { await engine.close(); throw e; });
+  // A front starts the engine when its agent connects: the agent's first search comes soon after, so the
+  // model and the worker threads load now, while the agent thinks, not inside that search.
+  void engine.searcher.warm();
   say(`root ${root.real} served by pid ${process.pid} on ${running.socket}; stops after ${idleSeconds > 0 ? `${idleSeconds} s without a request` : 'Ctrl-C only'} or ${ENGINE_ORPHAN_SECONDS} s after its last front exits`);
   const stop = () => { void running.stop(); };
   process.once('SIGINT', stop);

@@ -14,7 +14,7 @@ const QUERIES = [
   'how are chunks scored against the query', 'bounded top-k heap', 'credentials from the environment',
   'ignore rules for gitignore files', 'the the of and', 'chunkStats', 'download the model from the hub',
   'how scoreChunks picks a chunk_line to show', 'which mode should I use to search a document',
-  // A pasted file (issue 30): past 24 terms lines are counted by identifiers, in the scan and the index alike.
+  // A pasted file (issue 30): its 24 most distinctive terms (query-terms.ts), the same in the scan and the index.
   readFileSync(path.join(repo, 'src', 'rank', 'topk.ts'), 'utf8'),
 ];
 
@@ -94,6 +94,12 @@ describe('indexed search equals one-shot search', { timeout: 180_000 }, () => {
     await same({ query: 'split lines into pieces', merge: false, topK: 8 });
     const r = await same({ query: 'hash of the file contents', extensions: ['.ts'], topK: 5 });
     expect(r.results.length).toBe(5);
+  });
+  it('find_related (issue 30): code like a chunk, its 24 most distinctive terms, that chunk left out', async () => {
+    const like = { path: path.join(tree, 'src', 'rank', 'topk.ts'), line: 20 };
+    const r = await same({ query: '', like, topK: 5 });
+    expect(r.results.length).toBe(5);
+    expect(r.results.some((x) => x.filename.endsWith('topk.ts') && x.match_line < 48)).toBe(false);
   });
   it('file filters (issue 30): globs with ! and later wins, types left out, one result per file', async () => {
     const r = await same({ query: 'hash of the file contents', globs: ['src/**', 'test/**', '!test/unit/', 'test/unit/docs.test.ts', '!**/*.json'], typesNot: ['md'], perFile: 1, topK: 8 });

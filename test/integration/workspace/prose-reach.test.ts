@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSearcher, shardSearchOf, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
-import { candidateLimit } from '../../../src/pipeline.js';
+import { candidateLimit } from '../../../src/rank/diversify.js';
 import { sourcesForPaths } from '../../../src/sources/resolve.js';
 import { createWorkspace, type Workspace } from '../../../src/workspace/workspace.js';
 import { makeTree } from '../../helpers/tree.js';

@@ -24,8 +24,10 @@ function perTermCounts(text: string, plan: RankPlan): number[] {
   });
 }
 
+// A query keeps at most RANK_DEFAULTS.maxQueryTerms terms (query-terms.ts), no more than MANY_TERMS:
+// these plans keep every term (maxTerms Infinity), so lines are counted by identifiers.
 describe('a query with many terms', () => {
-  const plan = buildRankPlan(readFileSync(new URL('../../../src/rank/plan.ts', import.meta.url), 'utf8'), 'hybrid', bundledLexicon());
+  const plan = buildRankPlan(readFileSync(new URL('../../../src/rank/plan.ts', import.meta.url), 'utf8'), 'hybrid', bundledLexicon(), 1, Infinity);
 
   it('has more terms than the per-term search is used for', () => {
     expect(plan.terms.length).toBeGreaterThan(MANY_TERMS * 4);
@@ -39,7 +41,7 @@ describe('a query with many terms', () => {
       'असफल अपलोड को थोड़ी देर बाद फिर से आज़माया जाता है',
       'Повторная попытка загрузки файла: retryCount и backoffMs',
     ];
-    const many = buildRankPlan(`${prose.join('\n')}\n${readFileSync(new URL('../../../src/rank/plan.ts', import.meta.url), 'utf8')}`, 'hybrid', bundledLexicon());
+    const many = buildRankPlan(`${prose.join('\n')}\n${readFileSync(new URL('../../../src/rank/plan.ts', import.meta.url), 'utf8')}`, 'hybrid', bundledLexicon(), 1, Infinity);
     expect(many.terms.length).toBeGreaterThan(MANY_TERMS);
     let counted = 0;
     for (const line of prose) {

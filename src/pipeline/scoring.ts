@@ -1,0 +1,127 @@
+// The scoring end of the pipeline: packed batches go to the executor (a bounded number in flight), and
+// the distances that come back are offered to the bounded top-k, each hit's context window captured
+// as it enters (the batch's bytes are gone after).
+import type { ChunkRequest } from '../embed/requests.js';
+import { isSimgrepError } from '../errors.js';
+import { candidateLimit } from '../rank/diversify.js';
+import type { RankPlan } from '../rank/plan.js';
+import type { ProseStats } from '../rank/prose.js';
+import { TopK, compareRanked } from '../rank/topk.js';
+import type { Hit } from '../rank/windows.js';
+import type { SourceWarning } from '../sources/source.js';
+import type { Batch, Segment } from '../text/batch-packer.js';
+import { decodeLines } from '../text/decode.js';
+import type { PipelineOptions, SearchStats } from './types.js';
+
+/** Errors that no other batch can get past: the search fails with the first of them. */
+const SETUP_ERRORS = new Set(['EMBEDDER_UNAVAILABLE', 'MODEL_CORRUPT', 'TOKENIZER_CORRUPT', 'MODEL_NOT_FOUND', 'INTERNAL']);
+
+export class Scoring {
+  readonly topk: TopK<Hit>;
+  /** The best line overall that --max-distance filtered out, kept in case nothing passes it. */
+  closest: Hit | null = null;
+  /** The first setup error a batch met: the search stops with it. */
+  fatal: unknown = null;
+  /** Every file's path by its index in the batches' segments. */
+  readonly paths: string[] = [];
+  /** Prose files' statistics by file index, once counted (their pieces are scored line by line). */
+  readonly proseStats = new Map<number, ProseStats>();
+  private readonly inflight = new Set<Promise<void>>();
+
+  /**
+   * `prunable`: whether workers may skip lines that cannot enter the top-k (not when a source hands
+   * over its few candidate pieces: pruning would cost more). `guard` throws when the search must stop.
+   */
+  constructor(
+    private readonly o: PipelineOptions,
+    private readonly prunable: boolean,
+    private readonly stats: SearchStats,
+    private readonly warnings: SourceWarning[],
+    private readonly guard: () => void,
+  ) {
+    this.topk = new TopK<Hit>(candidateLimit(o.topK, o.rank));
+  }
+
+  /** Sends a batch to be scored once a slot is free; `last`: the flush after the deadline fired, not guarded. */
+  async submit(batch: Batch | null, last = false): Promise<void> {
+    if (!batch) return;
+    const o = this.o;
+    while (this.inflight.size >= o.executor.capacity) await Promise.race(this.inflight);
+    if (!last) this.guard();
+    const p: Promise<void> = o.executor
+      .score({
+        bytes: batch.bytes, offsets: batch.offsets, scoreRanges: batch.scoreRanges,
+        query: o.query, queryKey: o.queryKey, ignoreCase: o.ignoreCase, pruneAbove: this.pruneAbove(), exhaustive: !this.prunable,
+        chunks: o.rank ? this.chunkRequest(o.rank, batch) : undefined,
+      })
+      .then((d) => this.consume(batch, d), (e) => this.batchFailed(batch, e))
+      .finally(() => this.inflight.delete(p));
+    this.inflight.add(p);
+  }
+
+  /** Waits for every batch in flight. */
+  async drain(): Promise<void> {
+    await Promise.all(this.inflight);
+  }
+
+  /** Waits for every batch in flight, failed or not (after an error or the deadline). */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.inflight]);
+  }
+
+  /** Lines farther than this cannot change the outcome, so workers may skip them. */
+  private pruneAbove(): number {
+    if (!this.prunable) return Infinity;
+    const floor = this.topk.floorDistance;
+    if (this.o.maxDistance === undefined) return floor;
+    // Until some line passes --max-distance, the closest miss is still wanted: only beat that.
+    return this.topk.size > 0 ? Math.min(floor, this.o.maxDistance) : Math.min(floor, this.closest?.distance ?? Infinity);
+  }
+
+  private chunkRequest(plan: RankPlan, batch: Batch): ChunkRequest {
+    const prose = batch.segments.map((seg) => this.proseStats.get(seg.fileIndex) ?? null);
+    return {
+      plan,
+      rangeFirstLines: Uint32Array.from(batch.segments, (seg) => seg.firstLine + (seg.scoreFrom - seg.from)),
+      rangePaths: batch.segments.map((seg) => this.paths[seg.fileIndex]),
+      ...(prose.some((p) => p !== null) && {
+        rangeProse: prose,
+        rangeLines: Uint32Array.from(batch.segments.flatMap((seg) => [seg.from, seg.to])),
+      }),
+    };
+  }
+
+  private hitAt(batch: Batch, seg: Segment, i: number, distance: number): Hit {
+    const n = this.o.nLines;
+    const from = Math.max(seg.from, i - n);
+    const to = Math.min(seg.to, i + n + 1);
+    const line = seg.firstLine + (i - seg.from);
+    return { path: this.paths[seg.fileIndex], line, distance, start: line - (i - from), lines: decodeLines(batch.bytes, batch.offsets, from, to) };
+  }
+
+  private consume(batch: Batch, distances: Float32Array): void {
+    const { rank, maxDistance } = this.o;
+    for (const seg of batch.segments) {
+      const path = this.paths[seg.fileIndex];
+      for (let i = seg.scoreFrom; i < seg.scoreTo; i++) {
+        const d = distances[i];
+        if (d !== d || d === Infinity) continue;
+        // Ranked modes: distance 1 is relevance 0, which is no match (a query of stop words).
+        if (rank && d >= 1) continue;
+        const line = seg.firstLine + (i - seg.from);
+        if (maxDistance !== undefined && !(d < maxDistance)) {
+          if (!this.closest || compareRanked({ distance: d, path, line }, this.closest) < 0) this.closest = this.hitAt(batch, seg, i, d);
+          continue;
+        }
+        if (this.topk.accepts(d, path, line)) this.topk.offer(this.hitAt(batch, seg, i, d));
+      }
+    }
+  }
+
+  private batchFailed(batch: Batch, e: unknown): void {
+    if (isSimgrepError(e) && SETUP_ERRORS.has(e.code)) { this.fatal ??= e; return; }
+    const files = [...new Set(batch.segments.map((s) => this.paths[s.fileIndex]))];
+    this.stats.errors++;
+    this.warnings.push({ path: files[0] ?? '?', code: 'WORKER_FAILED', message: `could not score ${files.join(', ')}: ${(e as Error).message}` });
+  }
+}

@@ -1,0 +1,70 @@
+// The terms a query is matched by: its identifiers whole and their stemmed parts, each with its idf
+// from the shipped lexicon. A long query (a pasted block of code, find_related's chunk) keeps only its
+// most distinctive terms, by count in the query x idf, as Lucene's MoreLikeThis keeps max_query_terms:
+// its cost then stays that of a short query, and what it keeps depends on the query and the lexicon
+// alone, never on the files searched, so an index answers it exactly as a scan does.
+import { idf, type Lexicon } from './lexical/lexicon.js';
+import { identifierParts, identifiers, isStopword, stem } from './lexical/terms.js';
+import { fold } from './lexical/words.js';
+
+export interface QueryTerm {
+  /** What is matched: a whole identifier (lower-cased) or a stemmed part. */
+  key: string;
+  whole: boolean;
+  idf: number;
+}
+
+export interface QueryTerms {
+  /** The terms matched, in order of first sight in the query. */
+  terms: QueryTerm[];
+  /** Each distinct identifier of the query, in order of first sight. */
+  idents: string[];
+  /** Whether an identifier of the query led to a kept term (always true when nothing was cut). */
+  kept(ident: string): boolean;
+}
+
+/**
+ * The query's terms; with more than `maxTerms` of them, the `maxTerms` with the greatest count in the
+ * query x idf (ties: first seen first; one-character terms left out), in their order of first sight.
+ */
+export function queryTerms(query: string, lexicon: Lexicon, maxTerms: number): QueryTerms {
+  // Each distinct identifier once (a pasted file repeats most), with how often it occurs, in order of
+  // first sight: the terms come out in the same order as from every occurrence.
+  const seen = new Map<string, number>();
+  for (const ident of identifiers(query)) seen.set(ident, (seen.get(ident) ?? 0) + 1);
+  const idents = [...seen.keys()];
+  const found = new Map<string, { whole: boolean; word: string; tf: number; order: number }>();
+  /** The first key each identifier added (its whole term, or its one part's): what keeps the identifier. */
+  const keyOf = new Map<string, string>();
+  const add = (ident: string, key: string, whole: boolean, word: string, tf: number) => {
+    const f = found.get(key);
+    if (f) f.tf += tf;
+    else found.set(key, { whole, word, tf, order: found.size });
+    if (!keyOf.has(ident)) keyOf.set(ident, key);
+  };
+  for (const ident of idents) {
+    const tf = seen.get(ident)!;
+    const lower = fold(ident);
+    const parts = identifierParts(ident);
+    if (parts.length > 1) add(ident, lower, true, lower, tf);
+    for (const part of parts) {
+      if (parts.length === 1 && isStopword(part)) continue;
+      if (part.length < 2 && parts.length > 1) continue;
+      add(ident, stem(part), false, part, tf);
+    }
+  }
+  lexicon.prefetch?.([...found.values()].map((f) => f.word));
+  let all = [...found].map(([key, f]) => ({ term: { key, whole: f.whole, idf: idf(lexicon, f.word) }, tf: f.tf, order: f.order }));
+  const cut = all.length > maxTerms;
+  if (cut) {
+    // A one-character name (`w`, `i`, `x`) is a local variable: it tells nothing of what the code
+    // does, yet its probe is in nearly every line, so each line would be counted term by term.
+    all = all.filter((x) => x.term.key.length > 1)
+      .sort((x, y) => y.tf * y.term.idf - x.tf * x.term.idf || x.order - y.order)
+      .slice(0, maxTerms)
+      .sort((x, y) => x.order - y.order);
+  }
+  const terms = all.map((x) => x.term);
+  const keys = cut ? new Set(terms.map((t) => t.key)) : null;
+  return { terms, idents, kept: (ident) => keys === null || keys.has(keyOf.get(ident) ?? fold(ident)) };
+}
