@@ -182,6 +182,17 @@ describe('the prose weight of the embedding', () => {
   });
 });
 
+describe('the grams of a long query', () => {
+  it('come from the words whose terms it kept (a pasted text costs what a short query costs), and from every word of a short one', () => {
+    const words = Array.from({ length: 60 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}x`);
+    const long = buildRankPlan(words.join(' '), 'hybrid', lexicon);
+    const kept = new Set(long.terms.map((t) => t.key));
+    expect(kept.size).toBeLessThan(words.length);
+    expect(long.prose!.grams).toEqual(queryGrams(words.filter((w) => kept.has(w)).join(' ')));
+    expect(buildRankPlan('castle king', 'hybrid', lexicon).prose!.grams).toEqual(queryGrams('castle king'));
+  });
+});
+
 describe('knownShareOf', () => {
   it('is the share of distinct words whose vector is not all zeros (a word the model has no token for)', async () => {
     const known = new Set(['castle', 'king']);
