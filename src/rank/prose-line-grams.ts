@@ -51,11 +51,11 @@ function gramsOf(plan: RankPlan): PlanGrams | null {
   if (!pg) {
     // The words that hold each gram, from the table kept as keys were interned.
     const index = new Map(grams.map((g, i) => [gramKey(g), i]));
+    // Grams in index order, so each word's pairs come out ascending.
     const per = new Map<number, number[]>();
     for (const [key, i] of index) {
       for (const id of wordsOf.get(key) ?? []) {
-        let n = 0;
-        forEachWordGram(keyOf[id].slice(1), (k) => { if (k === key) n++; });
+        const n = occurrences(keyOf[id], grams[i]);
         const list = per.get(id);
         if (list) list.push(i, n); else per.set(id, [i, n]);
       }
@@ -77,23 +77,38 @@ function gramsOf(plan: RankPlan): PlanGrams | null {
       while (at < pairs.length && pairs[at] !== g) at += 2;
       if (at < pairs.length) pairs[at + 1]++; else pairs.push(g, 1);
     });
-    if (pairs) add(pg, id, pairs);
+    if (pairs) add(pg, id, ascending(pairs));
   }
   pg.noted = keyOf.length;
   return pg;
 }
 
-/** Sets key id's entry (its pairs put in ascending gram order). */
-function add(pg: PlanGrams, id: number, pairs: number[]): void {
+/**
+ * How many grams of the word of a whole-word key ('w' + word) are `gram`, the word holding it: its
+ * overlapping occurrences (a gram starts on a code point, so one found in UTF-16 units is one of its grams;
+ * a word of up to GRAM_LENGTH code points is its one gram).
+ */
+function occurrences(key: string, gram: string): number {
+  let n = 0;
+  for (let p = key.indexOf(gram, 1); p >= 0; p = key.indexOf(gram, p + 1)) n++;
+  return n;
+}
+
+/** (gram, count) pairs sorted by gram. */
+function ascending(pairs: number[]): number[] {
   const order: [number, number][] = [];
   for (let j = 0; j < pairs.length; j += 2) order.push([pairs[j], pairs[j + 1]]);
-  order.sort((x, y) => x[0] - y[0]);
+  return order.sort((x, y) => x[0] - y[0]).flat();
+}
+
+/** Sets key id's entry: its (gram, count) pairs, ascending by gram. */
+function add(pg: PlanGrams, id: number, pairs: number[]): void {
   if (id >= pg.slot.length) {
     const grown = new Int32Array(Math.max(id + 1, pg.slot.length * 2));
     grown.set(pg.slot);
     pg.slot = grown;
   }
-  pg.entries.push(order.flat());
+  pg.entries.push(pairs);
   pg.slot[id] = pg.entries.length;
   pg.last = Math.max(pg.last, id);
 }

@@ -107,14 +107,17 @@ describe('prose line terms', () => {
     // Words no earlier document held, holding the plan's grams (twice in one word, too).
     const lines = ['castle of the zqcastlezq', 'zqkingdomszqdoms castle castle', '', 'wqastlewq ngdomngdom'];
     const later = built(lines)!;
-    const counter = new ProseCounter(plan);
-    counter.add(lines);
-    const stats = counter.stats();
-    expect(proseLineStats(later, plan)).toEqual(stats);
-    const exact = proseFileBestDistance(counter.bestLexical(stats), 'b.md', plan);
-    const bound = proseBest(later, plan, 'b.md');
-    expect(bound).toBeLessThanOrEqual(exact);
-    expect(exact - bound).toBeLessThan(1e-6);
+    // The plan made before those words, and one made after them (its grams found through the words that hold each).
+    for (const p of [plan, buildRankPlan('castles kingdoms', 'hybrid', lexicon)]) {
+      const counter = new ProseCounter(p);
+      counter.add(lines);
+      const stats = counter.stats();
+      expect(proseLineStats(later, p)).toEqual(stats);
+      const exact = proseFileBestDistance(counter.bestLexical(stats), 'b.md', p);
+      const bound = proseBest(later, p, 'b.md');
+      expect(bound).toBeLessThanOrEqual(exact);
+      expect(exact - bound).toBeLessThan(1e-6);
+    }
   });
 
   it('a plan made again with another weight on the cosine is bounded with that weight (the bound kept for the last plan is not reused)', () => {
