@@ -5,6 +5,7 @@
 import type { Lexicon } from './lexical/lexicon.js';
 import { isStopword } from './lexical/terms.js';
 import { fold } from './lexical/words.js';
+import { queryGrams } from './lexical/grams.js';
 import { queryTerms, type QueryTerm } from './query-terms.js';
 
 export type { QueryTerm } from './query-terms.js';
@@ -33,9 +34,10 @@ export interface RankPlan {
   bm25: { k1: number; b: number; avgdl: number; tokensPerChar: number };
   /**
    * Prose files (rank/prose.ts) are ranked line by line, BM25 with the file's own document frequencies
-   * fused with the line's cosine at this weight; null: they rank as chunks, like code (semantic mode).
+   * fused with the line's cosine at this weight, and a second BM25 over the grams of the query's words
+   * (lexical/grams.ts); null: they rank as chunks, like code (semantic mode).
    */
-  prose: { semantic: number } | null;
+  prose: { semantic: number; grams: string[] } | null;
   /** Each further result from one file keeps this share of its relevance (diversity across files). */
   fileDecay: number;
   /** A file's best chunk gains this share of the best relevance, by the file's summed candidate relevance. */
@@ -62,9 +64,11 @@ export const RANK_DEFAULTS = {
   /**
    * Weight of a prose line's cosine beside its BM25, times the share of the query's words the model
    * knows (so a query in a script the model lacks ranks by its words). Chosen on the first 40 question
-   * ids of the prose dev set, checked on the next 40 (bench/prose/fusion-probe.ts, docs/models.md).
+   * ids of the prose dev set, checked on the next 40 (bench/prose/margin-probe.ts, docs/models.md):
+   * 0.15 before the grams' field (rank/prose.ts), which finds most of what the cosine added (a
+   * word's other forms); with it 0.03-0.075 are within 0.006 there and 0.15 loses 0.016.
    */
-  proseSemantic: 0.15,
+  proseSemantic: 0.05,
   /**
    * A query with more terms keeps only this many, the most distinctive (query-terms.ts; Lucene's
    * MoreLikeThis keeps 25): a pasted block of code or find_related's chunk then costs what a short
@@ -107,17 +111,20 @@ const RECENT_PLANS = 4;
  */
 export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon, knownShare = 1, maxTerms = RANK_DEFAULTS.maxQueryTerms): RankPlan {
   if (mode === 'semantic') return semanticPlan();
-  const prose = { semantic: mode === 'lexical' ? 0 : RANK_DEFAULTS.proseSemantic * Math.min(1, Math.max(0, knownShare)) };
+  const semantic = mode === 'lexical' ? 0 : RANK_DEFAULTS.proseSemantic * Math.min(1, Math.max(0, knownShare));
   const recent = recentPlans.find((r) => r.mode === mode && r.lexicon === lexicon && r.maxTerms === maxTerms && r.query === query);
-  if (recent) return recent.plan.prose?.semantic === prose.semantic ? recent.plan : { ...recent.plan, prose };
-  const plan = planTerms(query, mode, lexicon, prose, maxTerms);
+  if (recent) return recent.plan.prose?.semantic === semantic ? recent.plan : { ...recent.plan, prose: { ...recent.plan.prose!, semantic } };
+  const plan = planTerms(query, mode, lexicon, semantic, maxTerms);
   recentPlans.unshift({ query, mode, lexicon, maxTerms, plan });
   recentPlans.length = Math.min(recentPlans.length, RECENT_PLANS);
   return plan;
 }
 
-function planTerms(query: string, mode: ChunkMode, lexicon: Lexicon, prose: { semantic: number }, maxTerms: number): RankPlan {
+function planTerms(query: string, mode: ChunkMode, lexicon: Lexicon, semantic: number, maxTerms: number): RankPlan {
   const { terms: list, idents, kept } = queryTerms(query, lexicon, maxTerms);
+  // The grams of the query's words; of a long query, of the words whose terms it kept.
+  const words = idents.filter(kept);
+  const prose = { semantic, grams: queryGrams(words.length === idents.length ? query : words.join(' ')) };
   const trimmed = query.trim();
   const symbolQuery = SYMBOL_QUERY.test(trimmed);
   const symbols = new Map<string, number>();

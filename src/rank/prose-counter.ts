@@ -1,8 +1,9 @@
 // A prose file's lines counted, in order, into the statistics its lines' BM25 takes (rank/prose.ts):
 // each plan term's document frequency over the file's lines, and what bounds its best line.
+import { asciiGramHits } from './lexical/grams.js';
 import { isAscii } from './lexical/words.js';
 import type { RankPlan } from './plan.js';
-import { lineLexical, lineTerms, PROSE_DF_CHARS, PROSE_DF_LINES, type LineTerms, type ProseStats } from './prose.js';
+import { lineGrams, lineLexical, lineTerms, PROSE_DF_CHARS, PROSE_DF_LINES, type LineTerms, type ProseStats } from './prose.js';
 import { MANY_TERMS, probeOf } from './term-index.js';
 
 /**
@@ -11,28 +12,66 @@ import { MANY_TERMS, probeOf } from './term-index.js';
  * line by line. Null (count every line) when the text is not ASCII or the query has many terms.
  */
 function linesWithProbes(lines: string[], plan: RankPlan): Uint8Array | null {
-  if (plan.terms.length > MANY_TERMS || lines.length < 2) return null;
+  if (plan.terms.length > MANY_TERMS) return null;
   const probes = plan.terms.map(probeOf);
   if (probes.some((p) => p === '')) return null;
-  const text = lines.join('\n');
-  if (!isAscii(text)) return null;
-  const lower = text.toLowerCase();
-  const ends = new Int32Array(lines.length);
-  for (let i = 0, at = 0; i < lines.length; i++) { at += lines[i].length; ends[i] = at; at++; }
+  return linesHolding(lines, probes);
+}
+
+function linesHolding(lines: string[], probes: string[]): Uint8Array | null {
+  const text = asciiText(lines);
+  if (text === null) return null;
   const maybe = new Uint8Array(lines.length);
+  const lineOf = lineFinder(lines);
   for (const probe of probes) {
-    let line = 0;
-    for (let p = lower.indexOf(probe); p >= 0; p = lower.indexOf(probe, p + 1)) {
-      while (ends[line] < p) line++;
-      maybe[line] = 1;
-    }
+    for (let p = text.indexOf(probe); p >= 0; p = text.indexOf(probe, p + 1)) maybe[lineOf(p)] = 1;
   }
   return maybe;
+}
+
+/**
+ * The plan's grams each of these lines holds (ascending; undefined: none), found in one pass over their
+ * text (asciiGramHits) rather than line by line. Null (cut every line) when the text is not ASCII or
+ * the query has many grams.
+ */
+function gramsByLine(lines: string[], plan: RankPlan): (number[] | undefined)[] | null {
+  const grams = plan.prose?.grams ?? [];
+  if (grams.length > 4 * MANY_TERMS) return null;
+  const text = asciiText(lines);
+  if (text === null) return null;
+  const held: (number[] | undefined)[] = new Array(lines.length);
+  // Grams are looked for in index order, so each line's list comes out ascending.
+  const lineOf = lineFinder(lines);
+  asciiGramHits(text, grams, (at, g) => {
+    const list = (held[lineOf(at)] ??= []);
+    if (list[list.length - 1] !== g) list.push(g);
+  });
+  return held;
+}
+
+/** The lines joined by \n and lower-cased, when there are two or more and all are ASCII; else null. */
+function asciiText(lines: string[]): string | null {
+  if (lines.length < 2) return null;
+  const text = lines.join('\n');
+  return isAscii(text) ? text.toLowerCase() : null;
+}
+
+/** The line (index) of a position in asciiText(lines), by binary search over the lines' ends. */
+function lineFinder(lines: string[]): (at: number) => number {
+  const ends = new Int32Array(lines.length);
+  for (let i = 0, at = 0; i < lines.length; i++) { at += lines[i].length; ends[i] = at; at++; }
+  return (at) => {
+    let lo = 0;
+    let hi = lines.length - 1;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (ends[mid] < at) lo = mid + 1; else hi = mid; }
+    return lo;
+  };
 }
 
 /** Counts a prose file's lines, in order, into its ProseStats. */
 export class ProseCounter {
   private readonly df: Float64Array;
+  private readonly gramDf: Float64Array;
   private readonly tf: Float64Array;
   private readonly touched: number[] = [];
   private docs = 0;
@@ -47,6 +86,7 @@ export class ProseCounter {
 
   constructor(private readonly plan: RankPlan) {
     this.df = new Float64Array(plan.terms.length);
+    this.gramDf = new Float64Array(plan.prose?.grams.length ?? 0);
     this.tf = new Float64Array(plan.terms.length);
   }
 
@@ -57,6 +97,7 @@ export class ProseCounter {
 
   add(lines: string[]): void {
     const maybe = linesWithProbes(lines, this.plan);
+    const grams = this.gramDf.length > 0 ? gramsByLine(lines, this.plan) : [];
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
       if (this.full) return;
@@ -70,6 +111,9 @@ export class ProseCounter {
       this.docs++;
       this.chars += line.length;
       if (row) for (const t of row.terms) this.df[t]++;
+      // Every line's grams count in their df, a line without a term too (its grams are not kept).
+      const held = row ? row.grams : grams ? grams[i] : lineGrams(line, this.plan).grams;
+      if (held) for (const g of held) this.gramDf[g]++;
     }
   }
 
@@ -87,17 +131,19 @@ export class ProseCounter {
   }
 
   stats(): ProseStats {
-    return proseStatsOf(this.df, this.docs, this.chars);
+    return proseStatsOf(this.df, this.gramDf, this.docs, this.chars);
   }
 }
 
 /**
- * ProseStats from each plan term's document frequency over `docs` non-blank lines of `chars` characters
- * in all (the counter's, and the index's prose line terms: rank/prose-lines.ts).
+ * ProseStats from each plan term's and each plan gram's document frequency over `docs` non-blank lines
+ * of `chars` characters in all (the counter's, and the index's prose line terms: rank/prose-lines.ts).
  */
-export function proseStatsOf(df: ArrayLike<number>, docs: number, chars: number): ProseStats {
+export function proseStatsOf(df: ArrayLike<number>, gramDf: ArrayLike<number>, docs: number, chars: number): ProseStats {
   const n = docs;
   const idf = Array.from(df, (d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
   const norm = idf.length * Math.log(1 + (n + 0.5) / 0.5);
-  return { idf, norm, avgChars: n > 0 ? chars / n : 1 };
+  const gramIdf = Array.from(gramDf, (d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  const gramNorm = gramIdf.length * Math.log(1 + (n + 0.5) / 0.5);
+  return { idf, norm, avgChars: n > 0 ? chars / n : 1, gramIdf, gramNorm };
 }

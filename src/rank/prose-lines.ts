@@ -5,12 +5,13 @@
 import type { ProseLineTerms } from '../types.js';
 import { pathSignals, type PathFacts, type PathSignals } from './chunk-scorer.js';
 import { identifierParts, stem } from './lexical/terms.js';
-import { fold, textWords } from './lexical/words.js';
+import { fold, isAscii, textWords } from './lexical/words.js';
 import type { RankPlan } from './plan.js';
 import {
   PROSE_DF_CHARS, PROSE_DF_LINES, PROSE_WINDOW_LINES, proseBestDistance, proseBm25, proseLexical, proseWindowBm25, type ProseStats,
 } from './prose.js';
 import { proseStatsOf } from './prose-counter.js';
+import { addGramBm25, gramFrequencies, gramHits, noteKey, type WordPostings } from './prose-line-grams.js';
 
 /**
  * Keys of every file's postings, interned once per process: a file keeps sorted key ids, not strings
@@ -24,9 +25,14 @@ const keyIds = new Map<string, number>();
 const MAX_KEYS = 1 << 20;
 const idOf = (key: string): number => {
   let id = keyIds.get(key);
-  if (id === undefined) { id = keyIds.size; keyIds.set(key, id); }
+  if (id === undefined) { id = keyIds.size; keyIds.set(key, id); noteKey(id, key); }
   return id;
 };
+
+/** Whether a line's words, folded, are the words of its folded text (what forEachGram cuts): almost always. */
+function sameWords(words: string[], foldedWords: string[]): boolean {
+  return words.length === foldedWords.length && words.every((w, i) => fold(w) === foldedWords[i]);
+}
 
 /** Lines are numbered in 16 bits: a file's statistics count at most PROSE_DF_LINES lines (a longer one keeps none). */
 if (PROSE_DF_LINES > 0xffff) throw new Error('prose line numbers need more than 16 bits');
@@ -45,7 +51,11 @@ export class ProseLinesBuilder {
   private readonly byKey = new Map<number, number[]>();
   private readonly line = new Map<number, number>();
 
-  /** True once the key table is full (MAX_KEYS) while this file is counted: it keeps none. */
+  /**
+   * True once the key table is full (MAX_KEYS) while this file is counted, or a line's words differ from
+   * those forEachGram cuts (the folded text's words: its grams would not be its words' grams), or a word
+   * is counted more than a count's 16 bits hold in a line: it keeps none.
+   */
   private over = false;
 
   /** True once the file is longer than what its statistics count (PROSE_DF_LINES, PROSE_DF_CHARS): no bound then. */
@@ -65,7 +75,9 @@ export class ProseLinesBuilder {
     this.docs++;
     this.chars += text.length;
     const counts = this.line;
-    for (const word of textWords(text)) {
+    const words = textWords(text);
+    if (!isAscii(text) && !sameWords(words, textWords(fold(text)))) { this.over = true; return; }
+    for (const word of words) {
       const w = idOf('w' + fold(word));
       counts.set(w, (counts.get(w) ?? 0) + 1);
       for (const part of identifierParts(word)) {
@@ -74,6 +86,7 @@ export class ProseLinesBuilder {
       }
     }
     for (const [id, n] of counts) {
+      if (n > 0xffff) { this.over = true; return; }
       const list = this.byKey.get(id);
       if (list) list.push(at, n); else this.byKey.set(id, [at, n]);
     }
@@ -86,13 +99,14 @@ export class ProseLinesBuilder {
     const { lengths, blank } = this;
     const n = lengths.length;
     // BM25 parts with an idf of 1: a query's part for a term is its idf times these (proseBm25 is a sum of such parts).
-    const unit: ProseStats = { idf: [1], norm: 1, avgChars: this.docs > 0 ? this.chars / this.docs : 1 };
+    const unit: ProseStats = { idf: [1], norm: 1, avgChars: this.docs > 0 ? this.chars / this.docs : 1, gramIdf: [], gramNorm: 0 };
     const tf = new Float64Array(1);
     const one = [0];
     const ids = Int32Array.from(this.byKey.keys()).sort();
     const ownStart = new Int32Array(ids.length + 1);
     const winStart = new Int32Array(ids.length + 1);
     const ownLine: number[] = [];
+    const ownCount: number[] = [];
     const ownPart: number[] = [];
     const winLine: number[] = [];
     const winPart: number[] = [];
@@ -102,6 +116,7 @@ export class ProseLinesBuilder {
       for (let j = 0; j < list.length; j += 2) {
         tf[0] = list[j + 1];
         ownLine.push(list[j]);
+        ownCount.push(list[j + 1]);
         ownPart.push(up(proseBm25(tf, one, lengths[list[j]], unit)));
         // The windows that hold this line: those centred on it and on its neighbours (lineLexical's).
         for (let c = Math.max(0, list[j] - PROSE_WINDOW_LINES); c <= Math.min(n - 1, list[j] + PROSE_WINDOW_LINES); c++) {
@@ -119,7 +134,10 @@ export class ProseLinesBuilder {
       ownStart[k + 1] = ownLine.length;
       winStart[k + 1] = winLine.length;
     });
-    return new PackedProseLines(n, this.docs, this.chars, ids, ownStart, Uint16Array.from(ownLine), Float32Array.from(ownPart), winStart, Uint16Array.from(winLine), Float32Array.from(winPart));
+    return new PackedProseLines(
+      n, this.docs, this.chars, ids, Uint32Array.from(lengths), ownStart, Uint16Array.from(ownLine), Uint16Array.from(ownCount), Float32Array.from(ownPart),
+      winStart, Uint16Array.from(winLine), Float32Array.from(winPart),
+    );
   }
 }
 
@@ -128,18 +146,18 @@ export class ProseLinesBuilder {
  * 1, at [ownStart[k], ownStart[k + 1]) (how many is its document frequency); the non-blank lines whose
  * window holds it, and the window's part, at [winStart[k], winStart[k + 1]). Parts are rounded up.
  */
-class PackedProseLines implements ProseLineTerms {
+class PackedProseLines implements ProseLineTerms, WordPostings {
   readonly bytes: number;
   /** The last plan proseBest was asked about, and its answer. */
   plan: RankPlan | null = null;
   best = 0;
 
   constructor(
-    readonly lines: number, readonly docs: number, readonly chars: number, readonly ids: Int32Array,
-    readonly ownStart: Int32Array, readonly ownLine: Uint16Array, readonly ownPart: Float32Array,
+    readonly lines: number, readonly docs: number, readonly chars: number, readonly ids: Int32Array, readonly lengths: Uint32Array,
+    readonly ownStart: Int32Array, readonly ownLine: Uint16Array, readonly ownCount: Uint16Array, readonly ownPart: Float32Array,
     readonly winStart: Int32Array, readonly winLine: Uint16Array, readonly winPart: Float32Array,
   ) {
-    this.bytes = 4 * (ids.length + ownStart.length + winStart.length) + 6 * (ownLine.length + winLine.length) + 128;
+    this.bytes = 4 * (ids.length + lengths.length + ownStart.length + winStart.length) + 8 * ownLine.length + 6 * winLine.length + 128;
   }
 
   /** The index of key `id` in ids, or -1. */
@@ -157,9 +175,10 @@ class PackedProseLines implements ProseLineTerms {
 
 /** Per plan, its terms' key ids (-1: a key no file holds), and how many keys there were then (-1: all found). */
 const planKeys = new WeakMap<RankPlan, { keys: Int32Array; known: number }>();
-/** Scratch of proseBest (zero between calls): per line, its BM25 and its window's so far; per term, its df and key's index. */
+/** Scratch of proseBest (zero between calls): per line, its BM25, its window's and its grams' so far; per term, its df and key's index. */
 let ownSum = new Float64Array(1024);
 let windowSum = new Float64Array(1024);
+let gramSum = new Float64Array(1024);
 let held = new Int32Array(1024);
 let df = new Float64Array(16);
 let at = new Int32Array(16);
@@ -186,7 +205,7 @@ function documentFrequencies(t: PackedProseLines, keys: Int32Array): Float64Arra
 /** The file's statistics for the plan: exactly what ProseCounter.stats gives after reading it whole. */
 export function proseLineStats(terms: ProseLineTerms, plan: RankPlan): ProseStats {
   const t = terms as PackedProseLines;
-  return proseStatsOf(documentFrequencies(t, keysOf(plan)), t.docs, t.chars);
+  return proseStatsOf(documentFrequencies(t, keysOf(plan)), gramFrequencies(t, gramHits(t, plan)), t.docs, t.chars);
 }
 
 /**
@@ -210,8 +229,11 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
   }
   let lexical = 0;
   if (any) {
-    const stats = proseStatsOf(df.subarray(0, nTerms), t.docs, t.chars);
-    if (ownSum.length < t.lines) { ownSum = new Float64Array(t.lines * 2); windowSum = new Float64Array(t.lines * 2); held = new Int32Array(t.lines * 2); }
+    const hits = gramHits(t, plan);
+    const stats = proseStatsOf(df.subarray(0, nTerms), gramFrequencies(t, hits), t.docs, t.chars);
+    if (ownSum.length < t.lines) {
+      ownSum = new Float64Array(t.lines * 2); windowSum = new Float64Array(t.lines * 2); gramSum = new Float64Array(t.lines * 2); held = new Int32Array(t.lines * 2);
+    }
     let h = 0;
     const { ownStart, ownLine, ownPart, winStart, winLine, winPart } = t;
     for (let k = 0; k < nTerms; k++) {
@@ -225,10 +247,13 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
       }
       for (let j = winStart[x]; j < winStart[x + 1]; j++) windowSum[winLine[j]] += w * winPart[j];
     }
+    // The grams' part of the lines that hold a term (only those score): exact, from their words' counts.
+    if (hits) addGramBm25(t, hits, stats, ownSum, gramSum);
     for (let q = 0; q < h; q++) {
       const i = held[q];
-      lexical = Math.max(lexical, proseLexical(ownSum[i], windowSum[i], stats));
+      lexical = Math.max(lexical, proseLexical(ownSum[i], windowSum[i], gramSum[i], stats));
       ownSum[i] = 0;
+      gramSum[i] = 0;
     }
     for (let k = 0; k < nTerms; k++) {
       const x = at[k];
@@ -247,7 +272,8 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
  */
 function sameReach(a: RankPlan, b: RankPlan): boolean {
   return a === b || (a.terms === b.terms && a.weights === b.weights && a.pathWords === b.pathWords && a.mode === b.mode
-    && a.pathPriors === b.pathPriors && a.dataPrior === b.dataPrior && a.prose?.semantic === b.prose?.semantic);
+    && a.pathPriors === b.pathPriors && a.dataPrior === b.dataPrior && a.prose?.semantic === b.prose?.semantic
+    && a.prose?.grams === b.prose?.grams);
 }
 
 /**

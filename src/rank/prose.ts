@@ -3,6 +3,7 @@
 // BM25 takes its document frequencies from the file's own lines (the shipped lexicon counts code).
 import type { RankPlan } from './plan.js';
 import { countTerms, pathSignals, toDistance } from './chunk-scorer.js';
+import { forEachGram, gramKey } from './lexical/grams.js';
 
 /** Extensions of prose: plain text and the markup languages people write documents in. */
 const PROSE_EXTENSIONS = new Set([
@@ -39,6 +40,9 @@ export interface ProseStats {
   norm: number;
   /** Mean length (UTF-16 units) of the non-blank lines. */
   avgChars: number;
+  /** The idf of each of the query's grams (plan.prose.grams) over the same lines, and their `norm`. */
+  gramIdf: number[];
+  gramNorm: number;
 }
 
 /**
@@ -51,17 +55,25 @@ export const PROSE_DF_LINES = 50_000;
 export const PROSE_DF_CHARS = 4 << 20;
 
 /**
- * BM25 of one line (k1 = 1.2, b = 0.75, lengths in characters) with the file's statistics; `tf` holds
- * the line's term counts (the terms in `touched`, summed in plan order so every path adds the same floats).
+ * BM25's k1 and b for prose lines: a line is one sentence, where a word said twice rarely means more
+ * (a low k1 saturates early) and length says less than across pages (a low b). Chosen on the first 40
+ * question ids of the prose dev set with the gram field below (k1 0.4-0.9 and b 0.3-0.5 within 0.003
+ * there; Lucene's 1.2 / 0.75 0.006 lower), checked on the next 40 (docs/models.md).
+ */
+export const PROSE_K1 = 0.6;
+export const PROSE_B = 0.5;
+
+/**
+ * BM25 of one line (lengths in characters) with the file's statistics; `tf` holds the line's term
+ * counts (the terms in `touched`, summed in plan order so every path adds the same floats).
  */
 export function proseBm25(tf: Float64Array, touched: number[], length: number, s: ProseStats): number {
-  const k1 = 1.2;
-  const norm = k1 * (1 - 0.75 + (0.75 * length) / s.avgChars);
+  const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * length) / s.avgChars);
   let sum = 0;
   touched.sort((a, b) => a - b);
   for (const t of touched) {
     const f = tf[t];
-    if (f > 0) sum += s.idf[t] * (f * (k1 + 1)) / (f + norm);
+    if (f > 0) sum += s.idf[t] * (f * (PROSE_K1 + 1)) / (f + norm);
   }
   return sum;
 }
@@ -93,8 +105,22 @@ export function proseWindowBm25(tf: Float64Array, touched: number[], chars: numb
   return proseBm25(tf, touched, chars / (2 * PROSE_WINDOW_LINES + 1), s);
 }
 
-/** A line's plan terms (ascending) and how often it holds each; null when it holds none. */
-export type LineTerms = { terms: number[]; counts: number[] } | null;
+/**
+ * Weight of a prose line's grams (lexical/grams.ts: runs of 3 code points inside its words) beside its
+ * words in its lexical score: a second BM25, over the grams of the query's words, with the file's df.
+ * It reads a word's other forms (Arabic's attached article and conjunctions, German, Hindi and
+ * Spanish endings) where the whole words differ, the same rule in every script. Only a line that holds
+ * a query term gets it (as its window), so what bounds a line without one is unchanged. Chosen on the
+ * first 40 question ids of the prose dev set (0.4-0.6 within 0.002 there; +0.03 mean MRR@10 with
+ * PROSE_K1 and PROSE_B, Arabic +0.07, Hindi +0.07), checked on the next 40 (docs/models.md).
+ */
+export const PROSE_GRAMS = 0.5;
+
+/** A line's grams among the plan's (ascending indices of plan.prose.grams) and how often it holds each. */
+export interface LineGrams { grams: number[]; gramCounts: number[] }
+
+/** A line's plan terms (ascending) and how often it holds each, with its grams; null when it holds no term. */
+export type LineTerms = ({ terms: number[]; counts: number[] } & LineGrams) | null;
 
 /** A line's LineTerms (countTerms; `tf` and `touched` are scratch, left zeroed and empty). */
 export function lineTerms(line: string, plan: RankPlan, tf: Float64Array, touched: number[]): LineTerms {
@@ -105,7 +131,25 @@ export function lineTerms(line: string, plan: RankPlan, tf: Float64Array, touche
   for (const t of touched) tf[t] = 0;
   const terms = touched.slice();
   touched.length = 0;
-  return { terms, counts };
+  return { terms, counts, ...lineGrams(line, plan) };
+}
+
+const gramIndexes = new WeakMap<RankPlan, Map<number | string, number>>();
+
+/** The plan's grams a line holds (ascending) and how often (textGrams of the line). */
+export function lineGrams(line: string, plan: RankPlan): LineGrams {
+  const list = plan.prose?.grams ?? [];
+  if (list.length === 0) return { grams: [], gramCounts: [] };
+  let index = gramIndexes.get(plan);
+  if (!index) gramIndexes.set(plan, (index = new Map(list.map((g, i) => [gramKey(g), i]))));
+  const found = new Map<number, number>();
+  const map = index;
+  forEachGram(line, (g) => {
+    const i = map.get(g);
+    if (i !== undefined) found.set(i, (found.get(i) ?? 0) + 1);
+  });
+  const grams = [...found.keys()].sort((a, b) => a - b);
+  return { grams, gramCounts: grams.map((g) => found.get(g)!) };
 }
 
 /**
@@ -121,7 +165,18 @@ export function lineLexical(rows: LineTerms[], length: (j: number) => number, i:
   const hi = Math.min(rows.length - 1, i + PROSE_WINDOW_LINES);
   let chars = 0;
   for (let j = lo; j <= hi; j++) chars += length(j);
-  return proseLexical(bm25Of([own], length(i), s, tf, touched, false), bm25Of(rows.slice(lo, hi + 1), chars, s, tf, touched, true), s);
+  return proseLexical(bm25Of([own], length(i), s, tf, touched, false), bm25Of(rows.slice(lo, hi + 1), chars, s, tf, touched, true), gramBm25(own, length(i), s), s);
+}
+
+/** BM25 of a line's grams (ProseStats.gramIdf; proseBm25's formula, summed in ascending order as it sums). */
+export function gramBm25(row: LineGrams, chars: number, s: ProseStats): number {
+  const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * chars) / s.avgChars);
+  let sum = 0;
+  row.grams.forEach((g, k) => {
+    const f = row.gramCounts[k];
+    sum += s.gramIdf[g] * (f * (PROSE_K1 + 1)) / (f + norm);
+  });
+  return sum;
 }
 
 /** BM25 of the summed counts of `rows` (a line, or a window of lines: `window`), `chars` long. */
@@ -139,12 +194,14 @@ function bm25Of(rows: LineTerms[], chars: number, s: ProseStats, tf: Float64Arra
 
 /**
  * The lexical score of a prose line, 0..1: its own BM25 and its window's, each mapped against
- * ProseStats.norm, weighted by PROSE_CONTEXT; 0 for a line that holds no term (bm25 0), whatever its
- * neighbours hold.
+ * ProseStats.norm, weighted by PROSE_CONTEXT, and its grams' BM25 mapped against gramNorm, weighted
+ * by PROSE_GRAMS; 0 for a line that holds no term (bm25 0), whatever its neighbours or grams hold.
  */
-export function proseLexical(bm25: number, windowBm25: number, s: ProseStats): number {
+export function proseLexical(bm25: number, windowBm25: number, gramBm25: number, s: ProseStats): number {
   if (!(s.norm > 0) || !(bm25 > 0)) return 0;
-  return (1 - PROSE_CONTEXT) * (bm25 / (bm25 + s.norm)) + PROSE_CONTEXT * (windowBm25 / (windowBm25 + s.norm));
+  const words = (1 - PROSE_CONTEXT) * (bm25 / (bm25 + s.norm)) + PROSE_CONTEXT * (windowBm25 / (windowBm25 + s.norm));
+  if (!(s.gramNorm > 0)) return words;
+  return (1 - PROSE_GRAMS) * words + PROSE_GRAMS * (gramBm25 / (gramBm25 + s.gramNorm));
 }
 
 /**

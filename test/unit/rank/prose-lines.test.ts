@@ -1,7 +1,7 @@
 // A prose file's kept line terms (rank/prose-lines.ts) stand in for reading and counting it: the
 // statistics they give equal ProseCounter's, and the bound on its best line is never above what any line
 // scores (a file skipped on it could not have entered the results) and within a hair of the best.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,9 @@ import { ProseCounter } from '../../../src/rank/prose-counter.js';
 import { proseBest, proseFileBestDistance, proseLineStats, ProseLinesBuilder } from '../../../src/rank/prose-lines.js';
 import { PROSE_DF_LINES } from '../../../src/rank/prose.js';
 import { MANY_TERMS } from '../../../src/rank/term-index.js';
+import { forEachGram, forEachWordGram } from '../../../src/rank/lexical/grams.js';
+import { isStopword } from '../../../src/rank/lexical/terms.js';
+import { fold, textWords } from '../../../src/rank/lexical/words.js';
 
 const lexicon = parseLexicon('#docs\t1000\ncastle\t10\nthe\t900\nindex\t100\n');
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -23,10 +26,12 @@ const texts = [
   'Straße STRASSE strasse\n東京の城 castle 城\nΣίσυφος σίσυφος\n8_8 _8 x8 8x',
   '   \n\t\ncastle',
   'retry',
+  'والمدينة القاهرة عاصمة مصر\nمدينة القاهرة\nDie Straße führt zum Schloß 1850er\nभारत की राजधानी नई दिल्ली है\n政府间气候变化专门委员会主席\n𠀋𠀌𠀍 a 𝐀𝐁𝐂𝐃 ok İstanbul ǅemal ﬁle',
 ];
 const queries = [
   'retry failed uploads', 'parseConfig', 'which mode should I use to search a document', '25', 'the index format version',
   'castle king', 'strasse', '城', 'σίσυφος', '_8', 'RETRIES upload', 'x8 8x',
+  'مدينة القاهرة', 'schlosses straße', 'दिल्ली राजधानी', '气候变化委员会', '𝐀𝐁𝐂 ok istanbul file', 'uploading retries',
 ];
 /** A long query (its most distinctive terms, up to MANY_TERMS: rank/query-terms.ts), over fewer texts. */
 const long = readFileSync(path.join(root, 'docs/workspace.md'), 'utf8').slice(0, 1500);
@@ -38,8 +43,9 @@ function built(lines: string[]) {
 }
 
 describe('prose line terms', () => {
-  it('give ProseCounter\'s statistics exactly, and a bound on the best line at most its distance and within 1e-6 of it', () => {
+  it('give ProseCounter\'s statistics exactly, the grams\' too, and a bound on the best line at most its distance and within 1e-6 of it (its grams\' part counted)', () => {
     let bounded = 0;
+    let withGrams = 0;
     const kept = texts.map((text) => built(text.split('\n'))!);
     for (const query of [...queries, long]) {
       for (const mode of query.length < 20 ? ['hybrid', 'lexical'] as const : ['hybrid'] as const) {
@@ -54,6 +60,7 @@ describe('prose line terms', () => {
           const terms = kept[f];
           const where = `${query.slice(0, 40)} / ${mode} / text ${f}`;
           expect({ where, stats: proseLineStats(terms, plan) }).toEqual({ where, stats });
+          if (stats.gramIdf.some((idf) => idf < stats.gramNorm / stats.gramIdf.length)) withGrams++;
           const file = `docs/file-${f}.md`;
           const exact = proseFileBestDistance(counter.bestLexical(stats), file, plan);
           const bound = proseBest(terms, plan, file);
@@ -65,6 +72,25 @@ describe('prose line terms', () => {
       }
     }
     expect(bounded).toBeGreaterThan(50);
+    expect(withGrams).toBeGreaterThan(50);
+  });
+
+  it('find a line\'s grams from its words: the grams of its folded words are forEachGram\'s of its text, over docs/ and other scripts', () => {
+    const docs = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md'));
+    const all = [...docs.map((f) => readFileSync(path.join(root, 'docs', f), 'utf8')), ...texts];
+    let lines = 0;
+    for (const text of all) {
+      expect(built(text.split('\n'))).not.toBeNull();
+      for (const line of text.split('\n')) {
+        const cut: (number | string)[] = [];
+        forEachGram(line, (g) => cut.push(g));
+        const fromWords: (number | string)[] = [];
+        for (const w of textWords(line).map(fold)) if (!isStopword(w)) forEachWordGram(w, (g) => fromWords.push(g));
+        expect({ line, fromWords }).toEqual({ line, fromWords: cut });
+        lines++;
+      }
+    }
+    expect(lines).toBeGreaterThan(2000);
   });
 
   it('are not kept for a file longer than its statistics count (no bound: it is read)', () => {
@@ -72,6 +98,26 @@ describe('prose line terms', () => {
     for (let i = 0; i < PROSE_DF_LINES; i++) b.add('castle');
     expect(b.done()).toBeNull();
     expect(built(['castle'])).not.toBeNull();
+  });
+
+  it('a plan\'s grams are found in words first seen after it was made (a search builds documents\' line terms as it goes)', () => {
+    const plan = buildRankPlan('castle kingdoms', 'hybrid', lexicon);
+    const first = built(['castle king', 'the kingdom'])!;
+    proseLineStats(first, plan);
+    // Words no earlier document held, holding the plan's grams (twice in one word, too).
+    const lines = ['castle of the zqcastlezq', 'zqkingdomszqdoms castle castle', '', 'wqastlewq ngdomngdom'];
+    const later = built(lines)!;
+    // The plan made before those words, and one made after them (its grams found through the words that hold each).
+    for (const p of [plan, buildRankPlan('castles kingdoms', 'hybrid', lexicon)]) {
+      const counter = new ProseCounter(p);
+      counter.add(lines);
+      const stats = counter.stats();
+      expect(proseLineStats(later, p)).toEqual(stats);
+      const exact = proseFileBestDistance(counter.bestLexical(stats), 'b.md', p);
+      const bound = proseBest(later, p, 'b.md');
+      expect(bound).toBeLessThanOrEqual(exact);
+      expect(exact - bound).toBeLessThan(1e-6);
+    }
   });
 
   it('a plan made again with another weight on the cosine is bounded with that weight (the bound kept for the last plan is not reused)', () => {

@@ -7,8 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import {
-  isProsePath, proseBm25, PROSE_CONTEXT, PROSE_DF_CHARS, PROSE_DF_LINES, proseLexical, proseRelevance, proseTermlessBound, proseWindowBm25,
+  gramBm25, isProsePath, lineGrams, lineLexical, lineTerms, proseBm25, PROSE_CONTEXT, PROSE_DF_CHARS, PROSE_DF_LINES, PROSE_GRAMS, proseLexical,
+  proseRelevance, proseTermlessBound, proseWindowBm25,
 } from '../../../src/rank/prose.js';
+import { queryGrams } from '../../../src/rank/lexical/grams.js';
 import { ProseCounter } from '../../../src/rank/prose-counter.js';
 import { countTerms } from '../../../src/rank/chunk-scorer.js';
 import { knownShareOf } from '../../../src/rank/query-mode.js';
@@ -79,15 +81,36 @@ describe('ProseCounter', () => {
   });
 });
 
-describe('a prose line with its window', () => {
-  const s = { idf: [1, 2], norm: 4, avgChars: 30 };
+describe('a prose line with its window and its grams', () => {
+  const s = { idf: [1, 2], norm: 4, avgChars: 30, gramIdf: [], gramNorm: 0 };
   it('mixes the line\'s own mapped BM25 with its window\'s; a line with no term of its own scores 0 whatever its neighbours hold', () => {
-    expect(proseLexical(0, 0, s)).toBe(0);
-    expect(proseLexical(4, 4, s)).toBeCloseTo(0.5);
-    expect(proseLexical(0, 4, s)).toBe(0);
-    expect(proseLexical(4, 12, s)).toBeCloseTo((1 - PROSE_CONTEXT) * 0.5 + PROSE_CONTEXT * 0.75);
-    expect(proseLexical(4, 0, s)).toBeCloseTo((1 - PROSE_CONTEXT) * 0.5);
-    expect(proseLexical(4, 4, { ...s, norm: 0 })).toBe(0);
+    expect(proseLexical(0, 0, 0, s)).toBe(0);
+    expect(proseLexical(4, 4, 0, s)).toBeCloseTo(0.5);
+    expect(proseLexical(0, 4, 0, s)).toBe(0);
+    expect(proseLexical(4, 12, 0, s)).toBeCloseTo((1 - PROSE_CONTEXT) * 0.5 + PROSE_CONTEXT * 0.75);
+    expect(proseLexical(4, 0, 0, s)).toBeCloseTo((1 - PROSE_CONTEXT) * 0.5);
+    expect(proseLexical(4, 4, 0, { ...s, norm: 0 })).toBe(0);
+  });
+
+  it('mixes in the grams\' mapped BM25 at PROSE_GRAMS when the query has grams; a line with no term scores 0 whatever its grams hold', () => {
+    const g = { ...s, gramIdf: [1, 1, 1], gramNorm: 6 };
+    expect(proseLexical(4, 4, 6, g)).toBeCloseTo((1 - PROSE_GRAMS) * 0.5 + PROSE_GRAMS * 0.5);
+    expect(proseLexical(4, 4, 0, g)).toBeCloseTo((1 - PROSE_GRAMS) * 0.5);
+    expect(proseLexical(0, 4, 6, g)).toBe(0);
+  });
+
+  it('grams read another form of a query word: of two lines holding the same term, the one with the other word\'s attached form ranks first', () => {
+    // Arabic attaches the article and "and" to a word: "والمدينة" (and the city) is no word of "مدينة" (city).
+    const plan = buildRankPlan('مدينة القاهرة', 'hybrid', lexicon);
+    expect(queryGrams('مدينة القاهرة')).toEqual(['مدي', 'دين', 'ينة', 'الق', 'لقا', 'قاه', 'اهر', 'هرة']);
+    const lines = ['القاهرة والمدينة', 'القاهرة والبحر', 'نص آخر', 'نص آخر'];
+    const counter = new ProseCounter(plan);
+    counter.add(lines);
+    const st = counter.stats();
+    const rows = lines.map((line) => lineTerms(line, plan, new Float64Array(plan.terms.length), []));
+    const lexical = (i: number) => lineLexical([rows[i]], (j) => lines[i + j].length, 0, st, new Float64Array(plan.terms.length), []);
+    expect(rows[0]!.terms).toEqual(rows[1]!.terms);
+    expect(lexical(0)).toBeGreaterThan(lexical(1));
   });
 
   it('proseTermlessBound is the most a line without a query term can score (cosine at most 1), whatever its neighbours hold', () => {
@@ -96,7 +119,7 @@ describe('a prose line with its window', () => {
       const bound = proseTermlessBound(plan, pathMatch, prior);
       for (const cos of [-1, 0, 0.4, 1]) expect(proseRelevance(cos, 0, pathMatch, prior, plan)).toBeLessThanOrEqual(bound);
       expect(proseRelevance(1, 0, pathMatch, prior, plan)).toBe(bound);
-      expect(proseRelevance(1, proseLexical(0, 4, s), pathMatch, prior, plan)).toBe(bound);
+      expect(proseRelevance(1, proseLexical(0, 4, 4, s), pathMatch, prior, plan)).toBe(bound);
     }
     expect(proseTermlessBound(buildRankPlan('castle', 'lexical', lexicon), 0, 1)).toBe(0);
   });
@@ -140,8 +163,9 @@ describe('ProseCounter over many lines at once', () => {
     lines.forEach((line, i) => {
       const own = bm25([i], line.length, false);
       const rows = [i - 1, i, i + 1].filter((r) => r >= 0 && r < lines.length);
-      best = Math.max(best, proseLexical(own, bm25(rows, rows.reduce((n, r) => n + lines[r].length, 0), true), s));
-      ownOnly = Math.max(ownOnly, proseLexical(own, own, s));
+      const grams = gramBm25(lineGrams(line, plan), line.length, s);
+      best = Math.max(best, proseLexical(own, bm25(rows, rows.reduce((n, r) => n + lines[r].length, 0), true), grams, s));
+      ownOnly = Math.max(ownOnly, proseLexical(own, own, grams, s));
     });
     expect(best).not.toBe(ownOnly);
     expect(counter.bestLexical(s)).toBe(best);
@@ -150,10 +174,22 @@ describe('ProseCounter over many lines at once', () => {
 
 describe('the prose weight of the embedding', () => {
   it('scales with the share of the query the model knows; lexical and semantic plans give it none or no prose ranking', () => {
-    expect(buildRankPlan('castle king', 'hybrid', lexicon, 0.5).prose).toEqual({ semantic: 0.075 });
-    expect(buildRankPlan('castle king', 'hybrid', lexicon).prose).toEqual({ semantic: 0.15 });
-    expect(buildRankPlan('castle king', 'lexical', lexicon).prose).toEqual({ semantic: 0 });
+    const grams = ['cas', 'ast', 'stl', 'tle', 'kin', 'ing'];
+    expect(buildRankPlan('castle king', 'hybrid', lexicon, 0.5).prose).toEqual({ semantic: 0.025, grams });
+    expect(buildRankPlan('castle king', 'hybrid', lexicon).prose).toEqual({ semantic: 0.05, grams });
+    expect(buildRankPlan('castle king', 'lexical', lexicon).prose).toEqual({ semantic: 0, grams });
     expect(buildRankPlan('castle king', 'semantic', lexicon).prose).toBeNull();
+  });
+});
+
+describe('the grams of a long query', () => {
+  it('come from the words whose terms it kept (a pasted text costs what a short query costs), and from every word of a short one', () => {
+    const words = Array.from({ length: 60 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}x`);
+    const long = buildRankPlan(words.join(' '), 'hybrid', lexicon);
+    const kept = new Set(long.terms.map((t) => t.key));
+    expect(kept.size).toBeLessThan(words.length);
+    expect(long.prose!.grams).toEqual(queryGrams(words.filter((w) => kept.has(w)).join(' ')));
+    expect(buildRankPlan('castle king', 'hybrid', lexicon).prose!.grams).toEqual(queryGrams('castle king'));
   });
 });
 

@@ -1,0 +1,44 @@
+// The grams of prose lines' second BM25 field (rank/lexical/grams.ts): a line's gram keys are the keys of
+// the same text's query grams, in every script, so a query finds exactly the grams a line holds.
+import { describe, expect, it } from 'vitest';
+import { asciiGramHits, forEachGram, gramKey, queryGrams } from '../../../src/rank/lexical/grams.js';
+
+const TEXTS = [
+  'The Castle of the KINGS, built in 1850 by parseConfig_v2',
+  'والمدينة القاهرة عاصمة مصر',
+  'Die Straße führt zum Schloß',
+  'भारत की राजधानी नई दिल्ली है',
+  '政府间气候变化专门委员会主席',
+  '𠀋𠀌𠀍 a 𝐀𝐁𝐂𝐃 ok',
+];
+
+describe('grams', () => {
+  it('cuts each folded word that is no stopword into runs of three code points, a shorter word whole', () => {
+    expect(queryGrams('the castle of kings')).toEqual(['cas', 'ast', 'stl', 'tle', 'kin', 'ing', 'ngs']);
+    expect(queryGrams('Straße ok')).toEqual(['str', 'tra', 'ras', 'ass', 'sse', 'ok']);
+  });
+
+  it('gives a line the keys of the grams a query of the same text has, numbers packed where no surrogate is', () => {
+    for (const text of TEXTS) {
+      const keys: (number | string)[] = [];
+      forEachGram(text, (k) => keys.push(k));
+      expect(new Set(keys)).toEqual(new Set(queryGrams(text).map(gramKey)));
+    }
+    expect(gramKey('ab')).toBe(97 * 65536 + 98);
+    expect(gramKey('𠀋a')).toBe('𠀋a');
+  });
+
+  it('finds in ASCII text by looking for each gram exactly the grams forEachGram cuts (the counter\'s fast path)', () => {
+    const text = '1850abcd Tryout 12abc try, ok okay tok; the other WITHOUT withouts a_b_c 1850s x2y 3_xyz\nretry_failed uploads';
+    const queries = ['tryout ok the other', 'abc withouts around', 'a_b_c xyz a1850s x2y', 'retry failed uploads tok', 'x850abc'];
+    for (const query of queries) {
+      const grams = queryGrams(query);
+      const keys = new Map(grams.map((g, i) => [gramKey(g), i]));
+      const cut: number[] = [];
+      forEachGram(text, (k) => { const g = keys.get(k); if (g !== undefined) cut.push(g); });
+      const found: number[] = [];
+      asciiGramHits(text.toLowerCase(), grams, (_, g) => found.push(g));
+      expect({ query, found: found.sort((a, b) => a - b) }).toEqual({ query, found: cut.sort((a, b) => a - b) });
+    }
+  });
+});
