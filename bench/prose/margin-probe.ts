@@ -16,6 +16,7 @@ import { isStopword } from '../../src/rank/lexical/terms.js';
 import { REPO_ROOT } from '../quality/dataset.js';
 import { createBm25 } from './bm25-icu.js';
 import { DEV_LANGUAGES, loadLanguage, shuffledCommonIds } from './dataset.js';
+import { mrrAt10, ProbeResults } from './probe-table.js';
 
 const dir = path.join(REPO_ROOT, 'bench', '.tmp', 'prose');
 const sets = DEV_LANGUAGES.map((l) => loadLanguage(l, dir));
@@ -165,18 +166,9 @@ const gramMixN = (q: Q, a: number, scale: number) => { const o = { k1: 0.6, b: 0
 for (const sc of [0.25, 0.5]) variants[`Gnorm${sc}`] = (q) => gramMixN(q, 0.5, sc);
 const active = Object.entries(variants).filter(([k]) => !filter || filter.test(k) || k === 'base');
 
-function mrr(scores: Float64Array, labels: number[]): number {
-  const order = [...scores.keys()].filter((i) => scores[i] > 0).sort((a, b) => scores[b] - scores[a] || a - b).slice(0, 10);
-  const r = order.findIndex((i) => labels.includes(i));
-  return r < 0 ? 0 : 1 / (r + 1);
-}
-
 async function main() {
-  const results: Record<string, Record<string, Record<string, number>>> = {};
-  const add = (v: string, split: string, lang: string, x: number, n: number) => {
-    const cell = ((results[v] ??= {})[split] ??= {});
-    cell[lang] = (cell[lang] ?? 0) + x / n;
-  };
+  const results = new ProbeResults();
+  const add = (v: string, split: string, lang: string, x: number, n: number) => results.add(v, split, lang, x, n);
   for (const set of sets) {
     const vecs = await searcher.embed(set.lines);
     const dim = vecs.length / set.lines.length;
@@ -208,23 +200,12 @@ async function main() {
           g5: extraTf(set.lines, text, (x) => grams(x, 5)),
         };
         const q: Q = { cos, w: plan.prose!.semantic, lens, tfs, labels: question.labels };
-        for (const [name, f] of active) add(name, split, set.lang, mrr(f(q), question.labels), ids.length);
+        for (const [name, f] of active) add(name, split, set.lang, mrrAt10(f(q), question.labels), ids.length);
       }
     }
     process.stderr.write(`${set.lang} done\n`);
   }
-  const mean = (cells: Record<string, number>) => DEV_LANGUAGES.reduce((s, l) => s + (cells[l] ?? 0), 0) / DEV_LANGUAGES.length;
-  const icu = results['icu-bm25'];
-  const rows = Object.entries(results).map(([key, bySplit]) => {
-    const cols = Object.keys(splits).map((split) => {
-      const cells = bySplit[split];
-      const minMargin = Math.min(...DEV_LANGUAGES.map((l) => cells[l] - icu[split][l]));
-      return `${split} ${mean(cells).toFixed(3)} (min ${minMargin >= 0 ? '+' : ''}${minMargin.toFixed(3)}) ${DEV_LANGUAGES.map((l) => `${l} ${cells[l].toFixed(2)}`).join(' ')}`;
-    });
-    return { key, tune: mean(bySplit.tune), line: `${key.padEnd(14)} ${cols.join(' | ')}` };
-  });
-  rows.sort((a, b) => b.tune - a.tune);
-  for (const r of rows) process.stdout.write(`${r.line}\n`);
+  results.print(Object.keys(splits), 14);
   await searcher.close();
 }
 
