@@ -8,16 +8,13 @@
 // npx tsc -p tsconfig.json && node dist/bench/prose/context-probe.js [filter-regex]
 import path from 'node:path';
 import { createSearcher } from '../../src/library.js';
-import { bundledLexicon } from '../../src/rank/lexical/lexicon.js';
-import { buildRankPlan } from '../../src/rank/plan.js';
+
 import { countTerms } from '../../src/rank/chunk-scorer.js';
-import { knownShareOf } from '../../src/rank/query-mode.js';
 import { textWords, fold } from '../../src/rank/lexical/words.js';
 import { isStopword } from '../../src/rank/lexical/terms.js';
 import { REPO_ROOT } from '../quality/dataset.js';
-import { createBm25 } from './bm25-icu.js';
 import { DEV_LANGUAGES, loadLanguage, shuffledCommonIds } from './dataset.js';
-import { mrrAt10, ProbeResults } from './probe-table.js';
+import { mrrAt10, probeQuestions, ProbeResults } from './probe-table.js';
 
 const dir = path.join(REPO_ROOT, 'bench', '.tmp', 'prose');
 const sets = DEV_LANGUAGES.map((l) => loadLanguage(l, dir));
@@ -26,7 +23,6 @@ const splits: Record<string, string[]> = { tune: common.slice(0, 40), held: comm
 const filter = process.argv[2] ? new RegExp(process.argv[2]) : null;
 
 const searcher = createSearcher({ concurrency: 0 });
-const lexicon = bundledLexicon();
 
 /** What a variant sees of one question over one file. */
 interface Q { cos: Float64Array; lex: Float64Array; pre: Map<number, Float64Array>; win: Float64Array; win2: Float64Array; w: number; n: number }
@@ -86,39 +82,23 @@ const active = Object.entries(variants).filter(([k]) => !filter || filter.test(k
 
 async function main() {
   const results = new ProbeResults();
-  const add = (v: string, split: string, lang: string, x: number, n: number) => results.add(v, split, lang, x, n);
-  for (const set of sets) {
-    const vecs = await searcher.embed(set.lines);
-    const dim = vecs.length / set.lines.length;
-    const icu = createBm25(set.lines);
-    const lineWords = set.lines.map((l) => textWords(l).map(fold));
-    const lens = set.lines.map((l) => l.length);
-    for (const [split, ids] of Object.entries(splits)) {
-      for (const id of ids) {
-        const question = set.questions.get(id)!;
-        const text = question.text;
-        const r = icu(text, 10).findIndex((i) => question.labels.includes(i));
-        add('icu-bm25', split, set.lang, r < 0 ? 0 : 1 / (r + 1), ids.length);
-        const share = await knownShareOf(text, (t) => searcher.embed(t));
-        const plan = buildRankPlan(text, 'hybrid', lexicon, share);
-        const qv = await searcher.embed([text]);
-        const n = set.lines.length;
-        const cos = new Float64Array(n);
-        for (let i = 0; i < n; i++) { let s = 0; for (let d = 0; d < dim; d++) s += vecs[i * dim + d] * qv[d]; cos[i] = s; }
-        const tf = set.lines.map((line) => { const t = new Float64Array(plan.terms.length); countTerms(line, plan, t); return t; });
-        const lex = bm25Lines(tf, lens, plan.terms.length);
-        const winTf = tf.map((row, i) => row.map((f, t) => f + (tf[i - 1]?.[t] ?? 0) + (tf[i + 1]?.[t] ?? 0)));
-        const win = bm25Lines(winTf, lens.map((l, i) => l + (lens[i - 1] ?? 0) + (lens[i + 1] ?? 0)), plan.terms.length);
-        const sum2 = (x: ArrayLike<number>[], i: number, t: number) => { let s = 0; for (let j = i - 2; j <= i + 2; j++) s += x[j]?.[t] ?? 0; return s; };
-        const win2Tf = tf.map((row, i) => row.map((_, t) => sum2(tf, i, t)));
-        const win2 = bm25Lines(win2Tf, lens.map((_, i) => { let s = 0; for (let j = i - 2; j <= i + 2; j++) s += lens[j] ?? 0; return s; }), plan.terms.length);
-        const pre = new Map<number, Float64Array>();
-        if (active.some(([k]) => k.includes('pre'))) for (const k of [4, 5]) pre.set(k, prefixLex(lineWords, text, k));
-        const q: Q = { cos, lex, pre, win, win2, w: plan.prose!.semantic, n };
-        for (const [name, f] of active) add(name, split, set.lang, mrrAt10(f(q), question.labels), ids.length);
-      }
-    }
-    process.stderr.write(`${set.lang} done\n`);
+  const perSet = new Map<unknown, { lineWords: string[][]; lens: number[] }>();
+  for await (const { set, split, count, question, plan, cos } of probeQuestions(sets, splits, searcher, results)) {
+    const text = question.text;
+    if (!perSet.has(set)) perSet.set(set, { lineWords: set.lines.map((l) => textWords(l).map(fold)), lens: set.lines.map((l) => l.length) });
+    const { lineWords, lens } = perSet.get(set)!;
+    const n = set.lines.length;
+    const tf = set.lines.map((line) => { const t = new Float64Array(plan.terms.length); countTerms(line, plan, t); return t; });
+    const lex = bm25Lines(tf, lens, plan.terms.length);
+    const winTf = tf.map((row, i) => row.map((f, t) => f + (tf[i - 1]?.[t] ?? 0) + (tf[i + 1]?.[t] ?? 0)));
+    const win = bm25Lines(winTf, lens.map((l, i) => l + (lens[i - 1] ?? 0) + (lens[i + 1] ?? 0)), plan.terms.length);
+    const sum2 = (x: ArrayLike<number>[], i: number, t: number) => { let s = 0; for (let j = i - 2; j <= i + 2; j++) s += x[j]?.[t] ?? 0; return s; };
+    const win2Tf = tf.map((row, i) => row.map((_, t) => sum2(tf, i, t)));
+    const win2 = bm25Lines(win2Tf, lens.map((_, i) => { let s = 0; for (let j = i - 2; j <= i + 2; j++) s += lens[j] ?? 0; return s; }), plan.terms.length);
+    const pre = new Map<number, Float64Array>();
+    if (active.some(([k]) => k.includes('pre'))) for (const k of [4, 5]) pre.set(k, prefixLex(lineWords, text, k));
+    const q: Q = { cos, lex, pre, win, win2, w: plan.prose!.semantic, n };
+    for (const [name, f] of active) results.add(name, split, set.lang, mrrAt10(f(q), question.labels), count);
   }
   results.print(Object.keys(splits), 20);
   await searcher.close();

@@ -7,16 +7,13 @@
 // npx tsc -p tsconfig.json && node dist/bench/prose/margin-probe.js [filter-regex]
 import path from 'node:path';
 import { createSearcher } from '../../src/library.js';
-import { bundledLexicon } from '../../src/rank/lexical/lexicon.js';
-import { buildRankPlan, RANK_DEFAULTS } from '../../src/rank/plan.js';
+import { RANK_DEFAULTS } from '../../src/rank/plan.js';
 import { countTerms } from '../../src/rank/chunk-scorer.js';
-import { knownShareOf } from '../../src/rank/query-mode.js';
 import { fold, textWords } from '../../src/rank/lexical/words.js';
 import { isStopword } from '../../src/rank/lexical/terms.js';
 import { REPO_ROOT } from '../quality/dataset.js';
-import { createBm25 } from './bm25-icu.js';
 import { DEV_LANGUAGES, loadLanguage, shuffledCommonIds } from './dataset.js';
-import { mrrAt10, ProbeResults } from './probe-table.js';
+import { mrrAt10, probeQuestions, ProbeResults } from './probe-table.js';
 
 const dir = path.join(REPO_ROOT, 'bench', '.tmp', 'prose');
 const sets = DEV_LANGUAGES.map((l) => loadLanguage(l, dir));
@@ -27,7 +24,6 @@ const filter = process.argv[2] ? new RegExp(process.argv[2]) : null;
 /** The shipped cosine weight: variants scale the plan's (this times the query's known share). */
 const W = RANK_DEFAULTS.proseSemantic;
 const searcher = createSearcher({ concurrency: 0 });
-const lexicon = bundledLexicon();
 
 /** Per question: each line's cosine, and term counts per tokenizer (tf[line][term]) with the terms' count. */
 interface Q { cos: Float64Array; w: number; lens: number[]; tfs: Record<string, Float64Array[]>; labels: number[] }
@@ -168,42 +164,25 @@ const active = Object.entries(variants).filter(([k]) => !filter || filter.test(k
 
 async function main() {
   const results = new ProbeResults();
-  const add = (v: string, split: string, lang: string, x: number, n: number) => results.add(v, split, lang, x, n);
-  for (const set of sets) {
-    const vecs = await searcher.embed(set.lines);
-    const dim = vecs.length / set.lines.length;
-    const icu = createBm25(set.lines);
-    const lens = set.lines.map((l) => (l.trim() === '' ? 0 : l.length));
-    for (const [split, ids] of Object.entries(splits)) {
-      for (const id of ids) {
-        const question = set.questions.get(id)!;
-        const text = question.text;
-        const r = icu(text, 10).findIndex((i) => question.labels.includes(i));
-        add('icu-bm25', split, set.lang, r < 0 ? 0 : 1 / (r + 1), ids.length);
-        const share = await knownShareOf(text, (t) => searcher.embed(t));
-        const plan = buildRankPlan(text, 'hybrid', lexicon, share);
-        const qv = await searcher.embed([text]);
-        const n = set.lines.length;
-        const cos = new Float64Array(n);
-        for (let i = 0; i < n; i++) { let s = 0; for (let d = 0; d < dim; d++) s += vecs[i * dim + d] * qv[d]; cos[i] = s; }
-        const tfs: Record<string, Float64Array[]> = {
-          plan: set.lines.map((line) => { const t = new Float64Array(plan.terms.length); countTerms(line, plan, t); return t; }),
-          num: extraTf(set.lines, text, numbers),
-          big: extraTf(set.lines, text, hanBigrams),
-          chr: extraTf(set.lines, text, hanChars),
-          s3: subGramTf(set.lines, text, 3),
-          s4: subGramTf(set.lines, text, 4),
-          wg3: extraTf(set.lines, text, (x) => grams(x, 3, 3)),
-          wg3n: extraTf(set.lines, text, (x) => grams(x, 3, 3, true)),
-          g3: extraTf(set.lines, text, (x) => grams(x, 3)),
-          g4: extraTf(set.lines, text, (x) => grams(x, 4)),
-          g5: extraTf(set.lines, text, (x) => grams(x, 5)),
-        };
-        const q: Q = { cos, w: plan.prose!.semantic, lens, tfs, labels: question.labels };
-        for (const [name, f] of active) add(name, split, set.lang, mrrAt10(f(q), question.labels), ids.length);
-      }
-    }
-    process.stderr.write(`${set.lang} done\n`);
+  const lensOf = new Map<unknown, number[]>();
+  for await (const { set, split, count, question, plan, cos } of probeQuestions(sets, splits, searcher, results)) {
+    const text = question.text;
+    const lens = lensOf.get(set) ?? lensOf.set(set, set.lines.map((l) => (l.trim() === '' ? 0 : l.length))).get(set)!;
+    const tfs: Record<string, Float64Array[]> = {
+      plan: set.lines.map((line) => { const t = new Float64Array(plan.terms.length); countTerms(line, plan, t); return t; }),
+      num: extraTf(set.lines, text, numbers),
+      big: extraTf(set.lines, text, hanBigrams),
+      chr: extraTf(set.lines, text, hanChars),
+      s3: subGramTf(set.lines, text, 3),
+      s4: subGramTf(set.lines, text, 4),
+      wg3: extraTf(set.lines, text, (x) => grams(x, 3, 3)),
+      wg3n: extraTf(set.lines, text, (x) => grams(x, 3, 3, true)),
+      g3: extraTf(set.lines, text, (x) => grams(x, 3)),
+      g4: extraTf(set.lines, text, (x) => grams(x, 4)),
+      g5: extraTf(set.lines, text, (x) => grams(x, 5)),
+    };
+    const q: Q = { cos, w: plan.prose!.semantic, lens, tfs, labels: question.labels };
+    for (const [name, f] of active) results.add(name, split, set.lang, mrrAt10(f(q), question.labels), count);
   }
   results.print(Object.keys(splits), 14);
   await searcher.close();

@@ -1,6 +1,11 @@
 // What the prose probes (context-probe.ts, margin-probe.ts) share: MRR@10 of a line ranking, and the
 // table of each variant's mean per split with its smallest margin over the ICU BM25 baseline.
-import { DEV_LANGUAGES } from './dataset.js';
+import { bundledLexicon } from '../../src/rank/lexical/lexicon.js';
+import { buildRankPlan, type RankPlan } from '../../src/rank/plan.js';
+import { knownShareOf } from '../../src/rank/query-mode.js';
+import type { Searcher } from '../../src/searcher.js';
+import { createBm25 } from './bm25-icu.js';
+import { DEV_LANGUAGES, type LanguageSet, type Question } from './dataset.js';
 
 /** MRR@10 of the labelled lines among those scored > 0, best first (ties by line). */
 export function mrrAt10(scores: Float64Array, labels: number[]): number {
@@ -33,5 +38,44 @@ export class ProbeResults {
     });
     rows.sort((a, b) => b.first - a.first);
     for (const r of rows) process.stdout.write(`${r.line}\n`);
+  }
+}
+
+export interface ProbeQuestion {
+  set: LanguageSet;
+  split: string;
+  /** Questions in the split (a question's share of its mean). */
+  count: number;
+  question: Question;
+  /** The hybrid plan the searcher would make (with the query's known share). */
+  plan: RankPlan;
+  /** Each line's cosine to the question. */
+  cos: Float64Array;
+}
+
+/**
+ * Every question of every split over each language's file, in order, with its plan and each line's
+ * cosine; the ICU BM25 baseline's score is added to `results` as 'icu-bm25' on the way.
+ */
+export async function* probeQuestions(sets: LanguageSet[], splits: Record<string, string[]>, searcher: Searcher, results: ProbeResults): AsyncGenerator<ProbeQuestion> {
+  const lexicon = bundledLexicon();
+  for (const set of sets) {
+    const vecs = await searcher.embed(set.lines);
+    const dim = vecs.length / set.lines.length;
+    const icu = createBm25(set.lines);
+    for (const [split, ids] of Object.entries(splits)) {
+      for (const id of ids) {
+        const question = set.questions.get(id)!;
+        const text = question.text;
+        const r = icu(text, 10).findIndex((i) => question.labels.includes(i));
+        results.add('icu-bm25', split, set.lang, r < 0 ? 0 : 1 / (r + 1), ids.length);
+        const plan = buildRankPlan(text, 'hybrid', lexicon, await knownShareOf(text, (t) => searcher.embed(t)));
+        const qv = await searcher.embed([text]);
+        const cos = new Float64Array(set.lines.length);
+        for (let i = 0; i < cos.length; i++) { let s = 0; for (let d = 0; d < dim; d++) s += vecs[i * dim + d] * qv[d]; cos[i] = s; }
+        yield { set, split, count: ids.length, question, plan, cos };
+      }
+    }
+    process.stderr.write(`${set.lang} done\n`);
   }
 }
