@@ -41,13 +41,14 @@ export function noteKey(id: number, key: string): void {
  * (gram index, occurrences in the word) pairs, gram indices ascending; `last`: the highest such id.
  */
 interface PlanGrams { index: Map<number | string, number>; noted: number; last: number; slot: Int32Array; entries: number[][] }
-const planGrams = new WeakMap<RankPlan, PlanGrams>();
+/** Keyed by the plan's grams list, which a plan made again for the same query shares (plan.ts's recent plans). */
+const planGrams = new WeakMap<readonly string[], PlanGrams>();
 
 /** The plan's PlanGrams, brought up to the keys interned since (a new word may hold a gram); null: no grams. */
 function gramsOf(plan: RankPlan): PlanGrams | null {
   const grams = plan.prose?.grams ?? [];
   if (grams.length === 0) return null;
-  let pg = planGrams.get(plan);
+  let pg = planGrams.get(grams);
   if (!pg) {
     // The words that hold each gram, from the table kept as keys were interned.
     const index = new Map(grams.map((g, i) => [gramKey(g), i]));
@@ -62,7 +63,7 @@ function gramsOf(plan: RankPlan): PlanGrams | null {
     }
     pg = { index, noted: keyOf.length, last: -1, slot: new Int32Array(Math.max(1024, keyOf.length)), entries: [] };
     for (const [id, list] of per) add(pg, id, list);
-    planGrams.set(plan, pg);
+    planGrams.set(grams, pg);
   }
   // Keys interned since (a search builds documents' line terms as it goes): only those are cut.
   for (let id = pg.noted; id < keyOf.length; id++) {

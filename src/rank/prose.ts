@@ -134,14 +134,15 @@ export function lineTerms(line: string, plan: RankPlan, tf: Float64Array, touche
   return { terms, counts, ...lineGrams(line, plan) };
 }
 
-const gramIndexes = new WeakMap<RankPlan, Map<number | string, number>>();
+/** Keyed by the plan's grams list, which a plan made again for the same query shares. */
+const gramIndexes = new WeakMap<readonly string[], Map<number | string, number>>();
 
 /** The plan's grams a line holds (ascending) and how often (textGrams of the line). */
 export function lineGrams(line: string, plan: RankPlan): LineGrams {
   const list = plan.prose?.grams ?? [];
   if (list.length === 0) return { grams: [], gramCounts: [] };
-  let index = gramIndexes.get(plan);
-  if (!index) gramIndexes.set(plan, (index = new Map(list.map((g, i) => [gramKey(g), i]))));
+  let index = gramIndexes.get(list);
+  if (!index) gramIndexes.set(list, (index = new Map(list.map((g, i) => [gramKey(g), i]))));
   const found = new Map<number, number>();
   const map = index;
   forEachGram(line, (g) => {
