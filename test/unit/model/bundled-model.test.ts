@@ -1,7 +1,8 @@
 // The bundled default model (src/model/bundled/model, trained by fixtures/train-model/) and its
 // lexicon: the model loads through loadModel, fits the 48 MB budget (issue 31), finds code for plain-English
 // queries and finds the line of a sentence in another script by its words (Chinese, Arabic, Hindi,
-// Japanese, Korean, Russian: the appended pieces of issue 31); lexicon.tsv has the documented format.
+// Japanese, Korean, Russian: the appended pieces of issue 31) and, sharing no word, by its meaning in
+// English (version 9's second table); lexicon.tsv has the documented format.
 // Queries, code and sentences here are hand-written.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -69,6 +70,16 @@ const SCRIPT_CASES: Array<{ script: string; query: string; lines: string[] }> = 
   { script: 'Russian', query: 'столица России', lines: ['Москва является столицей России', 'Я люблю читать книги вечером', 'Погода сегодня очень хорошая'] },
 ];
 
+/** An English query over sentences that share no word with it (version 8, random rows: 1 of 6 right). */
+const ACROSS_CASES: Array<{ script: string; query: string; lines: string[] }> = [
+  { script: 'Chinese', query: 'city government', lines: ['市政府发布了新规定', '他每天早上跑步', '这本书很有趣'] },
+  { script: 'Chinese', query: 'university students', lines: ['大学的学生们正在考试', '今天天气很好', '他买了一辆新车'] },
+  { script: 'Arabic', query: 'the government of the city', lines: ['حكومة المدينة أعلنت خطة جديدة', 'أحب شرب القهوة في الصباح', 'الكتاب على الطاولة'] },
+  { script: 'Arabic', query: 'war and army', lines: ['الجيش دخل الحرب', 'أحب شرب القهوة في الصباح', 'الكتاب على الطاولة'] },
+  { script: 'Hindi', query: 'the old town', lines: ['यह नगर बहुत पुराना है', 'मुझे चाय पसंद है', 'वह कल स्कूल गया'] },
+  { script: 'Hindi', query: 'river water', lines: ['नदी का पानी साफ है', 'मुझे किताबें पढ़ना पसंद है', 'वह कल स्कूल गया'] },
+];
+
 function dirBytes(dir: string): number {
   return readdirSync(dir).reduce((n, f) => n + statSync(path.join(dir, f)).size, 0);
 }
@@ -99,7 +110,7 @@ describe('bundled model', () => {
   it('loads through loadModel as a normalised model2vec model within the 48 MB budget', () => {
     expect({ normalize: model.normalize, dim: model.dim, rows: model.rows, wordPiece: tokenizer.kind }).toEqual({
       normalize: true,
-      dim: 256,
+      dim: 512,
       rows: 79727,
       wordPiece: 'wordpiece-native',
     });
@@ -115,6 +126,11 @@ describe('bundled model', () => {
     const d = await distances(query, lines);
     expect(d.indexOf(Math.min(...d))).toBe(0);
     expect(d[0]).toBeLessThan(Math.min(...d.slice(1)) - 0.05);
+  });
+
+  it.each(ACROSS_CASES)('finds the $script sentence that means "$query" without sharing a word', async ({ query, lines }) => {
+    const d = await distances(query, lines);
+    expect(d.indexOf(Math.min(...d))).toBe(0);
   });
 });
 
