@@ -11,6 +11,7 @@ export const GRAM_LENGTH = 3;
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 const HAN = /\p{Script=Han}/u;
+const HAN_ONLY = /^\p{Script=Han}+$/u;
 
 /**
  * A gram's key for lookups: its 1-3 UTF-16 units packed into one number when it has no surrogate
@@ -37,8 +38,11 @@ export function forEachGram(text: string, gram: (key: number | string) => void):
  * of each word: the kept prose line terms find a line's grams from its words by it, rank/prose-line-grams.ts).
  */
 export function forEachWordGram(w: string, gram: (key: number | string) => void): void {
-  if (SURROGATE.test(w) || HAN.test(w)) {
-    for (const g of slowWordGrams(w)) gram(gramKey(g));
+  if (SURROGATE.test(w)) { for (const g of slowWordGrams(w)) gram(gramKey(g)); return; }
+  if (HAN.test(w)) {
+    // Most Chinese words are Han alone: each character's key is its one UTF-16 unit (gramKey).
+    if (HAN_ONLY.test(w)) for (let i = 0; i < w.length; i++) gram(w.charCodeAt(i));
+    else for (const g of slowWordGrams(w)) gram(gramKey(g));
     return;
   }
   if (w.length <= GRAM_LENGTH) { gram(gramKey(w)); return; }
