@@ -32,7 +32,7 @@ export class ProbeResults {
       const cols = splits.map((split) => {
         const cells = bySplit[split];
         const minMargin = Math.min(...DEV_LANGUAGES.map((l) => cells[l] - icu[split][l]));
-        return `${split} ${mean(cells).toFixed(3)} (min ${minMargin >= 0 ? '+' : ''}${minMargin.toFixed(3)}) ${DEV_LANGUAGES.map((l) => `${l} ${cells[l].toFixed(2)}`).join(' ')}`;
+        return `${split} ${mean(cells).toFixed(3)} (min ${minMargin >= 0 ? '+' : ''}${minMargin.toFixed(3)}) ${DEV_LANGUAGES.map((l) => `${l} ${cells[l].toFixed(3)}`).join(' ')}`;
       });
       return { first: mean(bySplit[splits[0]]), line: `${key.padEnd(keyWidth)} ${cols.join(' | ')}` };
     });

@@ -50,49 +50,43 @@ function gramsOf(plan: RankPlan): PlanGrams | null {
   if (grams.length === 0) return null;
   let pg = planGrams.get(grams);
   if (!pg) {
-    // The words that hold each gram, from the table kept as keys were interned.
     const index = new Map(grams.map((g, i) => [gramKey(g), i]));
-    // Grams in index order, so each word's pairs come out ascending.
-    const per = new Map<number, number[]>();
-    for (const [key, i] of index) {
-      for (const id of wordsOf.get(key) ?? []) {
-        const n = occurrences(keyOf[id], grams[i]);
-        const list = per.get(id);
-        if (list) list.push(i, n); else per.set(id, [i, n]);
-      }
-    }
     pg = { index, noted: keyOf.length, last: -1, slot: new Int32Array(Math.max(1024, keyOf.length)), entries: [] };
-    for (const [id, list] of per) add(pg, id, list);
+    // The words that hold each gram, from the table kept as keys were interned, each cut once.
+    const ids = new Set<number>();
+    for (const key of index.keys()) for (const id of wordsOf.get(key) ?? []) ids.add(id);
+    for (const id of [...ids].sort((a, b) => a - b)) {
+      const pairs = pairsOf(pg.index, keyOf[id].slice(1));
+      if (pairs) add(pg, id, pairs);
+    }
     planGrams.set(grams, pg);
   }
   // Keys interned since (a search builds documents' line terms as it goes): only those are cut.
   for (let id = pg.noted; id < keyOf.length; id++) {
     const key = keyOf[id];
     if (key.charCodeAt(0) !== 0x77 || isStopword(key.slice(1))) continue;
-    let pairs: number[] | null = null;
-    forEachWordGram(key.slice(1), (k) => {
-      const g = pg.index.get(k);
-      if (g === undefined) return;
-      pairs ??= [];
-      let at = 0;
-      while (at < pairs.length && pairs[at] !== g) at += 2;
-      if (at < pairs.length) pairs[at + 1]++; else pairs.push(g, 1);
-    });
-    if (pairs) add(pg, id, ascending(pairs));
+    const pairs = pairsOf(pg.index, key.slice(1));
+    if (pairs) add(pg, id, pairs);
   }
   pg.noted = keyOf.length;
   return pg;
 }
 
 /**
- * How many grams of the word of a whole-word key ('w' + word) are `gram`, the word holding it: its
- * overlapping occurrences (a gram starts on a code point, so one found in UTF-16 units is one of its grams;
- * a word of up to GRAM_LENGTH code points is its one gram).
+ * The plan's grams (by `index`) among a folded word's grams (forEachWordGram, the cut of a line's words),
+ * as (gram index, occurrences in the word) pairs ascending by gram; null when it holds none.
  */
-function occurrences(key: string, gram: string): number {
-  let n = 0;
-  for (let p = key.indexOf(gram, 1); p >= 0; p = key.indexOf(gram, p + 1)) n++;
-  return n;
+function pairsOf(index: Map<number | string, number>, word: string): number[] | null {
+  let pairs: number[] | null = null;
+  forEachWordGram(word, (k) => {
+    const g = index.get(k);
+    if (g === undefined) return;
+    pairs ??= [];
+    let at = 0;
+    while (at < pairs.length && pairs[at] !== g) at += 2;
+    if (at < pairs.length) pairs[at + 1]++; else pairs.push(g, 1);
+  });
+  return pairs ? ascending(pairs) : null;
 }
 
 /** (gram, count) pairs sorted by gram. */

@@ -28,6 +28,8 @@ beforeAll(async () => {
   for (let i = 48; i < 96; i++) lines.push(i === ANSWER ? 'The castle was built by King Henry in 1120 on the hill.' : `Merchants sold wool and salt at the market on day ${i}.`);
   story = path.join(tree, 'story.txt');
   writeFileSync(story, `${lines.join('\n')}\n`);
+  // Chinese lines: a Han character is a gram by itself (lexical/grams.ts), found alike through the index's kept line terms.
+  writeFileSync(path.join(tree, 'pharmacy.md'), '药房技术员在医院工作。\n药剂师配药。\n\n城堡建在山上。\n技术员与药药房\n');
   writeFileSync(path.join(tree, 'castle.py'), 'def build_castle(walls):\n    """Builds a castle from walls."""\n    return sum(walls)\n');
   ws = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 0 });
   await ws.index([tree]);
@@ -47,7 +49,7 @@ describe('prose lines', () => {
   });
 
   it('the workspace index answers a prose search exactly as a scan, beside code', async () => {
-    for (const query of ['who built the castle', 'wool market', 'build_castle']) {
+    for (const query of ['who built the castle', 'wool market', 'build_castle', '药剂技术员是谁']) {
       for (const mode of ['hybrid', 'lexical', 'semantic'] as const) {
         const o: SearchOptions = { query, mode, paths: [tree], topK: 5, nLines: 1 };
         const [scan, indexed] = [await searcher.search(o), await ws.search(o)];

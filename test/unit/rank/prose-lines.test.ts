@@ -26,12 +26,13 @@ const texts = [
   'Straße STRASSE strasse\n東京の城 castle 城\nΣίσυφος σίσυφος\n8_8 _8 x8 8x',
   '   \n\t\ncastle',
   'retry',
+  '药房技术员与药剂师\n药药房 東京タワーの食べ物\n\n药剂 食べる 𠀋𠀌药',
   'والمدينة القاهرة عاصمة مصر\nمدينة القاهرة\nDie Straße führt zum Schloß 1850er\nभारत की राजधानी नई दिल्ली है\n政府间气候变化专门委员会主席\n𠀋𠀌𠀍 a 𝐀𝐁𝐂𝐃 ok İstanbul ǅemal ﬁle',
 ];
 const queries = [
   'retry failed uploads', 'parseConfig', 'which mode should I use to search a document', '25', 'the index format version',
   'castle king', 'strasse', '城', 'σίσυφος', '_8', 'RETRIES upload', 'x8 8x',
-  'مدينة القاهرة', 'schlosses straße', 'दिल्ली राजधानी', '气候变化委员会', '𝐀𝐁𝐂 ok istanbul file', 'uploading retries',
+  'مدينة القاهرة', 'schlosses straße', 'दिल्ली राजधानी', '气候变化委员会', '药房的药剂', '食べ物 タワー', '𝐀𝐁𝐂 ok istanbul file', 'uploading retries',
 ];
 /** A long query (its most distinctive terms, up to MANY_TERMS: rank/query-terms.ts), over fewer texts. */
 const long = readFileSync(path.join(root, 'docs/workspace.md'), 'utf8').slice(0, 1500);
