@@ -17,7 +17,7 @@ import { forEachGram, gramKey, queryGrams } from '../../src/rank/lexical/grams.j
 import { isQuestionWord } from './question-words.js';
 import { identifierParts, identifiers, isStopword, stem } from '../../src/rank/lexical/terms.js';
 import { fold, textWords } from '../../src/rank/lexical/words.js';
-import type { RankPlan } from '../../src/rank/plan.js';
+import { RANK_DEFAULTS, type RankPlan } from '../../src/rank/plan.js';
 import { REPO_ROOT } from '../quality/dataset.js';
 import { DEV_LANGUAGES, loadLanguage, shuffledCommonIds } from './dataset.js';
 import { mrrAt10, probeQuestions, ProbeResults } from './probe-table.js';
@@ -269,6 +269,8 @@ const variants: Record<string, (q: Q) => Float64Array> = {
   qw: (q) => score(q, { skip: 'qw' }),
   qwDid: (q) => score(q, { skip: 'qwDid' }),
 };
+// The cosine's weight (the plan's proseSemantic x the query's known share) at other values.
+for (const x of [0, 0.02, 0.1, 0.15, 0.2, 0.3]) variants[`w${x}`] = (q) => score({ ...q, w: q.w * x / RANK_DEFAULTS.proseSemantic });
 for (const p of [1.25, 1.5, 2]) {
   variants[`idf^${p}`] = (q) => score(q, { idfPow: p });
   variants[`qw-idf^${p}`] = (q) => score(q, { skip: 'qw', idfPow: p });
