@@ -6,7 +6,7 @@ import { DATA_FILE_PRIOR, isDataFile } from './data-files.js';
 import { definedName } from './definitions.js';
 import { identifierParts, pathText, stem } from './lexical/terms.js';
 import { pathWordHits } from './path-word-hits.js';
-import { countTermsByIdentifiers, isDigit, isIdentChar, MANY_TERMS, probeOf, tally, termIndexOf, wordTerms } from './term-index.js';
+import { isDigit, isIdentChar, probeOf, tally } from './term-index.js';
 import { fold, isAscii, textWords } from './lexical/words.js';
 
 export interface ChunkStats {
@@ -29,8 +29,6 @@ export interface ChunkStats {
  */
 export function countTerms(text: string, plan: RankPlan, tf: Float64Array, touched?: number[]): boolean {
   if (!isAscii(text)) return countWordTerms(text, plan, tf, touched);
-  // By identifiers, the text is folded only where a run's leading digits need it (rarely).
-  if (plan.terms.length > MANY_TERMS) return countTermsByIdentifiers(text, plan, tf, touched);
   const lower = text.toLowerCase();
   let spans: number[] | null = null;
   for (const term of plan.terms) {
@@ -78,15 +76,6 @@ const planProbes = new WeakMap<RankPlan, string[]>();
 export function countWordTerms(text: string, plan: RankPlan, tf: Float64Array, touched?: number[]): boolean {
   const terms = plan.terms;
   const count = tally(tf, touched);
-  if (terms.length > MANY_TERMS) {
-    // A pasted file as the query: each word found by key, no pass per term.
-    const index = termIndexOf(plan);
-    for (const word of textWords(text)) {
-      const hits = wordTerms(index, plan, word, fold);
-      for (let h = 0; h < hits.length; h++) count.hit(hits[h]);
-    }
-    return count.matched;
-  }
   const folded = fold(text);
   let probes = planProbes.get(plan);
   if (!probes) planProbes.set(plan, probes = terms.map(probeOf));
@@ -110,7 +99,7 @@ export function countWordTerms(text: string, plan: RankPlan, tf: Float64Array, t
 /** Boost of a line defining `name`: the symbol's strength, x1.5 when the file is named after it. */
 export function symbolScore(name: string, plan: RankPlan, fileStem: string): number {
   const lower = name.replace(/^\$+/, '').toLowerCase();
-  const strength = plan.symbols.length > MANY_TERMS ? termIndexOf(plan).symbols.get(lower) : plan.symbols.find((s) => s.name === lower)?.strength;
+  const strength = plan.symbols.find((s) => s.name === lower)?.strength;
   if (strength === undefined) return 0;
   return strength * (stemNames(fileStem, lower) ? 1.5 : 1);
 }
@@ -120,15 +109,6 @@ export function nameCoverage(name: string, plan: RankPlan): number {
   if (!(plan.idfSum > 0)) return 0;
   const lower = name.toLowerCase();
   const stems = identifierParts(name).map(stem);
-  if (plan.terms.length > MANY_TERMS) {
-    // The same terms, found by key; summed in plan order, as below.
-    const { byKey } = termIndexOf(plan);
-    const found = [...new Set([lower, ...stems])].map((k) => byKey.get(k)).filter((t): t is number => t !== undefined
-      && (plan.terms[t].whole ? plan.terms[t].key === lower : stems.includes(plan.terms[t].key))).sort((a, b) => a - b);
-    let sum = 0;
-    for (const t of found) sum += plan.terms[t].idf;
-    return sum / plan.idfSum;
-  }
   let covered = 0;
   for (const term of plan.terms) {
     if (term.whole ? lower === term.key : stems.includes(term.key)) covered += term.idf;

@@ -4,15 +4,17 @@ import { asciiGramHits } from './lexical/grams.js';
 import { isAscii } from './lexical/words.js';
 import type { RankPlan } from './plan.js';
 import { lineGrams, lineLexical, lineTerms, PROSE_DF_CHARS, PROSE_DF_LINES, type LineTerms, type ProseStats } from './prose.js';
-import { MANY_TERMS, probeOf } from './term-index.js';
+import { probeOf } from './term-index.js';
+
+/** Above this many grams (4 per term of a query's 24), lines are cut one by one rather than found in one pass. */
+const MANY_GRAMS = 96;
 
 /**
  * Which of these lines hold a term's probe (1), found in one pass over their text: countTerms' ASCII
  * path counts only identifiers around a probe, so a line without one holds no term and is not counted
- * line by line. Null (count every line) when the text is not ASCII or the query has many terms.
+ * line by line. Null (count every line) when the text is not ASCII.
  */
 function linesWithProbes(lines: string[], plan: RankPlan): Uint8Array | null {
-  if (plan.terms.length > MANY_TERMS) return null;
   const probes = plan.terms.map(probeOf);
   if (probes.some((p) => p === '')) return null;
   return linesHolding(lines, probes);
@@ -36,7 +38,7 @@ function linesHolding(lines: string[], probes: string[]): Uint8Array | null {
  */
 function gramsByLine(lines: string[], plan: RankPlan): (number[] | undefined)[] | null {
   const grams = plan.prose?.grams ?? [];
-  if (grams.length > 4 * MANY_TERMS) return null;
+  if (grams.length > MANY_GRAMS) return null;
   const text = asciiText(lines);
   if (text === null) return null;
   const held: (number[] | undefined)[] = new Array(lines.length);

@@ -50,14 +50,21 @@ function gramsOf(plan: RankPlan): PlanGrams | null {
   if (grams.length === 0) return null;
   let pg = planGrams.get(grams);
   if (!pg) {
+    // The words that hold each gram, from the table kept as keys were interned; grams in index order,
+    // so each word's pairs come out ascending.
     const index = new Map(grams.map((g, i) => [gramKey(g), i]));
     pg = { index, noted: keyOf.length, last: -1, slot: new Int32Array(Math.max(1024, keyOf.length)), entries: [] };
-    // The words that hold each gram, from the table kept as keys were interned, each cut once.
-    const ids = new Set<number>();
-    for (const key of index.keys()) for (const id of wordsOf.get(key) ?? []) ids.add(id);
-    for (const id of [...ids].sort((a, b) => a - b)) {
-      const pairs = pairsOf(pg.index, keyOf[id].slice(1));
-      if (pairs) add(pg, id, pairs);
+    const { slot, entries } = pg;
+    for (const [key, i] of index) {
+      const ids = wordsOf.get(key);
+      if (!ids) continue;
+      const ns = occurrencesOf(key, ids);
+      for (let j = 0; j < ids.length; j++) {
+        const id = ids[j];
+        const e = slot[id];
+        if (e === 0) { entries.push([i, ns[j]]); slot[id] = entries.length; } else entries[e - 1].push(i, ns[j]);
+        if (id > pg.last) pg.last = id;
+      }
     }
     planGrams.set(grams, pg);
   }
@@ -72,9 +79,30 @@ function gramsOf(plan: RankPlan): PlanGrams | null {
   return pg;
 }
 
+/** Per gram key, occurrences() in each word of its wordsOf list (in that order): grams recur from query to query. */
+const counted = new Map<number | string, number[]>();
+
+/** The occurrences of the gram of key `gram` in each of the words `ids` (wordsOf's list, which only grows). */
+function occurrencesOf(gram: number | string, ids: readonly number[]): number[] {
+  let ns = counted.get(gram);
+  if (!ns) counted.set(gram, ns = []);
+  for (let j = ns.length; j < ids.length; j++) ns.push(occurrences(keyOf[ids[j]].slice(1), gram));
+  return ns;
+}
+
 /**
- * The plan's grams (by `index`) among a folded word's grams (forEachWordGram, the cut of a line's words),
- * as (gram index, occurrences in the word) pairs ascending by gram; null when it holds none.
+ * How many of a folded word's grams (forEachWordGram, the cut of a line's words, so that the index
+ * and a scan agree by construction) have key `gram`.
+ */
+function occurrences(word: string, gram: number | string): number {
+  let n = 0;
+  forEachWordGram(word, (k) => { if (k === gram) n++; });
+  return n;
+}
+
+/**
+ * The plan's grams (by `index`) among a folded word's grams, as (gram index, occurrences in the word)
+ * pairs ascending by gram; null when it holds none.
  */
 function pairsOf(index: Map<number | string, number>, word: string): number[] | null {
   let pairs: number[] | null = null;
@@ -108,24 +136,63 @@ function add(pg: PlanGrams, id: number, pairs: number[]): void {
   pg.last = Math.max(pg.last, id);
 }
 
-/** A file's keys that hold the plan's grams: per gram index, flat (index into ids, occurrences) pairs. */
-export type GramHits = number[][];
+/**
+ * A file's keys that hold the plan's grams, by gram: gram g's (index into the file's ids, occurrences in
+ * that word) pairs are x[j], n[j] for j in [start[g], start[g + 1]), x ascending. In scratch arrays the
+ * next gramHits call reuses (a search asks for thousands of files: no arrays made per file).
+ */
+export interface GramHits { readonly grams: number; readonly start: Int32Array; readonly x: Int32Array; readonly n: Int32Array }
+
+/** Scratch of gramHits: the file's keys that hold a gram (index into ids, entry), then the pairs by gram. */
+let hitX = new Int32Array(256);
+let hitE = new Int32Array(256);
+let hits: GramHits = { grams: 0, start: new Int32Array(64), x: new Int32Array(256), n: new Int32Array(256) };
+let fill = new Int32Array(64);
 
 /** The file's GramHits for the plan (one pass over its key ids); null when the plan has no grams. */
 export function gramHits(t: WordPostings, plan: RankPlan): GramHits | null {
   const pg = gramsOf(plan);
   if (!pg) return null;
-  const by: GramHits = plan.prose!.grams.map(() => []);
+  const nGrams = plan.prose!.grams.length;
   const { slot, entries, last } = pg;
+  // The keys of the file that hold a gram, in id order (so by gram, x stays ascending).
+  let m = 0;
+  let pairs = 0;
   for (let x = 0; x < t.ids.length; x++) {
     const id = t.ids[x];
     if (id > last) break;
     const e = slot[id];
     if (e === 0) continue;
-    const pairs = entries[e - 1];
-    for (let j = 0; j < pairs.length; j += 2) by[pairs[j]].push(x, pairs[j + 1]);
+    if (m === hitX.length) { hitX = grow(hitX); hitE = grow(hitE); }
+    hitX[m] = x;
+    hitE[m++] = e - 1;
+    pairs += entries[e - 1].length >> 1;
   }
-  return by;
+  if (hits.start.length < nGrams + 1) { hits = { ...hits, start: new Int32Array(2 * nGrams + 2) }; fill = new Int32Array(2 * nGrams + 2); }
+  if (hits.x.length < pairs) hits = { ...hits, x: new Int32Array(2 * pairs), n: new Int32Array(2 * pairs) };
+  const { start, x: hx, n: hn } = hits;
+  start.fill(0, 0, nGrams + 1);
+  for (let h = 0; h < m; h++) {
+    const list = entries[hitE[h]];
+    for (let j = 0; j < list.length; j += 2) start[list[j] + 1]++;
+  }
+  for (let g = 0; g < nGrams; g++) { start[g + 1] += start[g]; fill[g] = start[g]; }
+  for (let h = 0; h < m; h++) {
+    const list = entries[hitE[h]];
+    for (let j = 0; j < list.length; j += 2) {
+      const at = fill[list[j]]++;
+      hx[at] = hitX[h];
+      hn[at] = list[j + 1];
+    }
+  }
+  hits = { grams: nGrams, start, x: hx, n: hn };
+  return hits;
+}
+
+function grow(a: Int32Array): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
 }
 
 /** Scratch: a stamp per line (which gram last counted it). */
@@ -135,49 +202,57 @@ let stamp = 0;
 let count = new Float64Array(1024);
 
 /** Each plan gram's document frequency: how many lines hold a word that holds it (ProseCounter's gram df). */
-export function gramFrequencies(t: WordPostings, hits: GramHits | null): Float64Array {
-  const df = new Float64Array(hits?.length ?? 0);
-  if (!hits) return df;
+export function gramFrequencies(t: WordPostings, h: GramHits | null): Float64Array {
+  const df = new Float64Array(h?.grams ?? 0);
+  if (!h) return df;
   if (mark.length < t.lines) mark = new Int32Array(t.lines * 2);
-  hits.forEach((pairs, g) => {
+  const { ownStart, ownLine } = t;
+  for (let g = 0; g < h.grams; g++) {
     if (stamp >= 0x7fffffff) { mark.fill(0); stamp = 0; }
     const s = ++stamp;
-    for (let p = 0; p < pairs.length; p += 2) {
-      const x = pairs[p];
-      for (let j = t.ownStart[x]; j < t.ownStart[x + 1]; j++) {
-        const line = t.ownLine[j];
-        if (mark[line] !== s) { mark[line] = s; df[g]++; }
+    let d = 0;
+    for (let p = h.start[g]; p < h.start[g + 1]; p++) {
+      const x = h.x[p];
+      for (let j = ownStart[x]; j < ownStart[x + 1]; j++) {
+        const line = ownLine[j];
+        if (mark[line] !== s) { mark[line] = s; d++; }
       }
     }
-  });
+    df[g] = d;
+  }
   return df;
 }
+
+/** Scratch of addGramBm25: the lines of the gram at hand. */
+let touched = new Int32Array(1024);
 
 /**
  * Adds into out[i], for each line i where `take[i] > 0`, its grams' BM25 with the statistics: exactly
  * prose.ts gramBm25 of the line (the same terms, added in ascending gram order as it adds them).
  */
-export function addGramBm25(t: WordPostings, hits: GramHits, s: ProseStats, take: Float64Array, out: Float64Array): void {
+export function addGramBm25(t: WordPostings, h: GramHits, s: ProseStats, take: Float64Array, out: Float64Array): void {
   if (count.length < t.lines) count = new Float64Array(t.lines * 2);
-  const touched: number[] = [];
-  hits.forEach((pairs, g) => {
-    for (let p = 0; p < pairs.length; p += 2) {
-      const x = pairs[p];
-      const n = pairs[p + 1];
-      for (let j = t.ownStart[x]; j < t.ownStart[x + 1]; j++) {
-        const line = t.ownLine[j];
+  if (touched.length < t.lines) touched = new Int32Array(t.lines * 2);
+  const { ownStart, ownLine, ownCount, lengths } = t;
+  for (let g = 0; g < h.grams; g++) {
+    let k = 0;
+    for (let p = h.start[g]; p < h.start[g + 1]; p++) {
+      const x = h.x[p];
+      const n = h.n[p];
+      for (let j = ownStart[x]; j < ownStart[x + 1]; j++) {
+        const line = ownLine[j];
         if (!(take[line] > 0)) continue;
-        if (count[line] === 0) touched.push(line);
-        count[line] += t.ownCount[j] * n;
+        if (count[line] === 0) touched[k++] = line;
+        count[line] += ownCount[j] * n;
       }
     }
     const idf = s.gramIdf[g];
-    for (const line of touched) {
+    for (let q = 0; q < k; q++) {
+      const line = touched[q];
       const f = count[line];
-      const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * t.lengths[line]) / s.avgChars);
+      const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * lengths[line]) / s.avgChars);
       out[line] += idf * (f * (PROSE_K1 + 1)) / (f + norm);
       count[line] = 0;
     }
-    touched.length = 0;
-  });
+  }
 }

@@ -17,6 +17,8 @@ import { emptyChanges, emptySnapshot, fileIndex, patchSnapshot, type Snapshot } 
 import type { FileState, IndexStore, SmallFragments } from './store/store.js';
 import { writing } from './store/writing.js';
 import { isGlob } from '../sources/fs.js';
+import { isProsePath } from '../rank/prose.js';
+import { documentState, keepDocument } from './search/kept-documents.js';
 
 /**
  * Re-indexing this many bytes or more starts the worker pool; less is embedded in-process (starting
@@ -68,7 +70,10 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   };
   // A walk of local roots is kept: the next index run of them starts from it instead of listing them again.
   const onWalked = entries === undefined && !roots.some(isRemoteUri) ? (w: WalkListing) => recordIndexWalk(roots, w) : undefined;
-  const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers, onWalked });
+  // A resident process keeps the prose files the build reads and counts their line terms meanwhile
+  // (search/kept-documents.ts): the searches after the build skip them without reading or counting.
+  const onFileRead = o.resident ? keepIfProse : undefined;
+  const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers, onWalked, onFileRead });
   // What only collecting needed goes before the snapshot is built: a big run's identifier table and key lookups.
   report.patch.terms.settle();
   // An updater that never said it was done embedding (a cluster build) has its threads let go here.
@@ -88,6 +93,10 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   ws.publishInfo(await writing(() => s.writeMeta({ complete: version, ...(smallFragments && { smallFragments }) })));
   mark('publish');
   return report;
+}
+
+function keepIfProse(state: FileState, bytes: Uint8Array): void {
+  if (state.kind === 'text' && isProsePath(state.key)) keepDocument(documentState(state), bytes);
 }
 
 /** The file states a snapshot holds (of these entries' files only, when given), as the indexer compares them. */

@@ -83,6 +83,12 @@ export interface UpdateIndexOptions {
    * keeps it as the walk record the next run's check of what changed starts from).
    */
   onWalked?: (walk: WalkListing) => void;
+  /**
+   * Each file read whole (up to WHOLE_READ_BYTES), with the state it is indexed under, once its chunks
+   * are queued: a resident process keeps its prose files' bytes and counts their line terms while the
+   * build goes on (search/kept-documents.ts), so its first indexed search need not.
+   */
+  onFileRead?: (state: FileState, bytes: Uint8Array) => void;
 }
 
 export interface WalkListing { entries: Entry[]; warnings: SourceWarning[]; listed: string[]; startedMs: number }
@@ -159,7 +165,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   for (const w of work) {
     if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
     try {
-      const bytes = await indexFile(source, w.entry, w.key, { size: w.size, mtime: w.mtime }, w.prev, batch, patch, o.chunkLines, o.signal);
+      const bytes = await indexFile(source, w.entry, w.key, { size: w.size, mtime: w.mtime }, w.prev, batch, patch, o.chunkLines, o.signal, o.onFileRead);
       if (bytes < 0) { report.unchanged++; report.bytes += w.size; continue; }
       report.indexed++;
       if (w.prev) report.changed = (report.changed ?? 0) + 1;
@@ -184,7 +190,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
  * Reads one file that looks changed: -1 when its content hash is the indexed one (only its mtime is
  * updated), else its size in bytes after its chunks were queued.
  */
-async function indexFile(source: Source, entry: Entry, key: string, st: { size: number; mtime: number }, prev: FileState | undefined, batch: ChunkBatch, patch: SnapshotPatch, chunkLines: number, signal?: AbortSignal): Promise<number> {
+async function indexFile(source: Source, entry: Entry, key: string, st: { size: number; mtime: number }, prev: FileState | undefined, batch: ChunkBatch, patch: SnapshotPatch, chunkLines: number, signal?: AbortSignal, onRead?: UpdateIndexOptions['onFileRead']): Promise<number> {
   // Small files are read once; big ones twice (hash, then chunks), so memory stays bounded.
   const parts: Uint8Array[] | null = st.size > WHOLE_READ_BYTES ? null : [];
   const hash = parts ? null : createHash('sha256');
@@ -195,7 +201,9 @@ async function indexFile(source: Source, entry: Entry, key: string, st: { size: 
   }
   const digest = parts ? sha256Hex(parts) : hash!.digest('hex');
   if (prev && prev.hash === digest) {
-    await batch.fileDone({ ...prev, size: st.size, mtime: st.mtime });
+    const same = { ...prev, size: st.size, mtime: st.mtime };
+    await batch.fileDone(same);
+    if (parts && onRead) onRead(same, joined(parts));
     return -1;
   }
   const opened = await openChunks(parts ? iterate(parts) : streamEntry(source, entry, signal), chunkLines);
@@ -212,7 +220,12 @@ async function indexFile(source: Source, entry: Entry, key: string, st: { size: 
   }
   state.lines = opened.lines();
   await batch.fileDone(state);
+  if (parts && onRead) onRead(state, joined(parts));
   return size;
+}
+
+function joined(parts: Uint8Array[]): Uint8Array {
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }
 
 /**

@@ -3,8 +3,8 @@
 // file's path terms, and the certain and possible symbol boosts from the defined-name postings), and
 // only chunks whose best case reaches the heap's worst guaranteed case are kept. The pipeline then
 // scores those exactly, with the same code as a one-shot scan, so indexed answers equal one-shot ones.
-import { countTerms, lexicalScore, pathSignals, relevance, symbolScore, toDistance, type PathSignals } from '../../rank/chunk-scorer.js';
-import { MANY_TERMS, probeOf } from '../../rank/term-index.js';
+import { lexicalScore, pathSignals, relevance, symbolScore, toDistance, type PathSignals } from '../../rank/chunk-scorer.js';
+import { probeOf } from '../../rank/term-index.js';
 import type { RankPlan } from '../../rank/plan.js';
 import { BLANK, HAS_TOKENS, type Snapshot } from '../snapshot/snapshot.js';
 import { FLOAT16_RELATIVE_ERROR, halfValues } from '../packed/float16.js';
@@ -45,8 +45,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const pathTerms: number[] = [];
   const defs = definitionBounds(s, q, plan);
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
-  const manyTerms = nTerms > MANY_TERMS;
-  const inPath = manyTerms ? null : pathProbes(plan);
+  const inPath = pathProbes(plan);
   // The hot loop reads locals only: snapshots made in different ways have different shapes, and a
   // property read per chunk through a many-shaped object costs more than the arithmetic.
   const { flags, chars, halves, dim, files } = s;
@@ -78,16 +77,9 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
     // A term's count in the path, kept with the path; countTerms only for a path that holds its probe.
     for (const t of pathTerms) pathTf[t] = 0;
     pathTerms.length = 0;
-    if (manyTerms) {
-      // A long query's terms: the path counted once by its identifiers (as chunkStats counts it), not
-      // term by term for each term whose probe it holds (the short ones are in most paths).
-      countTerms(info.pathText, plan, pathTf, pathTerms);
-      pathTerms.sort((x, y) => x - y);
-    } else {
-      for (const t of inPath!(info.lower, info.lower.length !== pathLength)) {
-        const v = pathTermCount(info, plan.terms[t]);
-        if (v > 0) { pathTf[t] = v; pathTerms.push(t); }
-      }
+    for (const t of inPath(info.lower, info.lower.length !== pathLength)) {
+      const v = pathTermCount(info, plan.terms[t]);
+      if (v > 0) { pathTf[t] = v; pathTerms.push(t); }
     }
     const end = file.firstChunk + file.chunkCount;
     for (let c = file.firstChunk; c < end; c++) {
@@ -246,11 +238,9 @@ function lineTermCounts(s: Snapshot, plan: RankPlan): TermCounts | null {
   return { offsets, filled, term, count, matched };
 }
 
-/** What never occurs in a term (terms are runs of letters, marks, numbers and _): a path splits there. */
 /**
  * For a path's lower-cased text, the terms (ascending) whose probe it holds: only those can occur in
- * the path, so only their counts are taken. For a plan of at most MANY_TERMS terms (a long query's
- * paths are counted by their identifiers instead).
+ * the path, so only their counts are taken.
  */
 function pathProbes(plan: RankPlan): (lower: string, caseChanged: boolean) => number[] {
   const probes = plan.terms.map(probeOf);

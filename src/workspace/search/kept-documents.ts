@@ -1,5 +1,5 @@
 // Prose documents kept in memory by a process that searches again (the MCP engine, simgrep serve): their
-// bytes as last read and, counted in the background once the search that read them has answered, their line terms
+// bytes as last read (by a search, or by the index build) and, counted in the background, their line terms
 // (rank/prose-lines.ts), so later searches neither read nor count them until the index sees them change.
 import type { Entry, Source } from '../../sources/source.js';
 import { ProseLinesBuilder } from '../../rank/prose-lines.js';
@@ -15,6 +15,11 @@ export const KEPT_FILE_BYTES = 4 << 20;
 
 /** A prose file's entry, with the index's state of the file (key, size, mtime, hash) its bytes are kept under. */
 export type StatedEntry = Entry & { state: string };
+
+/** The key a document is kept under: its indexed file's state, so a change the index sees drops it. */
+export function documentState(f: { key: string; size: number; mtime: number; hash: string }): string {
+  return `${f.key}\0${f.size}\0${f.mtime}\0${f.hash}`;
+}
 /** A kept document: its bytes, and once counted, its line terms (null: binary, or longer than its statistics count). */
 interface Kept { bytes: Uint8Array; lines?: ProseLineTerms | null }
 
@@ -32,7 +37,8 @@ let counting: Promise<void> | null = null;
 
 /**
  * Starts counting the line terms of the documents read so far, in the background: called once a
- * search has answered (search-run.ts), so the search that read them is not held up by their counting.
+ * search has answered (search-run.ts), so the search that read them is not held up by their counting,
+ * and as an index build reads them (keepDocument).
  */
 export function countKeptDocuments(): void {
   if (toCount.size > 0) counting ??= countInBackground();
@@ -48,6 +54,19 @@ export async function keptRead(reader: Source, entry: StatedEntry, signal?: Abor
   keep(bytes.length);
   toCount.add(entry.state);
   return bytes;
+}
+
+/**
+ * Keeps a document an index build has just read (under the state the build indexes it with) and
+ * counts its line terms in the background, slice by slice as searches' documents are: a fresh index
+ * then has its documents counted, and its first searches skip them as the later ones do.
+ */
+export function keepDocument(state: string, bytes: Uint8Array): void {
+  if (bytes.length > KEPT_FILE_BYTES || kept.has(state)) return;
+  kept.set(state, { bytes });
+  keep(bytes.length);
+  toCount.add(state);
+  countKeptDocuments();
 }
 
 /** A document's line terms if they are counted by now; undefined when not (yet): it is then read and counted by the search. */
@@ -80,16 +99,13 @@ const SLICE_MS = 2;
  */
 async function countInBackground(): Promise<void> {
   try {
-    let sliced = -Infinity; // the search that started it answers first
+    const slice = { at: -Infinity }; // the search that started it answers first
     for (const state of toCount) {
       toCount.delete(state);
-      if (performance.now() - sliced >= SLICE_MS) {
-        await new Promise((resolve) => setTimeout(resolve, 0).unref());
-        sliced = performance.now();
-      }
+      await turn(slice);
       const k = kept.get(state);
       if (!k || k.lines !== undefined) continue;
-      const lines = await countLines(k.bytes);
+      const lines = await countLines(k.bytes, slice);
       if (kept.get(state) !== k) continue;
       k.lines = lines;
       keep(lines?.bytes ?? 0);
@@ -99,10 +115,24 @@ async function countInBackground(): Promise<void> {
   }
 }
 
-/** Line terms of a document's bytes, read as a search reads them (binary sniff, transcoding, long lines cut). */
-async function countLines(bytes: Uint8Array): Promise<ProseLineTerms | null> {
+/** Lets the event loop turn once the current slice has held the thread SLICE_MS (a timer: searches' I/O and messages go first). */
+async function turn(slice: { at: number }): Promise<void> {
+  if (performance.now() - slice.at < SLICE_MS) return;
+  await new Promise((resolve) => setTimeout(resolve, 0).unref());
+  slice.at = performance.now();
+}
+
+/**
+ * Line terms of a document's bytes, read as a search reads them (binary sniff, transcoding, long lines
+ * cut), 64 lines at a time with a turn of the event loop between slices: a long document never holds
+ * the thread much past SLICE_MS.
+ */
+async function countLines(bytes: Uint8Array, slice: { at: number }): Promise<ProseLineTerms | null> {
   const opened = await openChunks((async function* () { yield bytes; })(), 64);
   const builder = new ProseLinesBuilder();
-  for await (const chunk of opened.chunks) for (const line of chunk.lines) builder.add(line);
+  for await (const chunk of opened.chunks) {
+    for (const line of chunk.lines) builder.add(line);
+    await turn(slice);
+  }
   return opened.binary ? null : builder.done();
 }

@@ -8,7 +8,7 @@ import type { RankPlan } from '../../rank/plan.js';
 import { isProsePath, termlessProseDistance } from '../../rank/prose.js';
 import { proseBest } from '../../rank/prose-lines.js';
 import { pathInfo } from '../snapshot/path-info.js';
-import { KEPT_FILE_BYTES, keptLines, keptRead, type StatedEntry } from './kept-documents.js';
+import { documentState, KEPT_FILE_BYTES, keptLines, keptRead, type StatedEntry } from './kept-documents.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
 /** Files of this many bytes in all, or fewer, are scored on the calling thread (as the searcher's rule). */
@@ -76,8 +76,7 @@ function proseFiles(snap: Snapshot, display: (string | undefined)[]): { rest: (s
   const fileOf = new Map<Entry, number>();
   const rest = display.map((path, f) => {
     if (path === undefined || !isProsePath(path)) return path;
-    const { key, size, mtime, hash } = snap.files[f];
-    fileOf.set({ path, size, state: `${key}\0${size}\0${mtime}\0${hash}` } as StatedEntry, f);
+    fileOf.set({ path, size: snap.files[f].size, state: documentState(snap.files[f]) } as StatedEntry, f);
     return undefined;
   });
   split.set(display, { snap, rest, fileOf });

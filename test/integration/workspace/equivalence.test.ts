@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearcher, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
+import { keptLinesCounted } from '../../../src/workspace/search/kept-documents.js';
 import { createWorkspace, type Workspace } from '../../../src/workspace/workspace.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
@@ -39,8 +40,11 @@ beforeAll(async () => {
   // Prose (rank/prose.ts): ranked line by line with the file's own document frequencies, which the
   // index serves by scanning the prose files.
   for (const doc of ['models.md', 'cli.md']) cpSync(path.join(repo, 'docs', doc), path.join(tree, 'docs', doc));
-  ws = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 1 });
+  // Resident, as the MCP engine's: its build keeps the prose files and counts their line terms
+  // (search/kept-documents.ts), so every search here bounds and ranks them from those, unread.
+  ws = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 1, resident: true });
   await ws.index([tree]);
+  await keptLinesCounted();
   fromFile = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 0 });
   threaded = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 1, statThreadFromFiles: 0 });
 });

@@ -6,11 +6,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
-import { buildRankPlan } from '../../../src/rank/plan.js';
+import { buildRankPlan, RANK_DEFAULTS } from '../../../src/rank/plan.js';
 import { ProseCounter } from '../../../src/rank/prose-counter.js';
 import { proseBest, proseFileBestDistance, proseLineStats, ProseLinesBuilder } from '../../../src/rank/prose-lines.js';
 import { PROSE_DF_LINES } from '../../../src/rank/prose.js';
-import { MANY_TERMS } from '../../../src/rank/term-index.js';
 import { forEachGram, forEachWordGram } from '../../../src/rank/lexical/grams.js';
 import { isStopword } from '../../../src/rank/lexical/terms.js';
 import { fold, textWords } from '../../../src/rank/lexical/words.js';
@@ -34,7 +33,7 @@ const queries = [
   'castle king', 'strasse', '城', 'σίσυφος', '_8', 'RETRIES upload', 'x8 8x',
   'مدينة القاهرة', 'schlosses straße', 'दिल्ली राजधानी', '气候变化委员会', '药房的药剂', '食べ物 タワー', '𝐀𝐁𝐂 ok istanbul file', 'uploading retries',
 ];
-/** A long query (its most distinctive terms, up to MANY_TERMS: rank/query-terms.ts), over fewer texts. */
+/** A long query (its most distinctive terms, up to RANK_DEFAULTS.maxQueryTerms: rank/query-terms.ts), over fewer texts. */
 const long = readFileSync(path.join(root, 'docs/workspace.md'), 'utf8').slice(0, 1500);
 
 function built(lines: string[]) {
@@ -51,7 +50,7 @@ describe('prose line terms', () => {
     for (const query of [...queries, long]) {
       for (const mode of query.length < 20 ? ['hybrid', 'lexical'] as const : ['hybrid'] as const) {
         const plan = buildRankPlan(query, mode, lexicon);
-        if (query === long) expect(plan.terms.length).toBeGreaterThan(MANY_TERMS / 2);
+        if (query === long) expect(plan.terms.length).toBeGreaterThan(RANK_DEFAULTS.maxQueryTerms / 2);
         texts.forEach((text, f) => {
           if (query === long && f % 4 !== 0) return;
           const lines = text.split('\n');
