@@ -1,71 +1,18 @@
 // A prose file's lines counted, in order, into the statistics its lines' BM25 takes (rank/prose.ts):
 // each plan term's document frequency over the file's lines, and what bounds its best line.
-import { asciiGramHits } from './lexical/grams.js';
 import { isAscii } from './lexical/words.js';
 import type { RankPlan } from './plan.js';
 import { lineGrams, lineLexical, lineTerms, PROSE_DF_CHARS, PROSE_DF_LINES, type LineTerms, type ProseStats } from './prose.js';
-import { MANY_TERMS, probeOf } from './term-index.js';
+import { asciiLineTerms, runScratch, type RunScratch } from './prose-run-terms.js';
 
-/**
- * Which of these lines hold a term's probe (1), found in one pass over their text: countTerms' ASCII
- * path counts only identifiers around a probe, so a line without one holds no term and is not counted
- * line by line. Null (count every line) when the text is not ASCII or the query has many terms.
- */
-function linesWithProbes(lines: string[], plan: RankPlan): Uint8Array | null {
-  if (plan.terms.length > MANY_TERMS) return null;
-  const probes = plan.terms.map(probeOf);
-  if (probes.some((p) => p === '')) return null;
-  return linesHolding(lines, probes);
-}
-
-function linesHolding(lines: string[], probes: string[]): Uint8Array | null {
-  const text = asciiText(lines);
-  if (text === null) return null;
-  const maybe = new Uint8Array(lines.length);
-  const lineOf = lineFinder(lines);
-  for (const probe of probes) {
-    for (let p = text.indexOf(probe); p >= 0; p = text.indexOf(probe, p + 1)) maybe[lineOf(p)] = 1;
+/** line.trim() === '', without making a string for a line that starts with a visible ASCII character. */
+function isBlank(line: string): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c > 32 && c < 127) return false;
+    if (c > 32) return line.trim() === '';
   }
-  return maybe;
-}
-
-/**
- * The plan's grams each of these lines holds (ascending; undefined: none), found in one pass over their
- * text (asciiGramHits) rather than line by line. Null (cut every line) when the text is not ASCII or
- * the query has many grams.
- */
-function gramsByLine(lines: string[], plan: RankPlan): (number[] | undefined)[] | null {
-  const grams = plan.prose?.grams ?? [];
-  if (grams.length > 4 * MANY_TERMS) return null;
-  const text = asciiText(lines);
-  if (text === null) return null;
-  const held: (number[] | undefined)[] = new Array(lines.length);
-  // Grams are looked for in index order, so each line's list comes out ascending.
-  const lineOf = lineFinder(lines);
-  asciiGramHits(text, grams, (at, g) => {
-    const list = (held[lineOf(at)] ??= []);
-    if (list[list.length - 1] !== g) list.push(g);
-  });
-  return held;
-}
-
-/** The lines joined by \n and lower-cased, when there are two or more and all are ASCII; else null. */
-function asciiText(lines: string[]): string | null {
-  if (lines.length < 2) return null;
-  const text = lines.join('\n');
-  return isAscii(text) ? text.toLowerCase() : null;
-}
-
-/** The line (index) of a position in asciiText(lines), by binary search over the lines' ends. */
-function lineFinder(lines: string[]): (at: number) => number {
-  const ends = new Int32Array(lines.length);
-  for (let i = 0, at = 0; i < lines.length; i++) { at += lines[i].length; ends[i] = at; at++; }
-  return (at) => {
-    let lo = 0;
-    let hi = lines.length - 1;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (ends[mid] < at) lo = mid + 1; else hi = mid; }
-    return lo;
-  };
+  return line.trim() === '';
 }
 
 /** Counts a prose file's lines, in order, into its ProseStats. */
@@ -83,6 +30,7 @@ export class ProseCounter {
   private readonly lengths: number[] = [];
   /** Each counted line's terms (null: none, or blank), for its best line's bound. */
   private readonly rows: LineTerms[] = [];
+  private scratch: RunScratch | null = null;
 
   constructor(private readonly plan: RankPlan) {
     this.df = new Float64Array(plan.terms.length);
@@ -96,23 +44,30 @@ export class ProseCounter {
   }
 
   add(lines: string[]): void {
-    const maybe = linesWithProbes(lines, this.plan);
-    const grams = this.gramDf.length > 0 ? gramsByLine(lines, this.plan) : [];
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
       if (this.full) return;
       this.lines++;
       this.seen += line.length;
       this.lengths.push(line.length);
-      const blank = line.trim() === '';
-      const row = blank || (maybe && maybe[i] === 0) ? null : lineTerms(line, this.plan, this.tf, this.touched);
+      if (isBlank(line)) { this.rows.push(null); continue; }
+      let row: LineTerms;
+      let held: number[] | undefined;
+      // A line of ASCII text is counted by its identifier runs, in one pass whatever the plan's length
+      // (a search per term cost a pass per term: 24 for a pasted file); others word by word.
+      if (isAscii(line)) {
+        const found = asciiLineTerms(line, this.plan, this.scratch ??= runScratch(this.plan));
+        row = found.row;
+        held = found.grams;
+      } else {
+        row = lineTerms(line, this.plan, this.tf, this.touched);
+        held = row ? row.grams : lineGrams(line, this.plan).grams;
+      }
       this.rows.push(row);
-      if (blank) continue;
       this.docs++;
       this.chars += line.length;
       if (row) for (const t of row.terms) this.df[t]++;
       // Every line's grams count in their df, a line without a term too (its grams are not kept).
-      const held = row ? row.grams : grams ? grams[i] : lineGrams(line, this.plan).grams;
       if (held) for (const g of held) this.gramDf[g]++;
     }
   }

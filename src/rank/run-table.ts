@@ -32,7 +32,8 @@ export function createRunDictionary(maxRuns = RUN_LIMIT): RunDictionary {
   let hashes: number[] = [];
   let keys: string[] = [];
   let wholes: string[] = [];
-  let stemLists: string[][] = [];
+  /** Each run's parts' stems, worked out when first asked (most runs match no term: their probes tell). */
+  let stemLists: (string[] | undefined)[] = [];
   let generation = 0;
 
   const sameRun = (key: string, text: string, from: number, to: number): boolean => {
@@ -56,7 +57,7 @@ export function createRunDictionary(maxRuns = RUN_LIMIT): RunDictionary {
     hashes.push(h);
     keys.push(run);
     wholes.push(run.toLowerCase());
-    stemLists.push(identifierParts(run).map(stem));
+    stemLists.push(undefined);
     // At most half full, so a probe soon ends at an empty slot.
     if (keys.length * 2 > mask + 1) {
       mask = mask * 2 + 1;
@@ -79,7 +80,7 @@ export function createRunDictionary(maxRuns = RUN_LIMIT): RunDictionary {
       }
     },
     whole: (id) => wholes[id],
-    stems: (id) => stemLists[id],
+    stems: (id) => (stemLists[id] ??= identifierParts(keys[id]).map(stem)),
   };
 }
 

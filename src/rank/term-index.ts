@@ -20,6 +20,11 @@ export interface TermIndex {
    * indices, with repeats, as counted), worked out on first sight; for dictionary `generation`.
    */
   runHits: RunHits | null;
+  /**
+   * The probes of the plan's part terms (probeOf): a run whose lower-cased whole holds none matches no
+   * part term, so its parts are not split and stemmed.
+   */
+  partProbes: string[];
   /** The same for the words of text in other scripts (counted whole by wordTerms, no digits dropped). */
   words: Map<string, readonly number[]>;
 }
@@ -33,7 +38,7 @@ const indexes = new WeakMap<RankPlan, TermIndex>();
 export function termIndexOf(plan: RankPlan): TermIndex {
   let idx = indexes.get(plan);
   if (!idx) {
-    idx = { byKey: new Map(plan.terms.map((t, i) => [t.key, i])), symbols: new Map(), runHits: null, words: new Map() };
+    idx = { byKey: new Map(plan.terms.map((t, i) => [t.key, i])), symbols: new Map(), runHits: null, partProbes: [...new Set(plan.terms.filter((t) => !t.whole).map(probeOf))], words: new Map() };
     for (const s of plan.symbols) if (!idx.symbols.has(s.name)) idx.symbols.set(s.name, s.strength);
     indexes.set(plan, idx);
   }
@@ -70,7 +75,7 @@ interface RunHits { generation: number; first: Int32Array; count: Int32Array; te
  * Counts the terms run `id` of the dictionary counts for in the plan (countWordByKey's, worked out
  * once per plan) into `tf`, as tally does; whether it counted any.
  */
-function countRun(index: TermIndex, plan: RankPlan, id: number, tf: Float64Array, touched: number[] | undefined): boolean {
+export function countRun(index: TermIndex, plan: RankPlan, id: number, tf: Float64Array, touched: number[] | undefined): boolean {
   let r = index.runHits;
   if (!r || r.generation !== identifierRuns.generation) {
     r = index.runHits = { generation: identifierRuns.generation, first: new Int32Array(RUN_LIMIT).fill(-1), count: new Int32Array(RUN_LIMIT), terms: [] };
@@ -79,11 +84,15 @@ function countRun(index: TermIndex, plan: RankPlan, id: number, tf: Float64Array
   if (first < 0) {
     const terms = plan.terms;
     first = r.first[id] = r.terms.length;
-    const whole = index.byKey.get(identifierRuns.whole(id));
+    const lower = identifierRuns.whole(id);
+    const whole = index.byKey.get(lower);
     if (whole !== undefined && terms[whole].whole) r.terms.push(whole);
-    for (const partStem of identifierRuns.stems(id)) {
-      const t = index.byKey.get(partStem);
-      if (t !== undefined && !terms[t].whole) r.terms.push(t);
+    // A part that stems to a term's key holds its probe (what the search per term relies on too).
+    if (index.partProbes.some((p) => lower.includes(p))) {
+      for (const partStem of identifierRuns.stems(id)) {
+        const t = index.byKey.get(partStem);
+        if (t !== undefined && !terms[t].whole) r.terms.push(t);
+      }
     }
     r.count[id] = r.terms.length - first;
   }
