@@ -96,9 +96,16 @@ export class ProseCounter {
  */
 export function proseStatsOf(df: ArrayLike<number>, gramDf: ArrayLike<number>, docs: number, chars: number): ProseStats {
   const n = docs;
-  const idf = Array.from(df, (d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  const idf = idfOf(df, n);
   const norm = idf.length * Math.log(1 + (n + 0.5) / 0.5);
-  const gramIdf = Array.from(gramDf, (d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  const gramIdf = idfOf(gramDf, n);
   const gramNorm = gramIdf.length * Math.log(1 + (n + 0.5) / 0.5);
   return { idf, norm, avgChars: n > 0 ? chars / n : 1, gramIdf, gramNorm };
+}
+
+/** Lucene's idf of each document frequency over n documents (a loop: a search takes it for every kept document). */
+function idfOf(df: ArrayLike<number>, n: number): number[] {
+  const out = new Array<number>(df.length);
+  for (let i = 0; i < df.length; i++) out[i] = Math.log(1 + (n - df[i] + 0.5) / (df[i] + 0.5));
+  return out;
 }

@@ -50,19 +50,21 @@ function gramsOf(plan: RankPlan): PlanGrams | null {
   if (grams.length === 0) return null;
   let pg = planGrams.get(grams);
   if (!pg) {
-    // The words that hold each gram, from the table kept as keys were interned.
+    // The words that hold each gram, from the table kept as keys were interned; grams in index order,
+    // so each word's pairs come out ascending (straight into the slots: no map per word).
     const index = new Map(grams.map((g, i) => [gramKey(g), i]));
-    // Grams in index order, so each word's pairs come out ascending.
-    const per = new Map<number, number[]>();
+    pg = { index, noted: keyOf.length, last: -1, slot: new Int32Array(Math.max(1024, keyOf.length)), entries: [] };
+    const { slot, entries } = pg;
     for (const [key, i] of index) {
       for (const id of wordsOf.get(key) ?? []) {
         const n = occurrences(keyOf[id], grams[i]);
-        const list = per.get(id);
-        if (list) list.push(i, n); else per.set(id, [i, n]);
+        const e = slot[id];
+        if (e !== 0) { entries[e - 1].push(i, n); continue; }
+        entries.push([i, n]);
+        slot[id] = entries.length;
+        if (id > pg.last) pg.last = id;
       }
     }
-    pg = { index, noted: keyOf.length, last: -1, slot: new Int32Array(Math.max(1024, keyOf.length)), entries: [] };
-    for (const [id, list] of per) add(pg, id, list);
     planGrams.set(grams, pg);
   }
   // Keys interned since (a search builds documents' line terms as it goes): only those are cut.
@@ -117,11 +119,20 @@ function add(pg: PlanGrams, id: number, pairs: number[]): void {
 /** A file's keys that hold the plan's grams: per gram index, flat (index into ids, occurrences) pairs. */
 export type GramHits = number[][];
 
-/** The file's GramHits for the plan (one pass over its key ids); null when the plan has no grams. */
+/** Scratch GramHits, emptied for each file (a search asks for every kept document's, one at a time). */
+let scratch: GramHits = [];
+
+/**
+ * The file's GramHits for the plan (one pass over its key ids); null when the plan has no grams. Valid
+ * until the next call (its arrays are reused).
+ */
 export function gramHits(t: WordPostings, plan: RankPlan): GramHits | null {
   const pg = gramsOf(plan);
   if (!pg) return null;
-  const by: GramHits = plan.prose!.grams.map(() => []);
+  const n = plan.prose!.grams.length;
+  while (scratch.length < n) scratch.push([]);
+  const by = scratch.length === n ? scratch : (scratch = scratch.slice(0, n));
+  for (const list of by) list.length = 0;
   const { slot, entries, last } = pg;
   for (let x = 0; x < t.ids.length; x++) {
     const id = t.ids[x];
