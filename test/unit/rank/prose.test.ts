@@ -232,6 +232,17 @@ describe('knownShareOf', () => {
     expect(await knownShareOf('castle king 城堡 castle', embed)).toBe(2 / 3);
     expect(await knownShareOf('?!', embed)).toBe(0);
   });
+
+  it('embeds only the words it has not seen, with a memo, and gives the same share (a pasted file\'s thousands of words were embedded for every long query: issue 30)', async () => {
+    const known = new Set(['castle', 'king', 'river']);
+    const asked: string[][] = [];
+    const embed = async (texts: string[]) => { asked.push(texts); return Float32Array.from(texts.flatMap((t) => (known.has(t) ? [0, 1] : [0, 0]))); };
+    const memo = new Map<string, boolean>();
+    expect(await knownShareOf('castle king 城堡 castle', embed, memo)).toBe(2 / 3);
+    expect(await knownShareOf('river 城堡 king moat', embed, memo)).toBe(await knownShareOf('river 城堡 king moat', embed));
+    expect(await knownShareOf('castle 城堡 king', embed, memo)).toBe(2 / 3);
+    expect(asked).toEqual([['castle', 'king', '城堡'], ['river', 'moat'], ['river', '城堡', 'king', 'moat']]);
+  });
 });
 
 /** A prose file's statistics and best line counted line by line with lineTerms and lineGrams (the reference). */
