@@ -195,10 +195,12 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     }
     return lastQuery.vector.slice();
   }
+  /** Which words the model knows, as knownShareOf found them (a pasted file's thousands are embedded once per process). */
+  const knownWords = new Map<string, boolean>();
   async function knownShare(text: string, inProcess: Executor): Promise<number> {
     const memo = lastQuery?.text === text ? lastQuery : null;
     if (memo?.share !== undefined) return memo.share;
-    const share = await knownShareOf(text, (t) => inProcess.embedTexts(t));
+    const share = await knownShareOf(text, (t) => inProcess.embedTexts(t), knownWords);
     if (memo) memo.share = share;
     return share;
   }

@@ -4,10 +4,13 @@
 // search over a big tree. The count is the same as the word-by-word loop's.
 import type { RankPlan } from './plan.js';
 
-interface WordIndex { sorted: string[]; known: Set<string> }
+/** `byName`: the words (indices in `sorted`) each name matches, worked out on a name's first sight (a tree's names repeat across its paths). */
+interface WordIndex { sorted: string[]; known: Map<string, number>; byName: Map<string, readonly number[]> }
 
 /** From this many path words on, the index is used. */
 const MANY_PATH_WORDS = 32;
+/** Names remembered per plan; later new ones are worked out each time. */
+const NAME_LIMIT = 1 << 16;
 const indexes = new WeakMap<RankPlan, WordIndex>();
 
 export function pathWordHits(plan: RankPlan, names: readonly string[]): number {
@@ -24,18 +27,32 @@ export function pathWordHits(plan: RankPlan, names: readonly string[]): number {
     return hits;
   }
   let ix = indexes.get(plan);
-  if (!ix) { ix = { sorted: [...new Set(words)].sort(), known: new Set(words) }; indexes.set(plan, ix); }
-  const hit = new Set<string>();
-  for (const name of names) {
-    // Words no longer than the name that start it (3 characters at least).
-    for (let len = 3; len <= name.length; len++) { const w = name.slice(0, len); if (ix.known.has(w)) hit.add(w); }
-    // Words longer than the name that it starts (a name of 3 characters at least).
-    if (name.length < 3) continue;
+  if (!ix) {
+    const sorted = [...new Set(words)].sort();
+    ix = { sorted, known: new Map(sorted.map((w, i) => [w, i])), byName: new Map() };
+    indexes.set(plan, ix);
+  }
+  if (names.length === 1) return nameHits(ix, names[0]).length;
+  const hit: number[] = [];
+  for (const name of names) for (const w of nameHits(ix, name)) if (!hit.includes(w)) hit.push(w);
+  return hit.length;
+}
+
+/** The words one name matches (indices in ix.sorted). */
+function nameHits(ix: WordIndex, name: string): readonly number[] {
+  const known = ix.byName.get(name);
+  if (known) return known;
+  const hit: number[] = [];
+  // Words no longer than the name that start it (3 characters at least).
+  for (let len = 3; len <= name.length; len++) { const w = ix.known.get(name.slice(0, len)); if (w !== undefined) hit.push(w); }
+  // Words longer than the name that it starts (a name of 3 characters at least).
+  if (name.length >= 3) {
     for (let i = lowerBound(ix.sorted, name); i < ix.sorted.length && ix.sorted[i].startsWith(name); i++) {
-      if (ix.sorted[i].length > name.length) hit.add(ix.sorted[i]);
+      if (ix.sorted[i].length > name.length) hit.push(i);
     }
   }
-  return hit.size;
+  if (ix.byName.size < NAME_LIMIT) ix.byName.set(name, hit);
+  return hit;
 }
 
 function lowerBound(xs: string[], key: string): number {

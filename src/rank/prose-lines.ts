@@ -151,6 +151,8 @@ class PackedProseLines implements ProseLineTerms, WordPostings {
   /** The last plan proseBest was asked about, and its answer. */
   plan: RankPlan | null = null;
   best = 0;
+  /** The statistics proseBest worked out for that plan (null: none of its terms is here), which proseLineStats gives again. */
+  stats: ProseStats | null = null;
 
   constructor(
     readonly lines: number, readonly docs: number, readonly chars: number, readonly ids: Int32Array, readonly lengths: Uint32Array,
@@ -205,6 +207,8 @@ function documentFrequencies(t: PackedProseLines, keys: Int32Array): Float64Arra
 /** The file's statistics for the plan: exactly what ProseCounter.stats gives after reading it whole. */
 export function proseLineStats(terms: ProseLineTerms, plan: RankPlan): ProseStats {
   const t = terms as PackedProseLines;
+  // The file read after its bound was taken (pipeline.ts): the same terms and grams, the same statistics.
+  if (t.stats && t.plan && t.plan.terms === plan.terms && t.plan.prose?.grams === plan.prose?.grams) return t.stats;
   return proseStatsOf(documentFrequencies(t, keysOf(plan)), gramFrequencies(t, gramHits(t, plan)), t.docs, t.chars);
 }
 
@@ -228,9 +232,11 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
     if (x >= 0) any = true;
   }
   let lexical = 0;
+  t.stats = null;
   if (any) {
     const hits = gramHits(t, plan);
     const stats = proseStatsOf(df.subarray(0, nTerms), gramFrequencies(t, hits), t.docs, t.chars);
+    t.stats = stats;
     if (ownSum.length < t.lines) {
       ownSum = new Float64Array(t.lines * 2); windowSum = new Float64Array(t.lines * 2); gramSum = new Float64Array(t.lines * 2); held = new Int32Array(t.lines * 2);
     }

@@ -36,16 +36,27 @@ export function queryMode(query: string, asked: SearchMode, known: boolean, lexi
 
 /**
  * The share of a query's distinct words (any script) the model has at least one token for: a word
- * whose vector is all zeros is unknown to it. Only a hybrid search asks (a few words, one batch).
+ * whose vector is all zeros is unknown to it. Only a hybrid search asks (a few words, one batch; a
+ * pasted file's thousands). `memo`: what is known of words seen before with the same model (kept by
+ * the caller, up to MEMO_WORDS): only new words are embedded.
  */
-export async function knownShareOf(query: string, embed: (texts: string[]) => Promise<Float32Array>): Promise<number> {
+export async function knownShareOf(query: string, embed: (texts: string[]) => Promise<Float32Array>, memo?: Map<string, boolean>): Promise<number> {
   const words = [...new Set(textWords(query))];
   if (words.length === 0) return 0;
-  const v = await embed(words);
-  const dim = v.length / words.length;
-  let known = 0;
-  for (let i = 0; i < words.length; i++) {
-    for (let d = i * dim; d < (i + 1) * dim; d++) if (v[d] !== 0) { known++; break; }
+  const fresh = memo ? words.filter((w) => !memo.has(w)) : words;
+  let known = memo ? words.length - fresh.length - words.filter((w) => memo.get(w) === false).length : 0;
+  if (fresh.length > 0) {
+    const v = await embed(fresh);
+    const dim = v.length / fresh.length;
+    for (let i = 0; i < fresh.length; i++) {
+      let nonZero = false;
+      for (let d = i * dim; d < (i + 1) * dim; d++) if (v[d] !== 0) { nonZero = true; break; }
+      if (nonZero) known++;
+      if (memo && memo.size < MEMO_WORDS) memo.set(fresh[i], nonZero);
+    }
   }
   return known / words.length;
 }
+
+/** Words whose knownness a caller keeps (a process's searcher: ~a few MB at most). */
+export const MEMO_WORDS = 1 << 16;

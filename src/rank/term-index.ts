@@ -1,8 +1,76 @@
-// The small pieces the term counters share: a term's probe (what a text must hold for one of its words
-// to match the term), a tally of term counts, and the identifier character classes.
-// A search's plan keeps at most RANK_DEFAULTS.maxQueryTerms terms (query-terms.ts), so a line is
-// counted by one search per term; a long query (a pasted file) costs what a short one does.
+// The pieces the term counters share: a plan's terms by key with what each identifier run of the
+// process's dictionary (run-table.ts) counts for (prose-run-terms.ts counts an ASCII prose line in one
+// pass over its runs), a term's probe (what a text must hold for one of its words to match the term),
+// a tally of term counts, and the identifier character classes.
 import type { RankPlan } from './plan.js';
+import { HASH_START, hashStep, identifierRuns, RUN_LIMIT } from './run-table.js';
+
+export interface TermIndex {
+  /** Term key -> its index in plan.terms (keys are unique in a plan). */
+  byKey: Map<string, number>;
+  /** Defined name (lower-cased) -> its symbol boost. */
+  symbols: Map<string, number>;
+  /**
+   * What each identifier run of the process's dictionary (run-table.ts) counts for in this plan (term
+   * indices, with repeats, as counted), worked out on first sight; for dictionary `generation`.
+   */
+  runHits: RunHits | null;
+  /**
+   * The probes of the plan's part terms (probeOf): a run whose lower-cased whole holds none matches no
+   * part term, so its parts are not split and stemmed.
+   */
+  partProbes: string[];
+}
+
+const indexes = new WeakMap<RankPlan, TermIndex>();
+
+export function termIndexOf(plan: RankPlan): TermIndex {
+  let idx = indexes.get(plan);
+  if (!idx) {
+    idx = { byKey: new Map(plan.terms.map((t, i) => [t.key, i])), symbols: new Map(), runHits: null, partProbes: [...new Set(plan.terms.filter((t) => !t.whole).map(probeOf))] };
+    for (const s of plan.symbols) if (!idx.symbols.has(s.name)) idx.symbols.set(s.name, s.strength);
+    indexes.set(plan, idx);
+  }
+  return idx;
+}
+
+/** Per dictionary run, where its terms start in `terms` (-1: not worked out yet) and how many. */
+interface RunHits { generation: number; first: Int32Array; count: Int32Array; terms: number[] }
+
+/**
+ * Counts the terms run `id` of the dictionary counts for in the plan (countWordByKey's, worked out
+ * once per plan) into `tf`, as tally does; whether it counted any.
+ */
+export function countRun(index: TermIndex, plan: RankPlan, id: number, tf: Float64Array, touched: number[] | undefined): boolean {
+  let r = index.runHits;
+  if (!r || r.generation !== identifierRuns.generation) {
+    r = index.runHits = { generation: identifierRuns.generation, first: new Int32Array(RUN_LIMIT).fill(-1), count: new Int32Array(RUN_LIMIT), terms: [] };
+  }
+  let first = r.first[id];
+  if (first < 0) {
+    const terms = plan.terms;
+    first = r.first[id] = r.terms.length;
+    const lower = identifierRuns.whole(id);
+    const whole = index.byKey.get(lower);
+    if (whole !== undefined && terms[whole].whole) r.terms.push(whole);
+    // A part that stems to a term's key holds its probe (what the search per term relies on too).
+    if (index.partProbes.some((p) => lower.includes(p))) {
+      for (const partStem of identifierRuns.stems(id)) {
+        const t = index.byKey.get(partStem);
+        if (t !== undefined && !terms[t].whole) r.terms.push(t);
+      }
+    }
+    r.count[id] = r.terms.length - first;
+  }
+  const end = first + r.count[id];
+  const hits = r.terms;
+  for (let k = first; k < end; k++) {
+    const t = hits[k];
+    if (touched && tf[t] === 0) touched.push(t);
+    tf[t]++;
+  }
+  return end > first;
+}
 
 /** The probe of a term: what a text must hold (folded) for one of its words to match it. */
 export function probeOf(term: RankPlan['terms'][number]): string {

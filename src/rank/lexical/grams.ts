@@ -92,25 +92,3 @@ export function queryGrams(query: string): string[] {
 const isIdent = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 const isDigitCode = (c: number) => c >= 48 && c <= 57;
 
-/**
- * The grams forEachGram would cut from an ASCII text, found by looking for each gram's text in it
- * instead of cutting every word: `hit(at, g)` for each occurrence at `at` of `grams[g]` that is a gram of
- * the word around it (a word of at most GRAM_LENGTH units only where the gram is the whole word, no
- * stopword, no leading digit: words.ts' ASCII words). `lower` is the text lower-cased.
- */
-export function asciiGramHits(lower: string, grams: readonly string[], hit: (at: number, g: number) => void): void {
-  grams.forEach((gram, g) => {
-    for (let p = lower.indexOf(gram); p >= 0; p = lower.indexOf(gram, p + 1)) {
-      let s = p;
-      while (s > 0 && isIdent(lower.charCodeAt(s - 1))) s--;
-      let e = p + gram.length;
-      while (e < lower.length && isIdent(lower.charCodeAt(e))) e++;
-      while (s < e && isDigitCode(lower.charCodeAt(s))) s++;
-      if (p < s) continue;
-      const len = e - s;
-      if (len <= GRAM_LENGTH ? len !== gram.length : gram.length !== GRAM_LENGTH) continue;
-      if (isStopword(lower.slice(s, e))) continue;
-      hit(p, g);
-    }
-  });
-}

@@ -26,4 +26,11 @@ describe('pathWordHits', () => {
       expect(pathWordHits(plan, names)).toBe(reference(words, names));
     }), { numRuns: 300 });
   });
+
+  it('counts what the loop counts for path after path of one plan (what each name matches is kept per plan)', () => {
+    fc.assert(fc.property(fc.uniqueArray(word, { minLength: 40, maxLength: 120 }), fc.array(fc.array(word, { maxLength: 6 }), { maxLength: 20 }), (words, paths) => {
+      const plan = { pathWords: words } as unknown as RankPlan;
+      for (const names of [...paths, ...paths]) expect(pathWordHits(plan, names)).toBe(reference(words, names));
+    }), { numRuns: 100 });
+  });
 });

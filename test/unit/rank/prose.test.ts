@@ -11,7 +11,10 @@ import {
   proseRelevance, proseTermlessBound, proseWindowBm25,
 } from '../../../src/rank/prose.js';
 import { queryGrams } from '../../../src/rank/lexical/grams.js';
-import { ProseCounter } from '../../../src/rank/prose-counter.js';
+import { ProseCounter, proseStatsOf } from '../../../src/rank/prose-counter.js';
+import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
+import { identifierRuns, RUN_LIMIT } from '../../../src/rank/run-table.js';
+import type { RankPlan } from '../../../src/rank/plan.js';
 import { countTerms } from '../../../src/rank/chunk-scorer.js';
 import { knownShareOf } from '../../../src/rank/query-mode.js';
 
@@ -144,6 +147,35 @@ describe('ProseCounter over many lines at once', () => {
     }
   });
 
+  it('counts ASCII lines by their identifier runs as lineTerms and lineGrams count each line, for a pasted file\'s 24 terms too (one pass whatever the query: issue 30)', () => {
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const texts = ['agents.md', 'models.md'].map((f) => readFileSync(path.join(root, 'docs', f), 'utf8'));
+    texts.push('Run parseConfig on 2025 and 25px, then retry_failed uploads.\n\nUploadS of RETRIES\ncafé 25 uploads\n\t \u00a0\n8_8 x86_64 __init__ HTTPServer the of');
+    const pasted = readFileSync(path.join(root, 'src/rank/chunk-scorer.ts'), 'utf8');
+    const queries = ['retry failed uploads', 'parseConfig', 'the index format version', '25', pasted, pasted.slice(2000, 4000)];
+    const plans = queries.map((q) => buildRankPlan(q, 'hybrid', bundledLexicon()));
+    expect(plans[4].terms.length).toBe(24);
+    for (const [k, plan] of plans.entries()) {
+      for (const text of texts) {
+        const lines = text.split('\n');
+        const counter = new ProseCounter(plan);
+        counter.add(lines);
+        const want = countedLineByLine(lines, plan);
+        expect({ query: k, stats: counter.stats(), best: counter.bestLexical(want.stats) }).toEqual({ query: k, stats: want.stats, best: want.best });
+      }
+    }
+    // The process's run dictionary starts again in the middle of a document: its runs are worked out again.
+    const before = identifierRuns.generation;
+    const lines = [...texts[2].split('\n'), Array.from({ length: RUN_LIMIT + 10 }, (_, i) => `zq${i.toString(36)}`).join(' '), ...texts[1].split('\n')];
+    for (const plan of [plans[0], plans[4]]) {
+      const counter = new ProseCounter(plan);
+      counter.add(lines);
+      const want = countedLineByLine(lines, plan);
+      expect({ stats: counter.stats(), best: counter.bestLexical(want.stats) }).toEqual({ stats: want.stats, best: want.best });
+    }
+    expect(identifierRuns.generation).toBeGreaterThan(before);
+  });
+
   it('bestLexical is the best line\'s lexical score with its window, as the workers compute it (it took the line\'s own BM25 alone: a bound too tight)', () => {
     const plan = buildRankPlan('castle king river', 'hybrid', lexicon);
     // The best line on its own ("castle") gains from its neighbours' other terms.
@@ -200,4 +232,39 @@ describe('knownShareOf', () => {
     expect(await knownShareOf('castle king 城堡 castle', embed)).toBe(2 / 3);
     expect(await knownShareOf('?!', embed)).toBe(0);
   });
+
+  it('embeds only the words it has not seen, with a memo, and gives the same share (a pasted file\'s thousands of words were embedded for every long query: issue 30)', async () => {
+    const known = new Set(['castle', 'king', 'river']);
+    const asked: string[][] = [];
+    const embed = async (texts: string[]) => { asked.push(texts); return Float32Array.from(texts.flatMap((t) => (known.has(t) ? [0, 1] : [0, 0]))); };
+    const memo = new Map<string, boolean>();
+    expect(await knownShareOf('castle king 城堡 castle', embed, memo)).toBe(2 / 3);
+    expect(await knownShareOf('river 城堡 king moat', embed, memo)).toBe(await knownShareOf('river 城堡 king moat', embed));
+    expect(await knownShareOf('castle 城堡 king', embed, memo)).toBe(2 / 3);
+    expect(asked).toEqual([['castle', 'king', '城堡'], ['river', 'moat'], ['river', '城堡', 'king', 'moat']]);
+  });
 });
+
+/** A prose file's statistics and best line counted line by line with lineTerms and lineGrams (the reference). */
+function countedLineByLine(lines: string[], plan: RankPlan): { stats: ReturnType<typeof proseStatsOf>; best: number } {
+  const tf = new Float64Array(plan.terms.length);
+  const touched: number[] = [];
+  const df = new Float64Array(plan.terms.length);
+  const gramDf = new Float64Array(plan.prose?.grams.length ?? 0);
+  const rows: ReturnType<typeof lineTerms>[] = [];
+  let docs = 0;
+  let chars = 0;
+  for (const line of lines) {
+    if (line.trim() === '') { rows.push(null); continue; }
+    const row = lineTerms(line, plan, tf, touched);
+    rows.push(row);
+    docs++;
+    chars += line.length;
+    for (const t of row?.terms ?? []) df[t]++;
+    for (const g of (row ?? lineGrams(line, plan)).grams) gramDf[g]++;
+  }
+  const stats = proseStatsOf(df, gramDf, docs, chars);
+  let best = 0;
+  rows.forEach((row, i) => { if (row) best = Math.max(best, lineLexical(rows, (j) => lines[j].length, i, stats, tf, touched)); });
+  return { stats, best };
+}

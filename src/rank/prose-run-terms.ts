@@ -1,0 +1,101 @@
+// A prose line's plan terms and grams found by its identifier runs (run-table.ts), what each run
+// counts for worked out once per plan: counting a document costs one pass over its text whatever the
+// query's length, where a search per term or gram costs a pass per term (24 for a pasted file).
+import { forEachWordGram, gramKey } from './lexical/grams.js';
+import { isStopword } from './lexical/terms.js';
+import type { RankPlan } from './plan.js';
+import type { LineTerms } from './prose.js';
+import { HASH_START, hashStep, identifierRuns, RUN_LIMIT } from './run-table.js';
+import { countRun, isDigit, isIdentChar, termIndexOf } from './term-index.js';
+
+/** Per dictionary run, where its grams (indices of plan.prose.grams, repeats kept) start in `grams`, and how many. */
+interface RunGrams { generation: number; first: Int32Array; count: Int32Array; grams: number[]; byKey: Map<number | string, number> }
+
+const planGrams = new WeakMap<RankPlan, RunGrams>();
+
+/** Scratch for one counter: term and gram counts, and which are set. */
+export interface RunScratch { tf: Float64Array; touched: number[]; gf: Float64Array; gTouched: number[] }
+
+export function runScratch(plan: RankPlan): RunScratch {
+  return { tf: new Float64Array(plan.terms.length), touched: [], gf: new Float64Array(plan.prose?.grams.length ?? 0), gTouched: [] };
+}
+
+function runGramsOf(plan: RankPlan): RunGrams {
+  let r = planGrams.get(plan);
+  if (!r || r.generation !== identifierRuns.generation) {
+    const byKey = r?.byKey ?? new Map((plan.prose?.grams ?? []).map((g, i) => [gramKey(g), i]));
+    r = { generation: identifierRuns.generation, first: new Int32Array(RUN_LIMIT).fill(-1), count: new Int32Array(RUN_LIMIT), grams: [], byKey };
+    planGrams.set(plan, r);
+  }
+  return r;
+}
+
+/** Counts the plan grams of run `id` (forEachGram's of the word: its folded whole, no stopword) into `gf`. */
+function countRunGrams(r: RunGrams, id: number, gf: Float64Array, touched: number[]): void {
+  let first = r.first[id];
+  if (first < 0) {
+    first = r.first[id] = r.grams.length;
+    const word = identifierRuns.whole(id);
+    if (!isStopword(word)) {
+      forEachWordGram(word, (key) => {
+        const g = r.byKey.get(key);
+        if (g !== undefined) r.grams.push(g);
+      });
+    }
+    r.count[id] = r.grams.length - first;
+  }
+  const end = first + r.count[id];
+  for (let k = first; k < end; k++) {
+    const g = r.grams[k];
+    if (gf[g] === 0) touched.push(g);
+    gf[g]++;
+  }
+}
+
+/**
+ * An ASCII line's LineTerms (lineTerms': countTerms and lineGrams) and, for a line that holds no term,
+ * its grams (ascending; what its document frequencies count). The words of ASCII text are its
+ * identifier runs without their leading digits (words.ts), which is what both count.
+ */
+export function asciiLineTerms(line: string, plan: RankPlan, s: RunScratch): { row: LineTerms; grams: number[] } {
+  const index = termIndexOf(plan);
+  const rg = s.gf.length > 0 ? runGramsOf(plan) : null;
+  const n = line.length;
+  let i = 0;
+  while (i < n) {
+    if (!isIdentChar(line.charCodeAt(i))) { i++; continue; }
+    while (i < n && isDigit(line.charCodeAt(i))) i++;
+    const from = i;
+    let h = HASH_START;
+    for (let c = line.charCodeAt(i); i < n && isIdentChar(c); c = line.charCodeAt(++i)) h = hashStep(h, c);
+    if (from === i) continue;
+    const id = identifierRuns.id(line, from, i, h);
+    countRun(index, plan, id, s.tf, s.touched);
+    // The dictionary may have started again on this run (a new generation): the grams' table follows it.
+    if (rg) countRunGrams(rg.generation === identifierRuns.generation ? rg : runGramsOf(plan), id, s.gf, s.gTouched);
+  }
+  if (s.touched.length === 0) return { row: null, grams: take(s.gf, s.gTouched, null) };
+  const gramCounts: number[] = [];
+  const grams = take(s.gf, s.gTouched, gramCounts);
+  const counts: number[] = [];
+  return { row: { terms: take(s.tf, s.touched, counts), counts, grams, gramCounts }, grams };
+}
+
+const NO_GRAMS: readonly number[] = Object.freeze([]);
+
+/** The set entries of `counts` (ascending), their values pushed to `values`; both left zeroed and empty. */
+function take(counts: Float64Array, touched: number[], values: number[] | null): number[] {
+  const n = touched.length;
+  if (n === 0) return values ? [] : NO_GRAMS as number[];
+  const keys = new Array<number>(n);
+  // Insertion sort: a line holds a few of the plan's terms or grams.
+  for (let i = 0; i < n; i++) {
+    const k = touched[i];
+    let j = i;
+    while (j > 0 && keys[j - 1] > k) { keys[j] = keys[j - 1]; j--; }
+    keys[j] = k;
+  }
+  for (let i = 0; i < n; i++) { values?.push(counts[keys[i]]); counts[keys[i]] = 0; }
+  touched.length = 0;
+  return keys;
+}

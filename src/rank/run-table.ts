@@ -1,0 +1,88 @@
+// The identifier runs a process has seen, each once with what it is made of (lower-cased whole, its
+// parts' stems), found in place in a text by a hash taken as the run is scanned: a long query's terms
+// are counted per identifier of every line searched, and text repeats its identifiers, so most runs
+// cost one probe here, no string made and no split or stem, whatever the query.
+import { identifierParts, stem } from './lexical/terms.js';
+
+/** FNV-1a's offset basis and step: call hashStep per char from HASH_START. */
+export const HASH_START = 0x811c9dc5 | 0;
+
+export function hashStep(h: number, c: number): number {
+  return Math.imul(h ^ c, 0x01000193);
+}
+
+/** Distinct runs kept (~10 MB at most); when full, the dictionary starts again empty. */
+export const RUN_LIMIT = 1 << 16;
+
+export interface RunDictionary {
+  /** The id of the run text[from, to) hashed `h` (by hashStep), added when new. */
+  id(text: string, from: number, to: number, h: number): number;
+  /** The run lower-cased (ASCII runs: the folded text's slice). */
+  whole(id: number): string;
+  /** Its parts' stems, in order (identifierParts, then stem). */
+  stems(id: number): string[];
+  /** Changes when the dictionary starts again: ids taken before mean nothing after. */
+  readonly generation: number;
+  readonly size: number;
+}
+
+export function createRunDictionary(maxRuns = RUN_LIMIT): RunDictionary {
+  let mask = 1023;
+  let slots = new Int32Array(mask + 1).fill(-1);
+  let hashes: number[] = [];
+  let keys: string[] = [];
+  let wholes: string[] = [];
+  /** Each run's parts' stems, worked out when first asked (most runs match no term: their probes tell). */
+  let stemLists: (string[] | undefined)[] = [];
+  let generation = 0;
+
+  const sameRun = (key: string, text: string, from: number, to: number): boolean => {
+    if (key.length !== to - from) return false;
+    for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) !== text.charCodeAt(from + i)) return false;
+    return true;
+  };
+  const place = (e: number) => {
+    let at = hashes[e] & mask;
+    while (slots[at] !== -1) at = (at + 1) & mask;
+    slots[at] = e;
+  };
+  const add = (run: string, h: number): number => {
+    if (keys.length >= maxRuns) {
+      generation++;
+      mask = 1023;
+      slots = new Int32Array(mask + 1).fill(-1);
+      hashes = []; keys = []; wholes = []; stemLists = [];
+    }
+    const e = keys.length;
+    hashes.push(h);
+    keys.push(run);
+    wholes.push(run.toLowerCase());
+    stemLists.push(undefined);
+    // At most half full, so a probe soon ends at an empty slot.
+    if (keys.length * 2 > mask + 1) {
+      mask = mask * 2 + 1;
+      slots = new Int32Array(mask + 1).fill(-1);
+      for (let x = 0; x < keys.length; x++) place(x);
+    } else {
+      place(e);
+    }
+    return e;
+  };
+
+  return {
+    get generation() { return generation; },
+    get size() { return keys.length; },
+    id(text, from, to, h) {
+      for (let at = h & mask; ; at = (at + 1) & mask) {
+        const e = slots[at];
+        if (e === -1) return add(text.slice(from, to), h);
+        if (hashes[e] === h && sameRun(keys[e], text, from, to)) return e;
+      }
+    },
+    whole: (id) => wholes[id],
+    stems: (id) => (stemLists[id] ??= identifierParts(keys[id]).map(stem)),
+  };
+}
+
+/** The process's dictionary (one per thread: each worker has its own). */
+export const identifierRuns = createRunDictionary();
