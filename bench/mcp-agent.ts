@@ -3,7 +3,7 @@
 // index builds in the background), the answers until the index is fresh, then warm `search` and
 // `find_related` round trips, and a 100,000-character query beside a short one over MCP and the CLI.
 // Writes bench/mcp-agent-results.json and the mcp-agent section of bench/RESULTS.md.
-// npm run build && SIMGREP_SHARED_DIR=../shared nice -n 10 node dist/bench/mcp-agent.js [--quick] [--cpu-prof-dir DIR]
+// npm run build && SIMGREP_SHARED_DIR=../shared [nice -n 10] node dist/bench/mcp-agent.js [--quick] [--cpu-prof-dir DIR]
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -129,7 +129,7 @@ async function main(): Promise<void> {
     const results = {
       date: new Date().toISOString(),
       mode: quick ? 'quick' : 'full',
-      command: `npm run build && SIMGREP_SHARED_DIR=../shared nice -n 10 node dist/bench/mcp-agent.js${quick ? ' --quick' : ''}${profDir ? ` --cpu-prof-dir ${path.relative(REPO_ROOT, profDir)}` : ''}`,
+      command: `npm run build && SIMGREP_SHARED_DIR=../shared ${niceness()}node dist/bench/mcp-agent.js${quick ? ' --quick' : ''}${profDir ? ` --cpu-prof-dir ${path.relative(REPO_ROOT, profDir)}` : ''}`,
       machine: { nproc: os.availableParallelism(), node: process.version, loadBefore, loadAfter: os.loadavg() },
       corpus: { path: path.relative(REPO_ROOT, tree), ...counts },
       topK: TOP_K,
@@ -193,3 +193,9 @@ function writeSection(r: any): void {
 }
 
 main().catch((e: unknown) => { process.stderr.write(`[bench:mcp-agent] ${(e as Error)?.stack ?? String(e)}\n`); process.exitCode = 2; });
+
+/** `nice -n N ` when this process runs niced (the report's command says how it was run), else ''. */
+function niceness(): string {
+  const n = os.getPriority();
+  return n > 0 ? `nice -n ${n} ` : '';
+}
