@@ -60,24 +60,24 @@ const CASES: Array<{ query: string; lines: string[] }> = [
   },
 ];
 
-/** Prose in scripts the code vocabulary did not cover (before issue 31: [UNK], so every line tied). */
-const SCRIPT_CASES: Array<{ script: string; query: string; lines: string[] }> = [
-  { script: 'Chinese', query: '我的猫喜欢吃鱼', lines: ['这只猫每天都要吃两条鱼', '明天的会议在下午三点开始', '这个城市的冬天非常寒冷'] },
-  { script: 'Arabic', query: 'القاهرة عاصمة مصر', lines: ['القاهرة هي عاصمة مصر وأكبر مدنها', 'يحب الأطفال اللعب في الحديقة', 'ارتفعت أسعار النفط هذا الأسبوع'] },
-  { script: 'Hindi', query: 'भारत की राजधानी', lines: ['नई दिल्ली भारत की राजधानी है', 'मुझे सुबह चाय पीना पसंद है', 'कल शाम को तेज़ बारिश हुई'] },
-  { script: 'Japanese', query: '東京の天気', lines: ['今日の東京の天気は晴れです', '私は毎朝コーヒーを飲みます', 'この本はとても面白かった'] },
-  { script: 'Korean', query: '서울 지하철 노선', lines: ['서울 지하철 노선도를 새로 만들었다', '어제 친구와 영화를 보았다', '이 식당의 김치찌개가 맛있다'] },
-  { script: 'Russian', query: 'столица России', lines: ['Москва является столицей России', 'Я люблю читать книги вечером', 'Погода сегодня очень хорошая'] },
-];
-
-/** An English query over sentences that share no word with it (version 8, random rows: 1 of 6 right). */
-const ACROSS_CASES: Array<{ script: string; query: string; lines: string[] }> = [
-  { script: 'Chinese', query: 'city government', lines: ['市政府发布了新规定', '他每天早上跑步', '这本书很有趣'] },
-  { script: 'Chinese', query: 'university students', lines: ['大学的学生们正在考试', '今天天气很好', '他买了一辆新车'] },
-  { script: 'Arabic', query: 'the government of the city', lines: ['حكومة المدينة أعلنت خطة جديدة', 'أحب شرب القهوة في الصباح', 'الكتاب على الطاولة'] },
-  { script: 'Arabic', query: 'war and army', lines: ['الجيش دخل الحرب', 'أحب شرب القهوة في الصباح', 'الكتاب على الطاولة'] },
-  { script: 'Hindi', query: 'the old town', lines: ['यह नगर बहुत पुराना है', 'मुझे चाय पसंद है', 'वह कल स्कूल गया'] },
-  { script: 'Hindi', query: 'river water', lines: ['नदी का पानी साफ है', 'मुझे किताबें पढ़ना पसंद है', 'वह कल स्कूल गया'] },
+/**
+ * Prose in scripts the code vocabulary did not cover. `shares`: the query's words are in the sentence
+ * (before issue 31: [UNK], so every line tied); `means`: an English query over sentences that share no
+ * word with it (version 8, random rows: 1 of 6 right; version 9's second table knows some meaning).
+ */
+const PROSE_CASES: Array<{ script: string; kind: 'shares' | 'means'; query: string; lines: string[] }> = [
+  { script: 'Chinese', kind: 'shares', query: '我的猫喜欢吃鱼', lines: ['这只猫每天都要吃两条鱼', '明天的会议在下午三点开始', '这个城市的冬天非常寒冷'] },
+  { script: 'Arabic', kind: 'shares', query: 'القاهرة عاصمة مصر', lines: ['القاهرة هي عاصمة مصر وأكبر مدنها', 'يحب الأطفال اللعب في الحديقة', 'ارتفعت أسعار النفط هذا الأسبوع'] },
+  { script: 'Hindi', kind: 'shares', query: 'भारत की राजधानी', lines: ['नई दिल्ली भारत की राजधानी है', 'मुझे सुबह चाय पीना पसंद है', 'कल शाम को तेज़ बारिश हुई'] },
+  { script: 'Japanese', kind: 'shares', query: '東京の天気', lines: ['今日の東京の天気は晴れです', '私は毎朝コーヒーを飲みます', 'この本はとても面白かった'] },
+  { script: 'Korean', kind: 'shares', query: '서울 지하철 노선', lines: ['서울 지하철 노선도를 새로 만들었다', '어제 친구와 영화를 보았다', '이 식당의 김치찌개가 맛있다'] },
+  { script: 'Russian', kind: 'shares', query: 'столица России', lines: ['Москва является столицей России', 'Я люблю читать книги вечером', 'Погода сегодня очень хорошая'] },
+  { script: 'Chinese', kind: 'means', query: 'city government', lines: ['市政府发布了新规定', '他每天早上跑步', '这本书很有趣'] },
+  { script: 'Chinese', kind: 'means', query: 'university students', lines: ['大学的学生们正在考试', '今天天气很好', '他买了一辆新车'] },
+  { script: 'Arabic', kind: 'means', query: 'the government of the city', lines: ['حكومة المدينة أعلنت خطة جديدة', 'أحب شرب القهوة في الصباح', 'الكتاب على الطاولة'] },
+  { script: 'Arabic', kind: 'means', query: 'war and army', lines: ['الجيش دخل الحرب', 'أحب شرب القهوة في الصباح', 'الكتاب على الطاولة'] },
+  { script: 'Hindi', kind: 'means', query: 'the old town', lines: ['यह नगर बहुत पुराना है', 'मुझे चाय पसंद है', 'वह कल स्कूल गया'] },
+  { script: 'Hindi', kind: 'means', query: 'river water', lines: ['नदी का पानी साफ है', 'मुझे किताबें पढ़ना पसंद है', 'वह कल स्कूल गया'] },
 ];
 
 function dirBytes(dir: string): number {
@@ -122,13 +122,13 @@ describe('bundled model', () => {
     expect(d.indexOf(Math.min(...d))).toBe(0);
   });
 
-  it.each(SCRIPT_CASES)('finds the $script sentence that shares the query\'s words', async ({ query, lines }) => {
+  it.each(PROSE_CASES.filter((c) => c.kind === 'shares'))('finds the $script sentence that shares the query\'s words', async ({ query, lines }) => {
     const d = await distances(query, lines);
     expect(d.indexOf(Math.min(...d))).toBe(0);
     expect(d[0]).toBeLessThan(Math.min(...d.slice(1)) - 0.05);
   });
 
-  it.each(ACROSS_CASES)('finds the $script sentence that means "$query" without sharing a word', async ({ query, lines }) => {
+  it.each(PROSE_CASES.filter((c) => c.kind === 'means'))('finds the $script sentence that means "$query" without sharing a word', async ({ query, lines }) => {
     const d = await distances(query, lines);
     expect(d.indexOf(Math.min(...d))).toBe(0);
   });
