@@ -5,11 +5,11 @@
 import path from 'node:path';
 import { createSearcher } from '../../src/library.js';
 import { bundledLexicon, idf as lexIdf } from '../../src/rank/lexical/lexicon.js';
-import { buildRankPlan } from '../../src/rank/plan.js';
+import type { RankPlan } from '../../src/rank/plan.js';
 import { countTerms } from '../../src/rank/chunk-scorer.js';
 import { REPO_ROOT } from '../quality/dataset.js';
-import { createBm25 } from './bm25-icu.js';
 import { DEV_LANGUAGES, loadLanguage, shuffledCommonIds, type LanguageSet } from './dataset.js';
+import { probeQuestions, ProbeResults } from './probe-table.js';
 
 const dir = path.join(REPO_ROOT, 'bench', '.tmp', 'prose');
 const sets = DEV_LANGUAGES.map((l) => loadLanguage(l, dir));
@@ -18,19 +18,10 @@ const splits = { tune: common.slice(0, 40), held: common.slice(40, 80) };
 
 const searcher = createSearcher({ concurrency: 0 });
 const lexicon = bundledLexicon();
-type Scorer = (cos: Float32Array, bm: Float64Array, idfSum: number) => Float64Array;
+type Scorer = (cos: Float64Array, bm: Float64Array, idfSum: number) => Float64Array;
 let share = 1;
-import { textWords } from '../../src/rank/lexical/words.js';
-async function knownShare(q: string): Promise<number> {
-  const words = [...new Set(textWords(q))];
-  if (words.length === 0) return 0;
-  const v = await searcher.embed(words);
-  const dim = v.length / words.length;
-  let known = 0;
-  for (let i = 0; i < words.length; i++) { for (let d = 0; d < dim; d++) if (v[i * dim + d] !== 0) { known++; break; } }
-  return known / words.length;
-}
 
+/** MRR@10 among the lines a fusion scores above -Infinity (the cosine alone ranks every line). */
 function mrr(scores: Float64Array, labels: number[]): number {
   const order = [...scores.keys()].filter((i) => scores[i] > -Infinity).sort((a, b) => scores[b] - scores[a] || a - b).slice(0, 10);
   const r = order.findIndex((i) => labels.includes(i));
@@ -77,14 +68,9 @@ for (const k of [10, 60]) {
   }
 }
 
-interface Prepared { cos: Float32Array; tf: Float64Array[]; terms: string[]; lexIdf: number[]; lens: number[] }
+interface Prepared { cos: Float64Array; tf: Float64Array[]; terms: string[]; lexIdf: number[]; lens: number[] }
 
-async function prepare(set: LanguageSet, lineVecs: Float32Array, dim: number, q: string): Promise<Prepared> {
-  const qv = await searcher.embed([q]);
-  const n = set.lines.length;
-  const cos = new Float32Array(n);
-  for (let i = 0; i < n; i++) { let s = 0; for (let d = 0; d < dim; d++) s += lineVecs[i * dim + d] * qv[d]; cos[i] = s; }
-  const plan = buildRankPlan(q, 'hybrid', lexicon);
+function prepare(set: LanguageSet, plan: RankPlan, cos: Float64Array): Prepared {
   const tf = set.lines.map((line) => { const t = new Float64Array(plan.terms.length); countTerms(line, plan, t); return t; });
   return { cos, tf, terms: plan.terms.map((t) => t.key), lexIdf: plan.terms.map((t) => t.idf), lens: set.lines.map((l) => l.length) };
 }
@@ -114,46 +100,24 @@ function bm25(p: Prepared, idfMode: string, k1: number, b: number): { bm: Float6
 }
 
 async function main() {
-  const results: Record<string, Record<string, Record<string, number>>> = {};
-  for (const set of sets) {
-    const vecs = await searcher.embed(set.lines);
-    const dim = vecs.length / set.lines.length;
-    const icu = createBm25(set.lines);
-    for (const [split, ids] of Object.entries(splits)) {
-      for (const id of ids) {
-        const q = set.questions.get(id)!;
-        const p = await prepare(set, vecs, dim, q.text);
-        share = await knownShare(q.text);
-        fileN = set.lines.length;
-        nTerms = p.terms.length;
-        const shCell = ((results['share'] ??= {})[split] ??= {});
-        shCell[set.lang] = (shCell[set.lang] ?? 0) + share / ids.length;
-        const ranked = icu(q.text, 10);
-        const r = ranked.findIndex((i) => q.labels.includes(i));
-        const icuCell = ((results['icu-baseline'] ??= {})[split] ??= {});
-        icuCell[set.lang] = (icuCell[set.lang] ?? 0) + (r < 0 ? 0 : 1 / (r + 1)) / ids.length;
-        for (const idfMode of ['lexicon', 'missing', 'file', ...(process.env.PROBE_PARAMS ? ['file:k0.9', 'file:k1.5', 'file:b0.5', 'file:b0.9', 'file:k2.0b0.9'] : [])]) {
-          const k1 = idfMode.includes(':k') ? Number(/k([\d.]+)/.exec(idfMode.split(':')[1])![1]) : 1.2;
-          const b = idfMode.includes('b') && idfMode.includes(':') ? Number(/b([\d.]+)/.exec(idfMode.split(':')[1])![1]) : 0.75;
-          const { bm, idfSum } = bm25(p, idfMode.split(':')[0], k1, b);
-          for (const [name, f] of Object.entries(fusions)) {
-            if (idfMode !== 'file' || !(name === 'bm25' || name === 'shlin0.2' || name.startsWith('shlinN'))) continue;
-            const key = `${idfMode}:${name}`;
-            const cell = ((results[key] ??= {})[split] ??= {});
-            cell[set.lang] = (cell[set.lang] ?? 0) + mrr(f(p.cos, bm, idfSum), q.labels) / ids.length;
-          }
-        }
+  const results = new ProbeResults();
+  for await (const { set, split, count, share: known, plan, cos, question } of probeQuestions(sets, splits, searcher, results)) {
+    const p = prepare(set, plan, cos);
+    share = known;
+    fileN = set.lines.length;
+    nTerms = p.terms.length;
+    results.add('share', split, set.lang, share, count);
+    for (const idfMode of ['lexicon', 'missing', 'file', ...(process.env.PROBE_PARAMS ? ['file:k0.9', 'file:k1.5', 'file:b0.5', 'file:b0.9', 'file:k2.0b0.9'] : [])]) {
+      const k1 = idfMode.includes(':k') ? Number(/k([\d.]+)/.exec(idfMode.split(':')[1])![1]) : 1.2;
+      const b = idfMode.includes('b') && idfMode.includes(':') ? Number(/b([\d.]+)/.exec(idfMode.split(':')[1])![1]) : 0.75;
+      const { bm, idfSum } = bm25(p, idfMode.split(':')[0], k1, b);
+      for (const [name, f] of Object.entries(fusions)) {
+        if (idfMode !== 'file' || !(name === 'bm25' || name === 'shlin0.2' || name.startsWith('shlinN'))) continue;
+        results.add(`${idfMode}:${name}`, split, set.lang, mrr(f(p.cos, bm, idfSum), question.labels), count);
       }
     }
-    process.stderr.write(`${set.lang} done\n`);
   }
-  for (const [key, bySplit] of Object.entries(results)) {
-    const row = Object.entries(bySplit).map(([split, cells]) => {
-      const mean = DEV_LANGUAGES.reduce((s, l) => s + (cells[l] ?? 0), 0) / DEV_LANGUAGES.length;
-      return `${split} ${DEV_LANGUAGES.map((l) => `${l} ${(cells[l] ?? 0).toFixed(3)}`).join(' ')} mean ${mean.toFixed(3)}`;
-    });
-    process.stdout.write(`${key.padEnd(22)} ${row.join(' | ')}\n`);
-  }
+  results.print(Object.keys(splits), 22);
   await searcher.close();
 }
 

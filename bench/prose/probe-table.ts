@@ -1,4 +1,4 @@
-// What the prose probes (context-probe.ts, margin-probe.ts) share: MRR@10 of a line ranking, and the
+// What the prose probes (context-probe.ts, margin-probe.ts, fusion-probe.ts, question-probe.ts) share: MRR@10 of a line ranking, and the
 // table of each variant's mean per split with its smallest margin over the ICU BM25 baseline.
 import { bundledLexicon } from '../../src/rank/lexical/lexicon.js';
 import { buildRankPlan, type RankPlan } from '../../src/rank/plan.js';
@@ -47,7 +47,9 @@ export interface ProbeQuestion {
   /** Questions in the split (a question's share of its mean). */
   count: number;
   question: Question;
-  /** The hybrid plan the searcher would make (with the query's known share). */
+  /** The share of the question's words the model knows (knownShareOf). */
+  share: number;
+  /** The hybrid plan the searcher would make (with that share). */
   plan: RankPlan;
   /** Each line's cosine to the question. */
   cos: Float64Array;
@@ -69,11 +71,12 @@ export async function* probeQuestions(sets: LanguageSet[], splits: Record<string
         const text = question.text;
         const r = icu(text, 10).findIndex((i) => question.labels.includes(i));
         results.add('icu-bm25', split, set.lang, r < 0 ? 0 : 1 / (r + 1), ids.length);
-        const plan = buildRankPlan(text, 'hybrid', lexicon, await knownShareOf(text, (t) => searcher.embed(t)));
+        const share = await knownShareOf(text, (t) => searcher.embed(t));
+        const plan = buildRankPlan(text, 'hybrid', lexicon, share);
         const qv = await searcher.embed([text]);
         const cos = new Float64Array(set.lines.length);
         for (let i = 0; i < cos.length; i++) { let s = 0; for (let d = 0; d < dim; d++) s += vecs[i * dim + d] * qv[d]; cos[i] = s; }
-        yield { set, split, count: ids.length, question, plan, cos };
+        yield { set, split, count: ids.length, question, share, plan, cos };
       }
     }
     process.stderr.write(`${set.lang} done\n`);
