@@ -234,7 +234,7 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
   const pathLength = text.length;
   const { fileStem } = signals;
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
-  // Only the terms a line or chunk holds are reset and summed (a long query has thousands), and in
+  // Only the terms a line or chunk holds are reset and summed (a long query has up to RANK_DEFAULTS.maxQueryTerms), and in
   // plan order, so the sums are the very floats the index computes.
   const lineTf = new Float64Array(nTerms);
   const lineTerms: number[] = [];

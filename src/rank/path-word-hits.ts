@@ -1,7 +1,7 @@
 // How many of a query's path words a path's names match (pathSignals' rule: the shorter of the two, at
 // least 3 characters, starts the longer), counted from the names' side for a long query: a pasted
-// file has thousands of path words, and trying each against each file's few names cost seconds per
-// search over a big tree. The count is the same as the word-by-word loop's.
+// file's path words (those of its kept terms and their inflections) against each file's few names,
+// tried one by one, cost ~190 ms a search over the 1M-line bench tree. The count is the same as the word-by-word loop's.
 import type { RankPlan } from './plan.js';
 
 /** `byName`: the words (indices in `sorted`) each name matches, worked out on a name's first sight (a tree's names repeat across its paths). */

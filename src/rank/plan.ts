@@ -107,7 +107,7 @@ const RECENT_PLANS = 4;
 /**
  * `knownShare`: the share (0..1) of the query's words the model has a token for (searcher.ts). A
  * query planned again (the same text, mode and lexicon) shares the first plan's terms, symbols and
- * path words: a pasted file's thousands of terms are found, stemmed and looked up once.
+ * path words: a pasted file's terms are found, stemmed and looked up once.
  */
 export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon, knownShare = 1, maxTerms = RANK_DEFAULTS.maxQueryTerms): RankPlan {
   if (mode === 'semantic') return semanticPlan();

@@ -6,7 +6,7 @@ import { lineGrams, lineLexical, lineTerms, PROSE_DF_CHARS, PROSE_DF_LINES, type
 import { asciiLineTerms, runScratch, type RunScratch } from './prose-run-terms.js';
 
 /** line.trim() === '', without making a string for a line that starts with a visible ASCII character. */
-function isBlank(line: string): boolean {
+export function isBlank(line: string): boolean {
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
     if (c > 32 && c < 127) return false;

@@ -2,10 +2,10 @@
 // from its lines' whole words instead of its text: a line's grams are the grams of its words (the 'w'
 // keys, which forEachGram's words equal: the builder checks), so each gram's document frequency and a
 // line's count of it come from the postings of the few words that hold it.
-import { forEachWordGram, gramKey } from './lexical/grams.js';
+import { forEachWordGram } from './lexical/grams.js';
 import { isStopword } from './lexical/terms.js';
 import type { RankPlan } from './plan.js';
-import { PROSE_B, PROSE_K1, type ProseStats } from './prose.js';
+import { gramIndexOf, PROSE_B, PROSE_K1, type ProseStats } from './prose.js';
 
 /** What this module reads of a file's kept postings: sorted key ids, each one's lines and counts there. */
 export interface WordPostings {
@@ -52,7 +52,7 @@ function gramsOf(plan: RankPlan): PlanGrams | null {
   if (!pg) {
     // The words that hold each gram, from the table kept as keys were interned; grams in index order,
     // so each word's pairs come out ascending.
-    const index = new Map(grams.map((g, i) => [gramKey(g), i]));
+    const index = gramIndexOf(grams);
     pg = { index, noted: keyOf.length, last: -1, slot: new Int32Array(Math.max(1024, keyOf.length)), entries: [] };
     const { slot, entries } = pg;
     for (const [key, i] of index) {

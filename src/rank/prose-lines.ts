@@ -10,7 +10,7 @@ import type { RankPlan } from './plan.js';
 import {
   PROSE_DF_CHARS, PROSE_DF_LINES, PROSE_WINDOW_LINES, proseBestDistance, proseBm25, proseLexical, proseWindowBm25, type ProseStats,
 } from './prose.js';
-import { proseStatsOf } from './prose-counter.js';
+import { isBlank, proseStatsOf } from './prose-counter.js';
 import { addGramBm25, gramFrequencies, gramHits, noteKey, type WordPostings } from './prose-line-grams.js';
 
 /**
@@ -69,7 +69,7 @@ export class ProseLinesBuilder {
     const at = this.lengths.length;
     this.lengths.push(text.length);
     this.seen += text.length;
-    const blank = text.trim() === '';
+    const blank = isBlank(text);
     this.blank.push(blank);
     if (blank) return;
     this.docs++;
@@ -175,8 +175,11 @@ class PackedProseLines implements ProseLineTerms, WordPostings {
   }
 }
 
-/** Per plan, its terms' key ids (-1: a key no file holds), and how many keys there were then (-1: all found). */
-const planKeys = new WeakMap<RankPlan, { keys: Int32Array; known: number }>();
+/**
+ * Per plan terms list (shared by a plan made again for the same query), its terms' key ids (-1: a key no
+ * file holds), and how many keys there were then (-1: all found).
+ */
+const planKeys = new WeakMap<RankPlan['terms'], { keys: Int32Array; known: number }>();
 /** Scratch of proseBest (zero between calls): per line, its BM25, its window's and its grams' so far; per term, its df and key's index. */
 let ownSum = new Float64Array(1024);
 let windowSum = new Float64Array(1024);
@@ -187,10 +190,10 @@ let at = new Int32Array(16);
 
 /** The plan's terms' key ids, looked up again while one is unknown and new keys have come in since. */
 function keysOf(plan: RankPlan): Int32Array {
-  const kept = planKeys.get(plan);
+  const kept = planKeys.get(plan.terms);
   if (kept && (kept.known === -1 || kept.known === keyIds.size)) return kept.keys;
   const keys = Int32Array.from(plan.terms, (term) => keyIds.get((term.whole ? 'w' : 's') + term.key) ?? -1);
-  planKeys.set(plan, { keys, known: keys.includes(-1) ? keyIds.size : -1 });
+  planKeys.set(plan.terms, { keys, known: keys.includes(-1) ? keyIds.size : -1 });
   return keys;
 }
 

@@ -1,17 +1,18 @@
 // A prose line's plan terms and grams found by its identifier runs (run-table.ts), what each run
 // counts for worked out once per plan: counting a document costs one pass over its text whatever the
 // query's length, where a search per term or gram costs a pass per term (24 for a pasted file).
-import { forEachWordGram, gramKey } from './lexical/grams.js';
+import { forEachWordGram } from './lexical/grams.js';
 import { isStopword } from './lexical/terms.js';
 import type { RankPlan } from './plan.js';
-import type { LineTerms } from './prose.js';
+import { gramIndexOf, type LineTerms } from './prose.js';
 import { HASH_START, hashStep, identifierRuns, RUN_LIMIT } from './run-table.js';
 import { countRun, isDigit, isIdentChar, termIndexOf } from './term-index.js';
 
 /** Per dictionary run, where its grams (indices of plan.prose.grams, repeats kept) start in `grams`, and how many. */
 interface RunGrams { generation: number; first: Int32Array; count: Int32Array; grams: number[]; byKey: Map<number | string, number> }
 
-const planGrams = new WeakMap<RankPlan, RunGrams>();
+/** Keyed by the plan's grams list, which a plan made again for the same query shares (plan.ts's recent plans). */
+const planGrams = new WeakMap<readonly string[], RunGrams>();
 
 /** Scratch for one counter: term and gram counts, and which are set. */
 export interface RunScratch { tf: Float64Array; touched: number[]; gf: Float64Array; gTouched: number[] }
@@ -21,11 +22,11 @@ export function runScratch(plan: RankPlan): RunScratch {
 }
 
 function runGramsOf(plan: RankPlan): RunGrams {
-  let r = planGrams.get(plan);
+  const list = plan.prose?.grams ?? [];
+  let r = planGrams.get(list);
   if (!r || r.generation !== identifierRuns.generation) {
-    const byKey = r?.byKey ?? new Map((plan.prose?.grams ?? []).map((g, i) => [gramKey(g), i]));
-    r = { generation: identifierRuns.generation, first: new Int32Array(RUN_LIMIT).fill(-1), count: new Int32Array(RUN_LIMIT), grams: [], byKey };
-    planGrams.set(plan, r);
+    r = { generation: identifierRuns.generation, first: new Int32Array(RUN_LIMIT).fill(-1), count: new Int32Array(RUN_LIMIT), grams: [], byKey: gramIndexOf(list) };
+    planGrams.set(list, r);
   }
   return r;
 }

@@ -137,12 +137,18 @@ export function lineTerms(line: string, plan: RankPlan, tf: Float64Array, touche
 /** Keyed by the plan's grams list, which a plan made again for the same query shares. */
 const gramIndexes = new WeakMap<readonly string[], Map<number | string, number>>();
 
+/** A plan's grams list by gram key (gramKey): each gram's index in the list, made once per list. */
+export function gramIndexOf(list: readonly string[]): Map<number | string, number> {
+  let index = gramIndexes.get(list);
+  if (!index) gramIndexes.set(list, (index = new Map(list.map((g, i) => [gramKey(g), i]))));
+  return index;
+}
+
 /** The plan's grams a line holds (ascending) and how often (textGrams of the line). */
 export function lineGrams(line: string, plan: RankPlan): LineGrams {
   const list = plan.prose?.grams ?? [];
   if (list.length === 0) return { grams: [], gramCounts: [] };
-  let index = gramIndexes.get(list);
-  if (!index) gramIndexes.set(list, (index = new Map(list.map((g, i) => [gramKey(g), i]))));
+  const index = gramIndexOf(list);
   const found = new Map<number, number>();
   const map = index;
   forEachGram(line, (g) => {

@@ -44,7 +44,7 @@ export async function knownShareOf(query: string, embed: (texts: string[]) => Pr
   const words = [...new Set(textWords(query))];
   if (words.length === 0) return 0;
   const fresh = memo ? words.filter((w) => !memo.has(w)) : words;
-  let known = memo ? words.length - fresh.length - words.filter((w) => memo.get(w) === false).length : 0;
+  let known = memo ? words.filter((w) => memo.get(w) === true).length : 0;
   if (fresh.length > 0) {
     const v = await embed(fresh);
     const dim = v.length / fresh.length;

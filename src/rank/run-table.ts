@@ -1,7 +1,7 @@
 // The identifier runs a process has seen, each once with what it is made of (lower-cased whole, its
-// parts' stems), found in place in a text by a hash taken as the run is scanned: a long query's terms
-// are counted per identifier of every line searched, and text repeats its identifiers, so most runs
-// cost one probe here, no string made and no split or stem, whatever the query.
+// parts' stems), found in place in a text by a hash taken as the run is scanned: an ASCII prose line's
+// terms and grams are counted per identifier run (prose-run-terms.ts), and text repeats its identifiers,
+// so most runs cost one probe here, no string made and no split or stem, whatever the query.
 import { identifierParts, stem } from './lexical/terms.js';
 
 /** FNV-1a's offset basis and step: call hashStep per char from HASH_START. */

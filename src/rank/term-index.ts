@@ -3,13 +3,11 @@
 // pass over its runs), a term's probe (what a text must hold for one of its words to match the term),
 // a tally of term counts, and the identifier character classes.
 import type { RankPlan } from './plan.js';
-import { HASH_START, hashStep, identifierRuns, RUN_LIMIT } from './run-table.js';
+import { identifierRuns, RUN_LIMIT } from './run-table.js';
 
 export interface TermIndex {
   /** Term key -> its index in plan.terms (keys are unique in a plan). */
   byKey: Map<string, number>;
-  /** Defined name (lower-cased) -> its symbol boost. */
-  symbols: Map<string, number>;
   /**
    * What each identifier run of the process's dictionary (run-table.ts) counts for in this plan (term
    * indices, with repeats, as counted), worked out on first sight; for dictionary `generation`.
@@ -22,14 +20,14 @@ export interface TermIndex {
   partProbes: string[];
 }
 
-const indexes = new WeakMap<RankPlan, TermIndex>();
+/** Keyed by the plan's terms list, which a plan made again for the same query shares (plan.ts's recent plans). */
+const indexes = new WeakMap<RankPlan['terms'], TermIndex>();
 
 export function termIndexOf(plan: RankPlan): TermIndex {
-  let idx = indexes.get(plan);
+  let idx = indexes.get(plan.terms);
   if (!idx) {
-    idx = { byKey: new Map(plan.terms.map((t, i) => [t.key, i])), symbols: new Map(), runHits: null, partProbes: [...new Set(plan.terms.filter((t) => !t.whole).map(probeOf))] };
-    for (const s of plan.symbols) if (!idx.symbols.has(s.name)) idx.symbols.set(s.name, s.strength);
-    indexes.set(plan, idx);
+    idx = { byKey: new Map(plan.terms.map((t, i) => [t.key, i])), runHits: null, partProbes: [...new Set(plan.terms.filter((t) => !t.whole).map(probeOf))] };
+    indexes.set(plan.terms, idx);
   }
   return idx;
 }
@@ -38,8 +36,9 @@ export function termIndexOf(plan: RankPlan): TermIndex {
 interface RunHits { generation: number; first: Int32Array; count: Int32Array; terms: number[] }
 
 /**
- * Counts the terms run `id` of the dictionary counts for in the plan (countWordByKey's, worked out
- * once per plan) into `tf`, as tally does; whether it counted any.
+ * Counts the terms run `id` of the dictionary counts for in the plan (the whole term equal to it and
+ * the part term of each part's stem, worked out once per plan) into `tf`, as tally does; whether it
+ * counted any.
  */
 export function countRun(index: TermIndex, plan: RankPlan, id: number, tf: Float64Array, touched: number[] | undefined): boolean {
   let r = index.runHits;

@@ -88,7 +88,3 @@ export function queryGrams(query: string): string[] {
   }
   return [...out];
 }
-
-const isIdent = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
-const isDigitCode = (c: number) => c >= 48 && c <= 57;
-

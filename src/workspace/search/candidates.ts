@@ -90,7 +90,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
         const dl = (chars[c] + pathLength) * tokensPerChar;
         const norm = k1 * (1 - b + (b * dl) / avgdl);
         // The terms the chunk's lines or its path hold, merged in term order (the sum a dense loop over
-        // every term would make, without its cost: a pasted file is thousands of terms).
+        // every term would make, without its cost over a long query's terms).
         let e = offsets !== undefined ? offsets[c] : 0;
         const eEnd = offsets !== undefined ? e + filled![c] : 0;
         let p = 0;
@@ -259,8 +259,8 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
   const n = s.start.length;
   const possible = work('possible', Float64Array, n, true);
   const certain = work('certain', Float64Array, n, true);
-  // Per defined name, the idf of the query terms it holds (typed arrays, not a map: a long query's
-  // common terms are held by most names).
+  // Per defined name, the idf of the query terms it holds (typed arrays, not a map: there is one
+  // entry per name, whatever the query).
   const coveredIdf = work('coveredIdf', Float64Array, s.defNames.length, true);
   const isCovered = work('isCovered', Uint8Array, s.defNames.length, true);
   const covered: number[] = [];
