@@ -6,7 +6,7 @@ import { isStopword } from './lexical/terms.js';
 import type { RankPlan } from './plan.js';
 import { gramIndexOf, type LineTerms } from './prose.js';
 import { HASH_START, hashStep, identifierRuns, RUN_LIMIT } from './run-table.js';
-import { countRun, isDigit, isIdentChar, termIndexOf } from './term-index.js';
+import { countRun, isDigit, isIdentChar, termIndexOf, type TermIndex } from './term-index.js';
 
 /** Per dictionary run, where its grams (indices of plan.prose.grams, repeats kept) start in `grams`, and how many. */
 interface RunGrams { generation: number; first: Int32Array; count: Int32Array; grams: number[]; byKey: Map<number | string, number> }
@@ -14,11 +14,15 @@ interface RunGrams { generation: number; first: Int32Array; count: Int32Array; g
 /** Keyed by the plan's grams list, which a plan made again for the same query shares (plan.ts's recent plans). */
 const planGrams = new WeakMap<readonly string[], RunGrams>();
 
-/** Scratch for one counter: term and gram counts, and which are set. */
-export interface RunScratch { tf: Float64Array; touched: number[]; gf: Float64Array; gTouched: number[] }
+/**
+ * Scratch for one counter: term and gram counts, and which are set; the plan's term index and run grams,
+ * looked up once per counter rather than per line (the grams follow the dictionary's generation).
+ */
+export interface RunScratch { tf: Float64Array; touched: number[]; gf: Float64Array; gTouched: number[]; index: TermIndex; rg: RunGrams | null }
 
 export function runScratch(plan: RankPlan): RunScratch {
-  return { tf: new Float64Array(plan.terms.length), touched: [], gf: new Float64Array(plan.prose?.grams.length ?? 0), gTouched: [] };
+  const gf = new Float64Array(plan.prose?.grams.length ?? 0);
+  return { tf: new Float64Array(plan.terms.length), touched: [], gf, gTouched: [], index: termIndexOf(plan), rg: gf.length > 0 ? runGramsOf(plan) : null };
 }
 
 function runGramsOf(plan: RankPlan): RunGrams {
@@ -59,8 +63,7 @@ function countRunGrams(r: RunGrams, id: number, gf: Float64Array, touched: numbe
  * identifier runs without their leading digits (words.ts), which is what both count.
  */
 export function asciiLineTerms(line: string, plan: RankPlan, s: RunScratch): { row: LineTerms; grams: number[] } {
-  const index = termIndexOf(plan);
-  const rg = s.gf.length > 0 ? runGramsOf(plan) : null;
+  const index = s.index;
   const n = line.length;
   let i = 0;
   while (i < n) {
@@ -73,7 +76,10 @@ export function asciiLineTerms(line: string, plan: RankPlan, s: RunScratch): { r
     const id = identifierRuns.id(line, from, i, h);
     countRun(index, plan, id, s.tf, s.touched);
     // The dictionary may have started again on this run (a new generation): the grams' table follows it.
-    if (rg) countRunGrams(rg.generation === identifierRuns.generation ? rg : runGramsOf(plan), id, s.gf, s.gTouched);
+    if (s.rg) {
+      if (s.rg.generation !== identifierRuns.generation) s.rg = runGramsOf(plan);
+      countRunGrams(s.rg, id, s.gf, s.gTouched);
+    }
   }
   if (s.touched.length === 0) return { row: null, grams: take(s.gf, s.gTouched, null) };
   const gramCounts: number[] = [];
