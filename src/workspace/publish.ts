@@ -95,8 +95,8 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   return report;
 }
 
-function keepIfProse(state: FileState, bytes: Uint8Array): void {
-  if (state.kind === 'text' && isProsePath(state.key)) keepDocument(documentState(state), bytes);
+function keepIfProse(state: FileState, bytes: () => Uint8Array): void {
+  if (state.kind === 'text' && isProsePath(state.key)) keepDocument(documentState(state), bytes());
 }
 
 /** The file states a snapshot holds (of these entries' files only, when given), as the indexer compares them. */

@@ -86,9 +86,10 @@ export interface UpdateIndexOptions {
   /**
    * Each file read whole (up to WHOLE_READ_BYTES), with the state it is indexed under, once its chunks
    * are queued: a resident process keeps its prose files' bytes and counts their line terms while the
-   * build goes on (search/kept-documents.ts), so its first indexed search need not.
+   * build goes on (search/kept-documents.ts), so its first indexed search need not. `bytes()` joins the
+   * file's chunks: only a caller that keeps the file pays for it.
    */
-  onFileRead?: (state: FileState, bytes: Uint8Array) => void;
+  onFileRead?: (state: FileState, bytes: () => Uint8Array) => void;
 }
 
 export interface WalkListing { entries: Entry[]; warnings: SourceWarning[]; listed: string[]; startedMs: number }
@@ -203,7 +204,7 @@ async function indexFile(source: Source, entry: Entry, key: string, st: { size: 
   if (prev && prev.hash === digest) {
     const same = { ...prev, size: st.size, mtime: st.mtime };
     await batch.fileDone(same);
-    if (parts && onRead) onRead(same, joined(parts));
+    if (parts && onRead) onRead(same, () => joined(parts));
     return -1;
   }
   const opened = await openChunks(parts ? iterate(parts) : streamEntry(source, entry, signal), chunkLines);
@@ -220,7 +221,7 @@ async function indexFile(source: Source, entry: Entry, key: string, st: { size: 
   }
   state.lines = opened.lines();
   await batch.fileDone(state);
-  if (parts && onRead) onRead(state, joined(parts));
+  if (parts && onRead) onRead(state, () => joined(parts));
   return size;
 }
 

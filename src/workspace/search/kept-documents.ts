@@ -49,11 +49,15 @@ export async function keptRead(reader: Source, entry: StatedEntry, signal?: Abor
   const hit = kept.get(entry.state);
   if (hit) return hit.bytes;
   const bytes = await reader.read(entry, signal);
-  if (bytes.length > KEPT_FILE_BYTES) return bytes;
-  kept.set(entry.state, { bytes });
-  keep(bytes.length);
-  toCount.add(entry.state);
+  if (bytes.length <= KEPT_FILE_BYTES) store(entry.state, bytes);
   return bytes;
+}
+
+/** Keeps a document's bytes under its state and queues it to be counted. */
+function store(state: string, bytes: Uint8Array): void {
+  kept.set(state, { bytes });
+  keep(bytes.length);
+  toCount.add(state);
 }
 
 /**
@@ -63,9 +67,7 @@ export async function keptRead(reader: Source, entry: StatedEntry, signal?: Abor
  */
 export function keepDocument(state: string, bytes: Uint8Array): void {
   if (bytes.length > KEPT_FILE_BYTES || kept.has(state)) return;
-  kept.set(state, { bytes });
-  keep(bytes.length);
-  toCount.add(state);
+  store(state, bytes);
   countKeptDocuments();
 }
 
