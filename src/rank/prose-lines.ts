@@ -197,13 +197,25 @@ function keysOf(plan: RankPlan): Int32Array {
   return keys;
 }
 
-/** Each plan term's document frequency over the file's lines (the count of lines that hold its key). */
-function documentFrequencies(t: PackedProseLines, keys: Int32Array): Float64Array {
-  const df = new Float64Array(keys.length);
+/**
+ * Each plan term's key in the file (`at`: its index in the file's ids, -1 when absent) and document
+ * frequency over the file's lines (`df`: the count of lines that hold it); whether any is there.
+ */
+function locateKeys(t: PackedProseLines, keys: Int32Array, at: Int32Array, df: Float64Array): boolean {
+  let any = false;
   for (let k = 0; k < keys.length; k++) {
     const x = keys[k] < 0 ? -1 : t.indexOf(keys[k]);
-    if (x >= 0) df[k] = t.ownStart[x + 1] - t.ownStart[x];
+    at[k] = x;
+    df[k] = x >= 0 ? t.ownStart[x + 1] - t.ownStart[x] : 0;
+    if (x >= 0) any = true;
   }
+  return any;
+}
+
+/** Each plan term's document frequency over the file's lines. */
+function documentFrequencies(t: PackedProseLines, keys: Int32Array): Float64Array {
+  const df = new Float64Array(keys.length);
+  locateKeys(t, keys, new Int32Array(keys.length), df);
   return df;
 }
 
@@ -227,13 +239,7 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
   const keys = keysOf(plan);
   const nTerms = keys.length;
   if (at.length < nTerms) { at = new Int32Array(nTerms * 2); df = new Float64Array(nTerms * 2); }
-  let any = false;
-  for (let k = 0; k < nTerms; k++) {
-    const x = keys[k] < 0 ? -1 : t.indexOf(keys[k]);
-    at[k] = x;
-    df[k] = x >= 0 ? t.ownStart[x + 1] - t.ownStart[x] : 0;
-    if (x >= 0) any = true;
-  }
+  const any = locateKeys(t, keys, at, df);
   let lexical = 0;
   t.stats = null;
   if (any) {
