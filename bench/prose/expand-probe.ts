@@ -9,7 +9,7 @@
 // - `stem`: each query word's suffix stem (English, Spanish and German endings; suffixStem) as a term
 //   at weight gamma; `sgram`: the same stems as grams; `wlen` / `mixlen`: lengths in words;
 // - `rr`: the cosine re-ranks the lexical top N only; `minmax` / `z`: the cosine normalised over the
-//   lines that hold a term; `g`: the grams' weight.
+//   lines that hold a term; `wx`: the cosine's weight scaled; `g`: the grams' weight.
 // Exploratory: chosen on the first 40 ids (`tune`); PROBE_HELD=1 adds the next 40 (`held`, the check
 // set); PROBE_RANGE=80,280 scores ids 80-279 alone (`big`: 200 questions a language, to tell a real
 // gain from one question's). PROBE_VS=1 lists the tune questions ship and the ICU BM25 rank
@@ -220,6 +220,8 @@ function stemGrams(q: Q): Q {
   return { ...q, gtf: q.gtf.map((r, i) => { const o = new Float64Array(r.length + keys.length); o.set(r); cols.forEach((c, k) => { o[r.length + k] = c?.get(i) ?? 0; }); return o; }) };
 }
 variants.sgram = (q) => score(stemGrams(q));
+// The cosine's weight (0.05 x the query's known share) scaled: 0 is --mode lexical's rule.
+for (const x of [0, 2]) variants[`wx${x}`] = (q) => score({ ...q, w: q.w * x });
 for (const g of [0.3, 0.4, 0.6]) variants[`g${g}`] = (q) => score(q, { grams: g });
 for (const g of [0.25, 0.5, 1]) { variants[`stem${g}`] = (q) => score(q, { extras: stemExtras(q, g) }); variants[`stemL${g}`] = (q) => score(q, { extras: stemExtras(q, g), loose: true }); }
 for (const x of [0.02, 0.05, 0.1, 0.2]) for (const kind of ['minmax', 'z'] as const) variants[`${kind}${x}`] = (q) => normFused(q, kind, x);
