@@ -5,7 +5,7 @@ import { SimgrepError } from '../errors.js';
 import type { SearchMode } from '../types.js';
 import type { Lexicon } from './lexical/lexicon.js';
 import { buildRankPlan, type RankPlan } from './plan.js';
-import { textWords } from './lexical/words.js';
+import { queryWords } from './lexical/words.js';
 
 export interface QueryMode {
   mode: SearchMode;
@@ -42,7 +42,7 @@ export function queryMode(query: string, asked: SearchMode, known: boolean, lexi
  * seen before with the same model (kept by the caller, up to MEMO_WORDS): only new words are asked.
  */
 export async function knownShareOf(query: string, knows: (texts: string[]) => Promise<ArrayLike<number>>, memo?: Map<string, boolean>): Promise<number> {
-  const words = [...new Set(textWords(query))];
+  const words = [...new Set(queryWords(query))];
   if (words.length === 0) return 0;
   const fresh = memo ? words.filter((w) => !memo.has(w)) : words;
   let known = memo ? words.filter((w) => memo.get(w) === true).length : 0;
