@@ -9,6 +9,7 @@ export async function createInProcessExecutor(model: ModelData, kind: EmbedderKi
     capacity: 1,
     score: (req) => scorer.score(req),
     embedTexts: (texts) => scorer.embedTexts(texts),
+    knownTexts: async (texts) => scorer.knownTexts(texts),
     embedChunks: (req) => scorer.embedChunks(req),
     close: () => scorer.close(),
   };

@@ -11,6 +11,8 @@ export interface Executor {
   readonly capacity: number;
   score(req: ScoreRequest): Promise<Float32Array>;
   embedTexts(texts: string[]): Promise<Float32Array>;
+  /** Per text, 1 when its embedding is not all zeros, from its tokens alone (the in-process executor; others embed). */
+  knownTexts?(texts: string[]): Promise<Uint8Array>;
   embedChunks(req: ChunkEmbedRequest): Promise<Float32Array>;
   close(): Promise<void>;
 }

@@ -14,7 +14,7 @@ import type { Executor } from './pool.js';
 import { SEARCH_MODES, type SearchMode } from './types.js';
 import { bundledLexicon } from './rank/lexical/lexicon.js';
 import { searchLike, type LikeTarget } from './rank/related.js';
-import { knownShareOf, queryMode } from './rank/query-mode.js';
+import { knownByEmbedding, knownShareOf, queryMode } from './rank/query-mode.js';
 import { mergeHits, resultsPerHit, hitToResult, type SearchResult } from './rank/windows.js';
 import { createContentSource } from './sources/content.js';
 import type { RemoteOptions } from './sources/remote/options.js';
@@ -195,12 +195,14 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     }
     return lastQuery.vector.slice();
   }
-  /** Which words the model knows, as knownShareOf found them (a pasted file's thousands are embedded once per process). */
+  /** Which words the model knows, as knownShareOf found them (a pasted file's thousands are tokenized once per process). */
   const knownWords = new Map<string, boolean>();
   async function knownShare(text: string, inProcess: Executor): Promise<number> {
     const memo = lastQuery?.text === text ? lastQuery : null;
     if (memo?.share !== undefined) return memo.share;
-    const share = await knownShareOf(text, (t) => inProcess.embedTexts(t), knownWords);
+    // From the words' tokens alone where the executor can (in-process: no row summed), else their vectors.
+    const knows = inProcess.knownTexts ? (t: string[]) => inProcess.knownTexts!(t) : knownByEmbedding((t) => inProcess.embedTexts(t));
+    const share = await knownShareOf(text, knows, knownWords);
     if (memo) memo.share = share;
     return share;
   }

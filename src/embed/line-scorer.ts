@@ -16,6 +16,11 @@ export interface LineScorer {
   score(req: ScoreRequest): Promise<Float32Array>;
   /** Embeds whole texts (queries, index rows) exactly like lines are embedded. */
   embedTexts(texts: string[]): Promise<Float32Array>;
+  /**
+   * Per text, 1 when its embedding is not all zeros (the model has a token for it that carries
+   * weight), from its tokens alone: no row is summed (a pasted file's thousands of words).
+   */
+  knownTexts(texts: string[]): Uint8Array;
   /** Unit vectors of chunks of lines, pooled exactly as chunk scoring pools them (for the index). */
   embedChunks(req: ChunkEmbedRequest): Promise<Float32Array>;
   close(): Promise<void>;
@@ -35,6 +40,7 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind): Pr
   let cache = new Map<string, number>();
 
   const tokenize = (texts: string[]): TokenizedBatch => tokenizeTexts(texts, tokenizer, model, maxChars);
+  const carries = tokenWeightCheck(model);
 
   return {
     dim: kernel.dim,
@@ -68,6 +74,14 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind): Pr
       return out;
     },
     embedTexts: (texts) => kernel.embed(tokenize(texts)),
+    knownTexts(texts) {
+      const { ids, lineStarts } = tokenize(texts);
+      const out = new Uint8Array(texts.length);
+      for (let i = 0; i < texts.length; i++) {
+        for (let t = lineStarts[i]; t < lineStarts[i + 1]; t++) if (carries(ids[t])) { out[i] = 1; break; }
+      }
+      return out;
+    },
     async embedChunks(req) {
       const lines = tokenize(decodeLines(req.bytes, req.offsets, 0, req.offsets.length - 1));
       const starts = req.chunkStarts;
@@ -75,6 +89,30 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind): Pr
       return unitRows(await kernel.embed(chunkBatch), kernel.dim);
     },
     close: async () => { await kernel.close?.(); },
+  };
+}
+
+/**
+ * Whether a token id adds to an embedding: its weight is not 0 and its table row is not all zeros
+ * (worked out once per id). A text's pooled vector (the kernels': the weighted rows' mean, then
+ * normalised) is all zeros exactly when none of its kept tokens adds, barring rows that cancel
+ * exactly, which no trained table has.
+ */
+function tokenWeightCheck(model: ModelData): (id: number) => boolean {
+  const { table, dim, mapping, weights } = model;
+  // 0: not worked out yet; 1: adds nothing; 2: adds.
+  const state = new Uint8Array(weights ? weights.length : mapping ? mapping.length : model.rows);
+  return (id) => {
+    let s = state[id];
+    if (s === 0) {
+      s = 1;
+      if (!weights || weights[id] !== 0) {
+        const base = (mapping ? mapping[id] : id) * dim;
+        for (let d = 0; d < dim; d++) if (table[base + d] !== 0) { s = 2; break; }
+      }
+      state[id] = s;
+    }
+    return s === 2;
   };
 }
 

@@ -5,7 +5,7 @@ import { SimgrepError } from '../errors.js';
 import type { SearchMode } from '../types.js';
 import type { Lexicon } from './lexical/lexicon.js';
 import { buildRankPlan, type RankPlan } from './plan.js';
-import { textWords } from './lexical/words.js';
+import { queryWords } from './lexical/words.js';
 
 export interface QueryMode {
   mode: SearchMode;
@@ -37,25 +37,37 @@ export function queryMode(query: string, asked: SearchMode, known: boolean, lexi
 /**
  * The share of a query's distinct words (any script) the model has at least one token for: a word
  * whose vector is all zeros is unknown to it. Only a hybrid search asks (a few words, one batch; a
- * pasted file's thousands). `memo`: what is known of words seen before with the same model (kept by
- * the caller, up to MEMO_WORDS): only new words are embedded.
+ * pasted file's thousands). `knows`: per word, 1 when its vector is not all zeros (LineScorer.knownTexts
+ * finds it from the word's tokens, or knownByEmbedding from its vector). `memo`: what is known of words
+ * seen before with the same model (kept by the caller, up to MEMO_WORDS): only new words are asked.
  */
-export async function knownShareOf(query: string, embed: (texts: string[]) => Promise<Float32Array>, memo?: Map<string, boolean>): Promise<number> {
-  const words = [...new Set(textWords(query))];
+export async function knownShareOf(query: string, knows: (texts: string[]) => Promise<ArrayLike<number>>, memo?: Map<string, boolean>): Promise<number> {
+  const words = [...new Set(queryWords(query))];
   if (words.length === 0) return 0;
   const fresh = memo ? words.filter((w) => !memo.has(w)) : words;
   let known = memo ? words.filter((w) => memo.get(w) === true).length : 0;
   if (fresh.length > 0) {
-    const v = await embed(fresh);
-    const dim = v.length / fresh.length;
+    const k = await knows(fresh);
     for (let i = 0; i < fresh.length; i++) {
-      let nonZero = false;
-      for (let d = i * dim; d < (i + 1) * dim; d++) if (v[d] !== 0) { nonZero = true; break; }
+      const nonZero = k[i] !== 0;
       if (nonZero) known++;
       if (memo && memo.size < MEMO_WORDS) memo.set(fresh[i], nonZero);
     }
   }
   return known / words.length;
+}
+
+/** `knows` for knownShareOf from embeddings: per text, 1 when its row of `embed`'s vectors is not all zeros. */
+export function knownByEmbedding(embed: (texts: string[]) => Promise<Float32Array>): (texts: string[]) => Promise<Uint8Array> {
+  return async (texts) => {
+    const v = await embed(texts);
+    const dim = v.length / texts.length;
+    const out = new Uint8Array(texts.length);
+    for (let i = 0; i < texts.length; i++) {
+      for (let d = i * dim; d < (i + 1) * dim; d++) if (v[d] !== 0) { out[i] = 1; break; }
+    }
+    return out;
+  };
 }
 
 /** Words whose knownness a caller keeps (a process's searcher: ~a few MB at most). */

@@ -4,8 +4,8 @@
 // its cost then stays that of a short query, and what it keeps depends on the query and the lexicon
 // alone, never on the files searched, so an index answers it exactly as a scan does.
 import { idf, type Lexicon } from './lexical/lexicon.js';
-import { identifierParts, identifiers, isStopword, stem } from './lexical/terms.js';
-import { fold } from './lexical/words.js';
+import { identifierParts, isStopword, stem } from './lexical/terms.js';
+import { fold, queryWords } from './lexical/words.js';
 
 export interface QueryTerm {
   /** What is matched: a whole identifier (lower-cased) or a stemmed part. */
@@ -31,7 +31,7 @@ export function queryTerms(query: string, lexicon: Lexicon, maxTerms: number): Q
   // Each distinct identifier once (a pasted file repeats most), with how often it occurs, in order of
   // first sight: the terms come out in the same order as from every occurrence.
   const seen = new Map<string, number>();
-  for (const ident of identifiers(query)) seen.set(ident, (seen.get(ident) ?? 0) + 1);
+  for (const ident of queryWords(query)) seen.set(ident, (seen.get(ident) ?? 0) + 1);
   const idents = [...seen.keys()];
   const found = new Map<string, { whole: boolean; word: string; tf: number; order: number }>();
   /** The first key each identifier added (its whole term, or its one part's): what keeps the identifier. */

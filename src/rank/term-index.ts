@@ -18,6 +18,8 @@ export interface TermIndex {
    * part term, so its parts are not split and stemmed.
    */
   partProbes: string[];
+  /** Whether a text holds one of partProbes: one regular expression of them (a long query's ~20 probes, tried natively). */
+  holdsPartProbe: (text: string) => boolean;
 }
 
 /** Keyed by the plan's terms list, which a plan made again for the same query shares (plan.ts's recent plans). */
@@ -26,10 +28,22 @@ const indexes = new WeakMap<RankPlan['terms'], TermIndex>();
 export function termIndexOf(plan: RankPlan): TermIndex {
   let idx = indexes.get(plan.terms);
   if (!idx) {
-    idx = { byKey: new Map(plan.terms.map((t, i) => [t.key, i])), runHits: null, partProbes: [...new Set(plan.terms.filter((t) => !t.whole).map(probeOf))] };
+    const partProbes = [...new Set(plan.terms.filter((t) => !t.whole).map(probeOf))];
+    idx = { byKey: new Map(plan.terms.map((t, i) => [t.key, i])), runHits: null, partProbes, holdsPartProbe: anyOf(partProbes) };
     indexes.set(plan.terms, idx);
   }
   return idx;
+}
+
+/**
+ * Whether a text holds any of `needles` (as some(includes) says): a regular expression of them, escaped,
+ * without the u flag, so it compares UTF-16 units as includes does.
+ */
+export function anyOf(needles: string[]): (text: string) => boolean {
+  if (needles.length === 0) return () => false;
+  if (needles.some((n) => n.length === 0)) return () => true;
+  const re = new RegExp(needles.map((n) => n.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|'));
+  return (text) => re.test(text);
 }
 
 /** Per dictionary run, where its terms start in `terms` (-1: not worked out yet) and how many. */
@@ -53,7 +67,7 @@ export function countRun(index: TermIndex, plan: RankPlan, id: number, tf: Float
     const whole = index.byKey.get(lower);
     if (whole !== undefined && terms[whole].whole) r.terms.push(whole);
     // A part that stems to a term's key holds its probe (what the search per term relies on too).
-    if (index.partProbes.some((p) => lower.includes(p))) {
+    if (index.holdsPartProbe(lower)) {
       for (const partStem of identifierRuns.stems(id)) {
         const t = index.byKey.get(partStem);
         if (t !== undefined && !terms[t].whole) r.terms.push(t);

@@ -43,13 +43,16 @@ export function parseLexicon(text: string, source = 'lexicon'): Lexicon {
   const prefetch = (terms: string[]): void => {
     const wanted = new Set(terms.filter((t) => !known.has(t)));
     if (wanted.size <= ONE_BY_ONE) return;
-    const lengths = new Set([...wanted].map((t) => t.length));
+    const shapes = new Set([...wanted].map((t) => shapeOf(t, 0, t.length)));
     for (let at = 0; at < text.length;) {
       const end = lineEnd(text, at);
-      const tab = text.indexOf('\t', at);
-      // Only a key of a wanted length is cut out and looked up; the first line of a term counts, as
-      // the search in the text finds it.
-      if (tab > at && tab < end && lengths.has(tab - at)) {
+      // The count is a few digits before the line's end: its tab is found from there.
+      let tab = end - 1;
+      while (tab > at && text.charCodeAt(tab) !== 9) tab--;
+      // Only a key of a wanted term's length, first and last character is cut out and looked up (a
+      // tenth of the lines for a pasted file's terms); the first line of a term counts, as the
+      // search in the text finds it.
+      if (tab > at && tab < end && shapes.has(shapeOf(text, at, tab))) {
         const key = text.slice(at, tab);
         if (wanted.delete(key)) known.set(key, Number(text.slice(tab + 1, end)));
       }
@@ -59,6 +62,11 @@ export function parseLexicon(text: string, source = 'lexicon'): Lexicon {
   };
   const valid = (term: string) => !(term.includes('\n') || term.includes('\t') || term.startsWith('#'));
   return { docs, df: (term) => (valid(term) ? df(term) : 0), prefetch: (terms) => prefetch(terms.filter(valid)) };
+}
+
+/** A key's length, first and last UTF-16 units as one number: a filter only (the key cut out is then compared whole). */
+function shapeOf(text: string, from: number, to: number): number {
+  return (to - from) * 4294967296 + text.charCodeAt(from) * 65536 + text.charCodeAt(to - 1);
 }
 
 /** Up to this many terms are found one by one (each a search of up to 1.4 MB); more, in one pass. */

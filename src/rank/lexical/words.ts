@@ -41,6 +41,20 @@ export function textWords(text: string): string[] {
   return NON_ASCII.test(text) ? anyScriptWords(text) : text.match(ASCII_IDENT) ?? [];
 }
 
+/**
+ * textWords of a query, the last long one's kept: a search plans its query (query-terms.ts) and
+ * weighs the words the model knows (query-mode.ts) from the same words, and a pasted file's are
+ * ~12,000. Shared: callers must not change the array.
+ */
+export function queryWords(query: string): readonly string[] {
+  if (query.length < LONG_QUERY) return textWords(query);
+  if (lastQuery?.text !== query) lastQuery = { text: query, words: textWords(query) };
+  return lastQuery.words;
+}
+
+const LONG_QUERY = 1024;
+let lastQuery: { text: string; words: readonly string[] } | null = null;
+
 /** textWords without the ASCII fast path (exported for the tests that hold the two equal). */
 export function anyScriptWords(text: string): string[] {
   const out: string[] = [];

@@ -4,11 +4,10 @@
 // only chunks whose best case reaches the heap's worst guaranteed case are kept. The pipeline then
 // scores those exactly, with the same code as a one-shot scan, so indexed answers equal one-shot ones.
 import { lexicalScore, pathSignals, relevance, symbolScore, toDistance, type PathSignals } from '../../rank/chunk-scorer.js';
-import { probeOf } from '../../rank/term-index.js';
 import type { RankPlan } from '../../rank/plan.js';
 import { BLANK, HAS_TOKENS, type Snapshot } from '../snapshot/snapshot.js';
 import { FLOAT16_RELATIVE_ERROR, halfValues } from '../packed/float16.js';
-import { pathInfo, pathTermCount, priorsIndex, type PathInfo } from '../snapshot/path-info.js';
+import { pathInfo, pathTermCounts, priorsIndex, type PathInfo } from '../snapshot/path-info.js';
 
 /**
  * Margin on distances: cosines from float16 unit vectors differ from the kernel's float64 pooling by
@@ -45,7 +44,6 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const pathTerms: number[] = [];
   const defs = definitionBounds(s, q, plan);
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
-  const inPath = pathProbes(plan);
   // The hot loop reads locals only: snapshots made in different ways have different shapes, and a
   // property read per chunk through a many-shaped object costs more than the arithmetic.
   const { flags, chars, halves, dim, files } = s;
@@ -77,10 +75,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
     // A term's count in the path, kept with the path; countTerms only for a path that holds its probe.
     for (const t of pathTerms) pathTf[t] = 0;
     pathTerms.length = 0;
-    for (const t of inPath(info.lower, info.lower.length !== pathLength)) {
-      const v = pathTermCount(info, plan.terms[t]);
-      if (v > 0) { pathTf[t] = v; pathTerms.push(t); }
-    }
+    if (nTerms > 0) pathTermCounts(info, plan, pathTf, pathTerms);
     const end = file.firstChunk + file.chunkCount;
     for (let c = file.firstChunk; c < end; c++) {
       const hasTokens = (flags[c] & HAS_TOKENS) !== 0;
@@ -236,16 +231,6 @@ function lineTermCounts(s: Snapshot, plan: RankPlan): TermCounts | null {
     }
   });
   return { offsets, filled, term, count, matched };
-}
-
-/**
- * For a path's lower-cased text, the terms (ascending) whose probe it holds: only those can occur in
- * the path, so only their counts are taken.
- */
-function pathProbes(plan: RankPlan): (lower: string, caseChanged: boolean) => number[] {
-  const probes = plan.terms.map(probeOf);
-  const all = Array.from({ length: plan.terms.length }, (_, t) => t);
-  return (lower, caseChanged) => (caseChanged ? all : all.filter((t) => lower.includes(probes[t])));
 }
 
 /**

@@ -4,6 +4,7 @@
 import { countTerms, pathFacts, pathSignals, type PathFacts, type PathSignals } from '../../rank/chunk-scorer.js';
 import { pathText } from '../../rank/lexical/terms.js';
 import type { RankPlan } from '../../rank/plan.js';
+import { probeOf } from '../../rank/term-index.js';
 
 /** Query-independent facts of a display path, kept across queries. */
 export interface PathInfo {
@@ -92,8 +93,7 @@ export function pathTermCount(info: PathInfo, term: RankPlan['terms'][number]): 
     n = 0;
     // countTerms lowers the whole text, and a few non-ASCII letters lower to ASCII (the Kelvin sign
     // to k): such a text is counted as a whole, as the scan counts it. A path's runs are found once.
-    if (info.identifierRuns === undefined) info.identifierRuns = NON_ASCII.test(info.pathText) ? null : info.pathText.match(IDENTIFIER_RUNS) ?? [];
-    const runs = info.identifierRuns;
+    const runs = runsOf(info);
     if (!runs) n = termCount(info.pathText, term);
     else for (const run of runs) {
       let r = byRun.get(run);
@@ -108,6 +108,67 @@ export function pathTermCount(info: PathInfo, term: RankPlan['terms'][number]): 
     counts.set(key, n);
   }
   return n;
+}
+
+/**
+ * The plan's terms' counts in a path's text, as pathTermCount gives each (the terms whose probe the
+ * path holds; the others count nowhere): each term counted is set in `tf` (zero there before) and
+ * its index pushed on `touched`, ascending. A path of identifier runs is counted run by run, each
+ * distinct run's counts of every term worked out once per plan: a pasted file's terms (`file`, `str`)
+ * are in nearly every path of a tree, and counting them term by term cost ~9,000 paths x terms x runs
+ * map lookups a search. The sums are the same floats as pathTermCount's, added in the same order.
+ */
+export function pathTermCounts(info: PathInfo, plan: RankPlan, tf: Float64Array, touched: number[]): void {
+  const runs = runsOf(info);
+  let counts = planRunCounts.get(plan);
+  if (!counts) planRunCounts.set(plan, counts = { probes: plan.terms.map(probeOf), byRun: new Map() });
+  if (!runs) {
+    // Counted whole; a text whose case folding changed its length may hold a probe lower() hides.
+    const caseChanged = info.lower.length !== info.pathText.length;
+    for (let t = 0; t < plan.terms.length; t++) {
+      if (!caseChanged && !info.lower.includes(counts.probes[t])) continue;
+      const v = pathTermCount(info, plan.terms[t]);
+      if (v > 0) { tf[t] = v; touched.push(t); }
+    }
+    return;
+  }
+  for (const run of runs) {
+    let c = counts.byRun.get(run);
+    if (c === undefined) {
+      c = runCounts1(run, plan, counts.probes);
+      if (counts.byRun.size < MAX_RUNS_PER_PLAN) counts.byRun.set(run, c);
+    }
+    for (let i = 0; i < c.length; i += 2) {
+      const t = c[i];
+      if (tf[t] === 0) touched.push(t);
+      tf[t] += c[i + 1];
+    }
+  }
+  if (touched.length > 1) touched.sort((x, y) => x - y);
+}
+
+/** Per plan: its terms' probes, and each identifier run's [term, count, term, count, ...] (counts > 0, ascending terms). */
+const planRunCounts = new WeakMap<RankPlan, { probes: string[]; byRun: Map<string, Float64Array> }>();
+const MAX_RUNS_PER_PLAN = 1 << 17;
+
+/** One run's counts of the plan's terms: only a term whose probe it holds can occur in it. */
+function runCounts1(run: string, plan: RankPlan, probes: string[]): Float64Array {
+  const lower = run.toLowerCase();
+  const out: number[] = [];
+  for (let t = 0; t < probes.length; t++) {
+    if (!lower.includes(probes[t])) continue;
+    const n = termCount(run, plan.terms[t]);
+    if (n > 0) out.push(t, n);
+  }
+  return out.length === 0 ? NO_COUNTS : Float64Array.from(out);
+}
+
+const NO_COUNTS = new Float64Array(0);
+
+/** A path's identifier runs (null: it has non-ASCII characters and is counted whole), found once. */
+function runsOf(info: PathInfo): string[] | null {
+  if (info.identifierRuns === undefined) info.identifierRuns = NON_ASCII.test(info.pathText) ? null : info.pathText.match(IDENTIFIER_RUNS) ?? [];
+  return info.identifierRuns;
 }
 
 const IDENTIFIER_RUNS = /[A-Za-z0-9_]+/g;

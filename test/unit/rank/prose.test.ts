@@ -16,7 +16,7 @@ import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { identifierRuns, RUN_LIMIT } from '../../../src/rank/run-table.js';
 import type { RankPlan } from '../../../src/rank/plan.js';
 import { countTerms } from '../../../src/rank/chunk-scorer.js';
-import { knownShareOf } from '../../../src/rank/query-mode.js';
+import { knownByEmbedding, knownShareOf } from '../../../src/rank/query-mode.js';
 
 const lexicon = parseLexicon('#docs\t1000\ncastle\t10\n');
 
@@ -229,18 +229,18 @@ describe('knownShareOf', () => {
   it('is the share of distinct words whose vector is not all zeros (a word the model has no token for)', async () => {
     const known = new Set(['castle', 'king']);
     const embed = async (texts: string[]) => Float32Array.from(texts.flatMap((t) => (known.has(t) ? [1, 0] : [0, 0])));
-    expect(await knownShareOf('castle king 城堡 castle', embed)).toBe(2 / 3);
-    expect(await knownShareOf('?!', embed)).toBe(0);
+    expect(await knownShareOf('castle king 城堡 castle', knownByEmbedding(embed))).toBe(2 / 3);
+    expect(await knownShareOf('?!', knownByEmbedding(embed))).toBe(0);
   });
 
-  it('embeds only the words it has not seen, with a memo, and gives the same share (a pasted file\'s thousands of words were embedded for every long query: issue 30)', async () => {
+  it('asks only about the words it has not seen, with a memo, and gives the same share (a pasted file\'s thousands of words were embedded for every long query: issue 30)', async () => {
     const known = new Set(['castle', 'king', 'river']);
     const asked: string[][] = [];
     const embed = async (texts: string[]) => { asked.push(texts); return Float32Array.from(texts.flatMap((t) => (known.has(t) ? [0, 1] : [0, 0]))); };
     const memo = new Map<string, boolean>();
-    expect(await knownShareOf('castle king 城堡 castle', embed, memo)).toBe(2 / 3);
-    expect(await knownShareOf('river 城堡 king moat', embed, memo)).toBe(await knownShareOf('river 城堡 king moat', embed));
-    expect(await knownShareOf('castle 城堡 king', embed, memo)).toBe(2 / 3);
+    expect(await knownShareOf('castle king 城堡 castle', knownByEmbedding(embed), memo)).toBe(2 / 3);
+    expect(await knownShareOf('river 城堡 king moat', knownByEmbedding(embed), memo)).toBe(await knownShareOf('river 城堡 king moat', knownByEmbedding(embed)));
+    expect(await knownShareOf('castle 城堡 king', knownByEmbedding(embed), memo)).toBe(2 / 3);
     expect(asked).toEqual([['castle', 'king', '城堡'], ['river', 'moat'], ['river', '城堡', 'king', 'moat']]);
   });
 });

@@ -3,7 +3,7 @@
 // give words a query can find.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anyScriptWords, fold, textWords, wordParts } from '../../../src/rank/lexical/words.js';
+import { anyScriptWords, fold, queryWords, textWords, wordParts } from '../../../src/rank/lexical/words.js';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { countTerms, countWordTerms } from '../../../src/rank/chunk-scorer.js';
@@ -107,5 +107,17 @@ describe('words of every script', () => {
     const zhTf = new Float64Array(zh.terms.length);
     expect(countTerms('长江是亚洲最长的河流。', zh, zhTf)).toBe(true);
     expect([...zhTf]).toEqual([1]);
+  });
+});
+
+describe('queryWords (a long query\'s words found once for its plan and its known-word share: issue 30)', () => {
+  it('are textWords, the last long query\'s kept and shared', () => {
+    const long = Array.from({ length: 300 }, (_, i) => `word${i} ${i}x_y Straße`).join(' ');
+    const other = `${long} more`;
+    expect(queryWords('retry failed uploads')).toEqual(textWords('retry failed uploads'));
+    expect(queryWords(long)).toEqual(textWords(long));
+    expect(queryWords(long)).toBe(queryWords(long));
+    expect(queryWords(other)).toEqual(textWords(other));
+    expect(queryWords(long)).toEqual(textWords(long));
   });
 });

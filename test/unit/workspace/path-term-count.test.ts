@@ -5,7 +5,10 @@ import { countTerms } from '../../../src/rank/chunk-scorer.js';
 import { pathText } from '../../../src/rank/lexical/terms.js';
 import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan, type RankPlan } from '../../../src/rank/plan.js';
-import { pathInfo, pathTermCount } from '../../../src/workspace/snapshot/path-info.js';
+import { pathInfo, pathTermCount, pathTermCounts } from '../../../src/workspace/snapshot/path-info.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from '../../helpers/shared.js';
 
 const PATHS = [
   'src/upload/retry-upload.ts', 'src/upload/retryUpload.test.ts', 'lib/Upload Retry/retry_upload.py',
@@ -14,6 +17,9 @@ const PATHS = [
   'a\\windows\\Config\\parse_config.cs', 'src/HTTPServer/httpServer.go', '.hidden/.retryrc', 'v2/768file/42retry_9upload.py', 'a$b/__init__/UPLOADS.txt', 'src/retry--upload..ts', 'x/ab\u212Aabkab.ts', 'x/a\u212Akk.ts',
 ];
 const QUERIES = ['abkab', 'kk', 'retry failed uploads', 'parse the config file', 'upload', 'http server model', 'file', 'istanbul retry'];
+/** A pasted file (24 terms kept, `file` and `str` among them) and the bench tree's paths, which hold them. */
+const PASTED = readFileSync(path.join(repoRoot, 'src/searcher.ts'), 'utf8');
+const BENCH_PATHS = ['how-to-delete-default-pr-1/mod-6/file-364.ts', 'how-to-emit-raw-componen-27/mod-1/file-6935.go', 'how-to-fetch-unique-tree-2/mod-8/file-646.ts', 'docs/search-strings/file_search_stats.md', 'x/search/stat-file.ts'];
 
 function whole(text: string, term: RankPlan['terms'][number]): number {
   const tf = new Float64Array(1);
@@ -36,5 +42,26 @@ describe('pathTermCount', () => {
       }
     }
     expect(nonzero).toBeGreaterThan(20);
+  });
+});
+
+describe('pathTermCounts (every term of a plan at once, run by run: issue 30)', () => {
+  it('gives the terms pathTermCount counts, ascending, with the same counts, for short and pasted queries, twice over', () => {
+    let nonzero = 0;
+    for (let pass = 0; pass < 2; pass++) {
+      for (const q of [...QUERIES, PASTED]) {
+        const plan = buildRankPlan(q, 'hybrid', bundledLexicon());
+        for (const p of [...PATHS, ...BENCH_PATHS]) {
+          const tf = new Float64Array(plan.terms.length);
+          const touched: number[] = [];
+          pathTermCounts(pathInfo(p), plan, tf, touched);
+          const expected = plan.terms.map((term) => whole(pathText(p), term));
+          expect([...tf], `${q.slice(0, 30)} in ${p}`).toEqual(expected);
+          expect(touched).toEqual(expected.flatMap((n, t) => (n > 0 ? [t] : [])));
+          nonzero += touched.length;
+        }
+      }
+    }
+    expect(nonzero).toBeGreaterThan(40);
   });
 });
