@@ -13,6 +13,8 @@ export interface Executor {
   embedTexts(texts: string[]): Promise<Float32Array>;
   embedChunks(req: ChunkEmbedRequest): Promise<Float32Array>;
   close(): Promise<void>;
+  /** Tasks the worker threads have finished (the pool only): whether a warm-up reached them. */
+  readonly completed?: number;
 }
 
 export interface PoolOptions { model: ModelData; kind: EmbedderKind; threads: number }
@@ -47,6 +49,7 @@ export function createPool(opts: PoolOptions): Executor {
     embedTexts: (texts) => run({ op: 'embed', texts }),
     embedChunks: (req) => gate.build(() => run({ op: 'embedChunks', ...req })),
     close: () => pool.destroy(),
+    get completed() { return pool.completed; },
   };
 }
 
