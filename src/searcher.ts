@@ -211,7 +211,13 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     return share;
   }
 
+  /** Stops the warm-up search (warm()) once a real search comes: its batches would only queue before the real ones. */
+  let warmUp: AbortController | null = null;
+  /** Set by the first real search: a warm-up not started yet is not needed any more. */
+  let searched = false;
+
   async function run(sources: Source[], o: SearchOptions, small: boolean, deadline: Deadline | null, candidatesOnly = false): Promise<PipelineOutcome> {
+    if (!warmUp || o.signal !== warmUp.signal) { searched = true; warmUp?.abort(); warmUp = null; }
     const queryText = o.ignoreCase ? o.query.toLowerCase() : o.query;
     // Start the pool now: its threads boot while this thread embeds the query.
     const pooled = concurrency === 0 || small ? null : workers();
@@ -296,9 +302,14 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
         await Promise.all([concurrency > 0 ? workers() : null, local()]);
         // One made-up search through the pool: each thread builds its tokenizer and scorer and compiles
         // its hot loops now, not inside the first real search (on the 1M-line bench tree that first
-        // scan cost ~1.5 s of CPU more than the next one; docs/agents.md). Its answer is dropped.
+        // scan cost ~1.5 s of CPU more than the next one; docs/agents.md). Its answer is dropped, and a
+        // real search that comes meanwhile stops it (the batches already sent still warm their threads).
+        if (searched) return;
         const texts = [createContentSource('warm-up.ts', warmUpCode(WARM_UP_CODE_LINES)), createContentSource('warm-up.md', warmUpProse(WARM_UP_PROSE_LINES))];
-        await run(texts, { query: WARM_UP_QUERY, topK: 10, batchLines: WARM_UP_BATCH_LINES }, concurrency === 0, null);
+        const stop = warmUp = new AbortController();
+        await run(texts, { query: WARM_UP_QUERY, topK: 10, batchLines: WARM_UP_BATCH_LINES, signal: stop.signal }, concurrency === 0, null).finally(() => {
+          if (warmUp === stop) warmUp = null;
+        });
       } catch {
         // A model that cannot load fails the search that needs it, with its own error.
       }
