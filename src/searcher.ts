@@ -299,7 +299,8 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     },
     async warm() {
       try {
-        await Promise.all([concurrency > 0 ? workers() : null, local()]);
+        if (concurrency > 0) await workers();
+        await local();
         // One made-up search through the pool: each thread builds its tokenizer and scorer and compiles
         // its hot loops now, not inside the first real search (on the 1M-line bench tree that first
         // scan cost ~1.5 s of CPU more than the next one; docs/agents.md). Its answer is dropped, and a
