@@ -1,10 +1,17 @@
 // The piscina pool: sizing, typed-error rebuild, and the worker file located by path (never imported).
-import { Piscina } from 'piscina';
+import { createRequire } from 'node:module';
 import { deserializeError, SimgrepError } from './errors.js';
 import type { ChunkEmbedRequest, ScoreRequest } from './embed/requests.js';
 import type { WorkerResult, WorkerTask } from './embed/worker-protocol.js';
 import type { EmbedderKind, ModelData } from './types.js';
 import { builtWorkerFile } from './worker-file.js';
+
+// piscina through require (its CommonJS entry), not its ESM wrapper (`import mod from "./main.js"`,
+// then `mod.Piscina`): imported while the MCP engine loaded other modules at once, with node_modules
+// a symbolic link (every worktree), the wrapper now and then got the exports of a second, never-loaded
+// record of main.js ({}) and `new Piscina` threw "Piscina is not a constructor" (4 of 6 engine starts
+// with warm() building the pool and the in-process scorer at once; 0 of 6 through require).
+const { Piscina } = createRequire(import.meta.url)('piscina') as typeof import('piscina');
 
 export interface Executor {
   /** How many batches to keep in flight: about 2 per thread. */
