@@ -1,5 +1,8 @@
 // A searcher lets its worker threads go (a big index build does before building its snapshot) and
 // starts new ones for the next work that needs them.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSearcher, executorOf, releaseWorkersOf } from '../../src/searcher.js';
 
@@ -44,6 +47,26 @@ describe('warm', () => {
       await Promise.all([warmed.close(), cold.close()]);
     }
     expect(workerPorts()).toBe(before);
+  });
+
+  it('a search that comes while warm() loads the model runs alone: the made-up search is not started after it', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'simgrep-warm-'));
+    writeFileSync(path.join(dir, 'upload.ts'), 'function retryUpload(file) {\n  return send(file);\n}\n');
+    const ask = { query: 'retry failed uploads', paths: [dir], topK: 3 };
+    const warmed = createSearcher({ concurrency: 2 });
+    const cold = createSearcher({ concurrency: 2 });
+    try {
+      const warming = warmed.warm();
+      const r = await warmed.search(ask);
+      await warming;
+      const c = await cold.search(ask);
+      expect(r.results).toEqual(c.results);
+      // The pool ran the search's batches only, as a searcher never warmed does (with the warm-up: dozens more).
+      expect((await executorOf(warmed, true)).completed).toBe((await executorOf(cold, true)).completed);
+    } finally {
+      await Promise.all([warmed.close(), cold.close()]);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('never throws: a model that cannot load fails the search that needs it, with its own error', async () => {
