@@ -1,10 +1,17 @@
 // The piscina pool: sizing, typed-error rebuild, and the worker file located by path (never imported).
-import { Piscina } from 'piscina';
+import { createRequire } from 'node:module';
 import { deserializeError, SimgrepError } from './errors.js';
 import type { ChunkEmbedRequest, ScoreRequest } from './embed/requests.js';
 import type { WorkerResult, WorkerTask } from './embed/worker-protocol.js';
 import type { EmbedderKind, ModelData } from './types.js';
 import { builtWorkerFile } from './worker-file.js';
+
+// piscina through require (its CommonJS entry), not its ESM wrapper (`import mod from "./main.js"`,
+// then `mod.Piscina`): imported while the MCP engine loaded other modules at once, with node_modules
+// a symbolic link (every worktree), the wrapper now and then got the exports of a second, never-loaded
+// record of main.js ({}) and `new Piscina` threw "Piscina is not a constructor" (4 of 6 engine starts
+// with warm() building the pool and the in-process scorer at once; 0 of 6 through require).
+const { Piscina } = createRequire(import.meta.url)('piscina') as typeof import('piscina');
 
 export interface Executor {
   /** How many batches to keep in flight: about 2 per thread. */
@@ -15,6 +22,8 @@ export interface Executor {
   knownTexts?(texts: string[]): Promise<Uint8Array>;
   embedChunks(req: ChunkEmbedRequest): Promise<Float32Array>;
   close(): Promise<void>;
+  /** Tasks the worker threads have finished (the pool only): whether a warm-up reached them. */
+  readonly completed?: number;
 }
 
 export interface PoolOptions { model: ModelData; kind: EmbedderKind; threads: number }
@@ -28,9 +37,11 @@ export function createPool(opts: PoolOptions): Executor {
     concurrentTasksPerWorker: 1,
     idleTimeout: 60_000,
     workerData: { model: opts.model, kind: opts.kind },
-    // A small young generation: batches make short-lived garbage, and V8's default 16 MB semi-spaces
-    // per worker showed up as ~20 MB of peak RSS each for no speed gain (bench/RESULTS.md).
-    resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    // Batches make short-lived garbage. V8's default young generation cost ~20 MB of peak RSS per worker
+    // for no speed gain (bench/RESULTS.md); 4 MB left a worker collecting for ~12% of a 1M-line scan
+    // (a CPU profile); 16 MB took ~10% off a warm scan's CPU for ~25 MB more peak RSS in a one-shot
+    // CLI scan (docs/agents.md, issue 30).
+    resourceLimits: { maxYoungGenerationSizeMb: 16 },
   });
   const run = async (task: WorkerTask): Promise<Float32Array> => {
     let res: WorkerResult;
@@ -49,6 +60,7 @@ export function createPool(opts: PoolOptions): Executor {
     embedTexts: (texts) => run({ op: 'embed', texts }),
     embedChunks: (req) => gate.build(() => run({ op: 'embedChunks', ...req })),
     close: () => pool.destroy(),
+    get completed() { return pool.completed; },
   };
 }
 

@@ -17,6 +17,7 @@ import { searchLike, type LikeTarget } from './rank/related.js';
 import { knownByEmbedding, knownShareOf, queryMode } from './rank/query-mode.js';
 import { mergeHits, resultsPerHit, hitToResult, type SearchResult } from './rank/windows.js';
 import { createContentSource } from './sources/content.js';
+import { WARM_UP_QUERY, warmUpCode, warmUpProse } from './text/warm-up-text.js';
 import type { RemoteOptions } from './sources/remote/options.js';
 import { isGlob } from './sources/fs.js';
 import { extensionsWithTypes } from './sources/file-types.js';
@@ -130,9 +131,9 @@ export interface Searcher {
   /** Unit-length embeddings of texts (rows x dim), as search() embeds a query. */
   embed(texts: string[]): Promise<Float32Array>;
   /**
-   * Loads the model and starts the worker threads now, so that the first search does not wait for
-   * them (a resident process that expects searches: `simgrep serve`, the MCP engine). Never throws:
-   * a failure shows on the search that needs them.
+   * Loads the model, starts the worker threads and runs one made-up search through them now, so that
+   * the first search waits for none of it (a resident process that expects searches: the MCP engine).
+   * Never throws: a failure shows on the search that needs them.
    */
   warm(): Promise<void>;
   close(): Promise<void>;
@@ -140,6 +141,11 @@ export interface Searcher {
 
 /** The filters that choose files by name (searchContent refuses them). */
 const FILE_FILTER_KEYS = ['globs', 'types', 'typesNot', 'extensions'] as const;
+
+/** The warm-up search's texts and batches: enough lines for every thread to compile its loops, a few ms of work. */
+const WARM_UP_CODE_LINES = 3000;
+const WARM_UP_PROSE_LINES = 600;
+const WARM_UP_BATCH_LINES = 96;
 
 /** Inputs under this size are scored on the calling thread: starting workers would cost more. */
 const IN_PROCESS_BYTES = 2 << 20;
@@ -207,7 +213,13 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     return share;
   }
 
+  /** Stops the warm-up search (warm()) once a real search comes: its batches would only queue before the real ones. */
+  let warmUp: AbortController | null = null;
+  /** Set by the first real search: a warm-up not started yet is not needed any more. */
+  let searched = false;
+
   async function run(sources: Source[], o: SearchOptions, small: boolean, deadline: Deadline | null, candidatesOnly = false): Promise<PipelineOutcome> {
+    if (!warmUp || o.signal !== warmUp.signal) { searched = true; warmUp?.abort(); warmUp = null; }
     const queryText = o.ignoreCase ? o.query.toLowerCase() : o.query;
     // Start the pool now: its threads boot while this thread embeds the query.
     const pooled = concurrency === 0 || small ? null : workers();
@@ -288,7 +300,22 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       return respond(await run([source], o, o.content.length < IN_PROCESS_BYTES, deadlineOf(o.timeoutMs)), o);
     },
     async warm() {
-      await (concurrency > 0 ? workers() : local()).then(() => undefined, () => undefined);
+      try {
+        if (concurrency > 0) await workers();
+        await local();
+        // One made-up search through the pool: each thread builds its tokenizer and scorer and compiles
+        // its hot loops now, not inside the first real search (on the 1M-line bench tree that first
+        // scan cost ~1.5 s of CPU more than the next one; docs/agents.md). Its answer is dropped, and a
+        // real search that comes meanwhile stops it (the batches already sent still warm their threads).
+        if (searched) return;
+        const texts = [createContentSource('warm-up.ts', warmUpCode(WARM_UP_CODE_LINES)), createContentSource('warm-up.md', warmUpProse(WARM_UP_PROSE_LINES))];
+        const stop = warmUp = new AbortController();
+        await run(texts, { query: WARM_UP_QUERY, topK: 10, batchLines: WARM_UP_BATCH_LINES, signal: stop.signal }, concurrency === 0, null).finally(() => {
+          if (warmUp === stop) warmUp = null;
+        });
+      } catch {
+        // A model that cannot load fails the search that needs it, with its own error.
+      }
     },
     async close() {
       const inProcess = localP;

@@ -7,11 +7,13 @@ import type { WorkerResult, WorkerTask } from '../src/embed/worker-protocol.js';
 import type { EmbedderKind, ModelData } from '../src/types.js';
 
 const { model, kind } = workerData as { model: ModelData; kind: EmbedderKind };
-let scorer: Promise<LineScorer> | null = null;
+// Built as the thread starts, not on its first task: every task needs it, and the thread starts while
+// the caller is still embedding the query and listing files (a failure is each task's answer).
+const scorer: Promise<LineScorer> = createLineScorer(model, kind);
+scorer.catch(() => {});
 
 export default async function run(task: WorkerTask): Promise<WorkerResult> {
   try {
-    scorer ??= createLineScorer(model, kind);
     const s = await scorer;
     const values = task.op === 'score' ? await s.score(task)
       : task.op === 'embedChunks' ? await s.embedChunks(task)

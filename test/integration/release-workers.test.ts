@@ -1,5 +1,8 @@
 // A searcher lets its worker threads go (a big index build does before building its snapshot) and
 // starts new ones for the next work that needs them.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSearcher, executorOf, releaseWorkersOf } from '../../src/searcher.js';
 
@@ -26,18 +29,44 @@ describe('releaseWorkersOf', () => {
 describe('warm', () => {
   const workerPorts = () => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort').length;
 
-  it('starts the worker threads before any search (the MCP engine warms while its agent thinks)', async () => {
+  it('starts the worker threads and runs a made-up search through them before any search; the first real one answers as a cold searcher does', async () => {
     const before = workerPorts();
-    const s = createSearcher({ concurrency: 2 });
+    const content = ['## Uploads', '', 'We retry failed uploads after a pause.', '', 'function retryUpload(file) {', '  return send(file);', '}', ''].join('\n');
+    const ask = { query: 'retry failed uploads', content, name: 'notes.md', topK: 3 };
+    const warmed = createSearcher({ concurrency: 2 });
+    const cold = createSearcher({ concurrency: 2 });
     try {
-      await s.warm();
-      expect(workerPorts() - before).toBe(2);
-      const r = await s.searchContent({ query: 'retry the failed upload', content: 'parse the config\nretry the failed upload\n', topK: 1 });
-      expect(r.results[0].match_line).toBe(1);
+      await warmed.warm();
+      // Every thread got some of it (dozens of batches of one hundred lines): each has built its
+      // tokenizer and scorer and compiled its loops, which the MCP engine's first search would pay for.
+      expect((await executorOf(warmed, true)).completed).toBeGreaterThanOrEqual(4);
+      const r = await warmed.searchContent(ask);
+      expect(r.results.length).toBeGreaterThan(0);
+      expect(r.results).toEqual((await cold.searchContent(ask)).results);
     } finally {
-      await s.close();
+      await Promise.all([warmed.close(), cold.close()]);
     }
     expect(workerPorts()).toBe(before);
+  });
+
+  it('a search that comes while warm() loads the model runs alone: the made-up search is not started after it', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'simgrep-warm-'));
+    writeFileSync(path.join(dir, 'upload.ts'), 'function retryUpload(file) {\n  return send(file);\n}\n');
+    const ask = { query: 'retry failed uploads', paths: [dir], topK: 3 };
+    const warmed = createSearcher({ concurrency: 2 });
+    const cold = createSearcher({ concurrency: 2 });
+    try {
+      const warming = warmed.warm();
+      const r = await warmed.search(ask);
+      await warming;
+      const c = await cold.search(ask);
+      expect(r.results).toEqual(c.results);
+      // The pool ran the search's batches only, as a searcher never warmed does (with the warm-up: dozens more).
+      expect((await executorOf(warmed, true)).completed).toBe((await executorOf(cold, true)).completed);
+    } finally {
+      await Promise.all([warmed.close(), cold.close()]);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('never throws: a model that cannot load fails the search that needs it, with its own error', async () => {
