@@ -195,33 +195,8 @@ function grow(a: Int32Array): Int32Array<ArrayBuffer> {
   return b;
 }
 
-/** Scratch: a stamp per line (which gram last counted it). */
-let mark = new Int32Array(1024);
-let stamp = 0;
 /** Scratch: per line, its count of the gram at hand (zero between uses). */
 let count = new Float64Array(1024);
-
-/** Each plan gram's document frequency: how many lines hold a word that holds it (ProseCounter's gram df). */
-export function gramFrequencies(t: WordPostings, h: GramHits | null): Float64Array {
-  const df = new Float64Array(h?.grams ?? 0);
-  if (!h) return df;
-  if (mark.length < t.lines) mark = new Int32Array(t.lines * 2);
-  const { ownStart, ownLine } = t;
-  for (let g = 0; g < h.grams; g++) {
-    if (stamp >= 0x7fffffff) { mark.fill(0); stamp = 0; }
-    const s = ++stamp;
-    let d = 0;
-    for (let p = h.start[g]; p < h.start[g + 1]; p++) {
-      const x = h.x[p];
-      for (let j = ownStart[x]; j < ownStart[x + 1]; j++) {
-        const line = ownLine[j];
-        if (mark[line] !== s) { mark[line] = s; d++; }
-      }
-    }
-    df[g] = d;
-  }
-  return df;
-}
 
 /** Scratch of addGramBm25: the lines of the gram at hand. */
 let touched = new Int32Array(1024);

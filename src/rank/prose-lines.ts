@@ -8,10 +8,11 @@ import { identifierParts, stem } from './lexical/terms.js';
 import { fold, isAscii, textWords } from './lexical/words.js';
 import type { RankPlan } from './plan.js';
 import {
-  PROSE_DF_CHARS, PROSE_DF_LINES, PROSE_WINDOW_LINES, proseBestDistance, proseBm25, proseLexical, proseWindowBm25, type ProseStats,
+  PROSE_B, PROSE_DF_CHARS, PROSE_DF_LINES, PROSE_K1, PROSE_WINDOW_LINES, proseBestDistance, proseBm25, proseLexical, proseWindowBm25, type ProseStats,
 } from './prose.js';
 import { isBlank, proseStatsOf } from './prose-counter.js';
-import { addGramBm25, gramFrequencies, gramHits, noteKey, type WordPostings } from './prose-line-grams.js';
+import { addGramBm25, gramHits, noteKey, type WordPostings } from './prose-line-grams.js';
+import { documentGrams, gramIdsOf, gramIndexIn, noteWordGrams, type DocumentGrams } from './prose-doc-grams.js';
 
 /**
  * Keys of every file's postings, interned once per process: a file keeps sorted key ids, not strings
@@ -25,7 +26,7 @@ const keyIds = new Map<string, number>();
 const MAX_KEYS = 1 << 20;
 const idOf = (key: string): number => {
   let id = keyIds.get(key);
-  if (id === undefined) { id = keyIds.size; keyIds.set(key, id); noteKey(id, key); }
+  if (id === undefined) { id = keyIds.size; keyIds.set(key, id); noteKey(id, key); noteWordGrams(id, key); }
   return id;
 };
 
@@ -134,10 +135,22 @@ export class ProseLinesBuilder {
       ownStart[k + 1] = ownLine.length;
       winStart[k + 1] = winLine.length;
     });
-    return new PackedProseLines(
+    // Per key, its best line's part and its best window's (a bound on a line's sum, term by term).
+    const ownMost = new Float32Array(ids.length);
+    const winMost = new Float32Array(ids.length);
+    for (let k = 0; k < ids.length; k++) {
+      for (let j = ownStart[k]; j < ownStart[k + 1]; j++) ownMost[k] = Math.max(ownMost[k], ownPart[j]);
+      for (let j = winStart[k]; j < winStart[k + 1]; j++) winMost[k] = Math.max(winMost[k], winPart[j]);
+    }
+    let shortest = Infinity;
+    for (let i = 0; i < n; i++) if (!blank[i]) shortest = Math.min(shortest, lengths[i]);
+    const packed = new PackedProseLines(
       n, this.docs, this.chars, ids, Uint32Array.from(lengths), ownStart, Uint16Array.from(ownLine), Uint16Array.from(ownCount), Float32Array.from(ownPart),
-      winStart, Uint16Array.from(winLine), Float32Array.from(winPart),
+      winStart, Uint16Array.from(winLine), Float32Array.from(winPart), ownMost, winMost, Number.isFinite(shortest) ? shortest : 0,
     );
+    packed.grams = documentGrams(packed);
+    packed.bytes += 8 * packed.grams.gramId.length + 8 * ids.length;
+    return packed;
   }
 }
 
@@ -147,17 +160,26 @@ export class ProseLinesBuilder {
  * window holds it, and the window's part, at [winStart[k], winStart[k + 1]). Parts are rounded up.
  */
 class PackedProseLines implements ProseLineTerms, WordPostings {
-  readonly bytes: number;
+  bytes: number;
+  /** The document's grams (prose-doc-grams.ts): set once built. */
+  grams: DocumentGrams = { gramId: new Int32Array(0), gramDf: new Uint16Array(0), gramMost: new Uint32Array(0) };
   /** The last plan proseBest was asked about, and its answer. */
   plan: RankPlan | null = null;
   best = 0;
-  /** The statistics proseBest worked out for that plan (null: none of its terms is here), which proseLineStats gives again. */
+  /** The last plan proseReach was asked about, its answer and the path's signals for it. */
+  reachPlan: RankPlan | null = null;
+  reach = 0;
+  signals: PathSignals | null = null;
+  /** The statistics proseLineStats last worked out, and for which plan (the file read after its bound: pipeline.ts). */
+  statsPlan: RankPlan | null = null;
   stats: ProseStats | null = null;
 
   constructor(
     readonly lines: number, readonly docs: number, readonly chars: number, readonly ids: Int32Array, readonly lengths: Uint32Array,
     readonly ownStart: Int32Array, readonly ownLine: Uint16Array, readonly ownCount: Uint16Array, readonly ownPart: Float32Array,
     readonly winStart: Int32Array, readonly winLine: Uint16Array, readonly winPart: Float32Array,
+    /** Per key, the most of its ownPart and of its winPart; the shortest non-blank line's length. */
+    readonly ownMost: Float32Array, readonly winMost: Float32Array, readonly shortest: number,
   ) {
     this.bytes = 4 * (ids.length + lengths.length + ownStart.length + winStart.length) + 8 * ownLine.length + 6 * winLine.length + 128;
   }
@@ -212,40 +234,106 @@ function locateKeys(t: PackedProseLines, keys: Int32Array, at: Int32Array, df: F
   return any;
 }
 
-/** Each plan term's document frequency over the file's lines. */
-function documentFrequencies(t: PackedProseLines, keys: Int32Array): Float64Array {
-  const df = new Float64Array(keys.length);
-  locateKeys(t, keys, new Int32Array(keys.length), df);
-  return df;
+/** Scratch: per plan gram, its index in the file's grams (-1: absent), and its document frequency there. */
+let gramAt = new Int32Array(64);
+let gramDf = new Float64Array(64);
+
+/** Sets gramAt and gramDf for the plan's grams in the file (its gram table: prose-doc-grams.ts); how many grams the plan has. */
+function locateGrams(t: PackedProseLines, plan: RankPlan): number {
+  const gids = gramIdsOf(plan);
+  const nGrams = gids?.length ?? 0;
+  if (gramAt.length < nGrams) { gramAt = new Int32Array(nGrams * 2); gramDf = new Float64Array(nGrams * 2); }
+  for (let g = 0; g < nGrams; g++) {
+    const i = gids![g] < 0 ? -1 : gramIndexIn(t.grams, gids![g]);
+    gramAt[g] = i;
+    gramDf[g] = i >= 0 ? t.grams.gramDf[i] : 0;
+  }
+  return nGrams;
 }
 
-/** The file's statistics for the plan: exactly what ProseCounter.stats gives after reading it whole. */
+/** The file's statistics for the plan: exactly what ProseCounter.stats gives after reading it whole (kept for the last plan). */
 export function proseLineStats(terms: ProseLineTerms, plan: RankPlan): ProseStats {
   const t = terms as PackedProseLines;
-  // The file read after its bound was taken (pipeline.ts): the same terms and grams, the same statistics.
-  if (t.stats && t.plan && t.plan.terms === plan.terms && t.plan.prose?.grams === plan.prose?.grams) return t.stats;
-  return proseStatsOf(documentFrequencies(t, keysOf(plan)), gramFrequencies(t, gramHits(t, plan)), t.docs, t.chars);
+  if (t.stats && t.statsPlan && t.statsPlan.terms === plan.terms && t.statsPlan.prose?.grams === plan.prose?.grams) return t.stats;
+  const keys = keysOf(plan);
+  const dfs = new Float64Array(keys.length);
+  locateKeys(t, keys, new Int32Array(keys.length), dfs);
+  const nGrams = locateGrams(t, plan);
+  t.stats = proseStatsOf(dfs, gramDf.slice(0, nGrams), t.docs, t.chars);
+  t.statsPlan = plan;
+  return t.stats;
+}
+
+/** Scratch of proseReach: what proseLexical reads of a file's statistics (its norms). */
+const norms: ProseStats = { idf: [], norm: 0, avgChars: 1, gramIdf: [], gramNorm: 0 };
+
+/** Lucene's idf of a document frequency over n documents (prose-counter.ts idfOf's). */
+const idfOf = (df: number, n: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+
+/**
+ * A lower bound on the distance of every line of the file for a plan, from a few sums per term and gram
+ * (no line visited, nothing made): each term's best line part and best window part (ownMost, winMost)
+ * summed as if one line held them all, and each gram the file holds at its most in a line (gramMost) in
+ * the file's shortest line, with the file's idf and a cosine of 1. At most proseBest, so a file skipped on
+ * it is one proseBest skips; kept per file for the last plan (`facts`: the path's, if known).
+ */
+export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, facts?: PathFacts): number {
+  const t = terms as PackedProseLines;
+  if (t.reachPlan && sameReach(t.reachPlan, plan)) return t.reach;
+  const keys = keysOf(plan);
+  const nTerms = keys.length;
+  if (at.length < nTerms) { at = new Int32Array(nTerms * 2); df = new Float64Array(nTerms * 2); }
+  let lexical = 0;
+  if (locateKeys(t, keys, at, df)) {
+    const n = t.docs;
+    let own = 0;
+    let window = 0;
+    for (let k = 0; k < nTerms; k++) {
+      const x = at[k];
+      if (x < 0) continue;
+      const idf = idfOf(df[k], n);
+      own += idf * t.ownMost[x];
+      window += idf * t.winMost[x];
+    }
+    // A gram's part in a line grows with its count there and falls with the line's length (its norm).
+    const nGrams = locateGrams(t, plan);
+    const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * t.shortest) / (n > 0 ? t.chars / n : 1));
+    let grams = 0;
+    for (let g = 0; g < nGrams; g++) {
+      const i = gramAt[g];
+      if (i < 0) continue;
+      const most = t.grams.gramMost[i];
+      grams += idfOf(gramDf[g], n) * (most * (PROSE_K1 + 1)) / (most + norm);
+    }
+    // proseStatsOf's norms.
+    norms.norm = nTerms * Math.log(1 + (n + 0.5) / 0.5);
+    norms.gramNorm = nGrams * Math.log(1 + (n + 0.5) / 0.5);
+    lexical = proseLexical(own, window, grams, norms);
+  }
+  t.signals = pathSignals(path, plan, facts);
+  // A margin for the order of the floats' additions, as proseBest's.
+  t.reach = proseFileBestDistance(lexical > 0 ? lexical * (1 + 1e-9) : 0, path, plan, t.signals);
+  t.reachPlan = plan;
+  return t.reach;
 }
 
 /**
  * A lower bound on the distance of every line of the file for a plan (kept per file for the last plan:
- * the source's ordering and the pipeline ask alike): its lines' lexical scores (the line's BM25 and its
- * window's, as lineLexical adds them, from the parts rounded up) with a cosine of 1. `facts`: the
+ * the pipeline asks once proseReach is within reach): its lines' lexical scores (the line's BM25 and
+ * its window's, as lineLexical adds them, from the parts rounded up) with a cosine of 1. `facts`: the
  * path's, if known.
  */
 export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, facts?: PathFacts): number {
   const t = terms as PackedProseLines;
   if (t.plan && sameReach(t.plan, plan)) return t.best;
+  const reach = proseReach(terms, plan, path, facts);
   const keys = keysOf(plan);
   const nTerms = keys.length;
   if (at.length < nTerms) { at = new Int32Array(nTerms * 2); df = new Float64Array(nTerms * 2); }
-  const any = locateKeys(t, keys, at, df);
+  // No term here: no line scores lexically, and proseReach's bound is the one (a cosine of 1).
+  const stats = locateKeys(t, keys, at, df) ? proseLineStats(terms, plan) : null;
   let lexical = 0;
-  t.stats = null;
-  if (any) {
-    const hits = gramHits(t, plan);
-    const stats = proseStatsOf(df.subarray(0, nTerms), gramFrequencies(t, hits), t.docs, t.chars);
-    t.stats = stats;
+  if (stats) {
     if (ownSum.length < t.lines) {
       ownSum = new Float64Array(t.lines * 2); windowSum = new Float64Array(t.lines * 2); gramSum = new Float64Array(t.lines * 2); held = new Int32Array(t.lines * 2);
     }
@@ -263,6 +351,7 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
       for (let j = winStart[x]; j < winStart[x + 1]; j++) windowSum[winLine[j]] += w * winPart[j];
     }
     // The grams' part of the lines that hold a term (only those score): exact, from their words' counts.
+    const hits = gramHits(t, plan);
     if (hits) addGramBm25(t, hits, stats, ownSum, gramSum);
     for (let q = 0; q < h; q++) {
       const i = held[q];
@@ -276,7 +365,7 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
     }
   }
   // A margin for the order of the floats' additions (the workers add the same parts in other sums).
-  t.best = proseFileBestDistance(lexical > 0 ? lexical * (1 + 1e-9) : 0, path, plan, pathSignals(path, plan, facts));
+  t.best = stats ? proseFileBestDistance(lexical > 0 ? lexical * (1 + 1e-9) : 0, path, plan, t.signals!) : reach;
   t.plan = plan;
   return t.best;
 }
