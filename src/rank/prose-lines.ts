@@ -11,8 +11,9 @@ import {
   PROSE_B, PROSE_DF_CHARS, PROSE_DF_LINES, PROSE_K1, PROSE_WINDOW_LINES, proseBestDistance, proseBm25, proseLexical, proseWindowBm25, type ProseStats,
 } from './prose.js';
 import { isBlank, proseStatsOf } from './prose-counter.js';
-import { addGramBm25, gramHits, noteKey, type WordPostings } from './prose-line-grams.js';
-import { documentGrams, gramIdsOf, gramIndexIn, noteWordGrams, type DocumentGrams } from './prose-doc-grams.js';
+import {
+  addLineGramBm25, documentGrams, gramHolders, gramIdsOf, gramIndexIn, noteWordGrams, registerGrams, releaseGrams, type DocumentGrams, type WordPostings,
+} from './prose-doc-grams.js';
 
 /**
  * Keys of every file's postings, interned once per process: a file keeps sorted key ids, not strings
@@ -26,7 +27,7 @@ const keyIds = new Map<string, number>();
 const MAX_KEYS = 1 << 20;
 const idOf = (key: string): number => {
   let id = keyIds.get(key);
-  if (id === undefined) { id = keyIds.size; keyIds.set(key, id); noteKey(id, key); noteWordGrams(id, key); }
+  if (id === undefined) { id = keyIds.size; keyIds.set(key, id); noteWordGrams(id, key); }
   return id;
 };
 
@@ -149,9 +150,15 @@ export class ProseLinesBuilder {
       winStart, Uint16Array.from(winLine), Float32Array.from(winPart), ownMost, winMost, Number.isFinite(shortest) ? shortest : 0,
     );
     packed.grams = documentGrams(packed);
-    packed.bytes += 8 * packed.grams.gramId.length + 8 * ids.length;
+    registerGrams(packed.grams);
+    packed.bytes += 14 * packed.grams.gramId.length + 6 * packed.grams.line.length + 8 * ids.length;
     return packed;
   }
+}
+
+/** Lets a file's line terms go (its keeper dropped them): its grams are no longer found for later queries. */
+export function releaseProseLines(terms: ProseLineTerms): void {
+  releaseGrams((terms as PackedProseLines).grams);
 }
 
 /**
@@ -162,7 +169,7 @@ export class ProseLinesBuilder {
 class PackedProseLines implements ProseLineTerms, WordPostings {
   bytes: number;
   /** The document's grams (prose-doc-grams.ts): set once built. */
-  grams: DocumentGrams = { gramId: new Int32Array(0), gramDf: new Uint16Array(0), gramMost: new Uint32Array(0) };
+  grams!: DocumentGrams;
   /** The last plan proseBest was asked about, and its answer. */
   plan: RankPlan | null = null;
   best = 0;
@@ -243,6 +250,18 @@ function locateGrams(t: PackedProseLines, plan: RankPlan): number {
   const gids = gramIdsOf(plan);
   const nGrams = gids?.length ?? 0;
   if (gramAt.length < nGrams) { gramAt = new Int32Array(nGrams * 2); gramDf = new Float64Array(nGrams * 2); }
+  const holders = t.grams.slot >= 0 ? gramHolders(plan) : null;
+  if (holders) {
+    // A registered document (a kept one): its grams among the plan's, found for all documents at once.
+    gramAt.fill(-1, 0, nGrams);
+    gramDf.fill(0, 0, nGrams);
+    for (let j = holders.start[t.grams.slot]; j < holders.start[t.grams.slot + 1]; j++) {
+      const g = holders.gram[j];
+      gramAt[g] = holders.at[j];
+      gramDf[g] = t.grams.gramDf[holders.at[j]];
+    }
+    return nGrams;
+  }
   for (let g = 0; g < nGrams; g++) {
     const i = gids![g] < 0 ? -1 : gramIndexIn(t.grams, gids![g]);
     gramAt[g] = i;
@@ -351,8 +370,8 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
       for (let j = winStart[x]; j < winStart[x + 1]; j++) windowSum[winLine[j]] += w * winPart[j];
     }
     // The grams' part of the lines that hold a term (only those score): exact, from their words' counts.
-    const hits = gramHits(t, plan);
-    if (hits) addGramBm25(t, hits, stats, ownSum, gramSum);
+    const nGrams = locateGrams(t, plan);
+    if (nGrams > 0) addLineGramBm25(t.grams, gramAt, nGrams, t.lengths, stats, ownSum, gramSum);
     for (let q = 0; q < h; q++) {
       const i = held[q];
       lexical = Math.max(lexical, proseLexical(ownSum[i], windowSum[i], gramSum[i], stats));
