@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan, RANK_DEFAULTS } from '../../../src/rank/plan.js';
 import { ProseCounter } from '../../../src/rank/prose-counter.js';
-import { proseBest, proseFileBestDistance, proseLineStats, ProseLinesBuilder, proseReach, releaseProseLines } from '../../../src/rank/prose-lines.js';
+import { proseBest, proseFileBestDistance, proseLineStats, ProseLinesBuilder, proseReach } from '../../../src/rank/prose-lines.js';
 import { PROSE_DF_LINES } from '../../../src/rank/prose.js';
 import { forEachGram, forEachWordGram } from '../../../src/rank/lexical/grams.js';
 import { isStopword } from '../../../src/rank/lexical/terms.js';
@@ -126,26 +126,6 @@ describe('prose line terms', () => {
       expect(proseReach(later, p, 'b.md')).toBeLessThanOrEqual(bound);
       expect(exact - bound).toBeLessThan(1e-6);
     }
-  });
-
-  it('a document\'s grams are found while it is kept and after others are let go (the lists made again past half released), and without the lists once it is let go', () => {
-    const plan = buildRankPlan('castle kingdoms retrying', 'hybrid', lexicon);
-    const textOf = (i: number) => [`castle ${'x'.repeat(i % 7)}king${i}doms`, '', `the kingdom retries ${i}`, `zz${i}castlezz retry`];
-    const docs = Array.from({ length: 80 }, (_, i) => built(textOf(i))!);
-    const check = (i: number) => {
-      const counter = new ProseCounter(plan);
-      counter.add(textOf(i));
-      const stats = counter.stats();
-      const fresh = buildRankPlan('castle kingdoms retrying', 'hybrid', lexicon, 0.99);
-      expect({ i, stats: proseLineStats(docs[i], fresh) }).toEqual({ i, stats });
-      const exact = proseFileBestDistance(counter.bestLexical(stats), 'a.md', fresh);
-      expect(exact - proseBest(docs[i], fresh, 'a.md')).toBeLessThan(1e-6);
-      expect(proseReach(docs[i], fresh, 'a.md')).toBeLessThanOrEqual(proseBest(docs[i], fresh, 'a.md'));
-    };
-    for (let i = 0; i < 80; i += 9) check(i);
-    // Let 50 go: past half of the slots, the lists are made again from the 30 left.
-    for (let i = 0; i < 50; i++) releaseProseLines(docs[i]);
-    for (let i = 0; i < 80; i += 3) check(i);
   });
 
   it('a plan made again with another weight on the cosine is bounded with that weight (the bound kept for the last plan is not reused)', () => {
