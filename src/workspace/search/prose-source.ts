@@ -42,12 +42,15 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
         // that visits no line (proseReach), nearest first: the top-k's floor falls soon, and the others
         // are skipped unread once it is past their bound (pipeline.ts). The others first: they are read
         // and counted as a scan does.
-        const best = new Map<Entry, number>();
-        for (const e of withTerms) {
+        // By index into a typed array (a sort of ~1,400 documents through a Map took milliseconds); stable
+        // (documents not counted yet, all -Infinity, keep their order).
+        const best = new Float64Array(withTerms.length);
+        withTerms.forEach((e, i) => {
           const lines = keptLines(e as StatedEntry);
-          best.set(e, lines ? proseReach(lines, plan, e.path, pathInfo(e.path).facts) : -Infinity);
-        }
-        yield* withTerms.sort((x, y) => best.get(x)! - best.get(y)!);
+          best[i] = lines ? proseReach(lines, plan, e.path, pathInfo(e.path).facts) : -Infinity;
+        });
+        const order = Array.from(withTerms.keys()).sort((x, y) => (best[x] - best[y]) || 0);
+        for (const i of order) yield withTerms[i];
         yield* after;
       },
       ...(o.keepBytes && { proseLines: (entry: Entry) => keptLines(entry as StatedEntry) ?? null }),
