@@ -5,7 +5,7 @@ import { SimgrepError, isSimgrepError } from './errors.js';
 import { finishCandidates } from './rank/diversify.js';
 import { isProsePath, PROSE_WINDOW_LINES, termlessProseDistance } from './rank/prose.js';
 import { ProseFile } from './rank/prose-file.js';
-import { proseBest, proseLineStats } from './rank/prose-lines.js';
+import { proseBest, proseLineStats, proseReach } from './rank/prose-lines.js';
 import type { ProseStats } from './rank/prose.js';
 import { streamEntry, type Entry, type Source, type SourceWarning } from './sources/source.js';
 import { BatchPacker } from './text/batch-packer.js';
@@ -144,7 +144,8 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       // cut it: skipped when that cannot enter the top-k.
       const lines = o.maxFileBytes === undefined || (entry.size ?? Infinity) <= o.maxFileBytes ? source.proseLines?.(entry) : null;
       if (!lines) return false;
-      if (proseBest(lines, plan, entry.path) > topk.floorDistance) return true;
+      // The cheap bound first (a few sums per term and gram), the one from its lines only when that is within reach.
+      if (proseReach(lines, plan, entry.path) > topk.floorDistance || proseBest(lines, plan, entry.path) > topk.floorDistance) return true;
       knownProse.set(entry, proseLineStats(lines, plan));
       return false;
     }

@@ -35,7 +35,7 @@ export function forEachGram(text: string, gram: (key: number | string) => void):
 
 /**
  * Calls `gram` with the key of each gram of one folded word, in order, repeats kept (forEachGram's cut
- * of each word: the kept prose line terms find a line's grams from its words by it, rank/prose-line-grams.ts).
+ * of each word: the kept prose line terms find a line's grams from its words by it, rank/prose-doc-grams.ts).
  */
 export function forEachWordGram(w: string, gram: (key: number | string) => void): void {
   if (SURROGATE.test(w)) { for (const g of slowWordGrams(w)) gram(gramKey(g)); return; }

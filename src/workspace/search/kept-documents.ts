@@ -2,7 +2,7 @@
 // bytes as last read (by a search, or by the index build) and, counted in the background, their line terms
 // (rank/prose-lines.ts), so later searches neither read nor count them until the index sees them change.
 import type { Entry, Source } from '../../sources/source.js';
-import { ProseLinesBuilder } from '../../rank/prose-lines.js';
+import { ProseLinesBuilder, releaseProseLines } from '../../rank/prose-lines.js';
 import type { ProseLineTerms } from '../../types.js';
 import { openChunks } from '../build/file-chunks.js';
 
@@ -88,6 +88,7 @@ function keep(more: number): void {
     if (keptBytes <= KEPT_BYTES) break;
     kept.delete(state);
     keptBytes -= k.bytes.length + (k.lines?.bytes ?? 0);
+    if (k.lines) releaseProseLines(k.lines);
   }
 }
 
@@ -108,7 +109,7 @@ async function countInBackground(): Promise<void> {
       const k = kept.get(state);
       if (!k || k.lines !== undefined) continue;
       const lines = await countLines(k.bytes, slice);
-      if (kept.get(state) !== k) continue;
+      if (kept.get(state) !== k) { if (lines) releaseProseLines(lines); continue; }
       k.lines = lines;
       keep(lines?.bytes ?? 0);
     }

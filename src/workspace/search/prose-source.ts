@@ -6,7 +6,7 @@
 import type { Entry, Source } from '../../sources/source.js';
 import type { RankPlan } from '../../rank/plan.js';
 import { isProsePath, termlessProseDistance } from '../../rank/prose.js';
-import { proseBest } from '../../rank/prose-lines.js';
+import { proseReach } from '../../rank/prose-lines.js';
 import { pathInfo } from '../snapshot/path-info.js';
 import { documentState, KEPT_FILE_BYTES, keptLines, keptRead, type StatedEntry } from './kept-documents.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
@@ -38,15 +38,19 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
       small: bytes <= SMALL_BYTES,
       async *list() {
         if (!o.keepBytes) { yield* withTerms; yield* after; return; }
-        // The documents whose line terms are counted (kept-documents.ts) by their best line, nearest
-        // first: the top-k's floor falls soonest, and more of the others are skipped unread (pipeline.ts).
-        // The others first: they are read and counted as a scan does.
-        const best = new Map<Entry, number>();
-        for (const e of withTerms) {
+        // The documents whose line terms are counted (kept-documents.ts) by the bound on their best line
+        // that visits no line (proseReach), nearest first: the top-k's floor falls soon, and the others
+        // are skipped unread once it is past their bound (pipeline.ts). The others first: they are read
+        // and counted as a scan does.
+        // By index into a typed array (a sort of ~1,400 documents through a Map took milliseconds); stable
+        // (documents not counted yet, all -Infinity, keep their order).
+        const best = new Float64Array(withTerms.length);
+        withTerms.forEach((e, i) => {
           const lines = keptLines(e as StatedEntry);
-          best.set(e, lines ? proseBest(lines, plan, e.path, pathInfo(e.path).facts) : -Infinity);
-        }
-        yield* withTerms.sort((x, y) => best.get(x)! - best.get(y)!);
+          best[i] = lines ? proseReach(lines, plan, e.path, pathInfo(e.path).facts) : -Infinity;
+        });
+        const order = Array.from(withTerms.keys()).sort((x, y) => (best[x] - best[y]) || 0);
+        for (const i of order) yield withTerms[i];
         yield* after;
       },
       ...(o.keepBytes && { proseLines: (entry: Entry) => keptLines(entry as StatedEntry) ?? null }),

@@ -1,6 +1,7 @@
 // A prose file's kept line terms (rank/prose-lines.ts) stand in for reading and counting it: the
 // statistics they give equal ProseCounter's, and the bound on its best line is never above what any line
-// scores (a file skipped on it could not have entered the results) and within a hair of the best.
+// scores (a file skipped on it could not have entered the results) and within a hair of the best; the
+// cheaper bound that visits no line (proseReach) is never above that one.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan, RANK_DEFAULTS } from '../../../src/rank/plan.js';
 import { ProseCounter } from '../../../src/rank/prose-counter.js';
-import { proseBest, proseFileBestDistance, proseLineStats, ProseLinesBuilder } from '../../../src/rank/prose-lines.js';
+import { proseBest, proseFileBestDistance, proseLineStats, ProseLinesBuilder, proseReach } from '../../../src/rank/prose-lines.js';
 import { PROSE_DF_LINES } from '../../../src/rank/prose.js';
 import { forEachGram, forEachWordGram } from '../../../src/rank/lexical/grams.js';
 import { isStopword } from '../../../src/rank/lexical/terms.js';
@@ -46,6 +47,7 @@ describe('prose line terms', () => {
   it('give ProseCounter\'s statistics exactly, the grams\' too, and a bound on the best line at most its distance and within 1e-6 of it (its grams\' part counted)', () => {
     let bounded = 0;
     let withGrams = 0;
+    let looser = 0;
     const kept = texts.map((text) => built(text.split('\n'))!);
     for (const query of [...queries, long]) {
       for (const mode of query.length < 20 ? ['hybrid', 'lexical'] as const : ['hybrid'] as const) {
@@ -63,8 +65,12 @@ describe('prose line terms', () => {
           if (stats.gramIdf.some((idf) => idf < stats.gramNorm / stats.gramIdf.length)) withGrams++;
           const file = `docs/file-${f}.md`;
           const exact = proseFileBestDistance(counter.bestLexical(stats), file, plan);
+          const reach = proseReach(terms, plan, file);
           const bound = proseBest(terms, plan, file);
           expect(bound, where).toBeLessThanOrEqual(exact);
+          // The bound that visits no line is at most the lines' (a file it skips, they skip too).
+          expect(reach, where).toBeLessThanOrEqual(bound);
+          if (reach < bound - 1e-6) looser++;
           if (Number.isFinite(exact)) expect(exact - bound, where).toBeLessThan(1e-6);
           else expect(bound, where).toBe(Infinity);
           if (exact < 1) bounded++;
@@ -73,6 +79,7 @@ describe('prose line terms', () => {
     }
     expect(bounded).toBeGreaterThan(50);
     expect(withGrams).toBeGreaterThan(50);
+    expect(looser).toBeGreaterThan(20);
   });
 
   it('find a line\'s grams from its words: the grams of its folded words are forEachGram\'s of its text, over docs/ and other scripts', () => {
@@ -116,6 +123,7 @@ describe('prose line terms', () => {
       const exact = proseFileBestDistance(counter.bestLexical(stats), 'b.md', p);
       const bound = proseBest(later, p, 'b.md');
       expect(bound).toBeLessThanOrEqual(exact);
+      expect(proseReach(later, p, 'b.md')).toBeLessThanOrEqual(bound);
       expect(exact - bound).toBeLessThan(1e-6);
     }
   });
@@ -134,5 +142,6 @@ describe('prose line terms', () => {
     expect(proseBest(kept, again, 'a.md')).toBeGreaterThan(first);
     expect(exact - proseBest(kept, again, 'a.md')).toBeLessThan(1e-6);
     expect(proseBest(built(lines)!, again, 'a.md')).toBe(proseBest(kept, again, 'a.md'));
+    expect(proseReach(kept, again, 'a.md')).toBeGreaterThan(proseReach(kept, plan, 'a.md'));
   });
 });

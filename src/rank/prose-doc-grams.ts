@@ -1,0 +1,263 @@
+// Each kept prose document's grams counted once, as its line terms are (rank/prose-lines.ts): per gram
+// its words hold, how many lines hold it (its document frequency there), the most any one line holds,
+// and the lines that hold it with their count; and, over all kept documents, per gram the documents that
+// hold it. A query's gram statistics for every document are then found in one walk over its grams'
+// holders, a line's gram BM25 is a walk through its grams' lines (not through the postings of every word
+// that holds each gram), and that part has a bound without the lines (gramMost).
+import { forEachWordGram } from './lexical/grams.js';
+import { isStopword } from './lexical/terms.js';
+import type { RankPlan } from './plan.js';
+import { gramIndexOf, PROSE_B, PROSE_K1, type ProseStats } from './prose.js';
+
+/** What this module reads of a file's kept postings (prose-lines.ts): sorted key ids, each one's lines and counts there. */
+export interface WordPostings {
+  readonly lines: number;
+  readonly ids: Int32Array;
+  readonly ownStart: Int32Array;
+  readonly ownLine: Uint16Array;
+  readonly ownCount: Uint16Array;
+}
+
+/** Per gram key (lexical/grams.ts gramKey), its id: interned as the words that hold it are. */
+const gramIds = new Map<number | string, number>();
+/**
+ * Per interned key id (prose-lines.ts), its grams as flat (gram id, occurrences in the word) pairs at
+ * [pairStart[id], pairStart[id + 1]) of pairData: none for a stem key or a stopword (forEachGram cuts none).
+ */
+let pairStart = new Int32Array(1 << 16);
+let pairData = new Int32Array(1 << 18);
+let noted = 0;
+
+/** Called by prose-lines.ts for each key it interns, in id order: its word's gram pairs. */
+export function noteWordGrams(id: number, key: string): void {
+  if (id !== noted) throw new Error(`prose gram pairs: key ${id} noted out of order (expected ${noted})`);
+  if (id + 2 > pairStart.length) pairStart = grown(pairStart, id + 2);
+  let end = pairStart[id];
+  if (key.charCodeAt(0) === 0x77 /* 'w' */ && !isStopword(key.slice(1))) {
+    const from = end;
+    forEachWordGram(key.slice(1), (g) => {
+      let gid = gramIds.get(g);
+      if (gid === undefined) { gid = gramIds.size; gramIds.set(g, gid); }
+      let at = from;
+      while (at < end && pairData[at] !== gid) at += 2;
+      if (at < end) { pairData[at + 1]++; return; }
+      if (end + 2 > pairData.length) pairData = grown(pairData, end + 2);
+      pairData[end++] = gid;
+      pairData[end++] = 1;
+    });
+  }
+  pairStart[id + 1] = end;
+  noted = id + 1;
+}
+
+function grown(a: Int32Array, least: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(Math.max(least, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+/**
+ * A document's grams: ids ascending; per gram, the count of lines that hold it (a word that holds it)
+ * and the most a line holds it (each word's count times its occurrences in the word, summed).
+ */
+export interface DocumentGrams {
+  /** Its slot among the registered documents (registerGrams), -1 when it is not (or no longer) registered. */
+  slot: number;
+  readonly gramId: Int32Array;
+  readonly gramDf: Uint16Array;
+  readonly gramMost: Uint32Array;
+  /** Gram i's lines and its count in each (what a line's gram BM25 takes) at [lineStart[i], lineStart[i + 1]). */
+  readonly lineStart: Int32Array;
+  readonly line: Uint16Array;
+  readonly count: Uint32Array;
+}
+
+/** Scratch of documentGrams: per line, the count of the gram at hand, and the lines touched. */
+let acc = new Float64Array(1024);
+let touched = new Int32Array(1024);
+
+/** The grams of a document's kept postings (its whole-word keys' grams), counted from its lines. */
+export function documentGrams(t: WordPostings): DocumentGrams {
+  // (gram id, word's index in ids, occurrences) of every gram of every word, grouped by gram.
+  const byGram = new Map<number, number[]>();
+  for (let x = 0; x < t.ids.length; x++) {
+    const id = t.ids[x];
+    for (let j = pairStart[id]; j < pairStart[id + 1]; j += 2) {
+      const list = byGram.get(pairData[j]);
+      if (list) list.push(x, pairData[j + 1]); else byGram.set(pairData[j], [x, pairData[j + 1]]);
+    }
+  }
+  const gramId = Int32Array.from(byGram.keys()).sort();
+  const gramDf = new Uint16Array(gramId.length);
+  const gramMost = new Uint32Array(gramId.length);
+  const lineStart = new Int32Array(gramId.length + 1);
+  const lines: number[] = [];
+  const counts: number[] = [];
+  if (acc.length < t.lines) { acc = new Float64Array(t.lines * 2); touched = new Int32Array(t.lines * 2); }
+  const { ownStart, ownLine, ownCount } = t;
+  gramId.forEach((gid, i) => {
+    const list = byGram.get(gid)!;
+    let k = 0;
+    for (let p = 0; p < list.length; p += 2) {
+      const x = list[p];
+      for (let j = ownStart[x]; j < ownStart[x + 1]; j++) {
+        const line = ownLine[j];
+        if (acc[line] === 0) touched[k++] = line;
+        acc[line] += ownCount[j] * list[p + 1];
+      }
+    }
+    let most = 0;
+    for (let q = 0; q < k; q++) {
+      const line = touched[q];
+      most = Math.max(most, acc[line]);
+      lines.push(line);
+      counts.push(acc[line]);
+      acc[line] = 0;
+    }
+    gramDf[i] = k;
+    gramMost[i] = most;
+    lineStart[i + 1] = lines.length;
+  });
+  return { slot: -1, gramId, gramDf, gramMost, lineStart, line: Uint16Array.from(lines), count: Uint32Array.from(counts) };
+}
+
+/** Per plan grams list (shared by a plan made again for the same query): its grams' ids (-1: no word holds it yet), and the table's size then (-1: all found). */
+const planGramIds = new WeakMap<readonly string[], { ids: Int32Array; known: number }>();
+
+/** The plan's grams' ids, in plan order, looked up again while one is unknown and grams have come in since; null: no grams. */
+export function gramIdsOf(plan: RankPlan): Int32Array | null {
+  const grams = plan.prose?.grams ?? [];
+  if (grams.length === 0) return null;
+  const kept = planGramIds.get(grams);
+  if (kept && (kept.known === -1 || kept.known === gramIds.size)) return kept.ids;
+  const ids = new Int32Array(grams.length).fill(-1);
+  for (const [key, i] of gramIndexOf(grams)) ids[i] = gramIds.get(key) ?? -1;
+  planGramIds.set(grams, { ids, known: ids.includes(-1) ? gramIds.size : -1 });
+  return ids;
+}
+
+/**
+ * The documents registered (every kept document's grams, until it is dropped), a slot each (null once
+ * released), and per gram id the registered documents that hold it: flat (slot, index in its grams)
+ * pairs, `used` numbers of each list in use. A query's grams are then found in all documents at once,
+ * in work proportional to the documents that hold them, not documents x grams.
+ */
+let registered: (DocumentGrams | null)[] = [];
+let live = 0;
+let holders: Int32Array[] = [];
+let used = new Int32Array(1024);
+/** Bumped on every change to the registered documents: a plan's PlanGramHolders is made again after one. */
+let version = 0;
+
+/** Registers a document's grams (a kept document, once counted): it is found through holders from now on. */
+export function registerGrams(d: DocumentGrams): void {
+  if (d.slot >= 0) return;
+  d.slot = registered.length;
+  registered.push(d);
+  live++;
+  version++;
+  for (let i = 0; i < d.gramId.length; i++) hold(d.gramId[i], d.slot, i);
+}
+
+function hold(gid: number, slot: number, i: number): void {
+  if (gid >= used.length) used = grown(used, gid + 1);
+  let list = holders[gid];
+  const n = used[gid];
+  if (!list) list = holders[gid] = new Int32Array(8);
+  else if (n + 2 > list.length) list = holders[gid] = grown(list, n + 2);
+  list[n] = slot;
+  list[n + 1] = i;
+  used[gid] = n + 2;
+}
+
+/** Releases a document's grams (dropped by its keeper): past half the slots released, the lists are made again from the others. */
+export function releaseGrams(d: DocumentGrams): void {
+  if (d.slot < 0 || registered[d.slot] !== d) return;
+  registered[d.slot] = null;
+  d.slot = -1;
+  live--;
+  version++;
+  if (registered.length >= 64 && live * 2 < registered.length) {
+    const keep = registered.filter((x): x is DocumentGrams => x !== null);
+    registered = [];
+    holders = [];
+    used.fill(0);
+    live = 0;
+    for (const x of keep) { x.slot = -1; registerGrams(x); }
+  }
+}
+
+/**
+ * A plan's grams in the registered documents: slot s's (plan gram, index in its grams) pairs at
+ * [start[s], start[s + 1]) of `gram` and `at`, plan grams ascending (the order the BM25 sums add them).
+ */
+export interface PlanGramHolders { readonly start: Int32Array; readonly gram: Int32Array; readonly at: Int32Array }
+
+const planHolders = new WeakMap<readonly string[], { version: number; ids: Int32Array; holders: PlanGramHolders }>();
+
+/** The plan's PlanGramHolders (kept for its grams list until a document is registered or released); null: no grams. */
+export function gramHolders(plan: RankPlan): PlanGramHolders | null {
+  const ids = gramIdsOf(plan);
+  if (!ids) return null;
+  const grams = plan.prose!.grams;
+  const kept = planHolders.get(grams);
+  if (kept && kept.version === version && kept.ids === ids) return kept.holders;
+  const start = new Int32Array(registered.length + 1);
+  let total = 0;
+  for (const gid of ids) {
+    if (gid < 0 || gid >= used.length) continue;
+    const list = holders[gid];
+    for (let j = 0; j < used[gid]; j += 2) start[list[j] + 1]++;
+    total += used[gid] >> 1;
+  }
+  for (let s = 0; s < registered.length; s++) start[s + 1] += start[s];
+  const fill = start.slice(0, registered.length);
+  const gram = new Int32Array(total);
+  const at = new Int32Array(total);
+  ids.forEach((gid, g) => {
+    if (gid < 0 || gid >= used.length) return;
+    const list = holders[gid];
+    for (let j = 0; j < used[gid]; j += 2) {
+      const p = fill[list[j]]++;
+      gram[p] = g;
+      at[p] = list[j + 1];
+    }
+  });
+  const made = { start, gram, at };
+  planHolders.set(grams, { version, ids, holders: made });
+  return made;
+}
+
+/** Gram `gid`'s index in a document's sorted gram ids, or -1. */
+export function gramIndexIn(d: DocumentGrams, gid: number): number {
+  const ids = d.gramId;
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = ids[mid];
+    if (v < gid) lo = mid + 1; else if (v > gid) hi = mid - 1; else return mid;
+  }
+  return -1;
+}
+
+/**
+ * Adds into out[i], for each line i where `take[i] > 0`, its grams' BM25 with the statistics: exactly
+ * prose.ts gramBm25 of the line (the same terms, added in ascending gram order as it adds them). `at`:
+ * each of the plan's nGrams grams' index in the document's grams (-1: absent); `lengths`: its lines'.
+ */
+export function addLineGramBm25(d: DocumentGrams, at: Int32Array, nGrams: number, lengths: Uint32Array, s: ProseStats, take: Float64Array, out: Float64Array): void {
+  const { lineStart, line, count } = d;
+  for (let g = 0; g < nGrams; g++) {
+    const i = at[g];
+    if (i < 0) continue;
+    const idf = s.gramIdf[g];
+    for (let j = lineStart[i]; j < lineStart[i + 1]; j++) {
+      const l = line[j];
+      if (!(take[l] > 0)) continue;
+      const f = count[j];
+      const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * lengths[l]) / s.avgChars);
+      out[l] += idf * (f * (PROSE_K1 + 1)) / (f + norm);
+    }
+  }
+}

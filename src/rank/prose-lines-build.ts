@@ -1,0 +1,207 @@
+// A prose file's kept line terms built from its lines (rank/prose-lines.ts reads them for a query): each
+// line's words counted as countTerms counts them, each line's and window's BM25 part per key at an idf
+// of 1, each key's best of those, and the file's grams (prose-doc-grams.ts).
+import type { ProseLineTerms } from '../types.js';
+import type { PathSignals } from './chunk-scorer.js';
+import { identifierParts, stem } from './lexical/terms.js';
+import { fold, isAscii, textWords } from './lexical/words.js';
+import type { RankPlan } from './plan.js';
+import { PROSE_DF_CHARS, PROSE_DF_LINES, PROSE_WINDOW_LINES, proseBm25, proseWindowBm25, type ProseStats } from './prose.js';
+import { isBlank } from './prose-counter.js';
+import { documentGrams, noteWordGrams, registerGrams, releaseGrams, type DocumentGrams, type WordPostings } from './prose-doc-grams.js';
+
+/**
+ * Keys of every file's postings, interned once per process: a file keeps sorted key ids, not strings
+ * ('w' + a folded whole word, 's' + a part's stem).
+ */
+const keyIds = new Map<string, number>();
+/**
+ * At most this many keys are interned (a process that lives on over many document trees would grow the
+ * table without end): past it, a new file keeps no line terms and is read and counted as before.
+ */
+const MAX_KEYS = 1 << 20;
+const idOf = (key: string): number => {
+  let id = keyIds.get(key);
+  if (id === undefined) { id = keyIds.size; keyIds.set(key, id); noteWordGrams(id, key); }
+  return id;
+};
+
+/** Whether a line's words, folded, are the words of its folded text (what forEachGram cuts): almost always. */
+function sameWords(words: string[], foldedWords: string[]): boolean {
+  return words.length === foldedWords.length && words.every((w, i) => fold(w) === foldedWords[i]);
+}
+
+/** Lines are numbered in 16 bits: a file's statistics count at most PROSE_DF_LINES lines (a longer one keeps none). */
+if (PROSE_DF_LINES > 0xffff) throw new Error('prose line numbers need more than 16 bits');
+
+/** A float32 at least `x` (x >= 0): fround's relative error is at most 2^-24. */
+const up = (x: number): number => Math.fround(x * (1 + 1e-6));
+
+/** Builds a file's ProseLineTerms from its lines, in order (as the pipeline's ProseCounter sees them). */
+export class ProseLinesBuilder {
+  private readonly lengths: number[] = [];
+  private readonly blank: boolean[] = [];
+  private docs = 0;
+  private chars = 0;
+  private seen = 0;
+  /** Per key id, flat (line, count) pairs in line order. */
+  private readonly byKey = new Map<number, number[]>();
+  private readonly line = new Map<number, number>();
+
+  /**
+   * True once the key table is full (MAX_KEYS) while this file is counted, or a line's words differ from
+   * those forEachGram cuts (the folded text's words: its grams would not be its words' grams), or a word
+   * is counted more than a count's 16 bits hold in a line: it keeps none.
+   */
+  private over = false;
+
+  /** True once the file is longer than what its statistics count (PROSE_DF_LINES, PROSE_DF_CHARS): no bound then. */
+  get full(): boolean {
+    return this.lengths.length >= PROSE_DF_LINES || this.seen >= PROSE_DF_CHARS;
+  }
+
+  add(text: string): void {
+    if (this.full || this.over) return;
+    if (keyIds.size >= MAX_KEYS) { this.over = true; return; }
+    const at = this.lengths.length;
+    this.lengths.push(text.length);
+    this.seen += text.length;
+    const blank = isBlank(text);
+    this.blank.push(blank);
+    if (blank) return;
+    this.docs++;
+    this.chars += text.length;
+    const counts = this.line;
+    const words = textWords(text);
+    if (!isAscii(text) && !sameWords(words, textWords(fold(text)))) { this.over = true; return; }
+    for (const word of words) {
+      const w = idOf('w' + fold(word));
+      counts.set(w, (counts.get(w) ?? 0) + 1);
+      for (const part of identifierParts(word)) {
+        const s = idOf('s' + stem(part));
+        counts.set(s, (counts.get(s) ?? 0) + 1);
+      }
+    }
+    for (const [id, n] of counts) {
+      if (n > 0xffff) { this.over = true; return; }
+      const list = this.byKey.get(id);
+      if (list) list.push(at, n); else this.byKey.set(id, [at, n]);
+    }
+    counts.clear();
+  }
+
+  /** The file's line terms; null when it is longer than its statistics count (ProseFile gives no bound then) or the key table is full. */
+  done(): ProseLineTerms | null {
+    if (this.full || this.over) return null;
+    const { lengths, blank } = this;
+    const n = lengths.length;
+    // BM25 parts with an idf of 1: a query's part for a term is its idf times these (proseBm25 is a sum of such parts).
+    const unit: ProseStats = { idf: [1], norm: 1, avgChars: this.docs > 0 ? this.chars / this.docs : 1, gramIdf: [], gramNorm: 0 };
+    const tf = new Float64Array(1);
+    const one = [0];
+    const ids = Int32Array.from(this.byKey.keys()).sort();
+    const ownStart = new Int32Array(ids.length + 1);
+    const winStart = new Int32Array(ids.length + 1);
+    const ownLine: number[] = [];
+    const ownCount: number[] = [];
+    const ownPart: number[] = [];
+    const winLine: number[] = [];
+    const winPart: number[] = [];
+    const fw = new Map<number, number>();
+    ids.forEach((id, k) => {
+      const list = this.byKey.get(id)!;
+      for (let j = 0; j < list.length; j += 2) {
+        tf[0] = list[j + 1];
+        ownLine.push(list[j]);
+        ownCount.push(list[j + 1]);
+        ownPart.push(up(proseBm25(tf, one, lengths[list[j]], unit)));
+        // The windows that hold this line: those centred on it and on its neighbours (lineLexical's).
+        for (let c = Math.max(0, list[j] - PROSE_WINDOW_LINES); c <= Math.min(n - 1, list[j] + PROSE_WINDOW_LINES); c++) {
+          if (!blank[c]) fw.set(c, (fw.get(c) ?? 0) + list[j + 1]);
+        }
+      }
+      for (const [c, f] of fw) {
+        let chars = 0;
+        for (let x = Math.max(0, c - PROSE_WINDOW_LINES); x <= Math.min(n - 1, c + PROSE_WINDOW_LINES); x++) chars += lengths[x];
+        tf[0] = f;
+        winLine.push(c);
+        winPart.push(up(proseWindowBm25(tf, one, chars, unit)));
+      }
+      fw.clear();
+      ownStart[k + 1] = ownLine.length;
+      winStart[k + 1] = winLine.length;
+    });
+    // Per key, its best line's part and its best window's (a bound on a line's sum, term by term).
+    const ownMost = new Float32Array(ids.length);
+    const winMost = new Float32Array(ids.length);
+    for (let k = 0; k < ids.length; k++) {
+      for (let j = ownStart[k]; j < ownStart[k + 1]; j++) ownMost[k] = Math.max(ownMost[k], ownPart[j]);
+      for (let j = winStart[k]; j < winStart[k + 1]; j++) winMost[k] = Math.max(winMost[k], winPart[j]);
+    }
+    let shortest = Infinity;
+    for (let i = 0; i < n; i++) if (!blank[i]) shortest = Math.min(shortest, lengths[i]);
+    const packed = new PackedProseLines(
+      n, this.docs, this.chars, ids, Uint32Array.from(lengths), ownStart, Uint16Array.from(ownLine), Uint16Array.from(ownCount), Float32Array.from(ownPart),
+      winStart, Uint16Array.from(winLine), Float32Array.from(winPart), ownMost, winMost, Number.isFinite(shortest) ? shortest : 0,
+    );
+    packed.grams = documentGrams(packed);
+    registerGrams(packed.grams);
+    packed.bytes += 14 * packed.grams.gramId.length + 6 * packed.grams.line.length + 8 * ids.length;
+    return packed;
+  }
+}
+
+/** Lets a file's line terms go (its keeper dropped them): its grams are no longer found for later queries. */
+export function releaseProseLines(terms: ProseLineTerms): void {
+  releaseGrams((terms as PackedProseLines).grams);
+}
+
+/**
+ * ProseLineTerms in typed arrays: sorted key ids; key k's lines, and each one's BM25 part with an idf of
+ * 1, at [ownStart[k], ownStart[k + 1]) (how many is its document frequency); the non-blank lines whose
+ * window holds it, and the window's part, at [winStart[k], winStart[k + 1]). Parts are rounded up.
+ */
+export class PackedProseLines implements ProseLineTerms, WordPostings {
+  bytes: number;
+  /** The document's grams (prose-doc-grams.ts): set once built. */
+  grams!: DocumentGrams;
+  /** The last plan proseBest was asked about, and its answer. */
+  plan: RankPlan | null = null;
+  best = 0;
+  /** The last plan proseReach was asked about, its answer and the path's signals for it. */
+  reachPlan: RankPlan | null = null;
+  reach = 0;
+  signals: PathSignals | null = null;
+  /** The statistics proseLineStats last worked out, and for which plan (the file read after its bound: pipeline.ts). */
+  statsPlan: RankPlan | null = null;
+  stats: ProseStats | null = null;
+
+  constructor(
+    readonly lines: number, readonly docs: number, readonly chars: number, readonly ids: Int32Array, readonly lengths: Uint32Array,
+    readonly ownStart: Int32Array, readonly ownLine: Uint16Array, readonly ownCount: Uint16Array, readonly ownPart: Float32Array,
+    readonly winStart: Int32Array, readonly winLine: Uint16Array, readonly winPart: Float32Array,
+    /** Per key, the most of its ownPart and of its winPart; the shortest non-blank line's length. */
+    readonly ownMost: Float32Array, readonly winMost: Float32Array, readonly shortest: number,
+  ) {
+    this.bytes = 4 * (ids.length + lengths.length + ownStart.length + winStart.length) + 8 * ownLine.length + 6 * winLine.length + 128;
+  }
+
+  /** The index of key `id` in ids, or -1. */
+  indexOf(id: number): number {
+    let lo = 0;
+    let hi = this.ids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const v = this.ids[mid];
+      if (v < id) lo = mid + 1; else if (v > id) hi = mid - 1; else return mid;
+    }
+    return -1;
+  }
+}
+
+/** Key `key`'s id ('w' + a folded whole word, 's' + a part's stem), if a file has interned it. */
+export const keyIdOf = (key: string): number | undefined => keyIds.get(key);
+
+/** How many keys are interned (a plan's unknown keys are looked up again once this grows). */
+export const keyCount = (): number => keyIds.size;
+
