@@ -37,11 +37,10 @@ export function createPool(opts: PoolOptions): Executor {
     concurrentTasksPerWorker: 1,
     idleTimeout: 60_000,
     workerData: { model: opts.model, kind: opts.kind },
-    // Batches make short-lived garbage. V8's default young generation cost ~20 MB of peak RSS per worker
-    // for no speed gain (bench/RESULTS.md); 4 MB left a worker collecting for ~12% of a 1M-line scan
-    // (a CPU profile); 16 MB took ~10% off a warm scan's CPU for ~25 MB more peak RSS in a one-shot
-    // CLI scan (docs/agents.md, issue 30).
-    resourceLimits: { maxYoungGenerationSizeMb: 16 },
+    // A small young generation: batches make short-lived garbage, and V8's default 16 MB semi-spaces
+    // per worker showed up as ~20 MB of peak RSS each for no speed gain (bench/RESULTS.md); 16 MB was
+    // tried again for issue 30 and cost the four-agent memory target (docs/agents.md).
+    resourceLimits: { maxYoungGenerationSizeMb: 4 },
   });
   const run = async (task: WorkerTask): Promise<Float32Array> => {
     let res: WorkerResult;
