@@ -25,7 +25,7 @@ import { fold, textWords } from '../../src/rank/lexical/words.js';
 import { REPO_ROOT } from '../quality/dataset.js';
 import { DEV_LANGUAGES, loadLanguage, shuffledCommonIds, type LanguageSet } from './dataset.js';
 import { createBm25 } from './bm25-icu.js';
-import { mrrAt10, probeQuestions, ProbeResults } from './probe-table.js';
+import { fileFrequencies, mrrAt10, probeQuestions, ProbeResults } from './probe-table.js';
 
 const dir = path.join(REPO_ROOT, 'bench', '.tmp', 'prose');
 const sets = DEV_LANGUAGES.map((l) => loadLanguage(l, dir));
@@ -84,14 +84,7 @@ function score(q: Q, o: Opts = {}): Float64Array {
   const n = q.tf.length;
   const nT = q.tf[0]?.length ?? 0;
   const nG = q.gtf[0]?.length ?? 0;
-  let docs = 0; let chars = 0;
-  const df = new Float64Array(nT); const gdf = new Float64Array(nG);
-  for (let i = 0; i < n; i++) {
-    if (q.lens[i] === 0) continue;
-    docs++; chars += q.lens[i];
-    for (let t = 0; t < nT; t++) if (q.tf[i][t] > 0) df[t]++;
-    for (let g = 0; g < nG; g++) if (q.gtf[i][g] > 0) gdf[g]++;
-  }
+  const { docs, chars, df, gdf } = fileFrequencies(q);
   const top = idfOf(0, docs);
   const idf = Array.from(df, (d) => idfOf(d, docs));
   const gidf = Array.from(gdf, (d) => idfOf(d, docs));

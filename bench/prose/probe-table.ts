@@ -82,3 +82,21 @@ export async function* probeQuestions(sets: LanguageSet[], splits: Record<string
     process.stderr.write(`${set.lang} done\n`);
   }
 }
+
+/**
+ * A file's statistics as the shipped prose rule takes them: its non-blank lines, their characters, and
+ * each term's and gram's document frequency (lines holding it), from the probes' per-line counts.
+ */
+export function fileFrequencies(q: { lens: number[]; tf: Float64Array[]; gtf: Float64Array[] }): { docs: number; chars: number; df: Float64Array; gdf: Float64Array } {
+  const nT = q.tf[0]?.length ?? 0;
+  const nG = q.gtf[0]?.length ?? 0;
+  let docs = 0; let chars = 0;
+  const df = new Float64Array(nT); const gdf = new Float64Array(nG);
+  for (let i = 0; i < q.tf.length; i++) {
+    if (q.lens[i] === 0) continue;
+    docs++; chars += q.lens[i];
+    for (let t = 0; t < nT; t++) if (q.tf[i][t] > 0) df[t]++;
+    for (let g = 0; g < nG; g++) if (q.gtf[i][g] > 0) gdf[g]++;
+  }
+  return { docs, chars, df, gdf };
+}
