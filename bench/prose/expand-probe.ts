@@ -18,14 +18,12 @@
 // npx tsc -p tsconfig.json && node dist/bench/prose/expand-probe.js [filter-regex]
 import path from 'node:path';
 import { createSearcher } from '../../src/library.js';
-import { countTerms } from '../../src/rank/chunk-scorer.js';
-import { forEachGram, gramKey } from '../../src/rank/lexical/grams.js';
 import { identifierParts, isStopword, stem } from '../../src/rank/lexical/terms.js';
 import { fold, textWords } from '../../src/rank/lexical/words.js';
 import { REPO_ROOT } from '../quality/dataset.js';
 import { DEV_LANGUAGES, loadLanguage, shuffledCommonIds, type LanguageSet } from './dataset.js';
 import { createBm25 } from './bm25-icu.js';
-import { fileFrequencies, mrrAt10, probeQuestions, ProbeResults } from './probe-table.js';
+import { fileFrequencies, lineCounts, mrrAt10, probeQuestions, ProbeResults } from './probe-table.js';
 
 const dir = path.join(REPO_ROOT, 'bench', '.tmp', 'prose');
 const sets = DEV_LANGUAGES.map((l) => loadLanguage(l, dir));
@@ -236,11 +234,7 @@ async function main() {
   for await (const { set, split, count, question, plan, cos } of probeQuestions(sets, splits, searcher, results)) {
     const lang = langs.get(set) ?? langs.set(set, await langOf(set)).get(set)!;
     const lens = lensOf.get(set) ?? lensOf.set(set, set.lines.map((l) => (l.trim() === '' ? 0 : l.length))).get(set)!;
-    const nT = plan.terms.length;
-    const tf = set.lines.map((line) => { const t = new Float64Array(nT); countTerms(line, plan, t); return t; });
-    const grams = plan.prose!.grams;
-    const gi = new Map(grams.map((g, i) => [gramKey(g), i]));
-    const gtf = set.lines.map((line) => { const r = new Float64Array(grams.length); forEachGram(line, (k) => { const i = gi.get(k); if (i !== undefined) r[i]++; }); return r; });
+    const { tf, gtf } = lineCounts(set.lines, plan);
     const qwords = [...new Set(textWords(question.text).map(fold))].filter((w) => !isStopword(w) && Array.from(w).length >= 2);
     const qvecs = qwords.length ? await searcher.embed(qwords) : new Float32Array(0);
     const q0 = { wlens: wlensOf.get(set) ?? wlensOf.set(set, set.lines.map((l) => (l.trim() === '' ? 0 : textWords(l).length + 1))).get(set)!, cos, w: plan.prose!.semantic, lens, tf, gtf, lang, planKeys: new Set(plan.terms.map((t) => t.key)), qwords, qvecs };

@@ -1,5 +1,7 @@
-// What the prose probes (context-probe.ts, margin-probe.ts, fusion-probe.ts, question-probe.ts) share: MRR@10 of a line ranking, and the
+// What the prose probes (context-probe.ts, margin-probe.ts, fusion-probe.ts, question-probe.ts, expand-probe.ts) share: MRR@10 of a line ranking, and the
 // table of each variant's mean per split with its smallest margin over the ICU BM25 baseline.
+import { countTerms } from '../../src/rank/chunk-scorer.js';
+import { forEachGram, gramKey } from '../../src/rank/lexical/grams.js';
 import { bundledLexicon } from '../../src/rank/lexical/lexicon.js';
 import { buildRankPlan, type RankPlan } from '../../src/rank/plan.js';
 import { knownShareOf } from '../../src/rank/query-mode.js';
@@ -99,4 +101,14 @@ export function fileFrequencies(q: { lens: number[]; tf: Float64Array[]; gtf: Fl
     for (let g = 0; g < nG; g++) if (q.gtf[i][g] > 0) gdf[g]++;
   }
   return { docs, chars, df, gdf };
+}
+
+/** Each line's count of each of the plan's terms (tf) and grams (gtf), as the shipped prose rule counts them. */
+export function lineCounts(lines: string[], plan: RankPlan): { tf: Float64Array[]; gtf: Float64Array[] } {
+  const nT = plan.terms.length;
+  const tf = lines.map((line) => { const t = new Float64Array(nT); countTerms(line, plan, t); return t; });
+  const grams = plan.prose!.grams;
+  const gi = new Map(grams.map((g, i) => [gramKey(g), i]));
+  const gtf = lines.map((line) => { const r = new Float64Array(grams.length); forEachGram(line, (k) => { const i = gi.get(k); if (i !== undefined) r[i]++; }); return r; });
+  return { tf, gtf };
 }

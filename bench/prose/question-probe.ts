@@ -12,15 +12,14 @@
 // npx tsc -p tsconfig.json && node dist/bench/prose/question-probe.js [filter-regex]
 import path from 'node:path';
 import { createSearcher } from '../../src/library.js';
-import { countTerms } from '../../src/rank/chunk-scorer.js';
-import { forEachGram, gramKey, queryGrams } from '../../src/rank/lexical/grams.js';
+import { forEachGram, queryGrams } from '../../src/rank/lexical/grams.js';
 import { isQuestionWord } from './question-words.js';
 import { identifierParts, identifiers, isStopword, stem } from '../../src/rank/lexical/terms.js';
 import { fold, textWords } from '../../src/rank/lexical/words.js';
 import { RANK_DEFAULTS, type RankPlan } from '../../src/rank/plan.js';
 import { REPO_ROOT } from '../quality/dataset.js';
 import { DEV_LANGUAGES, loadLanguage, shuffledCommonIds } from './dataset.js';
-import { fileFrequencies, mrrAt10, probeQuestions, ProbeResults } from './probe-table.js';
+import { fileFrequencies, lineCounts, mrrAt10, probeQuestions, ProbeResults } from './probe-table.js';
 
 const dir = path.join(REPO_ROOT, 'bench', '.tmp', 'prose');
 const sets = DEV_LANGUAGES.map((l) => loadLanguage(l, dir));
@@ -296,11 +295,7 @@ async function main() {
   const lensOf = new Map<unknown, number[]>();
   for await (const { set, split, count, question, plan, cos } of probeQuestions(sets, splits, searcher, results)) {
     const lens = lensOf.get(set) ?? lensOf.set(set, set.lines.map((l) => (l.trim() === '' ? 0 : l.length))).get(set)!;
-    const nT = plan.terms.length;
-    const tf = set.lines.map((line) => { const t = new Float64Array(nT); countTerms(line, plan, t); return t; });
-    const grams = plan.prose!.grams;
-    const gi = new Map(grams.map((g, i) => [gramKey(g), i]));
-    const gtf = set.lines.map((line) => { const r = new Float64Array(grams.length); forEachGram(line, (k) => { const i = gi.get(k); if (i !== undefined) r[i]++; }); return r; });
+    const { tf, gtf } = lineCounts(set.lines, plan);
     const pos = set.lines.map((line, i) => {
       if (!tf[i].some((f) => f > 0)) return null;
       const out: number[] = [];
