@@ -1,7 +1,7 @@
 // An index run (Workspace.index): what changed under its paths, from the snapshot when that can tell
 // cheaply (nothing changed: LanceDB is never loaded), then the update under the lock — local, or on a
 // cluster through the seam the caller plugged in — and its publication.
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { SimgrepError } from '../errors.js';
 import { defaultModelSpec } from '../model/default-model.js';
 import type { ClusterOptions } from '../searcher.js';
@@ -15,7 +15,8 @@ import { isDamage } from './store/damage.js';
 import type { OpenWorkspace } from './open.js';
 import { INDEX_FORMAT } from './open.js';
 import type { IndexIo } from './options.js';
-import { indexAndPublish } from './publish.js';
+import { indexAndPublish, proseStatsWarnings, saveProseStats } from './publish.js';
+import { verifySectionFile } from './snapshot/section-file.js';
 import { covers, readInfo, realPath } from './registry.js';
 import { emptyChanges } from './snapshot/snapshot.js';
 import { mergeRoots, modelFingerprint } from './workspace-files.js';
@@ -33,12 +34,16 @@ export async function indexRun(ws: OpenWorkspace, paths: string[], io: IndexIo =
   // them): a damaged one is rebuilt from the store, never kept as "unchanged".
   const damaged = ws.verifySnapshot();
   if (damaged) ws.dropSnapshot();
+  // The prose statistics too (a search checks only the blocks it reads): a damaged file is counted again.
+  const proseDamaged = verifySectionFile(ws.proseStatsFile());
+  if (proseDamaged) rmSync(ws.proseStatsFile(), { force: true });
   const report = await indexRunOf(ws, paths, io, started).catch((e: unknown) => rebuiltIfDamaged(ws, paths, io, started, e));
   if (damaged) {
     // Rebuilt by the run when it changed something; else here, from the store.
     if (!ws.snapshot) await ws.loadSnapshot();
     report.warnings.unshift({ path: ws.dir, code: 'SNAPSHOT_REBUILT', message: `workspace ${ws.name}: ${damaged}; rebuilt it from the index` });
   }
+  if (proseDamaged) report.warnings.unshift({ path: ws.dir, code: 'PROSE_STATS_REBUILT', message: `workspace ${ws.name}: ${proseDamaged}; its documents were counted again` });
   return report;
 }
 
@@ -62,7 +67,13 @@ async function rebuiltIfDamaged(ws: OpenWorkspace, paths: string[], io: IndexIo,
 async function indexRunOf(ws: OpenWorkspace, paths: string[], io: IndexIo, started: number): Promise<IndexReport> {
   // What changed under roots it already indexes, from the snapshot: nothing means LanceDB is never loaded.
   const changes = io.cluster === undefined ? await changesOf(ws, paths, io.signal) : null;
-  if (changes && changes.stale.length === 0 && changes.gone.length === 0) return unchangedReport(changes.unchanged, performance.now() - started);
+  if (changes && changes.stale.length === 0 && changes.gone.length === 0) {
+    // Nothing to index; the prose statistics may still lack documents (an index made before them, or rebuilt after damage).
+    const report = unchangedReport(changes.unchanged, 0);
+    if (ws.snapshot) proseStatsWarnings(ws, await saveProseStats(ws, ws.snapshot), report.warnings);
+    report.ms = performance.now() - started;
+    return report;
+  }
   // The changes were handed out: if they are not all indexed, the next run must look at everything again.
   const forget = () => ws.walks.invalidate(indexWalkKey(paths));
   try {

@@ -19,6 +19,9 @@ import { INFO_FILE, checkName, readInfo, workspaceDir, type WorkspaceInfo } from
 import type { Snapshot } from './snapshot/snapshot.js';
 import { readSnapshotFile, removeSnapshotFiles, verifySnapshotFiles, writeSnapshotDelta, writeSnapshotFile } from './snapshot/snapshot-file.js';
 import { guardDamage } from './store/damage.js';
+import { ProseIndexLines } from './search/prose-index.js';
+import { openProseStatsFile, proseStatsPathOf } from './snapshot/prose-stats-file.js';
+import { DamagedFileError } from './snapshot/section-file.js';
 import { lanceStorageOptions } from './store/storage-options.js';
 import type { IndexStore } from './store/store.js';
 import { checkNotForeign, modelFingerprint, snapshotPath, workspaceNameOf } from './workspace-files.js';
@@ -64,6 +67,10 @@ export interface OpenWorkspace {
   dropSnapshot(): void;
   /** Checks the snapshot files against every checksum: null when sound (or absent), else what is damaged. */
   verifySnapshot(): string | null;
+  /** The prose statistics file (snapshot/prose-stats-file.ts), opened again once it is rewritten. */
+  proseIndex(): ProseIndexLines;
+  /** Where the prose statistics file lives. */
+  proseStatsFile(): string;
   publishInfo(m: Record<string, string>): void;
   close(): Promise<void>;
 }
@@ -77,6 +84,7 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
   let storeP: Promise<IndexStore> | null = null;
   /** The snapshot file failed a check and could not be removed: not read again until rewritten. */
   let fileDamaged = false;
+  let proseIndex: ProseIndexLines | null = null;
 
   const ws: OpenWorkspace = {
     name, dir, remote, o,
@@ -179,6 +187,7 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
       try { s?.close(); } catch { /* damaged: its handles go with it */ }
       storeP = null;
       for (const table of ['chunks.lance', 'files.lance', 'meta.lance', INFO_FILE]) rmSync(path.join(dir, table), { recursive: true, force: true });
+      rmSync(ws.proseStatsFile(), { force: true });
       ws.dropSnapshot();
     },
 
@@ -190,6 +199,20 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
 
     verifySnapshot: () => verifySnapshotFiles(snapshotPath(dir, remote)),
 
+    proseStatsFile: () => proseStatsPathOf(snapshotPath(dir, remote)),
+
+    proseIndex() {
+      if (proseIndex && (proseIndex.file ? proseIndex.file.current() : !existsSync(ws.proseStatsFile()))) return proseIndex;
+      proseIndex?.file?.close();
+      try {
+        proseIndex = new ProseIndexLines(openProseStatsFile(ws.proseStatsFile()));
+      } catch (e) {
+        if (!(e instanceof DamagedFileError)) throw e;
+        proseIndex = new ProseIndexLines(null, e.message);
+      }
+      return proseIndex;
+    },
+
     /** workspace.json: who the workspace is, for discovery and for readers that skip LanceDB. */
     publishInfo(m) {
       writeInfo({ name, roots: m.roots ? JSON.parse(m.roots) as string[] : [], model: m.model ?? '', updated: new Date().toISOString(), meta: m });
@@ -200,6 +223,8 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
       s?.close();
       storeP = null;
       ws.snapshot = null;
+      proseIndex?.file?.close();
+      proseIndex = null;
       ws.walks.close();
       if (!o.searcher) await ws.searcher.close();
     },

@@ -1,0 +1,100 @@
+// The index's prose statistics (snapshot/prose-stats-file.ts) stand in for a counted document exactly:
+// for any query, a document's line terms packed from the file's postings of the query's keys and grams
+// (search/prose-index.ts) give the statistics, the bound visiting no line and the bound from the lines
+// that the document counted whole gives (rank/prose-lines.ts), so a cold process skips and ranks
+// documents as a resident one does, and as a scan ranks them.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
+import { buildRankPlan } from '../../../src/rank/plan.js';
+import { proseBest, proseLineStats, ProseLinesBuilder, proseReach } from '../../../src/rank/prose-lines.js';
+import { addCounted, countDocument } from '../../../src/workspace/prose-stats.js';
+import { ProseIndexLines } from '../../../src/workspace/search/prose-index.js';
+import { ProseStatsCollector } from '../../../src/workspace/snapshot/prose-stats-collect.js';
+import { forEachPosting, gramName, openProseStatsFile, writeProseStatsFile } from '../../../src/workspace/snapshot/prose-stats-file.js';
+import { gramKey } from '../../../src/rank/lexical/grams.js';
+import { openChunks } from '../../../src/workspace/build/file-chunks.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const lexicon = parseLexicon('#docs\t1000\ncastle\t10\nthe\t900\nindex\t100\n');
+const texts = [
+  ...['workspace.md', 'models.md', 'cli.md'].map((f) => readFileSync(path.join(root, 'docs', f), 'utf8')),
+  'Run parseConfig on 2025 and 25px, then retry_failed uploads.\n\nUploadS of RETRIES\ncafé 25 uploads',
+  'castle\ncastle king\n\n\nking\n   \n\t\ncastle',
+  'والمدينة القاهرة عاصمة مصر\nمدينة القاهرة\nDie Straße führt zum Schloß 1850er\nभारत की राजधानी नई दिल्ली है\n政府间气候变化专门委员会主席\n𠀋𠀌𠀍 a 𝐀𝐁𝐂𝐃 ok İstanbul ǅemal ﬁle',
+  '药房技术员与药剂师\n药药房 東京タワーの食べ物\n\n药剂 食べる 𠀋𠀌药',
+];
+const queries = [
+  'retry failed uploads', 'parseConfig', 'which mode should I use to search a document', 'the index format version', 'castle king',
+  'مدينة القاهرة', 'schlosses straße', 'दिल्ली राजधानी', '气候变化委员会', '药房的药剂', '𝐀𝐁𝐂 ok istanbul file', 'uploading retries',
+];
+const tmp = mkdtempSync(path.join(tmpdir(), 'simgrep-prose-stats-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** The document counted whole, as a resident process counts it. */
+async function counted(text: string) {
+  const opened = await openChunks((async function* () { yield new TextEncoder().encode(text); })(), 64);
+  const b = new ProseLinesBuilder();
+  for await (const chunk of opened.chunks) for (const line of chunk.lines) b.add(line);
+  return b.done()!;
+}
+
+describe('prose statistics kept in the index', () => {
+  it('give each document exactly what counting it gives, for every query: statistics, the bound visiting no line and the bound from its lines', async () => {
+    const c = new ProseStatsCollector();
+    for (const [i, text] of texts.entries()) addCounted(c, (await countDocument(`doc-${i}`, new TextEncoder().encode(text)))!);
+    const file = path.join(tmp, 'snapshot.prose.bin');
+    writeProseStatsFile(file, c.body());
+    const index = new ProseIndexLines(openProseStatsFile(file));
+    const whole = await Promise.all(texts.map(counted));
+    let compared = 0;
+    let bounded = 0;
+    for (const query of queries) {
+      for (const mode of ['hybrid', 'lexical'] as const) {
+        const plan = buildRankPlan(query, mode, lexicon);
+        for (let i = 0; i < texts.length; i++) {
+          const where = `${query} / ${mode} / text ${i}`;
+          const fromIndex = index.linesOf(`doc-${i}`, plan)!;
+          const p = `docs/doc-${i}.md`;
+          expect({ where, stats: proseLineStats(fromIndex, plan), reach: proseReach(fromIndex, plan, p), best: proseBest(fromIndex, plan, p) })
+            .toEqual({ where, stats: proseLineStats(whole[i], plan), reach: proseReach(whole[i], plan, p), best: proseBest(whole[i], plan, p) });
+          compared++;
+          if (proseBest(fromIndex, plan, p) < 1) bounded++;
+        }
+      }
+    }
+    expect(compared).toBe(queries.length * 2 * texts.length);
+    expect(bounded).toBeGreaterThan(30);
+    expect(index.linesOf('another state', buildRankPlan('castle', 'hybrid', lexicon))).toBeNull();
+  });
+
+  it('copies the records of documents it keeps, byte for byte, and drops the others', async () => {
+    const c = new ProseStatsCollector();
+    for (const [i, text] of texts.entries()) addCounted(c, (await countDocument(`doc-${i}`, new TextEncoder().encode(text)))!);
+    const first = path.join(tmp, 'first.bin');
+    writeProseStatsFile(first, c.body());
+    const a = openProseStatsFile(first)!;
+    const again = new ProseStatsCollector();
+    expect(again.addFrom(a, (state) => state !== 'doc-1')).toBe(texts.length - 1);
+    addCounted(again, (await countDocument('doc-new', new TextEncoder().encode('castle keep\nthe castle')))!);
+    const second = path.join(tmp, 'second.bin');
+    writeProseStatsFile(second, again.body());
+    const b = openProseStatsFile(second)!;
+    expect(b.docOf('doc-1')).toBeUndefined();
+    const lines = (f: typeof a, name: string, state: string) => {
+      const out: number[][] = [];
+      const i = f.find(name);
+      if (i >= 0) forEachPosting(f.postingsAt(i), (doc, pairs) => { if (f.stateOf(doc) === state) out.push(pairs.slice()); });
+      return out;
+    };
+    for (const name of ['wcastle', 'sindex', 'g' + gramName(gramKey('cas')), 'wقاهرة']) {
+      for (const state of ['doc-0', 'doc-4', 'doc-5']) expect({ name, state, l: lines(b, name, state) }).toEqual({ name, state, l: lines(a, name, state) });
+    }
+    expect(lines(b, 'wcastle', 'doc-new')).toEqual([[0, 1, 1, 1]]);
+    a.close();
+    b.close();
+  });
+});
