@@ -42,7 +42,9 @@ export async function updateProseStats(file: string, snap: Snapshot, o: { given?
     let copied = 0;
     if (old) {
       try {
-        copied = c.addFrom(old, (state) => wanted.has(state));
+        // Few documents dropped since the file was compacted: copied whole, their slots left empty; else renumbered.
+        const empty = old.docCount - held;
+        copied = empty * 4 <= old.docCount ? c.addWhole(old, (state) => wanted.has(state)) : c.addFrom(old, (state) => wanted.has(state));
       } catch (e) {
         if (!(e instanceof DamagedFileError)) throw e;
         // A damaged block: the documents are counted again from their files.

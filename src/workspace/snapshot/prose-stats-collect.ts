@@ -4,6 +4,11 @@
 import { PackedStrings } from '../packed/string-list.js';
 import { ByteSink, encodePairs, forEachRecord, type ProseDocRecord, type ProseStatsBody, type ProseStatsFile } from './prose-stats-file.js';
 
+/** A record that is a whole run of the old file's records for its name (addWhole), copied as it is. */
+const RUN = -1;
+/** A document slot left empty (a state no document has: documentState never makes ''). */
+const EMPTY_SLOT: ProseDocRecord = { state: '', lengths: new Uint16Array(0), docs: 0, chars: 0 };
+
 const varintBytes = (v: number): number => (v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x200000 ? 3 : 4);
 
 export class ProseStatsCollector {
@@ -60,6 +65,24 @@ export class ProseStatsCollector {
   }
 
   /**
+   * Copies the old file whole, its documents keeping their numbers: those `keep` refuses become empty
+   * slots (a state no document has), and each name's records are copied as one run, unread. Cheap
+   * (a run per name) where addFrom decodes every record; the slots are dropped by the next addFrom.
+   */
+  addWhole(file: ProseStatsFile, keep: (state: string) => boolean): number {
+    if (this.docs.length > 0) throw new Error('addWhole: the old documents must come first');
+    let kept = 0;
+    for (let d = 0; d < file.docCount; d++) {
+      const state = file.stateOf(d);
+      if (keep(state)) { kept++; this.addDocument({ state, lengths: file.lengths(d).slice(), docs: file.docs(d), chars: file.chars(d) }); } else this.addDocument(EMPTY_SLOT);
+    }
+    const { start, post } = file.allPostings();
+    this.old = post;
+    for (let i = 0; i < file.names.length; i++) if (start[i + 1] > start[i]) this.push(this.nameOf(file.names.at(i)!), RUN, start[i], start[i + 1] - start[i], 1);
+    return kept;
+  }
+
+  /**
    * The body, names sorted, each name's records by document: records are bucketed by name in the order
    * they came, which is by document (the old file's records first, in its order, then each document counted).
    */
@@ -71,7 +94,7 @@ export class ProseStatsCollector {
     const { rec, len, src } = this;
     // Bytes per name (each record's document number, then its bytes), then each record copied to its place.
     const start = new Int32Array(names + 1);
-    for (let i = 0; i < this.count; i++) start[rank[rec[3 * i]] + 1] += varintBytes(rec[3 * i + 1]) + len[i];
+    for (let i = 0; i < this.count; i++) start[rank[rec[3 * i]] + 1] += (rec[3 * i + 1] === RUN ? 0 : varintBytes(rec[3 * i + 1])) + len[i];
     for (let r = 0; r < names; r++) start[r + 1] += start[r];
     const post = new Uint8Array(start[names]);
     const at = start.slice(0, names);
@@ -81,9 +104,14 @@ export class ProseStatsCollector {
       const r = rank[rec[3 * i]];
       let p = at[r];
       let v = rec[3 * i + 1];
+      const buf = src[i] === 0 ? own : old!;
+      if (v === RUN) {
+        post.set(buf.subarray(rec[3 * i + 2], rec[3 * i + 2] + len[i]), p);
+        at[r] = p + len[i];
+        continue;
+      }
       while (v >= 0x80) { post[p++] = (v & 0x7f) | 0x80; v >>>= 7; }
       post[p++] = v;
-      const buf = src[i] === 0 ? own : old!;
       for (let j = rec[3 * i + 2], end = j + len[i]; j < end; j++) post[p++] = buf[j];
       at[r] = p;
     }

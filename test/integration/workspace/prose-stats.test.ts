@@ -88,7 +88,8 @@ async function cold(o: Omit<SearchOptions, 'paths'>, oneShot: boolean): Promise<
 function documents(): string[] {
   const f = openProseStatsFile(statsFile())!;
   try {
-    return Array.from({ length: f.docCount }, (_, d) => f.stateOf(d).split('\0')[0]).map((p) => path.relative(tree.dir, p)).sort();
+    // Documents dropped since the file was last compacted leave empty slots (state '').
+    return Array.from({ length: f.docCount }, (_, d) => f.stateOf(d)).filter((s) => s !== '').map((s) => path.relative(tree.dir, s.split('\0')[0])).sort();
   } finally {
     f.close();
   }

@@ -71,19 +71,20 @@ describe('prose statistics kept in the index', () => {
     expect(index.linesOf('another state', buildRankPlan('castle', 'hybrid', lexicon))).toBeNull();
   });
 
-  it('copies the records of documents it keeps, byte for byte, and drops the others', async () => {
+  for (const how of ['addFrom', 'addWhole'] as const) it(`copies the records of documents it keeps, byte for byte, and drops the others (${how})`, async () => {
     const c = new ProseStatsCollector();
     for (const [i, text] of texts.entries()) addCounted(c, (await countDocument(`doc-${i}`, new TextEncoder().encode(text)))!);
     const first = path.join(tmp, 'first.bin');
     writeProseStatsFile(first, c.body());
     const a = openProseStatsFile(first)!;
     const again = new ProseStatsCollector();
-    expect(again.addFrom(a, (state) => state !== 'doc-1')).toBe(texts.length - 1);
+    expect(again[how](a, (state) => state !== 'doc-1')).toBe(texts.length - 1);
     addCounted(again, (await countDocument('doc-new', new TextEncoder().encode('castle keep\nthe castle')))!);
     const second = path.join(tmp, 'second.bin');
     writeProseStatsFile(second, again.body());
     const b = openProseStatsFile(second)!;
     expect(b.docOf('doc-1')).toBeUndefined();
+    expect(b.docCount).toBe(how === 'addWhole' ? texts.length + 1 : texts.length);
     const lines = (f: typeof a, name: string, state: string) => {
       const out: number[][] = [];
       const i = f.find(name);
