@@ -113,7 +113,7 @@ export class ProseLinesBuilder {
 }
 
 /** A document's lines: each one's length and whether it is blank; its non-blank lines and their characters. */
-export interface ProseDocShape { lengths: ArrayLike<number>; blank: ArrayLike<boolean>; docs: number; chars: number }
+export interface ProseDocShape { lengths: ArrayLike<number>; blank: ArrayLike<boolean | number>; docs: number; chars: number }
 
 /**
  * A document's PackedProseLines (grams not set) from its shape and, for each of `ids` (ascending key

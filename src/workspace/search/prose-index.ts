@@ -6,13 +6,23 @@ import { internGram, type DocumentGrams } from '../../rank/prose-doc-grams.js';
 import { internKey, packProseLines, type PackedProseLines } from '../../rank/prose-lines-build.js';
 import { gramKey } from '../../rank/lexical/grams.js';
 import type { ProseLineTerms, ProsePlanTerms } from '../../types.js';
-import { BLANK_BIT, forEachPosting, gramName, type ProseStatsFile } from '../snapshot/prose-stats-file.js';
+import { BLANK_BIT, decodePostings, gramName, type DecodedPostings, type ProseStatsFile } from '../snapshot/prose-stats-file.js';
 import { DamagedFileError } from '../snapshot/section-file.js';
 
 /** A query's postings in one document: per key id and per gram id, its (line, count) pairs. */
-interface Found { keys: Map<number, number[]>; grams: Map<number, number[]> }
+interface Found { keys: Map<number, Int32Array>; grams: Map<number, Int32Array> }
+
+/**
+ * Decoded postings kept by a process that searches again (most of a query's grams, and many of its
+ * words, come back in the next): up to this many bytes, the least recently used dropped first.
+ */
+const DECODED_BYTES = 16 << 20;
 
 export class ProseIndexLines {
+  private readonly decoded = new Map<number, DecodedPostings>();
+  /** Each document's line lengths and blank lines, as packProseLines takes them (5 bytes a line). */
+  private readonly shapes = new Map<number, { lengths: Uint32Array; blank: Uint8Array }>();
+  private decodedBytes = 0;
   private made: { terms: ProsePlanTerms['terms']; grams: readonly string[] | undefined; found: Map<number, Found>; packed: Map<number, PackedProseLines> } | null = null;
   /**
    * `file`: null when there is none; `damaged`: why it could not be opened (a section failed its
@@ -54,27 +64,54 @@ export class ProseIndexLines {
       const i = file.find(key);
       if (i < 0) continue;
       const id = internKey(key);
-      forEachPosting(file.postingsAt(i), (doc, pairs) => at(doc).keys.set(id, pairs.slice()));
+      const d = this.postings(i);
+      for (let k = 0; k < d.docs.length; k++) at(d.docs[k]).keys.set(id, d.pairs.subarray(d.start[k], d.start[k + 1]));
     }
     for (const g of plan.prose?.grams ?? []) {
       const k = gramKey(g);
       const i = file.find('g' + gramName(k));
       if (i < 0) continue;
       const id = internGram(k);
-      forEachPosting(file.postingsAt(i), (doc, pairs) => at(doc).grams.set(id, pairs.slice()));
+      const d = this.postings(i);
+      for (let j = 0; j < d.docs.length; j++) at(d.docs[j]).grams.set(id, d.pairs.subarray(d.start[j], d.start[j + 1]));
     }
     return byDoc;
   }
 
+  /** Name i's postings, decoded (kept, within DECODED_BYTES). */
+  private postings(i: number): DecodedPostings {
+    const hit = this.decoded.get(i);
+    if (hit) {
+      this.decoded.delete(i);
+      this.decoded.set(i, hit);
+      return hit;
+    }
+    const d = decodePostings(this.file!.postingsAt(i));
+    const size = bytesOf(d);
+    if (size > DECODED_BYTES / 4) return d;
+    this.decoded.set(i, d);
+    this.decodedBytes += size;
+    for (const [j, old] of this.decoded) {
+      if (this.decodedBytes <= DECODED_BYTES) break;
+      this.decoded.delete(j);
+      this.decodedBytes -= bytesOf(old);
+    }
+    return d;
+  }
+
   private pack(doc: number, found: Found | undefined): PackedProseLines {
     const file = this.file!;
-    const stored = file.lengths(doc);
-    const lengths = new Uint32Array(stored.length);
-    const blank = new Array<boolean>(stored.length);
-    for (let i = 0; i < stored.length; i++) {
-      lengths[i] = stored[i] & ~BLANK_BIT;
-      blank[i] = (stored[i] & BLANK_BIT) !== 0;
+    let shape = this.shapes.get(doc);
+    if (!shape) {
+      const stored = file.lengths(doc);
+      shape = { lengths: new Uint32Array(stored.length), blank: new Uint8Array(stored.length) };
+      for (let i = 0; i < stored.length; i++) {
+        shape.lengths[i] = stored[i] & ~BLANK_BIT;
+        shape.blank[i] = (stored[i] & BLANK_BIT) !== 0 ? 1 : 0;
+      }
+      this.shapes.set(doc, shape);
     }
+    const { lengths, blank } = shape;
     const ids = Int32Array.from(found?.keys.keys() ?? []).sort();
     const packed = packProseLines({ lengths, blank, docs: file.docs(doc), chars: file.chars(doc) }, ids, (id) => found!.keys.get(id)!);
     packed.grams = gramsOf(found?.grams);
@@ -82,8 +119,10 @@ export class ProseIndexLines {
   }
 }
 
+const bytesOf = (d: DecodedPostings): number => d.docs.byteLength + d.start.byteLength + d.pairs.byteLength;
+
 /** A document's grams among the query's, as prose-doc-grams.ts documentGrams counts them (not registered: found per document). */
-function gramsOf(grams: Map<number, number[]> | undefined): DocumentGrams {
+function gramsOf(grams: Map<number, Int32Array> | undefined): DocumentGrams {
   const gramId = Int32Array.from(grams?.keys() ?? []).sort();
   const gramDf = new Uint16Array(gramId.length);
   const gramMost = new Uint32Array(gramId.length);

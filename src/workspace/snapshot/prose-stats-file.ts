@@ -170,6 +170,32 @@ export function forEachPosting(bytes: Uint8Array, each: (doc: number, pairs: num
   }
 }
 
+/** A name's postings decoded: document docs[k]'s flat (line, count) pairs at [start[k], start[k + 1]) of `pairs`. */
+export interface DecodedPostings { docs: Int32Array; start: Int32Array; pairs: Int32Array }
+
+/** Decodes a name's postings bytes (forEachPosting's records) into typed arrays, in one pass (each pair takes a byte at least). */
+export function decodePostings(bytes: Uint8Array): DecodedPostings {
+  const docs = new Int32Array(bytes.length >> 1);
+  const start = new Int32Array((bytes.length >> 1) + 1);
+  const pairs = new Int32Array(bytes.length * 2);
+  const r = { at: 0 };
+  let d = 0;
+  let p = 0;
+  while (r.at < bytes.length) {
+    docs[d] = varintAt(bytes, r);
+    const n = varintAt(bytes, r);
+    let line = 0;
+    for (let k = 0; k < n; k++) {
+      const v = varintAt(bytes, r);
+      line += v >>> 1;
+      pairs[p++] = line;
+      pairs[p++] = (v & 1) === 0 ? 1 : varintAt(bytes, r) + 2;
+    }
+    start[++d] = p;
+  }
+  return { docs: docs.slice(0, d), start: start.slice(0, d + 1), pairs: pairs.slice(0, p) };
+}
+
 function varintAt(bytes: Uint8Array, r: { at: number }): number {
   let v = 0;
   let shift = 1;
