@@ -67,6 +67,8 @@ export interface OpenWorkspace {
   dropSnapshot(): void;
   /** Checks the snapshot files against every checksum: null when sound (or absent), else what is damaged. */
   verifySnapshot(): string | null;
+  /** What a load of the snapshot files found damaged since the last call (it was rebuilt from the store), if anything. */
+  takeSnapshotDamage(): string | null;
   /** The prose statistics file (snapshot/prose-stats-file.ts), opened again once it is rewritten. */
   proseIndex(): ProseIndexLines;
   /** Where the prose statistics file lives. */
@@ -85,6 +87,7 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
   /** The snapshot file failed a check and could not be removed: not read again until rewritten. */
   let fileDamaged = false;
   let proseIndex: ProseIndexLines | null = null;
+  let loadDamage: string | null = null;
 
   const ws: OpenWorkspace = {
     name, dir, remote, o,
@@ -163,7 +166,7 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
     async loadSnapshot() {
       const version = (await ws.meta())?.complete ?? await (await ws.store(false)).version();
       if (ws.snapshot && ws.snapshot.version === version) return ws.snapshot;
-      ws.snapshot = fileDamaged ? null : readSnapshotFile(snapshotPath(dir, remote), version);
+      ws.snapshot = fileDamaged ? null : readSnapshotFile(snapshotPath(dir, remote), version, (why) => { loadDamage = why; });
       if (ws.snapshot) return ws.snapshot;
       const model = await ws.searcher.model();
       const rebuilt = await rebuildSnapshot(await ws.store(false), version, model.dim, ws.chunkLines, ws.reader);
@@ -198,6 +201,12 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
     },
 
     verifySnapshot: () => verifySnapshotFiles(snapshotPath(dir, remote)),
+
+    takeSnapshotDamage() {
+      const why = loadDamage;
+      loadDamage = null;
+      return why;
+    },
 
     proseStatsFile: () => proseStatsPathOf(snapshotPath(dir, remote)),
 
