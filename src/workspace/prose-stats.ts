@@ -13,7 +13,7 @@ import { isRemoteUri } from '../sources/uri.js';
 import { openChunks } from './build/file-chunks.js';
 import { DamagedFileError } from './snapshot/section-file.js';
 import { ProseStatsCollector } from './snapshot/prose-stats-collect.js';
-import { BLANK_BIT, documentState, gramName, openProseStatsFile, writeProseStatsFile, type ProseStatsFile } from './snapshot/prose-stats-file.js';
+import { BLANK_BIT, documentState, gramName, NO_STATS, openProseStatsFile, writeProseStatsFile, type ProseStatsFile } from './snapshot/prose-stats-file.js';
 import type { Snapshot, SnapshotFile } from './snapshot/snapshot.js';
 
 /** What an update did: documents counted now, copied from the file before, left out (read by searches). */
@@ -60,8 +60,12 @@ export async function updateProseStats(file: string, snap: Snapshot, o: { given?
     let counted = 0;
     for (const state of missing) {
       const bytes = await bytesOf(wanted.get(state)!, o.given?.get(state), o.readMissing);
-      const d = bytes && await countDocument(state, bytes);
-      if (d) { addCounted(c, d); counted++; }
+      if (!bytes) continue;
+      const d = await countDocument(state, bytes);
+      // A document that keeps no statistics (longer than they count, words its folded text cuts otherwise)
+      // is held as such, so later runs do not count it again; searches read and count it.
+      if (d) addCounted(c, d); else c.addDocument({ state, lengths: new Uint16Array(0), docs: NO_STATS, chars: 0 });
+      counted++;
     }
     writeProseStatsFile(file, c.body());
     return { counted, copied, left: missing.length - counted, written: true, ...(damaged && { damaged }) };

@@ -6,7 +6,7 @@ import { internGram, type DocumentGrams } from '../../rank/prose-doc-grams.js';
 import { internKey, packProseLines, type PackedProseLines } from '../../rank/prose-lines-build.js';
 import { gramKey } from '../../rank/lexical/grams.js';
 import type { ProseLineTerms, ProsePlanTerms } from '../../types.js';
-import { BLANK_BIT, decodePostings, gramName, type DecodedPostings, type ProseStatsFile } from '../snapshot/prose-stats-file.js';
+import { BLANK_BIT, decodePostings, NO_STATS, gramName, type DecodedPostings, type ProseStatsFile } from '../snapshot/prose-stats-file.js';
 import { DamagedFileError } from '../snapshot/section-file.js';
 
 /** A query's postings in one document: per key id and per gram id, its (line, count) pairs. */
@@ -34,7 +34,7 @@ export class ProseIndexLines {
   linesOf(state: string, plan: ProsePlanTerms): ProseLineTerms | null {
     if (this.damaged || !this.file) return null;
     const doc = this.file.docOf(state);
-    if (doc === undefined) return null;
+    if (doc === undefined || this.file.docs(doc) === NO_STATS) return null;
     let made = this.made;
     if (!made || made.terms !== plan.terms || made.grams !== plan.prose?.grams) {
       try {

@@ -10,6 +10,9 @@ import { sweepTempFiles } from './temp-files.js';
 
 const MAGIC = 'simgrep-prose-stats-1';
 
+/** A document's non-blank line count when it keeps no statistics (searches read and count it). */
+export const NO_STATS = -1;
+
 /** A line's length with this bit set: a blank line (lengths are cut below it: long-lines.ts). */
 export const BLANK_BIT = 0x8000;
 

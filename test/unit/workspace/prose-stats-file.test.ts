@@ -11,10 +11,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { proseBest, proseLineStats, ProseLinesBuilder, proseReach } from '../../../src/rank/prose-lines.js';
-import { addCounted, countDocument } from '../../../src/workspace/prose-stats.js';
+import { addCounted, countDocument, updateProseStats } from '../../../src/workspace/prose-stats.js';
+import { PROSE_DF_LINES } from '../../../src/rank/prose.js';
+import type { Snapshot } from '../../../src/workspace/snapshot/snapshot.js';
 import { ProseIndexLines } from '../../../src/workspace/search/prose-index.js';
 import { ProseStatsCollector } from '../../../src/workspace/snapshot/prose-stats-collect.js';
-import { forEachPosting, gramName, openProseStatsFile, writeProseStatsFile } from '../../../src/workspace/snapshot/prose-stats-file.js';
+import { documentState, forEachPosting, gramName, openProseStatsFile, writeProseStatsFile } from '../../../src/workspace/snapshot/prose-stats-file.js';
 import { gramKey } from '../../../src/rank/lexical/grams.js';
 import { openChunks } from '../../../src/workspace/build/file-chunks.js';
 
@@ -97,5 +99,22 @@ describe('prose statistics kept in the index', () => {
     expect(lines(b, 'wcastle', 'doc-new')).toEqual([[0, 1, 1, 1]]);
     a.close();
     b.close();
+  });
+});
+
+describe('keeping the statistics file up to date', () => {
+  it('a document that keeps no statistics (longer than they count) is held as such: not counted again by the next run, and read by searches', async () => {
+    const file = path.join(tmp, 'up-to-date.prose.bin');
+    const doc = (key: string, text: string) => ({ f: { key, size: text.length, mtime: 1, hash: key, kind: 'text' as const, lines: 0, firstChunk: 0, chunkCount: 0 }, bytes: new TextEncoder().encode(text) });
+    const docs = [doc('/t/a.md', 'castle keep\nthe castle'), doc('/t/long.md', 'castle\n'.repeat(PROSE_DF_LINES + 1))];
+    const snap = { files: docs.map((d) => d.f) } as unknown as Snapshot;
+    const given = new Map(docs.map((d) => [documentState(d.f), d.bytes]));
+    expect(await updateProseStats(file, snap, { given, readMissing: false })).toEqual({ counted: 2, copied: 0, left: 0, written: true });
+    expect(await updateProseStats(file, snap, { given, readMissing: false })).toEqual({ counted: 0, copied: 2, left: 0, written: false });
+    const index = new ProseIndexLines(openProseStatsFile(file));
+    const plan = buildRankPlan('castle', 'hybrid', lexicon);
+    expect(index.linesOf(documentState(docs[0].f), plan)).not.toBeNull();
+    expect(index.linesOf(documentState(docs[1].f), plan)).toBeNull();
+    index.file!.close();
   });
 });
