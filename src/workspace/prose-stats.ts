@@ -115,7 +115,6 @@ export async function countDocument(state: string, bytes: Uint8Array): Promise<C
 
 /** Per process key id and gram id, the collector's number for its name (-1: not asked yet), for the collector at hand. */
 let names: { c: ProseStatsCollector | null; keys: Int32Array; grams: Int32Array } = { c: null, keys: new Int32Array(0), grams: new Int32Array(0) };
-let scratch = new Uint32Array(256);
 
 function nameIdOf(c: ProseStatsCollector, kind: 'keys' | 'grams', id: number): number {
   if (names.c !== c) names = { c, keys: new Int32Array(1024).fill(-1), grams: new Int32Array(1024).fill(-1) };
@@ -134,17 +133,5 @@ export function addCounted(c: ProseStatsCollector, d: Counted): void {
   const doc = c.addDocument({ state: d.state, lengths: d.lengths, docs: d.docs, chars: d.chars });
   for (const [id, pairs] of d.keys) c.addPairsOf(nameIdOf(c, 'keys', id), doc, pairs);
   const g = d.grams;
-  const pairs: number[] = [];
-  for (let i = 0; i < g.gramId.length; i++) {
-    // Lines in ascending order (documentGrams lists them as its words' lines came): by line, through a typed scratch.
-    const from = g.lineStart[i];
-    const n = g.lineStart[i + 1] - from;
-    if (scratch.length < n) scratch = new Uint32Array(n * 2);
-    const at = scratch.subarray(0, n);
-    for (let j = 0; j < n; j++) at[j] = g.line[from + j] * 65536 + j;
-    at.sort();
-    pairs.length = 0;
-    for (let j = 0; j < n; j++) { const k = from + (at[j] & 0xffff); pairs.push(g.line[k], g.count[k]); }
-    c.addPairsOf(nameIdOf(c, 'grams', g.gramId[i]), doc, pairs);
-  }
+  for (let i = 0; i < g.gramId.length; i++) c.addGramOf(nameIdOf(c, 'grams', g.gramId[i]), doc, g.lineStart[i + 1] - g.lineStart[i], g.gramMost[i]);
 }

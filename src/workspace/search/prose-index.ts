@@ -1,16 +1,17 @@
 // Prose documents' line terms from the index's statistics file (snapshot/prose-stats-file.ts), for one
 // query at a time: each document's postings of the query's keys and grams only, packed as a counted
-// document's are (rank/prose-lines-build.ts packProseLines), so its statistics and the bounds on its
-// best line are exactly those of the whole document for that query, without reading its text.
+// document's are (rank/prose-lines-build.ts packProseLines), so its statistics and the bound that visits
+// no line are exactly those of the whole document for that query, and the bound from its lines at most
+// theirs (its grams' part taken at their most in a line), without reading its text.
 import { internGram, type DocumentGrams } from '../../rank/prose-doc-grams.js';
 import { internKey, packProseLines, type PackedProseLines } from '../../rank/prose-lines-build.js';
 import { gramKey } from '../../rank/lexical/grams.js';
 import type { ProseLineTerms, ProsePlanTerms } from '../../types.js';
-import { BLANK_BIT, decodePostings, NO_STATS, gramName, type DecodedPostings, type ProseStatsFile } from '../snapshot/prose-stats-file.js';
+import { BLANK_BIT, decodeGramPostings, decodePostings, NO_STATS, gramName, type DecodedGramPostings, type DecodedPostings, type ProseStatsFile } from '../snapshot/prose-stats-file.js';
 import { DamagedFileError } from '../snapshot/section-file.js';
 
-/** A query's postings in one document: per key id and per gram id, its (line, count) pairs. */
-interface Found { keys: Map<number, Int32Array>; grams: Map<number, Int32Array> }
+/** A query's postings in one document: per key id its (line, count) pairs; per gram id its document frequency and most in a line. */
+interface Found { keys: Map<number, Int32Array>; grams: Map<number, { df: number; most: number }> }
 
 /**
  * Decoded postings kept by a process that searches again (most of a query's grams, and many of its
@@ -19,7 +20,7 @@ interface Found { keys: Map<number, Int32Array>; grams: Map<number, Int32Array> 
 const DECODED_BYTES = 16 << 20;
 
 export class ProseIndexLines {
-  private readonly decoded = new Map<number, DecodedPostings>();
+  private readonly decoded = new Map<number, Decoded>();
   /** Each document's line lengths and blank lines, as packProseLines takes them (5 bytes a line). */
   private readonly shapes = new Map<number, { lengths: Uint32Array; blank: Uint8Array }>();
   private decodedBytes = 0;
@@ -72,21 +73,30 @@ export class ProseIndexLines {
       const i = file.find('g' + gramName(k));
       if (i < 0) continue;
       const id = internGram(k);
-      const d = this.postings(i);
-      for (let j = 0; j < d.docs.length; j++) at(d.docs[j]).grams.set(id, d.pairs.subarray(d.start[j], d.start[j + 1]));
+      const d = this.gramPostings(i);
+      for (let j = 0; j < d.docs.length; j++) at(d.docs[j]).grams.set(id, { df: d.df[j], most: d.most[j] });
     }
     return byDoc;
   }
 
-  /** Name i's postings, decoded (kept, within DECODED_BYTES). */
+  /** Name i's postings (a word's or a stem's), decoded (kept, within DECODED_BYTES). */
   private postings(i: number): DecodedPostings {
+    return this.kept(i, () => decodePostings(this.file!.postingsAt(i))) as DecodedPostings;
+  }
+
+  /** Name i's postings (a gram's), decoded (kept, within DECODED_BYTES). */
+  private gramPostings(i: number): DecodedGramPostings {
+    return this.kept(i, () => decodeGramPostings(this.file!.postingsAt(i))) as DecodedGramPostings;
+  }
+
+  private kept(i: number, decode: () => Decoded): Decoded {
     const hit = this.decoded.get(i);
     if (hit) {
       this.decoded.delete(i);
       this.decoded.set(i, hit);
       return hit;
     }
-    const d = decodePostings(this.file!.postingsAt(i));
+    const d = decode();
     const size = bytesOf(d);
     if (size > DECODED_BYTES / 4) return d;
     this.decoded.set(i, d);
@@ -114,28 +124,38 @@ export class ProseIndexLines {
     const { lengths, blank } = shape;
     const ids = Int32Array.from(found?.keys.keys() ?? []).sort();
     const packed = packProseLines({ lengths, blank, docs: file.docs(doc), chars: file.chars(doc) }, ids, (id) => found!.keys.get(id)!);
-    packed.grams = gramsOf(found?.grams);
+    packed.grams = gramsOf(found);
     return packed;
   }
 }
 
-const bytesOf = (d: DecodedPostings): number => d.docs.byteLength + d.start.byteLength + d.pairs.byteLength;
+type Decoded = DecodedPostings | DecodedGramPostings;
+const bytesOf = (d: Decoded): number => ('pairs' in d ? d.start.byteLength + d.pairs.byteLength : d.df.byteLength + d.most.byteLength) + d.docs.byteLength;
 
-/** A document's grams among the query's, as prose-doc-grams.ts documentGrams counts them (not registered: found per document). */
-function gramsOf(grams: Map<number, Int32Array> | undefined): DocumentGrams {
+/**
+ * A document's grams among the query's: each one's document frequency and most in a line (exact, as
+ * prose-doc-grams.ts documentGrams counts them), and as its lines every line that holds a query key
+ * (the only lines whose grams score: rank/prose.ts proseLexical) at that most, so the grams' part of the
+ * bound on its best line (rank/prose-lines.ts proseBest) is at least what any line's grams give.
+ */
+function gramsOf(found: Found | undefined): DocumentGrams {
+  const grams = found?.grams;
   const gramId = Int32Array.from(grams?.keys() ?? []).sort();
   const gramDf = new Uint16Array(gramId.length);
   const gramMost = new Uint32Array(gramId.length);
   const lineStart = new Int32Array(gramId.length + 1);
-  const line: number[] = [];
-  const count: number[] = [];
+  const held = new Set<number>();
+  for (const pairs of found?.keys.values() ?? []) for (let j = 0; j < pairs.length; j += 2) held.add(pairs[j]);
+  const lines = Uint16Array.from(held);
+  const line = new Uint16Array(gramId.length * lines.length);
+  const count = new Uint32Array(gramId.length * lines.length);
   gramId.forEach((gid, i) => {
-    const pairs = grams!.get(gid)!;
-    let most = 0;
-    for (let j = 0; j < pairs.length; j += 2) { line.push(pairs[j]); count.push(pairs[j + 1]); most = Math.max(most, pairs[j + 1]); }
-    gramDf[i] = pairs.length >> 1;
-    gramMost[i] = most;
-    lineStart[i + 1] = line.length;
+    const g = grams!.get(gid)!;
+    gramDf[i] = g.df;
+    gramMost[i] = g.most;
+    line.set(lines, i * lines.length);
+    count.fill(g.most, i * lines.length, (i + 1) * lines.length);
+    lineStart[i + 1] = (i + 1) * lines.length;
   });
-  return { slot: -1, gramId, gramDf, gramMost, lineStart, line: Uint16Array.from(line), count: Uint32Array.from(count) };
+  return { slot: -1, gramId, gramDf, gramMost, lineStart, line, count };
 }

@@ -2,7 +2,7 @@
 // records of the file before, which are copied as bytes, never decoded: records are held as (name,
 // document, byte range) triples in flat arrays and laid out by name, then document, at the end.
 import { PackedStrings } from '../packed/string-list.js';
-import { ByteSink, encodePairs, forEachRecord, type ProseDocRecord, type ProseStatsBody, type ProseStatsFile } from './prose-stats-file.js';
+import { ByteSink, encodeGram, encodePairs, forEachRecord, isGramName, type ProseDocRecord, type ProseStatsBody, type ProseStatsFile } from './prose-stats-file.js';
 
 /** A record that is a whole run of the old file's records for its name (addWhole), copied as it is. */
 const RUN = -1;
@@ -55,7 +55,7 @@ export class ProseStatsCollector {
     this.old = post;
     for (let i = 0; i < file.names.length; i++) {
       let name = -1;
-      forEachRecord(post, start[i], start[i + 1], (doc, from, to) => {
+      forEachRecord(post, start[i], start[i + 1], isGramName(file.names.at(i)!), (doc, from, to) => {
         if (renumbered[doc] < 0) return;
         if (name < 0) name = this.nameOf(file.names.at(i)!);
         this.push(name, renumbered[doc], from, to - from, 1);
@@ -92,24 +92,39 @@ export class ProseStatsCollector {
     const rank = new Int32Array(names);
     order.forEach((id, r) => { rank[id] = r; });
     const { rec, len, src } = this;
-    // Bytes per name (each record's document number, then its bytes), then each record copied to its place.
+    const own = this.own.bytes;
+    const old = this.old;
+    // Each record's document as a step from the one before it in its name (a run's last document is
+    // found by walking it, only where a record follows it); then bytes per name, then the records laid out.
+    const prev = new Int32Array(names);
+    const runAt = new Int32Array(names).fill(-1);
+    const step = new Int32Array(this.count);
     const start = new Int32Array(names + 1);
-    for (let i = 0; i < this.count; i++) start[rank[rec[3 * i]] + 1] += (rec[3 * i + 1] === RUN ? 0 : varintBytes(rec[3 * i + 1])) + len[i];
+    for (let i = 0; i < this.count; i++) {
+      const r = rank[rec[3 * i]];
+      if (rec[3 * i + 1] === RUN) { runAt[r] = i; start[r + 1] += len[i]; continue; }
+      if (runAt[r] >= 0) {
+        const j = runAt[r];
+        forEachRecord(old!, rec[3 * j + 2], rec[3 * j + 2] + len[j], isGramName(this.nameList[rec[3 * j]]), (doc) => { prev[r] = doc; });
+        runAt[r] = -1;
+      }
+      step[i] = rec[3 * i + 1] - prev[r];
+      prev[r] = rec[3 * i + 1];
+      start[r + 1] += varintBytes(step[i]) + len[i];
+    }
     for (let r = 0; r < names; r++) start[r + 1] += start[r];
     const post = new Uint8Array(start[names]);
     const at = start.slice(0, names);
-    const own = this.own.bytes;
-    const old = this.old;
     for (let i = 0; i < this.count; i++) {
       const r = rank[rec[3 * i]];
       let p = at[r];
-      let v = rec[3 * i + 1];
       const buf = src[i] === 0 ? own : old!;
-      if (v === RUN) {
+      if (rec[3 * i + 1] === RUN) {
         post.set(buf.subarray(rec[3 * i + 2], rec[3 * i + 2] + len[i]), p);
         at[r] = p + len[i];
         continue;
       }
+      let v = step[i];
       while (v >= 0x80) { post[p++] = (v & 0x7f) | 0x80; v >>>= 7; }
       post[p++] = v;
       for (let j = rec[3 * i + 2], end = j + len[i]; j < end; j++) post[p++] = buf[j];
@@ -121,6 +136,13 @@ export class ProseStatsCollector {
   /** The collector's number for `name` (addPairs' first argument can be it: see addPairsOf). */
   nameId(name: string): number {
     return this.nameOf(name);
+  }
+
+  /** A gram's record for document `doc` (encodeGram), by the collector's number for its name (nameId). */
+  addGramOf(name: number, doc: number, df: number, most: number): void {
+    const from = this.own.length;
+    encodeGram(this.own, df, most);
+    this.push(name, doc, from, this.own.length - from, 0);
   }
 
   /** addPairs by the collector's number for the name (nameId). */

@@ -8,7 +8,7 @@ import { PackedStrings } from '../packed/string-list.js';
 import { readSections, writeSectionFile, type SectionReader } from './section-file.js';
 import { sweepTempFiles } from './temp-files.js';
 
-const MAGIC = 'simgrep-prose-stats-1';
+const MAGIC = 'simgrep-prose-stats-2';
 
 /** A document's non-blank line count when it keeps no statistics (searches read and count it). */
 export const NO_STATS = -1;
@@ -49,8 +49,10 @@ export interface ProseDocRecord {
 /**
  * The postings of the file, by name ('w' + a folded word, 's' + a stem: a key of rank/prose-lines-build.ts;
  * 'g' + a gram: prose-doc-grams.ts): sorted names, and per name its bytes [start[i], start[i + 1]) of
- * `post`: per document holding it (ascending), varint(doc) varint(n) then n times varint(2 × (line - previous
- * line) + (count > 1)), with varint(count - 2) after it when count > 1.
+ * `post`: per document holding it (ascending), varint(doc - previous doc), then for a word or stem varint(n)
+ * and n times varint(2 × (line - previous line) + (count > 1)), with varint(count - 2) after it when count > 1;
+ * for a gram varint(lines that hold it) varint(the most a line holds it - 1): a document's best line is
+ * bounded from these (search/prose-index.ts), its statistics exact.
  */
 export interface ProseStatsBody { docs: ProseDocRecord[]; names: PackedStrings; start: Int32Array; post: Uint8Array }
 
@@ -159,8 +161,9 @@ export function openProseStatsFile(file: string): ProseStatsFile | null {
 export function forEachPosting(bytes: Uint8Array, each: (doc: number, pairs: number[]) => void): void {
   const pairs: number[] = [];
   const r = { at: 0 };
+  let doc = 0;
   while (r.at < bytes.length) {
-    const doc = varintAt(bytes, r);
+    doc += varintAt(bytes, r);
     const n = varintAt(bytes, r);
     pairs.length = 0;
     let line = 0;
@@ -184,8 +187,9 @@ export function decodePostings(bytes: Uint8Array): DecodedPostings {
   const r = { at: 0 };
   let d = 0;
   let p = 0;
+  let doc = 0;
   while (r.at < bytes.length) {
-    docs[d] = varintAt(bytes, r);
+    docs[d] = doc += varintAt(bytes, r);
     const n = varintAt(bytes, r);
     let line = 0;
     for (let k = 0; k < n; k++) {
@@ -214,15 +218,49 @@ function varintAt(bytes: Uint8Array, r: { at: number }): number {
  * Calls `each(doc, from, to)` for every document's record in a name's postings bytes: [from, to) its
  * bytes after the document number (what encodePairs wrote), to copy unread.
  */
-export function forEachRecord(bytes: Uint8Array, from: number, to: number, each: (doc: number, from: number, to: number) => void): void {
+export function forEachRecord(bytes: Uint8Array, from: number, to: number, gram: boolean, each: (doc: number, from: number, to: number) => void): void {
   const r = { at: from };
+  let doc = 0;
   while (r.at < to) {
-    const doc = varintAt(bytes, r);
+    doc += varintAt(bytes, r);
     const begin = r.at;
-    const n = varintAt(bytes, r);
-    for (let k = 0; k < n; k++) if (varintAt(bytes, r) % 2 === 1) varintAt(bytes, r);
+    if (gram) {
+      varintAt(bytes, r);
+      varintAt(bytes, r);
+    } else {
+      const n = varintAt(bytes, r);
+      for (let k = 0; k < n; k++) if (varintAt(bytes, r) % 2 === 1) varintAt(bytes, r);
+    }
     each(doc, begin, r.at);
   }
+}
+
+/** Whether a name is a gram's (its records hold the gram's document frequency and most in a line, not its lines). */
+export const isGramName = (name: string): boolean => name.charCodeAt(0) === 0x67 /* 'g' */;
+
+/** A gram's postings decoded: per document docs[k], its document frequency df[k] (lines that hold it) and the most a line holds it. */
+export interface DecodedGramPostings { docs: Int32Array; df: Int32Array; most: Int32Array }
+
+export function decodeGramPostings(bytes: Uint8Array): DecodedGramPostings {
+  const n = bytes.length / 3;
+  const docs = new Int32Array(n);
+  const df = new Int32Array(n);
+  const most = new Int32Array(n);
+  const r = { at: 0 };
+  let d = 0;
+  let doc = 0;
+  while (r.at < bytes.length) {
+    docs[d] = doc += varintAt(bytes, r);
+    df[d] = varintAt(bytes, r);
+    most[d++] = varintAt(bytes, r) + 1;
+  }
+  return { docs: docs.slice(0, d), df: df.slice(0, d), most: most.slice(0, d) };
+}
+
+/** Appends a gram record's bytes after its document number: its document frequency and the most a line holds it (at least 1). */
+export function encodeGram(out: ByteSink, df: number, most: number): void {
+  out.varint(df);
+  out.varint(most - 1);
 }
 
 /** Appends a record's bytes after its document number (forEachPosting's form) for flat (line, count) pairs in line order. */

@@ -1,8 +1,9 @@
 // The index's prose statistics (snapshot/prose-stats-file.ts) stand in for a counted document exactly:
 // for any query, a document's line terms packed from the file's postings of the query's keys and grams
-// (search/prose-index.ts) give the statistics, the bound visiting no line and the bound from the lines
-// that the document counted whole gives (rank/prose-lines.ts), so a cold process skips and ranks
-// documents as a resident one does, and as a scan ranks them.
+// (search/prose-index.ts) give the statistics and the bound visiting no line that the document counted
+// whole gives (rank/prose-lines.ts), and a bound from its lines between that one and the counted one's
+// (the grams' part at their most in a line), so a cold process ranks documents as a scan does and skips
+// them on a bound that never passes a line that could enter the results.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,7 +17,7 @@ import { PROSE_DF_LINES } from '../../../src/rank/prose.js';
 import type { Snapshot } from '../../../src/workspace/snapshot/snapshot.js';
 import { ProseIndexLines } from '../../../src/workspace/search/prose-index.js';
 import { ProseStatsCollector } from '../../../src/workspace/snapshot/prose-stats-collect.js';
-import { documentState, forEachPosting, gramName, openProseStatsFile, writeProseStatsFile } from '../../../src/workspace/snapshot/prose-stats-file.js';
+import { decodeGramPostings, documentState, forEachPosting, gramName, openProseStatsFile, writeProseStatsFile } from '../../../src/workspace/snapshot/prose-stats-file.js';
 import { gramKey } from '../../../src/rank/lexical/grams.js';
 import { openChunks } from '../../../src/workspace/build/file-chunks.js';
 
@@ -45,7 +46,7 @@ async function counted(text: string) {
 }
 
 describe('prose statistics kept in the index', () => {
-  it('give each document exactly what counting it gives, for every query: statistics, the bound visiting no line and the bound from its lines', async () => {
+  it('give each document exactly what counting it gives, for every query: statistics and the bound visiting no line; the bound from its lines between those two bounds', async () => {
     const c = new ProseStatsCollector();
     for (const [i, text] of texts.entries()) addCounted(c, (await countDocument(`doc-${i}`, new TextEncoder().encode(text)))!);
     const file = path.join(tmp, 'snapshot.prose.bin');
@@ -54,6 +55,7 @@ describe('prose statistics kept in the index', () => {
     const whole = await Promise.all(texts.map(counted));
     let compared = 0;
     let bounded = 0;
+    let tighter = 0;
     for (const query of queries) {
       for (const mode of ['hybrid', 'lexical'] as const) {
         const plan = buildRankPlan(query, mode, lexicon);
@@ -61,8 +63,12 @@ describe('prose statistics kept in the index', () => {
           const where = `${query} / ${mode} / text ${i}`;
           const fromIndex = index.linesOf(`doc-${i}`, plan)!;
           const p = `docs/doc-${i}.md`;
-          expect({ where, stats: proseLineStats(fromIndex, plan), reach: proseReach(fromIndex, plan, p), best: proseBest(fromIndex, plan, p) })
-            .toEqual({ where, stats: proseLineStats(whole[i], plan), reach: proseReach(whole[i], plan, p), best: proseBest(whole[i], plan, p) });
+          expect({ where, stats: proseLineStats(fromIndex, plan), reach: proseReach(fromIndex, plan, p) })
+            .toEqual({ where, stats: proseLineStats(whole[i], plan), reach: proseReach(whole[i], plan, p) });
+          const best = proseBest(fromIndex, plan, p);
+          expect(best, where).toBeLessThanOrEqual(proseBest(whole[i], plan, p));
+          expect(best, where).toBeGreaterThanOrEqual(proseReach(whole[i], plan, p));
+          if (best > proseReach(whole[i], plan, p)) tighter++;
           compared++;
           if (proseBest(fromIndex, plan, p) < 1) bounded++;
         }
@@ -70,6 +76,7 @@ describe('prose statistics kept in the index', () => {
     }
     expect(compared).toBe(queries.length * 2 * texts.length);
     expect(bounded).toBeGreaterThan(30);
+    expect(tighter).toBeGreaterThan(30);
     expect(index.linesOf('another state', buildRankPlan('castle', 'hybrid', lexicon))).toBeNull();
   });
 
@@ -93,10 +100,19 @@ describe('prose statistics kept in the index', () => {
       if (i >= 0) forEachPosting(f.postingsAt(i), (doc, pairs) => { if (f.stateOf(doc) === state) out.push(pairs.slice()); });
       return out;
     };
-    for (const name of ['wcastle', 'sindex', 'g' + gramName(gramKey('cas')), 'wقاهرة']) {
+    for (const name of ['wcastle', 'sindex', 'wقاهرة', 'supload']) {
       for (const state of ['doc-0', 'doc-4', 'doc-5']) expect({ name, state, l: lines(b, name, state) }).toEqual({ name, state, l: lines(a, name, state) });
     }
     expect(lines(b, 'wcastle', 'doc-new')).toEqual([[0, 1, 1, 1]]);
+    // A gram's records: its document frequency and most in a line, per document.
+    const grams = (f: typeof a, state: string) => {
+      const d = decodeGramPostings(f.postingsAt(f.find('g' + gramName(gramKey('cas')))));
+      const k = Array.from(d.docs).findIndex((doc) => f.stateOf(doc) === state);
+      return k < 0 ? null : [d.df[k], d.most[k]];
+    };
+    expect(grams(b, 'doc-new')).toEqual([2, 1]);
+    for (const state of ['doc-0', 'doc-4']) expect(grams(b, state)).toEqual(grams(a, state));
+    expect(grams(b, 'doc-1')).toBeNull();
     a.close();
     b.close();
   });
