@@ -60,6 +60,8 @@ export async function updateProseStats(file: string, snap: Snapshot, o: { given?
     let counted = 0;
     for (const state of missing) {
       const bytes = await bytesOf(wanted.get(state)!, o.given?.get(state), o.readMissing);
+      // The run's bytes go as they are counted: they are most of what this step holds.
+      o.given?.delete(state);
       if (!bytes) continue;
       const d = await countDocument(state, bytes);
       // A document that keeps no statistics (longer than they count, words its folded text cuts otherwise)

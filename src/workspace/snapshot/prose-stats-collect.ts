@@ -160,10 +160,12 @@ export class ProseStatsCollector {
 
   private push(name: number, doc: number, from: number, length: number, src: number): void {
     const i = this.count++;
-    if (3 * this.count > this.rec.length) {
-      const rec = new Int32Array(this.rec.length * 2); rec.set(this.rec); this.rec = rec;
-      const len = new Int32Array(this.len.length * 2); len.set(this.len); this.len = len;
-      const s = new Uint8Array(this.src.length * 2); s.set(this.src); this.src = s;
+    if (this.count > this.len.length) {
+      // By half again, not twice: a first build's 1.5 M records are most of this step's memory.
+      const n = Math.ceil(this.len.length * 1.5);
+      const rec = new Int32Array(3 * n); rec.set(this.rec); this.rec = rec;
+      const len = new Int32Array(n); len.set(this.len); this.len = len;
+      const s = new Uint8Array(n); s.set(this.src); this.src = s;
     }
     this.rec[3 * i] = name;
     this.rec[3 * i + 1] = doc;

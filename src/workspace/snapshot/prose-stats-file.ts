@@ -298,7 +298,7 @@ export class ByteSink {
 
   private room(n: number): void {
     if (this.length + n <= this.bytes.length) return;
-    const next = new Uint8Array(Math.max(this.bytes.length * 2, this.length + n));
+    const next = new Uint8Array(Math.max(Math.ceil(this.bytes.length * 1.5), this.length + n));
     next.set(this.bytes.subarray(0, this.length));
     this.bytes = next;
   }
