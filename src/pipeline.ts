@@ -142,7 +142,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       // Its line terms, when the source keeps them, give its statistics (exactly those counting it
       // gives) and a bound on its best line unread (rank/prose-lines.ts), unless --max-filesize would
       // cut it: skipped when that cannot enter the top-k.
-      const lines = o.maxFileBytes === undefined || (entry.size ?? Infinity) <= o.maxFileBytes ? source.proseLines?.(entry) : null;
+      const lines = o.maxFileBytes === undefined || (entry.size ?? Infinity) <= o.maxFileBytes ? source.proseLines?.(entry, plan) : null;
       if (!lines) return false;
       // The cheap bound first (a few sums per term and gram), the one from its lines only when that is within reach.
       if (proseReach(lines, plan, entry.path) > topk.floorDistance || proseBest(lines, plan, entry.path) > topk.floorDistance) return true;

@@ -59,6 +59,12 @@ export type SearchMode = typeof SEARCH_MODES[number];
  * what a source that keeps them (the workspace index, in a resident process) hands the pipeline, so a
  * query's document frequencies and a bound on its best line come without reading the file.
  */
+/** What a prose document's line terms are taken for: a ranking plan's terms and grams (rank/plan.ts RankPlan has them). */
+export interface ProsePlanTerms {
+  readonly terms: readonly { key: string; whole: boolean }[];
+  readonly prose: { readonly grams: readonly string[] } | null;
+}
+
 export interface ProseLineTerms {
   /** Lines (blank ones included), non-blank lines, and the characters of these (ProseStats' n and mean length). */
   readonly lines: number;

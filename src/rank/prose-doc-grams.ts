@@ -18,8 +18,19 @@ export interface WordPostings {
   readonly ownCount: Uint16Array;
 }
 
-/** Per gram key (lexical/grams.ts gramKey), its id: interned as the words that hold it are. */
+/** Per gram key (lexical/grams.ts gramKey), its id: interned as the words that hold it are; and each key by its id. */
 const gramIds = new Map<number | string, number>();
+const gramKeys: (number | string)[] = [];
+
+/** Gram key `key`'s id, interned now if no word has (the index's postings: workspace/search/prose-index.ts). */
+export function internGram(key: number | string): number {
+  let gid = gramIds.get(key);
+  if (gid === undefined) { gid = gramIds.size; gramIds.set(key, gid); gramKeys.push(key); }
+  return gid;
+}
+
+/** The gram key of id `gid`. */
+export const gramKeyOf = (gid: number): number | string => gramKeys[gid];
 /**
  * Per interned key id (prose-lines.ts), its grams as flat (gram id, occurrences in the word) pairs at
  * [pairStart[id], pairStart[id + 1]) of pairData: none for a stem key or a stopword (forEachGram cuts none).
@@ -36,8 +47,7 @@ export function noteWordGrams(id: number, key: string): void {
   if (key.charCodeAt(0) === 0x77 /* 'w' */ && !isStopword(key.slice(1))) {
     const from = end;
     forEachWordGram(key.slice(1), (g) => {
-      let gid = gramIds.get(g);
-      if (gid === undefined) { gid = gramIds.size; gramIds.set(g, gid); }
+      const gid = internGram(g);
       let at = from;
       while (at < end && pairData[at] !== gid) at += 2;
       if (at < end) { pairData[at + 1]++; return; }

@@ -22,7 +22,7 @@ const keyIds = new Map<string, number>();
 const MAX_KEYS = 1 << 20;
 const idOf = (key: string): number => {
   let id = keyIds.get(key);
-  if (id === undefined) { id = keyIds.size; keyIds.set(key, id); noteWordGrams(id, key); }
+  if (id === undefined) { id = keyIds.size; keyIds.set(key, id); keyNames.push(key); noteWordGrams(id, key); }
   return id;
 };
 
@@ -92,63 +92,85 @@ export class ProseLinesBuilder {
 
   /** The file's line terms; null when it is longer than its statistics count (ProseFile gives no bound then) or the key table is full. */
   done(): ProseLineTerms | null {
-    if (this.full || this.over) return null;
-    const { lengths, blank } = this;
-    const n = lengths.length;
-    // BM25 parts with an idf of 1: a query's part for a term is its idf times these (proseBm25 is a sum of such parts).
-    const unit: ProseStats = { idf: [1], norm: 1, avgChars: this.docs > 0 ? this.chars / this.docs : 1, gramIdf: [], gramNorm: 0 };
-    const tf = new Float64Array(1);
-    const one = [0];
+    const raw = this.postings();
+    if (!raw) return null;
     const ids = Int32Array.from(this.byKey.keys()).sort();
-    const ownStart = new Int32Array(ids.length + 1);
-    const winStart = new Int32Array(ids.length + 1);
-    const ownLine: number[] = [];
-    const ownCount: number[] = [];
-    const ownPart: number[] = [];
-    const winLine: number[] = [];
-    const winPart: number[] = [];
-    const fw = new Map<number, number>();
-    ids.forEach((id, k) => {
-      const list = this.byKey.get(id)!;
-      for (let j = 0; j < list.length; j += 2) {
-        tf[0] = list[j + 1];
-        ownLine.push(list[j]);
-        ownCount.push(list[j + 1]);
-        ownPart.push(up(proseBm25(tf, one, lengths[list[j]], unit)));
-        // The windows that hold this line: those centred on it and on its neighbours (lineLexical's).
-        for (let c = Math.max(0, list[j] - PROSE_WINDOW_LINES); c <= Math.min(n - 1, list[j] + PROSE_WINDOW_LINES); c++) {
-          if (!blank[c]) fw.set(c, (fw.get(c) ?? 0) + list[j + 1]);
-        }
-      }
-      for (const [c, f] of fw) {
-        let chars = 0;
-        for (let x = Math.max(0, c - PROSE_WINDOW_LINES); x <= Math.min(n - 1, c + PROSE_WINDOW_LINES); x++) chars += lengths[x];
-        tf[0] = f;
-        winLine.push(c);
-        winPart.push(up(proseWindowBm25(tf, one, chars, unit)));
-      }
-      fw.clear();
-      ownStart[k + 1] = ownLine.length;
-      winStart[k + 1] = winLine.length;
-    });
-    // Per key, its best line's part and its best window's (a bound on a line's sum, term by term).
-    const ownMost = new Float32Array(ids.length);
-    const winMost = new Float32Array(ids.length);
-    for (let k = 0; k < ids.length; k++) {
-      for (let j = ownStart[k]; j < ownStart[k + 1]; j++) ownMost[k] = Math.max(ownMost[k], ownPart[j]);
-      for (let j = winStart[k]; j < winStart[k + 1]; j++) winMost[k] = Math.max(winMost[k], winPart[j]);
-    }
-    let shortest = Infinity;
-    for (let i = 0; i < n; i++) if (!blank[i]) shortest = Math.min(shortest, lengths[i]);
-    const packed = new PackedProseLines(
-      n, this.docs, this.chars, ids, Uint32Array.from(lengths), ownStart, Uint16Array.from(ownLine), Uint16Array.from(ownCount), Float32Array.from(ownPart),
-      winStart, Uint16Array.from(winLine), Float32Array.from(winPart), ownMost, winMost, Number.isFinite(shortest) ? shortest : 0,
-    );
+    const packed = packProseLines(raw, ids, (id) => this.byKey.get(id)!);
     packed.grams = documentGrams(packed);
     registerGrams(packed.grams);
     packed.bytes += 14 * packed.grams.gramId.length + 6 * packed.grams.line.length + 8 * ids.length;
     return packed;
   }
+
+  /**
+   * What the index keeps of the file (workspace/snapshot/prose-stats-file.ts): its lines' lengths, which
+   * are blank, and per key id its (line, count) pairs in line order; null as done() is.
+   */
+  postings(): (ProseDocShape & { byKey: ReadonlyMap<number, number[]> }) | null {
+    if (this.full || this.over) return null;
+    return { lengths: this.lengths, blank: this.blank, docs: this.docs, chars: this.chars, byKey: this.byKey };
+  }
+}
+
+/** A document's lines: each one's length and whether it is blank; its non-blank lines and their characters. */
+export interface ProseDocShape { lengths: ArrayLike<number>; blank: ArrayLike<boolean | number>; docs: number; chars: number }
+
+/**
+ * A document's PackedProseLines (grams not set) from its shape and, for each of `ids` (ascending key
+ * ids), its flat (line, count) pairs in line order: the BM25 parts worked out as the builder works them
+ * out, so a document packed from the index's postings adds the same floats as one counted here.
+ */
+export function packProseLines(doc: ProseDocShape, ids: Int32Array, pairsOf: (id: number, k: number) => ArrayLike<number>): PackedProseLines {
+  const { lengths, blank } = doc;
+  const n = lengths.length;
+  // BM25 parts with an idf of 1: a query's part for a term is its idf times these (proseBm25 is a sum of such parts).
+  const unit: ProseStats = { idf: [1], norm: 1, avgChars: doc.docs > 0 ? doc.chars / doc.docs : 1, gramIdf: [], gramNorm: 0 };
+  const tf = new Float64Array(1);
+  const one = [0];
+  const ownStart = new Int32Array(ids.length + 1);
+  const winStart = new Int32Array(ids.length + 1);
+  const ownLine: number[] = [];
+  const ownCount: number[] = [];
+  const ownPart: number[] = [];
+  const winLine: number[] = [];
+  const winPart: number[] = [];
+  const fw = new Map<number, number>();
+  ids.forEach((id, k) => {
+    const list = pairsOf(id, k);
+    for (let j = 0; j < list.length; j += 2) {
+      tf[0] = list[j + 1];
+      ownLine.push(list[j]);
+      ownCount.push(list[j + 1]);
+      ownPart.push(up(proseBm25(tf, one, lengths[list[j]], unit)));
+      // The windows that hold this line: those centred on it and on its neighbours (lineLexical's).
+      for (let c = Math.max(0, list[j] - PROSE_WINDOW_LINES); c <= Math.min(n - 1, list[j] + PROSE_WINDOW_LINES); c++) {
+        if (!blank[c]) fw.set(c, (fw.get(c) ?? 0) + list[j + 1]);
+      }
+    }
+    for (const [c, f] of fw) {
+      let chars = 0;
+      for (let x = Math.max(0, c - PROSE_WINDOW_LINES); x <= Math.min(n - 1, c + PROSE_WINDOW_LINES); x++) chars += lengths[x];
+      tf[0] = f;
+      winLine.push(c);
+      winPart.push(up(proseWindowBm25(tf, one, chars, unit)));
+    }
+    fw.clear();
+    ownStart[k + 1] = ownLine.length;
+    winStart[k + 1] = winLine.length;
+  });
+  // Per key, its best line's part and its best window's (a bound on a line's sum, term by term).
+  const ownMost = new Float32Array(ids.length);
+  const winMost = new Float32Array(ids.length);
+  for (let k = 0; k < ids.length; k++) {
+    for (let j = ownStart[k]; j < ownStart[k + 1]; j++) ownMost[k] = Math.max(ownMost[k], ownPart[j]);
+    for (let j = winStart[k]; j < winStart[k + 1]; j++) winMost[k] = Math.max(winMost[k], winPart[j]);
+  }
+  let shortest = Infinity;
+  for (let i = 0; i < n; i++) if (!blank[i]) shortest = Math.min(shortest, lengths[i]);
+  return new PackedProseLines(
+    n, doc.docs, doc.chars, ids, Uint32Array.from(lengths), ownStart, Uint16Array.from(ownLine), Uint16Array.from(ownCount), Float32Array.from(ownPart),
+    winStart, Uint16Array.from(winLine), Float32Array.from(winPart), ownMost, winMost, Number.isFinite(shortest) ? shortest : 0,
+  );
 }
 
 /** Lets a file's line terms go (its keeper dropped them): its grams are no longer found for later queries. */
@@ -198,6 +220,14 @@ export class PackedProseLines implements ProseLineTerms, WordPostings {
     return -1;
   }
 }
+
+/** Key `key`'s id ('w' + a folded whole word, 's' + a part's stem), interned now if no file has (the index's postings: workspace/search/prose-index.ts). */
+export const internKey = (key: string): number => idOf(key);
+
+/** Each interned key by its id. */
+const keyNames: string[] = [];
+/** The key of id `id`. */
+export const keyNameOf = (id: number): string => keyNames[id];
 
 /** Key `key`'s id ('w' + a folded whole word, 's' + a part's stem), if a file has interned it. */
 export const keyIdOf = (key: string): number | undefined => keyIds.get(key);

@@ -1,6 +1,6 @@
 // The Source seam: WHAT to search. list() streams entries; read()/stream() fetch their bytes.
 import type { Piece } from '../text/line-splitter.js';
-import type { ProseLineTerms } from '../types.js';
+import type { ProseLineTerms, ProsePlanTerms } from '../types.js';
 
 export interface Entry {
   /** How results name this file: a path as the user gave it, or a full URI. */
@@ -47,12 +47,13 @@ export interface Source {
    */
   holdsAnyTerm?(entry: Entry, terms: readonly { key: string; whole: boolean }[]): boolean;
   /**
-   * Optional capability of a source that keeps its prose entries' line terms (the workspace index in a
-   * resident process): an entry's, as its bytes now read, or null when not kept (the pipeline then
-   * reads and counts it). The pipeline takes the entry's statistics and best line's bound from them and
-   * skips it unread when that bound cannot enter its full top-k.
+   * Optional capability of a source that keeps its prose entries' line terms (the workspace index: a
+   * resident process's counted documents, or the index's statistics file): an entry's, as its bytes now
+   * read, for at least `plan`'s terms and grams, or null when not kept (the pipeline then reads and
+   * counts it). The pipeline takes the entry's statistics and best line's bound from them and skips it
+   * unread when that bound cannot enter its full top-k.
    */
-  proseLines?(entry: Entry): ProseLineTerms | null;
+  proseLines?(entry: Entry, plan: ProsePlanTerms): ProseLineTerms | null;
   /** True when the source is small enough to score on the calling thread (no worker start-up). */
   readonly small?: boolean;
 }

@@ -1,7 +1,7 @@
 // An index run (Workspace.index): what changed under its paths, from the snapshot when that can tell
 // cheaply (nothing changed: LanceDB is never loaded), then the update under the lock — local, or on a
 // cluster through the seam the caller plugged in — and its publication.
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { SimgrepError } from '../errors.js';
 import { defaultModelSpec } from '../model/default-model.js';
 import type { ClusterOptions } from '../searcher.js';
@@ -15,7 +15,8 @@ import { isDamage } from './store/damage.js';
 import type { OpenWorkspace } from './open.js';
 import { INDEX_FORMAT } from './open.js';
 import type { IndexIo } from './options.js';
-import { indexAndPublish } from './publish.js';
+import { indexAndPublish, proseStatsWarnings, saveProseStats } from './publish.js';
+import { verifySectionFile } from './snapshot/section-file.js';
 import { covers, readInfo, realPath } from './registry.js';
 import { emptyChanges } from './snapshot/snapshot.js';
 import { mergeRoots, modelFingerprint } from './workspace-files.js';
@@ -29,16 +30,21 @@ export async function indexRun(ws: OpenWorkspace, paths: string[], io: IndexIo =
   const missing = paths.find((p) => !isRemoteUri(p) && !existsSync(p));
   if (missing) throw new SimgrepError('PATH_NOT_FOUND', `${missing}: no such file or directory (relative paths start at ${process.cwd()}); nothing was changed in workspace ${ws.name}`);
   const started = performance.now();
-  // The snapshot is checked in full (postings' entries too, which searches check only as they read
-  // them): a damaged one is rebuilt from the store, never kept as "unchanged".
-  const damaged = ws.verifySnapshot();
-  if (damaged) ws.dropSnapshot();
-  const report = await indexRunOf(ws, paths, io, started).catch((e: unknown) => rebuiltIfDamaged(ws, paths, io, started, e));
+  // The prose statistics are checked in full (a search checks only the blocks it reads): a damaged file is counted again.
+  const proseDamaged = verifySectionFile(ws.proseStatsFile());
+  if (proseDamaged) rmSync(ws.proseStatsFile(), { force: true });
+  ws.takeSnapshotDamage();
+  let damaged: string | null = null;
+  const onDamaged = (why: string) => { damaged = why; };
+  const report = await indexRunOf(ws, paths, io, started, onDamaged).catch((e: unknown) => rebuiltIfDamaged(ws, paths, io, started, e, onDamaged));
+  // A snapshot section that failed its checksum as the run loaded it was rebuilt from the store then.
+  damaged ??= ws.takeSnapshotDamage();
   if (damaged) {
     // Rebuilt by the run when it changed something; else here, from the store.
     if (!ws.snapshot) await ws.loadSnapshot();
     report.warnings.unshift({ path: ws.dir, code: 'SNAPSHOT_REBUILT', message: `workspace ${ws.name}: ${damaged}; rebuilt it from the index` });
   }
+  if (proseDamaged) report.warnings.unshift({ path: ws.dir, code: 'PROSE_STATS_REBUILT', message: `workspace ${ws.name}: ${proseDamaged}; its documents were counted again` });
   return report;
 }
 
@@ -48,21 +54,34 @@ export async function indexRun(ws: OpenWorkspace, paths: string[], io: IndexIo =
  * The index is only a copy of what the files say, so nothing is lost. An object store's index is left
  * as it is: the error says how to rebuild it.
  */
-async function rebuiltIfDamaged(ws: OpenWorkspace, paths: string[], io: IndexIo, started: number, e: unknown): Promise<IndexReport> {
+async function rebuiltIfDamaged(ws: OpenWorkspace, paths: string[], io: IndexIo, started: number, e: unknown, onDamaged: (why: string) => void): Promise<IndexReport> {
   if (!isDamage(e) || io.cluster !== undefined) throw e;
   if (ws.remote) throw new SimgrepError('INDEX_DAMAGED', `${e.message}; remove it (simgrep workspace rm ${ws.name}) and index again`, { cause: e });
   const roots = mergeRoots(readInfo(ws.dir)?.roots ?? [], paths.map(realPath));
   await ws.withLock(() => ws.resetStore());
   ws.walks.invalidate(indexWalkKey(paths));
-  const report = await indexRunOf(ws, roots, io, started);
+  const report = await indexRunOf(ws, roots, io, started, onDamaged);
   report.warnings.unshift({ path: ws.dir, code: 'INDEX_DAMAGED', message: `workspace ${ws.name}: ${e.message}; rebuilt it from the files` });
   return report;
 }
 
-async function indexRunOf(ws: OpenWorkspace, paths: string[], io: IndexIo, started: number): Promise<IndexReport> {
+async function indexRunOf(ws: OpenWorkspace, paths: string[], io: IndexIo, started: number, onDamaged: (why: string) => void): Promise<IndexReport> {
   // What changed under roots it already indexes, from the snapshot: nothing means LanceDB is never loaded.
   const changes = io.cluster === undefined ? await changesOf(ws, paths, io.signal) : null;
-  if (changes && changes.stale.length === 0 && changes.gone.length === 0) return unchangedReport(changes.unchanged, performance.now() - started);
+  if (changes && changes.stale.length === 0 && changes.gone.length === 0) {
+    // Nothing to index; the prose statistics may still lack documents (an index made before them, or rebuilt after damage).
+    const report = unchangedReport(changes.unchanged, 0);
+    if (ws.snapshot) proseStatsWarnings(ws, await saveProseStats(ws, ws.snapshot), report.warnings);
+    report.ms = performance.now() - started;
+    return report;
+  }
+  // A run that changes something checks the snapshot in full first (postings' entries too, which a load
+  // and the searches check only as they read them): its patch reads them, and a damaged one is rebuilt
+  // from the store. A run that finds nothing changed reads only what the load checks: its sections are
+  // written whole and renamed into place, so a crash leaves no half file, and a block damaged on disk
+  // later fails its checksum when a search reads it (that search rebuilds the snapshot, then answers).
+  const damaged = ws.verifySnapshot();
+  if (damaged) { ws.dropSnapshot(); onDamaged(damaged); }
   // The changes were handed out: if they are not all indexed, the next run must look at everything again.
   const forget = () => ws.walks.invalidate(indexWalkKey(paths));
   try {

@@ -19,6 +19,9 @@ import { INFO_FILE, checkName, readInfo, workspaceDir, type WorkspaceInfo } from
 import type { Snapshot } from './snapshot/snapshot.js';
 import { readSnapshotFile, removeSnapshotFiles, verifySnapshotFiles, writeSnapshotDelta, writeSnapshotFile } from './snapshot/snapshot-file.js';
 import { guardDamage } from './store/damage.js';
+import { ProseIndexLines } from './search/prose-index.js';
+import { openProseStatsFile, proseStatsPathOf } from './snapshot/prose-stats-file.js';
+import { DamagedFileError } from './snapshot/section-file.js';
 import { lanceStorageOptions } from './store/storage-options.js';
 import type { IndexStore } from './store/store.js';
 import { checkNotForeign, modelFingerprint, snapshotPath, workspaceNameOf } from './workspace-files.js';
@@ -64,6 +67,12 @@ export interface OpenWorkspace {
   dropSnapshot(): void;
   /** Checks the snapshot files against every checksum: null when sound (or absent), else what is damaged. */
   verifySnapshot(): string | null;
+  /** What a load of the snapshot files found damaged since the last call (it was rebuilt from the store), if anything. */
+  takeSnapshotDamage(): string | null;
+  /** The prose statistics file (snapshot/prose-stats-file.ts), opened again once it is rewritten. */
+  proseIndex(): ProseIndexLines;
+  /** Where the prose statistics file lives. */
+  proseStatsFile(): string;
   publishInfo(m: Record<string, string>): void;
   close(): Promise<void>;
 }
@@ -77,6 +86,8 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
   let storeP: Promise<IndexStore> | null = null;
   /** The snapshot file failed a check and could not be removed: not read again until rewritten. */
   let fileDamaged = false;
+  let proseIndex: ProseIndexLines | null = null;
+  let loadDamage: string | null = null;
 
   const ws: OpenWorkspace = {
     name, dir, remote, o,
@@ -155,7 +166,7 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
     async loadSnapshot() {
       const version = (await ws.meta())?.complete ?? await (await ws.store(false)).version();
       if (ws.snapshot && ws.snapshot.version === version) return ws.snapshot;
-      ws.snapshot = fileDamaged ? null : readSnapshotFile(snapshotPath(dir, remote), version);
+      ws.snapshot = fileDamaged ? null : readSnapshotFile(snapshotPath(dir, remote), version, (why) => { loadDamage = why; });
       if (ws.snapshot) return ws.snapshot;
       const model = await ws.searcher.model();
       const rebuilt = await rebuildSnapshot(await ws.store(false), version, model.dim, ws.chunkLines, ws.reader);
@@ -179,6 +190,7 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
       try { s?.close(); } catch { /* damaged: its handles go with it */ }
       storeP = null;
       for (const table of ['chunks.lance', 'files.lance', 'meta.lance', INFO_FILE]) rmSync(path.join(dir, table), { recursive: true, force: true });
+      rmSync(ws.proseStatsFile(), { force: true });
       ws.dropSnapshot();
     },
 
@@ -190,6 +202,26 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
 
     verifySnapshot: () => verifySnapshotFiles(snapshotPath(dir, remote)),
 
+    takeSnapshotDamage() {
+      const why = loadDamage;
+      loadDamage = null;
+      return why;
+    },
+
+    proseStatsFile: () => proseStatsPathOf(snapshotPath(dir, remote)),
+
+    proseIndex() {
+      if (proseIndex && (proseIndex.file ? proseIndex.file.current() : !existsSync(ws.proseStatsFile()))) return proseIndex;
+      proseIndex?.file?.close();
+      try {
+        proseIndex = new ProseIndexLines(openProseStatsFile(ws.proseStatsFile()));
+      } catch (e) {
+        if (!(e instanceof DamagedFileError)) throw e;
+        proseIndex = new ProseIndexLines(null, e.message);
+      }
+      return proseIndex;
+    },
+
     /** workspace.json: who the workspace is, for discovery and for readers that skip LanceDB. */
     publishInfo(m) {
       writeInfo({ name, roots: m.roots ? JSON.parse(m.roots) as string[] : [], model: m.model ?? '', updated: new Date().toISOString(), meta: m });
@@ -200,6 +232,8 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
       s?.close();
       storeP = null;
       ws.snapshot = null;
+      proseIndex?.file?.close();
+      proseIndex = null;
       ws.walks.close();
       if (!o.searcher) await ws.searcher.close();
     },

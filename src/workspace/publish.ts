@@ -2,7 +2,7 @@
 // date, then the snapshot is patched with what changed (or rebuilt), written beside the index, and the
 // new version marked complete for readers. The caller holds the lock.
 import { tmpdir } from 'node:os';
-import type { Entry } from '../sources/source.js';
+import type { Entry, SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
 import { executorOf, releaseWorkersOf } from '../searcher.js';
 import { rebuildSnapshot } from './build/snapshot-rebuild.js';
@@ -19,6 +19,7 @@ import { writing } from './store/writing.js';
 import { isGlob } from '../sources/fs.js';
 import { isProsePath } from '../rank/prose.js';
 import { documentState, keepDocument } from './search/kept-documents.js';
+import { updateProseStats, type ProseStatsReport } from './prose-stats.js';
 
 /**
  * Re-indexing this many bytes or more starts the worker pool; less is embedded in-process (starting
@@ -31,6 +32,9 @@ const POOL_FROM_BYTES = 1 << 20;
  * ~40 MB are gone by then. The next search that needs them starts them again (~100 ms, once).
  */
 const RELEASE_WORKERS_FROM_BYTES = 16 << 20;
+
+/** Bytes of prose files an index run holds for the statistics file; the others are read again for it. */
+const PROSE_BYTES_HELD = 64 << 20;
 
 /**
  * Small commits (LanceDB fragments) updates may leave before one compacts them (a rewrite of the
@@ -72,7 +76,14 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   const onWalked = entries === undefined && !roots.some(isRemoteUri) ? (w: WalkListing) => recordIndexWalk(roots, w) : undefined;
   // A resident process keeps the prose files the build reads and counts their line terms meanwhile
   // (search/kept-documents.ts): the searches after the build skip them without reading or counting.
-  const onFileRead = o.resident ? keepIfProse : undefined;
+  // Every run keeps their bytes for the prose statistics file (prose-stats.ts), up to PROSE_BYTES_HELD.
+  const proseRead = new Map<string, Uint8Array>();
+  let proseHeld = 0;
+  const onFileRead = (state: FileState, bytes: () => Uint8Array) => {
+    if (state.kind !== 'text' || !isProsePath(state.key)) return;
+    if (o.resident) keepIfProse(state, bytes);
+    if (state.size <= PROSE_BYTES_HELD - proseHeld) { proseRead.set(documentState(state), bytes()); proseHeld += state.size; }
+  };
   const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers, onWalked, onFileRead });
   // What only collecting needed goes before the snapshot is built: a big run's identifier table and key lookups.
   report.patch.terms.settle();
@@ -90,9 +101,26 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   mark('snapshot');
   if (version !== latest || !before) ws.saveSnapshot(next);
   mark('save');
+  proseStatsWarnings(ws, await saveProseStats(ws, next, proseRead), report.warnings);
+  mark('prose stats');
   ws.publishInfo(await writing(() => s.writeMeta({ complete: version, ...(smallFragments && { smallFragments }) })));
   mark('publish');
   return report;
+}
+
+/** The prose statistics file brought up to date with `snap` (a failure to write it is only slower searches: said in the report). */
+export async function saveProseStats(ws: OpenWorkspace, snap: Snapshot, given?: Map<string, Uint8Array>): Promise<ProseStatsReport> {
+  try {
+    return await updateProseStats(ws.proseStatsFile(), snap, { given, readMissing: !ws.remote });
+  } catch (e) {
+    return { counted: 0, copied: 0, left: 0, written: false, failed: (e as Error).message };
+  }
+}
+
+/** What an update of the prose statistics has to say: a damaged file counted again, or a file not written. */
+export function proseStatsWarnings(ws: OpenWorkspace, r: ProseStatsReport, out: SourceWarning[]): void {
+  if (r.damaged) out.push({ path: ws.dir, code: 'PROSE_STATS_REBUILT', message: `workspace ${ws.name}: ${r.damaged}; its documents were counted again` });
+  if (r.failed) out.push({ path: ws.dir, code: 'PROSE_STATS_NOT_SAVED', message: `workspace ${ws.name}: the prose statistics were not saved (${r.failed}); searches read and count its documents instead` });
 }
 
 function keepIfProse(state: FileState, bytes: () => Uint8Array): void {

@@ -138,7 +138,8 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   const heapSize = Number.isFinite(topK) ? topK * CANDIDATES_PER_RESULT + 10 : Infinity;
   // Prose files rank line by line with their own document frequencies: they are read, not picked (those
   // whose postings hold no query term only while their best case can reach the results).
-  const split = plan.prose ? splitProse(snap, display, ws.reader, plan, { keepBytes: !ws.o.oneShot }) : { display, prose: null };
+  const proseIndex = plan.prose ? ws.proseIndex() : null;
+  const split = plan.prose ? splitProse(snap, display, ws.reader, plan, { keepBytes: !ws.o.oneShot, index: proseIndex, bounded: Number.isFinite(heapSize) }) : { display, prose: null };
   mark('prose split');
   const candidates = selectCandidates(snap, { plan, query, display: split.display, infos, heapSize, maxDistance: so.maxDistance });
   mark(`candidates (${candidates.length})`);
@@ -146,8 +147,10 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   const r = await ws.searcher.search({ ...so, paths: [], sources: split.prose ? [source, split.prose] : [source] });
   // The documents this search read are counted into line terms now, in the background, for the next.
   if (split.prose) countKeptDocuments();
-  mark('rescore');
-  const warnings = [...notSaved, ...walkWarnings, ...refreshWarnings, ...namedBinary, ...r.warnings];
+  mark(`rescore (${split.read?.files ?? 0} prose files read)`);
+  // A damaged statistics file is only slower (the documents were read and counted): said, and rebuilt by simgrep index.
+  const proseDamaged = split.prose && proseIndex?.damaged ? [{ path: ws.dir, code: 'PROSE_STATS_DAMAGED', message: `workspace ${ws.name}: ${proseIndex.damaged}; this search counted the documents instead; simgrep index rebuilds it` }] : [];
+  const warnings = [...notSaved, ...walkWarnings, ...refreshWarnings, ...namedBinary, ...proseDamaged, ...r.warnings];
   const tooLarge = walkWarnings.filter((w) => w.code === 'TOO_LARGE').length;
   return {
     ...r,

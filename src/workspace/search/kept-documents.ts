@@ -17,9 +17,7 @@ export const KEPT_FILE_BYTES = 4 << 20;
 export type StatedEntry = Entry & { state: string };
 
 /** The key a document is kept under: its indexed file's state, so a change the index sees drops it. */
-export function documentState(f: { key: string; size: number; mtime: number; hash: string }): string {
-  return `${f.key}\0${f.size}\0${f.mtime}\0${f.hash}`;
-}
+export { documentState } from '../snapshot/prose-stats-file.js';
 /** A kept document: its bytes, and once counted, its line terms (null: binary, or longer than its statistics count). */
 interface Kept { bytes: Uint8Array; lines?: ProseLineTerms | null }
 

@@ -9,6 +9,8 @@ import { isProsePath, termlessProseDistance } from '../../rank/prose.js';
 import { proseReach } from '../../rank/prose-lines.js';
 import { pathInfo } from '../snapshot/path-info.js';
 import { documentState, KEPT_FILE_BYTES, keptLines, keptRead, type StatedEntry } from './kept-documents.js';
+import type { ProseIndexLines } from './prose-index.js';
+import type { ProseLineTerms, ProsePlanTerms } from '../../types.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
 /** Files of this many bytes in all, or fewer, are scored on the calling thread (as the searcher's rule). */
@@ -21,9 +23,13 @@ type Terms = readonly { key: string; whole: boolean }[];
  * Source that says which of them can hold a term (`plan`: the search's, for their order only; the
  * pipeline asks with its own plan's terms).
  */
-export function splitProse(snap: Snapshot, display: (string | undefined)[], reader: Source, plan: RankPlan, o: { keepBytes: boolean }): { display: (string | undefined)[]; prose: Source | null } {
+export function splitProse(snap: Snapshot, display: (string | undefined)[], reader: Source, plan: RankPlan, o: { keepBytes: boolean; index?: ProseIndexLines | null; bounded?: boolean }): { display: (string | undefined)[]; prose: Source | null; read?: { files: number } } {
   const { rest, fileOf } = proseFiles(snap, display);
   if (fileOf.size === 0) return { display, prose: null };
+  const read = { files: 0 };
+  // A document's line terms: counted by this process (a resident one), else from the index's statistics file.
+  const linesOf = (e: Entry, p: ProsePlanTerms): ProseLineTerms | null =>
+    (o.keepBytes ? keptLines(e as StatedEntry) : undefined) ?? o.index?.linesOf((e as StatedEntry).state, p) ?? null;
   let known = { terms: plan.terms as Terms, files: filesWithTerms(snap, plan.terms) };
   const holds = (f: number, files: Uint8Array) => files[f] === 1 || snap.files[f].chunkCount === 0;
   // Files that can hold a term first (they set the top-k's floor), then the others by their best case.
@@ -32,13 +38,17 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
   const withTerms = [...fileOf.keys()].filter((e) => !termless.has(e));
   const after = [...termless.keys()].sort((x, y) => termless.get(x)! - termless.get(y)!);
   const bytes = [...fileOf.keys()].reduce((sum, e) => sum + (e.size ?? 0), 0);
+  // With a bounded top-k, a document whose line terms are known is read only when its bound reaches the
+  // results (rarely: most are skipped unread), so only the others count towards scoring on this thread.
+  const unknown = o.bounded && (o.keepBytes || o.index) ? withTerms.reduce((sum, e) => sum + (linesOf(e, plan) ? 0 : e.size ?? 0), 0) : bytes;
   return {
     display: rest,
+    read,
     prose: {
-      small: bytes <= SMALL_BYTES,
+      small: unknown <= SMALL_BYTES,
       async *list() {
-        if (!o.keepBytes) { yield* withTerms; yield* after; return; }
-        // The documents whose line terms are counted (kept-documents.ts) by the bound on their best line
+        if (!o.keepBytes && !o.index) { yield* withTerms; yield* after; return; }
+        // The documents whose line terms are known (counted: kept-documents.ts; or in the index: prose-index.ts) by the bound on their best line
         // that visits no line (proseReach), nearest first: the top-k's floor falls soon, and the others
         // are skipped unread once it is past their bound (pipeline.ts). The others first: they are read
         // and counted as a scan does.
@@ -46,17 +56,18 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
         // (documents not counted yet, all -Infinity, keep their order).
         const best = new Float64Array(withTerms.length);
         withTerms.forEach((e, i) => {
-          const lines = keptLines(e as StatedEntry);
+          const lines = linesOf(e, plan);
           best[i] = lines ? proseReach(lines, plan, e.path, pathInfo(e.path).facts) : -Infinity;
         });
         const order = Array.from(withTerms.keys()).sort((x, y) => (best[x] - best[y]) || 0);
         for (const i of order) yield withTerms[i];
         yield* after;
       },
-      ...(o.keepBytes && { proseLines: (entry: Entry) => keptLines(entry as StatedEntry) ?? null }),
-      read: (entry, signal) => (o.keepBytes ? keptRead(reader, entry as StatedEntry, signal) : reader.read(entry, signal)),
+      ...((o.keepBytes || o.index) && { proseLines: linesOf }),
+      read: (entry, signal) => { read.files++; return o.keepBytes ? keptRead(reader, entry as StatedEntry, signal) : reader.read(entry, signal); },
       // A big document streams in chunks, as a scan reads it (never whole in memory, never kept).
       async *stream(entry: Entry, signal?: AbortSignal) {
+        read.files++;
         if (o.keepBytes && ((entry.size ?? Infinity) <= KEPT_FILE_BYTES || !reader.stream)) yield await keptRead(reader, entry as StatedEntry, signal);
         else if (!reader.stream) yield await reader.read(entry, signal);
         else yield* reader.stream(entry, signal);

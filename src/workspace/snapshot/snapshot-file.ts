@@ -11,7 +11,7 @@ import { Postings, type Entries } from './postings.js';
 import { chunkFiles, type Snapshot, type SnapshotFile } from './snapshot.js';
 import { PackedStrings, PackedStringsBuilder, type StringList } from '../packed/string-list.js';
 import { inUseUpTo, joined, resized } from '../packed/typed-arrays.js';
-import { readSections, verifySectionFile, writeSectionFile, type Numeric, type Section } from './section-file.js';
+import { DamagedFileError, readSections, verifySectionFile, writeSectionFile, type Numeric, type Section } from './section-file.js';
 import { sweepTempFiles } from './temp-files.js';
 
 // 7 and delta 2: every section checksummed (section-file.ts); 8 and delta 3: words of every script
@@ -104,16 +104,16 @@ const openFiles = new FinalizationRegistry<number>((fd) => { try { closeSync(fd)
  * The snapshot of store version `version`, from its delta file and base, or from a base of that
  * version; null when neither is there (or one is damaged): it is then rebuilt from the store.
  */
-export function readSnapshotFile(file: string, version: string): Snapshot | null {
-  const delta = readFileOf(deltaPathOf(file), (r) => {
+export function readSnapshotFile(file: string, version: string, onDamaged?: (why: string) => void): Snapshot | null {
+  const delta = readFileOf(deltaPathOf(file), onDamaged, (r) => {
     const h = r.header;
     if (h.magic !== DELTA_MAGIC || h.version !== version) return null;
     // The base's vectors go into an array with room for the delta's, which are copied after them.
-    const base = readFileOf(file, (b) => baseOf(b, h.baseVersion, h.chunks - h.baseChunks));
+    const base = readFileOf(file, onDamaged, (b) => baseOf(b, h.baseVersion, h.chunks - h.baseChunks));
     if (!base || base.start.length !== h.baseChunks) return null;
     return withDelta(base, r, version);
   });
-  const snap = delta ?? readFileOf(file, (r) => baseOf(r, version));
+  const snap = delta ?? readFileOf(file, onDamaged, (r) => baseOf(r, version));
   // A later patch appends to the vectors in place (the buffer has room: no copy of them all).
   if (snap) inUseUpTo(snap.halves);
   return snap;
@@ -171,8 +171,8 @@ interface Sections {
   roomyHalves(extra: number): Uint16Array;
 }
 
-/** Opens a snapshot file and hands its sections to `use`; the file stays open if the result reads from it. */
-function readFileOf(file: string, use: (r: Sections) => Snapshot | null): Snapshot | null {
+/** Opens a snapshot file and hands its sections to `use`; the file stays open if the result reads from it. `onDamaged`: told when a checksum fails. */
+function readFileOf(file: string, onDamaged: ((why: string) => void) | undefined, use: (r: Sections) => Snapshot | null): Snapshot | null {
   let fd: number;
   try { fd = openSync(file, 'r'); } catch { return null; }
   const handle = { fd };
@@ -181,7 +181,8 @@ function readFileOf(file: string, use: (r: Sections) => Snapshot | null): Snapsh
     const r = sectionsOf(handle, file);
     snapshot = r ? use(r) : null;
     return snapshot;
-  } catch {
+  } catch (e) {
+    if (e instanceof DamagedFileError) onDamaged?.(e.message);
     return null; // damaged (a checksum failed) or of another layout: rebuilt from the store
   } finally {
     if (snapshot) openFiles.register(handle, fd); else closeSync(fd);

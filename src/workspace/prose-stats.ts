@@ -1,0 +1,139 @@
+// Keeps the prose statistics file (snapshot/prose-stats-file.ts) in step with the snapshot an index run
+// publishes: the prose documents it does not hold yet are counted (from the bytes the run read, else
+// read again and checked against the indexed hash), the records of documents still indexed as they
+// were are copied, and the file is written atomically. A document left out is read and counted by the
+// searches, as before: never a wrong statistic, only a slower answer.
+import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { gramKeyOf, documentGrams } from '../rank/prose-doc-grams.js';
+import { keyNameOf, ProseLinesBuilder } from '../rank/prose-lines-build.js';
+import { isProsePath } from '../rank/prose.js';
+import { isRemoteUri } from '../sources/uri.js';
+import { openChunks } from './build/file-chunks.js';
+import { DamagedFileError } from './snapshot/section-file.js';
+import { ProseStatsCollector } from './snapshot/prose-stats-collect.js';
+import { BLANK_BIT, documentState, gramName, NO_STATS, openProseStatsFile, writeProseStatsFile, type ProseStatsFile } from './snapshot/prose-stats-file.js';
+import type { Snapshot, SnapshotFile } from './snapshot/snapshot.js';
+
+/** What an update did: documents counted now, copied from the file before, left out (read by searches). */
+export interface ProseStatsReport {
+  counted: number; copied: number; left: number; written: boolean;
+  /** The file before failed a checksum (its documents were counted again); the update failed (not written). */
+  damaged?: string; failed?: string;
+}
+
+/**
+ * Brings `file` up to date with the prose documents of `snap`: `given` holds bytes the index run read,
+ * by document state; others are read from disk (local files only) when `readMissing`.
+ */
+export async function updateProseStats(file: string, snap: Snapshot, o: { given?: Map<string, Uint8Array>; readMissing: boolean }): Promise<ProseStatsReport> {
+  const wanted = new Map<string, SnapshotFile>();
+  for (const f of snap.files) if (f.kind === 'text' && isProsePath(f.key)) wanted.set(documentState(f), f);
+  let old: ProseStatsFile | null = null;
+  let damaged: string | undefined;
+  try { old = openProseStatsFile(file); } catch (e) { if (!(e instanceof DamagedFileError)) throw e; damaged = e.message; }
+  try {
+    const missing = [...wanted.keys()].filter((state) => old?.docOf(state) === undefined);
+    const held = wanted.size - missing.length;
+    // Nothing new to count, and not much kept for documents no longer indexed as they were: left as it is.
+    if (missing.length === 0 && (old ? (old.docCount - held) * 2 <= Math.max(held, 16) : wanted.size === 0)) return { counted: 0, copied: held, left: 0, written: false, ...(damaged && { damaged }) };
+    const c = new ProseStatsCollector();
+    let copied = 0;
+    if (old) {
+      try {
+        // Few documents dropped since the file was compacted: copied whole, their slots left empty; else renumbered.
+        const empty = old.docCount - held;
+        copied = empty * 4 <= old.docCount ? c.addWhole(old, (state) => wanted.has(state)) : c.addFrom(old, (state) => wanted.has(state));
+      } catch (e) {
+        if (!(e instanceof DamagedFileError)) throw e;
+        // A damaged block: the documents are counted again from their files.
+        old.close();
+        old = null;
+        rmSync(file, { force: true });
+        return updateProseStats(file, snap, o).then((r) => ({ ...r, damaged: e.message }));
+      }
+      old.close();
+      old = null;
+    }
+    // Each document counted and laid into the collector at once: only its encoded records are held.
+    let counted = 0;
+    for (const state of missing) {
+      const bytes = await bytesOf(wanted.get(state)!, o.given?.get(state), o.readMissing);
+      // The run's bytes go as they are counted: they are most of what this step holds.
+      o.given?.delete(state);
+      if (!bytes) continue;
+      const d = await countDocument(state, bytes);
+      // A document that keeps no statistics (longer than they count, words its folded text cuts otherwise)
+      // is held as such, so later runs do not count it again; searches read and count it.
+      if (d) addCounted(c, d); else c.addDocument({ state, lengths: new Uint16Array(0), docs: NO_STATS, chars: 0 });
+      counted++;
+    }
+    writeProseStatsFile(file, c.body());
+    return { counted, copied, left: missing.length - counted, written: true, ...(damaged && { damaged }) };
+  } finally {
+    old?.close();
+  }
+}
+
+/** A document's bytes: those the index run read, else read again (local files only) if they are still what the index holds. */
+async function bytesOf(f: SnapshotFile, given: Uint8Array | undefined, readMissing: boolean): Promise<Uint8Array | null> {
+  if (given) return given;
+  if (!readMissing || isRemoteUri(f.key)) return null;
+  const read = await readFile(f.key).catch(() => null);
+  // A file changed since is left to the searches, which see it changed.
+  return read && read.length === f.size && createHash('sha256').update(read).digest('hex') === f.hash ? read : null;
+}
+
+/** A document counted: its state, lines, and per key id and per gram id its (line, count) pairs. */
+export interface Counted { state: string; lengths: Uint16Array; docs: number; chars: number; keys: ReadonlyMap<number, number[]>; grams: ReturnType<typeof documentGrams> }
+
+/** A document's line statistics, read as a search reads it (binary sniff, transcoding, long lines cut); null when it keeps none. */
+export async function countDocument(state: string, bytes: Uint8Array): Promise<Counted | null> {
+  const opened = await openChunks((async function* () { yield bytes; })(), 1 << 16);
+  const builder = new ProseLinesBuilder();
+  for await (const chunk of opened.chunks) for (const line of chunk.lines) builder.add(line);
+  const raw = opened.binary ? null : builder.postings();
+  if (!raw) return null;
+  const n = raw.lengths.length;
+  const lengths = new Uint16Array(n);
+  for (let i = 0; i < n; i++) {
+    if (raw.lengths[i] >= BLANK_BIT) return null;
+    lengths[i] = raw.lengths[i] | (raw.blank[i] ? BLANK_BIT : 0);
+  }
+  // The document's grams, counted from its words' lines as a resident process counts them.
+  const ids = Int32Array.from(raw.byKey.keys()).sort();
+  const ownStart = new Int32Array(ids.length + 1);
+  const line: number[] = [];
+  const count: number[] = [];
+  ids.forEach((id, k) => {
+    const pairs = raw.byKey.get(id)!;
+    for (let j = 0; j < pairs.length; j += 2) { line.push(pairs[j]); count.push(pairs[j + 1]); }
+    ownStart[k + 1] = line.length;
+  });
+  const grams = documentGrams({ lines: n, ids, ownStart, ownLine: Uint16Array.from(line), ownCount: Uint16Array.from(count) });
+  return { state, lengths, docs: raw.docs, chars: raw.chars, keys: raw.byKey, grams };
+}
+
+/** Per process key id and gram id, the collector's number for its name (-1: not asked yet), for the collector at hand. */
+let names: { c: ProseStatsCollector | null; keys: Int32Array; grams: Int32Array } = { c: null, keys: new Int32Array(0), grams: new Int32Array(0) };
+
+function nameIdOf(c: ProseStatsCollector, kind: 'keys' | 'grams', id: number): number {
+  if (names.c !== c) names = { c, keys: new Int32Array(1024).fill(-1), grams: new Int32Array(1024).fill(-1) };
+  let table = names[kind];
+  if (id >= table.length) {
+    const grown = new Int32Array(Math.max(id + 1, table.length * 2)).fill(-1);
+    grown.set(table);
+    table = names[kind] = grown;
+  }
+  if (table[id] < 0) table[id] = c.nameId(kind === 'keys' ? keyNameOf(id) : 'g' + gramName(gramKeyOf(id)));
+  return table[id];
+}
+
+/** Lays a counted document and its records into the collector. */
+export function addCounted(c: ProseStatsCollector, d: Counted): void {
+  const doc = c.addDocument({ state: d.state, lengths: d.lengths, docs: d.docs, chars: d.chars });
+  for (const [id, pairs] of d.keys) c.addPairsOf(nameIdOf(c, 'keys', id), doc, pairs);
+  const g = d.grams;
+  for (let i = 0; i < g.gramId.length; i++) c.addGramOf(nameIdOf(c, 'grams', g.gramId[i]), doc, g.lineStart[i + 1] - g.lineStart[i], g.gramMost[i]);
+}

@@ -1,0 +1,157 @@
+// The prose documents' line statistics on disk (snapshot.prose.bin beside the snapshot), so a process
+// that has not counted them (a cold CLI search, a fresh library handle) takes a query's per-document
+// BM25 statistics from a few postings instead of reading and counting every Markdown file. Each
+// document is keyed by its indexed state (key, size, mtime, hash): a record of another state is never
+// used. Sections are checksummed (section-file.ts); the postings are lazy, read per name as a query asks.
+import { closeSync, fstatSync, openSync, statSync } from 'node:fs';
+import { PackedStrings } from '../packed/string-list.js';
+import { readSections, writeSectionFile, type SectionReader } from './section-file.js';
+import { sweepTempFiles } from './temp-files.js';
+
+export { ByteSink, decodeGramPostings, decodePostings, encodeGram, encodePairs, forEachPosting, forEachRecord, isGramName, type DecodedGramPostings, type DecodedPostings } from './prose-stats-codec.js';
+
+const MAGIC = 'simgrep-prose-stats-2';
+
+/** A document's non-blank line count when it keeps no statistics (searches read and count it). */
+export const NO_STATS = -1;
+
+/** A line's length with this bit set: a blank line (lengths are cut below it: long-lines.ts). */
+export const BLANK_BIT = 0x8000;
+
+/** The key a document's statistics (and a resident process's kept bytes) are kept under: its indexed file's state. */
+export function documentState(f: { key: string; size: number; mtime: number; hash: string }): string {
+  return `${f.key}\0${f.size}\0${f.mtime}\0${f.hash}`;
+}
+
+/**
+ * A gram's name in the file, from its key (lexical/grams.ts gramKey: a number for up to 3 UTF-16 units,
+ * else the gram): the gram's text, whose gramKey is that key again.
+ */
+export function gramName(key: number | string): string {
+  if (typeof key === 'string') return key;
+  let s = '';
+  for (let k = key; k > 0; k = Math.floor(k / 65536)) s = String.fromCharCode(k % 65536) + s;
+  return s;
+}
+
+/** The prose statistics file beside a snapshot file. */
+export function proseStatsPathOf(snapshotFile: string): string {
+  return snapshotFile.replace(/\.bin$/, '') + '.prose.bin';
+}
+
+/** One document as the file holds it: its state, its line shape, its non-blank lines and their characters. */
+export interface ProseDocRecord {
+  state: string;
+  /** Each line's length, BLANK_BIT set on a blank one. */
+  lengths: Uint16Array;
+  docs: number;
+  chars: number;
+}
+
+/**
+ * The postings of the file, by name ('w' + a folded word, 's' + a stem: a key of rank/prose-lines-build.ts;
+ * 'g' + a gram: prose-doc-grams.ts): sorted names, and per name its bytes [start[i], start[i + 1]) of
+ * `post`: per document holding it (ascending), varint(doc - previous doc), then for a word or stem varint(n)
+ * and n times varint(2 × (line - previous line) + (count > 1)), with varint(count - 2) after it when count > 1;
+ * for a gram varint(lines that hold it) varint(the most a line holds it - 1): a document's best line is
+ * bounded from these (search/prose-index.ts), its statistics exact.
+ */
+export interface ProseStatsBody { docs: ProseDocRecord[]; names: PackedStrings; start: Int32Array; post: Uint8Array }
+
+export function writeProseStatsFile(file: string, body: ProseStatsBody): void {
+  const { docs } = body;
+  const lenStart = new Int32Array(docs.length + 1);
+  docs.forEach((d, i) => { lenStart[i + 1] = lenStart[i] + d.lengths.length; });
+  const lengths = new Uint16Array(lenStart[docs.length]);
+  docs.forEach((d, i) => lengths.set(d.lengths, lenStart[i]));
+  const states = PackedStrings.pack(docs.map((d) => d.state));
+  const names = PackedStrings.pack(body.names);
+  sweepTempFiles(file);
+  writeSectionFile(file, { magic: MAGIC }, [
+    { name: 'stateBytes', array: states.bytes }, { name: 'stateOffsets', array: states.offsets },
+    { name: 'docDocs', array: Int32Array.from(docs, (d) => d.docs) }, { name: 'docChars', array: Int32Array.from(docs, (d) => d.chars) },
+    { name: 'lenStart', array: lenStart }, { name: 'lengths', array: lengths },
+    { name: 'nameBytes', array: names.bytes }, { name: 'nameOffsets', array: names.offsets }, { name: 'start', array: body.start },
+    { name: 'post', array: body.post, lazy: true },
+  ]);
+}
+
+/** An open statistics file: its documents by state, and each name's postings read on demand (checked per block). */
+export interface ProseStatsFile {
+  readonly docCount: number;
+  /** The document of this state, or undefined when the file holds none (not counted, or changed since). */
+  docOf(state: string): number | undefined;
+  stateOf(doc: number): string;
+  docs(doc: number): number;
+  chars(doc: number): number;
+  /** Document `doc`'s line lengths, BLANK_BIT on blank lines (a view into the file's section). */
+  lengths(doc: number): Uint16Array;
+  readonly names: PackedStrings;
+  /** The bytes of name i's postings; throws DamagedFileError when a block fails its checksum. */
+  postingsAt(i: number): Uint8Array;
+  /** Every name's postings (name i's at [start[i], start[i + 1])), checked. */
+  allPostings(): { start: Int32Array; post: Uint8Array };
+  /** The index of `name`, or -1. */
+  find(name: string): number;
+  /** Whether the file on disk is still this one (same inode, size and mtime). */
+  current(): boolean;
+  close(): void;
+}
+
+/** Opens `file`: null when absent or not of this format; DamagedFileError when a section fails its checksum. */
+export function openProseStatsFile(file: string): ProseStatsFile | null {
+  let fd: number;
+  try { fd = openSync(file, 'r'); } catch { return null; }
+  let r: SectionReader | null;
+  try {
+    r = readSections({ fd }, file);
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+  if (!r || r.header.magic !== MAGIC) { closeSync(fd); return null; }
+  const reader = r;
+  const st = fstatSync(fd);
+  const states = new PackedStrings(reader.a('stateBytes') as Uint8Array, reader.a('stateOffsets') as Int32Array);
+  const byState = new Map<string, number>();
+  for (let i = 0; i < states.length; i++) byState.set(states.at(i)!, i);
+  const docDocs = reader.a('docDocs') as Int32Array;
+  const docChars = reader.a('docChars') as Int32Array;
+  const lenStart = reader.a('lenStart') as Int32Array;
+  const lengths = reader.a('lengths') as Uint16Array;
+  const names = new PackedStrings(reader.a('nameBytes') as Uint8Array, reader.a('nameOffsets') as Int32Array);
+  const start = reader.a('start') as Int32Array;
+  if (start.length !== names.length + 1 || lenStart.length !== states.length + 1) { closeSync(fd); return null; }
+  let open = true;
+  return {
+    docCount: states.length,
+    docOf: (state) => byState.get(state),
+    stateOf: (doc) => states.at(doc)!,
+    docs: (doc) => docDocs[doc],
+    chars: (doc) => docChars[doc],
+    lengths: (doc) => lengths.subarray(lenStart[doc], lenStart[doc + 1]),
+    names,
+    postingsAt: (i) => reader.range('post', start[i], start[i + 1]) as Uint8Array,
+    allPostings: () => ({ start, post: reader.range('post', 0, start[names.length]) as Uint8Array }),
+    find(name) {
+      let lo = 0;
+      let hi = names.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const v = names.at(mid)!;
+        if (v < name) lo = mid + 1; else if (v > name) hi = mid - 1; else return mid;
+      }
+      return -1;
+    },
+    current() {
+      try {
+        const now = statSync(file);
+        return now.ino === st.ino && now.size === st.size && now.mtimeMs === st.mtimeMs;
+      } catch { return false; }
+    },
+    close() {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
+}

@@ -1,0 +1,136 @@
+// The index's prose statistics (snapshot/prose-stats-file.ts) stand in for a counted document exactly:
+// for any query, a document's line terms packed from the file's postings of the query's keys and grams
+// (search/prose-index.ts) give the statistics and the bound visiting no line that the document counted
+// whole gives (rank/prose-lines.ts), and a bound from its lines between that one and the counted one's
+// (the grams' part at their most in a line), so a cold process ranks documents as a scan does and skips
+// them on a bound that never passes a line that could enter the results.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
+import { buildRankPlan } from '../../../src/rank/plan.js';
+import { proseBest, proseLineStats, ProseLinesBuilder, proseReach } from '../../../src/rank/prose-lines.js';
+import { addCounted, countDocument, updateProseStats } from '../../../src/workspace/prose-stats.js';
+import { PROSE_DF_LINES } from '../../../src/rank/prose.js';
+import type { Snapshot } from '../../../src/workspace/snapshot/snapshot.js';
+import { ProseIndexLines } from '../../../src/workspace/search/prose-index.js';
+import { ProseStatsCollector } from '../../../src/workspace/snapshot/prose-stats-collect.js';
+import { decodeGramPostings, documentState, forEachPosting, gramName, openProseStatsFile, writeProseStatsFile } from '../../../src/workspace/snapshot/prose-stats-file.js';
+import { gramKey } from '../../../src/rank/lexical/grams.js';
+import { openChunks } from '../../../src/workspace/build/file-chunks.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const lexicon = parseLexicon('#docs\t1000\ncastle\t10\nthe\t900\nindex\t100\n');
+const texts = [
+  ...['workspace.md', 'models.md', 'cli.md'].map((f) => readFileSync(path.join(root, 'docs', f), 'utf8')),
+  'Run parseConfig on 2025 and 25px, then retry_failed uploads.\n\nUploadS of RETRIES\ncafé 25 uploads',
+  'castle\ncastle king\n\n\nking\n   \n\t\ncastle',
+  'والمدينة القاهرة عاصمة مصر\nمدينة القاهرة\nDie Straße führt zum Schloß 1850er\nभारत की राजधानी नई दिल्ली है\n政府间气候变化专门委员会主席\n𠀋𠀌𠀍 a 𝐀𝐁𝐂𝐃 ok İstanbul ǅemal ﬁle',
+  '药房技术员与药剂师\n药药房 東京タワーの食べ物\n\n药剂 食べる 𠀋𠀌药',
+];
+const queries = [
+  'retry failed uploads', 'parseConfig', 'which mode should I use to search a document', 'the index format version', 'castle king',
+  'مدينة القاهرة', 'schlosses straße', 'दिल्ली राजधानी', '气候变化委员会', '药房的药剂', '𝐀𝐁𝐂 ok istanbul file', 'uploading retries',
+];
+const tmp = mkdtempSync(path.join(tmpdir(), 'simgrep-prose-stats-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** The document counted whole, as a resident process counts it. */
+async function counted(text: string) {
+  const opened = await openChunks((async function* () { yield new TextEncoder().encode(text); })(), 64);
+  const b = new ProseLinesBuilder();
+  for await (const chunk of opened.chunks) for (const line of chunk.lines) b.add(line);
+  return b.done()!;
+}
+
+describe('prose statistics kept in the index', () => {
+  it('give each document exactly what counting it gives, for every query: statistics and the bound visiting no line; the bound from its lines between those two bounds', async () => {
+    const c = new ProseStatsCollector();
+    for (const [i, text] of texts.entries()) addCounted(c, (await countDocument(`doc-${i}`, new TextEncoder().encode(text)))!);
+    const file = path.join(tmp, 'snapshot.prose.bin');
+    writeProseStatsFile(file, c.body());
+    const index = new ProseIndexLines(openProseStatsFile(file));
+    const whole = await Promise.all(texts.map(counted));
+    let compared = 0;
+    let bounded = 0;
+    let tighter = 0;
+    for (const query of queries) {
+      for (const mode of ['hybrid', 'lexical'] as const) {
+        const plan = buildRankPlan(query, mode, lexicon);
+        for (let i = 0; i < texts.length; i++) {
+          const where = `${query} / ${mode} / text ${i}`;
+          const fromIndex = index.linesOf(`doc-${i}`, plan)!;
+          const p = `docs/doc-${i}.md`;
+          expect({ where, stats: proseLineStats(fromIndex, plan), reach: proseReach(fromIndex, plan, p) })
+            .toEqual({ where, stats: proseLineStats(whole[i], plan), reach: proseReach(whole[i], plan, p) });
+          const best = proseBest(fromIndex, plan, p);
+          expect(best, where).toBeLessThanOrEqual(proseBest(whole[i], plan, p));
+          expect(best, where).toBeGreaterThanOrEqual(proseReach(whole[i], plan, p));
+          if (best > proseReach(whole[i], plan, p)) tighter++;
+          compared++;
+          if (proseBest(fromIndex, plan, p) < 1) bounded++;
+        }
+      }
+    }
+    expect(compared).toBe(queries.length * 2 * texts.length);
+    expect(bounded).toBeGreaterThan(30);
+    expect(tighter).toBeGreaterThan(30);
+    expect(index.linesOf('another state', buildRankPlan('castle', 'hybrid', lexicon))).toBeNull();
+  });
+
+  for (const how of ['addFrom', 'addWhole'] as const) it(`copies the records of documents it keeps, byte for byte, and drops the others (${how})`, async () => {
+    const c = new ProseStatsCollector();
+    for (const [i, text] of texts.entries()) addCounted(c, (await countDocument(`doc-${i}`, new TextEncoder().encode(text)))!);
+    const first = path.join(tmp, 'first.bin');
+    writeProseStatsFile(first, c.body());
+    const a = openProseStatsFile(first)!;
+    const again = new ProseStatsCollector();
+    expect(again[how](a, (state) => state !== 'doc-1')).toBe(texts.length - 1);
+    addCounted(again, (await countDocument('doc-new', new TextEncoder().encode('castle keep\nthe castle')))!);
+    const second = path.join(tmp, 'second.bin');
+    writeProseStatsFile(second, again.body());
+    const b = openProseStatsFile(second)!;
+    expect(b.docOf('doc-1')).toBeUndefined();
+    expect(b.docCount).toBe(how === 'addWhole' ? texts.length + 1 : texts.length);
+    const lines = (f: typeof a, name: string, state: string) => {
+      const out: number[][] = [];
+      const i = f.find(name);
+      if (i >= 0) forEachPosting(f.postingsAt(i), (doc, pairs) => { if (f.stateOf(doc) === state) out.push(pairs.slice()); });
+      return out;
+    };
+    for (const name of ['wcastle', 'sindex', 'wقاهرة', 'supload']) {
+      for (const state of ['doc-0', 'doc-4', 'doc-5']) expect({ name, state, l: lines(b, name, state) }).toEqual({ name, state, l: lines(a, name, state) });
+    }
+    expect(lines(b, 'wcastle', 'doc-new')).toEqual([[0, 1, 1, 1]]);
+    // A gram's records: its document frequency and most in a line, per document.
+    const grams = (f: typeof a, state: string) => {
+      const d = decodeGramPostings(f.postingsAt(f.find('g' + gramName(gramKey('cas')))));
+      const k = Array.from(d.docs).findIndex((doc) => f.stateOf(doc) === state);
+      return k < 0 ? null : [d.df[k], d.most[k]];
+    };
+    expect(grams(b, 'doc-new')).toEqual([2, 1]);
+    for (const state of ['doc-0', 'doc-4']) expect(grams(b, state)).toEqual(grams(a, state));
+    expect(grams(b, 'doc-1')).toBeNull();
+    a.close();
+    b.close();
+  });
+});
+
+describe('keeping the statistics file up to date', () => {
+  it('a document that keeps no statistics (longer than they count) is held as such: not counted again by the next run, and read by searches', async () => {
+    const file = path.join(tmp, 'up-to-date.prose.bin');
+    const doc = (key: string, text: string) => ({ f: { key, size: text.length, mtime: 1, hash: key, kind: 'text' as const, lines: 0, firstChunk: 0, chunkCount: 0 }, bytes: new TextEncoder().encode(text) });
+    const docs = [doc('/t/a.md', 'castle keep\nthe castle'), doc('/t/long.md', 'castle\n'.repeat(PROSE_DF_LINES + 1))];
+    const snap = { files: docs.map((d) => d.f) } as unknown as Snapshot;
+    const given = new Map(docs.map((d) => [documentState(d.f), d.bytes]));
+    expect(await updateProseStats(file, snap, { given, readMissing: false })).toEqual({ counted: 2, copied: 0, left: 0, written: true });
+    expect(await updateProseStats(file, snap, { given, readMissing: false })).toEqual({ counted: 0, copied: 2, left: 0, written: false });
+    const index = new ProseIndexLines(openProseStatsFile(file));
+    const plan = buildRankPlan('castle', 'hybrid', lexicon);
+    expect(index.linesOf(documentState(docs[0].f), plan)).not.toBeNull();
+    expect(index.linesOf(documentState(docs[1].f), plan)).toBeNull();
+    index.file!.close();
+  });
+});
