@@ -6,8 +6,7 @@ import { DATA_FILE_PRIOR, isDataFile } from './data-files.js';
 import { definedName } from './definitions.js';
 import { identifierParts, pathText, stem } from './lexical/terms.js';
 import { pathWordHits } from './path-word-hits.js';
-import { anyOf, isDigit, isIdentChar, probeOf, tally } from './term-index.js';
-import { HASH_START, hashStep, identifierRuns, RUN_LIMIT } from './run-table.js';
+import { isDigit, isIdentChar, probeOf, tally } from './term-index.js';
 import { fold, isAscii, textWords } from './lexical/words.js';
 
 export interface ChunkStats {
@@ -30,88 +29,6 @@ export interface ChunkStats {
  */
 export function countTerms(text: string, plan: RankPlan, tf: Float64Array, touched?: number[]): boolean {
   if (!isAscii(text)) return countWordTerms(text, plan, tf, touched);
-  return plan.terms.length >= RUN_COUNTED_TERMS ? countRunTerms(text, plan, tf, touched) : countProbedTerms(text, plan, tf, touched);
-}
-
-/**
- * From this many terms an ASCII text is counted run by run (countRunTerms), not probe by probe: a
- * pasted chunk's 24 terms (find_related) cost 24 searches of every line; below it the probes' few
- * native searches cost less than a pass over the runs (on code lines: 3 terms 3.5 ms against 11 per
- * 10,600 lines; 24 terms 19.5 against 11.5).
- */
-export const RUN_COUNTED_TERMS = 10;
-
-/**
- * countTerms of an ASCII text in one pass over its identifier runs, what each run counts for worked
- * out once per plan (runTermsOf) in the thread's run dictionary (run-table.ts): exactly what
- * countProbedTerms counts, since that examines a run's word (the run without its leading digits) when
- * the run holds one of the terms' probes, and counts it against every term, as runTermsOf does.
- * `touched` gets the same terms in another order (callers sort it).
- */
-export function countRunTerms(text: string, plan: RankPlan, tf: Float64Array, touched?: number[]): boolean {
-  const n = text.length;
-  let r = runTermsOf(plan);
-  let matched = false;
-  let i = 0;
-  while (i < n) {
-    if (!isIdentChar(text.charCodeAt(i))) { i++; continue; }
-    const from = i;
-    let h = HASH_START;
-    for (let c = text.charCodeAt(i); i < n && isIdentChar(c); c = text.charCodeAt(++i)) h = hashStep(h, c);
-    const id = identifierRuns.id(text, from, i, h);
-    // The dictionary may have started again on this run: the table follows it.
-    if (r.generation !== identifierRuns.generation) r = runTermsOf(plan);
-    let first = r.first[id];
-    if (first < 0) first = addRunTerms(r, plan, id);
-    const end = first + r.count[id];
-    for (let k = first; k < end; k++) {
-      const t = r.terms[k];
-      if (touched && tf[t] === 0) touched.push(t);
-      tf[t]++;
-      matched = true;
-    }
-  }
-  return matched;
-}
-
-/** Per dictionary run (whole, leading digits kept), where its counted terms (with repeats) start in `terms`, and how many. */
-interface RunTerms { generation: number; first: Int32Array; count: Int32Array; terms: number[]; holdsProbe: (lower: string) => boolean }
-
-/** Keyed by the plan's terms list, which a plan made again for the same query shares. */
-const runTerms = new WeakMap<RankPlan['terms'], RunTerms>();
-
-function runTermsOf(plan: RankPlan): RunTerms {
-  let r = runTerms.get(plan.terms);
-  if (!r || r.generation !== identifierRuns.generation) {
-    r = { generation: identifierRuns.generation, first: new Int32Array(RUN_LIMIT).fill(-1), count: new Int32Array(RUN_LIMIT), terms: [], holdsProbe: r?.holdsProbe ?? anyOf([...new Set(plan.terms.map(probeOf))]) };
-    runTerms.set(plan.terms, r);
-  }
-  return r;
-}
-
-/** What run `id` counts for, as countProbedTerms counts its word: nothing unless the run holds a probe. */
-function addRunTerms(r: RunTerms, plan: RankPlan, id: number): number {
-  const first = r.first[id] = r.terms.length;
-  const lowerRun = identifierRuns.whole(id);
-  if (r.holdsProbe(lowerRun)) {
-    let s = 0;
-    while (s < lowerRun.length && isDigit(lowerRun.charCodeAt(s))) s++;
-    if (s < lowerRun.length) {
-      const lowerIdent = lowerRun.slice(s);
-      const stems = s === 0 ? identifierRuns.stems(id) : identifierParts(identifierRuns.text(id).slice(s)).map(stem);
-      for (let t = 0; t < plan.terms.length; t++) {
-        const term = plan.terms[t];
-        if (term.whole) { if (lowerIdent === term.key) r.terms.push(t); continue; }
-        for (const partStem of stems) if (partStem === term.key) r.terms.push(t);
-      }
-    }
-  }
-  r.count[id] = r.terms.length - first;
-  return first;
-}
-
-/** countTerms of an ASCII text: each term's probe searched for, each word found so counted against every term. */
-export function countProbedTerms(text: string, plan: RankPlan, tf: Float64Array, touched?: number[]): boolean {
   const lower = text.toLowerCase();
   let spans: number[] | null = null;
   for (const term of plan.terms) {

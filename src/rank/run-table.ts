@@ -17,8 +17,6 @@ export const RUN_LIMIT = 1 << 16;
 export interface RunDictionary {
   /** The id of the run text[from, to) hashed `h` (by hashStep), added when new. */
   id(text: string, from: number, to: number, h: number): number;
-  /** The run as it was added. */
-  text(id: number): string;
   /** The run lower-cased (ASCII runs: the folded text's slice). */
   whole(id: number): string;
   /** Its parts' stems, in order (identifierParts, then stem). */
@@ -81,7 +79,6 @@ export function createRunDictionary(maxRuns = RUN_LIMIT): RunDictionary {
         if (hashes[e] === h && sameRun(keys[e], text, from, to)) return e;
       }
     },
-    text: (id) => keys[id],
     whole: (id) => wholes[id],
     stems: (id) => (stemLists[id] ??= identifierParts(keys[id]).map(stem)),
   };
