@@ -19,29 +19,48 @@ export interface CosineKernel {
 
 /**
  * The kernel of a vector array when it is ready; else null, and with `build` its float32 copy is made
- * soon after (a timer, off this search's path: touching ~4 bytes a dimension of new memory costs
- * ~100-250 ms on a bench tree's 25,000 chunks), for the searches after. A one-shot process passes
- * build false: its one search reads the float16 rows as they are.
+ * in the background, a slice at a time (touching ~4 bytes a dimension of new memory cost 150-250 ms
+ * at once for a bench tree's 25,000 chunks, which a search then waited for), for the searches after.
+ * A one-shot process passes build false: its one search reads the float16 rows as they are.
  */
 export function cosineKernel(halves: Uint16Array, dim: number, build: boolean): CosineKernel | null {
   const k = kernels.get(halves);
   if (k !== undefined || !build) return k ?? null;
   if (!(dim > 0 && dim % 4 === 0 && halves.length > 0) || pending.has(halves)) return null;
   pending.add(halves);
-  const ref = new WeakRef(halves);
-  setTimeout(() => {
-    const h = ref.deref();
-    if (!h) return;
-    pending.delete(h);
-    kernels.set(h, makeKernel(h, dim));
-  }, 0).unref();
+  void widenInBackground(new WeakRef(halves), dim);
   return null;
+}
+
+/** Rows widened per turn of the event loop (~1 ms): a search that comes meanwhile waits for one slice at most. */
+const SLICE_VALUES = 1 << 18;
+
+async function widenInBackground(ref: WeakRef<Uint16Array>, dim: number): Promise<void> {
+  const first = ref.deref();
+  if (!first) return;
+  const k = emptyKernel(first.length, dim);
+  if (!k) { kernels.set(first, null); return; }
+  const total = first.length;
+  for (let from = 0; from < total; from += SLICE_VALUES) {
+    // A timer that does not keep the process alive: one that is done exits without the copy.
+    await new Promise((resolve) => setTimeout(resolve, 0).unref());
+    const h = ref.deref();
+    if (!h) return; // the snapshot is gone
+    widen(h, k.widened, from, Math.min(total, from + SLICE_VALUES));
+  }
+  const h = ref.deref();
+  if (h) kernels.set(h, k.kernel);
 }
 
 /** Makes the kernel now (tests; a caller that knows it will search this array many times). */
 export function cosineKernelNow(halves: Uint16Array, dim: number): CosineKernel | null {
   let k = kernels.get(halves);
-  if (k === undefined) { k = dim > 0 && dim % 4 === 0 && halves.length > 0 ? makeKernel(halves, dim) : null; kernels.set(halves, k); }
+  if (k === undefined) {
+    const made = dim > 0 && dim % 4 === 0 && halves.length > 0 ? emptyKernel(halves.length, dim) : null;
+    if (made) widen(halves, made.widened, 0, halves.length);
+    k = made?.kernel ?? null;
+    kernels.set(halves, k);
+  }
   return k;
 }
 
@@ -50,8 +69,11 @@ const kernels = new WeakMap<Uint16Array, CosineKernel | null>();
 const pending = new WeakSet<Uint16Array>();
 let compiled: WebAssembly.Module | null | undefined;
 
-/** The rows widened to float32 at byte 0 of a fresh instance's memory, the query (float64) and the output after them. */
-function makeKernel(halves: Uint16Array, dim: number): CosineKernel | null {
+/**
+ * A kernel for `values` float16 values of rows of `dim`, before its rows are copied into `widened`:
+ * the rows as float32 at byte 0 of a fresh instance's memory, the query (float64) and the output after them.
+ */
+function emptyKernel(values: number, dim: number): { kernel: CosineKernel; widened: Float32Array } | null {
   if (compiled === undefined) {
     try {
       compiled = new WebAssembly.Module(dotsModuleBytes());
@@ -60,19 +82,18 @@ function makeKernel(halves: Uint16Array, dim: number): CosineKernel | null {
     }
   }
   if (!compiled) return null;
-  const n = halves.length / dim;
-  const qAt = align16(halves.length * 4);
+  const n = values / dim;
+  const qAt = align16(values * 4);
   const outAt = align16(qAt + dim * 8);
   const bytes = outAt + n * 8;
   const instance = new WebAssembly.Instance(compiled, {});
   const memory = instance.exports.memory as WebAssembly.Memory;
   const have = memory.buffer.byteLength;
   if (bytes > have) memory.grow(Math.ceil((bytes - have) / 65536));
-  widen(halves, new Float32Array(memory.buffer, 0, halves.length));
   const dots = instance.exports.dots as (q: number, m: number, n: number, dim: number, out: number) => void;
   const q = new Float64Array(memory.buffer, qAt, dim);
   const out = new Float64Array(memory.buffer, outAt, n);
-  return {
+  const kernel: CosineKernel = {
     setQuery: (query) => q.set(query),
     cosines(from, to, into) {
       if (to <= from) return;
@@ -80,11 +101,12 @@ function makeKernel(halves: Uint16Array, dim: number): CosineKernel | null {
       into.set(out.subarray(from, to), from);
     },
   };
+  return { kernel, widened: new Float32Array(memory.buffer, 0, values) };
 }
 
-function widen(h: Uint16Array, into: Float32Array): void {
+function widen(h: Uint16Array, into: Float32Array, from: number, to: number): void {
   const values = halfValues();
-  for (let i = 0; i < h.length; i++) into[i] = values[h[i]];
+  for (let i = from; i < to; i++) into[i] = values[h[i]];
 }
 
 const align16 = (x: number) => Math.ceil(x / 16) * 16;

@@ -57,10 +57,22 @@ describe('chunk cosines (SIMD kernel)', () => {
     expect(cosineKernel(halves, 8, false)).toBeNull();
   });
 
-  it('is made in the background after the first ask of a resident process, then answers', async () => {
-    const halves = toFloat16(unitRows(10, 8, random(3)));
-    expect(cosineKernel(halves, 8, true)).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(cosineKernel(halves, 8, true)).not.toBeNull();
+  it('is made in the background after the first ask of a resident process, a slice at a time, then answers as the scalar loop', async () => {
+    // More values than one slice (2^18), so the copy takes several turns.
+    const n = 1100;
+    const dim = 256;
+    const halves = toFloat16(unitRows(n, dim, random(3)));
+    expect(cosineKernel(halves, dim, true)).toBeNull();
+    let turns = 0;
+    while (!cosineKernel(halves, dim, true)) { await new Promise((resolve) => setTimeout(resolve, 1)); turns++; }
+    expect(turns).toBeGreaterThan(1);
+    const query = unitRows(1, dim, random(4));
+    const got = new Float64Array(n);
+    const want = new Float64Array(n);
+    const kernel = cosineKernel(halves, dim, true)!;
+    kernel.setQuery(query);
+    kernel.cosines(0, n, got);
+    scalarCosines(halves, dim, query, 0, n, want);
+    for (let r = 0; r < n; r++) expect(Math.abs(got[r] - want[r])).toBeLessThan(1e-12);
   });
 });
