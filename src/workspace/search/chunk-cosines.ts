@@ -26,11 +26,17 @@ export interface CosineKernel {
 export function cosineKernel(halves: Uint16Array, dim: number, build: boolean): CosineKernel | null {
   const k = kernels.get(halves);
   if (k !== undefined || !build) return k ?? null;
-  if (!(dim > 0 && dim % 4 === 0 && halves.length > 0) || pending.has(halves)) return null;
+  if (!(dim > 0 && dim % 4 === 0 && halves.length >= MIN_KERNEL_VALUES) || pending.has(halves)) return null;
   pending.add(halves);
   void widenInBackground(new WeakRef(halves), dim);
   return null;
 }
+
+/**
+ * Fewer values than this (4,096 chunks of 256 dimensions) are read as they are: the scalar loop takes
+ * ~2 ms or less there, not worth a copy in memory (a small tree's resident engine stays as it was).
+ */
+export const MIN_KERNEL_VALUES = 1 << 20;
 
 /** Rows widened per turn of the event loop (~1 ms): a search that comes meanwhile waits for one slice at most. */
 const SLICE_VALUES = 1 << 18;

@@ -2,7 +2,7 @@
 // exact products, up to the order of the additions, for any rows and ranges; no kernel where none fits.
 import { describe, expect, it } from 'vitest';
 import { toFloat16 } from '../../../src/workspace/packed/float16.js';
-import { cosineKernel, cosineKernelNow, scalarCosines } from '../../../src/workspace/search/chunk-cosines.js';
+import { cosineKernel, cosineKernelNow, MIN_KERNEL_VALUES, scalarCosines } from '../../../src/workspace/search/chunk-cosines.js';
 
 /** A seeded generator (mulberry32): the same rows every run. */
 function random(seed: number): () => number {
@@ -57,9 +57,17 @@ describe('chunk cosines (SIMD kernel)', () => {
     expect(cosineKernel(halves, 8, false)).toBeNull();
   });
 
+  it('is not made for a small array (under MIN_KERNEL_VALUES values): the scalar loop is cheap there', async () => {
+    const halves = toFloat16(unitRows(100, 256, random(5)));
+    expect(halves.length).toBeLessThan(MIN_KERNEL_VALUES);
+    expect(cosineKernel(halves, 256, true)).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(cosineKernel(halves, 256, true)).toBeNull();
+  });
+
   it('is made in the background after the first ask of a resident process, a slice at a time, then answers as the scalar loop', async () => {
-    // More values than one slice (2^18), so the copy takes several turns.
-    const n = 1100;
+    // Enough values for a kernel (MIN_KERNEL_VALUES), more than one slice (2^18): the copy takes several turns.
+    const n = 4100;
     const dim = 256;
     const halves = toFloat16(unitRows(n, dim, random(3)));
     expect(cosineKernel(halves, dim, true)).toBeNull();
