@@ -145,7 +145,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       const lines = o.maxFileBytes === undefined || (entry.size ?? Infinity) <= o.maxFileBytes ? source.proseLines?.(entry, plan) : null;
       if (!lines) return false;
       // The cheap bound first (a few sums per term and gram), the one from its lines only when that is within reach.
-      if (proseReach(lines, plan, entry.path) > topk.floorDistance || proseBest(lines, plan, entry.path) > topk.floorDistance) return true;
+      if (proseReach(lines, plan, entry.path) > topk.floorDistance || proseBest(lines, plan, entry.path, undefined, topk.floorDistance) > topk.floorDistance) return true;
       knownProse.set(entry, proseLineStats(lines, plan));
       return false;
     }

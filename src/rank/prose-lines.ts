@@ -150,8 +150,15 @@ export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, 
  * the pipeline asks once proseReach is within reach): its lines' lexical scores (the line's BM25 and
  * its window's, as lineLexical adds them, from the parts rounded up) with a cosine of 1. `facts`: the
  * path's, if known.
+ *
+ * With `floor` (the distance a line must beat to matter), a bound above it may come back without the
+ * grams' part worked out line by line (issue 30: a pasted chunk's ~100 grams are in most lines of a
+ * document, and that part was most of find_related's time): each line's words exactly, its grams'
+ * part at most gramReach (every gram the file holds at its most count, in its shortest line). A
+ * line's lexical score grows with each part (proseLexical), so this is at most the exact bound's
+ * distance; kept for the plan only when it is above the floor, which only falls within a search.
  */
-export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, facts?: PathFacts): number {
+export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, facts?: PathFacts, floor = -Infinity): number {
   const t = terms as PackedProseLines;
   if (t.plan && sameReach(t.plan, plan)) return t.best;
   const reach = proseReach(terms, plan, path, facts);
@@ -178,8 +185,21 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
       }
       for (let j = winStart[x]; j < winStart[x + 1]; j++) windowSum[winLine[j]] += w * winPart[j];
     }
-    // The grams' part of the lines that hold a term (only those score): exact, from their words' counts.
     const nGrams = locateGrams(t, plan);
+    if (nGrams > 0 && floor > -Infinity) {
+      // First with the grams' part at its most in any line: past the floor, the file is out of reach.
+      const most = gramReach(t, stats, nGrams);
+      let rough = 0;
+      for (let q = 0; q < h; q++) rough = Math.max(rough, proseLexical(ownSum[held[q]], windowSum[held[q]], most, stats));
+      const d = proseFileBestDistance(rough > 0 ? rough * (1 + 1e-9) : 0, path, plan, t.signals!);
+      if (d > floor) {
+        clearSums(t, nTerms, h);
+        t.best = d;
+        t.plan = plan;
+        return d;
+      }
+    }
+    // The grams' part of the lines that hold a term (only those score): exact, from their words' counts.
     if (nGrams > 0) addLineGramBm25(t.grams, gramAt, nGrams, t.lengths, stats, ownSum, gramSum);
     for (let q = 0; q < h; q++) {
       const i = held[q];
@@ -196,6 +216,34 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
   t.best = stats ? proseFileBestDistance(lexical > 0 ? lexical * (1 + 1e-9) : 0, path, plan, t.signals!) : reach;
   t.plan = plan;
   return t.best;
+}
+
+/** Zeroes proseBest's scratch sums of the h held lines and of the windows of the terms located in `at`. */
+function clearSums(t: PackedProseLines, nTerms: number, h: number): void {
+  for (let q = 0; q < h; q++) { ownSum[held[q]] = 0; gramSum[held[q]] = 0; }
+  for (let k = 0; k < nTerms; k++) {
+    const x = at[k];
+    if (x >= 0) for (let j = t.winStart[x]; j < t.winStart[x + 1]; j++) windowSum[t.winLine[j]] = 0;
+  }
+}
+
+/**
+ * At least the grams' BM25 (prose.ts gramBm25) of any line of the file, with its statistics: each plan
+ * gram located in gramAt counted at its most in a line (gramMost), in the file's shortest line (the
+ * least norm). A gram's part grows with its count and falls with the line's length, and a line holds
+ * each gram at most gramMost times, so every line's sum is at most this one.
+ */
+function gramReach(t: PackedProseLines, s: ProseStats, nGrams: number): number {
+  const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * t.shortest) / s.avgChars);
+  let sum = 0;
+  for (let g = 0; g < nGrams; g++) {
+    const i = gramAt[g];
+    if (i < 0) continue;
+    const most = t.grams.gramMost[i];
+    sum += s.gramIdf[g] * (most * (PROSE_K1 + 1)) / (most + norm);
+  }
+  // A margin for the order of the additions (addLineGramBm25 adds the same terms per line).
+  return sum * (1 + 1e-9);
 }
 
 /**

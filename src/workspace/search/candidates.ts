@@ -8,6 +8,7 @@ import type { RankPlan } from '../../rank/plan.js';
 import { BLANK, HAS_TOKENS, type Snapshot } from '../snapshot/snapshot.js';
 import { FLOAT16_RELATIVE_ERROR, halfValues } from '../packed/float16.js';
 import { pathInfo, pathTermCounts, priorsIndex, type PathInfo } from '../snapshot/path-info.js';
+import { cosineKernel } from './chunk-cosines.js';
 
 /**
  * Margin on distances: cosines from float16 unit vectors differ from the kernel's float64 pooling by
@@ -26,6 +27,12 @@ export interface CandidateQuery {
   /** How many hits the pipeline's heap keeps (Infinity with --max-distance alone). */
   heapSize: number;
   maxDistance?: number;
+  /**
+   * A resident process (searched many times): the cosines come from the snapshot's float32 copy and a
+   * SIMD kernel (chunk-cosines.ts), made in the background after the first search. Else the float16
+   * rows are read as they are.
+   */
+  resident?: boolean;
 }
 
 /** Chunk indices that can reach the results, in snapshot order (by file, then line). */
@@ -60,6 +67,8 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   // As in the scan (chunk-scoring.ts): a plan that gives the embedding no weight ranks lexically.
   const lexicalOnly = mode === 'lexical' || !(plan.weights.semantic > 0);
   const query = q.query;
+  // The cosines of the covered files' chunks at once, where the snapshot's kernel is ready.
+  const cosines = lexicalOnly ? null : coveredCosines(s, q);
   const wordPrefixes = new Set(plan.pathWords.filter((w) => w.length >= 3).map((w) => w.slice(0, 3)));
   const priors = priorsIndex(plan);
   for (let f = 0; f < files.length; f++) {
@@ -103,7 +112,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
       else if (mode === 'semantic') keep = hasTokens;
       else keep = hasTokens || lineMatch;
       if (!keep) continue;
-      const semantic = lexicalOnly || !hasTokens ? 0 : cosine(halves, values, c * dim, query, dim);
+      const semantic = lexicalOnly || !hasTokens ? 0 : cosines ? cosines[c] : cosine(halves, values, c * dim, query, dim);
       const lexical = lexicalScore(bm25, plan);
       const possible = lineMatch && possibleOf ? possibleOf[c] : 0;
       const certain = lineMatch && certainOf ? certainOf[c] : 0;
@@ -113,6 +122,25 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
     }
   }
   return choose(q, eligible.subarray(0, count), lo, hi);
+}
+
+/** Each covered file's chunks' cosines (indexed by chunk), from the kernel; null when it is not ready. */
+function coveredCosines(s: Snapshot, q: CandidateQuery): Float64Array | null {
+  const kernel = cosineKernel(s.halves, s.dim, q.resident === true);
+  if (!kernel) return null;
+  const out = work('cosines', Float64Array, s.start.length);
+  kernel.setQuery(q.query);
+  // Runs of adjacent covered files in one call each (a search of a directory covers a run of files).
+  let from = -1;
+  let to = -1;
+  for (let f = 0; f < s.files.length; f++) {
+    const file = s.files[f];
+    if (q.display[f] === undefined || file.chunkCount === 0) continue;
+    if (file.firstChunk !== to) { kernel.cosines(from, to, out); from = file.firstChunk; }
+    to = file.firstChunk + file.chunkCount;
+  }
+  kernel.cosines(from, to, out);
+  return out;
 }
 
 const workArrays = new Map<string, Float64Array | Int32Array | Uint8Array>();

@@ -4,7 +4,8 @@
 import { countTerms, pathFacts, pathSignals, type PathFacts, type PathSignals } from '../../rank/chunk-scorer.js';
 import { pathText } from '../../rank/lexical/terms.js';
 import type { RankPlan } from '../../rank/plan.js';
-import { probeOf } from '../../rank/term-index.js';
+import { HASH_START, hashStep, identifierRuns } from '../../rank/run-table.js';
+import { countRun, isDigit, probeOf, termIndexOf } from '../../rank/term-index.js';
 
 /** Query-independent facts of a display path, kept across queries. */
 export interface PathInfo {
@@ -17,6 +18,12 @@ export interface PathInfo {
   termCounts: Map<string, number> | null;
   /** pathText's identifier runs, made on first use (null: it has non-ASCII characters and is counted whole). */
   identifierRuns: string[] | null | undefined;
+  /**
+   * The ids of its identifier runs (leading digits left out, as words are) in the process's run
+   * dictionary (rank/run-table.ts), for dictionary generation `runGeneration`; made on first use.
+   */
+  runIds: Int32Array | null;
+  runGeneration: number;
   /** Its signals for a query without path words, by the priors the query turns on (priorsIndex); one object where they agree. */
   priors: PathSignals[];
 }
@@ -63,7 +70,7 @@ function infoOf(path: string, facts: PathFacts, pathText: string): PathInfo {
   }
   // A literal (not a spread): every PathInfo has one shape, which the candidate loop reads per file.
   return {
-    facts, pathText, lower, namePrefixes, termCounts: null, identifierRuns: undefined, priors,
+    facts, pathText, lower, namePrefixes, termCounts: null, identifierRuns: undefined, runIds: null, runGeneration: -1, priors,
   };
 }
 
@@ -113,57 +120,66 @@ export function pathTermCount(info: PathInfo, term: RankPlan['terms'][number]): 
 /**
  * The plan's terms' counts in a path's text, as pathTermCount gives each (the terms whose probe the
  * path holds; the others count nowhere): each term counted is set in `tf` (zero there before) and
- * its index pushed on `touched`, ascending. A path of identifier runs is counted run by run, each
- * distinct run's counts of every term worked out once per plan: a pasted file's terms (`file`, `str`)
- * are in nearly every path of a tree, and counting them term by term cost ~9,000 paths x terms x runs
- * map lookups a search. The sums are the same floats as pathTermCount's, added in the same order.
+ * its index pushed on `touched`, ascending. A path of identifier runs is counted run by run through
+ * the process's run dictionary (rank/run-table.ts): each run is an id kept with the path, and what a
+ * run counts for in a plan is worked out once per plan (term-index.ts countRun), so a search's ~9,000
+ * paths cost a few array reads each, not a string map lookup per run (issue 30: 16 ms a query at load
+ * 8 with the map). countRun counts the run's word (its leading digits left out, as countTerms does)
+ * against every term, which is what countTerms counts in that run; counts are whole numbers, so the
+ * sums are the same floats in any order.
  */
 export function pathTermCounts(info: PathInfo, plan: RankPlan, tf: Float64Array, touched: number[]): void {
-  const runs = runsOf(info);
-  let counts = planRunCounts.get(plan);
-  if (!counts) planRunCounts.set(plan, counts = { probes: plan.terms.map(probeOf), byRun: new Map() });
-  if (!runs) {
+  const ids = runIdsOf(info);
+  if (!ids) {
     // Counted whole; a text whose case folding changed its length may hold a probe lower() hides.
+    const probes = probesOf(plan);
     const caseChanged = info.lower.length !== info.pathText.length;
     for (let t = 0; t < plan.terms.length; t++) {
-      if (!caseChanged && !info.lower.includes(counts.probes[t])) continue;
+      if (!caseChanged && !info.lower.includes(probes[t])) continue;
       const v = pathTermCount(info, plan.terms[t]);
       if (v > 0) { tf[t] = v; touched.push(t); }
     }
     return;
   }
-  for (const run of runs) {
-    let c = counts.byRun.get(run);
-    if (c === undefined) {
-      c = runCounts1(run, plan, counts.probes);
-      if (counts.byRun.size < MAX_RUNS_PER_PLAN) counts.byRun.set(run, c);
-    }
-    for (let i = 0; i < c.length; i += 2) {
-      const t = c[i];
-      if (tf[t] === 0) touched.push(t);
-      tf[t] += c[i + 1];
-    }
-  }
+  const index = termIndexOf(plan);
+  for (let i = 0; i < ids.length; i++) countRun(index, plan, ids[i], tf, touched);
   if (touched.length > 1) touched.sort((x, y) => x - y);
 }
 
-/** Per plan: its terms' probes, and each identifier run's [term, count, term, count, ...] (counts > 0, ascending terms). */
-const planRunCounts = new WeakMap<RankPlan, { probes: string[]; byRun: Map<string, Float64Array> }>();
-const MAX_RUNS_PER_PLAN = 1 << 17;
+/** Per plan terms list: their probes. */
+const planProbes = new WeakMap<RankPlan['terms'], string[]>();
 
-/** One run's counts of the plan's terms: only a term whose probe it holds can occur in it. */
-function runCounts1(run: string, plan: RankPlan, probes: string[]): Float64Array {
-  const lower = run.toLowerCase();
-  const out: number[] = [];
-  for (let t = 0; t < probes.length; t++) {
-    if (!lower.includes(probes[t])) continue;
-    const n = termCount(run, plan.terms[t]);
-    if (n > 0) out.push(t, n);
-  }
-  return out.length === 0 ? NO_COUNTS : Float64Array.from(out);
+function probesOf(plan: RankPlan): string[] {
+  let p = planProbes.get(plan.terms);
+  if (!p) planProbes.set(plan.terms, p = plan.terms.map(probeOf));
+  return p;
 }
 
-const NO_COUNTS = new Float64Array(0);
+/**
+ * A path's identifier runs' ids in the run dictionary (null: it has non-ASCII characters and is counted
+ * whole), found again when the dictionary has started over since.
+ */
+function runIdsOf(info: PathInfo): Int32Array | null {
+  const runs = runsOf(info);
+  if (!runs) return null;
+  if (info.runIds && info.runGeneration === identifierRuns.generation) return info.runIds;
+  const ids: number[] = [];
+  let generation = identifierRuns.generation;
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i];
+    let from = 0;
+    while (from < run.length && isDigit(run.charCodeAt(from))) from++;
+    if (from === run.length) continue;
+    let h = HASH_START;
+    for (let c = from; c < run.length; c++) h = hashStep(h, run.charCodeAt(c));
+    ids.push(identifierRuns.id(run, from, run.length, h));
+    // The dictionary started over while this path's runs were added: the ids before mean nothing now.
+    if (identifierRuns.generation !== generation) { generation = identifierRuns.generation; ids.length = 0; i = -1; }
+  }
+  info.runIds = Int32Array.from(ids);
+  info.runGeneration = generation;
+  return info.runIds;
+}
 
 /** A path's identifier runs (null: it has non-ASCII characters and is counted whole), found once. */
 function runsOf(info: PathInfo): string[] | null {

@@ -82,6 +82,38 @@ describe('prose line terms', () => {
     expect(looser).toBeGreaterThan(20);
   });
 
+  it('with a floor (issue 30), a bound on the best line: never above what a line scores, nor below proseReach\'s; the exact one wherever it is within the floor', () => {
+    let rough = 0;
+    let exactPath = 0;
+    for (const query of [...queries.slice(0, 8), long]) {
+      const plan = buildRankPlan(query, 'hybrid', lexicon);
+      texts.forEach((text, f) => {
+        const lines = text.split('\n');
+        const counter = new ProseCounter(plan);
+        counter.add(lines);
+        const file = `docs/file-${f}.md`;
+        const exact = proseFileBestDistance(counter.bestLexical(counter.stats()), file, plan);
+        const unfloored = proseBest(built(lines)!, plan, file);
+        if (!Number.isFinite(unfloored)) return;
+        for (const floor of [unfloored - 0.2, unfloored - 0.02, unfloored - 1e-4, unfloored, unfloored + 0.05]) {
+          const terms = built(lines)!;
+          const bound = proseBest(terms, plan, file, undefined, floor);
+          const where = `${query.slice(0, 40)} / text ${f} / floor ${floor}`;
+          expect(bound, where).toBeLessThanOrEqual(exact);
+          expect(bound, where).toBeLessThanOrEqual(unfloored);
+          // (Up to the floats' order: both bounds add the same parts in other sums.)
+          expect(proseReach(terms, plan, file), where).toBeLessThanOrEqual(bound + 1e-9);
+          // Within the floor the file is read: its bound must be the exact one's.
+          if (bound <= floor) { expect(bound, where).toBe(unfloored); exactPath++; } else if (bound < unfloored - 1e-9) rough++;
+          // Kept for the plan: asked again, the same answer.
+          expect(proseBest(terms, plan, file, undefined, floor)).toBe(bound);
+        }
+      });
+    }
+    expect(rough).toBeGreaterThan(10);
+    expect(exactPath).toBeGreaterThan(10);
+  });
+
   it('find a line\'s grams from its words: the grams of its folded words are forEachGram\'s of its text, over docs/ and other scripts', () => {
     const docs = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md'));
     const all = [...docs.map((f) => readFileSync(path.join(root, 'docs', f), 'utf8')), ...texts];
