@@ -85,9 +85,14 @@ export function countRun(index: TermIndex, plan: RankPlan, id: number, tf: Float
   return end > first;
 }
 
-/** The probe of a term: what a text must hold (folded) for one of its words to match it. */
+/**
+ * The probe of a term: what a text must hold (folded) for one of its words to match it. A part's key
+ * is a stem, and every word that stems to it holds the key less its last letter: the stemmer only
+ * ever changes a word's last letter (`flies` -> `fly`, `handle` -> `handl`) or cuts letters after it.
+ */
 export function probeOf(term: RankPlan['terms'][number]): string {
-  return term.whole || term.key.length < 4 ? term.key : term.key.slice(0, -1);
+  const cut = !term.whole && (term.key.length >= 4 || (term.key.length === 3 && term.key.endsWith('y')));
+  return cut ? term.key.slice(0, -1) : term.key;
 }
 
 /** Adds one to a term's count, noting in `touched` each term counted for the first time. */

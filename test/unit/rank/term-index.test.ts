@@ -3,7 +3,11 @@
 // say what some(includes) says, for any needles, regular-expression characters and other scripts included.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anyOf } from '../../../src/rank/term-index.js';
+import { anyOf, probeOf } from '../../../src/rank/term-index.js';
+import { stem } from '../../../src/rank/lexical/terms.js';
+import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
+import { buildRankPlan, type RankPlan } from '../../../src/rank/plan.js';
+import { countTerms } from '../../../src/rank/chunk-scorer.js';
 
 const unit = fc.constantFrom('a', 'b', '_', '1', '.', '*', '\\', '[', ']', '(', '|', '^', '$', '-', '/', '?', '+', '{', 'é', '城', '\uD83D', '\uDE00');
 const text = fc.string({ unit, maxLength: 12 });
@@ -17,5 +21,26 @@ describe('anyOf', () => {
     expect(anyOf([])('abc')).toBe(false);
     expect(anyOf(['', 'x'])('abc')).toBe(true);
     expect(anyOf(['a.c'])('abc')).toBe(false);
+  });
+});
+
+// A 3-letter stem from an -ies word (`tries` -> `try`) was its own probe, which `tries` does not hold,
+// so a query for "tries" never counted the lines that say "tries" (hot30's report, session 22).
+describe('probeOf', () => {
+  it('is held by every word that stems to the term', () => {
+    const letter = fc.constantFrom(...'abcdefilnoprstuy');
+    fc.assert(fc.property(fc.string({ unit: letter, minLength: 1, maxLength: 9 }), (word) => {
+      const key = stem(word);
+      expect(word.includes(probeOf({ key, whole: false } as RankPlan['terms'][number])), `${word} -> ${key}`).toBe(true);
+    }), { numRuns: 2000 });
+    for (const word of ['tries', 'flies', 'skies', 'handling', 'stopped', 'routes']) {
+      expect(word.includes(probeOf({ key: stem(word), whole: false } as RankPlan['terms'][number])), word).toBe(true);
+    }
+  });
+
+  it('lets a query for "tries" count the lines that say it', () => {
+    const plan = buildRankPlan('tries again', 'lexical', parseLexicon('#docs\t1000\ntry\t20\n'));
+    const tf = new Float64Array(plan.terms.length);
+    expect(countTerms('the client tries to reconnect', plan, tf)).toBe(true);
   });
 });
