@@ -2,7 +2,8 @@
 // lexicon: the model loads through loadModel, fits the 48 MB budget (issue 31), finds code for plain-English
 // queries and finds the line of a sentence in another script by its words (Chinese, Arabic, Hindi,
 // Japanese, Korean, Russian: the appended pieces of issue 31) and, sharing no word, by its meaning in
-// English (version 9's second table); lexicon.tsv has the documented format.
+// English (version 9's second table; German and Spanish words too since version 10's pieces); lexicon.tsv
+// has the documented format.
 // Queries, code and sentences here are hand-written.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -78,6 +79,12 @@ const PROSE_CASES: Array<{ script: string; kind: 'shares' | 'means'; query: stri
   { script: 'Arabic', kind: 'means', query: 'war and army', lines: ['الجيش دخل الحرب', 'أحب شرب القهوة في الصباح', 'الكتاب على الطاولة'] },
   { script: 'Hindi', kind: 'means', query: 'the old town', lines: ['यह नगर बहुत पुराना है', 'मुझे चाय पसंद है', 'वह कल स्कूल गया'] },
   { script: 'Hindi', kind: 'means', query: 'river water', lines: ['नदी का पानी साफ है', 'मुझे किताबें पढ़ना पसंद है', 'वह कल स्कूल गया'] },
+  // Latin-script words with pieces of their own (version 10); version 9 cut them with English code pieces
+  // and ranked the first line last or second in all four.
+  { script: 'Spanish (Latin)', kind: 'means', query: 'save the file in the folder', lines: ['guardar el archivo en la carpeta', 'el perro corre en el parque', 'mañana vamos a la playa'] },
+  { script: 'Spanish (Latin)', kind: 'means', query: 'print the window', lines: ['imprimir la ventana', 'el perro corre en el parque', 'mañana vamos a la playa'] },
+  { script: 'German (Latin)', kind: 'means', query: 'search for the user', lines: ['den Benutzer suchen', 'der Hund läuft im Park', 'morgen fahren wir ans Meer'] },
+  { script: 'German (Latin)', kind: 'means', query: 'save the password', lines: ['das Passwort speichern', 'der Hund läuft im Park', 'morgen fahren wir ans Meer'] },
 ];
 
 function dirBytes(dir: string): number {
@@ -111,7 +118,7 @@ describe('bundled model', () => {
     expect({ normalize: model.normalize, dim: model.dim, rows: model.rows, wordPiece: tokenizer.kind }).toEqual({
       normalize: true,
       dim: 512,
-      rows: 79727,
+      rows: 87727,
       wordPiece: 'wordpiece-native',
     });
     expect(dirBytes(MODEL_DIR)).toBeLessThanOrEqual(48 * 1024 * 1024);
