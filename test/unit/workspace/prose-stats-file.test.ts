@@ -4,7 +4,7 @@
 // whole gives (rank/prose-lines.ts), and a bound from its lines between that one and the counted one's
 // (the grams' part at their most in a line), so a cold process ranks documents as a scan does and skips
 // them on a bound that never passes a line that could enter the results.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,7 @@ import { decodeGramPostings, documentState, forEachPosting, gramName, openProseS
 import { gramKey } from '../../../src/rank/lexical/grams.js';
 import { openChunks } from '../../../src/workspace/build/file-chunks.js';
 import { writeSectionFile } from '../../../src/workspace/snapshot/section-file.js';
+import { sweepTempFiles } from '../../../src/workspace/snapshot/temp-files.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const lexicon = parseLexicon('#docs\t1000\ncastle\t10\nthe\t900\nindex\t100\n');
@@ -146,6 +147,11 @@ describe('keeping the statistics file up to date', () => {
     expect(b.post.length).toBeGreaterThan(64 * 4);
     const shape = (x: typeof a) => ({ names: Array.from({ length: x.names.length }, (_, i) => x.names.at(i)), start: [...x.start], post: Buffer.from(x.post).toString('hex') });
     expect(shape(b)).toEqual(shape(a));
+    // A spill left by a process that died is swept by the next writer of the file.
+    const dead = path.join(tmp, 'snapshot.prose.bin.spill.999999999.tmp');
+    writeFileSync(dead, 'x');
+    sweepTempFiles(path.join(tmp, 'snapshot.prose.bin'));
+    expect(existsSync(dead)).toBe(false);
   });
 
   it('a name whose postings equal an earlier name\'s is kept once (an alias), read and copied as its own', () => {
