@@ -33,12 +33,14 @@ export async function updateProseStats(file: string, snap: Snapshot, o: { given?
   let old: ProseStatsFile | null = null;
   let damaged: string | undefined;
   try { old = openProseStatsFile(file); } catch (e) { if (!(e instanceof DamagedFileError)) throw e; damaged = e.message; }
+  let c: ProseStatsCollector | null = null;
   try {
     const missing = [...wanted.keys()].filter((state) => old?.docOf(state) === undefined);
     const held = wanted.size - missing.length;
     // Nothing new to count, and not much kept for documents no longer indexed as they were: left as it is.
     if (missing.length === 0 && (old ? (old.docCount - held) * 2 <= Math.max(held, 16) : wanted.size === 0)) return { counted: 0, copied: held, left: 0, written: false, ...(damaged && { damaged }) };
-    const c = new ProseStatsCollector();
+    // The counted records wait in a temp file beside the file (swept like its other temp files if this process dies).
+    c = new ProseStatsCollector(`${file}.spill.${process.pid}.tmp`);
     let copied = 0;
     if (old) {
       try {
@@ -51,7 +53,8 @@ export async function updateProseStats(file: string, snap: Snapshot, o: { given?
         old.close();
         old = null;
         rmSync(file, { force: true });
-        return updateProseStats(file, snap, o).then((r) => ({ ...r, damaged: e.message }));
+        c.discard();
+        return await updateProseStats(file, snap, o).then((r) => ({ ...r, damaged: e.message }));
       }
       old.close();
       old = null;
@@ -73,6 +76,7 @@ export async function updateProseStats(file: string, snap: Snapshot, o: { given?
     return { counted, copied, left: missing.length - counted, written: true, ...(damaged && { damaged }) };
   } finally {
     old?.close();
+    c?.discard();
   }
 }
 

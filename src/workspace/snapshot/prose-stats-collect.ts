@@ -1,13 +1,20 @@
 // Gathers a prose statistics file's body (prose-stats-file.ts) from documents counted now and from the
-// records of the file before, which are copied as bytes, never decoded: records are held as (name,
-// document, byte range) triples in flat arrays and laid out by name, then document, at the end.
+// records of the file before, which are copied as bytes, never decoded. Each name's records come by
+// document, so a record's step from the document before it is known as it comes: the old file's are
+// held as (name, step, byte range) in flat arrays; the counted ones are written out as they come (to a
+// spill file when given) with only per-name sizes kept, and all laid out by name at the end.
+import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { PackedStrings } from '../packed/string-list.js';
 import { ByteSink, encodeGram, encodePairs, forEachRecord, isGramName, type ProseDocRecord, type ProseStatsBody, type ProseStatsFile } from './prose-stats-file.js';
 
 /** A record that is a whole run of the old file's records for its name (addWhole), copied as it is. */
 const RUN = -1;
+/** A name's last document not known yet: it ends a run (found by walking the run when a record follows). */
+const IN_RUN = -2;
 /** A document slot left empty (a state no document has: documentState never makes ''). */
 const EMPTY_SLOT: ProseDocRecord = { state: '', lengths: new Uint16Array(0), docs: 0, chars: 0 };
+/** Counted records are written out in pieces of about this many bytes (a first build's are ~10 MB). */
+const SPILL_BYTES = 1 << 20;
 
 const varintBytes = (v: number): number => (v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x200000 ? 3 : 4);
 
@@ -15,13 +22,25 @@ export class ProseStatsCollector {
   private readonly docs: ProseDocRecord[] = [];
   private readonly nameIds = new Map<string, number>();
   private readonly nameList: string[] = [];
-  /** Record i: name rec[3i], document rec[3i + 1], its bytes at [rec[3i + 2], that + len[i]) of its buffer (src[i]: 0 own, 1 the old file's). */
-  private rec = new Int32Array(3 << 12);
-  private len = new Int32Array(1 << 12);
-  private src = new Uint8Array(1 << 12);
+  /** Per name: its bytes in the body so far, its last document (IN_RUN: a run's), the run's record. */
+  private size = new Int32Array(1 << 10);
+  private prev = new Int32Array(1 << 10);
+  private runAt = new Int32Array(1 << 10);
+  /** The old file's record i: name rec[4i], step from the document before (RUN: a whole run) rec[4i + 1], bytes [rec[4i + 2], + rec[4i + 3]) of `old`. */
+  private rec = new Int32Array(4 << 10);
   private count = 0;
-  private readonly own = new ByteSink();
   private old: Uint8Array | null = null;
+  /** Counted records, each varint(name) varint(n) and n bytes (its step, then its record), written to `spillFile` as they pass SPILL_BYTES. */
+  private readonly own = new ByteSink();
+  private readonly scratch = new ByteSink();
+  private ownRecords = 0;
+  private fd: number | null = null;
+
+  /**
+   * `spillFile`: where counted records wait for the layout, written in pieces of `spillBytes` (removed by
+   * body() or discard()); none: they stay in memory.
+   */
+  constructor(private readonly spillFile?: string, private readonly spillBytes = SPILL_BYTES) {}
 
   get documents(): number {
     return this.docs.length;
@@ -35,9 +54,7 @@ export class ProseStatsCollector {
 
   /** Document `doc`'s (line, count) pairs of `name`, in line order. */
   addPairs(name: string, doc: number, pairs: ArrayLike<number>): void {
-    const from = this.own.length;
-    encodePairs(this.own, pairs);
-    this.push(this.nameOf(name), doc, from, this.own.length - from, 0);
+    this.addPairsOf(this.nameOf(name), doc, pairs);
   }
 
   /**
@@ -45,20 +62,21 @@ export class ProseStatsCollector {
    * their records. Throws DamagedFileError when a block fails its checksum.
    */
   addFrom(file: ProseStatsFile, keep: (state: string) => boolean): number {
+    if (this.ownRecords > 0) throw new Error('addFrom: the old documents must come before those counted');
     const renumbered = new Int32Array(file.docCount).fill(-1);
     for (let d = 0; d < file.docCount; d++) {
       const state = file.stateOf(d);
       if (!keep(state)) continue;
       renumbered[d] = this.addDocument({ state, lengths: file.lengths(d).slice(), docs: file.docs(d), chars: file.chars(d) });
     }
-    const { start, post } = file.allPostings();
-    this.old = post;
+    const all = file.allPostings();
+    this.old = all.post;
     for (let i = 0; i < file.names.length; i++) {
       let name = -1;
-      forEachRecord(post, start[i], start[i + 1], isGramName(file.names.at(i)!), (doc, from, to) => {
+      forEachRecord(all.post, all.from(i), all.to(i), isGramName(file.names.at(i)!), (doc, from, to) => {
         if (renumbered[doc] < 0) return;
         if (name < 0) name = this.nameOf(file.names.at(i)!);
-        this.push(name, renumbered[doc], from, to - from, 1);
+        this.pushOld(name, renumbered[doc], from, to - from);
       });
     }
     return renumbered.filter((x) => x >= 0).length;
@@ -76,61 +94,57 @@ export class ProseStatsCollector {
       const state = file.stateOf(d);
       if (keep(state)) { kept++; this.addDocument({ state, lengths: file.lengths(d).slice(), docs: file.docs(d), chars: file.chars(d) }); } else this.addDocument(EMPTY_SLOT);
     }
-    const { start, post } = file.allPostings();
-    this.old = post;
-    for (let i = 0; i < file.names.length; i++) if (start[i + 1] > start[i]) this.push(this.nameOf(file.names.at(i)!), RUN, start[i], start[i + 1] - start[i], 1);
+    const all = file.allPostings();
+    this.old = all.post;
+    for (let i = 0; i < file.names.length; i++) if (all.to(i) > all.from(i)) this.pushOld(this.nameOf(file.names.at(i)!), RUN, all.from(i), all.to(i) - all.from(i));
     return kept;
   }
 
   /**
-   * The body, names sorted, each name's records by document: records are bucketed by name in the order
-   * they came, which is by document (the old file's records first, in its order, then each document counted).
+   * The body, names sorted, each name's records by document: the old file's records first (their
+   * documents come first), then the counted ones in the order they came. Removes the spill file.
    */
   body(): ProseStatsBody {
-    const names = this.nameList.length;
-    const order = this.nameList.map((_, i) => i).sort((a, b) => (this.nameList[a] < this.nameList[b] ? -1 : 1));
-    const rank = new Int32Array(names);
-    order.forEach((id, r) => { rank[id] = r; });
-    const { rec, len, src } = this;
-    const own = this.own.bytes;
-    const old = this.old;
-    // Each record's document as a step from the one before it in its name (a run's last document is
-    // found by walking it, only where a record follows it); then bytes per name, then the records laid out.
-    const prev = new Int32Array(names);
-    const runAt = new Int32Array(names).fill(-1);
-    const step = new Int32Array(this.count);
-    const start = new Int32Array(names + 1);
-    for (let i = 0; i < this.count; i++) {
-      const r = rank[rec[3 * i]];
-      if (rec[3 * i + 1] === RUN) { runAt[r] = i; start[r + 1] += len[i]; continue; }
-      if (runAt[r] >= 0) {
-        const j = runAt[r];
-        forEachRecord(old!, rec[3 * j + 2], rec[3 * j + 2] + len[j], isGramName(this.nameList[rec[3 * j]]), (doc) => { prev[r] = doc; });
-        runAt[r] = -1;
+    try {
+      const names = this.nameList.length;
+      const order = this.nameList.map((_, i) => i).sort((a, b) => (this.nameList[a] < this.nameList[b] ? -1 : 1));
+      const rank = new Int32Array(names);
+      order.forEach((id, r) => { rank[id] = r; });
+      const start = new Int32Array(names + 1);
+      for (let r = 0; r < names; r++) start[r + 1] = start[r] + this.size[order[r]];
+      const post = new Uint8Array(start[names]);
+      const at = start.slice(0, names);
+      const { rec, old } = this;
+      for (let i = 0; i < this.count; i++) {
+        const r = rank[rec[4 * i]];
+        let p = at[r];
+        let v = rec[4 * i + 1];
+        if (v !== RUN) {
+          while (v >= 0x80) { post[p++] = (v & 0x7f) | 0x80; v >>>= 7; }
+          post[p++] = v;
+        }
+        post.set(old!.subarray(rec[4 * i + 2], rec[4 * i + 2] + rec[4 * i + 3]), p);
+        at[r] = p + rec[4 * i + 3];
       }
-      step[i] = rec[3 * i + 1] - prev[r];
-      prev[r] = rec[3 * i + 1];
-      start[r + 1] += varintBytes(step[i]) + len[i];
-    }
-    for (let r = 0; r < names; r++) start[r + 1] += start[r];
-    const post = new Uint8Array(start[names]);
-    const at = start.slice(0, names);
-    for (let i = 0; i < this.count; i++) {
-      const r = rank[rec[3 * i]];
-      let p = at[r];
-      const buf = src[i] === 0 ? own : old!;
-      if (rec[3 * i + 1] === RUN) {
-        post.set(buf.subarray(rec[3 * i + 2], rec[3 * i + 2] + len[i]), p);
-        at[r] = p + len[i];
-        continue;
+      this.rec = new Int32Array(0);
+      const place = (bytes: Uint8Array, end: number) => placeRecords(bytes, end, post, at, rank);
+      if (this.fd === null) {
+        if (place(this.own.bytes, this.own.length) !== this.own.length) throw new Error('prose stats: a counted record was cut short');
+      } else {
+        this.flush();
+        this.readBack(place);
       }
-      let v = step[i];
-      while (v >= 0x80) { post[p++] = (v & 0x7f) | 0x80; v >>>= 7; }
-      post[p++] = v;
-      for (let j = rec[3 * i + 2], end = j + len[i]; j < end; j++) post[p++] = buf[j];
-      at[r] = p;
+      return { docs: this.docs, names: PackedStrings.of(order.map((id) => this.nameList[id])), start, post };
+    } finally {
+      this.discard();
     }
-    return { docs: this.docs, names: PackedStrings.of(order.map((id) => this.nameList[id])), start, post };
+  }
+
+  /** Lets the spill file go (a body not made: an update that failed). */
+  discard(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    if (this.spillFile) rmSync(this.spillFile, { force: true });
   }
 
   /** The collector's number for `name` (addPairs' first argument can be it: see addPairsOf). */
@@ -140,37 +154,119 @@ export class ProseStatsCollector {
 
   /** A gram's record for document `doc` (encodeGram), by the collector's number for its name (nameId). */
   addGramOf(name: number, doc: number, df: number, most: number): void {
-    const from = this.own.length;
-    encodeGram(this.own, df, most);
-    this.push(name, doc, from, this.own.length - from, 0);
+    this.scratch.length = 0;
+    encodeGram(this.scratch, df, most);
+    this.pushOwn(name, doc);
   }
 
   /** addPairs by the collector's number for the name (nameId). */
   addPairsOf(name: number, doc: number, pairs: ArrayLike<number>): void {
-    const from = this.own.length;
-    encodePairs(this.own, pairs);
-    this.push(name, doc, from, this.own.length - from, 0);
+    this.scratch.length = 0;
+    encodePairs(this.scratch, pairs);
+    this.pushOwn(name, doc);
   }
 
   private nameOf(name: string): number {
     let id = this.nameIds.get(name);
-    if (id === undefined) { id = this.nameList.length; this.nameIds.set(name, id); this.nameList.push(name); }
+    if (id !== undefined) return id;
+    id = this.nameList.length;
+    this.nameIds.set(name, id);
+    this.nameList.push(name);
+    if (id >= this.size.length) {
+      const grow = (a: Int32Array) => { const b = new Int32Array(a.length * 2); b.set(a); return b; };
+      this.size = grow(this.size); this.prev = grow(this.prev); this.runAt = grow(this.runAt);
+    }
     return id;
   }
 
-  private push(name: number, doc: number, from: number, length: number, src: number): void {
-    const i = this.count++;
-    if (this.count > this.len.length) {
-      // By half again, not twice: a first build's 1.5 M records are most of this step's memory.
-      const n = Math.ceil(this.len.length * 1.5);
-      const rec = new Int32Array(3 * n); rec.set(this.rec); this.rec = rec;
-      const len = new Int32Array(n); len.set(this.len); this.len = len;
-      const s = new Uint8Array(n); s.set(this.src); this.src = s;
+  /** The step from the document before in `name` to `doc` (a run's last document found by walking it). */
+  private stepTo(name: number, doc: number): number {
+    let prev = this.prev[name];
+    if (prev === IN_RUN) {
+      const j = this.runAt[name];
+      forEachRecord(this.old!, this.rec[4 * j + 2], this.rec[4 * j + 2] + this.rec[4 * j + 3], isGramName(this.nameList[name]), (d) => { prev = d; });
     }
-    this.rec[3 * i] = name;
-    this.rec[3 * i + 1] = doc;
-    this.rec[3 * i + 2] = from;
-    this.len[i] = length;
-    this.src[i] = src;
+    this.prev[name] = doc;
+    return doc - prev;
+  }
+
+  private pushOld(name: number, doc: number, from: number, length: number): void {
+    const i = this.count++;
+    if (4 * this.count > this.rec.length) {
+      // By half again, not twice: a copied file's records can be a good part of this step's memory.
+      const rec = new Int32Array(4 * Math.ceil(this.count * 1.5));
+      rec.set(this.rec);
+      this.rec = rec;
+    }
+    let step = RUN;
+    if (doc === RUN) {
+      this.prev[name] = IN_RUN;
+      this.runAt[name] = i;
+      this.size[name] += length;
+    } else {
+      step = this.stepTo(name, doc);
+      this.size[name] += varintBytes(step) + length;
+    }
+    this.rec[4 * i] = name;
+    this.rec[4 * i + 1] = step;
+    this.rec[4 * i + 2] = from;
+    this.rec[4 * i + 3] = length;
+  }
+
+  /** A counted record (its bytes in `scratch`) out to the spill. */
+  private pushOwn(name: number, doc: number): void {
+    const step = this.stepTo(name, doc);
+    const n = varintBytes(step) + this.scratch.length;
+    this.size[name] += n;
+    this.own.varint(name);
+    this.own.varint(n);
+    this.own.varint(step);
+    this.own.put(this.scratch.bytes.subarray(0, this.scratch.length));
+    this.ownRecords++;
+    if (this.spillFile && this.own.length >= this.spillBytes) this.flush();
+  }
+
+  private flush(): void {
+    if (this.fd === null) this.fd = openSync(this.spillFile!, 'w+');
+    const b = this.own.bytes;
+    for (let at = 0; at < this.own.length;) at += writeSync(this.fd, b, at, this.own.length - at);
+    this.own.length = 0;
+  }
+
+  /** Reads the spill file back in pieces, each piece's whole records placed (a record cut by a piece waits for the next). */
+  private readBack(place: (bytes: Uint8Array, end: number) => number): void {
+    let buf = this.own.bytes.length >= this.spillBytes ? this.own.bytes : new Uint8Array(this.spillBytes);
+    let held = 0;
+    let pos = 0;
+    for (;;) {
+      if (held === buf.length) { const b = new Uint8Array(buf.length * 2); b.set(buf); buf = b; }
+      const n = readSync(this.fd!, buf, held, buf.length - held, pos);
+      pos += n;
+      held += n;
+      const used = place(buf, held);
+      buf.copyWithin(0, used, held);
+      held -= used;
+      if (n === 0) break;
+    }
+    if (held !== 0) throw new Error('prose stats: the spill file ends in a cut record');
+  }
+}
+
+/** Places the whole records of bytes[0, end) (varint(name) varint(n), n bytes) at their names' cursors; returns how far it got. */
+function placeRecords(bytes: Uint8Array, end: number, post: Uint8Array, at: Int32Array, rank: Int32Array): number {
+  let p = 0;
+  for (;;) {
+    let q = p;
+    let name = 0;
+    let n = 0;
+    let shift = 1;
+    for (;;) { if (q >= end) return p; const b = bytes[q++]; name += (b & 0x7f) * shift; shift *= 128; if (b < 0x80) break; }
+    shift = 1;
+    for (;;) { if (q >= end) return p; const b = bytes[q++]; n += (b & 0x7f) * shift; shift *= 128; if (b < 0x80) break; }
+    if (q + n > end) return p;
+    const r = rank[name];
+    post.set(bytes.subarray(q, q + n), at[r]);
+    at[r] += n;
+    p = q + n;
   }
 }

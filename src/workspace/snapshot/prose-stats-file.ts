@@ -10,7 +10,11 @@ import { sweepTempFiles } from './temp-files.js';
 
 export { ByteSink, decodeGramPostings, decodePostings, encodeGram, encodePairs, forEachPosting, forEachRecord, isGramName, type DecodedGramPostings, type DecodedPostings } from './prose-stats-codec.js';
 
-const MAGIC = 'simgrep-prose-stats-2';
+// 3: a name whose postings are another's bytes (a stem's, most often its word's) holds none, and points to that name.
+const MAGIC = 'simgrep-prose-stats-3';
+
+/** Postings shorter than this are kept twice rather than pointed to (an alias takes 8 bytes). */
+const ALIAS_FROM = 16;
 
 /** A document's non-blank line count when it keeps no statistics (searches read and count it). */
 export const NO_STATS = -1;
@@ -54,12 +58,15 @@ export interface ProseDocRecord {
  * `post`: per document holding it (ascending), varint(doc - previous doc), then for a word or stem varint(n)
  * and n times varint(2 × (line - previous line) + (count > 1)), with varint(count - 2) after it when count > 1;
  * for a gram varint(lines that hold it) varint(the most a line holds it - 1): a document's best line is
- * bounded from these (search/prose-index.ts), its statistics exact.
+ * bounded from these (search/prose-index.ts), its statistics exact. The file keeps a name's bytes once:
+ * a name whose bytes equal an earlier name's holds an empty range and an alias to it (writeProseStatsFile).
  */
 export interface ProseStatsBody { docs: ProseDocRecord[]; names: PackedStrings; start: Int32Array; post: Uint8Array }
 
+/** Writes `body` atomically (temp file + rename); its `post` and `start` are compacted in place (aliases). */
 export function writeProseStatsFile(file: string, body: ProseStatsBody): void {
   const { docs } = body;
+  const { start, post, alias } = shareEqualPostings(body.start, body.post);
   const lenStart = new Int32Array(docs.length + 1);
   docs.forEach((d, i) => { lenStart[i + 1] = lenStart[i] + d.lengths.length; });
   const lengths = new Uint16Array(lenStart[docs.length]);
@@ -71,9 +78,48 @@ export function writeProseStatsFile(file: string, body: ProseStatsBody): void {
     { name: 'stateBytes', array: states.bytes }, { name: 'stateOffsets', array: states.offsets },
     { name: 'docDocs', array: Int32Array.from(docs, (d) => d.docs) }, { name: 'docChars', array: Int32Array.from(docs, (d) => d.chars) },
     { name: 'lenStart', array: lenStart }, { name: 'lengths', array: lengths },
-    { name: 'nameBytes', array: names.bytes }, { name: 'nameOffsets', array: names.offsets }, { name: 'start', array: body.start },
-    { name: 'post', array: body.post, lazy: true },
+    { name: 'nameBytes', array: names.bytes }, { name: 'nameOffsets', array: names.offsets }, { name: 'start', array: start }, { name: 'alias', array: alias },
+    { name: 'post', array: post, lazy: true },
   ]);
+}
+
+/**
+ * Names whose postings bytes equal an earlier name's (a stem that only ever stands for one word, in
+ * the same lines) keep an empty range and an alias (name, earlier name) instead: a stem's postings
+ * are often its word's, and are among the longest. Compacts `post` and rewrites `start` in place.
+ */
+function shareEqualPostings(start: Int32Array, post: Uint8Array): { start: Int32Array; post: Uint8Array; alias: Int32Array } {
+  const names = start.length - 1;
+  const seen = new Map<number, number>();
+  const alias: number[] = [];
+  let w = 0;
+  let from = start[0];
+  for (let i = 0; i < names; i++) {
+    const s = from;
+    const e = start[i + 1];
+    from = e;
+    start[i] = w;
+    if (e - s >= ALIAS_FROM) {
+      let h = 0x811c9dc5 ^ (e - s);
+      for (let j = s; j < e; j++) h = Math.imul(h ^ post[j], 0x01000193);
+      const first = seen.get(h);
+      if (first !== undefined && equalBytes(post, start[first], start[first + 1], s, e)) { alias.push(i, first); continue; }
+      if (first === undefined) seen.set(h, i);
+    }
+    post.copyWithin(w, s, e);
+    w += e - s;
+    // The next name's start is written when it is reached; the one after the last, here.
+    start[i + 1] = w;
+  }
+  start[names] = w;
+  return { start, post: post.subarray(0, w), alias: Int32Array.from(alias) };
+}
+
+/** Whether post[a0, a1) (already moved, at its new place) and post[b0, b1) (not yet moved) hold the same bytes. */
+function equalBytes(post: Uint8Array, a0: number, a1: number, b0: number, b1: number): boolean {
+  if (a1 - a0 !== b1 - b0) return false;
+  for (let k = 0; k < a1 - a0; k++) if (post[a0 + k] !== post[b0 + k]) return false;
+  return true;
 }
 
 /** An open statistics file: its documents by state, and each name's postings read on demand (checked per block). */
@@ -89,8 +135,8 @@ export interface ProseStatsFile {
   readonly names: PackedStrings;
   /** The bytes of name i's postings; throws DamagedFileError when a block fails its checksum. */
   postingsAt(i: number): Uint8Array;
-  /** Every name's postings (name i's at [start[i], start[i + 1])), checked. */
-  allPostings(): { start: Int32Array; post: Uint8Array };
+  /** Every name's postings (name i's at [from(i), to(i)) of `post`: an aliased name's are its alias's), checked. */
+  allPostings(): { post: Uint8Array; from: (i: number) => number; to: (i: number) => number };
   /** The index of `name`, or -1. */
   find(name: string): number;
   /** Whether the file on disk is still this one (same inode, size and mtime). */
@@ -121,7 +167,19 @@ export function openProseStatsFile(file: string): ProseStatsFile | null {
   const lengths = reader.a('lengths') as Uint16Array;
   const names = new PackedStrings(reader.a('nameBytes') as Uint8Array, reader.a('nameOffsets') as Int32Array);
   const start = reader.a('start') as Int32Array;
-  if (start.length !== names.length + 1 || lenStart.length !== states.length + 1) { closeSync(fd); return null; }
+  const alias = reader.a('alias') as Int32Array;
+  if (start.length !== names.length + 1 || lenStart.length !== states.length + 1 || alias.length % 2 !== 0) { closeSync(fd); return null; }
+  /** The name whose bytes name i's are: i itself, or its alias (pairs sorted by name; only empty ranges have one). */
+  const owner = (i: number): number => {
+    if (start[i + 1] > start[i]) return i;
+    let lo = 0;
+    let hi = alias.length / 2 - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (alias[2 * mid] < i) lo = mid + 1; else if (alias[2 * mid] > i) hi = mid - 1; else return alias[2 * mid + 1];
+    }
+    return i;
+  };
   let open = true;
   return {
     docCount: states.length,
@@ -131,8 +189,8 @@ export function openProseStatsFile(file: string): ProseStatsFile | null {
     chars: (doc) => docChars[doc],
     lengths: (doc) => lengths.subarray(lenStart[doc], lenStart[doc + 1]),
     names,
-    postingsAt: (i) => reader.range('post', start[i], start[i + 1]) as Uint8Array,
-    allPostings: () => ({ start, post: reader.range('post', 0, start[names.length]) as Uint8Array }),
+    postingsAt: (i) => { const o = owner(i); return reader.range('post', start[o], start[o + 1]) as Uint8Array; },
+    allPostings: () => ({ post: reader.range('post', 0, start[names.length]) as Uint8Array, from: (i) => start[owner(i)], to: (i) => start[owner(i) + 1] }),
     find(name) {
       let lo = 0;
       let hi = names.length - 1;

@@ -4,7 +4,7 @@
 // whole gives (rank/prose-lines.ts), and a bound from its lines between that one and the counted one's
 // (the grams' part at their most in a line), so a cold process ranks documents as a scan does and skips
 // them on a bound that never passes a line that could enter the results.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,8 @@ import { ProseStatsCollector } from '../../../src/workspace/snapshot/prose-stats
 import { decodeGramPostings, documentState, forEachPosting, gramName, openProseStatsFile, writeProseStatsFile } from '../../../src/workspace/snapshot/prose-stats-file.js';
 import { gramKey } from '../../../src/rank/lexical/grams.js';
 import { openChunks } from '../../../src/workspace/build/file-chunks.js';
+import { writeSectionFile } from '../../../src/workspace/snapshot/section-file.js';
+import { sweepTempFiles } from '../../../src/workspace/snapshot/temp-files.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const lexicon = parseLexicon('#docs\t1000\ncastle\t10\nthe\t900\nindex\t100\n');
@@ -132,5 +134,63 @@ describe('keeping the statistics file up to date', () => {
     expect(index.linesOf(documentState(docs[0].f), plan)).not.toBeNull();
     expect(index.linesOf(documentState(docs[1].f), plan)).toBeNull();
     index.file!.close();
+  });
+
+  it('a collector whose counted records go to a spill file in small pieces makes the body memory makes, and leaves no temp file', async () => {
+    const inMemory = new ProseStatsCollector();
+    const spill = path.join(tmp, 'snapshot.prose.bin.spill.1.tmp');
+    const spilled = new ProseStatsCollector(spill, 64);
+    for (const c of [inMemory, spilled]) for (const [i, text] of texts.entries()) addCounted(c, (await countDocument(`doc-${i}`, new TextEncoder().encode(text)))!);
+    expect(existsSync(spill)).toBe(true);
+    const [a, b] = [inMemory.body(), spilled.body()];
+    expect(existsSync(spill)).toBe(false);
+    expect(b.post.length).toBeGreaterThan(64 * 4);
+    const shape = (x: typeof a) => ({ names: Array.from({ length: x.names.length }, (_, i) => x.names.at(i)), start: [...x.start], post: Buffer.from(x.post).toString('hex') });
+    expect(shape(b)).toEqual(shape(a));
+    // A spill left by a process that died is swept by the next writer of the file.
+    const dead = path.join(tmp, 'snapshot.prose.bin.spill.999999999.tmp');
+    writeFileSync(dead, 'x');
+    sweepTempFiles(path.join(tmp, 'snapshot.prose.bin'));
+    expect(existsSync(dead)).toBe(false);
+  });
+
+  it('a name whose postings equal an earlier name\'s is kept once (an alias), read and copied as its own', () => {
+    const pairs = Array.from({ length: 40 }, (_, k) => [3 * k, 1 + (k % 3)]).flat();
+    const c = new ProseStatsCollector();
+    for (let d = 0; d < 3; d++) {
+      const doc = c.addDocument({ state: `doc-${d}`, lengths: new Uint16Array(130).fill(10), docs: 130, chars: 1300 });
+      c.addPairs('wcastles', doc, pairs);
+      c.addPairs('scastl', doc, pairs);
+      c.addPairs('wkeep', doc, pairs.slice(0, 20 + d * 2));
+    }
+    const body = c.body();
+    const whole = body.post.length;
+    const file = path.join(tmp, 'alias.bin');
+    writeProseStatsFile(file, body);
+    const f = openProseStatsFile(file)!;
+    const bytes = (g: typeof f, name: string) => Buffer.from(g.postingsAt(g.find(name))).toString('hex');
+    expect(bytes(f, 'scastl')).toBe(bytes(f, 'wcastles'));
+    expect(bytes(f, 'wkeep')).not.toBe(bytes(f, 'wcastles'));
+    // The shared postings are on disk once.
+    expect(f.allPostings().post.length).toBe(whole - f.postingsAt(f.find('wcastles')).length);
+    for (const how of ['addFrom', 'addWhole'] as const) {
+      const again = new ProseStatsCollector();
+      again[how](f, (state) => state !== 'doc-1');
+      const copy = path.join(tmp, `alias-${how}.bin`);
+      writeProseStatsFile(copy, again.body());
+      const g = openProseStatsFile(copy)!;
+      const docsOf = (name: string) => { const out: string[] = []; forEachPosting(g.postingsAt(g.find(name)), (doc) => { if (g.stateOf(doc) !== '') out.push(g.stateOf(doc)); }); return out; };
+      // (addWhole keeps the dropped document's slot, empty, and its records, unread.)
+      expect({ how, s: docsOf('scastl'), w: docsOf('wcastles') }).toEqual({ how, s: ['doc-0', 'doc-2'], w: ['doc-0', 'doc-2'] });
+      expect(bytes(g, 'scastl')).toBe(bytes(g, 'wcastles'));
+      g.close();
+    }
+    f.close();
+  });
+
+  it('a file of the format before (2) is not read: the index run counts its documents again', () => {
+    const file = path.join(tmp, 'old-format.prose.bin');
+    writeSectionFile(file, { magic: 'simgrep-prose-stats-2' }, [{ name: 'start', array: new Int32Array(1) }]);
+    expect(openProseStatsFile(file)).toBeNull();
   });
 });
