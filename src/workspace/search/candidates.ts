@@ -8,7 +8,7 @@ import type { RankPlan } from '../../rank/plan.js';
 import { BLANK, HAS_TOKENS, type Snapshot } from '../snapshot/snapshot.js';
 import { FLOAT16_RELATIVE_ERROR, halfValues } from '../packed/float16.js';
 import { pathInfo, pathTermCounts, priorsIndex, type PathInfo } from '../snapshot/path-info.js';
-import { cosineKernel } from './chunk-cosines.js';
+import { cosineKernel, halfCosine } from './chunk-cosines.js';
 
 /**
  * Margin on distances: cosines from float16 unit vectors differ from the kernel's float64 pooling by
@@ -112,7 +112,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
       else if (mode === 'semantic') keep = hasTokens;
       else keep = hasTokens || lineMatch;
       if (!keep) continue;
-      const semantic = lexicalOnly || !hasTokens ? 0 : cosines ? cosines[c] : cosine(halves, values, c * dim, query, dim);
+      const semantic = lexicalOnly || !hasTokens ? 0 : cosines ? cosines[c] : halfCosine(halves, values, c * dim, query, dim);
       const lexical = lexicalScore(bm25, plan);
       const possible = lineMatch && possibleOf ? possibleOf[c] : 0;
       const certain = lineMatch && certainOf ? certainOf[c] : 0;
@@ -200,25 +200,6 @@ function quickSelect(xs: Float64Array, k: number): number {
     if (k <= j) hi = j; else if (k >= i) lo = i; else return xs[k];
   }
   return xs[k];
-}
-
-/** The dot product of a unit query and chunk vector `at` of `h` (float16 bits, read through `values`). */
-function cosine(h: Uint16Array, values: Float32Array, at: number, query: Float32Array, dim: number): number {
-  let base = at;
-  // Eight lanes into four sums: about a fifth faster than one sum in V8 (the margin covers the order).
-  let x0 = 0;
-  let x1 = 0;
-  let x2 = 0;
-  let x3 = 0;
-  let d = 0;
-  for (; d + 7 < dim; d += 8, base += 8) {
-    x0 += values[h[base]] * query[d] + values[h[base + 4]] * query[d + 4];
-    x1 += values[h[base + 1]] * query[d + 1] + values[h[base + 5]] * query[d + 5];
-    x2 += values[h[base + 2]] * query[d + 2] + values[h[base + 6]] * query[d + 6];
-    x3 += values[h[base + 3]] * query[d + 3] + values[h[base + 7]] * query[d + 7];
-  }
-  for (; d < dim; d++, base++) x0 += values[h[base]] * query[d];
-  return (x0 + x1) + (x2 + x3);
 }
 
 /** Each chunk's term counts from the postings, sparse: entries [offsets[c], offsets[c] + filled[c]) in term order. */

@@ -120,20 +120,24 @@ const align16 = (x: number) => Math.ceil(x / 16) * 16;
 /** The cosine of rows [from, to) the scalar way (float16 bits read through the table of their values), into out. */
 export function scalarCosines(h: Uint16Array, dim: number, query: Float32Array, from: number, to: number, out: Float64Array): void {
   const values = halfValues();
-  for (let c = from, base = from * dim; c < to; c++) {
-    // Eight lanes into four sums: about a fifth faster than one sum in V8.
-    let x0 = 0;
-    let x1 = 0;
-    let x2 = 0;
-    let x3 = 0;
-    let d = 0;
-    for (; d + 7 < dim; d += 8, base += 8) {
-      x0 += values[h[base]] * query[d] + values[h[base + 4]] * query[d + 4];
-      x1 += values[h[base + 1]] * query[d + 1] + values[h[base + 5]] * query[d + 5];
-      x2 += values[h[base + 2]] * query[d + 2] + values[h[base + 6]] * query[d + 6];
-      x3 += values[h[base + 3]] * query[d + 3] + values[h[base + 7]] * query[d + 7];
-    }
-    for (; d < dim; d++, base++) x0 += values[h[base]] * query[d];
-    out[c] = (x0 + x1) + (x2 + x3);
+  for (let c = from; c < to; c++) out[c] = halfCosine(h, values, c * dim, query, dim);
+}
+
+/** The dot product of a unit query and the float16 row at `at` of `h` (bits read through `values`). */
+export function halfCosine(h: Uint16Array, values: Float32Array, at: number, query: Float32Array, dim: number): number {
+  let base = at;
+  // Eight lanes into four sums: about a fifth faster than one sum in V8 (the margin covers the order).
+  let x0 = 0;
+  let x1 = 0;
+  let x2 = 0;
+  let x3 = 0;
+  let d = 0;
+  for (; d + 7 < dim; d += 8, base += 8) {
+    x0 += values[h[base]] * query[d] + values[h[base + 4]] * query[d + 4];
+    x1 += values[h[base + 1]] * query[d + 1] + values[h[base + 5]] * query[d + 5];
+    x2 += values[h[base + 2]] * query[d + 2] + values[h[base + 6]] * query[d + 6];
+    x3 += values[h[base + 3]] * query[d + 3] + values[h[base + 7]] * query[d + 7];
   }
+  for (; d < dim; d++, base++) x0 += values[h[base]] * query[d];
+  return (x0 + x1) + (x2 + x3);
 }
