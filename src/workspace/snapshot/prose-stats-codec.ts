@@ -3,31 +3,13 @@
 // gram's document frequency and most in a line; and the growing buffer they are written into.
 
 /**
- * Calls `each(doc, pairs)` for every document in a name's postings bytes, `pairs` flat (line, count)
- * in line order (a scratch array, valid during the call).
+ * A name's postings decoded: document docs[k]'s flat (line, count) pairs at [start[k], start[k + 1]) of
+ * `pairs`. The bytes hold, per document: the step from the document before, the number of lines, then
+ * per line the step from the line before times two, plus one when a count (less two) follows.
  */
-export function forEachPosting(bytes: Uint8Array, each: (doc: number, pairs: number[]) => void): void {
-  const pairs: number[] = [];
-  const r = { at: 0 };
-  let doc = 0;
-  while (r.at < bytes.length) {
-    doc += varintAt(bytes, r);
-    const n = varintAt(bytes, r);
-    pairs.length = 0;
-    let line = 0;
-    for (let k = 0; k < n; k++) {
-      const v = varintAt(bytes, r);
-      line += Math.floor(v / 2);
-      pairs.push(line, v % 2 === 0 ? 1 : varintAt(bytes, r) + 2);
-    }
-    each(doc, pairs);
-  }
-}
-
-/** A name's postings decoded: document docs[k]'s flat (line, count) pairs at [start[k], start[k + 1]) of `pairs`. */
 export interface DecodedPostings { docs: Int32Array; start: Int32Array; pairs: Int32Array }
 
-/** Decodes a name's postings bytes (forEachPosting's records) into typed arrays, in one pass (each pair takes a byte at least). */
+/** Decodes a name's postings bytes into typed arrays, in one pass (each pair takes a byte at least). */
 export function decodePostings(bytes: Uint8Array): DecodedPostings {
   const docs = new Int32Array(bytes.length >> 1);
   const start = new Int32Array((bytes.length >> 1) + 1);
@@ -111,7 +93,7 @@ export function encodeGram(out: ByteSink, df: number, most: number): void {
   out.varint(most - 1);
 }
 
-/** Appends a record's bytes after its document number (forEachPosting's form) for flat (line, count) pairs in line order. */
+/** Appends a record's bytes after its document number (decodePostings' form) for flat (line, count) pairs in line order. */
 export function encodePairs(out: ByteSink, pairs: ArrayLike<number>): void {
   out.varint(pairs.length >> 1);
   let line = 0;

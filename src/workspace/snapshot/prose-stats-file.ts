@@ -8,7 +8,7 @@ import { PackedStrings } from '../packed/string-list.js';
 import { readSections, writeSectionFile, type SectionReader } from './section-file.js';
 import { sweepTempFiles } from './temp-files.js';
 
-export { ByteSink, decodeGramPostings, decodePostings, encodeGram, encodePairs, forEachPosting, forEachRecord, isGramName, type DecodedGramPostings, type DecodedPostings } from './prose-stats-codec.js';
+export { ByteSink, decodeGramPostings, decodePostings, encodeGram, encodePairs, forEachRecord, isGramName, type DecodedGramPostings, type DecodedPostings } from './prose-stats-codec.js';
 
 // 3: a name whose postings are another's bytes (a stem's, most often its word's) holds none, and points to that name.
 const MAGIC = 'simgrep-prose-stats-3';
