@@ -106,7 +106,7 @@ export function lineCosines(model: ModelData, query: Float32Array): LineCosines 
         for (let j = starts[i]; j < starts[i + 1]; j++) sum += dots[ids[j]];
         if (sum > most * norm) most = sum / norm;
       }
-      most = Math.min(1, most + LINE_COSINE_SLACK);
+      most += LINE_COSINE_SLACK;
       best.set(t, most);
       return most;
     },
