@@ -26,8 +26,11 @@ export { documentState } from '../snapshot/prose-stats-file.js';
  */
 interface Kept { bytes: Uint8Array; lines?: ProseLineTerms | null; tokens?: LineTokens | null }
 
-/** The searcher whose in-process tokenizer and model give the kept documents' line tokens (the last registered). */
-let tokenizer: Searcher | null = null;
+/**
+ * The searcher whose in-process tokenizer and model give the kept documents' line tokens (the last
+ * registered), held weakly: a closed workspace's searcher (and its model) is not kept alive by it.
+ */
+let tokenizer: WeakRef<Searcher> | null = null;
 
 /**
  * Documents counted from now on also keep their lines' tokens and pooled norms, from this searcher's model
@@ -35,7 +38,12 @@ let tokenizer: Searcher | null = null;
  * reading it. Tokens of another model are never used for a query (they carry the model's id).
  */
 export function keepLineTokensWith(searcher: Searcher): void {
-  tokenizer = searcher;
+  if (tokenizer?.deref() !== searcher) tokenizer = new WeakRef(searcher);
+}
+
+/** Documents counted from now on keep no line tokens from this searcher (its workspace is closing). */
+export function stopLineTokensWith(searcher: Searcher): void {
+  if (tokenizer?.deref() === searcher) tokenizer = null;
 }
 
 /**
@@ -154,13 +162,15 @@ async function turn(slice: { at: number }): Promise<void> {
 async function countLines(bytes: Uint8Array, slice: { at: number }): Promise<{ lines: ProseLineTerms | null; tokens: LineTokens | null }> {
   const opened = await openChunks((async function* () { yield bytes; })(), 64);
   const builder = new ProseLinesBuilder();
-  const by = tokenizer;
+  const by = tokenizer?.deref();
   const parts: LineTokens[] = [];
   let tokensFailed = !by;
   for await (const chunk of opened.chunks) {
     for (const line of chunk.lines) builder.add(line);
     if (!tokensFailed && !builder.full && chunk.lines.length > 0) {
-      try {
+      // A searcher whose workspace closed meanwhile is not asked again (it would start a new scorer).
+      if (tokenizer?.deref() !== by) tokensFailed = true;
+      else try {
         const executor = await executorOf(by!, false);
         const part = await executor.tokenLines?.(chunk.lines);
         if (part) parts.push(part); else tokensFailed = true;
