@@ -10,6 +10,7 @@ export async function createInProcessExecutor(model: ModelData, kind: EmbedderKi
     score: (req) => scorer.score(req),
     embedTexts: (texts) => scorer.embedTexts(texts),
     knownTexts: async (texts) => scorer.knownTexts(texts),
+    tokenLines: async (texts) => scorer.tokenLines(texts),
     embedChunks: (req) => scorer.embedChunks(req),
     close: () => scorer.close(),
   };

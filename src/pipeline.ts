@@ -144,14 +144,24 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       // cut it: skipped when that cannot enter the top-k.
       const lines = o.maxFileBytes === undefined || (entry.size ?? Infinity) <= o.maxFileBytes ? source.proseLines?.(entry, plan) : null;
       if (!lines) return false;
-      // The cheap bound first (a few sums per term and gram), the one from its lines only when that is within reach.
-      if (proseReach(lines, plan, entry.path) > topk.floorDistance || proseBest(lines, plan, entry.path, undefined, topk.floorDistance) > topk.floorDistance) return true;
+      // The cheap bound first (a few sums per term and gram, a cosine of 1), then with a bound on its lines'
+      // cosines where the source keeps one, the one from its lines only when those are within reach.
+      const floor = topk.floorDistance;
+      if (proseReach(lines, plan, entry.path) > floor) return true;
+      const cosine = cosineBound(source, entry);
+      if (cosine < 1 && proseReach(lines, plan, entry.path, undefined, cosine) > floor) return true;
+      if (proseBest(lines, plan, entry.path, undefined, floor, cosine) > floor) return true;
       knownProse.set(entry, proseLineStats(lines, plan));
       return false;
     }
     const best = termlessProseDistance(plan, entry.path);
-    return best === Infinity || best > topk.floorDistance;
+    if (best === Infinity || best > topk.floorDistance) return true;
+    const cosine = cosineBound(source, entry);
+    return cosine < 1 && termlessProseDistance(plan, entry.path, cosine) > topk.floorDistance;
   };
+  /** At least the cosine of every line of a prose entry (the source's bound: a resident index's kept tokens), 1 when unknown or when the cosine does not weigh. */
+  const cosineBound = (source: Source, entry: Entry): number =>
+    (o.rank?.prose?.semantic ?? 0) > 0 && source.proseCosine ? source.proseCosine(entry, o.query) : 1;
   try {
     for (const source of o.sources) {
       for await (const entry of source.list(deadline.readSignal)) {

@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import { deserializeError, SimgrepError } from './errors.js';
 import type { ChunkEmbedRequest, ScoreRequest } from './embed/requests.js';
+import type { LineTokens } from './embed/line-cosines.js';
 import type { WorkerResult, WorkerTask } from './embed/worker-protocol.js';
 import type { EmbedderKind, ModelData } from './types.js';
 import { builtWorkerFile } from './worker-file.js';
@@ -20,6 +21,8 @@ export interface Executor {
   embedTexts(texts: string[]): Promise<Float32Array>;
   /** Per text, 1 when its embedding is not all zeros, from its tokens alone (the in-process executor; others embed). */
   knownTexts?(texts: string[]): Promise<Uint8Array>;
+  /** Lines' token ids and pooled norms, tokenized as the workers tokenize them (the in-process executor only). */
+  tokenLines?(texts: string[]): Promise<LineTokens>;
   embedChunks(req: ChunkEmbedRequest): Promise<Float32Array>;
   close(): Promise<void>;
   /** Tasks the worker threads have finished (the pool only): whether a warm-up reached them. */

@@ -8,6 +8,7 @@ import { openTokenizerFile } from '../model/tokenizer-file.js';
 import type { ChunkEmbedRequest, ScoreRequest } from './requests.js';
 import { scoreChunks } from './chunk-scoring.js';
 import { unitRows } from './unit.js';
+import { lineTokensOf, type LineTokens } from './line-cosines.js';
 
 export interface LineScorer {
   readonly dim: number;
@@ -21,6 +22,8 @@ export interface LineScorer {
    * weight), from its tokens alone: no row is summed (a pasted file's thousands of words).
    */
   knownTexts(texts: string[]): Uint8Array;
+  /** Lines' token ids and pooled norms (line-cosines.ts: a resident process's bound on prose lines' cosines). */
+  tokenLines(texts: string[]): LineTokens;
   /** Unit vectors of chunks of lines, pooled exactly as chunk scoring pools them (for the index). */
   embedChunks(req: ChunkEmbedRequest): Promise<Float32Array>;
   close(): Promise<void>;
@@ -82,6 +85,7 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind): Pr
       }
       return out;
     },
+    tokenLines: (texts) => lineTokensOf(tokenize(texts), model),
     async embedChunks(req) {
       const lines = tokenize(decodeLines(req.bytes, req.offsets, 0, req.offsets.length - 1));
       const starts = req.chunkStarts;

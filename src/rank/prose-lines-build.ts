@@ -187,12 +187,16 @@ export class PackedProseLines implements ProseLineTerms, WordPostings {
   bytes: number;
   /** The document's grams (prose-doc-grams.ts): set once built. */
   grams!: DocumentGrams;
-  /** The last plan proseBest was asked about, and its answer. */
+  /** The last plan proseBest was asked about, the bound on its lines' cosines it was given, and its answer. */
   plan: RankPlan | null = null;
+  bestCosine = 1;
   best = 0;
-  /** The last plan proseReach was asked about, its answer and the path's signals for it. */
+  /** The last plan proseReach was asked about, the bound on its lines' cosines, its answer and the path's signals for it. */
   reachPlan: RankPlan | null = null;
+  reachCosine = 1;
   reach = 0;
+  /** proseReach's bound on the lexical score of any line, for reachPlan (its distance is `reach` at reachCosine). */
+  reachLexical = 0;
   signals: PathSignals | null = null;
   /** The statistics proseLineStats last worked out, and for which plan (the file read after its bound: pipeline.ts). */
   statsPlan: RankPlan | null = null;

@@ -102,12 +102,17 @@ const idfOf = (df: number, n: number): number => Math.log(1 + (n - df + 0.5) / (
  * A lower bound on the distance of every line of the file for a plan, from a few sums per term and gram
  * (no line visited, nothing made): each term's best line part and best window part (ownMost, winMost)
  * summed as if one line held them all, and each gram the file holds at its most in a line (gramMost) in
- * the file's shortest line, with the file's idf and a cosine of 1. At most proseBest, so a file skipped on
- * it is one proseBest skips; kept per file for the last plan (`facts`: the path's, if known).
+ * the file's shortest line, with the file's idf and a cosine of `cosine` (1, or a bound on its lines'
+ * cosines: embed/line-cosines.ts). At most proseBest, so a file skipped on it is one proseBest skips; kept
+ * per file for the last plan and cosine (`facts`: the path's, if known).
  */
-export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, facts?: PathFacts): number {
+export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, facts?: PathFacts, cosine = 1): number {
   const t = terms as PackedProseLines;
-  if (t.reachPlan && sameReach(t.reachPlan, plan)) return t.reach;
+  if (t.reachPlan && sameReach(t.reachPlan, plan)) {
+    // The same plan with another bound on the cosine: its lexical part is the same.
+    if (t.reachCosine !== cosine) { t.reach = proseFileBestDistance(t.reachLexical, path, plan, t.signals!, cosine); t.reachCosine = cosine; }
+    return t.reach;
+  }
   const keys = keysOf(plan);
   const nTerms = keys.length;
   if (at.length < nTerms) { at = new Int32Array(nTerms * 2); df = new Float64Array(nTerms * 2); }
@@ -140,16 +145,18 @@ export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, 
   }
   t.signals = pathSignals(path, plan, facts);
   // A margin for the order of the floats' additions, as proseBest's.
-  t.reach = proseFileBestDistance(lexical > 0 ? lexical * (1 + 1e-9) : 0, path, plan, t.signals);
+  t.reachLexical = lexical > 0 ? lexical * (1 + 1e-9) : 0;
+  t.reach = proseFileBestDistance(t.reachLexical, path, plan, t.signals, cosine);
   t.reachPlan = plan;
+  t.reachCosine = cosine;
   return t.reach;
 }
 
 /**
  * A lower bound on the distance of every line of the file for a plan (kept per file for the last plan:
  * the pipeline asks once proseReach is within reach): its lines' lexical scores (the line's BM25 and
- * its window's, as lineLexical adds them, from the parts rounded up) with a cosine of 1. `facts`: the
- * path's, if known.
+ * its window's, as lineLexical adds them, from the parts rounded up) with a cosine of `cosine` (1, or a
+ * bound on its lines' cosines: embed/line-cosines.ts). `facts`: the path's, if known.
  *
  * With `floor` (the distance a line must beat to matter), a bound above it may come back without the
  * grams' part worked out line by line (issue 30: a pasted chunk's ~100 grams are in most lines of a
@@ -158,14 +165,14 @@ export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, 
  * line's lexical score grows with each part (proseLexical), so this is at most the exact bound's
  * distance; kept for the plan only when it is above the floor, which only falls within a search.
  */
-export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, facts?: PathFacts, floor = -Infinity): number {
+export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, facts?: PathFacts, floor = -Infinity, cosine = 1): number {
   const t = terms as PackedProseLines;
-  if (t.plan && sameReach(t.plan, plan)) return t.best;
-  const reach = proseReach(terms, plan, path, facts);
+  if (t.plan && t.bestCosine === cosine && sameReach(t.plan, plan)) return t.best;
+  const reach = proseReach(terms, plan, path, facts, cosine);
   const keys = keysOf(plan);
   const nTerms = keys.length;
   if (at.length < nTerms) { at = new Int32Array(nTerms * 2); df = new Float64Array(nTerms * 2); }
-  // No term here: no line scores lexically, and proseReach's bound is the one (a cosine of 1).
+  // No term here: no line scores lexically, and proseReach's bound is the one (its lines' cosines at most `cosine`).
   const stats = locateKeys(t, keys, at, df) ? proseLineStats(terms, plan) : null;
   let lexical = 0;
   if (stats) {
@@ -191,11 +198,12 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
       const most = gramReach(t, stats, nGrams);
       let rough = 0;
       for (let q = 0; q < h; q++) rough = Math.max(rough, proseLexical(ownSum[held[q]], windowSum[held[q]], most, stats));
-      const d = proseFileBestDistance(rough > 0 ? rough * (1 + 1e-9) : 0, path, plan, t.signals!);
+      const d = proseFileBestDistance(rough > 0 ? rough * (1 + 1e-9) : 0, path, plan, t.signals!, cosine);
       if (d > floor) {
         clearSums(t, nTerms, h);
         t.best = d;
         t.plan = plan;
+        t.bestCosine = cosine;
         return d;
       }
     }
@@ -213,8 +221,9 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
     }
   }
   // A margin for the order of the floats' additions (the workers add the same parts in other sums).
-  t.best = stats ? proseFileBestDistance(lexical > 0 ? lexical * (1 + 1e-9) : 0, path, plan, t.signals!) : reach;
+  t.best = stats ? proseFileBestDistance(lexical > 0 ? lexical * (1 + 1e-9) : 0, path, plan, t.signals!, cosine) : reach;
   t.plan = plan;
+  t.bestCosine = cosine;
   return t.best;
 }
 
@@ -257,10 +266,11 @@ function sameReach(a: RankPlan, b: RankPlan): boolean {
 }
 
 /**
- * The least distance a line of a prose file of this best lexical score can have (a cosine of 1):
- * Infinity when no line can score (no term, no weight on the cosine). ProseFile.bestDistance's rule.
+ * The least distance a line of a prose file of this best lexical score can have (a cosine of `cosine`: 1,
+ * or a bound on its lines'): Infinity when no line can score (no term, no weight on the cosine).
+ * ProseFile.bestDistance's rule.
  */
-export function proseFileBestDistance(lexical: number, path: string, plan: RankPlan, signals?: PathSignals): number {
+export function proseFileBestDistance(lexical: number, path: string, plan: RankPlan, signals?: PathSignals, cosine = 1): number {
   if (lexical === 0 && !((plan.prose?.semantic ?? 0) > 0)) return Infinity;
-  return proseBestDistance(lexical, signals ?? pathSignals(path, plan), plan);
+  return proseBestDistance(lexical, signals ?? pathSignals(path, plan), plan, cosine);
 }

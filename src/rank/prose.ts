@@ -234,20 +234,20 @@ const COSINE_SLACK = 1e-3;
 
 /**
  * The least distance a prose line of this lexical score (proseLexical) can have, whatever its cosine
- * (at most 1, proseRelevance), a little lower for the floats: a line whose best case is farther than
- * the top-k's floor is not tokenized (prose-scoring.ts).
+ * (at most `cosine`: 1, or a bound on the file's lines' cosines, line-cosines.ts), a little lower for the
+ * floats: a line whose best case is farther than the top-k's floor is not tokenized (prose-scoring.ts).
  */
-export function proseBestDistance(lexical: number, path: { pathMatch: number; prior: number }, plan: RankPlan): number {
-  return toDistance(proseRelevance(1 + COSINE_SLACK, lexical, path.pathMatch, path.prior, plan)) * (1 - COSINE_SLACK);
+export function proseBestDistance(lexical: number, path: { pathMatch: number; prior: number }, plan: RankPlan, cosine = 1): number {
+  return toDistance(proseRelevance(cosine + COSINE_SLACK, lexical, path.pathMatch, path.prior, plan)) * (1 - COSINE_SLACK);
 }
 
 /**
  * The least distance any line of the prose file at `path` can have when none of its lines holds a plan
- * term: proseTermlessBound in distance, a little lower for the floats. Infinity when such a line
- * cannot score at all (no weight on the cosine: lexical mode, or a query the model knows no word of):
- * prose-scoring.ts writes nothing for it.
+ * term: proseTermlessBound in distance (with its lines' cosines at most `cosine`), a little lower for the
+ * floats. Infinity when such a line cannot score at all (no weight on the cosine: lexical mode, or a query
+ * the model knows no word of): prose-scoring.ts writes nothing for it.
  */
-export function termlessProseDistance(plan: RankPlan, path: string): number {
+export function termlessProseDistance(plan: RankPlan, path: string, cosine = 1): number {
   if (!((plan.prose?.semantic ?? 0) > 0)) return Infinity;
-  return proseBestDistance(0, pathSignals(path, plan), plan);
+  return proseBestDistance(0, pathSignals(path, plan), plan, cosine);
 }

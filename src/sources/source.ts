@@ -54,6 +54,13 @@ export interface Source {
    * unread when that bound cannot enter its full top-k.
    */
   proseLines?(entry: Entry, plan: ProsePlanTerms): ProseLineTerms | null;
+  /**
+   * Optional capability of a source that keeps its prose entries' line tokens (a resident workspace:
+   * embed/line-cosines.ts): at least the greatest cosine of any of the entry's lines to `query` (the
+   * search's unit vector, as the executor scores them), 1 when it cannot tell. The pipeline bounds an
+   * entry's best line with it instead of a cosine of 1.
+   */
+  proseCosine?(entry: Entry, query: Float32Array): number;
   /** True when the source is small enough to score on the calling thread (no worker start-up). */
   readonly small?: boolean;
 }

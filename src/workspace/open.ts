@@ -20,6 +20,7 @@ import type { Snapshot } from './snapshot/snapshot.js';
 import { readSnapshotFile, removeSnapshotFiles, verifySnapshotFiles, writeSnapshotDelta, writeSnapshotFile } from './snapshot/snapshot-file.js';
 import { guardDamage } from './store/damage.js';
 import { ProseIndexLines } from './search/prose-index.js';
+import { stopLineTokensWith } from './search/kept-documents.js';
 import { openProseStatsFile, proseStatsPathOf } from './snapshot/prose-stats-file.js';
 import { DamagedFileError } from './snapshot/section-file.js';
 import { lanceStorageOptions } from './store/storage-options.js';
@@ -235,6 +236,7 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
       proseIndex?.file?.close();
       proseIndex = null;
       ws.walks.close();
+      stopLineTokensWith(ws.searcher);
       if (!o.searcher) await ws.searcher.close();
     },
   };

@@ -18,7 +18,7 @@ import type { FileState, IndexStore, SmallFragments } from './store/store.js';
 import { writing } from './store/writing.js';
 import { isGlob } from '../sources/fs.js';
 import { isProsePath } from '../rank/prose.js';
-import { documentState, keepDocument } from './search/kept-documents.js';
+import { documentState, keepDocument, keepLineTokensWith } from './search/kept-documents.js';
 import { updateProseStats, type ProseStatsReport } from './prose-stats.js';
 
 /**
@@ -79,6 +79,8 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   // Every run keeps their bytes for the prose statistics file (prose-stats.ts), up to PROSE_BYTES_HELD.
   const proseRead = new Map<string, Uint8Array>();
   let proseHeld = 0;
+  // ... and their lines' tokens, to bound their cosines (search/prose-source.ts).
+  if (o.resident) keepLineTokensWith(searcher);
   const onFileRead = (state: FileState, bytes: () => Uint8Array) => {
     if (state.kind !== 'text' || !isProsePath(state.key)) return;
     if (o.resident) keepIfProse(state, bytes);

@@ -23,7 +23,7 @@ import { selectCandidates } from './search/candidates.js';
 import { coverage } from './search/coverage.js';
 import { filterWalk } from './search/walk-filter.js';
 import { splitProse } from './search/prose-source.js';
-import { countKeptDocuments } from './search/kept-documents.js';
+import { countKeptDocuments, keepLineTokensWith } from './search/kept-documents.js';
 import { DamagedFileError } from './snapshot/section-file.js';
 import { isDamage } from './store/damage.js';
 import { patchSnapshot } from './snapshot/snapshot.js';
@@ -139,7 +139,9 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   // Prose files rank line by line with their own document frequencies: they are read, not picked (those
   // whose postings hold no query term only while their best case can reach the results).
   const proseIndex = plan.prose ? ws.proseIndex() : null;
-  const split = plan.prose ? splitProse(snap, display, ws.reader, plan, { keepBytes: !ws.o.oneShot, index: proseIndex, bounded: Number.isFinite(heapSize) }) : { display, prose: null };
+  // A resident process keeps its documents' line tokens too, to bound their cosines (kept-documents.ts).
+  if (plan.prose && !ws.o.oneShot) keepLineTokensWith(ws.searcher);
+  const split = plan.prose ? splitProse(snap, display, ws.reader, plan, { keepBytes: !ws.o.oneShot, index: proseIndex, bounded: Number.isFinite(heapSize), model }) : { display, prose: null };
   mark('prose split');
   const candidates = selectCandidates(snap, { plan, query, display: split.display, infos, heapSize, maxDistance: so.maxDistance, resident: !ws.o.oneShot });
   mark(`candidates (${candidates.length})`);

@@ -5,6 +5,8 @@ import type { Entry, Source } from '../../sources/source.js';
 import { ProseLinesBuilder, releaseProseLines } from '../../rank/prose-lines.js';
 import type { ProseLineTerms } from '../../types.js';
 import { openChunks } from '../build/file-chunks.js';
+import { distinctIds, lineTokensBytes, type LineTokens } from '../../embed/line-cosines.js';
+import { executorOf, type Searcher } from '../../searcher.js';
 
 /**
  * Bytes and line terms kept in all (the line terms of the bench tree's 1,387 Markdown files take 53 MB),
@@ -18,8 +20,31 @@ export type StatedEntry = Entry & { state: string };
 
 /** The key a document is kept under: its indexed file's state, so a change the index sees drops it. */
 export { documentState } from '../snapshot/prose-stats-file.js';
-/** A kept document: its bytes, and once counted, its line terms (null: binary, or longer than its statistics count). */
-interface Kept { bytes: Uint8Array; lines?: ProseLineTerms | null }
+/**
+ * A kept document: its bytes, and once counted, its line terms (null: binary, or longer than its statistics
+ * count) and its lines' tokens (embed/line-cosines.ts; null when no searcher could tokenize them).
+ */
+interface Kept { bytes: Uint8Array; lines?: ProseLineTerms | null; tokens?: LineTokens | null }
+
+/**
+ * The searcher whose in-process tokenizer and model give the kept documents' line tokens (the last
+ * registered), held weakly: a closed workspace's searcher (and its model) is not kept alive by it.
+ */
+let tokenizer: WeakRef<Searcher> | null = null;
+
+/**
+ * Documents counted from now on also keep their lines' tokens and pooled norms, from this searcher's model
+ * (a resident workspace's: search-run.ts, publish.ts), so a search bounds a document's best cosine without
+ * reading it. Tokens of another model are never used for a query (they carry the model's id).
+ */
+export function keepLineTokensWith(searcher: Searcher): void {
+  if (tokenizer?.deref() !== searcher) tokenizer = new WeakRef(searcher);
+}
+
+/** Documents counted from now on keep no line tokens from this searcher (its workspace is closing). */
+export function stopLineTokensWith(searcher: Searcher): void {
+  if (tokenizer?.deref() === searcher) tokenizer = null;
+}
 
 /**
  * By the index's state of each file: a document is read and counted again only once the index sees it
@@ -74,6 +99,11 @@ export function keptLines(entry: StatedEntry): ProseLineTerms | null | undefined
   return kept.get(entry.state)?.lines;
 }
 
+/** A document's line tokens if counted by now (null or undefined: none; its cosines are then bounded by 1). */
+export function keptTokens(entry: StatedEntry): LineTokens | null | undefined {
+  return kept.get(entry.state)?.tokens;
+}
+
 /** Settles once every document read so far is counted (tests). */
 export async function keptLinesCounted(): Promise<void> {
   countKeptDocuments();
@@ -85,7 +115,7 @@ function keep(more: number): void {
   for (const [state, k] of kept) {
     if (keptBytes <= KEPT_BYTES) break;
     kept.delete(state);
-    keptBytes -= k.bytes.length + (k.lines?.bytes ?? 0);
+    keptBytes -= k.bytes.length + (k.lines?.bytes ?? 0) + (k.tokens ? lineTokensBytes(k.tokens) : 0);
     if (k.lines) releaseProseLines(k.lines);
   }
 }
@@ -106,10 +136,11 @@ async function countInBackground(): Promise<void> {
       await turn(slice);
       const k = kept.get(state);
       if (!k || k.lines !== undefined) continue;
-      const lines = await countLines(k.bytes, slice);
+      const { lines, tokens } = await countLines(k.bytes, slice);
       if (kept.get(state) !== k) { if (lines) releaseProseLines(lines); continue; }
       k.lines = lines;
-      keep(lines?.bytes ?? 0);
+      k.tokens = lines ? tokens : null;
+      keep((lines?.bytes ?? 0) + (k.tokens ? lineTokensBytes(k.tokens) : 0));
     }
   } finally {
     counting = null;
@@ -126,14 +157,53 @@ async function turn(slice: { at: number }): Promise<void> {
 /**
  * Line terms of a document's bytes, read as a search reads them (binary sniff, transcoding, long lines
  * cut), 64 lines at a time with a turn of the event loop between slices: a long document never holds
- * the thread much past SLICE_MS.
+ * the thread much past SLICE_MS. With a searcher registered (keepLineTokensWith), its lines' tokens too.
  */
-async function countLines(bytes: Uint8Array, slice: { at: number }): Promise<ProseLineTerms | null> {
+async function countLines(bytes: Uint8Array, slice: { at: number }): Promise<{ lines: ProseLineTerms | null; tokens: LineTokens | null }> {
   const opened = await openChunks((async function* () { yield bytes; })(), 64);
   const builder = new ProseLinesBuilder();
+  const by = tokenizer?.deref();
+  const parts: LineTokens[] = [];
+  let tokensFailed = !by;
   for await (const chunk of opened.chunks) {
     for (const line of chunk.lines) builder.add(line);
+    if (!tokensFailed && !builder.full && chunk.lines.length > 0) {
+      // A searcher whose workspace closed meanwhile is not asked again (it would start a new scorer).
+      if (tokenizer?.deref() !== by) tokensFailed = true;
+      else try {
+        const executor = await executorOf(by!, false);
+        const part = await executor.tokenLines?.(chunk.lines);
+        if (part) parts.push(part); else tokensFailed = true;
+      } catch {
+        tokensFailed = true;
+      }
+    }
     await turn(slice);
   }
-  return opened.binary ? null : builder.done();
+  if (opened.binary) return { lines: null, tokens: null };
+  const lines = builder.done();
+  const tokens = lines && !tokensFailed ? joinTokens(parts) : null;
+  if (tokens) tokens.distinct = distinctIds(tokens.ids);
+  return { lines, tokens };
+}
+
+/** The LineTokens of consecutive slices of a document's lines as one (null when their models differ). */
+function joinTokens(parts: LineTokens[]): LineTokens | null {
+  if (parts.length === 0 || parts.some((p) => p.model !== parts[0].model)) return null;
+  if (parts.length === 1) return parts[0];
+  const nLines = parts.reduce((n, p) => n + p.norms.length, 0);
+  const nIds = parts.reduce((n, p) => n + p.ids.length, 0);
+  const ids = parts.some((p) => p.ids instanceof Uint32Array) ? new Uint32Array(nIds) : new Uint16Array(nIds);
+  const starts = new Uint32Array(nLines + 1);
+  const norms = new Float32Array(nLines);
+  let line = 0;
+  let at = 0;
+  for (const p of parts) {
+    ids.set(p.ids, at);
+    norms.set(p.norms, line);
+    for (let i = 0; i < p.norms.length; i++) starts[line + i + 1] = at + p.starts[i + 1];
+    line += p.norms.length;
+    at += p.ids.length;
+  }
+  return { model: parts[0].model, ids, starts, norms };
 }

@@ -8,9 +8,10 @@ import type { RankPlan } from '../../rank/plan.js';
 import { isProsePath, termlessProseDistance } from '../../rank/prose.js';
 import { proseReach } from '../../rank/prose-lines.js';
 import { pathInfo } from '../snapshot/path-info.js';
-import { documentState, KEPT_FILE_BYTES, keptLines, keptRead, type StatedEntry } from './kept-documents.js';
+import { documentState, KEPT_FILE_BYTES, keptLines, keptRead, keptTokens, type StatedEntry } from './kept-documents.js';
+import { lineCosines, type LineCosines } from '../../embed/line-cosines.js';
 import type { ProseIndexLines } from './prose-index.js';
-import type { ProseLineTerms, ProsePlanTerms } from '../../types.js';
+import type { ModelData, ProseLineTerms, ProsePlanTerms } from '../../types.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
 /** Files of this many bytes in all, or fewer, are scored on the calling thread (as the searcher's rule). */
@@ -21,9 +22,10 @@ type Terms = readonly { key: string; whole: boolean }[];
 /**
  * The covered files split in two: display paths with the prose files left out, and the prose files as a
  * Source that says which of them can hold a term (`plan`: the search's, for their order only; the
- * pipeline asks with its own plan's terms).
+ * pipeline asks with its own plan's terms). `model`: the search's, whose kept line tokens bound its
+ * documents' cosines (a resident process: keepBytes).
  */
-export function splitProse(snap: Snapshot, display: (string | undefined)[], reader: Source, plan: RankPlan, o: { keepBytes: boolean; index?: ProseIndexLines | null; bounded?: boolean }): { display: (string | undefined)[]; prose: Source | null; read?: { files: number } } {
+export function splitProse(snap: Snapshot, display: (string | undefined)[], reader: Source, plan: RankPlan, o: { keepBytes: boolean; index?: ProseIndexLines | null; bounded?: boolean; model?: ModelData }): { display: (string | undefined)[]; prose: Source | null; read?: { files: number } } {
   const { rest, fileOf } = proseFiles(snap, display);
   if (fileOf.size === 0) return { display, prose: null };
   const read = { files: 0 };
@@ -38,6 +40,9 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
   const withTerms = [...fileOf.keys()].filter((e) => !termless.has(e));
   const after = [...termless.keys()].sort((x, y) => termless.get(x)! - termless.get(y)!);
   const bytes = [...fileOf.keys()].reduce((sum, e) => sum + (e.size ?? 0), 0);
+  /** The query's cosine bounds (worked out per token on first use), for the last query vector asked about. */
+  let cosines: { query: Float32Array; of: LineCosines } | null = null;
+  const model = o.keepBytes ? o.model : undefined;
   // With a bounded top-k, a document whose line terms are known is read only when its bound reaches the
   // results (rarely: most are skipped unread), so only the others count towards scoring on this thread.
   const unknown = o.bounded && (o.keepBytes || o.index) ? withTerms.reduce((sum, e) => sum + (linesOf(e, plan) ? 0 : e.size ?? 0), 0) : bytes;
@@ -64,6 +69,14 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
         yield* after;
       },
       ...((o.keepBytes || o.index) && { proseLines: linesOf }),
+      ...(model && {
+        proseCosine(entry: Entry, query: Float32Array) {
+          const tokens = keptTokens(entry as StatedEntry);
+          if (!tokens) return 1;
+          if (cosines?.query !== query) cosines = { query, of: lineCosines(model, query) };
+          return cosines.of.documentBest(tokens);
+        },
+      }),
       read: (entry, signal) => { read.files++; return o.keepBytes ? keptRead(reader, entry as StatedEntry, signal) : reader.read(entry, signal); },
       // A big document streams in chunks, as a scan reads it (never whole in memory, never kept).
       async *stream(entry: Entry, signal?: AbortSignal) {

@@ -1,0 +1,114 @@
+// A document's lines as token ids with each line's pooled norm (issue 30): a resident process keeps them
+// for its prose documents, so a query's cosine to every line comes from one dot per distinct token and
+// one add per token, without tokenizing or pooling the lines again; an upper bound on a document's best
+// cosine then skips the documents a weak floor would otherwise have read and scored line by line.
+import type { ModelData, TokenizedBatch } from '../types.js';
+
+/** A document's lines as the kernels pool them: each line's kept token ids and the norm of its weighted row sum. */
+export interface LineTokens {
+  /** The model they were tokenized and pooled with (ModelData.id). */
+  model: string;
+  /** Token ids of all lines, line after line. */
+  ids: Uint16Array | Uint32Array;
+  /** Per line, where its ids start in `ids` (length: lines + 1). */
+  starts: Uint32Array;
+  /** Per line, |Σ weight(id) × row(id)| over its ids (0: no token, or rows summing to zero: no cosine). */
+  norms: Float32Array;
+  /** The distinct ids, worked out on first use (a query's dots are taken for them first, then the lines summed). */
+  distinct?: Uint32Array;
+}
+
+/** The memory a document's LineTokens hold. */
+export function lineTokensBytes(t: LineTokens): number {
+  return t.ids.byteLength + t.starts.byteLength + t.norms.byteLength + (t.distinct?.byteLength ?? 0);
+}
+
+/** The distinct ids of a document's tokens (LineTokens.distinct: worked out as it is kept, not on a search's time). */
+export function distinctIds(ids: ArrayLike<number>): Uint32Array {
+  const seen = new Set<number>();
+  for (let i = 0; i < ids.length; i++) seen.add(ids[i]);
+  return Uint32Array.from(seen);
+}
+
+/**
+ * The LineTokens of a tokenized batch (one text per line), each line's norm summed as the kernels
+ * pool it (static.ts: the weighted rows' sum; the mean's scale does not change a cosine).
+ */
+export function lineTokensOf(batch: TokenizedBatch, model: ModelData): LineTokens {
+  const { table, dim, mapping, weights } = model;
+  const lines = batch.lineStarts.length - 1;
+  const norms = new Float32Array(lines);
+  const acc = new Float64Array(dim);
+  for (let i = 0; i < lines; i++) {
+    const from = batch.lineStarts[i];
+    const to = batch.lineStarts[i + 1];
+    if (from === to) continue;
+    acc.fill(0);
+    for (let t = from; t < to; t++) {
+      const id = batch.ids[t];
+      const w = weights ? weights[id] : 1;
+      const base = (mapping ? mapping[id] : id) * dim;
+      for (let d = 0; d < dim; d++) acc[d] += w * table[base + d];
+    }
+    let sq = 0;
+    for (let d = 0; d < dim; d++) sq += acc[d] * acc[d];
+    norms[i] = Math.sqrt(sq);
+  }
+  const vocab = weights ? weights.length : mapping ? mapping.length : model.rows;
+  const ids = vocab <= 0x10000 ? Uint16Array.from(batch.ids) : Uint32Array.from(batch.ids);
+  return { model: model.id, ids, starts: Uint32Array.from(batch.lineStarts, (s) => s - batch.lineStarts[0]), norms };
+}
+
+/**
+ * What a line's cosine may exceed its sum here by: the kernels add the same products in another order
+ * (static.ts in float64; onnx.ts in float32: ~1e-6), and the norm is kept as a float32 (2^-24 relative).
+ */
+export const LINE_COSINE_SLACK = 1e-4;
+
+/** Upper bounds on lines' cosines to one query (a unit vector), from their LineTokens. */
+export interface LineCosines {
+  /** At least the greatest cosine of any line of the document (the kernels' own), or 1 when its tokens are another model's. */
+  documentBest(t: LineTokens): number;
+}
+
+/**
+ * A query's LineCosines: each token's weighted dot with the query (worked out on first use, kept for the
+ * query), summed per line and divided by the line's norm, plus LINE_COSINE_SLACK.
+ */
+export function lineCosines(model: ModelData, query: Float32Array): LineCosines {
+  const { table, dim, mapping, weights } = model;
+  const vocab = weights ? weights.length : mapping ? mapping.length : model.rows;
+  const dots = new Float64Array(vocab);
+  const ready = new Uint8Array(vocab);
+  const best = new WeakMap<LineTokens, number>();
+  return {
+    documentBest(t) {
+      if (t.model !== model.id) return 1;
+      let most = best.get(t);
+      if (most !== undefined) return most;
+      // Each distinct token's weighted dot once, then one add per token of each line.
+      const distinct = (t.distinct ??= distinctIds(t.ids));
+      for (let k = 0; k < distinct.length; k++) {
+        const id = distinct[k];
+        if (ready[id]) continue;
+        const base = (mapping ? mapping[id] : id) * dim;
+        let dot = 0;
+        for (let d = 0; d < dim; d++) dot += table[base + d] * query[d];
+        dots[id] = (weights ? weights[id] : 1) * dot;
+        ready[id] = 1;
+      }
+      most = 0;
+      const { ids, starts, norms } = t;
+      for (let i = 0; i < norms.length; i++) {
+        const norm = norms[i];
+        if (!(norm > 0)) continue;
+        let sum = 0;
+        for (let j = starts[i]; j < starts[i + 1]; j++) sum += dots[ids[j]];
+        if (sum > most * norm) most = sum / norm;
+      }
+      most += LINE_COSINE_SLACK;
+      best.set(t, most);
+      return most;
+    },
+  };
+}
