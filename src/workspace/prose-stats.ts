@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { gramKeyOf, documentGrams } from '../rank/prose-doc-grams.js';
+import { documentGramCounts, gramKeyOf } from '../rank/prose-doc-grams.js';
 import { keyNameOf, ProseLinesBuilder } from '../rank/prose-lines-build.js';
 import { isProsePath } from '../rank/prose.js';
 import { isRemoteUri } from '../sources/uri.js';
@@ -90,7 +90,7 @@ async function bytesOf(f: SnapshotFile, given: Uint8Array | undefined, readMissi
 }
 
 /** A document counted: its state, lines, and per key id and per gram id its (line, count) pairs. */
-export interface Counted { state: string; lengths: Uint16Array; docs: number; chars: number; keys: ReadonlyMap<number, number[]>; grams: ReturnType<typeof documentGrams> }
+export interface Counted { state: string; lengths: Uint16Array; docs: number; chars: number; keys: ReadonlyMap<number, number[]>; grams: ReturnType<typeof documentGramCounts> }
 
 /** A document's line statistics, read as a search reads it (binary sniff, transcoding, long lines cut); null when it keeps none. */
 export async function countDocument(state: string, bytes: Uint8Array): Promise<Counted | null> {
@@ -108,14 +108,14 @@ export async function countDocument(state: string, bytes: Uint8Array): Promise<C
   // The document's grams, counted from its words' lines as a resident process counts them.
   const ids = Int32Array.from(raw.byKey.keys()).sort();
   const ownStart = new Int32Array(ids.length + 1);
-  const line: number[] = [];
-  const count: number[] = [];
-  ids.forEach((id, k) => {
-    const pairs = raw.byKey.get(id)!;
-    for (let j = 0; j < pairs.length; j += 2) { line.push(pairs[j]); count.push(pairs[j + 1]); }
-    ownStart[k + 1] = line.length;
-  });
-  const grams = documentGrams({ lines: n, ids, ownStart, ownLine: Uint16Array.from(line), ownCount: Uint16Array.from(count) });
+  for (let k = 0; k < ids.length; k++) ownStart[k + 1] = ownStart[k] + (raw.byKey.get(ids[k])!.length >> 1);
+  const ownLine = new Uint16Array(ownStart[ids.length]);
+  const ownCount = new Uint16Array(ownStart[ids.length]);
+  for (let k = 0; k < ids.length; k++) {
+    const pairs = raw.byKey.get(ids[k])!;
+    for (let j = 0, at = ownStart[k]; j < pairs.length; j += 2, at++) { ownLine[at] = pairs[j]; ownCount[at] = pairs[j + 1]; }
+  }
+  const grams = documentGramCounts({ lines: n, ids, ownStart, ownLine, ownCount });
   return { state, lengths, docs: raw.docs, chars: raw.chars, keys: raw.byKey, grams };
 }
 
@@ -139,5 +139,5 @@ export function addCounted(c: ProseStatsCollector, d: Counted): void {
   const doc = c.addDocument({ state: d.state, lengths: d.lengths, docs: d.docs, chars: d.chars });
   for (const [id, pairs] of d.keys) c.addPairsOf(nameIdOf(c, 'keys', id), doc, pairs);
   const g = d.grams;
-  for (let i = 0; i < g.gramId.length; i++) c.addGramOf(nameIdOf(c, 'grams', g.gramId[i]), doc, g.lineStart[i + 1] - g.lineStart[i], g.gramMost[i]);
+  for (let i = 0; i < g.gramId.length; i++) c.addGramOf(nameIdOf(c, 'grams', g.gramId[i]), doc, g.gramDf[i], g.gramMost[i]);
 }
