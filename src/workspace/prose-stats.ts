@@ -1,7 +1,7 @@
-// Keeps the prose statistics file (snapshot/prose-stats-file.ts) in step with the snapshot an index run
-// publishes: the prose documents it does not hold yet are counted (from the bytes the run read, else
-// read again and checked against the indexed hash), the records of documents still indexed as they
-// were are copied, and the file is written atomically. A document left out is read and counted by the
+// Keeps the prose statistics file (snapshot/prose-stats-file.ts) and its delta in step with the snapshot
+// an index run publishes: the prose documents they do not hold yet are counted (from the bytes the run
+// read, else read again and checked against the indexed hash) into the delta, or into a new base with
+// the records of documents still indexed as they were copied, and the file is written atomically. A document left out is read and counted by the
 // searches, as before: never a wrong statistic, only a slower answer.
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -14,51 +14,70 @@ import { openChunks } from './build/file-chunks.js';
 import { DamagedFileError } from './snapshot/section-file.js';
 import { ProseStatsCollector } from './snapshot/prose-stats-collect.js';
 import { BLANK_BIT, documentState, gramName, NO_STATS, openProseStatsFile, writeProseStatsFile, type ProseStatsFile } from './snapshot/prose-stats-file.js';
+import { proseStatsDeltaPathOf } from './snapshot/prose-stats-layers.js';
 import type { Snapshot, SnapshotFile } from './snapshot/snapshot.js';
 
 /** What an update did: documents counted now, copied from the file before, left out (read by searches). */
 export interface ProseStatsReport {
   counted: number; copied: number; left: number; written: boolean;
+  /** What was written was the delta beside the base (the base left as it was). */
+  delta?: boolean;
   /** The file before failed a checksum (its documents were counted again); the update failed (not written). */
   damaged?: string; failed?: string;
 }
 
 /**
- * Brings `file` up to date with the prose documents of `snap`: `given` holds bytes the index run read,
- * by document state; others are read from disk (local files only) when `readMissing`.
+ * Brings `file` and its delta up to date with the prose documents of `snap`: `given` holds bytes the
+ * index run read, by document state; others are read from disk (local files only) when `readMissing`.
+ * The documents counted now go to the delta with those it still holds, while it stays small beside the
+ * base (1/8 of its documents) and the base holds few dead ones (1/4); else both are folded into a new
+ * base (its records copied as bytes) and the delta removed. Either file is written whole and renamed.
  */
 export async function updateProseStats(file: string, snap: Snapshot, o: { given?: Map<string, Uint8Array>; readMissing: boolean }): Promise<ProseStatsReport> {
+  const deltaFile = proseStatsDeltaPathOf(file);
   const wanted = new Map<string, SnapshotFile>();
   for (const f of snap.files) if (f.kind === 'text' && isProsePath(f.key)) wanted.set(documentState(f), f);
-  let old: ProseStatsFile | null = null;
   let damaged: string | undefined;
-  try { old = openProseStatsFile(file); } catch (e) { if (!(e instanceof DamagedFileError)) throw e; damaged = e.message; }
+  // A damaged file is as none: its documents are counted again.
+  const open = (f: string): ProseStatsFile | null => {
+    try { return openProseStatsFile(f); } catch (e) { if (!(e instanceof DamagedFileError)) throw e; damaged ??= e.message; return null; }
+  };
+  let base = open(file);
+  let delta = open(deltaFile);
   let c: ProseStatsCollector | null = null;
   try {
-    const missing = [...wanted.keys()].filter((state) => old?.docOf(state) === undefined);
-    const held = wanted.size - missing.length;
+    const inDelta = (state: string) => delta?.docOf(state) !== undefined;
+    const inBase = (state: string) => base?.docOf(state) !== undefined;
+    const missing: string[] = [];
+    let heldDelta = 0;
+    let heldBase = 0;
+    for (const state of wanted.keys()) if (inDelta(state)) heldDelta++; else if (inBase(state)) heldBase++; else missing.push(state);
+    const baseDocs = base?.docCount ?? 0;
+    const held = heldDelta + heldBase;
     // Nothing new to count, and not much kept for documents no longer indexed as they were: left as it is.
-    if (missing.length === 0 && (old ? (old.docCount - held) * 2 <= Math.max(held, 16) : wanted.size === 0)) return { counted: 0, copied: held, left: 0, written: false, ...(damaged && { damaged }) };
+    if (missing.length === 0 && (baseDocs + (delta?.docCount ?? 0) - held) * 2 <= Math.max(held, 16)) return { counted: 0, copied: held, left: 0, written: false, ...(damaged && { damaged }) };
+    const fold = !base || (heldDelta + missing.length) * 8 > heldBase || (baseDocs - heldBase) * 4 > baseDocs;
     // The counted records wait in a temp file beside the file (swept like its other temp files if this process dies).
     c = new ProseStatsCollector(`${file}.spill.${process.pid}.tmp`);
-    let copied = 0;
-    if (old) {
-      try {
-        // Few documents dropped since the file was compacted: copied whole, their slots left empty; else renumbered.
-        const empty = old.docCount - held;
-        copied = empty * 4 <= old.docCount ? c.addWhole(old, (state) => wanted.has(state)) : c.addFrom(old, (state) => wanted.has(state));
-      } catch (e) {
-        if (!(e instanceof DamagedFileError)) throw e;
-        // A damaged block: the documents are counted again from their files.
-        old.close();
-        old = null;
-        rmSync(file, { force: true });
-        c.discard();
-        return await updateProseStats(file, snap, o).then((r) => ({ ...r, damaged: e.message }));
+    let copied = fold ? 0 : heldBase;
+    try {
+      if (fold && base) {
+        // Few documents dropped since the base was compacted: copied whole, their slots left empty; else renumbered.
+        const keep = (state: string) => wanted.has(state) && !inDelta(state);
+        copied += (baseDocs - heldBase) * 4 <= baseDocs ? c.addWhole(base, keep) : c.addFrom(base, keep);
       }
-      old.close();
-      old = null;
+      if (delta) copied += c.addFrom(delta, (state) => wanted.has(state));
+    } catch (e) {
+      if (!(e instanceof DamagedFileError)) throw e;
+      // A damaged block: the documents are counted again from their files.
+      for (const f of [base, delta]) f?.close();
+      base = delta = null;
+      for (const f of [file, deltaFile]) rmSync(f, { force: true });
+      c.discard();
+      return await updateProseStats(file, snap, o).then((r) => ({ ...r, damaged: e.message }));
     }
+    for (const f of [base, delta]) f?.close();
+    base = delta = null;
     // Each document counted and laid into the collector at once: only its encoded records are held.
     let counted = 0;
     for (const state of missing) {
@@ -72,10 +91,18 @@ export async function updateProseStats(file: string, snap: Snapshot, o: { given?
       if (d) addCounted(c, d); else c.addDocument({ state, lengths: new Uint16Array(0), docs: NO_STATS, chars: 0 });
       counted++;
     }
-    writeProseStatsFile(file, c.body());
-    return { counted, copied, left: missing.length - counted, written: true, ...(damaged && { damaged }) };
+    if (fold) {
+      writeProseStatsFile(file, c.body());
+      // Its documents are in the base now (a crash before this leaves them in both: the same records).
+      rmSync(deltaFile, { force: true });
+    } else if (c.documents > 0) {
+      writeProseStatsFile(deltaFile, c.body());
+    } else {
+      rmSync(deltaFile, { force: true });
+    }
+    return { counted, copied, left: missing.length - counted, written: true, ...(!fold && { delta: true }), ...(damaged && { damaged }) };
   } finally {
-    old?.close();
+    for (const f of [base, delta]) f?.close();
     c?.discard();
   }
 }

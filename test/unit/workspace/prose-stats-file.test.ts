@@ -22,6 +22,7 @@ import { gramKey } from '../../../src/rank/lexical/grams.js';
 import { openChunks } from '../../../src/workspace/build/file-chunks.js';
 import { writeSectionFile } from '../../../src/workspace/snapshot/section-file.js';
 import { sweepTempFiles } from '../../../src/workspace/snapshot/temp-files.js';
+import { openProseStats, proseStatsDeltaPathOf } from '../../../src/workspace/snapshot/prose-stats-layers.js';
 
 /** Each document of a name's postings with its flat (line, count) pairs, through the decoder searches use. */
 function eachPosting(bytes: Uint8Array, each: (doc: number, pairs: number[]) => void): void {
@@ -59,7 +60,7 @@ describe('prose statistics kept in the index', () => {
     for (const [i, text] of texts.entries()) addCounted(c, (await countDocument(`doc-${i}`, new TextEncoder().encode(text)))!);
     const file = path.join(tmp, 'snapshot.prose.bin');
     writeProseStatsFile(file, c.body());
-    const index = new ProseIndexLines(openProseStatsFile(file));
+    const index = new ProseIndexLines(openProseStats(file));
     const whole = await Promise.all(texts.map(counted));
     let compared = 0;
     let bounded = 0;
@@ -135,11 +136,63 @@ describe('keeping the statistics file up to date', () => {
     const given = new Map(docs.map((d) => [documentState(d.f), d.bytes]));
     expect(await updateProseStats(file, snap, { given, readMissing: false })).toEqual({ counted: 2, copied: 0, left: 0, written: true });
     expect(await updateProseStats(file, snap, { given, readMissing: false })).toEqual({ counted: 0, copied: 2, left: 0, written: false });
-    const index = new ProseIndexLines(openProseStatsFile(file));
+    const index = new ProseIndexLines(openProseStats(file));
     const plan = buildRankPlan('castle', 'hybrid', lexicon);
     expect(index.linesOf(documentState(docs[0].f), plan)).not.toBeNull();
     expect(index.linesOf(documentState(docs[1].f), plan)).toBeNull();
     index.file!.close();
+  });
+
+  it('a few documents counted go to a delta beside the base, read with it as one; past 1/8 of the base both are folded into it; a damaged delta is counted again', async () => {
+    const file = path.join(tmp, 'layers.prose.bin');
+    const deltaFile = proseStatsDeltaPathOf(file);
+    const text = (i: number, take = 0) => `castle ${i} keep\nthe castle of king ${i}\n\nretry ${take} failed uploads ${i % 5}`;
+    const docOf = (i: number, take = 0) => ({ key: `/t/d${i}.md`, size: text(i, take).length, mtime: take, hash: `${i}-${take}`, kind: 'text' as const, lines: 0, firstChunk: 0, chunkCount: 0 });
+    let docs = Array.from({ length: 24 }, (_, i) => ({ i, take: 0 }));
+    const update = () => {
+      const snap = { files: docs.map((d) => docOf(d.i, d.take)) } as unknown as Snapshot;
+      return updateProseStats(file, snap, { given: new Map(docs.map((d) => [documentState(docOf(d.i, d.take)), new TextEncoder().encode(text(d.i, d.take))])), readMissing: false });
+    };
+    const plans = ['castle king', 'retry failed uploads', 'keep'].map((q) => buildRankPlan(q, 'hybrid', lexicon));
+    /** Every document's statistics from the two files, which must be what counting it gives. */
+    const check = async () => {
+      const index = new ProseIndexLines(openProseStats(file));
+      for (const d of docs) {
+        const whole = await counted(text(d.i, d.take));
+        for (const plan of plans) expect(proseLineStats(index.linesOf(documentState(docOf(d.i, d.take)), plan)!, plan)).toEqual(proseLineStats(whole, plan));
+      }
+      index.file!.close();
+    };
+    expect(await update()).toEqual({ counted: 24, copied: 0, left: 0, written: true });
+    const base = readFileSync(file);
+    // Two documents: one edited, one added. The base stays as it was.
+    docs[3] = { i: 3, take: 1 };
+    docs.push({ i: 24, take: 0 });
+    expect(await update()).toEqual({ counted: 2, copied: 23, left: 0, written: true, delta: true });
+    expect(readFileSync(file).equals(base)).toBe(true);
+    expect(openProseStatsFile(deltaFile)!.docCount).toBe(2);
+    await check();
+    // Two more: the delta's four would pass 1/8 of the base's 23 live documents: folded.
+    docs[5] = { i: 5, take: 1 };
+    docs.push({ i: 25, take: 0 });
+    expect(await update()).toEqual({ counted: 2, copied: 24, left: 0, written: true });
+    expect(existsSync(deltaFile)).toBe(false);
+    // (The base's two dead documents keep their slots, empty: copied whole.)
+    const folded = openProseStatsFile(file)!;
+    expect(Array.from({ length: folded.docCount }, (_, d) => folded.stateOf(d)).filter((x) => x !== '').length).toBe(26);
+    folded.close();
+    await check();
+    // A delta damaged on disk: a search is told (it counts the documents), the next run counts its documents again.
+    docs[7] = { i: 7, take: 1 };
+    expect((await update()).delta).toBe(true);
+    const sound = readFileSync(deltaFile);
+    const bad = Buffer.from(sound);
+    bad[8 + sound.readUInt32LE(0) + 16] ^= 0xff;
+    writeFileSync(deltaFile, bad);
+    expect(() => openProseStats(file)).toThrow(/checksum/);
+    const r = await update();
+    expect({ ...r, damaged: typeof r.damaged }).toEqual({ counted: 1, copied: 25, left: 0, written: true, delta: true, damaged: 'string' });
+    await check();
   });
 
   it('a collector whose counted records go to a spill file in small pieces makes the body memory makes, and leaves no temp file', async () => {
