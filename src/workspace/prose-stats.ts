@@ -66,7 +66,11 @@ export async function updateProseStats(file: string, snap: Snapshot, o: { given?
         const keep = (state: string) => wanted.has(state) && !inDelta(state);
         copied += (baseDocs - heldBase) * 4 <= baseDocs ? c.addWhole(base, keep) : c.addFrom(base, keep);
       }
-      if (delta) copied += c.addFrom(delta, (state) => wanted.has(state));
+      if (delta) {
+        // Alone (not folded), with few dead documents: copied whole, as the base is.
+        const whole = !fold && (delta.docCount - heldDelta) * 4 <= delta.docCount;
+        copied += whole ? c.addWhole(delta, (state) => wanted.has(state)) : c.addFrom(delta, (state) => wanted.has(state));
+      }
     } catch (e) {
       if (!(e instanceof DamagedFileError)) throw e;
       // A damaged block: the documents are counted again from their files.
