@@ -4,7 +4,7 @@
 // the records of documents still indexed as they were copied, and the file is written atomically. A document left out is read and counted by the
 // searches, as before: never a wrong statistic, only a slower answer.
 import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { documentGramCounts, gramKeyOf } from '../rank/prose-doc-grams.js';
 import { keyNameOf, ProseLinesBuilder } from '../rank/prose-lines-build.js';
@@ -27,36 +27,83 @@ export interface ProseStatsReport {
 }
 
 /**
- * Brings `file` and its delta up to date with the prose documents of `snap`: `given` holds bytes the
- * index run read, by document state; others are read from disk (local files only) when `readMissing`.
- * The documents counted now go to the delta with those it still holds, while it stays small beside the
- * base (1/8 of its documents) and the base holds few dead ones (1/4); else both are folded into a new
- * base (its records copied as bytes) and the delta removed. Either file is written whole and renamed.
+ * Counts the documents an index run read (`given`, by state) that `file` and its delta do not hold,
+ * before the run builds its snapshot, into a file of the same format beside them (returned; null when
+ * there was none to count): their bytes are let go as they are counted, so the run holds neither them
+ * nor the counting's garbage while it builds the snapshot (its highest point of memory). Counted in
+ * the snapshot's order of files (by key), as updateProseStats would count them. It takes the file as `ahead`.
  */
-export async function updateProseStats(file: string, snap: Snapshot, o: { given?: Map<string, Uint8Array>; readMissing: boolean }): Promise<ProseStatsReport> {
+export async function countProseAhead(file: string, given: Map<string, Uint8Array>): Promise<string | null> {
+  if (given.size === 0) return null;
+  const held = [file, proseStatsDeltaPathOf(file)].map((f) => { try { return openProseStatsFile(f); } catch { return null; } });
+  const states = [...given.keys()].filter((state) => held.every((f) => f?.docOf(state) === undefined)).sort();
+  for (const f of held) f?.close();
+  if (states.length === 0) return null;
+  const out = `${file}.counted.${process.pid}.tmp`;
+  const c = new ProseStatsCollector(`${file}.spill.${process.pid}.tmp`);
+  try {
+    for (const state of states) {
+      const bytes = given.get(state)!;
+      given.delete(state);
+      await countInto(c, state, bytes);
+    }
+    writeProseStatsFile(out, c.body());
+    return out;
+  } finally {
+    c.discard();
+  }
+}
+
+/**
+ * Brings `file` and its delta up to date with the prose documents of `snap`: `ahead` is a file of those
+ * the run counted already (countProseAhead), removed here; `given` holds bytes the index run read, by
+ * document state; others are read from disk (local files only) when `readMissing`. The documents
+ * counted go to the delta with those it still holds, while it stays small beside the base (1/8 of its
+ * documents) and the base holds few dead ones (1/4); else all are folded into a new base (records
+ * copied as bytes) and the delta removed. Either file is written whole and renamed.
+ */
+export async function updateProseStats(file: string, snap: Snapshot, o: { ahead?: string | null; given?: Map<string, Uint8Array>; readMissing: boolean }): Promise<ProseStatsReport> {
+  try {
+    return await updateFiles(file, snap, o);
+  } finally {
+    if (o.ahead) rmSync(o.ahead, { force: true });
+  }
+}
+
+async function updateFiles(file: string, snap: Snapshot, o: { ahead?: string | null; given?: Map<string, Uint8Array>; readMissing: boolean }): Promise<ProseStatsReport> {
   const deltaFile = proseStatsDeltaPathOf(file);
   const wanted = new Map<string, SnapshotFile>();
   for (const f of snap.files) if (f.kind === 'text' && isProsePath(f.key)) wanted.set(documentState(f), f);
   let damaged: string | undefined;
   // A damaged file is as none: its documents are counted again.
-  const open = (f: string): ProseStatsFile | null => {
-    try { return openProseStatsFile(f); } catch (e) { if (!(e instanceof DamagedFileError)) throw e; damaged ??= e.message; return null; }
+  const open = (f: string, said = true): ProseStatsFile | null => {
+    try { return openProseStatsFile(f); } catch (e) { if (!(e instanceof DamagedFileError)) throw e; if (said) damaged ??= e.message; return null; }
   };
   let base = open(file);
   let delta = open(deltaFile);
+  let ahead = o.ahead ? open(o.ahead, false) : null;
   let c: ProseStatsCollector | null = null;
+  const closeAll = () => { for (const f of [base, delta, ahead]) f?.close(); base = delta = ahead = null; };
   try {
     const inDelta = (state: string) => delta?.docOf(state) !== undefined;
     const inBase = (state: string) => base?.docOf(state) !== undefined;
+    const inAhead = (state: string) => ahead?.docOf(state) !== undefined;
     const missing: string[] = [];
     let heldDelta = 0;
     let heldBase = 0;
-    for (const state of wanted.keys()) if (inDelta(state)) heldDelta++; else if (inBase(state)) heldBase++; else missing.push(state);
+    let fresh = 0;
+    for (const state of wanted.keys()) if (inDelta(state)) heldDelta++; else if (inBase(state)) heldBase++; else if (inAhead(state)) fresh++; else missing.push(state);
     const baseDocs = base?.docCount ?? 0;
     const held = heldDelta + heldBase;
     // Nothing new to count, and not much kept for documents no longer indexed as they were: left as it is.
-    if (missing.length === 0 && (baseDocs + (delta?.docCount ?? 0) - held) * 2 <= Math.max(held, 16)) return { counted: 0, copied: held, left: 0, written: false, ...(damaged && { damaged }) };
-    const fold = !base || (heldDelta + missing.length) * 8 > heldBase || (baseDocs - heldBase) * 4 > baseDocs;
+    if (missing.length === 0 && fresh === 0 && (baseDocs + (delta?.docCount ?? 0) - held) * 2 <= Math.max(held, 16)) return { counted: 0, copied: held, left: 0, written: false, ...(damaged && { damaged }) };
+    const fold = !base || (heldDelta + fresh + missing.length) * 8 > heldBase || (baseDocs - heldBase) * 4 > baseDocs;
+    if (fold && !base && !delta && ahead && missing.length === 0 && ahead.docCount === fresh) {
+      // A first build: the documents counted ahead are the file.
+      closeAll();
+      renameSync(o.ahead!, file);
+      return { counted: fresh, copied: 0, left: 0, written: true, ...(damaged && { damaged }) };
+    }
     // The counted records wait in a temp file beside the file (swept like its other temp files if this process dies).
     c = new ProseStatsCollector(`${file}.spill.${process.pid}.tmp`);
     let copied = fold ? 0 : heldBase;
@@ -71,28 +118,24 @@ export async function updateProseStats(file: string, snap: Snapshot, o: { given?
         const whole = !fold && (delta.docCount - heldDelta) * 4 <= delta.docCount;
         copied += whole ? c.addWhole(delta, (state) => wanted.has(state)) : c.addFrom(delta, (state) => wanted.has(state));
       }
+      if (ahead) c.addFrom(ahead, (state) => wanted.has(state) && !inBase(state) && !inDelta(state));
     } catch (e) {
       if (!(e instanceof DamagedFileError)) throw e;
       // A damaged block: the documents are counted again from their files.
-      for (const f of [base, delta]) f?.close();
-      base = delta = null;
+      closeAll();
       for (const f of [file, deltaFile]) rmSync(f, { force: true });
       c.discard();
-      return await updateProseStats(file, snap, o).then((r) => ({ ...r, damaged: e.message }));
+      return await updateFiles(file, snap, { ...o, ahead: null }).then((r) => ({ ...r, damaged: e.message }));
     }
-    for (const f of [base, delta]) f?.close();
-    base = delta = null;
+    closeAll();
     // Each document counted and laid into the collector at once: only its encoded records are held.
-    let counted = 0;
+    let counted = fresh;
     for (const state of missing) {
       const bytes = await bytesOf(wanted.get(state)!, o.given?.get(state), o.readMissing);
       // The run's bytes go as they are counted: they are most of what this step holds.
       o.given?.delete(state);
       if (!bytes) continue;
-      const d = await countDocument(state, bytes);
-      // A document that keeps no statistics (longer than they count, words its folded text cuts otherwise)
-      // is held as such, so later runs do not count it again; searches read and count it.
-      if (d) addCounted(c, d); else c.addDocument({ state, lengths: new Uint16Array(0), docs: NO_STATS, chars: 0 });
+      await countInto(c, state, bytes);
       counted++;
     }
     if (fold) {
@@ -104,11 +147,19 @@ export async function updateProseStats(file: string, snap: Snapshot, o: { given?
     } else {
       rmSync(deltaFile, { force: true });
     }
-    return { counted, copied, left: missing.length - counted, written: true, ...(!fold && { delta: true }), ...(damaged && { damaged }) };
+    return { counted, copied, left: missing.length + fresh - counted, written: true, ...(!fold && { delta: true }), ...(damaged && { damaged }) };
   } finally {
-    for (const f of [base, delta]) f?.close();
+    closeAll();
     c?.discard();
   }
+}
+
+/** Counts a document into the collector; a document that keeps no statistics is held as such. */
+async function countInto(c: ProseStatsCollector, state: string, bytes: Uint8Array): Promise<void> {
+  const d = await countDocument(state, bytes);
+  // A document that keeps no statistics (longer than they count, words its folded text cuts otherwise)
+  // is held as such, so later runs do not count it again; searches read and count it.
+  if (d) addCounted(c, d); else c.addDocument({ state, lengths: new Uint16Array(0), docs: NO_STATS, chars: 0 });
 }
 
 /** A document's bytes: those the index run read, else read again (local files only) if they are still what the index holds. */

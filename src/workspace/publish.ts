@@ -19,7 +19,7 @@ import { writing } from './store/writing.js';
 import { isGlob } from '../sources/fs.js';
 import { isProsePath } from '../rank/prose.js';
 import { documentState, keepDocument } from './search/kept-documents.js';
-import { updateProseStats, type ProseStatsReport } from './prose-stats.js';
+import { countProseAhead, updateProseStats, type ProseStatsReport } from './prose-stats.js';
 
 /**
  * Re-indexing this many bytes or more starts the worker pool; less is embedded in-process (starting
@@ -90,6 +90,10 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   // An updater that never said it was done embedding (a cluster build) has its threads let go here.
   await releaseWorkers(report.bytes);
   mark('update');
+  // The prose documents read are counted now, before the snapshot is built, and their bytes let go.
+  // (Those it did not count are held already; on a failure, what is left is counted after the snapshot.)
+  const ahead = await countProseAhead(ws.proseStatsFile(), proseRead).then((f) => { proseRead.clear(); return f; }, () => null);
+  mark('prose counted');
   const smallFragments = compact ? JSON.stringify(await compactAfter(s, metaBefore.smallFragments, latest === '0.0')) : undefined;
   mark('compact');
   const version = await s.version();
@@ -101,7 +105,7 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   mark('snapshot');
   if (version !== latest || !before) ws.saveSnapshot(next);
   mark('save');
-  proseStatsWarnings(ws, await saveProseStats(ws, next, proseRead), report.warnings);
+  proseStatsWarnings(ws, await saveProseStats(ws, next, proseRead, ahead), report.warnings);
   mark('prose stats');
   ws.publishInfo(await writing(() => s.writeMeta({ complete: version, ...(smallFragments && { smallFragments }) })));
   mark('publish');
@@ -109,9 +113,9 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
 }
 
 /** The prose statistics file brought up to date with `snap` (a failure to write it is only slower searches: said in the report). */
-export async function saveProseStats(ws: OpenWorkspace, snap: Snapshot, given?: Map<string, Uint8Array>): Promise<ProseStatsReport> {
+export async function saveProseStats(ws: OpenWorkspace, snap: Snapshot, given?: Map<string, Uint8Array>, ahead?: string | null): Promise<ProseStatsReport> {
   try {
-    return await updateProseStats(ws.proseStatsFile(), snap, { given, readMissing: !ws.remote });
+    return await updateProseStats(ws.proseStatsFile(), snap, { ahead, given, readMissing: !ws.remote });
   } catch (e) {
     return { counted: 0, copied: 0, left: 0, written: false, failed: (e as Error).message };
   }

@@ -4,7 +4,7 @@
 // whole gives (rank/prose-lines.ts), and a bound from its lines between that one and the counted one's
 // (the grams' part at their most in a line), so a cold process ranks documents as a scan does and skips
 // them on a bound that never passes a line that could enter the results.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { proseBest, proseLineStats, ProseLinesBuilder, proseReach } from '../../../src/rank/prose-lines.js';
-import { addCounted, countDocument, updateProseStats } from '../../../src/workspace/prose-stats.js';
+import { addCounted, countDocument, countProseAhead, updateProseStats } from '../../../src/workspace/prose-stats.js';
 import { PROSE_DF_LINES } from '../../../src/rank/prose.js';
 import type { Snapshot } from '../../../src/workspace/snapshot/snapshot.js';
 import { ProseIndexLines } from '../../../src/workspace/search/prose-index.js';
@@ -193,6 +193,34 @@ describe('keeping the statistics file up to date', () => {
     const r = await update();
     expect({ ...r, damaged: typeof r.damaged }).toEqual({ counted: 1, copied: 25, left: 0, written: true, delta: true, damaged: 'string' });
     await check();
+  });
+
+  it('documents counted ahead of the snapshot (their bytes let go) make the file counting them after makes, byte for byte, and leave no temp file', async () => {
+    const text = (i: number) => `castle ${i} keep\nthe castle of king ${i}\n\nretry failed uploads ${i % 5}`;
+    const docOf = (i: number) => ({ key: `/t/d${String(i).padStart(2, '0')}.md`, size: text(i).length, mtime: 1, hash: `h${i}`, kind: 'text' as const, lines: 0, firstChunk: 0, chunkCount: 0 });
+    const files = [5, 1, 12, 3, 0, 9, 7, 2, 11, 4, 6, 8, 10].map(docOf);
+    // The snapshot lists its files by key; a run reads them in its own order.
+    const snap = { files: [...files].sort((a, b) => (a.key < b.key ? -1 : 1)) } as unknown as Snapshot;
+    const given = () => new Map(files.map((f) => [documentState(f), new TextEncoder().encode(text(Number(f.hash.slice(1))))]));
+    const after = path.join(tmp, 'after', 'snapshot.prose.bin');
+    const ahead = path.join(tmp, 'ahead', 'snapshot.prose.bin');
+    for (const f of [after, ahead]) mkdirSync(path.dirname(f), { recursive: true });
+    expect(await updateProseStats(after, snap, { given: given(), readMissing: false })).toEqual({ counted: 13, copied: 0, left: 0, written: true });
+    const read = given();
+    const countedFile = await countProseAhead(ahead, read);
+    expect(read.size).toBe(0);
+    expect(await updateProseStats(ahead, snap, { ahead: countedFile, readMissing: false })).toEqual({ counted: 13, copied: 0, left: 0, written: true });
+    expect(readFileSync(ahead).equals(readFileSync(after))).toBe(true);
+    // One document edited: counted ahead, it goes to the delta.
+    const edited = { ...files[2], hash: 'h12b' };
+    const snap2 = { files: snap.files.map((f) => (f.key === edited.key ? edited : f)) } as unknown as Snapshot;
+    const countedFile2 = await countProseAhead(ahead, new Map([[documentState(edited), new TextEncoder().encode('castle moat\nking')]]));
+    expect(await updateProseStats(ahead, snap2, { ahead: countedFile2, readMissing: false })).toEqual({ counted: 1, copied: 12, left: 0, written: true, delta: true });
+    expect(readdirSync(path.dirname(ahead)).sort()).toEqual(['snapshot.prose.bin', 'snapshot.prose.delta.bin']);
+    const index = new ProseIndexLines(openProseStats(ahead));
+    const plan = buildRankPlan('castle moat', 'hybrid', lexicon);
+    expect(proseLineStats(index.linesOf(documentState(edited), plan)!, plan)).toEqual(proseLineStats(await counted('castle moat\nking'), plan));
+    index.file!.close();
   });
 
   it('a collector whose counted records go to a spill file in small pieces makes the body memory makes, and leaves no temp file', async () => {
