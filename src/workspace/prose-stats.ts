@@ -27,26 +27,31 @@ export interface ProseStatsReport {
 }
 
 /**
- * Counts the documents an index run read (`given`, by state) that `file` and its delta do not hold,
- * before the run builds its snapshot, into a file of the same format beside them (returned; null when
- * there was none to count): their bytes are let go as they are counted, so the run holds neither them
- * nor the counting's garbage while it builds the snapshot (its highest point of memory). Counted in
- * the snapshot's order of files (by key), as updateProseStats would count them. It takes the file as `ahead`.
+ * Counts the documents an index run read that `file` and its delta do not hold, before the run builds
+ * its snapshot, into a file of the same format beside them (returned; null when there was none to
+ * count): `given` holds the bytes of those it kept (a remote file's, by state), let go as they are
+ * counted; `seen` the local files it read, read again now (from the page cache) and checked against
+ * their indexed hash. The run then holds neither their bytes nor the counting's garbage while it
+ * updates the store and builds the snapshot (its highest points of memory). Counted in the snapshot's
+ * order of files (by key), as updateProseStats would count them. It takes the file as `ahead`.
  */
-export async function countProseAhead(file: string, given: Map<string, Uint8Array>): Promise<string | null> {
-  if (given.size === 0) return null;
+export async function countProseAhead(file: string, given: Map<string, Uint8Array>, seen: ReadonlyMap<string, Readable> = new Map()): Promise<string | null> {
+  if (given.size === 0 && seen.size === 0) return null;
   const held = [file, proseStatsDeltaPathOf(file)].map((f) => { try { return openProseStatsFile(f); } catch { return null; } });
-  const states = [...given.keys()].filter((state) => held.every((f) => f?.docOf(state) === undefined)).sort();
+  const states = [...new Set([...given.keys(), ...seen.keys()])].filter((state) => held.every((f) => f?.docOf(state) === undefined)).sort();
   for (const f of held) f?.close();
   if (states.length === 0) return null;
   const out = `${file}.counted.${process.pid}.tmp`;
   const c = new ProseStatsCollector(`${file}.spill.${process.pid}.tmp`);
   try {
     for (const state of states) {
-      const bytes = given.get(state)!;
+      const kept = given.get(state);
       given.delete(state);
-      await countInto(c, state, bytes);
+      // A file changed since it was read is left out: the update reads it again, and finds it changed too.
+      const bytes = kept ?? await bytesOf(seen.get(state)!, undefined, true);
+      if (bytes) await countInto(c, state, bytes);
     }
+    if (c.documents === 0) return null;
     writeProseStatsFile(out, c.body());
     return out;
   } finally {
@@ -162,8 +167,11 @@ async function countInto(c: ProseStatsCollector, state: string, bytes: Uint8Arra
   if (d) addCounted(c, d); else c.addDocument({ state, lengths: new Uint16Array(0), docs: NO_STATS, chars: 0 });
 }
 
+/** What a document's bytes are read again by: its path (or URI), and its indexed size and hash. */
+export interface Readable { key: string; size: number; hash: string }
+
 /** A document's bytes: those the index run read, else read again (local files only) if they are still what the index holds. */
-async function bytesOf(f: SnapshotFile, given: Uint8Array | undefined, readMissing: boolean): Promise<Uint8Array | null> {
+async function bytesOf(f: Readable, given: Uint8Array | undefined, readMissing: boolean): Promise<Uint8Array | null> {
   if (given) return given;
   if (!readMissing || isRemoteUri(f.key)) return null;
   const read = await readFile(f.key).catch(() => null);

@@ -76,13 +76,17 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   const onWalked = entries === undefined && !roots.some(isRemoteUri) ? (w: WalkListing) => recordIndexWalk(roots, w) : undefined;
   // A resident process keeps the prose files the build reads and counts their line terms meanwhile
   // (search/kept-documents.ts): the searches after the build skip them without reading or counting.
-  // Every run keeps their bytes for the prose statistics file (prose-stats.ts), up to PROSE_BYTES_HELD.
+  // Every run counts them for the prose statistics file (prose-stats.ts) after its update: a local file
+  // is read again then (from the page cache: holding the bench tree's 12 MB of Markdown through the
+  // update raised its peak), a remote one's bytes are kept, up to PROSE_BYTES_HELD.
   const proseRead = new Map<string, Uint8Array>();
+  const proseSeen = new Map<string, FileState>();
   let proseHeld = 0;
   const onFileRead = (state: FileState, bytes: () => Uint8Array) => {
     if (state.kind !== 'text' || !isProsePath(state.key)) return;
     if (o.resident) keepIfProse(state, bytes);
-    if (state.size <= PROSE_BYTES_HELD - proseHeld) { proseRead.set(documentState(state), bytes()); proseHeld += state.size; }
+    if (!isRemoteUri(state.key)) proseSeen.set(documentState(state), state);
+    else if (state.size <= PROSE_BYTES_HELD - proseHeld) { proseRead.set(documentState(state), bytes()); proseHeld += state.size; }
   };
   const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers, onWalked, onFileRead });
   // What only collecting needed goes before the snapshot is built: a big run's identifier table and key lookups.
@@ -92,7 +96,7 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   mark('update');
   // The prose documents read are counted now, before the snapshot is built, and their bytes let go.
   // (Those it did not count are held already; on a failure, what is left is counted after the snapshot.)
-  const ahead = await countProseAhead(ws.proseStatsFile(), proseRead).then((f) => { proseRead.clear(); return f; }, () => null);
+  const ahead = await countProseAhead(ws.proseStatsFile(), proseRead, proseSeen).then((f) => { proseRead.clear(); return f; }, () => null);
   mark('prose counted');
   const smallFragments = compact ? JSON.stringify(await compactAfter(s, metaBefore.smallFragments, latest === '0.0')) : undefined;
   mark('compact');
