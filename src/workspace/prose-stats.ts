@@ -107,6 +107,8 @@ async function updateFiles(file: string, snap: Snapshot, o: { ahead?: string | n
       // A first build: the documents counted ahead are the file.
       closeAll();
       renameSync(o.ahead!, file);
+      // A delta that failed its checksum (opened as none) goes too.
+      rmSync(deltaFile, { force: true });
       return { counted: fresh, copied: 0, left: 0, written: true, ...(damaged && { damaged }) };
     }
     // The counted records wait in a temp file beside the file (swept like its other temp files if this process dies).

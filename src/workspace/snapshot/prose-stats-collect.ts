@@ -1,6 +1,6 @@
 // Gathers a prose statistics file's body (prose-stats-file.ts) from documents counted now and from the
-// records of the file before, which are copied as bytes, never decoded. Each name's records come by
-// document, so a record's step from the document before it is known as it comes: the old file's are
+// records of the files before (a base, its delta), which are copied as bytes, never decoded. Each name's
+// records come by document, so a record's step from the document before it is known as it comes: the old files' are
 // held as (name, step, byte range) in flat arrays; the counted ones are written out as they come (to a
 // spill file when given) with only per-name sizes kept, and all laid out by name at the end.
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
