@@ -4,7 +4,7 @@
 // the records of documents still indexed as they were copied, and the file is written atomically. A document left out is read and counted by the
 // searches, as before: never a wrong statistic, only a slower answer.
 import { createHash } from 'node:crypto';
-import { renameSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { documentGramCounts, gramKeyOf } from '../rank/prose-doc-grams.js';
 import { keyNameOf, ProseLinesBuilder } from '../rank/prose-lines-build.js';
@@ -43,12 +43,14 @@ export async function countProseAhead(file: string, given: Map<string, Uint8Arra
   if (states.length === 0) return null;
   const out = `${file}.counted.${process.pid}.tmp`;
   const c = new ProseStatsCollector(`${file}.spill.${process.pid}.tmp`);
+  // One buffer for every file read again (counting keeps nothing of the bytes): no garbage outside the heap.
+  const scratch = { buf: new Uint8Array(1 << 16) };
   try {
     for (const state of states) {
       const kept = given.get(state);
       given.delete(state);
       // A file changed since it was read is left out: the update reads it again, and finds it changed too.
-      const bytes = kept ?? await bytesOf(seen.get(state)!, undefined, true);
+      const bytes = kept ?? readAgain(seen.get(state)!, scratch);
       if (bytes) await countInto(c, state, bytes);
     }
     if (c.documents === 0) return null;
@@ -167,6 +169,24 @@ async function countInto(c: ProseStatsCollector, state: string, bytes: Uint8Arra
   // A document that keeps no statistics (longer than they count, words its folded text cuts otherwise)
   // is held as such, so later runs do not count it again; searches read and count it.
   if (d) addCounted(c, d); else c.addDocument({ state, lengths: new Uint16Array(0), docs: NO_STATS, chars: 0 });
+}
+
+/** A local document read again into `scratch` (grown as needed), if it is still what the index holds; else null. */
+function readAgain(f: Readable, scratch: { buf: Uint8Array }): Uint8Array | null {
+  let fd: number;
+  try { fd = openSync(f.key, 'r'); } catch { return null; }
+  try {
+    if (fstatSync(fd).size !== f.size) return null;
+    if (scratch.buf.length < f.size) scratch.buf = new Uint8Array(Math.max(f.size, scratch.buf.length * 2));
+    let at = 0;
+    for (let n = 1; at < f.size && n > 0; at += n) n = readSync(fd, scratch.buf, at, f.size - at, at);
+    const bytes = scratch.buf.subarray(0, f.size);
+    return at === f.size && createHash('sha256').update(bytes).digest('hex') === f.hash ? bytes : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** What a document's bytes are read again by: its path (or URI), and its indexed size and hash. */
