@@ -82,53 +82,126 @@ export interface DocumentGrams {
   readonly count: Uint32Array;
 }
 
-/** Scratch of documentGrams: per line, the count of the gram at hand, and the lines touched. */
+/** Scratch of documentGrams: per line, the count of the gram at hand, and the lines touched; per gram id, its entries. */
 let acc = new Float64Array(1024);
 let touched = new Int32Array(1024);
+let perGram = new Int32Array(1 << 14);
 
-/** The grams of a document's kept postings (its whole-word keys' grams), counted from its lines. */
-export function documentGrams(t: WordPostings): DocumentGrams {
-  // (gram id, word's index in ids, occurrences) of every gram of every word, grouped by gram.
-  const byGram = new Map<number, number[]>();
+/**
+ * The (word's index in ids, occurrences) of every gram of every word of `t`, grouped by gram: gram
+ * `gramId[i]`'s at [from[i], from[i + 1]) of `word` and `times`, words in ascending order. Typed arrays
+ * and a counting sort, not a list per gram: a build counts every Markdown file with this.
+ */
+function gramsOfWords(t: WordPostings): { gramId: Int32Array; from: Int32Array; word: Int32Array; times: Int32Array } {
+  if (gramIds.size > perGram.length) perGram = grown(perGram, gramIds.size);
+  let total = 0;
+  let distinct = 0;
+  for (let x = 0; x < t.ids.length; x++) {
+    const id = t.ids[x];
+    total += (pairStart[id + 1] - pairStart[id]) >> 1;
+    for (let j = pairStart[id]; j < pairStart[id + 1]; j += 2) if (perGram[pairData[j]]++ === 0) distinct++;
+  }
+  const gramId = new Int32Array(distinct);
+  let n = 0;
+  for (let x = 0; x < t.ids.length && n < distinct; x++) {
+    const id = t.ids[x];
+    for (let j = pairStart[id]; j < pairStart[id + 1]; j += 2) {
+      const gid = pairData[j];
+      // Marked as listed (negative) so a gram is listed once.
+      if (perGram[gid] > 0) { gramId[n++] = gid; perGram[gid] = -perGram[gid]; }
+    }
+  }
+  gramId.sort();
+  const from = new Int32Array(distinct + 1);
+  for (let i = 0; i < distinct; i++) {
+    const gid = gramId[i];
+    from[i + 1] = from[i] - perGram[gid];
+    // From here, gram gid's next entry's place.
+    perGram[gid] = from[i];
+  }
+  const word = new Int32Array(total);
+  const times = new Int32Array(total);
   for (let x = 0; x < t.ids.length; x++) {
     const id = t.ids[x];
     for (let j = pairStart[id]; j < pairStart[id + 1]; j += 2) {
-      const list = byGram.get(pairData[j]);
-      if (list) list.push(x, pairData[j + 1]); else byGram.set(pairData[j], [x, pairData[j + 1]]);
+      const k = perGram[pairData[j]]++;
+      word[k] = x;
+      times[k] = pairData[j + 1];
     }
   }
-  const gramId = Int32Array.from(byGram.keys()).sort();
-  const gramDf = new Uint16Array(gramId.length);
-  const gramMost = new Uint32Array(gramId.length);
-  const lineStart = new Int32Array(gramId.length + 1);
-  const lines: number[] = [];
-  const counts: number[] = [];
+  for (let i = 0; i < distinct; i++) perGram[gramId[i]] = 0;
+  return { gramId, from, word, times };
+}
+
+/**
+ * Calls `each(i, k)` for gram i of `g` with its k lines in touched[0, k) and their counts in acc
+ * (which the caller must set back to 0), in the order documentGrams has always listed them.
+ */
+function forEachGramLines(t: WordPostings, g: ReturnType<typeof gramsOfWords>, each: (i: number, k: number) => void): void {
   if (acc.length < t.lines) { acc = new Float64Array(t.lines * 2); touched = new Int32Array(t.lines * 2); }
   const { ownStart, ownLine, ownCount } = t;
-  gramId.forEach((gid, i) => {
-    const list = byGram.get(gid)!;
+  for (let i = 0; i < g.gramId.length; i++) {
     let k = 0;
-    for (let p = 0; p < list.length; p += 2) {
-      const x = list[p];
+    for (let p = g.from[i]; p < g.from[i + 1]; p++) {
+      const x = g.word[p];
       for (let j = ownStart[x]; j < ownStart[x + 1]; j++) {
         const line = ownLine[j];
         if (acc[line] === 0) touched[k++] = line;
-        acc[line] += ownCount[j] * list[p + 1];
+        acc[line] += ownCount[j] * g.times[p];
       }
+    }
+    each(i, k);
+  }
+}
+
+/** The grams of a document's kept postings (its whole-word keys' grams), counted from its lines. */
+export function documentGrams(t: WordPostings): DocumentGrams {
+  const g = gramsOfWords(t);
+  const n = g.gramId.length;
+  const gramDf = new Uint16Array(n);
+  const gramMost = new Uint32Array(n);
+  const lineStart = new Int32Array(n + 1);
+  let line = new Uint16Array(Math.max(16, g.word.length));
+  let count = new Uint32Array(line.length);
+  forEachGramLines(t, g, (i, k) => {
+    const at = lineStart[i];
+    if (at + k > line.length) {
+      const size = Math.max(at + k, line.length * 2);
+      const l = new Uint16Array(size); l.set(line); line = l;
+      const c = new Uint32Array(size); c.set(count); count = c;
     }
     let most = 0;
     for (let q = 0; q < k; q++) {
-      const line = touched[q];
-      most = Math.max(most, acc[line]);
-      lines.push(line);
-      counts.push(acc[line]);
-      acc[line] = 0;
+      const ln = touched[q];
+      most = Math.max(most, acc[ln]);
+      line[at + q] = ln;
+      count[at + q] = acc[ln];
+      acc[ln] = 0;
     }
     gramDf[i] = k;
     gramMost[i] = most;
-    lineStart[i + 1] = lines.length;
+    lineStart[i + 1] = at + k;
   });
-  return { slot: -1, gramId, gramDf, gramMost, lineStart, line: Uint16Array.from(lines), count: Uint32Array.from(counts) };
+  const end = lineStart[n];
+  return { slot: -1, gramId: g.gramId, gramDf, gramMost, lineStart, line: line.slice(0, end), count: count.slice(0, end) };
+}
+
+/** A document's grams as the index keeps them (workspace/prose-stats.ts): documentGrams' ids, document frequencies and most in a line only. */
+export function documentGramCounts(t: WordPostings): { gramId: Int32Array; gramDf: Uint16Array; gramMost: Uint32Array } {
+  const g = gramsOfWords(t);
+  const gramDf = new Uint16Array(g.gramId.length);
+  const gramMost = new Uint32Array(g.gramId.length);
+  forEachGramLines(t, g, (i, k) => {
+    let most = 0;
+    for (let q = 0; q < k; q++) {
+      const ln = touched[q];
+      most = Math.max(most, acc[ln]);
+      acc[ln] = 0;
+    }
+    gramDf[i] = k;
+    gramMost[i] = most;
+  });
+  return { gramId: g.gramId, gramDf, gramMost };
 }
 
 /** Per plan grams list (shared by a plan made again for the same query): its grams' ids (-1: no word holds it yet), and the table's size then (-1: all found). */

@@ -26,6 +26,47 @@ const idOf = (key: string): number => {
   return id;
 };
 
+/**
+ * Per word as a line writes it, where its key ids are in wordKeyPool: [n, its folded whole word's, each
+ * part's stem's]. A word's keys are worked out (fold, parts, stems: most of counting a line's garbage)
+ * once, not at every line that says it. Words of 13 characters or more are not kept (V8 keeps such a
+ * substring as a slice of its line, which the table would hold), and the table starts again when full.
+ */
+const wordKeyAt = new Map<string, number>();
+let wordKeyPool = new Int32Array(1 << 14);
+let wordKeyUsed = 0;
+const WORD_KEYS = 1 << 15;
+const WORD_POOL = WORD_KEYS * 4;
+const KEPT_WORD_LENGTH = 13;
+
+/** Where `word`'s key ids are in wordKeyPool (interned now if new, in the order the words' keys always were). */
+function keysAt(word: string): number {
+  const kept = wordKeyAt.get(word);
+  if (kept !== undefined) return kept;
+  const parts = identifierParts(word);
+  const need = parts.length + 2;
+  // Full: the table starts again (the keys stay interned; only where a word's are is forgotten).
+  if (wordKeyAt.size >= WORD_KEYS || wordKeyUsed + need > WORD_POOL) { wordKeyAt.clear(); wordKeyUsed = 0; }
+  if (wordKeyUsed + need > wordKeyPool.length) wordKeyPool = grownCounts(wordKeyPool, wordKeyUsed + need);
+  const at = wordKeyUsed;
+  wordKeyPool[at] = parts.length + 1;
+  wordKeyPool[at + 1] = idOf('w' + fold(word));
+  for (let i = 0; i < parts.length; i++) wordKeyPool[at + 2 + i] = idOf('s' + stem(parts[i]));
+  // A long word's place is used again by the next word.
+  if (word.length < KEPT_WORD_LENGTH) { wordKeyAt.set(word, at); wordKeyUsed += need; }
+  return at;
+}
+
+/** A line's count per key id (0 between lines) and the keys it holds, in the order they came. */
+let lineCount = new Int32Array(1 << 14);
+let lineKeys = new Int32Array(1 << 10);
+
+function grownCounts(a: Int32Array, least: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(Math.max(least, a.length * 2));
+  b.set(a);
+  return b;
+}
+
 /** Whether a line's words, folded, are the words of its folded text (what forEachGram cuts): almost always. */
 function sameWords(words: string[], foldedWords: string[]): boolean {
   return words.length === foldedWords.length && words.every((w, i) => fold(w) === foldedWords[i]);
@@ -46,7 +87,6 @@ export class ProseLinesBuilder {
   private seen = 0;
   /** Per key id, flat (line, count) pairs in line order. */
   private readonly byKey = new Map<number, number[]>();
-  private readonly line = new Map<number, number>();
 
   /**
    * True once the key table is full (MAX_KEYS) while this file is counted, or a line's words differ from
@@ -71,23 +111,28 @@ export class ProseLinesBuilder {
     if (blank) return;
     this.docs++;
     this.chars += text.length;
-    const counts = this.line;
     const words = textWords(text);
     if (!isAscii(text) && !sameWords(words, textWords(fold(text)))) { this.over = true; return; }
+    // The line's keys counted in a table by key id, in the order they first come (a Map's order, without its garbage).
+    let seen = 0;
     for (const word of words) {
-      const w = idOf('w' + fold(word));
-      counts.set(w, (counts.get(w) ?? 0) + 1);
-      for (const part of identifierParts(word)) {
-        const s = idOf('s' + stem(part));
-        counts.set(s, (counts.get(s) ?? 0) + 1);
+      const from = keysAt(word);
+      const ids = wordKeyPool;
+      for (let j = from + 1; j <= from + ids[from]; j++) {
+        const id = ids[j];
+        if (id >= lineCount.length) lineCount = grownCounts(lineCount, id + 1);
+        if (lineCount[id]++ === 0) lineKeys[seen++] = id;
+        if (seen === lineKeys.length) lineKeys = grownCounts(lineKeys, seen + 1);
       }
     }
-    for (const [id, n] of counts) {
-      if (n > 0xffff) { this.over = true; return; }
+    for (let k = 0; k < seen; k++) {
+      const id = lineKeys[k];
+      const n = lineCount[id];
+      lineCount[id] = 0;
+      if (n > 0xffff) { this.over = true; for (let r = k + 1; r < seen; r++) lineCount[lineKeys[r]] = 0; return; }
       const list = this.byKey.get(id);
       if (list) list.push(at, n); else this.byKey.set(id, [at, n]);
     }
-    counts.clear();
   }
 
   /** The file's line terms; null when it is longer than its statistics count (ProseFile gives no bound then) or the key table is full. */

@@ -17,6 +17,7 @@ import { INDEX_FORMAT } from './open.js';
 import type { IndexIo } from './options.js';
 import { indexAndPublish, proseStatsWarnings, saveProseStats } from './publish.js';
 import { verifySectionFile } from './snapshot/section-file.js';
+import { proseStatsDeltaPathOf } from './snapshot/prose-stats-layers.js';
 import { covers, readInfo, realPath } from './registry.js';
 import { emptyChanges } from './snapshot/snapshot.js';
 import { mergeRoots, modelFingerprint } from './workspace-files.js';
@@ -31,8 +32,11 @@ export async function indexRun(ws: OpenWorkspace, paths: string[], io: IndexIo =
   if (missing) throw new SimgrepError('PATH_NOT_FOUND', `${missing}: no such file or directory (relative paths start at ${process.cwd()}); nothing was changed in workspace ${ws.name}`);
   const started = performance.now();
   // The prose statistics are checked in full (a search checks only the blocks it reads): a damaged file is counted again.
-  const proseDamaged = verifySectionFile(ws.proseStatsFile());
-  if (proseDamaged) rmSync(ws.proseStatsFile(), { force: true });
+  // A damaged delta goes alone (the base's documents are still good); a damaged base takes its delta with it.
+  const proseFiles = [ws.proseStatsFile(), proseStatsDeltaPathOf(ws.proseStatsFile())];
+  const baseDamaged = verifySectionFile(proseFiles[0]);
+  const proseDamaged = baseDamaged ?? verifySectionFile(proseFiles[1]);
+  if (proseDamaged) for (const f of baseDamaged ? proseFiles : proseFiles.slice(1)) rmSync(f, { force: true });
   ws.takeSnapshotDamage();
   let damaged: string | null = null;
   const onDamaged = (why: string) => { damaged = why; };

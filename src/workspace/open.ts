@@ -21,7 +21,8 @@ import { readSnapshotFile, removeSnapshotFiles, verifySnapshotFiles, writeSnapsh
 import { guardDamage } from './store/damage.js';
 import { ProseIndexLines } from './search/prose-index.js';
 import { stopLineTokensWith } from './search/kept-documents.js';
-import { openProseStatsFile, proseStatsPathOf } from './snapshot/prose-stats-file.js';
+import { proseStatsPathOf } from './snapshot/prose-stats-file.js';
+import { openProseStats, proseStatsDeltaPathOf } from './snapshot/prose-stats-layers.js';
 import { DamagedFileError } from './snapshot/section-file.js';
 import { lanceStorageOptions } from './store/storage-options.js';
 import type { IndexStore } from './store/store.js';
@@ -191,7 +192,7 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
       try { s?.close(); } catch { /* damaged: its handles go with it */ }
       storeP = null;
       for (const table of ['chunks.lance', 'files.lance', 'meta.lance', INFO_FILE]) rmSync(path.join(dir, table), { recursive: true, force: true });
-      rmSync(ws.proseStatsFile(), { force: true });
+      for (const f of [ws.proseStatsFile(), proseStatsDeltaPathOf(ws.proseStatsFile())]) rmSync(f, { force: true });
       ws.dropSnapshot();
     },
 
@@ -212,10 +213,11 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
     proseStatsFile: () => proseStatsPathOf(snapshotPath(dir, remote)),
 
     proseIndex() {
-      if (proseIndex && (proseIndex.file ? proseIndex.file.current() : !existsSync(ws.proseStatsFile()))) return proseIndex;
+      const file = ws.proseStatsFile();
+      if (proseIndex && (proseIndex.file ? proseIndex.file.current() : !existsSync(file) && !existsSync(proseStatsDeltaPathOf(file)))) return proseIndex;
       proseIndex?.file?.close();
       try {
-        proseIndex = new ProseIndexLines(openProseStatsFile(ws.proseStatsFile()));
+        proseIndex = new ProseIndexLines(openProseStats(file));
       } catch (e) {
         if (!(e instanceof DamagedFileError)) throw e;
         proseIndex = new ProseIndexLines(null, e.message);

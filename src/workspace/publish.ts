@@ -19,7 +19,7 @@ import { writing } from './store/writing.js';
 import { isGlob } from '../sources/fs.js';
 import { isProsePath } from '../rank/prose.js';
 import { documentState, keepDocument, keepLineTokensWith } from './search/kept-documents.js';
-import { updateProseStats, type ProseStatsReport } from './prose-stats.js';
+import { countProseAhead, updateProseStats, type ProseStatsReport } from './prose-stats.js';
 
 /**
  * Re-indexing this many bytes or more starts the worker pool; less is embedded in-process (starting
@@ -76,15 +76,19 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   const onWalked = entries === undefined && !roots.some(isRemoteUri) ? (w: WalkListing) => recordIndexWalk(roots, w) : undefined;
   // A resident process keeps the prose files the build reads and counts their line terms meanwhile
   // (search/kept-documents.ts): the searches after the build skip them without reading or counting.
-  // Every run keeps their bytes for the prose statistics file (prose-stats.ts), up to PROSE_BYTES_HELD.
+  // Every run counts them for the prose statistics file (prose-stats.ts) after its update: a local file
+  // is read again then (from the page cache: holding the bench tree's 12 MB of Markdown through the
+  // update raised its peak), a remote one's bytes are kept, up to PROSE_BYTES_HELD.
   const proseRead = new Map<string, Uint8Array>();
+  const proseSeen = new Map<string, FileState>();
   let proseHeld = 0;
   // ... and their lines' tokens, to bound their cosines (search/prose-source.ts).
   if (o.resident) keepLineTokensWith(searcher);
   const onFileRead = (state: FileState, bytes: () => Uint8Array) => {
     if (state.kind !== 'text' || !isProsePath(state.key)) return;
     if (o.resident) keepIfProse(state, bytes);
-    if (state.size <= PROSE_BYTES_HELD - proseHeld) { proseRead.set(documentState(state), bytes()); proseHeld += state.size; }
+    if (!isRemoteUri(state.key)) proseSeen.set(documentState(state), state);
+    else if (state.size <= PROSE_BYTES_HELD - proseHeld) { proseRead.set(documentState(state), bytes()); proseHeld += state.size; }
   };
   const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers, onWalked, onFileRead });
   // What only collecting needed goes before the snapshot is built: a big run's identifier table and key lookups.
@@ -92,6 +96,10 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   // An updater that never said it was done embedding (a cluster build) has its threads let go here.
   await releaseWorkers(report.bytes);
   mark('update');
+  // The prose documents read are counted now, before the snapshot is built, and their bytes let go.
+  // (Those it did not count are held already; on a failure, what is left is counted after the snapshot.)
+  const ahead = await countProseAhead(ws.proseStatsFile(), proseRead, proseSeen).then((f) => { proseRead.clear(); return f; }, () => null);
+  mark('prose counted');
   const smallFragments = compact ? JSON.stringify(await compactAfter(s, metaBefore.smallFragments, latest === '0.0')) : undefined;
   mark('compact');
   const version = await s.version();
@@ -103,7 +111,7 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   mark('snapshot');
   if (version !== latest || !before) ws.saveSnapshot(next);
   mark('save');
-  proseStatsWarnings(ws, await saveProseStats(ws, next, proseRead), report.warnings);
+  proseStatsWarnings(ws, await saveProseStats(ws, next, proseRead, ahead), report.warnings);
   mark('prose stats');
   ws.publishInfo(await writing(() => s.writeMeta({ complete: version, ...(smallFragments && { smallFragments }) })));
   mark('publish');
@@ -111,9 +119,9 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
 }
 
 /** The prose statistics file brought up to date with `snap` (a failure to write it is only slower searches: said in the report). */
-export async function saveProseStats(ws: OpenWorkspace, snap: Snapshot, given?: Map<string, Uint8Array>): Promise<ProseStatsReport> {
+export async function saveProseStats(ws: OpenWorkspace, snap: Snapshot, given?: Map<string, Uint8Array>, ahead?: string | null): Promise<ProseStatsReport> {
   try {
-    return await updateProseStats(ws.proseStatsFile(), snap, { given, readMissing: !ws.remote });
+    return await updateProseStats(ws.proseStatsFile(), snap, { ahead, given, readMissing: !ws.remote });
   } catch (e) {
     return { counted: 0, copied: 0, left: 0, written: false, failed: (e as Error).message };
   }

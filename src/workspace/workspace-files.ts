@@ -15,6 +15,8 @@ export const SNAPSHOT_FILE = 'snapshot.bin';
 const SNAPSHOT_DELTA_FILE = 'snapshot.delta.bin';
 /** The prose documents' line statistics (snapshot/prose-stats-file.ts's proseStatsPathOf). */
 const PROSE_STATS_FILE = 'snapshot.prose.bin';
+/** Its delta (snapshot/prose-stats-layers.ts's proseStatsDeltaPathOf). */
+const PROSE_STATS_DELTA_FILE = 'snapshot.prose.delta.bin';
 
 /** Next to a local index; for an object-store index, in the local cache. */
 export function snapshotPath(dir: string, remote: boolean): string {
@@ -56,8 +58,8 @@ export function checkNotForeign(dir: string): void {
     throw new SimgrepError('INDEX_UNREADABLE', `cannot read the index directory ${dir}: ${(e as NodeJS.ErrnoException).code ?? e}; check its permissions`);
   }
   // staging/: a cluster build's per-shard staging databases (cluster/staging.ts), dropped after its merge.
-  const ours = new Set(['chunks.lance', 'files.lance', 'meta.lance', 'staging', INFO_FILE, SNAPSHOT_FILE, SNAPSHOT_DELTA_FILE, PROSE_STATS_FILE, '.simgrep-lock']);
-  const foreign = names.filter((n) => !ours.has(n) && ![INFO_FILE, SNAPSHOT_FILE, SNAPSHOT_DELTA_FILE, PROSE_STATS_FILE].some((f) => n.startsWith(`${f}.`)));
+  const ours = new Set(['chunks.lance', 'files.lance', 'meta.lance', 'staging', INFO_FILE, SNAPSHOT_FILE, SNAPSHOT_DELTA_FILE, PROSE_STATS_FILE, PROSE_STATS_DELTA_FILE, '.simgrep-lock']);
+  const foreign = names.filter((n) => !ours.has(n) && ![INFO_FILE, SNAPSHOT_FILE, SNAPSHOT_DELTA_FILE, PROSE_STATS_FILE, PROSE_STATS_DELTA_FILE].some((f) => n.startsWith(`${f}.`)));
   if (foreign.length > 0) {
     throw new SimgrepError('INDEX_UNREADABLE', `${dir} is not a simgrep workspace (it holds ${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', ...' : ''}); pass an empty or new directory as --index-dir`);
   }

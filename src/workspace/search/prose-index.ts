@@ -7,7 +7,8 @@ import { internGram, type DocumentGrams } from '../../rank/prose-doc-grams.js';
 import { internKey, packProseLines, type PackedProseLines } from '../../rank/prose-lines-build.js';
 import { gramKey } from '../../rank/lexical/grams.js';
 import type { ProseLineTerms, ProsePlanTerms } from '../../types.js';
-import { BLANK_BIT, decodeGramPostings, decodePostings, NO_STATS, gramName, type DecodedGramPostings, type DecodedPostings, type ProseStatsFile } from '../snapshot/prose-stats-file.js';
+import { BLANK_BIT, decodeGramPostings, decodePostings, NO_STATS, gramName, type DecodedGramPostings, type DecodedPostings } from '../snapshot/prose-stats-file.js';
+import type { ProseStatsLayer, ProseStatsLayers } from '../snapshot/prose-stats-layers.js';
 import { DamagedFileError } from '../snapshot/section-file.js';
 
 /** A query's postings in one document: per key id its (line, count) pairs; per gram id its document frequency and most in a line. */
@@ -26,10 +27,11 @@ export class ProseIndexLines {
   private decodedBytes = 0;
   private made: { terms: ProsePlanTerms['terms']; grams: readonly string[] | undefined; found: Map<number, Found>; packed: Map<number, PackedProseLines> } | null = null;
   /**
-   * `file`: null when there is none; `damaged`: why it could not be opened (a section failed its
-   * checksum), or set once a block of it fails: nothing more is taken from it (the documents are counted).
+   * `file`: the base file and its delta, null when there is neither; `damaged`: why they could not be
+   * opened (a section failed its checksum), or set once a block fails: nothing more is taken from them
+   * (the documents are counted).
    */
-  constructor(readonly file: ProseStatsFile | null, public damaged: string | null = null) {}
+  constructor(readonly file: ProseStatsLayers | null, public damaged: string | null = null) {}
 
   /** A document's line terms for `plan`'s keys and grams; null when the file holds none of this state. */
   linesOf(state: string, plan: ProsePlanTerms): ProseLineTerms | null {
@@ -60,33 +62,35 @@ export class ProseIndexLines {
       if (!f) byDoc.set(doc, (f = { keys: new Map(), grams: new Map() }));
       return f;
     };
-    for (const term of plan.terms) {
-      const key = (term.whole ? 'w' : 's') + term.key;
-      const i = file.find(key);
-      if (i < 0) continue;
-      const id = internKey(key);
-      const d = this.postings(i);
-      for (let k = 0; k < d.docs.length; k++) at(d.docs[k]).keys.set(id, d.pairs.subarray(d.start[k], d.start[k + 1]));
-    }
-    for (const g of plan.prose?.grams ?? []) {
-      const k = gramKey(g);
-      const i = file.find('g' + gramName(k));
-      if (i < 0) continue;
-      const id = internGram(k);
-      const d = this.gramPostings(i);
-      for (let j = 0; j < d.docs.length; j++) at(d.docs[j]).grams.set(id, { df: d.df[j], most: d.most[j] });
-    }
+    file.layers.forEach((layer, l) => {
+      for (const term of plan.terms) {
+        const key = (term.whole ? 'w' : 's') + term.key;
+        const i = layer.file.find(key);
+        if (i < 0) continue;
+        const id = internKey(key);
+        const d = this.postings(layer, l, i);
+        for (let k = 0; k < d.docs.length; k++) at(d.docs[k] + layer.first).keys.set(id, d.pairs.subarray(d.start[k], d.start[k + 1]));
+      }
+      for (const g of plan.prose?.grams ?? []) {
+        const k = gramKey(g);
+        const i = layer.file.find('g' + gramName(k));
+        if (i < 0) continue;
+        const id = internGram(k);
+        const d = this.gramPostings(layer, l, i);
+        for (let j = 0; j < d.docs.length; j++) at(d.docs[j] + layer.first).grams.set(id, { df: d.df[j], most: d.most[j] });
+      }
+    });
     return byDoc;
   }
 
-  /** Name i's postings (a word's or a stem's), decoded (kept, within DECODED_BYTES). */
-  private postings(i: number): DecodedPostings {
-    return this.kept(i, () => decodePostings(this.file!.postingsAt(i))) as DecodedPostings;
+  /** Name i's postings (a word's or a stem's) in layer l, decoded (kept, within DECODED_BYTES). */
+  private postings(layer: ProseStatsLayer, l: number, i: number): DecodedPostings {
+    return this.kept(2 * i + l, () => decodePostings(layer.file.postingsAt(i))) as DecodedPostings;
   }
 
-  /** Name i's postings (a gram's), decoded (kept, within DECODED_BYTES). */
-  private gramPostings(i: number): DecodedGramPostings {
-    return this.kept(i, () => decodeGramPostings(this.file!.postingsAt(i))) as DecodedGramPostings;
+  /** Name i's postings (a gram's) in layer l, decoded (kept, within DECODED_BYTES). */
+  private gramPostings(layer: ProseStatsLayer, l: number, i: number): DecodedGramPostings {
+    return this.kept(2 * i + l, () => decodeGramPostings(layer.file.postingsAt(i))) as DecodedGramPostings;
   }
 
   private kept(i: number, decode: () => Decoded): Decoded {

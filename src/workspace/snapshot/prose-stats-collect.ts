@@ -1,6 +1,6 @@
 // Gathers a prose statistics file's body (prose-stats-file.ts) from documents counted now and from the
-// records of the file before, which are copied as bytes, never decoded. Each name's records come by
-// document, so a record's step from the document before it is known as it comes: the old file's are
+// records of the files before (a base, its delta), which are copied as bytes, never decoded. Each name's
+// records come by document, so a record's step from the document before it is known as it comes: the old files' are
 // held as (name, step, byte range) in flat arrays; the counted ones are written out as they come (to a
 // spill file when given) with only per-name sizes kept, and all laid out by name at the end.
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
@@ -26,10 +26,13 @@ export class ProseStatsCollector {
   private size = new Int32Array(1 << 10);
   private prev = new Int32Array(1 << 10);
   private runAt = new Int32Array(1 << 10);
-  /** The old file's record i: name rec[4i], step from the document before (RUN: a whole run) rec[4i + 1], bytes [rec[4i + 2], + rec[4i + 3]) of `old`. */
-  private rec = new Int32Array(4 << 10);
+  /**
+   * The old files' record i: name rec[5i], step from the document before (RUN: a whole run) rec[5i + 1],
+   * bytes [rec[5i + 2], + rec[5i + 3]) of old[rec[5i + 4]] (a base file and its delta can both be copied).
+   */
+  private rec = new Int32Array(5 << 10);
   private count = 0;
-  private old: Uint8Array | null = null;
+  private readonly old: Uint8Array[] = [];
   /** Counted records, each varint(name) varint(n) and n bytes (its step, then its record), written to `spillFile` as they pass SPILL_BYTES. */
   private readonly own = new ByteSink();
   private readonly scratch = new ByteSink();
@@ -58,8 +61,8 @@ export class ProseStatsCollector {
   }
 
   /**
-   * Copies the old file's documents for which `keep(state)` says so (renumbered in order), with all
-   * their records. Throws DamagedFileError when a block fails its checksum.
+   * Copies the old file's documents for which `keep(state)` says so (renumbered in order, after any
+   * documents already added), with all their records. Throws DamagedFileError when a block fails its checksum.
    */
   addFrom(file: ProseStatsFile, keep: (state: string) => boolean): number {
     if (this.ownRecords > 0) throw new Error('addFrom: the old documents must come before those counted');
@@ -70,13 +73,13 @@ export class ProseStatsCollector {
       renumbered[d] = this.addDocument({ state, lengths: file.lengths(d).slice(), docs: file.docs(d), chars: file.chars(d) });
     }
     const all = file.allPostings();
-    this.old = all.post;
+    const src = this.old.push(all.post) - 1;
     for (let i = 0; i < file.names.length; i++) {
       let name = -1;
       forEachRecord(all.post, all.from(i), all.to(i), isGramName(file.names.at(i)!), (doc, from, to) => {
         if (renumbered[doc] < 0) return;
         if (name < 0) name = this.nameOf(file.names.at(i)!);
-        this.pushOld(name, renumbered[doc], from, to - from);
+        this.pushOld(name, renumbered[doc], src, from, to - from);
       });
     }
     return renumbered.filter((x) => x >= 0).length;
@@ -95,8 +98,8 @@ export class ProseStatsCollector {
       if (keep(state)) { kept++; this.addDocument({ state, lengths: file.lengths(d).slice(), docs: file.docs(d), chars: file.chars(d) }); } else this.addDocument(EMPTY_SLOT);
     }
     const all = file.allPostings();
-    this.old = all.post;
-    for (let i = 0; i < file.names.length; i++) if (all.to(i) > all.from(i)) this.pushOld(this.nameOf(file.names.at(i)!), RUN, all.from(i), all.to(i) - all.from(i));
+    const src = this.old.push(all.post) - 1;
+    for (let i = 0; i < file.names.length; i++) if (all.to(i) > all.from(i)) this.pushOld(this.nameOf(file.names.at(i)!), RUN, src, all.from(i), all.to(i) - all.from(i));
     return kept;
   }
 
@@ -116,15 +119,15 @@ export class ProseStatsCollector {
       const at = start.slice(0, names);
       const { rec, old } = this;
       for (let i = 0; i < this.count; i++) {
-        const r = rank[rec[4 * i]];
+        const r = rank[rec[5 * i]];
         let p = at[r];
-        let v = rec[4 * i + 1];
+        let v = rec[5 * i + 1];
         if (v !== RUN) {
           while (v >= 0x80) { post[p++] = (v & 0x7f) | 0x80; v >>>= 7; }
           post[p++] = v;
         }
-        post.set(old!.subarray(rec[4 * i + 2], rec[4 * i + 2] + rec[4 * i + 3]), p);
-        at[r] = p + rec[4 * i + 3];
+        post.set(old[rec[5 * i + 4]].subarray(rec[5 * i + 2], rec[5 * i + 2] + rec[5 * i + 3]), p);
+        at[r] = p + rec[5 * i + 3];
       }
       this.rec = new Int32Array(0);
       const place = (bytes: Uint8Array, end: number) => placeRecords(bytes, end, post, at, rank);
@@ -184,17 +187,18 @@ export class ProseStatsCollector {
     let prev = this.prev[name];
     if (prev === IN_RUN) {
       const j = this.runAt[name];
-      forEachRecord(this.old!, this.rec[4 * j + 2], this.rec[4 * j + 2] + this.rec[4 * j + 3], isGramName(this.nameList[name]), (d) => { prev = d; });
+      const { rec } = this;
+      forEachRecord(this.old[rec[5 * j + 4]], rec[5 * j + 2], rec[5 * j + 2] + rec[5 * j + 3], isGramName(this.nameList[name]), (d) => { prev = d; });
     }
     this.prev[name] = doc;
     return doc - prev;
   }
 
-  private pushOld(name: number, doc: number, from: number, length: number): void {
+  private pushOld(name: number, doc: number, src: number, from: number, length: number): void {
     const i = this.count++;
-    if (4 * this.count > this.rec.length) {
+    if (5 * this.count > this.rec.length) {
       // By half again, not twice: a copied file's records can be a good part of this step's memory.
-      const rec = new Int32Array(4 * Math.ceil(this.count * 1.5));
+      const rec = new Int32Array(5 * Math.ceil(this.count * 1.5));
       rec.set(this.rec);
       this.rec = rec;
     }
@@ -207,10 +211,11 @@ export class ProseStatsCollector {
       step = this.stepTo(name, doc);
       this.size[name] += varintBytes(step) + length;
     }
-    this.rec[4 * i] = name;
-    this.rec[4 * i + 1] = step;
-    this.rec[4 * i + 2] = from;
-    this.rec[4 * i + 3] = length;
+    this.rec[5 * i] = name;
+    this.rec[5 * i + 1] = step;
+    this.rec[5 * i + 2] = from;
+    this.rec[5 * i + 3] = length;
+    this.rec[5 * i + 4] = src;
   }
 
   /** A counted record (its bytes in `scratch`) out to the spill. */

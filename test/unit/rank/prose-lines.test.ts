@@ -12,7 +12,8 @@ import { ProseCounter } from '../../../src/rank/prose-counter.js';
 import { proseBest, proseFileBestDistance, proseLineStats, ProseLinesBuilder, proseReach } from '../../../src/rank/prose-lines.js';
 import { PROSE_DF_LINES } from '../../../src/rank/prose.js';
 import { forEachGram, forEachWordGram } from '../../../src/rank/lexical/grams.js';
-import { isStopword } from '../../../src/rank/lexical/terms.js';
+import { identifierParts, isStopword, stem } from '../../../src/rank/lexical/terms.js';
+import { keyIdOf } from '../../../src/rank/prose-lines-build.js';
 import { fold, textWords } from '../../../src/rank/lexical/words.js';
 
 const lexicon = parseLexicon('#docs\t1000\ncastle\t10\nthe\t900\nindex\t100\n');
@@ -176,4 +177,23 @@ describe('prose line terms', () => {
     expect(proseBest(built(lines)!, again, 'a.md')).toBe(proseBest(kept, again, 'a.md'));
     expect(proseReach(kept, again, 'a.md')).toBeGreaterThan(proseReach(kept, plan, 'a.md'));
   });
+
+  it('a word\'s keys worked out once (the word table started again when full, words of 13 characters and more not kept) give each line\'s counts as working them out at every line does', () => {
+    // More distinct words than the table keeps, long camelCase ones among them, the first ones said again after it started again.
+    const word = (i: number) => (i % 7 === 0 ? `retryFailedUpload${i.toString(36)}` : `w${i.toString(36)}`);
+    const lines = (from: number, to: number) => Array.from({ length: (to - from) / 20 }, (_, l) => Array.from({ length: 20 }, (_, k) => word(from + l * 20 + k)).join(' ') + ' castle Castle');
+    for (const doc of [lines(0, 40_000), lines(0, 2_000)]) {
+      const b = new ProseLinesBuilder();
+      for (const line of doc) b.add(line);
+      // What add() counted before its table: each word's folded whole and its parts' stems, line by line.
+      const expected = new Map<number, number[]>();
+      doc.forEach((line, at) => {
+        const counts = new Map<number, number>();
+        for (const w of textWords(line)) for (const key of ['w' + fold(w), ...identifierParts(w).map((p) => 's' + stem(p))]) counts.set(keyIdOf(key)!, (counts.get(keyIdOf(key)!) ?? 0) + 1);
+        for (const [id, n] of counts) { const list = expected.get(id); if (list) list.push(at, n); else expected.set(id, [at, n]); }
+      });
+      expect(new Map(b.postings()!.byKey)).toEqual(expected);
+    }
+  });
 });
+

@@ -4,7 +4,7 @@
 // whole gives (rank/prose-lines.ts), and a bound from its lines between that one and the counted one's
 // (the grams' part at their most in a line), so a cold process ranks documents as a scan does and skips
 // them on a bound that never passes a line that could enter the results.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { proseBest, proseLineStats, ProseLinesBuilder, proseReach } from '../../../src/rank/prose-lines.js';
-import { addCounted, countDocument, updateProseStats } from '../../../src/workspace/prose-stats.js';
+import { addCounted, countDocument, countProseAhead, updateProseStats } from '../../../src/workspace/prose-stats.js';
 import { PROSE_DF_LINES } from '../../../src/rank/prose.js';
 import type { Snapshot } from '../../../src/workspace/snapshot/snapshot.js';
 import { ProseIndexLines } from '../../../src/workspace/search/prose-index.js';
@@ -22,6 +22,7 @@ import { gramKey } from '../../../src/rank/lexical/grams.js';
 import { openChunks } from '../../../src/workspace/build/file-chunks.js';
 import { writeSectionFile } from '../../../src/workspace/snapshot/section-file.js';
 import { sweepTempFiles } from '../../../src/workspace/snapshot/temp-files.js';
+import { openProseStats, proseStatsDeltaPathOf } from '../../../src/workspace/snapshot/prose-stats-layers.js';
 
 /** Each document of a name's postings with its flat (line, count) pairs, through the decoder searches use. */
 function eachPosting(bytes: Uint8Array, each: (doc: number, pairs: number[]) => void): void {
@@ -59,7 +60,7 @@ describe('prose statistics kept in the index', () => {
     for (const [i, text] of texts.entries()) addCounted(c, (await countDocument(`doc-${i}`, new TextEncoder().encode(text)))!);
     const file = path.join(tmp, 'snapshot.prose.bin');
     writeProseStatsFile(file, c.body());
-    const index = new ProseIndexLines(openProseStatsFile(file));
+    const index = new ProseIndexLines(openProseStats(file));
     const whole = await Promise.all(texts.map(counted));
     let compared = 0;
     let bounded = 0;
@@ -135,10 +136,90 @@ describe('keeping the statistics file up to date', () => {
     const given = new Map(docs.map((d) => [documentState(d.f), d.bytes]));
     expect(await updateProseStats(file, snap, { given, readMissing: false })).toEqual({ counted: 2, copied: 0, left: 0, written: true });
     expect(await updateProseStats(file, snap, { given, readMissing: false })).toEqual({ counted: 0, copied: 2, left: 0, written: false });
-    const index = new ProseIndexLines(openProseStatsFile(file));
+    const index = new ProseIndexLines(openProseStats(file));
     const plan = buildRankPlan('castle', 'hybrid', lexicon);
     expect(index.linesOf(documentState(docs[0].f), plan)).not.toBeNull();
     expect(index.linesOf(documentState(docs[1].f), plan)).toBeNull();
+    index.file!.close();
+  });
+
+  it('a few documents counted go to a delta beside the base, read with it as one; past 1/8 of the base both are folded into it; a damaged delta is counted again', async () => {
+    const file = path.join(tmp, 'layers.prose.bin');
+    const deltaFile = proseStatsDeltaPathOf(file);
+    const text = (i: number, take = 0) => `castle ${i} keep\nthe castle of king ${i}\n\nretry ${take} failed uploads ${i % 5}`;
+    const docOf = (i: number, take = 0) => ({ key: `/t/d${i}.md`, size: text(i, take).length, mtime: take, hash: `${i}-${take}`, kind: 'text' as const, lines: 0, firstChunk: 0, chunkCount: 0 });
+    let docs = Array.from({ length: 24 }, (_, i) => ({ i, take: 0 }));
+    const update = () => {
+      const snap = { files: docs.map((d) => docOf(d.i, d.take)) } as unknown as Snapshot;
+      return updateProseStats(file, snap, { given: new Map(docs.map((d) => [documentState(docOf(d.i, d.take)), new TextEncoder().encode(text(d.i, d.take))])), readMissing: false });
+    };
+    const plans = ['castle king', 'retry failed uploads', 'keep'].map((q) => buildRankPlan(q, 'hybrid', lexicon));
+    /** Every document's statistics from the two files, which must be what counting it gives. */
+    const check = async () => {
+      const index = new ProseIndexLines(openProseStats(file));
+      for (const d of docs) {
+        const whole = await counted(text(d.i, d.take));
+        for (const plan of plans) expect(proseLineStats(index.linesOf(documentState(docOf(d.i, d.take)), plan)!, plan)).toEqual(proseLineStats(whole, plan));
+      }
+      index.file!.close();
+    };
+    expect(await update()).toEqual({ counted: 24, copied: 0, left: 0, written: true });
+    const base = readFileSync(file);
+    // Two documents: one edited, one added. The base stays as it was.
+    docs[3] = { i: 3, take: 1 };
+    docs.push({ i: 24, take: 0 });
+    expect(await update()).toEqual({ counted: 2, copied: 23, left: 0, written: true, delta: true });
+    expect(readFileSync(file).equals(base)).toBe(true);
+    expect(openProseStatsFile(deltaFile)!.docCount).toBe(2);
+    await check();
+    // Two more: the delta's four would pass 1/8 of the base's 23 live documents: folded.
+    docs[5] = { i: 5, take: 1 };
+    docs.push({ i: 25, take: 0 });
+    expect(await update()).toEqual({ counted: 2, copied: 24, left: 0, written: true });
+    expect(existsSync(deltaFile)).toBe(false);
+    // (The base's two dead documents keep their slots, empty: copied whole.)
+    const folded = openProseStatsFile(file)!;
+    expect(Array.from({ length: folded.docCount }, (_, d) => folded.stateOf(d)).filter((x) => x !== '').length).toBe(26);
+    folded.close();
+    await check();
+    // A delta damaged on disk: a search is told (it counts the documents), the next run counts its documents again.
+    docs[7] = { i: 7, take: 1 };
+    expect((await update()).delta).toBe(true);
+    const sound = readFileSync(deltaFile);
+    const bad = Buffer.from(sound);
+    bad[8 + sound.readUInt32LE(0) + 16] ^= 0xff;
+    writeFileSync(deltaFile, bad);
+    expect(() => openProseStats(file)).toThrow(/checksum/);
+    const r = await update();
+    expect({ ...r, damaged: typeof r.damaged }).toEqual({ counted: 1, copied: 25, left: 0, written: true, delta: true, damaged: 'string' });
+    await check();
+  });
+
+  it('documents counted ahead of the snapshot (their bytes let go) make the file counting them after makes, byte for byte, and leave no temp file', async () => {
+    const text = (i: number) => `castle ${i} keep\nthe castle of king ${i}\n\nretry failed uploads ${i % 5}`;
+    const docOf = (i: number) => ({ key: `/t/d${String(i).padStart(2, '0')}.md`, size: text(i).length, mtime: 1, hash: `h${i}`, kind: 'text' as const, lines: 0, firstChunk: 0, chunkCount: 0 });
+    const files = [5, 1, 12, 3, 0, 9, 7, 2, 11, 4, 6, 8, 10].map(docOf);
+    // The snapshot lists its files by key; a run reads them in its own order.
+    const snap = { files: [...files].sort((a, b) => (a.key < b.key ? -1 : 1)) } as unknown as Snapshot;
+    const given = () => new Map(files.map((f) => [documentState(f), new TextEncoder().encode(text(Number(f.hash.slice(1))))]));
+    const after = path.join(tmp, 'after', 'snapshot.prose.bin');
+    const ahead = path.join(tmp, 'ahead', 'snapshot.prose.bin');
+    for (const f of [after, ahead]) mkdirSync(path.dirname(f), { recursive: true });
+    expect(await updateProseStats(after, snap, { given: given(), readMissing: false })).toEqual({ counted: 13, copied: 0, left: 0, written: true });
+    const read = given();
+    const countedFile = await countProseAhead(ahead, read);
+    expect(read.size).toBe(0);
+    expect(await updateProseStats(ahead, snap, { ahead: countedFile, readMissing: false })).toEqual({ counted: 13, copied: 0, left: 0, written: true });
+    expect(readFileSync(ahead).equals(readFileSync(after))).toBe(true);
+    // One document edited: counted ahead, it goes to the delta.
+    const edited = { ...files[2], hash: 'h12b' };
+    const snap2 = { files: snap.files.map((f) => (f.key === edited.key ? edited : f)) } as unknown as Snapshot;
+    const countedFile2 = await countProseAhead(ahead, new Map([[documentState(edited), new TextEncoder().encode('castle moat\nking')]]));
+    expect(await updateProseStats(ahead, snap2, { ahead: countedFile2, readMissing: false })).toEqual({ counted: 1, copied: 12, left: 0, written: true, delta: true });
+    expect(readdirSync(path.dirname(ahead)).sort()).toEqual(['snapshot.prose.bin', 'snapshot.prose.delta.bin']);
+    const index = new ProseIndexLines(openProseStats(ahead));
+    const plan = buildRankPlan('castle moat', 'hybrid', lexicon);
+    expect(proseLineStats(index.linesOf(documentState(edited), plan)!, plan)).toEqual(proseLineStats(await counted('castle moat\nking'), plan));
     index.file!.close();
   });
 
