@@ -288,3 +288,6 @@ function winPair(q: Q, how: 'max' | 'prev2'): Float64Array {
 }
 variants['win-max'] = (q) => winPair(q, 'max');
 variants['win-prev2'] = (q) => winPair(q, 'prev2');
+// The shipped sum's weights at other values (the window's, the grams').
+for (const x of [0.3, 0.7]) variants[`sum-ctx${x}`] = (q) => ship(q, { ctx: x });
+for (const x of [0.3, 0.4, 0.6, 0.7]) variants[`sum-gw${x}`] = (q) => ship(q, { gramW: x });
