@@ -28,13 +28,15 @@ export class ProbeResults {
 
   /** One line per variant, best on the first split first: mean, smallest margin over BM25, per language. */
   print(splits: string[], keyWidth: number): void {
-    const mean = (cells: Record<string, number>) => DEV_LANGUAGES.reduce((s, l) => s + (cells[l] ?? 0), 0) / DEV_LANGUAGES.length;
     const icu = this.cells['icu-bm25'];
+    // The languages measured (a probe may run a few).
+    const langs = DEV_LANGUAGES.filter((l) => icu[splits[0]]?.[l] !== undefined);
+    const mean = (cells: Record<string, number>) => langs.reduce((s, l) => s + (cells[l] ?? 0), 0) / langs.length;
     const rows = Object.entries(this.cells).map(([key, bySplit]) => {
       const cols = splits.map((split) => {
         const cells = bySplit[split];
-        const minMargin = Math.min(...DEV_LANGUAGES.map((l) => cells[l] - icu[split][l]));
-        return `${split} ${mean(cells).toFixed(3)} (min ${minMargin >= 0 ? '+' : ''}${minMargin.toFixed(3)}) ${DEV_LANGUAGES.map((l) => `${l} ${cells[l].toFixed(3)}`).join(' ')}`;
+        const minMargin = Math.min(...langs.map((l) => cells[l] - icu[split][l]));
+        return `${split} ${mean(cells).toFixed(3)} (min ${minMargin >= 0 ? '+' : ''}${minMargin.toFixed(3)}) ${langs.map((l) => `${l} ${cells[l].toFixed(3)}`).join(' ')}`;
       });
       return { first: mean(bySplit[splits[0]]), line: `${key.padEnd(keyWidth)} ${cols.join(' | ')}` };
     });

@@ -86,19 +86,22 @@ describe('ProseCounter', () => {
 
 describe('a prose line with its window and its grams', () => {
   const s = { idf: [1, 2], norm: 4, avgChars: 30, gramIdf: [], gramNorm: 0 };
-  it('mixes the line\'s own mapped BM25 with its window\'s; a line with no term of its own scores 0 whatever its neighbours hold', () => {
+  const sat = (x: number) => x / (x + 1);
+  it('adds the line\'s own BM25 and its window\'s, each over the norm, then saturates once; a line with no term of its own scores 0 whatever its neighbours hold', () => {
     expect(proseLexical(0, 0, 0, s)).toBe(0);
     expect(proseLexical(4, 4, 0, s)).toBeCloseTo(0.5);
     expect(proseLexical(0, 4, 0, s)).toBe(0);
-    expect(proseLexical(4, 12, 0, s)).toBeCloseTo((1 - PROSE_CONTEXT) * 0.5 + PROSE_CONTEXT * 0.75);
-    expect(proseLexical(4, 0, 0, s)).toBeCloseTo((1 - PROSE_CONTEXT) * 0.5);
+    expect(proseLexical(4, 12, 0, s)).toBeCloseTo(sat((1 - PROSE_CONTEXT) * 1 + PROSE_CONTEXT * 3));
+    expect(proseLexical(4, 0, 0, s)).toBeCloseTo(sat(1 - PROSE_CONTEXT));
     expect(proseLexical(4, 4, 0, { ...s, norm: 0 })).toBe(0);
   });
 
-  it('mixes in the grams\' mapped BM25 at PROSE_GRAMS when the query has grams; a line with no term scores 0 whatever its grams hold', () => {
+  it('adds in the grams\' BM25 over their norm at PROSE_GRAMS when the query has grams; a line with no term scores 0 whatever its grams hold', () => {
     const g = { ...s, gramIdf: [1, 1, 1], gramNorm: 6 };
-    expect(proseLexical(4, 4, 6, g)).toBeCloseTo((1 - PROSE_GRAMS) * 0.5 + PROSE_GRAMS * 0.5);
-    expect(proseLexical(4, 4, 0, g)).toBeCloseTo((1 - PROSE_GRAMS) * 0.5);
+    expect(proseLexical(4, 4, 6, g)).toBeCloseTo(0.5);
+    expect(proseLexical(4, 4, 0, g)).toBeCloseTo(sat(1 - PROSE_GRAMS));
+    // A line strong in one field is not capped at that field's weight (each field saturated alone would cap the grams at PROSE_GRAMS).
+    expect(proseLexical(4, 4, 600, g)).toBeGreaterThan(PROSE_GRAMS + (1 - PROSE_GRAMS) * 0.5);
     expect(proseLexical(0, 4, 6, g)).toBe(0);
   });
 
