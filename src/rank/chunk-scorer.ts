@@ -320,6 +320,18 @@ export function toRelevance(distance: number): number {
   return 1 / distance - 1;
 }
 
+/** Slack on a cosine's upper bound of 1 and on the distance that follows, for the floats (as prose.ts's). */
+const COSINE_SLACK = 1e-3;
+
+/**
+ * The least distance a chunk with these lexical signals can have, whatever its cosine (at most 1), a
+ * little lower for the floats: a chunk whose best case is farther than the top-k's floor cannot enter
+ * it, so its lines are not tokenized (embed/chunk-scoring.ts).
+ */
+export function chunkBestDistance(lexical: number, symbol: number, path: PathSignals, plan: RankPlan): number {
+  return toDistance(relevance(1 + COSINE_SLACK, lexical, symbol, path, plan)) * (1 - COSINE_SLACK);
+}
+
 /** The cosine distance a chunk's text must beat for the chunk to beat `pruneAbove` (2: cannot prune). */
 export function semanticBudget(pruneAbove: number, lexical: number, symbol: number, path: PathSignals, plan: RankPlan): number {
   const w = plan.weights;
