@@ -6,7 +6,7 @@ import { DATA_FILE_PRIOR, isDataFile } from './data-files.js';
 import { definedName } from './definitions.js';
 import { identifierParts, pathText, stem } from './lexical/terms.js';
 import { pathWordHits } from './path-word-hits.js';
-import { isDigit, isIdentChar, probeOf, tally } from './term-index.js';
+import { asciiLinesWithProbes, isDigit, isIdentChar, probeOf, tally } from './term-index.js';
 import { fold, isAscii, textWords } from './lexical/words.js';
 
 export interface ChunkStats {
@@ -241,6 +241,8 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
   const tf = new Float64Array(nTerms);
   const chunkTerms: number[] = [];
   const byOrder = (x: number, y: number) => x - y;
+  // The lines that can hold a term, found for all the lines at once (null: count every line).
+  const holds = asciiLinesWithProbes(lines, plan);
   const out: ChunkStats[] = [];
   const size = plan.chunkLines;
   let from = 0;
@@ -258,6 +260,7 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
       const line = lines[i];
       chars += line.length;
       if (first < 0 && line.trim() !== '') first = i - from;
+      if (holds !== null && holds[i] === 0) continue;
       lineTerms.length = 0;
       if (!countTerms(line, plan, lineTf, lineTerms)) continue;
       lineTerms.sort(byOrder);
