@@ -1,7 +1,6 @@
 // The ONLY module that wires the stages: sources -> line pieces -> packed batches -> executor
 // (worker pool or in-process) -> bounded top-k with context windows captured on entry. Its parts live
 // in pipeline/: the options and stats (types.ts), the scoring end (scoring.ts), progress, the deadline.
-import { COUNT_HERE } from './embed/requests.js';
 import { SimgrepError, isSimgrepError } from './errors.js';
 import { finishCandidates } from './rank/diversify.js';
 import { isProsePath, PROSE_WINDOW_LINES, termlessProseDistance } from './rank/prose.js';
@@ -71,7 +70,6 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       knownProse.delete(entry);
       const offer = async (pieces: Piece[]) => {
         if (prose?.stats && !scoring.proseStats.has(fileIndex)) scoring.proseStats.set(fileIndex, prose.stats);
-        else if (prose?.countsInWorker) scoring.proseStats.set(fileIndex, COUNT_HERE);
         for (const piece of pieces) await scoring.submit(packer.add(piece, fileIndex));
       };
       if (text.kind === 'binary') {

@@ -5,10 +5,9 @@
 import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
 import { pathSignals, toDistance, toRelevance, type PathSignals } from '../rank/chunk-scorer.js';
-import { lineLexical, lineTerms, PROSE_WINDOW_LINES, proseBestDistance, proseRelevance, type LineTerms, type ProseStats } from '../rank/prose.js';
-import { ProseCounter } from '../rank/prose-counter.js';
+import { lineLexical, lineTerms, PROSE_WINDOW_LINES, proseBestDistance, proseRelevance, type ProseStats } from '../rank/prose.js';
 import type { PoolingKernel } from './embedder.js';
-import { COUNT_HERE, type ChunkRequest, type ScoreRequest } from './requests.js';
+import type { ChunkRequest, ScoreRequest } from './requests.js';
 
 interface ProseLine { at: number; lexical: number; stats: ProseStats; path: PathSignals }
 
@@ -24,8 +23,8 @@ export async function scoreProseRanges(
   const texts: string[] = [];
   const prune = req.pruneAbove ?? Infinity;
   for (let r = 0; r < req.scoreRanges.length; r += 2) {
-    const given = c.rangeProse?.[r >> 1];
-    if (!given) continue;
+    const stats = c.rangeProse?.[r >> 1];
+    if (!stats) continue;
     const from = req.scoreRanges[r];
     const to = req.scoreRanges[r + 1];
     // The piece's context lines (pipeline.ts gives a prose piece at least PROSE_WINDOW_LINES each side)
@@ -33,21 +32,8 @@ export async function scoreProseRanges(
     const lo = Math.max(c.rangeLines?.[r] ?? from, from - PROSE_WINDOW_LINES);
     const hi = Math.min(c.rangeLines?.[r + 1] ?? to, to + PROSE_WINDOW_LINES);
     const lines = decodeLines(req.bytes, req.offsets, lo, hi);
+    const counted = lines.map((line) => lineTerms(line, plan, tf, touched));
     const path = pathSignals(c.rangePaths[r >> 1], plan);
-    let stats: ProseStats;
-    let counted: LineTerms[];
-    if (given === COUNT_HERE) {
-      // The whole file (rank/prose-file.ts): its statistics counted as the pipeline counts them, its
-      // lines' terms with them; a file whose best line (a cosine of 1) cannot beat pruneAbove is done.
-      const counter = new ProseCounter(plan);
-      counter.add(lines.slice(from - lo, to - lo));
-      stats = counter.stats();
-      if (fileBestDistance(counter.bestLexical(stats), path, plan) > prune) continue;
-      counted = lines.map((line, j) => (j >= from - lo && j < to - lo ? counter.rows[j - (from - lo)] : lineTerms(line, plan, tf, touched)));
-    } else {
-      stats = given;
-      counted = lines.map((line) => lineTerms(line, plan, tf, touched));
-    }
     for (let i = from - lo; i < to - lo; i++) {
       const line = lines[i];
       if (line.trim() === '') continue;
@@ -75,12 +61,6 @@ export async function scoreProseRanges(
     if (k.lexical === 0 && !(cosine > 0)) return;
     out[k.at] = toDistance(proseRelevance(cosine, k.lexical, k.path.pathMatch, k.path.prior, plan));
   });
-}
-
-/** ProseFile.bestDistance's rule (rank/prose-lines.ts proseFileBestDistance), its signals known. */
-function fileBestDistance(lexical: number, path: PathSignals, plan: ChunkRequest['plan']): number {
-  if (lexical === 0 && !((plan.prose?.semantic ?? 0) > 0)) return Infinity;
-  return proseBestDistance(lexical, path, plan);
 }
 
 /** The cosine distance a line must beat for its relevance to beat `pruneAbove` (2: cannot prune). */

@@ -3,9 +3,6 @@
 import type { RankPlan } from '../rank/plan.js';
 import type { ProseStats } from '../rank/prose.js';
 
-/** A prose range whose statistics the scorer counts itself (ChunkRequest.rangeProse). */
-export const COUNT_HERE = 'count';
-
 export interface ScoreRequest {
   bytes: Uint8Array;
   offsets: Uint32Array;
@@ -29,11 +26,8 @@ export interface ChunkRequest {
   /** File line number of each score range's first line. */
   rangeFirstLines: Uint32Array;
   rangePaths: string[];
-  /**
-   * Per score range: its prose file's statistics (ranked line by line: rank/prose.ts), or null (chunks),
-   * or COUNT_HERE: the range is its whole prose file, whose statistics the worker counts from its lines.
-   */
-  rangeProse?: (ProseStats | typeof COUNT_HERE | null)[];
+  /** Per score range: its prose file's statistics (ranked line by line: rank/prose.ts), or null (chunks). */
+  rangeProse?: (ProseStats | null)[];
   /**
    * With rangeProse: per score range, the batch lines [from, to) of its piece, context lines included
    * (a prose line's window reads its neighbours, which may be the piece's context lines).

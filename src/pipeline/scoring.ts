@@ -1,7 +1,7 @@
 // The scoring end of the pipeline: packed batches go to the executor (a bounded number in flight), and
 // the distances that come back are offered to the bounded top-k, each hit's context window captured
 // as it enters (the batch's bytes are gone after).
-import type { ChunkRequest, COUNT_HERE } from '../embed/requests.js';
+import type { ChunkRequest } from '../embed/requests.js';
 import { isSimgrepError } from '../errors.js';
 import { candidateLimit } from '../rank/diversify.js';
 import type { RankPlan } from '../rank/plan.js';
@@ -24,8 +24,8 @@ export class Scoring {
   fatal: unknown = null;
   /** Every file's path by its index in the batches' segments. */
   readonly paths: string[] = [];
-  /** Prose files' statistics by file index, once counted, or COUNT_HERE (their pieces are scored line by line). */
-  readonly proseStats = new Map<number, ProseStats | typeof COUNT_HERE>();
+  /** Prose files' statistics by file index, once counted (their pieces are scored line by line). */
+  readonly proseStats = new Map<number, ProseStats>();
   private readonly inflight = new Set<Promise<void>>();
 
   /**

@@ -28,8 +28,8 @@ export class ProseCounter {
   private seen = 0;
   /** The length of every counted line, blank ones included (a window's length: proseWindowBm25). */
   private readonly lengths: number[] = [];
-  /** Each counted line's terms (null: none, or blank), for its best line's bound (and a worker's scores: embed/prose-scoring.ts). */
-  readonly rows: LineTerms[] = [];
+  /** Each counted line's terms (null: none, or blank), for its best line's bound. */
+  private readonly rows: LineTerms[] = [];
   private scratch: RunScratch | null = null;
 
   constructor(private readonly plan: RankPlan) {

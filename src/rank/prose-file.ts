@@ -1,10 +1,9 @@
 // One prose file on its way through the pipeline: its pieces are held back until its document
 // frequencies are counted (the whole file, or its first PROSE_DF_LINES lines), then released with them.
-// A file that is one piece is not counted here: the worker that scores it counts it (countsInWorker).
 import { decodeLines } from '../text/decode.js';
 import type { Piece } from '../text/line-splitter.js';
 import type { RankPlan } from './plan.js';
-import { PROSE_DF_CHARS, PROSE_DF_LINES, type ProseStats } from './prose.js';
+import type { ProseStats } from './prose.js';
 import { ProseCounter } from './prose-counter.js';
 import { proseFileBestDistance } from './prose-lines.js';
 
@@ -16,14 +15,6 @@ export class ProseFile {
 
   /** True when every line was counted before the statistics were taken (released at the end, not at the cap). */
   private whole = false;
-  /** How many of the held pieces are counted: the first waits until a second comes (or the file ends). */
-  private counted = 0;
-  /**
-   * Set by end() when the file was one piece, released without statistics: the worker that scores it
-   * counts them from its lines (embed/prose-scoring.ts), which is what counting them here gives, and
-   * the file's lines are then counted once, off the thread that reads and packs every file.
-   */
-  countsInWorker = false;
 
   /** `known`: the file's statistics, when its source keeps them (rank/prose-lines.ts): nothing is held back then. */
   constructor(private readonly plan: RankPlan, known?: ProseStats) {
@@ -44,9 +35,9 @@ export class ProseFile {
   /** The pieces ready to score: none while the statistics are still being counted. */
   push(piece: Piece): Piece[] {
     if (this.stats) return [piece];
+    // Score ranges tile the file in order, so these are the file's lines, each counted once.
+    this.counter.add(decodeLines(piece.bytes, piece.offsets, piece.scoreFrom, piece.scoreTo));
     this.held.push(piece);
-    if (this.held.length === 1) return [];
-    this.countHeld();
     return this.counter.full ? this.release() : [];
   }
 
@@ -54,24 +45,7 @@ export class ProseFile {
   end(): Piece[] {
     if (this.stats) return [];
     this.whole = true;
-    const only = this.held.length === 1 ? this.held[0] : null;
-    // Its lines all count (under both caps: a line's characters are at most its bytes).
-    if (only && only.scoreTo - only.scoreFrom <= PROSE_DF_LINES && only.bytes.length < PROSE_DF_CHARS) {
-      this.countsInWorker = true;
-      this.held = [];
-      return [only];
-    }
-    this.countHeld();
     return this.release();
-  }
-
-  /** Counts the held pieces not counted yet, in order (past the caps the counter counts nothing). */
-  private countHeld(): void {
-    for (; this.counted < this.held.length; this.counted++) {
-      const piece = this.held[this.counted];
-      // Score ranges tile the file in order, so these are the file's lines, each counted once.
-      this.counter.add(decodeLines(piece.bytes, piece.offsets, piece.scoreFrom, piece.scoreTo));
-    }
   }
 
   private release(): Piece[] {

@@ -102,22 +102,4 @@ describe('prose lines', () => {
       expect(whole.results.length).toBe(150);
     }
   });
-
-  it('a document that is one piece, counted by the worker thread that scores it, ranks as one counted by the pipeline piece by piece (issue 30)', async () => {
-    // A one-piece prose file goes to the workers with no statistics (rank/prose-file.ts countsInWorker);
-    // with pieces of 48 lines the pipeline counts them first, as before. Every line, and a top 3 that
-    // lets the worker skip a whole document whose best line cannot enter it.
-    const pooled = createSearcher({ concurrency: 1 });
-    try {
-      const paths = [tree, path.join(tmp, 'pieces.txt'), path.join(tmp, 'window.md')];
-      for (const [query, topK] of [['king castle stone', 400], ['who built the castle', 3], ['Dunmore castle founder', 3], ['药剂技术员是谁', 3]] as const) {
-        for (const mode of ['hybrid', 'lexical'] as const) {
-          const o: SearchOptions = { query, mode, paths, topK, nLines: 1, merge: false };
-          const [inWorker, byPieces] = [await pooled.search(o), await searcher.search({ ...o, batchLines: 1 })];
-          expect(inWorker.results.length).toBeGreaterThan(0);
-          expect([query, mode, shape(inWorker)]).toEqual([query, mode, shape(byPieces)]);
-        }
-      }
-    } finally { await pooled.close(); }
-  });
 });
