@@ -17,6 +17,10 @@ const { Piscina } = createRequire(import.meta.url)('piscina') as typeof import('
 export interface Executor {
   /** How many batches to keep in flight: about 2 per thread. */
   readonly capacity: number;
+  /**
+   * Distances of a batch's lines. Takes `req.bytes` and `req.offsets`: the pool moves a buffer that
+   * is theirs alone to the worker thread (no copy), so the caller must not read them after.
+   */
   score(req: ScoreRequest): Promise<Float32Array>;
   embedTexts(texts: string[]): Promise<Float32Array>;
   /** Per text, 1 when its embedding is not all zeros, from its tokens alone (the in-process executor; others embed). */
@@ -45,10 +49,10 @@ export function createPool(opts: PoolOptions): Executor {
     // tried again for issue 30 and cost the four-agent memory target (docs/agents.md).
     resourceLimits: { maxYoungGenerationSizeMb: 4 },
   });
-  const run = async (task: WorkerTask): Promise<Float32Array> => {
+  const run = async (task: WorkerTask, transferList?: ArrayBuffer[]): Promise<Float32Array> => {
     let res: WorkerResult;
     try {
-      res = await pool.run(task);
+      res = await pool.run(task, transferList && { transferList });
     } catch (e) {
       throw new SimgrepError('WORKER_FAILED', `a worker thread failed: ${(e as Error).message}; retry with -J 1 or --embedder static`, { cause: e });
     }
@@ -58,12 +62,26 @@ export function createPool(opts: PoolOptions): Executor {
   const gate = createSearchFirstGate(threads);
   return {
     capacity: threads * 2,
-    score: (req) => gate.search(() => run({ op: 'score', ...req })),
+    score: (req) => gate.search(() => run({ op: 'score', ...req }, movable(req.bytes, req.offsets))),
     embedTexts: (texts) => run({ op: 'embed', texts }),
     embedChunks: (req) => gate.build(() => run({ op: 'embedChunks', ...req })),
     close: () => pool.destroy(),
     get completed() { return pool.completed; },
   };
+}
+
+/**
+ * The buffers of these views that can move to a worker rather than be copied (a batch of 2,064 lines
+ * is ~100 KB of bytes and 8 KB of offsets, ~400 of them in a scan of the bench tree): each view's
+ * whole, unshared buffer. A view into a larger buffer is copied as before, so nothing else is detached.
+ */
+export function movable(...views: ArrayBufferView[]): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  for (const v of views) {
+    const buf = v.buffer;
+    if (buf instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === buf.byteLength && buf.byteLength > 0 && !out.includes(buf)) out.push(buf);
+  }
+  return out;
 }
 
 /** How long the gate stays shut after a search's last batch: the pipeline refills between batches. */

@@ -5,7 +5,7 @@
 // by the kernel's exact bound.
 import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
-import { chunkBounds, chunkStats, lexicalScore, pathSignals, relevance, semanticBudget, toDistance, type ChunkStats, type PathSignals } from '../rank/chunk-scorer.js';
+import { chunkBestDistance, chunkBounds, chunkStats, lexicalScore, pathSignals, relevance, semanticBudget, toDistance, type ChunkStats, type PathSignals } from '../rank/chunk-scorer.js';
 import type { PoolingKernel } from './embedder.js';
 import type { ChunkRequest, ScoreRequest } from './requests.js';
 import { scoreProseRanges } from './prose-scoring.js';
@@ -33,19 +33,25 @@ export async function scoreChunks(
   const out = new Float32Array(req.offsets.length - 1).fill(NaN);
   const chunks: BatchChunk[] = [];
   const texts: string[] = [];
+  const prune = req.pruneAbove ?? Infinity;
   for (let r = 0; r < req.scoreRanges.length; r += 2) {
     if (c.rangeProse?.[r >> 1]) continue; // ranked line by line below
     const from = req.scoreRanges[r];
     const lines = decodeLines(req.bytes, req.offsets, from, req.scoreRanges[r + 1]);
-    const tokenBase = texts.length;
     const file = c.rangePaths[r >> 1];
     const path = pathSignals(file, plan);
     const firstLine = c.rangeFirstLines[r >> 1];
     const stats = plan.mode === 'semantic' ? chunkBounds(lines.length, firstLine, plan) : chunkStats(lines, firstLine, file, plan, path);
     for (const s of stats) {
-      chunks.push({ ...s, at: from + s.from, tokenAt: tokenBase + s.from, lexical: lexicalScore(s.bm25, plan), path, cosine: 0 });
+      const lexical = lexicalScore(s.bm25, plan);
+      // A chunk that cannot beat pruneAbove even with a cosine of 1 is dropped before its lines are
+      // tokenized (the cosine weighs 0.25 of a code chunk's relevance, so once the top-k is full a
+      // chunk with no or few query terms is out of reach). Exact: the kernel's bound would skip it
+      // (static) or its distance could not enter the top-k (pruneAbove: pipeline/scoring.ts).
+      if (embeds && chunkBestDistance(lexical, s.symbol, path, plan) > prune) continue;
+      chunks.push({ ...s, at: from + s.from, tokenAt: texts.length, lexical, path, cosine: 0 });
+      if (embeds) for (let i = s.from; i < s.to; i++) texts.push(req.ignoreCase ? lines[i].toLowerCase() : lines[i]);
     }
-    if (embeds) for (const line of lines) texts.push(req.ignoreCase ? line.toLowerCase() : line);
   }
   if (c.rangeProse) await scoreProseRanges(req, c, tokenize, kernel, out);
   if (!embeds) {
@@ -62,7 +68,6 @@ export async function scoreChunks(
   const lineTokens = tokenize(texts);
   const chunkBatch = concatChunks(lineTokens, chunks);
   const budgets = new Float32Array(chunks.length);
-  const prune = req.pruneAbove ?? Infinity;
   for (let i = 0; i < chunks.length; i++) {
     const k = chunks[i];
     budgets[i] = semanticBudget(prune, k.lexical, k.symbol, k.path, plan);
@@ -129,8 +134,8 @@ function closest(d: Float32Array, from: number, to: number): [number, number] {
 }
 
 /**
- * One text per chunk: the concatenation of its lines' tokens. The chunks cover the scored lines in
- * order (that is how they are cut), so each chunk's text is already a run of `lines.ids`.
+ * One text per chunk: the concatenation of its lines' tokens. The kept chunks' lines were tokenized
+ * in order, each chunk's one after the other, so each chunk's text is already a run of `lines.ids`.
  */
 function concatChunks(lines: TokenizedBatch, chunks: BatchChunk[]): TokenizedBatch {
   const lineStarts = new Uint32Array(chunks.length + 1);

@@ -91,12 +91,14 @@ export class Scoring {
     };
   }
 
-  private hitAt(batch: Batch, seg: Segment, i: number, distance: number): Hit {
+  private hitAt(seg: Segment, i: number, distance: number): Hit {
     const n = this.o.nLines;
     const from = Math.max(seg.from, i - n);
     const to = Math.min(seg.to, i + n + 1);
     const line = seg.firstLine + (i - seg.from);
-    return { path: this.paths[seg.fileIndex], line, distance, start: line - (i - from), lines: decodeLines(batch.bytes, batch.offsets, from, to) };
+    // From the piece, not the batch: the batch's bytes went to the worker (pool.ts moves them).
+    const lines = decodeLines(seg.piece.bytes, seg.piece.offsets, from - seg.from, to - seg.from);
+    return { path: this.paths[seg.fileIndex], line, distance, start: line - (i - from), lines };
   }
 
   private consume(batch: Batch, distances: Float32Array): void {
@@ -110,10 +112,10 @@ export class Scoring {
         if (rank && d >= 1) continue;
         const line = seg.firstLine + (i - seg.from);
         if (maxDistance !== undefined && !(d < maxDistance)) {
-          if (!this.closest || compareRanked({ distance: d, path, line }, this.closest) < 0) this.closest = this.hitAt(batch, seg, i, d);
+          if (!this.closest || compareRanked({ distance: d, path, line }, this.closest) < 0) this.closest = this.hitAt(seg, i, d);
           continue;
         }
-        if (this.topk.accepts(d, path, line)) this.topk.offer(this.hitAt(batch, seg, i, d));
+        if (this.topk.accepts(d, path, line)) this.topk.offer(this.hitAt(seg, i, d));
       }
     }
   }

@@ -6,7 +6,7 @@ import { DATA_FILE_PRIOR, isDataFile } from './data-files.js';
 import { definedName } from './definitions.js';
 import { identifierParts, pathText, stem } from './lexical/terms.js';
 import { pathWordHits } from './path-word-hits.js';
-import { isDigit, isIdentChar, probeOf, tally } from './term-index.js';
+import { asciiLinesWithProbes, isDigit, isIdentChar, probeOf, tally } from './term-index.js';
 import { fold, isAscii, textWords } from './lexical/words.js';
 
 export interface ChunkStats {
@@ -241,6 +241,8 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
   const tf = new Float64Array(nTerms);
   const chunkTerms: number[] = [];
   const byOrder = (x: number, y: number) => x - y;
+  // The lines that can hold a term, found for all the lines at once (null: count every line).
+  const holds = asciiLinesWithProbes(lines, plan);
   const out: ChunkStats[] = [];
   const size = plan.chunkLines;
   let from = 0;
@@ -258,6 +260,7 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
       const line = lines[i];
       chars += line.length;
       if (first < 0 && line.trim() !== '') first = i - from;
+      if (holds !== null && holds[i] === 0) continue;
       lineTerms.length = 0;
       if (!countTerms(line, plan, lineTf, lineTerms)) continue;
       lineTerms.sort(byOrder);
@@ -318,6 +321,18 @@ export function toDistance(relevance: number): number {
 
 export function toRelevance(distance: number): number {
   return 1 / distance - 1;
+}
+
+/** Slack on a cosine's upper bound of 1 and on the distance that follows, for the floats (as prose.ts's). */
+const COSINE_SLACK = 1e-3;
+
+/**
+ * The least distance a chunk with these lexical signals can have, whatever its cosine (at most 1), a
+ * little lower for the floats: a chunk whose best case is farther than the top-k's floor cannot enter
+ * it, so its lines are not tokenized (embed/chunk-scoring.ts).
+ */
+export function chunkBestDistance(lexical: number, symbol: number, path: PathSignals, plan: RankPlan): number {
+  return toDistance(relevance(1 + COSINE_SLACK, lexical, symbol, path, plan)) * (1 - COSINE_SLACK);
 }
 
 /** The cosine distance a chunk's text must beat for the chunk to beat `pruneAbove` (2: cannot prune). */

@@ -1,6 +1,6 @@
 // Local files: explicit files, directory walks (.gitignore/.ignore, hidden, extensions, types, globs, size cap),
 // and quoted globs. Named files are always searched; filters apply to what a walk finds.
-import { closeSync, fstatSync, openSync, read, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 import { lstat, open, readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
@@ -192,7 +192,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
         // A size of 0 is what /proc and sysfs files report whatever they hold: those are streamed too,
         // so that only the bytes actually read count, never what stat claims.
         const size = fstatSync(fd).size;
-        if (size > 0 && size <= WHOLE_READ_BYTES) { yield readFileSync(fd); return; }
+        if (size > 0 && size <= WHOLE_READ_BYTES) { yield readWhole(fd, size); return; }
         for (;;) {
           if (signal?.aborted) return;
           const chunk = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
@@ -206,6 +206,21 @@ export function createFsSource(opts: FsSourceOptions): Source {
     },
     drainWarnings() { return warnings.splice(0); },
   };
+}
+
+/**
+ * What readFileSync(fd) reads (up to `size` bytes from the current position, fewer if the file shrank),
+ * without its second fstat: a scan of the 9,037-file bench tree makes 9,037 fewer system calls.
+ */
+function readWhole(fd: number, size: number): Buffer {
+  const buf = Buffer.allocUnsafe(size);
+  let at = 0;
+  while (at < size) {
+    const n = readSync(fd, buf, at, size - at, null);
+    if (n === 0) break;
+    at += n;
+  }
+  return at < size ? buf.subarray(0, at) : buf;
 }
 
 /** A pipe or device, opened and read on libuv's threads so a pipe without a writer never blocks the walk. */

@@ -3,6 +3,11 @@ import type { Piece } from './line-splitter.js';
 
 /** Where a piece sits inside a batch (main-thread bookkeeping; never sent to workers). */
 export interface Segment {
+  /**
+   * The piece itself: its bytes are what hit windows are decoded from, since the batch's own bytes
+   * may be moved to a worker thread (pool.ts) and are gone from this thread once sent.
+   */
+  piece: Piece;
   fileIndex: number;
   firstLine: number;
   /** Batch line range of the piece [from, to), and its scored sub-range. */
@@ -13,6 +18,7 @@ export interface Segment {
 }
 
 export interface Batch {
+  /** The pieces' bytes one after the other, in a buffer of their own (the pool moves it to a worker). */
   bytes: Uint8Array;
   /** Line starts plus the final end (length = lines + 1). */
   offsets: Uint32Array;
@@ -55,6 +61,7 @@ export class BatchPacker {
       const n = piece.offsets.length - 1;
       for (let i = 0; i < n; i++) offsets[lineAt + i] = byteAt + piece.offsets[i];
       segments.push({
+        piece,
         fileIndex,
         firstLine: piece.firstLine,
         from: lineAt,

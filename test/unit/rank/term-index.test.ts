@@ -3,7 +3,7 @@
 // say what some(includes) says, for any needles, regular-expression characters and other scripts included.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anyOf, probeOf } from '../../../src/rank/term-index.js';
+import { anyOf, asciiLinesWithProbes, probeOf } from '../../../src/rank/term-index.js';
 import { stem } from '../../../src/rank/lexical/terms.js';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan, type RankPlan } from '../../../src/rank/plan.js';
@@ -42,5 +42,33 @@ describe('probeOf', () => {
     const plan = buildRankPlan('tries again', 'lexical', parseLexicon('#docs\t1000\ntry\t20\n'));
     const tf = new Float64Array(plan.terms.length);
     expect(countTerms('the client tries to reconnect', plan, tf)).toBe(true);
+  });
+});
+
+// chunkStats skips countTerms for the lines asciiLinesWithProbes says hold no probe (issue 30: one
+// lower-casing and one search per probe for a scored range, not per line): every line countTerms
+// counts anything in must be marked, whatever the lines, the plan, blank lines and line ends.
+describe('asciiLinesWithProbes', () => {
+  const lexicon = parseLexicon('#docs\t1000\nretry\t20\nupload\t30\nfail\t40\nconfig\t50\n');
+  const word = fc.constantFrom('retry', 'Retries', 'upload', 'UPLOADS', 'failed', 'config', 'x', 'parseConfig', 'retryUpload', '_fail', '9retry', 'up', '');
+  const sep = fc.constantFrom(' ', '.', '(', '_', '', '\t', '//');
+  const line = fc.array(fc.tuple(word, sep), { maxLength: 6 }).map((ws) => ws.map(([w, s]) => w + s).join(''));
+  it('marks every line countTerms finds a term in', () => {
+    fc.assert(fc.property(fc.constantFrom('retry failed uploads', 'parse the config', 'retryUpload', 'fail'), fc.array(line, { maxLength: 30 }), (query, lines) => {
+      const plan = buildRankPlan(query, 'hybrid', lexicon);
+      const holds = asciiLinesWithProbes(lines, plan);
+      expect(holds).not.toBeNull();
+      const tf = new Float64Array(plan.terms.length);
+      lines.forEach((l, i) => {
+        if (countTerms(l, plan, tf)) expect(holds![i], `${query}: ${JSON.stringify(l)}`).toBe(1);
+        tf.fill(0);
+      });
+    }), { numRuns: 500 });
+  });
+
+  it('leaves lines that are not all ASCII to countTerms', () => {
+    const plan = buildRankPlan('retry failed uploads', 'hybrid', lexicon);
+    expect(asciiLinesWithProbes(['retry', 'réessayer'], plan)).toBeNull();
+    expect([...asciiLinesWithProbes(['', 'no', 'a retry', 'x', 'uploads'], plan)!]).toEqual([0, 0, 1, 0, 1]);
   });
 });
