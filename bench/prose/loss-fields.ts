@@ -45,29 +45,27 @@ export function fields(q: Q, o: Opts = {}) {
  * ids 0-39 / 40-79, the bench's `--mode hybrid` column then); loss-variants.ts's variants change it.
  */
 export function before(q: Q, o: Opts = {}): Float64Array {
-  const f = fields(q, o);
-  const ctx = o.ctx ?? 0.5; const gw = o.gramW ?? 0.5;
-  return f.own.map((own, i) => {
-    let lex = 0;
-    if (own > 0 && f.norm > 0) {
-      const words = (1 - ctx) * (own / (own + f.norm)) + ctx * (f.win[i] / (f.win[i] + f.norm));
-      lex = f.gnorm > 0 ? (1 - gw) * words + gw * (f.gram[i] / (f.gram[i] + f.gnorm)) : words;
-    }
-    return q.w * Math.max(0, q.cos[i]) + (1 - q.w) * lex;
+  return scored(q, o, (f, i, own, ctx, gw) => {
+    const words = (1 - ctx) * (own / (own + f.norm)) + ctx * (f.win[i] / (f.win[i] + f.norm));
+    return f.gnorm > 0 ? (1 - gw) * words + gw * (f.gram[i] / (f.gram[i] + f.gnorm)) : words;
   });
 }
 
 /** The shipped score (rank/prose.ts proseLexical: the fields over their norms added, then saturated once; the bench's `--mode hybrid` column). */
 export function ship(q: Q, o: Opts = {}): Float64Array {
+  return scored(q, o, (f, i, own, ctx, gw) => {
+    const words = (1 - ctx) * (own / f.norm) + ctx * (f.win[i] / f.norm);
+    const sum = f.gnorm > 0 ? (1 - gw) * words + gw * (f.gram[i] / f.gnorm) : words;
+    return sum / (sum + 1);
+  });
+}
+
+/** Each line's score under one lexical rule: the cosine and the rule's lexical part, weighted by q.w (0 where the line holds no term). */
+function scored(q: Q, o: Opts, lexical: (f: ReturnType<typeof fields>, i: number, own: number, ctx: number, gw: number) => number): Float64Array {
   const f = fields(q, o);
   const ctx = o.ctx ?? 0.5; const gw = o.gramW ?? 0.5;
   return f.own.map((own, i) => {
-    let lex = 0;
-    if (own > 0 && f.norm > 0) {
-      const words = (1 - ctx) * (own / f.norm) + ctx * (f.win[i] / f.norm);
-      const sum = f.gnorm > 0 ? (1 - gw) * words + gw * (f.gram[i] / f.gnorm) : words;
-      lex = sum / (sum + 1);
-    }
+    const lex = own > 0 && f.norm > 0 ? lexical(f, i, own, ctx, gw) : 0;
     return q.w * Math.max(0, q.cos[i]) + (1 - q.w) * lex;
   });
 }
