@@ -5,6 +5,8 @@ import { streamEntry, type Entry, type Source } from '../../sources/source.js';
 import type { Piece } from '../../text/line-splitter.js';
 import { openChunks } from '../build/file-chunks.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
+import { documentState } from '../snapshot/prose-stats-file.js';
+import type { KeptLines } from './kept-lines.js';
 
 export interface CandidateSourceOptions {
   snapshot: Snapshot;
@@ -14,6 +16,8 @@ export interface CandidateSourceOptions {
   chunkLines: number;
   /** Reads a file back by its path (local or URI). */
   reader: Source;
+  /** A resident process's kept lines of files read before (kept-lines.ts), under the snapshot's state of each file. */
+  kept?: KeptLines;
 }
 
 const encoder = new TextEncoder();
@@ -39,20 +43,26 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
       const chunks = byFile.get(f)!;
       const windows = chunks.map((c) => [Math.max(0, s.start[c] - contextLines), Math.min(s.files[f].lines, s.end[c] + contextLines)]);
       const last = Math.max(...windows.map((w) => w[1]));
-      // The lines any window needs, read up to the last one (the rest of a big file is not read).
-      const lines = new Map<number, string>();
-      const opened = await openChunks(streamEntry(files, entry, signal), chunkLines);
-      for await (const chunk of opened.chunks) {
-        for (let i = 0; i < chunk.lines.length; i++) {
-          const line = chunk.start + i;
-          if (windows.some(([from, to]) => line >= from && line < to)) lines.set(line, chunk.lines[i]);
+      // The file's lines up to the last one any window needs (the rest of a big file is not read); a
+      // resident process keeps the windows' lines for the next search.
+      const state = o.kept ? documentState(s.files[f]) : '';
+      let kept = o.kept?.get(state, windows);
+      if (!kept) {
+        const lines: string[] = [];
+        let whole = true;
+        const opened = await openChunks(streamEntry(files, entry, signal), chunkLines);
+        for await (const chunk of opened.chunks) {
+          for (let i = 0; i < chunk.lines.length; i++) lines[chunk.start + i] = chunk.lines[i];
+          if (chunk.end >= last) { whole = false; break; }
         }
-        if (chunk.end >= last) break;
+        kept = { lines, extent: lines.length, whole };
+        o.kept?.set(state, kept, windows);
       }
+      const { lines, extent } = kept;
       return chunks.map((c, k) => {
         const [from, to] = windows[k];
         const text: string[] = [];
-        for (let line = from; line < to && lines.has(line); line++) text.push(lines.get(line)!);
+        for (let line = from; line < to && line < extent; line++) text.push(lines[line]!);
         return piece(text, from, s.start[c] - from, Math.min(s.end[c], from + text.length) - from);
       }).filter((p) => p.scoreTo > p.scoreFrom);
     },
