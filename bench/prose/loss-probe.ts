@@ -1,6 +1,6 @@
 // An offline probe of where the default's prose line ranking loses to plain BM25 over ICU words
 // (issue 31): the shipped rule (rank/prose.ts, recomputed in loss-fields.ts) and the variants of
-// loss-variants.ts, per question from each line's counts, cosine and vector. PROBE_RANGE=a,b[;c,d]
+// loss-variants.ts and sent-variants.ts, per question from each line's counts, cosine and vector. PROBE_RANGE=a,b[;c,d]
 // picks the question ids (positions in the bench's seeded order; choose on 0-79 only, check on
 // 80-279 once), PROBE_LANGS a few dev languages, PROBE_DIAG=1 prints each question where the shipped
 // rule (PROBE_DIAG=<variant>: that variant) ranks the answer below BM25, PROBE_ERR=1 counts where the
@@ -16,6 +16,7 @@ import { DEV_LANGUAGES, loadLanguage, shuffledCommonIds, type DevLanguage } from
 import { fileFrequencies, lineCounts, mrrAt10, probeQuestions, ProbeResults } from './probe-table.js';
 import type { Q } from './loss-fields.js';
 import { variants } from './loss-variants.js';
+import './sent-variants.js';
 import { identifiers, isStopword } from '../../src/rank/lexical/terms.js';
 import { fold } from '../../src/rank/lexical/words.js';
 import { isQuestionWord } from './question-words.js';
