@@ -4,7 +4,8 @@
 // picks the question ids (positions in the bench's seeded order; choose on 0-79 only, check on
 // 80-279 once), PROBE_LANGS a few dev languages, PROBE_DIAG=1 prints each question where the shipped
 // rule (PROBE_DIAG=<variant>: that variant) ranks the answer below BM25, PROBE_ERR=1 counts where the
-// shipped rule's top line lies (the answer, the next line, 2-4 lines away, farther; answers holding
+// shipped rule's top line lies (the answer, the next line or 2-4 lines away, before or after it,
+// farther; answers holding
 // no query term). Exploratory, not the bench; figures in docs/models.md. ~90 s for ids 0-79 on 2
 // busy cores, ~3 min for 80-279.
 // npx tsc -p tsconfig.json && SIMGREP_GIT_MIRRORS=/work/.mirror node dist/bench/prose/loss-probe.js [filter-regex]
@@ -65,7 +66,8 @@ async function main() {
       const d = Math.min(...question.labels.map((l) => Math.abs(l - top)));
       const termless = question.labels.every((l) => !tf[l].some((f) => f > 0));
       if (termless) errs[`${set.lang} termless`] = (errs[`${set.lang} termless`] ?? 0) + 1;
-      const kind = d === 0 ? 'hit' : d === 1 ? 'next' : d <= 4 ? 'near' : 'far';
+      const after = question.labels.some((l) => top > l);
+      const kind = d === 0 ? 'hit' : d === 1 ? (after ? 'next-after' : 'next-before') : d <= 4 ? (after ? 'near-after' : 'near-before') : 'far';
       errs[`${set.lang} ${kind}`] = (errs[`${set.lang} ${kind}`] ?? 0) + 1;
     }
     if (process.env.PROBE_DIAG) {
