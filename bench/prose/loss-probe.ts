@@ -5,8 +5,7 @@
 // 80-279 once), PROBE_LANGS a few dev languages, PROBE_DIAG=1 prints each question where the shipped
 // rule (PROBE_DIAG=<variant>: that variant) ranks the answer below BM25, PROBE_ERR=1 counts where the
 // shipped rule's top line lies (the answer, the next line or 2-4 lines away, before or after it,
-// farther; answers holding
-// no query term). Exploratory, not the bench; figures in docs/models.md. ~90 s for ids 0-79 on 2
+// farther; answers holding no query term). Exploratory, not the bench; figures in docs/models.md. ~90 s for ids 0-79 on 2
 // busy cores, ~3 min for 80-279.
 // npx tsc -p tsconfig.json && SIMGREP_GIT_MIRRORS=/work/.mirror node dist/bench/prose/loss-probe.js [filter-regex]
 import path from 'node:path';

@@ -1,8 +1,9 @@
 // Variants of the shipped prose line rule (loss-fields.ts `ship`) for choosing among a paragraph's lines
 // (issue 31, sent31): a line's own evidence against its neighbours' (a peak in its window), its
 // query-term coverage against its window's, a short-line penalty, the cosine's contrast with its
-// neighbours', Han character bigrams across ICU's words as a fourth field, and rank fusion. Registered
-// into loss-variants.ts's table; loss-probe.ts measures them.
+// neighbours', Han character bigrams across ICU's words as a fourth field, rank fusion, ordered pairs,
+// the query's numbers as terms and a one-sided window. Registered into loss-variants.ts's table;
+// loss-probe.ts measures them (figures in docs/models.md).
 import { fields, ship, type Opts, type Q } from './loss-fields.js';
 import { pairsOf, variants } from './loss-variants.js';
 
@@ -171,3 +172,23 @@ function pairSum(q: Q, z: number, gap: number): Float64Array {
 }
 for (const z of [0.1, 0.25, 0.5]) for (const gap of [1, 2]) variants[`pair-z${z}-g${gap}`] = (q) => pairSum(q, z, gap);
 variants['num-ctx0.7'] = (q) => ship(withNumbers(q, 1, false), { ctx: 0.7 });
+
+/** The shipped sum with the window's neighbours weighted apart: the line before by `a`, the line after by `b` (counts and length). */
+function sidedWindow(q: Q, a: number, b: number): Float64Array {
+  const f = fields(q);
+  const { docs, chars } = q.freq; const avg = chars / Math.max(1, docs);
+  const n = q.tf.length; const nT = q.tf[0]?.length ?? 0;
+  return mix(q, f.own.map((own, i) => {
+    if (!(own > 0) || !(f.norm > 0)) return 0;
+    const wts: [number, number][] = [[i, 1]];
+    if (i > 0) wts.push([i - 1, a]);
+    if (i + 1 < n) wts.push([i + 1, b]);
+    const len = wts.reduce((s, [j, w]) => s + w * q.lens[j], 0) / wts.reduce((s, [, w]) => s + w, 0);
+    const k = 0.6 * (1 - 0.5 + (0.5 * len) / avg);
+    let win = 0;
+    for (let t = 0; t < nT; t++) { let c = 0; for (const [j, w] of wts) c += w * q.tf[j][t]; if (c > 0) win += f.idf[t] * (c * 1.6) / (c + k); }
+    const words = 0.5 * own / f.norm + 0.5 * win / f.norm;
+    return sat(f.gnorm > 0 ? 0.5 * words + 0.5 * f.gram[i] / f.gnorm : words);
+  }));
+}
+for (const [a, b] of [[1, 0.5], [1, 0], [0.5, 0.25], [1, 0.75]]) variants[`side-${a}-${b}`] = (q) => sidedWindow(q, a, b);
