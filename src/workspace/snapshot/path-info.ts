@@ -5,7 +5,7 @@ import { countTerms, pathFacts, pathSignals, type PathFacts, type PathSignals } 
 import { pathText } from '../../rank/lexical/terms.js';
 import type { RankPlan } from '../../rank/plan.js';
 import { HASH_START, hashStep, identifierRuns } from '../../rank/run-table.js';
-import { countRun, isDigit, probeOf, termIndexOf } from '../../rank/term-index.js';
+import { countRun, isDigit, probeOf, runHitsOf, termIndexOf } from '../../rank/term-index.js';
 
 /** Query-independent facts of a display path, kept across queries. */
 export interface PathInfo {
@@ -142,7 +142,13 @@ export function pathTermCounts(info: PathInfo, plan: RankPlan, tf: Float64Array,
     return;
   }
   const index = termIndexOf(plan);
-  for (let i = 0; i < ids.length; i++) countRun(index, plan, ids[i], tf, touched);
+  const { first, count } = runHitsOf(index);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    // Most of a path's runs were worked out before to count for no term: passed over without a call.
+    if (first[id] >= 0 && count[id] === 0) continue;
+    countRun(index, plan, id, tf, touched);
+  }
   if (touched.length > 1) touched.sort((x, y) => x - y);
 }
 
