@@ -34,7 +34,11 @@ export interface LineScorer {
 const CACHE_LIMIT = 50_000;
 const CACHE_MAX_CHARS = 80;
 
-export async function createLineScorer(model: ModelData, kind: EmbedderKind): Promise<LineScorer> {
+/**
+ * `keepChunks`: keep the chunks of keyed pieces (an index's candidates) between calls (kept-chunks.ts):
+ * the in-process scorer of a searcher; a worker's gets a share of a search's batches, and keeps none.
+ */
+export async function createLineScorer(model: ModelData, kind: EmbedderKind, keepChunks = false): Promise<LineScorer> {
   const file = await openTokenizerFile(model.tokenizerPath, 'Re-download the model or pass --model <dir> with a valid tokenizer.json.');
   const tokenizer = file.createTokenizer();
   const kernel = await createKernel(model, kind);
@@ -53,7 +57,7 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind): Pr
     kernelId: kernel.id,
     async score(req) {
       if (req.chunks) {
-        if (req.chunks.rangeKeys) kept ??= new KeptChunks();
+        if (req.chunks.rangeKeys && keepChunks) kept ??= new KeptChunks();
         return scoreChunks(req, req.chunks, tokenize, kernel, kept);
       }
       if (req.queryKey !== cacheKey || cache.size > CACHE_LIMIT) { cache = new Map(); cacheKey = req.queryKey; }

@@ -8,6 +8,7 @@ import type { RankPlan } from '../../rank/plan.js';
 import { BLANK, HAS_TOKENS, type Snapshot } from '../snapshot/snapshot.js';
 import { FLOAT16_RELATIVE_ERROR, halfValues } from '../packed/float16.js';
 import { pathInfo, pathTermCounts, priorsIndex, type PathInfo } from '../snapshot/path-info.js';
+import { termIndexOf } from '../../rank/term-index.js';
 import { cosineKernel, halfCosine } from './chunk-cosines.js';
 
 /**
@@ -71,6 +72,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const cosines = lexicalOnly ? null : coveredCosines(s, q);
   const wordPrefixes = new Set(plan.pathWords.filter((w) => w.length >= 3).map((w) => w.slice(0, 3)));
   const priors = priorsIndex(plan);
+  const index = termIndexOf(plan);
   for (let f = 0; f < files.length; f++) {
     const path = q.display[f];
     const file = files[f];
@@ -84,7 +86,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
     // A term's count in the path, kept with the path; countTerms only for a path that holds its probe.
     for (const t of pathTerms) pathTf[t] = 0;
     pathTerms.length = 0;
-    if (nTerms > 0) pathTermCounts(info, plan, pathTf, pathTerms);
+    if (nTerms > 0) pathTermCounts(info, plan, pathTf, pathTerms, index);
     const end = file.firstChunk + file.chunkCount;
     for (let c = file.firstChunk; c < end; c++) {
       const hasTokens = (flags[c] & HAS_TOKENS) !== 0;
@@ -117,7 +119,8 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
       const possible = lineMatch && possibleOf ? possibleOf[c] : 0;
       const certain = lineMatch && certainOf ? certainOf[c] : 0;
       lo[count] = toDistance(relevance(semantic, lexical, possible, signals, plan));
-      hi[count] = toDistance(relevance(semantic, lexical, certain, signals, plan));
+      // Most chunks have no definition bound (no line term): their worst case is their best.
+      hi[count] = certain === possible ? lo[count] : toDistance(relevance(semantic, lexical, certain, signals, plan));
       eligible[count++] = c;
     }
   }

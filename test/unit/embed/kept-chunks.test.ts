@@ -49,7 +49,7 @@ const within = (d: Float32Array, floor: number) => [...d].map((x, i) => [i, x] a
 
 async function expectKeptEqualsFresh(model: ModelData): Promise<void> {
   const fresh = await createLineScorer(model, 'static');
-  const resident = await createLineScorer(model, 'static');
+  const resident = await createLineScorer(model, 'static', true);
   try {
     for (const text of QUERIES) {
       const query = await queryOf(fresh, text);
@@ -81,7 +81,7 @@ describe('kept chunks: a resident scorer\'s candidate chunks scored again from t
   });
 
   it('are used under their key only: a file whose state changed is scored fresh', async () => {
-    const resident = await createLineScorer(bundled, 'static');
+    const resident = await createLineScorer(bundled, 'static', true);
     const fresh = await createLineScorer(bundled, 'static');
     try {
       const text = 'how are token rows pooled into a vector';
@@ -95,6 +95,11 @@ describe('kept chunks: a resident scorer\'s candidate chunks scored again from t
       expect(await resident.score(request(changed, query, text, ['state 1']))).not.toEqual(expected);
       // ... and under their new state nothing kept is used.
       expect(await resident.score(request(changed, query, text, ['state 2']))).toEqual(expected);
+      // A worker's scorer (not asked to keep chunks) keeps none.
+      const worker = await createLineScorer(bundled, 'static');
+      await worker.score(request([FILES[1]], query, text, ['state 1']));
+      expect(await worker.score(request(changed, query, text, ['state 1']))).toEqual(expected);
+      await worker.close();
     } finally {
       await Promise.all([fresh.close(), resident.close()]);
     }
@@ -102,8 +107,8 @@ describe('kept chunks: a resident scorer\'s candidate chunks scored again from t
 
   it.skipIf(!hasShared)('are per model: another model\'s scorer never takes them', async () => {
     const other = await loadModel(path.join(model2vecFixtures, 'test-model-vocab-quantized'));
-    const a = await createLineScorer(bundled, 'static');
-    const b = await createLineScorer(other, 'static');
+    const a = await createLineScorer(bundled, 'static', true);
+    const b = await createLineScorer(other, 'static', true);
     const bFresh = await createLineScorer(other, 'static');
     try {
       const text = 'bounded top-k heap';
