@@ -141,7 +141,9 @@ export function pathTermCounts(info: PathInfo, plan: RankPlan, tf: Float64Array,
     }
     return;
   }
-  const { first, count } = runHitsOf(index);
+  // runIdsOf made the ids in the dictionary's current generation: hits of that generation are current.
+  const hits = index.runHits !== null && index.runHits.generation === info.runGeneration ? index.runHits : runHitsOf(index);
+  const { first, count } = hits;
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
     // Most of a path's runs were worked out before to count for no term: passed over without a call.
