@@ -23,6 +23,8 @@ let ownSum = new Float64Array(1024);
 let windowSum = new Float64Array(1024);
 let gramSum = new Float64Array(1024);
 let held = new Int32Array(1024);
+/** Scratch of proseBest with a floor (zero between calls): 1 for a line whose grams' part is worked out. */
+let liveMask = new Float64Array(1024);
 let df = new Float64Array(16);
 let at = new Int32Array(16);
 
@@ -178,6 +180,7 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
   if (stats) {
     if (ownSum.length < t.lines) {
       ownSum = new Float64Array(t.lines * 2); windowSum = new Float64Array(t.lines * 2); gramSum = new Float64Array(t.lines * 2); held = new Int32Array(t.lines * 2);
+      liveMask = new Float64Array(t.lines * 2);
     }
     let h = 0;
     const { ownStart, ownLine, ownPart, winStart, winLine, winPart } = t;
@@ -193,31 +196,57 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
       for (let j = winStart[x]; j < winStart[x + 1]; j++) windowSum[winLine[j]] += w * winPart[j];
     }
     const nGrams = locateGrams(t, plan);
+    // Lines whose grams' part is worked out exactly (take > 0): all that hold a term, or with a floor those
+    // whose bound with that part at its most is within it.
+    let take = ownSum;
+    /** With a floor, the least distance of the lines left out of `take` (their bound with the grams at their most). */
+    let roughOut = Infinity;
     if (nGrams > 0 && floor > -Infinity) {
-      // First with the grams' part at its most in any line: past the floor, the file is out of reach.
+      // First with the grams' part at its most in any line (gramReach), line by line: a line whose bound is
+      // past the floor cannot enter, so its grams are not counted (issue 30: a pasted chunk's ~100 grams are
+      // in most lines of a document, and counting them was most of find_related's time); past the floor
+      // on every line, the file is out of reach.
       const most = gramReach(t, stats, nGrams);
-      let rough = 0;
-      for (let q = 0; q < h; q++) rough = Math.max(rough, proseLexical(ownSum[held[q]], windowSum[held[q]], most, stats));
-      const d = proseFileBestDistance(rough > 0 ? rough * (1 + 1e-9) : 0, path, plan, t.signals!, cosine);
-      if (d > floor) {
+      let roughOutLexical = 0;
+      let live = 0;
+      for (let q = 0; q < h; q++) {
+        const i = held[q];
+        const r = proseLexical(ownSum[i], windowSum[i], most, stats);
+        if (r <= roughOutLexical) continue;
+        if (proseFileBestDistance(r > 0 ? r * (1 + 1e-9) : 0, path, plan, t.signals!, cosine) > floor) roughOutLexical = r;
+        else { liveMask[i] = 1; live++; }
+      }
+      roughOut = proseFileBestDistance(roughOutLexical > 0 ? roughOutLexical * (1 + 1e-9) : 0, path, plan, t.signals!, cosine);
+      if (live === 0) {
         clearSums(t, nTerms, h);
-        t.best = d;
+        t.best = roughOut;
         t.plan = plan;
         t.bestCosine = cosine;
-        return d;
+        return roughOut;
       }
+      take = liveMask;
     }
-    // The grams' part of the lines that hold a term (only those score): exact, from their words' counts.
-    if (nGrams > 0) addLineGramBm25(t.grams, gramAt, nGrams, t.lengths, stats, ownSum, gramSum);
+    // The grams' part of the lines taken (only lines that hold a term score): exact, from their words' counts.
+    if (nGrams > 0) addLineGramBm25(t.grams, gramAt, nGrams, t.lengths, stats, take, gramSum);
     for (let q = 0; q < h; q++) {
       const i = held[q];
-      lexical = Math.max(lexical, proseLexical(ownSum[i], windowSum[i], gramSum[i], stats));
+      if (take[i] > 0) lexical = Math.max(lexical, proseLexical(ownSum[i], windowSum[i], gramSum[i], stats));
       ownSum[i] = 0;
       gramSum[i] = 0;
+      liveMask[i] = 0;
     }
     for (let k = 0; k < nTerms; k++) {
       const x = at[k];
       if (x >= 0) for (let j = winStart[x]; j < winStart[x + 1]; j++) windowSum[winLine[j]] = 0;
+    }
+    // A line left out is past the floor on its bound, so when the lines taken are within it they hold the
+    // best line and this is the exact bound (the floor only falls, so a bound past it is kept for the plan).
+    if (roughOut < Infinity) {
+      const d = Math.min(roughOut, proseFileBestDistance(lexical > 0 ? lexical * (1 + 1e-9) : 0, path, plan, t.signals!, cosine));
+      t.best = d;
+      t.plan = plan;
+      t.bestCosine = cosine;
+      return d;
     }
   }
   // A margin for the order of the floats' additions (the workers add the same parts in other sums).
