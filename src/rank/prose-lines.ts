@@ -8,7 +8,7 @@ import { pathSignals, type PathFacts, type PathSignals } from './chunk-scorer.js
 import type { RankPlan } from './plan.js';
 import { PROSE_B, PROSE_K1, proseBestDistance, proseLexical, type ProseStats } from './prose.js';
 import { proseStatsOf } from './prose-counter.js';
-import { addLineGramBm25, gramHolders, gramIdsOf, gramIndexIn } from './prose-doc-grams.js';
+import { addLineGramBm25, addLinesGramBm25, gramHolders, gramIdsOf, gramIndexIn, type DocumentGrams } from './prose-doc-grams.js';
 import { keyCount, keyIdOf, type PackedProseLines } from './prose-lines-build.js';
 
 export { ProseLinesBuilder, releaseProseLines } from './prose-lines-build.js';
@@ -25,6 +25,7 @@ let gramSum = new Float64Array(1024);
 let held = new Int32Array(1024);
 /** Scratch of proseBest with a floor (zero between calls): 1 for a line whose grams' part is worked out. */
 let liveMask = new Float64Array(1024);
+let liveLines = new Int32Array(1024);
 let df = new Float64Array(16);
 let at = new Int32Array(16);
 
@@ -88,8 +89,12 @@ export function proseLineStats(terms: ProseLineTerms, plan: RankPlan): ProseStat
   const keys = keysOf(plan);
   const dfs = new Float64Array(keys.length);
   locateKeys(t, keys, new Int32Array(keys.length), dfs);
-  const nGrams = locateGrams(t, plan);
-  t.stats = proseStatsOf(dfs, gramDf.slice(0, nGrams), t.docs, t.chars);
+  return statsOf(t, plan, dfs, locateGrams(t, plan));
+}
+
+/** proseLineStats from the plan's terms' document frequencies and its grams' (gramDf, as locateGrams left it): kept for the plan. */
+function statsOf(t: PackedProseLines, plan: RankPlan, dfs: Float64Array, nGrams: number): ProseStats {
+  t.stats = proseStatsOf(dfs, gramDf.subarray(0, nGrams), t.docs, t.chars);
   t.statsPlan = plan;
   return t.stats;
 }
@@ -131,14 +136,27 @@ export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, 
       window += idf * t.winMost[x];
     }
     // A gram's part in a line grows with its count there and falls with the line's length (its norm).
-    const nGrams = locateGrams(t, plan);
     const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * t.shortest) / (n > 0 ? t.chars / n : 1));
     let grams = 0;
-    for (let g = 0; g < nGrams; g++) {
-      const i = gramAt[g];
-      if (i < 0) continue;
-      const most = t.grams.gramMost[i];
-      grams += idfOf(gramDf[g], n) * (most * (PROSE_K1 + 1)) / (most + norm);
+    const holders = t.grams.slot >= 0 ? gramHolders(plan) : null;
+    let nGrams: number;
+    if (holders) {
+      // A registered document: only the plan's grams it holds (ascending, as the loop below adds them), not all the plan's.
+      nGrams = gramIdsOf(plan)!.length;
+      const { gramDf: dfs, gramMost } = t.grams;
+      for (let j = holders.start[t.grams.slot]; j < holders.start[t.grams.slot + 1]; j++) {
+        const i = holders.at[j];
+        const most = gramMost[i];
+        grams += idfOf(dfs[i], n) * (most * (PROSE_K1 + 1)) / (most + norm);
+      }
+    } else {
+      nGrams = locateGrams(t, plan);
+      for (let g = 0; g < nGrams; g++) {
+        const i = gramAt[g];
+        if (i < 0) continue;
+        const most = t.grams.gramMost[i];
+        grams += idfOf(gramDf[g], n) * (most * (PROSE_K1 + 1)) / (most + norm);
+      }
     }
     // proseStatsOf's norms.
     norms.norm = nTerms * Math.log(1 + (n + 0.5) / 0.5);
@@ -175,12 +193,17 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
   const nTerms = keys.length;
   if (at.length < nTerms) { at = new Int32Array(nTerms * 2); df = new Float64Array(nTerms * 2); }
   // No term here: no line scores lexically, and proseReach's bound is the one (its lines' cosines at most `cosine`).
-  const stats = locateKeys(t, keys, at, df) ? proseLineStats(terms, plan) : null;
+  const located = locateKeys(t, keys, at, df);
+  // The plan's grams in the file: located once here for its statistics (unless kept) and its lines' grams below.
+  const nGrams = located ? locateGrams(t, plan) : 0;
+  const stats = !located ? null
+    : t.stats && t.statsPlan && t.statsPlan.terms === plan.terms && t.statsPlan.prose?.grams === plan.prose?.grams ? t.stats
+      : statsOf(t, plan, df.slice(0, nTerms), nGrams);
   let lexical = 0;
   if (stats) {
     if (ownSum.length < t.lines) {
       ownSum = new Float64Array(t.lines * 2); windowSum = new Float64Array(t.lines * 2); gramSum = new Float64Array(t.lines * 2); held = new Int32Array(t.lines * 2);
-      liveMask = new Float64Array(t.lines * 2);
+      liveMask = new Float64Array(t.lines * 2); liveLines = new Int32Array(t.lines * 2);
     }
     let h = 0;
     const { ownStart, ownLine, ownPart, winStart, winLine, winPart } = t;
@@ -195,12 +218,12 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
       }
       for (let j = winStart[x]; j < winStart[x + 1]; j++) windowSum[winLine[j]] += w * winPart[j];
     }
-    const nGrams = locateGrams(t, plan);
     // Lines whose grams' part is worked out exactly (take > 0): all that hold a term, or with a floor those
     // whose bound with that part at its most is within it.
     let take = ownSum;
     /** With a floor, the least distance of the lines left out of `take` (their bound with the grams at their most). */
     let roughOut = Infinity;
+    let searched = false;
     if (nGrams > 0 && floor > -Infinity) {
       // First with the grams' part at its most in any line (gramReach), line by line: a line whose bound is
       // past the floor cannot enter, so its grams are not counted (issue 30: a pasted chunk's ~100 grams are
@@ -214,7 +237,7 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
         const r = proseLexical(ownSum[i], windowSum[i], most, stats);
         if (r <= roughOutLexical) continue;
         if (proseFileBestDistance(r > 0 ? r * (1 + 1e-9) : 0, path, plan, t.signals!, cosine) > floor) roughOutLexical = r;
-        else { liveMask[i] = 1; live++; }
+        else { liveMask[i] = 1; liveLines[live++] = i; }
       }
       roughOut = proseFileBestDistance(roughOutLexical > 0 ? roughOutLexical * (1 + 1e-9) : 0, path, plan, t.signals!, cosine);
       if (live === 0) {
@@ -225,9 +248,11 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
         return roughOut;
       }
       take = liveMask;
+      // A few lines: each gram's count in each found by a search of the gram's lines, not by a walk over them all.
+      if (live * 8 * nGrams < gramLines(t.grams, nGrams)) { addLinesGramBm25(t.grams, gramAt, nGrams, t.lengths, stats, liveLines, live, gramSum); searched = true; }
     }
     // The grams' part of the lines taken (only lines that hold a term score): exact, from their words' counts.
-    if (nGrams > 0) addLineGramBm25(t.grams, gramAt, nGrams, t.lengths, stats, take, gramSum);
+    if (nGrams > 0 && !searched) addLineGramBm25(t.grams, gramAt, nGrams, t.lengths, stats, take, gramSum);
     for (let q = 0; q < h; q++) {
       const i = held[q];
       if (take[i] > 0) lexical = Math.max(lexical, proseLexical(ownSum[i], windowSum[i], gramSum[i], stats));
@@ -254,6 +279,13 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
   t.plan = plan;
   t.bestCosine = cosine;
   return t.best;
+}
+
+/** How many (line, count) entries the plan's grams located in gramAt have in the document. */
+function gramLines(d: DocumentGrams, nGrams: number): number {
+  let sum = 0;
+  for (let g = 0; g < nGrams; g++) if (gramAt[g] >= 0) sum += d.lineStart[gramAt[g] + 1] - d.lineStart[gramAt[g]];
+  return sum;
 }
 
 /** Zeroes proseBest's scratch sums of the h held lines and of the windows of the terms located in `at`. */
