@@ -109,7 +109,7 @@ const idfOf = (df: number, n: number): number => Math.log(1 + (n - df + 0.5) / (
  * A lower bound on the distance of every line of the file for a plan, from a few sums per term and gram
  * (no line visited, nothing made): each term's best line part and best window part (ownMost, winMost)
  * summed as if one line held them all, and each gram the file holds at its most in a line (gramMost) in
- * the file's shortest line, with the file's idf and a cosine of `cosine` (1, or a bound on its lines'
+ * the shortest line that holds a plan term (ownShortest: only such a line scores), with the file's idf and a cosine of `cosine` (1, or a bound on its lines'
  * cosines: embed/line-cosines.ts). At most proseBest, so a file skipped on it is one proseBest skips; kept
  * per file for the last plan and cosine (`facts`: the path's, if known).
  */
@@ -128,15 +128,18 @@ export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, 
     const n = t.docs;
     let own = 0;
     let window = 0;
+    let least = Infinity;
     for (let k = 0; k < nTerms; k++) {
       const x = at[k];
       if (x < 0) continue;
       const idf = idfOf(df[k], n);
       own += idf * t.ownMost[x];
       window += idf * t.winMost[x];
+      least = Math.min(least, t.ownShortest[x]);
     }
-    // A gram's part in a line grows with its count there and falls with the line's length (its norm).
-    const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * t.shortest) / (n > 0 ? t.chars / n : 1));
+    // A gram's part in a line grows with its count there and falls with the line's length (its norm); only
+    // a line that holds a term scores, so it is at least as long as the shortest line that holds one.
+    const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * least) / (n > 0 ? t.chars / n : 1));
     let grams = 0;
     const holders = t.grams.slot >= 0 ? gramHolders(plan) : null;
     let nGrams: number;
@@ -229,7 +232,9 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
       // past the floor cannot enter, so its grams are not counted (issue 30: a pasted chunk's ~100 grams are
       // in most lines of a document, and counting them was most of find_related's time); past the floor
       // on every line, the file is out of reach.
-      const most = gramReach(t, stats, nGrams);
+      let least = Infinity;
+      for (let k = 0; k < nTerms; k++) if (at[k] >= 0) least = Math.min(least, t.ownShortest[at[k]]);
+      const most = gramReach(t, stats, nGrams, least);
       let roughOutLexical = 0;
       let live = 0;
       for (let q = 0; q < h; q++) {
@@ -298,13 +303,14 @@ function clearSums(t: PackedProseLines, nTerms: number, h: number): void {
 }
 
 /**
- * At least the grams' BM25 (prose.ts gramBm25) of any line of the file, with its statistics: each plan
- * gram located in gramAt counted at its most in a line (gramMost), in the file's shortest line (the
- * least norm). A gram's part grows with its count and falls with the line's length, and a line holds
- * each gram at most gramMost times, so every line's sum is at most this one.
+ * At least the grams' BM25 (prose.ts gramBm25) of any line of the file that holds a plan term (only those
+ * score), with its statistics: each plan gram located in gramAt counted at its most in a line (gramMost),
+ * in a line of `shortest` characters (the shortest line holding a term: the least norm). A gram's part
+ * grows with its count and falls with the line's length, and a line holds each gram at most gramMost
+ * times, so every such line's sum is at most this one.
  */
-function gramReach(t: PackedProseLines, s: ProseStats, nGrams: number): number {
-  const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * t.shortest) / s.avgChars);
+function gramReach(t: PackedProseLines, s: ProseStats, nGrams: number, shortest: number): number {
+  const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * shortest) / s.avgChars);
   let sum = 0;
   for (let g = 0; g < nGrams; g++) {
     const i = gramAt[g];
