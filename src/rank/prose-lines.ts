@@ -26,6 +26,8 @@ let held = new Int32Array(1024);
 /** Scratch of proseBest with a floor (zero between calls): 1 for a line whose grams' part is worked out. */
 let liveMask = new Float64Array(1024);
 let liveLines = new Int32Array(1024);
+/** Scratch of proseBest: per power of 2, gramReach in lines at least that long (-1: not worked out yet). */
+const mostAt = new Float64Array(32);
 let df = new Float64Array(16);
 let at = new Int32Array(16);
 
@@ -234,11 +236,15 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
       // on every line, the file is out of reach.
       let least = Infinity;
       for (let k = 0; k < nTerms; k++) if (at[k] >= 0) least = Math.min(least, t.ownShortest[at[k]]);
-      const most = gramReach(t, stats, nGrams, least);
+      // In a line of at least L characters (the greatest power of 2 not past its length, or the shortest
+      // line that holds a term), worked out once per L: the part falls as the line grows.
+      mostAt.fill(-1);
       let roughOutLexical = 0;
       let live = 0;
       for (let q = 0; q < h; q++) {
         const i = held[q];
+        const b = 31 - Math.clz32(Math.max(1, t.lengths[i]));
+        const most = mostAt[b] >= 0 ? mostAt[b] : (mostAt[b] = gramReach(t, stats, nGrams, Math.max(least, 2 ** b)));
         const r = proseLexical(ownSum[i], windowSum[i], most, stats);
         if (r <= roughOutLexical) continue;
         if (proseFileBestDistance(r > 0 ? r * (1 + 1e-9) : 0, path, plan, t.signals!, cosine) > floor) roughOutLexical = r;
