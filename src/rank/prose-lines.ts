@@ -260,7 +260,7 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
       }
       take = liveMask;
       // A few lines: each gram's count in each found by a search of the gram's lines, not by a walk over them all.
-      if (live * 8 * nGrams < gramLines(t.grams, nGrams)) { addLinesGramBm25(t.grams, gramAt, nGrams, t.lengths, stats, liveLines, live, gramSum); searched = true; }
+      if (gramSearchCheaper(t.grams, nGrams, live)) { addLinesGramBm25(t.grams, gramAt, nGrams, t.lengths, stats, liveLines, live, gramSum); searched = true; }
     }
     // The grams' part of the lines taken (only lines that hold a term score): exact, from their words' counts.
     if (nGrams > 0 && !searched) addLineGramBm25(t.grams, gramAt, nGrams, t.lengths, stats, take, gramSum);
@@ -292,11 +292,19 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
   return t.best;
 }
 
-/** How many (line, count) entries the plan's grams located in gramAt have in the document. */
-function gramLines(d: DocumentGrams, nGrams: number): number {
-  let sum = 0;
-  for (let g = 0; g < nGrams; g++) if (gramAt[g] >= 0) sum += d.lineStart[gramAt[g] + 1] - d.lineStart[gramAt[g]];
-  return sum;
+/**
+ * Whether searching each of the plan's grams located in gramAt for `lines` lines (a binary search of its
+ * lines each, ~8 steps) costs less than walking all their (line, count) entries.
+ */
+function gramSearchCheaper(d: DocumentGrams, nGrams: number, lines: number): boolean {
+  let entries = 0;
+  let grams = 0;
+  for (let g = 0; g < nGrams; g++) {
+    if (gramAt[g] < 0) continue;
+    entries += d.lineStart[gramAt[g] + 1] - d.lineStart[gramAt[g]];
+    grams++;
+  }
+  return lines * grams * 8 < entries;
 }
 
 /** Zeroes proseBest's scratch sums of the h held lines and of the windows of the terms located in `at`. */
