@@ -96,16 +96,18 @@ export class ProseCounter {
  */
 export function proseStatsOf(df: ArrayLike<number>, gramDf: ArrayLike<number>, docs: number, chars: number): ProseStats {
   const n = docs;
-  const idf = idfOf(df, n);
-  const norm = idf.length * Math.log(1 + (n + 0.5) / 0.5);
-  const gramIdf = idfOf(gramDf, n);
-  const gramNorm = gramIdf.length * Math.log(1 + (n + 0.5) / 0.5);
+  // The idf of a term no line holds (and each norm's unit): the same float idfOf gives for a df of 0.
+  const none = Math.log(1 + (n + 0.5) / 0.5);
+  const idf = idfOf(df, n, none);
+  const norm = idf.length * none;
+  const gramIdf = idfOf(gramDf, n, none);
+  const gramNorm = gramIdf.length * none;
   return { idf, norm, avgChars: n > 0 ? chars / n : 1, gramIdf, gramNorm };
 }
 
 /** Lucene's idf of each document frequency over n documents (a loop: a search takes it for every kept document). */
-function idfOf(df: ArrayLike<number>, n: number): number[] {
+function idfOf(df: ArrayLike<number>, n: number, none: number): number[] {
   const out = new Array<number>(df.length);
-  for (let i = 0; i < df.length; i++) out[i] = Math.log(1 + (n - df[i] + 0.5) / (df[i] + 0.5));
+  for (let i = 0; i < df.length; i++) out[i] = df[i] === 0 ? none : Math.log(1 + (n - df[i] + 0.5) / (df[i] + 0.5));
   return out;
 }

@@ -76,7 +76,7 @@ export interface DocumentGrams {
   readonly gramId: Int32Array;
   readonly gramDf: Uint16Array;
   readonly gramMost: Uint32Array;
-  /** Gram i's lines and its count in each (what a line's gram BM25 takes) at [lineStart[i], lineStart[i + 1]). */
+  /** Gram i's lines (ascending) and its count in each (what a line's gram BM25 takes) at [lineStart[i], lineStart[i + 1]). */
   readonly lineStart: Int32Array;
   readonly line: Uint16Array;
   readonly count: Uint32Array;
@@ -171,6 +171,8 @@ export function documentGrams(t: WordPostings): DocumentGrams {
       const c = new Uint32Array(size); c.set(count); count = c;
     }
     let most = 0;
+    // In line order (lineGramBm25 searches a gram's lines for a line).
+    touched.subarray(0, k).sort();
     for (let q = 0; q < k; q++) {
       const ln = touched[q];
       most = Math.max(most, acc[ln]);
@@ -322,6 +324,35 @@ export function gramIndexIn(d: DocumentGrams, gid: number): number {
     if (v < gid) lo = mid + 1; else if (v > gid) hi = mid - 1; else return mid;
   }
   return -1;
+}
+
+/**
+ * Adds into out[l], for each of the `n` lines l in `lines`, its grams' BM25 with the statistics: what
+ * addLineGramBm25 adds for it (the same terms in the same order), each gram's count there found by a
+ * binary search of the gram's lines; for a few lines of a document whose grams have many lines.
+ */
+export function addLinesGramBm25(d: DocumentGrams, at: Int32Array, nGrams: number, lengths: Uint32Array, s: ProseStats, lines: Int32Array, n: number, out: Float64Array): void {
+  const { lineStart, line, count } = d;
+  for (let g = 0; g < nGrams; g++) {
+    const i = at[g];
+    if (i < 0) continue;
+    const idf = s.gramIdf[g];
+    for (let q = 0; q < n; q++) {
+      const l = lines[q];
+      let lo = lineStart[i];
+      let hi = lineStart[i + 1] - 1;
+      let found = -1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const v = line[mid];
+        if (v < l) lo = mid + 1; else if (v > l) hi = mid - 1; else { found = mid; break; }
+      }
+      if (found < 0) continue;
+      const f = count[found];
+      const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * lengths[l]) / s.avgChars);
+      out[l] += idf * (f * (PROSE_K1 + 1)) / (f + norm);
+    }
+  }
 }
 
 /**

@@ -210,11 +210,19 @@ export function packProseLines(doc: ProseDocShape, ids: Int32Array, pairsOf: (id
     for (let j = ownStart[k]; j < ownStart[k + 1]; j++) ownMost[k] = Math.max(ownMost[k], ownPart[j]);
     for (let j = winStart[k]; j < winStart[k + 1]; j++) winMost[k] = Math.max(winMost[k], winPart[j]);
   }
+  // Per key, its shortest line: only a line that holds a term scores, so a query's grams are bounded in
+  // the shortest line that holds one of its terms (prose-lines.ts), not the document's shortest.
+  const ownShortest = new Uint32Array(ids.length);
+  for (let k = 0; k < ids.length; k++) {
+    let least = Infinity;
+    for (let j = ownStart[k]; j < ownStart[k + 1]; j++) least = Math.min(least, lengths[ownLine[j]]);
+    ownShortest[k] = Number.isFinite(least) ? least : 0;
+  }
   let shortest = Infinity;
   for (let i = 0; i < n; i++) if (!blank[i]) shortest = Math.min(shortest, lengths[i]);
   return new PackedProseLines(
     n, doc.docs, doc.chars, ids, Uint32Array.from(lengths), ownStart, Uint16Array.from(ownLine), Uint16Array.from(ownCount), Float32Array.from(ownPart),
-    winStart, Uint16Array.from(winLine), Float32Array.from(winPart), ownMost, winMost, Number.isFinite(shortest) ? shortest : 0,
+    winStart, Uint16Array.from(winLine), Float32Array.from(winPart), ownMost, winMost, Number.isFinite(shortest) ? shortest : 0, ownShortest,
   );
 }
 
@@ -253,8 +261,10 @@ export class PackedProseLines implements ProseLineTerms, WordPostings {
     readonly winStart: Int32Array, readonly winLine: Uint16Array, readonly winPart: Float32Array,
     /** Per key, the most of its ownPart and of its winPart; the shortest non-blank line's length. */
     readonly ownMost: Float32Array, readonly winMost: Float32Array, readonly shortest: number,
+    /** Per key, the length of the shortest line that holds it. */
+    readonly ownShortest: Uint32Array,
   ) {
-    this.bytes = 4 * (ids.length + lengths.length + ownStart.length + winStart.length) + 8 * ownLine.length + 6 * winLine.length + 128;
+    this.bytes = 4 * (2 * ids.length + lengths.length + ownStart.length + winStart.length) + 8 * ownLine.length + 6 * winLine.length + 128;
   }
 
   /** The index of key `id` in ids, or -1. */

@@ -8,7 +8,7 @@ import { pathSignals, type PathFacts, type PathSignals } from './chunk-scorer.js
 import type { RankPlan } from './plan.js';
 import { PROSE_B, PROSE_K1, proseBestDistance, proseLexical, type ProseStats } from './prose.js';
 import { proseStatsOf } from './prose-counter.js';
-import { addLineGramBm25, gramHolders, gramIdsOf, gramIndexIn } from './prose-doc-grams.js';
+import { addLineGramBm25, addLinesGramBm25, gramHolders, gramIdsOf, gramIndexIn, type DocumentGrams } from './prose-doc-grams.js';
 import { keyCount, keyIdOf, type PackedProseLines } from './prose-lines-build.js';
 
 export { ProseLinesBuilder, releaseProseLines } from './prose-lines-build.js';
@@ -23,6 +23,11 @@ let ownSum = new Float64Array(1024);
 let windowSum = new Float64Array(1024);
 let gramSum = new Float64Array(1024);
 let held = new Int32Array(1024);
+/** Scratch of proseBest with a floor (zero between calls): 1 for a line whose grams' part is worked out. */
+let liveMask = new Float64Array(1024);
+let liveLines = new Int32Array(1024);
+/** Scratch of proseBest: per power of 2, gramReach in lines at least that long (-1: not worked out yet). */
+const mostAt = new Float64Array(32);
 let df = new Float64Array(16);
 let at = new Int32Array(16);
 
@@ -86,8 +91,12 @@ export function proseLineStats(terms: ProseLineTerms, plan: RankPlan): ProseStat
   const keys = keysOf(plan);
   const dfs = new Float64Array(keys.length);
   locateKeys(t, keys, new Int32Array(keys.length), dfs);
-  const nGrams = locateGrams(t, plan);
-  t.stats = proseStatsOf(dfs, gramDf.slice(0, nGrams), t.docs, t.chars);
+  return statsOf(t, plan, dfs, locateGrams(t, plan));
+}
+
+/** proseLineStats from the plan's terms' document frequencies and its grams' (gramDf, as locateGrams left it): kept for the plan. */
+function statsOf(t: PackedProseLines, plan: RankPlan, dfs: Float64Array, nGrams: number): ProseStats {
+  t.stats = proseStatsOf(dfs, gramDf.subarray(0, nGrams), t.docs, t.chars);
   t.statsPlan = plan;
   return t.stats;
 }
@@ -102,7 +111,7 @@ const idfOf = (df: number, n: number): number => Math.log(1 + (n - df + 0.5) / (
  * A lower bound on the distance of every line of the file for a plan, from a few sums per term and gram
  * (no line visited, nothing made): each term's best line part and best window part (ownMost, winMost)
  * summed as if one line held them all, and each gram the file holds at its most in a line (gramMost) in
- * the file's shortest line, with the file's idf and a cosine of `cosine` (1, or a bound on its lines'
+ * the shortest line that holds a plan term (ownShortest: only such a line scores), with the file's idf and a cosine of `cosine` (1, or a bound on its lines'
  * cosines: embed/line-cosines.ts). At most proseBest, so a file skipped on it is one proseBest skips; kept
  * per file for the last plan and cosine (`facts`: the path's, if known).
  */
@@ -121,22 +130,38 @@ export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, 
     const n = t.docs;
     let own = 0;
     let window = 0;
+    let least = Infinity;
     for (let k = 0; k < nTerms; k++) {
       const x = at[k];
       if (x < 0) continue;
       const idf = idfOf(df[k], n);
       own += idf * t.ownMost[x];
       window += idf * t.winMost[x];
+      least = Math.min(least, t.ownShortest[x]);
     }
-    // A gram's part in a line grows with its count there and falls with the line's length (its norm).
-    const nGrams = locateGrams(t, plan);
-    const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * t.shortest) / (n > 0 ? t.chars / n : 1));
+    // A gram's part in a line grows with its count there and falls with the line's length (its norm); only
+    // a line that holds a term scores, so it is at least as long as the shortest line that holds one.
+    const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * least) / (n > 0 ? t.chars / n : 1));
     let grams = 0;
-    for (let g = 0; g < nGrams; g++) {
-      const i = gramAt[g];
-      if (i < 0) continue;
-      const most = t.grams.gramMost[i];
-      grams += idfOf(gramDf[g], n) * (most * (PROSE_K1 + 1)) / (most + norm);
+    const holders = t.grams.slot >= 0 ? gramHolders(plan) : null;
+    let nGrams: number;
+    if (holders) {
+      // A registered document: only the plan's grams it holds (ascending, as the loop below adds them), not all the plan's.
+      nGrams = gramIdsOf(plan)!.length;
+      const { gramDf: dfs, gramMost } = t.grams;
+      for (let j = holders.start[t.grams.slot]; j < holders.start[t.grams.slot + 1]; j++) {
+        const i = holders.at[j];
+        const most = gramMost[i];
+        grams += idfOf(dfs[i], n) * (most * (PROSE_K1 + 1)) / (most + norm);
+      }
+    } else {
+      nGrams = locateGrams(t, plan);
+      for (let g = 0; g < nGrams; g++) {
+        const i = gramAt[g];
+        if (i < 0) continue;
+        const most = t.grams.gramMost[i];
+        grams += idfOf(gramDf[g], n) * (most * (PROSE_K1 + 1)) / (most + norm);
+      }
     }
     // proseStatsOf's norms.
     norms.norm = nTerms * Math.log(1 + (n + 0.5) / 0.5);
@@ -173,11 +198,17 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
   const nTerms = keys.length;
   if (at.length < nTerms) { at = new Int32Array(nTerms * 2); df = new Float64Array(nTerms * 2); }
   // No term here: no line scores lexically, and proseReach's bound is the one (its lines' cosines at most `cosine`).
-  const stats = locateKeys(t, keys, at, df) ? proseLineStats(terms, plan) : null;
+  const located = locateKeys(t, keys, at, df);
+  // The plan's grams in the file: located once here for its statistics (unless kept) and its lines' grams below.
+  const nGrams = located ? locateGrams(t, plan) : 0;
+  const stats = !located ? null
+    : t.stats && t.statsPlan && t.statsPlan.terms === plan.terms && t.statsPlan.prose?.grams === plan.prose?.grams ? t.stats
+      : statsOf(t, plan, df.slice(0, nTerms), nGrams);
   let lexical = 0;
   if (stats) {
     if (ownSum.length < t.lines) {
       ownSum = new Float64Array(t.lines * 2); windowSum = new Float64Array(t.lines * 2); gramSum = new Float64Array(t.lines * 2); held = new Int32Array(t.lines * 2);
+      liveMask = new Float64Array(t.lines * 2); liveLines = new Int32Array(t.lines * 2);
     }
     let h = 0;
     const { ownStart, ownLine, ownPart, winStart, winLine, winPart } = t;
@@ -192,32 +223,66 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
       }
       for (let j = winStart[x]; j < winStart[x + 1]; j++) windowSum[winLine[j]] += w * winPart[j];
     }
-    const nGrams = locateGrams(t, plan);
+    // Lines whose grams' part is worked out exactly (take > 0): all that hold a term, or with a floor those
+    // whose bound with that part at its most is within it.
+    let take = ownSum;
+    /** With a floor, the least distance of the lines left out of `take` (their bound with the grams at their most). */
+    let roughOut = Infinity;
+    let searched = false;
     if (nGrams > 0 && floor > -Infinity) {
-      // First with the grams' part at its most in any line: past the floor, the file is out of reach.
-      const most = gramReach(t, stats, nGrams);
-      let rough = 0;
-      for (let q = 0; q < h; q++) rough = Math.max(rough, proseLexical(ownSum[held[q]], windowSum[held[q]], most, stats));
-      const d = proseFileBestDistance(rough > 0 ? rough * (1 + 1e-9) : 0, path, plan, t.signals!, cosine);
-      if (d > floor) {
+      // First with the grams' part at its most in any line (gramReach), line by line: a line whose bound is
+      // past the floor cannot enter, so its grams are not counted (issue 30: a pasted chunk's ~100 grams are
+      // in most lines of a document, and counting them was most of find_related's time); past the floor
+      // on every line, the file is out of reach.
+      let least = Infinity;
+      for (let k = 0; k < nTerms; k++) if (at[k] >= 0) least = Math.min(least, t.ownShortest[at[k]]);
+      // In a line of at least L characters (the greatest power of 2 not past its length, or the shortest
+      // line that holds a term), worked out once per L: the part falls as the line grows.
+      mostAt.fill(-1);
+      let roughOutLexical = 0;
+      let live = 0;
+      for (let q = 0; q < h; q++) {
+        const i = held[q];
+        const b = 31 - Math.clz32(Math.max(1, t.lengths[i]));
+        const most = mostAt[b] >= 0 ? mostAt[b] : (mostAt[b] = gramReach(t, stats, nGrams, Math.max(least, 2 ** b)));
+        const r = proseLexical(ownSum[i], windowSum[i], most, stats);
+        if (r <= roughOutLexical) continue;
+        if (proseFileBestDistance(r > 0 ? r * (1 + 1e-9) : 0, path, plan, t.signals!, cosine) > floor) roughOutLexical = r;
+        else { liveMask[i] = 1; liveLines[live++] = i; }
+      }
+      roughOut = proseFileBestDistance(roughOutLexical > 0 ? roughOutLexical * (1 + 1e-9) : 0, path, plan, t.signals!, cosine);
+      if (live === 0) {
         clearSums(t, nTerms, h);
-        t.best = d;
+        t.best = roughOut;
         t.plan = plan;
         t.bestCosine = cosine;
-        return d;
+        return roughOut;
       }
+      take = liveMask;
+      // A few lines: each gram's count in each found by a search of the gram's lines, not by a walk over them all.
+      if (gramSearchCheaper(t.grams, nGrams, live)) { addLinesGramBm25(t.grams, gramAt, nGrams, t.lengths, stats, liveLines, live, gramSum); searched = true; }
     }
-    // The grams' part of the lines that hold a term (only those score): exact, from their words' counts.
-    if (nGrams > 0) addLineGramBm25(t.grams, gramAt, nGrams, t.lengths, stats, ownSum, gramSum);
+    // The grams' part of the lines taken (only lines that hold a term score): exact, from their words' counts.
+    if (nGrams > 0 && !searched) addLineGramBm25(t.grams, gramAt, nGrams, t.lengths, stats, take, gramSum);
     for (let q = 0; q < h; q++) {
       const i = held[q];
-      lexical = Math.max(lexical, proseLexical(ownSum[i], windowSum[i], gramSum[i], stats));
+      if (take[i] > 0) lexical = Math.max(lexical, proseLexical(ownSum[i], windowSum[i], gramSum[i], stats));
       ownSum[i] = 0;
       gramSum[i] = 0;
+      liveMask[i] = 0;
     }
     for (let k = 0; k < nTerms; k++) {
       const x = at[k];
       if (x >= 0) for (let j = winStart[x]; j < winStart[x + 1]; j++) windowSum[winLine[j]] = 0;
+    }
+    // A line left out is past the floor on its bound, so when the lines taken are within it they hold the
+    // best line and this is the exact bound (the floor only falls, so a bound past it is kept for the plan).
+    if (roughOut < Infinity) {
+      const d = Math.min(roughOut, proseFileBestDistance(lexical > 0 ? lexical * (1 + 1e-9) : 0, path, plan, t.signals!, cosine));
+      t.best = d;
+      t.plan = plan;
+      t.bestCosine = cosine;
+      return d;
     }
   }
   // A margin for the order of the floats' additions (the workers add the same parts in other sums).
@@ -225,6 +290,21 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
   t.plan = plan;
   t.bestCosine = cosine;
   return t.best;
+}
+
+/**
+ * Whether searching each of the plan's grams located in gramAt for `lines` lines (a binary search of its
+ * lines each, ~8 steps) costs less than walking all their (line, count) entries.
+ */
+function gramSearchCheaper(d: DocumentGrams, nGrams: number, lines: number): boolean {
+  let entries = 0;
+  let grams = 0;
+  for (let g = 0; g < nGrams; g++) {
+    if (gramAt[g] < 0) continue;
+    entries += d.lineStart[gramAt[g] + 1] - d.lineStart[gramAt[g]];
+    grams++;
+  }
+  return lines * grams * 8 < entries;
 }
 
 /** Zeroes proseBest's scratch sums of the h held lines and of the windows of the terms located in `at`. */
@@ -237,13 +317,14 @@ function clearSums(t: PackedProseLines, nTerms: number, h: number): void {
 }
 
 /**
- * At least the grams' BM25 (prose.ts gramBm25) of any line of the file, with its statistics: each plan
- * gram located in gramAt counted at its most in a line (gramMost), in the file's shortest line (the
- * least norm). A gram's part grows with its count and falls with the line's length, and a line holds
- * each gram at most gramMost times, so every line's sum is at most this one.
+ * At least the grams' BM25 (prose.ts gramBm25) of any line of the file that holds a plan term (only those
+ * score), with its statistics: each plan gram located in gramAt counted at its most in a line (gramMost),
+ * in a line of `shortest` characters (the shortest line holding a term: the least norm). A gram's part
+ * grows with its count and falls with the line's length, and a line holds each gram at most gramMost
+ * times, so every such line's sum is at most this one.
  */
-function gramReach(t: PackedProseLines, s: ProseStats, nGrams: number): number {
-  const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * t.shortest) / s.avgChars);
+function gramReach(t: PackedProseLines, s: ProseStats, nGrams: number, shortest: number): number {
+  const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * shortest) / s.avgChars);
   let sum = 0;
   for (let g = 0; g < nGrams; g++) {
     const i = gramAt[g];

@@ -150,7 +150,8 @@ function gramsOf(found: Found | undefined): DocumentGrams {
   const lineStart = new Int32Array(gramId.length + 1);
   const held = new Set<number>();
   for (const pairs of found?.keys.values() ?? []) for (let j = 0; j < pairs.length; j += 2) held.add(pairs[j]);
-  const lines = Uint16Array.from(held);
+  // Ascending, as a counted document's gram lines are (rank/prose-doc-grams.ts addLinesGramBm25 searches them).
+  const lines = Uint16Array.from(held).sort();
   const line = new Uint16Array(gramId.length * lines.length);
   const count = new Uint32Array(gramId.length * lines.length);
   gramId.forEach((gid, i) => {

@@ -6,6 +6,9 @@ import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { ProseCounter } from '../../../src/rank/prose-counter.js';
 import { proseBest, proseFileBestDistance, proseLineStats, ProseLinesBuilder, proseReach, releaseProseLines } from '../../../src/rank/prose-lines.js';
+import { addLineGramBm25, addLinesGramBm25, gramIdsOf, gramIndexIn } from '../../../src/rank/prose-doc-grams.js';
+import type { PackedProseLines } from '../../../src/rank/prose-lines-build.js';
+import { readFileSync } from 'node:fs';
 
 const lexicon = parseLexicon('#docs\t1000\ncastle\t10\nthe\t900\nindex\t100\n');
 
@@ -36,4 +39,29 @@ describe('kept documents\' grams', () => {
     for (let i = 0; i < 80; i++) check(i, 'castles kingdom retry');
   });
 
+  it('a few lines\' grams found by searching each gram\'s lines (issue 30) add the same floats as the walk over all of them', () => {
+    let compared = 0;
+    for (const f of ['workspace.md', 'models.md']) {
+      const lines = readFileSync(new URL(`../../../docs/${f}`, import.meta.url), 'utf8').split('\n');
+      const t = built(lines) as PackedProseLines;
+      for (const query of ['prose documents bound their lines', 'retry failed uploads', 'the index answers exactly as a scan would']) {
+        const plan = buildRankPlan(query, 'hybrid', lexicon);
+        const stats = proseLineStats(t, plan);
+        const gids = gramIdsOf(plan)!;
+        const at = Int32Array.from(gids, (gid) => (gid < 0 ? -1 : gramIndexIn(t.grams, gid)));
+        // Every third line that holds one of the plan's grams, and one that holds none.
+        const picked = Int32Array.from(new Set([...t.grams.line].filter((l) => l % 3 === 0)));
+        const take = new Float64Array(t.lines);
+        for (const l of picked) take[l] = 1;
+        const walked = new Float64Array(t.lines);
+        const searched = new Float64Array(t.lines);
+        addLineGramBm25(t.grams, at, gids.length, t.lengths, stats, take, walked);
+        addLinesGramBm25(t.grams, at, gids.length, t.lengths, stats, picked, picked.length, searched);
+        expect([...searched]).toEqual([...walked]);
+        compared += picked.filter((l) => walked[l] > 0).length;
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
 });
+
