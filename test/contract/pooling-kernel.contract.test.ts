@@ -202,6 +202,22 @@ for (const impl of implementations) {
       });
     });
 
+    it('with a floor per text just past or just short of its distance, never prunes a text that reaches it', async () => {
+      // Chunk-like texts (48 lines' worth of tokens, repeated ids: the distinct-token path) and the lines.
+      const chunks = Array.from({ length: 24 }, (_, c) => lines.slice(c % 5, (c % 5) + 6 + (c % 7)).flat());
+      const texts = [...lines, ...chunks];
+      const all = toBatch(texts);
+      const exact = await kernel.score(all, query);
+      for (const nudge of [1e-3, -1e-3, 0.05, -0.05]) {
+        const floors = Float32Array.from(exact, (d) => (Number.isNaN(d) ? 0 : d + nudge));
+        const pruned = await kernel.score(all, query, floors);
+        exact.forEach((d, i) => {
+          if (pruned[i] === Infinity) expect(d, `text ${i} pruned at ${floors[i]}`).toBeGreaterThan(floors[i]);
+          else expect(Object.is(pruned[i], d), `text ${i}: ${pruned[i]} vs exact ${d}`).toBe(true);
+        });
+      }
+    });
+
     it('accepts a query in a SharedArrayBuffer', async () => {
       const q = unitQuery(5, true);
       expect(await kernel.score(batch, q)).toEqual(await kernel.score(batch, query));

@@ -3,6 +3,7 @@
 // matches come from two tries (word-initial pieces, continuation pieces), so a word costs O(length).
 import type { WordPieceSpec } from './config.js';
 import { PieceTrie } from './piece-trie.js';
+import { PreorderTrie } from './preorder-trie.js';
 
 export interface WordPieceModel {
   /** Ids of one pre-token (already normalized). */
@@ -12,7 +13,7 @@ export interface WordPieceModel {
 }
 
 /** Word-initial and continuation pieces of a WordPiece vocabulary, as tries. */
-export interface WordPieceTries { initial: PieceTrie; continuing: PieceTrie }
+export interface WordPieceTries { initial: PreorderTrie; continuing: PreorderTrie }
 
 export function buildWordPieceTries(spec: WordPieceSpec): WordPieceTries {
   const { vocab, prefix } = spec;
@@ -24,7 +25,7 @@ export function buildWordPieceTries(spec: WordPieceSpec): WordPieceTries {
     initial.insert(token, id);
     if (token.startsWith(prefix) && token.length > prefix.length) continuing.insert(token.slice(prefix.length), id);
   }
-  return { initial, continuing };
+  return { initial: PreorderTrie.from(initial), continuing: PreorderTrie.from(continuing) };
 }
 
 export function createWordPieceModel(spec: Pick<WordPieceSpec, 'unkId' | 'maxInputCharsPerWord'>, tries: WordPieceTries): WordPieceModel {
@@ -38,14 +39,14 @@ export function createWordPieceModel(spec: Pick<WordPieceSpec, 'unkId' | 'maxInp
     let start = 0;
     while (start < n) {
       const trie = start === 0 ? initial : continuing;
-      const leaf = trie.leafId;
+      const records = trie.records;
       let node = 0;
       let id = -1;
       let end = -1;
       for (let i = start; i < n; i++) {
         node = trie.child(node, cps[i]);
         if (node < 0) break;
-        if (leaf[node] >= 0) { id = leaf[node]; end = i + 1; }
+        if (records[node] >= 0) { id = records[node]; end = i + 1; }
       }
       if (id < 0) return [unkId];
       out.push(id);
