@@ -153,7 +153,7 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   const r = await ws.searcher.search({ ...so, paths: [], sources: split.prose ? [source, split.prose] : [source] });
   // The documents this search read are counted into line terms now, in the background, for the next.
   if (split.prose) countKeptDocuments();
-  mark(`rescore (${split.read?.files ?? 0} prose files read)`);
+  mark(`rescore (${split.read?.files ?? 0} prose files read, ${split.read?.probed ?? 0} probed for their grams)`);
   // A damaged statistics file is only slower (the documents were read and counted): said, and rebuilt by simgrep index.
   const proseDamaged = split.prose && proseIndex?.damaged ? [{ path: ws.dir, code: 'PROSE_STATS_DAMAGED', message: `workspace ${ws.name}: ${proseIndex.damaged}; this search counted the documents instead; simgrep index rebuilds it` }] : [];
   const warnings = [...notSaved, ...walkWarnings, ...refreshWarnings, ...namedBinary, ...proseDamaged, ...r.warnings];
