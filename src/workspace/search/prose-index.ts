@@ -167,24 +167,46 @@ const bytesOf = (d: Decoded): number => ('pairs' in d ? d.start.byteLength + d.p
  * A document's grams among the query's: each one's document frequency and most in a line (exact, as
  * prose-doc-grams.ts documentGrams counts them), and as its lines every line that holds a query key
  * (the only lines whose grams score: rank/prose.ts proseLexical) at that most, so the grams' part of the
- * bound on its best line (rank/prose-lines.ts proseBest) is at least what any line's grams give.
+ * bound on its best line (rank/prose-lines.ts proseBest) is at least what any line's grams give. The
+ * lines are laid out when first asked (MostGrams): most documents are ranked by their bound that visits
+ * no line (proseReach: the ids, frequencies and mosts only), and a pasted file's grams are ~100 times
+ * its key lines.
  */
 function gramsOf(found: Found | undefined): DocumentGrams {
   const grams = found?.grams;
   const gramId = Int32Array.from(grams?.keys() ?? []).sort();
   const gramDf = new Uint16Array(gramId.length);
   const gramMost = new Uint32Array(gramId.length);
-  const lineStart = new Int32Array(gramId.length + 1);
-  const lines = heldLines(found);
-  const line = new Uint16Array(gramId.length * lines.length);
-  const count = new Uint32Array(gramId.length * lines.length);
   gramId.forEach((gid, i) => {
     const g = grams!.get(gid)!;
     gramDf[i] = g.df;
     gramMost[i] = g.most;
-    line.set(lines, i * lines.length);
-    count.fill(g.most, i * lines.length, (i + 1) * lines.length);
-    lineStart[i + 1] = (i + 1) * lines.length;
   });
-  return { slot: -1, gramId, gramDf, gramMost, lineStart, line, count };
+  return new MostGrams(gramId, gramDf, gramMost, found);
+}
+
+/** gramsOf's grams: each at its most in every line that holds a key, laid out on first use. */
+class MostGrams implements DocumentGrams {
+  slot = -1;
+  private byLine: { lineStart: Int32Array; line: Uint16Array; count: Uint32Array } | null = null;
+  constructor(readonly gramId: Int32Array, readonly gramDf: Uint16Array, readonly gramMost: Uint32Array, private found: Found | undefined) {}
+  get lineStart(): Int32Array { return this.lines().lineStart; }
+  get line(): Uint16Array { return this.lines().line; }
+  get count(): Uint32Array { return this.lines().count; }
+
+  private lines(): { lineStart: Int32Array; line: Uint16Array; count: Uint32Array } {
+    if (this.byLine) return this.byLine;
+    const n = this.gramId.length;
+    const lines = heldLines(this.found);
+    this.found = undefined;
+    const lineStart = new Int32Array(n + 1);
+    const line = new Uint16Array(n * lines.length);
+    const count = new Uint32Array(n * lines.length);
+    for (let i = 0; i < n; i++) {
+      line.set(lines, i * lines.length);
+      count.fill(this.gramMost[i], i * lines.length, (i + 1) * lines.length);
+      lineStart[i + 1] = (i + 1) * lines.length;
+    }
+    return (this.byLine = { lineStart, line, count });
+  }
 }
