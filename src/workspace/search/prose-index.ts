@@ -65,7 +65,7 @@ export class ProseIndexLines {
     if (!lines || !this.made) return null;
     const doc = this.file!.docOf(state)!;
     const found = this.made.found.get(doc);
-    const grams = await readLineGrams(bytes, state.slice(state.lastIndexOf('\0') + 1), lines.lengths, heldLines(found), lines.grams, plan);
+    const grams = await readLineGrams(bytes, state.slice(state.lastIndexOf('\0') + 1), lines, heldLines(found), plan);
     if (!grams) return null;
     // The same line terms, kept for this query, with their grams exact: proseBest's answer kept for the bound is dropped.
     lines.grams = grams;
