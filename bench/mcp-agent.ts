@@ -17,8 +17,11 @@ import { writeResultsSection } from './results.js';
 
 const CLI = path.join(REPO_ROOT, 'dist/src/cli/main.js');
 const MODEL = path.join(REPO_ROOT, 'bench/.tmp/potion-8m-shape');
-// A home of its own, emptied first: the server starts with no index, as on an agent's first day.
-const HOME = path.join(REPO_ROOT, 'bench/.tmp/mcp-agent-home');
+// A home of its own for each run (earlier runs' are removed first): the server starts with no index, as
+// on an agent's first day, and the home is part of the resident engine's key, so an engine an earlier
+// run left in its idle grace (its model loaded, its index in memory) is never the one measured.
+const HOMES = path.join(REPO_ROOT, 'bench/.tmp/mcp-agent-home');
+const HOME = path.join(HOMES, `run-${Date.now()}-${process.pid}`);
 const ENV = { SIMGREP_HOME: HOME, SIMGREP_CACHE_DIR: path.join(REPO_ROOT, 'bench/.tmp/cache') };
 const TARGETS = { firstAnswerMs: 1500, searchP50Ms: 10, searchP95Ms: 30, relatedP50Ms: 20, longQueryExtraMs: 100 };
 const TOP_K = 10;
@@ -49,7 +52,18 @@ function longQuery(n: number): string {
 }
 
 type Answer = { matches: { path: string; match_line: number }[]; index: string; notes: string[] };
-type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Answer };
+type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Answer; _meta?: { 'simgrep/engine'?: { pid?: number } } };
+
+/** Stops the resident engine this run used and waits until it is gone, so the next run (and the CLI's rows) start quiet. */
+async function stopEngine(pid: number | null): Promise<void> {
+  if (pid === null) return;
+  try { process.kill(pid, 'SIGTERM'); } catch { return; }
+  for (let i = 0; i < 200; i++) {
+    try { process.kill(pid, 0); } catch { return; }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  log(`the engine (pid ${pid}) did not stop within 10 s`);
+}
 
 async function main(): Promise<void> {
   const lines = quick ? 200_000 : 1_000_000;
@@ -57,12 +71,14 @@ async function main(): Promise<void> {
   buildBenchModel(MODEL);
   generateTree({ out: tree, lines });
   const counts = countCorpus(tree);
-  rmSync(HOME, { recursive: true, force: true });
+  rmSync(HOMES, { recursive: true, force: true });
   const loadBefore = os.loadavg();
 
   const { client, transport, stderr } = spawnBenchMcp({ tree, env: ENV, name: 'simgrep-bench-agent', profDir });
+  let enginePid: number | null = null;
   const call = async (name: string, args: Record<string, unknown>): Promise<Answer> => {
     const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 10 * 60_000 }) as ToolResult;
+    enginePid ??= r._meta?.['simgrep/engine']?.pid ?? null;
     if (r.isError || !r.structuredContent) throw new Error(`${name} failed: ${JSON.stringify(r).slice(0, 500)}\n${stderr()}`);
     return r.structuredContent;
   };
@@ -114,6 +130,7 @@ async function main(): Promise<void> {
       mcpLen.longMs.push(l.ms);
     }
     await client.close();
+    await stopEngine(enginePid);
 
     // The CLI over the same tree and the index the server built (found as the workspace covering it).
     const cliReps = quick ? 2 : 5;
@@ -153,6 +170,7 @@ async function main(): Promise<void> {
       + `long query +${(results.queryLength.mcp.longMs - results.queryLength.mcp.shortMs).toFixed(0)} ms MCP, +${(results.queryLength.cli.longMs - results.queryLength.cli.shortMs).toFixed(0)} ms CLI`);
   } finally {
     await client.close().catch(() => {});
+    await stopEngine(enginePid);
   }
 }
 

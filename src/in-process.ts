@@ -1,10 +1,11 @@
-// Runs the same LineScorer on the main thread: no worker start-up, used for small inputs and tests.
+// Runs the same LineScorer on the main thread: no worker start-up, used for small inputs and tests; it
+// keeps the index candidates' chunks it scored (embed/kept-chunks.ts) for the searcher's next search.
 import { createLineScorer } from './embed/line-scorer.js';
 import type { Executor } from './pool.js';
 import type { EmbedderKind, ModelData } from './types.js';
 
 export async function createInProcessExecutor(model: ModelData, kind: EmbedderKind): Promise<Executor> {
-  const scorer = await createLineScorer(model, kind);
+  const scorer = await createLineScorer(model, kind, true);
   return {
     capacity: 1,
     score: (req) => scorer.score(req),

@@ -1,11 +1,11 @@
 // An offline probe of where the default's prose line ranking loses to plain BM25 over ICU words
 // (issue 31): the shipped rule (rank/prose.ts, recomputed in loss-fields.ts) and the variants of
-// loss-variants.ts, per question from each line's counts, cosine and vector. PROBE_RANGE=a,b[;c,d]
+// loss-variants.ts and sent-variants.ts, per question from each line's counts, cosine and vector. PROBE_RANGE=a,b[;c,d]
 // picks the question ids (positions in the bench's seeded order; choose on 0-79 only, check on
 // 80-279 once), PROBE_LANGS a few dev languages, PROBE_DIAG=1 prints each question where the shipped
 // rule (PROBE_DIAG=<variant>: that variant) ranks the answer below BM25, PROBE_ERR=1 counts where the
-// shipped rule's top line lies (the answer, the next line, 2-4 lines away, farther; answers holding
-// no query term). Exploratory, not the bench; figures in docs/models.md. ~90 s for ids 0-79 on 2
+// shipped rule's top line lies (the answer, the next line or 2-4 lines away, before or after it,
+// farther; answers holding no query term). Exploratory, not the bench; figures in docs/models.md. ~90 s for ids 0-79 on 2
 // busy cores, ~3 min for 80-279.
 // npx tsc -p tsconfig.json && SIMGREP_GIT_MIRRORS=/work/.mirror node dist/bench/prose/loss-probe.js [filter-regex]
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { DEV_LANGUAGES, loadLanguage, shuffledCommonIds, type DevLanguage } from
 import { fileFrequencies, lineCounts, mrrAt10, probeQuestions, ProbeResults } from './probe-table.js';
 import type { Q } from './loss-fields.js';
 import { variants } from './loss-variants.js';
+import './sent-variants.js';
 import { identifiers, isStopword } from '../../src/rank/lexical/terms.js';
 import { fold } from '../../src/rank/lexical/words.js';
 import { isQuestionWord } from './question-words.js';
@@ -64,7 +65,8 @@ async function main() {
       const d = Math.min(...question.labels.map((l) => Math.abs(l - top)));
       const termless = question.labels.every((l) => !tf[l].some((f) => f > 0));
       if (termless) errs[`${set.lang} termless`] = (errs[`${set.lang} termless`] ?? 0) + 1;
-      const kind = d === 0 ? 'hit' : d === 1 ? 'next' : d <= 4 ? 'near' : 'far';
+      const after = question.labels.some((l) => top > l);
+      const kind = d === 0 ? 'hit' : d === 1 ? (after ? 'next-after' : 'next-before') : d <= 4 ? (after ? 'near-after' : 'near-before') : 'far';
       errs[`${set.lang} ${kind}`] = (errs[`${set.lang} ${kind}`] ?? 0) + 1;
     }
     if (process.env.PROBE_DIAG) {

@@ -80,7 +80,7 @@ function termSeq(text: string, termAt: Map<string, number>): number[] {
 
 const seqCache = new WeakMap<Q, Record<number, { pairs: [number, number][]; ptf: Float64Array[]; pdf: Float64Array }>>();
 /** The query's ordered pairs of neighbouring kept words, and each line's count of them (b after a within `gap` words). */
-function pairsOf(q: Q, gap: number) {
+export function pairsOf(q: Q, gap: number) {
   const cached = seqCache.get(q) ?? {}; seqCache.set(q, cached);
   if (cached[gap]) return cached[gap];
   const termAt = new Map(q.plan.terms.map((t, i) => [t.key, i]));

@@ -1,13 +1,14 @@
 // The engine behind every action: one searcher (so the model is loaded once, lazily, and shared by
 // all actions), the vector collections and the workspaces it has opened. Created once per runner or
 // server; close() releases them all.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { findCovering, simgrepHome, type CoveringFilter } from '../workspace/registry.js';
+import { findCovering, simgrepHome, workspaceDir, type CoveringFilter } from '../workspace/registry.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Searcher, SearcherOptions } from '../searcher.js';
 import { createSearcher, createWorkspace } from '../library.js';
+import { isRemoteUri } from '../sources/uri.js';
 import { openCollections, type Collections } from './collections.js';
 
 export interface ActionEngineOptions extends Omit<SearcherOptions, 'onModelProgress'> {
@@ -35,6 +36,8 @@ export function createActionEngine(o: ActionEngineOptions = {}): ActionEngine {
   const dir = memory ?? collectionsDir ?? path.join(simgrepHome(), 'collections');
   let collectionsP: Promise<Collections> | null = null;
   const workspaces = new Map<string, Workspace>();
+  /** The local workspace directories seen on disk: one that vanishes since (removed from outside) is opened afresh. */
+  const seen = new Set<string>();
 
   const engine: ActionEngine = {
     searcher,
@@ -46,6 +49,17 @@ export function createActionEngine(o: ActionEngineOptions = {}): ActionEngine {
     workspace(target) {
       const key = 'name' in target ? `name:${target.name}` : `dir:${path.resolve(target.dir)}`;
       let ws = workspaces.get(key);
+      // A workspace removed behind the engine's back (its home deleted, another process's `workspace
+      // rm`): its open tables and snapshot are of files that are gone, so it is closed and opened again.
+      const dir = 'name' in target ? workspaceDir(target.name) : isRemoteUri(target.dir) ? null : path.resolve(target.dir);
+      if (dir !== null) {
+        if (existsSync(dir)) seen.add(key);
+        else if (ws && seen.delete(key)) {
+          void ws.close().catch(() => undefined);
+          workspaces.delete(key);
+          ws = undefined;
+        }
+      }
       if (!ws) {
         // The engine's -J also governs the workspace's stat thread (0: none).
         ws = createWorkspace({ ...target, searcher, resident, concurrency: searcherOptions.concurrency });

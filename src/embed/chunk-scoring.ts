@@ -7,6 +7,8 @@ import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
 import { chunkBestDistance, chunkBounds, chunkStats, lexicalScore, pathSignals, relevance, semanticBudget, toDistance, type ChunkStats, type PathSignals } from '../rank/chunk-scorer.js';
 import type { PoolingKernel } from './embedder.js';
+import type { KeptChunk, KeptChunks } from './kept-chunks.js';
+import { keptTokens, scoreKept } from './kept-scoring.js';
 import type { ChunkRequest, ScoreRequest } from './requests.js';
 import { scoreProseRanges } from './prose-scoring.js';
 
@@ -21,10 +23,14 @@ interface BatchChunk extends ChunkStats {
   path: PathSignals;
   /** Cosine of the chunk's text to the query, once scored (0 when it has no tokens). */
   cosine: number;
+  /** With a resident process's kept chunks (kept-chunks.ts): the chunk's key, and what was kept under it. */
+  key?: string;
+  kept?: KeptChunk;
 }
 
+/** `kept`: a resident scorer's kept chunks, used for the ranges whose piece has a key (c.rangeKeys). */
 export async function scoreChunks(
-  req: ScoreRequest, c: ChunkRequest, tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel,
+  req: ScoreRequest, c: ChunkRequest, tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel, kept?: KeptChunks,
 ): Promise<Float32Array> {
   const { plan } = c;
   // Lexical mode, and a hybrid plan that gives the embedding no weight (a query naming an
@@ -41,6 +47,8 @@ export async function scoreChunks(
     const file = c.rangePaths[r >> 1];
     const path = pathSignals(file, plan);
     const firstLine = c.rangeFirstLines[r >> 1];
+    // A chunk's text is known by its file's indexed state, its first line and its line count.
+    const rangeKey = embeds && kept && c.rangeKeys?.[r >> 1] ? `${req.ignoreCase ? 'i' : 'c'}${c.rangeKeys[r >> 1]}` : '';
     const stats = plan.mode === 'semantic' ? chunkBounds(lines.length, firstLine, plan) : chunkStats(lines, firstLine, file, plan, path);
     for (const s of stats) {
       const lexical = lexicalScore(s.bm25, plan);
@@ -49,8 +57,13 @@ export async function scoreChunks(
       // chunk with no or few query terms is out of reach). Exact: the kernel's bound would skip it
       // (static) or its distance could not enter the top-k (pruneAbove: pipeline/scoring.ts).
       if (embeds && chunkBestDistance(lexical, s.symbol, path, plan) > prune) continue;
-      chunks.push({ ...s, at: from + s.from, tokenAt: texts.length, lexical, path, cosine: 0 });
-      if (embeds) for (let i = s.from; i < s.to; i++) texts.push(req.ignoreCase ? lines[i].toLowerCase() : lines[i]);
+      const k: BatchChunk = { ...s, at: from + s.from, tokenAt: texts.length, lexical, path, cosine: 0 };
+      if (rangeKey) {
+        k.key = `${rangeKey}:${firstLine + s.from}:${s.to - s.from}`;
+        k.kept = kept!.get(k.key);
+      }
+      chunks.push(k);
+      if (embeds && !k.kept) for (let i = s.from; i < s.to; i++) texts.push(req.ignoreCase ? lines[i].toLowerCase() : lines[i]);
     }
   }
   if (c.rangeProse) await scoreProseRanges(req, c, tokenize, kernel, out);
@@ -65,14 +78,17 @@ export async function scoreChunks(
 
   if (chunks.length === 0) return out;
   // Lines were tokenized in batch order; a chunk's text is the concatenation of its lines' tokens.
-  const lineTokens = tokenize(texts);
-  const chunkBatch = concatChunks(lineTokens, chunks);
+  // Kept chunks bring their tokens (and sums: scored by one dot product each), the others are tokenized.
+  const keyed = chunks.some((k) => k.key !== undefined);
+  const lineTokens = keyed ? keptTokens(chunks, tokenize(texts)) : tokenize(texts);
   const budgets = new Float32Array(chunks.length);
   for (let i = 0; i < chunks.length; i++) {
     const k = chunks[i];
     budgets[i] = semanticBudget(prune, k.lexical, k.symbol, k.path, plan);
   }
-  const distances = await kernel.score(chunkBatch, req.query, budgets);
+  const distances = keyed
+    ? await scoreKept(chunks, lineTokens, req.query, budgets, kernel, kept!)
+    : await kernel.score(concatChunks(lineTokens, chunks), req.query, budgets);
 
   const needLine: BatchChunk[] = [];
   const chunkDistance = new Float64Array(chunks.length);

@@ -16,7 +16,10 @@ export interface PoolingKernel {
    * they are not candidates. With `maxDistance`, a kernel may return +Infinity for lines it can prove
    * are farther than that (they could not enter the results); every other line is exact.
    * `maxDistance` may also give one limit per line.
+   * `sums` (n x dim, optional): a kernel that pools by weighted row sums (static.ts) writes there the sum
+   * each exactly scored line's distance was taken from (static.ts's sumDistance gives it again); rows
+   * it did not write are left as they were.
    */
-  score(batch: TokenizedBatch, query: Float32Array, maxDistance?: number | Float32Array): Promise<Float32Array>;
+  score(batch: TokenizedBatch, query: Float32Array, maxDistance?: number | Float32Array, sums?: Float64Array): Promise<Float32Array>;
   close?(): Promise<void>;
 }

@@ -9,6 +9,7 @@ import type { ChunkEmbedRequest, ScoreRequest } from './requests.js';
 import { scoreChunks } from './chunk-scoring.js';
 import { unitRows } from './unit.js';
 import { lineTokensOf, type LineTokens } from './line-cosines.js';
+import { KeptChunks } from './kept-chunks.js';
 
 export interface LineScorer {
   readonly dim: number;
@@ -33,7 +34,11 @@ export interface LineScorer {
 const CACHE_LIMIT = 50_000;
 const CACHE_MAX_CHARS = 80;
 
-export async function createLineScorer(model: ModelData, kind: EmbedderKind): Promise<LineScorer> {
+/**
+ * `keepChunks`: keep the chunks of keyed pieces (an index's candidates) between calls (kept-chunks.ts):
+ * the in-process scorer of a searcher; a worker's gets a share of a search's batches, and keeps none.
+ */
+export async function createLineScorer(model: ModelData, kind: EmbedderKind, keepChunks = false): Promise<LineScorer> {
   const file = await openTokenizerFile(model.tokenizerPath, 'Re-download the model or pass --model <dir> with a valid tokenizer.json.');
   const tokenizer = file.createTokenizer();
   const kernel = await createKernel(model, kind);
@@ -43,13 +48,18 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind): Pr
   let cache = new Map<string, number>();
 
   const tokenize = (texts: string[]): TokenizedBatch => tokenizeTexts(texts, tokenizer, model, maxChars);
+  // Chunks of keyed pieces (an index's candidates) scored before: this model's tokens and sums (kept-chunks.ts).
+  let kept: KeptChunks | undefined;
   const carries = tokenWeightCheck(model);
 
   return {
     dim: kernel.dim,
     kernelId: kernel.id,
     async score(req) {
-      if (req.chunks) return scoreChunks(req, req.chunks, tokenize, kernel);
+      if (req.chunks) {
+        if (req.chunks.rangeKeys && keepChunks) kept ??= new KeptChunks();
+        return scoreChunks(req, req.chunks, tokenize, kernel, kept);
+      }
       if (req.queryKey !== cacheKey || cache.size > CACHE_LIMIT) { cache = new Map(); cacheKey = req.queryKey; }
       const total = req.offsets.length - 1;
       const out = new Float32Array(total).fill(NaN);

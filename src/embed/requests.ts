@@ -33,6 +33,11 @@ export interface ChunkRequest {
    * (a prose line's window reads its neighbours, which may be the piece's context lines).
    */
   rangeLines?: Uint32Array;
+  /**
+   * Per score range: what its piece's lines are known by (a resident index's state of the file: equal
+   * keys, equal lines), or ''. A resident scorer keeps such chunks' tokens and sums (kept-chunks.ts).
+   */
+  rangeKeys?: string[];
 }
 
 /** Lines of a batch and the chunks they form: chunk j is lines [chunkStarts[j], chunkStarts[j + 1]). */

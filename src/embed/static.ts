@@ -74,12 +74,6 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
     return to - from;
   }
 
-  function exactDistance(query: Float32Array): number {
-    let dot = 0;
-    let sq = 0;
-    for (let d = 0; d < dim; d++) { const a = acc[d]; dot += a * query[d]; sq += a * a; }
-    return sq > 0 ? 1 - dot / Math.sqrt(sq) : NaN;
-  }
 
   function stateFor(query: Float32Array): QueryState {
     if (state && sameVector(state.query, query)) return state;
@@ -144,7 +138,7 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
       }
       return out;
     },
-    async score(batch, query, maxDistance) {
+    async score(batch, query, maxDistance, sums) {
       const n = batch.lineStarts.length - 1;
       const out = new Float32Array(n);
       const perLine = typeof maxDistance === 'object' ? maxDistance : null;
@@ -162,13 +156,26 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
         if (s && floorCos > BOUND_MARGIN && cosineBound(s, batch, i, distinctIds, c) < floorCos - BOUND_MARGIN) out[i] = Infinity;
         else {
           accumulate(batch, i, distinctIds);
-          out[i] = exactDistance(query);
+          out[i] = sumDistance(acc, 0, query);
+          if (sums) sums.set(acc, i * dim);
         }
         clearDistinct(distinctIds);
       }
       return out;
     },
   };
+}
+
+/**
+ * 1 - the cosine of a weighted row sum (at `at` in `sums`) to a unit query: the kernel's exact distance,
+ * the same floats in the same order wherever the sum was kept (embed/kept-chunks.ts). NaN for a zero sum.
+ */
+export function sumDistance(sums: Float64Array, at: number, query: Float32Array): number {
+  const dim = query.length;
+  let dot = 0;
+  let sq = 0;
+  for (let d = 0; d < dim; d++) { const a = sums[at + d]; dot += a * query[d]; sq += a * a; }
+  return sq > 0 ? 1 - dot / Math.sqrt(sq) : NaN;
 }
 
 function sameVector(a: Float32Array, b: Float32Array): boolean {

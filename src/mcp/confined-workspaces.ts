@@ -5,7 +5,7 @@
 // outside the root, not even a file count.
 import { existsSync } from 'node:fs';
 import type { ActionEngine } from '../actions/engine.js';
-import { SimgrepError } from '../errors.js';
+import { isSimgrepError, SimgrepError } from '../errors.js';
 import { defaultName, readInfo, rootsInside, workspaceDir } from '../workspace/registry.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Root } from './scope.js';
@@ -27,12 +27,22 @@ export interface ConfinedWorkspaces {
   forStatus(dir: string): Promise<{ ws: Workspace; building: boolean } | null>;
   /** Settles when no background build runs (a resident engine does not stop under one). */
   settled(): Promise<void>;
+  /**
+   * Why the last background build of `dir` failed, while searches of it scan instead of retrying it
+   * (for RETRY_BUILD_MS; an index call retries at once); null when none failed.
+   */
+  buildFailure(dir: string): string | null;
 }
+
+/** After a failed background build, searches scan this long before one queues the build again. */
+export const RETRY_BUILD_MS = 30_000;
 
 export function createConfinedWorkspaces(engine: ActionEngine, root: Root): ConfinedWorkspaces {
   const building = new Map<string, Promise<Workspace>>();
   /** The names of the workspaces being built in the background (a covering one may be among them). */
   const buildingNames = new Set<string>();
+  /** Background builds that failed, by directory: why, and when a search may queue the build again. */
+  const failed = new Map<string, { why: string; retryAt: number }>();
   const covering = (dir: string) => engine.covering([dir], { rootsWithin: root.real });
 
   /** The directory's own workspace, and whether it has been built; refused when its roots reach out. */
@@ -57,13 +67,20 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
       const { ws, exists } = await own(dir);
       if (exists) return search(ws);
       if (building.has(dir)) return search(null);
+      // A build that just failed is not retried by every search (each would fail the same way).
+      const f = failed.get(dir);
+      if (f && Date.now() < f.retryAt) return search(null);
       // Never make the agent wait on a cold index: it builds in the background, searches scan meanwhile.
       let answered!: () => void;
       const p = new Promise<void>((resolve) => { answered = resolve; }).then(() => ws.index([dir])).then(() => ws);
       building.set(dir, p);
       buildingNames.add(ws.name);
       const done = () => { building.delete(dir); buildingNames.delete(ws.name); };
-      p.then(done, done);
+      p.then(() => { done(); failed.delete(dir); }, (e: unknown) => {
+        done();
+        const why = isSimgrepError(e) ? `${e.code}: ${e.message}` : (e as Error)?.message ?? String(e);
+        failed.set(dir, { why, retryAt: Date.now() + RETRY_BUILD_MS });
+      });
       try {
         return await search(null);
       } finally {
@@ -73,6 +90,7 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
     async forIndex(dir) {
       // An index run waits for the background build of the same directory (one writer at a time).
       await building.get(dir)?.catch(() => undefined);
+      failed.delete(dir);
       const c = covering(dir);
       if (c) {
         // Its recorded roots were checked; the index's own list is checked again (a run cut short after
@@ -84,6 +102,9 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
     },
     async settled() {
       while (building.size > 0) await Promise.allSettled([...building.values()]);
+    },
+    buildFailure(dir) {
+      return building.has(dir) ? null : failed.get(dir)?.why ?? null;
     },
     async forStatus(dir) {
       const c = covering(dir);

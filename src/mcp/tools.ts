@@ -7,7 +7,7 @@ import { isSimgrepError } from '../errors.js';
 import type { WireToolResult } from '../server/protocol.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
 import { buildAnswer } from './answer.js';
-import { createConfinedWorkspaces } from './confined-workspaces.js';
+import { createConfinedWorkspaces, RETRY_BUILD_MS } from './confined-workspaces.js';
 import { resolveFileInside, resolveInside, type Root } from './scope.js';
 import { boundQuery, filtersOf, planOf, type Narrowing } from './search-args.js';
 
@@ -34,11 +34,10 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
     const { ws, r } = await workspaces.forSearch(dir, async (ws) => ({
       ws, r: await (ws ?? engine.searcher).search({ query, paths: [dir], topK: plan.fetchK, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines }),
     }));
-    if (!ws) notes.push(BUILDING_NOTE);
     const results = r.results;
     return buildAnswer({
       results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: results.length > plan.k, index: freshness(ws, r), notes,
+      filesSearched: r.stats.files, more: results.length > plan.k, ...where(ws, r, dir, notes),
     });
   }
 
@@ -52,8 +51,16 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
     const results = r.results;
     return buildAnswer({
       results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: results.length > plan.k, index: freshness(ws, r), notes: ws ? [] : [BUILDING_NOTE],
+      filesSearched: r.stats.files, more: results.length > plan.k, ...where(ws, r, dir, []),
     });
+  }
+
+  /** Where an answer came from, with a note when the files were read: the index builds, or its build failed. */
+  function where(ws: unknown, r: { stats: { index?: unknown } }, dir: string, notes: string[]): { index: 'fresh' | 'building' | 'scanned'; notes: string[] } {
+    if (ws) return { index: r.stats.index ? 'fresh' : 'scanned', notes };
+    const failure = workspaces.buildFailure(dir);
+    if (!failure) return { index: 'building', notes: [...notes, BUILDING_NOTE] };
+    return { index: 'scanned', notes: [...notes, `the background build of this directory's index failed (${failure}); this answer comes from reading the files (the same matches, found more slowly); a search after ${RETRY_BUILD_MS / 1000} s, or the index tool now, tries the build again`] };
   }
 
   async function index(a: { directory?: string }, onProgress?: (p: IndexProgress) => void): Promise<WireToolResult> {
@@ -74,7 +81,11 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
       Object.assign(out, { indexed: !found.building && s.files > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model || null, updated: s.updated });
       if (found.building) out.building = true;
     }
-    const text = out.building
+    const failure = workspaces.buildFailure(dir);
+    if (failure) out.build_failed = failure;
+    const text = failure
+      ? `${dir}: the background build of its index failed (${failure}); searches read the files; the index tool tries again`
+      : out.building
       ? `${dir}: the index of workspace ${String(out.workspace)} is being built in the background (${String(out.files)} files so far); searches read the files meanwhile`
       : out.indexed ? `${dir}: indexed in workspace ${String(out.workspace)} (${String(out.files)} files, ${String(out.chunks)} chunks)` : `${dir}: not indexed yet (the first search builds the index)`;
     return { content: [{ type: 'text', text }], structuredContent: out };
@@ -95,11 +106,6 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
 }
 
 const BUILDING_NOTE = 'the index of this directory is being built in the background; this answer comes from reading the files (the same matches, found more slowly)';
-
-/** Where an answer came from: the index, a scan while the index builds, or a scan (the index could not answer). */
-function freshness(ws: unknown, r: { stats: { index?: unknown } }): 'fresh' | 'building' | 'scanned' {
-  return !ws ? 'building' : r.stats.index ? 'fresh' : 'scanned';
-}
 
 /** A failure is a tool error the client can read (isError), never a crash or a line on stdout. */
 async function guard(fn: () => Promise<WireToolResult>): Promise<WireToolResult> {

@@ -80,6 +80,7 @@ export class Scoring {
 
   private chunkRequest(plan: RankPlan, batch: Batch): ChunkRequest {
     const prose = batch.segments.map((seg) => this.proseStats.get(seg.fileIndex) ?? null);
+    const keyed = batch.segments.some((seg) => seg.piece.key !== undefined);
     return {
       plan,
       rangeFirstLines: Uint32Array.from(batch.segments, (seg) => seg.firstLine + (seg.scoreFrom - seg.from)),
@@ -88,6 +89,7 @@ export class Scoring {
         rangeProse: prose,
         rangeLines: Uint32Array.from(batch.segments.flatMap((seg) => [seg.from, seg.to])),
       }),
+      ...(keyed && { rangeKeys: batch.segments.map((seg) => seg.piece.key ?? '') }),
     };
   }
 

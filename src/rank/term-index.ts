@@ -47,7 +47,7 @@ export function anyOf(needles: string[]): (text: string) => boolean {
 }
 
 /** Per dictionary run, where its terms start in `terms` (-1: not worked out yet) and how many. */
-interface RunHits { generation: number; first: Int32Array; count: Int32Array; terms: number[] }
+export interface RunHits { generation: number; first: Int32Array; count: Int32Array; terms: number[] }
 
 /**
  * Counts the terms run `id` of the dictionary counts for in the plan (the whole term equal to it and
@@ -55,10 +55,7 @@ interface RunHits { generation: number; first: Int32Array; count: Int32Array; te
  * counted any.
  */
 export function countRun(index: TermIndex, plan: RankPlan, id: number, tf: Float64Array, touched: number[] | undefined): boolean {
-  let r = index.runHits;
-  if (!r || r.generation !== identifierRuns.generation) {
-    r = index.runHits = { generation: identifierRuns.generation, first: new Int32Array(RUN_LIMIT).fill(-1), count: new Int32Array(RUN_LIMIT), terms: [] };
-  }
+  const r = runHitsOf(index);
   let first = r.first[id];
   if (first < 0) {
     const terms = plan.terms;
@@ -83,6 +80,18 @@ export function countRun(index: TermIndex, plan: RankPlan, id: number, tf: Float
     tf[t]++;
   }
   return end > first;
+}
+
+/**
+ * The plan's run hits for the dictionary's current generation (started over with it). A caller that
+ * counts many runs reads `first` and `count` to pass over the runs worked out to count for no term.
+ */
+export function runHitsOf(index: TermIndex): RunHits {
+  let r = index.runHits;
+  if (!r || r.generation !== identifierRuns.generation) {
+    r = index.runHits = { generation: identifierRuns.generation, first: new Int32Array(RUN_LIMIT).fill(-1), count: new Int32Array(RUN_LIMIT), terms: [] };
+  }
+  return r;
 }
 
 /**

@@ -13,6 +13,8 @@ export interface Piece {
   /** Piece-relative range of the lines to score; the rest is context. */
   scoreFrom: number;
   scoreTo: number;
+  /** What the piece's lines are known by: equal keys, equal lines (a resident index's state of the file). */
+  key?: string;
 }
 
 export interface LineSplitterOptions {

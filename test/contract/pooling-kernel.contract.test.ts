@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PoolingKernel } from '../../src/embed/embedder.js';
 import { createOnnxKernel } from '../../src/embed/onnx.js';
-import { createStaticKernel } from '../../src/embed/static.js';
+import { createStaticKernel, sumDistance } from '../../src/embed/static.js';
 import type { ModelData, TokenizedBatch } from '../../src/types.js';
 
 const TOL = 1e-5;
@@ -187,6 +187,19 @@ for (const impl of implementations) {
           else expect(Object.is(pruned[i], d), `line ${i}: ${pruned[i]} vs exact ${d}`).toBe(true);
         });
       }
+    });
+
+    it('with sums, writes only rows it scored exactly, each giving that distance again (sumDistance)', async () => {
+      const exact = await kernel.score(batch, query);
+      const finite = Array.from(exact).filter((d) => !Number.isNaN(d)).sort((x, y) => x - y);
+      const sums = new Float64Array(lines.length * DIM).fill(NaN);
+      const pruned = await kernel.score(batch, query, finite[Math.floor(finite.length / 2)], sums);
+      lines.forEach((_, i) => {
+        const written = !Number.isNaN(sums[i * DIM]);
+        // A kernel that does not pool by sums (onnx) writes none; one that does writes each exact row.
+        if (written) expect(Object.is(Math.fround(sumDistance(sums, i * DIM, query)), pruned[i]), `line ${i}`).toBe(true);
+        else if (impl.name === 'static') expect(Number.isNaN(pruned[i]) || pruned[i] === Infinity, `line ${i} scored but its sum not written`).toBe(true);
+      });
     });
 
     it('accepts a query in a SharedArrayBuffer', async () => {

@@ -4,8 +4,9 @@
 // ROOT`, started on demand and shared by every front of the same root), and answers in process only
 // when the engine cannot be reached; with --no-server it is the whole server, as before. A message
 // over the 10 MiB cap is answered with an error and noted on stderr; the server keeps serving.
+import path from 'node:path';
 import { SimgrepError } from '../../errors.js';
-import { engineSocketPath } from '../../mcp/engine-key.js';
+import { engineSocketPath, thisProgram } from '../../mcp/engine-key.js';
 import { runFront, type Upstream } from '../../mcp/front.js';
 import { realRoot, type Root } from '../../mcp/scope.js';
 import type { ToolRunner } from '../../mcp/tools.js';
@@ -31,7 +32,13 @@ export async function runMcpCommand(flags: ParsedFlags, args: string[]): Promise
   const ready = () => process.stderr.write(`simgrep: MCP server ready on stdio (root ${args[0] ?? process.cwd()})\n`);
   if (flags.server === false) return runInProcess(options, root, version, note, ready);
 
+  // The engine runs in the root: a relative home or cache directory is made absolute here, where it was meant.
+  for (const v of ['SIMGREP_HOME', 'SIMGREP_CACHE_DIR', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'HF_HOME']) {
+    const given = process.env[v];
+    if (given && !path.isAbsolute(given)) process.env[v] = path.resolve(given);
+  }
   const identity = identityOf(options);
+  const program = thisProgram();
   let closeLocal = async () => {};
   // Loaded only when no engine answers: a front never loads the SDK, zod, the model or an index.
   const local = async (): Promise<Upstream> => {
@@ -42,7 +49,7 @@ export async function runMcpCommand(flags: ParsedFlags, args: string[]): Promise
   const front = runFront({
     root: root.real,
     identity,
-    socket: engineSocketPath({ root: root.real, identity, concurrency: options.concurrency, offline: options.offline }),
+    socket: engineSocketPath({ root: root.real, identity, concurrency: options.concurrency, offline: options.offline, program }),
     // Node's own flags carry over (memory limits, loaders), not a debugger's port the front holds.
     engineCommand: [process.execPath, ...process.execArgv.filter((a) => !a.startsWith('--inspect')), process.argv[1], 'serve', '--mcp', root.real, ...engineFlags(flags, identity.model)],
     local,

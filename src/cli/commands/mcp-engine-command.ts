@@ -4,7 +4,7 @@
 // went away. Its notes go to stderr (a log file beside the socket when a front started it).
 import { createActionEngine } from '../../actions/engine.js';
 import { SimgrepError } from '../../errors.js';
-import { engineSocketPath } from '../../mcp/engine-key.js';
+import { engineSocketPath, thisProgram } from '../../mcp/engine-key.js';
 import { serveEngine } from '../../mcp/engine.js';
 import { realRoot } from '../../mcp/scope.js';
 import { createToolRunner } from '../../mcp/tools.js';
@@ -36,7 +36,7 @@ export async function runMcpEngineCommand(flags: ParsedFlags, args: string[]): P
     runner: createToolRunner(engine, root),
     root: root.real,
     identity,
-    socket: engineSocketPath({ root: root.real, identity, concurrency: options.concurrency, offline: options.offline }),
+    socket: engineSocketPath({ root: root.real, identity, concurrency: options.concurrency, offline: options.offline, program: thisProgram() }),
     version: simgrepVersion(),
     idleMs: idleSeconds * 1000,
     orphanMs: Math.min(ENGINE_ORPHAN_SECONDS, idleSeconds > 0 ? idleSeconds : Infinity) * 1000,

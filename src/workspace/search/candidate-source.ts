@@ -16,7 +16,10 @@ export interface CandidateSourceOptions {
   chunkLines: number;
   /** Reads a file back by its path (local or URI). */
   reader: Source;
-  /** A resident process's kept lines of files read before (kept-lines.ts), under the snapshot's state of each file. */
+  /**
+   * A resident process's kept lines of files read before (kept-lines.ts), under the snapshot's state of
+   * each file; the pieces then carry that state as their key (the scorer keeps their chunks' tokens and sums).
+   */
   kept?: KeptLines;
 }
 
@@ -54,7 +57,7 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
         const [from, to] = windows[k];
         const text: string[] = [];
         for (let line = from; line < to && line < extent; line++) text.push(lines[line]!);
-        return piece(text, from, s.start[c] - from, Math.min(s.end[c], from + text.length) - from);
+        return piece(text, from, s.start[c] - from, Math.min(s.end[c], from + text.length) - from, o.kept ? state : undefined);
       }).filter((p) => p.scoreTo > p.scoreFrom);
     },
   };
@@ -82,11 +85,11 @@ export async function windowLines(bytes: AsyncIterable<Uint8Array>, chunkLines: 
 }
 
 /** Lines as a piece; a line that ends with \r gets one more, since decoding strips one before \n. */
-function piece(lines: string[], firstLine: number, scoreFrom: number, scoreTo: number): Piece {
+function piece(lines: string[], firstLine: number, scoreFrom: number, scoreTo: number, key?: string): Piece {
   const bytes = encoder.encode(lines.map((l) => (l.endsWith('\r') ? `${l}\r\n` : `${l}\n`)).join(''));
   const offsets = new Uint32Array(lines.length + 1);
   let line = 1;
   for (let i = 0; i < bytes.length && line < lines.length; i++) if (bytes[i] === 10) offsets[line++] = i + 1;
   offsets[lines.length] = bytes.length;
-  return { bytes, offsets, firstLine, scoreFrom, scoreTo };
+  return { bytes, offsets, firstLine, scoreFrom, scoreTo, ...(key !== undefined && { key }) };
 }

@@ -8,6 +8,7 @@ import type { RankPlan } from '../../rank/plan.js';
 import { BLANK, HAS_TOKENS, type Snapshot } from '../snapshot/snapshot.js';
 import { FLOAT16_RELATIVE_ERROR, halfValues } from '../packed/float16.js';
 import { pathInfo, pathTermCounts, priorsIndex, type PathInfo } from '../snapshot/path-info.js';
+import { termIndexOf } from '../../rank/term-index.js';
 import { cosineKernel, halfCosine } from './chunk-cosines.js';
 
 /**
@@ -71,6 +72,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   const cosines = lexicalOnly ? null : coveredCosines(s, q);
   const wordPrefixes = new Set(plan.pathWords.filter((w) => w.length >= 3).map((w) => w.slice(0, 3)));
   const priors = priorsIndex(plan);
+  const index = termIndexOf(plan);
   for (let f = 0; f < files.length; f++) {
     const path = q.display[f];
     const file = files[f];
@@ -78,13 +80,13 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
     const info = q.infos?.[f] ?? pathInfo(path);
     const pathLength = info.pathText.length;
     // A path word can only match a name that starts with the same three letters (pathSignals' rule).
-    const signals = plan.pathWords.length === 0 || !info.namePrefixes.some((x) => wordPrefixes.has(x))
+    const signals = plan.pathWords.length === 0 || !sharesPrefix(info.namePrefixes, wordPrefixes)
       ? info.priors[priors]
       : pathSignals(path, plan, info.facts);
     // A term's count in the path, kept with the path; countTerms only for a path that holds its probe.
     for (const t of pathTerms) pathTf[t] = 0;
     pathTerms.length = 0;
-    if (nTerms > 0) pathTermCounts(info, plan, pathTf, pathTerms);
+    if (nTerms > 0) pathTermCounts(info, plan, pathTf, pathTerms, index);
     const end = file.firstChunk + file.chunkCount;
     for (let c = file.firstChunk; c < end; c++) {
       const hasTokens = (flags[c] & HAS_TOKENS) !== 0;
@@ -117,11 +119,18 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
       const possible = lineMatch && possibleOf ? possibleOf[c] : 0;
       const certain = lineMatch && certainOf ? certainOf[c] : 0;
       lo[count] = toDistance(relevance(semantic, lexical, possible, signals, plan));
-      hi[count] = toDistance(relevance(semantic, lexical, certain, signals, plan));
+      // Most chunks have no definition bound (no line term): their worst case is their best.
+      hi[count] = certain === possible ? lo[count] : toDistance(relevance(semantic, lexical, certain, signals, plan));
       eligible[count++] = c;
     }
   }
   return choose(q, eligible.subarray(0, count), lo, hi);
+}
+
+/** Whether a path's name prefixes hold one of the plan's path words' (a loop: called per file, ~9,000 a query). */
+function sharesPrefix(prefixes: string[], words: Set<string>): boolean {
+  for (let i = 0; i < prefixes.length; i++) if (words.has(prefixes[i])) return true;
+  return false;
 }
 
 /** Each covered file's chunks' cosines (indexed by chunk), from the kernel; null when it is not ready. */

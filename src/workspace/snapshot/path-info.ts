@@ -5,7 +5,7 @@ import { countTerms, pathFacts, pathSignals, type PathFacts, type PathSignals } 
 import { pathText } from '../../rank/lexical/terms.js';
 import type { RankPlan } from '../../rank/plan.js';
 import { HASH_START, hashStep, identifierRuns } from '../../rank/run-table.js';
-import { countRun, isDigit, probeOf, termIndexOf } from '../../rank/term-index.js';
+import { countRun, isDigit, probeOf, runHitsOf, termIndexOf, type TermIndex } from '../../rank/term-index.js';
 
 /** Query-independent facts of a display path, kept across queries. */
 export interface PathInfo {
@@ -126,9 +126,9 @@ export function pathTermCount(info: PathInfo, term: RankPlan['terms'][number]): 
  * paths cost a few array reads each, not a string map lookup per run (issue 30: 16 ms a query at load
  * 8 with the map). countRun counts the run's word (its leading digits left out, as countTerms does)
  * against every term, which is what countTerms counts in that run; counts are whole numbers, so the
- * sums are the same floats in any order.
+ * sums are the same floats in any order. `index`: the plan's term index, when the caller counts many paths.
  */
-export function pathTermCounts(info: PathInfo, plan: RankPlan, tf: Float64Array, touched: number[]): void {
+export function pathTermCounts(info: PathInfo, plan: RankPlan, tf: Float64Array, touched: number[], index: TermIndex = termIndexOf(plan)): void {
   const ids = runIdsOf(info);
   if (!ids) {
     // Counted whole; a text whose case folding changed its length may hold a probe lower() hides.
@@ -141,8 +141,15 @@ export function pathTermCounts(info: PathInfo, plan: RankPlan, tf: Float64Array,
     }
     return;
   }
-  const index = termIndexOf(plan);
-  for (let i = 0; i < ids.length; i++) countRun(index, plan, ids[i], tf, touched);
+  // runIdsOf made the ids in the dictionary's current generation: hits of that generation are current.
+  const hits = index.runHits !== null && index.runHits.generation === info.runGeneration ? index.runHits : runHitsOf(index);
+  const { first, count } = hits;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    // Most of a path's runs were worked out before to count for no term: passed over without a call.
+    if (first[id] >= 0 && count[id] === 0) continue;
+    countRun(index, plan, id, tf, touched);
+  }
   if (touched.length > 1) touched.sort((x, y) => x - y);
 }
 

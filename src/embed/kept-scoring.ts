@@ -1,0 +1,114 @@
+// Chunk scoring with a resident process's kept chunks (kept-chunks.ts): the chunks' line tokens from the
+// store or freshly tokenized, and their distances from their kept sums (one dot product each) or from
+// the kernel, whose exact sums are kept for the next search. The distances are the kernel's floats.
+import type { TokenizedBatch } from '../types.js';
+import type { PoolingKernel } from './embedder.js';
+import type { KeptChunk, KeptChunks } from './kept-chunks.js';
+import { sumDistance } from './static.js';
+
+/** What this needs of a batch's chunk (chunk-scoring.ts): its lines, where its tokens start, its key. */
+export interface BatchChunk {
+  from: number;
+  to: number;
+  tokenAt: number;
+  key?: string;
+  kept?: KeptChunk;
+}
+
+/** Safety margin on a cosine against float rounding (the static kernel's BOUND_MARGIN). */
+const BOUND_MARGIN = 1e-4;
+
+/**
+ * All the chunks' line tokens in chunk order (each chunk's tokenAt set to its first line's index):
+ * a kept chunk's from the store, the others' from `fresh` (their lines, tokenized in chunk order),
+ * which are kept under their keys.
+ */
+export function keptTokens(chunks: BatchChunk[], fresh: TokenizedBatch): TokenizedBatch {
+  let tokens = 0;
+  let lines = 0;
+  for (const k of chunks) {
+    tokens += k.kept ? k.kept.ids.length : 0;
+    lines += k.to - k.from;
+  }
+  tokens += fresh.ids.length;
+  const ids = new Int32Array(tokens);
+  const lineStarts = new Uint32Array(lines + 1);
+  let at = 0;
+  let line = 0;
+  let freshLine = 0;
+  for (const k of chunks) {
+    const n = k.to - k.from;
+    k.tokenAt = line;
+    if (k.kept) {
+      ids.set(k.kept.ids, at);
+      for (let i = 0; i < n; i++) lineStarts[line + i] = at + k.kept.lineStarts[i];
+      at += k.kept.ids.length;
+    } else {
+      const base = fresh.lineStarts[freshLine];
+      const end = fresh.lineStarts[freshLine + n];
+      const own = fresh.ids.slice(base, end);
+      const starts = new Uint32Array(n + 1);
+      for (let i = 0; i <= n; i++) starts[i] = fresh.lineStarts[freshLine + i] - base;
+      ids.set(own, at);
+      for (let i = 0; i < n; i++) lineStarts[line + i] = at + starts[i];
+      at += own.length;
+      freshLine += n;
+      if (k.key !== undefined) k.kept = { ids: own, lineStarts: starts, sum: null };
+    }
+    line += n;
+  }
+  lineStarts[lines] = at;
+  return { ids, lineStarts };
+}
+
+/**
+ * Each chunk's distance to the query: from its kept sum when there is one (Infinity where the exact
+ * cosine is below its budget's, as the kernel's bound would prune it: that chunk cannot enter the
+ * results), else from the kernel, whose exact sums are kept under the chunks' keys.
+ */
+export async function scoreKept(
+  chunks: BatchChunk[], lineTokens: TokenizedBatch, query: Float32Array, budgets: Float32Array, kernel: PoolingKernel, kept: KeptChunks,
+): Promise<Float32Array> {
+  const out = new Float32Array(chunks.length);
+  const rest: BatchChunk[] = [];
+  const restAt: number[] = [];
+  for (let i = 0; i < chunks.length; i++) {
+    const k = chunks[i];
+    const sum = k.kept?.sum;
+    if (!sum) { rest.push(k); restAt.push(i); continue; }
+    const d = sumDistance(sum, 0, query);
+    const floorCos = 1 - budgets[i];
+    out[i] = floorCos > BOUND_MARGIN && 1 - d < floorCos - BOUND_MARGIN ? Infinity : d;
+  }
+  if (rest.length > 0) {
+    const dim = kernel.dim;
+    const sums = new Float64Array(rest.length * dim).fill(NaN);
+    const distances = await kernel.score(textsOf(lineTokens, rest), query, budgets.length === rest.length ? budgets : Float32Array.from(restAt, (i) => budgets[i]), sums);
+    for (let j = 0; j < rest.length; j++) {
+      const k = rest[j];
+      out[restAt[j]] = distances[j];
+      // The kernel wrote the sum of each chunk it scored exactly (not one it pruned, nor one with no tokens).
+      const sum = sums[j * dim] === sums[j * dim] ? sums.slice(j * dim, (j + 1) * dim) : null;
+      if (k.key !== undefined && k.kept) kept.set(k.key, { ids: k.kept.ids, lineStarts: k.kept.lineStarts, sum: sum ?? k.kept.sum });
+    }
+  }
+  return out;
+}
+
+/** One text per chunk (its lines' tokens run together), for chunks that need not be consecutive. */
+function textsOf(lines: TokenizedBatch, chunks: BatchChunk[]): TokenizedBatch {
+  const lineStarts = new Uint32Array(chunks.length + 1);
+  let total = 0;
+  for (const k of chunks) total += lines.lineStarts[k.tokenAt + k.to - k.from] - lines.lineStarts[k.tokenAt];
+  const ids = new Int32Array(total);
+  let at = 0;
+  chunks.forEach((k, j) => {
+    const base = lines.lineStarts[k.tokenAt];
+    const end = lines.lineStarts[k.tokenAt + k.to - k.from];
+    ids.set(lines.ids.subarray(base, end), at);
+    lineStarts[j] = at;
+    at += end - base;
+  });
+  lineStarts[chunks.length] = at;
+  return { ids, lineStarts };
+}

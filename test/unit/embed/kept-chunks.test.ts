@@ -1,0 +1,133 @@
+// A resident scorer's kept chunks (src/embed/kept-chunks.ts, issue 30: a warm index-backed search
+// tokenized and pooled its candidate chunks again on the main thread): a chunk scored before under the
+// same key gives the very distances a fresh scorer gives; another key (the file's state changed) or
+// another model's scorer never takes what was kept; the store drops the least recently used.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { KeptChunks } from '../../../src/embed/kept-chunks.js';
+import { createLineScorer, type LineScorer } from '../../../src/embed/line-scorer.js';
+import type { ScoreRequest } from '../../../src/embed/requests.js';
+import { normalizeInPlace } from '../../../src/embed/unit.js';
+import { loadModel } from '../../../src/model/load.js';
+import { bundledModelDir } from '../../../src/model/default-model.js';
+import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
+import { queryMode } from '../../../src/rank/query-mode.js';
+import type { ModelData } from '../../../src/types.js';
+import { hasShared, model2vecFixtures, repoRoot } from '../../helpers/shared.js';
+
+const FILES = ['src/rank/topk.ts', 'src/embed/static.ts', 'src/workspace/search/candidates.ts'].map((f) => readFileSync(path.join(repoRoot, f), 'utf8').split('\n'));
+const QUERIES = ['bounded top-k heap', 'how are token rows pooled into a vector', 'quickSelect'];
+
+/** The files as one batch, one score range each (from file line 0), keyed by `keys` (none: a scan's pieces). */
+function request(files: string[][], query: Float32Array, queryText: string, keys?: string[], pruneAbove?: number): ScoreRequest {
+  const enc = new TextEncoder();
+  const lines = files.flat();
+  const parts = lines.map((l) => enc.encode(`${l}\n`));
+  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  const offsets = new Uint32Array(lines.length + 1);
+  parts.forEach((p, i) => { bytes.set(p, offsets[i]); offsets[i + 1] = offsets[i] + p.length; });
+  const ranges: number[] = [];
+  let at = 0;
+  for (const f of files) { ranges.push(at, at + f.length); at += f.length; }
+  const plan = queryMode(queryText, 'hybrid', true, bundledLexicon()).rank!;
+  return {
+    bytes, offsets, scoreRanges: Uint32Array.from(ranges), query, queryKey: queryText, ignoreCase: false,
+    pruneAbove, exhaustive: pruneAbove === undefined,
+    chunks: { plan, rangeFirstLines: new Uint32Array(files.length), rangePaths: files.map((_, i) => `src/file${i}.ts`), ...(keys && { rangeKeys: keys }) },
+  };
+}
+
+async function queryOf(scorer: LineScorer, text: string): Promise<Float32Array> {
+  const q = await scorer.embedTexts([text]);
+  normalizeInPlace(q);
+  return q;
+}
+
+/** The lines whose distances can enter a top-k whose floor is `floor`, with their distances. */
+const within = (d: Float32Array, floor: number) => [...d].map((x, i) => [i, x] as const).filter(([, x]) => x <= floor);
+
+async function expectKeptEqualsFresh(model: ModelData): Promise<void> {
+  const fresh = await createLineScorer(model, 'static');
+  const resident = await createLineScorer(model, 'static', true);
+  try {
+    for (const text of QUERIES) {
+      const query = await queryOf(fresh, text);
+      const expected = await fresh.score(request(FILES, query, text));
+      // The first call keeps the chunks, the second (and a query after another) scores from them: bit for bit.
+      expect(await resident.score(request(FILES, query, text, ['a', 'b', 'c']))).toEqual(expected);
+      expect(await resident.score(request(FILES, query, text, ['a', 'b', 'c']))).toEqual(expected);
+      // Pruned (a full top-k's floor): a kept chunk is cut on its exact cosine, not the kernel's bound,
+      // so only lines that cannot enter may differ.
+      const floor = 0.75;
+      const pruned = await fresh.score(request(FILES, query, text, undefined, floor));
+      expect(within(await resident.score(request(FILES, query, text, ['a', 'b', 'c'], floor)), floor)).toEqual(within(pruned, floor));
+    }
+  } finally {
+    await Promise.all([fresh.close(), resident.close()]);
+  }
+}
+
+let bundled: ModelData;
+beforeAll(async () => { bundled = await loadModel(bundledModelDir(), { offline: true }); });
+
+describe('kept chunks: a resident scorer\'s candidate chunks scored again from their kept tokens and sums (issue 30)', () => {
+  it('give the fresh distances bit for bit, on the bundled model', async () => {
+    await expectKeptEqualsFresh(bundled);
+  });
+
+  it.skipIf(!hasShared)('the same on a vocab-quantized model (mapping and weights)', async () => {
+    await expectKeptEqualsFresh(await loadModel(path.join(model2vecFixtures, 'test-model-vocab-quantized')));
+  });
+
+  it('are used under their key only: a file whose state changed is scored fresh', async () => {
+    const resident = await createLineScorer(bundled, 'static', true);
+    const fresh = await createLineScorer(bundled, 'static');
+    try {
+      const text = 'how are token rows pooled into a vector';
+      const query = await queryOf(fresh, text);
+      const before = await resident.score(request([FILES[1]], query, text, ['state 1']));
+      const changed = [FILES[1].map((l) => l.replace(/acc/g, 'sum').replace(/table/g, 'grid'))];
+      const expected = await fresh.score(request(changed, query, text));
+      expect(expected).not.toEqual(before);
+      // Under the old key the kept chunks stand for the file's lines (the key is the index's state of
+      // the file, which changes with it), so the changed lines score otherwise than fresh...
+      expect(await resident.score(request(changed, query, text, ['state 1']))).not.toEqual(expected);
+      // ... and under their new state nothing kept is used.
+      expect(await resident.score(request(changed, query, text, ['state 2']))).toEqual(expected);
+      // A worker's scorer (not asked to keep chunks) keeps none.
+      const worker = await createLineScorer(bundled, 'static');
+      await worker.score(request([FILES[1]], query, text, ['state 1']));
+      expect(await worker.score(request(changed, query, text, ['state 1']))).toEqual(expected);
+      await worker.close();
+    } finally {
+      await Promise.all([fresh.close(), resident.close()]);
+    }
+  });
+
+  it.skipIf(!hasShared)('are per model: another model\'s scorer never takes them', async () => {
+    const other = await loadModel(path.join(model2vecFixtures, 'test-model-vocab-quantized'));
+    const a = await createLineScorer(bundled, 'static', true);
+    const b = await createLineScorer(other, 'static', true);
+    const bFresh = await createLineScorer(other, 'static');
+    try {
+      const text = 'bounded top-k heap';
+      await a.score(request(FILES, await queryOf(a, text), text, ['a', 'b', 'c']));
+      const query = await queryOf(b, text);
+      expect(await b.score(request(FILES, query, text, ['a', 'b', 'c']))).toEqual(await bFresh.score(request(FILES, query, text)));
+    } finally {
+      await Promise.all([a.close(), b.close(), bFresh.close()]);
+    }
+  });
+
+  it('drops the least recently used chunk past its bound', () => {
+    const chunk = () => ({ ids: new Int32Array(100), lineStarts: new Uint32Array(11), sum: new Float64Array(64) });
+    const kept = new KeptChunks(64 * 1200); // one chunk may take a 64th: 1,200 bytes (each here ~1,100)
+    for (let i = 0; i < 80; i++) kept.set(`k${i}`, chunk());
+    expect(kept.get('k0')).toBeUndefined();
+    expect(kept.get('k79')).toBeDefined();
+    expect(kept.size).toBeLessThan(80);
+    kept.set('big', { ...chunk(), ids: new Int32Array(1000) });
+    expect(kept.get('big')).toBeUndefined();
+  });
+});
