@@ -151,6 +151,9 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       const cosine = cosineBound(source, entry);
       if (cosine < 1 && proseReach(lines, plan, entry.path, undefined, cosine) > floor) return true;
       if (proseBest(lines, plan, entry.path, undefined, floor, cosine) > floor) return true;
+      // Its lines' grams counted from its bytes where that bound took each at its most (the index's statistics file).
+      const read = await source.proseLinesRead?.(entry, plan);
+      if (read && proseBest(read, plan, entry.path, undefined, floor, cosine) > floor) return true;
       knownProse.set(entry, proseLineStats(lines, plan));
       return false;
     }

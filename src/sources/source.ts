@@ -55,6 +55,13 @@ export interface Source {
    */
   proseLines?(entry: Entry, plan: ProsePlanTerms): ProseLineTerms | null;
   /**
+   * Optional, with proseLines: the entry's line terms with what proseLines could only bound (the index's
+   * statistics file: each gram at its most in every line) counted from its bytes, read now; null when
+   * proseLines' are exact already or the bytes are not what it counted. The pipeline asks for it when
+   * proseLines' bound reaches its top-k, before it reads and scores the whole entry.
+   */
+  proseLinesRead?(entry: Entry, plan: ProsePlanTerms): Promise<ProseLineTerms | null>;
+  /**
    * Optional capability of a source that keeps its prose entries' line tokens (a resident workspace:
    * embed/line-cosines.ts): at least the greatest cosine of any of the entry's lines to `query` (the
    * search's unit vector, as the executor scores them), 1 when it cannot tell. The pipeline bounds an

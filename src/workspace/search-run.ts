@@ -24,7 +24,7 @@ import { coverage } from './search/coverage.js';
 import { KeptLines } from './search/kept-lines.js';
 import { filterWalk } from './search/walk-filter.js';
 import { splitProse } from './search/prose-source.js';
-import { countKeptDocuments, keepLineTokensWith } from './search/kept-documents.js';
+import { countKeptDocuments, keepLineTokensWith, searchUnderWay } from './search/kept-documents.js';
 import { DamagedFileError } from './snapshot/section-file.js';
 import { isDamage } from './store/damage.js';
 import { patchSnapshot } from './snapshot/snapshot.js';
@@ -41,6 +41,8 @@ export const UNSAVED_REFRESH_BYTES = 512 << 10;
 const keptLines = new KeptLines();
 
 export async function searchWorkspace(ws: OpenWorkspace, so: SearchOptions): Promise<SearchResponse> {
+  // The documents' background counting waits while this search runs (kept-documents.ts).
+  const ended = searchUnderWay();
   try {
     return await searchOnce(ws, so);
   } catch (e) {
@@ -51,6 +53,8 @@ export async function searchWorkspace(ws: OpenWorkspace, so: SearchOptions): Pro
     if (!(e instanceof DamagedFileError)) throw e;
     ws.dropSnapshot();
     return searchOnce(ws, so);
+  } finally {
+    ended();
   }
 }
 
@@ -153,7 +157,7 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   const r = await ws.searcher.search({ ...so, paths: [], sources: split.prose ? [source, split.prose] : [source] });
   // The documents this search read are counted into line terms now, in the background, for the next.
   if (split.prose) countKeptDocuments();
-  mark(`rescore (${split.read?.files ?? 0} prose files read)`);
+  mark(`rescore (${split.read?.files ?? 0} prose files read, ${split.read?.probed ?? 0} probed for their grams)`);
   // A damaged statistics file is only slower (the documents were read and counted): said, and rebuilt by simgrep index.
   const proseDamaged = split.prose && proseIndex?.damaged ? [{ path: ws.dir, code: 'PROSE_STATS_DAMAGED', message: `workspace ${ws.name}: ${proseIndex.damaged}; this search counted the documents instead; simgrep index rebuilds it` }] : [];
   const warnings = [...notSaved, ...walkWarnings, ...refreshWarnings, ...namedBinary, ...proseDamaged, ...r.warnings];

@@ -6,7 +6,7 @@ import type { Piece } from '../../text/line-splitter.js';
 import { openChunks } from '../build/file-chunks.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { documentState } from '../snapshot/prose-stats-file.js';
-import type { KeptLines } from './kept-lines.js';
+import type { KeptFileLines, KeptLines } from './kept-lines.js';
 
 export interface CandidateSourceOptions {
   snapshot: Snapshot;
@@ -45,20 +45,11 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
       const f = fileOf.get(entry.path)!;
       const chunks = byFile.get(f)!;
       const windows = chunks.map((c) => [Math.max(0, s.start[c] - contextLines), Math.min(s.files[f].lines, s.end[c] + contextLines)]);
-      const last = Math.max(...windows.map((w) => w[1]));
-      // The file's lines up to the last one any window needs (the rest of a big file is not read); a
-      // resident process keeps the windows' lines for the next search.
+      // The windows' lines (the file read up to the last one any window needs); a resident process keeps them for the next search.
       const state = o.kept ? documentState(s.files[f]) : '';
       let kept = o.kept?.get(state, windows);
       if (!kept) {
-        const lines: string[] = [];
-        let whole = true;
-        const opened = await openChunks(streamEntry(files, entry, signal), chunkLines);
-        for await (const chunk of opened.chunks) {
-          for (let i = 0; i < chunk.lines.length; i++) lines[chunk.start + i] = chunk.lines[i];
-          if (chunk.end >= last) { whole = false; break; }
-        }
-        kept = { lines, extent: lines.length, whole };
+        kept = await windowLines(streamEntry(files, entry, signal), chunkLines, windows);
         o.kept?.set(state, kept, windows);
       }
       const { lines, extent } = kept;
@@ -70,6 +61,27 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
       }).filter((p) => p.scoreTo > p.scoreFrom);
     },
   };
+}
+
+/**
+ * The lines of `windows` ([from, to) line ranges) of a file's bytes, cut as a search reads them: a sparse
+ * array that holds those lines only (not every line before the last window's: a window near the end of
+ * a big file held the whole file), read up to the last line any window needs.
+ */
+export async function windowLines(bytes: AsyncIterable<Uint8Array>, chunkLines: number, windows: number[][]): Promise<KeptFileLines> {
+  const last = Math.max(0, ...windows.map((w) => w[1]));
+  const wanted = new Uint8Array(last);
+  for (const [from, to] of windows) wanted.fill(1, from, to);
+  const lines: (string | undefined)[] = [];
+  let extent = 0;
+  let whole = true;
+  const opened = await openChunks(bytes, chunkLines);
+  for await (const chunk of opened.chunks) {
+    for (let i = 0; i < chunk.lines.length; i++) if (wanted[chunk.start + i] === 1) lines[chunk.start + i] = chunk.lines[i];
+    extent = chunk.end;
+    if (chunk.end >= last) { whole = false; break; }
+  }
+  return { lines, extent, whole };
 }
 
 /** Lines as a piece; a line that ends with \r gets one more, since decoding strips one before \n. */

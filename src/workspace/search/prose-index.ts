@@ -10,6 +10,7 @@ import type { ProseLineTerms, ProsePlanTerms } from '../../types.js';
 import { BLANK_BIT, decodeGramPostings, decodePostings, NO_STATS, gramName, type DecodedGramPostings, type DecodedPostings } from '../snapshot/prose-stats-file.js';
 import type { ProseStatsLayer, ProseStatsLayers } from '../snapshot/prose-stats-layers.js';
 import { DamagedFileError } from '../snapshot/section-file.js';
+import { readLineGrams } from './prose-read-grams.js';
 
 /** A query's postings in one document: per key id its (line, count) pairs; per gram id its document frequency and most in a line. */
 interface Found { keys: Map<number, Int32Array>; grams: Map<number, { df: number; most: number }> }
@@ -51,6 +52,25 @@ export class ProseIndexLines {
     let packed = made.packed.get(doc);
     if (!packed) made.packed.set(doc, (packed = this.pack(doc, made.found.get(doc))));
     return packed;
+  }
+
+  /**
+   * linesOf's, with the grams of its lines that hold a key counted from the document's `bytes`
+   * (prose-read-grams.ts) instead of each at its most in the document: the bound on its best line
+   * (rank/prose-lines.ts proseBest) is then their own lexical score; linesOf gives them for the rest
+   * of this query. Null where linesOf's is, or when the bytes are not the indexed document's.
+   */
+  async linesRead(state: string, plan: ProsePlanTerms, bytes: Uint8Array): Promise<ProseLineTerms | null> {
+    const lines = this.linesOf(state, plan) as PackedProseLines | null;
+    if (!lines || !this.made) return null;
+    const doc = this.file!.docOf(state)!;
+    const found = this.made.found.get(doc);
+    const grams = await readLineGrams(bytes, state.slice(state.lastIndexOf('\0') + 1), lines, heldLines(found), plan);
+    if (!grams) return null;
+    // The same line terms, kept for this query, with their grams exact: proseBest's answer kept for the bound is dropped.
+    lines.grams = grams;
+    lines.plan = null;
+    return lines;
   }
 
   /** The query's postings, by document. */
@@ -133,6 +153,13 @@ export class ProseIndexLines {
   }
 }
 
+/** The lines that hold one of the query's keys. */
+function heldLines(found: Found | undefined): Uint16Array {
+  const held = new Set<number>();
+  for (const pairs of found?.keys.values() ?? []) for (let j = 0; j < pairs.length; j += 2) held.add(pairs[j]);
+  return Uint16Array.from(held).sort();
+}
+
 type Decoded = DecodedPostings | DecodedGramPostings;
 const bytesOf = (d: Decoded): number => ('pairs' in d ? d.start.byteLength + d.pairs.byteLength : d.df.byteLength + d.most.byteLength) + d.docs.byteLength;
 
@@ -140,27 +167,46 @@ const bytesOf = (d: Decoded): number => ('pairs' in d ? d.start.byteLength + d.p
  * A document's grams among the query's: each one's document frequency and most in a line (exact, as
  * prose-doc-grams.ts documentGrams counts them), and as its lines every line that holds a query key
  * (the only lines whose grams score: rank/prose.ts proseLexical) at that most, so the grams' part of the
- * bound on its best line (rank/prose-lines.ts proseBest) is at least what any line's grams give.
+ * bound on its best line (rank/prose-lines.ts proseBest) is at least what any line's grams give. The
+ * lines are laid out when first asked (MostGrams): most documents are ranked by their bound that visits
+ * no line (proseReach: the ids, frequencies and mosts only), and a pasted file's grams are ~100 times
+ * its key lines.
  */
 function gramsOf(found: Found | undefined): DocumentGrams {
   const grams = found?.grams;
   const gramId = Int32Array.from(grams?.keys() ?? []).sort();
   const gramDf = new Uint16Array(gramId.length);
   const gramMost = new Uint32Array(gramId.length);
-  const lineStart = new Int32Array(gramId.length + 1);
-  const held = new Set<number>();
-  for (const pairs of found?.keys.values() ?? []) for (let j = 0; j < pairs.length; j += 2) held.add(pairs[j]);
-  // Ascending, as a counted document's gram lines are (rank/prose-doc-grams.ts addLinesGramBm25 searches them).
-  const lines = Uint16Array.from(held).sort();
-  const line = new Uint16Array(gramId.length * lines.length);
-  const count = new Uint32Array(gramId.length * lines.length);
   gramId.forEach((gid, i) => {
     const g = grams!.get(gid)!;
     gramDf[i] = g.df;
     gramMost[i] = g.most;
-    line.set(lines, i * lines.length);
-    count.fill(g.most, i * lines.length, (i + 1) * lines.length);
-    lineStart[i + 1] = (i + 1) * lines.length;
   });
-  return { slot: -1, gramId, gramDf, gramMost, lineStart, line, count };
+  return new MostGrams(gramId, gramDf, gramMost, found);
+}
+
+/** gramsOf's grams: each at its most in every line that holds a key, laid out on first use. */
+class MostGrams implements DocumentGrams {
+  slot = -1;
+  private byLine: { lineStart: Int32Array; line: Uint16Array; count: Uint32Array } | null = null;
+  constructor(readonly gramId: Int32Array, readonly gramDf: Uint16Array, readonly gramMost: Uint32Array, private found: Found | undefined) {}
+  get lineStart(): Int32Array { return this.lines().lineStart; }
+  get line(): Uint16Array { return this.lines().line; }
+  get count(): Uint32Array { return this.lines().count; }
+
+  private lines(): { lineStart: Int32Array; line: Uint16Array; count: Uint32Array } {
+    if (this.byLine) return this.byLine;
+    const n = this.gramId.length;
+    const lines = heldLines(this.found);
+    this.found = undefined;
+    const lineStart = new Int32Array(n + 1);
+    const line = new Uint16Array(n * lines.length);
+    const count = new Uint32Array(n * lines.length);
+    for (let i = 0; i < n; i++) {
+      line.set(lines, i * lines.length);
+      count.fill(this.gramMost[i], i * lines.length, (i + 1) * lines.length);
+      lineStart[i + 1] = (i + 1) * lines.length;
+    }
+    return (this.byLine = { lineStart, line, count });
+  }
 }

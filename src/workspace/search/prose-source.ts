@@ -13,6 +13,8 @@ import { lineCosines, type LineCosines } from '../../embed/line-cosines.js';
 import type { ProseIndexLines } from './prose-index.js';
 import type { ModelData, ProseLineTerms, ProsePlanTerms } from '../../types.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
+import { isRemoteUri } from '../../sources/uri.js';
+import { readFileSync } from 'node:fs';
 
 /** Files of this many bytes in all, or fewer, are scored on the calling thread (as the searcher's rule). */
 const SMALL_BYTES = 2 << 20;
@@ -25,10 +27,10 @@ type Terms = readonly { key: string; whole: boolean }[];
  * pipeline asks with its own plan's terms). `model`: the search's, whose kept line tokens bound its
  * documents' cosines (a resident process: keepBytes).
  */
-export function splitProse(snap: Snapshot, display: (string | undefined)[], reader: Source, plan: RankPlan, o: { keepBytes: boolean; index?: ProseIndexLines | null; bounded?: boolean; model?: ModelData }): { display: (string | undefined)[]; prose: Source | null; read?: { files: number } } {
+export function splitProse(snap: Snapshot, display: (string | undefined)[], reader: Source, plan: RankPlan, o: { keepBytes: boolean; index?: ProseIndexLines | null; bounded?: boolean; model?: ModelData }): { display: (string | undefined)[]; prose: Source | null; read?: { files: number; probed: number } } {
   const { rest, fileOf } = proseFiles(snap, display);
   if (fileOf.size === 0) return { display, prose: null };
-  const read = { files: 0 };
+  const read = { files: 0, probed: 0 };
   // A document's line terms: counted by this process (a resident one), else from the index's statistics file.
   const linesOf = (e: Entry, p: ProsePlanTerms): ProseLineTerms | null =>
     (o.keepBytes ? keptLines(e as StatedEntry) : undefined) ?? o.index?.linesOf((e as StatedEntry).state, p) ?? null;
@@ -69,6 +71,18 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
         yield* after;
       },
       ...((o.keepBytes || o.index) && { proseLines: linesOf }),
+      // A document's line terms from the index's statistics file bound its lines' grams; a counted one's are exact.
+      ...(o.index && {
+        async proseLinesRead(entry: Entry, p: ProsePlanTerms) {
+          const index = o.index!;
+          if ((o.keepBytes && keptLines(entry as StatedEntry)) || (entry.size ?? Infinity) > KEPT_FILE_BYTES) return null;
+          read.probed++;
+          // A local file at once (a few KB: an async read's round trips cost more than the read).
+          const bytes = o.keepBytes ? await keptRead(reader, entry as StatedEntry).catch(() => null)
+            : isRemoteUri(entry.path) ? await reader.read(entry).catch(() => null) : readLocal(entry.path);
+          return bytes ? index.linesRead((entry as StatedEntry).state, p, bytes) : null;
+        },
+      }),
       ...(model && {
         proseCosine(entry: Entry, query: Float32Array) {
           const tokens = keptTokens(entry as StatedEntry);
@@ -124,6 +138,11 @@ function filesWithTerms(snap: Snapshot, terms: Terms): Uint8Array {
     for (let j = 0; j < found.chunk.length; j++) out[snap.chunkFile[found.chunk[j]]] = 1;
   }
   return out;
+}
+
+/** A local file's bytes, or null when it cannot be read (the pipeline's read reports why). */
+function readLocal(path: string): Uint8Array | null {
+  try { return readFileSync(path); } catch { return null; }
 }
 
 function sameTerms(a: Terms, b: Terms): boolean {
