@@ -24,7 +24,7 @@ import { coverage } from './search/coverage.js';
 import { KeptLines } from './search/kept-lines.js';
 import { filterWalk } from './search/walk-filter.js';
 import { splitProse } from './search/prose-source.js';
-import { countKeptDocuments, keepLineTokensWith, searchUnderWay } from './search/kept-documents.js';
+import { countKeptDocuments, keepLineTokensWith } from './search/kept-documents.js';
 import { DamagedFileError } from './snapshot/section-file.js';
 import { isDamage } from './store/damage.js';
 import { patchSnapshot } from './snapshot/snapshot.js';
@@ -41,8 +41,6 @@ export const UNSAVED_REFRESH_BYTES = 512 << 10;
 const keptLines = new KeptLines();
 
 export async function searchWorkspace(ws: OpenWorkspace, so: SearchOptions): Promise<SearchResponse> {
-  // The documents' background counting waits while this search runs (kept-documents.ts).
-  const ended = searchUnderWay();
   try {
     return await searchOnce(ws, so);
   } catch (e) {
@@ -53,8 +51,6 @@ export async function searchWorkspace(ws: OpenWorkspace, so: SearchOptions): Pro
     if (!(e instanceof DamagedFileError)) throw e;
     ws.dropSnapshot();
     return searchOnce(ws, so);
-  } finally {
-    ended();
   }
 }
 

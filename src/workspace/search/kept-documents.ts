@@ -147,36 +147,10 @@ async function countInBackground(): Promise<void> {
   }
 }
 
-/** Searches of this process under way (searchUnderWay), and a promise settled once none is. */
-let searching = 0;
-let noSearch: { promise: Promise<void>; resolve: () => void } | null = null;
-
-/**
- * Marks a search under way until the returned function is called (search-run.ts): background counting
- * waits at its next turn until no search is (issue 30: counting a fresh index's 1,387 documents took
- * 1-3 s of the thread in 2 ms slices, and a warm search's every await could wait behind one).
- */
-export function searchUnderWay(): () => void {
-  searching++;
-  let ended = false;
-  return () => {
-    if (ended) return;
-    ended = true;
-    if (--searching === 0 && noSearch) { noSearch.resolve(); noSearch = null; }
-  };
-}
-
-/**
- * Lets the event loop turn once the current slice has held the thread SLICE_MS (a timer: searches' I/O
- * and messages go first), and waits while a search is under way.
- */
+/** Lets the event loop turn once the current slice has held the thread SLICE_MS (a timer: searches' I/O and messages go first). */
 async function turn(slice: { at: number }): Promise<void> {
-  if (performance.now() - slice.at < SLICE_MS && searching === 0) return;
+  if (performance.now() - slice.at < SLICE_MS) return;
   await new Promise((resolve) => setTimeout(resolve, 0).unref());
-  while (searching > 0) {
-    if (!noSearch) { let resolve!: () => void; const promise = new Promise<void>((r) => { resolve = r; }); noSearch = { promise, resolve }; }
-    await noSearch.promise;
-  }
   slice.at = performance.now();
 }
 
