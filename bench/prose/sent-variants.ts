@@ -95,22 +95,28 @@ function bigramsOf(lines: string[]) {
   return c;
 }
 
-/** The shipped sum plus z × the line's BM25 over the query's Han bigrams (over their norm), lines with a term only. */
-function hanField(q: Q, z: number): Float64Array {
+/**
+ * The shipped sum plus z × a second BM25 field over `n` query keys (over their norm), lines with a term
+ * only; `score(i, k, idf)` is line i's BM25 over those keys with the saturation `k`.
+ */
+function plusField(q: Q, z: number, n: number, score: (i: number, k: number, idf: (d: number) => number) => number): Float64Array {
   const { sum } = sums(q);
-  const qb = [...new Set(hanBigrams(q.query))];
-  if (qb.length === 0) return mix(q, sum.map(sat));
-  const { rows, df } = bigramsOf(q.lines);
+  if (n === 0) return mix(q, sum.map(sat));
   const { docs, chars } = q.freq; const avg = chars / Math.max(1, docs);
   const idf = (d: number) => Math.log(1 + (docs - d + 0.5) / (d + 0.5));
-  const norm = qb.length * idf(0);
-  return mix(q, sum.map((s, i) => {
-    if (!(s > 0)) return 0;
-    const k = 0.6 * (1 - 0.5 + (0.5 * q.lens[i]) / avg);
+  const norm = n * idf(0);
+  return mix(q, sum.map((s, i) => (s > 0 ? sat(s + z * score(i, 0.6 * (1 - 0.5 + (0.5 * q.lens[i]) / avg), idf) / norm) : 0)));
+}
+
+/** The shipped sum plus z × the line's BM25 over the query's Han bigrams (over their norm), lines with a term only. */
+function hanField(q: Q, z: number): Float64Array {
+  const qb = [...new Set(hanBigrams(q.query))];
+  const { rows, df } = qb.length > 0 ? bigramsOf(q.lines) : { rows: [], df: new Map<string, number>() };
+  return plusField(q, z, qb.length, (i, k, idf) => {
     let b = 0;
     for (const g of qb) { const f = rows[i].get(g) ?? 0; if (f > 0) b += idf(df.get(g) ?? 0) * (f * 1.6) / (f + k); }
-    return sat(s + z * b / norm);
-  }));
+    return b;
+  });
 }
 for (const z of [0.25, 0.5, 1]) variants[`han-${z}`] = (q) => hanField(q, z);
 
@@ -157,18 +163,11 @@ variants['num-strip'] = (q) => ship(withNumbers(q, 1, false, true));
 
 /** The shipped sum plus z × the line's BM25 over the query's ordered pairs of neighbouring terms (b within `gap` words after a), over their norm. */
 function pairSum(q: Q, z: number, gap: number): Float64Array {
-  const { sum } = sums(q);
   const { pairs, ptf, pdf } = pairsOf(q, gap);
-  if (pairs.length === 0) return mix(q, sum.map(sat));
-  const { docs, chars } = q.freq; const avg = chars / Math.max(1, docs);
-  const idf = (d: number) => Math.log(1 + (docs - d + 0.5) / (d + 0.5));
-  const norm = pairs.length * idf(0);
-  return mix(q, sum.map((s, i) => {
-    if (!(s > 0)) return 0;
-    const k = 0.6 * (1 - 0.5 + (0.5 * q.lens[i]) / avg);
+  return plusField(q, z, pairs.length, (i, k, idf) => {
     let p = 0; ptf[i].forEach((f, j) => { if (f > 0) p += idf(pdf[j]) * (f * 1.6) / (f + k); });
-    return sat(s + z * p / norm);
-  }));
+    return p;
+  });
 }
 for (const z of [0.1, 0.25, 0.5]) for (const gap of [1, 2]) variants[`pair-z${z}-g${gap}`] = (q) => pairSum(q, z, gap);
 variants['num-ctx0.7'] = (q) => ship(withNumbers(q, 1, false), { ctx: 0.7 });
