@@ -120,8 +120,14 @@ function keep(more: number): void {
   }
 }
 
-/** How long background counting holds the thread before it lets the event loop turn. */
-const SLICE_MS = 2;
+/**
+ * How long background counting holds the thread before it lets the event loop turn. It gets about one
+ * slice per turn, and an agent's back-to-back searches turn the loop rarely: with 2 ms slices a fresh
+ * index's 1,387 bench documents (~5 s of counting) were still uncounted 25 s later, so every search
+ * decoded the statistics file's postings instead (~12-14 ms a call, and its garbage); with 8 they are
+ * counted before the first warm search (MCP harness: find_related p50 235-293 -> 129-143 ms).
+ */
+const SLICE_MS = 8;
 
 /**
  * Counts the queued documents' line terms a slice at a time (SLICE_MS), letting the event loop turn
