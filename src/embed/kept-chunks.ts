@@ -4,6 +4,8 @@
 // Keyed by the chunk's text identity (the index's state of its file, its first line and line count);
 // one store per scorer, so per model: another model's tokens or sums are never used.
 
+import { BoundedLru } from '../bounded-lru.js';
+
 /** Bytes kept in all (ids, line starts, sums, 96 more per chunk): the bench's 45 queries keep 2,185 chunks, 9.6 MB. */
 const KEPT_BYTES = 24 << 20;
 
@@ -18,40 +20,25 @@ export interface KeptChunk {
 
 /** Chunks by key, least recently used dropped first once over the bound. */
 export class KeptChunks {
-  private readonly chunks = new Map<string, KeptChunk & { bytes: number }>();
-  private bytes = 0;
+  private readonly chunks: BoundedLru<KeptChunk>;
 
-  constructor(private readonly limit = KEPT_BYTES) {}
+  constructor(limit = KEPT_BYTES) {
+    this.chunks = new BoundedLru(limit);
+  }
 
   get(key: string): KeptChunk | undefined {
-    const kept = this.chunks.get(key);
-    if (!kept) return undefined;
-    this.chunks.delete(key);
-    this.chunks.set(key, kept);
-    return kept;
+    return this.chunks.get(key);
   }
 
   /** Keeps a chunk (replacing one of the same key), dropping the least recently used over the bound. */
   set(key: string, chunk: KeptChunk): void {
-    this.drop(key);
+    this.chunks.delete(key);
     const bytes = 96 + key.length * 2 + chunk.ids.byteLength + chunk.lineStarts.byteLength + (chunk.sum?.byteLength ?? 0);
-    if (bytes > this.limit / 64) return; // a chunk of very long lines would crowd out the others
-    this.chunks.set(key, { ...chunk, bytes });
-    this.bytes += bytes;
-    for (const [k] of this.chunks) {
-      if (this.bytes <= this.limit) break;
-      this.drop(k);
-    }
+    if (bytes > this.chunks.limit / 64) return; // a chunk of very long lines would crowd out the others
+    this.chunks.set(key, { ...chunk }, bytes);
   }
 
   get size(): number {
     return this.chunks.size;
-  }
-
-  private drop(key: string): void {
-    const kept = this.chunks.get(key);
-    if (!kept) return;
-    this.bytes -= kept.bytes;
-    this.chunks.delete(key);
   }
 }

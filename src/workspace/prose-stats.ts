@@ -3,7 +3,6 @@
 // read, else read again and checked against the indexed hash) into the delta, or into a new base with
 // the records of documents still indexed as they were copied, and the file is written atomically. A document left out is read and counted by the
 // searches, as before: never a wrong statistic, only a slower answer.
-import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { documentGramCounts, gramKeyOf } from '../rank/prose-doc-grams.js';
@@ -11,6 +10,7 @@ import { keyNameOf, ProseLinesBuilder } from '../rank/prose-lines-build.js';
 import { isProsePath } from '../rank/prose.js';
 import { isRemoteUri } from '../sources/uri.js';
 import { openChunks } from './build/file-chunks.js';
+import { sha256Hex } from './build/hex-digest.js';
 import { DamagedFileError } from './snapshot/section-file.js';
 import { ProseStatsCollector } from './snapshot/prose-stats-collect.js';
 import { BLANK_BIT, documentState, gramName, NO_STATS, openProseStatsFile, writeProseStatsFile, type ProseStatsFile } from './snapshot/prose-stats-file.js';
@@ -181,7 +181,7 @@ function readAgain(f: Readable, scratch: { buf: Uint8Array }): Uint8Array | null
     let at = 0;
     for (let n = 1; at < f.size && n > 0; at += n) n = readSync(fd, scratch.buf, at, f.size - at, at);
     const bytes = scratch.buf.subarray(0, f.size);
-    return at === f.size && createHash('sha256').update(bytes).digest('hex') === f.hash ? bytes : null;
+    return at === f.size && sha256Hex(bytes) === f.hash ? bytes : null;
   } catch {
     return null;
   } finally {
@@ -198,7 +198,7 @@ async function bytesOf(f: Readable, given: Uint8Array | undefined, readMissing: 
   if (!readMissing || isRemoteUri(f.key)) return null;
   const read = await readFile(f.key).catch(() => null);
   // A file changed since is left to the searches, which see it changed.
-  return read && read.length === f.size && createHash('sha256').update(read).digest('hex') === f.hash ? read : null;
+  return read && read.length === f.size && sha256Hex(read) === f.hash ? read : null;
 }
 
 /** A document counted: its state, lines, and per key id and per gram id its (line, count) pairs. */

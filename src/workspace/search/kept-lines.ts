@@ -2,6 +2,8 @@
 // warm search whose windows an earlier one read takes their lines from here, not from the disk. Kept
 // under the index's state of the file (key, size, mtime, hash): a change the index sees is a miss.
 
+import { BoundedLru } from '../../bounded-lru.js';
+
 /** Characters kept in all, with 32 more counted per line for its string: the bench's 40 queries keep ~5 M. */
 const KEPT_CHARS = 8 << 20;
 
@@ -16,14 +18,15 @@ export interface KeptFileLines {
 
 /** Files' lines by state, least recently used dropped first once over the bound. */
 export class KeptLines {
-  private readonly files = new Map<string, KeptFileLines & { chars: number }>();
-  private chars = 0;
+  private readonly files: BoundedLru<KeptFileLines>;
 
-  constructor(private readonly limit = KEPT_CHARS) {}
+  constructor(limit = KEPT_CHARS) {
+    this.files = new BoundedLru(limit);
+  }
 
   /** The kept lines of the file in this state when they hold every line of the windows (to its end), else null. */
   get(state: string, windows: number[][]): KeptFileLines | null {
-    const kept = this.files.get(state);
+    const kept = this.files.peek(state)?.value;
     if (!kept) return null;
     for (const [from, to] of windows) {
       for (let line = from; line < to; line++) {
@@ -31,16 +34,15 @@ export class KeptLines {
         if (kept.lines[line] === undefined) return null;
       }
     }
-    this.files.delete(state);
-    this.files.set(state, kept);
-    return kept;
+    return this.files.get(state)!;
   }
 
   /** Keeps the windows' lines of a read (joined with those kept of the same state). */
   set(state: string, read: KeptFileLines, windows: number[][]): void {
-    const old = this.files.get(state);
+    const before = this.files.peek(state);
+    const old = before?.value;
     const lines: (string | undefined)[] = old ? old.lines : [];
-    let chars = old ? old.chars : 64;
+    let chars = before ? before.size : 64;
     for (const [from, to] of windows) {
       for (let line = from; line < to && line < read.extent; line++) {
         if (lines[line] !== undefined) continue;
@@ -48,20 +50,8 @@ export class KeptLines {
         chars += read.lines[line]!.length + 32;
       }
     }
-    this.drop(state);
-    if (chars > this.limit / 8) return; // one file's windows would crowd out the others
-    this.files.set(state, { lines, extent: Math.max(read.extent, old?.extent ?? 0), whole: read.whole || (old?.whole ?? false), chars });
-    this.chars += chars;
-    for (const [key] of this.files) {
-      if (this.chars <= this.limit) break;
-      this.drop(key);
-    }
-  }
-
-  private drop(state: string): void {
-    const kept = this.files.get(state);
-    if (!kept) return;
-    this.chars -= kept.chars;
     this.files.delete(state);
+    if (chars > this.files.limit / 8) return; // one file's windows would crowd out the others
+    this.files.set(state, { lines, extent: Math.max(read.extent, old?.extent ?? 0), whole: read.whole || (old?.whole ?? false) }, chars);
   }
 }

@@ -4,8 +4,8 @@
 // ~100 grams then put most documents within reach of the results, each read and scored whole (a
 // 100,000-character query read 115 of the bench tree's Markdown files, 8 before the lexical parts were
 // added before their saturation). Counted from the bytes, the bound is those lines' own lexical score.
-import crypto from 'node:crypto';
 import { openChunks } from '../build/file-chunks.js';
+import { sha256Hex } from '../build/hex-digest.js';
 import { gramKey } from '../../rank/lexical/grams.js';
 import { lineGrams, proseLexical, PROSE_B, PROSE_K1, type ProseStats } from '../../rank/prose.js';
 import { proseLineStats } from '../../rank/prose-lines.js';
@@ -107,7 +107,3 @@ async function heldLines(bytes: Uint8Array, lengths: Uint32Array, held: Uint16Ar
   }
   return q === held.length && opened.lines() === lengths.length ? texts : null;
 }
-
-const sha256Hex: (bytes: Uint8Array) => string = typeof crypto.hash === 'function'
-  ? (bytes) => crypto.hash('sha256', bytes, 'hex')
-  : (bytes) => crypto.createHash('sha256').update(bytes).digest('hex');
