@@ -16,7 +16,13 @@ export type EntryReader = (from: number, to: number) => Entries;
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
-/** Lookups a process makes from a file before it reads all the entries once (a long-lived process). */
+/**
+ * Distinct keys a process reads from a file before it reads all the entries once (a long-lived
+ * process). A search asks for each of its terms' entries more than once (which files hold one, then
+ * each chunk's counts): a key read again is no new lookup, so one search of a long query's 24 terms
+ * (plan.ts maxQueryTerms) reads only those, not the whole file (7.2 million entries on the 1M-line
+ * bench tree: ~90 ms and 43 MB in a one-shot process).
+ */
 const READS_BEFORE_LOADING = 24;
 
 /**
@@ -26,7 +32,8 @@ const READS_BEFORE_LOADING = 24;
 export class Postings {
   /** The entries in memory: given, or read whole from the file after READS_BEFORE_LOADING lookups. */
   private loaded: Entries | null;
-  private reads = 0;
+  /** The entries read from the file so far, by their first entry (dropped once all are loaded). */
+  private readonly kept = new Map<number, Entries>();
 
   constructor(
     /** Sorted, distinct. */
@@ -64,11 +71,21 @@ export class Postings {
     return own.merge(null, triples, Int32Array.from({ length: top + 1 }, (_, c) => c));
   }
 
-  private read(from: number, to: number): Entries {
-    const file = this.source as EntryReader;
-    if (!this.loaded && ++this.reads > READS_BEFORE_LOADING) this.loaded = file(0, this.size);
+  private entries(from: number, to: number): Entries {
+    if (!this.loaded) {
+      const hit = this.kept.get(from);
+      if (hit && hit.chunk.length === to - from) return hit;
+      const file = this.source as EntryReader;
+      if (this.kept.size < READS_BEFORE_LOADING) {
+        const e = file(from, to);
+        this.kept.set(from, e);
+        return e;
+      }
+      this.loaded = file(0, this.size);
+      this.kept.clear();
+    }
     const e = this.loaded;
-    return e ? { chunk: e.chunk.subarray(from, to), count: e.count.subarray(from, to) } : file(from, to);
+    return { chunk: e.chunk.subarray(from, to), count: e.count.subarray(from, to) };
   }
 
   static empty(): Postings {
@@ -107,7 +124,7 @@ export class Postings {
   /** The entries of `key` (this layer's, then the tail's), or null. */
   find(key: string): Entries | null {
     const r = this.range(key);
-    const own = r ? this.read(r[0], r[1]) : null;
+    const own = r ? this.entries(r[0], r[1]) : null;
     const more = this.tail?.find(key) ?? null;
     if (!more || !own) return own ?? more;
     return { chunk: joined(own.chunk, more.chunk), count: joined(own.count, more.count) };
@@ -115,7 +132,7 @@ export class Postings {
 
   /** Every entry of this layer, in key order. */
   all(): Entries {
-    return this.read(0, this.size);
+    return this.loaded ?? (this.source as EntryReader)(0, this.size);
   }
 
   /**

@@ -9,6 +9,27 @@ import { FLOAT16_RELATIVE_ERROR, fromFloat16, toFloat16 } from '../../../src/wor
 const dump = (p: Postings) => Array.from({ length: p.keys.length }, (_, i) => p.keys.at(i)!).map((k) => { const e = p.find(k)!; return [k, [...e.chunk], [...e.count]]; });
 
 describe('Postings', () => {
+  it('reads a key again from what it read, and loads the whole file only past 24 distinct keys (a one-shot search of a long query reads its terms twice)', () => {
+    // 30 keys, key i owning entries [i, i + 1) of a file that counts its reads.
+    const keys = Array.from({ length: 30 }, (_, i) => `k${String(i).padStart(2, '0')}`);
+    const chunk = Int32Array.from(keys, (_, i) => 100 + i);
+    const count = Uint16Array.from(keys, (_, i) => i + 1);
+    const reads: [number, number][] = [];
+    const file = (from: number, to: number) => { reads.push([from, to]); return { chunk: chunk.slice(from, to), count: count.slice(from, to) }; };
+    const p = new Postings(keys, Int32Array.from({ length: 31 }, (_, i) => i), file);
+    // A search of 24 terms asks for each twice (which files hold one, then each chunk's counts).
+    for (let pass = 0; pass < 2; pass++) {
+      for (const k of keys.slice(0, 24)) expect([...p.find(k)!.chunk, ...p.find(k)!.count]).toEqual([100 + keys.indexOf(k), keys.indexOf(k) + 1]);
+    }
+    expect(reads).toHaveLength(24);
+    expect(reads.every(([from, to]) => to - from === 1)).toBe(true);
+    // A 25th distinct key: the whole file, once; everything after is answered from it.
+    expect([...p.find('k24')!.chunk]).toEqual([124]);
+    expect(reads.at(-1)).toEqual([0, 30]);
+    for (const k of keys) expect([...p.find(k)!.count]).toEqual([keys.indexOf(k) + 1]);
+    expect(reads).toHaveLength(25);
+  });
+
   it('merges renumbered old entries with additions, dropping emptied keys, keys kept sorted', () => {
     const added = new KeyTriples();
     added.add(added.id('beta'), 0, 3);
