@@ -12,8 +12,13 @@ import type { ProseStatsLayer, ProseStatsLayers } from '../snapshot/prose-stats-
 import { DamagedFileError } from '../snapshot/section-file.js';
 import { readLineGrams } from './prose-read-grams.js';
 
-/** A query's postings in one document: per key id its (line, count) pairs; per gram id its document frequency and most in a line. */
-interface Found { keys: Map<number, Int32Array>; grams: Map<number, { df: number; most: number }> }
+/**
+ * A query's postings in one document: its key ids (ascending) and each one's (line, count) pairs; its
+ * gram ids (ascending) with each one's document frequency and most in a line. Views into one query's
+ * columns (QueryPostings), not a map per document: a pasted file's 24 terms and ~100 grams are in most
+ * of a tree's documents, and a map entry per document, key and gram was most of a cold search's time here.
+ */
+interface Found { keyId: Int32Array; pairs: (k: number) => Int32Array; gramId: Int32Array; gramDf: Uint16Array; gramMost: Uint32Array }
 
 /**
  * Decoded postings kept by a process that searches again (most of a query's grams, and many of its
@@ -26,7 +31,7 @@ export class ProseIndexLines {
   /** Each document's line lengths and blank lines, as packProseLines takes them (5 bytes a line). */
   private readonly shapes = new Map<number, { lengths: Uint32Array; blank: Uint8Array }>();
   private decodedBytes = 0;
-  private made: { terms: ProsePlanTerms['terms']; grams: readonly string[] | undefined; found: Map<number, Found>; packed: Map<number, PackedProseLines> } | null = null;
+  private made: { terms: ProsePlanTerms['terms']; grams: readonly string[] | undefined; found: QueryPostings; packed: Map<number, PackedProseLines> } | null = null;
   /**
    * `file`: the base file and its delta, null when there is neither; `damaged`: why they could not be
    * opened (a section failed its checksum), or set once a block fails: nothing more is taken from them
@@ -50,7 +55,7 @@ export class ProseIndexLines {
       }
     }
     let packed = made.packed.get(doc);
-    if (!packed) made.packed.set(doc, (packed = this.pack(doc, made.found.get(doc))));
+    if (!packed) made.packed.set(doc, (packed = this.pack(doc, made.found.of(doc))));
     return packed;
   }
 
@@ -64,7 +69,7 @@ export class ProseIndexLines {
     const lines = this.linesOf(state, plan) as PackedProseLines | null;
     if (!lines || !this.made) return null;
     const doc = this.file!.docOf(state)!;
-    const found = this.made.found.get(doc);
+    const found = this.made.found.of(doc);
     const grams = await readLineGrams(bytes, state.slice(state.lastIndexOf('\0') + 1), lines, heldLines(found), plan);
     if (!grams) return null;
     // The same line terms, kept for this query, with their grams exact: proseBest's answer kept for the bound is dropped.
@@ -74,33 +79,28 @@ export class ProseIndexLines {
   }
 
   /** The query's postings, by document. */
-  private find(plan: ProsePlanTerms): Map<number, Found> {
+  private find(plan: ProsePlanTerms): QueryPostings {
     const file = this.file!;
-    const byDoc = new Map<number, Found>();
-    const at = (doc: number) => {
-      let f = byDoc.get(doc);
-      if (!f) byDoc.set(doc, (f = { keys: new Map(), grams: new Map() }));
-      return f;
-    };
+    const keys: { id: number; d: DecodedPostings; first: number }[] = [];
+    const grams: { id: number; d: DecodedGramPostings; first: number }[] = [];
     file.layers.forEach((layer, l) => {
+      const asked = new Set<string>();
       for (const term of plan.terms) {
         const key = (term.whole ? 'w' : 's') + term.key;
-        const i = layer.file.find(key);
-        if (i < 0) continue;
-        const id = internKey(key);
-        const d = this.postings(layer, l, i);
-        for (let k = 0; k < d.docs.length; k++) at(d.docs[k] + layer.first).keys.set(id, d.pairs.subarray(d.start[k], d.start[k + 1]));
+        const i = asked.has(key) ? -1 : layer.file.find(key);
+        asked.add(key);
+        if (i >= 0) keys.push({ id: internKey(key), d: this.postings(layer, l, i), first: layer.first });
       }
       for (const g of plan.prose?.grams ?? []) {
         const k = gramKey(g);
-        const i = layer.file.find('g' + gramName(k));
-        if (i < 0) continue;
-        const id = internGram(k);
-        const d = this.gramPostings(layer, l, i);
-        for (let j = 0; j < d.docs.length; j++) at(d.docs[j] + layer.first).grams.set(id, { df: d.df[j], most: d.most[j] });
+        const name = 'g' + gramName(k);
+        const i = asked.has(name) ? -1 : layer.file.find(name);
+        asked.add(name);
+        if (i >= 0) grams.push({ id: internGram(k), d: this.gramPostings(layer, l, i), first: layer.first });
       }
     });
-    return byDoc;
+    const last = file.layers[file.layers.length - 1];
+    return new QueryPostings(last ? last.first + last.file.docCount : 0, keys, grams);
   }
 
   /** Name i's postings (a word's or a stem's) in layer l, decoded (kept, within DECODED_BYTES). */
@@ -133,7 +133,7 @@ export class ProseIndexLines {
     return d;
   }
 
-  private pack(doc: number, found: Found | undefined): PackedProseLines {
+  private pack(doc: number, found: Found): PackedProseLines {
     const file = this.file!;
     let shape = this.shapes.get(doc);
     if (!shape) {
@@ -146,9 +146,8 @@ export class ProseIndexLines {
       this.shapes.set(doc, shape);
     }
     const { lengths, blank } = shape;
-    const ids = Int32Array.from(found?.keys.keys() ?? []).sort();
-    const packed = packProseLines({ lengths, blank, docs: file.docs(doc), chars: file.chars(doc) }, ids, (id) => found!.keys.get(id)!);
-    packed.grams = gramsOf(found);
+    const packed = packProseLines({ lengths, blank, docs: file.docs(doc), chars: file.chars(doc) }, found.keyId, (_, k) => found.pairs(k));
+    packed.grams = new MostGrams(found.gramId, found.gramDf, found.gramMost, found);
     return packed;
   }
 }
@@ -156,7 +155,10 @@ export class ProseIndexLines {
 /** The lines that hold one of the query's keys. */
 function heldLines(found: Found | undefined): Uint16Array {
   const held = new Set<number>();
-  for (const pairs of found?.keys.values() ?? []) for (let j = 0; j < pairs.length; j += 2) held.add(pairs[j]);
+  for (let k = 0; k < (found?.keyId.length ?? 0); k++) {
+    const pairs = found!.pairs(k);
+    for (let j = 0; j < pairs.length; j += 2) held.add(pairs[j]);
+  }
   return Uint16Array.from(held).sort();
 }
 
@@ -164,25 +166,82 @@ type Decoded = DecodedPostings | DecodedGramPostings;
 const bytesOf = (d: Decoded): number => ('pairs' in d ? d.start.byteLength + d.pairs.byteLength : d.df.byteLength + d.most.byteLength) + d.docs.byteLength;
 
 /**
- * A document's grams among the query's: each one's document frequency and most in a line (exact, as
- * prose-doc-grams.ts documentGrams counts them), and as its lines every line that holds a query key
- * (the only lines whose grams score: rank/prose.ts proseLexical) at that most, so the grams' part of the
- * bound on its best line (rank/prose-lines.ts proseBest) is at least what any line's grams give. The
- * lines are laid out when first asked (MostGrams): most documents are ranked by their bound that visits
- * no line (proseReach: the ids, frequencies and mosts only), and a pasted file's grams are ~100 times
- * its key lines.
+ * The query's postings by document, in columns: each document's keys (and their postings and place
+ * in them), then its grams, at [keyStart[doc], keyStart[doc + 1]) and [gramStart[doc], gramStart[doc + 1]),
+ * in ascending id order (the postings are laid out in that order: a counting sort by document).
  */
-function gramsOf(found: Found | undefined): DocumentGrams {
-  const grams = found?.grams;
-  const gramId = Int32Array.from(grams?.keys() ?? []).sort();
-  const gramDf = new Uint16Array(gramId.length);
-  const gramMost = new Uint32Array(gramId.length);
-  gramId.forEach((gid, i) => {
-    const g = grams!.get(gid)!;
-    gramDf[i] = g.df;
-    gramMost[i] = g.most;
-  });
-  return new MostGrams(gramId, gramDf, gramMost, found);
+class QueryPostings {
+  private readonly keyStart: Int32Array;
+  private readonly keyId: Int32Array;
+  /** Per entry: which of `keys` it is from, and the document's place in that key's postings. */
+  private readonly keyFrom: Int32Array;
+  private readonly keyAt: Int32Array;
+  private readonly gramStart: Int32Array;
+  private readonly gramId: Int32Array;
+  private readonly gramDf: Uint16Array;
+  private readonly gramMost: Uint32Array;
+
+  constructor(docs: number, private readonly keys: readonly { id: number; d: DecodedPostings; first: number }[], grams: readonly { id: number; d: DecodedGramPostings; first: number }[]) {
+    // Ascending ids: a document is in one layer, and find() asks for each id once a layer.
+    const byId = <T extends { id: number }>(xs: readonly T[]) => xs.map((_, i) => i).sort((a, b) => xs[a].id - xs[b].id);
+    const keyOrder = byId(keys);
+    const gramOrder = byId(grams);
+    this.keyStart = new Int32Array(docs + 1);
+    for (const { d, first } of keys) for (let k = 0; k < d.docs.length; k++) this.keyStart[d.docs[k] + first + 1]++;
+    for (let doc = 0; doc < docs; doc++) this.keyStart[doc + 1] += this.keyStart[doc];
+    const nKeys = this.keyStart[docs];
+    this.keyId = new Int32Array(nKeys);
+    this.keyFrom = new Int32Array(nKeys);
+    this.keyAt = new Int32Array(nKeys);
+    const filled = new Int32Array(docs);
+    for (const x of keyOrder) {
+      const { id, d, first } = keys[x];
+      for (let k = 0; k < d.docs.length; k++) {
+        const doc = d.docs[k] + first;
+        const e = this.keyStart[doc] + filled[doc]++;
+        this.keyId[e] = id;
+        this.keyFrom[e] = x;
+        this.keyAt[e] = k;
+      }
+    }
+    this.gramStart = new Int32Array(docs + 1);
+    for (const { d, first } of grams) for (let j = 0; j < d.docs.length; j++) this.gramStart[d.docs[j] + first + 1]++;
+    for (let doc = 0; doc < docs; doc++) this.gramStart[doc + 1] += this.gramStart[doc];
+    const nGrams = this.gramStart[docs];
+    this.gramId = new Int32Array(nGrams);
+    this.gramDf = new Uint16Array(nGrams);
+    this.gramMost = new Uint32Array(nGrams);
+    filled.fill(0);
+    for (const x of gramOrder) {
+      const { id, d, first } = grams[x];
+      for (let j = 0; j < d.docs.length; j++) {
+        const doc = d.docs[j] + first;
+        const e = this.gramStart[doc] + filled[doc]++;
+        this.gramId[e] = id;
+        this.gramDf[e] = d.df[j];
+        this.gramMost[e] = d.most[j];
+      }
+    }
+  }
+
+  /** Document `doc`'s postings of the query. */
+  of(doc: number): Found {
+    const k0 = this.keyStart[doc];
+    const k1 = this.keyStart[doc + 1];
+    const g0 = this.gramStart[doc];
+    const g1 = this.gramStart[doc + 1];
+    return {
+      keyId: this.keyId.subarray(k0, k1),
+      pairs: (k) => {
+        const { d } = this.keys[this.keyFrom[k0 + k]];
+        const at = this.keyAt[k0 + k];
+        return d.pairs.subarray(d.start[at], d.start[at + 1]);
+      },
+      gramId: this.gramId.subarray(g0, g1),
+      gramDf: this.gramDf.subarray(g0, g1),
+      gramMost: this.gramMost.subarray(g0, g1),
+    };
+  }
 }
 
 /** gramsOf's grams: each at its most in every line that holds a key, laid out on first use. */
