@@ -174,35 +174,54 @@ export function packProseLines(doc: ProseDocShape, ids: Int32Array, pairsOf: (id
   const one = [0];
   const ownStart = new Int32Array(ids.length + 1);
   const winStart = new Int32Array(ids.length + 1);
-  const ownLine: number[] = [];
-  const ownCount: number[] = [];
-  const ownPart: number[] = [];
-  const winLine: number[] = [];
-  const winPart: number[] = [];
-  const fw = new Map<number, number>();
-  ids.forEach((id, k) => {
-    const list = pairsOf(id, k);
+  // Typed arrays of the exact size (a key's pairs are counted first), not lists copied at the end: a
+  // pasted file's terms are in most lines of most documents, and every document is packed.
+  const lists: ArrayLike<number>[] = [];
+  let pairs = 0;
+  for (let k = 0; k < ids.length; k++) { const list = pairsOf(ids[k], k); lists.push(list); pairs += list.length >> 1; }
+  const ownLine = new Uint16Array(pairs);
+  const ownCount = new Uint16Array(pairs);
+  const ownPart = new Float32Array(pairs);
+  // A key's windows: at most the 2 * PROSE_WINDOW_LINES + 1 around each of its lines, and the document's lines.
+  let winRoom = 0;
+  for (const list of lists) winRoom += Math.min(n, (list.length >> 1) * (2 * PROSE_WINDOW_LINES + 1));
+  const winLine = new Uint16Array(winRoom);
+  const winPart = new Float32Array(winRoom);
+  // Per window centre, the key's count in it (0 between keys) and the centres in the order first counted.
+  if (windowCount.length < n) windowCount = new Float64Array(Math.max(n, windowCount.length * 2));
+  if (windowCentres.length < n) windowCentres = new Int32Array(Math.max(n, windowCentres.length * 2));
+  const fw = windowCount;
+  const centres = windowCentres;
+  let own = 0;
+  let win = 0;
+  for (let k = 0; k < ids.length; k++) {
+    const list = lists[k];
+    let touched = 0;
     for (let j = 0; j < list.length; j += 2) {
+      const line = list[j];
       tf[0] = list[j + 1];
-      ownLine.push(list[j]);
-      ownCount.push(list[j + 1]);
-      ownPart.push(up(proseBm25(tf, one, lengths[list[j]], unit)));
+      ownLine[own] = line;
+      ownCount[own] = list[j + 1];
+      ownPart[own++] = up(proseBm25(tf, one, lengths[line], unit));
       // The windows that hold this line: those centred on it and on its neighbours (lineLexical's).
-      for (let c = Math.max(0, list[j] - PROSE_WINDOW_LINES); c <= Math.min(n - 1, list[j] + PROSE_WINDOW_LINES); c++) {
-        if (!blank[c]) fw.set(c, (fw.get(c) ?? 0) + list[j + 1]);
+      for (let c = Math.max(0, line - PROSE_WINDOW_LINES); c <= Math.min(n - 1, line + PROSE_WINDOW_LINES); c++) {
+        if (blank[c]) continue;
+        if (fw[c] === 0) centres[touched++] = c;
+        fw[c] += list[j + 1];
       }
     }
-    for (const [c, f] of fw) {
+    for (let i = 0; i < touched; i++) {
+      const c = centres[i];
       let chars = 0;
       for (let x = Math.max(0, c - PROSE_WINDOW_LINES); x <= Math.min(n - 1, c + PROSE_WINDOW_LINES); x++) chars += lengths[x];
-      tf[0] = f;
-      winLine.push(c);
-      winPart.push(up(proseWindowBm25(tf, one, chars, unit)));
+      tf[0] = fw[c];
+      fw[c] = 0;
+      winLine[win] = c;
+      winPart[win++] = up(proseWindowBm25(tf, one, chars, unit));
     }
-    fw.clear();
-    ownStart[k + 1] = ownLine.length;
-    winStart[k + 1] = winLine.length;
-  });
+    ownStart[k + 1] = own;
+    winStart[k + 1] = win;
+  }
   // Per key, its best line's part and its best window's (a bound on a line's sum, term by term).
   const ownMost = new Float32Array(ids.length);
   const winMost = new Float32Array(ids.length);
@@ -221,10 +240,14 @@ export function packProseLines(doc: ProseDocShape, ids: Int32Array, pairsOf: (id
   let shortest = Infinity;
   for (let i = 0; i < n; i++) if (!blank[i]) shortest = Math.min(shortest, lengths[i]);
   return new PackedProseLines(
-    n, doc.docs, doc.chars, ids, Uint32Array.from(lengths), ownStart, Uint16Array.from(ownLine), Uint16Array.from(ownCount), Float32Array.from(ownPart),
-    winStart, Uint16Array.from(winLine), Float32Array.from(winPart), ownMost, winMost, Number.isFinite(shortest) ? shortest : 0, ownShortest,
+    n, doc.docs, doc.chars, ids, Uint32Array.from(lengths), ownStart, ownLine, ownCount, ownPart,
+    winStart, winLine.slice(0, win), winPart.slice(0, win), ownMost, winMost, Number.isFinite(shortest) ? shortest : 0, ownShortest,
   );
 }
+
+/** packProseLines' scratch: per window centre, a key's count in it; the centres it touched. */
+let windowCount = new Float64Array(1024);
+let windowCentres = new Int32Array(1024);
 
 /** Lets a file's line terms go (its keeper dropped them): its grams are no longer found for later queries. */
 export function releaseProseLines(terms: ProseLineTerms): void {
