@@ -29,13 +29,12 @@ export function parseLexicon(text: string, source = 'lexicon'): Lexicon {
   if (!(docs > 0)) throw new SimgrepError('INTERNAL', `${source}: missing "#docs<TAB>N" header`);
   const known = new Map<string, number>();
   // A few terms are each found in the text; a query with many (a pasted file) has them all found in
-  // one pass over the text, so a lookup costs the same however long the query is.
+  // one pass over the text (findAll), so a lookup costs the same however long the query is.
   const df = (term: string): number => {
     let n = known.get(term);
     if (n === undefined) {
       const hit = text.startsWith(`${term}\t`) ? 0 : text.indexOf(`\n${term}\t`);
-      const at = hit <= 0 ? hit : hit + 1;
-      n = at < 0 ? 0 : Number(text.slice(at + term.length + 1, lineEnd(text, at)));
+      n = countAt(text, term, hit <= 0 ? hit : hit + 1);
       known.set(term, n);
     }
     return n;
@@ -43,34 +42,52 @@ export function parseLexicon(text: string, source = 'lexicon'): Lexicon {
   const prefetch = (terms: string[]): void => {
     const wanted = new Set(terms.filter((t) => !known.has(t)));
     if (wanted.size <= ONE_BY_ONE) return;
-    const shapes = new Set([...wanted].map((t) => shapeOf(t, 0, t.length)));
-    for (let at = 0; at < text.length;) {
-      const end = lineEnd(text, at);
-      // The count is a few digits before the line's end: its tab is found from there.
-      let tab = end - 1;
-      while (tab > at && text.charCodeAt(tab) !== 9) tab--;
-      // Only a key of a wanted term's length, first and last character is cut out and looked up (a
-      // tenth of the lines for a pasted file's terms); the first line of a term counts, as the
-      // search in the text finds it.
-      if (tab > at && tab < end && shapes.has(shapeOf(text, at, tab))) {
-        const key = text.slice(at, tab);
-        if (wanted.delete(key)) known.set(key, Number(text.slice(tab + 1, end)));
-      }
-      at = end + 1;
-    }
-    for (const t of wanted) known.set(t, 0);
+    for (const [t, at] of findAll(text, wanted)) known.set(t, countAt(text, t, at));
   };
   const valid = (term: string) => !(term.includes('\n') || term.includes('\t') || term.startsWith('#'));
   return { docs, df: (term) => (valid(term) ? df(term) : 0), prefetch: (terms) => prefetch(terms.filter(valid)) };
 }
 
-/** A key's length, first and last UTF-16 units as one number: a filter only (the key cut out is then compared whole). */
-function shapeOf(text: string, from: number, to: number): number {
-  return (to - from) * 4294967296 + text.charCodeAt(from) * 65536 + text.charCodeAt(to - 1);
-}
-
 /** Up to this many terms are found one by one (each a search of up to 1.4 MB); more, in one pass. */
 const ONE_BY_ONE = 16;
+
+/** The count on the line at `at` (-1: none) of `term`. */
+function countAt(text: string, term: string, at: number): number {
+  return at < 0 ? 0 : Number(text.slice(at + term.length + 1, lineEnd(text, at)));
+}
+
+/**
+ * One pass over the text for `terms`: a line's key is cut out and looked up only where its length,
+ * first and last unit match a wanted term's (a bit in a table: a tenth of the lines for a pasted
+ * file's terms); each wanted term's first line (as the search in the text finds it), -1 for none.
+ */
+function findAll(text: string, terms: Set<string>): Map<string, number> {
+  const shapes = new Uint8Array(SHAPE_BITS >> 3);
+  for (const t of terms) { const h = shapeOf(t.length, t.charCodeAt(0), t.charCodeAt(t.length - 1)); shapes[h >> 3] |= 1 << (h & 7); }
+  const found = new Map<string, number>();
+  const n = text.length;
+  for (let at = 0; at < n;) {
+    const tab = text.indexOf('\t', at);
+    if (tab < 0) break;
+    const nl = text.indexOf('\n', at);
+    // A line without a tab (a blank one) holds no key.
+    if (nl >= 0 && nl < tab) { at = nl + 1; continue; }
+    const h = shapeOf(tab - at, text.charCodeAt(at), text.charCodeAt(tab - 1));
+    if (tab > at && (shapes[h >> 3] & (1 << (h & 7))) !== 0) {
+      const key = text.slice(at, tab);
+      if (terms.has(key) && !found.has(key)) found.set(key, at);
+    }
+    at = nl < 0 ? n : nl + 1;
+  }
+  for (const t of terms) if (!found.has(t)) found.set(t, -1);
+  return found;
+}
+
+const SHAPE_BITS = 1 << 20;
+/** A key's length, first and last UTF-16 units hashed to a bit of the shape table: a filter only (the key cut out is then compared whole). */
+function shapeOf(length: number, first: number, last: number): number {
+  return (Math.imul(length, 0x9e3779b1) ^ Math.imul(first, 0x85ebca6b) ^ Math.imul(last, 0xc2b2ae35)) >>> 12;
+}
 
 function lineEnd(text: string, at: number): number {
   const nl = text.indexOf('\n', at);
