@@ -9,11 +9,22 @@
  */
 export interface DecodedPostings { docs: Int32Array; start: Int32Array; pairs: Int32Array }
 
+/** decodePostings' and decodeGramPostings' scratch (the results are copied out of it). */
+let scratchDocs = new Int32Array(1024);
+let scratchStart = new Int32Array(1024);
+let scratchPairs = new Int32Array(4096);
+
 /** Decodes a name's postings bytes into typed arrays, in one pass (each pair takes a byte at least). */
 export function decodePostings(bytes: Uint8Array): DecodedPostings {
-  const docs = new Int32Array(bytes.length >> 1);
-  const start = new Int32Array((bytes.length >> 1) + 1);
-  const pairs = new Int32Array(bytes.length * 2);
+  // Into scratch as large as the bytes can need, then copied out at their size: a search decodes a
+  // long query's ~130 names, and arrays of the most each could need were most of its garbage.
+  if (scratchDocs.length < (bytes.length >> 1) + 1) scratchDocs = new Int32Array(Math.max((bytes.length >> 1) + 1, scratchDocs.length * 2));
+  if (scratchStart.length < (bytes.length >> 1) + 1) scratchStart = new Int32Array(Math.max((bytes.length >> 1) + 1, scratchStart.length * 2));
+  if (scratchPairs.length < bytes.length * 2) scratchPairs = new Int32Array(Math.max(bytes.length * 2, scratchPairs.length * 2));
+  const docs = scratchDocs;
+  const start = scratchStart;
+  const pairs = scratchPairs;
+  start[0] = 0;
   const r = { at: 0 };
   let d = 0;
   let p = 0;
@@ -72,10 +83,13 @@ export const isGramName = (name: string): boolean => name.charCodeAt(0) === 0x67
 export interface DecodedGramPostings { docs: Int32Array; df: Int32Array; most: Int32Array }
 
 export function decodeGramPostings(bytes: Uint8Array): DecodedGramPostings {
-  const n = bytes.length / 3;
-  const docs = new Int32Array(n);
-  const df = new Int32Array(n);
-  const most = new Int32Array(n);
+  const n = Math.ceil(bytes.length / 3);
+  if (scratchDocs.length < n) scratchDocs = new Int32Array(Math.max(n, scratchDocs.length * 2));
+  if (scratchStart.length < n) scratchStart = new Int32Array(Math.max(n, scratchStart.length * 2));
+  if (scratchPairs.length < n) scratchPairs = new Int32Array(Math.max(n, scratchPairs.length * 2));
+  const docs = scratchDocs;
+  const df = scratchStart;
+  const most = scratchPairs;
   const r = { at: 0 };
   let d = 0;
   let doc = 0;
