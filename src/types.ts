@@ -46,7 +46,16 @@ export interface ModelData {
   maxLength: number;
   /** Id of the unknown token, dropped before pooling (null when the tokenizer has none). */
   unkId: number | null;
+  /**
+   * Where the static kernel's pruning directions are shared by the threads of a searcher (embed/shared-
+   * directions.ts): worked out by the first thread that needs them, read by the others. Absent: each
+   * kernel works out its own.
+   */
+  pruneDirections?: DirectionsSlot;
 }
+
+/** A SharedArrayBuffer slot for up to m directions of dim coordinates: state [empty/computing/ready, count], then the values. */
+export interface DirectionsSlot { state: Int32Array; values: Float64Array; m: number; dim: number }
 
 export type EmbedderKind = 'static' | 'onnx';
 

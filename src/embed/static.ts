@@ -3,6 +3,7 @@
 import type { ModelData, TokenizedBatch } from '../types.js';
 import type { PoolingKernel } from './embedder.js';
 import { principalDirections, queryBasis } from './prune-basis.js';
+import { directionsSlot, sharedDirections } from './shared-directions.js';
 
 /** Directions besides the query used for the pruning bound: more = tighter bound, costlier tokens. */
 const PRUNE_DIRECTIONS = 24;
@@ -79,7 +80,8 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
 
   function stateFor(query: Float32Array): QueryState {
     if (state && sameVector(state.query, query)) return state;
-    directions ??= principalDirections(model, Math.min(PRUNE_DIRECTIONS, Math.max(0, dim - 1)));
+    const m = directionCount(dim);
+    directions ??= sharedDirections(model.pruneDirections, m, dim, () => principalDirections(model, m));
     const basis = queryBasis(query, directions);
     state = { query: Float32Array.from(query), k: basis.length, coords: new Float32Array(rows * basis.length), ready: new Uint8Array(rows), basis };
     return state;
@@ -177,6 +179,19 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
       return out;
     },
   };
+}
+
+/** How many directions besides the query the pruning bound uses for a model of `dim` coordinates. */
+function directionCount(dim: number): number {
+  return Math.min(PRUNE_DIRECTIONS, Math.max(0, dim - 1));
+}
+
+/**
+ * The model with a slot in which the threads of one searcher share the kernel's pruning directions
+ * (shared-directions.ts): the in-process kernel and every worker's read the same floats, computed once.
+ */
+export function withSharedDirections(model: ModelData): ModelData {
+  return model.pruneDirections ? model : { ...model, pruneDirections: directionsSlot(directionCount(model.dim), model.dim) };
 }
 
 /**
