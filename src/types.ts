@@ -68,10 +68,10 @@ export type SearchMode = typeof SEARCH_MODES[number];
  * what a source that keeps them (the workspace index, in a resident process) hands the pipeline, so a
  * query's document frequencies and a bound on its best line come without reading the file.
  */
-/** What a prose document's line terms are taken for: a ranking plan's terms and grams (rank/plan.ts RankPlan has them). */
+/** What a prose document's line terms are taken for: a ranking plan's terms, grams and numbers (rank/plan.ts RankPlan has them). */
 export interface ProsePlanTerms {
   readonly terms: readonly { key: string; whole: boolean }[];
-  readonly prose: { readonly grams: readonly string[] } | null;
+  readonly prose: { readonly grams: readonly string[]; readonly numbers: readonly string[] } | null;
 }
 
 export interface ProseLineTerms {
