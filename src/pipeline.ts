@@ -138,7 +138,9 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       await scoring.submit(packer.flush());
       await deadline.until(scoring.drain());
     }
-    if (source.holdsAnyTerm(entry, plan.terms)) {
+    // The source knows which words an entry holds, not which numbers: with the query's numbers (terms of
+    // a prose line too: rank/prose.ts proseTermCount) any entry may hold one, and its line terms tell.
+    if (plan.prose.numbers.length > 0 || source.holdsAnyTerm(entry, plan.terms)) {
       // Its line terms, when the source keeps them, give its statistics (exactly those counting it
       // gives) and a bound on its best line unread (rank/prose-lines.ts), unless --max-filesize would
       // cut it: skipped when that cannot enter the top-k.

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
 import { SimgrepError } from './errors.js';
 import { normalizeInPlace, unitRows } from './embed/unit.js';
+import { withSharedDirections } from './embed/static.js';
 import { checkOptionTypes } from './options-check.js';
 import { createInProcessExecutor } from './in-process.js';
 import { loadModel, type LoadModelOptions } from './model/load.js';
@@ -170,9 +171,10 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   let poolP: Promise<Executor> | null = null;
   let searchCount = 0;
 
+  // With a slot in which its threads share the kernel's pruning directions (computed once, not per thread).
   const model = () => (modelP ??= loadModel(opts.model ?? defaultModelSpec(), {
     offline: opts.offline, cacheDir: opts.cacheDir, onProgress: opts.onModelProgress,
-  }));
+  }).then(withSharedDirections));
   const local = async () => (localP ??= createInProcessExecutor(await model(), kind));
   // piscina is loaded with the pool: a search answered on this thread (small, or from an index) never loads it.
   const workers = (): Promise<Executor> => {

@@ -46,7 +46,16 @@ export interface ModelData {
   maxLength: number;
   /** Id of the unknown token, dropped before pooling (null when the tokenizer has none). */
   unkId: number | null;
+  /**
+   * Where the static kernel's pruning directions are shared by the threads of a searcher (embed/shared-
+   * directions.ts): worked out by the first thread that needs them, read by the others. Absent: each
+   * kernel works out its own.
+   */
+  pruneDirections?: DirectionsSlot;
 }
+
+/** A SharedArrayBuffer slot for up to m directions of dim coordinates: state [empty/computing/ready, count], then the values. */
+export interface DirectionsSlot { state: Int32Array; values: Float64Array; m: number; dim: number }
 
 export type EmbedderKind = 'static' | 'onnx';
 
@@ -59,10 +68,10 @@ export type SearchMode = typeof SEARCH_MODES[number];
  * what a source that keeps them (the workspace index, in a resident process) hands the pipeline, so a
  * query's document frequencies and a bound on its best line come without reading the file.
  */
-/** What a prose document's line terms are taken for: a ranking plan's terms and grams (rank/plan.ts RankPlan has them). */
+/** What a prose document's line terms are taken for: a ranking plan's terms, grams and numbers (rank/plan.ts RankPlan has them). */
 export interface ProsePlanTerms {
   readonly terms: readonly { key: string; whole: boolean }[];
-  readonly prose: { readonly grams: readonly string[] } | null;
+  readonly prose: { readonly grams: readonly string[]; readonly numbers: readonly string[] } | null;
 }
 
 export interface ProseLineTerms {

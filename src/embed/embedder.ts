@@ -21,5 +21,11 @@ export interface PoolingKernel {
    * it did not write are left as they were.
    */
   score(batch: TokenizedBatch, query: Float32Array, maxDistance?: number | Float32Array, sums?: Float64Array): Promise<Float32Array>;
+  /**
+   * Optional: the caller will score with this kernel many times (a resident process's in-process
+   * scorer), so it may make a faster path in the background (static.ts: pooling in WebAssembly) that
+   * gives the same floats; settles with whether it did (once it is in use).
+   */
+  prepare?(): Promise<boolean>;
   close?(): Promise<void>;
 }

@@ -57,7 +57,8 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
     kernelId: kernel.id,
     async score(req) {
       if (req.chunks) {
-        if (req.chunks.rangeKeys && keepChunks) kept ??= new KeptChunks();
+        // An index's candidates kept between searches: a resident process, which scores many more.
+        if (req.chunks.rangeKeys && keepChunks && !kept) { kept = new KeptChunks(); void kernel.prepare?.(); }
         return scoreChunks(req, req.chunks, tokenize, kernel, kept);
       }
       if (req.queryKey !== cacheKey || cache.size > CACHE_LIMIT) { cache = new Map(); cacheKey = req.queryKey; }

@@ -5,7 +5,7 @@
 import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
 import { pathSignals, toDistance, toRelevance, type PathSignals } from '../rank/chunk-scorer.js';
-import { lineLexical, lineTerms, PROSE_WINDOW_LINES, proseBestDistance, proseRelevance, type ProseStats } from '../rank/prose.js';
+import { lineLexical, lineTerms, PROSE_WINDOW_LINES, proseBestDistance, proseRelevance, proseTermCount, type ProseStats } from '../rank/prose.js';
 import type { PoolingKernel } from './embedder.js';
 import type { ChunkRequest, ScoreRequest } from './requests.js';
 
@@ -17,7 +17,7 @@ export async function scoreProseRanges(
 ): Promise<void> {
   const { plan } = c;
   const w = plan.prose?.semantic ?? 0;
-  const tf = new Float64Array(plan.terms.length);
+  const tf = new Float64Array(proseTermCount(plan));
   const touched: number[] = [];
   const items: ProseLine[] = [];
   const texts: string[] = [];

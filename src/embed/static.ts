@@ -3,6 +3,8 @@
 import type { ModelData, TokenizedBatch } from '../types.js';
 import type { PoolingKernel } from './embedder.js';
 import { principalDirections, queryBasis } from './prune-basis.js';
+import { directionsSlot, sharedDirections } from './shared-directions.js';
+import { makeWasmPooler, type WasmPooler } from './wasm-pooler.js';
 
 /** Directions besides the query used for the pruning bound: more = tighter bound, costlier tokens. */
 const PRUNE_DIRECTIONS = 24;
@@ -24,7 +26,10 @@ interface QueryState {
 
 export function createStaticKernel(model: ModelData): PoolingKernel {
   const { table, dim, rows, mapping, weights, normalize } = model;
-  const acc = new Float64Array(dim);
+  let acc: Float64Array = new Float64Array(dim);
+  /** The pooling in WebAssembly once asked for (prepare) and ready: `acc` is then its sum (wasm-pooler.ts). */
+  let fast: WasmPooler | null = null;
+  let preparing: Promise<boolean> | null = null;
   let directions: Float64Array[] | null = null;
   let state: QueryState | null = null;
 
@@ -68,6 +73,16 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
     acc.fill(0);
     const from = batch.lineStarts[i];
     const to = batch.lineStarts[i + 1];
+    if (fast) {
+      // The same rows with the same weights in the same order as below: the same sum.
+      if (n < 0) {
+        for (let t = from; t < to; t++) { const id = batch.ids[t]; fast.push(mapping ? mapping[id] : id, weights ? weights[id] : 1); }
+      } else {
+        for (let j = 0; j < n; j++) { const id = distinct[j]; fast.push(mapping ? mapping[id] : id, (weights ? weights[id] : 1) * counts[id]); }
+      }
+      fast.flush();
+      return to - from;
+    }
     if (n < 0) {
       for (let t = from; t < to; t++) { const id = batch.ids[t]; addRow(id, weights ? weights[id] : 1); }
     } else {
@@ -79,7 +94,8 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
 
   function stateFor(query: Float32Array): QueryState {
     if (state && sameVector(state.query, query)) return state;
-    directions ??= principalDirections(model, Math.min(PRUNE_DIRECTIONS, Math.max(0, dim - 1)));
+    const m = directionCount(dim);
+    directions ??= sharedDirections(model.pruneDirections, m, dim, () => principalDirections(model, m));
     const basis = queryBasis(query, directions);
     state = { query: Float32Array.from(query), k: basis.length, coords: new Float32Array(rows * basis.length), ready: new Uint8Array(rows), basis };
     return state;
@@ -132,6 +148,13 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
   return {
     id: `static:${model.id}`,
     dim,
+    prepare() {
+      // An int8 table is summed by the loop.
+      preparing ??= table instanceof Float32Array
+        ? makeWasmPooler(table, dim).then((p) => { if (p) { fast = p; acc = p.acc; } return p !== null; }, () => false)
+        : Promise.resolve(false);
+      return preparing;
+    },
     async embed(batch) {
       const n = batch.lineStarts.length - 1;
       const out = new Float32Array(n * dim);
@@ -177,6 +200,19 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
       return out;
     },
   };
+}
+
+/** How many directions besides the query the pruning bound uses for a model of `dim` coordinates. */
+function directionCount(dim: number): number {
+  return Math.min(PRUNE_DIRECTIONS, Math.max(0, dim - 1));
+}
+
+/**
+ * The model with a slot in which the threads of one searcher share the kernel's pruning directions
+ * (shared-directions.ts): the in-process kernel and every worker's read the same floats, computed once.
+ */
+export function withSharedDirections(model: ModelData): ModelData {
+  return model.pruneDirections ? model : { ...model, pruneDirections: directionsSlot(directionCount(model.dim), model.dim) };
 }
 
 /**

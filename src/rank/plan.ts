@@ -4,7 +4,7 @@
 // (no embedding); the line mode (semtools' behaviour: each line's own cosine distance) needs no plan.
 import type { Lexicon } from './lexical/lexicon.js';
 import { isStopword } from './lexical/terms.js';
-import { fold } from './lexical/words.js';
+import { fold, textNumbers } from './lexical/words.js';
 import { queryGrams } from './lexical/grams.js';
 import { queryTerms, type QueryTerm } from './query-terms.js';
 
@@ -35,9 +35,11 @@ export interface RankPlan {
   /**
    * Prose files (rank/prose.ts) are ranked line by line, BM25 with the file's own document frequencies
    * fused with the line's cosine at this weight, and a second BM25 over the grams of the query's words
-   * (lexical/grams.ts); null: they rank as chunks, like code (semantic mode).
+   * (lexical/grams.ts); null: they rank as chunks, like code (semantic mode). `numbers`: the query's
+   * numbers (lexical/words.ts textNumbers, distinct), terms of a prose line's BM25 after plan.terms
+   * (rank/prose.ts proseTermCount); none for a long query whose terms were cut.
    */
-  prose: { semantic: number; grams: string[] } | null;
+  prose: { semantic: number; grams: string[]; numbers: string[] } | null;
   /** Each further result from one file keeps this share of its relevance (diversity across files). */
   fileDecay: number;
   /** A file's best chunk gains this share of the best relevance, by the file's summed candidate relevance. */
@@ -121,10 +123,13 @@ export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon, 
 }
 
 function planTerms(query: string, mode: ChunkMode, lexicon: Lexicon, semantic: number, maxTerms: number): RankPlan {
-  const { terms: list, idents, kept } = queryTerms(query, lexicon, maxTerms);
+  const { terms: list, idents, kept, cut } = queryTerms(query, lexicon, maxTerms);
   // The grams of the query's words; of a long query, of the words whose terms it kept.
   const words = idents.filter(kept);
-  const prose = { semantic, grams: queryGrams(words.length === idents.length ? query : words.join(' ')) };
+  // The query's numbers as prose terms (rank/prose.ts): not a long query's (a pasted block's line
+  // numbers and versions; it keeps its most distinctive words only).
+  const numbers = cut ? [] : [...new Set(textNumbers(query))];
+  const prose = { semantic, grams: queryGrams(words.length === idents.length ? query : words.join(' ')), numbers };
   const trimmed = query.trim();
   const symbolQuery = SYMBOL_QUERY.test(trimmed);
   const symbols = new Map<string, number>();

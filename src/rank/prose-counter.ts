@@ -2,7 +2,7 @@
 // each plan term's document frequency over the file's lines, and what bounds its best line.
 import { isAscii } from './lexical/words.js';
 import type { RankPlan } from './plan.js';
-import { lineGrams, lineLexical, lineTerms, PROSE_DF_CHARS, PROSE_DF_LINES, type LineTerms, type ProseStats } from './prose.js';
+import { lineGrams, lineLexical, lineTerms, PROSE_DF_CHARS, PROSE_DF_LINES, proseTermCount, type LineTerms, type ProseStats } from './prose.js';
 import { asciiLineTerms, runScratch, type RunScratch } from './prose-run-terms.js';
 
 /** line.trim() === '', without making a string for a line that starts with a visible ASCII character. */
@@ -33,9 +33,9 @@ export class ProseCounter {
   private scratch: RunScratch | null = null;
 
   constructor(private readonly plan: RankPlan) {
-    this.df = new Float64Array(plan.terms.length);
+    this.df = new Float64Array(proseTermCount(plan));
     this.gramDf = new Float64Array(plan.prose?.grams.length ?? 0);
-    this.tf = new Float64Array(plan.terms.length);
+    this.tf = new Float64Array(proseTermCount(plan));
   }
 
   /** True once PROSE_DF_LINES lines or PROSE_DF_CHARS characters are counted: the statistics are final. */

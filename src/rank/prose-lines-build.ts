@@ -1,10 +1,10 @@
 // A prose file's kept line terms built from its lines (rank/prose-lines.ts reads them for a query): each
-// line's words counted as countTerms counts them, each line's and window's BM25 part per key at an idf
+// line's words counted as countTerms counts them and its numbers as countNumbers does, each line's and window's BM25 part per key at an idf
 // of 1, each key's best of those, and the file's grams (prose-doc-grams.ts).
-import type { ProseLineTerms } from '../types.js';
+import type { ProseLineTerms, ProsePlanTerms } from '../types.js';
 import type { PathSignals } from './chunk-scorer.js';
 import { identifierParts, stem } from './lexical/terms.js';
-import { fold, isAscii, textWords } from './lexical/words.js';
+import { fold, isAscii, textNumbers, textWords } from './lexical/words.js';
 import type { RankPlan } from './plan.js';
 import { PROSE_DF_CHARS, PROSE_DF_LINES, PROSE_WINDOW_LINES, proseBm25, proseWindowBm25, type ProseStats } from './prose.js';
 import { isBlank } from './prose-counter.js';
@@ -12,7 +12,7 @@ import { documentGrams, noteWordGrams, registerGrams, releaseGrams, type Documen
 
 /**
  * Keys of every file's postings, interned once per process: a file keeps sorted key ids, not strings
- * ('w' + a folded whole word, 's' + a part's stem).
+ * ('w' + a folded whole word, 's' + a part's stem, 'n' + a number: lexical/words.ts textNumbers).
  */
 const keyIds = new Map<string, number>();
 /**
@@ -60,6 +60,14 @@ function keysAt(word: string): number {
 /** A line's count per key id (0 between lines) and the keys it holds, in the order they came. */
 let lineCount = new Int32Array(1 << 14);
 let lineKeys = new Int32Array(1 << 10);
+
+/** Counts key `id` in the line at hand (lineCount, lineKeys: `seen` keys so far); how many it has seen now. */
+function noteKey(id: number, seen: number): number {
+  if (id >= lineCount.length) lineCount = grownCounts(lineCount, id + 1);
+  if (lineCount[id]++ === 0) lineKeys[seen++] = id;
+  if (seen === lineKeys.length) lineKeys = grownCounts(lineKeys, seen + 1);
+  return seen;
+}
 
 function grownCounts(a: Int32Array, least: number): Int32Array<ArrayBuffer> {
   const b = new Int32Array(Math.max(least, a.length * 2));
@@ -118,13 +126,10 @@ export class ProseLinesBuilder {
     for (const word of words) {
       const from = keysAt(word);
       const ids = wordKeyPool;
-      for (let j = from + 1; j <= from + ids[from]; j++) {
-        const id = ids[j];
-        if (id >= lineCount.length) lineCount = grownCounts(lineCount, id + 1);
-        if (lineCount[id]++ === 0) lineKeys[seen++] = id;
-        if (seen === lineKeys.length) lineKeys = grownCounts(lineKeys, seen + 1);
-      }
+      for (let j = from + 1; j <= from + ids[from]; j++) seen = noteKey(ids[j], seen);
     }
+    // Its numbers: a query's are terms of a prose line's BM25 (rank/prose.ts proseTermCount).
+    for (const n of textNumbers(text)) seen = noteKey(idOf('n' + n), seen);
     for (let k = 0; k < seen; k++) {
       const id = lineKeys[k];
       const n = lineCount[id];
@@ -303,7 +308,24 @@ export class PackedProseLines implements ProseLineTerms, WordPostings {
   }
 }
 
-/** Key `key`'s id ('w' + a folded whole word, 's' + a part's stem), interned now if no file has (the index's postings: workspace/search/prose-index.ts). */
+/**
+ * The keys of a plan's prose terms, in term order (rank/prose.ts proseTermCount): each term's ('w' + a
+ * whole word, 's' + a part's stem), then each of the query's numbers' ('n' + the number). Kept per terms
+ * list (a plan made again for the same query shares it, and its numbers come from the same query).
+ */
+export function proseTermKeys(plan: ProsePlanTerms): readonly string[] {
+  let keys = termKeys.get(plan.terms);
+  if (!keys) {
+    keys = plan.terms.map((t) => (t.whole ? 'w' : 's') + t.key);
+    for (const n of plan.prose?.numbers ?? []) keys.push('n' + n);
+    termKeys.set(plan.terms, keys);
+  }
+  return keys;
+}
+
+const termKeys = new WeakMap<ProsePlanTerms['terms'], string[]>();
+
+/** Key `key`'s id ('w' + a folded whole word, 's' + a part's stem, 'n' + a number), interned now if no file has (the index's postings: workspace/search/prose-index.ts). */
 export const internKey = (key: string): number => idOf(key);
 
 /** Each interned key by its id. */
@@ -311,7 +333,7 @@ const keyNames: string[] = [];
 /** The key of id `id`. */
 export const keyNameOf = (id: number): string => keyNames[id];
 
-/** Key `key`'s id ('w' + a folded whole word, 's' + a part's stem), if a file has interned it. */
+/** Key `key`'s id ('w' + a folded whole word, 's' + a part's stem, 'n' + a number), if a file has interned it. */
 export const keyIdOf = (key: string): number | undefined => keyIds.get(key);
 
 /** How many keys are interned (a plan's unknown keys are looked up again once this grows). */

@@ -9,13 +9,14 @@ import type { RankPlan } from './plan.js';
 import { PROSE_B, PROSE_K1, proseBestDistance, proseLexical, type ProseStats } from './prose.js';
 import { proseStatsOf } from './prose-counter.js';
 import { addLineGramBm25, addLinesGramBm25, gramHolders, gramIdsOf, gramIndexIn, type DocumentGrams } from './prose-doc-grams.js';
-import { keyCount, keyIdOf, type PackedProseLines } from './prose-lines-build.js';
+import { keyCount, keyIdOf, proseTermKeys, type PackedProseLines } from './prose-lines-build.js';
 
 export { ProseLinesBuilder, releaseProseLines } from './prose-lines-build.js';
 
 /**
- * Per plan terms list (shared by a plan made again for the same query), its terms' key ids (-1: a key no
- * file holds), and how many keys there were then (-1: all found).
+ * Per plan terms list (shared by a plan made again for the same query), its prose terms' key ids
+ * (proseTermKeys: its terms', then its numbers'; -1: a key no file holds), and how many keys there were
+ * then (-1: all found).
  */
 const planKeys = new WeakMap<RankPlan['terms'], { keys: Int32Array; known: number }>();
 /** Scratch of proseBest (zero between calls): per line, its BM25, its window's and its grams' so far; per term, its df and key's index. */
@@ -35,7 +36,7 @@ let at = new Int32Array(16);
 function keysOf(plan: RankPlan): Int32Array {
   const kept = planKeys.get(plan.terms);
   if (kept && (kept.known === -1 || kept.known === keyCount())) return kept.keys;
-  const keys = Int32Array.from(plan.terms, (term) => keyIdOf((term.whole ? 'w' : 's') + term.key) ?? -1);
+  const keys = Int32Array.from(proseTermKeys(plan), (key) => keyIdOf(key) ?? -1);
   planKeys.set(plan.terms, { keys, known: keys.includes(-1) ? keyCount() : -1 });
   return keys;
 }

@@ -4,7 +4,7 @@
 import { forEachWordGram } from './lexical/grams.js';
 import { isStopword } from './lexical/terms.js';
 import type { RankPlan } from './plan.js';
-import { gramIndexOf, type LineTerms } from './prose.js';
+import { countNumbers, gramIndexOf, proseTermCount, type LineTerms } from './prose.js';
 import { HASH_START, hashStep, identifierRuns, RUN_LIMIT } from './run-table.js';
 import { countRun, isDigit, isIdentChar, termIndexOf, type TermIndex } from './term-index.js';
 
@@ -22,7 +22,7 @@ export interface RunScratch { tf: Float64Array; touched: number[]; gf: Float64Ar
 
 export function runScratch(plan: RankPlan): RunScratch {
   const gf = new Float64Array(plan.prose?.grams.length ?? 0);
-  return { tf: new Float64Array(plan.terms.length), touched: [], gf, gTouched: [], index: termIndexOf(plan), rg: gf.length > 0 ? runGramsOf(plan) : null };
+  return { tf: new Float64Array(proseTermCount(plan)), touched: [], gf, gTouched: [], index: termIndexOf(plan), rg: gf.length > 0 ? runGramsOf(plan) : null };
 }
 
 function runGramsOf(plan: RankPlan): RunGrams {
@@ -58,7 +58,7 @@ function countRunGrams(r: RunGrams, id: number, gf: Float64Array, touched: numbe
 }
 
 /**
- * An ASCII line's LineTerms (lineTerms': countTerms and lineGrams) and, for a line that holds no term,
+ * An ASCII line's LineTerms (lineTerms': countTerms, countNumbers and lineGrams) and, for a line that holds no term,
  * its grams (ascending; what its document frequencies count). The words of ASCII text are its
  * identifier runs without their leading digits (words.ts), which is what both count.
  */
@@ -81,6 +81,8 @@ export function asciiLineTerms(line: string, plan: RankPlan, s: RunScratch): { r
       countRunGrams(s.rg, id, s.gf, s.gTouched);
     }
   }
+  // The query's numbers, which are no identifier run (words.ts textNumbers).
+  countNumbers(line, plan, s.tf, s.touched);
   if (s.touched.length === 0) return { row: null, grams: take(s.gf, s.gTouched, null) };
   const gramCounts: number[] = [];
   const grams = take(s.gf, s.gTouched, gramCounts);

@@ -21,6 +21,8 @@ export interface QueryTerms {
   idents: string[];
   /** Whether an identifier of the query led to a kept term (always true when nothing was cut). */
   kept(ident: string): boolean;
+  /** Whether the query had more than maxTerms terms (a pasted block, find_related's chunk): only the most distinctive were kept. */
+  cut: boolean;
 }
 
 /**
@@ -66,5 +68,5 @@ export function queryTerms(query: string, lexicon: Lexicon, maxTerms: number): Q
   }
   const terms = all.map((x) => x.term);
   const keys = cut ? new Set(terms.map((t) => t.key)) : null;
-  return { terms, idents, kept: (ident) => keys === null || keys.has(keyOf.get(ident) ?? fold(ident)) };
+  return { terms, idents, cut, kept: (ident) => keys === null || keys.has(keyOf.get(ident) ?? fold(ident)) };
 }

@@ -30,6 +30,9 @@ beforeAll(async () => {
   writeFileSync(story, `${lines.join('\n')}\n`);
   // Chinese lines: a Han character is a gram by itself (lexical/grams.ts), found alike through the index's kept line terms.
   writeFileSync(path.join(tree, 'pharmacy.md'), '药房技术员在医院工作。\n药剂师配药。\n\n城堡建在山上。\n技术员与药药房\n');
+  // Numbers: the query's are prose terms (rank/prose.ts proseTermCount); census.md holds one and no query word.
+  writeFileSync(path.join(tree, 'rebuilt.md'), 'The castle was rebuilt.\nThe old castle on the hill was rebuilt in 1964.\n\nSheep grazed in the fields.\nThe river runs past the town.\nMarkets opened on Mondays.\n');
+  writeFileSync(path.join(tree, 'census.md'), 'Farms were counted.\n\nThe census of 1964 counted the farms.\n');
   writeFileSync(path.join(tree, 'castle.py'), 'def build_castle(walls):\n    """Builds a castle from walls."""\n    return sum(walls)\n');
   ws = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 0 });
   await ws.index([tree]);
@@ -40,7 +43,7 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-const shape = (r: SearchResponse) => r.results.map((x) => ({ path: x.path, line: x.match_line, distance: Math.round(x.distance * 1e6) / 1e6 }));
+const shape = (r: SearchResponse) => r.results.map((x) => ({ path: x.filename, line: x.match_line, distance: Math.round(x.distance * 1e6) / 1e6 }));
 
 describe('prose lines', () => {
   it('a document ranked by 48-line chunks shows a line of the chunk that repeats the words, not the line that answers', async () => {
@@ -55,6 +58,27 @@ describe('prose lines', () => {
         const [scan, indexed] = [await searcher.search(o), await ws.search(o)];
         expect(indexed.stats.index?.workspace).toBeDefined();
         expect([query, mode, shape(indexed)]).toEqual([query, mode, shape(scan)]);
+      }
+    }
+  });
+
+  it('a number in the query ranks the line that holds it first; the index answers as a scan, a file holding the number and no query word too', async () => {
+    const rebuilt = path.join(tree, 'rebuilt.md');
+    for (const mode of ['hybrid', 'lexical'] as const) {
+      // Without the number the short line ranks first (the same words, in fewer characters).
+      const words = await searcher.search({ query: 'castle rebuilt', mode, paths: [rebuilt], topK: 2, nLines: 0, merge: false });
+      expect(words.results.map((x) => x.match_line)).toEqual([0, 1]);
+      const r = await searcher.search({ query: 'castle rebuilt in 1964', mode, paths: [rebuilt], topK: 2, nLines: 0, merge: false });
+      expect(r.results.map((x) => x.match_line)).toEqual([1, 0]);
+    }
+    for (const query of ['which castle was rebuilt in 1964?', 'farms 1964', '1,964 castles']) {
+      for (const mode of ['hybrid', 'lexical'] as const) {
+        const o: SearchOptions = { query, mode, paths: [tree], topK: 40, nLines: 0, merge: false };
+        const [scan, indexed] = [await searcher.search(o), await ws.search(o)];
+        expect(indexed.stats.index?.workspace).toBeDefined();
+        expect([query, mode, shape(indexed)]).toEqual([query, mode, shape(scan)]);
+        // The census line holds the number alone (no query word): it is found, by the index too.
+        if (query.startsWith('which') && mode === 'lexical') expect(shape(indexed).map((x) => `${path.basename(x.path)}:${x.line}`)).toContain('census.md:2');
       }
     }
   });

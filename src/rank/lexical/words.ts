@@ -41,6 +41,21 @@ export function textWords(text: string): string[] {
   return NON_ASCII.test(text) ? anyScriptWords(text) : text.match(ASCII_IDENT) ?? [];
 }
 
+/** A number: a run of decimal digits, with inner `.` or `,` between digits (`1964`, `3.5`, `1,000`). */
+const NUMBER_RUN = /\p{Nd}+(?:[.,]\p{Nd}+)*/gu;
+const ASCII_NUMBER_RUN = /[0-9]+(?:[.,][0-9]+)*/g;
+
+/**
+ * The numbers of a text, in order, repeats kept: runs of decimal digits (any script's) with inner `.`
+ * or `,` between digits, anywhere (`1964`, the `19` of `COVID-19`, the `320` of `A320`), after NFKC
+ * (full-width digits are digits). Not words (textWords drops them: code's line numbers and hex would
+ * flood BM25); a prose line's BM25 counts the query's numbers as terms beside its words (rank/prose.ts).
+ */
+export function textNumbers(text: string): string[] {
+  if (!NON_ASCII.test(text)) return text.match(ASCII_NUMBER_RUN) ?? [];
+  return text.normalize('NFKC').match(NUMBER_RUN) ?? [];
+}
+
 /**
  * textWords of a query, the last long one's kept: a search plans its query (query-terms.ts) and
  * weighs the words the model knows (query-mode.ts) from the same words, and a pasted file's are

@@ -4,7 +4,7 @@
 // no line are exactly those of the whole document for that query, and the bound from its lines at most
 // theirs (its grams' part taken at their most in a line), without reading its text.
 import { internGram, type DocumentGrams } from '../../rank/prose-doc-grams.js';
-import { internKey, packProseLines, type PackedProseLines } from '../../rank/prose-lines-build.js';
+import { internKey, packProseLines, proseTermKeys, type PackedProseLines } from '../../rank/prose-lines-build.js';
 import { gramKey } from '../../rank/lexical/grams.js';
 import type { ProseLineTerms, ProsePlanTerms } from '../../types.js';
 import { BLANK_BIT, decodeGramPostings, decodePostings, NO_STATS, gramName, type DecodedGramPostings, type DecodedPostings } from '../snapshot/prose-stats-file.js';
@@ -85,8 +85,7 @@ export class ProseIndexLines {
     const grams: { id: number; d: DecodedGramPostings; first: number }[] = [];
     file.layers.forEach((layer, l) => {
       const asked = new Set<string>();
-      for (const term of plan.terms) {
-        const key = (term.whole ? 'w' : 's') + term.key;
+      for (const key of proseTermKeys(plan)) {
         const i = asked.has(key) ? -1 : layer.file.find(key);
         asked.add(key);
         if (i >= 0) keys.push({ id: internKey(key), d: this.postings(layer, l, i), first: layer.first });

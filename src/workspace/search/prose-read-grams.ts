@@ -9,7 +9,7 @@ import { sha256Hex } from '../build/hex-digest.js';
 import { gramKey } from '../../rank/lexical/grams.js';
 import { lineGrams, proseLexical, PROSE_B, PROSE_K1, type ProseStats } from '../../rank/prose.js';
 import { proseLineStats } from '../../rank/prose-lines.js';
-import { keyIdOf, type PackedProseLines } from '../../rank/prose-lines-build.js';
+import { keyIdOf, proseTermKeys, type PackedProseLines } from '../../rank/prose-lines-build.js';
 import { gramIndexIn, internGram, type DocumentGrams } from '../../rank/prose-doc-grams.js';
 import type { RankPlan } from '../../rank/plan.js';
 import type { ProsePlanTerms } from '../../types.js';
@@ -76,12 +76,12 @@ export async function readLineGrams(bytes: Uint8Array, hash: string, t: PackedPr
   return { slot: -1, gramId: grams.gramId, gramDf: grams.gramDf, gramMost: grams.gramMost, lineStart, line, count };
 }
 
-/** Each line's BM25 and its window's for the plan's terms, from the document's key postings (as proseBest sums them). */
+/** Each line's BM25 and its window's for the plan's prose terms (its terms and numbers), from the document's key postings (as proseBest sums them). */
 function wordParts(t: PackedProseLines, plan: RankPlan, stats: ProseStats): { own: Float64Array; window: Float64Array } {
   const own = new Float64Array(t.lines);
   const window = new Float64Array(t.lines);
-  plan.terms.forEach((term, k) => {
-    const id = keyIdOf((term.whole ? 'w' : 's') + term.key);
+  proseTermKeys(plan).forEach((key, k) => {
+    const id = keyIdOf(key);
     const x = id === undefined ? -1 : t.indexOf(id);
     if (x < 0) return;
     const w = stats.idf[k];

@@ -38,7 +38,9 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
   const holds = (f: number, files: Uint8Array) => files[f] === 1 || snap.files[f].chunkCount === 0;
   // Files that can hold a term first (they set the top-k's floor), then the others by their best case.
   const termless = new Map<Entry, number>();
-  for (const [e, f] of fileOf) if (!holds(f, known.files)) termless.set(e, termlessProseDistance(plan, e.path));
+  // The snapshot's postings hold words, not numbers: with the query's numbers (prose terms too) any file may hold one.
+  const numbers = (plan.prose?.numbers.length ?? 0) > 0;
+  for (const [e, f] of fileOf) if (!numbers && !holds(f, known.files)) termless.set(e, termlessProseDistance(plan, e.path));
   const withTerms = [...fileOf.keys()].filter((e) => !termless.has(e));
   const after = [...termless.keys()].sort((x, y) => termless.get(x)! - termless.get(y)!);
   const bytes = [...fileOf.keys()].reduce((sum, e) => sum + (e.size ?? 0), 0);

@@ -11,7 +11,8 @@ import { sweepTempFiles } from './temp-files.js';
 export { ByteSink, decodeGramPostings, decodePostings, encodeGram, encodePairs, forEachRecord, isGramName, type DecodedGramPostings, type DecodedPostings } from './prose-stats-codec.js';
 
 // 3: a name whose postings are another's bytes (a stem's, most often its word's) holds none, and points to that name.
-const MAGIC = 'simgrep-prose-stats-3';
+// 4: numbers ('n' + a number) have postings as words do (a file of 3 holds none: its documents are counted again).
+const MAGIC = 'simgrep-prose-stats-4';
 
 /** Postings shorter than this are kept twice rather than pointed to (an alias takes 8 bytes). */
 const ALIAS_FROM = 16;
@@ -53,9 +54,9 @@ export interface ProseDocRecord {
 }
 
 /**
- * The postings of the file, by name ('w' + a folded word, 's' + a stem: a key of rank/prose-lines-build.ts;
+ * The postings of the file, by name ('w' + a folded word, 's' + a stem, 'n' + a number: a key of rank/prose-lines-build.ts;
  * 'g' + a gram: prose-doc-grams.ts): sorted names, and per name its bytes [start[i], start[i + 1]) of
- * `post`: per document holding it (ascending), varint(doc - previous doc), then for a word or stem varint(n)
+ * `post`: per document holding it (ascending), varint(doc - previous doc), then for a word, stem or number varint(n)
  * and n times varint(2 × (line - previous line) + (count > 1)), with varint(count - 2) after it when count > 1;
  * for a gram varint(lines that hold it) varint(the most a line holds it - 1): a document's best line is
  * bounded from these (search/prose-index.ts), its statistics exact. The file keeps a name's bytes once:

@@ -14,7 +14,7 @@ import { PROSE_DF_LINES } from '../../../src/rank/prose.js';
 import { forEachGram, forEachWordGram } from '../../../src/rank/lexical/grams.js';
 import { identifierParts, isStopword, stem } from '../../../src/rank/lexical/terms.js';
 import { keyIdOf } from '../../../src/rank/prose-lines-build.js';
-import { fold, textWords } from '../../../src/rank/lexical/words.js';
+import { fold, textNumbers, textWords } from '../../../src/rank/lexical/words.js';
 
 const lexicon = parseLexicon('#docs\t1000\ncastle\t10\nthe\t900\nindex\t100\n');
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -29,11 +29,14 @@ const texts = [
   'retry',
   '药房技术员与药剂师\n药药房 東京タワーの食べ物\n\n药剂 食べる 𠀋𠀌药',
   'والمدينة القاهرة عاصمة مصر\nمدينة القاهرة\nDie Straße führt zum Schloß 1850er\nभारत की राजधानी नई दिल्ली है\n政府间气候变化专门委员会主席\n𠀋𠀌𠀍 a 𝐀𝐁𝐂𝐃 ok İstanbul ǅemal ﬁle',
+  // Numbers (prose terms beside the words: rank/prose.ts proseTermCount), alone in a line, inside words, full-width, Arabic-Indic.
+  'In 1964 the castle was rebuilt.\n1964\n\nA320 and COVID-19 in 1,964 castles, 3.5 km\n１９６４年城堡\nالقاهرة ١٩٦٤ 1964 castle 1964',
 ];
 const queries = [
   'retry failed uploads', 'parseConfig', 'which mode should I use to search a document', '25', 'the index format version',
   'castle king', 'strasse', '城', 'σίσυφος', '_8', 'RETRIES upload', 'x8 8x',
   'مدينة القاهرة', 'schlosses straße', 'दिल्ली राजधानी', '气候变化委员会', '药房的药剂', '食べ物 タワー', '𝐀𝐁𝐂 ok istanbul file', 'uploading retries',
+  'which castle was rebuilt in 1964?', 'castle 1,964 3.5 19 320', '1964年的城堡', 'القاهرة ١٩٦٤', 'retry 25 uploads in 2025', 'Schloß 1850',
 ];
 /** A long query (its most distinctive terms, up to RANK_DEFAULTS.maxQueryTerms: rank/query-terms.ts), over fewer texts. */
 const long = readFileSync(path.join(root, 'docs/workspace.md'), 'utf8').slice(0, 1500);
@@ -190,6 +193,7 @@ describe('prose line terms', () => {
       doc.forEach((line, at) => {
         const counts = new Map<number, number>();
         for (const w of textWords(line)) for (const key of ['w' + fold(w), ...identifierParts(w).map((p) => 's' + stem(p))]) counts.set(keyIdOf(key)!, (counts.get(keyIdOf(key)!) ?? 0) + 1);
+        for (const n of textNumbers(line)) counts.set(keyIdOf('n' + n)!, (counts.get(keyIdOf('n' + n)!) ?? 0) + 1);
         for (const [id, n] of counts) { const list = expected.get(id); if (list) list.push(at, n); else expected.set(id, [at, n]); }
       });
       expect(new Map(b.postings()!.byKey)).toEqual(expected);

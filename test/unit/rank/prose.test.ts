@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import {
-  gramBm25, isProsePath, lineGrams, lineLexical, lineTerms, proseBm25, PROSE_CONTEXT, PROSE_DF_CHARS, PROSE_DF_LINES, PROSE_GRAMS, proseLexical,
+  proseTermCount, gramBm25, isProsePath, lineGrams, lineLexical, lineTerms, proseBm25, PROSE_CONTEXT, PROSE_DF_CHARS, PROSE_DF_LINES, PROSE_GRAMS, proseLexical,
   proseRelevance, proseTermlessBound, proseWindowBm25,
 } from '../../../src/rank/prose.js';
 import { queryGrams } from '../../../src/rank/lexical/grams.js';
@@ -153,9 +153,9 @@ describe('ProseCounter over many lines at once', () => {
   it('counts ASCII lines by their identifier runs as lineTerms and lineGrams count each line, for a pasted file\'s 24 terms too (one pass whatever the query: issue 30)', () => {
     const root = fileURLToPath(new URL('../../../', import.meta.url));
     const texts = ['agents.md', 'models.md'].map((f) => readFileSync(path.join(root, 'docs', f), 'utf8'));
-    texts.push('Run parseConfig on 2025 and 25px, then retry_failed uploads.\n\nUploadS of RETRIES\ncafé 25 uploads\n\t \u00a0\n8_8 x86_64 __init__ HTTPServer the of');
+    texts.push('Run parseConfig on 2025 and 25px, then retry_failed uploads.\n\nUploadS of RETRIES\ncafé 25 uploads\n\t \u00a0\n8_8 x86_64 __init__ HTTPServer the of\n2025\n1,5 and 3.5. 1.5, 64 25 25');
     const pasted = readFileSync(path.join(root, 'src/rank/chunk-scorer.ts'), 'utf8');
-    const queries = ['retry failed uploads', 'parseConfig', 'the index format version', '25', pasted, pasted.slice(2000, 4000)];
+    const queries = ['retry failed uploads', 'parseConfig', 'the index format version', '25', pasted, pasted.slice(2000, 4000), 'retry 2025 uploads in 25 or 64 days', 'x86 1,5 3.5'];
     const plans = queries.map((q) => buildRankPlan(q, 'hybrid', bundledLexicon()));
     expect(plans[4].terms.length).toBe(24);
     for (const [k, plan] of plans.entries()) {
@@ -210,9 +210,9 @@ describe('ProseCounter over many lines at once', () => {
 describe('the prose weight of the embedding', () => {
   it('scales with the share of the query the model knows; lexical and semantic plans give it none or no prose ranking', () => {
     const grams = ['cas', 'ast', 'stl', 'tle', 'kin', 'ing'];
-    expect(buildRankPlan('castle king', 'hybrid', lexicon, 0.5).prose).toEqual({ semantic: 0.025, grams });
-    expect(buildRankPlan('castle king', 'hybrid', lexicon).prose).toEqual({ semantic: 0.05, grams });
-    expect(buildRankPlan('castle king', 'lexical', lexicon).prose).toEqual({ semantic: 0, grams });
+    expect(buildRankPlan('castle king', 'hybrid', lexicon, 0.5).prose).toEqual({ semantic: 0.025, grams, numbers: [] });
+    expect(buildRankPlan('castle king', 'hybrid', lexicon).prose).toEqual({ semantic: 0.05, grams, numbers: [] });
+    expect(buildRankPlan('castle king', 'lexical', lexicon).prose).toEqual({ semantic: 0, grams, numbers: [] });
     expect(buildRankPlan('castle king', 'semantic', lexicon).prose).toBeNull();
   });
 });
@@ -250,9 +250,9 @@ describe('knownShareOf', () => {
 
 /** A prose file's statistics and best line counted line by line with lineTerms and lineGrams (the reference). */
 function countedLineByLine(lines: string[], plan: RankPlan): { stats: ReturnType<typeof proseStatsOf>; best: number } {
-  const tf = new Float64Array(plan.terms.length);
+  const tf = new Float64Array(proseTermCount(plan));
   const touched: number[] = [];
-  const df = new Float64Array(plan.terms.length);
+  const df = new Float64Array(proseTermCount(plan));
   const gramDf = new Float64Array(plan.prose?.grams.length ?? 0);
   const rows: ReturnType<typeof lineTerms>[] = [];
   let docs = 0;

@@ -275,9 +275,9 @@ describe('keeping the statistics file up to date', () => {
     f.close();
   });
 
-  it('a file of the format before (2) is not read: the index run counts its documents again', () => {
+  it('a file of the format before (3: no numbers\' postings) is not read: the index run counts its documents again', () => {
     const file = path.join(tmp, 'old-format.prose.bin');
-    writeSectionFile(file, { magic: 'simgrep-prose-stats-2' }, [{ name: 'start', array: new Int32Array(1) }]);
+    writeSectionFile(file, { magic: 'simgrep-prose-stats-3' }, [{ name: 'start', array: new Int32Array(1) }]);
     expect(openProseStatsFile(file)).toBeNull();
   });
 });

@@ -1,0 +1,77 @@
+// The static kernel's pooling (a text's weighted row sum) in WebAssembly SIMD (pool-wasm.ts), for a
+// resident process's in-process scorer (issue 30: summing the rows of a warm search's ~60 new candidate
+// chunks was ~12 ms of its main thread). The model's table is copied into the instance's memory in the
+// background, a slice per turn of the event loop; until then, and where WebAssembly SIMD is missing,
+// the scalar loop pools. Both give the same floats (pool-wasm.ts).
+import { poolModuleBytes } from './pool-wasm.js';
+
+/** Adds weighted table rows into `acc`, in the order pushed (flush() before reading `acc`). */
+export interface WasmPooler {
+  /** dim float64 in the instance's memory: the sum. */
+  readonly acc: Float64Array;
+  /** Queues row `row` of the table (after the model's mapping) with weight `w`. */
+  push(row: number, w: number): void;
+  /** Adds the queued rows to `acc`. */
+  flush(): void;
+}
+
+/** Rows queued before they are added (16 bytes each). */
+const PAIRS = 4096;
+/** Floats of the table copied per turn of the event loop (4 MB, ~1 ms). */
+const SLICE_FLOATS = 1 << 20;
+/** A table bigger than this is not copied (32-bit memory, and the copy would cost more than it saves). */
+const MAX_TABLE_BYTES = 1 << 30;
+
+let compiled: WebAssembly.Module | null | undefined;
+
+/**
+ * A pooler for `table` (rows of `dim` float32), made in the background; null when it cannot be made (no
+ * SIMD, dim not a multiple of 4, a table too big). The timers do not keep the process alive.
+ */
+export async function makeWasmPooler(table: Float32Array, dim: number): Promise<WasmPooler | null> {
+  if (!(dim > 0 && dim % 4 === 0) || table.length * 4 > MAX_TABLE_BYTES) return null;
+  if (compiled === undefined) {
+    try {
+      compiled = new WebAssembly.Module(poolModuleBytes());
+    } catch {
+      compiled = null; // no WebAssembly or no SIMD (--jitless, an old engine): the scalar loop
+    }
+  }
+  if (!compiled) return null;
+  const instance = new WebAssembly.Instance(compiled, {});
+  const memory = instance.exports.memory as WebAssembly.Memory;
+  const accAt = align16(table.length * 4);
+  const pairsAt = align16(accAt + dim * 8);
+  const bytes = pairsAt + PAIRS * 16;
+  const have = memory.buffer.byteLength;
+  if (bytes > have) memory.grow(Math.ceil((bytes - have) / 65536));
+  const pool = instance.exports.pool as (pairs: number, n: number, dim: number, acc: number) => void;
+  const copy = new Float32Array(memory.buffer, 0, table.length);
+  const acc = new Float64Array(memory.buffer, accAt, dim);
+  const pairInts = new Int32Array(memory.buffer, pairsAt, PAIRS * 4);
+  const pairWeights = new Float64Array(memory.buffer, pairsAt, PAIRS * 2);
+  const rowBytes = dim * 4;
+  let count = 0;
+  const pooler: WasmPooler = {
+    acc,
+    push(row, w) {
+      if (count === PAIRS) this.flush();
+      pairInts[count * 4] = row * rowBytes;
+      pairWeights[count * 2 + 1] = w;
+      count++;
+    },
+    flush() {
+      if (count > 0) pool(pairsAt, count, dim, accAt);
+      count = 0;
+    },
+  };
+  for (let from = 0; from < table.length; from += SLICE_FLOATS) {
+    await new Promise((resolve) => setTimeout(resolve, 0).unref());
+    copy.set(table.subarray(from, Math.min(table.length, from + SLICE_FLOATS)), from);
+  }
+  return pooler;
+}
+
+function align16(n: number): number {
+  return Math.ceil(n / 16) * 16;
+}
