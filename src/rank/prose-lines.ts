@@ -302,9 +302,12 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
 function gramSearchCheaper(d: DocumentGrams, nGrams: number, lines: number): boolean {
   let entries = 0;
   let grams = 0;
+  // A registered document's gram has an entry per line that holds it (its df, located already); another's
+  // (the index's statistics file: prose-index.ts) are laid out otherwise.
+  const counted = d.slot >= 0;
   for (let g = 0; g < nGrams; g++) {
     if (gramAt[g] < 0) continue;
-    entries += d.lineStart[gramAt[g] + 1] - d.lineStart[gramAt[g]];
+    entries += counted ? gramDf[g] : d.lineStart[gramAt[g] + 1] - d.lineStart[gramAt[g]];
     grams++;
   }
   return lines * grams * 8 < entries;

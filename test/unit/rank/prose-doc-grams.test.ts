@@ -78,6 +78,8 @@ describe('kept documents\' grams', () => {
       for (let j = holders.start[slot]; j < holders.start[slot + 1]; j++) {
         const i = holders.at[j];
         expect([holders.df[j], holders.most[j]]).toEqual([t.grams.gramDf[i], t.grams.gramMost[i]]);
+        // A kept document's gram has an entry per line that holds it (what proseBest counts its walk by).
+        expect(t.grams.lineStart[i + 1] - t.grams.lineStart[i]).toBe(t.grams.gramDf[i]);
         most = Math.max(most, holders.most[j]);
         checked++;
       }
