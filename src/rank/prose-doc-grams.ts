@@ -223,9 +223,12 @@ export function gramIdsOf(plan: RankPlan): Int32Array | null {
 
 /**
  * The documents registered (every kept document's grams, until it is dropped), a slot each (null once
- * released), and per gram id the registered documents that hold it: flat (slot, index in its grams)
- * pairs, `used` numbers of each list in use. A query's grams are then found in all documents at once,
- * in work proportional to the documents that hold them, not documents x grams.
+ * released), and per gram id the registered documents that hold it: flat (slot, index in its grams,
+ * document frequency and most in a line: packedDfMost) triples, `used` numbers of each list in use. A
+ * query's grams are then found in all documents at once, in work proportional to the documents that
+ * hold them, not documents x grams, and a document's bound reads its grams' statistics from the plan's
+ * lists in order (issue 30: read from each document's own arrays, at random, they were most of
+ * proseReach's time for find_related's ~100 grams over ~1,400 documents).
  */
 let registered: (DocumentGrams | null)[] = [];
 let live = 0;
@@ -241,18 +244,26 @@ export function registerGrams(d: DocumentGrams): void {
   registered.push(d);
   live++;
   version++;
-  for (let i = 0; i < d.gramId.length; i++) hold(d.gramId[i], d.slot, i);
+  for (let i = 0; i < d.gramId.length; i++) hold(d.gramId[i], d.slot, i, packedDfMost(d.gramDf[i], d.gramMost[i]));
 }
 
-function hold(gid: number, slot: number, i: number): void {
+/**
+ * A gram's document frequency (at most 0xffff: a Uint16) and its most in a line in one int: the most in
+ * the high 16 bits, 0xffff there when it is that or more (then read from the document: MOST_FAR).
+ */
+const packedDfMost = (df: number, most: number): number => (df | (Math.min(most, MOST_FAR) << 16)) | 0;
+const MOST_FAR = 0xffff;
+
+function hold(gid: number, slot: number, i: number, dfMost: number): void {
   if (gid >= used.length) used = grown(used, gid + 1);
   let list = holders[gid];
   const n = used[gid];
-  if (!list) list = holders[gid] = new Int32Array(8);
-  else if (n + 2 > list.length) list = holders[gid] = grown(list, n + 2);
+  if (!list) list = holders[gid] = new Int32Array(12);
+  else if (n + 3 > list.length) list = holders[gid] = grown(list, n + 3);
   list[n] = slot;
   list[n + 1] = i;
-  used[gid] = n + 2;
+  list[n + 2] = dfMost;
+  used[gid] = n + 3;
 }
 
 /** Releases a document's grams (dropped by its keeper): past half the slots released, the lists are made again from the others. */
@@ -273,10 +284,11 @@ export function releaseGrams(d: DocumentGrams): void {
 }
 
 /**
- * A plan's grams in the registered documents: slot s's (plan gram, index in its grams) pairs at
- * [start[s], start[s + 1]) of `gram` and `at`, plan grams ascending (the order the BM25 sums add them).
+ * A plan's grams in the registered documents: slot s's (plan gram, index in its grams, its document
+ * frequency and most in a line there) at [start[s], start[s + 1]) of `gram`, `at`, `df` and `most`,
+ * plan grams ascending (the order the BM25 sums add them).
  */
-export interface PlanGramHolders { readonly start: Int32Array; readonly gram: Int32Array; readonly at: Int32Array }
+export interface PlanGramHolders { readonly start: Int32Array; readonly gram: Int32Array; readonly at: Int32Array; readonly df: Uint16Array; readonly most: Uint32Array }
 
 const planHolders = new WeakMap<readonly string[], { version: number; ids: Int32Array; holders: PlanGramHolders }>();
 
@@ -292,23 +304,29 @@ export function gramHolders(plan: RankPlan): PlanGramHolders | null {
   for (const gid of ids) {
     if (gid < 0 || gid >= used.length) continue;
     const list = holders[gid];
-    for (let j = 0; j < used[gid]; j += 2) start[list[j] + 1]++;
-    total += used[gid] >> 1;
+    for (let j = 0; j < used[gid]; j += 3) start[list[j] + 1]++;
+    total += used[gid] / 3;
   }
   for (let s = 0; s < registered.length; s++) start[s + 1] += start[s];
   const fill = start.slice(0, registered.length);
   const gram = new Int32Array(total);
   const at = new Int32Array(total);
+  const df = new Uint16Array(total);
+  const most = new Uint32Array(total);
   ids.forEach((gid, g) => {
     if (gid < 0 || gid >= used.length) return;
     const list = holders[gid];
-    for (let j = 0; j < used[gid]; j += 2) {
+    for (let j = 0; j < used[gid]; j += 3) {
       const p = fill[list[j]]++;
       gram[p] = g;
       at[p] = list[j + 1];
+      const dfMost = list[j + 2];
+      df[p] = dfMost & 0xffff;
+      const m = dfMost >>> 16;
+      most[p] = m < MOST_FAR ? m : registered[list[j]]!.gramMost[list[j + 1]];
     }
   });
-  const made = { start, gram, at };
+  const made = { start, gram, at, df, most };
   planHolders.set(grams, { version, ids, holders: made });
   return made;
 }

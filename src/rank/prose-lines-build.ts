@@ -197,17 +197,17 @@ export function packProseLines(doc: ProseDocShape, ids: Int32Array, pairsOf: (id
   if (windowCentres.length < n) windowCentres = new Int32Array(Math.max(n, windowCentres.length * 2));
   const fw = windowCount;
   const centres = windowCentres;
-  let own = 0;
-  let win = 0;
+  let nOwn = 0;
+  let nWin = 0;
   for (let k = 0; k < ids.length; k++) {
     const list = lists[k];
     let touched = 0;
     for (let j = 0; j < list.length; j += 2) {
       const line = list[j];
       tf[0] = list[j + 1];
-      ownLine[own] = line;
-      ownCount[own] = list[j + 1];
-      ownPart[own++] = up(proseBm25(tf, one, lengths[line], unit));
+      ownLine[nOwn] = line;
+      ownCount[nOwn] = list[j + 1];
+      ownPart[nOwn++] = up(proseBm25(tf, one, lengths[line], unit));
       // The windows that hold this line: those centred on it and on its neighbours (lineLexical's).
       for (let c = Math.max(0, line - PROSE_WINDOW_LINES); c <= Math.min(n - 1, line + PROSE_WINDOW_LINES); c++) {
         if (blank[c]) continue;
@@ -221,32 +221,32 @@ export function packProseLines(doc: ProseDocShape, ids: Int32Array, pairsOf: (id
       for (let x = Math.max(0, c - PROSE_WINDOW_LINES); x <= Math.min(n - 1, c + PROSE_WINDOW_LINES); x++) chars += lengths[x];
       tf[0] = fw[c];
       fw[c] = 0;
-      winLine[win] = c;
-      winPart[win++] = up(proseWindowBm25(tf, one, chars, unit));
+      winLine[nWin] = c;
+      winPart[nWin++] = up(proseWindowBm25(tf, one, chars, unit));
     }
-    ownStart[k + 1] = own;
-    winStart[k + 1] = win;
+    ownStart[k + 1] = nOwn;
+    winStart[k + 1] = nWin;
   }
-  // Per key, its best line's part and its best window's (a bound on a line's sum, term by term).
-  const ownMost = new Float32Array(ids.length);
-  const winMost = new Float32Array(ids.length);
+  // Per key (keyMost): its lines, its best line's part and its best window's (a bound on a line's sum,
+  // term by term), and its shortest line: only a line that holds a term scores, so a query's grams are
+  // bounded in the shortest line that holds one of its terms (prose-lines.ts), not the document's shortest.
+  const keyMost = new Float32Array(KEY_MOST * ids.length);
   for (let k = 0; k < ids.length; k++) {
-    for (let j = ownStart[k]; j < ownStart[k + 1]; j++) ownMost[k] = Math.max(ownMost[k], ownPart[j]);
-    for (let j = winStart[k]; j < winStart[k + 1]; j++) winMost[k] = Math.max(winMost[k], winPart[j]);
-  }
-  // Per key, its shortest line: only a line that holds a term scores, so a query's grams are bounded in
-  // the shortest line that holds one of its terms (prose-lines.ts), not the document's shortest.
-  const ownShortest = new Uint32Array(ids.length);
-  for (let k = 0; k < ids.length; k++) {
+    let own = 0;
+    let win = 0;
     let least = Infinity;
-    for (let j = ownStart[k]; j < ownStart[k + 1]; j++) least = Math.min(least, lengths[ownLine[j]]);
-    ownShortest[k] = Number.isFinite(least) ? least : 0;
+    for (let j = ownStart[k]; j < ownStart[k + 1]; j++) { own = Math.max(own, ownPart[j]); least = Math.min(least, lengths[ownLine[j]]); }
+    for (let j = winStart[k]; j < winStart[k + 1]; j++) win = Math.max(win, winPart[j]);
+    keyMost[KEY_MOST * k] = ownStart[k + 1] - ownStart[k];
+    keyMost[KEY_MOST * k + 1] = own;
+    keyMost[KEY_MOST * k + 2] = win;
+    keyMost[KEY_MOST * k + 3] = Number.isFinite(least) ? least : 0;
   }
   let shortest = Infinity;
   for (let i = 0; i < n; i++) if (!blank[i]) shortest = Math.min(shortest, lengths[i]);
   return new PackedProseLines(
     n, doc.docs, doc.chars, ids, Uint32Array.from(lengths), ownStart, ownLine, ownCount, ownPart,
-    winStart, winLine.slice(0, win), winPart.slice(0, win), ownMost, winMost, Number.isFinite(shortest) ? shortest : 0, ownShortest,
+    winStart, winLine.slice(0, nWin), winPart.slice(0, nWin), keyMost, Number.isFinite(shortest) ? shortest : 0,
   );
 }
 
@@ -287,12 +287,17 @@ export class PackedProseLines implements ProseLineTerms, WordPostings {
     readonly lines: number, readonly docs: number, readonly chars: number, readonly ids: Int32Array, readonly lengths: Uint32Array,
     readonly ownStart: Int32Array, readonly ownLine: Uint16Array, readonly ownCount: Uint16Array, readonly ownPart: Float32Array,
     readonly winStart: Int32Array, readonly winLine: Uint16Array, readonly winPart: Float32Array,
-    /** Per key, the most of its ownPart and of its winPart; the shortest non-blank line's length. */
-    readonly ownMost: Float32Array, readonly winMost: Float32Array, readonly shortest: number,
-    /** Per key, the length of the shortest line that holds it. */
-    readonly ownShortest: Uint32Array,
+    /**
+     * Per key, KEY_MOST numbers side by side (what a query's bound that visits no line reads of each of
+     * its keys, in one read of memory: issue 30, ~1,400 documents' keys read at random): the lines that
+     * hold it, the most of its ownPart and of its winPart, and the length of its shortest line; all exact
+     * in a float32 (the parts are float32s; counts and lengths below 2^24).
+     */
+    readonly keyMost: Float32Array,
+    /** The shortest non-blank line's length. */
+    readonly shortest: number,
   ) {
-    this.bytes = 4 * (2 * ids.length + lengths.length + ownStart.length + winStart.length) + 8 * ownLine.length + 6 * winLine.length + 128;
+    this.bytes = 4 * ((1 + KEY_MOST) * ids.length + lengths.length + ownStart.length + winStart.length) + 8 * ownLine.length + 6 * winLine.length + 128;
   }
 
   /** The index of key `id` in ids, or -1. */
@@ -324,6 +329,9 @@ export function proseTermKeys(plan: ProsePlanTerms): readonly string[] {
 }
 
 const termKeys = new WeakMap<ProsePlanTerms['terms'], string[]>();
+
+/** Numbers per key in PackedProseLines.keyMost: its lines, its most ownPart, its most winPart, its shortest line's length. */
+export const KEY_MOST = 4;
 
 /** Key `key`'s id ('w' + a folded whole word, 's' + a part's stem, 'n' + a number), interned now if no file has (the index's postings: workspace/search/prose-index.ts). */
 export const internKey = (key: string): number => idOf(key);

@@ -9,7 +9,7 @@ import type { RankPlan } from './plan.js';
 import { PROSE_B, PROSE_K1, proseBestDistance, proseLexical, type ProseStats } from './prose.js';
 import { proseStatsOf } from './prose-counter.js';
 import { addLineGramBm25, addLinesGramBm25, gramHolders, gramIdsOf, gramIndexIn, type DocumentGrams } from './prose-doc-grams.js';
-import { keyCount, keyIdOf, proseTermKeys, type PackedProseLines } from './prose-lines-build.js';
+import { KEY_MOST, keyCount, keyIdOf, proseTermKeys, type PackedProseLines } from './prose-lines-build.js';
 
 export { ProseLinesBuilder, releaseProseLines } from './prose-lines-build.js';
 
@@ -50,30 +50,34 @@ function locateKeys(t: PackedProseLines, keys: Int32Array, at: Int32Array, df: F
   for (let k = 0; k < keys.length; k++) {
     const x = keys[k] < 0 ? -1 : t.indexOf(keys[k]);
     at[k] = x;
-    df[k] = x >= 0 ? t.ownStart[x + 1] - t.ownStart[x] : 0;
+    df[k] = x >= 0 ? t.keyMost[KEY_MOST * x] : 0;
     if (x >= 0) any = true;
   }
   return any;
 }
 
-/** Scratch: per plan gram, its index in the file's grams (-1: absent), and its document frequency there. */
+/** Scratch: per plan gram, its index in the file's grams (-1: absent), its document frequency there and its most in a line (0 when absent). */
 let gramAt = new Int32Array(64);
 let gramDf = new Float64Array(64);
+let gramMostAt = new Float64Array(64);
 
-/** Sets gramAt and gramDf for the plan's grams in the file (its gram table: prose-doc-grams.ts); how many grams the plan has. */
+/** Sets gramAt, gramDf and gramMostAt for the plan's grams in the file (its gram table: prose-doc-grams.ts); how many grams the plan has. */
 function locateGrams(t: PackedProseLines, plan: RankPlan): number {
   const gids = gramIdsOf(plan);
   const nGrams = gids?.length ?? 0;
-  if (gramAt.length < nGrams) { gramAt = new Int32Array(nGrams * 2); gramDf = new Float64Array(nGrams * 2); }
+  if (gramAt.length < nGrams) { gramAt = new Int32Array(nGrams * 2); gramDf = new Float64Array(nGrams * 2); gramMostAt = new Float64Array(nGrams * 2); }
   const holders = t.grams.slot >= 0 ? gramHolders(plan) : null;
   if (holders) {
-    // A registered document (a kept one): its grams among the plan's, found for all documents at once.
+    // A registered document (a kept one): its grams among the plan's, found for all documents at once,
+    // with their statistics read in order from the plan's lists (not from the document's arrays).
     gramAt.fill(-1, 0, nGrams);
     gramDf.fill(0, 0, nGrams);
+    gramMostAt.fill(0, 0, nGrams);
     for (let j = holders.start[t.grams.slot]; j < holders.start[t.grams.slot + 1]; j++) {
       const g = holders.gram[j];
       gramAt[g] = holders.at[j];
-      gramDf[g] = t.grams.gramDf[holders.at[j]];
+      gramDf[g] = holders.df[j];
+      gramMostAt[g] = holders.most[j];
     }
     return nGrams;
   }
@@ -81,6 +85,7 @@ function locateGrams(t: PackedProseLines, plan: RankPlan): number {
     const i = gids![g] < 0 ? -1 : gramIndexIn(t.grams, gids![g]);
     gramAt[g] = i;
     gramDf[g] = i >= 0 ? t.grams.gramDf[i] : 0;
+    gramMostAt[g] = i >= 0 ? t.grams.gramMost[i] : 0;
   }
   return nGrams;
 }
@@ -110,9 +115,9 @@ const idfOf = (df: number, n: number): number => Math.log(1 + (n - df + 0.5) / (
 
 /**
  * A lower bound on the distance of every line of the file for a plan, from a few sums per term and gram
- * (no line visited, nothing made): each term's best line part and best window part (ownMost, winMost)
+ * (no line visited, nothing made): each term's best line part and best window part (PackedProseLines.keyMost)
  * summed as if one line held them all, and each gram the file holds at its most in a line (gramMost) in
- * the shortest line that holds a plan term (ownShortest: only such a line scores), with the file's idf and a cosine of `cosine` (1, or a bound on its lines'
+ * the shortest line that holds a plan term (keyMost's shortest line: only such a line scores), with the file's idf and a cosine of `cosine` (1, or a bound on its lines'
  * cosines: embed/line-cosines.ts). At most proseBest, so a file skipped on it is one proseBest skips; kept
  * per file for the last plan and cosine (`facts`: the path's, if known).
  */
@@ -136,9 +141,9 @@ export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, 
       const x = at[k];
       if (x < 0) continue;
       const idf = idfOf(df[k], n);
-      own += idf * t.ownMost[x];
-      window += idf * t.winMost[x];
-      least = Math.min(least, t.ownShortest[x]);
+      own += idf * t.keyMost[KEY_MOST * x + 1];
+      window += idf * t.keyMost[KEY_MOST * x + 2];
+      least = Math.min(least, t.keyMost[KEY_MOST * x + 3]);
     }
     // A gram's part in a line grows with its count there and falls with the line's length (its norm); only
     // a line that holds a term scores, so it is at least as long as the shortest line that holds one.
@@ -149,18 +154,16 @@ export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, 
     if (holders) {
       // A registered document: only the plan's grams it holds (ascending, as the loop below adds them), not all the plan's.
       nGrams = gramIdsOf(plan)!.length;
-      const { gramDf: dfs, gramMost } = t.grams;
+      const { df: dfs, most: mosts } = holders;
       for (let j = holders.start[t.grams.slot]; j < holders.start[t.grams.slot + 1]; j++) {
-        const i = holders.at[j];
-        const most = gramMost[i];
-        grams += idfOf(dfs[i], n) * (most * (PROSE_K1 + 1)) / (most + norm);
+        const most = mosts[j];
+        grams += idfOf(dfs[j], n) * (most * (PROSE_K1 + 1)) / (most + norm);
       }
     } else {
       nGrams = locateGrams(t, plan);
       for (let g = 0; g < nGrams; g++) {
-        const i = gramAt[g];
-        if (i < 0) continue;
-        const most = t.grams.gramMost[i];
+        if (gramAt[g] < 0) continue;
+        const most = gramMostAt[g];
         grams += idfOf(gramDf[g], n) * (most * (PROSE_K1 + 1)) / (most + norm);
       }
     }
@@ -236,7 +239,7 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
       // in most lines of a document, and counting them was most of find_related's time); past the floor
       // on every line, the file is out of reach.
       let least = Infinity;
-      for (let k = 0; k < nTerms; k++) if (at[k] >= 0) least = Math.min(least, t.ownShortest[at[k]]);
+      for (let k = 0; k < nTerms; k++) if (at[k] >= 0) least = Math.min(least, t.keyMost[KEY_MOST * at[k] + 3]);
       // In a line of at least L characters (the greatest power of 2 not past its length, or the shortest
       // line that holds a term), worked out once per L: the part falls as the line grows.
       mostAt.fill(-1);
@@ -300,9 +303,12 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
 function gramSearchCheaper(d: DocumentGrams, nGrams: number, lines: number): boolean {
   let entries = 0;
   let grams = 0;
+  // A registered document's gram has an entry per line that holds it (its df, located already); another's
+  // (the index's statistics file: prose-index.ts) are laid out otherwise.
+  const counted = d.slot >= 0;
   for (let g = 0; g < nGrams; g++) {
     if (gramAt[g] < 0) continue;
-    entries += d.lineStart[gramAt[g] + 1] - d.lineStart[gramAt[g]];
+    entries += counted ? gramDf[g] : d.lineStart[gramAt[g] + 1] - d.lineStart[gramAt[g]];
     grams++;
   }
   return lines * grams * 8 < entries;
@@ -328,9 +334,8 @@ function gramReach(t: PackedProseLines, s: ProseStats, nGrams: number, shortest:
   const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * shortest) / s.avgChars);
   let sum = 0;
   for (let g = 0; g < nGrams; g++) {
-    const i = gramAt[g];
-    if (i < 0) continue;
-    const most = t.grams.gramMost[i];
+    if (gramAt[g] < 0) continue;
+    const most = gramMostAt[g];
     sum += s.gramIdf[g] * (most * (PROSE_K1 + 1)) / (most + norm);
   }
   // A margin for the order of the additions (addLineGramBm25 adds the same terms per line).

@@ -6,7 +6,7 @@ import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { ProseCounter } from '../../../src/rank/prose-counter.js';
 import { proseBest, proseFileBestDistance, proseLineStats, ProseLinesBuilder, proseReach, releaseProseLines } from '../../../src/rank/prose-lines.js';
-import { addLineGramBm25, addLinesGramBm25, gramIdsOf, gramIndexIn } from '../../../src/rank/prose-doc-grams.js';
+import { addLineGramBm25, addLinesGramBm25, gramHolders, gramIdsOf, gramIndexIn } from '../../../src/rank/prose-doc-grams.js';
 import type { PackedProseLines } from '../../../src/rank/prose-lines-build.js';
 import { readFileSync } from 'node:fs';
 
@@ -63,5 +63,29 @@ describe('kept documents\' grams', () => {
     }
     expect(compared).toBeGreaterThan(100);
   });
-});
 
+  it('a plan\'s lists of the documents holding its grams carry each one\'s document frequency and most in a line (issue 30), a most past 0xffff too', () => {
+    // 'aaaaa' 30,000 times in one line holds the gram 'aaa' 90,000 times there (more than the lists pack).
+    const texts = [['aaaaa '.repeat(30_000), 'aaaaa once', 'nothing here'], ['castle aaaaa', 'aaaaa aaaaa castles'], ['the castle keep', 'no grams of the query']];
+    const docs = texts.map((t) => built(t) as PackedProseLines);
+    const plan = buildRankPlan('aaaaa castle', 'hybrid', lexicon);
+    const holders = gramHolders(plan)!;
+    let most = 0;
+    let checked = 0;
+    for (const t of docs) {
+      const slot = t.grams.slot;
+      expect(slot).toBeGreaterThanOrEqual(0);
+      for (let j = holders.start[slot]; j < holders.start[slot + 1]; j++) {
+        const i = holders.at[j];
+        expect([holders.df[j], holders.most[j]]).toEqual([t.grams.gramDf[i], t.grams.gramMost[i]]);
+        // A kept document's gram has an entry per line that holds it (what proseBest counts its walk by).
+        expect(t.grams.lineStart[i + 1] - t.grams.lineStart[i]).toBe(t.grams.gramDf[i]);
+        most = Math.max(most, holders.most[j]);
+        checked++;
+      }
+    }
+    expect(most).toBe(90_000);
+    expect(checked).toBeGreaterThan(5);
+    for (const t of docs) releaseProseLines(t);
+  });
+});

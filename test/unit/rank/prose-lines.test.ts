@@ -13,7 +13,7 @@ import { proseBest, proseFileBestDistance, proseLineStats, ProseLinesBuilder, pr
 import { PROSE_DF_LINES } from '../../../src/rank/prose.js';
 import { forEachGram, forEachWordGram } from '../../../src/rank/lexical/grams.js';
 import { identifierParts, isStopword, stem } from '../../../src/rank/lexical/terms.js';
-import { keyIdOf } from '../../../src/rank/prose-lines-build.js';
+import { KEY_MOST, keyIdOf, type PackedProseLines } from '../../../src/rank/prose-lines-build.js';
 import { fold, textNumbers, textWords } from '../../../src/rank/lexical/words.js';
 
 const lexicon = parseLexicon('#docs\t1000\ncastle\t10\nthe\t900\nindex\t100\n');
@@ -134,6 +134,20 @@ describe('prose line terms', () => {
       }
     }
     expect(lines).toBeGreaterThan(2000);
+  });
+
+  it('keep per key, side by side (issue 30), its lines, its best line\'s and best window\'s parts and its shortest line, as its postings give them', () => {
+    const lines = readFileSync(path.join(root, 'docs/workspace.md'), 'utf8').split('\n');
+    const t = built(lines) as PackedProseLines;
+    expect(t.ids.length).toBeGreaterThan(100);
+    for (let k = 0; k < t.ids.length; k++) {
+      let own = 0;
+      let win = 0;
+      let least = Infinity;
+      for (let j = t.ownStart[k]; j < t.ownStart[k + 1]; j++) { own = Math.max(own, t.ownPart[j]); least = Math.min(least, t.lengths[t.ownLine[j]]); }
+      for (let j = t.winStart[k]; j < t.winStart[k + 1]; j++) win = Math.max(win, t.winPart[j]);
+      expect([...t.keyMost.subarray(KEY_MOST * k, KEY_MOST * (k + 1))]).toEqual([t.ownStart[k + 1] - t.ownStart[k], own, win, least]);
+    }
   });
 
   it('are not kept for a file longer than its statistics count (no bound: it is read)', () => {
