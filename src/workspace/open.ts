@@ -21,7 +21,7 @@ import { readSnapshotFile, removeSnapshotFiles, verifySnapshotFiles, writeSnapsh
 import { guardDamage } from './store/damage.js';
 import { ProseIndexLines } from './search/prose-index.js';
 import { stopLineTokensWith } from './search/kept-documents.js';
-import { proseStatsPathOf } from './snapshot/prose-stats-file.js';
+import { otherProseStatsFormat, PROSE_STATS_FORMAT, proseStatsPathOf } from './snapshot/prose-stats-file.js';
 import { openProseStats, proseStatsDeltaPathOf } from './snapshot/prose-stats-layers.js';
 import { DamagedFileError } from './snapshot/section-file.js';
 import { lanceStorageOptions } from './store/storage-options.js';
@@ -217,7 +217,11 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
       if (proseIndex && (proseIndex.file ? proseIndex.file.current() : !existsSync(file) && !existsSync(proseStatsDeltaPathOf(file)))) return proseIndex;
       proseIndex?.file?.close();
       try {
-        proseIndex = new ProseIndexLines(openProseStats(file));
+        const layers = openProseStats(file);
+        const other = layers ? null : otherProseStatsFormat(file);
+        proseIndex = other
+          ? new ProseIndexLines(null, `its prose statistics (${path.basename(file)}) are in an older simgrep's format (${other}; this one reads ${PROSE_STATS_FORMAT})`, true)
+          : new ProseIndexLines(layers);
       } catch (e) {
         if (!(e instanceof DamagedFileError)) throw e;
         proseIndex = new ProseIndexLines(null, e.message);

@@ -154,8 +154,8 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   // The documents this search read are counted into line terms now, in the background, for the next.
   if (split.prose) countKeptDocuments();
   mark(`rescore (${split.read?.files ?? 0} prose files read, ${split.read?.probed ?? 0} probed for their grams)`);
-  // A damaged statistics file is only slower (the documents were read and counted): said, and rebuilt by simgrep index.
-  const proseDamaged = split.prose && proseIndex?.damaged ? [{ path: ws.dir, code: 'PROSE_STATS_DAMAGED', message: `workspace ${ws.name}: ${proseIndex.damaged}; this search counted the documents instead; simgrep index rebuilds it` }] : [];
+  // A damaged statistics file, or one in another simgrep's format, is only slower (the documents were read and counted): said, and rebuilt by simgrep index.
+  const proseDamaged = split.prose && proseIndex?.damaged ? [{ path: ws.dir, code: proseIndex.outdated ? 'PROSE_STATS_OUTDATED' : 'PROSE_STATS_DAMAGED', message: `workspace ${ws.name}: ${proseIndex.damaged}; this search counted the documents instead; simgrep index rebuilds it` }] : [];
   const warnings = [...notSaved, ...walkWarnings, ...refreshWarnings, ...namedBinary, ...proseDamaged, ...r.warnings];
   const tooLarge = walkWarnings.filter((w) => w.code === 'TOO_LARGE').length;
   return {

@@ -37,7 +37,8 @@ export class ProseIndexLines {
    * opened (a section failed its checksum), or set once a block fails: nothing more is taken from them
    * (the documents are counted).
    */
-  constructor(readonly file: ProseStatsLayers | null, public damaged: string | null = null) {}
+  /** `damaged`: why the file is not read (a failed check, or `outdated`: another simgrep's format); its documents are counted as a scan counts them. */
+  constructor(readonly file: ProseStatsLayers | null, public damaged: string | null = null, readonly outdated = false) {}
 
   /** A document's line terms for `plan`'s keys and grams; null when the file holds none of this state. */
   linesOf(state: string, plan: ProsePlanTerms): ProseLineTerms | null {

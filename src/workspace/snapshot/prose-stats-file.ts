@@ -3,7 +3,7 @@
 // BM25 statistics from a few postings instead of reading and counting every Markdown file. Each
 // document is keyed by its indexed state (key, size, mtime, hash): a record of another state is never
 // used. Sections are checksummed (section-file.ts); the postings are lazy, read per name as a query asks.
-import { closeSync, fstatSync, openSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { PackedStrings } from '../packed/string-list.js';
 import { readSections, writeSectionFile, type SectionReader } from './section-file.js';
 import { sweepTempFiles } from './temp-files.js';
@@ -13,6 +13,8 @@ export { ByteSink, decodeGramPostings, decodePostings, encodeGram, encodePairs, 
 // 3: a name whose postings are another's bytes (a stem's, most often its word's) holds none, and points to that name.
 // 4: numbers ('n' + a number) have postings as words do (a file of 3 holds none: its documents are counted again).
 const MAGIC = 'simgrep-prose-stats-4';
+/** This build's format, as a file's header names it. */
+export const PROSE_STATS_FORMAT = MAGIC;
 
 /** Postings shorter than this are kept twice rather than pointed to (an alias takes 8 bytes). */
 const ALIAS_FROM = 16;
@@ -37,6 +39,30 @@ export function gramName(key: number | string): string {
   let s = '';
   for (let k = key; k > 0; k = Math.floor(k / 65536)) s = String.fromCharCode(k % 65536) + s;
   return s;
+}
+
+/**
+ * The format `file`'s header names when another simgrep (an earlier one, most often) wrote it, else null
+ * (no file, this build's format, or not a statistics file). Such a file is not read: searches count its
+ * documents as a scan does, and the next `simgrep index` writes it again in this format.
+ */
+export function otherProseStatsFormat(file: string): string | null {
+  let fd: number;
+  try { fd = openSync(file, 'r'); } catch { return null; }
+  try {
+    const prefix = Buffer.alloc(8);
+    if (readSync(fd, prefix, 0, 8, 0) < 8) return null;
+    const length = prefix.readUInt32LE(0);
+    if (length > 1 << 20) return null;
+    const head = Buffer.alloc(length);
+    if (readSync(fd, head, 0, length, 8) < length) return null;
+    const magic = (JSON.parse(head.toString('utf8')) as { magic?: unknown }).magic;
+    return typeof magic === 'string' && magic !== MAGIC && magic.startsWith('simgrep-prose-stats-') ? magic : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The prose statistics file beside a snapshot file. */

@@ -7,7 +7,8 @@ import { appendFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'n
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSearcher, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
-import { openProseStatsFile } from '../../../src/workspace/snapshot/prose-stats-file.js';
+import { openProseStatsFile, otherProseStatsFormat } from '../../../src/workspace/snapshot/prose-stats-file.js';
+import { writeSectionFile } from '../../../src/workspace/snapshot/section-file.js';
 import { createWorkspace } from '../../../src/workspace/workspace.js';
 import { makeTree } from '../../helpers/tree.js';
 
@@ -144,6 +145,25 @@ describe('prose statistics in the index (a cold process read and counted every M
       expect(again.weakReads).toBe(0);
     }
     expect(statSync(file).size).toBeGreaterThan(0);
+  });
+
+  it('a statistics file in an older simgrep\'s format is not read: the search counts the documents (the scan\'s answer, said), simgrep index writes it again', async () => {
+    const file = statsFile();
+    // What an earlier simgrep left: a sound section file under the format before this one.
+    writeSectionFile(file, { magic: 'simgrep-prose-stats-3' }, [{ name: 'docDocs', array: Int32Array.of(1) }]);
+    expect(otherProseStatsFormat(file)).toBe('simgrep-prose-stats-3');
+    const { r } = await cold({ query: 'retry failed uploads', topK: 3 }, true);
+    const outdated = r.warnings.find((w) => w.code === 'PROSE_STATS_OUTDATED');
+    expect(outdated?.message).toMatch(/older simgrep's format \(simgrep-prose-stats-3; this one reads simgrep-prose-stats-\d+\).*simgrep index rebuilds it/);
+    expect(r.warnings.map((w) => w.code)).not.toContain('PROSE_STATS_DAMAGED');
+    const ws = createWorkspace({ dir, concurrency: 0 });
+    await ws.index([tree.dir]);
+    await ws.close();
+    expect(otherProseStatsFormat(file)).toBeNull();
+    expect(openProseStatsFile(file)).not.toBeNull();
+    const again = await cold({ query: 'retry failed uploads', topK: 3 }, true);
+    expect(again.r.warnings.map((w) => w.code)).not.toContain('PROSE_STATS_OUTDATED');
+    expect(again.weakReads).toBe(0);
   });
 
   it('an index made before the statistics existed gets them from simgrep index, with nothing else changed', async () => {
