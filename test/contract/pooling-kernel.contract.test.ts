@@ -5,6 +5,7 @@ import type { PoolingKernel } from '../../src/embed/embedder.js';
 import { createOnnxKernel } from '../../src/embed/onnx.js';
 import { createStaticKernel, sumDistance } from '../../src/embed/static.js';
 import type { ModelData, TokenizedBatch } from '../../src/types.js';
+import { mulberry32 as rng } from '../helpers/seeded.js';
 
 const TOL = 1e-5;
 
@@ -14,17 +15,6 @@ const implementations: Array<{ name: string; create(m: ModelData): Promise<Pooli
   // Tiny runs and row cache: many padded chunks per batch, constant evictions, a line that outgrows the cache.
   { name: 'onnx (7 cells per run, 8-row cache)', create: (m) => createOnnxKernel(m, { maxCellsPerRun: 7, rowCacheRows: 8 }) },
 ];
-
-/** mulberry32: small, seeded, good enough for test data. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shared<T extends Float32Array | Int32Array>(Ctor: new (b: SharedArrayBuffer) => T, n: number): T {
   return new Ctor(new SharedArrayBuffer(n * 4));

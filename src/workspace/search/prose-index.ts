@@ -186,9 +186,7 @@ class QueryPostings {
     const byId = <T extends { id: number }>(xs: readonly T[]) => xs.map((_, i) => i).sort((a, b) => xs[a].id - xs[b].id);
     const keyOrder = byId(keys);
     const gramOrder = byId(grams);
-    this.keyStart = new Int32Array(docs + 1);
-    for (const { d, first } of keys) for (let k = 0; k < d.docs.length; k++) this.keyStart[d.docs[k] + first + 1]++;
-    for (let doc = 0; doc < docs; doc++) this.keyStart[doc + 1] += this.keyStart[doc];
+    this.keyStart = startsByDocument(docs, keys);
     const nKeys = this.keyStart[docs];
     this.keyId = new Int32Array(nKeys);
     this.keyFrom = new Int32Array(nKeys);
@@ -204,9 +202,7 @@ class QueryPostings {
         this.keyAt[e] = k;
       }
     }
-    this.gramStart = new Int32Array(docs + 1);
-    for (const { d, first } of grams) for (let j = 0; j < d.docs.length; j++) this.gramStart[d.docs[j] + first + 1]++;
-    for (let doc = 0; doc < docs; doc++) this.gramStart[doc + 1] += this.gramStart[doc];
+    this.gramStart = startsByDocument(docs, grams);
     const nGrams = this.gramStart[docs];
     this.gramId = new Int32Array(nGrams);
     this.gramDf = new Uint16Array(nGrams);
@@ -268,4 +264,12 @@ class MostGrams implements DocumentGrams {
     }
     return (this.byLine = { lineStart, line, count });
   }
+}
+
+/** Where each document's entries start when the lists' entries are laid out by document (a counting sort; a list's documents count from its layer's `first`). */
+function startsByDocument(docs: number, lists: readonly { d: { docs: ArrayLike<number> }; first: number }[]): Int32Array {
+  const start = new Int32Array(docs + 1);
+  for (const { d, first } of lists) for (let k = 0; k < d.docs.length; k++) start[d.docs[k] + first + 1]++;
+  for (let doc = 0; doc < docs; doc++) start[doc + 1] += start[doc];
+  return start;
 }

@@ -5,17 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createStaticKernel } from '../../../src/embed/static.js';
 import { makeWasmPooler } from '../../../src/embed/wasm-pooler.js';
 import type { ModelData, TokenizedBatch } from '../../../src/types.js';
-
-/** mulberry32: the same data every run. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from '../../helpers/seeded.js';
 
 const VOCAB = 700;
 
