@@ -1,6 +1,7 @@
 // Writing a tiny WebAssembly SIMD module out opcode by opcode (no toolchain needed to build one): the
-// encodings the kernels' modules share (embed/pool-wasm.ts, workspace/search/dots-wasm.ts), and the
-// module around one exported function of i32 parameters and an exported memory.
+// encodings the kernels' modules share (embed/pool-wasm.ts, workspace/search/dots-wasm.ts), the module
+// around one exported function of i32 parameters and an exported memory, and running one (compiled
+// once, an instance with room for its data).
 
 export const SIMD = 0xfd;
 export const op = {
@@ -57,3 +58,30 @@ export function simdModule(exported: string, params: number, locals: { i32s: num
     ...section(10, [1, ...uleb(fn.length), ...fn]),
   ]);
 }
+
+/** Compiles `bytes()` on the first call; null then and after where WebAssembly SIMD is missing (--jitless, an old engine). */
+export function compileOnce(bytes: () => Uint8Array<ArrayBuffer>): () => WebAssembly.Module | null {
+  let compiled: WebAssembly.Module | null | undefined;
+  return () => {
+    if (compiled === undefined) {
+      try {
+        compiled = new WebAssembly.Module(bytes());
+      } catch {
+        compiled = null;
+      }
+    }
+    return compiled;
+  };
+}
+
+/** A fresh instance of `module` whose exported memory holds at least `bytes`. */
+export function instanceWith(module: WebAssembly.Module, bytes: number): { exports: WebAssembly.Exports; memory: WebAssembly.Memory } {
+  const instance = new WebAssembly.Instance(module, {});
+  const memory = instance.exports.memory as WebAssembly.Memory;
+  const have = memory.buffer.byteLength;
+  if (bytes > have) memory.grow(Math.ceil((bytes - have) / 65536));
+  return { exports: instance.exports, memory };
+}
+
+/** `n` rounded up to a multiple of 16 (a v128's alignment). */
+export const align16 = (n: number): number => Math.ceil(n / 16) * 16;

@@ -3,6 +3,7 @@
 // chunks was ~12 ms of its main thread). The model's table is copied into the instance's memory in the
 // background, a slice per turn of the event loop; until then, and where WebAssembly SIMD is missing,
 // the scalar loop pools. Both give the same floats (pool-wasm.ts).
+import { align16, compileOnce, instanceWith } from '../wasm-simd.js';
 import { poolModuleBytes } from './pool-wasm.js';
 
 /** Adds weighted table rows into `acc`, in the order pushed (flush() before reading `acc`). */
@@ -22,7 +23,7 @@ const SLICE_FLOATS = 1 << 20;
 /** A table bigger than this is not copied (32-bit memory, and the copy would cost more than it saves). */
 const MAX_TABLE_BYTES = 1 << 30;
 
-let compiled: WebAssembly.Module | null | undefined;
+const compiled = compileOnce(poolModuleBytes);
 
 /**
  * A pooler for `table` (rows of `dim` float32), made in the background; null when it cannot be made (no
@@ -30,22 +31,12 @@ let compiled: WebAssembly.Module | null | undefined;
  */
 export async function makeWasmPooler(table: Float32Array, dim: number): Promise<WasmPooler | null> {
   if (!(dim > 0 && dim % 4 === 0) || table.length * 4 > MAX_TABLE_BYTES) return null;
-  if (compiled === undefined) {
-    try {
-      compiled = new WebAssembly.Module(poolModuleBytes());
-    } catch {
-      compiled = null; // no WebAssembly or no SIMD (--jitless, an old engine): the scalar loop
-    }
-  }
-  if (!compiled) return null;
-  const instance = new WebAssembly.Instance(compiled, {});
-  const memory = instance.exports.memory as WebAssembly.Memory;
+  const module = compiled();
+  if (!module) return null; // no WebAssembly or no SIMD: the scalar loop
   const accAt = align16(table.length * 4);
   const pairsAt = align16(accAt + dim * 8);
-  const bytes = pairsAt + PAIRS * 16;
-  const have = memory.buffer.byteLength;
-  if (bytes > have) memory.grow(Math.ceil((bytes - have) / 65536));
-  const pool = instance.exports.pool as (pairs: number, n: number, dim: number, acc: number) => void;
+  const { exports, memory } = instanceWith(module, pairsAt + PAIRS * 16);
+  const pool = exports.pool as (pairs: number, n: number, dim: number, acc: number) => void;
   const copy = new Float32Array(memory.buffer, 0, table.length);
   const acc = new Float64Array(memory.buffer, accAt, dim);
   const pairInts = new Int32Array(memory.buffer, pairsAt, PAIRS * 4);
@@ -70,8 +61,4 @@ export async function makeWasmPooler(table: Float32Array, dim: number): Promise<
     copy.set(table.subarray(from, Math.min(table.length, from + SLICE_FLOATS)), from);
   }
   return pooler;
-}
-
-function align16(n: number): number {
-  return Math.ceil(n / 16) * 16;
 }

@@ -2,6 +2,7 @@
 // small WebAssembly SIMD kernel over a float32 copy of the snapshot's float16 vectors (made once per
 // vector array, in a resident process), ~10x the scalar loop (1.3 against 10-20 ms for 25,000 chunks).
 import { halfValues } from '../packed/float16.js';
+import { align16, compileOnce, instanceWith } from '../../wasm-simd.js';
 import { dotsModuleBytes } from './dots-wasm.js';
 
 /**
@@ -73,30 +74,20 @@ export function cosineKernelNow(halves: Uint16Array, dim: number): CosineKernel 
 /** Per vector array (a snapshot patched with touched files only shares its parent's): its kernel (null: none can be made). */
 const kernels = new WeakMap<Uint16Array, CosineKernel | null>();
 const pending = new WeakSet<Uint16Array>();
-let compiled: WebAssembly.Module | null | undefined;
+const compiled = compileOnce(dotsModuleBytes);
 
 /**
  * A kernel for `values` float16 values of rows of `dim`, before its rows are copied into `widened`:
  * the rows as float32 at byte 0 of a fresh instance's memory, the query (float64) and the output after them.
  */
 function emptyKernel(values: number, dim: number): { kernel: CosineKernel; widened: Float32Array } | null {
-  if (compiled === undefined) {
-    try {
-      compiled = new WebAssembly.Module(dotsModuleBytes());
-    } catch {
-      compiled = null; // no WebAssembly or no SIMD (--jitless, an old engine): the scalar loop
-    }
-  }
-  if (!compiled) return null;
+  const module = compiled();
+  if (!module) return null; // no WebAssembly or no SIMD: the scalar loop
   const n = values / dim;
   const qAt = align16(values * 4);
   const outAt = align16(qAt + dim * 8);
-  const bytes = outAt + n * 8;
-  const instance = new WebAssembly.Instance(compiled, {});
-  const memory = instance.exports.memory as WebAssembly.Memory;
-  const have = memory.buffer.byteLength;
-  if (bytes > have) memory.grow(Math.ceil((bytes - have) / 65536));
-  const dots = instance.exports.dots as (q: number, m: number, n: number, dim: number, out: number) => void;
+  const { exports, memory } = instanceWith(module, outAt + n * 8);
+  const dots = exports.dots as (q: number, m: number, n: number, dim: number, out: number) => void;
   const q = new Float64Array(memory.buffer, qAt, dim);
   const out = new Float64Array(memory.buffer, outAt, n);
   const kernel: CosineKernel = {
@@ -115,7 +106,6 @@ function widen(h: Uint16Array, into: Float32Array, from: number, to: number): vo
   for (let i = from; i < to; i++) into[i] = values[h[i]];
 }
 
-const align16 = (x: number) => Math.ceil(x / 16) * 16;
 
 /** The cosine of rows [from, to) the scalar way (float16 bits read through the table of their values), into out. */
 export function scalarCosines(h: Uint16Array, dim: number, query: Float32Array, from: number, to: number, out: Float64Array): void {
