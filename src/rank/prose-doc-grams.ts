@@ -80,6 +80,14 @@ export interface DocumentGrams {
   readonly lineStart: Int32Array;
   readonly line: Uint16Array;
   readonly count: Uint32Array;
+  /**
+   * Per line, how many distinct grams it holds (at most 0xffff), and the most any line holds: a line
+   * holds at most that many of a query's grams, so its grams' part is at most the sum of that many of
+   * their bounds, the greatest (prose-lines.ts). Absent where the lines' grams are not all counted (the
+   * index's statistics file, a document's lines read for one query).
+   */
+  readonly lineGrams?: Uint16Array;
+  readonly mostLineGrams?: number;
 }
 
 /** Scratch of documentGrams: per line, the count of the gram at hand, and the lines touched; per gram id, its entries. */
@@ -185,7 +193,11 @@ export function documentGrams(t: WordPostings): DocumentGrams {
     lineStart[i + 1] = at + k;
   });
   const end = lineStart[n];
-  return { slot: -1, gramId: g.gramId, gramDf, gramMost, lineStart, line: line.slice(0, end), count: count.slice(0, end) };
+  const lineGrams = new Uint16Array(t.lines);
+  for (let j = 0; j < end; j++) if (lineGrams[line[j]] < 0xffff) lineGrams[line[j]]++;
+  let mostLineGrams = 0;
+  for (let l = 0; l < t.lines; l++) mostLineGrams = Math.max(mostLineGrams, lineGrams[l]);
+  return { slot: -1, gramId: g.gramId, gramDf, gramMost, lineStart, line: line.slice(0, end), count: count.slice(0, end), lineGrams, mostLineGrams };
 }
 
 /** A document's grams as the index keeps them (workspace/prose-stats.ts): documentGrams' ids, document frequencies and most in a line only. */

@@ -148,7 +148,7 @@ export class ProseLinesBuilder {
     const packed = packProseLines(raw, ids, (id) => this.byKey.get(id)!);
     packed.grams = documentGrams(packed);
     registerGrams(packed.grams);
-    packed.bytes += 14 * packed.grams.gramId.length + 6 * packed.grams.line.length + 8 * ids.length;
+    packed.bytes += 14 * packed.grams.gramId.length + 6 * packed.grams.line.length + 8 * ids.length + 2 * packed.lines;
     return packed;
   }
 

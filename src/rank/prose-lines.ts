@@ -149,6 +149,10 @@ export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, 
     // a line that holds a term scores, so it is at least as long as the shortest line that holds one.
     const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * least) / (n > 0 ? t.chars / n : 1));
     let grams = 0;
+    /** How many of the plan's grams the file holds, and the greatest and least of their parts. */
+    let nHeld = 0;
+    let gramMax = 0;
+    let gramMin = Infinity;
     const holders = t.grams.slot >= 0 ? gramHolders(plan) : null;
     let nGrams: number;
     if (holders) {
@@ -157,16 +161,28 @@ export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, 
       const { df: dfs, most: mosts } = holders;
       for (let j = holders.start[t.grams.slot]; j < holders.start[t.grams.slot + 1]; j++) {
         const most = mosts[j];
-        grams += idfOf(dfs[j], n) * (most * (PROSE_K1 + 1)) / (most + norm);
+        const v = idfOf(dfs[j], n) * (most * (PROSE_K1 + 1)) / (most + norm);
+        grams += v;
+        nHeld++;
+        if (v > gramMax) gramMax = v;
+        if (v < gramMin) gramMin = v;
       }
     } else {
       nGrams = locateGrams(t, plan);
       for (let g = 0; g < nGrams; g++) {
         if (gramAt[g] < 0) continue;
         const most = gramMostAt[g];
-        grams += idfOf(gramDf[g], n) * (most * (PROSE_K1 + 1)) / (most + norm);
+        const v = idfOf(gramDf[g], n) * (most * (PROSE_K1 + 1)) / (most + norm);
+        grams += v;
+        nHeld++;
+        if (v > gramMax) gramMax = v;
+        if (v < gramMin) gramMin = v;
       }
     }
+    // No line holds more of the plan's grams than the most distinct grams any line holds: at most that
+    // many of the parts above, the greatest (a document of short lines, a query of many grams).
+    const d = t.grams.mostLineGrams;
+    if (d !== undefined) grams = greatestOf(d, nHeld, gramMax, gramMin, grams);
     // proseStatsOf's norms.
     norms.norm = nTerms * Math.log(1 + (n + 0.5) / 0.5);
     norms.gramNorm = nGrams * Math.log(1 + (n + 0.5) / 0.5);
@@ -245,10 +261,14 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
       mostAt.fill(-1);
       let roughOutLexical = 0;
       let live = 0;
+      // With each line's count of distinct grams (a counted document), its grams' part is at most that
+      // many of their parts at their most, the greatest (gramReach's greatest and least: reachMax, reachMin).
+      const lineGrams = t.grams.lineGrams;
       for (let q = 0; q < h; q++) {
         const i = held[q];
         const b = 31 - Math.clz32(Math.max(1, t.lengths[i]));
-        const most = mostAt[b] >= 0 ? mostAt[b] : (mostAt[b] = gramReach(t, stats, nGrams, Math.max(least, 2 ** b)));
+        let most = mostAt[b] >= 0 ? mostAt[b] : (mostAt[b] = gramReach(t, stats, nGrams, Math.max(least, 2 ** b), b));
+        if (lineGrams) most = Math.min(most, greatestOf(lineGrams[i], reachHeld, reachMax[b], reachMin[b], most));
         const r = proseLexical(ownSum[i], windowSum[i], most, stats);
         if (r <= roughOutLexical) continue;
         if (proseFileBestDistance(r > 0 ? r * (1 + 1e-9) : 0, path, plan, t.signals!, cosine) > floor) roughOutLexical = r;
@@ -330,16 +350,44 @@ function clearSums(t: PackedProseLines, nTerms: number, h: number): void {
  * grows with its count and falls with the line's length, and a line holds each gram at most gramMost
  * times, so every such line's sum is at most this one.
  */
-function gramReach(t: PackedProseLines, s: ProseStats, nGrams: number, shortest: number): number {
+function gramReach(t: PackedProseLines, s: ProseStats, nGrams: number, shortest: number, b: number): number {
   const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * shortest) / s.avgChars);
   let sum = 0;
+  let max = 0;
+  let min = Infinity;
+  let n = 0;
   for (let g = 0; g < nGrams; g++) {
     if (gramAt[g] < 0) continue;
     const most = gramMostAt[g];
-    sum += s.gramIdf[g] * (most * (PROSE_K1 + 1)) / (most + norm);
+    const v = s.gramIdf[g] * (most * (PROSE_K1 + 1)) / (most + norm);
+    sum += v;
+    n++;
+    if (v > max) max = v;
+    if (v < min) min = v;
   }
+  reachMax[b] = max;
+  reachMin[b] = min;
+  reachHeld = n;
   // A margin for the order of the additions (addLineGramBm25 adds the same terms per line).
   return sum * (1 + 1e-9);
+}
+
+/** A line's count of distinct grams (DocumentGrams.lineGrams) that is not known exactly (it holds this many or more). */
+const LINE_GRAMS_UNKNOWN = 0xffff;
+
+/** Scratch of proseBest: per power of 2 (gramReach's `b`), the greatest and least of its grams' parts; how many grams it summed. */
+const reachMax = new Float64Array(32);
+const reachMin = new Float64Array(32);
+let reachHeld = 0;
+
+/**
+ * At least the sum of the greatest `d` of `n` positive parts whose greatest is `max`, least `min` and sum
+ * `sum` (with a margin for the floats): d times the greatest, and the sum less n - d times the least.
+ * `sum` itself when d is not known to be fewer (a count of LINE_GRAMS_UNKNOWN or more).
+ */
+function greatestOf(d: number, n: number, max: number, min: number, sum: number): number {
+  if (d >= n || d >= LINE_GRAMS_UNKNOWN) return sum;
+  return Math.min(sum, d * max, sum - (n - d) * min) * (1 + 1e-9);
 }
 
 /**

@@ -150,6 +150,52 @@ describe('prose line terms', () => {
     }
   });
 
+  it('count each line\'s distinct grams (issue 30), and bound a query\'s many grams in a document of short lines by them: tighter, never above what a line scores', () => {
+    // Each line's count is the number of distinct grams forEachGram cuts from it.
+    for (const text of texts) {
+      const lines = text.split('\n');
+      const t = built(lines) as PackedProseLines;
+      const counts = lines.map((line) => { const g = new Set<number | string>(); forEachGram(line, (x) => g.add(x)); return g.size; });
+      expect([...t.grams.lineGrams!]).toEqual(counts);
+      expect(t.grams.mostLineGrams).toBe(Math.max(...counts));
+    }
+    // A pasted paragraph's ~100 grams against documents of short lines (a list, a table's cells): each line
+    // holds a few of them, so the bound with every gram at its most in one line is far too loose.
+    const plan = buildRankPlan(long, 'hybrid', lexicon);
+    expect(plan.prose!.grams.length).toBeGreaterThan(60);
+    const words = [...new Set(textWords(long).map(fold))];
+    let tighter = 0;
+    let roughTighter = 0;
+    for (let d = 0; d < 24; d++) {
+      const lines = Array.from({ length: 40 }, (_, i) => (i % 5 === 4 ? '' : `${words[(i * 7 + d * 3) % words.length]} ${words[(i * 11 + d) % words.length]}`));
+      const file = `docs/list-${d}.md`;
+      const counter = new ProseCounter(plan);
+      counter.add(lines);
+      const exact = proseFileBestDistance(counter.bestLexical(counter.stats()), file, plan);
+      // The same line terms without the counts (as the index's statistics file gives them).
+      const counted = built(lines) as PackedProseLines;
+      const uncounted = built(lines) as PackedProseLines;
+      Object.assign(uncounted.grams, { lineGrams: undefined, mostLineGrams: undefined });
+      const reach = proseReach(counted, plan, file);
+      expect(reach, file).toBeLessThanOrEqual(exact);
+      expect(reach, file).toBeGreaterThanOrEqual(proseReach(uncounted, plan, file));
+      if (reach > proseReach(uncounted, plan, file) + 1e-6) tighter++;
+      // With a floor just under the best line's bound, the file is out of reach either way; with the counts
+      // it is known from the lines' bound with their grams at their most, without them only once its lines'
+      // grams are counted (the exact bound).
+      const unfloored = proseBest(built(lines)!, plan, file);
+      const floor = unfloored - 1e-3;
+      const bound = proseBest(counted, plan, file, undefined, floor);
+      const without = proseBest(uncounted, plan, file, undefined, floor);
+      expect(bound, file).toBeLessThanOrEqual(exact);
+      expect(bound, file).toBeGreaterThan(floor);
+      expect(without, file).toBeGreaterThan(floor);
+      if (bound < unfloored - 1e-9 && without === unfloored) roughTighter++;
+    }
+    expect(tighter).toBeGreaterThan(18);
+    expect(roughTighter).toBeGreaterThan(4);
+  });
+
   it('are not kept for a file longer than its statistics count (no bound: it is read)', () => {
     const b = new ProseLinesBuilder();
     for (let i = 0; i < PROSE_DF_LINES; i++) b.add('castle');
