@@ -297,7 +297,8 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
     if (rest[f] > limit.value) { skippedFiles++; continue; }
     boundRest(f);
   }
-  const out = choose(eligible.subarray(0, count), lo, hi, threshold(q, count, lo, hi));
+  // The running limit is now the threshold over every chunk bounded (the heap holds the heapSize least worst cases).
+  const out = choose(eligible.subarray(0, count), lo, hi, limit.value);
   // In snapshot order: by file (a patched snapshot's later files may own earlier chunks), then line.
   const chunkFile = s.chunkFile;
   out.sort((x, y) => (chunkFile[x] - chunkFile[y]) || (x - y));
@@ -320,8 +321,10 @@ const pathTermList: number[] = [];
 const pathCountList: number[] = [];
 
 /**
- * The threshold as chunks are bounded: what `threshold` gives over those offered so far (Infinity while
- * it would pass everything, and before any chunk of some relevance), only ever falling as more come.
+ * The distance a chunk's best case must reach, over the chunks bounded so far: the heapSize-th least
+ * worst case plus the margin (with --max-distance alone, that distance or the least worst case, if
+ * larger); Infinity while every chunk passes (no more chunks of some relevance than the heap holds).
+ * It only ever falls as more chunks come.
  */
 interface Limit { offer(lo: number, hi: number): void; readonly value: number }
 
@@ -391,6 +394,16 @@ function coveredCosines(s: Snapshot, q: CandidateQuery): Float64Array | null {
 }
 
 const workArrays = new Map<string, Float64Array | Int32Array | Uint8Array>();
+/** The chunks whose symbol bounds and the names whose covered idf the last query set (definitionBounds). */
+const offeredChunks: number[] = [];
+const coveredNames: number[] = [];
+
+/** work's array, zero where `dirty` says the last use set it (whole arrays: a smaller view may have been used since). */
+function cleanWork<T extends Float64Array | Uint8Array>(name: string, make: new (n: number) => T, n: number, dirty: readonly number[]): T {
+  const kept = workArrays.get(name) as T | undefined;
+  if (kept && kept.length >= n) for (const i of dirty) kept[i] = 0;
+  return work(name, make, n);
+}
 
 /** A per-query work array of n elements, reused from query to query (the work is synchronous), zeroed on request. */
 function work<T extends Float64Array | Int32Array | Uint8Array>(name: string, make: new (n: number) => T, n: number, zero = false): T {
@@ -414,20 +427,6 @@ function choose(eligible: Int32Array, lo: Float64Array, hi: Float64Array, limit:
   const out: number[] = [];
   for (let i = 0; i < eligible.length; i++) if (lo[i] < 1 && lo[i] <= limit) out.push(eligible[i]);
   return out;
-}
-
-/** The distance a chunk's best case must reach: the heapSize-th best worst case, plus the margin. */
-function threshold(q: CandidateQuery, count: number, lo: Float64Array, hi: Float64Array): number {
-  const worst = work('worst', Float64Array, count);
-  let m = 0;
-  let least = Infinity;
-  for (let i = 0; i < count; i++) {
-    if (lo[i] < 1) { worst[m++] = hi[i]; if (hi[i] < least) least = hi[i]; }
-  }
-  if (m === 0) return -Infinity;
-  if (q.maxDistance !== undefined && !Number.isFinite(q.heapSize)) return Math.max(q.maxDistance, least) + EPS;
-  if (!Number.isFinite(q.heapSize) || m <= q.heapSize) return Infinity;
-  return quickSelect(worst.subarray(0, m), q.heapSize - 1) + EPS;
 }
 
 /** The k-th smallest value (0-based) of xs, reordering xs. */
@@ -497,13 +496,16 @@ function lineTermCounts(s: Snapshot, plan: RankPlan): TermCounts | null {
 function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { possible: Float64Array; certain: Float64Array } | null {
   if (plan.symbols.length === 0 && !(plan.definitionBoost > 0 && plan.idfSum > 0)) return null;
   const n = s.start.length;
-  const possible = work('possible', Float64Array, n, true);
-  const certain = work('certain', Float64Array, n, true);
+  // Zero but where the last query set them (cleaned now: a pass over every chunk and name costs more).
+  const possible = cleanWork('possible', Float64Array, n, offeredChunks);
+  const certain = cleanWork('certain', Float64Array, n, offeredChunks);
+  offeredChunks.length = 0;
   // Per defined name, the idf of the query terms it holds (typed arrays, not a map: there is one
   // entry per name, whatever the query).
-  const coveredIdf = work('coveredIdf', Float64Array, s.defNames.length, true);
-  const isCovered = work('isCovered', Uint8Array, s.defNames.length, true);
-  const covered: number[] = [];
+  const coveredIdf = cleanWork('coveredIdf', Float64Array, s.defNames.length, coveredNames);
+  const isCovered = cleanWork('isCovered', Uint8Array, s.defNames.length, coveredNames);
+  const covered = coveredNames;
+  covered.length = 0;
   plan.terms.forEach((term) => {
     const found = (term.whole ? s.byDefLower : s.byDefStem).find(term.key);
     if (!found) return;
@@ -520,6 +522,7 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
     return lo;
   };
   const offer = (c: number, d: number, v: number, holdsTerm: boolean) => {
+    if (possible[c] === 0 && certain[c] === 0) offeredChunks.push(c);
     if (v > possible[c]) possible[c] = v;
     if (holdsTerm && s.defPlain[d] === 1 && v > certain[c]) certain[c] = v;
   };
