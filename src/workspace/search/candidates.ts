@@ -475,18 +475,35 @@ function lineTermCounts(s: Snapshot, plan: RankPlan): TermCounts | null {
   const matched = work('matched', Uint8Array, n, true);
   const term = work('term', Int32Array, total);
   const count = work('count', Float64Array, total);
-  found.forEach((f, t) => {
-    if (!f) return;
-    for (let j = 0; j < f.chunk.length; j++) {
-      const c = f.chunk[j];
+  for (let t = 0; t < nTerms; t++) {
+    const f = found[t];
+    if (!f) continue;
+    const chunk = f.chunk;
+    const counts = f.count;
+    for (let j = 0; j < chunk.length; j++) {
+      const c = chunk[j];
       const at = offsets[c] + filled[c];
       // A chunk listed twice under one key (a layer and its tail) adds up, as one count.
-      if (filled[c] > 0 && term[at - 1] === t) count[at - 1] += f.count[j];
-      else { term[at] = t; count[at] = f.count[j]; filled[c]++; }
+      if (filled[c] > 0 && term[at - 1] === t) count[at - 1] += counts[j];
+      else { term[at] = t; count[at] = counts[j]; filled[c]++; }
       matched[c] = 1;
     }
-  });
+  }
   return { offsets, filled, term, count, matched };
+}
+
+/** Per snapshot, the chunk of each defined name (by defStart), made on first use: a query looks up thousands. */
+const defChunks = new WeakMap<Snapshot, Int32Array>();
+
+function definitionChunks(s: Snapshot): Int32Array {
+  let out = defChunks.get(s);
+  if (!out) {
+    out = new Int32Array(s.defNames.length);
+    const n = s.start.length;
+    for (let c = 0; c < n; c++) out.fill(c, s.defStart[c], Math.min(s.defStart[c + 1], out.length));
+    defChunks.set(s, out);
+  }
+  return out;
 }
 
 /**
@@ -517,19 +534,14 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
       coveredIdf[d] += term.idf;
     }
   });
-  const chunkOf = (d: number): number => {
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (s.defStart[mid] <= d) lo = mid; else hi = mid - 1; }
-    return lo;
-  };
+  const chunkOf = definitionChunks(s);
   const offer = (c: number, d: number, v: number, holdsTerm: boolean) => {
     if (possible[c] === 0 && certain[c] === 0) offeredChunks.push(c);
     if (v > possible[c]) possible[c] = v;
     if (holdsTerm && s.defPlain[d] === 1 && v > certain[c]) certain[c] = v;
   };
   if (plan.definitionBoost > 0 && plan.idfSum > 0) {
-    for (const d of covered) offer(chunkOf(d), d, plan.definitionBoost * coveredIdf[d] / plan.idfSum, true);
+    for (const d of covered) offer(chunkOf[d], d, plan.definitionBoost * coveredIdf[d] / plan.idfSum, true);
   }
   for (const sym of plan.symbols) {
     const found = s.byDefLower.find(sym.name);
