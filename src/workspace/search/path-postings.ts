@@ -52,14 +52,16 @@ export function buildPathPostings(files: SnapshotFile[], infos: (PathInfo | unde
     infos: infos.slice(0, n), pathLength: new Int32Array(n), priors: [0, 1, 2, 3].map(() => new Float64Array(n)),
     byWhole: new Map(), byStem: new Map(), runs: [], byPrefix: new Map(), counted: [],
   };
+  // Per distinct run (as written: its parts depend on its case), its index in p.runs, lower-cased whole and parts' stems.
+  const known = new Map<string, { r: number; lower: string; stems: string[] }>();
   const runIndex = new Map<string, number>();
-  const push = <K>(m: Map<K, number[]>, k: K, ...v: number[]) => { const l = m.get(k); if (l) l.push(...v); else m.set(k, v); };
+  const listOf = <K>(m: Map<K, number[]>, k: K): number[] => { let l = m.get(k); if (!l) m.set(k, l = []); return l; };
   for (let f = 0; f < n; f++) {
     const info = infos[f];
     if (!info) continue;
     p.pathLength[f] = info.pathText.length;
     for (let i = 0; i < 4; i++) p.priors[i][f] = info.priors[i].prior;
-    for (const prefix of info.namePrefixes) push(p.byPrefix, prefix, f);
+    for (const prefix of info.namePrefixes) listOf(p.byPrefix, prefix).push(f);
     // As pathTermCounts counts a path: run by run (the run dictionary's whole and stems), or whole.
     if (NON_ASCII.test(info.pathText)) { p.counted.push(f); continue; }
     for (const run of info.pathText.match(IDENTIFIER_RUNS) ?? []) {
@@ -67,15 +69,19 @@ export function buildPathPostings(files: SnapshotFile[], infos: (PathInfo | unde
       while (from < run.length && isDigit(run.charCodeAt(from))) from++;
       if (from === run.length) continue;
       const key = from === 0 ? run : run.slice(from);
-      const lower = key.toLowerCase();
-      let r = runIndex.get(lower);
-      if (r === undefined) {
-        r = p.runs.length;
-        runIndex.set(lower, r);
-        p.runs.push(lower);
+      let k = known.get(key);
+      if (!k) {
+        const lower = key.toLowerCase();
+        let r = runIndex.get(lower);
+        if (r === undefined) {
+          r = p.runs.length;
+          runIndex.set(lower, r);
+          p.runs.push(lower);
+        }
+        known.set(key, k = { r, lower, stems: identifierParts(key).map(stem) });
       }
-      push(p.byWhole, lower, f);
-      for (const s of identifierParts(key).map(stem)) push(p.byStem, s, f, r);
+      listOf(p.byWhole, k.lower).push(f);
+      for (const s of k.stems) listOf(p.byStem, s).push(f, k.r);
     }
   }
   return p;
