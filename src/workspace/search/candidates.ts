@@ -3,13 +3,14 @@
 // file's path terms, and the certain and possible symbol boosts from the defined-name postings), and
 // only chunks whose best case reaches the heap's worst guaranteed case are kept. The pipeline then
 // scores those exactly, with the same code as a one-shot scan, so indexed answers equal one-shot ones.
-import { lexicalScore, pathSignals, relevance, symbolScore, toDistance, type PathSignals } from '../../rank/chunk-scorer.js';
+import { chunkBestDistance, lexicalScore, pathSignals, relevance, symbolScore, toDistance, type PathSignals } from '../../rank/chunk-scorer.js';
 import type { RankPlan } from '../../rank/plan.js';
 import { BLANK, HAS_TOKENS, type Snapshot } from '../snapshot/snapshot.js';
 import { FLOAT16_RELATIVE_ERROR, halfValues } from '../packed/float16.js';
 import { pathInfo, pathTermCounts, priorsIndex, type PathInfo } from '../snapshot/path-info.js';
 import { termIndexOf } from '../../rank/term-index.js';
 import { cosineKernel, halfCosine } from './chunk-cosines.js';
+import { pathPostingsOf, pathTermsOf } from './path-postings.js';
 
 /**
  * Margin on distances: cosines from float16 unit vectors differ from the kernel's float64 pooling by
@@ -34,25 +35,46 @@ export interface CandidateQuery {
    * rows are read as they are.
    */
   resident?: boolean;
+  /** Bound every chunk exactly, passing nothing over on its best case (the tests' reference). */
+  exhaustive?: boolean;
 }
 
-/** Chunk indices that can reach the results, in snapshot order (by file, then line). */
-export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
+/** What one candidate pass did (the bench and the tests read it). */
+export interface CandidateCounts {
+  /** Chunks of the covered files. */
+  chunks: number;
+  /** Chunks bounded exactly (their cosine worked out where it counts). */
+  bounded: number;
+  /** Chunks whose cosine was worked out. */
+  cosines: number;
+  /** Covered files with chunks, and those whose chunks that hold no query term were passed over as a whole. */
+  files: number;
+  skippedFiles: number;
+  /** Chunks that hold a query term, and those of them passed over on their bound. */
+  termChunks: number;
+  skippedTermChunks: number;
+}
+
+/**
+ * Chunk indices that can reach the results, in snapshot order (by file, then line).
+ *
+ * Bounds first, exact signals where they can matter. Each chunk that holds a query term (the postings
+ * say which) gets its exact lexical and symbol signals; a file's other chunks share one best case, from
+ * its path's terms at its shortest chunk and its path words, with their largest cosine (the SIMD
+ * kernel's, all of them at once, in a resident process) or 1 (the float16 rows are then read one by one,
+ * only where a cosine can matter). The heap's worst guaranteed case (the threshold) is taken as chunks
+ * are bounded exactly, the most promising first, and what cannot reach it is passed over: a file's
+ * term-free chunks as a whole, a term chunk one by one. What is passed over can be neither a candidate
+ * nor among the worst cases that set the threshold, so the answer is the one every chunk bounded gives.
+ */
+export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: CandidateCounts): number[] {
   const { plan } = q;
   const n = s.start.length;
   const tf = lineTermCounts(s, plan);
   const nTerms = plan.terms.length;
-  // Every eligible chunk's distance at best (lo) and at worst (hi), in eligible order.
-  const lo = work('lo', Float64Array, n);
-  const hi = work('hi', Float64Array, n);
-  const eligible = work('eligible', Int32Array, n);
-  let count = 0;
-  // A term's count in the current file's path (zero but for pathTerms, ascending, reset per file).
-  const pathTf = new Float64Array(nTerms);
-  const pathTerms: number[] = [];
   const defs = definitionBounds(s, q, plan);
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
-  // The hot loop reads locals only: snapshots made in different ways have different shapes, and a
+  // The hot loops read locals only: snapshots made in different ways have different shapes, and a
   // property read per chunk through a many-shaped object costs more than the arithmetic.
   const { flags, chars, halves, dim, files } = s;
   const values = halfValues();
@@ -68,63 +90,284 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery): number[] {
   // As in the scan (chunk-scoring.ts): a plan that gives the embedding no weight ranks lexically.
   const lexicalOnly = mode === 'lexical' || !(plan.weights.semantic > 0);
   const query = q.query;
-  // The cosines of the covered files' chunks at once, where the snapshot's kernel is ready.
-  const cosines = lexicalOnly ? null : coveredCosines(s, q);
+  // Every covered chunk's cosine at once where the snapshot's kernel is ready; else each read when it can matter.
+  const all = lexicalOnly ? null : coveredCosines(s, q);
+  let cosines = all ? coveredChunks(s, q) : 0;
+  const cosineOf = (c: number): number => { cosines++; return halfCosine(halves, values, c * dim, query, dim); };
   const wordPrefixes = new Set(plan.pathWords.filter((w) => w.length >= 3).map((w) => w.slice(0, 3)));
   const priors = priorsIndex(plan);
   const index = termIndexOf(plan);
-  for (let f = 0; f < files.length; f++) {
-    const path = q.display[f];
+
+  // The covered files' paths: their terms and names from the path postings (those searched under other
+  // names than the postings', on their own), their signals in typed arrays: pathMatch and prior.
+  const nFiles = files.length;
+  const infos = q.infos ?? q.display.map((p) => (p === undefined ? undefined : pathInfo(p)));
+  const postings = pathPostingsOf(files, infos);
+  const covered = work('covered', Uint8Array, nFiles, true);
+  const own: number[] = [];
+  for (let f = 0; f < nFiles; f++) {
+    if (q.display[f] === undefined || files[f].chunkCount === 0) continue;
+    if (infos[f] === postings.infos[f]) covered[f] = 1; else own.push(f);
+  }
+  const pathMatchOf = work('pathMatch', Float64Array, nFiles);
+  const priorOf = work('prior', Float64Array, nFiles);
+  const pathLengthOf = work('pathLength', Int32Array, nFiles);
+  pathLengthOf.set(postings.pathLength.subarray(0, nFiles));
+  priorOf.set(postings.priors[priors].subarray(0, nFiles));
+  pathMatchOf.fill(0);
+  // A path word can only match a name that starts with the same three letters (pathSignals' rule).
+  const named = (f: number) => {
+    const s2 = pathSignals(q.display[f]!, plan, infos[f]!.facts);
+    pathMatchOf[f] = s2.pathMatch;
+    priorOf[f] = s2.prior;
+  };
+  if (plan.pathWords.length > 0) {
+    const seen = work('named', Uint8Array, nFiles, true);
+    for (const prefix of wordPrefixes) for (const f of postings.byPrefix.get(prefix) ?? []) if (covered[f] === 1 && seen[f] === 0) { seen[f] = 1; named(f); }
+  }
+  const pathStart = work('pathStart', Int32Array, nFiles).fill(-1);
+  const pathEnd = work('pathEnd', Int32Array, nFiles, true);
+  const pathTerm = pathTermList;
+  const pathCount = pathCountList;
+  pathTerm.length = 0;
+  pathCount.length = 0;
+  if (nTerms > 0) pathTermsOf(postings, plan, index, covered, pathStart, pathEnd, pathTerm, pathCount);
+  for (const f of own) {
+    const info = infos[f]!;
+    pathLengthOf[f] = info.pathText.length;
+    priorOf[f] = info.priors[priors].prior;
+    if (plan.pathWords.length > 0 && sharesPrefix(info.namePrefixes, wordPrefixes)) named(f);
+    covered[f] = 1;
+    if (nTerms === 0) continue;
+    const tf = new Float64Array(nTerms);
+    const touched: number[] = [];
+    pathTermCounts(info, plan, tf, touched, index);
+    pathStart[f] = pathTerm.length;
+    for (const t of touched) { pathTerm.push(t); pathCount.push(tf[t]); }
+    pathEnd[f] = pathTerm.length;
+  }
+  // The signals of the file at hand (relevance reads pathMatch and prior).
+  const signals: PathSignals = { fileStem: '', pathMatch: 0, prior: 1 };
+  const rest = work('rest', Float64Array, nFiles);
+  // Term chunks whose cosine is still unknown: their lexical signal and best case.
+  const termChunk = work('termChunk', Int32Array, n);
+  const termLexical = work('termLexical', Float64Array, n);
+  const termBest = work('termBest', Float64Array, n);
+  let nTermChunks = 0;
+  let termChunks = 0;
+  // Exactly bounded chunks: distance at best (lo) and at worst (hi), in the order bounded.
+  const lo = work('lo', Float64Array, n);
+  const hi = work('hi', Float64Array, n);
+  const eligible = work('eligible', Int32Array, n);
+  let count = 0;
+  let chunks = 0;
+  let nCovered = 0;
+
+  /** BM25 of chunk c: its entries merged in term order with its file's path terms [p, pEnd) (the sum a dense loop over every term would make). */
+  const bm25Of = (c: number, pathLength: number, pFrom: number, pEnd: number): number => {
+    const dl = (chars[c] + pathLength) * tokensPerChar;
+    const norm = k1 * (1 - b + (b * dl) / avgdl);
+    let e = offsets !== undefined ? offsets[c] : 0;
+    const eEnd = offsets !== undefined ? e + filled![c] : 0;
+    let p = pFrom;
+    let bm25 = 0;
+    while (e < eEnd || p < pEnd) {
+      const te = e < eEnd ? entryTerm![e] : nTerms;
+      const tp = p < pEnd ? pathTerm[p] : nTerms;
+      let f2: number;
+      let t: number;
+      if (te < tp) { t = te; f2 = entryCount![e++] + 0; } else if (te === tp) { t = te; f2 = entryCount![e++] + pathCount[p++]; } else { t = tp; f2 = pathCount[p++]; }
+      if (f2 > 0) bm25 += idf[t] * (f2 * (k1 + 1)) / (f2 + norm);
+    }
+    return bm25;
+  };
+  const bounded = (c: number, semantic: number, lexical: number, possible: number, certain: number): void => {
+    lo[count] = toDistance(relevance(semantic, lexical, possible, signals, plan));
+    // Most chunks have no definition bound (no line term): their worst case is their best.
+    hi[count] = certain === possible ? lo[count] : toDistance(relevance(semantic, lexical, certain, signals, plan));
+    eligible[count++] = c;
+  };
+
+  // 1. From the postings and paths (and the cosines where they are known).
+  for (let f = 0; f < nFiles; f++) {
     const file = files[f];
-    if (path === undefined || file.chunkCount === 0) continue;
-    const info = q.infos?.[f] ?? pathInfo(path);
-    const pathLength = info.pathText.length;
-    // A path word can only match a name that starts with the same three letters (pathSignals' rule).
-    const signals = plan.pathWords.length === 0 || !sharesPrefix(info.namePrefixes, wordPrefixes)
-      ? info.priors[priors]
-      : pathSignals(path, plan, info.facts);
-    // A term's count in the path, kept with the path; countTerms only for a path that holds its probe.
-    for (const t of pathTerms) pathTf[t] = 0;
-    pathTerms.length = 0;
-    if (nTerms > 0) pathTermCounts(info, plan, pathTf, pathTerms, index);
+    rest[f] = Infinity;
+    if (covered[f] === 0) continue;
+    nCovered++;
+    chunks += file.chunkCount;
+    const pathLength = pathLengthOf[f];
+    signals.pathMatch = pathMatchOf[f];
+    signals.prior = priorOf[f];
+    let pFrom = pathStart[f];
+    let pEnd = pathEnd[f];
+    if (pFrom < 0) pFrom = pEnd = 0;
+    const end = file.firstChunk + file.chunkCount;
+    // The chunks without a term: BM25 from the path alone (largest at the shortest chunk), eligible
+    // only with tokens where the embedding counts; their largest cosine where it is known.
+    let shortest = Infinity;
+    let most = 0;
+    let some = false;
+    for (let c = file.firstChunk; c < end; c++) {
+      if (matched !== undefined && matched[c] === 1) {
+        termChunks++;
+        const hasTokens = (flags[c] & HAS_TOKENS) !== 0;
+        const bm25 = bm25Of(c, pathLength, pFrom, pEnd);
+        // A term chunk is kept in hybrid mode; lexically when its BM25 counts and it is not blank.
+        if (lexicalOnly ? !(bm25 > 0 && (flags[c] & BLANK) === 0) : mode === 'semantic' && !hasTokens) continue;
+        const lexical = lexicalScore(bm25, plan);
+        const possible = possibleOf ? possibleOf[c] : 0;
+        if (lexicalOnly || !hasTokens || all) {
+          bounded(c, lexicalOnly || !hasTokens ? 0 : all![c], lexical, possible, certainOf ? certainOf[c] : 0);
+        } else {
+          termChunk[nTermChunks] = c;
+          termLexical[nTermChunks] = lexical;
+          termBest[nTermChunks++] = chunkBestDistance(lexical, possible, signals, plan);
+        }
+        continue;
+      }
+      if (lexicalOnly ? (flags[c] & BLANK) !== 0 : (flags[c] & HAS_TOKENS) === 0) continue;
+      some = true;
+      if (chars[c] < shortest) shortest = chars[c];
+      if (all && all[c] > most) most = all[c];
+    }
+    if (!some || (lexicalOnly && pEnd === pFrom)) continue;
+    let bm25 = 0;
+    if (pEnd > pFrom) {
+      const norm = k1 * (1 - b + (b * ((shortest + pathLength) * tokensPerChar)) / avgdl);
+      for (let p = pFrom; p < pEnd; p++) bm25 += idf[pathTerm[p]] * (pathCount[p] * (k1 + 1)) / (pathCount[p] + norm);
+    }
+    // Every step is monotone in its inputs under rounding but for lexicalScore's quotient: a margin.
+    rest[f] = all || lexicalOnly
+      ? toDistance(relevance(lexicalOnly ? 0 : most, lexicalScore(bm25, plan), 0, signals, plan)) * (1 - BOUND_MARGIN)
+      : chunkBestDistance(lexicalScore(bm25, plan), 0, signals, plan);
+  }
+
+  // 2. The worst guaranteed case to beat, as chunks are bounded exactly (the heapSize best worst cases).
+  const limit = limitOf(q);
+  for (let i = 0; i < count; i++) limit.offer(lo[i], hi[i]);
+  const boundTerm = (i: number): void => {
+    const c = termChunk[i];
+    const f = s.chunkFile[c];
+    signals.pathMatch = pathMatchOf[f];
+    signals.prior = priorOf[f];
+    bounded(c, cosineOf(c), termLexical[i], possibleOf ? possibleOf[c] : 0, certainOf ? certainOf[c] : 0);
+    limit.offer(lo[count - 1], hi[count - 1]);
+  };
+  const boundRest = (f: number): void => {
+    const file = files[f];
+    signals.pathMatch = pathMatchOf[f];
+    signals.prior = priorOf[f];
+    const pathLength = pathLengthOf[f];
+    const pFrom = Math.max(0, pathStart[f]);
+    const pEnd = pathEnd[f];
     const end = file.firstChunk + file.chunkCount;
     for (let c = file.firstChunk; c < end; c++) {
+      if (matched !== undefined && matched[c] === 1) continue;
       const hasTokens = (flags[c] & HAS_TOKENS) !== 0;
-      const lineMatch = matched !== undefined && matched[c] === 1;
-      let bm25 = 0;
-      if (nTerms > 0) {
-        const dl = (chars[c] + pathLength) * tokensPerChar;
-        const norm = k1 * (1 - b + (b * dl) / avgdl);
-        // The terms the chunk's lines or its path hold, merged in term order (the sum a dense loop over
-        // every term would make, without its cost over a long query's terms).
-        let e = offsets !== undefined ? offsets[c] : 0;
-        const eEnd = offsets !== undefined ? e + filled![c] : 0;
-        let p = 0;
-        while (e < eEnd || p < pathTerms.length) {
-          const te = e < eEnd ? entryTerm![e] : nTerms;
-          const tp = p < pathTerms.length ? pathTerms[p] : nTerms;
-          let t: number;
-          let f2: number;
-          if (te <= tp) { t = te; f2 = entryCount![e++] + pathTf[t]; if (tp === te) p++; } else { t = tp; f2 = pathTf[t]; p++; }
-          if (f2 > 0) bm25 += idf[t] * (f2 * (k1 + 1)) / (f2 + norm);
-        }
-      }
-      let keep: boolean;
-      if (lexicalOnly) keep = bm25 > 0 && (flags[c] & BLANK) === 0;
-      else if (mode === 'semantic') keep = hasTokens;
-      else keep = hasTokens || lineMatch;
-      if (!keep) continue;
-      const semantic = lexicalOnly || !hasTokens ? 0 : cosines ? cosines[c] : halfCosine(halves, values, c * dim, query, dim);
-      const lexical = lexicalScore(bm25, plan);
-      const possible = lineMatch && possibleOf ? possibleOf[c] : 0;
-      const certain = lineMatch && certainOf ? certainOf[c] : 0;
-      lo[count] = toDistance(relevance(semantic, lexical, possible, signals, plan));
-      // Most chunks have no definition bound (no line term): their worst case is their best.
-      hi[count] = certain === possible ? lo[count] : toDistance(relevance(semantic, lexical, certain, signals, plan));
-      eligible[count++] = c;
+      const bm25 = pEnd > pFrom ? bm25Of(c, pathLength, pFrom, pEnd) : 0;
+      if (lexicalOnly ? !(bm25 > 0 && (flags[c] & BLANK) === 0) : !hasTokens) continue;
+      bounded(c, lexicalOnly ? 0 : all ? all[c] : cosineOf(c), lexicalScore(bm25, plan), 0, 0);
+      limit.offer(lo[count - 1], hi[count - 1]);
     }
+  };
+  // The most promising first (those whose best case is among the heap's size best), so the threshold falls early.
+  const heap = Number.isFinite(q.heapSize) ? q.heapSize : 0;
+  let seedTerm = -Infinity;
+  if (heap > 0 && nTermChunks > heap) {
+    const best = work('seeds', Float64Array, nTermChunks);
+    best.set(termBest.subarray(0, nTermChunks));
+    seedTerm = quickSelect(best, heap - 1);
+    for (let i = 0; i < nTermChunks; i++) if (termBest[i] <= seedTerm) boundTerm(i);
   }
-  return choose(q, eligible.subarray(0, count), lo, hi);
+  let skippedTermChunks = 0;
+  for (let i = 0; i < nTermChunks; i++) {
+    if (termBest[i] <= seedTerm) continue;
+    if (termBest[i] > limit.value && !q.exhaustive) { skippedTermChunks++; continue; }
+    boundTerm(i);
+  }
+  // 3. Each file's chunks without a term, unless their best case is out of reach.
+  let seedRest = -Infinity;
+  if (heap > 0 && limit.value === Infinity && nCovered > heap) {
+    const best = work('seeds', Float64Array, nFiles);
+    best.set(rest.subarray(0, nFiles));
+    seedRest = quickSelect(best, heap - 1);
+    for (let f = 0; f < nFiles; f++) if (rest[f] <= seedRest && rest[f] !== Infinity) boundRest(f);
+  }
+  let skippedFiles = 0;
+  for (let f = 0; f < nFiles; f++) {
+    if (rest[f] === Infinity || rest[f] <= seedRest) continue;
+    if (rest[f] > limit.value && !q.exhaustive) { skippedFiles++; continue; }
+    boundRest(f);
+  }
+  // The running limit is now the threshold over every chunk bounded (the heap holds the heapSize least worst cases).
+  const out = choose(eligible.subarray(0, count), lo, hi, limit.value);
+  // In snapshot order: by file (a patched snapshot's later files may own earlier chunks), then line.
+  const chunkFile = s.chunkFile;
+  out.sort((x, y) => (chunkFile[x] - chunkFile[y]) || (x - y));
+  if (counts) Object.assign(counts, { chunks, bounded: count, cosines, files: nCovered, skippedFiles, termChunks, skippedTermChunks });
+  return out;
+}
+
+/** Slack on a bound made of exact cosines and BM25 from the shortest chunk: a few roundings' worth, as a share of the distance. */
+const BOUND_MARGIN = 1e-9;
+
+/** How many chunks the covered files hold. */
+function coveredChunks(s: Snapshot, q: CandidateQuery): number {
+  let total = 0;
+  for (let f = 0; f < s.files.length; f++) if (q.display[f] !== undefined) total += s.files[f].chunkCount;
+  return total;
+}
+
+/** The covered paths' terms and counts in the last candidate pass (reused likewise). */
+const pathTermList: number[] = [];
+const pathCountList: number[] = [];
+
+/**
+ * The distance a chunk's best case must reach, over the chunks bounded so far: the heapSize-th least
+ * worst case plus the margin (with --max-distance alone, that distance or the least worst case, if
+ * larger); Infinity while every chunk passes (no more chunks of some relevance than the heap holds).
+ * It only ever falls as more chunks come.
+ */
+interface Limit { offer(lo: number, hi: number): void; readonly value: number }
+
+function limitOf(q: CandidateQuery): Limit {
+  const k = q.heapSize;
+  if (q.maxDistance !== undefined && !Number.isFinite(k)) {
+    let least = Infinity;
+    const l = { value: Infinity, offer(lo: number, hi: number) { if (lo < 1 && hi < least) { least = hi; l.value = Math.max(q.maxDistance!, least) + EPS; } } };
+    return l;
+  }
+  if (!Number.isFinite(k)) return { value: Infinity, offer() {} };
+  // A max-heap of the k least worst cases; the threshold is its top once more than k have come.
+  const heap = new Float64Array(k);
+  let size = 0;
+  let seen = 0;
+  const l = {
+    value: Infinity,
+    offer(lo: number, hi: number) {
+      if (!(lo < 1)) return;
+      seen++;
+      if (size < k) {
+        let i = size++;
+        while (i > 0) { const up = (i - 1) >> 1; if (heap[up] >= hi) break; heap[i] = heap[up]; i = up; }
+        heap[i] = hi;
+      } else if (hi < heap[0]) {
+        let i = 0;
+        for (;;) {
+          const left = 2 * i + 1;
+          if (left >= k) break;
+          const right = left + 1;
+          const big = right < k && heap[right] > heap[left] ? right : left;
+          if (heap[big] <= hi) break;
+          heap[i] = heap[big];
+          i = big;
+        }
+        heap[i] = hi;
+      }
+      if (seen > k) l.value = heap[0] + EPS;
+    },
+  };
+  return l;
 }
 
 /** Whether a path's name prefixes hold one of the plan's path words' (a loop: called per file, ~9,000 a query). */
@@ -153,6 +396,16 @@ function coveredCosines(s: Snapshot, q: CandidateQuery): Float64Array | null {
 }
 
 const workArrays = new Map<string, Float64Array | Int32Array | Uint8Array>();
+/** The chunks whose symbol bounds and the names whose covered idf the last query set (definitionBounds). */
+const offeredChunks: number[] = [];
+const coveredNames: number[] = [];
+
+/** work's array, zero where `dirty` says the last use set it (whole arrays: a smaller view may have been used since). */
+function cleanWork<T extends Float64Array | Uint8Array>(name: string, make: new (n: number) => T, n: number, dirty: readonly number[]): T {
+  const kept = workArrays.get(name) as T | undefined;
+  if (kept && kept.length >= n) for (const i of dirty) kept[i] = 0;
+  return work(name, make, n);
+}
 
 /** A per-query work array of n elements, reused from query to query (the work is synchronous), zeroed on request. */
 function work<T extends Float64Array | Int32Array | Uint8Array>(name: string, make: new (n: number) => T, n: number, zero = false): T {
@@ -168,29 +421,14 @@ function work<T extends Float64Array | Int32Array | Uint8Array>(name: string, ma
 }
 
 /**
- * Keeps chunks whose best case (lo) can beat the heapSize-th best worst case (hi). A chunk of no
- * relevance at all (distance 1 even at best) is never a result, as in the pipeline. lo and hi are
- * indexed like `eligible`.
+ * Keeps chunks whose best case (lo) can beat the heapSize-th best worst case (hi): `limit`, from
+ * threshold. A chunk of no relevance at all (distance 1 even at best) is never a result, as in the
+ * pipeline. lo and hi are indexed like `eligible`.
  */
-function choose(q: CandidateQuery, eligible: Int32Array, lo: Float64Array, hi: Float64Array): number[] {
-  const limit = threshold(q, eligible.length, lo, hi);
+function choose(eligible: Int32Array, lo: Float64Array, hi: Float64Array, limit: number): number[] {
   const out: number[] = [];
   for (let i = 0; i < eligible.length; i++) if (lo[i] < 1 && lo[i] <= limit) out.push(eligible[i]);
   return out;
-}
-
-/** The distance a chunk's best case must reach: the heapSize-th best worst case, plus the margin. */
-function threshold(q: CandidateQuery, count: number, lo: Float64Array, hi: Float64Array): number {
-  const worst = work('worst', Float64Array, count);
-  let m = 0;
-  let least = Infinity;
-  for (let i = 0; i < count; i++) {
-    if (lo[i] < 1) { worst[m++] = hi[i]; if (hi[i] < least) least = hi[i]; }
-  }
-  if (m === 0) return -Infinity;
-  if (q.maxDistance !== undefined && !Number.isFinite(q.heapSize)) return Math.max(q.maxDistance, least) + EPS;
-  if (!Number.isFinite(q.heapSize) || m <= q.heapSize) return Infinity;
-  return quickSelect(worst.subarray(0, m), q.heapSize - 1) + EPS;
 }
 
 /** The k-th smallest value (0-based) of xs, reordering xs. */
@@ -237,18 +475,35 @@ function lineTermCounts(s: Snapshot, plan: RankPlan): TermCounts | null {
   const matched = work('matched', Uint8Array, n, true);
   const term = work('term', Int32Array, total);
   const count = work('count', Float64Array, total);
-  found.forEach((f, t) => {
-    if (!f) return;
-    for (let j = 0; j < f.chunk.length; j++) {
-      const c = f.chunk[j];
+  for (let t = 0; t < nTerms; t++) {
+    const f = found[t];
+    if (!f) continue;
+    const chunk = f.chunk;
+    const counts = f.count;
+    for (let j = 0; j < chunk.length; j++) {
+      const c = chunk[j];
       const at = offsets[c] + filled[c];
       // A chunk listed twice under one key (a layer and its tail) adds up, as one count.
-      if (filled[c] > 0 && term[at - 1] === t) count[at - 1] += f.count[j];
-      else { term[at] = t; count[at] = f.count[j]; filled[c]++; }
+      if (filled[c] > 0 && term[at - 1] === t) count[at - 1] += counts[j];
+      else { term[at] = t; count[at] = counts[j]; filled[c]++; }
       matched[c] = 1;
     }
-  });
+  }
   return { offsets, filled, term, count, matched };
+}
+
+/** Per snapshot, the chunk of each defined name (by defStart), made on first use: a query looks up thousands. */
+const defChunks = new WeakMap<Snapshot, Int32Array>();
+
+function definitionChunks(s: Snapshot): Int32Array {
+  let out = defChunks.get(s);
+  if (!out) {
+    out = new Int32Array(s.defNames.length);
+    const n = s.start.length;
+    for (let c = 0; c < n; c++) out.fill(c, s.defStart[c], Math.min(s.defStart[c + 1], out.length));
+    defChunks.set(s, out);
+  }
+  return out;
 }
 
 /**
@@ -260,13 +515,16 @@ function lineTermCounts(s: Snapshot, plan: RankPlan): TermCounts | null {
 function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { possible: Float64Array; certain: Float64Array } | null {
   if (plan.symbols.length === 0 && !(plan.definitionBoost > 0 && plan.idfSum > 0)) return null;
   const n = s.start.length;
-  const possible = work('possible', Float64Array, n, true);
-  const certain = work('certain', Float64Array, n, true);
+  // Zero but where the last query set them (cleaned now: a pass over every chunk and name costs more).
+  const possible = cleanWork('possible', Float64Array, n, offeredChunks);
+  const certain = cleanWork('certain', Float64Array, n, offeredChunks);
+  offeredChunks.length = 0;
   // Per defined name, the idf of the query terms it holds (typed arrays, not a map: there is one
   // entry per name, whatever the query).
-  const coveredIdf = work('coveredIdf', Float64Array, s.defNames.length, true);
-  const isCovered = work('isCovered', Uint8Array, s.defNames.length, true);
-  const covered: number[] = [];
+  const coveredIdf = cleanWork('coveredIdf', Float64Array, s.defNames.length, coveredNames);
+  const isCovered = cleanWork('isCovered', Uint8Array, s.defNames.length, coveredNames);
+  const covered = coveredNames;
+  covered.length = 0;
   plan.terms.forEach((term) => {
     const found = (term.whole ? s.byDefLower : s.byDefStem).find(term.key);
     if (!found) return;
@@ -276,18 +534,14 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
       coveredIdf[d] += term.idf;
     }
   });
-  const chunkOf = (d: number): number => {
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (s.defStart[mid] <= d) lo = mid; else hi = mid - 1; }
-    return lo;
-  };
+  const chunkOf = definitionChunks(s);
   const offer = (c: number, d: number, v: number, holdsTerm: boolean) => {
+    if (possible[c] === 0 && certain[c] === 0) offeredChunks.push(c);
     if (v > possible[c]) possible[c] = v;
     if (holdsTerm && s.defPlain[d] === 1 && v > certain[c]) certain[c] = v;
   };
   if (plan.definitionBoost > 0 && plan.idfSum > 0) {
-    for (const d of covered) offer(chunkOf(d), d, plan.definitionBoost * coveredIdf[d] / plan.idfSum, true);
+    for (const d of covered) offer(chunkOf[d], d, plan.definitionBoost * coveredIdf[d] / plan.idfSum, true);
   }
   for (const sym of plan.symbols) {
     const found = s.byDefLower.find(sym.name);

@@ -1,0 +1,90 @@
+// The candidate pass (issue 30) passes over what cannot reach the results (a file's term-free chunks
+// as a whole, term chunks one by one, on their best case) and picks exactly the chunks it picks when it
+// bounds every chunk: every mode, heap size and --max-distance, whole and partial coverage, cosines from
+// the SIMD kernel or the float16 rows. And it does pass over most of them.
+import { describe, expect, it } from 'vitest';
+import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
+import { buildRankPlan } from '../../../src/rank/plan.js';
+import { toFloat16 } from '../../../src/workspace/packed/float16.js';
+import { cosineKernelNow } from '../../../src/workspace/search/chunk-cosines.js';
+import { selectCandidates, type CandidateCounts } from '../../../src/workspace/search/candidates.js';
+import { emptySnapshot, patchSnapshot, type ChunkRow } from '../../../src/workspace/snapshot/snapshot.js';
+import { TermCollector } from '../../../src/workspace/snapshot/term-collector.js';
+import { mulberry32 } from '../../helpers/seeded.js';
+import { idents } from '../../helpers/snapshots.js';
+
+const DIM = 32;
+const WORDS = ['retry', 'upload', 'failed', 'config', 'parse', 'session', 'token', 'cache', 'file', 'handler', 'request', 'queue', 'worker'];
+const NAMES = ['retryUpload', 'parseConfig', 'SessionStore', 'cacheToken', 'upload_file', 'handleRequest', 'QueueWorker'];
+
+function unit(v: Float32Array): Float32Array {
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+function snapshot() {
+  const rnd = mulberry32(30);
+  const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
+  const centers = Array.from({ length: 6 }, () => Float32Array.from({ length: DIM }, () => rnd() - 0.5));
+  const terms = new TermCollector();
+  const rows: ChunkRow[] = [];
+  const keys: string[] = [];
+  for (let f = 0; f < 240; f++) {
+    // Paths that hold query words (in the directory or the name) and paths that hold none.
+    const dir = f % 4 === 0 ? `how-to-${pick(WORDS)}-${f % 7}` : f % 4 === 1 ? `tests/mod-${f % 9}` : `mod-${f % 11}`;
+    const key = `/t/${dir}/${f % 5 === 0 ? pick(WORDS) : 'file'}-${f}.${pick(['ts', 'py', 'go'])}`;
+    keys.push(key);
+    const center = pick(centers);
+    for (let c = 0; c < 4; c++) {
+      // Most chunks hold a query term or two; some none, some blank or without tokens.
+      const text = Array.from({ length: Math.floor(rnd() * 4) }, () => (rnd() < 0.5 ? pick(WORDS) : `x${Math.floor(rnd() * 50)}`)).join(' ');
+      const defs = rnd() < 0.2 ? [pick(NAMES)] : [];
+      terms.add(rows.length, idents(terms, `${text} ${defs.join(' ')}`));
+      terms.addDefs(rows.length, defs);
+      const v = unit(center.map((x) => x + 0.8 * (rnd() - 0.5)));
+      rows.push({ path: key, start: c * 48, end: c * 48 + 48, hasTokens: rnd() > 0.05, chars: 200 + Math.floor(rnd() * 1500), blank: rnd() < 0.03, defs, halves: toFloat16(v) });
+    }
+  }
+  const files = keys.map((key) => ({ key, size: 1, mtime: 1, hash: key, kind: 'text' as const, lines: 192 }));
+  return { snap: patchSnapshot(emptySnapshot(DIM, '1.1'), { dropChunksOf: new Set(), dropFiles: new Set(), files, rows, terms }, '1.1'), centers, rnd };
+}
+
+describe('selectCandidates by bounds', () => {
+  it('picks what bounding every chunk picks, and bounds few chunks exactly', () => {
+    const { snap, centers, rnd } = snapshot();
+    const all = snap.files.map((f) => f.key.slice(3));
+    const gaps = all.map((p, i) => (i % 7 < 2 ? undefined : p));
+    // The same rows in an array of their own, which never gets a kernel: cosines read one by one.
+    const rows = { ...snap, halves: Uint16Array.from(snap.halves) };
+    expect(cosineKernelNow(snap.halves, DIM)).not.toBeNull();
+    const total = { chunks: 0, bounded: 0, skippedFiles: 0, skippedTermChunks: 0, compared: 0 };
+    for (const text of ['retry failed uploads', 'parse the config file', 'RetryUpload', 'upload', 'session token cache handler', 'tests for the queue worker']) {
+      for (const mode of ['hybrid', 'semantic', 'lexical'] as const) {
+        const plan = buildRankPlan(text, mode, bundledLexicon());
+        for (const display of [all, gaps]) {
+          for (const [heapSize, maxDistance] of [[5, undefined], [21, undefined], [60, undefined], [Infinity, 0.7], [Infinity, undefined], [10, 0.6]] as const) {
+            const query = unit(centers[total.compared % centers.length].map((x) => x + 0.5 * (rnd() - 0.5)));
+            for (const s of [snap, rows]) {
+              const o = { plan, query, display, heapSize, maxDistance, resident: s === snap };
+              const counts = {} as CandidateCounts;
+              const picked = selectCandidates(s, o, counts);
+              expect(picked, `${mode} "${text}" heap ${heapSize}`).toEqual(selectCandidates(s, { ...o, exhaustive: true }));
+              total.compared++;
+              if (Number.isFinite(heapSize)) {
+                total.chunks += counts.chunks;
+                total.bounded += counts.bounded;
+                total.skippedFiles += counts.skippedFiles;
+                total.skippedTermChunks += counts.skippedTermChunks;
+              }
+            }
+          }
+        }
+      }
+    }
+    expect(total.compared).toBe(432);
+    // With a bounded heap, most chunks are passed over, whole files' term-free chunks and term chunks alike.
+    expect(total.bounded).toBeLessThan(total.chunks * 0.5);
+    expect(total.skippedFiles).toBeGreaterThan(1000);
+    expect(total.skippedTermChunks).toBeGreaterThan(100);
+  });
+});
