@@ -11,8 +11,6 @@ import type { KeptChunk, KeptChunks } from './kept-chunks.js';
 import { keptTokens, scoreKept } from './kept-scoring.js';
 import type { ChunkRequest, ScoreRequest } from './requests.js';
 import { scoreProseRanges } from './prose-scoring.js';
-import { BOUND_MARGIN } from './prune-basis.js';
-import type { WordBound } from './word-bound.js';
 
 /** The closest-line pass first skips lines below this share of the chunk's cosine (0: no skipping). */
 const LINE_FLOOR_SHARE = 0.8;
@@ -30,13 +28,9 @@ interface BatchChunk extends ChunkStats {
   kept?: KeptChunk;
 }
 
-/**
- * `kept`: a resident scorer's kept chunks, used for the ranges whose piece has a key (c.rangeKeys).
- * `words`: bounds a chunk from its words before its ids are made (word-bound.ts), with a kernel that
- * gives its bound's coordinates.
- */
+/** `kept`: a resident scorer's kept chunks, used for the ranges whose piece has a key (c.rangeKeys). */
 export async function scoreChunks(
-  req: ScoreRequest, c: ChunkRequest, tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel, kept?: KeptChunks, words?: WordBound | null,
+  req: ScoreRequest, c: ChunkRequest, tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel, kept?: KeptChunks,
 ): Promise<Float32Array> {
   const { plan } = c;
   // Lexical mode, and a hybrid plan that gives the embedding no weight (a query naming an
@@ -46,9 +40,6 @@ export async function scoreChunks(
   const chunks: BatchChunk[] = [];
   const texts: string[] = [];
   const prune = req.pruneAbove ?? Infinity;
-  // Not for the index's few candidates (exhaustive): nothing to set up for them.
-  const bound = embeds && words && kernel.boundCoords && !req.exhaustive ? words : null;
-  let boundReady = false;
   for (let r = 0; r < req.scoreRanges.length; r += 2) {
     if (c.rangeProse?.[r >> 1]) continue; // ranked line by line below
     const from = req.scoreRanges[r];
@@ -72,17 +63,7 @@ export async function scoreChunks(
         k.kept = kept!.get(k.key);
       }
       chunks.push(k);
-      if (!embeds || k.kept) continue;
-      for (let i = s.from; i < s.to; i++) texts.push(req.ignoreCase ? lines[i].toLowerCase() : lines[i]);
-      if (bound && !rangeKey) {
-        // The floor the kernel would be given for it (a Float32Array of budgets, below), checked from the
-        // chunk's words: a chunk out of reach is dropped before its lines are tokenized.
-        const floorCos = 1 - Math.fround(semanticBudget(prune, lexical, s.symbol, path, plan));
-        if (floorCos > BOUND_MARGIN) {
-          if (!boundReady) { bound.use(kernel.boundCoords!(req.query)); boundReady = true; }
-          if (bound.outOfReach(texts, k.tokenAt, texts.length, floorCos)) { chunks.pop(); texts.length = k.tokenAt; }
-        }
-      }
+      if (embeds && !k.kept) for (let i = s.from; i < s.to; i++) texts.push(req.ignoreCase ? lines[i].toLowerCase() : lines[i]);
     }
   }
   if (c.rangeProse) await scoreProseRanges(req, c, tokenize, kernel, out);

@@ -27,23 +27,5 @@ export interface PoolingKernel {
    * gives the same floats; settles with whether it did (once it is in use).
    */
   prepare?(): Promise<boolean>;
-  /**
-   * Optional (static.ts): the coordinates of tokens in the basis its pruning bound works in, for `query`,
-   * so that a caller can bound a text's cosine before making its ids (word-bound.ts).
-   */
-  boundCoords?(query: Float32Array): TokenCoords;
   close?(): Promise<void>;
-}
-
-/**
- * Tokens' weighted coordinates in a pruning basis whose first vector is the query: a text's cosine to
- * the query is at most boundOf (prune-basis.ts) of the sum of its tokens' coordinates.
- */
-export interface TokenCoords {
-  /** Coordinates per token. */
-  readonly k: number;
-  /** How many make the first, looser bound (the kernel's first stage). */
-  readonly first: number;
-  /** Adds `times` x token id's weighted coordinates [from, to) to c[at + from, at + to). */
-  add(id: number, times: number, c: Float64Array, at: number, from: number, to: number): void;
 }

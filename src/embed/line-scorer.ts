@@ -10,7 +10,6 @@ import { scoreChunks } from './chunk-scoring.js';
 import { unitRows } from './unit.js';
 import { lineTokensOf, type LineTokens } from './line-cosines.js';
 import { KeptChunks } from './kept-chunks.js';
-import { createWordBound, type WordBound } from './word-bound.js';
 
 export interface LineScorer {
   readonly dim: number;
@@ -49,10 +48,6 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
   let cache = new Map<string, number>();
 
   const tokenize = (texts: string[]): TokenizedBatch => tokenizeTexts(texts, tokenizer, model, maxChars);
-  // Made on the first chunk scoring that can use it (its tables follow the tokenizer's word memo).
-  let words: WordBound | null | undefined;
-  const wordBound = (): WordBound | null =>
-    (words ??= kernel.boundCoords ? createWordBound(tokenizer, { maxLength: model.maxLength, unkId: model.unkId, cut: (text) => cutText(text, model, maxChars) }) : null);
   // Chunks of keyed pieces (an index's candidates) scored before: this model's tokens and sums (kept-chunks.ts).
   let kept: KeptChunks | undefined;
   const carries = tokenWeightCheck(model);
@@ -64,7 +59,7 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
       if (req.chunks) {
         // An index's candidates kept between searches: a resident process, which scores many more.
         if (req.chunks.rangeKeys && keepChunks && !kept) { kept = new KeptChunks(); void kernel.prepare?.(); }
-        return scoreChunks(req, req.chunks, tokenize, kernel, kept, req.exhaustive ? null : wordBound());
+        return scoreChunks(req, req.chunks, tokenize, kernel, kept);
       }
       if (req.queryKey !== cacheKey || cache.size > CACHE_LIMIT) { cache = new Map(); cacheKey = req.queryKey; }
       const total = req.offsets.length - 1;
@@ -144,17 +139,13 @@ function isBlank(s: string): boolean {
   return true;
 }
 
-/** The part of a text model2vec tokenizes: a long text is cut to maxChars chars. */
-function cutText(raw: string, model: ModelData, maxChars: number): string {
-  return raw.length > model.maxLength ? raw.slice(0, maxChars) : raw;
-}
-
 /** model2vec's encode: cut the text to maxLength * median token length chars, drop unk, keep maxLength ids. */
 function tokenizeTexts(texts: string[], tokenizer: LineTokenizer, model: ModelData, maxChars: number): TokenizedBatch {
   const buf = createIdBuffer(texts.length * 16);
   const lineStarts = new Uint32Array(texts.length + 1);
   for (let i = 0; i < texts.length; i++) {
-    const text = cutText(texts[i], model, maxChars);
+    const raw = texts[i];
+    const text = raw.length > model.maxLength ? raw.slice(0, maxChars) : raw;
     const start = buf.length;
     tokenizer.encodeInto(text, buf);
     // Compact in place: unknown ids dropped, then at most maxLength kept.

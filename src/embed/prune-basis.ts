@@ -6,20 +6,6 @@ import type { ModelData } from '../types.js';
 
 const SAMPLE_ROWS = 2048;
 
-/** Safety margin on the cosine bound against float rounding: a text is pruned below its floor less this. */
-export const BOUND_MARGIN = 1e-4;
-
-/**
- * The cosine bound from a text's first m coordinates in the query basis (c[0] is along the query): its
- * cosine to the query is at most this (a projection on fewer orthonormal directions is no longer).
- */
-export function boundOf(c: Float64Array, m: number): number {
-  if (c[0] <= 0) return c[0] < 0 ? -1 : 0;
-  let proj = 0;
-  for (let j = 0; j < m; j++) proj += c[j] * c[j];
-  return c[0] / Math.sqrt(proj);
-}
-
 /**
  * Approximate top principal directions of the table (randomized range finder: X^T X Omega, then
  * Gram-Schmidt). Any orthonormal set keeps the bound exact; a better one only makes it tighter.

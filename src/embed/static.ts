@@ -1,8 +1,8 @@
 // Pure-TypeScript pooling kernel: mean of (weighted) token rows read straight from the shared table.
 // score() skips lines that provably cannot beat `maxDistance` (see prune-basis.ts) — exact results.
 import type { ModelData, TokenizedBatch } from '../types.js';
-import type { PoolingKernel, TokenCoords } from './embedder.js';
-import { BOUND_MARGIN, boundOf, principalDirections, queryBasis } from './prune-basis.js';
+import type { PoolingKernel } from './embedder.js';
+import { principalDirections, queryBasis } from './prune-basis.js';
 import { directionsSlot, sharedDirections } from './shared-directions.js';
 import { makeWasmPooler, type WasmPooler } from './wasm-pooler.js';
 
@@ -12,6 +12,8 @@ const PRUNE_DIRECTIONS = 24;
 const FIRST_DIRECTIONS = 8;
 /** Texts with at least this many tokens are pooled per distinct token (see countDistinct). */
 const DISTINCT_FROM_TOKENS = 32;
+/** Safety margin on the cosine bound against float rounding. */
+const BOUND_MARGIN = 1e-4;
 
 interface QueryState {
   query: Float32Array;
@@ -143,32 +145,9 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
     for (let j = from; j < to; j++) c[j] += w * coords[at + j];
   }
 
-  /** The coordinates the bound sums, for a caller that bounds a text from its words (word-bound.ts). */
-  let lastCoords: { state: QueryState; coords: TokenCoords } | null = null;
-  function boundCoords(query: Float32Array): TokenCoords {
-    const s = stateFor(query);
-    // The same object while the query stays: a caller may key what it sums from them on it.
-    if (lastCoords?.state === s) return lastCoords.coords;
-    const { k } = s;
-    const coords: TokenCoords = {
-      k,
-      first: Math.min(k, FIRST_DIRECTIONS),
-      add(id, times, c, at, from, to) {
-        const row = mapping ? mapping[id] : id;
-        if (!s.ready[row]) fillCoords(s, row);
-        const w = (weights ? weights[id] : 1) * times;
-        const base = row * k - at;
-        for (let j = at + from; j < at + to; j++) c[j] += w * s.coords[base + j];
-      },
-    };
-    lastCoords = { state: s, coords };
-    return coords;
-  }
-
   return {
     id: `static:${model.id}`,
     dim,
-    boundCoords,
     prepare() {
       // An int8 table is summed by the loop.
       preparing ??= table instanceof Float32Array
@@ -246,6 +225,14 @@ export function sumDistance(sums: Float64Array, at: number, query: Float32Array)
   let sq = 0;
   for (let d = 0; d < dim; d++) { const a = sums[at + d]; dot += a * query[d]; sq += a * a; }
   return sq > 0 ? 1 - dot / Math.sqrt(sq) : NaN;
+}
+
+/** The cosine bound from the first m coordinates (c[0] is along the query). */
+function boundOf(c: Float64Array, m: number): number {
+  if (c[0] <= 0) return c[0] < 0 ? -1 : 0;
+  let proj = 0;
+  for (let j = 0; j < m; j++) proj += c[j] * c[j];
+  return c[0] / Math.sqrt(proj);
 }
 
 function sameVector(a: Float32Array, b: Float32Array): boolean {

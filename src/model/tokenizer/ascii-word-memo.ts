@@ -17,8 +17,6 @@ export class AsciiWordMemo {
   private readonly maxEntries: number;
   private entries = 0;
   private keyTop = 0;
-  /** Bumped by every clear: an entry index names the same word only while this stays the same. */
-  generation = 0;
 
   constructor(maxEntries = DEFAULT_MEMO_WORDS) {
     this.maxEntries = Math.max(1, maxEntries);
@@ -79,28 +77,7 @@ export class AsciiWordMemo {
     return this.entries;
   }
 
-  /** How many entries it holds at most (entry indices are below this). */
-  get capacity(): number {
-    return this.maxEntries;
-  }
-
-  /**
-   * Makes room for the words of a text of `chars` code units (at most one entry, one key char and one id
-   * per char), clearing now if need be, so that no entry named while it is tokenized is cleared before
-   * the end. False when even an empty memo has no such room (then entries may be cleared meanwhile).
-   */
-  reserve(chars: number): boolean {
-    if (this.fits(chars)) return true;
-    this.clear();
-    return this.fits(chars);
-  }
-
-  private fits(chars: number): boolean {
-    return this.entries + chars <= this.maxEntries && this.keyTop + chars <= this.keys.length && this.idAt[this.entries] + chars <= this.ids.length;
-  }
-
   clear(): void {
-    this.generation++;
     this.slots.fill(0);
     this.entries = 0;
     this.keyTop = 0;

@@ -9,7 +9,7 @@ import type { LineTokenizer } from './line-tokenizer.js';
 import { createUnigramTokenizer } from './unigram-native.js';
 import { compileWordPiece, createWordPieceTokenizer, type CompiledWordPiece } from './wordpiece-native.js';
 
-export type { LineTokenizer, WordTable } from './line-tokenizer.js';
+export type { LineTokenizer } from './line-tokenizer.js';
 export { createIdBuffer, reserveIds, type IdBuffer } from './id-buffer.js';
 
 export interface LineTokenizerOptions {

@@ -16,31 +16,11 @@ export interface LineTokenizer {
   readonly unkId: number | null;
   /** Which implementation runs: 'wordpiece-native', 'unigram-native', 'library-memo'. */
   readonly kind: string;
-  /**
-   * Optional (wordpiece-native): encodeInto, but each memoised word comes as one code, -1 - its entry in
-   * `words` (its ids: words.ids[words.idAt[e], words.idAt[e + 1])), every other token as its id (>= 0):
-   * the same ids in the same order once expanded. An entry named stays that word's until
-   * words.generation changes, which happens only at the start of a call.
-   */
-  encodeWordsInto?(text: string, buf: IdBuffer): number;
-  readonly words?: WordTable;
-}
-
-/** The memo that encodeWordsInto's word codes name. */
-export interface WordTable {
-  readonly generation: number;
-  /** Entry indices are below this. */
-  readonly capacity: number;
-  readonly idAt: Int32Array;
-  readonly ids: Int32Array;
 }
 
 /** Builds a LineTokenizer from its allocation-free encodeInto; encode() copies out of a scratch buffer. */
 export function lineTokenizerFrom(
-  parts: {
-    kind: string; vocabSize: number; unkId: number | null; encodeInto: (text: string, buf: IdBuffer) => number;
-    encodeWordsInto?: (text: string, buf: IdBuffer) => number; words?: WordTable;
-  },
+  parts: { kind: string; vocabSize: number; unkId: number | null; encodeInto: (text: string, buf: IdBuffer) => number },
 ): LineTokenizer {
   const scratch = createIdBuffer(256);
   return {

@@ -29,8 +29,6 @@ export function createWordPieceTokenizer(spec: CompiledWordPiece, sizes: MemoSiz
   const maxChars = spec.maxInputCharsPerWord;
   const memo = new AsciiWordMemo(sizes.words);
   const chunkMemo = new Map<string, number[]>();
-  /** While encodeWordsInto runs on a text the memo has room for: a memoised word is written as its code. */
-  let naming = false;
 
   // Ids of one-char words and punctuation, indexed by the raw char code.
   const singleIds = new Int32Array(128);
@@ -133,7 +131,6 @@ export function createWordPieceTokenizer(spec: CompiledWordPiece, sizes: MemoSiz
       e = memo.insert(s, start, end, hash, fold, ids);
       if (e < 0) { for (const id of ids) out[at++] = id; return at; }
     }
-    if (naming) { out[at++] = -1 - e; return at; }
     const ids = memo.ids;
     const to = memo.idAt[e + 1];
     for (let j = memo.idAt[e]; j < to; j++) out[at++] = ids[j];
@@ -156,17 +153,7 @@ export function createWordPieceTokenizer(spec: CompiledWordPiece, sizes: MemoSiz
     return buf.length - before;
   }
 
-  function encodeWordsInto(text: string, buf: IdBuffer): number {
-    // Entries are cleared only here, before the text, so every code written below stays valid.
-    naming = memo.reserve(text.length);
-    try {
-      return encodeInto(text, buf);
-    } finally {
-      naming = false;
-    }
-  }
-
-  return lineTokenizerFrom({ kind: 'wordpiece-native', vocabSize: spec.vocabSize, unkId, encodeInto, encodeWordsInto, words: memo });
+  return lineTokenizerFrom({ kind: 'wordpiece-native', vocabSize: spec.vocabSize, unkId, encodeInto });
 }
 
 /** Whether the ASCII section `s` normalizes to exactly `content` (drops removed, folds, maps \t\n\r). */
