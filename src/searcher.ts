@@ -305,6 +305,10 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       try {
         if (concurrency > 0) await workers();
         await local();
+        // The kernel's pruning directions (whatever the query; ~60-100 ms of CPU on the bench model) are
+        // worked out now, on a worker thread where there are any, rather than inside the first search that
+        // prunes (issue 30: the agent's first answer, a scan of the whole tree).
+        if (!searched) void (concurrency > 0 ? workers() : local()).then((e) => e.prepareBound()).catch(() => {});
         // One made-up search through the pool: each thread builds its tokenizer and scorer and compiles
         // its hot loops now, not inside the first real search (on the 1M-line bench tree that first
         // scan cost ~1.5 s of CPU more than the next one; docs/agents.md). Its answer is dropped, and a

@@ -92,11 +92,15 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
   }
 
 
+  /** The pruning directions: from the searcher's shared slot, or worked out here (the first thread to need them). */
+  function directionsOf(): Float64Array[] {
+    const m = directionCount(dim);
+    return (directions ??= sharedDirections(model.pruneDirections, m, dim, () => principalDirections(model, m)));
+  }
+
   function stateFor(query: Float32Array): QueryState {
     if (state && sameVector(state.query, query)) return state;
-    const m = directionCount(dim);
-    directions ??= sharedDirections(model.pruneDirections, m, dim, () => principalDirections(model, m));
-    const basis = queryBasis(query, directions);
+    const basis = queryBasis(query, directionsOf());
     state = { query: Float32Array.from(query), k: basis.length, coords: new Float32Array(rows * basis.length), ready: new Uint8Array(rows), basis };
     return state;
   }
@@ -148,6 +152,9 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
   return {
     id: `static:${model.id}`,
     dim,
+    prepareBound() {
+      directionsOf();
+    },
     prepare() {
       // An int8 table is summed by the loop.
       preparing ??= table instanceof Float32Array
