@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import { SimgrepError } from './errors.js';
 import { normalizeInPlace, unitRows } from './embed/unit.js';
 import { withSharedDirections } from './embed/static.js';
+import { withPoolMemory } from './embed/pool-memory.js';
 import { checkOptionTypes } from './options-check.js';
 import { createInProcessExecutor } from './in-process.js';
 import { loadModel, type LoadModelOptions } from './model/load.js';
@@ -171,10 +172,11 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   let poolP: Promise<Executor> | null = null;
   let searchCount = 0;
 
-  // With a slot in which its threads share the kernel's pruning directions (computed once, not per thread).
+  // With a slot in which its threads share the kernel's pruning directions (computed once, not per thread),
+  // and a float32 table in a shared memory from which they all pool in WebAssembly (embed/pool-memory.ts).
   const model = () => (modelP ??= loadModel(opts.model ?? defaultModelSpec(), {
     offline: opts.offline, cacheDir: opts.cacheDir, onProgress: opts.onModelProgress,
-  }).then(withSharedDirections));
+  }).then((m) => withPoolMemory(withSharedDirections(m))));
   const local = async () => (localP ??= createInProcessExecutor(await model(), kind));
   // piscina is loaded with the pool: a search answered on this thread (small, or from an index) never loads it.
   const workers = (): Promise<Executor> => {

@@ -4,7 +4,7 @@ import type { ModelData, TokenizedBatch } from '../types.js';
 import type { PoolingKernel } from './embedder.js';
 import { principalDirections, queryBasis } from './prune-basis.js';
 import { directionsSlot, sharedDirections } from './shared-directions.js';
-import { makeWasmPooler, type WasmPooler } from './wasm-pooler.js';
+import { makeWasmPooler, sharedWasmPooler, type WasmPooler } from './wasm-pooler.js';
 
 /** Directions besides the query used for the pruning bound: more = tighter bound, costlier tokens. */
 const PRUNE_DIRECTIONS = 24;
@@ -30,6 +30,9 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
   /** The pooling in WebAssembly once asked for (prepare) and ready: `acc` is then its sum (wasm-pooler.ts). */
   let fast: WasmPooler | null = null;
   let preparing: Promise<boolean> | null = null;
+  // A searcher's threads pool from one shared copy of the table (pool-memory.ts), from the start.
+  const shared = model.poolMemory ? sharedWasmPooler(model.poolMemory, dim) : null;
+  if (shared) { fast = shared; acc = shared.acc; preparing = Promise.resolve(true); }
   let directions: Float64Array[] | null = null;
   let state: QueryState | null = null;
 
