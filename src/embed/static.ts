@@ -27,7 +27,10 @@ interface QueryState {
 export function createStaticKernel(model: ModelData): PoolingKernel {
   const { table, dim, rows, mapping, weights, normalize } = model;
   let acc: Float64Array = new Float64Array(dim);
-  /** The pooling in WebAssembly once asked for (prepare) and ready: `acc` is then its sum (wasm-pooler.ts). */
+  /**
+   * The pooling in WebAssembly: over a searcher's shared memory from the start (pool-memory.ts), else once
+   * asked for (prepare) and ready; `acc` is then its sum (wasm-pooler.ts).
+   */
   let fast: WasmPooler | null = null;
   let preparing: Promise<boolean> | null = null;
   // A searcher's threads pool from one shared copy of the table (pool-memory.ts), from the start.

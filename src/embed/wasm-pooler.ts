@@ -1,8 +1,9 @@
-// The static kernel's pooling (a text's weighted row sum) in WebAssembly SIMD (pool-wasm.ts), for a
-// resident process's in-process scorer (issue 30: summing the rows of a warm search's ~60 new candidate
-// chunks was ~12 ms of its main thread). The model's table is copied into the instance's memory in the
-// background, a slice per turn of the event loop; until then, and where WebAssembly SIMD is missing,
-// the scalar loop pools. Both give the same floats (pool-wasm.ts).
+// The static kernel's pooling (a text's weighted row sum) in WebAssembly SIMD (pool-wasm.ts) (issue 30:
+// summing the rows of a warm search's ~60 new candidate chunks was ~12 ms of a resident process's main
+// thread, and of a cold scan's surviving chunks ~45% of its kernel's CPU). A searcher's threads pool over
+// one shared memory holding the table (pool-memory.ts, sharedWasmPooler); a kernel made without it copies
+// the table into its own instance's memory in the background, a slice per turn of the event loop (until
+// then, and where WebAssembly SIMD is missing, the scalar loop pools). All give the same floats (pool-wasm.ts).
 import type { PoolMemory } from '../types.js';
 import { align16, compileOnce, instanceWith } from '../wasm-simd.js';
 import { poolModuleBytes, sharedPoolModuleBytes } from './pool-wasm.js';
