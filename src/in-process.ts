@@ -13,6 +13,7 @@ export async function createInProcessExecutor(model: ModelData, kind: EmbedderKi
     knownTexts: async (texts) => scorer.knownTexts(texts),
     tokenLines: async (texts) => scorer.tokenLines(texts),
     embedChunks: (req) => scorer.embedChunks(req),
+    prepareBound: async () => scorer.prepareBound(),
     close: () => scorer.close(),
   };
 }

@@ -28,6 +28,11 @@ export interface Executor {
   /** Lines' token ids and pooled norms, tokenized as the workers tokenize them (the in-process executor only). */
   tokenLines?(texts: string[]): Promise<LineTokens>;
   embedChunks(req: ChunkEmbedRequest): Promise<Float32Array>;
+  /**
+   * Works out now, on one of its threads, what the kernel's pruning bound needs whatever the query (the
+   * pruning directions, shared by the searcher's threads): a searcher warming up (searcher.ts warm()).
+   */
+  prepareBound(): Promise<void>;
   close(): Promise<void>;
   /** Tasks the worker threads have finished (the pool only): whether a warm-up reached them. */
   readonly completed?: number;
@@ -65,6 +70,7 @@ export function createPool(opts: PoolOptions): Executor {
     score: (req) => gate.search(() => run({ op: 'score', ...req }, movable(req.bytes, req.offsets))),
     embedTexts: (texts) => run({ op: 'embed', texts }),
     embedChunks: (req) => gate.build(() => run({ op: 'embedChunks', ...req })),
+    prepareBound: async () => { await run({ op: 'prepareBound' }); },
     close: () => pool.destroy(),
     get completed() { return pool.completed; },
   };

@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import { SimgrepError } from './errors.js';
 import { normalizeInPlace, unitRows } from './embed/unit.js';
 import { withSharedDirections } from './embed/static.js';
+import { withPoolMemory } from './embed/pool-memory.js';
 import { checkOptionTypes } from './options-check.js';
 import { createInProcessExecutor } from './in-process.js';
 import { loadModel, type LoadModelOptions } from './model/load.js';
@@ -171,10 +172,11 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   let poolP: Promise<Executor> | null = null;
   let searchCount = 0;
 
-  // With a slot in which its threads share the kernel's pruning directions (computed once, not per thread).
+  // With a slot in which its threads share the kernel's pruning directions (computed once, not per thread),
+  // and a float32 table in a shared memory from which they all pool in WebAssembly (embed/pool-memory.ts).
   const model = () => (modelP ??= loadModel(opts.model ?? defaultModelSpec(), {
     offline: opts.offline, cacheDir: opts.cacheDir, onProgress: opts.onModelProgress,
-  }).then(withSharedDirections));
+  }).then((m) => withPoolMemory(withSharedDirections(m))));
   const local = async () => (localP ??= createInProcessExecutor(await model(), kind));
   // piscina is loaded with the pool: a search answered on this thread (small, or from an index) never loads it.
   const workers = (): Promise<Executor> => {
@@ -305,6 +307,10 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       try {
         if (concurrency > 0) await workers();
         await local();
+        // The kernel's pruning directions (whatever the query; ~60-100 ms of CPU on the bench model) are
+        // worked out now, on a worker thread where there are any, rather than inside the first search that
+        // prunes (issue 30: the agent's first answer, a scan of the whole tree).
+        if (!searched) void (concurrency > 0 ? workers() : local()).then((e) => e.prepareBound()).catch(() => {});
         // One made-up search through the pool: each thread builds its tokenizer and scorer and compiles
         // its hot loops now, not inside the first real search (on the 1M-line bench tree that first
         // scan cost ~1.5 s of CPU more than the next one; docs/agents.md). Its answer is dropped, and a

@@ -52,7 +52,16 @@ export interface ModelData {
    * kernel works out its own.
    */
   pruneDirections?: DirectionsSlot;
+  /**
+   * A shared WebAssembly memory holding `table` (a float32 table: `table` is then a view of it), made by
+   * the searcher (embed/pool-memory.ts): every thread's static kernel pools in WebAssembly from this one
+   * copy, each in a scratch slot of its own. Without it, a kernel pools in JavaScript (or makes its own copy).
+   */
+  poolMemory?: PoolMemory;
 }
+
+/** A shared memory: the table's floats at byte 0, then `slots` scratch slots of `slotBytes` from `slotsAt`, claimed by a counter at byte `counterAt`. */
+export interface PoolMemory { memory: WebAssembly.Memory; counterAt: number; slotsAt: number; slotBytes: number; slots: number }
 
 /** A SharedArrayBuffer slot for up to m directions of dim coordinates: state [empty/computing/ready, count], then the values. */
 export interface DirectionsSlot { state: Int32Array; values: Float64Array; m: number; dim: number }

@@ -45,16 +45,20 @@ const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...bo
 /**
  * A module whose one function, exported as `exported`, takes `params` i32 parameters and returns
  * nothing; its locals after them are `i32s` i32 then `v128s` v128; `code` is its body (ending in `end`).
- * The module's one memory is exported as `memory`.
+ * The module's one memory is exported as `memory`; with `sharedMemory`, it is a shared memory the
+ * instance is given (imports { env: { memory } }), so threads can read one copy of a table.
  */
-export function simdModule(exported: string, params: number, locals: { i32s: number; v128s: number }, code: number[]): Uint8Array<ArrayBuffer> {
+export function simdModule(exported: string, params: number, locals: { i32s: number; v128s: number }, code: number[], sharedMemory = false): Uint8Array<ArrayBuffer> {
   const fn = [2, ...uleb(locals.i32s), I32, ...uleb(locals.v128s), V128, ...code];
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, [1, 0x60, params, ...new Array<number>(params).fill(I32), 0]),
+    // sharedMemory: its memory is imported as env.memory, shared (flags 3: shared, with a maximum), any
+    // size up to 4 GiB, and not exported (the caller made it).
+    ...(sharedMemory ? section(2, [1, ...name('env'), ...name('memory'), 0x02, 0x03, ...uleb(1), ...uleb(65536)]) : []),
     ...section(3, [1, 0]),
-    ...section(5, [1, 0, 1]),
-    ...section(7, [2, ...name(exported), 0x00, 0, ...name('memory'), 0x02, 0]),
+    ...(sharedMemory ? [] : section(5, [1, 0, 1])),
+    ...section(7, sharedMemory ? [1, ...name(exported), 0x00, 0] : [2, ...name(exported), 0x00, 0, ...name('memory'), 0x02, 0]),
     ...section(10, [1, ...uleb(fn.length), ...fn]),
   ]);
 }

@@ -27,5 +27,11 @@ export interface PoolingKernel {
    * gives the same floats; settles with whether it did (once it is in use).
    */
   prepare?(): Promise<boolean>;
+  /**
+   * Optional: works out now what its pruning bound needs whatever the query (static.ts: the pruning
+   * directions, into the model's shared slot when it has one), so that the first search that prunes
+   * need not: a searcher warming up before its first search.
+   */
+  prepareBound?(): void;
   close?(): Promise<void>;
 }

@@ -27,6 +27,8 @@ export interface LineScorer {
   tokenLines(texts: string[]): LineTokens;
   /** Unit vectors of chunks of lines, pooled exactly as chunk scoring pools them (for the index). */
   embedChunks(req: ChunkEmbedRequest): Promise<Float32Array>;
+  /** Works out now what the kernel's pruning bound needs whatever the query (PoolingKernel.prepareBound). */
+  prepareBound(): void;
   close(): Promise<void>;
 }
 
@@ -103,6 +105,7 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
       const chunkBatch: TokenizedBatch = { ids: lines.ids, lineStarts: starts.map((line) => lines.lineStarts[line]) };
       return unitRows(await kernel.embed(chunkBatch), kernel.dim);
     },
+    prepareBound: () => kernel.prepareBound?.(),
     close: async () => { await kernel.close?.(); },
   };
 }

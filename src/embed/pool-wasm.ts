@@ -53,7 +53,13 @@ function body(): number[] {
 }
 
 let bytes: Uint8Array<ArrayBuffer> | null = null;
+let sharedBytes: Uint8Array<ArrayBuffer> | null = null;
 
 export function poolModuleBytes(): Uint8Array<ArrayBuffer> {
   return (bytes ??= simdModule('pool', 4, { i32s: 4, v128s: 2 }, body()));
+}
+
+/** The same function over a shared memory it imports (embed/pool-memory.ts). */
+export function sharedPoolModuleBytes(): Uint8Array<ArrayBuffer> {
+  return (sharedBytes ??= simdModule('pool', 4, { i32s: 4, v128s: 2 }, body(), true));
 }

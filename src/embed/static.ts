@@ -4,7 +4,7 @@ import type { ModelData, TokenizedBatch } from '../types.js';
 import type { PoolingKernel } from './embedder.js';
 import { principalDirections, queryBasis } from './prune-basis.js';
 import { directionsSlot, sharedDirections } from './shared-directions.js';
-import { makeWasmPooler, type WasmPooler } from './wasm-pooler.js';
+import { makeWasmPooler, sharedWasmPooler, type WasmPooler } from './wasm-pooler.js';
 
 /** Directions besides the query used for the pruning bound: more = tighter bound, costlier tokens. */
 const PRUNE_DIRECTIONS = 24;
@@ -27,9 +27,15 @@ interface QueryState {
 export function createStaticKernel(model: ModelData): PoolingKernel {
   const { table, dim, rows, mapping, weights, normalize } = model;
   let acc: Float64Array = new Float64Array(dim);
-  /** The pooling in WebAssembly once asked for (prepare) and ready: `acc` is then its sum (wasm-pooler.ts). */
+  /**
+   * The pooling in WebAssembly: over a searcher's shared memory from the start (pool-memory.ts), else once
+   * asked for (prepare) and ready; `acc` is then its sum (wasm-pooler.ts).
+   */
   let fast: WasmPooler | null = null;
   let preparing: Promise<boolean> | null = null;
+  // A searcher's threads pool from one shared copy of the table (pool-memory.ts), from the start.
+  const shared = model.poolMemory ? sharedWasmPooler(model.poolMemory, dim) : null;
+  if (shared) { fast = shared; acc = shared.acc; preparing = Promise.resolve(true); }
   let directions: Float64Array[] | null = null;
   let state: QueryState | null = null;
 
@@ -92,11 +98,15 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
   }
 
 
+  /** The pruning directions: from the searcher's shared slot, or worked out here (the first thread to need them). */
+  function directionsOf(): Float64Array[] {
+    const m = directionCount(dim);
+    return (directions ??= sharedDirections(model.pruneDirections, m, dim, () => principalDirections(model, m)));
+  }
+
   function stateFor(query: Float32Array): QueryState {
     if (state && sameVector(state.query, query)) return state;
-    const m = directionCount(dim);
-    directions ??= sharedDirections(model.pruneDirections, m, dim, () => principalDirections(model, m));
-    const basis = queryBasis(query, directions);
+    const basis = queryBasis(query, directionsOf());
     state = { query: Float32Array.from(query), k: basis.length, coords: new Float32Array(rows * basis.length), ready: new Uint8Array(rows), basis };
     return state;
   }
@@ -148,6 +158,9 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
   return {
     id: `static:${model.id}`,
     dim,
+    prepareBound() {
+      directionsOf();
+    },
     prepare() {
       // An int8 table is summed by the loop.
       preparing ??= table instanceof Float32Array

@@ -6,7 +6,8 @@ import type { ChunkEmbedRequest, ScoreRequest } from './requests.js';
 export type WorkerTask =
   | ({ op: 'score' } & ScoreRequest)
   | { op: 'embed'; texts: string[] }
-  | ({ op: 'embedChunks' } & ChunkEmbedRequest);
+  | ({ op: 'embedChunks' } & ChunkEmbedRequest)
+  | { op: 'prepareBound' };
 
 export type WorkerResult =
   | { ok: true; values: Float32Array }

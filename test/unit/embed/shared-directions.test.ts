@@ -2,7 +2,8 @@
 // issue 30: each worker thread worked out the same directions on the agent's first search, ~60-100 ms of
 // CPU each): the first thread computes them into the slot, another thread then reads the very same floats
 // without computing, one that comes while they are computed waits for them, and a kernel fills the slot
-// the searcher's other kernels read.
+// the searcher's other kernels read; a warming searcher (an MCP engine before its agent's first question)
+// has them worked out on a worker thread before any search.
 import { Worker } from 'node:worker_threads';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { principalDirections } from '../../../src/embed/prune-basis.js';
@@ -11,6 +12,9 @@ import { createStaticKernel, withSharedDirections } from '../../../src/embed/sta
 import { loadModel } from '../../../src/model/load.js';
 import { bundledModelDir } from '../../../src/model/default-model.js';
 import type { DirectionsSlot, ModelData } from '../../../src/types.js';
+import { createPool } from '../../../src/pool.js';
+import { createInProcessExecutor } from '../../../src/in-process.js';
+import { createSearcher, executorOf } from '../../../src/searcher.js';
 
 const M = 24;
 const DIST = new URL('../../../dist/src/embed/', import.meta.url).href;
@@ -98,5 +102,43 @@ describe('shared pruning directions', () => {
     expect(bits(sharedDirections(shared.pruneDirections, M, model.dim, () => { computed = true; return expected; }))).toEqual(bits(expected));
     expect(computed).toBe(false);
     expect([...withSlot]).toEqual([...await createStaticKernel(model).score(batch, query, 0.5)]);
+  });
+
+  it('a warming searcher has a worker thread fill the slot before any search, and its kernels then compute none', async () => {
+    const shared = withSharedDirections(model);
+    const pool = createPool({ model: shared, kind: 'static', threads: 2 });
+    try {
+      expect(Atomics.load(shared.pruneDirections!.state, 0)).toBe(0);
+      await pool.prepareBound();
+      expect(Atomics.load(shared.pruneDirections!.state, 0)).toBe(2);
+      let computed = false;
+      expect(bits(sharedDirections(shared.pruneDirections, M, model.dim, () => { computed = true; return expected; }))).toEqual(bits(expected));
+      expect(computed).toBe(false);
+    } finally {
+      await pool.close();
+    }
+    // In process (a searcher with no worker threads), the kernel fills it the same way.
+    const local = withSharedDirections(model);
+    const inProcess = await createInProcessExecutor(local, 'static');
+    await inProcess.prepareBound();
+    expect(Atomics.load(local.pruneDirections!.state, 0)).toBe(2);
+    expect(bits(sharedDirections(local.pruneDirections, M, model.dim, () => expected))).toEqual(bits(expected));
+    await inProcess.close();
+  });
+
+  it('a searcher that warms up asks its pool to work them out before its first search', async () => {
+    const searcher = createSearcher({ model: bundledModelDir(), concurrency: 1 });
+    try {
+      // The searcher's own pool (made once), its prepareBound counted and awaited.
+      const pool = await executorOf(searcher, true);
+      const prepare = pool.prepareBound.bind(pool);
+      const asked: Promise<void>[] = [];
+      pool.prepareBound = () => { const p = prepare(); asked.push(p); return p; };
+      await searcher.warm();
+      expect(asked.length).toBe(1);
+      await Promise.all(asked);
+    } finally {
+      await searcher.close();
+    }
   });
 });
