@@ -3,9 +3,10 @@
 
 export class BoundedLru<V> {
   private readonly entries = new Map<string, { value: V; size: number }>();
-  private total = 0;
+  private sum = 0;
 
-  constructor(readonly limit: number) {}
+  /** May be raised while in use (a resident scorer's store widened for a warm-up: embed/kept-chunks.ts). */
+  constructor(public limit: number) {}
 
   /** The value under `key`, now the most recently used; undefined when absent. */
   get(key: string): V | undefined {
@@ -25,9 +26,9 @@ export class BoundedLru<V> {
   set(key: string, value: V, size: number): void {
     this.delete(key);
     this.entries.set(key, { value, size });
-    this.total += size;
+    this.sum += size;
     for (const [k] of this.entries) {
-      if (this.total <= this.limit) break;
+      if (this.sum <= this.limit) break;
       this.delete(k);
     }
   }
@@ -35,8 +36,13 @@ export class BoundedLru<V> {
   delete(key: string): void {
     const e = this.entries.get(key);
     if (!e) return;
-    this.total -= e.size;
+    this.sum -= e.size;
     this.entries.delete(key);
+  }
+
+  /** The sizes of the entries kept, summed. */
+  get total(): number {
+    return this.sum;
   }
 
   get size(): number {

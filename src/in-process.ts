@@ -12,6 +12,7 @@ export async function createInProcessExecutor(model: ModelData, kind: EmbedderKi
     embedTexts: (texts) => scorer.embedTexts(texts),
     knownTexts: async (texts) => scorer.knownTexts(texts),
     tokenLines: async (texts) => scorer.tokenLines(texts),
+    warmChunks: (chunks) => scorer.warmChunks(chunks),
     embedChunks: (req) => scorer.embedChunks(req),
     close: () => scorer.close(),
   };

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { deserializeError, SimgrepError } from './errors.js';
 import type { ChunkEmbedRequest, ScoreRequest } from './embed/requests.js';
 import type { LineTokens } from './embed/line-cosines.js';
+import type { WarmChunk } from './embed/kept-scoring.js';
 import type { WorkerResult, WorkerTask } from './embed/worker-protocol.js';
 import type { EmbedderKind, ModelData } from './types.js';
 import { builtWorkerFile } from './worker-file.js';
@@ -27,6 +28,8 @@ export interface Executor {
   knownTexts?(texts: string[]): Promise<Uint8Array>;
   /** Lines' token ids and pooled norms, tokenized as the workers tokenize them (the in-process executor only). */
   tokenLines?(texts: string[]): Promise<LineTokens>;
+  /** Keeps chunks of an index's files for later searches, before any scores them (the in-process executor only: line-scorer.ts). */
+  warmChunks?(chunks: WarmChunk[]): Promise<boolean>;
   embedChunks(req: ChunkEmbedRequest): Promise<Float32Array>;
   close(): Promise<void>;
   /** Tasks the worker threads have finished (the pool only): whether a warm-up reached them. */

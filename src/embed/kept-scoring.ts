@@ -112,3 +112,41 @@ function textsOf(lines: TokenizedBatch, chunks: BatchChunk[]): TokenizedBatch {
   lineStarts[chunks.length] = at;
   return { ids, lineStarts };
 }
+
+/** A chunk a warm-up keeps: its key (as scoreChunks makes it) and its lines. */
+export interface WarmChunk {
+  key: string;
+  lines: string[];
+}
+
+/**
+ * Tokenizes and pools chunks no search scored yet (their exact sums: the kernel's own, with no bound)
+ * and keeps them while the store has room (KeptChunks.warm); false once it has none. `narrow`: every id
+ * of the model fits 16 bits.
+ */
+export async function warmKept(
+  chunks: WarmChunk[], tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel, kept: KeptChunks, narrow: boolean,
+): Promise<boolean> {
+  const todo = chunks.filter((c) => !kept.has(c.key));
+  if (todo.length === 0) return true;
+  const lines = tokenize(todo.flatMap((c) => c.lines));
+  const texts = new Uint32Array(todo.length + 1);
+  let line = 0;
+  todo.forEach((c, j) => { texts[j] = lines.lineStarts[line]; line += c.lines.length; });
+  texts[todo.length] = lines.lineStarts[line];
+  const dim = kernel.dim;
+  const sums = new Float64Array(todo.length * dim).fill(NaN);
+  await kernel.score({ ids: lines.ids, lineStarts: texts }, new Float32Array(dim), undefined, sums);
+  line = 0;
+  for (let j = 0; j < todo.length; j++) {
+    const n = todo[j].lines.length;
+    const base = lines.lineStarts[line];
+    const own = lines.ids.subarray(base, lines.lineStarts[line + n]);
+    const starts = new Uint32Array(n + 1);
+    for (let i = 0; i <= n; i++) starts[i] = lines.lineStarts[line + i] - base;
+    line += n;
+    const sum = sums[j * dim] === sums[j * dim] ? sums.slice(j * dim, (j + 1) * dim) : null;
+    if (!kept.warm(todo[j].key, { ids: narrow ? Uint16Array.from(own) : own.slice(), lineStarts: starts, sum })) return false;
+  }
+  return true;
+}

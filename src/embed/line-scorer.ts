@@ -10,6 +10,7 @@ import { scoreChunks } from './chunk-scoring.js';
 import { unitRows } from './unit.js';
 import { lineTokensOf, type LineTokens } from './line-cosines.js';
 import { KeptChunks } from './kept-chunks.js';
+import { warmKept, type WarmChunk } from './kept-scoring.js';
 
 export interface LineScorer {
   readonly dim: number;
@@ -25,6 +26,12 @@ export interface LineScorer {
   knownTexts(texts: string[]): Uint8Array;
   /** Lines' token ids and pooled norms (line-cosines.ts: a resident process's bound on prose lines' cosines). */
   tokenLines(texts: string[]): LineTokens;
+  /**
+   * Keeps chunks of an index's files before any search scores them (a resident scorer: kept-chunks.ts):
+   * their tokens and exact sums, so a search that first meets them scores each by one dot product.
+   * False once the store has no more room (or this scorer keeps none).
+   */
+  warmChunks(chunks: WarmChunk[]): Promise<boolean>;
   /** Unit vectors of chunks of lines, pooled exactly as chunk scoring pools them (for the index). */
   embedChunks(req: ChunkEmbedRequest): Promise<Float32Array>;
   close(): Promise<void>;
@@ -51,6 +58,8 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
   // Chunks of keyed pieces (an index's candidates) scored before: this model's tokens and sums (kept-chunks.ts).
   let kept: KeptChunks | undefined;
   const carries = tokenWeightCheck(model);
+  /** Every token id fits 16 bits: warmed chunks keep theirs as such. */
+  const narrow = (model.weights?.length ?? model.mapping?.length ?? model.rows) <= 65536;
 
   return {
     dim: kernel.dim,
@@ -97,6 +106,11 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
       return out;
     },
     tokenLines: (texts) => lineTokensOf(tokenize(texts), model),
+    async warmChunks(chunks) {
+      if (!keepChunks) return false;
+      if (!kept) { kept = new KeptChunks(); void kernel.prepare?.(); }
+      return warmKept(chunks, tokenize, kernel, kept, narrow);
+    },
     async embedChunks(req) {
       const lines = tokenize(decodeLines(req.bytes, req.offsets, 0, req.offsets.length - 1));
       const starts = req.chunkStarts;

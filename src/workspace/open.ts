@@ -21,6 +21,7 @@ import { readSnapshotFile, removeSnapshotFiles, verifySnapshotFiles, writeSnapsh
 import { guardDamage } from './store/damage.js';
 import { ProseIndexLines } from './search/prose-index.js';
 import { stopLineTokensWith } from './search/kept-documents.js';
+import { stopWarming } from './search/warm-chunks.js';
 import { otherProseStatsFormat, PROSE_STATS_FORMAT, proseStatsPathOf } from './snapshot/prose-stats-file.js';
 import { openProseStats, proseStatsDeltaPathOf } from './snapshot/prose-stats-layers.js';
 import { DamagedFileError } from './snapshot/section-file.js';
@@ -243,6 +244,7 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
       proseIndex = null;
       ws.walks.close();
       stopLineTokensWith(ws.searcher);
+      stopWarming(ws.searcher);
       if (!o.searcher) await ws.searcher.close();
     },
   };
