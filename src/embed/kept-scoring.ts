@@ -122,7 +122,8 @@ export interface WarmChunk {
 /**
  * Tokenizes and pools chunks no search scored yet (their exact sums: the kernel's own, with no bound)
  * and keeps them while the store has room (KeptChunks.warm); false once it has none. `narrow`: every id
- * of the model fits 16 bits.
+ * of the model fits 16 bits. The chunks' ids, line starts and sums are views of three buffers for the
+ * whole call, not three buffers per chunk (tens of thousands of small buffers cost their own memory).
  */
 export async function warmKept(
   chunks: WarmChunk[], tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel, kept: KeptChunks, narrow: boolean,
@@ -137,16 +138,20 @@ export async function warmKept(
   const dim = kernel.dim;
   const sums = new Float64Array(todo.length * dim).fill(NaN);
   await kernel.score({ ids: lines.ids, lineStarts: texts }, new Float32Array(dim), undefined, sums);
+  const ids = narrow ? new Uint16Array(lines.ids.length) : new Int32Array(lines.ids.length);
+  ids.set(lines.ids);
+  const starts = new Uint32Array(line + todo.length);
   line = 0;
+  let at = 0;
   for (let j = 0; j < todo.length; j++) {
     const n = todo[j].lines.length;
     const base = lines.lineStarts[line];
-    const own = lines.ids.subarray(base, lines.lineStarts[line + n]);
-    const starts = new Uint32Array(n + 1);
-    for (let i = 0; i <= n; i++) starts[i] = lines.lineStarts[line + i] - base;
+    const own = starts.subarray(at, at + n + 1);
+    for (let i = 0; i <= n; i++) own[i] = lines.lineStarts[line + i] - base;
+    at += n + 1;
+    const sum = sums[j * dim] === sums[j * dim] ? sums.subarray(j * dim, (j + 1) * dim) : null;
+    if (!kept.warm(todo[j].key, { ids: ids.subarray(base, lines.lineStarts[line + n]), lineStarts: own, sum })) return false;
     line += n;
-    const sum = sums[j * dim] === sums[j * dim] ? sums.slice(j * dim, (j + 1) * dim) : null;
-    if (!kept.warm(todo[j].key, { ids: narrow ? Uint16Array.from(own) : own.slice(), lineStarts: starts, sum })) return false;
   }
   return true;
 }

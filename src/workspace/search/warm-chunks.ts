@@ -25,7 +25,7 @@ export interface WarmOptions {
 }
 
 /** Per searcher: the file states warmed (or under way), the warm-up running, and whether it stopped for good. */
-interface Warmed { states: Set<string>; running: Promise<void> | null; full: boolean; stopped: boolean }
+interface Warmed { states: Set<string>; running: Promise<void> | null; full: boolean; stopped: boolean; done: Snapshot | null }
 const warmed = new WeakMap<Searcher, Warmed>();
 
 /**
@@ -34,8 +34,9 @@ const warmed = new WeakMap<Searcher, Warmed>();
  */
 export function warmChunks(searcher: Searcher, o: WarmOptions): void {
   let w = warmed.get(searcher);
-  if (!w) warmed.set(searcher, (w = { states: new Set(), running: null, full: false, stopped: false }));
-  if (w.running || w.full || w.stopped) return;
+  if (!w) warmed.set(searcher, (w = { states: new Set(), running: null, full: false, stopped: false, done: null }));
+  // A snapshot warmed to its end is not walked again (its 9,000 files' states cost ~10 ms a search).
+  if (w.running || w.full || w.stopped || w.done === o.snapshot) return;
   const state = w;
   state.running = warm(searcher, o, state).finally(() => { state.running = null; });
 }
@@ -90,6 +91,7 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
       await turn(slice);
     }
   }
+  w.done = s;
 }
 
 /** Lets the event loop turn once the slice has held the thread SLICE_MS (a timer that keeps no process alive). */
