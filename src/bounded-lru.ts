@@ -3,10 +3,9 @@
 
 export class BoundedLru<V> {
   private readonly entries = new Map<string, { value: V; size: number }>();
-  private sum = 0;
+  private total = 0;
 
-  /** May be raised while in use (a resident scorer's store widened for a warm-up: embed/kept-chunks.ts). */
-  constructor(public limit: number) {}
+  constructor(readonly limit: number) {}
 
   /** The value under `key`, now the most recently used; undefined when absent. */
   get(key: string): V | undefined {
@@ -26,9 +25,9 @@ export class BoundedLru<V> {
   set(key: string, value: V, size: number): void {
     this.delete(key);
     this.entries.set(key, { value, size });
-    this.sum += size;
+    this.total += size;
     for (const [k] of this.entries) {
-      if (this.sum <= this.limit) break;
+      if (this.total <= this.limit) break;
       this.delete(k);
     }
   }
@@ -36,13 +35,8 @@ export class BoundedLru<V> {
   delete(key: string): void {
     const e = this.entries.get(key);
     if (!e) return;
-    this.sum -= e.size;
+    this.total -= e.size;
     this.entries.delete(key);
-  }
-
-  /** The sizes of the entries kept, summed. */
-  get total(): number {
-    return this.sum;
   }
 
   get size(): number {

@@ -13,6 +13,8 @@ export interface BatchChunk {
   tokenAt: number;
   key?: string;
   kept?: KeptChunk;
+  /** A kept chunk without tokens (a warmed one): its lines, tokenized only if its closest line is wanted. */
+  lines?: string[];
 }
 
 /** Safety margin on a cosine against float rounding (the static kernel's BOUND_MARGIN). */
@@ -21,13 +23,14 @@ const BOUND_MARGIN = 1e-4;
 /**
  * All the chunks' line tokens in chunk order (each chunk's tokenAt set to its first line's index):
  * a kept chunk's from the store, the others' from `fresh` (their lines, tokenized in chunk order),
- * which are kept under their keys.
+ * which are kept under their keys. A kept chunk without tokens (its sum alone) gets empty lines here:
+ * its distance is its sum's, and withLineTokens gives its lines' tokens when they are wanted.
  */
 export function keptTokens(chunks: BatchChunk[], fresh: TokenizedBatch): TokenizedBatch {
   let tokens = 0;
   let lines = 0;
   for (const k of chunks) {
-    tokens += k.kept ? k.kept.ids.length : 0;
+    tokens += k.kept?.ids ? k.kept.ids.length : 0;
     lines += k.to - k.from;
   }
   tokens += fresh.ids.length;
@@ -39,10 +42,12 @@ export function keptTokens(chunks: BatchChunk[], fresh: TokenizedBatch): Tokeniz
   for (const k of chunks) {
     const n = k.to - k.from;
     k.tokenAt = line;
-    if (k.kept) {
+    if (k.kept?.ids) {
       ids.set(k.kept.ids, at);
-      for (let i = 0; i < n; i++) lineStarts[line + i] = at + k.kept.lineStarts[i];
+      for (let i = 0; i < n; i++) lineStarts[line + i] = at + k.kept.lineStarts![i];
       at += k.kept.ids.length;
+    } else if (k.kept) {
+      for (let i = 0; i < n; i++) lineStarts[line + i] = at;
     } else {
       const base = fresh.lineStarts[freshLine];
       const end = fresh.lineStarts[freshLine + n];
@@ -95,6 +100,56 @@ export async function scoreKept(
   return out;
 }
 
+/**
+ * The line tokens of some chunks (those whose closest line is wanted) as one batch, each chunk's tokenAt
+ * set into it: from `lineTokens`, or for a kept chunk without tokens (a warmed one) from its lines,
+ * tokenized now and kept with its sum.
+ */
+export function withLineTokens(chunks: BatchChunk[], lineTokens: TokenizedBatch, tokenize: (texts: string[]) => TokenizedBatch, kept: KeptChunks): TokenizedBatch {
+  const bare = chunks.filter((k) => k.kept && !k.kept.ids);
+  if (bare.length === 0) return lineTokens;
+  const fresh = tokenize(bare.flatMap((k) => k.lines!));
+  let line = 0;
+  for (const k of bare) {
+    const n = k.to - k.from;
+    const base = fresh.lineStarts[line];
+    const ids = fresh.ids.slice(base, fresh.lineStarts[line + n]);
+    const starts = new Uint32Array(n + 1);
+    for (let i = 0; i <= n; i++) starts[i] = fresh.lineStarts[line + i] - base;
+    line += n;
+    k.kept = { ids, lineStarts: starts, sum: k.kept!.sum };
+    if (k.key !== undefined) kept.set(k.key, k.kept);
+  }
+  let total = 0;
+  let lines = 0;
+  for (const k of chunks) {
+    lines += k.to - k.from;
+    total += k.kept?.ids ? k.kept.ids.length : lineTokens.lineStarts[k.tokenAt + k.to - k.from] - lineTokens.lineStarts[k.tokenAt];
+  }
+  const ids = new Int32Array(total);
+  const lineStarts = new Uint32Array(lines + 1);
+  let at = 0;
+  line = 0;
+  for (const k of chunks) {
+    const n = k.to - k.from;
+    if (k.kept?.ids) {
+      ids.set(k.kept.ids, at);
+      for (let i = 0; i < n; i++) lineStarts[line + i] = at + k.kept.lineStarts![i];
+      at += k.kept.ids.length;
+    } else {
+      const base = lineTokens.lineStarts[k.tokenAt];
+      const end = lineTokens.lineStarts[k.tokenAt + n];
+      ids.set(lineTokens.ids.subarray(base, end), at);
+      for (let i = 0; i < n; i++) lineStarts[line + i] = at + lineTokens.lineStarts[k.tokenAt + i] - base;
+      at += end - base;
+    }
+    k.tokenAt = line;
+    line += n;
+  }
+  lineStarts[lines] = at;
+  return { ids, lineStarts };
+}
+
 /** One text per chunk (its lines' tokens run together), for chunks that need not be consecutive. */
 function textsOf(lines: TokenizedBatch, chunks: BatchChunk[]): TokenizedBatch {
   const lineStarts = new Uint32Array(chunks.length + 1);
@@ -121,13 +176,11 @@ export interface WarmChunk {
 
 /**
  * Tokenizes and pools chunks no search scored yet (their exact sums: the kernel's own, with no bound)
- * and keeps them while the store has room (KeptChunks.warm); false once it has none. `narrow`: every id
- * of the model fits 16 bits. The chunks' ids, line starts and sums are views of three buffers for the
- * whole call, not three buffers per chunk (tens of thousands of small buffers cost their own memory).
+ * and keeps their sums while the store has room (KeptChunks.warm); false once it has none. Their tokens
+ * are not kept (withLineTokens makes them again for the few a search wants line by line), but for a
+ * chunk with no sum (no token): it then keeps its (empty) tokens, scored as a search's are.
  */
-export async function warmKept(
-  chunks: WarmChunk[], tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel, kept: KeptChunks, narrow: boolean,
-): Promise<boolean> {
+export async function warmKept(chunks: WarmChunk[], tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel, kept: KeptChunks): Promise<boolean> {
   const todo = chunks.filter((c) => !kept.has(c.key));
   if (todo.length === 0) return true;
   const lines = tokenize(todo.flatMap((c) => c.lines));
@@ -138,19 +191,16 @@ export async function warmKept(
   const dim = kernel.dim;
   const sums = new Float64Array(todo.length * dim).fill(NaN);
   await kernel.score({ ids: lines.ids, lineStarts: texts }, new Float32Array(dim), undefined, sums);
-  const ids = narrow ? new Uint16Array(lines.ids.length) : new Int32Array(lines.ids.length);
-  ids.set(lines.ids);
-  const starts = new Uint32Array(line + todo.length);
   line = 0;
-  let at = 0;
   for (let j = 0; j < todo.length; j++) {
     const n = todo[j].lines.length;
-    const base = lines.lineStarts[line];
-    const own = starts.subarray(at, at + n + 1);
-    for (let i = 0; i <= n; i++) own[i] = lines.lineStarts[line + i] - base;
-    at += n + 1;
-    const sum = sums[j * dim] === sums[j * dim] ? sums.subarray(j * dim, (j + 1) * dim) : null;
-    if (!kept.warm(todo[j].key, { ids: ids.subarray(base, lines.lineStarts[line + n]), lineStarts: own, sum })) return false;
+    if (sums[j * dim] !== sums[j * dim]) {
+      // No sum (no token that carries weight): kept with its tokens, as a search keeps it.
+      const base = lines.lineStarts[line];
+      const starts = new Uint32Array(n + 1);
+      for (let i = 0; i <= n; i++) starts[i] = lines.lineStarts[line + i] - base;
+      kept.set(todo[j].key, { ids: lines.ids.slice(base, lines.lineStarts[line + n]), lineStarts: starts, sum: null });
+    } else if (!kept.warm(todo[j].key, sums.subarray(j * dim, (j + 1) * dim))) return false;
     line += n;
   }
   return true;

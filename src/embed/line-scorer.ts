@@ -58,8 +58,6 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
   // Chunks of keyed pieces (an index's candidates) scored before: this model's tokens and sums (kept-chunks.ts).
   let kept: KeptChunks | undefined;
   const carries = tokenWeightCheck(model);
-  /** Every token id fits 16 bits: warmed chunks keep theirs as such. */
-  const narrow = (model.weights?.length ?? model.mapping?.length ?? model.rows) <= 65536;
 
   return {
     dim: kernel.dim,
@@ -109,7 +107,7 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
     async warmChunks(chunks) {
       if (!keepChunks) return false;
       if (!kept) { kept = new KeptChunks(); void kernel.prepare?.(); }
-      return warmKept(chunks, tokenize, kernel, kept, narrow);
+      return warmKept(chunks, tokenize, kernel, kept);
     },
     async embedChunks(req) {
       const lines = tokenize(decodeLines(req.bytes, req.offsets, 0, req.offsets.length - 1));
