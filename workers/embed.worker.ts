@@ -15,6 +15,7 @@ scorer.catch(() => {});
 export default async function run(task: WorkerTask): Promise<WorkerResult> {
   try {
     const s = await scorer;
+    if (task.op === 'chunkSums') return { ok: true, sums: await s.chunkSums(task) };
     const values = task.op === 'score' ? await s.score(task)
       : task.op === 'embedChunks' ? await s.embedChunks(task)
         : await s.embedTexts(task.texts);

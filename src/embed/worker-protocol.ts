@@ -6,8 +6,10 @@ import type { ChunkEmbedRequest, ScoreRequest } from './requests.js';
 export type WorkerTask =
   | ({ op: 'score' } & ScoreRequest)
   | { op: 'embed'; texts: string[] }
-  | ({ op: 'embedChunks' } & ChunkEmbedRequest);
+  | ({ op: 'embedChunks' } & ChunkEmbedRequest)
+  | ({ op: 'chunkSums' } & ChunkEmbedRequest);
 
 export type WorkerResult =
   | { ok: true; values: Float32Array }
+  | { ok: true; sums: Float64Array }
   | { ok: false; error: SerializedError };

@@ -1,22 +1,25 @@
-// Every code chunk of a resident process's index, tokenized and pooled once in the background (issue 30):
-// a warm search's candidates were read, tokenized and pooled on the main thread the first time a search
-// met them (~60 a search); once warmed, the scorer has each one's line tokens and exact pooled sum
-// (embed/kept-chunks.ts) under the key a search's piece gives it, so a never-scored candidate costs a dot
-// product. The lines are read as a search reads them (candidate-source.ts), so the tokens and sums are the
-// very ones a search would make; a file the index sees change has another state, hence other keys.
+// Every code chunk of a resident process's index, pooled once in the background (issue 30): a warm
+// search's candidates were read, tokenized and pooled on the main thread the first time a search met
+// them (~60 a search); once warmed, the in-process scorer has each one's exact pooled sum (embed/
+// kept-chunks.ts) under the key a search's piece gives it, so a never-scored candidate costs a dot
+// product. The lines are read as a search reads them (candidate-source.ts) and sent to the worker pool,
+// which tokenizes and pools them as a search's scoring does (the very floats); the main thread only reads
+// and keeps. A file the index sees change has another state, hence other keys.
 import { isProsePath } from '../../rank/prose.js';
+import type { Executor } from '../../pool.js';
 import { executorOf, type Searcher } from '../../searcher.js';
 import type { Source } from '../../sources/source.js';
 import { streamEntry } from '../../sources/source.js';
-import type { WarmChunk } from '../../embed/kept-scoring.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { documentState } from '../snapshot/prose-stats-file.js';
 import { windowLines } from './candidate-source.js';
 
+const encoder = new TextEncoder();
+
 /** How long the warm-up holds the thread before it lets the event loop turn (as kept-documents.ts counts). */
 const SLICE_MS = 8;
-/** Chunks tokenized and pooled at a time (~48 lines each). */
-const CHUNKS_PER_STEP = 8;
+/** Chunks tokenized and pooled per worker task (~48 lines each). */
+const CHUNKS_PER_STEP = 16;
 
 export interface WarmOptions {
   snapshot: Snapshot;
@@ -56,9 +59,10 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
   const s = o.snapshot;
   const slice = { at: performance.now() };
   await turn(slice, true); // the search that started it answers first
-  let executor;
-  try { executor = await executorOf(searcher, false); } catch { return; }
-  if (!executor.warmChunks) return;
+  let pool: Executor;
+  let scorer: Executor;
+  try { [pool, scorer] = await Promise.all([executorOf(searcher, true), executorOf(searcher, false)]); } catch { return; }
+  if (!pool.chunkSums || !scorer.keepSums) return;
   for (const f of s.files) {
     if (f.kind !== 'text' || f.chunkCount === 0 || isProsePath(f.key)) continue;
     const state = documentState(f);
@@ -74,24 +78,41 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
     } catch {
       continue; // gone or unreadable: a search that meets it reads it and says so
     }
-    const batch: WarmChunk[] = [];
-    for (const [from, to] of windows) {
-      const end = Math.min(to, read.extent);
-      if (end <= from) continue;
-      const lines: string[] = [];
-      for (let line = from; line < end; line++) lines.push(read.lines[line]!);
-      // As scoreChunks keys a piece's chunk: case kept ('c'), the file's state, its first line and line count.
-      batch.push({ key: `c${state}:${from}:${end - from}`, lines });
-    }
-    for (let i = 0; i < batch.length; i += CHUNKS_PER_STEP) {
+    for (let i = 0; i < windows.length; i += CHUNKS_PER_STEP) {
       if (w.stopped) return;
-      let room: boolean;
-      try { room = await executor.warmChunks(batch.slice(i, i + CHUNKS_PER_STEP)); } catch { w.stopped = true; return; }
-      if (!room) { w.full = true; return; }
+      const keys: string[] = [];
+      const lines: string[] = [];
+      const chunkStarts: number[] = [0];
+      for (const [from, to] of windows.slice(i, i + CHUNKS_PER_STEP)) {
+        const end = Math.min(to, read.extent);
+        if (end <= from) continue;
+        for (let line = from; line < end; line++) lines.push(read.lines[line]!);
+        chunkStarts.push(lines.length);
+        // As scoreChunks keys a piece's chunk: case kept ('c'), the file's state, its first line and line count.
+        keys.push(`c${state}:${from}:${end - from}`);
+      }
+      if (keys.length === 0) continue;
+      try {
+        const sums = await pool.chunkSums({ ...encodeLines(lines), chunkStarts: Uint32Array.from(chunkStarts) });
+        if (!(await scorer.keepSums(keys, sums))) { w.full = true; return; }
+      } catch {
+        w.stopped = true; // the searcher closed meanwhile
+        return;
+      }
       await turn(slice);
     }
   }
   w.done = s;
+}
+
+/** Lines as a batch's bytes and offsets, as a search's pieces carry them (candidate-source.ts: a line that ends with \r gets one more). */
+function encodeLines(lines: string[]): { bytes: Uint8Array; offsets: Uint32Array } {
+  const bytes = encoder.encode(lines.map((l) => (l.endsWith('\r') ? `${l}\r\n` : `${l}\n`)).join(''));
+  const offsets = new Uint32Array(lines.length + 1);
+  let line = 1;
+  for (let i = 0; i < bytes.length && line < lines.length; i++) if (bytes[i] === 10) offsets[line++] = i + 1;
+  offsets[lines.length] = bytes.length;
+  return { bytes, offsets };
 }
 
 /** Lets the event loop turn once the slice has held the thread SLICE_MS (a timer that keeps no process alive). */
