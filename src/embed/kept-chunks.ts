@@ -11,7 +11,7 @@ const KEPT_BYTES = 24 << 20;
 
 /**
  * Bytes kept in all once a resident process warms every code chunk of its index (warm-chunks.ts): the
- * bench tree's 21,262 code chunks take 49 MB (their exact sums, 2 KB each at 256 dimensions, and keys).
+ * bench tree's 21,262 code chunks take 53 MB (their exact sums, 2 KB each at 256 dimensions, and keys).
  */
 export const WARM_BYTES = 96 << 20;
 

@@ -27,7 +27,7 @@ export interface WarmOptions {
   chunkLines: number;
 }
 
-/** Per searcher: the file states warmed (or under way), the warm-up running, and whether it stopped for good. */
+/** Per searcher: the file states warmed (or under way), the warm-up running, whether its store is full or it was stopped, the snapshot warmed to its end. */
 interface Warmed { states: Set<string>; running: Promise<void> | null; full: boolean; stopped: boolean; done: Snapshot | null }
 const warmed = new WeakMap<Searcher, Warmed>();
 
@@ -39,7 +39,8 @@ export function warmChunks(searcher: Searcher, o: WarmOptions): void {
   let w = warmed.get(searcher);
   if (!w) warmed.set(searcher, (w = { states: new Set(), running: null, full: false, stopped: false, done: null }));
   // A snapshot warmed to its end is not walked again (its 9,000 files' states cost ~10 ms a search).
-  if (w.running || w.full || w.stopped || w.done === o.snapshot) return;
+  if (w.running || w.full || w.done === o.snapshot) return;
+  w.stopped = false; // a workspace searches with it again (a searcher may serve more than one)
   const state = w;
   state.running = warm(searcher, o, state).finally(() => { state.running = null; });
 }
