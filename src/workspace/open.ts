@@ -53,6 +53,8 @@ export interface OpenWorkspace {
   readonly reader: Source;
   /** Searches of this workspace under way (an index run lets the worker threads go only when none is). */
   searching: number;
+  /** When the last search of this workspace ended (performance.now()): background work waits for a pause (search/warm-chunks.ts). */
+  searchedAt: number;
   /** The ranking snapshot last loaded or published. */
   snapshot: Snapshot | null;
   /** Whether the store has been opened (or is being opened) by this workspace. */
@@ -100,6 +102,7 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
     walks: new WalkCache(o.resident ? 1 : 2),
     reader: createPathReader({ remote: o.remote }),
     searching: 0,
+    searchedAt: -Infinity,
     snapshot: null,
 
     storeOpened: () => storeP !== null,

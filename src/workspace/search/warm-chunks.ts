@@ -25,7 +25,15 @@ export interface WarmOptions {
   snapshot: Snapshot;
   reader: Source;
   chunkLines: number;
+  /**
+   * Whether the workspace's searches pause (none under way, the last ended IDLE_MS ago): each step waits
+   * for one, so back-to-back searches do not share the cores with the warm-up (its workers pool ~5 s).
+   */
+  idle?: () => boolean;
 }
+
+/** How long after a search the warm-up takes a step (an agent's next call comes seconds later; a bench's at once). */
+export const IDLE_MS = 100;
 
 /** Per searcher: the file states warmed (or under way), the warm-up running, whether its store is full or it was stopped, the snapshot warmed to its end. */
 interface Warmed { states: Set<string>; running: Promise<void> | null; full: boolean; stopped: boolean; done: Snapshot | null }
@@ -43,6 +51,11 @@ export function warmChunks(searcher: Searcher, o: WarmOptions): void {
   w.stopped = false; // a workspace searches with it again (a searcher may serve more than one)
   const state = w;
   state.running = warm(searcher, o, state).finally(() => { state.running = null; });
+}
+
+/** No search of the workspace under way, and the last ended IDLE_MS ago or more. */
+export function idle(ws: { searching: number; searchedAt: number }): boolean {
+  return ws.searching === 0 && performance.now() - ws.searchedAt >= IDLE_MS;
 }
 
 /** Stops warming for this searcher (its workspace is closing): the warm-up under way ends at its next step. */
@@ -80,6 +93,7 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
       continue; // gone or unreadable: a search that meets it reads it and says so
     }
     for (let i = 0; i < windows.length; i += CHUNKS_PER_STEP) {
+      while (o.idle && !o.idle() && !w.stopped) await pause(IDLE_MS);
       if (w.stopped) return;
       const keys: string[] = [];
       const lines: string[] = [];
@@ -114,6 +128,11 @@ function encodeLines(lines: string[]): { bytes: Uint8Array; offsets: Uint32Array
   for (let i = 0; i < bytes.length && line < lines.length; i++) if (bytes[i] === 10) offsets[line++] = i + 1;
   offsets[lines.length] = bytes.length;
   return { bytes, offsets };
+}
+
+/** Waits `ms` on a timer that keeps no process alive. */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /** Lets the event loop turn once the slice has held the thread SLICE_MS (a timer that keeps no process alive). */
