@@ -81,6 +81,7 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
     if (f.kind !== 'text' || f.chunkCount === 0 || isProsePath(f.key)) continue;
     const state = documentState(f);
     if (w.states.has(state)) continue;
+    while (o.idle && !o.idle() && !w.stopped) await pause(IDLE_MS);
     if (w.stopped) return;
     w.states.add(state);
     const chunks: number[] = [];
