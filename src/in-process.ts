@@ -12,6 +12,8 @@ export async function createInProcessExecutor(model: ModelData, kind: EmbedderKi
     embedTexts: (texts) => scorer.embedTexts(texts),
     knownTexts: async (texts) => scorer.knownTexts(texts),
     tokenLines: async (texts) => scorer.tokenLines(texts),
+    chunkSums: (req) => scorer.chunkSums(req),
+    keepSums: async (keys, sums) => scorer.keepSums(keys, sums),
     embedChunks: (req) => scorer.embedChunks(req),
     prepareBound: async () => scorer.prepareBound(),
     close: () => scorer.close(),

@@ -27,6 +27,13 @@ export interface Executor {
   knownTexts?(texts: string[]): Promise<Uint8Array>;
   /** Lines' token ids and pooled norms, tokenized as the workers tokenize them (the in-process executor only). */
   tokenLines?(texts: string[]): Promise<LineTokens>;
+  /** Chunks' exact pooled sums (chunks x dim; NaN for a chunk with no token), as a search's scoring sums them. */
+  chunkSums?(req: ChunkEmbedRequest): Promise<Float64Array>;
+  /**
+   * Keeps chunks' sums (chunkSums) under their keys for later searches, before any scores them (the
+   * in-process executor only: line-scorer.ts); false once its store has no room.
+   */
+  keepSums?(keys: string[], sums: Float64Array): Promise<boolean>;
   embedChunks(req: ChunkEmbedRequest): Promise<Float32Array>;
   /**
    * Works out now, on one of its threads, what the kernel's pruning bound needs whatever the query (the
@@ -54,7 +61,7 @@ export function createPool(opts: PoolOptions): Executor {
     // tried again for issue 30 and cost the four-agent memory target (docs/agents.md).
     resourceLimits: { maxYoungGenerationSizeMb: 4 },
   });
-  const run = async (task: WorkerTask, transferList?: ArrayBuffer[]): Promise<Float32Array> => {
+  const answer = async (task: WorkerTask, transferList?: ArrayBuffer[]): Promise<WorkerResult & { ok: true }> => {
     let res: WorkerResult;
     try {
       res = await pool.run(task, transferList && { transferList });
@@ -62,8 +69,9 @@ export function createPool(opts: PoolOptions): Executor {
       throw new SimgrepError('WORKER_FAILED', `a worker thread failed: ${(e as Error).message}; retry with -J 1 or --embedder static`, { cause: e });
     }
     if (!res.ok) throw deserializeError(res.error);
-    return res.values;
+    return res;
   };
+  const run = async (task: WorkerTask, transferList?: ArrayBuffer[]): Promise<Float32Array> => (await answer(task, transferList) as { values: Float32Array }).values;
   const gate = createSearchFirstGate(threads);
   return {
     capacity: threads * 2,
@@ -71,6 +79,7 @@ export function createPool(opts: PoolOptions): Executor {
     embedTexts: (texts) => run({ op: 'embed', texts }),
     embedChunks: (req) => gate.build(() => run({ op: 'embedChunks', ...req })),
     prepareBound: async () => { await run({ op: 'prepareBound' }); },
+    chunkSums: (req) => gate.build(async () => (await answer({ op: 'chunkSums', ...req }, movable(req.bytes, req.offsets)) as { sums: Float64Array }).sums),
     close: () => pool.destroy(),
     get completed() { return pool.completed; },
   };

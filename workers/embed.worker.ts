@@ -16,6 +16,7 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
   try {
     const s = await scorer;
     if (task.op === 'prepareBound') { s.prepareBound(); return { ok: true, values: new Float32Array(0) }; }
+    if (task.op === 'chunkSums') return { ok: true, sums: await s.chunkSums(task) };
     const values = task.op === 'score' ? await s.score(task)
       : task.op === 'embedChunks' ? await s.embedChunks(task)
         : await s.embedTexts(task.texts);

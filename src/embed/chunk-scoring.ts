@@ -8,7 +8,7 @@ import type { TokenizedBatch } from '../types.js';
 import { chunkBestDistance, chunkBounds, chunkStats, lexicalScore, pathSignals, relevance, semanticBudget, toDistance, type ChunkStats, type PathSignals } from '../rank/chunk-scorer.js';
 import type { PoolingKernel } from './embedder.js';
 import type { KeptChunk, KeptChunks } from './kept-chunks.js';
-import { keptTokens, scoreKept } from './kept-scoring.js';
+import { keptTokens, scoreKept, withLineTokens } from './kept-scoring.js';
 import type { ChunkRequest, ScoreRequest } from './requests.js';
 import { scoreProseRanges } from './prose-scoring.js';
 
@@ -26,6 +26,7 @@ interface BatchChunk extends ChunkStats {
   /** With a resident process's kept chunks (kept-chunks.ts): the chunk's key, and what was kept under it. */
   key?: string;
   kept?: KeptChunk;
+  lines?: string[];
 }
 
 /** `kept`: a resident scorer's kept chunks, used for the ranges whose piece has a key (c.rangeKeys). */
@@ -63,7 +64,10 @@ export async function scoreChunks(
         k.kept = kept!.get(k.key);
       }
       chunks.push(k);
-      if (embeds && !k.kept) for (let i = s.from; i < s.to; i++) texts.push(req.ignoreCase ? lines[i].toLowerCase() : lines[i]);
+      const text = (i: number) => (req.ignoreCase ? lines[i].toLowerCase() : lines[i]);
+      // A kept sum without tokens (a warmed chunk): its lines are tokenized only if its closest line is wanted.
+      if (k.kept && !k.kept.ids) k.lines = Array.from({ length: s.to - s.from }, (_, i) => text(s.from + i));
+      else if (embeds && !k.kept) for (let i = s.from; i < s.to; i++) texts.push(text(i));
     }
   }
   if (c.rangeProse) await scoreProseRanges(req, c, tokenize, kernel, out);
@@ -103,7 +107,7 @@ export async function scoreChunks(
     if (k.best < 0) needLine.push(k);
   }
   // Chunks with no query term: show their line closest to the query.
-  if (needLine.length > 0) await pickClosestLines(needLine, lineTokens, req.query, kernel, !req.exhaustive);
+  if (needLine.length > 0) await pickClosestLines(needLine, keyed ? withLineTokens(needLine, lineTokens, tokenize, kept!) : lineTokens, req.query, kernel, !req.exhaustive);
   for (let i = 0; i < chunks.length; i++) {
     const k = chunks[i];
     if (chunkDistance[i] === chunkDistance[i] && k.best >= 0) out[k.at + k.best] = chunkDistance[i];

@@ -9,36 +9,102 @@ import { BoundedLru } from '../bounded-lru.js';
 /** Bytes kept in all (ids, line starts, sums, 96 more per chunk): the bench's 45 queries keep 2,185 chunks, 9.6 MB. */
 const KEPT_BYTES = 24 << 20;
 
-/** One chunk's lines as the model tokenized them, and its pooled sum once the kernel computed it exactly. */
+/**
+ * Bytes kept in all once a resident process warms every code chunk of its index (warm-chunks.ts): the
+ * bench tree's 21,262 code chunks take 53 MB (their exact sums, 2 KB each at 256 dimensions, and keys).
+ */
+export const WARM_BYTES = 96 << 20;
+
+/**
+ * One chunk's lines as the model tokenized them, and its pooled sum once the kernel computed it exactly.
+ * A warmed chunk (warm()) keeps its sum alone: its lines are tokenized if a search needs them (its
+ * closest line to the query, for a chunk without a query term: ~7% of the bench's scored candidates).
+ */
 export interface KeptChunk {
-  ids: Int32Array;
-  /** Chunk-relative token start of each line, plus the end (length = lines + 1). */
-  lineStarts: Uint32Array;
+  ids: Int32Array | null;
+  /** Chunk-relative token start of each line, plus the end (length = lines + 1); null with `ids`. */
+  lineStarts: Uint32Array | null;
   /** The kernel's weighted row sum of all the chunk's tokens (static.ts), or null until it was scored in full. */
   sum: Float64Array | null;
 }
 
-/** Chunks by key, least recently used dropped first once over the bound. */
+/** Warmed sums per page of the warm store: one buffer per 1,024 chunks, not one per chunk. */
+const PAGE_CHUNKS = 1024;
+
+/**
+ * Chunks by key, least recently used dropped first once over the bound; and apart, the warmed chunks'
+ * sums (warm()), packed in pages under a key -> slot map: no object per chunk for the collector to walk.
+ */
 export class KeptChunks {
   private readonly chunks: BoundedLru<KeptChunk>;
+  /** The most one chunk may take: a chunk of very long lines would crowd out the others. */
+  private readonly cap: number;
+  /** Warmed chunks: slot s's sum is at pages[s / PAGE_CHUNKS], (s % PAGE_CHUNKS) * dim. */
+  private readonly slots = new Map<string, number>();
+  private readonly pages: Float64Array[] = [];
+  private dim = 0;
+  private warmBytes = 0;
 
-  constructor(limit = KEPT_BYTES) {
+  constructor(limit = KEPT_BYTES, private readonly warmLimit = WARM_BYTES) {
     this.chunks = new BoundedLru(limit);
+    this.cap = limit / 64;
   }
 
+  /** A chunk kept by a search (with its tokens), else a warmed one (its sum alone: ids null). */
   get(key: string): KeptChunk | undefined {
-    return this.chunks.get(key);
+    const chunk = this.chunks.get(key);
+    if (chunk) return chunk;
+    const slot = this.slots.get(key);
+    if (slot === undefined) return undefined;
+    const at = (slot % PAGE_CHUNKS) * this.dim;
+    return { ids: null, lineStarts: null, sum: this.pages[Math.floor(slot / PAGE_CHUNKS)].subarray(at, at + this.dim) };
+  }
+
+  /** Whether a chunk is kept under `key`, leaving its recency as it is. */
+  has(key: string): boolean {
+    return this.slots.has(key) || this.chunks.peek(key) !== undefined;
   }
 
   /** Keeps a chunk (replacing one of the same key), dropping the least recently used over the bound. */
   set(key: string, chunk: KeptChunk): void {
     this.chunks.delete(key);
-    const bytes = 96 + key.length * 2 + chunk.ids.byteLength + chunk.lineStarts.byteLength + (chunk.sum?.byteLength ?? 0);
-    if (bytes > this.chunks.limit / 64) return; // a chunk of very long lines would crowd out the others
+    const bytes = keptBytes(key, chunk);
+    if (bytes > this.cap) return;
     this.chunks.set(key, { ...chunk }, bytes);
   }
 
-  get size(): number {
-    return this.chunks.size;
+  /**
+   * Keeps a warm-up's exact sum of a chunk no search scored yet (warm-chunks.ts: every code chunk of a
+   * fresh index), copied into the warm store while it has room (warmLimit): false once it has not.
+   */
+  warm(key: string, sum: Float64Array): boolean {
+    if (this.slots.has(key)) return true;
+    const dim = sum.length;
+    if (this.dim !== dim) {
+      if (this.slots.size > 0) return false; // one model per scorer: never
+      this.dim = dim;
+    }
+    const slot = this.slots.size;
+    const page = Math.floor(slot / PAGE_CHUNKS);
+    const bytes = 64 + key.length * 2 + (page === this.pages.length ? PAGE_CHUNKS * dim * 8 : 0);
+    if (this.warmBytes + bytes > this.warmLimit) return false;
+    if (page === this.pages.length) this.pages.push(new Float64Array(PAGE_CHUNKS * dim));
+    this.pages[page].set(sum, (slot % PAGE_CHUNKS) * dim);
+    this.slots.set(key, slot);
+    this.warmBytes += bytes;
+    return true;
   }
+
+  /** Bytes the warmed chunks take (their pages and keys). */
+  get warmedBytes(): number {
+    return this.warmBytes;
+  }
+
+  get size(): number {
+    return this.chunks.size + this.slots.size;
+  }
+}
+
+function keptBytes(key: string, chunk: KeptChunk): number {
+  return 96 + key.length * 2 + (chunk.ids?.byteLength ?? 0) + (chunk.lineStarts?.byteLength ?? 0) + (chunk.sum?.byteLength ?? 0);
 }

@@ -13,6 +13,8 @@ export interface BatchChunk {
   tokenAt: number;
   key?: string;
   kept?: KeptChunk;
+  /** A kept chunk without tokens (a warmed one): its lines, tokenized only if its closest line is wanted. */
+  lines?: string[];
 }
 
 /** Safety margin on a cosine against float rounding (the static kernel's BOUND_MARGIN). */
@@ -21,13 +23,14 @@ const BOUND_MARGIN = 1e-4;
 /**
  * All the chunks' line tokens in chunk order (each chunk's tokenAt set to its first line's index):
  * a kept chunk's from the store, the others' from `fresh` (their lines, tokenized in chunk order),
- * which are kept under their keys.
+ * which are kept under their keys. A kept chunk without tokens (its sum alone) gets empty lines here:
+ * its distance is its sum's, and withLineTokens gives its lines' tokens when they are wanted.
  */
 export function keptTokens(chunks: BatchChunk[], fresh: TokenizedBatch): TokenizedBatch {
   let tokens = 0;
   let lines = 0;
   for (const k of chunks) {
-    tokens += k.kept ? k.kept.ids.length : 0;
+    tokens += k.kept?.ids ? k.kept.ids.length : 0;
     lines += k.to - k.from;
   }
   tokens += fresh.ids.length;
@@ -39,10 +42,12 @@ export function keptTokens(chunks: BatchChunk[], fresh: TokenizedBatch): Tokeniz
   for (const k of chunks) {
     const n = k.to - k.from;
     k.tokenAt = line;
-    if (k.kept) {
+    if (k.kept?.ids) {
       ids.set(k.kept.ids, at);
-      for (let i = 0; i < n; i++) lineStarts[line + i] = at + k.kept.lineStarts[i];
+      for (let i = 0; i < n; i++) lineStarts[line + i] = at + k.kept.lineStarts![i];
       at += k.kept.ids.length;
+    } else if (k.kept) {
+      for (let i = 0; i < n; i++) lineStarts[line + i] = at;
     } else {
       const base = fresh.lineStarts[freshLine];
       const end = fresh.lineStarts[freshLine + n];
@@ -93,6 +98,56 @@ export async function scoreKept(
     }
   }
   return out;
+}
+
+/**
+ * The line tokens of some chunks (those whose closest line is wanted) as one batch, each chunk's tokenAt
+ * set into it: from `lineTokens`, or for a kept chunk without tokens (a warmed one) from its lines,
+ * tokenized now and kept with its sum.
+ */
+export function withLineTokens(chunks: BatchChunk[], lineTokens: TokenizedBatch, tokenize: (texts: string[]) => TokenizedBatch, kept: KeptChunks): TokenizedBatch {
+  const bare = chunks.filter((k) => k.kept && !k.kept.ids);
+  if (bare.length === 0) return lineTokens;
+  const fresh = tokenize(bare.flatMap((k) => k.lines!));
+  let line = 0;
+  for (const k of bare) {
+    const n = k.to - k.from;
+    const base = fresh.lineStarts[line];
+    const ids = fresh.ids.slice(base, fresh.lineStarts[line + n]);
+    const starts = new Uint32Array(n + 1);
+    for (let i = 0; i <= n; i++) starts[i] = fresh.lineStarts[line + i] - base;
+    line += n;
+    k.kept = { ids, lineStarts: starts, sum: k.kept!.sum };
+    if (k.key !== undefined) kept.set(k.key, k.kept);
+  }
+  let total = 0;
+  let lines = 0;
+  for (const k of chunks) {
+    lines += k.to - k.from;
+    total += k.kept?.ids ? k.kept.ids.length : lineTokens.lineStarts[k.tokenAt + k.to - k.from] - lineTokens.lineStarts[k.tokenAt];
+  }
+  const ids = new Int32Array(total);
+  const lineStarts = new Uint32Array(lines + 1);
+  let at = 0;
+  line = 0;
+  for (const k of chunks) {
+    const n = k.to - k.from;
+    if (k.kept?.ids) {
+      ids.set(k.kept.ids, at);
+      for (let i = 0; i < n; i++) lineStarts[line + i] = at + k.kept.lineStarts![i];
+      at += k.kept.ids.length;
+    } else {
+      const base = lineTokens.lineStarts[k.tokenAt];
+      const end = lineTokens.lineStarts[k.tokenAt + n];
+      ids.set(lineTokens.ids.subarray(base, end), at);
+      for (let i = 0; i < n; i++) lineStarts[line + i] = at + lineTokens.lineStarts[k.tokenAt + i] - base;
+      at += end - base;
+    }
+    k.tokenAt = line;
+    line += n;
+  }
+  lineStarts[lines] = at;
+  return { ids, lineStarts };
 }
 
 /** One text per chunk (its lines' tokens run together), for chunks that need not be consecutive. */

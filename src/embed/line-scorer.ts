@@ -25,6 +25,17 @@ export interface LineScorer {
   knownTexts(texts: string[]): Uint8Array;
   /** Lines' token ids and pooled norms (line-cosines.ts: a resident process's bound on prose lines' cosines). */
   tokenLines(texts: string[]): LineTokens;
+  /**
+   * Chunks' exact pooled sums (chunks x dim; NaN for a chunk with no token): the floats scoring a chunk
+   * sums (the kernel's own, with no bound), to be kept by a resident scorer (keepSums).
+   */
+  chunkSums(req: ChunkEmbedRequest): Promise<Float64Array>;
+  /**
+   * Keeps chunks' sums under their keys before any search scores them (a resident scorer: kept-chunks.ts),
+   * so a search that first meets them scores each by one dot product. False once the store has no more
+   * room (or this scorer keeps none).
+   */
+  keepSums(keys: string[], sums: Float64Array): boolean;
   /** Unit vectors of chunks of lines, pooled exactly as chunk scoring pools them (for the index). */
   embedChunks(req: ChunkEmbedRequest): Promise<Float32Array>;
   /** Works out now what the kernel's pruning bound needs whatever the query (PoolingKernel.prepareBound). */
@@ -99,6 +110,24 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
       return out;
     },
     tokenLines: (texts) => lineTokensOf(tokenize(texts), model),
+    async chunkSums(req) {
+      const lines = tokenize(decodeLines(req.bytes, req.offsets, 0, req.offsets.length - 1));
+      const n = req.chunkStarts.length - 1;
+      const sums = new Float64Array(n * kernel.dim).fill(NaN);
+      const chunkBatch: TokenizedBatch = { ids: lines.ids, lineStarts: req.chunkStarts.map((line) => lines.lineStarts[line]) };
+      await kernel.score(chunkBatch, new Float32Array(kernel.dim), undefined, sums);
+      return sums;
+    },
+    keepSums(keys, sums) {
+      if (!keepChunks) return false;
+      if (!kept) { kept = new KeptChunks(); void kernel.prepare?.(); }
+      const dim = kernel.dim;
+      for (let j = 0; j < keys.length; j++) {
+        // A chunk with no token has no sum: a search tokenizes it (it has no weight to pool).
+        if (sums[j * dim] === sums[j * dim] && !kept.warm(keys[j], sums.subarray(j * dim, (j + 1) * dim))) return false;
+      }
+      return true;
+    },
     async embedChunks(req) {
       const lines = tokenize(decodeLines(req.bytes, req.offsets, 0, req.offsets.length - 1));
       const starts = req.chunkStarts;

@@ -7,8 +7,10 @@ export type WorkerTask =
   | ({ op: 'score' } & ScoreRequest)
   | { op: 'embed'; texts: string[] }
   | ({ op: 'embedChunks' } & ChunkEmbedRequest)
-  | { op: 'prepareBound' };
+  | { op: 'prepareBound' }
+  | ({ op: 'chunkSums' } & ChunkEmbedRequest);
 
 export type WorkerResult =
   | { ok: true; values: Float32Array }
+  | { ok: true; sums: Float64Array }
   | { ok: false; error: SerializedError };

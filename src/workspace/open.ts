@@ -21,6 +21,7 @@ import { readSnapshotFile, removeSnapshotFiles, verifySnapshotFiles, writeSnapsh
 import { guardDamage } from './store/damage.js';
 import { ProseIndexLines } from './search/prose-index.js';
 import { stopLineTokensWith } from './search/kept-documents.js';
+import { stopWarming } from './search/warm-chunks.js';
 import { otherProseStatsFormat, PROSE_STATS_FORMAT, proseStatsPathOf } from './snapshot/prose-stats-file.js';
 import { openProseStats, proseStatsDeltaPathOf } from './snapshot/prose-stats-layers.js';
 import { DamagedFileError } from './snapshot/section-file.js';
@@ -52,6 +53,8 @@ export interface OpenWorkspace {
   readonly reader: Source;
   /** Searches of this workspace under way (an index run lets the worker threads go only when none is). */
   searching: number;
+  /** When the last search of this workspace ended (performance.now()): background work waits for a pause (search/warm-chunks.ts). */
+  searchedAt: number;
   /** The ranking snapshot last loaded or published. */
   snapshot: Snapshot | null;
   /** Whether the store has been opened (or is being opened) by this workspace. */
@@ -99,6 +102,7 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
     walks: new WalkCache(o.resident ? 1 : 2),
     reader: createPathReader({ remote: o.remote }),
     searching: 0,
+    searchedAt: -Infinity,
     snapshot: null,
 
     storeOpened: () => storeP !== null,
@@ -243,6 +247,7 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
       proseIndex = null;
       ws.walks.close();
       stopLineTokensWith(ws.searcher);
+      stopWarming(ws.searcher);
       if (!o.searcher) await ws.searcher.close();
     },
   };

@@ -19,6 +19,7 @@ import { writing } from './store/writing.js';
 import { isGlob } from '../sources/fs.js';
 import { isProsePath } from '../rank/prose.js';
 import { documentState, keepDocument, keepLineTokensWith } from './search/kept-documents.js';
+import { idle, warmChunks } from './search/warm-chunks.js';
 import { countProseAhead, updateProseStats, type ProseStatsReport } from './prose-stats.js';
 
 /**
@@ -115,6 +116,8 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   mark('prose stats');
   ws.publishInfo(await writing(() => s.writeMeta({ complete: version, ...(smallFragments && { smallFragments }) })));
   mark('publish');
+  // A resident process's scorer keeps every code chunk's sum from now on, in the background (search/warm-chunks.ts).
+  if (o.resident) warmChunks(searcher, { snapshot: next, reader: ws.reader, chunkLines, idle: () => idle(ws) });
   return report;
 }
 

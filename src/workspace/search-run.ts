@@ -22,6 +22,7 @@ import { createCandidateSource } from './search/candidate-source.js';
 import { selectCandidates } from './search/candidates.js';
 import { coverage } from './search/coverage.js';
 import { KeptLines } from './search/kept-lines.js';
+import { idle, warmChunks } from './search/warm-chunks.js';
 import { filterWalk } from './search/walk-filter.js';
 import { splitProse } from './search/prose-source.js';
 import { countKeptDocuments, keepLineTokensWith } from './search/kept-documents.js';
@@ -151,8 +152,10 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   mark(`candidates (${candidates.length})`);
   const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader, kept: ws.o.oneShot ? undefined : keptLines });
   const r = await ws.searcher.search({ ...so, paths: [], sources: split.prose ? [source, split.prose] : [source] });
-  // The documents this search read are counted into line terms now, in the background, for the next.
+  // The documents this search read are counted into line terms now, in the background, for the next;
+  // and a resident process's scorer keeps every code chunk's tokens and sums, once (warm-chunks.ts).
   if (split.prose) countKeptDocuments();
+  if (!ws.o.oneShot) warmChunks(ws.searcher, { snapshot: snap, reader: ws.reader, chunkLines: ws.chunkLines, idle: () => idle(ws) });
   mark(`rescore (${split.read?.files ?? 0} prose files read, ${split.read?.probed ?? 0} probed for their grams)`);
   // A damaged statistics file, or one in another simgrep's format, is only slower (the documents were read and counted): said, and rebuilt by simgrep index.
   const proseDamaged = split.prose && proseIndex?.damaged ? [{ path: ws.dir, code: proseIndex.outdated ? 'PROSE_STATS_OUTDATED' : 'PROSE_STATS_DAMAGED', message: `workspace ${ws.name}: ${proseIndex.damaged}; this search counted the documents instead; simgrep index rebuilds it` }] : [];

@@ -67,6 +67,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       return await searchWorkspace(ws, so);
     } finally {
       ws.searching--;
+      ws.searchedAt = performance.now();
     }
   }
   return {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearcher, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
 import { keptLinesCounted } from '../../../src/workspace/search/kept-documents.js';
+import { chunksWarmed } from '../../../src/workspace/search/warm-chunks.js';
 import { createWorkspace, type Workspace } from '../../../src/workspace/workspace.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
@@ -26,6 +27,9 @@ let ws: Workspace;
 let fromFile: Workspace;
 /** A third: it stats the files on two threads (however small the tree). */
 let threaded: Workspace;
+/** A fourth, resident, whose scorer warmed every code chunk's sum before these searches (search/warm-chunks.ts). */
+let warmed: Workspace;
+const warmedSearcher = createSearcher({ concurrency: 0 });
 const oneShot = createSearcher({ concurrency: 0 });
 
 beforeAll(async () => {
@@ -47,11 +51,16 @@ beforeAll(async () => {
   await keptLinesCounted();
   fromFile = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 0 });
   threaded = createWorkspace({ dir: path.join(tmp, 'ws'), concurrency: 1, statThreadFromFiles: 0 });
+  warmed = createWorkspace({ dir: path.join(tmp, 'ws'), resident: true, searcher: warmedSearcher });
+  await warmed.search({ query: 'warm up', paths: [tree], mode: 'lexical' }); // keeps no chunk: they come from the warm-up
+  await chunksWarmed(warmedSearcher);
 });
 afterAll(async () => {
   await ws?.close();
   await fromFile?.close();
   await threaded?.close();
+  await warmed?.close();
+  await warmedSearcher.close();
   await oneShot.close();
   rmSync(tmp, { recursive: true, force: true });
 });
@@ -60,8 +69,8 @@ const shape = (r: SearchResponse) => r.results.map((x) => ({ ...x, distance: Mat
 
 async function same(o: Omit<SearchOptions, 'paths'>): Promise<SearchResponse> {
   const opts = { ...o, paths: [tree] };
-  const [a, b, c, d] = [await oneShot.search(opts), await ws.search(opts), await fromFile.search(opts), await threaded.search(opts)];
-  for (const indexed of [b, c, d]) {
+  const [a, b, c, d, e] = [await oneShot.search(opts), await ws.search(opts), await fromFile.search(opts), await threaded.search(opts), await warmed.search(opts)];
+  for (const indexed of [b, c, d, e]) {
     expect(indexed.stats.index?.workspace).toBeDefined();
     expect(shape(indexed)).toEqual(shape(a));
   }

@@ -1,7 +1,8 @@
 // A resident scorer's kept chunks (src/embed/kept-chunks.ts, issue 30: a warm index-backed search
 // tokenized and pooled its candidate chunks again on the main thread): a chunk scored before under the
 // same key gives the very distances a fresh scorer gives; another key (the file's state changed) or
-// another model's scorer never takes what was kept; the store drops the least recently used.
+// another model's scorer never takes what was kept; the store drops the least recently used. Chunks
+// warmed before any search scored them (their exact sums alone) give the same distances.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,26 @@ function request(files: string[][], query: Float32Array, queryText: string, keys
     pruneAbove, exhaustive: pruneAbove === undefined,
     chunks: { plan, rangeFirstLines: new Uint32Array(files.length), rangePaths: files.map((_, i) => `src/file${i}.ts`), ...(keys && { rangeKeys: keys }) },
   };
+}
+
+/**
+ * Warms a resident scorer with every chunk of the files (cut at multiples of the plan's chunk lines), keyed
+ * as scoreChunks keys them: their sums made by `by` (a worker's scorer, as warm-chunks.ts has the pool make them).
+ */
+async function warm(resident: LineScorer, by: LineScorer, files: string[][], keys: string[]): Promise<boolean> {
+  const size = queryMode('x', 'hybrid', true, bundledLexicon()).rank!.chunkLines;
+  const enc = new TextEncoder();
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i];
+    const parts = f.map((l) => enc.encode(`${l}\n`));
+    const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    const offsets = new Uint32Array(f.length + 1);
+    parts.forEach((p, j) => { bytes.set(p, offsets[j]); offsets[j + 1] = offsets[j] + p.length; });
+    const starts = Array.from({ length: Math.ceil(f.length / size) }, (_, c) => c * size);
+    const sums = await by.chunkSums({ bytes, offsets, chunkStarts: Uint32Array.from([...starts, f.length]) });
+    if (!resident.keepSums(starts.map((from) => `c${keys[i]}:${from}:${Math.min(f.length, from + size) - from}`), sums)) return false;
+  }
+  return true;
 }
 
 async function queryOf(scorer: LineScorer, text: string): Promise<Float32Array> {
@@ -118,6 +139,49 @@ describe('kept chunks: a resident scorer\'s candidate chunks scored again from t
     } finally {
       await Promise.all([a.close(), b.close(), bFresh.close()]);
     }
+  });
+
+  it('warmed before any search (their sums alone) give the fresh distances bit for bit, closest lines included', async () => {
+    const fresh = await createLineScorer(bundled, 'static');
+    const resident = await createLineScorer(bundled, 'static', true);
+    const changed = FILES.map((f) => f.map((l) => l.replace(/acc/g, 'sum').replace(/table/g, 'grid').replace(/heap/g, 'pile')));
+    const stale = await createLineScorer(bundled, 'static', true);
+    try {
+      // Every chunk of the three files, keyed as scoreChunks keys a piece's chunk (case kept, its key, first line, line count).
+      expect(await warm(resident, fresh, FILES, ['a', 'b', 'c'])).toBe(true);
+      // Warmed from other lines under the same keys: a scorer that uses what was warmed answers otherwise.
+      expect(await warm(stale, fresh, changed, ['a', 'b', 'c'])).toBe(true);
+      // The last query has no term in these files: every chunk shows its line closest to the query.
+      for (const text of [...QUERIES, 'zebra migration across the savanna']) {
+        const query = await queryOf(fresh, text);
+        const expected = await fresh.score(request(FILES, query, text));
+        expect(await resident.score(request(FILES, query, text, ['a', 'b', 'c']))).toEqual(expected);
+        expect(await resident.score(request(FILES, query, text, ['a', 'b', 'c']))).toEqual(expected); // tokens kept now where a line was wanted
+        // (A query naming an identifier ranks by its words alone: no sum is used.)
+        if (text.includes(' ')) expect(await stale.score(request(FILES, query, text, ['a', 'b', 'c']))).not.toEqual(expected);
+        const floor = 0.75;
+        const pruned = await fresh.score(request(FILES, query, text, undefined, floor));
+        expect(within(await resident.score(request(FILES, query, text, ['a', 'b', 'c'], floor)), floor)).toEqual(within(pruned, floor));
+      }
+      // A worker's scorer keeps none.
+      const worker = await createLineScorer(bundled, 'static');
+      expect(await warm(worker, fresh, FILES, ['a', 'b', 'c'])).toBe(false);
+      await worker.close();
+    } finally {
+      await Promise.all([fresh.close(), resident.close(), stale.close()]);
+    }
+  });
+
+  it('warms while its warm store has room, and no further', () => {
+    const kept = new KeptChunks(1 << 20, 2.2 * 1024 * 64 * 8); // two pages of 1,024 sums of 64 dimensions, and the keys
+    const sum = new Float64Array(64).fill(0.5);
+    let n = 0;
+    while (kept.warm(`k${n}`, sum)) n++;
+    expect(n).toBeGreaterThan(1024);
+    expect(n).toBeLessThan(2048);
+    expect(kept.get('k0')?.sum).toEqual(sum);
+    expect(kept.get('k0')?.ids).toBeNull();
+    expect(kept.get(`k${n}`)).toBeUndefined();
   });
 
   it('drops the least recently used chunk past its bound', () => {
