@@ -45,28 +45,31 @@ export async function readLineGrams(bytes: Uint8Array, hash: string, t: PackedPr
     return proseLexical(own[l], window[l], sum, stats);
   });
   const order = Array.from(held.keys()).sort((x, y) => most[y] - most[x]);
-  const perGram: { line: number[]; count: number[] }[] = Array.from({ length: n }, () => ({ line: [], count: [] }));
-  const counted = new Uint8Array(held.length);
+  /** Per held line counted: its (gram index, count) pairs; null: not counted (each gram at its most). */
+  const rows: (number[] | null)[] = new Array(held.length).fill(null);
   let best = -Infinity;
   for (const q of order) {
     if (most[q] <= best) break;
     const l = held[q];
     const row = lineGrams(texts[q], rank);
+    const pairs: number[] = [];
     let sum = 0;
     for (let k = 0; k < row.grams.length; k++) {
       const i = at[row.grams[k]];
       if (i < 0 || row.gramCounts[k] > grams.gramMost[i]) return null;
-      perGram[i].line.push(l);
-      perGram[i].count.push(row.gramCounts[k]);
+      pairs.push(i, row.gramCounts[k]);
       sum += part(row.grams[k], row.gramCounts[k], normOf(l));
     }
     best = Math.max(best, proseLexical(own[l], window[l], sum, stats));
-    counted[q] = 1;
+    rows[q] = pairs;
   }
-  // The lines not counted keep each gram at its most.
+  // Each gram's lines in ascending order, as DocumentGrams lays them out (addLinesGramBm25 searches them):
+  // the held lines in their order, a counted one with its own counts, the others with each gram at its most.
+  const perGram: { line: number[]; count: number[] }[] = Array.from({ length: n }, () => ({ line: [], count: [] }));
   for (let q = 0; q < held.length; q++) {
-    if (counted[q] === 1) continue;
-    for (let i = 0; i < n; i++) { perGram[i].line.push(held[q]); perGram[i].count.push(grams.gramMost[i]); }
+    const pairs = rows[q];
+    if (pairs) for (let j = 0; j < pairs.length; j += 2) { perGram[pairs[j]].line.push(held[q]); perGram[pairs[j]].count.push(pairs[j + 1]); }
+    else for (let i = 0; i < n; i++) { perGram[i].line.push(held[q]); perGram[i].count.push(grams.gramMost[i]); }
   }
   const lineStart = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) lineStart[i + 1] = lineStart[i] + perGram[i].line.length;

@@ -51,6 +51,7 @@ describe('a document\'s grams counted from its bytes (linesRead)', () => {
     writeProseStatsFile(file, c.body());
     const whole = await Promise.all(bytes.map(counted));
     let tighter = 0;
+    let floored = 0;
     for (const query of queries) {
       for (const mode of ['hybrid', 'lexical'] as const) {
         // A fresh reader per query: linesRead keeps the exact grams for the rest of the query.
@@ -68,10 +69,19 @@ describe('a document\'s grams counted from its bytes (linesRead)', () => {
           // linesOf gives the exact grams for the rest of the query.
           expect(proseBest(index.linesOf(states[i], plan)!, plan, p), where).toBe(exact);
           if (exact > most) tighter++;
+          // With a floor just past the document's best line, as the pipeline asks (a few lines left within
+          // it, their grams searched for in each gram's lines): never past the floor, so never skipped.
+          const floor = exact * (1 + 1e-6);
+          if (Number.isFinite(exact)) {
+            const again = await new ProseIndexLines(openProseStats(file)).linesRead(states[i], plan, bytes[i]);
+            expect(proseBest(again!, plan, p, undefined, floor), where).toBeLessThanOrEqual(floor);
+            floored++;
+          }
         }
       }
     }
     expect(tighter).toBeGreaterThan(6);
+    expect(floored).toBeGreaterThan(20);
   });
 
   it('keeps the file\'s bound when the bytes are not the indexed document\'s (another hash, or other lines under the same hash)', async () => {
