@@ -6,16 +6,31 @@
 // index (publish.ts); without it the documents not yet read come from the index's statistics file.
 // PROF=PREFIX: CPU profiles of the timed round's searches and find_related calls (PREFIX-search.cpuprofile,
 // PREFIX-related.cpuprofile), with one DIST.
-// Usage: [KEEP=1] [ROUNDS=2] [SETTLE=10000] [NQ=40] [ONLY=search] [PROF=PREFIX] node bench/prose/bounds-side.mjs INDEX_DIR TREE MODEL DIST [DIST...]
+// A build that warms its index's code chunks in a resident process (src/workspace/search/warm-chunks.ts, branch
+// cand30c) is measured once warmed, its warm-up's wall and main-thread CPU shown; WARM=0: not waited for.
+// Usage: [KEEP=1] [WARM=0] [ROUNDS=2] [SETTLE=10000] [NQ=40] [ONLY=search] [PROF=PREFIX] node bench/prose/bounds-side.mjs INDEX_DIR TREE MODEL DIST [DIST...]
 import os from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector';
 const [dir, tree, model, ...dists] = process.argv.slice(2);
 const cpu = () => { const s = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8'); return Number(s.split(' ')[0]) / 1e6; };
 const wss = [];
+const searchers = [];
 for (const d of dists) {
-  const { createWorkspace } = await import(`${d}/src/library.js`);
-  wss.push(createWorkspace({ dir, model, concurrency: 2, resident: true }));
+  const { createWorkspace, createSearcher } = await import(`${d}/src/library.js`);
+  const searcher = createSearcher({ model, concurrency: 2 });
+  searchers.push(searcher);
+  wss.push(createWorkspace({ dir, model, concurrency: 2, resident: true, searcher }));
+}
+// A build that warms its index's chunks in the background (warm-chunks.js): waited for, and its cost shown.
+async function warmed() {
+  for (let i = 0; i < dists.length; i++) {
+    let mod = null;
+    try { mod = await import(`${dists[i]}/src/workspace/search/warm-chunks.js`); } catch { continue; }
+    const c = cpu(); const t = performance.now(); const alive = setInterval(() => {}, 1000);
+    await mod.chunksWarmed(searchers[i]); clearInterval(alive);
+    console.error(`${dists[i]}: warmed in ${(performance.now() - t).toFixed(0)} ms wall, main-thread CPU ${(cpu() - c).toFixed(0)} ms (after the first search)`);
+  }
 }
 const { QUERIES, AGENT_QUERIES, WARMUP_QUERIES } = await import(`${dists[0]}/bench/queries.js`);
 const queries = [...QUERIES, ...AGENT_QUERIES].slice(0, Number(process.env.NQ ?? 40));
@@ -23,6 +38,7 @@ const search = (ws, query) => ws.search({ query, paths: [tree], topK: 11, nLines
 const related = (ws, file, line) => ws.search({ query: '', like: { path: file, line }, paths: [tree], topK: 11, nLines: 3, mode: 'hybrid' });
 const key = (r) => r.results.map((h) => `${h.filename}:${h.start}-${h.end}:${h.match_line}:${h.distance}`).join('|');
 for (const ws of wss) await search(ws, WARMUP_QUERIES[0]);
+if (process.env.WARM !== '0') await warmed();
 if (process.env.KEEP === '1') {
   // As the engine that built the index has them: every prose document kept and counted (publish.ts keepIfProse).
   for (const d of dists) {
@@ -82,4 +98,5 @@ for (const kind of ['search', 'related']) {
 }
 console.log(`load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 for (const ws of wss) await ws.close();
+for (const s of searchers) await s.close();
 process.exit(0);

@@ -5,22 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { createStaticKernel } from '../../../src/embed/static.js';
 import { makeWasmPooler } from '../../../src/embed/wasm-pooler.js';
 import type { ModelData, TokenizedBatch } from '../../../src/types.js';
-import { mulberry32 as rng } from '../../helpers/seeded.js';
+import { mulberry32 as rng, seededModel } from '../../helpers/seeded.js';
 
 const VOCAB = 700;
 
-function model(seed: number, dim: number, o: { rows?: number; normalize: boolean }): ModelData {
-  const rand = rng(seed);
-  const rows = o.rows ?? VOCAB;
-  const table = new Float32Array(new SharedArrayBuffer(rows * dim * 4));
-  for (let i = 0; i < table.length; i++) table[i] = (rand() * 2 - 1) * 0.37;
-  const m: ModelData = { id: `pool-${seed}`, dir: '/nonexistent', tokenizerPath: '/nonexistent/tokenizer.json', table, rows, dim, normalize: o.normalize, maxLength: 512, unkId: null };
-  if (o.rows !== undefined) {
-    m.mapping = Int32Array.from({ length: VOCAB }, () => Math.floor(rand() * rows));
-    m.weights = Float32Array.from({ length: VOCAB }, () => 0.05 + rand() * 3);
-  }
-  return m;
-}
+const model = (seed: number, dim: number, o: { rows?: number; normalize: boolean }): ModelData => seededModel('pool', seed, dim, VOCAB, o);
 
 /** Short texts (summed token by token), long ones (per distinct token), repeats, empty ones, one past the pooler's queue. */
 function batch(seed: number): TokenizedBatch {
