@@ -63,6 +63,16 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
   const tokenize = (texts: string[]): TokenizedBatch => tokenizeTexts(texts, tokenizer, model, maxChars);
   // Chunks of keyed pieces (an index's candidates) scored before: this model's tokens and sums (kept-chunks.ts).
   let kept: KeptChunks | undefined;
+  /** The kept chunks, made on first use: a resident process, which scores many more (so the kernel may make its faster path). */
+  const keptStore = (): KeptChunks => {
+    if (!kept) { kept = new KeptChunks(); void kernel.prepare?.(); }
+    return kept;
+  };
+  /** A request's chunks of lines as one tokenized batch, a text per chunk (as chunk scoring pools them). */
+  const chunkBatchOf = (req: ChunkEmbedRequest): TokenizedBatch => {
+    const lines = tokenize(decodeLines(req.bytes, req.offsets, 0, req.offsets.length - 1));
+    return { ids: lines.ids, lineStarts: req.chunkStarts.map((line) => lines.lineStarts[line]) };
+  };
   const carries = tokenWeightCheck(model);
 
   return {
@@ -70,9 +80,8 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
     kernelId: kernel.id,
     async score(req) {
       if (req.chunks) {
-        // An index's candidates kept between searches: a resident process, which scores many more.
-        if (req.chunks.rangeKeys && keepChunks && !kept) { kept = new KeptChunks(); void kernel.prepare?.(); }
-        return scoreChunks(req, req.chunks, tokenize, kernel, kept);
+        // An index's candidates kept between searches.
+        return scoreChunks(req, req.chunks, tokenize, kernel, req.chunks.rangeKeys && keepChunks ? keptStore() : kept);
       }
       if (req.queryKey !== cacheKey || cache.size > CACHE_LIMIT) { cache = new Map(); cacheKey = req.queryKey; }
       const total = req.offsets.length - 1;
@@ -111,16 +120,13 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
     },
     tokenLines: (texts) => lineTokensOf(tokenize(texts), model),
     async chunkSums(req) {
-      const lines = tokenize(decodeLines(req.bytes, req.offsets, 0, req.offsets.length - 1));
-      const n = req.chunkStarts.length - 1;
-      const sums = new Float64Array(n * kernel.dim).fill(NaN);
-      const chunkBatch: TokenizedBatch = { ids: lines.ids, lineStarts: req.chunkStarts.map((line) => lines.lineStarts[line]) };
-      await kernel.score(chunkBatch, new Float32Array(kernel.dim), undefined, sums);
+      const sums = new Float64Array((req.chunkStarts.length - 1) * kernel.dim).fill(NaN);
+      await kernel.score(chunkBatchOf(req), new Float32Array(kernel.dim), undefined, sums);
       return sums;
     },
     keepSums(keys, sums) {
       if (!keepChunks) return false;
-      if (!kept) { kept = new KeptChunks(); void kernel.prepare?.(); }
+      const kept = keptStore();
       const dim = kernel.dim;
       for (let j = 0; j < keys.length; j++) {
         // A chunk with no token has no sum: a search tokenizes it (it has no weight to pool).
@@ -129,10 +135,7 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
       return true;
     },
     async embedChunks(req) {
-      const lines = tokenize(decodeLines(req.bytes, req.offsets, 0, req.offsets.length - 1));
-      const starts = req.chunkStarts;
-      const chunkBatch: TokenizedBatch = { ids: lines.ids, lineStarts: starts.map((line) => lines.lineStarts[line]) };
-      return unitRows(await kernel.embed(chunkBatch), kernel.dim);
+      return unitRows(await kernel.embed(chunkBatchOf(req)), kernel.dim);
     },
     prepareBound: () => kernel.prepareBound?.(),
     close: async () => { await kernel.close?.(); },

@@ -5,12 +5,10 @@
 // a pooler per thread would copy the table once per thread (+30 MB each for the bench model).
 import type { ModelData } from '../types.js';
 import { align16 } from '../wasm-simd.js';
-import { poolSlotBytes, sharedPoolingAvailable } from './wasm-pooler.js';
+import { MAX_TABLE_BYTES, poolSlotBytes, sharedPoolingAvailable } from './wasm-pooler.js';
 
 /** Kernels that can claim a slot (a searcher's in-process one and its worker threads', pools started again included); later ones pool in JavaScript. */
 const SLOTS = 64;
-/** A bigger table keeps its own buffer (32-bit memory). */
-const MAX_TABLE_BYTES = 1 << 30;
 
 /**
  * The model with its float32 table in a shared WebAssembly memory (`table` a view of it: the same floats,

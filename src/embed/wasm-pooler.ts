@@ -23,7 +23,7 @@ const PAIRS = 4096;
 /** Floats of the table copied per turn of the event loop (4 MB, ~1 ms). */
 const SLICE_FLOATS = 1 << 20;
 /** A table bigger than this is not copied (32-bit memory, and the copy would cost more than it saves). */
-const MAX_TABLE_BYTES = 1 << 30;
+export const MAX_TABLE_BYTES = 1 << 30;
 
 const compiled = compileOnce(poolModuleBytes);
 const compiledShared = compileOnce(sharedPoolModuleBytes);

@@ -7,6 +7,7 @@ import type { ProseLineTerms } from '../../types.js';
 import { openChunks } from '../build/file-chunks.js';
 import { distinctIds, lineTokensBytes, type LineTokens } from '../../embed/line-cosines.js';
 import { executorOf, type Searcher } from '../../searcher.js';
+import { turn } from './time-slice.js';
 
 /**
  * Bytes and line terms kept in all (the line terms of the bench tree's 1,387 Markdown files take 53 MB),
@@ -121,16 +122,7 @@ function keep(more: number): void {
 }
 
 /**
- * How long background counting holds the thread before it lets the event loop turn. It gets about one
- * slice per turn, and an agent's back-to-back searches turn the loop rarely: with 2 ms slices a fresh
- * index's 1,387 bench documents (~5 s of counting) were still uncounted 25 s later, so every search
- * decoded the statistics file's postings instead (~12-14 ms a call, and its garbage); with 8 they are
- * counted before the first warm search (MCP harness: find_related p50 235-293 -> 129-143 ms).
- */
-const SLICE_MS = 8;
-
-/**
- * Counts the queued documents' line terms a slice at a time (SLICE_MS), letting the event loop turn
+ * Counts the queued documents' line terms a slice at a time (time-slice.ts), letting the event loop turn
  * between slices, so a search that comes meanwhile is held up by at most one slice. The timer does not
  * keep the process alive: one that is done exits, leaving the rest uncounted.
  */
@@ -153,17 +145,10 @@ async function countInBackground(): Promise<void> {
   }
 }
 
-/** Lets the event loop turn once the current slice has held the thread SLICE_MS (a timer: searches' I/O and messages go first). */
-async function turn(slice: { at: number }): Promise<void> {
-  if (performance.now() - slice.at < SLICE_MS) return;
-  await new Promise((resolve) => setTimeout(resolve, 0).unref());
-  slice.at = performance.now();
-}
-
 /**
  * Line terms of a document's bytes, read as a search reads them (binary sniff, transcoding, long lines
  * cut), 64 lines at a time with a turn of the event loop between slices: a long document never holds
- * the thread much past SLICE_MS. With a searcher registered (keepLineTokensWith), its lines' tokens too.
+ * the thread much past a slice (time-slice.ts). With a searcher registered (keepLineTokensWith), its lines' tokens too.
  */
 async function countLines(bytes: Uint8Array, slice: { at: number }): Promise<{ lines: ProseLineTerms | null; tokens: LineTokens | null }> {
   const opened = await openChunks((async function* () { yield bytes; })(), 64);

@@ -13,11 +13,10 @@ import { streamEntry } from '../../sources/source.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { documentState } from '../snapshot/prose-stats-file.js';
 import { windowLines } from './candidate-source.js';
+import { pause, turn } from './time-slice.js';
 
 const encoder = new TextEncoder();
 
-/** How long the warm-up holds the thread before it lets the event loop turn (as kept-documents.ts counts). */
-const SLICE_MS = 8;
 /** Chunks tokenized and pooled per worker task (~48 lines each). */
 const CHUNKS_PER_STEP = 16;
 
@@ -71,8 +70,8 @@ export async function chunksWarmed(searcher: Searcher): Promise<void> {
 
 async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void> {
   const s = o.snapshot;
-  const slice = { at: performance.now() };
-  await turn(slice, true); // the search that started it answers first
+  const slice = { at: -Infinity };
+  await turn(slice); // the search that started it answers first
   let pool: Executor;
   let scorer: Executor;
   try { [pool, scorer] = await Promise.all([executorOf(searcher, true), executorOf(searcher, false)]); } catch { return; }
@@ -131,14 +130,3 @@ function encodeLines(lines: string[]): { bytes: Uint8Array; offsets: Uint32Array
   return { bytes, offsets };
 }
 
-/** Waits `ms` on a timer that keeps no process alive. */
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
-/** Lets the event loop turn once the slice has held the thread SLICE_MS (a timer that keeps no process alive). */
-async function turn(slice: { at: number }, now = false): Promise<void> {
-  if (!now && performance.now() - slice.at < SLICE_MS) return;
-  await new Promise((resolve) => setTimeout(resolve, 0).unref());
-  slice.at = performance.now();
-}
