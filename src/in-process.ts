@@ -14,7 +14,9 @@ export async function createInProcessExecutor(model: ModelData, kind: EmbedderKi
     tokenLines: async (texts) => scorer.tokenLines(texts),
     chunkSums: (req) => scorer.chunkSums(req),
     keepSums: async (keys, sums) => scorer.keepSums(keys, sums),
+    keptChunks: () => scorer.keptChunks(),
     embedChunks: (req) => scorer.embedChunks(req),
+    embedChunkSums: (req) => scorer.embedChunkSums(req),
     prepareBound: async () => scorer.prepareBound(),
     close: () => scorer.close(),
   };

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { deserializeError, SimgrepError } from './errors.js';
 import type { ChunkEmbedRequest, ScoreRequest } from './embed/requests.js';
 import type { LineTokens } from './embed/line-cosines.js';
+import type { KeptChunks } from './embed/kept-chunks.js';
 import type { WorkerResult, WorkerTask } from './embed/worker-protocol.js';
 import type { EmbedderKind, ModelData } from './types.js';
 import { builtWorkerFile } from './worker-file.js';
@@ -34,7 +35,11 @@ export interface Executor {
    * in-process executor only: line-scorer.ts); false once its store has no room.
    */
   keepSums?(keys: string[], sums: Float64Array): Promise<boolean>;
+  /** The in-process executor's kept chunks (embed/kept-chunks.ts): which sums it has; its warmed ones compacted. */
+  keptChunks?(): KeptChunks | undefined;
   embedChunks(req: ChunkEmbedRequest): Promise<Float32Array>;
+  /** embedChunks' vectors with each chunk's exact pooled sum (chunkSums'): a resident process's index build. */
+  embedChunkSums?(req: ChunkEmbedRequest): Promise<{ vectors: Float32Array; sums: Float64Array }>;
   /**
    * Works out now, on one of its threads, what the kernel's pruning bound needs whatever the query (the
    * pruning directions, shared by the searcher's threads): a searcher warming up (searcher.ts warm()).
@@ -78,6 +83,10 @@ export function createPool(opts: PoolOptions): Executor {
     score: (req) => gate.search(() => run({ op: 'score', ...req }, movable(req.bytes, req.offsets))),
     embedTexts: (texts) => run({ op: 'embed', texts }),
     embedChunks: (req) => gate.build(() => run({ op: 'embedChunks', ...req })),
+    embedChunkSums: (req) => gate.build(async () => {
+      const res = await answer({ op: 'embedChunkSums', ...req }) as { values: Float32Array; sums: Float64Array };
+      return { vectors: res.values, sums: res.sums };
+    }),
     prepareBound: async () => { await run({ op: 'prepareBound' }); },
     chunkSums: (req) => gate.build(async () => (await answer({ op: 'chunkSums', ...req }, movable(req.bytes, req.offsets)) as { sums: Float64Array }).sums),
     close: () => pool.destroy(),

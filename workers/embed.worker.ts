@@ -17,6 +17,7 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
     const s = await scorer;
     if (task.op === 'prepareBound') { s.prepareBound(); return { ok: true, values: new Float32Array(0) }; }
     if (task.op === 'chunkSums') return { ok: true, sums: await s.chunkSums(task) };
+    if (task.op === 'embedChunkSums') { const { vectors, sums } = await s.embedChunkSums(task); return { ok: true, values: vectors, sums }; }
     const values = task.op === 'score' ? await s.score(task)
       : task.op === 'embedChunks' ? await s.embedChunks(task)
         : await s.embedTexts(task.texts);

@@ -9,8 +9,12 @@ import type { TokenizedBatch } from '../types.js';
 export interface PoolingKernel {
   readonly id: string;
   readonly dim: number;
-  /** n x dim row-major mean vectors (L2-normalised when the model says so); zero rows for empty lines. */
-  embed(batch: TokenizedBatch): Promise<Float32Array>;
+  /**
+   * n x dim row-major mean vectors (L2-normalised when the model says so); zero rows for empty lines.
+   * `sums` (n x dim, optional): as for score(), a kernel that pools by weighted row sums writes there each
+   * line's sum, the very floats score() would sum for it (an index build hands them to a resident scorer).
+   */
+  embed(batch: TokenizedBatch, sums?: Float64Array): Promise<Float32Array>;
   /**
    * Cosine distance (1 - cos) of each line to `query` (unit length). NaN for lines with no tokens:
    * they are not candidates. With `maxDistance`, a kernel may return +Infinity for lines it can prove

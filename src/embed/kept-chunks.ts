@@ -42,6 +42,10 @@ export class KeptChunks {
   /** Warmed chunks: slot s's sum is at pages[s / PAGE_CHUNKS], (s % PAGE_CHUNKS) * dim. */
   private readonly slots = new Map<string, number>();
   private readonly pages: Float64Array[] = [];
+  /** Slots of dropped sums (dropWarmed), taken again before new ones. */
+  private readonly free: number[] = [];
+  /** Slots handed out so far (the next new one). */
+  private used = 0;
   private dim = 0;
   private warmBytes = 0;
 
@@ -65,6 +69,28 @@ export class KeptChunks {
     return this.slots.has(key) || this.chunks.peek(key) !== undefined;
   }
 
+  /** Whether a chunk's exact sum is kept under `key` (warmed, or kept by a search that scored it in full). */
+  hasSum(key: string): boolean {
+    return this.slots.has(key) || Boolean(this.chunks.peek(key)?.value.sum);
+  }
+
+  /**
+   * Drops the warmed sums whose key `stale` says no search will ask for again (a changed or removed file's:
+   * warm-chunks.ts), so the store holds the index's chunks, not every state they had; their slots are
+   * taken again before new ones. Returns how many went.
+   */
+  dropWarmed(stale: (key: string) => boolean): number {
+    let dropped = 0;
+    for (const [key, slot] of this.slots) {
+      if (!stale(key)) continue;
+      this.slots.delete(key);
+      this.free.push(slot);
+      this.warmBytes -= keyBytes(key);
+      dropped++;
+    }
+    return dropped;
+  }
+
   /** Keeps a chunk (replacing one of the same key), dropping the least recently used over the bound. */
   set(key: string, chunk: KeptChunk): void {
     this.chunks.delete(key);
@@ -84,10 +110,12 @@ export class KeptChunks {
       if (this.slots.size > 0) return false; // one model per scorer: never
       this.dim = dim;
     }
-    const slot = this.slots.size;
+    const reused = this.free.length > 0;
+    const slot = reused ? this.free[this.free.length - 1] : this.used;
     const page = Math.floor(slot / PAGE_CHUNKS);
-    const bytes = 64 + key.length * 2 + (page === this.pages.length ? PAGE_CHUNKS * dim * 8 : 0);
+    const bytes = keyBytes(key) + (page === this.pages.length ? PAGE_CHUNKS * dim * 8 : 0);
     if (this.warmBytes + bytes > this.warmLimit) return false;
+    if (reused) this.free.pop(); else this.used++;
     if (page === this.pages.length) this.pages.push(new Float64Array(PAGE_CHUNKS * dim));
     this.pages[page].set(sum, (slot % PAGE_CHUNKS) * dim);
     this.slots.set(key, slot);
@@ -100,9 +128,19 @@ export class KeptChunks {
     return this.warmBytes;
   }
 
+  /** Warmed chunks kept (their sums alone, in the pages). */
+  get warmedChunks(): number {
+    return this.slots.size;
+  }
+
   get size(): number {
     return this.chunks.size + this.slots.size;
   }
+}
+
+/** What a warmed sum's key and slot take beside its page's share. */
+function keyBytes(key: string): number {
+  return 64 + key.length * 2;
 }
 
 function keptBytes(key: string, chunk: KeptChunk): number {

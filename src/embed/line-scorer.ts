@@ -36,8 +36,15 @@ export interface LineScorer {
    * room (or this scorer keeps none).
    */
   keepSums(keys: string[], sums: Float64Array): boolean;
+  /** A resident scorer's kept chunks (which sums it has, dropping stale warmed ones), or undefined for one that keeps none. */
+  keptChunks(): KeptChunks | undefined;
   /** Unit vectors of chunks of lines, pooled exactly as chunk scoring pools them (for the index). */
   embedChunks(req: ChunkEmbedRequest): Promise<Float32Array>;
+  /**
+   * embedChunks' vectors and each chunk's exact pooled sum (chunkSums' floats; NaN for a chunk with no
+   * token): a resident process's index build hands the sums to its scorer (keepSums) as it embeds.
+   */
+  embedChunkSums(req: ChunkEmbedRequest): Promise<{ vectors: Float32Array; sums: Float64Array }>;
   /** Works out now what the kernel's pruning bound needs whatever the query (PoolingKernel.prepareBound). */
   prepareBound(): void;
   close(): Promise<void>;
@@ -134,8 +141,14 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
       }
       return true;
     },
+    keptChunks: () => (keepChunks ? keptStore() : undefined),
     async embedChunks(req) {
       return unitRows(await kernel.embed(chunkBatchOf(req)), kernel.dim);
+    },
+    async embedChunkSums(req) {
+      const sums = new Float64Array((req.chunkStarts.length - 1) * kernel.dim).fill(NaN);
+      const vectors = unitRows(await kernel.embed(chunkBatchOf(req), sums), kernel.dim);
+      return { vectors, sums };
     },
     prepareBound: () => kernel.prepareBound?.(),
     close: async () => { await kernel.close?.(); },

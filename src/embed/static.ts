@@ -168,7 +168,7 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
         : Promise.resolve(false);
       return preparing;
     },
-    async embed(batch) {
+    async embed(batch, sums) {
       const n = batch.lineStarts.length - 1;
       const out = new Float32Array(n * dim);
       for (let i = 0; i < n; i++) {
@@ -176,6 +176,7 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
         const count = accumulate(batch, i, distinctIds);
         clearDistinct(distinctIds);
         if (count === 0) continue;
+        if (sums) sums.set(acc, i * dim);
         let scale = 1 / count;
         if (normalize) {
           let sq = 0;

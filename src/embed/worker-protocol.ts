@@ -8,9 +8,11 @@ export type WorkerTask =
   | { op: 'embed'; texts: string[] }
   | ({ op: 'embedChunks' } & ChunkEmbedRequest)
   | { op: 'prepareBound' }
-  | ({ op: 'chunkSums' } & ChunkEmbedRequest);
+  | ({ op: 'chunkSums' } & ChunkEmbedRequest)
+  | ({ op: 'embedChunkSums' } & ChunkEmbedRequest);
 
 export type WorkerResult =
   | { ok: true; values: Float32Array }
   | { ok: true; sums: Float64Array }
+  | { ok: true; values: Float32Array; sums: Float64Array }
   | { ok: false; error: SerializedError };

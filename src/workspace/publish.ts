@@ -19,7 +19,7 @@ import { writing } from './store/writing.js';
 import { isGlob } from '../sources/fs.js';
 import { isProsePath } from '../rank/prose.js';
 import { documentState, keepDocument, keepLineTokensWith } from './search/kept-documents.js';
-import { idle, warmChunks } from './search/warm-chunks.js';
+import { builtSums, idle, warmChunks } from './search/warm-chunks.js';
 import { countProseAhead, updateProseStats, type ProseStatsReport } from './prose-stats.js';
 
 /**
@@ -91,7 +91,9 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
     if (!isRemoteUri(state.key)) proseSeen.set(documentState(state), state);
     else if (state.size <= PROSE_BYTES_HELD - proseHeld) { proseRead.set(documentState(state), bytes()); proseHeld += state.size; }
   };
-  const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers, onWalked, onFileRead });
+  // ... and every code chunk's exact sum as it is embedded (search/warm-chunks.ts): no second pooling after publish.
+  const onSums = o.resident ? await builtSums(searcher) : undefined;
+  const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers, onWalked, onFileRead, onSums });
   // What only collecting needed goes before the snapshot is built: a big run's identifier table and key lookups.
   report.patch.terms.settle();
   // An updater that never said it was done embedding (a cluster build) has its threads let go here.
@@ -116,7 +118,7 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   mark('prose stats');
   ws.publishInfo(await writing(() => s.writeMeta({ complete: version, ...(smallFragments && { smallFragments }) })));
   mark('publish');
-  // A resident process's scorer keeps every code chunk's sum from now on, in the background (search/warm-chunks.ts).
+  // A resident process's scorer keeps every code chunk's sum from now on: those the update did not embed are warmed in the background.
   if (o.resident) warmChunks(searcher, { snapshot: next, reader: ws.reader, chunkLines, idle: () => idle(ws) });
   return report;
 }

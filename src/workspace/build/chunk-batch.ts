@@ -20,6 +20,8 @@ export interface PendingChunk {
   identifiers: ChunkIdentifiers;
   defs: string[];
   hash: string;
+  /** Its file's state as indexed (snapshot/prose-stats-file.ts documentState): what a search keys its text by. */
+  state: string;
   /** The chunk's lines as bytes, and their offsets (lines + 1), for embedding. */
   bytes: Uint8Array;
   offsets: Uint32Array;
@@ -47,6 +49,12 @@ export interface ChunkBatchOptions {
    * is embedded, so the caller may let the executor's threads go while that commit writes.
    */
   onEmbedded?(): Promise<void> | void;
+  /**
+   * As each request of chunks is embedded: their exact pooled sums (chunks x dim, NaN for a chunk with no
+   * token; the executor's embedChunkSums), which a resident process's scorer keeps (search/warm-chunks.ts).
+   * Chunks whose vector is reused by text hash are not embedded, so not given.
+   */
+  onSums?(chunks: PendingChunk[], sums: Float64Array): void;
 }
 
 /** Lines per commit: big enough that commits are rare, small enough that a kill loses little. */
@@ -150,9 +158,18 @@ export class ChunkBatch {
       requests[requests.length - 1].push(i);
       lines += chunks[i].end - chunks[i].start;
     }
+    const { executor, onSums } = this.o;
+    const withSums = onSums && executor.embedChunkSums ? executor.embedChunkSums.bind(executor) : null;
     await Promise.all(requests.map(async (ids) => {
       const packed = pack(ids.map((i) => chunks[i]));
-      const out = await this.o.executor.embedChunks(packed);
+      let out: Float32Array;
+      if (withSums) {
+        const both = await withSums(packed);
+        out = both.vectors;
+        onSums!(ids.map((i) => chunks[i]), both.sums);
+      } else {
+        out = await executor.embedChunks(packed);
+      }
       const dim = out.length / ids.length;
       ids.forEach((i, j) => { vectors[i] = out.subarray(j * dim, (j + 1) * dim); });
     }));
@@ -164,10 +181,10 @@ export class ChunkBatch {
  * Several chunks' lines as one embedding request. A file's last line may lack its newline: one is
  * added, or it would run into the next chunk's first line when the request is decoded.
  */
-function pack(chunks: PendingChunk[]): { bytes: Uint8Array; offsets: Uint32Array; chunkStarts: Uint32Array } {
+export function pack(chunks: { bytes: Uint8Array; offsets: Uint32Array }[]): { bytes: Uint8Array; offsets: Uint32Array; chunkStarts: Uint32Array } {
   let byteCount = 0;
   let lineCount = 0;
-  const open = (c: PendingChunk) => c.bytes.length > 0 && c.bytes[c.bytes.length - 1] !== 10;
+  const open = (c: { bytes: Uint8Array }) => c.bytes.length > 0 && c.bytes[c.bytes.length - 1] !== 10;
   for (const c of chunks) { byteCount += c.bytes.length + (open(c) ? 1 : 0); lineCount += c.offsets.length - 1; }
   const bytes = new Uint8Array(byteCount);
   const offsets = new Uint32Array(lineCount + 1);

@@ -22,14 +22,16 @@ export interface OpenedChunks {
   lines(): number;
 }
 
-export async function openChunks(raw: AsyncIterable<Uint8Array>, chunkLines: number): Promise<OpenedChunks> {
+/** `decode: false`: the chunks' `lines` are left empty (a caller that needs their bytes alone: search/warm-chunks.ts). */
+export async function openChunks(raw: AsyncIterable<Uint8Array>, chunkLines: number, o: { decode?: boolean } = {}): Promise<OpenedChunks> {
+  const decode = o.decode ?? true;
   const text = await openText(raw);
   const splitter = new LineSplitter({ pieceLines: chunkLines * 64, contextLines: 0, maxPieceBytes: 1 << 20, alignLines: chunkLines });
   async function* chunks(): AsyncGenerator<FileChunk> {
     const cut = function* (pieces: ReturnType<LineSplitter['end']>): Generator<FileChunk> {
       for (const piece of pieces) {
         const n = piece.offsets.length - 1;
-        const lines = decodeLines(piece.bytes, piece.offsets, 0, n);
+        const lines = decode ? decodeLines(piece.bytes, piece.offsets, 0, n) : [];
         for (let from = 0; from < n; from += chunkLines) {
           const to = Math.min(n, from + chunkLines);
           yield {

@@ -11,10 +11,11 @@ import { sourcesForPaths } from '../../sources/resolve.js';
 import { redactUri } from '../../sources/uri.js';
 import { WHOLE_READ_BYTES, streamEntry, type Entry, type Source, type SourceWarning } from '../../sources/source.js';
 import { chunkFeatures } from '../snapshot/chunk-features.js';
+import { documentState } from '../snapshot/prose-stats-file.js';
 import { openChunks } from './file-chunks.js';
 import { hexDigest, sha256Hex } from './hex-digest.js';
 import { fileKey, identityOf, isUnder, sameIdentity } from '../changes/file-identity.js';
-import { ChunkBatch } from './chunk-batch.js';
+import { ChunkBatch, type PendingChunk } from './chunk-batch.js';
 import { emptyChanges, type SnapshotChanges } from '../snapshot/snapshot.js';
 import type { FileState, IndexStore } from '../store/store.js';
 import { writing } from '../store/writing.js';
@@ -91,6 +92,8 @@ export interface UpdateIndexOptions {
    * file's chunks: only a caller that keeps the file pays for it.
    */
   onFileRead?: (state: FileState, bytes: () => Uint8Array) => void;
+  /** Each embedded chunk's exact pooled sum, as the run embeds it (chunk-batch.ts onSums): a resident process keeps them. */
+  onSums?: (chunks: PendingChunk[], sums: Float64Array) => void;
 }
 
 export interface WalkListing { entries: Entry[]; warnings: SourceWarning[]; listed: string[]; startedMs: number }
@@ -106,6 +109,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const newBatch = (executor: Executor) => new ChunkBatch({
     store: o.store, executor, chunkLines: o.chunkLines, signal: o.signal, fresh,
     onEmbedded: o.onEmbedded && (() => o.onEmbedded!(report.bytes)),
+    onSums: o.onSums,
     onCommit(c) {
       report.chunks += c.chunks.length;
       report.reused += c.reused;
@@ -212,11 +216,12 @@ async function indexFile(source: Source, entry: Entry, key: string, st: { size: 
   const state: FileState = { key, size: st.size, mtime: st.mtime, hash: digest, kind: opened.binary ? 'binary' : 'text', lines: 0, chunks: 0 };
   batch.fileStarted(key, prev !== undefined);
   patch.dropChunksOf.add(key);
+  const docState = documentState(state);
   for await (const c of opened.chunks) {
     const f = chunkFeatures(c.lines, patch.terms.identifiers);
     await batch.addChunk({
       path: key, start: c.start, end: c.end, chars: f.chars, blank: f.blank, identifiers: f.identifiers, defs: f.definitions,
-      hash: hexDigest('sha1', c.bytes), bytes: c.bytes, offsets: c.offsets,
+      hash: hexDigest('sha1', c.bytes), state: docState, bytes: c.bytes, offsets: c.offsets,
     });
     state.chunks++;
   }

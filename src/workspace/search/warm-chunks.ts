@@ -1,24 +1,28 @@
-// Every code chunk of a resident process's index, pooled once in the background (issue 30): a warm
-// search's candidates were read, tokenized and pooled on the main thread the first time a search met
-// them (~60 a search); once warmed, the in-process scorer has each one's exact pooled sum (embed/
-// kept-chunks.ts) under the key a search's piece gives it, so a never-scored candidate costs a dot
-// product. The lines are read as a search reads them (candidate-source.ts) and sent to the worker pool,
-// which tokenizes and pools them as a search's scoring does (the very floats); the main thread only reads
-// and keeps. A file the index sees change has another state, hence other keys.
+// Every code chunk of a resident process's index, pooled once (issue 30): a warm search's candidates were
+// read, tokenized and pooled on the main thread the first time a search met them (~60 a search); once
+// warmed, the in-process scorer has each one's exact pooled sum (embed/kept-chunks.ts) under the key a
+// search's piece gives it, so a never-scored candidate costs a dot product. An index build of this process
+// hands the sums over as it embeds (builtSums: the kernel's very floats); what it did not embed (an index
+// built elsewhere, chunks reused by text hash) is warmed in the background: the file's chunks read as a
+// search reads them (build/file-chunks.ts), their bytes sent to the worker pool, which tokenizes and pools
+// them as a search's scoring does. A file the index sees change has another state, hence other keys: the
+// sums of states the index no longer holds are dropped when the next snapshot is warmed.
 import { isProsePath } from '../../rank/prose.js';
 import type { Executor } from '../../pool.js';
 import { executorOf, type Searcher } from '../../searcher.js';
 import type { Source } from '../../sources/source.js';
 import { streamEntry } from '../../sources/source.js';
+import { pack, type PendingChunk } from '../build/chunk-batch.js';
+import { openChunks } from '../build/file-chunks.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { documentState } from '../snapshot/prose-stats-file.js';
-import { windowLines } from './candidate-source.js';
 import { pause, turn } from './time-slice.js';
 
-const encoder = new TextEncoder();
-
-/** Chunks tokenized and pooled per worker task (~48 lines each). */
-const CHUNKS_PER_STEP = 16;
+/**
+ * Chunks tokenized and pooled per worker task (~48 lines each), gathered across files: a task per file
+ * (2.4 chunks on the bench tree) cost the main thread ~0.1 ms each in the pool's messages alone.
+ */
+const CHUNKS_PER_STEP = 32;
 
 export interface WarmOptions {
   snapshot: Snapshot;
@@ -34,22 +38,63 @@ export interface WarmOptions {
 /** How long after a search the warm-up takes a step (an agent's next call comes seconds later; a bench's at once). */
 export const IDLE_MS = 100;
 
-/** Per searcher: the file states warmed (or under way), the warm-up running, whether its store is full or it was stopped, the snapshot warmed to its end. */
-interface Warmed { states: Set<string>; running: Promise<void> | null; full: boolean; stopped: boolean; done: Snapshot | null }
+/**
+ * Per searcher: the file states warmed (or under way), the warm-up running, the snapshot whose warm-up
+ * found the store full, whether it was stopped, the snapshot warmed to its end, the chunks its warm-ups pooled.
+ */
+interface Warmed { states: Set<string>; running: Promise<void> | null; full: Snapshot | null; stopped: boolean; done: Snapshot | null; pooled: number }
 const warmed = new WeakMap<Searcher, Warmed>();
+
+function warmedOf(searcher: Searcher): Warmed {
+  let w = warmed.get(searcher);
+  if (!w) warmed.set(searcher, (w = { states: new Set(), running: null, full: null, stopped: false, done: null, pooled: 0 }));
+  return w;
+}
+
+/** The key a search's piece gives a chunk it scores with case kept (chunk-scoring.ts): 'c', its file's state, first line, line count. */
+function chunkKey(state: string, from: number, lines: number): string {
+  return `c${state}:${from}:${lines}`;
+}
+
+/** The file state in a warmed chunk's key (chunkKey). */
+function stateOfKey(key: string): string {
+  return key.slice(1, key.lastIndexOf(':', key.lastIndexOf(':') - 1));
+}
 
 /**
  * Starts warming the snapshot's code chunks not warmed yet into the searcher's in-process scorer, in the
- * background, unless a warm-up is under way (the next search starts one for what is left) or the store is full.
+ * background, unless a warm-up is under way (the next search starts one for what is left) or this
+ * snapshot's found the store full (a later snapshot's drops the stale sums first, so it may find room).
  */
 export function warmChunks(searcher: Searcher, o: WarmOptions): void {
-  let w = warmed.get(searcher);
-  if (!w) warmed.set(searcher, (w = { states: new Set(), running: null, full: false, stopped: false, done: null }));
+  const w = warmedOf(searcher);
   // A snapshot warmed to its end is not walked again (its 9,000 files' states cost ~10 ms a search).
-  if (w.running || w.full || w.done === o.snapshot) return;
+  if (w.running || w.full === o.snapshot || w.done === o.snapshot) return;
   w.stopped = false; // a workspace searches with it again (a searcher may serve more than one)
-  const state = w;
-  state.running = warm(searcher, o, state).finally(() => { state.running = null; });
+  w.running = warm(searcher, o, w).finally(() => { w.running = null; });
+}
+
+/**
+ * What a resident process's index build hands its scorer as it embeds (the indexer's onSums): each code
+ * chunk's exact sum, kept under the key a search gives it, so the searches right after the index turns
+ * fresh find them, and the warm-up after publish pools only what the build did not embed.
+ * Undefined when the searcher's in-process scorer keeps none.
+ */
+export async function builtSums(searcher: Searcher): Promise<((chunks: PendingChunk[], sums: Float64Array) => void) | undefined> {
+  let scorer: Executor;
+  try { scorer = await executorOf(searcher, false); } catch { return undefined; }
+  if (!scorer.keepSums) return undefined;
+  return (chunks, sums) => {
+    const dim = sums.length / Math.max(1, chunks.length);
+    const keys: string[] = [];
+    const rows: number[] = [];
+    // Prose files are ranked line by line (rank/prose.ts): their chunks' sums would never be asked for.
+    chunks.forEach((c, j) => { if (c.end > c.start && !isProsePath(c.path)) { keys.push(chunkKey(c.state, c.start, c.end - c.start)); rows.push(j); } });
+    if (keys.length === 0) return;
+    const kept = rows.length === chunks.length ? sums : new Float64Array(rows.length * dim);
+    if (kept !== sums) rows.forEach((r, j) => kept.set(sums.subarray(r * dim, (r + 1) * dim), j * dim));
+    void scorer.keepSums!(keys, kept).catch(() => {});
+  };
 }
 
 /** No search of the workspace under way, and the last ended IDLE_MS ago or more. */
@@ -63,70 +108,86 @@ export function stopWarming(searcher: Searcher): void {
   if (w) w.stopped = true;
 }
 
-/** Settles once the warm-up under way (if any) is done (tests, benches). */
-export async function chunksWarmed(searcher: Searcher): Promise<void> {
-  await warmed.get(searcher)?.running;
+/** Settles once the warm-up under way (if any) is done, with how many chunks the searcher's warm-ups have pooled (tests, benches). */
+export async function chunksWarmed(searcher: Searcher): Promise<number> {
+  const w = warmed.get(searcher);
+  await w?.running;
+  return w?.pooled ?? 0;
 }
+
+/** Chunks read and waiting to be pooled in one worker task: their keys, and their lines' bytes. */
+interface Step { keys: string[]; chunks: { bytes: Uint8Array; offsets: Uint32Array }[] }
 
 async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void> {
   const s = o.snapshot;
   const slice = { at: -Infinity };
   await turn(slice); // the search that started it answers first
-  let pool: Executor;
   let scorer: Executor;
-  try { [pool, scorer] = await Promise.all([executorOf(searcher, true), executorOf(searcher, false)]); } catch { return; }
-  if (!pool.chunkSums || !scorer.keepSums) return;
+  try { scorer = await executorOf(searcher, false); } catch { return; }
+  const store = scorer.keptChunks?.();
+  if (!scorer.keepSums || !store) return;
+  // The worker pool only once there is something to pool (a build that handed every sum over let its threads go).
+  let pool: Executor | null = null;
+  // The states this snapshot holds: the sums and marks of any other (a changed or removed file's) go.
+  const live = new Set<string>();
+  for (const f of s.files) if (f.kind === 'text' && f.chunkCount > 0 && !isProsePath(f.key)) live.add(documentState(f));
+  store.dropWarmed((key) => !live.has(stateOfKey(key)));
+  for (const state of w.states) if (!live.has(state)) w.states.delete(state);
+  let step: Step = { keys: [], chunks: [] };
+  // Steps the pool is working on, one per thread at most (its gate lets a build have one while searches run).
+  const pooling: Promise<boolean>[] = [];
+  const settled = async (most: number): Promise<boolean> => {
+    while (pooling.length > most) if (!(await pooling.shift())) return false;
+    return true;
+  };
+  /** Sends the step's chunks to the pool (once it has a thread free): false once the store is full or the searcher closed. */
+  const send = async (): Promise<boolean> => {
+    const { keys, chunks } = step;
+    step = { keys: [], chunks: [] };
+    if (keys.length === 0) return true;
+    try { pool ??= await executorOf(searcher, true); } catch { return false; }
+    if (!pool.chunkSums || !(await settled(Math.max(1, pool.capacity / 2) - 1))) return false;
+    pooling.push(pool.chunkSums(pack(chunks)).then(
+      // Full: the files not kept are looked at again by a later snapshot's warm-up, which finds room once the stale sums go.
+      (sums) => scorer.keepSums!(keys, sums).then((room) => { w.pooled += keys.length; if (!room) { w.full = s; w.states.clear(); } return room; }),
+      () => { w.stopped = true; return false; }, // the searcher closed meanwhile
+    ));
+    return true;
+  };
   for (const f of s.files) {
     if (f.kind !== 'text' || f.chunkCount === 0 || isProsePath(f.key)) continue;
     const state = documentState(f);
     if (w.states.has(state)) continue;
+    w.states.add(state);
+    // The chunks whose sums are not kept (all of them, unless this process built the index: builtSums).
+    const wanted = new Map<number, string>();
+    for (let c = f.firstChunk; c < f.firstChunk + f.chunkCount; c++) {
+      const from = s.start[c];
+      const to = Math.min(f.lines, s.end[c]);
+      const key = chunkKey(state, from, to - from);
+      if (to > from && !store.hasSum(key)) wanted.set(from, key);
+    }
+    if (wanted.size === 0) continue;
     while (o.idle && !o.idle() && !w.stopped) await pause(IDLE_MS);
     if (w.stopped) return;
-    w.states.add(state);
-    const chunks: number[] = [];
-    for (let c = f.firstChunk; c < f.firstChunk + f.chunkCount; c++) if (s.end[c] > s.start[c]) chunks.push(c);
-    const windows = chunks.map((c) => [s.start[c], Math.min(f.lines, s.end[c])]);
-    let read;
     try {
-      read = await windowLines(streamEntry(o.reader, { path: f.key, size: f.size }), o.chunkLines, windows);
+      // As a search reads the file (candidate-source.ts): the chunks the snapshot has, with the lines they had.
+      const opened = await openChunks(streamEntry(o.reader, { path: f.key, size: f.size }), o.chunkLines, { decode: false });
+      for await (const chunk of opened.chunks) {
+        const key = wanted.get(chunk.start);
+        if (key !== undefined && key === chunkKey(state, chunk.start, chunk.end - chunk.start)) {
+          step.keys.push(key);
+          step.chunks.push(chunk);
+          wanted.delete(chunk.start);
+        }
+        if (wanted.size === 0) break;
+      }
     } catch {
       continue; // gone or unreadable: a search that meets it reads it and says so
     }
-    for (let i = 0; i < windows.length; i += CHUNKS_PER_STEP) {
-      while (o.idle && !o.idle() && !w.stopped) await pause(IDLE_MS);
-      if (w.stopped) return;
-      const keys: string[] = [];
-      const lines: string[] = [];
-      const chunkStarts: number[] = [0];
-      for (const [from, to] of windows.slice(i, i + CHUNKS_PER_STEP)) {
-        const end = Math.min(to, read.extent);
-        if (end <= from) continue;
-        for (let line = from; line < end; line++) lines.push(read.lines[line]!);
-        chunkStarts.push(lines.length);
-        // As scoreChunks keys a piece's chunk: case kept ('c'), the file's state, its first line and line count.
-        keys.push(`c${state}:${from}:${end - from}`);
-      }
-      if (keys.length === 0) continue;
-      try {
-        const sums = await pool.chunkSums({ ...encodeLines(lines), chunkStarts: Uint32Array.from(chunkStarts) });
-        if (!(await scorer.keepSums(keys, sums))) { w.full = true; return; }
-      } catch {
-        w.stopped = true; // the searcher closed meanwhile
-        return;
-      }
-      await turn(slice);
-    }
+    if (step.keys.length >= CHUNKS_PER_STEP && !(await send())) return;
+    await turn(slice);
   }
+  if (w.stopped || !(await send()) || !(await settled(0))) return;
   w.done = s;
 }
-
-/** Lines as a batch's bytes and offsets, as a search's pieces carry them (candidate-source.ts: a line that ends with \r gets one more). */
-function encodeLines(lines: string[]): { bytes: Uint8Array; offsets: Uint32Array } {
-  const bytes = encoder.encode(lines.map((l) => (l.endsWith('\r') ? `${l}\r\n` : `${l}\n`)).join(''));
-  const offsets = new Uint32Array(lines.length + 1);
-  let line = 1;
-  for (let i = 0; i < bytes.length && line < lines.length; i++) if (bytes[i] === 10) offsets[line++] = i + 1;
-  offsets[lines.length] = bytes.length;
-  return { bytes, offsets };
-}
-
