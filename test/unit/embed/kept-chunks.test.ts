@@ -184,6 +184,26 @@ describe('kept chunks: a resident scorer\'s candidate chunks scored again from t
     expect(kept.get(`k${n}`)).toBeUndefined();
   });
 
+  it('drops stale warmed sums and warms new ones into their slots, within the same pages', () => {
+    const kept = new KeptChunks(1 << 20, 2.2 * 1024 * 64 * 8);
+    const sumOf = (x: number) => new Float64Array(64).fill(x);
+    for (let i = 0; i < 1000; i++) expect(kept.warm(`old${i}`, sumOf(i))).toBe(true);
+    const bytes = kept.warmedBytes;
+    // Round after round, the old half goes and as many new ones come: the store stays in its one page.
+    for (let round = 0; round < 8; round++) {
+      const stale = round === 0 ? (k: string) => k.startsWith('old') && Number(k.slice(3)) % 2 === 0 : (k: string) => k.startsWith(`r${round - 1}:`);
+      expect(kept.dropWarmed(stale)).toBe(500);
+      for (let i = 0; i < 500; i++) expect(kept.warm(`r${round}:${i}`, sumOf(-i))).toBe(true);
+      expect(kept.warmedChunks).toBe(1000);
+      expect(kept.warmedBytes).toBeLessThanOrEqual(bytes + 500 * 4);
+    }
+    expect(kept.get('old2')).toBeUndefined();
+    expect(kept.hasSum('old3')).toBe(true);
+    expect(kept.get('old3')?.sum).toEqual(sumOf(3));
+    expect(kept.get('r7:499')?.sum).toEqual(sumOf(-499));
+    expect(kept.get('r6:0')).toBeUndefined();
+  });
+
   it('drops the least recently used chunk past its bound', () => {
     const chunk = () => ({ ids: new Int32Array(100), lineStarts: new Uint32Array(11), sum: new Float64Array(64) });
     const kept = new KeptChunks(64 * 1200); // one chunk may take a 64th: 1,200 bytes (each here ~1,100)
