@@ -9,7 +9,7 @@ import { BLANK, HAS_TOKENS, type Snapshot } from '../snapshot/snapshot.js';
 import { FLOAT16_RELATIVE_ERROR, halfValues } from '../packed/float16.js';
 import { pathInfo, pathTermCounts, priorsIndex, type PathInfo } from '../snapshot/path-info.js';
 import { termIndexOf } from '../../rank/term-index.js';
-import { cosineKernel, halfCosine } from './chunk-cosines.js';
+import { cosineKernel, halfCosine, type CosineKernel } from './chunk-cosines.js';
 import { pathPostingsOf, pathTermsOf } from './path-postings.js';
 
 /**
@@ -90,10 +90,20 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
   // As in the scan (chunk-scoring.ts): a plan that gives the embedding no weight ranks lexically.
   const lexicalOnly = mode === 'lexical' || !(plan.weights.semantic > 0);
   const query = q.query;
-  // Every covered chunk's cosine at once where the snapshot's kernel is ready; else each read when it can matter.
-  const all = lexicalOnly ? null : coveredCosines(s, q);
+  // Where the snapshot's kernel is ready, every covered chunk's cosine at once, or (where it has them)
+  // upper bounds of them, the cosines then worked out by the kernel where a bound can matter; else each
+  // cosine read from the float16 rows where it can matter.
+  const covered0 = lexicalOnly ? null : coveredCosines(s, q);
+  const all = covered0 && !covered0.bounds ? covered0.values : null;
+  const upper = covered0?.bounds ? covered0.values : null;
+  const kernel = covered0?.kernel;
+  const exact = upper ? work('exact', Float64Array, n) : null;
   let cosines = all ? coveredChunks(s, q) : 0;
-  const cosineOf = (c: number): number => { cosines++; return halfCosine(halves, values, c * dim, query, dim); };
+  const cosineOf = (c: number): number => {
+    cosines++;
+    if (exact) { kernel!.cosines(c, c + 1, exact); return exact[c]; }
+    return halfCosine(halves, values, c * dim, query, dim);
+  };
   const wordPrefixes = new Set(plan.pathWords.filter((w) => w.length >= 3).map((w) => w.slice(0, 3)));
   const priors = priorsIndex(plan);
   const index = termIndexOf(plan);
@@ -221,7 +231,8 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
         } else {
           termChunk[nTermChunks] = c;
           termLexical[nTermChunks] = lexical;
-          termBest[nTermChunks++] = chunkBestDistance(lexical, possible, signals, plan);
+          // Every step is monotone in the cosine under rounding: a bound of it bounds the distance.
+          termBest[nTermChunks++] = upper ? toDistance(relevance(upper[c], lexical, possible, signals, plan)) : chunkBestDistance(lexical, possible, signals, plan);
         }
         continue;
       }
@@ -229,6 +240,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
       some = true;
       if (chars[c] < shortest) shortest = chars[c];
       if (all && all[c] > most) most = all[c];
+      else if (upper && upper[c] > most) most = upper[c];
     }
     if (!some || (lexicalOnly && pEnd === pFrom)) continue;
     let bm25 = 0;
@@ -237,7 +249,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
       for (let p = pFrom; p < pEnd; p++) bm25 += idf[pathTerm[p]] * (pathCount[p] * (k1 + 1)) / (pathCount[p] + norm);
     }
     // Every step is monotone in its inputs under rounding but for lexicalScore's quotient: a margin.
-    rest[f] = all || lexicalOnly
+    rest[f] = all || upper || lexicalOnly
       ? toDistance(relevance(lexicalOnly ? 0 : most, lexicalScore(bm25, plan), 0, signals, plan)) * (1 - BOUND_MARGIN)
       : chunkBestDistance(lexicalScore(bm25, plan), 0, signals, plan);
   }
@@ -261,12 +273,14 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
     const pFrom = Math.max(0, pathStart[f]);
     const pEnd = pathEnd[f];
     const end = file.firstChunk + file.chunkCount;
+    // The file's cosines at once (the kernel's rows are adjacent), where only bounds were known.
+    if (exact) { kernel!.cosines(file.firstChunk, end, exact); cosines += file.chunkCount; }
     for (let c = file.firstChunk; c < end; c++) {
       if (matched !== undefined && matched[c] === 1) continue;
       const hasTokens = (flags[c] & HAS_TOKENS) !== 0;
       const bm25 = pEnd > pFrom ? bm25Of(c, pathLength, pFrom, pEnd) : 0;
       if (lexicalOnly ? !(bm25 > 0 && (flags[c] & BLANK) === 0) : !hasTokens) continue;
-      bounded(c, lexicalOnly ? 0 : all ? all[c] : cosineOf(c), lexicalScore(bm25, plan), 0, 0);
+      bounded(c, lexicalOnly ? 0 : all ? all[c] : exact ? exact[c] : cosineOf(c), lexicalScore(bm25, plan), 0, 0);
       limit.offer(lo[count - 1], hi[count - 1]);
     }
   };
@@ -376,23 +390,27 @@ function sharesPrefix(prefixes: string[], words: Set<string>): boolean {
   return false;
 }
 
-/** Each covered file's chunks' cosines (indexed by chunk), from the kernel; null when it is not ready. */
-function coveredCosines(s: Snapshot, q: CandidateQuery): Float64Array | null {
+/**
+ * Each covered file's chunks' cosines (indexed by chunk) from the kernel, or upper bounds of them where
+ * the kernel has them (`bounds`); null when it is not ready.
+ */
+function coveredCosines(s: Snapshot, q: CandidateQuery): { values: Float64Array; bounds: boolean; kernel: CosineKernel } | null {
   const kernel = cosineKernel(s.halves, s.dim, q.resident === true);
   if (!kernel) return null;
   const out = work('cosines', Float64Array, s.start.length);
   kernel.setQuery(q.query);
+  const fill = kernel.bounds ? kernel.bounds.bind(kernel) : kernel.cosines.bind(kernel);
   // Runs of adjacent covered files in one call each (a search of a directory covers a run of files).
   let from = -1;
   let to = -1;
   for (let f = 0; f < s.files.length; f++) {
     const file = s.files[f];
     if (q.display[f] === undefined || file.chunkCount === 0) continue;
-    if (file.firstChunk !== to) { kernel.cosines(from, to, out); from = file.firstChunk; }
+    if (file.firstChunk !== to) { fill(from, to, out); from = file.firstChunk; }
     to = file.firstChunk + file.chunkCount;
   }
-  kernel.cosines(from, to, out);
-  return out;
+  fill(from, to, out);
+  return { values: out, bounds: kernel.bounds !== undefined, kernel };
 }
 
 const workArrays = new Map<string, Float64Array | Int32Array | Uint8Array>();
