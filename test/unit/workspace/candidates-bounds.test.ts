@@ -1,7 +1,8 @@
 // The candidate pass (issue 30) passes over what cannot reach the results (a file's term-free chunks
 // as a whole, term chunks one by one, on their best case) and picks exactly the chunks it picks when it
 // bounds every chunk: every mode, heap size and --max-distance, whole and partial coverage, cosines from
-// the SIMD kernel or the float16 rows. And it does pass over most of them.
+// the SIMD kernel (bounds of them first) or the float16 rows. And it does pass over most of them, and
+// works out few cosines where the kernel bounds them.
 import { describe, expect, it } from 'vitest';
 import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
@@ -57,7 +58,7 @@ describe('selectCandidates by bounds', () => {
     // The same rows in an array of their own, which never gets a kernel: cosines read one by one.
     const rows = { ...snap, halves: Uint16Array.from(snap.halves) };
     expect(cosineKernelNow(snap.halves, DIM)).not.toBeNull();
-    const total = { chunks: 0, bounded: 0, skippedFiles: 0, skippedTermChunks: 0, compared: 0 };
+    const total = { chunks: 0, bounded: 0, skippedFiles: 0, skippedTermChunks: 0, compared: 0, kernelChunks: 0, kernelCosines: 0 };
     for (const text of ['retry failed uploads', 'parse the config file', 'RetryUpload', 'upload', 'session token cache handler', 'tests for the queue worker']) {
       for (const mode of ['hybrid', 'semantic', 'lexical'] as const) {
         const plan = buildRankPlan(text, mode, bundledLexicon());
@@ -75,6 +76,7 @@ describe('selectCandidates by bounds', () => {
                 total.bounded += counts.bounded;
                 total.skippedFiles += counts.skippedFiles;
                 total.skippedTermChunks += counts.skippedTermChunks;
+                if (s === snap && mode !== 'lexical') { total.kernelChunks += counts.chunks; total.kernelCosines += counts.cosines; }
               }
             }
           }
@@ -86,5 +88,7 @@ describe('selectCandidates by bounds', () => {
     expect(total.bounded).toBeLessThan(total.chunks * 0.5);
     expect(total.skippedFiles).toBeGreaterThan(1000);
     expect(total.skippedTermChunks).toBeGreaterThan(100);
+    // With the kernel's bounds of the cosines, few chunks have their cosine worked out.
+    expect(total.kernelCosines).toBeLessThan(total.kernelChunks * 0.3);
   });
 });
