@@ -165,6 +165,9 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
   const termBest = work('termBest', Float64Array, n);
   let nTermChunks = 0;
   let termChunks = 0;
+  // The heapSize least best cases of the term chunks, as they come (the seeds of step 2).
+  const heap = Number.isFinite(q.heapSize) ? q.heapSize : 0;
+  const termSeeds = leastOf(heap);
   // Exactly bounded chunks: distance at best (lo) and at worst (hi), in the order bounded.
   const lo = work('lo', Float64Array, n);
   const hi = work('hi', Float64Array, n);
@@ -232,7 +235,9 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
           termChunk[nTermChunks] = c;
           termLexical[nTermChunks] = lexical;
           // Every step is monotone in the cosine under rounding: a bound of it bounds the distance.
-          termBest[nTermChunks++] = upper ? toDistance(relevance(upper[c], lexical, possible, signals, plan)) : chunkBestDistance(lexical, possible, signals, plan);
+          const best = upper ? toDistance(relevance(upper[c], lexical, possible, signals, plan)) : chunkBestDistance(lexical, possible, signals, plan);
+          termBest[nTermChunks++] = best;
+          termSeeds.offer(best);
         }
         continue;
       }
@@ -285,12 +290,9 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
     }
   };
   // The most promising first (those whose best case is among the heap's size best), so the threshold falls early.
-  const heap = Number.isFinite(q.heapSize) ? q.heapSize : 0;
   let seedTerm = -Infinity;
   if (heap > 0 && nTermChunks > heap) {
-    const best = work('seeds', Float64Array, nTermChunks);
-    best.set(termBest.subarray(0, nTermChunks));
-    seedTerm = quickSelect(best, heap - 1);
+    seedTerm = termSeeds.largest();
     for (let i = 0; i < nTermChunks; i++) if (termBest[i] <= seedTerm) boundTerm(i);
   }
   let skippedTermChunks = 0;
@@ -382,6 +384,37 @@ function limitOf(q: CandidateQuery): Limit {
     },
   };
   return l;
+}
+
+/**
+ * The k least of the values offered, kept in a max-heap as they come (most are past its top and cost a
+ * comparison); `largest` is then the k-th least value, as a quick-select over them all would give.
+ */
+function leastOf(k: number): { offer(v: number): void; largest(): number } {
+  const heap = k > 0 ? work('leastOf', Float64Array, k) : new Float64Array(0);
+  let size = 0;
+  return {
+    offer(v) {
+      if (size < k) {
+        let i = size++;
+        while (i > 0) { const up = (i - 1) >> 1; if (heap[up] >= v) break; heap[i] = heap[up]; i = up; }
+        heap[i] = v;
+      } else if (v < heap[0]) {
+        let i = 0;
+        for (;;) {
+          const left = 2 * i + 1;
+          if (left >= k) break;
+          const right = left + 1;
+          const big = right < k && heap[right] > heap[left] ? right : left;
+          if (heap[big] <= v) break;
+          heap[i] = heap[big];
+          i = big;
+        }
+        heap[i] = v;
+      }
+    },
+    largest: () => (size > 0 ? heap[0] : Infinity),
+  };
 }
 
 /** Whether a path's name prefixes hold one of the plan's path words' (a loop: called per file, ~9,000 a query). */
@@ -543,30 +576,38 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
   const isCovered = cleanWork('isCovered', Uint8Array, s.defNames.length, coveredNames);
   const covered = coveredNames;
   covered.length = 0;
-  plan.terms.forEach((term) => {
+  // The loops read locals only (as selectCandidates': a property read through a many-shaped snapshot costs more).
+  const { defStart, defPlain } = s;
+  for (const term of plan.terms) {
     const found = (term.whole ? s.byDefLower : s.byDefStem).find(term.key);
-    if (!found) return;
-    for (let j = 0; j < found.chunk.length; j++) {
-      const d = s.defStart[found.chunk[j]] + found.count[j];
+    if (!found) continue;
+    const { chunk, count } = found;
+    const idf = term.idf;
+    for (let j = 0; j < chunk.length; j++) {
+      const d = defStart[chunk[j]] + count[j];
       if (isCovered[d] === 0) { isCovered[d] = 1; covered.push(d); }
-      coveredIdf[d] += term.idf;
+      coveredIdf[d] += idf;
     }
-  });
+  }
   const chunkOf = definitionChunks(s);
   const offer = (c: number, d: number, v: number, holdsTerm: boolean) => {
     if (possible[c] === 0 && certain[c] === 0) offeredChunks.push(c);
     if (v > possible[c]) possible[c] = v;
-    if (holdsTerm && s.defPlain[d] === 1 && v > certain[c]) certain[c] = v;
+    if (holdsTerm && defPlain[d] === 1 && v > certain[c]) certain[c] = v;
   };
-  if (plan.definitionBoost > 0 && plan.idfSum > 0) {
-    for (const d of covered) offer(chunkOf[d], d, plan.definitionBoost * coveredIdf[d] / plan.idfSum, true);
+  const { definitionBoost, idfSum } = plan;
+  if (definitionBoost > 0 && idfSum > 0) {
+    for (let i = 0; i < covered.length; i++) {
+      const d = covered[i];
+      offer(chunkOf[d], d, definitionBoost * coveredIdf[d] / idfSum, true);
+    }
   }
   for (const sym of plan.symbols) {
     const found = s.byDefLower.find(sym.name);
     if (!found) continue;
     for (let j = 0; j < found.chunk.length; j++) {
       const c = found.chunk[j];
-      const d = s.defStart[c] + found.count[j];
+      const d = defStart[c] + found.count[j];
       const path = q.display[s.chunkFile[c]];
       if (path === undefined) continue;
       const fileStem = (q.infos?.[s.chunkFile[c]] ?? pathInfo(path)).facts.fileStem;
