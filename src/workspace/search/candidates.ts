@@ -31,8 +31,8 @@ export interface CandidateQuery {
   maxDistance?: number;
   /**
    * A resident process (searched many times): the cosines come from the snapshot's float32 copy and a
-   * SIMD kernel (chunk-cosines.ts), made in the background after the first search. Else the float16
-   * rows are read as they are.
+   * SIMD kernel (chunk-cosines.ts), made in the background after the first search, bounded first from
+   * its int8 copy (cosine-bounds.ts). Else the float16 rows are read as they are.
    */
   resident?: boolean;
   /** Bound every chunk exactly, passing nothing over on its best case (the tests' reference). */
@@ -60,11 +60,13 @@ export interface CandidateCounts {
  *
  * Bounds first, exact signals where they can matter. Each chunk that holds a query term (the postings
  * say which) gets its exact lexical and symbol signals; a file's other chunks share one best case, from
- * its path's terms at its shortest chunk and its path words, with their largest cosine (the SIMD
- * kernel's, all of them at once, in a resident process) or 1 (the float16 rows are then read one by one,
- * only where a cosine can matter). The heap's worst guaranteed case (the threshold) is taken as chunks
- * are bounded exactly, the most promising first, and what cannot reach it is passed over: a file's
- * term-free chunks as a whole, a term chunk one by one. What is passed over can be neither a candidate
+ * its path's terms at its shortest chunk and its path words, with their largest cosine (in a resident
+ * process the SIMD kernel's, all of them at once, or the largest of their upper bounds where the kernel
+ * has them: a term chunk's best case then takes its bound, and its cosine is worked out only where that
+ * best case can matter) or 1 (the float16 rows are then read one by one, only where a cosine can
+ * matter). The heap's worst guaranteed case (the threshold) is taken as chunks are bounded exactly,
+ * the most promising first, and what cannot reach it is passed over: a file's term-free chunks as a
+ * whole, a term chunk one by one. What is passed over can be neither a candidate
  * nor among the worst cases that set the threshold, so the answer is the one every chunk bounded gives.
  */
 export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: CandidateCounts): number[] {
@@ -93,10 +95,10 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
   // Where the snapshot's kernel is ready, every covered chunk's cosine at once, or (where it has them)
   // upper bounds of them, the cosines then worked out by the kernel where a bound can matter; else each
   // cosine read from the float16 rows where it can matter.
-  const covered0 = lexicalOnly ? null : coveredCosines(s, q);
-  const all = covered0 && !covered0.bounds ? covered0.values : null;
-  const upper = covered0?.bounds ? covered0.values : null;
-  const kernel = covered0?.kernel;
+  const known = lexicalOnly ? null : coveredCosines(s, q);
+  const all = known && !known.bounds ? known.values : null;
+  const upper = known?.bounds ? known.values : null;
+  const kernel = known?.kernel;
   const exact = upper ? work('exact', Float64Array, n) : null;
   let cosines = all ? coveredChunks(s, q) : 0;
   const cosineOf = (c: number): number => {
