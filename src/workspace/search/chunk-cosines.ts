@@ -45,8 +45,11 @@ export function cosineKernel(halves: Uint16Array, dim: number, build: boolean): 
  */
 export const MIN_KERNEL_VALUES = 1 << 20;
 
-/** Rows widened per turn of the event loop (~1 ms): a search that comes meanwhile waits for one slice at most. */
-const SLICE_VALUES = 1 << 18;
+/**
+ * Values widened and quantized (cosine-bounds.ts) per turn of the event loop (~1 ms): a search that
+ * comes meanwhile waits for one slice at most.
+ */
+const SLICE_VALUES = 1 << 16;
 
 async function widenInBackground(ref: WeakRef<Uint16Array>, dim: number): Promise<void> {
   const first = ref.deref();

@@ -61,11 +61,13 @@ export function emptyCosineBounds(values: number, dim: number): CosineBounds | n
         for (let d = 0; d < dim; d++) most = Math.max(most, Math.abs(v[h[at + d]]));
         if (!Number.isFinite(most)) { scale[r] = 0; codeNorm[r] = 0; missNorm[r] = Infinity; codes.fill(0, at, at + dim); continue; }
         const s = most / 127;
+        // Any integer codes make the bound hold (e is what they miss, whatever they are): the nearest, near enough.
+        const inverse = s > 0 ? 1 / s : 0;
         let kk = 0;
         let ee = 0;
         for (let d = 0; d < dim; d++) {
           const x = v[h[at + d]];
-          const k = s > 0 ? Math.max(-127, Math.min(127, Math.round(x / s))) : 0;
+          const k = Math.max(-127, Math.min(127, Math.round(x * inverse)));
           codes[at + d] = k;
           kk += k * k;
           ee += (x - s * k) ** 2;
