@@ -80,7 +80,6 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
   // property read per chunk through a many-shaped object costs more than the arithmetic.
   const { flags, chars, halves, dim, files } = s;
   const values = halfValues();
-  const matched = tf?.matched;
   const offsets = tf?.offsets;
   const filled = tf?.filled;
   const entryTerm = tf?.term;
@@ -223,7 +222,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
     let most = 0;
     let some = false;
     for (let c = file.firstChunk; c < end; c++) {
-      if (matched !== undefined && matched[c] === 1) {
+      if (filled !== undefined && filled[c] > 0) {
         termChunks++;
         const hasTokens = (flags[c] & HAS_TOKENS) !== 0;
         const bm25 = bm25Of(c, pathLength, pFrom, pEnd);
@@ -283,7 +282,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
     // The file's cosines at once (the kernel's rows are adjacent), where only bounds were known.
     if (exact) { kernel!.cosines(file.firstChunk, end, exact); cosines += file.chunkCount; }
     for (let c = file.firstChunk; c < end; c++) {
-      if (matched !== undefined && matched[c] === 1) continue;
+      if (filled !== undefined && filled[c] > 0) continue;
       const hasTokens = (flags[c] & HAS_TOKENS) !== 0;
       const bm25 = pEnd > pFrom ? bm25Of(c, pathLength, pFrom, pEnd) : 0;
       if (lexicalOnly ? !(bm25 > 0 && (flags[c] & BLANK) === 0) : !hasTokens) continue;
@@ -502,8 +501,8 @@ function quickSelect(xs: Float64Array, k: number): number {
   return xs[k];
 }
 
-/** Each chunk's term counts from the postings, sparse: entries [offsets[c], offsets[c] + filled[c]) in term order. */
-interface TermCounts { offsets: Int32Array; filled: Int32Array; term: Int32Array; count: Float64Array; matched: Uint8Array }
+/** Each chunk's term counts from the postings, sparse: entries [offsets[c], offsets[c] + filled[c]) in term order (a chunk holds a query term where filled[c] > 0). */
+interface TermCounts { offsets: Int32Array; filled: Int32Array; term: Int32Array; count: Float64Array }
 
 /**
  * Term counts of every chunk's lines from the postings: a whole-identifier term counts identifiers
@@ -525,7 +524,6 @@ function lineTermCounts(s: Snapshot, plan: RankPlan): TermCounts | null {
   }
   for (let c = 0; c < n; c++) offsets[c + 1] += offsets[c];
   const filled = work('filled', Int32Array, n, true);
-  const matched = work('matched', Uint8Array, n, true);
   const term = work('term', Int32Array, total);
   const count = work('count', Float64Array, total);
   for (let t = 0; t < nTerms; t++) {
@@ -539,10 +537,9 @@ function lineTermCounts(s: Snapshot, plan: RankPlan): TermCounts | null {
       // A chunk listed twice under one key (a layer and its tail) adds up, as one count.
       if (filled[c] > 0 && term[at - 1] === t) count[at - 1] += counts[j];
       else { term[at] = t; count[at] = counts[j]; filled[c]++; }
-      matched[c] = 1;
     }
   }
-  return { offsets, filled, term, count, matched };
+  return { offsets, filled, term, count };
 }
 
 /** Per snapshot, the chunk of each defined name (by defStart), made on first use: a query looks up thousands. */
