@@ -569,6 +569,15 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
   const possible = cleanWork('possible', Float64Array, n, offeredChunks);
   const certain = cleanWork('certain', Float64Array, n, offeredChunks);
   offeredChunks.length = 0;
+  const { defStart, defPlain } = s;
+  const chunkOf = definitionChunks(s);
+  const offer = (c: number, d: number, v: number, holdsTerm: boolean) => {
+    if (possible[c] === 0 && certain[c] === 0) offeredChunks.push(c);
+    if (v > possible[c]) possible[c] = v;
+    if (holdsTerm && defPlain[d] === 1 && v > certain[c]) certain[c] = v;
+  };
+  const { definitionBoost, idfSum } = plan;
+  if (plan.symbols.length === 0 && offerMerged(s, plan, chunkOf, offer)) return { possible, certain };
   // Per defined name, the idf of the query terms it holds (typed arrays, not a map: there is one
   // entry per name, whatever the query).
   const coveredIdf = cleanWork('coveredIdf', Float64Array, s.defNames.length, coveredNames);
@@ -576,7 +585,6 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
   const covered = coveredNames;
   covered.length = 0;
   // The loops read locals only (as selectCandidates': a property read through a many-shaped snapshot costs more).
-  const { defStart, defPlain } = s;
   for (const term of plan.terms) {
     const found = (term.whole ? s.byDefLower : s.byDefStem).find(term.key);
     if (!found) continue;
@@ -588,13 +596,6 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
       coveredIdf[d] += idf;
     }
   }
-  const chunkOf = definitionChunks(s);
-  const offer = (c: number, d: number, v: number, holdsTerm: boolean) => {
-    if (possible[c] === 0 && certain[c] === 0) offeredChunks.push(c);
-    if (v > possible[c]) possible[c] = v;
-    if (holdsTerm && defPlain[d] === 1 && v > certain[c]) certain[c] = v;
-  };
-  const { definitionBoost, idfSum } = plan;
   if (definitionBoost > 0 && idfSum > 0) {
     for (let i = 0; i < covered.length; i++) {
       const d = covered[i];
@@ -614,4 +615,49 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
     }
   }
   return { possible, certain };
+}
+
+/**
+ * The definition boost of every defined name that holds a query term, offered to its chunk without a
+ * per-name array (whose random reads and writes cost more than the rest of the symbol bounds): the
+ * terms' defined-name lists, each in name order (by chunk, then place), merged, a name's idf summed in
+ * term order as that array sums it. False, having offered nothing, where the plan gives no definition
+ * boost or a list is out of order (a patched snapshot's tail may be): the caller then uses the array.
+ */
+function offerMerged(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: (c: number, d: number, v: number, holdsTerm: boolean) => void): boolean {
+  const { definitionBoost, idfSum } = plan;
+  if (!(definitionBoost > 0 && idfSum > 0)) return false;
+  const { defStart } = s;
+  const lists = plan.terms.map((term) => (term.whole ? s.byDefLower : s.byDefStem).find(term.key));
+  let total = 0;
+  for (const l of lists) total += l ? l.chunk.length : 0;
+  // Each list's names, one after the other: list t holds names[from[t], to[t]).
+  const names = work('mergedNames', Int32Array, total);
+  const k = lists.length;
+  const at = new Int32Array(k);
+  const to = new Int32Array(k);
+  let end = 0;
+  for (let t = 0; t < k; t++) {
+    const l = lists[t];
+    at[t] = end;
+    if (l) {
+      const { chunk, count } = l;
+      let last = -1;
+      for (let j = 0; j < chunk.length; j++) {
+        const d = defStart[chunk[j]] + count[j];
+        if (d < last) return false;
+        names[end++] = last = d;
+      }
+    }
+    to[t] = end;
+  }
+  const idf = plan.terms.map((term) => term.idf);
+  for (;;) {
+    let d = 0x7fffffff;
+    for (let t = 0; t < k; t++) if (at[t] < to[t] && names[at[t]] < d) d = names[at[t]];
+    if (d === 0x7fffffff) return true;
+    let sum = 0;
+    for (let t = 0; t < k; t++) while (at[t] < to[t] && names[at[t]] === d) { sum += idf[t]; at[t]++; }
+    offer(chunkOf[d], d, definitionBoost * sum / idfSum, true);
+  }
 }
