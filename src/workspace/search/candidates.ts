@@ -560,9 +560,10 @@ function definitionChunks(s: Snapshot): Int32Array {
  * Per chunk, bounds of the symbol boost chunkStats gives it (the best boost among its lines that hold
  * a query term), from the defined-name postings: `possible` takes every name the chunk defines;
  * `certain` only plain-identifier names that themselves hold a query term, since such a name's line
- * holds that term and chunkStats sees it. Null when the plan boosts no definition.
+ * holds that term and chunkStats sees it. Null when the plan boosts no definition. (Exported for the
+ * tests; the arrays are reused by the next call.)
  */
-function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { possible: Float64Array; certain: Float64Array } | null {
+export function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { possible: Float64Array; certain: Float64Array } | null {
   if (plan.symbols.length === 0 && !(plan.definitionBoost > 0 && plan.idfSum > 0)) return null;
   const n = s.start.length;
   // Zero but where the last query set them (cleaned now: a pass over every chunk and name costs more).
@@ -577,6 +578,7 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
     if (holdsTerm && defPlain[d] === 1 && v > certain[c]) certain[c] = v;
   };
   const { definitionBoost, idfSum } = plan;
+  // With symbols, their boosts need to know which names hold a query term: the per-name arrays below.
   if (plan.symbols.length === 0 && offerMerged(s, plan, chunkOf, offer)) return { possible, certain };
   // Per defined name, the idf of the query terms it holds (typed arrays, not a map: there is one
   // entry per name, whatever the query).
@@ -620,9 +622,9 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
 /**
  * The definition boost of every defined name that holds a query term, offered to its chunk without a
  * per-name array (whose random reads and writes cost more than the rest of the symbol bounds): the
- * terms' defined-name lists, each in name order (by chunk, then place), merged, a name's idf summed in
- * term order as that array sums it. False, having offered nothing, where the plan gives no definition
- * boost or a list is out of order (a patched snapshot's tail may be): the caller then uses the array.
+ * terms' defined-name lists, each in name order (as a snapshot file keeps them; else sorted), merged,
+ * a name's idf summed in term order as that array sums it. False, having offered nothing, where the
+ * plan gives no definition boost.
  */
 function offerMerged(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: (c: number, d: number, v: number, holdsTerm: boolean) => void): boolean {
   const { definitionBoost, idfSum } = plan;
@@ -643,11 +645,14 @@ function offerMerged(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: (c
     if (l) {
       const { chunk, count } = l;
       let last = -1;
+      let sorted = true;
       for (let j = 0; j < chunk.length; j++) {
         const d = defStart[chunk[j]] + count[j];
-        if (d < last) return false;
+        if (d < last) sorted = false;
         names[end++] = last = d;
       }
+      // A patched snapshot's lists are in the order of its rows, not of its renumbered chunks.
+      if (!sorted) names.subarray(at[t], end).sort();
     }
     to[t] = end;
   }
