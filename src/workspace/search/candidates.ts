@@ -9,7 +9,7 @@ import { BLANK, HAS_TOKENS, type Snapshot } from '../snapshot/snapshot.js';
 import { FLOAT16_RELATIVE_ERROR, halfValues } from '../packed/float16.js';
 import { pathInfo, pathTermCounts, priorsIndex, type PathInfo } from '../snapshot/path-info.js';
 import { termIndexOf } from '../../rank/term-index.js';
-import { cosineKernel, halfCosine } from './chunk-cosines.js';
+import { cosineKernel, halfCosine, type CosineKernel } from './chunk-cosines.js';
 import { pathPostingsOf, pathTermsOf } from './path-postings.js';
 
 /**
@@ -31,8 +31,8 @@ export interface CandidateQuery {
   maxDistance?: number;
   /**
    * A resident process (searched many times): the cosines come from the snapshot's float32 copy and a
-   * SIMD kernel (chunk-cosines.ts), made in the background after the first search. Else the float16
-   * rows are read as they are.
+   * SIMD kernel (chunk-cosines.ts), made in the background after the first search, bounded first from
+   * its int8 copy (cosine-bounds.ts). Else the float16 rows are read as they are.
    */
   resident?: boolean;
   /** Bound every chunk exactly, passing nothing over on its best case (the tests' reference). */
@@ -60,11 +60,13 @@ export interface CandidateCounts {
  *
  * Bounds first, exact signals where they can matter. Each chunk that holds a query term (the postings
  * say which) gets its exact lexical and symbol signals; a file's other chunks share one best case, from
- * its path's terms at its shortest chunk and its path words, with their largest cosine (the SIMD
- * kernel's, all of them at once, in a resident process) or 1 (the float16 rows are then read one by one,
- * only where a cosine can matter). The heap's worst guaranteed case (the threshold) is taken as chunks
- * are bounded exactly, the most promising first, and what cannot reach it is passed over: a file's
- * term-free chunks as a whole, a term chunk one by one. What is passed over can be neither a candidate
+ * its path's terms at its shortest chunk and its path words, with their largest cosine (in a resident
+ * process the SIMD kernel's, all of them at once, or the largest of their upper bounds where the kernel
+ * has them: a term chunk's best case then takes its bound, and its cosine is worked out only where that
+ * best case can matter) or 1 (the float16 rows are then read one by one, only where a cosine can
+ * matter). The heap's worst guaranteed case (the threshold) is taken as chunks are bounded exactly,
+ * the most promising first, and what cannot reach it is passed over: a file's term-free chunks as a
+ * whole, a term chunk one by one. What is passed over can be neither a candidate
  * nor among the worst cases that set the threshold, so the answer is the one every chunk bounded gives.
  */
 export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: CandidateCounts): number[] {
@@ -78,7 +80,6 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
   // property read per chunk through a many-shaped object costs more than the arithmetic.
   const { flags, chars, halves, dim, files } = s;
   const values = halfValues();
-  const matched = tf?.matched;
   const offsets = tf?.offsets;
   const filled = tf?.filled;
   const entryTerm = tf?.term;
@@ -90,10 +91,20 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
   // As in the scan (chunk-scoring.ts): a plan that gives the embedding no weight ranks lexically.
   const lexicalOnly = mode === 'lexical' || !(plan.weights.semantic > 0);
   const query = q.query;
-  // Every covered chunk's cosine at once where the snapshot's kernel is ready; else each read when it can matter.
-  const all = lexicalOnly ? null : coveredCosines(s, q);
+  // Where the snapshot's kernel is ready, every covered chunk's cosine at once, or (where it has them)
+  // upper bounds of them, the cosines then worked out by the kernel where a bound can matter; else each
+  // cosine read from the float16 rows where it can matter.
+  const known = lexicalOnly ? null : coveredCosines(s, q);
+  const all = known && !known.bounds ? known.values : null;
+  const upper = known?.bounds ? known.values : null;
+  const kernel = known?.kernel;
+  const exact = upper ? work('exact', Float64Array, n) : null;
   let cosines = all ? coveredChunks(s, q) : 0;
-  const cosineOf = (c: number): number => { cosines++; return halfCosine(halves, values, c * dim, query, dim); };
+  const cosineOf = (c: number): number => {
+    cosines++;
+    if (exact) { kernel!.cosines(c, c + 1, exact); return exact[c]; }
+    return halfCosine(halves, values, c * dim, query, dim);
+  };
   const wordPrefixes = new Set(plan.pathWords.filter((w) => w.length >= 3).map((w) => w.slice(0, 3)));
   const priors = priorsIndex(plan);
   const index = termIndexOf(plan);
@@ -155,6 +166,9 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
   const termBest = work('termBest', Float64Array, n);
   let nTermChunks = 0;
   let termChunks = 0;
+  // The heapSize least best cases of the term chunks, as they come (the seeds of step 2).
+  const heap = Number.isFinite(q.heapSize) ? q.heapSize : 0;
+  const termSeeds = leastOf(heap);
   // Exactly bounded chunks: distance at best (lo) and at worst (hi), in the order bounded.
   const lo = work('lo', Float64Array, n);
   const hi = work('hi', Float64Array, n);
@@ -208,7 +222,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
     let most = 0;
     let some = false;
     for (let c = file.firstChunk; c < end; c++) {
-      if (matched !== undefined && matched[c] === 1) {
+      if (filled !== undefined && filled[c] > 0) {
         termChunks++;
         const hasTokens = (flags[c] & HAS_TOKENS) !== 0;
         const bm25 = bm25Of(c, pathLength, pFrom, pEnd);
@@ -221,7 +235,10 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
         } else {
           termChunk[nTermChunks] = c;
           termLexical[nTermChunks] = lexical;
-          termBest[nTermChunks++] = chunkBestDistance(lexical, possible, signals, plan);
+          // Every step is monotone in the cosine under rounding: a bound of it bounds the distance.
+          const best = upper ? toDistance(relevance(upper[c], lexical, possible, signals, plan)) : chunkBestDistance(lexical, possible, signals, plan);
+          termBest[nTermChunks++] = best;
+          termSeeds.offer(best);
         }
         continue;
       }
@@ -229,6 +246,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
       some = true;
       if (chars[c] < shortest) shortest = chars[c];
       if (all && all[c] > most) most = all[c];
+      else if (upper && upper[c] > most) most = upper[c];
     }
     if (!some || (lexicalOnly && pEnd === pFrom)) continue;
     let bm25 = 0;
@@ -237,7 +255,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
       for (let p = pFrom; p < pEnd; p++) bm25 += idf[pathTerm[p]] * (pathCount[p] * (k1 + 1)) / (pathCount[p] + norm);
     }
     // Every step is monotone in its inputs under rounding but for lexicalScore's quotient: a margin.
-    rest[f] = all || lexicalOnly
+    rest[f] = all || upper || lexicalOnly
       ? toDistance(relevance(lexicalOnly ? 0 : most, lexicalScore(bm25, plan), 0, signals, plan)) * (1 - BOUND_MARGIN)
       : chunkBestDistance(lexicalScore(bm25, plan), 0, signals, plan);
   }
@@ -261,22 +279,21 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
     const pFrom = Math.max(0, pathStart[f]);
     const pEnd = pathEnd[f];
     const end = file.firstChunk + file.chunkCount;
+    // The file's cosines at once (the kernel's rows are adjacent), where only bounds were known.
+    if (exact) { kernel!.cosines(file.firstChunk, end, exact); cosines += file.chunkCount; }
     for (let c = file.firstChunk; c < end; c++) {
-      if (matched !== undefined && matched[c] === 1) continue;
+      if (filled !== undefined && filled[c] > 0) continue;
       const hasTokens = (flags[c] & HAS_TOKENS) !== 0;
       const bm25 = pEnd > pFrom ? bm25Of(c, pathLength, pFrom, pEnd) : 0;
       if (lexicalOnly ? !(bm25 > 0 && (flags[c] & BLANK) === 0) : !hasTokens) continue;
-      bounded(c, lexicalOnly ? 0 : all ? all[c] : cosineOf(c), lexicalScore(bm25, plan), 0, 0);
+      bounded(c, lexicalOnly ? 0 : all ? all[c] : exact ? exact[c] : cosineOf(c), lexicalScore(bm25, plan), 0, 0);
       limit.offer(lo[count - 1], hi[count - 1]);
     }
   };
   // The most promising first (those whose best case is among the heap's size best), so the threshold falls early.
-  const heap = Number.isFinite(q.heapSize) ? q.heapSize : 0;
   let seedTerm = -Infinity;
   if (heap > 0 && nTermChunks > heap) {
-    const best = work('seeds', Float64Array, nTermChunks);
-    best.set(termBest.subarray(0, nTermChunks));
-    seedTerm = quickSelect(best, heap - 1);
+    seedTerm = termSeeds.largest();
     for (let i = 0; i < nTermChunks; i++) if (termBest[i] <= seedTerm) boundTerm(i);
   }
   let skippedTermChunks = 0;
@@ -370,29 +387,64 @@ function limitOf(q: CandidateQuery): Limit {
   return l;
 }
 
+/**
+ * The k least of the values offered, kept in a max-heap as they come (most are past its top and cost a
+ * comparison); `largest` is then the k-th least value, as a quick-select over them all would give.
+ */
+function leastOf(k: number): { offer(v: number): void; largest(): number } {
+  const heap = k > 0 ? work('leastOf', Float64Array, k) : new Float64Array(0);
+  let size = 0;
+  return {
+    offer(v) {
+      if (size < k) {
+        let i = size++;
+        while (i > 0) { const up = (i - 1) >> 1; if (heap[up] >= v) break; heap[i] = heap[up]; i = up; }
+        heap[i] = v;
+      } else if (v < heap[0]) {
+        let i = 0;
+        for (;;) {
+          const left = 2 * i + 1;
+          if (left >= k) break;
+          const right = left + 1;
+          const big = right < k && heap[right] > heap[left] ? right : left;
+          if (heap[big] <= v) break;
+          heap[i] = heap[big];
+          i = big;
+        }
+        heap[i] = v;
+      }
+    },
+    largest: () => (size > 0 ? heap[0] : Infinity),
+  };
+}
+
 /** Whether a path's name prefixes hold one of the plan's path words' (a loop: called per file, ~9,000 a query). */
 function sharesPrefix(prefixes: string[], words: Set<string>): boolean {
   for (let i = 0; i < prefixes.length; i++) if (words.has(prefixes[i])) return true;
   return false;
 }
 
-/** Each covered file's chunks' cosines (indexed by chunk), from the kernel; null when it is not ready. */
-function coveredCosines(s: Snapshot, q: CandidateQuery): Float64Array | null {
+/**
+ * Each covered file's chunks' cosines (indexed by chunk) from the kernel, or upper bounds of them where
+ * the kernel has them (`bounds`); null when it is not ready.
+ */
+function coveredCosines(s: Snapshot, q: CandidateQuery): { values: Float64Array; bounds: boolean; kernel: CosineKernel } | null {
   const kernel = cosineKernel(s.halves, s.dim, q.resident === true);
   if (!kernel) return null;
   const out = work('cosines', Float64Array, s.start.length);
   kernel.setQuery(q.query);
+  const fill = kernel.bounds ? kernel.bounds.bind(kernel) : kernel.cosines.bind(kernel);
   // Runs of adjacent covered files in one call each (a search of a directory covers a run of files).
   let from = -1;
   let to = -1;
   for (let f = 0; f < s.files.length; f++) {
     const file = s.files[f];
     if (q.display[f] === undefined || file.chunkCount === 0) continue;
-    if (file.firstChunk !== to) { kernel.cosines(from, to, out); from = file.firstChunk; }
+    if (file.firstChunk !== to) { fill(from, to, out); from = file.firstChunk; }
     to = file.firstChunk + file.chunkCount;
   }
-  kernel.cosines(from, to, out);
-  return out;
+  fill(from, to, out);
+  return { values: out, bounds: kernel.bounds !== undefined, kernel };
 }
 
 const workArrays = new Map<string, Float64Array | Int32Array | Uint8Array>();
@@ -449,8 +501,8 @@ function quickSelect(xs: Float64Array, k: number): number {
   return xs[k];
 }
 
-/** Each chunk's term counts from the postings, sparse: entries [offsets[c], offsets[c] + filled[c]) in term order. */
-interface TermCounts { offsets: Int32Array; filled: Int32Array; term: Int32Array; count: Float64Array; matched: Uint8Array }
+/** Each chunk's term counts from the postings, sparse: entries [offsets[c], offsets[c] + filled[c]) in term order (a chunk holds a query term where filled[c] > 0). */
+interface TermCounts { offsets: Int32Array; filled: Int32Array; term: Int32Array; count: Float64Array }
 
 /**
  * Term counts of every chunk's lines from the postings: a whole-identifier term counts identifiers
@@ -472,7 +524,6 @@ function lineTermCounts(s: Snapshot, plan: RankPlan): TermCounts | null {
   }
   for (let c = 0; c < n; c++) offsets[c + 1] += offsets[c];
   const filled = work('filled', Int32Array, n, true);
-  const matched = work('matched', Uint8Array, n, true);
   const term = work('term', Int32Array, total);
   const count = work('count', Float64Array, total);
   for (let t = 0; t < nTerms; t++) {
@@ -486,10 +537,9 @@ function lineTermCounts(s: Snapshot, plan: RankPlan): TermCounts | null {
       // A chunk listed twice under one key (a layer and its tail) adds up, as one count.
       if (filled[c] > 0 && term[at - 1] === t) count[at - 1] += counts[j];
       else { term[at] = t; count[at] = counts[j]; filled[c]++; }
-      matched[c] = 1;
     }
   }
-  return { offsets, filled, term, count, matched };
+  return { offsets, filled, term, count };
 }
 
 /** Per snapshot, the chunk of each defined name (by defStart), made on first use: a query looks up thousands. */
@@ -510,45 +560,56 @@ function definitionChunks(s: Snapshot): Int32Array {
  * Per chunk, bounds of the symbol boost chunkStats gives it (the best boost among its lines that hold
  * a query term), from the defined-name postings: `possible` takes every name the chunk defines;
  * `certain` only plain-identifier names that themselves hold a query term, since such a name's line
- * holds that term and chunkStats sees it. Null when the plan boosts no definition.
+ * holds that term and chunkStats sees it. Null when the plan boosts no definition. (Exported for the
+ * tests; the arrays are reused by the next call.)
  */
-function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { possible: Float64Array; certain: Float64Array } | null {
+export function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { possible: Float64Array; certain: Float64Array } | null {
   if (plan.symbols.length === 0 && !(plan.definitionBoost > 0 && plan.idfSum > 0)) return null;
   const n = s.start.length;
   // Zero but where the last query set them (cleaned now: a pass over every chunk and name costs more).
   const possible = cleanWork('possible', Float64Array, n, offeredChunks);
   const certain = cleanWork('certain', Float64Array, n, offeredChunks);
   offeredChunks.length = 0;
+  const { defStart, defPlain } = s;
+  const chunkOf = definitionChunks(s);
+  const offer = (c: number, d: number, v: number, holdsTerm: boolean) => {
+    if (possible[c] === 0 && certain[c] === 0) offeredChunks.push(c);
+    if (v > possible[c]) possible[c] = v;
+    if (holdsTerm && defPlain[d] === 1 && v > certain[c]) certain[c] = v;
+  };
+  const { definitionBoost, idfSum } = plan;
+  // With symbols, their boosts need to know which names hold a query term: the per-name arrays below.
+  if (plan.symbols.length === 0 && offerMerged(s, plan, chunkOf, offer)) return { possible, certain };
   // Per defined name, the idf of the query terms it holds (typed arrays, not a map: there is one
   // entry per name, whatever the query).
   const coveredIdf = cleanWork('coveredIdf', Float64Array, s.defNames.length, coveredNames);
   const isCovered = cleanWork('isCovered', Uint8Array, s.defNames.length, coveredNames);
   const covered = coveredNames;
   covered.length = 0;
-  plan.terms.forEach((term) => {
+  // The loops read locals only (as selectCandidates': a property read through a many-shaped snapshot costs more).
+  for (const term of plan.terms) {
     const found = (term.whole ? s.byDefLower : s.byDefStem).find(term.key);
-    if (!found) return;
-    for (let j = 0; j < found.chunk.length; j++) {
-      const d = s.defStart[found.chunk[j]] + found.count[j];
+    if (!found) continue;
+    const { chunk, count } = found;
+    const idf = term.idf;
+    for (let j = 0; j < chunk.length; j++) {
+      const d = defStart[chunk[j]] + count[j];
       if (isCovered[d] === 0) { isCovered[d] = 1; covered.push(d); }
-      coveredIdf[d] += term.idf;
+      coveredIdf[d] += idf;
     }
-  });
-  const chunkOf = definitionChunks(s);
-  const offer = (c: number, d: number, v: number, holdsTerm: boolean) => {
-    if (possible[c] === 0 && certain[c] === 0) offeredChunks.push(c);
-    if (v > possible[c]) possible[c] = v;
-    if (holdsTerm && s.defPlain[d] === 1 && v > certain[c]) certain[c] = v;
-  };
-  if (plan.definitionBoost > 0 && plan.idfSum > 0) {
-    for (const d of covered) offer(chunkOf[d], d, plan.definitionBoost * coveredIdf[d] / plan.idfSum, true);
+  }
+  if (definitionBoost > 0 && idfSum > 0) {
+    for (let i = 0; i < covered.length; i++) {
+      const d = covered[i];
+      offer(chunkOf[d], d, definitionBoost * coveredIdf[d] / idfSum, true);
+    }
   }
   for (const sym of plan.symbols) {
     const found = s.byDefLower.find(sym.name);
     if (!found) continue;
     for (let j = 0; j < found.chunk.length; j++) {
       const c = found.chunk[j];
-      const d = s.defStart[c] + found.count[j];
+      const d = defStart[c] + found.count[j];
       const path = q.display[s.chunkFile[c]];
       if (path === undefined) continue;
       const fileStem = (q.infos?.[s.chunkFile[c]] ?? pathInfo(path)).facts.fileStem;
@@ -556,4 +617,52 @@ function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { pos
     }
   }
   return { possible, certain };
+}
+
+/**
+ * The definition boost of every defined name that holds a query term, offered to its chunk without a
+ * per-name array (whose random reads and writes cost more than the rest of the symbol bounds): the
+ * terms' defined-name lists, each in name order (as a snapshot file keeps them; else sorted), merged,
+ * a name's idf summed in term order as that array sums it. False, having offered nothing, where the
+ * plan gives no definition boost.
+ */
+function offerMerged(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: (c: number, d: number, v: number, holdsTerm: boolean) => void): boolean {
+  const { definitionBoost, idfSum } = plan;
+  if (!(definitionBoost > 0 && idfSum > 0)) return false;
+  const { defStart } = s;
+  const lists = plan.terms.map((term) => (term.whole ? s.byDefLower : s.byDefStem).find(term.key));
+  let total = 0;
+  for (const l of lists) total += l ? l.chunk.length : 0;
+  // Each list's names, one after the other: list t holds names[from[t], to[t]).
+  const names = work('mergedNames', Int32Array, total);
+  const k = lists.length;
+  const at = new Int32Array(k);
+  const to = new Int32Array(k);
+  let end = 0;
+  for (let t = 0; t < k; t++) {
+    const l = lists[t];
+    at[t] = end;
+    if (l) {
+      const { chunk, count } = l;
+      let last = -1;
+      let sorted = true;
+      for (let j = 0; j < chunk.length; j++) {
+        const d = defStart[chunk[j]] + count[j];
+        if (d < last) sorted = false;
+        names[end++] = last = d;
+      }
+      // A patched snapshot's lists are in the order of its rows, not of its renumbered chunks.
+      if (!sorted) names.subarray(at[t], end).sort();
+    }
+    to[t] = end;
+  }
+  const idf = plan.terms.map((term) => term.idf);
+  for (;;) {
+    let d = 0x7fffffff;
+    for (let t = 0; t < k; t++) if (at[t] < to[t] && names[at[t]] < d) d = names[at[t]];
+    if (d === 0x7fffffff) return true;
+    let sum = 0;
+    for (let t = 0; t < k; t++) while (at[t] < to[t] && names[at[t]] === d) { sum += idf[t]; at[t]++; }
+    offer(chunkOf[d], d, definitionBoost * sum / idfSum, true);
+  }
 }

@@ -4,6 +4,7 @@
 import { halfValues } from '../packed/float16.js';
 import { align16, compileOnce, instanceWith } from '../../wasm-simd.js';
 import { dotsModuleBytes } from './dots-wasm.js';
+import { emptyCosineBounds, type CosineBounds } from './cosine-bounds.js';
 
 /**
  * Cosines of a unit query with rows of a snapshot's vectors, as float64: each the sum of the products
@@ -16,6 +17,11 @@ export interface CosineKernel {
   setQuery(query: Float32Array): void;
   /** out[r] for rows r in [from, to). */
   cosines(from: number, to: number, out: Float64Array): void;
+  /**
+   * Upper bounds of those cosines (cosine-bounds.ts), at a fraction of their cost; absent where that
+   * kernel does not fit (a dimension that is not a multiple of 16).
+   */
+  bounds?(from: number, to: number, out: Float64Array): void;
 }
 
 /**
@@ -39,8 +45,11 @@ export function cosineKernel(halves: Uint16Array, dim: number, build: boolean): 
  */
 export const MIN_KERNEL_VALUES = 1 << 20;
 
-/** Rows widened per turn of the event loop (~1 ms): a search that comes meanwhile waits for one slice at most. */
-const SLICE_VALUES = 1 << 18;
+/**
+ * Values widened and quantized (cosine-bounds.ts) per turn of the event loop (~1 ms): a search that
+ * comes meanwhile waits for one slice at most.
+ */
+const SLICE_VALUES = 1 << 16;
 
 async function widenInBackground(ref: WeakRef<Uint16Array>, dim: number): Promise<void> {
   const first = ref.deref();
@@ -54,6 +63,7 @@ async function widenInBackground(ref: WeakRef<Uint16Array>, dim: number): Promis
     const h = ref.deref();
     if (!h) return; // the snapshot is gone
     widen(h, k.widened, from, Math.min(total, from + SLICE_VALUES));
+    k.bounds?.quantize(h, from, Math.min(total, from + SLICE_VALUES));
   }
   const h = ref.deref();
   if (h) kernels.set(h, k.kernel);
@@ -64,7 +74,7 @@ export function cosineKernelNow(halves: Uint16Array, dim: number): CosineKernel 
   let k = kernels.get(halves);
   if (k === undefined) {
     const made = dim > 0 && dim % 4 === 0 && halves.length > 0 ? emptyKernel(halves.length, dim) : null;
-    if (made) widen(halves, made.widened, 0, halves.length);
+    if (made) { widen(halves, made.widened, 0, halves.length); made.bounds?.quantize(halves, 0, halves.length); }
     k = made?.kernel ?? null;
     kernels.set(halves, k);
   }
@@ -77,10 +87,11 @@ const pending = new WeakSet<Uint16Array>();
 const compiled = compileOnce(dotsModuleBytes);
 
 /**
- * A kernel for `values` float16 values of rows of `dim`, before its rows are copied into `widened`:
- * the rows as float32 at byte 0 of a fresh instance's memory, the query (float64) and the output after them.
+ * A kernel for `values` float16 values of rows of `dim`, before its rows are copied into `widened` (and
+ * quantized into `bounds`): the rows as float32 at byte 0 of a fresh instance's memory, the query
+ * (float64) and the output after them.
  */
-function emptyKernel(values: number, dim: number): { kernel: CosineKernel; widened: Float32Array } | null {
+function emptyKernel(values: number, dim: number): { kernel: CosineKernel; widened: Float32Array; bounds: CosineBounds | null } | null {
   const module = compiled();
   if (!module) return null; // no WebAssembly or no SIMD: the scalar loop
   const n = values / dim;
@@ -90,15 +101,17 @@ function emptyKernel(values: number, dim: number): { kernel: CosineKernel; widen
   const dots = exports.dots as (q: number, m: number, n: number, dim: number, out: number) => void;
   const q = new Float64Array(memory.buffer, qAt, dim);
   const out = new Float64Array(memory.buffer, outAt, n);
+  const bounds = emptyCosineBounds(values, dim);
   const kernel: CosineKernel = {
-    setQuery: (query) => q.set(query),
+    setQuery: (query) => { q.set(query); bounds?.setQuery(query); },
     cosines(from, to, into) {
       if (to <= from) return;
       dots(qAt, from * dim * 4, to - from, dim, outAt + from * 8);
       into.set(out.subarray(from, to), from);
     },
   };
-  return { kernel, widened: new Float32Array(memory.buffer, 0, values) };
+  if (bounds) kernel.bounds = (from, to, into) => bounds.bounds(from, to, into);
+  return { kernel, widened: new Float32Array(memory.buffer, 0, values), bounds };
 }
 
 function widen(h: Uint16Array, into: Float32Array, from: number, to: number): void {

@@ -1,13 +1,14 @@
 // The candidate pass (issue 30) passes over what cannot reach the results (a file's term-free chunks
 // as a whole, term chunks one by one, on their best case) and picks exactly the chunks it picks when it
 // bounds every chunk: every mode, heap size and --max-distance, whole and partial coverage, cosines from
-// the SIMD kernel or the float16 rows. And it does pass over most of them.
+// the SIMD kernel (bounds of them first) or the float16 rows. And it does pass over most of them, and
+// works out few cosines where the kernel bounds them.
 import { describe, expect, it } from 'vitest';
 import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { toFloat16 } from '../../../src/workspace/packed/float16.js';
 import { cosineKernelNow } from '../../../src/workspace/search/chunk-cosines.js';
-import { selectCandidates, type CandidateCounts } from '../../../src/workspace/search/candidates.js';
+import { definitionBounds, selectCandidates, type CandidateCounts } from '../../../src/workspace/search/candidates.js';
 import { emptySnapshot, patchSnapshot, type ChunkRow } from '../../../src/workspace/snapshot/snapshot.js';
 import { TermCollector } from '../../../src/workspace/snapshot/term-collector.js';
 import { mulberry32 } from '../../helpers/seeded.js';
@@ -57,7 +58,7 @@ describe('selectCandidates by bounds', () => {
     // The same rows in an array of their own, which never gets a kernel: cosines read one by one.
     const rows = { ...snap, halves: Uint16Array.from(snap.halves) };
     expect(cosineKernelNow(snap.halves, DIM)).not.toBeNull();
-    const total = { chunks: 0, bounded: 0, skippedFiles: 0, skippedTermChunks: 0, compared: 0 };
+    const total = { chunks: 0, bounded: 0, skippedFiles: 0, skippedTermChunks: 0, compared: 0, kernelChunks: 0, kernelCosines: 0 };
     for (const text of ['retry failed uploads', 'parse the config file', 'RetryUpload', 'upload', 'session token cache handler', 'tests for the queue worker']) {
       for (const mode of ['hybrid', 'semantic', 'lexical'] as const) {
         const plan = buildRankPlan(text, mode, bundledLexicon());
@@ -75,6 +76,7 @@ describe('selectCandidates by bounds', () => {
                 total.bounded += counts.bounded;
                 total.skippedFiles += counts.skippedFiles;
                 total.skippedTermChunks += counts.skippedTermChunks;
+                if (s === snap && mode !== 'lexical') { total.kernelChunks += counts.chunks; total.kernelCosines += counts.cosines; }
               }
             }
           }
@@ -86,5 +88,38 @@ describe('selectCandidates by bounds', () => {
     expect(total.bounded).toBeLessThan(total.chunks * 0.5);
     expect(total.skippedFiles).toBeGreaterThan(1000);
     expect(total.skippedTermChunks).toBeGreaterThan(100);
+    // With the kernel's bounds of the cosines, few chunks have their cosine worked out (main: every covered one).
+    expect(total.kernelCosines).toBeLessThan(total.kernelChunks * 0.3);
+  });
+
+  it('bounds the definition boosts by merging the terms\' defined-name lists as the per-name sums do', () => {
+    const { snap, centers, rnd } = snapshot();
+    const display = snap.files.map((f) => f.key.slice(3));
+    let compared = 0;
+    let boosted = 0;
+    for (const text of ['retry failed uploads', 'RetryUpload', 'parseConfig handleRequest', 'upload_file cacheToken', 'session token cache', 'QueueWorker request']) {
+      for (const mode of ['hybrid', 'lexical'] as const) {
+        const plan = buildRankPlan(text, mode, bundledLexicon());
+        // A symbol no chunk defines: no boost of its own, but the bounds then take the per-name sums.
+        const summed = { ...plan, symbols: [...plan.symbols, { name: 'nochunkdefinesthis', strength: 1 }] };
+        const bounds = (p: typeof plan) => {
+          const got = definitionBounds(snap, { plan: p, query: centers[0], display, heapSize: 10 }, p);
+          return got && { possible: Array.from(got.possible), certain: Array.from(got.certain) };
+        };
+        const merged = bounds(plan);
+        expect(merged, `${mode} "${text}"`).toEqual(bounds(summed));
+        if (merged && merged.possible.some((v) => v > 0)) boosted++;
+        for (const heapSize of [3, 8, 21, 60]) {
+          const query = unit(centers[compared % centers.length].map((x) => x + 0.5 * (rnd() - 0.5)));
+          const o = { query, display, heapSize, resident: true };
+          const a = {} as CandidateCounts;
+          const b = {} as CandidateCounts;
+          expect(selectCandidates(snap, { ...o, plan }, a), `${mode} "${text}" heap ${heapSize}`).toEqual(selectCandidates(snap, { ...o, plan: summed }, b));
+          expect(a).toEqual(b);
+          compared++;
+        }
+      }
+    }
+    expect(boosted).toBeGreaterThan(5);
   });
 });

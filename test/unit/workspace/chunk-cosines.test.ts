@@ -66,7 +66,7 @@ describe('chunk cosines (SIMD kernel)', () => {
   });
 
   it('is made in the background after the first ask of a resident process, a slice at a time, then answers as the scalar loop', async () => {
-    // Enough values for a kernel (MIN_KERNEL_VALUES), more than one slice (2^18): the copy takes several turns.
+    // Enough values for a kernel (MIN_KERNEL_VALUES), more than one slice (2^16): the copy takes several turns.
     const n = 4100;
     const dim = 256;
     const halves = toFloat16(unitRows(n, dim, random(3)));
