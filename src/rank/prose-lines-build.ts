@@ -149,6 +149,9 @@ export class ProseLinesBuilder {
     packed.grams = documentGrams(packed);
     registerGrams(packed.grams);
     packed.bytes += 14 * packed.grams.gramId.length + 6 * packed.grams.line.length + 8 * ids.length + 2 * packed.lines;
+    // Its share of the lists across documents a kept document is swept with (prose-sweep.ts): per key and per gram a
+    // slot and idf, per gram line a line and part, per line its slot.
+    packed.bytes += 16 * ids.length + 16 * packed.grams.gramId.length + 8 * packed.grams.line.length + 4 * packed.lines;
     return packed;
   }
 
@@ -268,6 +271,8 @@ export class PackedProseLines implements ProseLineTerms, WordPostings {
   bytes: number;
   /** The document's grams (prose-doc-grams.ts): set once built. */
   grams!: DocumentGrams;
+  /** Its slot in the lists across kept documents (prose-sweep.ts), -1 when it is not in them. */
+  sweepSlot = -1;
   /** The last plan proseBest was asked about, the bound on its lines' cosines it was given, and its answer. */
   plan: RankPlan | null = null;
   bestCosine = 1;
