@@ -149,9 +149,6 @@ export class ProseLinesBuilder {
     packed.grams = documentGrams(packed);
     registerGrams(packed.grams);
     packed.bytes += 14 * packed.grams.gramId.length + 6 * packed.grams.line.length + 8 * ids.length + 2 * packed.lines;
-    // Its share of the lists across documents a kept document is swept with (prose-sweep.ts): per key and per gram a
-    // slot and idf, per gram line a line and part, per line its slot.
-    packed.bytes += 16 * ids.length + 16 * packed.grams.gramId.length + 8 * packed.grams.line.length + 4 * packed.lines;
     return packed;
   }
 
