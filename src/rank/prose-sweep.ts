@@ -15,29 +15,26 @@ let dropped = 0;
 
 /**
  * The documents' postings across documents, made from the members in one go (`docs`, a slot each:
- * PackedProseLines.sweepSlot). Key id k's documents at [keyStart[k], keyStart[k + 1]): the slot, the key's
- * index in that document's ids and its idf there. Gram id g's documents at [gramStart[g], gramStart[g + 1])
- * of the runs: the slot, the gram's idf there and its lines at [runEntry[r], runEntry[r + 1]) of `line`
- * (numbered across documents: lineBase[slot] + the document's line) and `part` (the line's BM25 part of
- * the gram at an idf of 1, rounded up as PackedProseLines' parts are).
+ * PackedProseLines.sweepSlot), lines numbered across documents (lineBase[slot] + the document's line).
+ * Key id k's lines at [keyStart[k], keyStart[k + 1]) of ownLine and ownPart (the line's BM25 part of the
+ * key times the key's idf in its document, rounded up: query-independent), its windows at [winStart[k],
+ * winStart[k + 1]) of winLine and winPart; gram id g's lines at [gramStart[g], gramStart[g + 1]) of
+ * gramLine and gramPart, the same way. Each list in slot order, so a query's walk reads memory in order.
  */
 interface Sweep {
-  readonly docs: PackedProseLines[];
-  readonly dead: Uint8Array;
-  readonly lineBase: Int32Array;
+  readonly docs: (PackedProseLines | null)[];
   readonly lineSlot: Int32Array;
   /** Per slot, the idf of a term no line holds (proseStatsOf's `none`, each norm's unit). */
   readonly none: Float64Array;
   readonly keyStart: Int32Array;
-  readonly keySlot: Int32Array;
-  readonly keyAt: Int32Array;
-  readonly keyIdf: Float64Array;
+  readonly ownLine: Int32Array;
+  readonly ownPart: Float32Array;
+  readonly winStart: Int32Array;
+  readonly winLine: Int32Array;
+  readonly winPart: Float32Array;
   readonly gramStart: Int32Array;
-  readonly runSlot: Int32Array;
-  readonly runIdf: Float64Array;
-  readonly runEntry: Int32Array;
-  readonly line: Int32Array;
-  readonly part: Float32Array;
+  readonly gramLine: Int32Array;
+  readonly gramPart: Float32Array;
   /** Which build this is (a plan's bests are worked out again for a new one). */
   readonly version: number;
 }
@@ -57,8 +54,8 @@ export function sweepDocument(t: PackedProseLines): void {
 export function unsweepDocument(t: PackedProseLines): void {
   if (!members.delete(t)) return;
   if (t.sweepSlot >= 0 && sweep && sweep.docs[t.sweepSlot] === t) {
-    // The other documents' bests for a plan do not change: only its runs are skipped from now on.
-    sweep.dead[t.sweepSlot] = 1;
+    // The other documents' bests for a plan do not change; its lines are still walked until the lists are made again.
+    sweep.docs[t.sweepSlot] = null;
     dropped++;
   } else pending--;
   t.sweepSlot = -1;
@@ -83,89 +80,79 @@ export function prepareSweep(): void {
 /** A float32 at least `x` (x >= 0), as prose-lines-build.ts rounds its parts. */
 const up = (x: number): number => Math.fround(x * (1 + 1e-6));
 
+/** Lucene's idf of a term `df` of `n` lines hold (proseStatsOf's: the same float). */
+const idfOf = (df: number, n: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+
 function build(docs: PackedProseLines[]): Sweep {
   const n = docs.length;
   const lineBase = new Int32Array(n + 1);
   const none = new Float64Array(n);
-  let nKeys = 0;
-  let nRuns = 0;
-  let nEntries = 0;
   let maxGram = -1;
   docs.forEach((t, s) => {
     t.sweepSlot = s;
     lineBase[s + 1] = lineBase[s] + t.lines;
     none[s] = Math.log(1 + (t.docs + 0.5) / 0.5);
-    nKeys += t.ids.length;
-    nRuns += t.grams.gramId.length;
-    nEntries += t.grams.line.length;
     for (const g of t.grams.gramId) if (g > maxGram) maxGram = g;
   });
   const lineSlot = new Int32Array(lineBase[n]);
   for (let s = 0; s < n; s++) lineSlot.fill(s, lineBase[s], lineBase[s + 1]);
-  // Keys: a counting sort by key id, documents in slot order within a key.
-  const keyStart = new Int32Array(keyCount() + 1);
-  for (const t of docs) for (const id of t.ids) keyStart[id + 1]++;
-  for (let k = 0; k + 1 < keyStart.length; k++) keyStart[k + 1] += keyStart[k];
-  const keyFill = keyStart.slice(0, keyStart.length - 1);
-  const keySlot = new Int32Array(nKeys);
-  const keyAt = new Int32Array(nKeys);
-  const keyIdf = new Float64Array(nKeys);
-  docs.forEach((t, s) => {
-    const m = t.docs;
+  // Keys: a counting sort of every document's entries by key id, documents in slot order within a key.
+  const keys = keyCount();
+  const keyStart = new Int32Array(keys + 1);
+  const winStart = new Int32Array(keys + 1);
+  for (const t of docs) {
     for (let x = 0; x < t.ids.length; x++) {
-      const p = keyFill[t.ids[x]]++;
-      const df = t.keyMost[KEY_MOST * x];
-      keySlot[p] = s;
-      keyAt[p] = x;
-      // proseStatsOf's idf of a term df lines hold (the same float).
-      keyIdf[p] = Math.log(1 + (m - df + 0.5) / (df + 0.5));
-    }
-  });
-  // Grams: runs by gram id, then the runs' lines laid out in run order.
-  const gramStart = new Int32Array(maxGram + 2);
-  for (const t of docs) for (const g of t.grams.gramId) gramStart[g + 1]++;
-  for (let g = 0; g + 1 < gramStart.length; g++) gramStart[g + 1] += gramStart[g];
-  const runFill = gramStart.slice(0, gramStart.length - 1);
-  const runSlot = new Int32Array(nRuns);
-  const runIdf = new Float64Array(nRuns);
-  const runFrom = new Int32Array(nRuns);
-  const runEntry = new Int32Array(nRuns + 1);
-  docs.forEach((t, s) => {
-    const d = t.grams;
-    for (let i = 0; i < d.gramId.length; i++) {
-      const r = runFill[d.gramId[i]]++;
-      const df = d.gramDf[i];
-      runSlot[r] = s;
-      runIdf[r] = Math.log(1 + (t.docs - df + 0.5) / (df + 0.5));
-      runFrom[r] = i;
-      runEntry[r + 1] = d.lineStart[i + 1] - d.lineStart[i];
-    }
-  });
-  for (let r = 0; r < nRuns; r++) runEntry[r + 1] += runEntry[r];
-  const line = new Int32Array(nEntries);
-  const part = new Float32Array(nEntries);
-  for (let r = 0; r < nRuns; r++) {
-    const t = docs[runSlot[r]];
-    const d = t.grams;
-    const i = runFrom[r];
-    const base = lineBase[runSlot[r]];
-    // ProseStats.avgChars of the document, as proseStatsOf works it out.
-    const avgChars = t.docs > 0 ? t.chars / t.docs : 1;
-    let e = runEntry[r];
-    for (let j = d.lineStart[i]; j < d.lineStart[i + 1]; j++, e++) {
-      const l = d.line[j];
-      const f = d.count[j];
-      const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * t.lengths[l]) / avgChars);
-      line[e] = base + l;
-      part[e] = up((f * (PROSE_K1 + 1)) / (f + norm));
+      keyStart[t.ids[x] + 1] += t.ownStart[x + 1] - t.ownStart[x];
+      winStart[t.ids[x] + 1] += t.winStart[x + 1] - t.winStart[x];
     }
   }
+  for (let k = 0; k < keys; k++) { keyStart[k + 1] += keyStart[k]; winStart[k + 1] += winStart[k]; }
+  const ownFill = keyStart.slice(0, keys);
+  const winFill = winStart.slice(0, keys);
+  const ownLine = new Int32Array(keyStart[keys]);
+  const ownPart = new Float32Array(keyStart[keys]);
+  const winLine = new Int32Array(winStart[keys]);
+  const winPart = new Float32Array(winStart[keys]);
+  docs.forEach((t, s) => {
+    const base = lineBase[s];
+    for (let x = 0; x < t.ids.length; x++) {
+      const w = idfOf(t.keyMost[KEY_MOST * x], t.docs);
+      let e = ownFill[t.ids[x]];
+      for (let j = t.ownStart[x]; j < t.ownStart[x + 1]; j++, e++) { ownLine[e] = base + t.ownLine[j]; ownPart[e] = up(w * t.ownPart[j]); }
+      ownFill[t.ids[x]] = e;
+      e = winFill[t.ids[x]];
+      for (let j = t.winStart[x]; j < t.winStart[x + 1]; j++, e++) { winLine[e] = base + t.winLine[j]; winPart[e] = up(w * t.winPart[j]); }
+      winFill[t.ids[x]] = e;
+    }
+  });
+  // Grams: the same, each line's part worked out from its count (prose.ts gramBm25's, with the gram's idf).
+  const gramStart = new Int32Array(maxGram + 2);
+  for (const t of docs) for (let i = 0; i < t.grams.gramId.length; i++) gramStart[t.grams.gramId[i] + 1] += t.grams.lineStart[i + 1] - t.grams.lineStart[i];
+  for (let g = 0; g <= maxGram; g++) gramStart[g + 1] += gramStart[g];
+  const gramFill = gramStart.slice(0, maxGram + 1);
+  const gramLine = new Int32Array(gramStart[maxGram + 1]);
+  const gramPart = new Float32Array(gramStart[maxGram + 1]);
+  docs.forEach((t, s) => {
+    const d = t.grams;
+    const base = lineBase[s];
+    // ProseStats.avgChars of the document, as proseStatsOf works it out.
+    const avgChars = t.docs > 0 ? t.chars / t.docs : 1;
+    for (let i = 0; i < d.gramId.length; i++) {
+      const idf = idfOf(d.gramDf[i], t.docs);
+      let e = gramFill[d.gramId[i]];
+      for (let j = d.lineStart[i]; j < d.lineStart[i + 1]; j++, e++) {
+        const l = d.line[j];
+        const f = d.count[j];
+        const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * t.lengths[l]) / avgChars);
+        gramLine[e] = base + l;
+        gramPart[e] = up((idf * (f * (PROSE_K1 + 1))) / (f + norm));
+      }
+      gramFill[d.gramId[i]] = e;
+    }
+  });
   pending = 0;
   dropped = 0;
-  return {
-    docs, dead: new Uint8Array(n), lineBase, lineSlot, none, keyStart, keySlot, keyAt, keyIdf,
-    gramStart, runSlot, runIdf, runEntry, line, part, version: ++versions,
-  };
+  return { docs, lineSlot, none, keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, version: ++versions };
 }
 
 /** Per plan terms list (a plan made again for the same query shares it): its grams list, the sweep version and each slot's best lexical score. */
@@ -177,6 +164,8 @@ let windowSum = new Float64Array(1024);
 let gramSum = new Float64Array(1024);
 let held = new Int32Array(1024);
 let windowHeld = new Int32Array(1024);
+/** Scratch (zero between sweeps): 1 for a line across documents that holds a term (smaller than ownSum: the grams' walk reads it at random). */
+let holds = new Uint8Array(1024);
 
 /**
  * The best lexical score (proseLexical) of any line of the document for the plan, from its lines' BM25
@@ -203,71 +192,61 @@ function sweepPlan(s: Sweep, plan: RankPlan): Float64Array {
   const lines = s.lineSlot.length;
   if (ownSum.length < lines) {
     ownSum = new Float64Array(lines); windowSum = new Float64Array(lines); gramSum = new Float64Array(lines);
-    held = new Int32Array(lines); windowHeld = new Int32Array(lines);
+    held = new Int32Array(lines); windowHeld = new Int32Array(lines); holds = new Uint8Array(lines);
   }
+  // Locals, not the module's bindings, in the loops below (V8 reloads those at every access).
+  const own = ownSum;
+  const windows = windowSum;
+  const gramParts = gramSum;
+  const lines1 = held;
+  const lines2 = windowHeld;
+  const mask = holds;
   const keys = proseTermKeys(plan);
-  const { docs, dead, lineBase, keyStart, keySlot, keyAt, keyIdf } = s;
+  const { keyStart, ownLine, ownPart, winStart, winLine, winPart } = s;
   let h = 0;
   let wh = 0;
-  // The words' parts, in plan term order (as proseBest adds them), each key's documents in turn.
+  // The words' parts, in plan term order (as proseBest adds them), each key's lines across documents in turn.
   for (let k = 0; k < keys.length; k++) {
     const id = keyIdOf(keys[k]);
     if (id === undefined || id + 1 >= keyStart.length) continue;
-    for (let p = keyStart[id]; p < keyStart[id + 1]; p++) {
-      const slot = keySlot[p];
-      if (dead[slot]) continue;
-      const t = docs[slot];
-      const x = keyAt[p];
-      const w = keyIdf[p];
-      const base = lineBase[slot];
-      const { ownLine, ownPart, winLine, winPart } = t;
-      for (let j = t.ownStart[x]; j < t.ownStart[x + 1]; j++) {
-        const i = base + ownLine[j];
-        if (ownSum[i] === 0) held[h++] = i;
-        ownSum[i] += w * ownPart[j];
-      }
-      for (let j = t.winStart[x]; j < t.winStart[x + 1]; j++) {
-        const i = base + winLine[j];
-        if (windowSum[i] === 0) windowHeld[wh++] = i;
-        windowSum[i] += w * winPart[j];
-      }
+    for (let e = keyStart[id]; e < keyStart[id + 1]; e++) {
+      const i = ownLine[e];
+      if (own[i] === 0) { lines1[h++] = i; mask[i] = 1; }
+      own[i] += ownPart[e];
+    }
+    for (let e = winStart[id]; e < winStart[id + 1]; e++) {
+      const i = winLine[e];
+      if (windows[i] === 0) lines2[wh++] = i;
+      windows[i] += winPart[e];
     }
   }
   // The grams' parts of the lines that hold a term (only those score), in plan gram order.
   const gids = h > 0 ? gramIdsOf(plan) : null;
   const nGrams = plan.prose?.grams.length ?? 0;
   if (gids) {
-    const { gramStart, runSlot, runIdf, runEntry, line, part } = s;
+    const { gramStart, gramLine, gramPart } = s;
     for (let g = 0; g < gids.length; g++) {
       const gid = gids[g];
       if (gid < 0 || gid + 1 >= gramStart.length) continue;
-      for (let r = gramStart[gid]; r < gramStart[gid + 1]; r++) {
-        if (dead[runSlot[r]]) continue;
-        const idf = runIdf[r];
-        for (let e = runEntry[r]; e < runEntry[r + 1]; e++) {
-          const i = line[e];
-          if (ownSum[i] > 0) gramSum[i] += idf * part[e];
-        }
+      for (let e = gramStart[gid]; e < gramStart[gid + 1]; e++) {
+        const i = gramLine[e];
+        if (mask[i] !== 0) gramParts[i] += gramPart[e];
       }
     }
   }
   const { lineSlot, none } = s;
   for (let q = 0; q < h; q++) {
-    const i = held[q];
+    const i = lines1[q];
     const slot = lineSlot[i];
     // proseStatsOf's norms of the document.
     norms.norm = keys.length * none[slot];
     norms.gramNorm = nGrams * none[slot];
-    const lexical = proseLexical(ownSum[i], windowSum[i], gramSum[i], norms);
+    const lexical = proseLexical(own[i], windows[i], gramParts[i], norms);
     if (lexical > best[slot]) best[slot] = lexical;
-    ownSum[i] = 0;
-    gramSum[i] = 0;
+    own[i] = 0;
+    gramParts[i] = 0;
+    mask[i] = 0;
   }
-  for (let q = 0; q < wh; q++) windowSum[windowHeld[q]] = 0;
+  for (let q = 0; q < wh; q++) windows[lines2[q]] = 0;
   return best;
-}
-
-/** Bytes the sweep holds for a document (what its keeper counts with its line terms): its keys' and grams' entries. */
-export function sweptBytes(t: PackedProseLines): number {
-  return 16 * t.ids.length + 16 * t.grams.gramId.length + 8 * t.grams.line.length + 8 * t.lines;
 }
