@@ -82,7 +82,9 @@ function locateGrams(t: PackedProseLines, plan: RankPlan): number {
   const gids = gramIdsOf(plan);
   const nGrams = gids?.length ?? 0;
   if (gramAt.length < nGrams) { gramAt = new Int32Array(nGrams * 2); gramDf = new Float64Array(nGrams * 2); gramMostAt = new Float64Array(nGrams * 2); }
-  const holders = t.grams.slot >= 0 ? gramHolders(plan) : null;
+  // A swept document (prose-sweep.ts) is only located here to be read (its statistics): a few binary
+  // searches, not the plan's lists across every document.
+  const holders = t.grams.slot >= 0 && t.sweepSlot < 0 ? gramHolders(plan) : null;
   if (holders) {
     // A registered document (a kept one): its grams among the plan's, found for all documents at once,
     // with their statistics read in order from the plan's lists (not from the document's arrays).
