@@ -61,20 +61,34 @@ export function unsweepDocument(t: PackedProseLines): void {
   t.sweepSlot = -1;
 }
 
-/**
- * The sweep, made again when enough has changed since (a new document is bounded on its own until
- * then: rebuilding for each of a few changed documents would cost more than bounding them one by one).
- */
-function current(): Sweep | null {
-  if (members.size === 0) return null;
-  const swept = sweep ? sweep.docs.length - dropped : 0;
-  if (!sweep || pending * 8 > swept || dropped * 2 > sweep.docs.length) sweep = build([...members]);
-  return sweep;
-}
+/** The sweep being made (one at a time). */
+let making: Promise<void> | null = null;
 
-/** Makes the sweep now if one is due (after a batch of documents is counted, so a search does not make it). */
-export function prepareSweep(): void {
-  current();
+/**
+ * Makes the sweep again when enough has changed since it was made (a document counted or changed since
+ * is bounded on its own until then: making the lists again for each of a few would cost more than
+ * bounding them one by one), between `pause`s (the keeper's time slices: the lists of the bench tree's
+ * documents take ~0.2-0.4 s to make), while the last one still answers; a search never makes it.
+ */
+export async function prepareSweep(pause: () => Promise<void> = async () => {}): Promise<void> {
+  while (making) await making;
+  const swept = sweep ? sweep.docs.length - dropped : 0;
+  if (members.size === 0 || (sweep && pending * 8 <= swept && dropped * 2 <= sweep.docs.length)) return;
+  making = (async () => {
+    const made = await build([...members], pause);
+    // Documents dropped while it was made are not swept; those counted meanwhile wait for the next one.
+    let live = 0;
+    made.docs.forEach((t, slot) => {
+      if (t && members.has(t)) { live++; return; }
+      made.docs[slot] = null;
+    });
+    for (const t of members) t.sweepSlot = -1;
+    made.docs.forEach((t, slot) => { if (t) t.sweepSlot = slot; });
+    sweep = made;
+    pending = members.size - live;
+    dropped = made.docs.length - live;
+  })();
+  try { await making; } finally { making = null; }
 }
 
 /** A float32 at least `x` (x >= 0), as prose-lines-build.ts rounds its parts. */
@@ -83,13 +97,15 @@ const up = (x: number): number => Math.fround(x * (1 + 1e-6));
 /** Lucene's idf of a term `df` of `n` lines hold (proseStatsOf's: the same float). */
 const idfOf = (df: number, n: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
 
-function build(docs: PackedProseLines[]): Sweep {
+/** Documents made between pauses. */
+const SLICE_DOCS = 64;
+
+async function build(docs: PackedProseLines[], pause: () => Promise<void>): Promise<Sweep> {
   const n = docs.length;
   const lineBase = new Int32Array(n + 1);
   const none = new Float64Array(n);
   let maxGram = -1;
   docs.forEach((t, s) => {
-    t.sweepSlot = s;
     lineBase[s + 1] = lineBase[s] + t.lines;
     none[s] = Math.log(1 + (t.docs + 0.5) / 0.5);
     for (const g of t.grams.gramId) if (g > maxGram) maxGram = g;
@@ -113,7 +129,9 @@ function build(docs: PackedProseLines[]): Sweep {
   const ownPart = new Float32Array(keyStart[keys]);
   const winLine = new Int32Array(winStart[keys]);
   const winPart = new Float32Array(winStart[keys]);
-  docs.forEach((t, s) => {
+  for (let s = 0; s < n; s++) {
+    if (s % SLICE_DOCS === SLICE_DOCS - 1) await pause();
+    const t = docs[s];
     const base = lineBase[s];
     for (let x = 0; x < t.ids.length; x++) {
       const w = idfOf(t.keyMost[KEY_MOST * x], t.docs);
@@ -124,7 +142,7 @@ function build(docs: PackedProseLines[]): Sweep {
       for (let j = t.winStart[x]; j < t.winStart[x + 1]; j++, e++) { winLine[e] = base + t.winLine[j]; winPart[e] = up(w * t.winPart[j]); }
       winFill[t.ids[x]] = e;
     }
-  });
+  }
   // Grams: the same, each line's part worked out from its count (prose.ts gramBm25's, with the gram's idf).
   const gramStart = new Int32Array(maxGram + 2);
   for (const t of docs) for (let i = 0; i < t.grams.gramId.length; i++) gramStart[t.grams.gramId[i] + 1] += t.grams.lineStart[i + 1] - t.grams.lineStart[i];
@@ -132,7 +150,9 @@ function build(docs: PackedProseLines[]): Sweep {
   const gramFill = gramStart.slice(0, maxGram + 1);
   const gramLine = new Int32Array(gramStart[maxGram + 1]);
   const gramPart = new Float32Array(gramStart[maxGram + 1]);
-  docs.forEach((t, s) => {
+  for (let s = 0; s < n; s++) {
+    if (s % SLICE_DOCS === SLICE_DOCS - 1) await pause();
+    const t = docs[s];
     const d = t.grams;
     const base = lineBase[s];
     // ProseStats.avgChars of the document, as proseStatsOf works it out.
@@ -149,10 +169,8 @@ function build(docs: PackedProseLines[]): Sweep {
       }
       gramFill[d.gramId[i]] = e;
     }
-  });
-  pending = 0;
-  dropped = 0;
-  return { docs, lineSlot, none, keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, version: ++versions };
+  }
+  return { docs: docs.slice() as (PackedProseLines | null)[], lineSlot, none, keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, version: ++versions };
 }
 
 /** Per plan terms list (a plan made again for the same query shares it): its grams list, the sweep version and each slot's best lexical score. */
@@ -174,8 +192,7 @@ let holds = new Uint8Array(1024);
  * bounds it on its own).
  */
 export function sweptLexical(t: PackedProseLines, plan: RankPlan): number | undefined {
-  if (!members.has(t)) return undefined;
-  const s = current();
+  const s = sweep;
   if (!s || t.sweepSlot < 0 || s.docs[t.sweepSlot] !== t) return undefined;
   const grams = plan.prose?.grams;
   let kept = bests.get(plan.terms);

@@ -142,9 +142,8 @@ async function countInBackground(): Promise<void> {
       if (lines) sweepProseLines(lines);
       keep((lines?.bytes ?? 0) + (k.tokens ? lineTokensBytes(k.tokens) : 0));
     }
-    // The lists across the documents counted, made now rather than by the next search.
-    await turn(slice);
-    prepareSweep();
+    // The lists across the documents counted (rank/prose-sweep.ts), made again if enough changed, a slice at a time.
+    await prepareSweep(() => turn(slice));
   } finally {
     counting = null;
   }

@@ -71,17 +71,20 @@ function expectSwept(docs: PackedProseLines[], of: string[]): number {
 }
 
 describe('prose sweep', () => {
-  it('bounds every kept document\'s best line at once: at least what it scores, within 1e-6, for short queries and a pasted block', () => {
+  it('bounds every kept document\'s best line at once: at least what it scores, within 1e-6, for short queries and a pasted block', async () => {
     const docs = texts.map(built);
     for (const t of docs) sweepProseLines(t);
+    // Made by the keeper once a batch is counted, never by a search: until then each is bounded on its own.
+    expect(sweptLexical(docs[0], buildRankPlan('castle', 'lexical', lexicon))).toBeUndefined();
+    await prepareSweep();
     expect(expectSwept(docs, texts)).toBeGreaterThan(60);
     for (const t of docs) releaseProseLines(t);
   });
 
-  it('a document dropped is no longer swept; one changed after keeping is bounded by its new lines, before and after the lists are made again', () => {
+  it('a document dropped is no longer swept; one changed after keeping is bounded by its new lines, before and after the lists are made again', async () => {
     const docs = texts.map(built);
     for (const t of docs) sweepProseLines(t);
-    prepareSweep();
+    await prepareSweep();
     const plan = buildRankPlan('castle king', 'lexical', lexicon);
     expect(sweptLexical(docs[4], plan)).toBeGreaterThan(0);
     // The castle document changes: its keeper drops it and keeps its new text (which holds neither word).
@@ -92,8 +95,11 @@ describe('prose sweep', () => {
     const again = built(changed[4]);
     sweepProseLines(again);
     docs[4] = again;
-    // Its new lines, not its old ones (swept, or bounded on its own until the lists are made again).
+    // Its new lines, not its old ones: bounded on its own until the lists are made again, then swept.
+    expect(sweptLexical(again, plan)).toBeUndefined();
     expect(proseBest(again, plan, 'docs/changed.md', undefined, 0)).toBe(Infinity);
+    await prepareSweep();
+    expect(sweptLexical(again, plan)).toBe(0);
     expect(expectSwept(docs.filter((_, i) => i !== 4), changed.filter((_, i) => i !== 4))).toBeGreaterThan(40);
     // Another changed the other way: its new lines hold the words, its old ones did not.
     changed[3] = 'castle king\n' + texts[3];
@@ -102,6 +108,8 @@ describe('prose sweep', () => {
     sweepProseLines(docs[3]);
     // Past half the documents dropped, or new ones enough, the lists are made again from the kept ones.
     for (let i = 0; i < 5; i++) { releaseProseLines(docs[i]); docs[i] = built(changed[i]); sweepProseLines(docs[i]); }
+    // A few changed among many are bounded on their own (exact, as before the sweep); here enough changed to make it again.
+    await prepareSweep();
     expect(expectSwept(docs, changed)).toBeGreaterThan(60);
     expect(sweptLexical(docs[3], plan)).toBeCloseTo(bestLexical(changed[3], plan), 5);
     expect(sweptLexical(docs[4], plan)).toBe(0);
