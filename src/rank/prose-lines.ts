@@ -9,9 +9,25 @@ import type { RankPlan } from './plan.js';
 import { PROSE_B, PROSE_K1, proseBestDistance, proseLexical, type ProseStats } from './prose.js';
 import { proseStatsOf } from './prose-counter.js';
 import { addLineGramBm25, addLinesGramBm25, gramHolders, gramIdsOf, gramIndexIn, type DocumentGrams } from './prose-doc-grams.js';
-import { KEY_MOST, keyCount, keyIdOf, proseTermKeys, type PackedProseLines } from './prose-lines-build.js';
+import { KEY_MOST, keyCount, keyIdOf, proseTermKeys, releaseProseLines as releaseLines, type PackedProseLines } from './prose-lines-build.js';
+import { sweepDocument, sweptLexical, unsweepDocument } from './prose-sweep.js';
 
-export { ProseLinesBuilder, releaseProseLines } from './prose-lines-build.js';
+export { ProseLinesBuilder } from './prose-lines-build.js';
+export { prepareSweep } from './prose-sweep.js';
+
+/**
+ * Bounds a kept document's lines with the others' from now on (prose-sweep.ts: one pass over every kept
+ * document's lists for a plan, not a visit to each document).
+ */
+export function sweepProseLines(terms: ProseLineTerms): void {
+  sweepDocument(terms as PackedProseLines);
+}
+
+/** Lets a file's line terms go (its keeper dropped them): its grams are no longer found, nor its lines swept, for later queries. */
+export function releaseProseLines(terms: ProseLineTerms): void {
+  unsweepDocument(terms as PackedProseLines);
+  releaseLines(terms);
+}
 
 /**
  * Per plan terms list (shared by a plan made again for the same query), its prose terms' key ids
@@ -66,7 +82,9 @@ function locateGrams(t: PackedProseLines, plan: RankPlan): number {
   const gids = gramIdsOf(plan);
   const nGrams = gids?.length ?? 0;
   if (gramAt.length < nGrams) { gramAt = new Int32Array(nGrams * 2); gramDf = new Float64Array(nGrams * 2); gramMostAt = new Float64Array(nGrams * 2); }
-  const holders = t.grams.slot >= 0 ? gramHolders(plan) : null;
+  // A swept document (prose-sweep.ts) is only located here to be read (its statistics): a few binary
+  // searches, not the plan's lists across every document.
+  const holders = t.grams.slot >= 0 && t.sweepSlot < 0 ? gramHolders(plan) : null;
   if (holders) {
     // A registered document (a kept one): its grams among the plan's, found for all documents at once,
     // with their statistics read in order from the plan's lists (not from the document's arrays).
@@ -128,11 +146,13 @@ export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, 
     if (t.reachCosine !== cosine) { t.reach = proseFileBestDistance(t.reachLexical, path, plan, t.signals!, cosine); t.reachCosine = cosine; }
     return t.reach;
   }
-  const keys = keysOf(plan);
-  const nTerms = keys.length;
+  // A swept document (a kept one: prose-sweep.ts) has its best line's exact score from the sweep.
+  const swept = sweptLexical(t, plan);
+  let lexical = swept ?? 0;
+  const keys = swept === undefined ? keysOf(plan) : null;
+  const nTerms = keys?.length ?? 0;
   if (at.length < nTerms) { at = new Int32Array(nTerms * 2); df = new Float64Array(nTerms * 2); }
-  let lexical = 0;
-  if (locateKeys(t, keys, at, df)) {
+  if (keys && locateKeys(t, keys, at, df)) {
     const n = t.docs;
     let own = 0;
     let window = 0;
@@ -214,6 +234,13 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
   const t = terms as PackedProseLines;
   if (t.plan && t.bestCosine === cosine && sameReach(t.plan, plan)) return t.best;
   const reach = proseReach(terms, plan, path, facts, cosine);
+  // A swept document's reach is its exact bound already.
+  if (sweptLexical(t, plan) !== undefined) {
+    t.best = reach;
+    t.plan = plan;
+    t.bestCosine = cosine;
+    return reach;
+  }
   const keys = keysOf(plan);
   const nTerms = keys.length;
   if (at.length < nTerms) { at = new Int32Array(nTerms * 2); df = new Float64Array(nTerms * 2); }

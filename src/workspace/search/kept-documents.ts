@@ -2,7 +2,7 @@
 // bytes as last read (by a search, or by the index build) and, counted in the background, their line terms
 // (rank/prose-lines.ts), so later searches neither read nor count them until the index sees them change.
 import type { Entry, Source } from '../../sources/source.js';
-import { ProseLinesBuilder, releaseProseLines } from '../../rank/prose-lines.js';
+import { prepareSweep, ProseLinesBuilder, releaseProseLines, sweepProseLines } from '../../rank/prose-lines.js';
 import type { ProseLineTerms } from '../../types.js';
 import { openChunks } from '../build/file-chunks.js';
 import { distinctIds, lineTokensBytes, type LineTokens } from '../../embed/line-cosines.js';
@@ -138,8 +138,12 @@ async function countInBackground(): Promise<void> {
       if (kept.get(state) !== k) { if (lines) releaseProseLines(lines); continue; }
       k.lines = lines;
       k.tokens = lines ? tokens : null;
+      // Its lines are bounded with every kept document's at once (rank/prose-sweep.ts).
+      if (lines) sweepProseLines(lines);
       keep((lines?.bytes ?? 0) + (k.tokens ? lineTokensBytes(k.tokens) : 0));
     }
+    // The lists across the documents counted (rank/prose-sweep.ts), made again if enough changed, a slice at a time.
+    await prepareSweep(() => turn(slice));
   } finally {
     counting = null;
   }

@@ -200,4 +200,30 @@ describe('prose files out of reach are not read (issue 30: warm search read ever
       await own.cleanup();
     }
   });
+
+  it('kept documents bounded all at once (rank/prose-sweep.ts): one changed after its lines were counted is bounded by its new lines, before and after the lists are made again', async () => {
+    const opts = { query: 'zephyr lantern', topK: 5 };
+    await indexed(opts);
+    await keptLinesCounted();
+    const weak = (r: SearchResponse) => r.results.filter((x) => /weak-0[3-9]\.md$/.test(x.filename)).map((x) => x.filename.slice(-10));
+    expect(weak((await indexed(opts)).r)).not.toContain('weak-03.md');
+    // A weak document gains the answer's line: the index sees the change, the keeper counts its new lines
+    // (bounded on its own: one changed among ~40 does not make the lists again), and its old lines bound nothing.
+    const strong = (n: number) => `${garden(n + 50)}\nThe zephyr lantern uploads are retried (${n}).`;
+    writeFileSync(path.join(tree.dir, 'docs/weak-03.md'), strong(3));
+    await ws.index([tree.dir]);
+    expect(weak((await indexed(opts)).r)).toContain('weak-03.md');
+    await keptLinesCounted();
+    expect(weak((await indexed(opts)).r)).toContain('weak-03.md');
+    // Enough changed to make the lists again: the new lines are swept, the old ones gone.
+    for (let n = 4; n < 10; n++) writeFileSync(path.join(tree.dir, `docs/weak-${String(n).padStart(2, '0')}.md`), strong(n));
+    writeFileSync(path.join(tree.dir, 'docs/weak-03.md'), FILES['docs/weak-03.md']);
+    await ws.index([tree.dir]);
+    await indexed(opts);
+    await keptLinesCounted();
+    const r = (await indexed(opts)).r;
+    expect(weak(r)).toContain('weak-09.md');
+    expect(weak(r)).not.toContain('weak-03.md');
+    for (let n = 3; n < 10; n++) writeFileSync(path.join(tree.dir, `docs/weak-${String(n).padStart(2, '0')}.md`), FILES[`docs/weak-${String(n).padStart(2, '0')}.md`]);
+  });
 });

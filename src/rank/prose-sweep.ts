@@ -1,0 +1,269 @@
+// Every kept prose document's best line for a plan, found in one pass over all of them (issue 30): the
+// documents' postings laid out across documents (per key its documents, per gram its documents' lines
+// with each line's BM25 part), so a query walks only the lists of its own keys and grams, in order,
+// instead of visiting each document's arrays; per-document constants (idf, norms) worked out once.
+import { PROSE_B, PROSE_K1, proseLexical, type ProseStats } from './prose.js';
+import { gramIdsOf } from './prose-doc-grams.js';
+import { keyCount, keyIdOf, proseTermKeys, KEY_MOST, type PackedProseLines } from './prose-lines-build.js';
+import type { RankPlan } from './plan.js';
+
+/** The documents to sweep (kept documents once counted: prose-lines-build.ts), in the order they came. */
+const members = new Set<PackedProseLines>();
+/** How many members are not in the sweep yet, and how many of the sweep's documents were dropped since. */
+let pending = 0;
+let dropped = 0;
+
+/**
+ * The documents' postings across documents, made from the members in one go (`docs`, a slot each:
+ * PackedProseLines.sweepSlot), lines numbered across documents (lineBase[slot] + the document's line).
+ * Key id k's lines at [keyStart[k], keyStart[k + 1]) of ownLine and ownPart (the line's BM25 part of the
+ * key times the key's idf in its document, rounded up: query-independent), its windows at [winStart[k],
+ * winStart[k + 1]) of winLine and winPart; gram id g's lines at [gramStart[g], gramStart[g + 1]) of
+ * gramLine and gramPart, the same way. Each list in slot order, so a query's walk reads memory in order.
+ */
+interface Sweep {
+  readonly docs: (PackedProseLines | null)[];
+  readonly lineSlot: Int32Array;
+  /** Per slot, the idf of a term no line holds (proseStatsOf's `none`, each norm's unit). */
+  readonly none: Float64Array;
+  readonly keyStart: Int32Array;
+  readonly ownLine: Int32Array;
+  readonly ownPart: Float32Array;
+  readonly winStart: Int32Array;
+  readonly winLine: Int32Array;
+  readonly winPart: Float32Array;
+  readonly gramStart: Int32Array;
+  readonly gramLine: Int32Array;
+  readonly gramPart: Float32Array;
+  /** Which build this is (a plan's bests are worked out again for a new one). */
+  readonly version: number;
+}
+
+let sweep: Sweep | null = null;
+let versions = 0;
+
+/** Adds a counted document: it is swept from the next rebuild on (bounded per document until then). */
+export function sweepDocument(t: PackedProseLines): void {
+  if (members.has(t)) return;
+  members.add(t);
+  t.sweepSlot = -1;
+  pending++;
+}
+
+/** Drops a document (its keeper let it go): never swept again. */
+export function unsweepDocument(t: PackedProseLines): void {
+  if (!members.delete(t)) return;
+  if (t.sweepSlot >= 0 && sweep && sweep.docs[t.sweepSlot] === t) {
+    // The other documents' bests for a plan do not change; its lines are still walked until the lists are made again.
+    sweep.docs[t.sweepSlot] = null;
+    dropped++;
+  } else pending--;
+  t.sweepSlot = -1;
+}
+
+/** The sweep being made (one at a time). */
+let making: Promise<void> | null = null;
+
+/**
+ * Makes the sweep again when enough has changed since it was made (a document counted or changed since
+ * is bounded on its own until then: making the lists again for each of a few would cost more than
+ * bounding them one by one), between `pause`s (the keeper's time slices: the lists of the bench tree's
+ * documents take ~0.2-0.4 s to make), while the last one still answers; a search never makes it.
+ */
+export async function prepareSweep(pause: () => Promise<void> = async () => {}): Promise<void> {
+  while (making) await making;
+  const swept = sweep ? sweep.docs.length - dropped : 0;
+  if (members.size === 0 || (sweep && pending * 8 <= swept && dropped * 2 <= sweep.docs.length)) return;
+  making = (async () => {
+    const made = await build([...members], pause);
+    // Documents dropped while it was made are not swept; those counted meanwhile wait for the next one.
+    let live = 0;
+    made.docs.forEach((t, slot) => {
+      if (t && members.has(t)) { live++; return; }
+      made.docs[slot] = null;
+    });
+    for (const t of members) t.sweepSlot = -1;
+    made.docs.forEach((t, slot) => { if (t) t.sweepSlot = slot; });
+    sweep = made;
+    pending = members.size - live;
+    dropped = made.docs.length - live;
+  })();
+  try { await making; } finally { making = null; }
+}
+
+/** A float32 at least `x` (x >= 0), as prose-lines-build.ts rounds its parts. */
+const up = (x: number): number => Math.fround(x * (1 + 1e-6));
+
+/** Lucene's idf of a term `df` of `n` lines hold (proseStatsOf's: the same float). */
+const idfOf = (df: number, n: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+
+/** Documents made between pauses. */
+const SLICE_DOCS = 64;
+
+async function build(docs: PackedProseLines[], pause: () => Promise<void>): Promise<Sweep> {
+  const n = docs.length;
+  const lineBase = new Int32Array(n + 1);
+  const none = new Float64Array(n);
+  let maxGram = -1;
+  docs.forEach((t, s) => {
+    lineBase[s + 1] = lineBase[s] + t.lines;
+    none[s] = Math.log(1 + (t.docs + 0.5) / 0.5);
+    for (const g of t.grams.gramId) if (g > maxGram) maxGram = g;
+  });
+  const lineSlot = new Int32Array(lineBase[n]);
+  for (let s = 0; s < n; s++) lineSlot.fill(s, lineBase[s], lineBase[s + 1]);
+  // Keys: a counting sort of every document's entries by key id, documents in slot order within a key.
+  const keys = keyCount();
+  const keyStart = new Int32Array(keys + 1);
+  const winStart = new Int32Array(keys + 1);
+  for (const t of docs) {
+    for (let x = 0; x < t.ids.length; x++) {
+      keyStart[t.ids[x] + 1] += t.ownStart[x + 1] - t.ownStart[x];
+      winStart[t.ids[x] + 1] += t.winStart[x + 1] - t.winStart[x];
+    }
+  }
+  for (let k = 0; k < keys; k++) { keyStart[k + 1] += keyStart[k]; winStart[k + 1] += winStart[k]; }
+  const ownFill = keyStart.slice(0, keys);
+  const winFill = winStart.slice(0, keys);
+  const ownLine = new Int32Array(keyStart[keys]);
+  const ownPart = new Float32Array(keyStart[keys]);
+  const winLine = new Int32Array(winStart[keys]);
+  const winPart = new Float32Array(winStart[keys]);
+  for (let s = 0; s < n; s++) {
+    if (s % SLICE_DOCS === SLICE_DOCS - 1) await pause();
+    const t = docs[s];
+    const base = lineBase[s];
+    for (let x = 0; x < t.ids.length; x++) {
+      const w = idfOf(t.keyMost[KEY_MOST * x], t.docs);
+      let e = ownFill[t.ids[x]];
+      for (let j = t.ownStart[x]; j < t.ownStart[x + 1]; j++, e++) { ownLine[e] = base + t.ownLine[j]; ownPart[e] = up(w * t.ownPart[j]); }
+      ownFill[t.ids[x]] = e;
+      e = winFill[t.ids[x]];
+      for (let j = t.winStart[x]; j < t.winStart[x + 1]; j++, e++) { winLine[e] = base + t.winLine[j]; winPart[e] = up(w * t.winPart[j]); }
+      winFill[t.ids[x]] = e;
+    }
+  }
+  // Grams: the same, each line's part worked out from its count (prose.ts gramBm25's, with the gram's idf).
+  const gramStart = new Int32Array(maxGram + 2);
+  for (const t of docs) for (let i = 0; i < t.grams.gramId.length; i++) gramStart[t.grams.gramId[i] + 1] += t.grams.lineStart[i + 1] - t.grams.lineStart[i];
+  for (let g = 0; g <= maxGram; g++) gramStart[g + 1] += gramStart[g];
+  const gramFill = gramStart.slice(0, maxGram + 1);
+  const gramLine = new Int32Array(gramStart[maxGram + 1]);
+  const gramPart = new Float32Array(gramStart[maxGram + 1]);
+  for (let s = 0; s < n; s++) {
+    if (s % SLICE_DOCS === SLICE_DOCS - 1) await pause();
+    const t = docs[s];
+    const d = t.grams;
+    const base = lineBase[s];
+    // ProseStats.avgChars of the document, as proseStatsOf works it out.
+    const avgChars = t.docs > 0 ? t.chars / t.docs : 1;
+    for (let i = 0; i < d.gramId.length; i++) {
+      const idf = idfOf(d.gramDf[i], t.docs);
+      let e = gramFill[d.gramId[i]];
+      for (let j = d.lineStart[i]; j < d.lineStart[i + 1]; j++, e++) {
+        const l = d.line[j];
+        const f = d.count[j];
+        const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * t.lengths[l]) / avgChars);
+        gramLine[e] = base + l;
+        gramPart[e] = up((idf * (f * (PROSE_K1 + 1))) / (f + norm));
+      }
+      gramFill[d.gramId[i]] = e;
+    }
+  }
+  return { docs: docs.slice() as (PackedProseLines | null)[], lineSlot, none, keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, version: ++versions };
+}
+
+/** Per plan terms list (a plan made again for the same query shares it): its grams list, the sweep version and each slot's best lexical score. */
+const bests = new WeakMap<RankPlan['terms'], { grams: readonly string[] | undefined; version: number; best: Float64Array }>();
+
+/** Scratch (zero between sweeps): per line across documents, its BM25 so far, its window's and its grams'; the lines touched. */
+let ownSum = new Float64Array(1024);
+let windowSum = new Float64Array(1024);
+let gramSum = new Float64Array(1024);
+let held = new Int32Array(1024);
+let windowHeld = new Int32Array(1024);
+/** Scratch (zero between sweeps): 1 for a line across documents that holds a term (smaller than ownSum: the grams' walk reads it at random). */
+let holds = new Uint8Array(1024);
+
+/**
+ * The best lexical score (proseLexical) of any line of the document for the plan, from its lines' BM25
+ * parts rounded up (at least what its best line scores: the workers add the exact parts), without a
+ * margin for the order of the additions; undefined when the document is not in the sweep (the caller
+ * bounds it on its own).
+ */
+export function sweptLexical(t: PackedProseLines, plan: RankPlan): number | undefined {
+  const s = sweep;
+  if (!s || t.sweepSlot < 0 || s.docs[t.sweepSlot] !== t) return undefined;
+  const grams = plan.prose?.grams;
+  let kept = bests.get(plan.terms);
+  if (!kept || kept.grams !== grams || kept.version !== s.version) bests.set(plan.terms, (kept = { grams, version: s.version, best: sweepPlan(s, plan) }));
+  return kept.best[t.sweepSlot];
+}
+
+/** Scratch of sweepPlan: what proseLexical reads of a document's statistics (its norms). */
+const norms: ProseStats = { idf: [], norm: 0, avgChars: 1, gramIdf: [], gramNorm: 0 };
+
+/** Each slot's best lexical score for the plan: the lines' sums across documents, each plan key's and gram's lists walked in plan order. */
+function sweepPlan(s: Sweep, plan: RankPlan): Float64Array {
+  const best = new Float64Array(s.docs.length);
+  const lines = s.lineSlot.length;
+  if (ownSum.length < lines) {
+    ownSum = new Float64Array(lines); windowSum = new Float64Array(lines); gramSum = new Float64Array(lines);
+    held = new Int32Array(lines); windowHeld = new Int32Array(lines); holds = new Uint8Array(lines);
+  }
+  // Locals, not the module's bindings, in the loops below (V8 reloads those at every access).
+  const own = ownSum;
+  const windows = windowSum;
+  const gramParts = gramSum;
+  const lines1 = held;
+  const lines2 = windowHeld;
+  const mask = holds;
+  const keys = proseTermKeys(plan);
+  const { keyStart, ownLine, ownPart, winStart, winLine, winPart } = s;
+  let h = 0;
+  let wh = 0;
+  // The words' parts, in plan term order (as proseBest adds them), each key's lines across documents in turn.
+  for (let k = 0; k < keys.length; k++) {
+    const id = keyIdOf(keys[k]);
+    if (id === undefined || id + 1 >= keyStart.length) continue;
+    for (let e = keyStart[id]; e < keyStart[id + 1]; e++) {
+      const i = ownLine[e];
+      if (own[i] === 0) { lines1[h++] = i; mask[i] = 1; }
+      own[i] += ownPart[e];
+    }
+    for (let e = winStart[id]; e < winStart[id + 1]; e++) {
+      const i = winLine[e];
+      if (windows[i] === 0) lines2[wh++] = i;
+      windows[i] += winPart[e];
+    }
+  }
+  // The grams' parts of the lines that hold a term (only those score), in plan gram order.
+  const gids = h > 0 ? gramIdsOf(plan) : null;
+  const nGrams = plan.prose?.grams.length ?? 0;
+  if (gids) {
+    const { gramStart, gramLine, gramPart } = s;
+    for (let g = 0; g < gids.length; g++) {
+      const gid = gids[g];
+      if (gid < 0 || gid + 1 >= gramStart.length) continue;
+      for (let e = gramStart[gid]; e < gramStart[gid + 1]; e++) {
+        const i = gramLine[e];
+        if (mask[i] !== 0) gramParts[i] += gramPart[e];
+      }
+    }
+  }
+  const { lineSlot, none } = s;
+  for (let q = 0; q < h; q++) {
+    const i = lines1[q];
+    const slot = lineSlot[i];
+    // proseStatsOf's norms of the document.
+    norms.norm = keys.length * none[slot];
+    norms.gramNorm = nGrams * none[slot];
+    const lexical = proseLexical(own[i], windows[i], gramParts[i], norms);
+    if (lexical > best[slot]) best[slot] = lexical;
+    own[i] = 0;
+    gramParts[i] = 0;
+    mask[i] = 0;
+  }
+  for (let q = 0; q < wh; q++) windows[lines2[q]] = 0;
+  return best;
+}

@@ -1,0 +1,118 @@
+// Kept prose documents bounded all at once (rank/prose-sweep.ts): the sweep's best lexical score of each
+// document is at least what its best line scores (a document skipped on it could not have entered the
+// results) and within a hair of it, for every query; a document dropped is no longer swept, and one
+// changed after keeping (dropped, then kept again) is bounded by its new lines, never by its old ones.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
+import { buildRankPlan } from '../../../src/rank/plan.js';
+import { ProseCounter } from '../../../src/rank/prose-counter.js';
+import { proseBest, proseFileBestDistance, ProseLinesBuilder, proseReach, releaseProseLines, sweepProseLines } from '../../../src/rank/prose-lines.js';
+import { prepareSweep, sweptLexical } from '../../../src/rank/prose-sweep.js';
+import type { PackedProseLines } from '../../../src/rank/prose-lines-build.js';
+
+const lexicon = parseLexicon('#docs\t1000\ncastle\t10\nthe\t900\nindex\t100\n');
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+const texts = [
+  ...['workspace.md', 'models.md', 'agents.md'].map((f) => readFileSync(path.join(root, 'docs', f), 'utf8')),
+  'Run parseConfig on 2025 and 25px, then retry_failed uploads.\n\nUploadS of RETRIES\ncafé 25 uploads',
+  'castle\ncastle king\n\n\nking',
+  'Straße STRASSE strasse\n東京の城 castle 城\nΣίσυφος σίσυφος\n8_8 _8 x8 8x',
+  'In 1964 the castle was rebuilt.\n1964\n\nA320 and COVID-19 in 1,964 castles, 3.5 km\n１９６４年城堡\nالقاهرة ١٩٦٤ 1964 castle 1964',
+  'والمدينة القاهرة عاصمة مصر\nمدينة القاهرة\nDie Straße führt zum Schloß 1850er\nभारत की राजधानी नई दिल्ली है',
+];
+const queries = [
+  'retry failed uploads', 'parseConfig', 'which mode should I use to search a document', '25', 'the index format version',
+  'castle king', 'strasse', '城', 'which castle was rebuilt in 1964?', 'مدينة القاهرة', 'schlosses straße', 'uploading retries',
+  // A pasted block (find_related): many terms, a hundred grams.
+  readFileSync(path.join(root, 'docs/workspace.md'), 'utf8').slice(2000, 3500),
+];
+
+function built(text: string): PackedProseLines {
+  const b = new ProseLinesBuilder();
+  for (const line of text.split('\n')) b.add(line);
+  return b.done() as PackedProseLines;
+}
+
+/** The best lexical score of any of the text's lines for the plan: what reading and counting it gives. */
+function bestLexical(text: string, plan: ReturnType<typeof buildRankPlan>): number {
+  const counter = new ProseCounter(plan);
+  counter.add(text.split('\n'));
+  return counter.bestLexical(counter.stats());
+}
+
+/** The sweep's score of each document is at least its best line's and within 1e-6 of it, for every query; how many scored above 0. */
+function expectSwept(docs: PackedProseLines[], of: string[]): number {
+  let scored = 0;
+  for (const query of queries) {
+    for (const mode of ['hybrid', 'lexical'] as const) {
+      const plan = buildRankPlan(query, mode, lexicon);
+      docs.forEach((t, i) => {
+        const where = `${query.slice(0, 30)} / ${mode} / text ${i}`;
+        const swept = sweptLexical(t, plan);
+        expect(swept, where).toBeDefined();
+        const exact = bestLexical(of[i], plan);
+        // A margin for the order of the additions, as the bounds take (prose-lines.ts).
+        expect(swept! * (1 + 1e-9), where).toBeGreaterThanOrEqual(exact);
+        expect(swept! - exact, where).toBeLessThan(1e-6);
+        if (exact > 0) scored++;
+        // The pipeline's bounds of a swept document are that score's.
+        const file = `docs/file-${i}.md`;
+        const d = proseFileBestDistance(swept! * (1 + 1e-9), file, plan);
+        expect(proseReach(t, plan, file)).toBe(d);
+        expect(proseBest(t, plan, file, undefined, 0)).toBe(d);
+      });
+    }
+  }
+  return scored;
+}
+
+describe('prose sweep', () => {
+  it('bounds every kept document\'s best line at once: at least what it scores, within 1e-6, for short queries and a pasted block', async () => {
+    const docs = texts.map(built);
+    for (const t of docs) sweepProseLines(t);
+    // Made by the keeper once a batch is counted, never by a search: until then each is bounded on its own.
+    expect(sweptLexical(docs[0], buildRankPlan('castle', 'lexical', lexicon))).toBeUndefined();
+    await prepareSweep();
+    expect(expectSwept(docs, texts)).toBeGreaterThan(60);
+    for (const t of docs) releaseProseLines(t);
+  });
+
+  it('a document dropped is no longer swept; one changed after keeping is bounded by its new lines, before and after the lists are made again', async () => {
+    const docs = texts.map(built);
+    for (const t of docs) sweepProseLines(t);
+    await prepareSweep();
+    const plan = buildRankPlan('castle king', 'lexical', lexicon);
+    expect(sweptLexical(docs[4], plan)).toBeGreaterThan(0);
+    // The castle document changes: its keeper drops it and keeps its new text (which holds neither word).
+    const changed = [...texts];
+    changed[4] = 'no such words here\n\nnor here';
+    releaseProseLines(docs[4]);
+    expect(sweptLexical(docs[4], plan)).toBeUndefined();
+    const again = built(changed[4]);
+    sweepProseLines(again);
+    docs[4] = again;
+    // Its new lines, not its old ones: bounded on its own until the lists are made again, then swept.
+    expect(sweptLexical(again, plan)).toBeUndefined();
+    expect(proseBest(again, plan, 'docs/changed.md', undefined, 0)).toBe(Infinity);
+    await prepareSweep();
+    expect(sweptLexical(again, plan)).toBe(0);
+    expect(expectSwept(docs.filter((_, i) => i !== 4), changed.filter((_, i) => i !== 4))).toBeGreaterThan(40);
+    // Another changed the other way: its new lines hold the words, its old ones did not.
+    changed[3] = 'castle king\n' + texts[3];
+    releaseProseLines(docs[3]);
+    docs[3] = built(changed[3]);
+    sweepProseLines(docs[3]);
+    // Past half the documents dropped, or new ones enough, the lists are made again from the kept ones.
+    for (let i = 0; i < 5; i++) { releaseProseLines(docs[i]); docs[i] = built(changed[i]); sweepProseLines(docs[i]); }
+    // A few changed among many are bounded on their own (exact, as before the sweep); here enough changed to make it again.
+    await prepareSweep();
+    expect(expectSwept(docs, changed)).toBeGreaterThan(60);
+    expect(sweptLexical(docs[3], plan)).toBeCloseTo(bestLexical(changed[3], plan), 5);
+    expect(sweptLexical(docs[4], plan)).toBe(0);
+    for (const t of docs) releaseProseLines(t);
+  });
+});
