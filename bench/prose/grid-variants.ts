@@ -4,7 +4,7 @@ import { isStopword } from '../../src/rank/lexical/terms.js';
 import { fold, textWords } from '../../src/rank/lexical/words.js';
 import { fileFrequencies } from './probe-table.js';
 import type { Q } from './loss-fields.js';
-import { GRID_VARIANTS as V, rule, type GridOpts } from './grid-probe.js';
+import { GRID_VARIANTS as V, rule, type GridOpts } from './grid-rule.js';
 
 const foldedWords = (s: string) => textWords(fold(s));
 
