@@ -70,7 +70,6 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       knownProse.delete(entry);
       const offer = async (pieces: Piece[]) => {
         if (prose?.stats && !scoring.proseStats.has(fileIndex)) scoring.proseStats.set(fileIndex, prose.stats);
-        else if (prose?.countWhereScored) scoring.proseCounted.add(fileIndex);
         for (const piece of pieces) await scoring.submit(packer.add(piece, fileIndex));
       };
       if (text.kind === 'binary') {

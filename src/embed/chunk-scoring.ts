@@ -10,7 +10,6 @@ import type { PoolingKernel } from './embedder.js';
 import type { KeptChunk, KeptChunks } from './kept-chunks.js';
 import { keptTokens, scoreKept, withLineTokens } from './kept-scoring.js';
 import type { ChunkRequest, ScoreRequest } from './requests.js';
-import { countProseRanges } from './prose-counting.js';
 import { scoreProseRanges } from './prose-scoring.js';
 
 /** The closest-line pass first skips lines below this share of the chunk's cosine (0: no skipping). */
@@ -42,8 +41,6 @@ export async function scoreChunks(
   const chunks: BatchChunk[] = [];
   const texts: string[] = [];
   const prune = req.pruneAbove ?? Infinity;
-  // Prose files sent whole without their statistics are counted first (prose-counting.ts).
-  countProseRanges(req, c);
   for (let r = 0; r < req.scoreRanges.length; r += 2) {
     if (c.rangeProse?.[r >> 1]) continue; // ranked line by line below
     const from = req.scoreRanges[r];

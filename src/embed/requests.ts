@@ -34,11 +34,6 @@ export interface ChunkRequest {
    */
   rangeLines?: Uint32Array;
   /**
-   * Per score range, 1: a prose file sent whole without its statistics (its rangeProse entry is null):
-   * the scorer counts them from the range's lines first (prose-counting.ts), as the pipeline would.
-   */
-  rangeCount?: Uint8Array;
-  /**
    * Per score range: what its piece's lines are known by (a resident index's state of the file: equal
    * keys, equal lines), or ''. A resident scorer keeps such chunks' tokens and sums (kept-chunks.ts).
    */

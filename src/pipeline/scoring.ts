@@ -26,8 +26,6 @@ export class Scoring {
   readonly paths: string[] = [];
   /** Prose files' statistics by file index, once counted (their pieces are scored line by line). */
   readonly proseStats = new Map<number, ProseStats>();
-  /** Prose files sent whole without their statistics, by file index: the scoring thread counts them (rank/prose-file.ts). */
-  readonly proseCounted = new Set<number>();
   private readonly inflight = new Set<Promise<void>>();
 
   /**
@@ -82,17 +80,15 @@ export class Scoring {
 
   private chunkRequest(plan: RankPlan, batch: Batch): ChunkRequest {
     const prose = batch.segments.map((seg) => this.proseStats.get(seg.fileIndex) ?? null);
-    const counted = this.proseCounted.size > 0 && batch.segments.some((seg) => this.proseCounted.has(seg.fileIndex));
     const keyed = batch.segments.some((seg) => seg.piece.key !== undefined);
     return {
       plan,
       rangeFirstLines: Uint32Array.from(batch.segments, (seg) => seg.firstLine + (seg.scoreFrom - seg.from)),
       rangePaths: batch.segments.map((seg) => this.paths[seg.fileIndex]),
-      ...((counted || prose.some((p) => p !== null)) && {
+      ...(prose.some((p) => p !== null) && {
         rangeProse: prose,
         rangeLines: Uint32Array.from(batch.segments.flatMap((seg) => [seg.from, seg.to])),
       }),
-      ...(counted && { rangeCount: Uint8Array.from(batch.segments, (seg) => (this.proseCounted.has(seg.fileIndex) ? 1 : 0)) }),
       ...(keyed && { rangeKeys: batch.segments.map((seg) => seg.piece.key ?? '') }),
     };
   }

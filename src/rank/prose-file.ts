@@ -1,7 +1,5 @@
 // One prose file on its way through the pipeline: its pieces are held back until its document
 // frequencies are counted (the whole file, or its first PROSE_DF_LINES lines), then released with them.
-// A file that is one piece is not counted here: it goes whole to the thread that scores it, which
-// counts it as this would (embed/prose-counting.ts), off the thread that reads every file.
 import { decodeLines } from '../text/decode.js';
 import type { Piece } from '../text/line-splitter.js';
 import type { RankPlan } from './plan.js';
@@ -11,13 +9,9 @@ import { proseFileBestDistance } from './prose-lines.js';
 
 export class ProseFile {
   private held: Piece[] = [];
-  /** The first piece, held but not counted yet: counted once a second one comes. */
-  private lone: Piece | null = null;
   private readonly counter: ProseCounter;
   /** The file's statistics, once counted: every piece it releases is scored with them. */
   stats: ProseStats | null = null;
-  /** Set by end() for a file that was one piece, released uncounted: the scoring thread counts it whole. */
-  countWhereScored = false;
 
   /** True when every line was counted before the statistics were taken (released at the end, not at the cap). */
   private whole = false;
@@ -31,7 +25,7 @@ export class ProseFile {
   /**
    * The least distance any line of the file can have, once end() released it whole: its best lexical score
    * (the line's BM25 and its window's) with a cosine of 1 (rank/prose.ts); Infinity when no line can score (no term, no weight on the cosine).
-   * 0 (no bound) for a file longer than the counted lines, whose later lines were not counted, or one counted where it is scored.
+   * 0 (no bound) for a file longer than the counted lines, whose later lines were not counted.
    */
   bestDistance(path: string): number {
     if (!this.whole || !this.stats) return 0;
@@ -41,29 +35,17 @@ export class ProseFile {
   /** The pieces ready to score: none while the statistics are still being counted. */
   push(piece: Piece): Piece[] {
     if (this.stats) return [piece];
-    if (this.held.length === 0 && !this.lone) { this.lone = piece; return []; }
-    if (this.lone) { this.count(this.lone); this.lone = null; }
-    this.count(piece);
+    // Score ranges tile the file in order, so these are the file's lines, each counted once.
+    this.counter.add(decodeLines(piece.bytes, piece.offsets, piece.scoreFrom, piece.scoreTo));
+    this.held.push(piece);
     return this.counter.full ? this.release() : [];
   }
 
   /** At the end of the file: whatever is still held. */
   end(): Piece[] {
     if (this.stats) return [];
-    if (this.lone) {
-      const out = [this.lone];
-      this.lone = null;
-      this.countWhereScored = true;
-      return out;
-    }
     this.whole = true;
     return this.release();
-  }
-
-  /** Score ranges tile the file in order, so these are the file's lines, each counted once. */
-  private count(piece: Piece): void {
-    this.counter.add(decodeLines(piece.bytes, piece.offsets, piece.scoreFrom, piece.scoreTo));
-    this.held.push(piece);
   }
 
   private release(): Piece[] {
