@@ -6,6 +6,7 @@ import type { LineTokens } from './embed/line-cosines.js';
 import type { KeptChunks } from './embed/kept-chunks.js';
 import type { WorkerResult, WorkerTask } from './embed/worker-protocol.js';
 import type { EmbedderKind, ModelData } from './types.js';
+import { offerModel } from './embed/model-channel.js';
 import { builtWorkerFile } from './worker-file.js';
 
 // piscina through require (its CommonJS entry), not its ESM wrapper (`import mod from "./main.js"`,
@@ -50,17 +51,26 @@ export interface Executor {
   readonly completed?: number;
 }
 
-export interface PoolOptions { model: ModelData; kind: EmbedderKind; threads: number }
+export interface PoolOptions {
+  /**
+   * The model, or the promise of it: then the threads start at once and load their code while this
+   * thread loads the model, which each gets over a channel once loaded (model-channel.ts).
+   */
+  model: ModelData | Promise<ModelData>;
+  kind: EmbedderKind;
+  threads: number;
+}
 
 export function createPool(opts: PoolOptions): Executor {
   const threads = Math.max(1, Math.floor(opts.threads));
+  const channel = opts.model instanceof Promise ? offerModel(opts.model) : null;
   const pool = new Piscina({
     filename: workerFile(),
     minThreads: threads,
     maxThreads: threads,
     concurrentTasksPerWorker: 1,
     idleTimeout: 60_000,
-    workerData: { model: opts.model, kind: opts.kind },
+    workerData: channel ? { modelChannel: channel.name, kind: opts.kind } : { model: opts.model, kind: opts.kind },
     // A small young generation: batches make short-lived garbage, and V8's default 16 MB semi-spaces
     // per worker showed up as ~20 MB of peak RSS each for no speed gain (bench/RESULTS.md); 16 MB was
     // tried again for issue 30 and cost the four-agent memory target (docs/agents.md).
@@ -89,7 +99,7 @@ export function createPool(opts: PoolOptions): Executor {
     }),
     prepareBound: async () => { await run({ op: 'prepareBound' }); },
     chunkSums: (req) => gate.build(async () => (await answer({ op: 'chunkSums', ...req }, movable(req.bytes, req.offsets)) as { sums: Float64Array }).sums),
-    close: () => pool.destroy(),
+    close: () => { channel?.close(); return pool.destroy(); },
     get completed() { return pool.completed; },
   };
 }

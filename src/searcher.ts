@@ -179,9 +179,20 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   }).then((m) => withPoolMemory(withSharedDirections(m))));
   const local = async () => (localP ??= createInProcessExecutor(await model(), kind));
   // piscina is loaded with the pool: a search answered on this thread (small, or from an index) never loads it.
+  // The threads start before the model is loaded, and load their code meanwhile (embed/model-channel.ts).
   const workers = (): Promise<Executor> => {
     if (!poolP) {
-      poolP = (async () => (await import('./pool.js')).createPool({ model: await model(), kind, threads: concurrency }))();
+      poolP = (async () => {
+        const m = model();
+        const pool = (await import('./pool.js')).createPool({ model: m, kind, threads: concurrency });
+        try {
+          await m;
+        } catch (e) {
+          await pool.close();
+          throw e;
+        }
+        return pool;
+      })();
       poolP.catch(() => { poolP = null; }); // the next search tries again
     }
     return poolP;

@@ -47,6 +47,12 @@ export interface ModelData {
   /** Id of the unknown token, dropped before pooling (null when the tokenizer has none). */
   unkId: number | null;
   /**
+   * The compiled tokenizer as loadModel opened it, in shared memory (when it compiles): every thread's
+   * scorer makes its tokenizer from these bytes instead of reading and checking tokenizer.json and its
+   * cache entry again (model/tokenizer-file.ts). Absent: each opens tokenizerPath.
+   */
+  tokenizer?: SharedTokenizer;
+  /**
    * Where the static kernel's pruning directions are shared by the threads of a searcher (embed/shared-
    * directions.ts): worked out by the first thread that needs them, read by the others. Absent: each
    * kernel works out its own.
@@ -58,6 +64,13 @@ export interface ModelData {
    * copy, each in a scratch slot of its own. Without it, a kernel pools in JavaScript (or makes its own copy).
    */
   poolMemory?: PoolMemory;
+}
+
+/** A compiled tokenizer other threads open without its file: its bytes (a SharedArrayBuffer's), median token length and what tokenizer.json says of itself. */
+export interface SharedTokenizer {
+  compiled: Uint8Array;
+  medianTokenLength: number;
+  meta: { modelType: string; unkId: number | null; vocabSize: number };
 }
 
 /** A shared memory: the table's floats at byte 0, then `slots` scratch slots of `slotBytes` from `slotsAt`, claimed by a counter at byte `counterAt`. */

@@ -3,13 +3,15 @@
 import { workerData } from 'node:worker_threads';
 import { serializeError } from '../src/errors.js';
 import { createLineScorer, type LineScorer } from '../src/embed/line-scorer.js';
+import { receiveModel } from '../src/embed/model-channel.js';
 import type { WorkerResult, WorkerTask } from '../src/embed/worker-protocol.js';
 import type { EmbedderKind, ModelData } from '../src/types.js';
 
-const { model, kind } = workerData as { model: ModelData; kind: EmbedderKind };
+const { model, modelChannel, kind } = workerData as { model?: ModelData; modelChannel?: string; kind: EmbedderKind };
 // Built as the thread starts, not on its first task: every task needs it, and the thread starts while
-// the caller is still embedding the query and listing files (a failure is each task's answer).
-const scorer: Promise<LineScorer> = createLineScorer(model, kind);
+// the caller is still embedding the query and listing files (a failure is each task's answer). A pool
+// started before its model was loaded hands it over once loaded (embed/model-channel.ts).
+const scorer: Promise<LineScorer> = (model ? Promise.resolve(model) : receiveModel(modelChannel!)).then((m) => createLineScorer(m, kind));
 scorer.catch(() => {});
 
 export default async function run(task: WorkerTask): Promise<WorkerResult> {

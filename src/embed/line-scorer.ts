@@ -4,7 +4,7 @@ import { decodeLines } from '../text/decode.js';
 import type { EmbedderKind, ModelData, TokenizedBatch } from '../types.js';
 import { createKernel } from './kernels.js';
 import { createIdBuffer, type LineTokenizer } from '../model/tokenizer/index.js';
-import { openTokenizerFile } from '../model/tokenizer-file.js';
+import { openTokenizerFile, sharedTokenizerFile } from '../model/tokenizer-file.js';
 import type { ChunkEmbedRequest, ScoreRequest } from './requests.js';
 import { scoreChunks } from './chunk-scoring.js';
 import { unitRows } from './unit.js';
@@ -59,7 +59,8 @@ const CACHE_MAX_CHARS = 80;
  * the in-process scorer of a searcher; a worker's gets a share of a search's batches, and keeps none.
  */
 export async function createLineScorer(model: ModelData, kind: EmbedderKind, keepChunks = false): Promise<LineScorer> {
-  const file = await openTokenizerFile(model.tokenizerPath, 'Re-download the model or pass --model <dir> with a valid tokenizer.json.');
+  // The tokenizer loadModel opened, shared by every thread (one copy of its tables), else the file.
+  const file = model.tokenizer ? sharedTokenizerFile(model.tokenizer) : await openTokenizerFile(model.tokenizerPath, 'Re-download the model or pass --model <dir> with a valid tokenizer.json.');
   const tokenizer = file.createTokenizer();
   const kernel = await createKernel(model, kind);
   // model2vec cuts texts to maxLength * median token length chars.

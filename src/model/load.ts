@@ -59,6 +59,7 @@ export async function loadModel(spec: string, opts: LoadModelOptions = {}): Prom
     normalize: config.normalize,
     maxLength: config.maxLength,
     unkId: tokenizer.meta.unkId,
+    ...(tokenizer.shared && { tokenizer: tokenizer.shared }),
   };
 }
 

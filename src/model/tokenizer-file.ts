@@ -11,8 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  compileLineTokenizerTables, createCompiledLineTokenizer, createLineTokenizer, decodeCompiledTokenizer, encodeCompiledTokenizer, type CompiledLineTokenizer, type LineTokenizer,
+  compileLineTokenizerTables, createCompiledLineTokenizer, createLineTokenizer, decodeCompiledTokenizer, encodeCompiledTokenizer, type LineTokenizer,
 } from './tokenizer/index.js';
+import type { SharedTokenizer } from '../types.js';
 import { corruptTokenizer, tokenizerMetaOf, type TokenizerJson, type TokenizerMeta } from './tokenizer-meta.js';
 
 export interface TokenizerFile {
@@ -21,6 +22,24 @@ export interface TokenizerFile {
   medianTokenLength: number;
   /** A new line tokenizer (each has its own memo). */
   createTokenizer(): LineTokenizer;
+  /**
+   * The compiled tokenizer's bytes in shared memory, when it compiles: other threads make their
+   * tokenizers from them (sharedTokenizerFile), its tables views of this one copy. */
+  shared?: SharedTokenizer;
+}
+
+
+/** The tokenizer of `shared` bytes (openTokenizerFile's, from a checksummed cache entry or compiled anew): no file read, no hashing. */
+export function sharedTokenizerFile(shared: SharedTokenizer): TokenizerFile {
+  const compiled = decodeCompiledTokenizer(shared.compiled);
+  return { meta: shared.meta, medianTokenLength: shared.medianTokenLength, createTokenizer: () => createCompiledLineTokenizer(compiled), shared };
+}
+
+/** A copy of `bytes` in shared memory (a worker thread gets it without a copy). */
+function sharedCopy(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+  out.set(bytes);
+  return out;
 }
 
 /** What a cache entry holds besides the compiled tokenizer. */
@@ -75,22 +94,21 @@ export async function openTokenizerFile(file: string, hint: string): Promise<Tok
   const entry = entryPath(bytes);
   const cached = entry ? await readEntry(entry) : null;
   if (cached) {
-    const { info, compiled } = cached;
-    return {
-      meta: info.meta,
-      medianTokenLength: info.medianTokenLength,
-      createTokenizer: () => (compiled ? createCompiledLineTokenizer(compiled) : createLineTokenizer(parse(bytes, file, hint))),
-    };
+    const { info, compiledBytes } = cached;
+    if (compiledBytes) return sharedTokenizerFile({ compiled: sharedCopy(compiledBytes), medianTokenLength: info.medianTokenLength, meta: info.meta });
+    return { meta: info.meta, medianTokenLength: info.medianTokenLength, createTokenizer: () => createLineTokenizer(parse(bytes, file, hint)) };
   }
   const json = parse(bytes, file, hint);
   const meta = tokenizerMetaOf(json, file, hint);
   const compiled = compileLineTokenizerTables(json);
   const info: CachedInfo = { meta, medianTokenLength: medianTokenLength(json), compiled: compiled !== null };
-  if (entry) await writeEntry(entry, info, compiled && encodeCompiledTokenizer(compiled));
+  const encoded = compiled && encodeCompiledTokenizer(compiled);
+  if (entry) await writeEntry(entry, info, encoded);
   return {
     meta,
     medianTokenLength: info.medianTokenLength,
     createTokenizer: () => (compiled ? createCompiledLineTokenizer(compiled) : createLineTokenizer(json)),
+    ...(encoded && { shared: { compiled: sharedCopy(encoded), medianTokenLength: info.medianTokenLength, meta } }),
   };
 }
 
@@ -127,15 +145,17 @@ function entryPath(bytes: Buffer): string | null {
  * the next multiple of 4. Decoding checks only layout and sizes, so flipped bits inside the tables
  * would pass and change every distance: the checksum makes any damaged entry a miss, rebuilt.
  */
-async function readEntry(file: string): Promise<{ info: CachedInfo; compiled: CompiledLineTokenizer | null } | null> {
+async function readEntry(file: string): Promise<{ info: CachedInfo; compiledBytes: Uint8Array | null } | null> {
   try {
     const buf = await readFile(file);
     if (!checksumOf(buf.subarray(CHECKSUM_BYTES)).equals(buf.subarray(0, CHECKSUM_BYTES))) return null;
     const infoBytes = buf.readUInt32LE(CHECKSUM_BYTES);
     const info = JSON.parse(buf.toString('utf8', CHECKSUM_BYTES + 4, CHECKSUM_BYTES + 4 + infoBytes)) as CachedInfo;
     if (!Number.isInteger(info?.meta?.vocabSize) || !(info.medianTokenLength >= 1)) return null;
-    const compiled = info.compiled ? decodeCompiledTokenizer(buf.subarray(compiledOffset(infoBytes))) : null;
-    return { info, compiled };
+    const compiledBytes = info.compiled ? buf.subarray(compiledOffset(infoBytes)) : null;
+    // Decoded here too: bytes that do not decode are a miss, rebuilt, as before.
+    if (compiledBytes) decodeCompiledTokenizer(compiledBytes);
+    return { info, compiledBytes };
   } catch {
     return null;
   }

@@ -21,9 +21,11 @@ describe('loadModel(local dir)', () => {
   it('returns ModelData for a model2vec folder', async () => {
     const dir = await writeModelDir(fresh());
     const m = await loadModel(dir);
-    expect({ ...m, table: Array.from(m.table.subarray(0, 6)) }).toEqual({
+    // The compiled tokenizer comes along in shared memory (its own tests: tokenizer-file.test.ts).
+    expect(m.tokenizer?.compiled.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect({ ...m, table: Array.from(m.table.subarray(0, 6)), tokenizer: undefined }).toEqual({
       id: dir, dir, tokenizerPath: path.join(dir, 'tokenizer.json'),
-      table: [0, -0, 0.5, 1, -1, 0.5], rows: VOCAB_SIZE, dim: 3, normalize: true, maxLength: 512, unkId: 1,
+      table: [0, -0, 0.5, 1, -1, 0.5], rows: VOCAB_SIZE, dim: 3, normalize: true, maxLength: 512, unkId: 1, tokenizer: undefined,
     });
   });
 

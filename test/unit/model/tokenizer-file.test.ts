@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bundledModelDir } from '../../../src/model/default-model.js';
-import { openTokenizerFile, tokenizerCacheDir } from '../../../src/model/tokenizer-file.js';
+import { openTokenizerFile, sharedTokenizerFile, tokenizerCacheDir } from '../../../src/model/tokenizer-file.js';
+import { Worker } from 'node:worker_threads';
 import { tokenizerMetaOf } from '../../../src/model/tokenizer-meta.js';
 import { createLineTokenizer } from '../../../src/model/tokenizer/index.js';
 import { hasShared, model2vecFixtures } from '../../helpers/shared.js';
@@ -70,6 +71,33 @@ describe('openTokenizerFile', () => {
     await writeFile(entry, edited);
     expect((await openTokenizerFile(BUNDLED, 'hint')).medianTokenLength).toBe(7);
     await expectSameAsJson(BUNDLED);
+  });
+
+  it('hands its compiled tables to other threads in shared memory, which tokenize from them without the file (a miss and a hit)', async () => {
+    const json = JSON.parse(await readFile(BUNDLED, 'utf8'));
+    const fresh = createLineTokenizer(json);
+    for (const opened of [await openTokenizerFile(BUNDLED, 'hint'), await openTokenizerFile(BUNDLED, 'hint')]) {
+      const shared = opened.shared!;
+      expect(shared.compiled.buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect(shared.meta).toEqual(opened.meta);
+      expect(shared.medianTokenLength).toBe(opened.medianTokenLength);
+      const tok = sharedTokenizerFile(shared).createTokenizer();
+      for (const line of LINES) expect(Array.from(tok.encode(line))).toEqual(Array.from(fresh.encode(line)));
+      // In another thread, from the shared bytes (no file read there).
+      const file = new URL('../../../dist/src/model/tokenizer-file.js', import.meta.url).href;
+      const ids = await new Promise<number[][]>((resolve, reject) => {
+        const w = new Worker(`
+          const { workerData, parentPort } = require('node:worker_threads');
+          import(${JSON.stringify(file)}).then(({ sharedTokenizerFile }) => {
+            const tok = sharedTokenizerFile(workerData.shared).createTokenizer();
+            parentPort.postMessage(workerData.lines.map((l) => Array.from(tok.encode(l))));
+          });`, { eval: true, workerData: { shared, lines: LINES } });
+        w.once('message', resolve);
+        w.once('error', reject);
+      });
+      expect(ids).toEqual(LINES.map((l) => Array.from(fresh.encode(l))));
+    }
+    expect(await entries()).toHaveLength(1);
   });
 
   it('names entries by the SHA-256 of tokenizer.json and a fingerprint of the compiling code', async () => {
