@@ -1,0 +1,94 @@
+// The covered files' path signals for the candidate pass: which files a search covers, their path
+// match and prior, their path's length and the query terms their path holds (from the path postings;
+// a path searched under another name than the postings', on its own).
+import { pathSignals } from '../../rank/chunk-scorer.js';
+import { termIndexOf } from '../../rank/term-index.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
+import { pathInfo, pathTermCounts, priorsIndex } from '../snapshot/path-info.js';
+import type { CandidateQuery } from './candidate-query.js';
+import { pathPostingsOf, pathTermsOf } from './path-postings.js';
+import { work } from './work-arrays.js';
+
+/**
+ * Per file, indexed by file: covered (1 where the search covers it and it has chunks), pathMatch,
+ * prior and path length; the path terms of file f are pathTerm/pathCount [pathStart[f], pathEnd[f])
+ * in term order (pathStart -1: none). The arrays are reused by the next call.
+ */
+export interface CoveredPaths {
+  covered: Uint8Array;
+  pathMatchOf: Float64Array;
+  priorOf: Float64Array;
+  pathLengthOf: Int32Array;
+  pathStart: Int32Array;
+  pathEnd: Int32Array;
+  pathTerm: number[];
+  pathCount: number[];
+}
+
+export function coveredPaths(s: Snapshot, q: CandidateQuery): CoveredPaths {
+  const { plan } = q;
+  const { files } = s;
+  const nTerms = plan.terms.length;
+  const wordPrefixes = new Set(plan.pathWords.filter((w) => w.length >= 3).map((w) => w.slice(0, 3)));
+  const priors = priorsIndex(plan);
+  const index = termIndexOf(plan);
+  // The covered files' paths: their terms and names from the path postings (those searched under other
+  // names than the postings', on their own), their signals in typed arrays: pathMatch and prior.
+  const nFiles = files.length;
+  const infos = q.infos ?? q.display.map((p) => (p === undefined ? undefined : pathInfo(p)));
+  const postings = pathPostingsOf(files, infos);
+  const covered = work('covered', Uint8Array, nFiles, true);
+  const own: number[] = [];
+  for (let f = 0; f < nFiles; f++) {
+    if (q.display[f] === undefined || files[f].chunkCount === 0) continue;
+    if (infos[f] === postings.infos[f]) covered[f] = 1; else own.push(f);
+  }
+  const pathMatchOf = work('pathMatch', Float64Array, nFiles);
+  const priorOf = work('prior', Float64Array, nFiles);
+  const pathLengthOf = work('pathLength', Int32Array, nFiles);
+  pathLengthOf.set(postings.pathLength.subarray(0, nFiles));
+  priorOf.set(postings.priors[priors].subarray(0, nFiles));
+  pathMatchOf.fill(0);
+  // A path word can only match a name that starts with the same three letters (pathSignals' rule).
+  const named = (f: number) => {
+    const s2 = pathSignals(q.display[f]!, plan, infos[f]!.facts);
+    pathMatchOf[f] = s2.pathMatch;
+    priorOf[f] = s2.prior;
+  };
+  if (plan.pathWords.length > 0) {
+    const seen = work('named', Uint8Array, nFiles, true);
+    for (const prefix of wordPrefixes) for (const f of postings.byPrefix.get(prefix) ?? []) if (covered[f] === 1 && seen[f] === 0) { seen[f] = 1; named(f); }
+  }
+  const pathStart = work('pathStart', Int32Array, nFiles).fill(-1);
+  const pathEnd = work('pathEnd', Int32Array, nFiles, true);
+  const pathTerm = pathTermList;
+  const pathCount = pathCountList;
+  pathTerm.length = 0;
+  pathCount.length = 0;
+  if (nTerms > 0) pathTermsOf(postings, plan, index, covered, pathStart, pathEnd, pathTerm, pathCount);
+  for (const f of own) {
+    const info = infos[f]!;
+    pathLengthOf[f] = info.pathText.length;
+    priorOf[f] = info.priors[priors].prior;
+    if (plan.pathWords.length > 0 && sharesPrefix(info.namePrefixes, wordPrefixes)) named(f);
+    covered[f] = 1;
+    if (nTerms === 0) continue;
+    const tf = new Float64Array(nTerms);
+    const touched: number[] = [];
+    pathTermCounts(info, plan, tf, touched, index);
+    pathStart[f] = pathTerm.length;
+    for (const t of touched) { pathTerm.push(t); pathCount.push(tf[t]); }
+    pathEnd[f] = pathTerm.length;
+  }
+  return { covered, pathMatchOf, priorOf, pathLengthOf, pathStart, pathEnd, pathTerm, pathCount };
+}
+
+/** The covered paths' terms and counts in the last candidate pass (reused from query to query). */
+const pathTermList: number[] = [];
+const pathCountList: number[] = [];
+
+/** Whether a path's name prefixes hold one of the plan's path words' (a loop: called per file, ~9,000 a query). */
+function sharesPrefix(prefixes: string[], words: Set<string>): boolean {
+  for (let i = 0; i < prefixes.length; i++) if (words.has(prefixes[i])) return true;
+  return false;
+}

@@ -1,0 +1,138 @@
+// Bounds of each chunk's symbol boost from the defined-name postings, for the candidate pass: the
+// definition boost of names that hold a query term (by a merge of the terms' name lists) and the
+// boosts of the plan's symbols.
+import { symbolScore } from '../../rank/chunk-scorer.js';
+import type { RankPlan } from '../../rank/plan.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
+import { pathInfo } from '../snapshot/path-info.js';
+import type { CandidateQuery } from './candidate-query.js';
+import { cleanWork, work } from './work-arrays.js';
+
+/** The chunks whose symbol bounds and the names whose covered idf the last query set (definitionBounds). */
+const offeredChunks: number[] = [];
+const coveredNames: number[] = [];
+
+/** Per snapshot, the chunk of each defined name (by defStart), made on first use: a query looks up thousands. */
+const defChunks = new WeakMap<Snapshot, Int32Array>();
+
+function definitionChunks(s: Snapshot): Int32Array {
+  let out = defChunks.get(s);
+  if (!out) {
+    out = new Int32Array(s.defNames.length);
+    const n = s.start.length;
+    for (let c = 0; c < n; c++) out.fill(c, s.defStart[c], Math.min(s.defStart[c + 1], out.length));
+    defChunks.set(s, out);
+  }
+  return out;
+}
+
+/**
+ * Per chunk, bounds of the symbol boost chunkStats gives it (the best boost among its lines that hold
+ * a query term), from the defined-name postings: `possible` takes every name the chunk defines;
+ * `certain` only plain-identifier names that themselves hold a query term, since such a name's line
+ * holds that term and chunkStats sees it. Null when the plan boosts no definition. (The arrays are
+ * reused by the next call.)
+ */
+export function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan): { possible: Float64Array; certain: Float64Array } | null {
+  if (plan.symbols.length === 0 && !(plan.definitionBoost > 0 && plan.idfSum > 0)) return null;
+  const n = s.start.length;
+  // Zero but where the last query set them (cleaned now: a pass over every chunk and name costs more).
+  const possible = cleanWork('possible', Float64Array, n, offeredChunks);
+  const certain = cleanWork('certain', Float64Array, n, offeredChunks);
+  offeredChunks.length = 0;
+  const { defStart, defPlain } = s;
+  const chunkOf = definitionChunks(s);
+  const offer = (c: number, d: number, v: number, holdsTerm: boolean) => {
+    if (possible[c] === 0 && certain[c] === 0) offeredChunks.push(c);
+    if (v > possible[c]) possible[c] = v;
+    if (holdsTerm && defPlain[d] === 1 && v > certain[c]) certain[c] = v;
+  };
+  const { definitionBoost, idfSum } = plan;
+  // With symbols, their boosts need to know which names hold a query term: the per-name arrays below.
+  if (plan.symbols.length === 0 && offerMerged(s, plan, chunkOf, offer)) return { possible, certain };
+  // Per defined name, the idf of the query terms it holds (typed arrays, not a map: there is one
+  // entry per name, whatever the query).
+  const coveredIdf = cleanWork('coveredIdf', Float64Array, s.defNames.length, coveredNames);
+  const isCovered = cleanWork('isCovered', Uint8Array, s.defNames.length, coveredNames);
+  const covered = coveredNames;
+  covered.length = 0;
+  // The loops read locals only (as selectCandidates': a property read through a many-shaped snapshot costs more).
+  for (const term of plan.terms) {
+    const found = (term.whole ? s.byDefLower : s.byDefStem).find(term.key);
+    if (!found) continue;
+    const { chunk, count } = found;
+    const idf = term.idf;
+    for (let j = 0; j < chunk.length; j++) {
+      const d = defStart[chunk[j]] + count[j];
+      if (isCovered[d] === 0) { isCovered[d] = 1; covered.push(d); }
+      coveredIdf[d] += idf;
+    }
+  }
+  if (definitionBoost > 0 && idfSum > 0) {
+    for (let i = 0; i < covered.length; i++) {
+      const d = covered[i];
+      offer(chunkOf[d], d, definitionBoost * coveredIdf[d] / idfSum, true);
+    }
+  }
+  for (const sym of plan.symbols) {
+    const found = s.byDefLower.find(sym.name);
+    if (!found) continue;
+    for (let j = 0; j < found.chunk.length; j++) {
+      const c = found.chunk[j];
+      const d = defStart[c] + found.count[j];
+      const path = q.display[s.chunkFile[c]];
+      if (path === undefined) continue;
+      const fileStem = (q.infos?.[s.chunkFile[c]] ?? pathInfo(path)).facts.fileStem;
+      offer(c, d, symbolScore(s.defNames.at(d)!, plan, fileStem), isCovered[d] === 1);
+    }
+  }
+  return { possible, certain };
+}
+
+/**
+ * The definition boost of every defined name that holds a query term, offered to its chunk without a
+ * per-name array (whose random reads and writes cost more than the rest of the symbol bounds): the
+ * terms' defined-name lists, each in name order (as a snapshot file keeps them; else sorted), merged,
+ * a name's idf summed in term order as that array sums it. False, having offered nothing, where the
+ * plan gives no definition boost.
+ */
+function offerMerged(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: (c: number, d: number, v: number, holdsTerm: boolean) => void): boolean {
+  const { definitionBoost, idfSum } = plan;
+  if (!(definitionBoost > 0 && idfSum > 0)) return false;
+  const { defStart } = s;
+  const lists = plan.terms.map((term) => (term.whole ? s.byDefLower : s.byDefStem).find(term.key));
+  let total = 0;
+  for (const l of lists) total += l ? l.chunk.length : 0;
+  // Each list's names, one after the other: list t holds names[from[t], to[t]).
+  const names = work('mergedNames', Int32Array, total);
+  const k = lists.length;
+  const at = new Int32Array(k);
+  const to = new Int32Array(k);
+  let end = 0;
+  for (let t = 0; t < k; t++) {
+    const l = lists[t];
+    at[t] = end;
+    if (l) {
+      const { chunk, count } = l;
+      let last = -1;
+      let sorted = true;
+      for (let j = 0; j < chunk.length; j++) {
+        const d = defStart[chunk[j]] + count[j];
+        if (d < last) sorted = false;
+        names[end++] = last = d;
+      }
+      // A patched snapshot's lists are in the order of its rows, not of its renumbered chunks.
+      if (!sorted) names.subarray(at[t], end).sort();
+    }
+    to[t] = end;
+  }
+  const idf = plan.terms.map((term) => term.idf);
+  for (;;) {
+    let d = 0x7fffffff;
+    for (let t = 0; t < k; t++) if (at[t] < to[t] && names[at[t]] < d) d = names[at[t]];
+    if (d === 0x7fffffff) return true;
+    let sum = 0;
+    for (let t = 0; t < k; t++) while (at[t] < to[t] && names[at[t]] === d) { sum += idf[t]; at[t]++; }
+    offer(chunkOf[d], d, definitionBoost * sum / idfSum, true);
+  }
+}

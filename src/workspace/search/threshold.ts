@@ -1,0 +1,119 @@
+// The candidate pass's threshold: the worst guaranteed case a chunk's best case must reach, the seeds
+// bounded first so that it falls early, and the chunks kept against it.
+import { FLOAT16_RELATIVE_ERROR } from '../packed/float16.js';
+import type { CandidateQuery } from './candidate-query.js';
+import { work } from './work-arrays.js';
+
+/**
+ * Margin on distances: cosines from float16 unit vectors differ from the kernel's float64 pooling by
+ * at most the float16 rounding (|q.dv| <= 2^-11 |q||v|), and a distance moves less than the cosine.
+ */
+const EPS = 2 * FLOAT16_RELATIVE_ERROR + 1e-6;
+
+/**
+ * The distance a chunk's best case must reach, over the chunks bounded so far: the heapSize-th least
+ * worst case plus the margin (with --max-distance alone, that distance or the least worst case, if
+ * larger); Infinity while every chunk passes (no more chunks of some relevance than the heap holds).
+ * It only ever falls as more chunks come.
+ */
+export interface Limit { offer(lo: number, hi: number): void; readonly value: number }
+
+export function limitOf(q: CandidateQuery): Limit {
+  const k = q.heapSize;
+  if (q.maxDistance !== undefined && !Number.isFinite(k)) {
+    let least = Infinity;
+    const l = { value: Infinity, offer(lo: number, hi: number) { if (lo < 1 && hi < least) { least = hi; l.value = Math.max(q.maxDistance!, least) + EPS; } } };
+    return l;
+  }
+  if (!Number.isFinite(k)) return { value: Infinity, offer() {} };
+  // A max-heap of the k least worst cases; the threshold is its top once more than k have come.
+  const heap = new Float64Array(k);
+  let size = 0;
+  let seen = 0;
+  const l = {
+    value: Infinity,
+    offer(lo: number, hi: number) {
+      if (!(lo < 1)) return;
+      seen++;
+      if (size < k) {
+        let i = size++;
+        while (i > 0) { const up = (i - 1) >> 1; if (heap[up] >= hi) break; heap[i] = heap[up]; i = up; }
+        heap[i] = hi;
+      } else if (hi < heap[0]) {
+        let i = 0;
+        for (;;) {
+          const left = 2 * i + 1;
+          if (left >= k) break;
+          const right = left + 1;
+          const big = right < k && heap[right] > heap[left] ? right : left;
+          if (heap[big] <= hi) break;
+          heap[i] = heap[big];
+          i = big;
+        }
+        heap[i] = hi;
+      }
+      if (seen > k) l.value = heap[0] + EPS;
+    },
+  };
+  return l;
+}
+
+/**
+ * The k least of the values offered, kept in a max-heap as they come (most are past its top and cost a
+ * comparison); `largest` is then the k-th least value, as a quick-select over them all would give.
+ */
+export function leastOf(k: number): { offer(v: number): void; largest(): number } {
+  const heap = k > 0 ? work('leastOf', Float64Array, k) : new Float64Array(0);
+  let size = 0;
+  return {
+    offer(v) {
+      if (size < k) {
+        let i = size++;
+        while (i > 0) { const up = (i - 1) >> 1; if (heap[up] >= v) break; heap[i] = heap[up]; i = up; }
+        heap[i] = v;
+      } else if (v < heap[0]) {
+        let i = 0;
+        for (;;) {
+          const left = 2 * i + 1;
+          if (left >= k) break;
+          const right = left + 1;
+          const big = right < k && heap[right] > heap[left] ? right : left;
+          if (heap[big] <= v) break;
+          heap[i] = heap[big];
+          i = big;
+        }
+        heap[i] = v;
+      }
+    },
+    largest: () => (size > 0 ? heap[0] : Infinity),
+  };
+}
+
+/**
+ * Keeps chunks whose best case (lo) can beat the heapSize-th best worst case (hi): `limit`, from
+ * threshold. A chunk of no relevance at all (distance 1 even at best) is never a result, as in the
+ * pipeline. lo and hi are indexed like `eligible`.
+ */
+export function choose(eligible: Int32Array, lo: Float64Array, hi: Float64Array, limit: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < eligible.length; i++) if (lo[i] < 1 && lo[i] <= limit) out.push(eligible[i]);
+  return out;
+}
+
+/** The k-th smallest value (0-based) of xs, reordering xs. */
+export function quickSelect(xs: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = xs.length - 1;
+  while (lo < hi) {
+    const pivot = xs[(lo + hi) >> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (xs[i] < pivot) i++;
+      while (xs[j] > pivot) j--;
+      if (i <= j) { const t = xs[i]; xs[i] = xs[j]; xs[j] = t; i++; j--; }
+    }
+    if (k <= j) hi = j; else if (k >= i) lo = i; else return xs[k];
+  }
+  return xs[k];
+}
