@@ -118,7 +118,7 @@ describe('prose sweep', () => {
     for (const t of docs) releaseProseLines(t);
   });
 
-  it('holds no more than its bound, while made too: the oldest documents that fit are swept (exactly), the rest bounded on their own (within their best line's distance)', async () => {
+  it('holds no more than its bound, while made too: the oldest documents that fit are swept (exactly), the rest bounded on their own (within their best line\'s distance)', async () => {
     const docs = texts.map(built);
     for (const t of docs) sweepProseLines(t);
     await prepareSweep();
