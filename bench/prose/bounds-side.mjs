@@ -9,11 +9,15 @@
 // A build that warms its index's code chunks in a resident process (src/workspace/search/warm-chunks.ts, branch
 // cand30c) is measured once warmed, its warm-up's wall and main-thread CPU shown; WARM=0: not waited for.
 // Each build's prose sweep's bytes (sweepHeld, branch sweep30) are shown before and after the timed round.
-// Usage: [KEEP=1] [WARM=0] [ROUNDS=2] [SETTLE=10000] [NQ=40] [ONLY=search] [PROF=PREFIX] node bench/prose/bounds-side.mjs INDEX_DIR TREE MODEL DIST [DIST...]
+// Usage: [KEEP=1] [WARM=0] [ROUNDS=2] [SETTLE=10000] [NQ=40] [ONLY=search] [PROF=PREFIX] node bench/prose/bounds-side.mjs INDEX_DIR TREE MODEL DIST[@BYTES] [DIST[@BYTES]...]
 import os from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector';
-const [dir, tree, model, ...dists] = process.argv.slice(2);
+const [dir, tree, model, ...args] = process.argv.slice(2);
+// DIST@BYTES: that build's prose sweep bounded to BYTES (prose-sweep-bound.ts setSweepLimitBytes; a copy of a
+// dist directory is a build of its own in this process).
+const dists = args.map((a) => a.split('@')[0]);
+for (const [i, a] of args.entries()) if (a.includes('@')) (await import(`${dists[i]}/src/rank/prose-sweep-bound.js`)).setSweepLimitBytes(Number(a.split('@')[1]));
 const cpu = () => { const s = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8'); return Number(s.split(' ')[0]) / 1e6; };
 const wss = [];
 const searchers = [];
