@@ -14,10 +14,10 @@ import os from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector';
 const [dir, tree, model, ...args] = process.argv.slice(2);
-// DIST@BYTES: that build's prose sweep bounded to BYTES (prose-sweep-bound.ts setSweepLimitBytes; a copy of a
+// DIST@BYTES: that build's prose sweep bounded to BYTES (prose-sweep.ts setSweepLimitBytes; a copy of a
 // dist directory is a build of its own in this process).
 const dists = args.map((a) => a.split('@')[0]);
-for (const [i, a] of args.entries()) if (a.includes('@')) (await import(`${dists[i]}/src/rank/prose-sweep-bound.js`)).setSweepLimitBytes(Number(a.split('@')[1]));
+for (const [i, a] of args.entries()) if (a.includes('@')) (await import(`${dists[i]}/src/rank/prose-sweep.js`)).setSweepLimitBytes(Number(a.split('@')[1]));
 const cpu = () => { const s = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8'); return Number(s.split(' ')[0]) / 1e6; };
 const wss = [];
 const searchers = [];

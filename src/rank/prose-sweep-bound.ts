@@ -9,16 +9,6 @@ import { keyCount, type PackedProseLines } from './prose-lines-build.js';
  */
 export const SWEEP_BYTES = 128 << 20;
 
-let limitBytes = SWEEP_BYTES;
-
-/** The bound now. */
-export const sweepLimitBytes = (): number => limitBytes;
-
-/** Sets the bound (tests; a resident process keeps SWEEP_BYTES): the sweep is made again under it when next prepared. */
-export function setSweepLimitBytes(bytes: number): void {
-  limitBytes = bytes;
-}
-
 /** Per line across documents: its slot (Int32) and the walk's scratch (3 Float64 sums, 2 Int32 lists, a byte). */
 export const LINE_BYTES = 4 + 3 * 8 + 2 * 4 + 1;
 /** Per document: its `none` (Float64) and its place in the documents' array. */

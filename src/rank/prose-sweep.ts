@@ -6,7 +6,7 @@ import { PROSE_B, PROSE_K1, proseLexical, type ProseStats } from './prose.js';
 import { gramIdsOf } from './prose-doc-grams.js';
 import { keyCount, keyIdOf, proseTermKeys, KEY_MOST, type PackedProseLines } from './prose-lines-build.js';
 import type { RankPlan } from './plan.js';
-import { fitting, sweepLimitBytes } from './prose-sweep-bound.js';
+import { fitting, SWEEP_BYTES } from './prose-sweep-bound.js';
 
 /** The documents to sweep (kept documents once counted: prose-lines-build.ts), in the order they came. */
 const members = new Set<PackedProseLines>();
@@ -53,6 +53,18 @@ let sweepBytes = 0;
 let madeUnder = 0;
 let makingBytes = 0;
 
+/** The bound on the bytes held (prose-sweep-bound.ts). */
+let limitBytes = SWEEP_BYTES;
+
+/**
+ * Sets the bound (tests and benches; a resident process keeps SWEEP_BYTES): a sweep past it is let go at
+ * once, and the next is made under it.
+ */
+export function setSweepLimitBytes(bytes: number): void {
+  limitBytes = bytes;
+  if (sweepBytes > limitBytes) unmake();
+}
+
 /** What the sweep holds now: its bytes (with one being made), never past the bound (prose-sweep-bound.ts), and the documents swept. */
 export function sweepHeld(): { bytes: number; documents: number } {
   return { bytes: sweepBytes + makingBytes, documents: sweep ? sweep.docs.length - dropped : 0 };
@@ -91,8 +103,7 @@ let making: Promise<void> | null = null;
  */
 export async function prepareSweep(pause: () => Promise<void> = async () => {}): Promise<void> {
   while (making) await making;
-  const limit = sweepLimitBytes();
-  if (sweep && sweepBytes > limit) unmake();
+  const limit = limitBytes;
   const swept = sweep ? sweep.docs.length - dropped : 0;
   const fresh = pending * 8 <= swept || (leftOut > 0 && dropped === 0);
   if (members.size === 0 || (sweep && madeUnder === limit && fresh && dropped * 2 <= sweep.docs.length)) return;

@@ -11,8 +11,8 @@ import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { ProseCounter } from '../../../src/rank/prose-counter.js';
 import { proseBest, proseFileBestDistance, ProseLinesBuilder, proseReach, releaseProseLines, sweepProseLines } from '../../../src/rank/prose-lines.js';
-import { prepareSweep, sweepHeld, sweptLexical } from '../../../src/rank/prose-sweep.js';
-import { setSweepLimitBytes, shareOf, SWEEP_BYTES, sweepBytesOf } from '../../../src/rank/prose-sweep-bound.js';
+import { prepareSweep, setSweepLimitBytes, sweepHeld, sweptLexical } from '../../../src/rank/prose-sweep.js';
+import { shareOf, SWEEP_BYTES, sweepBytesOf } from '../../../src/rank/prose-sweep-bound.js';
 import type { PackedProseLines } from '../../../src/rank/prose-lines-build.js';
 
 const lexicon = parseLexicon('#docs\t1000\ncastle\t10\nthe\t900\nindex\t100\n');
@@ -131,8 +131,8 @@ describe('prose sweep', () => {
     const plans = queries.flatMap((q) => (['hybrid', 'lexical'] as const).map((mode) => buildRankPlan(q, mode, lexicon)));
     const reach = plans.map((plan) => docs.map((t, i) => proseReach(t, plan, `docs/file-${i}.md`)));
     try {
-      // Room for the first 5 documents while made: they are swept, the other 3 are not. While it is made
-      // the old sweep (all 8) is let go, as both would pass the bound.
+      // Room for the first 5 documents while made: they are swept, the other 3 are not. The sweep of all 8
+      // is let go first: it and the one being made would pass the bound together.
       const limit = bytesOf(5, true);
       setSweepLimitBytes(limit);
       const made = prepareSweep();
@@ -147,6 +147,17 @@ describe('prose sweep', () => {
         if (i < 5) expect(proseReach(t, plan, file), where).toBe(reach[p][i]);
         else expect(proseReach(t, plan, file), where).toBeLessThanOrEqual(proseFileBestDistance(bestLexical(texts[i], plan), file, plan));
       }));
+      // Three of the five change (dropped, kept again): the lists are made again, the old ones let go first
+      // (both would pass the bound), the documents bounded on their own meanwhile.
+      for (const i of [0, 1, 2]) { releaseProseLines(docs[i]); docs[i] = built(texts[i]); sweepProseLines(docs[i]); }
+      const again = prepareSweep();
+      const meanwhile = sweepHeld();
+      await again;
+      expect(meanwhile.documents).toBe(0);
+      expect(meanwhile.bytes).toBeGreaterThan(0);
+      expect(meanwhile.bytes).toBeLessThanOrEqual(limit);
+      expect(sweepHeld().bytes).toBeLessThanOrEqual(limit);
+      expect(sweepHeld().documents).toBeGreaterThan(0);
       // Nothing fits: nothing is held, every document is bounded on its own.
       setSweepLimitBytes(1);
       await prepareSweep();
