@@ -8,11 +8,16 @@
 // PREFIX-related.cpuprofile), with one DIST.
 // A build that warms its index's code chunks in a resident process (src/workspace/search/warm-chunks.ts, branch
 // cand30c) is measured once warmed, its warm-up's wall and main-thread CPU shown; WARM=0: not waited for.
-// Usage: [KEEP=1] [WARM=0] [ROUNDS=2] [SETTLE=10000] [NQ=40] [ONLY=search] [PROF=PREFIX] node bench/prose/bounds-side.mjs INDEX_DIR TREE MODEL DIST [DIST...]
+// Each build's prose sweep's bytes (sweepHeld, branch sweep30) are shown before and after the timed round.
+// Usage: [KEEP=1] [WARM=0] [ROUNDS=2] [SETTLE=10000] [NQ=40] [ONLY=search] [PROF=PREFIX] node bench/prose/bounds-side.mjs INDEX_DIR TREE MODEL DIST[@BYTES] [DIST[@BYTES]...]
 import os from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector';
-const [dir, tree, model, ...dists] = process.argv.slice(2);
+const [dir, tree, model, ...args] = process.argv.slice(2);
+// DIST@BYTES: that build's prose sweep bounded to BYTES (prose-sweep.ts setSweepLimitBytes; a copy of a
+// dist directory is a build of its own in this process).
+const dists = args.map((a) => a.split('@')[0]);
+for (const [i, a] of args.entries()) if (a.includes('@')) (await import(`${dists[i]}/src/rank/prose-sweep.js`)).setSweepLimitBytes(Number(a.split('@')[1]));
 const cpu = () => { const s = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8'); return Number(s.split(' ')[0]) / 1e6; };
 const wss = [];
 const searchers = [];
@@ -51,7 +56,15 @@ if (process.env.KEEP === '1') {
     const t = performance.now(); const alive = setInterval(() => {}, 1000); await keptLinesCounted(); clearInterval(alive); console.error(`kept ${n} documents, counted in ${(performance.now() - t).toFixed(0)} ms`);
   }
 }
+/** The bytes and documents each build's prose sweep holds (rank/prose-sweep.ts sweepHeld, where it has one). */
+async function sweeps(when) {
+  for (const d of dists) {
+    const { sweepHeld } = await import(`${d}/src/rank/prose-sweep.js`).catch(() => ({}));
+    if (sweepHeld) { const h = sweepHeld(); console.error(`${d}: sweep ${when}: ${(h.bytes / 2 ** 20).toFixed(1)} MB, ${h.documents} documents`); }
+  }
+}
 for (const ws of wss) for (const q of WARMUP_QUERIES) await search(ws, q);
+await sweeps('before the timed round');
 const rounds = Number(process.env.ROUNDS ?? 2);
 const only = process.env.ONLY;
 const T = { search: wss.map(() => ({ wall: [], cpu: [] })), related: wss.map(() => ({ wall: [], cpu: [] })) };
@@ -96,6 +109,7 @@ for (const kind of ['search', 'related']) {
   T[kind].forEach((t, i) => { if (t.wall.length) console.log(`${kind} ${dists[i]}: wall ${f(t.wall)} | cpu ${f(t.cpu)}`); });
   console.log(`${kind}: ${differ[kind].size} differ`); for (const q of differ[kind]) console.log(`  differs: ${q}`);
 }
+await sweeps('after it');
 console.log(`load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 for (const ws of wss) await ws.close();
 for (const s of searchers) await s.close();

@@ -268,7 +268,7 @@ export class PackedProseLines implements ProseLineTerms, WordPostings {
   bytes: number;
   /** The document's grams (prose-doc-grams.ts): set once built. */
   grams!: DocumentGrams;
-  /** Its slot in the lists across kept documents (prose-sweep.ts), -1 when it is not in them. */
+  /** Its slot in the lists across kept documents (prose-sweep.ts), -1 when it is not in them (-2: left out by their bound). */
   sweepSlot = -1;
   /** The last plan proseBest was asked about, the bound on its lines' cosines it was given, and its answer. */
   plan: RankPlan | null = null;

@@ -6,12 +6,19 @@ import { PROSE_B, PROSE_K1, proseLexical, type ProseStats } from './prose.js';
 import { gramIdsOf } from './prose-doc-grams.js';
 import { keyCount, keyIdOf, proseTermKeys, KEY_MOST, type PackedProseLines } from './prose-lines-build.js';
 import type { RankPlan } from './plan.js';
+import { fitting, SWEEP_BYTES } from './prose-sweep-bound.js';
 
 /** The documents to sweep (kept documents once counted: prose-lines-build.ts), in the order they came. */
 const members = new Set<PackedProseLines>();
-/** How many members are not in the sweep yet, and how many of the sweep's documents were dropped since. */
+/**
+ * How many members are not in the sweep yet (counted since it was made), how many were left out of it by
+ * the bound (PackedProseLines.sweepSlot LEFT_OUT), and how many of the sweep's documents were dropped since.
+ */
 let pending = 0;
+let leftOut = 0;
 let dropped = 0;
+/** The sweepSlot of a member the bound left out of the sweep (prose-sweep-bound.ts). */
+const LEFT_OUT = -2;
 
 /**
  * The documents' postings across documents, made from the members in one go (`docs`, a slot each:
@@ -41,6 +48,27 @@ interface Sweep {
 
 let sweep: Sweep | null = null;
 let versions = 0;
+/** The bytes the sweep holds (its lists and the walk's scratch), the bound it was made under, and the bytes of the one being made. */
+let sweepBytes = 0;
+let madeUnder = 0;
+let makingBytes = 0;
+
+/** The bound on the bytes held (prose-sweep-bound.ts). */
+let limitBytes = SWEEP_BYTES;
+
+/**
+ * Sets the bound (tests and benches; a resident process keeps SWEEP_BYTES): a sweep past it is let go at
+ * once, and the next is made under it.
+ */
+export function setSweepLimitBytes(bytes: number): void {
+  limitBytes = bytes;
+  if (sweepBytes > limitBytes) unmake();
+}
+
+/** What the sweep holds now: its bytes (with one being made), never past the bound (prose-sweep-bound.ts), and the documents swept. */
+export function sweepHeld(): { bytes: number; documents: number } {
+  return { bytes: sweepBytes + makingBytes, documents: sweep ? sweep.docs.length - dropped : 0 };
+}
 
 /** Adds a counted document: it is swept from the next rebuild on (bounded per document until then). */
 export function sweepDocument(t: PackedProseLines): void {
@@ -57,7 +85,8 @@ export function unsweepDocument(t: PackedProseLines): void {
     // The other documents' bests for a plan do not change; its lines are still walked until the lists are made again.
     sweep.docs[t.sweepSlot] = null;
     dropped++;
-  } else pending--;
+  } else if (t.sweepSlot === LEFT_OUT) leftOut--;
+  else pending--;
   t.sweepSlot = -1;
 }
 
@@ -68,27 +97,67 @@ let making: Promise<void> | null = null;
  * Makes the sweep again when enough has changed since it was made (a document counted or changed since
  * is bounded on its own until then: making the lists again for each of a few would cost more than
  * bounding them one by one), between `pause`s (the keeper's time slices: the lists of the bench tree's
- * documents take ~0.2-0.4 s to make), while the last one still answers; a search never makes it.
+ * documents take ~0.2-0.4 s to make), while the last one still answers if both fit in the bound; a
+ * search never makes it. Past the bound it takes the oldest documents that fit; the rest are bounded on
+ * their own, and it is made again only once some of its own are dropped (room for others).
  */
 export async function prepareSweep(pause: () => Promise<void> = async () => {}): Promise<void> {
   while (making) await making;
+  const limit = limitBytes;
   const swept = sweep ? sweep.docs.length - dropped : 0;
-  if (members.size === 0 || (sweep && pending * 8 <= swept && dropped * 2 <= sweep.docs.length)) return;
+  const fresh = pending * 8 <= swept || (leftOut > 0 && dropped === 0);
+  if (members.size === 0 || (sweep && madeUnder === limit && fresh && dropped * 2 <= sweep.docs.length)) return;
+  const all = [...members];
+  const fit = fitting(all, limit);
+  if (fit.take.length === 0) {
+    unmake();
+    for (const t of all) t.sweepSlot = LEFT_OUT;
+    pending = 0;
+    leftOut = all.length;
+    madeUnder = limit;
+    return;
+  }
+  // The one being made and the one answering meanwhile both held past the bound: the documents are bounded on their own until it is made.
+  if (sweepBytes + fit.makingBytes > limit) unmake();
+  const left = new Set(all.slice(fit.take.length));
   making = (async () => {
-    const made = await build([...members], pause);
+    makingBytes = fit.makingBytes;
+    const made = await build(fit.take, pause);
     // Documents dropped while it was made are not swept; those counted meanwhile wait for the next one.
     let live = 0;
     made.docs.forEach((t, slot) => {
       if (t && members.has(t)) { live++; return; }
       made.docs[slot] = null;
     });
-    for (const t of members) t.sweepSlot = -1;
+    leftOut = 0;
+    for (const t of members) {
+      t.sweepSlot = left.has(t) ? LEFT_OUT : -1;
+      if (left.has(t)) leftOut++;
+    }
     made.docs.forEach((t, slot) => { if (t) t.sweepSlot = slot; });
-    sweep = made;
-    pending = members.size - live;
+    install(made);
+    madeUnder = limit;
+    pending = members.size - live - leftOut;
     dropped = made.docs.length - live;
   })();
-  try { await making; } finally { making = null; }
+  try { await making; } finally { making = null; makingBytes = 0; }
+}
+
+/** Answers from `made` from now on, with the walk's scratch sized to its lines. */
+function install(made: Sweep): void {
+  sweep = made;
+  scratch(made.lineSlot.length);
+  sweepBytes = made.docs.length * 8 + [made.lineSlot, made.none, made.keyStart, made.ownLine, made.ownPart, made.winStart, made.winLine, made.winPart, made.gramStart, made.gramLine, made.gramPart]
+    .reduce((n, a) => n + a.byteLength, 0) + [ownSum, windowSum, gramSum, held, windowHeld, holds].reduce((n, a) => n + a.byteLength, 0);
+}
+
+/** Lets the sweep go: every document is bounded on its own until one is made again. */
+function unmake(): void {
+  if (!sweep) return;
+  for (const t of sweep.docs) if (t) t.sweepSlot = -1;
+  sweep = null;
+  scratch(0);
+  sweepBytes = 0;
 }
 
 /** A float32 at least `x` (x >= 0), as prose-lines-build.ts rounds its parts. */
@@ -177,13 +246,19 @@ async function build(docs: PackedProseLines[], pause: () => Promise<void>): Prom
 const bests = new WeakMap<RankPlan['terms'], { grams: readonly string[] | undefined; version: number; best: Float64Array }>();
 
 /** Scratch (zero between sweeps): per line across documents, its BM25 so far, its window's and its grams'; the lines touched. */
-let ownSum = new Float64Array(1024);
-let windowSum = new Float64Array(1024);
-let gramSum = new Float64Array(1024);
-let held = new Int32Array(1024);
-let windowHeld = new Int32Array(1024);
+let ownSum = new Float64Array(0);
+let windowSum = new Float64Array(0);
+let gramSum = new Float64Array(0);
+let held = new Int32Array(0);
+let windowHeld = new Int32Array(0);
 /** Scratch (zero between sweeps): 1 for a line across documents that holds a term (smaller than ownSum: the grams' walk reads it at random). */
-let holds = new Uint8Array(1024);
+let holds = new Uint8Array(0);
+
+/** The scratch for a sweep of `lines` lines (counted in its bytes: LINE_BYTES). */
+function scratch(lines: number): void {
+  ownSum = new Float64Array(lines); windowSum = new Float64Array(lines); gramSum = new Float64Array(lines);
+  held = new Int32Array(lines); windowHeld = new Int32Array(lines); holds = new Uint8Array(lines);
+}
 
 /**
  * The best lexical score (proseLexical) of any line of the document for the plan, from its lines' BM25
@@ -206,11 +281,7 @@ const norms: ProseStats = { idf: [], norm: 0, avgChars: 1, gramIdf: [], gramNorm
 /** Each slot's best lexical score for the plan: the lines' sums across documents, each plan key's and gram's lists walked in plan order. */
 function sweepPlan(s: Sweep, plan: RankPlan): Float64Array {
   const best = new Float64Array(s.docs.length);
-  const lines = s.lineSlot.length;
-  if (ownSum.length < lines) {
-    ownSum = new Float64Array(lines); windowSum = new Float64Array(lines); gramSum = new Float64Array(lines);
-    held = new Int32Array(lines); windowHeld = new Int32Array(lines); holds = new Uint8Array(lines);
-  }
+  // The scratch is sized to the sweep's lines when it is installed (install).
   // Locals, not the module's bindings, in the loops below (V8 reloads those at every access).
   const own = ownSum;
   const windows = windowSum;

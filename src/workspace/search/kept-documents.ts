@@ -11,7 +11,8 @@ import { turn } from './time-slice.js';
 
 /**
  * Bytes and line terms kept in all (the line terms of the bench tree's 1,387 Markdown files take 53 MB),
- * and the largest file kept (bigger files are read each time, and stream).
+ * and the largest file kept (bigger files are read each time, and stream). The lists across the kept
+ * documents' line terms have a bound of their own (rank/prose-sweep-bound.ts SWEEP_BYTES).
  */
 const KEPT_BYTES = 160 << 20;
 export const KEPT_FILE_BYTES = 4 << 20;

@@ -1,7 +1,8 @@
 // Kept prose documents bounded all at once (rank/prose-sweep.ts): the sweep's best lexical score of each
 // document is at least what its best line scores (a document skipped on it could not have entered the
 // results) and within a hair of it, for every query; a document dropped is no longer swept, and one
-// changed after keeping (dropped, then kept again) is bounded by its new lines, never by its old ones.
+// changed after keeping (dropped, then kept again) is bounded by its new lines, never by its old ones;
+// past its bound (SWEEP_BYTES) the oldest documents that fit are swept, the rest bounded on their own.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +11,8 @@ import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { ProseCounter } from '../../../src/rank/prose-counter.js';
 import { proseBest, proseFileBestDistance, ProseLinesBuilder, proseReach, releaseProseLines, sweepProseLines } from '../../../src/rank/prose-lines.js';
-import { prepareSweep, sweptLexical } from '../../../src/rank/prose-sweep.js';
+import { prepareSweep, setSweepLimitBytes, sweepHeld, sweptLexical } from '../../../src/rank/prose-sweep.js';
+import { shareOf, SWEEP_BYTES, sweepBytesOf } from '../../../src/rank/prose-sweep-bound.js';
 import type { PackedProseLines } from '../../../src/rank/prose-lines-build.js';
 
 const lexicon = parseLexicon('#docs\t1000\ncastle\t10\nthe\t900\nindex\t100\n');
@@ -114,5 +116,61 @@ describe('prose sweep', () => {
     expect(sweptLexical(docs[3], plan)).toBeCloseTo(bestLexical(changed[3], plan), 5);
     expect(sweptLexical(docs[4], plan)).toBe(0);
     for (const t of docs) releaseProseLines(t);
+  });
+
+  it('holds no more than its bound, while made too: the oldest documents that fit are swept (exactly), the rest bounded on their own (within their best line\'s distance)', async () => {
+    const docs = texts.map(built);
+    for (const t of docs) sweepProseLines(t);
+    await prepareSweep();
+    // The bytes worked out before making it are the bytes it holds.
+    const shares = docs.map(shareOf);
+    const sum = (n: number, k: 'lines' | 'entries') => shares.slice(0, n).reduce((a, s) => a + s[k], 0);
+    const maxGram = (n: number) => Math.max(-1, ...shares.slice(0, n).map((s) => s.maxGram));
+    const bytesOf = (n: number, making: boolean) => sweepBytesOf(n, sum(n, 'lines'), sum(n, 'entries'), maxGram(n), making);
+    expect(sweepHeld()).toEqual({ bytes: bytesOf(docs.length, false), documents: docs.length });
+    const plans = queries.flatMap((q) => (['hybrid', 'lexical'] as const).map((mode) => buildRankPlan(q, mode, lexicon)));
+    const reach = plans.map((plan) => docs.map((t, i) => proseReach(t, plan, `docs/file-${i}.md`)));
+    try {
+      // Room for the first 5 documents while made: they are swept, the other 3 are not. The sweep of all 8
+      // is let go first: it and the one being made would pass the bound together.
+      const limit = bytesOf(5, true);
+      setSweepLimitBytes(limit);
+      const made = prepareSweep();
+      expect(sweepHeld()).toEqual({ bytes: limit, documents: 0 });
+      await made;
+      expect(sweepHeld()).toEqual({ bytes: bytesOf(5, false), documents: 5 });
+      plans.forEach((plan, p) => docs.forEach((t, i) => {
+        const where = `plan ${p} / text ${i}`;
+        expect(sweptLexical(t, plan) === undefined, where).toBe(i >= 5);
+        // A swept document's bound is the unbounded sweep's; one bounded on its own is at most its best line's distance.
+        const file = `docs/file-${i}.md`;
+        if (i < 5) expect(proseReach(t, plan, file), where).toBe(reach[p][i]);
+        else expect(proseReach(t, plan, file), where).toBeLessThanOrEqual(proseFileBestDistance(bestLexical(texts[i], plan), file, plan));
+      }));
+      // Three of the five change (dropped, kept again): the lists are made again, the old ones let go first
+      // (both would pass the bound), the documents bounded on their own meanwhile.
+      for (const i of [0, 1, 2]) { releaseProseLines(docs[i]); docs[i] = built(texts[i]); sweepProseLines(docs[i]); }
+      const again = prepareSweep();
+      const meanwhile = sweepHeld();
+      await again;
+      expect(meanwhile.documents).toBe(0);
+      expect(meanwhile.bytes).toBeGreaterThan(0);
+      expect(meanwhile.bytes).toBeLessThanOrEqual(limit);
+      expect(sweepHeld().bytes).toBeLessThanOrEqual(limit);
+      expect(sweepHeld().documents).toBeGreaterThan(0);
+      // Nothing fits: nothing is held, every document is bounded on its own.
+      setSweepLimitBytes(1);
+      await prepareSweep();
+      expect(sweepHeld()).toEqual({ bytes: 0, documents: 0 });
+      expect(docs.every((t) => sweptLexical(t, plans[0]) === undefined)).toBe(true);
+      // Back to the default: all swept again (the bench tree's 1,387 documents fit with room).
+      setSweepLimitBytes(SWEEP_BYTES);
+      await prepareSweep();
+      expect(sweepHeld().documents).toBe(docs.length);
+      expect(expectSwept(docs, texts)).toBeGreaterThan(60);
+    } finally {
+      setSweepLimitBytes(SWEEP_BYTES);
+      for (const t of docs) releaseProseLines(t);
+    }
   });
 });

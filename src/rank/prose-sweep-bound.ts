@@ -1,0 +1,58 @@
+// The memory bound of the prose sweep (prose-sweep.ts): what its lists across documents hold, worked out
+// from the documents before they are made, and which documents fit (the oldest kept first, as many as
+// fit); the rest are bounded on their own, as a document counted since the last making is.
+import { keyCount, type PackedProseLines } from './prose-lines-build.js';
+
+/**
+ * Bytes the sweep may hold, the one it answers with and one being made together (the bench tree's 1,387
+ * Markdown files, 154k lines, take ~92 MB; their line terms, counted in KEPT_BYTES, another 53 MB).
+ */
+export const SWEEP_BYTES = 128 << 20;
+
+/** Per line across documents: its slot (Int32) and the walk's scratch (3 Float64 sums, 2 Int32 lists, a byte). */
+export const LINE_BYTES = 4 + 3 * 8 + 2 * 4 + 1;
+/** Per document: its `none` (Float64) and its place in the documents' array. */
+export const DOC_BYTES = 8 + 8;
+/** Per entry of a key's, window's or gram's list: the line (Int32) and its part (Float32). */
+export const ENTRY_BYTES = 4 + 4;
+
+/** One document's share of a sweep: lines and list entries. */
+export interface SweepShare { lines: number; entries: number; maxGram: number }
+
+export function shareOf(t: PackedProseLines): SweepShare {
+  const d = t.grams;
+  let maxGram = -1;
+  for (const g of d.gramId) if (g > maxGram) maxGram = g;
+  const entries = t.ownStart[t.ids.length] + t.winStart[t.ids.length] + d.lineStart[d.gramId.length];
+  return { lines: t.lines, entries, maxGram };
+}
+
+/**
+ * The bytes a sweep of these totals holds once made (`making`: and while it is made, with the build's
+ * counters: per key two Int32 fills, per gram one, per document its first line).
+ */
+export function sweepBytesOf(docs: number, lines: number, entries: number, maxGram: number, making: boolean): number {
+  const keys = keyCount();
+  const made = docs * DOC_BYTES + lines * LINE_BYTES + entries * ENTRY_BYTES + (keys + 1) * 8 + (maxGram + 2) * 4;
+  return making ? made + keys * 8 + (maxGram + 1) * 4 + (docs + 1) * 4 : made;
+}
+
+/**
+ * The documents a new sweep takes: the first (oldest kept) while the sweep, made, fits in `limit`; and
+ * the bytes it holds while it is made. None when not even the first fits.
+ */
+export function fitting(docs: readonly PackedProseLines[], limit: number): { take: PackedProseLines[]; makingBytes: number } {
+  let lines = 0;
+  let entries = 0;
+  let maxGram = -1;
+  let n = 0;
+  let makingBytes = 0;
+  for (const t of docs) {
+    const s = shareOf(t);
+    const bytes = sweepBytesOf(n + 1, lines + s.lines, entries + s.entries, Math.max(maxGram, s.maxGram), true);
+    if (bytes > limit) break;
+    n++; lines += s.lines; entries += s.entries; maxGram = Math.max(maxGram, s.maxGram);
+    makingBytes = bytes;
+  }
+  return { take: docs.slice(0, n), makingBytes };
+}
