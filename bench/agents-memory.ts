@@ -3,8 +3,10 @@
 // through a few searches once the index is built; the RSS (VmRSS from /proc) of the fronts and the
 // resident engine they share is summed, beside the same runs with --no-server (every process loads
 // its own model and index). Target: 4 agents <= 1.3x one agent. Linux only (reads /proc).
-// Writes the mcp-agents-memory section of bench/RESULTS.md.
-// npm run build && node dist/bench/agents-memory.js
+// Writes the mcp-agents-memory section of bench/RESULTS.md. With --tree DIR (e.g. the 1M-line bench tree,
+// bench/corpus/tree-1m): that tree as it is, the shared engine's runs only (four --no-server processes
+// would each build the whole index), into the section mcp-agents-memory-tree.
+// npm run build && node dist/bench/agents-memory.js [--tree DIR]
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +17,9 @@ import { writeResultsSection } from './results.js';
 
 const CLI = path.join(REPO_ROOT, 'dist/src/cli/main.js');
 const WORK = path.join(REPO_ROOT, 'bench/.tmp/agents-memory');
-const TREE = path.join(WORK, 'tree');
+const treeArg = process.argv.indexOf('--tree');
+const GIVEN_TREE = treeArg > 0 ? path.resolve(process.argv[treeArg + 1] ?? '') : null;
+const TREE = GIVEN_TREE ?? path.join(WORK, 'tree');
 const QUERIES = ['retry failed uploads with backoff', 'parse the command line flags', 'socket owner and mode checks', 'build the snapshot from the store', 'tokenize a word into pieces'];
 const TARGET_RATIO = 1.3;
 const log = (m: string) => process.stderr.write(`[bench:agents-memory] ${m}\n`);
@@ -79,43 +83,56 @@ async function run(agents: number, server: boolean): Promise<Run> {
   return { agents, server, fronts, engine, total };
 }
 
+/** Regular files under a directory (the tree's size in the report). */
+function countFiles(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) n += e.isDirectory() ? countFiles(path.join(dir, e.name)) : e.isFile() ? 1 : 0;
+  return n;
+}
+
 async function main(): Promise<void> {
   rmSync(WORK, { recursive: true, force: true });
-  const files = copyTsFiles(path.join(REPO_ROOT, 'src'), TREE);
+  if (GIVEN_TREE && !statSync(GIVEN_TREE, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--tree ${GIVEN_TREE}: not a directory`);
+  const files = GIVEN_TREE ? countFiles(GIVEN_TREE) : copyTsFiles(path.join(REPO_ROOT, 'src'), TREE);
+  const treeText = GIVEN_TREE ? `${files} files (${path.relative(REPO_ROOT, GIVEN_TREE) || GIVEN_TREE})` : `${files} .ts files (a copy of src/)`;
   const load = os.loadavg()[0].toFixed(1);
-  log(`tree: ${files} .ts files from src/; load ${load} on ${os.cpus().length} cores`);
+  log(`tree: ${treeText}; load ${load} on ${os.cpus().length} cores`);
   const runs: Run[] = [];
-  for (const server of [true, false]) for (const agents of [1, 4]) runs.push(await run(agents, server));
+  for (const server of GIVEN_TREE ? [true] : [true, false]) for (const agents of [1, 4]) runs.push(await run(agents, server));
   const mb = (kb: number) => (kb / 1024).toFixed(0);
-  const find = (server: boolean, agents: number) => runs.find((r) => r.server === server && r.agents === agents)!;
-  const [one, four, oneLocal, fourLocal] = [find(true, 1), find(true, 4), find(false, 1), find(false, 4)];
+  const find = (server: boolean, agents: number) => runs.find((r) => r.server === server && r.agents === agents);
+  const [one, four, oneLocal, fourLocal] = [find(true, 1)!, find(true, 4)!, find(false, 1), find(false, 4)];
   const rssRatio = four.total.rssKb / one.total.rssKb;
   const pssRatio = four.total.pssKb / one.total.pssKb;
   const anonRatio = four.total.anonKb / one.total.anonKb;
   const verdict = (x: number) => `${x.toFixed(2)}x (${x <= TARGET_RATIO ? 'met' : 'missed'})`;
+  const shown = [one, four, oneLocal, fourLocal].filter((r): r is Run => r !== undefined);
   const lines = [
     '| agents | how | each `simgrep mcp`: RSS (anonymous) MB | engine: RSS (anonymous) MB | total RSS (MB) | RSS vs 1 agent | total PSS (MB) | PSS vs 1 agent | total anonymous (MB) | anonymous vs 1 agent |',
     '|---|---|---|---|---|---|---|---|---|---|',
-    ...[one, four, oneLocal, fourLocal].map((r) => {
-      const base = r.server ? one : oneLocal;
+    ...shown.map((r) => {
+      const base = r.server ? one : oneLocal!;
       return `| ${r.agents} | ${r.server ? 'shared engine (default)' : '--no-server'} | ${r.fronts.map((m) => `${mb(m.rssKb)} (${mb(m.anonKb)})`).join(', ')} | ${r.server ? `${mb(r.engine.rssKb)} (${mb(r.engine.anonKb)})` : '-'} | ${mb(r.total.rssKb)} | ${(r.total.rssKb / base.total.rssKb).toFixed(2)}x | ${mb(r.total.pssKb)} | ${(r.total.pssKb / base.total.pssKb).toFixed(2)}x | ${mb(r.total.anonKb)} | ${(r.total.anonKb / base.total.anonKb).toFixed(2)}x |`;
     }),
     '',
-    `4 agents with the shared engine against one (target <= ${TARGET_RATIO}x): summed anonymous (private) memory ${verdict(anonRatio)}, summed RSS ${verdict(rssRatio)}, summed PSS ${verdict(pssRatio)}; with --no-server ${(fourLocal.total.rssKb / oneLocal.total.rssKb).toFixed(2)}x RSS. Tree: ${files} .ts files (a copy of src/), default model, load ${load} on ${os.cpus().length} cores, Node ${process.version}.`,
+    `4 agents with the shared engine against one (target <= ${TARGET_RATIO}x): summed anonymous (private) memory ${verdict(anonRatio)}, summed RSS ${verdict(rssRatio)}, summed PSS ${verdict(pssRatio)}${oneLocal && fourLocal ? `; with --no-server ${(fourLocal.total.rssKb / oneLocal.total.rssKb).toFixed(2)}x RSS` : ''}. Tree: ${treeText}, default model, load ${load} on ${os.cpus().length} cores, Node ${process.version}.`,
   ];
+  const section = GIVEN_TREE ? 'mcp-agents-memory-tree' : 'mcp-agents-memory';
   const md = [
-    '<!-- mcp-agents-memory:begin (written by node dist/bench/agents-memory.js) -->',
-    '## MCP agents memory',
+    `<!-- ${section}:begin (written by node dist/bench/agents-memory.js${GIVEN_TREE ? ' --tree DIR' : ''}) -->`,
+    GIVEN_TREE ? '## MCP agents memory on a given tree' : '## MCP agents memory',
     '',
-    `Command: \`npm run build && node dist/bench/agents-memory.js\` (${new Date().toISOString().slice(0, 16)}; a shared machine under load, so the absolute figures are noisy, the ratios less so). 1 and then 4 \`simgrep mcp\` processes over one tree, each driven by the MCP SDK's client: every agent searches at once until its answer says \`index: fresh\` (the first ones come from scans while the resident engine builds the index), then 5 searches each; then the resident memory of the \`simgrep mcp\` processes and of the engine they share is summed from /proc (VmRSS; PSS from smaps_rollup, where pages shared between processes, such as Node's own code, are split among them). The same runs with \`--no-server\` (each process its own model and index) for comparison.`,
+    GIVEN_TREE
+      ? `Command: \`npm run build && node dist/bench/agents-memory.js --tree ${path.relative(REPO_ROOT, GIVEN_TREE) || GIVEN_TREE}\` (${new Date().toISOString().slice(0, 16)}): as the section above, over that tree as it is, the shared engine's runs only.`
+      : `Command: \`npm run build && node dist/bench/agents-memory.js\` (${new Date().toISOString().slice(0, 16)}; a shared machine under load, so the absolute figures are noisy, the ratios less so). 1 and then 4 \`simgrep mcp\` processes over one tree, each driven by the MCP SDK's client: every agent searches at once until its answer says \`index: fresh\` (the first ones come from scans while the resident engine builds the index), then 5 searches each; then the resident memory of the \`simgrep mcp\` processes and of the engine they share is summed from /proc (VmRSS; PSS from smaps_rollup, where pages shared between processes, such as Node's own code, are split among them). The same runs with \`--no-server\` (each process its own model and index) for comparison.`,
     '',
     ...lines,
     '',
-    'What an extra agent costs is its private memory: each `simgrep mcp` is a pipe to the engine and loads neither the MCP SDK nor the model, so its anonymous memory is a few MB (a bare Node process has ~7), and the engine grows little with more sessions (their searches run one at a time). Most of a front\'s RSS is Node\'s own code, mapped from the same file by every Node process: VmRSS counts it once per process, so summed VmRSS cannot reach 1.3x on a small tree (three more bare Node processes are ~120 MB beside an engine of ~250 MB; on a bigger tree the engine dominates and the ratio falls); PSS splits it among all the Node processes on the machine, so it moves with whatever else runs there.',
-    '<!-- mcp-agents-memory:end -->',
+    ...(GIVEN_TREE ? [] : ['What an extra agent costs is its private memory: each `simgrep mcp` is a pipe to the engine and loads neither the MCP SDK nor the model, so its anonymous memory is a few MB (a bare Node process has ~7), and the engine grows little with more sessions (their searches run one at a time). Most of a front\'s RSS is Node\'s own code, mapped from the same file by every Node process: VmRSS counts it once per process, so summed VmRSS cannot reach 1.3x on a small tree (three more bare Node processes are ~120 MB beside an engine of ~250 MB; on a bigger tree the engine dominates and the ratio falls); PSS splits it among all the Node processes on the machine, so it moves with whatever else runs there.']),
+    `<!-- ${section}:end -->`,
     '',
   ].join('\n');
-  writeResultsSection(path.join(REPO_ROOT, 'bench/RESULTS.md'), 'mcp-agents-memory', md);
+  writeResultsSection(path.join(REPO_ROOT, 'bench/RESULTS.md'), section, md);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
