@@ -35,27 +35,36 @@ export function limitOf(q: CandidateQuery): Limit {
     offer(lo: number, hi: number) {
       if (!(lo < 1)) return;
       seen++;
-      if (size < k) {
-        let i = size++;
-        while (i > 0) { const up = (i - 1) >> 1; if (heap[up] >= hi) break; heap[i] = heap[up]; i = up; }
-        heap[i] = hi;
-      } else if (hi < heap[0]) {
-        let i = 0;
-        for (;;) {
-          const left = 2 * i + 1;
-          if (left >= k) break;
-          const right = left + 1;
-          const big = right < k && heap[right] > heap[left] ? right : left;
-          if (heap[big] <= hi) break;
-          heap[i] = heap[big];
-          i = big;
-        }
-        heap[i] = hi;
-      }
+      size = offerLeast(heap, size, k, hi);
       if (seen > k) l.value = heap[0] + EPS;
     },
   };
   return l;
+}
+
+/**
+ * Offers v to a max-heap of the k least values so far (its first `size` slots): taken while the heap has
+ * room, or in place of its top when less; the heap's new size.
+ */
+function offerLeast(heap: Float64Array, size: number, k: number, v: number): number {
+  if (size < k) {
+    let i = size++;
+    while (i > 0) { const up = (i - 1) >> 1; if (heap[up] >= v) break; heap[i] = heap[up]; i = up; }
+    heap[i] = v;
+  } else if (v < heap[0]) {
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= k) break;
+      const right = left + 1;
+      const big = right < k && heap[right] > heap[left] ? right : left;
+      if (heap[big] <= v) break;
+      heap[i] = heap[big];
+      i = big;
+    }
+    heap[i] = v;
+  }
+  return size;
 }
 
 /**
@@ -67,23 +76,7 @@ export function leastOf(k: number): { offer(v: number): void; largest(): number 
   let size = 0;
   return {
     offer(v) {
-      if (size < k) {
-        let i = size++;
-        while (i > 0) { const up = (i - 1) >> 1; if (heap[up] >= v) break; heap[i] = heap[up]; i = up; }
-        heap[i] = v;
-      } else if (v < heap[0]) {
-        let i = 0;
-        for (;;) {
-          const left = 2 * i + 1;
-          if (left >= k) break;
-          const right = left + 1;
-          const big = right < k && heap[right] > heap[left] ? right : left;
-          if (heap[big] <= v) break;
-          heap[i] = heap[big];
-          i = big;
-        }
-        heap[i] = v;
-      }
+      size = offerLeast(heap, size, k, v);
     },
     largest: () => (size > 0 ? heap[0] : Infinity),
   };
