@@ -28,7 +28,6 @@ export interface TokenizerFile {
   shared?: SharedTokenizer;
 }
 
-
 /** The tokenizer of `shared` bytes (openTokenizerFile's, from a checksummed cache entry or compiled anew): no file read, no hashing. */
 export function sharedTokenizerFile(shared: SharedTokenizer): TokenizerFile {
   const compiled = decodeCompiledTokenizer(shared.compiled);

@@ -5,10 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearcher, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
+import { createSearcher, type SearchOptions } from '../../../src/searcher.js';
 import { createWorkspace, type Workspace } from '../../../src/workspace/workspace.js';
 import { makeTree } from '../../helpers/tree.js';
 import { SCRIPT_FILES, SCRIPT_QUERIES } from '../../helpers/scripts-fixture.js';
+import { rounded } from '../../helpers/rounded.js';
 
 let tmp = '';
 let tree = '';
@@ -29,7 +30,7 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-const shape = (r: SearchResponse) => r.results.map((x) => ({ ...x, distance: Math.round(x.distance * 1e6) / 1e6, matches: x.matches.map((m) => ({ ...m, distance: Math.round(m.distance * 1e6) / 1e6 })) }));
+const shape = rounded;
 
 describe('indexed search equals one-shot search on non-Latin text', () => {
   for (const mode of ['hybrid', 'semantic', 'lexical'] as const) {

@@ -9,6 +9,7 @@ import { createSearcher, type SearchOptions, type SearchResponse } from '../../.
 import { keptLinesCounted } from '../../../src/workspace/search/kept-documents.js';
 import { chunksWarmed } from '../../../src/workspace/search/warm-chunks.js';
 import { createWorkspace, type Workspace } from '../../../src/workspace/workspace.js';
+import { rounded } from '../../helpers/rounded.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const QUERIES = [
@@ -65,7 +66,7 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-const shape = (r: SearchResponse) => r.results.map((x) => ({ ...x, distance: Math.round(x.distance * 1e6) / 1e6, matches: x.matches.map((m) => ({ ...m, distance: Math.round(m.distance * 1e6) / 1e6 })) }));
+const shape = rounded;
 
 async function same(o: Omit<SearchOptions, 'paths'>): Promise<SearchResponse> {
   const opts = { ...o, paths: [tree] };

@@ -8,9 +8,10 @@
 // top-k's floor is swept past it: every first search must answer as the scan does.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearcher, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
+import { createSearcher, type SearchOptions } from '../../../src/searcher.js';
 import { createWorkspace } from '../../../src/workspace/workspace.js';
 import { makeTree } from '../../helpers/tree.js';
+import { rounded } from '../../helpers/rounded.js';
 
 const VERBS = ['reads', 'checks', 'merges', 'loads', 'writes', 'copies', 'sorts', 'keeps'];
 /**
@@ -44,7 +45,7 @@ for (let n = 0; n < 4; n++) FILES[`src/notes-${n}.ts`] = notes(n);
 let tree: { dir: string; cleanup: () => Promise<void> };
 let dir = '';
 const scan = createSearcher({ concurrency: 0 });
-const shape = (r: SearchResponse) => r.results.map((x) => ({ ...x, distance: Math.round(x.distance * 1e6) / 1e6, matches: x.matches.map((m) => ({ ...m, distance: Math.round(m.distance * 1e6) / 1e6 })) }));
+const shape = rounded;
 
 beforeAll(async () => {
   tree = await makeTree(FILES);

@@ -12,6 +12,7 @@ import { sourcesForPaths } from '../../../src/sources/resolve.js';
 import { keptLinesCounted } from '../../../src/workspace/search/kept-documents.js';
 import { createWorkspace, type Workspace } from '../../../src/workspace/workspace.js';
 import { makeTree } from '../../helpers/tree.js';
+import { rounded } from '../../helpers/rounded.js';
 
 /** Paths the workspace's reader was asked for (read or stream), search by search. */
 const reads: string[] = [];
@@ -79,7 +80,7 @@ afterAll(async () => {
   await tree?.cleanup();
 });
 
-const shape = (r: SearchResponse) => r.results.map((x) => ({ ...x, distance: Math.round(x.distance * 1e6) / 1e6, matches: x.matches.map((m) => ({ ...m, distance: Math.round(m.distance * 1e6) / 1e6 })) }));
+const shape = rounded;
 
 /** The indexed answer (which must equal the scan's) and the garden documents it read. */
 async function indexed(o: Omit<SearchOptions, 'paths'>): Promise<{ r: SearchResponse; gardenReads: number }> {

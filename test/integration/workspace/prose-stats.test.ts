@@ -11,6 +11,7 @@ import { openProseStatsFile, otherProseStatsFormat } from '../../../src/workspac
 import { writeSectionFile } from '../../../src/workspace/snapshot/section-file.js';
 import { createWorkspace } from '../../../src/workspace/workspace.js';
 import { makeTree } from '../../helpers/tree.js';
+import { rounded } from '../../helpers/rounded.js';
 
 /** Paths the workspaces' readers were asked for (read or stream). */
 const reads: string[] = [];
@@ -54,7 +55,7 @@ const WEAK = Object.keys(FILES).filter((f) => f.includes('weak-'));
 let tree: { dir: string; cleanup: () => Promise<void> };
 let dir = '';
 const scan = createSearcher({ concurrency: 0 });
-const shape = (r: SearchResponse) => r.results.map((x) => ({ ...x, distance: Math.round(x.distance * 1e6) / 1e6, matches: x.matches.map((m) => ({ ...m, distance: Math.round(m.distance * 1e6) / 1e6 })) }));
+const shape = rounded;
 const statsFile = () => path.join(dir, 'snapshot.prose.bin');
 
 beforeAll(async () => {

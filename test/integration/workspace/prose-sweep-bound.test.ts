@@ -11,6 +11,7 @@ import { SWEEP_BYTES } from '../../../src/rank/prose-sweep-bound.js';
 import { keptLinesCounted } from '../../../src/workspace/search/kept-documents.js';
 import { createWorkspace, type Workspace } from '../../../src/workspace/workspace.js';
 import { makeTree } from '../../helpers/tree.js';
+import { rounded } from '../../helpers/rounded.js';
 
 const WORDS = ['garden', 'tomato', 'soil', 'water', 'sunlight', 'compost', 'seed', 'harvest', 'weed', 'mulch', 'orchard', 'pruning', 'blossom', 'meadow', 'upload', 'retry', 'lantern', 'zephyr'];
 /** A document of 20-40 lines over the words, each its own mix. */
@@ -45,7 +46,7 @@ afterAll(async () => {
   await tree?.cleanup();
 });
 
-const shape = (r: SearchResponse) => JSON.stringify(r.results.map((x) => ({ ...x, distance: Math.round(x.distance * 1e6) / 1e6, matches: x.matches.map((m) => ({ ...m, distance: Math.round(m.distance * 1e6) / 1e6 })) })));
+const shape = (r: SearchResponse) => JSON.stringify(rounded(r));
 
 /** The index's answers to the queries, each checked against the scan's. */
 async function answers(): Promise<string[]> {
