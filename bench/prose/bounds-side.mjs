@@ -9,7 +9,9 @@
 // A build that warms its index's code chunks in a resident process (src/workspace/search/warm-chunks.ts, branch
 // cand30c) is measured once warmed, its warm-up's wall and main-thread CPU shown; WARM=0: not waited for.
 // Each build's prose sweep's bytes (sweepHeld, branch sweep30) are shown before and after the timed round.
-// Usage: [KEEP=1] [WARM=0] [ROUNDS=2] [SETTLE=10000] [NQ=40] [ONLY=search] [PROF=PREFIX] node bench/prose/bounds-side.mjs INDEX_DIR TREE MODEL DIST[@BYTES] [DIST[@BYTES]...]
+// MODES=hybrid,lexical,semantic: each query searched in each mode (more calls compared; the timings mix
+// them); TOPS=3: find_related on each hybrid search's first 3 hits, not only its top one.
+// Usage: [KEEP=1] [WARM=0] [ROUNDS=2] [SETTLE=10000] [NQ=40] [ONLY=search] [PROF=PREFIX] [MODES=hybrid] [TOPS=1] node bench/prose/bounds-side.mjs INDEX_DIR TREE MODEL DIST[@BYTES] [DIST[@BYTES]...]
 import os from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector';
@@ -39,7 +41,9 @@ async function warmed() {
 }
 const { QUERIES, AGENT_QUERIES, WARMUP_QUERIES } = await import(`${dists[0]}/bench/queries.js`);
 const queries = [...QUERIES, ...AGENT_QUERIES].slice(0, Number(process.env.NQ ?? 40));
-const search = (ws, query) => ws.search({ query, paths: [tree], topK: 11, nLines: 3, mode: 'hybrid' });
+const search = (ws, query, mode = 'hybrid') => ws.search({ query, paths: [tree], topK: 11, nLines: 3, mode });
+const modes = (process.env.MODES ?? 'hybrid').split(',');
+const nTops = Number(process.env.TOPS ?? 1);
 const related = (ws, file, line) => ws.search({ query: '', like: { path: file, line }, paths: [tree], topK: 11, nLines: 3, mode: 'hybrid' });
 const key = (r) => r.results.map((h) => `${h.filename}:${h.start}-${h.end}:${h.match_line}:${h.distance}`).join('|');
 for (const ws of wss) await search(ws, WARMUP_QUERIES[0]);
@@ -52,7 +56,8 @@ if (process.env.KEEP === '1') {
     const { isProsePath } = await import(`${d}/src/rank/prose.js`);
     const snap = readSnapshotFile(`${dir}/snapshot.bin`, JSON.parse(readFileSync(`${dir}/workspace.json`, 'utf8')).meta.complete);
     let n = 0;
-    for (const f of snap.files) if (f.kind === 'text' && isProsePath(f.key)) { keepDocument(documentState(f), readFileSync(f.key)); n++; }
+    // Only the tree's (an index may hold files under other roots, gone since).
+    for (const f of snap.files) if (f.kind === 'text' && isProsePath(f.key) && f.key.startsWith(`${tree}/`)) { keepDocument(documentState(f), readFileSync(f.key)); n++; }
     const t = performance.now(); const alive = setInterval(() => {}, 1000); await keptLinesCounted(); clearInterval(alive); console.error(`kept ${n} documents, counted in ${(performance.now() - t).toFixed(0)} ms`);
   }
 }
@@ -94,8 +99,10 @@ for (let r = 0; r < rounds; r++) {
   const tops = [];
   await startProf();
   for (const q of queries) {
-    const res = await call('search', (ws) => search(ws, q), q);
-    if (res.results[0]) tops.push(res.results[0]);
+    for (const mode of modes) {
+      const res = await call('search', (ws) => search(ws, q, mode), `${mode}: ${q}`);
+      if (mode === 'hybrid') tops.push(...res.results.slice(0, nTops));
+    }
   }
   await stopProf('search');
   if (only === 'search') continue;

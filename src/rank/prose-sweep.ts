@@ -6,7 +6,7 @@ import { PROSE_B, PROSE_K1, proseLexical, type ProseStats } from './prose.js';
 import { gramIdsOf } from './prose-doc-grams.js';
 import { keyCount, keyIdOf, proseTermKeys, KEY_MOST, type PackedProseLines } from './prose-lines-build.js';
 import type { RankPlan } from './plan.js';
-import { fitting, SWEEP_BYTES } from './prose-sweep-bound.js';
+import { BLOCK_LINES, fitting, SWEEP_BYTES } from './prose-sweep-bound.js';
 
 /** The documents to sweep (kept documents once counted: prose-lines-build.ts), in the order they came. */
 const members = new Set<PackedProseLines>();
@@ -108,7 +108,7 @@ export async function prepareSweep(pause: () => Promise<void> = async () => {}):
   const fresh = pending * 8 <= swept || (leftOut > 0 && dropped === 0);
   if (members.size === 0 || (sweep && madeUnder === limit && fresh && dropped * 2 <= sweep.docs.length)) return;
   const all = [...members];
-  const fit = fitting(all, limit);
+  const fit = fitting(all, limit, blockLines);
   if (fit.take.length === 0) {
     unmake();
     for (const t of all) t.sweepSlot = LEFT_OUT;
@@ -148,7 +148,7 @@ function install(made: Sweep): void {
   sweep = made;
   scratch(made.lineSlot.length);
   sweepBytes = made.docs.length * 8 + [made.lineSlot, made.none, made.keyStart, made.ownLine, made.ownPart, made.winStart, made.winLine, made.winPart, made.gramStart, made.gramLine, made.gramPart]
-    .reduce((n, a) => n + a.byteLength, 0) + [ownSum, windowSum, gramSum, held, windowHeld, holds].reduce((n, a) => n + a.byteLength, 0);
+    .reduce((n, a) => n + a.byteLength, 0) + [ownSum, windowSum, gramSum, held].reduce((n, a) => n + a.byteLength, 0);
 }
 
 /** Lets the sweep go: every document is bounded on its own until one is made again. */
@@ -245,19 +245,28 @@ async function build(docs: PackedProseLines[], pause: () => Promise<void>): Prom
 /** Per plan terms list (a plan made again for the same query shares it): its grams list, the sweep version and each slot's best lexical score. */
 const bests = new WeakMap<RankPlan['terms'], { grams: readonly string[] | undefined; version: number; best: Float64Array }>();
 
-/** Scratch (zero between sweeps): per line across documents, its BM25 so far, its window's and its grams'; the lines touched. */
+/**
+ * Scratch (zero between walks): per line of a block of blockLines lines, its BM25 so far, its window's
+ * and its grams'; the block's lines that hold a term. The walk sums a block at a time, so these stay in
+ * a core's cache (over every line across documents, 1.2 MB each on the bench tree, the grams' random
+ * additions missed it: most of a find_related's walk).
+ */
 let ownSum = new Float64Array(0);
 let windowSum = new Float64Array(0);
 let gramSum = new Float64Array(0);
 let held = new Int32Array(0);
-let windowHeld = new Int32Array(0);
-/** Scratch (zero between sweeps): 1 for a line across documents that holds a term (smaller than ownSum: the grams' walk reads it at random). */
-let holds = new Uint8Array(0);
+/** Lines of a block (tests: setSweepBlockLines). */
+let blockLines = BLOCK_LINES;
 
-/** The scratch for a sweep of `lines` lines (counted in its bytes: LINE_BYTES). */
+/** Sets the lines of the walk's blocks (tests: a block boundary within documents); the next sweep made takes it. */
+export function setSweepBlockLines(lines: number): void {
+  blockLines = lines;
+}
+
+/** The scratch for a sweep of `lines` lines (counted in its bytes: blockScratchBytes). */
 function scratch(lines: number): void {
-  ownSum = new Float64Array(lines); windowSum = new Float64Array(lines); gramSum = new Float64Array(lines);
-  held = new Int32Array(lines); windowHeld = new Int32Array(lines); holds = new Uint8Array(lines);
+  const n = Math.min(lines, blockLines);
+  ownSum = new Float64Array(n); windowSum = new Float64Array(n); gramSum = new Float64Array(n); held = new Int32Array(n);
 }
 
 /**
@@ -278,63 +287,96 @@ export function sweptLexical(t: PackedProseLines, plan: RankPlan): number | unde
 /** Scratch of sweepPlan: what proseLexical reads of a document's statistics (its norms). */
 const norms: ProseStats = { idf: [], norm: 0, avgChars: 1, gramIdf: [], gramNorm: 0 };
 
-/** Each slot's best lexical score for the plan: the lines' sums across documents, each plan key's and gram's lists walked in plan order. */
+/**
+ * Each slot's best lexical score for the plan: the lines' sums, a block of lines at a time, each plan
+ * key's and gram's lists walked in plan order within the block (a cursor per list: the lists are in line
+ * order), so a line's parts are added in the order proseBest adds them.
+ */
 function sweepPlan(s: Sweep, plan: RankPlan): Float64Array {
   const best = new Float64Array(s.docs.length);
-  // The scratch is sized to the sweep's lines when it is installed (install).
+  // The scratch is sized to the sweep's blocks when it is installed (install).
   // Locals, not the module's bindings, in the loops below (V8 reloads those at every access).
   const own = ownSum;
   const windows = windowSum;
   const gramParts = gramSum;
-  const lines1 = held;
-  const lines2 = windowHeld;
-  const mask = holds;
+  const lines = held;
+  const block = own.length;
   const keys = proseTermKeys(plan);
-  const { keyStart, ownLine, ownPart, winStart, winLine, winPart } = s;
-  let h = 0;
-  let wh = 0;
-  // The words' parts, in plan term order (as proseBest adds them), each key's lines across documents in turn.
-  for (let k = 0; k < keys.length; k++) {
-    const id = keyIdOf(keys[k]);
-    if (id === undefined || id + 1 >= keyStart.length) continue;
-    for (let e = keyStart[id]; e < keyStart[id + 1]; e++) {
-      const i = ownLine[e];
-      if (own[i] === 0) { lines1[h++] = i; mask[i] = 1; }
-      own[i] += ownPart[e];
-    }
-    for (let e = winStart[id]; e < winStart[id + 1]; e++) {
-      const i = winLine[e];
-      if (windows[i] === 0) lines2[wh++] = i;
-      windows[i] += winPart[e];
-    }
-  }
-  // The grams' parts of the lines that hold a term (only those score), in plan gram order.
-  const gids = h > 0 ? gramIdsOf(plan) : null;
+  const { keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, lineSlot, none } = s;
+  const nKeys = keys.length;
+  // Per plan key its id in the lists (-1: none), and its own and window cursors; per plan gram its cursor.
+  const ids = new Int32Array(nKeys);
+  const gids = gramIdsOf(plan);
   const nGrams = plan.prose?.grams.length ?? 0;
-  if (gids) {
-    const { gramStart, gramLine, gramPart } = s;
-    for (let g = 0; g < gids.length; g++) {
-      const gid = gids[g];
-      if (gid < 0 || gid + 1 >= gramStart.length) continue;
-      for (let e = gramStart[gid]; e < gramStart[gid + 1]; e++) {
-        const i = gramLine[e];
-        if (mask[i] !== 0) gramParts[i] += gramPart[e];
+  const nLists = gids?.length ?? 0;
+  const at = new Int32Array(2 * nKeys + nLists);
+  for (let k = 0; k < nKeys; k++) {
+    const id = keyIdOf(keys[k]);
+    ids[k] = id === undefined || id + 1 >= keyStart.length ? -1 : id;
+    if (ids[k] >= 0) { at[k] = keyStart[id!]; at[nKeys + k] = winStart[id!]; }
+  }
+  for (let g = 0; g < nLists; g++) if (gids![g] >= 0 && gids![g] + 1 < gramStart.length) at[2 * nKeys + g] = gramStart[gids![g]];
+  const total = lineSlot.length;
+  for (let lo = 0; lo < total; lo += block) {
+    const hi = lo + block;
+    let h = 0;
+    // The words' parts, in plan term order (as proseBest adds them).
+    for (let k = 0; k < nKeys; k++) {
+      const id = ids[k];
+      if (id < 0) continue;
+      let e = at[k];
+      for (const end = keyStart[id + 1]; e < end; e++) {
+        const i = ownLine[e] - lo;
+        if (i >= block) break;
+        if (own[i] === 0) lines[h++] = i;
+        own[i] += ownPart[e];
       }
+      at[k] = e;
+      e = at[nKeys + k];
+      for (const end = winStart[id + 1]; e < end; e++) {
+        const i = winLine[e] - lo;
+        if (i >= block) break;
+        windows[i] += winPart[e];
+      }
+      at[nKeys + k] = e;
     }
+    // The grams' parts, in plan gram order: added to every line of the block (one that holds no term is
+    // not read: no test per entry), or passed over where no line of the block holds a term.
+    for (let g = 0; g < nLists; g++) {
+      const gid = gids![g];
+      if (gid < 0 || gid + 1 >= gramStart.length) continue;
+      let e = at[2 * nKeys + g];
+      const end = gramStart[gid + 1];
+      if (h === 0) e = firstFrom(gramLine, e, end, hi);
+      else {
+        for (; e < end; e++) {
+          const i = gramLine[e] - lo;
+          if (i >= block) break;
+          gramParts[i] += gramPart[e];
+        }
+      }
+      at[2 * nKeys + g] = e;
+    }
+    for (let q = 0; q < h; q++) {
+      const i = lines[q];
+      const slot = lineSlot[lo + i];
+      // proseStatsOf's norms of the document.
+      norms.norm = nKeys * none[slot];
+      norms.gramNorm = nGrams * none[slot];
+      const lexical = proseLexical(own[i], windows[i], gramParts[i], norms);
+      if (lexical > best[slot]) best[slot] = lexical;
+      own[i] = 0;
+    }
+    windows.fill(0);
+    if (h > 0 && nLists > 0) gramParts.fill(0);
   }
-  const { lineSlot, none } = s;
-  for (let q = 0; q < h; q++) {
-    const i = lines1[q];
-    const slot = lineSlot[i];
-    // proseStatsOf's norms of the document.
-    norms.norm = keys.length * none[slot];
-    norms.gramNorm = nGrams * none[slot];
-    const lexical = proseLexical(own[i], windows[i], gramParts[i], norms);
-    if (lexical > best[slot]) best[slot] = lexical;
-    own[i] = 0;
-    gramParts[i] = 0;
-    mask[i] = 0;
-  }
-  for (let q = 0; q < wh; q++) windows[lines2[q]] = 0;
   return best;
+}
+
+/** The first index in [from, to) of the ascending `line` whose value is at least `least` (`to` if none). */
+function firstFrom(line: Int32Array, from: number, to: number, least: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) { const mid = (lo + hi) >>> 1; if (line[mid] < least) lo = mid + 1; else hi = mid; }
+  return lo;
 }

@@ -11,8 +11,8 @@ import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { ProseCounter } from '../../../src/rank/prose-counter.js';
 import { proseBest, proseFileBestDistance, ProseLinesBuilder, proseReach, releaseProseLines, sweepProseLines } from '../../../src/rank/prose-lines.js';
-import { prepareSweep, setSweepLimitBytes, sweepHeld, sweptLexical } from '../../../src/rank/prose-sweep.js';
-import { shareOf, SWEEP_BYTES, sweepBytesOf } from '../../../src/rank/prose-sweep-bound.js';
+import { prepareSweep, setSweepBlockLines, setSweepLimitBytes, sweepHeld, sweptLexical } from '../../../src/rank/prose-sweep.js';
+import { BLOCK_LINES, shareOf, SWEEP_BYTES, sweepBytesOf } from '../../../src/rank/prose-sweep-bound.js';
 import type { PackedProseLines } from '../../../src/rank/prose-lines-build.js';
 
 const lexicon = parseLexicon('#docs\t1000\ncastle\t10\nthe\t900\nindex\t100\n');
@@ -81,6 +81,21 @@ describe('prose sweep', () => {
     await prepareSweep();
     expect(expectSwept(docs, texts)).toBeGreaterThan(60);
     for (const t of docs) releaseProseLines(t);
+  });
+
+  it('sums the lines a block at a time: blocks of a few lines, their edges within documents and within a line\'s window, bound every document as one block does', async () => {
+    for (const lines of [1, 7, 64]) {
+      setSweepBlockLines(lines);
+      const docs = texts.map(built);
+      try {
+        for (const t of docs) sweepProseLines(t);
+        await prepareSweep();
+        expect(expectSwept(docs, texts), `blocks of ${lines}`).toBeGreaterThan(60);
+      } finally {
+        setSweepBlockLines(BLOCK_LINES);
+        for (const t of docs) releaseProseLines(t);
+      }
+    }
   });
 
   it('a document dropped is no longer swept; one changed after keeping is bounded by its new lines, before and after the lists are made again', async () => {
