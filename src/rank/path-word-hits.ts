@@ -11,11 +11,15 @@ import type { RankPlan } from './plan.js';
  */
 interface WordIndex { sorted: string[]; known: Map<string, number>; byName: Map<string, readonly number[]>; firsts: Set<number> }
 
-/** From this many path words on, the index is used. */
-const MANY_PATH_WORDS = 32;
-/** Names remembered per plan; later new ones are worked out each time. */
+/**
+ * From this many path words on, the index is used (find_related's ~20 words tried against each of ~1,400
+ * kept documents' names, word by word, cost ~1.5 ms a call on the bench tree; a name's words looked up once).
+ */
+const MANY_PATH_WORDS = 8;
+/** Names remembered per path words list; later new ones are worked out each time. */
 const NAME_LIMIT = 1 << 16;
-const indexes = new WeakMap<RankPlan, WordIndex>();
+/** Per path words list (a plan made again for the same query shares it), its index. */
+const indexes = new WeakMap<readonly string[], WordIndex>();
 
 export function pathWordHits(plan: RankPlan, names: readonly string[]): number {
   const words = plan.pathWords;
@@ -30,11 +34,11 @@ export function pathWordHits(plan: RankPlan, names: readonly string[]): number {
     }
     return hits;
   }
-  let ix = indexes.get(plan);
+  let ix = indexes.get(words);
   if (!ix) {
     const sorted = [...new Set(words)].sort();
     ix = { sorted, known: new Map(sorted.map((w, i) => [w, i])), byName: new Map(), firsts: new Set(sorted.map((w) => w.charCodeAt(0))) };
-    indexes.set(plan, ix);
+    indexes.set(words, ix);
   }
   if (names.length === 1) return nameHits(ix, names[0]).length;
   const hit: number[] = [];

@@ -2,7 +2,7 @@
 // modes, not by 48-line chunks: a question over a document wants the sentence that answers it. Their
 // BM25 takes its document frequencies from the file's own lines (the shipped lexicon counts code).
 import type { RankPlan } from './plan.js';
-import { countTerms, pathSignals, toDistance } from './chunk-scorer.js';
+import { countTerms, pathSignals, toDistance, type PathFacts } from './chunk-scorer.js';
 import { forEachGram, gramKey } from './lexical/grams.js';
 import { textNumbers } from './lexical/words.js';
 
@@ -280,9 +280,9 @@ export function proseBestDistance(lexical: number, path: { pathMatch: number; pr
  * The least distance any line of the prose file at `path` can have when none of its lines holds a plan
  * term: proseTermlessBound in distance (with its lines' cosines at most `cosine`), a little lower for the
  * floats. Infinity when such a line cannot score at all (no weight on the cosine: lexical mode, or a query
- * the model knows no word of): prose-scoring.ts writes nothing for it.
+ * the model knows no word of): prose-scoring.ts writes nothing for it. `facts`: the path's, if known.
  */
-export function termlessProseDistance(plan: RankPlan, path: string, cosine = 1): number {
+export function termlessProseDistance(plan: RankPlan, path: string, cosine = 1, facts?: PathFacts): number {
   if (!((plan.prose?.semantic ?? 0) > 0)) return Infinity;
-  return proseBestDistance(0, pathSignals(path, plan), plan, cosine);
+  return proseBestDistance(0, pathSignals(path, plan, facts), plan, cosine);
 }

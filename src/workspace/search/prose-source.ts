@@ -40,7 +40,7 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
   const termless = new Map<Entry, number>();
   // The snapshot's postings hold words, not numbers: with the query's numbers (prose terms too) any file may hold one.
   const numbers = (plan.prose?.numbers.length ?? 0) > 0;
-  for (const [e, f] of fileOf) if (!numbers && !holds(f, known.files)) termless.set(e, termlessProseDistance(plan, e.path));
+  for (const [e, f] of fileOf) if (!numbers && !holds(f, known.files)) termless.set(e, termlessProseDistance(plan, e.path, 1, pathInfo(e.path).facts));
   const withTerms = [...fileOf.keys()].filter((e) => !termless.has(e));
   const after = [...termless.keys()].sort((x, y) => termless.get(x)! - termless.get(y)!);
   const bytes = [...fileOf.keys()].reduce((sum, e) => sum + (e.size ?? 0), 0);
