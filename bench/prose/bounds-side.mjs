@@ -111,7 +111,7 @@ for (let r = 0; r < rounds; r++) {
   await stopProf('related');
 }
 const at = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
-const f = (xs) => `p50 ${at(xs, 0.5).toFixed(1)} p95 ${at(xs, 0.95).toFixed(1)} max ${Math.max(...xs).toFixed(1)} sum ${xs.reduce((a, b) => a + b, 0).toFixed(0)}`;
+const f = (xs) => `n ${xs.length} p50 ${at(xs, 0.5).toFixed(1)} p95 ${at(xs, 0.95).toFixed(1)} max ${Math.max(...xs).toFixed(1)} sum ${xs.reduce((a, b) => a + b, 0).toFixed(0)}`;
 for (const kind of ['search', 'related']) {
   T[kind].forEach((t, i) => { if (t.wall.length) console.log(`${kind} ${dists[i]}: wall ${f(t.wall)} | cpu ${f(t.cpu)}`); });
   console.log(`${kind}: ${differ[kind].size} differ`); for (const q of differ[kind]) console.log(`  differs: ${q}`);

@@ -20,30 +20,47 @@ export const BLOCK_LINES = 1 << 14;
 export const BLOCK_LINE_BYTES = 3 * 8 + 4;
 /** Per document: its `none` (Float64) and its place in the documents' array. */
 export const DOC_BYTES = 8 + 8;
-/** Per entry of a key's, window's or gram's list: the line (Int32) and its part (Float32). */
+/** Per entry of a key's or window's list: the line (Int32) and its part (Float32). */
 export const ENTRY_BYTES = 4 + 4;
+/** Per entry of a gram's list: the line less its page's first (Uint16) and its part (Float32). */
+export const GRAM_ENTRY_BYTES = 2 + 4;
+/** Lines of a page of the grams' lists, in bits (a gram's lines are kept per page, each less the page's first: 16 bits). */
+export const GRAM_PAGE_BITS = 16;
+let pageBits = GRAM_PAGE_BITS;
 
-/** One document's share of a sweep: lines and list entries. */
-export interface SweepShare { lines: number; entries: number; maxGram: number }
+/** Sets the pages' lines, in bits, for the sweeps made next (tests: a page's edge within documents); at most GRAM_PAGE_BITS. */
+export function setGramPageBits(bits: number): void {
+  pageBits = Math.min(bits, GRAM_PAGE_BITS);
+}
+
+/** The pages' lines, in bits, of the sweeps made now. */
+export const gramPageBits = (): number => pageBits;
+
+/** Pages of `lines` lines (one at least). */
+export const pagesOf = (lines: number): number => Math.max(1, Math.ceil(lines / 2 ** pageBits));
+
+/** One document's share of a sweep: lines, key and window list entries, gram list entries. */
+export interface SweepShare { lines: number; entries: number; gramEntries: number; maxGram: number }
 
 export function shareOf(t: PackedProseLines): SweepShare {
   const d = t.grams;
   let maxGram = -1;
   for (const g of d.gramId) if (g > maxGram) maxGram = g;
-  const entries = t.ownStart[t.ids.length] + t.winStart[t.ids.length] + d.lineStart[d.gramId.length];
-  return { lines: t.lines, entries, maxGram };
+  const entries = t.ownStart[t.ids.length] + t.winStart[t.ids.length];
+  return { lines: t.lines, entries, gramEntries: d.lineStart[d.gramId.length], maxGram };
 }
 
 /**
  * The bytes a sweep of these totals holds once made, its walk's blocks of `blockLines` lines (`making`:
- * and while it is made, with the build's counters: per key two Int32 fills, per gram one, per document
- * its first line).
+ * and while it is made, with the build's counters: per key two Int32 fills, per gram and page one, per
+ * document its first line).
  */
-export function sweepBytesOf(docs: number, lines: number, entries: number, maxGram: number, making: boolean, blockLines = BLOCK_LINES): number {
+export function sweepBytesOf(docs: number, lines: number, entries: number, gramEntries: number, maxGram: number, making: boolean, blockLines = BLOCK_LINES): number {
   const keys = keyCount();
+  const buckets = (maxGram + 1) * pagesOf(lines);
   const made = docs * DOC_BYTES + lines * LINE_BYTES + Math.min(lines, blockLines) * BLOCK_LINE_BYTES + entries * ENTRY_BYTES
-    + (keys + 1) * 8 + (maxGram + 2) * 4;
-  return making ? made + keys * 8 + (maxGram + 1) * 4 + (docs + 1) * 4 : made;
+    + gramEntries * GRAM_ENTRY_BYTES + (keys + 1) * 8 + (buckets + 1) * 4;
+  return making ? made + keys * 8 + buckets * 4 + (docs + 1) * 4 : made;
 }
 
 /**
@@ -53,14 +70,15 @@ export function sweepBytesOf(docs: number, lines: number, entries: number, maxGr
 export function fitting(docs: readonly PackedProseLines[], limit: number, blockLines = BLOCK_LINES): { take: PackedProseLines[]; makingBytes: number } {
   let lines = 0;
   let entries = 0;
+  let gramEntries = 0;
   let maxGram = -1;
   let n = 0;
   let makingBytes = 0;
   for (const t of docs) {
     const s = shareOf(t);
-    const bytes = sweepBytesOf(n + 1, lines + s.lines, entries + s.entries, Math.max(maxGram, s.maxGram), true, blockLines);
+    const bytes = sweepBytesOf(n + 1, lines + s.lines, entries + s.entries, gramEntries + s.gramEntries, Math.max(maxGram, s.maxGram), true, blockLines);
     if (bytes > limit) break;
-    n++; lines += s.lines; entries += s.entries; maxGram = Math.max(maxGram, s.maxGram);
+    n++; lines += s.lines; entries += s.entries; gramEntries += s.gramEntries; maxGram = Math.max(maxGram, s.maxGram);
     makingBytes = bytes;
   }
   return { take: docs.slice(0, n), makingBytes };

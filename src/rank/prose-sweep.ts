@@ -6,7 +6,7 @@ import { PROSE_B, PROSE_K1, proseLexical, type ProseStats } from './prose.js';
 import { gramIdsOf } from './prose-doc-grams.js';
 import { keyCount, keyIdOf, proseTermKeys, KEY_MOST, type PackedProseLines } from './prose-lines-build.js';
 import type { RankPlan } from './plan.js';
-import { BLOCK_LINES, fitting, SWEEP_BYTES } from './prose-sweep-bound.js';
+import { BLOCK_LINES, fitting, gramPageBits, pagesOf, SWEEP_BYTES } from './prose-sweep-bound.js';
 
 /** The documents to sweep (kept documents once counted: prose-lines-build.ts), in the order they came. */
 const members = new Set<PackedProseLines>();
@@ -25,8 +25,10 @@ const LEFT_OUT = -2;
  * PackedProseLines.sweepSlot), lines numbered across documents (lineBase[slot] + the document's line).
  * Key id k's lines at [keyStart[k], keyStart[k + 1]) of ownLine and ownPart (the line's BM25 part of the
  * key times the key's idf in its document, rounded up: query-independent), its windows at [winStart[k],
- * winStart[k + 1]) of winLine and winPart; gram id g's lines at [gramStart[g], gramStart[g + 1]) of
- * gramLine and gramPart, the same way. Each list in slot order, so a query's walk reads memory in order.
+ * winStart[k + 1]) of winLine and winPart; gram id g's lines on page p (lines [p << pageBits, (p + 1) <<
+ * pageBits)) at [gramStart[g * pages + p], gramStart[g * pages + p + 1]) of gramLine (each less the
+ * page's first: 16 bits, the walk's most read list) and gramPart, the same way. Each list in slot
+ * order, so a query's walk reads memory in order.
  */
 interface Sweep {
   readonly docs: (PackedProseLines | null)[];
@@ -40,8 +42,12 @@ interface Sweep {
   readonly winLine: Int32Array;
   readonly winPart: Float32Array;
   readonly gramStart: Int32Array;
-  readonly gramLine: Int32Array;
+  readonly gramLine: Uint16Array;
   readonly gramPart: Float32Array;
+  /** Pages of lines (2 ** pageBits each: prose-sweep-bound.ts) and gram ids (maxGram + 1) of gramStart. */
+  readonly pages: number;
+  readonly pageBits: number;
+  readonly gramIds: number;
   /** Which build this is (a plan's bests are worked out again for a new one). */
   readonly version: number;
 }
@@ -212,13 +218,21 @@ async function build(docs: PackedProseLines[], pause: () => Promise<void>): Prom
       winFill[t.ids[x]] = e;
     }
   }
-  // Grams: the same, each line's part worked out from its count (prose.ts gramBm25's, with the gram's idf).
-  const gramStart = new Int32Array(maxGram + 2);
-  for (const t of docs) for (let i = 0; i < t.grams.gramId.length; i++) gramStart[t.grams.gramId[i] + 1] += t.grams.lineStart[i + 1] - t.grams.lineStart[i];
-  for (let g = 0; g <= maxGram; g++) gramStart[g + 1] += gramStart[g];
-  const gramFill = gramStart.slice(0, maxGram + 1);
-  const gramLine = new Int32Array(gramStart[maxGram + 1]);
-  const gramPart = new Float32Array(gramStart[maxGram + 1]);
+  // Grams: the same, bucketed by (gram, page of the line), each line's part worked out from its count.
+  const pages = pagesOf(lineBase[n]);
+  const pageBits = gramPageBits();
+  const buckets = (maxGram + 1) * pages;
+  const gramStart = new Int32Array(buckets + 1);
+  docs.forEach((t, s) => {
+    const d = t.grams;
+    for (let i = 0; i < d.gramId.length; i++) {
+      for (let j = d.lineStart[i]; j < d.lineStart[i + 1]; j++) gramStart[d.gramId[i] * pages + ((lineBase[s] + d.line[j]) >>> pageBits) + 1]++;
+    }
+  });
+  for (let b = 0; b < buckets; b++) gramStart[b + 1] += gramStart[b];
+  const gramFill = gramStart.slice(0, buckets);
+  const gramLine = new Uint16Array(gramStart[buckets]);
+  const gramPart = new Float32Array(gramStart[buckets]);
   for (let s = 0; s < n; s++) {
     if (s % SLICE_DOCS === SLICE_DOCS - 1) await pause();
     const t = docs[s];
@@ -228,18 +242,18 @@ async function build(docs: PackedProseLines[], pause: () => Promise<void>): Prom
     const avgChars = t.docs > 0 ? t.chars / t.docs : 1;
     for (let i = 0; i < d.gramId.length; i++) {
       const idf = idfOf(d.gramDf[i], t.docs);
-      let e = gramFill[d.gramId[i]];
-      for (let j = d.lineStart[i]; j < d.lineStart[i + 1]; j++, e++) {
+      for (let j = d.lineStart[i]; j < d.lineStart[i + 1]; j++) {
         const l = d.line[j];
         const f = d.count[j];
         const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * t.lengths[l]) / avgChars);
-        gramLine[e] = base + l;
+        const bucket = d.gramId[i] * pages + ((base + l) >>> pageBits);
+        const e = gramFill[bucket]++;
+        gramLine[e] = (base + l) & ((1 << pageBits) - 1);
         gramPart[e] = up((idf * (f * (PROSE_K1 + 1))) / (f + norm));
       }
-      gramFill[d.gramId[i]] = e;
     }
   }
-  return { docs: docs.slice() as (PackedProseLines | null)[], lineSlot, none, keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, version: ++versions };
+  return { docs: docs.slice() as (PackedProseLines | null)[], lineSlot, none, keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, pages, pageBits, gramIds: maxGram + 1, version: ++versions };
 }
 
 /** Per plan terms list (a plan made again for the same query shares it): its grams list, the sweep version and each slot's best lexical score. */
@@ -300,11 +314,12 @@ function sweepPlan(s: Sweep, plan: RankPlan): Float64Array {
   const windows = windowSum;
   const gramParts = gramSum;
   const lines = held;
-  const block = own.length;
   const keys = proseTermKeys(plan);
-  const { keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, lineSlot, none } = s;
+  const { keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, lineSlot, none, pages } = s;
+  const pageLines = 2 ** s.pageBits;
   const nKeys = keys.length;
-  // Per plan key its id in the lists (-1: none), and its own and window cursors; per plan gram its cursor.
+  // Per plan key its id in the lists (-1: none), and its own and window cursors; per plan gram its id
+  // (-1: none) and its cursor in the page at hand.
   const ids = new Int32Array(nKeys);
   const gids = gramIdsOf(plan);
   const nGrams = plan.prose?.grams.length ?? 0;
@@ -315,66 +330,72 @@ function sweepPlan(s: Sweep, plan: RankPlan): Float64Array {
     ids[k] = id === undefined || id + 1 >= keyStart.length ? -1 : id;
     if (ids[k] >= 0) { at[k] = keyStart[id!]; at[nKeys + k] = winStart[id!]; }
   }
-  for (let g = 0; g < nLists; g++) if (gids![g] >= 0 && gids![g] + 1 < gramStart.length) at[2 * nKeys + g] = gramStart[gids![g]];
   const total = lineSlot.length;
-  for (let lo = 0; lo < total; lo += block) {
-    const hi = lo + block;
-    let h = 0;
-    // The words' parts, in plan term order (as proseBest adds them).
-    for (let k = 0; k < nKeys; k++) {
-      const id = ids[k];
-      if (id < 0) continue;
-      let e = at[k];
-      for (const end = keyStart[id + 1]; e < end; e++) {
-        const i = ownLine[e] - lo;
-        if (i >= block) break;
-        if (own[i] === 0) lines[h++] = i;
-        own[i] += ownPart[e];
-      }
-      at[k] = e;
-      e = at[nKeys + k];
-      for (const end = winStart[id + 1]; e < end; e++) {
-        const i = winLine[e] - lo;
-        if (i >= block) break;
-        windows[i] += winPart[e];
-      }
-      at[nKeys + k] = e;
-    }
-    // The grams' parts, in plan gram order: added to every line of the block (one that holds no term is
-    // not read: no test per entry), or passed over where no line of the block holds a term.
-    for (let g = 0; g < nLists; g++) {
-      const gid = gids![g];
-      if (gid < 0 || gid + 1 >= gramStart.length) continue;
-      let e = at[2 * nKeys + g];
-      const end = gramStart[gid + 1];
-      if (h === 0) e = firstFrom(gramLine, e, end, hi);
-      else {
-        for (; e < end; e++) {
-          const i = gramLine[e] - lo;
+  for (let page = 0; page < pages; page++) {
+    const first = page * pageLines;
+    const last = Math.min(total, first + pageLines);
+    for (let g = 0; g < nLists; g++) if (gids![g] >= 0 && gids![g] < s.gramIds) at[2 * nKeys + g] = gramStart[gids![g] * pages + page];
+    // Blocks of the page (the sums' lines), the grams' lines counted from the page's first.
+    for (let lo = first; lo < last; lo += own.length) {
+      const block = Math.min(own.length, last - lo);
+      const from = lo - first;
+      let h = 0;
+      // The words' parts, in plan term order (as proseBest adds them).
+      for (let k = 0; k < nKeys; k++) {
+        const id = ids[k];
+        if (id < 0) continue;
+        let e = at[k];
+        for (const end = keyStart[id + 1]; e < end; e++) {
+          const i = ownLine[e] - lo;
           if (i >= block) break;
-          gramParts[i] += gramPart[e];
+          if (own[i] === 0) lines[h++] = i;
+          own[i] += ownPart[e];
         }
+        at[k] = e;
+        e = at[nKeys + k];
+        for (const end = winStart[id + 1]; e < end; e++) {
+          const i = winLine[e] - lo;
+          if (i >= block) break;
+          windows[i] += winPart[e];
+        }
+        at[nKeys + k] = e;
       }
-      at[2 * nKeys + g] = e;
+      // The grams' parts, in plan gram order: added to every line of the block (one that holds no term is
+      // not read: no test per entry), or passed over where no line of the block holds a term.
+      for (let g = 0; g < nLists; g++) {
+        const gid = gids![g];
+        if (gid < 0 || gid >= s.gramIds) continue;
+        let e = at[2 * nKeys + g];
+        const end = gramStart[gid * pages + page + 1];
+        if (h === 0) e = firstFrom(gramLine, e, end, from + block);
+        else {
+          for (; e < end; e++) {
+            const i = gramLine[e] - from;
+            if (i >= block) break;
+            gramParts[i] += gramPart[e];
+          }
+        }
+        at[2 * nKeys + g] = e;
+      }
+      for (let q = 0; q < h; q++) {
+        const i = lines[q];
+        const slot = lineSlot[lo + i];
+        // proseStatsOf's norms of the document.
+        norms.norm = nKeys * none[slot];
+        norms.gramNorm = nGrams * none[slot];
+        const lexical = proseLexical(own[i], windows[i], gramParts[i], norms);
+        if (lexical > best[slot]) best[slot] = lexical;
+        own[i] = 0;
+      }
+      windows.fill(0);
+      if (h > 0 && nLists > 0) gramParts.fill(0);
     }
-    for (let q = 0; q < h; q++) {
-      const i = lines[q];
-      const slot = lineSlot[lo + i];
-      // proseStatsOf's norms of the document.
-      norms.norm = nKeys * none[slot];
-      norms.gramNorm = nGrams * none[slot];
-      const lexical = proseLexical(own[i], windows[i], gramParts[i], norms);
-      if (lexical > best[slot]) best[slot] = lexical;
-      own[i] = 0;
-    }
-    windows.fill(0);
-    if (h > 0 && nLists > 0) gramParts.fill(0);
   }
   return best;
 }
 
 /** The first index in [from, to) of the ascending `line` whose value is at least `least` (`to` if none). */
-function firstFrom(line: Int32Array, from: number, to: number, least: number): number {
+function firstFrom(line: Uint16Array, from: number, to: number, least: number): number {
   let lo = from;
   let hi = to;
   while (lo < hi) { const mid = (lo + hi) >>> 1; if (line[mid] < least) lo = mid + 1; else hi = mid; }

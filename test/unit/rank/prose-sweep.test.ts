@@ -12,7 +12,7 @@ import { buildRankPlan } from '../../../src/rank/plan.js';
 import { ProseCounter } from '../../../src/rank/prose-counter.js';
 import { proseBest, proseFileBestDistance, ProseLinesBuilder, proseReach, releaseProseLines, sweepProseLines } from '../../../src/rank/prose-lines.js';
 import { prepareSweep, setSweepBlockLines, setSweepLimitBytes, sweepHeld, sweptLexical } from '../../../src/rank/prose-sweep.js';
-import { BLOCK_LINES, shareOf, SWEEP_BYTES, sweepBytesOf } from '../../../src/rank/prose-sweep-bound.js';
+import { BLOCK_LINES, GRAM_PAGE_BITS, setGramPageBits, shareOf, SWEEP_BYTES, sweepBytesOf } from '../../../src/rank/prose-sweep-bound.js';
 import type { PackedProseLines } from '../../../src/rank/prose-lines-build.js';
 
 const lexicon = parseLexicon('#docs\t1000\ncastle\t10\nthe\t900\nindex\t100\n');
@@ -83,16 +83,22 @@ describe('prose sweep', () => {
     for (const t of docs) releaseProseLines(t);
   });
 
-  it('sums the lines a block at a time: blocks of a few lines, their edges within documents and within a line\'s window, bound every document as one block does', async () => {
-    for (const lines of [1, 7, 64]) {
+  it('sums the lines a block at a time, the grams\' lines a page at a time: blocks and pages of a few lines, their edges within documents and within a line\'s window, bound every document as one of each does', async () => {
+    for (const [lines, bits] of [[1, 16], [7, 16], [64, 16], [7, 3], [5, 6], [64, 4]]) {
       setSweepBlockLines(lines);
+      setGramPageBits(bits);
       const docs = texts.map(built);
       try {
         for (const t of docs) sweepProseLines(t);
         await prepareSweep();
-        expect(expectSwept(docs, texts), `blocks of ${lines}`).toBeGreaterThan(60);
+        expect(expectSwept(docs, texts), `blocks of ${lines}, pages of ${2 ** bits}`).toBeGreaterThan(60);
+        // The bytes held are those worked out before (a gram's start per page).
+        const shares = docs.map(shareOf);
+        const sum = (k: 'lines' | 'entries' | 'gramEntries') => shares.reduce((a, s) => a + s[k], 0);
+        expect(sweepHeld().bytes).toBe(sweepBytesOf(docs.length, sum('lines'), sum('entries'), sum('gramEntries'), Math.max(...shares.map((s) => s.maxGram)), false, lines));
       } finally {
         setSweepBlockLines(BLOCK_LINES);
+        setGramPageBits(GRAM_PAGE_BITS);
         for (const t of docs) releaseProseLines(t);
       }
     }
@@ -139,9 +145,9 @@ describe('prose sweep', () => {
     await prepareSweep();
     // The bytes worked out before making it are the bytes it holds.
     const shares = docs.map(shareOf);
-    const sum = (n: number, k: 'lines' | 'entries') => shares.slice(0, n).reduce((a, s) => a + s[k], 0);
+    const sum = (n: number, k: 'lines' | 'entries' | 'gramEntries') => shares.slice(0, n).reduce((a, s) => a + s[k], 0);
     const maxGram = (n: number) => Math.max(-1, ...shares.slice(0, n).map((s) => s.maxGram));
-    const bytesOf = (n: number, making: boolean) => sweepBytesOf(n, sum(n, 'lines'), sum(n, 'entries'), maxGram(n), making);
+    const bytesOf = (n: number, making: boolean) => sweepBytesOf(n, sum(n, 'lines'), sum(n, 'entries'), sum(n, 'gramEntries'), maxGram(n), making);
     expect(sweepHeld()).toEqual({ bytes: bytesOf(docs.length, false), documents: docs.length });
     const plans = queries.flatMap((q) => (['hybrid', 'lexical'] as const).map((mode) => buildRankPlan(q, mode, lexicon)));
     const reach = plans.map((plan) => docs.map((t, i) => proseReach(t, plan, `docs/file-${i}.md`)));
