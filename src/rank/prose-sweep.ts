@@ -2,11 +2,11 @@
 // documents' postings laid out across documents (per key its documents, per gram its documents' lines
 // with each line's BM25 part), so a query walks only the lists of its own keys and grams, in order,
 // instead of visiting each document's arrays; per-document constants (idf, norms) worked out once.
-import { PROSE_B, PROSE_K1, proseLexical, type ProseStats } from './prose.js';
-import { gramIdsOf } from './prose-doc-grams.js';
-import { keyCount, keyIdOf, proseTermKeys, KEY_MOST, type PackedProseLines } from './prose-lines-build.js';
+import { PROSE_B, PROSE_K1 } from './prose.js';
+import { keyCount, KEY_MOST, type PackedProseLines } from './prose-lines-build.js';
 import type { RankPlan } from './plan.js';
-import { BLOCK_LINES, fitting, gramPageBits, pagesOf, SWEEP_BYTES } from './prose-sweep-bound.js';
+import { fitting, gramPageBits, pagesOf, SWEEP_BYTES } from './prose-sweep-bound.js';
+import { sizeWalk, walkBlockLines, walkBytes, walkPlan, type Sweep } from './prose-sweep-walk.js';
 
 /** The documents to sweep (kept documents once counted: prose-lines-build.ts), in the order they came. */
 const members = new Set<PackedProseLines>();
@@ -19,38 +19,6 @@ let leftOut = 0;
 let dropped = 0;
 /** The sweepSlot of a member the bound left out of the sweep (prose-sweep-bound.ts). */
 const LEFT_OUT = -2;
-
-/**
- * The documents' postings across documents, made from the members in one go (`docs`, a slot each:
- * PackedProseLines.sweepSlot), lines numbered across documents (lineBase[slot] + the document's line).
- * Key id k's lines at [keyStart[k], keyStart[k + 1]) of ownLine and ownPart (the line's BM25 part of the
- * key times the key's idf in its document, rounded up: query-independent), its windows at [winStart[k],
- * winStart[k + 1]) of winLine and winPart; gram id g's lines on page p (lines [p << pageBits, (p + 1) <<
- * pageBits)) at [gramStart[g * pages + p], gramStart[g * pages + p + 1]) of gramLine (each less the
- * page's first: 16 bits, the walk's most read list) and gramPart, the same way. Each list in slot
- * order, so a query's walk reads memory in order.
- */
-interface Sweep {
-  readonly docs: (PackedProseLines | null)[];
-  readonly lineSlot: Int32Array;
-  /** Per slot, the idf of a term no line holds (proseStatsOf's `none`, each norm's unit). */
-  readonly none: Float64Array;
-  readonly keyStart: Int32Array;
-  readonly ownLine: Int32Array;
-  readonly ownPart: Float32Array;
-  readonly winStart: Int32Array;
-  readonly winLine: Int32Array;
-  readonly winPart: Float32Array;
-  readonly gramStart: Int32Array;
-  readonly gramLine: Uint16Array;
-  readonly gramPart: Float32Array;
-  /** Pages of lines (2 ** pageBits each: prose-sweep-bound.ts) and gram ids (maxGram + 1) of gramStart. */
-  readonly pages: number;
-  readonly pageBits: number;
-  readonly gramIds: number;
-  /** Which build this is (a plan's bests are worked out again for a new one). */
-  readonly version: number;
-}
 
 let sweep: Sweep | null = null;
 let versions = 0;
@@ -114,7 +82,7 @@ export async function prepareSweep(pause: () => Promise<void> = async () => {}):
   const fresh = pending * 8 <= swept || (leftOut > 0 && dropped === 0);
   if (members.size === 0 || (sweep && madeUnder === limit && fresh && dropped * 2 <= sweep.docs.length)) return;
   const all = [...members];
-  const fit = fitting(all, limit, blockLines);
+  const fit = fitting(all, limit, walkBlockLines());
   if (fit.take.length === 0) {
     unmake();
     for (const t of all) t.sweepSlot = LEFT_OUT;
@@ -152,9 +120,9 @@ export async function prepareSweep(pause: () => Promise<void> = async () => {}):
 /** Answers from `made` from now on, with the walk's scratch sized to its lines. */
 function install(made: Sweep): void {
   sweep = made;
-  scratch(made.lineSlot.length);
+  sizeWalk(made.lineSlot.length);
   sweepBytes = made.docs.length * 8 + [made.lineSlot, made.none, made.keyStart, made.ownLine, made.ownPart, made.winStart, made.winLine, made.winPart, made.gramStart, made.gramLine, made.gramPart]
-    .reduce((n, a) => n + a.byteLength, 0) + [ownSum, windowSum, gramSum, held].reduce((n, a) => n + a.byteLength, 0);
+    .reduce((n, a) => n + a.byteLength, 0) + walkBytes();
 }
 
 /** Lets the sweep go: every document is bounded on its own until one is made again. */
@@ -162,7 +130,7 @@ function unmake(): void {
   if (!sweep) return;
   for (const t of sweep.docs) if (t) t.sweepSlot = -1;
   sweep = null;
-  scratch(0);
+  sizeWalk(0);
   sweepBytes = 0;
 }
 
@@ -260,30 +228,6 @@ async function build(docs: PackedProseLines[], pause: () => Promise<void>): Prom
 const bests = new WeakMap<RankPlan['terms'], { grams: readonly string[] | undefined; version: number; best: Float64Array }>();
 
 /**
- * Scratch (zero between walks): per line of a block of blockLines lines, its BM25 so far, its window's
- * and its grams'; the block's lines that hold a term. The walk sums a block at a time, so these stay in
- * a core's cache (over every line across documents, 1.2 MB each on the bench tree, the grams' random
- * additions missed it: most of a find_related's walk).
- */
-let ownSum = new Float64Array(0);
-let windowSum = new Float64Array(0);
-let gramSum = new Float64Array(0);
-let held = new Int32Array(0);
-/** Lines of a block (tests: setSweepBlockLines). */
-let blockLines = BLOCK_LINES;
-
-/** Sets the lines of the walk's blocks (tests: a block boundary within documents); the next sweep made takes it. */
-export function setSweepBlockLines(lines: number): void {
-  blockLines = lines;
-}
-
-/** The scratch for a sweep of `lines` lines (counted in its bytes: blockScratchBytes). */
-function scratch(lines: number): void {
-  const n = Math.min(lines, blockLines);
-  ownSum = new Float64Array(n); windowSum = new Float64Array(n); gramSum = new Float64Array(n); held = new Int32Array(n);
-}
-
-/**
  * The best lexical score (proseLexical) of any line of the document for the plan, from its lines' BM25
  * parts rounded up (at least what its best line scores: the workers add the exact parts), without a
  * margin for the order of the additions; undefined when the document is not in the sweep (the caller
@@ -294,110 +238,6 @@ export function sweptLexical(t: PackedProseLines, plan: RankPlan): number | unde
   if (!s || t.sweepSlot < 0 || s.docs[t.sweepSlot] !== t) return undefined;
   const grams = plan.prose?.grams;
   let kept = bests.get(plan.terms);
-  if (!kept || kept.grams !== grams || kept.version !== s.version) bests.set(plan.terms, (kept = { grams, version: s.version, best: sweepPlan(s, plan) }));
+  if (!kept || kept.grams !== grams || kept.version !== s.version) bests.set(plan.terms, (kept = { grams, version: s.version, best: walkPlan(s, plan) }));
   return kept.best[t.sweepSlot];
-}
-
-/** Scratch of sweepPlan: what proseLexical reads of a document's statistics (its norms). */
-const norms: ProseStats = { idf: [], norm: 0, avgChars: 1, gramIdf: [], gramNorm: 0 };
-
-/**
- * Each slot's best lexical score for the plan: the lines' sums, a block of lines at a time, each plan
- * key's and gram's lists walked in plan order within the block (a cursor per list: the lists are in line
- * order), so a line's parts are added in the order proseBest adds them.
- */
-function sweepPlan(s: Sweep, plan: RankPlan): Float64Array {
-  const best = new Float64Array(s.docs.length);
-  // The scratch is sized to the sweep's blocks when it is installed (install).
-  // Locals, not the module's bindings, in the loops below (V8 reloads those at every access).
-  const own = ownSum;
-  const windows = windowSum;
-  const gramParts = gramSum;
-  const lines = held;
-  const keys = proseTermKeys(plan);
-  const { keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, lineSlot, none, pages } = s;
-  const pageLines = 2 ** s.pageBits;
-  const nKeys = keys.length;
-  // Per plan key its id in the lists (-1: none), and its own and window cursors; per plan gram its id
-  // (-1: none) and its cursor in the page at hand.
-  const ids = new Int32Array(nKeys);
-  const gids = gramIdsOf(plan);
-  const nGrams = plan.prose?.grams.length ?? 0;
-  const nLists = gids?.length ?? 0;
-  const at = new Int32Array(2 * nKeys + nLists);
-  for (let k = 0; k < nKeys; k++) {
-    const id = keyIdOf(keys[k]);
-    ids[k] = id === undefined || id + 1 >= keyStart.length ? -1 : id;
-    if (ids[k] >= 0) { at[k] = keyStart[id!]; at[nKeys + k] = winStart[id!]; }
-  }
-  const total = lineSlot.length;
-  for (let page = 0; page < pages; page++) {
-    const first = page * pageLines;
-    const last = Math.min(total, first + pageLines);
-    for (let g = 0; g < nLists; g++) if (gids![g] >= 0 && gids![g] < s.gramIds) at[2 * nKeys + g] = gramStart[gids![g] * pages + page];
-    // Blocks of the page (the sums' lines), the grams' lines counted from the page's first.
-    for (let lo = first; lo < last; lo += own.length) {
-      const block = Math.min(own.length, last - lo);
-      const from = lo - first;
-      let h = 0;
-      // The words' parts, in plan term order (as proseBest adds them).
-      for (let k = 0; k < nKeys; k++) {
-        const id = ids[k];
-        if (id < 0) continue;
-        let e = at[k];
-        for (const end = keyStart[id + 1]; e < end; e++) {
-          const i = ownLine[e] - lo;
-          if (i >= block) break;
-          if (own[i] === 0) lines[h++] = i;
-          own[i] += ownPart[e];
-        }
-        at[k] = e;
-        e = at[nKeys + k];
-        for (const end = winStart[id + 1]; e < end; e++) {
-          const i = winLine[e] - lo;
-          if (i >= block) break;
-          windows[i] += winPart[e];
-        }
-        at[nKeys + k] = e;
-      }
-      // The grams' parts, in plan gram order: added to every line of the block (one that holds no term is
-      // not read: no test per entry), or passed over where no line of the block holds a term.
-      for (let g = 0; g < nLists; g++) {
-        const gid = gids![g];
-        if (gid < 0 || gid >= s.gramIds) continue;
-        let e = at[2 * nKeys + g];
-        const end = gramStart[gid * pages + page + 1];
-        if (h === 0) e = firstFrom(gramLine, e, end, from + block);
-        else {
-          for (; e < end; e++) {
-            const i = gramLine[e] - from;
-            if (i >= block) break;
-            gramParts[i] += gramPart[e];
-          }
-        }
-        at[2 * nKeys + g] = e;
-      }
-      for (let q = 0; q < h; q++) {
-        const i = lines[q];
-        const slot = lineSlot[lo + i];
-        // proseStatsOf's norms of the document.
-        norms.norm = nKeys * none[slot];
-        norms.gramNorm = nGrams * none[slot];
-        const lexical = proseLexical(own[i], windows[i], gramParts[i], norms);
-        if (lexical > best[slot]) best[slot] = lexical;
-        own[i] = 0;
-      }
-      windows.fill(0);
-      if (h > 0 && nLists > 0) gramParts.fill(0);
-    }
-  }
-  return best;
-}
-
-/** The first index in [from, to) of the ascending `line` whose value is at least `least` (`to` if none). */
-function firstFrom(line: Uint16Array, from: number, to: number, least: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) { const mid = (lo + hi) >>> 1; if (line[mid] < least) lo = mid + 1; else hi = mid; }
-  return lo;
 }

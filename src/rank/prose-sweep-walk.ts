@@ -1,0 +1,176 @@
+// The walk of a plan over the prose sweep's lists (prose-sweep.ts): every swept document's best line's
+// lexical score, the lines' sums taken a block of lines at a time (so they stay in a core's cache) and the
+// grams' lists a page at a time (their lines kept in 16 bits).
+import { proseLexical, type ProseStats } from './prose.js';
+import { gramIdsOf } from './prose-doc-grams.js';
+import { keyIdOf, proseTermKeys, type PackedProseLines } from './prose-lines-build.js';
+import type { RankPlan } from './plan.js';
+import { BLOCK_LINES } from './prose-sweep-bound.js';
+
+/**
+ * The documents' postings across documents, made by prose-sweep.ts from its members in one go (`docs`, a slot each:
+ * PackedProseLines.sweepSlot), lines numbered across documents (lineBase[slot] + the document's line).
+ * Key id k's lines at [keyStart[k], keyStart[k + 1]) of ownLine and ownPart (the line's BM25 part of the
+ * key times the key's idf in its document, rounded up: query-independent), its windows at [winStart[k],
+ * winStart[k + 1]) of winLine and winPart; gram id g's lines on page p (lines [p << pageBits, (p + 1) <<
+ * pageBits)) at [gramStart[g * pages + p], gramStart[g * pages + p + 1]) of gramLine (each less the
+ * page's first: 16 bits, the walk's most read list) and gramPart, the same way. Each list in slot
+ * order, so a query's walk reads memory in order.
+ */
+export interface Sweep {
+  readonly docs: (PackedProseLines | null)[];
+  readonly lineSlot: Int32Array;
+  /** Per slot, the idf of a term no line holds (proseStatsOf's `none`, each norm's unit). */
+  readonly none: Float64Array;
+  readonly keyStart: Int32Array;
+  readonly ownLine: Int32Array;
+  readonly ownPart: Float32Array;
+  readonly winStart: Int32Array;
+  readonly winLine: Int32Array;
+  readonly winPart: Float32Array;
+  readonly gramStart: Int32Array;
+  readonly gramLine: Uint16Array;
+  readonly gramPart: Float32Array;
+  /** Pages of lines (2 ** pageBits each: prose-sweep-bound.ts) and gram ids (maxGram + 1) of gramStart. */
+  readonly pages: number;
+  readonly pageBits: number;
+  readonly gramIds: number;
+  /** Which build this is (a plan's bests are worked out again for a new one). */
+  readonly version: number;
+}
+
+/**
+ * Scratch (zero between walks): per line of a block of blockLines lines, its BM25 so far, its window's
+ * and its grams'; the block's lines that hold a term. The walk sums a block at a time, so these stay in
+ * a core's cache (over every line across documents, 1.2 MB each on the bench tree, the grams' random
+ * additions missed it: most of a find_related's walk).
+ */
+let ownSum = new Float64Array(0);
+let windowSum = new Float64Array(0);
+let gramSum = new Float64Array(0);
+let held = new Int32Array(0);
+/** Lines of a block (tests: setSweepBlockLines). */
+let blockLines = BLOCK_LINES;
+
+/** Sets the lines of the walk's blocks (tests: a block boundary within documents); the next sweep made takes it. */
+export function setSweepBlockLines(lines: number): void {
+  blockLines = lines;
+}
+
+/** The lines of the walk's blocks for the sweeps made next. */
+export const walkBlockLines = (): number => blockLines;
+
+/** Sizes the scratch for a sweep of `lines` lines (0: none held). */
+export function sizeWalk(lines: number): void {
+  const n = Math.min(lines, blockLines);
+  ownSum = new Float64Array(n); windowSum = new Float64Array(n); gramSum = new Float64Array(n); held = new Int32Array(n);
+}
+
+/** The bytes the scratch holds (prose-sweep-bound.ts BLOCK_LINE_BYTES per line of a block). */
+export function walkBytes(): number {
+  return ownSum.byteLength + windowSum.byteLength + gramSum.byteLength + held.byteLength;
+}
+
+/** Scratch of walkPlan: what proseLexical reads of a document's statistics (its norms). */
+const norms: ProseStats = { idf: [], norm: 0, avgChars: 1, gramIdf: [], gramNorm: 0 };
+
+/**
+ * Each slot's best lexical score for the plan: the lines' sums, a block of lines at a time, each plan
+ * key's and gram's lists walked in plan order within the block (a cursor per list: the lists are in line
+ * order), so a line's parts are added in the order proseBest adds them.
+ */
+export function walkPlan(s: Sweep, plan: RankPlan): Float64Array {
+  const best = new Float64Array(s.docs.length);
+  // The scratch is sized to the sweep's blocks when it is installed (install).
+  // Locals, not the module's bindings, in the loops below (V8 reloads those at every access).
+  const own = ownSum;
+  const windows = windowSum;
+  const gramParts = gramSum;
+  const lines = held;
+  const keys = proseTermKeys(plan);
+  const { keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, lineSlot, none, pages } = s;
+  const pageLines = 2 ** s.pageBits;
+  const nKeys = keys.length;
+  // Per plan key its id in the lists (-1: none), and its own and window cursors; per plan gram its id
+  // (-1: none) and its cursor in the page at hand.
+  const ids = new Int32Array(nKeys);
+  const gids = gramIdsOf(plan);
+  const nGrams = plan.prose?.grams.length ?? 0;
+  const nLists = gids?.length ?? 0;
+  const at = new Int32Array(2 * nKeys + nLists);
+  for (let k = 0; k < nKeys; k++) {
+    const id = keyIdOf(keys[k]);
+    ids[k] = id === undefined || id + 1 >= keyStart.length ? -1 : id;
+    if (ids[k] >= 0) { at[k] = keyStart[id!]; at[nKeys + k] = winStart[id!]; }
+  }
+  const total = lineSlot.length;
+  for (let page = 0; page < pages; page++) {
+    const first = page * pageLines;
+    const last = Math.min(total, first + pageLines);
+    for (let g = 0; g < nLists; g++) if (gids![g] >= 0 && gids![g] < s.gramIds) at[2 * nKeys + g] = gramStart[gids![g] * pages + page];
+    // Blocks of the page (the sums' lines), the grams' lines counted from the page's first.
+    for (let lo = first; lo < last; lo += own.length) {
+      const block = Math.min(own.length, last - lo);
+      const from = lo - first;
+      let h = 0;
+      // The words' parts, in plan term order (as proseBest adds them).
+      for (let k = 0; k < nKeys; k++) {
+        const id = ids[k];
+        if (id < 0) continue;
+        let e = at[k];
+        for (const end = keyStart[id + 1]; e < end; e++) {
+          const i = ownLine[e] - lo;
+          if (i >= block) break;
+          if (own[i] === 0) lines[h++] = i;
+          own[i] += ownPart[e];
+        }
+        at[k] = e;
+        e = at[nKeys + k];
+        for (const end = winStart[id + 1]; e < end; e++) {
+          const i = winLine[e] - lo;
+          if (i >= block) break;
+          windows[i] += winPart[e];
+        }
+        at[nKeys + k] = e;
+      }
+      // The grams' parts, in plan gram order: added to every line of the block (one that holds no term is
+      // not read: no test per entry), or passed over where no line of the block holds a term.
+      for (let g = 0; g < nLists; g++) {
+        const gid = gids![g];
+        if (gid < 0 || gid >= s.gramIds) continue;
+        let e = at[2 * nKeys + g];
+        const end = gramStart[gid * pages + page + 1];
+        if (h === 0) e = firstFrom(gramLine, e, end, from + block);
+        else {
+          for (; e < end; e++) {
+            const i = gramLine[e] - from;
+            if (i >= block) break;
+            gramParts[i] += gramPart[e];
+          }
+        }
+        at[2 * nKeys + g] = e;
+      }
+      for (let q = 0; q < h; q++) {
+        const i = lines[q];
+        const slot = lineSlot[lo + i];
+        // proseStatsOf's norms of the document.
+        norms.norm = nKeys * none[slot];
+        norms.gramNorm = nGrams * none[slot];
+        const lexical = proseLexical(own[i], windows[i], gramParts[i], norms);
+        if (lexical > best[slot]) best[slot] = lexical;
+        own[i] = 0;
+      }
+      windows.fill(0);
+      if (h > 0 && nLists > 0) gramParts.fill(0);
+    }
+  }
+  return best;
+}
+
+/** The first index in [from, to) of the ascending `line` whose value is at least `least` (`to` if none). */
+function firstFrom(line: Uint16Array, from: number, to: number, least: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) { const mid = (lo + hi) >>> 1; if (line[mid] < least) lo = mid + 1; else hi = mid; }
+  return lo;
+}
