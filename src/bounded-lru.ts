@@ -1,9 +1,9 @@
 // A map bounded by a size its caller counts (bytes, characters), the least recently used dropped first:
-// what a resident process keeps between searches (embed/kept-chunks.ts, workspace/search/kept-lines.ts).
+// what a resident process keeps between searches (embed/kept-chunks.ts, workspace/search/kept-text.ts).
 
 export class BoundedLru<V> {
   private readonly entries = new Map<string, { value: V; size: number }>();
-  private total = 0;
+  private held = 0;
 
   constructor(readonly limit: number) {}
 
@@ -25,9 +25,9 @@ export class BoundedLru<V> {
   set(key: string, value: V, size: number): void {
     this.delete(key);
     this.entries.set(key, { value, size });
-    this.total += size;
+    this.held += size;
     for (const [k] of this.entries) {
-      if (this.total <= this.limit) break;
+      if (this.held <= this.limit) break;
       this.delete(k);
     }
   }
@@ -35,11 +35,16 @@ export class BoundedLru<V> {
   delete(key: string): void {
     const e = this.entries.get(key);
     if (!e) return;
-    this.total -= e.size;
+    this.held -= e.size;
     this.entries.delete(key);
   }
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The sizes of the values held, summed. */
+  get total(): number {
+    return this.held;
   }
 }

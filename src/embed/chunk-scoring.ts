@@ -41,12 +41,15 @@ export async function scoreChunks(
   const chunks: BatchChunk[] = [];
   const texts: string[] = [];
   const prune = req.pruneAbove ?? Infinity;
+  let lastFile: string | null = null;
+  let path!: PathSignals;
   for (let r = 0; r < req.scoreRanges.length; r += 2) {
     if (c.rangeProse?.[r >> 1]) continue; // ranked line by line below
     const from = req.scoreRanges[r];
     const lines = decodeLines(req.bytes, req.offsets, from, req.scoreRanges[r + 1]);
     const file = c.rangePaths[r >> 1];
-    const path = pathSignals(file, plan);
+    // A file's ranges come one after the other (its candidate chunks' windows): its path signals once.
+    if (file !== lastFile) { lastFile = file; path = pathSignals(file, plan); }
     const firstLine = c.rangeFirstLines[r >> 1];
     // A chunk's text is known by its file's indexed state, its first line and its line count.
     const rangeKey = embeds && kept && c.rangeKeys?.[r >> 1] ? `${req.ignoreCase ? 'i' : 'c'}${c.rangeKeys[r >> 1]}` : '';
@@ -58,16 +61,15 @@ export async function scoreChunks(
       // chunk with no or few query terms is out of reach). Exact: the kernel's bound would skip it
       // (static) or its distance could not enter the top-k (pruneAbove: pipeline/scoring.ts).
       if (embeds && chunkBestDistance(lexical, s.symbol, path, plan) > prune) continue;
-      const k: BatchChunk = { ...s, at: from + s.from, tokenAt: texts.length, lexical, path, cosine: 0 };
+      const k: BatchChunk = { from: s.from, to: s.to, bm25: s.bm25, symbol: s.symbol, best: s.best, first: s.first, at: from + s.from, tokenAt: texts.length, lexical, path, cosine: 0 };
       if (rangeKey) {
         k.key = `${rangeKey}:${firstLine + s.from}:${s.to - s.from}`;
         k.kept = kept!.get(k.key);
       }
       chunks.push(k);
-      const text = (i: number) => (req.ignoreCase ? lines[i].toLowerCase() : lines[i]);
       // A kept sum without tokens (a warmed chunk): its lines are tokenized only if its closest line is wanted.
-      if (k.kept && !k.kept.ids) k.lines = Array.from({ length: s.to - s.from }, (_, i) => text(s.from + i));
-      else if (embeds && !k.kept) for (let i = s.from; i < s.to; i++) texts.push(text(i));
+      if (k.kept && !k.kept.ids) k.lines = req.ignoreCase ? lines.slice(s.from, s.to).map((l) => l.toLowerCase()) : lines.slice(s.from, s.to);
+      else if (embeds && !k.kept) for (let i = s.from; i < s.to; i++) texts.push(req.ignoreCase ? lines[i].toLowerCase() : lines[i]);
     }
   }
   if (c.rangeProse) await scoreProseRanges(req, c, tokenize, kernel, out);

@@ -28,11 +28,32 @@ export interface ChunkStats {
  * `touched` gets each term whose count was 0 before (so callers reset and sum only those).
  */
 export function countTerms(text: string, plan: RankPlan, tf: Float64Array, touched?: number[]): boolean {
-  if (!isAscii(text)) return countWordTerms(text, plan, tf, touched);
+  return isAscii(text) ? countAsciiTerms(text, plan, tf, touched) : countWordTerms(text, plan, tf, touched);
+}
+
+/** Each term's probe (term-index.ts probeOf), by plan terms list: one slice per term, not per line. */
+const termProbes = new WeakMap<RankPlan['terms'], string[]>();
+
+/** An identifier's parts' stems, by identifier: the same words recur from line to line (bounded: cleared when full). */
+const identStems = new Map<string, string[]>();
+const IDENT_STEMS = 50_000;
+
+function stemsOf(ident: string): string[] {
+  let stems = identStems.get(ident);
+  if (!stems) {
+    if (identStems.size >= IDENT_STEMS) identStems.clear();
+    identStems.set(ident, stems = identifierParts(ident).map(stem));
+  }
+  return stems;
+}
+
+/** countTerms of a text known to be ASCII. */
+function countAsciiTerms(text: string, plan: RankPlan, tf: Float64Array, touched?: number[]): boolean {
+  let probes = termProbes.get(plan.terms);
+  if (!probes) termProbes.set(plan.terms, probes = plan.terms.map(probeOf));
   const lower = text.toLowerCase();
   let spans: number[] | null = null;
-  for (const term of plan.terms) {
-    const probe = probeOf(term);
+  for (const probe of probes) {
     for (let p = lower.indexOf(probe); p >= 0; p = lower.indexOf(probe, p + probe.length)) {
       let s = p;
       while (s > 0 && isIdentChar(text.charCodeAt(s - 1))) s--;
@@ -51,21 +72,20 @@ export function countTerms(text: string, plan: RankPlan, tf: Float64Array, touch
     let e = s;
     while (e < text.length && isIdentChar(text.charCodeAt(e))) e++;
     if (e === s) continue;
-    const ident = text.slice(s, e);
     const lowerIdent = lower.slice(s, e);
-    const stems = identifierParts(ident).map(stem);
+    let stems: string[] | null = null;
     for (let t = 0; t < plan.terms.length; t++) {
       const term = plan.terms[t];
       if (term.whole) {
         if (lowerIdent === term.key) { if (touched && tf[t] === 0) touched.push(t); tf[t]++; matched = true; }
         continue;
       }
+      stems ??= stemsOf(text.slice(s, e));
       for (const partStem of stems) if (partStem === term.key) { if (touched && tf[t] === 0) touched.push(t); tf[t]++; matched = true; }
     }
   }
   return matched;
 }
-
 
 const planProbes = new WeakMap<RankPlan, string[]>();
 
@@ -262,7 +282,8 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
       if (first < 0 && line.trim() !== '') first = i - from;
       if (holds !== null && holds[i] === 0) continue;
       lineTerms.length = 0;
-      if (!countTerms(line, plan, lineTf, lineTerms)) continue;
+      // holds: the lines are all ASCII.
+      if (!(holds !== null ? countAsciiTerms(line, plan, lineTf, lineTerms) : countTerms(line, plan, lineTf, lineTerms))) continue;
       lineTerms.sort(byOrder);
       let lexical = 0;
       for (const t of lineTerms) {

@@ -19,6 +19,7 @@ import { writing } from './store/writing.js';
 import { isGlob } from '../sources/fs.js';
 import { isProsePath } from '../rank/prose.js';
 import { documentState, keepDocument, keepLineTokensWith } from './search/kept-documents.js';
+import { keptText } from './search/kept-text.js';
 import { builtSums, idle, warmChunks } from './search/warm-chunks.js';
 import { countProseAhead, updateProseStats, type ProseStatsReport } from './prose-stats.js';
 
@@ -86,7 +87,9 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   // ... and their lines' tokens, to bound their cosines (search/prose-source.ts).
   if (o.resident) keepLineTokensWith(searcher);
   const onFileRead = (state: FileState, bytes: () => Uint8Array) => {
-    if (state.kind !== 'text' || !isProsePath(state.key)) return;
+    if (state.kind !== 'text') return;
+    // A code file's bytes, for the searches' windows (search/kept-text.ts): the searches right after the build read none.
+    if (!isProsePath(state.key)) { if (o.resident && state.chunks > 0) keptText.setBytes(documentState(state), bytes()); return; }
     if (o.resident) keepIfProse(state, bytes);
     if (!isRemoteUri(state.key)) proseSeen.set(documentState(state), state);
     else if (state.size <= PROSE_BYTES_HELD - proseHeld) { proseRead.set(documentState(state), bytes()); proseHeld += state.size; }

@@ -21,7 +21,7 @@ import { covers } from './registry.js';
 import { createCandidateSource } from './search/candidate-source.js';
 import { selectCandidates } from './search/candidates.js';
 import { coverage } from './search/coverage.js';
-import { KeptLines } from './search/kept-lines.js';
+import { keptText } from './search/kept-text.js';
 import { idle, warmChunks } from './search/warm-chunks.js';
 import { filterWalk } from './search/walk-filter.js';
 import { splitProse } from './search/prose-source.js';
@@ -37,9 +37,6 @@ import { unsavedStore } from './store/unsaved-store.js';
  * than loading LanceDB and committing (~300 ms from a cold process).
  */
 export const UNSAVED_REFRESH_BYTES = 512 << 10;
-
-/** The candidate files' lines a resident process keeps between searches (kept-lines.ts). */
-const keptLines = new KeptLines();
 
 export async function searchWorkspace(ws: OpenWorkspace, so: SearchOptions): Promise<SearchResponse> {
   try {
@@ -150,7 +147,7 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   mark('prose split');
   const candidates = selectCandidates(snap, { plan, query, display: split.display, infos, heapSize, maxDistance: so.maxDistance, resident: !ws.o.oneShot });
   mark(`candidates (${candidates.length})`);
-  const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader, kept: ws.o.oneShot ? undefined : keptLines });
+  const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader, kept: ws.o.oneShot ? undefined : keptText });
   const r = await ws.searcher.search({ ...so, paths: [], sources: split.prose ? [source, split.prose] : [source] });
   // The documents this search read are counted into line terms now, in the background, for the next;
   // and a resident process's scorer keeps every code chunk's tokens and sums, once (warm-chunks.ts).

@@ -3,10 +3,9 @@
 // checked the file is the one indexed). The pipeline scores them with the same code as a scan.
 import { streamEntry, type Entry, type Source } from '../../sources/source.js';
 import type { Piece } from '../../text/line-splitter.js';
-import { openChunks } from '../build/file-chunks.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { documentState } from '../snapshot/prose-stats-file.js';
-import type { KeptFileLines, KeptLines } from './kept-lines.js';
+import { KEPT_TEXT_FILE_BYTES, readText, type FileText, type KeptText } from './kept-text.js';
 
 export interface CandidateSourceOptions {
   snapshot: Snapshot;
@@ -17,13 +16,11 @@ export interface CandidateSourceOptions {
   /** Reads a file back by its path (local or URI). */
   reader: Source;
   /**
-   * A resident process's kept lines of files read before (kept-lines.ts), under the snapshot's state of
+   * A resident process's kept text of files read before (kept-text.ts), under the snapshot's state of
    * each file; the pieces then carry that state as their key (the scorer keeps their chunks' tokens and sums).
    */
-  kept?: KeptLines;
+  kept?: KeptText;
 }
-
-const encoder = new TextEncoder();
 
 export function createCandidateSource(o: CandidateSourceOptions): Source {
   const { snapshot: s, chunkLines } = o;
@@ -45,51 +42,31 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
       const f = fileOf.get(entry.path)!;
       const chunks = byFile.get(f)!;
       const windows = chunks.map((c) => [Math.max(0, s.start[c] - contextLines), Math.min(s.files[f].lines, s.end[c] + contextLines)]);
-      // The windows' lines (the file read up to the last one any window needs); a resident process keeps them for the next search.
+      // The file's text: kept by a resident process, which reads a file small enough to keep whole (the
+      // next search's windows are slices of it); else read up to the last line any window needs.
       const state = o.kept ? documentState(s.files[f]) : '';
-      let kept = o.kept?.get(state, windows);
-      if (!kept) {
-        kept = await windowLines(streamEntry(files, entry, signal), chunkLines, windows);
-        o.kept?.set(state, kept, windows);
+      let text = (await o.kept?.get(state, chunkLines)) ?? null;
+      if (!text) {
+        const whole = o.kept !== undefined && s.files[f].size <= KEPT_TEXT_FILE_BYTES;
+        text = await readText(streamEntry(files, entry, signal), chunkLines, whole ? Infinity : Math.max(0, ...windows.map((w) => w[1])));
+        o.kept?.set(state, text);
       }
-      const { lines, extent } = kept;
-      return chunks.map((c, k) => {
-        const [from, to] = windows[k];
-        const text: string[] = [];
-        for (let line = from; line < to && line < extent; line++) text.push(lines[line]!);
-        return piece(text, from, s.start[c] - from, Math.min(s.end[c], from + text.length) - from, o.kept ? state : undefined);
-      }).filter((p) => p.scoreTo > p.scoreFrom);
+      const lines = text.offsets.length - 1;
+      const out: Piece[] = [];
+      chunks.forEach((c, k) => {
+        const from = windows[k][0];
+        const to = Math.min(windows[k][1], lines); // a file shorter than indexed has fewer lines
+        if (Math.min(s.end[c], to) > s.start[c]) out.push(piece(text, from, to, s.start[c] - from, Math.min(s.end[c], to) - from, o.kept ? state : undefined));
+      });
+      return out;
     },
   };
 }
 
-/**
- * The lines of `windows` ([from, to) line ranges) of a file's bytes, cut as a search reads them: a sparse
- * array that holds those lines only (not every line before the last window's: a window near the end of
- * a big file held the whole file), read up to the last line any window needs.
- */
-export async function windowLines(bytes: AsyncIterable<Uint8Array>, chunkLines: number, windows: number[][]): Promise<KeptFileLines> {
-  const last = Math.max(0, ...windows.map((w) => w[1]));
-  const wanted = new Uint8Array(last);
-  for (const [from, to] of windows) wanted.fill(1, from, to);
-  const lines: (string | undefined)[] = [];
-  let extent = 0;
-  let whole = true;
-  const opened = await openChunks(bytes, chunkLines);
-  for await (const chunk of opened.chunks) {
-    for (let i = 0; i < chunk.lines.length; i++) if (wanted[chunk.start + i] === 1) lines[chunk.start + i] = chunk.lines[i];
-    extent = chunk.end;
-    if (chunk.end >= last) { whole = false; break; }
-  }
-  return { lines, extent, whole };
-}
-
-/** Lines as a piece; a line that ends with \r gets one more, since decoding strips one before \n. */
-function piece(lines: string[], firstLine: number, scoreFrom: number, scoreTo: number, key?: string): Piece {
-  const bytes = encoder.encode(lines.map((l) => (l.endsWith('\r') ? `${l}\r\n` : `${l}\n`)).join(''));
-  const offsets = new Uint32Array(lines.length + 1);
-  let line = 1;
-  for (let i = 0; i < bytes.length && line < lines.length; i++) if (bytes[i] === 10) offsets[line++] = i + 1;
-  offsets[lines.length] = bytes.length;
-  return { bytes, offsets, firstLine, scoreFrom, scoreTo, ...(key !== undefined && { key }) };
+/** Lines [from, to) of a file's text as a piece: a slice of its bytes (each line ends with \n), its offsets from 0. */
+function piece(text: FileText, from: number, to: number, scoreFrom: number, scoreTo: number, key?: string): Piece {
+  const base = text.offsets[from];
+  const offsets = new Uint32Array(to - from + 1);
+  for (let i = 0; i < offsets.length; i++) offsets[i] = text.offsets[from + i] - base;
+  return { bytes: text.bytes.subarray(base, text.offsets[to]), offsets, firstLine: from, scoreFrom, scoreTo, ...(key !== undefined && { key }) };
 }

@@ -13,9 +13,9 @@ import { executorOf, type Searcher } from '../../searcher.js';
 import type { Source } from '../../sources/source.js';
 import { streamEntry } from '../../sources/source.js';
 import { pack, type PendingChunk } from '../build/chunk-batch.js';
-import { openChunks } from '../build/file-chunks.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { documentState } from '../snapshot/prose-stats-file.js';
+import { KEPT_TEXT_FILE_BYTES, keptText, readText } from './kept-text.js';
 import { pause, turn } from './time-slice.js';
 
 /**
@@ -167,20 +167,22 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
       const key = chunkKey(state, from, to - from);
       if (to > from && !store.hasSum(key)) wanted.set(from, key);
     }
-    if (wanted.size === 0) continue;
+    // Its text too, for the searches' windows (kept-text.ts), unless kept already.
+    const read = !keptText.has(state) && f.size <= KEPT_TEXT_FILE_BYTES;
+    if (wanted.size === 0 && !read) continue;
     while (o.idle && !o.idle() && !w.stopped) await pause(IDLE_MS);
     if (w.stopped) return;
     try {
       // As a search reads the file (candidate-source.ts): the chunks the snapshot has, with the lines they had.
-      const opened = await openChunks(streamEntry(o.reader, { path: f.key, size: f.size }), o.chunkLines, { decode: false });
-      for await (const chunk of opened.chunks) {
-        const key = wanted.get(chunk.start);
-        if (key !== undefined && key === chunkKey(state, chunk.start, chunk.end - chunk.start)) {
-          step.keys.push(key);
-          step.chunks.push(chunk);
-          wanted.delete(chunk.start);
-        }
-        if (wanted.size === 0) break;
+      const text = (await keptText.get(state, o.chunkLines)) ?? await readText(streamEntry(o.reader, { path: f.key, size: f.size }), o.chunkLines);
+      keptText.set(state, text);
+      const lines = text.offsets.length - 1;
+      for (const [from, key] of wanted) {
+        const to = Math.min(lines, from + o.chunkLines - (from % o.chunkLines));
+        if (key !== chunkKey(state, from, to - from)) continue;
+        const offsets = text.offsets.slice(from, to + 1).map((x) => x - text.offsets[from]);
+        step.keys.push(key);
+        step.chunks.push({ bytes: text.bytes.subarray(text.offsets[from], text.offsets[to]), offsets });
       }
     } catch {
       continue; // gone or unreadable: a search that meets it reads it and says so

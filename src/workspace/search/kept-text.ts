@@ -1,0 +1,112 @@
+// The candidate files' text kept by a process that searches again (the MCP engine, simgrep serve): each
+// code file's lines as a search reads them (build/file-chunks.ts: binary sniff, UTF-16 transcoded, long
+// lines cut), as bytes with their line offsets, so a warm search's window is a slice of them, not a read
+// of the file and a decode of its lines. Kept under the index's state of the file (key, size, mtime,
+// hash): a change the index sees is a miss, and the file is read again.
+import { BoundedLru } from '../../bounded-lru.js';
+import { openChunks } from '../build/file-chunks.js';
+
+/** Bytes kept in all (text and offsets, 64 more counted per file): the bench tree's 7,650 code files take 43 MiB. */
+export const KEPT_TEXT_BYTES = 48 << 20;
+
+/** A file is kept whole up to this many bytes; a bigger one is read up to its last window each time. */
+export const KEPT_TEXT_FILE_BYTES = 1 << 20;
+
+const NEWLINE = 10;
+
+/** A file's lines [0, lines) as read: their bytes, each line ending with \n, and where each starts (lines + 1 offsets). */
+export interface FileText {
+  bytes: Uint8Array;
+  offsets: Uint32Array;
+  /** The file ends at its last line (not read in part). */
+  whole: boolean;
+}
+
+/** Files' text by state, least recently used dropped first once over the bound. */
+export class KeptText {
+  /** A file's text, or its bytes as an index build read them (cut into lines when a search first asks). */
+  private readonly files: BoundedLru<FileText | Uint8Array>;
+
+  constructor(limit = KEPT_TEXT_BYTES) {
+    this.files = new BoundedLru(limit);
+  }
+
+  /** The kept text of the file in this state (now the most recently used), or null. */
+  async get(state: string, chunkLines: number): Promise<FileText | null> {
+    const kept = this.files.get(state);
+    if (!(kept instanceof Uint8Array)) return kept ?? null;
+    const text = await readText(once(kept), chunkLines);
+    // Kept again unless it went meanwhile (the bound, or another state's search).
+    if (this.files.peek(state)?.value === kept) this.set(state, text);
+    return text;
+  }
+
+  has(state: string): boolean {
+    return this.files.peek(state) !== undefined;
+  }
+
+  /** Keeps a whole file's text (one read in part, or past the per-file bound, is not kept). */
+  set(state: string, text: FileText): void {
+    if (!text.whole || text.bytes.length > KEPT_TEXT_FILE_BYTES) return;
+    this.files.set(state, text, sizeOf(text));
+  }
+
+  /**
+   * Keeps a file's bytes as read, the very bytes its state's hash is of (an index build's: publish.ts), in a
+   * buffer of their own (a read's may be a view of a bigger one); cut into lines when a search asks.
+   */
+  setBytes(state: string, bytes: Uint8Array): void {
+    if (bytes.length > KEPT_TEXT_FILE_BYTES || this.has(state)) return;
+    this.files.set(state, bytes.slice(), bytes.length + 64);
+  }
+
+  /** Files and bytes held (benches). */
+  held(): { files: number; bytes: number } {
+    return { files: this.files.size, bytes: this.files.total };
+  }
+}
+
+/** The text a resident process keeps of the files its searches read and its index build read (search-run.ts, publish.ts, warm-chunks.ts). */
+export const keptText = new KeptText();
+
+function sizeOf(text: FileText): number {
+  return text.bytes.byteLength + text.offsets.byteLength + 64;
+}
+
+/**
+ * A file's text read as a search reads it (its bytes as they stream in), up to line `upTo` (the file's
+ * end if it comes first; Infinity: whole). A last line without a terminator gets one, so that every
+ * line's bytes end with \n (what a piece's lines must: the batch packer puts pieces one after the other).
+ */
+export async function readText(raw: AsyncIterable<Uint8Array>, chunkLines: number, upTo = Infinity): Promise<FileText> {
+  const opened = await openChunks(raw, chunkLines, { decode: false });
+  const parts: { bytes: Uint8Array; offsets: Uint32Array }[] = [];
+  let lines = 0;
+  let size = 0;
+  let whole = true;
+  for await (const chunk of opened.chunks) {
+    parts.push(chunk);
+    lines += chunk.offsets.length - 1;
+    size += chunk.bytes.length;
+    if (chunk.end >= upTo) { whole = false; break; }
+  }
+  const last = parts[parts.length - 1];
+  const open = last !== undefined && last.bytes.length > 0 && last.bytes[last.bytes.length - 1] !== NEWLINE;
+  const bytes = new Uint8Array(size + (open ? 1 : 0));
+  const offsets = new Uint32Array(lines + 1);
+  let at = 0;
+  let line = 0;
+  for (const p of parts) {
+    bytes.set(p.bytes, at);
+    for (let i = 0; i < p.offsets.length - 1; i++) offsets[line++] = at + p.offsets[i];
+    at += p.bytes.length;
+  }
+  if (open) bytes[at++] = NEWLINE;
+  offsets[lines] = at;
+  // A read that stopped exactly at the file's end is whole too, but cannot tell: it is not kept.
+  return { bytes, offsets, whole };
+}
+
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
+}
