@@ -77,6 +77,8 @@ export const RANK_DEFAULTS = {
    * query costs. No question of either semble dev set has this many.
    */
   maxQueryTerms: 24,
+  /** EXPERIMENT (terms30): a cut query's grams: Infinity = of every kept word. */
+  maxQueryGrams: Infinity,
 };
 
 /** A query that is one identifier: namespaced (a.b, A::B), _private, or with an upper-case letter or underscore. */
@@ -103,7 +105,7 @@ export function namesIdentifier(query: string): boolean {
 }
 
 /** The last plans built (a workspace search plans its query to pick candidates, then to score them). */
-const recentPlans: { query: string; mode: ChunkMode; lexicon: Lexicon; maxTerms: number; plan: RankPlan }[] = [];
+const recentPlans: { query: string; mode: ChunkMode; lexicon: Lexicon; maxTerms: number; maxGrams: number; plan: RankPlan }[] = [];
 const RECENT_PLANS = 4;
 
 /**
@@ -114,10 +116,10 @@ const RECENT_PLANS = 4;
 export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon, knownShare = 1, maxTerms = RANK_DEFAULTS.maxQueryTerms): RankPlan {
   if (mode === 'semantic') return semanticPlan();
   const semantic = mode === 'lexical' ? 0 : RANK_DEFAULTS.proseSemantic * Math.min(1, Math.max(0, knownShare));
-  const recent = recentPlans.find((r) => r.mode === mode && r.lexicon === lexicon && r.maxTerms === maxTerms && r.query === query);
+  const recent = recentPlans.find((r) => r.mode === mode && r.lexicon === lexicon && r.maxTerms === maxTerms && r.maxGrams === RANK_DEFAULTS.maxQueryGrams && r.query === query);
   if (recent) return recent.plan.prose?.semantic === semantic ? recent.plan : { ...recent.plan, prose: { ...recent.plan.prose!, semantic } };
   const plan = planTerms(query, mode, lexicon, semantic, maxTerms);
-  recentPlans.unshift({ query, mode, lexicon, maxTerms, plan });
+  recentPlans.unshift({ query, mode, lexicon, maxTerms, maxGrams: RANK_DEFAULTS.maxQueryGrams, plan });
   recentPlans.length = Math.min(recentPlans.length, RECENT_PLANS);
   return plan;
 }
@@ -129,7 +131,8 @@ function planTerms(query: string, mode: ChunkMode, lexicon: Lexicon, semantic: n
   // The query's numbers as prose terms (rank/prose.ts): not a long query's (a pasted block's line
   // numbers and versions; it keeps its most distinctive words only).
   const numbers = cut ? [] : [...new Set(textNumbers(query))];
-  const prose = { semantic, grams: queryGrams(words.length === idents.length ? query : words.join(' ')), numbers };
+  const allGrams = queryGrams(words.length === idents.length ? query : words.join(' '));
+  const prose = { semantic, grams: cut ? allGrams.slice(0, RANK_DEFAULTS.maxQueryGrams) : allGrams, numbers };
   const trimmed = query.trim();
   const symbolQuery = SYMBOL_QUERY.test(trimmed);
   const symbols = new Map<string, number>();
