@@ -5,14 +5,15 @@
 // sees the same load and caches. Per cap: the main thread's CPU (/proc schedstat) and the process's CPU
 // (all threads) per find_related call, overlap@10 with the first cap's answers, and how often a pasted
 // file ranks itself first. KEEP=1: every prose document kept and counted first, as in the engine.
-// Usage: [KEEP=1] [NREL=120] [NFILES=50] node bench/query-length/term-cap.mjs INDEX_DIR TREE MODEL DIST CAP[,CAP...]
+// Usage: [KEEP=1] [NREL=120] [NFILES=50] node bench/query-length/term-cap.mjs INDEX_DIR TREE MODEL DIST CAP[:GRAMTERMS][,...]
 import os from 'node:os';
 import path from 'node:path';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 const [dir, tree, model, dist, capList] = process.argv.slice(2);
-// CAP or CAP:GRAMS (RANK_DEFAULTS.maxQueryGrams, where the build has it).
+// CAP or CAP:GRAMTERMS: RANK_DEFAULTS.maxQueryTerms, and maxGramTerms (a query with more terms has no
+// grams; Infinity: every query keeps them, as before branch terms30).
 const caps = capList.split(',');
-const setCap = (c) => { const [t, g] = c.split(':'); RANK_DEFAULTS.maxQueryTerms = Number(t); if (g !== undefined) RANK_DEFAULTS.maxQueryGrams = g === 'all' ? Infinity : Number(g); };
+const setCap = (c) => { const [t, g] = c.split(':'); RANK_DEFAULTS.maxQueryTerms = Number(t); if (g !== undefined) RANK_DEFAULTS.maxGramTerms = Number(g); };
 const distUrl = path.resolve(dist);
 const { createWorkspace, createSearcher } = await import(`${distUrl}/src/library.js`);
 const { RANK_DEFAULTS } = await import(`${distUrl}/src/rank/plan.js`);
