@@ -11,7 +11,7 @@
 // Each build's prose sweep's bytes (sweepHeld, branch sweep30) are shown before and after the timed round.
 // Usage: [KEEP=1] [WARM=0] [ROUNDS=2] [SETTLE=10000] [NQ=40] [ONLY=search] [PROF=PREFIX] node bench/prose/bounds-side.mjs INDEX_DIR TREE MODEL DIST[@BYTES] [DIST[@BYTES]...]
 import os from 'node:os';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector';
 const [dir, tree, model, ...args] = process.argv.slice(2);
 // DIST@BYTES: that build's prose sweep bounded to BYTES (prose-sweep.ts setSweepLimitBytes; a copy of a
@@ -52,7 +52,7 @@ if (process.env.KEEP === '1') {
     const { isProsePath } = await import(`${d}/src/rank/prose.js`);
     const snap = readSnapshotFile(`${dir}/snapshot.bin`, JSON.parse(readFileSync(`${dir}/workspace.json`, 'utf8')).meta.complete);
     let n = 0;
-    for (const f of snap.files) if (f.kind === 'text' && isProsePath(f.key)) { keepDocument(documentState(f), readFileSync(f.key)); n++; }
+    for (const f of snap.files) if (f.kind === 'text' && isProsePath(f.key) && existsSync(f.key)) { keepDocument(documentState(f), readFileSync(f.key)); n++; }
     const t = performance.now(); const alive = setInterval(() => {}, 1000); await keptLinesCounted(); clearInterval(alive); console.error(`kept ${n} documents, counted in ${(performance.now() - t).toFixed(0)} ms`);
   }
 }
