@@ -5,7 +5,7 @@
 // sees the same load and caches. Per cap: the main thread's CPU (/proc schedstat) and the process's CPU
 // (all threads) per find_related call, overlap@10 with the first cap's answers, and how often a pasted
 // file ranks itself first. KEEP=1: every prose document kept and counted first, as in the engine.
-// Usage: [KEEP=1] [NREL=120] [NFILES=50] node bench/query-length/term-cap.mjs INDEX_DIR TREE MODEL DIST CAP[:GRAMTERMS][,...]
+// Usage: [KEEP=1] [PRERUN=0] [NREL=120] [NFILES=50] node bench/query-length/term-cap.mjs INDEX_DIR TREE MODEL DIST CAP[:GRAMTERMS][,...]
 import os from 'node:os';
 import path from 'node:path';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -73,7 +73,8 @@ async function perCap(fn, timed) {
 }
 const overlap = (a, b) => { const s = new Set(b); return a.length + b.length === 0 ? 1 : a.filter((k) => s.has(k)).length / Math.max(a.length, b.length); };
 setCap(caps[0]);
-for (const [f, line] of targets) await related(f, line); // each chunk's plan and reads once, before any is timed
+// PRERUN=0: each chunk's first call is timed (as an agent's find_related meets it); else each is run once first.
+if (process.env.PRERUN !== '0') for (const [f, line] of targets) await related(f, line);
 for (const [f, line] of targets) {
   const rs = (await perCap(() => related(f, line), true)).map(keys);
   rs.forEach((k, i) => { stats[i].overlap.push(overlap(k, rs[0])); if (k.join('|') === rs[0].join('|')) stats[i].same++; });
