@@ -37,7 +37,8 @@ export interface RankPlan {
    * fused with the line's cosine at this weight, and a second BM25 over the grams of the query's words
    * (lexical/grams.ts); null: they rank as chunks, like code (semantic mode). `numbers`: the query's
    * numbers (lexical/words.ts textNumbers, distinct), terms of a prose line's BM25 after plan.terms
-   * (rank/prose.ts proseTermCount); none for a long query whose terms were cut.
+   * (rank/prose.ts proseTermCount); none for a long query whose terms were cut, and no grams for a
+   * pasted block (RANK_DEFAULTS.maxGramTerms).
    */
   prose: { semantic: number; grams: string[]; numbers: string[] } | null;
   /** Each further result from one file keeps this share of its relevance (diversity across files). */
@@ -77,6 +78,13 @@ export const RANK_DEFAULTS = {
    * query costs. No question of either semble dev set has this many.
    */
   maxQueryTerms: 24,
+  /**
+   * A query with more terms is a pasted block (find_related's 48-line chunk: a median of 195 terms on the
+   * bench tree, 105 in src/): its prose lines rank without the grams (plan.prose), which find a question's
+   * words in their other forms and cost every kept document a walk per gram. The longest of the prose dev
+   * set's 7,140 questions (6 languages) has 47 terms.
+   */
+  maxGramTerms: 64,
 };
 
 /** A query that is one identifier: namespaced (a.b, A::B), _private, or with an upper-case letter or underscore. */
@@ -103,7 +111,7 @@ export function namesIdentifier(query: string): boolean {
 }
 
 /** The last plans built (a workspace search plans its query to pick candidates, then to score them). */
-const recentPlans: { query: string; mode: ChunkMode; lexicon: Lexicon; maxTerms: number; plan: RankPlan }[] = [];
+const recentPlans: { query: string; mode: ChunkMode; lexicon: Lexicon; maxTerms: number; gramTerms: number; plan: RankPlan }[] = [];
 const RECENT_PLANS = 4;
 
 /**
@@ -114,22 +122,24 @@ const RECENT_PLANS = 4;
 export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon, knownShare = 1, maxTerms = RANK_DEFAULTS.maxQueryTerms): RankPlan {
   if (mode === 'semantic') return semanticPlan();
   const semantic = mode === 'lexical' ? 0 : RANK_DEFAULTS.proseSemantic * Math.min(1, Math.max(0, knownShare));
-  const recent = recentPlans.find((r) => r.mode === mode && r.lexicon === lexicon && r.maxTerms === maxTerms && r.query === query);
+  const recent = recentPlans.find((r) => r.mode === mode && r.lexicon === lexicon && r.maxTerms === maxTerms && r.gramTerms === RANK_DEFAULTS.maxGramTerms && r.query === query);
   if (recent) return recent.plan.prose?.semantic === semantic ? recent.plan : { ...recent.plan, prose: { ...recent.plan.prose!, semantic } };
   const plan = planTerms(query, mode, lexicon, semantic, maxTerms);
-  recentPlans.unshift({ query, mode, lexicon, maxTerms, plan });
+  recentPlans.unshift({ query, mode, lexicon, maxTerms, gramTerms: RANK_DEFAULTS.maxGramTerms, plan });
   recentPlans.length = Math.min(recentPlans.length, RECENT_PLANS);
   return plan;
 }
 
 function planTerms(query: string, mode: ChunkMode, lexicon: Lexicon, semantic: number, maxTerms: number): RankPlan {
-  const { terms: list, idents, kept, cut } = queryTerms(query, lexicon, maxTerms);
-  // The grams of the query's words; of a long query, of the words whose terms it kept.
+  const { terms: list, idents, kept, cut, count } = queryTerms(query, lexicon, maxTerms);
+  // The grams of the query's words; of a long query, of the words whose terms it kept; none for a
+  // pasted block (RANK_DEFAULTS.maxGramTerms), whose ~100 grams cost more than they find.
   const words = idents.filter(kept);
+  const grams = count > RANK_DEFAULTS.maxGramTerms ? [] : queryGrams(words.length === idents.length ? query : words.join(' '));
   // The query's numbers as prose terms (rank/prose.ts): not a long query's (a pasted block's line
   // numbers and versions; it keeps its most distinctive words only).
   const numbers = cut ? [] : [...new Set(textNumbers(query))];
-  const prose = { semantic, grams: queryGrams(words.length === idents.length ? query : words.join(' ')), numbers };
+  const prose = { semantic, grams, numbers };
   const trimmed = query.trim();
   const symbolQuery = SYMBOL_QUERY.test(trimmed);
   const symbols = new Map<string, number>();

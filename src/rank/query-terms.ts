@@ -23,6 +23,8 @@ export interface QueryTerms {
   kept(ident: string): boolean;
   /** Whether the query had more than maxTerms terms (a pasted block, find_related's chunk): only the most distinctive were kept. */
   cut: boolean;
+  /** How many distinct terms the query had before the cut. */
+  count: number;
 }
 
 /**
@@ -68,5 +70,5 @@ export function queryTerms(query: string, lexicon: Lexicon, maxTerms: number): Q
   }
   const terms = all.map((x) => x.term);
   const keys = cut ? new Set(terms.map((t) => t.key)) : null;
-  return { terms, idents, cut, kept: (ident) => keys === null || keys.has(keyOf.get(ident) ?? fold(ident)) };
+  return { terms, idents, cut, count: found.size, kept: (ident) => keys === null || keys.has(keyOf.get(ident) ?? fold(ident)) };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
-import { buildRankPlan } from '../../../src/rank/plan.js';
+import { buildRankPlan, RANK_DEFAULTS } from '../../../src/rank/plan.js';
 import {
   proseTermCount, gramBm25, isProsePath, lineGrams, lineLexical, lineTerms, proseBm25, PROSE_CONTEXT, PROSE_DF_CHARS, PROSE_DF_LINES, PROSE_GRAMS, proseLexical,
   proseRelevance, proseTermlessBound, proseWindowBm25,
@@ -225,6 +225,21 @@ describe('the grams of a long query', () => {
     expect(kept.size).toBeLessThan(words.length);
     expect(long.prose!.grams).toEqual(queryGrams(words.filter((w) => kept.has(w)).join(' ')));
     expect(buildRankPlan('castle king', 'hybrid', lexicon).prose!.grams).toEqual(queryGrams('castle king'));
+  });
+
+  it('are none for a pasted block of more than maxGramTerms terms (find_related\'s chunk), and every kept word\'s up to it', () => {
+    const words = Array.from({ length: RANK_DEFAULTS.maxGramTerms + 1 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}x`);
+    const most = buildRankPlan(words.slice(0, -1).join(' '), 'hybrid', lexicon);
+    const kept = new Set(most.terms.map((t) => t.key));
+    expect(most.terms.length).toBe(RANK_DEFAULTS.maxQueryTerms);
+    expect(most.prose!.grams).toEqual(queryGrams(words.filter((w) => kept.has(w)).join(' ')));
+    expect(most.prose!.grams.length).toBeGreaterThan(0);
+    const pasted = buildRankPlan(words.join(' '), 'hybrid', lexicon);
+    expect(pasted.terms.length).toBe(RANK_DEFAULTS.maxQueryTerms);
+    expect(pasted.prose!.grams).toEqual([]);
+    // A 48-line chunk of this repository's code, as find_related asks with it.
+    const chunk = readFileSync(new URL('../../../src/rank/plan.ts', import.meta.url), 'utf8').split('\n').slice(0, 48).join('\n');
+    expect(buildRankPlan(chunk, 'hybrid', lexicon).prose).toEqual({ semantic: RANK_DEFAULTS.proseSemantic, grams: [], numbers: [] });
   });
 });
 

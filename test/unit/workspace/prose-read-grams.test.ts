@@ -26,7 +26,8 @@ const texts = [
   'Die Straße führt zum Schloß 1850er\nभारत की राजधानी नई दिल्ली है\n政府间气候变化专门委员会主席\n药房技术员与药剂师\n\n药剂 食べる',
 ];
 const pasted = readFileSync(path.join(root, 'src/workspace/search/prose-index.ts'), 'utf8');
-const queries = ['retry failed uploads', 'the index format version', 'schlosses straße', '药房的药剂', pasted.slice(0, 3000), pasted];
+// A pasted paragraph keeps its kept words' grams (up to RANK_DEFAULTS.maxGramTerms terms); a pasted file has none.
+const queries = ['retry failed uploads', 'the index format version', 'schlosses straße', '药房的药剂', pasted.slice(0, 600), pasted.slice(0, 3000), pasted];
 const tmp = mkdtempSync(path.join(tmpdir(), 'simgrep-prose-read-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
