@@ -287,7 +287,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
   // In snapshot order: by file (a patched snapshot's later files may own earlier chunks), then line.
   const chunkFile = s.chunkFile;
   out.sort((x, y) => (chunkFile[x] - chunkFile[y]) || (x - y));
-  if (counts) Object.assign(counts, { chunks, bounded: count, cosines, files: nCovered, skippedFiles, termChunks, skippedTermChunks });
+  if (counts) Object.assign(counts, { chunks, bounded: count, cosines, files: nCovered, skippedFiles, termChunks, skippedTermChunks, laidOut: tf ? tf.term.length : 0 });
   return out;
 }
 
