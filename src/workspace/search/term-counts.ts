@@ -1,5 +1,5 @@
-// The query terms' line postings turned into per-chunk entries (the term chunks the candidate pass
-// bounds one by one, and their BM25's term frequencies).
+// The query terms' line postings for the candidate pass (the term chunks it bounds one by one, and their
+// BM25's term frequencies): laid end to end for a walk in chunk order, or turned into per-chunk entries.
 import type { RankPlan } from '../../rank/plan.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { work } from './work-arrays.js';
