@@ -103,8 +103,10 @@ function offerMerged(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: (c
   const lists = plan.terms.map((term) => (term.whole ? s.byDefLower : s.byDefStem).find(term.key));
   let total = 0;
   for (const l of lists) total += l ? l.chunk.length : 0;
-  // Each list's names, one after the other: list t holds names[from[t], to[t]).
+  // Each list's names, one after the other: list t holds names[from[t], to[t]), and their chunks (the
+  // postings' own: reading chunkOf for each name costs a cache miss).
   const names = work('mergedNames', Int32Array, total);
+  const chunks = work('mergedChunks', Int32Array, total);
   const k = lists.length;
   const at = new Int32Array(k);
   const to = new Int32Array(k);
@@ -119,10 +121,14 @@ function offerMerged(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: (c
       for (let j = 0; j < chunk.length; j++) {
         const d = defStart[chunk[j]] + count[j];
         if (d < last) sorted = false;
+        chunks[end] = chunk[j];
         names[end++] = last = d;
       }
       // A patched snapshot's lists are in the order of its rows, not of its renumbered chunks.
-      if (!sorted) names.subarray(at[t], end).sort();
+      if (!sorted) {
+        names.subarray(at[t], end).sort();
+        for (let i = at[t]; i < end; i++) chunks[i] = chunkOf[names[i]];
+      }
     }
     to[t] = end;
   }
@@ -132,7 +138,8 @@ function offerMerged(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: (c
     for (let t = 0; t < k; t++) if (at[t] < to[t] && names[at[t]] < d) d = names[at[t]];
     if (d === 0x7fffffff) return true;
     let sum = 0;
-    for (let t = 0; t < k; t++) while (at[t] < to[t] && names[at[t]] === d) { sum += idf[t]; at[t]++; }
-    offer(chunkOf[d], d, definitionBoost * sum / idfSum, true);
+    let c = 0;
+    for (let t = 0; t < k; t++) while (at[t] < to[t] && names[at[t]] === d) { c = chunks[at[t]]; sum += idf[t]; at[t]++; }
+    offer(c, d, definitionBoost * sum / idfSum, true);
   }
 }
