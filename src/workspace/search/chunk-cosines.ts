@@ -33,10 +33,32 @@ export interface CosineKernel {
 export function cosineKernel(halves: Uint16Array, dim: number, build: boolean): CosineKernel | null {
   const k = kernels.get(halves);
   if (k !== undefined || !build) return k ?? null;
-  if (!(dim > 0 && dim % 4 === 0 && halves.length >= MIN_KERNEL_VALUES) || pending.has(halves)) return null;
-  pending.add(halves);
-  void widenInBackground(new WeakRef(halves), dim);
+  void cosineKernelMade(halves, dim);
   return null;
+}
+
+/**
+ * Settles once the kernel of a vector array is made, its making started in the background now if it is
+ * not under way (as a resident search starts it); at once where none is made (too few values). A resident
+ * process's index run waits for it (index-run.ts): made during a search, it left the first searches
+ * after a build without it (each chunk's cosine read from the float16 rows, ~10 ms a search on the
+ * bench tree) and its slices ran inside theirs, for the seconds it took.
+ */
+export async function cosineKernelMade(halves: Uint16Array, dim: number, o: { keepAlive?: boolean } = {}): Promise<void> {
+  if (kernels.has(halves) || !(dim > 0 && dim % 4 === 0 && halves.length >= MIN_KERNEL_VALUES)) return;
+  let made = pending.get(halves);
+  if (!made) {
+    made = widenInBackground(new WeakRef(halves), dim);
+    pending.set(halves, made);
+  }
+  if (!o.keepAlive) return made;
+  // Its slices' timers keep no process alive: a caller that waits for it (an index run) is kept alive meanwhile.
+  const alive = setInterval(() => {}, 1 << 30);
+  try {
+    await made;
+  } finally {
+    clearInterval(alive);
+  }
 }
 
 /**
@@ -83,7 +105,8 @@ export function cosineKernelNow(halves: Uint16Array, dim: number): CosineKernel 
 
 /** Per vector array (a snapshot patched with touched files only shares its parent's): its kernel (null: none can be made). */
 const kernels = new WeakMap<Uint16Array, CosineKernel | null>();
-const pending = new WeakSet<Uint16Array>();
+/** Per vector array whose kernel is being made: its making (the promise holds the array only weakly). */
+const pending = new WeakMap<Uint16Array, Promise<void>>();
 const compiled = compileOnce(dotsModuleBytes);
 
 /**
