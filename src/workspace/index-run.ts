@@ -16,7 +16,6 @@ import type { OpenWorkspace } from './open.js';
 import { INDEX_FORMAT } from './open.js';
 import type { IndexIo } from './options.js';
 import { indexAndPublish, proseStatsWarnings, saveProseStats } from './publish.js';
-import { cosineKernelMade } from './search/chunk-cosines.js';
 import { verifySectionFile } from './snapshot/section-file.js';
 import { proseStatsDeltaPathOf } from './snapshot/prose-stats-layers.js';
 import { covers, readInfo, realPath } from './registry.js';
@@ -50,9 +49,6 @@ export async function indexRun(ws: OpenWorkspace, paths: string[], io: IndexIo =
     report.warnings.unshift({ path: ws.dir, code: 'SNAPSHOT_REBUILT', message: `workspace ${ws.name}: ${damaged}; rebuilt it from the index` });
   }
   if (proseDamaged) report.warnings.unshift({ path: ws.dir, code: 'PROSE_STATS_REBUILT', message: `workspace ${ws.name}: ${proseDamaged}; its documents were counted again` });
-  // A resident process searches next: the snapshot's cosine kernel is made before the run returns (in
-  // slices, outside the lock), so the first searches after it find it ready (chunk-cosines.ts).
-  if (ws.o.resident && ws.snapshot) await cosineKernelMade(ws.snapshot.halves, ws.snapshot.dim, { keepAlive: true }).catch(() => undefined);
   return report;
 }
 

@@ -20,6 +20,7 @@ import { isGlob } from '../sources/fs.js';
 import { isProsePath } from '../rank/prose.js';
 import { documentState, keepDocument, keepLineTokensWith } from './search/kept-documents.js';
 import { builtSums, idle, warmChunks } from './search/warm-chunks.js';
+import { cosineKernelMade } from './search/chunk-cosines.js';
 import { countProseAhead, updateProseStats, type ProseStatsReport } from './prose-stats.js';
 
 /**
@@ -111,6 +112,9 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   // The changes are in the snapshot now: let them go before it is saved (a first build's terms and vectors are a third of its memory).
   report.patch = emptyChanges();
   ws.snapshot = next;
+  // A resident process searches it next: the cosine kernel of its vectors is made from now on, in the
+  // background, not from the first search on (search/chunk-cosines.ts).
+  if (o.resident) void cosineKernelMade(next.halves, next.dim);
   mark('snapshot');
   if (version !== latest || !before) ws.saveSnapshot(next);
   mark('save');

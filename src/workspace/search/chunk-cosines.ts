@@ -40,25 +40,18 @@ export function cosineKernel(halves: Uint16Array, dim: number, build: boolean): 
 /**
  * Settles once the kernel of a vector array is made, its making started in the background now if it is
  * not under way (as a resident search starts it); at once where none is made (too few values). A resident
- * process's index run waits for it (index-run.ts): made during a search, it left the first searches
- * after a build without it (each chunk's cosine read from the float16 rows, ~10 ms a search on the
- * bench tree) and its slices ran inside theirs, for the seconds it took.
+ * process starts it as it publishes a snapshot (publish.ts): started by the first search instead, it
+ * left the first searches after a build without it (each chunk's cosine read from the float16 rows,
+ * ~10 ms a search on the bench tree) while its slices ran inside theirs, for the seconds it took.
  */
-export async function cosineKernelMade(halves: Uint16Array, dim: number, o: { keepAlive?: boolean } = {}): Promise<void> {
-  if (kernels.has(halves) || !(dim > 0 && dim % 4 === 0 && halves.length >= MIN_KERNEL_VALUES)) return;
+export function cosineKernelMade(halves: Uint16Array, dim: number): Promise<void> {
+  if (kernels.has(halves) || !(dim > 0 && dim % 4 === 0 && halves.length >= MIN_KERNEL_VALUES)) return Promise.resolve();
   let made = pending.get(halves);
   if (!made) {
     made = widenInBackground(new WeakRef(halves), dim);
     pending.set(halves, made);
   }
-  if (!o.keepAlive) return made;
-  // Its slices' timers keep no process alive: a caller that waits for it (an index run) is kept alive meanwhile.
-  const alive = setInterval(() => {}, 1 << 30);
-  try {
-    await made;
-  } finally {
-    clearInterval(alive);
-  }
+  return made;
 }
 
 /**
