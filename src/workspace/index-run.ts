@@ -110,7 +110,7 @@ async function indexChanges(ws: OpenWorkspace, paths: string[], changes: Changes
     const roots = mergeRoots(c.ok && c.m?.roots ? JSON.parse(c.m.roots) as string[] : [], paths.map(realPath));
     await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(ws.chunkLines), model: model.id, fingerprint: modelFingerprint(model), name: ws.name, roots: JSON.stringify(roots) });
     mark('meta');
-    const run = { compact: true, signal: io.signal, onProgress: io.onProgress };
+    const run = { compact: true, kernelNow: true, signal: io.signal, onProgress: io.onProgress };
     if (io.cluster !== undefined) return indexAndPublish(ws, s, paths, { ...run, update: await clusterUpdater(ws, io.cluster) });
     // What the check above found changed (the run rechecks each against the latest snapshot), or a full walk.
     if (!c.ok || !changes) return indexAndPublish(ws, s, paths, run);

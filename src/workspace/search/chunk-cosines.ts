@@ -33,10 +33,25 @@ export interface CosineKernel {
 export function cosineKernel(halves: Uint16Array, dim: number, build: boolean): CosineKernel | null {
   const k = kernels.get(halves);
   if (k !== undefined || !build) return k ?? null;
-  if (!(dim > 0 && dim % 4 === 0 && halves.length >= MIN_KERNEL_VALUES) || pending.has(halves)) return null;
-  pending.add(halves);
-  void widenInBackground(new WeakRef(halves), dim);
+  void cosineKernelMade(halves, dim);
   return null;
+}
+
+/**
+ * Settles once the kernel of a vector array is made, its making started in the background now if it is
+ * not under way (as a resident search starts it); at once where none is made (too few values). A resident
+ * process starts it as it publishes a snapshot (publish.ts): started by the first search instead, it
+ * left the first searches after a build without it (each chunk's cosine read from the float16 rows,
+ * ~10 ms a search on the bench tree) while its slices ran inside theirs, for the seconds it took.
+ */
+export function cosineKernelMade(halves: Uint16Array, dim: number): Promise<void> {
+  if (kernels.has(halves) || !(dim > 0 && dim % 4 === 0 && halves.length >= MIN_KERNEL_VALUES)) return Promise.resolve();
+  let made = pending.get(halves);
+  if (!made) {
+    made = widenInBackground(new WeakRef(halves), dim);
+    pending.set(halves, made);
+  }
+  return made;
 }
 
 /**
@@ -83,7 +98,8 @@ export function cosineKernelNow(halves: Uint16Array, dim: number): CosineKernel 
 
 /** Per vector array (a snapshot patched with touched files only shares its parent's): its kernel (null: none can be made). */
 const kernels = new WeakMap<Uint16Array, CosineKernel | null>();
-const pending = new WeakSet<Uint16Array>();
+/** Per vector array whose kernel is being made: its making (the promise holds the array only weakly). */
+const pending = new WeakMap<Uint16Array, Promise<void>>();
 const compiled = compileOnce(dotsModuleBytes);
 
 /**

@@ -2,7 +2,7 @@
 // exact products, up to the order of the additions, for any rows and ranges; no kernel where none fits.
 import { describe, expect, it } from 'vitest';
 import { toFloat16 } from '../../../src/workspace/packed/float16.js';
-import { cosineKernel, cosineKernelNow, MIN_KERNEL_VALUES, scalarCosines } from '../../../src/workspace/search/chunk-cosines.js';
+import { cosineKernel, cosineKernelMade, cosineKernelNow, MIN_KERNEL_VALUES, scalarCosines } from '../../../src/workspace/search/chunk-cosines.js';
 
 /** A seeded generator (mulberry32): the same rows every run. */
 function random(seed: number): () => number {
@@ -82,5 +82,18 @@ describe('chunk cosines (SIMD kernel)', () => {
     kernel.cosines(0, n, got);
     scalarCosines(halves, dim, query, 0, n, want);
     for (let r = 0; r < n; r++) expect(Math.abs(got[r] - want[r])).toBeLessThan(1e-12);
+  });
+
+  it('is made when waited for (cosineKernelMade: one making however many ask), and the wait settles at once where none is made', async () => {
+    const dim = 256;
+    const halves = toFloat16(unitRows(4100, dim, random(6)));
+    const made = cosineKernelMade(halves, dim);
+    expect(cosineKernelMade(halves, dim)).toBe(made);
+    expect(cosineKernel(halves, dim, false)).toBeNull();
+    await made;
+    expect(cosineKernel(halves, dim, false)).not.toBeNull();
+    const small = toFloat16(unitRows(100, dim, random(8)));
+    await cosineKernelMade(small, dim);
+    expect(cosineKernel(small, dim, false)).toBeNull();
   });
 });
