@@ -24,8 +24,19 @@ export function snapshotPath(dir: string, remote: boolean): string {
   return path.join(cacheDir(), 'snapshots', `${createHash('sha1').update(dir).digest('hex').slice(0, 16)}.bin`);
 }
 
-/** What the vectors depend on: the model's id, shape and a sample of its table. */
+const fingerprints = new WeakMap<ModelData, string>();
+
+/**
+ * What the vectors depend on: the model's id, shape and a sample of its table. Kept per loaded model
+ * (its table never changes once loaded): every search checks it, and the sample costs 0.1-0.8 ms.
+ */
 export function modelFingerprint(model: ModelData): string {
+  let f = fingerprints.get(model);
+  if (f === undefined) fingerprints.set(model, (f = fingerprintOf(model)));
+  return f;
+}
+
+function fingerprintOf(model: ModelData): string {
   const h = createHash('sha256').update(`${model.rows}\0${model.dim}\0${model.normalize}\0${model.maxLength}`);
   const t = model.table;
   const step = Math.max(1, Math.floor(t.length / 4096));
