@@ -6,11 +6,10 @@
 // UTF-8, lines past 16 KiB).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createSearcher, type SearchOptions } from '../../../src/searcher.js';
+import { expect, it } from 'vitest';
+import type { SearchOptions } from '../../../src/searcher.js';
 import { keptText } from '../../../src/workspace/search/kept-text.js';
-import { createWorkspace, type Workspace } from '../../../src/workspace/workspace.js';
-import { makeTree } from '../../helpers/tree.js';
+import { residentTree } from '../../helpers/resident-tree.js';
 
 const body = (word: string) => [
   'export function retryFailedUploads(queue: string[]) {',
@@ -21,31 +20,19 @@ const body = (word: string) => [
 const code = (name: string) => Array.from({ length: 60 }, (_, i) => `export function ${name}Step${i}(input: number) { return input + ${i}; } // ${name} step`);
 const utf16 = (text: string) => Uint8Array.from([0xff, 0xfe, ...Buffer.from(text, 'utf16le')]);
 
-let tree: Awaited<ReturnType<typeof makeTree>>;
-let ws: Workspace;
-const scan = createSearcher({ concurrency: 0 });
-
-beforeAll(async () => {
-  tree = await makeTree({
-    'upload.ts': `${body('first')}\n`,
-    'built.ts': `${body('built')}\n`.replace('retryFailedUploads', 'resendLostParcels').replace('retry failed uploads', 'resend lost parcels'),
-    'other.ts': 'export const colour = "blue";\n',
-    'crlf.ts': code('crlf').join('\r\n'),
-    'bom.ts': `\ufeff${code('bom').join('\n')}\n`,
-    'wide.ts': utf16(`${code('wide').join('\n')}\n`),
-    'bad.ts': Uint8Array.from([...Buffer.from(code('bad').slice(0, 30).join('\n')), 0xff, 0xc3, 10, ...Buffer.from(code('bad').slice(30).join('\n'))]),
-    'long.ts': [...code('long').slice(0, 20), `const longLine = "${'x'.repeat(20_000)}"; // long step`, ...code('long').slice(20)].join('\n'),
-  });
-  ws = createWorkspace({ dir: path.join(tree.dir, '.ws'), concurrency: 0, resident: true });
-  await ws.index([tree.dir]);
+const t = residentTree({
+  'upload.ts': `${body('first')}\n`,
+  'built.ts': `${body('built')}\n`.replace('retryFailedUploads', 'resendLostParcels').replace('retry failed uploads', 'resend lost parcels'),
+  'other.ts': 'export const colour = "blue";\n',
+  'crlf.ts': code('crlf').join('\r\n'),
+  'bom.ts': `\ufeff${code('bom').join('\n')}\n`,
+  'wide.ts': utf16(`${code('wide').join('\n')}\n`),
+  'bad.ts': Uint8Array.from([...Buffer.from(code('bad').slice(0, 30).join('\n')), 0xff, 0xc3, 10, ...Buffer.from(code('bad').slice(30).join('\n'))]),
+  'long.ts': [...code('long').slice(0, 20), `const longLine = "${'x'.repeat(20_000)}"; // long step`, ...code('long').slice(20)].join('\n'),
 });
-afterAll(async () => {
-  await ws?.close();
-  await scan.close();
-  await tree?.cleanup();
-});
+const { scan } = t;
 
-const top = async (query: string) => (await ws.search({ query, paths: [tree.dir], topK: 1 })).results[0].lines.join('\n');
+const top = async (query: string) => (await t.ws.search({ query, paths: [t.dir], topK: 1 })).results[0].lines.join('\n');
 
 /** Searches until the answer shows `word` (the workspace sees the edit through its watcher or its stale check). */
 async function until(query: string, word: string): Promise<string> {
@@ -61,15 +48,15 @@ it('windows cut from the kept text are the scan\'s, whatever the bytes', async (
   expect(keptText.held().files).toBeGreaterThanOrEqual(8); // the build's bytes
   for (const name of ['crlf', 'bom', 'wide', 'bad', 'long']) {
     for (const o of [{ query: `${name} step`, topK: 6, nLines: 4 }, { query: `${name}Step29 input`, topK: 3, nLines: 40, mode: 'lexical' }] as Omit<SearchOptions, 'paths'>[]) {
-      const opts = { ...o, paths: [tree.dir] };
-      for (let pass = 0; pass < 2; pass++) expect((await ws.search(opts)).results).toEqual((await scan.search(opts)).results);
+      const opts = { ...o, paths: [t.dir] };
+      for (let pass = 0; pass < 2; pass++) expect((await t.ws.search(opts)).results).toEqual((await scan.search(opts)).results);
     }
   }
 });
 
 it('a file the index build kept, edited before any search, is read again', async () => {
   const query = 'resend lost parcels';
-  writeFileSync(path.join(tree.dir, 'built.ts'), `${body('again')}\n`.replace('retryFailedUploads', 'resendLostParcels').replace('retry failed uploads', 'resend lost parcels')); // the same size as 'built'
+  writeFileSync(path.join(t.dir, 'built.ts'), `${body('again')}\n`.replace('retryFailedUploads', 'resendLostParcels').replace('retry failed uploads', 'resend lost parcels')); // the same size as 'built'
   const text = await until(query, 'again:');
   expect(text).toContain('again:');
   expect(text).not.toContain('built:');
@@ -79,7 +66,7 @@ it('a file edited between two warm searches is read again, not served from the k
   const query = 'retry failed uploads';
   expect(await top(query)).toContain('first:');
   expect(await top(query)).toContain('first:'); // served from the kept text
-  writeFileSync(path.join(tree.dir, 'upload.ts'), `${body('again')}\n`); // the same size
+  writeFileSync(path.join(t.dir, 'upload.ts'), `${body('again')}\n`); // the same size
   const text = await until(query, 'again:');
   expect(text).toContain('again:');
   expect(text).not.toContain('first:');

@@ -5,13 +5,14 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createSearcher, shardSearchOf, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
+import { describe, expect, it, vi } from 'vitest';
+import { shardSearchOf, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
 import { candidateLimit } from '../../../src/rank/diversify.js';
 import { sourcesForPaths } from '../../../src/sources/resolve.js';
 import { keptLinesCounted } from '../../../src/workspace/search/kept-documents.js';
-import { createWorkspace, type Workspace } from '../../../src/workspace/workspace.js';
+import { createWorkspace } from '../../../src/workspace/workspace.js';
 import { makeTree } from '../../helpers/tree.js';
+import { residentTree } from '../../helpers/resident-tree.js';
 import { rounded } from '../../helpers/rounded.js';
 
 /** Paths the workspace's reader was asked for (read or stream), search by search. */
@@ -65,29 +66,17 @@ for (let n = 0; n < 12; n++) FILES[`src/upload-${n}.ts`] = code(n);
 for (let n = 0; n < 16; n++) FILES[`docs/weak-${String(n).padStart(2, '0')}.md`] = `${garden(n + 50)}\nThe ${WORDS[n % WORDS.length]} shed got a new upload of seed catalogues, the compost was turned, the orchard was pruned and the meadow mown (${n}).`;
 const GARDEN = Object.keys(FILES).filter((p) => p.includes('garden-'));
 
-let tree: { dir: string; cleanup: () => Promise<void> };
-let ws: Workspace;
-const scan = createSearcher({ concurrency: 0 });
-
-beforeAll(async () => {
-  tree = await makeTree(FILES);
-  ws = createWorkspace({ dir: path.join(tree.dir, '.ws'), concurrency: 0, resident: true });
-  await ws.index([tree.dir]);
-});
-afterAll(async () => {
-  await ws?.close();
-  await scan.close();
-  await tree?.cleanup();
-});
+const t = residentTree(FILES);
+const { scan } = t;
 
 const shape = rounded;
 
 /** The indexed answer (which must equal the scan's) and the garden documents it read. */
 async function indexed(o: Omit<SearchOptions, 'paths'>): Promise<{ r: SearchResponse; gardenReads: number }> {
-  const opts = { ...o, paths: [tree.dir] };
+  const opts = { ...o, paths: [t.dir] };
   const expected = await scan.search(opts);
   reads.length = 0;
-  const r = await ws.search(opts);
+  const r = await t.ws.search(opts);
   expect(r.stats.index?.workspace).toBeDefined();
   expect(shape(r)).toEqual(shape(expected));
   expect(r.stats.files).toBe(expected.stats.files);
@@ -133,16 +122,16 @@ describe('prose files out of reach are not read (issue 30: warm search read ever
   });
 
   it('a document read once is kept in memory until the index sees it change (then read again)', async () => {
-    const opts = { query: 'retry failed uploads', paths: [tree.dir], topK: 40 };
+    const opts = { query: 'retry failed uploads', paths: [t.dir], topK: 40 };
     const uploadReads = () => reads.filter((p) => p.endsWith('docs/uploads.md')).length;
-    await ws.search(opts);
+    await t.ws.search(opts);
     reads.length = 0;
-    await ws.search(opts);
+    await t.ws.search(opts);
     expect(uploadReads()).toBe(0);
-    expect(JSON.stringify((await ws.search(opts)).results)).toContain('waits a second');
-    writeFileSync(path.join(tree.dir, 'docs/uploads.md'), FILES['docs/uploads.md'].replace('waits a second', 'waits a zephyr minute'));
+    expect(JSON.stringify((await t.ws.search(opts)).results)).toContain('waits a second');
+    writeFileSync(path.join(t.dir, 'docs/uploads.md'), FILES['docs/uploads.md'].replace('waits a second', 'waits a zephyr minute'));
     // A new handle walks and stats the files first (the resident one learns of the change from its watcher).
-    const fresh = createWorkspace({ dir: path.join(tree.dir, '.ws'), concurrency: 0 });
+    const fresh = createWorkspace({ dir: path.join(t.dir, '.ws'), concurrency: 0 });
     try {
       reads.length = 0;
       const r = await fresh.search(opts);
@@ -170,7 +159,7 @@ describe('prose files out of reach are not read (issue 30: warm search read ever
       // The scan reads every document; the index only those whose best line can enter (uploads.md, README).
       const scanned = proseFiles;
       proseFiles = 0;
-      await ws.search({ query, ...o, paths: [tree.dir] });
+      await t.ws.search({ query, ...o, paths: [t.dir] });
       expect({ o, scanned, indexed: proseFiles }).toEqual({ o, scanned: Object.keys(FILES).filter((f) => !f.endsWith('.ts')).length, indexed: expect.any(Number) });
       expect(proseFiles).toBeLessThanOrEqual(2);
       expect(r.results.length).toBeGreaterThan(0);
@@ -211,20 +200,20 @@ describe('prose files out of reach are not read (issue 30: warm search read ever
     // A weak document gains the answer's line: the index sees the change, the keeper counts its new lines
     // (bounded on its own: one changed among ~40 does not make the lists again), and its old lines bound nothing.
     const strong = (n: number) => `${garden(n + 50)}\nThe zephyr lantern uploads are retried (${n}).`;
-    writeFileSync(path.join(tree.dir, 'docs/weak-03.md'), strong(3));
-    await ws.index([tree.dir]);
+    writeFileSync(path.join(t.dir, 'docs/weak-03.md'), strong(3));
+    await t.ws.index([t.dir]);
     expect(weak((await indexed(opts)).r)).toContain('weak-03.md');
     await keptLinesCounted();
     expect(weak((await indexed(opts)).r)).toContain('weak-03.md');
     // Enough changed to make the lists again: the new lines are swept, the old ones gone.
-    for (let n = 4; n < 10; n++) writeFileSync(path.join(tree.dir, `docs/weak-${String(n).padStart(2, '0')}.md`), strong(n));
-    writeFileSync(path.join(tree.dir, 'docs/weak-03.md'), FILES['docs/weak-03.md']);
-    await ws.index([tree.dir]);
+    for (let n = 4; n < 10; n++) writeFileSync(path.join(t.dir, `docs/weak-${String(n).padStart(2, '0')}.md`), strong(n));
+    writeFileSync(path.join(t.dir, 'docs/weak-03.md'), FILES['docs/weak-03.md']);
+    await t.ws.index([t.dir]);
     await indexed(opts);
     await keptLinesCounted();
     const r = (await indexed(opts)).r;
     expect(weak(r)).toContain('weak-09.md');
     expect(weak(r)).not.toContain('weak-03.md');
-    for (let n = 3; n < 10; n++) writeFileSync(path.join(tree.dir, `docs/weak-${String(n).padStart(2, '0')}.md`), FILES[`docs/weak-${String(n).padStart(2, '0')}.md`]);
+    for (let n = 3; n < 10; n++) writeFileSync(path.join(t.dir, `docs/weak-${String(n).padStart(2, '0')}.md`), FILES[`docs/weak-${String(n).padStart(2, '0')}.md`]);
   });
 });
