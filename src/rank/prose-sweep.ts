@@ -66,6 +66,18 @@ export function unsweepDocument(t: PackedProseLines): void {
 
 /** The sweep being made (one at a time). */
 let making: Promise<void> | null = null;
+/** Set by sweepNow: the making under way, or else the next one, runs its remaining slices back to back. */
+let hurry = false;
+
+/**
+ * The making under way (or else the next one) goes on without its pauses: an index run's publish
+ * (kept-documents.ts sweepKeptNow). Made in slices between the build's own turns of the event loop, the
+ * bench tree's lists, begun ~8 s before publish, were made only ~2 s after it, through the first searches
+ * of the fresh index, which meanwhile bound each document on its own.
+ */
+export function sweepNow(): void {
+  hurry = true;
+}
 
 /**
  * Makes the sweep again when enough has changed since it was made (a document counted or changed since
@@ -80,10 +92,11 @@ export async function prepareSweep(pause: () => Promise<void> = async () => {}):
   const limit = limitBytes;
   const swept = sweep ? sweep.docs.length - dropped : 0;
   const fresh = pending * 8 <= swept || (leftOut > 0 && dropped === 0);
-  if (members.size === 0 || (sweep && madeUnder === limit && fresh && dropped * 2 <= sweep.docs.length)) return;
+  if (members.size === 0 || (sweep && madeUnder === limit && fresh && dropped * 2 <= sweep.docs.length)) { hurry = false; return; }
   const all = [...members];
   const fit = fitting(all, limit, walkBlockLines());
   if (fit.take.length === 0) {
+    hurry = false;
     unmake();
     for (const t of all) t.sweepSlot = LEFT_OUT;
     pending = 0;
@@ -96,7 +109,7 @@ export async function prepareSweep(pause: () => Promise<void> = async () => {}):
   const left = new Set(all.slice(fit.take.length));
   making = (async () => {
     makingBytes = fit.makingBytes;
-    const made = await build(fit.take, pause);
+    const made = await build(fit.take, () => (hurry ? Promise.resolve() : pause()));
     // Documents dropped while it was made are not swept; those counted meanwhile wait for the next one.
     let live = 0;
     made.docs.forEach((t, slot) => {
@@ -114,7 +127,7 @@ export async function prepareSweep(pause: () => Promise<void> = async () => {}):
     pending = members.size - live - leftOut;
     dropped = made.docs.length - live;
   })();
-  try { await making; } finally { making = null; makingBytes = 0; }
+  try { await making; } finally { making = null; makingBytes = 0; hurry = false; }
 }
 
 /** Answers from `made` from now on, with the walk's scratch sized to its lines. */
