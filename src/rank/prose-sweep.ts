@@ -66,17 +66,17 @@ export function unsweepDocument(t: PackedProseLines): void {
 
 /** The sweep being made (one at a time). */
 let making: Promise<void> | null = null;
-/** Set by sweepNow: the making under way, or else the next one, runs its remaining slices back to back. */
+/** Set by sweepNow while a making is under way: it runs its remaining slices back to back. */
 let hurry = false;
 
 /**
- * The making under way (or else the next one) goes on without its pauses: an index run's publish
- * (kept-documents.ts sweepKeptNow). Made in slices between the build's own turns of the event loop, the
- * bench tree's lists, begun ~8 s before publish, were made only ~2 s after it, through the first searches
+ * The making under way, if any, goes on without its pauses (an index run's publish: workspace/publish.ts);
+ * a later one keeps them (one made in one go after the publish held the thread 0.7 s at load 5). Made in slices between the build's own turns of the event loop,
+ * the bench tree's lists, begun ~8 s before publish, were made ~2 s after it, through the first searches
  * of the fresh index, which meanwhile bound each document on its own.
  */
 export function sweepNow(): void {
-  hurry = true;
+  if (making) hurry = true;
 }
 
 /**
@@ -92,11 +92,10 @@ export async function prepareSweep(pause: () => Promise<void> = async () => {}):
   const limit = limitBytes;
   const swept = sweep ? sweep.docs.length - dropped : 0;
   const fresh = pending * 8 <= swept || (leftOut > 0 && dropped === 0);
-  if (members.size === 0 || (sweep && madeUnder === limit && fresh && dropped * 2 <= sweep.docs.length)) { hurry = false; return; }
+  if (members.size === 0 || (sweep && madeUnder === limit && fresh && dropped * 2 <= sweep.docs.length)) return;
   const all = [...members];
   const fit = fitting(all, limit, walkBlockLines());
   if (fit.take.length === 0) {
-    hurry = false;
     unmake();
     for (const t of all) t.sweepSlot = LEFT_OUT;
     pending = 0;

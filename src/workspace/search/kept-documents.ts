@@ -2,7 +2,6 @@
 // bytes as last read (by a search, or by the index build) and, counted in the background, their line terms
 // (rank/prose-lines.ts), so later searches neither read nor count them until the index sees them change.
 import type { Entry, Source } from '../../sources/source.js';
-import { sweepNow } from '../../rank/prose-sweep.js';
 import { prepareSweep, ProseLinesBuilder, releaseProseLines, sweepProseLines } from '../../rank/prose-lines.js';
 import type { ProseLineTerms } from '../../types.js';
 import { openChunks } from '../build/file-chunks.js';
@@ -95,15 +94,6 @@ export function keepDocument(state: string, bytes: Uint8Array): void {
   if (bytes.length > KEPT_FILE_BYTES || kept.has(state)) return;
   store(state, bytes);
   countKeptDocuments();
-}
-
-/**
- * The prose sweep's lists (rank/prose-sweep.ts) being made, or to be made once the counting under way
- * ends, are made without pauses: an index run's publish, whose searches come next (publish.ts). The
- * counting itself keeps its slices. Nothing when no counting is under way (a later one's making keeps its pauses).
- */
-export function sweepKeptNow(): void {
-  if (counting) sweepNow();
 }
 
 /** A document's line terms if they are counted by now; undefined when not (yet): it is then read and counted by the search. */

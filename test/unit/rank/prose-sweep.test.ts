@@ -96,7 +96,7 @@ describe('prose sweep', () => {
     for (const t of docs) releaseProseLines(t);
   });
 
-  it('sweepNow: the making under way goes on without its pauses (an index run\'s publish), the next one with them; the same bounds', async () => {
+  it('sweepNow: the making under way goes on without its pauses (an index run\'s publish), a later one with them; the same bounds', async () => {
     // 64 documents a pause: 200 documents make 6 pauses over the keys' and the grams' lists.
     const many = Array.from({ length: 200 }, (_, i) => texts[i % texts.length]);
     const paced = async (now: boolean) => {
@@ -117,6 +117,8 @@ describe('prose sweep', () => {
       return pauses;
     };
     expect(await paced(true)).toBe(1);
+    // Asked with none under way: the next making keeps its pauses.
+    sweepNow();
     expect(await paced(false)).toBe(6);
   });
 
