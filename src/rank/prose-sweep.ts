@@ -66,18 +66,6 @@ export function unsweepDocument(t: PackedProseLines): void {
 
 /** The sweep being made (one at a time). */
 let making: Promise<void> | null = null;
-/** Set by sweepNow while a making is under way: it runs its remaining slices back to back. */
-let hurry = false;
-
-/**
- * The making under way, if any, goes on without its pauses (an index run's publish: workspace/publish.ts);
- * a later one keeps them (one made in one go after the publish held the thread 0.7 s at load 5). Made in slices between the build's own turns of the event loop,
- * the bench tree's lists, begun ~8 s before publish, were made ~2 s after it, through the first searches
- * of the fresh index, which meanwhile bound each document on its own.
- */
-export function sweepNow(): void {
-  if (making) hurry = true;
-}
 
 /**
  * Makes the sweep again when enough has changed since it was made (a document counted or changed since
@@ -108,7 +96,7 @@ export async function prepareSweep(pause: () => Promise<void> = async () => {}):
   const left = new Set(all.slice(fit.take.length));
   making = (async () => {
     makingBytes = fit.makingBytes;
-    const made = await build(fit.take, () => (hurry ? Promise.resolve() : pause()));
+    const made = await build(fit.take, pause);
     // Documents dropped while it was made are not swept; those counted meanwhile wait for the next one.
     let live = 0;
     made.docs.forEach((t, slot) => {
@@ -126,7 +114,7 @@ export async function prepareSweep(pause: () => Promise<void> = async () => {}):
     pending = members.size - live - leftOut;
     dropped = made.docs.length - live;
   })();
-  try { await making; } finally { making = null; makingBytes = 0; hurry = false; }
+  try { await making; } finally { making = null; makingBytes = 0; }
 }
 
 /** Answers from `made` from now on, with the walk's scratch sized to its lines. */

@@ -11,7 +11,7 @@ import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { ProseCounter } from '../../../src/rank/prose-counter.js';
 import { proseBest, proseFileBestDistance, ProseLinesBuilder, proseReach, releaseProseLines, sweepProseLines } from '../../../src/rank/prose-lines.js';
-import { prepareSweep, setSweepLimitBytes, sweepHeld, sweepNow, sweptLexical } from '../../../src/rank/prose-sweep.js';
+import { prepareSweep, setSweepLimitBytes, sweepHeld, sweptLexical } from '../../../src/rank/prose-sweep.js';
 import { setSweepBlockLines } from '../../../src/rank/prose-sweep-walk.js';
 import { BLOCK_LINES, GRAM_PAGE_BITS, setGramPageBits, shareOf, SWEEP_BYTES, sweepBytesOf } from '../../../src/rank/prose-sweep-bound.js';
 import type { PackedProseLines } from '../../../src/rank/prose-lines-build.js';
@@ -94,32 +94,6 @@ describe('prose sweep', () => {
     await prepareSweep();
     expect(expectSwept(docs, texts)).toBeGreaterThan(60);
     for (const t of docs) releaseProseLines(t);
-  });
-
-  it('sweepNow: the making under way goes on without its pauses (an index run\'s publish), a later one with them; the same bounds', async () => {
-    // 64 documents a pause: 200 documents make 6 pauses over the keys' and the grams' lists.
-    const many = Array.from({ length: 200 }, (_, i) => texts[i % texts.length]);
-    const paced = async (now: boolean) => {
-      const docs = many.map(built);
-      for (const t of docs) sweepProseLines(t);
-      let pauses = 0;
-      let release!: () => void;
-      const held = new Promise<void>((r) => { release = r; });
-      const made = prepareSweep(() => { pauses++; return held; });
-      await new Promise((r) => setTimeout(r, 0));
-      expect(pauses).toBe(1);
-      if (now) sweepNow();
-      release();
-      await made;
-      expect(sweepHeld().documents).toBe(many.length);
-      expect(expectSwept(docs.slice(0, texts.length), texts)).toBeGreaterThan(60);
-      for (const t of docs) releaseProseLines(t);
-      return pauses;
-    };
-    expect(await paced(true)).toBe(1);
-    // Asked with none under way: the next making keeps its pauses.
-    sweepNow();
-    expect(await paced(false)).toBe(6);
   });
 
   it('sums the lines a block at a time, the grams\' lines a page at a time: blocks and pages of a few lines, their edges within documents and within a line\'s window, bound every document as one of each does', async () => {
