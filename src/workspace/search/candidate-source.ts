@@ -5,7 +5,7 @@ import { streamEntry, type Entry, type Source } from '../../sources/source.js';
 import type { Piece } from '../../text/line-splitter.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { documentState } from '../snapshot/prose-stats-file.js';
-import { KEPT_TEXT_FILE_BYTES, readText, type FileText, type KeptText } from './kept-text.js';
+import { KEPT_TEXT_FILE_BYTES, linesOf, readText, type FileText, type KeptText } from './kept-text.js';
 
 export interface CandidateSourceOptions {
   snapshot: Snapshot;
@@ -65,8 +65,5 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
 
 /** Lines [from, to) of a file's text as a piece: a slice of its bytes (each line ends with \n), its offsets from 0. */
 function piece(text: FileText, from: number, to: number, scoreFrom: number, scoreTo: number, key?: string): Piece {
-  const base = text.offsets[from];
-  const offsets = new Uint32Array(to - from + 1);
-  for (let i = 0; i < offsets.length; i++) offsets[i] = text.offsets[from + i] - base;
-  return { bytes: text.bytes.subarray(base, text.offsets[to]), offsets, firstLine: from, scoreFrom, scoreTo, ...(key !== undefined && { key }) };
+  return { ...linesOf(text, from, to), firstLine: from, scoreFrom, scoreTo, ...(key !== undefined && { key }) };
 }

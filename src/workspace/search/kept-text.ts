@@ -107,6 +107,14 @@ export async function readText(raw: AsyncIterable<Uint8Array>, chunkLines: numbe
   return { bytes, offsets, whole };
 }
 
+/** Lines [from, to) of a file's text: a view of their bytes, and their offsets from 0 (a piece's, a chunk's). */
+export function linesOf(text: FileText, from: number, to: number): { bytes: Uint8Array; offsets: Uint32Array } {
+  const base = text.offsets[from];
+  const offsets = new Uint32Array(to - from + 1);
+  for (let i = 0; i < offsets.length; i++) offsets[i] = text.offsets[from + i] - base;
+  return { bytes: text.bytes.subarray(base, text.offsets[to]), offsets };
+}
+
 async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes;
 }

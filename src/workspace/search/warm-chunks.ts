@@ -15,7 +15,7 @@ import { streamEntry } from '../../sources/source.js';
 import { pack, type PendingChunk } from '../build/chunk-batch.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { documentState } from '../snapshot/prose-stats-file.js';
-import { KEPT_TEXT_FILE_BYTES, keptText, readText } from './kept-text.js';
+import { KEPT_TEXT_FILE_BYTES, keptText, linesOf, readText } from './kept-text.js';
 import { pause, turn } from './time-slice.js';
 
 /**
@@ -180,9 +180,8 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
       for (const [from, key] of wanted) {
         const to = Math.min(lines, from + o.chunkLines - (from % o.chunkLines));
         if (key !== chunkKey(state, from, to - from)) continue;
-        const offsets = text.offsets.slice(from, to + 1).map((x) => x - text.offsets[from]);
         step.keys.push(key);
-        step.chunks.push({ bytes: text.bytes.subarray(text.offsets[from], text.offsets[to]), offsets });
+        step.chunks.push(linesOf(text, from, to));
       }
     } catch {
       continue; // gone or unreadable: a search that meets it reads it and says so
