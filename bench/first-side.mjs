@@ -5,9 +5,12 @@
 // from /proc (main, the two busiest others = the pool's workers, the rest = V8's and libuv's threads), and
 // how much of the call each was runnable (its /proc state sampled every 10 ms: R against S), which says
 // whether a thread waited or wanted a core; last, whether every run of every build gave the same matches.
-// Usage: [PAIRS=3] [Q=question] node bench/first-side.mjs TREE MODEL ROOT[@J] [ROOT[@J]...]
+// Usage: [PAIRS=3] [Q=question] [AUTOGROUP_NICE=-15] node bench/first-side.mjs TREE MODEL ROOT[@J] [ROOT[@J]...]
+// AUTOGROUP_NICE (root, a kernel with sched_autogroup): the engine, detached into a session and so a
+// scheduling group of its own, gets that group nice, as this process's group should (echo N >
+// /proc/self/autogroup): on a shared machine, a busy one's runs then come close to an idle one's.
 // (ROOT: a checkout with dist/ built; @J: the engine's worker threads, -J, 2 unless given)
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -58,7 +61,10 @@ async function once(spec) {
   let calling = false;
   const states = [];
   const timer = setInterval(() => {
-    engine ??= findEngine(home, transport.pid);
+    if (engine === null) {
+      engine = findEngine(home, transport.pid);
+      if (engine !== null && process.env.AUTOGROUP_NICE) writeFileSync(`/proc/${engine}/autogroup`, process.env.AUTOGROUP_NICE);
+    }
     if (engine !== null && calling) states.push(threads(engine));
   }, 10);
   try {

@@ -5,6 +5,8 @@
 // A variant is LABEL|ROOT[|VAR=V,...[|node flags]]: ROOT a checkout with dist/ built, VAR=V environment
 // for that run only (J=N: -J N, 2 unless given), then flags for node (V8's: --max-semi-space-size=16 ...).
 // Usage: [ROUNDS=3] [Q=question] node bench/scan-side.mjs TREE MODEL VARIANT [VARIANT...]   (after npm run build)
+// On a busy shared machine, `echo -15 > /proc/self/autogroup` in the same shell first (root, a kernel with
+// sched_autogroup): the runs then get most of the cores, and their wall times come close to an idle one's.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { measure } from '../dist/bench/measure.js';
