@@ -249,7 +249,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     const maxDistance = o.maxDistance;
     const topK = o.topK ?? (maxDistance !== undefined ? Infinity : 3);
     const outcome = await runPipeline({
-      sources, executor, helper: pooled && process.env.SIMGREP_MAIN_HELPS === '1' ? inProcess : undefined, query, queryKey: `${++searchCount}:${queryText}`,
+      sources, executor, query, queryKey: `${++searchCount}:${queryText}`,
       topK, maxDistance, nLines: o.nLines ?? 3, ignoreCase: !!o.ignoreCase, rank,
       signal: o.signal, onProgress: o.onProgress, batchLines: o.batchLines,
       maxFileBytes: o.maxFileBytes, deadline: deadline ?? undefined, candidatesOnly,

@@ -1,7 +1,7 @@
 // The scoring end of the pipeline: packed batches go to the executor (a bounded number in flight), and
 // the distances that come back are offered to the bounded top-k, each hit's context window captured
 // as it enters (the batch's bytes are gone after).
-import type { ChunkRequest, ScoreRequest } from '../embed/requests.js';
+import type { ChunkRequest } from '../embed/requests.js';
 import { isSimgrepError } from '../errors.js';
 import { candidateLimit } from '../rank/diversify.js';
 import type { RankPlan } from '../rank/plan.js';
@@ -27,8 +27,6 @@ export class Scoring {
   /** Prose files' statistics by file index, once counted (their pieces are scored line by line). */
   readonly proseStats = new Map<number, ProseStats>();
   private readonly inflight = new Set<Promise<void>>();
-  /** Whether this thread is scoring a batch itself (o.helper) in this turn of the event loop. */
-  private helping = false;
 
   /**
    * `prunable`: whether workers may skip lines that cannot enter the top-k (not when a source hands
@@ -48,36 +46,17 @@ export class Scoring {
   async submit(batch: Batch | null, last = false): Promise<void> {
     if (!batch) return;
     const o = this.o;
-    const full = () => this.inflight.size >= o.executor.capacity;
-    // With a helper, a full pool does not make this thread wait: it scores the batch itself, one batch a
-    // turn of the event loop, so the workers' answers (messages, let in between turns) free their slots.
-    if (full() && o.helper && !this.helping) {
-      if (!last) this.guard();
-      this.helping = true;
-      try {
-        await o.helper.score(this.request(batch)).then((d) => this.consume(batch, d), (e) => this.batchFailed(batch, e));
-      } finally {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        this.helping = false;
-      }
-      return;
-    }
-    while (full()) await Promise.race(this.inflight);
+    while (this.inflight.size >= o.executor.capacity) await Promise.race(this.inflight);
     if (!last) this.guard();
     const p: Promise<void> = o.executor
-      .score(this.request(batch))
+      .score({
+        bytes: batch.bytes, offsets: batch.offsets, scoreRanges: batch.scoreRanges,
+        query: o.query, queryKey: o.queryKey, ignoreCase: o.ignoreCase, pruneAbove: this.pruneAbove(), exhaustive: !this.prunable,
+        chunks: o.rank ? this.chunkRequest(o.rank, batch) : undefined,
+      })
       .then((d) => this.consume(batch, d), (e) => this.batchFailed(batch, e))
       .finally(() => this.inflight.delete(p));
     this.inflight.add(p);
-  }
-
-  private request(batch: Batch): ScoreRequest {
-    const o = this.o;
-    return {
-      bytes: batch.bytes, offsets: batch.offsets, scoreRanges: batch.scoreRanges,
-      query: o.query, queryKey: o.queryKey, ignoreCase: o.ignoreCase, pruneAbove: this.pruneAbove(), exhaustive: !this.prunable,
-      chunks: o.rank ? this.chunkRequest(o.rank, batch) : undefined,
-    };
   }
 
   /** Waits for every batch in flight. */

@@ -30,11 +30,6 @@ export interface SearchProgress extends SearchStats {
 export interface PipelineOptions {
   sources: Source[];
   executor: Executor;
-  /**
-   * This thread's own executor, which scores a batch itself whenever every slot of `executor` is taken
-   * (a pool of fewer threads than cores: this thread, between its reads, is the other scorer).
-   */
-  helper?: Executor;
   query: Float32Array;
   queryKey: string;
   topK: number;
