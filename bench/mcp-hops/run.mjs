@@ -4,7 +4,8 @@
 // the stand-in of engine.mjs (the real engine, MCP server and tool runner over hunks cut from the tree: the
 // search costs nothing), so what is measured is the MCP layers and the hops. Per stage: wall p50 and the
 // CPU of the process it runs in (mean per call), over N calls after W warm-up calls of the bench's queries
-// (and a 100,000-character one with LONG=1). Several DISTs alternate (fresh processes for each, ROUNDS
+// (and a 100,000-character one with LONG=1). The tool results (less _meta) of the first COMPARE calls
+// (default: one per query) are compared across the DISTs; BUDGETS=1 varies max_tokens and show_preview. Several DISTs alternate (fresh processes for each, ROUNDS
 // times) so each sees the same load.
 // Usage: [N=200] [W=40] [ROUNDS=2] [LONG=0] [PROF=DIR] node bench/mcp-hops/run.mjs TREE MODEL DIST [DIST...]
 import { spawn } from 'node:child_process';
@@ -63,6 +64,8 @@ async function once(dist, tag) {
   for (let i = 0; i < W + N; i++) {
     const q = queries[i % queries.length];
     const args = i % 4 === 3 && !LONG ? { file_path: 'how-to-delete-default-pr-1/mod-6/file-364.ts', line: 1 + (i % 40), k: 10 } : { query: q, k: 10 };
+    // BUDGETS=1: budgets that turn matches compact and leave some out, and locations only, in turn.
+    if (process.env.BUDGETS === '1') Object.assign(args, [{}, { max_tokens: 200 }, { max_tokens: 900 }, { max_tokens: 2000 }, { show_preview: false }, { files_with_matches: true, max_tokens: 300 }][i % 6]);
     const tool = 'query' in args ? 'search' : 'find_related';
     const t0 = Number(process.hrtime.bigint()) / 1e6;
     stamp('call');
@@ -71,7 +74,7 @@ async function once(dist, tag) {
     const t1 = Number(process.hrtime.bigint()) / 1e6;
     if (r.isError) throw new Error(`${tool}: ${JSON.stringify(r).slice(0, 400)}\n${flog}\n${elog}`);
     if (i >= W) calls.push([t0, t1]);
-    if (i < queries.length) { const { _meta, ...rest } = r; answers.push(JSON.stringify(rest)); }
+    if (i < Math.max(queries.length, Number(process.env.COMPARE ?? 0))) { const { _meta, ...rest } = r; answers.push(JSON.stringify(rest)); }
   }
   await client.close();
   engine.kill('SIGTERM');
