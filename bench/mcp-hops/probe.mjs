@@ -7,7 +7,8 @@ import net from 'node:net';
 import { writeFileSync } from 'node:fs';
 
 const dir = process.env.HOPS_DIR;
-const role = process.env.HOPS_ROLE ?? 'proc';
+// The real engine a front starts (`simgrep serve --mcp`) inherits the front's flags and environment.
+const role = process.argv.includes('serve') ? (process.env.HOPS_ROLE ?? 'proc').replace('front', 'engine') : process.env.HOPS_ROLE ?? 'proc';
 export const stamps = [];
 const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 export function stamp(kind, bytes = 0) { stamps.push([Number(process.hrtime.bigint()) / 1e6, cpuMs(), kind, bytes]); }

@@ -7,7 +7,7 @@
 // (and a 100,000-character one with LONG=1). The tool results (less _meta) of the first COMPARE calls
 // (default: one per query) are compared across the DISTs; BUDGETS=1 varies max_tokens and show_preview. Several DISTs alternate (fresh processes for each, ROUNDS
 // times) so each sees the same load.
-// Usage: [N=200] [W=40] [ROUNDS=2] [LONG=0] [PROF=DIR] node bench/mcp-hops/run.mjs TREE MODEL DIST [DIST...]
+// Usage: [N=200] [W=40] [ROUNDS=2] [LONG=0] [BUDGETS=0] [COMPARE=0] [PROF=DIR] [REAL_HOME=DIR [SETTLE=20000]] node bench/mcp-hops/run.mjs TREE MODEL DIST [DIST...]
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,6 +18,11 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const [tree, model, ...dists] = process.argv.slice(2).map((p) => path.resolve(p));
 const N = Number(process.env.N ?? 200), W = Number(process.env.W ?? 40), ROUNDS = Number(process.env.ROUNDS ?? 2);
 const LONG = process.env.LONG === '1';
+// REAL_HOME=DIR: no stand-in: the front starts the real engine (`simgrep serve --mcp`) over the workspaces
+// of that home (a copy of a built index of TREE, e.g. cp -r /tmp/idx27 DIR/workspaces/); its first search
+// opens the index, then SETTLE ms (default 20,000) for its background warm-up before the warm-up calls.
+const REAL_HOME = process.env.REAL_HOME ? path.resolve(process.env.REAL_HOME) : null;
+const SETTLE = Number(process.env.SETTLE ?? 20_000);
 const PROF = process.env.PROF ? path.resolve(process.env.PROF) : null;
 const probe = path.join(here, 'probe.mjs');
 const repo = path.resolve(here, '../..');
@@ -36,18 +41,24 @@ function longQuery(n) {
 const queries = LONG ? [longQuery(100_000)] : [...QUERIES, ...AGENT_QUERIES];
 
 async function once(dist, tag) {
-  const home = mkdtempSync(path.join(os.tmpdir(), 'mcp-hops-home-'));
-  const wsDir = path.join(home, 'workspaces', 'stub');
-  mkdirSync(wsDir, { recursive: true });
-  writeFileSync(path.join(wsDir, 'workspace.json'), JSON.stringify({ name: 'stub', roots: [realpathSync(tree)], model }));
-  const env = { ...process.env, SIMGREP_HOME: home, SIMGREP_RUNTIME_DIR: path.join(home, 'run') };
+  const home = REAL_HOME ?? mkdtempSync(path.join(os.tmpdir(), 'mcp-hops-home-'));
+  const run = mkdtempSync(path.join(os.tmpdir(), 'mcp-hops-run-'));
+  if (!REAL_HOME) {
+    const wsDir = path.join(home, 'workspaces', 'stub');
+    mkdirSync(wsDir, { recursive: true });
+    writeFileSync(path.join(wsDir, 'workspace.json'), JSON.stringify({ name: 'stub', roots: [realpathSync(tree)], model }));
+  }
+  const env = { ...process.env, SIMGREP_HOME: home, SIMGREP_RUNTIME_DIR: run };
   const prof = (role) => (PROF ? ['--cpu-prof', '--cpu-prof-dir', path.join(PROF, `${tag}-${role}`)] : []);
-  const engine = spawn(process.execPath, [...prof('engine'), '--import', probe, path.join(here, 'engine.mjs'), dist, tree, model], { env: { ...env, HOPS_ROLE: `engine-${tag}` }, stdio: ['ignore', 'inherit', 'pipe'] });
+  let engine = null;
   let elog = '';
-  await new Promise((resolve, reject) => {
-    engine.stderr.on('data', (d) => { elog += d; if (elog.includes('listening on')) resolve(); });
-    engine.once('exit', (c) => reject(new Error(`engine exited ${c}: ${elog}`)));
-  });
+  if (!REAL_HOME) {
+    engine = spawn(process.execPath, [...prof('engine'), '--import', probe, path.join(here, 'engine.mjs'), dist, tree, model], { env: { ...env, HOPS_ROLE: `engine-${tag}` }, stdio: ['ignore', 'inherit', 'pipe'] });
+    await new Promise((resolve, reject) => {
+      engine.stderr.on('data', (d) => { elog += d; if (elog.includes('listening on')) resolve(); });
+      engine.once('exit', (c) => reject(new Error(`engine exited ${c}: ${elog}`)));
+    });
+  }
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...prof('front'), '--import', probe, path.join(dist, 'src/cli/main.js'), 'mcp', tree, '--model', model, '-J', '2'],
@@ -61,6 +72,16 @@ async function once(dist, tag) {
   transport.onmessage = (m) => { stamp('client-msg'); onmessage(m); };
   const calls = [];
   const answers = [];
+  let enginePid = null;
+  if (REAL_HOME) {
+    // The real engine: its first search opens the index; its background warm-up then runs for a while.
+    const t = performance.now();
+    const r = await client.callTool({ name: 'search', arguments: { query: 'open the index', k: 10 } });
+    enginePid = r._meta?.['simgrep/engine']?.pid;
+    if (r.structuredContent?.index !== 'fresh') throw new Error(`the first search said ${r.structuredContent?.index}: ${JSON.stringify(r).slice(0, 300)}`);
+    console.error(`${tag}: first search ${(performance.now() - t).toFixed(0)} ms (engine pid ${enginePid}); settling ${SETTLE} ms`);
+    await new Promise((res) => setTimeout(res, SETTLE));
+  }
   for (let i = 0; i < W + N; i++) {
     const q = queries[i % queries.length];
     const args = i % 4 === 3 && !LONG ? { file_path: 'how-to-delete-default-pr-1/mod-6/file-364.ts', line: 1 + (i % 40), k: 10 } : { query: q, k: 10 };
@@ -77,9 +98,15 @@ async function once(dist, tag) {
     if (i < Math.max(queries.length, Number(process.env.COMPARE ?? 0))) { const { _meta, ...rest } = r; answers.push(JSON.stringify(rest)); }
   }
   await client.close();
-  engine.kill('SIGTERM');
-  await new Promise((r) => engine.once('exit', r));
+  if (engine) {
+    engine.kill('SIGTERM');
+    await new Promise((r) => engine.once('exit', r));
+  } else if (enginePid) {
+    process.kill(enginePid, 'SIGTERM');
+    for (let i = 0; i < 200; i++) { try { process.kill(enginePid, 0); } catch { break; } await new Promise((r) => setTimeout(r, 50)); }
+  }
   await new Promise((r) => setTimeout(r, 200));
+  rmSync(run, { recursive: true, force: true });
   const read = (prefix) => {
     const f = readdirSync(stampsDir).find((x) => x.startsWith(`${prefix}-${tag}-`));
     if (!f) throw new Error(`no stamps of ${prefix}`);
@@ -89,7 +116,7 @@ async function once(dist, tag) {
   };
   const front = read('front'), eng = read('engine');
   const client0 = stamps.splice(0);
-  rmSync(home, { recursive: true, force: true });
+  if (!REAL_HOME) rmSync(home, { recursive: true, force: true });
   return { calls, front, eng, client: client0, answers };
 }
 
