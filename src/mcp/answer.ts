@@ -42,9 +42,16 @@ const MAX_CODE_CHARS = 8000;
 export function buildAnswer(a: AnswerInput) {
   const items: BudgetItem<McpMatch>[] = a.results.map((r) => {
     const base = { path: r.filename, start_line: r.start + 1, end_line: r.end, match_line: r.match_line + 1, score: scoreOf(r.distance, a.mode) };
-    const c = compactOf(r);
-    const compact: McpMatch = { ...base, line: c.line, signature: c.signature, compact: true };
-    return { full: a.withCode ? { ...base, code: clip(r.lines.join('\n')) } : base, compact: a.withCode ? compact : base };
+    if (!a.withCode) return { full: base, compact: base };
+    // The compact form is made only when the budget asks for it (most answers fit whole).
+    let compact: McpMatch | null = null;
+    return {
+      full: { ...base, code: clip(r.lines.join('\n')) },
+      get compact(): McpMatch {
+        if (compact === null) { const c = compactOf(r); compact = { ...base, line: c.line, signature: c.signature, compact: true }; }
+        return compact;
+      },
+    };
   });
   const envelope = { matches: [], count: 0, files_searched: a.filesSearched, truncated: true, index: a.index, notes: [...a.notes, CUT_NOTE_MAX], budget: { max_tokens: a.maxTokens, used_tokens: 1e9, compacted: 1e9, dropped: 1e9 } };
   const { kept, cut } = fitBudget(items, a.maxTokens, (m) => JSON.stringify(m).length + 1, JSON.stringify(envelope).length);

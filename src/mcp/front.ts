@@ -15,9 +15,10 @@ import { LineTransport } from './line-transport.js';
 
 /** Where the front's messages go: the engine's socket, or the in-process server. */
 export interface Upstream {
-  send(message: JSONRPCMessage): void;
-  /** Set by the front: each message the server sends. */
-  onmessage?: (message: JSONRPCMessage) => void;
+  /** `line`: the message as the client wrote it (one line of JSON), for an upstream that writes it on unchanged. */
+  send(message: JSONRPCMessage, line?: Buffer): void;
+  /** Set by the front: each message the server sends (with its line of JSON when it came as one). */
+  onmessage?: (message: JSONRPCMessage, line?: string) => void;
   /** Set by the front: the upstream is gone (an engine that stopped or died). */
   onclose?: () => void;
   close(): void;
@@ -37,31 +38,35 @@ export interface FrontOptions {
 
 type Id = string | number;
 type Msg = JSONRPCMessage & { id?: Id; method?: string };
+/** A client's message and the line it came as: passed on as it came, not encoded again. */
+interface Sent { msg: Msg; line: Buffer }
 
 /** Pipes `input` to the engine and its answers to `output` until `input` ends. */
 export async function runFront(o: FrontOptions, input: Readable, output: Writable): Promise<void> {
   let upstream: Upstream | null = null;
   let connecting: Promise<void> | null = null;
   let local = false;
-  let init: Msg | null = null;
-  let initialized: Msg | null = null;
+  let init: Sent | null = null;
+  let initialized: Sent | null = null;
   /** The client's requests not answered yet, in the order sent. */
-  const pending = new Map<Id, Msg>();
+  const pending = new Map<Id, Sent>();
   /** Messages not yet sent to the current upstream. */
-  let queue: Msg[] = [];
+  let queue: Sent[] = [];
   /** The id of a replayed `initialize`, whose answer the client must not see twice. */
   let swallow: Id | null = null;
 
   const stdio = new LineTransport(input, output, { parse: (line) => JSON.parse(line) as JSONRPCMessage, warn: o.note });
   stdio.onerror = (e) => o.note(e.message);
 
-  const toClient = (m: JSONRPCMessage) => {
+  // The engine's line is its JSON.stringify of the message, so writing it as it came is what encoding the
+  // parsed message again would write, byte for byte, without the second encoding.
+  const toClient = (m: JSONRPCMessage, line?: string) => {
     const msg = m as Msg;
     if (msg.id !== undefined && msg.method === undefined) {
       if (swallow !== null && msg.id === swallow) { swallow = null; return; }
       pending.delete(msg.id);
     }
-    void stdio.send(m);
+    void (line === undefined ? stdio.send(m) : stdio.sendLine(line));
   };
 
   /** A new upstream: the handshake again (when it happened before), then what was left unanswered. */
@@ -74,8 +79,8 @@ export async function runFront(o: FrontOptions, input: Readable, output: Writabl
       if (pending.size > 0) pump();
     };
     const unsent = new Set(queue);
-    const replay: Msg[] = [];
-    if (init && !pending.has(init.id!)) { replay.push(init); swallow = init.id!; if (initialized) replay.push(initialized); }
+    const replay: Sent[] = [];
+    if (init && !pending.has(init.msg.id!)) { replay.push(init); swallow = init.msg.id!; if (initialized) replay.push(initialized); }
     for (const m of pending.values()) if (!unsent.has(m)) replay.push(m);
     queue = [...replay, ...queue];
   }
@@ -83,7 +88,7 @@ export async function runFront(o: FrontOptions, input: Readable, output: Writabl
   function pump(): void {
     if (upstream) {
       const up = upstream;
-      for (const m of queue.splice(0)) up.send(m);
+      for (const m of queue.splice(0)) up.send(m.msg, m.line);
       return;
     }
     connecting ??= (async () => {
@@ -109,12 +114,13 @@ export async function runFront(o: FrontOptions, input: Readable, output: Writabl
     return up;
   }
 
-  stdio.onmessage = (m) => {
+  stdio.onraw = (m, line) => {
     const msg = m as Msg;
-    if (msg.method === 'initialize' && msg.id !== undefined) init = msg;
-    else if (msg.method === 'notifications/initialized') initialized = msg;
-    if (msg.id !== undefined && msg.method !== undefined) pending.set(msg.id, msg);
-    queue.push(msg);
+    const sent: Sent = { msg, line };
+    if (msg.method === 'initialize' && msg.id !== undefined) init = sent;
+    else if (msg.method === 'notifications/initialized') initialized = sent;
+    if (msg.id !== undefined && msg.method !== undefined) pending.set(msg.id, sent);
+    queue.push(sent);
     pump();
   };
   const ended = new Promise<void>((resolve) => { input.once('end', resolve); input.once('close', resolve); });
@@ -122,6 +128,8 @@ export async function runFront(o: FrontOptions, input: Readable, output: Writabl
   await ended;
   (upstream as Upstream | null)?.close();
 }
+
+const NEWLINE = Buffer.from('\n');
 
 /** A session with the engine on its socket, once it says ready; null when it refused or declined. */
 function openSession(o: FrontOptions): Promise<Upstream | null> {
@@ -140,13 +148,14 @@ function openSession(o: FrontOptions): Promise<Upstream | null> {
         if (reply.type !== 'ready') { conn.destroy(); resolve(null); return; }
         ready = true;
         up = {
-          send: (m) => { conn.write(`${JSON.stringify(m)}\n`); },
+          // The client's line as it came (the engine parses it as the front did), not parsed and encoded again.
+          send: (m, raw) => { conn.write(raw ? Buffer.concat([raw, NEWLINE]) : `${JSON.stringify(m)}\n`); },
           close: () => conn.destroy(),
         };
         resolve(up);
         return;
       }
-      up!.onmessage?.(msg as JSONRPCMessage);
+      up!.onmessage?.(msg as JSONRPCMessage, line);
     });
   });
 }

@@ -12,6 +12,7 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 /** JSON-RPC's "Invalid Request": the message was not read. */
 export const INVALID_REQUEST = -32600;
 const EDGE_BYTES = 512;
+const NEWLINE = Buffer.from('\n');
 
 export interface LineTransportOptions {
   /** A line to a message (throws on a bad one, which goes to onerror); the SDK's checks it against the protocol's schema. */
@@ -22,6 +23,9 @@ export interface LineTransportOptions {
   warn?: (message: string) => void;
 }
 
+/** A message as received: parsed, and the line it came as (no newline), for a pipe that passes it on unchanged. */
+export type RawListener = (message: JSONRPCMessage, line: Buffer) => void;
+
 /** An over-long line being skipped: its size so far and its first and last bytes (where an id may sit). */
 interface Skipping { bytes: number; head: Buffer; tail: Buffer }
 
@@ -29,6 +33,8 @@ export class LineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Set instead of onmessage by a pipe (the `simgrep mcp` front): each message with its line, to forward as it came. */
+  onraw?: RawListener;
   private readonly max: number;
   private chunks: Buffer[] = [];
   private size = 0;
@@ -45,8 +51,14 @@ export class LineTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    return this.sendLine(JSON.stringify(message));
+  }
+
+  /** A message already encoded as one line of JSON (no newline): written as it is, not parsed and encoded again. */
+  sendLine(line: string | Buffer): Promise<void> {
     return new Promise((resolve) => {
-      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
+      const ok = typeof line === 'string' ? this.output.write(`${line}\n`) : this.output.write(Buffer.concat([line, NEWLINE]));
+      if (ok) resolve();
       else this.output.once('drain', resolve);
     });
   }
@@ -100,13 +112,16 @@ export class LineTransport implements Transport {
       this.oversized(s);
       return;
     }
-    const line = Buffer.concat(this.chunks).toString('utf8').replace(/\r$/, '');
+    let bytes = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
     this.chunks = [];
     this.size = 0;
+    if (bytes.length > 0 && bytes[bytes.length - 1] === 13) bytes = bytes.subarray(0, -1);
+    const line = bytes.toString('utf8');
     if (line.trim() === '') return;
     let message: JSONRPCMessage;
     try { message = this.o.parse(line); } catch (e) { this.onerror?.(e as Error); return; }
-    this.onmessage?.(message);
+    if (this.onraw) this.onraw(message, bytes);
+    else this.onmessage?.(message);
   }
 
   private oversized(s: Skipping): void {

@@ -29,20 +29,22 @@ export interface BudgetCut {
 export function fitBudget<T>(items: BudgetItem<T>[], maxTokens: number, size: (item: T) => number, envelopeChars: number): { kept: T[]; cut: BudgetCut } {
   const limit = maxTokens * CHARS_PER_TOKEN - envelopeChars;
   const full = items.map((i) => size(i.full));
-  // A compact form that is no smaller (a one-line hunk) is not worth the change.
-  const smaller = items.map((i, k) => size(i.compact) < full[k]);
-  const compact = items.map((i, k) => (smaller[k] ? size(i.compact) : full[k]));
+  // An item's size once compact, worked out only for the items the budget turns compact (the lowest-ranked,
+  // and none when everything fits): a compact form that is no smaller (a one-line hunk) is not worth the change.
+  const compactSizes: number[] = [];
+  const compact = (k: number): number => (compactSizes[k] ??= Math.min(size(items[k].compact), full[k]));
+  const smaller = (k: number): boolean => compact(k) < full[k];
   let total = full.reduce((s, n) => s + n, 0);
   let n = items.length;
   let c = n; // items [c, n) are compact
   while (total > limit && n > 0) {
-    if (c > 0) { c--; total += compact[c] - full[c]; continue; }
+    if (c > 0) { c--; total += compact(c) - full[c]; continue; }
     n--;
-    total -= compact[n];
+    total -= compact(n);
   }
-  const kept = items.slice(0, n).map((it, i) => (i >= c && smaller[i] ? it.compact : it.full));
+  const kept = items.slice(0, n).map((it, i) => (i >= c && smaller(i) ? it.compact : it.full));
   let compacted = 0;
-  for (let i = c; i < n; i++) if (smaller[i]) compacted++;
+  for (let i = c; i < n; i++) if (smaller(i)) compacted++;
   return {
     kept,
     cut: { max_tokens: maxTokens, used_tokens: estimateTokens(Math.max(0, total) + envelopeChars), compacted, dropped: items.length - n },

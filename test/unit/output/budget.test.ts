@@ -23,6 +23,44 @@ describe('fitBudget', () => {
     expect(fitBudget(items, 2 / CHARS_PER_TOKEN, size, 0)).toMatchObject({ kept: ['x', 'y'], cut: { compacted: 2, dropped: 1 } });
   });
 
+  it('asks for an item\'s compact form only when the budget turns it compact (an MCP answer makes them on demand)', () => {
+    const asked: number[] = [];
+    const items = ['x', 'y', 'z'].map((c, i) => ({ full: c.repeat(40), get compact() { asked.push(i); return c; } }));
+    expect(fitBudget(items, 200 / CHARS_PER_TOKEN, size, 0).kept).toHaveLength(3);
+    expect(asked).toEqual([]);
+    expect(fitBudget(items, 90 / CHARS_PER_TOKEN, size, 0).kept).toEqual(['x'.repeat(40), 'y'.repeat(40), 'z']);
+    expect([...new Set(asked)]).toEqual([2]);
+  });
+
+  it('cuts the same as working out every compact size first (any items, any budget)', () => {
+    // The rule before the compact forms were made on demand, kept here as the reference.
+    const eager = (items: { full: string; compact: string }[], maxTokens: number, envelope: number) => {
+      const limit = maxTokens * CHARS_PER_TOKEN - envelope;
+      const full = items.map((i) => i.full.length);
+      const smaller = items.map((i, k) => i.compact.length < full[k]);
+      const compact = items.map((i, k) => (smaller[k] ? i.compact.length : full[k]));
+      let total = full.reduce((a, b) => a + b, 0);
+      let n = items.length;
+      let c = n;
+      while (total > limit && n > 0) {
+        if (c > 0) { c--; total += compact[c] - full[c]; continue; }
+        n--;
+        total -= compact[n];
+      }
+      let compacted = 0;
+      for (let i = c; i < n; i++) if (smaller[i]) compacted++;
+      return { kept: items.slice(0, n).map((it, i) => (i >= c && smaller[i] ? it.compact : it.full)), cut: { max_tokens: maxTokens, used_tokens: Math.ceil((Math.max(0, total) + envelope) / CHARS_PER_TOKEN), compacted, dropped: items.length - n } };
+    };
+    fc.assert(fc.property(
+      fc.array(fc.tuple(fc.string({ maxLength: 400 }), fc.string({ maxLength: 400 })), { maxLength: 30 }),
+      fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 0, max: 150 }),
+      (pairs, maxTokens, envelope) => {
+        const items = pairs.map(([full, compact]) => ({ full, compact }));
+        expect(fitBudget(items, maxTokens, size, envelope)).toEqual(eager(items, maxTokens, envelope));
+      },
+    ));
+  });
+
   it('never passes the budget (any items, any budget, any envelope that fits)', () => {
     fc.assert(fc.property(
       fc.array(fc.tuple(fc.string({ maxLength: 400 }), fc.string({ maxLength: 60 })), { maxLength: 40 }),
