@@ -39,9 +39,12 @@ export function setSweepLimitBytes(bytes: number): void {
   if (sweepBytes > limitBytes) unmake();
 }
 
-/** What the sweep holds now: its bytes (with one being made), never past the bound (prose-sweep-bound.ts), and the documents swept. */
-export function sweepHeld(): { bytes: number; documents: number } {
-  return { bytes: sweepBytes + makingBytes, documents: sweep ? sweep.docs.length - dropped : 0 };
+/**
+ * What the sweep holds now: its bytes (with one being made), never past the bound (prose-sweep-bound.ts),
+ * the documents swept, and how many sweeps this process has made (each a pass over every swept document).
+ */
+export function sweepHeld(): { bytes: number; documents: number; made: number } {
+  return { bytes: sweepBytes + makingBytes, documents: sweep ? sweep.docs.length - dropped : 0, made: versions };
 }
 
 /** Adds a counted document: it is swept from the next rebuild on (bounded per document until then). */
