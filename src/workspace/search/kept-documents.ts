@@ -143,6 +143,17 @@ export async function keptLinesCounted(): Promise<void> {
   while (counting) await counting;
 }
 
+/** What is kept (benches): the documents, their bytes, and of the counted ones their line terms' and line tokens' bytes. */
+export function keptHeld(): { documents: number; bytes: number; lineBytes: number; tokenBytes: number } {
+  const held = { documents: kept.size, bytes: 0, lineBytes: 0, tokenBytes: 0 };
+  for (const k of kept.values()) {
+    held.bytes += k.bytes.length;
+    held.lineBytes += k.lines?.bytes ?? 0;
+    held.tokenBytes += k.tokens ? lineTokensBytes(k.tokens) : 0;
+  }
+  return held;
+}
+
 /** Settles once the count under way, if any, and the sweep's making after it have ended (tests: starts none, unlike keptLinesCounted). */
 export async function keptCountIdle(): Promise<void> {
   while (counting) await counting;
