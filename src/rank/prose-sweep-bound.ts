@@ -5,7 +5,7 @@ import { keyCount, type PackedProseLines } from './prose-lines-build.js';
 
 /**
  * Bytes the sweep may hold, the one it answers with and one being made together (the bench tree's 1,387
- * Markdown files, 154k lines, take ~80 MB; their line terms, counted in KEPT_BYTES, another 53 MB).
+ * Markdown files, 154k lines, take ~66 MB; their line terms, counted in KEPT_BYTES, another 106 MB).
  */
 export const SWEEP_BYTES = 128 << 20;
 
