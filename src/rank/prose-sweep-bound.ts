@@ -5,7 +5,7 @@ import { keyCount, type PackedProseLines } from './prose-lines-build.js';
 
 /**
  * Bytes the sweep may hold, the one it answers with and one being made together (the bench tree's 1,387
- * Markdown files, 154k lines, take ~80 MB; their line terms, counted in KEPT_BYTES, another 53 MB).
+ * Markdown files, 154k lines, take ~66 MB; their line terms, counted in KEPT_BYTES, another 106 MB).
  */
 export const SWEEP_BYTES = 128 << 20;
 
@@ -20,11 +20,9 @@ export const BLOCK_LINES = 1 << 14;
 export const BLOCK_LINE_BYTES = 3 * 8 + 4;
 /** Per document: its `none` (Float64) and its place in the documents' array. */
 export const DOC_BYTES = 8 + 8;
-/** Per entry of a key's or window's list: the line (Int32) and its part (Float32). */
-export const ENTRY_BYTES = 4 + 4;
-/** Per entry of a gram's list: the line less its page's first (Uint16) and its part (Float32). */
-export const GRAM_ENTRY_BYTES = 2 + 4;
-/** Lines of a page of the grams' lists, in bits (a gram's lines are kept per page, each less the page's first: 16 bits). */
+/** Per entry of a key's, window's or gram's list: the line less its page's first (Uint16) and its part (Float32). */
+export const ENTRY_BYTES = 2 + 4;
+/** Lines of a page of the lists, in bits (a key's or gram's lines are kept per page, each less the page's first: 16 bits). */
 export const GRAM_PAGE_BITS = 16;
 let pageBits = GRAM_PAGE_BITS;
 
@@ -51,16 +49,16 @@ export function shareOf(t: PackedProseLines): SweepShare {
 }
 
 /**
- * The bytes a sweep of these totals holds once made, its walk's blocks of `blockLines` lines (`making`:
- * and while it is made, with the build's counters: per key two Int32 fills, per gram and page one, per
- * document its first line).
+ * The bytes a sweep of these totals holds once made, its walk's blocks of `blockLines` lines (per key and
+ * page two Int32 starts, per gram and page one; `making`: and while it is made, with the build's
+ * counters: per key and page two Int32 fills, per gram and page one, per document its first line).
  */
 export function sweepBytesOf(docs: number, lines: number, entries: number, gramEntries: number, maxGram: number, making: boolean, blockLines = BLOCK_LINES): number {
-  const keys = keyCount();
+  const keyBuckets = keyCount() * pagesOf(lines);
   const buckets = (maxGram + 1) * pagesOf(lines);
   const made = docs * DOC_BYTES + lines * LINE_BYTES + Math.min(lines, blockLines) * BLOCK_LINE_BYTES + entries * ENTRY_BYTES
-    + gramEntries * GRAM_ENTRY_BYTES + (keys + 1) * 8 + (buckets + 1) * 4;
-  return making ? made + keys * 8 + buckets * 4 + (docs + 1) * 4 : made;
+    + gramEntries * ENTRY_BYTES + (keyBuckets + 1) * 8 + (buckets + 1) * 4;
+  return making ? made + keyBuckets * 8 + buckets * 4 + (docs + 1) * 4 : made;
 }
 
 /**

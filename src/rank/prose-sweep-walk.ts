@@ -9,13 +9,13 @@ import { BLOCK_LINES } from './prose-sweep-bound.js';
 
 /**
  * The documents' postings across documents, made by prose-sweep.ts from its members in one go (`docs`, a slot each:
- * PackedProseLines.sweepSlot), lines numbered across documents (lineBase[slot] + the document's line).
- * Key id k's lines at [keyStart[k], keyStart[k + 1]) of ownLine and ownPart (the line's BM25 part of the
- * key times the key's idf in its document, rounded up: query-independent), its windows at [winStart[k],
- * winStart[k + 1]) of winLine and winPart; gram id g's lines on page p (lines [p << pageBits, (p + 1) <<
- * pageBits)) at [gramStart[g * pages + p], gramStart[g * pages + p + 1]) of gramLine (each less the
- * page's first: 16 bits, the walk's most read list) and gramPart, the same way. Each list in slot
- * order, so a query's walk reads memory in order.
+ * PackedProseLines.sweepSlot), lines numbered across documents (lineBase[slot] + the document's line),
+ * kept per page of lines (lines [p << pageBits, (p + 1) << pageBits)), each less the page's first: 16 bits.
+ * Key id k's lines on page p at [keyStart[k * pages + p], keyStart[k * pages + p + 1]) of ownLine and
+ * ownPart (the line's BM25 part of the key times the key's idf in its document, rounded up:
+ * query-independent), its windows the same way in winStart, winLine and winPart; gram id g's lines on
+ * page p at [gramStart[g * pages + p], gramStart[g * pages + p + 1]) of gramLine (the walk's most read
+ * list) and gramPart. Each list in slot order, so a query's walk reads memory in order.
  */
 export interface Sweep {
   readonly docs: (PackedProseLines | null)[];
@@ -23,17 +23,18 @@ export interface Sweep {
   /** Per slot, the idf of a term no line holds (proseStatsOf's `none`, each norm's unit). */
   readonly none: Float64Array;
   readonly keyStart: Int32Array;
-  readonly ownLine: Int32Array;
+  readonly ownLine: Uint16Array;
   readonly ownPart: Float32Array;
   readonly winStart: Int32Array;
-  readonly winLine: Int32Array;
+  readonly winLine: Uint16Array;
   readonly winPart: Float32Array;
   readonly gramStart: Int32Array;
   readonly gramLine: Uint16Array;
   readonly gramPart: Float32Array;
-  /** Pages of lines (2 ** pageBits each: prose-sweep-bound.ts) and gram ids (maxGram + 1) of gramStart. */
+  /** Pages of lines (2 ** pageBits each: prose-sweep-bound.ts), key ids of keyStart and gram ids (maxGram + 1) of gramStart. */
   readonly pages: number;
   readonly pageBits: number;
+  readonly keyIds: number;
   readonly gramIds: number;
   /** Which build this is (a plan's bests are worked out again for a new one). */
   readonly version: number;
@@ -88,11 +89,11 @@ export function walkPlan(s: Sweep, plan: RankPlan): Float64Array {
   const gramParts = gramSum;
   const lines = held;
   const keys = proseTermKeys(plan);
-  const { keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, lineSlot, none, pages } = s;
+  const { keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, lineSlot, none, pages, keyIds } = s;
   const pageLines = 2 ** s.pageBits;
   const nKeys = keys.length;
-  // Per plan key its id in the lists (-1: none), and its own and window cursors; per plan gram its id
-  // (-1: none) and its cursor in the page at hand.
+  // Per plan key its id in the lists (-1: none), and its own and window cursors in the page at hand; per
+  // plan gram its id (-1: none) and its cursor in the page at hand.
   const ids = new Int32Array(nKeys);
   const gids = gramIdsOf(plan);
   const nGrams = plan.prose?.grams.length ?? 0;
@@ -100,15 +101,15 @@ export function walkPlan(s: Sweep, plan: RankPlan): Float64Array {
   const at = new Int32Array(2 * nKeys + nLists);
   for (let k = 0; k < nKeys; k++) {
     const id = keyIdOf(keys[k]);
-    ids[k] = id === undefined || id + 1 >= keyStart.length ? -1 : id;
-    if (ids[k] >= 0) { at[k] = keyStart[id!]; at[nKeys + k] = winStart[id!]; }
+    ids[k] = id === undefined || id >= keyIds ? -1 : id;
   }
   const total = lineSlot.length;
   for (let page = 0; page < pages; page++) {
     const first = page * pageLines;
     const last = Math.min(total, first + pageLines);
+    for (let k = 0; k < nKeys; k++) if (ids[k] >= 0) { at[k] = keyStart[ids[k] * pages + page]; at[nKeys + k] = winStart[ids[k] * pages + page]; }
     for (let g = 0; g < nLists; g++) if (gids![g] >= 0 && gids![g] < s.gramIds) at[2 * nKeys + g] = gramStart[gids![g] * pages + page];
-    // Blocks of the page (the sums' lines), the grams' lines counted from the page's first.
+    // Blocks of the page (the sums' lines), the lists' lines counted from the page's first.
     for (let lo = first; lo < last; lo += own.length) {
       const block = Math.min(own.length, last - lo);
       const from = lo - first;
@@ -118,16 +119,16 @@ export function walkPlan(s: Sweep, plan: RankPlan): Float64Array {
         const id = ids[k];
         if (id < 0) continue;
         let e = at[k];
-        for (const end = keyStart[id + 1]; e < end; e++) {
-          const i = ownLine[e] - lo;
+        for (const end = keyStart[id * pages + page + 1]; e < end; e++) {
+          const i = ownLine[e] - from;
           if (i >= block) break;
           if (own[i] === 0) lines[h++] = i;
           own[i] += ownPart[e];
         }
         at[k] = e;
         e = at[nKeys + k];
-        for (const end = winStart[id + 1]; e < end; e++) {
-          const i = winLine[e] - lo;
+        for (const end = winStart[id * pages + page + 1]; e < end; e++) {
+          const i = winLine[e] - from;
           if (i >= block) break;
           windows[i] += winPart[e];
         }

@@ -39,9 +39,12 @@ export function setSweepLimitBytes(bytes: number): void {
   if (sweepBytes > limitBytes) unmake();
 }
 
-/** What the sweep holds now: its bytes (with one being made), never past the bound (prose-sweep-bound.ts), and the documents swept. */
-export function sweepHeld(): { bytes: number; documents: number } {
-  return { bytes: sweepBytes + makingBytes, documents: sweep ? sweep.docs.length - dropped : 0 };
+/**
+ * What the sweep holds now: its bytes (with one being made), never past the bound (prose-sweep-bound.ts),
+ * the documents swept, and how many sweeps this process has made (each a pass over every swept document).
+ */
+export function sweepHeld(): { bytes: number; documents: number; made: number } {
+  return { bytes: sweepBytes + makingBytes, documents: sweep ? sweep.docs.length - dropped : 0, made: versions };
 }
 
 /** Adds a counted document: it is swept from the next rebuild on (bounded per document until then). */
@@ -155,40 +158,50 @@ async function build(docs: PackedProseLines[], pause: () => Promise<void>): Prom
   });
   const lineSlot = new Int32Array(lineBase[n]);
   for (let s = 0; s < n; s++) lineSlot.fill(s, lineBase[s], lineBase[s + 1]);
-  // Keys: a counting sort of every document's entries by key id, documents in slot order within a key.
+  // Keys: a counting sort of every document's entries by (key id, page of the line), documents in slot
+  // order within a bucket, each line less its page's first (16 bits), as the grams' below.
+  const pages = pagesOf(lineBase[n]);
+  const pageBits = gramPageBits();
+  const pageMask = (1 << pageBits) - 1;
   const keys = keyCount();
-  const keyStart = new Int32Array(keys + 1);
-  const winStart = new Int32Array(keys + 1);
-  for (const t of docs) {
+  const keyBuckets = keys * pages;
+  const keyStart = new Int32Array(keyBuckets + 1);
+  const winStart = new Int32Array(keyBuckets + 1);
+  docs.forEach((t, s) => {
+    const base = lineBase[s];
     for (let x = 0; x < t.ids.length; x++) {
-      keyStart[t.ids[x] + 1] += t.ownStart[x + 1] - t.ownStart[x];
-      winStart[t.ids[x] + 1] += t.winStart[x + 1] - t.winStart[x];
+      const bucket = t.ids[x] * pages + 1;
+      for (let j = t.ownStart[x]; j < t.ownStart[x + 1]; j++) keyStart[bucket + ((base + t.ownLine[j]) >>> pageBits)]++;
+      for (let j = t.winStart[x]; j < t.winStart[x + 1]; j++) winStart[bucket + ((base + t.winLine[j]) >>> pageBits)]++;
     }
-  }
-  for (let k = 0; k < keys; k++) { keyStart[k + 1] += keyStart[k]; winStart[k + 1] += winStart[k]; }
-  const ownFill = keyStart.slice(0, keys);
-  const winFill = winStart.slice(0, keys);
-  const ownLine = new Int32Array(keyStart[keys]);
-  const ownPart = new Float32Array(keyStart[keys]);
-  const winLine = new Int32Array(winStart[keys]);
-  const winPart = new Float32Array(winStart[keys]);
+  });
+  for (let b = 0; b < keyBuckets; b++) { keyStart[b + 1] += keyStart[b]; winStart[b + 1] += winStart[b]; }
+  const ownFill = keyStart.slice(0, keyBuckets);
+  const winFill = winStart.slice(0, keyBuckets);
+  const ownLine = new Uint16Array(keyStart[keyBuckets]);
+  const ownPart = new Float32Array(keyStart[keyBuckets]);
+  const winLine = new Uint16Array(winStart[keyBuckets]);
+  const winPart = new Float32Array(winStart[keyBuckets]);
   for (let s = 0; s < n; s++) {
     if (s % SLICE_DOCS === SLICE_DOCS - 1) await pause();
     const t = docs[s];
     const base = lineBase[s];
     for (let x = 0; x < t.ids.length; x++) {
       const w = idfOf(t.keyMost[KEY_MOST * x], t.docs);
-      let e = ownFill[t.ids[x]];
-      for (let j = t.ownStart[x]; j < t.ownStart[x + 1]; j++, e++) { ownLine[e] = base + t.ownLine[j]; ownPart[e] = up(w * t.ownPart[j]); }
-      ownFill[t.ids[x]] = e;
-      e = winFill[t.ids[x]];
-      for (let j = t.winStart[x]; j < t.winStart[x + 1]; j++, e++) { winLine[e] = base + t.winLine[j]; winPart[e] = up(w * t.winPart[j]); }
-      winFill[t.ids[x]] = e;
+      const bucket = t.ids[x] * pages;
+      for (let j = t.ownStart[x]; j < t.ownStart[x + 1]; j++) {
+        const line = base + t.ownLine[j];
+        const e = ownFill[bucket + (line >>> pageBits)]++;
+        ownLine[e] = line & pageMask; ownPart[e] = up(w * t.ownPart[j]);
+      }
+      for (let j = t.winStart[x]; j < t.winStart[x + 1]; j++) {
+        const line = base + t.winLine[j];
+        const e = winFill[bucket + (line >>> pageBits)]++;
+        winLine[e] = line & pageMask; winPart[e] = up(w * t.winPart[j]);
+      }
     }
   }
   // Grams: the same, bucketed by (gram, page of the line), each line's part worked out from its count.
-  const pages = pagesOf(lineBase[n]);
-  const pageBits = gramPageBits();
   const buckets = (maxGram + 1) * pages;
   const gramStart = new Int32Array(buckets + 1);
   docs.forEach((t, s) => {
@@ -216,12 +229,12 @@ async function build(docs: PackedProseLines[], pause: () => Promise<void>): Prom
         const norm = PROSE_K1 * (1 - PROSE_B + (PROSE_B * t.lengths[l]) / avgChars);
         const bucket = d.gramId[i] * pages + ((base + l) >>> pageBits);
         const e = gramFill[bucket]++;
-        gramLine[e] = (base + l) & ((1 << pageBits) - 1);
+        gramLine[e] = (base + l) & pageMask;
         gramPart[e] = up((idf * (f * (PROSE_K1 + 1))) / (f + norm));
       }
     }
   }
-  return { docs: docs.slice() as (PackedProseLines | null)[], lineSlot, none, keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, pages, pageBits, gramIds: maxGram + 1, version: ++versions };
+  return { docs: docs.slice() as (PackedProseLines | null)[], lineSlot, none, keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, pages, pageBits, keyIds: keys, gramIds: maxGram + 1, version: ++versions };
 }
 
 /** Per plan terms list (a plan made again for the same query shares it): its grams list, the sweep version and each slot's best lexical score. */

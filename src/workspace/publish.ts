@@ -18,7 +18,7 @@ import type { FileState, IndexStore, SmallFragments } from './store/store.js';
 import { writing } from './store/writing.js';
 import { isGlob } from '../sources/fs.js';
 import { isProsePath } from '../rank/prose.js';
-import { countKeptNow, documentState, keepDocument, keepLineTokensWith } from './search/kept-documents.js';
+import { documentState, keepDocument, keepLineTokensWith, keptPublished } from './search/kept-documents.js';
 import { keptText } from './search/kept-text.js';
 import { builtSums, idle, warmChunks } from './search/warm-chunks.js';
 import { cosineKernelMade, cosineKernelNow, MIN_KERNEL_VALUES } from './search/chunk-cosines.js';
@@ -55,7 +55,7 @@ export interface PublishRun {
   /**
    * An index run's (not a search's refresh, which its search waits for): a resident process makes the new
    * snapshot's cosine kernel at once (~0.1-0.3 s of this thread on the bench tree), not in the background,
-   * and finishes counting the prose documents it read, and their sweep, at once (search/kept-documents.ts countKeptNow).
+   * and finishes counting the prose documents it read, and their sweep, at once (search/kept-documents.ts keptPublished).
    */
   kernelNow?: boolean;
   signal?: AbortSignal;
@@ -126,9 +126,10 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   // slices, it took seconds, through the first searches after an MCP background build turned fresh.
   if (o.resident && run.kernelNow && next.halves.length >= MIN_KERNEL_VALUES) cosineKernelNow(next.halves, next.dim);
   else if (o.resident) void cosineKernelMade(next.halves, next.dim);
-  // ... and the documents it read still uncounted, and the prose sweep's lists of them, are finished
-  // without turns of the event loop: before the snapshot's save, not through the first searches.
-  if (o.resident && run.kernelNow) countKeptNow();
+  // ... and the documents it read still uncounted, and the prose sweep's lists of them (made once per
+  // build, here), are finished without turns of the event loop (an index run): before the snapshot's
+  // save, not through the first searches; after a search's refresh, in the background.
+  if (o.resident) keptPublished({ now: run.kernelNow === true });
   mark('snapshot');
   if (version !== latest || !before) ws.saveSnapshot(next);
   mark('save');

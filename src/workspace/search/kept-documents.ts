@@ -10,7 +10,7 @@ import { executorOf, type Searcher } from '../../searcher.js';
 import { turn } from './time-slice.js';
 
 /**
- * Bytes and line terms kept in all (the line terms of the bench tree's 1,387 Markdown files take 53 MB),
+ * Bytes and line terms kept in all (the line terms of the bench tree's 1,387 Markdown files take 106 MB: keptHeld),
  * and the largest file kept (bigger files are read each time, and stream). The lists across the kept
  * documents' line terms have a bound of their own (rank/prose-sweep-bound.ts SWEEP_BYTES).
  */
@@ -59,16 +59,29 @@ let keptBytes = 0;
 /** States whose line terms are still to count, oldest first, and the count under way (if any). */
 const toCount = new Set<string>();
 let counting: Promise<void> | null = null;
-/** Set by countKeptNow: the count under way, and the sweep's making after it, go on without turns. */
+/** Set by keptPublished: the count under way, and the sweep's making after it, go on without turns. */
 let hurry = false;
+/**
+ * Set while an index build's documents are counted (keepDocument): the sweep is made once, at the build's
+ * publish (keptPublished), not each time the count catches up with the build's reading (the bench tree's
+ * MCP build made it 5-6 times, 0.5-1.5 s of the main thread each, the last two both held at once).
+ * `sweepDue`: a count ended with the sweep left for the publish.
+ */
+let building = false;
+let sweepDue = false;
 
 /**
- * Starts counting the line terms of the documents read so far, in the background: called once a
- * search has answered (search-run.ts), so the search that read them is not held up by their counting,
- * and as an index build reads them (keepDocument).
+ * Starts counting the line terms of the documents read so far, in the background, and makes the prose
+ * sweep after: called once a search has answered (search-run.ts), so the search that read them is not
+ * held up by their counting (a search wants the sweep now: a build's documents are swept too).
  */
 export function countKeptDocuments(): void {
-  if (toCount.size > 0) counting ??= countInBackground();
+  building = false;
+  startCount();
+}
+
+function startCount(): void {
+  if (toCount.size > 0 || sweepDue) counting ??= countInBackground();
 }
 
 /** A document's bytes, kept (and queued to be counted) when small enough. */
@@ -95,18 +108,23 @@ function store(state: string, bytes: Uint8Array): void {
 export function keepDocument(state: string, bytes: Uint8Array): void {
   if (bytes.length > KEPT_FILE_BYTES || kept.has(state)) return;
   store(state, bytes);
-  countKeptDocuments();
+  building = true;
+  startCount();
 }
 
 /**
- * The count under way, if any, and the prose sweep's making after it (rank/prose-sweep.ts) go on without
- * letting the event loop turn: an index run's publish (publish.ts), whose searches come next. Counted in
- * slices between the build's own turns of the loop, the bench tree's 1,387 documents were counted only
- * 4-13 s after the MCP harness's build published at load 6, and their sweep made ~2 s later, through
- * the warm searches; at once, the rest took ~1 s and its making 0.8 s, before the publish.
+ * An index build that kept documents (keepDocument) published: its documents are swept now, once. With
+ * `now` (an index run's publish, publish.ts, whose searches come next) the count under way, if any, and
+ * the prose sweep's making after it (rank/prose-sweep.ts) go on without letting the event loop turn:
+ * counted in slices between the build's own turns of the loop, the bench tree's 1,387 documents were
+ * counted only 4-13 s after the MCP harness's build published at load 6, and their sweep made ~2 s later,
+ * through the warm searches; at once, the rest took ~1 s and its making 0.8 s, before the publish.
+ * Without (a search's refresh), in the background.
  */
-export function countKeptNow(): void {
-  if (counting) hurry = true;
+export function keptPublished(o: { now: boolean }): void {
+  building = false;
+  if (o.now && (counting || sweepDue)) hurry = true;
+  startCount();
 }
 
 /** A document's line terms if they are counted by now; undefined when not (yet): it is then read and counted by the search. */
@@ -122,6 +140,22 @@ export function keptTokens(entry: StatedEntry): LineTokens | null | undefined {
 /** Settles once every document read so far is counted (tests). */
 export async function keptLinesCounted(): Promise<void> {
   countKeptDocuments();
+  while (counting) await counting;
+}
+
+/** What is kept (benches): the documents, their bytes, and of the counted ones their line terms' and line tokens' bytes. */
+export function keptHeld(): { documents: number; bytes: number; lineBytes: number; tokenBytes: number } {
+  const held = { documents: kept.size, bytes: 0, lineBytes: 0, tokenBytes: 0 };
+  for (const k of kept.values()) {
+    held.bytes += k.bytes.length;
+    held.lineBytes += k.lines?.bytes ?? 0;
+    held.tokenBytes += k.tokens ? lineTokensBytes(k.tokens) : 0;
+  }
+  return held;
+}
+
+/** Settles once the count under way, if any, and the sweep's making after it have ended (tests: starts none, unlike keptLinesCounted). */
+export async function keptCountIdle(): Promise<void> {
   while (counting) await counting;
 }
 
@@ -157,8 +191,10 @@ async function countInBackground(): Promise<void> {
       if (lines) sweepProseLines(lines);
       keep((lines?.bytes ?? 0) + (k.tokens ? lineTokensBytes(k.tokens) : 0));
     }
-    // The lists across the documents counted (rank/prose-sweep.ts), made again if enough changed, a slice at a time.
-    await prepareSweep(pace);
+    // The lists across the documents counted (rank/prose-sweep.ts), made again if enough changed, a slice
+    // at a time; during a build, once at its publish.
+    sweepDue = building && !hurry;
+    if (!sweepDue) await prepareSweep(pace);
   } finally {
     counting = null;
     hurry = false;

@@ -86,7 +86,7 @@ describe('the prose sweep\'s bound (SWEEP_BYTES)', () => {
       // Nothing fits: nothing held, every document bounded on its own, the same answers.
       setSweepLimitBytes(1);
       await prepareSweep();
-      expect(sweepHeld()).toEqual({ bytes: 0, documents: 0 });
+      expect(sweepHeld()).toMatchObject({ bytes: 0, documents: 0 });
       expect(await answers()).toEqual(changed);
     } finally {
       setSweepLimitBytes(SWEEP_BYTES);

@@ -96,7 +96,7 @@ describe('prose sweep', () => {
     for (const t of docs) releaseProseLines(t);
   });
 
-  it('sums the lines a block at a time, the grams\' lines a page at a time: blocks and pages of a few lines, their edges within documents and within a line\'s window, bound every document as one of each does', async () => {
+  it('sums the lines a block at a time, the keys\', windows\' and grams\' lines a page at a time: blocks and pages of a few lines, their edges within documents and within a line\'s window, bound every document as one of each does', async () => {
     for (const [lines, bits] of [[1, 16], [64, 16], [7, 3], [5, 6]]) {
       setSweepBlockLines(lines);
       setGramPageBits(bits);
@@ -105,7 +105,7 @@ describe('prose sweep', () => {
         for (const t of docs) sweepProseLines(t);
         await prepareSweep();
         expect(expectSwept(docs, texts), `blocks of ${lines}, pages of ${2 ** bits}`).toBeGreaterThan(60);
-        // The bytes held are those worked out before (a gram's start per page).
+        // The bytes held are those worked out before (a key's and a gram's starts per page).
         const shares = docs.map(shareOf);
         const sum = (k: 'lines' | 'entries' | 'gramEntries') => shares.reduce((a, s) => a + s[k], 0);
         expect(sweepHeld().bytes).toBe(sweepBytesOf(docs.length, sum('lines'), sum('entries'), sum('gramEntries'), Math.max(...shares.map((s) => s.maxGram)), false, lines));
@@ -161,7 +161,7 @@ describe('prose sweep', () => {
     const sum = (n: number, k: 'lines' | 'entries' | 'gramEntries') => shares.slice(0, n).reduce((a, s) => a + s[k], 0);
     const maxGram = (n: number) => Math.max(-1, ...shares.slice(0, n).map((s) => s.maxGram));
     const bytesOf = (n: number, making: boolean) => sweepBytesOf(n, sum(n, 'lines'), sum(n, 'entries'), sum(n, 'gramEntries'), maxGram(n), making);
-    expect(sweepHeld()).toEqual({ bytes: bytesOf(docs.length, false), documents: docs.length });
+    expect(sweepHeld()).toMatchObject({ bytes: bytesOf(docs.length, false), documents: docs.length });
     const plans = queries.flatMap((q) => (['hybrid', 'lexical'] as const).map((mode) => buildRankPlan(q, mode, lexicon)));
     const reach = plans.map((plan) => docs.map((t, i) => proseReach(t, plan, `docs/file-${i}.md`)));
     try {
@@ -170,9 +170,9 @@ describe('prose sweep', () => {
       const limit = bytesOf(5, true);
       setSweepLimitBytes(limit);
       const made = prepareSweep();
-      expect(sweepHeld()).toEqual({ bytes: limit, documents: 0 });
+      expect(sweepHeld()).toMatchObject({ bytes: limit, documents: 0 });
       await made;
-      expect(sweepHeld()).toEqual({ bytes: bytesOf(5, false), documents: 5 });
+      expect(sweepHeld()).toMatchObject({ bytes: bytesOf(5, false), documents: 5 });
       plans.forEach((plan, p) => docs.forEach((t, i) => {
         const where = `plan ${p} / text ${i}`;
         expect(sweptLexical(t, plan) === undefined, where).toBe(i >= 5);
@@ -195,7 +195,7 @@ describe('prose sweep', () => {
       // Nothing fits: nothing is held, every document is bounded on its own.
       setSweepLimitBytes(1);
       await prepareSweep();
-      expect(sweepHeld()).toEqual({ bytes: 0, documents: 0 });
+      expect(sweepHeld()).toMatchObject({ bytes: 0, documents: 0 });
       expect(docs.every((t) => sweptLexical(t, plans[0]) === undefined)).toBe(true);
       // Back to the default: all swept again (the bench tree's 1,387 documents fit with room).
       setSweepLimitBytes(SWEEP_BYTES);
