@@ -59,9 +59,12 @@ async function run(agents: number, server: boolean): Promise<Run> {
     await client.connect(transport);
     clients.push({ client, transport });
   }
-  const call = (c: Client, query: string) => c.callTool({ name: 'search', arguments: { query, top_k: 5 } }) as Promise<ToolResult>;
+  // Memory is measured here, not latency: a call answered from a scan while the index builds may take
+  // longer than the SDK's 60 s default on a loaded machine.
+  const call = (c: Client, query: string) => c.callTool({ name: 'search', arguments: { query, top_k: 5 } }, undefined, { timeout: 300_000 }) as Promise<ToolResult>;
   // Every agent searches at once, until its answers come from the built index; then a few more each.
   let enginePid: number | null = null;
+  try {
   await Promise.all(clients.map(async ({ client }, i) => {
     for (let t = 0; ; t++) {
       const r = await call(client, QUERIES[i % QUERIES.length]);
@@ -77,10 +80,13 @@ async function run(agents: number, server: boolean): Promise<Run> {
   const engine = enginePid ? memOf(enginePid) : { rssKb: 0, pssKb: 0, anonKb: 0 };
   const total = sum([...fronts, engine]);
   log(`${tag}: RSS fronts ${fronts.map((m) => Math.round(m.rssKb / 1024)).join(' + ')} MB, engine ${Math.round(engine.rssKb / 1024)} MB (pid ${enginePid ?? '-'}), total ${Math.round(total.rssKb / 1024)} MB; PSS total ${Math.round(total.pssKb / 1024)} MB`);
-  for (const { client } of clients) await client.close();
-  // The engine would stop 30 s after its last front; this run's engine is stopped now (its pid, nothing else).
-  if (enginePid) { try { process.kill(enginePid, 'SIGTERM'); } catch { /* gone */ } }
   return { agents, server, fronts, engine, total };
+  } finally {
+    // Also when a call failed: no front or engine of this run is left running.
+    for (const { client } of clients) await client.close().catch(() => {});
+    // The engine would stop 30 s after its last front; this run's engine is stopped now (its pid, nothing else).
+    if (enginePid) { try { process.kill(enginePid, 'SIGTERM'); } catch { /* gone */ } }
+  }
 }
 
 /** Regular files under a directory (the tree's size in the report). */
