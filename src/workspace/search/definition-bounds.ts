@@ -48,8 +48,12 @@ export function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan)
     if (holdsTerm && defPlain[d] === 1 && v > certain[c]) certain[c] = v;
   };
   const { definitionBoost, idfSum } = plan;
-  // With symbols, their boosts need to know which names hold a query term: the per-name arrays below.
-  if (plan.symbols.length === 0 && offerMerged(s, plan, chunkOf, offer)) return { possible, certain };
+  const boosts = definitionBoost > 0 && idfSum > 0;
+  if (mergedOn) {
+    const holding = mergeNames(s, plan, chunkOf, boosts ? offer : null);
+    offerSymbols(s, q, plan, (d) => sortedHas(holding, d), offer);
+    return { possible, certain };
+  }
   // Per defined name, the idf of the query terms it holds (typed arrays, not a map: there is one
   // entry per name, whatever the query).
   const coveredIdf = cleanWork('coveredIdf', Float64Array, s.defNames.length, coveredNames);
@@ -74,6 +78,13 @@ export function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan)
       offer(chunkOf[d], d, definitionBoost * coveredIdf[d] / idfSum, true);
     }
   }
+  offerSymbols(s, q, plan, (d) => isCovered[d] === 1, offer);
+  return { possible, certain };
+}
+
+/** Each plan symbol's definitions offered their boost (`holdsTerm(d)`: whether name d holds a query term). */
+function offerSymbols(s: Snapshot, q: CandidateQuery, plan: RankPlan, holdsTerm: (d: number) => boolean, offer: (c: number, d: number, v: number, holdsTerm: boolean) => void): void {
+  const { defStart } = s;
   for (const sym of plan.symbols) {
     const found = s.byDefLower.find(sym.name);
     if (!found) continue;
@@ -83,28 +94,33 @@ export function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan)
       const path = q.display[s.chunkFile[c]];
       if (path === undefined) continue;
       const fileStem = (q.infos?.[s.chunkFile[c]] ?? pathInfo(path)).facts.fileStem;
-      offer(c, d, symbolScore(s.defNames.at(d)!, plan, fileStem), isCovered[d] === 1);
+      offer(c, d, symbolScore(s.defNames.at(d)!, plan, fileStem), holdsTerm(d));
     }
   }
-  return { possible, certain };
+}
+
+let mergedOn = true;
+
+/** Lets the tests compare the merge of the terms' name lists with the per-name sums (on by default). */
+export function setMergedNames(on: boolean): void {
+  mergedOn = on;
 }
 
 /**
- * The definition boost of every defined name that holds a query term, offered to its chunk without a
- * per-name array (whose random reads and writes cost more than the rest of the symbol bounds): the
- * terms' defined-name lists, each in name order (as a snapshot file keeps them; else sorted), merged,
- * a name's idf summed in term order as that array sums it. False, having offered nothing, where the
- * plan gives no definition boost.
+ * The defined names that hold a query term, ascending, from the terms' defined-name lists (each in name
+ * order, as a snapshot file keeps them; else sorted) merged through a heap of the lists by their next
+ * name, then term: a name's terms come in term order, so its idf is summed as the per-name sums add it,
+ * and a long query's 24 lists cost a heap step an entry, not a look at every list per name. `offer`
+ * (where the plan gives a definition boost): each name's boost offered to its chunk (the postings' own:
+ * reading chunkOf for each name costs a cache miss). The array is reused by the next call.
  */
-function offerMerged(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: (c: number, d: number, v: number, holdsTerm: boolean) => void): boolean {
+function mergeNames(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: ((c: number, d: number, v: number, holdsTerm: boolean) => void) | null): Int32Array {
   const { definitionBoost, idfSum } = plan;
-  if (!(definitionBoost > 0 && idfSum > 0)) return false;
   const { defStart } = s;
   const lists = plan.terms.map((term) => (term.whole ? s.byDefLower : s.byDefStem).find(term.key));
   let total = 0;
   for (const l of lists) total += l ? l.chunk.length : 0;
-  // Each list's names, one after the other: list t holds names[from[t], to[t]), and their chunks (the
-  // postings' own: reading chunkOf for each name costs a cache miss).
+  // Each list's names, one after the other: list t holds names[from[t], to[t]), and their chunks.
   const names = work('mergedNames', Int32Array, total);
   const chunks = work('mergedChunks', Int32Array, total);
   const k = lists.length;
@@ -133,13 +149,55 @@ function offerMerged(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: (c
     to[t] = end;
   }
   const idf = plan.terms.map((term) => term.idf);
-  for (;;) {
-    let d = 0x7fffffff;
-    for (let t = 0; t < k; t++) if (at[t] < to[t] && names[at[t]] < d) d = names[at[t]];
-    if (d === 0x7fffffff) return true;
-    let sum = 0;
-    let c = 0;
-    for (let t = 0; t < k; t++) while (at[t] < to[t] && names[at[t]] === d) { c = chunks[at[t]]; sum += idf[t]; at[t]++; }
-    offer(c, d, definitionBoost * sum / idfSum, true);
+  // A min-heap of the lists not yet used up, by (next name, term).
+  const heap = new Int32Array(k);
+  let size = 0;
+  const before = (x: number, y: number) => names[at[x]] < names[at[y]] || (names[at[x]] === names[at[y]] && x < y);
+  const down = (i: number) => {
+    const t = heap[i];
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= size) break;
+      const right = left + 1;
+      const least = right < size && before(heap[right], heap[left]) ? right : left;
+      if (!before(heap[least], t)) break;
+      heap[i] = heap[least];
+      i = least;
+    }
+    heap[i] = t;
+  };
+  for (let t = 0; t < k; t++) if (at[t] < to[t]) heap[size++] = t;
+  for (let i = (size >> 1) - 1; i >= 0; i--) down(i);
+  const holding = work('holdingNames', Int32Array, total);
+  let held = 0;
+  let name = -1;
+  let sum = 0;
+  let c = 0;
+  while (size > 0) {
+    const t = heap[0];
+    const d = names[at[t]];
+    if (d !== name) {
+      if (name >= 0) { holding[held++] = name; if (offer) offer(c, name, definitionBoost * sum / idfSum, true); }
+      name = d;
+      sum = 0;
+    }
+    sum += idf[t];
+    c = chunks[at[t]++];
+    if (at[t] === to[t]) heap[0] = heap[--size];
+    if (size > 0) down(0);
   }
+  if (name >= 0) { holding[held++] = name; if (offer) offer(c, name, definitionBoost * sum / idfSum, true); }
+  return holding.subarray(0, held);
+}
+
+/** Whether the ascending array holds v. */
+function sortedHas(xs: Int32Array, v: number): boolean {
+  let lo = 0;
+  let hi = xs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid] === v) return true;
+    if (xs[mid] < v) lo = mid + 1; else hi = mid - 1;
+  }
+  return false;
 }

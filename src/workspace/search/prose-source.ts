@@ -28,13 +28,13 @@ type Terms = readonly { key: string; whole: boolean }[];
  * documents' cosines (a resident process: keepBytes).
  */
 export function splitProse(snap: Snapshot, display: (string | undefined)[], reader: Source, plan: RankPlan, o: { keepBytes: boolean; index?: ProseIndexLines | null; bounded?: boolean; model?: ModelData }): { display: (string | undefined)[]; prose: Source | null; read?: { files: number; probed: number } } {
-  const { rest, fileOf } = proseFiles(snap, display);
+  const { rest, fileOf, inChunkOrder } = proseFiles(snap, display);
   if (fileOf.size === 0) return { display, prose: null };
   const read = { files: 0, probed: 0 };
   // A document's line terms: counted by this process (a resident one), else from the index's statistics file.
   const linesOf = (e: Entry, p: ProsePlanTerms): ProseLineTerms | null =>
     (o.keepBytes ? keptLines(e as StatedEntry) : undefined) ?? o.index?.linesOf((e as StatedEntry).state, p) ?? null;
-  let known = { terms: plan.terms as Terms, files: filesWithTerms(snap, plan.terms) };
+  let known = { terms: plan.terms as Terms, files: filesWithTerms(snap, plan.terms, inChunkOrder) };
   const holds = (f: number, files: Uint8Array) => files[f] === 1 || snap.files[f].chunkCount === 0;
   // Files that can hold a term first (they set the top-k's floor), then the others by their best case.
   const termless = new Map<Entry, number>();
@@ -104,17 +104,20 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
       holdsAnyTerm(entry, terms) {
         const f = fileOf.get(entry);
         if (f === undefined) return true;
-        if (!sameTerms(known.terms, terms)) known = { terms, files: filesWithTerms(snap, terms) };
+        if (!sameTerms(known.terms, terms)) known = { terms, files: filesWithTerms(snap, terms, inChunkOrder) };
         return holds(f, known.files);
       },
     },
   };
 }
 
-const split = new WeakMap<(string | undefined)[], { snap: Snapshot; rest: (string | undefined)[]; fileOf: Map<Entry, number> }>();
+const split = new WeakMap<(string | undefined)[], { snap: Snapshot; rest: (string | undefined)[]; fileOf: Map<Entry, number>; inChunkOrder: Int32Array }>();
 
-/** The covered paths without the prose files, and each prose file's entry and snapshot index (kept while the coverage is). */
-function proseFiles(snap: Snapshot, display: (string | undefined)[]): { rest: (string | undefined)[]; fileOf: Map<Entry, number> } {
+/**
+ * The covered paths without the prose files, each prose file's entry and snapshot index, and the prose
+ * files with chunks in the order of their first chunk (kept while the coverage is).
+ */
+function proseFiles(snap: Snapshot, display: (string | undefined)[]): { rest: (string | undefined)[]; fileOf: Map<Entry, number>; inChunkOrder: Int32Array } {
   const kept = split.get(display);
   if (kept && kept.snap === snap) return kept;
   const fileOf = new Map<Entry, number>();
@@ -123,23 +126,57 @@ function proseFiles(snap: Snapshot, display: (string | undefined)[]): { rest: (s
     fileOf.set({ path, size: snap.files[f].size, state: documentState(snap.files[f]) } as StatedEntry, f);
     return undefined;
   });
-  split.set(display, { snap, rest, fileOf });
-  return { rest, fileOf };
+  const inChunkOrder = Int32Array.from([...fileOf.values()].filter((f) => snap.files[f].chunkCount > 0)).sort((x, y) => snap.files[x].firstChunk - snap.files[y].firstChunk);
+  split.set(display, { snap, rest, fileOf, inChunkOrder });
+  return { rest, fileOf, inChunkOrder };
 }
 
 /**
- * Per snapshot file, 1 when one of its chunks lists one of the terms in the postings: the postings count
- * what countTerms counts in the chunk's lines (as candidates.ts relies on), so a file marked 0 has no
- * line that holds a term.
+ * Per prose file (`inChunkOrder`: the only files asked about), 1 when one of its chunks lists one of the
+ * terms in the postings: the postings count what countTerms counts in the chunk's lines (as
+ * candidates.ts relies on), so a file marked 0 has no line that holds a term. A term's list that
+ * ascends by chunk (a compacted snapshot's) is searched for each prose file's chunk range in turn, by
+ * galloping (a long query's 24 lists hold ~330,000 entries on the bench tree, nearly all of code
+ * chunks); another has each entry's file marked.
  */
-function filesWithTerms(snap: Snapshot, terms: Terms): Uint8Array {
+function filesWithTerms(snap: Snapshot, terms: Terms, inChunkOrder: Int32Array): Uint8Array {
   const out = new Uint8Array(snap.files.length);
+  const { files, chunkFile } = snap;
   for (const term of terms) {
     const found = (term.whole ? snap.byLower : snap.byStem).find(term.key);
     if (!found) continue;
-    for (let j = 0; j < found.chunk.length; j++) out[snap.chunkFile[found.chunk[j]]] = 1;
+    const chunk = found.chunk;
+    const n = chunk.length;
+    let ascending = true;
+    for (let j = 1; j < n && ascending; j++) ascending = chunk[j - 1] <= chunk[j];
+    if (!ascending) {
+      for (let j = 0; j < n; j++) out[chunkFile[chunk[j]]] = 1;
+      continue;
+    }
+    let j = 0;
+    for (let i = 0; i < inChunkOrder.length && j < n; i++) {
+      const f = inChunkOrder[i];
+      const first = files[f].firstChunk;
+      j = gallop(chunk, first, j);
+      if (j < n && chunk[j] < first + files[f].chunkCount) out[f] = 1;
+    }
   }
   return out;
+}
+
+/** The first index at or past `from` of the ascending array whose value is at least v (xs.length: none). */
+function gallop(xs: Int32Array, v: number, from: number): number {
+  if (from >= xs.length || xs[from] >= v) return from;
+  let step = 1;
+  let lo = from;
+  while (lo + step < xs.length && xs[lo + step] < v) { lo += step; step *= 2; }
+  let hi = Math.min(lo + step, xs.length);
+  // xs[lo] < v; the answer is in (lo, hi].
+  while (lo + 1 < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid] < v) lo = mid; else hi = mid;
+  }
+  return hi;
 }
 
 /** A local file's bytes, or null when it cannot be read (the pipeline's read reports why). */

@@ -17,4 +17,15 @@ describe('parseLexicon', () => {
     expect(terms.map((t) => many.df(t))).toEqual(expected);
     expect(many.df('term499')).toBe(500);
   });
+
+  it('looks terms up in a table of its lines once it has gone over the text three times, with the same counts', () => {
+    const terms = ['the', 'retry', 'upload', 'uploads', 'x', 'last', 'missing', 'uploa', 'etry', 'retry\t', '', ...Array.from({ length: 501 }, (_, i) => `term${i}`)];
+    const expected = terms.map((t) => parseLexicon(TEXT).df(t));
+    expect(expected.slice(0, 11)).toEqual([900, 12, 7, 5, 3, 4, 0, 0, 0, 0, 0]);
+    const long = parseLexicon(TEXT);
+    // Three passes of findAll (more than 16 new terms each), then every lookup from the table.
+    for (let p = 0; p < 3; p++) long.prefetch!(Array.from({ length: 20 }, (_, i) => `term${p * 20 + i}`));
+    long.prefetch!(terms);
+    expect(terms.map((t) => long.df(t))).toEqual(expected);
+  });
 });

@@ -9,7 +9,7 @@ import { buildRankPlan } from '../../../src/rank/plan.js';
 import { toFloat16 } from '../../../src/workspace/packed/float16.js';
 import { cosineKernelNow } from '../../../src/workspace/search/chunk-cosines.js';
 import { selectCandidates, type CandidateCounts } from '../../../src/workspace/search/candidates.js';
-import { definitionBounds } from '../../../src/workspace/search/definition-bounds.js';
+import { definitionBounds, setMergedNames } from '../../../src/workspace/search/definition-bounds.js';
 import { emptySnapshot, patchSnapshot, type ChunkRow } from '../../../src/workspace/snapshot/snapshot.js';
 import { TermCollector } from '../../../src/workspace/snapshot/term-collector.js';
 import { mulberry32 } from '../../helpers/seeded.js';
@@ -98,17 +98,25 @@ describe('selectCandidates by bounds', () => {
     const display = snap.files.map((f) => f.key.slice(3));
     let compared = 0;
     let boosted = 0;
-    for (const text of ['retry failed uploads', 'RetryUpload', 'parseConfig handleRequest', 'upload_file cacheToken', 'session token cache', 'QueueWorker request']) {
+    // A pasted block's 24 terms (find_related's chunk) merge 24 lists; a symbol query offers no definition boost but its symbols' certain bounds.
+    const pasted = 'parseConfig handleRequest upload_file cacheToken retry failed uploads session token cache QueueWorker request queue worker handler config file parse the';
+    for (const text of ['retry failed uploads', 'RetryUpload', 'parseConfig handleRequest', 'upload_file cacheToken', 'session token cache', 'QueueWorker request', pasted]) {
       for (const mode of ['hybrid', 'lexical'] as const) {
         const plan = buildRankPlan(text, mode, bundledLexicon());
-        // A symbol no chunk defines: no boost of its own, but the bounds then take the per-name sums.
+        // A symbol no chunk defines: no boost of its own.
         const summed = { ...plan, symbols: [...plan.symbols, { name: 'nochunkdefinesthis', strength: 1 }] };
-        const bounds = (p: typeof plan) => {
-          const got = definitionBounds(snap, { plan: p, query: centers[0], display, heapSize: 10 }, p);
-          return got && { possible: Array.from(got.possible), certain: Array.from(got.certain) };
+        const bounds = (p: typeof plan, merged: boolean) => {
+          setMergedNames(merged);
+          try {
+            const got = definitionBounds(snap, { plan: p, query: centers[0], display, heapSize: 10 }, p);
+            return got && { possible: Array.from(got.possible), certain: Array.from(got.certain) };
+          } finally {
+            setMergedNames(true);
+          }
         };
-        const merged = bounds(plan);
-        expect(merged, `${mode} "${text}"`).toEqual(bounds(summed));
+        const merged = bounds(plan, true);
+        expect(merged, `${mode} "${text}"`).toEqual(bounds(plan, false));
+        expect(bounds(summed, true), `${mode} "${text}" with a symbol`).toEqual(bounds(summed, false));
         if (merged && merged.possible.some((v) => v > 0)) boosted++;
         for (const heapSize of [3, 8, 21, 60]) {
           const query = unit(centers[compared % centers.length].map((x) => x + 0.5 * (rnd() - 0.5)));

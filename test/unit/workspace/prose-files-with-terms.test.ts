@@ -1,0 +1,90 @@
+// Which prose files of a workspace search can hold a query term (prose-source.ts filesWithTerms): the
+// postings searched for each prose file's chunk range (a compacted snapshot's ascending lists) or each
+// entry's file marked (a list that does not ascend), the same answer as a file's chunks' postings give, for a
+// short question and a pasted block's 24 terms, in a compacted and an appended snapshot.
+import { describe, expect, it } from 'vitest';
+import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
+import { buildRankPlan } from '../../../src/rank/plan.js';
+import type { Entry, Source } from '../../../src/sources/source.js';
+import { toFloat16 } from '../../../src/workspace/packed/float16.js';
+import { splitProse } from '../../../src/workspace/search/prose-source.js';
+import { emptySnapshot, patchSnapshot, type ChunkRow, type Snapshot } from '../../../src/workspace/snapshot/snapshot.js';
+import { TermCollector } from '../../../src/workspace/snapshot/term-collector.js';
+import { mulberry32 } from '../../helpers/seeded.js';
+import { idents } from '../../helpers/snapshots.js';
+
+const DIM = 8;
+const WORDS = ['retry', 'upload', 'failed', 'config', 'parse', 'session', 'token', 'cache', 'file', 'handler', 'request', 'queue', 'worker', 'castle', 'river', 'bridge', 'market', 'garden', 'winter', 'harbor', 'lantern', 'meadow', 'summit', 'valley', 'orchard', 'canyon'];
+const rnd = mulberry32(30);
+const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
+
+function changes(keys: string[], dropped: Set<string>) {
+  const terms = new TermCollector();
+  const rows: ChunkRow[] = [];
+  for (const key of keys) {
+    for (let c = 0; c < 3; c++) {
+      // Sparse words: many files hold none of a question's terms.
+      const text = Array.from({ length: Math.floor(rnd() * 3) }, () => (rnd() < 0.3 ? pick(WORDS) : `x${Math.floor(rnd() * 40)}`)).join(' ');
+      terms.add(rows.length, idents(terms, text));
+      rows.push({ path: key, start: c * 48, end: c * 48 + 48, hasTokens: true, chars: 100 + Math.floor(rnd() * 1200), blank: false, defs: [], halves: toFloat16(Float32Array.from({ length: DIM }, () => rnd() - 0.5)) });
+    }
+  }
+  const files = keys.map((key) => ({ key, size: 1, mtime: 2, hash: `${key}${rows.length}`, kind: 'text' as const, lines: 144 }));
+  return { dropChunksOf: dropped, dropFiles: new Set<string>(), files, rows, terms };
+}
+
+// In key order, as an index's build adds them: the compacted snapshot's lists then ascend by chunk.
+const keys = Array.from({ length: 160 }, (_, f) => `/t/d${f % 9}/f-${f}.${f % 3 === 0 ? 'ts' : 'md'}`).sort();
+const compacted = patchSnapshot(emptySnapshot(DIM, '1.1'), changes(keys, new Set()), '1.1');
+const changed = keys.filter((_, f) => f % 5 === 1);
+const appended = patchSnapshot(compacted, changes(changed, new Set(changed)), '1.2', { compactAbove: 0.9 });
+// Rows added out of key order: the chunks are numbered in key order, so the lists do not ascend.
+const shuffled = patchSnapshot(emptySnapshot(DIM, '1.1'), changes([...keys].sort((a, b) => (a.slice(-5) < b.slice(-5) ? -1 : 1)), new Set()), '1.1');
+
+/** Whether one of the file's chunks lists one of the terms (the reference: every entry's file). */
+function holds(s: Snapshot, f: number, terms: { key: string; whole: boolean }[]): boolean {
+  const { firstChunk, chunkCount } = s.files[f];
+  return terms.some((t) => {
+    const found = (t.whole ? s.byLower : s.byStem).find(t.key);
+    return !!found && Array.from(found.chunk).some((c) => c >= firstChunk && c < firstChunk + chunkCount);
+  });
+}
+
+describe('the prose files that can hold a query term', () => {
+  it('are asked of a compacted snapshot whose lists ascend and of one whose lists do not', () => {
+    const stems = buildRankPlan(WORDS.join(' '), 'hybrid', bundledLexicon()).terms.map((t) => t.key);
+    const ascends = (s: Snapshot, key: string) => { const c = s.byStem.find(key)!.chunk; return c.every((x, i) => i === 0 || c[i - 1] <= x); };
+    expect(stems.length).toBeGreaterThan(20);
+    expect(stems.every((k) => ascends(compacted, k))).toBe(true);
+    expect(stems.some((k) => !ascends(shuffled, k))).toBe(true);
+  });
+
+  it('are those whose chunks list a term, from ascending lists and others alike', async () => {
+    const pasted = WORDS.map((w, i) => `${w}Thing${i} ${w}`).join(' ');
+    let asked = 0;
+    let holding = 0;
+    for (const [s, label] of [[compacted, 'compacted'], [appended, 'appended'], [shuffled, 'shuffled']] as const) {
+      const display = s.files.map((f) => f.key);
+      for (const text of ['retry failed uploads', 'castle river', 'winter harbor lantern', 'nothing here matches', pasted]) {
+        const plan = buildRankPlan(text, 'hybrid', bundledLexicon());
+        const { prose } = splitProse(s, display, {} as Source, plan, { keepBytes: false });
+        const entries: Entry[] = [];
+        for await (const e of prose!.list()) entries.push(e);
+        expect(entries.length).toBe(keys.filter((k) => k.endsWith('.md')).length);
+        for (const e of entries) {
+          const f = s.files.findIndex((x) => x.key === e.path);
+          const expected = holds(s, f, plan.terms);
+          expect(prose!.holdsAnyTerm!(e, plan.terms), `${label} "${text.slice(0, 30)}" ${e.path}`).toBe(expected);
+          // Asked with other terms (the pipeline's own plan), the answer is worked out again.
+          const few = plan.terms.slice(0, 1);
+          expect(prose!.holdsAnyTerm!(e, few)).toBe(holds(s, f, few));
+          asked++;
+          if (expected) holding++;
+        }
+      }
+    }
+    expect(asked).toBe(15 * keys.filter((k) => k.endsWith('.md')).length);
+    expect(holding).toBeGreaterThan(100);
+    expect(holding).toBeLessThan(asked - 100);
+  });
+});
