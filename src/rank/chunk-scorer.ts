@@ -280,10 +280,10 @@ export function pathFactsOfParts(path: string): PathFacts {
   };
 }
 
-/** pathSignals by path for the last plan asked (read only): a search asks for a file's more than once (its chunks' ranges, its prose bounds). */
+/** pathSignals by path for the last plan asked (read only): a search asks for a file's more than once (its chunks' ranges, its prose bounds); a warm search's ~1,400 prose files and ~60 code files fit, a scan's many files are let go as it goes. */
 let signalsPlan: RankPlan | null = null;
 const signalsByPath = new Map<string, PathSignals>();
-const SIGNALS_LIMIT = 1 << 16;
+const SIGNALS_LIMIT = 4096;
 
 /** Path signals of one file for this query (the object is shared: not to be changed). `facts`: the path's, if known. */
 export function pathSignals(path: string, plan: RankPlan, facts?: PathFacts): PathSignals {
