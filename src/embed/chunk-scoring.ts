@@ -14,6 +14,12 @@ import { scoreProseRanges } from './prose-scoring.js';
 
 /** The closest-line pass first skips lines below this share of the chunk's cosine (0: no skipping). */
 const LINE_FLOOR_SHARE = 0.8;
+/**
+ * Fewer lines than this go straight to the exact pass: the floors' bound costs each token row ~25 times
+ * an exact sum's work the first time a query meets it (static.ts fillCoords), which only a scan's many
+ * batches pay back (a warm search's ~100 lines: ~2 -> ~0.8 ms of CPU).
+ */
+const FLOOR_PASS_LINES = 512;
 
 interface BatchChunk extends ChunkStats {
   /** Batch line of the chunk's first line, and its index among the tokenized scored lines. */
@@ -124,8 +130,10 @@ export async function scoreChunks(
  * it), the rare other chunk is scored again without a floor.
  */
 async function pickClosestLines(chunks: BatchChunk[], lineTokens: TokenizedBatch, query: Float32Array, kernel: PoolingKernel, useFloors: boolean): Promise<void> {
-  // Without floors (a few candidate chunks from the index) every chunk goes straight to the exact pass.
-  const unsettled = useFloors ? await settleAboveFloors(chunks, lineTokens, query, kernel) : chunks;
+  // Without floors (a few candidate chunks from the index, or few lines) every chunk goes straight to the exact pass.
+  let lines = 0;
+  for (const k of chunks) lines += k.to - k.from;
+  const unsettled = useFloors && lines >= FLOOR_PASS_LINES ? await settleAboveFloors(chunks, lineTokens, query, kernel) : chunks;
   if (unsettled.length === 0) return;
   const again = linesOf(lineTokens, unsettled);
   const exact = await kernel.score(again.batch, query);

@@ -6,7 +6,7 @@ import { DATA_FILE_PRIOR, isDataFile } from './data-files.js';
 import { definedName } from './definitions.js';
 import { identifierParts, pathText, stem } from './lexical/terms.js';
 import { pathWordHits } from './path-word-hits.js';
-import { asciiLinesWithProbes, isDigit, isIdentChar, probeOf, tally } from './term-index.js';
+import { isDigit, isIdentChar, probeOf, tally } from './term-index.js';
 import { fold, isAscii, textWords } from './lexical/words.js';
 
 export interface ChunkStats {
@@ -52,6 +52,29 @@ function countAsciiTerms(text: string, plan: RankPlan, tf: Float64Array, touched
   let probes = termProbes.get(plan.terms);
   if (!probes) termProbes.set(plan.terms, probes = plan.terms.map(probeOf));
   const lower = text.toLowerCase();
+  const spans = identStarts(text, lower, probes);
+  if (!spans) return false;
+  const terms = spanHits;
+  terms.length = 0;
+  let last = -1;
+  for (const s of spans) {
+    if (s === last) continue;
+    last = s;
+    spanTerms(text, lower, s, plan, terms);
+  }
+  for (const t of terms) { if (touched && tf[t] === 0) touched.push(t); tf[t]++; }
+  return terms.length > 0;
+}
+
+/** The terms spanTerms finds for countAsciiTerms (reused: a call's are counted before it returns). */
+const spanHits: number[] = [];
+
+/**
+ * Where the identifiers holding a probe start in an ASCII text (`lower`: the text lower-cased), sorted,
+ * with repeats; null when none does. An identifier never spans a line end, so the starts in lines joined
+ * by \n are each line's own.
+ */
+function identStarts(text: string, lower: string, probes: string[]): number[] | null {
   let spans: number[] | null = null;
   for (const probe of probes) {
     for (let p = lower.indexOf(probe); p >= 0; p = lower.indexOf(probe, p + probe.length)) {
@@ -62,30 +85,64 @@ function countAsciiTerms(text: string, plan: RankPlan, tf: Float64Array, touched
       (spans ??= []).push(s);
     }
   }
-  if (!spans) return false;
-  spans.sort((a, b) => a - b);
-  let matched = false;
+  if (spans) spans.sort((a, b) => a - b);
+  return spans;
+}
+
+/** Adds to `out` each plan term the ASCII identifier starting at `s` counts for, in plan order, once per count. */
+function spanTerms(text: string, lower: string, s: number, plan: RankPlan, out: number[]): void {
+  let e = s;
+  while (e < text.length && isIdentChar(text.charCodeAt(e))) e++;
+  if (e === s) return;
+  const lowerIdent = lower.slice(s, e);
+  let stems: string[] | null = null;
+  for (let t = 0; t < plan.terms.length; t++) {
+    const term = plan.terms[t];
+    if (term.whole) {
+      if (lowerIdent === term.key) out.push(t);
+      continue;
+    }
+    stems ??= stemsOf(text.slice(s, e));
+    for (const partStem of stems) if (partStem === term.key) out.push(t);
+  }
+}
+
+/** Distinct probes by plan terms list (a plan made again for the same query shares it). */
+const planProbeLists = new WeakMap<RankPlan['terms'], string[]>();
+
+/** The term hits of consecutive lines: hit k is of term `terms[k]` in line `lines[k]`, in line order. */
+export interface LineHits { lines: number[]; terms: number[] }
+
+/**
+ * What countTerms counts in each of consecutive ASCII lines, found in one pass over the lines joined (one
+ * lower-casing and one search per probe for a scored range, not per line: most code lines hold no query
+ * term): each line's hits in the order countTerms counts them. null when the lines are not all ASCII,
+ * where lower-casing may change a text's length and countTerms reads words otherwise, or a probe is empty.
+ */
+export function asciiLineHits(lines: string[], plan: RankPlan): LineHits | null {
+  let probes = planProbeLists.get(plan.terms);
+  if (!probes) planProbeLists.set(plan.terms, probes = [...new Set(plan.terms.map(probeOf))]);
+  if (probes.some((p) => p.length === 0)) return null;
+  const text = lines.join('\n');
+  if (NON_ASCII.test(text)) return null;
+  const lower = text.toLowerCase();
+  const hits: LineHits = { lines: [], terms: [] };
+  const spans = identStarts(text, lower, probes);
+  if (!spans) return hits;
+  let line = 0;
+  let lineEnd = lines[0].length;
   let last = -1;
   for (const s of spans) {
     if (s === last) continue;
     last = s;
-    let e = s;
-    while (e < text.length && isIdentChar(text.charCodeAt(e))) e++;
-    if (e === s) continue;
-    const lowerIdent = lower.slice(s, e);
-    let stems: string[] | null = null;
-    for (let t = 0; t < plan.terms.length; t++) {
-      const term = plan.terms[t];
-      if (term.whole) {
-        if (lowerIdent === term.key) { if (touched && tf[t] === 0) touched.push(t); tf[t]++; matched = true; }
-        continue;
-      }
-      stems ??= stemsOf(text.slice(s, e));
-      for (const partStem of stems) if (partStem === term.key) { if (touched && tf[t] === 0) touched.push(t); tf[t]++; matched = true; }
-    }
+    while (s > lineEnd) lineEnd += 1 + lines[++line].length;
+    spanTerms(text, lower, s, plan, hits.terms);
+    while (hits.lines.length < hits.terms.length) hits.lines.push(line);
   }
-  return matched;
+  return hits;
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 const planProbes = new WeakMap<RankPlan, string[]>();
 
@@ -128,7 +185,7 @@ export function symbolScore(name: string, plan: RankPlan, fileStem: string): num
 export function nameCoverage(name: string, plan: RankPlan): number {
   if (!(plan.idfSum > 0)) return 0;
   const lower = name.toLowerCase();
-  const stems = identifierParts(name).map(stem);
+  const stems = stemsOf(name);
   let covered = 0;
   for (const term of plan.terms) {
     if (term.whole ? lower === term.key : stems.includes(term.key)) covered += term.idf;
@@ -223,8 +280,24 @@ export function pathFactsOfParts(path: string): PathFacts {
   };
 }
 
-/** Path signals of one file for this query (computed once per scored range). */
-export function pathSignals(path: string, plan: RankPlan, facts = pathFacts(path)): PathSignals {
+/** pathSignals by path for the last plan asked (read only): a search asks for a file's more than once (its chunks' ranges, its prose bounds); a warm search's ~1,400 prose files and ~60 code files fit, a scan's many files are let go as it goes. */
+let signalsPlan: RankPlan | null = null;
+const signalsByPath = new Map<string, PathSignals>();
+const SIGNALS_LIMIT = 4096;
+
+/** Path signals of one file for this query (the object is shared: not to be changed). `facts`: the path's, if known. */
+export function pathSignals(path: string, plan: RankPlan, facts?: PathFacts): PathSignals {
+  if (plan !== signalsPlan) { signalsPlan = plan; signalsByPath.clear(); }
+  let signals = signalsByPath.get(path);
+  if (!signals) {
+    signals = signalsOf(plan, facts ?? pathFacts(path));
+    if (signalsByPath.size >= SIGNALS_LIMIT) signalsByPath.clear();
+    signalsByPath.set(path, signals);
+  }
+  return signals;
+}
+
+function signalsOf(plan: RankPlan, facts: PathFacts): PathSignals {
   let pathMatch = 0;
   if (plan.pathWords.length > 0) {
     const ratio = pathWordHits(plan, facts.names) / plan.pathWords.length;
@@ -241,17 +314,27 @@ export function pathSignals(path: string, plan: RankPlan, facts = pathFacts(path
   return { fileStem: facts.fileStem, pathMatch, prior };
 }
 
+/** The counts of a path's terms (countTerms of pathText), kept for the last path and plan: a file's ranges come one after another. */
+let lastPath: { path: string; terms: RankPlan['terms']; tf: Float64Array; termList: number[]; length: number } | null = null;
+
+function pathCounts(path: string, plan: RankPlan): { tf: Float64Array; terms: number[]; length: number } {
+  if (lastPath === null || lastPath.path !== path || lastPath.terms !== plan.terms) {
+    const text = pathText(path);
+    const tf = new Float64Array(plan.terms.length);
+    const termList: number[] = [];
+    countTerms(text, plan, tf, termList);
+    lastPath = { path, terms: plan.terms, tf, termList, length: text.length };
+  }
+  return { tf: lastPath.tf, terms: lastPath.termList, length: lastPath.length };
+}
+
 /**
  * Chunk statistics for one scored range of a file: `lines` are its lines, the first being file line
  * `firstLine`; chunks are cut at file lines that are multiples of plan.chunkLines.
  */
 export function chunkStats(lines: string[], firstLine: number, path: string, plan: RankPlan, signals = pathSignals(path, plan)): ChunkStats[] {
   const nTerms = plan.terms.length;
-  const pathTf = new Float64Array(nTerms);
-  const text = pathText(path);
-  const pathTerms: number[] = [];
-  countTerms(text, plan, pathTf, pathTerms);
-  const pathLength = text.length;
+  const { tf: pathTf, terms: pathTerms, length: pathLength } = pathCounts(path, plan);
   const { fileStem } = signals;
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
   // Only the terms a line or chunk holds are reset and summed (a long query has up to RANK_DEFAULTS.maxQueryTerms), and in
@@ -261,8 +344,9 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
   const tf = new Float64Array(nTerms);
   const chunkTerms: number[] = [];
   const byOrder = (x: number, y: number) => x - y;
-  // The lines that can hold a term, found for all the lines at once (null: count every line).
-  const holds = asciiLinesWithProbes(lines, plan);
+  // Each line's terms, found for all the lines at once (null: count each line on its own).
+  const hits = asciiLineHits(lines, plan);
+  let h = 0;
   const out: ChunkStats[] = [];
   const size = plan.chunkLines;
   let from = 0;
@@ -280,10 +364,15 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
       const line = lines[i];
       chars += line.length;
       if (first < 0 && line.trim() !== '') first = i - from;
-      if (holds !== null && holds[i] === 0) continue;
       lineTerms.length = 0;
-      // holds: the lines are all ASCII.
-      if (!(holds !== null ? countAsciiTerms(line, plan, lineTf, lineTerms) : countTerms(line, plan, lineTf, lineTerms))) continue;
+      if (hits !== null) {
+        if (h === hits.lines.length || hits.lines[h] !== i) continue;
+        for (; h < hits.lines.length && hits.lines[h] === i; h++) {
+          const t = hits.terms[h];
+          if (lineTf[t] === 0) lineTerms.push(t);
+          lineTf[t]++;
+        }
+      } else if (!countTerms(line, plan, lineTf, lineTerms)) continue;
       lineTerms.sort(byOrder);
       let lexical = 0;
       for (const t of lineTerms) {

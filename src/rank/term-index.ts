@@ -124,38 +124,3 @@ export function isIdentChar(c: number): boolean {
 export function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
-
-/** Probes by plan terms list (a plan made again for the same query shares it), distinct. */
-const planProbeLists = new WeakMap<RankPlan['terms'], string[]>();
-
-/**
- * Which of consecutive lines hold a probe of a plan term, lower-cased: countTerms finds nothing in the
- * others (an ASCII line holding no probe has no span to look at). One lower-casing and one search per
- * probe over the lines joined, not a lower-cased copy and a search per probe for every line (most code
- * lines hold no query term). null when the lines are not all ASCII, where lower-casing may change a
- * text's length and countTerms reads words otherwise: then every line is counted.
- */
-export function asciiLinesWithProbes(lines: string[], plan: RankPlan): Uint8Array | null {
-  let probes = planProbeLists.get(plan.terms);
-  if (!probes) planProbeLists.set(plan.terms, probes = [...new Set(plan.terms.map(probeOf))]);
-  if (probes.some((p) => p.length === 0)) return null;
-  const text = lines.join('\n');
-  if (NON_ASCII.test(text)) return null;
-  const lower = text.toLowerCase();
-  const ends = new Uint32Array(lines.length);
-  let at = 0;
-  for (let i = 0; i < lines.length; i++) { at += lines[i].length; ends[i] = at; at++; }
-  const holds = new Uint8Array(lines.length);
-  for (const probe of probes) {
-    let line = 0;
-    for (let p = lower.indexOf(probe); p >= 0; p = lower.indexOf(probe, ends[line] + 1)) {
-      while (ends[line] < p) line++;
-      holds[line] = 1;
-      // The rest of this line is known to hold one: go on from the next line.
-      if (line + 1 >= lines.length) break;
-    }
-  }
-  return holds;
-}
-
-const NON_ASCII = /[^\x00-\x7f]/;

@@ -80,3 +80,18 @@ describe('the data-file prior', () => {
     expect(toDistance(relevance(1 - budget, 0.4, 0, signals, plan))).toBeCloseTo(bar, 12);
   });
 });
+
+// pathSignals keeps each path's signals for the last plan asked (a search asks for a file's from its
+// chunks' ranges and its prose bounds): another plan must get its own, asked in any order.
+describe('pathSignals kept for the last plan', () => {
+  it('gives each plan its own signals, whatever was asked before', () => {
+    const lexicon = parseLexicon('#docs\t1000\nretry\t20\nupload\t30\n');
+    const a = buildRankPlan('retry uploads', 'hybrid', lexicon);
+    const b = buildRankPlan('lexicon tables', 'lexical', lexicon);
+    const paths = ['src/retry/uploads.ts', 'src/model/bundled/lexicon.tsv', 'tests/test_retry.py'];
+    const fresh = (plan: typeof a) => paths.map((p) => { const s = pathSignals(p, plan, pathFacts(p)); return [s.pathMatch, s.prior, s.fileStem]; });
+    const wanted = [a, b].map((plan) => paths.map((p) => { const s = pathSignals(p, { ...plan }); return [s.pathMatch, s.prior, s.fileStem]; }));
+    expect(wanted[0]).not.toEqual(wanted[1]);
+    for (const plan of [a, b, a, b]) expect(fresh(plan)).toEqual(wanted[plan === a ? 0 : 1]);
+  });
+});

@@ -3,11 +3,11 @@
 // say what some(includes) says, for any needles, regular-expression characters and other scripts included.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anyOf, asciiLinesWithProbes, probeOf } from '../../../src/rank/term-index.js';
+import { anyOf, probeOf } from '../../../src/rank/term-index.js';
 import { stem } from '../../../src/rank/lexical/terms.js';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan, type RankPlan } from '../../../src/rank/plan.js';
-import { countTerms } from '../../../src/rank/chunk-scorer.js';
+import { asciiLineHits, countTerms } from '../../../src/rank/chunk-scorer.js';
 
 const unit = fc.constantFrom('a', 'b', '_', '1', '.', '*', '\\', '[', ']', '(', '|', '^', '$', '-', '/', '?', '+', '{', 'é', '城', '\uD83D', '\uDE00');
 const text = fc.string({ unit, maxLength: 12 });
@@ -45,30 +45,36 @@ describe('probeOf', () => {
   });
 });
 
-// chunkStats skips countTerms for the lines asciiLinesWithProbes says hold no probe (issue 30: one
-// lower-casing and one search per probe for a scored range, not per line): every line countTerms
-// counts anything in must be marked, whatever the lines, the plan, blank lines and line ends.
-describe('asciiLinesWithProbes', () => {
+// chunkStats takes each line's terms from asciiLineHits (issue 30: one lower-casing and one search per
+// probe over a scored range's lines joined, not per line): each line's hits must be what countTerms
+// counts in that line alone, term by term and count by count, whatever the lines, the plan, blank lines,
+// identifiers at a line's start or end, leading digits and line ends.
+describe('asciiLineHits', () => {
   const lexicon = parseLexicon('#docs\t1000\nretry\t20\nupload\t30\nfail\t40\nconfig\t50\n');
-  const word = fc.constantFrom('retry', 'Retries', 'upload', 'UPLOADS', 'failed', 'config', 'x', 'parseConfig', 'retryUpload', '_fail', '9retry', 'up', '');
-  const sep = fc.constantFrom(' ', '.', '(', '_', '', '\t', '//');
+  const word = fc.constantFrom('retry', 'Retries', 'upload', 'UPLOADS', 'failed', 'config', 'x', 'parseConfig', 'retryUpload', '_fail', '9retry', '8_retry', '2025', 'up', '');
+  const sep = fc.constantFrom(' ', '.', '(', '_', '', '\t', '//', '\r');
   const line = fc.array(fc.tuple(word, sep), { maxLength: 6 }).map((ws) => ws.map(([w, s]) => w + s).join(''));
-  it('marks every line countTerms finds a term in', () => {
-    fc.assert(fc.property(fc.constantFrom('retry failed uploads', 'parse the config', 'retryUpload', 'fail'), fc.array(line, { maxLength: 30 }), (query, lines) => {
+  it("gives each line countTerms' counts of it", () => {
+    fc.assert(fc.property(fc.constantFrom('retry failed uploads', 'parse the config', 'retryUpload', 'fail', 'config config retry'), fc.array(line, { maxLength: 30 }), (query, lines) => {
       const plan = buildRankPlan(query, 'hybrid', lexicon);
-      const holds = asciiLinesWithProbes(lines, plan);
-      expect(holds).not.toBeNull();
-      const tf = new Float64Array(plan.terms.length);
+      const hits = asciiLineHits(lines, plan);
+      expect(hits).not.toBeNull();
+      expect(hits!.lines.every((l, k) => k === 0 || l >= hits!.lines[k - 1])).toBe(true);
       lines.forEach((l, i) => {
-        if (countTerms(l, plan, tf)) expect(holds![i], `${query}: ${JSON.stringify(l)}`).toBe(1);
-        tf.fill(0);
+        const tf = new Float64Array(plan.terms.length);
+        countTerms(l, plan, tf);
+        const got = new Float64Array(plan.terms.length);
+        hits!.lines.forEach((at, k) => { if (at === i) got[hits!.terms[k]]++; });
+        expect([...got], `${query}: ${JSON.stringify(l)}`).toEqual([...tf]);
       });
     }), { numRuns: 500 });
   });
 
   it('leaves lines that are not all ASCII to countTerms', () => {
     const plan = buildRankPlan('retry failed uploads', 'hybrid', lexicon);
-    expect(asciiLinesWithProbes(['retry', 'réessayer'], plan)).toBeNull();
-    expect([...asciiLinesWithProbes(['', 'no', 'a retry', 'x', 'uploads'], plan)!]).toEqual([0, 0, 1, 0, 1]);
+    expect(asciiLineHits(['retry', 'réessayer'], plan)).toBeNull();
+    const hits = asciiLineHits(['', 'no', 'a retry', 'x', 'uploads uploaded'], plan)!;
+    expect(hits.lines).toEqual([2, 4, 4]);
+    expect(hits.terms.map((t) => plan.terms[t].key)).toEqual(['retry', 'upload', 'upload']);
   });
 });
