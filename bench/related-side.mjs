@@ -9,17 +9,12 @@
 import os from 'node:os';
 import path from 'node:path';
 import inspector from 'node:inspector';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { openResident, seeded, filesUnder } from './side-builds.mjs';
 const [dir, tree, model, ...dists] = process.argv.slice(2).map((a, i) => (i >= 3 ? path.resolve(a) : a));
 const cpu = () => Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
 const TOP = 10;
-const wss = []; const searchers = [];
-for (const d of dists) {
-  const { createWorkspace, createSearcher } = await import(`${d}/src/library.js`);
-  const searcher = createSearcher({ model, concurrency: 2 });
-  searchers.push(searcher);
-  wss.push(createWorkspace({ dir, model, concurrency: 2, resident: true, searcher }));
-}
+const { wss, searchers } = await openResident(dists, dir, model);
 const { QUERIES, AGENT_QUERIES, WARMUP_QUERIES } = await import(`${dists[0]}/bench/queries.js`);
 const search = (ws, query) => ws.search({ query, paths: [tree], topK: TOP, nLines: 3, mode: 'hybrid' });
 const related = (ws, file, line) => ws.search({ query: '', like: { path: file, line }, paths: [tree], topK: TOP, nLines: 3, mode: 'hybrid' });
@@ -35,15 +30,8 @@ for (const [i, d] of dists.entries()) {
   const alive2 = setInterval(() => {}, 1000); await keptLinesCounted(); clearInterval(alive2);
 }
 for (const ws of wss) for (const q of WARMUP_QUERIES) await search(ws, q);
-let seed = 30;
-const rand = () => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
-function files(root, exts) {
-  const out = [];
-  const walk = (d) => { for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) { const p = path.join(d, e.name); if (e.isDirectory()) walk(p); else if (exts.includes(path.extname(e.name))) out.push(p); } };
-  walk(root);
-  return out;
-}
-const pick = (xs, n) => { const out = new Set(); while (out.size < Math.min(n, xs.length)) out.add(xs[Math.floor(rand() * xs.length)]); return [...out]; };
+const { rand, pick } = seeded(30);
+const files = filesUnder;
 const targets = [];
 for (const q of [...QUERIES, ...AGENT_QUERIES]) { const r = await search(wss[0], q); if (r.results[0]) targets.push([r.results[0].filename, r.results[0].match_line + 1]); }
 const code = files(tree, ['.ts', '.py', '.go', '.rs', '.js', '.java', '.md']);

@@ -12,15 +12,10 @@
 import os from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector';
+import { openResident } from './side-builds.mjs';
 const [dir, tree, model, ...dists] = process.argv.slice(2);
 const cpu = () => Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
-const wss = [], searchers = [];
-for (const d of dists) {
-  const { createWorkspace, createSearcher } = await import(`${d}/src/library.js`);
-  const searcher = createSearcher({ model, concurrency: 2 });
-  searchers.push(searcher);
-  wss.push(createWorkspace({ dir, model, concurrency: 2, resident: true, searcher }));
-}
+const { wss, searchers } = await openResident(dists, dir, model);
 const { QUERIES, AGENT_QUERIES, WARMUP_QUERIES } = await import(`${dists[0]}/bench/queries.js`);
 const { loadDataset } = await import(`${dists[0]}/bench/quality/dataset.js`);
 const semble = loadDataset('semble-dev').queries.map((q) => q.query);

@@ -8,7 +8,8 @@
 // Usage: [KEEP=1] [PRERUN=0] [NREL=120] [NFILES=50] node bench/query-length/term-cap.mjs INDEX_DIR TREE MODEL DIST CAP[:GRAMTERMS][,...]
 import os from 'node:os';
 import path from 'node:path';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { seeded, filesUnder } from '../side-builds.mjs';
 const [dir, tree, model, dist, capList] = process.argv.slice(2);
 // CAP or CAP:GRAMTERMS: RANK_DEFAULTS.maxQueryTerms, and maxGramTerms (a query with more terms has no
 // grams; Infinity: every query keeps them, as before branch terms30).
@@ -27,15 +28,8 @@ const search = (query) => ws.search({ query, paths: [tree], topK: TOP, nLines: 3
 const related = (file, line) => ws.search({ query: '', like: { path: file, line }, paths: [tree], topK: TOP, nLines: 3, mode: 'hybrid' });
 const keys = (r) => r.results.map((h) => `${h.filename}:${h.start}`);
 // A seeded generator, so every run picks the same lines and files.
-let seed = 30;
-const rand = () => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
-function files(root, exts) {
-  const out = [];
-  const walk = (d) => { for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) { const p = path.join(d, e.name); if (e.isDirectory()) walk(p); else if (exts.includes(path.extname(e.name))) out.push(p); } };
-  walk(root);
-  return out;
-}
-const pick = (xs, n) => { const out = new Set(); while (out.size < Math.min(n, xs.length)) out.add(xs[Math.floor(rand() * xs.length)]); return [...out]; };
+const { rand, pick } = seeded(30);
+const files = filesUnder;
 
 await search(WARMUP_QUERIES[0]);
 if (process.env.KEEP === '1') {

@@ -1,0 +1,31 @@
+// What the side-by-side benches (bench/*-side.mjs, bench/query-length/term-cap.mjs) share: builds opened as
+// resident workspaces over one index, and a seeded pick of files and lines, so every run asks the same.
+import path from 'node:path';
+import { readdirSync } from 'node:fs';
+
+/** Each built dist/ as a resident workspace over the index in DIR (as the engine opens it), with its searcher. */
+export async function openResident(dists, dir, model) {
+  const wss = []; const searchers = [];
+  for (const d of dists) {
+    const { createWorkspace, createSearcher } = await import(`${d}/src/library.js`);
+    const searcher = createSearcher({ model, concurrency: 2 });
+    searchers.push(searcher);
+    wss.push(createWorkspace({ dir, model, concurrency: 2, resident: true, searcher }));
+  }
+  return { wss, searchers };
+}
+
+/** A seeded generator (the same sequence every run), a pick of n distinct items, and the files under a root with one of exts, sorted. */
+export function seeded(start = 30) {
+  let seed = start;
+  const rand = () => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
+  const pick = (xs, n) => { const out = new Set(); while (out.size < Math.min(n, xs.length)) out.add(xs[Math.floor(rand() * xs.length)]); return [...out]; };
+  return { rand, pick };
+}
+
+export function filesUnder(root, exts) {
+  const out = [];
+  const walk = (d) => { for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) { const p = path.join(d, e.name); if (e.isDirectory()) walk(p); else if (exts.includes(path.extname(e.name))) out.push(p); } };
+  walk(root);
+  return out;
+}
