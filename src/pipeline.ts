@@ -130,7 +130,9 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
    */
   const outOfReach = async (source: Source, entry: Entry): Promise<boolean> => {
     const plan = o.rank;
-    if (!plan?.prose || o.ignoreCase || !source.holdsAnyTerm || !isProsePath(entry.path)) return false;
+    if (!plan?.prose || o.ignoreCase || !source.holdsAnyTerm) return false;
+    const listed = source.listedBound?.(entry, plan);
+    if (listed === undefined && !isProsePath(entry.path)) return false;
     if (!settled) {
       // Everything before is scored first: its floor also prunes the prose lines the workers rank.
       settled = true;
@@ -138,6 +140,11 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       await scoring.submit(packer.flush());
       await deadline.until(scoring.drain());
     }
+    // The bound the source listed it by, for this plan: the checks below start with the same bound (the
+    // source's proseReach at a cosine of 1, or termlessProseDistance), worked out again per entry. One
+    // from line terms read before (a document's are fixed for its state) is a bound still; skipped only where the
+    // checks below may skip (not cut by --max-filesize).
+    if (listed !== undefined && listed > topk.floorDistance && (o.maxFileBytes === undefined || (entry.size ?? Infinity) <= o.maxFileBytes)) return true;
     // The source knows which words an entry holds, not which numbers: with the query's numbers (terms of
     // a prose line too: rank/prose.ts proseTermCount) any entry may hold one, and its line terms tell.
     if (plan.prose.numbers.length > 0 || source.holdsAnyTerm(entry, plan.terms)) {
