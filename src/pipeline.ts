@@ -130,7 +130,9 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
    */
   const outOfReach = async (source: Source, entry: Entry): Promise<boolean> => {
     const plan = o.rank;
-    if (!plan?.prose || o.ignoreCase || !source.holdsAnyTerm || !isProsePath(entry.path)) return false;
+    if (!plan?.prose || o.ignoreCase || !source.holdsAnyTerm) return false;
+    const listed = source.listedBound?.(entry, plan);
+    if (listed === undefined && !isProsePath(entry.path)) return false;
     if (!settled) {
       // Everything before is scored first: its floor also prunes the prose lines the workers rank.
       settled = true;
@@ -138,6 +140,15 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       await scoring.submit(packer.flush());
       await deadline.until(scoring.drain());
     }
+    // The bound the source listed it by, for this very plan (prose-source.ts): what the checks below start
+    // with, worked out once for the listing, not again per entry (~1,400 a search on the bench tree): for
+    // a document whose postings hold a term, proseReach of its line terms at a cosine of 1 (with the path's
+    // facts, as pathSignals takes them from the path); for one that holds none, termlessProseDistance at a
+    // cosine of 1. Either is at most every line's distance at any cosine, and the same plan means the
+    // same terms, so the same documents hold none. Line terms counted again since the listing are the same
+    // document state's: the bound holds for them. Skipped only where the checks below may skip (not a file
+    // --max-filesize cuts; the gates above).
+    if (listed !== undefined && listed > topk.floorDistance && (o.maxFileBytes === undefined || (entry.size ?? Infinity) <= o.maxFileBytes)) return true;
     // The source knows which words an entry holds, not which numbers: with the query's numbers (terms of
     // a prose line too: rank/prose.ts proseTermCount) any entry may hold one, and its line terms tell.
     if (plan.prose.numbers.length > 0 || source.holdsAnyTerm(entry, plan.terms)) {

@@ -68,6 +68,13 @@ export interface Source {
    * entry's best line with it instead of a cosine of 1.
    */
   proseCosine?(entry: Entry, query: Float32Array): number;
+  /**
+   * Optional, with holdsAnyTerm: the bound the source listed a prose entry by, when it worked it out for
+   * this very plan (the same object; undefined otherwise, or when it had none): at most the distance of
+   * every line of the entry at any cosine. The pipeline skips an entry whose bound is past its floor
+   * without working it out again.
+   */
+  listedBound?(entry: Entry, plan: ProsePlanTerms): number | undefined;
   /** True when the source is small enough to score on the calling thread (no worker start-up). */
   readonly small?: boolean;
 }

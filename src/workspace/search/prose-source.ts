@@ -43,6 +43,9 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
   for (const [e, f] of fileOf) if (!numbers && !holds(f, known.files)) termless.set(e, termlessProseDistance(plan, e.path, 1, pathInfo(e.path).facts));
   const withTerms = [...fileOf.keys()].filter((e) => !termless.has(e));
   const after = [...termless.keys()].sort((x, y) => termless.get(x)! - termless.get(y)!);
+  // What list() sorted the documents by, for `plan` (listedBound): the termless ones' best case, and the
+  // reach of those whose line terms it knew.
+  const listed = new Map<Entry, number>(termless);
   const bytes = [...fileOf.keys()].reduce((sum, e) => sum + (e.size ?? 0), 0);
   /** The query's cosine bounds (worked out per token on first use), for the last query vector asked about. */
   let cosines: { query: Float32Array; of: LineCosines } | null = null;
@@ -67,6 +70,7 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
         withTerms.forEach((e, i) => {
           const lines = linesOf(e, plan);
           best[i] = lines ? proseReach(lines, plan, e.path, pathInfo(e.path).facts) : -Infinity;
+          if (lines) listed.set(e, best[i]);
         });
         const order = Array.from(withTerms.keys()).sort((x, y) => (best[x] - best[y]) || 0);
         for (const i of order) yield withTerms[i];
@@ -101,6 +105,7 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
         else if (!reader.stream) yield await reader.read(entry, signal);
         else yield* reader.stream(entry, signal);
       },
+      listedBound: (entry, p) => (p === plan ? listed.get(entry) : undefined),
       holdsAnyTerm(entry, terms) {
         const f = fileOf.get(entry);
         if (f === undefined) return true;

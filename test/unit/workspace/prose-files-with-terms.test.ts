@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
+import { termlessProseDistance } from '../../../src/rank/prose.js';
 import type { Entry, Source } from '../../../src/sources/source.js';
 import { toFloat16 } from '../../../src/workspace/packed/float16.js';
 import { splitProse } from '../../../src/workspace/search/prose-source.js';
@@ -86,5 +87,29 @@ describe('the prose files that can hold a query term', () => {
     expect(asked).toBe(15 * keys.filter((k) => k.endsWith('.md')).length);
     expect(holding).toBeGreaterThan(100);
     expect(holding).toBeLessThan(asked - 100);
+  });
+
+  it('are listed by a bound the pipeline takes for the very plan they were listed for only (listedBound)', async () => {
+    const display = compacted.files.map((f) => f.key);
+    const query = 'castle river';
+    const lexical = buildRankPlan(query, 'lexical', bundledLexicon());
+    const hybrid = buildRankPlan(query, 'hybrid', bundledLexicon());
+    const { prose } = splitProse(compacted, display, {} as Source, lexical, { keepBytes: false });
+    const entries: Entry[] = [];
+    for await (const e of prose!.list()) entries.push(e);
+    const termless = entries.filter((e) => !prose!.holdsAnyTerm!(e, lexical.terms));
+    expect(termless.length).toBeGreaterThan(10);
+    for (const e of termless) {
+      // Listed for a lexical plan: no line of a document without its words can score (the pipeline skips it);
+      expect(prose!.listedBound!(e, lexical)).toBe(Infinity);
+      // a hybrid search ranks the same document's lines by their cosine: the lexical listing's bound is not its.
+      expect(termlessProseDistance(hybrid, e.path)).toBeLessThan(1);
+      expect(prose!.listedBound!(e, hybrid)).toBeUndefined();
+    }
+    // Listed for the hybrid plan: each termless document by its best case, in that order.
+    const own = splitProse(compacted, display, {} as Source, hybrid, { keepBytes: false }).prose!;
+    const bounds: number[] = [];
+    for await (const e of own.list()) if (!own.holdsAnyTerm!(e, hybrid.terms)) bounds.push(own.listedBound!(e, hybrid)!);
+    expect(bounds).toEqual(termless.map((e) => termlessProseDistance(hybrid, e.path)).sort((a, b) => a - b));
   });
 });
