@@ -270,12 +270,14 @@ export class PackedProseLines implements ProseLineTerms, WordPostings {
   grams!: DocumentGrams;
   /** Its slot in the lists across kept documents (prose-sweep.ts), -1 when it is not in them (-2: left out by their bound). */
   sweepSlot = -1;
-  /** The last plan proseBest was asked about, the bound on its lines' cosines it was given, and its answer. */
+  /** The last plan proseBest was asked about, under which path, the bound on its lines' cosines it was given, and its answer. */
   plan: RankPlan | null = null;
+  bestPath: string | null = null;
   bestCosine = 1;
   best = 0;
-  /** The last plan proseReach was asked about, the bound on its lines' cosines, its answer and the path's signals for it. */
+  /** The last plan proseReach was asked about, under which path, the bound on its lines' cosines, its answer and the path's signals for it. */
   reachPlan: RankPlan | null = null;
+  reachPath: string | null = null;
   reachCosine = 1;
   reach = 0;
   /** proseReach's bound on the lexical score of any line, for reachPlan (its distance is `reach` at reachCosine). */

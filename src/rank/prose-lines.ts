@@ -141,7 +141,9 @@ const idfOf = (df: number, n: number): number => Math.log(1 + (n - df + 0.5) / (
  */
 export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, facts?: PathFacts, cosine = 1): number {
   const t = terms as PackedProseLines;
-  if (t.reachPlan && sameReach(t.reachPlan, plan)) {
+  // Kept per path too: one file's kept terms may be asked under two names (a root given as `.` and as an
+  // absolute path), and the path's signals are part of the bound.
+  if (t.reachPlan && t.reachPath === path && sameReach(t.reachPlan, plan)) {
     // The same plan with another bound on the cosine: its lexical part is the same.
     if (t.reachCosine !== cosine) { t.reach = proseFileBestDistance(t.reachLexical, path, plan, t.signals!, cosine); t.reachCosine = cosine; }
     return t.reach;
@@ -213,6 +215,7 @@ export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, 
   t.reachLexical = lexical > 0 ? lexical * (1 + 1e-9) : 0;
   t.reach = proseFileBestDistance(t.reachLexical, path, plan, t.signals, cosine);
   t.reachPlan = plan;
+  t.reachPath = path;
   t.reachCosine = cosine;
   return t.reach;
 }
@@ -232,12 +235,13 @@ export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, 
  */
 export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, facts?: PathFacts, floor = -Infinity, cosine = 1): number {
   const t = terms as PackedProseLines;
-  if (t.plan && t.bestCosine === cosine && sameReach(t.plan, plan)) return t.best;
+  if (t.plan && t.bestCosine === cosine && t.bestPath === path && sameReach(t.plan, plan)) return t.best;
   const reach = proseReach(terms, plan, path, facts, cosine);
   // A swept document's reach is its exact bound already.
   if (sweptLexical(t, plan) !== undefined) {
     t.best = reach;
     t.plan = plan;
+    t.bestPath = path;
     t.bestCosine = cosine;
     return reach;
   }
@@ -306,6 +310,7 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
         clearSums(t, nTerms, h);
         t.best = roughOut;
         t.plan = plan;
+        t.bestPath = path;
         t.bestCosine = cosine;
         return roughOut;
       }
@@ -332,6 +337,7 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
       const d = Math.min(roughOut, proseFileBestDistance(lexical > 0 ? lexical * (1 + 1e-9) : 0, path, plan, t.signals!, cosine));
       t.best = d;
       t.plan = plan;
+      t.bestPath = path;
       t.bestCosine = cosine;
       return d;
     }
@@ -339,6 +345,7 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, f
   // A margin for the order of the floats' additions (the workers add the same parts in other sums).
   t.best = stats ? proseFileBestDistance(lexical > 0 ? lexical * (1 + 1e-9) : 0, path, plan, t.signals!, cosine) : reach;
   t.plan = plan;
+  t.bestPath = path;
   t.bestCosine = cosine;
   return t.best;
 }

@@ -244,6 +244,21 @@ describe('prose line terms', () => {
     expect(proseReach(kept, again, 'a.md')).toBeGreaterThan(proseReach(kept, plan, 'a.md'));
   });
 
+  it('one file\'s kept terms asked under two names (a root given as `.` and as an absolute path) are bounded with each name\'s path signals, not the last name\'s', () => {
+    const plan = buildRankPlan('castle index docs', 'hybrid', lexicon);
+    const lines = ['the castle index', 'nothing here'];
+    const kept = built(lines)!;
+    for (const [first, second] of [['a.md', 'docs/castle/index.md'], ['docs/castle/index.md', 'a.md']]) {
+      const k = built(lines)!;
+      proseReach(k, plan, first);
+      proseBest(k, plan, first);
+      expect(proseReach(k, plan, second)).toBe(proseReach(built(lines)!, plan, second));
+      expect(proseBest(k, plan, second)).toBe(proseBest(built(lines)!, plan, second));
+    }
+    // The two names do bound differently (the path's words are signals), so the test can tell.
+    expect(proseReach(kept, plan, 'a.md')).not.toBe(proseReach(built(lines)!, plan, 'docs/castle/index.md'));
+  });
+
   it('a word\'s keys worked out once (the word table started again when full, words of 13 characters and more not kept) give each line\'s counts as working them out at every line does', () => {
     // More distinct words than the table keeps, long camelCase ones among them, the first ones said again after it started again.
     const word = (i: number) => (i % 7 === 0 ? `retryFailedUpload${i.toString(36)}` : `w${i.toString(36)}`);
