@@ -55,7 +55,14 @@ export async function runFront(o: FrontOptions, input: Readable, output: Writabl
   /** The id of a replayed `initialize`, whose answer the client must not see twice. */
   let swallow: Id | null = null;
 
-  const stdio = new LineTransport(input, output, { parse: (line) => JSON.parse(line) as JSONRPCMessage, warn: o.note });
+  // A line that is JSON but not an object (`null`, `3`, `"x"`) is no message: dropped with a note, as a line
+  // that is not JSON is, not read as one.
+  const parse = (line: string): JSONRPCMessage => {
+    const m: unknown = JSON.parse(line);
+    if (m === null || typeof m !== 'object') throw new Error(`a line that is not a JSON-RPC message (a JSON object) was dropped: ${line.slice(0, 80)}`);
+    return m as JSONRPCMessage;
+  };
+  const stdio = new LineTransport(input, output, { parse, warn: o.note });
   stdio.onerror = (e) => o.note(e.message);
 
   // The engine's line is its JSON.stringify of the message, so writing it as it came is what encoding the

@@ -16,11 +16,11 @@ const dirs: string[] = [];
 afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
 
 describe.skipIf(process.platform === 'win32')('simgrep mcp front: lines pass as they came', () => {
-  it('forwards a request\'s bytes to the engine and the engine\'s answer to the client unchanged', async () => {
+  /** A front over a stand-in engine that answers request 7 with `answer`; what the engine read and the client got. */
+  async function frontOver(answer: string, lines: string[]): Promise<{ got: string; out: string; notes: string[] }> {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'simgrep-front-'));
     dirs.push(dir);
     const socket = path.join(dir, 'engine.sock');
-    const answer = '{"result":{"content":[{"type":"text","text":"caf\\u00e9 \\ud800 \\u2028"}]},"jsonrpc":"2.0","id":7}';
     let got = '';
     const conns: Socket[] = [];
     const server = createServer((conn) => {
@@ -37,21 +37,36 @@ describe.skipIf(process.platform === 'win32')('simgrep mcp front: lines pass as 
     const input = new PassThrough();
     const output = new PassThrough();
     let out = '';
+    const notes: string[] = [];
     output.setEncoding('utf8');
     output.on('data', (c: string) => { out += c; });
     const front = runFront({
       root: dir, identity: { protocol: PROTOCOL, version: 'test', model: 'm', embedder: null }, socket,
-      engineCommand: ['false'], local: () => Promise.reject(new Error('no local server in this test')), note: () => {},
+      engineCommand: ['false'], local: () => Promise.reject(new Error('no local server in this test')), note: (n) => notes.push(n),
     }, input, output);
-    // Spacing, key order and escapes as a client may write them: the engine must see exactly these bytes.
-    const request = '{ "jsonrpc" : "2.0", "method":"tools/call", "params": {"name":"search", "arguments":{"query":"caf\\u00e9  \\"x\\"", "k":1.0}}, "id" : 7 }';
-    input.write(`${request}\r\n`);
+    for (const l of lines) input.write(l);
     for (let i = 0; i < 200 && !out.includes('\n'); i++) await new Promise((r) => setTimeout(r, 10));
-    expect(got).toBe(`${request}\n`);
-    expect(out).toBe(`${answer}\n`);
     input.end();
     await front;
     for (const c of conns) c.destroy();
     await new Promise((r) => server.close(r));
+    return { got, out, notes };
+  }
+
+  // Spacing, key order and escapes as a client may write them: the engine must see exactly these bytes.
+  const request = '{ "jsonrpc" : "2.0", "method":"tools/call", "params": {"name":"search", "arguments":{"query":"caf\\u00e9  \\"x\\"", "k":1.0}}, "id" : 7 }';
+  const answer = '{"result":{"content":[{"type":"text","text":"caf\\u00e9 \\ud800 \\u2028"}]},"jsonrpc":"2.0","id":7}';
+
+  it('forwards a request\'s bytes to the engine and the engine\'s answer to the client unchanged', async () => {
+    const { got, out } = await frontOver(answer, [`${request}\r\n`]);
+    expect(got).toBe(`${request}\n`);
+    expect(out).toBe(`${answer}\n`);
+  });
+
+  it('drops a line that is JSON but no message (null, a number, a string) with a note, and goes on', async () => {
+    const { got, out, notes } = await frontOver(answer, ['null\n', '3\n', '"x"\n', `${request}\n`]);
+    expect(got).toBe(`${request}\n`);
+    expect(out).toBe(`${answer}\n`);
+    expect(notes.filter((n) => n.includes('not a JSON-RPC message'))).toHaveLength(3);
   });
 });
