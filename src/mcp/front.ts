@@ -124,8 +124,10 @@ export async function runFront(o: FrontOptions, input: Readable, output: Writabl
   stdio.onraw = (m, line) => {
     const msg = m as Msg;
     const sent: Sent = { msg, line };
-    if (msg.method === 'initialize' && msg.id !== undefined) init = sent;
-    else if (msg.method === 'notifications/initialized') initialized = sent;
+    // Kept for the whole session (replayed to a restarted engine): a copy, not a view that would hold the
+    // client's whole read chunk alive.
+    if (msg.method === 'initialize' && msg.id !== undefined) init = { msg, line: Buffer.from(line) };
+    else if (msg.method === 'notifications/initialized') initialized = { msg, line: Buffer.from(line) };
     if (msg.id !== undefined && msg.method !== undefined) pending.set(msg.id, sent);
     queue.push(sent);
     pump();
