@@ -5,7 +5,8 @@
 // by the kernel's exact bound.
 import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
-import { chunkBestDistance, chunkBounds, chunkStats, lexicalScore, pathSignals, relevance, semanticBudget, toDistance, type ChunkStats, type PathSignals } from '../rank/chunk-scorer.js';
+import { chunkBestDistance, chunkBounds, chunkStats, lexicalScore, relevance, semanticBudget, toDistance, type ChunkStats } from '../rank/chunk-scorer.js';
+import { pathSignals, type PathSignals } from '../rank/path-signals.js';
 import type { PoolingKernel } from './embedder.js';
 import type { KeptChunk, KeptChunks } from './kept-chunks.js';
 import { keptTokens, scoreKept, withLineTokens } from './kept-scoring.js';

@@ -4,7 +4,8 @@
 // Lines that provably cannot beat `pruneAbove` are skipped by the kernel's exact bound.
 import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
-import { pathSignals, toDistance, toRelevance, type PathSignals } from '../rank/chunk-scorer.js';
+import { toDistance, toRelevance } from '../rank/chunk-scorer.js';
+import { pathSignals, type PathSignals } from '../rank/path-signals.js';
 import { lineLexical, lineTerms, PROSE_WINDOW_LINES, proseBestDistance, proseRelevance, proseTermCount, type ProseStats } from '../rank/prose.js';
 import type { PoolingKernel } from './embedder.js';
 import type { ChunkRequest, ScoreRequest } from './requests.js';

@@ -2,7 +2,7 @@
 // line's words counted as countTerms counts them and its numbers as countNumbers does, each line's and window's BM25 part per key at an idf
 // of 1, each key's best of those, and the file's grams (prose-doc-grams.ts).
 import type { ProseLineTerms, ProsePlanTerms } from '../types.js';
-import type { PathSignals } from './chunk-scorer.js';
+import type { PathSignals } from './path-signals.js';
 import { identifierParts, stem } from './lexical/terms.js';
 import { fold, isAscii, textNumbers, textWords } from './lexical/words.js';
 import type { RankPlan } from './plan.js';

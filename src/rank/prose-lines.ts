@@ -4,7 +4,7 @@
 // (exact) and bounds on its best line (at least ProseCounter.bestLexical) come from a few sums, without
 // the file's text.
 import type { ProseLineTerms } from '../types.js';
-import { pathSignals, type PathFacts, type PathSignals } from './chunk-scorer.js';
+import { pathSignals, type PathFacts, type PathSignals } from './path-signals.js';
 import type { RankPlan } from './plan.js';
 import { PROSE_B, PROSE_K1, proseBestDistance, proseLexical, type ProseStats } from './prose.js';
 import { proseStatsOf } from './prose-counter.js';

@@ -1,7 +1,7 @@
 // The covered files' path signals for the candidate pass: which files a search covers, their path
 // match and prior, their path's length and the query terms their path holds (from the path postings;
 // a path searched under another name than the postings', on its own).
-import { pathSignals } from '../../rank/chunk-scorer.js';
+import { pathSignals } from '../../rank/path-signals.js';
 import { termIndexOf } from '../../rank/term-index.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { pathInfo, pathTermCounts, priorsIndex, type PathInfo } from '../snapshot/path-info.js';

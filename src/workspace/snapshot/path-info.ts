@@ -1,7 +1,8 @@
 // The ranker's facts about each file's display path (names, stems, test/example and data priors, term counts),
 // worked out once per path and kept across queries; a recorded walk carries the costly part so a cold
 // process need not work it out again.
-import { countTerms, pathFacts, pathSignals, type PathFacts, type PathSignals } from '../../rank/chunk-scorer.js';
+import { countTerms } from '../../rank/chunk-scorer.js';
+import { pathFacts, signalsOf, type PathFacts, type PathSignals } from '../../rank/path-signals.js';
 import { pathText } from '../../rank/lexical/terms.js';
 import type { RankPlan } from '../../rank/plan.js';
 import { HASH_START, hashStep, identifierRuns } from '../../rank/run-table.js';
@@ -41,7 +42,7 @@ export function priorsIndex(plan: RankPlan): number {
 export function pathInfo(path: string): PathInfo {
   let info = pathInfos.get(path);
   if (!info) {
-    info = infoOf(path, pathFacts(path), pathText(path));
+    info = infoOf(pathFacts(path), pathText(path));
     keepInfo(path, info);
   }
   return info;
@@ -57,15 +58,16 @@ export function pathBasics(path: string): PathBasics {
 
 /** Caches a path's facts as recorded with a walk, so pathInfo need not work them out again. */
 export function seedPathInfo(path: string, b: PathBasics): void {
-  if (!pathInfos.has(path)) keepInfo(path, infoOf(path, b.facts, b.pathText));
+  if (!pathInfos.has(path)) keepInfo(path, infoOf(b.facts, b.pathText));
 }
 
-function infoOf(path: string, facts: PathFacts, pathText: string): PathInfo {
+function infoOf(facts: PathFacts, pathText: string): PathInfo {
   const namePrefixes = [...new Set(facts.names.filter((n) => n.length >= 3).map((n) => n.slice(0, 3)))];
   const lower = pathText.toLowerCase();
   const priors: PathSignals[] = [];
   for (const p of PRIOR_PLANS) {
-    const signals = pathSignals(path, p, facts);
+    // Not kept (signalsOf): these plans would clear a search's kept signals at each new path.
+    const signals = signalsOf(p, facts);
     priors.push(priors.find((o) => o.prior === signals.prior) ?? signals);
   }
   // A literal (not a spread): every PathInfo has one shape, which the candidate loop reads per file.

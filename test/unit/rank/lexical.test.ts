@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { identifierParts, pathTerms, stem } from '../../../src/rank/lexical/terms.js';
 import { idf, parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan, namesIdentifier, RANK_DEFAULTS } from '../../../src/rank/plan.js';
-import { chunkStats, countTerms, lexicalScore, nameCoverage, pathSignals, relevance, semanticBudget, toDistance, toRelevance } from '../../../src/rank/chunk-scorer.js';
+import { chunkStats, countTerms, lexicalScore, nameCoverage, relevance, semanticBudget, toDistance, toRelevance } from '../../../src/rank/chunk-scorer.js';
+import { pathSignals } from '../../../src/rank/path-signals.js';
 import { boostCoherentFiles, spreadAcrossFiles } from '../../../src/rank/diversify.js';
 
 const lexicon = parseLexicon('#docs\t1000\nthe\t990\nrequest\t300\nretry\t20\nupload\t25\nfail\t60\nroute\t40\nregister\t30\n');

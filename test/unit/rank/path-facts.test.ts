@@ -2,7 +2,7 @@
 // path gives (pathFactsOfParts, pathTerms) for every shape of path, test and side-code names in the
 // directory or in the file name, separators of both kinds, and dot components.
 import { describe, expect, it } from 'vitest';
-import { pathFacts, pathFactsOfParts } from '../../../src/rank/chunk-scorer.js';
+import { pathFacts, pathFactsOfParts } from '../../../src/rank/path-signals.js';
 import { pathTerms, pathText } from '../../../src/rank/lexical/terms.js';
 
 const DIRS = ['src', 'tests', 'test', '__tests__', 'spec', 'testing', 'compat', '_compat', 'legacy', 'examples', '_example', 'docs_src',
