@@ -14,7 +14,7 @@ import type { CandidateCounts, CandidateQuery } from './candidate-query.js';
 import { coveredChunks, coveredCosines } from './covered-cosines.js';
 import { coveredPaths } from './covered-paths.js';
 import { definitionBounds } from './definition-bounds.js';
-import { lineTermCounts, termLists } from './term-counts.js';
+import { lineTermCounts, termBm25s } from './term-counts.js';
 import { choose, leastOf, limitOf, quickSelect } from './threshold.js';
 import { work } from './work-arrays.js';
 
@@ -37,10 +37,14 @@ export type { CandidateCounts, CandidateQuery } from './candidate-query.js';
 export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: CandidateCounts): number[] {
   const { plan } = q;
   const n = s.start.length;
-  // The terms' postings walked in chunk order beside the files where they allow it, else laid out per chunk.
-  const lists = termLists(s, plan);
-  const tf = lists ? null : lineTermCounts(s, plan);
   const nTerms = plan.terms.length;
+  const idf = Float64Array.from(plan.terms, (t) => t.idf);
+  // The covered files' paths: their signals in typed arrays, their terms in term order (covered-paths.ts).
+  const paths = coveredPaths(s, q);
+  const { covered, pathMatchOf, priorOf, pathLengthOf, pathStart, pathEnd, pathTerm, pathCount } = paths;
+  // The term chunks' BM25s worked out a term at a time where the lists allow it, else the counts laid out per chunk.
+  const terms = termBm25s(s, plan, paths, idf);
+  const tf = terms ? null : lineTermCounts(s, plan);
   const defs = definitionBounds(s, q, plan);
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
   // The hot loops read locals only: snapshots made in different ways have different shapes, and a
@@ -51,7 +55,6 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
   const filled = tf?.filled;
   const entryTerm = tf?.term;
   const entryCount = tf?.count;
-  const idf = Float64Array.from(plan.terms, (t) => t.idf);
   const possibleOf = defs?.possible;
   const certainOf = defs?.certain;
   const { mode } = plan;
@@ -73,9 +76,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
     return halfCosine(halves, values, c * dim, query, dim);
   };
 
-  // The covered files' paths: their signals in typed arrays, their terms in term order (covered-paths.ts).
   const nFiles = files.length;
-  const { covered, pathMatchOf, priorOf, pathLengthOf, pathStart, pathEnd, pathTerm, pathCount } = coveredPaths(s, q);
   // The signals of the file at hand (relevance reads pathMatch and prior).
   const signals: PathSignals = { fileStem: '', pathMatch: 0, prior: 1 };
   const rest = work('rest', Float64Array, nFiles);
@@ -95,53 +96,9 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
   let count = 0;
   let chunks = 0;
   let nCovered = 0;
-  // The walk: each term's next entry (head) and the least chunk among them (next); the term chunks met (held).
-  const head = lists ? Int32Array.from(lists.from) : null;
-  const listEnd = lists?.to;
-  const listChunk = lists?.chunk;
-  const listCount = lists?.count;
-  const held = lists ? work('held', Uint8Array, n, true) : null;
-  let next = -1;
-  /** Moves every head to its first entry at or past chunk c; the least chunk they then point at. */
-  const skipTo = (c: number): number => {
-    let least = 0x7fffffff;
-    for (let t = 0; t < nTerms; t++) {
-      let h = head![t];
-      const e = listEnd![t];
-      while (h < e && listChunk![h] < c) h++;
-      head![t] = h;
-      if (h < e && listChunk![h] < least) least = listChunk![h];
-    }
-    return least;
-  };
-  /**
-   * BM25 of chunk c, the heads' chunk: its counts from the heads (a chunk's repeats add up) merged in
-   * term order with its file's path terms [p, pEnd), as bm25Of sums them; the heads move past c.
-   */
-  const walkBm25 = (c: number, pathLength: number, pFrom: number, pEnd: number): number => {
-    const dl = (chars[c] + pathLength) * tokensPerChar;
-    const norm = k1 * (1 - b + (b * dl) / avgdl);
-    let p = pFrom;
-    let bm25 = 0;
-    let least = 0x7fffffff;
-    for (let t = 0; t < nTerms; t++) {
-      let h = head![t];
-      const e = listEnd![t];
-      let f2 = -1;
-      if (h < e && listChunk![h] === c) {
-        f2 = listCount![h++];
-        while (h < e && listChunk![h] === c) f2 += listCount![h++];
-        head![t] = h;
-      }
-      if (h < e && listChunk![h] < least) least = listChunk![h];
-      if (p < pEnd && pathTerm[p] === t) f2 = f2 < 0 ? pathCount[p++] : f2 + pathCount[p++];
-      else if (f2 < 0) continue;
-      if (f2 > 0) bm25 += idf[t] * (f2 * (k1 + 1)) / (f2 + norm);
-    }
-    next = least;
-    return bm25;
-  };
-
+  // The term chunks (held) and their BM25s, where worked out a term at a time.
+  const held = terms?.held;
+  const termBm25 = terms?.bm25;
   /** BM25 of chunk c: its entries merged in term order with its file's path terms [p, pEnd) (the sum a dense loop over every term would make). */
   const bm25Of = (c: number, pathLength: number, pFrom: number, pEnd: number): number => {
     const dl = (chars[c] + pathLength) * tokensPerChar;
@@ -181,18 +138,16 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
     let pEnd = pathEnd[f];
     if (pFrom < 0) pFrom = pEnd = 0;
     const end = file.firstChunk + file.chunkCount;
-    if (lists && next < file.firstChunk) next = skipTo(file.firstChunk);
     // The chunks without a term: BM25 from the path alone (largest at the shortest chunk), eligible
     // only with tokens where the embedding counts; their largest cosine where it is known.
     let shortest = Infinity;
     let most = 0;
     let some = false;
     for (let c = file.firstChunk; c < end; c++) {
-      if (lists ? c === next : filled !== undefined && filled[c] > 0) {
+      if (held ? held[c] === 1 : filled !== undefined && filled[c] > 0) {
         termChunks++;
         const hasTokens = (flags[c] & HAS_TOKENS) !== 0;
-        let bm25: number;
-        if (lists) { held![c] = 1; bm25 = walkBm25(c, pathLength, pFrom, pEnd); } else bm25 = bm25Of(c, pathLength, pFrom, pEnd);
+        const bm25 = termBm25 ? termBm25[c] : bm25Of(c, pathLength, pFrom, pEnd);
         // A term chunk is kept in hybrid mode; lexically when its BM25 counts and it is not blank.
         if (lexicalOnly ? !(bm25 > 0 && (flags[c] & BLANK) === 0) : mode === 'semantic' && !hasTokens) continue;
         const lexical = lexicalScore(bm25, plan);

@@ -1,7 +1,8 @@
 // The query terms' line postings for the candidate pass (the term chunks it bounds one by one, and their
-// BM25's term frequencies): laid end to end for a walk in chunk order, or turned into per-chunk entries.
+// BM25's term frequencies): their BM25s worked out a term at a time, or the counts turned into per-chunk entries.
 import type { RankPlan } from '../../rank/plan.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
+import type { CoveredPaths } from './covered-paths.js';
 import { work } from './work-arrays.js';
 
 /** Each chunk's term counts from the postings, sparse: entries [offsets[c], offsets[c] + filled[c]) in term order (a chunk holds a query term where filled[c] > 0). */
@@ -46,51 +47,129 @@ export function lineTermCounts(s: Snapshot, plan: RankPlan): TermCounts | null {
 }
 
 /**
- * The query terms' postings laid end to end (term t's entries are [from[t], to[t]) of chunk and count),
- * for a walk in chunk order beside the files: each term's list ascending by chunk (a chunk's repeats
- * adjacent) and the files' chunks in file order. Null where they are not (a patched snapshot's joined
- * lists, renumbered chunks), where the plan has no terms, or more than WALK_TERMS of them (the walk
- * looks at every term at each chunk that holds one): lineTermCounts then lays them out per chunk.
+ * Each term chunk's BM25 over the query terms and its file's path terms, worked out a term at a time:
+ * held[c] is 1 where chunk c of a covered file holds a query term, and bm25[c] is then the sum the
+ * candidate pass's per-chunk merge (bm25Of) makes: each term's contribution, the chunk's line count and
+ * its path's count added before the saturation, summed in term order (the same floats in the same
+ * order). A term's entries are read once each, where a walk in chunk order looked at every term at
+ * each chunk that holds one (24 x ~20,000 looks for find_related's chunk: nearly every chunk holds one
+ * of its terms). Null where the lists are not each ascending by chunk (a patched snapshot's joined
+ * lists: a chunk's repeats must be adjacent), the files not in chunk order, the plan without terms or
+ * with more than WALK_TERMS of them: lineTermCounts then lays the counts out per chunk.
+ * The arrays are reused by the next call.
  */
-export interface TermLists { from: Int32Array; to: Int32Array; chunk: Int32Array; count: Int32Array }
+export interface TermBm25s { held: Uint8Array; bm25: Float64Array }
 
-/** The most terms a plan's lists are walked with; past it, per-chunk entries cost less than a look at every term per chunk. */
+/** The most terms a plan's BM25s are worked out a term at a time with; past it the counts are laid out per chunk (as before the term-at-a-time pass). */
 export const WALK_TERMS = 24;
 
 let walkOn = true;
 
-/** Lets the tests and benches compare the walk with the per-chunk entries (on by default). */
+/** Lets the tests and benches compare the term-at-a-time BM25s with the per-chunk entries (on by default). */
 export function setTermWalk(on: boolean): void {
   walkOn = on;
 }
 
-export function termLists(s: Snapshot, plan: RankPlan): TermLists | null {
+export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Float64Array): TermBm25s | null {
   const nTerms = plan.terms.length;
   if (!walkOn || nTerms === 0 || nTerms > WALK_TERMS || !filesInChunkOrder(s)) return null;
   const found = plan.terms.map((term) => (term.whole ? s.byLower : s.byStem).find(term.key));
-  let total = 0;
-  for (const f of found) if (f) total += f.chunk.length;
-  const from = new Int32Array(nTerms);
-  const to = new Int32Array(nTerms);
-  const chunk = work('walkChunk', Int32Array, total);
-  const count = work('walkCount', Int32Array, total);
-  let at = 0;
+  for (const f of found) if (f && !ascending(f.chunk)) return null;
+  const n = s.start.length;
+  const { k1, b, avgdl, tokensPerChar } = plan.bm25;
+  const k1p = k1 + 1;
+  // The loops read locals only (as selectCandidates').
+  const { chars, chunkFile, files } = s;
+  const { covered, pathLengthOf, pathStart, pathEnd, pathTerm, pathCount } = p;
+  const held = work('held', Uint8Array, n, true);
+  const bm25 = work('bm25', Float64Array, n);
+  // Per chunk: its norm (-1: its file is not covered) and its file's first path term (-1: none), so an
+  // entry reads one chunk's slots, not its file's.
+  const norm = work('norm', Float64Array, n).fill(-1);
+  const pathAt = work('pathAt', Int32Array, n);
+  for (let file = 0; file < files.length; file++) {
+    if (covered[file] === 0) continue;
+    const { firstChunk, chunkCount } = files[file];
+    const pathLength = pathLengthOf[file];
+    const at = pathStart[file] < 0 || pathEnd[file] === pathStart[file] ? -1 : pathStart[file];
+    for (let c = firstChunk; c < firstChunk + chunkCount; c++) {
+      const dl = (chars[c] + pathLength) * tokensPerChar;
+      norm[c] = k1 * (1 - b + (b * dl) / avgdl);
+      pathAt[c] = at;
+    }
+  }
+  // The last term whose lines chunk c holds, where its path holds terms (read only where held[c] is 1).
+  const lineTerm = work('lineTerm', Int32Array, n);
+  const withPath = filesByPathTerm(files.length, nTerms, covered, pathStart, pathEnd, pathTerm);
   for (let t = 0; t < nTerms; t++) {
-    from[t] = at;
     const f = found[t];
+    const w = idf[t];
     if (f) {
-      const c = f.chunk;
-      const k = f.count;
-      let last = -1;
-      for (let j = 0; j < c.length; j++) {
-        if (c[j] < last) return null;
-        chunk[at] = last = c[j];
-        count[at++] = k[j];
+      const { chunk, count } = f;
+      const len = chunk.length;
+      for (let j = 0; j < len; j++) {
+        const c = chunk[j];
+        // A chunk listed twice under one key (a layer and its tail) adds up, as one count.
+        let f2 = count[j];
+        while (j + 1 < len && chunk[j + 1] === c) f2 += count[++j];
+        const nm = norm[c];
+        if (nm < 0) continue;
+        let at = pathAt[c];
+        if (at < 0) {
+          if (held[c] === 0) { held[c] = 1; bm25[c] = 0; }
+        } else {
+          const pEnd = pathEnd[chunkFile[c]];
+          if (held[c] === 0) {
+            // First held at term t: its path's terms before t (its lines hold none of them).
+            held[c] = 1;
+            let sum = 0;
+            for (; at < pEnd && pathTerm[at] < t; at++) {
+              const pc = pathCount[at];
+              if (pc > 0) sum += idf[pathTerm[at]] * (pc * k1p) / (pc + nm);
+            }
+            bm25[c] = sum;
+          }
+          lineTerm[c] = t;
+          while (at < pEnd && pathTerm[at] < t) at++;
+          if (at < pEnd && pathTerm[at] === t) f2 += pathCount[at];
+        }
+        if (f2 > 0) bm25[c] += w * (f2 * k1p) / (f2 + nm);
       }
     }
-    to[t] = at;
+    // Term t from the path alone, for the chunks already held whose lines do not hold it.
+    for (let i = withPath.from[t]; i < withPath.from[t + 1]; i++) {
+      const file = withPath.file[i];
+      const pc = pathCount[withPath.at[i]];
+      if (!(pc > 0)) continue;
+      const first = files[file].firstChunk;
+      const end = first + files[file].chunkCount;
+      for (let c = first; c < end; c++) if (held[c] === 1 && lineTerm[c] !== t) bm25[c] += w * (pc * k1p) / (pc + norm[c]);
+    }
   }
-  return { from, to, chunk, count };
+  return { held, bm25 };
+}
+
+/** Whether a term's chunks ascend (a chunk's repeats adjacent). */
+function ascending(chunk: ArrayLike<number>): boolean {
+  for (let j = 1; j < chunk.length; j++) if (chunk[j] < chunk[j - 1]) return false;
+  return true;
+}
+
+/** The covered files whose path holds term t, and where in pathTerm: [from[t], from[t + 1]) of file and at. */
+function filesByPathTerm(nFiles: number, nTerms: number, covered: Uint8Array, pathStart: Int32Array, pathEnd: Int32Array, pathTerm: number[]) {
+  const from = new Int32Array(nTerms + 1);
+  const holding: number[] = [];
+  for (let f = 0; f < nFiles; f++) {
+    if (covered[f] === 0 || pathStart[f] < 0) continue;
+    holding.push(f);
+    for (let p = pathStart[f]; p < pathEnd[f]; p++) from[pathTerm[p] + 1]++;
+  }
+  for (let t = 0; t < nTerms; t++) from[t + 1] += from[t];
+  const file = new Int32Array(from[nTerms]);
+  const at = new Int32Array(from[nTerms]);
+  const next = from.slice(0, nTerms);
+  for (const f of holding) for (let p = pathStart[f]; p < pathEnd[f]; p++) { const i = next[pathTerm[p]]++; file[i] = f; at[i] = p; }
+  return { from, file, at };
 }
 
 /** Per file list, whether its files' chunks follow each other in file order (a patched snapshot's may not). */
