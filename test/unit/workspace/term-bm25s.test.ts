@@ -1,0 +1,112 @@
+// The candidate pass works out its term chunks' BM25s a term at a time (term-counts.ts termBm25s): each
+// term's entries read once, a chunk's path terms merged in. Over many random trees (paths that hold the
+// query's words, words repeated, partial coverage) and plans (a few words, a pasted block of up to 24
+// terms, camelCase names), each chunk's BM25 is, bit for bit, the sum made term by term in term order
+// (its lines' count and its path's added before the saturation, as the per-chunk merge sums them), and
+// the pass picks what laying the counts out per chunk picks, with the same counts.
+import { describe, expect, it } from 'vitest';
+import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
+import { buildRankPlan } from '../../../src/rank/plan.js';
+import { toFloat16 } from '../../../src/workspace/packed/float16.js';
+import { cosineKernelNow } from '../../../src/workspace/search/chunk-cosines.js';
+import { selectCandidates, type CandidateCounts } from '../../../src/workspace/search/candidates.js';
+import { coveredPaths } from '../../../src/workspace/search/covered-paths.js';
+import { setTermWalk, termBm25s, WALK_TERMS } from '../../../src/workspace/search/term-counts.js';
+import { emptySnapshot, patchSnapshot, type ChunkRow, type Snapshot } from '../../../src/workspace/snapshot/snapshot.js';
+import { TermCollector } from '../../../src/workspace/snapshot/term-collector.js';
+import type { RankPlan } from '../../../src/rank/plan.js';
+import { mulberry32 } from '../../helpers/seeded.js';
+import { idents } from '../../helpers/snapshots.js';
+
+const DIM = 16;
+const WORDS = ['retry', 'upload', 'failed', 'config', 'parse', 'session', 'token', 'cache', 'file', 'handler', 'request', 'queue', 'worker', 'value', 'index', 'string', 'buffer', 'stream', 'client', 'server', 'socket', 'route', 'table', 'store', 'event', 'timer', 'match', 'limit'];
+const unit = (v: Float32Array) => { const norm = Math.hypot(...v); return v.map((x) => x / norm); };
+
+function tree(seed: number): { snap: Snapshot; rnd: () => number } {
+  const rnd = mulberry32(seed);
+  const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
+  const camel = () => `${pick(WORDS)}${pick(WORDS).replace(/^./, (x) => x.toUpperCase())}`;
+  const terms = new TermCollector();
+  const rows: ChunkRow[] = [];
+  const nFiles = 20 + Math.floor(rnd() * 60);
+  // Paths that hold query words in their directories and names, more than one at times.
+  const keys = Array.from({ length: nFiles }, (_, f) => `/t/${rnd() < 0.4 ? `${pick(WORDS)}-${pick(WORDS)}` : `mod-${f % 6}`}/${rnd() < 0.4 ? camel() : 'part'}-${f}.ts`).sort();
+  for (const key of keys) {
+    for (let c = 0, n = 1 + Math.floor(rnd() * 5); c < n; c++) {
+      const text = Array.from({ length: Math.floor(rnd() * 14) }, () => (rnd() < 0.55 ? pick(WORDS) : rnd() < 0.5 ? camel() : `x${Math.floor(rnd() * 40)}`)).join(' ');
+      terms.add(rows.length, idents(terms, text));
+      rows.push({ path: key, start: c * 48, end: c * 48 + 48, hasTokens: rnd() > 0.05, chars: 30 + Math.floor(rnd() * 2000), blank: rnd() < 0.03, defs: [], halves: toFloat16(unit(Float32Array.from({ length: DIM }, () => rnd() - 0.5))) });
+    }
+  }
+  const files = keys.map((key) => ({ key, size: 1, mtime: 1, hash: key, kind: 'text' as const, lines: 240 }));
+  return { snap: patchSnapshot(emptySnapshot(DIM, '1.1'), { dropChunksOf: new Set(), dropFiles: new Set(), files, rows, terms }, '1.1'), rnd };
+}
+
+/** Chunk c's BM25 term by term in term order: its lines' count and its path's, added before the saturation (candidates.ts bm25Of's sum). */
+function reference(s: Snapshot, plan: RankPlan, c: number, lines: Map<number, number>[], path: ReturnType<typeof coveredPaths>): number {
+  const { k1, b, avgdl, tokensPerChar } = plan.bm25;
+  const f = s.chunkFile[c];
+  const norm = k1 * (1 - b + (b * ((s.chars[c] + path.pathLengthOf[f]) * tokensPerChar)) / avgdl);
+  let bm25 = 0;
+  for (let t = 0; t < plan.terms.length; t++) {
+    let f2 = lines[t].get(c) ?? 0;
+    if (path.pathStart[f] >= 0) for (let p = path.pathStart[f]; p < path.pathEnd[f]; p++) if (path.pathTerm[p] === t) f2 += path.pathCount[p];
+    if (f2 > 0) bm25 += plan.terms[t].idf * (f2 * (k1 + 1)) / (f2 + norm);
+  }
+  return bm25;
+}
+
+describe('the term chunks\' BM25s a term at a time', () => {
+  it('are the term-by-term sums, bit for bit, and pick what per-chunk counts pick', () => {
+    let chunks = 0;
+    let pathMerged = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const { snap, rnd } = tree(seed);
+      expect(cosineKernelNow(snap.halves, DIM)).not.toBeNull();
+      const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
+      const all = snap.files.map((f) => f.key.slice(3));
+      const gaps = all.map((p, i) => ((i + seed) % 5 < 1 ? undefined : p));
+      for (let k = 0; k < 6; k++) {
+        // A few words, or a pasted block of up to WALK_TERMS terms with camelCase names.
+        const n = k < 2 ? 1 + Math.floor(rnd() * 3) : 6 + Math.floor(rnd() * 30);
+        const text = Array.from({ length: n }, () => (rnd() < 0.7 ? pick(WORDS) : `${pick(WORDS)}${pick(WORDS).replace(/^./, (x) => x.toUpperCase())}`)).join(k % 2 ? ' ' : '(');
+        const mode = pick(['hybrid', 'lexical'] as const);
+        const plan = buildRankPlan(text, mode, bundledLexicon(), 1, 64);
+        if (plan.terms.length > WALK_TERMS) continue;
+        const display = k % 3 === 0 ? gaps : all;
+        const query = unit(Float32Array.from({ length: DIM }, () => rnd() - 0.5));
+        const q = { plan, query, display, heapSize: pick([5, 20, 60]), resident: true };
+        const path = coveredPaths(snap, q);
+        const lines = plan.terms.map((term) => {
+          const m = new Map<number, number>();
+          const found = (term.whole ? snap.byLower : snap.byStem).find(term.key);
+          if (found) for (let j = 0; j < found.chunk.length; j++) m.set(found.chunk[j], (m.get(found.chunk[j]) ?? 0) + found.count[j]);
+          return m;
+        });
+        const got = termBm25s(snap, plan, path, Float64Array.from(plan.terms, (t) => t.idf))!;
+        expect(got, `seed ${seed} "${text}"`).not.toBeNull();
+        for (let c = 0; c < snap.start.length; c++) {
+          const f = snap.chunkFile[c];
+          const holds = path.covered[f] !== 0 && lines.some((m) => m.has(c));
+          expect(got.held[c], `seed ${seed} "${text}" chunk ${c}`).toBe(holds ? 1 : 0);
+          if (!holds) continue;
+          chunks++;
+          if (path.pathStart[f] >= 0 && path.pathEnd[f] > path.pathStart[f]) pathMerged++;
+          expect(got.bm25[c], `seed ${seed} "${text}" chunk ${c}`).toBe(reference(snap, plan, c, lines, path));
+        }
+        // The pass picks what the per-chunk counts pick, with the same counts.
+        const run = (walk: boolean) => {
+          setTermWalk(walk);
+          try {
+            const counts = {} as CandidateCounts;
+            return { picked: selectCandidates(snap, q, counts), counts: { ...counts, laidOut: 0 } };
+          } finally { setTermWalk(true); }
+        };
+        expect(run(true), `seed ${seed} ${mode} "${text}"`).toEqual(run(false));
+      }
+    }
+    // Enough term chunks, many of them in files whose path holds a query term.
+    expect(chunks).toBeGreaterThan(5000);
+    expect(pathMerged).toBeGreaterThan(1000);
+  });
+});
