@@ -84,7 +84,7 @@ export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Flo
   const held = work('held', Uint8Array, n, true);
   const bm25 = work('bm25', Float64Array, n);
   // Per chunk: its norm (-1: its file is not covered) and its file's first path term (-1: none), so an
-  // entry reads one chunk's slots, not its file's.
+  // entry reads one chunk's slots, not its file's; its BM25 0 (those with path terms set when first held).
   const norm = work('norm', Float64Array, n).fill(-1);
   const pathAt = work('pathAt', Int32Array, n);
   for (let file = 0; file < files.length; file++) {
@@ -96,6 +96,7 @@ export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Flo
       const dl = (chars[c] + pathLength) * tokensPerChar;
       norm[c] = k1 * (1 - b + (b * dl) / avgdl);
       pathAt[c] = at;
+      bm25[c] = 0;
     }
   }
   // The last term whose lines chunk c holds, where its path holds terms (read only where held[c] is 1).
@@ -115,9 +116,8 @@ export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Flo
         const nm = norm[c];
         if (nm < 0) continue;
         let at = pathAt[c];
-        if (at < 0) {
-          if (held[c] === 0) { held[c] = 1; bm25[c] = 0; }
-        } else {
+        if (at < 0) held[c] = 1;
+        else {
           const pEnd = pathEnd[chunkFile[c]];
           if (held[c] === 0) {
             // First held at term t: its path's terms before t (its lines hold none of them).
