@@ -7,10 +7,13 @@
 // before the first call, as a warm engine has it). The first round is a first-time search of each
 // question (its plan new to the process); later rounds repeat them. A build that reports counts
 // (a third argument) has them printed: chunks, bounded exactly, cosines, files passed over.
-// Usage: [ROUNDS=3] [MODES=hybrid,semantic,lexical] node bench/candidates-side.mjs INDEX_DIR TREE MODEL DIST [DIST...]
+// LIKE=N (branch related30c): N find_related queries instead, as likeChunk cuts them (the 48-line chunk
+// around a seeded line of a seeded code or Markdown file under TREE), hybrid, top 10 (a heap of 66).
+// Usage: [ROUNDS=3] [MODES=hybrid,semantic,lexical] [LIKE=240] node bench/candidates-side.mjs INDEX_DIR TREE MODEL DIST [DIST...]
 import os from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
+import { filesUnder, seeded } from './side-builds.mjs';
 const [dir, tree, model, ...dists] = process.argv.slice(2);
 const cpu = () => Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
 const version = JSON.parse(readFileSync(`${dir}/workspace.json`, 'utf8')).meta.complete;
@@ -36,11 +39,25 @@ for (const d of dists) {
 const { createSearcher } = await import(`${dists[0]}/src/library.js`);
 const searcher = createSearcher({ model, concurrency: 0 });
 const { QUERIES, AGENT_QUERIES } = await import(`${dists[0]}/bench/queries.js`);
-const questions = [...QUERIES, ...AGENT_QUERIES];
+const like = Number(process.env.LIKE ?? 0);
+const questions = like > 0 ? likeQueries(like) : [...QUERIES, ...AGENT_QUERIES];
+/** n chunks' text, as likeChunk cuts them around a seeded line. */
+function likeQueries(n) {
+  const { rand, pick } = seeded(31);
+  const out = [];
+  for (const f of pick(filesUnder(tree, ['.ts', '.py', '.go', '.rs', '.js', '.java', '.md']), n)) {
+    const lines = readFileSync(f, 'utf8').split(/\r?\n/);
+    const start = Math.floor(Math.floor(rand() * Math.max(1, lines.length - 1)) / 48) * 48;
+    const text = lines.slice(start, start + 48).join('\n').slice(0, 20_000);
+    if (text.trim()) out.push(text);
+  }
+  return out;
+}
 const vectors = [];
 for (const q of questions) vectors.push(await searcher.embed([q]));
 await searcher.close();
-const modes = (process.env.MODES ?? 'hybrid,semantic,lexical').split(',');
+const modes = like > 0 ? ['hybrid'] : (process.env.MODES ?? 'hybrid,semantic,lexical').split(',');
+const heapSize = like > 0 ? 14 * 4 + 10 : 11 * 4 + 10;
 const rounds = Number(process.env.ROUNDS ?? 3);
 let differ = 0;
 let calls = 0;
@@ -54,7 +71,7 @@ for (let r = 0; r < rounds; r++) {
         const plan = b.queryMode(text, mode, query.some((x) => x !== 0), b.bundledLexicon()).rank;
         const counts = {};
         const t = cpu();
-        const out = b.selectCandidates(b.snap, { plan, query, display: plan.prose ? b.code : b.display, infos: b.infos, heapSize: 11 * 4 + 10, resident: true }, counts);
+        const out = b.selectCandidates(b.snap, { plan, query, display: plan.prose ? b.code : b.display, infos: b.infos, heapSize, resident: true }, counts);
         const spent = cpu() - t;
         (r === 0 ? b.first : b.again).push(spent);
         (b.byMode[mode] ??= []).push(spent);
@@ -62,7 +79,7 @@ for (let r = 0; r < rounds; r++) {
         picked[builds.indexOf(b)] = out.join(',');
       }
       calls++;
-      if (picked.some((p) => p !== picked[0])) { differ++; console.log(`differs: ${mode} ${text}`); }
+      if (picked.some((p) => p !== picked[0])) { differ++; console.log(`differs: ${mode} ${text.slice(0, 80)}`); }
     });
   }
 }
