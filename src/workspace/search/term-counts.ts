@@ -74,7 +74,6 @@ export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Flo
   const nTerms = plan.terms.length;
   if (!walkOn || nTerms === 0 || nTerms > WALK_TERMS || !filesInChunkOrder(s)) return null;
   const found = plan.terms.map((term) => (term.whole ? s.byLower : s.byStem).find(term.key));
-  for (const f of found) if (f && !ascending(f.chunk)) return null;
   const n = s.start.length;
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
   const k1p = k1 + 1;
@@ -83,9 +82,10 @@ export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Flo
   const { covered, pathLengthOf, pathStart, pathEnd, pathTerm, pathCount } = p;
   const held = work('held', Uint8Array, n, true);
   const bm25 = work('bm25', Float64Array, n);
-  // Per chunk: its norm (-1: its file is not covered) and its file's first path term (-1: none), so an
-  // entry reads one chunk's slots, not its file's; its BM25 0 (those with path terms set when first held).
-  const norm = work('norm', Float64Array, n).fill(-1);
+  // Per chunk: its norm, negated where its file's path holds a query term (0: its file is not covered),
+  // and that file's first path term, so an entry reads one chunk's slot, not its file's; its BM25 0
+  // (those with path terms set when first held).
+  const norm = work('norm', Float64Array, n).fill(0);
   const pathAt = work('pathAt', Int32Array, n);
   for (let file = 0; file < files.length; file++) {
     if (covered[file] === 0) continue;
@@ -94,7 +94,8 @@ export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Flo
     const at = pathStart[file] < 0 || pathEnd[file] === pathStart[file] ? -1 : pathStart[file];
     for (let c = firstChunk; c < firstChunk + chunkCount; c++) {
       const dl = (chars[c] + pathLength) * tokensPerChar;
-      norm[c] = k1 * (1 - b + (b * dl) / avgdl);
+      const nm = k1 * (1 - b + (b * dl) / avgdl);
+      norm[c] = at < 0 ? nm : -nm;
       pathAt[c] = at;
       bm25[c] = 0;
     }
@@ -108,31 +109,38 @@ export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Flo
     if (f) {
       const { chunk, count } = f;
       const len = chunk.length;
+      let last = -1;
       for (let j = 0; j < len; j++) {
         const c = chunk[j];
+        // A list that does not ascend: its chunk's repeats may be apart (the caller lays the counts out per chunk).
+        if (c < last) return null;
+        last = c;
         // A chunk listed twice under one key (a layer and its tail) adds up, as one count.
         let f2 = count[j];
         while (j + 1 < len && chunk[j + 1] === c) f2 += count[++j];
-        const nm = norm[c];
-        if (nm < 0) continue;
-        let at = pathAt[c];
-        if (at < 0) held[c] = 1;
-        else {
-          const pEnd = pathEnd[chunkFile[c]];
-          if (held[c] === 0) {
-            // First held at term t: its path's terms before t (its lines hold none of them).
-            held[c] = 1;
-            let sum = 0;
-            for (; at < pEnd && pathTerm[at] < t; at++) {
-              const pc = pathCount[at];
-              if (pc > 0) sum += idf[pathTerm[at]] * (pc * k1p) / (pc + nm);
-            }
-            bm25[c] = sum;
-          }
-          lineTerm[c] = t;
-          while (at < pEnd && pathTerm[at] < t) at++;
-          if (at < pEnd && pathTerm[at] === t) f2 += pathCount[at];
+        const v = norm[c];
+        if (v > 0) {
+          held[c] = 1;
+          if (f2 > 0) bm25[c] += w * (f2 * k1p) / (f2 + v);
+          continue;
         }
+        if (v === 0) continue;
+        const nm = -v;
+        let at = pathAt[c];
+        const pEnd = pathEnd[chunkFile[c]];
+        if (held[c] === 0) {
+          // First held at term t: its path's terms before t (its lines hold none of them).
+          held[c] = 1;
+          let sum = 0;
+          for (; at < pEnd && pathTerm[at] < t; at++) {
+            const pc = pathCount[at];
+            if (pc > 0) sum += idf[pathTerm[at]] * (pc * k1p) / (pc + nm);
+          }
+          bm25[c] = sum;
+        }
+        lineTerm[c] = t;
+        while (at < pEnd && pathTerm[at] < t) at++;
+        if (at < pEnd && pathTerm[at] === t) f2 += pathCount[at];
         if (f2 > 0) bm25[c] += w * (f2 * k1p) / (f2 + nm);
       }
     }
@@ -143,16 +151,10 @@ export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Flo
       if (!(pc > 0)) continue;
       const first = files[file].firstChunk;
       const end = first + files[file].chunkCount;
-      for (let c = first; c < end; c++) if (held[c] === 1 && lineTerm[c] !== t) bm25[c] += w * (pc * k1p) / (pc + norm[c]);
+      for (let c = first; c < end; c++) if (held[c] === 1 && lineTerm[c] !== t) bm25[c] += w * (pc * k1p) / (pc - norm[c]);
     }
   }
   return { held, bm25 };
-}
-
-/** Whether a term's chunks ascend (a chunk's repeats adjacent). */
-function ascending(chunk: ArrayLike<number>): boolean {
-  for (let j = 1; j < chunk.length; j++) if (chunk[j] < chunk[j - 1]) return false;
-  return true;
 }
 
 /** The covered files whose path holds term t, and where in pathTerm: [from[t], from[t + 1]) of file and at. */
