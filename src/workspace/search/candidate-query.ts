@@ -38,6 +38,6 @@ export interface CandidateCounts {
   /** Chunks that hold a query term, and those of them passed over on their bound. */
   termChunks: number;
   skippedTermChunks: number;
-  /** The query terms' postings entries laid out per chunk (0 where they were walked in chunk order beside the files). */
+  /** The query terms' postings entries laid out per chunk (0 where their BM25s were worked out a term at a time: term-counts.ts termBm25s). */
   laidOut: number;
 }

@@ -1,5 +1,5 @@
-// The candidate pass walks the query terms' postings in chunk order beside the files (term-counts.ts
-// termLists) where a snapshot's lists and files allow it, and lays the counts out per chunk where they
+// The candidate pass works out the term chunks' BM25s from the query terms' postings a term at a time
+// (term-counts.ts termBm25s) where a snapshot's lists and files allow it, and lays the counts out per chunk where they
 // do not (an appended snapshot's changed files sit after the last chunk): either way it picks the same
 // chunks with the same counts, and on a compacted snapshot it lays out no entry per chunk.
 import { afterEach, describe, expect, it } from 'vitest';
