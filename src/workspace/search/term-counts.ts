@@ -73,9 +73,12 @@ export function setTermWalk(on: boolean): void {
 export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Float64Array): TermBm25s | null {
   const nTerms = plan.terms.length;
   if (!walkOn || nTerms === 0 || nTerms > WALK_TERMS || !filesInChunkOrder(s)) return null;
+  const { k1, b, avgdl, tokensPerChar } = plan.bm25;
+  // A chunk's norm carries in its sign whether its path holds a query term: only sound where every
+  // norm is above 0 (k1 > 0, b in [0, 1], avgdl > 0), as BM25's settings are; others are laid out per chunk.
+  if (!(k1 > 0 && b >= 0 && b <= 1 && avgdl > 0 && tokensPerChar >= 0)) return null;
   const found = plan.terms.map((term) => (term.whole ? s.byLower : s.byStem).find(term.key));
   const n = s.start.length;
-  const { k1, b, avgdl, tokensPerChar } = plan.bm25;
   const k1p = k1 + 1;
   // The loops read locals only (as selectCandidates').
   const { chars, chunkFile, files } = s;

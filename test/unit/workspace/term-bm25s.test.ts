@@ -120,4 +120,40 @@ describe('the term chunks\' BM25s a term at a time', () => {
     expect(pathMerged).toBeGreaterThan(1000);
     expect(declined).toBeGreaterThan(10);
   });
+  it('add up a chunk listed twice in a row, decline a list that does not ascend, and settings whose norm can reach 0', () => {
+    const { snap } = tree(7);
+    const plan = buildRankPlan(WORDS.slice(0, 12).join(' '), 'hybrid', bundledLexicon(), 1, 64);
+    const display = snap.files.map((f) => f.key.slice(3));
+    const q = { plan, query: unit(Float32Array.from({ length: DIM }, (_, i) => Math.sin(i + 1))), display, heapSize: 20, resident: true };
+    const path = coveredPaths(snap, q);
+    const idf = Float64Array.from(plan.terms, (t) => t.idf);
+    type Lists = Snapshot['byLower'];
+    const wrap = (lists: Lists, f: (chunk: ArrayLike<number>, count: ArrayLike<number>) => { chunk: number[]; count: number[] }): Lists =>
+      Object.create(lists, { find: { value: (key: string) => { const got = lists.find(key); return got ? { ...got, ...f(got.chunk, got.count) } : got; } } });
+    const twice = (chunk: ArrayLike<number>, count: ArrayLike<number>) => ({ chunk: Array.from(chunk).flatMap((c) => [c, c]), count: Array.from(count).flatMap((n) => [n, n]) });
+    const again = (chunk: ArrayLike<number>, count: ArrayLike<number>) => ({ chunk: [...Array.from(chunk), ...Array.from(chunk)], count: [...Array.from(count), ...Array.from(count)] });
+    const run = (s: Snapshot, walk: boolean) => {
+      setTermWalk(walk);
+      try { const counts = {} as CandidateCounts; return { picked: selectCandidates(s, q, counts), counts: { ...counts, laidOut: 0 } }; } finally { setTermWalk(true); }
+    };
+    // Each entry twice in a row (a layer and its tail): one count, the sum of both.
+    const doubled = { ...snap, byLower: wrap(snap.byLower, twice), byStem: wrap(snap.byStem, twice) } as Snapshot;
+    const lines = plan.terms.map((term) => {
+      const m = new Map<number, number>();
+      const found = (term.whole ? doubled.byLower : doubled.byStem).find(term.key);
+      if (found) for (let j = 0; j < found.chunk.length; j++) m.set(found.chunk[j], (m.get(found.chunk[j]) ?? 0) + found.count[j]);
+      return m;
+    });
+    const got = termBm25s(doubled, plan, path, idf);
+    expect(got).not.toBeNull();
+    let held = 0;
+    for (let c = 0; c < doubled.start.length; c++) if (got!.held[c]) { held++; expect(got!.bm25[c], `chunk ${c}`).toBe(reference(doubled, plan, c, lines, path)); }
+    expect(held).toBeGreaterThan(20);
+    expect(run(doubled, true)).toEqual(run(doubled, false));
+    // A list followed by itself: a chunk's repeats apart, so the pass declines (the counts are laid out per chunk).
+    const repeated = { ...snap, byLower: wrap(snap.byLower, again), byStem: wrap(snap.byStem, again) } as Snapshot;
+    expect(termBm25s(repeated, plan, path, idf)).toBeNull();
+    // BM25 settings under which a norm can be 0 or below (k1 0, b past 1): declined, not misread.
+    for (const bm25 of [{ k1: 0 }, { b: 1.3 }, { avgdl: 0 }]) expect(termBm25s(snap, { ...plan, bm25: { ...plan.bm25, ...bm25 } }, path, idf)).toBeNull();
+  });
 });
