@@ -7,7 +7,7 @@ import type { Entry, Source } from '../../sources/source.js';
 import type { RankPlan } from '../../rank/plan.js';
 import { isProsePath, termlessProseDistance } from '../../rank/prose.js';
 import { proseReach } from '../../rank/prose-lines.js';
-import { pathInfo } from '../snapshot/path-info.js';
+import { infoSignals, pathInfo, pathWordPrefixes, type PathInfo } from '../snapshot/path-info.js';
 import { documentState, KEPT_FILE_BYTES, keptLines, keptRead, keptTokens, type StatedEntry } from './kept-documents.js';
 import { lineCosines, type LineCosines } from '../../embed/line-cosines.js';
 import type { ProseIndexLines } from './prose-index.js';
@@ -28,38 +28,49 @@ type Terms = readonly { key: string; whole: boolean }[];
  * documents' cosines (a resident process: keepBytes).
  */
 export function splitProse(snap: Snapshot, display: (string | undefined)[], reader: Source, plan: RankPlan, o: { keepBytes: boolean; index?: ProseIndexLines | null; bounded?: boolean; model?: ModelData }): { display: (string | undefined)[]; prose: Source | null; read?: { files: number; probed: number } } {
-  const { rest, fileOf, inChunkOrder } = proseFiles(snap, display);
-  if (fileOf.size === 0) return { display, prose: null };
+  const { rest, fileOf, entries, files, infos, bytes, inChunkOrder } = proseFiles(snap, display);
+  const n = entries.length;
+  if (n === 0) return { display, prose: null };
   const read = { files: 0, probed: 0 };
   // A document's line terms: counted by this process (a resident one), else from the index's statistics file.
   const linesOf = (e: Entry, p: ProsePlanTerms): ProseLineTerms | null =>
     (o.keepBytes ? keptLines(e as StatedEntry) : undefined) ?? o.index?.linesOf((e as StatedEntry).state, p) ?? null;
   let known = { terms: plan.terms as Terms, files: filesWithTerms(snap, plan.terms, inChunkOrder) };
-  const holds = (f: number, files: Uint8Array) => files[f] === 1 || snap.files[f].chunkCount === 0;
+  const holds = (k: number, marks: Uint8Array) => marks[files[k]] === 1 || snap.files[files[k]].chunkCount === 0;
+  // Each document's path signals for the plan, from its path's kept facts (pathSignals' values).
+  const prefixes = pathWordPrefixes(plan);
+  const signalsOf = (k: number) => infoSignals(infos[k], entries[k].path, plan, prefixes);
+  // What list() sorts the documents by, for `plan` (listedBound; NaN: none): the best case of those that
+  // can hold no term, the reach of those whose line terms it knew.
+  const listed = new Float64Array(n).fill(NaN);
   // Files that can hold a term first (they set the top-k's floor), then the others by their best case.
-  const termless = new Map<Entry, number>();
+  const withTerms: number[] = [];
+  const after: number[] = [];
   // The snapshot's postings hold words, not numbers: with the query's numbers (prose terms too) any file may hold one.
   const numbers = (plan.prose?.numbers.length ?? 0) > 0;
-  for (const [e, f] of fileOf) if (!numbers && !holds(f, known.files)) termless.set(e, termlessProseDistance(plan, e.path, 1, pathInfo(e.path).facts));
-  const withTerms = [...fileOf.keys()].filter((e) => !termless.has(e));
-  const after = [...termless.keys()].sort((x, y) => termless.get(x)! - termless.get(y)!);
-  // What list() sorted the documents by, for `plan` (listedBound): the termless ones' best case, and the
-  // reach of those whose line terms it knew.
-  const listed = new Map<Entry, number>(termless);
-  const bytes = [...fileOf.keys()].reduce((sum, e) => sum + (e.size ?? 0), 0);
+  for (let k = 0; k < n; k++) {
+    if (numbers || holds(k, known.files)) { withTerms.push(k); continue; }
+    listed[k] = termlessProseDistance(plan, entries[k].path, 1, signalsOf(k));
+    after.push(k);
+  }
+  after.sort((x, y) => listed[x] - listed[y]);
   /** The query's cosine bounds (worked out per token on first use), for the last query vector asked about. */
   let cosines: { query: Float32Array; of: LineCosines } | null = null;
   const model = o.keepBytes ? o.model : undefined;
   // With a bounded top-k, a document whose line terms are known is read only when its bound reaches the
   // results (rarely: most are skipped unread), so only the others count towards scoring on this thread.
-  const unknown = o.bounded && (o.keepBytes || o.index) ? withTerms.reduce((sum, e) => sum + (linesOf(e, plan) ? 0 : e.size ?? 0), 0) : bytes;
+  let unknown = bytes;
+  if (o.bounded && (o.keepBytes || o.index)) {
+    unknown = 0;
+    for (const k of withTerms) if (!linesOf(entries[k], plan)) unknown += entries[k].size ?? 0;
+  }
   return {
     display: rest,
     read,
     prose: {
       small: unknown <= SMALL_BYTES,
       async *list() {
-        if (!o.keepBytes && !o.index) { yield* withTerms; yield* after; return; }
+        if (!o.keepBytes && !o.index) { for (const k of withTerms) yield entries[k]; for (const k of after) yield entries[k]; return; }
         // The documents whose line terms are known (counted: kept-documents.ts; or in the index: prose-index.ts) by the bound on their best line
         // that visits no line (proseReach), nearest first: the top-k's floor falls soon, and the others
         // are skipped unread once it is past their bound (pipeline.ts). The others first: they are read
@@ -67,14 +78,15 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
         // By index into a typed array (a sort of ~1,400 documents through a Map took milliseconds); stable
         // (documents not counted yet, all -Infinity, keep their order).
         const best = new Float64Array(withTerms.length);
-        withTerms.forEach((e, i) => {
-          const lines = linesOf(e, plan);
-          best[i] = lines ? proseReach(lines, plan, e.path, pathInfo(e.path).facts) : -Infinity;
-          if (lines) listed.set(e, best[i]);
-        });
+        for (let i = 0; i < withTerms.length; i++) {
+          const k = withTerms[i];
+          const lines = linesOf(entries[k], plan);
+          best[i] = lines ? proseReach(lines, plan, entries[k].path, signalsOf(k)) : -Infinity;
+          if (lines) listed[k] = best[i];
+        }
         const order = Array.from(withTerms.keys()).sort((x, y) => (best[x] - best[y]) || 0);
-        for (const i of order) yield withTerms[i];
-        yield* after;
+        for (const i of order) yield entries[withTerms[i]];
+        for (const k of after) yield entries[k];
       },
       ...((o.keepBytes || o.index) && { proseLines: linesOf }),
       // A document's line terms from the index's statistics file bound its lines' grams; a counted one's are exact.
@@ -105,35 +117,61 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
         else if (!reader.stream) yield await reader.read(entry, signal);
         else yield* reader.stream(entry, signal);
       },
-      listedBound: (entry, p) => (p === plan ? listed.get(entry) : undefined),
+      listedBound(entry, p) {
+        const k = p === plan ? fileOf.get(entry) : undefined;
+        return k === undefined || Number.isNaN(listed[k]) ? undefined : listed[k];
+      },
       holdsAnyTerm(entry, terms) {
-        const f = fileOf.get(entry);
-        if (f === undefined) return true;
+        const k = fileOf.get(entry);
+        if (k === undefined) return true;
         if (!sameTerms(known.terms, terms)) known = { terms, files: filesWithTerms(snap, terms, inChunkOrder) };
-        return holds(f, known.files);
+        return holds(k, known.files);
       },
     },
   };
 }
 
-const split = new WeakMap<(string | undefined)[], { snap: Snapshot; rest: (string | undefined)[]; fileOf: Map<Entry, number>; inChunkOrder: Int32Array }>();
-
 /**
- * The covered paths without the prose files, each prose file's entry and snapshot index, and the prose
- * files with chunks in the order of their first chunk (kept while the coverage is).
+ * The prose files of a coverage, in display order: each one's entry (`fileOf`: its place here), snapshot
+ * index and path's facts (pathInfo, kept here: a search reads every one's), and their bytes in all.
  */
-function proseFiles(snap: Snapshot, display: (string | undefined)[]): { rest: (string | undefined)[]; fileOf: Map<Entry, number>; inChunkOrder: Int32Array } {
+interface ProseFiles {
+  snap: Snapshot;
+  /** The covered paths without the prose files. */
+  rest: (string | undefined)[];
+  fileOf: Map<Entry, number>;
+  entries: StatedEntry[];
+  files: Int32Array;
+  infos: PathInfo[];
+  bytes: number;
+  /** The prose files with chunks (snapshot indices) in the order of their first chunk. */
+  inChunkOrder: Int32Array;
+}
+
+const split = new WeakMap<(string | undefined)[], ProseFiles>();
+
+/** The prose files of the covered paths (kept while the coverage is). */
+function proseFiles(snap: Snapshot, display: (string | undefined)[]): ProseFiles {
   const kept = split.get(display);
   if (kept && kept.snap === snap) return kept;
   const fileOf = new Map<Entry, number>();
+  const entries: StatedEntry[] = [];
+  const indices: number[] = [];
   const rest = display.map((path, f) => {
     if (path === undefined || !isProsePath(path)) return path;
-    fileOf.set({ path, size: snap.files[f].size, state: documentState(snap.files[f]) } as StatedEntry, f);
+    const entry = { path, size: snap.files[f].size, state: documentState(snap.files[f]) } as StatedEntry;
+    fileOf.set(entry, entries.length);
+    entries.push(entry);
+    indices.push(f);
     return undefined;
   });
-  const inChunkOrder = Int32Array.from([...fileOf.values()].filter((f) => snap.files[f].chunkCount > 0)).sort((x, y) => snap.files[x].firstChunk - snap.files[y].firstChunk);
-  split.set(display, { snap, rest, fileOf, inChunkOrder });
-  return { rest, fileOf, inChunkOrder };
+  const files = Int32Array.from(indices);
+  const infos = entries.map((e) => pathInfo(e.path));
+  const bytes = entries.reduce((sum, e) => sum + (e.size ?? 0), 0);
+  const inChunkOrder = files.filter((f) => snap.files[f].chunkCount > 0).sort((x, y) => snap.files[x].firstChunk - snap.files[y].firstChunk);
+  const made: ProseFiles = { snap, rest, fileOf, entries, files, infos, bytes, inChunkOrder };
+  split.set(display, made);
+  return made;
 }
 
 /**
