@@ -64,30 +64,44 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
     unknown = 0;
     for (const k of withTerms) if (!linesOf(entries[k], plan)) unknown += entries[k].size ?? 0;
   }
+  /**
+   * The documents in the order they are listed, but those whose bound is past `floor` (left out: counted).
+   * The documents whose line terms are known (counted: kept-documents.ts; or in the index: prose-index.ts)
+   * by the bound on their best line that visits no line (proseReach), nearest first: the top-k's floor falls
+   * soon, and the others are skipped unread once it is past their bound (pipeline.ts). The others first:
+   * they are read and counted as a scan does. Then those that can hold no term, by their best case.
+   */
+  const listing = (floor: number): { entries: Entry[]; left: number } => {
+    const out: Entry[] = [];
+    let left = 0;
+    if (!o.keepBytes && !o.index) for (const k of withTerms) out.push(entries[k]);
+    else {
+      const best = new Float64Array(withTerms.length);
+      const near: number[] = [];
+      for (let i = 0; i < withTerms.length; i++) {
+        const k = withTerms[i];
+        const lines = linesOf(entries[k], plan);
+        best[i] = lines ? proseReach(lines, plan, entries[k].path, signalsOf(k)) : -Infinity;
+        if (lines) listed[k] = best[i];
+        if (best[i] > floor) left++; else near.push(i);
+      }
+      // By index into a typed array (a sort of ~1,400 documents through a Map took milliseconds); stable
+      // (documents not counted yet, all -Infinity, keep their order), so those near come in the order all would.
+      near.sort((x, y) => (best[x] - best[y]) || 0);
+      for (const i of near) out.push(entries[withTerms[i]]);
+    }
+    for (const k of after) if (listed[k] > floor) left++; else out.push(entries[k]);
+    return { entries: out, left };
+  };
   return {
     display: rest,
     read,
     prose: {
       small: unknown <= SMALL_BYTES,
       async *list() {
-        if (!o.keepBytes && !o.index) { for (const k of withTerms) yield entries[k]; for (const k of after) yield entries[k]; return; }
-        // The documents whose line terms are known (counted: kept-documents.ts; or in the index: prose-index.ts) by the bound on their best line
-        // that visits no line (proseReach), nearest first: the top-k's floor falls soon, and the others
-        // are skipped unread once it is past their bound (pipeline.ts). The others first: they are read
-        // and counted as a scan does.
-        // By index into a typed array (a sort of ~1,400 documents through a Map took milliseconds); stable
-        // (documents not counted yet, all -Infinity, keep their order).
-        const best = new Float64Array(withTerms.length);
-        for (let i = 0; i < withTerms.length; i++) {
-          const k = withTerms[i];
-          const lines = linesOf(entries[k], plan);
-          best[i] = lines ? proseReach(lines, plan, entries[k].path, signalsOf(k)) : -Infinity;
-          if (lines) listed[k] = best[i];
-        }
-        const order = Array.from(withTerms.keys()).sort((x, y) => (best[x] - best[y]) || 0);
-        for (const i of order) yield entries[withTerms[i]];
-        for (const k of after) yield entries[k];
+        yield* listing(Infinity).entries;
       },
+      listWithin: (p, floor) => (p === plan ? listing(floor) : null),
       ...((o.keepBytes || o.index) && { proseLines: linesOf }),
       // A document's line terms from the index's statistics file bound its lines' grams; a counted one's are exact.
       ...(o.index && {
