@@ -221,6 +221,18 @@ export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, 
 }
 
 /**
+ * proseReach at a cosine of 1 (the same float), not kept with the file: a swept document's from the sweep's
+ * best line and its path's `signals` for the plan, with nothing else looked at (a search lists every kept
+ * document by it: prose-source.ts); another's by proseReach.
+ */
+export function proseReachListed(terms: ProseLineTerms, plan: RankPlan, path: string, signals: PathSignals): number {
+  const swept = sweptLexical(terms as PackedProseLines, plan);
+  if (swept === undefined) return proseReach(terms, plan, path, signals);
+  // proseReach's margin, as it keeps reachLexical.
+  return proseFileBestDistance(swept > 0 ? swept * (1 + 1e-9) : 0, path, plan, signals, 1);
+}
+
+/**
  * A lower bound on the distance of every line of the file for a plan (kept per file for the last plan:
  * the pipeline asks once proseReach is within reach): its lines' lexical scores (the line's BM25 and
  * its window's, as lineLexical adds them, from the parts rounded up) with a cosine of `cosine` (1, or a

@@ -6,9 +6,9 @@
 import type { Entry, Source } from '../../sources/source.js';
 import type { RankPlan } from '../../rank/plan.js';
 import { isProsePath, termlessProseDistance } from '../../rank/prose.js';
-import { proseReach } from '../../rank/prose-lines.js';
+import { proseReachListed } from '../../rank/prose-lines.js';
 import { infoSignals, pathInfo, pathWordPrefixes, type PathInfo } from '../snapshot/path-info.js';
-import { documentState, KEPT_FILE_BYTES, keptLines, keptRead, keptTokens, type StatedEntry } from './kept-documents.js';
+import { documentState, KEPT_FILE_BYTES, keptChanges, keptLines, keptRead, keptTokens, type StatedEntry } from './kept-documents.js';
 import { lineCosines, type LineCosines } from '../../embed/line-cosines.js';
 import type { ProseIndexLines } from './prose-index.js';
 import type { ModelData, ProseLineTerms, ProsePlanTerms } from '../../types.js';
@@ -28,13 +28,16 @@ type Terms = readonly { key: string; whole: boolean }[];
  * documents' cosines (a resident process: keepBytes).
  */
 export function splitProse(snap: Snapshot, display: (string | undefined)[], reader: Source, plan: RankPlan, o: { keepBytes: boolean; index?: ProseIndexLines | null; bounded?: boolean; model?: ModelData }): { display: (string | undefined)[]; prose: Source | null; read?: { files: number; probed: number } } {
-  const { rest, fileOf, entries, files, infos, bytes, inChunkOrder } = proseFiles(snap, display);
+  const prose = proseFiles(snap, display);
+  const { rest, fileOf, entries, files, infos, bytes, inChunkOrder } = prose;
   const n = entries.length;
   if (n === 0) return { display, prose: null };
   const read = { files: 0, probed: 0 };
   // A document's line terms: counted by this process (a resident one), else from the index's statistics file.
   const linesOf = (e: Entry, p: ProsePlanTerms): ProseLineTerms | null =>
     (o.keepBytes ? keptLines(e as StatedEntry) : undefined) ?? o.index?.linesOf((e as StatedEntry).state, p) ?? null;
+  /** linesOf the k-th document for the plan (its kept line terms looked up again only once they changed). */
+  const linesAt = (k: number): ProseLineTerms | null => (o.keepBytes ? keptAt(prose, k) : undefined) ?? o.index?.linesOf(entries[k].state, plan) ?? null;
   let known = { terms: plan.terms as Terms, files: filesWithTerms(snap, plan.terms, inChunkOrder) };
   const holds = (k: number, marks: Uint8Array) => marks[files[k]] === 1 || snap.files[files[k]].chunkCount === 0;
   // Each document's path signals for the plan, from its path's kept facts (pathSignals' values).
@@ -62,7 +65,7 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
   let unknown = bytes;
   if (o.bounded && (o.keepBytes || o.index)) {
     unknown = 0;
-    for (const k of withTerms) if (!linesOf(entries[k], plan)) unknown += entries[k].size ?? 0;
+    for (const k of withTerms) if (!linesAt(k)) unknown += entries[k].size ?? 0;
   }
   /**
    * The documents in the order they are listed, but those whose bound is past `floor` (left out: counted).
@@ -80,8 +83,8 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
       const near: number[] = [];
       for (let i = 0; i < withTerms.length; i++) {
         const k = withTerms[i];
-        const lines = linesOf(entries[k], plan);
-        best[i] = lines ? proseReach(lines, plan, entries[k].path, signalsOf(k)) : -Infinity;
+        const lines = linesAt(k);
+        best[i] = lines ? proseReachListed(lines, plan, entries[k].path, signalsOf(k)) : -Infinity;
         if (lines) listed[k] = best[i];
         if (best[i] > floor) left++; else near.push(i);
       }
@@ -160,6 +163,19 @@ interface ProseFiles {
   bytes: number;
   /** The prose files with chunks (snapshot indices) in the order of their first chunk. */
   inChunkOrder: Int32Array;
+  /** Each one's keptLines, as they were at keptChanges() `keptAt` (-1: not looked up). */
+  kept: (ProseLineTerms | null | undefined)[];
+  keptAt: number;
+}
+
+/** keptLines of the k-th prose file, looked up again for all of them once the kept documents changed (a search asks for every one's). */
+function keptAt(p: ProseFiles, k: number): ProseLineTerms | null | undefined {
+  const now = keptChanges();
+  if (p.keptAt !== now) {
+    for (let i = 0; i < p.entries.length; i++) p.kept[i] = keptLines(p.entries[i]);
+    p.keptAt = now;
+  }
+  return p.kept[k];
 }
 
 const split = new WeakMap<(string | undefined)[], ProseFiles>();
@@ -183,7 +199,7 @@ function proseFiles(snap: Snapshot, display: (string | undefined)[]): ProseFiles
   const infos = entries.map((e) => pathInfo(e.path));
   const bytes = entries.reduce((sum, e) => sum + (e.size ?? 0), 0);
   const inChunkOrder = files.filter((f) => snap.files[f].chunkCount > 0).sort((x, y) => snap.files[x].firstChunk - snap.files[y].firstChunk);
-  const made: ProseFiles = { snap, rest, fileOf, entries, files, infos, bytes, inChunkOrder };
+  const made: ProseFiles = { snap, rest, fileOf, entries, files, infos, bytes, inChunkOrder, kept: new Array(entries.length), keptAt: -1 };
   split.set(display, made);
   return made;
 }
