@@ -2,7 +2,7 @@
 // worked out once per path and kept across queries; a recorded walk carries the costly part so a cold
 // process need not work it out again.
 import { countTerms } from '../../rank/chunk-scorer.js';
-import { pathFacts, pathSignals, signalsOf, type PathFacts, type PathSignals } from '../../rank/path-signals.js';
+import { pathFacts, signalsOf, type PathFacts, type PathSignals } from '../../rank/path-signals.js';
 import { pathText } from '../../rank/lexical/terms.js';
 import type { RankPlan } from '../../rank/plan.js';
 import { HASH_START, hashStep, identifierRuns } from '../../rank/run-table.js';
@@ -46,17 +46,6 @@ export function pathWordPrefixes(plan: RankPlan): Set<string> {
   let prefixes = wordPrefixes.get(plan.pathWords);
   if (!prefixes) wordPrefixes.set(plan.pathWords, prefixes = new Set(plan.pathWords.filter((w) => w.length >= 3).map((w) => w.slice(0, 3))));
   return prefixes;
-}
-
-/**
- * A path's signals for a plan (the same values pathSignals gives): pathSignals where one of its names
- * starts with a path word's first three letters (`prefixes`: pathWordPrefixes); no word can match the
- * others (their pathMatch is 0), whose signals are their priors' for the plan, with no map lookup and
- * no match tried (a search asks for every kept prose document's: ~1,400 on the bench tree).
- */
-export function infoSignals(info: PathInfo, path: string, plan: RankPlan, prefixes = pathWordPrefixes(plan)): PathSignals {
-  if (prefixes.size > 0) for (const p of info.namePrefixes) if (prefixes.has(p)) return pathSignals(path, plan, info.facts);
-  return info.priors[priorsIndex(plan)];
 }
 
 /** The facts of a display path (cached across queries). */
