@@ -190,7 +190,12 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     const best = termlessProseDistance(plan, entry.path);
     if (best === Infinity || best > topk.floorDistance) return true;
     const cosine = cosineBound(source, entry);
-    return cosine < 1 && termlessProseDistance(plan, entry.path, cosine) > topk.floorDistance;
+    if (cosine < 1 && termlessProseDistance(plan, entry.path, cosine) > topk.floorDistance) return true;
+    // Read and scored: its statistics from its line terms where the source keeps them (exactly those
+    // counting it gives: its grams' document frequencies), so its lines are not counted again first.
+    const lines = o.maxFileBytes === undefined || (entry.size ?? Infinity) <= o.maxFileBytes ? source.proseLines?.(entry, plan) : null;
+    if (lines) knownProse.set(entry, proseLineStats(lines, plan));
+    return false;
   };
   /** At least the cosine of every line of a prose entry (the source's bound: a resident index's kept tokens), 1 when unknown or when the cosine does not weigh. */
   const cosineBound = (source: Source, entry: Entry): number =>
