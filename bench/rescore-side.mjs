@@ -7,6 +7,7 @@
 // first, as in the engine that built the index (as bench/prose/bounds-side.mjs). PROF=FILE: a CPU profile
 // of the measured calls (FILE.cpuprofile). A build's dist may count things in globalThis.__C per call:
 // summed and shown. CAP=FILE: each call's globalThis.__cap (a list) of the first build saved as JSON.
+// The bench's own 40 questions' searches (the MCP harness's) are also shown apart (p50, mean, p95).
 // DIST: an absolute path (a built dist/). semble-dev is found as bench/quality/dataset.ts finds it (SIMGREP_SHARED_DIR).
 // Usage: [KEEP=1] [NQ=304] [MODES=hybrid] [REL=1] [OUT=PREFIX] [PROF=FILE] [SETTLE=2000] node bench/rescore-side.mjs INDEX_DIR TREE MODEL DIST [DIST...]
 import os from 'node:os';
@@ -39,7 +40,9 @@ if (process.env.KEEP === '1') for (const d of dists) {
 for (const ws of wss) for (const q of WARMUP_QUERIES) await search(ws, q, 'hybrid');
 await new Promise((ok) => setTimeout(ok, Number(process.env.SETTLE ?? 2000)));
 const out = dists.map(() => []);
-const T = dists.map(() => ({ search: [], related: [], counts: {} }));
+const T = dists.map(() => ({ search: [], related: [], counts: {}, first: [] }));
+// The bench's own questions (the MCP harness's: QUERIES, AGENT_QUERIES) apart from semble-dev's: their searches' CPU shown on their own.
+const bench = QUERIES.length + AGENT_QUERIES.length;
 const session = process.env.PROF ? new inspector.Session() : null;
 const post = (m, p) => new Promise((ok, no) => session.post(m, p ?? {}, (e, r) => (e ? no(e) : ok(r))));
 if (session) { session.connect(); await post('Profiler.enable'); await post('Profiler.setSamplingInterval', { interval: 200 }); await post('Profiler.start'); }
@@ -53,6 +56,7 @@ async function call(kind, fn, label) {
     const c = cpu();
     const r = await fn(wss[i]);
     T[i][kind].push(cpu() - c);
+    if (kind === 'search' && queries.indexOf(label.slice(label.indexOf(': ') + 2)) < bench) T[i].first.push(T[i].search.at(-1));
     if (globalThis.__C) for (const [k, v] of Object.entries(globalThis.__C)) T[i].counts[k] = (T[i].counts[k] ?? 0) + v;
     out[i].push(JSON.stringify({ label, results: r.results, warnings: r.warnings, closest: r.closest }));
     res[i] = r; if (process.env.CAP && i === 0) caps.push({ label, ranges: globalThis.__cap });
@@ -71,6 +75,7 @@ const at = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math
 const f = (xs) => xs.length ? `n ${xs.length} p50 ${at(xs, 0.5).toFixed(1)} mean ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(2)} sum ${xs.reduce((a, b) => a + b, 0).toFixed(0)}` : '-';
 dists.forEach((d, i) => {
   console.log(`${d}: search cpu ${f(T[i].search)} | related cpu ${f(T[i].related)}`);
+  console.log(`  the bench's ${bench} questions' searches: cpu ${f(T[i].first)} p95 ${T[i].first.length ? at(T[i].first, 0.95).toFixed(1) : '-'}`);
   if (Object.keys(T[i].counts).length) console.log(`  counts ${JSON.stringify(T[i].counts)}`);
   if (process.env.OUT) writeFileSync(`${process.env.OUT}-${i}.jsonl`, out[i].join('\n') + '\n');
 });

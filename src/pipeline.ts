@@ -122,6 +122,29 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   let settled = false;
   /** Prose entries' statistics from their source's line terms, until they are read. */
   const knownProse = new Map<Entry, ProseStats>();
+  /** Everything listed so far scored, once: its floor prunes what comes next (the prose lines the workers rank too). */
+  const settle = async (): Promise<void> => {
+    if (settled) return;
+    settled = true;
+    await deadline.until(Promise.all(running));
+    await scoring.submit(packer.flush());
+    await deadline.until(scoring.drain());
+  };
+  /**
+   * A source that lists by its bounds for this very plan (listWithin: prose-source.ts), with no
+   * --max-filesize and the gates of outOfReach's skips: everything listed before is scored first, and
+   * the entries whose listed bound is past the floor then are left out of its listing (outOfReach would
+   * skip each at its turn: the floor only falls; ~1,400 entries a search on the bench tree, nearly all
+   * out of reach), counted as searched as outOfReach counts them. null: list() as it is.
+   */
+  const listWithin = async (source: Source): Promise<Entry[] | null> => {
+    const plan = o.rank;
+    if (!source.listWithin || !plan?.prose || o.ignoreCase || !source.holdsAnyTerm || o.maxFileBytes !== undefined) return null;
+    await settle();
+    const within = source.listWithin(plan, topk.floorDistance);
+    if (within) stats.files += within.left;
+    return within?.entries ?? null;
+  };
   /**
    * A prose file none of whose lines holds a query term (its source knows before reading it) whose best
    * case cannot enter the full top-k: skipped unread, since its lines would be dropped. Exact: its
@@ -133,13 +156,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     if (!plan?.prose || o.ignoreCase || !source.holdsAnyTerm) return false;
     const listed = source.listedBound?.(entry, plan);
     if (listed === undefined && !isProsePath(entry.path)) return false;
-    if (!settled) {
-      // Everything before is scored first: its floor also prunes the prose lines the workers rank.
-      settled = true;
-      await deadline.until(Promise.all(running));
-      await scoring.submit(packer.flush());
-      await deadline.until(scoring.drain());
-    }
+    await settle();
     // The bound the source listed it by, for this very plan (prose-source.ts): what the checks below start
     // with, worked out once for the listing, not again per entry (~1,400 a search on the bench tree): for
     // a document whose postings hold a term, proseReach of its line terms at a cosine of 1 (with the path's
@@ -173,14 +190,20 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     const best = termlessProseDistance(plan, entry.path);
     if (best === Infinity || best > topk.floorDistance) return true;
     const cosine = cosineBound(source, entry);
-    return cosine < 1 && termlessProseDistance(plan, entry.path, cosine) > topk.floorDistance;
+    if (cosine < 1 && termlessProseDistance(plan, entry.path, cosine) > topk.floorDistance) return true;
+    // Read and scored: its statistics from its line terms where the source keeps them (exactly those
+    // counting it gives: its grams' document frequencies), so its lines are not counted again first.
+    const lines = o.maxFileBytes === undefined || (entry.size ?? Infinity) <= o.maxFileBytes ? source.proseLines?.(entry, plan) : null;
+    if (lines) knownProse.set(entry, proseLineStats(lines, plan));
+    return false;
   };
   /** At least the cosine of every line of a prose entry (the source's bound: a resident index's kept tokens), 1 when unknown or when the cosine does not weigh. */
   const cosineBound = (source: Source, entry: Entry): number =>
     (o.rank?.prose?.semantic ?? 0) > 0 && source.proseCosine ? source.proseCosine(entry, o.query) : 1;
   try {
     for (const source of o.sources) {
-      for await (const entry of source.list(deadline.readSignal)) {
+      const within = await listWithin(source);
+      for await (const entry of within ?? source.list(deadline.readSignal)) {
         checkAbort();
         drainSourceWarnings(source);
         if (await outOfReach(source, entry)) { stats.files++; continue; }

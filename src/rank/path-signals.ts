@@ -97,12 +97,29 @@ let signalsPlan: RankPlan | null = null;
 const signalsByPath = new Map<string, PathSignals>();
 const SIGNALS_LIMIT = 4096;
 
+/**
+ * pathFacts by path across plans (read only): a warm search scores ~60 code files' ranges and the prose
+ * files within reach, mostly the same from one search to the next, and each new plan asked for their
+ * signals again (the facts' regular expressions per file); a scan's many files are let go as it goes.
+ */
+const factsByPath = new Map<string, PathFacts>();
+const FACTS_LIMIT = 4096;
+
+function factsOf(path: string): PathFacts {
+  let facts = factsByPath.get(path);
+  if (!facts) {
+    if (factsByPath.size >= FACTS_LIMIT) factsByPath.clear();
+    factsByPath.set(path, facts = pathFacts(path));
+  }
+  return facts;
+}
+
 /** Path signals of one file for this query (the object is shared: not to be changed). `facts`: the path's (pathFacts(path)), if known. */
 export function pathSignals(path: string, plan: RankPlan, facts?: PathFacts): PathSignals {
   if (plan !== signalsPlan) { signalsPlan = plan; signalsByPath.clear(); }
   let signals = signalsByPath.get(path);
   if (!signals) {
-    signals = signalsOf(plan, facts ?? pathFacts(path));
+    signals = signalsOf(plan, facts ?? factsOf(path));
     if (signalsByPath.size >= SIGNALS_LIMIT) signalsByPath.clear();
     signalsByPath.set(path, signals);
   }

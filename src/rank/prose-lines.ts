@@ -4,7 +4,7 @@
 // (exact) and bounds on its best line (at least ProseCounter.bestLexical) come from a few sums, without
 // the file's text.
 import type { ProseLineTerms } from '../types.js';
-import { pathSignals, type PathFacts, type PathSignals } from './path-signals.js';
+import { pathSignals, type PathSignals } from './path-signals.js';
 import type { RankPlan } from './plan.js';
 import { PROSE_B, PROSE_K1, proseBestDistance, proseLexical, type ProseStats } from './prose.js';
 import { proseStatsOf } from './prose-counter.js';
@@ -137,9 +137,9 @@ const idfOf = (df: number, n: number): number => Math.log(1 + (n - df + 0.5) / (
  * summed as if one line held them all, and each gram the file holds at its most in a line (gramMost) in
  * the shortest line that holds a plan term (keyMost's shortest line: only such a line scores), with the file's idf and a cosine of `cosine` (1, or a bound on its lines'
  * cosines: embed/line-cosines.ts). At most proseBest, so a file skipped on it is one proseBest skips; kept
- * per file for the last plan and cosine (`facts`: the path's, if known).
+ * per file for the last plan and cosine (`signals`: the path's for the plan, pathSignals', if known).
  */
-export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, facts?: PathFacts, cosine = 1): number {
+export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, signals?: PathSignals, cosine = 1): number {
   const t = terms as PackedProseLines;
   // Kept per path too: one file's kept terms may be asked under two names (a root given as `.` and as an
   // absolute path), and the path's signals are part of the bound.
@@ -210,7 +210,7 @@ export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, 
     norms.gramNorm = nGrams * Math.log(1 + (n + 0.5) / 0.5);
     lexical = proseLexical(own, window, grams, norms);
   }
-  t.signals = pathSignals(path, plan, facts);
+  t.signals = signals ?? pathSignals(path, plan);
   // A margin for the order of the floats' additions, as proseBest's.
   t.reachLexical = lexical > 0 ? lexical * (1 + 1e-9) : 0;
   t.reach = proseFileBestDistance(t.reachLexical, path, plan, t.signals, cosine);
@@ -221,10 +221,22 @@ export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, 
 }
 
 /**
+ * proseReach at a cosine of 1 (the same float), not kept with the file: a swept document's from the sweep's
+ * best line and its path's `signals` for the plan, with nothing else looked at (a search lists every kept
+ * document by it: prose-source.ts); another's by proseReach.
+ */
+export function proseReachListed(terms: ProseLineTerms, plan: RankPlan, path: string, signals: PathSignals): number {
+  const swept = sweptLexical(terms as PackedProseLines, plan);
+  if (swept === undefined) return proseReach(terms, plan, path, signals);
+  // proseReach's margin, as it keeps reachLexical.
+  return proseFileBestDistance(swept > 0 ? swept * (1 + 1e-9) : 0, path, plan, signals, 1);
+}
+
+/**
  * A lower bound on the distance of every line of the file for a plan (kept per file for the last plan:
  * the pipeline asks once proseReach is within reach): its lines' lexical scores (the line's BM25 and
  * its window's, as lineLexical adds them, from the parts rounded up) with a cosine of `cosine` (1, or a
- * bound on its lines' cosines: embed/line-cosines.ts). `facts`: the path's, if known.
+ * bound on its lines' cosines: embed/line-cosines.ts). `signals`: the path's for the plan, if known.
  *
  * With `floor` (the distance a line must beat to matter), a bound above it may come back without the
  * grams' part worked out line by line (issue 30: a pasted chunk's ~100 grams are in most lines of a
@@ -233,10 +245,10 @@ export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, 
  * line's lexical score grows with each part (proseLexical), so this is at most the exact bound's
  * distance; kept for the plan only when it is above the floor, which only falls within a search.
  */
-export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, facts?: PathFacts, floor = -Infinity, cosine = 1): number {
+export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, signals?: PathSignals, floor = -Infinity, cosine = 1): number {
   const t = terms as PackedProseLines;
   if (t.plan && t.bestCosine === cosine && t.bestPath === path && sameReach(t.plan, plan)) return t.best;
-  const reach = proseReach(terms, plan, path, facts, cosine);
+  const reach = proseReach(terms, plan, path, signals, cosine);
   // A swept document's reach is its exact bound already.
   if (sweptLexical(t, plan) !== undefined) {
     t.best = reach;

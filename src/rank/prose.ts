@@ -3,7 +3,7 @@
 // BM25 takes its document frequencies from the file's own lines (the shipped lexicon counts code).
 import type { RankPlan } from './plan.js';
 import { countTerms, toDistance } from './chunk-scorer.js';
-import { pathSignals, type PathFacts } from './path-signals.js';
+import { pathSignals, type PathSignals } from './path-signals.js';
 import { forEachGram, gramKey } from './lexical/grams.js';
 import { textNumbers } from './lexical/words.js';
 
@@ -281,9 +281,9 @@ export function proseBestDistance(lexical: number, path: { pathMatch: number; pr
  * The least distance any line of the prose file at `path` can have when none of its lines holds a plan
  * term: proseTermlessBound in distance (with its lines' cosines at most `cosine`), a little lower for the
  * floats. Infinity when such a line cannot score at all (no weight on the cosine: lexical mode, or a query
- * the model knows no word of): prose-scoring.ts writes nothing for it. `facts`: the path's, if known.
+ * the model knows no word of): prose-scoring.ts writes nothing for it. `signals`: the path's for the plan, if known.
  */
-export function termlessProseDistance(plan: RankPlan, path: string, cosine = 1, facts?: PathFacts): number {
+export function termlessProseDistance(plan: RankPlan, path: string, cosine = 1, signals?: PathSignals): number {
   if (!((plan.prose?.semantic ?? 0) > 0)) return Infinity;
-  return proseBestDistance(0, pathSignals(path, plan, facts), plan, cosine);
+  return proseBestDistance(0, signals ?? pathSignals(path, plan), plan, cosine);
 }

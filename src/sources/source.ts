@@ -75,6 +75,13 @@ export interface Source {
    * without working it out again.
    */
   listedBound?(entry: Entry, plan: ProsePlanTerms): number | undefined;
+  /**
+   * Optional, with listedBound: list() for this very plan (the same object; null for another), once the
+   * pipeline has scored everything listed before and its full top-k's floor is `floor` (Infinity: not
+   * full): the entries whose listed bound is past the floor are left out and counted in `left` (the
+   * pipeline would skip each at its turn unread: the floor only falls), the others in list()'s order.
+   */
+  listWithin?(plan: ProsePlanTerms, floor: number): { entries: Entry[]; left: number } | null;
   /** True when the source is small enough to score on the calling thread (no worker start-up). */
   readonly small?: boolean;
 }

@@ -56,6 +56,13 @@ export function stopLineTokensWith(searcher: Searcher): void {
  */
 const kept = new Map<string, Kept>();
 let keptBytes = 0;
+/** Changes to `kept` (a document kept or dropped, its line terms counted): keptChanges. */
+let changes = 0;
+
+/** How many times the kept documents or their line terms changed: while it stays, keptLines answers as it did. */
+export function keptChanges(): number {
+  return changes;
+}
 /** States whose line terms are still to count, oldest first, and the count under way (if any). */
 const toCount = new Set<string>();
 let counting: Promise<void> | null = null;
@@ -96,6 +103,7 @@ export async function keptRead(reader: Source, entry: StatedEntry, signal?: Abor
 /** Keeps a document's bytes under its state and queues it to be counted. */
 function store(state: string, bytes: Uint8Array): void {
   kept.set(state, { bytes });
+  changes++;
   keep(bytes.length);
   toCount.add(state);
 }
@@ -164,6 +172,7 @@ function keep(more: number): void {
   for (const [state, k] of kept) {
     if (keptBytes <= KEPT_BYTES) break;
     kept.delete(state);
+    changes++;
     keptBytes -= k.bytes.length + (k.lines?.bytes ?? 0) + (k.tokens ? lineTokensBytes(k.tokens) : 0);
     if (k.lines) releaseProseLines(k.lines);
   }
@@ -186,6 +195,7 @@ async function countInBackground(): Promise<void> {
       const { lines, tokens } = await countLines(k.bytes, pace);
       if (kept.get(state) !== k) { if (lines) releaseProseLines(lines); continue; }
       k.lines = lines;
+      changes++;
       k.tokens = lines ? tokens : null;
       // Its lines are bounded with every kept document's at once (rank/prose-sweep.ts).
       if (lines) sweepProseLines(lines);

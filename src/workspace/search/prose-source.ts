@@ -6,9 +6,10 @@
 import type { Entry, Source } from '../../sources/source.js';
 import type { RankPlan } from '../../rank/plan.js';
 import { isProsePath, termlessProseDistance } from '../../rank/prose.js';
-import { proseReach } from '../../rank/prose-lines.js';
-import { pathInfo } from '../snapshot/path-info.js';
-import { documentState, KEPT_FILE_BYTES, keptLines, keptRead, keptTokens, type StatedEntry } from './kept-documents.js';
+import { proseReachListed } from '../../rank/prose-lines.js';
+import { pathSignals, type PathSignals } from '../../rank/path-signals.js';
+import { pathInfo, pathWordPrefixes, priorsIndex, type PathInfo } from '../snapshot/path-info.js';
+import { documentState, KEPT_FILE_BYTES, keptChanges, keptLines, keptRead, keptTokens, type StatedEntry } from './kept-documents.js';
 import { lineCosines, type LineCosines } from '../../embed/line-cosines.js';
 import type { ProseIndexLines } from './prose-index.js';
 import type { ModelData, ProseLineTerms, ProsePlanTerms } from '../../types.js';
@@ -28,54 +29,88 @@ type Terms = readonly { key: string; whole: boolean }[];
  * documents' cosines (a resident process: keepBytes).
  */
 export function splitProse(snap: Snapshot, display: (string | undefined)[], reader: Source, plan: RankPlan, o: { keepBytes: boolean; index?: ProseIndexLines | null; bounded?: boolean; model?: ModelData }): { display: (string | undefined)[]; prose: Source | null; read?: { files: number; probed: number } } {
-  const { rest, fileOf, inChunkOrder } = proseFiles(snap, display);
-  if (fileOf.size === 0) return { display, prose: null };
+  const prose = proseFiles(snap, display);
+  const { rest, fileOf, entries, files, infos, bytes, inChunkOrder } = prose;
+  const n = entries.length;
+  if (n === 0) return { display, prose: null };
   const read = { files: 0, probed: 0 };
   // A document's line terms: counted by this process (a resident one), else from the index's statistics file.
   const linesOf = (e: Entry, p: ProsePlanTerms): ProseLineTerms | null =>
     (o.keepBytes ? keptLines(e as StatedEntry) : undefined) ?? o.index?.linesOf((e as StatedEntry).state, p) ?? null;
+  /** linesOf the k-th document for the plan (its kept line terms looked up again only once they changed). */
+  const linesAt = (k: number): ProseLineTerms | null => (o.keepBytes ? keptAt(prose, k) : undefined) ?? o.index?.linesOf(entries[k].state, plan) ?? null;
   let known = { terms: plan.terms as Terms, files: filesWithTerms(snap, plan.terms, inChunkOrder) };
-  const holds = (f: number, files: Uint8Array) => files[f] === 1 || snap.files[f].chunkCount === 0;
+  const holds = (k: number, marks: Uint8Array) => marks[files[k]] === 1 || snap.files[files[k]].chunkCount === 0;
+  // Each document's path signals for the plan (pathSignals' values): worked out for those with a name that
+  // starts with a path word's first three letters (pathSignals' rule: the shorter, 3 letters at least,
+  // starts the longer); no word matches the others' (pathMatch 0), whose signals are their priors' for the
+  // plan (PathInfo.priors): no map lookup and no match tried for the most of ~1,400 documents a search.
+  const named = new Uint8Array(n);
+  for (const prefix of pathWordPrefixes(plan)) for (const k of prose.byPrefix.get(prefix) ?? []) named[k] = 1;
+  const priors = priorsIndex(plan);
+  const signalsOf = (k: number): PathSignals => (named[k] === 1 ? pathSignals(entries[k].path, plan, infos[k].facts) : infos[k].priors[priors]);
+  // What list() sorts the documents by, for `plan` (listedBound; NaN: none): the best case of those that
+  // can hold no term, the reach of those whose line terms it knew.
+  const listed = new Float64Array(n).fill(NaN);
   // Files that can hold a term first (they set the top-k's floor), then the others by their best case.
-  const termless = new Map<Entry, number>();
+  const withTerms: number[] = [];
+  const after: number[] = [];
   // The snapshot's postings hold words, not numbers: with the query's numbers (prose terms too) any file may hold one.
   const numbers = (plan.prose?.numbers.length ?? 0) > 0;
-  for (const [e, f] of fileOf) if (!numbers && !holds(f, known.files)) termless.set(e, termlessProseDistance(plan, e.path, 1, pathInfo(e.path).facts));
-  const withTerms = [...fileOf.keys()].filter((e) => !termless.has(e));
-  const after = [...termless.keys()].sort((x, y) => termless.get(x)! - termless.get(y)!);
-  // What list() sorted the documents by, for `plan` (listedBound): the termless ones' best case, and the
-  // reach of those whose line terms it knew.
-  const listed = new Map<Entry, number>(termless);
-  const bytes = [...fileOf.keys()].reduce((sum, e) => sum + (e.size ?? 0), 0);
+  for (let k = 0; k < n; k++) {
+    if (numbers || holds(k, known.files)) { withTerms.push(k); continue; }
+    listed[k] = termlessProseDistance(plan, entries[k].path, 1, signalsOf(k));
+    after.push(k);
+  }
+  after.sort((x, y) => listed[x] - listed[y]);
   /** The query's cosine bounds (worked out per token on first use), for the last query vector asked about. */
   let cosines: { query: Float32Array; of: LineCosines } | null = null;
   const model = o.keepBytes ? o.model : undefined;
   // With a bounded top-k, a document whose line terms are known is read only when its bound reaches the
   // results (rarely: most are skipped unread), so only the others count towards scoring on this thread.
-  const unknown = o.bounded && (o.keepBytes || o.index) ? withTerms.reduce((sum, e) => sum + (linesOf(e, plan) ? 0 : e.size ?? 0), 0) : bytes;
+  let unknown = bytes;
+  if (o.bounded && (o.keepBytes || o.index)) {
+    unknown = 0;
+    for (const k of withTerms) if (!linesAt(k)) unknown += entries[k].size ?? 0;
+  }
+  /**
+   * The documents in the order they are listed, but those whose bound is past `floor` (left out: counted).
+   * The documents whose line terms are known (counted: kept-documents.ts; or in the index: prose-index.ts)
+   * by the bound on their best line that visits no line (proseReach), nearest first: the top-k's floor falls
+   * soon, and the others are skipped unread once it is past their bound (pipeline.ts). The others first:
+   * they are read and counted as a scan does. Then those that can hold no term, by their best case.
+   */
+  const listing = (floor: number): { entries: Entry[]; left: number } => {
+    const out: Entry[] = [];
+    let left = 0;
+    if (!o.keepBytes && !o.index) for (const k of withTerms) out.push(entries[k]);
+    else {
+      const best = new Float64Array(withTerms.length);
+      const near: number[] = [];
+      for (let i = 0; i < withTerms.length; i++) {
+        const k = withTerms[i];
+        const lines = linesAt(k);
+        best[i] = lines ? proseReachListed(lines, plan, entries[k].path, signalsOf(k)) : -Infinity;
+        if (lines) listed[k] = best[i];
+        if (best[i] > floor) left++; else near.push(i);
+      }
+      // By index into a typed array (a sort of ~1,400 documents through a Map took milliseconds); stable
+      // (documents not counted yet, all -Infinity, keep their order), so those near come in the order all would.
+      near.sort((x, y) => (best[x] - best[y]) || 0);
+      for (const i of near) out.push(entries[withTerms[i]]);
+    }
+    for (const k of after) if (listed[k] > floor) left++; else out.push(entries[k]);
+    return { entries: out, left };
+  };
   return {
     display: rest,
     read,
     prose: {
       small: unknown <= SMALL_BYTES,
       async *list() {
-        if (!o.keepBytes && !o.index) { yield* withTerms; yield* after; return; }
-        // The documents whose line terms are known (counted: kept-documents.ts; or in the index: prose-index.ts) by the bound on their best line
-        // that visits no line (proseReach), nearest first: the top-k's floor falls soon, and the others
-        // are skipped unread once it is past their bound (pipeline.ts). The others first: they are read
-        // and counted as a scan does.
-        // By index into a typed array (a sort of ~1,400 documents through a Map took milliseconds); stable
-        // (documents not counted yet, all -Infinity, keep their order).
-        const best = new Float64Array(withTerms.length);
-        withTerms.forEach((e, i) => {
-          const lines = linesOf(e, plan);
-          best[i] = lines ? proseReach(lines, plan, e.path, pathInfo(e.path).facts) : -Infinity;
-          if (lines) listed.set(e, best[i]);
-        });
-        const order = Array.from(withTerms.keys()).sort((x, y) => (best[x] - best[y]) || 0);
-        for (const i of order) yield withTerms[i];
-        yield* after;
+        yield* listing(Infinity).entries;
       },
+      listWithin: (p, floor) => (p === plan ? listing(floor) : null),
       ...((o.keepBytes || o.index) && { proseLines: linesOf }),
       // A document's line terms from the index's statistics file bound its lines' grams; a counted one's are exact.
       ...(o.index && {
@@ -105,35 +140,78 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
         else if (!reader.stream) yield await reader.read(entry, signal);
         else yield* reader.stream(entry, signal);
       },
-      listedBound: (entry, p) => (p === plan ? listed.get(entry) : undefined),
+      listedBound(entry, p) {
+        const k = p === plan ? fileOf.get(entry) : undefined;
+        return k === undefined || Number.isNaN(listed[k]) ? undefined : listed[k];
+      },
       holdsAnyTerm(entry, terms) {
-        const f = fileOf.get(entry);
-        if (f === undefined) return true;
+        const k = fileOf.get(entry);
+        if (k === undefined) return true;
         if (!sameTerms(known.terms, terms)) known = { terms, files: filesWithTerms(snap, terms, inChunkOrder) };
-        return holds(f, known.files);
+        return holds(k, known.files);
       },
     },
   };
 }
 
-const split = new WeakMap<(string | undefined)[], { snap: Snapshot; rest: (string | undefined)[]; fileOf: Map<Entry, number>; inChunkOrder: Int32Array }>();
-
 /**
- * The covered paths without the prose files, each prose file's entry and snapshot index, and the prose
- * files with chunks in the order of their first chunk (kept while the coverage is).
+ * The prose files of a coverage, in display order: each one's entry (`fileOf`: its place here), snapshot
+ * index and path's facts (pathInfo, kept here: a search reads every one's), and their bytes in all.
  */
-function proseFiles(snap: Snapshot, display: (string | undefined)[]): { rest: (string | undefined)[]; fileOf: Map<Entry, number>; inChunkOrder: Int32Array } {
+interface ProseFiles {
+  snap: Snapshot;
+  /** The covered paths without the prose files. */
+  rest: (string | undefined)[];
+  fileOf: Map<Entry, number>;
+  entries: StatedEntry[];
+  files: Int32Array;
+  infos: PathInfo[];
+  /** The files by the first three letters of their names (PathInfo.namePrefixes). */
+  byPrefix: Map<string, number[]>;
+  bytes: number;
+  /** The prose files with chunks (snapshot indices) in the order of their first chunk. */
+  inChunkOrder: Int32Array;
+  /** Each one's keptLines, as they were at keptChanges() `keptAt` (-1: not looked up). */
+  kept: (ProseLineTerms | null | undefined)[];
+  keptAt: number;
+}
+
+/** keptLines of the k-th prose file, looked up again for all of them once the kept documents changed (a search asks for every one's). */
+function keptAt(p: ProseFiles, k: number): ProseLineTerms | null | undefined {
+  const now = keptChanges();
+  if (p.keptAt !== now) {
+    for (let i = 0; i < p.entries.length; i++) p.kept[i] = keptLines(p.entries[i]);
+    p.keptAt = now;
+  }
+  return p.kept[k];
+}
+
+const split = new WeakMap<(string | undefined)[], ProseFiles>();
+
+/** The prose files of the covered paths (kept while the coverage is). */
+function proseFiles(snap: Snapshot, display: (string | undefined)[]): ProseFiles {
   const kept = split.get(display);
   if (kept && kept.snap === snap) return kept;
   const fileOf = new Map<Entry, number>();
+  const entries: StatedEntry[] = [];
+  const indices: number[] = [];
   const rest = display.map((path, f) => {
     if (path === undefined || !isProsePath(path)) return path;
-    fileOf.set({ path, size: snap.files[f].size, state: documentState(snap.files[f]) } as StatedEntry, f);
+    const entry = { path, size: snap.files[f].size, state: documentState(snap.files[f]) } as StatedEntry;
+    fileOf.set(entry, entries.length);
+    entries.push(entry);
+    indices.push(f);
     return undefined;
   });
-  const inChunkOrder = Int32Array.from([...fileOf.values()].filter((f) => snap.files[f].chunkCount > 0)).sort((x, y) => snap.files[x].firstChunk - snap.files[y].firstChunk);
-  split.set(display, { snap, rest, fileOf, inChunkOrder });
-  return { rest, fileOf, inChunkOrder };
+  const files = Int32Array.from(indices);
+  const infos = entries.map((e) => pathInfo(e.path));
+  const byPrefix = new Map<string, number[]>();
+  infos.forEach((info, k) => { for (const p of info.namePrefixes) { const ks = byPrefix.get(p); if (ks) ks.push(k); else byPrefix.set(p, [k]); } });
+  const bytes = entries.reduce((sum, e) => sum + (e.size ?? 0), 0);
+  const inChunkOrder = files.filter((f) => snap.files[f].chunkCount > 0).sort((x, y) => snap.files[x].firstChunk - snap.files[y].firstChunk);
+  const made: ProseFiles = { snap, rest, fileOf, entries, files, infos, byPrefix, bytes, inChunkOrder, kept: new Array(entries.length), keptAt: -1 };
+  split.set(display, made);
+  return made;
 }
 
 /**

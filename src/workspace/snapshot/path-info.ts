@@ -38,6 +38,16 @@ export function priorsIndex(plan: RankPlan): number {
   return (plan.pathPriors ? 1 : 0) + (plan.dataPrior ? 2 : 0);
 }
 
+/** The first three letters of a plan's path words of three or more, by path words list (a plan made again for the same query shares it). */
+const wordPrefixes = new WeakMap<readonly string[], Set<string>>();
+
+/** What a path word must share with a name to match it (pathSignals' rule: the shorter, 3 letters at least, starts the longer). */
+export function pathWordPrefixes(plan: RankPlan): Set<string> {
+  let prefixes = wordPrefixes.get(plan.pathWords);
+  if (!prefixes) wordPrefixes.set(plan.pathWords, prefixes = new Set(plan.pathWords.filter((w) => w.length >= 3).map((w) => w.slice(0, 3))));
+  return prefixes;
+}
+
 /** The facts of a display path (cached across queries). */
 export function pathInfo(path: string): PathInfo {
   let info = pathInfos.get(path);

@@ -32,12 +32,13 @@ vi.mock('../../../src/sources/path-reader.js', async (importOriginal) => {
   };
 });
 
-/** ProseFile instances made per search: one per prose file the pipeline reads to score. */
+/** ProseFile instances made per search: one per prose file the pipeline reads to score; `uncounted`: those with no statistics known up front (counted line by line first). */
 let proseFiles = 0;
+let uncounted = 0;
 vi.mock('../../../src/rank/prose-file.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../../src/rank/prose-file.js')>();
   class CountedProseFile extends real.ProseFile {
-    constructor(...args: ConstructorParameters<typeof real.ProseFile>) { super(...args); proseFiles++; }
+    constructor(...args: ConstructorParameters<typeof real.ProseFile>) { super(...args); proseFiles++; if (!args[1]) uncounted++; }
   }
   return { ...real, ProseFile: CountedProseFile };
 });
@@ -102,6 +103,23 @@ describe('prose files out of reach are not read (issue 30: warm search read ever
     // A query of the documents' own topic: they hold its words and rank first.
     const { r } = await indexed({ query: 'water the tomato garden', topK: 5 });
     expect(r.results[0].filename).toMatch(/garden-\d+\.md$/);
+  });
+
+  it('documents holding no query word but within reach are ranked with their kept line terms\' statistics, not counted again first (branch warm30)', async () => {
+    const opts = { query: 'retry failed uploads', maxDistance: 0.999 };
+    await indexed(opts);
+    await keptLinesCounted();
+    proseFiles = 0;
+    uncounted = 0;
+    const { r } = await indexed(opts);
+    // The scan (in indexed) counts every document it reads; the resident index none of its kept ones.
+    const scanned = uncounted;
+    uncounted = 0;
+    proseFiles = 0;
+    await t.ws.search({ ...opts, paths: [t.dir] });
+    expect(GARDEN.filter((g) => r.results.some((x) => x.filename.endsWith(g))).length).toBeGreaterThan(GARDEN.length / 2);
+    expect({ scanned, read: proseFiles, uncounted }).toEqual({ scanned: Object.keys(FILES).filter((f) => !f.endsWith('.ts')).length, read: expect.any(Number), uncounted: 0 });
+    expect(proseFiles).toBeGreaterThan(GARDEN.length);
   });
 
   it('a scan keeps the very candidates an unbounded ranking puts first (documents skipped whole or not)', async () => {

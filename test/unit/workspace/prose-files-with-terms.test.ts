@@ -1,11 +1,15 @@
 // Which prose files of a workspace search can hold a query term (prose-source.ts filesWithTerms): the
 // postings searched for each prose file's chunk range (a compacted snapshot's ascending lists) or each
 // entry's file marked (a list that does not ascend), the same answer as a file's chunks' postings give, for a
-// short question and a pasted block's 24 terms, in a compacted and an appended snapshot.
+// short question and a pasted block's 24 terms, in a compacted and an appended snapshot. And how they are
+// listed (issue 30, branch warm30): within the pipeline's floor (listWithin), by their paths' signals as
+// pathSignals gives them, and by their kept line terms once those are counted.
 import { describe, expect, it } from 'vitest';
 import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { termlessProseDistance } from '../../../src/rank/prose.js';
+import { pathSignals } from '../../../src/rank/path-signals.js';
+import { documentState, keepDocument, keptLinesCounted } from '../../../src/workspace/search/kept-documents.js';
 import type { Entry, Source } from '../../../src/sources/source.js';
 import { toFloat16 } from '../../../src/workspace/packed/float16.js';
 import { splitProse } from '../../../src/workspace/search/prose-source.js';
@@ -111,5 +115,87 @@ describe('the prose files that can hold a query term', () => {
     const bounds: number[] = [];
     for await (const e of own.list()) if (!own.holdsAnyTerm!(e, hybrid.terms)) bounds.push(own.listedBound!(e, hybrid)!);
     expect(bounds).toEqual(termless.map((e) => termlessProseDistance(hybrid, e.path)).sort((a, b) => a - b));
+  });
+
+  it('are listed within a floor (listWithin): those whose listed bound is past it left out and counted, the others in list()\'s order', async () => {
+    const display = compacted.files.map((f) => f.key);
+    const hybrid = buildRankPlan('castle river', 'hybrid', bundledLexicon());
+    const prose = splitProse(compacted, display, {} as Source, hybrid, { keepBytes: false }).prose!;
+    const all: Entry[] = [];
+    for await (const e of prose.list()) all.push(e);
+    const bounds = all.map((e) => prose.listedBound!(e, hybrid));
+    const finite = bounds.filter((b): b is number => b !== undefined).sort((a, b) => a - b);
+    expect(finite.length).toBeGreaterThan(10);
+    for (const floor of [-Infinity, finite[0], finite[Math.floor(finite.length / 2)], finite[finite.length - 1], Infinity]) {
+      const within = prose.listWithin!(hybrid, floor)!;
+      const kept = all.filter((_, i) => !(bounds[i]! > floor));
+      expect(within.entries).toEqual(kept);
+      expect(within.left).toBe(all.length - kept.length);
+    }
+    expect(prose.listWithin!(hybrid, -Infinity)!.left).toBeGreaterThan(10);
+    // For another plan object (a search that planned again), as it was listed: not at all.
+    expect(prose.listWithin!(buildRankPlan('castle river', 'hybrid', bundledLexicon(), 0.5), 0)).toBeNull();
+  });
+
+  it('are bounded with their paths\' signals as pathSignals gives them, a path word matching their names or not', async () => {
+    // Paths named after the query's words (directories and files), the others not.
+    const named = Array.from({ length: 120 }, (_, f) => f % 2 === 0 ? `/n/${WORDS[f % WORDS.length]}/${WORDS[(f * 7) % WORDS.length]}Notes-${f}.md` : `/n/misc${f % 5}/page-${f}.md`).sort();
+    const s = patchSnapshot(emptySnapshot(DIM, '1.1'), changes(named, new Set()), '1.1');
+    const display = s.files.map((f) => f.key);
+    const pasted = WORDS.map((w, i) => `${w}Thing${i} ${w}`).join(' ');
+    let matched = 0;
+    let bounded = 0;
+    for (const text of ['castle river', 'retry failed uploads', 'winter harbor lantern', 'tests of the valley summit', 'nothing here matches', pasted]) {
+      const plan = buildRankPlan(text, 'hybrid', bundledLexicon());
+      const prose = splitProse(s, display, {} as Source, plan, { keepBytes: false }).prose!;
+      for await (const e of prose.list()) {
+        if (prose.holdsAnyTerm!(e, plan.terms)) continue;
+        expect(prose.listedBound!(e, plan), `"${text.slice(0, 30)}" ${e.path}`).toBe(termlessProseDistance(plan, e.path));
+        bounded++;
+        if (pathSignals(e.path, plan).pathMatch > 0) matched++;
+      }
+    }
+    expect(bounded).toBeGreaterThan(100);
+    expect(matched).toBeGreaterThan(20);
+  });
+
+  it('are listed by their kept line terms from the search after those were counted (keepBytes)', async () => {
+    const docs = Array.from({ length: 12 }, (_, f) => `/k/doc-${f}.md`);
+    // Each document's one chunk lists the query's words (the postings: it can hold a term).
+    const terms = new TermCollector();
+    const rows: ChunkRow[] = docs.map((path, i) => {
+      terms.add(i, idents(terms, 'castle river bridge'));
+      return { path, start: 0, end: 48, hasTokens: true, chars: 60, blank: false, defs: [], halves: toFloat16(Float32Array.from({ length: DIM }, () => rnd() - 0.5)) };
+    });
+    const files = docs.map((key, i) => ({ key, size: 40 + i, mtime: 2, hash: `h${i}`, kind: 'text' as const, lines: 4 }));
+    const s = patchSnapshot(emptySnapshot(DIM, '1.1'), { dropChunksOf: new Set<string>(), dropFiles: new Set<string>(), files, rows, terms }, '1.1');
+    const display = s.files.map((f) => f.key);
+    const plan = buildRankPlan('castle river bridge', 'hybrid', bundledLexicon());
+    const listed = async () => {
+      const prose = splitProse(s, display, {} as Source, plan, { keepBytes: true }).prose!;
+      const out: (number | undefined)[] = [];
+      for await (const e of prose.list()) if (prose.holdsAnyTerm!(e, plan.terms)) out.push(prose.listedBound!(e, plan));
+      return out;
+    };
+    const before = await listed();
+    expect(before.length).toBe(docs.length);
+    // Not counted yet: read and counted by the search (listed first, by no bound).
+    expect(before.every((b) => b === undefined)).toBe(true);
+    s.files.forEach((f, i) => keepDocument(documentState(f), new TextEncoder().encode(`# Doc ${i}\n\nThe castle by the river${' and the road'.repeat(i)}.\nA bridge ${i}.\n`)));
+    const alive = setInterval(() => {}, 1000);
+    await keptLinesCounted();
+    clearInterval(alive);
+    // The same covered paths (the coverage's prose files kept): their line terms now known, each listed by its reach.
+    const after = await listed();
+    expect(after.length).toBe(before.length);
+    expect(after.every((b) => b !== undefined && b < 1)).toBe(true);
+    expect(after).toEqual([...after].sort((a, b) => a! - b!));
+    // Within a floor among their bounds: those past it left out, the others in the same order.
+    const floor = after[Math.floor(after.length / 2)]!;
+    expect(after.filter((b) => b! > floor).length).toBeGreaterThan(2);
+    const prose = splitProse(s, display, {} as Source, plan, { keepBytes: true }).prose!;
+    const within = prose.listWithin!(plan, floor)!;
+    expect(within.entries.map((e) => prose.listedBound!(e, plan))).toEqual(after.filter((b) => !(b! > floor)));
+    expect(within.left).toBe(after.filter((b) => b! > floor).length);
   });
 });
