@@ -14,6 +14,7 @@ import { capBytes, openText } from './text/text-stream.js';
 import { Deadline, DeadlineReached } from './pipeline/deadline.js';
 import { Progress } from './pipeline/progress.js';
 import { Scoring } from './pipeline/scoring.js';
+import { hashedFirst } from './pipeline/kept-files.js';
 import type { PipelineOptions, PipelineOutcome, SearchStats } from './pipeline/types.js';
 
 const MAX_BATCH_BYTES = 1 << 20;
@@ -64,13 +65,20 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
           warnings.push({ path: entry.path, code: 'TOO_LARGE', message: `${entry.path}: stopped reading at --max-filesize ${cap} bytes (its size was not known up front); only those bytes were searched` });
         });
       }
+      // Code whose chunks' sums an index build of this process pooled from these very bytes: its pieces are keyed.
+      let key: string | undefined;
+      const known = isProse ? undefined : o.kept?.stateOf(entry.path);
+      if (known) raw = hashedFirst(raw, known.sha256, () => { key = known.state; });
       const text = await openText(raw);
       // A prose file's pieces wait until its document frequencies are counted (rank/prose-file.ts).
       const prose = isProse ? new ProseFile(o.rank!, knownProse.get(entry)) : null;
       knownProse.delete(entry);
       const offer = async (pieces: Piece[]) => {
         if (prose?.stats && !scoring.proseStats.has(fileIndex)) scoring.proseStats.set(fileIndex, prose.stats);
-        for (const piece of pieces) await scoring.submit(packer.add(piece, fileIndex));
+        for (const piece of pieces) {
+          if (key !== undefined) piece.key = key;
+          await scoring.submit(packer.add(piece, fileIndex));
+        }
       };
       if (text.kind === 'binary') {
         stats.binary++;

@@ -102,8 +102,15 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
     else if (state.size <= PROSE_BYTES_HELD - proseHeld) { proseRead.set(documentState(state), bytes()); proseHeld += state.size; }
   };
   // ... and every code chunk's exact sum as it is embedded (search/warm-chunks.ts): no second pooling after publish.
-  const onSums = o.resident ? await builtSums(searcher) : undefined;
-  const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers, onWalked, onFileRead, onSums });
+  // While the build goes on, a scan of this process scores the chunks of the files it pooled from their sums.
+  const built = o.resident ? await builtSums(searcher) : undefined;
+  let report: IndexReport;
+  try {
+    report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers, onWalked, onFileRead, onSums: built?.onSums });
+  } catch (e) {
+    built?.published();
+    throw e;
+  }
   // What only collecting needed goes before the snapshot is built: a big run's identifier table and key lookups.
   report.patch.terms.settle();
   // An updater that never said it was done embedding (a cluster build) has its threads let go here.
@@ -121,6 +128,7 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   // The changes are in the snapshot now: let them go before it is saved (a first build's terms and vectors are a third of its memory).
   report.patch = emptyChanges();
   ws.snapshot = next;
+  built?.published();
   // A resident process searches it next: the cosine kernel of its vectors is made now (an index run), or
   // from now on in the background, not from the first search on (search/chunk-cosines.ts): made in
   // slices, it took seconds, through the first searches after an MCP background build turned fresh.
