@@ -245,7 +245,11 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
         const state = pooledFiles.get(isRemoteUri(p) ? p : path.resolve(p));
         return state === undefined ? undefined : { state, sha256: state.slice(state.lastIndexOf('\0') + 1) };
       },
-      sumOf: (key) => store.get(key)?.sum ?? undefined,
+      sumOf(key) {
+        const sum = store.get(key)?.sum ?? undefined;
+        if (sum) pooledSumsSent.set(searcher, (pooledSumsSent.get(searcher) ?? 0) + 1);
+        return sum;
+      },
     };
   }
 
@@ -388,6 +392,12 @@ const poolReleases = new WeakMap<Searcher, () => Promise<void>>();
 const shardSearches = new WeakMap<Searcher, (sources: Source[], o: SearchOptions) => Promise<PipelineOutcome>>();
 
 const pooledFileMaps = new WeakMap<Searcher, Map<string, string>>();
+const pooledSumsSent = new WeakMap<Searcher, number>();
+
+/** How many chunks the searcher's scans have scored from an index build's kept sums (pooledFilesOf; tests, benches). */
+export function pooledSumsUsed(searcher: Searcher): number {
+  return pooledSumsSent.get(searcher) ?? 0;
+}
 
 /**
  * The files whose chunks' exact sums an index build of this process hands the searcher's in-process scorer
