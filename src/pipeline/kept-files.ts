@@ -2,16 +2,32 @@
 // their chunks' exact sums kept by the searcher's in-process scorer. A scanned file whose bytes hash to the
 // content the build pooled gets that state as its pieces' key, and its batches bring the kept sums along, so
 // a worker scores those chunks by one dot product each instead of tokenizing and pooling them again. Any
-// other content (a file changed since, one the build has not reached) is scored as it was read.
+// other content (a file changed since, one the build has not reached) is scored as it was read. A prose
+// document the build kept, its line terms counted, gets its statistics and a bound on its best line from
+// them (as an index search's prose source does) instead of being counted again.
 import { createHash } from 'node:crypto';
 import { WHOLE_READ_BYTES } from '../sources/source.js';
+import { proseBest, proseReach } from '../rank/prose-lines.js';
+import type { RankPlan } from '../rank/plan.js';
+import type { ProseLineTerms } from '../types.js';
 import type { Batch } from '../text/batch-packer.js';
 
 export interface KeptFiles {
-  /** The state a file's chunk sums are kept under, with the sha256 (hex) of the bytes they were pooled from. */
-  stateOf(path: string): { state: string; sha256: string } | undefined;
+  /**
+   * The state a file's chunk sums are kept under, with the sha256 (hex) of the bytes they were pooled from;
+   * for a prose file the build kept, its line terms once counted (rank/prose-lines.ts).
+   */
+  stateOf(path: string): { state: string; sha256: string; lines?: () => ProseLineTerms | null | undefined } | undefined;
   /** The exact pooled sum kept under a chunk's key (chunk-scoring.ts), if any. */
   sumOf(key: string): Float64Array | undefined;
+}
+
+/** What a resident process's index build registers of a file it pooled (code) or kept (prose) for the scans meanwhile. */
+export interface PooledFile {
+  /** Its state as indexed (the chunk keys' file part), ending in its content's sha256. */
+  state: string;
+  /** A kept prose document's line terms once counted. */
+  lines?: () => ProseLineTerms | null | undefined;
 }
 
 /**
@@ -63,4 +79,13 @@ export function keptSumsOf(batch: Batch, kept: KeptFiles, chunkLines: number, ig
   const sums = new Float64Array(found.length * dim);
   found.forEach((s, i) => sums.set(s, i * dim));
   return { keys, sums };
+}
+
+/**
+ * Whether no line of a prose document can enter the top-k, from its counted line terms (the bounds an
+ * index search's prose source skips a document by, at a cosine of 1: rank/prose-lines.ts); the floor only
+ * falls, so its lines would all be dropped.
+ */
+export function proseOutOfReach(lines: ProseLineTerms, plan: RankPlan, path: string, floor: number): boolean {
+  return proseReach(lines, plan, path) > floor || proseBest(lines, plan, path, undefined, floor) > floor;
 }

@@ -18,7 +18,7 @@ import type { FileState, IndexStore, SmallFragments } from './store/store.js';
 import { writing } from './store/writing.js';
 import { isGlob } from '../sources/fs.js';
 import { isProsePath } from '../rank/prose.js';
-import { documentState, keepDocument, keepLineTokensWith, keptPublished } from './search/kept-documents.js';
+import { documentState, keepDocument, keepLineTokensWith, keptLines, keptPublished } from './search/kept-documents.js';
 import { keptText } from './search/kept-text.js';
 import { builtSums, idle, warmChunks } from './search/warm-chunks.js';
 import { cosineKernelMade, cosineKernelNow, MIN_KERNEL_VALUES } from './search/chunk-cosines.js';
@@ -97,7 +97,11 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
     if (state.kind !== 'text') return;
     // A code file's bytes, for the searches' windows (search/kept-text.ts): the searches right after the build read none.
     if (!isProsePath(state.key)) { if (o.resident && state.chunks > 0) keptText.setBytes(documentState(state), bytes()); return; }
-    if (o.resident) keepIfProse(state, bytes);
+    if (o.resident && keepIfProse(state, bytes)) {
+      // ... and a scan meanwhile takes its line terms, once counted, instead of counting it (pipeline/kept-files.ts).
+      const entry = { path: state.key, state: documentState(state) };
+      built?.kept(state.key, { state: entry.state, lines: () => keptLines(entry) });
+    }
     if (!isRemoteUri(state.key)) proseSeen.set(documentState(state), state);
     else if (state.size <= PROSE_BYTES_HELD - proseHeld) { proseRead.set(documentState(state), bytes()); proseHeld += state.size; }
   };
@@ -165,8 +169,10 @@ export function proseStatsWarnings(ws: OpenWorkspace, r: ProseStatsReport, out: 
   if (r.failed) out.push({ path: ws.dir, code: 'PROSE_STATS_NOT_SAVED', message: `workspace ${ws.name}: the prose statistics were not saved (${r.failed}); searches read and count its documents instead` });
 }
 
-function keepIfProse(state: FileState, bytes: () => Uint8Array): void {
-  if (state.kind === 'text' && isProsePath(state.key)) keepDocument(documentState(state), bytes());
+function keepIfProse(state: FileState, bytes: () => Uint8Array): boolean {
+  if (state.kind !== 'text' || !isProsePath(state.key)) return false;
+  keepDocument(documentState(state), bytes());
+  return true;
 }
 
 /** The file states a snapshot holds (of these entries' files only, when given), as the indexer compares them. */

@@ -10,6 +10,7 @@
 import { isProsePath } from '../../rank/prose.js';
 import type { Executor } from '../../pool.js';
 import { executorOf, pooledFilesOf, type Searcher } from '../../searcher.js';
+import type { PooledFile } from '../../pipeline/kept-files.js';
 import type { Source } from '../../sources/source.js';
 import { streamEntry } from '../../sources/source.js';
 import { pack, type PendingChunk } from '../build/chunk-batch.js';
@@ -87,8 +88,9 @@ export async function builtSums(searcher: Searcher): Promise<BuiltSums | undefin
   // The files pooled, for the scans while the build goes on (pipeline/kept-files.ts), until it is published.
   const files = pooledFilesOf(searcher);
   const mine = new Map<string, string>();
+  const register = (p: string, f: PooledFile) => { mine.set(p, f.state); files.set(p, f); };
   const onSums = (chunks: PendingChunk[], sums: Float64Array) => {
-    for (const c of chunks) if (!isProsePath(c.path) && mine.get(c.path) !== c.state) { mine.set(c.path, c.state); files.set(c.path, c.state); }
+    for (const c of chunks) if (!isProsePath(c.path) && mine.get(c.path) !== c.state) register(c.path, { state: c.state });
     const dim = sums.length / Math.max(1, chunks.length);
     const keys: string[] = [];
     const rows: number[] = [];
@@ -100,15 +102,17 @@ export async function builtSums(searcher: Searcher): Promise<BuiltSums | undefin
     void scorer.keepSums!(keys, kept).catch(() => {});
   };
   const published = () => {
-    for (const [p, state] of mine) if (files.get(p) === state) files.delete(p);
+    for (const [p, state] of mine) if (files.get(p)?.state === state) files.delete(p);
     mine.clear();
   };
-  return { onSums, published };
+  return { onSums, kept: register, published };
 }
 
 /** builtSums' hand-over, and what the build calls once its index answers (scans of its files end then). */
 export interface BuiltSums {
   onSums(chunks: PendingChunk[], sums: Float64Array): void;
+  /** A prose document the build keeps (search/kept-documents.ts), with its line terms once counted. */
+  kept(path: string, f: PooledFile): void;
   published(): void;
 }
 
