@@ -7,7 +7,7 @@
 // without pooledFilesOf). Last, with the build done, the same questions scanned again alternating with
 // and without the pooled files' sums (only for a build that has them: KEEP_POOLED), their CPU side by
 // side, and every answer compared byte for byte (JSON) with the plain scan's.
-// Usage: [NQ=8] [J=2] node bench/build-scans-side.mjs TREE MODEL ROOT [ROOT...]   (ROOT: a checkout with dist/ built)
+// Usage: [NQ=8] [J=2] [KEEP_POOLED=1 [MODES=hybrid,lexical,semantic]] node bench/build-scans-side.mjs TREE MODEL ROOT [ROOT...]   (ROOT: a checkout with dist/ built)
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,9 +42,9 @@ async function child(root) {
   const ws = createWorkspace({ name: 'bench', searcher, resident: true, concurrency: J });
   const pooled = searcherMod.pooledFilesOf ? searcherMod.pooledFilesOf(searcher) : new Map();
   const answer = (r) => JSON.stringify({ results: r.results, files: r.stats.files, lines: r.stats.lines });
-  const ask = async (q) => {
+  const ask = async (q, mode) => {
     const t = performance.now(), c = cpu(), m = mainCpu(), files = pooled.size;
-    const r = await searcher.search({ query: q, paths: [tree], topK: 10 });
+    const r = await searcher.search({ query: q, paths: [tree], topK: 10, ...(mode && { mode }) });
     return { wallMs: performance.now() - t, cpuS: cpu() - c, mainS: mainCpu() - m, files, json: answer(r) };
   };
   const label = path.basename(path.resolve(root));
@@ -78,22 +78,24 @@ async function child(root) {
     const sums = { kept: [], plain: [] };
     const mains = { kept: [], plain: [] };
     let diff = 0;
-    for (let i = 0; i < nq; i++) {
-      const q = QUESTIONS[i % QUESTIONS.length];
+    const modes = (process.env.MODES ?? 'hybrid').split(',');
+    const asks = Array.from({ length: nq }, (_, i) => modes.map((m) => [QUESTIONS[i % QUESTIONS.length], m])).flat();
+    for (let i = 0; i < asks.length; i++) {
+      const [q, m] = asks[i];
       const runs = {};
       for (const mode of i % 2 ? ['plain', 'kept'] : ['kept', 'plain']) {
         if (mode === 'kept') for (const [k, v] of seen) pooled.set(k, v); else pooled.clear();
-        runs[mode] = await ask(q);
+        runs[mode] = await ask(q, m);
         sums[mode].push(runs[mode].cpuS);
         mains[mode].push(runs[mode].mainS);
       }
       pooled.clear();
       if (runs.kept.json !== runs.plain.json) diff++;
-      console.log(`${label}: "${q}" CPU kept ${runs.kept.cpuS.toFixed(2)} s (main ${runs.kept.mainS.toFixed(2)}, wall ${runs.kept.wallMs.toFixed(0)} ms) against plain ${runs.plain.cpuS.toFixed(2)} s (main ${runs.plain.mainS.toFixed(2)}, wall ${runs.plain.wallMs.toFixed(0)} ms)`);
+      console.log(`${label}: "${q}" (${m}) CPU kept ${runs.kept.cpuS.toFixed(2)} s (main ${runs.kept.mainS.toFixed(2)}, wall ${runs.kept.wallMs.toFixed(0)} ms) against plain ${runs.plain.cpuS.toFixed(2)} s (main ${runs.plain.mainS.toFixed(2)}, wall ${runs.plain.wallMs.toFixed(0)} ms)`);
     }
     const sum = (xs) => xs.reduce((a, b) => a + b, 0);
     const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-    console.log(`${label}: all ${seen.size} files pooled: CPU sum ${sum(sums.kept).toFixed(1)} against ${sum(sums.plain).toFixed(1)} s (median ${med(sums.kept).toFixed(2)} / ${med(sums.plain).toFixed(2)}), main median ${med(mains.kept).toFixed(2)} / ${med(mains.plain).toFixed(2)}; ${diff} of ${nq} answers differ`);
+    console.log(`${label}: all ${seen.size} files pooled: CPU sum ${sum(sums.kept).toFixed(1)} against ${sum(sums.plain).toFixed(1)} s (median ${med(sums.kept).toFixed(2)} / ${med(sums.plain).toFixed(2)}), main median ${med(mains.kept).toFixed(2)} / ${med(mains.plain).toFixed(2)}; ${diff} of ${asks.length} answers differ`);
   }
   console.log(`${label}: peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   await ws.close();
