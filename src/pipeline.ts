@@ -44,6 +44,8 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
    * A kept prose document's line terms, where they stand for what this search would count (not under
    * --ignore-case, nor for a file --max-filesize cuts: as outOfReach below takes a source's).
    */
+  /** Whether chunks are embedded (a plan that weighs the cosine): else a code file's kept sums serve nothing. */
+  const embeds = o.rank !== undefined && (o.rank.mode === 'semantic' || o.rank.weights.semantic > 0);
   const keptProseLines = (get: (() => ProseLineTerms | null | undefined) | undefined, entry: Entry): ProseLineTerms | undefined => {
     if (!get || !o.rank?.prose || o.ignoreCase) return undefined;
     if (o.maxFileBytes !== undefined && !((entry.size ?? Infinity) <= o.maxFileBytes)) return undefined;
@@ -79,7 +81,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       // A file an index build of this process pooled or kept from these very bytes (pipeline/kept-files.ts):
       // a code file's pieces are keyed by its state, so its chunks are scored from their kept sums.
       let same = false;
-      const known = o.kept?.stateOf(entry.path);
+      const known = isProse || embeds ? o.kept?.stateOf(entry.path) : undefined;
       if (known) raw = hashedFirst(raw, known.sha256, () => { same = true; });
       const text = await openText(raw);
       const key = same && !isProse ? known!.state : undefined;

@@ -82,7 +82,8 @@ export class Scoring {
   private chunkRequest(plan: RankPlan, batch: Batch): ChunkRequest {
     const prose = batch.segments.map((seg) => this.proseStats.get(seg.fileIndex) ?? null);
     // A scan's keyed pieces bring the sums kept for their chunks (kept-files.ts); keyed without any, they are scored as read.
-    const sent = this.o.kept ? keptSumsOf(batch, this.o.kept, plan.chunkLines, this.o.ignoreCase) : undefined;
+    const embeds = plan.mode === 'semantic' || plan.weights.semantic > 0;
+    const sent = this.o.kept && embeds ? keptSumsOf(batch, this.o.kept, plan.chunkLines, this.o.ignoreCase) : undefined;
     const keyed = (!this.o.kept || sent !== undefined) && batch.segments.some((seg) => seg.piece.key !== undefined);
     return {
       plan,
