@@ -40,7 +40,8 @@ export interface ChunkRequest {
   rangeKeys?: string[];
   /**
    * A scan's: the exact pooled sums a resident scorer keeps for some of the batch's chunks (by their keys:
-   * chunk-scoring.ts), which it then scores by one dot product each (pipeline/kept-files.ts).
+   * chunk-scoring.ts, of rangeKeys that name the ranges by index), which it then scores by one dot product
+   * each (pipeline/kept-files.ts).
    */
   keptSums?: { keys: string[]; sums: Float64Array };
 }

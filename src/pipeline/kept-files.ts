@@ -56,29 +56,32 @@ export async function* hashedFirst(raw: AsyncIterable<Uint8Array>, sha256: strin
 
 /**
  * The kept sums of a batch's keyed chunks (its keyed segments' score ranges cut where chunk scoring cuts
- * them: at file lines that are multiples of `chunkLines`), or undefined when none is kept.
+ * them: at file lines that are multiples of `chunkLines`), or undefined when none is kept. What the request
+ * carries names a segment by its index, not by its state (~170 characters: cloning the states' keys for
+ * every chunk cost the main thread ~0.3 s a scan of the bench tree): `rangeKeys` per score range, and the
+ * keys chunk scoring then makes of them, `${case}${range}:${firstLine}:${lines}`.
  */
-export function keptSumsOf(batch: Batch, kept: KeptFiles, chunkLines: number, ignoreCase: boolean): { keys: string[]; sums: Float64Array } | undefined {
+export function keptSumsOf(batch: Batch, kept: KeptFiles, chunkLines: number, ignoreCase: boolean): { rangeKeys: string[]; keys: string[]; sums: Float64Array } | undefined {
   const keys: string[] = [];
   const found: Float64Array[] = [];
-  for (const seg of batch.segments) {
+  const prefix = ignoreCase ? 'i' : 'c';
+  batch.segments.forEach((seg, r) => {
     const state = seg.piece.key;
-    if (state === undefined) continue;
+    if (state === undefined) return;
     const start = seg.firstLine + (seg.scoreFrom - seg.from);
     const end = start + (seg.scoreTo - seg.scoreFrom);
     for (let a = start; a < end;) {
       const b = Math.min(end, a + chunkLines - (a % chunkLines));
-      const key = `${ignoreCase ? 'i' : 'c'}${state}:${a}:${b - a}`;
-      const sum = kept.sumOf(key);
-      if (sum) { keys.push(key); found.push(sum); }
+      const sum = kept.sumOf(`${prefix}${state}:${a}:${b - a}`);
+      if (sum) { keys.push(`${prefix}${r}:${a}:${b - a}`); found.push(sum); }
       a = b;
     }
-  }
+  });
   if (found.length === 0) return undefined;
   const dim = found[0].length;
   const sums = new Float64Array(found.length * dim);
   found.forEach((s, i) => sums.set(s, i * dim));
-  return { keys, sums };
+  return { rangeKeys: batch.segments.map((seg, r) => (seg.piece.key === undefined ? '' : String(r))), keys, sums };
 }
 
 /**

@@ -84,7 +84,7 @@ export class Scoring {
     // A scan's keyed pieces bring the sums kept for their chunks (kept-files.ts); keyed without any, they are scored as read.
     const embeds = plan.mode === 'semantic' || plan.weights.semantic > 0;
     const sent = this.o.kept && embeds ? keptSumsOf(batch, this.o.kept, plan.chunkLines, this.o.ignoreCase) : undefined;
-    const keyed = (!this.o.kept || sent !== undefined) && batch.segments.some((seg) => seg.piece.key !== undefined);
+    const keyed = !this.o.kept && batch.segments.some((seg) => seg.piece.key !== undefined);
     return {
       plan,
       rangeFirstLines: Uint32Array.from(batch.segments, (seg) => seg.firstLine + (seg.scoreFrom - seg.from)),
@@ -94,7 +94,7 @@ export class Scoring {
         rangeLines: Uint32Array.from(batch.segments.flatMap((seg) => [seg.from, seg.to])),
       }),
       ...(keyed && { rangeKeys: batch.segments.map((seg) => seg.piece.key ?? '') }),
-      ...(sent && { keptSums: sent }),
+      ...(sent && { rangeKeys: sent.rangeKeys, keptSums: { keys: sent.keys, sums: sent.sums } }),
     };
   }
 
