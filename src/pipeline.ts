@@ -40,12 +40,12 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   const progress = new Progress(o.onProgress, stats, started);
   const { reading } = progress;
 
+  /** Whether chunks are embedded (a plan that weighs the cosine): else a code file's kept sums serve nothing. */
+  const embeds = o.rank !== undefined && (o.rank.mode === 'semantic' || o.rank.weights.semantic > 0);
   /**
    * A kept prose document's line terms, where they stand for what this search would count (not under
    * --ignore-case, nor for a file --max-filesize cuts: as outOfReach below takes a source's).
    */
-  /** Whether chunks are embedded (a plan that weighs the cosine): else a code file's kept sums serve nothing. */
-  const embeds = o.rank !== undefined && (o.rank.mode === 'semantic' || o.rank.weights.semantic > 0);
   const keptProseLines = (get: (() => ProseLineTerms | null | undefined) | undefined, entry: Entry): ProseLineTerms | undefined => {
     if (!get || !o.rank?.prose || o.ignoreCase) return undefined;
     if (o.maxFileBytes !== undefined && !((entry.size ?? Infinity) <= o.maxFileBytes)) return undefined;
@@ -84,6 +84,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       const known = isProse || embeds ? o.kept?.stateOf(entry.path) : undefined;
       if (known) raw = hashedFirst(raw, known.sha256, () => { same = true; });
       const text = await openText(raw);
+      // openText has taken the first bytes (binary or text), which hashedFirst passes on only once all are hashed.
       const key = same && !isProse ? known!.state : undefined;
       // A kept prose document's counted line terms: its statistics, and whether any line can enter the top-k.
       const lines = same && isProse ? keptProseLines(known!.lines, entry) : undefined;
