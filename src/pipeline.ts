@@ -6,6 +6,7 @@ import { finishCandidates } from './rank/diversify.js';
 import { isProsePath, PROSE_WINDOW_LINES, termlessProseDistance } from './rank/prose.js';
 import { ProseFile } from './rank/prose-file.js';
 import { proseBest, proseLineStats, proseReach } from './rank/prose-lines.js';
+import type { ProseLineTerms } from './types.js';
 import type { ProseStats } from './rank/prose.js';
 import { streamEntry, type Entry, type Source, type SourceWarning } from './sources/source.js';
 import { BatchPacker } from './text/batch-packer.js';
@@ -14,6 +15,7 @@ import { capBytes, openText } from './text/text-stream.js';
 import { Deadline, DeadlineReached } from './pipeline/deadline.js';
 import { Progress } from './pipeline/progress.js';
 import { Scoring } from './pipeline/scoring.js';
+import { hashedFirst, proseOutOfReach } from './pipeline/kept-files.js';
 import type { PipelineOptions, PipelineOutcome, SearchStats } from './pipeline/types.js';
 
 const MAX_BATCH_BYTES = 1 << 20;
@@ -37,6 +39,18 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   const packer = new BatchPacker({ batchLines, maxBatchBytes: MAX_BATCH_BYTES });
   const progress = new Progress(o.onProgress, stats, started);
   const { reading } = progress;
+
+  /** Whether chunks are embedded (a plan that weighs the cosine): else a code file's kept sums serve nothing. */
+  const embeds = o.rank !== undefined && (o.rank.mode === 'semantic' || o.rank.weights.semantic > 0);
+  /**
+   * A kept prose document's line terms, where they stand for what this search would count (not under
+   * --ignore-case, nor for a file --max-filesize cuts: as outOfReach below takes a source's).
+   */
+  const keptProseLines = (get: (() => ProseLineTerms | null | undefined) | undefined, entry: Entry): ProseLineTerms | undefined => {
+    if (!get || !o.rank?.prose || o.ignoreCase) return undefined;
+    if (o.maxFileBytes !== undefined && !((entry.size ?? Infinity) <= o.maxFileBytes)) return undefined;
+    return get() ?? undefined;
+  };
 
   const processEntry = async (source: Source, entry: Entry) => {
     const fileIndex = paths.push(entry.path) - 1;
@@ -64,13 +78,27 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
           warnings.push({ path: entry.path, code: 'TOO_LARGE', message: `${entry.path}: stopped reading at --max-filesize ${cap} bytes (its size was not known up front); only those bytes were searched` });
         });
       }
+      // A file an index build of this process pooled or kept from these very bytes (pipeline/kept-files.ts):
+      // a code file's pieces are keyed by its state, so its chunks are scored from their kept sums.
+      let same = false;
+      const known = isProse || embeds ? o.kept?.stateOf(entry.path) : undefined;
+      if (known) raw = hashedFirst(raw, known.sha256, () => { same = true; });
       const text = await openText(raw);
+      // openText has taken the first bytes (binary or text), which hashedFirst passes on only once all are hashed.
+      const key = same && !isProse ? known!.state : undefined;
+      // A kept prose document's counted line terms: its statistics, and whether any line can enter the top-k.
+      const lines = same && isProse ? keptProseLines(known!.lines, entry) : undefined;
+      const unreachable = lines ? proseOutOfReach(lines, o.rank!, entry.path, topk.floorDistance) : false;
       // A prose file's pieces wait until its document frequencies are counted (rank/prose-file.ts).
-      const prose = isProse ? new ProseFile(o.rank!, knownProse.get(entry)) : null;
+      const prose = isProse ? new ProseFile(o.rank!, lines && !unreachable ? proseLineStats(lines, o.rank!) : knownProse.get(entry)) : null;
       knownProse.delete(entry);
       const offer = async (pieces: Piece[]) => {
+        if (unreachable) return;
         if (prose?.stats && !scoring.proseStats.has(fileIndex)) scoring.proseStats.set(fileIndex, prose.stats);
-        for (const piece of pieces) await scoring.submit(packer.add(piece, fileIndex));
+        for (const piece of pieces) {
+          if (key !== undefined) piece.key = key;
+          await scoring.submit(packer.add(piece, fileIndex));
+        }
       };
       if (text.kind === 'binary') {
         stats.binary++;
@@ -83,12 +111,12 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
         for await (const chunk of text.chunks) {
           checkAbort();
           stats.bytes += chunk.length;
-          for (const piece of splitter.push(chunk)) await offer(prose ? prose.push(piece) : [piece]);
+          for (const piece of splitter.push(chunk)) if (!unreachable) await offer(prose ? prose.push(piece) : [piece]);
           progress.report();
         }
       }
-      for (const piece of splitter.end()) await offer(prose ? prose.push(piece) : [piece]);
-      if (prose) {
+      for (const piece of splitter.end()) if (!unreachable) await offer(prose ? prose.push(piece) : [piece]);
+      if (prose && !unreachable) {
         // A whole prose file none of whose lines can enter the full top-k (its best lexical score, a cosine of 1)
         // is not sent to be scored: its lines would all be dropped.
         const rest = prose.end();

@@ -90,7 +90,7 @@ export function createPool(opts: PoolOptions): Executor {
   const gate = createSearchFirstGate(threads);
   return {
     capacity: threads * 2,
-    score: (req) => gate.search(() => run({ op: 'score', ...req }, movable(req.bytes, req.offsets))),
+    score: (req) => gate.search(() => run({ op: 'score', ...req }, movable(req.bytes, req.offsets, ...(req.chunks?.keptSums ? [req.chunks.keptSums.sums] : [])))),
     embedTexts: (texts) => run({ op: 'embed', texts }),
     embedChunks: (req) => gate.build(() => run({ op: 'embedChunks', ...req })),
     embedChunkSums: (req) => gate.build(async () => {

@@ -2,6 +2,7 @@
 // an in-process scorer; search() turns user options into sources and runs the pipeline.
 import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { SimgrepError } from './errors.js';
 import { normalizeInPlace, unitRows } from './embed/unit.js';
 import { withSharedDirections } from './embed/static.js';
@@ -12,6 +13,7 @@ import { loadModel, type LoadModelOptions } from './model/load.js';
 import { defaultModelSpec } from './model/default-model.js';
 import { runPipeline } from './pipeline.js';
 import type { PipelineOutcome, SearchProgress, SearchStats } from './pipeline/types.js';
+import type { KeptFiles, PooledFile } from './pipeline/kept-files.js';
 import type { Executor } from './pool.js';
 import { SEARCH_MODES, type SearchMode } from './types.js';
 import { bundledLexicon } from './rank/lexical/lexicon.js';
@@ -228,6 +230,30 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     return share;
   }
 
+  /**
+   * The files an index build of this process is pooling (pooledFilesOf), by absolute path or URI: each one's
+   * state as indexed (a chunk key's file part, ending in its content's sha256), whose chunks' exact sums
+   * the in-process scorer keeps. A scan of the tree meanwhile scores their chunks from those sums.
+   */
+  const pooledFiles = new Map<string, PooledFile>();
+  /** What a scan's pipeline needs of them (pipeline/kept-files.ts); undefined when none is kept. */
+  function keptFiles(inProcess: Executor, sources: Source[]): KeptFiles | undefined {
+    const store = pooledFiles.size > 0 && sources.every((src) => !src.pieces) ? inProcess.keptChunks?.() : undefined;
+    if (!store) return undefined;
+    return {
+      stateOf(p) {
+        // A walk of an absolute root lists absolute paths (resolving each costs ~15 us: a cwd call).
+        const f = pooledFiles.get(isRemoteUri(p) || path.isAbsolute(p) ? p : path.resolve(p));
+        return f === undefined ? undefined : { state: f.state, sha256: f.state.slice(f.state.lastIndexOf('\0') + 1), lines: f.lines };
+      },
+      sumOf(key) {
+        const sum = store.get(key)?.sum ?? undefined;
+        if (sum) pooledSumsSent.set(searcher, (pooledSumsSent.get(searcher) ?? 0) + 1);
+        return sum;
+      },
+    };
+  }
+
   /** Stops the warm-up search (warm()) once a real search comes: its batches would only queue before the real ones. */
   let warmUp: AbortController | null = null;
   /** Set by the first real search: a warm-up not started yet is not needed any more. */
@@ -252,7 +278,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       sources, executor, query, queryKey: `${++searchCount}:${queryText}`,
       topK, maxDistance, nLines: o.nLines ?? 3, ignoreCase: !!o.ignoreCase, rank,
       signal: o.signal, onProgress: o.onProgress, batchLines: o.batchLines,
-      maxFileBytes: o.maxFileBytes, deadline: deadline ?? undefined, candidatesOnly,
+      maxFileBytes: o.maxFileBytes, deadline: deadline ?? undefined, candidatesOnly, kept: keptFiles(inProcess, sources),
     });
     // A query of stop words only ("the of and a") has nothing to match: no lexical term, and an
     // embedding of words that carry no topic, near every line alike. Any hybrid hit is chance, of
@@ -343,6 +369,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     },
   };
   executors.set(searcher, (pooled) => (pooled && concurrency > 0 ? workers() : local()));
+  pooledFileMaps.set(searcher, pooledFiles);
   poolReleases.set(searcher, releasePool);
   shardSearches.set(searcher, (sources, o) => {
     validate(o);
@@ -364,6 +391,27 @@ function respond(outcome: PipelineOutcome, o: SearchOptions | SearchContentOptio
 const executors = new WeakMap<Searcher, (pooled: boolean) => Promise<Executor>>();
 const poolReleases = new WeakMap<Searcher, () => Promise<void>>();
 const shardSearches = new WeakMap<Searcher, (sources: Source[], o: SearchOptions) => Promise<PipelineOutcome>>();
+
+const pooledFileMaps = new WeakMap<Searcher, Map<string, PooledFile>>();
+const pooledSumsSent = new WeakMap<Searcher, number>();
+
+/** How many chunks the searcher's scans have scored from an index build's kept sums (pooledFilesOf; tests, benches). */
+export function pooledSumsUsed(searcher: Searcher): number {
+  return pooledSumsSent.get(searcher) ?? 0;
+}
+
+/**
+ * The files whose chunks' exact sums an index build of this process hands the searcher's in-process scorer
+ * (workspace/search/warm-chunks.ts builtSums), and the prose documents it keeps, path -> state
+ * (snapshot/prose-stats-file.ts documentState: its last field the content's sha256): a scan meanwhile
+ * scores those chunks from the sums, and takes those documents' counted line terms, where it reads the same
+ * bytes. The build takes its files out once its index is published (searches use the index then).
+ */
+export function pooledFilesOf(searcher: Searcher): Map<string, PooledFile> {
+  const m = pooledFileMaps.get(searcher);
+  if (!m) throw new SimgrepError('INTERNAL', 'not a searcher made by createSearcher()');
+  return m;
+}
 
 /**
  * The searcher's search over given sources, answering with the ranked candidates as kept (before they

@@ -8,7 +8,7 @@ import type { TokenizedBatch } from '../types.js';
 import { chunkBestDistance, chunkBounds, chunkStats, lexicalScore, relevance, semanticBudget, toDistance, type ChunkStats } from '../rank/chunk-scorer.js';
 import { pathSignals, type PathSignals } from '../rank/path-signals.js';
 import type { PoolingKernel } from './embedder.js';
-import type { KeptChunk, KeptChunks } from './kept-chunks.js';
+import type { ChunkStore, KeptChunk } from './kept-chunks.js';
 import { keptTokens, scoreKept, withLineTokens } from './kept-scoring.js';
 import type { ChunkRequest, ScoreRequest } from './requests.js';
 import { scoreProseRanges } from './prose-scoring.js';
@@ -38,7 +38,7 @@ interface BatchChunk extends ChunkStats {
 
 /** `kept`: a resident scorer's kept chunks, used for the ranges whose piece has a key (c.rangeKeys). */
 export async function scoreChunks(
-  req: ScoreRequest, c: ChunkRequest, tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel, kept?: KeptChunks,
+  req: ScoreRequest, c: ChunkRequest, tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel, kept?: ChunkStore,
 ): Promise<Float32Array> {
   const { plan } = c;
   // Lexical mode, and a hybrid plan that gives the embedding no weight (a query naming an

@@ -28,6 +28,28 @@ export interface KeptChunk {
   sum: Float64Array | null;
 }
 
+/** What chunk scoring asks of a store of chunks (kept-scoring.ts): KeptChunks, or the sums a scan's batch brings (sentSums). */
+export interface ChunkStore {
+  get(key: string): KeptChunk | undefined;
+  set(key: string, chunk: KeptChunk): void;
+}
+
+/**
+ * The kept sums a scan's batch brings along (pipeline/kept-files.ts: the chunks of files an index build of
+ * this process pooled), as a store for this one request: what scoring learns is not kept (set does nothing).
+ */
+export function sentSums(sent: { keys: string[]; sums: Float64Array }, dim: number): ChunkStore {
+  const at = new Map<string, number>();
+  sent.keys.forEach((k, i) => at.set(k, i));
+  return {
+    get(key) {
+      const i = at.get(key);
+      return i === undefined ? undefined : { ids: null, lineStarts: null, sum: sent.sums.subarray(i * dim, (i + 1) * dim) };
+    },
+    set() {},
+  };
+}
+
 /** Warmed sums per page of the warm store: one buffer per 1,024 chunks, not one per chunk. */
 const PAGE_CHUNKS = 1024;
 

@@ -3,7 +3,7 @@
 // the kernel, whose exact sums are kept for the next search. The distances are the kernel's floats.
 import type { TokenizedBatch } from '../types.js';
 import type { PoolingKernel } from './embedder.js';
-import type { KeptChunk, KeptChunks } from './kept-chunks.js';
+import type { ChunkStore, KeptChunk } from './kept-chunks.js';
 import { sumDistance } from './static.js';
 
 /** What this needs of a batch's chunk (chunk-scoring.ts): its lines, where its tokens start, its key. */
@@ -72,7 +72,7 @@ export function keptTokens(chunks: BatchChunk[], fresh: TokenizedBatch): Tokeniz
  * results), else from the kernel, whose exact sums are kept under the chunks' keys.
  */
 export async function scoreKept(
-  chunks: BatchChunk[], lineTokens: TokenizedBatch, query: Float32Array, budgets: Float32Array, kernel: PoolingKernel, kept: KeptChunks,
+  chunks: BatchChunk[], lineTokens: TokenizedBatch, query: Float32Array, budgets: Float32Array, kernel: PoolingKernel, kept: ChunkStore,
 ): Promise<Float32Array> {
   const out = new Float32Array(chunks.length);
   const rest: BatchChunk[] = [];
@@ -105,7 +105,7 @@ export async function scoreKept(
  * set into it: from `lineTokens`, or for a kept chunk without tokens (a warmed one) from its lines,
  * tokenized now and kept with its sum.
  */
-export function withLineTokens(chunks: BatchChunk[], lineTokens: TokenizedBatch, tokenize: (texts: string[]) => TokenizedBatch, kept: KeptChunks): TokenizedBatch {
+export function withLineTokens(chunks: BatchChunk[], lineTokens: TokenizedBatch, tokenize: (texts: string[]) => TokenizedBatch, kept: ChunkStore): TokenizedBatch {
   const bare = chunks.filter((k) => k.kept && !k.kept.ids);
   if (bare.length === 0) return lineTokens;
   const fresh = tokenize(bare.flatMap((k) => k.lines!));

@@ -9,7 +9,7 @@ import type { ChunkEmbedRequest, ScoreRequest } from './requests.js';
 import { scoreChunks } from './chunk-scoring.js';
 import { unitRows } from './unit.js';
 import { lineTokensOf, type LineTokens } from './line-cosines.js';
-import { KeptChunks } from './kept-chunks.js';
+import { KeptChunks, sentSums } from './kept-chunks.js';
 
 export interface LineScorer {
   readonly dim: number;
@@ -88,8 +88,9 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
     kernelId: kernel.id,
     async score(req) {
       if (req.chunks) {
-        // An index's candidates kept between searches.
-        return scoreChunks(req, req.chunks, tokenize, kernel, req.chunks.rangeKeys && keepChunks ? keptStore() : kept);
+        // A scan's chunks with the sums it sent (an index build of this process pooled their files), else an index's candidates kept between searches.
+        const store = req.chunks.keptSums ? sentSums(req.chunks.keptSums, kernel.dim) : req.chunks.rangeKeys && keepChunks ? keptStore() : kept;
+        return scoreChunks(req, req.chunks, tokenize, kernel, store);
       }
       if (req.queryKey !== cacheKey || cache.size > CACHE_LIMIT) { cache = new Map(); cacheKey = req.queryKey; }
       const total = req.offsets.length - 1;

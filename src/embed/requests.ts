@@ -38,6 +38,12 @@ export interface ChunkRequest {
    * keys, equal lines), or ''. A resident scorer keeps such chunks' tokens and sums (kept-chunks.ts).
    */
   rangeKeys?: string[];
+  /**
+   * A scan's: the exact pooled sums a resident scorer keeps for some of the batch's chunks (by their keys:
+   * chunk-scoring.ts, of rangeKeys that name the ranges by index), which it then scores by one dot product
+   * each (pipeline/kept-files.ts).
+   */
+  keptSums?: { keys: string[]; sums: Float64Array };
 }
 
 /** Lines of a batch and the chunks they form: chunk j is lines [chunkStarts[j], chunkStarts[j + 1]). */

@@ -12,6 +12,7 @@ import type { SourceWarning } from '../sources/source.js';
 import type { Batch, Segment } from '../text/batch-packer.js';
 import { decodeLines } from '../text/decode.js';
 import type { PipelineOptions, SearchStats } from './types.js';
+import { keptSumsOf } from './kept-files.js';
 
 /** Errors that no other batch can get past: the search fails with the first of them. */
 const SETUP_ERRORS = new Set(['EMBEDDER_UNAVAILABLE', 'MODEL_CORRUPT', 'TOKENIZER_CORRUPT', 'MODEL_NOT_FOUND', 'INTERNAL']);
@@ -80,7 +81,10 @@ export class Scoring {
 
   private chunkRequest(plan: RankPlan, batch: Batch): ChunkRequest {
     const prose = batch.segments.map((seg) => this.proseStats.get(seg.fileIndex) ?? null);
-    const keyed = batch.segments.some((seg) => seg.piece.key !== undefined);
+    // A scan's keyed pieces bring the sums kept for their chunks (kept-files.ts); keyed without any, they are scored as read.
+    const embeds = plan.mode === 'semantic' || plan.weights.semantic > 0;
+    const sent = this.o.kept && embeds ? keptSumsOf(batch, this.o.kept, plan.chunkLines, this.o.ignoreCase) : undefined;
+    const keyed = !this.o.kept && batch.segments.some((seg) => seg.piece.key !== undefined);
     return {
       plan,
       rangeFirstLines: Uint32Array.from(batch.segments, (seg) => seg.firstLine + (seg.scoreFrom - seg.from)),
@@ -90,6 +94,7 @@ export class Scoring {
         rangeLines: Uint32Array.from(batch.segments.flatMap((seg) => [seg.from, seg.to])),
       }),
       ...(keyed && { rangeKeys: batch.segments.map((seg) => seg.piece.key ?? '') }),
+      ...(sent && { rangeKeys: sent.rangeKeys, keptSums: { keys: sent.keys, sums: sent.sums } }),
     };
   }
 

@@ -4,6 +4,7 @@ import type { Executor } from '../pool.js';
 import type { RankPlan } from '../rank/plan.js';
 import type { Hit } from '../rank/windows.js';
 import type { Source, SourceWarning } from '../sources/source.js';
+import type { KeptFiles } from './kept-files.js';
 
 export interface SearchStats {
   files: number;
@@ -48,6 +49,8 @@ export interface PipelineOptions {
   onProgress?: (s: SearchProgress) => void;
   /** Return the ranked candidates as kept, before they are spread across files (a cluster shard's answer). */
   candidatesOnly?: boolean;
+  /** A scan's: the files whose chunk sums the searcher's in-process scorer keeps (kept-files.ts). */
+  kept?: KeptFiles;
 }
 
 export interface PipelineOutcome {

@@ -18,7 +18,7 @@ import type { FileState, IndexStore, SmallFragments } from './store/store.js';
 import { writing } from './store/writing.js';
 import { isGlob } from '../sources/fs.js';
 import { isProsePath } from '../rank/prose.js';
-import { documentState, keepDocument, keepLineTokensWith, keptPublished } from './search/kept-documents.js';
+import { documentState, keepDocument, keepLineTokensWith, keptLines, keptPublished } from './search/kept-documents.js';
 import { keptText } from './search/kept-text.js';
 import { builtSums, idle, warmChunks } from './search/warm-chunks.js';
 import { cosineKernelMade, cosineKernelNow, MIN_KERNEL_VALUES } from './search/chunk-cosines.js';
@@ -97,13 +97,24 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
     if (state.kind !== 'text') return;
     // A code file's bytes, for the searches' windows (search/kept-text.ts): the searches right after the build read none.
     if (!isProsePath(state.key)) { if (o.resident && state.chunks > 0) keptText.setBytes(documentState(state), bytes()); return; }
-    if (o.resident) keepIfProse(state, bytes);
+    if (o.resident && keepIfProse(state, bytes)) {
+      // ... and a scan meanwhile takes its line terms, once counted, instead of counting it (pipeline/kept-files.ts).
+      const entry = { path: state.key, state: documentState(state) };
+      built?.kept(state.key, { state: entry.state, lines: () => keptLines(entry) });
+    }
     if (!isRemoteUri(state.key)) proseSeen.set(documentState(state), state);
     else if (state.size <= PROSE_BYTES_HELD - proseHeld) { proseRead.set(documentState(state), bytes()); proseHeld += state.size; }
   };
   // ... and every code chunk's exact sum as it is embedded (search/warm-chunks.ts): no second pooling after publish.
-  const onSums = o.resident ? await builtSums(searcher) : undefined;
-  const report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers, onWalked, onFileRead, onSums });
+  // While the build goes on, a scan of this process scores the chunks of the files it pooled from their sums.
+  const built = o.resident ? await builtSums(searcher) : undefined;
+  let report: IndexReport;
+  try {
+    report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers, onWalked, onFileRead, onSums: built?.onSums });
+  } catch (e) {
+    built?.published();
+    throw e;
+  }
   // What only collecting needed goes before the snapshot is built: a big run's identifier table and key lookups.
   report.patch.terms.settle();
   // An updater that never said it was done embedding (a cluster build) has its threads let go here.
@@ -121,6 +132,7 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   // The changes are in the snapshot now: let them go before it is saved (a first build's terms and vectors are a third of its memory).
   report.patch = emptyChanges();
   ws.snapshot = next;
+  built?.published();
   // A resident process searches it next: the cosine kernel of its vectors is made now (an index run), or
   // from now on in the background, not from the first search on (search/chunk-cosines.ts): made in
   // slices, it took seconds, through the first searches after an MCP background build turned fresh.
@@ -157,8 +169,10 @@ export function proseStatsWarnings(ws: OpenWorkspace, r: ProseStatsReport, out: 
   if (r.failed) out.push({ path: ws.dir, code: 'PROSE_STATS_NOT_SAVED', message: `workspace ${ws.name}: the prose statistics were not saved (${r.failed}); searches read and count its documents instead` });
 }
 
-function keepIfProse(state: FileState, bytes: () => Uint8Array): void {
-  if (state.kind === 'text' && isProsePath(state.key)) keepDocument(documentState(state), bytes());
+function keepIfProse(state: FileState, bytes: () => Uint8Array): boolean {
+  if (state.kind !== 'text' || !isProsePath(state.key)) return false;
+  keepDocument(documentState(state), bytes());
+  return true;
 }
 
 /** The file states a snapshot holds (of these entries' files only, when given), as the indexer compares them. */

@@ -9,7 +9,8 @@
 // sums of states the index no longer holds are dropped when the next snapshot is warmed.
 import { isProsePath } from '../../rank/prose.js';
 import type { Executor } from '../../pool.js';
-import { executorOf, type Searcher } from '../../searcher.js';
+import { executorOf, pooledFilesOf, type Searcher } from '../../searcher.js';
+import type { PooledFile } from '../../pipeline/kept-files.js';
 import type { Source } from '../../sources/source.js';
 import { streamEntry } from '../../sources/source.js';
 import { pack, type PendingChunk } from '../build/chunk-batch.js';
@@ -80,11 +81,16 @@ export function warmChunks(searcher: Searcher, o: WarmOptions): void {
  * fresh find them, and the warm-up after publish pools only what the build did not embed.
  * Undefined when the searcher's in-process scorer keeps none.
  */
-export async function builtSums(searcher: Searcher): Promise<((chunks: PendingChunk[], sums: Float64Array) => void) | undefined> {
+export async function builtSums(searcher: Searcher): Promise<BuiltSums | undefined> {
   let scorer: Executor;
   try { scorer = await executorOf(searcher, false); } catch { return undefined; }
   if (!scorer.keepSums) return undefined;
-  return (chunks, sums) => {
+  // The files pooled, for the scans while the build goes on (pipeline/kept-files.ts), until it is published.
+  const files = pooledFilesOf(searcher);
+  const mine = new Map<string, string>();
+  const register = (p: string, f: PooledFile) => { mine.set(p, f.state); files.set(p, f); };
+  const onSums = (chunks: PendingChunk[], sums: Float64Array) => {
+    for (const c of chunks) if (!isProsePath(c.path) && mine.get(c.path) !== c.state) register(c.path, { state: c.state });
     const dim = sums.length / Math.max(1, chunks.length);
     const keys: string[] = [];
     const rows: number[] = [];
@@ -95,6 +101,19 @@ export async function builtSums(searcher: Searcher): Promise<((chunks: PendingCh
     if (kept !== sums) rows.forEach((r, j) => kept.set(sums.subarray(r * dim, (r + 1) * dim), j * dim));
     void scorer.keepSums!(keys, kept).catch(() => {});
   };
+  const published = () => {
+    for (const [p, state] of mine) if (files.get(p)?.state === state) files.delete(p);
+    mine.clear();
+  };
+  return { onSums, kept: register, published };
+}
+
+/** builtSums' hand-over, and what the build calls once its index answers (scans of its files end then). */
+export interface BuiltSums {
+  onSums(chunks: PendingChunk[], sums: Float64Array): void;
+  /** A prose document the build keeps (search/kept-documents.ts), with its line terms once counted. */
+  kept(path: string, f: PooledFile): void;
+  published(): void;
 }
 
 /** No search of the workspace under way, and the last ended IDLE_MS ago or more. */
