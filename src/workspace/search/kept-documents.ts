@@ -14,7 +14,7 @@ import { turn } from './time-slice.js';
  * and the largest file kept (bigger files are read each time, and stream). The lists across the kept
  * documents' line terms have a bound of their own (rank/prose-sweep-bound.ts SWEEP_BYTES).
  */
-const KEPT_BYTES = 160 << 20;
+export const KEPT_BYTES = 160 << 20;
 export const KEPT_FILE_BYTES = 4 << 20;
 
 /** A prose file's entry, with the index's state of the file (key, size, mtime, hash) its bytes are kept under. */
@@ -62,6 +62,14 @@ let changes = 0;
 /** How many times the kept documents or their line terms changed: while it stays, keptLines answers as it did. */
 export function keptChanges(): number {
   return changes;
+}
+
+/** Told when kept documents are let go for room, so that caches of their line terms let them go too. */
+const onDrop = new Set<() => void>();
+
+/** Calls `f` each time kept documents are let go for room (KEPT_BYTES); their line terms are then no longer the process's to hold. */
+export function onKeptDropped(f: () => void): void {
+  onDrop.add(f);
 }
 /** States whose line terms are still to count, oldest first, and the count under way (if any). */
 const toCount = new Set<string>();
@@ -169,13 +177,16 @@ export async function keptCountIdle(): Promise<void> {
 
 function keep(more: number): void {
   keptBytes += more;
+  let dropped = false;
   for (const [state, k] of kept) {
     if (keptBytes <= KEPT_BYTES) break;
     kept.delete(state);
     changes++;
+    dropped = true;
     keptBytes -= k.bytes.length + (k.lines?.bytes ?? 0) + (k.tokens ? lineTokensBytes(k.tokens) : 0);
     if (k.lines) releaseProseLines(k.lines);
   }
+  if (dropped) for (const f of onDrop) f();
 }
 
 /**

@@ -9,7 +9,7 @@ import { isProsePath, termlessProseDistance } from '../../rank/prose.js';
 import { proseReachListed } from '../../rank/prose-lines.js';
 import { pathSignals, type PathSignals } from '../../rank/path-signals.js';
 import { pathInfo, pathWordPrefixes, priorsIndex, type PathInfo } from '../snapshot/path-info.js';
-import { documentState, KEPT_FILE_BYTES, keptChanges, keptLines, keptRead, keptTokens, type StatedEntry } from './kept-documents.js';
+import { documentState, KEPT_FILE_BYTES, keptChanges, keptLines, keptRead, keptTokens, onKeptDropped, type StatedEntry } from './kept-documents.js';
 import { lineCosines, type LineCosines } from '../../embed/line-cosines.js';
 import type { ProseIndexLines } from './prose-index.js';
 import type { ModelData, ProseLineTerms, ProsePlanTerms } from '../../types.js';
@@ -180,11 +180,27 @@ interface ProseFiles {
 function keptAt(p: ProseFiles, k: number): ProseLineTerms | null | undefined {
   const now = keptChanges();
   if (p.keptAt !== now) {
+    const first = p.keptAt === -1;
     for (let i = 0; i < p.entries.length; i++) p.kept[i] = keptLines(p.entries[i]);
     p.keptAt = now;
+    if (first) remember(p);
   }
   return p.kept[k];
 }
+
+/** The prose files whose `kept` is filled: a kept document let go for room is let go by them too (not held until their coverage is searched again). */
+const filled = new Set<WeakRef<ProseFiles>>();
+function remember(p: ProseFiles): void {
+  if (filled.size >= 64) for (const ref of filled) if (!ref.deref()) filled.delete(ref);
+  filled.add(new WeakRef(p));
+}
+onKeptDropped(() => {
+  for (const ref of filled) {
+    const p = ref.deref();
+    if (p) { p.kept.fill(undefined); p.keptAt = -1; }
+  }
+  filled.clear();
+});
 
 const split = new WeakMap<(string | undefined)[], ProseFiles>();
 
