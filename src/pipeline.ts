@@ -8,7 +8,7 @@ import { ProseFile } from './rank/prose-file.js';
 import { proseBest, proseLineStats, proseReach } from './rank/prose-lines.js';
 import type { ProseLineTerms } from './types.js';
 import type { ProseStats } from './rank/prose.js';
-import { streamEntry, type Entry, type Source, type SourceWarning } from './sources/source.js';
+import { streamEntry, WHOLE_READ_BYTES, type Entry, type Source, type SourceWarning } from './sources/source.js';
 import { BatchPacker } from './text/batch-packer.js';
 import { LineSplitter, type Piece } from './text/line-splitter.js';
 import { capBytes, openText } from './text/text-stream.js';
@@ -82,7 +82,8 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       // a code file's pieces are keyed by its state, so its chunks are scored from their kept sums.
       let same = false;
       const known = isProse || embeds ? o.kept?.stateOf(entry.path) : undefined;
-      if (known) raw = hashedFirst(raw, known.sha256, () => { same = true; });
+      // (A file past WHOLE_READ_BYTES is never hashed whole: read as it comes.)
+      if (known && !(entry.size !== undefined && entry.size > WHOLE_READ_BYTES)) raw = hashedFirst(raw, known.sha256, () => { same = true; });
       const text = await openText(raw);
       // openText has taken the first bytes (binary or text), which hashedFirst passes on only once all are hashed.
       const key = same && !isProse ? known!.state : undefined;

@@ -33,25 +33,38 @@ export interface PooledFile {
 /**
  * The file's bytes passed on unchanged, the first of them only once all are read (up to WHOLE_READ_BYTES)
  * and hashed: `onSame` is called before anything is passed on when they hash to `sha256`. A bigger file
- * is passed on unkeyed.
+ * is passed on unkeyed. The source is closed however its reader stops (early, or on an error); a read
+ * error passes on the bytes read before it first, as a plain read would have.
  */
 export async function* hashedFirst(raw: AsyncIterable<Uint8Array>, sha256: string, onSame: () => void): AsyncIterable<Uint8Array> {
   const parts: Uint8Array[] = [];
   let bytes = 0;
+  let passed = false;
   const it = raw[Symbol.asyncIterator]();
-  for (let r = await it.next(); !r.done; r = await it.next()) {
-    parts.push(r.value);
-    bytes += r.value.length;
-    if (bytes > WHOLE_READ_BYTES) {
-      yield* parts;
-      for (let rest = await it.next(); !rest.done; rest = await it.next()) yield rest.value;
-      return;
+  try {
+    try {
+      for (let r = await it.next(); !r.done; r = await it.next()) {
+        parts.push(r.value);
+        bytes += r.value.length;
+        if (bytes > WHOLE_READ_BYTES) {
+          passed = true;
+          yield* parts;
+          for (let rest = await it.next(); !rest.done; rest = await it.next()) yield rest.value;
+          return;
+        }
+      }
+    } catch (e) {
+      if (!passed) { passed = true; yield* parts; }
+      throw e;
     }
+    const hash = createHash('sha256');
+    for (const p of parts) hash.update(p);
+    if (hash.digest('hex') === sha256) onSame();
+    passed = true;
+    yield* parts;
+  } finally {
+    await it.return?.();
   }
-  const hash = createHash('sha256');
-  for (const p of parts) hash.update(p);
-  if (hash.digest('hex') === sha256) onSame();
-  yield* parts;
 }
 
 /**

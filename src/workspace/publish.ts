@@ -108,50 +108,49 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   // ... and every code chunk's exact sum as it is embedded (search/warm-chunks.ts): no second pooling after publish.
   // While the build goes on, a scan of this process scores the chunks of the files it pooled from their sums.
   const built = o.resident ? await builtSums(searcher) : undefined;
-  let report: IndexReport;
+  // The files registered for the scans meanwhile are let go however the run ends (published below, or failed).
   try {
-    report = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers, onWalked, onFileRead, onSums: built?.onSums });
-  } catch (e) {
+    const report: IndexReport = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers, onWalked, onFileRead, onSums: built?.onSums });
+    // What only collecting needed goes before the snapshot is built: a big run's identifier table and key lookups.
+    report.patch.terms.settle();
+    // An updater that never said it was done embedding (a cluster build) has its threads let go here.
+    await releaseWorkers(report.bytes);
+    mark('update');
+    // The prose documents read are counted now, before the snapshot is built, and their bytes let go.
+    // (Those it did not count are held already; on a failure, what is left is counted after the snapshot.)
+    const ahead = await countProseAhead(ws.proseStatsFile(), proseRead, proseSeen).then((f) => { proseRead.clear(); return f; }, () => null);
+    mark('prose counted');
+    const smallFragments = compact ? JSON.stringify(await compactAfter(s, metaBefore.smallFragments, latest === '0.0')) : undefined;
+    mark('compact');
+    const version = await s.version();
+    const base = before ?? (latest === '0.0' ? emptySnapshot(model.dim) : null);
+    const next = base ? patchSnapshot(base, report.patch, version, { consume: true }) : await rebuildSnapshot(s, version, model.dim, chunkLines, ws.reader);
+    // The changes are in the snapshot now: let them go before it is saved (a first build's terms and vectors are a third of its memory).
+    report.patch = emptyChanges();
+    ws.snapshot = next;
     built?.published();
-    throw e;
+    // A resident process searches it next: the cosine kernel of its vectors is made now (an index run), or
+    // from now on in the background, not from the first search on (search/chunk-cosines.ts): made in
+    // slices, it took seconds, through the first searches after an MCP background build turned fresh.
+    if (o.resident && run.kernelNow && next.halves.length >= MIN_KERNEL_VALUES) cosineKernelNow(next.halves, next.dim);
+    else if (o.resident) void cosineKernelMade(next.halves, next.dim);
+    // ... and the documents it read still uncounted, and the prose sweep's lists of them (made once per
+    // build, here), are finished without turns of the event loop (an index run): before the snapshot's
+    // save, not through the first searches; after a search's refresh, in the background.
+    if (o.resident) keptPublished({ now: run.kernelNow === true });
+    mark('snapshot');
+    if (version !== latest || !before) ws.saveSnapshot(next);
+    mark('save');
+    proseStatsWarnings(ws, await saveProseStats(ws, next, proseRead, ahead), report.warnings);
+    mark('prose stats');
+    ws.publishInfo(await writing(() => s.writeMeta({ complete: version, ...(smallFragments && { smallFragments }) })));
+    mark('publish');
+    // A resident process's scorer keeps every code chunk's sum from now on: those the update did not embed are warmed in the background.
+    if (o.resident) warmChunks(searcher, { snapshot: next, reader: ws.reader, chunkLines, idle: () => idle(ws) });
+    return report;
+  } finally {
+    built?.published();
   }
-  // What only collecting needed goes before the snapshot is built: a big run's identifier table and key lookups.
-  report.patch.terms.settle();
-  // An updater that never said it was done embedding (a cluster build) has its threads let go here.
-  await releaseWorkers(report.bytes);
-  mark('update');
-  // The prose documents read are counted now, before the snapshot is built, and their bytes let go.
-  // (Those it did not count are held already; on a failure, what is left is counted after the snapshot.)
-  const ahead = await countProseAhead(ws.proseStatsFile(), proseRead, proseSeen).then((f) => { proseRead.clear(); return f; }, () => null);
-  mark('prose counted');
-  const smallFragments = compact ? JSON.stringify(await compactAfter(s, metaBefore.smallFragments, latest === '0.0')) : undefined;
-  mark('compact');
-  const version = await s.version();
-  const base = before ?? (latest === '0.0' ? emptySnapshot(model.dim) : null);
-  const next = base ? patchSnapshot(base, report.patch, version, { consume: true }) : await rebuildSnapshot(s, version, model.dim, chunkLines, ws.reader);
-  // The changes are in the snapshot now: let them go before it is saved (a first build's terms and vectors are a third of its memory).
-  report.patch = emptyChanges();
-  ws.snapshot = next;
-  built?.published();
-  // A resident process searches it next: the cosine kernel of its vectors is made now (an index run), or
-  // from now on in the background, not from the first search on (search/chunk-cosines.ts): made in
-  // slices, it took seconds, through the first searches after an MCP background build turned fresh.
-  if (o.resident && run.kernelNow && next.halves.length >= MIN_KERNEL_VALUES) cosineKernelNow(next.halves, next.dim);
-  else if (o.resident) void cosineKernelMade(next.halves, next.dim);
-  // ... and the documents it read still uncounted, and the prose sweep's lists of them (made once per
-  // build, here), are finished without turns of the event loop (an index run): before the snapshot's
-  // save, not through the first searches; after a search's refresh, in the background.
-  if (o.resident) keptPublished({ now: run.kernelNow === true });
-  mark('snapshot');
-  if (version !== latest || !before) ws.saveSnapshot(next);
-  mark('save');
-  proseStatsWarnings(ws, await saveProseStats(ws, next, proseRead, ahead), report.warnings);
-  mark('prose stats');
-  ws.publishInfo(await writing(() => s.writeMeta({ complete: version, ...(smallFragments && { smallFragments }) })));
-  mark('publish');
-  // A resident process's scorer keeps every code chunk's sum from now on: those the update did not embed are warmed in the background.
-  if (o.resident) warmChunks(searcher, { snapshot: next, reader: ws.reader, chunkLines, idle: () => idle(ws) });
-  return report;
 }
 
 /** The prose statistics file brought up to date with `snap` (a failure to write it is only slower searches: said in the report). */

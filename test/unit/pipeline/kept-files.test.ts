@@ -55,3 +55,35 @@ describe('keptSumsOf', () => {
     expect(keptSumsOf(batch, kept, 48, true)!.keys).toEqual(['i0:40:8', 'i0:96:12']);
   });
 });
+
+describe('hashedFirst closes its source', () => {
+  /** A source that says whether it was closed (as the fs source closes its descriptor in a finally). */
+  function source(parts: Uint8Array[], failAt = -1) {
+    const state = { closed: false };
+    async function* gen() {
+      try {
+        for (let i = 0; i < parts.length; i++) {
+          if (i === failAt) throw new Error('the connection was reset');
+          yield parts[i];
+        }
+      } finally { state.closed = true; }
+    }
+    return { state, raw: gen() };
+  }
+  const small = [Buffer.from('a\n'), Buffer.from('b\n')];
+  const big = Array.from({ length: 3 }, () => new Uint8Array(WHOLE_READ_BYTES / 2 + 1));
+  it('when its reader stops early, for a file hashed whole and for one past WHOLE_READ_BYTES', async () => {
+    for (const parts of [small, big]) {
+      const { state, raw } = source([...parts, ...parts]);
+      for await (const _ of hashedFirst(raw, sha(parts), () => {})) break;
+      expect(state.closed).toBe(true);
+    }
+  });
+  it('on a read error, after passing on the bytes read before it (as a plain read would)', async () => {
+    const { state, raw } = source([...small, Buffer.from('c\n')], 2);
+    const out: Uint8Array[] = [];
+    await expect((async () => { for await (const p of hashedFirst(raw, sha(small), () => {})) out.push(p); })()).rejects.toThrow('reset');
+    expect(out).toEqual(small);
+    expect(state.closed).toBe(true);
+  });
+});
