@@ -36,9 +36,9 @@ interface BatchChunk extends ChunkStats {
   lines?: string[];
 }
 
-/** `kept`: a resident scorer's kept chunks, used for the ranges whose piece has a key (c.rangeKeys). */
+/** `kept`: a resident scorer's kept chunks, used for the ranges whose piece has a key (c.rangeKeys); `model`: its model's id (prose-scoring.ts). */
 export async function scoreChunks(
-  req: ScoreRequest, c: ChunkRequest, tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel, kept?: KeptChunks,
+  req: ScoreRequest, c: ChunkRequest, tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel, kept?: KeptChunks, model?: string,
 ): Promise<Float32Array> {
   const { plan } = c;
   // Lexical mode, and a hybrid plan that gives the embedding no weight (a query naming an
@@ -79,7 +79,7 @@ export async function scoreChunks(
       else if (embeds && !k.kept) for (let i = s.from; i < s.to; i++) texts.push(req.ignoreCase ? lines[i].toLowerCase() : lines[i]);
     }
   }
-  if (c.rangeProse) await scoreProseRanges(req, c, tokenize, kernel, out);
+  if (c.rangeProse) await scoreProseRanges(req, c, tokenize, kernel, out, model);
   if (!embeds) {
     // A chunk whose only match is its file's path shows its first line.
     for (const k of chunks) {

@@ -89,7 +89,7 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
     async score(req) {
       if (req.chunks) {
         // An index's candidates kept between searches.
-        return scoreChunks(req, req.chunks, tokenize, kernel, req.chunks.rangeKeys && keepChunks ? keptStore() : kept);
+        return scoreChunks(req, req.chunks, tokenize, kernel, req.chunks.rangeKeys && keepChunks ? keptStore() : kept, model.id);
       }
       if (req.queryKey !== cacheKey || cache.size > CACHE_LIMIT) { cache = new Map(); cacheKey = req.queryKey; }
       const total = req.offsets.length - 1;
