@@ -69,6 +69,8 @@ export const LINE_COSINE_SLACK = 1e-4;
 export interface LineCosines {
   /** At least the greatest cosine of any line of the document (the kernels' own), or 1 when its tokens are another model's. */
   documentBest(t: LineTokens): number;
+  /** At least line i's cosine (the kernels' own), Infinity when it cannot tell (no norm, or another model's tokens). */
+  lineBest(t: LineTokens, i: number): number;
 }
 
 /**
@@ -81,7 +83,22 @@ export function lineCosines(model: ModelData, query: Float32Array): LineCosines 
   const dots = new Float64Array(vocab);
   const ready = new Uint8Array(vocab);
   const best = new WeakMap<LineTokens, number>();
+  const dotOf = (id: number): number => {
+    if (ready[id]) return dots[id];
+    const base = (mapping ? mapping[id] : id) * dim;
+    let dot = 0;
+    for (let d = 0; d < dim; d++) dot += table[base + d] * query[d];
+    ready[id] = 1;
+    return (dots[id] = (weights ? weights[id] : 1) * dot);
+  };
   return {
+    lineBest(t, i) {
+      const norm = t.norms[i];
+      if (t.model !== model.id || !(norm > 0)) return Infinity;
+      let sum = 0;
+      for (let j = t.starts[i]; j < t.starts[i + 1]; j++) sum += dotOf(t.ids[j]);
+      return sum / norm + LINE_COSINE_SLACK;
+    },
     documentBest(t) {
       if (t.model !== model.id) return 1;
       let most = best.get(t);
