@@ -2,21 +2,10 @@
 // for its prose documents, so a query's cosine to every line comes from one dot per distinct token and
 // one add per token, without tokenizing or pooling the lines again; an upper bound on a document's best
 // cosine then skips the documents a weak floor would otherwise have read and scored line by line.
-import type { ModelData, TokenizedBatch } from '../types.js';
+import type { LineTokens, ModelData, TokenizedBatch } from '../types.js';
 
-/** A document's lines as the kernels pool them: each line's kept token ids and the norm of its weighted row sum. */
-export interface LineTokens {
-  /** The model they were tokenized and pooled with (ModelData.id). */
-  model: string;
-  /** Token ids of all lines, line after line. */
-  ids: Uint16Array | Uint32Array;
-  /** Per line, where its ids start in `ids` (length: lines + 1). */
-  starts: Uint32Array;
-  /** Per line, |Σ weight(id) × row(id)| over its ids (0: no token, or rows summing to zero: no cosine). */
-  norms: Float32Array;
-  /** The distinct ids, worked out on first use (a query's dots are taken for them first, then the lines summed). */
-  distinct?: Uint32Array;
-}
+/** A document's lines as the kernels pool them (types.ts: a source hands them over too). */
+export type { LineTokens } from '../types.js';
 
 /** The memory a document's LineTokens hold. */
 export function lineTokensBytes(t: LineTokens): number {

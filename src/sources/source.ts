@@ -1,7 +1,6 @@
 // The Source seam: WHAT to search. list() streams entries; read()/stream() fetch their bytes.
 import type { Piece } from '../text/line-splitter.js';
-import type { LineTokens } from '../embed/line-cosines.js';
-import type { ProseLineTerms, ProsePlanTerms } from '../types.js';
+import type { LineTokens, ProseLineTerms, ProsePlanTerms } from '../types.js';
 
 export interface Entry {
   /** How results name this file: a path as the user gave it, or a full URI. */
