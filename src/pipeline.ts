@@ -93,6 +93,9 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       // A prose file's pieces wait until its document frequencies are counted (rank/prose-file.ts).
       const prose = isProse ? new ProseFile(o.rank!, lines && !unreachable ? proseLineStats(lines, o.rank!) : knownProse.get(entry)) : null;
       knownProse.delete(entry);
+      // Its kept line tokens stand in for the tokenizer (a search that keeps case: they were tokenized as they are).
+      const tokens = isProse && !o.ignoreCase ? source.proseTokens?.(entry) : null;
+      if (tokens) scoring.proseTokens.set(fileIndex, tokens);
       const offer = async (pieces: Piece[]) => {
         if (unreachable) return;
         if (prose?.stats && !scoring.proseStats.has(fileIndex)) scoring.proseStats.set(fileIndex, prose.stats);

@@ -90,7 +90,8 @@ export function createPool(opts: PoolOptions): Executor {
   const gate = createSearchFirstGate(threads);
   return {
     capacity: threads * 2,
-    score: (req) => gate.search(() => run({ op: 'score', ...req }, movable(req.bytes, req.offsets, ...(req.chunks?.keptSums ? [req.chunks.keptSums.sums] : [])))),
+    // A prose document's kept line tokens stay on this thread (requests.ts rangeTokens): the worker tokenizes.
+    score: (req) => gate.search(() => run({ op: 'score', ...withoutTokens(req) }, movable(req.bytes, req.offsets, ...(req.chunks?.keptSums ? [req.chunks.keptSums.sums] : [])))),
     embedTexts: (texts) => run({ op: 'embed', texts }),
     embedChunks: (req) => gate.build(() => run({ op: 'embedChunks', ...req })),
     embedChunkSums: (req) => gate.build(async () => {
@@ -109,6 +110,13 @@ export function createPool(opts: PoolOptions): Executor {
  * is ~100 KB of bytes and 8 KB of offsets, ~400 of them in a scan of the bench tree): each view's
  * whole, unshared buffer. A view into a larger buffer is copied as before, so nothing else is detached.
  */
+/** A score request without its prose documents' kept line tokens (requests.ts rangeTokens: for an in-process scorer). */
+function withoutTokens(req: ScoreRequest): ScoreRequest {
+  if (!req.chunks?.rangeTokens) return req;
+  const { rangeTokens: _, ...chunks } = req.chunks;
+  return { ...req, chunks };
+}
+
 export function movable(...views: ArrayBufferView[]): ArrayBuffer[] {
   const out: ArrayBuffer[] = [];
   for (const v of views) {

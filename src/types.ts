@@ -16,6 +16,20 @@ export interface TokenizedBatch {
   lineStarts: Uint32Array;
 }
 
+/** A document's lines as the kernels pool them (embed/line-cosines.ts): each line's kept token ids and the norm of its weighted row sum. */
+export interface LineTokens {
+  /** The model they were tokenized and pooled with (ModelData.id). */
+  model: string;
+  /** Token ids of all lines, line after line. */
+  ids: Uint16Array | Uint32Array;
+  /** Per line, where its ids start in `ids` (length: lines + 1). */
+  starts: Uint32Array;
+  /** Per line, |Σ weight(id) × row(id)| over its ids (0: no token, or rows summing to zero: no cosine). */
+  norms: Float32Array;
+  /** The distinct ids, worked out on first use (a query's dots are taken for them first, then the lines summed). */
+  distinct?: Uint32Array;
+}
+
 export type EmbeddingTable = Float32Array | Int8Array;
 
 /**

@@ -11,7 +11,7 @@ import type { PoolingKernel } from './embedder.js';
 import type { ChunkStore, KeptChunk } from './kept-chunks.js';
 import { keptTokens, scoreKept, withLineTokens } from './kept-scoring.js';
 import type { ChunkRequest, ScoreRequest } from './requests.js';
-import { scoreProseRanges } from './prose-scoring.js';
+import { scoreProseRanges, type KeptLineScoring } from './prose-scoring.js';
 
 /** The closest-line pass first skips lines below this share of the chunk's cosine (0: no skipping). */
 const LINE_FLOOR_SHARE = 0.8;
@@ -36,9 +36,9 @@ interface BatchChunk extends ChunkStats {
   lines?: string[];
 }
 
-/** `kept`: a resident scorer's kept chunks, used for the ranges whose piece has a key (c.rangeKeys). */
+/** `kept`: a resident scorer's kept chunks, used for the ranges whose piece has a key (c.rangeKeys); `keptLines`: its model's for kept line tokens (prose-scoring.ts). */
 export async function scoreChunks(
-  req: ScoreRequest, c: ChunkRequest, tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel, kept?: ChunkStore,
+  req: ScoreRequest, c: ChunkRequest, tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel, kept?: ChunkStore, keptLines?: KeptLineScoring,
 ): Promise<Float32Array> {
   const { plan } = c;
   // Lexical mode, and a hybrid plan that gives the embedding no weight (a query naming an
@@ -79,7 +79,7 @@ export async function scoreChunks(
       else if (embeds && !k.kept) for (let i = s.from; i < s.to; i++) texts.push(req.ignoreCase ? lines[i].toLowerCase() : lines[i]);
     }
   }
-  if (c.rangeProse) await scoreProseRanges(req, c, tokenize, kernel, out);
+  if (c.rangeProse) await scoreProseRanges(req, c, tokenize, kernel, out, keptLines);
   if (!embeds) {
     // A chunk whose only match is its file's path shows its first line.
     for (const k of chunks) {

@@ -2,21 +2,10 @@
 // for its prose documents, so a query's cosine to every line comes from one dot per distinct token and
 // one add per token, without tokenizing or pooling the lines again; an upper bound on a document's best
 // cosine then skips the documents a weak floor would otherwise have read and scored line by line.
-import type { ModelData, TokenizedBatch } from '../types.js';
+import type { LineTokens, ModelData, TokenizedBatch } from '../types.js';
 
-/** A document's lines as the kernels pool them: each line's kept token ids and the norm of its weighted row sum. */
-export interface LineTokens {
-  /** The model they were tokenized and pooled with (ModelData.id). */
-  model: string;
-  /** Token ids of all lines, line after line. */
-  ids: Uint16Array | Uint32Array;
-  /** Per line, where its ids start in `ids` (length: lines + 1). */
-  starts: Uint32Array;
-  /** Per line, |Σ weight(id) × row(id)| over its ids (0: no token, or rows summing to zero: no cosine). */
-  norms: Float32Array;
-  /** The distinct ids, worked out on first use (a query's dots are taken for them first, then the lines summed). */
-  distinct?: Uint32Array;
-}
+/** A document's lines as the kernels pool them (types.ts: a source hands them over too). */
+export type { LineTokens } from '../types.js';
 
 /** The memory a document's LineTokens hold. */
 export function lineTokensBytes(t: LineTokens): number {
@@ -69,6 +58,8 @@ export const LINE_COSINE_SLACK = 1e-4;
 export interface LineCosines {
   /** At least the greatest cosine of any line of the document (the kernels' own), or 1 when its tokens are another model's. */
   documentBest(t: LineTokens): number;
+  /** At least line i's cosine (the kernels' own), Infinity when it cannot tell (no norm, or another model's tokens). */
+  lineBest(t: LineTokens, i: number): number;
 }
 
 /**
@@ -81,7 +72,22 @@ export function lineCosines(model: ModelData, query: Float32Array): LineCosines 
   const dots = new Float64Array(vocab);
   const ready = new Uint8Array(vocab);
   const best = new WeakMap<LineTokens, number>();
+  const dotOf = (id: number): number => {
+    if (ready[id]) return dots[id];
+    const base = (mapping ? mapping[id] : id) * dim;
+    let dot = 0;
+    for (let d = 0; d < dim; d++) dot += table[base + d] * query[d];
+    ready[id] = 1;
+    return (dots[id] = (weights ? weights[id] : 1) * dot);
+  };
   return {
+    lineBest(t, i) {
+      const norm = t.norms[i];
+      if (t.model !== model.id || !(norm > 0)) return Infinity;
+      let sum = 0;
+      for (let j = t.starts[i]; j < t.starts[i + 1]; j++) sum += dotOf(t.ids[j]);
+      return sum / norm + LINE_COSINE_SLACK;
+    },
     documentBest(t) {
       if (t.model !== model.id) return 1;
       let most = best.get(t);

@@ -8,7 +8,8 @@ import { openTokenizerFile, sharedTokenizerFile } from '../model/tokenizer-file.
 import type { ChunkEmbedRequest, ScoreRequest } from './requests.js';
 import { scoreChunks } from './chunk-scoring.js';
 import { unitRows } from './unit.js';
-import { lineTokensOf, type LineTokens } from './line-cosines.js';
+import { lineCosines, lineTokensOf, type LineCosines, type LineTokens } from './line-cosines.js';
+import type { KeptLineScoring } from './prose-scoring.js';
 import { KeptChunks, sentSums } from './kept-chunks.js';
 
 export interface LineScorer {
@@ -82,6 +83,16 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
     return { ids: lines.ids, lineStarts: req.chunkStarts.map((line) => lines.lineStarts[line]) };
   };
   const carries = tokenWeightCheck(model);
+  // Kept prose line tokens of this model (requests.ts rangeTokens): their ids, and their line cosines' bounds for the query.
+  // (Kept for the query's floats, copied: a caller may reuse its array.)
+  let cosines: { query: Float32Array; of: LineCosines } | null = null;
+  const keptLines: KeptLineScoring = {
+    model: model.id,
+    cosines(query) {
+      if (!cosines || cosines.query.length !== query.length || cosines.query.some((x, d) => x !== query[d])) { const q = Float32Array.from(query); cosines = { query: q, of: lineCosines(model, q) }; }
+      return cosines.of;
+    },
+  };
 
   return {
     dim: kernel.dim,
@@ -90,7 +101,7 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
       if (req.chunks) {
         // A scan's chunks with the sums it sent (an index build of this process pooled their files), else an index's candidates kept between searches.
         const store = req.chunks.keptSums ? sentSums(req.chunks.keptSums, kernel.dim) : req.chunks.rangeKeys && keepChunks ? keptStore() : kept;
-        return scoreChunks(req, req.chunks, tokenize, kernel, store);
+        return scoreChunks(req, req.chunks, tokenize, kernel, store, keptLines);
       }
       if (req.queryKey !== cacheKey || cache.size > CACHE_LIMIT) { cache = new Map(); cacheKey = req.queryKey; }
       const total = req.offsets.length - 1;

@@ -8,14 +8,29 @@ import { toDistance, toRelevance } from '../rank/chunk-scorer.js';
 import { pathSignals, type PathSignals } from '../rank/path-signals.js';
 import { lineLexical, lineTerms, PROSE_WINDOW_LINES, proseBestDistance, proseRelevance, proseTermCount, type ProseStats } from '../rank/prose.js';
 import type { PoolingKernel } from './embedder.js';
+import type { LineCosines, LineTokens } from './line-cosines.js';
 import type { ChunkRequest, ScoreRequest } from './requests.js';
 
-interface ProseLine { at: number; lexical: number; stats: ProseStats; path: PathSignals }
+/** A line to score; `kept`/`line`: its ids are kept tokens' line `line` (else its text is tokenized, in order). */
+interface ProseLine { at: number; lexical: number; stats: ProseStats; path: PathSignals; kept?: LineTokens; line?: number }
 
-/** Writes the distance of each prose line of the batch into `out` (other lines are left as they are). */
+/** What an in-process scorer brings for kept line tokens (c.rangeTokens): its model's id, and a query's line cosines' bounds. */
+export interface KeptLineScoring {
+  model: string;
+  cosines(query: Float32Array): LineCosines;
+}
+
+/**
+ * Writes the distance of each prose line of the batch into `out` (other lines are left as they are).
+ * `keptLines`: a range's kept line tokens of the scorer's model (c.rangeTokens) give its lines' ids, the
+ * very ids tokenizing the line gives (line-scorer.ts tokenLines), so the kernel scores the same; and their
+ * bound (line-cosines.ts lineBest: one dot per distinct token, kept for the query) stands in for the
+ * kernel's (static.ts cosineBound: each token row's 25 basis coordinates the first time a query meets it).
+ */
 export async function scoreProseRanges(
-  req: ScoreRequest, c: ChunkRequest, tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel, out: Float32Array,
+  req: ScoreRequest, c: ChunkRequest, tokenize: (texts: string[]) => TokenizedBatch, kernel: PoolingKernel, out: Float32Array, keptLines?: KeptLineScoring,
 ): Promise<void> {
+  const model = keptLines?.model;
   const { plan } = c;
   const w = plan.prose?.semantic ?? 0;
   const tf = new Float64Array(proseTermCount(plan));
@@ -35,6 +50,10 @@ export async function scoreProseRanges(
     const lines = decodeLines(req.bytes, req.offsets, lo, hi);
     const counted = lines.map((line) => lineTerms(line, plan, tf, touched));
     const path = pathSignals(c.rangePaths[r >> 1], plan);
+    // Kept tokens by file line: the score range starts at file line rangeFirstLines (none for a search that folds case).
+    const kept = !req.ignoreCase && model !== undefined ? c.rangeTokens?.[r >> 1] : undefined;
+    const tokens = kept && kept.model === model ? kept : null;
+    const fileLine = c.rangeFirstLines[r >> 1] - from;
     for (let i = from - lo; i < to - lo; i++) {
       const line = lines[i];
       if (line.trim() === '') continue;
@@ -45,15 +64,31 @@ export async function scoreProseRanges(
       // A line that cannot beat pruneAbove even with a cosine of 1 is not tokenized (most lines, once the
       // top-k is full: their lexical score is 0 or small).
       if (w > 0 && proseBestDistance(lexical, path, plan) > prune) continue;
-      items.push({ at: from + (i - (from - lo)), lexical, stats, path });
-      if (w > 0) texts.push(req.ignoreCase ? line.toLowerCase() : line);
+      const at = from + (i - (from - lo));
+      const k: ProseLine = { at, lexical, stats, path };
+      items.push(k);
+      if (w === 0) continue;
+      if (tokens && fileLine + at < tokens.norms.length) { k.kept = tokens; k.line = fileLine + at; } else texts.push(req.ignoreCase ? line.toLowerCase() : line);
     }
   }
   if (items.length === 0) return;
   let distances: Float32Array | null = null;
   if (w > 0) {
     const budgets = Float32Array.from(items, (k) => budget(prune, k, w, plan.weights.path));
-    distances = await kernel.score(tokenize(texts), req.query, budgets);
+    // A kept line whose cosine provably cannot reach its budget is pruned here (Infinity, as the kernel's
+    // bound would), the others go to the kernel without a budget (their bound is this tighter one).
+    let pruned: Uint8Array | null = null;
+    if (keptLines && items.some((k) => k.kept)) {
+      const cosines = keptLines.cosines(req.query);
+      pruned = new Uint8Array(items.length);
+      items.forEach((k, j) => {
+        if (!k.kept) return;
+        const floor = 1 - budgets[j];
+        if (floor > BOUND_MARGIN && cosines.lineBest(k.kept, k.line!) < floor - BOUND_MARGIN) pruned![j] = 1;
+        else budgets[j] = 2;
+      });
+    }
+    distances = pruned ? await scoreUnpruned(items, pruned, tokenize(texts), req.query, budgets, kernel) : await kernel.score(withKeptIds(items, tokenize(texts)), req.query, budgets);
   }
   items.forEach((k, j) => {
     const d = distances ? distances[j] : NaN;
@@ -70,4 +105,43 @@ function budget(pruneAbove: number, k: ProseLine, w: number, pathWeight: number)
   const rest = (1 - w) * k.lexical + pathWeight * k.path.pathMatch;
   const cos = (toRelevance(pruneAbove) / k.path.prior - rest) / w;
   return Math.min(2, 1 - cos);
+}
+
+/** Margin on a kept line's cosine bound against float rounding (static.ts BOUND_MARGIN). */
+const BOUND_MARGIN = 1e-4;
+
+/** The items' distances, Infinity for the pruned ones: the others scored in one batch (the tokenized texts are the non-kept items', in order). */
+async function scoreUnpruned(items: ProseLine[], pruned: Uint8Array, tokenized: TokenizedBatch, query: Float32Array, budgets: Float32Array, kernel: PoolingKernel): Promise<Float32Array> {
+  const out = new Float32Array(items.length).fill(Infinity);
+  const left: number[] = [];
+  for (let j = 0; j < items.length; j++) if (!pruned[j]) left.push(j);
+  if (left.length === 0) return out;
+  const d = await kernel.score(withKeptIds(left.map((j) => items[j]), tokenized), query, Float32Array.from(left, (j) => budgets[j]));
+  left.forEach((j, i) => { out[j] = d[i]; });
+  return out;
+}
+
+/** One batch of the items' ids in order: a kept line's from its tokens, the others' from `tokenized` (their texts, in order). */
+function withKeptIds(items: ProseLine[], tokenized: TokenizedBatch): TokenizedBatch {
+  if (tokenized.lineStarts.length - 1 === items.length) return tokenized;
+  let total = tokenized.ids.length;
+  for (const k of items) if (k.kept) total += k.kept.starts[k.line! + 1] - k.kept.starts[k.line!];
+  const ids = new Int32Array(total);
+  const lineStarts = new Uint32Array(items.length + 1);
+  let at = 0;
+  let text = 0;
+  items.forEach((k, j) => {
+    lineStarts[j] = at;
+    if (k.kept) {
+      const { ids: kept, starts } = k.kept;
+      for (let t = starts[k.line!]; t < starts[k.line! + 1]; t++) ids[at++] = kept[t];
+    } else {
+      const from = tokenized.lineStarts[text];
+      const to = tokenized.lineStarts[++text];
+      ids.set(tokenized.ids.subarray(from, to), at);
+      at += to - from;
+    }
+  });
+  lineStarts[items.length] = at;
+  return { ids, lineStarts };
 }

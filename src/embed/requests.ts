@@ -2,6 +2,7 @@
 // (optionally as chunks, for the hybrid ranking), or chunks of lines to embed for the index.
 import type { RankPlan } from '../rank/plan.js';
 import type { ProseStats } from '../rank/prose.js';
+import type { LineTokens } from './line-cosines.js';
 
 export interface ScoreRequest {
   bytes: Uint8Array;
@@ -44,6 +45,12 @@ export interface ChunkRequest {
    * each (pipeline/kept-files.ts).
    */
   keptSums?: { keys: string[]; sums: Float64Array };
+  /**
+   * With rangeProse, in-process only (the pool does not send them): per score range, its prose document's
+   * kept line tokens (line-cosines.ts), indexed by file line, or null. Lines are tokenized as they are
+   * (ignoreCase searches get none), so a scorer of their model takes a line's ids from them.
+   */
+  rangeTokens?: (LineTokens | null)[];
 }
 
 /** Lines of a batch and the chunks they form: chunk j is lines [chunkStarts[j], chunkStarts[j + 1]). */

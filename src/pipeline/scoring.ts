@@ -1,6 +1,7 @@
 // The scoring end of the pipeline: packed batches go to the executor (a bounded number in flight), and
 // the distances that come back are offered to the bounded top-k, each hit's context window captured
 // as it enters (the batch's bytes are gone after).
+import type { LineTokens } from '../embed/line-cosines.js';
 import type { ChunkRequest } from '../embed/requests.js';
 import { isSimgrepError } from '../errors.js';
 import { candidateLimit } from '../rank/diversify.js';
@@ -27,6 +28,8 @@ export class Scoring {
   readonly paths: string[] = [];
   /** Prose files' statistics by file index, once counted (their pieces are scored line by line). */
   readonly proseStats = new Map<number, ProseStats>();
+  /** Prose files' kept line tokens by file index (a resident source's: Source.proseTokens), for a search that keeps case. */
+  readonly proseTokens = new Map<number, LineTokens>();
   private readonly inflight = new Set<Promise<void>>();
 
   /**
@@ -92,6 +95,7 @@ export class Scoring {
       ...(prose.some((p) => p !== null) && {
         rangeProse: prose,
         rangeLines: Uint32Array.from(batch.segments.flatMap((seg) => [seg.from, seg.to])),
+        ...(this.proseTokens.size > 0 && { rangeTokens: batch.segments.map((seg) => this.proseTokens.get(seg.fileIndex) ?? null) }),
       }),
       ...(keyed && { rangeKeys: batch.segments.map((seg) => seg.piece.key ?? '') }),
       ...(sent && { rangeKeys: sent.rangeKeys, keptSums: { keys: sent.keys, sums: sent.sums } }),

@@ -1,6 +1,6 @@
 // The Source seam: WHAT to search. list() streams entries; read()/stream() fetch their bytes.
 import type { Piece } from '../text/line-splitter.js';
-import type { ProseLineTerms, ProsePlanTerms } from '../types.js';
+import type { LineTokens, ProseLineTerms, ProsePlanTerms } from '../types.js';
 
 export interface Entry {
   /** How results name this file: a path as the user gave it, or a full URI. */
@@ -68,6 +68,12 @@ export interface Source {
    * entry's best line with it instead of a cosine of 1.
    */
   proseCosine?(entry: Entry, query: Float32Array): number;
+  /**
+   * Optional, with proseCosine: the entry's kept line tokens (its lines as the executor's tokenizer cut them,
+   * case kept), or null when none are kept. A scorer of the same model takes a line's ids from them instead
+   * of tokenizing it again (embed/prose-scoring.ts).
+   */
+  proseTokens?(entry: Entry): LineTokens | null;
   /**
    * Optional, with holdsAnyTerm: the bound the source listed a prose entry by, when it worked it out for
    * this very plan (the same object; undefined otherwise, or when it had none): at most the distance of

@@ -131,6 +131,7 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
           if (cosines?.query !== query) cosines = { query, of: lineCosines(model, query) };
           return cosines.of.documentBest(tokens);
         },
+        proseTokens: (entry: Entry) => keptTokens(entry as StatedEntry) ?? null,
       }),
       read: (entry, signal) => { read.files++; return o.keepBytes ? keptRead(reader, entry as StatedEntry, signal) : reader.read(entry, signal); },
       // A big document streams in chunks, as a scan reads it (never whole in memory, never kept).

@@ -52,8 +52,16 @@ async function expectBound(model: ModelData): Promise<void> {
       for (const q of [lines[1] ?? 'retry', 'graceful shutdown of the server', lines.slice(0, 4).join('\n')]) {
         const query = await scorer.embedTexts([q || 'cache']);
         normalizeInPlace(query);
-        const best = Math.max(0, ...(await kernelCosines(scorer, lines, query)));
-        const bound = lineCosines(model, query).documentBest(tokens);
+        const each = await kernelCosines(scorer, lines, query);
+        const best = Math.max(0, ...each);
+        const cosines = lineCosines(model, query);
+        // Each line's bound (branch tokens30: a kept prose line pruned on it) is at least its own cosine, and tight.
+        each.forEach((cos, i) => {
+          const line = cosines.lineBest(tokens, i);
+          if (tokens.norms[i] > 0) expect(line - cos).toBeGreaterThanOrEqual(0); else expect(line).toBe(Infinity);
+          if (tokens.norms[i] > 0) expect(line - cos).toBeLessThanOrEqual(2 * LINE_COSINE_SLACK);
+        });
+        const bound = cosines.documentBest(tokens);
         // Never below the kernel's best line, and no looser than the floats' slack.
         expect(bound).toBeGreaterThanOrEqual(best);
         expect(bound - best).toBeLessThanOrEqual(2 * LINE_COSINE_SLACK);
@@ -61,6 +69,7 @@ async function expectBound(model: ModelData): Promise<void> {
     }
     // Tokens of another model are no bound.
     expect(lineCosines({ ...model, id: 'another' }, new Float32Array(model.dim)).documentBest(scorer.tokenLines(['retry']))).toBe(1);
+    expect(lineCosines({ ...model, id: 'another' }, new Float32Array(model.dim)).lineBest(scorer.tokenLines(['retry']), 0)).toBe(Infinity);
   } finally {
     await scorer.close();
   }
