@@ -9,8 +9,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import inspector from 'node:inspector';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { openResident, seeded, filesUnder } from './side-builds.mjs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { keepProse, openResident, seeded, filesUnder } from './side-builds.mjs';
 const [dir, tree, model, ...dists] = process.argv.slice(2).map((a, i) => (i >= 3 ? path.resolve(a) : a));
 const cpu = () => Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
 const TOP = 10;
@@ -22,12 +22,7 @@ for (const ws of wss) await search(ws, WARMUP_QUERIES[0]);
 for (const [i, d] of dists.entries()) {
   const { chunksWarmed } = await import(`${d}/src/workspace/search/warm-chunks.js`);
   const alive = setInterval(() => {}, 1000); await chunksWarmed(searchers[i]); clearInterval(alive);
-  const { readSnapshotFile } = await import(`${d}/src/workspace/snapshot/snapshot-file.js`);
-  const { keepDocument, keptLinesCounted, documentState } = await import(`${d}/src/workspace/search/kept-documents.js`);
-  const { isProsePath } = await import(`${d}/src/rank/prose.js`);
-  const snap = readSnapshotFile(`${dir}/snapshot.bin`, JSON.parse(readFileSync(`${dir}/workspace.json`, 'utf8')).meta.complete);
-  for (const f of snap.files) if (f.kind === 'text' && isProsePath(f.key) && f.key.startsWith(path.resolve(tree) + '/') && existsSync(f.key)) keepDocument(documentState(f), readFileSync(f.key));
-  const alive2 = setInterval(() => {}, 1000); await keptLinesCounted(); clearInterval(alive2);
+  await keepProse(d, dir, tree);
 }
 for (const ws of wss) for (const q of WARMUP_QUERIES) await search(ws, q);
 const { rand, pick } = seeded(30);

@@ -13,7 +13,7 @@
 import os from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector';
-import { openResident } from './side-builds.mjs';
+import { keepProse, openResident } from './side-builds.mjs';
 const [dir, tree, model, ...dists] = process.argv.slice(2);
 const cpu = () => Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
 const { wss, searchers } = await openResident(dists, dir, model);
@@ -29,14 +29,7 @@ for (let i = 0; i < dists.length; i++) {
   const mod = await import(`${dists[i]}/src/workspace/search/warm-chunks.js`);
   const alive = setInterval(() => {}, 1000); await mod.chunksWarmed(searchers[i]); clearInterval(alive);
 }
-if (process.env.KEEP === '1') for (const d of dists) {
-  const { readSnapshotFile } = await import(`${d}/src/workspace/snapshot/snapshot-file.js`);
-  const { keepDocument, keptLinesCounted, documentState } = await import(`${d}/src/workspace/search/kept-documents.js`);
-  const { isProsePath } = await import(`${d}/src/rank/prose.js`);
-  const snap = readSnapshotFile(`${dir}/snapshot.bin`, JSON.parse(readFileSync(`${dir}/workspace.json`, 'utf8')).meta.complete);
-  for (const f of snap.files) if (f.kind === 'text' && isProsePath(f.key) && f.key.startsWith(`${tree}/`)) keepDocument(documentState(f), readFileSync(f.key));
-  const alive = setInterval(() => {}, 1000); await keptLinesCounted(); clearInterval(alive);
-}
+if (process.env.KEEP === '1') for (const d of dists) await keepProse(d, dir, tree);
 for (const ws of wss) for (const q of WARMUP_QUERIES) await search(ws, q, 'hybrid');
 await new Promise((ok) => setTimeout(ok, Number(process.env.SETTLE ?? 2000)));
 const out = dists.map(() => []);

@@ -1,7 +1,8 @@
 // What the side-by-side benches (bench/*-side.mjs, bench/query-length/term-cap.mjs) share: builds opened as
-// resident workspaces over one index, and a seeded pick of files and lines, so every run asks the same.
+// resident workspaces over one index, every prose document kept and counted as the engine that built it has
+// them, and a seeded pick of files and lines, so every run asks the same.
 import path from 'node:path';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /** Each built dist/ as a resident workspace over the index in DIR (as the engine opens it), with its searcher. */
 export async function openResident(dists, dir, model) {
@@ -13,6 +14,22 @@ export async function openResident(dists, dir, model) {
     wss.push(createWorkspace({ dir, model, concurrency: 2, resident: true, searcher }));
   }
   return { wss, searchers };
+}
+
+/**
+ * As the engine that built the index in DIR has them (publish.ts keepIfProse): every prose document under
+ * TREE kept and its line terms counted, in the build whose dist/ is D (only the tree's: an index may hold
+ * files under other roots, gone since). The number kept.
+ */
+export async function keepProse(d, dir, tree) {
+  const { readSnapshotFile } = await import(`${d}/src/workspace/snapshot/snapshot-file.js`);
+  const { keepDocument, keptLinesCounted, documentState } = await import(`${d}/src/workspace/search/kept-documents.js`);
+  const { isProsePath } = await import(`${d}/src/rank/prose.js`);
+  const snap = readSnapshotFile(`${dir}/snapshot.bin`, JSON.parse(readFileSync(`${dir}/workspace.json`, 'utf8')).meta.complete);
+  let n = 0;
+  for (const f of snap.files) if (f.kind === 'text' && isProsePath(f.key) && f.key.startsWith(path.resolve(tree) + '/') && existsSync(f.key)) { keepDocument(documentState(f), readFileSync(f.key)); n++; }
+  const alive = setInterval(() => {}, 1000); await keptLinesCounted(); clearInterval(alive);
+  return n;
 }
 
 /** A seeded generator (the same sequence every run), a pick of n distinct items, and the files under a root with one of exts, sorted. */

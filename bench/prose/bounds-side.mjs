@@ -15,6 +15,7 @@
 import os from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector';
+import { keepProse } from '../side-builds.mjs';
 const [dir, tree, model, ...args] = process.argv.slice(2);
 // DIST@BYTES: that build's prose sweep bounded to BYTES (prose-sweep.ts setSweepLimitBytes; a copy of a
 // dist directory is a build of its own in this process).
@@ -51,14 +52,9 @@ if (process.env.WARM !== '0') await warmed();
 if (process.env.KEEP === '1') {
   // As the engine that built the index has them: every prose document kept and counted (publish.ts keepIfProse).
   for (const d of dists) {
-    const { readSnapshotFile } = await import(`${d}/src/workspace/snapshot/snapshot-file.js`);
-    const { keepDocument, keptLinesCounted, documentState } = await import(`${d}/src/workspace/search/kept-documents.js`);
-    const { isProsePath } = await import(`${d}/src/rank/prose.js`);
-    const snap = readSnapshotFile(`${dir}/snapshot.bin`, JSON.parse(readFileSync(`${dir}/workspace.json`, 'utf8')).meta.complete);
-    let n = 0;
-    // Only the tree's (an index may hold files under other roots, gone since).
-    for (const f of snap.files) if (f.kind === 'text' && isProsePath(f.key) && f.key.startsWith(`${tree}/`)) { keepDocument(documentState(f), readFileSync(f.key)); n++; }
-    const t = performance.now(); const alive = setInterval(() => {}, 1000); await keptLinesCounted(); clearInterval(alive); console.error(`kept ${n} documents, counted in ${(performance.now() - t).toFixed(0)} ms`);
+    const t = performance.now();
+    const n = await keepProse(d, dir, tree);
+    console.error(`kept ${n} documents, read and counted in ${(performance.now() - t).toFixed(0)} ms`);
   }
 }
 /** The bytes and documents each build's prose sweep holds (rank/prose-sweep.ts sweepHeld, where it has one). */

@@ -8,8 +8,8 @@
 // Usage: [KEEP=1] [PRERUN=0] [NREL=120] [NFILES=50] node bench/query-length/term-cap.mjs INDEX_DIR TREE MODEL DIST CAP[:GRAMTERMS][,...]
 import os from 'node:os';
 import path from 'node:path';
-import { existsSync, readFileSync } from 'node:fs';
-import { seeded, filesUnder } from '../side-builds.mjs';
+import { readFileSync } from 'node:fs';
+import { keepProse, seeded, filesUnder } from '../side-builds.mjs';
 const [dir, tree, model, dist, capList] = process.argv.slice(2);
 // CAP or CAP:GRAMTERMS: RANK_DEFAULTS.maxQueryTerms, and maxGramTerms (a query with more terms has no
 // grams; Infinity: every query keeps them, as before branch terms30).
@@ -33,12 +33,7 @@ const files = filesUnder;
 
 await search(WARMUP_QUERIES[0]);
 if (process.env.KEEP === '1') {
-  const { readSnapshotFile } = await import(`${distUrl}/src/workspace/snapshot/snapshot-file.js`);
-  const { keepDocument, keptLinesCounted, documentState } = await import(`${distUrl}/src/workspace/search/kept-documents.js`);
-  const { isProsePath } = await import(`${distUrl}/src/rank/prose.js`);
-  const snap = readSnapshotFile(`${dir}/snapshot.bin`, JSON.parse(readFileSync(`${dir}/workspace.json`, 'utf8')).meta.complete);
-  for (const f of snap.files) if (f.kind === 'text' && isProsePath(f.key) && f.key.startsWith(path.resolve(tree) + '/') && existsSync(f.key)) keepDocument(documentState(f), readFileSync(f.key));
-  const alive = setInterval(() => {}, 1000); await keptLinesCounted(); clearInterval(alive);
+  await keepProse(distUrl, dir, tree);
 }
 for (const q of WARMUP_QUERIES) await search(q);
 
