@@ -47,10 +47,11 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
    * --ignore-case, nor for a file --max-filesize cuts: as outOfReach below takes a source's).
    */
   const keptProseLines = (get: (() => ProseLineTerms | null | undefined) | undefined, entry: Entry): ProseLineTerms | undefined => {
-    if (!get || !o.rank?.prose || o.ignoreCase) return undefined;
-    if (o.maxFileBytes !== undefined && !((entry.size ?? Infinity) <= o.maxFileBytes)) return undefined;
+    if (!get || !o.rank?.prose || o.ignoreCase || !uncut(entry)) return undefined;
     return get() ?? undefined;
   };
+  /** Whether --max-filesize leaves the entry whole (no cap, or a size known within it): kept line terms stand for it only then. */
+  const uncut = (entry: Entry): boolean => o.maxFileBytes === undefined || (entry.size ?? Infinity) <= o.maxFileBytes;
 
   const processEntry = async (source: Source, entry: Entry) => {
     const fileIndex = paths.push(entry.path) - 1;
@@ -204,7 +205,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       // Its line terms, when the source keeps them, give its statistics (exactly those counting it
       // gives) and a bound on its best line unread (rank/prose-lines.ts), unless --max-filesize would
       // cut it: skipped when that cannot enter the top-k.
-      const lines = o.maxFileBytes === undefined || (entry.size ?? Infinity) <= o.maxFileBytes ? source.proseLines?.(entry, plan) : null;
+      const lines = uncut(entry) ? source.proseLines?.(entry, plan) : null;
       if (!lines) return false;
       // The cheap bound first (a few sums per term and gram, a cosine of 1), then with a bound on its lines'
       // cosines where the source keeps one, the one from its lines only when those are within reach.
@@ -225,7 +226,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     if (cosine < 1 && termlessProseDistance(plan, entry.path, cosine) > topk.floorDistance) return true;
     // Read and scored: its statistics from its line terms where the source keeps them (exactly those
     // counting it gives: its grams' document frequencies), so its lines are not counted again first.
-    const lines = o.maxFileBytes === undefined || (entry.size ?? Infinity) <= o.maxFileBytes ? source.proseLines?.(entry, plan) : null;
+    const lines = uncut(entry) ? source.proseLines?.(entry, plan) : null;
     if (lines) knownProse.set(entry, proseLineStats(lines, plan));
     return false;
   };

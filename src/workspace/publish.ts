@@ -128,7 +128,7 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
     // The changes are in the snapshot now: let them go before it is saved (a first build's terms and vectors are a third of its memory).
     report.patch = emptyChanges();
     ws.snapshot = next;
-    built?.published();
+    built?.published(); // (the finally below lets go of them on a failure before here; a second call does nothing)
     // A resident process searches it next: the cosine kernel of its vectors is made now (an index run), or
     // from now on in the background, not from the first search on (search/chunk-cosines.ts): made in
     // slices, it took seconds, through the first searches after an MCP background build turned fresh.
