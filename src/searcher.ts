@@ -13,7 +13,8 @@ import { loadModel, type LoadModelOptions } from './model/load.js';
 import { defaultModelSpec } from './model/default-model.js';
 import { runPipeline } from './pipeline.js';
 import type { PipelineOutcome, SearchProgress, SearchStats } from './pipeline/types.js';
-import type { KeptFiles, PooledFile } from './pipeline/kept-files.js';
+import type { KeptFiles } from './pipeline/kept-files.js';
+import { PooledFiles } from './pipeline/pooled-files.js';
 import type { Executor } from './pool.js';
 import { SEARCH_MODES, type SearchMode } from './types.js';
 import { bundledLexicon } from './rank/lexical/lexicon.js';
@@ -235,7 +236,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
    * state as indexed (a chunk key's file part, ending in its content's sha256), whose chunks' exact sums
    * the in-process scorer keeps. A scan of the tree meanwhile scores their chunks from those sums.
    */
-  const pooledFiles = new Map<string, PooledFile>();
+  const pooledFiles = new PooledFiles();
   /** What a scan's pipeline needs of them (pipeline/kept-files.ts); undefined when none is kept. */
   function keptFiles(inProcess: Executor, sources: Source[]): KeptFiles | undefined {
     const store = pooledFiles.size > 0 && sources.every((src) => !src.pieces) ? inProcess.keptChunks?.() : undefined;
@@ -392,7 +393,7 @@ const executors = new WeakMap<Searcher, (pooled: boolean) => Promise<Executor>>(
 const poolReleases = new WeakMap<Searcher, () => Promise<void>>();
 const shardSearches = new WeakMap<Searcher, (sources: Source[], o: SearchOptions) => Promise<PipelineOutcome>>();
 
-const pooledFileMaps = new WeakMap<Searcher, Map<string, PooledFile>>();
+const pooledFileMaps = new WeakMap<Searcher, PooledFiles>();
 const pooledSumsSent = new WeakMap<Searcher, number>();
 
 /** How many chunks the searcher's scans have scored from an index build's kept sums (pooledFilesOf; tests, benches). */
@@ -405,9 +406,10 @@ export function pooledSumsUsed(searcher: Searcher): number {
  * (workspace/search/warm-chunks.ts builtSums), and the prose documents it keeps, path -> state
  * (snapshot/prose-stats-file.ts documentState: its last field the content's sha256): a scan meanwhile
  * scores those chunks from the sums, and takes those documents' counted line terms, where it reads the same
- * bytes. The build takes its files out once its index is published (searches use the index then).
+ * bytes. Each build registers its own entries (PooledFiles.build) and lets go of them once its index is
+ * published (searches use the index then); another build's stay.
  */
-export function pooledFilesOf(searcher: Searcher): Map<string, PooledFile> {
+export function pooledFilesOf(searcher: Searcher): PooledFiles {
   const m = pooledFileMaps.get(searcher);
   if (!m) throw new SimgrepError('INTERNAL', 'not a searcher made by createSearcher()');
   return m;

@@ -85,12 +85,12 @@ export async function builtSums(searcher: Searcher): Promise<BuiltSums | undefin
   let scorer: Executor;
   try { scorer = await executorOf(searcher, false); } catch { return undefined; }
   if (!scorer.keepSums) return undefined;
-  // The files pooled, for the scans while the build goes on (pipeline/kept-files.ts), until it is published.
-  const files = pooledFilesOf(searcher);
-  const mine = new Map<string, string>();
-  const register = (p: string, f: PooledFile) => { mine.set(p, f.state); files.set(p, f); };
+  // The files pooled, for the scans while the build goes on (pipeline/kept-files.ts), until it is published:
+  // this build's own entries, which its publish lets go of (another build of this searcher keeps its own).
+  const mine = pooledFilesOf(searcher).build();
+  const register = (p: string, f: PooledFile) => { mine.files.set(p, f); };
   const onSums = (chunks: PendingChunk[], sums: Float64Array) => {
-    for (const c of chunks) if (!isProsePath(c.path) && mine.get(c.path) !== c.state) register(c.path, { state: c.state });
+    for (const c of chunks) if (!isProsePath(c.path) && mine.files.get(c.path)?.state !== c.state) register(c.path, { state: c.state });
     const dim = sums.length / Math.max(1, chunks.length);
     const keys: string[] = [];
     const rows: number[] = [];
@@ -101,10 +101,7 @@ export async function builtSums(searcher: Searcher): Promise<BuiltSums | undefin
     if (kept !== sums) rows.forEach((r, j) => kept.set(sums.subarray(r * dim, (r + 1) * dim), j * dim));
     void scorer.keepSums!(keys, kept).catch(() => {});
   };
-  const published = () => {
-    for (const [p, state] of mine) if (files.get(p)?.state === state) files.delete(p);
-    mine.clear();
-  };
+  const published = () => mine.release();
   return { onSums, kept: register, published };
 }
 
