@@ -168,15 +168,14 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
    * --max-filesize and the gates of outOfReach's skips: everything listed before is scored first, and
    * the entries whose listed bound is past the floor then are left out of its listing (outOfReach would
    * skip each at its turn: the floor only falls; ~1,400 entries a search on the bench tree, nearly all
-   * out of reach), counted as searched as outOfReach counts them. null: list() as it is.
+   * out of reach), counted as searched as outOfReach counts them, once the listing is through (a search
+   * cut by its deadline before then never came to them). null: list() as it is.
    */
-  const listWithin = async (source: Source): Promise<Entry[] | null> => {
+  const listWithin = async (source: Source): Promise<{ entries: Entry[]; left: number } | null> => {
     const plan = o.rank;
     if (!source.listWithin || !plan?.prose || o.ignoreCase || !source.holdsAnyTerm || o.maxFileBytes !== undefined) return null;
     await settle();
-    const within = source.listWithin(plan, topk.floorDistance);
-    if (within) stats.files += within.left;
-    return within?.entries ?? null;
+    return source.listWithin(plan, topk.floorDistance);
   };
   /**
    * A prose file none of whose lines holds a query term (its source knows before reading it) whose best
@@ -236,7 +235,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   try {
     for (const source of o.sources) {
       const within = await listWithin(source);
-      for await (const entry of within ?? source.list(deadline.readSignal)) {
+      for await (const entry of within?.entries ?? source.list(deadline.readSignal)) {
         checkAbort();
         drainSourceWarnings(source);
         if (await outOfReach(source, entry)) { stats.files++; continue; }
@@ -246,6 +245,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
         running.add(p);
       }
       checkAbort();
+      if (within) stats.files += within.left;
       drainSourceWarnings(source);
     }
     await deadline.until(Promise.all(running));

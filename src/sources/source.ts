@@ -85,7 +85,8 @@ export interface Source {
    * Optional, with listedBound: list() for this very plan (the same object; null for another), once the
    * pipeline has scored everything listed before and its full top-k's floor is `floor` (Infinity: not
    * full): the entries whose listed bound is past the floor are left out and counted in `left` (the
-   * pipeline would skip each at its turn unread: the floor only falls), the others in list()'s order.
+   * pipeline would skip each at its turn unread: the floor only falls; it counts them as searched once it
+   * is through the listing, not when a deadline cuts it before), the others in list()'s order.
    */
   listWithin?(plan: ProsePlanTerms, floor: number): { entries: Entry[]; left: number } | null;
   /** True when the source is small enough to score on the calling thread (no worker start-up). */
