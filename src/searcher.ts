@@ -370,6 +370,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     },
   };
   executors.set(searcher, (pooled) => (pooled && concurrency > 0 ? workers() : local()));
+  knownShares.set(searcher, async (text) => knownShare(text, await local()));
   pooledFileMaps.set(searcher, pooledFiles);
   poolReleases.set(searcher, releasePool);
   shardSearches.set(searcher, (sources, o) => {
@@ -390,6 +391,7 @@ function respond(outcome: PipelineOutcome, o: SearchOptions | SearchContentOptio
 }
 
 const executors = new WeakMap<Searcher, (pooled: boolean) => Promise<Executor>>();
+const knownShares = new WeakMap<Searcher, (query: string) => Promise<number>>();
 const poolReleases = new WeakMap<Searcher, () => Promise<void>>();
 const shardSearches = new WeakMap<Searcher, (sources: Source[], o: SearchOptions) => Promise<PipelineOutcome>>();
 
@@ -431,6 +433,17 @@ export function shardSearchOf(searcher: Searcher): (sources: Source[], o: Search
  */
 export async function releaseWorkersOf(searcher: Searcher): Promise<void> {
   await poolReleases.get(searcher)?.();
+}
+
+/**
+ * The share of a query's words the searcher's model knows, as its hybrid search plans by (memoised for the
+ * last query embedded): a workspace search plans its candidates and prose listing by the same share, so
+ * the pipeline ranks with that very plan (rank/plan.ts buildRankPlan).
+ */
+export function knownShareFor(searcher: Searcher, query: string): Promise<number> {
+  const get = knownShares.get(searcher);
+  if (!get) throw new SimgrepError('INTERNAL', 'not a searcher made by createSearcher()');
+  return get(query);
 }
 
 /** The searcher's worker pool (pooled) or in-process scorer, for the workspace indexer. */

@@ -117,14 +117,17 @@ const RECENT_PLANS = 4;
 /**
  * `knownShare`: the share (0..1) of the query's words the model has a token for (searcher.ts). A
  * query planned again (the same text, mode and lexicon) shares the first plan's terms, symbols and
- * path words: a pasted file's terms are found, stemmed and looked up once.
+ * path words: a pasted file's terms are found, stemmed and looked up once. With the same share too it
+ * is the very same plan (a workspace's prose source lists for the plan it was given, and knows the
+ * pipeline's by that: prose-source.ts listWithin).
  */
 export function buildRankPlan(query: string, mode: ChunkMode, lexicon: Lexicon, knownShare = 1, maxTerms = RANK_DEFAULTS.maxQueryTerms): RankPlan {
   if (mode === 'semantic') return semanticPlan();
   const semantic = mode === 'lexical' ? 0 : RANK_DEFAULTS.proseSemantic * Math.min(1, Math.max(0, knownShare));
-  const recent = recentPlans.find((r) => r.mode === mode && r.lexicon === lexicon && r.maxTerms === maxTerms && r.gramTerms === RANK_DEFAULTS.maxGramTerms && r.query === query);
-  if (recent) return recent.plan.prose?.semantic === semantic ? recent.plan : { ...recent.plan, prose: { ...recent.plan.prose!, semantic } };
-  const plan = planTerms(query, mode, lexicon, semantic, maxTerms);
+  const planned = recentPlans.filter((r) => r.mode === mode && r.lexicon === lexicon && r.maxTerms === maxTerms && r.gramTerms === RANK_DEFAULTS.maxGramTerms && r.query === query);
+  const same = planned.find((r) => r.plan.prose?.semantic === semantic);
+  if (same) return same.plan;
+  const plan = planned.length > 0 ? { ...planned[0].plan, prose: { ...planned[0].plan.prose!, semantic } } : planTerms(query, mode, lexicon, semantic, maxTerms);
   recentPlans.unshift({ query, mode, lexicon, maxTerms, gramTerms: RANK_DEFAULTS.maxGramTerms, plan });
   recentPlans.length = Math.min(recentPlans.length, RECENT_PLANS);
   return plan;

@@ -4,7 +4,7 @@
 import { queryMode } from '../rank/query-mode.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
-import { SEARCH_MODES, executorOf, validate, type SearchOptions, type SearchResponse } from '../searcher.js';
+import { SEARCH_MODES, executorOf, knownShareFor, validate, type SearchOptions, type SearchResponse } from '../searcher.js';
 import { isGlob } from '../sources/fs.js';
 import { sourcesForPaths } from '../sources/resolve.js';
 import type { SourceWarning } from '../sources/source.js';
@@ -134,7 +134,11 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   const query = await ws.searcher.embed([so.query]);
   mark('embed');
   // As the scan does (searcher.ts): a query the model cannot embed picks candidates by its words alone.
-  const plan = queryMode(so.query, so.mode ?? 'hybrid', query.some((x) => x !== 0), bundledLexicon()).rank!;
+  // ... with the share of its words the model knows, as the searcher plans it: the same plan object, which
+  // the prose source lists for (prose-source.ts listWithin; another share is another plan: listed whole).
+  const asked = so.mode ?? 'hybrid';
+  const share = asked === 'hybrid' ? await knownShareFor(ws.searcher, so.query) : 1;
+  const plan = queryMode(so.query, asked, query.some((x) => x !== 0), bundledLexicon(), share).rank!;
   mark('plan');
   const topK = so.topK ?? (so.maxDistance !== undefined ? Infinity : 3);
   const heapSize = Number.isFinite(topK) ? topK * CANDIDATES_PER_RESULT + 10 : Infinity;

@@ -108,9 +108,14 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
     prose: {
       small: unknown <= SMALL_BYTES,
       async *list() {
+        listings.whole++;
         yield* listing(Infinity).entries;
       },
-      listWithin: (p, floor) => (p === plan ? listing(floor) : null),
+      listWithin: (p, floor) => {
+        if (p !== plan) return null;
+        listings.within++;
+        return listing(floor);
+      },
       ...((o.keepBytes || o.index) && { proseLines: linesOf }),
       // A document's line terms from the index's statistics file bound its lines' grams; a counted one's are exact.
       ...(o.index && {
@@ -153,6 +158,12 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
       },
     },
   };
+}
+
+/** How often the prose sources listed within a floor (the pipeline's plan was theirs) and whole (tests, benches). */
+const listings = { within: 0, whole: 0 };
+export function proseListings(): { within: number; whole: number } {
+  return { ...listings };
 }
 
 /**

@@ -20,6 +20,15 @@ describe('a query planned again', () => {
     expect(buildRankPlan(text, 'hybrid', bundledLexicon(), 0.5)).toEqual(fresh('hybrid', 0.5));
     expect(buildRankPlan(text, 'lexical', bundledLexicon(), 0.5)).toEqual(fresh('lexical', 0.5));
   });
+
+  it('with the share of a plan copied for it is that very plan (a prose source knows its plan by identity)', () => {
+    const query = 'retry uploads planned at two shares';
+    const whole = buildRankPlan(query, 'hybrid', bundledLexicon(), 1);
+    const part = buildRankPlan(query, 'hybrid', bundledLexicon(), 0.5);
+    expect(part.terms).toBe(whole.terms);
+    expect(buildRankPlan(query, 'hybrid', bundledLexicon(), 0.5)).toBe(part);
+    expect(buildRankPlan(query, 'hybrid', bundledLexicon(), 1)).toBe(whole);
+  });
 });
 
 describe('the lexicon', () => {
