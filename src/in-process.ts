@@ -6,9 +6,10 @@ import type { EmbedderKind, ModelData } from './types.js';
 
 export async function createInProcessExecutor(model: ModelData, kind: EmbedderKind): Promise<Executor> {
   const scorer = await createLineScorer(model, kind, true);
+  const counts = { keptSumsUsed: 0 };
   return {
     capacity: 1,
-    score: (req) => scorer.score(req),
+    score: (req) => scorer.score(req, counts),
     embedTexts: (texts) => scorer.embedTexts(texts),
     knownTexts: async (texts) => scorer.knownTexts(texts),
     tokenLines: async (texts) => scorer.tokenLines(texts),
@@ -19,5 +20,6 @@ export async function createInProcessExecutor(model: ModelData, kind: EmbedderKi
     embedChunkSums: (req) => scorer.embedChunkSums(req),
     prepareBound: async () => scorer.prepareBound(),
     close: () => scorer.close(),
+    get keptSumsUsed() { return counts.keptSumsUsed; },
   };
 }

@@ -180,7 +180,11 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   const model = () => (modelP ??= loadModel(opts.model ?? defaultModelSpec(), {
     offline: opts.offline, cacheDir: opts.cacheDir, onProgress: opts.onModelProgress,
   }).then((m) => withPoolMemory(withSharedDirections(m))));
-  const local = async () => (localP ??= createInProcessExecutor(await model(), kind));
+  const local = async () => (localP ??= createInProcessExecutor(await model(), kind).then((e) => (localNow = e)));
+  /** The executors made and not let go, and the kept sums scoring used in those let go (pooledSumsUsed). */
+  let localNow: Executor | null = null;
+  let poolNow: Executor | null = null;
+  let sumsUsedBefore = 0;
   // piscina is loaded with the pool: a search answered on this thread (small, or from an index) never loads it.
   // The threads start before the model is loaded, and load their code meanwhile (embed/model-channel.ts).
   const workers = (): Promise<Executor> => {
@@ -194,7 +198,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
           await pool.close();
           throw e;
         }
-        return pool;
+        return (poolNow = pool);
       })();
       poolP.catch(() => { poolP = null; }); // the next search tries again
     }
@@ -205,7 +209,10 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   const releasePool = async (): Promise<void> => {
     const pool = poolP;
     poolP = null;
-    await pool?.then((p) => p.close(), () => undefined);
+    await pool?.then((p) => {
+      if (p === poolNow) { sumsUsedBefore += p.keptSumsUsed ?? 0; poolNow = null; }
+      return p.close();
+    }, () => undefined);
   };
 
   // The last query's vector and known-word share: a workspace search embeds its query to pick
@@ -247,11 +254,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
         const f = pooledFiles.get(isRemoteUri(p) || path.isAbsolute(p) ? p : path.resolve(p));
         return f === undefined ? undefined : { state: f.state, sha256: f.state.slice(f.state.lastIndexOf('\0') + 1), lines: f.lines };
       },
-      sumOf(key) {
-        const sum = store.get(key)?.sum ?? undefined;
-        if (sum) pooledSumsSent.set(searcher, (pooledSumsSent.get(searcher) ?? 0) + 1);
-        return sum;
-      },
+      sumOf: (key) => store.get(key)?.sum ?? undefined,
     };
   }
 
@@ -372,6 +375,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   executors.set(searcher, (pooled) => (pooled && concurrency > 0 ? workers() : local()));
   knownShares.set(searcher, async (text) => knownShare(text, await local()));
   pooledFileMaps.set(searcher, pooledFiles);
+  sumsUsed.set(searcher, () => sumsUsedBefore + (localNow?.keptSumsUsed ?? 0) + (poolNow?.keptSumsUsed ?? 0));
   poolReleases.set(searcher, releasePool);
   shardSearches.set(searcher, (sources, o) => {
     validate(o);
@@ -396,11 +400,15 @@ const poolReleases = new WeakMap<Searcher, () => Promise<void>>();
 const shardSearches = new WeakMap<Searcher, (sources: Source[], o: SearchOptions) => Promise<PipelineOutcome>>();
 
 const pooledFileMaps = new WeakMap<Searcher, PooledFiles>();
-const pooledSumsSent = new WeakMap<Searcher, number>();
+const sumsUsed = new WeakMap<Searcher, () => number>();
 
-/** How many chunks the searcher's scans have scored from an index build's kept sums (pooledFilesOf; tests, benches). */
+/**
+ * How many chunks the searcher's scans have scored from an index build's kept sums (pooledFilesOf), as its
+ * scorers counted them: a sum sent along with a batch whose chunk was dropped by its lexical bound first is
+ * not one (tests, benches).
+ */
 export function pooledSumsUsed(searcher: Searcher): number {
-  return pooledSumsSent.get(searcher) ?? 0;
+  return sumsUsed.get(searcher)?.() ?? 0;
 }
 
 /**

@@ -20,9 +20,12 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
     if (task.op === 'prepareBound') { s.prepareBound(); return { ok: true, values: new Float32Array(0) }; }
     if (task.op === 'chunkSums') return { ok: true, sums: await s.chunkSums(task) };
     if (task.op === 'embedChunkSums') { const { vectors, sums } = await s.embedChunkSums(task); return { ok: true, values: vectors, sums }; }
-    const values = task.op === 'score' ? await s.score(task)
-      : task.op === 'embedChunks' ? await s.embedChunks(task)
-        : await s.embedTexts(task.texts);
+    if (task.op === 'score') {
+      const counts = { keptSumsUsed: 0 };
+      const values = await s.score(task, counts);
+      return { ok: true, values, ...(counts.keptSumsUsed > 0 && { keptSumsUsed: counts.keptSumsUsed }) };
+    }
+    const values = task.op === 'embedChunks' ? await s.embedChunks(task) : await s.embedTexts(task.texts);
     return { ok: true, values };
   } catch (e) {
     return { ok: false, error: serializeError(e) };

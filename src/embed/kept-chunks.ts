@@ -37,16 +37,22 @@ export interface ChunkStore {
 /**
  * The kept sums a scan's batch brings along (pipeline/kept-files.ts: the chunks of files an index build of
  * this process pooled), as a store for this one request: what scoring learns is not kept (set does nothing).
+ * `used`: how many of them scoring asked for (chunk scoring asks once per chunk it scores; a chunk its
+ * lexical bound drops first never asks).
  */
-export function sentSums(sent: { keys: string[]; sums: Float64Array }, dim: number): ChunkStore {
+export function sentSums(sent: { keys: string[]; sums: Float64Array }, dim: number): ChunkStore & { readonly used: number } {
   const at = new Map<string, number>();
   sent.keys.forEach((k, i) => at.set(k, i));
+  let used = 0;
   return {
     get(key) {
       const i = at.get(key);
-      return i === undefined ? undefined : { ids: null, lineStarts: null, sum: sent.sums.subarray(i * dim, (i + 1) * dim) };
+      if (i === undefined) return undefined;
+      used++;
+      return { ids: null, lineStarts: null, sum: sent.sums.subarray(i * dim, (i + 1) * dim) };
     },
     set() {},
+    get used() { return used; },
   };
 }
 

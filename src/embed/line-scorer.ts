@@ -15,8 +15,11 @@ import { KeptChunks, sentSums } from './kept-chunks.js';
 export interface LineScorer {
   readonly dim: number;
   readonly kernelId: string;
-  /** One distance per batch line: NaN for context-only, blank and token-less lines. */
-  score(req: ScoreRequest): Promise<Float32Array>;
+  /**
+   * One distance per batch line: NaN for context-only, blank and token-less lines. `counts.keptSumsUsed`
+   * gains the sums the request brought along (ChunkRequest.keptSums) that its scoring used.
+   */
+  score(req: ScoreRequest, counts?: { keptSumsUsed: number }): Promise<Float32Array>;
   /** Embeds whole texts (queries, index rows) exactly like lines are embedded. */
   embedTexts(texts: string[]): Promise<Float32Array>;
   /**
@@ -97,11 +100,14 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
   return {
     dim: kernel.dim,
     kernelId: kernel.id,
-    async score(req) {
+    async score(req, counts) {
       if (req.chunks) {
         // A scan's chunks with the sums it sent (an index build of this process pooled their files), else an index's candidates kept between searches.
-        const store = req.chunks.keptSums ? sentSums(req.chunks.keptSums, kernel.dim) : req.chunks.rangeKeys && keepChunks ? keptStore() : kept;
-        return scoreChunks(req, req.chunks, tokenize, kernel, store, keptLines);
+        const sent = req.chunks.keptSums ? sentSums(req.chunks.keptSums, kernel.dim) : null;
+        const store = sent ?? (req.chunks.rangeKeys && keepChunks ? keptStore() : kept);
+        const out = await scoreChunks(req, req.chunks, tokenize, kernel, store, keptLines);
+        if (sent && counts) counts.keptSumsUsed += sent.used;
+        return out;
       }
       if (req.queryKey !== cacheKey || cache.size > CACHE_LIMIT) { cache = new Map(); cacheKey = req.queryKey; }
       const total = req.offsets.length - 1;

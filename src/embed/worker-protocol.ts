@@ -12,7 +12,7 @@ export type WorkerTask =
   | ({ op: 'embedChunkSums' } & ChunkEmbedRequest);
 
 export type WorkerResult =
-  | { ok: true; values: Float32Array }
+  | { ok: true; values: Float32Array; keptSumsUsed?: number }
   | { ok: true; sums: Float64Array }
   | { ok: true; values: Float32Array; sums: Float64Array }
   | { ok: false; error: SerializedError };
