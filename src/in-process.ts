@@ -4,9 +4,9 @@ import { createLineScorer } from './embed/line-scorer.js';
 import type { Executor } from './pool.js';
 import type { EmbedderKind, ModelData } from './types.js';
 
-export async function createInProcessExecutor(model: ModelData, kind: EmbedderKind): Promise<Executor> {
+/** `counts.keptSumsUsed` gains the sums scans' batches brought along that scoring used. */
+export async function createInProcessExecutor(model: ModelData, kind: EmbedderKind, counts = { keptSumsUsed: 0 }): Promise<Executor> {
   const scorer = await createLineScorer(model, kind, true);
-  const counts = { keptSumsUsed: 0 };
   return {
     capacity: 1,
     score: (req) => scorer.score(req, counts),
@@ -20,6 +20,5 @@ export async function createInProcessExecutor(model: ModelData, kind: EmbedderKi
     embedChunkSums: (req) => scorer.embedChunkSums(req),
     prepareBound: async () => scorer.prepareBound(),
     close: () => scorer.close(),
-    get keptSumsUsed() { return counts.keptSumsUsed; },
   };
 }

@@ -49,8 +49,6 @@ export interface Executor {
   close(): Promise<void>;
   /** Tasks the worker threads have finished (the pool only): whether a warm-up reached them. */
   readonly completed?: number;
-  /** The sums scans' batches brought along (ChunkRequest.keptSums) that scoring used, so far. */
-  readonly keptSumsUsed?: number;
 }
 
 export interface PoolOptions {
@@ -61,6 +59,8 @@ export interface PoolOptions {
   model: ModelData | Promise<ModelData>;
   kind: EmbedderKind;
   threads: number;
+  /** Gains the sums scans' batches brought along (ChunkRequest.keptSums) that the workers' scoring used. */
+  counts?: { keptSumsUsed: number };
 }
 
 export function createPool(opts: PoolOptions): Executor {
@@ -90,13 +90,13 @@ export function createPool(opts: PoolOptions): Executor {
   };
   const run = async (task: WorkerTask, transferList?: ArrayBuffer[]): Promise<Float32Array> => (await answer(task, transferList) as { values: Float32Array }).values;
   const gate = createSearchFirstGate(threads);
-  let keptSumsUsed = 0;
+  const counts = opts.counts ?? { keptSumsUsed: 0 };
   return {
     capacity: threads * 2,
     // A prose document's kept line tokens stay on this thread (requests.ts rangeTokens): the worker tokenizes.
     score: (req) => gate.search(async () => {
       const res = await answer({ op: 'score', ...withoutTokens(req) }, movable(req.bytes, req.offsets, ...(req.chunks?.keptSums ? [req.chunks.keptSums.sums] : []))) as { values: Float32Array; keptSumsUsed?: number };
-      keptSumsUsed += res.keptSumsUsed ?? 0;
+      counts.keptSumsUsed += res.keptSumsUsed ?? 0;
       return res.values;
     }),
     embedTexts: (texts) => run({ op: 'embed', texts }),
@@ -109,7 +109,6 @@ export function createPool(opts: PoolOptions): Executor {
     chunkSums: (req) => gate.build(async () => (await answer({ op: 'chunkSums', ...req }, movable(req.bytes, req.offsets)) as { sums: Float64Array }).sums),
     close: () => { channel?.close(); return pool.destroy(); },
     get completed() { return pool.completed; },
-    get keptSumsUsed() { return keptSumsUsed; },
   };
 }
 

@@ -180,25 +180,23 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   const model = () => (modelP ??= loadModel(opts.model ?? defaultModelSpec(), {
     offline: opts.offline, cacheDir: opts.cacheDir, onProgress: opts.onModelProgress,
   }).then((m) => withPoolMemory(withSharedDirections(m))));
-  const local = async () => (localP ??= createInProcessExecutor(await model(), kind).then((e) => (localNow = e)));
-  /** The executors made and not let go, and the kept sums scoring used in those let go (pooledSumsUsed). */
-  let localNow: Executor | null = null;
-  let poolNow: Executor | null = null;
-  let sumsUsedBefore = 0;
+  /** The kept sums this searcher's scorers used, every executor it ever made adding into it (pooledSumsUsed). */
+  const counts = { keptSumsUsed: 0 };
+  const local = async () => (localP ??= createInProcessExecutor(await model(), kind, counts));
   // piscina is loaded with the pool: a search answered on this thread (small, or from an index) never loads it.
   // The threads start before the model is loaded, and load their code meanwhile (embed/model-channel.ts).
   const workers = (): Promise<Executor> => {
     if (!poolP) {
       poolP = (async () => {
         const m = model();
-        const pool = (await import('./pool.js')).createPool({ model: m, kind, threads: concurrency });
+        const pool = (await import('./pool.js')).createPool({ model: m, kind, threads: concurrency, counts });
         try {
           await m;
         } catch (e) {
           await pool.close();
           throw e;
         }
-        return (poolNow = pool);
+        return pool;
       })();
       poolP.catch(() => { poolP = null; }); // the next search tries again
     }
@@ -209,10 +207,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   const releasePool = async (): Promise<void> => {
     const pool = poolP;
     poolP = null;
-    await pool?.then((p) => {
-      if (p === poolNow) { sumsUsedBefore += p.keptSumsUsed ?? 0; poolNow = null; }
-      return p.close();
-    }, () => undefined);
+    await pool?.then((p) => p.close(), () => undefined);
   };
 
   // The last query's vector and known-word share: a workspace search embeds its query to pick
@@ -375,7 +370,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   executors.set(searcher, (pooled) => (pooled && concurrency > 0 ? workers() : local()));
   knownShares.set(searcher, async (text) => knownShare(text, await local()));
   pooledFileMaps.set(searcher, pooledFiles);
-  sumsUsed.set(searcher, () => sumsUsedBefore + (localNow?.keptSumsUsed ?? 0) + (poolNow?.keptSumsUsed ?? 0));
+  sumsUsed.set(searcher, () => counts.keptSumsUsed);
   poolReleases.set(searcher, releasePool);
   shardSearches.set(searcher, (sources, o) => {
     validate(o);

@@ -20,7 +20,7 @@ export class PooledFiles {
     return { files, release: () => { this.builds.delete(files); } };
   }
 
-  /** What the latest build that registered the path holds of it (every build keys its state by the content's sha256). */
+  /** What the latest-started build holding the path holds of it (every build keys its state by the content's sha256). */
   get(path: string): PooledFile | undefined {
     let found: PooledFile | undefined;
     for (const files of this.builds) found = files.get(path) ?? found;

@@ -12,7 +12,7 @@ import { createWorkspace, type Workspace } from '../../../src/workspace/workspac
 import { makeTree } from '../../helpers/tree.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
-/** The ranker's sources (~40 files, a few hundred chunks): enough for the top-k's floor to prune. */
+/** The ranker's sources (25 files, 93 chunks): enough for the top-k's floor to prune. */
 const SOURCES = readdirSync(path.join(repo, 'src/rank')).filter((f) => f.endsWith('.ts')).map((f) => `src/rank/${f}`);
 
 let tree: Awaited<ReturnType<typeof makeTree>>;
