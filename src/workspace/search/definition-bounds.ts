@@ -149,45 +149,67 @@ function mergeNames(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: ((c
     to[t] = end;
   }
   const idf = plan.terms.map((term) => term.idf);
-  // A min-heap of the lists not yet used up, by (next name, term).
-  const heap = new Int32Array(k);
+  // A min-heap of the lists not yet used up, each by the key of its next entry: name * k + term, so the
+  // heap orders by (name, term) with one comparison of numbers (exact: below 2 ** 53 for any snapshot),
+  // and a list's term is its key's remainder.
+  const heap = new Float64Array(k);
   let size = 0;
-  const before = (x: number, y: number) => names[at[x]] < names[at[y]] || (names[at[x]] === names[at[y]] && x < y);
-  const down = (i: number) => {
-    const t = heap[i];
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= size) break;
-      const right = left + 1;
-      const least = right < size && before(heap[right], heap[left]) ? right : left;
-      if (!before(heap[least], t)) break;
-      heap[i] = heap[least];
-      i = least;
-    }
-    heap[i] = t;
-  };
-  for (let t = 0; t < k; t++) if (at[t] < to[t]) heap[size++] = t;
-  for (let i = (size >> 1) - 1; i >= 0; i--) down(i);
+  for (let t = 0; t < k; t++) if (at[t] < to[t]) heap[size++] = names[at[t]] * k + t;
+  heapify(heap, size);
   const holding = work('holdingNames', Int32Array, total);
   let held = 0;
   let name = -1;
   let sum = 0;
   let c = 0;
   while (size > 0) {
-    const t = heap[0];
-    const d = names[at[t]];
+    const top = heap[0];
+    const d = Math.floor(top / k);
+    const t = top - d * k;
     if (d !== name) {
       if (name >= 0) { holding[held++] = name; if (offer) offer(c, name, definitionBoost * sum / idfSum, true); }
       name = d;
       sum = 0;
     }
     sum += idf[t];
-    c = chunks[at[t]++];
-    if (at[t] === to[t]) heap[0] = heap[--size];
-    if (size > 0) down(0);
+    const e = at[t]++;
+    c = chunks[e];
+    // The list's next entry takes the top's place (the top goes when its list is used up), then sinks.
+    if (e + 1 < to[t]) siftDown(heap, size, names[e + 1] * k + t);
+    else if (--size > 0) siftDown(heap, size, heap[size]);
   }
   if (name >= 0) { holding[held++] = name; if (offer) offer(c, name, definitionBoost * sum / idfSum, true); }
   return holding.subarray(0, held);
+}
+
+/** Makes heap[0, size) a min-heap. */
+export function heapify(heap: Float64Array, size: number): void {
+  for (let i = (size >> 1) - 1; i >= 0; i--) {
+    const v = heap[i];
+    let j = i;
+    for (;;) {
+      const left = 2 * j + 1;
+      if (left >= size) break;
+      const least = left + 1 < size && heap[left + 1] < heap[left] ? left + 1 : left;
+      if (heap[least] >= v) break;
+      heap[j] = heap[least];
+      j = least;
+    }
+    heap[j] = v;
+  }
+}
+
+/** Puts `v` at the top of the min-heap heap[0, size) in place of its top, and sinks it to its place. */
+export function siftDown(heap: Float64Array, size: number, v: number): void {
+  let j = 0;
+  for (;;) {
+    const left = 2 * j + 1;
+    if (left >= size) break;
+    const least = left + 1 < size && heap[left + 1] < heap[left] ? left + 1 : left;
+    if (heap[least] >= v) break;
+    heap[j] = heap[least];
+    j = least;
+  }
+  heap[j] = v;
 }
 
 /** Whether the ascending array holds v. */
