@@ -1,7 +1,7 @@
 // countTerms of an ASCII text (issue 30, branch related31: the identifiers that hold a probe found in one
-// pass, rank/probe-starts.ts) counts what the words' reading counts (countWordTerms: every word of the text, every term compared), term by term:
-// whole words and parts' stems, a key that is two terms' (a whole word's and a stem's), repeated parts,
-// leading digits, underscores, case.
+// pass, rank/probe-starts.ts) counts what the words' reading counts (countWordTerms: every word of the
+// text, every term compared), term by term: whole words and parts' stems, a key that is two terms' (a
+// whole word's and a stem's), repeated parts, leading digits, underscores, case.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countTerms, countWordTerms } from '../../../src/rank/chunk-scorer.js';
