@@ -6,6 +6,7 @@ import { definedName } from './definitions.js';
 import { identifierParts, pathText, stem } from './lexical/terms.js';
 import { pathSignals, type PathSignals } from './path-signals.js';
 import { isDigit, isIdentChar, probeOf, tally } from './term-index.js';
+import { probeStarts, probesPattern } from './probe-starts.js';
 import { fold, isAscii, textWords } from './lexical/words.js';
 
 export interface ChunkStats {
@@ -70,10 +71,13 @@ const spanHits: number[] = [];
 
 /**
  * Where the identifiers holding a probe start in an ASCII text (`lower`: the text lower-cased), sorted,
- * with repeats; null when none does. An identifier never spans a line end, so the starts in lines joined
- * by \n are each line's own.
+ * maybe with repeats; null when none does. An identifier never spans a line end, so the starts in lines
+ * joined by \n are each line's own. Probes of identifier characters (nearly all): in one pass over the
+ * text (probe-starts.ts), not one per probe.
  */
 function identStarts(text: string, lower: string, probes: string[]): number[] | null {
+  const pattern = probesPattern(probes);
+  if (pattern) return probeStarts(text, lower, pattern);
   let spans: number[] | null = null;
   for (const probe of probes) {
     for (let p = lower.indexOf(probe); p >= 0; p = lower.indexOf(probe, p + probe.length)) {

@@ -108,11 +108,11 @@ export function setMergedNames(on: boolean): void {
 
 /**
  * The defined names that hold a query term, ascending, from the terms' defined-name lists (each in name
- * order, as a snapshot file keeps them; else sorted) merged through a heap of the lists by their next
- * name, then term: a name's terms come in term order, so its idf is summed as the per-name sums add it,
- * and a long query's 24 lists cost a heap step an entry, not a look at every list per name. `offer`
- * (where the plan gives a definition boost): each name's boost offered to its chunk (the postings' own:
- * reading chunkOf for each name costs a cache miss). The array is reused by the next call.
+ * order, as a snapshot file keeps them; else sorted), merged: each entry as the key name * k + term (k
+ * lists; exact while names * k is below 2 ** 53), the lists' runs of keys merged two by two until one
+ * run is left (a long query's 24 lists: 5 passes of a comparison an entry), so a name's terms come
+ * together in term order and its idf is summed as the per-name sums add it. `offer` (where the plan
+ * gives a definition boost): each name's boost offered to its chunk. The array is reused by the next call.
  */
 function mergeNames(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: ((c: number, d: number, v: number, holdsTerm: boolean) => void) | null): Int32Array {
   const { definitionBoost, idfSum } = plan;
@@ -120,73 +120,64 @@ function mergeNames(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: ((c
   const lists = plan.terms.map((term) => (term.whole ? s.byDefLower : s.byDefStem).find(term.key));
   let total = 0;
   for (const l of lists) total += l ? l.chunk.length : 0;
-  // Each list's names, one after the other: list t holds names[from[t], to[t]), and their chunks.
-  const names = work('mergedNames', Int32Array, total);
-  const chunks = work('mergedChunks', Int32Array, total);
   const k = lists.length;
-  const at = new Int32Array(k);
-  const to = new Int32Array(k);
+  let keys = work('mergedKeys', Float64Array, total);
+  let into = work('mergedInto', Float64Array, total);
+  // Where each run of keys ends (one run a list that has entries).
+  const runEnds = new Int32Array(k);
+  let runs = 0;
   let end = 0;
   for (let t = 0; t < k; t++) {
     const l = lists[t];
-    at[t] = end;
-    if (l) {
-      const { chunk, count } = l;
-      let last = -1;
-      let sorted = true;
-      for (let j = 0; j < chunk.length; j++) {
-        const d = defStart[chunk[j]] + count[j];
-        if (d < last) sorted = false;
-        chunks[end] = chunk[j];
-        names[end++] = last = d;
-      }
-      // A patched snapshot's lists are in the order of its rows, not of its renumbered chunks.
-      if (!sorted) {
-        names.subarray(at[t], end).sort();
-        for (let i = at[t]; i < end; i++) chunks[i] = chunkOf[names[i]];
-      }
+    if (!l || l.chunk.length === 0) continue;
+    const from = end;
+    const { chunk, count } = l;
+    let last = -1;
+    let sorted = true;
+    for (let j = 0; j < chunk.length; j++) {
+      const d = defStart[chunk[j]] + count[j];
+      if (d < last) sorted = false;
+      keys[end++] = d * k + t;
+      last = d;
     }
-    to[t] = end;
+    // A patched snapshot's lists are in the order of its rows, not of its renumbered chunks.
+    if (!sorted) keys.subarray(from, end).sort();
+    runEnds[runs++] = end;
+  }
+  while (runs > 1) {
+    let merged = 0;
+    let from = 0;
+    for (let r = 0; r < runs; r += 2) {
+      const mid = runEnds[r];
+      const to = r + 1 < runs ? runEnds[r + 1] : mid;
+      let i = from;
+      let j = mid;
+      let o = from;
+      while (i < mid && j < to) into[o++] = keys[j] < keys[i] ? keys[j++] : keys[i++];
+      while (i < mid) into[o++] = keys[i++];
+      while (j < to) into[o++] = keys[j++];
+      runEnds[merged++] = to;
+      from = to;
+    }
+    runs = merged;
+    [keys, into] = [into, keys];
   }
   const idf = plan.terms.map((term) => term.idf);
-  // A min-heap of the lists not yet used up, by (next name, term).
-  const heap = new Int32Array(k);
-  let size = 0;
-  const before = (x: number, y: number) => names[at[x]] < names[at[y]] || (names[at[x]] === names[at[y]] && x < y);
-  const down = (i: number) => {
-    const t = heap[i];
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= size) break;
-      const right = left + 1;
-      const least = right < size && before(heap[right], heap[left]) ? right : left;
-      if (!before(heap[least], t)) break;
-      heap[i] = heap[least];
-      i = least;
-    }
-    heap[i] = t;
-  };
-  for (let t = 0; t < k; t++) if (at[t] < to[t]) heap[size++] = t;
-  for (let i = (size >> 1) - 1; i >= 0; i--) down(i);
   const holding = work('holdingNames', Int32Array, total);
   let held = 0;
   let name = -1;
   let sum = 0;
-  let c = 0;
-  while (size > 0) {
-    const t = heap[0];
-    const d = names[at[t]];
+  for (let e = 0; e < total; e++) {
+    const key = keys[e];
+    const d = Math.floor(key / k);
     if (d !== name) {
-      if (name >= 0) { holding[held++] = name; if (offer) offer(c, name, definitionBoost * sum / idfSum, true); }
+      if (name >= 0) { holding[held++] = name; if (offer) offer(chunkOf[name], name, definitionBoost * sum / idfSum, true); }
       name = d;
       sum = 0;
     }
-    sum += idf[t];
-    c = chunks[at[t]++];
-    if (at[t] === to[t]) heap[0] = heap[--size];
-    if (size > 0) down(0);
+    sum += idf[key - d * k];
   }
-  if (name >= 0) { holding[held++] = name; if (offer) offer(c, name, definitionBoost * sum / idfSum, true); }
+  if (name >= 0) { holding[held++] = name; if (offer) offer(chunkOf[name], name, definitionBoost * sum / idfSum, true); }
   return holding.subarray(0, held);
 }
 

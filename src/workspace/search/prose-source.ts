@@ -30,7 +30,7 @@ type Terms = readonly { key: string; whole: boolean }[];
  */
 export function splitProse(snap: Snapshot, display: (string | undefined)[], reader: Source, plan: RankPlan, o: { keepBytes: boolean; index?: ProseIndexLines | null; bounded?: boolean; model?: ModelData }): { display: (string | undefined)[]; prose: Source | null; read?: { files: number; probed: number } } {
   const prose = proseFiles(snap, display);
-  const { rest, fileOf, entries, files, infos, bytes, inChunkOrder } = prose;
+  const { rest, fileOf, entries, files, infos, bytes } = prose;
   const n = entries.length;
   if (n === 0) return { display, prose: null };
   const read = { files: 0, probed: 0 };
@@ -39,7 +39,7 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
     (o.keepBytes ? keptLines(e as StatedEntry) : undefined) ?? o.index?.linesOf((e as StatedEntry).state, p) ?? null;
   /** linesOf the k-th document for the plan (its kept line terms looked up again only once they changed). */
   const linesAt = (k: number): ProseLineTerms | null => (o.keepBytes ? keptAt(prose, k) : undefined) ?? o.index?.linesOf(entries[k].state, plan) ?? null;
-  let known = { terms: plan.terms as Terms, files: filesWithTerms(snap, plan.terms, inChunkOrder) };
+  let known = { terms: plan.terms as Terms, files: filesWithTerms(snap, plan.terms, prose) };
   const holds = (k: number, marks: Uint8Array) => marks[files[k]] === 1 || snap.files[files[k]].chunkCount === 0;
   // Each document's path signals for the plan (pathSignals' values): worked out for those with a name that
   // starts with a path word's first three letters (pathSignals' rule: the shorter, 3 letters at least,
@@ -153,7 +153,7 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
       holdsAnyTerm(entry, terms) {
         const k = fileOf.get(entry);
         if (k === undefined) return true;
-        if (!sameTerms(known.terms, terms)) known = { terms, files: filesWithTerms(snap, terms, inChunkOrder) };
+        if (!sameTerms(known.terms, terms)) known = { terms, files: filesWithTerms(snap, terms, prose) };
         return holds(k, known.files);
       },
     },
@@ -181,8 +181,10 @@ interface ProseFiles {
   /** The files by the first three letters of their names (PathInfo.namePrefixes). */
   byPrefix: Map<string, number[]>;
   bytes: number;
-  /** The prose files with chunks (snapshot indices) in the order of their first chunk. */
+  /** The prose files with chunks (snapshot indices) in the order of their first chunk, and each one's chunks [chunkFrom[i], chunkTo[i]). */
   inChunkOrder: Int32Array;
+  chunkFrom: Int32Array;
+  chunkTo: Int32Array;
   /** Each one's keptLines, as they were at keptChanges() `keptAt` (-1: not looked up). */
   kept: (ProseLineTerms | null | undefined)[];
   keptAt: number;
@@ -237,7 +239,9 @@ function proseFiles(snap: Snapshot, display: (string | undefined)[]): ProseFiles
   infos.forEach((info, k) => { for (const p of info.namePrefixes) { const ks = byPrefix.get(p); if (ks) ks.push(k); else byPrefix.set(p, [k]); } });
   const bytes = entries.reduce((sum, e) => sum + (e.size ?? 0), 0);
   const inChunkOrder = files.filter((f) => snap.files[f].chunkCount > 0).sort((x, y) => snap.files[x].firstChunk - snap.files[y].firstChunk);
-  const made: ProseFiles = { snap, rest, fileOf, entries, files, infos, byPrefix, bytes, inChunkOrder, kept: new Array(entries.length), keptAt: -1 };
+  const chunkFrom = inChunkOrder.map((f) => snap.files[f].firstChunk);
+  const chunkTo = inChunkOrder.map((f) => snap.files[f].firstChunk + snap.files[f].chunkCount);
+  const made: ProseFiles = { snap, rest, fileOf, entries, files, infos, byPrefix, bytes, inChunkOrder, chunkFrom, chunkTo, kept: new Array(entries.length), keptAt: -1 };
   split.set(display, made);
   return made;
 }
@@ -245,31 +249,33 @@ function proseFiles(snap: Snapshot, display: (string | undefined)[]): ProseFiles
 /**
  * Per prose file (`inChunkOrder`: the only files asked about), 1 when one of its chunks lists one of the
  * terms in the postings: the postings count what countTerms counts in the chunk's lines (as
- * candidates.ts relies on), so a file marked 0 has no line that holds a term. A term's list that
- * ascends by chunk (a compacted snapshot's) is searched for each prose file's chunk range in turn, by
- * galloping (a long query's 24 lists hold ~330,000 entries on the bench tree, nearly all of code
- * chunks); another has each entry's file marked.
+ * candidates.ts relies on), so a file marked 0 has no line that holds a term. A term's list of no more
+ * entries than there are prose files has each entry's file marked (a pasted block's rare terms: a few
+ * entries each); a longer one that ascends by chunk (a compacted snapshot's) is searched for each prose
+ * file's chunk range in turn, by galloping (a long query's 24 lists hold ~330,000 entries on the bench
+ * tree, nearly all of code chunks); another has each entry's file marked.
  */
-function filesWithTerms(snap: Snapshot, terms: Terms, inChunkOrder: Int32Array): Uint8Array {
+function filesWithTerms(snap: Snapshot, terms: Terms, prose: ProseFiles): Uint8Array {
   const out = new Uint8Array(snap.files.length);
-  const { files, chunkFile } = snap;
+  const { chunkFile } = snap;
+  const { inChunkOrder, chunkFrom, chunkTo } = prose;
+  const m = inChunkOrder.length;
   for (const term of terms) {
     const found = (term.whole ? snap.byLower : snap.byStem).find(term.key);
     if (!found) continue;
     const chunk = found.chunk;
     const n = chunk.length;
-    let ascending = true;
+    // Marking costs an entry, galloping about a prose file (and a look at every entry to know the list ascends).
+    let ascending = n > m;
     for (let j = 1; j < n && ascending; j++) ascending = chunk[j - 1] <= chunk[j];
     if (!ascending) {
       for (let j = 0; j < n; j++) out[chunkFile[chunk[j]]] = 1;
       continue;
     }
     let j = 0;
-    for (let i = 0; i < inChunkOrder.length && j < n; i++) {
-      const f = inChunkOrder[i];
-      const first = files[f].firstChunk;
-      j = gallop(chunk, first, j);
-      if (j < n && chunk[j] < first + files[f].chunkCount) out[f] = 1;
+    for (let i = 0; i < m && j < n; i++) {
+      j = gallop(chunk, chunkFrom[i], j);
+      if (j < n && chunk[j] < chunkTo[i]) out[inChunkOrder[i]] = 1;
     }
   }
   return out;

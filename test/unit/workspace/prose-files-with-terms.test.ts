@@ -23,13 +23,13 @@ const WORDS = ['retry', 'upload', 'failed', 'config', 'parse', 'session', 'token
 const rnd = mulberry32(30);
 const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
 
-function changes(keys: string[], dropped: Set<string>) {
+function changes(keys: string[], dropped: Set<string>, dense = false) {
   const terms = new TermCollector();
   const rows: ChunkRow[] = [];
   for (const key of keys) {
     for (let c = 0; c < 3; c++) {
       // Sparse words: many files hold none of a question's terms.
-      const text = Array.from({ length: Math.floor(rnd() * 3) }, () => (rnd() < 0.3 ? pick(WORDS) : `x${Math.floor(rnd() * 40)}`)).join(' ');
+      const text = Array.from({ length: Math.floor(rnd() * (dense ? 6 : 3)) }, () => (rnd() < (dense ? 0.9 : 0.3) ? pick(WORDS) : `x${Math.floor(rnd() * 40)}`)).join(' ');
       terms.add(rows.length, idents(terms, text));
       rows.push({ path: key, start: c * 48, end: c * 48 + 48, hasTokens: true, chars: 100 + Math.floor(rnd() * 1200), blank: false, defs: [], halves: toFloat16(Float32Array.from({ length: DIM }, () => rnd() - 0.5)) });
     }
@@ -44,6 +44,8 @@ const compacted = patchSnapshot(emptySnapshot(DIM, '1.1'), changes(keys, new Set
 const changed = keys.filter((_, f) => f % 5 === 1);
 const appended = patchSnapshot(compacted, changes(changed, new Set(changed)), '1.2', { compactAbove: 0.9 });
 // Rows added out of key order: the chunks are numbered in key order, so the lists do not ascend.
+// Many words a chunk: a term's list holds more entries than a few prose files shown (searched by galloping).
+const dense = patchSnapshot(emptySnapshot(DIM, '1.1'), changes(keys, new Set(), true), '1.1');
 const shuffled = patchSnapshot(emptySnapshot(DIM, '1.1'), changes([...keys].sort((a, b) => (a.slice(-5) < b.slice(-5) ? -1 : 1)), new Set()), '1.1');
 
 /** Whether one of the file's chunks lists one of the terms (the reference: every entry's file). */
@@ -68,14 +70,18 @@ describe('the prose files that can hold a query term', () => {
     const pasted = WORDS.map((w, i) => `${w}Thing${i} ${w}`).join(' ');
     let asked = 0;
     let holding = 0;
-    for (const [s, label] of [[compacted, 'compacted'], [appended, 'appended'], [shuffled, 'shuffled']] as const) {
-      const display = s.files.map((f) => f.key);
+    let galloped = 0;
+    // Every file shown, and a few (lists of more entries than the prose files shown are searched by galloping, the others marked).
+    for (const [s, label, every] of [[compacted, 'compacted', 1], [appended, 'appended', 1], [shuffled, 'shuffled', 1], [dense, 'dense', 1], [dense, 'dense, a few shown', 4], [appended, 'appended, a few shown', 4]] as const) {
+      const display = s.files.map((f, i) => (i % every === 0 ? f.key : undefined));
+      const shown = display.filter((k) => k?.endsWith('.md')).length;
       for (const text of ['retry failed uploads', 'castle river', 'winter harbor lantern', 'nothing here matches', pasted]) {
         const plan = buildRankPlan(text, 'hybrid', bundledLexicon());
+        galloped += plan.terms.filter((t) => ((t.whole ? s.byLower : s.byStem).find(t.key)?.chunk.length ?? 0) > shown).length;
         const { prose } = splitProse(s, display, {} as Source, plan, { keepBytes: false });
         const entries: Entry[] = [];
         for await (const e of prose!.list()) entries.push(e);
-        expect(entries.length).toBe(keys.filter((k) => k.endsWith('.md')).length);
+        expect(entries.length).toBe(shown);
         for (const e of entries) {
           const f = s.files.findIndex((x) => x.key === e.path);
           const expected = holds(s, f, plan.terms);
@@ -88,7 +94,10 @@ describe('the prose files that can hold a query term', () => {
         }
       }
     }
-    expect(asked).toBe(15 * keys.filter((k) => k.endsWith('.md')).length);
+    const md = keys.filter((k) => k.endsWith('.md'));
+    const fewShown = (s: Snapshot) => s.files.filter((f, i) => i % 4 === 0 && f.key.endsWith('.md')).length;
+    expect(asked).toBe(20 * md.length + 5 * (fewShown(dense) + fewShown(appended)));
+    expect(galloped).toBeGreaterThan(20);
     expect(holding).toBeGreaterThan(100);
     expect(holding).toBeLessThan(asked - 100);
   });
