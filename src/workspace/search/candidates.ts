@@ -117,6 +117,12 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
     }
     return bm25;
   };
+  // toDistance(relevance(u, lexical, possible, signals, plan)) with the plan's weights in locals: the same
+  // operations in the same order (the same floats), for the ~15,000 term chunks' best cases a search.
+  const { semantic: wSemantic, symbol: wSymbol, path: wPath } = plan.weights;
+  const wLexical = 1 - wSemantic;
+  const upperBest = (u: number, lexical: number, possible: number): number =>
+    1 / (1 + (wSemantic * Math.max(0, u) + wLexical * lexical + wSymbol * possible + wPath * signals.pathMatch) * signals.prior);
   const bounded = (c: number, semantic: number, lexical: number, possible: number, certain: number): void => {
     lo[count] = toDistance(relevance(semantic, lexical, possible, signals, plan));
     // Most chunks have no definition bound (no line term): their worst case is their best.
@@ -158,7 +164,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
           termChunk[nTermChunks] = c;
           termLexical[nTermChunks] = lexical;
           // Every step is monotone in the cosine under rounding: a bound of it bounds the distance.
-          const best = upper ? toDistance(relevance(upper[c], lexical, possible, signals, plan)) : chunkBestDistance(lexical, possible, signals, plan);
+          const best = upper ? upperBest(upper[c], lexical, possible) : chunkBestDistance(lexical, possible, signals, plan);
           termBest[nTermChunks++] = best;
           termSeeds.offer(best);
         }
