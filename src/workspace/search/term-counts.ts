@@ -187,7 +187,7 @@ export function chunkNorms(s: Snapshot, p: CoveredPaths, settings: RankPlan['bm2
   const { chars, files } = s;
   const { covered, pathLengthOf } = p;
   const kept = normsByCoverage.get(covered);
-  if (kept && kept.chars === chars && kept.files === files && kept.pathLengthOf === pathLengthOf && kept.settings === key) return kept;
+  if (kept && kept.chars === chars && kept.files === files && kept.pathLengthOf === pathLengthOf && kept.settings === key && kept.base.length === s.start.length) return kept;
   const base = new Float64Array(s.start.length);
   let lo = s.start.length;
   let hi = 0;
