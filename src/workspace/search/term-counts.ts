@@ -181,7 +181,7 @@ interface ChunkNorms { chars: Snapshot['chars']; files: Snapshot['files']; pathL
 
 const normsByCoverage = new WeakMap<Uint8Array, ChunkNorms>();
 
-export function chunkNorms(s: Snapshot, p: CoveredPaths, settings: RankPlan['bm25']): ChunkNorms {
+function chunkNorms(s: Snapshot, p: CoveredPaths, settings: RankPlan['bm25']): ChunkNorms {
   const { k1, b, avgdl, tokensPerChar } = settings;
   const key = `${k1} ${b} ${avgdl} ${tokensPerChar}`;
   const { chars, files } = s;
