@@ -311,6 +311,16 @@ export function relevance(semantic: number, lexical: number, symbol: number, pat
   return fused * path.prior;
 }
 
+/**
+ * toDistance(relevance(semantic, lexical, symbol, path, plan)) with the plan's weights read once: the same
+ * operations in the same order, so the same floats (the candidate pass's ~15,000 term chunks' best cases a search).
+ */
+export function distanceOf(plan: RankPlan): (semantic: number, lexical: number, symbol: number, path: PathSignals) => number {
+  const { semantic: wSemantic, symbol: wSymbol, path: wPath } = plan.weights;
+  const wLexical = 1 - wSemantic;
+  return (semantic, lexical, symbol, path) => 1 / (1 + (wSemantic * Math.max(0, semantic) + wLexical * lexical + wSymbol * symbol + wPath * path.pathMatch) * path.prior);
+}
+
 /** The distance the top-k heap ranks (lower is better): 1 / (1 + relevance), in (0, 1]. */
 export function toDistance(relevance: number): number {
   return 1 / (1 + relevance);

@@ -5,7 +5,7 @@
 // scores those exactly, with the same code as a one-shot scan, so indexed answers equal one-shot ones.
 // This module wires the steps: term-counts.ts, definition-bounds.ts, covered-paths.ts,
 // covered-cosines.ts, threshold.ts.
-import { chunkBestDistance, lexicalScore, relevance, toDistance } from '../../rank/chunk-scorer.js';
+import { chunkBestDistance, distanceOf, lexicalScore, relevance, toDistance } from '../../rank/chunk-scorer.js';
 import { type PathSignals } from '../../rank/path-signals.js';
 import { BLANK, HAS_TOKENS, type Snapshot } from '../snapshot/snapshot.js';
 import { halfValues } from '../packed/float16.js';
@@ -117,6 +117,8 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
     }
     return bm25;
   };
+  // toDistance(relevance(u, lexical, possible, signals, plan)), the plan's weights read once (the same floats).
+  const distance = distanceOf(plan);
   const bounded = (c: number, semantic: number, lexical: number, possible: number, certain: number): void => {
     lo[count] = toDistance(relevance(semantic, lexical, possible, signals, plan));
     // Most chunks have no definition bound (no line term): their worst case is their best.
@@ -158,7 +160,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
           termChunk[nTermChunks] = c;
           termLexical[nTermChunks] = lexical;
           // Every step is monotone in the cosine under rounding: a bound of it bounds the distance.
-          const best = upper ? toDistance(relevance(upper[c], lexical, possible, signals, plan)) : chunkBestDistance(lexical, possible, signals, plan);
+          const best = upper ? distance(upper[c], lexical, possible, signals) : chunkBestDistance(lexical, possible, signals, plan);
           termBest[nTermChunks++] = best;
           termSeeds.offer(best);
         }

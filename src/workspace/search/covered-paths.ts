@@ -1,7 +1,7 @@
 // The covered files' path signals for the candidate pass: which files a search covers, their path
 // match and prior, their path's length and the query terms their path holds (from the path postings;
 // a path searched under another name than the postings', on its own).
-import { pathSignals } from '../../rank/path-signals.js';
+import { signalsOf } from '../../rank/path-signals.js';
 import { termIndexOf } from '../../rank/term-index.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { pathInfo, pathTermCounts, priorsIndex, type PathInfo } from '../snapshot/path-info.js';
@@ -42,9 +42,10 @@ export function coveredPaths(s: Snapshot, q: CandidateQuery): CoveredPaths {
   const priorOf = work('prior', Float64Array, nFiles);
   priorOf.set(basePriors(priors));
   pathMatchOf.fill(0);
-  // A path word can only match a name that starts with the same three letters (pathSignals' rule).
+  // A path word can only match a name that starts with the same three letters (pathSignals' rule). Not kept
+  // by path as pathSignals keeps them: a word's prefix names thousands of files here, the pipeline scores ~60.
   const named = (f: number) => {
-    const s2 = pathSignals(q.display[f]!, plan, infos[f]!.facts);
+    const s2 = signalsOf(plan, infos[f]!.facts);
     pathMatchOf[f] = s2.pathMatch;
     priorOf[f] = s2.prior;
   };

@@ -81,31 +81,31 @@ export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Flo
   const n = s.start.length;
   const k1p = k1 + 1;
   // The loops read locals only (as selectCandidates').
-  const { chars, chunkFile, files } = s;
-  const { covered, pathLengthOf, pathStart, pathEnd, pathTerm, pathCount } = p;
+  const { chunkFile, files } = s;
+  const { covered, pathStart, pathEnd, pathTerm, pathCount } = p;
   const held = work('held', Uint8Array, n, true);
   const bm25 = work('bm25', Float64Array, n);
-  // Per chunk: its norm, negated where its file's path holds a query term (0: its file is not covered),
-  // and that file's first path term, so an entry reads one chunk's slot, not its file's; its BM25 0
-  // (those with path terms set when first held).
-  const norm = work('norm', Float64Array, n).fill(0);
+  // Per chunk: its norm (kept per coverage: chunkNorms), negated where its file's path holds a query term
+  // (0: its file is not covered), and that file's first path term, so an entry reads one chunk's slot,
+  // not its file's; its BM25 0 (those with path terms set when first held). Only the covered chunks'
+  // span [lo, hi) is set: the entries outside it are only checked to ascend.
+  const { base, lo, hi } = chunkNorms(s, p, plan.bm25);
+  const norm = work('norm', Float64Array, n);
+  norm.set(base.subarray(lo, hi), lo);
+  bm25.fill(0, lo, hi);
   const pathAt = work('pathAt', Int32Array, n);
-  for (let file = 0; file < files.length; file++) {
-    if (covered[file] === 0) continue;
+  const withPath = filesByPathTerm(files.length, nTerms, covered, pathStart, pathEnd, pathTerm);
+  for (const file of withPath.holding) {
+    const at = pathStart[file];
+    if (pathEnd[file] === at) continue;
     const { firstChunk, chunkCount } = files[file];
-    const pathLength = pathLengthOf[file];
-    const at = pathStart[file] < 0 || pathEnd[file] === pathStart[file] ? -1 : pathStart[file];
     for (let c = firstChunk; c < firstChunk + chunkCount; c++) {
-      const dl = (chars[c] + pathLength) * tokensPerChar;
-      const nm = k1 * (1 - b + (b * dl) / avgdl);
-      norm[c] = at < 0 ? nm : -nm;
+      norm[c] = -norm[c];
       pathAt[c] = at;
-      bm25[c] = 0;
     }
   }
   // The last term whose lines chunk c holds, where its path holds terms (read only where held[c] is 1).
   const lineTerm = work('lineTerm', Int32Array, n);
-  const withPath = filesByPathTerm(files.length, nTerms, covered, pathStart, pathEnd, pathTerm);
   for (let t = 0; t < nTerms; t++) {
     const f = found[t];
     const w = idf[t];
@@ -113,8 +113,15 @@ export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Flo
       const { chunk, count } = f;
       const len = chunk.length;
       let last = -1;
-      for (let j = 0; j < len; j++) {
+      let j = 0;
+      // The entries before the covered chunks' span, then after it: only checked to ascend (none is covered).
+      for (; j < len && chunk[j] < lo; j++) {
+        if (chunk[j] < last) return null;
+        last = chunk[j];
+      }
+      for (; j < len; j++) {
         const c = chunk[j];
+        if (c >= hi) break;
         // A list that does not ascend: its chunk's repeats may be apart (the caller lays the counts out per chunk).
         if (c < last) return null;
         last = c;
@@ -146,6 +153,10 @@ export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Flo
         if (at < pEnd && pathTerm[at] === t) f2 += pathCount[at];
         if (f2 > 0) bm25[c] += w * (f2 * k1p) / (f2 + nm);
       }
+      for (; j < len; j++) {
+        if (chunk[j] < last) return null;
+        last = chunk[j];
+      }
     }
     // Term t from the path alone, for the chunks already held whose lines do not hold it.
     for (let i = withPath.from[t]; i < withPath.from[t + 1]; i++) {
@@ -160,7 +171,44 @@ export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Flo
   return { held, bm25 };
 }
 
-/** The covered files whose path holds term t, and where in pathTerm: [from[t], from[t + 1]) of file and at. */
+/**
+ * Each chunk's BM25 norm, k1 (1 - b + b dl / avgdl) with dl its chars and its file's path length in
+ * tokens (0 where its file is not covered), and the span [lo, hi) of the covered files' chunks: the same
+ * for every query over the same covered files (the settings are BM25's defaults), so kept per coverage
+ * (covered-paths.ts keeps `covered` and `pathLengthOf` per display list) and copied, not worked out, per query.
+ */
+interface ChunkNorms { chars: Snapshot['chars']; files: Snapshot['files']; pathLengthOf: Int32Array; settings: string; base: Float64Array; lo: number; hi: number }
+
+const normsByCoverage = new WeakMap<Uint8Array, ChunkNorms>();
+
+function chunkNorms(s: Snapshot, p: CoveredPaths, settings: RankPlan['bm25']): ChunkNorms {
+  const { k1, b, avgdl, tokensPerChar } = settings;
+  const key = `${k1} ${b} ${avgdl} ${tokensPerChar}`;
+  const { chars, files } = s;
+  const { covered, pathLengthOf } = p;
+  const kept = normsByCoverage.get(covered);
+  if (kept && kept.chars === chars && kept.files === files && kept.pathLengthOf === pathLengthOf && kept.settings === key && kept.base.length === s.start.length) return kept;
+  const base = new Float64Array(s.start.length);
+  let lo = s.start.length;
+  let hi = 0;
+  for (let file = 0; file < files.length; file++) {
+    if (covered[file] === 0) continue;
+    const { firstChunk, chunkCount } = files[file];
+    const pathLength = pathLengthOf[file];
+    for (let c = firstChunk; c < firstChunk + chunkCount; c++) {
+      const dl = (chars[c] + pathLength) * tokensPerChar;
+      base[c] = k1 * (1 - b + (b * dl) / avgdl);
+    }
+    if (chunkCount > 0 && firstChunk < lo) lo = firstChunk;
+    if (firstChunk + chunkCount > hi) hi = firstChunk + chunkCount;
+  }
+  if (hi < lo) lo = hi = 0;
+  const out = { chars, files, pathLengthOf, settings: key, base, lo, hi };
+  normsByCoverage.set(covered, out);
+  return out;
+}
+
+/** The covered files whose path holds term t, and where in pathTerm: [from[t], from[t + 1]) of file and at; `holding`: the covered files whose path holds one. */
 function filesByPathTerm(nFiles: number, nTerms: number, covered: Uint8Array, pathStart: Int32Array, pathEnd: Int32Array, pathTerm: number[]) {
   const from = new Int32Array(nTerms + 1);
   const holding: number[] = [];
@@ -174,7 +222,7 @@ function filesByPathTerm(nFiles: number, nTerms: number, covered: Uint8Array, pa
   const at = new Int32Array(from[nTerms]);
   const next = from.slice(0, nTerms);
   for (const f of holding) for (let p = pathStart[f]; p < pathEnd[f]; p++) { const i = next[pathTerm[p]]++; file[i] = f; at[i] = p; }
-  return { from, file, at };
+  return { from, file, at, holding };
 }
 
 /** Per file list, whether its files' chunks follow each other in file order (a patched snapshot's may not). */

@@ -109,6 +109,51 @@ describe('cosine bounds', () => {
     expect(zero.bound[1]).toBeGreaterThanOrEqual(0);
   });
 
+  it('are the formula\'s floats, summed in its order: s t (j.k) + |δ| s |k| + |q| |e| + slack, row by row, over any run of rows', () => {
+    // The kernel sums each row's bound itself (bound-dots-wasm.ts): worked out here from the codes' definition
+    // (each value's nearest of 127 steps of its row's largest, the query's of qMax steps of its largest).
+    const rnd = mulberry32(31);
+    for (const dim of [16, 64, 256]) {
+      const rows = Array.from({ length: 90 }, (_, r) => (r % 9 === 4 ? Float32Array.from({ length: dim }, (_, d) => (d === 1 ? 0.9 : 1e-5 * d)) : unit(Float32Array.from({ length: dim }, () => rnd() - 0.5))));
+      const { halves } = rowsOf(rows);
+      const values = halfValues();
+      const n = rows.length;
+      const bounds = emptyCosineBounds(halves.length, dim)!;
+      bounds.quantize(halves, 0, halves.length);
+      const qMax = Math.min(32767, Math.floor(0x7fffffff / (dim * 127)));
+      for (let k = 0; k < 4; k++) {
+        const query = k === 3 ? Float32Array.from({ length: dim }, (_, d) => 2 * Math.sin(d)) : unit(Float32Array.from({ length: dim }, () => rnd() - 0.5));
+        let most = 0;
+        let qq = 0;
+        for (const x of query) { most = Math.max(most, Math.abs(x)); qq += x * x; }
+        const t = most / qMax;
+        const j = Array.from(query, (x) => Math.max(-qMax, Math.min(qMax, Math.round(x / t))));
+        let dd = 0;
+        query.forEach((x, d) => { dd += (x - t * j[d]) ** 2; });
+        const expected = rows.map((_, r) => {
+          const x = Array.from(halves.subarray(r * dim, (r + 1) * dim), (h) => values[h]);
+          let big = 0;
+          for (const v of x) big = Math.max(big, Math.abs(v));
+          const s = big / 127;
+          const inverse = s > 0 ? 1 / s : 0;
+          let kk = 0;
+          let ee = 0;
+          let dot = 0;
+          x.forEach((v, d) => { const c = Math.max(-127, Math.min(127, Math.round(v * inverse))); kk += c * c; ee += (v - s * c) ** 2; dot += c * j[d]; });
+          return s * t * dot + Math.sqrt(dd) * (s * Math.sqrt(kk)) + Math.sqrt(qq) * Math.sqrt(ee) + 1e-9;
+        });
+        bounds.setQuery(query);
+        // The whole matrix, then runs that start and end anywhere (each row's bound is its own).
+        const all = new Float64Array(n);
+        bounds.bounds(0, n, all);
+        expect(Array.from(all), `dim ${dim} query ${k}`).toEqual(expected);
+        const runs = new Float64Array(n).fill(-1);
+        for (let from = 0; from < n; ) { const to = Math.min(n, from + 1 + Math.floor(rnd() * 17)); bounds.bounds(from, to, runs); from = to; }
+        expect(Array.from(runs), `dim ${dim} query ${k}, in runs`).toEqual(expected);
+      }
+    }
+  });
+
   it('are absent where the kernel does not fit (a dimension that is not a multiple of 16)', () => {
     expect(emptyCosineBounds(8 * 24, 24)).toBeNull();
     expect(emptyCosineBounds(8 * 32, 32)).not.toBeNull();

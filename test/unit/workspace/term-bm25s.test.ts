@@ -156,4 +156,59 @@ describe('the term chunks\' BM25s a term at a time', () => {
     // BM25 settings under which a norm can be 0 or below (k1 0, b past 1): declined, not misread.
     for (const bm25 of [{ k1: 0 }, { b: 1.3 }, { avgdl: 0 }]) expect(termBm25s(snap, { ...plan, bm25: { ...plan.bm25, ...bm25 } }, path, idf)).toBeNull();
   });
+
+  it('walk only the covered chunks\' span of each list, and still decline a list that does not ascend outside it', () => {
+    // A search of a directory: the files of the middle third covered (a run of chunks), the others not (as an
+    // index that holds another root's files, or a search under one directory).
+    for (let seed = 41; seed <= 60; seed++) {
+      const { snap } = tree(seed);
+      const nf = snap.files.length;
+      const display = snap.files.map((f, i) => (i >= nf / 3 && i < (2 * nf) / 3 ? f.key.slice(3) : undefined));
+      const plan = buildRankPlan(WORDS.slice(seed % 10, (seed % 10) + 4 + (seed % 5)).join(' '), 'hybrid', bundledLexicon(), 1, 64);
+      const q = { plan, query: unit(Float32Array.from({ length: DIM }, (_, i) => Math.sin(i + seed))), display, heapSize: 20, resident: true };
+      const path = coveredPaths(snap, q);
+      const idf = Float64Array.from(plan.terms, (t) => t.idf);
+      const lines = plan.terms.map((term) => {
+        const m = new Map<number, number>();
+        const found = (term.whole ? snap.byLower : snap.byStem).find(term.key);
+        if (found) for (let j = 0; j < found.chunk.length; j++) m.set(found.chunk[j], (m.get(found.chunk[j]) ?? 0) + found.count[j]);
+        return m;
+      });
+      const got = termBm25s(snap, plan, path, idf);
+      expect(got).not.toBeNull();
+      let held = 0;
+      for (let c = 0; c < snap.start.length; c++) {
+        const holds = path.covered[snap.chunkFile[c]] !== 0 && lines.some((m) => m.has(c));
+        expect(got!.held[c], `seed ${seed} chunk ${c}`).toBe(holds ? 1 : 0);
+        if (holds) { held++; expect(got!.bm25[c], `seed ${seed} chunk ${c}`).toBe(reference(snap, plan, c, lines, path)); }
+      }
+      expect(held).toBeGreaterThan(0);
+      // Lists that descend only before or only after the covered span: declined all the same.
+      type Lists = Snapshot['byLower'];
+      const covered = snap.files.filter((_, i) => display[i] !== undefined);
+      const lo = covered[0].firstChunk;
+      const hi = covered[covered.length - 1].firstChunk + covered[covered.length - 1].chunkCount;
+      const swapped = (where: 'before' | 'after') => (lists: Lists): Lists => Object.create(lists, { find: { value: (key: string) => {
+        const got = lists.find(key);
+        if (!got) return got;
+        const chunk = Array.from(got.chunk);
+        const count = Array.from(got.count);
+        // Two entries outside the span swapped, so the list descends there.
+        const outside = chunk.map((c, j) => (where === 'before' ? c < lo : c >= hi) ? j : -1).filter((j) => j >= 0);
+        if (outside.length >= 2 && chunk[outside[0]] !== chunk[outside[1]]) {
+          [chunk[outside[0]], chunk[outside[1]]] = [chunk[outside[1]], chunk[outside[0]]];
+          [count[outside[0]], count[outside[1]]] = [count[outside[1]], count[outside[0]]];
+        }
+        return { chunk, count };
+      } } });
+      for (const where of ['before', 'after'] as const) {
+        const bad = { ...snap, byLower: swapped(where)(snap.byLower), byStem: swapped(where)(snap.byStem) } as Snapshot;
+        const descends = plan.terms.some((term) => {
+          const c = (term.whole ? bad.byLower : bad.byStem).find(term.key)?.chunk;
+          return c !== undefined && Array.from(c).some((x, j) => j > 0 && x < c[j - 1]);
+        });
+        if (descends) expect(termBm25s(bad, plan, path, idf), `seed ${seed} ${where}`).toBeNull();
+      }
+    }
+  });
 });
