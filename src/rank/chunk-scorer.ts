@@ -118,7 +118,7 @@ export interface LineHits { lines: number[]; terms: number[] }
 
 /**
  * What countTerms counts in each of consecutive ASCII lines, found in one pass over the lines joined (one
- * lower-casing and one search per probe for a scored range, not per line: most code lines hold no query
+ * lower-casing and one pass of the probes (identStarts) for a scored range, not per line: most code lines hold no query
  * term): each line's hits in the order countTerms counts them. null when the lines are not all ASCII,
  * where lower-casing may change a text's length and countTerms reads words otherwise, or a probe is empty.
  */

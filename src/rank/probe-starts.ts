@@ -5,18 +5,30 @@
 import { isDigit, isIdentChar } from './term-index.js';
 
 const LOWER_IDENT = /^[a-z0-9_]+$/;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Per probes array (a plan's are made once), the alternation of its probes, or null (see probesPattern). */
 const patterns = new WeakMap<readonly string[], RegExp | null>();
 
+/** A pattern that matches nothing: every probe holds a character no ASCII text has. */
+const NOTHING = /(?!)/g;
+
 /**
- * The probes' alternation, or null when a probe is empty or holds a character that is not a lower-case
- * identifier's: the caller searches for each probe then.
+ * The probes' alternation, or null when a probe is empty or holds an ASCII character that is not a
+ * lower-case identifier's: the caller searches for each probe then. A probe holding a non-ASCII character
+ * is left out: the texts searched are ASCII (the callers' rule), where it is never found.
  */
 export function probesPattern(probes: readonly string[]): RegExp | null {
   let made = patterns.get(probes);
-  if (made === undefined) patterns.set(probes, (made = probes.length > 0 && probes.every((p) => LOWER_IDENT.test(p)) ? new RegExp(probes.join('|'), 'g') : null));
+  if (made === undefined) patterns.set(probes, (made = makePattern(probes)));
   return made;
+}
+
+function makePattern(probes: readonly string[]): RegExp | null {
+  if (probes.length === 0) return null;
+  const ascii = probes.filter((p) => !NON_ASCII.test(p));
+  if (!ascii.every((p) => LOWER_IDENT.test(p))) return null;
+  return ascii.length > 0 ? new RegExp(ascii.join('|'), 'g') : NOTHING;
 }
 
 /**

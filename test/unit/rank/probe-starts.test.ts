@@ -38,7 +38,16 @@ describe('probeStarts', () => {
   it('is kept per probes array, and left to the search per probe where a probe is not an identifier', () => {
     const probes = ['retr', 'upload'];
     expect(probesPattern(probes)).toBe(probesPattern(probes));
-    for (const odd of [['retr', 'a.b'], ['retr', ''], ['Retr'], ['café'], []]) expect(probesPattern(odd), JSON.stringify(odd)).toBeNull();
+    for (const odd of [['retr', 'a.b'], ['retr', ''], ['Retr'], []]) expect(probesPattern(odd), JSON.stringify(odd)).toBeNull();
     expect(probeStarts('x = 2025retryUpload(9retry) + retr_x', 'x = 2025retryupload(9retry) + retr_x', probesPattern(probes)!)).toEqual([8, 21, 30]);
+  });
+
+  it('leaves out a probe no ASCII text holds (a word with an accent or of another script), not the pass', () => {
+    const t = 'naive cafe = retryUpload(grosse) // Retr';
+    for (const probes of [['naï', 'retr'], ['grös', 'upload', '重试'], ['café']]) {
+      const pattern = probesPattern(probes);
+      expect(pattern, JSON.stringify(probes)).not.toBeNull();
+      expect(probeStarts(t, t.toLowerCase(), pattern!), JSON.stringify(probes)).toEqual(perProbe(t, t.toLowerCase(), probes));
+    }
   });
 });
