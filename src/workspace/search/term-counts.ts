@@ -91,7 +91,7 @@ export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Flo
   // span [lo, hi) is set: the entries outside it are only checked to ascend.
   const { base, lo, hi } = chunkNorms(s, p, plan.bm25);
   const norm = work('norm', Float64Array, n);
-  norm.set(base.subarray(lo, hi), lo);
+  norm.set(base, lo);
   bm25.fill(0, lo, hi);
   const pathAt = work('pathAt', Int32Array, n);
   const withPath = filesByPathTerm(files.length, nTerms, covered, pathStart, pathEnd, pathTerm);
@@ -177,7 +177,8 @@ export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Flo
  * for every query over the same covered files (the settings are BM25's defaults), so kept per coverage
  * (covered-paths.ts keeps `covered` and `pathLengthOf` per display list) and copied, not worked out, per query.
  */
-interface ChunkNorms { chars: Snapshot['chars']; files: Snapshot['files']; pathLengthOf: Int32Array; settings: string; base: Float64Array; lo: number; hi: number }
+/** A coverage's chunks' BM25 norms, kept for its covered span only: base[c - lo] for chunk c in [lo, hi). */
+interface ChunkNorms { chars: Snapshot['chars']; files: Snapshot['files']; pathLengthOf: Int32Array; settings: string; chunks: number; base: Float64Array; lo: number; hi: number }
 
 const normsByCoverage = new WeakMap<Uint8Array, ChunkNorms>();
 
@@ -187,23 +188,28 @@ function chunkNorms(s: Snapshot, p: CoveredPaths, settings: RankPlan['bm25']): C
   const { chars, files } = s;
   const { covered, pathLengthOf } = p;
   const kept = normsByCoverage.get(covered);
-  if (kept && kept.chars === chars && kept.files === files && kept.pathLengthOf === pathLengthOf && kept.settings === key && kept.base.length === s.start.length) return kept;
-  const base = new Float64Array(s.start.length);
+  if (kept && kept.chars === chars && kept.files === files && kept.pathLengthOf === pathLengthOf && kept.settings === key && kept.chunks === s.start.length) return kept;
+  // The covered chunks' span first: a display list keeps the norms of its span, not of the whole index.
   let lo = s.start.length;
   let hi = 0;
+  for (let file = 0; file < files.length; file++) {
+    if (covered[file] === 0) continue;
+    const { firstChunk, chunkCount } = files[file];
+    if (chunkCount > 0 && firstChunk < lo) lo = firstChunk;
+    if (firstChunk + chunkCount > hi) hi = firstChunk + chunkCount;
+  }
+  if (hi < lo) lo = hi = 0;
+  const base = new Float64Array(hi - lo);
   for (let file = 0; file < files.length; file++) {
     if (covered[file] === 0) continue;
     const { firstChunk, chunkCount } = files[file];
     const pathLength = pathLengthOf[file];
     for (let c = firstChunk; c < firstChunk + chunkCount; c++) {
       const dl = (chars[c] + pathLength) * tokensPerChar;
-      base[c] = k1 * (1 - b + (b * dl) / avgdl);
+      base[c - lo] = k1 * (1 - b + (b * dl) / avgdl);
     }
-    if (chunkCount > 0 && firstChunk < lo) lo = firstChunk;
-    if (firstChunk + chunkCount > hi) hi = firstChunk + chunkCount;
   }
-  if (hi < lo) lo = hi = 0;
-  const out = { chars, files, pathLengthOf, settings: key, base, lo, hi };
+  const out = { chars, files, pathLengthOf, settings: key, chunks: s.start.length, base, lo, hi };
   normsByCoverage.set(covered, out);
   return out;
 }

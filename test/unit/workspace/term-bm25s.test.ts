@@ -12,6 +12,7 @@ import { cosineKernelNow } from '../../../src/workspace/search/chunk-cosines.js'
 import { selectCandidates, type CandidateCounts } from '../../../src/workspace/search/candidates.js';
 import { coveredPaths } from '../../../src/workspace/search/covered-paths.js';
 import { setTermWalk, termBm25s, WALK_TERMS } from '../../../src/workspace/search/term-counts.js';
+import { pathInfo } from '../../../src/workspace/snapshot/path-info.js';
 import { emptySnapshot, patchSnapshot, type ChunkRow, type Snapshot } from '../../../src/workspace/snapshot/snapshot.js';
 import { TermCollector } from '../../../src/workspace/snapshot/term-collector.js';
 import type { RankPlan } from '../../../src/rank/plan.js';
@@ -208,6 +209,44 @@ describe('the term chunks\' BM25s a term at a time', () => {
           return c !== undefined && Array.from(c).some((x, j) => j > 0 && x < c[j - 1]);
         });
         if (descends) expect(termBm25s(bad, plan, path, idf), `seed ${seed} ${where}`).toBeNull();
+      }
+    }
+  });
+
+  it('keep each coverage\'s norms across queries (the caller\'s facts given, its display lists reused), for its span only, and not past a new snapshot', () => {
+    // As a resident workspace asks: the same display list and facts from query to query, two lists in turn
+    // (the whole tree, its middle third), then a snapshot with a few files changed and compacted again.
+    for (let seed = 61; seed <= 70; seed++) {
+      const { snap, rnd } = tree(seed);
+      const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
+      const again = patchSnapshot(snap, { dropChunksOf: new Set(), dropFiles: new Set(), files: [], rows: [], terms: new TermCollector() }, '1.3', { compactAbove: 0 });
+      const displaysOf = (s: Snapshot) => {
+        const nf = s.files.length;
+        const whole = s.files.map((f) => f.key.slice(3));
+        const third = s.files.map((f, i) => (i >= nf / 3 && i < (2 * nf) / 3 ? f.key.slice(3) : undefined));
+        return [whole, third].map((display) => ({ display, infos: display.map((p) => (p === undefined ? undefined : pathInfo(p))) }));
+      };
+      for (const s of [snap, again]) {
+        const displays = displaysOf(s);
+        for (let k = 0; k < 6; k++) {
+          const { display, infos } = displays[k % 2];
+          const plan = buildRankPlan(Array.from({ length: 2 + (k % 4) }, () => pick(WORDS)).join(' '), 'hybrid', bundledLexicon(), 1, 64);
+          const q = { plan, query: unit(Float32Array.from({ length: DIM }, (_, i) => Math.sin(i + seed + k))), display, infos, heapSize: 20, resident: true };
+          const path = coveredPaths(s, q);
+          const lines = plan.terms.map((term) => {
+            const m = new Map<number, number>();
+            const found = (term.whole ? s.byLower : s.byStem).find(term.key);
+            if (found) for (let j = 0; j < found.chunk.length; j++) m.set(found.chunk[j], (m.get(found.chunk[j]) ?? 0) + found.count[j]);
+            return m;
+          });
+          const got = termBm25s(s, plan, path, Float64Array.from(plan.terms, (t) => t.idf));
+          expect(got, `seed ${seed} query ${k}`).not.toBeNull();
+          for (let c = 0; c < s.start.length; c++) {
+            const holds = path.covered[s.chunkFile[c]] !== 0 && lines.some((m) => m.has(c));
+            expect(got!.held[c], `seed ${seed} query ${k} chunk ${c}`).toBe(holds ? 1 : 0);
+            if (holds) expect(got!.bm25[c], `seed ${seed} query ${k} chunk ${c}`).toBe(reference(s, plan, c, lines, path));
+          }
+        }
       }
     }
   });
