@@ -53,8 +53,9 @@ export function lineTermCounts(s: Snapshot, plan: RankPlan): TermCounts | null {
  * its path's count added before the saturation, summed in term order (the same floats in the same
  * order). A term's entries are read once each, where a walk in chunk order looked at every term at
  * each chunk that holds one (24 x ~20,000 looks for find_related's chunk: nearly every chunk holds one
- * of its terms). Null where the lists are not each ascending by chunk (a patched snapshot's joined
- * lists: a chunk's repeats must be adjacent), the files not in chunk order, the plan without terms or
+ * of its terms). Null where the lists are not each ascending by chunk (a snapshot file written before
+ * postings.ts merged them by chunk: a chunk's repeats must be adjacent), the files not in chunk order
+ * (an appended snapshot's), the plan without terms or
  * with more than WALK_TERMS of them: lineTermCounts then lays the counts out per chunk.
  * The arrays are reused by the next call.
  */

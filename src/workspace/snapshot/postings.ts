@@ -157,6 +157,8 @@ export class Postings {
       addChunk[fill[r]] = rowChunk[row];
       addCount[fill[r]++] = count;
     });
+    // Each key's added entries by chunk (rows come in the order they were indexed, not of their chunks).
+    for (let r = 0; r < added.keys.length; r++) ascendByChunk(addChunk, addCount, groupStart[r], groupStart[r + 1]);
     // A first build (nothing to merge with, no entry dropped, no key left empty): the grouped arrays are the postings.
     if (this.keys.length === 0 && addChunk.every((c) => c >= 0) && groupStart.every((g, r) => r === 0 || g > groupStart[r - 1])) {
       const out = new PackedStringsBuilder();
@@ -199,6 +201,9 @@ export class Postings {
         if (c >= 0) { chunk[at] = c; count[at++] = old.count[e]; }
       }
       if (j < newKeys.length && place[j] === i) takeAdded(j++);
+      // The renumbered entries (a compaction puts changed and appended files' chunks back in file order)
+      // and the added ones merged by chunk: every list ascends, as a first build's (term-counts.ts termBm25s walks only those).
+      ascendByChunk(chunk, count, begin, at);
       if (at > begin) { out.addFrom(keys, i, i + 1); starts[++nk] = at; }
     }
     // Every entry kept (a first build): the arrays as they are, no copy.
@@ -218,3 +223,46 @@ export class Postings {
   }
 }
 
+
+/**
+ * Entries [from, to) in ascending chunk order, a chunk's entries in the order they came (a stable
+ * merge of their ascending runs, two by two): a list that ascends already (nearly every one) costs one
+ * look an entry.
+ */
+export function ascendByChunk(chunk: Int32Array, count: Int32Array | Uint16Array, from: number, to: number): void {
+  let e = from + 1;
+  while (e < to && chunk[e - 1] <= chunk[e]) e++;
+  if (e >= to) return;
+  // The list's runs, ends counted from `from`, merged back and forth between the list and a scratch copy.
+  const ends = [e - from];
+  for (e++; e < to; e++) if (chunk[e] < chunk[e - 1]) ends.push(e - from);
+  ends.push(to - from);
+  const n = to - from;
+  let srcC: Int32Array = chunk.subarray(from, to);
+  let srcN: Int32Array | Uint16Array = count.subarray(from, to);
+  let dstC: Int32Array = new Int32Array(n);
+  let dstN: Int32Array | Uint16Array = count instanceof Int32Array ? new Int32Array(n) : new Uint16Array(n);
+  const listC = srcC;
+  while (ends.length > 1) {
+    let lo = 0;
+    let runs = 0;
+    for (let r = 0; r < ends.length; r += 2) {
+      const mid = ends[r];
+      const hi = r + 1 < ends.length ? ends[r + 1] : mid;
+      let i = lo;
+      let j = mid;
+      let o = lo;
+      while (i < mid && j < hi) {
+        if (srcC[j] < srcC[i]) { dstC[o] = srcC[j]; dstN[o++] = srcN[j++]; } else { dstC[o] = srcC[i]; dstN[o++] = srcN[i++]; }
+      }
+      for (; i < mid; i++) { dstC[o] = srcC[i]; dstN[o++] = srcN[i]; }
+      for (; j < hi; j++) { dstC[o] = srcC[j]; dstN[o++] = srcN[j]; }
+      ends[runs++] = hi;
+      lo = hi;
+    }
+    ends.length = runs;
+    [srcC, dstC] = [dstC, srcC];
+    [srcN, dstN] = [dstN, srcN];
+  }
+  if (srcC !== listC) { chunk.set(srcC, from); count.set(srcN, from); }
+}
