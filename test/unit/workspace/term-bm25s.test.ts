@@ -44,7 +44,7 @@ function tree(seed: number): { snap: Snapshot; appended: Snapshot; rnd: () => nu
   return { dropChunksOf: dropped, dropFiles: new Set<string>(), files, rows, terms };
   };
   const snap = patchSnapshot(emptySnapshot(DIM, '1.1'), changes(keys, new Set()), '1.1');
-  // A few files changed: their chunks appended after the last one, the files no longer in chunk order (the walk declines).
+  // A few files changed: their chunks appended after the last one, the files no longer in chunk order (walked all the same).
   const changed = keys.filter((_, f) => f % 7 === 3);
   return { snap, appended: patchSnapshot(snap, changes(changed, new Set(changed)), '1.2', { compactAbove: 0.9 }), rnd };
 }
@@ -67,13 +67,12 @@ describe('the term chunks\' BM25s a term at a time', () => {
   it('are the term-by-term sums, bit for bit, and pick what per-chunk counts pick', () => {
     let chunks = 0;
     let pathMerged = 0;
-    let declined = 0;
     for (let seed = 1; seed <= 40; seed++) {
       const { snap: compacted, appended, rnd } = tree(seed);
       expect(cosineKernelNow(compacted.halves, DIM)).not.toBeNull();
       const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
       for (let k = 0; k < 8; k++) {
-        // The last two plans over the appended snapshot: declined (its files are not in chunk order).
+        // The last two plans over the appended snapshot (its files not in chunk order): walked all the same.
         const snap = k < 6 ? compacted : appended;
         const all = snap.files.map((f) => f.key.slice(3));
         const gaps = all.map((p, i) => ((i + seed) % 5 < 1 ? undefined : p));
@@ -94,11 +93,11 @@ describe('the term chunks\' BM25s a term at a time', () => {
           return m;
         });
         const got = termBm25s(snap, plan, path, Float64Array.from(plan.terms, (t) => t.idf));
-        if (snap === compacted) expect(got, `seed ${seed} "${text}"`).not.toBeNull();
-        if (!got) { declined++; continue; }
+        expect(got, `seed ${seed} "${text}"`).not.toBeNull();
+        if (!got) continue;
         for (let c = 0; c < snap.start.length; c++) {
           const f = snap.chunkFile[c];
-          const holds = path.covered[f] !== 0 && lines.some((m) => m.has(c));
+          const holds = f >= 0 && path.covered[f] !== 0 && lines.some((m) => m.has(c));
           expect(got.held[c], `seed ${seed} "${text}" chunk ${c}`).toBe(holds ? 1 : 0);
           if (!holds) continue;
           chunks++;
@@ -119,7 +118,6 @@ describe('the term chunks\' BM25s a term at a time', () => {
     // Enough term chunks, many of them in files whose path holds a query term.
     expect(chunks).toBeGreaterThan(5000);
     expect(pathMerged).toBeGreaterThan(1000);
-    expect(declined).toBeGreaterThan(10);
   });
   it('add up a chunk listed twice in a row, decline a list that does not ascend, and settings whose norm can reach 0', () => {
     const { snap } = tree(7);
@@ -281,7 +279,7 @@ function countsByPlace(s: Snapshot, lists: Snapshot['byLower'], dropped = ''): M
 }
 
 describe('the lists after an update', () => {
-  it('ascend after a compacting update (changed files and a tail put back in file order), so the walk runs, with the same counts and BM25s', () => {
+  it('ascend after an update, appended or compacting (changed files and a tail put back in file order), so the walk runs, with the same counts and BM25s', () => {
     let walked = 0;
     for (let seed = 61; seed <= 80; seed++) {
       const { snap, appended, rnd } = tree(seed);
@@ -303,14 +301,14 @@ describe('the lists after an update', () => {
       const compacted = patchSnapshot(snap, ch, '2', { compactAbove: 0 });
       const recompacted = patchSnapshot(appended, { dropChunksOf: new Set(), dropFiles: new Set([keys[1]]), files: [], rows: [], terms: new TermCollector() }, '3', { compactAbove: 0 });
       expect(tailed.baseChunks).toBeLessThan(tailed.start.length);
-      // Appended: the tail's chunks follow the base's, so its lists ascend too (the walk still declines: its files are not in chunk order).
+      // Appended: the tail's chunks follow the base's, so its lists ascend too.
       for (const s of [tailed, compacted, recompacted]) for (const lists of [s.byLower, s.byStem]) expect(listsAscend(lists), `seed ${seed}`).toBe(true);
       // The same counts at the same places as the appended snapshots hold.
       for (const kind of ['byLower', 'byStem'] as const) {
         expect(countsByPlace(compacted, compacted[kind])).toEqual(countsByPlace(tailed, tailed[kind]));
         expect(countsByPlace(recompacted, recompacted[kind])).toEqual(countsByPlace(appended, appended[kind], keys[1]));
       }
-      for (const s of [compacted, recompacted]) {
+      for (const s of [tailed, compacted, recompacted]) {
         for (let k = 0; k < 4; k++) {
           const text = Array.from({ length: 2 + k * 3 }, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(' ');
           const plan = buildRankPlan(text, 'hybrid', bundledLexicon(), 1, 64);
