@@ -7,7 +7,9 @@
 // byDefLower, byDefStem) do not ascend by chunk, and of the appended one's (a layer and its tail joined).
 // OUT=DIR,DIR... (one a build): the compacted snapshot written there as snapshot.bin (copy the index
 // there first: bench/candidates-side.mjs DIRS= reads them).
-// Usage: [K=20] [ROUNDS=5] [OUT=dirA,dirB] node bench/merge-side.mjs INDEX_DIR DIST [DIST...]
+// APPEND_OUT=DIR: the last build's appended snapshot written there as a delta beside INDEX's base (copy
+// the index there first).
+// Usage: [K=20] [ROUNDS=5] [OUT=dirA,dirB] [APPEND_OUT=dir] node bench/merge-side.mjs INDEX_DIR DIST [DIST...]
 import { readFileSync } from 'node:fs';
 const [dir, ...dists] = process.argv.slice(2);
 const cpu = () => Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
@@ -18,13 +20,13 @@ const outs = process.env.OUT ? process.env.OUT.split(',') : [];
 const builds = [];
 for (const d of dists) {
   const at = (m) => import(`${d}/src/${m}`);
-  const { readSnapshotFile, writeSnapshotFile } = await at('workspace/snapshot/snapshot-file.js');
+  const { readSnapshotFile, writeSnapshotFile, writeSnapshotDelta } = await at('workspace/snapshot/snapshot-file.js');
   const { patchSnapshot } = await at('workspace/snapshot/snapshot.js');
   const { TermCollector } = await at('workspace/snapshot/term-collector.js');
   const { chunkFeatures } = await at('workspace/snapshot/chunk-features.js');
   const snap = readSnapshotFile(`${dir}/snapshot.bin`, version);
   if (!snap) throw new Error(`${dir}: no snapshot of version ${version}`);
-  builds.push({ d, snap, patchSnapshot, writeSnapshotFile, changes: changesFor(snap, TermCollector, chunkFeatures), compact: [], append: [] });
+  builds.push({ d, snap, patchSnapshot, writeSnapshotFile, writeSnapshotDelta, changes: changesFor(snap, TermCollector, chunkFeatures), compact: [], append: [] });
 }
 
 /** K text files spread over the snapshot, each chunk's lines with one line added. */
@@ -80,5 +82,6 @@ builds.forEach((b, i) => {
     console.log(`  ${name}: lists not ascending: byLower ${unordered(s.byLower)}, byStem ${unordered(s.byStem)}, byDefLower ${unordered(s.byDefLower)}, byDefStem ${unordered(s.byDefStem)}`);
   }
   if (outs[i]) { b.writeSnapshotFile(`${outs[i]}/snapshot.bin`, compacted); console.log(`  compacted written to ${outs[i]}/snapshot.bin`); }
+  if (process.env.APPEND_OUT && i === builds.length - 1) { b.writeSnapshotDelta(`${process.env.APPEND_OUT}/snapshot.bin`, appended); console.log(`  appended written to ${process.env.APPEND_OUT}`); }
 });
 process.exit(0);
