@@ -240,7 +240,6 @@ export class Postings {
   }
 }
 
-
 /** Scratch arrays for ascendByChunk, grown as needed, for one merge. */
 class MergeScratch {
   chunk = new Int32Array(0);
