@@ -9,7 +9,10 @@
 // (a third argument) has them printed: chunks, bounded exactly, cosines, files passed over.
 // LIKE=N (branch related30c): N find_related queries instead, as likeChunk cuts them (the 48-line chunk
 // around a seeded line of a seeded code or Markdown file under TREE), hybrid, top 10 (a heap of 66).
-// Usage: [ROUNDS=3] [MODES=hybrid,semantic,lexical] [LIKE=240] node bench/candidates-side.mjs INDEX_DIR TREE MODEL DIST [DIST...]
+// DIRS=DIR,DIR... (branch merge31): each build reads its own index dir's snapshot (the same tree: e.g. one
+// updated by each build, bench/merge-side.mjs OUT=); the counts then say how many term counts were laid
+// out per chunk (laid out: the term-at-a-time walk declined).
+// Usage: [ROUNDS=3] [MODES=hybrid,semantic,lexical] [LIKE=240] [DIRS=a,b] node bench/candidates-side.mjs INDEX_DIR TREE MODEL DIST [DIST...]
 import os from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -19,7 +22,8 @@ const cpu = () => Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`
 const version = JSON.parse(readFileSync(`${dir}/workspace.json`, 'utf8')).meta.complete;
 const root = path.resolve(tree);
 const builds = [];
-for (const d of dists) {
+const dirs = process.env.DIRS ? process.env.DIRS.split(',') : [];
+for (const [i, d] of dists.entries()) {
   const at = (m) => import(`${d}/src/${m}`);
   const { selectCandidates } = await at('workspace/search/candidates.js');
   const { readSnapshotFile } = await at('workspace/snapshot/snapshot-file.js');
@@ -28,7 +32,7 @@ for (const d of dists) {
   const { bundledLexicon } = await at('rank/lexical/lexicon.js');
   const { isProsePath } = await at('rank/prose.js');
   const { cosineKernelNow } = await at('workspace/search/chunk-cosines.js');
-  const snap = readSnapshotFile(`${dir}/snapshot.bin`, version);
+  const snap = readSnapshotFile(`${dirs[i] ?? dir}/snapshot.bin`, version);
   if (!snap) throw new Error(`${dir}: no snapshot of version ${version}`);
   cosineKernelNow(snap.halves, snap.dim);
   const display = snap.files.map((f) => (f.key.startsWith(`${root}/`) && f.kind === 'text' ? path.join(tree, f.key.slice(root.length + 1)) : undefined));
@@ -91,7 +95,7 @@ for (const b of builds) {
     const cs = b.counts.filter((c) => c.mode === mode && c.chunks !== undefined);
     if (cs.length === 0) { console.log(`  ${mode}: CPU ms, every round: ${f(b.byMode[mode])}`); continue; }
     const mean = (k) => (cs.reduce((s, c) => s + c[k], 0) / cs.length).toFixed(0);
-    console.log(`  ${mode} (CPU ms, every round: ${f(b.byMode[mode])}): chunks ${mean('chunks')}, bounded ${mean('bounded')}, cosines ${mean('cosines')}, term chunks ${mean('termChunks')} (${mean('skippedTermChunks')} passed over), files ${mean('files')} (${mean('skippedFiles')} passed over), picked ${mean('picked')}`);
+    console.log(`  ${mode} (CPU ms, every round: ${f(b.byMode[mode])}): chunks ${mean('chunks')}, bounded ${mean('bounded')}, cosines ${mean('cosines')}, term chunks ${mean('termChunks')} (${mean('skippedTermChunks')} passed over), files ${mean('files')} (${mean('skippedFiles')} passed over), picked ${mean('picked')}, laid out ${mean('laidOut')}`);
   }
 }
 console.log(`${differ} of ${calls} calls picked otherwise; load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);

@@ -53,8 +53,9 @@ export function lineTermCounts(s: Snapshot, plan: RankPlan): TermCounts | null {
  * its path's count added before the saturation, summed in term order (the same floats in the same
  * order). A term's entries are read once each, where a walk in chunk order looked at every term at
  * each chunk that holds one (24 x ~20,000 looks for find_related's chunk: nearly every chunk holds one
- * of its terms). Null where the lists are not each ascending by chunk (a patched snapshot's joined
- * lists: a chunk's repeats must be adjacent), the files not in chunk order, the plan without terms or
+ * of its terms). Chunk-indexed throughout, so files need not be in chunk order (an appended snapshot's
+ * changed files sit after the last chunk). Null where the lists are not each ascending by chunk (a
+ * snapshot file written before postings.ts merged them by chunk: a chunk's repeats must be adjacent), the plan without terms or
  * with more than WALK_TERMS of them: lineTermCounts then lays the counts out per chunk.
  * The arrays are reused by the next call.
  */
@@ -72,7 +73,7 @@ export function setTermWalk(on: boolean): void {
 
 export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Float64Array): TermBm25s | null {
   const nTerms = plan.terms.length;
-  if (!walkOn || nTerms === 0 || nTerms > WALK_TERMS || !filesInChunkOrder(s)) return null;
+  if (!walkOn || nTerms === 0 || nTerms > WALK_TERMS) return null;
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
   // A chunk's norm carries in its sign whether its path holds a query term: only sound where every
   // norm is above 0 (k1 > 0, b in [0, 1], avgdl > 0), as BM25's settings are; others are laid out per chunk.
@@ -229,22 +230,4 @@ function filesByPathTerm(nFiles: number, nTerms: number, covered: Uint8Array, pa
   const next = from.slice(0, nTerms);
   for (const f of holding) for (let p = pathStart[f]; p < pathEnd[f]; p++) { const i = next[pathTerm[p]]++; file[i] = f; at[i] = p; }
   return { from, file, at, holding };
-}
-
-/** Per file list, whether its files' chunks follow each other in file order (a patched snapshot's may not). */
-const inOrder = new WeakMap<Snapshot['files'], boolean>();
-
-function filesInChunkOrder(s: Snapshot): boolean {
-  let ok = inOrder.get(s.files);
-  if (ok === undefined) {
-    ok = true;
-    let last = 0;
-    for (const f of s.files) {
-      if (f.chunkCount === 0) continue;
-      if (f.firstChunk < last) { ok = false; break; }
-      last = f.firstChunk + f.chunkCount;
-    }
-    inOrder.set(s.files, ok);
-  }
-  return ok;
 }

@@ -157,6 +157,9 @@ export class Postings {
       addChunk[fill[r]] = rowChunk[row];
       addCount[fill[r]++] = count;
     });
+    // Each key's added entries by chunk (rows come in the order they were indexed, not of their chunks).
+    const scratch = new MergeScratch();
+    for (let r = 0; r < added.keys.length; r++) ascendByChunk(addChunk, addCount, groupStart[r], groupStart[r + 1], scratch);
     // A first build (nothing to merge with, no entry dropped, no key left empty): the grouped arrays are the postings.
     if (this.keys.length === 0 && addChunk.every((c) => c >= 0) && groupStart.every((g, r) => r === 0 || g > groupStart[r - 1])) {
       const out = new PackedStringsBuilder();
@@ -193,12 +196,31 @@ export class Postings {
         if (at > begin) { out.add(newKeys[j]); starts[++nk] = at; }
       }
       if (i === n) break;
+      // The renumbered entries and the added ones (each key's ascending) merged by chunk as they are
+      // copied (an added entry before an old one only below it), so every list ascends, as a first
+      // build's (term-counts.ts termBm25s walks only those). Renumbered entries out of order (a
+      // compaction puts appended files' chunks back in file order) are merged after.
       const begin = at;
+      let a = 0;
+      let aEnd = 0;
+      if (j < newKeys.length && place[j] === i) { a = groupStart[j]; aEnd = groupStart[++j]; }
+      let ordered = true;
+      let last = -1;
+      let below = a < aEnd ? addChunk[a] : 0x7fffffff;
       for (let e = this.start[i]; e < this.start[i + 1]; e++) {
         const c = remap ? remap[old.chunk[e]] : old.chunk[e];
-        if (c >= 0) { chunk[at] = c; count[at++] = old.count[e]; }
+        if (c < 0) continue;
+        if (c > below) {
+          for (; a < aEnd && addChunk[a] < c; a++) if (addChunk[a] >= 0) { chunk[at] = addChunk[a]; count[at++] = Math.min(addCount[a], cap); }
+          below = a < aEnd ? addChunk[a] : 0x7fffffff;
+        }
+        if (c < last) ordered = false;
+        last = c;
+        chunk[at] = c;
+        count[at++] = old.count[e];
       }
-      if (j < newKeys.length && place[j] === i) takeAdded(j++);
+      for (; a < aEnd; a++) if (addChunk[a] >= 0) { chunk[at] = addChunk[a]; count[at++] = Math.min(addCount[a], cap); }
+      if (!ordered) ascendByChunk(chunk, count, begin, at, scratch);
       if (at > begin) { out.addFrom(keys, i, i + 1); starts[++nk] = at; }
     }
     // Every entry kept (a first build): the arrays as they are, no copy.
@@ -218,3 +240,62 @@ export class Postings {
   }
 }
 
+/** Scratch arrays for ascendByChunk, grown as needed, for one merge. */
+class MergeScratch {
+  chunk = new Int32Array(0);
+  wide = new Int32Array(0);
+  narrow = new Uint16Array(0);
+
+  /** Scratch of at least n entries, counts as wide as `count`. */
+  take(n: number, count: Int32Array | Uint16Array): [Int32Array, Int32Array | Uint16Array] {
+    if (this.chunk.length < n) this.chunk = new Int32Array(Math.max(n, 2 * this.chunk.length));
+    if (count instanceof Int32Array) {
+      if (this.wide.length < n) this.wide = new Int32Array(Math.max(n, 2 * this.wide.length));
+      return [this.chunk.subarray(0, n), this.wide.subarray(0, n)];
+    }
+    if (this.narrow.length < n) this.narrow = new Uint16Array(Math.max(n, 2 * this.narrow.length));
+    return [this.chunk.subarray(0, n), this.narrow.subarray(0, n)];
+  }
+}
+
+/**
+ * Entries [from, to) in ascending chunk order, a chunk's entries in the order they came (a stable
+ * merge of their ascending runs, two by two, through `scratch`): a list that ascends already costs one
+ * look an entry (merge asks only of a list it saw out of order).
+ */
+function ascendByChunk(chunk: Int32Array, count: Int32Array | Uint16Array, from: number, to: number, scratch: MergeScratch): void {
+  let e = from + 1;
+  while (e < to && chunk[e - 1] <= chunk[e]) e++;
+  if (e >= to) return;
+  // The list's runs, ends counted from `from`, merged back and forth between the list and a scratch copy.
+  const ends = [e - from];
+  for (e++; e < to; e++) if (chunk[e] < chunk[e - 1]) ends.push(e - from);
+  ends.push(to - from);
+  const n = to - from;
+  let srcC: Int32Array = chunk.subarray(from, to);
+  let srcN: Int32Array | Uint16Array = count.subarray(from, to);
+  let [dstC, dstN] = scratch.take(n, count);
+  const listC = srcC;
+  while (ends.length > 1) {
+    let lo = 0;
+    let runs = 0;
+    for (let r = 0; r < ends.length; r += 2) {
+      const mid = ends[r];
+      const hi = r + 1 < ends.length ? ends[r + 1] : mid;
+      let i = lo;
+      let j = mid;
+      let o = lo;
+      while (i < mid && j < hi) {
+        if (srcC[j] < srcC[i]) { dstC[o] = srcC[j]; dstN[o++] = srcN[j++]; } else { dstC[o] = srcC[i]; dstN[o++] = srcN[i++]; }
+      }
+      for (; i < mid; i++) { dstC[o] = srcC[i]; dstN[o++] = srcN[i]; }
+      for (; j < hi; j++) { dstC[o] = srcC[j]; dstN[o++] = srcN[j]; }
+      ends[runs++] = hi;
+      lo = hi;
+    }
+    ends.length = runs;
+    [srcC, dstC] = [dstC, srcC];
+    [srcN, dstN] = [dstN, srcN];
+  }
+  if (srcC !== listC) { chunk.set(srcC, from); count.set(srcN, from); }
+}
