@@ -140,7 +140,8 @@ function mergeNames(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: ((c
       keys[end++] = d * k + t;
       last = d;
     }
-    // A patched snapshot's lists are in the order of its rows, not of its renumbered chunks.
+    // Lists ascend by chunk since merge31 (postings.ts); a snapshot file written by an older build may hold
+    // lists in the order of its rows, not of its renumbered chunks.
     if (!sorted) keys.subarray(from, end).sort();
     runEnds[runs++] = end;
   }

@@ -251,7 +251,8 @@ function proseFiles(snap: Snapshot, display: (string | undefined)[]): ProseFiles
  * terms in the postings: the postings count what countTerms counts in the chunk's lines (as
  * candidates.ts relies on), so a file marked 0 has no line that holds a term. A term's list of no more
  * entries than there are prose files has each entry's file marked (a pasted block's rare terms: a few
- * entries each); a longer one that ascends by chunk (a compacted snapshot's) is searched for each prose
+ * entries each); a longer one that ascends by chunk (every
+ * list since merge31; not always in a snapshot file an older build wrote) is searched for each prose
  * file's chunk range in turn, by galloping (a long query's 24 lists hold ~330,000 entries on the bench
  * tree, nearly all of code chunks); another has each entry's file marked.
  */

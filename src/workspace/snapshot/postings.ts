@@ -140,7 +140,26 @@ export class Postings {
    * triples of `added` (their rows turned into chunks by `rowChunk`), as new postings.
    */
   merge(remap: Int32Array | null, added: KeyTriples, rowChunk: Int32Array): Postings {
-    if (this.tail) return this.flat().merge(remap, added, rowChunk);
+    if (this.tail) {
+      // The tail layer's entries join the added ones as rows past rowChunk's (each renumbered by remap), so the
+      // base is merged once: not flat() (a copy of every list) and merged again (a second copy, then a re-sort
+      // of every list a changed file's chunks are in).
+      const t = this.tail.flat();
+      const all = t.all();
+      const both = new KeyTriples(added.wide);
+      let top = -1;
+      for (let e = 0; e < all.chunk.length; e++) if (all.chunk[e] > top) top = all.chunk[e];
+      const rows = rowChunk.length;
+      added.forEach((key, row, count) => { both.add(both.id(added.keys[key]), row, count); });
+      for (let i = 0; i < t.keys.length; i++) {
+        const id = both.id(t.keys.at(i)!);
+        for (let e = t.start[i]; e < t.start[i + 1]; e++) both.add(id, rows + all.chunk[e], all.count[e]);
+      }
+      const chunks = new Int32Array(rows + top + 1);
+      chunks.set(rowChunk);
+      for (let c = 0; c <= top; c++) chunks[rows + c] = remap ? (c < remap.length ? remap[c] : -1) : c;
+      return this.withTailLayer(null).merge(remap, both, chunks);
+    }
     // The added keys in sorted order, and their triples grouped by key (a counting sort).
     const order = added.order();
     const rank = new Int32Array(added.keys.length);
