@@ -49,6 +49,16 @@ function tree(seed: number): { snap: Snapshot; appended: Snapshot; rnd: () => nu
   return { snap, appended: patchSnapshot(snap, changes(changed, new Set(changed)), '1.2', { compactAbove: 0.9 }), rnd };
 }
 
+/** Per plan term, each chunk's count summed over its list's entries (the lines' counts reference() adds). */
+function listedCounts(s: Snapshot, plan: RankPlan): Map<number, number>[] {
+  return plan.terms.map((term) => {
+    const m = new Map<number, number>();
+    const found = (term.whole ? s.byLower : s.byStem).find(term.key);
+    if (found) for (let j = 0; j < found.chunk.length; j++) m.set(found.chunk[j], (m.get(found.chunk[j]) ?? 0) + found.count[j]);
+    return m;
+  });
+}
+
 /** Chunk c's BM25 term by term in term order: its lines' count and its path's, added before the saturation (candidates.ts bm25Of's sum). */
 function reference(s: Snapshot, plan: RankPlan, c: number, lines: Map<number, number>[], path: ReturnType<typeof coveredPaths>): number {
   const { k1, b, avgdl, tokensPerChar } = plan.bm25;
@@ -86,12 +96,7 @@ describe('the term chunks\' BM25s a term at a time', () => {
         const query = unit(Float32Array.from({ length: DIM }, () => rnd() - 0.5));
         const q = { plan, query, display, heapSize: pick([5, 20, 60]), resident: true };
         const path = coveredPaths(snap, q);
-        const lines = plan.terms.map((term) => {
-          const m = new Map<number, number>();
-          const found = (term.whole ? snap.byLower : snap.byStem).find(term.key);
-          if (found) for (let j = 0; j < found.chunk.length; j++) m.set(found.chunk[j], (m.get(found.chunk[j]) ?? 0) + found.count[j]);
-          return m;
-        });
+        const lines = listedCounts(snap, plan);
         const got = termBm25s(snap, plan, path, Float64Array.from(plan.terms, (t) => t.idf));
         expect(got, `seed ${seed} "${text}"`).not.toBeNull();
         if (!got) continue;
@@ -137,12 +142,7 @@ describe('the term chunks\' BM25s a term at a time', () => {
     };
     // Each entry twice in a row (a layer and its tail): one count, the sum of both.
     const doubled = { ...snap, byLower: wrap(snap.byLower, twice), byStem: wrap(snap.byStem, twice) } as Snapshot;
-    const lines = plan.terms.map((term) => {
-      const m = new Map<number, number>();
-      const found = (term.whole ? doubled.byLower : doubled.byStem).find(term.key);
-      if (found) for (let j = 0; j < found.chunk.length; j++) m.set(found.chunk[j], (m.get(found.chunk[j]) ?? 0) + found.count[j]);
-      return m;
-    });
+    const lines = listedCounts(doubled, plan);
     const got = termBm25s(doubled, plan, path, idf);
     expect(got).not.toBeNull();
     let held = 0;
@@ -167,12 +167,7 @@ describe('the term chunks\' BM25s a term at a time', () => {
       const q = { plan, query: unit(Float32Array.from({ length: DIM }, (_, i) => Math.sin(i + seed))), display, heapSize: 20, resident: true };
       const path = coveredPaths(snap, q);
       const idf = Float64Array.from(plan.terms, (t) => t.idf);
-      const lines = plan.terms.map((term) => {
-        const m = new Map<number, number>();
-        const found = (term.whole ? snap.byLower : snap.byStem).find(term.key);
-        if (found) for (let j = 0; j < found.chunk.length; j++) m.set(found.chunk[j], (m.get(found.chunk[j]) ?? 0) + found.count[j]);
-        return m;
-      });
+      const lines = listedCounts(snap, plan);
       const got = termBm25s(snap, plan, path, idf);
       expect(got).not.toBeNull();
       let held = 0;
@@ -231,12 +226,7 @@ describe('the term chunks\' BM25s a term at a time', () => {
           const plan = buildRankPlan(Array.from({ length: 2 + (k % 4) }, () => pick(WORDS)).join(' '), 'hybrid', bundledLexicon(), 1, 64);
           const q = { plan, query: unit(Float32Array.from({ length: DIM }, (_, i) => Math.sin(i + seed + k))), display, infos, heapSize: 20, resident: true };
           const path = coveredPaths(s, q);
-          const lines = plan.terms.map((term) => {
-            const m = new Map<number, number>();
-            const found = (term.whole ? s.byLower : s.byStem).find(term.key);
-            if (found) for (let j = 0; j < found.chunk.length; j++) m.set(found.chunk[j], (m.get(found.chunk[j]) ?? 0) + found.count[j]);
-            return m;
-          });
+          const lines = listedCounts(s, plan);
           const got = termBm25s(s, plan, path, Float64Array.from(plan.terms, (t) => t.idf));
           expect(got, `seed ${seed} query ${k}`).not.toBeNull();
           for (let c = 0; c < s.start.length; c++) {
@@ -317,12 +307,7 @@ describe('the lists after an update', () => {
           const path = coveredPaths(s, q);
           const got = termBm25s(s, plan, path, Float64Array.from(plan.terms, (t) => t.idf));
           expect(got, `seed ${seed} "${text}"`).not.toBeNull();
-          const lines = plan.terms.map((term) => {
-            const m = new Map<number, number>();
-            const found = (term.whole ? s.byLower : s.byStem).find(term.key);
-            if (found) for (let j = 0; j < found.chunk.length; j++) m.set(found.chunk[j], (m.get(found.chunk[j]) ?? 0) + found.count[j]);
-            return m;
-          });
+          const lines = listedCounts(s, plan);
           for (let c = 0; c < s.start.length; c++) {
             if (!got!.held[c]) continue;
             walked++;
