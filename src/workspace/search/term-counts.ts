@@ -173,12 +173,12 @@ export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Flo
 }
 
 /**
- * Each chunk's BM25 norm, k1 (1 - b + b dl / avgdl) with dl its chars and its file's path length in
- * tokens (0 where its file is not covered), and the span [lo, hi) of the covered files' chunks: the same
- * for every query over the same covered files (the settings are BM25's defaults), so kept per coverage
- * (covered-paths.ts keeps `covered` and `pathLengthOf` per display list) and copied, not worked out, per query.
+ * The covered chunks' BM25 norms, k1 (1 - b + b dl / avgdl) with dl a chunk's chars and its file's path
+ * length in tokens, for the span [lo, hi) of the covered files' chunks only (base[c - lo]; 0 where a
+ * chunk's file is not covered): the same for every query over the same covered files (the settings are
+ * BM25's defaults), so kept per coverage (covered-paths.ts keeps `covered` and `pathLengthOf` per display
+ * list) and copied, not worked out, per query.
  */
-/** A coverage's chunks' BM25 norms, kept for its covered span only: base[c - lo] for chunk c in [lo, hi). */
 interface ChunkNorms { chars: Snapshot['chars']; files: Snapshot['files']; pathLengthOf: Int32Array; settings: string; chunks: number; base: Float64Array; lo: number; hi: number }
 
 const normsByCoverage = new WeakMap<Uint8Array, ChunkNorms>();
