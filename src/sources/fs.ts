@@ -21,6 +21,12 @@ export interface FsSourceOptions extends WalkFilters {
   followSymlinks?: boolean;
   /** Told each directory a walk lists (its absolute path), after listing it. */
   onListed?: (dir: string) => void;
+  /**
+   * A file that two of the paths reach (a file and its directory, a directory and its parent) is listed
+   * once, the first time (after the filters): a scan's. A workspace's walk lists every path's files
+   * and its coverage keeps the first that its name filters keep (workspace/search/coverage.ts).
+   */
+  unique?: boolean;
 }
 
 const GLOB_CHARS = /[*?[\]{}]/;
@@ -172,9 +178,15 @@ export function createFsSource(opts: FsSourceOptions): Source {
 
   return {
     async *list(signal) {
+      const seen = opts.unique && opts.paths.length > 1 ? new Set<string>() : null;
       for (const p of opts.paths) {
         for await (const e of listOne(p)) {
           if (signal?.aborted) return;
+          if (seen) {
+            const key = path.resolve(e.path);
+            if (seen.has(key)) continue;
+            seen.add(key);
+          }
           yield e;
         }
       }

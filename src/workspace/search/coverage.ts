@@ -24,9 +24,13 @@ export function coverage(snap: Snapshot, walk: Walk): Coverage {
   if (cached && cached.snap === snap) return cached.coverage;
   const at = fileIndex(snap);
   const c: Coverage = { display: new Array(snap.files.length), infos: new Array(snap.files.length), files: 0, lines: 0, bytes: 0, binary: 0, namedBinary: [] };
+  // A file that two of the paths reach is covered once, under the first name (as a scan lists it: sources/fs.ts unique).
+  const taken = new Uint8Array(snap.files.length);
   walk.entries.forEach((e, i) => {
     const f = at.get(walk.keys[i]);
     if (f === undefined) return; // unreadable: reported by the refresh
+    if (taken[f]) return;
+    taken[f] = 1;
     const file = snap.files[f];
     if (file.kind === 'binary') {
       c.binary++;
