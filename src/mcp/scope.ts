@@ -15,9 +15,13 @@ export interface Root {
 
 export function realRoot(root: string): Root {
   const given = path.resolve(root);
-  try { return { real: realpathSync(given), given }; } catch (e) {
+  let real: string;
+  try { real = realpathSync(given); } catch (e) {
     throw new SimgrepError('PATH_NOT_FOUND', `the MCP root ${root} does not exist: ${(e as Error).message}`);
   }
+  // Every tool names a directory inside the root: a file as the root would refuse them all.
+  if (!statSync(real).isDirectory()) throw new SimgrepError('BAD_FLAG', `the MCP root ${root} is not a directory; pass the project's directory: simgrep mcp /path/to/project`);
+  return { real, given };
 }
 
 export function isInside(dir: string, p: string): boolean {
