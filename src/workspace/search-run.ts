@@ -63,7 +63,8 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   validate(so);
   const mark = timer('search');
   const fallback = (reason: string | null) => scanned(ws, so, reason);
-  if ((so.mode ?? 'hybrid') === 'line' || so.ignoreCase || (so.sources?.length ?? 0) > 0 || paths.length === 0) return fallback(null);
+  // -L: the index holds what its walk found, which follows no link (a scan's -L walk does).
+  if ((so.mode ?? 'hybrid') === 'line' || so.ignoreCase || so.followSymlinks || (so.sources?.length ?? 0) > 0 || paths.length === 0) return fallback(null);
   const model = await ws.searcher.model();
   mark('model');
   const c = await ws.compatible(model);
