@@ -133,10 +133,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
       return;
     }
     if (s.isDirectory()) {
-      if (!recursive) {
-        warn(p, 'IS_DIRECTORY', `${p} is a directory; drop --no-recursive to search inside it`);
-        return;
-      }
+      // --no-recursive: the directory's own files (its subdirectories are not entered: walk), as for a prefix.
       const abs = path.resolve(p);
       const rules = opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs, ruleProblem(abs, p));
       yield* walk({ abs, io: abs, display: p, rules, rel: '' }, { abs, display: p });

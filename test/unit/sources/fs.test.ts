@@ -50,9 +50,10 @@ describe('fs source', () => {
     expect((await list({ paths: [`${dir}/**/*.ts`] })).files).toEqual(['a.ts', 'sub/c.ts']);
   });
 
-  it('reports missing paths and directories under --no-recursive, and keeps going', async () => {
+  it('--no-recursive lists a directory\'s own files (docs/cli.md, as a prefix\'s), reports missing paths and keeps going', async () => {
     const r = await list({ paths: [path.join(dir, 'nope.txt'), path.join(dir, 'sub'), path.join(dir, 'a.ts')], recursive: false });
-    expect(r.files).toEqual(['a.ts']);
-    expect(r.warnings).toEqual(['PATH_NOT_FOUND', 'IS_DIRECTORY']);
+    expect(r.files).toEqual(['sub/c.ts', 'sub/keep.log', 'a.ts']);
+    expect(r.warnings).toEqual(['PATH_NOT_FOUND']);
+    expect((await list({ recursive: false })).files).toEqual(['a.ts', 'b.py', 'big.txt', 'notes.MD']);
   });
 });
