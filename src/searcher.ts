@@ -341,12 +341,15 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     },
     async warm() {
       try {
-        if (concurrency > 0) await workers();
-        await local();
         // The kernel's pruning directions (whatever the query; ~60-100 ms of CPU on the bench model) are
         // worked out now, on a worker thread where there are any, rather than inside the first search that
-        // prunes (issue 30: the agent's first answer, a scan of the whole tree).
-        if (!searched) void (concurrency > 0 ? workers() : local()).then((e) => e.prepareBound()).catch(() => {});
+        // prunes (issue 30: the agent's first answer, a scan of the whole tree); asked as soon as the pool
+        // has the model, before this thread builds its own scorer, which an agent's first search, coming
+        // meanwhile, would otherwise find the directions still to do.
+        const prepare = (e: Executor) => { if (!searched) void e.prepareBound().catch(() => {}); };
+        if (concurrency > 0) prepare(await workers());
+        const inProcess = await local();
+        if (concurrency === 0) prepare(inProcess);
         // One made-up search through the pool: each thread builds its tokenizer and scorer and compiles
         // its hot loops now, not inside the first real search (on the 1M-line bench tree that first
         // scan cost ~1.5 s of CPU more than the next one; docs/agents.md). Its answer is dropped, and a
