@@ -1,11 +1,13 @@
 // simgrep serve --mcp ROOT: the resident engine of `simgrep mcp` for ROOT (src/mcp/engine.ts). The
-// fronts start it on demand, detached, with their own flags; it loads the model and its worker threads
-// while it loads the MCP server and listens, and stops when idle (--idle-timeout, default 15 min) or 30 s
-// after its last front went away. Its notes go to stderr (a log file beside the socket when a front started it).
+// fronts start it on demand, detached, with their own flags; it listens at once and loads the model and its
+// worker threads meanwhile and stops when idle (--idle-timeout, default 15 min) or 30 s after its last front
+// went away. Its notes go to stderr (a log file beside the socket when a front started it).
 import { createActionEngine } from '../../actions/engine.js';
 import { SimgrepError } from '../../errors.js';
 import { engineSocketPath, thisProgram } from '../../mcp/engine-key.js';
+import { serveEngine } from '../../mcp/engine.js';
 import { realRoot } from '../../mcp/scope.js';
+import { createToolRunner } from '../../mcp/tools.js';
 import { identityOf } from '../../server/identity.js';
 import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
@@ -29,12 +31,6 @@ export async function runMcpEngineCommand(flags: ParsedFlags, args: string[]): P
   };
   const identity = identityOf(options);
   const engine = createActionEngine({ ...options, resident: true });
-  // A front starts the engine when its agent connects: the agent's first search comes soon after, so the
-  // model and the worker threads load now, while the agent thinks, not inside that search. Asked before
-  // the MCP server's modules (the SDK, zod) load, so the threads load their code and build their
-  // scorers beside this thread's loading and listening (issue 30: ~0.3 s of the first answer from nothing).
-  const warming = engine.searcher.warm();
-  const [{ serveEngine }, { createToolRunner }] = await Promise.all([import('../../mcp/engine.js'), import('../../mcp/tools.js')]);
   const say = (m: string) => process.stderr.write(`simgrep serve --mcp: ${m}\n`);
   const running = await serveEngine({
     runner: createToolRunner(engine, root),
@@ -46,7 +42,10 @@ export async function runMcpEngineCommand(flags: ParsedFlags, args: string[]): P
     orphanMs: Math.min(ENGINE_ORPHAN_SECONDS, idleSeconds > 0 ? idleSeconds : Infinity) * 1000,
     onEvent: say,
     onStop: () => engine.close(),
-  }).catch(async (e: unknown) => { await warming; await engine.close(); throw e; });
+  }).catch(async (e: unknown) => { await engine.close(); throw e; });
+  // A front starts the engine when its agent connects: the agent's first search comes soon after, so the
+  // model and the worker threads load now, while the agent thinks, not inside that search.
+  void engine.searcher.warm();
   say(`root ${root.real} served by pid ${process.pid} on ${running.socket}; stops after ${idleSeconds > 0 ? `${idleSeconds} s without a request` : 'Ctrl-C only'} or ${ENGINE_ORPHAN_SECONDS} s after its last front exits`);
   const stop = () => { void running.stop(); };
   process.once('SIGINT', stop);
