@@ -189,8 +189,10 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   // query; ~60-100 ms of CPU on the bench model): its first free thread works them out while this thread
   // still embeds the query and reads the first files, not inside a batch of the scan, where the other
   // threads would wait for them (issue 30: the first answer from nothing).
+  let boundAsked = false;
   const workers = (o: { prepareBound?: boolean } = {}): Promise<Executor> => {
     if (!poolP) {
+      boundAsked = o.prepareBound === true;
       poolP = (async () => {
         const m = model();
         const pool = (await import('./pool.js')).createPool({ model: m, kind, threads: concurrency, counts });
@@ -204,6 +206,10 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
         return pool;
       })();
       poolP.catch(() => { poolP = null; }); // the next search tries again
+    } else if (o.prepareBound && !boundAsked) {
+      // A pool an index build made: asked once, as the search's first task.
+      boundAsked = true;
+      void poolP.then((p) => p.prepareBound()).catch(() => {});
     }
     return poolP;
   };
