@@ -185,11 +185,18 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   const local = async () => (localP ??= createInProcessExecutor(await model(), kind, counts));
   // piscina is loaded with the pool: a search answered on this thread (small, or from an index) never loads it.
   // The threads start before the model is loaded, and load their code meanwhile (embed/model-channel.ts).
-  const workers = (): Promise<Executor> => {
+  // A pool made for a search (or warm()) is asked for the kernel's pruning directions first (whatever the
+  // query; ~60-100 ms of CPU on the bench model): its first free thread works them out while this thread
+  // still embeds the query and reads the first files, not inside a batch of the scan, where the other
+  // threads would wait for them (issue 30: the first answer from nothing).
+  let boundAsked = false;
+  const workers = (o: { prepareBound?: boolean } = {}): Promise<Executor> => {
     if (!poolP) {
+      boundAsked = o.prepareBound === true;
       poolP = (async () => {
         const m = model();
         const pool = (await import('./pool.js')).createPool({ model: m, kind, threads: concurrency, counts });
+        if (o.prepareBound) void pool.prepareBound().catch(() => {});
         try {
           await m;
         } catch (e) {
@@ -199,6 +206,10 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
         return pool;
       })();
       poolP.catch(() => { poolP = null; }); // the next search tries again
+    } else if (o.prepareBound && !boundAsked) {
+      // A pool an index build made: asked once, as the search's first task.
+      boundAsked = true;
+      void poolP.then((p) => p.prepareBound()).catch(() => {});
     }
     return poolP;
   };
@@ -262,7 +273,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     if (!warmUp || o.signal !== warmUp.signal) { searched = true; warmUp?.abort(); warmUp = null; }
     const queryText = o.ignoreCase ? o.query.toLowerCase() : o.query;
     // Start the pool now: its threads boot while this thread embeds the query.
-    const pooled = concurrency === 0 || small ? null : workers();
+    const pooled = concurrency === 0 || small ? null : workers({ prepareBound: true });
     pooled?.catch(() => {}); // awaited below; a failure must not also surface as unhandled
     const inProcess = await local();
     const query = await embedQuery(queryText);
@@ -342,12 +353,12 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     },
     async warm() {
       try {
-        if (concurrency > 0) await workers();
-        await local();
-        // The kernel's pruning directions (whatever the query; ~60-100 ms of CPU on the bench model) are
-        // worked out now, on a worker thread where there are any, rather than inside the first search that
-        // prunes (issue 30: the agent's first answer, a scan of the whole tree).
-        if (!searched) void (concurrency > 0 ? workers() : local()).then((e) => e.prepareBound()).catch(() => {});
+        // The kernel's pruning directions are worked out now, on a worker thread where there are any (the
+        // pool's first task), rather than inside the first search that prunes (issue 30: the agent's first
+        // answer, a scan of the whole tree).
+        if (concurrency > 0) await workers({ prepareBound: true });
+        const inProcess = await local();
+        if (concurrency === 0 && !searched) void inProcess.prepareBound().catch(() => {});
         // One made-up search through the pool: each thread builds its tokenizer and scorer and compiles
         // its hot loops now, not inside the first real search (on the 1M-line bench tree that first
         // scan cost ~1.5 s of CPU more than the next one; docs/agents.md). Its answer is dropped, and a
