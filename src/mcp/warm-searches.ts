@@ -5,8 +5,9 @@
 // compiler threads took the other core (the MCP harness, branch warm32: as much CPU as the main thread's
 // over its 40 warm searches). The answers are dropped; what the searches leave behind (the walk, kept
 // text, caches) makes later searches cheaper, never different.
-import { planOf } from './search-args.js';
+import { timer } from '../workspace/debug-timer.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { planOf } from './search-args.js';
 
 /** Questions of the kind agents ask (words, identifiers, both), none of the bench's own. */
 export const WARM_QUERIES = [
@@ -27,6 +28,7 @@ export function warmSearchesRun(): number {
 
 /** Runs the made-up searches of `dir` in `ws` one after another, as the MCP tools ask (their defaults). */
 export async function warmSearches(ws: Workspace, dir: string): Promise<void> {
+  const mark = timer('mcp');
   const { fetchK: topK, mode, nLines } = planOf({});
   const tops: { path: string; line: number }[] = [];
   for (const query of WARM_QUERIES) {
@@ -39,4 +41,5 @@ export async function warmSearches(ws: Workspace, dir: string): Promise<void> {
     await ws.search({ query: '', like, paths: [dir], topK, mode, nLines });
     ran++;
   }
+  mark(`warm searches (${ran})`);
 }
