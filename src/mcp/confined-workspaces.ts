@@ -9,6 +9,7 @@ import { isSimgrepError, SimgrepError } from '../errors.js';
 import { defaultName, readInfo, rootsInside, workspaceDir } from '../workspace/registry.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Root } from './scope.js';
+import { warmSearches } from './warm-searches.js';
 
 export interface ConfinedWorkspaces {
   /**
@@ -72,7 +73,10 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
       if (f && Date.now() < f.retryAt) return search(null);
       // Never make the agent wait on a cold index: it builds in the background, searches scan meanwhile.
       let answered!: () => void;
-      const p = new Promise<void>((resolve) => { answered = resolve; }).then(() => ws.index([dir])).then(() => ws);
+      // Once built, a few made-up searches warm the indexed search's code before the index answers
+      // (warm-searches.ts); one that fails leaves the index as built.
+      const p = new Promise<void>((resolve) => { answered = resolve; }).then(() => ws.index([dir]))
+        .then(() => warmSearches(ws, dir).catch(() => undefined)).then(() => ws);
       building.set(dir, p);
       buildingNames.add(ws.name);
       const done = () => { building.delete(dir); buildingNames.delete(ws.name); };
