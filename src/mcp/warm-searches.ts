@@ -1,11 +1,14 @@
-// Made-up searches the resident engine runs over the index its background build has just made, before
-// that index answers (issue 30). V8 optimizes a function only once it has run a while, and the indexed
+// Made-up searches the resident engine runs over the index its background build has just made, while
+// the agent is idle (issue 30). V8 optimizes a function only once it has run a while, and the indexed
 // search's own code (the candidate pass, the prose listing, the chunk scorer on this thread) first runs
 // when the index turns fresh: an agent's first few dozen searches then ran partly unoptimized, while V8's
 // compiler threads took the other core (the MCP harness, branch warm32: as much CPU as the main thread's
-// over its 40 warm searches). The answers are dropped; what the searches leave behind (the walk, kept
-// text, caches) makes later searches cheaper, never different.
+// over its 40 warm searches). The index answers as soon as it is built: a made-up search starts only when
+// no tool call is under way and none came for IDLE_MS (an agent's next call comes seconds later), so a
+// real call waits at most for the one made-up search under way. The answers are dropped; what the searches
+// leave behind (the walk, kept text, caches) makes later searches cheaper, never different.
 import { timer } from '../workspace/debug-timer.js';
+import { IDLE_MS } from '../workspace/search/warm-chunks.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { planOf } from './search-args.js';
 
@@ -19,6 +22,9 @@ export const WARM_QUERIES = [
 /** find_related on the top hits of the first searches: its own code (the chunk's terms) warms too. */
 const RELATED = 3;
 
+/** Gives up waiting for the agent to pause after this long: a made-up search then matters no more. */
+const GIVE_UP_MS = 10 * 60_000;
+
 let ran = 0;
 
 /** How many made-up searches this process has run (tests). */
@@ -26,18 +32,34 @@ export function warmSearchesRun(): number {
   return ran;
 }
 
-/** Runs the made-up searches of `dir` in `ws` one after another, as the MCP tools ask (their defaults). */
-export async function warmSearches(ws: Workspace, dir: string): Promise<void> {
+/** The agent's tool calls as the warm-up sees them: under way, and when the last one ended. */
+export interface AgentCalls { inFlight: number; lastEnded: number }
+
+/**
+ * Runs the made-up searches of `dir` in `ws` one after another, as the MCP tools ask (their defaults),
+ * each only once the agent is idle (`calls`); a search that fails (the workspace closed) ends them.
+ */
+export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls): Promise<void> {
   const mark = timer('mcp');
   const { fetchK: topK, mode, nLines } = planOf({});
+  const until = performance.now() + GIVE_UP_MS;
+  const idle = async (): Promise<boolean> => {
+    while (calls.inFlight > 0 || performance.now() - calls.lastEnded < IDLE_MS) {
+      if (performance.now() > until) return false;
+      await new Promise((r) => setTimeout(r, IDLE_MS).unref());
+    }
+    return true;
+  };
   const tops: { path: string; line: number }[] = [];
   for (const query of WARM_QUERIES) {
+    if (!(await idle())) return;
     const r = await ws.search({ query, paths: [dir], topK, mode, nLines });
     ran++;
     const top = r.results[0];
     if (top && tops.length < RELATED) tops.push({ path: top.filename, line: top.match_line + 1 });
   }
   for (const like of tops) {
+    if (!(await idle())) return;
     await ws.search({ query: '', like, paths: [dir], topK, mode, nLines });
     ran++;
   }
