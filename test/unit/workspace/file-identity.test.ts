@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileKey, identityOf, isUnder, sameIdentity } from '../../../src/workspace/changes/file-identity.js';
-import { covers, defaultName, realPath } from '../../../src/workspace/registry.js';
+import { realPath } from '../../../src/sources/real-paths.js';
+import { covers, defaultName } from '../../../src/workspace/registry.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'simgrep-identity-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
