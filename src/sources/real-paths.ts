@@ -29,18 +29,26 @@ export function realPath(p: string): string {
  * roots without symbolic links in their paths keys files by their absolute paths, as it lists them.
  */
 export function fileKeys(roots: readonly string[]): FileKeyOf {
-  const moved = roots.flatMap((r) => (isRemoteUri(r) ? [] : [realBase(r)]))
-    .filter((m): m is Moved => m !== null && m.real !== m.from)
-    .sort((a, b) => b.from.length - a.from.length);
-  if (moved.length === 0) return (p) => (isRemoteUri(p) ? p : path.resolve(p));
+  const bases = roots.flatMap((r) => (isRemoteUri(r) ? [] : [{ given: r, moved: realBase(r) }]));
+  const moved = bases.map((b) => b.moved).filter((m): m is Moved => m !== null && m.real !== m.from).sort((a, b) => b.from.length - a.from.length);
   const under = moved.map((m) => (m.from.endsWith(path.sep) ? m.from : m.from + path.sep));
-  return (p) => {
+  // A path the walk of a directory root listed is the root as given, '/', and names read from directories
+  // (no '.', '..' or empty part): its key is the root's real path and that rest, with no path.resolve
+  // (for a relative path, a cwd call: ~1 us a file). The deepest root first.
+  const listed = path.sep !== '/' ? [] : bases.flatMap(({ given, moved: m }) => (m === null || isGlob(given) ? [] : [{ prefix: given.endsWith('/') ? given : `${given}/`, base: m.real.endsWith('/') ? m.real : `${m.real}/` }]))
+    .sort((a, b) => b.prefix.length - a.prefix.length);
+  const resolved = (p: string): string => {
     if (isRemoteUri(p)) return p;
     const abs = path.resolve(p);
     for (let i = 0; i < moved.length; i++) {
       if (abs === moved[i].from || abs.startsWith(under[i])) return moved[i].real + abs.slice(moved[i].from.length);
     }
     return abs;
+  };
+  if (listed.length === 0) return resolved;
+  return (p) => {
+    for (const l of listed) if (p.startsWith(l.prefix) && p.length > l.prefix.length) return l.base + p.slice(l.prefix.length);
+    return resolved(p);
   };
 }
 

@@ -1,4 +1,6 @@
-// An index that an older simgrep left holding a tree twice (its files keyed by a symlink's path as well
+// A workspace whose root is reached through a symlink keys its files by their real paths (sources/
+// real-paths.ts), and a resident one still sees a file written in place (its watchers name directories
+// by the link's path). An index that an older simgrep left holding a tree twice (its files keyed by a symlink's path as well
 // as by the real path its roots name: every postings list then out of order) heals: the next index run,
 // or the next search that saves what changed, drops the files under none of the workspace's roots
 // (file-identity.ts orphanKeys), and nothing else. The doubled state is made as that simgrep made it:
@@ -78,5 +80,20 @@ it('the next search that saves what changed drops the copy under the link too', 
   const [indexed, scanned] = [await ws.search({ ...query, paths: [link] }), await scan.search({ ...query, paths: [link] })];
   expect(indexed.stats.index).toEqual({ workspace: expect.any(String), refreshed: 1 });
   expect(indexed.results).toEqual(scanned.results);
+  expect((await ws.status()).files).toBe(FILES);
+});
+
+it('a resident workspace searched through the link sees a file written in place (watched directories are named by the link)', async () => {
+  const ws = open(path.join(tmp, 'ws-watched'), { resident: true });
+  await ws.index([link]);
+  const search = { query: 'reconcile the quarterly ledger', topK: 1, paths: [link] };
+  await ws.search(search);
+  await ws.search(search); // watched from the second search of these paths
+  const file = path.join(link, 'src', 'upload3.ts');
+  appendFileSync(file, '\nexport function reconcileQuarterlyLedger() { return ledger.reconcile(); }\n');
+  const r = await ws.search(search);
+  expect(r.stats.index?.refreshed).toBe(1);
+  expect(r.results[0]?.filename).toBe(file);
+  expect(r.results).toEqual((await scan.search(search)).results);
   expect((await ws.status()).files).toBe(FILES);
 });
