@@ -2,7 +2,6 @@
 // an in-process scorer; search() turns user options into sources and runs the pipeline.
 import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { SimgrepError } from './errors.js';
 import { normalizeInPlace, unitRows } from './embed/unit.js';
 import { withSharedDirections } from './embed/static.js';

@@ -10,6 +10,9 @@ import path from 'node:path';
 import { isGlob } from './fs.js';
 import { isRemoteUri } from './uri.js';
 
+/** A '.' or '..' part, an empty one, or a trailing '/': a path path.resolve would change. */
+const NOT_NORMAL = /(?:^|\/)\.\.?(?:\/|$)|\/\/|\/$/;
+
 /** A file's key from its path as walked (a URI is its own key). */
 export type FileKeyOf = (p: string) => string;
 
@@ -34,7 +37,7 @@ export function fileKeys(roots: readonly string[]): FileKeyOf {
   const under = moved.map((m) => (m.from.endsWith(path.sep) ? m.from : m.from + path.sep));
   // A path the walk of a directory root listed is the root as given, '/', and names read from directories
   // (no '.', '..' or empty part): its key is the root's real path and that rest, with no path.resolve
-  // (for a relative path, a cwd call: ~1 us a file). The deepest root first.
+  // (for a relative path, a cwd call: ~1 us a file). The deepest root first; any other path is resolved.
   const listed = path.sep !== '/' ? [] : bases.flatMap(({ given, moved: m }) => (m === null || isGlob(given) ? [] : [{ prefix: given.endsWith('/') ? given : `${given}/`, base: m.real.endsWith('/') ? m.real : `${m.real}/` }]))
     .sort((a, b) => b.prefix.length - a.prefix.length);
   const resolved = (p: string): string => {
@@ -47,7 +50,11 @@ export function fileKeys(roots: readonly string[]): FileKeyOf {
   };
   if (listed.length === 0) return resolved;
   return (p) => {
-    for (const l of listed) if (p.startsWith(l.prefix) && p.length > l.prefix.length) return l.base + p.slice(l.prefix.length);
+    for (const l of listed) {
+      if (!p.startsWith(l.prefix) || p.length === l.prefix.length) continue;
+      const rest = p.slice(l.prefix.length);
+      if (!NOT_NORMAL.test(rest)) return l.base + rest;
+    }
     return resolved(p);
   };
 }

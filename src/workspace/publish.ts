@@ -177,11 +177,11 @@ function keepIfProse(state: FileState, bytes: () => Uint8Array): boolean {
 }
 
 /** The file states a snapshot holds (of these entries' files only, when given, keyed by `keyOf`), as the indexer compares them. */
-export function statesOf(snap: Snapshot, entries?: Entry[], keyOf?: FileKeyOf): FileState[] {
+export function statesOf(snap: Snapshot, only?: { entries: Entry[]; keyOf: FileKeyOf }): FileState[] {
   let files = snap.files;
-  if (entries && keyOf) {
+  if (only) {
     const at = fileIndex(snap);
-    files = entries.flatMap((e) => { const f = at.get(keyOf(e.path)); return f === undefined ? [] : [snap.files[f]]; });
+    files = only.entries.flatMap((e) => { const f = at.get(only.keyOf(e.path)); return f === undefined ? [] : [snap.files[f]]; });
   }
   return files.map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, chunks: f.chunkCount }));
 }

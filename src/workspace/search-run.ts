@@ -103,7 +103,7 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   /** Reads the stale files again for this answer only: nothing is written, and the next search finds them again. */
   const unsaved = async () => {
     ws.walks.invalidate(walkKey);
-    const report = await updateIndex({ store: unsavedStore, executor: () => executorOf(ws.searcher, !fewBytes(stale, UNSAVED_REFRESH_BYTES)), chunkLines: ws.chunkLines, roots: paths, remote: so.remote ?? ws.o.remote, deleteMissing: false, entries: stale, states: statesOf(snap, stale, fileKeys(paths)), signal: so.signal });
+    const report = await updateIndex({ store: unsavedStore, executor: () => executorOf(ws.searcher, !fewBytes(stale, UNSAVED_REFRESH_BYTES)), chunkLines: ws.chunkLines, roots: paths, remote: so.remote ?? ws.o.remote, deleteMissing: false, entries: stale, states: statesOf(snap, { entries: stale, keyOf: fileKeys(paths) }), signal: so.signal });
     snap = patchSnapshot(snap, report.patch, `${snap.version} unsaved`);
     refreshed = pending = report.indexed;
     refreshWarnings.push(...report.warnings);

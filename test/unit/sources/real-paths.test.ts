@@ -31,9 +31,15 @@ describe('fileKeys', () => {
     expect(fileKeys([real])(path.join(real, 'sub', 'a.ts'))).toBe(path.join(real, 'sub', 'a.ts'));
   });
 
-  it('takes paths relative to the working directory, as a walk of a relative root shows them', () => {
+  it('takes paths relative to the working directory, as a walk of a relative root shows them; any other spelling is resolved', () => {
     const rel = path.relative(process.cwd(), link);
-    expect(fileKeys([rel])(`${rel}/sub/a.ts`)).toBe(path.join(real, 'sub', 'a.ts'));
+    const keyOf = fileKeys([rel, `${rel}/`]);
+    expect(keyOf(`${rel}/sub/a.ts`)).toBe(path.join(real, 'sub', 'a.ts'));
+    expect(keyOf(`${rel}/.hidden.ts`)).toBe(path.join(real, '.hidden.ts'));
+    // A path that is not as a walk lists it (a '..', a '.', an empty part) is resolved, then keyed.
+    expect(keyOf(`${rel}/sub/../b.ts`)).toBe(path.join(real, 'b.ts'));
+    expect(keyOf(`${rel}/./sub//a.ts`)).toBe(path.join(real, 'sub', 'a.ts'));
+    expect(keyOf(`${rel}/../real/b.ts`)).toBe(path.join(real, 'b.ts'));
   });
 
   it('a root that is a linked file: its target; a glob: its base directory\'s real path', () => {
