@@ -2,7 +2,6 @@
 // an in-process scorer; search() turns user options into sources and runs the pipeline.
 import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { SimgrepError } from './errors.js';
 import { normalizeInPlace, unitRows } from './embed/unit.js';
 import { withSharedDirections } from './embed/static.js';
@@ -29,6 +28,7 @@ import { extensionsWithTypes } from './sources/file-types.js';
 import { checkFilterValues, type FilterValues } from './sources/filter-options.js';
 import { limitPerFile, PER_FILE_OVERFETCH } from './output/per-file.js';
 import { sourcesForPaths } from './sources/resolve.js';
+import { fileKeys } from './sources/real-paths.js';
 import { isRemoteUri } from './sources/uri.js';
 import type { Source, SourceWarning } from './sources/source.js';
 import type { EmbedderKind, ModelData } from './types.js';
@@ -245,19 +245,21 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   }
 
   /**
-   * The files an index build of this process is pooling (pooledFilesOf), by absolute path or URI: each one's
+   * The files an index build of this process is pooling (pooledFilesOf), by key in the index (real path) or URI: each one's
    * state as indexed (a chunk key's file part, ending in its content's sha256), whose chunks' exact sums
    * the in-process scorer keeps. A scan of the tree meanwhile scores their chunks from those sums.
    */
   const pooledFiles = new PooledFiles();
   /** What a scan's pipeline needs of them (pipeline/kept-files.ts); undefined when none is kept. */
-  function keptFiles(inProcess: Executor, sources: Source[]): KeptFiles | undefined {
+  function keptFiles(inProcess: Executor, sources: Source[], paths: string[]): KeptFiles | undefined {
     const store = pooledFiles.size > 0 && sources.every((src) => !src.pieces) ? inProcess.keptChunks?.() : undefined;
     if (!store) return undefined;
+    // Each build registers its files by their keys in the index (a root reached through a symlink: its real path).
+    // (A walk of an absolute root lists absolute paths: their keys need no cwd call, ~15 us each.)
+    const keyOf = fileKeys(paths);
     return {
       stateOf(p) {
-        // A walk of an absolute root lists absolute paths (resolving each costs ~15 us: a cwd call).
-        const f = pooledFiles.get(isRemoteUri(p) || path.isAbsolute(p) ? p : path.resolve(p));
+        const f = pooledFiles.get(keyOf(p));
         return f === undefined ? undefined : { state: f.state, sha256: f.state.slice(f.state.lastIndexOf('\0') + 1), lines: f.lines };
       },
       sumOf: (key) => store.get(key)?.sum ?? undefined,
@@ -288,7 +290,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       sources, executor, query, queryKey: `${++searchCount}:${queryText}`,
       topK, maxDistance, nLines: o.nLines ?? 3, ignoreCase: !!o.ignoreCase, rank,
       signal: o.signal, onProgress: o.onProgress, batchLines: o.batchLines,
-      maxFileBytes: o.maxFileBytes, deadline: deadline ?? undefined, candidatesOnly, kept: keptFiles(inProcess, sources),
+      maxFileBytes: o.maxFileBytes, deadline: deadline ?? undefined, candidatesOnly, kept: keptFiles(inProcess, sources, o.paths ?? []),
     });
     // A query of stop words only ("the of and a") has nothing to match: no lexical term, and an
     // embedding of words that carry no topic, near every line alike. Any hybrid hit is chance, of

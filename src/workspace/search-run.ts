@@ -6,6 +6,7 @@ import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
 import { SEARCH_MODES, executorOf, knownShareFor, validate, type SearchOptions, type SearchResponse } from '../searcher.js';
 import { isGlob } from '../sources/fs.js';
+import { fileKeys } from '../sources/real-paths.js';
 import { sourcesForPaths } from '../sources/resolve.js';
 import type { SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
@@ -83,7 +84,7 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   const filters = { recursive: so.recursive, hidden: so.hidden, noIgnore: so.noIgnore, maxFileBytes: so.maxFileBytes, ...(after ? {} : names) };
   // An object store cannot be watched: a search of URIs lists them every time.
   const state: WalkState = paths.some(isRemoteUri)
-    ? { walk: await listWalk(await sourcesForPaths(paths, { ...filters, remote: so.remote ?? ws.o.remote, listOnly: true }), so.signal), cached: false }
+    ? { walk: await listWalk(await sourcesForPaths(paths, { ...filters, remote: so.remote ?? ws.o.remote, listOnly: true }), fileKeys(paths), so.signal), cached: false }
     : await ws.walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, filters, so.signal, true));
   const { cached, changedDirs } = state;
   const walk = after ? filterWalk(state.walk, paths, names) : state.walk;
@@ -103,7 +104,7 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   /** Reads the stale files again for this answer only: nothing is written, and the next search finds them again. */
   const unsaved = async () => {
     ws.walks.invalidate(walkKey);
-    const report = await updateIndex({ store: unsavedStore, executor: () => executorOf(ws.searcher, !fewBytes(stale, UNSAVED_REFRESH_BYTES)), chunkLines: ws.chunkLines, roots: paths, remote: so.remote ?? ws.o.remote, deleteMissing: false, entries: stale, states: statesOf(snap, stale), signal: so.signal });
+    const report = await updateIndex({ store: unsavedStore, executor: () => executorOf(ws.searcher, !fewBytes(stale, UNSAVED_REFRESH_BYTES)), chunkLines: ws.chunkLines, roots: paths, remote: so.remote ?? ws.o.remote, deleteMissing: false, entries: stale, states: statesOf(snap, { entries: stale, keyOf: fileKeys(paths) }), signal: so.signal });
     snap = patchSnapshot(snap, report.patch, `${snap.version} unsaved`);
     refreshed = pending = report.indexed;
     refreshWarnings.push(...report.warnings);

@@ -2,10 +2,11 @@
 // depend on changed — and which walked files the snapshot does not know with their size and mtime.
 import path from 'node:path';
 import { createFsSource, isGlob, type FsSourceOptions } from '../../sources/fs.js';
+import { fileKeys, type FileKeyOf } from '../../sources/real-paths.js';
 import type { Entry, Source } from '../../sources/source.js';
 import { isRemoteUri } from '../../sources/uri.js';
 import { fileIndex, type Snapshot } from '../snapshot/snapshot.js';
-import { fileKey, identityOf, sameIdentity } from './file-identity.js';
+import { identityOf, sameIdentity } from './file-identity.js';
 import { statMany } from './stat-many.js';
 import type { Walk } from './walk-cache.js';
 import { loadWalkRecord, saveWalkRecord, walkRecordFile } from './walk-record.js';
@@ -13,11 +14,11 @@ import { loadWalkRecord, saveWalkRecord, walkRecordFile } from './walk-record.js
 /** The walk an index run of `paths` checks for changes (its filters are the defaults), as kept by recordedWalk. */
 export const indexWalkKey = (paths: string[]): string => JSON.stringify(['index', paths]);
 
-/** A walk of the sources: the entries, their keys in the index, and the listing's warnings. */
-export async function listWalk(sources: Source[], signal?: AbortSignal): Promise<Walk> {
+/** A walk of the sources: the entries, their keys in the index (`keyOf`: fileKeys of the roots walked), and the listing's warnings. */
+export async function listWalk(sources: Source[], keyOf: FileKeyOf, signal?: AbortSignal): Promise<Walk> {
   const found: Entry[] = [];
   for (const source of sources) for await (const e of source.list(signal)) found.push(e);
-  return { entries: found, keys: found.map((e) => fileKey(e.path)), warnings: sources.flatMap((s) => s.drainWarnings?.() ?? []) };
+  return { entries: found, keys: found.map((e) => keyOf(e.path)), warnings: sources.flatMap((s) => s.drainWarnings?.() ?? []) };
 }
 
 /**
@@ -30,7 +31,7 @@ export async function recordedWalk(walkKey: string, paths: string[], filters: Om
   if (recorded) return recorded;
   const listed: string[] = [];
   const startedMs = Date.now();
-  const walk = await listWalk([createFsSource({ paths, ...filters, onListed: (d) => listed.push(d) })], signal);
+  const walk = await listWalk([createFsSource({ paths, ...filters, onListed: (d) => listed.push(d) })], fileKeys(paths), signal);
   if (file) saveWalkRecord(file, walk, { roots: paths, listed, rules: !filters.noIgnore, startedMs, pathFacts });
   return walk;
 }
