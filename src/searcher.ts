@@ -332,7 +332,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
         sources.unshift(...await sourcesForPaths(paths, {
           recursive: o.recursive, hidden: o.hidden, noIgnore: o.noIgnore,
           extensions: o.extensions, typesNot: o.typesNot, globs: o.globs, maxFileBytes: o.maxFileBytes, remote: o.remote, followSymlinks: o.followSymlinks,
-          unique: true,
+          unique: paths.length > 1 ? fileKeys(paths) : undefined,
         }));
       }
       if (sources.length === 0) throw new SimgrepError('BAD_FLAG', 'nothing to search: pass paths, or pipe text on stdin');
