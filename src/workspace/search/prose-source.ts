@@ -270,6 +270,7 @@ function filesWithTerms(snap: Snapshot, terms: Terms, prose: ProseFiles): Uint8A
     const postings = term.whole ? snap.byLower : snap.byStem;
     const found = postings.find(term.key);
     if (!found) continue;
+    work.lists++;
     const chunk = found.chunk;
     const n = chunk.length;
     // Marking costs an entry, galloping about a file left (and, once per list, a look at every entry to know it ascends).
@@ -289,6 +290,12 @@ function filesWithTerms(snap: Snapshot, terms: Terms, prose: ProseFiles): Uint8A
   return out;
 }
 
+/** The term lists filesWithTerms read, and how many of them it checked to ascend (tests). */
+const work = { lists: 0, checked: 0 };
+export function proseFilesWork(): { lists: number; checked: number } {
+  return { ...work };
+}
+
 /** Per postings (a snapshot's byLower or byStem: never changed, a new one made), whether each key's list asked about ascends by chunk. */
 const ascending = new WeakMap<object, Map<string, boolean>>();
 /** Keys remembered per postings (a map of a resident process's queries' terms; started again when full). */
@@ -299,6 +306,7 @@ function ascends(postings: object, key: string, chunk: Int32Array): boolean {
   if (!known) ascending.set(postings, (known = new Map()));
   let up = known.get(key);
   if (up === undefined) {
+    work.checked++;
     up = true;
     for (let j = 1; j < chunk.length && up; j++) up = chunk[j - 1] <= chunk[j];
     if (known.size >= ASCENDING_KEYS) known.clear();
