@@ -12,10 +12,11 @@ const EPS = 2 * FLOAT16_RELATIVE_ERROR + 1e-6;
 
 /**
  * The margin where no cosine weighs (lexical mode, or a hybrid plan that gives the embedding no weight:
- * find_related's chunk): every bound is then made of the floats the pipeline's scoring makes (BM25 from
- * the postings, the path's signals, the symbol boosts), in the same operations, so a chunk's best and
- * worst cases are its distance at most and at least; a few roundings' worth is left (as candidates.ts
- * BOUND_MARGIN). The float16 margin kept ~11 chunks a find_related call past the heap's 70 on the bench tree.
+ * find_related's chunk): every bound is then made of what the pipeline's scoring works out (BM25 from the
+ * postings, the path's signals, the symbol boosts), so a chunk's best and worst cases are its distance at
+ * most and at least but for a few roundings (one of 8,330 find_related candidates' best cases was 1 ulp
+ * off the scored distance: latency-log.md, related32), which this margin covers. The float16 margin kept
+ * ~11 chunks a find_related call past the heap's 70 on the bench tree.
  */
 const LEXICAL_EPS = 1e-9;
 
