@@ -13,12 +13,14 @@ const EPS = 2 * FLOAT16_RELATIVE_ERROR + 1e-6;
 /**
  * The margin where no cosine weighs (lexical mode, or a hybrid plan that gives the embedding no weight:
  * find_related's chunk): every bound is then made of what the pipeline's scoring works out (BM25 from the
- * postings, the path's signals, the symbol boosts), so a chunk's best and worst cases are its distance at
- * most and at least but for a few roundings (one of 8,330 find_related candidates' best cases was 1 ulp
- * off the scored distance: latency-log.md, related32), which this margin covers. The float16 margin kept
- * ~11 chunks a find_related call past the heap's 70 on the bench tree.
+ * postings, the path's signals, the symbol boosts) in float64, but the pipeline ranks the distances as
+ * float32 (embed/chunk-scoring.ts) and breaks ties by path: two distances closer than a float32 step tie
+ * there, and --max-distance is tested on the rounded value. So the margin is one float32 step at 1
+ * (2^-23; two distances in (0, 1] further apart than 2^-24 round apart), which also covers the float64
+ * roundings (one of 8,330 find_related candidates' best cases was 1 ulp off the scored float64: latency-log.md,
+ * related32). The float16 margin kept ~11 chunks a find_related call past the heap's 70 on the bench tree.
  */
-const LEXICAL_EPS = 1e-9;
+const LEXICAL_EPS = 2 ** -23;
 
 /**
  * The distance a chunk's best case must reach, over the chunks bounded so far: the heapSize-th least

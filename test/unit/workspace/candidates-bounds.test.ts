@@ -93,7 +93,7 @@ describe('selectCandidates by bounds', () => {
     expect(total.kernelCosines).toBeLessThan(total.kernelChunks * 0.3);
   });
 
-  it('keeps no float16 margin where no cosine weighs (lexical mode, a pasted block of names): the heap\'s worst cases and the chunks that can beat them, all the pipeline could keep', () => {
+  it('keeps no float16 margin where no cosine weighs (lexical mode, a pasted block of names): the heap\'s worst cases and the chunks that can beat them, and no more', () => {
     const { snap, centers } = snapshot();
     const display = snap.files.map((f) => f.key.slice(3));
     // find_related's chunk: names and words, ranked by its words alone (semantic weight 0).
@@ -117,9 +117,9 @@ describe('selectCandidates by bounds', () => {
       }
     }
     expect(probes).toBe(18);
-    // The heap's chunks (this seeded tree has no exact ties at a heap's edge): the float16 margin (~1e-3 of a
-    // distance) kept 12 more of 516. That no chunk the pipeline keeps is left out: equivalence.test.ts
-    // (lexical mode and find_related, indexed against one-shot answers).
+    // The heap's chunks (this seeded tree has no ties at a heap's edge): the float16 margin (~1e-3 of a
+    // distance) kept 12 more of 516. That no chunk the pipeline keeps is left out (it ranks float32
+    // distances): float32-ties.test.ts and equivalence.test.ts.
     expect(picks - heaps).toBe(0);
   });
 
