@@ -207,7 +207,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       })();
       poolP.catch(() => { poolP = null; }); // the next search tries again
     } else if (o.prepareBound && !boundAsked) {
-      // A pool an index build made: asked once, as the search's first task.
+      // A pool an index build made: asked once, now (behind whatever batches the build has queued).
       boundAsked = true;
       void poolP.then((p) => p.prepareBound()).catch(() => {});
     }

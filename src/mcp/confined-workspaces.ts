@@ -28,6 +28,10 @@ export interface ConfinedWorkspaces {
   forStatus(dir: string): Promise<{ ws: Workspace; building: boolean } | null>;
   /** Settles when no background build (nor the made-up searches after one) runs (a resident engine does not stop under one). */
   settled(): Promise<void>;
+  /** Runs one tool call of the agent: the made-up searches after a background build wait while any runs. */
+  during<T>(call: () => Promise<T>): Promise<T>;
+  /** Ends the made-up searches (the one under way finishes): call before the action engine closes. */
+  close(): Promise<void>;
   /**
    * Why the last background build of `dir` failed, while searches of it scan instead of retrying it
    * (for RETRY_BUILD_MS; an index call retries at once); null when none failed.
@@ -101,10 +105,12 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
   }
 
   return {
-    async forSearch(dir, search) {
+    forSearch: searchIn,
+    async close() { calls.stopped = true; await Promise.allSettled([...warming]); },
+    async during(call) {
       calls.inFlight++;
       try {
-        return await searchIn(dir, search);
+        return await call();
       } finally {
         calls.inFlight--;
         calls.lastEnded = performance.now();

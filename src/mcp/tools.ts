@@ -18,8 +18,10 @@ export const TOOL_NAMES: readonly ToolName[] = ['search', 'find_related', 'index
 /** Runs one tool with arguments the MCP server has already checked against its input schema. */
 export interface ToolRunner {
   call(tool: ToolName, args: Record<string, unknown>, onProgress?: (p: IndexProgress) => void): Promise<WireToolResult>;
-  /** Settles when no index is being built in the background. */
+  /** Settles when no index is being built in the background, nor the made-up searches after one run. */
   settled?(): Promise<void>;
+  /** Ends the made-up searches after a background build (before the action engine closes). */
+  close?(): Promise<void>;
 }
 
 type SearchArgs = Narrowing & { query: string };
@@ -106,7 +108,8 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
 
   return {
     settled: () => workspaces.settled(),
-    call: (tool, args, onProgress) => guard(() => {
+    close: () => workspaces.close(),
+    call: (tool, args, onProgress) => workspaces.during(() => guard(() => {
       switch (tool) {
         case 'search': return search(args as SearchArgs);
         case 'find_related': return findRelated(args as RelatedArgs);
@@ -114,7 +117,7 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
         case 'status': return status(args as { directory?: string });
         default: throw new Error(`unknown tool ${String(tool)}`);
       }
-    }),
+    })),
   };
 }
 

@@ -32,20 +32,20 @@ export function warmSearchesRun(): number {
   return ran;
 }
 
-/** The agent's tool calls as the warm-up sees them: under way, and when the last one ended. */
-export interface AgentCalls { inFlight: number; lastEnded: number }
+/** The agent's tool calls (every tool) as the warm-up sees them: under way, when the last one ended, and whether the server is closing. */
+export interface AgentCalls { inFlight: number; lastEnded: number; stopped?: boolean }
 
 /**
  * Runs the made-up searches of `dir` in `ws` one after another, as the MCP tools ask (their defaults),
- * each only once the agent is idle (`calls`); a search that fails (the workspace closed) ends them.
+ * each only once the agent is idle (`calls`); they end once the server closes (`calls.stopped`) or a search fails.
  */
 export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls): Promise<void> {
   const mark = timer('mcp');
   const { fetchK: topK, mode, nLines } = planOf({});
   const until = performance.now() + GIVE_UP_MS;
   const idle = async (): Promise<boolean> => {
-    while (calls.inFlight > 0 || performance.now() - calls.lastEnded < IDLE_MS) {
-      if (performance.now() > until) return false;
+    while (calls.stopped || calls.inFlight > 0 || performance.now() - calls.lastEnded < IDLE_MS) {
+      if (calls.stopped || performance.now() > until) return false;
       await new Promise((r) => setTimeout(r, IDLE_MS).unref());
     }
     return true;

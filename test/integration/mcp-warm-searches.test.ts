@@ -51,4 +51,24 @@ describe('the background build warms the indexed search', () => {
     expect(warmSearchesRun() - before).toBe(WARM_QUERIES.length + 3);
     expect((await search('retry failed uploads')).matches).toEqual(scanned.matches);
   });
+
+  it('ends the made-up searches when the server closes, before the engine does: none runs after', async () => {
+    const tree = path.join(home.dir, 'tree2');
+    mkdirSync(tree);
+    for (let i = 0; i < 4; i++) writeFileSync(path.join(tree, `queue${i}.ts`), `export function drainQueue${i}() {\n  // drain the job queue\n  return ${i};\n}\n`);
+    const own = createActionEngine({ concurrency: 0, resident: true });
+    const real = realpathSync(tree);
+    const r2 = createToolRunner(own, { real, given: real });
+    const ask = async () => (await r2.call('search', { query: 'drain the job queue' })).structuredContent as Answer;
+    let a = await ask();
+    for (let i = 0; a.index !== 'fresh' && i < 2000; i++) a = await ask();
+    expect(a.index).toBe('fresh');
+    const before = warmSearchesRun();
+    await r2.close!();
+    await own.close();
+    await r2.settled!();
+    await new Promise((r) => setTimeout(r, 300));
+    // The agent was never idle before the close: none ran (without close(), all 15 ran on the closed engine).
+    expect(warmSearchesRun() - before).toBe(0);
+  });
 });
