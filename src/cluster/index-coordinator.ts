@@ -165,6 +165,8 @@ function changedOnly(source: Source, c: { states: Map<string, FileState>; seen: 
     async *list(signal) {
       for await (const entry of source.list(signal)) {
         const key = c.keyOf(entry.path);
+        // A file reached through two overlapping roots is checked (and indexed) once, as updateIndex does.
+        if (c.seen.has(key)) continue;
         c.seen.add(key);
         c.report.files++;
         let id;

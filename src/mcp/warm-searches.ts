@@ -51,17 +51,18 @@ export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls
     return true;
   };
   const tops: { path: string; line: number }[] = [];
+  let here = 0;
   for (const query of WARM_QUERIES) {
     if (!(await idle())) return;
     const r = await ws.search({ query, paths: [dir], topK, mode, nLines });
-    ran++;
+    ran++; here++;
     const top = r.results[0];
     if (top && tops.length < RELATED) tops.push({ path: top.filename, line: top.match_line + 1 });
   }
   for (const like of tops) {
     if (!(await idle())) return;
     await ws.search({ query: '', like, paths: [dir], topK, mode, nLines });
-    ran++;
+    ran++; here++;
   }
-  mark(`warm searches (${ran})`);
+  mark(`warm searches (${here})`);
 }

@@ -48,8 +48,14 @@ export function fileKeys(roots: readonly string[]): FileKeyOf {
     }
     return abs;
   };
-  if (listed.length === 0) return resolved;
+  // A root as given (a file root above all: a link to a file is keyed by its target, as realPath says) is
+  // keyed the same however another root spells its directory: matched before the directories' prefixes.
+  const exact = new Map<string, string>();
+  for (const { given, moved: m } of bases) if (m !== null && !isGlob(given)) { exact.set(given, m.real); exact.set(m.from, m.real); }
+  if (listed.length === 0) return exact.size === 0 ? resolved : (p) => exact.get(p) ?? resolved(p);
   return (p) => {
+    const e = exact.get(p);
+    if (e !== undefined) return e;
     for (const l of listed) {
       if (!p.startsWith(l.prefix) || p.length === l.prefix.length) continue;
       const rest = p.slice(l.prefix.length);

@@ -153,7 +153,9 @@ async function changesOf(ws: OpenWorkspace, paths: string[], signal?: AbortSigna
   const gone = seen ? snap.files.filter((f) => !seen.has(f.key) && real.some((p) => isUnder(f.key, p))).map((f) => f.key) : [];
   // ... but files an older simgrep keyed under none of the roots (a tree reached through a symlink) are.
   const orphans = orphanKeys(snap.files.map((f) => f.key), roots).filter((k) => !seen?.has(k));
-  return { stale, gone: orphans.length > 0 ? [...new Set([...gone, ...orphans])] : gone, unchanged: walk.entries.length - stale.length };
+  // A file two of the paths reach (a directory and its subdirectory, a link and its target) counts once.
+  const files = seen ? seen.size : new Set(walk.keys).size;
+  return { stale, gone: orphans.length > 0 ? [...new Set([...gone, ...orphans])] : gone, unchanged: files - stale.length };
 }
 
 /** The report of an index run that found nothing to change. */

@@ -37,13 +37,15 @@ export function isUnder(key: string, root: string): boolean {
  * twice). Every run that saves drops them. None when the roots are not known.
  */
 export function orphanKeys(keys: Iterable<string>, roots: readonly string[]): string[] {
-  if (roots.length === 0) return [];
-  const under = roots.map((r) => {
-    const sep = isRemoteUri(r) ? '/' : path.sep;
-    const base = isRemoteUri(r) ? r.replace(/\/+$/, '') : path.resolve(r);
-    return { base, prefix: base.endsWith(sep) ? base : base + sep };
+  // Local files only: a URI root is kept as typed (`S3://b/p`, a host in capitals, a token in the query)
+  // while its keys are the listing's canonical URIs, and the doubling healed here was of local links.
+  const local = roots.filter((r) => !isRemoteUri(r));
+  if (local.length === 0) return [];
+  const under = local.map((r) => {
+    const base = path.resolve(r);
+    return { base, prefix: base.endsWith(path.sep) ? base : base + path.sep };
   });
   const out: string[] = [];
-  for (const k of keys) if (!under.some((u) => k === u.base || k.startsWith(u.prefix))) out.push(k);
+  for (const k of keys) if (!isRemoteUri(k) && !under.some((u) => k === u.base || k.startsWith(u.prefix))) out.push(k);
   return out;
 }

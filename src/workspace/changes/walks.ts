@@ -47,8 +47,12 @@ export async function staleEntries(snap: Snapshot, walk: Walk, threadFromFiles: 
   /** Local files the snapshot knows: their walk index, and their file index in the snapshot. */
   const local: number[] = [];
   const known: number[] = [];
+  // A file two of the walked paths reach (a directory and its subdirectory, a link and its target) is looked at once, under the first.
+  const twice = new Set<string>();
   walk.entries.forEach((e, i) => {
     const key = walk.keys[i];
+    if (twice.has(key)) return;
+    twice.add(key);
     const f = at.get(key);
     if (f === undefined) { stale[i] = 1; return; }
     if (changedDirs && !changedDirs.has(path.dirname(key))) return;

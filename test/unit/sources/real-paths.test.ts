@@ -45,6 +45,15 @@ describe('fileKeys', () => {
   it('a root that is a linked file: its target; a glob: its base directory\'s real path', () => {
     const file = path.join(dir, 'b-link.ts');
     expect(fileKeys([file])(file)).toBe(path.join(real, 'b.ts'));
+    // ... however another root spells its directory (review of sym32: a relative and an absolute spelling
+    // of the same two roots keyed it apart, and a scan searched 3 files or 2).
+    expect(fileKeys([file, dir])(file)).toBe(path.join(real, 'b.ts'));
+    const cwd = process.cwd();
+    try {
+      process.chdir(dir);
+      expect(fileKeys(['b-link.ts', '.'])('b-link.ts')).toBe(path.join(real, 'b.ts'));
+      expect(fileKeys([file, '.'])(file)).toBe(path.join(real, 'b.ts'));
+    } finally { process.chdir(cwd); }
     const glob = path.join(link, '**', '*.ts');
     expect(fileKeys([glob])(path.join(link, 'sub', 'a.ts'))).toBe(path.join(real, 'sub', 'a.ts'));
     expect(realPath(glob)).toBe(path.join(real, '**', '*.ts'));
@@ -65,7 +74,10 @@ describe('orphanKeys', () => {
   it('the indexed files under none of the roots (a tree indexed a second time under a link\'s path)', () => {
     const keys = [path.join(real, 'b.ts'), path.join(link, 'b.ts'), path.join(`${real}2`, 'c.ts'), real];
     expect(orphanKeys(keys, [real])).toEqual([path.join(link, 'b.ts'), path.join(`${real}2`, 'c.ts')]);
-    expect(orphanKeys(['s3://b/p/x', 's3://b/q/x'], ['s3://b/p/'])).toEqual(['s3://b/q/x']);
+    // URIs are never orphans: a root is kept as typed (S3://, a host in capitals, a token in the query) while
+    // its keys are the listing's canonical URIs (review of sym32: every saved refresh dropped them).
+    expect(orphanKeys(['s3://b/p/x', 's3://b/q/x'], ['s3://b/p/'])).toEqual([]);
+    expect(orphanKeys(['http://localhost:80/b.ts', path.join(link, 'b.ts')], ['http://LOCALHOST:80/b.ts', real])).toEqual([path.join(link, 'b.ts')]);
     // Roots unknown: nothing is dropped.
     expect(orphanKeys(keys, [])).toEqual([]);
   });
