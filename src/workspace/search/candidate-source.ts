@@ -3,7 +3,7 @@
 // checked the file is the one indexed). The pipeline scores them with the same code as a scan.
 import { streamEntry, type Entry, type Source } from '../../sources/source.js';
 import type { Piece } from '../../text/line-splitter.js';
-import type { Snapshot } from '../snapshot/snapshot.js';
+import { sizeToRead, type Snapshot } from '../snapshot/snapshot.js';
 import { documentState } from '../snapshot/prose-stats-file.js';
 import { KEPT_TEXT_FILE_BYTES, linesOf, readText, type FileText, type KeptText } from './kept-text.js';
 
@@ -30,7 +30,7 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
     const list = byFile.get(f);
     if (list) list.push(c); else byFile.set(f, [c]);
   }
-  const entries: Entry[] = [...byFile.keys()].map((f) => ({ path: o.display[f]!, size: s.files[f].size }));
+  const entries: Entry[] = [...byFile.keys()].map((f) => ({ path: o.display[f]!, size: sizeToRead(s.files[f]) }));
   const fileOf = new Map([...byFile.keys()].map((f) => [o.display[f]!, f]));
   const files = o.reader;
 

@@ -13,7 +13,7 @@ import { documentState, KEPT_FILE_BYTES, keptChanges, keptLines, keptRead, keptT
 import { lineCosines, type LineCosines } from '../../embed/line-cosines.js';
 import type { ProseIndexLines } from './prose-index.js';
 import type { ModelData, ProseLineTerms, ProsePlanTerms } from '../../types.js';
-import type { Snapshot } from '../snapshot/snapshot.js';
+import { sizeToRead, type Snapshot } from '../snapshot/snapshot.js';
 import { isRemoteUri } from '../../sources/uri.js';
 import { readFileSync } from 'node:fs';
 
@@ -227,7 +227,7 @@ function proseFiles(snap: Snapshot, display: (string | undefined)[]): ProseFiles
   const indices: number[] = [];
   const rest = display.map((path, f) => {
     if (path === undefined || !isProsePath(path)) return path;
-    const entry = { path, size: snap.files[f].size, state: documentState(snap.files[f]) } as StatedEntry;
+    const entry = { path, size: sizeToRead(snap.files[f]), state: documentState(snap.files[f]) } as StatedEntry;
     fileOf.set(entry, entries.length);
     entries.push(entry);
     indices.push(f);

@@ -14,7 +14,7 @@ import type { PooledFile } from '../../pipeline/kept-files.js';
 import type { Source } from '../../sources/source.js';
 import { streamEntry } from '../../sources/source.js';
 import { pack, type PendingChunk } from '../build/chunk-batch.js';
-import type { Snapshot } from '../snapshot/snapshot.js';
+import { sizeToRead, type Snapshot } from '../snapshot/snapshot.js';
 import { documentState } from '../snapshot/prose-stats-file.js';
 import { KEPT_TEXT_FILE_BYTES, keptText, linesOf, readText } from './kept-text.js';
 import { pause, turn } from './time-slice.js';
@@ -190,7 +190,7 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
     if (w.stopped) return;
     try {
       // As a search reads the file (candidate-source.ts): the chunks the snapshot has, with the lines they had.
-      const text = (await keptText.get(state, o.chunkLines)) ?? await readText(streamEntry(o.reader, { path: f.key, size: f.size }), o.chunkLines);
+      const text = (await keptText.get(state, o.chunkLines)) ?? await readText(streamEntry(o.reader, { path: f.key, size: sizeToRead(f) }), o.chunkLines);
       keptText.set(state, text);
       const lines = text.offsets.length - 1;
       for (const [from, key] of wanted) {

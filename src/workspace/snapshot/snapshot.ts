@@ -9,8 +9,9 @@ import { TermCollector, type TermCollectorOptions } from './term-collector.js';
 import { extended, resized } from '../packed/typed-arrays.js';
 
 export interface SnapshotFile {
-  /** The file's key in the index: its absolute path. */
+  /** The file's key in the index: its real path (sources/real-paths.ts), or its URI. */
   key: string;
+  /** Its size, -1 when its listing gave none (an https URL without Last-Modified: changes/file-identity.ts). */
   size: number;
   mtime: number;
   hash: string;
@@ -20,6 +21,9 @@ export interface SnapshotFile {
   firstChunk: number;
   chunkCount: number;
 }
+
+/** A file's size as a read takes it: undefined when unknown (a size of -1 would be read as one). */
+export const sizeToRead = (f: Pick<SnapshotFile, 'size'>): number | undefined => (f.size >= 0 ? f.size : undefined);
 
 export type FileStateOf = Omit<SnapshotFile, 'firstChunk' | 'chunkCount'>;
 
