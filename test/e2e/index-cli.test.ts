@@ -159,6 +159,13 @@ describe('simgrep index and indexed search', () => {
     expect(third.stderr).toContain('1 indexed');
   });
 
+  it('simgrep index refuses a search filter (each search walks with its own) instead of ignoring it', async () => {
+    const r = await runCli(['index', tree, '-w', 'filtered', '-g', '*.py', '-t', 'py', '--hidden', '--max-filesize', '1K', '--no-ignore'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('simgrep index takes no --glob, --type, --hidden, --no-ignore, --max-filesize: filters apply when searching');
+    expect(existsSync(path.join(env.SIMGREP_HOME, 'workspaces', 'filtered'))).toBe(false);
+  });
+
   it('bad input: a foreign directory, a missing path, an unknown workspace, an index from a newer simgrep', async () => {
     const foreign = path.join(tmp, 'photos');
     mkdirSync(foreign);
