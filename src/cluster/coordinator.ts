@@ -79,6 +79,7 @@ export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext)
       const sources = await sourcesForPaths(paths, {
         recursive: o.recursive, hidden: o.hidden, noIgnore: o.noIgnore, extensions: o.extensions, typesNot: o.typesNot, globs: o.globs,
         maxFileBytes: o.maxFileBytes, remote: o.remote, followSymlinks: o.followSymlinks, listOnly: true,
+        unique: true, // a file two paths reach is searched once, as on one machine (searcher.ts)
       });
       await enqueueShards({
         queue, kind: 'search', runId: queryId, pending: shards, listed,
