@@ -2,7 +2,6 @@
 // an in-process scorer; search() turns user options into sources and runs the pipeline.
 import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { SimgrepError } from './errors.js';
 import { normalizeInPlace, unitRows } from './embed/unit.js';
 import { withSharedDirections } from './embed/static.js';
@@ -29,6 +28,7 @@ import { extensionsWithTypes } from './sources/file-types.js';
 import { checkFilterValues, type FilterValues } from './sources/filter-options.js';
 import { limitPerFile, PER_FILE_OVERFETCH } from './output/per-file.js';
 import { sourcesForPaths } from './sources/resolve.js';
+import { fileKeys } from './sources/real-paths.js';
 import { isRemoteUri } from './sources/uri.js';
 import type { Source, SourceWarning } from './sources/source.js';
 import type { EmbedderKind, ModelData } from './types.js';
@@ -185,11 +185,18 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   const local = async () => (localP ??= createInProcessExecutor(await model(), kind, counts));
   // piscina is loaded with the pool: a search answered on this thread (small, or from an index) never loads it.
   // The threads start before the model is loaded, and load their code meanwhile (embed/model-channel.ts).
-  const workers = (): Promise<Executor> => {
+  // A pool made for a search (or warm()) is asked for the kernel's pruning directions first (whatever the
+  // query; ~60-100 ms of CPU on the bench model): its first free thread works them out while this thread
+  // still embeds the query and reads the first files, not inside a batch of the scan, where the other
+  // threads would wait for them (issue 30: the first answer from nothing).
+  let boundAsked = false;
+  const workers = (o: { prepareBound?: boolean } = {}): Promise<Executor> => {
     if (!poolP) {
+      boundAsked = o.prepareBound === true;
       poolP = (async () => {
         const m = model();
         const pool = (await import('./pool.js')).createPool({ model: m, kind, threads: concurrency, counts });
+        if (o.prepareBound) void pool.prepareBound().catch(() => {});
         try {
           await m;
         } catch (e) {
@@ -199,6 +206,10 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
         return pool;
       })();
       poolP.catch(() => { poolP = null; }); // the next search tries again
+    } else if (o.prepareBound && !boundAsked) {
+      // A pool an index build made: asked once, now (behind whatever batches the build has queued).
+      boundAsked = true;
+      void poolP.then((p) => p.prepareBound()).catch(() => {});
     }
     return poolP;
   };
@@ -234,19 +245,21 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   }
 
   /**
-   * The files an index build of this process is pooling (pooledFilesOf), by absolute path or URI: each one's
+   * The files an index build of this process is pooling (pooledFilesOf), by key in the index (real path) or URI: each one's
    * state as indexed (a chunk key's file part, ending in its content's sha256), whose chunks' exact sums
    * the in-process scorer keeps. A scan of the tree meanwhile scores their chunks from those sums.
    */
   const pooledFiles = new PooledFiles();
   /** What a scan's pipeline needs of them (pipeline/kept-files.ts); undefined when none is kept. */
-  function keptFiles(inProcess: Executor, sources: Source[]): KeptFiles | undefined {
+  function keptFiles(inProcess: Executor, sources: Source[], paths: string[]): KeptFiles | undefined {
     const store = pooledFiles.size > 0 && sources.every((src) => !src.pieces) ? inProcess.keptChunks?.() : undefined;
     if (!store) return undefined;
+    // Each build registers its files by their keys in the index (a root reached through a symlink: its real path).
+    // (A walk of an absolute root lists absolute paths: their keys need no cwd call, ~15 us each.)
+    const keyOf = fileKeys(paths);
     return {
       stateOf(p) {
-        // A walk of an absolute root lists absolute paths (resolving each costs ~15 us: a cwd call).
-        const f = pooledFiles.get(isRemoteUri(p) || path.isAbsolute(p) ? p : path.resolve(p));
+        const f = pooledFiles.get(keyOf(p));
         return f === undefined ? undefined : { state: f.state, sha256: f.state.slice(f.state.lastIndexOf('\0') + 1), lines: f.lines };
       },
       sumOf: (key) => store.get(key)?.sum ?? undefined,
@@ -262,7 +275,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     if (!warmUp || o.signal !== warmUp.signal) { searched = true; warmUp?.abort(); warmUp = null; }
     const queryText = o.ignoreCase ? o.query.toLowerCase() : o.query;
     // Start the pool now: its threads boot while this thread embeds the query.
-    const pooled = concurrency === 0 || small ? null : workers();
+    const pooled = concurrency === 0 || small ? null : workers({ prepareBound: true });
     pooled?.catch(() => {}); // awaited below; a failure must not also surface as unhandled
     const inProcess = await local();
     const query = await embedQuery(queryText);
@@ -277,7 +290,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       sources, executor, query, queryKey: `${++searchCount}:${queryText}`,
       topK, maxDistance, nLines: o.nLines ?? 3, ignoreCase: !!o.ignoreCase, rank,
       signal: o.signal, onProgress: o.onProgress, batchLines: o.batchLines,
-      maxFileBytes: o.maxFileBytes, deadline: deadline ?? undefined, candidatesOnly, kept: keptFiles(inProcess, sources),
+      maxFileBytes: o.maxFileBytes, deadline: deadline ?? undefined, candidatesOnly, kept: keptFiles(inProcess, sources, o.paths ?? []),
     });
     // A query of stop words only ("the of and a") has nothing to match: no lexical term, and an
     // embedding of words that carry no topic, near every line alike. Any hybrid hit is chance, of
@@ -319,7 +332,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
         sources.unshift(...await sourcesForPaths(paths, {
           recursive: o.recursive, hidden: o.hidden, noIgnore: o.noIgnore,
           extensions: o.extensions, typesNot: o.typesNot, globs: o.globs, maxFileBytes: o.maxFileBytes, remote: o.remote, followSymlinks: o.followSymlinks,
-          unique: true,
+          unique: paths.length > 1 ? fileKeys(paths) : undefined,
         }));
       }
       if (sources.length === 0) throw new SimgrepError('BAD_FLAG', 'nothing to search: pass paths, or pipe text on stdin');
@@ -342,12 +355,12 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     },
     async warm() {
       try {
-        if (concurrency > 0) await workers();
-        await local();
-        // The kernel's pruning directions (whatever the query; ~60-100 ms of CPU on the bench model) are
-        // worked out now, on a worker thread where there are any, rather than inside the first search that
-        // prunes (issue 30: the agent's first answer, a scan of the whole tree).
-        if (!searched) void (concurrency > 0 ? workers() : local()).then((e) => e.prepareBound()).catch(() => {});
+        // The kernel's pruning directions are worked out now, on a worker thread where there are any (the
+        // pool's first task), rather than inside the first search that prunes (issue 30: the agent's first
+        // answer, a scan of the whole tree).
+        if (concurrency > 0) await workers({ prepareBound: true });
+        const inProcess = await local();
+        if (concurrency === 0 && !searched) void inProcess.prepareBound().catch(() => {});
         // One made-up search through the pool: each thread builds its tokenizer and scorer and compiles
         // its hot loops now, not inside the first real search (on the 1M-line bench tree that first
         // scan cost ~1.5 s of CPU more than the next one; docs/agents.md). Its answer is dropped, and a

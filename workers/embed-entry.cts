@@ -6,12 +6,15 @@ import type { WorkerResult, WorkerTask } from '../src/embed/worker-protocol.js';
 
 type Run = (task: WorkerTask) => Promise<WorkerResult>;
 
-// Start loading at once, so the first task does not wait; a load error surfaces on the first task.
-const worker: Promise<{ default: Run }> = import('./embed.worker.js');
-worker.catch(() => {});
-
-async function run(task: WorkerTask): Promise<WorkerResult> {
-  return (await worker).default(task);
-}
+// Piscina awaits what this file exports before it says the thread is ready and blocks it in Atomics.wait
+// between tasks, and a thread blocked there runs no promise: a load begun here and not awaited stood still
+// until the first task woke the thread (the MCP engine's first answer waited ~0.3 s for each worker's code,
+// model and scorer). So the export is the promise of the handler, settled once the worker module (its
+// top-level await: the model received and the scorer built) has loaded; a load error still surfaces on
+// each task, as the handler's.
+const run: Promise<Run> = import('./embed.worker.js').then(
+  (m: { default: Run }) => m.default,
+  (e: unknown) => async () => { throw e; },
+);
 
 export = run;

@@ -12,7 +12,9 @@ const { model, modelChannel, kind } = workerData as { model?: ModelData; modelCh
 // the caller is still embedding the query and listing files (a failure is each task's answer). A pool
 // started before its model was loaded hands it over once loaded (embed/model-channel.ts).
 const scorer: Promise<LineScorer> = (model ? Promise.resolve(model) : receiveModel(modelChannel!)).then((m) => createLineScorer(m, kind));
-scorer.catch(() => {});
+// The module's load waits for it (embed-entry.cts): the thread is ready for tasks only then. A model that
+// failed to load fails each task with its own error, as before.
+await scorer.catch(() => {});
 
 export default async function run(task: WorkerTask): Promise<WorkerResult> {
   try {

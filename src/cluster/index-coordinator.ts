@@ -11,7 +11,8 @@ import path from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Queue } from 'bullmq';
 import { SimgrepError, isSimgrepError } from '../errors.js';
-import { fileKey, identityOf, sameIdentity } from '../workspace/changes/file-identity.js';
+import { identityOf, sameIdentity } from '../workspace/changes/file-identity.js';
+import { fileKeys, type FileKeyOf } from '../sources/real-paths.js';
 import { dropMissing, unreadableWarning, type IndexReport, type IndexUpdater, type SnapshotPatch, type UpdateIndexOptions } from '../workspace/build/indexer.js';
 import { lanceStorageOptions } from '../workspace/store/storage-options.js';
 import type { FileState } from '../workspace/store/store.js';
@@ -86,7 +87,8 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
     await redis.set(aliveKey(runId), String(process.pid), 'PX', ALIVE_TTL_MS);
     const sources = await sourcesForPaths(o.roots, { remote: o.remote, listOnly: true });
     const listing = (async () => {
-      const changed = sources.map((s) => changedOnly(s, { states, seen, report }));
+      const keyOf = fileKeys(o.roots);
+      const changed = sources.map((s) => changedOnly(s, { states, seen, report, keyOf }));
       await enqueueShards({
         queue, kind: 'index', runId, pending: shards, listed,
         cut: cutShards(changed, { shardBytes, signal: listingAbort.signal, onWarnings: addWarnings }),
@@ -145,7 +147,7 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
     }
     report.errors += failures.stats.errors;
     report.warnings.push(...failures.warnings);
-    if (o.deleteMissing) await dropMissing(o, report, states.keys(), seen);
+    await dropMissing(o, report, states.keys(), seen);
   } catch (e) {
     throw lost(e);
   } finally {
@@ -158,11 +160,13 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
 }
 
 /** A source's listing without the files the index already has as they are; entries named by their index keys. */
-function changedOnly(source: Source, c: { states: Map<string, FileState>; seen: Set<string>; report: IndexReport }): Source {
+function changedOnly(source: Source, c: { states: Map<string, FileState>; seen: Set<string>; report: IndexReport; keyOf: FileKeyOf }): Source {
   return {
     async *list(signal) {
       for await (const entry of source.list(signal)) {
-        const key = fileKey(entry.path);
+        const key = c.keyOf(entry.path);
+        // A file reached through two overlapping roots is checked (and indexed) once, as updateIndex does.
+        if (c.seen.has(key)) continue;
         c.seen.add(key);
         c.report.files++;
         let id;

@@ -9,6 +9,7 @@ import { isSimgrepError, SimgrepError } from '../errors.js';
 import { defaultName, readInfo, rootsInside, workspaceDir } from '../workspace/registry.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Root } from './scope.js';
+import { warmSearches, type AgentCalls } from './warm-searches.js';
 
 export interface ConfinedWorkspaces {
   /**
@@ -25,8 +26,12 @@ export interface ConfinedWorkspaces {
    * while this server builds it in the background (its tables then hold only part of the tree).
    */
   forStatus(dir: string): Promise<{ ws: Workspace; building: boolean } | null>;
-  /** Settles when no background build runs (a resident engine does not stop under one). */
+  /** Settles when no background build (nor the made-up searches after one) runs (a resident engine does not stop under one). */
   settled(): Promise<void>;
+  /** Runs one tool call of the agent: the made-up searches after a background build wait while any runs. */
+  during<T>(call: () => Promise<T>): Promise<T>;
+  /** Ends the made-up searches (the one under way finishes): call before the action engine closes. */
+  close(): Promise<void>;
   /**
    * Why the last background build of `dir` failed, while searches of it scan instead of retrying it
    * (for RETRY_BUILD_MS; an index call retries at once); null when none failed.
@@ -44,6 +49,9 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
   /** Background builds that failed, by directory: why, and when a search may queue the build again. */
   const failed = new Map<string, { why: string; retryAt: number }>();
   const covering = (dir: string) => engine.covering([dir], { rootsWithin: root.real });
+  /** The agent's searches, which the made-up searches after a background build wait to be idle (warm-searches.ts). */
+  const calls: AgentCalls = { inFlight: 0, lastEnded: -Infinity };
+  const warming = new Set<Promise<void>>();
 
   /** The directory's own workspace, and whether it has been built; refused when its roots reach out. */
   async function own(dir: string): Promise<{ ws: Workspace; exists: boolean }> {
@@ -57,34 +65,55 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
     return { ws, exists: true };
   }
 
+  /** A search of `dir`: its workspace when built, else a scan while it builds in the background. */
+  async function searchIn<T>(dir: string, search: (ws: Workspace | null) => Promise<T>): Promise<T> {
+    const c = covering(dir);
+    // A workspace this server is still building holds part of the tree: the files are read instead.
+    if (c) return search(buildingNames.has(c.name) ? null : c);
+    if (building.has(dir)) return search(null);
+    // Checked before anything starts: a workspace whose roots reach out is refused, not rebuilt.
+    const { ws, exists } = await own(dir);
+    if (exists) return search(ws);
+    if (building.has(dir)) return search(null);
+    // A build that just failed is not retried by every search (each would fail the same way).
+    const f = failed.get(dir);
+    if (f && Date.now() < f.retryAt) return search(null);
+    // Never make the agent wait on a cold index: it builds in the background, searches scan meanwhile.
+    let answered!: () => void;
+    const p = new Promise<void>((resolve) => { answered = resolve; }).then(() => ws.index([dir])).then(() => ws);
+    building.set(dir, p);
+    buildingNames.add(ws.name);
+    const done = () => { building.delete(dir); buildingNames.delete(ws.name); };
+    p.then(() => {
+      done();
+      failed.delete(dir);
+      // The index answers now; made-up searches warm its code while the agent is idle (warm-searches.ts;
+      // one that fails ends them, the index as built).
+      const w = warmSearches(ws, dir, calls).catch(() => undefined);
+      warming.add(w);
+      void w.finally(() => warming.delete(w));
+    }, (e: unknown) => {
+      done();
+      const why = isSimgrepError(e) ? `${e.code}: ${e.message}` : (e as Error)?.message ?? String(e);
+      failed.set(dir, { why, retryAt: Date.now() + RETRY_BUILD_MS });
+    });
+    try {
+      return await search(null);
+    } finally {
+      answered();
+    }
+  }
+
   return {
-    async forSearch(dir, search) {
-      const c = covering(dir);
-      // A workspace this server is still building holds part of the tree: the files are read instead.
-      if (c) return search(buildingNames.has(c.name) ? null : c);
-      if (building.has(dir)) return search(null);
-      // Checked before anything starts: a workspace whose roots reach out is refused, not rebuilt.
-      const { ws, exists } = await own(dir);
-      if (exists) return search(ws);
-      if (building.has(dir)) return search(null);
-      // A build that just failed is not retried by every search (each would fail the same way).
-      const f = failed.get(dir);
-      if (f && Date.now() < f.retryAt) return search(null);
-      // Never make the agent wait on a cold index: it builds in the background, searches scan meanwhile.
-      let answered!: () => void;
-      const p = new Promise<void>((resolve) => { answered = resolve; }).then(() => ws.index([dir])).then(() => ws);
-      building.set(dir, p);
-      buildingNames.add(ws.name);
-      const done = () => { building.delete(dir); buildingNames.delete(ws.name); };
-      p.then(() => { done(); failed.delete(dir); }, (e: unknown) => {
-        done();
-        const why = isSimgrepError(e) ? `${e.code}: ${e.message}` : (e as Error)?.message ?? String(e);
-        failed.set(dir, { why, retryAt: Date.now() + RETRY_BUILD_MS });
-      });
+    forSearch: searchIn,
+    async close() { calls.stopped = true; await Promise.allSettled([...warming]); },
+    async during(call) {
+      calls.inFlight++;
       try {
-        return await search(null);
+        return await call();
       } finally {
-        answered();
+        calls.inFlight--;
+        calls.lastEnded = performance.now();
       }
     },
     async forIndex(dir) {
@@ -101,7 +130,7 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
       return { ws: (await own(dir)).ws, roots: [dir] };
     },
     async settled() {
-      while (building.size > 0) await Promise.allSettled([...building.values()]);
+      while (building.size > 0 || warming.size > 0) await Promise.allSettled([...building.values(), ...warming]);
     },
     buildFailure(dir) {
       return building.has(dir) ? null : failed.get(dir)?.why ?? null;

@@ -6,6 +6,7 @@ import type { ActionEngine } from '../actions/engine.js';
 import { isSimgrepError } from '../errors.js';
 import type { WireToolResult } from '../server/protocol.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
+import { timer } from '../workspace/debug-timer.js';
 import { buildAnswer } from './answer.js';
 import { createConfinedWorkspaces, RETRY_BUILD_MS } from './confined-workspaces.js';
 import { resolveFileInside, resolveInside, type Root } from './scope.js';
@@ -17,8 +18,10 @@ export const TOOL_NAMES: readonly ToolName[] = ['search', 'find_related', 'index
 /** Runs one tool with arguments the MCP server has already checked against its input schema. */
 export interface ToolRunner {
   call(tool: ToolName, args: Record<string, unknown>, onProgress?: (p: IndexProgress) => void): Promise<WireToolResult>;
-  /** Settles when no index is being built in the background. */
+  /** Settles when no index is being built in the background, nor the made-up searches after one run. */
   settled?(): Promise<void>;
+  /** Ends the made-up searches after a background build (before the action engine closes). */
+  close?(): Promise<void>;
 }
 
 type SearchArgs = Narrowing & { query: string };
@@ -28,31 +31,43 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
   const workspaces = createConfinedWorkspaces(engine, root);
 
   async function search(a: SearchArgs): Promise<WireToolResult> {
+    // With SIMGREP_DEBUG_TIMING=1, the MCP side's stages around the search's own (workspace/search-run.ts).
+    const mark = timer('mcp');
     const dir = resolveInside(root, a.directory);
     const plan = planOf(a);
     const { query, notes } = boundQuery(a.query);
-    const { ws, r } = await workspaces.forSearch(dir, async (ws) => ({
-      ws, r: await (ws ?? engine.searcher).search({ query, paths: [dir], topK: plan.fetchK, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines }),
-    }));
+    const { ws, r } = await workspaces.forSearch(dir, async (ws) => {
+      mark('covering');
+      return { ws, r: await (ws ?? engine.searcher).search({ query, paths: [dir], topK: plan.fetchK, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines }) };
+    });
+    mark('searched');
     const results = r.results;
-    return buildAnswer({
+    const answer = buildAnswer({
       results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
       filesSearched: r.stats.files, more: results.length > plan.k, ...where(ws, r, dir, notes),
     });
+    mark('answer built');
+    return answer;
   }
 
   async function findRelated(a: RelatedArgs): Promise<WireToolResult> {
+    // With SIMGREP_DEBUG_TIMING=1, the MCP side's stages around the search's own (workspace/search-run.ts).
+    const mark = timer('mcp');
     const file = resolveFileInside(root, a.file_path);
     const dir = resolveInside(root, a.directory);
     const plan = planOf(a);
-    const { ws, r } = await workspaces.forSearch(dir, async (ws) => ({
-      ws, r: await (ws ?? engine.searcher).search({ query: '', like: { path: file, line: a.line }, paths: [dir], topK: plan.fetchK, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines }),
-    }));
+    const { ws, r } = await workspaces.forSearch(dir, async (ws) => {
+      mark('covering');
+      return { ws, r: await (ws ?? engine.searcher).search({ query: '', like: { path: file, line: a.line }, paths: [dir], topK: plan.fetchK, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines }) };
+    });
+    mark('searched');
     const results = r.results;
-    return buildAnswer({
+    const answer = buildAnswer({
       results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
       filesSearched: r.stats.files, more: results.length > plan.k, ...where(ws, r, dir, []),
     });
+    mark('answer built');
+    return answer;
   }
 
   /** Where an answer came from, with a note when the files were read: the index builds, or its build failed. */
@@ -93,7 +108,8 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
 
   return {
     settled: () => workspaces.settled(),
-    call: (tool, args, onProgress) => guard(() => {
+    close: () => workspaces.close(),
+    call: (tool, args, onProgress) => workspaces.during(() => guard(() => {
       switch (tool) {
         case 'search': return search(args as SearchArgs);
         case 'find_related': return findRelated(args as RelatedArgs);
@@ -101,7 +117,7 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
         case 'status': return status(args as { directory?: string });
         default: throw new Error(`unknown tool ${String(tool)}`);
       }
-    }),
+    })),
   };
 }
 

@@ -3,7 +3,7 @@
 // may pool the same file, and one build's publish must let go of its own entries only, not the other's.
 import type { PooledFile } from './kept-files.js';
 
-/** One build's entries, path -> what it registered (live: the build sets them as it pools). */
+/** One build's entries, key in the index (real path, or URI) -> what it registered (live: the build sets them as it pools). */
 export interface PooledBuild {
   readonly files: Map<string, PooledFile>;
   /** Lets go of this build's entries (its index is published, or it failed); a second call does nothing. */

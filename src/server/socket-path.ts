@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { realPath } from '../workspace/registry.js';
+import { realPath } from '../sources/real-paths.js';
 
 /** The directory that holds this user's server sockets. */
 export function socketDir(env: NodeJS.ProcessEnv = process.env): string {

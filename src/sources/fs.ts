@@ -22,11 +22,12 @@ export interface FsSourceOptions extends WalkFilters {
   /** Told each directory a walk lists (its absolute path), after listing it. */
   onListed?: (dir: string) => void;
   /**
-   * A file that two of the paths reach (a file and its directory, a directory and its parent) is listed
-   * once, the first time (after the filters): a scan's. A workspace's walk lists every path's files
-   * and its coverage keeps the first that its name filters keep (workspace/search/coverage.ts).
+   * A file that two of the paths reach (a file and its directory, a directory and its parent, a link to a
+   * root and the root) is listed once, the first time (after the filters), judged by this key of its path
+   * (sources/real-paths.ts fileKeys of the paths, as an index keys it): a scan's. A workspace's walk lists
+   * every path's files and its coverage keeps the first that its name filters keep (coverage.ts).
    */
-  unique?: boolean;
+  unique?: (p: string) => string;
 }
 
 const GLOB_CHARS = /[*?[\]{}]/;
@@ -180,7 +181,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
         for await (const e of listOne(p)) {
           if (signal?.aborted) return;
           if (seen) {
-            const key = path.resolve(e.path);
+            const key = opts.unique!(e.path);
             if (seen.has(key)) continue;
             seen.add(key);
           }

@@ -8,7 +8,7 @@ import type { ClusterOptions } from '../searcher.js';
 import type { Entry } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport, IndexUpdater } from './build/indexer.js';
-import { isUnder } from './changes/file-identity.js';
+import { isUnder, orphanKeys } from './changes/file-identity.js';
 import { indexWalkKey, recordedWalk, staleEntries } from './changes/walks.js';
 import { timer } from './debug-timer.js';
 import { isDamage } from './store/damage.js';
@@ -18,7 +18,8 @@ import type { IndexIo } from './options.js';
 import { indexAndPublish, proseStatsWarnings, saveProseStats } from './publish.js';
 import { verifySectionFile } from './snapshot/section-file.js';
 import { proseStatsDeltaPathOf } from './snapshot/prose-stats-layers.js';
-import { covers, readInfo, realPath } from './registry.js';
+import { realPath } from '../sources/real-paths.js';
+import { covers, readInfo } from './registry.js';
 import { emptyChanges } from './snapshot/snapshot.js';
 import { mergeRoots, modelFingerprint } from './workspace-files.js';
 
@@ -135,7 +136,8 @@ async function changesOf(ws: OpenWorkspace, paths: string[], signal?: AbortSigna
   if (ws.remote || paths.some(isRemoteUri) || !readInfo(ws.dir)?.meta?.complete) return null;
   const mark = timer('changes');
   const c = await ws.compatible(await ws.searcher.model());
-  if (!c.ok || !c.m || !covers(JSON.parse(c.m.roots ?? '[]') as string[], paths)) return null;
+  const roots = JSON.parse(c.m?.roots ?? '[]') as string[];
+  if (!c.ok || !c.m || !covers(roots, paths)) return null;
   mark('model');
   const snap = await ws.loadSnapshot();
   mark('snapshot');
@@ -147,8 +149,13 @@ async function changesOf(ws: OpenWorkspace, paths: string[], signal?: AbortSigna
   mark('stat');
   // Watched and nothing created or removed since the last look: nothing can be gone.
   const seen = cached || changedDirs ? null : new Set(walk.keys);
-  const gone = seen ? snap.files.filter((f) => !seen.has(f.key) && paths.some((p) => isUnder(f.key, p))).map((f) => f.key) : [];
-  return { stale, gone, unchanged: walk.entries.length - stale.length };
+  const real = paths.map(realPath);
+  const gone = seen ? snap.files.filter((f) => !seen.has(f.key) && real.some((p) => isUnder(f.key, p))).map((f) => f.key) : [];
+  // ... but files an older simgrep keyed under none of the roots (a tree reached through a symlink) are.
+  const orphans = orphanKeys(snap.files.map((f) => f.key), roots).filter((k) => !seen?.has(k));
+  // A file two of the paths reach (a directory and its subdirectory, a link and its target) counts once.
+  const files = seen ? seen.size : new Set(walk.keys).size;
+  return { stale, gone: orphans.length > 0 ? [...new Set([...gone, ...orphans])] : gone, unchanged: files - stale.length };
 }
 
 /** The report of an index run that found nothing to change. */

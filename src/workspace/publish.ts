@@ -7,7 +7,6 @@ import { isRemoteUri } from '../sources/uri.js';
 import { executorOf, releaseWorkersOf } from '../searcher.js';
 import { rebuildSnapshot } from './build/snapshot-rebuild.js';
 import { updateIndex, type IndexProgress, type IndexReport, type IndexUpdater, type WalkListing } from './build/indexer.js';
-import { fileKey } from './changes/file-identity.js';
 import type { Walk } from './changes/walk-cache.js';
 import { saveWalkRecord, walkRecordFile } from './changes/walk-record.js';
 import { indexWalkKey } from './changes/walks.js';
@@ -17,6 +16,7 @@ import { emptyChanges, emptySnapshot, fileIndex, patchSnapshot, type Snapshot } 
 import type { FileState, IndexStore, SmallFragments } from './store/store.js';
 import { writing } from './store/writing.js';
 import { isGlob } from '../sources/fs.js';
+import { fileKeys, type FileKeyOf } from '../sources/real-paths.js';
 import { isProsePath } from '../rank/prose.js';
 import { documentState, keepDocument, keepLineTokensWith, keptLines, keptPublished } from './search/kept-documents.js';
 import { keptText } from './search/kept-text.js';
@@ -110,7 +110,9 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   const built = o.resident ? await builtSums(searcher) : undefined;
   // The files registered for the scans meanwhile are let go however the run ends (published below, or failed).
   try {
-    const report: IndexReport = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers, onWalked, onFileRead, onSums: built?.onSums });
+    // Files an older simgrep keyed under none of the workspace's roots (a tree reached through a symlink, indexed twice) go too.
+    const within = metaBefore.roots ? JSON.parse(metaBefore.roots) as string[] : undefined;
+    const report: IndexReport = await update({ store: s, executor, chunkLines, roots, remote: o.remote, deleteMissing: entries === undefined, entries, drop, within, states, signal, onProgress, spillDir, onEmbedded: releaseWorkers, onWalked, onFileRead, onSums: built?.onSums });
     // What only collecting needed goes before the snapshot is built: a big run's identifier table and key lookups.
     report.patch.terms.settle();
     // An updater that never said it was done embedding (a cluster build) has its threads let go here.
@@ -174,12 +176,12 @@ function keepIfProse(state: FileState, bytes: () => Uint8Array): boolean {
   return true;
 }
 
-/** The file states a snapshot holds (of these entries' files only, when given), as the indexer compares them. */
-export function statesOf(snap: Snapshot, entries?: Entry[]): FileState[] {
+/** The file states a snapshot holds (of these entries' files only, when given, keyed by `keyOf`), as the indexer compares them. */
+export function statesOf(snap: Snapshot, only?: { entries: Entry[]; keyOf: FileKeyOf }): FileState[] {
   let files = snap.files;
-  if (entries) {
+  if (only) {
     const at = fileIndex(snap);
-    files = entries.flatMap((e) => { const f = at.get(fileKey(e.path)); return f === undefined ? [] : [snap.files[f]]; });
+    files = only.entries.flatMap((e) => { const f = at.get(only.keyOf(e.path)); return f === undefined ? [] : [snap.files[f]]; });
   }
   return files.map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, chunks: f.chunkCount }));
 }
@@ -204,6 +206,7 @@ async function compactAfter(s: IndexStore, built: string | undefined, firstBuild
 function recordIndexWalk(paths: string[], w: WalkListing): void {
   if (paths.some(isGlob)) return;
   const file = walkRecordFile(JSON.stringify([process.cwd(), indexWalkKey(paths)]));
-  const walk: Walk = { entries: w.entries, keys: w.entries.map((e) => fileKey(e.path)), warnings: w.warnings };
+  const keyOf = fileKeys(paths);
+  const walk: Walk = { entries: w.entries, keys: w.entries.map((e) => keyOf(e.path)), warnings: w.warnings };
   if (file) saveWalkRecord(file, walk, { roots: paths, listed: w.listed, rules: true, startedMs: w.startedMs });
 }

@@ -3,10 +3,11 @@
 // directory or s3:// prefix given as --index-dir, and, without a name, one per set of root paths
 // (named after the first root's real path, as semble keys its index by the directory).
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
+import { realPath } from '../sources/real-paths.js';
 import { isRemoteUri } from '../sources/uri.js';
 
 /** What a local workspace directory says about itself (workspace.json). */
@@ -42,12 +43,6 @@ export function checkName(name: string): string {
 
 export function workspaceDir(name: string, env?: NodeJS.ProcessEnv): string {
   return path.join(workspacesDir(env), checkName(name));
-}
-
-/** The real absolute path of a local path (its absolute path when it does not exist); a URI without trailing slashes. */
-export function realPath(p: string): string {
-  if (isRemoteUri(p)) return p.replace(/(?<!\/)\/+$/, '');
-  try { return realpathSync(p); } catch { return path.resolve(p); }
 }
 
 /** The default workspace name for a set of roots: the first root's base name and a hash of all. */

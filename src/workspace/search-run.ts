@@ -6,6 +6,7 @@ import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
 import { SEARCH_MODES, executorOf, knownShareFor, validate, type SearchOptions, type SearchResponse } from '../searcher.js';
 import { isGlob } from '../sources/fs.js';
+import { fileKeys } from '../sources/real-paths.js';
 import { sourcesForPaths } from '../sources/resolve.js';
 import type { SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
@@ -113,7 +114,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const filters = { recursive: so.recursive, hidden: so.hidden, noIgnore: so.noIgnore, maxFileBytes: so.maxFileBytes, ...(after ? {} : names) };
   // An object store cannot be watched: a search of URIs lists them every time.
   const state: WalkState = paths.some(isRemoteUri)
-    ? { walk: await deadline.until(listWalk(await sourcesForPaths(paths, { ...filters, remote: so.remote ?? ws.o.remote, listOnly: true }), signal)), cached: false }
+    ? { walk: await deadline.until(listWalk(await sourcesForPaths(paths, { ...filters, remote: so.remote ?? ws.o.remote, listOnly: true }), fileKeys(paths), signal)), cached: false }
     : await deadline.until(ws.walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, filters, signal, true)));
   const { cached, changedDirs } = state;
   const walk = after ? filterWalk(state.walk, paths, names) : state.walk;
@@ -133,7 +134,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   /** Reads the stale files again for this answer only: nothing is written, and the next search finds them again. */
   const unsaved = async () => {
     ws.walks.invalidate(walkKey);
-    const report = await updateIndex({ store: unsavedStore, executor: () => executorOf(ws.searcher, !fewBytes(stale, UNSAVED_REFRESH_BYTES)), chunkLines: ws.chunkLines, roots: paths, remote: so.remote ?? ws.o.remote, deleteMissing: false, entries: stale, states: statesOf(snap, stale), signal: so.signal });
+    const report = await updateIndex({ store: unsavedStore, executor: () => executorOf(ws.searcher, !fewBytes(stale, UNSAVED_REFRESH_BYTES)), chunkLines: ws.chunkLines, roots: paths, remote: so.remote ?? ws.o.remote, deleteMissing: false, entries: stale, states: statesOf(snap, { entries: stale, keyOf: fileKeys(paths) }), signal: so.signal });
     snap = patchSnapshot(snap, report.patch, `${snap.version} unsaved`);
     refreshed = pending = report.indexed;
     refreshWarnings.push(...report.warnings);

@@ -85,7 +85,9 @@ async function runInProcess(options: EngineOptions, root: Root, version: string,
 async function localRunner(options: EngineOptions, root: Root): Promise<{ runner: ToolRunner; close: () => Promise<void> }> {
   const [{ createActionEngine }, { createToolRunner }] = await Promise.all([import('../../actions/engine.js'), import('../../mcp/tools.js')]);
   const engine = createActionEngine({ ...options, resident: true });
-  return { runner: createToolRunner(engine, root), close: () => engine.close() };
+  const runner = createToolRunner(engine, root);
+  // The made-up searches after a background build end before the engine closes (mcp/warm-searches.ts).
+  return { runner, close: async () => { await runner.close?.(); await engine.close(); } };
 }
 
 /** The flags the engine must share with its fronts (they are part of its socket's name too). */

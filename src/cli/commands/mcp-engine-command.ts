@@ -32,8 +32,9 @@ export async function runMcpEngineCommand(flags: ParsedFlags, args: string[]): P
   const identity = identityOf(options);
   const engine = createActionEngine({ ...options, resident: true });
   const say = (m: string) => process.stderr.write(`simgrep serve --mcp: ${m}\n`);
+  const runner = createToolRunner(engine, root);
   const running = await serveEngine({
-    runner: createToolRunner(engine, root),
+    runner,
     root: root.real,
     identity,
     socket: engineSocketPath({ root: root.real, identity, concurrency: options.concurrency, offline: options.offline, program: thisProgram() }),
@@ -41,8 +42,9 @@ export async function runMcpEngineCommand(flags: ParsedFlags, args: string[]): P
     idleMs: idleSeconds * 1000,
     orphanMs: Math.min(ENGINE_ORPHAN_SECONDS, idleSeconds > 0 ? idleSeconds : Infinity) * 1000,
     onEvent: say,
-    onStop: () => engine.close(),
-  }).catch(async (e: unknown) => { await engine.close(); throw e; });
+    // The made-up searches after a background build end before the engine closes (mcp/warm-searches.ts).
+    onStop: async () => { await runner.close?.(); await engine.close(); },
+  }).catch(async (e: unknown) => { await runner.close?.(); await engine.close(); throw e; });
   // A front starts the engine when its agent connects: the agent's first search comes soon after, so the
   // model and the worker threads load now, while the agent thinks, not inside that search.
   void engine.searcher.warm();

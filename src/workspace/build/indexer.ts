@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { SimgrepError, isSimgrepError } from '../../errors.js';
 import type { Executor } from '../../pool.js';
 import { createPathReader } from '../../sources/path-reader.js';
+import { fileKeys, realPath } from '../../sources/real-paths.js';
 import type { RemoteOptions } from '../../sources/remote/options.js';
 import { sourcesForPaths } from '../../sources/resolve.js';
 import { redactUri } from '../../sources/uri.js';
@@ -14,7 +15,7 @@ import { chunkFeatures } from '../snapshot/chunk-features.js';
 import { documentState } from '../snapshot/prose-stats-file.js';
 import { openChunks } from './file-chunks.js';
 import { hexDigest, sha256Hex } from './hex-digest.js';
-import { fileKey, identityOf, isUnder, sameIdentity } from '../changes/file-identity.js';
+import { identityOf, isUnder, orphanKeys, sameIdentity } from '../changes/file-identity.js';
 import { ChunkBatch, type PendingChunk } from './chunk-batch.js';
 import { emptyChanges, type SnapshotChanges } from '../snapshot/snapshot.js';
 import type { FileState, IndexStore } from '../store/store.js';
@@ -66,6 +67,11 @@ export interface UpdateIndexOptions {
   deleteMissing: boolean;
   /** Indexed files to drop (the caller found them gone), when it passes `entries`. */
   drop?: string[];
+  /**
+   * The workspace's roots (real paths, as its meta keeps them) when the run saves: indexed files under
+   * none of them are dropped too (file-identity.ts orphanKeys).
+   */
+  within?: string[];
   /** Check exactly these entries instead of walking the roots. */
   entries?: Entry[];
   /** The indexed files' states when the caller has them (the snapshot's); else read from the store. */
@@ -138,6 +144,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
     return ws;
   };
   let lastProgress = 0;
+  const keyOf = fileKeys(o.roots);
 
   const unreadable = (entry: Entry, e: unknown) => {
     if (isSimgrepError(e) && (e.code === 'ABORTED' || e.code.startsWith('INDEX_') || e.code === 'WORKER_FAILED')) throw e;
@@ -149,7 +156,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   for await (const entry of entries) {
     if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
     if (o.onWalked) walked.push(entry);
-    const key = fileKey(entry.path);
+    const key = keyOf(entry.path);
     // A file reached through two overlapping roots is checked (and indexed) once.
     if (seen.has(key)) continue;
     seen.add(key);
@@ -186,8 +193,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   report.warnings.push(...drainListing());
   await batch.finish();
   report.lines = batch.linesSeen;
-  if (o.deleteMissing) await dropMissing(o, report, states.keys(), seen);
-  else if (o.drop && o.drop.length > 0) await dropKeys(o.store, report, o.drop);
+  await dropMissing(o, report, states.keys(), seen);
   report.ms = performance.now() - started;
   return report;
 }
@@ -248,14 +254,21 @@ export function unreadableWarning(p: string, e: unknown): SourceWarning {
 }
 
 /**
- * Drops the indexed files under the roots that the listing did not see (`seen`), recording them in
- * the report and its patch. A root whose listing failed part-way (store down, access denied) keeps
- * its indexed files.
+ * Drops the indexed files that are gone, recording them in the report and its patch: with
+ * `deleteMissing`, those under the roots that the listing did not see (`seen`; a root whose listing
+ * failed part-way, store down or access denied, keeps its indexed files), else those the caller found
+ * gone (`drop`); and, with `within`, those under none of the workspace's roots.
  */
-export async function dropMissing(o: Pick<UpdateIndexOptions, 'roots' | 'store'>, report: IndexReport, indexed: Iterable<string>, seen: Set<string>): Promise<void> {
-  const failed = new Set(report.warnings.filter((w) => w.code !== 'TOO_LARGE' && w.code !== 'PATH_NOT_FOUND').map((w) => w.path));
-  const roots = o.roots.filter((r) => !failed.has(redactUri(r)));
-  await dropKeys(o.store, report, [...indexed].filter((k) => !seen.has(k) && roots.some((r) => isUnder(k, r))));
+export async function dropMissing(o: Pick<UpdateIndexOptions, 'roots' | 'store' | 'deleteMissing' | 'drop' | 'within'>, report: IndexReport, indexed: Iterable<string>, seen: Set<string>): Promise<void> {
+  const keys = [...indexed];
+  const gone = new Set<string>(o.deleteMissing ? [] : o.drop ?? []);
+  if (o.deleteMissing) {
+    const failed = new Set(report.warnings.filter((w) => w.code !== 'TOO_LARGE' && w.code !== 'PATH_NOT_FOUND').map((w) => w.path));
+    const roots = o.roots.filter((r) => !failed.has(redactUri(r))).map(realPath);
+    for (const k of keys) if (!seen.has(k) && roots.some((r) => isUnder(k, r))) gone.add(k);
+  }
+  if (o.within) for (const k of orphanKeys(keys, o.within)) if (!seen.has(k)) gone.add(k);
+  if (o.deleteMissing || gone.size > 0) await dropKeys(o.store, report, [...gone]);
 }
 
 /** Drops these indexed files, recording them in the report and its patch. */

@@ -1,17 +1,13 @@
-// What says a file may have changed since it was indexed, and its key in the index: a local file by
-// its absolute path, size and mtime (a stat); an object by its URI and the size and last-modified time
-// its store's listing gave. When the listing gives no time (an https URL), the identity is unknown and
-// the content hash decides, so the answer stays exact.
+// What says a file may have changed since it was indexed: a local file by its size and mtime (a stat);
+// an object by the size and last-modified time its store's listing gave. When the listing gives no time
+// (an https URL), the identity is unknown and the content hash decides, so the answer stays exact. A
+// file's key in the index (its real path, or its URI) is made by sources/real-paths.ts fileKeys.
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Entry } from '../../sources/source.js';
 import { isRemoteUri } from '../../sources/uri.js';
 
 export interface FileIdentity { size: number; mtime: number; known: boolean }
-
-export function fileKey(p: string): string {
-  return isRemoteUri(p) ? p : path.resolve(p);
-}
 
 /** Throws when a local file cannot be stat'ed (the caller reports it as unreadable). */
 export function identityOf(entry: Entry): FileIdentity {
@@ -33,4 +29,23 @@ export function isUnder(key: string, root: string): boolean {
   const sep = isRemoteUri(root) ? '/' : path.sep;
   const r = isRemoteUri(root) ? root.replace(/\/+$/, '') : path.resolve(root);
   return key === r || key.startsWith(r.endsWith(sep) ? r : r + sep);
+}
+
+/**
+ * The indexed files under none of the workspace's roots (real paths, as its meta keeps them): left by an
+ * older simgrep that keyed a tree reached through a symlink by the link's path (the tree then indexed
+ * twice). Every run that saves drops them. None when the roots are not known.
+ */
+export function orphanKeys(keys: Iterable<string>, roots: readonly string[]): string[] {
+  // Local files only: a URI root is kept as typed (`S3://b/p`, a host in capitals, a token in the query)
+  // while its keys are the listing's canonical URIs, and the doubling healed here was of local links.
+  const local = roots.filter((r) => !isRemoteUri(r));
+  if (local.length === 0) return [];
+  const under = local.map((r) => {
+    const base = path.resolve(r);
+    return { base, prefix: base.endsWith(path.sep) ? base : base + path.sep };
+  });
+  const out: string[] = [];
+  for (const k of keys) if (!isRemoteUri(k) && !under.some((u) => k === u.base || k.startsWith(u.prefix))) out.push(k);
+  return out;
 }

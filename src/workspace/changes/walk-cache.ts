@@ -9,9 +9,10 @@
 // next `simgrep index`, picks it up).
 import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
+import { fileKeys } from '../../sources/real-paths.js';
 import type { Entry, SourceWarning } from '../../sources/source.js';
 
-/** A walk's files, their absolute paths (keys[i] is entries[i]'s), and its warnings. */
+/** A walk's files, their keys in the index (keys[i] is entries[i]'s: sources/real-paths.ts), and its warnings. */
 export interface Walk { entries: Entry[]; keys: string[]; warnings: SourceWarning[] }
 
 interface Cached {
@@ -45,7 +46,9 @@ export class WalkCache {
     if (c && c.watchers.size > 0) for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
     if (c && c.walk && !c.dirty) return { walk: c.walk, cached: true };
     if (c && c.walk && !c.structural && c.watchers.size > 0) {
-      const changedDirs = c.changed;
+      // Named as the walk's keys are (real paths), which the check of what changed compares them with.
+      const keyOf = c.changed.size > 0 ? fileKeys(roots) : null;
+      const changedDirs = keyOf ? new Set([...c.changed].map(keyOf)) : c.changed;
       c.changed = new Set();
       c.dirty = false;
       return { walk: c.walk, cached: false, changedDirs };

@@ -17,7 +17,7 @@ import type { Walk } from './walk-cache.js';
 import { simgrepVersion } from '../../version.js';
 
 /** Bump when what a record holds changes, pathFacts and pathTerms (rank/) included. */
-const FORMAT = 8; // 8: path names of every script (issue 31)
+const FORMAT = 9; // 9: keys under a root reached through a symlink are real paths (sources/real-paths.ts)
 /** A directory or ignore file changed this recently is not trusted to show its next change. */
 const RACY_MS = 2000;
 /** Records kept; the least recently written go first. */

@@ -2,10 +2,11 @@
 // depend on changed — and which walked files the snapshot does not know with their size and mtime.
 import path from 'node:path';
 import { createFsSource, isGlob, type FsSourceOptions } from '../../sources/fs.js';
+import { fileKeys, type FileKeyOf } from '../../sources/real-paths.js';
 import type { Entry, Source } from '../../sources/source.js';
 import { isRemoteUri } from '../../sources/uri.js';
 import { fileIndex, type Snapshot } from '../snapshot/snapshot.js';
-import { fileKey, identityOf, sameIdentity } from './file-identity.js';
+import { identityOf, sameIdentity } from './file-identity.js';
 import { statMany } from './stat-many.js';
 import type { Walk } from './walk-cache.js';
 import { loadWalkRecord, saveWalkRecord, walkRecordFile } from './walk-record.js';
@@ -13,13 +14,13 @@ import { loadWalkRecord, saveWalkRecord, walkRecordFile } from './walk-record.js
 /** The walk an index run of `paths` checks for changes (its filters are the defaults), as kept by recordedWalk. */
 export const indexWalkKey = (paths: string[]): string => JSON.stringify(['index', paths]);
 
-/** A walk of the sources: the entries, their keys in the index, and the listing's warnings. */
-export async function listWalk(sources: Source[], signal?: AbortSignal): Promise<Walk> {
+/** A walk of the sources: the entries, their keys in the index (`keyOf`: fileKeys of the roots walked), and the listing's warnings. */
+export async function listWalk(sources: Source[], keyOf: FileKeyOf, signal?: AbortSignal): Promise<Walk> {
   const found: Entry[] = [];
   for (const source of sources) for await (const e of source.list(signal)) found.push(e);
   // A source stops listing quietly when aborted: a cut walk is no walk (never recorded, never cached).
   signal?.throwIfAborted();
-  return { entries: found, keys: found.map((e) => fileKey(e.path)), warnings: sources.flatMap((s) => s.drainWarnings?.() ?? []) };
+  return { entries: found, keys: found.map((e) => keyOf(e.path)), warnings: sources.flatMap((s) => s.drainWarnings?.() ?? []) };
 }
 
 /**
@@ -32,7 +33,7 @@ export async function recordedWalk(walkKey: string, paths: string[], filters: Om
   if (recorded) return recorded;
   const listed: string[] = [];
   const startedMs = Date.now();
-  const walk = await listWalk([createFsSource({ paths, ...filters, onListed: (d) => listed.push(d) })], signal);
+  const walk = await listWalk([createFsSource({ paths, ...filters, onListed: (d) => listed.push(d) })], fileKeys(paths), signal);
   if (file) saveWalkRecord(file, walk, { roots: paths, listed, rules: !filters.noIgnore, startedMs, pathFacts });
   return walk;
 }
@@ -48,8 +49,12 @@ export async function staleEntries(snap: Snapshot, walk: Walk, threadFromFiles: 
   /** Local files the snapshot knows: their walk index, and their file index in the snapshot. */
   const local: number[] = [];
   const known: number[] = [];
+  // A file two of the walked paths reach (a directory and its subdirectory, a link and its target) is looked at once, under the first.
+  const twice = new Set<string>();
   walk.entries.forEach((e, i) => {
     const key = walk.keys[i];
+    if (twice.has(key)) return;
+    twice.add(key);
     const f = at.get(key);
     if (f === undefined) { stale[i] = 1; return; }
     if (changedDirs && !changedDirs.has(path.dirname(key))) return;

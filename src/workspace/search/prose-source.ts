@@ -249,37 +249,70 @@ function proseFiles(snap: Snapshot, display: (string | undefined)[]): ProseFiles
 /**
  * Per prose file (`inChunkOrder`: the only files asked about), 1 when one of its chunks lists one of the
  * terms in the postings: the postings count what countTerms counts in the chunk's lines (as
- * candidates.ts relies on), so a file marked 0 has no line that holds a term. A term's list of no more
- * entries than there are prose files has each entry's file marked (a pasted block's rare terms: a few
- * entries each); a longer one that ascends by chunk (every
- * list since merge31; not always in a snapshot file an older build wrote) is searched for each prose
- * file's chunk range in turn, by galloping (a long query's 24 lists hold ~330,000 entries on the bench
- * tree, nearly all of code chunks); another has each entry's file marked.
+ * candidates.ts relies on), so a file marked 0 has no line that holds a term. Each term's list is
+ * searched only for the files no earlier term marked, and none once all are (a pasted block's 24 terms:
+ * its first common ones mark nearly every prose file). A list of no more entries than those files has
+ * each entry's file marked (a pasted block's rare terms: a few entries each); a longer one that ascends
+ * by chunk (every list since merge31; not always in a snapshot file an older build wrote: checked once
+ * per postings and key) is searched for each such file's chunk range in turn, by galloping (a long
+ * query's 24 lists hold ~330,000 entries on the bench tree, nearly all of code chunks); another has each
+ * entry's file marked.
  */
 function filesWithTerms(snap: Snapshot, terms: Terms, prose: ProseFiles): Uint8Array {
   const out = new Uint8Array(snap.files.length);
   const { chunkFile } = snap;
   const { inChunkOrder, chunkFrom, chunkTo } = prose;
-  const m = inChunkOrder.length;
+  // The files not marked yet, by their place in inChunkOrder (ascending).
+  const open = Int32Array.from({ length: inChunkOrder.length }, (_, i) => i);
+  let left = open.length;
   for (const term of terms) {
-    const found = (term.whole ? snap.byLower : snap.byStem).find(term.key);
+    if (left === 0) break;
+    const postings = term.whole ? snap.byLower : snap.byStem;
+    const found = postings.find(term.key);
     if (!found) continue;
+    work.lists++;
     const chunk = found.chunk;
     const n = chunk.length;
-    // Marking costs an entry, galloping about a prose file (and a look at every entry to know the list ascends).
-    let ascending = n > m;
-    for (let j = 1; j < n && ascending; j++) ascending = chunk[j - 1] <= chunk[j];
-    if (!ascending) {
-      for (let j = 0; j < n; j++) out[chunkFile[chunk[j]]] = 1;
-      continue;
+    // Marking costs an entry, galloping about a file left (and, once per list, a look at every entry to know it ascends).
+    if (n <= left || !ascends(postings, term.key, chunk)) for (let j = 0; j < n; j++) out[chunkFile[chunk[j]]] = 1;
+    else {
+      let j = 0;
+      for (let o = 0; o < left && j < n; o++) {
+        const i = open[o];
+        j = gallop(chunk, chunkFrom[i], j);
+        if (j < n && chunk[j] < chunkTo[i]) out[inChunkOrder[i]] = 1;
+      }
     }
-    let j = 0;
-    for (let i = 0; i < m && j < n; i++) {
-      j = gallop(chunk, chunkFrom[i], j);
-      if (j < n && chunk[j] < chunkTo[i]) out[inChunkOrder[i]] = 1;
-    }
+    let kept = 0;
+    for (let o = 0; o < left; o++) if (out[inChunkOrder[open[o]]] === 0) open[kept++] = open[o];
+    left = kept;
   }
   return out;
+}
+
+/** The term lists filesWithTerms read, and how many of them it checked to ascend (tests). */
+const work = { lists: 0, checked: 0 };
+export function proseFilesWork(): { lists: number; checked: number } {
+  return { ...work };
+}
+
+/** Per postings (a snapshot's byLower or byStem: never changed, a new one made), whether each key's list asked about ascends by chunk. */
+const ascending = new WeakMap<object, Map<string, boolean>>();
+/** Keys remembered per postings (a map of a resident process's queries' terms; started again when full). */
+const ASCENDING_KEYS = 100_000;
+
+function ascends(postings: object, key: string, chunk: Int32Array): boolean {
+  let known = ascending.get(postings);
+  if (!known) ascending.set(postings, (known = new Map()));
+  let up = known.get(key);
+  if (up === undefined) {
+    work.checked++;
+    up = true;
+    for (let j = 1; j < chunk.length && up; j++) up = chunk[j - 1] <= chunk[j];
+    if (known.size >= ASCENDING_KEYS) known.clear();
+    known.set(key, up);
+  }
+  return up;
 }
 
 /** The first index at or past `from` of the ascending array whose value is at least v (xs.length: none). */

@@ -11,6 +11,18 @@ import { work } from './work-arrays.js';
 const EPS = 2 * FLOAT16_RELATIVE_ERROR + 1e-6;
 
 /**
+ * The margin where no cosine weighs (lexical mode, or a hybrid plan that gives the embedding no weight:
+ * find_related's chunk): every bound is then made of what the pipeline's scoring works out (BM25 from the
+ * postings, the path's signals, the symbol boosts) in float64, but the pipeline ranks the distances as
+ * float32 (embed/chunk-scoring.ts) and breaks ties by path: two distances closer than a float32 step tie
+ * there, and --max-distance is tested on the rounded value. So the margin is one float32 step at 1
+ * (2^-23; two distances in (0, 1] further apart than 2^-24 round apart), which also covers the float64
+ * roundings (one of 8,330 find_related candidates' best cases was 1 ulp off the scored float64: latency-log.md,
+ * related32). The float16 margin kept ~11 chunks a find_related call past the heap's 70 on the bench tree.
+ */
+const LEXICAL_EPS = 2 ** -23;
+
+/**
  * The distance a chunk's best case must reach, over the chunks bounded so far: the heapSize-th least
  * worst case plus the margin (with --max-distance alone, that distance or the least worst case, if
  * larger); Infinity while every chunk passes (no more chunks of some relevance than the heap holds).
@@ -20,9 +32,11 @@ export interface Limit { offer(lo: number, hi: number): void; readonly value: nu
 
 export function limitOf(q: CandidateQuery): Limit {
   const k = q.heapSize;
+  const { plan } = q;
+  const eps = plan.mode === 'lexical' || (plan.mode !== 'semantic' && !(plan.weights.semantic > 0)) ? LEXICAL_EPS : EPS;
   if (q.maxDistance !== undefined && !Number.isFinite(k)) {
     let least = Infinity;
-    const l = { value: Infinity, offer(lo: number, hi: number) { if (lo < 1 && hi < least) { least = hi; l.value = Math.max(q.maxDistance!, least) + EPS; } } };
+    const l = { value: Infinity, offer(lo: number, hi: number) { if (lo < 1 && hi < least) { least = hi; l.value = Math.max(q.maxDistance!, least) + eps; } } };
     return l;
   }
   if (!Number.isFinite(k)) return { value: Infinity, offer() {} };
@@ -36,7 +50,7 @@ export function limitOf(q: CandidateQuery): Limit {
       if (!(lo < 1)) return;
       seen++;
       size = offerLeast(heap, size, k, hi);
-      if (seen > k) l.value = heap[0] + EPS;
+      if (seen > k) l.value = heap[0] + eps;
     },
   };
   return l;

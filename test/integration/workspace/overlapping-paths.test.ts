@@ -3,7 +3,7 @@
 // answer alike: the same results and counts, no hunk twice, and the other files' ranking as if each
 // path were given once (trial32: the scan counted such a file twice, so its distances differed from the
 // index's, and it could fill two of the top-k).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,5 +84,16 @@ describe('overlapping paths', () => {
     expect((await both([named, named])).results).toHaveLength(1);
     await both([path.join(tree, 'src'), tree], { perFile: 1 });
     await both([path.join(tree, 'src'), tree], { mode: 'lexical' });
+  });
+
+  it('a link to a directory and the directory: each file once, under the first name given', async () => {
+    const link = path.join(tmp, 'link-to-src');
+    symlinkSync(path.join(tree, 'src'), link);
+    const alone = await both([path.join(tree, 'src')]);
+    for (const [first, second] of [[link, path.join(tree, 'src')], [path.join(tree, 'src'), link]]) {
+      const r = await both([first, second]);
+      expect(r.stats.files).toBe(alone.stats.files);
+      for (const x of r.results) expect(x.filename.startsWith(first + path.sep)).toBe(true);
+    }
   });
 });

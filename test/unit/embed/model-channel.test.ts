@@ -10,6 +10,8 @@ import { bundledModelDir } from '../../../src/model/default-model.js';
 import { loadModel } from '../../../src/model/load.js';
 import { createPool } from '../../../src/pool.js';
 import type { ModelData } from '../../../src/types.js';
+import { builtWorkerFile } from '../../../src/worker-file.js';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { hasShared, model2vecFixtures } from '../../helpers/shared.js';
 
@@ -38,6 +40,32 @@ describe('a pool whose threads start before the model is loaded', () => {
       }
     });
   }
+
+  // piscina blocks an idle thread in Atomics.wait, where no promise runs: a thread whose code was still
+  // loading when it said ready loaded it, and asked for the model, only once its first task woke it (the
+  // MCP engine's first answer from nothing waited for that). Its own pool, over the real worker file, with
+  // this test answering on the model channel: both threads ask with no task sent, then score.
+  it('its threads load their code and ask for the model before any task is sent', async () => {
+    const { Piscina } = createRequire(import.meta.url)('piscina') as typeof import('piscina');
+    const name = `simgrep-model-test-${process.pid}-${Math.random().toString(36).slice(2)}`;
+    const channel = new BroadcastChannel(name);
+    let asks = 0;
+    channel.onmessage = (e: MessageEvent) => { if (e.data === 'model') asks++; };
+    const pool = new Piscina({ filename: builtWorkerFile('embed-entry.cjs')!, minThreads: 2, maxThreads: 2, workerData: { modelChannel: name, kind: 'static' } });
+    try {
+      const deadline = Date.now() + 20_000;
+      while (asks < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(asks).toBe(2);
+      const model = withPoolMemory(withSharedDirections(await loadModel(bundledModelDir())));
+      channel.postMessage({ model });
+      const res = await pool.run({ op: 'embed', texts: ['retry failed uploads'] }) as { ok: boolean; values: Float32Array };
+      expect(res.ok).toBe(true);
+      expect(res.values.length).toBe(model.dim);
+    } finally {
+      channel.close();
+      await pool.destroy();
+    }
+  }, 30_000);
 
   it('fails its tasks with the model\'s own error when it cannot load', async () => {
     const pool = createPool({ model: Promise.reject(new SimgrepError('MODEL_NOT_FOUND', 'no such model here')), kind: 'static', threads: 1 });

@@ -93,6 +93,36 @@ describe('selectCandidates by bounds', () => {
     expect(total.kernelCosines).toBeLessThan(total.kernelChunks * 0.3);
   });
 
+  it('keeps no float16 margin where no cosine weighs (lexical mode, a pasted block of names): the heap\'s worst cases and the chunks that can beat them, and no more', () => {
+    const { snap, centers } = snapshot();
+    const display = snap.files.map((f) => f.key.slice(3));
+    // find_related's chunk: names and words, ranked by its words alone (semantic weight 0).
+    const pasted = 'parseConfig handleRequest upload_file cacheToken retry failed uploads session token cache QueueWorker request queue worker handler config file parse the';
+    expect(buildRankPlan(pasted, 'hybrid', bundledLexicon()).weights.semantic).toBe(0);
+    let probes = 0;
+    let picks = 0;
+    let heaps = 0;
+    for (const [text, mode] of [['retry failed uploads', 'lexical'], ['parse the config file', 'lexical'], ['RetryUpload', 'lexical'], ['session token cache handler', 'lexical'], [pasted, 'hybrid'], [pasted, 'lexical']] as const) {
+      const plan = buildRankPlan(text, mode, bundledLexicon());
+      for (const heapSize of [5, 21, 60]) {
+        const o = { plan, query: centers[0], display, heapSize };
+        const picked = selectCandidates(snap, o);
+        // As bounding every chunk picks; and the chunks that can enter a heap one larger include these (the threshold only falls with a smaller heap).
+        expect(picked, `${mode} "${text.slice(0, 20)}" heap ${heapSize}`).toEqual(selectCandidates(snap, { ...o, exhaustive: true }));
+        const more = new Set(selectCandidates(snap, { ...o, heapSize: heapSize + 1 }));
+        expect(picked.every((c) => more.has(c))).toBe(true);
+        probes++;
+        picks += picked.length;
+        heaps += heapSize;
+      }
+    }
+    expect(probes).toBe(18);
+    // The heap's chunks (this seeded tree has no ties at a heap's edge): the float16 margin (~1e-3 of a
+    // distance) kept 12 more of 516. That no chunk the pipeline keeps is left out (it ranks float32
+    // distances): float32-ties.test.ts and equivalence.test.ts.
+    expect(picks - heaps).toBe(0);
+  });
+
   it('bounds the definition boosts by merging the terms\' defined-name lists as the per-name sums do', () => {
     const { snap, centers, rnd } = snapshot();
     const display = snap.files.map((f) => f.key.slice(3));

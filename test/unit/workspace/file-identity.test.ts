@@ -1,11 +1,12 @@
 // A file's key and identity in the index: local paths by stat, objects by their listing; roots as
 // directories or prefixes (URIs compared as strings, without their trailing slashes).
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fileKey, identityOf, isUnder, sameIdentity } from '../../../src/workspace/changes/file-identity.js';
-import { covers, defaultName, realPath } from '../../../src/workspace/registry.js';
+import { identityOf, isUnder, sameIdentity } from '../../../src/workspace/changes/file-identity.js';
+import { fileKeys, realPath } from '../../../src/sources/real-paths.js';
+import { covers, defaultName } from '../../../src/workspace/registry.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'simgrep-identity-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,13 +16,13 @@ describe('file identity', () => {
     const file = path.join(dir, 'a.txt');
     writeFileSync(file, 'hello\n');
     const st = statSync(file);
-    expect(fileKey(path.relative(process.cwd(), file))).toBe(file);
+    expect(fileKeys([dir])(path.relative(process.cwd(), file))).toBe(realpathSync(file));
     expect(identityOf({ path: file })).toEqual({ size: 6, mtime: st.mtimeMs, known: true });
     expect(() => identityOf({ path: path.join(dir, 'missing') })).toThrow(/ENOENT/);
   });
 
   it('an object: its URI, and the size and last-modified of the listing; without them the identity is unknown', () => {
-    expect(fileKey('s3://b/p/x.ts')).toBe('s3://b/p/x.ts');
+    expect(fileKeys(['s3://b/p/'])('s3://b/p/x.ts')).toBe('s3://b/p/x.ts');
     const listed = identityOf({ path: 's3://b/p/x.ts', size: 10, modifiedMs: 1700000000000 });
     expect(listed).toEqual({ size: 10, mtime: 1700000000000, known: true });
     expect(sameIdentity(listed, { size: 10, mtime: 1700000000000 })).toBe(true);

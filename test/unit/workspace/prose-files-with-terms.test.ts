@@ -12,7 +12,7 @@ import { pathSignals } from '../../../src/rank/path-signals.js';
 import { documentState, keepDocument, keptLinesCounted } from '../../../src/workspace/search/kept-documents.js';
 import type { Entry, Source } from '../../../src/sources/source.js';
 import { toFloat16 } from '../../../src/workspace/packed/float16.js';
-import { splitProse } from '../../../src/workspace/search/prose-source.js';
+import { proseFilesWork, splitProse } from '../../../src/workspace/search/prose-source.js';
 import { emptySnapshot, patchSnapshot, type ChunkRow, type Snapshot } from '../../../src/workspace/snapshot/snapshot.js';
 import { TermCollector } from '../../../src/workspace/snapshot/term-collector.js';
 import { mulberry32 } from '../../helpers/seeded.js';
@@ -106,6 +106,35 @@ describe('the prose files that can hold a query term', () => {
     expect(galloped).toBeGreaterThan(20);
     expect(holding).toBeGreaterThan(100);
     expect(holding).toBeLessThan(asked - 100);
+  });
+
+  it('are found by reading a term\'s list only while some prose file is not marked, each list checked to ascend once', async () => {
+    // Every chunk of every file holds all the question's words: its first term's list marks every file.
+    const words = ['castle', 'river', 'bridge', 'market', 'garden'];
+    const docs = Array.from({ length: 30 }, (_, f) => `/w/doc-${String(f).padStart(2, '0')}.md`);
+    const terms = new TermCollector();
+    const rows: ChunkRow[] = [];
+    for (const path of docs) {
+      for (let c = 0; c < 3; c++) {
+        terms.add(rows.length, idents(terms, `${words.join(' ')} x${Math.floor(rnd() * 40)}`));
+        rows.push({ path, start: c * 48, end: c * 48 + 48, hasTokens: true, chars: 200, blank: false, defs: [], halves: toFloat16(Float32Array.from({ length: DIM }, () => rnd() - 0.5)) });
+      }
+    }
+    const files = docs.map((key, i) => ({ key, size: 1, mtime: 2, hash: `w${i}`, kind: 'text' as const, lines: 144 }));
+    const s = patchSnapshot(emptySnapshot(DIM, '1.1'), { dropChunksOf: new Set<string>(), dropFiles: new Set<string>(), files, rows, terms }, '1.1');
+    const display = s.files.map((f) => f.key);
+    const plan = buildRankPlan(words.join(' '), 'hybrid', bundledLexicon());
+    const found = plan.terms.filter((t) => (t.whole ? s.byLower : s.byStem).find(t.key));
+    expect(found.length).toBeGreaterThanOrEqual(words.length);
+    for (let round = 0; round < 2; round++) {
+      const before = proseFilesWork();
+      const { prose } = splitProse(s, display, {} as Source, plan, { keepBytes: false });
+      const after = proseFilesWork();
+      // The first list (3 entries a file: galloped, once checked to ascend) marks every file: no other is read.
+      expect(after.lists - before.lists).toBe(1);
+      expect(after.checked - before.checked).toBe(round === 0 ? 1 : 0);
+      for await (const e of prose!.list()) expect(prose!.holdsAnyTerm!(e, plan.terms)).toBe(true);
+    }
   });
 
   it('are listed by a bound the pipeline takes for the very plan they were listed for only (listedBound)', async () => {

@@ -1,0 +1,74 @@
+// After the engine's background build, the index answers at once, as the scan did; its made-up searches
+// (mcp/warm-searches.ts) run only once the agent is idle.
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActionEngine, type ActionEngine } from '../../src/actions/engine.js';
+import { createToolRunner, type ToolRunner } from '../../src/mcp/tools.js';
+import { WARM_QUERIES, warmSearchesRun } from '../../src/mcp/warm-searches.js';
+import { isolatedHome } from '../helpers/isolated-home.js';
+
+let home: ReturnType<typeof isolatedHome>;
+let engine: ActionEngine;
+let runner: ToolRunner;
+
+type Answer = { index: string; matches: { path: string; match_line: number; score: number }[] };
+const search = async (query: string) => {
+  const r = await runner.call('search', { query });
+  expect(r.isError, JSON.stringify(r.content)).toBeUndefined();
+  return r.structuredContent as Answer;
+};
+
+beforeAll(() => {
+  home = isolatedHome();
+  const tree = path.join(home.dir, 'tree');
+  mkdirSync(tree);
+  for (let i = 0; i < 6; i++) writeFileSync(path.join(tree, `upload${i}.ts`), `export function retryUpload${i}(n: number) {\n  // retry failed uploads, then read the input file\n  return n + ${i};\n}\n`);
+  writeFileSync(path.join(tree, 'README.md'), '# Uploads\n\nFailed uploads are retried three times.\n');
+  engine = createActionEngine({ concurrency: 0, resident: true });
+  const real = realpathSync(tree);
+  runner = createToolRunner(engine, { real, given: real });
+});
+
+afterAll(async () => {
+  await engine.close();
+  home.restore();
+});
+
+describe('the background build warms the indexed search', () => {
+  it('answers from the index at once, and runs the made-up searches and find_related once the agent is idle', async () => {
+    const before = warmSearchesRun();
+    const scanned = await search('retry failed uploads');
+    expect(scanned.index).toBe('building');
+    // Back-to-back calls (no pause of IDLE_MS): the index answers as soon as it is built, before any made-up search.
+    let fresh = await search('retry failed uploads');
+    for (let i = 0; fresh.index !== 'fresh' && i < 2000; i++) fresh = await search('retry failed uploads');
+    expect(fresh.index).toBe('fresh');
+    expect(warmSearchesRun() - before).toBe(0);
+    expect(fresh.matches).toEqual(scanned.matches);
+    await runner.settled!();
+    // Every made-up search, and find_related on the top hits of the first three (each finds an upload file).
+    expect(warmSearchesRun() - before).toBe(WARM_QUERIES.length + 3);
+    expect((await search('retry failed uploads')).matches).toEqual(scanned.matches);
+  });
+
+  it('ends the made-up searches when the server closes, before the engine does: none runs after', async () => {
+    const tree = path.join(home.dir, 'tree2');
+    mkdirSync(tree);
+    for (let i = 0; i < 4; i++) writeFileSync(path.join(tree, `queue${i}.ts`), `export function drainQueue${i}() {\n  // drain the job queue\n  return ${i};\n}\n`);
+    const own = createActionEngine({ concurrency: 0, resident: true });
+    const real = realpathSync(tree);
+    const r2 = createToolRunner(own, { real, given: real });
+    const ask = async () => (await r2.call('search', { query: 'drain the job queue' })).structuredContent as Answer;
+    let a = await ask();
+    for (let i = 0; a.index !== 'fresh' && i < 2000; i++) a = await ask();
+    expect(a.index).toBe('fresh');
+    const before = warmSearchesRun();
+    await r2.close!();
+    await own.close();
+    await r2.settled!();
+    await new Promise((r) => setTimeout(r, 300));
+    // The agent was never idle before the close: none ran (without close(), all 15 ran on the closed engine).
+    expect(warmSearchesRun() - before).toBe(0);
+  });
+});
