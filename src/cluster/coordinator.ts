@@ -14,6 +14,7 @@ import { TopK } from '../rank/topk.js';
 import type { Hit } from '../rank/windows.js';
 import type { ClusterOptions, ClusterSearchContext, SearchOptions } from '../searcher.js';
 import { sourcesForPaths } from '../sources/resolve.js';
+import { fileKeys } from '../sources/real-paths.js';
 import type { SourceWarning } from '../sources/source.js';
 import { simgrepVersion } from '../version.js';
 import { connectRedis, shownUrl, unreachable } from './connection.js';
@@ -79,6 +80,7 @@ export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext)
       const sources = await sourcesForPaths(paths, {
         recursive: o.recursive, hidden: o.hidden, noIgnore: o.noIgnore, extensions: o.extensions, typesNot: o.typesNot, globs: o.globs,
         maxFileBytes: o.maxFileBytes, remote: o.remote, followSymlinks: o.followSymlinks, listOnly: true,
+        unique: paths.length > 1 ? fileKeys(paths) : undefined, // a file two paths reach is searched once, as on one machine (searcher.ts)
       });
       await enqueueShards({
         queue, kind: 'search', runId: queryId, pending: shards, listed,

@@ -1,6 +1,7 @@
 // The arguments search and find_related share, with their bounds, and what they mean for a search:
 // the peers' names are accepted where they mean the same (top_k beside k, mode "bm25" for lexical).
 import { z } from 'zod';
+import { SimgrepError } from '../errors.js';
 import { FILE_TYPES } from '../sources/file-types.js';
 import { checkFilterValues, FILTER_OPTIONS, filterValuesOfParams, type FilterOption, type FilterParam, type FilterValues } from '../sources/filter-options.js';
 import { SEARCH_MODES, type SearchMode } from '../types.js';
@@ -70,6 +71,8 @@ export function planOf(a: Narrowing): SearchPlan {
 
 /** The query as searched, and a note when it had to be cut. */
 export function boundQuery(query: string): { query: string; notes: string[] } {
+  // Said in the tool's own terms: the searcher's message shows the CLI's form.
+  if (query.trim() === '') throw new SimgrepError('BAD_QUERY', 'the query is empty; pass what you are looking for, e.g. {"query": "retry failed uploads"}');
   if (query.length <= MAX_QUERY_CHARS) return { query, notes: [] };
   return { query: query.slice(0, MAX_QUERY_CHARS), notes: [`the query was ${query.length} characters; only its first ${MAX_QUERY_CHARS} were searched`] };
 }

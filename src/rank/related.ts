@@ -5,6 +5,8 @@ import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
+import { looksBinary } from '../text/decode.js';
+import { utf16Bom } from '../text/encoding.js';
 import { RANK_DEFAULTS } from './plan.js';
 import type { SearchResult } from './windows.js';
 
@@ -30,14 +32,18 @@ const MAX_LIKE_CHARS = 20_000;
 
 export async function likeChunk(t: LikeTarget): Promise<LikeChunk> {
   if (!Number.isInteger(t.line) || t.line < 1) throw new SimgrepError('BAD_FLAG', `the line of ${t.path} must be a whole number >= 1 (got ${t.line})`);
-  let text: string;
+  let bytes: Buffer;
   let real: string;
   try {
     real = realpathSync(t.path);
-    text = await readFile(real, 'utf8');
+    bytes = await readFile(real);
   } catch (e) {
     throw new SimgrepError('PATH_NOT_FOUND', `cannot read ${t.path} to find code like it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); pass an existing file`);
   }
+  // Read as a search reads it (text/text-stream.ts): a UTF-16 file decoded, a binary one never searched.
+  const utf16 = utf16Bom(bytes);
+  if (!utf16 && looksBinary(bytes)) throw new SimgrepError('BAD_QUERY', `${t.path} is a binary file (a NUL byte in its first 8 KiB), never searched; pass a line of a text file`);
+  const text = utf16 ? new TextDecoder(utf16).decode(bytes) : bytes.toString('utf8');
   const lines = text.split(/\r?\n/);
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   if (t.line > lines.length) throw new SimgrepError('BAD_FLAG', `${t.path} has ${lines.length} lines; line ${t.line} is past its end`);

@@ -15,6 +15,7 @@ import type { Entry } from '../sources/source.js';
 import type { WalkState } from './changes/walk-cache.js';
 import { fewBytes, listWalk, recordedWalk, staleEntries } from './changes/walks.js';
 import { timer } from './debug-timer.js';
+import { Deadline } from '../pipeline/deadline.js';
 import { inProcess, isLock, tryLock, type Lock, type LockInfo } from './lock.js';
 import type { OpenWorkspace } from './open.js';
 import { indexAndPublish, statesOf } from './publish.js';
@@ -58,12 +59,41 @@ function scanned(ws: OpenWorkspace, so: SearchOptions, reason: string | null, co
   return ws.searcher.search(so).then((r) => (reason ? { ...r, warnings: [...r.warnings, { path: ws.dir, code, message: `workspace ${ws.name} not used: ${reason}` }] } : r));
 }
 
+/**
+ * --timeout bounds the whole search, as it bounds a scan's listing and reading: the walk and the
+ * refresh run under it, and the scan or rescore that answers gets what is left. Cut before anything
+ * was scored, the answer is a scan's cut before its first file: no results, a TIMEOUT warning, an error.
+ */
 async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchResponse> {
   const started = performance.now();
-  const paths = so.paths ?? [];
   validate(so);
+  const deadline = new Deadline(so.timeoutMs === undefined ? undefined : { signal: AbortSignal.timeout(so.timeoutMs), seconds: so.timeoutMs / 1000 }, so.signal);
+  try {
+    return await searchWithin(ws, so, deadline, started);
+  } catch (e) {
+    if (!deadline.reached) throw e;
+    return {
+      results: [],
+      warnings: [{ path: ws.dir, code: 'TIMEOUT', message: `stopped after the --timeout of ${deadline.seconds} s: the results found so far are shown` }],
+      stats: { files: 0, lines: 0, bytes: 0, binary: 0, skipped: 0, errors: 1, ms: performance.now() - started },
+    };
+  }
+}
+
+/** The options with the time left of the search's --timeout, its TIMEOUT warning restated with the whole. */
+async function withinRest(so: SearchOptions, started: number, run: (o: SearchOptions) => Promise<SearchResponse>): Promise<SearchResponse> {
+  if (so.timeoutMs === undefined) return run(so);
+  const left = Math.max(1, Math.round(so.timeoutMs - (performance.now() - started)));
+  const r = await run({ ...so, timeoutMs: left });
+  const said = `--timeout of ${left / 1000} s`;
+  return { ...r, warnings: r.warnings.map((w) => (w.code === 'TIMEOUT' ? { ...w, message: w.message.replace(said, `--timeout of ${so.timeoutMs! / 1000} s`) } : w)) };
+}
+
+async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Deadline, started: number): Promise<SearchResponse> {
+  const paths = so.paths ?? [];
+  const signal = deadline.readSignal;
   const mark = timer('search');
-  const fallback = (reason: string | null) => scanned(ws, so, reason);
+  const fallback = (reason: string | null) => withinRest(so, started, (o) => scanned(ws, o, reason));
   // -L: the index holds what its walk found, which follows no link (a scan's -L walk does).
   if ((so.mode ?? 'hybrid') === 'line' || so.ignoreCase || so.followSymlinks || (so.sources?.length ?? 0) > 0 || paths.length === 0) return fallback(null);
   const model = await ws.searcher.model();
@@ -84,8 +114,8 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   const filters = { recursive: so.recursive, hidden: so.hidden, noIgnore: so.noIgnore, maxFileBytes: so.maxFileBytes, ...(after ? {} : names) };
   // An object store cannot be watched: a search of URIs lists them every time.
   const state: WalkState = paths.some(isRemoteUri)
-    ? { walk: await listWalk(await sourcesForPaths(paths, { ...filters, remote: so.remote ?? ws.o.remote, listOnly: true }), fileKeys(paths), so.signal), cached: false }
-    : await ws.walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, filters, so.signal, true));
+    ? { walk: await deadline.until(listWalk(await sourcesForPaths(paths, { ...filters, remote: so.remote ?? ws.o.remote, listOnly: true }), fileKeys(paths), signal)), cached: false }
+    : await deadline.until(ws.walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, filters, signal, true)));
   const { cached, changedDirs } = state;
   const walk = after ? filterWalk(state.walk, paths, names) : state.walk;
   const { entries, warnings: walkWarnings } = walk;
@@ -94,7 +124,7 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   let snap = await ws.loadSnapshot();
   mark('snapshot');
   // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
-  const stale = cached ? [] : await staleEntries(snap, walk, ws.statThreadFromFiles, changedDirs);
+  const stale = cached ? [] : await deadline.until(staleEntries(snap, walk, ws.statThreadFromFiles, changedDirs));
   mark(`stale check (${cached ? 'watched' : `${stale.length} stale`})`);
   let refreshed = 0;
   let pending = 0;
@@ -110,11 +140,11 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
     refreshWarnings.push(...report.warnings);
   };
   if (stale.length > 0 && ws.o.oneShot && !ws.storeOpened() && fewBytes(stale, UNSAVED_REFRESH_BYTES)) {
-    await unsaved();
+    await deadline.until(unsaved());
   } else if (stale.length > 0) {
     // Calls of this process queue for the lock (an index run under way here is waited for, not refused).
     const file = ws.lockFile();
-    const saved = await (file ? inProcess(file, () => saveStale(ws, paths, stale, so)) : saveStale(ws, paths, stale, so));
+    const saved = await deadline.until(file ? inProcess(file, () => saveStale(ws, paths, stale, so.signal)) : saveStale(ws, paths, stale, so.signal));
     if (saved.holder) { ws.walks.invalidate(walkKey); return fallback(`another process is updating it (pid ${saved.holder.pid}); this search scanned the files instead`); }
     if (saved.report) {
       refreshed = saved.report.indexed;
@@ -126,7 +156,7 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
       // from the index and the files it reads again, and says why once.
       ws.snapshot = null;
       snap = await ws.loadSnapshot();
-      await unsaved();
+      await deadline.until(unsaved());
       notSaved.push({ path: ws.dir, code: 'INDEX_NOT_SAVED', message: `workspace ${ws.name}: what changed was not saved (${saved.errno}); this search read ${stale.length === 1 ? 'it' : `the ${stale.length} changed files`} again for its own answer` });
     }
   }
@@ -154,7 +184,7 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   const candidates = selectCandidates(snap, { plan, query, display: split.display, infos, heapSize, maxDistance: so.maxDistance, resident: !ws.o.oneShot });
   mark(`candidates (${candidates.length})`);
   const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader, kept: ws.o.oneShot ? undefined : keptText });
-  const r = await ws.searcher.search({ ...so, paths: [], sources: split.prose ? [source, split.prose] : [source] });
+  const r = await withinRest(so, started, (o) => ws.searcher.search({ ...o, paths: [], sources: split.prose ? [source, split.prose] : [source] }));
   // The documents this search read are counted into line terms now, in the background, for the next;
   // and a resident process's scorer keeps every code chunk's tokens and sums, once (warm-chunks.ts).
   if (split.prose) countKeptDocuments();
@@ -180,13 +210,13 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
 type Saved = { report: IndexReport; holder?: undefined } | { holder: LockInfo; report?: undefined } | { errno: string; holder?: undefined; report?: undefined };
 
 /** Saves the stale files to the index under the lock (the caller queued in this process). */
-async function saveStale(ws: OpenWorkspace, paths: string[], stale: Entry[], so: SearchOptions): Promise<Saved> {
+async function saveStale(ws: OpenWorkspace, paths: string[], stale: Entry[], signal: AbortSignal | undefined): Promise<Saved> {
   const file = ws.lockFile();
   let got: Lock | LockInfo | null = null;
   try {
     got = file ? tryLock(file) : null;
     if (got && !isLock(got)) return { holder: got };
-    return { report: await indexAndPublish(ws, await ws.store(false), paths, { entries: stale, signal: so.signal }) };
+    return { report: await indexAndPublish(ws, await ws.store(false), paths, { entries: stale, signal }) };
   } catch (e) {
     const errno = diskErrno(e);
     if (errno) return { errno };

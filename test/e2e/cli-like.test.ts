@@ -15,6 +15,7 @@ beforeAll(() => {
   mkdirSync(dir);
   const file = (t: string, f: number) => [`export function ${t}Retry${f}(job) {`, `  // ${t}: try the ${t} again after a pause`, `  return schedule${t}(job, ${f});`, '}', ''].join('\n');
   for (const t of ['upload', 'parse']) for (let f = 0; f < 3; f++) writeFileSync(path.join(dir, `${t}-${f}.ts`), file(t, f));
+  writeFileSync(path.join(dir, 'blob.bin'), Buffer.from('upload retry\n\0\x01\x02 schedule upload again\n', 'binary'));
 });
 afterAll(() => home.restore());
 
@@ -32,9 +33,11 @@ describe('--like', () => {
   it.each([
     ['upload-1.ts', '--like needs PATH:LINE, e.g. --like src/upload.ts:42 (got "upload-1.ts")'],
     ['upload-1.ts:40', 'upload-1.ts has 4 lines; line 40 is past its end'],
+    // A binary file is never searched: its bytes are no query either.
+    ['blob.bin:1', 'blob.bin is a binary file (a NUL byte in its first 8 KiB), never searched; pass a line of a text file'],
   ])('--like %s is refused: %s', async (like, message) => {
     const r = await run(['--like', like, '.']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`simgrep: ${message.replace('upload-1.ts has', `${path.join(dir, 'upload-1.ts')} has`)}\n`);
+    expect(r.stderr).toBe(`simgrep: ${message.replace(/^(upload-1.ts has|blob.bin is)/, (m) => path.join(dir, m))}\n`);
   });
 });

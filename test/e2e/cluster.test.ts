@@ -138,6 +138,17 @@ describe('cluster search', () => {
     expect((await inspect(redis.url)).queryKeys).toEqual([]);
   }, 180_000);
 
+  it('a file that two of the paths reach is searched once, as on one machine', async () => {
+    while (workers.length < 2) workers.push(await startWorker(redis.url, { allow: allowed(), env }));
+    const tree = path.join(home, 'tree');
+    const args = ['retry the failed request after a timeout', path.join(tree, keys[0]), tree, '--json', '--top-k', '5', '--stats', '-J', '0'];
+    const one = await runCli(args, { env });
+    const many = await runCli([...args, '--cluster', redis.url], { env });
+    const files = (r: CliRun) => /searched ([\d,]+) files/.exec(r.stderr)?.[1];
+    expect({ code: many.code, stdout: many.stdout, files: files(many) }).toEqual({ code: one.code, stdout: one.stdout, files: files(one) });
+    expect(files(one)).toBe(String(keys.length).replace(/\B(?=(\d{3})+$)/g, ','));
+  }, 120_000);
+
   it('a worker killed with kill -9 mid-shard: its shard is redelivered and the answer is exact', async () => {
     await stopWorkers();
     const proxy = await holdingProxy();

@@ -159,6 +159,30 @@ describe('simgrep index and indexed search', () => {
     expect(third.stderr).toContain('1 indexed');
   });
 
+  it('simgrep index refuses a search filter (each search walks with its own) instead of ignoring it', async () => {
+    const r = await runCli(['index', tree, '-w', 'filtered', '-g', '*.py', '-t', 'py', '--hidden', '--max-filesize', '1K', '--no-ignore'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('simgrep index takes no --glob, --type, --hidden, --no-ignore, --max-filesize: filters apply when searching');
+    expect(existsSync(path.join(env.SIMGREP_HOME, 'workspaces', 'filtered'))).toBe(false);
+  });
+
+  it('--timeout bounds the walk and the refresh of an indexed search: cut, it answers as a cut scan does (exit 2), and the next search equals a scan', async () => {
+    const own = path.join(tmp, 'timed');
+    for (let f = 0; f < 300; f++) {
+      mkdirSync(path.join(own, `d${f % 10}`), { recursive: true });
+      writeFileSync(path.join(own, `d${f % 10}`, `f${f}.ts`), file(f, 150));
+    }
+    expect((await runCli(['index', own, '-w', 'timed', '-J', '0'], { env })).code).toBe(0);
+    // Every file changed (more than a one-shot search reads unsaved): the refresh takes seconds.
+    for (let f = 0; f < 300; f++) writeFileSync(path.join(own, `d${f % 10}`, `f${f}.ts`), file(f + 1, 150));
+    const cut = await runCli(['upload retry', own, '-w', 'timed', '-J', '0', '--timeout', '0.05', '--json'], { env });
+    expect([cut.code, cut.stderr]).toEqual([2, 'simgrep: stopped after the --timeout of 0.05 s: the results found so far are shown\n']);
+    expect(JSON.parse(cut.stdout).results).toEqual([]);
+    const indexed = await runCli(['upload retry', own, '-w', 'timed', '-J', '0', '--json'], { env });
+    const scanned = await runCli(['upload retry', own, '--no-index', '-J', '0', '--json'], { env });
+    expect([indexed.code, indexed.stdout]).toEqual([0, scanned.stdout]);
+  });
+
   it('bad input: a foreign directory, a missing path, an unknown workspace, an index from a newer simgrep', async () => {
     const foreign = path.join(tmp, 'photos');
     mkdirSync(foreign);

@@ -1,7 +1,7 @@
 // simgrep mcp end to end: the MCP SDK's own client spawns the built CLI over stdio and lists tools,
 // reads their schemas, calls them (progress included), sends bad arguments and concurrent calls,
 // and tries to leave the root (.., a prefix-sharing sibling, a symlink out).
-import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -120,6 +120,14 @@ describe('simgrep mcp', () => {
       const r = await call('search', args).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
       expect(r.isError, JSON.stringify(args)).toBe(true);
     }
+    // Said in the tool's terms, not the CLI's.
+    const blank = await call('search', { query: '  ' });
+    expect([blank.isError, (blank.content as { text: string }[])[0].text]).toEqual([true, expect.stringContaining('e.g. {"query": "retry failed uploads"}')]);
+    // A binary file is never searched: find_related on one is refused, not ranked from its bytes.
+    writeFileSync(path.join(root, 'logo.bin'), Buffer.from('retry upload\n\0\x01 backoff\n', 'binary'));
+    const binary = await call('find_related', { file_path: 'logo.bin', line: 1 });
+    rmSync(path.join(root, 'logo.bin'));
+    expect([binary.isError, (binary.content as { text: string }[])[0].text]).toEqual([true, expect.stringContaining('logo.bin is a binary file')]);
     const after = await call('search', { query: 'retry upload', k: 1 });
     expect(after.structuredContent?.count).toBe(1);
   });

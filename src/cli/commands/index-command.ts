@@ -16,6 +16,7 @@ import { thousands } from '../thousands.js';
 import { sayUntrusted } from '../untrusted-socket.js';
 
 export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Promise<number> {
+  refuseSearchFilters(flags);
   const target = namedTarget(flags) ?? (paths.length > 0 ? { name: defaultName(paths) } : directoryTarget('simgrep index needs PATHs to index (e.g. simgrep index ./src), or -w NAME to update that workspace'));
   const engine = { model: flags.model as string | undefined, embedder: flags.embedder as EmbedderKind | undefined };
   const progress = indexProgress(process.stderr);
@@ -48,6 +49,21 @@ export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Prom
     progress.clear();
     await ws.close();
   }
+}
+
+/** The flags that choose which files a search reads: each search walks with its own (docs/workspace.md). */
+const SEARCH_FILTERS = ['glob', 'type', 'type-not', 'ext', 'hidden', 'ignore', 'max-filesize', 'follow', 'recursive'];
+
+/**
+ * The index holds what a plain walk of its paths finds, and every search walks with its own filters and
+ * indexes what it finds first: a filter given to simgrep index would drop files later searches want back
+ * (or add ones they never read), so it is refused rather than silently ignored.
+ */
+function refuseSearchFilters(flags: ParsedFlags): void {
+  const given = SEARCH_FILTERS.map((f) => (flags[f] === false ? `--no-${f}` : flags[f] === undefined || (f === 'ignore' || f === 'recursive') ? '' : `--${f}`))
+    .filter(Boolean);
+  if (given.length === 0) return;
+  throw new SimgrepError('BAD_FLAG', `simgrep index takes no ${given.join(', ')}: filters apply when searching (simgrep QUERY PATH ${given[0]} ...); the index holds every file a plain walk of its paths finds`);
 }
 
 /** The cluster that builds the index, when --cluster or $SIMGREP_CLUSTER names one. */

@@ -37,7 +37,7 @@ export async function runWorkspaceCommand(flags: ParsedFlags, args: string[]): P
       try {
         if (verb === 'prune') {
           const { deleted } = await ws.prune();
-          process.stderr.write(`simgrep: workspace ${ws.name}: removed ${deleted} file${deleted === 1 ? '' : 's'} that no longer exist\n`);
+          process.stderr.write(`simgrep: workspace ${ws.name}: removed ${deleted === 1 ? '1 file that no longer exists' : `${deleted} files that no longer exist`}\n`);
           return 0;
         }
         const s = await ws.status();

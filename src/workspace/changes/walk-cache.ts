@@ -64,7 +64,8 @@ export class WalkCache {
     c.structural = !watching;
     c.changed = new Set();
     if (watching) this.watchDirs(c, roots.map((r) => path.resolve(r)));
-    const walk = await run();
+    // A walk that fails (cut by a deadline or an abort) leaves the next search to walk again.
+    const walk = await run().catch((e: unknown) => { c!.dirty = true; c!.structural = true; throw e; });
     if (watching) this.watchDirs(c, dirsOf(walk.entries, roots.map((r) => path.resolve(r))));
     c.walk = walk;
     return { walk, cached: false };

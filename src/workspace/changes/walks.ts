@@ -18,6 +18,8 @@ export const indexWalkKey = (paths: string[]): string => JSON.stringify(['index'
 export async function listWalk(sources: Source[], keyOf: FileKeyOf, signal?: AbortSignal): Promise<Walk> {
   const found: Entry[] = [];
   for (const source of sources) for await (const e of source.list(signal)) found.push(e);
+  // A source stops listing quietly when aborted: a cut walk is no walk (never recorded, never cached).
+  signal?.throwIfAborted();
   return { entries: found, keys: found.map((e) => keyOf(e.path)), warnings: sources.flatMap((s) => s.drainWarnings?.() ?? []) };
 }
 
