@@ -43,7 +43,8 @@ export async function likeChunk(t: LikeTarget): Promise<LikeChunk> {
   // Read as a search reads it (text/text-stream.ts): a UTF-16 file decoded, a binary one never searched.
   const utf16 = utf16Bom(bytes);
   if (!utf16 && looksBinary(bytes)) throw new SimgrepError('BAD_QUERY', `${t.path} is a binary file (a NUL byte in its first 8 KiB), never searched; pass a line of a text file`);
-  const text = utf16 ? new TextDecoder(utf16).decode(bytes) : bytes.toString('utf8');
+  // (A UTF-8 byte-order mark is dropped, as the search drops it.)
+  const text = utf16 ? new TextDecoder(utf16).decode(bytes) : new TextDecoder('utf-8').decode(bytes);
   const lines = text.split(/\r?\n/);
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   if (t.line > lines.length) throw new SimgrepError('BAD_FLAG', `${t.path} has ${lines.length} lines; line ${t.line} is past its end`);

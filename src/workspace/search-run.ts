@@ -15,7 +15,7 @@ import type { Entry } from '../sources/source.js';
 import type { WalkState } from './changes/walk-cache.js';
 import { fewBytes, listWalk, recordedWalk, staleEntries } from './changes/walks.js';
 import { timer } from './debug-timer.js';
-import { Deadline } from '../pipeline/deadline.js';
+import { Deadline, DeadlineReached } from '../pipeline/deadline.js';
 import { inProcess, isLock, tryLock, type Lock, type LockInfo } from './lock.js';
 import type { OpenWorkspace } from './open.js';
 import { indexAndPublish, statesOf } from './publish.js';
@@ -63,6 +63,8 @@ function scanned(ws: OpenWorkspace, so: SearchOptions, reason: string | null, co
  * --timeout bounds the whole search, as it bounds a scan's listing and reading: the walk and the
  * refresh run under it, and the scan or rescore that answers gets what is left. Cut before anything
  * was scored, the answer is a scan's cut before its first file: no results, a TIMEOUT warning, an error.
+ * (A one-shot process's refresh of a few changed files, read again on this thread without saving, runs
+ * to its end: it never yields to the deadline's timer.)
  */
 async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchResponse> {
   const started = performance.now();
@@ -71,7 +73,8 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   try {
     return await searchWithin(ws, so, deadline, started);
   } catch (e) {
-    if (!deadline.reached) throw e;
+    // The deadline's own rejection only: a damaged table or the caller's abort after it stays what it is.
+    if (!(e instanceof DeadlineReached)) throw e;
     return {
       results: [],
       warnings: [{ path: ws.dir, code: 'TIMEOUT', message: `stopped after the --timeout of ${deadline.seconds} s: the results found so far are shown` }],
@@ -112,10 +115,12 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const after = !paths.some(isRemoteUri) && !paths.some(isGlob);
   const walkKey = JSON.stringify([paths, so.recursive, so.hidden, so.noIgnore, so.maxFileBytes, ...(after ? [] : [names])]);
   const filters = { recursive: so.recursive, hidden: so.hidden, noIgnore: so.noIgnore, maxFileBytes: so.maxFileBytes, ...(after ? {} : names) };
+  // Cut from the walk on, the walk is not trusted by the next search: what it found stale may be unchecked or unsaved.
+  const until = <T>(p: Promise<T>): Promise<T> => deadline.until(p).catch((e: unknown) => { ws.walks.invalidate(walkKey); throw e; });
   // An object store cannot be watched: a search of URIs lists them every time.
   const state: WalkState = paths.some(isRemoteUri)
     ? { walk: await deadline.until(listWalk(await sourcesForPaths(paths, { ...filters, remote: so.remote ?? ws.o.remote, listOnly: true }), fileKeys(paths), signal)), cached: false }
-    : await deadline.until(ws.walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, filters, signal, true)));
+    : await until(ws.walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, filters, signal, true)));
   const { cached, changedDirs } = state;
   const walk = after ? filterWalk(state.walk, paths, names) : state.walk;
   const { entries, warnings: walkWarnings } = walk;
@@ -124,7 +129,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   let snap = await ws.loadSnapshot();
   mark('snapshot');
   // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
-  const stale = cached ? [] : await deadline.until(staleEntries(snap, walk, ws.statThreadFromFiles, changedDirs));
+  const stale = cached ? [] : await until(staleEntries(snap, walk, ws.statThreadFromFiles, changedDirs));
   mark(`stale check (${cached ? 'watched' : `${stale.length} stale`})`);
   let refreshed = 0;
   let pending = 0;
@@ -140,11 +145,11 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
     refreshWarnings.push(...report.warnings);
   };
   if (stale.length > 0 && ws.o.oneShot && !ws.storeOpened() && fewBytes(stale, UNSAVED_REFRESH_BYTES)) {
-    await deadline.until(unsaved());
+    await until(unsaved());
   } else if (stale.length > 0) {
     // Calls of this process queue for the lock (an index run under way here is waited for, not refused).
     const file = ws.lockFile();
-    const saved = await deadline.until(file ? inProcess(file, () => saveStale(ws, paths, stale, so.signal)) : saveStale(ws, paths, stale, so.signal));
+    const saved = await until(file ? inProcess(file, () => saveStale(ws, paths, stale, so.signal)) : saveStale(ws, paths, stale, so.signal));
     if (saved.holder) { ws.walks.invalidate(walkKey); return fallback(`another process is updating it (pid ${saved.holder.pid}); this search scanned the files instead`); }
     if (saved.report) {
       refreshed = saved.report.indexed;
@@ -156,7 +161,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
       // from the index and the files it reads again, and says why once.
       ws.snapshot = null;
       snap = await ws.loadSnapshot();
-      await deadline.until(unsaved());
+      await until(unsaved());
       notSaved.push({ path: ws.dir, code: 'INDEX_NOT_SAVED', message: `workspace ${ws.name}: what changed was not saved (${saved.errno}); this search read ${stale.length === 1 ? 'it' : `the ${stale.length} changed files`} again for its own answer` });
     }
   }

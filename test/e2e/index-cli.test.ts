@@ -166,7 +166,7 @@ describe('simgrep index and indexed search', () => {
     expect(existsSync(path.join(env.SIMGREP_HOME, 'workspaces', 'filtered'))).toBe(false);
   });
 
-  it('--timeout bounds the walk and the refresh of an indexed search: cut, it answers as a cut scan does (exit 2), and the next search equals a scan', async () => {
+  it('--timeout bounds an indexed search from its walk on (the refresh: timeout-walk-cache.test.ts): cut, it answers as a cut scan does (exit 2), and the next search equals a scan', async () => {
     const own = path.join(tmp, 'timed');
     for (let f = 0; f < 300; f++) {
       mkdirSync(path.join(own, `d${f % 10}`), { recursive: true });
