@@ -1,0 +1,67 @@
+// A lexical ranking's chunk whose distance the index knows exactly (candidates.ts: best case = worst case
+// where no cosine weighs) is not counted line by line by the chunk scorer: its distance is written at the
+// chunk's first line (the pipeline later counts the lines of the chunks it shows: pipeline/scoring.ts
+// withBestLines). The distance is the one counting its lines gives, as a Float32; a range of more than
+// one chunk, or a plan that embeds, is counted as before.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { scoreChunks } from '../../../src/embed/chunk-scoring.js';
+import type { PoolingKernel } from '../../../src/embed/embedder.js';
+import type { ChunkRequest, ScoreRequest } from '../../../src/embed/requests.js';
+import { chunkStats, lexicalScore, relevance, toDistance } from '../../../src/rank/chunk-scorer.js';
+import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
+import { pathSignals } from '../../../src/rank/path-signals.js';
+import { queryMode } from '../../../src/rank/query-mode.js';
+import { repoRoot } from '../../helpers/shared.js';
+
+const FILE = readFileSync(path.join(repoRoot, 'src/workspace/search/threshold.ts'), 'utf8').split('\n');
+const PATH = 'src/workspace/search/threshold.ts';
+// Lexical ranking neither tokenizes nor pools: these are never called.
+const tokenize = (): never => { throw new Error('a lexical ranking tokenized'); };
+const kernel = {} as PoolingKernel;
+
+function request(lines: string[], firstLine: number, mode: 'lexical' | 'hybrid', distance?: number): { req: ScoreRequest; c: ChunkRequest } {
+  const enc = new TextEncoder();
+  const parts = lines.map((l) => enc.encode(`${l}\n`));
+  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  const offsets = new Uint32Array(lines.length + 1);
+  parts.forEach((p, i) => { bytes.set(p, offsets[i]); offsets[i + 1] = offsets[i] + p.length; });
+  const plan = queryMode('bounded heap offer floor distance', mode, true, bundledLexicon()).rank!;
+  const c: ChunkRequest = { plan, rangeFirstLines: Uint32Array.of(firstLine), rangePaths: [PATH], ...(distance !== undefined && { rangeDistances: Float64Array.of(distance) }) };
+  return { req: { bytes, offsets, scoreRanges: Uint32Array.of(0, lines.length), query: new Float32Array(8), queryKey: 'q', ignoreCase: false, exhaustive: true, chunks: c }, c };
+}
+
+/** The non-NaN entries of a scorer's output: [line, distance]. */
+const written = (out: Float32Array): [number, number][] => [...out].flatMap((d, i) => (d === d ? [[i, d] as [number, number]] : []));
+
+describe('chunk scoring with distances known beforehand', () => {
+  const size = queryMode('x', 'lexical', true, bundledLexicon()).rank!.chunkLines;
+  // The file's chunk whose best line is farthest from its first: a known distance then shows where it was written.
+  const starts = Array.from({ length: Math.ceil(FILE.length / size) }, (_, k) => k * size);
+
+  it('writes a known chunk at its first line, the distance counting its lines gives', async () => {
+    let checked = 0;
+    for (const from of starts) {
+      const lines = FILE.slice(from, from + size);
+      const counted = request(lines, from, 'lexical');
+      const full = written(await scoreChunks(counted.req, counted.c, tokenize, kernel));
+      if (full.length !== 1 || full[0][0] === 0) continue;
+      const { plan } = counted.c;
+      const signals = pathSignals(PATH, plan);
+      const [k] = chunkStats(lines, from, PATH, plan, signals);
+      const d = toDistance(relevance(0, lexicalScore(k.bm25, plan), k.symbol, signals, plan));
+      const known = request(lines, from, 'lexical', d);
+      expect(written(await scoreChunks(known.req, known.c, tokenize, kernel))).toEqual([[0, full[0][1]]]);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  it('counts the lines of a range of two chunks, known distance or not', async () => {
+    const lines = FILE.slice(size - 4, size + 4);
+    const counted = request(lines, size - 4, 'lexical');
+    const known = request(lines, size - 4, 'lexical', 0.5);
+    expect(written(await scoreChunks(known.req, known.c, tokenize, kernel))).toEqual(written(await scoreChunks(counted.req, counted.c, tokenize, kernel)));
+  });
+});
