@@ -13,6 +13,11 @@ import { chunkStats, lexicalScore, relevance, toDistance } from '../../../src/ra
 import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { pathSignals } from '../../../src/rank/path-signals.js';
 import { queryMode } from '../../../src/rank/query-mode.js';
+import { runPipeline } from '../../../src/pipeline.js';
+import type { Executor } from '../../../src/pool.js';
+import type { Hit } from '../../../src/rank/windows.js';
+import type { Source } from '../../../src/sources/source.js';
+import type { Piece } from '../../../src/text/line-splitter.js';
 import { repoRoot } from '../../helpers/shared.js';
 
 const FILE = readFileSync(path.join(repoRoot, 'src/workspace/search/threshold.ts'), 'utf8').split('\n');
@@ -64,4 +69,76 @@ describe('chunk scoring with distances known beforehand', () => {
     const known = request(lines, size - 4, 'lexical', 0.5);
     expect(written(await scoreChunks(known.req, known.c, tokenize, kernel))).toEqual(written(await scoreChunks(counted.req, counted.c, tokenize, kernel)));
   });
+});
+
+// The pipeline over pieces of one chunk each (as the index's candidate source hands them over): with their
+// distances known, only the hits shown have their lines counted, and the answer is the one counting every
+// chunk's lines gives, byte for byte (lines, windows, distances, order).
+const FILES = ['src/workspace/search/threshold.ts', 'src/workspace/search/candidates.ts', 'src/rank/topk.ts', 'src/rank/diversify.ts', 'src/pipeline/scoring.ts'];
+
+async function answer(query: string, topK: number, known: boolean): Promise<{ hits: Hit[]; ranges: number; counted: number }> {
+  const plan = queryMode(query, 'lexical', true, bundledLexicon()).rank!;
+  const size = plan.chunkLines;
+  const texts = new Map(FILES.map((f) => [f, readFileSync(path.join(repoRoot, f), 'utf8')]));
+  const enc = new TextEncoder();
+  let ranges = 0;
+  let counted = 0;
+  const executor: Executor = {
+    capacity: 2,
+    score: async (req) => {
+      const c = req.chunks!;
+      for (let r = 0; r < req.scoreRanges.length; r += 2) {
+        ranges++;
+        const d = c.rangeDistances?.[r >> 1];
+        if (d === undefined || d !== d) counted++;
+      }
+      return scoreChunks(req, c, tokenize, kernel);
+    },
+    embedTexts: async () => { throw new Error('a lexical ranking embedded'); },
+  };
+  const source: Source = {
+    small: true,
+    async *list() { for (const f of FILES) yield { path: f, size: texts.get(f)!.length }; },
+    read: async () => { throw new Error('read through pieces()'); },
+    async pieces(entry, contextLines) {
+      const lines = texts.get(entry.path)!.split('\n');
+      const out: Piece[] = [];
+      for (let start = 0; start < lines.length; start += size) {
+        const end = Math.min(lines.length, start + size);
+        const from = Math.max(0, start - contextLines);
+        const to = Math.min(lines.length, end + contextLines);
+        const parts = lines.slice(from, to).map((l) => enc.encode(`${l}\n`));
+        const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+        const offsets = new Uint32Array(parts.length + 1);
+        parts.forEach((p, i) => { bytes.set(p, offsets[i]); offsets[i + 1] = offsets[i] + p.length; });
+        const piece: Piece = { bytes, offsets, firstLine: from, scoreFrom: start - from, scoreTo: end - from };
+        if (known) {
+          const signals = pathSignals(entry.path, plan);
+          const [k] = chunkStats(lines.slice(start, end), start, entry.path, plan, signals);
+          const d = toDistance(relevance(0, lexicalScore(k.bm25, plan), k.symbol, signals, plan));
+          if (d < 1) piece.distance = d;
+        }
+        out.push(piece);
+      }
+      return out;
+    },
+  };
+  const r = await runPipeline({ sources: [source], executor, query: new Float32Array(8), queryKey: query, topK, nLines: 2, ignoreCase: false, rank: plan });
+  return { hits: r.hits, ranges, counted };
+}
+
+describe('the pipeline with distances known beforehand', () => {
+  for (const [query, topK] of [['bounded heap offer floor distance', 3], ['candidate chunks threshold limit', 5], ['spread files decay coherence', 2]] as const) {
+    it(`answers "${query}" as counting every chunk does, counting only the chunks it might show`, async () => {
+      const all = await answer(query, topK, false);
+      const few = await answer(query, topK, true);
+      expect(all.hits.length).toBeGreaterThan(0);
+      expect(JSON.stringify(few.hits)).toBe(JSON.stringify(all.hits));
+      expect(all.counted).toBe(all.ranges);
+      // Every chunk of no relevance is counted still (it has no known distance), the others are not.
+      expect(few.counted).toBeLessThan(all.counted);
+      // Some shown hit is not on its chunk's first line: the lines of the shown were counted.
+      expect(few.hits.some((h) => h.line % queryMode(query, 'lexical', true, bundledLexicon()).rank!.chunkLines !== 0)).toBe(true);
+    });
+  }
 });
