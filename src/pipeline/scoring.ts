@@ -4,7 +4,7 @@
 import type { LineTokens } from '../embed/line-cosines.js';
 import type { ChunkRequest } from '../embed/requests.js';
 import { isSimgrepError } from '../errors.js';
-import { chunkStats, lexicalScore, relevance, toDistance } from '../rank/chunk-scorer.js';
+import { chunkStats } from '../rank/chunk-scorer.js';
 import { candidateLimit } from '../rank/diversify.js';
 import { pathSignals } from '../rank/path-signals.js';
 import type { RankPlan } from '../rank/plan.js';
@@ -38,8 +38,6 @@ export class Scoring {
    * path and line: the lines of those shown are counted at the end (withBestLines).
    */
   private readonly unlined = new Map<string, Segment>();
-  /** Chunks of a known distance whose lines were counted (shown), and of those, any whose counted distance differs. */
-  readonly lined = { chunks: 0, differ: 0 };
 
   /**
    * `prunable`: whether workers may skip lines that cannot enter the top-k (not when a source hands
@@ -133,7 +131,10 @@ export class Scoring {
         if (rank && d >= 1) continue;
         const line = seg.firstLine + (i - seg.from);
         if (maxDistance !== undefined && !(d < maxDistance)) {
-          if (!this.closest || compareRanked({ distance: d, path, line }, this.closest) < 0) this.closest = this.hitAt(seg, i, d);
+          if (!this.closest || compareRanked({ distance: d, path, line }, this.closest) < 0) {
+            this.closest = this.hitAt(seg, i, d);
+            if (seg.piece.distance !== undefined) this.unlined.set(`${line}:${path}`, seg);
+          }
           continue;
         }
         if (this.topk.accepts(d, path, line)) {
@@ -147,7 +148,9 @@ export class Scoring {
   /**
    * The hits shown, each of a chunk whose distance was known beforehand moved from its chunk's first line
    * to the line chunk scoring picks (its lines counted now, for these few chunks only). The order is the
-   * same: a file's chunks are disjoint, so any of a chunk's lines orders it among its file's others.
+   * same: a file's chunks are disjoint, so any of a chunk's lines orders it among its file's others. The
+   * distance stays the known one: the scoring's own floats but for a rounding at most (threshold.ts
+   * LEXICAL_EPS), which the Float32 the scorer hands back drops (latency-log.md, known32: 0 of 1,961 differ).
    */
   withBestLines(hits: Hit[]): Hit[] {
     const plan = this.o.rank;
@@ -157,10 +160,7 @@ export class Scoring {
       if (!seg) return hit;
       const { piece } = seg;
       const lines = decodeLines(piece.bytes, piece.offsets, piece.scoreFrom, piece.scoreTo);
-      const path = pathSignals(hit.path, plan);
-      const [k] = chunkStats(lines, seg.firstLine + piece.scoreFrom, hit.path, plan, path);
-      this.lined.chunks++;
-      if (Math.fround(toDistance(relevance(0, lexicalScore(k.bm25, plan), k.symbol, path, plan))) !== Math.fround(piece.distance!)) this.lined.differ++;
+      const [k] = chunkStats(lines, seg.firstLine + piece.scoreFrom, hit.path, plan, pathSignals(hit.path, plan));
       const best = k.best >= 0 ? k.best : Math.max(0, k.first);
       return this.hitAt(seg, seg.scoreFrom + best, hit.distance);
     });

@@ -76,7 +76,7 @@ describe('chunk scoring with distances known beforehand', () => {
 // chunk's lines gives, byte for byte (lines, windows, distances, order).
 const FILES = ['src/workspace/search/threshold.ts', 'src/workspace/search/candidates.ts', 'src/rank/topk.ts', 'src/rank/diversify.ts', 'src/pipeline/scoring.ts'];
 
-async function answer(query: string, topK: number, known: boolean): Promise<{ hits: Hit[]; ranges: number; counted: number }> {
+async function answer(query: string, topK: number, known: boolean, maxDistance?: number): Promise<{ hits: Hit[]; closestMiss: Hit | null; ranges: number; counted: number }> {
   const plan = queryMode(query, 'lexical', true, bundledLexicon()).rank!;
   const size = plan.chunkLines;
   const texts = new Map(FILES.map((f) => [f, readFileSync(path.join(repoRoot, f), 'utf8')]));
@@ -123,8 +123,8 @@ async function answer(query: string, topK: number, known: boolean): Promise<{ hi
       return out;
     },
   };
-  const r = await runPipeline({ sources: [source], executor, query: new Float32Array(8), queryKey: query, topK, nLines: 2, ignoreCase: false, rank: plan });
-  return { hits: r.hits, ranges, counted };
+  const r = await runPipeline({ sources: [source], executor, query: new Float32Array(8), queryKey: query, topK, maxDistance, nLines: 2, ignoreCase: false, rank: plan });
+  return { hits: r.hits, closestMiss: r.closestMiss, ranges, counted };
 }
 
 describe('the pipeline with distances known beforehand', () => {
@@ -141,4 +141,13 @@ describe('the pipeline with distances known beforehand', () => {
       expect(few.hits.some((h) => h.line % queryMode(query, 'lexical', true, bundledLexicon()).rank!.chunkLines !== 0)).toBe(true);
     });
   }
+
+  it('shows the closest miss at its best line when --max-distance leaves nothing', async () => {
+    const all = await answer('spread files decay coherence', 3, false, 0.01);
+    const few = await answer('spread files decay coherence', 3, true, 0.01);
+    expect(all.hits).toEqual([]);
+    expect(all.closestMiss).not.toBeNull();
+    expect(few.closestMiss).toEqual(all.closestMiss);
+    expect(few.closestMiss!.line % queryMode('x', 'lexical', true, bundledLexicon()).rank!.chunkLines).not.toBe(0);
+  });
 });
