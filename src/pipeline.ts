@@ -274,6 +274,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     progress.stop();
   }
   stats.ms = performance.now() - started;
-  const hits = o.candidatesOnly ? topk.take() : finishCandidates(topk.take(), o.topK, o.rank);
-  return { hits, closestMiss: topk.size === 0 ? scoring.closest : null, warnings, stats };
+  const hits = scoring.withBestLines(o.candidatesOnly ? topk.take() : finishCandidates(topk.take(), o.topK, o.rank));
+  const closestMiss = topk.size === 0 && scoring.closest ? scoring.withBestLines([scoring.closest])[0] : null;
+  return { hits, closestMiss, warnings, stats };
 }

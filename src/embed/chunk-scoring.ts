@@ -53,6 +53,11 @@ export async function scoreChunks(
   for (let r = 0; r < req.scoreRanges.length; r += 2) {
     if (c.rangeProse?.[r >> 1]) continue; // ranked line by line below
     const from = req.scoreRanges[r];
+    const known = embeds ? NaN : c.rangeDistances?.[r >> 1] ?? NaN;
+    if (known === known && oneChunk(c.rangeFirstLines[r >> 1], req.scoreRanges[r + 1] - from, plan.chunkLines)) {
+      out[from] = known;
+      continue;
+    }
     const lines = decodeLines(req.bytes, req.offsets, from, req.scoreRanges[r + 1]);
     const file = c.rangePaths[r >> 1];
     // A file's ranges come one after the other (its candidate chunks' windows): its path signals once.
@@ -122,6 +127,11 @@ export async function scoreChunks(
     if (chunkDistance[i] === chunkDistance[i] && k.best >= 0) out[k.at + k.best] = chunkDistance[i];
   }
   return out;
+}
+
+/** Whether lines [firstLine, firstLine + n) of a file are in one chunk (chunks are cut at multiples of chunkLines). */
+function oneChunk(firstLine: number, n: number, chunkLines: number): boolean {
+  return n > 0 && Math.floor(firstLine / chunkLines) === Math.floor((firstLine + n - 1) / chunkLines);
 }
 
 /**

@@ -40,6 +40,12 @@ export interface ChunkRequest {
    */
   rangeKeys?: string[];
   /**
+   * Lexical ranking: per score range of one chunk, its distance known exactly beforehand (the index's
+   * candidates: pipeline/scoring.ts), or NaN. Such a chunk is written at its first line, its lines not
+   * counted; the pipeline finds the best line of those it shows.
+   */
+  rangeDistances?: Float64Array;
+  /**
    * A scan's: the exact pooled sums a resident scorer keeps for some of the batch's chunks (by their keys:
    * chunk-scoring.ts, of rangeKeys that name the ranges by index), which it then scores by one dot product
    * each (pipeline/kept-files.ts).

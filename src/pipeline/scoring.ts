@@ -4,7 +4,9 @@
 import type { LineTokens } from '../embed/line-cosines.js';
 import type { ChunkRequest } from '../embed/requests.js';
 import { isSimgrepError } from '../errors.js';
+import { chunkStats } from '../rank/chunk-scorer.js';
 import { candidateLimit } from '../rank/diversify.js';
+import { pathSignals } from '../rank/path-signals.js';
 import type { RankPlan } from '../rank/plan.js';
 import type { ProseStats } from '../rank/prose.js';
 import { TopK, compareRanked } from '../rank/topk.js';
@@ -31,6 +33,11 @@ export class Scoring {
   /** Prose files' kept line tokens by file index (a resident source's: Source.proseTokens), for a search that keeps case. */
   readonly proseTokens = new Map<number, LineTokens>();
   private readonly inflight = new Set<Promise<void>>();
+  /**
+   * The hits of chunks whose distance was known beforehand (Piece.distance), at their first line, by
+   * path and line: the lines of those shown are counted at the end (withBestLines).
+   */
+  private readonly unlined = new Map<string, Segment>();
 
   /**
    * `prunable`: whether workers may skip lines that cannot enter the top-k (not when a source hands
@@ -98,6 +105,7 @@ export class Scoring {
         ...(this.proseTokens.size > 0 && { rangeTokens: batch.segments.map((seg) => this.proseTokens.get(seg.fileIndex) ?? null) }),
       }),
       ...(keyed && { rangeKeys: batch.segments.map((seg) => seg.piece.key ?? '') }),
+      ...(!embeds && batch.segments.some((seg) => seg.piece.distance !== undefined) && { rangeDistances: Float64Array.from(batch.segments, (seg) => seg.piece.distance ?? NaN) }),
       ...(sent && { rangeKeys: sent.rangeKeys, keptSums: { keys: sent.keys, sums: sent.sums } }),
     };
   }
@@ -123,12 +131,39 @@ export class Scoring {
         if (rank && d >= 1) continue;
         const line = seg.firstLine + (i - seg.from);
         if (maxDistance !== undefined && !(d < maxDistance)) {
-          if (!this.closest || compareRanked({ distance: d, path, line }, this.closest) < 0) this.closest = this.hitAt(seg, i, d);
+          if (!this.closest || compareRanked({ distance: d, path, line }, this.closest) < 0) {
+            this.closest = this.hitAt(seg, i, d);
+            if (seg.piece.distance !== undefined) this.unlined.set(`${line}:${path}`, seg);
+          }
           continue;
         }
-        if (this.topk.accepts(d, path, line)) this.topk.offer(this.hitAt(seg, i, d));
+        if (this.topk.accepts(d, path, line)) {
+          this.topk.offer(this.hitAt(seg, i, d));
+          if (seg.piece.distance !== undefined) this.unlined.set(`${line}:${path}`, seg);
+        }
       }
     }
+  }
+
+  /**
+   * The hits shown, each of a chunk whose distance was known beforehand moved from its chunk's first line
+   * to the line chunk scoring picks (its lines counted now, for these few chunks only). The order is the
+   * same: a file's chunks are disjoint, so any of a chunk's lines orders it among its file's others. The
+   * distance stays the known one: the scoring's own floats but for a rounding at most (threshold.ts
+   * LEXICAL_EPS), which the Float32 the scorer hands back drops (latency-log.md, known32: 0 of 1,961 differ).
+   */
+  withBestLines(hits: Hit[]): Hit[] {
+    const plan = this.o.rank;
+    if (!plan || this.unlined.size === 0) return hits;
+    return hits.map((hit) => {
+      const seg = this.unlined.get(`${hit.line}:${hit.path}`);
+      if (!seg) return hit;
+      const { piece } = seg;
+      const lines = decodeLines(piece.bytes, piece.offsets, piece.scoreFrom, piece.scoreTo);
+      const [k] = chunkStats(lines, seg.firstLine + piece.scoreFrom, hit.path, plan, pathSignals(hit.path, plan));
+      const best = k.best >= 0 ? k.best : Math.max(0, k.first);
+      return this.hitAt(seg, seg.scoreFrom + best, hit.distance);
+    });
   }
 
   private batchFailed(batch: Batch, e: unknown): void {

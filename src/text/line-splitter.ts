@@ -15,6 +15,11 @@ export interface Piece {
   scoreTo: number;
   /** What the piece's lines are known by: equal keys, equal lines (a resident index's state of the file). */
   key?: string;
+  /**
+   * The distance of the piece's one scored chunk, known exactly beforehand (a lexical ranking's candidate
+   * from the index): its lines are counted only if it is shown (pipeline/scoring.ts).
+   */
+  distance?: number;
 }
 
 export interface LineSplitterOptions {

@@ -186,9 +186,10 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   if (plan.prose && !ws.o.oneShot) keepLineTokensWith(ws.searcher);
   const split = plan.prose ? splitProse(snap, display, ws.reader, plan, { keepBytes: !ws.o.oneShot, index: proseIndex, bounded: Number.isFinite(heapSize), model }) : { display, prose: null };
   mark('prose split');
-  const candidates = selectCandidates(snap, { plan, query, display: split.display, infos, heapSize, maxDistance: so.maxDistance, resident: !ws.o.oneShot });
+  const known = new Map<number, number>();
+  const candidates = selectCandidates(snap, { plan, query, display: split.display, infos, heapSize, maxDistance: so.maxDistance, resident: !ws.o.oneShot }, undefined, known);
   mark(`candidates (${candidates.length})`);
-  const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader, kept: ws.o.oneShot ? undefined : keptText });
+  const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader, kept: ws.o.oneShot ? undefined : keptText, known });
   const r = await withinRest(so, started, (o) => ws.searcher.search({ ...o, paths: [], sources: split.prose ? [source, split.prose] : [source] }));
   // The documents this search read are counted into line terms now, in the background, for the next;
   // and a resident process's scorer keeps every code chunk's tokens and sums, once (warm-chunks.ts).

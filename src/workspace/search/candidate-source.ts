@@ -20,6 +20,8 @@ export interface CandidateSourceOptions {
    * each file; the pieces then carry that state as their key (the scorer keeps their chunks' tokens and sums).
    */
   kept?: KeptText;
+  /** Candidates' distances known exactly, by chunk (candidates.ts): their pieces carry them. */
+  known?: Map<number, number>;
 }
 
 export function createCandidateSource(o: CandidateSourceOptions): Source {
@@ -56,7 +58,11 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
       chunks.forEach((c, k) => {
         const from = windows[k][0];
         const to = Math.min(windows[k][1], lines); // a file shorter than indexed has fewer lines
-        if (Math.min(s.end[c], to) > s.start[c]) out.push(piece(text, from, to, s.start[c] - from, Math.min(s.end[c], to) - from, o.kept ? state : undefined));
+        if (!(Math.min(s.end[c], to) > s.start[c])) return;
+        const p = piece(text, from, to, s.start[c] - from, Math.min(s.end[c], to) - from, o.kept ? state : undefined);
+        const distance = to >= s.end[c] ? o.known?.get(c) : undefined;
+        if (distance !== undefined) p.distance = distance;
+        out.push(p);
       });
       return out;
     },

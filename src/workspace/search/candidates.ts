@@ -33,8 +33,10 @@ export type { CandidateCounts, CandidateQuery } from './candidate-query.js';
  * the most promising first, and what cannot reach it is passed over: a file's term-free chunks as a
  * whole, a term chunk one by one. What is passed over can be neither a candidate
  * nor among the worst cases that set the threshold, so the answer is the one every chunk bounded gives.
+ * `exactly`, where given, gets the candidates whose distance is known exactly (no cosine weighs, and their
+ * best case is their worst), by chunk.
  */
-export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: CandidateCounts): number[] {
+export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: CandidateCounts, exactly?: Map<number, number>): number[] {
   const { plan } = q;
   const n = s.start.length;
   const nTerms = plan.terms.length;
@@ -242,6 +244,9 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
   }
   // The running limit is now the threshold over every chunk bounded (the heap holds the heapSize least worst cases).
   const out = choose(eligible.subarray(0, count), lo, hi, limit.value);
+  // Where no cosine weighs, a chunk whose best case is its worst is the distance the scoring works out
+  // (threshold.ts LEXICAL_EPS): the pipeline need not count its lines unless it is shown (candidate-source.ts).
+  if (exactly && lexicalOnly) for (let i = 0; i < count; i++) if (lo[i] === hi[i] && lo[i] < 1 && lo[i] <= limit.value) exactly.set(eligible[i], lo[i]);
   // In snapshot order: by file (a patched snapshot's later files may own earlier chunks), then line.
   const chunkFile = s.chunkFile;
   out.sort((x, y) => (chunkFile[x] - chunkFile[y]) || (x - y));
