@@ -75,7 +75,7 @@ export function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan)
   if (definitionBoost > 0 && idfSum > 0) {
     for (let i = 0; i < covered.length; i++) {
       const d = covered[i];
-      offer(chunkOf[d], d, definitionBoost * coveredIdf[d] / idfSum, true);
+      offer(chunkOf[d], d, definitionBoost * (coveredIdf[d] / idfSum), true);
     }
   }
   offerSymbols(s, q, plan, (d) => isCovered[d] === 1, offer);
@@ -172,13 +172,13 @@ function mergeNames(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: ((c
     const key = keys[e];
     const d = Math.floor(key / k);
     if (d !== name) {
-      if (name >= 0) { holding[held++] = name; if (offer) offer(chunkOf[name], name, definitionBoost * sum / idfSum, true); }
+      if (name >= 0) { holding[held++] = name; if (offer) offer(chunkOf[name], name, definitionBoost * (sum / idfSum), true); }
       name = d;
       sum = 0;
     }
     sum += idf[key - d * k];
   }
-  if (name >= 0) { holding[held++] = name; if (offer) offer(chunkOf[name], name, definitionBoost * sum / idfSum, true); }
+  if (name >= 0) { holding[held++] = name; if (offer) offer(chunkOf[name], name, definitionBoost * (sum / idfSum), true); }
   return holding.subarray(0, held);
 }
 
