@@ -130,7 +130,7 @@ export async function scoreChunks(
 }
 
 /** Whether lines [firstLine, firstLine + n) of a file are in one chunk (chunks are cut at multiples of chunkLines). */
-function oneChunk(firstLine: number, n: number, chunkLines: number): boolean {
+export function oneChunk(firstLine: number, n: number, chunkLines: number): boolean {
   return n > 0 && Math.floor(firstLine / chunkLines) === Math.floor((firstLine + n - 1) / chunkLines);
 }
 

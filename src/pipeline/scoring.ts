@@ -4,7 +4,8 @@
 import type { LineTokens } from '../embed/line-cosines.js';
 import type { ChunkRequest } from '../embed/requests.js';
 import { isSimgrepError } from '../errors.js';
-import { chunkStats } from '../rank/chunk-scorer.js';
+import { oneChunk } from '../embed/chunk-scoring.js';
+import { chunkStats, lexicalScore, relevance, toDistance } from '../rank/chunk-scorer.js';
 import { candidateLimit } from '../rank/diversify.js';
 import { pathSignals } from '../rank/path-signals.js';
 import type { RankPlan } from '../rank/plan.js';
@@ -37,7 +38,7 @@ export class Scoring {
    * The hits of chunks whose distance was known beforehand (Piece.distance), at their first line, by
    * path and line: the lines of those shown are counted at the end (withBestLines).
    */
-  private readonly unlined = new Map<string, Segment>();
+  private readonly unlined = new Map<string, { seg: Segment; known: number }>();
 
   /**
    * `prunable`: whether workers may skip lines that cannot enter the top-k (not when a source hands
@@ -120,6 +121,13 @@ export class Scoring {
     return { path: this.paths[seg.fileIndex], line, distance, start: line - (i - from), lines };
   }
 
+  /** Whether the scorer wrote this segment's known distance at its chunk's first line (embed/chunk-scoring.ts's own test). */
+  private knownUsed(seg: Segment): boolean {
+    const plan = this.o.rank;
+    if (seg.piece.distance === undefined || !plan || plan.mode === 'semantic' || plan.weights.semantic > 0) return false;
+    return oneChunk(seg.firstLine + (seg.scoreFrom - seg.from), seg.scoreTo - seg.scoreFrom, plan.chunkLines);
+  }
+
   private consume(batch: Batch, distances: Float32Array): void {
     const { rank, maxDistance } = this.o;
     for (const seg of batch.segments) {
@@ -133,13 +141,13 @@ export class Scoring {
         if (maxDistance !== undefined && !(d < maxDistance)) {
           if (!this.closest || compareRanked({ distance: d, path, line }, this.closest) < 0) {
             this.closest = this.hitAt(seg, i, d);
-            if (seg.piece.distance !== undefined) this.unlined.set(`${line}:${path}`, seg);
+            if (this.knownUsed(seg)) this.unlined.set(`${line}:${path}`, { seg, known: d });
           }
           continue;
         }
         if (this.topk.accepts(d, path, line)) {
           this.topk.offer(this.hitAt(seg, i, d));
-          if (seg.piece.distance !== undefined) this.unlined.set(`${line}:${path}`, seg);
+          if (this.knownUsed(seg)) this.unlined.set(`${line}:${path}`, { seg, known: d });
         }
       }
     }
@@ -149,18 +157,24 @@ export class Scoring {
    * The hits shown, each of a chunk whose distance was known beforehand moved from its chunk's first line
    * to the line chunk scoring picks (its lines counted now, for these few chunks only). The order is the
    * same: a file's chunks are disjoint, so any of a chunk's lines orders it among its file's others. The
-   * distance stays the known one: the scoring's own floats but for a rounding at most (threshold.ts
-   * LEXICAL_EPS), which the Float32 the scorer hands back drops (latency-log.md, known32: 0 of 1,961 differ).
+   * known distance is the candidate pass's float64, worked out as the scorer works it out (bit for bit:
+   * definition-bounds.ts), rounded to float32 as the scorer's is; it is checked against the lines counted
+   * now: a file whose text changed since it was indexed with the same size and mtime (which the stale
+   * check cannot see) throws KnownDistanceChanged, and the caller scores its candidates' lines instead.
    */
   withBestLines(hits: Hit[]): Hit[] {
     const plan = this.o.rank;
     if (!plan || this.unlined.size === 0) return hits;
     return hits.map((hit) => {
-      const seg = this.unlined.get(`${hit.line}:${hit.path}`);
-      if (!seg) return hit;
+      const u = this.unlined.get(`${hit.line}:${hit.path}`);
+      if (!u) return hit;
+      const { seg } = u;
       const { piece } = seg;
       const lines = decodeLines(piece.bytes, piece.offsets, piece.scoreFrom, piece.scoreTo);
-      const [k] = chunkStats(lines, seg.firstLine + piece.scoreFrom, hit.path, plan, pathSignals(hit.path, plan));
+      const signals = pathSignals(hit.path, plan);
+      const [k] = chunkStats(lines, seg.firstLine + piece.scoreFrom, hit.path, plan, signals);
+      // (The hit's distance may carry its file's coherence boost since: compared with what was scored.)
+      if (Math.fround(toDistance(relevance(0, lexicalScore(k.bm25, plan), k.symbol, signals, plan))) !== u.known) throw new KnownDistanceChanged(hit.path);
       const best = k.best >= 0 ? k.best : Math.max(0, k.first);
       return this.hitAt(seg, seg.scoreFrom + best, hit.distance);
     });
@@ -171,5 +185,12 @@ export class Scoring {
     const files = [...new Set(batch.segments.map((s) => this.paths[s.fileIndex]))];
     this.stats.errors++;
     this.warnings.push({ path: files[0] ?? '?', code: 'WORKER_FAILED', message: `could not score ${files.join(', ')}: ${(e as Error).message}` });
+  }
+}
+
+/** A chunk's known distance (from the index) is not what its lines give now: the file changed unseen since it was indexed. */
+export class KnownDistanceChanged extends Error {
+  constructor(readonly path: string) {
+    super(`${path} changed since it was indexed (same size and mtime)`);
   }
 }

@@ -16,6 +16,7 @@ import type { WalkState } from './changes/walk-cache.js';
 import { fewBytes, listWalk, recordedWalk, staleEntries } from './changes/walks.js';
 import { timer } from './debug-timer.js';
 import { Deadline, DeadlineReached } from '../pipeline/deadline.js';
+import { KnownDistanceChanged } from '../pipeline/scoring.js';
 import { inProcess, isLock, tryLock, type Lock, type LockInfo } from './lock.js';
 import type { OpenWorkspace } from './open.js';
 import { indexAndPublish, statesOf } from './publish.js';
@@ -189,8 +190,16 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const known = new Map<number, number>();
   const candidates = selectCandidates(snap, { plan, query, display: split.display, infos, heapSize, maxDistance: so.maxDistance, resident: !ws.o.oneShot }, undefined, known);
   mark(`candidates (${candidates.length})`);
-  const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader, kept: ws.o.oneShot ? undefined : keptText, known });
-  const r = await withinRest(so, started, (o) => ws.searcher.search({ ...o, paths: [], sources: split.prose ? [source, split.prose] : [source] }));
+  const rescore = (exactly: Map<number, number> | undefined) => {
+    const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader, kept: ws.o.oneShot ? undefined : keptText, known: exactly });
+    return withinRest(so, started, (o) => ws.searcher.search({ ...o, paths: [], sources: split.prose ? [source, split.prose] : [source] }));
+  };
+  // A file changed unseen since it was indexed (same size and mtime): its chunks' known distances do not
+  // hold; the candidates' lines are then counted as read, as before distances were known (pipeline/scoring.ts).
+  const r = await rescore(known.size > 0 ? known : undefined).catch((e: unknown) => {
+    if (e instanceof KnownDistanceChanged) return rescore(undefined);
+    throw e;
+  });
   // The documents this search read are counted into line terms now, in the background, for the next;
   // and a resident process's scorer keeps every code chunk's tokens and sums, once (warm-chunks.ts).
   if (split.prose) countKeptDocuments();
