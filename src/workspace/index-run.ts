@@ -8,7 +8,7 @@ import type { ClusterOptions } from '../searcher.js';
 import type { Entry } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport, IndexUpdater } from './build/indexer.js';
-import { isUnder, orphanKeys } from './changes/file-identity.js';
+import { underAny, orphanKeys } from './changes/file-identity.js';
 import { indexWalkKey, recordedWalk, staleEntries } from './changes/walks.js';
 import { timer } from './debug-timer.js';
 import { isDamage } from './store/damage.js';
@@ -150,7 +150,8 @@ async function changesOf(ws: OpenWorkspace, paths: string[], signal?: AbortSigna
   // Watched and nothing created or removed since the last look: nothing can be gone.
   const seen = cached || changedDirs ? null : new Set(walk.keys);
   const real = paths.map(realPath);
-  const gone = seen ? snap.files.filter((f) => !seen.has(f.key) && real.some((p) => isUnder(f.key, p))).map((f) => f.key) : [];
+  const underReal = underAny(real);
+  const gone = seen ? snap.files.filter((f) => !seen.has(f.key) && underReal(f.key)).map((f) => f.key) : [];
   // ... but files an older simgrep keyed under none of the roots (a tree reached through a symlink) are.
   const orphans = orphanKeys(snap.files.map((f) => f.key), roots).filter((k) => !seen?.has(k));
   // A file two of the paths reach (a directory and its subdirectory, a link and its target) counts once.

@@ -15,7 +15,7 @@ import { chunkFeatures } from '../snapshot/chunk-features.js';
 import { documentState } from '../snapshot/prose-stats-file.js';
 import { openChunks } from './file-chunks.js';
 import { hexDigest, sha256Hex } from './hex-digest.js';
-import { identityOf, isUnder, orphanKeys, sameIdentity } from '../changes/file-identity.js';
+import { identityOf, underAny, orphanKeys, sameIdentity } from '../changes/file-identity.js';
 import { ChunkBatch, type PendingChunk } from './chunk-batch.js';
 import { emptyChanges, type SnapshotChanges } from '../snapshot/snapshot.js';
 import type { FileState, IndexStore } from '../store/store.js';
@@ -265,7 +265,8 @@ export async function dropMissing(o: Pick<UpdateIndexOptions, 'roots' | 'store' 
   if (o.deleteMissing) {
     const failed = new Set(report.warnings.filter((w) => w.code !== 'TOO_LARGE' && w.code !== 'PATH_NOT_FOUND').map((w) => w.path));
     const roots = o.roots.filter((r) => !failed.has(redactUri(r))).map(realPath);
-    for (const k of keys) if (!seen.has(k) && roots.some((r) => isUnder(k, r))) gone.add(k);
+    const under = underAny(roots);
+    for (const k of keys) if (!seen.has(k) && under(k)) gone.add(k);
   }
   if (o.within) for (const k of orphanKeys(keys, o.within)) if (!seen.has(k)) gone.add(k);
   if (o.deleteMissing || gone.size > 0) await dropKeys(o.store, report, [...gone]);

@@ -24,11 +24,22 @@ export function sameIdentity(id: FileIdentity, indexed: { size: number; mtime: n
   return id.known && indexed.size === id.size && indexed.mtime === id.mtime;
 }
 
-/** True when the key lies under the root (a directory or prefix; URIs compared as strings). */
+/**
+ * Whether a key lies under one of the roots (a directory or prefix; URIs compared as strings), each root
+ * resolved once, not once per key.
+ */
+export function underAny(roots: readonly string[]): (key: string) => boolean {
+  const under = roots.map((r) => {
+    const sep = isRemoteUri(r) ? '/' : path.sep;
+    const base = isRemoteUri(r) ? r.replace(/\/+$/, '') : path.resolve(r);
+    return { base, prefix: base.endsWith(sep) ? base : base + sep };
+  });
+  return (key) => under.some((u) => key === u.base || key.startsWith(u.prefix));
+}
+
+/** True when the key lies under the root (underAny of that one root). */
 export function isUnder(key: string, root: string): boolean {
-  const sep = isRemoteUri(root) ? '/' : path.sep;
-  const r = isRemoteUri(root) ? root.replace(/\/+$/, '') : path.resolve(root);
-  return key === r || key.startsWith(r.endsWith(sep) ? r : r + sep);
+  return underAny([root])(key);
 }
 
 /**
@@ -41,11 +52,8 @@ export function orphanKeys(keys: Iterable<string>, roots: readonly string[]): st
   // while its keys are the listing's canonical URIs, and the doubling healed here was of local links.
   const local = roots.filter((r) => !isRemoteUri(r));
   if (local.length === 0) return [];
-  const under = local.map((r) => {
-    const base = path.resolve(r);
-    return { base, prefix: base.endsWith(path.sep) ? base : base + path.sep };
-  });
+  const under = underAny(local);
   const out: string[] = [];
-  for (const k of keys) if (!isRemoteUri(k) && !under.some((u) => k === u.base || k.startsWith(u.prefix))) out.push(k);
+  for (const k of keys) if (!isRemoteUri(k) && !under(k)) out.push(k);
   return out;
 }
