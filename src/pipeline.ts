@@ -17,6 +17,7 @@ import { Progress } from './pipeline/progress.js';
 import { Scoring } from './pipeline/scoring.js';
 import { hashedFirst, proseOutOfReach } from './pipeline/kept-files.js';
 import type { PipelineOptions, PipelineOutcome, SearchStats } from './pipeline/types.js';
+import { embedsQuery } from './rank/plan.js';
 
 const MAX_BATCH_BYTES = 1 << 20;
 
@@ -41,7 +42,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   const { reading } = progress;
 
   /** Whether chunks are embedded (a plan that weighs the cosine): else a code file's kept sums serve nothing. */
-  const embeds = o.rank !== undefined && (o.rank.mode === 'semantic' || o.rank.weights.semantic > 0);
+  const embeds = o.rank !== undefined && embedsQuery(o.rank);
   /**
    * A kept prose document's line terms, where they stand for what this search would count (not under
    * --ignore-case, nor for a file --max-filesize cuts: as outOfReach below takes a source's).

@@ -12,6 +12,7 @@ import type { ChunkStore, KeptChunk } from './kept-chunks.js';
 import { keptTokens, scoreKept, withLineTokens } from './kept-scoring.js';
 import type { ChunkRequest, ScoreRequest } from './requests.js';
 import { scoreProseRanges, type KeptLineScoring } from './prose-scoring.js';
+import { embedsQuery } from '../rank/plan.js';
 
 /** The closest-line pass first skips lines below this share of the chunk's cosine (0: no skipping). */
 const LINE_FLOOR_SHARE = 0.8;
@@ -43,7 +44,7 @@ export async function scoreChunks(
   const { plan } = c;
   // Lexical mode, and a hybrid plan that gives the embedding no weight (a query naming an
   // identifier), rank by the lexical signals alone: no tokenizing, no pooling.
-  const embeds = plan.mode === 'semantic' || plan.weights.semantic > 0;
+  const embeds = embedsQuery(plan);
   const out = new Float32Array(req.offsets.length - 1).fill(NaN);
   const chunks: BatchChunk[] = [];
   const texts: string[] = [];

@@ -49,7 +49,7 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
   /** Background builds that failed, by directory: why, and when a search may queue the build again. */
   const failed = new Map<string, { why: string; retryAt: number }>();
   const covering = (dir: string) => engine.covering([dir], { rootsWithin: root.real });
-  /** The agent's searches, which the made-up searches after a background build wait to be idle (warm-searches.ts). */
+  /** The agent's tool calls, which the made-up searches after a background build wait to be idle (warm-searches.ts). */
   const calls: AgentCalls = { inFlight: 0, lastEnded: -Infinity };
   const warming = new Set<Promise<void>>();
 

@@ -8,7 +8,7 @@ import { oneChunk } from '../embed/chunk-scoring.js';
 import { chunkStats, lexicalScore, relevance, toDistance } from '../rank/chunk-scorer.js';
 import { candidateLimit } from '../rank/diversify.js';
 import { pathSignals } from '../rank/path-signals.js';
-import type { RankPlan } from '../rank/plan.js';
+import { embedsQuery, type RankPlan } from '../rank/plan.js';
 import type { ProseStats } from '../rank/prose.js';
 import { TopK, compareRanked } from '../rank/topk.js';
 import type { Hit } from '../rank/windows.js';
@@ -93,7 +93,7 @@ export class Scoring {
   private chunkRequest(plan: RankPlan, batch: Batch): ChunkRequest {
     const prose = batch.segments.map((seg) => this.proseStats.get(seg.fileIndex) ?? null);
     // A scan's keyed pieces bring the sums kept for their chunks (kept-files.ts); keyed without any, they are scored as read.
-    const embeds = plan.mode === 'semantic' || plan.weights.semantic > 0;
+    const embeds = embedsQuery(plan);
     const sent = this.o.kept && embeds ? keptSumsOf(batch, this.o.kept, plan.chunkLines, this.o.ignoreCase) : undefined;
     const keyed = !this.o.kept && batch.segments.some((seg) => seg.piece.key !== undefined);
     return {
@@ -124,7 +124,7 @@ export class Scoring {
   /** Whether the scorer wrote this segment's known distance at its chunk's first line (embed/chunk-scoring.ts's own test). */
   private knownUsed(seg: Segment): boolean {
     const plan = this.o.rank;
-    if (seg.piece.distance === undefined || !plan || plan.mode === 'semantic' || plan.weights.semantic > 0) return false;
+    if (seg.piece.distance === undefined || !plan || embedsQuery(plan)) return false;
     return oneChunk(seg.firstLine + (seg.scoreFrom - seg.from), seg.scoreTo - seg.scoreFrom, plan.chunkLines);
   }
 

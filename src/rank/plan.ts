@@ -53,6 +53,11 @@ export interface RankPlan {
  * repos (languages the model barely knows); at 0.25 semble-dev holds and semble-dev2 gains 0.019
  * NDCG@10. It weighs nothing in a query that names an identifier (see `namesIdentifier`).
  */
+/** Whether ranking by this plan embeds the query (semantic mode, or a cosine with weight): its chunks' cosines are worked out. */
+export function embedsQuery(plan: Pick<RankPlan, 'mode' | 'weights'>): boolean {
+  return plan.mode === 'semantic' || plan.weights.semantic > 0;
+}
+
 export const RANK_DEFAULTS = {
   chunkLines: 48,
   semanticNl: 0.25,
