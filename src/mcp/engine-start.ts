@@ -9,6 +9,12 @@ import { socketTrust } from '../server/socket-trust.js';
 
 /** A lock file younger than this means another front is starting the engine: wait for it instead. */
 const STARTING_MS = 30_000;
+/**
+ * How often a front looks for the engine's socket while it starts: an agent's first answer waits half
+ * of it on average (25 ms at 50). A look is an lstat and a refused connect: every 10 ms for the first
+ * 2 s (an engine listens ~0.3-1 s after its spawn), every 50 ms after that (an engine slow to start, a machine under load).
+ */
+const pollMs = (waited: number) => (waited < 2_000 ? 10 : 50);
 
 export interface EngineStart {
   socket: string;
@@ -41,11 +47,12 @@ export async function startEngine(o: EngineStart): Promise<string | null> {
       child.once('error', (e) => { exited = `the engine could not start: ${e.message}`; });
       child.unref();
     }
-    const deadline = performance.now() + o.waitMs;
+    const started = performance.now();
+    const deadline = started + o.waitMs;
     while (performance.now() < deadline) {
       if (socketTrust(o.socket).kind === 'trusted' && await connects(o.socket)) return null;
       if (exited) return exited;
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, pollMs(performance.now() - started)));
     }
     return `it did not listen within ${o.waitMs / 1000} s`;
   } finally {
