@@ -9,7 +9,7 @@ export interface Q {
   freq: { docs: number; chars: number; df: Float64Array; gdf: Float64Array };
 }
 
-export interface Opts { k1?: number; b?: number; ctx?: number; gramW?: number; gw?: Float64Array }
+export interface Opts { k1?: number; b?: number; ctx?: number; gramW?: number; gw?: Float64Array; tw?: Float64Array }
 
 export const idfOf = (df: number, n: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
 
@@ -19,7 +19,7 @@ export function fields(q: Q, o: Opts = {}) {
   const { docs, chars, df, gdf } = q.freq;
   const n = q.tf.length; const nT = q.tf[0]?.length ?? 0; const nG = q.gtf[0]?.length ?? 0;
   const top = idfOf(0, docs);
-  const idf = Array.from(df, (d) => idfOf(d, docs));
+  const idf = Array.from(df, (d, t) => idfOf(d, docs) * (o.tw ? o.tw[t] : 1));
   const gidf = Array.from(gdf, (d, g) => idfOf(d, docs) * (o.gw ? o.gw[g] : 1));
   const avg = chars / Math.max(1, docs);
   const bm = (row: (t: number) => number, len: number, w: number[], cnt: number) => {
@@ -37,7 +37,7 @@ export function fields(q: Q, o: Opts = {}) {
     win[i] = bm((t) => { let f = 0; for (let j = lo; j <= hi; j++) f += q.tf[j][t]; return f; }, wl / 3, idf, nT);
     gram[i] = bm((g) => q.gtf[i][g], q.lens[i], gidf, nG);
   }
-  return { own, win, gram, norm: nT * top, gnorm: (o.gw ? o.gw.reduce((a, x) => a + x, 0) : nG) * top, idf, gidf };
+  return { own, win, gram, norm: (o.tw ? o.tw.reduce((a, x) => a + x, 0) : nT) * top, gnorm: (o.gw ? o.gw.reduce((a, x) => a + x, 0) : nG) * top, idf, gidf };
 }
 
 /**
