@@ -65,7 +65,8 @@ export async function scoreChunks(
     const firstLine = c.rangeFirstLines[r >> 1];
     // A chunk's text is known by its file's indexed state, its first line and its line count.
     const rangeKey = embeds && kept && c.rangeKeys?.[r >> 1] ? `${req.ignoreCase ? 'i' : 'c'}${c.rangeKeys[r >> 1]}` : '';
-    if (rangeKey && c.rangeLexical && plan.mode === 'hybrid' && knownChunk(req, c, r, firstLine, rangeKey, kept!, path, out)) continue;
+    if (rangeKey && c.rangeLexical && plan.mode === 'hybrid' && knownChunk(req, c, r, firstLine, rangeKey, kept!, path, out)) { work.known++; continue; }
+    work.counted++;
     const lines = decodeLines(req.bytes, req.offsets, from, req.scoreRanges[r + 1]);
     const stats = plan.mode === 'semantic' ? chunkBounds(lines.length, firstLine, plan) : chunkStats(lines, firstLine, file, plan, path);
     for (const s of stats) {
@@ -129,6 +130,12 @@ export async function scoreChunks(
     if (chunkDistance[i] === chunkDistance[i] && k.best >= 0) out[k.at + k.best] = chunkDistance[i];
   }
   return out;
+}
+
+/** Code ranges scored from their known signals and kept sums (knownChunk), and counted line by line (tests). */
+const work = { known: 0, counted: 0 };
+export function chunkScoringWork(): { known: number; counted: number } {
+  return { ...work };
 }
 
 /**
