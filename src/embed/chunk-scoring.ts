@@ -9,7 +9,7 @@ import { chunkBestDistance, chunkBounds, chunkStats, lexicalScore, relevance, se
 import { pathSignals, type PathSignals } from '../rank/path-signals.js';
 import type { PoolingKernel } from './embedder.js';
 import type { ChunkStore, KeptChunk } from './kept-chunks.js';
-import { keptTokens, scoreKept, withLineTokens } from './kept-scoring.js';
+import { keptDistance, keptTokens, scoreKept, withLineTokens } from './kept-scoring.js';
 import type { ChunkRequest, ScoreRequest } from './requests.js';
 import { scoreProseRanges, type KeptLineScoring } from './prose-scoring.js';
 import { embedsQuery } from '../rank/plan.js';
@@ -59,13 +59,15 @@ export async function scoreChunks(
       out[from] = known;
       continue;
     }
-    const lines = decodeLines(req.bytes, req.offsets, from, req.scoreRanges[r + 1]);
     const file = c.rangePaths[r >> 1];
     // A file's ranges come one after the other (its candidate chunks' windows): its path signals once.
     if (file !== lastFile) { lastFile = file; path = pathSignals(file, plan); }
     const firstLine = c.rangeFirstLines[r >> 1];
     // A chunk's text is known by its file's indexed state, its first line and its line count.
     const rangeKey = embeds && kept && c.rangeKeys?.[r >> 1] ? `${req.ignoreCase ? 'i' : 'c'}${c.rangeKeys[r >> 1]}` : '';
+    if (rangeKey && c.rangeLexical && plan.mode === 'hybrid' && knownChunk(req, c, r, firstLine, rangeKey, kept!, path, out)) { work.known++; continue; }
+    work.counted++;
+    const lines = decodeLines(req.bytes, req.offsets, from, req.scoreRanges[r + 1]);
     const stats = plan.mode === 'semantic' ? chunkBounds(lines.length, firstLine, plan) : chunkStats(lines, firstLine, file, plan, path);
     for (const s of stats) {
       const lexical = lexicalScore(s.bm25, plan);
@@ -128,6 +130,38 @@ export async function scoreChunks(
     if (chunkDistance[i] === chunkDistance[i] && k.best >= 0) out[k.at + k.best] = chunkDistance[i];
   }
   return out;
+}
+
+/** Code ranges scored from their known signals and kept sums (knownChunk), and counted line by line (tests). */
+const work = { known: 0, counted: 0 };
+export function chunkScoringWork(): { known: number; counted: number } {
+  return { ...work };
+}
+
+/**
+ * A range of one chunk whose lexical signal and symbol are known (c.rangeLexical, c.rangeSymbol) and whose sum is
+ * kept: its distance from those and its sum's cosine, written at its first line (its lines are not counted;
+ * the pipeline finds the best line of those it shows). The same floats and the same skips as counting its
+ * lines gives: the symbol and lexical signal are the index's (workspace/search/candidates.ts), the cosine
+ * scoreKept's. False where this does not apply: the range is then counted.
+ */
+function knownChunk(req: ScoreRequest, c: ChunkRequest, r: number, firstLine: number, rangeKey: string, kept: ChunkStore, path: PathSignals, out: Float32Array): boolean {
+  const lexical = c.rangeLexical![r >> 1];
+  const n = req.scoreRanges[r + 1] - req.scoreRanges[r];
+  if (lexical !== lexical || !oneChunk(firstLine, n, c.plan.chunkLines)) return false;
+  const sum = kept.get(`${rangeKey}:${firstLine}:${n}`)?.sum;
+  if (!sum) return false;
+  const { plan } = c;
+  const symbol = c.rangeSymbol![r >> 1];
+  const prune = req.pruneAbove ?? Infinity;
+  // As scoreChunks skips a counted chunk: out of reach even with a cosine of 1, or (scoreKept) below its budget.
+  if (chunkBestDistance(lexical, symbol, path, plan) > prune) return true;
+  const d = Math.fround(keptDistance(sum, req.query, Math.fround(semanticBudget(prune, lexical, symbol, path, plan))));
+  if (d === Infinity) return true;
+  // A sum of no tokens: a chunk whose closest line would be wanted; counted as before.
+  if (d !== d) return false;
+  out[req.scoreRanges[r]] = toDistance(relevance(1 - d, lexical, symbol, path, plan));
+  return true;
 }
 
 /** Whether lines [firstLine, firstLine + n) of a file are in one chunk (chunks are cut at multiples of chunkLines). */

@@ -67,6 +67,16 @@ export function keptTokens(chunks: BatchChunk[], fresh: TokenizedBatch): Tokeniz
 }
 
 /**
+ * A kept sum's cosine distance to the query, Infinity where the exact cosine is below its budget's (a float32:
+ * the budgets scoreKept is given), as the kernel's bound would prune it; NaN for a sum of no tokens.
+ */
+export function keptDistance(sum: Float64Array, query: Float32Array, budget: number): number {
+  const d = sumDistance(sum, 0, query);
+  const floorCos = 1 - budget;
+  return floorCos > BOUND_MARGIN && 1 - d < floorCos - BOUND_MARGIN ? Infinity : d;
+}
+
+/**
  * Each chunk's distance to the query: from its kept sum when there is one (Infinity where the exact
  * cosine is below its budget's, as the kernel's bound would prune it: that chunk cannot enter the
  * results), else from the kernel, whose exact sums are kept under the chunks' keys.
@@ -81,9 +91,7 @@ export async function scoreKept(
     const k = chunks[i];
     const sum = k.kept?.sum;
     if (!sum) { rest.push(k); restAt.push(i); continue; }
-    const d = sumDistance(sum, 0, query);
-    const floorCos = 1 - budgets[i];
-    out[i] = floorCos > BOUND_MARGIN && 1 - d < floorCos - BOUND_MARGIN ? Infinity : d;
+    out[i] = keptDistance(sum, query, budgets[i]);
   }
   if (rest.length > 0) {
     const dim = kernel.dim;

@@ -46,6 +46,13 @@ export interface ChunkRequest {
    */
   rangeDistances?: Float64Array;
   /**
+   * Hybrid ranking: per score range of one chunk, its lexical signal and symbol known exactly beforehand (the
+   * index's term chunks: pipeline/scoring.ts), or NaN. Such a chunk with a kept sum is scored by the sum's
+   * cosine and written at its first line, its lines not counted; the pipeline finds the best line of those it shows.
+   */
+  rangeLexical?: Float64Array;
+  rangeSymbol?: Float64Array;
+  /**
    * A scan's: the exact pooled sums a resident scorer keeps for some of the batch's chunks (by their keys:
    * chunk-scoring.ts, of rangeKeys that name the ranges by index), which it then scores by one dot product
    * each (pipeline/kept-files.ts).

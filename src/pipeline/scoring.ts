@@ -5,7 +5,7 @@ import type { LineTokens } from '../embed/line-cosines.js';
 import type { ChunkRequest } from '../embed/requests.js';
 import { isSimgrepError } from '../errors.js';
 import { oneChunk } from '../embed/chunk-scoring.js';
-import { chunkStats, lexicalScore, relevance, toDistance } from '../rank/chunk-scorer.js';
+import { chunkStats, lexicalScore, relevance, toDistance, type KnownSignals } from '../rank/chunk-scorer.js';
 import { candidateLimit } from '../rank/diversify.js';
 import { pathSignals } from '../rank/path-signals.js';
 import { embedsQuery, type RankPlan } from '../rank/plan.js';
@@ -35,10 +35,11 @@ export class Scoring {
   readonly proseTokens = new Map<number, LineTokens>();
   private readonly inflight = new Set<Promise<void>>();
   /**
-   * The hits of chunks whose distance was known beforehand (Piece.distance), at their first line, by
-   * path and line: the lines of those shown are counted at the end (withBestLines).
+   * The hits of chunks whose distance (Piece.distance) or lexical signals (Piece.signals) were known
+   * beforehand, by path and line (their chunk's first line where the scorer took them): the lines of those
+   * shown are counted at the end (withBestLines).
    */
-  private readonly unlined = new Map<string, { seg: Segment; known: number }>();
+  private readonly unlined = new Map<string, { seg: Segment; known: number; signals?: KnownSignals }>();
 
   /**
    * `prunable`: whether workers may skip lines that cannot enter the top-k (not when a source hands
@@ -107,6 +108,10 @@ export class Scoring {
       }),
       ...(keyed && { rangeKeys: batch.segments.map((seg) => seg.piece.key ?? '') }),
       ...(!embeds && batch.segments.some((seg) => seg.piece.distance !== undefined) && { rangeDistances: Float64Array.from(batch.segments, (seg) => seg.piece.distance ?? NaN) }),
+      ...(embeds && batch.segments.some((seg) => seg.piece.signals !== undefined) && {
+        rangeLexical: Float64Array.from(batch.segments, (seg) => seg.piece.signals?.lexical ?? NaN),
+        rangeSymbol: Float64Array.from(batch.segments, (seg) => seg.piece.signals?.symbol ?? NaN),
+      }),
       ...(sent && { rangeKeys: sent.rangeKeys, keptSums: { keys: sent.keys, sums: sent.sums } }),
     };
   }
@@ -121,11 +126,23 @@ export class Scoring {
     return { path: this.paths[seg.fileIndex], line, distance, start: line - (i - from), lines };
   }
 
-  /** Whether the scorer wrote this segment's known distance at its chunk's first line (embed/chunk-scoring.ts's own test). */
+  /**
+   * Whether the scorer may have written this segment's chunk at its first line from what was known of it
+   * (embed/chunk-scoring.ts's own tests: a known distance, where the plan does not embed; known signals, in a
+   * hybrid plan, where the scorer keeps the chunk's sum, which only it knows: its best line is then counted
+   * at the end either way).
+   */
   private knownUsed(seg: Segment): boolean {
     const plan = this.o.rank;
-    if (seg.piece.distance === undefined || !plan || embedsQuery(plan)) return false;
+    if (!plan) return false;
+    const embeds = embedsQuery(plan);
+    if (embeds ? seg.piece.signals === undefined || plan.mode !== 'hybrid' : seg.piece.distance === undefined) return false;
     return oneChunk(seg.firstLine + (seg.scoreFrom - seg.from), seg.scoreTo - seg.scoreFrom, plan.chunkLines);
+  }
+
+  /** What the scorer knew of a segment's chunk (knownUsed), kept with its hit. */
+  private unline(seg: Segment, line: number, path: string, d: number): void {
+    this.unlined.set(`${line}:${path}`, { seg, known: d, ...(seg.piece.signals && embedsQuery(this.o.rank!) && { signals: seg.piece.signals }) });
   }
 
   private consume(batch: Batch, distances: Float32Array): void {
@@ -141,13 +158,13 @@ export class Scoring {
         if (maxDistance !== undefined && !(d < maxDistance)) {
           if (!this.closest || compareRanked({ distance: d, path, line }, this.closest) < 0) {
             this.closest = this.hitAt(seg, i, d);
-            if (this.knownUsed(seg)) this.unlined.set(`${line}:${path}`, { seg, known: d });
+            if (this.knownUsed(seg)) this.unline(seg, line, path, d);
           }
           continue;
         }
         if (this.topk.accepts(d, path, line)) {
           this.topk.offer(this.hitAt(seg, i, d));
-          if (this.knownUsed(seg)) this.unlined.set(`${line}:${path}`, { seg, known: d });
+          if (this.knownUsed(seg)) this.unline(seg, line, path, d);
         }
       }
     }
@@ -161,6 +178,9 @@ export class Scoring {
    * definition-bounds.ts), rounded to float32 as the scorer's is; it is checked against the lines counted
    * now: a file whose text changed since it was indexed with the same size and mtime (which the stale
    * check cannot see) throws KnownDistanceChanged, and the caller scores its candidates' lines instead.
+   * Known signals (a hybrid plan's) are checked the same way, as the lexical signal and symbol counted now;
+   * a chunk whose lines then hold no term (its shown line would be the one closest to the query, the
+   * kernel's) throws too.
    */
   withBestLines(hits: Hit[]): Hit[] {
     const plan = this.o.rank;
@@ -174,7 +194,8 @@ export class Scoring {
       const signals = pathSignals(hit.path, plan);
       const [k] = chunkStats(lines, seg.firstLine + piece.scoreFrom, hit.path, plan, signals);
       // (The hit's distance may carry its file's coherence boost since: compared with what was scored.)
-      if (Math.fround(toDistance(relevance(0, lexicalScore(k.bm25, plan), k.symbol, signals, plan))) !== u.known) throw new KnownDistanceChanged(hit.path);
+      if (u.signals ? lexicalScore(k.bm25, plan) !== u.signals.lexical || k.symbol !== u.signals.symbol || k.best < 0
+        : Math.fround(toDistance(relevance(0, lexicalScore(k.bm25, plan), k.symbol, signals, plan))) !== u.known) throw new KnownDistanceChanged(hit.path);
       const best = k.best >= 0 ? k.best : Math.max(0, k.first);
       return this.hitAt(seg, seg.scoreFrom + best, hit.distance);
     });

@@ -299,6 +299,9 @@ export function chunkBounds(lineCount: number, firstLine: number, plan: RankPlan
   return out;
 }
 
+/** A chunk's lexical signal (lexicalScore of its BM25) and symbol, known beforehand (the index's: workspace/search/candidates.ts). */
+export interface KnownSignals { lexical: number; symbol: number }
+
 /** Maps BM25 to 0..1: one match of every query term (bm25 ~ idfSum) gives 0.5. */
 export function lexicalScore(bm25: number, plan: RankPlan): number {
   return plan.idfSum > 0 ? bm25 / (bm25 + plan.idfSum) : 0;

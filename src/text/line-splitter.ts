@@ -20,6 +20,12 @@ export interface Piece {
    * from the index): its lines are counted only if it is shown (pipeline/scoring.ts).
    */
   distance?: number;
+  /**
+   * The lexical signals of the piece's one scored chunk, known exactly beforehand (a hybrid ranking's term
+   * chunk from the index): with its kept sum's cosine, the chunk's distance without counting its lines,
+   * which are counted only if it is shown (embed/chunk-scoring.ts, pipeline/scoring.ts).
+   */
+  signals?: { lexical: number; symbol: number };
 }
 
 export interface LineSplitterOptions {

@@ -4,6 +4,7 @@
 import { queryMode } from '../rank/query-mode.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
+import type { KnownSignals } from '../rank/chunk-scorer.js';
 import { SEARCH_MODES, executorOf, knownShareFor, validate, type SearchOptions, type SearchResponse } from '../searcher.js';
 import { isGlob } from '../sources/fs.js';
 import { fileKeys } from '../sources/real-paths.js';
@@ -188,16 +189,19 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const split = plan.prose ? splitProse(snap, display, ws.reader, plan, { keepBytes: !ws.o.oneShot, index: proseIndex, bounded: Number.isFinite(heapSize), model }) : { display, prose: null };
   mark('prose split');
   const known = new Map<number, number>();
-  const candidates = selectCandidates(snap, { plan, query, display: split.display, infos, heapSize, maxDistance: so.maxDistance, resident: !ws.o.oneShot }, undefined, known);
+  // A resident process's scorer keeps the chunks' sums (kept-chunks.ts): a term chunk whose lexical signals
+  // the index knows is then scored by its sum alone (embed/chunk-scoring.ts).
+  const signals = ws.o.oneShot ? undefined : new Map<number, KnownSignals>();
+  const candidates = selectCandidates(snap, { plan, query, display: split.display, infos, heapSize, maxDistance: so.maxDistance, resident: !ws.o.oneShot }, undefined, known, signals);
   mark(`candidates (${candidates.length})`);
-  const rescore = (exactly: Map<number, number> | undefined) => {
-    const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader, kept: ws.o.oneShot ? undefined : keptText, known: exactly });
+  const rescore = (exactly: Map<number, number> | undefined, termSignals: Map<number, KnownSignals> | undefined) => {
+    const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader, kept: ws.o.oneShot ? undefined : keptText, known: exactly, signals: termSignals });
     return withinRest(so, started, (o) => ws.searcher.search({ ...o, paths: [], sources: split.prose ? [source, split.prose] : [source] }));
   };
-  // A file changed unseen since it was indexed (same size and mtime): its chunks' known distances do not
-  // hold; the candidates' lines are then counted as read, as before distances were known (pipeline/scoring.ts).
-  const r = await rescore(known.size > 0 ? known : undefined).catch((e: unknown) => {
-    if (e instanceof KnownDistanceChanged) return rescore(undefined);
+  // A file changed unseen since it was indexed (same size and mtime): its chunks' known distances and signals
+  // do not hold; the candidates' lines are then counted as read, as before those were known (pipeline/scoring.ts).
+  const r = await rescore(known.size > 0 ? known : undefined, signals?.size ? signals : undefined).catch((e: unknown) => {
+    if (e instanceof KnownDistanceChanged) return rescore(undefined, undefined);
     throw e;
   });
   // The documents this search read are counted into line terms now, in the background, for the next;

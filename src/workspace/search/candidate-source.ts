@@ -3,6 +3,7 @@
 // checked the file is the one indexed). The pipeline scores them with the same code as a scan.
 import { streamEntry, type Entry, type Source } from '../../sources/source.js';
 import type { Piece } from '../../text/line-splitter.js';
+import type { KnownSignals } from '../../rank/chunk-scorer.js';
 import { sizeToRead, type Snapshot } from '../snapshot/snapshot.js';
 import { documentState } from '../snapshot/prose-stats-file.js';
 import { KEPT_TEXT_FILE_BYTES, linesOf, readText, type FileText, type KeptText } from './kept-text.js';
@@ -22,6 +23,8 @@ export interface CandidateSourceOptions {
   kept?: KeptText;
   /** Candidates' distances known exactly, by chunk (candidates.ts): their pieces carry them. */
   known?: Map<number, number>;
+  /** Candidates' lexical signals known exactly, by chunk (candidates.ts termSignals): their pieces carry them. */
+  signals?: Map<number, KnownSignals>;
 }
 
 export function createCandidateSource(o: CandidateSourceOptions): Source {
@@ -62,6 +65,8 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
         const p = piece(text, from, to, s.start[c] - from, Math.min(s.end[c], to) - from, o.kept ? state : undefined);
         const distance = to >= s.end[c] ? o.known?.get(c) : undefined;
         if (distance !== undefined) p.distance = distance;
+        const signals = to >= s.end[c] ? o.signals?.get(c) : undefined;
+        if (signals !== undefined) p.signals = signals;
         out.push(p);
       });
       return out;

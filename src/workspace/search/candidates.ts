@@ -5,7 +5,7 @@
 // scores those exactly, with the same code as a one-shot scan, so indexed answers equal one-shot ones.
 // This module wires the steps: term-counts.ts, definition-bounds.ts, covered-paths.ts,
 // covered-cosines.ts, threshold.ts.
-import { chunkBestDistance, distanceOf, lexicalScore, relevance, toDistance } from '../../rank/chunk-scorer.js';
+import { chunkBestDistance, distanceOf, lexicalScore, relevance, toDistance, type KnownSignals } from '../../rank/chunk-scorer.js';
 import { type PathSignals } from '../../rank/path-signals.js';
 import { BLANK, HAS_TOKENS, type Snapshot } from '../snapshot/snapshot.js';
 import { halfValues } from '../packed/float16.js';
@@ -34,9 +34,11 @@ export type { CandidateCounts, CandidateQuery } from './candidate-query.js';
  * whole, a term chunk one by one. What is passed over can be neither a candidate
  * nor among the worst cases that set the threshold, so the answer is the one every chunk bounded gives.
  * `exactly`, where given, gets the candidates whose distance is known exactly (no cosine weighs, and their
- * best case is their worst), by chunk.
+ * best case is their worst), by chunk; `termSignals`, where given and the cosine weighs, the term chunks whose
+ * lexical and symbol signals are known exactly (their symbol's bounds meet), by chunk: the scorer then needs
+ * only their cosine (embed/chunk-scoring.ts).
  */
-export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: CandidateCounts, exactly?: Map<number, number>): number[] {
+export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: CandidateCounts, exactly?: Map<number, number>, termSignals?: Map<number, KnownSignals>): number[] {
   const { plan } = q;
   const n = s.start.length;
   const nTerms = plan.terms.length;
@@ -95,6 +97,10 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
   const lo = work('lo', Float64Array, n);
   const hi = work('hi', Float64Array, n);
   const eligible = work('eligible', Int32Array, n);
+  // Per chunk bounded: its lexical signal and symbol, and 1 where it is a term chunk whose symbol is known (the bounds meet).
+  const lexicalAt = work('lexicalAt', Float64Array, n);
+  const symbolAt = work('symbolAt', Float64Array, n);
+  const knownAt = work('knownAt', Uint8Array, n);
   let count = 0;
   let chunks = 0;
   let nCovered = 0;
@@ -121,7 +127,10 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
   };
   // toDistance(relevance(u, lexical, possible, signals, plan)), the plan's weights read once (the same floats).
   const distance = distanceOf(plan);
-  const bounded = (c: number, semantic: number, lexical: number, possible: number, certain: number): void => {
+  const bounded = (c: number, semantic: number, lexical: number, possible: number, certain: number, term = true): void => {
+    lexicalAt[count] = lexical;
+    symbolAt[count] = possible;
+    knownAt[count] = term && certain === possible ? 1 : 0;
     lo[count] = toDistance(relevance(semantic, lexical, possible, signals, plan));
     // Most chunks have no definition bound (no line term): their worst case is their best.
     hi[count] = certain === possible ? lo[count] : toDistance(relevance(semantic, lexical, certain, signals, plan));
@@ -212,7 +221,7 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
       const hasTokens = (flags[c] & HAS_TOKENS) !== 0;
       const bm25 = pEnd > pFrom ? bm25Of(c, pathLength, pFrom, pEnd) : 0;
       if (lexicalOnly ? !(bm25 > 0 && (flags[c] & BLANK) === 0) : !hasTokens) continue;
-      bounded(c, lexicalOnly ? 0 : all ? all[c] : exact ? exact[c] : cosineOf(c), lexicalScore(bm25, plan), 0, 0);
+      bounded(c, lexicalOnly ? 0 : all ? all[c] : exact ? exact[c] : cosineOf(c), lexicalScore(bm25, plan), 0, 0, false);
       limit.offer(lo[count - 1], hi[count - 1]);
     }
   };
@@ -247,6 +256,9 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
   // Where no cosine weighs, a chunk whose best case is its worst is the distance the scoring works out
   // (threshold.ts LEXICAL_EPS): the pipeline need not count its lines unless it is shown (candidate-source.ts).
   if (exactly && lexicalOnly) for (let i = 0; i < count; i++) if (lo[i] === hi[i] && lo[i] < 1 && lo[i] <= limit.value) exactly.set(eligible[i], lo[i]);
+  // Where the cosine weighs, a term chunk's lexical signal and symbol are the scoring's own floats (the same
+  // argument; its BM25 from its postings, its symbol where its bounds meet); its cosine is its kept sum's.
+  if (termSignals && !lexicalOnly && mode === 'hybrid') for (let i = 0; i < count; i++) if (knownAt[i] === 1 && lo[i] <= limit.value) termSignals.set(eligible[i], { lexical: lexicalAt[i], symbol: symbolAt[i] });
   // In snapshot order: by file (a patched snapshot's later files may own earlier chunks), then line.
   const chunkFile = s.chunkFile;
   out.sort((x, y) => (chunkFile[x] - chunkFile[y]) || (x - y));
