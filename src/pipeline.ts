@@ -5,7 +5,7 @@ import { SimgrepError, isSimgrepError } from './errors.js';
 import { finishCandidates } from './rank/diversify.js';
 import { isProsePath, PROSE_WINDOW_LINES, termlessProseDistance } from './rank/prose.js';
 import { ProseFile } from './rank/prose-file.js';
-import { proseBest, proseLineStats, proseReach } from './rank/prose-lines.js';
+import { proseBest, proseLineReach, proseLineStats, proseReach } from './rank/prose-lines.js';
 import type { ProseLineTerms } from './types.js';
 import type { ProseStats } from './rank/prose.js';
 import { streamEntry, WHOLE_READ_BYTES, type Entry, type Source, type SourceWarning } from './sources/source.js';
@@ -214,6 +214,9 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       const cosine = cosineBound(source, entry);
       if (cosine < 1 && proseReach(lines, plan, entry.path, undefined, cosine) > floor) return true;
       if (proseBest(lines, plan, entry.path, undefined, floor, cosine) > floor) return true;
+      // Line by line, each line's lexical bound with its own cosine bound (rank/prose-lines.ts proseLineReach).
+      const lineCosine = cosine < 1 ? source.proseLineCosine?.(entry, o.query) : null;
+      if (lineCosine && proseLineReach(lines, plan, entry.path, lineCosine, cosine) > floor) return true;
       // Its lines' grams counted from its bytes where that bound took each at its most (the index's statistics file).
       const read = await source.proseLinesRead?.(entry, plan);
       if (read && proseBest(read, plan, entry.path, undefined, floor, cosine) > floor) return true;

@@ -363,6 +363,57 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, s
 }
 
 /**
+ * A lower bound on the distance of every line of the file for a plan, line by line (issue 30): each line
+ * that holds a term at its own lexical bound (its words' parts as proseBest takes them, its grams' part
+ * exact) with its own cosine bound (`cosineOf(line)`: at least its cosine; Infinity when unknown), the
+ * others at a lexical score of 0 (they score by their cosine alone). `cosine` bounds every line's cosine
+ * (the file's, as proseBest takes it): each line's is taken at the least of the two. proseBest pairs the
+ * best line's lexical score with the best line's cosine, seldom one line's: a find_related's ~90 prose
+ * documents a call within reach on it, read and scored for no line of theirs to enter.
+ */
+export function proseLineReach(terms: ProseLineTerms, plan: RankPlan, path: string, cosineOf: (line: number) => number, cosine: number): number {
+  const t = terms as PackedProseLines;
+  // proseReach keeps the path's signals with the file (t.signals).
+  proseReach(terms, plan, path, undefined, cosine);
+  const signals = t.signals!;
+  // A line that holds no term: its lexical score is 0.
+  let least = proseFileBestDistance(0, path, plan, signals, cosine);
+  const keys = keysOf(plan);
+  const nTerms = keys.length;
+  if (at.length < nTerms) { at = new Int32Array(nTerms * 2); df = new Float64Array(nTerms * 2); }
+  if (!locateKeys(t, keys, at, df)) return least;
+  const nGrams = locateGrams(t, plan);
+  const stats = t.stats && t.statsPlan && t.statsPlan.terms === plan.terms && t.statsPlan.prose?.grams === plan.prose?.grams ? t.stats
+    : statsOf(t, plan, df.slice(0, nTerms), nGrams);
+  if (ownSum.length < t.lines) {
+    ownSum = new Float64Array(t.lines * 2); windowSum = new Float64Array(t.lines * 2); gramSum = new Float64Array(t.lines * 2); held = new Int32Array(t.lines * 2);
+    liveMask = new Float64Array(t.lines * 2); liveLines = new Int32Array(t.lines * 2);
+  }
+  let h = 0;
+  const { ownStart, ownLine, ownPart, winStart, winLine, winPart } = t;
+  for (let k = 0; k < nTerms; k++) {
+    const x = at[k];
+    if (x < 0) continue;
+    const w = stats.idf[k];
+    for (let j = ownStart[x]; j < ownStart[x + 1]; j++) {
+      const i = ownLine[j];
+      if (ownSum[i] === 0) held[h++] = i;
+      ownSum[i] += w * ownPart[j];
+    }
+    for (let j = winStart[x]; j < winStart[x + 1]; j++) windowSum[winLine[j]] += w * winPart[j];
+  }
+  if (nGrams > 0) addLineGramBm25(t.grams, gramAt, nGrams, t.lengths, stats, ownSum, gramSum);
+  for (let q = 0; q < h; q++) {
+    const i = held[q];
+    const lexical = proseLexical(ownSum[i], windowSum[i], gramSum[i], stats);
+    const d = proseFileBestDistance(lexical > 0 ? lexical * (1 + 1e-9) : 0, path, plan, signals, Math.min(cosine, cosineOf(i)));
+    if (d < least) least = d;
+  }
+  clearSums(t, nTerms, h);
+  return least;
+}
+
+/**
  * Whether searching each of the plan's grams located in gramAt for `lines` lines (a binary search of its
  * lines each, ~8 steps) costs less than walking all their (line, count) entries.
  */

@@ -69,6 +69,11 @@ export interface Source {
    */
   proseCosine?(entry: Entry, query: Float32Array): number;
   /**
+   * Optional, with proseCosine: at least each of the entry's lines' cosine to `query` (line: its index in
+   * the entry; Infinity when it cannot tell), or null when it keeps no line tokens for the entry.
+   */
+  proseLineCosine?(entry: Entry, query: Float32Array): ((line: number) => number) | null;
+  /**
    * Optional, with proseCosine: the entry's kept line tokens (its lines as the executor's tokenizer cut them,
    * case kept), or null when none are kept. A scorer of the same model takes a line's ids from them instead
    * of tokenizing it again (embed/prose-scoring.ts).

@@ -136,6 +136,13 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
           if (cosines?.query !== query) cosines = { query, of: lineCosines(model, query) };
           return cosines.of.documentBest(tokens);
         },
+        proseLineCosine(entry: Entry, query: Float32Array) {
+          const tokens = keptTokens(entry as StatedEntry);
+          if (!tokens) return null;
+          if (cosines?.query !== query) cosines = { query, of: lineCosines(model, query) };
+          const of = cosines.of;
+          return (line: number) => of.lineBest(tokens, line);
+        },
         proseTokens: (entry: Entry) => keptTokens(entry as StatedEntry) ?? null,
       }),
       read: (entry, signal) => { read.files++; return o.keepBytes ? keptRead(reader, entry as StatedEntry, signal) : reader.read(entry, signal); },
