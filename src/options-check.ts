@@ -6,6 +6,7 @@ type Check = (v: unknown) => boolean;
 
 const isStringArray: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const isNumber: Check = (v) => typeof v === 'number' && !Number.isNaN(v);
+const isSource: Check = (v) => typeof v === 'object' && v !== null && typeof (v as { list?: unknown }).list === 'function' && typeof (v as { read?: unknown }).read === 'function';
 
 /** What each option must be, as said in the message. */
 const SHAPES: Record<string, [Check, string]> = {
@@ -13,7 +14,9 @@ const SHAPES: Record<string, [Check, string]> = {
   mode: [(v) => typeof v === 'string', 'a string'],
   paths: [isStringArray, 'an array of strings (paths or URIs), e.g. ["./src"]'],
   extensions: [isStringArray, 'an array of strings, e.g. [".ts", ".md"]'],
-  sources: [(v) => Array.isArray(v), 'an array of Source objects'],
+  sources: [(v) => Array.isArray(v) && v.every(isSource), 'an array of Source objects, each with list() and read(entry) (createFsSource, createContentSource, or your own)'],
+  signal: [(v) => typeof v === 'object' && v !== null && typeof (v as AbortSignal).aborted === 'boolean' && typeof (v as AbortSignal).addEventListener === 'function', 'an AbortSignal (new AbortController().signal, AbortSignal.timeout(ms))'],
+  onProgress: [(v) => typeof v === 'function', 'a function'],
   topK: [isNumber, 'a number'],
   types: [isStringArray, 'an array of type names, e.g. ["ts", "py"]'],
   like: [(v) => v === undefined || (typeof v === 'object' && v !== null && typeof (v as { path?: unknown }).path === 'string' && typeof (v as { line?: unknown }).line === 'number'), '{ path: string, line: number }'],
@@ -43,10 +46,11 @@ export function checkOptionTypes(o: object): void {
   }
 }
 
-function describe(v: unknown): string {
+export function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return `an array: ${truncate(JSON.stringify(v))}`;
   if (typeof v === 'string') return `the string ${truncate(JSON.stringify(v))}`;
+  if (ArrayBuffer.isView(v)) return `a ${v.constructor.name}`;
   return `${typeof v} ${truncate(String(v))}`;
 }
 

@@ -6,7 +6,7 @@ import { SimgrepError } from './errors.js';
 import { normalizeInPlace, unitRows } from './embed/unit.js';
 import { withSharedDirections } from './embed/static.js';
 import { withPoolMemory } from './embed/pool-memory.js';
-import { checkOptionTypes } from './options-check.js';
+import { checkOptionTypes, describe } from './options-check.js';
 import { createInProcessExecutor } from './in-process.js';
 import { loadModel, type LoadModelOptions } from './model/load.js';
 import { defaultModelSpec } from './model/default-model.js';
@@ -163,7 +163,10 @@ export function maxConcurrency(cores = availableParallelism()): number {
 export function createSearcher(opts: SearcherOptions = {}): Searcher {
   const asked = opts.concurrency ?? availableParallelism();
   if (!Number.isInteger(asked) || asked < 0) {
-    throw new SimgrepError('BAD_FLAG', `concurrency must be a whole number >= 0 (got ${opts.concurrency}); use 0 for in-process`);
+    throw new SimgrepError('BAD_FLAG', `concurrency must be a whole number >= 0 (got ${describe(opts.concurrency)}); use 0 for in-process`);
+  }
+  if (opts.embedder !== undefined && opts.embedder !== 'static' && opts.embedder !== 'onnx') {
+    throw new SimgrepError('BAD_FLAG', `embedder must be 'static' or 'onnx' (got ${describe(opts.embedder)})`);
   }
   const concurrency = Math.min(asked, maxConcurrency());
   const capNote = asked > concurrency
@@ -342,6 +345,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     },
     async searchContent(o) {
       checkOptionTypes(o);
+      if (typeof o.content !== 'string') throw new SimgrepError('BAD_FLAG', `searchContent needs content, the text to search, as a string (got ${describe(o.content)})`);
       checkFilterValues(o, 'library');
       // File filters choose files by name: over one given text they would silently keep or drop all of it.
       const filters = FILE_FILTER_KEYS.filter((k) => o[k] !== undefined);
@@ -510,6 +514,9 @@ export function validate(o: SearchOptions | SearchContentOptions): void {
   }
   if (o.maxDistance !== undefined && (!Number.isFinite(o.maxDistance) || o.maxDistance < 0)) {
     throw new SimgrepError('BAD_FLAG', `--max-distance must be a number >= 0 (cosine distance, 0..2; got ${o.maxDistance})`);
+  }
+  if (o.maxFileBytes !== undefined && (!Number.isInteger(o.maxFileBytes) || o.maxFileBytes < 0)) {
+    throw new SimgrepError('BAD_FLAG', `--max-filesize must be a whole number of bytes >= 0 (got ${o.maxFileBytes})`);
   }
   if (o.nLines !== undefined && (!Number.isInteger(o.nLines) || o.nLines < 0)) {
     throw new SimgrepError('BAD_FLAG', `--n-lines must be a whole number >= 0 (got ${o.nLines})`);

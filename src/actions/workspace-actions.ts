@@ -55,7 +55,7 @@ export async function workspaceCreate(engine: ActionEngine, _state: unknown, p: 
 export async function workspaceIndex(engine: ActionEngine, _state: unknown, p: Params) {
   const given = strList(p, 'paths');
   const ws = target(engine, p, given);
-  const paths = given && given.length > 0 ? await narrowed(given, p) : (await ws.status()).roots;
+  const paths = given && given.length > 0 ? await narrowed(given, p) : (await statusOf(ws, p)).roots;
   if (paths.length === 0) throw new SimgrepError('BAD_FLAG', `workspace ${ws.name} has no paths yet; pass paths to index`);
   return { success: true, ...await indexSummary(ws, await ws.index(paths), p) };
 }
@@ -64,7 +64,7 @@ export async function workspaceSearch(engine: ActionEngine, _state: unknown, p: 
   const ws = target(engine, p);
   const { options: o, scale } = await commonSearchOptions(engine, p);
   const given = strList(p, 'paths');
-  const paths = given && given.length > 0 ? given : (await ws.status()).roots;
+  const paths = given && given.length > 0 ? given : (await statusOf(ws, p)).roots;
   const r = await ws.search({ ...o, paths, extensions: strList(p, 'extensions') });
   return {
     results: r.results.map((x) => semanticResult(x, scale)), success: true, query: o.query,
@@ -72,12 +72,17 @@ export async function workspaceSearch(engine: ActionEngine, _state: unknown, p: 
   };
 }
 
-export async function workspaceStats(engine: ActionEngine, _state: unknown, p: Params) {
-  const ws = target(engine, p);
+/** The workspace's status; one that does not exist is said in the actions' words, not the CLI's (trial33). */
+async function statusOf(ws: Workspace, p: Params) {
   if (!isRemoteUri(ws.dir) && !existsSync(ws.dir)) {
     throw new SimgrepError('WORKSPACE_NOT_FOUND', `workspace ${handle(ws, p)} does not exist; create it with search.workspace_create`);
   }
-  const s = await ws.status();
+  return ws.status();
+}
+
+export async function workspaceStats(engine: ActionEngine, _state: unknown, p: Params) {
+  const ws = target(engine, p);
+  const s = await statusOf(ws, p);
   return {
     success: true,
     // TEA's keys: simgrep searches its index exactly (a flat scan of the snapshot), it builds no ANN index.

@@ -1,4 +1,6 @@
-// .gitignore / .ignore matching with git's precedence: the deepest rule file that has an opinion wins.
+// .gitignore / .ignore matching with git's precedence: the deepest rule file that has an opinion wins;
+// a repository's .git/info/exclude holds rules of its root, below that root's own rule files (as
+// git and ripgrep apply it).
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -7,6 +9,8 @@ import type { Ignore } from 'ignore';
 import { readRuleFile } from './rule-file.js';
 
 const RULE_FILES = ['.gitignore', '.ignore'];
+/** The repository's own exclude file, relative to a directory holding `.git`. */
+export const GIT_EXCLUDE = path.join('.git', 'info', 'exclude');
 
 let ignoreFactory: typeof IgnoreFactory | null = null;
 /** A new rule set; the ignore package is required when a rule file is first read (a search from a recorded walk reads none). */
@@ -47,6 +51,15 @@ export class IgnoreStack {
    */
   async enter(dir: string, names?: ReadonlySet<string>, report?: RuleFileProblem, ioDir: string | Buffer = dir): Promise<IgnoreStack> {
     let rules: Ignore | null = null;
+    let sets = this.sets;
+    // A repository root's .git/info/exclude: its own set under the root's rule files, so a
+    // .gitignore or .ignore there (or deeper) that has an opinion wins over it.
+    if (!names || names.has('.git')) {
+      const file = path.join(dir, GIT_EXCLUDE);
+      const read = readRuleFile(typeof ioDir === 'string' ? file : Buffer.concat([ioDir, Buffer.from(path.sep + GIT_EXCLUDE)]));
+      if (read.ok) sets = [...sets, { dir, rules: ignore().add(read.text) }];
+      else if (!read.missing) report?.(file, read.problem);
+    }
     for (const name of RULE_FILES) {
       if (names && !names.has(name)) continue;
       const file = path.join(dir, name);
@@ -60,7 +73,8 @@ export class IgnoreStack {
       rules ??= ignore();
       rules.add(read.text);
     }
-    return rules ? new IgnoreStack([...this.sets, { dir, rules }]) : this;
+    if (rules) sets = [...sets, { dir, rules }];
+    return sets === this.sets ? this : new IgnoreStack(sets);
   }
 
   ignores(absPath: string, isDir: boolean): boolean {

@@ -95,13 +95,19 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       return ws.withLock(async () => {
         // Local files only: objects gone from a store are found by listing it (simgrep index).
         const gone = (await s.fileStates()).filter((f) => !isRemoteUri(f.key) && !existsSync(f.key)).map((f) => f.key);
-        if (gone.length === 0) return { deleted: 0 };
+        // A local root that no longer exists goes too: kept, every later `simgrep index` of the roots
+        // failed on it ("no such file or directory; nothing was changed"), with no way to drop it (trial33).
+        const roots = JSON.parse((await s.readMeta()).roots ?? '[]') as string[];
+        const keptRoots = roots.filter((r) => isRemoteUri(r) || existsSync(r));
+        if (gone.length === 0 && keptRoots.length === roots.length) return { deleted: 0 };
         const before = await ws.loadSnapshot();
-        await writing(() => s.deleteFiles(gone));
+        if (gone.length > 0) await writing(() => s.deleteFiles(gone));
         const version = await s.version();
         ws.snapshot = patchSnapshot(before, { ...emptyChanges(), dropChunksOf: new Set(gone), dropFiles: new Set(gone) }, version);
         ws.saveSnapshot(ws.snapshot);
-        ws.publishInfo(await writing(() => s.writeMeta({ complete: version })));
+        const meta: Record<string, string> = { complete: version };
+        if (keptRoots.length !== roots.length) meta.roots = JSON.stringify(keptRoots);
+        ws.publishInfo(await writing(() => s.writeMeta(meta)));
         return { deleted: gone.length };
       });
     },

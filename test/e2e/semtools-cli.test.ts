@@ -187,6 +187,21 @@ describe('semtools workspace use|status|prune with SEMTOOLS_WORKSPACE', () => {
     expect(JSON.parse((await runAs('semtools', ['workspace', 'use', 'proj', '--json'])).stdout)).toEqual({ name: 'proj', root_dir: root, total_documents: 1 });
   });
 
+  // trial33: in a workspace one missing file failed the whole search ("nothing was changed in workspace"),
+  // printing nothing; without one, the others are printed and the exit is 1 (docs/cli.md).
+  it('a missing file in a workspace search is an error for that file; the others are still searched', async () => {
+    const active = { SEMTOOLS_WORKSPACE: 'gaps' };
+    const args = ['search', 'retry failed uploads', 'a.txt', 'nope.txt', 'b.txt', '--top-k', '2', '-j'];
+    const inWorkspace = await runAs('semtools', args, active);
+    const plain = await runAs('semtools', args);
+    expect(plain.code).toBe(1);
+    expect(inWorkspace.code).toBe(1);
+    expect(JSON.parse(inWorkspace.stdout)).toEqual(JSON.parse(plain.stdout));
+    expect(JSON.parse(plain.stdout).results).toHaveLength(2);
+    expect(inWorkspace.stderr).toContain(`Error: nope.txt: no such file or directory (relative paths start at ${dir})`);
+    expect(JSON.parse((await runAs('semtools', ['workspace', 'status', '--json'], active)).stdout).total_documents).toBe(2);
+  });
+
   it('status with no active workspace fails as semtools does (exit 1)', async () => {
     const r = await runAs('semtools', ['workspace', 'status']);
     expect([r.code, r.stderr]).toEqual([1, 'Error: No active workspace. Run: workspace use <name> (or set SEMTOOLS_WORKSPACE)\n']);

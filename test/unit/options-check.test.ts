@@ -13,6 +13,10 @@ describe('library option types', () => {
     [{ query: 42, paths: ['.'] }, 'option query must be a string (got number 42)'],
     [{ query: 'q', paths: ['.'], topK: '3' }, 'option topK must be a number (got the string "3")'],
     [{ query: 'q', paths: ['.'], hidden: 'yes' }, 'option hidden must be true or false (got the string "yes")'],
+    // trial33: these were ignored (signal, onProgress) or threw raw TypeErrors (a source without list()).
+    [{ query: 'q', paths: ['.'], signal: 'x' }, 'option signal must be an AbortSignal (new AbortController().signal, AbortSignal.timeout(ms)) (got the string "x")'],
+    [{ query: 'q', paths: ['.'], onProgress: 5 }, 'option onProgress must be a function (got number 5)'],
+    [{ query: 'q', sources: [{}] }, 'option sources must be an array of Source objects, each with list() and read(entry) (createFsSource, createContentSource, or your own) (got an array: [{}])'],
   ])('%j is refused with a message naming the option', async (opts, message) => {
     expect(() => checkOptionTypes(opts)).toThrow(message);
     const searcher = createSearcher({ concurrency: 0 });
@@ -25,5 +29,20 @@ describe('library option types', () => {
 
   it('accepts the documented shapes, and leaves options it does not know alone', () => {
     expect(() => checkOptionTypes({ query: 'q', paths: ['a', 's3://b/'], extensions: ['.ts'], topK: 3, ignoreCase: true, signal: AbortSignal.timeout(10), remote: {} })).not.toThrow();
+  });
+
+  // trial33: searchContent() without content threw "Cannot read properties of undefined"; a negative
+  // maxFileBytes skipped every file ("over --max-filesize -1"); an unknown embedder ran the static one.
+  it('searchContent needs its content, maxFileBytes is a size, and createSearcher knows its embedders', async () => {
+    const searcher = createSearcher({ concurrency: 0 });
+    try {
+      await expect(searcher.searchContent({ query: 'retry' } as never)).rejects.toMatchObject({ code: 'BAD_FLAG', message: 'searchContent needs content, the text to search, as a string (got undefined undefined)' });
+      await expect(searcher.searchContent({ query: 'retry', content: new Uint8Array(3) } as never)).rejects.toMatchObject({ code: 'BAD_FLAG', message: 'option content must be a string (got a Uint8Array)' });
+      await expect(searcher.search({ query: 'retry', paths: ['.'], maxFileBytes: -1 })).rejects.toMatchObject({ code: 'BAD_FLAG', message: '--max-filesize must be a whole number of bytes >= 0 (got -1)' });
+    } finally {
+      await searcher.close();
+    }
+    expect(() => createSearcher({ embedder: 'gpu' as never })).toThrow("embedder must be 'static' or 'onnx' (got the string \"gpu\")");
+    expect(() => createSearcher({ concurrency: '2' as never })).toThrow('concurrency must be a whole number >= 0 (got the string "2"); use 0 for in-process');
   });
 });

@@ -2,12 +2,13 @@
 // per line; with --max-distance every line below it (--top-k ignored), else the --top-k best; in a
 // workspace (-w or SEMTOOLS_WORKSPACE) the files are indexed into it first and --top-k always caps.
 // Output: semtools' text, its --json, or (--output json) the match list TEA's semtools.search parses.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { SimgrepError } from '../../errors.js';
 import { createJsonPrinter } from '../../output/json.js';
 import { teaMatch } from '../../output/tea-matches.js';
 import { createTextPrinter } from '../../output/text.js';
 import type { SearchOptions, SearchResponse } from '../../searcher.js';
+import { isRemoteUri } from '../../sources/uri.js';
 import { SEMTOOLS_FLAGS, parseArgs, semtoolsHelpText } from '../flags.js';
 
 const out = (s: string) => { process.stdout.write(s); };
@@ -47,7 +48,10 @@ export async function runSemtoolsSearch(argv: string[], program: string, version
     mkdirSync(workspaceDir(checkName(workspaceName)), { recursive: true });
     const ws = createWorkspace({ ...engine, name: workspaceName, oneShot: true });
     try {
-      const report = await ws.index(files);
+      // A missing file is an error for that file (the search says so, exit 1), as without a workspace;
+      // the files that exist are still indexed and searched (before, one missing file failed it all: trial33).
+      const present = files.filter((f) => isRemoteUri(f) || existsSync(f));
+      const report = present.length > 0 ? await ws.index(present) : { indexed: 0, lines: 0 };
       if (report.indexed > 0) {
         process.stderr.write(`Updating workspace with ${report.lines} lines from new/changed docs...\n`);
         process.stderr.write(`Updating workspace with ${report.indexed} new/changed documents...\n`);

@@ -90,7 +90,8 @@ export function storageSource(caps: StreamingCapabilities, target: StorageTarget
       // A single object: stat it only when the size cap needs its size or it may be a "directory".
       const stat = target.kind === 'object' && filters.maxFileBytes === undefined ? { size: undefined } : await caps.statObject(target.key, { signal });
       if (stat) {
-        if (!tooLarge(uri, stat.size)) yield { path: uri, size: stat.size, key: target.key };
+        // Named by the user, as a local file named on the command line: a binary one is said, not skipped quietly.
+        if (!tooLarge(uri, stat.size)) yield { path: uri, size: stat.size, key: target.key, named: true };
         return;
       }
       if (target.kind === 'object') { warn(uri, 'PATH_NOT_FOUND', `${uri}: not found (HTTP 404); check the URL`); return; }

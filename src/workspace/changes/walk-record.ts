@@ -15,9 +15,10 @@ import { simgrepCacheDir } from '../../model/tokenizer-file.js';
 import { pathBasics, seedPathInfo, type PathBasics } from '../snapshot/path-info.js';
 import type { Walk } from './walk-cache.js';
 import { simgrepVersion } from '../../version.js';
+import { GIT_EXCLUDE } from '../../sources/ignore-rules.js';
 
 /** Bump when what a record holds changes, pathFacts and pathTerms (rank/) included. */
-const FORMAT = 9; // 9: keys under a root reached through a symlink are real paths (sources/real-paths.ts)
+const FORMAT = 10; // 10: a repository's .git/info/exclude is probed; 9: keys under a root reached through a symlink are real paths (sources/real-paths.ts)
 /** A directory or ignore file changed this recently is not trusted to show its next change. */
 const RACY_MS = 2000;
 /** Records kept; the least recently written go first. */
@@ -142,6 +143,17 @@ export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; l
   // recorded as present (with its stamp) or absent, so unrelated changes there (a busy home or /tmp)
   // do not matter.
   const probes: [string, FileStamp | null][] = [];
+  // A repository's .git/info/exclude, present or absent (creating it changes no listed directory).
+  const probeExclude = (d: string): boolean => {
+    const f = path.join(d, GIT_EXCLUDE);
+    const st = statSync(f, { throwIfNoEntry: false });
+    if (st && st.ctimeMs > trustedBefore) return false;
+    probes.push([f, st ? [f, st.ctimeMs, st.ino, st.size] : null]);
+    return true;
+  };
+  if (o.rules) {
+    for (const d of listed) if (statSync(path.join(d, '.git'), { throwIfNoEntry: false }) && !probeExclude(d)) return;
+  }
   if (o.rules) {
     const above = new Set<string>();
     for (const r of roots) {
@@ -155,6 +167,7 @@ export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; l
           if (st && name === '.git') git = true;
           probes.push([f, st ? [f, name === '.git' ? 0 : st.ctimeMs, st.ino, name === '.git' ? 0 : st.size] : null]);
         }
+        if (git && !probeExclude(d)) return;
         if (git || path.dirname(d) === d) break;
       }
     }

@@ -69,7 +69,11 @@ describe('search.workspace_* by name', () => {
 
   it('unknown workspaces and missing names are clear errors', async () => {
     expect(await actions['search.workspace_stats']({}, { name: 'nope' })).toEqual({ success: false, error: expect.stringMatching(/^workspace nope does not exist/), error_type: 'workspace_not_found' });
-    expect(await actions['search.workspace_search']({}, { workspace: 'nope', query: 'x', mode: 'hybrid' })).toEqual({ success: false, error: expect.stringMatching(/^workspace nope does not exist/), error_type: 'workspace_not_found' });
+    // trial33: _search and _index said the CLI's "create it with simgrep index PATH -w nope"; every action says the action to run.
+    const missing = { success: false, error: 'workspace nope does not exist; create it with search.workspace_create', error_type: 'workspace_not_found' };
+    expect(await actions['search.workspace_stats']({}, { name: 'nope' })).toEqual(missing);
+    expect(await actions['search.workspace_search']({}, { workspace: 'nope', query: 'x', mode: 'hybrid' })).toEqual(missing);
+    expect(await actions['search.workspace_index']({}, { workspace: 'nope' })).toEqual(missing);
     expect(await actions['search.workspace_search']({}, { query: 'x' })).toEqual({ success: false, error: 'parameter workspace is required (a workspace name, or the path search.workspace_create was given)', error_type: 'validation_error' });
     expect(await actions['search.workspace_search']({}, { workspace: 'proj', name: 'proj', query: 'x' })).toEqual({ success: false, error: 'parameters workspace and name both name a workspace; pass one of them', error_type: 'validation_error' });
   });
