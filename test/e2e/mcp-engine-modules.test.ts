@@ -1,4 +1,4 @@
-// An agent's first answer waits on the engine's start (issue 30): the MCP SDK, zod and Ajv, ~190 small
+// An agent's first answer waits on the engine's start (issue 30): the MCP SDK, zod and Ajv, ~240 small
 // modules Node would resolve and link one by one before the engine listens, are part of the CLI's bundle
 // (src/cli/bundle.mjs). A session over a front and its engine, both run with a resolve hook that notes
 // every package import, answers a search without importing any of them from node_modules.
@@ -36,11 +36,12 @@ it('the engine answers a search over MCP without importing the SDK, zod or Ajv f
   });
   const client = new Client({ name: 'simgrep-e2e-modules', version: '0.0.0' });
   await client.connect(transport);
+  let engine = 0;
   try {
     const r = await client.callTool({ name: 'search', arguments: { query: 'retry the upload', top_k: 3 } }) as { isError?: boolean; structuredContent?: { matches?: unknown[] }; _meta?: Record<string, unknown> };
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent?.matches?.length).toBeGreaterThan(0);
-    const engine = (r._meta?.['simgrep/engine'] as { pid: number } | undefined)?.pid;
+    engine = (r._meta?.['simgrep/engine'] as { pid: number } | undefined)?.pid ?? 0;
     expect(engine).toBeGreaterThan(0);
     const lines = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
     // The hook ran in the engine too: it saw the engine's own package imports.
@@ -48,5 +49,16 @@ it('the engine answers a search over MCP without importing the SDK, zod or Ajv f
     expect(lines.filter((l) => / (@modelcontextprotocol\/sdk|zod|ajv)([/-]|$)/.test(l))).toEqual([]);
   } finally {
     await client.close().catch(() => {});
+    // The engine outlives its front for a while, building the index under the home afterAll removes.
+    if (engine > 0) await stopped(engine);
   }
 });
+
+/** Kills a detached engine and waits until it is gone. */
+async function stopped(pid: number): Promise<void> {
+  try { process.kill(pid, 'SIGKILL'); } catch { return; }
+  for (let i = 0; i < 200; i++) {
+    try { process.kill(pid, 0); } catch { return; }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
