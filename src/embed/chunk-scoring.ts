@@ -158,7 +158,7 @@ function knownChunk(req: ScoreRequest, c: ChunkRequest, r: number, firstLine: nu
   if (chunkBestDistance(lexical, symbol, path, plan) > prune) return true;
   const d = Math.fround(keptDistance(sum, req.query, Math.fround(semanticBudget(prune, lexical, symbol, path, plan))));
   if (d === Infinity) return true;
-  // A sum of no tokens: a chunk whose closest line would be wanted; counted as before.
+  // A sum of no tokens: counted as before (the counted path decides which line it shows).
   if (d !== d) return false;
   out[req.scoreRanges[r]] = toDistance(relevance(1 - d, lexical, symbol, path, plan));
   return true;

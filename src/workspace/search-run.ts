@@ -199,7 +199,9 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
     return withinRest(so, started, (o) => ws.searcher.search({ ...o, paths: [], sources: split.prose ? [source, split.prose] : [source] }));
   };
   // A file changed unseen since it was indexed (same size and mtime): its chunks' known distances and signals
-  // do not hold; the candidates' lines are then counted as read, as before those were known (pipeline/scoring.ts).
+  // do not hold. Read whole (a resident process), its hash tells and its own chunks are counted as read
+  // (candidate-source.ts); read in part, a shown hit's lines tell (pipeline/scoring.ts withBestLines), and then
+  // every candidate's lines are counted as read, as before those were known.
   const r = await rescore(known.size > 0 ? known : undefined, signals?.size ? signals : undefined).catch((e: unknown) => {
     if (e instanceof KnownDistanceChanged) return rescore(undefined, undefined);
     throw e;

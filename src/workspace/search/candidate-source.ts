@@ -6,7 +6,7 @@ import type { Piece } from '../../text/line-splitter.js';
 import type { KnownSignals } from '../../rank/chunk-scorer.js';
 import { sizeToRead, type Snapshot } from '../snapshot/snapshot.js';
 import { documentState } from '../snapshot/prose-stats-file.js';
-import { KEPT_TEXT_FILE_BYTES, linesOf, readText, type FileText, type KeptText } from './kept-text.js';
+import { KEPT_TEXT_FILE_BYTES, linesOf, readText, readWhole, type FileText, type KeptText } from './kept-text.js';
 
 export interface CandidateSourceOptions {
   snapshot: Snapshot;
@@ -51,10 +51,16 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
       // next search's windows are slices of it); else read up to the last line any window needs.
       const state = o.kept ? stateOf(s.files[f]) : '';
       let text = (await o.kept?.get(state, chunkLines)) ?? null;
-      if (!text) {
-        const whole = o.kept !== undefined && s.files[f].size <= KEPT_TEXT_FILE_BYTES;
-        text = await readText(streamEntry(files, entry, signal), chunkLines, whole ? Infinity : Math.max(0, ...windows.map((w) => w[1])));
-        o.kept?.set(state, text);
+      // Read whole and not the bytes indexed (an edit that kept size and mtime): its chunks' known distances
+      // and signals are the old text's, so its lines are counted as read, as a scan counts them.
+      let unseen = false;
+      if (!text && o.kept !== undefined && s.files[f].size <= KEPT_TEXT_FILE_BYTES) {
+        const read = await readWhole(streamEntry(files, entry, signal), chunkLines, s.files[f].hash);
+        text = read.text;
+        unseen = !read.indexed;
+        if (read.indexed) o.kept.set(state, text);
+      } else if (!text) {
+        text = await readText(streamEntry(files, entry, signal), chunkLines, Math.max(0, ...windows.map((w) => w[1])));
       }
       const lines = text.offsets.length - 1;
       const out: Piece[] = [];
@@ -63,9 +69,9 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
         const to = Math.min(windows[k][1], lines); // a file shorter than indexed has fewer lines
         if (!(Math.min(s.end[c], to) > s.start[c])) return;
         const p = piece(text, from, to, s.start[c] - from, Math.min(s.end[c], to) - from, o.kept ? state : undefined);
-        const distance = to >= s.end[c] ? o.known?.get(c) : undefined;
+        const distance = to >= s.end[c] && !unseen ? o.known?.get(c) : undefined;
         if (distance !== undefined) p.distance = distance;
-        const signals = to >= s.end[c] ? o.signals?.get(c) : undefined;
+        const signals = to >= s.end[c] && !unseen ? o.signals?.get(c) : undefined;
         if (signals !== undefined) p.signals = signals;
         out.push(p);
       });

@@ -3,6 +3,7 @@
 // lines cut), as bytes with their line offsets, so a warm search's window is a slice of them, not a read
 // of the file and a decode of its lines. Kept under the index's state of the file (key, size, mtime,
 // hash): a change the index sees is a miss, and the file is read again.
+import { createHash } from 'node:crypto';
 import { BoundedLru } from '../../bounded-lru.js';
 import { openChunks } from '../build/file-chunks.js';
 
@@ -71,6 +72,23 @@ export const keptText = new KeptText();
 
 function sizeOf(text: FileText): number {
   return text.bytes.byteLength + text.offsets.byteLength + 64;
+}
+
+/**
+ * A file's whole text read as a search reads it, and whether its bytes are the ones the index holds (their
+ * SHA-256 is `indexedHash`). Not so, the file changed where its size and mtime cannot tell (an edit that kept
+ * both): what the index knows of its chunks (kept text, sums, distances, signals) is the old text's, so it is
+ * not kept under the old state nor trusted (candidate-source.ts, warm-chunks.ts).
+ */
+export async function readWhole(raw: AsyncIterable<Uint8Array>, chunkLines: number, indexedHash: string): Promise<{ text: FileText; indexed: boolean }> {
+  const hash = createHash('sha256');
+  const text = await readText((async function* () {
+    for await (const bytes of raw) {
+      hash.update(bytes);
+      yield bytes;
+    }
+  })(), chunkLines);
+  return { text, indexed: hash.digest('hex') === indexedHash };
 }
 
 /**

@@ -16,7 +16,7 @@ import { streamEntry } from '../../sources/source.js';
 import { pack, type PendingChunk } from '../build/chunk-batch.js';
 import { sizeToRead, type Snapshot } from '../snapshot/snapshot.js';
 import { documentState } from '../snapshot/prose-stats-file.js';
-import { KEPT_TEXT_FILE_BYTES, keptText, linesOf, readText } from './kept-text.js';
+import { KEPT_TEXT_FILE_BYTES, keptText, linesOf, readWhole } from './kept-text.js';
 import { pause, turn } from './time-slice.js';
 
 /**
@@ -190,8 +190,12 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
     if (w.stopped) return;
     try {
       // As a search reads the file (candidate-source.ts): the chunks the snapshot has, with the lines they had.
-      const text = (await keptText.get(state, o.chunkLines)) ?? await readText(streamEntry(o.reader, { path: f.key, size: sizeToRead(f) }), o.chunkLines);
-      keptText.set(state, text);
+      let text = await keptText.get(state, o.chunkLines);
+      if (!text) {
+        const read = await readWhole(streamEntry(o.reader, { path: f.key, size: sizeToRead(f) }), o.chunkLines, f.hash);
+        if (!read.indexed) continue; // changed unseen (same size and mtime): its text and sums are not the indexed state's
+        keptText.set(state, text = read.text);
+      }
       const lines = text.offsets.length - 1;
       for (const [from, key] of wanted) {
         const to = Math.min(lines, from + o.chunkLines - (from % o.chunkLines));

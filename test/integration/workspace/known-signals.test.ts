@@ -2,7 +2,8 @@
 // exactly (workspace/search/candidates.ts termSignals) by its kept sum's cosine alone: its lines are not
 // counted, unless it is shown (pipeline/scoring.ts withBestLines), and the answer is the scan's, bit for bit.
 // A file changed with the same size and mtime (which the stale check cannot see) has signals that no longer
-// hold: the shown hit's lines tell, and the candidates' lines are then counted as read (the scan's answer).
+// hold: here the shown hit's lines tell, and the candidates' lines are then counted as read (the scan's
+// answer); a changed chunk that is not shown is caught by the file's hash as it is read (unseen-edit.test.ts).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
