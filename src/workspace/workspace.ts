@@ -82,7 +82,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const m = (await ws.meta()) ?? {};
       const snap = await ws.loadSnapshot();
       let lines = 0; let bytes = 0; let binary = 0;
-      for (const f of snap.files) { lines += f.lines; bytes += f.size; if (f.kind === 'binary') binary++; }
+      for (const f of snap.files) { lines += f.lines; bytes += Math.max(0, f.size); if (f.kind === 'binary') binary++; }
       return {
         name, dir, roots: m.roots ? JSON.parse(m.roots) as string[] : [],
         files: snap.files.length, binary, chunks: liveChunks(snap), lines, bytes, model: m.model ?? '',
