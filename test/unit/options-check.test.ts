@@ -3,7 +3,8 @@
 // permissions", query: 42 said "the query is empty").
 import { describe, expect, it } from 'vitest';
 import { createSearcher } from '../../src/searcher.js';
-import { checkOptionTypes } from '../../src/options-check.js';
+import { checkOptionTypes, SEARCH_OPTION_NAMES } from '../../src/options-check.js';
+import { FILTER_OPTIONS } from '../../src/sources/filter-options.js';
 
 describe('library option types', () => {
   it.each([
@@ -44,6 +45,10 @@ describe('library option types', () => {
     } finally {
       await searcher.close();
     }
+  });
+
+  it('knows every file filter of the filters\' table', () => {
+    for (const f of FILTER_OPTIONS) expect(SEARCH_OPTION_NAMES.has(f.key), f.key).toBe(true);
   });
 
   it('an unknown option far from every name lists them all', () => {
