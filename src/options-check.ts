@@ -36,14 +36,46 @@ const SHAPES: Record<string, [Check, string]> = {
   cluster: [(v) => typeof v === 'string' || (typeof v === 'object' && v !== null && typeof (v as { url?: unknown }).url === 'string'), 'a Redis URL or { url, timeoutMs?, shardBytes? }'],
 };
 
-/** Throws BAD_FLAG for the first option (set, not undefined) whose type is wrong. */
+/**
+ * Every option search() and searchContent() take (docs/library.md): those whose type is checked above,
+ * `remote` (checked by sources/remote/options.ts) and the file filters of sources/filter-options.ts
+ * FILTER_OPTIONS (checked there; named here, as this floor may not import it: test/unit/options-check
+ * holds the two lists together). Any other name is a typo (`topk`) plain JavaScript would drop unsaid.
+ */
+export const SEARCH_OPTION_NAMES: ReadonlySet<string> = new Set([...Object.keys(SHAPES), 'remote', 'globs', 'types', 'typesNot', 'extensions', 'perFile', 'filesWithMatches']);
+
+/** Throws BAD_FLAG for the first option (set, not undefined) that is unknown or whose type is wrong. */
 export function checkOptionTypes(o: object): void {
   if (o === null || typeof o !== 'object') throw new SimgrepError('BAD_FLAG', `search options must be an object (got ${describe(o)})`);
   for (const [name, value] of Object.entries(o)) {
+    if (value === undefined) continue;
+    if (!SEARCH_OPTION_NAMES.has(name)) throw new SimgrepError('BAD_FLAG', unknownOption(name));
     const shape = SHAPES[name];
-    if (!shape || value === undefined) continue;
-    if (!shape[0](value)) throw new SimgrepError('BAD_FLAG', `option ${name} must be ${shape[1]} (got ${describe(value)})`);
+    if (shape && !shape[0](value)) throw new SimgrepError('BAD_FLAG', `option ${name} must be ${shape[1]} (got ${describe(value)})`);
   }
+}
+
+/** "unknown option topk: did you mean topK?" (the closest known name, when one is close), else the list. */
+function unknownOption(name: string): string {
+  let best = '';
+  let bestDistance = Infinity;
+  for (const known of SEARCH_OPTION_NAMES) {
+    const d = editDistance(name.toLowerCase(), known.toLowerCase());
+    if (d < bestDistance) { best = known; bestDistance = d; }
+  }
+  if (bestDistance <= Math.max(2, Math.floor(best.length / 3))) return `unknown option ${name}: did you mean ${best}?`;
+  return `unknown option ${name}; the options are ${[...SEARCH_OPTION_NAMES].join(', ')} (docs/library.md)`;
+}
+
+/** Levenshtein distance (names of a few dozen characters). */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length];
 }
 
 export function describe(v: unknown): string {

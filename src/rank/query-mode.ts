@@ -7,6 +7,9 @@ import type { Lexicon } from './lexical/lexicon.js';
 import { buildRankPlan, type RankPlan } from './plan.js';
 import { queryWords } from './lexical/words.js';
 
+/** A letter or a number in any script: what a query needs for a term to look for. */
+const HAS_WORD = /[\p{L}\p{N}]/u;
+
 export interface QueryMode {
   mode: SearchMode;
   /** The ranking plan (undefined in line mode, which ranks each line's cosine alone). */
@@ -26,6 +29,12 @@ export function queryMode(query: string, asked: SearchMode, known: boolean, lexi
     throw new SimgrepError('BAD_QUERY', asked === 'lexical' || known
       ? `the query "${query}" has no word to look for; use identifiers or words, or --mode semantic`
       : `the query "${query}" has no word to look for and no token this model knows; use letters or numbers`);
+  }
+  // No letter or number (`...`, `=>`, `?.`): no term to look for, and the embedding of a few symbols is
+  // near lines that do not hold them; every hit would be chance at a distance near 1 (before: printed,
+  // exit 0; trial33). Refused as in lexical mode; --mode semantic and line still give the nearest lines.
+  if (rank && mode === 'hybrid' && rank.terms.length === 0 && !HAS_WORD.test(query)) {
+    throw new SimgrepError('BAD_QUERY', `the query "${query}" has no letter or number to look for: simgrep ranks words and meaning, not symbols (grep -F finds them); use identifiers or words, or --mode semantic for the nearest lines anyway`);
   }
   if (mode === asked) return { mode, rank };
   return {

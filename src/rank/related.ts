@@ -53,6 +53,7 @@ export async function likeChunk(t: LikeTarget): Promise<LikeChunk> {
   const end = Math.min(lines.length, start + size);
   const query = lines.slice(start, end).join('\n').slice(0, MAX_LIKE_CHARS);
   if (query.trim() === '') throw new SimgrepError('BAD_QUERY', `lines ${start + 1}-${end} of ${t.path} are blank; pick a line in code`);
+  if (!/[\p{L}\p{N}]/u.test(query)) throw new SimgrepError('BAD_QUERY', `lines ${start + 1}-${end} of ${t.path} hold no letter or number, nothing to look for; pick a line in code`);
   return { path: real, start, end, query };
 }
 

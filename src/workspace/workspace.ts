@@ -2,6 +2,7 @@
 // would, in milliseconds. This is its public face; the work is in open.ts (state, store, snapshot,
 // lock), index-run.ts and publish.ts (index runs), search-run.ts (searches).
 import { existsSync } from 'node:fs';
+import { isSimgrepError, SimgrepError } from '../errors.js';
 import { searchPerFile, withTypes, type SearchOptions, type SearchResponse } from '../searcher.js';
 import { searchLike } from '../rank/related.js';
 import { checkOptionTypes } from '../options-check.js';
@@ -74,15 +75,15 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     name,
     dir,
 
-    index: (paths, io) => indexRun(ws, paths, io),
+    index: (paths, io) => abortedAs(indexRun(ws, paths, io), io?.signal, 'indexing was aborted'),
 
-    search,
+    search: (so) => abortedAs(search(so), so.signal, 'the search was aborted'),
 
     async status() {
       const m = (await ws.meta()) ?? {};
       const snap = await ws.loadSnapshot();
       let lines = 0; let bytes = 0; let binary = 0;
-      for (const f of snap.files) { lines += f.lines; bytes += f.size; if (f.kind === 'binary') binary++; }
+      for (const f of snap.files) { lines += f.lines; bytes += Math.max(0, f.size); if (f.kind === 'binary') binary++; }
       return {
         name, dir, roots: m.roots ? JSON.parse(m.roots) as string[] : [],
         files: snap.files.length, binary, chunks: liveChunks(snap), lines, bytes, model: m.model ?? '',
@@ -114,4 +115,18 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
 
     close: () => ws.close(),
   };
+}
+
+/**
+ * The one way an aborted call ends: SimgrepError ABORTED. A rejection with the signal's reason (a
+ * DOMException AbortError, code 20) from a listing, a read or a pool task is restated here (trial33).
+ */
+function abortedAs<T>(p: Promise<T>, signal: AbortSignal | undefined, message: string): Promise<T> {
+  if (!signal) return p;
+  return p.catch((e: unknown) => {
+    if (signal.aborted && !(isSimgrepError(e) && e.code === 'ABORTED') && (e === signal.reason || (e as Error | null)?.name === 'AbortError')) {
+      throw new SimgrepError('ABORTED', message, { cause: e });
+    }
+    throw e;
+  });
 }

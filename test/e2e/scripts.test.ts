@@ -43,4 +43,16 @@ describe('questions in every script', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('has no word to look for');
   });
+
+  it('... in the default (hybrid) mode too, where the model has tokens for it (before: chance hunks at ~0.99, exit 0); --mode semantic answers', async () => {
+    for (const query of ['...', '=>', '?.']) {
+      const r = await runCli([query, '.'], { cwd: dir });
+      expect(r.code, query).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('has no letter or number to look for');
+    }
+    const semantic = await runCli(['--mode', 'semantic', '--top-k', '1', '=>', '.'], { cwd: dir });
+    expect(semantic.code).toBe(0);
+    expect(semantic.stdout).not.toBe('');
+  });
 });

@@ -3,7 +3,8 @@
 // permissions", query: 42 said "the query is empty").
 import { describe, expect, it } from 'vitest';
 import { createSearcher } from '../../src/searcher.js';
-import { checkOptionTypes } from '../../src/options-check.js';
+import { checkOptionTypes, SEARCH_OPTION_NAMES } from '../../src/options-check.js';
+import { FILTER_OPTIONS } from '../../src/sources/filter-options.js';
 
 describe('library option types', () => {
   it.each([
@@ -27,7 +28,35 @@ describe('library option types', () => {
     }
   });
 
-  it('accepts the documented shapes, and leaves options it does not know alone', () => {
+  // trial33: `topk: 1` (for topK) was dropped without a word and the search gave 3 results.
+  it.each([
+    [{ query: 'q', paths: ['.'], topk: 1 }, 'unknown option topk: did you mean topK?'],
+    [{ query: 'q', paths: ['.'], maxDistanc: 0.3 }, 'unknown option maxDistanc: did you mean maxDistance?'],
+    [{ query: 'q', paths: ['.'], ignorecase: true }, 'unknown option ignorecase: did you mean ignoreCase?'],
+    [{ query: 'q', paths: ['.'], filesWithMatch: true }, 'unknown option filesWithMatch: did you mean filesWithMatches?'],
+    [{ query: 'q', path: ['.'] }, 'unknown option path: did you mean paths?'],
+  ])('%j: an unknown option is refused, with the closest known name', async (opts, message) => {
+    expect(() => checkOptionTypes(opts)).toThrow(message);
+    const searcher = createSearcher({ concurrency: 0 });
+    try {
+      await expect(searcher.search(opts as never)).rejects.toMatchObject({ code: 'BAD_FLAG', message });
+      const { paths: _p, ...rest } = opts as Record<string, unknown>;
+      await expect(searcher.searchContent({ ...rest, content: 'retry the upload\n' } as never)).rejects.toMatchObject({ code: 'BAD_FLAG', message });
+    } finally {
+      await searcher.close();
+    }
+  });
+
+  it('knows every file filter of the filters\' table', () => {
+    for (const f of FILTER_OPTIONS) expect(SEARCH_OPTION_NAMES.has(f.key), f.key).toBe(true);
+  });
+
+  it('an unknown option far from every name lists them all', () => {
+    expect(() => checkOptionTypes({ query: 'q', colour: 'red' })).toThrow(/^unknown option colour; the options are query, mode, paths, .*topK, .*remote, globs, typesNot, perFile, filesWithMatches \(docs\/library\.md\)$/);
+  });
+
+  it('accepts the documented shapes (and an unknown name left undefined)', () => {
+    expect(() => checkOptionTypes({ query: 'q', topk: undefined })).not.toThrow();
     expect(() => checkOptionTypes({ query: 'q', paths: ['a', 's3://b/'], extensions: ['.ts'], topK: 3, ignoreCase: true, signal: AbortSignal.timeout(10), remote: {} })).not.toThrow();
   });
 

@@ -178,11 +178,11 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   for (const w of work) {
     if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
     try {
-      const bytes = await indexFile(source, w.entry, w.key, { size: w.size, mtime: w.mtime }, w.prev, batch, patch, o.chunkLines, o.signal, o.onFileRead);
-      if (bytes < 0) { report.unchanged++; report.bytes += w.size; continue; }
+      const read = await indexFile(source, w.entry, w.key, { size: w.size, mtime: w.mtime }, w.prev, batch, patch, o.chunkLines, o.signal, o.onFileRead);
+      report.bytes += read.bytes;
+      if (!read.changed) { report.unchanged++; continue; }
       report.indexed++;
       if (w.prev) report.changed = (report.changed ?? 0) + 1;
-      report.bytes += bytes;
     } catch (e) {
       unreadable(w.entry, e);
     }
@@ -199,10 +199,10 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
 }
 
 /**
- * Reads one file that looks changed: -1 when its content hash is the indexed one (only its mtime is
- * updated), else its size in bytes after its chunks were queued.
+ * Reads one file that looks changed: its bytes read, and whether its content hash differs from the
+ * indexed one (else only its size and mtime are updated; when it did, its chunks were queued).
  */
-async function indexFile(source: Source, entry: Entry, key: string, st: { size: number; mtime: number }, prev: FileState | undefined, batch: ChunkBatch, patch: SnapshotPatch, chunkLines: number, signal?: AbortSignal, onRead?: UpdateIndexOptions['onFileRead']): Promise<number> {
+async function indexFile(source: Source, entry: Entry, key: string, st: { size: number; mtime: number }, prev: FileState | undefined, batch: ChunkBatch, patch: SnapshotPatch, chunkLines: number, signal?: AbortSignal, onRead?: UpdateIndexOptions['onFileRead']): Promise<{ bytes: number; changed: boolean }> {
   // Small files are read once; big ones twice (hash, then chunks), so memory stays bounded.
   const parts: Uint8Array[] | null = st.size > WHOLE_READ_BYTES ? null : [];
   const hash = parts ? null : createHash('sha256');
@@ -212,14 +212,18 @@ async function indexFile(source: Source, entry: Entry, key: string, st: { size: 
     size += chunk.length;
   }
   const digest = parts ? sha256OfParts(parts) : hash!.digest('hex');
+  // A listing that gave no size (an https URL without Content-Length, a single object not stat'ed): the
+  // index keeps the bytes read, so stats and status count them (before: -1, "-1 bytes"), and no mtime,
+  // which marks the size as one a later read may not take (snapshot.ts sizeToRead: it may have changed).
+  const kept = st.size >= 0 ? st : { size, mtime: -1 };
   if (prev && prev.hash === digest) {
-    const same = { ...prev, size: st.size, mtime: st.mtime };
+    const same = { ...prev, size: kept.size, mtime: kept.mtime };
     await batch.fileDone(same);
     if (parts && onRead) onRead(same, () => joined(parts));
-    return -1;
+    return { bytes: size, changed: false };
   }
   const opened = await openChunks(parts ? iterate(parts) : streamEntry(source, entry, signal), chunkLines);
-  const state: FileState = { key, size: st.size, mtime: st.mtime, hash: digest, kind: opened.binary ? 'binary' : 'text', lines: 0, chunks: 0 };
+  const state: FileState = { key, size: kept.size, mtime: kept.mtime, hash: digest, kind: opened.binary ? 'binary' : 'text', lines: 0, chunks: 0 };
   batch.fileStarted(key, prev !== undefined);
   patch.dropChunksOf.add(key);
   const docState = documentState(state);
@@ -234,7 +238,7 @@ async function indexFile(source: Source, entry: Entry, key: string, st: { size: 
   state.lines = opened.lines();
   await batch.fileDone(state);
   if (parts && onRead) onRead(state, () => joined(parts));
-  return size;
+  return { bytes: size, changed: true };
 }
 
 function joined(parts: Uint8Array[]): Uint8Array {

@@ -1,6 +1,7 @@
 // The walks a workspace checks for changes — listed, or read back from a walk record when nothing they
 // depend on changed — and which walked files the snapshot does not know with their size and mtime.
 import path from 'node:path';
+import { SimgrepError } from '../../errors.js';
 import { createFsSource, isGlob, type FsSourceOptions } from '../../sources/fs.js';
 import { fileKeys, type FileKeyOf } from '../../sources/real-paths.js';
 import type { Entry, Source } from '../../sources/source.js';
@@ -19,7 +20,8 @@ export async function listWalk(sources: Source[], keyOf: FileKeyOf, signal?: Abo
   const found: Entry[] = [];
   for (const source of sources) for await (const e of source.list(signal)) found.push(e);
   // A source stops listing quietly when aborted: a cut walk is no walk (never recorded, never cached).
-  signal?.throwIfAborted();
+  // ABORTED, not the signal's reason (throwIfAborted: a raw DOMException AbortError escaped ws.search, trial33).
+  if (signal?.aborted) throw new SimgrepError('ABORTED', 'aborted while listing the files');
   return { entries: found, keys: found.map((e) => keyOf(e.path)), warnings: sources.flatMap((s) => s.drainWarnings?.() ?? []) };
 }
 

@@ -39,7 +39,7 @@ export function coverage(snap: Snapshot, walk: Walk): Coverage {
     }
     c.display[f] = e.path;
     c.infos[f] = pathInfo(e.path);
-    c.files++; c.lines += file.lines; c.bytes += file.size;
+    c.files++; c.lines += file.lines; c.bytes += Math.max(0, file.size); // -1: an index made before sizes read were kept
   });
   coverages.set(walk, { snap, coverage: c });
   return c;

@@ -11,8 +11,12 @@ import { extended, resized } from '../packed/typed-arrays.js';
 export interface SnapshotFile {
   /** The file's key in the index: its real path (sources/real-paths.ts), or its URI. */
   key: string;
-  /** Its size, -1 when its listing gave none (an https URL without Last-Modified: changes/file-identity.ts). */
+  /**
+   * Its size: the listing's, or the bytes read when the listing gave none (an https URL without
+   * Content-Length: build/indexer.ts); -1 in an index made before that.
+   */
   size: number;
+  /** Its mtime: -1 when its listing gave none (an https URL without Last-Modified: changes/file-identity.ts). */
   mtime: number;
   hash: string;
   kind: 'text' | 'binary';
@@ -22,8 +26,12 @@ export interface SnapshotFile {
   chunkCount: number;
 }
 
-/** A file's size as a read takes it: undefined when unknown (a size of -1 would be read as one). */
-export const sizeToRead = (f: Pick<SnapshotFile, 'size'>): number | undefined => (f.size >= 0 ? f.size : undefined);
+/**
+ * A file's size as a read takes it: undefined when unknown (a size of -1 would be read as one), and when
+ * its identity is (no mtime): the object may have changed since, and a read cuts a body off at the size
+ * it is given (sources/remote/object-stream.ts).
+ */
+export const sizeToRead = (f: Pick<SnapshotFile, 'size' | 'mtime'>): number | undefined => (f.size >= 0 && f.mtime >= 0 ? f.size : undefined);
 
 export type FileStateOf = Omit<SnapshotFile, 'firstChunk' | 'chunkCount'>;
 

@@ -52,3 +52,36 @@ it('a URL without Last-Modified, indexed: the index answers as a scan does, with
     }
   }
 });
+
+// Before: the index kept such a URL's size as -1 and its search stats and status summed it: `--stats`
+// said "-1 bytes" where a scan said 28, `workspace status` "(-0.0 MB)" (trial33). The index now keeps
+// the bytes it read, and a read of the URL still takes no size from the index (it may have changed).
+it('a URL without Last-Modified, indexed: stats and status count the bytes read, as a scan does', async () => {
+  const urls = Object.keys(files).map((p) => `${origin}${p}`);
+  await ws.index(urls);
+  for (const paths of [urls, [urls[0]], [urls[1]]]) {
+    const o = { query: 'retry the failed upload', paths, topK: 5 };
+    const scanned = await oneShot.search(o);
+    expect(scanned.stats.bytes).toBe(paths.reduce((n, u) => n + Buffer.byteLength(files[new URL(u).pathname]), 0));
+    expect((await ws.search(o)).stats.bytes, paths.join(' ')).toBe(scanned.stats.bytes);
+  }
+  const total = Object.values(files).reduce((n, b) => n + Buffer.byteLength(b), 0);
+  expect((await ws.status()).bytes).toBe(total);
+  // The URL changes (longer): a search reads all of it, not the size the index kept, and so does its next index.
+  const before = files['/guide.md'];
+  files['/guide.md'] = before + 'A second paragraph: the upload queue keeps the failed uploads until retried.\n';
+  try {
+    for (const mode of ['hybrid', 'lexical', 'semantic'] as const) {
+      const o = { query: 'upload queue keeps the failed uploads', paths: [urls[1]], topK: 5, mode };
+      expect(rounded(await ws.search(o)), mode).toEqual(rounded(await oneShot.search(o)));
+    }
+    await ws.index(urls);
+    const r = await ws.search({ query: 'upload queue keeps the failed uploads', paths: [urls[1]], topK: 5 });
+    expect(r.warnings).toEqual([]);
+    expect(r.stats.bytes).toBe(Buffer.byteLength(files['/guide.md']));
+    expect(r.results.some((h) => h.lines.join('\n').includes('upload queue'))).toBe(true);
+    expect((await ws.status()).bytes).toBe(total - Buffer.byteLength(before) + Buffer.byteLength(files['/guide.md']));
+  } finally {
+    files['/guide.md'] = before;
+  }
+});
