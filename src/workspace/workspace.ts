@@ -6,6 +6,7 @@ import { searchPerFile, withTypes, type SearchOptions, type SearchResponse } fro
 import { searchLike } from '../rank/related.js';
 import { checkOptionTypes } from '../options-check.js';
 import { checkFilterValues } from '../sources/filter-options.js';
+import { ioPathOf } from '../sources/dir-listing.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from './build/indexer.js';
 import { indexRun } from './index-run.js';
@@ -94,7 +95,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const s = await ws.store(false);
       return ws.withLock(async () => {
         // Local files only: objects gone from a store are found by listing it (simgrep index).
-        const gone = (await s.fileStates()).filter((f) => !isRemoteUri(f.key) && !existsSync(f.key)).map((f) => f.key);
+        const gone = (await s.fileStates()).filter((f) => !isRemoteUri(f.key) && !existsSync(ioPathOf(f.key))).map((f) => f.key);
         if (gone.length === 0) return { deleted: 0 };
         const before = await ws.loadSnapshot();
         await writing(() => s.deleteFiles(gone));
