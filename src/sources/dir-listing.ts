@@ -57,6 +57,24 @@ export function escapeInvalidUtf8(raw: Uint8Array): string {
   return out;
 }
 
+/**
+ * The path to open for a path shown with escaped bytes (a workspace index keys files by their shown
+ * path): the raw bytes when undoing the \xNN escapes gives a name that is not valid UTF-8, else the
+ * path as it is (a name that really holds "\x41" is valid UTF-8 either way).
+ */
+export function ioPathOf(shown: string): IoPath {
+  if (!shown.includes('\\x')) return shown;
+  const parts: Buffer[] = [];
+  let last = 0;
+  for (const m of shown.matchAll(/\\x([0-9A-F]{2})/g)) {
+    parts.push(Buffer.from(shown.slice(last, m.index)), Buffer.from([parseInt(m[1], 16)]));
+    last = m.index + 4;
+  }
+  parts.push(Buffer.from(shown.slice(last)));
+  const raw = Buffer.concat(parts);
+  return isUtf8(raw) ? shown : raw;
+}
+
 function sequenceLength(lead: number): number {
   if (lead < 0x80) return 1;
   if (lead >= 0xc2 && lead <= 0xdf) return 2;

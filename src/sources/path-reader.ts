@@ -2,6 +2,7 @@
 // URI through the remote source of its bucket, container or host (made once per store). The workspace
 // index reads back files it listed earlier this way: its candidates, a snapshot rebuilt from the store.
 import type { RemoteOptions } from './remote/options.js';
+import { ioPathOf } from './dir-listing.js';
 import { createFsSource } from './fs.js';
 import type { Entry, Source } from './source.js';
 import { parseRemoteUri, isRemoteUri } from './uri.js';
@@ -23,15 +24,21 @@ export function createPathReader(o: { remote?: RemoteOptions } = {}): Source {
     return { source: await source, entry: { ...entry, key } as Entry };
   };
 
+  /** A name that is not valid UTF-8 was keyed with its bad bytes escaped: it is opened by its raw bytes (fs.ts's io). */
+  const localEntry = (entry: Entry): Entry => {
+    const io = ioPathOf(entry.path);
+    return typeof io === 'string' ? entry : { ...entry, io } as Entry;
+  };
+
   return {
     async *list() { /* reads only */ },
     async read(entry, signal) {
-      if (!isRemoteUri(entry.path)) return local.read(entry, signal);
+      if (!isRemoteUri(entry.path)) return local.read(localEntry(entry), signal);
       const r = await remoteOf(entry);
       return r.source.read(r.entry, signal);
     },
     async *stream(entry, signal) {
-      if (!isRemoteUri(entry.path)) { yield* local.stream!(entry, signal); return; }
+      if (!isRemoteUri(entry.path)) { yield* local.stream!(localEntry(entry), signal); return; }
       const r = await remoteOf(entry);
       yield* r.source.stream!(r.entry, signal);
     },

@@ -39,6 +39,7 @@ export async function indexRun(ws: OpenWorkspace, paths: string[], io: IndexIo =
   const proseDamaged = baseDamaged ?? verifySectionFile(proseFiles[1]);
   if (proseDamaged) for (const f of baseDamaged ? proseFiles : proseFiles.slice(1)) rmSync(f, { force: true });
   ws.takeSnapshotDamage();
+  ws.takeSnapshotNotSaved();
   let damaged: string | null = null;
   const onDamaged = (why: string) => { damaged = why; };
   const report = await indexRunOf(ws, paths, io, started, onDamaged).catch((e: unknown) => rebuiltIfDamaged(ws, paths, io, started, e, onDamaged));
@@ -49,6 +50,9 @@ export async function indexRun(ws: OpenWorkspace, paths: string[], io: IndexIo =
     if (!ws.snapshot) await ws.loadSnapshot();
     report.warnings.unshift({ path: ws.dir, code: 'SNAPSHOT_REBUILT', message: `workspace ${ws.name}: ${damaged}; rebuilt it from the index` });
   }
+  // The index is complete without it, but every search would rebuild it from the store (seconds on a big index).
+  const notSaved = ws.takeSnapshotNotSaved();
+  if (notSaved) report.warnings.push({ path: ws.dir, code: 'SNAPSHOT_NOT_SAVED', message: `workspace ${ws.name}: the ranking snapshot was not saved (${notSaved}); searches rebuild it from the index each time, slower; free some space and run simgrep index again` });
   if (proseDamaged) report.warnings.unshift({ path: ws.dir, code: 'PROSE_STATS_REBUILT', message: `workspace ${ws.name}: ${proseDamaged}; its documents were counted again` });
   return report;
 }

@@ -74,6 +74,8 @@ export interface OpenWorkspace {
   verifySnapshot(): string | null;
   /** What a load of the snapshot files found damaged since the last call (it was rebuilt from the store), if anything. */
   takeSnapshotDamage(): string | null;
+  /** Why the last write of the snapshot failed (a full or read-only disk), if the last one did: searches then rebuild it each time. */
+  takeSnapshotNotSaved(): string | null;
   /** The prose statistics file (snapshot/prose-stats-file.ts), opened again once it is rewritten. */
   proseIndex(): ProseIndexLines;
   /** Where the prose statistics file lives. */
@@ -93,6 +95,7 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
   let fileDamaged = false;
   let proseIndex: ProseIndexLines | null = null;
   let loadDamage: string | null = null;
+  let notSaved: string | null = null;
 
   const ws: OpenWorkspace = {
     name, dir, remote, o,
@@ -188,7 +191,11 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
         mkdirSync(path.dirname(file), { recursive: true });
         if (snap.version === snap.baseVersion) writeSnapshotFile(file, snap); else if (!fileDamaged) writeSnapshotDelta(file, snap); else return;
         fileDamaged = false;
-      } catch { /* read-only: rebuilt next time */ }
+        notSaved = null;
+      } catch (e) {
+        // Full or read-only: rebuilt from the store by the next load; an index run says so (index-run.ts).
+        notSaved = (e as Error).message;
+      }
     },
 
     async resetStore() {
@@ -207,6 +214,12 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
     },
 
     verifySnapshot: () => verifySnapshotFiles(snapshotPath(dir, remote)),
+
+    takeSnapshotNotSaved() {
+      const why = notSaved;
+      notSaved = null;
+      return why;
+    },
 
     takeSnapshotDamage() {
       const why = loadDamage;

@@ -1,7 +1,9 @@
 // An index run's update and its publication: the indexer (or a cluster build) brings the store up to
 // date, then the snapshot is patched with what changed (or rebuilt), written beside the index, and the
 // new version marked complete for readers. The caller holds the lock.
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { ioPathOf } from '../sources/dir-listing.js';
 import type { Entry, SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
 import { executorOf, releaseWorkersOf } from '../searcher.js';
@@ -65,13 +67,15 @@ export interface PublishRun {
 
 /** Runs the update of `roots` (the caller holds the lock), then publishes its result. */
 export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: string[], run: PublishRun): Promise<IndexReport> {
-  const { entries, drop, compact = false, signal, onProgress, update = updateIndex } = run;
+  const { entries, compact = false, signal, onProgress, update = updateIndex } = run;
   const { searcher, chunkLines, o } = ws;
   const mark = timer('index');
   const model = await searcher.model();
   const latest = await s.version();
   const metaBefore = await s.readMeta();
   const before = metaBefore.complete === latest ? await ws.loadSnapshot() : null;
+  const drop = entries !== undefined && metaBefore.complete !== undefined && metaBefore.complete !== latest
+    ? [...new Set([...run.drop ?? [], ...await goneSinceKilledRun(s)])] : run.drop;
   const executor = (bytesToRead: number) => executorOf(searcher, bytesToRead >= POOL_FROM_BYTES);
   mark('snapshot read');
   const states = before ? statesOf(before) : undefined;
@@ -153,6 +157,16 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   } finally {
     built?.published();
   }
+}
+
+/**
+ * A killed run's commits are in the store past its complete version: files it indexed and that are gone
+ * since are in no snapshot, so the changes a run is given never name them, and this run would publish
+ * them. Found by a stat of each local file the store holds (only after such a crash; found by the
+ * session 33 trial: `simgrep index` reported 0 removed and the status counted 494 files too many).
+ */
+async function goneSinceKilledRun(s: IndexStore): Promise<string[]> {
+  return (await s.fileStates()).filter((f) => !isRemoteUri(f.key) && !existsSync(ioPathOf(f.key))).map((f) => f.key);
 }
 
 /** The prose statistics file brought up to date with `snap` (a failure to write it is only slower searches: said in the report). */

@@ -7,6 +7,7 @@ import { searchPerFile, withTypes, type SearchOptions, type SearchResponse } fro
 import { searchLike } from '../rank/related.js';
 import { checkOptionTypes } from '../options-check.js';
 import { checkFilterValues } from '../sources/filter-options.js';
+import { ioPathOf } from '../sources/dir-listing.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from './build/indexer.js';
 import { indexRun } from './index-run.js';
@@ -95,7 +96,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const s = await ws.store(false);
       return ws.withLock(async () => {
         // Local files only: objects gone from a store are found by listing it (simgrep index).
-        const gone = (await s.fileStates()).filter((f) => !isRemoteUri(f.key) && !existsSync(f.key)).map((f) => f.key);
+        const gone = (await s.fileStates()).filter((f) => !isRemoteUri(f.key) && !existsSync(ioPathOf(f.key))).map((f) => f.key);
         // A local root that no longer exists goes too: kept, every later `simgrep index` of the roots
         // failed on it ("no such file or directory; nothing was changed"), with no way to drop it (trial33).
         const roots = JSON.parse((await s.readMeta()).roots ?? '[]') as string[];

@@ -5,6 +5,7 @@
 // not stat'ed: its bytes are read and their hash compared with the indexed one.
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
+import { ioPathOf } from '../../sources/dir-listing.js';
 import { createFsSource } from '../../sources/fs.js';
 import { collectBytes, streamEntry, type Source } from '../../sources/source.js';
 import { isRemoteUri } from '../../sources/uri.js';
@@ -33,7 +34,7 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
     if (!fresh) {
       try {
         const bytes = isRemoteUri(state.key) ? await collectBytes(streamEntry(files, { path: state.key })) : null;
-        const st = bytes ? { size: state.size, mtimeMs: state.mtime } : statSync(state.key);
+        const st = bytes ? { size: state.size, mtimeMs: state.mtime } : statSync(ioPathOf(state.key));
         const same = bytes ? createHash('sha256').update(bytes).digest('hex') === state.hash : st.size === state.size && st.mtimeMs === state.mtime;
         if (same) {
           const opened = await openChunks(bytes ? once(bytes) : streamEntry(files, { path: state.key }), chunkLines);

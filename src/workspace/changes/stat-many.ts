@@ -4,6 +4,7 @@
 // more than it saves).
 import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { ioPathOf } from '../../sources/dir-listing.js';
 import { builtWorkerFile } from '../../worker-file.js';
 
 export const STAT_THREAD_FROM_FILES = 30_000;
@@ -26,7 +27,8 @@ export async function statMany(paths: string[], threadFromFiles = STAT_THREAD_FR
 export function statInto(paths: string[], from: number, to: number, out: Float64Array): void {
   for (let i = from; i < to; i++) {
     try {
-      const st = statSync(paths[i], { throwIfNoEntry: false });
+      // A name that is not valid UTF-8 is keyed with its bad bytes escaped: stat'ed by its raw bytes.
+      const st = statSync(ioPathOf(paths[i]), { throwIfNoEntry: false });
       if (st) { out[2 * i] = st.size; out[2 * i + 1] = st.mtimeMs; }
     } catch { /* NaN: unreadable */ }
   }
