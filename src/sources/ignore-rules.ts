@@ -4,7 +4,7 @@
 // a linked worktree, a submodule) starts a repository of its own: the .gitignore files and exclude
 // of the repositories around it stop there, while .ignore files go on applying (as in ripgrep's
 // ignore crate, crates/ignore/src/dir.rs: `saw_git` stops the git matchers only).
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -15,6 +15,24 @@ import { readRuleFile } from './rule-file.js';
 const RULE_FILES = ['.gitignore', '.ignore'];
 /** The repository's own exclude file, relative to a directory holding `.git`. */
 export const GIT_EXCLUDE = path.join('.git', 'info', 'exclude');
+
+/**
+ * The exclude file git reads for the repository whose root `dir` holds `.git`: `.git/info/exclude`;
+ * for a `.git` file (`gitdir: X`: a linked worktree, a submodule), `info/exclude` of X's common
+ * directory (X/commondir, as git reads it for a linked worktree) or of X itself (a submodule).
+ */
+export function excludeFileOf(dir: string): string {
+  const own = path.join(dir, GIT_EXCLUDE);
+  const dotGit = path.join(dir, '.git');
+  try { if (statSync(dotGit).isDirectory()) return own; } catch { return own; }
+  // Read as rule files are (regular files only, never blocking, capped): a .git FIFO must not hang the walk.
+  const link = readRuleFile(dotGit);
+  const m = link.ok ? /^gitdir: *(.+?)\s*$/m.exec(link.text) : null;
+  if (!m) return own;
+  const gitDir = path.resolve(dir, m[1]);
+  const common = readRuleFile(path.join(gitDir, 'commondir'));
+  return path.join(common.ok && common.text.trim() ? path.resolve(gitDir, common.text.trim()) : gitDir, 'info', 'exclude');
+}
 
 let ignoreFactory: typeof IgnoreFactory | null = null;
 /** A new rule set; the ignore package is required when a rule file is first read (a search from a recorded walk reads none). */
@@ -60,10 +78,9 @@ export class IgnoreStack {
       // A repository's root: the enclosing repositories' git rules end here (git and ripgrep stop at
       // the nearest .git).
       if (sets.some((s) => s.git)) sets = sets.filter((s) => !s.git);
-      // Its .git/info/exclude: its own set under the root's rule files, so a .gitignore or .ignore
-      // there (or deeper) that has an opinion wins over it. A .git file (a linked worktree, a
-      // submodule) holds none: its repository's exclude is not followed (ENOTDIR reads as missing).
-      const file = path.join(dir, GIT_EXCLUDE);
+      // Its exclude file: its own set under the root's rule files, so a .gitignore or .ignore there
+      // (or deeper) that has an opinion wins over it.
+      const file = typeof ioDir === 'string' ? excludeFileOf(dir) : path.join(dir, GIT_EXCLUDE);
       const read = readRuleFile(typeof ioDir === 'string' ? file : Buffer.concat([ioDir, Buffer.from(path.sep + GIT_EXCLUDE)]));
       if (read.ok) sets = [...sets, { dir, rules: ignore().add(read.text), git: true }];
       else if (!read.missing) report?.(file, read.problem);

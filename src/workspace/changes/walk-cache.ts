@@ -8,13 +8,13 @@
 // a file created in a directory that held no searched file before (the next change anywhere, or the
 // next `simgrep index`, picks it up). A repository's .git/info/exclude lies outside the watched
 // directories (creating it changes none of them): each repository's exclude (the roots' enclosing one
-// and those of watched directories holding .git) is stat'ed before a cached walk is handed out, one
+// and those of watched directories holding .git; excludeFileOf follows a .git file) is stat'ed before a cached walk is handed out, one
 // stat a repository.
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { fileKeys } from '../../sources/real-paths.js';
 import type { Entry, SourceWarning } from '../../sources/source.js';
-import { GIT_EXCLUDE } from '../../sources/ignore-rules.js';
+import { excludeFileOf } from '../../sources/ignore-rules.js';
 
 /** A walk's files, their keys in the index (keys[i] is entries[i]'s: sources/real-paths.ts), and its warnings. */
 export interface Walk { entries: Entry[]; keys: string[]; warnings: SourceWarning[] }
@@ -73,7 +73,7 @@ export class WalkCache {
     if (watching) {
       this.watchDirs(c, roots.map((r) => path.resolve(r)));
       // Stamped before the walk: an exclude written during it makes the next search walk again.
-      c.excludes = new Map(enclosingRepos(roots.map((r) => path.resolve(r))).map((d) => { const f = path.join(d, GIT_EXCLUDE); return [f, excludeStamp(f)]; }));
+      c.excludes = new Map(enclosingRepos(roots.map((r) => path.resolve(r))).map((d) => { const f = excludeFileOf(d); return [f, excludeStamp(f)]; }));
     }
     // A walk that fails (cut by a deadline or an abort) leaves the next search to walk again.
     const walk = await run().catch((e: unknown) => { c!.dirty = true; c!.structural = true; throw e; });
@@ -81,8 +81,9 @@ export class WalkCache {
       const dirs = dirsOf(walk.entries, roots.map((r) => path.resolve(r)));
       this.watchDirs(c, dirs);
       for (const d of dirs) {
-        const f = path.join(d, GIT_EXCLUDE);
-        if (!c.excludes.has(f) && isDir(path.join(d, '.git'))) c.excludes.set(f, excludeStamp(f));
+        if (!statQuiet(path.join(d, '.git'))) continue;
+        const f = excludeFileOf(d);
+        if (!c.excludes.has(f)) c.excludes.set(f, excludeStamp(f));
       }
     }
     c.walk = walk;
@@ -139,13 +140,13 @@ function dirsOf(entries: Entry[], roots: string[]): Set<string> {
   return dirs;
 }
 
-/** The repository directories (holding a .git directory) at or above each root, the nearest only. */
+/** The repository directories (holding .git) at or above each root, the nearest only. */
 function enclosingRepos(roots: string[]): string[] {
   const repos = new Set<string>();
   for (const r of roots) {
     for (let d = r; ; d = path.dirname(d)) {
       const git = statQuiet(path.join(d, '.git'));
-      if (git) { if (git.isDirectory()) repos.add(d); break; } // a .git file: its exclude is not read (ignore-rules.ts)
+      if (git) { repos.add(d); break; }
       if (path.dirname(d) === d) break;
     }
   }
@@ -157,8 +158,6 @@ function excludeStamp(file: string): string {
   const st = statQuiet(file);
   return st ? `${st.ctimeMs}:${st.ino}:${st.size}` : '';
 }
-
-const isDir = (p: string) => statQuiet(p)?.isDirectory() === true;
 
 function statQuiet(p: string) {
   try { return statSync(p, { throwIfNoEntry: false }); } catch { return undefined; }

@@ -15,7 +15,7 @@ import { simgrepCacheDir } from '../../model/tokenizer-file.js';
 import { pathBasics, seedPathInfo, type PathBasics } from '../snapshot/path-info.js';
 import type { Walk } from './walk-cache.js';
 import { simgrepVersion } from '../../version.js';
-import { GIT_EXCLUDE } from '../../sources/ignore-rules.js';
+import { excludeFileOf } from '../../sources/ignore-rules.js';
 
 /** Bump when what a record holds changes, pathFacts and pathTerms (rank/) included. */
 const FORMAT = 10; // 10: a repository's .git/info/exclude is probed; 9: keys under a root reached through a symlink are real paths (sources/real-paths.ts)
@@ -143,32 +143,32 @@ export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; l
   // recorded as present (with its stamp) or absent, so unrelated changes there (a busy home or /tmp)
   // do not matter.
   const probes: [string, FileStamp | null][] = [];
-  // A repository's .git/info/exclude, present or absent (creating it changes no listed directory). A
-  // .git that is a file (a linked worktree, a submodule) has none there; the walk reads none either.
+  // A repository's exclude file, present or absent (creating it changes no listed directory): its
+  // .git/info/exclude, or the one a .git file leads to (a linked worktree's common directory's).
   const probeExclude = (d: string): boolean => {
-    const f = path.join(d, GIT_EXCLUDE);
+    const f = excludeFileOf(d);
     const st = statQuiet(f);
     if (st && st.ctimeMs > trustedBefore) return false;
     probes.push([f, st ? [f, st.ctimeMs, st.ino, st.size] : null]);
     return true;
   };
   if (o.rules) {
-    for (const d of listed) if (statQuiet(path.join(d, '.git'))?.isDirectory() && !probeExclude(d)) return;
+    for (const d of listed) if (statQuiet(path.join(d, '.git')) && !probeExclude(d)) return;
   }
   if (o.rules) {
     const above = new Set<string>();
     for (const r of roots) {
       for (let d = path.dirname(r); !above.has(d) && !listed.has(d); d = path.dirname(d)) {
         above.add(d);
-        let git: false | 'dir' | 'file' = false;
+        let git = false;
         for (const name of [...RULE_FILES, '.git']) {
           const f = path.join(d, name);
           const st = statQuiet(f);
           if (st && name !== '.git' && st.ctimeMs > trustedBefore) return;
-          if (st && name === '.git') git = st.isDirectory() ? 'dir' : 'file';
+          if (st && name === '.git') git = true;
           probes.push([f, st ? [f, name === '.git' ? 0 : st.ctimeMs, st.ino, name === '.git' ? 0 : st.size] : null]);
         }
-        if (git === 'dir' && !probeExclude(d)) return;
+        if (git && !probeExclude(d)) return;
         if (git || path.dirname(d) === d) break;
       }
     }

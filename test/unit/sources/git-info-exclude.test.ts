@@ -80,6 +80,35 @@ describe('.git/info/exclude', () => {
     expect(await names(home)).toEqual(['proj/a.log', 'proj/b.tmp', 'proj/keep.ts']);
   });
 
+  it('a linked worktree reads its repository\'s exclude (the common dir\'s info/exclude, as git does); a recorded walk of it goes stale when that file is edited', async () => {
+    const main = path.join(tmp, 'main');
+    const linked = path.join(tmp, 'linked');
+    mkdirSync(main);
+    git(main, 'init', '-q');
+    writeFileSync(path.join(main, 'a.ts'), 'x');
+    git(main, 'add', 'a.ts');
+    git(main, '-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'a');
+    git(main, 'worktree', 'add', '-q', linked);
+    writeFileSync(path.join(linked, 'b.log'), 'x');
+    writeFileSync(path.join(main, '.git', 'info', 'exclude'), '*.log\n');
+    expect(git(linked, 'status', '--porcelain', '--ignored')).toContain('!! b.log');
+    const walk = async (listed: string[] = []) => {
+      const out: string[] = [];
+      for await (const e of createFsSource({ paths: [linked], onListed: (d) => listed.push(d) }).list()) out.push(e.path);
+      return out;
+    };
+    expect((await walk()).map((p) => path.basename(p))).toEqual(['a.ts']);
+    await new Promise((r) => setTimeout(r, 40));
+    const listed: string[] = [];
+    const startedMs = Date.now();
+    const entries = (await walk(listed)).map((p) => ({ path: p }));
+    const record = path.join(tmp, 'walk-linked.json');
+    saveWalkRecord(record, { entries, keys: entries.map((e) => e.path), warnings: [] }, { roots: [linked], listed, rules: true, startedMs, racyMs: 20 });
+    expect(loadWalkRecord(record)).not.toBeNull();
+    writeFileSync(path.join(main, '.git', 'info', 'exclude'), '*.md\n');
+    expect(loadWalkRecord(record)).toBeNull();
+  });
+
   it('a linked worktree (.git a file) and a tree holding sub/.git as a file: walked, and its walk recorded, without a crash', async () => {
     const main = path.join(tmp, 'main');
     const linked = path.join(tmp, 'linked');
