@@ -79,6 +79,7 @@ function editDistance(a: string, b: string): number {
 }
 
 export function describe(v: unknown): string {
+  if (v === undefined) return 'nothing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return `an array: ${truncate(JSON.stringify(v))}`;
   if (typeof v === 'string') return `the string ${truncate(JSON.stringify(v))}`;

@@ -51,7 +51,7 @@ export const FLAGS: FlagDef[] = [
   { name: 'max-tokens', kind: 'int', value: 'N', help: 'With --json or --jsonl: keep the answer within N tokens (estimated as characters / 4): matches turn compact (match line and enclosing definition), then are left out; a "budget" object says what was cut' },
   { name: 'merge', kind: 'bool', negatable: true, help: 'Merge overlapping context windows in a file (--no-merge: one result per line)' },
   { name: 'recursive', short: 'r', kind: 'bool', negatable: true, help: 'Search directories recursively (default on; --no-recursive)' },
-  { name: 'ignore', kind: 'bool', negatable: true, help: 'Respect .gitignore and .ignore files (default on; --no-ignore)' },
+  { name: 'ignore', kind: 'bool', negatable: true, help: 'Respect .gitignore, .ignore and .git/info/exclude files (default on; --no-ignore)' },
   { name: 'hidden', kind: 'bool', help: 'Search hidden files and directories' },
   { name: 'follow', short: 'L', kind: 'bool', help: 'Follow symbolic links in directory walks (loops are detected and reported)' },
   ...(FILTER_OPTIONS as readonly FilterOption[]).map(filterFlag),

@@ -1,7 +1,7 @@
 // A workspace: a persistent index of some roots that answers searches exactly as a one-shot scan
 // would, in milliseconds. This is its public face; the work is in open.ts (state, store, snapshot,
 // lock), index-run.ts and publish.ts (index runs), search-run.ts (searches).
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { isSimgrepError, SimgrepError } from '../errors.js';
 import { searchPerFile, withTypes, type SearchOptions, type SearchResponse } from '../searcher.js';
 import { searchLike } from '../rank/related.js';
@@ -50,8 +50,12 @@ export interface Workspace {
   /** The same options and answers as Searcher.search, from the index when it covers the paths. */
   search(o: SearchOptions): Promise<SearchResponse>;
   status(): Promise<WorkspaceStatus>;
-  /** Drops files that no longer exist. */
-  prune(): Promise<{ deleted: number }>;
+  /**
+   * Drops files that no longer exist, and local roots that no longer exist (`droppedRoots`; `simgrep
+   * index ROOT -w NAME` adds one back). A path that merely cannot be reached now (no access, an I/O
+   * error, a stale or unmounted network mount) is kept.
+   */
+  prune(): Promise<{ deleted: number; droppedRoots: string[] }>;
   close(): Promise<void>;
 }
 
@@ -96,12 +100,13 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const s = await ws.store(false);
       return ws.withLock(async () => {
         // Local files only: objects gone from a store are found by listing it (simgrep index).
-        const gone = (await s.fileStates()).filter((f) => !isRemoteUri(f.key) && !existsSync(ioPathOf(f.key))).map((f) => f.key);
+        const gone = (await s.fileStates()).filter((f) => !isRemoteUri(f.key) && isGone(ioPathOf(f.key))).map((f) => f.key);
         // A local root that no longer exists goes too: kept, every later `simgrep index` of the roots
         // failed on it ("no such file or directory; nothing was changed"), with no way to drop it (trial33).
         const roots = JSON.parse((await s.readMeta()).roots ?? '[]') as string[];
-        const keptRoots = roots.filter((r) => isRemoteUri(r) || existsSync(r));
-        if (gone.length === 0 && keptRoots.length === roots.length) return { deleted: 0 };
+        const keptRoots = roots.filter((r) => isRemoteUri(r) || !isGone(r));
+        const droppedRoots = roots.filter((r) => !keptRoots.includes(r));
+        if (gone.length === 0 && droppedRoots.length === 0) return { deleted: 0, droppedRoots };
         const before = await ws.loadSnapshot();
         if (gone.length > 0) await writing(() => s.deleteFiles(gone));
         const version = await s.version();
@@ -110,7 +115,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         const meta: Record<string, string> = { complete: version };
         if (keptRoots.length !== roots.length) meta.roots = JSON.stringify(keptRoots);
         ws.publishInfo(await writing(() => s.writeMeta(meta)));
-        return { deleted: gone.length };
+        return { deleted: gone.length, droppedRoots };
       });
     },
 
@@ -130,4 +135,16 @@ function abortedAs<T>(p: Promise<T>, signal: AbortSignal | undefined, message: s
     }
     throw e;
   });
+}
+
+/**
+ * Whether a local path is gone for good: lstat says it does not exist (ENOENT) or a part of it is no
+ * longer a directory (ENOTDIR). Any other failure (EACCES, EIO, ESTALE, ENOTCONN, ELOOP) may pass: the
+ * path is kept (existsSync is false for all of them, and dropped a root behind an unmounted mount).
+ */
+function isGone(p: string | Buffer): boolean {
+  try { lstatSync(p); return false; } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
+  }
 }

@@ -65,7 +65,7 @@ describe('library option types', () => {
   it('searchContent needs its content, maxFileBytes is a size, and createSearcher knows its embedders', async () => {
     const searcher = createSearcher({ concurrency: 0 });
     try {
-      await expect(searcher.searchContent({ query: 'retry' } as never)).rejects.toMatchObject({ code: 'BAD_FLAG', message: 'searchContent needs content, the text to search, as a string (got undefined undefined)' });
+      await expect(searcher.searchContent({ query: 'retry' } as never)).rejects.toMatchObject({ code: 'BAD_FLAG', message: 'searchContent needs content, the text to search, as a string (got nothing)' });
       await expect(searcher.searchContent({ query: 'retry', content: new Uint8Array(3) } as never)).rejects.toMatchObject({ code: 'BAD_FLAG', message: 'option content must be a string (got a Uint8Array)' });
       await expect(searcher.search({ query: 'retry', paths: ['.'], maxFileBytes: -1 })).rejects.toMatchObject({ code: 'BAD_FLAG', message: '--max-filesize must be a whole number of bytes >= 0 (got -1)' });
     } finally {

@@ -3,6 +3,7 @@
 // NAME, else $SEMTOOLS_WORKSPACE.
 import { mkdirSync } from 'node:fs';
 import { SimgrepError } from '../../errors.js';
+import { droppedRootsText } from '../dropped-roots.js';
 import { checkName, workspaceDir } from '../../workspace/registry.js';
 import { SEMTOOLS_FLAGS, parseArgs, semtoolsHelpText } from '../flags.js';
 
@@ -26,10 +27,13 @@ export async function runSemtoolsWorkspace(argv: string[], version: string): Pro
   const ws = createWorkspace({ name, model: flags.model as string | undefined, offline: flags.offline === true || undefined, concurrency: 0 });
   try {
     if (verb === 'prune') {
-      const { deleted } = await ws.prune();
+      const { deleted, droppedRoots } = await ws.prune();
       const remaining = (await ws.status()).files;
+      // semtools' JSON keeps its fields; a dropped root is said on stderr.
+      process.stderr.write(droppedRootsText(name, droppedRoots, `-w ${name}`));
       if (flags.json) json({ files_removed: deleted, files_remaining: remaining });
-      else if (deleted === 0) out('No stale documents found. Workspace is clean.\n');
+      else if (deleted === 0 && droppedRoots.length === 0) out('No stale documents found. Workspace is clean.\n');
+      else if (deleted === 0) out('No stale documents found.\n');
       else out(`Found ${deleted} stale documents.\nRemoved ${deleted} stale documents from workspace.\n`);
       return 0;
     }

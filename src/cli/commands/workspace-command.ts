@@ -10,6 +10,7 @@ import { socketPathFor } from '../../server/socket-path.js';
 import type { ParsedFlags } from '../flags.js';
 import { directoryTarget, namedTarget } from './workspace-target.js';
 import { thousands } from '../thousands.js';
+import { droppedRootsText, shellWord } from '../dropped-roots.js';
 import { sayUntrusted } from '../untrusted-socket.js';
 
 const out = (s: string) => { process.stdout.write(s); };
@@ -36,8 +37,9 @@ export async function runWorkspaceCommand(flags: ParsedFlags, args: string[]): P
       const ws = createWorkspace({ ...chosen, model: flags.model as string | undefined, offline: flags.offline === true || undefined, concurrency: 0, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined, gcsEndpoint: flags['gcs-endpoint'] as string | undefined } });
       try {
         if (verb === 'prune') {
-          const { deleted } = await ws.prune();
+          const { deleted, droppedRoots } = await ws.prune();
           process.stderr.write(`simgrep: workspace ${ws.name}: removed ${deleted === 1 ? '1 file that no longer exists' : `${deleted} files that no longer exist`}\n`);
+          process.stderr.write(droppedRootsText(ws.name, droppedRoots, 'name' in chosen && chosen.name ? `-w ${chosen.name}` : `--index-dir ${shellWord(ws.dir)}`));
           return 0;
         }
         const s = await ws.status();
@@ -79,3 +81,4 @@ function statusText(s: WorkspaceStatus): string {
     '',
   ].join('\n');
 }
+

@@ -6,11 +6,15 @@
 // or renamed (a 'rename' event) means walking again. Where watching is not possible (no
 // inotify watches left, a network mount) every search walks, as a one-shot process does. Not seen:
 // a file created in a directory that held no searched file before (the next change anywhere, or the
-// next `simgrep index`, picks it up).
-import { watch, type FSWatcher } from 'node:fs';
+// next `simgrep index`, picks it up). A repository's .git/info/exclude lies outside the watched
+// directories (creating it changes none of them): each repository's exclude (the roots' enclosing one
+// and those of watched directories holding .git; excludeFileOf follows a .git file) is stat'ed before a cached walk is handed out, one
+// stat a repository.
+import { statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { fileKeys } from '../../sources/real-paths.js';
 import type { Entry, SourceWarning } from '../../sources/source.js';
+import { excludeFileOf } from '../../sources/ignore-rules.js';
 
 /** A walk's files, their keys in the index (keys[i] is entries[i]'s: sources/real-paths.ts), and its warnings. */
 export interface Walk { entries: Entry[]; keys: string[]; warnings: SourceWarning[] }
@@ -24,6 +28,8 @@ interface Cached {
   watchers: Map<string, FSWatcher>;
   uses: number;
   broken: boolean;
+  /** The repositories' exclude files and their stamps when the walk was made ('' when absent). */
+  excludes: Map<string, string>;
 }
 
 /**
@@ -44,6 +50,7 @@ export class WalkCache {
     // Events of writes made before this call must be in before the cache is trusted.
     // Two turns: the first may run before the loop polls again; the second always comes after a poll.
     if (c && c.watchers.size > 0) for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
+    if (c && c.walk && [...c.excludes].some(([f, stamp]) => excludeStamp(f) !== stamp)) { c.dirty = true; c.structural = true; }
     if (c && c.walk && !c.dirty) return { walk: c.walk, cached: true };
     if (c && c.walk && !c.structural && c.watchers.size > 0) {
       // Named as the walk's keys are (real paths), which the check of what changed compares them with.
@@ -54,7 +61,7 @@ export class WalkCache {
       return { walk: c.walk, cached: false, changedDirs };
     }
     if (!c) {
-      c = { walk: null, dirty: true, changed: new Set(), structural: true, watchers: new Map(), uses: 0, broken: false };
+      c = { walk: null, dirty: true, changed: new Set(), structural: true, watchers: new Map(), uses: 0, broken: false, excludes: new Map() };
       this.cached.set(key, c);
     }
     // Watching starts with the second search of the same paths (by default): a one-search process never pays for it.
@@ -63,10 +70,22 @@ export class WalkCache {
     c.dirty = !watching;
     c.structural = !watching;
     c.changed = new Set();
-    if (watching) this.watchDirs(c, roots.map((r) => path.resolve(r)));
+    if (watching) {
+      this.watchDirs(c, roots.map((r) => path.resolve(r)));
+      // Stamped before the walk: an exclude written during it makes the next search walk again.
+      c.excludes = new Map(enclosingRepos(roots.map((r) => path.resolve(r))).map((d) => { const f = excludeFileOf(d); return [f, excludeStamp(f)]; }));
+    }
     // A walk that fails (cut by a deadline or an abort) leaves the next search to walk again.
     const walk = await run().catch((e: unknown) => { c!.dirty = true; c!.structural = true; throw e; });
-    if (watching) this.watchDirs(c, dirsOf(walk.entries, roots.map((r) => path.resolve(r))));
+    if (watching) {
+      const dirs = dirsOf(walk.entries, roots.map((r) => path.resolve(r)));
+      this.watchDirs(c, dirs);
+      for (const d of dirs) {
+        if (!statQuiet(path.join(d, '.git'))) continue;
+        const f = excludeFileOf(d);
+        if (!c.excludes.has(f)) c.excludes.set(f, excludeStamp(f));
+      }
+    }
     c.walk = walk;
     return { walk, cached: false };
   }
@@ -119,4 +138,27 @@ function dirsOf(entries: Entry[], roots: string[]): Set<string> {
     }
   }
   return dirs;
+}
+
+/** The repository directories (holding .git) at or above each root, the nearest only. */
+function enclosingRepos(roots: string[]): string[] {
+  const repos = new Set<string>();
+  for (const r of roots) {
+    for (let d = r; ; d = path.dirname(d)) {
+      const git = statQuiet(path.join(d, '.git'));
+      if (git) { repos.add(d); break; }
+      if (path.dirname(d) === d) break;
+    }
+  }
+  return [...repos];
+}
+
+/** An exclude file's change time, inode and size; '' when it is absent or cannot be had. */
+function excludeStamp(file: string): string {
+  const st = statQuiet(file);
+  return st ? `${st.ctimeMs}:${st.ino}:${st.size}` : '';
+}
+
+function statQuiet(p: string) {
+  try { return statSync(p, { throwIfNoEntry: false }); } catch { return undefined; }
 }

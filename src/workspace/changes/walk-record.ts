@@ -9,13 +9,13 @@
 // listed a directory changed in the 2 s before they started (a change within the filesystem's
 // timestamp granularity could then go unseen).
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { simgrepCacheDir } from '../../model/tokenizer-file.js';
 import { pathBasics, seedPathInfo, type PathBasics } from '../snapshot/path-info.js';
 import type { Walk } from './walk-cache.js';
 import { simgrepVersion } from '../../version.js';
-import { GIT_EXCLUDE } from '../../sources/ignore-rules.js';
+import { excludeFileOf } from '../../sources/ignore-rules.js';
 
 /** Bump when what a record holds changes, pathFacts and pathTerms (rank/) included. */
 const FORMAT = 10; // 10: a repository's .git/info/exclude is probed; 9: keys under a root reached through a symlink are real paths (sources/real-paths.ts)
@@ -94,15 +94,15 @@ export function loadWalkRecord(file: string): Walk | null {
   try { r = JSON.parse(readFileSync(file, 'utf8')) as Record; } catch { return null; }
   if (r.format !== FORMAT || r.version !== simgrepVersion()) return null;
   for (const [dir, mtime, ino] of r.dirs) {
-    const st = statSync(dir, { throwIfNoEntry: false });
+    const st = statQuiet(dir);
     if (!st || !st.isDirectory() || st.ctimeMs !== mtime || st.ino !== ino) return null;
   }
   for (const [file, mtime, ino, size] of r.rules) {
-    const st = statSync(file, { throwIfNoEntry: false });
+    const st = statQuiet(file);
     if (!st || st.ctimeMs !== mtime || st.ino !== ino || st.size !== size) return null;
   }
   for (const [file, stamp] of r.probes) {
-    const st = statSync(file, { throwIfNoEntry: false });
+    const st = statQuiet(file);
     if (!st !== !stamp) return null;
     if (st && stamp && (st.ino !== stamp[2] || (stamp[1] !== 0 && (st.ctimeMs !== stamp[1] || st.size !== stamp[3])))) return null;
   }
@@ -125,12 +125,12 @@ export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; l
   const dirs: DirStamp[] = [];
   const rules: FileStamp[] = [];
   const stampDir = (d: string): boolean => {
-    const st = statSync(d, { throwIfNoEntry: false });
+    const st = statQuiet(d);
     if (!st || st.ctimeMs > trustedBefore) return false;
     dirs.push([d, st.ctimeMs, st.ino]);
     if (o.rules) {
       for (const name of RULE_FILES) {
-        const f = statSync(path.join(d, name), { throwIfNoEntry: false });
+        const f = statQuiet(path.join(d, name));
         if (!f) continue;
         if (f.ctimeMs > trustedBefore) return false;
         rules.push([path.join(d, name), f.ctimeMs, f.ino, f.size]);
@@ -143,16 +143,17 @@ export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; l
   // recorded as present (with its stamp) or absent, so unrelated changes there (a busy home or /tmp)
   // do not matter.
   const probes: [string, FileStamp | null][] = [];
-  // A repository's .git/info/exclude, present or absent (creating it changes no listed directory).
+  // A repository's exclude file, present or absent (creating it changes no listed directory): its
+  // .git/info/exclude, or the one a .git file leads to (a linked worktree's common directory's).
   const probeExclude = (d: string): boolean => {
-    const f = path.join(d, GIT_EXCLUDE);
-    const st = statSync(f, { throwIfNoEntry: false });
+    const f = excludeFileOf(d);
+    const st = statQuiet(f);
     if (st && st.ctimeMs > trustedBefore) return false;
     probes.push([f, st ? [f, st.ctimeMs, st.ino, st.size] : null]);
     return true;
   };
   if (o.rules) {
-    for (const d of listed) if (statSync(path.join(d, '.git'), { throwIfNoEntry: false }) && !probeExclude(d)) return;
+    for (const d of listed) if (statQuiet(path.join(d, '.git')) && !probeExclude(d)) return;
   }
   if (o.rules) {
     const above = new Set<string>();
@@ -162,7 +163,7 @@ export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; l
         let git = false;
         for (const name of [...RULE_FILES, '.git']) {
           const f = path.join(d, name);
-          const st = statSync(f, { throwIfNoEntry: false });
+          const st = statQuiet(f);
           if (st && name !== '.git' && st.ctimeMs > trustedBefore) return;
           if (st && name === '.git') git = true;
           probes.push([f, st ? [f, name === '.git' ? 0 : st.ctimeMs, st.ino, name === '.git' ? 0 : st.size] : null]);
@@ -183,6 +184,11 @@ export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; l
     renameSync(tmp, file);
     prune(path.dirname(file));
   } catch { /* a read-only cache: the next search walks */ }
+}
+
+/** A path's stat, or undefined when it cannot be had: absent, or under a file (ENOTDIR: `.git` a file), a loop, no access. */
+function statQuiet(p: string): Stats | undefined {
+  try { return statSync(p, { throwIfNoEntry: false }); } catch { return undefined; }
 }
 
 function prune(dir: string): void {

@@ -140,7 +140,7 @@ describe('incremental indexing', () => {
 
   it('prune drops files that no longer exist', async () => {
     rmSync(path.join(tree, 'sub', 'new.md'));
-    expect(await ws.prune()).toEqual({ deleted: 1 });
+    expect(await ws.prune()).toEqual({ deleted: 1, droppedRoots: [] });
     const s = await ws.status();
     expect([s.files, s.chunks, s.lines]).toEqual([2, 5, 181]);
   });
