@@ -210,6 +210,11 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       // The cheap bound first (a few sums per term and gram, a cosine of 1), then with a bound on its lines'
       // cosines where the source keeps one, the one from its lines only when those are within reach.
       const floor = topk.floorDistance;
+      // A heap that is not full skips nothing: no bound is worth its cost yet.
+      if (floor === Infinity) {
+        knownProse.set(entry, proseLineStats(lines, plan));
+        return false;
+      }
       if (proseReach(lines, plan, entry.path) > floor) return true;
       const cosine = cosineBound(source, entry);
       if (cosine < 1 && proseReach(lines, plan, entry.path, undefined, cosine) > floor) return true;
