@@ -60,7 +60,8 @@ export function escapeInvalidUtf8(raw: Uint8Array): string {
 /**
  * The path to open for a path shown with escaped bytes (a workspace index keys files by their shown
  * path): the raw bytes when undoing the \xNN escapes gives a name that is not valid UTF-8, else the
- * path as it is (a name that really holds "\x41" is valid UTF-8 either way).
+ * path as it is (a name that really holds "\x41" is valid UTF-8 either way; one that holds it inside a
+ * directory whose name is not valid UTF-8 is undone wrongly and reads as missing: rare, and left).
  */
 export function ioPathOf(shown: string): IoPath {
   if (!shown.includes('\\x')) return shown;

@@ -3,6 +3,7 @@
 // read, else read again and checked against the indexed hash) into the delta, or into a new base with
 // the records of documents still indexed as they were copied, and the file is written atomically. A document left out is read and counted by the
 // searches, as before: never a wrong statistic, only a slower answer.
+import { ioPathOf } from '../sources/dir-listing.js';
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { documentGramCounts, gramKeyOf } from '../rank/prose-doc-grams.js';
@@ -196,7 +197,7 @@ export interface Readable { key: string; size: number; hash: string }
 async function bytesOf(f: Readable, given: Uint8Array | undefined, readMissing: boolean): Promise<Uint8Array | null> {
   if (given) return given;
   if (!readMissing || isRemoteUri(f.key)) return null;
-  const read = await readFile(f.key).catch(() => null);
+  const read = await readFile(ioPathOf(f.key)).catch(() => null);
   // A file changed since is left to the searches, which see it changed.
   return read && read.length === f.size && sha256Hex(read) === f.hash ? read : null;
 }

@@ -1,9 +1,8 @@
 // An index run's update and its publication: the indexer (or a cluster build) brings the store up to
 // date, then the snapshot is patched with what changed (or rebuilt), written beside the index, and the
 // new version marked complete for readers. The caller holds the lock.
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { ioPathOf } from '../sources/dir-listing.js';
+import { isGone } from '../sources/local-gone.js';
 import type { Entry, SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
 import { executorOf, releaseWorkersOf } from '../searcher.js';
@@ -166,7 +165,7 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
  * session 33 trial: `simgrep index` reported 0 removed and the status counted 494 files too many).
  */
 async function goneSinceKilledRun(s: IndexStore): Promise<string[]> {
-  return (await s.fileStates()).filter((f) => !isRemoteUri(f.key) && !existsSync(ioPathOf(f.key))).map((f) => f.key);
+  return (await s.fileStates()).filter((f) => !isRemoteUri(f.key) && isGone(f.key)).map((f) => f.key);
 }
 
 /** The prose statistics file brought up to date with `snap` (a failure to write it is only slower searches: said in the report). */

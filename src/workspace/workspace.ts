@@ -1,13 +1,12 @@
 // A workspace: a persistent index of some roots that answers searches exactly as a one-shot scan
 // would, in milliseconds. This is its public face; the work is in open.ts (state, store, snapshot,
 // lock), index-run.ts and publish.ts (index runs), search-run.ts (searches).
-import { lstatSync } from 'node:fs';
 import { isSimgrepError, SimgrepError } from '../errors.js';
 import { searchPerFile, withTypes, type SearchOptions, type SearchResponse } from '../searcher.js';
 import { searchLike } from '../rank/related.js';
 import { checkOptionTypes } from '../options-check.js';
 import { checkFilterValues } from '../sources/filter-options.js';
-import { ioPathOf } from '../sources/dir-listing.js';
+import { isGone } from '../sources/local-gone.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from './build/indexer.js';
 import { indexRun } from './index-run.js';
@@ -82,7 +81,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
 
     index: (paths, io) => abortedAs(indexRun(ws, paths, io), io?.signal, 'indexing was aborted'),
 
-    search: (so) => abortedAs(search(so), so.signal, 'the search was aborted'),
+    search: (so) => abortedAs(search(so), so?.signal, 'the search was aborted'),
 
     async status() {
       const m = (await ws.meta()) ?? {};
@@ -100,7 +99,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const s = await ws.store(false);
       return ws.withLock(async () => {
         // Local files only: objects gone from a store are found by listing it (simgrep index).
-        const gone = (await s.fileStates()).filter((f) => !isRemoteUri(f.key) && isGone(ioPathOf(f.key))).map((f) => f.key);
+        const gone = (await s.fileStates()).filter((f) => !isRemoteUri(f.key) && isGone(f.key)).map((f) => f.key);
         // A local root that no longer exists goes too: kept, every later `simgrep index` of the roots
         // failed on it ("no such file or directory; nothing was changed"), with no way to drop it (trial33).
         const roots = JSON.parse((await s.readMeta()).roots ?? '[]') as string[];
@@ -137,14 +136,3 @@ function abortedAs<T>(p: Promise<T>, signal: AbortSignal | undefined, message: s
   });
 }
 
-/**
- * Whether a local path is gone for good: lstat says it does not exist (ENOENT) or a part of it is no
- * longer a directory (ENOTDIR). Any other failure (EACCES, EIO, ESTALE, ENOTCONN, ELOOP) may pass: the
- * path is kept (existsSync is false for all of them, and dropped a root behind an unmounted mount).
- */
-function isGone(p: string | Buffer): boolean {
-  try { lstatSync(p); return false; } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR';
-  }
-}

@@ -18,7 +18,7 @@ import { simgrepVersion } from '../../version.js';
 import { excludeFileOf } from '../../sources/ignore-rules.js';
 
 /** Bump when what a record holds changes, pathFacts and pathTerms (rank/) included. */
-const FORMAT = 10; // 10: a repository's .git/info/exclude is probed; 9: keys under a root reached through a symlink are real paths (sources/real-paths.ts)
+const FORMAT = 11; // 11: git's rules stop at a nested repository, a .git file leads to its exclude; 10: a repository's .git/info/exclude is probed; 9: keys under a root reached through a symlink are real paths (sources/real-paths.ts)
 /** A directory or ignore file changed this recently is not trusted to show its next change. */
 const RACY_MS = 2000;
 /** Records kept; the least recently written go first. */

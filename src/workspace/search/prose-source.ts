@@ -3,6 +3,7 @@
 // postings tell which of them can hold a query term: those are listed first; the others, whose lines
 // can score by their cosine alone, after them, so the pipeline can skip the ones out of reach unread.
 // A resident process keeps their bytes and line terms (kept-documents.ts).
+import { ioPathOf } from '../../sources/dir-listing.js';
 import type { Entry, Source } from '../../sources/source.js';
 import type { RankPlan } from '../../rank/plan.js';
 import { isProsePath, termlessProseDistance } from '../../rank/prose.js';
@@ -339,7 +340,7 @@ function gallop(xs: Int32Array, v: number, from: number): number {
 
 /** A local file's bytes, or null when it cannot be read (the pipeline's read reports why). */
 function readLocal(path: string): Uint8Array | null {
-  try { return readFileSync(path); } catch { return null; }
+  try { return readFileSync(ioPathOf(path)); } catch { return null; }
 }
 
 function sameTerms(a: Terms, b: Terms): boolean {

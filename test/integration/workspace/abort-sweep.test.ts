@@ -75,3 +75,12 @@ it('an index run aborted at 0-30 ms (a fresh workspace each time): every rejecti
   }
   expect(raw).toEqual([]);
 }, 300_000);
+
+it('no options at all: a rejected BAD_FLAG, not a TypeError thrown at the call (reading the abort signal of nothing)', async () => {
+  for (const none of [undefined, null]) {
+    let thrown: unknown;
+    const p = (() => { try { return ws.search(none as never); } catch (e) { thrown = e; return null; } })();
+    expect(thrown).toBeUndefined();
+    await expect(p).rejects.toMatchObject({ code: 'BAD_FLAG' });
+  }
+});
