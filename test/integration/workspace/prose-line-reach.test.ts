@@ -38,6 +38,11 @@ const doc = (n: number) => Array.from({ length: 30 }, (_, i) => {
 const FILES: Record<string, string> = {};
 for (let n = 0; n < 10; n++) FILES[`src/net-${n}.ts`] = code(n);
 for (let n = 0; n < 60; n++) FILES[`docs/note-${String(n).padStart(2, '0')}.md`] = doc(n);
+/** Documents that quote a code file's function (one line of it each) among prose: their best line is that one line. */
+for (let n = 0; n < 24; n++) {
+  const quoted = code(n % 10).split('\n')[(n * 5 + 1) % 40];
+  FILES[`docs/sample-${String(n).padStart(2, '0')}.md`] = [`# Sample ${n}`, '', ...Array.from({ length: 6 }, () => doc(n + 100).split('\r\n')[Math.floor(rand() * 30)]), '```ts', quoted, '```', '', `The ${pick(PROSE)} ${pick(PROSE)} after ${n * 7} days.`, ''].join('\r\n');
+}
 
 const t = residentTree(FILES);
 
@@ -64,12 +69,16 @@ describe('proseLineReach skips prose documents on a resident tree (branch rel33,
     await t.ws.search(search({ query: 'retry an upload' }));
     await keptLinesCounted();
     let skips = 0;
+    let quoting = 0;
     for (const o of [...like, ...others]) {
       const got = await skipsAndAnswer(o);
       skips += got.skips;
       expect(got.answer).toEqual(JSON.stringify((await t.scan.search(o)).results));
+      if (got.answer.includes('sample-')) quoting++;
     }
     // Skipped by proseLineReach itself: the older bounds (proseReach, proseBest) kept these documents.
     expect(skips).toBeGreaterThan(0);
+    // Documents whose one quoted line enters the answer: a bound that took another line's cosine for it would skip them.
+    expect(quoting).toBeGreaterThan(0);
   });
 });
