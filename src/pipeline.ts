@@ -21,6 +21,12 @@ import { embedsQuery } from './rank/plan.js';
 
 const MAX_BATCH_BYTES = 1 << 20;
 
+/** How often outOfReach asked proseLineReach (a prose document's lines, each with its own cosine bound) and how often that skipped the document (tests). */
+const lineReachWork = { calls: 0, skips: 0 };
+export function proseLineReachWork(): { calls: number; skips: number } {
+  return { ...lineReachWork };
+}
+
 export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> {
   const started = performance.now();
   const stats: SearchStats = { files: 0, lines: 0, bytes: 0, skipped: 0, binary: 0, errors: 0, ms: 0 };
@@ -221,7 +227,10 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       if (proseBest(lines, plan, entry.path, undefined, floor, cosine) > floor) return true;
       // Line by line, each line's lexical bound with its own cosine bound (rank/prose-lines.ts proseLineReach).
       const lineCosine = cosine < 1 ? source.proseLineCosine?.(entry, o.query) : null;
-      if (lineCosine && proseLineReach(lines, plan, entry.path, lineCosine, cosine) > floor) return true;
+      if (lineCosine) {
+        lineReachWork.calls++;
+        if (proseLineReach(lines, plan, entry.path, lineCosine, cosine) > floor) { lineReachWork.skips++; return true; }
+      }
       // Its lines' grams counted from its bytes where that bound took each at its most (the index's statistics file).
       const read = await source.proseLinesRead?.(entry, plan);
       if (read && proseBest(read, plan, entry.path, undefined, floor, cosine) > floor) return true;
