@@ -352,6 +352,11 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       if (filters.length > 0) {
         throw new SimgrepError('BAD_FLAG', `searchContent searches the text it is given, so file filters have nothing to choose from: drop ${filters.join(', ')} (they apply to search() over paths)`);
       }
+      // Paths or sources beside the content were ignored, and the caller thought them searched (trial33).
+      const elsewhere = (['paths', 'sources'] as const).filter((k) => (o as { paths?: unknown[]; sources?: unknown[] })[k]?.length);
+      if (elsewhere.length > 0) {
+        throw new SimgrepError('BAD_FLAG', `searchContent searches only the text it is given: drop ${elsewhere.join(' and ')}, or call search() for them`);
+      }
       if (o.perFile !== undefined || o.filesWithMatches) return searchPerFile(o, (x) => searcher.searchContent(x));
       validate(o);
       const source = createContentSource(o.name ?? '<content>', o.content);

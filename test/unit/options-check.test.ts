@@ -66,6 +66,9 @@ describe('library option types', () => {
     const searcher = createSearcher({ concurrency: 0 });
     try {
       await expect(searcher.searchContent({ query: 'retry' } as never)).rejects.toMatchObject({ code: 'BAD_FLAG', message: 'searchContent needs content, the text to search, as a string (got nothing)' });
+      // Paths or sources beside the content were silently left unsearched.
+      await expect(searcher.searchContent({ query: 'retry', content: 'retry\n', paths: ['src'] } as never)).rejects.toMatchObject({ code: 'BAD_FLAG', message: 'searchContent searches only the text it is given: drop paths, or call search() for them' });
+      await expect(searcher.searchContent({ query: 'retry', content: 'retry\n', paths: [] } as never)).resolves.toBeDefined();
       await expect(searcher.searchContent({ query: 'retry', content: new Uint8Array(3) } as never)).rejects.toMatchObject({ code: 'BAD_FLAG', message: 'option content must be a string (got a Uint8Array)' });
       await expect(searcher.search({ query: 'retry', paths: ['.'], maxFileBytes: -1 })).rejects.toMatchObject({ code: 'BAD_FLAG', message: '--max-filesize must be a whole number of bytes >= 0 (got -1)' });
     } finally {
