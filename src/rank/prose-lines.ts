@@ -264,28 +264,10 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, s
   const located = locateKeys(t, keys, at, df);
   // The plan's grams in the file: located once here for its statistics (unless kept) and its lines' grams below.
   const nGrams = located ? locateGrams(t, plan) : 0;
-  const stats = !located ? null
-    : t.stats && t.statsPlan && t.statsPlan.terms === plan.terms && t.statsPlan.prose?.grams === plan.prose?.grams ? t.stats
-      : statsOf(t, plan, df.slice(0, nTerms), nGrams);
+  const stats = !located ? null : statsFor(t, plan, nTerms, nGrams);
   let lexical = 0;
   if (stats) {
-    if (ownSum.length < t.lines) {
-      ownSum = new Float64Array(t.lines * 2); windowSum = new Float64Array(t.lines * 2); gramSum = new Float64Array(t.lines * 2); held = new Int32Array(t.lines * 2);
-      liveMask = new Float64Array(t.lines * 2); liveLines = new Int32Array(t.lines * 2);
-    }
-    let h = 0;
-    const { ownStart, ownLine, ownPart, winStart, winLine, winPart } = t;
-    for (let k = 0; k < nTerms; k++) {
-      const x = at[k];
-      if (x < 0) continue;
-      const w = stats.idf[k];
-      for (let j = ownStart[x]; j < ownStart[x + 1]; j++) {
-        const i = ownLine[j];
-        if (ownSum[i] === 0) held[h++] = i;
-        ownSum[i] += w * ownPart[j];
-      }
-      for (let j = winStart[x]; j < winStart[x + 1]; j++) windowSum[winLine[j]] += w * winPart[j];
-    }
+    const h = sumTermsByLine(t, nTerms, stats);
     // Lines whose grams' part is worked out exactly (take > 0): all that hold a term, or with a floor those
     // whose bound with that part at its most is within it.
     let take = ownSum;
@@ -341,7 +323,7 @@ export function proseBest(terms: ProseLineTerms, plan: RankPlan, path: string, s
     }
     for (let k = 0; k < nTerms; k++) {
       const x = at[k];
-      if (x >= 0) for (let j = winStart[x]; j < winStart[x + 1]; j++) windowSum[winLine[j]] = 0;
+      if (x >= 0) for (let j = t.winStart[x]; j < t.winStart[x + 1]; j++) windowSum[t.winLine[j]] = 0;
     }
     // A line left out is past the floor on its bound, so when the lines taken are within it they hold the
     // best line and this is the exact bound (the floor only falls, so a bound past it is kept for the plan).
@@ -383,25 +365,8 @@ export function proseLineReach(terms: ProseLineTerms, plan: RankPlan, path: stri
   if (at.length < nTerms) { at = new Int32Array(nTerms * 2); df = new Float64Array(nTerms * 2); }
   if (!locateKeys(t, keys, at, df)) return least;
   const nGrams = locateGrams(t, plan);
-  const stats = t.stats && t.statsPlan && t.statsPlan.terms === plan.terms && t.statsPlan.prose?.grams === plan.prose?.grams ? t.stats
-    : statsOf(t, plan, df.slice(0, nTerms), nGrams);
-  if (ownSum.length < t.lines) {
-    ownSum = new Float64Array(t.lines * 2); windowSum = new Float64Array(t.lines * 2); gramSum = new Float64Array(t.lines * 2); held = new Int32Array(t.lines * 2);
-    liveMask = new Float64Array(t.lines * 2); liveLines = new Int32Array(t.lines * 2);
-  }
-  let h = 0;
-  const { ownStart, ownLine, ownPart, winStart, winLine, winPart } = t;
-  for (let k = 0; k < nTerms; k++) {
-    const x = at[k];
-    if (x < 0) continue;
-    const w = stats.idf[k];
-    for (let j = ownStart[x]; j < ownStart[x + 1]; j++) {
-      const i = ownLine[j];
-      if (ownSum[i] === 0) held[h++] = i;
-      ownSum[i] += w * ownPart[j];
-    }
-    for (let j = winStart[x]; j < winStart[x + 1]; j++) windowSum[winLine[j]] += w * winPart[j];
-  }
+  const stats = statsFor(t, plan, nTerms, nGrams);
+  const h = sumTermsByLine(t, nTerms, stats);
   if (nGrams > 0) addLineGramBm25(t.grams, gramAt, nGrams, t.lengths, stats, ownSum, gramSum);
   for (let q = 0; q < h; q++) {
     const i = held[q];
@@ -429,6 +394,37 @@ function gramSearchCheaper(d: DocumentGrams, nGrams: number, lines: number): boo
     grams++;
   }
   return lines * grams * 8 < entries;
+}
+
+/** The file's statistics for this plan: those kept with its line terms when worked out for the same terms and grams. */
+function statsFor(t: PackedProseLines, plan: RankPlan, nTerms: number, nGrams: number): ReturnType<typeof statsOf> {
+  return t.stats && t.statsPlan && t.statsPlan.terms === plan.terms && t.statsPlan.prose?.grams === plan.prose?.grams ? t.stats
+    : statsOf(t, plan, df.slice(0, nTerms), nGrams);
+}
+
+/**
+ * Adds each located term's BM25 parts into the scratch sums by line (ownSum, windowSum; sized for the file
+ * first) and lists the lines that hold a term in `held`: how many. clearSums zeroes them again.
+ */
+function sumTermsByLine(t: PackedProseLines, nTerms: number, stats: ReturnType<typeof statsOf>): number {
+  if (ownSum.length < t.lines) {
+    ownSum = new Float64Array(t.lines * 2); windowSum = new Float64Array(t.lines * 2); gramSum = new Float64Array(t.lines * 2); held = new Int32Array(t.lines * 2);
+    liveMask = new Float64Array(t.lines * 2); liveLines = new Int32Array(t.lines * 2);
+  }
+  let h = 0;
+  const { ownStart, ownLine, ownPart, winStart, winLine, winPart } = t;
+  for (let k = 0; k < nTerms; k++) {
+    const x = at[k];
+    if (x < 0) continue;
+    const w = stats.idf[k];
+    for (let j = ownStart[x]; j < ownStart[x + 1]; j++) {
+      const i = ownLine[j];
+      if (ownSum[i] === 0) held[h++] = i;
+      ownSum[i] += w * ownPart[j];
+    }
+    for (let j = winStart[x]; j < winStart[x + 1]; j++) windowSum[winLine[j]] += w * winPart[j];
+  }
+  return h;
 }
 
 /** Zeroes proseBest's scratch sums of the h held lines and of the windows of the terms located in `at`. */
