@@ -3,7 +3,8 @@
 // counted, unless it is shown (pipeline/scoring.ts withBestLines), and the answer is the scan's, bit for bit.
 // A file changed with the same size and mtime (which the stale check cannot see) has signals that no longer
 // hold: here the shown hit's lines tell, and the candidates' lines are then counted as read (the scan's
-// answer); a changed chunk that is not shown is caught by the file's hash as it is read (unseen-edit.test.ts).
+// answer). A changed chunk that is not shown, which no shown line tells of, is caught by the file's hash as
+// the search reads it whole (kept-text.ts readWhole): the last test.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -43,6 +44,18 @@ async function warmed(files: Record<string, string>, edit?: (dir: string) => voi
   return { tree, ws, close: async () => { await ws.close(); await searcher.close(); } };
 }
 
+/** Rewrites a file with its old mtime to the nanosecond (touch -r; Node's utimes keeps less): a change the stale check cannot see. */
+function keepingMtime(file: string, change: (text: string) => string): void {
+  writeFileSync(`${file}.ref`, '');
+  execFileSync('touch', ['-r', file, `${file}.ref`]);
+  const old = readFileSync(file, 'utf8');
+  const text = change(old);
+  expect(Buffer.byteLength(text)).toBe(Buffer.byteLength(old));
+  writeFileSync(file, text);
+  execFileSync('touch', ['-r', `${file}.ref`, file]);
+  rmSync(`${file}.ref`);
+}
+
 it('scores the candidates whose signals the index knows by their sums alone, answering as the scan does', async () => {
   const { tree, ws, close } = await warmed(Object.fromEntries(SOURCES.map((f) => [f, readFileSync(path.join(repo, f), 'utf8')])));
   try {
@@ -72,13 +85,7 @@ it('a same-size, same-mtime edit: the shown hit\'s lines tell, and the index ans
   const lines = Array.from({ length: 48 }, (_, i) => (i === 30 ? '  castle river bridge' : `  const v${i} = ${i};`));
   const files = { 'a.ts': lines.join('\n') + '\n', 'b.ts': 'const castle = 1;\nexport const bridge = castle;\n' };
   const { tree, ws, close } = await warmed(files, (dir) => {
-    const a = path.join(dir, 'a.ts');
-    // The old mtime to the nanosecond (touch -r; Node's utimes keeps less): the warm-up reads the new text.
-    writeFileSync(`${a}.ref`, '');
-    execFileSync('touch', ['-r', a, `${a}.ref`]);
-    writeFileSync(a, readFileSync(a, 'utf8').replace('castle river bridge', 'xxxxxx xxxxx xxxxxx'));
-    execFileSync('touch', ['-r', `${a}.ref`, a]);
-    rmSync(`${a}.ref`);
+    keepingMtime(path.join(dir, 'a.ts'), (text) => text.replace('castle river bridge', 'xxxxxx xxxxx xxxxxx'));
   });
   try {
     const o: SearchOptions = { query: 'castle river bridge', paths: [tree.dir], topK: 3, nLines: 0 };
@@ -89,4 +96,27 @@ it('a same-size, same-mtime edit: the shown hit\'s lines tell, and the index ans
   } finally {
     await close();
   }
+});
+
+it('a same-size same-mtime edit that adds the query\'s words to a chunk not shown: the resident answer is the scan\'s', async () => {
+  const filler = (i: number) => `  const v${String(i).padStart(2, '0')} = ${String(i).padStart(2, '0')};`;
+  const a = Array.from({ length: 48 }, (_, i) => (i === 30 ? '  const river = 0;' : filler(i)));
+  const files: Record<string, string> = { 'a.ts': a.join('\n') + '\n' };
+  for (const f of ['b', 'c', 'd']) files[`${f}.ts`] = `// where is the ${f} castle\nexport const ${f}x = 1;\n`;
+  const { tree, ws, close } = await warmed(files, (dir) => keepingMtime(path.join(dir, 'a.ts'), (text) => {
+    // Six filler lines become castle/river/bridge lines of the same byte length.
+    for (let i = 31; i <= 36; i++) { const f = filler(i); text = text.replace(f, ('  castle river bridge castle' + ' '.repeat(f.length)).slice(0, f.length)); }
+    return text;
+  }));
+  const one = createWorkspace({ dir: path.join(tree.dir, '.ws'), concurrency: 0 });
+  try {
+    const o: SearchOptions = { query: 'where is the castle river bridge', paths: [tree.dir], topK: 2, nLines: 0 };
+    const scanned = await scan.search(o);
+    const indexed = await ws.search(o);
+    const oneShot = await one.search(o);
+    expect(indexed.stats.index?.workspace).toBeDefined();
+    expect(oneShot.results).toEqual(scanned.results);
+    expect(scanned.results.map((r) => path.basename(r.filename))).toContain('a.ts');
+    expect(indexed.results).toEqual(scanned.results);
+  } finally { await one.close(); await close(); }
 });
