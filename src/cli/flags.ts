@@ -55,6 +55,7 @@ export const FLAGS: FlagDef[] = [
   { name: 'hidden', kind: 'bool', help: 'Search hidden files and directories' },
   { name: 'follow', short: 'L', kind: 'bool', help: 'Follow symbolic links in directory walks (loops are detected and reported)' },
   ...(FILTER_OPTIONS as readonly FilterOption[]).map(filterFlag),
+  { name: 'null', short: '0', kind: 'bool', help: 'With -l: end each path with a NUL byte instead of a newline (for xargs -0: a file name may hold a newline)' },
   { name: 'max-filesize', kind: 'size', value: 'SIZE', help: 'Skip files larger than SIZE (e.g. 10M, 1G)' },
   { name: 'timeout', kind: 'number', value: 'SECONDS', help: 'Stop after SECONDS and print the results found so far (exit 2; a stuck server or pipe never hangs the run)' },
   { name: 's3-endpoint', kind: 'string', value: 'URL', help: 'S3-compatible endpoint for s3:// paths, e.g. http://127.0.0.1:9000 (also AWS_ENDPOINT_URL)' },
@@ -116,7 +117,8 @@ export function parseArgs(argv: string[], table: readonly FlagDef[] = FLAGS, pro
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') { positionals.push(...argv.slice(i + 1)); break; }
-    if (!arg.startsWith('-') || arg === '-' || /^-\d/.test(arg)) { positionals.push(arg); continue; }
+    // A negative number is a positional (a query "-1"), except a digit that is a short flag (-0, ripgrep's --null).
+    if (!arg.startsWith('-') || arg === '-' || (/^-\d/.test(arg) && !table.some((f) => f.short === arg.slice(1)))) { positionals.push(arg); continue; }
     let name: string;
     let inline: string | undefined;
     let def: FlagDef | undefined;

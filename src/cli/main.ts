@@ -144,7 +144,8 @@ function report(response: SearchResponse, flags: ParsedFlags, server?: ServedBy)
   const results = response.results;
   const maxTokens = flags['max-tokens'] as number | undefined;
   if (flags['files-with-matches']) {
-    process.stdout.write((response.files ?? [...new Set(results.map((r) => r.filename))]).map((f) => `${f}\n`).join(''));
+    const end = flags.null ? '\0' : '\n';
+    process.stdout.write((response.files ?? [...new Set(results.map((r) => r.filename))]).map((f) => `${f}${end}`).join(''));
   } else if (maxTokens !== undefined) {
     process.stdout.write(flags.json ? budgetedJson(results, maxTokens) : budgetedJsonl(results, maxTokens));
   } else {
@@ -173,6 +174,7 @@ function checkAnswerFlags(flags: ParsedFlags): void {
   if (maxTokens !== undefined && !flags.json && !flags.jsonl) throw new SimgrepError('BAD_FLAG', '--max-tokens caps a JSON answer: add --json or --jsonl');
   if (maxTokens !== undefined && (maxTokens as number) < 50) throw new SimgrepError('BAD_FLAG', `--max-tokens must be at least 50 (got ${maxTokens})`);
   if (flags['files-with-matches'] && (flags.json || flags.jsonl)) throw new SimgrepError('BAD_FLAG', 'choose one of -l/--files-with-matches and --json/--jsonl');
+  if (flags.null && !flags['files-with-matches']) throw new SimgrepError('BAD_FLAG', '-0/--null ends the paths -l prints: add -l (--json and --jsonl escape a newline in a name already)');
 }
 
 /** Which server answered, and whether it read the files because its index was being built. */

@@ -98,6 +98,13 @@ describe('what the filters do not change', () => {
     const r = await runCli(['-g', '!*.py', '-l', '--no-index', '-J', '0', QUERY, 'src/retry.py', 'docs'], { env: home.env, cwd: dir });
     expect([r.code, r.stdout]).toEqual([0, 'src/retry.py\ndocs/retry.md\n']);
   });
+
+  it('-0/--null ends each path -l prints with a NUL byte (for xargs -0), and wants -l', async () => {
+    const r = await runCli(['-g', '!*.py', '-l', '-0', '--no-index', '-J', '0', QUERY, 'src/retry.py', 'docs'], { env: home.env, cwd: dir });
+    expect([r.code, r.stdout]).toEqual([0, 'src/retry.py\0docs/retry.md\0']);
+    const alone = await runCli(['--null', '--no-index', '-J', '0', QUERY, 'docs'], { env: home.env, cwd: dir });
+    expect([alone.code, alone.stderr]).toEqual([2, expect.stringContaining('-0/--null ends the paths -l prints: add -l')]);
+  });
 });
 
 describe('bad filters are refused in every surface, saying how to fix them', () => {
