@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { SimgrepError } from './errors.js';
 import { normalizeInPlace, unitRows } from './embed/unit.js';
 import { withSharedDirections } from './embed/static.js';
-import { withPoolMemory } from './embed/pool-memory.js';
+import { poolTable, withPoolMemory } from './embed/pool-memory.js';
 import { checkOptionTypes, describe } from './options-check.js';
 import { createInProcessExecutor } from './in-process.js';
 import { loadModel, type LoadModelOptions } from './model/load.js';
@@ -179,9 +179,10 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   let searchCount = 0;
 
   // With a slot in which its threads share the kernel's pruning directions (computed once, not per thread),
-  // and a float32 table in a shared memory from which they all pool in WebAssembly (embed/pool-memory.ts).
+  // and a float32 table in a shared memory from which they all pool in WebAssembly (embed/pool-memory.ts),
+  // read straight into it (poolTable: not read, then copied).
   const model = () => (modelP ??= loadModel(opts.model ?? defaultModelSpec(), {
-    offline: opts.offline, cacheDir: opts.cacheDir, onProgress: opts.onModelProgress,
+    offline: opts.offline, cacheDir: opts.cacheDir, onProgress: opts.onModelProgress, floatTable: poolTable,
   }).then((m) => withPoolMemory(withSharedDirections(m))));
   /** The kept sums this searcher's scorers used, every executor it ever made adding into it (pooledSumsUsed). */
   const counts = { keptSumsUsed: 0 };

@@ -24,6 +24,12 @@ export interface LoadModelOptions {
   signal?: AbortSignal;
   /** Longest wait for a connection, response headers or the next chunk of a download (default 30 s). */
   timeoutMs?: number;
+  /**
+   * Where a float32 table of `length` floats in rows of `dim` is read: a shared array of that length the
+   * caller lays out (a searcher's pool memory: embed/pool-memory.ts poolTable), or undefined for a
+   * SharedArrayBuffer of its own (also when absent, and for an int8 table).
+   */
+  floatTable?: (length: number, dim: number) => Float32Array | undefined;
 }
 
 export type { DownloadProgress };
@@ -43,7 +49,7 @@ export async function loadModel(spec: string, opts: LoadModelOptions = {}): Prom
     openTokenizerFile(layout.tokenizerPath, hint),
   ]);
   if (opts.signal?.aborted) throw new SimgrepError('ABORTED', `Loading ${spec} was aborted.`);
-  const tables = await readModelTables(layout.modelPath, layout.spec.tensor, hint);
+  const tables = await readModelTables(layout.modelPath, layout.spec.tensor, hint, opts.floatTable);
   checkCoverage(tables, tokenizer.meta, layout.modelPath, layout.tokenizerPath, hint);
   const bad = firstNonFiniteOf(layout.modelPath, tables.table, tables.dim, tables.weights);
   if (bad) throw new SimgrepError('MODEL_CORRUPT', `${layout.modelPath}: not a number at ${bad}; the model's weights are damaged and would match nothing. ${hint}`);

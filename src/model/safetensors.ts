@@ -28,8 +28,11 @@ export interface TensorInfo {
 export interface SafetensorsReader {
   readonly path: string;
   readonly tensors: ReadonlyMap<string, TensorInfo>;
-  /** Expands F32/F16/BF16/I8/F64 (as allowed) into a Float32Array on a SharedArrayBuffer. */
-  readFloat32(t: TensorInfo, allowed: readonly string[]): Promise<Float32Array>;
+  /**
+   * Expands F32/F16/BF16/I8/F64 (as allowed) into a Float32Array on a SharedArrayBuffer: `into` (a shared
+   * array of t.length floats the caller laid out) when given, else a new one.
+   */
+  readFloat32(t: TensorInfo, allowed: readonly string[], into?: Float32Array): Promise<Float32Array>;
   /** Reads an I8 tensor as it is into an Int8Array on a SharedArrayBuffer. */
   readInt8(t: TensorInfo): Promise<Int8Array>;
   /** Reads I32/I64 into an Int32Array on a SharedArrayBuffer. */
@@ -159,10 +162,11 @@ function createReader(fh: FileHandle, file: string, tensors: Map<string, TensorI
   return {
     path: file,
     tensors,
-    async readFloat32(t, allowed) {
+    async readFloat32(t, allowed, into) {
       checkDtype(t, allowed);
-      const out = new Float32Array(new SharedArrayBuffer(t.length * 4));
-      if (t.dtype === 'F32') await readExact(fh, file, new Uint8Array(out.buffer), t.offset, hint);
+      if (into && into.length !== t.length) throw new SimgrepError('INTERNAL', `tensor "${t.name}" has ${t.length} floats, not the ${into.length} laid out for it`);
+      const out = into ?? new Float32Array(new SharedArrayBuffer(t.length * 4));
+      if (t.dtype === 'F32') await readExact(fh, file, new Uint8Array(out.buffer, out.byteOffset, out.byteLength), t.offset, hint);
       else await convert(t, (chunk, at) => decodeFloats(t.dtype, chunk, out, at));
       return out;
     },

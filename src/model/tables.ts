@@ -15,7 +15,11 @@ export interface ModelTables {
 /** model2vec writes "embeddings"; sentence-transformers StaticEmbedding writes "embedding.weight". */
 const TABLE_NAMES = ['embeddings', 'embedding.weight'] as const;
 
-export async function readModelTables(file: string, preferred: string, hint: string): Promise<ModelTables> {
+/**
+ * `floatTable`: where a float table of `length` floats in rows of `dim` is read (a shared array the caller
+ * lays out, loadModel's option of that name); undefined from it, or absent: a SharedArrayBuffer of its own.
+ */
+export async function readModelTables(file: string, preferred: string, hint: string, floatTable?: (length: number, dim: number) => Float32Array | undefined): Promise<ModelTables> {
   const st = await openSafetensors(file, hint);
   try {
     const names = [preferred, ...TABLE_NAMES.filter((n) => n !== preferred)];
@@ -34,7 +38,7 @@ export async function readModelTables(file: string, preferred: string, hint: str
       throw corruptModel(file, `"mapping" has ${mappingInfo.length} entries but "weights" has ${weightsInfo.length}`, hint);
     }
 
-    const table = emb.dtype === 'I8' ? await st.readInt8(emb) : await st.readFloat32(emb, FLOAT_TABLE_DTYPES);
+    const table = emb.dtype === 'I8' ? await st.readInt8(emb) : await st.readFloat32(emb, FLOAT_TABLE_DTYPES, floatTable?.(emb.length, dim));
     const mapping = mappingInfo ? await st.readInt32(mappingInfo, INDEX_DTYPES) : undefined;
     if (mapping) {
       for (let i = 0; i < mapping.length; i++) {

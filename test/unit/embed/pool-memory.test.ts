@@ -3,9 +3,14 @@
 // thread would copy the table once per thread): every kernel made from the model, on this thread or a
 // worker thread, pools in WebAssembly from that one copy, in a slot of its own, and gives the very
 // floats of the scalar loop over the original table.
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { withPoolMemory } from '../../../src/embed/pool-memory.js';
+import { poolTable, withPoolMemory } from '../../../src/embed/pool-memory.js';
+import { loadModel } from '../../../src/model/load.js';
+import { isSimgrepError } from '../../../src/errors.js';
+import { encode, tempDir, VOCAB_SIZE, writeModelDir } from '../model/model-files.js';
 import { createStaticKernel } from '../../../src/embed/static.js';
 import type { ModelData, TokenizedBatch } from '../../../src/types.js';
 import { mulberry32 as rng, seededModel } from '../../helpers/seeded.js';
@@ -101,5 +106,35 @@ describe("a searcher's table in a shared WebAssembly memory", () => {
     expect(withPoolMemory(int8)).toBe(int8);
     const odd = model(5, 6, { normalize: true });
     expect(withPoolMemory(odd)).toBe(odd);
+  });
+
+  it('a table loadModel reads into poolTable\'s view is pooled where it was read: no copy, the same floats (F32, F16)', async () => {
+    const root = await tempDir('simgrep-pool-table-');
+    try {
+      const rows = Array.from({ length: VOCAB_SIZE * 8 }, (_, i) => ((i * 37) % 19) / 8 - 1);
+      for (const dtype of ['F32', 'F16']) {
+        const dir = await writeModelDir(path.join(root, dtype), { tensors: { embeddings: { dtype, shape: [VOCAB_SIZE, 8], data: encode(dtype, rows) } } });
+        const plain = await loadModel(dir);
+        const read = await loadModel(dir, { floatTable: poolTable });
+        const pooled = withPoolMemory(read);
+        expect(pooled.poolMemory, dtype).toBeDefined();
+        // The very array the table was read into (withPoolMemory copied it into a memory of its own before).
+        expect(pooled.table, dtype).toBe(read.table);
+        expect(pooled.table.buffer, dtype).toBe(pooled.poolMemory!.memory.buffer);
+        expect(Array.from(pooled.table), dtype).toEqual(Array.from(plain.table));
+        const b = { ids: Int32Array.from({ length: 40 }, (_, i) => (i * 5) % VOCAB_SIZE), lineStarts: Uint32Array.from([0, 3, 3, 17, 40]) };
+        const q = unitQuery(9, 8);
+        expect(Array.from(await createStaticKernel(pooled).score(b, q)), dtype).toEqual(Array.from(await createStaticKernel(plain).score(b, q)));
+      }
+      // A table that cannot be pooled (rows of 3 floats) is read as before, into a buffer of its own.
+      const odd = await loadModel(await writeModelDir(path.join(root, 'odd')), { floatTable: poolTable });
+      expect(odd.table.buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect(withPoolMemory(odd)).toBe(odd);
+      // A view of the wrong length is refused, not read past.
+      const wrong = await loadModel(path.join(root, 'F32'), { floatTable: () => new Float32Array(new SharedArrayBuffer(16)) }).catch((e: unknown) => e);
+      expect(isSimgrepError(wrong) && wrong.code).toBe('INTERNAL');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
