@@ -165,6 +165,7 @@ function createReader(fh: FileHandle, file: string, tensors: Map<string, TensorI
     async readFloat32(t, allowed, into) {
       checkDtype(t, allowed);
       if (into && into.length !== t.length) throw new SimgrepError('INTERNAL', `tensor "${t.name}" has ${t.length} floats, not the ${into.length} laid out for it`);
+      if (into && !(into.buffer instanceof SharedArrayBuffer)) throw new SimgrepError('INTERNAL', `tensor "${t.name}" must be read into shared memory (the worker threads share one copy)`);
       const out = into ?? new Float32Array(new SharedArrayBuffer(t.length * 4));
       if (t.dtype === 'F32') await readExact(fh, file, new Uint8Array(out.buffer, out.byteOffset, out.byteLength), t.offset, hint);
       else await convert(t, (chunk, at) => decodeFloats(t.dtype, chunk, out, at));

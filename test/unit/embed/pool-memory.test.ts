@@ -108,11 +108,11 @@ describe("a searcher's table in a shared WebAssembly memory", () => {
     expect(withPoolMemory(odd)).toBe(odd);
   });
 
-  it('a table loadModel reads into poolTable\'s view is pooled where it was read: no copy, the same floats (F32, F16)', async () => {
+  it('a table loadModel reads into poolTable\'s view is pooled where it was read: no copy, the same floats (F32, F16, BF16)', async () => {
     const root = await tempDir('simgrep-pool-table-');
     try {
       const rows = Array.from({ length: VOCAB_SIZE * 8 }, (_, i) => ((i * 37) % 19) / 8 - 1);
-      for (const dtype of ['F32', 'F16']) {
+      for (const dtype of ['F32', 'F16', 'BF16']) {
         const dir = await writeModelDir(path.join(root, dtype), { tensors: { embeddings: { dtype, shape: [VOCAB_SIZE, 8], data: encode(dtype, rows) } } });
         const plain = await loadModel(dir);
         const read = await loadModel(dir, { floatTable: poolTable });
@@ -133,6 +133,9 @@ describe("a searcher's table in a shared WebAssembly memory", () => {
       // A view of the wrong length is refused, not read past.
       const wrong = await loadModel(path.join(root, 'F32'), { floatTable: () => new Float32Array(new SharedArrayBuffer(16)) }).catch((e: unknown) => e);
       expect(isSimgrepError(wrong) && wrong.code).toBe('INTERNAL');
+      // So is one of the right length the worker threads could not share.
+      const unshared = await loadModel(path.join(root, 'F32'), { floatTable: (n) => new Float32Array(n) }).catch((e: unknown) => e);
+      expect(isSimgrepError(unshared) && unshared.code).toBe('INTERNAL');
     } finally {
       await rm(root, { recursive: true, force: true });
     }
