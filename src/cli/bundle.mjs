@@ -1,4 +1,4 @@
-// The CLI's bundle (npm run bundle-cli): src/cli/main.ts and what it imports, split where a command is
+// The CLI's bundle (npm run bundle-cli): src/cli/main.ts (the entry: mcp-early.ts, then cli.ts) and what it imports, split where a command is
 // loaded on demand (docs/architecture.md, "Build and start-up"). Packages stay external (loaded from
 // node_modules at run time) but those in BUNDLED, which go in with the packages they import: the MCP
 // engine's SDK, zod and Ajv are ~240 small ES and CommonJS module files (esbuild's count) that Node resolves, reads and links one

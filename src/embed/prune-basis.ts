@@ -12,12 +12,11 @@ const SAMPLE_ROWS = 2048;
  */
 export function principalDirections(model: ModelData, m: number, seed = 1): Float64Array[] {
   const { table, rows, dim } = model;
-  const step = Math.max(1, Math.floor(rows / SAMPLE_ROWS));
   let s = seed >>> 0;
   const rand = () => { s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x9e3779b9) >>> 0; return s / 4294967296 - 0.5; };
   const omega = Array.from({ length: m }, () => Float64Array.from({ length: dim }, rand));
   const z = Array.from({ length: m }, () => new Float64Array(dim));
-  for (let r = 0; r < rows; r += step) {
+  for (const r of sampledRows(rows)) {
     const base = r * dim;
     for (let j = 0; j < m; j++) {
       const o = omega[j];
@@ -28,6 +27,12 @@ export function principalDirections(model: ModelData, m: number, seed = 1): Floa
     }
   }
   return orthonormalize(z);
+}
+
+/** The rows principalDirections reads, in its order (directions-cache.ts names an entry by their bytes). */
+export function* sampledRows(rows: number): Generator<number> {
+  const step = Math.max(1, Math.floor(rows / SAMPLE_ROWS));
+  for (let r = 0; r < rows; r += step) yield r;
 }
 
 /** The query first, then the directions made orthogonal to it and to each other. */

@@ -2,7 +2,8 @@
 // score() skips lines that provably cannot beat `maxDistance` (see prune-basis.ts) — exact results.
 import type { ModelData, TokenizedBatch } from '../types.js';
 import type { PoolingKernel } from './embedder.js';
-import { principalDirections, queryBasis } from './prune-basis.js';
+import { cachedPrincipalDirections } from './directions-cache.js';
+import { queryBasis } from './prune-basis.js';
 import { directionsSlot, sharedDirections } from './shared-directions.js';
 import { makeWasmPooler, sharedWasmPooler, type WasmPooler } from './wasm-pooler.js';
 
@@ -98,10 +99,10 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
   }
 
 
-  /** The pruning directions: from the searcher's shared slot, or worked out here (the first thread to need them). */
+  /** The pruning directions: from the searcher's shared slot, or read from the cache or worked out here (the first thread to need them). */
   function directionsOf(): Float64Array[] {
     const m = directionCount(dim);
-    return (directions ??= sharedDirections(model.pruneDirections, m, dim, () => principalDirections(model, m)));
+    return (directions ??= sharedDirections(model.pruneDirections, m, dim, () => cachedPrincipalDirections(model, m)));
   }
 
   function stateFor(query: Float32Array): QueryState {

@@ -34,6 +34,11 @@ export interface FrontOptions {
   local: () => Promise<Upstream>;
   note: (message: string) => void;
   startMs?: number;
+  /**
+   * A start of the engine already under way (engine-start.ts's answer to come), begun before this front
+   * was made: the first connect that finds no engine waits on it instead of starting its own.
+   */
+  started?: Promise<string | null>;
 }
 
 type Id = string | number;
@@ -108,12 +113,15 @@ export async function runFront(o: FrontOptions, input: Readable, output: Writabl
     })().finally(() => { connecting = null; pump(); });
   }
 
+  let started = o.started;
   async function connectEngine(): Promise<Upstream> {
+    const early = started;
+    started = undefined;
     const trust = socketTrust(o.socket);
     if (trust.kind === 'untrusted') throw new Error(trust.why);
     let up = trust.kind === 'trusted' ? await openSession(o) : null;
     if (!up) {
-      const why = await startEngine({ socket: o.socket, command: o.engineCommand, cwd: o.root, waitMs: o.startMs ?? 20_000 });
+      const why = await (early ?? startEngine({ socket: o.socket, command: o.engineCommand, cwd: o.root, waitMs: o.startMs ?? 20_000 }));
       if (why) throw new Error(why);
       up = await openSession(o);
       if (!up) throw new Error('it refused the session');

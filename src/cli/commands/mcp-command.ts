@@ -4,41 +4,26 @@
 // ROOT`, started on demand and shared by every front of the same root), and answers in process only
 // when the engine cannot be reached; with --no-server it is the whole server, as before. A message
 // over the 10 MiB cap is answered with an error and noted on stderr; the server keeps serving.
-import path from 'node:path';
 import { SimgrepError } from '../../errors.js';
-import { engineSocketPath, thisProgram } from '../../mcp/engine-key.js';
 import { runFront, type Upstream } from '../../mcp/front.js';
 import { realRoot, type Root } from '../../mcp/scope.js';
 import type { ToolRunner } from '../../mcp/tools.js';
-import { identityOf } from '../../server/identity.js';
-import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
+import { takeEarlyStart } from '../mcp-early.js';
+import { engineOptions, mcpFrontPlan, type EngineOptions } from './mcp-front-plan.js';
 import { simgrepVersion } from '../../version.js';
-
-interface EngineOptions { model?: string; concurrency?: number; embedder?: EmbedderKind; offline?: true }
 
 export async function runMcpCommand(flags: ParsedFlags, args: string[]): Promise<number> {
   if (flags['print-config'] === true) return (await import('./mcp-print-config.js')).runPrintConfig(flags, args);
   if (args.length > 1) throw new SimgrepError('BAD_FLAG', 'usage: simgrep mcp [ROOT] (one root directory at most)');
   const version = simgrepVersion();
   const root = realRoot(args[0] ?? process.cwd());
-  const options: EngineOptions = {
-    model: flags.model as string | undefined,
-    concurrency: flags.concurrency as number | undefined,
-    embedder: flags.embedder as EmbedderKind | undefined,
-    offline: flags.offline === true || undefined,
-  };
+  const options = engineOptions(flags);
   const note = (m: string) => { process.stderr.write(`simgrep: mcp: ${m}\n`); };
   const ready = () => process.stderr.write(`simgrep: MCP server ready on stdio (root ${args[0] ?? process.cwd()})\n`);
   if (flags.server === false) return runInProcess(options, root, version, note, ready);
 
-  // The engine runs in the root: a relative home or cache directory is made absolute here, where it was meant.
-  for (const v of ['SIMGREP_HOME', 'SIMGREP_CACHE_DIR', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'HF_HOME']) {
-    const given = process.env[v];
-    if (given && !path.isAbsolute(given)) process.env[v] = path.resolve(given);
-  }
-  const identity = identityOf(options);
-  const program = thisProgram();
+  const plan = mcpFrontPlan(flags, root);
   let closeLocal = async () => {};
   // Loaded only when no engine answers: a front never loads the SDK, zod, the model or an index.
   const local = async (): Promise<Upstream> => {
@@ -48,10 +33,11 @@ export async function runMcpCommand(flags: ParsedFlags, args: string[]): Promise
   };
   const front = runFront({
     root: root.real,
-    identity,
-    socket: engineSocketPath({ root: root.real, identity, concurrency: options.concurrency, offline: options.offline, program }),
-    // Node's own flags carry over (memory limits, loaders), not a debugger's port the front holds.
-    engineCommand: [process.execPath, ...process.execArgv.filter((a) => !a.startsWith('--inspect')), process.argv[1], 'serve', '--mcp', root.real, ...engineFlags(flags, identity.model)],
+    identity: plan.identity,
+    socket: plan.socket,
+    engineCommand: plan.engineCommand,
+    // The start ../mcp-early.ts began before the CLI loaded the rest of itself, for this very socket.
+    started: takeEarlyStart(plan.socket),
     local,
     note,
   }, process.stdin, process.stdout);
@@ -88,16 +74,4 @@ async function localRunner(options: EngineOptions, root: Root): Promise<{ runner
   const runner = createToolRunner(engine, root);
   // The made-up searches after a background build end before the engine closes (mcp/warm-searches.ts).
   return { runner, close: async () => { await runner.close?.(); await engine.close(); } };
-}
-
-/** The flags the engine must share with its fronts (they are part of its socket's name too). */
-function engineFlags(flags: ParsedFlags, model: string): string[] {
-  const out: string[] = [];
-  // The spec as resolved here (a local directory by its real path): the engine runs in the root.
-  if (typeof flags.model === 'string') out.push('--model', model);
-  if (typeof flags.embedder === 'string') out.push('--embedder', flags.embedder);
-  if (typeof flags.concurrency === 'number') out.push('-J', String(flags.concurrency));
-  if (flags.offline === true) out.push('--offline');
-  if (typeof flags['idle-timeout'] === 'number') out.push('--idle-timeout', String(flags['idle-timeout']));
-  return out;
 }
