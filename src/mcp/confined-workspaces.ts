@@ -53,16 +53,22 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
   const calls: AgentCalls = { inFlight: 0, lastEnded: -Infinity };
   const warming = new Set<Promise<void>>();
 
-  /** The directory's own workspace, and whether it has been built; refused when its roots reach out. */
+  /**
+   * The directory's own workspace, and whether a build of it ever finished (its workspace.json is written
+   * when one does); refused when its roots reach out. A build cut short (an engine or `simgrep index`
+   * killed) leaves tables without workspace.json: searched as it stands, every search would first index
+   * the rest of the tree, so it is finished in the background like a cold one.
+   */
   async function own(dir: string): Promise<{ ws: Workspace; exists: boolean }> {
     const name = defaultName([dir]);
     const ws = engine.workspace({ name });
     if (!existsSync(workspaceDir(name))) return { ws, exists: false };
-    const roots = readInfo(workspaceDir(name))?.roots ?? (await ws.status()).roots;
+    const info = readInfo(workspaceDir(name));
+    const roots = info?.roots ?? (await ws.status()).roots;
     if (!rootsInside(roots, root.real)) {
       throw new SimgrepError('BAD_FLAG', `workspace ${name} also indexes directories outside the server's root, so the MCP server does not use it; remove it (simgrep workspace rm ${name}) or give the server a root that holds all of its roots`);
     }
-    return { ws, exists: true };
+    return { ws, exists: info !== null };
   }
 
   /** A search of `dir`: its workspace when built, else a scan while it builds in the background. */

@@ -49,10 +49,10 @@ export function createMcpServer(o: McpServerOptions): McpServer {
   server.registerTool('search', {
     title: 'Semantic code search',
     description: SEARCH_DESCRIPTION,
-    inputSchema: {
+    inputSchema: z.strictObject({
       query: z.string().min(1).describe(`What to look for: words, identifiers, or a pasted block of code (over ${MAX_QUERY_CHARS} characters is cut, with a note)`),
       ...narrowingShape,
-    },
+    }),
     outputSchema: answerShape,
     annotations: { title: 'Semantic code search', ...READ_ONLY },
   }, async (a) => o.tools.call('search', a));
@@ -60,11 +60,11 @@ export function createMcpServer(o: McpServerOptions): McpServer {
   server.registerTool('find_related', {
     title: 'Find related code',
     description: FIND_RELATED_DESCRIPTION,
-    inputSchema: {
+    inputSchema: z.strictObject({
       file_path: z.string().min(1).max(4096).describe('A file inside the root (relative to it), e.g. a path a search returned'),
       line: z.number().int().min(1).describe('1-based line in it: the code around it (its 48-line chunk) is what similar code is found for'),
       ...narrowingShape,
-    },
+    }),
     outputSchema: answerShape,
     annotations: { title: 'Find related code', ...READ_ONLY },
   }, async (a) => o.tools.call('find_related', a));
@@ -73,7 +73,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     title: 'Build or refresh the index',
     description: INDEX_DESCRIPTION,
     annotations: { title: 'Build or refresh the index', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    inputSchema: { directory: z.string().optional().describe('Directory to index, inside the server root (default: the root)') },
+    inputSchema: z.strictObject({ directory: z.string().optional().describe('Directory to index, inside the server root (default: the root)') }),
     outputSchema: { workspace: z.string(), files: z.number().int(), indexed: z.number().int(), unchanged: z.number().int(), deleted: z.number().int(), chunks: z.number().int(), errors: z.number().int() },
   }, async (a, extra) => {
     const token = extra._meta?.progressToken;
@@ -95,7 +95,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     title: 'Index status',
     description: STATUS_DESCRIPTION,
     annotations: { title: 'Index status', ...READ_ONLY },
-    inputSchema: { directory: z.string().optional().describe('Directory inside the server root (default: the root)') },
+    inputSchema: z.strictObject({ directory: z.string().optional().describe('Directory inside the server root (default: the root)') }),
     outputSchema: { directory: z.string(), indexed: z.boolean(), building: z.literal(true).optional().describe('present while the index is being built in the background (indexed is false until it is done)'), build_failed: z.string().optional().describe('why the last background build failed (searches read the files meanwhile; the index tool retries it)'), workspace: z.string().nullable(), files: z.number().int(), chunks: z.number().int(), lines: z.number().int(), model: z.string().nullable(), updated: z.string().nullable() },
   }, async (a) => o.tools.call('status', a));
 

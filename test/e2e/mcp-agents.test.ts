@@ -184,6 +184,17 @@ describe('simgrep mcp for agents', () => {
     }
   });
 
+  // An agent that says `path` for directory or `limit` for top_k was answered over the whole root, or
+  // with 10 matches, as if it had not asked (trial34): an argument a tool does not know is refused, named.
+  it.each([
+    ['search', { query: 'retry the upload', path: 'src' }, 'path'], ['search', { query: 'retry the upload', limit: 2 }, 'limit'],
+    ['find_related', { file_path: 'src/upload-1.ts', line: 3, maxResults: 2 }, 'maxResults'], ['status', { dir: 'src' }, 'dir'], ['index', { path: 'src' }, 'path'],
+  ])('%s refuses an argument it does not know, naming it', async (tool, args, name) => {
+    const r = await call(tool, args).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
+    expect(r.isError).toBe(true);
+    expect(r.content[0].text).toContain(`Unrecognized key: "${name}"`);
+  });
+
   it('types narrows to ripgrep type names; an unknown one is a readable tool error', async () => {
     writeFileSync(path.join(root, 'notes.md'), 'How uploads are retried: with backoff.\n');
     const md = await call('search', { query: 'how are uploads retried', types: ['md'], k: 5 });
