@@ -123,8 +123,10 @@ export async function scoreChunks(
     k.cosine = semantic;
     if (k.best < 0) needLine.push(k);
   }
-  // Chunks with no query term: show their line closest to the query.
-  if (needLine.length > 0) await pickClosestLines(needLine, keyed ? withLineTokens(needLine, lineTokens, tokenize, kept!) : lineTokens, req.query, kernel, !req.exhaustive);
+  // Chunks with no query term: show their line closest to the query. A resident search's (kept chunks) go
+  // straight to the exact pass: the floors' bound pays for each token row's basis coordinates the first
+  // time a query meets it, which a scan's many batches pay back and a warm search's one batch does not.
+  if (needLine.length > 0) await pickClosestLines(needLine, keyed ? withLineTokens(needLine, lineTokens, tokenize, kept!) : lineTokens, req.query, kernel, !req.exhaustive && !keyed);
   for (let i = 0; i < chunks.length; i++) {
     const k = chunks[i];
     if (chunkDistance[i] === chunkDistance[i] && k.best >= 0) out[k.at + k.best] = chunkDistance[i];
@@ -132,9 +134,12 @@ export async function scoreChunks(
   return out;
 }
 
-/** Code ranges scored from their known signals and kept sums (knownChunk), and counted line by line (tests). */
-const work = { known: 0, counted: 0 };
-export function chunkScoringWork(): { known: number; counted: number } {
+/**
+ * Code ranges scored from their known signals and kept sums (knownChunk), counted line by line, and the
+ * closest-line floor passes run (settleAboveFloors) (tests).
+ */
+const work = { known: 0, counted: 0, floorPasses: 0 };
+export function chunkScoringWork(): { known: number; counted: number; floorPasses: number } {
   return { ...work };
 }
 
@@ -188,6 +193,7 @@ async function pickClosestLines(chunks: BatchChunk[], lineTokens: TokenizedBatch
 
 /** The floor pass: settles the chunks whose best scored line reaches their floor; returns the others. */
 async function settleAboveFloors(chunks: BatchChunk[], lineTokens: TokenizedBatch, query: Float32Array, kernel: PoolingKernel): Promise<BatchChunk[]> {
+  work.floorPasses++;
   const first = linesOf(lineTokens, chunks);
   const floors = new Float32Array(first.batch.lineStarts.length - 1);
   chunks.forEach((k, j) => floors.fill(1 - LINE_FLOOR_SHARE * Math.max(0, k.cosine), first.starts[j], first.starts[j + 1]));

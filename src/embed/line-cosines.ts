@@ -108,8 +108,14 @@ export function lineCosines(model: ModelData, query: Float32Array): LineCosines 
       for (let i = 0; i < norms.length; i++) {
         const norm = norms[i];
         if (!(norm > 0)) continue;
-        let sum = 0;
-        for (let j = starts[i]; j < starts[i + 1]; j++) sum += dots[ids[j]];
+        // Four sums, not one: one chain of adds waits on each add (~30% of the loop's time); the order
+        // moves the sum by a few ulps, far inside LINE_COSINE_SLACK.
+        let a = 0, b = 0, c = 0, d = 0;
+        let j = starts[i];
+        const end = starts[i + 1];
+        for (; j + 3 < end; j += 4) { a += dots[ids[j]]; b += dots[ids[j + 1]]; c += dots[ids[j + 2]]; d += dots[ids[j + 3]]; }
+        for (; j < end; j++) a += dots[ids[j]];
+        const sum = (a + b) + (c + d);
         if (sum > most * norm) most = sum / norm;
       }
       most += LINE_COSINE_SLACK;
