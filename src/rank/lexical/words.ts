@@ -103,13 +103,17 @@ function width(s: string, i: number): number {
 }
 
 /**
- * The kind of the character at i: from a table over the Basic Multilingual Plane (made once per
- * thread, in a few passes of the Unicode-property regexes over all of it: testing each character
- * of each line with them costs ~30 times the NFKC normalisation), or worked out for other planes.
+ * The kind of the character at i: from a table over the Basic Multilingual Plane filled as its
+ * characters are first met (each tested once with the Unicode-property regexes: testing each
+ * character of each line with them costs ~30 times the NFKC normalisation; the whole plane at once,
+ * ~50 ms of a cold process, for a pasted file's one `—`), or worked out for other planes.
  */
 function kindAt(s: string, i: number): number {
   const c = s.charCodeAt(i);
-  if (c < 0xd800 || c > 0xdfff) return (bmpKinds ??= kindTable())[c];
+  if (c < 0xd800 || c > 0xdfff) {
+    const k = bmpKinds[c];
+    return k !== UNKNOWN ? k : (bmpKinds[c] = kindOf(String.fromCharCode(c)));
+  }
   const cp = s.codePointAt(i)!;
   let k = astralKinds.get(cp);
   if (k === undefined) {
@@ -119,7 +123,9 @@ function kindAt(s: string, i: number): number {
   return k;
 }
 
-let bmpKinds: Uint8Array | null = null;
+/** A kind not worked out yet (the kinds use three bits). */
+const UNKNOWN = 0xff;
+const bmpKinds = new Uint8Array(0x10000).fill(UNKNOWN);
 const astralKinds = new Map<number, number>();
 
 function kindOf(ch: string): number {
@@ -127,22 +133,11 @@ function kindOf(ch: string): number {
   return WORD | (NUMBER_CHAR.test(ch) ? NUMBER : 0) | (NO_SPACE_CHAR.test(ch) ? NO_SPACE : 0);
 }
 
-function kindTable(): Uint8Array {
-  const kinds = new Uint8Array(0x10000);
-  // Every BMP code unit but the surrogates (one UTF-16 unit each, so positions stay aligned).
-  const codes = new Uint16Array(0x10000);
-  for (let c = 0; c < 0x10000; c++) codes[c] = c >= 0xd800 && c <= 0xdfff ? 0x20 : c;
-  let all = '';
-  for (let c = 0; c < 0x10000; c += 4096) all += String.fromCharCode(...codes.subarray(c, c + 4096));
-  const mark = (re: RegExp, bit: number) => {
-    const marked = all.replace(new RegExp(re.source, 'gu'), '\u0000');
-    for (let c = 1; c < 0x10000; c++) if (marked.charCodeAt(c) === 0) kinds[c] |= bit;
-  };
-  mark(WORD_CHAR, WORD);
-  mark(NUMBER_CHAR, NUMBER);
-  mark(NO_SPACE_CHAR, NO_SPACE);
-  for (let c = 0; c < 0x10000; c++) if ((kinds[c] & WORD) === 0) kinds[c] = 0;
-  return kinds;
+/** The characters of the Basic Multilingual Plane whose kinds this thread has worked out (tests: a pasted file's few, never the plane). */
+export function kindsWorkedOut(): number {
+  let n = 0;
+  for (let c = 0; c < 0x10000; c++) if (bmpKinds[c] !== UNKNOWN) n++;
+  return n;
 }
 
 const ASCII_PARTS = /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+/g;

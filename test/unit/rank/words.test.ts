@@ -2,7 +2,8 @@
 // ASCII text, folding is NFKC plus full case folding, and Arabic, Chinese, Hindi, Cyrillic and Thai text
 // give words a query can find.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it, vi } from 'vitest';
 import { anyScriptWords, fold, queryWords, textWords, wordParts } from '../../../src/rank/lexical/words.js';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
@@ -119,5 +120,44 @@ describe('queryWords (a long query\'s words found once for its plan and its know
     expect(queryWords(long)).toBe(queryWords(long));
     expect(queryWords(other)).toEqual(textWords(other));
     expect(queryWords(long)).toEqual(textWords(long));
+  });
+});
+
+describe('the characters\' kinds, worked out as they are met (issue 30: a pasted file\'s one `—`)', () => {
+  /** Characters of every kind the scan tells apart: scripts with and without spaces, marks, numbers of every kind, astral letters, emoji. */
+  const chars = fc.oneof(
+    fc.constantFrom(...'aZ_09 .,;(){}=\t\n-—×Σßſﬁé\u0301ÅΩπМос٣٤۵١२३गंँ长江東京はカタナทีม๓ລາວខ្មែរမြန်Ⅻⅻ½²³０９ＡＺ\u00a0\u200d\u3000'.split(''),
+      '\u{1D400}', '\u{1D7D8}', '\u{20000}', '\u{1F600}', '\u{10400}', '\u{11066}'),
+    fc.integer({ min: 0, max: 0xffff }).filter((c) => c < 0xd800 || c > 0xdfff).map((c) => String.fromCharCode(c)),
+    fc.integer({ min: 0x10000, max: 0x10ffff }).map((c) => String.fromCodePoint(c)),
+  );
+  const text = fc.array(chars, { maxLength: 40 }).map((xs) => xs.join(''));
+  /** The rule, by regular expressions over the NFKC form: maximal runs of letters, marks, numbers and _, leading numbers dropped, scripts without spaces split by ICU. */
+  const segmenter = new Intl.Segmenter('en', { granularity: 'word' });
+  const word = (w: string) => w.replace(/^\p{N}+/u, '');
+  const reference = (t: string) => (t.normalize('NFKC').match(/[\p{L}\p{M}\p{N}_]+/gu) ?? []).flatMap((run) =>
+    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u.test(run)
+      ? [...segmenter.segment(run)].filter((s) => s.isWordLike).map((s) => word(s.segment))
+      : [word(run)]).filter(Boolean);
+
+  it('give the words the rule gives, in every script', () => {
+    fc.assert(fc.property(text, (t) => {
+      expect(anyScriptWords(t)).toEqual(reference(t));
+    }), { numRuns: 5000 });
+    // Every character of the Basic Multilingual Plane, each between two letters and after a number.
+    for (let c = 0; c < 0x10000; c += 1) {
+      if (c >= 0xd800 && c <= 0xdfff) continue;
+      const t = `a${String.fromCharCode(c)}b 7${String.fromCharCode(c)}`;
+      expect(anyScriptWords(t), c.toString(16)).toEqual(reference(t));
+    }
+  });
+
+  it('are worked out for the characters met only, not the whole plane (~50 ms of a cold process)', async () => {
+    vi.resetModules();
+    const fresh = await import('../../../src/rank/lexical/words.js');
+    const pasted = `${readFileSync(new URL('../../../src/rank/plan.ts', import.meta.url), 'utf8')}\n// a — b × c\n`;
+    expect(fresh.isAscii(pasted)).toBe(false);
+    expect(fresh.textWords(pasted).length).toBeGreaterThan(1000);
+    expect(fresh.kindsWorkedOut()).toBeLessThanOrEqual(new Set(pasted).size);
   });
 });
