@@ -64,7 +64,9 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
     const ws = engine.workspace({ name });
     if (!existsSync(workspaceDir(name))) return { ws, exists: false };
     const info = readInfo(workspaceDir(name));
-    const roots = info?.roots ?? (await ws.status()).roots;
+    // Cut short, its roots are the index's own (its meta; status would first rebuild the ranking snapshot
+    // of the tables as they stand: seconds the agent waited for a scan's answer, trial34's review).
+    const roots = info?.roots ?? await ws.roots();
     if (!rootsInside(roots, root.real)) {
       throw new SimgrepError('BAD_FLAG', `workspace ${name} also indexes directories outside the server's root, so the MCP server does not use it; remove it (simgrep workspace rm ${name}) or give the server a root that holds all of its roots`);
     }
@@ -75,11 +77,13 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
   async function searchIn<T>(dir: string, search: (ws: Workspace | null) => Promise<T>): Promise<T> {
     const c = covering(dir);
     // A workspace this server is still building holds part of the tree: the files are read instead.
-    if (c) return search(buildingNames.has(c.name) ? null : c);
+    if (c && buildingNames.has(c.name)) return search(null);
+    // A built one answers; a failure of a build it outlived (another process held the lock, then finished) is over.
+    if (c) { failed.delete(dir); return search(c); }
     if (building.has(dir)) return search(null);
     // Checked before anything starts: a workspace whose roots reach out is refused, not rebuilt.
     const { ws, exists } = await own(dir);
-    if (exists) return search(ws);
+    if (exists) { failed.delete(dir); return search(ws); }
     if (building.has(dir)) return search(null);
     // A build that just failed is not retried by every search (each would fail the same way).
     const f = failed.get(dir);
@@ -143,9 +147,11 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
     },
     async forStatus(dir) {
       const c = covering(dir);
+      if (c && !buildingNames.has(c.name)) failed.delete(dir);
       if (c) return { ws: c, building: buildingNames.has(c.name) };
       const { ws, exists } = await own(dir);
       if (building.has(dir)) return { ws, building: true };
+      if (exists) failed.delete(dir);
       return exists ? { ws, building: false } : null;
     },
   };

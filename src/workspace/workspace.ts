@@ -49,6 +49,8 @@ export interface Workspace {
   /** The same options and answers as Searcher.search, from the index when it covers the paths. */
   search(o: SearchOptions): Promise<SearchResponse>;
   status(): Promise<WorkspaceStatus>;
+  /** The roots its index records (status's, from the index's meta alone: no ranking snapshot loaded). */
+  roots(): Promise<string[]>;
   /**
    * Drops files that no longer exist, and local roots that no longer exist (`droppedRoots`; `simgrep
    * index ROOT -w NAME` adds one back). A path that merely cannot be reached now (no access, an I/O
@@ -82,6 +84,11 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     index: (paths, io) => abortedAs(indexRun(ws, paths, io), io?.signal, 'indexing was aborted'),
 
     search: (so) => abortedAs(search(so), so?.signal, 'the search was aborted'),
+
+    async roots() {
+      const m = (await ws.meta()) ?? {};
+      return m.roots ? JSON.parse(m.roots) as string[] : [];
+    },
 
     async status() {
       const m = (await ws.meta()) ?? {};

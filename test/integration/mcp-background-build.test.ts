@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActionEngine, type ActionEngine } from '../../src/actions/engine.js';
 import { createToolRunner, type ToolRunner } from '../../src/mcp/tools.js';
+import { runCli } from '../helpers/cli.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
 
 let home: ReturnType<typeof isolatedHome>;
@@ -70,6 +71,12 @@ describe('a resident engine whose index is removed behind its back', () => {
       expect((await ask('search')).index).toBe('scanned');
 
       rmSync(blocker);
+      // Built by another process (as when \`simgrep index\` held the lock: INDEX_LOCKED): once that index
+      // answers, the failure is over, with no index call (trial34's review: build_failed stayed for good).
+      const other = await runCli(['index', tree, '-J', '0'], { env: { SIMGREP_HOME: process.env.SIMGREP_HOME! } });
+      expect(other.code, other.stderr).toBe(0);
+      expect((await ask('search')).index).toBe('fresh');
+      expect((await ask('status', {})).build_failed).toBeUndefined();
       await ask('index', {});
       expect((await ask('status', {})).build_failed).toBeUndefined();
       expect((await ask('search')).index).toBe('fresh');
