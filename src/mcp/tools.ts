@@ -5,12 +5,14 @@
 import type { ActionEngine } from '../actions/engine.js';
 import { isSimgrepError } from '../errors.js';
 import type { WireToolResult } from '../server/protocol.js';
+import type { SourceWarning } from '../sources/source.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
 import { timer } from '../workspace/debug-timer.js';
 import { buildAnswer } from './answer.js';
 import { createConfinedWorkspaces, RETRY_BUILD_MS } from './confined-workspaces.js';
 import { resolveFileInside, resolveInside, type Root } from './scope.js';
 import { boundQuery, filtersOf, planOf, type Narrowing } from './search-args.js';
+import { warningNote } from './warning-note.js';
 
 export type ToolName = 'search' | 'find_related' | 'index' | 'status';
 export const TOOL_NAMES: readonly ToolName[] = ['search', 'find_related', 'index', 'status'];
@@ -44,7 +46,7 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
     const results = r.results;
     const answer = buildAnswer({
       results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: results.length > plan.k, ...where(ws, r, dir, notes),
+      filesSearched: r.stats.files, more: results.length > plan.k, ...where(ws, r, dir, [...notes, ...warned(ws, r, plan.maxTokens)]),
     });
     mark('answer built');
     return answer;
@@ -64,10 +66,16 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
     const results = r.results;
     const answer = buildAnswer({
       results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: results.length > plan.k, ...where(ws, r, dir, []),
+      filesSearched: r.stats.files, more: results.length > plan.k, ...where(ws, r, dir, warned(ws, r, plan.maxTokens)),
     });
     mark('answer built');
     return answer;
+  }
+
+  /** The search's warnings (what the CLI prints on stderr) as one note, naming nothing outside the root. */
+  function warned(ws: { dir: string } | null, r: { warnings: SourceWarning[] }, maxTokens: number): string[] {
+    const note = warningNote(r.warnings, { root: root.real, indexDir: ws?.dir, maxTokens });
+    return note === null ? [] : [note];
   }
 
   /** Where an answer came from, with a note when the files were read: the index builds, or its build failed. */
