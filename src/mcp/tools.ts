@@ -101,7 +101,8 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
     if (found) {
       const s = await found.ws.status();
       // Tables being built hold part of the tree: not "indexed" until the build is done.
-      Object.assign(out, { indexed: !found.building && s.files > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model || null, updated: s.updated });
+      Object.assign(out, { indexed: !found.building && s.files + s.gone > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model || null, updated: s.updated });
+      if (s.gone > 0) out.gone = s.gone;
       if (found.building) out.building = true;
     }
     const failure = workspaces.buildFailure(dir);
@@ -110,7 +111,7 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
       ? `${dir}: the background build of its index failed (${failure}); searches read the files; the index tool tries again`
       : out.building
       ? `${dir}: the index of workspace ${String(out.workspace)} is being built in the background (${String(out.files)} files so far); searches read the files meanwhile`
-      : out.indexed ? `${dir}: indexed in workspace ${String(out.workspace)} (${String(out.files)} files, ${String(out.chunks)} chunks)` : `${dir}: not indexed yet (the first search builds the index)`;
+      : out.indexed ? `${dir}: indexed in workspace ${String(out.workspace)} (${String(out.files)} files, ${String(out.chunks)} chunks${out.gone ? `; ${String(out.gone)} more gone since its last run, skipped by searches, dropped by the index tool` : ''})` : `${dir}: not indexed yet (the first search builds the index)`;
     return { content: [{ type: 'text', text }], structuredContent: out };
   }
 
