@@ -96,7 +96,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     description: STATUS_DESCRIPTION,
     annotations: { title: 'Index status', ...READ_ONLY },
     inputSchema: z.strictObject({ directory: z.string().optional().describe('Directory inside the server root (default: the root)') }),
-    outputSchema: { directory: z.string(), indexed: z.boolean(), building: z.literal(true).optional().describe('present while the index is being built in the background (indexed is false until it is done)'), build_failed: z.string().optional().describe('why the last background build failed (searches read the files meanwhile; the index tool retries it)'), workspace: z.string().nullable(), files: z.number().int(), chunks: z.number().int(), lines: z.number().int(), model: z.string().nullable(), updated: z.string().nullable() },
+    outputSchema: { directory: z.string(), indexed: z.boolean(), building: z.literal(true).optional().describe('present while the index is being built in the background (indexed is false until it is done)'), build_failed: z.string().optional().describe('why the last background build failed (searches read the files meanwhile; the index tool retries it)'), workspace: z.string().nullable(), files: z.number().int().describe('files the index holds that still exist'), gone: z.number().int().optional().describe('present when files the index holds were deleted or renamed away since its last run (searches skip them; the index tool drops them)'), chunks: z.number().int(), lines: z.number().int(), model: z.string().nullable(), updated: z.string().nullable() },
   }, async (a) => o.tools.call('status', a));
 
   return server;

@@ -5,12 +5,14 @@
 import type { ActionEngine } from '../actions/engine.js';
 import { isSimgrepError } from '../errors.js';
 import type { WireToolResult } from '../server/protocol.js';
+import type { SourceWarning } from '../sources/source.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
 import { timer } from '../workspace/debug-timer.js';
 import { buildAnswer } from './answer.js';
 import { createConfinedWorkspaces, RETRY_BUILD_MS } from './confined-workspaces.js';
 import { resolveFileInside, resolveInside, type Root } from './scope.js';
 import { boundQuery, filtersOf, planOf, type Narrowing } from './search-args.js';
+import { warningNote } from './warning-note.js';
 
 export type ToolName = 'search' | 'find_related' | 'index' | 'status';
 export const TOOL_NAMES: readonly ToolName[] = ['search', 'find_related', 'index', 'status'];
@@ -44,7 +46,7 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
     const results = r.results;
     const answer = buildAnswer({
       results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: results.length > plan.k, ...where(ws, r, dir, notes),
+      filesSearched: r.stats.files, more: results.length > plan.k, ...where(ws, r, dir, [...notes, ...warned(ws, r, plan.maxTokens)]),
     });
     mark('answer built');
     return answer;
@@ -64,10 +66,16 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
     const results = r.results;
     const answer = buildAnswer({
       results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: results.length > plan.k, ...where(ws, r, dir, []),
+      filesSearched: r.stats.files, more: results.length > plan.k, ...where(ws, r, dir, warned(ws, r, plan.maxTokens)),
     });
     mark('answer built');
     return answer;
+  }
+
+  /** The search's warnings (what the CLI prints on stderr) as one note, naming nothing outside the root. */
+  function warned(ws: { dir: string } | null, r: { warnings: SourceWarning[] }, maxTokens: number): string[] {
+    const note = warningNote(r.warnings, { root: root.real, indexDir: ws?.dir, maxTokens });
+    return note === null ? [] : [note];
   }
 
   /** Where an answer came from, with a note when the files were read: the index builds, or its build failed. */
@@ -93,7 +101,8 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
     if (found) {
       const s = await found.ws.status();
       // Tables being built hold part of the tree: not "indexed" until the build is done.
-      Object.assign(out, { indexed: !found.building && s.files > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model || null, updated: s.updated });
+      Object.assign(out, { indexed: !found.building && s.files + s.gone > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model || null, updated: s.updated });
+      if (s.gone > 0) out.gone = s.gone;
       if (found.building) out.building = true;
     }
     const failure = workspaces.buildFailure(dir);
@@ -102,7 +111,7 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
       ? `${dir}: the background build of its index failed (${failure}); searches read the files; the index tool tries again`
       : out.building
       ? `${dir}: the index of workspace ${String(out.workspace)} is being built in the background (${String(out.files)} files so far); searches read the files meanwhile`
-      : out.indexed ? `${dir}: indexed in workspace ${String(out.workspace)} (${String(out.files)} files, ${String(out.chunks)} chunks)` : `${dir}: not indexed yet (the first search builds the index)`;
+      : out.indexed ? `${dir}: indexed in workspace ${String(out.workspace)} (${String(out.files)} files, ${String(out.chunks)} chunks${out.gone ? `; ${String(out.gone)} more gone since its last run, skipped by searches, dropped by the index tool` : ''})` : `${dir}: not indexed yet (the first search builds the index)`;
     return { content: [{ type: 'text', text }], structuredContent: out };
   }
 

@@ -72,7 +72,7 @@ function statusText(s: WorkspaceStatus): string {
     `workspace: ${s.name}`,
     `index:     ${s.dir}`,
     `roots:     ${s.roots.join(', ') || '(none)'}`,
-    `files:     ${n(s.files)} (${n(s.binary)} binary)`,
+    `files:     ${n(s.files)} (${n(s.binary)} binary)${s.gone > 0 ? `; ${n(s.gone)} more gone since the last index run (not searched; simgrep index or workspace prune drops them)` : ''}`,
     `chunks:    ${n(s.chunks)}`,
     `lines:     ${n(s.lines)} (${mb(s.bytes)})`,
     `model:     ${s.model}`,

@@ -1,0 +1,31 @@
+// The MCP answer's warning note: counts by code, the first paths, held to its share of the budget,
+// and nothing named outside the root (the index's directory is "the index").
+import { describe, expect, it } from 'vitest';
+import { warningNote } from '../../../src/mcp/warning-note.js';
+
+const root = '/srv/project';
+const indexDir = '/home/u/.simgrep/workspaces/project-1a2b';
+const w = (path: string, code: string) => ({ path, code, message: `${path}: ${code} from ${indexDir}` });
+
+describe('warningNote', () => {
+  it('none: no note', () => {
+    expect(warningNote([], { root, indexDir, maxTokens: 4000 })).toBeNull();
+  });
+
+  it('names paths inside the root, the index as "the index", anything else as outside, and no message', () => {
+    const note = warningNote([w(`${root}/a.ts`, 'PATH_UNREADABLE'), w(indexDir, 'SNAPSHOT_NOT_SAVED'), w('/etc/x', 'PATH_NOT_FOUND')], { root, indexDir, maxTokens: 4000 });
+    expect(note).toBe('3 warnings (1 PATH_UNREADABLE, 1 SNAPSHOT_NOT_SAVED, 1 PATH_NOT_FOUND): this answer may leave out what they name; the CLI prints them in full: '
+      + `${root}/a.ts (PATH_UNREADABLE); the index (SNAPSHOT_NOT_SAVED); a path outside the root (PATH_NOT_FOUND)`);
+  });
+
+  it('at most ten paths, then "N more"; a small budget shows fewer, the smallest only the counts', () => {
+    const many = Array.from({ length: 25 }, (_, i) => w(`${root}/d${i}/.gitignore`, 'IGNORE_FILE_UNUSABLE'));
+    const big = warningNote(many, { root, maxTokens: 100_000 })!;
+    expect(big.match(/\(IGNORE_FILE_UNUSABLE\)/g)).toHaveLength(10);
+    expect(big).toMatch(/; and 15 more$/);
+    const small = warningNote(many, { root, maxTokens: 300 })!;
+    expect(small.length).toBeLessThanOrEqual(300 * 4 / 5);
+    expect(small).toMatch(/: \/srv\/project\/d0\/\.gitignore \(IGNORE_FILE_UNUSABLE\); \/srv\/project\/d1\/\.gitignore \(IGNORE_FILE_UNUSABLE\); and 23 more$/);
+    expect(warningNote(many, { root, maxTokens: 200 })).toBe('25 warnings (25 IGNORE_FILE_UNUSABLE): this answer may leave out what they name; the CLI prints them in full; raise max_tokens to see which');
+  });
+});
