@@ -134,7 +134,7 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
       if (c) {
         // Its recorded roots were checked; the index's own list is checked again (a run cut short after
         // writing it could have added one), and the run then keeps to `dir`.
-        const roots = (await c.status()).roots;
+        const roots = await c.roots();
         return { ws: c, roots: rootsInside(roots, root.real) ? roots : [dir] };
       }
       return { ws: (await own(dir)).ws, roots: [dir] };

@@ -1,7 +1,8 @@
 // The closest line of a candidate chunk that holds no query term (embed/chunk-scoring.ts pickClosestLines):
-// a resident search scores its chunks' lines exactly in one pass, without the floors' bound a scan runs
+// a resident search scores its first pass of chunks' lines exactly, without the floors' bound a scan runs
 // (which pays for each token row's basis coordinates the first time a query meets it: a scan's many
-// batches pay it back, a warm search's one batch does not). The same lines either way: the scan's answer.
+// batches and a search's later passes pay it back, a warm search's one batch does not). The same lines
+// either way: the scan's answer.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,12 +46,14 @@ it('a resident search picks termless chunks\' closest lines with no floor pass, 
       let before = chunkScoringWork();
       const scanned = await scan.search(o);
       // The scan has enough termless lines for its floor pass (FLOOR_PASS_LINES): the case the resident search differs in.
-      expect(chunkScoringWork().floorPasses - before.floorPasses).toBeGreaterThan(0);
+      const scanPasses = chunkScoringWork().floorPasses - before.floorPasses;
+      expect(scanPasses).toBeGreaterThan(0);
       before = chunkScoringWork();
       const indexed = await ws.search(o);
       const after = chunkScoringWork();
       expect(indexed.stats.index?.workspace).toBeDefined();
-      expect(after.floorPasses - before.floorPasses).toBe(0);
+      // Its first closest-line pass is exact, its later ones (this top-k of 100 makes two) run the floors.
+      expect([scanPasses, after.floorPasses - before.floorPasses]).toEqual([scanPasses, scanPasses - 1]);
       expect(indexed.results.length).toBeGreaterThan(20);
       expect(indexed.results).toEqual(scanned.results);
     }
