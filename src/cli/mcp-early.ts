@@ -31,7 +31,9 @@ export function startEngineEarly(argv: string[]): void {
     const root = realRoot(args[0] ?? process.cwd());
     const plan = mcpFrontPlan(flags, root);
     if (socketTrust(plan.socket).kind !== 'absent') return;
-    early = { socket: plan.socket, start: startEngine({ socket: plan.socket, command: plan.engineCommand, cwd: root.real, waitMs: WAIT_MS }) };
+    early = { socket: plan.socket, start: startEngine({ socket: plan.socket, command: plan.engineCommand, cwd: root.real, waitMs: WAIT_MS })
+      // Handled now, not once the command loads: a throw (the log cannot be opened, spawn fails) is a reason, and the front starts again.
+      .catch((e: Error) => e.message) };
   } catch {
     // The command parses and plans again and reports what went wrong, as it always did.
   }

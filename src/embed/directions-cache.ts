@@ -9,8 +9,8 @@
 // and a projection on orthonormal directions never exceeds the vector, so the bound stays a bound; the
 // cache only keeps the same floats from being worked out twice.)
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readCacheEntry, writeCacheEntry } from '../model/cache-entry.js';
 import { simgrepCacheDir } from '../model/tokenizer-file.js';
 import type { ModelData } from '../types.js';
 import { principalDirections, sampledRows } from './prune-basis.js';
@@ -38,7 +38,7 @@ export function cachedPrincipalDirections(model: ModelData, m: number, dir: stri
   const kept = readEntry(file, name, m, model.dim);
   if (kept) return kept;
   const out = principalDirections(model, m, SEED);
-  writeEntry(dir, file, name, out, model.dim);
+  writeEntry(file, name, out, model.dim);
   return out;
 }
 
@@ -53,9 +53,9 @@ export function entryName(model: ModelData, m: number): Buffer {
 }
 
 function readEntry(file: string, name: Buffer, m: number, dim: number): Float64Array[] | null {
-  let buf: Buffer;
-  try { buf = readFileSync(file); } catch { return null; }
-  if (buf.length < HEADER_BYTES) return null;
+  // Never more than an entry of m directions can be (a FIFO, a link, another user's file: a miss).
+  const buf = readCacheEntry(file, HEADER_BYTES + m * dim * 8);
+  if (!buf || buf.length < HEADER_BYTES) return null;
   if (!createHash('sha256').update(buf.subarray(HASH_BYTES)).digest().equals(buf.subarray(0, HASH_BYTES))) return null;
   if (!buf.subarray(HASH_BYTES, 2 * HASH_BYTES).equals(name)) return null;
   const count = buf.readUInt32LE(2 * HASH_BYTES);
@@ -70,28 +70,13 @@ function readEntry(file: string, name: Buffer, m: number, dim: number): Float64A
   return out;
 }
 
-function writeEntry(dir: string, file: string, name: Buffer, directions: Float64Array[], dim: number): void {
+function writeEntry(file: string, name: Buffer, directions: Float64Array[], dim: number): void {
   const out = Buffer.alloc(HEADER_BYTES + directions.length * dim * 8);
   name.copy(out, HASH_BYTES);
   out.writeUInt32LE(directions.length, 2 * HASH_BYTES);
   out.writeUInt32LE(dim, 2 * HASH_BYTES + 4);
   directions.forEach((v, j) => { for (let d = 0; d < dim; d++) out.writeDoubleLE(v[d], HEADER_BYTES + (j * dim + d) * 8); });
   createHash('sha256').update(out.subarray(HASH_BYTES)).digest().copy(out, 0);
-  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(tmp, out);
-    renameSync(tmp, file);
-    dropOldEntries(dir);
-  } catch {
-    // A read-only or full disk only costs the next process the computation again.
-    rmSync(tmp, { force: true });
-  }
-}
-
-function dropOldEntries(dir: string): void {
-  const names = readdirSync(dir).filter((n) => n.endsWith('.bin'));
-  if (names.length <= MAX_ENTRIES) return;
-  const aged = names.map((n) => { try { return { n, t: statSync(path.join(dir, n)).mtimeMs }; } catch { return { n, t: 0 }; } }).sort((a, b) => a.t - b.t);
-  for (const e of aged.slice(0, names.length - MAX_ENTRIES)) rmSync(path.join(dir, e.n), { force: true });
+  // A read-only or full disk only costs the next process the computation again.
+  writeCacheEntry(file, out, MAX_ENTRIES);
 }

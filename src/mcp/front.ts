@@ -120,8 +120,11 @@ export async function runFront(o: FrontOptions, input: Readable, output: Writabl
     const trust = socketTrust(o.socket);
     if (trust.kind === 'untrusted') throw new Error(trust.why);
     let up = trust.kind === 'trusted' ? await openSession(o) : null;
+    // The early start (mcp-early.ts) is only a first try: the engine it started may have stopped since
+    // (orphaned, --idle-timeout, killed) or it may have failed; then the engine is started as always.
+    if (!up && early && (await early) === null) up = await openSession(o);
     if (!up) {
-      const why = await (early ?? startEngine({ socket: o.socket, command: o.engineCommand, cwd: o.root, waitMs: o.startMs ?? 20_000 }));
+      const why = await startEngine({ socket: o.socket, command: o.engineCommand, cwd: o.root, waitMs: o.startMs ?? 20_000 });
       if (why) throw new Error(why);
       up = await openSession(o);
       if (!up) throw new Error('it refused the session');

@@ -6,7 +6,7 @@
 // checksum does not match) is rebuilt, a failed write is ignored and leaves no temp file behind.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import {
   compileLineTokenizerTables, createCompiledLineTokenizer, createLineTokenizer, decodeCompiledTokenizer, encodeCompiledTokenizer, type LineTokenizer,
 } from './tokenizer/index.js';
 import type { SharedTokenizer } from '../types.js';
+import { readCacheEntry, writeCacheEntry } from './cache-entry.js';
 import { corruptTokenizer, tokenizerMetaOf, type TokenizerJson, type TokenizerMeta } from './tokenizer-meta.js';
 
 export interface TokenizerFile {
@@ -48,8 +49,10 @@ interface CachedInfo { meta: TokenizerMeta; medianTokenLength: number; compiled:
 const ENTRY_VERSION = 2;
 /** Bytes of the SHA-256 over the rest of the entry that opens it. */
 const CHECKSUM_BYTES = 32;
-/** A temp file this old is left over from a crash or a full disk (a write takes milliseconds). */
-const STALE_TEMP_MS = 10 * 60_000;
+/** The largest entry read back (a compiled tokenizer of the largest vocabularies is tens of MB): a bigger file is a miss. */
+const MAX_ENTRY_BYTES = 512 * 1024 * 1024;
+/** Entries kept: every model and simgrep version adds one (a few MB), so the oldest go past this. */
+const MAX_ENTRIES = 24;
 
 let compilerHash: string | null | undefined;
 
@@ -91,7 +94,7 @@ export async function openTokenizerFile(file: string, hint: string): Promise<Tok
     throw corruptTokenizer(file, `cannot read tokenizer.json (${(e as NodeJS.ErrnoException).code ?? e})`, hint, e);
   }
   const entry = entryPath(bytes);
-  const cached = entry ? await readEntry(entry) : null;
+  const cached = entry ? readEntry(entry) : null;
   if (cached) {
     const { info, compiledBytes } = cached;
     if (compiledBytes) return sharedTokenizerFile({ compiled: sharedCopy(compiledBytes), medianTokenLength: info.medianTokenLength, meta: info.meta });
@@ -102,7 +105,7 @@ export async function openTokenizerFile(file: string, hint: string): Promise<Tok
   const compiled = compileLineTokenizerTables(json);
   const info: CachedInfo = { meta, medianTokenLength: medianTokenLength(json), compiled: compiled !== null };
   const encoded = compiled && encodeCompiledTokenizer(compiled);
-  if (entry) await writeEntry(entry, info, encoded);
+  if (entry) writeEntry(entry, info, encoded);
   return {
     meta,
     medianTokenLength: info.medianTokenLength,
@@ -144,9 +147,10 @@ function entryPath(bytes: Buffer): string | null {
  * the next multiple of 4. Decoding checks only layout and sizes, so flipped bits inside the tables
  * would pass and change every distance: the checksum makes any damaged entry a miss, rebuilt.
  */
-async function readEntry(file: string): Promise<{ info: CachedInfo; compiledBytes: Uint8Array | null } | null> {
+function readEntry(file: string): { info: CachedInfo; compiledBytes: Uint8Array | null } | null {
   try {
-    const buf = await readFile(file);
+    const buf = readCacheEntry(file, MAX_ENTRY_BYTES);
+    if (!buf || buf.length < CHECKSUM_BYTES + 4) return null;
     if (!checksumOf(buf.subarray(CHECKSUM_BYTES)).equals(buf.subarray(0, CHECKSUM_BYTES))) return null;
     const infoBytes = buf.readUInt32LE(CHECKSUM_BYTES);
     const info = JSON.parse(buf.toString('utf8', CHECKSUM_BYTES + 4, CHECKSUM_BYTES + 4 + infoBytes)) as CachedInfo;
@@ -168,7 +172,7 @@ function compiledOffset(infoBytes: number): number {
   return CHECKSUM_BYTES + ((4 + infoBytes + 3) & ~3);
 }
 
-async function writeEntry(file: string, info: CachedInfo, compiled: Uint8Array | null): Promise<void> {
+function writeEntry(file: string, info: CachedInfo, compiled: Uint8Array | null): void {
   const json = Buffer.from(JSON.stringify(info), 'utf8');
   const at = compiledOffset(json.length);
   const out = Buffer.alloc(at + (compiled?.length ?? 0));
@@ -176,41 +180,7 @@ async function writeEntry(file: string, info: CachedInfo, compiled: Uint8Array |
   json.copy(out, CHECKSUM_BYTES + 4);
   if (compiled) out.set(compiled, at);
   checksumOf(out.subarray(CHECKSUM_BYTES)).copy(out, 0);
-  const dir = path.dirname(file);
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    await mkdir(dir, { recursive: true });
-    // Before the write: on a full disk the space they hold may be what this write needs.
-    await dropStaleTemps(dir);
-    await writeFile(tmp, out);
-    await rename(tmp, file);
-    await dropOldEntries(dir);
-  } catch {
-    // A read-only or full disk only costs the next run the build again; a partial temp file must not
-    // stay (every run on a full disk would add one).
-    await rm(tmp, { force: true }).catch(() => undefined);
-  }
-}
-
-/** Removes temp files that a crashed or out-of-space run left (a live writer's is seconds old). */
-async function dropStaleTemps(dir: string): Promise<void> {
-  const now = Date.now();
-  const temps = (await readdir(dir)).filter((n) => n.endsWith('.tmp'));
-  await Promise.all(temps.map(async (n) => {
-    const t = (await stat(path.join(dir, n)).catch(() => null))?.mtimeMs;
-    if (t !== undefined && now - t > STALE_TEMP_MS) await rm(path.join(dir, n), { force: true }).catch(() => undefined);
-  }));
-}
-
-/** Entries kept: every model and simgrep version adds one (a few MB), so the oldest go past this. */
-const MAX_ENTRIES = 24;
-
-async function dropOldEntries(dir: string): Promise<void> {
-  const names = (await readdir(dir)).filter((n) => n.endsWith('.bin'));
-  if (names.length <= MAX_ENTRIES) return;
-  const aged = await Promise.all(names.map(async (n) => ({ n, t: (await stat(path.join(dir, n)).catch(() => null))?.mtimeMs ?? 0 })));
-  aged.sort((a, b) => a.t - b.t);
-  await Promise.all(aged.slice(0, names.length - MAX_ENTRIES).map((e) => rm(path.join(dir, e.n), { force: true })));
+  writeCacheEntry(file, out, MAX_ENTRIES);
 }
 
 function medianTokenLength(json: TokenizerJson): number {

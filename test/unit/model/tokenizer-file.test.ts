@@ -14,15 +14,15 @@ import { hasShared, model2vecFixtures } from '../../helpers/shared.js';
 
 /** When on, writing a cache temp file gets 4 KiB onto the disk and then fails with ENOSPC. */
 const fullDisk = vi.hoisted(() => ({ on: false, failed: 0 }));
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs/promises')>();
-  const writeFile: typeof fs.writeFile = async (file, data, options) => {
-    if (!fullDisk.on || !String(file).endsWith('.tmp')) return fs.writeFile(file, data, options);
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const writeFileSync: typeof fs.writeFileSync = (file, data, options) => {
+    if (!fullDisk.on || !String(file).endsWith('.tmp')) return fs.writeFileSync(file, data, options);
     fullDisk.failed++;
-    await fs.writeFile(file, (data as Uint8Array).subarray(0, 4096), options);
+    fs.writeFileSync(file, (data as Uint8Array).subarray(0, 4096), options);
     throw Object.assign(new Error(`ENOSPC: no space left on device, write '${String(file)}'`), { code: 'ENOSPC' });
   };
-  return { ...fs, writeFile };
+  return { ...fs, writeFileSync, default: { ...fs, writeFileSync } };
 });
 
 /** An entry opens with the SHA-256 of the rest. */
