@@ -120,9 +120,15 @@ export async function runFront(o: FrontOptions, input: Readable, output: Writabl
     const trust = socketTrust(o.socket);
     if (trust.kind === 'untrusted') throw new Error(trust.why);
     let up = trust.kind === 'trusted' ? await openSession(o) : null;
-    // The early start (mcp-early.ts) is only a first try: the engine it started may have stopped since
-    // (orphaned, --idle-timeout, killed) or it may have failed; then the engine is started as always.
-    if (!up && early && (await early) === null) up = await openSession(o);
+    // The early start (mcp-early.ts) stands for this call's start: failed (it did not listen in time, it
+    // exited, it threw), the front answers in its own process, as when a start here fails (starting again would
+    // run a second engine beside one still coming up, and wait twice: mend34's review). Only an engine that
+    // listened and has stopped since (orphaned, --idle-timeout, killed) is started again.
+    if (!up && early) {
+      const why = await early;
+      if (why !== null) throw new Error(why);
+      up = await openSession(o);
+    }
     if (!up) {
       const why = await startEngine({ socket: o.socket, command: o.engineCommand, cwd: o.root, waitMs: o.startMs ?? 20_000 });
       if (why) throw new Error(why);

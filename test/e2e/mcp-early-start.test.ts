@@ -74,6 +74,7 @@ describe('simgrep mcp starts its engine first', () => {
     const { front, io, exit } = spawnFront();
     try {
       expect(await until(async () => sockets().length === 1 && await connects(sockets()[0]), 30_000), 'the early engine listening').toBe(true);
+      socket ||= sockets()[0];
       // --idle-timeout 1 and no front: the early engine stops before the client says anything.
       expect(await until(() => sockets().length === 0, 30_000), 'the early engine stopped').toBe(true);
       await new Promise((r) => setTimeout(r, 500));
@@ -90,6 +91,8 @@ describe('simgrep mcp starts its engine first', () => {
   }, 90_000);
 
   it('an early start that throws (a directory at its log) is a note and an answer in process, not a crash (regression: an unhandled rejection, exit 1)', async () => {
+    // The socket (and so the log's path) is named by the tests above, which run first.
+    expect(socket, 'run with the tests above').not.toBe('');
     const log = logOf(socket);
     rmSync(log, { force: true });
     mkdirSync(log);

@@ -2,7 +2,7 @@
 // no larger than asked, is read (a FIFO is a miss at once, not a hang; a link is not followed); a write
 // is whole or nothing, and a directory that cannot hold it is only a miss.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,8 +34,13 @@ describe('a cache entry', () => {
 
   it('keeps at most maxEntries entries, the newest', () => {
     const d = path.join(dir, 'capped');
-    for (let i = 0; i < 5; i++) writeCacheEntry(path.join(d, `${i}.bin`), Buffer.from([i]), 3);
-    expect(readdirSync(d).sort()).toHaveLength(3);
+    // Each written entry aged to a second of its own (in the past), so the newest are 2, 3 and 4 whatever the clock's grain.
+    const base = Date.now() / 1000 - 1000;
+    for (let i = 0; i < 5; i++) {
+      writeCacheEntry(path.join(d, `${i}.bin`), Buffer.from([i]), 3);
+      utimesSync(path.join(d, `${i}.bin`), base + i, base + i);
+    }
+    expect(readdirSync(d).sort()).toEqual(['2.bin', '3.bin', '4.bin']);
   });
 
   it('under a regular file, or over a directory, is only a miss: nothing thrown, no temp file left', () => {
