@@ -12,9 +12,11 @@ const { model, modelChannel, kind } = workerData as { model?: ModelData; modelCh
 // the caller is still embedding the query and listing files (a failure is each task's answer). A pool
 // started before its model was loaded hands it over once loaded (embed/model-channel.ts).
 const scorer: Promise<LineScorer> = (model ? Promise.resolve(model) : receiveModel(modelChannel!)).then((m) => createLineScorer(m, kind));
-// The module's load waits for it (embed-entry.cts): the thread is ready for tasks only then. A model that
-// failed to load fails each task with its own error, as before.
-await scorer.catch(() => {});
+// The entry waits for it (embed-entry.cts): the thread is ready for tasks only then. A model that failed
+// to load fails each task with its own error, as before. Not a top-level await: a worker terminated while
+// its module is still evaluating one (a pool closed at once: a search that failed first) aborts the whole
+// process in V8 ("Check failed: (location_) != nullptr" in ExecuteAsyncModule; seen in CI).
+export const ready: Promise<void> = scorer.then(() => {}, () => {});
 
 export default async function run(task: WorkerTask): Promise<WorkerResult> {
   try {
