@@ -10,7 +10,7 @@ import { budgetedJson, budgetedJsonl } from '../output/budgeted.js';
 import { checkFilterValues } from '../sources/filter-options.js';
 import type { SearchMode, SearchResponse } from '../searcher.js';
 import type { EmbedderKind } from '../types.js';
-import { filterValuesOf, helpText, parseArgs, type ParsedFlags } from './flags.js';
+import { commandName, filterValuesOf, helpText, parseArgs, type ParsedFlags } from './flags.js';
 import { createProgress } from './progress.js';
 import { searchTarget, targetDir } from './commands/workspace-target.js';
 import { askServer } from '../server/client.js';
@@ -54,7 +54,8 @@ async function main(argv: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(argv);
   if (flags.help) { process.stdout.write(helpText(version)); return 0; }
   if (flags.version) { process.stdout.write(`simgrep ${version}\n`); return 0; }
-  const command = argv.indexOf('--') < 0 || argv.indexOf(positionals[0]) < argv.indexOf('--') ? COMMANDS[positionals[0]] : undefined;
+  const name = commandName(argv, positionals);
+  const command = name === undefined ? undefined : COMMANDS[name];
   if (command) return (await command())(flags, positionals.slice(1));
   const like = typeof flags.like === 'string' ? parseLike(flags.like) : undefined;
   const [query, ...named] = like ? ['', ...positionals] : positionals;

@@ -111,6 +111,12 @@ export type ParsedFlags = Record<string, string | string[] | number | boolean | 
 
 export interface ParsedArgs { flags: ParsedFlags; positionals: string[] }
 
+/** The command a parse names (`index`, `mcp`, ...): its first positional, unless that came after `--` (then a query). */
+export function commandName(argv: string[], positionals: string[]): string | undefined {
+  const dashes = argv.indexOf('--');
+  return dashes < 0 || argv.indexOf(positionals[0]) < dashes ? positionals[0] : undefined;
+}
+
 export function parseArgs(argv: string[], table: readonly FlagDef[] = FLAGS, program = 'simgrep'): ParsedArgs {
   const flags: ParsedFlags = {};
   const positionals: string[] = [];

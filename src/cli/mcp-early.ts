@@ -10,7 +10,7 @@ import { startEngine } from '../mcp/engine-start.js';
 import { realRoot } from '../mcp/scope.js';
 import { socketTrust } from '../server/socket-trust.js';
 import { mcpFrontPlan } from './commands/mcp-front-plan.js';
-import { parseArgs } from './flags.js';
+import { commandName, parseArgs } from './flags.js';
 import { personalityOf } from './semtools.js';
 
 /** How long the front waits for its engine to listen (front.ts's default). */
@@ -23,9 +23,8 @@ export function startEngineEarly(argv: string[]): void {
   try {
     if (personalityOf(process.argv[1]) || argv[0] === 'search' || argv[0] === 'run') return;
     const { flags, positionals } = parseArgs(argv);
-    if (flags.help || flags.version || positionals[0] !== 'mcp') return;
-    // main.ts's rule: a first positional after `--` is a query, not a command.
-    if (argv.indexOf('--') >= 0 && argv.indexOf(positionals[0]) > argv.indexOf('--')) return;
+    // cli.ts's rule: a first positional after `--` is a query, not a command.
+    if (flags.help || flags.version || commandName(argv, positionals) !== 'mcp') return;
     const args = positionals.slice(1);
     if (flags['print-config'] === true || args.length > 1 || flags.server === false) return;
     const root = realRoot(args[0] ?? process.cwd());
