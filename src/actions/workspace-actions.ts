@@ -44,8 +44,7 @@ export async function workspaceCreate(engine: ActionEngine, _state: unknown, p: 
   const existed = isRemoteUri(ws.dir) || existsSync(ws.dir);
   if (!paths || paths.length === 0) {
     if (!isRemoteUri(ws.dir)) mkdirSync(ws.dir, { recursive: true });
-    const s = await ws.status();
-    return { success: true, workspace: handle(ws, p), name: ws.name, dir: ws.dir, roots: s.roots, created: !existed };
+    return { success: true, workspace: handle(ws, p), name: ws.name, dir: ws.dir, roots: await ws.roots(), created: !existed };
   }
   const report = await ws.index(await narrowed(paths, p));
   const s = await ws.status();

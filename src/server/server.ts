@@ -195,7 +195,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   }
 
   async function runIndex(conn: Socket, paths: string[], signal: AbortSignal): Promise<WireIndexReport> {
-    const roots = paths.length > 0 ? paths : (await ws.status()).roots;
+    const roots = paths.length > 0 ? paths : await ws.roots();
     if (roots.length === 0) throw new SimgrepError('BAD_FLAG', `workspace ${ws.name} has no paths yet; pass the paths to index`);
     let last = 0;
     const report: IndexReport = await ws.index(roots, {

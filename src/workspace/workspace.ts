@@ -64,6 +64,11 @@ export interface Workspace {
   close(): Promise<void>;
 }
 
+/** The roots an index's meta records. */
+function rootsOf(meta: Record<string, string> | null): string[] {
+  return meta?.roots ? JSON.parse(meta.roots) as string[] : [];
+}
+
 export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
   const ws = openWorkspace(o);
   const { name, dir, remote } = ws;
@@ -89,10 +94,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
 
     search: (so) => abortedAs(search(so), so?.signal, 'the search was aborted'),
 
-    async roots() {
-      const m = (await ws.meta()) ?? {};
-      return m.roots ? JSON.parse(m.roots) as string[] : [];
-    },
+    roots: async () => rootsOf(await ws.meta()),
 
     async status() {
       const m = (await ws.meta()) ?? {};
@@ -108,7 +110,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         files++; chunks += f.chunkCount; lines += f.lines; bytes += Math.max(0, f.size); if (f.kind === 'binary') binary++;
       }
       return {
-        name, dir, roots: m.roots ? JSON.parse(m.roots) as string[] : [],
+        name, dir, roots: rootsOf(m),
         files, gone, binary, chunks, lines, bytes, model: m.model ?? '',
         sizeOnDisk: remote ? null : diskUsage(dir), updated: readInfo(dir)?.updated ?? null,
       };
@@ -121,7 +123,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         const gone = (await s.fileStates()).filter((f) => !isRemoteUri(f.key) && isGone(f.key)).map((f) => f.key);
         // A local root that no longer exists goes too: kept, every later `simgrep index` of the roots
         // failed on it ("no such file or directory; nothing was changed"), with no way to drop it (trial33).
-        const roots = JSON.parse((await s.readMeta()).roots ?? '[]') as string[];
+        const roots = rootsOf(await s.readMeta());
         const keptRoots = roots.filter((r) => isRemoteUri(r) || !isGone(r));
         const droppedRoots = roots.filter((r) => !keptRoots.includes(r));
         if (gone.length === 0 && droppedRoots.length === 0) return { deleted: 0, droppedRoots };

@@ -36,7 +36,7 @@ export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Prom
     remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined, gcsEndpoint: flags['gcs-endpoint'] as string | undefined },
   });
   try {
-    const roots = paths.length > 0 ? paths : (await ws.status()).roots;
+    const roots = paths.length > 0 ? paths : await ws.roots();
     if (roots.length === 0) throw new SimgrepError('BAD_FLAG', `workspace ${ws.name} has no paths yet; pass the paths to index`);
     // Ctrl-C or SIGTERM during a cluster build: its shards leave the queue and its staging is dropped before exiting.
     const stop = new AbortController();

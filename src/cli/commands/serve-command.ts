@@ -35,7 +35,7 @@ export async function runServeCommand(flags: ParsedFlags, paths: string[]): Prom
     // Loads the model, the snapshot and the code paths of a search before the first client comes. With
     // PATHs the index is built after the server listens: searches meanwhile read the files.
     if (paths.length === 0) {
-      const { roots } = await ws.status();
+      const roots = await ws.roots();
       if (roots.length > 0) await ws.search({ query: 'warm up', paths: roots });
     }
   } catch (e) {
