@@ -36,6 +36,16 @@ const until = async (what: () => boolean | Promise<boolean>, ms: number) => {
   for (const end = Date.now() + ms; Date.now() < end;) { if (await what()) return true; await new Promise((r) => setTimeout(r, 25)); }
   return false;
 };
+/** Sends `initialize` to the front and checks it was answered by the engine at `socket`, not by the front's in-process fallback. */
+async function answeredByEngine(run: ReturnType<typeof spawnFront>): Promise<void> {
+  run.front.stdin.write(INIT);
+  expect(await until(() => run.io.out.includes('\n'), 30_000), 'the initialize answer').toBe(true);
+  const answer = firstAnswer(run.io.out);
+  expect(answer.id).toBe(1);
+  expect(answer.result?.serverInfo?.name).toBe('simgrep');
+  expect(run.io.err).not.toContain(NOT_REACHED);
+  expect(readFileSync(logOf(socket), 'utf8')).toContain(`front pid ${run.front.pid} connected`);
+}
 
 beforeAll(() => {
   home = isolatedHome('simgrep-mcp-early-');
@@ -48,44 +58,33 @@ afterAll(() => home.restore());
 
 describe('simgrep mcp starts its engine first', () => {
   it('the engine listens before the front reads a message; the first message is answered by it; it stops when idle', async () => {
-    const { front, io, exit } = spawnFront();
+    const run = spawnFront();
     try {
       // Nothing written to the front yet.
       expect(await until(async () => sockets().length === 1 && await connects(sockets()[0]), 30_000), 'an engine listening with no message sent').toBe(true);
       [socket] = sockets();
-      front.stdin.write(INIT);
-      expect(await until(() => io.out.includes('\n'), 30_000), 'the initialize answer').toBe(true);
-      const answer = firstAnswer(io.out);
-      expect(answer.id).toBe(1);
-      expect(answer.result?.serverInfo?.name).toBe('simgrep');
+      await answeredByEngine(run);
       expect(sockets()).toEqual([socket]);
-      // Answered by that engine, not by the front's in-process fallback.
-      expect(io.err).not.toContain(NOT_REACHED);
-      expect(readFileSync(logOf(socket), 'utf8')).toContain(`front pid ${front.pid} connected`);
     } finally {
-      front.stdin.end();
-      await exit;
+      run.front.stdin.end();
+      await run.exit;
     }
     // The engine (--idle-timeout 1) stops by itself before the home is removed.
     expect(await until(() => sockets().length === 0, 30_000), 'the engine stopped when idle').toBe(true);
   }, 90_000);
 
   it('an early engine that stopped before the first message is started again (regression: the front answered in process for its whole life)', async () => {
-    const { front, io, exit } = spawnFront();
+    const run = spawnFront();
     try {
       expect(await until(async () => sockets().length === 1 && await connects(sockets()[0]), 30_000), 'the early engine listening').toBe(true);
       socket ||= sockets()[0];
       // --idle-timeout 1 and no front: the early engine stops before the client says anything.
       expect(await until(() => sockets().length === 0, 30_000), 'the early engine stopped').toBe(true);
       await new Promise((r) => setTimeout(r, 500));
-      front.stdin.write(INIT);
-      expect(await until(() => io.out.includes('\n'), 30_000), 'the initialize answer').toBe(true);
-      expect(firstAnswer(io.out).result?.serverInfo?.name).toBe('simgrep');
-      expect(io.err).not.toContain(NOT_REACHED);
-      expect(readFileSync(logOf(socket), 'utf8')).toContain(`front pid ${front.pid} connected`);
+      await answeredByEngine(run);
     } finally {
-      front.stdin.end();
-      await exit;
+      run.front.stdin.end();
+      await run.exit;
     }
     expect(await until(() => sockets().length === 0, 30_000), 'the engine stopped when idle').toBe(true);
   }, 90_000);

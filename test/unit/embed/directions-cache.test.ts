@@ -13,6 +13,7 @@ import { createStaticKernel } from '../../../src/embed/static.js';
 import { bundledModelDir } from '../../../src/model/default-model.js';
 import { loadModel } from '../../../src/model/load.js';
 import type { ModelData } from '../../../src/types.js';
+import { prunedProbe } from '../../helpers/pruned-probe.js';
 
 const M = 24;
 const bits = (dirs: Float64Array[]) => dirs.map((d) => [...new BigUint64Array(d.buffer, d.byteOffset, d.length)]);
@@ -102,12 +103,7 @@ describe('the pruning directions on disk', () => {
     process.env.SIMGREP_CACHE_DIR = path.join(scratch, 'cache');
     try {
       const dir = directionsCacheDir()!;
-      const query = new Float32Array(model.dim);
-      for (let d = 0; d < model.dim; d++) query[d] = model.table[(7 * model.dim) + d] + model.table[(901 * model.dim) + d];
-      let n = 0;
-      for (let d = 0; d < model.dim; d++) n += query[d] * query[d];
-      for (let d = 0; d < model.dim; d++) query[d] /= Math.sqrt(n);
-      const batch = { ids: Int32Array.from([7, 901, 55, 12, 3000, 7, 42, 901, 5, 6]), lineStarts: Uint32Array.from([0, 2, 5, 10]) };
+      const { query, batch } = prunedProbe(model);
       const first = await createStaticKernel(model).score(batch, query, 0.5);
       expect(entries(dir).length).toBe(1);
       const second = await createStaticKernel(model).score(batch, query, 0.5);

@@ -12,6 +12,7 @@ import { createStaticKernel, withSharedDirections } from '../../../src/embed/sta
 import { loadModel } from '../../../src/model/load.js';
 import { bundledModelDir } from '../../../src/model/default-model.js';
 import type { DirectionsSlot, ModelData } from '../../../src/types.js';
+import { prunedProbe } from '../../helpers/pruned-probe.js';
 import { createPool } from '../../../src/pool.js';
 import { createInProcessExecutor } from '../../../src/in-process.js';
 import { createSearcher, executorOf } from '../../../src/searcher.js';
@@ -89,12 +90,7 @@ describe('shared pruning directions', () => {
 
   it("a searcher's kernel fills the slot its other threads read, and scores as a kernel without one", async () => {
     const shared = withSharedDirections(model);
-    const query = new Float32Array(model.dim);
-    for (let d = 0; d < model.dim; d++) query[d] = model.table[(7 * model.dim) + d] + model.table[(901 * model.dim) + d];
-    let n = 0;
-    for (let d = 0; d < model.dim; d++) n += query[d] * query[d];
-    for (let d = 0; d < model.dim; d++) query[d] /= Math.sqrt(n);
-    const batch = { ids: Int32Array.from([7, 901, 55, 12, 3000, 7, 42, 901, 5, 6]), lineStarts: Uint32Array.from([0, 2, 5, 10]) };
+    const { query, batch } = prunedProbe(model);
     const withSlot = await createStaticKernel(shared).score(batch, query, 0.5);
     expect(Atomics.load(shared.pruneDirections!.state, 0)).toBe(2);
     expect(Atomics.load(shared.pruneDirections!.state, 1)).toBe(expected.length);
