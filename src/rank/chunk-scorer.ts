@@ -3,7 +3,7 @@
 // that define a symbol the query names, and picks each chunk's most telling line.
 import type { RankPlan } from './plan.js';
 import { definedName } from './definitions.js';
-import { identifierParts, pathText, stem } from './lexical/terms.js';
+import { identifierParts, partStems, pathText } from './lexical/terms.js';
 import { pathSignals, type PathSignals } from './path-signals.js';
 import { isDigit, isIdentChar, probeOf, tally } from './term-index.js';
 import { probeStarts, probesPattern } from './probe-starts.js';
@@ -42,7 +42,7 @@ function stemsOf(ident: string): string[] {
   let stems = identStems.get(ident);
   if (!stems) {
     if (identStems.size >= IDENT_STEMS) identStems.clear();
-    identStems.set(ident, stems = identifierParts(ident).map(stem));
+    identStems.set(ident, stems = partStems(ident));
   }
   return stems;
 }
@@ -169,7 +169,7 @@ export function countWordTerms(text: string, plan: RankPlan, tf: Float64Array, t
         if (whole === term.key) count.hit(t);
         continue;
       }
-      stems ??= identifierParts(word).map(stem);
+      stems ??= partStems(word);
       for (const partStem of stems) if (partStem === term.key) count.hit(t);
     }
   }

@@ -167,10 +167,21 @@ export function lineTerms(line: string, plan: RankPlan, tf: Float64Array, touche
 /** Keyed by the plan's grams list, which a plan made again for the same query shares. */
 const gramIndexes = new WeakMap<readonly string[], Map<number | string, number>>();
 
-/** A plan's grams list by gram key (gramKey): each gram's index in the list, made once per list. */
+/**
+ * A plan's grams list by gram key (gramKey): each gram's index in the list, made once per list. Set one
+ * by one, not from `[key, i]` pairs: a pair whose key is past V8's small integers (most gram keys) is an
+ * array of doubles, so every index came out a boxed double, and so did every gram list and scratch list
+ * fed from them (run grams, the prose counter's touched lists, by their allocation sites); V8 compiled
+ * the prose counter's loops for one kind and dropped them at the other ("wrong map" in asciiLineTerms
+ * and countRun, branch jit35). The same numbers either way.
+ */
 export function gramIndexOf(list: readonly string[]): Map<number | string, number> {
   let index = gramIndexes.get(list);
-  if (!index) gramIndexes.set(list, (index = new Map(list.map((g, i) => [gramKey(g), i]))));
+  if (!index) {
+    index = new Map();
+    for (let i = 0; i < list.length; i++) index.set(gramKey(list[i]), i);
+    gramIndexes.set(list, index);
+  }
   return index;
 }
 

@@ -2,7 +2,7 @@
 // parts' stems), found in place in a text by a hash taken as the run is scanned: an ASCII prose line's
 // terms and grams are counted per identifier run (prose-run-terms.ts), and text repeats its identifiers,
 // so most runs cost one probe here, no string made and no split or stem, whatever the query.
-import { identifierParts, stem } from './lexical/terms.js';
+import { partStems } from './lexical/terms.js';
 
 /** FNV-1a's offset basis and step: call hashStep per char from HASH_START. */
 export const HASH_START = 0x811c9dc5 | 0;
@@ -80,7 +80,7 @@ export function createRunDictionary(maxRuns = RUN_LIMIT): RunDictionary {
       }
     },
     whole: (id) => wholes[id],
-    stems: (id) => (stemLists[id] ??= identifierParts(keys[id]).map(stem)),
+    stems: (id) => (stemLists[id] ??= partStems(keys[id])),
   };
 }
 

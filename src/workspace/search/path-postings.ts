@@ -3,7 +3,7 @@
 // found per term and per prefix, so a query reads the few paths that match instead of ~9,000 PathInfo
 // objects and their identifier runs. Made once per snapshot file list and the display paths it was
 // searched under (a search under other names, or a patched snapshot, makes it again).
-import { identifierParts, stem } from '../../rank/lexical/terms.js';
+import { partStems } from '../../rank/lexical/terms.js';
 import type { RankPlan } from '../../rank/plan.js';
 import { isDigit, type TermIndex } from '../../rank/term-index.js';
 import { pathTermCounts, type PathInfo } from '../snapshot/path-info.js';
@@ -78,7 +78,7 @@ export function buildPathPostings(files: SnapshotFile[], infos: (PathInfo | unde
           runIndex.set(lower, r);
           p.runs.push(lower);
         }
-        known.set(key, k = { r, lower, stems: identifierParts(key).map(stem) });
+        known.set(key, k = { r, lower, stems: partStems(key) });
       }
       listOf(p.byWhole, k.lower).push(f);
       for (const s of k.stems) listOf(p.byStem, s).push(f, k.r);

@@ -1,0 +1,39 @@
+// The hot loops' lists are of one kind to V8 (branch jit35): V8 compiles a loop for the shapes
+// ("maps": an array's elements kind among them) it has seen, and drops the code and compiles it again at
+// the first value of another (`node --trace-deopt`: "wrong map"), in every thread that runs it. The
+// first answer from nothing paid ~0.3-0.5 s of its compiler threads' CPU for these. V8's own checks
+// (%HaveSameMap, %IsSmi) read the shapes here.
+import { setFlagsFromString } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { queryGrams } from '../../../src/rank/lexical/grams.js';
+import { partStems } from '../../../src/rank/lexical/terms.js';
+import { gramIndexOf } from '../../../src/rank/prose.js';
+
+setFlagsFromString('--allow-natives-syntax');
+// Parsed after the flag is set: natives syntax is read when a function is compiled.
+const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
+const isSmi = new Function('x', 'return %IsSmi(x)') as (x: unknown) => boolean;
+const optimizeNext = new Function('f', '%PrepareFunctionForOptimization(f); %OptimizeFunctionOnNextCall(f)') as (f: unknown) => void;
+
+describe('one kind of list for the hot loops', () => {
+  it("gives each gram's index in a plan's grams list as a small integer, whatever its key", () => {
+    // Three-letter grams' keys pass 2^31 (gramKey: 65536 per letter): `new Map([[key, i]])` boxed every i.
+    const list = queryGrams('where is the request handler registered in the castle');
+    expect(list.length).toBeGreaterThan(10);
+    const index = gramIndexOf(list);
+    expect([...index.values()]).toEqual(list.map((_, i) => i));
+    expect([...index.values()].filter((i) => !isSmi(i))).toEqual([]);
+  });
+
+  it("gives every identifier's part stems as lists of one kind: none, one, several, and once compiled", () => {
+    const idents = ['requestHandler', '_', 'x', '$', 'get_user_name', '__init__', 'HTTPServer', '___'];
+    const lists = idents.map(partStems);
+    expect(lists.map((l) => l.length)).toEqual([2, 0, 1, 0, 3, 1, 2, 0]);
+    expect(lists.filter((l) => !sameMap(l, lists[0])).map((l) => JSON.stringify(l))).toEqual([]);
+    for (let i = 0; i < 200; i++) partStems(`some_name${i}`);
+    optimizeNext(partStems);
+    const compiled = idents.map(partStems);
+    expect(compiled).toEqual(lists);
+    expect(compiled.filter((l) => !sameMap(l, lists[0])).map((l) => JSON.stringify(l))).toEqual([]);
+  });
+});
