@@ -61,8 +61,13 @@ export function createFsSource(opts: FsSourceOptions): Source {
     return true;
   };
 
-  /** Where a walk is: the directory (lossy string for rules, IoPath for reads), and how it is shown. */
-  interface At { abs: string; io: IoPath; display: string; rules: IgnoreStack; ancestors?: ReadonlySet<string>; rel: string }
+  /**
+   * Where a walk is: the directory (lossy string for rules, IoPath for reads), and how it is shown. Every
+   * At is made with the same fields in the same order (`ancestors` undefined where none): a root made
+   * without it was an object of another shape to V8, whose optimized walk dropped its code at the
+   * first child and compiled it again (`--trace-deopt`: "wrong map", branch jit35).
+   */
+  interface At { abs: string; io: IoPath; display: string; rules: IgnoreStack; ancestors: ReadonlySet<string> | undefined; rel: string }
   /** The walk's root: relative paths for a glob's matcher, and how rule files are named. */
   interface Root { abs: string; display: string; match?: (rel: string) => boolean }
 
@@ -137,7 +142,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
       // --no-recursive: the directory's own files (its subdirectories are not entered: walk), as for a prefix.
       const abs = path.resolve(p);
       const rules = opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs, ruleProblem(abs, p));
-      yield* walk({ abs, io: abs, display: p, rules, rel: '' }, { abs, display: p });
+      yield* walk({ abs, io: abs, display: p, rules, ancestors: undefined, rel: '' }, { abs, display: p });
     } else if (s.isFile()) {
       if (opts.maxFileBytes !== undefined && s.size > opts.maxFileBytes) {
         warn(p, 'TOO_LARGE', tooLargeMessage(p, s.size, opts.maxFileBytes));
@@ -171,7 +176,7 @@ export function createFsSource(opts: FsSourceOptions): Source {
   async function* recursiveWalk(abs: string, display: string, isMatch: (rel: string) => boolean): AsyncGenerator<Entry> {
     const rules = opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs, ruleProblem(abs, display));
     const shown = display === '.' ? '' : display;
-    yield* walk({ abs, io: abs, display: shown, rules, rel: '' }, { abs, display: shown, match: isMatch });
+    yield* walk({ abs, io: abs, display: shown, rules, ancestors: undefined, rel: '' }, { abs, display: shown, match: isMatch });
   }
 
   return {
