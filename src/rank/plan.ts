@@ -143,10 +143,10 @@ function planTerms(query: string, mode: ChunkMode, lexicon: Lexicon, semantic: n
   // The grams of the query's words; of a long query, of the words whose terms it kept; none for a
   // pasted block (RANK_DEFAULTS.maxGramTerms), whose ~100 grams cost more than they find.
   const words = idents.filter(kept);
-  const grams = count > RANK_DEFAULTS.maxGramTerms ? [] : queryGrams(words.length === idents.length ? query : words.join(' '));
+  const grams = strings(count > RANK_DEFAULTS.maxGramTerms ? [] : queryGrams(words.length === idents.length ? query : words.join(' ')));
   // The query's numbers as prose terms (rank/prose.ts): not a long query's (a pasted block's line
   // numbers and versions; it keeps its most distinctive words only).
-  const numbers = cut ? [] : [...new Set(textNumbers(query))];
+  const numbers = strings(cut ? [] : [...new Set(textNumbers(query))]);
   const prose = { semantic, grams, numbers };
   const trimmed = query.trim();
   const symbolQuery = SYMBOL_QUERY.test(trimmed);
@@ -174,12 +174,35 @@ function planTerms(query: string, mode: ChunkMode, lexicon: Lexicon, semantic: n
       semantic: mode === 'lexical' ? 0 : namesIdentifier(trimmed) ? RANK_DEFAULTS.semanticIdentifier : RANK_DEFAULTS.semanticNl,
       ...RANK_DEFAULTS.weights,
     },
-    bm25: { ...RANK_DEFAULTS.bm25 },
+    bm25: bm25Settings(),
     prose,
     fileDecay: RANK_DEFAULTS.fileDecay,
     fileCoherence: RANK_DEFAULTS.fileCoherence,
   };
 }
+
+/**
+ * A plan's BM25 settings, made by one literal: `{ ...RANK_DEFAULTS.bm25 }` made objects of two shapes
+ * to V8 (its first spreads by the runtime, later ones by an inline cache), and the chunk scorer's and
+ * candidate pass's code, compiled for one, was dropped and compiled again at the other ("wrong map",
+ * branch jit35).
+ */
+function bm25Settings(): RankPlan['bm25'] {
+  const d = RANK_DEFAULTS.bm25;
+  return { k1: d.k1, b: d.b, avgdl: d.avgdl, tokensPerChar: d.tokensPerChar };
+}
+
+/**
+ * A plan's list of strings (its prose grams and numbers), NO_STRINGS where empty: to V8 an empty `[]` or
+ * spread is a list of another kind than one that holds strings, and the prose walk's and counter's code,
+ * compiled for lists with strings, was dropped at a query with none ("wrong map", branch jit35). Never changed.
+ */
+function strings(list: string[]): string[] {
+  return list.length > 0 ? list : NO_STRINGS;
+}
+
+/** An empty list of the kind a list of strings has (a slice keeps its source's kind). */
+const NO_STRINGS: string[] = [''].slice(0, 0);
 
 /** The chunk embedding alone: no terms, symbols, path words or priors; relevance = the chunk's cosine. */
 function semanticPlan(): RankPlan {
@@ -194,7 +217,7 @@ function semanticPlan(): RankPlan {
     pathPriors: false,
     dataPrior: false,
     weights: { semantic: 1, symbol: 0, path: 0 },
-    bm25: { ...RANK_DEFAULTS.bm25 },
+    bm25: bm25Settings(),
     prose: null,
     fileDecay: RANK_DEFAULTS.fileDecay,
     fileCoherence: RANK_DEFAULTS.fileCoherence,

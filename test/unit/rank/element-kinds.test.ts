@@ -6,7 +6,9 @@
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { queryGrams } from '../../../src/rank/lexical/grams.js';
+import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { partStems } from '../../../src/rank/lexical/terms.js';
+import { buildRankPlan } from '../../../src/rank/plan.js';
 import { gramIndexOf } from '../../../src/rank/prose.js';
 
 setFlagsFromString('--allow-natives-syntax');
@@ -35,5 +37,21 @@ describe('one kind of list for the hot loops', () => {
     const compiled = idents.map(partStems);
     expect(compiled).toEqual(lists);
     expect(compiled.filter((l) => !sameMap(l, lists[0])).map((l) => JSON.stringify(l))).toEqual([]);
+  });
+
+  it("makes every plan's BM25 settings, prose grams and numbers of one shape, with grams and numbers or none", () => {
+    const lexicon = bundledLexicon();
+    // Grams and numbers; neither (its words are stopwords); a pasted block of 80 names (cut: no grams, no
+    // numbers); then plans enough for V8's inline caches to take over their making from its runtime.
+    const pasted = Array.from({ length: 80 }, (_, i) => `name${String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26))}Value`).join(' ');
+    const queries = ['where is the request handler registered in 1850', 'how is it', pasted, ...Array.from({ length: 20 }, (_, i) => `handlers of step ${i}`)];
+    const plans = queries.map((q) => buildRankPlan(q, 'hybrid', lexicon));
+    const prose = plans.map((p) => p.prose!);
+    expect(prose.slice(0, 4).map((p) => p.grams.length > 0)).toEqual([true, false, false, true]);
+    expect(prose.slice(0, 4).map((p) => p.numbers.length > 0)).toEqual([true, false, false, true]);
+    expect(plans.filter((p) => !sameMap(p.bm25, plans[0].bm25)).length).toBe(0);
+    expect(prose.filter((p) => !sameMap(p.grams, prose[0].grams)).map((p) => p.grams)).toEqual([]);
+    expect(prose.filter((p) => !sameMap(p.numbers, prose[0].numbers)).map((p) => p.numbers)).toEqual([]);
+    expect(plans[0].bm25).toEqual({ k1: 1.5, b: 0.75, avgdl: 220, tokensPerChar: 0.25 });
   });
 });
