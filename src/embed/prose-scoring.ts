@@ -6,7 +6,7 @@ import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
 import { toDistance, toRelevance } from '../rank/chunk-scorer.js';
 import { pathSignals, type PathSignals } from '../rank/path-signals.js';
-import { lineLexical, lineTerms, PROSE_WINDOW_LINES, proseBestDistance, proseRelevance, proseTermCount, type ProseStats } from '../rank/prose.js';
+import { lineLexical, linesTerms, PROSE_WINDOW_LINES, proseBestDistance, proseRelevance, proseTermCount, type ProseStats } from '../rank/prose.js';
 import type { PoolingKernel } from './embedder.js';
 import type { LineCosines, LineTokens } from './line-cosines.js';
 import type { ChunkRequest, ScoreRequest } from './requests.js';
@@ -48,7 +48,7 @@ export async function scoreProseRanges(
     const lo = Math.max(c.rangeLines?.[r] ?? from, from - PROSE_WINDOW_LINES);
     const hi = Math.min(c.rangeLines?.[r + 1] ?? to, to + PROSE_WINDOW_LINES);
     const lines = decodeLines(req.bytes, req.offsets, lo, hi);
-    const counted = lines.map((line) => lineTerms(line, plan, tf, touched));
+    const counted = linesTerms(lines, plan, tf, touched);
     const path = pathSignals(c.rangePaths[r >> 1], plan);
     // Kept tokens by file line: the score range starts at file line rangeFirstLines (none for a search that folds case).
     const kept = !req.ignoreCase && model !== undefined ? c.rangeTokens?.[r >> 1] : undefined;

@@ -164,6 +164,17 @@ export function lineTerms(line: string, plan: RankPlan, tf: Float64Array, touche
   return { terms, counts, ...lineGrams(line, plan) };
 }
 
+/**
+ * Each line's LineTerms (lineTerms), in a list made by push: the kind of the prose counter's rows, which
+ * lineLexical reads as well. `lines.map(...)` made packed or holey lists, by whether V8 had compiled `map`
+ * there, and lineLexical's code, compiled for one, was dropped at the other ("wrong map", branch jit35).
+ */
+export function linesTerms(lines: readonly string[], plan: RankPlan, tf: Float64Array, touched: number[]): LineTerms[] {
+  const out: LineTerms[] = [];
+  for (const line of lines) out.push(lineTerms(line, plan, tf, touched));
+  return out;
+}
+
 /** Keyed by the plan's grams list, which a plan made again for the same query shares. */
 const gramIndexes = new WeakMap<readonly string[], Map<number | string, number>>();
 

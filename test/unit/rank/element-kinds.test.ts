@@ -9,7 +9,8 @@ import { queryGrams } from '../../../src/rank/lexical/grams.js';
 import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { partStems } from '../../../src/rank/lexical/terms.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
-import { gramIndexOf } from '../../../src/rank/prose.js';
+import { gramIndexOf, linesTerms, proseTermCount } from '../../../src/rank/prose.js';
+import { ProseCounter } from '../../../src/rank/prose-counter.js';
 
 setFlagsFromString('--allow-natives-syntax');
 // Parsed after the flag is set: natives syntax is read when a function is compiled.
@@ -53,5 +54,22 @@ describe('one kind of list for the hot loops', () => {
     expect(prose.filter((p) => !sameMap(p.grams, prose[0].grams)).map((p) => p.grams)).toEqual([]);
     expect(prose.filter((p) => !sameMap(p.numbers, prose[0].numbers)).map((p) => p.numbers)).toEqual([]);
     expect(plans[0].bm25).toEqual({ k1: 1.5, b: 0.75, avgdl: 220, tokensPerChar: 0.25 });
+  });
+
+  it("gives a piece's lines' terms as a list of the prose counter's rows' kind, before and after V8 compiles it", () => {
+    const plan = buildRankPlan('where is the request handler registered', 'hybrid', bundledLexicon());
+    const tf = new Float64Array(proseTermCount(plan));
+    const touched: number[] = [];
+    const lines = ['The request handler', '', 'is registered here.', 'Nothing else.'];
+    const counter = new ProseCounter(plan);
+    counter.add(lines);
+    const rows = (counter as unknown as { rows: unknown[] }).rows;
+    const before = linesTerms(lines, plan, tf, touched);
+    for (let i = 0; i < 200; i++) linesTerms(lines, plan, tf, touched);
+    optimizeNext(linesTerms);
+    const after = linesTerms(lines, plan, tf, touched);
+    expect(after).toEqual(before);
+    expect(before[0]).not.toBeNull();
+    expect([sameMap(before, rows), sameMap(after, rows)]).toEqual([true, true]);
   });
 });
