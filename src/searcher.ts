@@ -368,7 +368,12 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
         // The kernel's pruning directions are worked out now, on a worker thread where there are any (the
         // pool's first task), rather than inside the first search that prunes (issue 30: the agent's first
         // answer, a scan of the whole tree).
-        if (concurrency > 0) await workers({ prepareBound: true });
+        const loading = concurrency > 0 ? workers({ prepareBound: true }) : model();
+        // Every search's plan reads the bundled lexicon (1.4 MB, ~25 ms of CPU): parsed now, while the model is
+        // read (libuv's thread) and the threads start, not on the first search's way to its first batch, after
+        // the model (branch boot35). A lexicon that cannot be read fails the search that needs it.
+        try { bundledLexicon(); } catch { /* said by that search */ }
+        await loading;
         const inProcess = await local();
         if (concurrency === 0 && !searched) void inProcess.prepareBound().catch(() => {});
         // One made-up search through the pool: each thread builds its tokenizer and scorer and compiles

@@ -73,8 +73,10 @@ function compilerFingerprint(): string | null {
 function hashFiles(): string {
   const hash = createHash('sha256');
   const self = fileURLToPath(import.meta.url);
-  // This module's directory; from the bundled CLI (dist/src/cli), the built modules it was bundled from.
-  const here = [path.dirname(self), path.join(path.dirname(self), '..', 'model')].find((d) => existsSync(path.join(d, 'tokenizer')));
+  // This module's directory; from the bundled CLI (dist/src/cli) or a bundled worker (dist/workers), the
+  // built modules it was bundled from.
+  const here = [path.dirname(self), path.join(path.dirname(self), '..', 'model'), path.join(path.dirname(self), '..', 'src', 'model')]
+    .find((d) => existsSync(path.join(d, 'tokenizer')));
   if (!here) throw new Error('the tokenizer sources are not beside this module');
   const tokenizerDir = path.join(here, 'tokenizer');
   const files = [

@@ -177,6 +177,11 @@ function lineEnd(text: string, at: number): number {
 
 let bundled: Lexicon | null = null;
 
+/** Whether this thread has parsed the bundled lexicon (a searcher's warm-up does, before its model loads). */
+export function bundledLexiconParsed(): boolean {
+  return bundled !== null;
+}
+
 /** The bundled lexicon, parsed once per thread that asks. */
 export function bundledLexicon(): Lexicon {
   if (bundled) return bundled;
