@@ -300,7 +300,10 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     // embedding of words that carry no topic, near every line alike. Any hybrid hit is chance, of
     // negligible relevance: none is a match (exit 1). --mode semantic still gives the nearest lines.
     if (mode === 'hybrid' && rank!.terms.length === 0 && /[\p{L}\p{N}]/u.test(o.query) && !candidatesOnly) {
-      const note = { path: '', code: 'QUERY_STOP_WORDS', message: `the query "${o.query}" has only common words (stop words), which match any line by chance: no match; use identifiers or words, or --mode semantic for the nearest lines anyway` };
+      // A query of numbers alone ("1964"): no word either (a number is a prose term only beside words).
+      const note = /\p{L}/u.test(o.query)
+        ? { path: '', code: 'QUERY_STOP_WORDS', message: `the query "${o.query}" has only common words (stop words), which match any line by chance: no match; use identifiers or words, or --mode semantic for the nearest lines anyway` }
+        : { path: '', code: 'QUERY_NUMBERS_ONLY', message: `the query "${o.query}" has numbers but no word: a number is looked up only beside a query's words; add a word beside it, or use --mode line for the nearest lines anyway` };
       return { ...outcome, hits: [], closestMiss: null, warnings: [note, ...(capNote ? [capNote] : []), ...outcome.warnings] };
     }
     const notes = [capNote, warning].filter((w) => w !== null && w !== undefined);

@@ -14,7 +14,10 @@ const MAX_PATHS = 10;
 /**
  * One note for all of a search's warnings, or null when there are none: the count by code, then as
  * many of the first paths (with their codes; ten at most) as fit the note's share of `maxTokens`, then "N more".
- * Messages are left out: they can name paths outside the root (the index's directory, the cwd).
+ * A file's message is left out: it can name paths outside the root (the index's directory, the cwd).
+ * A warning about the whole search (no path: the query searched by its words alone, a query of stop
+ * words, a timeout) names no path: its message shows, cut to MAX_PATH_CHARS, before the paths (before
+ * trial35 it read "a path outside the root").
  */
 export function warningNote(warnings: readonly SourceWarning[], o: { root: string; indexDir?: string; maxTokens: number }): string | null {
   if (warnings.length === 0) return null;
@@ -25,8 +28,9 @@ export function warningNote(warnings: readonly SourceWarning[], o: { root: strin
   const capChars = Math.floor(o.maxTokens * CHARS_PER_TOKEN * NOTE_SHARE);
   const shown: string[] = [];
   let chars = head.length;
-  for (const w of warnings) {
-    const item = `${nameOf(w.path, o)} (${w.code})`;
+  const searchWide = warnings.filter((w) => w.path === '');
+  for (const w of searchWide.length > 0 ? [...searchWide, ...warnings.filter((x) => x.path !== '')] : warnings) {
+    const item = `${w.path === '' ? clip(w.message) : nameOf(w.path, o)} (${w.code})`;
     // Room kept for the " and N more" tail.
     if (shown.length === MAX_PATHS || chars + item.length + 2 + 24 > capChars) break;
     shown.push(item);
@@ -35,6 +39,11 @@ export function warningNote(warnings: readonly SourceWarning[], o: { root: strin
   const more = warnings.length - shown.length;
   if (shown.length === 0) return more > 0 ? `${head}; raise max_tokens to see which` : head;
   return `${head}: ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+}
+
+/** A search-wide warning's message, its end cut past MAX_PATH_CHARS (a pasted query can be long). */
+function clip(message: string): string {
+  return message.length > MAX_PATH_CHARS ? `${message.slice(0, MAX_PATH_CHARS)}…` : message;
 }
 
 /** A warning's path as an answer may show it: inside the root as is, the index's directory as "the index". */

@@ -32,4 +32,12 @@ describe('a query of stop words', () => {
       expect((await runCli(['the of and a', tree, '--mode', 'semantic', ...where], { env })).code).toBe(0);
     }
   });
+
+  it('a query of numbers alone ("1964") is no match in hybrid mode, and the note says so, not "only common words" (trial35)', async () => {
+    writeFileSync(path.join(tmp, 'dates.txt'), 'Le pont a été inauguré en 1964 après six ans de travaux.\nLa tour fut achevée en 1889.\n');
+    const r = await runCli(['1964', path.join(tmp, 'dates.txt'), '--no-index'], { env });
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toBe('simgrep: the query "1964" has numbers but no word: a number is looked up only beside a query\'s words; add a word beside it, or use --mode line for the nearest lines anyway\n');
+    expect((await runCli(['en 1964', path.join(tmp, 'dates.txt'), '--no-index'], { env })).code).toBe(0);
+  });
 });

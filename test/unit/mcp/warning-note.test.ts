@@ -28,4 +28,16 @@ describe('warningNote', () => {
     expect(small).toMatch(/: \/srv\/project\/d0\/\.gitignore \(IGNORE_FILE_UNUSABLE\); \/srv\/project\/d1\/\.gitignore \(IGNORE_FILE_UNUSABLE\); and 23 more$/);
     expect(warningNote(many, { root, maxTokens: 200 })).toBe('25 warnings (25 IGNORE_FILE_UNUSABLE): this answer may leave out what they name; the CLI prints them in full; raise max_tokens to see which');
   });
+
+  it('a warning about the whole search (no path: the query, a timeout) shows its message, first, never as a path outside the root', () => {
+    const words = { path: '', code: 'QUERY_WORDS_ONLY', message: 'the model knows no token of the query "ⵜⴰⵎⴰⵣⵉⵖⵜ": it was searched by its words alone (as --mode lexical)' };
+    const note = warningNote([w(`${root}/a.ts`, 'PATH_UNREADABLE'), words], { root, indexDir, maxTokens: 4000 })!;
+    expect(note).toBe('2 warnings (1 PATH_UNREADABLE, 1 QUERY_WORDS_ONLY): this answer may leave out what they name; the CLI prints them in full: '
+      + `${words.message} (QUERY_WORDS_ONLY); ${root}/a.ts (PATH_UNREADABLE)`);
+    const long = { path: '', code: 'QUERY_STOP_WORDS', message: `the query "${'the of and '.repeat(100)}" has only common words` };
+    const cut = warningNote([long], { root, maxTokens: 4000 })!;
+    expect(cut).not.toMatch(/outside the root/);
+    expect(cut.length).toBeLessThan(500);
+    expect(cut).toMatch(/^1 warning \(1 QUERY_STOP_WORDS\): .*: the query "the of and .*… \(QUERY_STOP_WORDS\)$/);
+  });
 });
