@@ -42,6 +42,14 @@ async function fileList(ws: OpenWorkspace, complete: string | undefined): Promis
     xs.map((f) => ({ key: f.key, chunks: f.chunkCount, lines: f.lines, size: f.size, kind: f.kind }));
   if (complete === undefined) return (await (await ws.store(false)).fileStates()).map((f) => ({ key: f.key, chunks: f.chunks, lines: f.lines, size: f.size, kind: f.kind }));
   if (ws.snapshot?.version === complete) return ofSnapshot(ws.snapshot.files);
+  // The list read alone is kept for the next status of the same version (a resident engine asks again).
+  const held = lists.get(ws);
+  if (held?.version === complete) return held.files;
   const listed = readSnapshotFileList(snapshotPath(ws.dir, ws.remote), complete);
-  return ofSnapshot(listed ?? (await ws.loadSnapshot()).files);
+  const files = ofSnapshot(listed ?? (await ws.loadSnapshot()).files);
+  lists.set(ws, { version: complete, files });
+  return files;
 }
+
+/** The file list status last read alone, by workspace, with its version. */
+const lists = new WeakMap<OpenWorkspace, { version: string; files: Counted[] }>();
