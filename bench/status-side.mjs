@@ -8,7 +8,7 @@
 //          build is done (or BUILD_S seconds, 120 unless given): each call's round trip while it built.
 // ROOT: a checkout with dist/ built. PAIRS (2 unless given) rounds of A B B A. The load is printed beside each run.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -43,6 +43,13 @@ function idleOnce(root) {
   const r = JSON.parse(out);
   console.log(`${root}\tload ${l}\tfirst ${r.ms[0].toFixed(1)} ms\twarm p50 ${median(r.ms.slice(1)).toFixed(1)} ms\tcpu ${r.cpuMs.toFixed(0)} ms (6 calls)\t${JSON.stringify(r.status)}`);
   return r;
+}
+
+/** The processes whose environment names this run's home (the engine a front started). */
+function enginesOf(home) {
+  return readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid).filter((p) => {
+    try { return readFileSync(`/proc/${p}/environ`, 'utf8').includes(`SIMGREP_HOME=${home}\0`); } catch { return false; }
+  }).map(Number);
 }
 
 async function buildOnce(root) {
@@ -82,7 +89,8 @@ async function buildOnce(root) {
     console.log(`${root}\tload ${l}->${load()}\tduring the build: ${during.length} calls, p50 ${f(median(during))} ms, p95 ${f(pct(during, 0.95))} ms, max ${f(Math.max(...during))} ms (files seen ${files[0] ?? '-'}..${files.at(-1) ?? '-'})\tafter: p50 ${f(median(after))} ms\t${JSON.stringify({ files: last?.files, gone: last?.gone, building: last?.building ?? false })}`);
   } finally {
     await client.close().catch(() => undefined);
-    if (enginePid) { try { process.kill(enginePid); } catch { /* gone */ } }
+    // The engine the front started (detached): named in the answer's _meta, else found by this run's home.
+    for (const pid of enginePid ? [enginePid] : enginesOf(home)) { try { process.kill(pid); } catch { /* gone */ } }
     await new Promise((r) => setTimeout(r, 500));
     rmSync(home, { recursive: true, force: true });
   }
