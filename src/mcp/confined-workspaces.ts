@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import type { ActionEngine } from '../actions/engine.js';
 import { isSimgrepError, SimgrepError } from '../errors.js';
 import { defaultName, readInfo, rootsInside, workspaceDir } from '../workspace/registry.js';
+import type { IndexProgress } from '../workspace/build/indexer.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Root } from './scope.js';
 import { warmSearches, type AgentCalls } from './warm-searches.js';
@@ -23,9 +24,10 @@ export interface ConfinedWorkspaces {
   forIndex(dir: string): Promise<{ ws: Workspace; roots: string[] }>;
   /**
    * The workspace that answers for `dir` when one exists, else null (not indexed yet); `building`
-   * while this server builds it in the background (its tables then hold only part of the tree).
+   * while this server builds it in the background (its tables then hold only part of the tree), with
+   * the build's progress so far (held in memory: status reads nothing while it builds).
    */
-  forStatus(dir: string): Promise<{ ws: Workspace; building: boolean } | null>;
+  forStatus(dir: string): Promise<{ ws: Workspace; building: boolean; progress?: IndexProgress } | null>;
   /** Settles when no background build (nor the made-up searches after one) runs (a resident engine does not stop under one). */
   settled(): Promise<void>;
   /** Runs one tool call of the agent: the made-up searches after a background build wait while any runs. */
@@ -44,6 +46,8 @@ export const RETRY_BUILD_MS = 30_000;
 
 export function createConfinedWorkspaces(engine: ActionEngine, root: Root): ConfinedWorkspaces {
   const building = new Map<string, Promise<Workspace>>();
+  /** The background builds' progress, by workspace name (a covering workspace may be among them). */
+  const progress = new Map<string, IndexProgress>();
   /** The names of the workspaces being built in the background (a covering one may be among them). */
   const buildingNames = new Set<string>();
   /** Background builds that failed, by directory: why, and when a search may queue the build again. */
@@ -90,10 +94,10 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
     if (f && Date.now() < f.retryAt) return search(null);
     // Never make the agent wait on a cold index: it builds in the background, searches scan meanwhile.
     let answered!: () => void;
-    const p = new Promise<void>((resolve) => { answered = resolve; }).then(() => ws.index([dir])).then(() => ws);
+    const p = new Promise<void>((resolve) => { answered = resolve; }).then(() => ws.index([dir], { onProgress: (q) => progress.set(ws.name, q) })).then(() => ws);
     building.set(dir, p);
     buildingNames.add(ws.name);
-    const done = () => { building.delete(dir); buildingNames.delete(ws.name); };
+    const done = () => { building.delete(dir); buildingNames.delete(ws.name); progress.delete(ws.name); };
     p.then(() => {
       done();
       failed.delete(dir);
@@ -148,9 +152,9 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
     async forStatus(dir) {
       const c = covering(dir);
       if (c && !buildingNames.has(c.name)) failed.delete(dir);
-      if (c) return { ws: c, building: buildingNames.has(c.name) };
+      if (c) return buildingNames.has(c.name) ? { ws: c, building: true, progress: progress.get(c.name) } : { ws: c, building: false };
       const { ws, exists } = await own(dir);
-      if (building.has(dir)) return { ws, building: true };
+      if (building.has(dir)) return { ws, building: true, progress: progress.get(ws.name) };
       if (exists) failed.delete(dir);
       return exists ? { ws, building: false } : null;
     },

@@ -74,7 +74,7 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
 
   /** The search's warnings (what the CLI prints on stderr) as one note, naming nothing outside the root. */
   function warned(ws: { dir: string } | null, r: { warnings: SourceWarning[] }, maxTokens: number): string[] {
-    const note = warningNote(r.warnings, { root: root.real, indexDir: ws?.dir, maxTokens });
+    const note = warningNote(r.warnings, { root: root.real, rootGiven: root.given, indexDir: ws?.dir, maxTokens });
     return note === null ? [] : [note];
   }
 
@@ -98,12 +98,16 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
     const dir = resolveInside(root, a.directory);
     const found = await workspaces.forStatus(dir);
     const out: Record<string, unknown> = { directory: dir, indexed: false, workspace: null, files: 0, chunks: 0, lines: 0, model: null, updated: null };
-    if (found) {
+    if (found?.building) {
+      // Tables being built hold part of the tree: not "indexed" until the build is done. What the build
+      // has indexed so far comes from its progress in memory: a status of the tables would wait for the
+      // busy build (seconds).
+      const p = found.progress;
+      Object.assign(out, { workspace: found.ws.name, files: p?.indexed ?? 0, chunks: p?.chunks ?? 0, lines: p?.lines ?? 0, model: null, building: true });
+    } else if (found) {
       const s = await found.ws.status();
-      // Tables being built hold part of the tree: not "indexed" until the build is done.
-      Object.assign(out, { indexed: !found.building && s.files + s.gone > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model || null, updated: s.updated });
+      Object.assign(out, { indexed: s.files + s.gone > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model || null, updated: s.updated });
       if (s.gone > 0) out.gone = s.gone;
-      if (found.building) out.building = true;
     }
     const failure = workspaces.buildFailure(dir);
     if (failure) out.build_failed = failure;

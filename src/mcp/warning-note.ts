@@ -1,25 +1,26 @@
 // The note that tells an MCP client what a search could not use (the warnings the CLI prints on stderr:
-// unreadable files, unusable ignore files, too-large files, a timeout, ...), held to a share of the
-// answer's budget, and naming only what lies inside the served root (the index's own directory is "the index").
+// unreadable files, unusable ignore files, too-large files, a timeout, ...) and what to do about it (their
+// messages), held to a share of the answer's budget, and naming only what lies inside the served root,
+// relative to it (redact.ts: the index's own directory is "the index", anything else "[outside the root]").
 import { CHARS_PER_TOKEN } from '../output/budget.js';
 import type { SourceWarning } from '../sources/source.js';
-import { isInside } from './scope.js';
+import { redactMessage, shownPath, type Redaction } from './redact.js';
 
 /** At most this share of the answer's budget goes to the warning note (the counts by code always show). */
 const NOTE_SHARE = 1 / 5;
 const MAX_PATH_CHARS = 160;
+/** A longer message is cut (the CLI prints it whole). */
+const MAX_MESSAGE_CHARS = 300;
 /** The first few paths are enough to act on; the CLI lists them all. */
 const MAX_PATHS = 10;
 
 /**
  * One note for all of a search's warnings, or null when there are none: the count by code, then as
- * many of the first paths (with their codes; ten at most) as fit the note's share of `maxTokens`, then "N more".
- * A file's message is left out: it can name paths outside the root (the index's directory, the cwd).
- * A warning about the whole search (no path: the query searched by its words alone, a query of stop
- * words, a timeout) names no path: its message shows, cut to MAX_PATH_CHARS, before the paths (before
- * trial35 it read "a path outside the root").
+ * many of the first warnings (ten at most) as fit the note's share of `maxTokens`, each its code and its
+ * message (redacted: redact.ts), then "N more". A warning about the whole search (no path: the query
+ * searched by its words alone, a query of stop words or numbers, a timeout) comes first, its code and message.
  */
-export function warningNote(warnings: readonly SourceWarning[], o: { root: string; indexDir?: string; maxTokens: number }): string | null {
+export function warningNote(warnings: readonly SourceWarning[], o: Redaction & { maxTokens: number }): string | null {
   if (warnings.length === 0) return null;
   const byCode = new Map<string, number>();
   for (const w of warnings) byCode.set(w.code, (byCode.get(w.code) ?? 0) + 1);
@@ -30,7 +31,7 @@ export function warningNote(warnings: readonly SourceWarning[], o: { root: strin
   let chars = head.length;
   const searchWide = warnings.filter((w) => w.path === '');
   for (const w of searchWide.length > 0 ? [...searchWide, ...warnings.filter((x) => x.path !== '')] : warnings) {
-    const item = `${w.path === '' ? clip(w.message) : nameOf(w.path, o)} (${w.code})`;
+    const item = itemOf(w, o);
     // Room kept for the " and N more" tail.
     if (shown.length === MAX_PATHS || chars + item.length + 2 + 24 > capChars) break;
     shown.push(item);
@@ -41,14 +42,15 @@ export function warningNote(warnings: readonly SourceWarning[], o: { root: strin
   return `${head}: ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
 }
 
-/** A search-wide warning's message, its end cut past MAX_PATH_CHARS (a pasted query can be long). */
-function clip(message: string): string {
-  return message.length > MAX_PATH_CHARS ? `${message.slice(0, MAX_PATH_CHARS)}…` : message;
+/** One warning: its code and redacted message, led by its path when the message does not name it. */
+function itemOf(w: SourceWarning, o: Redaction): string {
+  if (w.path === '') return `${w.code}: ${cut(redactMessage(w.message, o), MAX_MESSAGE_CHARS, false)}`;
+  const name = cut(shownPath(w.path, o), MAX_PATH_CHARS, true);
+  const message = cut(redactMessage(w.message, o, w.path), MAX_MESSAGE_CHARS, false);
+  return message.includes(name) ? `${w.code}: ${message}` : `${w.code}: ${name}: ${message}`;
 }
 
-/** A warning's path as an answer may show it: inside the root as is, the index's directory as "the index". */
-function nameOf(p: string, o: { root: string; indexDir?: string }): string {
-  if (o.indexDir && isInside(o.indexDir, p)) return 'the index';
-  if (!isInside(o.root, p)) return 'a path outside the root';
-  return p.length > MAX_PATH_CHARS ? `…${p.slice(p.length - MAX_PATH_CHARS)}` : p;
+function cut(s: string, max: number, keepEnd: boolean): string {
+  if (s.length <= max) return s;
+  return keepEnd ? `…${s.slice(s.length - max)}` : `${s.slice(0, max)}…`;
 }

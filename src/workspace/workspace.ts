@@ -7,7 +7,6 @@ import { searchLike } from '../rank/related.js';
 import { checkOptionTypes } from '../options-check.js';
 import { checkFilterValues } from '../sources/filter-options.js';
 import { isGone } from '../sources/local-gone.js';
-import { statMany } from './changes/stat-many.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from './build/indexer.js';
 import { indexRun } from './index-run.js';
@@ -15,6 +14,7 @@ import { openWorkspace } from './open.js';
 import type { IndexIo, WorkspaceOptions } from './options.js';
 import { readInfo } from './registry.js';
 import { searchWorkspace } from './search-run.js';
+import { statusCounts } from './status-counts.js';
 import { emptyChanges, patchSnapshot } from './snapshot/snapshot.js';
 import { writing } from './store/writing.js';
 import { diskUsage } from './workspace-files.js';
@@ -28,7 +28,11 @@ export interface WorkspaceStatus {
   name: string;
   dir: string;
   roots: string[];
-  /** Files the index holds that still exist (local files: an lstat each; objects in a store count as they are). */
+  /**
+   * Files the index holds that still exist (local files: listed by their directory, or an lstat each;
+   * objects in a store count as they are). Of its last completed run; while no run has completed (a
+   * first build under way or cut short), of its tables as written so far.
+   */
   files: number;
   /** Local files the index holds that are gone since its last run (deleted, renamed away): `simgrep index` or `workspace prune` drops them. */
   gone: number;
@@ -98,20 +102,9 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
 
     async status() {
       const m = (await ws.meta()) ?? {};
-      const snap = await ws.loadSnapshot();
-      // Files deleted or renamed away since the last index run stay in the tables until `simgrep index` or
-      // `workspace prune`, but no search uses them: counted apart, not as files (trial34: 86 files for a
-      // tree of 80). A stat each (on two threads for a large index: statMany); one that fails is gone only
-      // when prune would drop it (isGone: ENOENT or ENOTDIR).
-      const stats = await statMany(snap.files.map((f) => (isRemoteUri(f.key) ? '' : f.key)));
-      let files = 0; let gone = 0; let chunks = 0; let lines = 0; let bytes = 0; let binary = 0;
-      for (const [i, f] of snap.files.entries()) {
-        if (Number.isNaN(stats[2 * i]) && !isRemoteUri(f.key) && isGone(f.key)) { gone++; continue; }
-        files++; chunks += f.chunkCount; lines += f.lines; bytes += Math.max(0, f.size); if (f.kind === 'binary') binary++;
-      }
+      const counts = await statusCounts(ws, m.complete);
       return {
-        name, dir, roots: rootsOf(m),
-        files, gone, binary, chunks, lines, bytes, model: m.model ?? '',
+        name, dir, roots: rootsOf(m), ...counts, model: m.model ?? '',
         sizeOnDisk: remote ? null : diskUsage(dir), updated: readInfo(dir)?.updated ?? null,
       };
     },

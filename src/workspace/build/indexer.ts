@@ -17,6 +17,7 @@ import { openChunks } from './file-chunks.js';
 import { hexDigest, sha256Hex } from './hex-digest.js';
 import { identityOf, underAny, orphanKeys, sameIdentity } from '../changes/file-identity.js';
 import { ChunkBatch, type PendingChunk } from './chunk-batch.js';
+import { loopTurns } from './loop-turns.js';
 import { emptyChanges, type SnapshotChanges } from '../snapshot/snapshot.js';
 import type { FileState, IndexStore } from '../store/store.js';
 import { writing } from '../store/writing.js';
@@ -29,6 +30,8 @@ export interface IndexProgress {
   /** Bytes read so far, of `bytesToRead` (the new and changed files' sizes, known after the check). */
   bytes: number;
   bytesToRead: number;
+  /** Chunks written so far (a local run's progress says; a cluster build's does not). */
+  chunks?: number;
   ms: number;
 }
 
@@ -153,8 +156,12 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   };
   // First what changed (a stat per file, cheap), so progress knows how much is left to read.
   const work: { entry: Entry; key: string; size: number; mtime: number; prev: FileState | undefined }[] = [];
+  // Other calls of the process (a resident engine's status, search) get the event loop every few ms.
+  const turns = loopTurns();
   for await (const entry of entries) {
     if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
+    const t = turns();
+    if (t) await t;
     if (o.onWalked) walked.push(entry);
     const key = keyOf(entry.path);
     // A file reached through two overlapping roots is checked (and indexed) once.
@@ -177,6 +184,8 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const batch = newBatch(await o.executor(report.bytesToRead));
   for (const w of work) {
     if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
+    const t = turns();
+    if (t) await t;
     try {
       const read = await indexFile(source, w.entry, w.key, { size: w.size, mtime: w.mtime }, w.prev, batch, patch, o.chunkLines, o.signal, o.onFileRead);
       report.bytes += read.bytes;

@@ -101,17 +101,9 @@ export interface SectionReader {
  */
 export function readSections(handle: { fd: number }, file: string, roomyName?: string): SectionReader | null {
   const { fd } = handle;
-  const size = fstatSync(fd).size;
-  if (size < 8) return null;
-  const prefix = new DataView(readAt(fd, 0, 8).buffer);
-  const headerLength = prefix.getUint32(0, true);
-  if (8 + headerLength > size) return null;
-  const headerBytes = readAt(fd, 8, headerLength);
-  if (crc32(headerBytes) !== prefix.getUint32(4, true)) throw new DamagedFileError(file, 'header');
-  const header = JSON.parse(Buffer.from(headerBytes.buffer).toString('utf8'));
-  const base = align8(8 + headerLength);
-  const table = header.table as TableEntry[];
-  if (!Array.isArray(table) || table.some((t) => !(t.type in CTORS) || base + t.offset + t.length * WIDTH[t.type] > size)) return null;
+  const head = readHead(fd, file);
+  if (!head) return null;
+  const { header, base, table, size } = head;
   const byName = new Map(table.map((t) => [t.name, t]));
   const isLazy = (t: TableEntry) => byName.has(sumsOf(t.name));
   const firstLazy = table.find(isLazy);
@@ -172,6 +164,41 @@ export function readSections(handle: { fd: number }, file: string, roomyName?: s
       return new CTORS[t.type](bytes.buffer as ArrayBuffer, from * width - start, to - from);
     },
   };
+}
+
+/** A section file's header, checked, with where its sections start; null when it is not one. */
+function readHead(fd: number, file: string): { header: Record<string, any>; base: number; table: TableEntry[]; size: number } | null {
+  const size = fstatSync(fd).size;
+  if (size < 8) return null;
+  const prefix = new DataView(readAt(fd, 0, 8).buffer);
+  const headerLength = prefix.getUint32(0, true);
+  if (8 + headerLength > size) return null;
+  const headerBytes = readAt(fd, 8, headerLength);
+  if (crc32(headerBytes) !== prefix.getUint32(4, true)) throw new DamagedFileError(file, 'header');
+  const header = JSON.parse(Buffer.from(headerBytes.buffer).toString('utf8'));
+  const base = align8(8 + headerLength);
+  const table = header.table as TableEntry[];
+  if (!Array.isArray(table) || table.some((t) => !(t.type in CTORS) || base + t.offset + t.length * WIDTH[t.type] > size)) return null;
+  return { header, base, table, size };
+}
+
+/**
+ * A section file's header and only the named sections, each checked (a reader that needs a few small
+ * ones: status reads the file list, not the vectors and postings). Null when it is not a section file;
+ * DamagedFileError when a check fails or a named section is missing.
+ */
+export function readNamedSections(fd: number, file: string, names: readonly string[]): { header: Record<string, any>; a(name: string): Numeric } | null {
+  const head = readHead(fd, file);
+  if (!head) return null;
+  const views = new Map<string, Numeric>();
+  for (const name of names) {
+    const t = head.table.find((x) => x.name === name);
+    if (!t) throw new DamagedFileError(file, `${name} section (missing)`);
+    const bytes = readAt(fd, head.base + t.offset, t.length * WIDTH[t.type]);
+    if (crc32(bytes) !== t.crc) throw new DamagedFileError(file, `${name} section`);
+    views.set(name, new CTORS[t.type](bytes.buffer as ArrayBuffer, 0, t.length));
+  }
+  return { header: head.header, a: (name) => views.get(name)! };
 }
 
 /**

@@ -11,7 +11,7 @@ import { Postings, type Entries } from './postings.js';
 import { chunkFiles, type Snapshot, type SnapshotFile } from './snapshot.js';
 import { PackedStrings, PackedStringsBuilder, type StringList } from '../packed/string-list.js';
 import { inUseUpTo, joined, resized } from '../packed/typed-arrays.js';
-import { DamagedFileError, readSections, verifySectionFile, writeSectionFile, type Numeric, type Section } from './section-file.js';
+import { DamagedFileError, readNamedSections, readSections, verifySectionFile, writeSectionFile, type Numeric, type Section } from './section-file.js';
 import { sweepTempFiles } from './temp-files.js';
 
 // 7 and delta 2: every section checksummed (section-file.ts); 8 and delta 3: words of every script
@@ -119,6 +119,43 @@ export function readSnapshotFile(file: string, version: string, onDamaged?: (why
   return snap;
 }
 
+/**
+ * Only the file list of the snapshot of `version` (the delta's, which holds it whole, else the base's):
+ * what status counts, without the chunks, vectors and postings (9,037 files: ~10 ms, the whole
+ * snapshot ~300-900 ms). Null when neither file is of that version, or one is damaged.
+ */
+export function readSnapshotFileList(file: string, version: string): SnapshotFile[] | null {
+  for (const [f, magic] of [[deltaPathOf(file), DELTA_MAGIC], [file, MAGIC]] as const) {
+    let fd: number;
+    try { fd = openSync(f, 'r'); } catch { continue; }
+    try {
+      const r = readNamedSections(fd, f, FILE_SECTIONS);
+      if (r?.header.magic === magic && r.header.version === version) return filesOf(r.header, r.a);
+    } catch {
+      return null; // damaged: the caller loads (and so rebuilds) the snapshot
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return null;
+}
+
+const FILE_SECTIONS = ['fileSize', 'fileMtime', 'fileKind', 'fileLines', 'fileFirst', 'fileCount'];
+
+/** The file list of a snapshot file's header and file sections. */
+function filesOf(header: Record<string, any>, a: (name: string) => Numeric): SnapshotFile[] {
+  const list = (joined: string) => (joined === '' ? [] : joined.split(SEP));
+  const keys = list(header.fileKeys);
+  const hashes = list(header.fileHashes);
+  const fileSize = a('fileSize') as Float64Array;
+  const mtime = a('fileMtime') as Float64Array;
+  const kind = a('fileKind') as Uint8Array;
+  const lines = a('fileLines') as Int32Array;
+  const first = a('fileFirst') as Int32Array;
+  const count = a('fileCount') as Int32Array;
+  return keys.map((key, i) => ({ key, size: fileSize[i], mtime: mtime[i], hash: hashes[i], kind: kind[i] ? 'binary' : 'text', lines: lines[i], firstChunk: first[i], chunkCount: count[i] }));
+}
+
 /** The snapshot in a base file if it is of `version` (its vectors' array has room for `moreChunks`). */
 function baseOf(r: Sections, version: string, moreChunks = 0): Snapshot | null {
   const h = r.header;
@@ -201,16 +238,7 @@ function sectionsOf(handle: { fd: number }, file: string): Sections | null {
     const read = (from: number, to: number): Entries => ({ chunk: r.range(`${name}Chunk`, from, to) as Int32Array, count: r.range(`${name}Count`, from, to) as Int32Array | Uint16Array });
     return new Postings(strings(`${name}Keys`), i32(`${name}Start`), read);
   };
-  const list = (joined: string) => (joined === '' ? [] : joined.split(SEP));
-  const keys = list(header.fileKeys);
-  const hashes = list(header.fileHashes);
-  const fileSize = a('fileSize') as Float64Array;
-  const mtime = a('fileMtime') as Float64Array;
-  const kind = a('fileKind') as Uint8Array;
-  const lines = i32('fileLines');
-  const first = i32('fileFirst');
-  const count = i32('fileCount');
-  const files: SnapshotFile[] = keys.map((key, i) => ({ key, size: fileSize[i], mtime: mtime[i], hash: hashes[i], kind: kind[i] ? 'binary' : 'text', lines: lines[i], firstChunk: first[i], chunkCount: count[i] }));
+  const files = filesOf(header, a);
   const roomyHalves = (extra: number) => r.roomy('vectors', extra) as Uint16Array;
   return { header, files, a, i32, strings, postings, roomyHalves };
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emptySnapshot, liveChunks, patchSnapshot, type ChunkRow } from '../../../src/workspace/snapshot/snapshot.js';
-import { deltaPathOf, readSnapshotFile, verifySnapshotFiles, writeSnapshotDelta, writeSnapshotFile } from '../../../src/workspace/snapshot/snapshot-file.js';
+import { deltaPathOf, readSnapshotFile, readSnapshotFileList, verifySnapshotFiles, writeSnapshotDelta, writeSnapshotFile } from '../../../src/workspace/snapshot/snapshot-file.js';
 import { DamagedFileError } from '../../../src/workspace/snapshot/section-file.js';
 import { TermCollector } from '../../../src/workspace/snapshot/term-collector.js';
 import { toFloat16 } from '../../../src/workspace/packed/float16.js';
@@ -86,6 +86,25 @@ describe('snapshot file', () => {
     expect(readSnapshotFile(file, '2.2')).toBeNull();
     expect(canonical(readSnapshotFile(file, '4.4')!)).toEqual(canonical(compacted));
     expect(readFileSync(deltaPathOf(file)).length).toBeGreaterThan(0);
+  });
+
+  it('the file list alone (status): the same as in the whole snapshot, from the delta or the base of the version; null for another', () => {
+    const file = path.join(tmp, 'list.bin');
+    const base = build(30, '1.1');
+    writeSnapshotFile(file, base);
+    expect(readSnapshotFileList(file, '1.1')).toEqual(readSnapshotFile(file, '1.1')!.files);
+    writeSnapshotDelta(file, patchSnapshot(readSnapshotFile(file, '1.1')!, edit(['/t/dir0/file000.ts', '/t/new.ts'], 'one'), '2.2'));
+    const whole = readSnapshotFile(file, '2.2')!.files;
+    expect(whole.map((f) => f.key)).toContain('/t/new.ts');
+    expect(readSnapshotFileList(file, '2.2')).toEqual(whole);
+    expect(readSnapshotFileList(file, '1.1')).toEqual(base.files);
+    expect(readSnapshotFileList(file, '9.9')).toBeNull();
+    // A damaged file list: null (the caller loads the snapshot, which rebuilds it).
+    const bytes = readFileSync(deltaPathOf(file));
+    const at = bytes.indexOf(Buffer.from('/t/new.ts'));
+    bytes[at + 3] ^= 1;
+    writeFileSync(deltaPathOf(file), bytes);
+    expect(readSnapshotFileList(file, '2.2')).toBeNull();
   });
 
   it('reads many rows\' vectors back bit for bit, in an array of their own with room to append', () => {
