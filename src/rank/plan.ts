@@ -3,7 +3,7 @@
 // fusion weights. Chunk modes: hybrid (every signal), semantic (the chunk embedding alone) and lexical
 // (no embedding); the line mode (semtools' behaviour: each line's own cosine distance) needs no plan.
 import type { Lexicon } from './lexical/lexicon.js';
-import { isStopword } from './lexical/terms.js';
+import { isStopword, NO_STRINGS } from './lexical/terms.js';
 import { fold, textNumbers } from './lexical/words.js';
 import { queryGrams } from './lexical/grams.js';
 import { queryTerms, type QueryTerm } from './query-terms.js';
@@ -200,9 +200,6 @@ function bm25Settings(): RankPlan['bm25'] {
 function strings(list: string[]): string[] {
   return list.length > 0 ? list : NO_STRINGS;
 }
-
-/** An empty list of the kind a list of strings has (a slice keeps its source's kind). */
-const NO_STRINGS: string[] = [''].slice(0, 0);
 
 /** The chunk embedding alone: no terms, symbols, path words or priors; relevance = the chunk's cosine. */
 function semanticPlan(): RankPlan {

@@ -28,7 +28,7 @@ export function identifierParts(ident: string): string[] {
 
 /**
  * The stems of an identifier's parts, in order (identifierParts, then stem), always a list of one
- * kind to V8 (packed, of any value; NO_STEMS where there is no part: `_`, `$`). `parts.map(stem)`
+ * kind to V8 (packed, of any value; NO_STRINGS where there is no part: `_`, `$`). `parts.map(stem)`
  * made lists of two kinds (packed from the interpreter's map, holey from TurboFan's, and an empty
  * list of a third), and V8's optimized loops over stems, having seen one kind, dropped their code
  * at the first list of another and compiled it again: `--trace-deopt`'s "wrong map" in the chunk
@@ -37,14 +37,17 @@ export function identifierParts(ident: string): string[] {
  */
 export function partStems(ident: string): string[] {
   const parts = identifierParts(ident);
-  if (parts.length === 0) return NO_STEMS;
+  if (parts.length === 0) return NO_STRINGS;
   const out: string[] = [];
   for (const part of parts) out.push(stem(part));
   return out;
 }
 
-/** An empty list of the kind partStems' lists have (a slice keeps its source's kind; `[]` starts as another). */
-const NO_STEMS: string[] = [''].slice(0, 0);
+/**
+ * An empty list of the kind a list of strings has (a slice keeps its source's kind; `[]` starts as another):
+ * partStems' lists where there is no part, a plan's prose grams and numbers where there are none. Never changed.
+ */
+export const NO_STRINGS: string[] = [''].slice(0, 0);
 
 /**
  * A light suffix stemmer for parts (not a linguist's stemmer: it only has to map the forms a query
