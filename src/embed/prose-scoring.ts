@@ -54,11 +54,13 @@ export async function scoreProseRanges(
     const kept = !req.ignoreCase && model !== undefined ? c.rangeTokens?.[r >> 1] : undefined;
     const tokens = kept && kept.model === model ? kept : null;
     const fileLine = c.rangeFirstLines[r >> 1] - from;
+    // One closure a range, not one a line (warm searches' garbage, branch alloc35).
+    const lengthOf = (j: number): number => lines[j].length;
     for (let i = from - lo; i < to - lo; i++) {
       const line = lines[i];
       if (line.trim() === '') continue;
-      // Only a line that holds a term gets its window's score (rank/prose.ts).
-      const lexical = lineLexical(counted, (j) => lines[j].length, i, stats, tf, touched);
+      // Only a line that holds a term gets its window's score (rank/prose.ts: lineLexical is 0 for a line without one).
+      const lexical = counted[i] ? lineLexical(counted, lengthOf, i, stats, tf, touched) : 0;
       // Without the embedding (lexical mode, or a query the model knows no word of) only matches count.
       if (w === 0 && lexical === 0) continue;
       // A line that cannot beat pruneAbove even with a cosine of 1 is not tokenized (most lines, once the
@@ -74,7 +76,9 @@ export async function scoreProseRanges(
   if (items.length === 0) return;
   let distances: Float32Array | null = null;
   if (w > 0) {
-    const budgets = Float32Array.from(items, (k) => budget(prune, k, w, plan.weights.path));
+    // A loop, not Float32Array.from(items, fn): that walks the array through its iterator, a result object a line.
+    const budgets = new Float32Array(items.length);
+    for (let j = 0; j < items.length; j++) budgets[j] = budget(prune, items[j], w, plan.weights.path);
     // A kept line whose cosine provably cannot reach its budget is pruned here (Infinity, as the kernel's
     // bound would), the others go to the kernel without a budget (their bound is this tighter one).
     let pruned: Uint8Array | null = null;
@@ -116,7 +120,9 @@ async function scoreUnpruned(items: ProseLine[], pruned: Uint8Array, tokenized: 
   const left: number[] = [];
   for (let j = 0; j < items.length; j++) if (!pruned[j]) left.push(j);
   if (left.length === 0) return out;
-  const d = await kernel.score(withKeptIds(left.map((j) => items[j]), tokenized), query, Float32Array.from(left, (j) => budgets[j]));
+  const leftBudgets = new Float32Array(left.length);
+  for (let i = 0; i < left.length; i++) leftBudgets[i] = budgets[left[i]];
+  const d = await kernel.score(withKeptIds(left.map((j) => items[j]), tokenized), query, leftBudgets);
   left.forEach((j, i) => { out[j] = d[i]; });
   return out;
 }
