@@ -194,13 +194,14 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   // still embeds the query and reads the first files, not inside a batch of the scan, where the other
   // threads would wait for them (issue 30: the first answer from nothing).
   let boundAsked = false;
-  const workers = (o: { prepareBound?: boolean } = {}): Promise<Executor> => {
+  const workers = (o: { prepareBound?: boolean; started?: () => void } = {}): Promise<Executor> => {
     if (!poolP) {
       boundAsked = o.prepareBound === true;
       poolP = (async () => {
         const m = model();
         const pool = (await import('./pool.js')).createPool({ model: m, kind, threads: concurrency, counts });
         if (o.prepareBound) void pool.prepareBound().catch(() => {});
+        o.started?.();
         try {
           await m;
         } catch (e) {
@@ -371,11 +372,13 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
         // The kernel's pruning directions are worked out now, on a worker thread where there are any (the
         // pool's first task), rather than inside the first search that prunes (issue 30: the agent's first
         // answer, a scan of the whole tree).
-        const loading = concurrency > 0 ? workers({ prepareBound: true }) : model();
-        // Every search's plan reads the bundled lexicon (1.4 MB, ~25 ms of CPU): parsed now, while the model is
-        // read (libuv's thread) and the threads start, not on the first search's way to its first batch, after
-        // the model (branch boot35). A lexicon that cannot be read fails the search that needs it.
-        try { bundledLexicon(); } catch { /* said by that search */ }
+        // Every search's plan reads the bundled lexicon (1.4 MB, ~25 ms of CPU): parsed while the model is read
+        // (libuv's thread) and, with a pool, once its threads have been started (not before: that would hold
+        // them back), not on the first search's way to its first batch, after the model (branch boot35). A
+        // lexicon that cannot be read fails the search that needs it.
+        const parseLexicon = (): void => { try { bundledLexicon(); } catch { /* said by that search */ } };
+        const loading = concurrency > 0 ? workers({ prepareBound: true, started: parseLexicon }) : model();
+        if (concurrency === 0) parseLexicon();
         await loading;
         const inProcess = await local();
         if (concurrency === 0 && !searched) void inProcess.prepareBound().catch(() => {});
