@@ -27,6 +27,7 @@ import { isGlob } from './sources/fs.js';
 import { extensionsWithTypes } from './sources/file-types.js';
 import { checkFilterValues, type FilterValues } from './sources/filter-options.js';
 import { limitPerFile, PER_FILE_OVERFETCH } from './output/per-file.js';
+import { quotedQuery } from './output/budget.js';
 import { sourcesForPaths } from './sources/resolve.js';
 import { fileKeys } from './sources/real-paths.js';
 import { isRemoteUri } from './sources/uri.js';
@@ -301,10 +302,11 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     // embedding of words that carry no topic, near every line alike. Any hybrid hit is chance, of
     // negligible relevance: none is a match (exit 1). --mode semantic still gives the nearest lines.
     if (mode === 'hybrid' && rank!.terms.length === 0 && /[\p{L}\p{N}]/u.test(o.query) && !candidatesOnly) {
-      // A query of numbers alone ("1964"): no word either (a number is a prose term only beside words).
-      const note = /\p{L}/u.test(o.query)
-        ? { path: '', code: 'QUERY_STOP_WORDS', message: `the query "${o.query}" has only common words (stop words), which match any line by chance: no match; use identifiers or words, or --mode semantic for the nearest lines anyway` }
-        : { path: '', code: 'QUERY_NUMBERS_ONLY', message: `the query "${o.query}" has numbers but no word: a number is looked up only beside a query's words; add a word beside it, or use --mode line for the nearest lines anyway` };
+      // A query with a number and no other word ("1964", "in 1964"): the number is a prose term only beside
+      // words (a stop word is none), so the numbers note, which says to add a word.
+      const note = !/\p{N}/u.test(o.query)
+        ? { path: '', code: 'QUERY_STOP_WORDS', message: `the query ${quotedQuery(o.query)} has only common words (stop words), which match any line by chance: no match; use identifiers or words, or --mode semantic for the nearest lines anyway` }
+        : { path: '', code: 'QUERY_NUMBERS_ONLY', message: `the query ${quotedQuery(o.query)} has numbers but no word: a number is looked up only beside a query's words; add a word beside it, or use --mode line for the nearest lines anyway` };
       return { ...outcome, hits: [], closestMiss: null, warnings: [note, ...(capNote ? [capNote] : []), ...outcome.warnings] };
     }
     const notes = [capNote, warning].filter((w) => w !== null && w !== undefined);

@@ -3,8 +3,8 @@
 // text as coreutils.mo translates it (the Translation Project, GPL-3+: another translator), or with --eng by
 // the English text (English-to-X). Default mode and --mode line through the library beside bm25-icu.ts.
 // A probe to find failures, not a tuning set; the bundled model's second table learned from translated
-// messages, so --mode line may know these very strings. Data: python3 bench/prose/manpage-probe.py (its header).
-// npm run build && node bench/prose/manpage-probe.mjs /tmp/trial35/probe.json fr,pl,uk,nl,pt_BR [--eng]
+// messages, so --mode line may know these very strings. Data: python3 bench/prose/manpage-probe.py DATA LANG... (its header) writes DATA/probe.json.
+// npm run build && node bench/prose/manpage-probe.mjs DATA/probe.json fr,pl,uk,nl,pt_BR [--eng]
 import fs from 'node:fs';
 import { createSearcher } from '../../dist/src/library.js';
 import { createBm25 } from '../../dist/bench/prose/bm25-icu.js';

@@ -1,12 +1,13 @@
-# Builds trial35's man-page probe (bench/prose/manpage-probe.mjs) from Debian packages, offline once fetched:
+# Builds trial35's man-page probe (bench/prose/manpage-probe.mjs) from Debian packages, offline once fetched,
+# in a data folder DATA of your choosing (any empty folder; below, DATA stands for it):
 #   apt-get update && apt-get download manpages-fr manpages-pl manpages-uk manpages-nl manpages-pt-br manpages-ja manpages-id
-#   for f in *.deb; do dpkg-deb -x $f /tmp/trial35/x; done
+#   for f in *.deb; do dpkg-deb -x $f DATA/x; done
 #   render each coreutils page (ls cp mv rm chmod chown date df du sort touch mkdir ln tail head wc cut tr uniq
 #   stat split od install dd) of LANG and of English (/usr/share/man/man1, the coreutils package) with
-#   MANWIDTH=2000 man -l -E UTF-8 PAGE.1.gz | col -b | expand > /tmp/trial35/man/LANG/PAGE.txt
-#   msgunfmt /usr/share/locale/LANG/LC_MESSAGES/coreutils.mo -o /tmp/trial35/po/LANG.coreutils.po, then
-#   po2json (a .po's msgid/msgstr pairs as JSON) into /tmp/trial35/po/LANG.coreutils.json
-#   python3 bench/prose/manpage-probe.py fr ja pl nl uk id pt_BR   -> /tmp/trial35/probe.json
+#   MANWIDTH=2000 man -l -E UTF-8 PAGE.1.gz | col -b | expand > DATA/man/LANG/PAGE.txt
+#   msgunfmt /usr/share/locale/LANG/LC_MESSAGES/coreutils.mo -o DATA/po/LANG.coreutils.po, then
+#   po2json (a .po's msgid/msgstr pairs as JSON) into DATA/po/LANG.coreutils.json
+#   python3 bench/prose/manpage-probe.py DATA fr ja pl nl uk id pt_BR   -> DATA/probe.json
 # An item: an option of a page whose English man page text equals one --help msgid's line (help2man copies
 # --help), the query that msgid's translation, the labels the translated man page's lines of that option;
 # items whose two translations are the same words are left out (counted).
@@ -19,7 +20,7 @@ def flags_of(s):
 def help_pairs(lang):
     """flagset -> set of (english, translated) descriptions from coreutils.mo's --help texts."""
     out = collections.defaultdict(set)
-    for e in json.load(open(f'/tmp/trial35/po/{lang}.coreutils.json')):
+    for e in json.load(open(os.path.join(DATA, 'po', f'{lang}.coreutils.json'))):
         ids, strs = e['msgid'].split('\n'), e['msgstr'].split('\n')
         def opts(lines):
             res = []; cur = None
@@ -52,16 +53,19 @@ def man_entries(path):
             i = j
         else: i += 1
     return ents
+if len(sys.argv) < 3 or not os.path.isdir(sys.argv[1]):
+    sys.exit('usage: python3 bench/prose/manpage-probe.py DATA LANG... (DATA: the folder holding man/ and po/; writes DATA/probe.json)')
+DATA = sys.argv[1]
 res = {}
-for lang in sys.argv[1:]:
+for lang in sys.argv[2:]:
     hp = help_pairs(lang)
     items = []; same = 0
-    for path in sorted(glob.glob(f'/tmp/trial35/man/{lang}/*.txt')):
+    for path in sorted(glob.glob(os.path.join(glob.escape(DATA), 'man', lang, '*.txt'))):
         ents = man_entries(path)
         fl = collections.Counter(f for f, _, _ in ents)
         for f, lab, desc in ents:
             if fl[f] != 1 or f not in hp: continue
-            en = {fl2: d for fl2, _, d in man_entries(path.replace('/'+lang+'/', '/en/'))}.get(f)
+            en = {fl2: d for fl2, _, d in man_entries(os.path.join(DATA, 'man', 'en', os.path.basename(path)))}.get(f)
             if en is None: continue
             norm = lambda x: re.sub(r'\W', '', x.lower())
             trans = {t for e, t in hp[f] if norm(e) == norm(en)}
@@ -71,4 +75,4 @@ for lang in sys.argv[1:]:
             items.append({'file': path, 'q': q, 'eng': eng, 'labels': lab, 'desc': desc})
     res[lang] = items
     print(lang, len(items), 'identical skipped', same, file=sys.stderr)
-json.dump(res, open('/tmp/trial35/probe.json', 'w'), ensure_ascii=False, indent=0)
+json.dump(res, open(os.path.join(DATA, 'probe.json'), 'w'), ensure_ascii=False, indent=0)

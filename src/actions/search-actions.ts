@@ -7,6 +7,7 @@ import path from 'node:path';
 import { ErrorCodes, type ErrorCode } from '../errors.js';
 import type { SearchOptions, SearchResponse } from '../searcher.js';
 import { isRemoteUri } from '../sources/uri.js';
+import { WHOLE_SEARCH_CODES } from '../sources/source.js';
 import { SEARCH_MODES, type SearchMode } from '../searcher.js';
 import { likeChunk } from '../rank/related.js';
 import type { SearchResult } from '../rank/windows.js';
@@ -33,10 +34,12 @@ export function semanticResult(r: SearchResult, scale: DistanceScale): SemanticR
 
 /**
  * A path the caller named that does not exist is an error result, not an empty answer; so is a search
- * that could read nothing at all (then its first problem says why).
+ * that could read nothing at all (then its first problem says why). A warning about the whole search (a
+ * query of stop words or numbers only: WHOLE_SEARCH_CODES) is no failure: the answer is no results.
  */
 export function unusable(r: SearchResponse): ActionFailure | null {
-  const w = r.warnings.find((x) => x.code === 'PATH_NOT_FOUND') ?? (r.stats.files === 0 ? r.warnings[0] : undefined);
+  const problems = r.warnings.filter((x) => !WHOLE_SEARCH_CODES.has(x.code));
+  const w = problems.find((x) => x.code === 'PATH_NOT_FOUND') ?? (r.stats.files === 0 ? problems[0] : undefined);
   if (!w) return null;
   return fail(w.code in ErrorCodes ? errorTypeOf(w.code as ErrorCode) : 'internal_error', w.message);
 }

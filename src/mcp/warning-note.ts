@@ -1,9 +1,9 @@
 // The note that tells an MCP client what a search could not use (the warnings the CLI prints on stderr:
-// unreadable files, unusable ignore files, too-large files, a timeout, ...) and what to do about it (their
+// unreadable files, unusable ignore files, too-large files, a timeout, a query searched by its words alone, ...) and what to do about it (their
 // messages), held to a share of the answer's budget, and naming only what lies inside the served root,
 // relative to it (redact.ts: the index's own directory is "the index", anything else "[outside the root]").
-import { CHARS_PER_TOKEN } from '../output/budget.js';
-import type { SourceWarning } from '../sources/source.js';
+import { CHARS_PER_TOKEN, cutText } from '../output/budget.js';
+import { WHOLE_SEARCH_CODES, type SourceWarning } from '../sources/source.js';
 import { redactMessage, shownPath, type Redaction } from './redact.js';
 
 /** At most this share of the answer's budget goes to the warning note (the counts by code always show). */
@@ -17,8 +17,10 @@ const MAX_PATHS = 10;
 /**
  * One note for all of a search's warnings, or null when there are none: the count by code, then as
  * many of the first warnings (ten at most) as fit the note's share of `maxTokens`, each its code and its
- * message (redacted: redact.ts), then "N more". A warning about the whole search (no path: the query
- * searched by its words alone, a query of stop words or numbers, a timeout) comes first, its code and message.
+ * message (redacted: redact.ts), then "N more". A warning about the whole search (WHOLE_SEARCH_CODES: the
+ * query searched by its words alone, a query of stop words or numbers, -J capped) comes first, its code and
+ * message; any other warning with no path (a worker's error, a missing path given as '') only its code: its
+ * message may name what lies outside the root in words no redaction knows.
  */
 export function warningNote(warnings: readonly SourceWarning[], o: Redaction & { maxTokens: number }): string | null {
   if (warnings.length === 0) return null;
@@ -29,8 +31,8 @@ export function warningNote(warnings: readonly SourceWarning[], o: Redaction & {
   const capChars = Math.floor(o.maxTokens * CHARS_PER_TOKEN * NOTE_SHARE);
   const shown: string[] = [];
   let chars = head.length;
-  const searchWide = warnings.filter((w) => w.path === '');
-  for (const w of searchWide.length > 0 ? [...searchWide, ...warnings.filter((x) => x.path !== '')] : warnings) {
+  const searchWide = warnings.filter(wholeSearch);
+  for (const w of searchWide.length > 0 ? [...searchWide, ...warnings.filter((x) => !wholeSearch(x))] : warnings) {
     const item = itemOf(w, o);
     // Room kept for the " and N more" tail.
     if (shown.length === MAX_PATHS || chars + item.length + 2 + 24 > capChars) break;
@@ -44,13 +46,27 @@ export function warningNote(warnings: readonly SourceWarning[], o: Redaction & {
 
 /** One warning: its code and redacted message, led by its path when the message does not name it. */
 function itemOf(w: SourceWarning, o: Redaction): string {
-  if (w.path === '') return `${w.code}: ${cut(redactMessage(w.message, o), MAX_MESSAGE_CHARS, false)}`;
-  const name = cut(shownPath(w.path, o), MAX_PATH_CHARS, true);
-  const message = cut(redactMessage(w.message, o, w.path), MAX_MESSAGE_CHARS, false);
+  if (wholeSearch(w)) return `${w.code}: ${cutQuoted(redactMessage(w.message, o), MAX_MESSAGE_CHARS)}`;
+  if (w.path === '') return w.code;
+  const name = cutText(shownPath(w.path, o), MAX_PATH_CHARS, true);
+  const message = cutText(redactMessage(w.message, o, w.path), MAX_MESSAGE_CHARS);
   return message.includes(name) ? `${w.code}: ${message}` : `${w.code}: ${name}: ${message}`;
 }
 
-function cut(s: string, max: number, keepEnd: boolean): string {
+const wholeSearch = (w: SourceWarning): boolean => w.path === '' && WHOLE_SEARCH_CODES.has(w.code);
+
+/**
+ * A whole-search message held to `max`: the query it quotes (from its first double quote to its last) is
+ * cut, so that the advice after it still shows; a message with no quote, or too long still, is cut at its end.
+ */
+function cutQuoted(s: string, max: number): string {
   if (s.length <= max) return s;
-  return keepEnd ? `…${s.slice(s.length - max)}` : `${s.slice(0, max)}…`;
+  const open = s.indexOf('"');
+  const close = s.lastIndexOf('"');
+  const over = s.length - max;
+  if (open >= 0 && close - open - 1 > over) {
+    const quoted = cutText(s.slice(open + 1, close), close - open - 1 - over - 1);
+    return cutText(`${s.slice(0, open + 1)}${quoted}${s.slice(close)}`, max);
+  }
+  return cutText(s, max);
 }

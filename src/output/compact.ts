@@ -3,6 +3,7 @@
 // name as the ranker sees definitions), so a reader still knows where the line lives.
 import { definedName } from '../rank/definitions.js';
 import type { SearchResult } from '../rank/windows.js';
+import { cutText } from './budget.js';
 
 const MAX_LINE_CHARS = 240;
 
@@ -31,5 +32,5 @@ function indent(s: string): number {
 }
 
 function clip(s: string): string {
-  return s.length > MAX_LINE_CHARS ? `${s.slice(0, MAX_LINE_CHARS)}…` : s;
+  return cutText(s, MAX_LINE_CHARS);
 }

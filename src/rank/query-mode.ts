@@ -2,6 +2,7 @@
 // cannot embed at all (no token it knows: Chinese or Thai text for a Latin-script vocabulary) is
 // searched by its words alone, as --mode lexical, with a warning, rather than refused.
 import { SimgrepError } from '../errors.js';
+import { quotedQuery } from '../output/budget.js';
 import type { SearchMode } from '../types.js';
 import type { Lexicon } from './lexical/lexicon.js';
 import { buildRankPlan, type RankPlan } from './plan.js';
@@ -27,19 +28,19 @@ export function queryMode(query: string, asked: SearchMode, known: boolean, lexi
   const rank = mode === 'line' ? undefined : buildRankPlan(query, mode, lexicon, knownShare);
   if (rank && mode === 'lexical' && rank.terms.length === 0) {
     throw new SimgrepError('BAD_QUERY', asked === 'lexical' || known
-      ? `the query "${query}" has no word to look for; use identifiers or words, or --mode semantic`
-      : `the query "${query}" has no word to look for and no token this model knows; use letters or numbers`);
+      ? `the query ${quotedQuery(query)} has no word to look for; use identifiers or words, or --mode semantic`
+      : `the query ${quotedQuery(query)} has no word to look for and no token this model knows; use letters or numbers`);
   }
   // No letter or number (`...`, `=>`, `?.`): no term to look for, and the embedding of a few symbols is
   // near lines that do not hold them; every hit would be chance at a distance near 1 (before: printed,
   // exit 0; trial33). Refused as in lexical mode; --mode semantic and line still give the nearest lines.
   if (rank && mode === 'hybrid' && rank.terms.length === 0 && !HAS_WORD.test(query)) {
-    throw new SimgrepError('BAD_QUERY', `the query "${query}" has no letter or number to look for: simgrep ranks words and meaning, not symbols (grep -F finds them); use identifiers or words, or --mode semantic for the nearest lines anyway`);
+    throw new SimgrepError('BAD_QUERY', `the query ${quotedQuery(query)} has no letter or number to look for: simgrep ranks words and meaning, not symbols (grep -F finds them); use identifiers or words, or --mode semantic for the nearest lines anyway`);
   }
   if (mode === asked) return { mode, rank };
   return {
     mode, rank,
-    warning: { path: '', code: 'QUERY_WORDS_ONLY', message: `the model knows no token of the query "${query}": it was searched by its words alone (as --mode lexical)` },
+    warning: { path: '', code: 'QUERY_WORDS_ONLY', message: `the model knows no token of the query ${quotedQuery(query)}: it was searched by its words alone (as --mode lexical)` },
   };
 }
 

@@ -26,6 +26,13 @@ export interface SourceWarning {
   message: string;
 }
 
+/**
+ * The warnings about the whole search, not a file (path ''): the query was searched by its words alone,
+ * was stop words or numbers only, or -J was capped. Their messages name no place; no other path-less
+ * warning's message is known to be free of one (a worker's error, a missing path).
+ */
+export const WHOLE_SEARCH_CODES: ReadonlySet<string> = new Set(['QUERY_WORDS_ONLY', 'QUERY_STOP_WORDS', 'QUERY_NUMBERS_ONLY', 'CONCURRENCY_CAPPED']);
+
 export interface Source {
   list(signal?: AbortSignal): AsyncIterable<Entry>;
   read(entry: Entry, signal?: AbortSignal): Promise<Uint8Array>;

@@ -1,5 +1,6 @@
 // semtools.search, search.semantic and search.semantic_content: whole result dictionaries, built from
 // the same library call the CLI makes (no second search path), and their error results.
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAction, type Action, type ActionEngine } from '../../../src/index.js';
@@ -80,6 +81,17 @@ describe('search.semantic and search.semantic_content', () => {
       results: [{ filename: '<content>', lines: ['retry the failed upload'], start: 1, end: 2, match_line: 1, distance: lib.results[0].distance }],
       success: true, query: 'retry failed upload', lines_searched: 3,
     });
+  });
+});
+
+describe('a query the search can do nothing with', () => {
+  // QUERY_NUMBERS_ONLY / QUERY_STOP_WORDS are about the whole search, not a failure of it: success, no results.
+  // An empty folder too: then the whole-search warning is the only one, and it is no reason the search read nothing.
+  it.each(['1964', 'the of and', 'in 1964'])('search.semantic %j (hybrid): success, no results', async (query) => {
+    const empty = path.join(docs, '..', 'empty');
+    mkdirSync(empty, { recursive: true });
+    expect(await actions['search.semantic']({}, { query, paths: [docs], mode: 'hybrid' })).toEqual({ success: true, results: [], query, files_searched: 2 });
+    expect(await actions['search.semantic']({}, { query, paths: [empty], mode: 'hybrid' })).toEqual({ success: true, results: [], query, files_searched: 0 });
   });
 });
 

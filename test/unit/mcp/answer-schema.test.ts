@@ -34,3 +34,13 @@ describe('buildAnswer: the structured content fits the listed output schema', ()
     expect(cuts[1].compacted).toBeGreaterThan(0);
   });
 });
+
+describe('buildAnswer: a long hunk is cut on a code point boundary', () => {
+  it('8000 characters of emoji after one letter: the code is well-formed, ending "…"', () => {
+    const lines = [`a${'😀'.repeat(5000)}`];
+    const a = buildAnswer({ results: [{ filename: '/root/e.ts', lines, start: 0, end: 1, match_line: 0, distance: 0.3 }], mode: 'hybrid', maxTokens: 100_000, withCode: true, filesSearched: 1, more: false, index: 'fresh', notes: [] });
+    const code = a.structuredContent.matches[0].code!;
+    expect(code).toBe(`a${'😀'.repeat(3999)}…`);
+    expect(code).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+  });
+});

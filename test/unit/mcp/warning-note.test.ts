@@ -38,7 +38,7 @@ describe('warningNote', () => {
     expect(warningNote(many, { root, maxTokens: 200 })).toBe('25 warnings (25 IGNORE_FILE_UNUSABLE): this answer may leave out what they name; the CLI prints them in full; raise max_tokens to see which');
   });
 
-  it('a warning about the whole search (no path: the query, a timeout) shows its message, first, never as a path outside the root', () => {
+  it('a warning about the whole search (no path: the query, -J capped) shows its message, first, never as a path outside the root', () => {
     const words = { path: '', code: 'QUERY_WORDS_ONLY', message: 'the model knows no token of the query "ⵜⴰⵎⴰⵣⵉⵖⵜ": it was searched by its words alone (as --mode lexical)' };
     const note = warningNote([w(`${root}/a.ts`, 'PATH_UNREADABLE'), words], { root, indexDir, maxTokens: 4000 })!;
     expect(note).toBe('2 warnings (1 PATH_UNREADABLE, 1 QUERY_WORDS_ONLY): this answer may leave out what they name; the CLI prints them in full: '
@@ -47,9 +47,36 @@ describe('warningNote', () => {
     const cut = warningNote([long], { root, maxTokens: 4000 })!;
     expect(cut).not.toMatch(/outside the root/);
     expect(cut.length).toBeLessThan(500);
-    expect(cut).toMatch(/^1 warning \(1 QUERY_STOP_WORDS\): .*: QUERY_STOP_WORDS: the query "the of and .*…$/);
+    expect(cut).toMatch(/^1 warning \(1 QUERY_STOP_WORDS\): .*: QUERY_STOP_WORDS: the query "the of and .*…" has only common words$/);
     // A path in a search-wide message is redacted as any other message's.
-    const timeout = warningNote([{ path: '', code: 'TIMEOUT', message: `timed out after 5 s reading ${indexDir}/x and /etc/passwd` }], { root, indexDir, maxTokens: 4000 })!;
-    expect(timeout).not.toMatch(/\/etc|\/home/);
+    const capped = warningNote([{ path: '', code: 'CONCURRENCY_CAPPED', message: `-J 999 is too many; see ${indexDir}/x and /etc/passwd` }], { root, indexDir, maxTokens: 4000 })!;
+    expect(capped).toMatch(/: CONCURRENCY_CAPPED: -J 999 is too many; see the index and \[outside the root\]$/);
+  });
+
+  it('any other warning with no path (a path given as \'\', a worker\'s error) shows only its code: its message may name the outside in words', () => {
+    const warnings = [
+      { path: '', code: 'PATH_NOT_FOUND', message: 'cannot search "": /home/u/work (the current directory) is outside; ENOENT' },
+      { path: '', code: 'CLUSTER_WORKER_FAILED', message: 'worker 10.0.0.7:7000 on host build-3 (user alice) failed: out of memory' },
+      { path: '', code: 'QUERY_NUMBERS_ONLY', message: 'the query "1964" has numbers but no word' },
+    ];
+    const note = warningNote(warnings, { root, indexDir, maxTokens: 4000 })!;
+    expect(note).toBe('3 warnings (1 PATH_NOT_FOUND, 1 CLUSTER_WORKER_FAILED, 1 QUERY_NUMBERS_ONLY): this answer may leave out what they name; the CLI prints them in full: '
+      + 'QUERY_NUMBERS_ONLY: the query "1964" has numbers but no word; PATH_NOT_FOUND; CLUSTER_WORKER_FAILED');
+  });
+
+  it('a long whole-search message loses the middle of the query it quotes, not its advice; no cut splits an emoji or a Gothic letter', () => {
+    const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    const advice = 'has only common words (stop words), which match any line by chance: no match; use identifiers or words, or --mode semantic for the nearest lines anyway';
+    for (const unit of ['😀', '𐌰', 'a😀', 'ab𐌰']) {
+      const note = warningNote([{ path: '', code: 'QUERY_STOP_WORDS', message: `the query "${unit.repeat(400)}" ${advice}` }], { root, maxTokens: 100_000 })!;
+      expect(note).not.toMatch(lone);
+      expect(note.endsWith(`…" ${advice}`)).toBe(true);
+      expect(note.length - note.indexOf('QUERY_STOP_WORDS: ')).toBeLessThanOrEqual('QUERY_STOP_WORDS: '.length + 300);
+    }
+    // Any other long message is cut at its end, on a code point boundary; a long path keeps its end.
+    const path = `${root}/${'𐌰'.repeat(200)}.ts`;
+    const note = warningNote([{ path, code: 'X', message: `a${'😀'.repeat(151)}` }, { path, code: 'Y', message: 'y' }], { root, maxTokens: 100_000 })!;
+    expect(note).not.toMatch(lone);
+    expect(note).toContain(`X: …${'𐌰'.repeat(78)}.ts: a${'😀'.repeat(149)}…;`);
   });
 });

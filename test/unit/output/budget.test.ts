@@ -2,7 +2,7 @@
 // passes the budget, and the cut is reported; the compact form names the enclosing definition.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHARS_PER_TOKEN, fitBudget } from '../../../src/output/budget.js';
+import { CHARS_PER_TOKEN, cutText, fitBudget, quotedQuery } from '../../../src/output/budget.js';
 import { compactOf } from '../../../src/output/compact.js';
 import { scoreOf } from '../../../src/rank/score.js';
 import type { SearchResult } from '../../../src/rank/windows.js';
@@ -103,5 +103,33 @@ describe('scoreOf: one 0..1 scale, higher is better, in every mode', () => {
     fc.assert(fc.property(fc.double({ min: 0.01, max: 1, noNaN: true }), fc.double({ min: 0.01, max: 1, noNaN: true }), (a, b) => {
       if (a <= b) expect(scoreOf(a)).toBeGreaterThanOrEqual(scoreOf(b));
     }));
+  });
+});
+
+describe('cutText (every cut of an answer: the warning note, a compact line, a long hunk)', () => {
+  const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+  it('cuts on a code point boundary, never half a surrogate pair, the start or the end kept', () => {
+    expect(cutText('abc', 3)).toBe('abc');
+    expect(cutText('a😀b', 2)).toBe('a…');
+    expect(cutText('a😀b', 3)).toBe('a😀…');
+    expect(cutText('a😀b', 2, true)).toBe('…b');
+    expect(cutText('a😀b', 3, true)).toBe('…😀b');
+    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.nat(80), fc.boolean(), (s, max, keepEnd) => {
+      const c = cutText(s, max, keepEnd);
+      expect(c).not.toMatch(lone);
+      expect(c.length).toBeLessThanOrEqual(Math.max(s.length, max + 1));
+      if (s.length > max) expect(keepEnd ? s.endsWith(c.slice(1)) : s.startsWith(c.slice(0, -1))).toBe(true);
+    }));
+  });
+
+  it('a compact line cut inside an emoji stays well-formed', () => {
+    const line = `x = "${'😀'.repeat(200)}"`;
+    const r = { filename: 'a.ts', lines: [line], start: 0, end: 1, match_line: 0, distance: 0.1 } as unknown as SearchResult;
+    expect(compactOf(r).line).not.toMatch(lone);
+  });
+
+  it('quotedQuery quotes a long query cut to 60 characters', () => {
+    expect(quotedQuery('1964')).toBe('"1964"');
+    expect(quotedQuery(`${'x'.repeat(59)}😀 more`)).toBe(`"${'x'.repeat(59)}…"`);
   });
 });
