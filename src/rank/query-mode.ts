@@ -26,7 +26,8 @@ export interface QueryMode {
 export function queryMode(query: string, asked: SearchMode, known: boolean, lexicon: Lexicon, knownShare = 1): QueryMode {
   const mode: SearchMode = known ? asked : 'lexical';
   const rank = mode === 'line' ? undefined : buildRankPlan(query, mode, lexicon, knownShare);
-  if (rank && mode === 'lexical' && rank.terms.length === 0) {
+  // A query of numbers alone (`1964`, `١٩٦٤`) has terms of a prose line's BM25 (rank/prose.ts): searched by them.
+  if (rank && mode === 'lexical' && rank.terms.length === 0 && (rank.prose?.numbers.length ?? 0) === 0) {
     throw new SimgrepError('BAD_QUERY', asked === 'lexical' || known
       ? `the query ${quotedQuery(query)} has no word to look for; use identifiers or words, or --mode semantic`
       : `the query ${quotedQuery(query)} has no word to look for and no token this model knows; use letters or numbers`);

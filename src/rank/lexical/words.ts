@@ -1,6 +1,7 @@
 // Words of every script for the lexical signals (BM25, path words, the index's identifiers): runs of
 // letters, marks, numbers and _ of any script, split by ICU (Intl.Segmenter) where a script writes no
-// spaces (Chinese, Japanese, Thai, ...), compared after NFKC and full case folding. ASCII text keeps
+// spaces (Chinese, Japanese, Thai, ...), compared after NFKC and full case folding; an emoji (with its
+// ZWJ sequence, modifiers and variation selectors, as ICU keeps them) is a word too. ASCII text keeps
 // its fast path, which gives exactly these words (test/unit/rank/words.test.ts checks it).
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -10,6 +11,12 @@ const ASCII_IDENT = /[A-Za-z_][A-Za-z0-9_]*/g;
 const WORD = 1;
 const NUMBER = 2;
 const NO_SPACE = 4;
+/** An emoji (Extended_Pictographic but the Latin-1 `©` `®`, or a flag's regional indicator): a word of its own. */
+const EMOJI = 8;
+/** What joins an emoji's sequence: ZWJ, variation selectors, skin-tone modifiers, tags, the keycap mark. */
+const EMOJI_JOIN = 16;
+const EMOJI_CHAR = /[\p{Extended_Pictographic}\p{Regional_Indicator}]/u;
+const EMOJI_JOIN_CHAR = /[\u200d\ufe0e\ufe0f\u20e3\p{Emoji_Modifier}\u{e0020}-\u{e007f}]/u;
 const WORD_CHAR = /[\p{L}\p{M}\p{N}_]/u;
 const NUMBER_CHAR = /\p{N}/u;
 /** Scripts written without spaces between words: ICU's dictionaries find the words. */
@@ -44,17 +51,51 @@ export function textWords(text: string): string[] {
 /** A number: a run of decimal digits, with inner `.` or `,` between digits (`1964`, `3.5`, `1,000`). */
 const NUMBER_RUN = /\p{Nd}+(?:[.,]\p{Nd}+)*/gu;
 const ASCII_NUMBER_RUN = /[0-9]+(?:[.,][0-9]+)*/g;
+const NON_ASCII_DIGIT = /[^\x00-\x7f]/u;
 
 /**
  * The numbers of a text, in order, repeats kept: runs of decimal digits (any script's) with inner `.`
  * or `,` between digits, anywhere (`1964`, the `19` of `COVID-19`, the `320` of `A320`), after NFKC
- * (full-width digits are digits). Not words (textWords drops them: code's line numbers and hex would
- * flood BM25); a prose line's BM25 counts the query's numbers as terms beside its words (rank/prose.ts).
+ * (full-width digits are digits), written in ASCII digits: Arabic-Indic `١٩٦٤` and Devanagari `१९६४`
+ * are the number `1964`. Not words (textWords drops them: code's line numbers and hex would flood
+ * BM25); a prose line's BM25 counts the query's numbers as terms beside its words (rank/prose.ts).
  */
 export function textNumbers(text: string): string[] {
   if (!NON_ASCII.test(text)) return text.match(ASCII_NUMBER_RUN) ?? [];
-  return text.normalize('NFKC').match(NUMBER_RUN) ?? [];
+  const runs = text.normalize('NFKC').match(NUMBER_RUN);
+  if (!runs) return [];
+  for (let r = 0; r < runs.length; r++) if (NON_ASCII_DIGIT.test(runs[r])) runs[r] = asciiDigits(runs[r]);
+  return runs;
 }
+
+/** A number's digits of any script as ASCII digits (`.` and `,` kept). */
+function asciiDigits(run: string): string {
+  let out = '';
+  for (const ch of run) {
+    const cp = ch.codePointAt(0)!;
+    out += cp < 0x80 ? ch : String.fromCharCode(0x30 + digitValue(cp));
+  }
+  return out;
+}
+
+/**
+ * The value of a decimal digit (Unicode Nd): Unicode puts each script's digits 0-9 on ten consecutive
+ * code points, and where blocks of them meet each holds ten, so the value is the distance from the
+ * start of the digits' run, modulo 10. Worked out once per code point.
+ */
+function digitValue(cp: number): number {
+  let v = digitValues.get(cp);
+  if (v === undefined) {
+    let start = cp;
+    while (start > 0 && ND.test(String.fromCodePoint(start - 1))) start--;
+    v = (cp - start) % 10;
+    if (digitValues.size < 4096) digitValues.set(cp, v);
+  }
+  return v;
+}
+
+const ND = /^\p{Nd}$/u;
+const digitValues = new Map<number, number>();
 
 /**
  * textWords of a query, the last long one's kept: a search plans its query (query-terms.ts) and
@@ -78,6 +119,7 @@ export function anyScriptWords(text: string): string[] {
   let i = 0;
   while (i < n) {
     let kind = kindAt(norm, i);
+    if ((kind & EMOJI) !== 0) { i = emojiWords(norm, i, out); continue; }
     if ((kind & WORD) === 0) { i += width(norm, i); continue; }
     const start = i;
     let noSpace = 0;
@@ -88,6 +130,26 @@ export function anyScriptWords(text: string): string[] {
     for (const s of segmenter.segment(run)) if (s.isWordLike) push(out, s.segment);
   }
   return out;
+}
+
+/**
+ * The emoji of the sequence that starts at i (an emoji, then emoji and what joins them: `👩‍💻`,
+ * `👍🏽`, `🔥🔥`), each a word as ICU's word segmenter keeps it, pushed to out; returns where the sequence ends.
+ */
+function emojiWords(norm: string, i: number, out: string[]): number {
+  const start = i;
+  const n = norm.length;
+  do i += width(norm, i); while (i < n && (kindAt(norm, i) & (EMOJI | EMOJI_JOIN)) !== 0);
+  const run = norm.slice(start, i);
+  if (run.length <= 2 && (kindAt(run, 0) & EMOJI) !== 0 && width(run, 0) === run.length) { out.push(run); return i; }
+  segmenter ??= new Intl.Segmenter('en', { granularity: 'word' });
+  for (const s of segmenter.segment(run)) if (hasEmoji(s.segment)) out.push(s.segment);
+  return i;
+}
+
+function hasEmoji(segment: string): boolean {
+  for (let j = 0; j < segment.length; j += width(segment, j)) if ((kindAt(segment, j) & EMOJI) !== 0) return true;
+  return false;
 }
 
 /** A word without its leading numbers (none when it is all number). */
@@ -123,14 +185,16 @@ function kindAt(s: string, i: number): number {
   return k;
 }
 
-/** A kind not worked out yet (the kinds use three bits). */
+/** A kind not worked out yet (the kinds use five bits). */
 const UNKNOWN = 0xff;
 const bmpKinds = new Uint8Array(0x10000).fill(UNKNOWN);
 const astralKinds = new Map<number, number>();
 
 function kindOf(ch: string): number {
-  if (!WORD_CHAR.test(ch)) return 0;
-  return WORD | (NUMBER_CHAR.test(ch) ? NUMBER : 0) | (NO_SPACE_CHAR.test(ch) ? NO_SPACE : 0);
+  const emoji = ch > '\xff' && EMOJI_CHAR.test(ch) ? EMOJI : 0;
+  const join = EMOJI_JOIN_CHAR.test(ch) ? EMOJI_JOIN : 0;
+  if (!WORD_CHAR.test(ch)) return emoji | join;
+  return WORD | join | (NUMBER_CHAR.test(ch) ? NUMBER : 0) | (NO_SPACE_CHAR.test(ch) ? NO_SPACE : 0);
 }
 
 /** The characters of the Basic Multilingual Plane whose kinds this thread has worked out (tests: a pasted file's few, never the plane). */
@@ -141,8 +205,11 @@ export function kindsWorkedOut(): number {
 }
 
 const ASCII_PARTS = /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+/g;
-/** The same rule over every script's cased letters; uncased letters (CJK, Arabic, Devanagari) with their marks make one part. */
-const PARTS = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{Lu}+\p{M}*|\p{N}+|[\p{Lo}\p{Lm}\p{Lt}\p{M}]+/gu;
+/**
+ * The same rule over every script's cased letters; uncased letters (CJK, Arabic, Devanagari) with their
+ * marks make one part; an emoji word (anyScriptWords) is one part, with its sequence.
+ */
+const PARTS = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{Lu}+\p{M}*|\p{N}+|[\p{Lo}\p{Lm}\p{Lt}\p{M}]+|[\p{Extended_Pictographic}\p{Regional_Indicator}][\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u200d\ufe0e\ufe0f\u20e3\u{e0020}-\u{e007f}]*/gu;
 
 /** snake_case and camelCase parts of one word, folded, in order (the whole not included); `ascii` picks the fast path. */
 export function wordParts(word: string, ascii = !NON_ASCII.test(word)): string[] {

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { anyScriptWords, fold, queryWords, textWords, wordParts } from '../../../src/rank/lexical/words.js';
+import { anyScriptWords, fold, queryWords, textNumbers, textWords, wordParts } from '../../../src/rank/lexical/words.js';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { countTerms, countWordTerms } from '../../../src/rank/chunk-scorer.js';
@@ -123,11 +123,32 @@ describe('queryWords (a long query\'s words found once for its plan and its know
   });
 });
 
+describe('numbers of every script and emoji (trial35)', () => {
+  it('a decimal digit of any script is its ASCII digit: ١٩٦٤, १९६४, ১৯৬৪, ๑๙๖๔, １９６４ and Adlam 𞥑𞥙𞥖𞥔 are 1964', () => {
+    expect(textNumbers('عام ١٩٦٤ و ١٬٥ ٣,٥')).toEqual(['1964', '1', '5', '3,5']);
+    expect(textNumbers('पुल १९६४ ১৯৬৪ ๑๙๖๔ 橋１９６４年 \u{1E951}\u{1E959}\u{1E956}\u{1E954}')).toEqual(['1964', '1964', '1964', '1964', '1964']);
+    expect(textNumbers('built 1964, rebuilt 2001')).toEqual(['1964', '2001']);
+  });
+
+  it('the query\'s numbers are the lines\': a plan of "١٩٦٤" holds 1964', () => {
+    expect(buildRankPlan('جسر ١٩٦٤', 'hybrid', lexicon).prose?.numbers).toEqual(['1964']);
+  });
+
+  it('an emoji is a word, its ZWJ sequence, skin tone or flag kept whole as ICU keeps them, and one part', () => {
+    expect(textWords('the disk was full 👩‍💻🔥 fire🔥')).toEqual(['the', 'disk', 'was', 'full', '👩‍💻', '🔥', 'fire', '🔥']);
+    expect(textWords('👍🏽 ok 🇫🇷 ☀️')).toEqual(['👍🏽', 'ok', '🇫🇷', '☀️']);
+    expect(textWords('© 2020 ® x')).toEqual(['x']);
+    expect(wordParts('👩‍💻')).toEqual(['👩‍💻']);
+    expect(buildRankPlan('🔥', 'lexical', lexicon).terms.map((t) => t.key)).toEqual(['🔥']);
+  });
+});
+
 describe('the characters\' kinds, worked out as they are met (issue 30: a pasted file\'s one `—`)', () => {
   /** Characters of every kind the scan tells apart: scripts with and without spaces, marks, numbers of every kind, astral letters, emoji. */
   const chars = fc.oneof(
     fc.constantFrom(...'aZ_09 .,;(){}=\t\n-—×Σßſﬁé\u0301ÅΩπМос٣٤۵١२३गंँ长江東京はカタナทีม๓ລາວខ្មែរမြန်Ⅻⅻ½²³０９ＡＺ\u00a0\u200d\u3000'.split(''),
-      '\u{1D400}', '\u{1D7D8}', '\u{20000}', '\u{1F600}', '\u{10400}', '\u{11066}'),
+      '\u{1D400}', '\u{1D7D8}', '\u{20000}', '\u{1F600}', '\u{10400}', '\u{11066}',
+      '🔥', '👩', '💻', '\u{1F3FD}', '\ufe0f', '\u20e3', '\u{1F1EB}', '\u{1F1F7}', '\u{E0067}', '©', '®', '☀', '™'),
     fc.integer({ min: 0, max: 0xffff }).filter((c) => c < 0xd800 || c > 0xdfff).map((c) => String.fromCharCode(c)),
     fc.integer({ min: 0x10000, max: 0x10ffff }).map((c) => String.fromCodePoint(c)),
   );
@@ -135,8 +156,11 @@ describe('the characters\' kinds, worked out as they are met (issue 30: a pasted
   /** The rule, by regular expressions over the NFKC form: maximal runs of letters, marks, numbers and _, leading numbers dropped, scripts without spaces split by ICU. */
   const segmenter = new Intl.Segmenter('en', { granularity: 'word' });
   const word = (w: string) => w.replace(/^\p{N}+/u, '');
-  const reference = (t: string) => (t.normalize('NFKC').match(/[\p{L}\p{M}\p{N}_]+/gu) ?? []).flatMap((run) =>
-    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u.test(run)
+  // An emoji (not the Latin-1 © ®) and what joins its sequence; each of ICU's segments of the sequence that holds one is a word.
+  const emoji = /^(?![©®])[\p{Extended_Pictographic}\p{Regional_Indicator}]/u;
+  const hasEmoji = (seg: string) => [...seg].some((c) => emoji.test(c));
+  const reference = (t: string) => (t.normalize('NFKC').match(/(?![©®])[\p{Extended_Pictographic}\p{Regional_Indicator}](?:(?![©®])[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u200d\ufe0e\ufe0f\u20e3\u{e0020}-\u{e007f}])*|[\p{L}\p{M}\p{N}_]+/gu) ?? []).flatMap((run) =>
+    emoji.test(run) ? [...segmenter.segment(run)].map((s) => s.segment).filter(hasEmoji) : /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u.test(run)
       ? [...segmenter.segment(run)].filter((s) => s.isWordLike).map((s) => word(s.segment))
       : [word(run)]).filter(Boolean);
 
