@@ -306,7 +306,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       // words (a stop word is none), so the numbers note, which says to add a word.
       const note = !/\p{N}/u.test(o.query)
         ? { path: '', code: 'QUERY_STOP_WORDS', message: `the query ${quotedQuery(o.query)} has only common words (stop words), which match any line by chance: no match; use identifiers or words, or --mode semantic for the nearest lines anyway` }
-        : { path: '', code: 'QUERY_NUMBERS_ONLY', message: `the query ${quotedQuery(o.query)} has numbers but no word: a number is looked up only beside a query's words; add a word beside it, or use --mode line for the nearest lines anyway` };
+        : { path: '', code: 'QUERY_NUMBERS_ONLY', message: `the query ${quotedQuery(o.query)} has numbers but no word: a number is looked up only beside a query's words; add a word beside it, or use --mode lexical for the lines that hold it (--mode line for the nearest lines)` };
       return { ...outcome, hits: [], closestMiss: null, warnings: [note, ...(capNote ? [capNote] : []), ...outcome.warnings] };
     }
     const notes = [capNote, warning].filter((w) => w !== null && w !== undefined);

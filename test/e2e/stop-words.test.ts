@@ -37,7 +37,7 @@ describe('a query of stop words', () => {
     writeFileSync(path.join(tmp, 'dates.txt'), 'Le pont a été inauguré en 1964 après six ans de travaux.\nLa tour fut achevée en 1889.\n');
     const r = await runCli(['1964', path.join(tmp, 'dates.txt'), '--no-index'], { env });
     expect([r.code, r.stdout]).toEqual([1, '']);
-    expect(r.stderr).toBe('simgrep: the query "1964" has numbers but no word: a number is looked up only beside a query\'s words; add a word beside it, or use --mode line for the nearest lines anyway\n');
+    expect(r.stderr).toBe('simgrep: the query "1964" has numbers but no word: a number is looked up only beside a query\'s words; add a word beside it, or use --mode lexical for the lines that hold it (--mode line for the nearest lines)\n');
     expect((await runCli(['en 1964', path.join(tmp, 'dates.txt'), '--no-index'], { env })).code).toBe(0);
   });
 });
