@@ -8,7 +8,8 @@
 // with spaces is therefore known whole only where it is the warning's own path (`exact`), the root, or
 // the index's directory; any other path with spaces (/Users/John Smith/Secret Plan.txt) loses its pieces
 // that hold a separator, but a piece without one ("Smith", "Plan.txt") shows. The CLI's messages quote
-// a path in some places: a quoted path is one token and goes whole.
+// a path in some places: a quoted span that starts like a path (/, \, ~, C:\) is one token, spaces and
+// all, and is judged whole.
 //
 // Linear in the message's length (one pass per dir, one over the tokens), and the message is cut to
 // MAX_INPUT_CHARS first: a message may quote a query of 100,000 characters.
@@ -34,7 +35,7 @@ const TOKEN = new RegExp(`"(?:[/\\\\~\u0001]|[A-Za-z]:[/\\\\])[^"\\n]*"|'(?:[/\\
 const JOINS = '[:=|→]';
 const JOINED = new RegExp(`(?<=${JOINS})(?<!^[A-Za-z]:)(?=[\\\\~\u0001]|/(?!/))`);
 /** user:pass@ in a token. */
-const CREDENTIALS = /^[^@/\\]*:[^@/\\]*@/;
+const CREDENTIALS = /^[^@/\\:]*:[^@/\\]*@/;
 /** A separator percent-encoded. */
 const ENCODED = /%(?:2f|5c)/i;
 
