@@ -1,8 +1,18 @@
 // What an MCP answer may say of a warning: its path and its message with every path inside the served
 // root made relative to it, the index's own directory called "the index", and anything else that names
 // a place (an absolute path elsewhere, a home directory, the working directory, another root, a URI, a
-// path going up with ..) replaced by "[outside the root]": an agent learns what went wrong and how to
-// fix it, and nothing of what lies outside the root.
+// path going up with .., credentials user:pass@, a %2F-encoded path) replaced by "[outside the root]":
+// an agent learns what went wrong and how to fix it, and nothing of what lies outside the root.
+//
+// A message is read as tokens: runs of characters between spaces, quotes, brackets, `,` and `;`. A path
+// with spaces is therefore known whole only where it is the warning's own path (`exact`), the root, or
+// the index's directory; any other path with spaces (/Users/John Smith/Secret Plan.txt) loses its pieces
+// that hold a separator, but a piece without one ("Smith", "Plan.txt") shows. The CLI's messages quote
+// a path in some places: a quoted span that starts like a path (/, \, ~, C:\) is one token, spaces and
+// all, and is judged whole.
+//
+// Linear in the message's length (one pass per dir, one over the tokens), and the message is cut to
+// MAX_INPUT_CHARS first: a message may quote a query of 100,000 characters.
 import path from 'node:path';
 import { isInside } from './scope.js';
 
@@ -15,37 +25,76 @@ export interface Redaction {
 }
 
 export const OUTSIDE = '[outside the root]';
+/** A message is cut to this many characters before it is redacted (a note shows 300 of it at most). */
+export const MAX_INPUT_CHARS = 2000;
 /** Characters around a path in a message (a path is cut at them; one with spaces is named by its warning's path). */
 const STOP = `\\s'"()<>,;\`\\[\\]{}`;
-const ENDS = `(?=[:.]?(?:[${STOP}]|$))`;
-/** Any token that holds a separator (or is a URI): a place, unless it was made relative above. */
-const PLACE = new RegExp(`[^${STOP}]*[\\\\/][^${STOP}]*?${ENDS}|~[^${STOP}]*?${ENDS}`, 'g');
+/** A token: a quoted span that starts like a path (spaces and all), else a run between STOP characters. */
+const TOKEN = new RegExp(`"(?:[/\\\\~\u0001]|[A-Za-z]:[/\\\\])[^"\\n]*"|'(?:[/\\\\~\u0001]|[A-Za-z]:[/\\\\])[^'\\n]*'|[^${STOP}]+`, 'g');
+/** Inside a token, a further path after `:`, `=`, `|` or `→` is judged on its own (not a drive's C:\ or a URI's ://). */
+const JOINS = '[:=|→]';
+const JOINED = new RegExp(`(?<=${JOINS})(?<!^[A-Za-z]:)(?=[\\\\~\u0001]|/(?!/))`);
+/** user:pass@ in a token. */
+const CREDENTIALS = /^[^@/\\:]*:[^@/\\]*@/;
+/** A separator percent-encoded. */
+const ENCODED = /%(?:2f|5c)/i;
 
 const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** `p` within `dir` once normalized (not `dir/../x`, which isInside's string prefix takes). */
+function within(dir: string, p: string): boolean {
+  if (!isInside(dir, p)) return false;
+  const rel = path.relative(dir, p);
+  return !(rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel));
+}
+
 /** A path as an answer shows it: relative to the root inside it, the index's directory as "the index", else OUTSIDE. */
 export function shownPath(p: string, o: Redaction): string {
-  if (o.indexDir && isInside(o.indexDir, p)) return 'the index';
-  for (const r of [o.root, o.rootGiven]) if (r && isInside(r, p)) return path.relative(r, p) || '.';
+  if (o.indexDir && within(o.indexDir, p)) return 'the index';
+  for (const r of [o.root, o.rootGiven]) if (r && within(r, p)) return path.relative(r, p) || '.';
   return OUTSIDE;
+}
+
+/** Cut to `max` characters, not inside a surrogate pair. */
+function cutInput(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const end = /[\uD800-\uDBFF]/.test(s[max - 1]) ? max - 1 : max;
+  return `${s.slice(0, end)}…`;
 }
 
 /**
  * A warning's message as an answer may show it. `exact` (the warning's own path, which may hold spaces)
- * is replaced whole first; then every token starting with the index's directory or the root; then any
- * other token that names a place goes.
+ * is replaced whole first; then the index's directory and the root, where a token starts with them, are
+ * marked; then every token (split where a further path follows `:`, `=`, `|` or `→`) is judged: one
+ * starting with a marked directory shows as shownPath does, one holding a separator, starting with `~`,
+ * holding credentials or an encoded separator goes, any other shows as it is.
  */
 export function redactMessage(message: string, o: Redaction, exact?: string): string {
   const kept: string[] = [];
-  // Placeholders hold what may show (NUL never occurs in a message that names a real path).
+  // Placeholders: \0n\0 for what may show, \x01i\x01 for dirs[i] (neither occurs in a message that names a real path).
   const keep = (s: string) => `\u0000${kept.push(s) - 1}\u0000`;
-  let m = message.replaceAll('\u0000', '');
+  let m = cutInput(message, MAX_INPUT_CHARS).replace(/[\u0000\u0001]/g, '');
   if (exact && path.isAbsolute(exact)) m = m.replaceAll(exact, () => keep(shownPath(exact, o)));
-  for (const dir of [o.indexDir, o.root, o.rootGiven]) {
-    if (!dir) continue;
-    const re = new RegExp(`(?<![^${STOP}])${escaped(dir)}(?:[\\\\/][^${STOP}]*?)?${ENDS}`, 'g');
-    m = m.replace(re, (p) => keep(isInside(dir, p) ? shownPath(p, o) : OUTSIDE));
-  }
-  m = m.replace(PLACE, (p) => (/^[^\\/]*\u0000\d+\u0000[^\\/]*$/.test(p) ? p : OUTSIDE));
+  const dirs = [o.indexDir, o.root, o.rootGiven].filter((d): d is string => !!d);
+  dirs.forEach((dir, i) => {
+    m = m.replace(new RegExp(`(?<![^${STOP}:=|→])${escaped(dir)}(?![^${STOP}\\\\/:.=|→])`, 'g'), `\u0001${i}\u0001`);
+  });
+  const judgedToken = (token: string) => token.split(JOINED).map((piece) => judged(piece, dirs, o)).join('');
+  m = m.replace(TOKEN, (token) => (/^["']/.test(token) ? token[0] + judgedToken(token.slice(1, -1)) + token[0] : judgedToken(token)));
   return m.replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)]);
+}
+
+/** One piece of a token as it may show (its trailing `:` or `.` is punctuation, kept). */
+function judged(piece: string, dirs: readonly string[], o: Redaction): string {
+  const end = /[:.]$/.test(piece) && piece.length > 1 ? piece.length - 1 : piece.length;
+  const core = piece.slice(0, end);
+  const tail = piece.slice(end);
+  const marked = /^\u0001(\d+)\u0001/.exec(core);
+  const rest = marked ? core.slice(marked[0].length) : '';
+  if (marked && /^(?:[\\/]|$)/.test(rest) && !/[\u0000\u0001]/.test(rest)) return shownPath(dirs[Number(marked[1])] + rest, o) + tail;
+  if (core.includes('\u0001') || /[\\/]/.test(core) || core.startsWith('~') || CREDENTIALS.test(core) || ENCODED.test(core)) {
+    // What was kept whole (the warning's own path) shows, unless the piece adds a place to it.
+    return /^[^\\/]*\u0000\d+\u0000[^\\/]*$/.test(core) && !core.includes('\u0001') ? piece : OUTSIDE + tail;
+  }
+  return piece;
 }

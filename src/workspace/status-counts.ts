@@ -6,7 +6,8 @@
 import { isRemoteUri } from '../sources/uri.js';
 import { goneFiles } from './changes/gone-files.js';
 import type { OpenWorkspace } from './open.js';
-import { readSnapshotFileList } from './snapshot/snapshot-file.js';
+import { statSync } from 'node:fs';
+import { deltaPathOf, readSnapshotFileList } from './snapshot/snapshot-file.js';
 import { snapshotPath } from './workspace-files.js';
 
 export interface StatusCounts {
@@ -42,14 +43,25 @@ async function fileList(ws: OpenWorkspace, complete: string | undefined): Promis
     xs.map((f) => ({ key: f.key, chunks: f.chunkCount, lines: f.lines, size: f.size, kind: f.kind }));
   if (complete === undefined) return (await (await ws.store(false)).fileStates()).map((f) => ({ key: f.key, chunks: f.chunks, lines: f.lines, size: f.size, kind: f.kind }));
   if (ws.snapshot?.version === complete) return ofSnapshot(ws.snapshot.files);
-  // The list read alone is kept for the next status of the same version (a resident engine asks again).
+  // The list read alone is kept for the next status of the same version and snapshot file (a resident
+  // engine asks again). The version alone would not do: it starts over when the workspace is removed and
+  // built again (workspace rm, a cleared or reset store), and this process would answer the old list.
+  const file = snapshotPath(ws.dir, ws.remote);
+  const version = `${complete} ${identity(file)} ${identity(deltaPathOf(file))}`;
   const held = lists.get(ws);
-  if (held?.version === complete) return held.files;
-  const listed = readSnapshotFileList(snapshotPath(ws.dir, ws.remote), complete);
+  if (held?.version === version) return held.files;
+  const listed = readSnapshotFileList(file, complete);
   const files = ofSnapshot(listed ?? (await ws.loadSnapshot()).files);
-  lists.set(ws, { version: complete, files });
+  // Keyed by the files as they were before the read (a snapshot written since is read by the next call).
+  lists.set(ws, { version, files });
   return files;
 }
 
-/** The file list status last read alone, by workspace, with its version. */
+/** A file's identity (inode, mtime, size), or '-' when there is none. */
+function identity(file: string): string {
+  const st = statSync(file, { throwIfNoEntry: false, bigint: true });
+  return st ? `${st.ino}:${st.mtimeNs}:${st.size}` : '-';
+}
+
+/** The file list status last read alone, by workspace, with its version and snapshot files' identity. */
 const lists = new WeakMap<OpenWorkspace, { version: string; files: Counted[] }>();

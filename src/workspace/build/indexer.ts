@@ -204,6 +204,9 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   report.lines = batch.linesSeen;
   await dropMissing(o, report, states.keys(), seen);
   report.ms = performance.now() - started;
+  // One last progress with the run's final counts (files indexed, chunks written): the caller publishes
+  // next, and what shows the progress meanwhile (the MCP status of a background build) says it all.
+  o.onProgress?.({ ...report });
   return report;
 }
 

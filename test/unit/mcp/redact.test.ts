@@ -20,6 +20,26 @@ describe('redactMessage', () => {
     [`${o.rootGiven}/lib/b.ts: too large (12 MB > 10 MB); raise --max-file-bytes`, 'lib/b.ts: too large (12 MB > 10 MB); raise --max-file-bytes'],
     [`${root}: the root itself, and ${root}/v1.2/z.py.`, '.: the root itself, and v1.2/z.py.'],
     ['a timeout after 30 s; raise --timeout', 'a timeout after 30 s; raise --timeout'],
+    // A path going up out of the root or the index (isInside is a string prefix; path.relative normalizes).
+    [`${root}/../../etc/passwd: cannot be read`, `${OUTSIDE}: cannot be read`],
+    [`${root}/src/../../other/x.ts and ${root}/src/../b.ts`, `${OUTSIDE} and b.ts`],
+    [`${o.indexDir}/../../../../.ssh/id_rsa: unreadable`, `${OUTSIDE}: unreadable`],
+    // A further path inside a token that starts with the root is judged on its own.
+    [`${root}/a.ts:/home/u/secret.ts`, `a.ts:${OUTSIDE}`],
+    [`${root}/a.ts=/home/u/secret.ts and ${root}/a.ts|/etc/x and ${root}/a.ts→/home/u/y`, `a.ts=${OUTSIDE} and a.ts|${OUTSIDE} and a.ts→${OUTSIDE}`],
+    [`${root}/a.ts:${root}/b.ts: differ`, 'a.ts:b.ts: differ'],
+    [`${root}/a.ts:~/x.ts`, `a.ts:${OUTSIDE}`],
+    [`${root}:/home/u/x`, `.:${OUTSIDE}`],
+    [`${root}-link/x.ts and ${root}.bak/y`, `${OUTSIDE} and ${OUTSIDE}`],
+    // Credentials and percent-encoded separators.
+    ['cannot reach user:hunter2@db.internal; check the URL', `cannot reach ${OUTSIDE}; check the URL`],
+    ['opened %2Fhome%2Fu%2Fsecret and %5cUsers%5cu', `opened ${OUTSIDE} and ${OUTSIDE}`],
+    ['error: 3 files', 'error: 3 files'],
+    // A path with spaces known only by the warning's own path: quoted whole it goes, else its pieces with no separator show (the limit).
+    [`"/Users/John Smith/Secret Plan.txt": unreadable`, `"${OUTSIDE}": unreadable`],
+    [`/Users/John Smith/Secret Plan.txt: unreadable`, `${OUTSIDE} ${OUTSIDE} Plan.txt: unreadable`],
+    [`cannot open '${root}/my dir/a.ts' or '/home/u/my dir/b.ts': ENOENT`, `cannot open 'my dir/a.ts' or '${OUTSIDE}': ENOENT`],
+    [`the query "how does src/a.ts work" and "it's /tmp"`, `the query "how does ${OUTSIDE} work" and "it's ${OUTSIDE}"`],
   ];
   it.each(rows)('%s', (message, expected, exact) => {
     expect(redactMessage(message, o, exact)).toBe(expected);
@@ -27,5 +47,27 @@ describe('redactMessage', () => {
 
   it('a path: relative inside the root, the index, else outside', () => {
     expect([shownPath(`${root}/a/b.ts`, o), shownPath(root, o), shownPath(`${o.indexDir}/x`, o), shownPath('/tmp/y', o)]).toEqual(['a/b.ts', '.', 'the index', OUTSIDE]);
+  });
+
+  it('a path going up out of the root or the index is outside', () => {
+    expect([shownPath(`${root}/../../etc/passwd`, o), shownPath(`${root}/..`, o), shownPath(`${o.indexDir}/../x`, o), shownPath(`${root}/a/../b.ts`, o)])
+      .toEqual([OUTSIDE, OUTSIDE, OUTSIDE, 'b.ts']);
+  });
+
+  // A search-wide message quotes the query (MCP accepts 100,000 characters): the old PLACE pattern
+  // backtracked quadratically on a long token with no separator (11.5 s for 20,000 characters).
+  it('a 100,000-character token redacts in well under a second', () => {
+    for (const token of ['𒀀'.repeat(50_000), 'a'.repeat(100_000), `~${'a'.repeat(99_999)}`, `${root}/${'a:'.repeat(50_000)}`]) {
+      const t0 = performance.now();
+      const out = redactMessage(`the query "${token}" was searched by its words alone`, o);
+      expect(performance.now() - t0).toBeLessThan(2000);
+      expect(out.length).toBeLessThan(2100);
+    }
+  });
+
+  it('a long message is cut before it is redacted, not inside a surrogate pair', () => {
+    const out = redactMessage('𒀀'.repeat(5000), o);
+    expect(out.endsWith('…')).toBe(true);
+    expect(out.slice(0, -1)).toMatch(/^(?:\u{12000})+$/u);
   });
 });
