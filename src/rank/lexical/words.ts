@@ -13,7 +13,7 @@ const NUMBER = 2;
 const NO_SPACE = 4;
 /** An emoji (Extended_Pictographic but the Latin-1 `©` `®`, or a flag's regional indicator): a word of its own. */
 const EMOJI = 8;
-/** What joins an emoji's sequence: ZWJ, variation selectors, skin-tone modifiers, tags, the keycap mark. */
+/** What joins an emoji's sequence: ZWJ, variation selectors, skin-tone modifiers, tags (the keycap mark too, but a keycap's base `1` `#` is no emoji: `1️⃣` is not one word). */
 const EMOJI_JOIN = 16;
 const EMOJI_CHAR = /[\p{Extended_Pictographic}\p{Regional_Indicator}]/u;
 const EMOJI_JOIN_CHAR = /[\u200d\ufe0e\ufe0f\u20e3\p{Emoji_Modifier}\u{e0020}-\u{e007f}]/u;
@@ -142,9 +142,33 @@ function emojiWords(norm: string, i: number, out: string[]): number {
   do i += width(norm, i); while (i < n && (kindAt(norm, i) & (EMOJI | EMOJI_JOIN)) !== 0);
   const run = norm.slice(start, i);
   if (run.length <= 2 && (kindAt(run, 0) & EMOJI) !== 0 && width(run, 0) === run.length) { out.push(run); return i; }
-  segmenter ??= new Intl.Segmenter('en', { granularity: 'word' });
-  for (const s of segmenter.segment(run)) if (hasEmoji(s.segment)) out.push(s.segment);
+  let words = emojiRuns.get(run);
+  if (!words) {
+    words = [];
+    segmenter ??= new Intl.Segmenter('en', { granularity: 'word' });
+    for (const s of segmenter.segment(run)) {
+      const word = bareEmoji(s.segment);
+      if (hasEmoji(word)) words.push(word);
+    }
+    // ICU's segmenter costs ~25 us a call: a sequence met again is looked up (bounded, as digitValues).
+    if (emojiRuns.size >= EMOJI_RUNS_MAX) emojiRuns.clear();
+    emojiRuns.set(run, words);
+  }
+  for (const w of words) out.push(w);
   return i;
+}
+
+/** Emoji sequences already segmented (run -> its words), at most EMOJI_RUNS_MAX. */
+const emojiRuns = new Map<string, string[]>();
+const EMOJI_RUNS_MAX = 4096;
+
+/**
+ * An emoji word without its presentation selectors and a trailing joiner, so `❤️` is `❤` and `🔥` + ZWJ
+ * at a text's end is `🔥` (rev-words35: each was a term of its own, found by neither spelling).
+ */
+function bareEmoji(word: string): string {
+  const bare = word.replace(/[\ufe0e\ufe0f]/g, '');
+  return bare.endsWith('\u200d') ? bare.replace(/\u200d+$/, '') : bare;
 }
 
 function hasEmoji(segment: string): boolean {

@@ -136,7 +136,11 @@ describe('numbers of every script and emoji (trial35)', () => {
 
   it('an emoji is a word, its ZWJ sequence, skin tone or flag kept whole as ICU keeps them, and one part', () => {
     expect(textWords('the disk was full 👩‍💻🔥 fire🔥')).toEqual(['the', 'disk', 'was', 'full', '👩‍💻', '🔥', 'fire', '🔥']);
-    expect(textWords('👍🏽 ok 🇫🇷 ☀️')).toEqual(['👍🏽', 'ok', '🇫🇷', '☀️']);
+    // Without their presentation selectors and a trailing joiner (rev-words35): ❤️ and ❤ are one word.
+    expect(textWords('👍🏽 ok 🇫🇷 ☀️')).toEqual(['👍🏽', 'ok', '🇫🇷', '☀']);
+    expect(textWords('I ❤️ it, ❤ too, 🔥\u200d')).toEqual(['I', '❤', 'it', '❤', 'too', '🔥']);
+    // A sequence met again gives the same words (its segmentation is kept, bounded).
+    expect(textWords('👍🏽👍🏽 👍🏽')).toEqual(textWords('👍🏽👍🏽 👍🏽'));
     expect(textWords('© 2020 ® x')).toEqual(['x']);
     expect(wordParts('👩‍💻')).toEqual(['👩‍💻']);
     expect(buildRankPlan('🔥', 'lexical', lexicon).terms.map((t) => t.key)).toEqual(['🔥']);
@@ -160,7 +164,7 @@ describe('the characters\' kinds, worked out as they are met (issue 30: a pasted
   const emoji = /^(?![©®])[\p{Extended_Pictographic}\p{Regional_Indicator}]/u;
   const hasEmoji = (seg: string) => [...seg].some((c) => emoji.test(c));
   const reference = (t: string) => (t.normalize('NFKC').match(/(?![©®])[\p{Extended_Pictographic}\p{Regional_Indicator}](?:(?![©®])[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u200d\ufe0e\ufe0f\u20e3\u{e0020}-\u{e007f}])*|[\p{L}\p{M}\p{N}_]+/gu) ?? []).flatMap((run) =>
-    emoji.test(run) ? [...segmenter.segment(run)].map((s) => s.segment).filter(hasEmoji) : /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u.test(run)
+    emoji.test(run) ? [...segmenter.segment(run)].map((s) => s.segment.replace(/[\ufe0e\ufe0f]/gu, '').replace(/\u200d+$/u, '')).filter(hasEmoji) : /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u.test(run)
       ? [...segmenter.segment(run)].filter((s) => s.isWordLike).map((s) => word(s.segment))
       : [word(run)]).filter(Boolean);
 
