@@ -25,7 +25,12 @@ export async function keepProse(d, dir, tree) {
   const { readSnapshotFile } = await import(`${d}/src/workspace/snapshot/snapshot-file.js`);
   const { keepDocument, keptLinesCounted, documentState } = await import(`${d}/src/workspace/search/kept-documents.js`);
   const { isProsePath } = await import(`${d}/src/rank/prose.js`);
-  const snap = readSnapshotFile(`${dir}/snapshot.bin`, JSON.parse(readFileSync(`${dir}/workspace.json`, 'utf8')).meta.complete);
+  const complete = JSON.parse(readFileSync(`${dir}/workspace.json`, 'utf8')).meta.complete;
+  let snap = readSnapshotFile(`${dir}/snapshot.bin`, complete);
+  // An index written in another build's snapshot format (the builds compared differ in it): its file list
+  // read by the build named in SNAPSHOT_DIST (the one that wrote it).
+  if (!snap && process.env.SNAPSHOT_DIST) snap = (await import(`${process.env.SNAPSHOT_DIST}/src/workspace/snapshot/snapshot-file.js`)).readSnapshotFile(`${dir}/snapshot.bin`, complete);
+  if (!snap) throw new Error(`${d} cannot read ${dir}/snapshot.bin (another snapshot format?): set SNAPSHOT_DIST to the dist that wrote it`);
   let n = 0;
   for (const f of snap.files) if (f.kind === 'text' && isProsePath(f.key) && f.key.startsWith(path.resolve(tree) + '/') && existsSync(f.key)) { keepDocument(documentState(f), readFileSync(f.key)); n++; }
   const alive = setInterval(() => {}, 1000); await keptLinesCounted(); clearInterval(alive);
