@@ -27,7 +27,7 @@ import { isGlob } from './sources/fs.js';
 import { extensionsWithTypes } from './sources/file-types.js';
 import { checkFilterValues, type FilterValues } from './sources/filter-options.js';
 import { limitPerFile, PER_FILE_OVERFETCH } from './output/per-file.js';
-import { quotedQuery } from './output/budget.js';
+import { quotedQuery } from './text/cut.js';
 import { sourcesForPaths } from './sources/resolve.js';
 import { fileKeys } from './sources/real-paths.js';
 import { isRemoteUri } from './sources/uri.js';

@@ -1,7 +1,8 @@
 // The answer of a search-like MCP tool: structured matches (each with its code, or compact) within the
 // token budget, and the same matches as text for clients that show only text. Both forms are held to
 // the budget: an item is measured as its JSON, which is never shorter than its text rendering.
-import { cutText, fitBudget, type BudgetCut, type BudgetItem } from '../output/budget.js';
+import { fitBudget, type BudgetCut, type BudgetItem } from '../output/budget.js';
+import { cutText } from '../text/cut.js';
 import { compactOf } from '../output/compact.js';
 import type { SearchResult } from '../rank/windows.js';
 import { scoreOf } from '../rank/score.js';

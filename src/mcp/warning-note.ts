@@ -2,7 +2,8 @@
 // unreadable files, unusable ignore files, too-large files, a timeout, a query searched by its words alone, ...) and what to do about it (their
 // messages), held to a share of the answer's budget, and naming only what lies inside the served root,
 // relative to it (redact.ts: the index's own directory is "the index", anything else "[outside the root]").
-import { CHARS_PER_TOKEN, cutText } from '../output/budget.js';
+import { CHARS_PER_TOKEN } from '../output/budget.js';
+import { cutText } from '../text/cut.js';
 import { WHOLE_SEARCH_CODES, type SourceWarning } from '../sources/source.js';
 import { redactMessage, shownPath, type Redaction } from './redact.js';
 

@@ -3,7 +3,7 @@
 // name as the ranker sees definitions), so a reader still knows where the line lives.
 import { definedName } from '../rank/definitions.js';
 import type { SearchResult } from '../rank/windows.js';
-import { cutText } from './budget.js';
+import { cutText } from '../text/cut.js';
 
 const MAX_LINE_CHARS = 240;
 

@@ -2,7 +2,7 @@
 // cannot embed at all (no token it knows: Chinese or Thai text for a Latin-script vocabulary) is
 // searched by its words alone, as --mode lexical, with a warning, rather than refused.
 import { SimgrepError } from '../errors.js';
-import { quotedQuery } from '../output/budget.js';
+import { quotedQuery } from '../text/cut.js';
 import type { SearchMode } from '../types.js';
 import type { Lexicon } from './lexical/lexicon.js';
 import { buildRankPlan, type RankPlan } from './plan.js';

@@ -2,7 +2,8 @@
 // passes the budget, and the cut is reported; the compact form names the enclosing definition.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHARS_PER_TOKEN, cutText, fitBudget, quotedQuery } from '../../../src/output/budget.js';
+import { CHARS_PER_TOKEN, fitBudget } from '../../../src/output/budget.js';
+import { cutText, quotedQuery } from '../../../src/text/cut.js';
 import { compactOf } from '../../../src/output/compact.js';
 import { scoreOf } from '../../../src/rank/score.js';
 import type { SearchResult } from '../../../src/rank/windows.js';
