@@ -5,7 +5,8 @@ import type { RankPlan } from './plan.js';
 import { definedName } from './definitions.js';
 import { identifierParts, partStems, pathText } from './lexical/terms.js';
 import { pathSignals, type PathSignals } from './path-signals.js';
-import { isDigit, isIdentChar, probeOf, tally } from './term-index.js';
+import { isDigit, isIdentChar, probeOf, pushRunTerms, tally, termIndexOf } from './term-index.js';
+import { HASH_START, hashStep, identifierRuns } from './run-table.js';
 import { probeStarts, probesPattern } from './probe-starts.js';
 import { fold, isAscii, textWords } from './lexical/words.js';
 
@@ -60,7 +61,7 @@ function countAsciiTerms(text: string, plan: RankPlan, tf: Float64Array, touched
   for (const s of spans) {
     if (s === last) continue;
     last = s;
-    spanTerms(text, lower, s, plan, terms);
+    spanTerms(text, s, plan, terms);
   }
   for (const t of terms) { if (touched && tf[t] === 0) touched.push(t); tf[t]++; }
   return terms.length > 0;
@@ -92,22 +93,24 @@ function identStarts(text: string, lower: string, probes: string[]): number[] | 
   return spans;
 }
 
-/** Adds to `out` each plan term the ASCII identifier starting at `s` counts for, in plan order, once per count. */
-function spanTerms(text: string, lower: string, s: number, plan: RankPlan, out: number[]): void {
+/**
+ * Adds to `out` each plan term the ASCII identifier starting at `s` counts for, once per count: its
+ * run's terms in the thread's run dictionary (run-table.ts, term-index.ts pushRunTerms: the whole term
+ * equal to it lower-cased, the part term of each of its parts' stems), worked out once per distinct
+ * identifier and plan. Was a slice, a lower-cased slice and a Map of stems (50,000, cleared when full)
+ * per identifier, compared with every term: the bench tree's code holds ~280,000 distinct words (first36).
+ */
+function spanTerms(text: string, s: number, plan: RankPlan, out: number[]): void {
   let e = s;
-  while (e < text.length && isIdentChar(text.charCodeAt(e))) e++;
-  if (e === s) return;
-  const lowerIdent = lower.slice(s, e);
-  let stems: string[] | null = null;
-  for (let t = 0; t < plan.terms.length; t++) {
-    const term = plan.terms[t];
-    if (term.whole) {
-      if (lowerIdent === term.key) out.push(t);
-      continue;
-    }
-    stems ??= stemsOf(text.slice(s, e));
-    for (const partStem of stems) if (partStem === term.key) out.push(t);
+  let h = HASH_START;
+  while (e < text.length) {
+    const c = text.charCodeAt(e);
+    if (!isIdentChar(c)) break;
+    h = hashStep(h, c);
+    e++;
   }
+  if (e === s) return;
+  pushRunTerms(termIndexOf(plan), plan, identifierRuns.id(text, s, e, h), out);
 }
 
 /** Distinct probes by plan terms list (a plan made again for the same query shares it). */
@@ -139,7 +142,7 @@ export function asciiLineHits(lines: string[], plan: RankPlan): LineHits | null 
     if (s === last) continue;
     last = s;
     while (s > lineEnd) lineEnd += 1 + lines[++line].length;
-    spanTerms(text, lower, s, plan, hits.terms);
+    spanTerms(text, s, plan, hits.terms);
     while (hits.lines.length < hits.terms.length) hits.lines.push(line);
   }
   return hits;

@@ -75,13 +75,22 @@ export function createRunDictionary(maxRuns = RUN_LIMIT): RunDictionary {
     id(text, from, to, h) {
       for (let at = h & mask; ; at = (at + 1) & mask) {
         const e = slots[at];
-        if (e === -1) return add(text.slice(from, to), h);
+        if (e === -1) return add(ownCopy(text.slice(from, to)), h);
         if (hashes[e] === h && sameRun(keys[e], text, from, to)) return e;
       }
     },
     whole: (id) => wholes[id],
     stems: (id) => (stemLists[id] ??= partStems(keys[id])),
   };
+}
+
+/**
+ * A run's text that holds none of the text it was cut from: V8 makes a slice of 13 characters or more a
+ * view of its whole source (a decoded batch range, a chunk's lines joined), which a dictionary of 65,536
+ * runs would keep alive for the thread's life. The slice of a concatenation is cut from a flat copy of it.
+ */
+function ownCopy(run: string): string {
+  return run.length < 13 ? run : (' ' + run).slice(1);
 }
 
 /** The process's dictionary (one per thread: each worker has its own). */

@@ -55,23 +55,8 @@ export interface RunHits { generation: number; first: Int32Array; count: Int32Ar
  * counted any.
  */
 export function countRun(index: TermIndex, plan: RankPlan, id: number, tf: Float64Array, touched: number[] | undefined): boolean {
-  const r = runHitsOf(index);
-  let first = r.first[id];
-  if (first < 0) {
-    const terms = plan.terms;
-    first = r.first[id] = r.terms.length;
-    const lower = identifierRuns.whole(id);
-    const whole = index.byKey.get(lower);
-    if (whole !== undefined && terms[whole].whole) r.terms.push(whole);
-    // A part that stems to a term's key holds its probe (what the search per term relies on too).
-    if (index.holdsPartProbe(lower)) {
-      for (const partStem of identifierRuns.stems(id)) {
-        const t = index.byKey.get(partStem);
-        if (t !== undefined && !terms[t].whole) r.terms.push(t);
-      }
-    }
-    r.count[id] = r.terms.length - first;
-  }
+  const r = runTermsOf(index, plan, id);
+  const first = r.first[id];
   const end = first + r.count[id];
   const hits = r.terms;
   for (let k = first; k < end; k++) {
@@ -80,6 +65,36 @@ export function countRun(index: TermIndex, plan: RankPlan, id: number, tf: Float
     tf[t]++;
   }
   return end > first;
+}
+
+/**
+ * Pushes to `out` the terms run `id` of the dictionary counts for in the plan, once per count (countRun's,
+ * in its order): what the chunk scorer's spanTerms compared term by term for each identifier holding a probe.
+ */
+export function pushRunTerms(index: TermIndex, plan: RankPlan, id: number, out: number[]): void {
+  const r = runTermsOf(index, plan, id);
+  const end = r.first[id] + r.count[id];
+  for (let k = r.first[id]; k < end; k++) out.push(r.terms[k]);
+}
+
+/** The plan's run hits with run `id`'s worked out (on first sight: its whole, and its parts' stems where it holds a part probe). */
+function runTermsOf(index: TermIndex, plan: RankPlan, id: number): RunHits {
+  const r = runHitsOf(index);
+  if (r.first[id] >= 0) return r;
+  const terms = plan.terms;
+  const first = r.first[id] = r.terms.length;
+  const lower = identifierRuns.whole(id);
+  const whole = index.byKey.get(lower);
+  if (whole !== undefined && terms[whole].whole) r.terms.push(whole);
+  // A part that stems to a term's key holds its probe (what the search per term relies on too).
+  if (index.holdsPartProbe(lower)) {
+    for (const partStem of identifierRuns.stems(id)) {
+      const t = index.byKey.get(partStem);
+      if (t !== undefined && !terms[t].whole) r.terms.push(t);
+    }
+  }
+  r.count[id] = r.terms.length - first;
+  return r;
 }
 
 /**

@@ -1,5 +1,7 @@
 // The process's dictionary of identifier runs (rank/run-table.ts): a run read in place from any text
 // is found again by its characters, whatever string holds it, and a full dictionary starts again.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { createRunDictionary, HASH_START, hashStep } from '../../../src/rank/run-table.js';
 import { identifierParts, stem } from '../../../src/rank/lexical/terms.js';
@@ -11,7 +13,32 @@ const hashOf = (text: string, from: number, to: number) => {
 };
 const idOf = (d: ReturnType<typeof createRunDictionary>, text: string, from: number, to: number) => d.id(text, from, to, hashOf(text, from, to));
 
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
 describe('the identifier run dictionary', () => {
+  it('keeps a run it met, not the text it read the run from (V8 makes a long slice a view of its source)', () => {
+    const d = createRunDictionary();
+    gc();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const ids: number[] = [];
+    for (let i = 0; i < 32; i++) {
+      // A flat text of 512 KB (a batch range's decoded lines), an identifier of 27 characters at its start.
+      const bytes = Buffer.alloc(512 << 10, 0x20);
+      const ident = `retryFailedUploadNumber${String(i).padStart(4, '0')}`;
+      bytes.write(ident, 'latin1');
+      ids.push(idOf(d, bytes.toString('latin1'), 0, ident.length));
+    }
+    gc();
+    gc();
+    const held = process.memoryUsage().heapUsed - before;
+    // 32 texts of 512 KB: 16 MB if each run kept its text alive.
+    expect(held).toBeLessThan(4 << 20);
+    expect(d.whole(ids[31])).toBe('retryfaileduploadnumber0031');
+    expect(idOf(d, 'x retryFailedUploadNumber0007', 2, 29)).toBe(ids[7]);
+  });
+
   it('finds a run again in another text, and keeps its lower-cased whole and its parts\' stems', () => {
     const d = createRunDictionary();
     const a = idOf(d, 'x = retryFailedUploads(1)', 4, 22);

@@ -3,7 +3,8 @@
 // say what some(includes) says, for any needles, regular-expression characters and other scripts included.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anyOf, probeOf } from '../../../src/rank/term-index.js';
+import { anyOf, probeOf, runHitsOf, termIndexOf } from '../../../src/rank/term-index.js';
+import { HASH_START, hashStep, identifierRuns } from '../../../src/rank/run-table.js';
 import { stem } from '../../../src/rank/lexical/terms.js';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan, type RankPlan } from '../../../src/rank/plan.js';
@@ -76,5 +77,31 @@ describe('asciiLineHits', () => {
     const hits = asciiLineHits(['', 'no', 'a retry', 'x', 'uploads uploaded'], plan)!;
     expect(hits.lines).toEqual([2, 4, 4]);
     expect(hits.terms.map((t) => plan.terms[t].key)).toEqual(['retry', 'upload', 'upload']);
+  });
+});
+
+describe("the chunk scorer's identifiers", () => {
+  it("are looked up in the thread's run dictionary: each distinct identifier's terms worked out once, its whole and its parts' stems", () => {
+    const lexicon = parseLexicon('#docs\t1000\nrequest\t20\nhandler\t30\nregister\t40\n');
+    const plan = buildRankPlan('where is the request handler registered', 'hybrid', lexicon);
+    const ident = 'registerQzxRequestHandlers';
+    const lines = [`app.${ident}(router);`, 'const x = 1;', `// ${ident} again, and requests`];
+    const hits = asciiLineHits(lines, plan)!;
+    // The dictionary knows the identifier and the plan's terms it counts for (first36: was a Map of stems
+    // per identifier text, compared with every term, the dictionary untouched).
+    let h = HASH_START;
+    for (let i = 0; i < ident.length; i++) h = hashStep(h, ident.charCodeAt(i));
+    const known = identifierRuns.size;
+    const id = identifierRuns.id(ident, 0, ident.length, h);
+    expect(identifierRuns.size).toBe(known);
+    const r = runHitsOf(termIndexOf(plan));
+    expect(r.first[id]).toBeGreaterThanOrEqual(0);
+    const keys = r.terms.slice(r.first[id], r.first[id] + r.count[id]).map((t) => plan.terms[t].key).sort();
+    expect(keys).toEqual(['handler', 'register', 'request'].map(stem).sort());
+    // What countTerms counts line by line.
+    const want: number[][] = lines.map((l) => { const tf = new Float64Array(plan.terms.length); countTerms(l, plan, tf); return [...tf]; });
+    const got: number[][] = lines.map(() => new Array<number>(plan.terms.length).fill(0));
+    hits.lines.forEach((line, k) => { got[line][hits.terms[k]]++; });
+    expect(got).toEqual(want);
   });
 });
