@@ -7,6 +7,7 @@ import type { KeptChunks } from './embed/kept-chunks.js';
 import type { WorkerResult, WorkerTask } from './embed/worker-protocol.js';
 import type { EmbedderKind, ModelData } from './types.js';
 import { offerModel } from './embed/model-channel.js';
+import { planKeyOf } from './embed/plan-key.js';
 import { builtWorkerFile } from './worker-file.js';
 
 // piscina through require (its CommonJS entry), not its ESM wrapper (`import mod from "./main.js"`,
@@ -117,11 +118,11 @@ export function createPool(opts: PoolOptions): Executor {
  * is ~100 KB of bytes and 8 KB of offsets, ~400 of them in a scan of the bench tree): each view's
  * whole, unshared buffer. A view into a larger buffer is copied as before, so nothing else is detached.
  */
-/** A score request without its prose documents' kept line tokens (requests.ts rangeTokens: for an in-process scorer). */
+/** A score request without its prose documents' kept line tokens (requests.ts rangeTokens: for an in-process scorer), its plan named (plan-key.ts). */
 function withoutTokens(req: ScoreRequest): ScoreRequest {
-  if (!req.chunks?.rangeTokens) return req;
+  if (!req.chunks) return req;
   const { rangeTokens: _, ...chunks } = req.chunks;
-  return { ...req, chunks };
+  return { ...req, chunks: { ...chunks, planKey: planKeyOf(chunks.plan) } };
 }
 
 export function movable(...views: ArrayBufferView[]): ArrayBuffer[] {

@@ -11,6 +11,7 @@ import { unitRows } from './unit.js';
 import { lineCosines, lineTokensOf, type LineCosines, type LineTokens } from './line-cosines.js';
 import type { KeptLineScoring } from './prose-scoring.js';
 import { KeptChunks, sentSums } from './kept-chunks.js';
+import { knownPlan } from './plan-key.js';
 
 export interface LineScorer {
   readonly dim: number;
@@ -102,6 +103,8 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
     kernelId: kernel.id,
     async score(req, counts) {
       if (req.chunks) {
+        // A worker's batch: the plan object this thread first received under the pool's number for it (plan-key.ts).
+        if (req.chunks.planKey !== undefined) req.chunks.plan = knownPlan(req.chunks.planKey, req.chunks.plan);
         // A scan's chunks with the sums it sent (an index build of this process pooled their files), else an index's candidates kept between searches.
         const sent = req.chunks.keptSums ? sentSums(req.chunks.keptSums, kernel.dim) : null;
         const store = sent ?? (req.chunks.rangeKeys && keepChunks ? keptStore() : kept);

@@ -24,6 +24,11 @@ export interface ScoreRequest {
 /** What chunk scoring needs beyond the lines: the plan, and each score range's file line and path. */
 export interface ChunkRequest {
   plan: RankPlan;
+  /**
+   * The pool's number for `plan` (plan-key.ts): a worker scores every batch of the same plan with the one
+   * object it first received (its memos kept from batch to batch). Absent in-process.
+   */
+  planKey?: number;
   /** File line number of each score range's first line. */
   rangeFirstLines: Uint32Array;
   rangePaths: string[];
