@@ -5,11 +5,11 @@ import { forEachWordGram } from './lexical/grams.js';
 import { isStopword } from './lexical/terms.js';
 import type { RankPlan } from './plan.js';
 import { countNumbers, gramIndexOf, proseTermCount, type LineTerms } from './prose.js';
-import { HASH_START, hashStep, identifierRuns, RUN_LIMIT } from './run-table.js';
+import { growRunSlots, HASH_START, hashStep, identifierRuns, runSlots, type RunSlots } from './run-table.js';
 import { countRun, isDigit, isIdentChar, termIndexOf, type TermIndex } from './term-index.js';
 
 /** Per dictionary run, where its grams (indices of plan.prose.grams, repeats kept) start in `grams`, and how many. */
-interface RunGrams { generation: number; first: Int32Array; count: Int32Array; grams: number[]; byKey: Map<number | string, number> }
+interface RunGrams extends RunSlots { generation: number; grams: number[]; byKey: Map<number | string, number> }
 
 /** Keyed by the plan's grams list, which a plan made again for the same query shares (plan.ts's recent plans). */
 const planGrams = new WeakMap<readonly string[], RunGrams>();
@@ -29,7 +29,7 @@ function runGramsOf(plan: RankPlan): RunGrams {
   const list = plan.prose?.grams ?? [];
   let r = planGrams.get(list);
   if (!r || r.generation !== identifierRuns.generation) {
-    r = { generation: identifierRuns.generation, first: new Int32Array(RUN_LIMIT).fill(-1), count: new Int32Array(RUN_LIMIT), grams: [], byKey: gramIndexOf(list) };
+    r = { generation: identifierRuns.generation, ...runSlots(), grams: [], byKey: gramIndexOf(list) };
     planGrams.set(list, r);
   }
   return r;
@@ -37,6 +37,7 @@ function runGramsOf(plan: RankPlan): RunGrams {
 
 /** Counts the plan grams of run `id` (forEachGram's of the word: its folded whole, no stopword) into `gf`. */
 function countRunGrams(r: RunGrams, id: number, gf: Float64Array, touched: number[]): void {
+  if (id >= r.first.length) growRunSlots(r, id);
   let first = r.first[id];
   if (first < 0) {
     first = r.first[id] = r.grams.length;

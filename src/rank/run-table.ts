@@ -93,5 +93,29 @@ function ownCopy(run: string): string {
   return run.length < 13 ? run : (' ' + run).slice(1);
 }
 
+/**
+ * Per-run tables a plan keeps (term-index.ts, prose-run-terms.ts): `first` (-1: not worked out) and
+ * `count` per run id, sized to the runs met so far and grown to hold `id`. Tables of RUN_LIMIT from the
+ * start were 512 KB a plan, zeroed and filled: ~1-2 ms of page faults for each warm search's new plan.
+ */
+export interface RunSlots { first: Int32Array; count: Int32Array }
+
+/** `first` and `count` tables for the dictionary's runs so far. */
+export function runSlots(): RunSlots {
+  const n = Math.min(RUN_LIMIT, Math.max(1024, identifierRuns.size * 2));
+  return { first: new Int32Array(n).fill(-1), count: new Int32Array(n) };
+}
+
+/** Makes room in `s` for run `id` (the same entries, the new ones not worked out). */
+export function growRunSlots(s: RunSlots, id: number): void {
+  const n = Math.min(RUN_LIMIT, Math.max(id + 1, s.first.length * 2));
+  const first = new Int32Array(n).fill(-1);
+  first.set(s.first);
+  const count = new Int32Array(n);
+  count.set(s.count);
+  s.first = first;
+  s.count = count;
+}
+
 /** The process's dictionary (one per thread: each worker has its own). */
 export const identifierRuns = createRunDictionary();

@@ -3,7 +3,7 @@
 // pass over its runs), a term's probe (what a text must hold for one of its words to match the term),
 // a tally of term counts, and the identifier character classes.
 import type { RankPlan } from './plan.js';
-import { identifierRuns, RUN_LIMIT } from './run-table.js';
+import { growRunSlots, identifierRuns, runSlots, type RunSlots } from './run-table.js';
 
 export interface TermIndex {
   /** Term key -> its index in plan.terms (keys are unique in a plan). */
@@ -47,7 +47,7 @@ export function anyOf(needles: string[]): (text: string) => boolean {
 }
 
 /** Per dictionary run, where its terms start in `terms` (-1: not worked out yet) and how many. */
-export interface RunHits { generation: number; first: Int32Array; count: Int32Array; terms: number[] }
+export interface RunHits extends RunSlots { generation: number; terms: number[] }
 
 /**
  * Counts the terms run `id` of the dictionary counts for in the plan (the whole term equal to it and
@@ -80,7 +80,8 @@ export function pushRunTerms(index: TermIndex, plan: RankPlan, id: number, out: 
 /** The plan's run hits with run `id`'s worked out (on first sight: its whole, and its parts' stems where it holds a part probe). */
 function runTermsOf(index: TermIndex, plan: RankPlan, id: number): RunHits {
   const r = runHitsOf(index);
-  if (r.first[id] >= 0) return r;
+  if (id >= r.first.length) growRunSlots(r, id);
+  else if (r.first[id] >= 0) return r;
   const terms = plan.terms;
   const first = r.first[id] = r.terms.length;
   const lower = identifierRuns.whole(id);
@@ -99,12 +100,13 @@ function runTermsOf(index: TermIndex, plan: RankPlan, id: number): RunHits {
 
 /**
  * The plan's run hits for the dictionary's current generation (started over with it). A caller that
- * counts many runs reads `first` and `count` to pass over the runs worked out to count for no term.
+ * counts many runs reads `first` and `count` to pass over the runs worked out to count for no term (an id
+ * past their length is not worked out yet: countRun makes room).
  */
 export function runHitsOf(index: TermIndex): RunHits {
   let r = index.runHits;
   if (!r || r.generation !== identifierRuns.generation) {
-    r = index.runHits = { generation: identifierRuns.generation, first: new Int32Array(RUN_LIMIT).fill(-1), count: new Int32Array(RUN_LIMIT), terms: [] };
+    r = index.runHits = { generation: identifierRuns.generation, ...runSlots(), terms: [] };
   }
   return r;
 }

@@ -3,8 +3,8 @@
 // say what some(includes) says, for any needles, regular-expression characters and other scripts included.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anyOf, probeOf, runHitsOf, termIndexOf } from '../../../src/rank/term-index.js';
-import { HASH_START, hashStep, identifierRuns } from '../../../src/rank/run-table.js';
+import { anyOf, countRun, probeOf, runHitsOf, termIndexOf } from '../../../src/rank/term-index.js';
+import { HASH_START, hashStep, identifierRuns, RUN_LIMIT } from '../../../src/rank/run-table.js';
 import { stem } from '../../../src/rank/lexical/terms.js';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan, type RankPlan } from '../../../src/rank/plan.js';
@@ -103,5 +103,23 @@ describe("the chunk scorer's identifiers", () => {
     const got: number[][] = lines.map(() => new Array<number>(plan.terms.length).fill(0));
     hits.lines.forEach((line, k) => { got[line][hits.terms[k]]++; });
     expect(got).toEqual(want);
+  });
+});
+
+describe("a plan's per-run tables", () => {
+  it('are sized to the runs met so far and grow as runs come, the same terms counted', () => {
+    const lexicon = parseLexicon('#docs\t1000\nretry\t20\nupload\t30\n');
+    const plan = buildRankPlan('retry uploads quietly', 'hybrid', lexicon);
+    const index = termIndexOf(plan);
+    const start = runHitsOf(index).first.length;
+    // Tables of RUN_LIMIT from the start were 512 KB a plan, zeroed and filled (first36).
+    expect(start).toBeLessThan(RUN_LIMIT);
+    const hashOf = (w: string) => { let h = HASH_START; for (let i = 0; i < w.length; i++) h = hashStep(h, w.charCodeAt(i)); return h; };
+    let id = -1;
+    for (let i = 0; id < start; i++) { const w = `zq${i}RetryUploads`; id = identifierRuns.id(w, 0, w.length, hashOf(w)); }
+    const tf = new Float64Array(plan.terms.length);
+    expect(countRun(index, plan, id, tf, [])).toBe(true);
+    expect(runHitsOf(index).first.length).toBeGreaterThan(id);
+    expect(plan.terms.filter((_, t) => tf[t] > 0).map((t) => t.key).sort()).toEqual(['retry', 'upload']);
   });
 });
