@@ -5,7 +5,8 @@
 // outside the root, not even a file count.
 import { existsSync } from 'node:fs';
 import type { ActionEngine } from '../actions/engine.js';
-import { isSimgrepError, SimgrepError } from '../errors.js';
+import { SimgrepError } from '../errors.js';
+import { errorText } from './error-redaction.js';
 import { defaultName, readInfo, rootsInside, workspaceDir } from '../workspace/registry.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -44,7 +45,8 @@ export interface ConfinedWorkspaces {
 /** After a failed background build, searches scan this long before one queues the build again. */
 export const RETRY_BUILD_MS = 30_000;
 
-export function createConfinedWorkspaces(engine: ActionEngine, root: Root): ConfinedWorkspaces {
+/** `redact`: what a build failure's message may say to the client (error-redaction.ts). */
+export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redact: (message: string) => string): ConfinedWorkspaces {
   const building = new Map<string, Promise<Workspace>>();
   /** The background builds' progress, by workspace name (a covering workspace may be among them). */
   const progress = new Map<string, IndexProgress>();
@@ -108,8 +110,7 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
       void w.finally(() => warming.delete(w));
     }, (e: unknown) => {
       done();
-      const why = isSimgrepError(e) ? `${e.code}: ${e.message}` : (e as Error)?.message ?? String(e);
-      failed.set(dir, { why, retryAt: Date.now() + RETRY_BUILD_MS });
+      failed.set(dir, { why: redact(errorText(e)), retryAt: Date.now() + RETRY_BUILD_MS });
     });
     try {
       return await search(null);

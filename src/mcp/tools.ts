@@ -3,7 +3,6 @@
 // engine can be reached; the resident engine (engine.ts) calls the very same code for every front, so
 // an answer is the same whichever process gives it. Every failure is a tool error (isError), never a throw.
 import type { ActionEngine } from '../actions/engine.js';
-import { isSimgrepError } from '../errors.js';
 import type { WireToolResult } from '../server/protocol.js';
 import type { SourceWarning } from '../sources/source.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
@@ -13,6 +12,7 @@ import { createConfinedWorkspaces, RETRY_BUILD_MS } from './confined-workspaces.
 import { resolveFileInside, resolveInside, type Root } from './scope.js';
 import { boundQuery, filtersOf, planOf, type Narrowing } from './search-args.js';
 import { warningNote } from './warning-note.js';
+import { errorRedaction, errorText } from './error-redaction.js';
 
 export type ToolName = 'search' | 'find_related' | 'index' | 'status';
 export const TOOL_NAMES: readonly ToolName[] = ['search', 'find_related', 'index', 'status'];
@@ -30,7 +30,8 @@ type SearchArgs = Narrowing & { query: string };
 type RelatedArgs = Narrowing & { file_path: string; line: number };
 
 export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
-  const workspaces = createConfinedWorkspaces(engine, root);
+  const redact = errorRedaction(root);
+  const workspaces = createConfinedWorkspaces(engine, root, redact);
 
   async function search(a: SearchArgs): Promise<WireToolResult> {
     // With SIMGREP_DEBUG_TIMING=1, the MCP side's stages around the search's own (workspace/search-run.ts).
@@ -122,7 +123,7 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
   return {
     settled: () => workspaces.settled(),
     close: () => workspaces.close(),
-    call: (tool, args, onProgress) => workspaces.during(() => guard(() => {
+    call: (tool, args, onProgress) => workspaces.during(() => guard(redact, () => {
       switch (tool) {
         case 'search': return search(args as SearchArgs);
         case 'find_related': return findRelated(args as RelatedArgs);
@@ -136,12 +137,14 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
 
 const BUILDING_NOTE = 'the index of this directory is being built in the background; this answer comes from reading the files (the same matches, found more slowly)';
 
-/** A failure is a tool error the client can read (isError), never a crash or a line on stdout. */
-async function guard(fn: () => Promise<WireToolResult>): Promise<WireToolResult> {
+/**
+ * A failure is a tool error the client can read (isError), never a crash or a line on stdout, naming
+ * nothing outside the root (error-redaction.ts).
+ */
+async function guard(redact: (message: string) => string, fn: () => Promise<WireToolResult>): Promise<WireToolResult> {
   try {
     return await fn();
   } catch (e) {
-    const message = isSimgrepError(e) ? `${e.code}: ${e.message}` : (e as Error)?.message ?? String(e);
-    return { isError: true, content: [{ type: 'text', text: message }] };
+    return { isError: true, content: [{ type: 'text', text: redact(errorText(e)) }] };
   }
 }
