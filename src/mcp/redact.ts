@@ -121,3 +121,15 @@ function judged(piece: string, dirs: readonly string[], o: Redaction): string {
 export function redactError(message: string, o: { root: string; rootGiven?: string; indexDir: string }): string {
   return redactMessage(message, { ...o, absoluteInside: true, keepRelative: true });
 }
+
+/**
+ * The model a status answer names: a Hugging Face id as it is, the bundled model as "bundled", a local
+ * model's directory by its path inside the root, else by its base name only (where it lies is outside
+ * the root: trial36's status answered /home/me/.nvm/.../simgrep/src/model/bundled/model).
+ */
+export function shownModel(model: string, o: { root: string; rootGiven?: string; bundledDir: string }): string {
+  if (!path.isAbsolute(model)) return model;
+  if (path.resolve(model) === path.resolve(o.bundledDir)) return 'bundled';
+  for (const r of [o.root, o.rootGiven]) if (r && within(r, model)) return model;
+  return path.basename(model);
+}

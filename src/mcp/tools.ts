@@ -11,8 +11,10 @@ import { buildAnswer } from './answer.js';
 import { createConfinedWorkspaces, RETRY_BUILD_MS } from './confined-workspaces.js';
 import { resolveFileInside, resolveInside, type Root } from './scope.js';
 import { boundQuery, filtersOf, planOf, type Narrowing } from './search-args.js';
-import { warningNote } from './warning-note.js';
+import { bundledModelDir } from '../model/default-model.js';
 import { errorRedaction, errorText } from './error-redaction.js';
+import { shownModel } from './redact.js';
+import { warningNote } from './warning-note.js';
 
 export type ToolName = 'search' | 'find_related' | 'index' | 'status';
 export const TOOL_NAMES: readonly ToolName[] = ['search', 'find_related', 'index', 'status'];
@@ -107,7 +109,7 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
       Object.assign(out, { workspace: found.ws.name, files: p?.indexed ?? 0, chunks: p?.chunks ?? 0, lines: p?.lines ?? 0, model: null, building: true });
     } else if (found) {
       const s = await found.ws.status();
-      Object.assign(out, { indexed: s.files + s.gone > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model || null, updated: s.updated });
+      Object.assign(out, { indexed: s.files + s.gone > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model ? shownModel(s.model, { root: root.real, rootGiven: root.given, bundledDir: bundledModelDir() }) : null, updated: s.updated });
       if (s.gone > 0) out.gone = s.gone;
     }
     const failure = workspaces.buildFailure(dir);
