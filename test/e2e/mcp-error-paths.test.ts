@@ -3,7 +3,8 @@
 // workspaces'`, `INDEX_UNREADABLE: cannot read the index directory /home/me/...`), the background build's
 // failure in the search's note and in status's `build_failed`. Through the MCP SDK's own client and a real
 // `simgrep mcp`: every such answer still says what failed, names the index as "the index" and anything
-// else outside the root as "[outside the root]", and keeps the paths inside the root; searches go on.
+// else outside the root as "[outside the root]", and keeps the paths inside the root; searches go on,
+// from the files (an index that could not be read failed every search).
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -72,11 +73,19 @@ describe('MCP answers about a failing index name nothing outside the root', () =
     expect(indexed.content[0].text).toBe("ENOENT: no such file or directory, mkdir 'the index'");
   });
 
-  it('an index directory that cannot be read: every tool\'s error names it "the index"', async () => {
-    for (const tool of ['search', 'status', 'index'] as const) {
-      const r = await call(tool, { directory: 'broken', ...(tool === 'search' ? { query: 'retry the upload' } : {}) });
-      expect(r.isError, tool).toBe(true);
-      expect(r.content[0].text, tool).toBe('INDEX_UNREADABLE: cannot read the index directory the index: ENOTDIR; check its permissions');
+  it('an index directory that cannot be read: search answers from the files, saying why; status and index are errors naming "the index"', async () => {
+    const unreadable = 'INDEX_UNREADABLE: cannot read the index directory the index: ENOTDIR; check its permissions';
+    // The search failed outright (trial36), though reading the files answers it.
+    const r = await call('search', { directory: 'broken', query: 'retry the upload', top_k: 1 });
+    expect(r.isError).toBeUndefined();
+    expect(r.structuredContent).toMatchObject({ index: 'scanned', count: 1 });
+    expect((r.structuredContent!.matches as { path: string }[])[0].path).toBe(path.join(root, 'broken', 'upload.ts'));
+    expect(r.structuredContent!.notes).toContainEqual(expect.stringContaining(`the background build of this directory's index failed (${unreadable})`));
+    expect(all(r)).not.toContain(home.env.SIMGREP_HOME);
+    for (const tool of ['status', 'index'] as const) {
+      const e = await call(tool, { directory: 'broken' });
+      expect(e.isError, tool).toBe(true);
+      expect(e.content[0].text, tool).toBe(unreadable);
     }
   });
 
