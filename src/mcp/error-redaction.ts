@@ -14,8 +14,16 @@ export function errorText(e: unknown): string {
   return isSimgrepError(e) ? `${e.code}: ${e.message}` : (e as Error)?.message ?? String(e);
 }
 
-/** The redaction of this root's errors (the workspaces' directory read once, as the engine's environment has it). */
-export function errorRedaction(root: Root): (message: string) => string {
+/**
+ * The redaction of this root's errors (the workspaces' directory read once, as the engine's environment
+ * has it). `onRedacted` gets the whole message of each one that lost a path: the server's own log, for
+ * the user who fixes it (the agent reads only the redacted one).
+ */
+export function errorRedaction(root: Root, onRedacted?: (message: string) => void): (message: string) => string {
   const o = { root: root.real, rootGiven: root.given, indexDir: path.resolve(workspacesDir()) };
-  return (message) => redactError(message, o);
+  return (message) => {
+    const shown = redactError(message, o);
+    if (shown !== message) onRedacted?.(message);
+    return shown;
+  };
 }

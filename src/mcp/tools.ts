@@ -31,8 +31,9 @@ export interface ToolRunner {
 type SearchArgs = Narrowing & { query: string };
 type RelatedArgs = Narrowing & { file_path: string; line: number };
 
-export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
-  const redact = errorRedaction(root);
+/** `onRedacted`: the whole message of a failure the client was told without its paths outside the root (for the server's log). */
+export function createToolRunner(engine: ActionEngine, root: Root, o: { onRedacted?: (message: string) => void } = {}): ToolRunner {
+  const redact = errorRedaction(root, o.onRedacted);
   const workspaces = createConfinedWorkspaces(engine, root, redact);
 
   async function search(a: SearchArgs): Promise<WireToolResult> {

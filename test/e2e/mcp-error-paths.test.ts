@@ -19,6 +19,7 @@ type ToolResult = { isError?: boolean; content: { type: string; text: string }[]
 let home: ReturnType<typeof isolatedHome>;
 let root = '';
 let client: Client;
+let stderr = '';
 const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<ToolResult>;
 /** Everything an answer carries, as one string to look for paths in. */
 const all = (r: ToolResult) => JSON.stringify(r);
@@ -42,6 +43,7 @@ beforeAll(async () => {
     env: { ...process.env as Record<string, string>, ...home.env, HF_HUB_OFFLINE: '1' },
     stderr: 'pipe',
   });
+  transport.stderr?.on('data', (d) => { stderr += String(d); });
   client = new Client({ name: 'simgrep-e2e', version: '0.0.0' });
   await client.connect(transport);
 }, 60_000);
@@ -87,6 +89,8 @@ describe('MCP answers about a failing index name nothing outside the root', () =
       expect(e.isError, tool).toBe(true);
       expect(e.content[0].text, tool).toBe(unreadable);
     }
+    // The user, who fixes it, reads the whole message in the server's log (stderr).
+    expect(stderr).toContain(`simgrep: mcp: a failure told to the client without its paths outside the root: INDEX_UNREADABLE: cannot read the index directory ${path.join(home.env.SIMGREP_HOME, 'workspaces', defaultName([path.join(root, 'broken')]))}: ENOTDIR`);
   });
 
   it('a refusal still names the root as it is (paths inside the root are kept)', async () => {
