@@ -79,13 +79,11 @@ export function dict(p: Params, name: string): Record<string, unknown> | undefin
 
 /**
  * The file filters of the one table (sources/filter-options.ts) under their parameter names, read as a
- * `with:` block gives them (a single string is a one-item list) and checked. `teaOnly`: just those an
- * action that keeps to TEA's contract had (search.semantic).
+ * `with:` block gives them (a single string is a one-item list) and checked.
  */
-export function filterParams(p: Params, o: { teaOnly?: boolean } = {}): FilterValues {
+export function filterParams(p: Params): FilterValues {
   const out: Record<string, unknown> = {};
   for (const f of FILTER_OPTIONS as readonly FilterOption[]) {
-    if (o.teaOnly && !f.teaAction) continue;
     const v = f.kind === 'list' ? strList(p, f.param) : f.kind === 'count' ? int(p, f.param) : p[f.param] == null ? undefined : bool(p, f.param, false);
     if (v !== undefined) out[f.key] = v;
   }

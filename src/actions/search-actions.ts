@@ -74,11 +74,13 @@ export async function searchSemantic(engine: ActionEngine, _state: unknown, p: P
   const paths = recursive ? given : await topLevelOnly(given);
   // TEA-BUILTIN-014.3: an optional `workspace` answers from that workspace (a name, or its path).
   const ws = str(p, 'workspace') !== undefined ? target(engine, { workspace: p.workspace }) : null;
-  const so = { ...o, paths, recursive, ...filterParams(p, { teaOnly: true }) };
+  // Every file filter of the one table, as search.related and the MCP tools take them (trial36: the ones
+  // TEA's action lacks were dropped without a word, and changed the answer).
+  const so = { ...o, paths, recursive, ...filterParams(p) };
   const r = ws ? await ws.search(so) : await searchPaths(engine, so);
   const missing = unusable(r);
   if (missing) return missing;
-  return { results: r.results.map((x) => semanticResult(x, scale)), success: true, query: o.query, files_searched: r.stats.files };
+  return { results: r.results.map((x) => semanticResult(x, scale)), success: true, query: o.query, files_searched: r.stats.files, ...(r.files && { files: r.files }) };
 }
 
 export async function searchSemanticContent(engine: ActionEngine, _state: unknown, p: Params) {

@@ -10,7 +10,7 @@ import type { IndexReport } from '../workspace/build/indexer.js';
 import { sourcesForPaths } from '../sources/resolve.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { ActionEngine } from './engine.js';
-import { bool, str, strList, type Params } from './params.js';
+import { bool, filterParams, str, strList, type Params } from './params.js';
 import { commonSearchOptions, semanticResult } from './search-actions.js';
 import { handle, target } from './workspace-target.js';
 
@@ -64,10 +64,11 @@ export async function workspaceSearch(engine: ActionEngine, _state: unknown, p: 
   const { options: o, scale } = await commonSearchOptions(engine, p);
   const given = strList(p, 'paths');
   const paths = given && given.length > 0 ? given : (await statusOf(ws, p)).roots;
-  const r = await ws.search({ ...o, paths, extensions: strList(p, 'extensions') });
+  // Every file filter of the one table, as search.semantic takes them (trial36: only extensions was read).
+  const r = await ws.search({ ...o, paths, ...filterParams(p) });
   return {
     results: r.results.map((x) => semanticResult(x, scale)), success: true, query: o.query,
-    workspace: handle(ws, p), files_searched: r.stats.files, refreshed: r.stats.index?.refreshed ?? 0,
+    workspace: handle(ws, p), files_searched: r.stats.files, refreshed: r.stats.index?.refreshed ?? 0, ...(r.files && { files: r.files }),
   };
 }
 

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import type { ActionEngine } from '../actions/engine.js';
 import { isSimgrepError, SimgrepError } from '../errors.js';
+import { errorText } from './error-redaction.js';
 import { defaultName, readInfo, rootsInside, workspaceDir } from '../workspace/registry.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -44,7 +45,8 @@ export interface ConfinedWorkspaces {
 /** After a failed background build, searches scan this long before one queues the build again. */
 export const RETRY_BUILD_MS = 30_000;
 
-export function createConfinedWorkspaces(engine: ActionEngine, root: Root): ConfinedWorkspaces {
+/** `redact`: what a build failure's message may say to the client (error-redaction.ts). */
+export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redact: (message: string) => string): ConfinedWorkspaces {
   const building = new Map<string, Promise<Workspace>>();
   /** The background builds' progress, by workspace name (a covering workspace may be among them). */
   const progress = new Map<string, IndexProgress>();
@@ -79,14 +81,20 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
 
   /** A search of `dir`: its workspace when built, else a scan while it builds in the background. */
   async function searchIn<T>(dir: string, search: (ws: Workspace | null) => Promise<T>): Promise<T> {
-    const c = covering(dir);
+    let c: Workspace | null;
+    try { c = covering(dir); } catch (e) { return scanInstead(dir, e, search); }
     // A workspace this server is still building holds part of the tree: the files are read instead.
     if (c && buildingNames.has(c.name)) return search(null);
     // A built one answers; a failure of a build it outlived (another process held the lock, then finished) is over.
     if (c) { failed.delete(dir); return search(c); }
     if (building.has(dir)) return search(null);
     // Checked before anything starts: a workspace whose roots reach out is refused, not rebuilt.
-    const { ws, exists } = await own(dir);
+    let ownWs: { ws: Workspace; exists: boolean };
+    try { ownWs = await own(dir); } catch (e) {
+      if (isSimgrepError(e) && e.code === 'BAD_FLAG') throw e;
+      return scanInstead(dir, e, search);
+    }
+    const { ws, exists } = ownWs;
     if (exists) { failed.delete(dir); return search(ws); }
     if (building.has(dir)) return search(null);
     // A build that just failed is not retried by every search (each would fail the same way).
@@ -108,14 +116,22 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root): Conf
       void w.finally(() => warming.delete(w));
     }, (e: unknown) => {
       done();
-      const why = isSimgrepError(e) ? `${e.code}: ${e.message}` : (e as Error)?.message ?? String(e);
-      failed.set(dir, { why, retryAt: Date.now() + RETRY_BUILD_MS });
+      failed.set(dir, { why: redact(errorText(e)), retryAt: Date.now() + RETRY_BUILD_MS });
     });
     try {
       return await search(null);
     } finally {
       answered();
     }
+  }
+
+  /**
+   * An index that cannot be read or made (its directory a file, a link to nothing, unreadable: trial36)
+   * fails the search no more: it answers from the files, with the failure as a build's in its note.
+   */
+  function scanInstead<T>(dir: string, e: unknown, search: (ws: Workspace | null) => Promise<T>): Promise<T> {
+    failed.set(dir, { why: redact(errorText(e)), retryAt: Date.now() + RETRY_BUILD_MS });
+    return search(null);
   }
 
   return {

@@ -22,6 +22,13 @@ export interface Redaction {
   rootGiven?: string;
   /** The workspace's directory, when an index answered: called "the index". */
   indexDir?: string;
+  /** Paths inside the root shown as they are (an error's), not relative to it (a warning's). */
+  absoluteInside?: boolean;
+  /**
+   * A relative path that does not go up (`src/**`, `-g/--glob`) shown as it is: an error's message echoes
+   * the agent's own arguments that way; every place the server names is absolute.
+   */
+  keepRelative?: boolean;
 }
 
 export const OUTSIDE = '[outside the root]';
@@ -39,6 +46,11 @@ const CREDENTIALS = /^[^@/\\:]*:[^@/\\]*@/;
 /** A separator percent-encoded. */
 const ENCODED = /%(?:2f|5c)/i;
 
+/** A relative path as keepRelative keeps it: not absolute on this platform (nor ~, C:), no URI (`\\[` is no path on POSIX). */
+const relativeKept = (s: string): boolean => !path.isAbsolute(s) && !/^(?:~|[A-Za-z]:)/.test(s) && !s.includes('://');
+/** A `..` step. */
+const UP = /(?:^|[\\/])\.\.(?:[\\/]|$)/;
+
 const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** `p` within `dir` once normalized (not `dir/../x`, which isInside's string prefix takes). */
@@ -51,7 +63,7 @@ function within(dir: string, p: string): boolean {
 /** A path as an answer shows it: relative to the root inside it, the index's directory as "the index", else OUTSIDE. */
 export function shownPath(p: string, o: Redaction): string {
   if (o.indexDir && within(o.indexDir, p)) return 'the index';
-  for (const r of [o.root, o.rootGiven]) if (r && within(r, p)) return path.relative(r, p) || '.';
+  for (const r of [o.root, o.rootGiven]) if (r && within(r, p)) return o.absoluteInside ? p : path.relative(r, p) || '.';
   return OUTSIDE;
 }
 
@@ -92,9 +104,32 @@ function judged(piece: string, dirs: readonly string[], o: Redaction): string {
   const marked = /^\u0001(\d+)\u0001/.exec(core);
   const rest = marked ? core.slice(marked[0].length) : '';
   if (marked && /^(?:[\\/]|$)/.test(rest) && !/[\u0000\u0001]/.test(rest)) return shownPath(dirs[Number(marked[1])] + rest, o) + tail;
+  if (o.keepRelative && !core.includes('\u0001') && relativeKept(core) && !UP.test(core) && !CREDENTIALS.test(core) && !ENCODED.test(core)) return piece;
   if (core.includes('\u0001') || /[\\/]/.test(core) || core.startsWith('~') || CREDENTIALS.test(core) || ENCODED.test(core)) {
     // What was kept whole (the warning's own path) shows, unless the piece adds a place to it.
     return /^[^\\/]*\u0000\d+\u0000[^\\/]*$/.test(core) && !core.includes('\u0001') ? piece : OUTSIDE + tail;
   }
   return piece;
+}
+
+/**
+ * A tool error's message as the MCP client may see it: what failed and how to fix it, with the paths
+ * inside the root as they are, the workspaces' directory ($SIMGREP_HOME/workspaces, where the index of
+ * every directory lives) as "the index", and any other absolute path as "[outside the root]" (a failing
+ * index named the user's home directory: trial36).
+ */
+export function redactError(message: string, o: { root: string; rootGiven?: string; indexDir: string }): string {
+  return redactMessage(message, { ...o, absoluteInside: true, keepRelative: true });
+}
+
+/**
+ * The model a status answer names: a Hugging Face id as it is, the bundled model as "bundled", a local
+ * model's directory by its path inside the root, else by its base name only (where it lies is outside
+ * the root: trial36's status answered /home/me/.nvm/.../simgrep/src/model/bundled/model).
+ */
+export function shownModel(model: string, o: { root: string; rootGiven?: string; bundledDir: string }): string {
+  if (!path.isAbsolute(model)) return model;
+  if (path.resolve(model) === path.resolve(o.bundledDir)) return 'bundled';
+  for (const r of [o.root, o.rootGiven]) if (r && within(r, model)) return model;
+  return path.basename(model);
 }

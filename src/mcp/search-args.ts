@@ -36,7 +36,7 @@ export function filtersOf(a: Partial<Record<FilterParam, unknown>>): FilterValue
 export const narrowingShape = {
   directory: z.string().max(4096).optional().describe('Directory to search, relative to the server root (default: the root)'),
   top_k: z.number().int().min(1).max(MAX_K).optional().describe(`How many matches (1..${MAX_K}; default 10)`),
-  k: z.number().int().min(1).max(MAX_K).optional().describe('Same as top_k (older name)'),
+  k: z.number().int().min(1).max(MAX_K).optional().describe('Same as top_k (older name); both given must agree'),
   mode: z.enum([...SEARCH_MODES, 'bm25']).optional().describe('hybrid (default: words + meaning), semantic (meaning only), lexical or bm25 (words only), line (each line alone)'),
   ...filterShape,
   n_lines: z.number().int().min(0).max(20).optional().describe('Context lines around each match (default 3)'),
@@ -58,6 +58,10 @@ export interface SearchPlan {
 }
 
 export function planOf(a: Narrowing): SearchPlan {
+  // Both given and different, one would win without a word (trial36).
+  if (a.top_k !== undefined && a.k !== undefined && a.top_k !== a.k) {
+    throw new SimgrepError('BAD_FLAG', `top_k ${a.top_k} and k ${a.k} disagree; k is the older name of top_k: give one of them`);
+  }
   const k = a.top_k ?? a.k ?? 10;
   return {
     k,

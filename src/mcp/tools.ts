@@ -3,7 +3,6 @@
 // engine can be reached; the resident engine (engine.ts) calls the very same code for every front, so
 // an answer is the same whichever process gives it. Every failure is a tool error (isError), never a throw.
 import type { ActionEngine } from '../actions/engine.js';
-import { isSimgrepError } from '../errors.js';
 import type { WireToolResult } from '../server/protocol.js';
 import type { SourceWarning } from '../sources/source.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
@@ -12,6 +11,9 @@ import { buildAnswer } from './answer.js';
 import { createConfinedWorkspaces, RETRY_BUILD_MS } from './confined-workspaces.js';
 import { resolveFileInside, resolveInside, type Root } from './scope.js';
 import { boundQuery, filtersOf, planOf, type Narrowing } from './search-args.js';
+import { bundledModelDir } from '../model/default-model.js';
+import { errorRedaction, errorText } from './error-redaction.js';
+import { shownModel } from './redact.js';
 import { warningNote } from './warning-note.js';
 
 export type ToolName = 'search' | 'find_related' | 'index' | 'status';
@@ -29,8 +31,10 @@ export interface ToolRunner {
 type SearchArgs = Narrowing & { query: string };
 type RelatedArgs = Narrowing & { file_path: string; line: number };
 
-export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
-  const workspaces = createConfinedWorkspaces(engine, root);
+/** `onRedacted`: the whole message of a failure the client was told without its paths outside the root (for the server's log). */
+export function createToolRunner(engine: ActionEngine, root: Root, o: { onRedacted?: (message: string) => void } = {}): ToolRunner {
+  const redact = errorRedaction(root, o.onRedacted);
+  const workspaces = createConfinedWorkspaces(engine, root, redact);
 
   async function search(a: SearchArgs): Promise<WireToolResult> {
     // With SIMGREP_DEBUG_TIMING=1, the MCP side's stages around the search's own (workspace/search-run.ts).
@@ -106,7 +110,7 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
       Object.assign(out, { workspace: found.ws.name, files: p?.indexed ?? 0, chunks: p?.chunks ?? 0, lines: p?.lines ?? 0, model: null, building: true });
     } else if (found) {
       const s = await found.ws.status();
-      Object.assign(out, { indexed: s.files + s.gone > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model || null, updated: s.updated });
+      Object.assign(out, { indexed: s.files + s.gone > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model ? shownModel(s.model, { root: root.real, rootGiven: root.given, bundledDir: bundledModelDir() }) : null, updated: s.updated });
       if (s.gone > 0) out.gone = s.gone;
     }
     const failure = workspaces.buildFailure(dir);
@@ -122,7 +126,7 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
   return {
     settled: () => workspaces.settled(),
     close: () => workspaces.close(),
-    call: (tool, args, onProgress) => workspaces.during(() => guard(() => {
+    call: (tool, args, onProgress) => workspaces.during(() => guard(redact, () => {
       switch (tool) {
         case 'search': return search(args as SearchArgs);
         case 'find_related': return findRelated(args as RelatedArgs);
@@ -136,12 +140,14 @@ export function createToolRunner(engine: ActionEngine, root: Root): ToolRunner {
 
 const BUILDING_NOTE = 'the index of this directory is being built in the background; this answer comes from reading the files (the same matches, found more slowly)';
 
-/** A failure is a tool error the client can read (isError), never a crash or a line on stdout. */
-async function guard(fn: () => Promise<WireToolResult>): Promise<WireToolResult> {
+/**
+ * A failure is a tool error the client can read (isError), never a crash or a line on stdout, naming
+ * nothing outside the root (error-redaction.ts).
+ */
+async function guard(redact: (message: string) => string, fn: () => Promise<WireToolResult>): Promise<WireToolResult> {
   try {
     return await fn();
   } catch (e) {
-    const message = isSimgrepError(e) ? `${e.code}: ${e.message}` : (e as Error)?.message ?? String(e);
-    return { isError: true, content: [{ type: 'text', text: message }] };
+    return { isError: true, content: [{ type: 'text', text: redact(errorText(e)) }] };
   }
 }

@@ -37,18 +37,16 @@ export interface FilterOption {
   maxItems?: number;
   /** One text for --help, the MCP schema and the docs. */
   help: string;
-  /** Also a parameter of the actions that keep to TEA's contracts (search.semantic): only what they had. */
-  teaAction?: boolean;
 }
 
 export const FILTER_OPTIONS = [
   { key: 'globs', param: 'globs', flag: 'glob', short: 'g', value: 'GLOB', kind: 'list', perItem: true, maxItems: 50,
     help: 'Only files matching these globs, gitignore style, relative to the searched directory ("*.ts", "src/**"); "!GLOB" excludes ("!vendor/" skips a directory); the last glob that matches a path wins' },
-  { key: 'types', param: 'types', flag: 'type', short: 't', value: 'LIST', kind: 'list', maxItems: 30, teaAction: true,
+  { key: 'types', param: 'types', flag: 'type', short: 't', value: 'LIST', kind: 'list', maxItems: 30,
     help: 'Only files of these types (ripgrep\'s names: ts, py, rust, go, md, ...); with extensions, files of either' },
   { key: 'typesNot', param: 'types_not', flag: 'type-not', short: 'T', value: 'LIST', kind: 'list', maxItems: 30,
     help: 'Never files of these types (ripgrep\'s names), e.g. json,md' },
-  { key: 'extensions', param: 'extensions', flag: 'ext', value: 'LIST', kind: 'list', maxItems: 50, teaAction: true,
+  { key: 'extensions', param: 'extensions', flag: 'ext', value: 'LIST', kind: 'list', maxItems: 50,
     help: 'Only files with these extensions, e.g. .py,.md' },
   { key: 'perFile', param: 'per_file', flag: 'per-file', value: 'N', kind: 'count',
     help: 'At most N results per file (1: one per file), the best of each' },

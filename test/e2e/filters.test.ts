@@ -93,6 +93,25 @@ describe.each(CASES)('%j', (flags, filters, files) => {
   });
 });
 
+describe.each(CASES)('the search actions: %j', (_flags, filters, files) => {
+  // trial36: search.semantic and search.workspace_search took only types and extensions and dropped the
+  // other filters without a word (globs: ["docs/**"] answered with every file).
+  it('search.semantic keeps them (files_with_matches: its files; in line mode, the files of its results)', async () => {
+    const r = await actions['search.semantic']({}, { query: QUERY, paths: [dir], mode: 'hybrid', top_k: 10, files_with_matches: true, ...snake(filters) });
+    expect(r.success, String(r.error)).toBe(true);
+    expect(rel(r.files as string[])).toEqual(files);
+    const line = await actions['search.semantic']({}, { query: QUERY, paths: [dir], top_k: 50, ...snake(filters) });
+    expect(line.success, String(line.error)).toBe(true);
+    expect([...new Set(rel((line.results as { filename: string }[]).map((x) => x.filename)))].every((f) => files.includes(f))).toBe(true);
+  });
+
+  it('search.workspace_search keeps them', async () => {
+    const r = await actions['search.workspace_search']({}, { dir: path.join(home.dir, 'ws'), query: QUERY, paths: [dir], mode: 'hybrid', top_k: 10, files_with_matches: true, ...snake(filters) });
+    expect(r.success, String(r.error)).toBe(true);
+    expect(rel(r.files as string[])).toEqual(files);
+  });
+});
+
 describe('what the filters do not change', () => {
   it('a file named on the command line is searched whatever the globs say, as in ripgrep', async () => {
     const r = await runCli(['-g', '!*.py', '-l', '--no-index', '-J', '0', QUERY, 'src/retry.py', 'docs'], { env: home.env, cwd: dir });

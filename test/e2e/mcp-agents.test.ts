@@ -91,6 +91,16 @@ describe('simgrep mcp for agents', () => {
     expect(bm25.structuredContent!.matches).toEqual(lexical.structuredContent!.matches);
   });
 
+  // trial36: both given, top_k won without a word: an agent that sent k: 3 and top_k: 5 got 5.
+  it('top_k and k that disagree are refused, naming both; the same value in both is fine', async () => {
+    const r = await call('search', { query: 'retry the upload', k: 3, top_k: 5 });
+    expect([r.isError, r.content[0].text]).toEqual([true, 'BAD_FLAG: top_k 5 and k 3 disagree; k is the older name of top_k: give one of them']);
+    const f = await call('find_related', { file_path: 'src/upload-1.ts', line: 3, k: 1, top_k: 2 });
+    expect(f.isError).toBe(true);
+    const same = await call('search', { query: 'retry the upload', k: 2, top_k: 2 });
+    expect(same.structuredContent!.count).toBe(2);
+  });
+
   it('every match carries its code by default; show_preview false gives locations only', async () => {
     const r = await call('search', { query: 'finish the cache', k: 3, n_lines: 1 });
     for (const m of r.structuredContent!.matches) expect(m.code?.split('\n').length).toBe(m.end_line - m.start_line + 1);

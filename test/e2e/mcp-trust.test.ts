@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, runCli } from '../helpers/cli.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
 import { defaultName } from '../../src/workspace/registry.js';
+import { bundledModelDir } from '../../src/model/default-model.js';
 
 let home: ReturnType<typeof isolatedHome>;
 let base = '';
@@ -106,6 +107,13 @@ describe('simgrep mcp keeps to its root', () => {
     const found = await call('search', { query: 'retry the failed upload secretly', k: 50, n_lines: 0 });
     expect((found.structuredContent!.matches as { path: string }[]).every((m) => m.path.startsWith(`${root}/`))).toBe(true);
     expect(wideInfo()).toEqual(before);
+  });
+
+  it('status names the model without where it lies outside the root (trial36: the bundled model\'s absolute path)', async () => {
+    await call('index', {});
+    const status = await call('status', {});
+    expect(status.structuredContent).toMatchObject({ indexed: true, model: 'bundled' });
+    expect(JSON.stringify(status)).not.toContain(bundledModelDir());
   });
 
   it('a named workspace whose roots lie inside the root still answers for what it covers', async () => {

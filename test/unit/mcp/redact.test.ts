@@ -1,7 +1,7 @@
 // What an MCP answer may say of a warning's message: paths inside the root relative to it, the index's
 // directory as "the index", any other place as "[outside the root]" (one row per case).
 import { describe, expect, it } from 'vitest';
-import { OUTSIDE, redactMessage, shownPath } from '../../../src/mcp/redact.js';
+import { OUTSIDE, redactError, redactMessage, shownModel, shownPath } from '../../../src/mcp/redact.js';
 
 const root = '/srv/project';
 const o = { root, rootGiven: '/home/u/proj-link', indexDir: '/home/u/.local/share/simgrep/workspaces/project-1a2b' };
@@ -70,4 +70,30 @@ describe('redactMessage', () => {
     expect(out.endsWith('…')).toBe(true);
     expect(out.slice(0, -1)).toMatch(/^(?:\u{12000})+$/u);
   });
+});
+
+describe('shownModel (trial36)', () => {
+  const o = { root: '/work/project', bundledDir: '/opt/simgrep/src/model/bundled/model' };
+  it('a Hugging Face id as it is, the bundled model as "bundled", a model inside the root by its path, else its name only', () => {
+    expect(shownModel('minishlab/potion-base-8M', o)).toBe('minishlab/potion-base-8M');
+    expect(shownModel('/opt/simgrep/src/model/bundled/model', o)).toBe('bundled');
+    expect(shownModel('/work/project/models/tiny', o)).toBe('/work/project/models/tiny');
+    expect(shownModel('/home/me/private/potion-8m', o)).toBe('potion-8m');
+    expect(shownModel('/work/project/../secret/m', o)).toBe('m');
+  });
+});
+
+describe('redactError (trial36): a tool error keeps the agent\'s own relative arguments and in-root paths', () => {
+  const e = { root, indexDir: '/home/u/.local/share/simgrep/workspaces' };
+  const rows: [string, string][] = [
+    ['BAD_FLAG: globs "src/[" has a [ without its ]; escape it as \\[', 'BAD_FLAG: globs "src/[" has a [ without its ]; escape it as \\['],
+    ['BAD_FLAG: -g/--glob "!" is empty; give a pattern such as "*.ts", "src/**" or "!vendor/"', 'BAD_FLAG: -g/--glob "!" is empty; give a pattern such as "*.ts", "src/**" or "!vendor/"'],
+    [`BAD_FLAG: directory must be an existing directory inside the server's root ${root}; pass a path relative to the root`, `BAD_FLAG: directory must be an existing directory inside the server's root ${root}; pass a path relative to the root`],
+    [`BAD_FLAG: ${root}/src/a.ts has 6 lines; line 9 is past its end`, `BAD_FLAG: ${root}/src/a.ts has 6 lines; line 9 is past its end`],
+    ["ENOTDIR: not a directory, scandir '/home/u/.local/share/simgrep/workspaces'", "ENOTDIR: not a directory, scandir 'the index'"],
+    ['INDEX_UNREADABLE: cannot read the index directory /home/u/.local/share/simgrep/workspaces/p-1a2b: ENOTDIR; check its permissions', 'INDEX_UNREADABLE: cannot read the index directory the index: ENOTDIR; check its permissions'],
+    ["EACCES: permission denied, open '/home/u/.cache/simgrep/model.bin'", `EACCES: permission denied, open '${OUTSIDE}'`],
+    ['see ../../etc/passwd and ~/x and s3://b/k and file:///etc', `see ${OUTSIDE} and ${OUTSIDE} and ${OUTSIDE} and ${OUTSIDE}`],
+  ];
+  for (const [input, want] of rows) it(input.slice(0, 60), () => expect(redactError(input, e)).toBe(want));
 });
