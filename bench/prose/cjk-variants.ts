@@ -1,10 +1,10 @@
 // Variants of the prose line rule for a query in a script written without spaces (issue 31, zh36),
-// registered into grid-probe's table and measured by cjk-probe.ts: Lucene's CJK bigram rule (each run
+// registered into grid-probe.ts's table: Lucene's CJK bigram rule (each run
 // of Han, kana or Hangul cut into overlapping character pairs, across ICU's words; a lone character
 // whole) as terms of the words' field (so of the window too) beside ICU's words, or instead of them;
 // and a run of one-character ICU words (a name ICU's dictionary lacks) as one term. Chosen on ids 0-79 /
 // 80-179, checked once on 180-279: none held (figures in docs/models.md, Prose and other languages).
-// PROBE_LANGS=zh PROBE_RANGE='0,80;80,180' SIMGREP_GIT_MIRRORS=/work/.mirror node dist/bench/prose/cjk-probe.js '^(bi|name)'
+// PROBE_LANGS=zh PROBE_RANGE='0,80;80,180' SIMGREP_GIT_MIRRORS=/work/.mirror node dist/bench/prose/grid-probe.js '^(bi|name)'
 import { fold, textWords } from '../../src/rank/lexical/words.js';
 import { fileFrequencies } from './probe-table.js';
 import type { Q } from './loss-fields.js';
