@@ -65,10 +65,11 @@ function withTerms(q: Q, extra: string[], lineTerms: ((s: string) => string[]) |
   return { q: { ...q, tf, freq: fileFrequencies({ lens: q.lens, tf, gtf: q.gtf }) }, tw };
 }
 
-const cjkQuery = (q: Q) => CJK_ONLY.test((q.query.match(CJK_RUN) ?? [''])[0] || '_');
+/** Whether a query holds Han, kana or Hangul (the variants leave any other query to the shipped rule). */
+const cjkQuery = (q: Q) => /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(q.query);
 for (const wt of [1, 0.5, 0.25]) for (const o of [{}, { gramW: 0.4 }] as GridOpts[]) {
   const tag = JSON.stringify(o).replace(/[{}"]/g, '');
-  V[`bi-add-${wt}${tag ? `-${tag}` : ''}`] = (q) => { if (!cjkQuery(q)) return rule(q, o); const r = withTerms(q, cjkBigrams(q.query), cjkBigrams, 'bi', wt); return rule(r.q, { ...o, tw: r.tw }); };
+  V[`bi-add-${wt}${tag ? `-${tag}` : ''}`] = (q) => { if (!cjkQuery(q)) return rule(q); const r = withTerms(q, cjkBigrams(q.query), cjkBigrams, 'bi', wt); return rule(r.q, { ...o, tw: r.tw }); };
 }
 V['bi-only'] = (q) => { if (!cjkQuery(q)) return rule(q); const r = withTerms(q, cjkBigrams(q.query), cjkBigrams, 'bi', 1, true); return rule(r.q, { tw: r.tw }); };
 for (const min of [2, 3]) for (const wt of [1, 2]) {
@@ -76,6 +77,6 @@ for (const min of [2, 3]) for (const wt of [1, 2]) {
 }
 for (const wt of [0.5, 1]) for (const o of [{ gramW: 0.3 }, { gramW: 0.35 }, { gramW: 0.4, ctx: 0.4 }, { gramW: 0.4, ctx: 0.6 }, { gramW: 0.4, k1: 0.9 }] as GridOpts[]) {
   const tag = JSON.stringify(o).replace(/[{}"]/g, '');
-  V[`bi-add-${wt}-${tag}`] = (q) => { if (!cjkQuery(q)) return rule(q, o); const r = withTerms(q, cjkBigrams(q.query), cjkBigrams, 'bi', wt); return rule(r.q, { ...o, tw: r.tw }); };
+  V[`bi-add-${wt}-${tag}`] = (q) => { if (!cjkQuery(q)) return rule(q); const r = withTerms(q, cjkBigrams(q.query), cjkBigrams, 'bi', wt); return rule(r.q, { ...o, tw: r.tw }); };
 }
 V['bi-only-gramW:0.4'] = (q) => { if (!cjkQuery(q)) return rule(q); const r = withTerms(q, cjkBigrams(q.query), cjkBigrams, 'bi', 1, true); return rule(r.q, { tw: r.tw, gramW: 0.4 }); };
