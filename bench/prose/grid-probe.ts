@@ -13,6 +13,7 @@ import { DEV_LANGUAGES, loadLanguage, shuffledCommonIds, type DevLanguage } from
 import type { Q } from './loss-fields.js';
 import { GRID_VARIANTS, withNumbers } from './grid-rule.js';
 import './grid-variants.js';
+import './cjk-variants.js';
 import { fileFrequencies, lineCounts, mrrAt10, probeQuestions, ProbeResults } from './probe-table.js';
 
 const dir = path.join(REPO_ROOT, 'bench', '.tmp', 'prose');

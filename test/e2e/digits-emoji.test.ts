@@ -1,6 +1,6 @@
 // Issue 31, "no query refused in any language" (trial35): a decimal digit of any script is the number its
 // ASCII digits write (Arabic-Indic `١٩٦٤`, Devanagari `१९६४` and `1964` are one term), and an emoji
-// (with its ZWJ sequence or skin tone, as ICU keeps it) is a word the lexical side finds. A query of
+// (with its ZWJ sequence, as ICU keeps it; its skin tone folded away, zh36) is a word the lexical side finds. A query of
 // them alone, which the bundled model knows no token of, is searched by its words in the default mode
 // and `--mode line`, through the CLI, the library and the MCP server alike. (Before: `١٩٦٤`, `🔥` and
 // `👩‍💻` refused in every mode, "has no word to look for"; `جسر 1964` missed the Arabic line's `١٩٦٤`.)
@@ -87,6 +87,17 @@ describe('digits of every script and emoji (library, MCP)', () => {
       // 0-based lines (the library's match_line).
       for (const [query, lines] of [['١٩٦٤', [1, 4]], ['🔥', [3]], ['👩‍💻', [3]]] as const) {
         const r = await s.searchContent({ query, content: TEXT, name: 'notes.txt', topK: 10, merge: false, nLines: 0 });
+        expect(r.results.map((x) => x.match_line).sort((a, b) => a - b), query).toEqual(lines);
+      }
+    } finally { await s.close(); }
+  });
+
+  it('an emoji\'s skin tone is folded as a letter\'s case (👍 and 👍🏽 find each other), Arabic\'s ٫ and ٬ join a number as . and , do (zh36)', async () => {
+    const s = createSearcher({ concurrency: 0 });
+    const content = 'thumbs 👍 up\nthumbs 👍🏽 up\nno thumbs here\nweighed ١٬٩٦٤٫٥ kg\nweighed 1,964.5 kg\nweighed 964 kg\n';
+    try {
+      for (const [query, mode, lines] of [['👍', 'hybrid', [0, 1]], ['👍🏽', 'hybrid', [0, 1]], ['👍🏿', 'lexical', [0, 1]], ['١٬٩٦٤٫٥', 'lexical', [3, 4]], ['1,964.5', 'lexical', [3, 4]]] as const) {
+        const r = await s.searchContent({ query, content, name: 'notes.txt', mode, topK: 10, merge: false, nLines: 0 });
         expect(r.results.map((x) => x.match_line).sort((a, b) => a - b), query).toEqual(lines);
       }
     } finally { await s.close(); }

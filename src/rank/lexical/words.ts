@@ -1,7 +1,7 @@
 // Words of every script for the lexical signals (BM25, path words, the index's identifiers): runs of
 // letters, marks, numbers and _ of any script, split by ICU (Intl.Segmenter) where a script writes no
 // spaces (Chinese, Japanese, Thai, ...), compared after NFKC and full case folding; an emoji (with its
-// ZWJ sequence, modifiers and variation selectors, as ICU keeps them) is a word too. ASCII text keeps
+// ZWJ sequence, as ICU keeps it, without variation selectors and skin-tone modifiers) is a word too. ASCII text keeps
 // its fast path, which gives exactly these words (test/unit/rank/words.test.ts checks it).
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -48,8 +48,11 @@ export function textWords(text: string): string[] {
   return NON_ASCII.test(text) ? anyScriptWords(text) : text.match(ASCII_IDENT) ?? [];
 }
 
-/** A number: a run of decimal digits, with inner `.` or `,` between digits (`1964`, `3.5`, `1,000`). */
-const NUMBER_RUN = /\p{Nd}+(?:[.,]\p{Nd}+)*/gu;
+/**
+ * A number: a run of decimal digits, with inner `.` or `,` between digits (`1964`, `3.5`, `1,000`), or
+ * Arabic's decimal and thousands separators (U+066B `٫`, U+066C `٬`), which are `.` and `,` (zh36).
+ */
+const NUMBER_RUN = /\p{Nd}+(?:[.,\u066b\u066c]\p{Nd}+)*/gu;
 const ASCII_NUMBER_RUN = /[0-9]+(?:[.,][0-9]+)*/g;
 const NON_ASCII_DIGIT = /[^\x00-\x7f]/u;
 
@@ -57,7 +60,7 @@ const NON_ASCII_DIGIT = /[^\x00-\x7f]/u;
  * The numbers of a text, in order, repeats kept: runs of decimal digits (any script's) with inner `.`
  * or `,` between digits, anywhere (`1964`, the `19` of `COVID-19`, the `320` of `A320`), after NFKC
  * (full-width digits are digits), written in ASCII digits: Arabic-Indic `١٩٦٤` and Devanagari `१९६४`
- * are the number `1964`. Not words (textWords drops them: code's line numbers and hex would flood
+ * are the number `1964`, and Arabic's separators are ASCII's: `١٬٩٦٤٫٥` is `1,964.5` as `1,964.5` is. Not words (textWords drops them: code's line numbers and hex would flood
  * BM25); a prose line's BM25 counts the query's numbers as terms beside its words (rank/prose.ts).
  */
 export function textNumbers(text: string): string[] {
@@ -68,15 +71,18 @@ export function textNumbers(text: string): string[] {
   return runs;
 }
 
-/** A number's digits of any script as ASCII digits (`.` and `,` kept). */
+/** A number's digits of any script as ASCII digits (`.` and `,` kept; Arabic's `٫` and `٬` as `.` and `,`). */
 function asciiDigits(run: string): string {
   let out = '';
   for (const ch of run) {
     const cp = ch.codePointAt(0)!;
-    out += cp < 0x80 ? ch : String.fromCharCode(0x30 + digitValue(cp));
+    out += cp < 0x80 ? ch : cp === ARABIC_DECIMAL ? '.' : cp === ARABIC_THOUSANDS ? ',' : String.fromCharCode(0x30 + digitValue(cp));
   }
   return out;
 }
+
+const ARABIC_DECIMAL = 0x066b;
+const ARABIC_THOUSANDS = 0x066c;
 
 /**
  * The value of a decimal digit (Unicode Nd): Unicode puts each script's digits 0-9 on ten consecutive
@@ -164,10 +170,12 @@ const EMOJI_RUNS_MAX = 4096;
 
 /**
  * An emoji word without its presentation selectors and a trailing joiner, so `❤️` is `❤` and `🔥` + ZWJ
- * at a text's end is `🔥` (rev-words35: each was a term of its own, found by neither spelling).
+ * at a text's end is `🔥` (rev-words35: each was a term of its own, found by neither spelling), and
+ * without its skin-tone modifiers (Emoji_Modifier, U+1F3FB-1F3FF), folded away as a case fold folds a
+ * letter's case: `👍🏽` is `👍` and `👩🏽‍💻` is `👩‍💻`, so either finds the other (zh36).
  */
 function bareEmoji(word: string): string {
-  const bare = word.replace(/[\ufe0e\ufe0f]/g, '');
+  const bare = word.replace(/[\ufe0e\ufe0f\u{1F3FB}-\u{1F3FF}]/gu, '');
   return bare.endsWith('\u200d') ? bare.replace(/\u200d+$/, '') : bare;
 }
 

@@ -15,10 +15,11 @@ import { DamagedFileError, readNamedSections, readSections, verifySectionFile, w
 import { sweepTempFiles } from './temp-files.js';
 
 // 7 and delta 2: every section checksummed (section-file.ts); 8 and delta 3: words of every script
-// (issue 31); 9 and delta 4: emoji are words, digits of every script one number (words35). Older files
+// (issue 31); 9 and delta 4: emoji are words, digits of every script one number (words35); 10 and delta
+// 5: an emoji's skin tone folded away, Arabic's number separators as `.` and `,` (zh36). Older files
 // are simply rebuilt.
-const MAGIC = 'simgrep-snapshot-9';
-const DELTA_MAGIC = 'simgrep-snapshot-delta-4';
+const MAGIC = 'simgrep-snapshot-10';
+const DELTA_MAGIC = 'simgrep-snapshot-delta-5';
 
 const SEP = '\u0000';
 

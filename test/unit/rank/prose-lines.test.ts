@@ -31,12 +31,15 @@ const texts = [
   'والمدينة القاهرة عاصمة مصر\nمدينة القاهرة\nDie Straße führt zum Schloß 1850er\nभारत की राजधानी नई दिल्ली है\n政府间气候变化专门委员会主席\n𠀋𠀌𠀍 a 𝐀𝐁𝐂𝐃 ok İstanbul ǅemal ﬁle',
   // Numbers (prose terms beside the words: rank/prose.ts proseTermCount), alone in a line, inside words, full-width, Arabic-Indic.
   'In 1964 the castle was rebuilt.\n1964\n\nA320 and COVID-19 in 1,964 castles, 3.5 km\n１９６４年城堡\nالقاهرة ١٩٦٤ 1964 castle 1964',
+  // Skin tones folded away, Arabic's number separators as . and , (zh36).
+  'thumbs 👍 castle\nthumbs 👍🏽 castle 👩🏽\u200d💻\nweighed ١٬٩٦٤٫٥ kg castle\n1,964.5 castle\n964 castle',
 ];
 const queries = [
   'retry failed uploads', 'parseConfig', 'which mode should I use to search a document', '25', 'the index format version',
   'castle king', 'strasse', '城', 'σίσυφος', '_8', 'RETRIES upload', 'x8 8x',
   'مدينة القاهرة', 'schlosses straße', 'दिल्ली राजधानी', '气候变化委员会', '药房的药剂', '食べ物 タワー', '𝐀𝐁𝐂 ok istanbul file', 'uploading retries',
   'which castle was rebuilt in 1964?', 'castle 1,964 3.5 19 320', '1964年的城堡', 'القاهرة ١٩٦٤', 'retry 25 uploads in 2025', 'Schloß 1850',
+  '👍 castle', '👍🏿 👩\u200d💻', 'castle ١٬٩٦٤٫٥', '1,964.5 kg',
 ];
 /**
  * A long query (its most distinctive terms, up to RANK_DEFAULTS.maxQueryTerms: rank/query-terms.ts), over fewer

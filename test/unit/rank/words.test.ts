@@ -125,19 +125,29 @@ describe('queryWords (a long query\'s words found once for its plan and its know
 
 describe('numbers of every script and emoji (trial35)', () => {
   it('a decimal digit of any script is its ASCII digit: ١٩٦٤, १९६४, ১৯৬৪, ๑๙๖๔, １９６４ and Adlam 𞥑𞥙𞥖𞥔 are 1964', () => {
-    expect(textNumbers('عام ١٩٦٤ و ١٬٥ ٣,٥')).toEqual(['1964', '1', '5', '3,5']);
+    expect(textNumbers('عام ١٩٦٤ و ١٬٥ ٣,٥')).toEqual(['1964', '1,5', '3,5']);
     expect(textNumbers('पुल १९६४ ১৯৬৪ ๑๙๖๔ 橋１９６４年 \u{1E951}\u{1E959}\u{1E956}\u{1E954}')).toEqual(['1964', '1964', '1964', '1964', '1964']);
     expect(textNumbers('built 1964, rebuilt 2001')).toEqual(['1964', '2001']);
+  });
+
+  it('Arabic\'s decimal and thousands separators (U+066B, U+066C) join a number as `.` and `,` do (zh36)', () => {
+    expect(textNumbers('بلغ ١٬٩٦٤٫٥ كم')).toEqual(['1,964.5']);
+    expect(textNumbers('it was 1,964.5 km')).toEqual(['1,964.5']);
+    expect(textNumbers('١٫٥ 1٬000 ٫٥ ١٬')).toEqual(['1.5', '1,000', '5', '1']);
+    expect(buildRankPlan('بلغ ١٬٩٦٤٫٥', 'hybrid', lexicon).prose?.numbers).toEqual(['1,964.5']);
   });
 
   it('the query\'s numbers are the lines\': a plan of "١٩٦٤" holds 1964', () => {
     expect(buildRankPlan('جسر ١٩٦٤', 'hybrid', lexicon).prose?.numbers).toEqual(['1964']);
   });
 
-  it('an emoji is a word, its ZWJ sequence, skin tone or flag kept whole as ICU keeps them, and one part', () => {
+  it('an emoji is a word, its ZWJ sequence or flag kept whole as ICU keeps them, its skin tone folded away, and one part', () => {
     expect(textWords('the disk was full 👩‍💻🔥 fire🔥')).toEqual(['the', 'disk', 'was', 'full', '👩‍💻', '🔥', 'fire', '🔥']);
     // Without their presentation selectors and a trailing joiner (rev-words35): ❤️ and ❤ are one word.
-    expect(textWords('👍🏽 ok 🇫🇷 ☀️')).toEqual(['👍🏽', 'ok', '🇫🇷', '☀']);
+    // Without their skin-tone modifiers (zh36), as a case fold folds a letter: 👍🏽 and 👍 are one word.
+    expect(textWords('👍🏽 ok 🇫🇷 ☀️ 👍🏿👍')).toEqual(['👍', 'ok', '🇫🇷', '☀', '👍', '👍']);
+    expect(textWords('👩🏽\u200d💻 👋🏻x')).toEqual(['👩\u200d💻', '👋', 'x']);
+    expect(buildRankPlan('👍🏽', 'lexical', lexicon).terms.map((t) => t.key)).toEqual(['👍']);
     expect(textWords('I ❤️ it, ❤ too, 🔥\u200d')).toEqual(['I', '❤', 'it', '❤', 'too', '🔥']);
     // A sequence met again gives the same words (its segmentation is kept, bounded).
     expect(textWords('👍🏽👍🏽 👍🏽')).toEqual(textWords('👍🏽👍🏽 👍🏽'));
@@ -164,7 +174,7 @@ describe('the characters\' kinds, worked out as they are met (issue 30: a pasted
   const emoji = /^(?![©®])[\p{Extended_Pictographic}\p{Regional_Indicator}]/u;
   const hasEmoji = (seg: string) => [...seg].some((c) => emoji.test(c));
   const reference = (t: string) => (t.normalize('NFKC').match(/(?![©®])[\p{Extended_Pictographic}\p{Regional_Indicator}](?:(?![©®])[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u200d\ufe0e\ufe0f\u20e3\u{e0020}-\u{e007f}])*|[\p{L}\p{M}\p{N}_]+/gu) ?? []).flatMap((run) =>
-    emoji.test(run) ? [...segmenter.segment(run)].map((s) => s.segment.replace(/[\ufe0e\ufe0f]/gu, '').replace(/\u200d+$/u, '')).filter(hasEmoji) : /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u.test(run)
+    emoji.test(run) ? [...segmenter.segment(run)].map((s) => s.segment.replace(/[\ufe0e\ufe0f\u{1F3FB}-\u{1F3FF}]/gu, '').replace(/\u200d+$/u, '')).filter(hasEmoji) : /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u.test(run)
       ? [...segmenter.segment(run)].filter((s) => s.isWordLike).map((s) => word(s.segment))
       : [word(run)]).filter(Boolean);
 
