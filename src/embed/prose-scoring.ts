@@ -6,6 +6,7 @@ import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
 import { toDistance, toRelevance } from '../rank/chunk-scorer.js';
 import { pathSignals, type PathSignals } from '../rank/path-signals.js';
+import { isBlank } from '../rank/prose-counter.js';
 import { lineLexical, linesTerms, PROSE_WINDOW_LINES, proseBestDistance, proseRelevance, proseTermCount, type ProseStats } from '../rank/prose.js';
 import type { PoolingKernel } from './embedder.js';
 import type { LineCosines, LineTokens } from './line-cosines.js';
@@ -58,7 +59,8 @@ export async function scoreProseRanges(
     const lengthOf = (j: number): number => lines[j].length;
     for (let i = from - lo; i < to - lo; i++) {
       const line = lines[i];
-      if (line.trim() === '') continue;
+      // line.trim() === '' without a new string for each line with white space at an end (warm36).
+      if (isBlank(line)) continue;
       // Only a line that holds a term gets its window's score (rank/prose.ts: lineLexical is 0 for a line without one).
       const lexical = counted[i] ? lineLexical(counted, lengthOf, i, stats, tf, touched) : 0;
       // Without the embedding (lexical mode, or a query the model knows no word of) only matches count.

@@ -5,7 +5,7 @@
 // scores those exactly, with the same code as a one-shot scan, so indexed answers equal one-shot ones.
 // This module wires the steps: term-counts.ts, definition-bounds.ts, covered-paths.ts,
 // covered-cosines.ts, threshold.ts.
-import { chunkBestDistance, distanceOf, lexicalScore, relevance, toDistance, type KnownSignals } from '../../rank/chunk-scorer.js';
+import { chunkBestDistance, lexicalScore, relevance, toDistance, type KnownSignals } from '../../rank/chunk-scorer.js';
 import { type PathSignals } from '../../rank/path-signals.js';
 import { BLANK, HAS_TOKENS, type Snapshot } from '../snapshot/snapshot.js';
 import { halfValues } from '../packed/float16.js';
@@ -125,15 +125,25 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
     }
     return bm25;
   };
-  // toDistance(relevance(u, lexical, possible, signals, plan)), the plan's weights read once (the same floats).
-  const distance = distanceOf(plan);
+  // toDistance(relevance(u, lexical, symbol, signals, plan)) and lexicalScore(bm25, plan) written out in the
+  // loops with the plan's weights read once: the same operations in the same order, so the same floats
+  // (distanceOf's). A call the loop does not inline passes and returns its doubles boxed: find_related's
+  // ~20,000 term chunks a call were bounded through one (latency-log.md, warm36).
+  const { semantic: wSemantic, symbol: wSymbol, path: wPath } = plan.weights;
+  const wLexical = 1 - wSemantic;
+  const { idfSum } = plan;
+  // The file at hand's path signals (as `signals`, which the calls read).
+  let pathMatch = 0;
+  let prior = 1;
   const bounded = (c: number, semantic: number, lexical: number, possible: number, certain: number, term = true): void => {
     lexicalAt[count] = lexical;
     symbolAt[count] = possible;
     knownAt[count] = term && certain === possible ? 1 : 0;
-    lo[count] = toDistance(relevance(semantic, lexical, possible, signals, plan));
+    const fused = wSemantic * Math.max(0, semantic) + wLexical * lexical;
+    const at = 1 / (1 + (fused + wSymbol * possible + wPath * pathMatch) * prior);
+    lo[count] = at;
     // Most chunks have no definition bound (no line term): their worst case is their best.
-    hi[count] = certain === possible ? lo[count] : toDistance(relevance(semantic, lexical, certain, signals, plan));
+    hi[count] = certain === possible ? at : 1 / (1 + (fused + wSymbol * certain + wPath * pathMatch) * prior);
     eligible[count++] = c;
   };
 
@@ -145,8 +155,8 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
     nCovered++;
     chunks += file.chunkCount;
     const pathLength = pathLengthOf[f];
-    signals.pathMatch = pathMatchOf[f];
-    signals.prior = priorOf[f];
+    signals.pathMatch = pathMatch = pathMatchOf[f];
+    signals.prior = prior = priorOf[f];
     let pFrom = pathStart[f];
     let pEnd = pathEnd[f];
     if (pFrom < 0) pFrom = pEnd = 0;
@@ -163,15 +173,27 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
         const bm25 = termBm25 ? termBm25[c] : bm25Of(c, pathLength, pFrom, pEnd);
         // A term chunk is kept in hybrid mode; lexically when its BM25 counts and it is not blank.
         if (lexicalOnly ? !(bm25 > 0 && (flags[c] & BLANK) === 0) : mode === 'semantic' && !hasTokens) continue;
-        const lexical = lexicalScore(bm25, plan);
+        const lexical = idfSum > 0 ? bm25 / (bm25 + idfSum) : 0;
         const possible = possibleOf ? possibleOf[c] : 0;
         if (lexicalOnly || !hasTokens || all) {
-          bounded(c, lexicalOnly || !hasTokens ? 0 : all![c], lexical, possible, certainOf ? certainOf[c] : 0);
+          // bounded(c, semantic, lexical, possible, certain), written out (the loop's hottest call where no cosine weighs).
+          const semantic = lexicalOnly || !hasTokens ? 0 : all![c];
+          const certain = certainOf ? certainOf[c] : 0;
+          lexicalAt[count] = lexical;
+          symbolAt[count] = possible;
+          knownAt[count] = certain === possible ? 1 : 0;
+          const fused = wSemantic * Math.max(0, semantic) + wLexical * lexical;
+          const at = 1 / (1 + (fused + wSymbol * possible + wPath * pathMatch) * prior);
+          lo[count] = at;
+          hi[count] = certain === possible ? at : 1 / (1 + (fused + wSymbol * certain + wPath * pathMatch) * prior);
+          eligible[count++] = c;
         } else {
           termChunk[nTermChunks] = c;
           termLexical[nTermChunks] = lexical;
           // Every step is monotone in the cosine under rounding: a bound of it bounds the distance.
-          const best = upper ? distance(upper[c], lexical, possible, signals) : chunkBestDistance(lexical, possible, signals, plan);
+          const best = upper
+            ? 1 / (1 + (wSemantic * Math.max(0, upper[c]) + wLexical * lexical + wSymbol * possible + wPath * pathMatch) * prior)
+            : chunkBestDistance(lexical, possible, signals, plan);
           termBest[nTermChunks++] = best;
           termSeeds.offer(best);
         }
@@ -201,15 +223,15 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
   const boundTerm = (i: number): void => {
     const c = termChunk[i];
     const f = s.chunkFile[c];
-    signals.pathMatch = pathMatchOf[f];
-    signals.prior = priorOf[f];
+    signals.pathMatch = pathMatch = pathMatchOf[f];
+    signals.prior = prior = priorOf[f];
     bounded(c, cosineOf(c), termLexical[i], possibleOf ? possibleOf[c] : 0, certainOf ? certainOf[c] : 0);
     limit.offer(lo[count - 1], hi[count - 1]);
   };
   const boundRest = (f: number): void => {
     const file = files[f];
-    signals.pathMatch = pathMatchOf[f];
-    signals.prior = priorOf[f];
+    signals.pathMatch = pathMatch = pathMatchOf[f];
+    signals.prior = prior = priorOf[f];
     const pathLength = pathLengthOf[f];
     const pFrom = Math.max(0, pathStart[f]);
     const pEnd = pathEnd[f];

@@ -123,12 +123,17 @@ function emptyKernel(values: number, dim: number): { kernel: CosineKernel; widen
     cosines(from, to, into) {
       if (to <= from) return;
       dots(qAt, from * dim * 4, to - from, dim, outAt + from * 8);
-      into.set(out.subarray(from, to), from);
+      // A few rows (the candidate pass asks for one term chunk's, or one file's) copied without a view made per call.
+      if (to - from <= FEW_ROWS) for (let c = from; c < to; c++) into[c] = out[c];
+      else into.set(out.subarray(from, to), from);
     },
   };
   if (bounds) kernel.bounds = (from, to, into) => bounds.bounds(from, to, into);
   return { kernel, widened: new Float32Array(memory.buffer, 0, values), bounds };
 }
+
+/** Rows copied one by one out of the kernel's memory (a view per call and its copy cost more for so few). */
+const FEW_ROWS = 64;
 
 function widen(h: Uint16Array, into: Float32Array, from: number, to: number): void {
   const values = halfValues();

@@ -4,6 +4,7 @@
 import { symbolScore } from '../../rank/chunk-scorer.js';
 import type { RankPlan } from '../../rank/plan.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
+import type { Entries } from '../snapshot/postings.js';
 import { pathInfo } from '../snapshot/path-info.js';
 import type { CandidateQuery } from './candidate-query.js';
 import { cleanWork, work } from './work-arrays.js';
@@ -42,15 +43,11 @@ export function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan)
   offeredChunks.length = 0;
   const { defStart, defPlain } = s;
   const chunkOf = definitionChunks(s);
-  const offer = (c: number, d: number, v: number, holdsTerm: boolean) => {
-    if (possible[c] === 0 && certain[c] === 0) offeredChunks.push(c);
-    if (v > possible[c]) possible[c] = v;
-    if (holdsTerm && defPlain[d] === 1 && v > certain[c]) certain[c] = v;
-  };
+  const offer = (c: number, d: number, v: number, holdsTerm: boolean) => offerBoost(possible, certain, defPlain, c, d, v, holdsTerm);
   const { definitionBoost, idfSum } = plan;
   const boosts = definitionBoost > 0 && idfSum > 0;
   if (mergedOn) {
-    const holding = mergeNames(s, plan, chunkOf, boosts ? offer : null);
+    const holding = mergeNames(s, plan, chunkOf, boosts ? { possible, certain } : null);
     offerSymbols(s, q, plan, (d) => sortedHas(holding, d), offer);
     return { possible, certain };
   }
@@ -80,6 +77,18 @@ export function definitionBounds(s: Snapshot, q: CandidateQuery, plan: RankPlan)
   }
   offerSymbols(s, q, plan, (d) => isCovered[d] === 1, offer);
   return { possible, certain };
+}
+
+/**
+ * Name d's boost v offered to its chunk c's bounds (`holdsTerm`: whether the name holds a query term). A
+ * function of the module, not a closure made per query: mergeNames calls it for each name that holds a term
+ * (thousands for find_related's chunk), and a call to a closure made per query was compiled for the first
+ * one and dropped at the next ("wrong call target"), its doubles passed boxed (latency-log.md, warm36).
+ */
+function offerBoost(possible: Float64Array, certain: Float64Array, defPlain: Uint8Array, c: number, d: number, v: number, holdsTerm: boolean): void {
+  if (possible[c] === 0 && certain[c] === 0) offeredChunks.push(c);
+  if (v > possible[c]) possible[c] = v;
+  if (holdsTerm && defPlain[d] === 1 && v > certain[c]) certain[c] = v;
 }
 
 /** Each plan symbol's definitions offered their boost (`holdsTerm(d)`: whether name d holds a query term). */
@@ -112,15 +121,28 @@ export function setMergedNames(on: boolean): void {
  * lists; exact while names * k is below 2 ** 53), the lists' runs of keys merged two by two until one
  * run is left (a long query's 24 lists: 5 passes of a comparison an entry), so a name's terms come
  * together in term order and its idf is summed as the per-name sums add it. `offer` (where the plan
- * gives a definition boost): each name's boost offered to its chunk. The array is reused by the next call.
+ * gives a definition boost): each name's boost offered to its chunk's bounds. The array is reused by the next call.
  */
-function mergeNames(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: ((c: number, d: number, v: number, holdsTerm: boolean) => void) | null): Int32Array {
+function mergeNames(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, bounds: { possible: Float64Array; certain: Float64Array } | null): Int32Array {
   const { definitionBoost, idfSum } = plan;
-  const { defStart } = s;
-  const lists = plan.terms.map((term) => (term.whole ? s.byDefLower : s.byDefStem).find(term.key));
+  const { defStart, defPlain } = s;
+  const possible = bounds?.possible;
+  const certain = bounds?.certain;
+  // The terms' lists and idfs by a loop, not `map`: V8's `map` makes a list of one elements kind in the
+  // interpreter and of another once compiled, and the loops below were compiled for one ("wrong map": 3-4
+  // of mergeNames' deopts in a warm phase; latency-log.md, warm36).
+  const { terms } = plan;
+  const k = terms.length;
+  const lists: (Entries | null)[] = [];
+  const idf = work('mergedIdf', Float64Array, k);
   let total = 0;
-  for (const l of lists) total += l ? l.chunk.length : 0;
-  const k = lists.length;
+  for (let t = 0; t < k; t++) {
+    const term = terms[t];
+    const l = (term.whole ? s.byDefLower : s.byDefStem).find(term.key);
+    lists.push(l);
+    idf[t] = term.idf;
+    total += l ? l.chunk.length : 0;
+  }
   let keys = work('mergedKeys', Float64Array, total);
   let into = work('mergedInto', Float64Array, total);
   // Where each run of keys ends (one run a list that has entries).
@@ -161,9 +183,10 @@ function mergeNames(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: ((c
       from = to;
     }
     runs = merged;
-    [keys, into] = [into, keys];
+    const was = keys;
+    keys = into;
+    into = was;
   }
-  const idf = plan.terms.map((term) => term.idf);
   const holding = work('holdingNames', Int32Array, total);
   let held = 0;
   let name = -1;
@@ -172,13 +195,13 @@ function mergeNames(s: Snapshot, plan: RankPlan, chunkOf: Int32Array, offer: ((c
     const key = keys[e];
     const d = Math.floor(key / k);
     if (d !== name) {
-      if (name >= 0) { holding[held++] = name; if (offer) offer(chunkOf[name], name, definitionBoost * (sum / idfSum), true); }
+      if (name >= 0) { holding[held++] = name; if (possible) offerBoost(possible, certain!, defPlain, chunkOf[name], name, definitionBoost * (sum / idfSum), true); }
       name = d;
       sum = 0;
     }
     sum += idf[key - d * k];
   }
-  if (name >= 0) { holding[held++] = name; if (offer) offer(chunkOf[name], name, definitionBoost * (sum / idfSum), true); }
+  if (name >= 0) { holding[held++] = name; if (possible) offerBoost(possible, certain!, defPlain, chunkOf[name], name, definitionBoost * (sum / idfSum), true); }
   return holding.subarray(0, held);
 }
 

@@ -2,6 +2,7 @@
 // BM25's term frequencies): their BM25s worked out a term at a time, or the counts turned into per-chunk entries.
 import type { RankPlan } from '../../rank/plan.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
+import type { Entries } from '../snapshot/postings.js';
 import type { CoveredPaths } from './covered-paths.js';
 import { work } from './work-arrays.js';
 
@@ -18,7 +19,7 @@ export function lineTermCounts(s: Snapshot, plan: RankPlan): TermCounts | null {
   const nTerms = plan.terms.length;
   if (nTerms === 0) return null;
   const n = s.start.length;
-  const found = plan.terms.map((term) => (term.whole ? s.byLower : s.byStem).find(term.key));
+  const found = termEntries(s, plan);
   const offsets = work('offsets', Int32Array, n + 1, true);
   let total = 0;
   for (const f of found) {
@@ -78,7 +79,7 @@ export function termBm25s(s: Snapshot, plan: RankPlan, p: CoveredPaths, idf: Flo
   // A chunk's norm carries in its sign whether its path holds a query term: only sound where every
   // norm is above 0 (k1 > 0, b in [0, 1], avgdl > 0), as BM25's settings are; others are laid out per chunk.
   if (!(k1 > 0 && b >= 0 && b <= 1 && avgdl > 0 && tokensPerChar >= 0)) return null;
-  const found = plan.terms.map((term) => (term.whole ? s.byLower : s.byStem).find(term.key));
+  const found = termEntries(s, plan);
   const n = s.start.length;
   const k1p = k1 + 1;
   // The loops read locals only (as selectCandidates').
@@ -230,4 +231,18 @@ function filesByPathTerm(nFiles: number, nTerms: number, covered: Uint8Array, pa
   const next = from.slice(0, nTerms);
   for (const f of holding) for (let p = pathStart[f]; p < pathEnd[f]; p++) { const i = next[pathTerm[p]]++; file[i] = f; at[i] = p; }
   return { from, file, at, holding };
+}
+
+/**
+ * Each plan term's entries (null: none), by a loop, not `map`: V8's `map` makes a list of one elements kind
+ * in the interpreter and of another once compiled, and termBm25s' loop was compiled for one ("wrong map";
+ * latency-log.md, warm36).
+ */
+function termEntries(s: Snapshot, plan: RankPlan): (Entries | null)[] {
+  const found: (Entries | null)[] = [];
+  for (let t = 0; t < plan.terms.length; t++) {
+    const term = plan.terms[t];
+    found.push((term.whole ? s.byLower : s.byStem).find(term.key));
+  }
+  return found;
 }

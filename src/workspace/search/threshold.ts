@@ -30,31 +30,44 @@ const LEXICAL_EPS = 2 ** -23;
  */
 export interface Limit { offer(lo: number, hi: number): void; readonly value: number }
 
+/**
+ * The limit as one class (its kinds by a field, not three object literals of closures): the candidate
+ * pass calls `offer` ~20,000 times a find_related call, and a method on one prototype is one call target
+ * V8 inlines, where a closure made per call was a new target each call ("wrong call target") and passed
+ * its doubles boxed when not inlined (latency-log.md, warm36).
+ */
+class Threshold implements Limit {
+  value = Infinity;
+  private size = 0;
+  private seen = 0;
+  private least = Infinity;
+  /** kind: 0 the heapSize least worst cases; 1 --max-distance alone; 2 every chunk passes. */
+  constructor(private readonly kind: number, private readonly heap: Float64Array, private readonly k: number, private readonly eps: number, private readonly maxDistance: number) {}
+
+  offer(lo: number, hi: number): void {
+    if (this.kind === 0) {
+      if (!(lo < 1)) return;
+      this.seen++;
+      // Most offers are past the heap's top once it is full: offerLeast would leave it as it is.
+      if (this.size < this.k || hi < this.heap[0]) this.size = offerLeast(this.heap, this.size, this.k, hi);
+      if (this.seen > this.k) this.value = this.heap[0] + this.eps;
+    } else if (this.kind === 1) {
+      if (lo < 1 && hi < this.least) { this.least = hi; this.value = Math.max(this.maxDistance, this.least) + this.eps; }
+    }
+  }
+}
+
 export function limitOf(q: CandidateQuery): Limit {
   const k = q.heapSize;
   const { plan } = q;
   const eps = plan.mode === 'lexical' || (plan.mode !== 'semantic' && !(plan.weights.semantic > 0)) ? LEXICAL_EPS : EPS;
-  if (q.maxDistance !== undefined && !Number.isFinite(k)) {
-    let least = Infinity;
-    const l = { value: Infinity, offer(lo: number, hi: number) { if (lo < 1 && hi < least) { least = hi; l.value = Math.max(q.maxDistance!, least) + eps; } } };
-    return l;
-  }
-  if (!Number.isFinite(k)) return { value: Infinity, offer() {} };
+  if (q.maxDistance !== undefined && !Number.isFinite(k)) return new Threshold(1, NO_VALUES, 0, eps, q.maxDistance);
+  if (!Number.isFinite(k)) return new Threshold(2, NO_VALUES, 0, eps, 0);
   // A max-heap of the k least worst cases; the threshold is its top once more than k have come.
-  const heap = new Float64Array(k);
-  let size = 0;
-  let seen = 0;
-  const l = {
-    value: Infinity,
-    offer(lo: number, hi: number) {
-      if (!(lo < 1)) return;
-      seen++;
-      size = offerLeast(heap, size, k, hi);
-      if (seen > k) l.value = heap[0] + eps;
-    },
-  };
-  return l;
+  return new Threshold(0, new Float64Array(k), k, eps, 0);
 }
+
+const NO_VALUES = new Float64Array(0);
 
 /**
  * Offers v to a max-heap of the k least values so far (its first `size` slots): taken while the heap has
@@ -85,15 +98,22 @@ function offerLeast(heap: Float64Array, size: number, k: number, v: number): num
  * The k least of the values offered, kept in a max-heap as they come (most are past its top and cost a
  * comparison); `largest` is then the k-th least value, as a quick-select over them all would give.
  */
-export function leastOf(k: number): { offer(v: number): void; largest(): number } {
-  const heap = k > 0 ? work('leastOf', Float64Array, k) : new Float64Array(0);
-  let size = 0;
-  return {
-    offer(v) {
-      size = offerLeast(heap, size, k, v);
-    },
-    largest: () => (size > 0 ? heap[0] : Infinity),
-  };
+export function leastOf(k: number): LeastOf {
+  return new LeastOf(k > 0 ? work('leastOf', Float64Array, k) : NO_VALUES, k);
+}
+
+/** leastOf's heap: a class (one call target, inlined in the candidate pass's loop), its offer past a full heap's top a comparison. */
+export class LeastOf {
+  private size = 0;
+  constructor(private readonly heap: Float64Array, private readonly k: number) {}
+
+  offer(v: number): void {
+    if (this.size < this.k || v < this.heap[0]) this.size = offerLeast(this.heap, this.size, this.k, v);
+  }
+
+  largest(): number {
+    return this.size > 0 ? this.heap[0] : Infinity;
+  }
 }
 
 /**
