@@ -37,9 +37,10 @@ export interface ConfinedWorkspaces {
   close(): Promise<void>;
   /**
    * Why the last background build of `dir` failed, while searches of it scan instead of retrying it
-   * (for RETRY_BUILD_MS; an index call retries at once); null when none failed.
+   * (for RETRY_BUILD_MS; an index call retries at once), or why its index could not be read
+   * (`unreadable`: no build ran); null when none failed.
    */
-  buildFailure(dir: string): string | null;
+  buildFailure(dir: string): { why: string; unreadable: boolean } | null;
 }
 
 /** After a failed background build, searches scan this long before one queues the build again. */
@@ -53,7 +54,7 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
   /** The names of the workspaces being built in the background (a covering one may be among them). */
   const buildingNames = new Set<string>();
   /** Background builds that failed, by directory: why, and when a search may queue the build again. */
-  const failed = new Map<string, { why: string; retryAt: number }>();
+  const failed = new Map<string, { why: string; retryAt: number; unreadable?: boolean }>();
   const covering = (dir: string) => engine.covering([dir], { rootsWithin: root.real });
   /** The agent's tool calls, which the made-up searches after a background build wait to be idle (warm-searches.ts). */
   const calls: AgentCalls = { inFlight: 0, lastEnded: -Infinity };
@@ -127,10 +128,11 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
 
   /**
    * An index that cannot be read or made (its directory a file, a link to nothing, unreadable: trial36)
-   * fails the search no more: it answers from the files, with the failure as a build's in its note.
+   * fails the search no more: it answers from the files, with the failure in its note. No build ran, so
+   * none is held back: the first search that can read the index again may queue one.
    */
   function scanInstead<T>(dir: string, e: unknown, search: (ws: Workspace | null) => Promise<T>): Promise<T> {
-    failed.set(dir, { why: redact(errorText(e)), retryAt: Date.now() + RETRY_BUILD_MS });
+    failed.set(dir, { why: redact(errorText(e)), retryAt: 0, unreadable: true });
     return search(null);
   }
 
@@ -163,7 +165,8 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
       while (building.size > 0 || warming.size > 0) await Promise.allSettled([...building.values(), ...warming]);
     },
     buildFailure(dir) {
-      return building.has(dir) ? null : failed.get(dir)?.why ?? null;
+      const f = building.has(dir) ? undefined : failed.get(dir);
+      return f ? { why: f.why, unreadable: f.unreadable === true } : null;
     },
     async forStatus(dir) {
       const c = covering(dir);

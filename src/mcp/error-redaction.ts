@@ -14,16 +14,31 @@ export function errorText(e: unknown): string {
   return isSimgrepError(e) ? `${e.code}: ${e.message}` : (e as Error)?.message ?? String(e);
 }
 
+/** How many distinct messages the server's log is told of before it may repeat one. */
+const LOGGED_MAX = 1000;
+
 /**
  * The redaction of this root's errors (the workspaces' directory read once, as the engine's environment
- * has it). `onRedacted` gets the whole message of each one that lost a path: the server's own log, for
- * the user who fixes it (the agent reads only the redacted one).
+ * has it). `args`: the call's own argument strings, shown as they are where the message quotes them.
+ * `onRedacted` gets the whole message of each one that lost a path, once per distinct message (an index
+ * that cannot be read fails every search the same way): the server's own log, for the user who fixes
+ * it (the agent reads only the redacted one).
  */
-export function errorRedaction(root: Root, onRedacted?: (message: string) => void): (message: string) => string {
+export function errorRedaction(root: Root, onRedacted?: (message: string) => void): (message: string, args?: readonly string[]) => string {
   const o = { root: root.real, rootGiven: root.given, indexDir: path.resolve(workspacesDir()) };
-  return (message) => {
-    const shown = redactError(message, o);
-    if (shown !== message) onRedacted?.(message);
+  const logged = new Set<string>();
+  return (message, args) => {
+    const shown = redactError(message, o, args);
+    if (shown !== message && !logged.has(message)) {
+      if (logged.size >= LOGGED_MAX) logged.clear();
+      logged.add(message);
+      onRedacted?.(message);
+    }
     return shown;
   };
+}
+
+/** The strings among a tool call's arguments (and in its lists): what the agent wrote. */
+export function argStrings(args: Record<string, unknown>): string[] {
+  return Object.values(args).flatMap((v) => (Array.isArray(v) ? v : [v])).filter((v): v is string => typeof v === 'string');
 }

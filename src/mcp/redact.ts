@@ -13,6 +13,7 @@
 //
 // Linear in the message's length (one pass per dir, one over the tokens), and the message is cut to
 // MAX_INPUT_CHARS first: a message may quote a query of 100,000 characters.
+import os from 'node:os';
 import path from 'node:path';
 import { isInside } from './scope.js';
 
@@ -29,6 +30,11 @@ export interface Redaction {
    * the agent's own arguments that way; every place the server names is absolute.
    */
   keepRelative?: boolean;
+  /**
+   * Strings shown exactly as they are where a message quotes them (`"…"`, as JSON or as given): the
+   * call's own arguments, which the agent wrote (`globs "/src/["`, trial36's review).
+   */
+  verbatim?: readonly string[];
 }
 
 export const OUTSIDE = '[outside the root]';
@@ -46,8 +52,13 @@ const CREDENTIALS = /^[^@/\\:]*:[^@/\\]*@/;
 /** A separator percent-encoded. */
 const ENCODED = /%(?:2f|5c)/i;
 
-/** A relative path as keepRelative keeps it: not absolute on this platform (nor ~, C:), no URI (`\\[` is no path on POSIX). */
-const relativeKept = (s: string): boolean => !path.isAbsolute(s) && !/^(?:~|[A-Za-z]:)/.test(s) && !s.includes('://');
+/**
+ * A relative path as keepRelative keeps it: not absolute on this platform, nor ~, a drive (C:) or a
+ * scheme (file:etc/passwd), nor a UNC or Windows root path (\\\\server\\share, \\Users): a leading \\
+ * only escapes a glob's special character (`\\[`); no URI.
+ */
+const relativeKept = (s: string): boolean =>
+  !path.isAbsolute(s) && !/^(?:~|[A-Za-z][A-Za-z0-9+.-]*:|\\(?=[^[\]{}()*?!]))/.test(s) && !s.includes('://');
 /** A `..` step. */
 const UP = /(?:^|[\\/])\.\.(?:[\\/]|$)/;
 
@@ -86,30 +97,75 @@ export function redactMessage(message: string, o: Redaction, exact?: string): st
   // Placeholders: \0n\0 for what may show, \x01i\x01 for dirs[i] (neither occurs in a message that names a real path).
   const keep = (s: string) => `\u0000${kept.push(s) - 1}\u0000`;
   let m = cutInput(message, MAX_INPUT_CHARS).replace(/[\u0000\u0001]/g, '');
+  const quotedArgs = [...new Set((o.verbatim ?? []).filter((v) => v !== '').flatMap((v) => [JSON.stringify(v), `"${v}"`]))];
+  for (const q of quotedArgs.sort((a, b) => b.length - a.length)) m = m.replaceAll(q, () => keep(q));
   if (exact && path.isAbsolute(exact)) m = m.replaceAll(exact, () => keep(shownPath(exact, o)));
   const dirs = [o.indexDir, o.root, o.rootGiven].filter((d): d is string => !!d);
   dirs.forEach((dir, i) => {
     m = m.replace(new RegExp(`(?<![^${STOP}:=|→])${escaped(dir)}(?![^${STOP}\\\\/:.=|→])`, 'g'), `\u0001${i}\u0001`);
   });
-  const judgedToken = (token: string) => token.split(JOINED).map((piece) => judged(piece, dirs, o)).join('');
-  m = m.replace(TOKEN, (token) => (/^["']/.test(token) ? token[0] + judgedToken(token.slice(1, -1)) + token[0] : judgedToken(token)));
-  return m.replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)]);
+  const out: string[] = [];
+  // keepRelative: where a place that goes (outside, the index, the root itself) opened a path that may
+  // go on across single stop characters (a path with a space, a comma, an apostrophe: /home/me/My
+  // Documents/x), the index in `out` of its piece; -1 when none is open.
+  let run = -1;
+  let at = 0;
+  for (const t of m.matchAll(TOKEN)) {
+    const gap = m.slice(at, t.index);
+    at = t.index + t[0].length;
+    out.push(gap);
+    const quoted = /^["']/.test(t[0]);
+    if (quoted) {
+      out.push(t[0][0] + t[0].slice(1, -1).split(JOINED).map((piece) => judged(piece, dirs, o).text).join('') + t[0][0]);
+      run = -1;
+      continue;
+    }
+    const follows = o.keepRelative === true && run >= 0 && gap.length === 1;
+    const pieces = t[0].split(JOINED).map((piece) => judged(piece, dirs, o));
+    pieces.forEach((p, k) => {
+      if (k === 0 && follows && p.kind === 'relative') {
+        // The rest of that path: the run from its place to here goes as one.
+        out.splice(run);
+        out.push(OUTSIDE + p.tail);
+        if (p.tail) run = -1;
+        return;
+      }
+      out.push(p.text);
+      if (p.kind === 'place' && !p.tail) run = k === 0 && follows ? run : out.length - 1;
+      else if (!(k === 0 && follows && p.kind === 'word' && !p.tail && pieces.length === 1)) run = -1;
+    });
+  }
+  out.push(m.slice(at));
+  return out.join('').replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)]);
 }
 
+/**
+ * How a piece was judged: a place that goes or is named (outside, the index, the root itself: a path
+ * with spaces may go on after it), a relative path kept only by keepRelative, a word, or other.
+ */
+interface Judged { text: string; kind: 'place' | 'relative' | 'word' | 'other'; tail: string }
+
 /** One piece of a token as it may show (its trailing `:` or `.` is punctuation, kept). */
-function judged(piece: string, dirs: readonly string[], o: Redaction): string {
+function judged(piece: string, dirs: readonly string[], o: Redaction): Judged {
   const end = /[:.]$/.test(piece) && piece.length > 1 ? piece.length - 1 : piece.length;
   const core = piece.slice(0, end);
   const tail = piece.slice(end);
   const marked = /^\u0001(\d+)\u0001/.exec(core);
   const rest = marked ? core.slice(marked[0].length) : '';
-  if (marked && /^(?:[\\/]|$)/.test(rest) && !/[\u0000\u0001]/.test(rest)) return shownPath(dirs[Number(marked[1])] + rest, o) + tail;
-  if (o.keepRelative && !core.includes('\u0001') && relativeKept(core) && !UP.test(core) && !CREDENTIALS.test(core) && !ENCODED.test(core)) return piece;
+  if (marked && /^(?:[\\/]|$)/.test(rest) && !/[\u0000\u0001]/.test(rest)) {
+    const dir = dirs[Number(marked[1])];
+    const shown = shownPath(dir + rest, o);
+    const place = shown === OUTSIDE || shown === 'the index' || path.resolve(dir + rest) === path.resolve(dir);
+    return { text: shown + tail, kind: place ? 'place' : 'other', tail };
+  }
+  if (o.keepRelative && !core.includes('\u0001') && relativeKept(core) && !UP.test(core) && !CREDENTIALS.test(core) && !ENCODED.test(core)) {
+    return { text: piece, kind: core.includes('\u0000') ? 'other' : /[\\/]/.test(core) ? 'relative' : 'word', tail };
+  }
   if (core.includes('\u0001') || /[\\/]/.test(core) || core.startsWith('~') || CREDENTIALS.test(core) || ENCODED.test(core)) {
     // What was kept whole (the warning's own path) shows, unless the piece adds a place to it.
-    return /^[^\\/]*\u0000\d+\u0000[^\\/]*$/.test(core) && !core.includes('\u0001') ? piece : OUTSIDE + tail;
+    return /^[^\\/]*\u0000\d+\u0000[^\\/]*$/.test(core) && !core.includes('\u0001') ? { text: piece, kind: 'other', tail } : { text: OUTSIDE + tail, kind: 'place', tail };
   }
-  return piece;
+  return { text: piece, kind: core.includes('\u0000') ? 'other' : 'word', tail };
 }
 
 /**
@@ -118,18 +174,23 @@ function judged(piece: string, dirs: readonly string[], o: Redaction): string {
  * every directory lives) as "the index", and any other absolute path as "[outside the root]" (a failing
  * index named the user's home directory: trial36).
  */
-export function redactError(message: string, o: { root: string; rootGiven?: string; indexDir: string }): string {
-  return redactMessage(message, { ...o, absoluteInside: true, keepRelative: true });
+export function redactError(message: string, o: { root: string; rootGiven?: string; indexDir: string }, args: readonly string[] = []): string {
+  return redactMessage(message, { ...o, absoluteInside: true, keepRelative: true, verbatim: args });
 }
 
+/** A Hugging Face id's form (org/name; model/resolve.ts's), not starting with `~`, `.` or `/`. */
+const REPO_ID = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
+
 /**
- * The model a status answer names: a Hugging Face id as it is, the bundled model as "bundled", a local
+ * The model a status answer names: a Hugging Face id (org/name) as it is, the bundled model as "bundled", a local
  * model's directory by its path inside the root, else by its base name only (where it lies is outside
  * the root: trial36's status answered /home/me/.nvm/.../simgrep/src/model/bundled/model).
  */
 export function shownModel(model: string, o: { root: string; rootGiven?: string; bundledDir: string }): string {
-  if (!path.isAbsolute(model)) return model;
-  if (path.resolve(model) === path.resolve(o.bundledDir)) return 'bundled';
-  for (const r of [o.root, o.rootGiven]) if (r && within(r, model)) return model;
-  return path.basename(model);
+  if (REPO_ID.test(model) && !UP.test(model)) return model;
+  // A local model's id is its spec as given (~/acme-client/model, ../acme-client/model): where it lies.
+  const dir = path.resolve(model === '~' || model.startsWith('~/') ? path.join(os.homedir(), model.slice(1)) : model);
+  if (dir === path.resolve(o.bundledDir)) return 'bundled';
+  for (const r of [o.root, o.rootGiven]) if (r && within(r, dir)) return dir;
+  return path.basename(dir);
 }

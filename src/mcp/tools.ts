@@ -12,7 +12,7 @@ import { createConfinedWorkspaces, RETRY_BUILD_MS } from './confined-workspaces.
 import { resolveFileInside, resolveInside, type Root } from './scope.js';
 import { boundQuery, filtersOf, planOf, type Narrowing } from './search-args.js';
 import { bundledModelDir } from '../model/default-model.js';
-import { errorRedaction, errorText } from './error-redaction.js';
+import { argStrings, errorRedaction, errorText } from './error-redaction.js';
 import { shownModel } from './redact.js';
 import { warningNote } from './warning-note.js';
 
@@ -82,12 +82,13 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { onRedact
     return note === null ? [] : [note];
   }
 
-  /** Where an answer came from, with a note when the files were read: the index builds, or its build failed. */
+  /** Where an answer came from, with a note when the files were read: the index builds, its build failed, or it could not be read. */
   function where(ws: unknown, r: { stats: { index?: unknown } }, dir: string, notes: string[]): { index: 'fresh' | 'building' | 'scanned'; notes: string[] } {
     if (ws) return { index: r.stats.index ? 'fresh' : 'scanned', notes };
     const failure = workspaces.buildFailure(dir);
     if (!failure) return { index: 'building', notes: [...notes, BUILDING_NOTE] };
-    return { index: 'scanned', notes: [...notes, `the background build of this directory's index failed (${failure}); this answer comes from reading the files (the same matches, found more slowly); a search after ${RETRY_BUILD_MS / 1000} s, or the index tool now, tries the build again`] };
+    if (failure.unreadable) return { index: 'scanned', notes: [...notes, `the index of this directory could not be read (${failure.why}); this answer comes from reading the files (the same matches, found more slowly)`] };
+    return { index: 'scanned', notes: [...notes, `the background build of this directory's index failed (${failure.why}); this answer comes from reading the files (the same matches, found more slowly); a search after ${RETRY_BUILD_MS / 1000} s, or the index tool now, tries the build again`] };
   }
 
   async function index(a: { directory?: string }, onProgress?: (p: IndexProgress) => void): Promise<WireToolResult> {
@@ -113,7 +114,9 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { onRedact
       Object.assign(out, { indexed: s.files + s.gone > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model ? shownModel(s.model, { root: root.real, rootGiven: root.given, bundledDir: bundledModelDir() }) : null, updated: s.updated });
       if (s.gone > 0) out.gone = s.gone;
     }
-    const failure = workspaces.buildFailure(dir);
+    // Status read the index: a failure to read it is over; a build's is not.
+    const f = workspaces.buildFailure(dir);
+    const failure = f && !f.unreadable ? f.why : null;
     if (failure) out.build_failed = failure;
     const text = failure
       ? `${dir}: the background build of its index failed (${failure}); searches read the files; the index tool tries again`
@@ -126,7 +129,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { onRedact
   return {
     settled: () => workspaces.settled(),
     close: () => workspaces.close(),
-    call: (tool, args, onProgress) => workspaces.during(() => guard(redact, () => {
+    call: (tool, args, onProgress) => workspaces.during(() => guard((message) => redact(message, argStrings(args)), () => {
       switch (tool) {
         case 'search': return search(args as SearchArgs);
         case 'find_related': return findRelated(args as RelatedArgs);

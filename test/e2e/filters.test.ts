@@ -102,7 +102,10 @@ describe.each(CASES)('the search actions: %j', (_flags, filters, files) => {
     expect(rel(r.files as string[])).toEqual(files);
     const line = await actions['search.semantic']({}, { query: QUERY, paths: [dir], top_k: 50, ...snake(filters) });
     expect(line.success, String(line.error)).toBe(true);
-    expect([...new Set(rel((line.results as { filename: string }[]).map((x) => x.filename)))].every((f) => files.includes(f))).toBe(true);
+    // Some results, all in the filtered files (every() alone passed with none: mend36).
+    const lineFiles = [...new Set(rel((line.results as { filename: string }[]).map((x) => x.filename)))];
+    expect(lineFiles.length).toBeGreaterThan(0);
+    expect(lineFiles.every((f) => files.includes(f)), lineFiles.join(' ')).toBe(true);
   });
 
   it('search.workspace_search keeps them', async () => {

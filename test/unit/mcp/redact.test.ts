@@ -1,5 +1,7 @@
 // What an MCP answer may say of a warning's message: paths inside the root relative to it, the index's
 // directory as "the index", any other place as "[outside the root]" (one row per case).
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OUTSIDE, redactError, redactMessage, shownModel, shownPath } from '../../../src/mcp/redact.js';
 
@@ -81,6 +83,16 @@ describe('shownModel (trial36)', () => {
     expect(shownModel('/home/me/private/potion-8m', o)).toBe('potion-8m');
     expect(shownModel('/work/project/../secret/m', o)).toBe('m');
   });
+
+  it('a local model given relative or under ~ is resolved, then named as an absolute one (mend36)', () => {
+    expect(shownModel('~/acme-client/model', o)).toBe('model');
+    expect(shownModel('~', o)).toBe(path.basename(os.homedir()));
+    expect(shownModel('../acme-client/model', o)).toBe('model');
+    expect(shownModel('./acme-client/model', o)).toBe('model');
+    expect(shownModel('acme-client/../model', o)).toBe('model');
+    expect(shownModel(path.relative(process.cwd(), '/work/project/models/tiny'), o)).toBe('/work/project/models/tiny');
+    expect(shownModel('sentence-transformers/all-MiniLM-L6-v2', o)).toBe('sentence-transformers/all-MiniLM-L6-v2');
+  });
 });
 
 describe('redactError (trial36): a tool error keeps the agent\'s own relative arguments and in-root paths', () => {
@@ -94,6 +106,37 @@ describe('redactError (trial36): a tool error keeps the agent\'s own relative ar
     ['INDEX_UNREADABLE: cannot read the index directory /home/u/.local/share/simgrep/workspaces/p-1a2b: ENOTDIR; check its permissions', 'INDEX_UNREADABLE: cannot read the index directory the index: ENOTDIR; check its permissions'],
     ["EACCES: permission denied, open '/home/u/.cache/simgrep/model.bin'", `EACCES: permission denied, open '${OUTSIDE}'`],
     ['see ../../etc/passwd and ~/x and s3://b/k and file:///etc', `see ${OUTSIDE} and ${OUTSIDE} and ${OUTSIDE} and ${OUTSIDE}`],
+    // mend36: an outside path with a space, a comma or an apostrophe goes whole (its later pieces looked
+    // relative and were kept); so does a path that only starts with the root or the index's directory.
+    ['/home/me/My Documents/clients/acme-corp/potion', OUTSIDE],
+    ['/home/me/a,b/c/d.txt', OUTSIDE],
+    ["/home/me/it's/private/x.txt", OUTSIDE],
+    ['/home/me/My Big Documents/acme/x.txt: unreadable', `${OUTSIDE}: unreadable`],
+    [`${root} copy/clients/acme/contract.pdf`, OUTSIDE],
+    [`${root}\u00a0old/clients/acme`, OUTSIDE],
+    [`${e.indexDir} backup/clients/acme`, OUTSIDE],
+    ['Model directory /tmp/x/John Smith/private/model does not exist. Pass --model with a directory holding config.json, tokenizer.json and model.safetensors, or a Hugging Face id like minishlab/potion-base-8M.',
+      `Model directory ${OUTSIDE} does not exist. Pass --model with a directory holding config.json, tokenizer.json and model.safetensors, or a Hugging Face id like minishlab/potion-base-8M.`],
+    // ... and no further: what follows a path across punctuation, or two stop characters, is the message.
+    [`cannot read /home/me/x: raise -g/--glob or see src/a.ts`, `cannot read ${OUTSIDE}: raise -g/--glob or see src/a.ts`],
+    [`inside the server's root ${root}; pass src/x`, `inside the server's root ${root}; pass src/x`],
+    // A UNC path and a scheme are no relative paths.
+    ['see \\\\server\\share\\secret and file:etc/passwd', `see ${OUTSIDE} and ${OUTSIDE}`],
   ];
   for (const [input, want] of rows) it(input.slice(0, 60), () => expect(redactError(input, e)).toBe(want));
+
+  it('the call\'s own argument strings, where the message quotes them, are kept exactly (mend36)', () => {
+    expect(redactError('BAD_FLAG: -g/--glob "/src/[" has a [ without its ]; escape it as \\[', e, ['/src/[', 'retry']))
+      .toBe('BAD_FLAG: -g/--glob "/src/[" has a [ without its ]; escape it as \\[');
+    expect(redactError('BAD_FLAG: "~/x" and "/home/u/y" and /home/u/z', e, ['~/x'])).toBe(`BAD_FLAG: "~/x" and "${OUTSIDE}" and ${OUTSIDE}`);
+    // An argument names no more than itself: the same string unquoted, or inside a longer path, goes.
+    expect(redactError('/home/u and "/home/u/secret"', e, ['/home/u'])).toBe(`${OUTSIDE} and "${OUTSIDE}"`);
+  });
+});
+
+describe('redactMessage without keepRelative (a warning\'s): a path with spaces keeps its documented limit', () => {
+  it('pieces without a separator show, with one go', () => {
+    expect(redactMessage('/home/me/My Documents/clients/x', o)).toBe(`${OUTSIDE} ${OUTSIDE}`);
+    expect(redactMessage('/home/me/a,b/c/d.txt', o)).toBe(`${OUTSIDE},${OUTSIDE}`);
+  });
 });
