@@ -119,7 +119,7 @@ export function createPool(opts: PoolOptions): Executor {
  * whole, unshared buffer. A view into a larger buffer is copied as before, so nothing else is detached.
  */
 /** A score request without its prose documents' kept line tokens (requests.ts rangeTokens: for an in-process scorer), its plan named (plan-key.ts). */
-function withoutTokens(req: ScoreRequest): ScoreRequest {
+export function withoutTokens(req: ScoreRequest): ScoreRequest {
   if (!req.chunks) return req;
   const { rangeTokens: _, ...chunks } = req.chunks;
   return { ...req, chunks: { ...chunks, planKey: planKeyOf(chunks.plan) } };

@@ -16,14 +16,22 @@ export function planKeyOf(plan: RankPlan): number {
   return key;
 }
 
-/** Plans a worker keeps by their number: a search's, and a few before it. */
-const KEPT_PLANS = 4;
+/**
+ * Plans a worker keeps by their number, the least recently used dropped first (a plan still being
+ * scanned stays while others come and go). Each holds its memos (~1 MB when grown on a large scan:
+ * term index run tables, run grams, probe patterns): KEPT_PLANS searches at once keep theirs.
+ */
+export const KEPT_PLANS = 4;
 const known = new Map<number, RankPlan>();
 
 /** The plan first received under `key` (the receiving side), else `plan`, kept under it. */
 export function knownPlan(key: number, plan: RankPlan): RankPlan {
   const kept = known.get(key);
-  if (kept) return kept;
+  if (kept) {
+    known.delete(key);
+    known.set(key, kept);
+    return kept;
+  }
   if (known.size >= KEPT_PLANS) known.delete(known.keys().next().value!);
   known.set(key, plan);
   return plan;

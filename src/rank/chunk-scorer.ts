@@ -6,7 +6,7 @@ import { definedName } from './definitions.js';
 import { identifierParts, partStems, pathText } from './lexical/terms.js';
 import { pathSignals, type PathSignals } from './path-signals.js';
 import { isDigit, isIdentChar, probeOf, pushRunTerms, tally, termIndexOf } from './term-index.js';
-import { HASH_START, hashStep, identifierRuns } from './run-table.js';
+import { HASH_START, hashStep, identifierRuns, ownCopy } from './run-table.js';
 import { probeStarts, probesPattern } from './probe-starts.js';
 import { fold, isAscii, textWords } from './lexical/words.js';
 
@@ -35,7 +35,10 @@ export function countTerms(text: string, plan: RankPlan, tf: Float64Array, touch
 /** Each term's probe (term-index.ts probeOf), by plan terms list: one slice per term, not per line. */
 const termProbes = new WeakMap<RankPlan['terms'], string[]>();
 
-/** An identifier's parts' stems, by identifier: the same words recur from line to line (bounded: cleared when full). */
+/**
+ * An identifier's parts' stems, by identifier: the same words recur from line to line (bounded: cleared
+ * when full). Kept by its own copy: a defined name is a slice of a decoded range, which it kept alive.
+ */
 const identStems = new Map<string, string[]>();
 const IDENT_STEMS = 50_000;
 
@@ -43,7 +46,7 @@ function stemsOf(ident: string): string[] {
   let stems = identStems.get(ident);
   if (!stems) {
     if (identStems.size >= IDENT_STEMS) identStems.clear();
-    identStems.set(ident, stems = partStems(ident));
+    identStems.set(ownCopy(ident), stems = partStems(ident));
   }
   return stems;
 }

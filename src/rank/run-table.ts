@@ -89,7 +89,7 @@ export function createRunDictionary(maxRuns = RUN_LIMIT): RunDictionary {
  * view of its whole source (a decoded batch range, a chunk's lines joined), which a dictionary of 65,536
  * runs would keep alive for the thread's life. The slice of a concatenation is cut from a flat copy of it.
  */
-function ownCopy(run: string): string {
+export function ownCopy(run: string): string {
   return run.length < 13 ? run : (' ' + run).slice(1);
 }
 

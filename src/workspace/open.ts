@@ -1,7 +1,7 @@
 // An open workspace: its state and the primitives every run uses — the store (LanceDB, opened on first
 // use), its meta and whether this model can use it, the one-writer lock, the ranking snapshot (in
 // memory, on disk, or rebuilt from the store) and workspace.json.
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
 import { RANK_DEFAULTS } from '../rank/plan.js';
@@ -94,6 +94,8 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
   /** The snapshot file failed a check and could not be removed: not read again until rewritten. */
   let fileDamaged = false;
   let proseIndex: ProseIndexLines | null = null;
+  /** filesStamp of the statistics files when proseIndex was made from them. */
+  let proseStamp = '';
   let loadDamage: string | null = null;
   let notSaved: string | null = null;
 
@@ -231,8 +233,12 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
 
     proseIndex() {
       const file = ws.proseStatsFile();
-      if (proseIndex && (proseIndex.file ? proseIndex.file.current() : !existsSync(file) && !existsSync(proseStatsDeltaPathOf(file)))) return proseIndex;
+      // Without open statistics (none, an older format, damaged): what was there when last looked at, so
+      // an outdated file is not opened and read again every search (~2 ms) while it stays as it was.
+      const stamp = proseIndex?.file ? '' : filesStamp(file, proseStatsDeltaPathOf(file));
+      if (proseIndex && (proseIndex.file ? proseIndex.file.current() : stamp === proseStamp)) return proseIndex;
       proseIndex?.file?.close();
+      proseStamp = stamp || filesStamp(file, proseStatsDeltaPathOf(file));
       try {
         const layers = openProseStats(file);
         const other = layers ? null : otherProseStatsFormat(file);
@@ -273,4 +279,12 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
   }
 
   return ws;
+}
+
+/** Which files these paths are and how they stand (inode, size, change times; `-` for one missing): equal while none is replaced or written. */
+function filesStamp(...files: string[]): string {
+  return files.map((f) => {
+    const s = statSync(f, { throwIfNoEntry: false, bigint: true });
+    return s ? `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : '-';
+  }).join('|');
 }

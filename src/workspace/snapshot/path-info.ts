@@ -213,6 +213,13 @@ const NON_ASCII = /[^\x00-\x7f]/;
 const MAX_COUNTED_TERMS = 16_384;
 const runCounts = new Map<string, Map<string, number>>();
 
+/**
+ * One term's count in a text, through a plan of that term alone. In the product only a non-ASCII path
+ * comes here (pathTermCounts counts an ASCII path's runs through the run dictionary), and countTerms
+ * counts a non-ASCII text word by word (countWordTerms: no term index, no run tables, a probe list the
+ * throwaway plan takes with it); an ASCII run reaches countAsciiTerms and its per-plan tables only from
+ * pathTermCount called directly (its tests).
+ */
 function termCount(text: string, term: RankPlan['terms'][number]): number {
   const tf = new Float64Array(1);
   countTerms(text, { terms: [term] } as RankPlan, tf);

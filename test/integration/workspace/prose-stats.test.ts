@@ -30,6 +30,13 @@ vi.mock('../../../src/sources/path-reader.js', async (importOriginal) => {
   };
 });
 
+/** How often a workspace opened its statistics files (prose-stats-layers.ts openProseStats). */
+const opens = { count: 0 };
+vi.mock('../../../src/workspace/snapshot/prose-stats-layers.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../src/workspace/snapshot/prose-stats-layers.js')>();
+  return { ...real, openProseStats: (file: string) => { opens.count++; return real.openProseStats(file); } };
+});
+
 const WORDS = ['garden', 'tomato', 'soil', 'water', 'sunlight', 'compost', 'seed', 'harvest', 'weed', 'mulch', 'orchard', 'pruning'];
 const garden = (n: number) => Array.from({ length: 20 }, (_, i) => `The ${WORDS[(n + i) % WORDS.length]} needs ${WORDS[(n * 3 + i) % WORDS.length]} in spring ${n}.`).join('\n');
 const FILES: Record<string, string> = {
@@ -157,6 +164,26 @@ describe('prose statistics in the index (a cold process read and counted every M
     const outdated = r.warnings.find((w) => w.code === 'PROSE_STATS_OUTDATED');
     expect(outdated?.message).toMatch(/older simgrep's format \(simgrep-prose-stats-3; this one reads simgrep-prose-stats-\d+\).*simgrep index rebuilds it/);
     expect(r.warnings.map((w) => w.code)).not.toContain('PROSE_STATS_DAMAGED');
+    // Found once: a resident handle does not open the outdated file again each search (it did, ~2 ms a
+    // search), still says so in every answer, and looks again once the file is replaced.
+    const resident = createWorkspace({ dir, concurrency: 0 });
+    try {
+      const opts = { query: 'retry failed uploads', topK: 3, paths: [tree.dir] };
+      const expected = shape(await scan.search(opts));
+      opens.count = 0;
+      for (let i = 0; i < 3; i++) {
+        const again = await resident.search(opts);
+        expect(again.warnings.map((w) => w.code)).toContain('PROSE_STATS_OUTDATED');
+        expect(shape(again)).toEqual(expected);
+      }
+      expect(opens.count).toBe(1);
+      writeSectionFile(file, { magic: 'simgrep-prose-stats-4' }, [{ name: 'docDocs', array: Int32Array.of(1, 2) }]);
+      const replaced = await resident.search(opts);
+      expect(opens.count).toBe(2);
+      expect(replaced.warnings.find((w) => w.code === 'PROSE_STATS_OUTDATED')?.message).toMatch(/simgrep-prose-stats-4/);
+    } finally {
+      await resident.close();
+    }
     const ws = createWorkspace({ dir, concurrency: 0 });
     await ws.index([tree.dir]);
     await ws.close();

@@ -4,7 +4,8 @@
 // pool names each plan it sends; a scorer then scores every batch of that plan with the first object.
 import { describe, expect, it } from 'vitest';
 import { createLineScorer } from '../../../src/embed/line-scorer.js';
-import { knownPlan, planKeyOf } from '../../../src/embed/plan-key.js';
+import { KEPT_PLANS, knownPlan, planKeyOf } from '../../../src/embed/plan-key.js';
+import { withoutTokens } from '../../../src/pool.js';
 import type { ScoreRequest } from '../../../src/embed/requests.js';
 import { loadModel } from '../../../src/model/load.js';
 import { bundledModelDir } from '../../../src/model/default-model.js';
@@ -46,6 +47,33 @@ describe('a plan named across the worker boundary', () => {
     for (const q of ['one', 'two', 'three', 'four']) { const p = buildRankPlan(q, 'hybrid', bundledLexicon()); knownPlan(planKeyOf(p), p); }
     const again = structuredClone(a);
     expect(knownPlan(key, again)).toBe(again);
+  });
+
+  it('drops the least recently used plan, not one still in use while other searches come and go', () => {
+    const a = buildRankPlan('retry failed uploads again', 'hybrid', bundledLexicon());
+    const key = planKeyOf(a);
+    const first = structuredClone(a);
+    knownPlan(key, first);
+    // More searches than are kept start while `a`'s scan goes on, batch after batch.
+    for (let i = 0; i < 3 * KEPT_PLANS; i++) {
+      const p = buildRankPlan(`another search ${i}`, 'hybrid', bundledLexicon());
+      knownPlan(planKeyOf(p), p);
+      expect(knownPlan(key, structuredClone(a)), `after ${i + 1} others`).toBe(first);
+    }
+  });
+
+  it('is named by the pool on every score request it sends: the same plan object the same number, a new one another', () => {
+    const plan = buildRankPlan('where is the request handler registered', 'hybrid', bundledLexicon());
+    const query = new Float32Array(4);
+    const withTokens = { ...request(plan, query), chunks: { ...request(plan, query).chunks!, rangeTokens: [null] } } as ScoreRequest;
+    const sent = withoutTokens(withTokens);
+    expect(sent.chunks!.planKey).toBeTypeOf('number');
+    expect(sent.chunks!.plan).toBe(plan);
+    expect(sent.chunks).not.toHaveProperty('rangeTokens');
+    expect(withoutTokens(request(plan, query)).chunks!.planKey).toBe(sent.chunks!.planKey);
+    const other = withoutTokens(request(structuredClone(plan), query)).chunks!.planKey;
+    expect(other).toBeTypeOf('number');
+    expect(other).not.toBe(sent.chunks!.planKey);
   });
 
   it("is scored batch after batch with the plan object the scorer first received, to the same distances", async () => {
