@@ -11,7 +11,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, runCli } from '../helpers/cli.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
-import { createSearcher } from '../../src/searcher.js';
+import { createSearcher, type SearchResponse } from '../../src/searcher.js';
+import { createWorkspace } from '../../src/workspace/workspace.js';
+import { rounded } from '../helpers/rounded.js';
 
 const LINES = [
   'La tour fut achevée en 1889 pour l\'Exposition universelle.',
@@ -102,6 +104,42 @@ describe('digits of every script and emoji (library, MCP)', () => {
       }
     } finally { await s.close(); }
   });
+
+  it('a toned ZWJ emoji and its untoned spelling find each other, as a ZWJ sequence with and without its selector do, in a scan and an index alike (mend36b)', async () => {
+    // Before: the scan's pre-check folded the line with its tone (or FE0F) kept, and the query's term had none:
+    // `👩‍💻` missed the line of `👩🏽‍💻` (the index, which counts the words, found it: its answer was not the scan's).
+    const lines = [
+      'the night shift 👩🏽\u200d💻 fixed the build', 'the day shift 👩\u200d💻 wrote the docs', 'a couple 👩\u200d❤️\u200d👨 at the party',
+      'another couple 👩\u200d❤\u200d👨 at home', 'nothing else happened that week', 'the release was cut on a quiet Tuesday morning',
+    ];
+    const tree = path.join(home.dir, 'tones');
+    mkdirSync(tree, { recursive: true });
+    writeFileSync(path.join(tree, 'team.txt'), lines.join('\n') + '\n');
+    writeFileSync(path.join(tree, '👩🏽\u200d💻 guide.md'), '# guide\n\nhow the shift works\n');
+    const s = createSearcher({ concurrency: 0 });
+    const ws = createWorkspace({ dir: path.join(home.dir, 'tones-ws'), concurrency: 0 });
+    try {
+      await ws.index([tree]);
+      const cases = [['👩\u200d💻', [0, 1]], ['👩🏽\u200d💻', [0, 1]], ['👩🏿\u200d💻', [0, 1]], ['👩\u200d❤️\u200d👨', [2, 3]], ['👩\u200d❤\u200d👨', [2, 3]]] as const;
+      for (const [query, want] of cases) {
+        for (const mode of ['lexical', 'hybrid'] as const) {
+          const opts = { query, paths: [tree], mode, topK: 10, merge: false, nLines: 0 };
+          const scan: SearchResponse = await s.search(opts);
+          const indexed = await ws.search(opts);
+          expect(indexed.stats.index?.workspace, `${mode} ${query}`).toBeDefined();
+          expect(rounded(indexed), `${mode} ${query}`).toEqual(rounded(scan));
+          const team = scan.results.filter((x) => x.filename.endsWith('team.txt')).map((x) => x.match_line);
+          expect(team.slice(0, want.length).sort((a, b) => a - b), `${mode} ${query}`).toEqual(want);
+          const r = await s.searchContent({ query, content: lines.join('\n') + '\n', name: 'team.txt', mode, topK: 10, merge: false, nLines: 0 });
+          // The two lines first (the hybrid mode may add lines the model finds near `❤`, below them).
+          expect(r.results.slice(0, want.length).map((x) => x.match_line).sort((a, b) => a - b), `${mode} ${query}`).toEqual(want);
+        }
+      }
+    } finally {
+      await ws.close();
+      await s.close();
+    }
+  }, 60_000);
 
   it('the MCP search finds them the same', async () => {
     for (const [query, lines] of [['١٩٦٤', [2, 5]], ['🔥', [4]]] as const) {

@@ -24,6 +24,13 @@ const NO_SPACE_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{S
 /** Full case folding beyond toLowerCase after NFKC (CaseFolding.txt's F and C entries that differ). */
 const SPECIAL_FOLDS: Record<string, string> = { 'ß': 'ss', 'ς': 'σ', 'ẞ': 'ss' };
 const SPECIAL = /[ßςẞ]/g;
+/** Presentation selectors and skin-tone modifiers (the surrogate pairs \ud83c\udffb-\udfff): what fold may drop. */
+const EMOJI_SELECTOR = /[\ufe0e\ufe0f]|\ud83c[\udffb-\udfff]/;
+/**
+ * What fold drops: the selectors, and a tone that follows an emoji (and its selectors and tones). A tone after
+ * a letter is kept: it parts two words (`a🏽b` is `a` and `b`), which its dropping would join.
+ */
+const EMOJI_SELECTORS = /[\ufe0e\ufe0f]|(?<=\p{Extended_Pictographic}[\ufe0e\ufe0f\u{1F3FB}-\u{1F3FF}]*)[\u{1F3FB}-\u{1F3FF}]/gu;
 
 // A fixed locale: the same words on every machine (a cluster's workers must agree with the coordinator).
 let segmenter: Intl.Segmenter | null = null;
@@ -32,13 +39,21 @@ export function isAscii(text: string): boolean {
   return !NON_ASCII.test(text);
 }
 
-/** NFKC and full case folding; on ASCII text, toLowerCase. */
+/**
+ * NFKC and full case folding, without presentation selectors (U+FE0E, U+FE0F) and an emoji's skin-tone
+ * modifiers (U+1F3FB-1F3FF), which an emoji word has none of (bareEmoji): a text folded holds each of its emoji
+ * words as the words spell them, so `👩🏽‍💻` holds `👩‍💻` and `👩‍❤️‍👨` holds `👩‍❤‍👨` (mend36b: the scan's
+ * and a path's pre-check, `fold(text).includes(probe)`, missed them, and the index found them). On ASCII
+ * text, toLowerCase. A folded text's positions are not the text's: no caller maps one back.
+ */
 export function fold(text: string): string {
   if (!NON_ASCII.test(text)) return text.toLowerCase();
-  const lower = text.normalize('NFKC').toLowerCase();
+  let lower = text.normalize('NFKC').toLowerCase();
+  if (EMOJI_SELECTOR.test(lower)) lower = lower.replace(EMOJI_SELECTORS, '');
   SPECIAL.lastIndex = 0;
   return SPECIAL.test(lower) ? lower.replace(SPECIAL, (c) => SPECIAL_FOLDS[c]).normalize('NFKC') : lower;
 }
+
 
 /**
  * The words of a text, in order, case kept, leading numbers dropped (a bare number is no word: code's
@@ -172,7 +187,8 @@ const EMOJI_RUNS_MAX = 4096;
  * An emoji word without its presentation selectors and a trailing joiner, so `❤️` is `❤` and `🔥` + ZWJ
  * at a text's end is `🔥` (rev-words35: each was a term of its own, found by neither spelling), and
  * without its skin-tone modifiers (Emoji_Modifier, U+1F3FB-1F3FF), folded away as a case fold folds a
- * letter's case: `👍🏽` is `👍` and `👩🏽‍💻` is `👩‍💻`, so either finds the other (zh36).
+ * letter's case: `👍🏽` is `👍` and `👩🏽‍💻` is `👩‍💻`, so either finds the other (zh36). fold drops them from
+ * a whole text alike (mend36b), so a folded line holds its emoji words.
  */
 function bareEmoji(word: string): string {
   const bare = word.replace(/[\ufe0e\ufe0f\u{1F3FB}-\u{1F3FF}]/gu, '');

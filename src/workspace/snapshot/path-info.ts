@@ -4,6 +4,7 @@
 import { countTerms } from '../../rank/chunk-scorer.js';
 import { pathFacts, signalsOf, type PathFacts, type PathSignals } from '../../rank/path-signals.js';
 import { pathText } from '../../rank/lexical/terms.js';
+import { fold } from '../../rank/lexical/words.js';
 import type { RankPlan } from '../../rank/plan.js';
 import { HASH_START, hashStep, identifierRuns } from '../../rank/run-table.js';
 import { countRun, isDigit, probeOf, runHitsOf, termIndexOf, type TermIndex } from '../../rank/term-index.js';
@@ -12,6 +13,7 @@ import { countRun, isDigit, probeOf, runHitsOf, termIndexOf, type TermIndex } fr
 export interface PathInfo {
   facts: PathFacts;
   pathText: string;
+  /** pathText folded as the words' terms are (words.ts fold: no emoji selector or skin tone), for the terms' probes. */
   lower: string;
   /** The first three letters of each of its names of three or more (what a path word must share to match). */
   namePrefixes: string[];
@@ -73,7 +75,7 @@ export function seedPathInfo(path: string, b: PathBasics): void {
 
 function infoOf(facts: PathFacts, pathText: string): PathInfo {
   const namePrefixes = [...new Set(facts.names.filter((n) => n.length >= 3).map((n) => n.slice(0, 3)))];
-  const lower = pathText.toLowerCase();
+  const lower = fold(pathText);
   const priors: PathSignals[] = [];
   for (const p of PRIOR_PLANS) {
     // Not kept (signalsOf): these plans would clear a search's kept signals at each new path.
@@ -143,7 +145,7 @@ export function pathTermCount(info: PathInfo, term: RankPlan['terms'][number]): 
 export function pathTermCounts(info: PathInfo, plan: RankPlan, tf: Float64Array, touched: number[], index: TermIndex = termIndexOf(plan)): void {
   const ids = runIdsOf(info);
   if (!ids) {
-    // Counted whole; a text whose case folding changed its length may hold a probe lower() hides.
+    // Counted whole; a text whose folding changed its length may hold a probe fold() hides.
     const probes = probesOf(plan);
     const caseChanged = info.lower.length !== info.pathText.length;
     for (let t = 0; t < plan.terms.length; t++) {

@@ -8,6 +8,7 @@ import { anyScriptWords, fold, queryWords, textNumbers, textWords, wordParts } f
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { countTerms, countWordTerms } from '../../../src/rank/chunk-scorer.js';
+import { pathFacts } from '../../../src/rank/path-signals.js';
 
 const lexicon = parseLexicon('#docs\t1000\nthe\t990\nrequest\t300\nretry\t20\n');
 /** ASCII text shaped like code and prose: identifiers, camelCase, snake_case, digits, punctuation. */
@@ -154,6 +155,34 @@ describe('numbers of every script and emoji (trial35)', () => {
     expect(textWords('© 2020 ® x')).toEqual(['x']);
     expect(wordParts('👩‍💻')).toEqual(['👩‍💻']);
     expect(buildRankPlan('🔥', 'lexical', lexicon).terms.map((t) => t.key)).toEqual(['🔥']);
+  });
+
+  it('fold drops the skin tones and presentation selectors the emoji words lack, so a line holds its words\' terms (mend36b)', () => {
+    // A tone between 👩 and the joiner, a selector inside a ZWJ sequence: the folded text holds the word as textWords spells it.
+    expect(fold('Ok 👩🏽\u200d💻 ☀️')).toBe('ok 👩\u200d💻 ☀');
+    expect(fold('👩\u200d❤️\u200d👨')).toBe(textWords('👩\u200d❤️\u200d👨')[0]);
+    expect(fold('👍🏿\ufe0e')).toBe('👍');
+    expect(fold('👍\ufe0f🏽🏽')).toBe('👍');
+    // A tone after a letter parts two words, as in the text: it is kept, and the folded text has the text's words.
+    for (const t of ['a🏽b', 'a\ufe0f🏽b', 'a🏽🏽b']) expect(textWords(fold(t)), t).toEqual(textWords(t).map(fold));
+    for (const [query, line] of [['👩\u200d💻', 'at work 👩🏽\u200d💻 today'], ['👩🏽\u200d💻', 'at work 👩\u200d💻 today'], ['👩\u200d❤️\u200d👨', 'a couple 👩\u200d❤️\u200d👨 here'], ['👩\u200d❤\u200d👨', 'a couple 👩\u200d❤️\u200d👨 here']]) {
+      const plan = buildRankPlan(query, 'lexical', lexicon);
+      const tf = new Float64Array(plan.terms.length);
+      expect(countWordTerms(line, plan, tf), `${query} in ${line}`).toBe(true);
+      expect([...tf], `${query} in ${line}`).toEqual([1]);
+      const all = new Float64Array(plan.terms.length);
+      countTerms(line, plan, all);
+      expect([...all], `${query} in ${line}`).toEqual([1]);
+    }
+  });
+
+  it('a toned query\'s path words are its file name\'s names (mend36b)', () => {
+    const names = pathFacts('docs/👩🏽\u200d💻 guide.md').names;
+    expect(names).toContain('👩\u200d💻');
+    const plan = buildRankPlan('👩🏽\u200d💻 guide', 'hybrid', lexicon);
+    expect(plan.pathWords.length).toBeGreaterThan(0);
+    for (const w of plan.pathWords) expect(names, w).toContain(w);
+    expect(wordParts('👍🏽x_👩\u200d❤️\u200d👨')).toEqual(['👍', 'x', '👩\u200d❤\u200d👨']);
   });
 });
 
