@@ -313,21 +313,14 @@ export function lexicalScore(bm25: number, plan: RankPlan): number {
   return plan.idfSum > 0 ? bm25 / (bm25 + plan.idfSum) : 0;
 }
 
-/** Relevance of a chunk (0 and up) from its signals; `semantic` is the cosine of its text to the query. */
+/**
+ * Relevance of a chunk (0 and up) from its signals; `semantic` is the cosine of its text to the query. The
+ * candidate pass writes toDistance of it out in its loops (workspace/search/candidates.ts): change both.
+ */
 export function relevance(semantic: number, lexical: number, symbol: number, path: PathSignals, plan: RankPlan): number {
   const w = plan.weights;
   const fused = w.semantic * Math.max(0, semantic) + (1 - w.semantic) * lexical + w.symbol * symbol + w.path * path.pathMatch;
   return fused * path.prior;
-}
-
-/**
- * toDistance(relevance(semantic, lexical, symbol, path, plan)) with the plan's weights read once: the same
- * operations in the same order, so the same floats (the candidate pass's ~15,000 term chunks' best cases a search).
- */
-export function distanceOf(plan: RankPlan): (semantic: number, lexical: number, symbol: number, path: PathSignals) => number {
-  const { semantic: wSemantic, symbol: wSymbol, path: wPath } = plan.weights;
-  const wLexical = 1 - wSemantic;
-  return (semantic, lexical, symbol, path) => 1 / (1 + (wSemantic * Math.max(0, semantic) + wLexical * lexical + wSymbol * symbol + wPath * path.pathMatch) * path.prior);
 }
 
 /** The distance the top-k heap ranks (lower is better): 1 / (1 + relevance), in (0, 1]. */

@@ -126,9 +126,11 @@ export function selectCandidates(s: Snapshot, q: CandidateQuery, counts?: Candid
     return bm25;
   };
   // toDistance(relevance(u, lexical, symbol, signals, plan)) and lexicalScore(bm25, plan) written out in the
-  // loops with the plan's weights read once: the same operations in the same order, so the same floats
-  // (distanceOf's). A call the loop does not inline passes and returns its doubles boxed: find_related's
-  // ~20,000 term chunks a call were bounded through one (latency-log.md, warm36).
+  // loops with the plan's weights read once: relevance's operations in relevance's order (chunk-scorer.ts), so
+  // the same floats. A call the loop does not inline passes and returns its doubles boxed: find_related's
+  // ~20,000 term chunks a call were bounded through one (latency-log.md, warm36). Three copies (`bounded`, the
+  // term chunks' where no cosine weighs, their best case): candidates-distances.test.ts checks the picks
+  // against bounds worked out through relevance itself.
   const { semantic: wSemantic, symbol: wSymbol, path: wPath } = plan.weights;
   const wLexical = 1 - wSemantic;
   const { idfSum } = plan;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { identifierParts, pathTerms, stem } from '../../../src/rank/lexical/terms.js';
 import { idf, parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan, namesIdentifier, RANK_DEFAULTS } from '../../../src/rank/plan.js';
-import { chunkStats, countTerms, distanceOf, lexicalScore, nameCoverage, relevance, semanticBudget, toDistance, toRelevance } from '../../../src/rank/chunk-scorer.js';
+import { chunkStats, countTerms, lexicalScore, nameCoverage, relevance, semanticBudget, toDistance, toRelevance } from '../../../src/rank/chunk-scorer.js';
 import { pathSignals } from '../../../src/rank/path-signals.js';
 import { boostCoherentFiles, spreadAcrossFiles } from '../../../src/rank/diversify.js';
 
@@ -145,21 +145,6 @@ describe('chunk statistics', () => {
     expect(1 - semanticBudget(a, 0.2, 0, path, plan)).toBeCloseTo(0.5, 10);
     expect(semanticBudget(Infinity, 0.2, 0, path, plan)).toBe(2);
     expect(lexicalScore(plan.idfSum, plan)).toBeCloseTo(0.5, 10);
-  });
-
-  it('is the same float from distanceOf (the plan\'s weights read once) as from toDistance(relevance(...))', () => {
-    let seed = 31;
-    const rnd = () => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
-    for (const p of [plan, buildRankPlan('UploadRetry', 'hybrid', lexicon), buildRankPlan('retry the upload', 'lexical', lexicon), buildRankPlan('retry the upload', 'semantic', lexicon)]) {
-      const distance = distanceOf(p);
-      for (let i = 0; i < 20_000; i++) {
-        const path = { fileStem: '', pathMatch: rnd() < 0.5 ? 0 : rnd(), prior: rnd() < 0.5 ? 1 : rnd() };
-        const semantic = 2.2 * rnd() - 1.1;
-        const lexical = rnd();
-        const symbol = rnd() < 0.7 ? 0 : 3 * rnd();
-        expect(distance(semantic, lexical, symbol, path)).toBe(toDistance(relevance(semantic, lexical, symbol, path, p)));
-      }
-    }
   });
 });
 
