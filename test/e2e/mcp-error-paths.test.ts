@@ -8,9 +8,8 @@
 import { cpSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliPath } from '../helpers/cli.js';
+import { mcpClient } from '../helpers/mcp-client.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
 import { defaultName, workspacesDir } from '../../src/workspace/registry.js';
 import { bundledModelDir } from '../../src/model/default-model.js';
@@ -38,15 +37,7 @@ beforeAll(async () => {
   symlinkSync(path.join(home.dir, 'nowhere', 'x'), path.join(workspaces, defaultName([path.join(root, 'cold')])));
   // broken, mended: its workspace directory is a file (INDEX_UNREADABLE).
   for (const d of ['broken', 'mended']) writeFileSync(path.join(workspaces, defaultName([path.join(root, d)])), 'not a directory\n');
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [cliPath, 'mcp', root, '-J', '0', '--no-server'],
-    env: { ...process.env as Record<string, string>, ...home.env, HF_HUB_OFFLINE: '1' },
-    stderr: 'pipe',
-  });
-  transport.stderr?.on('data', (d) => { stderr += String(d); });
-  client = new Client({ name: 'simgrep-e2e', version: '0.0.0' });
-  await client.connect(transport);
+  client = await mcpClient(root, home.env, (d) => { stderr += d; });
 }, 60_000);
 afterAll(async () => {
   await client?.close();
@@ -120,15 +111,7 @@ describe('MCP answers about a failing index name nothing outside the root', () =
 
 /** A `simgrep mcp` of the root with this environment added; closed by the caller. */
 async function served(env: Record<string, string>): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [cliPath, 'mcp', root, '-J', '0', '--no-server'],
-    env: { ...process.env as Record<string, string>, ...home.env, HF_HUB_OFFLINE: '1', ...env },
-    stderr: 'pipe',
-  });
-  const c = new Client({ name: 'simgrep-e2e', version: '0.0.0' });
-  await c.connect(transport);
-  return c;
+  return mcpClient(root, { ...home.env, ...env });
 }
 
 describe('MCP answers name a model outside the root by its name only (mend36)', () => {

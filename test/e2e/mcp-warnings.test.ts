@@ -5,9 +5,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliPath } from '../helpers/cli.js';
+import { mcpClient } from '../helpers/mcp-client.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
 
 let home: ReturnType<typeof isolatedHome>;
@@ -29,14 +28,7 @@ beforeAll(async () => {
     mkdirSync(path.join(d, '.gitignore'), { recursive: true });
     writeFileSync(path.join(d, 'mod.ts'), `export const value${i} = ${i};\n`);
   }
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [cliPath, 'mcp', root, '-J', '0', '--no-server'],
-    env: { ...process.env as Record<string, string>, ...home.env, HF_HUB_OFFLINE: '1' },
-    stderr: 'pipe',
-  });
-  client = new Client({ name: 'simgrep-e2e', version: '0.0.0' });
-  await client.connect(transport);
+  client = await mcpClient(root, home.env);
 }, 60_000);
 afterAll(async () => {
   await client?.close();
