@@ -54,7 +54,6 @@ export function fold(text: string): string {
   return SPECIAL.test(lower) ? lower.replace(SPECIAL, (c) => SPECIAL_FOLDS[c]).normalize('NFKC') : lower;
 }
 
-
 /**
  * The words of a text, in order, case kept, leading numbers dropped (a bare number is no word: code's
  * `0x1f` and line numbers would flood BM25). Non-ASCII text is NFKC-normalised first.
@@ -69,7 +68,6 @@ export function textWords(text: string): string[] {
  */
 const NUMBER_RUN = /\p{Nd}+(?:[.,\u066b\u066c]\p{Nd}+)*/gu;
 const ASCII_NUMBER_RUN = /[0-9]+(?:[.,][0-9]+)*/g;
-const NON_ASCII_DIGIT = /[^\x00-\x7f]/u;
 
 /**
  * The numbers of a text, in order, repeats kept: runs of decimal digits (any script's) with inner `.`
@@ -82,7 +80,7 @@ export function textNumbers(text: string): string[] {
   if (!NON_ASCII.test(text)) return text.match(ASCII_NUMBER_RUN) ?? [];
   const runs = text.normalize('NFKC').match(NUMBER_RUN);
   if (!runs) return [];
-  for (let r = 0; r < runs.length; r++) if (NON_ASCII_DIGIT.test(runs[r])) runs[r] = asciiDigits(runs[r]);
+  for (let r = 0; r < runs.length; r++) if (NON_ASCII.test(runs[r])) runs[r] = asciiDigits(runs[r]);
   return runs;
 }
 
