@@ -1,7 +1,7 @@
 // An open workspace: its state and the primitives every run uses — the store (LanceDB, opened on first
 // use), its meta and whether this model can use it, the one-writer lock, the ranking snapshot (in
 // memory, on disk, or rebuilt from the store) and workspace.json.
-import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
 import { RANK_DEFAULTS } from '../rank/plan.js';
@@ -27,7 +27,7 @@ import { openProseStats, proseStatsDeltaPathOf } from './snapshot/prose-stats-la
 import { DamagedFileError } from './snapshot/section-file.js';
 import { lanceStorageOptions } from './store/storage-options.js';
 import type { IndexStore } from './store/store.js';
-import { checkNotForeign, modelFingerprint, snapshotPath, workspaceNameOf } from './workspace-files.js';
+import { checkNotForeign, filesStamp, modelFingerprint, snapshotPath, workspaceNameOf } from './workspace-files.js';
 
 /**
  * Bumped when the stored layout, the chunking or the stored chunk features change: older indexes are
@@ -279,12 +279,4 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
   }
 
   return ws;
-}
-
-/** Which files these paths are and how they stand (inode, size, change times; `-` for one missing): equal while none is replaced or written. */
-function filesStamp(...files: string[]): string {
-  return files.map((f) => {
-    const s = statSync(f, { throwIfNoEntry: false, bigint: true });
-    return s ? `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : '-';
-  }).join('|');
 }

@@ -6,9 +6,8 @@
 import { isRemoteUri } from '../sources/uri.js';
 import { goneFiles } from './changes/gone-files.js';
 import type { OpenWorkspace } from './open.js';
-import { statSync } from 'node:fs';
 import { deltaPathOf, readSnapshotFileList } from './snapshot/snapshot-file.js';
-import { snapshotPath } from './workspace-files.js';
+import { filesStamp, snapshotPath } from './workspace-files.js';
 
 export interface StatusCounts {
   files: number;
@@ -47,7 +46,7 @@ async function fileList(ws: OpenWorkspace, complete: string | undefined): Promis
   // engine asks again). The version alone would not do: it starts over when the workspace is removed and
   // built again (workspace rm, a cleared or reset store), and this process would answer the old list.
   const file = snapshotPath(ws.dir, ws.remote);
-  const version = `${complete} ${identity(file)} ${identity(deltaPathOf(file))}`;
+  const version = `${complete} ${filesStamp(file, deltaPathOf(file))}`;
   const held = lists.get(ws);
   if (held?.version === version) return held.files;
   const listed = readSnapshotFileList(file, complete);
@@ -55,12 +54,6 @@ async function fileList(ws: OpenWorkspace, complete: string | undefined): Promis
   // Keyed by the files as they were before the read (a snapshot written since is read by the next call).
   lists.set(ws, { version, files });
   return files;
-}
-
-/** A file's identity (inode, mtime, size), or '-' when there is none. */
-function identity(file: string): string {
-  const st = statSync(file, { throwIfNoEntry: false, bigint: true });
-  return st ? `${st.ino}:${st.mtimeNs}:${st.size}` : '-';
 }
 
 /** The file list status last read alone, by workspace, with its version and snapshot files' identity. */

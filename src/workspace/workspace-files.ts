@@ -85,3 +85,11 @@ export function diskUsage(p: string): number {
   } catch { /* vanished while counting */ }
   return total;
 }
+
+/** Which files these paths are and how they stand (inode, size, change times; `-` for one missing): equal while none is replaced or written. */
+export function filesStamp(...files: string[]): string {
+  return files.map((f) => {
+    const s = statSync(f, { throwIfNoEntry: false, bigint: true });
+    return s ? `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : '-';
+  }).join('|');
+}
