@@ -14,7 +14,7 @@
 // an outside path none of those places holds, ending in a word without a separator (/home/x/John
 // Smith does not exist), keeps that word (no reader can tell it from the message's own).
 //
-// Linear in the message's length (one pass per place, one over the tokens), and the message is cut to
+// Linear in the message's length (one pass for the places, one over the tokens), and the message is cut to
 // MAX_INPUT_CHARS first: a message may quote a query of 100,000 characters.
 import os from 'node:os';
 import path from 'node:path';
@@ -111,9 +111,8 @@ export function redactMessage(message: string, o: Redaction, exact?: string): st
   // The places the server knows, longest first (the root before the home directory that holds it; ties
   // in this order): each is marked where it is a whole path or a path's start, spaces and all.
   const dirs = [o.indexDir, o.root, o.rootGiven, ...(o.outside ?? [])].filter((d): d is string => !!d);
-  [...dirs.keys()].sort((a, b) => dirs[b].length - dirs[a].length || a - b).forEach((i) => {
-    m = m.replace(new RegExp(`(?<![^${STOP}:=|→])${escaped(dirs[i])}(?![^${STOP}\\\\/:.=|→%])`, 'g'), `\u0001${i}\u0001`);
-  });
+  const { re, index } = markerOf(dirs);
+  m = m.replace(re, (d) => `\u0001${index.get(d)}\u0001`);
   const out: string[] = [];
   // keepRelative: where a place that goes (outside, the index, the root itself) opened a path that may
   // go on across a few stop characters (a path with a space, a comma, an apostrophe, parentheses:
@@ -158,6 +157,24 @@ export function redactMessage(message: string, o: Redaction, exact?: string): st
   out.push(m.slice(at));
   return out.join('').replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)]);
 }
+
+/** The pattern that finds the places (the longest first where several start at one point) and each one's first index in dirs. */
+function markerOf(dirs: readonly string[]): { re: RegExp; index: Map<string, number> } {
+  const key = dirs.join('\u0000');
+  let found = markers.get(key);
+  if (!found) {
+    const index = new Map<string, number>();
+    dirs.forEach((d, i) => { if (!index.has(d)) index.set(d, i); });
+    const longestFirst = [...index.keys()].sort((a, b) => b.length - a.length).map(escaped).join('|');
+    found = { re: new RegExp(`(?<![^${STOP}:=|→])(?:${longestFirst})(?![^${STOP}\\\\/:.=|→%])`, 'g'), index };
+    // One server's places, with each search's index directory: a few; bounded all the same.
+    if (markers.size >= 64) markers.clear();
+    markers.set(key, found);
+  }
+  return found;
+}
+
+const markers = new Map<string, { re: RegExp; index: Map<string, number> }>();
 
 /**
  * Whether what lies between two tokens may be inside one path: up to three stop characters on one line
