@@ -4,14 +4,17 @@
 // path going up with .., credentials user:pass@, a %2F-encoded path) replaced by "[outside the root]":
 // an agent learns what went wrong and how to fix it, and nothing of what lies outside the root.
 //
-// A message is read as tokens: runs of characters between spaces, quotes, brackets, `,` and `;`. A path
-// with spaces is therefore known whole only where it is the warning's own path (`exact`), the root, or
-// the index's directory; any other path with spaces (/Users/John Smith/Secret Plan.txt) loses its pieces
-// that hold a separator, but a piece without one ("Smith", "Plan.txt") shows. The CLI's messages quote
-// a path in some places: a quoted span that starts like a path (/, \, ~, C:\) is one token, spaces and
-// all, and is judged whole.
+// The places the server knows (the root, the index, and `outside`: the home directory, $SIMGREP_HOME,
+// the model's folder, the temp and socket directories and the folders above them, outside-places.ts)
+// are found first as whole strings, longest first, spaces and all. Then the message is read as tokens:
+// runs of characters between spaces, quotes, brackets, `,` and `;`; a quoted span that starts like a
+// path (/, \, ~, C:\) is one token, judged whole. With keepRelative (a tool error's), an outside path
+// goes on across up to three such characters on one line (not `;`) while words follow it, and after a
+// `.` or `:` only into a piece with a separator: /home/me/John, Smith. Private/x goes whole. The limit:
+// an outside path none of those places holds, ending in a word without a separator (/home/x/John
+// Smith does not exist), keeps that word (no reader can tell it from the message's own).
 //
-// Linear in the message's length (one pass per dir, one over the tokens), and the message is cut to
+// Linear in the message's length (one pass for the places, one over the tokens), and the message is cut to
 // MAX_INPUT_CHARS first: a message may quote a query of 100,000 characters.
 import os from 'node:os';
 import path from 'node:path';
@@ -35,6 +38,11 @@ export interface Redaction {
    * call's own arguments, which the agent wrote (`globs "/src/["`, trial36's review).
    */
   verbatim?: readonly string[];
+  /**
+   * The places outside the root the server knows (outside-places.ts: the home directory, $SIMGREP_HOME,
+   * the model's folder, ...), each in its forms: replaced as whole strings before any word is judged.
+   */
+  outside?: readonly string[];
 }
 
 export const OUTSIDE = '[outside the root]';
@@ -100,15 +108,19 @@ export function redactMessage(message: string, o: Redaction, exact?: string): st
   const quotedArgs = [...new Set((o.verbatim ?? []).filter((v) => v !== '').flatMap((v) => [JSON.stringify(v), `"${v}"`]))];
   for (const q of quotedArgs.sort((a, b) => b.length - a.length)) m = m.replaceAll(q, () => keep(q));
   if (exact && path.isAbsolute(exact)) m = m.replaceAll(exact, () => keep(shownPath(exact, o)));
-  const dirs = [o.indexDir, o.root, o.rootGiven].filter((d): d is string => !!d);
-  dirs.forEach((dir, i) => {
-    m = m.replace(new RegExp(`(?<![^${STOP}:=|→])${escaped(dir)}(?![^${STOP}\\\\/:.=|→])`, 'g'), `\u0001${i}\u0001`);
-  });
+  // The places the server knows, longest first (the root before the home directory that holds it; ties
+  // in this order): each is marked where it is a whole path or a path's start, spaces and all.
+  const dirs = [o.indexDir, o.root, o.rootGiven, ...(o.outside ?? [])].filter((d): d is string => !!d);
+  const { re, index } = markerOf(dirs);
+  m = m.replace(re, (d) => `\u0001${index.get(d)}\u0001`);
   const out: string[] = [];
   // keepRelative: where a place that goes (outside, the index, the root itself) opened a path that may
-  // go on across single stop characters (a path with a space, a comma, an apostrophe: /home/me/My
-  // Documents/x), the index in `out` of its piece; -1 when none is open.
+  // go on across a few stop characters (a path with a space, a comma, an apostrophe, parentheses:
+  // /home/me/My Documents/x), the index in `out` of its piece, else -1; `open` says what may go on: after
+  // a word, more words or the path's rest (a piece with a separator); after a `.` or `:` (/home/x/a. b/c),
+  // only the path's rest, at once.
   let run = -1;
+  let open: 'words' | 'tail' = 'words';
   let at = 0;
   for (const t of m.matchAll(TOKEN)) {
     const gap = m.slice(at, t.index);
@@ -120,23 +132,57 @@ export function redactMessage(message: string, o: Redaction, exact?: string): st
       run = -1;
       continue;
     }
-    const follows = o.keepRelative === true && run >= 0 && gap.length === 1;
+    const follows = o.keepRelative === true && run >= 0 && bridges(gap, open);
     const pieces = t[0].split(JOINED).map((piece) => judged(piece, dirs, o));
     pieces.forEach((p, k) => {
-      if (k === 0 && follows && p.kind === 'relative') {
-        // The rest of that path: the run from its place to here goes as one.
+      const next = k === 0 && follows;
+      // The rest of that path (a piece with a separator; or one that starts with one right after a
+      // bracket or quote: /home/me/(John)/x): the run from its place to here goes as one, and may go on.
+      if (next && (p.kind === 'relative' || (p.kind === 'place' && !/\s/.test(gap)))) {
         out.splice(run);
         out.push(OUTSIDE + p.tail);
-        if (p.tail) run = -1;
+        run = out.length - 1;
+        open = p.tail ? 'tail' : 'words';
         return;
       }
       out.push(p.text);
-      if (p.kind === 'place' && !p.tail) run = k === 0 && follows ? run : out.length - 1;
-      else if (!(k === 0 && follows && p.kind === 'word' && !p.tail && pieces.length === 1)) run = -1;
+      if (p.kind === 'place') {
+        run = out.length - 1;
+        open = p.tail ? 'tail' : 'words';
+      } else if (next && p.kind === 'word' && open === 'words' && pieces.length === 1) {
+        open = p.tail ? 'tail' : 'words';
+      } else run = -1;
     });
   }
   out.push(m.slice(at));
   return out.join('').replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)]);
+}
+
+/** The pattern that finds the places (the longest first where several start at one point) and each one's first index in dirs. */
+function markerOf(dirs: readonly string[]): { re: RegExp; index: Map<string, number> } {
+  const key = dirs.join('\u0000');
+  let found = markers.get(key);
+  if (!found) {
+    const index = new Map<string, number>();
+    dirs.forEach((d, i) => { if (!index.has(d)) index.set(d, i); });
+    const longestFirst = [...index.keys()].sort((a, b) => b.length - a.length).map(escaped).join('|');
+    found = { re: new RegExp(`(?<![^${STOP}:=|→])(?:${longestFirst})(?![^${STOP}\\\\/:.=|→%])`, 'g'), index };
+    // One server's places, with each search's index directory: a few; bounded all the same.
+    if (markers.size >= 64) markers.clear();
+    markers.set(key, found);
+  }
+  return found;
+}
+
+const markers = new Map<string, { re: RegExp; index: Map<string, number> }>();
+
+/**
+ * Whether what lies between two tokens may be inside one path: up to three stop characters on one line
+ * (a space, a comma, an apostrophe, quotes, brackets), not `;` (a message's own clause: `root X; pass
+ * src/x`); after a `.` or `:` that ends a piece, spaces only.
+ */
+function bridges(gap: string, open: 'words' | 'tail'): boolean {
+  return gap.length >= 1 && gap.length <= 3 && (open === 'tail' ? /^[^\S\r\n]+$/.test(gap) : !/[;\r\n]/.test(gap));
 }
 
 /**
@@ -174,7 +220,7 @@ function judged(piece: string, dirs: readonly string[], o: Redaction): Judged {
  * every directory lives) as "the index", and any other absolute path as "[outside the root]" (a failing
  * index named the user's home directory: trial36).
  */
-export function redactError(message: string, o: { root: string; rootGiven?: string; indexDir: string }, args: readonly string[] = []): string {
+export function redactError(message: string, o: { root: string; rootGiven?: string; indexDir: string; outside?: readonly string[] }, args: readonly string[] = []): string {
   return redactMessage(message, { ...o, absoluteInside: true, keepRelative: true, verbatim: args });
 }
 

@@ -16,13 +16,18 @@ export const MAX_MAX_TOKENS = 100_000;
 type ZodOf<K> = z.ZodOptional<z.ZodType<K extends 'list' ? string[] : K extends 'count' ? number : boolean>>;
 type FilterShape = { [O in (typeof FILTER_OPTIONS)[number] as O['param']]: ZodOf<O['kind']> };
 
-/** The filter arguments, derived from the one table (sources/filter-options.ts): type names as an enum, lists and counts bounded. */
+/**
+ * The filter arguments, derived from the one table (sources/filter-options.ts), lists and counts
+ * bounded. A type name is a string checked by the shared check (filtersOf): any case and the common
+ * names are taken (an enum refused "Python" before it), an unknown one is a tool error listing the names,
+ * which the description lists too.
+ */
 function filterArg(o: FilterOption): z.ZodOptional<z.ZodType> {
-  const typeNames = z.enum(Object.keys(FILE_TYPES) as [string, ...string[]]);
+  const typed = o.key === 'types' || o.key === 'typesNot';
   const schema = o.kind === 'switch' ? z.boolean()
     : o.kind === 'count' ? z.number().int().min(1).max(MAX_K)
-      : z.array(o.key === 'types' || o.key === 'typesNot' ? typeNames : z.string().min(1).max(1024)).max(o.maxItems ?? 50);
-  return schema.optional().describe(o.help);
+      : z.array(z.string().min(1).max(typed ? 64 : 1024)).max(o.maxItems ?? 50);
+  return schema.optional().describe(typed ? `${o.help}. Names: ${Object.keys(FILE_TYPES).join(', ')}` : o.help);
 }
 const filterShape = Object.fromEntries((FILTER_OPTIONS as readonly FilterOption[]).map((o) => [o.param, filterArg(o)])) as unknown as FilterShape;
 

@@ -13,6 +13,7 @@ import { resolveFileInside, resolveInside, type Root } from './scope.js';
 import { boundQuery, filtersOf, planOf, type Narrowing } from './search-args.js';
 import { bundledModelDir } from '../model/default-model.js';
 import { argStrings, errorRedaction, errorText } from './error-redaction.js';
+import { outsidePlaces } from './outside-places.js';
 import { shownModel } from './redact.js';
 import { warningNote } from './warning-note.js';
 
@@ -31,9 +32,13 @@ export interface ToolRunner {
 type SearchArgs = Narrowing & { query: string };
 type RelatedArgs = Narrowing & { file_path: string; line: number };
 
-/** `onRedacted`: the whole message of a failure the client was told without its paths outside the root (for the server's log). */
-export function createToolRunner(engine: ActionEngine, root: Root, o: { onRedacted?: (message: string) => void } = {}): ToolRunner {
-  const redact = errorRedaction(root, o.onRedacted);
+/**
+ * `onRedacted`: the whole message of a failure the client was told without its paths outside the root (for
+ * the server's log); `model`: the engine's --model (its folder is a place outside the root: outside-places.ts).
+ */
+export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: string; onRedacted?: (message: string) => void } = {}): ToolRunner {
+  const redact = errorRedaction(root, o);
+  const outside = outsidePlaces({ root: root.real, rootGiven: root.given, model: o.model });
   const workspaces = createConfinedWorkspaces(engine, root, redact);
 
   async function search(a: SearchArgs): Promise<WireToolResult> {
@@ -78,7 +83,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { onRedact
 
   /** The search's warnings (what the CLI prints on stderr) as one note, naming nothing outside the root. */
   function warned(ws: { dir: string } | null, r: { warnings: SourceWarning[] }, maxTokens: number): string[] {
-    const note = warningNote(r.warnings, { root: root.real, rootGiven: root.given, indexDir: ws?.dir, maxTokens });
+    const note = warningNote(r.warnings, { root: root.real, rootGiven: root.given, indexDir: ws?.dir, outside, maxTokens });
     return note === null ? [] : [note];
   }
 

@@ -182,18 +182,21 @@ export function countWordTerms(text: string, plan: RankPlan, tf: Float64Array, t
   return count.matched;
 }
 
-/** Boost of a line defining `name`: the symbol's strength, x1.5 when the file is named after it. */
+/**
+ * Boost of a line defining `name`: the symbol's strength, x1.5 when the file is named after it. The name
+ * folded as the terms are (fold: `Straße` is `strasse`, `👍🏽` is `👍`), not lower-cased alone (left37).
+ */
 export function symbolScore(name: string, plan: RankPlan, fileStem: string): number {
-  const lower = name.replace(/^\$+/, '').toLowerCase();
+  const lower = fold(name.replace(/^\$+/, ''));
   const strength = plan.symbols.find((s) => s.name === lower)?.strength;
   if (strength === undefined) return 0;
-  return strength * (stemNames(fileStem, lower) ? 1.5 : 1);
+  return strength * (stemNames(fold(fileStem), lower) ? 1.5 : 1);
 }
 
 /** Share of the query terms' idf that a defined name's parts carry (`add_api_route` for "how are routes added"). */
 export function nameCoverage(name: string, plan: RankPlan): number {
   if (!(plan.idfSum > 0)) return 0;
-  const lower = name.toLowerCase();
+  const lower = fold(name);
   const stems = stemsOf(name);
   let covered = 0;
   for (const term of plan.terms) {

@@ -34,9 +34,22 @@ const DEFINITION = [
 ];
 const NOT_NAMES = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'function', 'with', 'elif', 'else']);
 
+const NON_ASCII = /[^\x00-\x7f]/;
+/** A name's first and later characters in any script: letters, marks, numbers, `_`, `$`, and emoji with what joins them (Swift's `func 👍🏽()`). */
+const ANY_START = String.raw`[\p{L}\p{Nl}_$\p{Extended_Pictographic}]`;
+const ANY_REST = String.raw`[\p{L}\p{M}\p{N}_$\p{Extended_Pictographic}\p{Emoji_Modifier}\u200d\ufe0e\ufe0f]`;
+/**
+ * DEFINITION for a line that is not ASCII: the same forms, a name of any script. On such a line the
+ * ASCII forms cut a name at its first other letter (`class Straße:` defined `Stra`) or saw none
+ * (`func 👍🏽()`: left37); ASCII lines keep the ASCII forms, and their answers.
+ */
+const DEFINITION_ANY = DEFINITION.map((re) => new RegExp(re.source
+  .replaceAll(String.raw`([A-Za-z_$][\w$]*)`, `(${ANY_START}${ANY_REST}*)`)
+  .replaceAll(String.raw`[A-Za-z_]\w*`, `${ANY_START}${ANY_REST}*`), 'u'));
+
 /** The name a line defines (class, type, function, method, module, constant), or null. */
 export function definedName(line: string): string | null {
-  for (const re of DEFINITION) {
+  for (const re of NON_ASCII.test(line) ? DEFINITION_ANY : DEFINITION) {
     const m = re.exec(line);
     if (m && !NOT_NAMES.has(m[1])) return m[1];
   }

@@ -152,11 +152,11 @@ function planTerms(query: string, mode: ChunkMode, lexicon: Lexicon, semantic: n
   const symbolQuery = SYMBOL_QUERY.test(trimmed);
   const symbols = new Map<string, number>();
   if (symbolQuery) {
-    symbols.set(trimmed.split(/::|\\|->|\./).pop()!.toLowerCase(), 1);
-    symbols.set(trimmed.toLowerCase(), 1);
+    symbols.set(fold(trimmed.split(/::|\\|->|\./).pop()!), 1);
+    symbols.set(fold(trimmed), 1);
   } else {
     // A long query boosts only the definitions of the identifiers whose terms it kept.
-    for (const m of trimmed.match(EMBEDDED_SYMBOL) ?? []) if (kept(m)) symbols.set(m.toLowerCase(), 0.5);
+    for (const m of trimmed.match(EMBEDDED_SYMBOL) ?? []) if (kept(m)) symbols.set(fold(m), 0.5);
   }
   const pathWords = symbolQuery ? [] : [...new Set(idents.filter(kept).map(fold))]
     .filter((w) => w.length > 2 && !isStopword(w));

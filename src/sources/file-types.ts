@@ -1,5 +1,6 @@
 // ripgrep's type names (-t/--type) for the languages simgrep is used on, as the extensions each means:
-// one table for the CLI, the library, the MCP tools and the actions.
+// one table for the CLI, the library, the MCP tools and the actions. A name is taken in any case and by
+// the common names of its language (Python, TypeScript, C++, golang): agents write those.
 import { SimgrepError } from '../errors.js';
 
 export const FILE_TYPES: Record<string, string[]> = {
@@ -34,6 +35,39 @@ export const FILE_TYPES: Record<string, string[]> = {
 };
 
 /**
+ * The names people and agents use for a type, beside ripgrep's (which stay the canonical ones, the names
+ * the docs and messages list): the language's own name, a common short form.
+ */
+export const TYPE_ALIASES: Record<string, string> = {
+  'c++': 'cpp', cplusplus: 'cpp', cxx: 'cpp',
+  'c#': 'cs', csharp: 'cs',
+  golang: 'go',
+  javascript: 'js', jsx: 'js',
+  kt: 'kotlin',
+  python: 'py',
+  rb: 'ruby',
+  rs: 'rust',
+  bash: 'sh', shell: 'sh', zsh: 'sh',
+  typescript: 'ts', tsx: 'ts',
+  text: 'txt',
+  yml: 'yaml',
+  hs: 'haskell',
+  htm: 'html',
+};
+
+/** ripgrep's name of a type given in any case or by an alias (" Python " -> py), or undefined when unknown. */
+export function canonicalType(name: string): string | undefined {
+  const key = name.trim().toLowerCase();
+  if (Object.hasOwn(FILE_TYPES, key)) return key;
+  return Object.hasOwn(TYPE_ALIASES, key) ? TYPE_ALIASES[key] : undefined;
+}
+
+/** What a refusal of an unknown type lists: ripgrep's names, then that case and the aliases are taken. */
+export function knownTypesText(): string {
+  return `${Object.keys(FILE_TYPES).join(', ')} (any case; also ${Object.keys(TYPE_ALIASES).join(', ')})`;
+}
+
+/**
  * The extensions a search keeps: `extensions` plus those of every named type (their union, as
  * ripgrep's repeated -t), or undefined when neither narrows. An unknown type is refused with the list.
  */
@@ -41,9 +75,9 @@ export function extensionsWithTypes(extensions: string[] | undefined, types: str
   if (!types || types.length === 0) return extensions;
   const out = new Set(extensions ?? []);
   for (const t of types) {
-    const exts = FILE_TYPES[t.trim().toLowerCase()];
-    if (!exts) throw new SimgrepError('BAD_FLAG', `unknown file type "${t}"; known types: ${Object.keys(FILE_TYPES).join(', ')}`);
-    for (const e of exts) out.add(e);
+    const type = canonicalType(t);
+    if (!type) throw new SimgrepError('BAD_FLAG', `unknown file type "${t}"; known types: ${knownTypesText()}`);
+    for (const e of FILE_TYPES[type]) out.add(e);
   }
   return [...out];
 }

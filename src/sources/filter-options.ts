@@ -3,13 +3,13 @@
 // The CLI's flags, the MCP tools' schema and the actions' parameter readers are derived from it.
 import { SimgrepError } from '../errors.js';
 import { checkGlob } from './glob-filter.js';
-import { FILE_TYPES } from './file-types.js';
+import { canonicalType, knownTypesText } from './file-types.js';
 
 /** The options as the library takes them (SearchOptions has these fields). */
 export interface FilterValues {
   /** Gitignore-style globs over the path relative to the searched root; `!GLOB` excludes; the last matching glob wins. */
   globs?: string[];
-  /** ripgrep's type names (ts, py, rust, md, ...: sources/file-types.ts): files of these types, beside `extensions`. */
+  /** ripgrep's type names (ts, py, rust, md, ...: sources/file-types.ts; any case, or an alias: Python): files of these types, beside `extensions`. */
   types?: string[];
   /** ripgrep's type names: files of these types are never searched. */
   typesNot?: string[];
@@ -43,9 +43,9 @@ export const FILTER_OPTIONS = [
   { key: 'globs', param: 'globs', flag: 'glob', short: 'g', value: 'GLOB', kind: 'list', perItem: true, maxItems: 50,
     help: 'Only files matching these globs, gitignore style, relative to the searched directory ("*.ts", "src/**"); "!GLOB" excludes ("!vendor/" skips a directory); the last glob that matches a path wins' },
   { key: 'types', param: 'types', flag: 'type', short: 't', value: 'LIST', kind: 'list', maxItems: 30,
-    help: 'Only files of these types (ripgrep\'s names: ts, py, rust, go, md, ...); with extensions, files of either' },
+    help: 'Only files of these types (ripgrep\'s names: ts, py, rust, go, md, ...; any case, and common names such as python, typescript, c++, golang); with extensions, files of either' },
   { key: 'typesNot', param: 'types_not', flag: 'type-not', short: 'T', value: 'LIST', kind: 'list', maxItems: 30,
-    help: 'Never files of these types (ripgrep\'s names), e.g. json,md' },
+    help: 'Never files of these types (ripgrep\'s names, any case, or common names), e.g. json,md' },
   { key: 'extensions', param: 'extensions', flag: 'ext', value: 'LIST', kind: 'list', maxItems: 50,
     help: 'Only files with these extensions, e.g. .py,.md' },
   { key: 'perFile', param: 'per_file', flag: 'per-file', value: 'N', kind: 'count',
@@ -72,8 +72,6 @@ export function nameOf(o: FilterOption, surface: Surface): string {
   return surface === 'library' ? `option ${o.key}` : o.param;
 }
 
-const KNOWN_TYPES = (): string => Object.keys(FILE_TYPES).join(', ');
-
 /** Checks the values (set ones only), naming each option as `surface` spells it: a SimgrepError that says what to fix. */
 export function checkFilterValues(v: FilterValues, surface: Surface): void {
   for (const o of FILTER_OPTIONS as readonly FilterOption[]) {
@@ -89,9 +87,9 @@ export function checkFilterValues(v: FilterValues, surface: Surface): void {
       if (!Array.isArray(value) || !value.every((x) => typeof x === 'string')) throw bad(`must be a list of strings (got ${JSON.stringify(value)})`);
       for (const item of value as string[]) {
         if (o.key === 'globs') { checkGlobNamed(item, name); continue; }
-        if (item.trim() === '') throw bad(`has an empty item; ${o.key === 'extensions' ? 'e.g. .py,.md' : `known types: ${KNOWN_TYPES()}`}`);
-        if ((o.key === 'types' || o.key === 'typesNot') && !Object.hasOwn(FILE_TYPES, item.trim().toLowerCase())) {
-          throw new SimgrepError('BAD_FLAG', `unknown file type "${item}" (${name}); known types: ${KNOWN_TYPES()}`);
+        if (item.trim() === '') throw bad(`has an empty item; ${o.key === 'extensions' ? 'e.g. .py,.md' : `known types: ${knownTypesText()}`}`);
+        if ((o.key === 'types' || o.key === 'typesNot') && canonicalType(item) === undefined) {
+          throw new SimgrepError('BAD_FLAG', `unknown file type "${item}" (${name}); known types: ${knownTypesText()}`);
         }
       }
     }

@@ -27,6 +27,10 @@ const CASES: [flags: string[], FilterValues, files: string[]][] = [
   [['-t', 'ts', '-g', '!**/lib/**'], { types: ['ts'], globs: ['!**/lib/**'] }, ['src/retry.ts']],
   [['--type-not', 'ts,md'], { typesNot: ['ts', 'md'] }, ['src/retry.py']],
   [['--ext', '.md', '-t', 'py'], { extensions: ['.md'], types: ['py'] }, ['docs/retry.md', 'src/retry.py']],
+  // left37: the names agents write (any case, a language's common name) mean ripgrep's types; MCP's enum refused them.
+  [['-t', 'TypeScript', '-g', '!**/lib/**'], { types: ['TypeScript'], globs: ['!**/lib/**'] }, ['src/retry.ts']],
+  [['-t', 'Python,MD'], { types: ['Python', 'MD'] }, ['docs/retry.md', 'src/retry.py']],
+  [['-T', 'JS,typescript', '-T', 'Markdown'], { typesNot: ['JS', 'typescript', 'Markdown'] }, ['src/retry.py']],
 ];
 const snake = (v: FilterValues) => ({ globs: v.globs, types: v.types, types_not: v.typesNot, extensions: v.extensions });
 
@@ -139,6 +143,14 @@ describe('bad filters are refused in every surface, saying how to fix them', () 
     await expect(searcher.search({ query: QUERY, paths: [dir], globs: ['src/{a'] })).rejects.toThrow('option globs "src/{a" has a { without its }; escape it as \\{');
     const m = await client.callTool({ name: 'search', arguments: { query: QUERY, globs: ['!'] } }) as { isError?: boolean; content: { text: string }[] };
     expect([m.isError, m.content[0].text]).toEqual([true, 'BAD_FLAG: globs "!" is empty; give a pattern such as "*.ts", "src/**" or "!vendor/"']);
+    // An unknown type: the same readable refusal listing the names, in the CLI and through the SDK's client (left37).
+    const known = /known types: c, cpp, .*, yaml \(any case; also .*python.*\)$/;
+    const cli = await runCli(['-t', 'Pythn', QUERY, '.'], { env: home.env, cwd: dir });
+    expect([cli.code, cli.stderr]).toEqual([2, expect.stringMatching(/^simgrep: unknown file type "Pythn" \(-t\/--type\); /)]);
+    expect(cli.stderr.trim()).toMatch(known);
+    const t = await client.callTool({ name: 'search', arguments: { query: QUERY, types_not: ['Pythn'] } }) as { isError?: boolean; content: { text: string }[] };
+    expect([t.isError, t.content[0].text]).toEqual([true, expect.stringMatching(/^BAD_FLAG: unknown file type "Pythn" \(types_not\); /)]);
+    expect(t.content[0].text).toMatch(known);
     const a = await actions['search.related']({}, { file: path.join(dir, 'src/retry.ts'), line: 1, per_file: 0 });
     expect(a).toMatchObject({ success: false, error_type: 'validation_error', error: 'per_file must be a whole number >= 1 (got 0); 1 gives one result per file' });
   });

@@ -71,7 +71,7 @@ async function runInProcess(options: EngineOptions, root: Root, version: string,
 async function localRunner(options: EngineOptions, root: Root): Promise<{ runner: ToolRunner; close: () => Promise<void> }> {
   const [{ createActionEngine }, { createToolRunner }] = await Promise.all([import('../../actions/engine.js'), import('../../mcp/tools.js')]);
   const engine = createActionEngine({ ...options, resident: true });
-  const runner = createToolRunner(engine, root, { onRedacted: (m) => process.stderr.write(`simgrep: mcp: a failure told to the client without its paths outside the root: ${m}\n`) });
+  const runner = createToolRunner(engine, root, { model: options.model, onRedacted: (m) => process.stderr.write(`simgrep: mcp: a failure told to the client without its paths outside the root: ${m}\n`) });
   // The made-up searches after a background build end before the engine closes (mcp/warm-searches.ts).
   return { runner, close: async () => { await runner.close?.(); await engine.close(); } };
 }

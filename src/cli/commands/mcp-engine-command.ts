@@ -32,7 +32,7 @@ export async function runMcpEngineCommand(flags: ParsedFlags, args: string[]): P
   const identity = identityOf(options);
   const engine = createActionEngine({ ...options, resident: true });
   const say = (m: string) => process.stderr.write(`simgrep serve --mcp: ${m}\n`);
-  const runner = createToolRunner(engine, root, { onRedacted: (m) => say(`a failure told to the client without its paths outside the root: ${m}`) });
+  const runner = createToolRunner(engine, root, { model: options.model, onRedacted: (m) => say(`a failure told to the client without its paths outside the root: ${m}`) });
   const running = await serveEngine({
     runner,
     root: root.real,

@@ -130,15 +130,32 @@ export function queryWords(query: string): readonly string[] {
 const LONG_QUERY = 1024;
 let lastQuery: { text: string; words: readonly string[] } | null = null;
 
+/**
+ * A keycap (`1️⃣`, `#️⃣`, `*️⃣`: a digit, `#` or `*`, a presentation selector or none, U+20E3): a word of
+ * its own, its base and U+20E3 (fold drops the selector alike). As letters and marks, `1️⃣` was a word
+ * of marks alone once its leading number was dropped: every keycap one term (left37).
+ */
+const KEYCAP = /[0-9#*][\ufe0e\ufe0f]?\u20e3/g;
+
 /** textWords without the ASCII fast path (exported for the tests that hold the two equal). */
 export function anyScriptWords(text: string): string[] {
   const out: string[] = [];
   const norm = text.normalize('NFKC');
-  const n = norm.length;
-  let i = 0;
+  if (!norm.includes('\u20e3')) return wordsBetween(norm, 0, norm.length, out);
+  let at = 0;
+  for (const k of norm.matchAll(KEYCAP)) {
+    wordsBetween(norm, at, k.index, out);
+    out.push(`${k[0][0]}\u20e3`);
+    at = k.index + k[0].length;
+  }
+  return wordsBetween(norm, at, norm.length, out);
+}
+
+/** The words of norm[i, n) pushed to out (anyScriptWords' scan, between keycaps). */
+function wordsBetween(norm: string, i: number, n: number, out: string[]): string[] {
   while (i < n) {
     let kind = kindAt(norm, i);
-    if ((kind & EMOJI) !== 0) { i = emojiWords(norm, i, out); continue; }
+    if ((kind & EMOJI) !== 0) { i = emojiWords(norm, i, n, out); continue; }
     if ((kind & WORD) === 0) { i += width(norm, i); continue; }
     const start = i;
     let noSpace = 0;
@@ -153,11 +170,10 @@ export function anyScriptWords(text: string): string[] {
 
 /**
  * The emoji of the sequence that starts at i (an emoji, then emoji and what joins them: `👩‍💻`,
- * `👍🏽`, `🔥🔥`), each a word as ICU's word segmenter keeps it, pushed to out; returns where the sequence ends.
+ * `👍🏽`, `🔥🔥`, before n), each a word as ICU's word segmenter keeps it, pushed to out; returns where the sequence ends.
  */
-function emojiWords(norm: string, i: number, out: string[]): number {
+function emojiWords(norm: string, i: number, n: number, out: string[]): number {
   const start = i;
-  const n = norm.length;
   do i += width(norm, i); while (i < n && (kindAt(norm, i) & (EMOJI | EMOJI_JOIN)) !== 0);
   const run = norm.slice(start, i);
   if (run.length <= 2 && (kindAt(run, 0) & EMOJI) !== 0 && width(run, 0) === run.length) { out.push(run); return i; }
@@ -253,9 +269,9 @@ export function kindsWorkedOut(): number {
 const ASCII_PARTS = /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+/g;
 /**
  * The same rule over every script's cased letters; uncased letters (CJK, Arabic, Devanagari) with their
- * marks make one part; an emoji word (anyScriptWords) is one part, with its sequence.
+ * marks make one part; an emoji word (anyScriptWords) is one part, with its sequence, and so is a keycap.
  */
-const PARTS = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{Lu}+\p{M}*|\p{N}+|[\p{Lo}\p{Lm}\p{Lt}\p{M}]+|[\p{Extended_Pictographic}\p{Regional_Indicator}][\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u200d\ufe0e\ufe0f\u20e3\u{e0020}-\u{e007f}]*/gu;
+const PARTS = /[0-9#*][\ufe0e\ufe0f]?\u20e3|\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|\p{Lu}+\p{M}*|\p{N}+|[\p{Lo}\p{Lm}\p{Lt}\p{M}]+|[\p{Extended_Pictographic}\p{Regional_Indicator}][\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u200d\ufe0e\ufe0f\u20e3\u{e0020}-\u{e007f}]*/gu;
 
 /** snake_case and camelCase parts of one word, folded, in order (the whole not included); `ascii` picks the fast path. */
 export function wordParts(word: string, ascii = !NON_ASCII.test(word)): string[] {

@@ -14,7 +14,8 @@ export { ByteSink, decodeGramPostings, decodePostings, encodeGram, encodePairs, 
 // 4: numbers ('n' + a number) have postings as words do (a file of 3 holds none: its documents are counted again).
 // 5: numbers are keyed in ASCII digits (Arabic-Indic `١٩٦٤` is 'n1964') and emoji are words (branch words35).
 // 6: an emoji's skin tone folded away (`👍🏽` is '👍'), Arabic's `١٬٩٦٤٫٥` one number 'n1,964.5' (branch zh36).
-const MAGIC = 'simgrep-prose-stats-6';
+// 7: a keycap (`1️⃣`) a word of its own, its base and U+20E3 (branch left37).
+const MAGIC = 'simgrep-prose-stats-7';
 /** This build's format, as a file's header names it. */
 export const PROSE_STATS_FORMAT = MAGIC;
 

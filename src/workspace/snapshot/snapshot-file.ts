@@ -16,10 +16,11 @@ import { sweepTempFiles } from './temp-files.js';
 
 // 7 and delta 2: every section checksummed (section-file.ts); 8 and delta 3: words of every script
 // (issue 31); 9 and delta 4: emoji are words, digits of every script one number (words35); 10 and delta
-// 5: an emoji's skin tone folded away, Arabic's number separators as `.` and `,` (zh36). Older files
-// are simply rebuilt.
-const MAGIC = 'simgrep-snapshot-10';
-const DELTA_MAGIC = 'simgrep-snapshot-delta-5';
+// 5: an emoji's skin tone folded away, Arabic's number separators as `.` and `,` (zh36); 11 and delta
+// 6: a keycap (1️⃣) a word of its own, not a word of marks every keycap shared; a definition's name
+// in any script (`class Straße:` defined `Stra`), kept folded (left37). Older files are simply rebuilt.
+const MAGIC = 'simgrep-snapshot-11';
+const DELTA_MAGIC = 'simgrep-snapshot-delta-6';
 
 const SEP = '\u0000';
 

@@ -94,7 +94,8 @@ export class TermCollector {
   /** Records a chunk's defined names (in their order) as row `row`. */
   addDefs(row: number, names: string[]): void {
     names.forEach((name, place) => {
-      const lower = name.toLowerCase();
+      // Folded as the terms and the scan's symbolScore fold it (left37).
+      const lower = fold(name);
       this.defLower.add(this.defLower.id(lower), row, place);
       const bare = lower.replace(/^\$+/, '');
       if (bare !== lower) this.defLower.add(this.defLower.id(bare), row, place);

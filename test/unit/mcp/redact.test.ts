@@ -3,6 +3,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { outsidePlaces } from '../../../src/mcp/outside-places.js';
 import { OUTSIDE, redactError, redactMessage, shownModel, shownPath } from '../../../src/mcp/redact.js';
 
 const root = '/srv/project';
@@ -138,5 +139,76 @@ describe('redactMessage without keepRelative (a warning\'s): a path with spaces 
   it('pieces without a separator show, with one go', () => {
     expect(redactMessage('/home/me/My Documents/clients/x', o)).toBe(`${OUTSIDE} ${OUTSIDE}`);
     expect(redactMessage('/home/me/a,b/c/d.txt', o)).toBe(`${OUTSIDE},${OUTSIDE}`);
+  });
+});
+
+describe('redactError (left37): an outside path with spaces or punctuation goes whole, nothing of it left', () => {
+  const e = { root, indexDir: '/home/u/.local/share/simgrep/workspaces' };
+  const rows: [string, string][] = [
+    ['cannot read /home/me/John Smith/private/model', `cannot read ${OUTSIDE}`],
+    ['cannot read /home/me/John, Smith/private/model: EACCES', `cannot read ${OUTSIDE}: EACCES`],
+    ["cannot read /home/me/John Smith's home/models/m: bad", `cannot read ${OUTSIDE}: bad`],
+    // A piece after `. ` or `: ` inside the path (they ended the path before).
+    ['cannot read /home/me/John Smith. Private/model; check it', `cannot read ${OUTSIDE}; check it`],
+    ['cannot read /home/me/a: b/c; check it', `cannot read ${OUTSIDE}; check it`],
+    ['open /home/x/a. b/c failed', `open ${OUTSIDE} failed`],
+    // Brackets and quotes inside the path.
+    ['cannot read /home/me/(John) Smith/x', `cannot read ${OUTSIDE}`],
+    ['cannot read /home/me/[John] {Smith}/x', `cannot read ${OUTSIDE}`],
+    ['cannot read /home/me/"John" Smith/x', `cannot read ${OUTSIDE}`],
+    ['cannot read /home/me/`John` Smith/x', `cannot read ${OUTSIDE}`],
+    ['cannot read /home/me/x (y)/z', `cannot read ${OUTSIDE}`],
+    // Unicode letters and spaces.
+    ['cannot read /home/me/Jöhn Smïth/çà/x', `cannot read ${OUTSIDE}`],
+    ['cannot read /home/me/文档 资料/x', `cannot read ${OUTSIDE}`],
+    ['cannot read /home/me/John\u00a0Smith/x', `cannot read ${OUTSIDE}`],
+    ['cannot read /home/me/John\u2003Smith/x', `cannot read ${OUTSIDE}`],
+    // At the very end of the message, and two in one message.
+    ['cannot read /home/me/a b/c', `cannot read ${OUTSIDE}`],
+    ['cannot read /home/me/a b/c.', `cannot read ${OUTSIDE}.`],
+    ['open /home/x/John, Smith/c and /home/y/Jane Doe/d', `open ${OUTSIDE} and ${OUTSIDE}`],
+    ['cannot compare /home/me/a b/c and /home/you/d e/f: differ', `cannot compare ${OUTSIDE} and ${OUTSIDE}: differ`],
+    // Windows, UNC and file: forms.
+    ['cannot compare /home/me/a b/c with C:\\Users\\John Smith\\x', `cannot compare ${OUTSIDE} with ${OUTSIDE}`],
+    ['see C:\\Users\\John Smith\\Documents\\x.txt', `see ${OUTSIDE}`],
+    ['see C:/Users/John Smith/Documents/x.txt', `see ${OUTSIDE}`],
+    ['see \\\\server\\share name\\John Smith\\x', `see ${OUTSIDE}`],
+    ['see file:///home/John%20Smith/x and file:///home/John Smith/y', `see ${OUTSIDE} and ${OUTSIDE}`],
+    ['see file://host/share/John Smith/x', `see ${OUTSIDE}`],
+    // Quoted whole (Node's fs errors).
+    ["ENOENT: no such file or directory, open '/home/John Smith/x/config.json'", `ENOENT: no such file or directory, open '${OUTSIDE}'`],
+    // ... and what follows a path as the message's own words stays: a word after `: ` or `. `, a clause after `;`.
+    ['see /home/me/x: raise -g/--glob or see src/a.ts', `see ${OUTSIDE}: raise -g/--glob or see src/a.ts`],
+    ['see /home/me/x. Pass src/a.ts instead', `see ${OUTSIDE}. Pass src/a.ts instead`],
+    [`inside the server's root ${root}; pass src/x`, `inside the server's root ${root}; pass src/x`],
+  ];
+  it.each(rows)('%s', (input, want) => expect(redactError(input, e)).toBe(want));
+});
+
+describe('redactError (left37): the places the server knows go first, as whole strings, in every form', () => {
+  // A home, an index home and a model folder under a directory with spaces and an apostrophe.
+  const home = "/tmp/left37-unit/John Smith's home";
+  const env = { SIMGREP_HOME: `${home}/.simgrep`, XDG_CACHE_HOME: `${home}/.cache`, SIMGREP_RUNTIME_DIR: `${home}/run` };
+  const e = { root, indexDir: `${home}/.simgrep/workspaces`, outside: outsidePlaces({ root, model: `${home}/models/bad model`, env }) };
+  const rows: [string, string][] = [
+    [`Model directory ${home}/models/bad model does not exist. Pass --model with a directory`, `Model directory ${OUTSIDE} does not exist. Pass --model with a directory`],
+    [`cannot read ${home}: EACCES`, `cannot read ${OUTSIDE}: EACCES`],
+    [`cannot read ${home}`, `cannot read ${OUTSIDE}`],
+    [`the model ${home}/models/bad model/model.safetensors is truncated (12 of 40 bytes)`, `the model ${OUTSIDE} is truncated (12 of 40 bytes)`],
+    [`INDEX_UNREADABLE: ${home}/.simgrep/workspaces/p-1a2b/snapshot.bin: bad checksum`, 'INDEX_UNREADABLE: the index: bad checksum'],
+    [`open file:///tmp/left37-unit/John%20Smith's%20home/models/bad%20model/config.json`, `open ${OUTSIDE}`],
+    [`open %2Ftmp%2Fleft37-unit%2FJohn%20Smith's%20home%2Fmodels`, `open ${OUTSIDE}`],
+    [`${home}/.cache/huggingface/hub and ${home}/run/simgrep-1.sock: gone`, `${OUTSIDE} and ${OUTSIDE}: gone`],
+    [`${root}/src/a.ts and ${home}/x y/z`, `${root}/src/a.ts and ${OUTSIDE}`],
+  ];
+  it.each(rows)('%s', (input, want) => expect(redactError(input, e)).toBe(want));
+
+  it('a place inside the root is none of them; the root inside one shows', () => {
+    const places = outsidePlaces({ root: home, model: `${home}/models/m`, env });
+    expect(places.filter((p) => p.startsWith(home))).toEqual([]);
+    expect(places).toContain(path.dirname(home));
+    const inner = { root: `${home}/project`, indexDir: env.SIMGREP_HOME, outside: outsidePlaces({ root: `${home}/project`, env }) };
+    expect(redactError(`BAD_FLAG: ${home}/project/src/a.ts has 6 lines; ${home}/projects/b is outside`, inner))
+      .toBe(`BAD_FLAG: ${home}/project/src/a.ts has 6 lines; ${OUTSIDE} is outside`);
   });
 });

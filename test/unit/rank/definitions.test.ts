@@ -63,4 +63,27 @@ describe('definedName', () => {
     expect(chunkStats(lines, 0, 'flow/Builders.kt', plan)[0].symbol).toBe(1);
     expect(chunkStats(lines, 0, 'flow/Flow.kt', plan)[0].symbol).toBe(1.5);
   });
+
+  // left37: a name of another script or with an emoji was cut at its first non-ASCII letter (`class
+  // Straße:` defined `Stra`) or not seen (`func 👍🏽()`), and the symbol side lower-cased a name where the
+  // terms fold it (`straße` is no `strasse`): such a definition missed its boost.
+  it.each([
+    ['class Straße:', 'Straße'], ['def größe():', 'größe'], ['class Café {', 'Café'], ['let café = 1', 'café'],
+    ['func 👍🏽Handler() -> Int {', '👍🏽Handler'], ['func 👍🏽() {}', '👍🏽'], ['public final class Ωmega<T> {', 'Ωmega'],
+    ['defmodule Ecto.Répo do', 'Répo'], ['exports.straße = 1', 'straße'], ['class Foo: # café', 'Foo'], ['// the café is open', null],
+  ])('a name of any script: %s defines %s', (line, name) => {
+    expect(definedName(line)).toBe(name);
+  });
+
+  it('a definition named in another script or with a toned emoji gets its boost, its name folded as the terms (left37)', () => {
+    const lexicon = parseLexicon('#docs\t1000\nthe\t990\n');
+    const symbol = (q: string, lines: string[], path: string) => chunkStats(lines, 0, path, buildRankPlan(q, 'hybrid', lexicon))[0];
+    const roads = ['# straße notes', 'class Straße:', '    pass'];
+    // STRASSE is a symbol query: its symbol, folded, is the name folded.
+    expect(symbol('STRASSE', roads, 'src/roads.py')).toMatchObject({ symbol: 1, best: 1 });
+    expect(symbol('STRASSE', roads, 'src/Straße.py')).toMatchObject({ symbol: 1.5, best: 1 });
+    expect(symbol('Straße', roads, 'src/roads.py').best).toBe(1);
+    expect(symbol('👍', ['// 👍🏽 reactions', 'func 👍🏽Handler() {', '}'], 'src/Reactions.swift').best).toBe(1);
+    expect(symbol('👍🏽', ['// 👍 reactions', 'func 👍() {', '}'], 'src/Reactions.swift').best).toBe(1);
+  });
 });

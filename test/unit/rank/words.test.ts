@@ -176,6 +176,21 @@ describe('numbers of every script and emoji (trial35)', () => {
     }
   });
 
+  it('a keycap is a word of its own, its base and U+20E3: 1️⃣ finds 1️⃣, not every keycap (left37)', () => {
+    expect(textWords('1️⃣ one #️⃣ *️⃣ 2⃣ x1️⃣y １️⃣ 3\ufe0e\u20e3')).toEqual(['1\u20e3', 'one', '#\u20e3', '*\u20e3', '2\u20e3', 'x', '1\u20e3', 'y', '1\u20e3', '3\u20e3']);
+    expect(wordParts('1️⃣')).toEqual(['1\u20e3']);
+    const keys = (q: string) => buildRankPlan(q, 'lexical', lexicon).terms.map((t) => t.key);
+    expect([keys('1️⃣'), keys('#️⃣'), keys('*️⃣ 2️⃣')]).toEqual([['1\u20e3'], ['#\u20e3'], ['*\u20e3', '2\u20e3']]);
+    const plan = buildRankPlan('1️⃣', 'lexical', lexicon);
+    for (const [line, want] of [['1️⃣ install the package', [1]], ['2️⃣ run the tests', [0]], ['#️⃣ tag the release', [0]], ['*️⃣ star it', [0]], ['steps 1⃣ and 1️⃣', [2]]] as const) {
+      const tf = new Float64Array(plan.terms.length);
+      countTerms(line, plan, tf);
+      expect([...tf], line).toEqual(want);
+    }
+    // The folded text holds the keycap as its word spells it (a line's pre-check).
+    for (const t of ['1️⃣ x', '#️⃣', 'a1️⃣b']) expect(textWords(fold(t)), t).toEqual(textWords(t).map(fold));
+  });
+
   it('a toned query\'s path words are its file name\'s names (mend36b)', () => {
     const names = pathFacts('docs/👩🏽\u200d💻 guide.md').names;
     expect(names).toContain('👩\u200d💻');
@@ -202,7 +217,18 @@ describe('the characters\' kinds, worked out as they are met (issue 30: a pasted
   // An emoji (not the Latin-1 © ®) and what joins its sequence; each of ICU's segments of the sequence that holds one is a word.
   const emoji = /^(?![©®])[\p{Extended_Pictographic}\p{Regional_Indicator}]/u;
   const hasEmoji = (seg: string) => [...seg].some((c) => emoji.test(c));
-  const reference = (t: string) => (t.normalize('NFKC').match(/(?![©®])[\p{Extended_Pictographic}\p{Regional_Indicator}](?:(?![©®])[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u200d\ufe0e\ufe0f\u20e3\u{e0020}-\u{e007f}])*|[\p{L}\p{M}\p{N}_]+/gu) ?? []).flatMap((run) =>
+  /** A keycap (a digit, # or *, a selector or none, U+20E3) is a word of its own, its base and U+20E3 (left37); the rule holds between them. */
+  const reference = (t: string) => {
+    const n = t.normalize('NFKC');
+    const out: string[] = [];
+    let at = 0;
+    for (const k of n.matchAll(/[0-9#*][\ufe0e\ufe0f]?\u20e3/g)) {
+      out.push(...runsOf(n.slice(at, k.index)), `${k[0][0]}\u20e3`);
+      at = k.index + k[0].length;
+    }
+    return [...out, ...runsOf(n.slice(at))];
+  };
+  const runsOf = (n: string) => (n.match(/(?![©®])[\p{Extended_Pictographic}\p{Regional_Indicator}](?:(?![©®])[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u200d\ufe0e\ufe0f\u20e3\u{e0020}-\u{e007f}])*|[\p{L}\p{M}\p{N}_]+/gu) ?? []).flatMap((run) =>
     emoji.test(run) ? [...segmenter.segment(run)].map((s) => s.segment.replace(/[\ufe0e\ufe0f\u{1F3FB}-\u{1F3FF}]/gu, '').replace(/\u200d+$/u, '')).filter(hasEmoji) : /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u.test(run)
       ? [...segmenter.segment(run)].filter((s) => s.isWordLike).map((s) => word(s.segment))
       : [word(run)]).filter(Boolean);

@@ -57,7 +57,7 @@ describe('-g/--glob', () => {
   it('a bad glob or type is refused saying how to fix it, named as each surface spells it', () => {
     expect(() => checkFilterValues({ globs: ['!'] }, 'cli')).toThrow('-g/--glob "!" is empty; give a pattern such as "*.ts", "src/**" or "!vendor/"');
     expect(() => checkFilterValues({ globs: ['src/{a,b'] }, 'param')).toThrow('globs "src/{a,b" has a { without its }; escape it as \\{');
-    expect(() => checkFilterValues({ typesNot: ['cobol'] }, 'library')).toThrow(/^unknown file type "cobol" \(option typesNot\); known types: c, cpp, .*, yaml$/);
+    expect(() => checkFilterValues({ typesNot: ['cobol'] }, 'library')).toThrow(/^unknown file type "cobol" \(option typesNot\); known types: c, cpp, .*, yaml \(any case; also c\+\+, .*, python, .*\)$/);
     expect(() => checkFilterValues({ perFile: 0 }, 'param')).toThrow('per_file must be a whole number >= 1 (got 0); 1 gives one result per file');
   });
 });
