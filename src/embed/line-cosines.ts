@@ -95,8 +95,13 @@ function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
   const dots = new Float64Array(vocab);
   const ready = new Uint8Array(vocab);
   const best = new WeakMap<LineTokens, number>();
-  /** Each line's bound by document, as documentBest summed them (Infinity: no norm). */
-  const bounds = new WeakMap<LineTokens, Float64Array>();
+  /**
+   * Each line's bound as documentBest summed them (Infinity: no norm), a document's lines one after the other
+   * from its offset in `at`: one buffer for the query's documents, not one each (~600 a find_related call).
+   */
+  let bounds = new Float64Array(0);
+  let used = 0;
+  const at = new WeakMap<LineTokens, number>();
   const dotOf = (id: number): number => {
     if (ready[id]) return dots[id];
     const base = (mapping ? mapping[id] : id) * dim;
@@ -122,10 +127,16 @@ function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
     }
     most = 0;
     const { ids, starts, norms } = t;
-    const lines = new Float64Array(norms.length);
+    if (used + norms.length > bounds.length) {
+      const more = new Float64Array(Math.max(2 * bounds.length, used + norms.length, 4096));
+      more.set(bounds.subarray(0, used));
+      bounds = more;
+    }
+    const base = used;
+    used += norms.length;
     for (let i = 0; i < norms.length; i++) {
       const norm = norms[i];
-      if (!(norm > 0)) { lines[i] = Infinity; continue; }
+      if (!(norm > 0)) { bounds[base + i] = Infinity; continue; }
       // Four sums, not one: one chain of adds waits on each add (~30% of the loop's time); the order
       // moves the sum by a few ulps, far inside LINE_COSINE_SLACK.
       let a = 0, b = 0, c = 0, d = 0;
@@ -134,20 +145,20 @@ function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
       for (; j + 3 < end; j += 4) { a += dots[ids[j]]; b += dots[ids[j + 1]]; c += dots[ids[j + 2]]; d += dots[ids[j + 3]]; }
       for (; j < end; j++) a += dots[ids[j]];
       const sum = (a + b) + (c + d);
-      lines[i] = sum / norm + LINE_COSINE_SLACK;
+      bounds[base + i] = sum / norm + LINE_COSINE_SLACK;
       if (sum > most * norm) most = sum / norm;
     }
     most += LINE_COSINE_SLACK;
     best.set(t, most);
-    bounds.set(t, lines);
+    at.set(t, base);
     return most;
   };
   return {
     lineBest(t, i) {
       const norm = t.norms[i];
       if (t.model !== model.id || !(norm > 0)) return Infinity;
-      const known = bounds.get(t);
-      if (known) return known[i];
+      const base = at.get(t);
+      if (base !== undefined) return bounds[base + i];
       let sum = 0;
       for (let j = t.starts[i]; j < t.starts[i + 1]; j++) sum += dotOf(t.ids[j]);
       return sum / norm + LINE_COSINE_SLACK;
@@ -156,7 +167,8 @@ function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
     lineBounds(t) {
       if (t.model !== model.id) return null;
       documentBest(t);
-      return bounds.get(t)!;
+      const base = at.get(t)!;
+      return bounds.subarray(base, base + t.norms.length);
     },
   };
 }
