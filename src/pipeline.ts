@@ -5,7 +5,7 @@ import { SimgrepError, isSimgrepError } from './errors.js';
 import { finishCandidates } from './rank/diversify.js';
 import { isProsePath, PROSE_WINDOW_LINES, termlessProseDistance } from './rank/prose.js';
 import { ProseFile } from './rank/prose-file.js';
-import { proseBest, proseLineReach, proseLineStats, proseReach } from './rank/prose-lines.js';
+import { proseBest, proseHoldsNoTerm, proseLineReach, proseLineStats, proseReach } from './rank/prose-lines.js';
 import type { ProseLineTerms } from './types.js';
 import type { ProseStats } from './rank/prose.js';
 import { streamEntry, WHOLE_READ_BYTES, type Entry, type Source, type SourceWarning } from './sources/source.js';
@@ -17,7 +17,7 @@ import { Progress } from './pipeline/progress.js';
 import { Scoring } from './pipeline/scoring.js';
 import { hashedFirst, proseOutOfReach } from './pipeline/kept-files.js';
 import type { PipelineOptions, PipelineOutcome, SearchStats } from './pipeline/types.js';
-import { embedsQuery } from './rank/plan.js';
+import { embedsQuery, type RankPlan } from './rank/plan.js';
 
 const MAX_BATCH_BYTES = 1 << 20;
 
@@ -104,6 +104,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       // Its kept line tokens stand in for the tokenizer (a search that keeps case: they were tokenized as they are).
       const tokens = isProse && !o.ignoreCase ? source.proseTokens?.(entry) : null;
       if (tokens) scoring.proseTokens.set(fileIndex, tokens);
+      if (termless.delete(entry)) scoring.proseTermless.add(fileIndex);
       const offer = async (pieces: Piece[]) => {
         if (unreachable) return;
         if (prose?.stats && !scoring.proseStats.has(fileIndex)) scoring.proseStats.set(fileIndex, prose.stats);
@@ -162,6 +163,14 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   let settled = false;
   /** Prose entries' statistics from their source's line terms, until they are read. */
   const knownProse = new Map<Entry, ProseStats>();
+  /** Prose entries to be read whose source's line terms hold no term of the plan (their lines' lexical scores are 0), until they are read. */
+  const termless = new Set<Entry>();
+  /** An entry outOfReach leaves to be read, with its source's line terms: their statistics, and whether they hold no term. */
+  const toRead = (entry: Entry, lines: ProseLineTerms, plan: RankPlan): false => {
+    knownProse.set(entry, proseLineStats(lines, plan));
+    if (proseHoldsNoTerm(lines, plan)) termless.add(entry);
+    return false;
+  };
   /** Everything listed so far scored, once: its floor prunes what comes next (the prose lines the workers rank too). */
   const settle = async (): Promise<void> => {
     if (settled) return;
@@ -217,10 +226,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       // cosines where the source keeps one, the one from its lines only when those are within reach.
       const floor = topk.floorDistance;
       // A heap that is not full skips nothing: no bound is worth its cost yet.
-      if (floor === Infinity) {
-        knownProse.set(entry, proseLineStats(lines, plan));
-        return false;
-      }
+      if (floor === Infinity) return toRead(entry, lines, plan);
       if (proseReach(lines, plan, entry.path) > floor) return true;
       const cosine = cosineBound(source, entry);
       if (cosine < 1 && proseReach(lines, plan, entry.path, undefined, cosine) > floor) return true;
@@ -234,8 +240,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       // Its lines' grams counted from its bytes where that bound took each at its most (the index's statistics file).
       const read = await source.proseLinesRead?.(entry, plan);
       if (read && proseBest(read, plan, entry.path, undefined, floor, cosine) > floor) return true;
-      knownProse.set(entry, proseLineStats(lines, plan));
-      return false;
+      return toRead(entry, lines, plan);
     }
     const best = termlessProseDistance(plan, entry.path);
     if (best === Infinity || best > topk.floorDistance) return true;
@@ -244,8 +249,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     // Read and scored: its statistics from its line terms where the source keeps them (exactly those
     // counting it gives: its grams' document frequencies), so its lines are not counted again first.
     const lines = uncut(entry) ? source.proseLines?.(entry, plan) : null;
-    if (lines) knownProse.set(entry, proseLineStats(lines, plan));
-    return false;
+    return lines ? toRead(entry, lines, plan) : false;
   };
   /** At least the cosine of every line of a prose entry (the source's bound: a resident index's kept tokens), 1 when unknown or when the cosine does not weigh. */
   const cosineBound = (source: Source, entry: Entry): number =>

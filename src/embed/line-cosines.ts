@@ -60,18 +60,48 @@ export interface LineCosines {
   documentBest(t: LineTokens): number;
   /** At least line i's cosine (the kernels' own), Infinity when it cannot tell (no norm, or another model's tokens). */
   lineBest(t: LineTokens, i: number): number;
+  /**
+   * Each line's lineBest at once (the sums documentBest adds, kept for the query), or null for another model's
+   * tokens: a document read after its bound is worked out costs its lines' bounds no second pass.
+   */
+  lineBounds(t: LineTokens): Float64Array | null;
 }
+
+/** The last query's LineCosines: a search's prose source and its in-process scorer ask for the same query's (prose-scoring.ts). */
+let last: { model: ModelData; query: Float32Array; of: LineCosines } | null = null;
 
 /**
  * A query's LineCosines: each token's weighted dot with the query (worked out on first use, kept for the
- * query), summed per line and divided by the line's norm, plus LINE_COSINE_SLACK.
+ * query), summed per line and divided by the line's norm, plus LINE_COSINE_SLACK. The same object for the
+ * same model and query floats as the last call's: its dots and lines' bounds are worked out once a query.
  */
 export function lineCosines(model: ModelData, query: Float32Array): LineCosines {
+  if (last && last.model === model && sameFloats(last.query, query)) return last.of;
+  // (A copy: a caller may reuse its array.)
+  const q = Float32Array.from(query);
+  last = { model, query: q, of: cosinesOf(model, q) };
+  return last.of;
+}
+
+function sameFloats(a: Float32Array, b: Float32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let d = 0; d < a.length; d++) if (a[d] !== b[d]) return false;
+  return true;
+}
+
+function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
   const { table, dim, mapping, weights } = model;
   const vocab = weights ? weights.length : mapping ? mapping.length : model.rows;
   const dots = new Float64Array(vocab);
   const ready = new Uint8Array(vocab);
   const best = new WeakMap<LineTokens, number>();
+  /**
+   * Each line's bound as documentBest summed them (Infinity: no norm), a document's lines one after the other
+   * from its offset in `at`: one buffer for the query's documents, not one each (~600 a find_related call).
+   */
+  let bounds = new Float64Array(0);
+  let used = 0;
+  const at = new WeakMap<LineTokens, number>();
   const dotOf = (id: number): number => {
     if (ready[id]) return dots[id];
     const base = (mapping ? mapping[id] : id) * dim;
@@ -80,47 +110,65 @@ export function lineCosines(model: ModelData, query: Float32Array): LineCosines 
     ready[id] = 1;
     return (dots[id] = (weights ? weights[id] : 1) * dot);
   };
+  const documentBest = (t: LineTokens): number => {
+    if (t.model !== model.id) return 1;
+    let most = best.get(t);
+    if (most !== undefined) return most;
+    // Each distinct token's weighted dot once, then one add per token of each line.
+    const distinct = (t.distinct ??= distinctIds(t.ids));
+    for (let k = 0; k < distinct.length; k++) {
+      const id = distinct[k];
+      if (ready[id]) continue;
+      const base = (mapping ? mapping[id] : id) * dim;
+      let dot = 0;
+      for (let d = 0; d < dim; d++) dot += table[base + d] * query[d];
+      dots[id] = (weights ? weights[id] : 1) * dot;
+      ready[id] = 1;
+    }
+    most = 0;
+    const { ids, starts, norms } = t;
+    if (used + norms.length > bounds.length) {
+      const more = new Float64Array(Math.max(2 * bounds.length, used + norms.length, 4096));
+      more.set(bounds.subarray(0, used));
+      bounds = more;
+    }
+    const base = used;
+    used += norms.length;
+    for (let i = 0; i < norms.length; i++) {
+      const norm = norms[i];
+      if (!(norm > 0)) { bounds[base + i] = Infinity; continue; }
+      // Four sums, not one: one chain of adds waits on each add (~30% of the loop's time); the order
+      // moves the sum by a few ulps, far inside LINE_COSINE_SLACK.
+      let a = 0, b = 0, c = 0, d = 0;
+      let j = starts[i];
+      const end = starts[i + 1];
+      for (; j + 3 < end; j += 4) { a += dots[ids[j]]; b += dots[ids[j + 1]]; c += dots[ids[j + 2]]; d += dots[ids[j + 3]]; }
+      for (; j < end; j++) a += dots[ids[j]];
+      const sum = (a + b) + (c + d);
+      bounds[base + i] = sum / norm + LINE_COSINE_SLACK;
+      if (sum > most * norm) most = sum / norm;
+    }
+    most += LINE_COSINE_SLACK;
+    best.set(t, most);
+    at.set(t, base);
+    return most;
+  };
   return {
     lineBest(t, i) {
       const norm = t.norms[i];
       if (t.model !== model.id || !(norm > 0)) return Infinity;
+      const base = at.get(t);
+      if (base !== undefined) return bounds[base + i];
       let sum = 0;
       for (let j = t.starts[i]; j < t.starts[i + 1]; j++) sum += dotOf(t.ids[j]);
       return sum / norm + LINE_COSINE_SLACK;
     },
-    documentBest(t) {
-      if (t.model !== model.id) return 1;
-      let most = best.get(t);
-      if (most !== undefined) return most;
-      // Each distinct token's weighted dot once, then one add per token of each line.
-      const distinct = (t.distinct ??= distinctIds(t.ids));
-      for (let k = 0; k < distinct.length; k++) {
-        const id = distinct[k];
-        if (ready[id]) continue;
-        const base = (mapping ? mapping[id] : id) * dim;
-        let dot = 0;
-        for (let d = 0; d < dim; d++) dot += table[base + d] * query[d];
-        dots[id] = (weights ? weights[id] : 1) * dot;
-        ready[id] = 1;
-      }
-      most = 0;
-      const { ids, starts, norms } = t;
-      for (let i = 0; i < norms.length; i++) {
-        const norm = norms[i];
-        if (!(norm > 0)) continue;
-        // Four sums, not one: one chain of adds waits on each add (~30% of the loop's time); the order
-        // moves the sum by a few ulps, far inside LINE_COSINE_SLACK.
-        let a = 0, b = 0, c = 0, d = 0;
-        let j = starts[i];
-        const end = starts[i + 1];
-        for (; j + 3 < end; j += 4) { a += dots[ids[j]]; b += dots[ids[j + 1]]; c += dots[ids[j + 2]]; d += dots[ids[j + 3]]; }
-        for (; j < end; j++) a += dots[ids[j]];
-        const sum = (a + b) + (c + d);
-        if (sum > most * norm) most = sum / norm;
-      }
-      most += LINE_COSINE_SLACK;
-      best.set(t, most);
-      return most;
+    documentBest,
+    lineBounds(t) {
+      if (t.model !== model.id) return null;
+      documentBest(t);
+      const base = at.get(t)!;
+      return bounds.subarray(base, base + t.norms.length);
     },
   };
 }

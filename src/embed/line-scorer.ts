@@ -8,7 +8,7 @@ import { openTokenizerFile, sharedTokenizerFile } from '../model/tokenizer-file.
 import type { ChunkEmbedRequest, ScoreRequest } from './requests.js';
 import { scoreChunks } from './chunk-scoring.js';
 import { unitRows } from './unit.js';
-import { lineCosines, lineTokensOf, type LineCosines, type LineTokens } from './line-cosines.js';
+import { lineCosines, lineTokensOf, type LineTokens } from './line-cosines.js';
 import type { KeptLineScoring } from './prose-scoring.js';
 import { KeptChunks, sentSums } from './kept-chunks.js';
 import { knownPlan } from './plan-key.js';
@@ -87,16 +87,9 @@ export async function createLineScorer(model: ModelData, kind: EmbedderKind, kee
     return { ids: lines.ids, lineStarts: req.chunkStarts.map((line) => lines.lineStarts[line]) };
   };
   const carries = tokenWeightCheck(model);
-  // Kept prose line tokens of this model (requests.ts rangeTokens): their ids, and their line cosines' bounds for the query.
-  // (Kept for the query's floats, copied: a caller may reuse its array.)
-  let cosines: { query: Float32Array; of: LineCosines } | null = null;
-  const keptLines: KeptLineScoring = {
-    model: model.id,
-    cosines(query) {
-      if (!cosines || cosines.query.length !== query.length || cosines.query.some((x, d) => x !== query[d])) { const q = Float32Array.from(query); cosines = { query: q, of: lineCosines(model, q) }; }
-      return cosines.of;
-    },
-  };
+  // Kept prose line tokens of this model (requests.ts rangeTokens): their ids, and their line cosines' bounds for the
+  // query (the very ones the search's prose source bounded its documents with, where it ran in this thread: line-cosines.ts).
+  const keptLines: KeptLineScoring = { model: model.id, cosines: (query) => lineCosines(model, query) };
 
   return {
     dim: kernel.dim,

@@ -46,15 +46,22 @@ export async function scoreProseRanges(
     const to = req.scoreRanges[r + 1];
     // The piece's context lines (pipeline.ts gives a prose piece at least PROSE_WINDOW_LINES each side)
     // are the windows' neighbours at the piece's edges: a line scores the same in any piece.
-    const lo = Math.max(c.rangeLines?.[r] ?? from, from - PROSE_WINDOW_LINES);
-    const hi = Math.min(c.rangeLines?.[r + 1] ?? to, to + PROSE_WINDOW_LINES);
-    const lines = decodeLines(req.bytes, req.offsets, lo, hi);
-    const counted = linesTerms(lines, plan, tf, touched);
     const path = pathSignals(c.rangePaths[r >> 1], plan);
     // Kept tokens by file line: the score range starts at file line rangeFirstLines (none for a search that folds case).
     const kept = !req.ignoreCase && model !== undefined ? c.rangeTokens?.[r >> 1] : undefined;
     const tokens = kept && kept.model === model ? kept : null;
     const fileLine = c.rangeFirstLines[r >> 1] - from;
+    // A document that holds no term: its lines' lexical scores are 0 (none counted), and with kept line tokens
+    // only the lines their bounds leave within reach are read.
+    const bounds = c.rangeTermless?.[r >> 1] === 1 && tokens ? keptLines!.cosines(req.query).lineBounds(tokens) : null;
+    if (bounds) {
+      termlessLines(req, from, to, fileLine, tokens!, bounds, { stats, path, w, prune, plan }, items, texts);
+      continue;
+    }
+    const lo = Math.max(c.rangeLines?.[r] ?? from, from - PROSE_WINDOW_LINES);
+    const hi = Math.min(c.rangeLines?.[r + 1] ?? to, to + PROSE_WINDOW_LINES);
+    const lines = decodeLines(req.bytes, req.offsets, lo, hi);
+    const counted = linesTerms(lines, plan, tf, touched);
     // One closure a range, not one a line (warm searches' garbage, branch alloc35).
     const lengthOf = (j: number): number => lines[j].length;
     for (let i = from - lo; i < to - lo; i++) {
@@ -103,6 +110,43 @@ export async function scoreProseRanges(
     if (k.lexical === 0 && !(cosine > 0)) return;
     out[k.at] = toDistance(proseRelevance(cosine, k.lexical, k.path.pathMatch, k.path.prior, plan));
   });
+}
+
+/** Ranges of documents that hold no term scored from their kept lines' bounds (termlessLines), their lines, and those of them read (tests). */
+const work = { termlessRanges: 0, termlessLines: 0, termlessRead: 0 };
+export function proseScoringWork(): { termlessRanges: number; termlessLines: number; termlessRead: number } {
+  return { ...work };
+}
+
+/**
+ * The items of lines [from, to) of a document that holds no term (every line's lexical score 0) with kept
+ * line tokens, as the loop above makes them, without counting or decoding the lines the kernel's bound
+ * would drop: a line whose cosine bound (`bounds`: LineCosines.lineBounds, by file line) cannot reach its
+ * budget is pruned here as it would be after (its distance Infinity: nothing written); a blank line is
+ * skipped as there. The lines left (a few a document) are decoded one by one.
+ */
+function termlessLines(
+  req: ScoreRequest, from: number, to: number, fileLine: number, tokens: LineTokens, bounds: Float64Array,
+  r: { stats: ProseStats; path: PathSignals; w: number; prune: number; plan: ChunkRequest['plan'] }, items: ProseLine[], texts: string[],
+): void {
+  const { stats, path, w, prune, plan } = r;
+  work.termlessRanges++;
+  work.termlessLines += to - from;
+  // Without the embedding no line scores, and one that cannot beat pruneAbove with a cosine of 1 none can.
+  if (w === 0 || proseBestDistance(0, path, plan) > prune) return;
+  // Every line's budget (a Float32Array's, as the pruning below reads it), and the bound under which it is pruned there.
+  const floor = 1 - Math.fround(budget(prune, { at: 0, lexical: 0, stats, path }, w, plan.weights.path));
+  const cut = floor > BOUND_MARGIN ? floor - BOUND_MARGIN : -Infinity;
+  for (let at = from; at < to; at++) {
+    const line = fileLine + at;
+    if (line < bounds.length && bounds[line] < cut) continue;
+    const text = decodeLines(req.bytes, req.offsets, at, at + 1)[0];
+    work.termlessRead++;
+    if (isBlank(text)) continue;
+    const k: ProseLine = { at, lexical: 0, stats, path };
+    items.push(k);
+    if (line < tokens.norms.length) { k.kept = tokens; k.line = line; } else texts.push(req.ignoreCase ? text.toLowerCase() : text);
+  }
 }
 
 /** The cosine distance a line must beat for its relevance to beat `pruneAbove` (2: cannot prune). */

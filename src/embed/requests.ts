@@ -69,6 +69,11 @@ export interface ChunkRequest {
    * (ignoreCase searches get none), so a scorer of their model takes a line's ids from them.
    */
   rangeTokens?: (LineTokens | null)[];
+  /**
+   * With rangeProse: per score range, 1 where its prose document holds no term of the plan (its kept line
+   * terms say so: rank/prose-lines.ts proseHoldsNoTerm), so every line's lexical score is 0 uncounted.
+   */
+  rangeTermless?: Uint8Array;
 }
 
 /** Lines of a batch and the chunks they form: chunk j is lines [chunkStarts[j], chunkStarts[j + 1]). */

@@ -33,6 +33,8 @@ export class Scoring {
   readonly proseStats = new Map<number, ProseStats>();
   /** Prose files' kept line tokens by file index (a resident source's: Source.proseTokens), for a search that keeps case. */
   readonly proseTokens = new Map<number, LineTokens>();
+  /** Prose files whose kept line terms hold no term of the plan, by file index (ChunkRequest.rangeTermless). */
+  readonly proseTermless = new Set<number>();
   private readonly inflight = new Set<Promise<void>>();
   /**
    * The hits of chunks whose distance (Piece.distance) or lexical signals (Piece.signals) were known
@@ -105,6 +107,7 @@ export class Scoring {
         rangeProse: prose,
         rangeLines: Uint32Array.from(batch.segments.flatMap((seg) => [seg.from, seg.to])),
         ...(this.proseTokens.size > 0 && { rangeTokens: batch.segments.map((seg) => this.proseTokens.get(seg.fileIndex) ?? null) }),
+        ...(this.proseTermless.size > 0 && { rangeTermless: Uint8Array.from(batch.segments, (seg) => (this.proseTermless.has(seg.fileIndex) ? 1 : 0)) }),
       }),
       ...(keyed && { rangeKeys: batch.segments.map((seg) => seg.piece.key ?? '') }),
       ...(!embeds && batch.segments.some((seg) => seg.piece.distance !== undefined) && { rangeDistances: Float64Array.from(batch.segments, (seg) => seg.piece.distance ?? NaN) }),

@@ -72,6 +72,17 @@ function locateKeys(t: PackedProseLines, keys: Int32Array, at: Int32Array, df: F
   return any;
 }
 
+/**
+ * Whether none of the file's lines holds a plan term or number: every line's LineTerms null (what
+ * counting each line gives: rank/prose.ts lineTerms), so every line's lexical score is 0.
+ */
+export function proseHoldsNoTerm(terms: ProseLineTerms, plan: RankPlan): boolean {
+  const t = terms as PackedProseLines;
+  const keys = keysOf(plan);
+  for (let k = 0; k < keys.length; k++) if (keys[k] >= 0 && t.indexOf(keys[k]) >= 0) return false;
+  return true;
+}
+
 /** Scratch: per plan gram, its index in the file's grams (-1: absent), its document frequency there and its most in a line (0 when absent). */
 let gramAt = new Int32Array(64);
 let gramDf = new Float64Array(64);

@@ -65,11 +65,23 @@ async function expectBound(model: ModelData): Promise<void> {
         // Never below the kernel's best line, and no looser than the floats' slack.
         expect(bound).toBeGreaterThanOrEqual(best);
         expect(bound - best).toBeLessThanOrEqual(2 * LINE_COSINE_SLACK);
+        // Every line's bound as documentBest summed it (branch warm37), and lineBest's from then on, are as tight.
+        const bounds = cosines.lineBounds(tokens)!;
+        expect(bounds.length).toBe(lines.length);
+        each.forEach((cos, i) => {
+          if (!(tokens.norms[i] > 0)) { expect(bounds[i]).toBe(Infinity); return; }
+          expect(bounds[i] - cos).toBeGreaterThanOrEqual(0);
+          expect(bounds[i] - cos).toBeLessThanOrEqual(2 * LINE_COSINE_SLACK);
+          expect(cosines.lineBest(tokens, i)).toBe(bounds[i]);
+        });
+        // One LineCosines for the same model and query floats (a search's prose source and its scorer share its sums).
+        expect(lineCosines(model, Float32Array.from(query))).toBe(cosines);
       }
     }
     // Tokens of another model are no bound.
     expect(lineCosines({ ...model, id: 'another' }, new Float32Array(model.dim)).documentBest(scorer.tokenLines(['retry']))).toBe(1);
     expect(lineCosines({ ...model, id: 'another' }, new Float32Array(model.dim)).lineBest(scorer.tokenLines(['retry']), 0)).toBe(Infinity);
+    expect(lineCosines({ ...model, id: 'another' }, new Float32Array(model.dim)).lineBounds(scorer.tokenLines(['retry']))).toBe(null);
   } finally {
     await scorer.close();
   }
