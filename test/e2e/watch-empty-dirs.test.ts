@@ -2,8 +2,10 @@
 // searched file, so a file created later in a directory its walk had listed but that held none (an
 // empty directory, one holding only ignored files) was never seen: the answer said `index: fresh`
 // and left it out (`simgrep serve` answered exit 1 where a scan found it), until some other change.
+// Likewise a directory removed and made again (rm -rf, a checkout): its old watcher saw nothing in the
+// new one, so files written there later were never searched.
 // Over the MCP SDK's own client and a real `simgrep mcp`, against the CLI's scan of the same tree.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -54,5 +56,21 @@ it('a file created in a listed directory that held no searched file is found, as
   const after = await search();
   expect(after.structuredContent?.index).toBe('fresh');
   expect(filesOf(after)).toEqual(['empty/late.md', 'logs/notes.md', 'src/ledger.ts']);
+  expect(filesOf(after)).toEqual(await scanned());
+}, 60_000);
+
+it('a directory removed and made again is watched again: a file created in it later is found', async () => {
+  mkdirSync(path.join(root, 'again'));
+  writeFileSync(path.join(root, 'again', 'first.md'), 'The quarterly ledger is reconciled here first.\n');
+  expect(filesOf(await search())).toContain('again/first.md');
+  expect(filesOf(await search())).toContain('again/first.md'); // walk cached, again/ watched
+  rmSync(path.join(root, 'again'), { recursive: true });
+  mkdirSync(path.join(root, 'again'));
+  expect(filesOf(await search())).not.toContain('again/first.md');
+  expect(filesOf(await search())).not.toContain('again/first.md');
+  writeFileSync(path.join(root, 'again', 'second.md'), 'Reconcile the quarterly ledger once more.\n');
+  const after = await search();
+  expect(after.structuredContent?.index).toBe('fresh');
+  expect(filesOf(after)).toContain('again/second.md');
   expect(filesOf(after)).toEqual(await scanned());
 }, 60_000);

@@ -30,6 +30,13 @@ interface Cached {
   changed: Set<string>;
   structural: boolean;
   watchers: Map<string, FSWatcher>;
+  /**
+   * Watched directories that saw an entry created, removed or renamed since their watcher was set:
+   * their watchers are set again after the next walk, since one of those events may have been the
+   * directory's own removal (rm -rf, a checkout), after which its watcher sees nothing in the
+   * directory made again under that name (often on the same inode number).
+   */
+  renamed: Set<string>;
   uses: number;
   broken: boolean;
   /** The repositories' exclude files and their stamps when the walk was made ('' when absent). */
@@ -65,7 +72,7 @@ export class WalkCache {
       return { walk: c.walk, cached: false, changedDirs };
     }
     if (!c) {
-      c = { walk: null, dirty: true, changed: new Set(), structural: true, watchers: new Map(), uses: 0, broken: false, excludes: new Map() };
+      c = { walk: null, dirty: true, changed: new Set(), structural: true, watchers: new Map(), renamed: new Set(), uses: 0, broken: false, excludes: new Map() };
       this.cached.set(key, c);
     }
     // Watching starts with the second search of the same paths (by default): a one-search process never pays for it.
@@ -108,18 +115,25 @@ export class WalkCache {
 
   private watchDirs(c: Cached, dirs: Iterable<string>): void {
     for (const dir of dirs) {
-      if (c.watchers.has(dir)) continue;
+      const had = c.watchers.get(dir);
+      if (had && !c.renamed.has(dir)) continue;
+      c.renamed.delete(dir);
       try {
         const w = watch(dir, { persistent: false }, (event) => {
-          if (event === 'change') c.changed.add(dir); else c.structural = true;
+          if (event === 'change') c.changed.add(dir); else { c.structural = true; c.renamed.add(dir); }
           c.dirty = true;
         });
         w.on('error', () => { c.dirty = true; c.structural = true; });
         c.watchers.set(dir, w);
+        // Closed after the new one is set, so no event in between is lost (trial37: before, a
+        // directory removed and made again kept its dead watcher, and files created there later
+        // were never searched).
+        had?.close();
       } catch {
         // Out of watches, or not a watchable directory: this key walks every time from now on.
         for (const w of c.watchers.values()) w.close();
         c.watchers.clear();
+        c.renamed.clear();
         c.broken = true;
         c.dirty = true;
         c.structural = true;
