@@ -1,12 +1,12 @@
 // In a long-lived process (the library, the MCP server), repeated searches of the same paths skip the
 // freshness walk while nothing under them changed: after a walk, every directory that holds a
-// searched file (and each of its parents up to the root) gets a watcher, set up synchronously so no
-// event is missed, and any event marks the cached walk stale. A file written in place (a 'change'
+// searched file (and each of its parents up to the root), and every other directory the walk listed,
+// gets a watcher, set up synchronously so no event is missed, and any event marks the cached walk stale. A file written in place (a 'change'
 // event) keeps the walk's file list: only its directory's files need a look. A file created, removed
 // or renamed (a 'rename' event) means walking again. Where watching is not possible (no
-// inotify watches left, a network mount) every search walks, as a one-shot process does. Not seen:
-// a file created in a directory that held no searched file before (the next change anywhere, or the
-// next `simgrep index`, picks it up). A repository's .git/info/exclude lies outside the watched
+// inotify watches left, a network mount) every search walks, as a one-shot process does. (Before
+// trial37 only directories holding a searched file were watched: a file created in an empty or
+// all-ignored directory stayed unseen while the answers said fresh.) A repository's .git/info/exclude lies outside the watched
 // directories (creating it changes none of them): each repository's exclude (the roots' enclosing one
 // and those of watched directories holding .git; excludeFileOf follows a .git file) is stat'ed before a cached walk is handed out, one
 // stat a repository.
@@ -16,8 +16,12 @@ import { fileKeys } from '../../sources/real-paths.js';
 import type { Entry, SourceWarning } from '../../sources/source.js';
 import { excludeFileOf } from '../../sources/ignore-rules.js';
 
-/** A walk's files, their keys in the index (keys[i] is entries[i]'s: sources/real-paths.ts), and its warnings. */
-export interface Walk { entries: Entry[]; keys: string[]; warnings: SourceWarning[] }
+/**
+ * A walk's files, their keys in the index (keys[i] is entries[i]'s: sources/real-paths.ts), its
+ * warnings, and the directories it listed (local walks): those are watched too, so a file created in
+ * one that held no searched file (empty, or only ignored files) is seen.
+ */
+export interface Walk { entries: Entry[]; keys: string[]; warnings: SourceWarning[]; dirs?: string[] }
 
 interface Cached {
   walk: Walk | null;
@@ -26,6 +30,13 @@ interface Cached {
   changed: Set<string>;
   structural: boolean;
   watchers: Map<string, FSWatcher>;
+  /**
+   * Watched directories that saw an entry created, removed or renamed since their watcher was set:
+   * their watchers are set again after the next walk, since one of those events may have been the
+   * directory's own removal (rm -rf, a checkout), after which its watcher sees nothing in the
+   * directory made again under that name (often on the same inode number).
+   */
+  renamed: Set<string>;
   uses: number;
   broken: boolean;
   /** The repositories' exclude files and their stamps when the walk was made ('' when absent). */
@@ -61,7 +72,7 @@ export class WalkCache {
       return { walk: c.walk, cached: false, changedDirs };
     }
     if (!c) {
-      c = { walk: null, dirty: true, changed: new Set(), structural: true, watchers: new Map(), uses: 0, broken: false, excludes: new Map() };
+      c = { walk: null, dirty: true, changed: new Set(), structural: true, watchers: new Map(), renamed: new Set(), uses: 0, broken: false, excludes: new Map() };
       this.cached.set(key, c);
     }
     // Watching starts with the second search of the same paths (by default): a one-search process never pays for it.
@@ -79,6 +90,7 @@ export class WalkCache {
     const walk = await run().catch((e: unknown) => { c!.dirty = true; c!.structural = true; throw e; });
     if (watching) {
       const dirs = dirsOf(walk.entries, roots.map((r) => path.resolve(r)));
+      for (const d of walk.dirs ?? []) dirs.add(d);
       this.watchDirs(c, dirs);
       for (const d of dirs) {
         if (!statQuiet(path.join(d, '.git'))) continue;
@@ -103,18 +115,25 @@ export class WalkCache {
 
   private watchDirs(c: Cached, dirs: Iterable<string>): void {
     for (const dir of dirs) {
-      if (c.watchers.has(dir)) continue;
+      const had = c.watchers.get(dir);
+      if (had && !c.renamed.has(dir)) continue;
+      c.renamed.delete(dir);
       try {
         const w = watch(dir, { persistent: false }, (event) => {
-          if (event === 'change') c.changed.add(dir); else c.structural = true;
+          if (event === 'change') c.changed.add(dir); else { c.structural = true; c.renamed.add(dir); }
           c.dirty = true;
         });
         w.on('error', () => { c.dirty = true; c.structural = true; });
         c.watchers.set(dir, w);
+        // Closed after the new one is set, so no event in between is lost (trial37: before, a
+        // directory removed and made again kept its dead watcher, and files created there later
+        // were never searched).
+        had?.close();
       } catch {
         // Out of watches, or not a watchable directory: this key walks every time from now on.
         for (const w of c.watchers.values()) w.close();
         c.watchers.clear();
+        c.renamed.clear();
         c.broken = true;
         c.dirty = true;
         c.structural = true;

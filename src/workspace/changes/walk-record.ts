@@ -108,7 +108,7 @@ export function loadWalkRecord(file: string): Walk | null {
   }
   const basics = r.basics;
   if (basics) r.paths.forEach((p, i) => seedPathInfo(p, unpackBasics(basics, i)));
-  return { entries: r.paths.map((p) => ({ path: p })), keys: r.keys ?? r.paths, warnings: [] };
+  return { entries: r.paths.map((p) => ({ path: p })), keys: r.keys ?? r.paths, warnings: [], dirs: r.dirs.map(([d]) => d) };
 }
 
 /**

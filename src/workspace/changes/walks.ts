@@ -37,7 +37,7 @@ export async function recordedWalk(walkKey: string, paths: string[], filters: Om
   const startedMs = Date.now();
   const walk = await listWalk([createFsSource({ paths, ...filters, onListed: (d) => listed.push(d) })], fileKeys(paths), signal);
   if (file) saveWalkRecord(file, walk, { roots: paths, listed, rules: !filters.noIgnore, startedMs, pathFacts });
-  return walk;
+  return { ...walk, dirs: listed };
 }
 
 /**
