@@ -4,6 +4,7 @@ import { isAscii } from './lexical/words.js';
 import type { RankPlan } from './plan.js';
 import { lineGrams, lineLexical, lineTerms, PROSE_DF_CHARS, PROSE_DF_LINES, proseTermCount, type LineTerms, type ProseStats } from './prose.js';
 import { asciiLineTerms, runScratch, type RunScratch } from './prose-run-terms.js';
+import { anyOf, probeOf } from './term-index.js';
 
 /** line.trim() === '', without making a string for a line that starts with a visible ASCII character. */
 export function isBlank(line: string): boolean {
@@ -13,6 +14,12 @@ export function isBlank(line: string): boolean {
     if (c > 32) return line.trim() === '';
   }
   return line.trim() === '';
+}
+
+/** Lines whose terms a counter looked for, over the thread's life (tests: a probed count passes over most). */
+let termLines = 0;
+export function proseTermLines(): number {
+  return termLines;
 }
 
 /** Counts a prose file's lines, in order, into its ProseStats. */
@@ -32,7 +39,13 @@ export class ProseCounter {
   private readonly rows: LineTerms[] = [];
   private scratch: RunScratch | null = null;
 
-  constructor(private readonly plan: RankPlan) {
+  /**
+   * `probe` (proseLineProbe): a counter that counts only the ASCII lines holding one of the plan's probes,
+   * the others taken as lines without a term (which they are) and without grams (which they may hold):
+   * each term's document frequency, the lines and their lengths come out exact, each gram's document
+   * frequency at most its own, so bestLexical is at least the file's (a bound, not its statistics).
+   */
+  constructor(private readonly plan: RankPlan, readonly probe: ((line: string) => boolean) | null = null) {
     this.df = new Float64Array(proseTermCount(plan));
     this.gramDf = new Float64Array(plan.prose?.grams.length ?? 0);
     this.tf = new Float64Array(proseTermCount(plan));
@@ -56,10 +69,18 @@ export class ProseCounter {
       // A line of ASCII text is counted by its identifier runs, in one pass whatever the plan's length
       // (a search per term cost a pass per term: 24 for a pasted file); others word by word.
       if (isAscii(line)) {
+        if (this.probe && !this.probe(line)) {
+          this.rows.push(null);
+          this.docs++;
+          this.chars += line.length;
+          continue;
+        }
+        termLines++;
         const found = asciiLineTerms(line, this.plan, this.scratch ??= runScratch(this.plan));
         row = found.row;
         held = found.grams;
       } else {
+        termLines++;
         row = lineTerms(line, this.plan, this.tf, this.touched);
         held = row ? row.grams : lineGrams(line, this.plan).grams;
       }
@@ -88,6 +109,27 @@ export class ProseCounter {
   stats(): ProseStats {
     return proseStatsOf(this.df, this.gramDf, this.docs, this.chars);
   }
+}
+
+/** A plan's line probes (proseLineProbe), by plan. */
+const probes = new WeakMap<RankPlan, ((line: string) => boolean) | null>();
+
+/** Past this many probes a line tested against them all costs about what counting it does (a pasted block's plan). */
+export const PROBED_MAX = 24;
+
+/**
+ * Whether an ASCII line may hold one of the plan's prose terms: it holds the probe of a term (term-index.ts
+ * probeOf: a whole term's key, a part term's key less its last letter, which every word stemming to it
+ * holds) or one of the query's numbers, in any case of its letters. A line without one holds no term
+ * (asciiLineTerms finds none in it). null for a plan of more than PROBED_MAX probes.
+ */
+export function proseLineProbe(plan: RankPlan): ((line: string) => boolean) | null {
+  let probe = probes.get(plan);
+  if (probe !== undefined) return probe;
+  const needles = [...new Set([...plan.terms.map(probeOf), ...(plan.prose?.numbers ?? [])])];
+  probe = needles.length > PROBED_MAX ? null : anyOf(needles, true);
+  probes.set(plan, probe);
+  return probe;
 }
 
 /**

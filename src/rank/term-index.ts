@@ -37,12 +37,13 @@ export function termIndexOf(plan: RankPlan): TermIndex {
 
 /**
  * Whether a text holds any of `needles` (as some(includes) says): a regular expression of them, escaped,
- * without the u flag, so it compares UTF-16 units as includes does.
+ * without the u flag, so it compares UTF-16 units as includes does. `anyCase`: ASCII letters in either
+ * case (the i flag without u: no other character matches an ASCII letter), as the text lower-cased would.
  */
-export function anyOf(needles: string[]): (text: string) => boolean {
+export function anyOf(needles: string[], anyCase = false): (text: string) => boolean {
   if (needles.length === 0) return () => false;
   if (needles.some((n) => n.length === 0)) return () => true;
-  const re = new RegExp(needles.map((n) => n.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|'));
+  const re = new RegExp(needles.map((n) => n.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|'), anyCase ? 'i' : '');
   return (text) => re.test(text);
 }
 
