@@ -1,10 +1,11 @@
 // A prose file's lines counted, in order, into the statistics its lines' BM25 takes (rank/prose.ts):
 // each plan term's document frequency over the file's lines, and what bounds its best line.
+import { Buffer, isAscii as bytesAscii } from 'node:buffer';
 import { isAscii } from './lexical/words.js';
 import type { RankPlan } from './plan.js';
 import { lineGrams, lineLexical, lineTerms, PROSE_DF_CHARS, PROSE_DF_LINES, proseTermCount, type LineTerms, type ProseStats } from './prose.js';
 import { asciiLineTerms, runScratch, type RunScratch } from './prose-run-terms.js';
-import { anyOf, probeOf } from './term-index.js';
+import { anyOf, needlesPattern, probeOf } from './term-index.js';
 
 /** line.trim() === '', without making a string for a line that starts with a visible ASCII character. */
 export function isBlank(line: string): boolean {
@@ -94,6 +95,48 @@ export class ProseCounter {
   }
 
   /**
+   * A probed count of lines [from, to) of a batch (decode.ts decodeLines' lines) when their bytes are ASCII:
+   * what add() counts of those lines, each line's length and blankness read from its bytes and its probes
+   * found by one search of the range, so only the lines holding one are made strings. False (nothing
+   * counted) for a counter without a probe or bytes that are not all ASCII: add() counts them.
+   */
+  addAscii(bytes: Uint8Array, offsets: Uint32Array, from: number, to: number): boolean {
+    const probeAll = this.probe ? globalProbe(this.plan) : null;
+    if (!probeAll || to <= from) return false;
+    const base = offsets[from];
+    const range = bytes.subarray(base, offsets[to]);
+    if (!bytesAscii(range)) return false;
+    const text = Buffer.from(range.buffer, range.byteOffset, range.byteLength).toString('latin1');
+    probeAll.lastIndex = 0;
+    let hit = probeAll.exec(text)?.index ?? Infinity;
+    for (let i = from; i < to; i++) {
+      if (this.full) return true;
+      const start = offsets[i] - base;
+      let end = offsets[i + 1] - base;
+      // decodeLines' line: its \n and then one \r cut.
+      if (end > start && range[end - 1] === 10) end--;
+      if (end > start && range[end - 1] === 13) end--;
+      const length = end - start;
+      this.lines++;
+      this.seen += length;
+      this.lengths.push(length);
+      if (asciiBlank(range, start, end)) { this.rows.push(null); continue; }
+      this.docs++;
+      this.chars += length;
+      // A probe found before this line's end lies in it (none holds a line break): the next search from the next line.
+      if (hit >= end) { this.rows.push(null); continue; }
+      termLines++;
+      const found = asciiLineTerms(text.slice(start, end), this.plan, this.scratch ??= runScratch(this.plan));
+      this.rows.push(found.row);
+      if (found.row) for (const t of found.row.terms) this.df[t]++;
+      for (const g of found.grams) this.gramDf[g]++;
+      probeAll.lastIndex = offsets[i + 1] - base;
+      hit = probeAll.exec(text)?.index ?? Infinity;
+    }
+    return true;
+  }
+
+  /**
    * The highest lexical score (proseLexical: the line's BM25 and its window's, as the workers compute
    * them) of a counted line, with the file's statistics. Exact for a file counted whole (every line and
    * both neighbours of each were counted).
@@ -111,11 +154,32 @@ export class ProseCounter {
   }
 }
 
-/** A plan's line probes (proseLineProbe), by plan. */
-const probes = new WeakMap<RankPlan, ((line: string) => boolean) | null>();
+/** isBlank of an ASCII line's bytes [start, end): only JavaScript's white space (tab, line breaks, space) in it. */
+function asciiBlank(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = bytes[i];
+    if (c !== 32 && (c < 9 || c > 13)) return false;
+  }
+  return true;
+}
+
+/** A plan's line probes (proseLineProbe) and the same as one global regular expression (addAscii), by plan. */
+const probes = new WeakMap<RankPlan, { line: ((line: string) => boolean) | null; all: RegExp | null }>();
 
 /** Past this many probes a line tested against them all costs about what counting it does (a pasted block's plan). */
 export const PROBED_MAX = 24;
+
+function probesOf(plan: RankPlan): { line: ((line: string) => boolean) | null; all: RegExp | null } {
+  let p = probes.get(plan);
+  if (!p) {
+    const needles = [...new Set([...plan.terms.map(probeOf), ...(plan.prose?.numbers ?? [])])];
+    const few = needles.length <= PROBED_MAX;
+    const all = few && needles.length > 0 && needles.every((n) => n.length > 0) ? new RegExp(needlesPattern(needles), 'gi') : null;
+    p = { line: few ? anyOf(needles, true) : null, all };
+    probes.set(plan, p);
+  }
+  return p;
+}
 
 /**
  * Whether an ASCII line may hold one of the plan's prose terms: it holds the probe of a term (term-index.ts
@@ -124,12 +188,12 @@ export const PROBED_MAX = 24;
  * (asciiLineTerms finds none in it). null for a plan of more than PROBED_MAX probes.
  */
 export function proseLineProbe(plan: RankPlan): ((line: string) => boolean) | null {
-  let probe = probes.get(plan);
-  if (probe !== undefined) return probe;
-  const needles = [...new Set([...plan.terms.map(probeOf), ...(plan.prose?.numbers ?? [])])];
-  probe = needles.length > PROBED_MAX ? null : anyOf(needles, true);
-  probes.set(plan, probe);
-  return probe;
+  return probesOf(plan).line;
+}
+
+/** proseLineProbe's probes as one regular expression, global, in any case of ASCII letters (null: none, or an empty one). */
+function globalProbe(plan: RankPlan): RegExp | null {
+  return probesOf(plan).all;
 }
 
 /**

@@ -63,7 +63,9 @@ export class ProseFile {
   push(piece: Piece): Piece[] {
     if (this.stats) return [piece];
     // Score ranges tile the file in order, so these are the file's lines, each counted once.
-    this.counter.add(decodeLines(piece.bytes, piece.offsets, piece.scoreFrom, piece.scoreTo));
+    if (!this.counter.addAscii(piece.bytes, piece.offsets, piece.scoreFrom, piece.scoreTo)) {
+      this.counter.add(decodeLines(piece.bytes, piece.offsets, piece.scoreFrom, piece.scoreTo));
+    }
     this.held.push(piece);
     return this.counter.full ? this.release() : [];
   }

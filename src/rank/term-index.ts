@@ -43,8 +43,13 @@ export function termIndexOf(plan: RankPlan): TermIndex {
 export function anyOf(needles: string[], anyCase = false): (text: string) => boolean {
   if (needles.length === 0) return () => false;
   if (needles.some((n) => n.length === 0)) return () => true;
-  const re = new RegExp(needles.map((n) => n.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|'), anyCase ? 'i' : '');
+  const re = new RegExp(needlesPattern(needles), anyCase ? 'i' : '');
   return (text) => re.test(text);
+}
+
+/** A regular expression's source matching any of `needles` (each escaped). */
+export function needlesPattern(needles: string[]): string {
+  return needles.map((n) => n.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|');
 }
 
 /** Per dictionary run, where its terms start in `terms` (-1: not worked out yet) and how many. */

@@ -22,6 +22,8 @@ const texts = [
   'In 1964 the castle was rebuilt.\n1964\n\nA320 and COVID-19 in 1,964 castles, 3.5 km\nretry the index\n\u00a0\n\t \nΚάστρο castle',
   // Every term in capitals, and one number: a probe that missed either would leave the file no line with a term.
   'Nothing to see.\nRETRYING THE FAILED UPLOADS, THE KING OF THE CASTLE\n\nModes: 1964\nthe end',
+  // Lines of white space and of control characters (blank or not as String.trim says), a line ending in \r\r.
+  'retry\n\u000b\t \f\n\u0001\nuploads failed\r\r\n \r\n\u001c\nthe castle king\rretry',
   // A line whose one term is a number.
   'Nothing much.\nIt happened in 1964, they say\n\nthe end',
   'Der Schlüssel öffnet das Schloss.\nDie Schlüssel der Burg\nSCHLÜSSEL und schlüssel\nkey and castle',
