@@ -99,7 +99,8 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       const lines = same && isProse ? keptProseLines(known!.lines, entry) : undefined;
       const unreachable = lines ? proseOutOfReach(lines, o.rank!, entry.path, topk.floorDistance) : false;
       // A prose file's pieces wait until its document frequencies are counted (rank/prose-file.ts).
-      const prose = isProse ? new ProseFile(o.rank!, lines && !unreachable ? proseLineStats(lines, o.rank!) : knownProse.get(entry)) : null;
+      // Counted by its probed lines first where a floor may skip it (ProseFile.outOfReach: a heap not yet full skips nothing).
+      const prose = isProse ? new ProseFile(o.rank!, lines && !unreachable ? proseLineStats(lines, o.rank!) : knownProse.get(entry), topk.floorDistance < Infinity) : null;
       knownProse.delete(entry);
       // Its kept line tokens stand in for the tokenizer (a search that keeps case: they were tokenized as they are).
       const tokens = isProse && !o.ignoreCase ? source.proseTokens?.(entry) : null;
@@ -129,9 +130,10 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
         }
       }
       for (const piece of splitter.end()) if (!unreachable) await offer(prose ? prose.push(piece) : [piece]);
-      if (prose && !unreachable) {
+      if (prose && !unreachable && !prose.outOfReach(entry.path, topk.floorDistance)) {
         // A whole prose file none of whose lines can enter the full top-k (its best lexical score, a cosine of 1)
-        // is not sent to be scored: its lines would all be dropped.
+        // is not sent to be scored: its lines would all be dropped. (outOfReach: the same, bounded from the lines
+        // that may hold a term, before the others are counted.)
         const rest = prose.end();
         if (!(rest.length > 0 && prose.bestDistance(entry.path) > topk.floorDistance)) await offer(rest);
       }

@@ -37,13 +37,19 @@ export function termIndexOf(plan: RankPlan): TermIndex {
 
 /**
  * Whether a text holds any of `needles` (as some(includes) says): a regular expression of them, escaped,
- * without the u flag, so it compares UTF-16 units as includes does.
+ * without the u flag, so it compares UTF-16 units as includes does. `anyCase`: ASCII letters in either
+ * case (the i flag without u: no other character matches an ASCII letter), as the text lower-cased would.
  */
-export function anyOf(needles: string[]): (text: string) => boolean {
+export function anyOf(needles: string[], anyCase = false): (text: string) => boolean {
   if (needles.length === 0) return () => false;
   if (needles.some((n) => n.length === 0)) return () => true;
-  const re = new RegExp(needles.map((n) => n.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|'));
+  const re = new RegExp(needlesPattern(needles), anyCase ? 'i' : '');
   return (text) => re.test(text);
+}
+
+/** A regular expression's source matching any of `needles` (each escaped). */
+export function needlesPattern(needles: string[]): string {
+  return needles.map((n) => n.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|');
 }
 
 /** Per dictionary run, where its terms start in `terms` (-1: not worked out yet) and how many. */
