@@ -38,8 +38,13 @@ export const answerShape = {
   budget: z.object({ max_tokens: z.number().int(), used_tokens: z.number().int(), compacted: z.number().int(), dropped: z.number().int() }),
 };
 
-/** Between the last progress notification and the result (see the index tool). */
-const PROGRESS_GAP_MS = 20;
+/**
+ * Between the last progress notification and the result (see the index tool). The SDK's client drops a
+ * progress handler when the result arrives and handles a notification a microtask late, so both in one
+ * read give the client an "unknown token" error: 20 ms was not enough for a client at load ~12 (an e2e run
+ * saw it); an index call takes seconds, so 100 ms more is not felt.
+ */
+const PROGRESS_GAP_MS = 100;
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
