@@ -26,9 +26,10 @@ export interface ConfinedWorkspaces {
   /**
    * The workspace that answers for `dir` when one exists, else null (not indexed yet); `building`
    * while this server builds it in the background (its tables then hold only part of the tree), with
-   * the build's progress so far (held in memory: status reads nothing while it builds).
+   * the build's progress so far (held in memory: status reads nothing while it builds); `incomplete`
+   * when its tables were left by a build cut short (an engine killed mid-build) and none runs now.
    */
-  forStatus(dir: string): Promise<{ ws: Workspace; building: boolean; progress?: IndexProgress } | null>;
+  forStatus(dir: string): Promise<{ ws: Workspace; building: boolean; incomplete?: boolean; progress?: IndexProgress } | null>;
   /** Settles when no background build (nor the made-up searches after one) runs (a resident engine does not stop under one). */
   settled(): Promise<void>;
   /** Runs one tool call of the agent: the made-up searches after a background build wait while any runs. */
@@ -175,7 +176,10 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
       const { ws, exists } = await own(dir);
       if (building.has(dir)) return { ws, building: true, progress: progress.get(ws.name) };
       if (exists) failed.delete(dir);
-      return exists ? { ws, building: false } : null;
+      if (exists) return { ws, building: false };
+      // Tables without workspace.json: a build cut short (trial37: "not indexed yet" beside them). The
+      // next search rebuilds it in the background, as a cold one; until then status says what is there.
+      return existsSync(workspaceDir(ws.name)) ? { ws, building: false, incomplete: true } : null;
     },
   };
 }

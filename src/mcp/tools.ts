@@ -113,7 +113,14 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
       // has indexed so far comes from its progress in memory: a status of the tables would wait for the
       // busy build (seconds).
       const p = found.progress;
-      Object.assign(out, { workspace: found.ws.name, files: p?.indexed ?? 0, chunks: p?.chunks ?? 0, lines: p?.lines ?? 0, model: null, building: true });
+      // Every count of the same files, those read so far (trial37: chunks stayed 0, counted only once
+      // written, while files grew); a build that does not count its chunks (a cluster's) says null.
+      Object.assign(out, { workspace: found.ws.name, files: p?.indexed ?? 0, chunks: p ? p.chunks ?? null : 0, lines: p?.lines ?? 0, model: null, building: true });
+    } else if (found?.incomplete) {
+      // A build cut short left part of the tree in the tables: not indexed, and not "not indexed yet"
+      // (trial37); the counts are of that part, read from the tables' file states (no snapshot made).
+      const s = await found.ws.status();
+      Object.assign(out, { workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, incomplete: true });
     } else if (found) {
       const s = await found.ws.status();
       Object.assign(out, { indexed: s.files + s.gone > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model ? shownModel(s.model, { root: root.real, rootGiven: root.given, bundledDir: bundledModelDir() }) : null, updated: s.updated });
@@ -127,6 +134,8 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
       ? `${dir}: the background build of its index failed (${failure}); searches read the files; the index tool tries again`
       : out.building
       ? `${dir}: the index of workspace ${String(out.workspace)} is being built in the background (${String(out.files)} files so far); searches read the files meanwhile`
+      : out.incomplete
+      ? `${dir}: the index of workspace ${String(out.workspace)} is incomplete: a build of it was cut short (${String(out.files)} files written); the next search rebuilds it in the background and reads the files meanwhile, the index tool finishes it now`
       : out.indexed ? `${dir}: indexed in workspace ${String(out.workspace)} (${String(out.files)} files, ${String(out.chunks)} chunks${out.gone ? `; ${String(out.gone)} more gone since its last run, skipped by searches, dropped by the index tool` : ''})` : `${dir}: not indexed yet (the first search builds the index)`;
     return { content: [{ type: 'text', text }], structuredContent: out };
   }

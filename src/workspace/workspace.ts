@@ -44,6 +44,11 @@ export interface WorkspaceStatus {
   /** Bytes on disk (local workspaces; null for object stores). */
   sizeOnDisk: number | null;
   updated: string | null;
+  /**
+   * Whether an index run of it ever finished. False: the first build was cut short (killed) or is under
+   * way, and the counts are its tables' as written so far, a part of the roots; `simgrep index` finishes it.
+   */
+  complete: boolean;
 }
 
 export interface Workspace {
@@ -105,7 +110,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       const counts = await statusCounts(ws, m.complete);
       return {
         name, dir, roots: rootsOf(m), ...counts, model: m.model ?? '',
-        sizeOnDisk: remote ? null : diskUsage(dir), updated: readInfo(dir)?.updated ?? null,
+        sizeOnDisk: remote ? null : diskUsage(dir), updated: readInfo(dir)?.updated ?? null, complete: m.complete !== undefined,
       };
     },
 

@@ -25,10 +25,10 @@ const workspaces = () => path.join(home.env.SIMGREP_HOME, 'workspaces');
 const built = () => {
   const names = existsSync(workspaces()) ? readdirSync(workspaces()) : [];
   const dir = path.join(workspaces(), names[0] ?? 'none');
-  // Rows of the tree committed: a data file of the chunks' table (files.lance's first version is the empty
-  // table the build makes as it starts).
+  // Rows of the tree committed: a data file of the files' table (its first version, the empty table the
+  // build makes as it starts, has none; a commit writes its file states after its chunks).
   let commits = 0;
-  try { commits = readdirSync(path.join(dir, 'chunks.lance', 'data')).length; } catch { /* none yet */ }
+  try { commits = readdirSync(path.join(dir, 'files.lance', 'data')).length; } catch { /* none yet */ }
   return { commits, finished: existsSync(path.join(dir, 'workspace.json')) };
 };
 
@@ -72,8 +72,30 @@ it.runIf(process.platform === 'linux')('a search after the engine was killed mid
   process.kill(enginePid(first), 'SIGKILL');
   expect(built().finished).toBe(false);
 
+  // Status first, through the new engine the call starts: the part the killed build wrote is there, so
+  // not "not indexed yet" (trial37) but incomplete, with what it holds and what finishes it.
+  const status = async () => {
+    const r = await client.callTool({ name: 'status', arguments: {} }) as ToolResult;
+    engines.add(enginePid(r));
+    return r;
+  };
+  const cut = await status();
+  expect(cut.isError).toBeUndefined();
+  expect(enginePid(cut)).not.toBe(enginePid(first));
+  expect(cut.structuredContent).toMatchObject({ indexed: false, incomplete: true, model: null, updated: null });
+  expect(cut.structuredContent?.building).toBeUndefined();
+  expect(cut.structuredContent?.files as number).toBeGreaterThan(0);
+  expect(cut.structuredContent?.files as number).toBeLessThan(300);
+  expect(cut.structuredContent?.chunks as number).toBeGreaterThan(0);
+  expect(cut.content[0].text).toContain('is incomplete: a build of it was cut short');
+  expect(cut.content[0].text).not.toContain('not indexed yet');
+
   const next = await search();
   expect(enginePid(next)).not.toBe(enginePid(first));
+  // The search queued the rebuild: status says building now, no longer incomplete.
+  const rebuilding = (await status()).structuredContent;
+  if (!rebuilding?.indexed) expect(rebuilding).toMatchObject({ building: true });
+  expect(rebuilding?.incomplete).toBeUndefined();
   // It said `fresh`: it had indexed the rest of the tree before answering.
   expect(next.structuredContent?.index).toBe('building');
   expect(next.structuredContent?.matches).toEqual(first.structuredContent?.matches);

@@ -55,6 +55,9 @@ describe('MCP status while the index builds in the background', () => {
       for (const s of seen) {
         expect(s).toMatchObject({ indexed: false, building: true, model: null, updated: null });
         expect(s.files as number).toBeLessThanOrEqual(2000);
+        // Every count of the same files, those read so far: one 3-line chunk each (trial37: chunks
+        // stayed 0, counted only once a commit of 65,536 lines was written, while files grew).
+        expect([s.chunks, s.lines]).toEqual([s.files, (s.files as number) * 3]);
         // The build's last progress (before its publish) has all its files and chunks.
         if (s.files === 2000) expect(s.chunks).toBe(2000);
       }

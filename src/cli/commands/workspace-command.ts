@@ -43,8 +43,14 @@ export async function runWorkspaceCommand(flags: ParsedFlags, args: string[]): P
           return 0;
         }
         const s = await ws.status();
-        out(flags.json ? `${JSON.stringify(s, null, 2)}\n` : statusText(s));
-        return 0;
+        // Tables no index run finished (a first build killed, or one under way) hold a part of the roots:
+        // said on every form, and exit 2 as for any other failure of the command (trial37: the partial
+        // counts came with `updated: unknown` and exit 0, as if the index were whole).
+        const incomplete = s.complete ? null : incompleteNote(s, 'name' in chosen && chosen.name ? `-w ${chosen.name}` : `--index-dir ${shellWord(ws.dir)}`);
+        out(flags.json ? `${JSON.stringify(incomplete ? { ...s, note: incomplete } : s, null, 2)}\n` : statusText(s, incomplete));
+        if (!incomplete) return 0;
+        process.stderr.write(`simgrep: workspace ${ws.name}: ${incomplete}\n`);
+        return 2;
       } finally {
         await ws.close();
       }
@@ -65,7 +71,13 @@ export async function runWorkspaceCommand(flags: ParsedFlags, args: string[]): P
   }
 }
 
-function statusText(s: WorkspaceStatus): string {
+/** What status says of an index no run has finished, and how to finish it. */
+function incompleteNote(s: WorkspaceStatus, target: string): string {
+  const roots = s.roots.length > 0 ? ` ${s.roots.map(shellWord).join(' ')}` : ' PATH...';
+  return `the index is incomplete: no index run of it has finished (one was cut short, or is still running), so it holds only part of its roots; simgrep index${roots} ${target} finishes it`;
+}
+
+function statusText(s: WorkspaceStatus, incomplete: string | null): string {
   const n = thousands;
   const mb = (x: number) => `${(x / 1048576).toFixed(1)} MB`;
   return [
@@ -77,7 +89,8 @@ function statusText(s: WorkspaceStatus): string {
     `lines:     ${n(s.lines)} (${mb(s.bytes)})`,
     `model:     ${s.model}`,
     `on disk:   ${s.sizeOnDisk === null ? 'in an object store' : mb(s.sizeOnDisk)}`,
-    `updated:   ${s.updated ?? 'unknown'}`,
+    `updated:   ${s.updated ?? (incomplete ? 'never (no index run has finished)' : 'unknown')}`,
+    ...(incomplete ? [`state:     ${incomplete}`] : []),
     '',
   ].join('\n');
 }

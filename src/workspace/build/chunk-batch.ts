@@ -72,6 +72,7 @@ export class ChunkBatch {
   private done: FileState[] = [];
   private lines = 0;
   private seen = 0;
+  private cut = 0;
   private previous: Promise<void> = Promise.resolve();
   private older: Promise<void> = Promise.resolve();
   /** Every batch's embedding so far (a later batch's requests can finish before an earlier one's last). */
@@ -81,6 +82,8 @@ export class ChunkBatch {
   constructor(private readonly o: ChunkBatchOptions) {}
 
   get linesSeen(): number { return this.seen; }
+  /** Chunks cut from the files read so far (written at the commit they are in). */
+  get chunksSeen(): number { return this.cut; }
 
   fileStarted(key: string, hadVectors: boolean): void {
     this.starting.push(key);
@@ -91,6 +94,7 @@ export class ChunkBatch {
     this.chunks.push(c);
     this.lines += c.end - c.start;
     this.seen += c.end - c.start;
+    this.cut++;
     if (this.lines >= COMMIT_LINES) await this.flush();
   }
 

@@ -30,7 +30,10 @@ export interface IndexProgress {
   /** Bytes read so far, of `bytesToRead` (the new and changed files' sizes, known after the check). */
   bytes: number;
   bytesToRead: number;
-  /** Chunks written so far (a local run's progress says; a cluster build's does not). */
+  /**
+   * Chunks of the files indexed so far (cut as they were read; written at their commit), so `indexed`,
+   * `lines` and `chunks` count the same files; a local run's progress says, a cluster build's does not.
+   */
   chunks?: number;
   ms: number;
 }
@@ -197,7 +200,9 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
     }
     report.lines = batch.linesSeen;
     const now = performance.now();
-    if (o.onProgress && now - lastProgress > 100) { lastProgress = now; o.onProgress({ ...report, ms: now - started }); }
+    // Chunks as cut from the files read so far, as `indexed` and `lines` count them: those committed
+    // alone stayed 0 while files grew, a commit holding 65,536 lines (trial37's MCP status).
+    if (o.onProgress && now - lastProgress > 100) { lastProgress = now; o.onProgress({ ...report, chunks: batch.chunksSeen, ms: now - started }); }
   }
   report.warnings.push(...drainListing());
   await batch.finish();
