@@ -21,14 +21,15 @@ const LOGGED_MAX = 1000;
 /**
  * The redaction of this root's errors (the workspaces' directory and the places outside the root this
  * process knows, outside-places.ts, read once, as the engine's environment has them; `model`: the
- * engine's --model, whose folder is one of them). `args`: the call's own argument strings, shown as they
+ * engine's --model, whose folder is one of them; `outside`: those places where the caller has them already). `args`: the call's own argument strings, shown as they
  * are where the message quotes them. `onRedacted` gets the whole message of each one that lost a path, once per distinct message (an index
  * that cannot be read fails every search the same way): the server's own log, for the user who fixes
  * it (the agent reads only the redacted one).
  */
-export function errorRedaction(root: Root, o: { model?: string; onRedacted?: (message: string) => void } = {}): (message: string, args?: readonly string[]) => string {
+export function errorRedaction(root: Root, o: { model?: string; outside?: readonly string[]; onRedacted?: (message: string) => void } = {}): (message: string, args?: readonly string[]) => string {
   const { onRedacted } = o;
-  const r = { root: root.real, rootGiven: root.given, indexDir: path.resolve(workspacesDir()), outside: outsidePlaces({ root: root.real, rootGiven: root.given, model: o.model }) };
+  const outside = o.outside ?? outsidePlaces({ root: root.real, rootGiven: root.given, model: o.model });
+  const r = { root: root.real, rootGiven: root.given, indexDir: path.resolve(workspacesDir()), outside };
   const logged = new Set<string>();
   return (message, args) => {
     const shown = redactError(message, r, args);

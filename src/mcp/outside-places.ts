@@ -10,14 +10,14 @@ import { pathToFileURL } from 'node:url';
 import { hubCacheDir } from '../model/hf-env.js';
 import { simgrepCacheDir } from '../model/tokenizer-file.js';
 import { bundledModelDir, defaultModelSpec } from '../model/default-model.js';
+import { expandHome, looksLikePath } from '../model/resolve.js';
 import { socketDir } from '../server/socket-path.js';
 import { simgrepHome, workspacesDir } from '../workspace/registry.js';
 import { isInside } from './scope.js';
 
-/** A model spec that names a local directory (model/resolve.ts's looksLikePath), made absolute; null for a Hugging Face id. */
+/** A model spec that names a local directory (as model/resolve.ts reads one), made absolute; null for a Hugging Face id. */
 function localModelDir(spec: string): string | null {
-  if (!(spec.startsWith('.') || spec.startsWith('~') || path.isAbsolute(spec) || spec.includes('\\'))) return null;
-  return path.resolve(spec === '~' || spec.startsWith('~/') ? path.join(os.homedir(), spec.slice(1)) : spec);
+  return looksLikePath(spec) ? path.resolve(expandHome(spec)) : null;
 }
 
 function real(p: string): string | null {
@@ -62,7 +62,8 @@ export function outsidePlaces(o: { root: string; rootGiven?: string; model?: str
   ].filter((p): p is string => typeof p === 'string' && p !== '').map((p) => path.resolve(p));
   const roots = [o.root, o.rootGiven, real(o.root)].filter((r): r is string => !!r);
   // With the folders that hold them (/home/John Smith's home holds its .simgrep): a message may name one.
-  const kept = [...new Set(places.flatMap(withAncestors))].filter((p) => !roots.some((r) => isInside(r, p)));
+  // The folders above a place's real path too (a home that is a link to /data/Real Place/John Smith).
+  const kept = [...new Set(places.flatMap((p) => [p, real(p)]).filter((p): p is string => !!p).flatMap(withAncestors))].filter((p) => !roots.some((r) => isInside(r, p)));
   return [...new Set(kept.flatMap(formsOf))]
     .filter((f) => f.length > 1 && !roots.some((r) => isInside(r, f)))
     .sort((a, b) => b.length - a.length);

@@ -9,13 +9,15 @@
 // are found first as whole strings, longest first, spaces and all. Then the message is read as tokens:
 // runs of characters between spaces, quotes, brackets, `,` and `;`; a quoted span that starts like a
 // path (/, \, ~, C:\) is one token, judged whole. With keepRelative (a tool error's), an outside path
-// goes on across up to three such characters on one line (not `;`) while words follow it, and after a
-// `.` or `:` only into a piece with a separator: /home/me/John, Smith. Private/x goes whole. The limit:
+// goes on across up to three such characters on one line (not `;`) while at most two words follow it
+// (none after a `,`; after ` (word`, only across its closing bracket), and after a `.` or `:` only into
+// a piece with a separator: /home/me/John, Smith. Private/x goes whole; `/srv/m, see src/a.ts` keeps
+// `, see src/a.ts` (mend37). The limit:
 // an outside path none of those places holds, ending in a word without a separator (/home/x/John
 // Smith does not exist), keeps that word (no reader can tell it from the message's own).
 //
 // Linear in the message's length (one pass for the places, one over the tokens), and the message is cut to
-// MAX_INPUT_CHARS first: a message may quote a query of 100,000 characters.
+// MAX_INPUT_CHARS first (a message may quote a query of 100,000 characters), never inside a place it knows.
 import os from 'node:os';
 import path from 'node:path';
 import { isInside } from './scope.js';
@@ -86,10 +88,22 @@ export function shownPath(p: string, o: Redaction): string {
   return OUTSIDE;
 }
 
-/** Cut to `max` characters, not inside a surrogate pair. */
-function cutInput(s: string, max: number): string {
+/**
+ * Cut to `max` characters, not inside a surrogate pair nor inside any of `whole` (the places the server
+ * knows, the warning's own path, the call's quoted arguments): one cut there would be judged word by
+ * word (`… [outside the root] Smith'…`), so the cut moves to where it starts.
+ */
+function cutInput(s: string, max: number, whole: readonly string[]): string {
   if (s.length <= max) return s;
-  const end = /[\uD800-\uDBFF]/.test(s[max - 1]) ? max - 1 : max;
+  let end = max;
+  for (let moved = true; moved;) {
+    moved = false;
+    for (const w of whole) {
+      const i = w.length > 1 ? s.indexOf(w, Math.max(0, end - w.length + 1)) : -1;
+      if (i >= 0 && i < end) { end = i; moved = true; }
+    }
+  }
+  if (end > 0 && /[\uD800-\uDBFF]/.test(s[end - 1])) end -= 1;
   return `${s.slice(0, end)}…`;
 }
 
@@ -104,13 +118,13 @@ export function redactMessage(message: string, o: Redaction, exact?: string): st
   const kept: string[] = [];
   // Placeholders: \0n\0 for what may show, \x01i\x01 for dirs[i] (neither occurs in a message that names a real path).
   const keep = (s: string) => `\u0000${kept.push(s) - 1}\u0000`;
-  let m = cutInput(message, MAX_INPUT_CHARS).replace(/[\u0000\u0001]/g, '');
   const quotedArgs = [...new Set((o.verbatim ?? []).filter((v) => v !== '').flatMap((v) => [JSON.stringify(v), `"${v}"`]))];
+  const dirs = [o.indexDir, o.root, o.rootGiven, ...(o.outside ?? [])].filter((d): d is string => !!d);
+  let m = cutInput(message, MAX_INPUT_CHARS, [...quotedArgs, ...(exact ? [exact] : []), ...dirs]).replace(/[\u0000\u0001]/g, '');
   for (const q of quotedArgs.sort((a, b) => b.length - a.length)) m = m.replaceAll(q, () => keep(q));
   if (exact && path.isAbsolute(exact)) m = m.replaceAll(exact, () => keep(shownPath(exact, o)));
   // The places the server knows, longest first (the root before the home directory that holds it; ties
   // in this order): each is marked where it is a whole path or a path's start, spaces and all.
-  const dirs = [o.indexDir, o.root, o.rootGiven, ...(o.outside ?? [])].filter((d): d is string => !!d);
   const { re, index } = markerOf(dirs);
   m = m.replace(re, (d) => `\u0001${index.get(d)}\u0001`);
   const out: string[] = [];
@@ -119,8 +133,11 @@ export function redactMessage(message: string, o: Redaction, exact?: string): st
   // /home/me/My Documents/x), the index in `out` of its piece, else -1; `open` says what may go on: after
   // a word, more words or the path's rest (a piece with a separator); after a `.` or `:` (/home/x/a. b/c),
   // only the path's rest, at once.
+  // After two words carried (`/home/me/John Smith's home/x`), only the path's rest; after a word carried
+  // through ` (`, only through a closing bracket (`/home/me/x (y)/z`, not `/srv/m (see src/a.ts)`).
   let run = -1;
-  let open: 'words' | 'tail' = 'words';
+  let open: Open = 'words';
+  let carried = 0;
   let at = 0;
   for (const t of m.matchAll(TOKEN)) {
     const gap = m.slice(at, t.index);
@@ -143,14 +160,18 @@ export function redactMessage(message: string, o: Redaction, exact?: string): st
         out.push(OUTSIDE + p.tail);
         run = out.length - 1;
         open = p.tail ? 'tail' : 'words';
+        carried = 0;
         return;
       }
       out.push(p.text);
       if (p.kind === 'place') {
         run = out.length - 1;
         open = p.tail ? 'tail' : 'words';
-      } else if (next && p.kind === 'word' && open === 'words' && pieces.length === 1) {
-        open = p.tail ? 'tail' : 'words';
+        carried = 0;
+      } else if (next && p.kind === 'word' && open === 'words' && pieces.length === 1 && !gap.includes(',')) {
+        // A word the path may hold: not after a `,` (`/srv/m, see src/a.ts`), two at most.
+        carried += 1;
+        open = p.tail ? 'tail' : /\s[([{]/.test(gap) ? 'close' : carried >= 2 ? 'rest' : 'words';
       } else run = -1;
     });
   }
@@ -177,12 +198,21 @@ function markerOf(dirs: readonly string[]): { re: RegExp; index: Map<string, num
 const markers = new Map<string, { re: RegExp; index: Map<string, number> }>();
 
 /**
+ * What may go on in an outside path's run: `words` (a word or the path's rest), `rest` (only the path's
+ * rest: after two words), `tail` (only the path's rest across spaces: after a `.` or `:` ending a piece),
+ * `close` (only across a closing bracket: after a word carried through ` (`).
+ */
+type Open = 'words' | 'rest' | 'tail' | 'close';
+
+/**
  * Whether what lies between two tokens may be inside one path: up to three stop characters on one line
  * (a space, a comma, an apostrophe, quotes, brackets), not `;` (a message's own clause: `root X; pass
- * src/x`); after a `.` or `:` that ends a piece, spaces only.
+ * src/x`); after a `.` or `:` that ends a piece, spaces only; after ` (word`, a closing bracket.
  */
-function bridges(gap: string, open: 'words' | 'tail'): boolean {
-  return gap.length >= 1 && gap.length <= 3 && (open === 'tail' ? /^[^\S\r\n]+$/.test(gap) : !/[;\r\n]/.test(gap));
+function bridges(gap: string, open: Open): boolean {
+  if (gap.length < 1 || gap.length > 3) return false;
+  if (open === 'tail') return /^[^\S\r\n]+$/.test(gap);
+  return !/[;\r\n]/.test(gap) && (open !== 'close' || /[)\]}]/.test(gap));
 }
 
 /**

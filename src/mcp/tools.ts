@@ -37,8 +37,8 @@ type RelatedArgs = Narrowing & { file_path: string; line: number };
  * the server's log); `model`: the engine's --model (its folder is a place outside the root: outside-places.ts).
  */
 export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: string; onRedacted?: (message: string) => void } = {}): ToolRunner {
-  const redact = errorRedaction(root, o);
   const outside = outsidePlaces({ root: root.real, rootGiven: root.given, model: o.model });
+  const redact = errorRedaction(root, { ...o, outside });
   const workspaces = createConfinedWorkspaces(engine, root, redact);
 
   async function search(a: SearchArgs): Promise<WireToolResult> {

@@ -33,11 +33,13 @@ export interface ResolvedModel {
 const REPO_ID_RE = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
 const REVISION_RE = /^[\w.-]+(\/[\w.-]+)*$/;
 
-function looksLikePath(spec: string): boolean {
+/** A model spec that names a local directory, not a Hugging Face id (mcp/outside-places.ts's too). */
+export function looksLikePath(spec: string): boolean {
   return spec.startsWith('.') || spec.startsWith('~') || path.isAbsolute(spec) || spec.includes('\\');
 }
 
-function expandHome(spec: string): string {
+/** `~` and `~/x` made the home directory's. */
+export function expandHome(spec: string): string {
   return spec === '~' || spec.startsWith('~/') ? path.join(os.homedir(), spec.slice(1)) : spec;
 }
 

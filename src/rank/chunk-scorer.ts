@@ -277,7 +277,8 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
         lexical += plan.terms[t].idf;
         lineTf[t] = 0;
       }
-      const name = definedName(line);
+      // hits: the file is ASCII (asciiLineHits answers only then).
+      const name = definedName(line, hits !== null || undefined);
       const defines = name ? Math.max(symbolScore(name, plan, fileStem), plan.definitionBoost * nameCoverage(name, plan)) : 0;
       if (defines > symbol) symbol = defines;
       const key = lexical + defines * plan.idfSum * 4;

@@ -47,9 +47,13 @@ const DEFINITION_ANY = DEFINITION.map((re) => new RegExp(re.source
   .replaceAll(String.raw`([A-Za-z_$][\w$]*)`, `(${ANY_START}${ANY_REST}*)`)
   .replaceAll(String.raw`[A-Za-z_]\w*`, `${ANY_START}${ANY_REST}*`), 'u'));
 
-/** The name a line defines (class, type, function, method, module, constant), or null. */
-export function definedName(line: string): string | null {
-  for (const re of NON_ASCII.test(line) ? DEFINITION_ANY : DEFINITION) {
+/**
+ * The name a line defines (class, type, function, method, module, constant), or null. `ascii`: whether
+ * the line is ASCII, where the caller knows it (the index's identifier counter, the scan's ASCII file):
+ * testing every line again cost ~35% of this call on ASCII code (mend37).
+ */
+export function definedName(line: string, ascii = !NON_ASCII.test(line)): string | null {
+  for (const re of ascii ? DEFINITION : DEFINITION_ANY) {
     const m = re.exec(line);
     if (m && !NOT_NAMES.has(m[1])) return m[1];
   }

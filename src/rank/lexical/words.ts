@@ -131,11 +131,12 @@ const LONG_QUERY = 1024;
 let lastQuery: { text: string; words: readonly string[] } | null = null;
 
 /**
- * A keycap (`1️⃣`, `#️⃣`, `*️⃣`: a digit, `#` or `*`, a presentation selector or none, U+20E3): a word of
- * its own, its base and U+20E3 (fold drops the selector alike). As letters and marks, `1️⃣` was a word
- * of marks alone once its leading number was dropped: every keycap one term (left37).
+ * A keycap (`1️⃣`, `#️⃣`, `*️⃣`: a digit of any script, `#` or `*`, a presentation selector or none,
+ * U+20E3): a word of its own, its base and U+20E3 (fold drops the selector alike). As letters and marks,
+ * `1️⃣` was a word of marks alone once its leading number was dropped: every keycap one term (left37);
+ * so were `١⃣` and `٣⃣` while only ASCII digits were bases (mend37).
  */
-const KEYCAP = /[0-9#*][\ufe0e\ufe0f]?\u20e3/g;
+const KEYCAP = /(\p{Nd}|[#*])[\ufe0e\ufe0f]?\u20e3/gu;
 
 /** textWords without the ASCII fast path (exported for the tests that hold the two equal). */
 export function anyScriptWords(text: string): string[] {
@@ -145,7 +146,7 @@ export function anyScriptWords(text: string): string[] {
   let at = 0;
   for (const k of norm.matchAll(KEYCAP)) {
     wordsBetween(norm, at, k.index, out);
-    out.push(`${k[0][0]}\u20e3`);
+    out.push(`${k[1]}\u20e3`);
     at = k.index + k[0].length;
   }
   return wordsBetween(norm, at, norm.length, out);

@@ -32,8 +32,7 @@ export function chunkFeatures(lines: string[], table: IdentifierTable): ChunkFea
   for (const line of lines) {
     chars += line.length;
     if (blank && line.trim() !== '') blank = false;
-    counter.line(line);
-    const name = definedName(line);
+    const name = definedName(line, counter.line(line));
     if (name) definitions.add(ownString(name));
   }
   return { chars, blank, identifiers: counter.done(), definitions: [...definitions] };
@@ -48,12 +47,12 @@ class IdentifierCounter {
 
   /**
    * The identifiers countTerms would expand a match to: ident-char runs with leading digits dropped,
-   * each hashed as it is scanned.
+   * each hashed as it is scanned. Returns whether the line is ASCII.
    */
-  line(text: string): void {
+  line(text: string): boolean {
     if (!isAscii(text)) {
       for (const word of textWords(text)) this.counted(this.table.idOfHashed(word, 0, word.length, hashOf(word)));
-      return;
+      return false;
     }
     const n = text.length;
     let i = 0;
@@ -66,6 +65,7 @@ class IdentifierCounter {
       while (i < n && isIdentChar(c = text.charCodeAt(i))) { h = hashStep(h, c); i++; }
       if (s < i) this.counted(this.table.idOfHashed(text, s, i, h));
     }
+    return true;
   }
 
   private counted(id: number): void {

@@ -1,5 +1,6 @@
 // What an MCP answer may say of a warning's message: paths inside the root relative to it, the index's
 // directory as "the index", any other place as "[outside the root]" (one row per case).
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -183,6 +184,48 @@ describe('redactError (left37): an outside path with spaces or punctuation goes 
     [`inside the server's root ${root}; pass src/x`, `inside the server's root ${root}; pass src/x`],
   ];
   it.each(rows)('%s', (input, want) => expect(redactError(input, e)).toBe(want));
+});
+
+describe('redactError (mend37): after an outside path, the message\'s own words and relative paths stay', () => {
+  // left37 let a run go on across `, ` and ` (` and any number of words, and a later relative piece
+  // spliced the whole run away: the message's fix hints with it.
+  const e = { root: '/home/me/proj', indexDir: '/home/me/.simgrep/workspaces', outside: outsidePlaces({ root: '/home/me/proj', env: { SIMGREP_HOME: '/home/me/.simgrep' } }) };
+  const rows: [string, string][] = [
+    ['cannot read /srv/m, see src/a.ts', `cannot read ${OUTSIDE}, see src/a.ts`],
+    ['/srv/m is not a model, pass --model org/name', `${OUTSIDE} is not a model, pass --model org/name`],
+    ['/srv/models/m is not a model2vec model directory (pass --model org/name or a local dir)', `${OUTSIDE} is not a model2vec model directory (pass --model org/name or a local dir)`],
+    ['cannot read /srv/m (see src/a.ts)', `cannot read ${OUTSIDE} (see src/a.ts)`],
+    ['cannot read /srv/m: see src/a.ts', `cannot read ${OUTSIDE}: see src/a.ts`],
+  ];
+  it.each(rows)('%s', (input, want) => expect(redactError(input, e)).toBe(want));
+  it('a word opened with ` (` goes with the path only across its closing bracket', () => {
+    expect(redactError('cannot read /home/x/My (old) docs/y', e)).toBe(`cannot read ${OUTSIDE}`);
+  });
+
+  it('a known place is never cut in two at 2,000 characters (its words would show)', () => {
+    const home = "/tmp/x/John Smith's ✓ home (x)";
+    const env = { SIMGREP_HOME: `${home}/.simgrep` };
+    const k = { root: '/home/me/proj', indexDir: `${home}/.simgrep/workspaces`, outside: outsidePlaces({ root: '/home/me/proj', model: `${home}/models/m`, env }) };
+    for (const n of [1960, 1975, 1990, 1999]) {
+      const got = redactError(`${'a'.repeat(n)} at ${home}/models/m failed`, k);
+      expect(got).not.toMatch(/John|Smith|✓|home/);
+      expect(got.endsWith('…')).toBe(true);
+    }
+  });
+
+  it('the folders above a place\'s real path are places too (a home that is a link)', () => {
+    const base = path.join(os.tmpdir(), `mend37-unit-${process.pid}`);
+    const realHome = path.join(base, 'r', 'Real Place', 'John Smith');
+    mkdirSync(path.join(realHome, '.simgrep'), { recursive: true });
+    symlinkSync(realHome, path.join(base, 'home'));
+    try {
+      const env = { SIMGREP_HOME: path.join(base, 'home', '.simgrep') };
+      const k = { root: '/home/me/proj', indexDir: `${env.SIMGREP_HOME}/workspaces`, outside: outsidePlaces({ root: '/home/me/proj', env }) };
+      expect(redactError(`cannot read ${path.join(base, 'r', 'Real Place')}: EACCES`, k)).toBe(`cannot read ${OUTSIDE}: EACCES`);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('redactError (left37): the places the server knows go first, as whole strings, in every form', () => {

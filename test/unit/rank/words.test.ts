@@ -179,6 +179,8 @@ describe('numbers of every script and emoji (trial35)', () => {
   it('a keycap is a word of its own, its base and U+20E3: 1️⃣ finds 1️⃣, not every keycap (left37)', () => {
     expect(textWords('1️⃣ one #️⃣ *️⃣ 2⃣ x1️⃣y １️⃣ 3\ufe0e\u20e3')).toEqual(['1\u20e3', 'one', '#\u20e3', '*\u20e3', '2\u20e3', 'x', '1\u20e3', 'y', '1\u20e3', '3\u20e3']);
     expect(wordParts('1️⃣')).toEqual(['1\u20e3']);
+    // Any script's digit is a keycap's base: ١⃣ and ٣⃣ are two words, not both U+20E3 alone (mend37).
+    expect([textWords('١⃣ a'), textWords('٣⃣ b'), textWords('x\u{1E951}\u20e3')]).toEqual([['١\u20e3', 'a'], ['٣\u20e3', 'b'], ['x', '\u{1E951}\u20e3']]);
     const keys = (q: string) => buildRankPlan(q, 'lexical', lexicon).terms.map((t) => t.key);
     expect([keys('1️⃣'), keys('#️⃣'), keys('*️⃣ 2️⃣')]).toEqual([['1\u20e3'], ['#\u20e3'], ['*\u20e3', '2\u20e3']]);
     const plan = buildRankPlan('1️⃣', 'lexical', lexicon);
@@ -217,13 +219,13 @@ describe('the characters\' kinds, worked out as they are met (issue 30: a pasted
   // An emoji (not the Latin-1 © ®) and what joins its sequence; each of ICU's segments of the sequence that holds one is a word.
   const emoji = /^(?![©®])[\p{Extended_Pictographic}\p{Regional_Indicator}]/u;
   const hasEmoji = (seg: string) => [...seg].some((c) => emoji.test(c));
-  /** A keycap (a digit, # or *, a selector or none, U+20E3) is a word of its own, its base and U+20E3 (left37); the rule holds between them. */
+  /** A keycap (a digit of any script, # or *, a selector or none, U+20E3) is a word of its own, its base and U+20E3 (left37); the rule holds between them. */
   const reference = (t: string) => {
     const n = t.normalize('NFKC');
     const out: string[] = [];
     let at = 0;
-    for (const k of n.matchAll(/[0-9#*][\ufe0e\ufe0f]?\u20e3/g)) {
-      out.push(...runsOf(n.slice(at, k.index)), `${k[0][0]}\u20e3`);
+    for (const k of n.matchAll(/(\p{Nd}|[#*])[\ufe0e\ufe0f]?\u20e3/gu)) {
+      out.push(...runsOf(n.slice(at, k.index)), `${k[1]}\u20e3`);
       at = k.index + k[0].length;
     }
     return [...out, ...runsOf(n.slice(at))];
