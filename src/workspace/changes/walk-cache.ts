@@ -4,12 +4,16 @@
 // gets a watcher, set up synchronously so no event is missed, and any event marks the cached walk stale. A file written in place (a 'change'
 // event) keeps the walk's file list: only its directory's files need a look. A file created, removed
 // or renamed (a 'rename' event) means walking again. Where watching is not possible (no
-// inotify watches left, a network mount) every search walks, as a one-shot process does. (Before
+// inotify watches left, a network mount) every search walks, as a one-shot process does, and the first
+// such walk comes with a note (WATCH_OFF) for the caller to say. A directory gone before its watcher is
+// set is only dropped; one newly watched after a walk and changed since the walk began makes the next
+// search walk; watchers of directories a walk no longer lists are closed (mend37c). (Before
 // trial37 only directories holding a searched file were watched: a file created in an empty or
 // all-ignored directory stayed unseen while the answers said fresh.) A repository's .git/info/exclude lies outside the watched
-// directories (creating it changes none of them): each repository's exclude (the roots' enclosing one
-// and those of watched directories holding .git; excludeFileOf follows a .git file) is stat'ed before a cached walk is handed out, one
-// stat a repository.
+// directories (creating it changes none of them), and so do the ignore files above the roots up to their
+// repository: those (probed as walk-record.ts does) and each repository's exclude (the roots' enclosing one
+// and those of watched directories holding .git; excludeFileOf follows a .git file) are stat'ed before a cached walk is handed out, one
+// stat a file.
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { fileKeys } from '../../sources/real-paths.js';
