@@ -7,7 +7,8 @@
 // inotify watches left, a network mount) every search walks, as a one-shot process does, and the first
 // such walk comes with a note (WATCH_OFF) for the caller to say. A directory gone before its watcher is
 // set is only dropped; one newly watched after a walk and changed since the walk began makes the next
-// search walk; watchers of directories a walk no longer lists are closed (mend37c). (Before
+// search walk; watchers of directories a walk no longer lists are closed; an event on an entry the
+// walk's ignore rules exclude is dropped (mend37c). (Before
 // trial37 only directories holding a searched file were watched: a file created in an empty or
 // all-ignored directory stayed unseen while the answers said fresh.) A repository's .git/info/exclude lies outside the watched
 // directories (creating it changes none of them), and so do the ignore files above the roots up to their
@@ -18,14 +19,18 @@ import { statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { fileKeys } from '../../sources/real-paths.js';
 import type { Entry, SourceWarning } from '../../sources/source.js';
-import { excludeFileOf } from '../../sources/ignore-rules.js';
+import { excludeFileOf, type IgnoreStack } from '../../sources/ignore-rules.js';
 
 /**
  * A walk's files, their keys in the index (keys[i] is entries[i]'s: sources/real-paths.ts), its
  * warnings, and the directories it listed (local walks): those are watched too, so a file created in
  * one that held no searched file (empty, or only ignored files) is seen.
  */
-export interface Walk { entries: Entry[]; keys: string[]; warnings: SourceWarning[]; dirs?: string[] }
+export interface Walk {
+  entries: Entry[]; keys: string[]; warnings: SourceWarning[]; dirs?: string[];
+  /** The ignore rules of each listed directory's entries (a walk that listed the tree, rules on): an event on an entry they ignore is dropped. */
+  rules?: Map<string, IgnoreStack>;
+}
 
 interface Cached {
   walk: Walk | null;
@@ -50,6 +55,8 @@ interface Cached {
   excludes: Map<string, string>;
   /** Whether the note that watching is off was handed out. */
   noted: boolean;
+  /** The last walk's ignore rules by directory (none when it was read back from a record). */
+  rules: Map<string, IgnoreStack>;
 }
 
 /**
@@ -88,7 +95,7 @@ export class WalkCache {
       return { walk: c.walk, cached: false, changedDirs };
     }
     if (!c) {
-      c = { walk: null, dirty: true, changed: new Set(), structural: true, watchers: new Map(), renamed: new Set(), uses: 0, broken: false, excludes: new Map(), noted: false };
+      c = { walk: null, dirty: true, changed: new Set(), structural: true, watchers: new Map(), renamed: new Set(), uses: 0, broken: false, excludes: new Map(), noted: false, rules: new Map() };
       this.cached.set(key, c);
     }
     const state = await this.walkAgain(c, roots, run);
@@ -122,6 +129,7 @@ export class WalkCache {
       // A directory the walk no longer lists (deleted for good, or now ignored) is no longer watched (mend37c: before, a
       // process that saw many temporary directories come and go kept a watcher, and an inotify watch, for each).
       for (const [d, w] of c.watchers) if (!dirs.has(d)) { w.close(); c.watchers.delete(d); c.renamed.delete(d); }
+      c.rules = walk.rules ?? new Map();
       this.watchDirs(c, dirs, startedMs);
       for (const d of dirs) {
         if (!statQuiet(path.join(d, '.git'))) continue;
@@ -156,6 +164,7 @@ export class WalkCache {
       c.renamed.delete(dir);
       try {
         const w = watch(dir, { persistent: false }, (event, name) => {
+          if (name !== null && ignoredEntry(c.rules.get(dir), dir, String(name))) return;
           // An ignore file edited in place changes which files a walk finds: walked again.
           if (event === 'change' && !(name !== null && RULE_FILES.has(String(name)))) c.changed.add(dir);
           else if (event === 'change') c.structural = true;
@@ -194,6 +203,19 @@ export class WalkCache {
       }
     }
   }
+}
+
+/**
+ * Whether an event on `name` in `dir` cannot change the walk: the walk's rules there ignore it (as a
+ * file and as a directory when it is gone, else as what it is). Never an ignore file, .git, or a name
+ * that may be the directory's own (its removal).
+ */
+function ignoredEntry(rules: IgnoreStack | undefined, dir: string, name: string): boolean {
+  if (!rules || name === '' || name.includes('/') || RULE_FILES.has(name) || name === '.git' || name === path.basename(dir)) return false;
+  const abs = path.join(dir, name);
+  if (!rules.ignores(abs, false) && !rules.ignores(abs, true)) return false;
+  const st = statQuiet(abs);
+  return st ? rules.ignores(abs, st.isDirectory()) : rules.ignores(abs, false) && rules.ignores(abs, true);
 }
 
 /** Directories of the entries and their parents up to the roots. */

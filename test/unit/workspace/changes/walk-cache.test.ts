@@ -126,3 +126,19 @@ it('out of inotify watches: the walk comes with a note, once, and every later se
     syncBuiltinESMExports();
   }
 });
+
+it('a file the directory\'s ignore rules exclude, created where only ignored files lie, does not make the next search walk', async () => {
+  mkdirSync(path.join(root, 'logs'));
+  writeFileSync(path.join(root, 'logs', 'run-0.log'), 'x\n');
+  writeFileSync(path.join(root, '.gitignore'), '*.log\n');
+  await sleep(30);
+  await get(); await sleep(30); await get();
+  let walks = 0;
+  const counted = () => { walks++; return walkOnly(); };
+  for (let i = 1; i <= 5; i++) { writeFileSync(path.join(root, 'logs', `run-${i}.log`), 'l\n'); await sleep(30); expect((await get(counted)).cached).toBe(true); }
+  expect(walks).toBe(0); // before: a walk after each
+  writeFileSync(path.join(root, 'logs', 'notes.md'), 'n\n'); // not ignored: walked, found
+  await sleep(50);
+  const s = await get();
+  expect([s.cached, files(s.walk)]).toEqual([false, ['logs/notes.md', 'src/a.ts']]);
+});
