@@ -19,8 +19,8 @@ export interface FsSourceOptions extends WalkFilters {
   paths: string[];
   noIgnore?: boolean;
   followSymlinks?: boolean;
-  /** Told each directory a walk lists (its absolute path), after listing it. */
-  onListed?: (dir: string) => void;
+  /** Told each directory a walk lists (its absolute path) and the ignore rules of its entries (none with noIgnore), after listing it. */
+  onListed?: (dir: string, rules?: IgnoreStack) => void;
   /**
    * A file that two of the paths reach (a file and its directory, a directory and its parent, a link to a
    * root and the root) is listed once, the first time (after the filters), judged by this key of its path
@@ -82,8 +82,8 @@ export function createFsSource(opts: FsSourceOptions): Source {
       warn(at.display, 'PATH_UNREADABLE', `cannot read directory ${at.display}: ${(e as NodeJS.ErrnoException).code ?? e}; check its permissions`);
       return;
     }
-    opts.onListed?.(at.abs);
     const rulesHere = opts.noIgnore ? at.rules : await at.rules.enter(at.abs, new Set(items.map((d) => d.name)), ruleProblem(root.abs, root.display), at.io);
+    opts.onListed?.(at.abs, opts.noIgnore ? undefined : rulesHere);
     let ancestors = at.ancestors;
     for (const d of items) {
       if (d.name === '.git') continue;

@@ -217,7 +217,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   // search of this index (every one-shot process) rebuilds it again, seconds on a big index. Said, not an error.
   const snapshotNotSaved = ws.takeSnapshotNotSaved();
   if (snapshotNotSaved) notSaved.push({ path: ws.dir, code: 'SNAPSHOT_NOT_SAVED', message: `workspace ${ws.name}: the ranking snapshot was rebuilt from the index but not saved (${snapshotNotSaved}); every search rebuilds it, slower; free some space and run simgrep index again` });
-  const warnings = [...notSaved, ...walkWarnings, ...refreshWarnings, ...namedBinary, ...proseDamaged, ...r.warnings];
+  const warnings = [...notSaved, ...(state.note ? [state.note] : []), ...walkWarnings, ...refreshWarnings, ...namedBinary, ...proseDamaged, ...r.warnings];
   const tooLarge = walkWarnings.filter((w) => w.code === 'TOO_LARGE').length;
   return {
     ...r,

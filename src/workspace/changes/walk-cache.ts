@@ -4,24 +4,33 @@
 // gets a watcher, set up synchronously so no event is missed, and any event marks the cached walk stale. A file written in place (a 'change'
 // event) keeps the walk's file list: only its directory's files need a look. A file created, removed
 // or renamed (a 'rename' event) means walking again. Where watching is not possible (no
-// inotify watches left, a network mount) every search walks, as a one-shot process does. (Before
+// inotify watches left, a network mount) every search walks, as a one-shot process does, and the first
+// such walk comes with a note (WATCH_OFF) for the caller to say. A directory gone before its watcher is
+// set is only dropped; one newly watched after a walk and changed since the walk began makes the next
+// search walk; watchers of directories a walk no longer lists are closed; an event on an entry the
+// walk's ignore rules exclude is dropped (mend37c). (Before
 // trial37 only directories holding a searched file were watched: a file created in an empty or
 // all-ignored directory stayed unseen while the answers said fresh.) A repository's .git/info/exclude lies outside the watched
-// directories (creating it changes none of them): each repository's exclude (the roots' enclosing one
-// and those of watched directories holding .git; excludeFileOf follows a .git file) is stat'ed before a cached walk is handed out, one
-// stat a repository.
+// directories (creating it changes none of them), and so do the ignore files above the roots up to their
+// repository: those (probed as walk-record.ts does) and each repository's exclude (the roots' enclosing one
+// and those of watched directories holding .git; excludeFileOf follows a .git file) are stat'ed before a cached walk is handed out, one
+// stat a file.
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { fileKeys } from '../../sources/real-paths.js';
 import type { Entry, SourceWarning } from '../../sources/source.js';
-import { excludeFileOf } from '../../sources/ignore-rules.js';
+import { excludeFileOf, type IgnoreStack } from '../../sources/ignore-rules.js';
 
 /**
  * A walk's files, their keys in the index (keys[i] is entries[i]'s: sources/real-paths.ts), its
  * warnings, and the directories it listed (local walks): those are watched too, so a file created in
  * one that held no searched file (empty, or only ignored files) is seen.
  */
-export interface Walk { entries: Entry[]; keys: string[]; warnings: SourceWarning[]; dirs?: string[] }
+export interface Walk {
+  entries: Entry[]; keys: string[]; warnings: SourceWarning[]; dirs?: string[];
+  /** The ignore rules of each listed directory's entries (a walk that listed the tree, rules on): an event on an entry they ignore is dropped. */
+  rules?: Map<string, IgnoreStack>;
+}
 
 interface Cached {
   walk: Walk | null;
@@ -39,15 +48,29 @@ interface Cached {
   renamed: Set<string>;
   uses: number;
   broken: boolean;
-  /** The repositories' exclude files and their stamps when the walk was made ('' when absent). */
+  /**
+   * The repositories' exclude files, and the ignore files above the roots up to their repository
+   * (no watcher sees those), with their stamps when the walk was made ('' when absent).
+   */
   excludes: Map<string, string>;
+  /** Whether the note that watching is off was handed out. */
+  noted: boolean;
+  /** The last walk's ignore rules by directory (none when it was read back from a record). */
+  rules: Map<string, IgnoreStack>;
 }
 
 /**
  * A walk, and what may have changed since the last one handed out for the same key: nothing
  * (cached), only files in `changedDirs` (written in place, same list of files), or anything.
  */
-export interface WalkState { walk: Walk; cached: boolean; changedDirs?: Set<string> }
+export interface WalkState { walk: Walk; cached: boolean; changedDirs?: Set<string>; note?: SourceWarning }
+
+/** Ignore files: editing one in place changes which files a walk finds. */
+const RULE_FILES = new Set(['.gitignore', '.ignore']);
+/** How far a directory's change time may trail the clock read before a walk (file times come from the kernel's coarse clock, a tick behind). */
+const CLOCK_SLACK_MS = 10;
+/** The note handed out once when a key's watching is turned off. */
+export const WATCH_OFF = 'watching is off: fs.inotify.max_user_watches reached; every search walks the tree';
 
 export class WalkCache {
   private readonly cached = new Map<string, Cached>();
@@ -72,26 +95,42 @@ export class WalkCache {
       return { walk: c.walk, cached: false, changedDirs };
     }
     if (!c) {
-      c = { walk: null, dirty: true, changed: new Set(), structural: true, watchers: new Map(), renamed: new Set(), uses: 0, broken: false, excludes: new Map() };
+      c = { walk: null, dirty: true, changed: new Set(), structural: true, watchers: new Map(), renamed: new Set(), uses: 0, broken: false, excludes: new Map(), noted: false, rules: new Map() };
       this.cached.set(key, c);
     }
+    const state = await this.walkAgain(c, roots, run);
+    if (!c.broken || c.noted) return state;
+    // Once per key and process: the caller turns it into a warning (the core writes nothing itself).
+    c.noted = true;
+    return { ...state, note: { path: roots.map((r) => path.resolve(r)).join(', '), code: 'WATCH_OFF', message: WATCH_OFF } };
+  }
+
+  private async walkAgain(c: Cached, roots: string[], run: () => Promise<Walk>): Promise<WalkState> {
     // Watching starts with the second search of the same paths (by default): a one-search process never pays for it.
     const watching = ++c.uses >= this.watchFrom && !c.broken;
     // Marked clean before walking: an event during the walk makes the next search walk again.
     c.dirty = !watching;
     c.structural = !watching;
     c.changed = new Set();
+    const resolved = roots.map((r) => path.resolve(r));
+    // Read before any watcher is set: a directory changed from here on may have been listed before its change.
+    const startedMs = Date.now();
     if (watching) {
-      this.watchDirs(c, roots.map((r) => path.resolve(r)));
-      // Stamped before the walk: an exclude written during it makes the next search walk again.
-      c.excludes = new Map(enclosingRepos(roots.map((r) => path.resolve(r))).map((d) => { const f = excludeFileOf(d); return [f, excludeStamp(f)]; }));
+      this.watchDirs(c, resolved);
+      // Stamped before the walk: an exclude or ignore file above a root written during it makes the next search walk again.
+      c.excludes = new Map(unwatchedRuleFiles(resolved).map((f) => [f, excludeStamp(f)]));
     }
     // A walk that fails (cut by a deadline or an abort) leaves the next search to walk again.
-    const walk = await run().catch((e: unknown) => { c!.dirty = true; c!.structural = true; throw e; });
-    if (watching) {
-      const dirs = dirsOf(walk.entries, roots.map((r) => path.resolve(r)));
+    const walk = await run().catch((e: unknown) => { c.dirty = true; c.structural = true; throw e; });
+    if (watching && !c.broken) {
+      const dirs = dirsOf(walk.entries, resolved);
       for (const d of walk.dirs ?? []) dirs.add(d);
-      this.watchDirs(c, dirs);
+      for (const r of resolved) dirs.add(r);
+      // A directory the walk no longer lists (deleted for good, or now ignored) is no longer watched (mend37c: before, a
+      // process that saw many temporary directories come and go kept a watcher, and an inotify watch, for each).
+      for (const [d, w] of c.watchers) if (!dirs.has(d)) { w.close(); c.watchers.delete(d); c.renamed.delete(d); }
+      c.rules = walk.rules ?? new Map();
+      this.watchDirs(c, dirs, startedMs);
       for (const d of dirs) {
         if (!statQuiet(path.join(d, '.git'))) continue;
         const f = excludeFileOf(d);
@@ -113,14 +152,23 @@ export class WalkCache {
     this.cached.clear();
   }
 
-  private watchDirs(c: Cached, dirs: Iterable<string>): void {
+  /**
+   * Watches `dirs` not yet watched (and those that saw an entry created, removed or renamed). With
+   * `sinceMs` (the walk's start: the walk listed them before), a directory changed since then may hold
+   * an entry the walk did not list and no watcher saw: the next search walks again.
+   */
+  private watchDirs(c: Cached, dirs: Iterable<string>, sinceMs?: number): void {
     for (const dir of dirs) {
       const had = c.watchers.get(dir);
       if (had && !c.renamed.has(dir)) continue;
       c.renamed.delete(dir);
       try {
-        const w = watch(dir, { persistent: false }, (event) => {
-          if (event === 'change') c.changed.add(dir); else { c.structural = true; c.renamed.add(dir); }
+        const w = watch(dir, { persistent: false }, (event, name) => {
+          if (name !== null && ignoredEntry(c.rules.get(dir), dir, String(name))) return;
+          // An ignore file edited in place changes which files a walk finds: walked again.
+          if (event === 'change' && !(name !== null && RULE_FILES.has(String(name)))) c.changed.add(dir);
+          else if (event === 'change') c.structural = true;
+          else { c.structural = true; c.renamed.add(dir); }
           c.dirty = true;
         });
         w.on('error', () => { c.dirty = true; c.structural = true; });
@@ -129,8 +177,22 @@ export class WalkCache {
         // directory removed and made again kept its dead watcher, and files created there later
         // were never searched).
         had?.close();
-      } catch {
-        // Out of watches, or not a watchable directory: this key walks every time from now on.
+        if (sinceMs !== undefined) {
+          const st = statQuiet(dir);
+          if (!st || st.ctimeMs >= sinceMs - CLOCK_SLACK_MS) { c.dirty = true; c.structural = true; }
+        }
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') {
+          // Gone (or replaced by a file) since the walk listed it: only this directory is dropped (mend37c: before,
+          // any error turned watching off for the life of the process), and the next search walks again.
+          had?.close();
+          c.watchers.delete(dir);
+          c.dirty = true;
+          c.structural = true;
+          continue;
+        }
+        // Out of watches (ENOSPC, EMFILE), or not a watchable directory: this key walks every time from now on.
         for (const w of c.watchers.values()) w.close();
         c.watchers.clear();
         c.renamed.clear();
@@ -141,6 +203,19 @@ export class WalkCache {
       }
     }
   }
+}
+
+/**
+ * Whether an event on `name` in `dir` cannot change the walk: the walk's rules there ignore it (as a
+ * file and as a directory when it is gone, else as what it is). Never an ignore file, .git, or a name
+ * that may be the directory's own (its removal).
+ */
+function ignoredEntry(rules: IgnoreStack | undefined, dir: string, name: string): boolean {
+  if (!rules || name === '' || name.includes('/') || RULE_FILES.has(name) || name === '.git' || name === path.basename(dir)) return false;
+  const abs = path.join(dir, name);
+  if (!rules.ignores(abs, false) && !rules.ignores(abs, true)) return false;
+  const st = statQuiet(abs);
+  return st ? rules.ignores(abs, st.isDirectory()) : rules.ignores(abs, false) && rules.ignores(abs, true);
 }
 
 /** Directories of the entries and their parents up to the roots. */
@@ -159,17 +234,21 @@ function dirsOf(entries: Entry[], roots: string[]): Set<string> {
   return dirs;
 }
 
-/** The repository directories (holding .git) at or above each root, the nearest only. */
-function enclosingRepos(roots: string[]): string[] {
-  const repos = new Set<string>();
+/**
+ * Files no watcher sees that shape the walk: the exclude file of the repository at or above each root
+ * (the nearest), and the ignore files in the directories above each root up to that repository (or
+ * to the filesystem's root when there is none), as walk-record.ts probes them.
+ */
+function unwatchedRuleFiles(roots: string[]): string[] {
+  const files = new Set<string>();
   for (const r of roots) {
     for (let d = r; ; d = path.dirname(d)) {
-      const git = statQuiet(path.join(d, '.git'));
-      if (git) { repos.add(d); break; }
+      if (d !== r) for (const name of RULE_FILES) files.add(path.join(d, name));
+      if (statQuiet(path.join(d, '.git'))) { files.add(excludeFileOf(d)); break; }
       if (path.dirname(d) === d) break;
     }
   }
-  return [...repos];
+  return [...files];
 }
 
 /** An exclude file's change time, inode and size; '' when it is absent or cannot be had. */

@@ -5,6 +5,7 @@ import { SimgrepError } from '../../errors.js';
 import { createFsSource, isGlob, type FsSourceOptions } from '../../sources/fs.js';
 import { fileKeys, type FileKeyOf } from '../../sources/real-paths.js';
 import type { Entry, Source } from '../../sources/source.js';
+import type { IgnoreStack } from '../../sources/ignore-rules.js';
 import { isRemoteUri } from '../../sources/uri.js';
 import { fileIndex, type Snapshot } from '../snapshot/snapshot.js';
 import { identityOf, sameIdentity } from './file-identity.js';
@@ -34,10 +35,11 @@ export async function recordedWalk(walkKey: string, paths: string[], filters: Om
   const recorded = file ? loadWalkRecord(file) : null;
   if (recorded) return recorded;
   const listed: string[] = [];
+  const rules = new Map<string, IgnoreStack>();
   const startedMs = Date.now();
-  const walk = await listWalk([createFsSource({ paths, ...filters, onListed: (d) => listed.push(d) })], fileKeys(paths), signal);
+  const walk = await listWalk([createFsSource({ paths, ...filters, onListed: (d, r) => { listed.push(d); if (r) rules.set(d, r); } })], fileKeys(paths), signal);
   if (file) saveWalkRecord(file, walk, { roots: paths, listed, rules: !filters.noIgnore, startedMs, pathFacts });
-  return { ...walk, dirs: listed };
+  return { ...walk, dirs: listed, rules };
 }
 
 /**
