@@ -3,6 +3,7 @@
 // one add per token, without tokenizing or pooling the lines again; an upper bound on a document's best
 // cosine then skips the documents a weak floor would otherwise have read and scored line by line.
 import type { LineTokens, ModelData, TokenizedBatch } from '../types.js';
+import { sameFloats } from './unit.js';
 
 /** A document's lines as the kernels pool them (types.ts: a source hands them over too). */
 export type { LineTokens } from '../types.js';
@@ -67,29 +68,38 @@ export interface LineCosines {
   lineBounds(t: LineTokens): Float64Array | null;
 }
 
-/** The last query's LineCosines: a search's prose source and its in-process scorer ask for the same query's (prose-scoring.ts). */
-let last: { model: ModelData; query: Float32Array; of: LineCosines } | null = null;
+/**
+ * Per model, its last query's LineCosines: a search's prose source and its in-process scorer ask for the same
+ * query's (prose-scoring.ts). Held weakly by the model (mend37b: one module-wide entry held a closed workspace's
+ * ModelData, ~33 MB of the bench model, until another query came).
+ */
+const lastOf = new WeakMap<ModelData, { query: Float32Array; of: LineCosines; held: () => number }>();
+
+/**
+ * The lines' bounds one LineCosines keeps at most before a call for its query makes a fresh one (4M: 32 MB):
+ * its buffer takes each document counted, so a query asked again and again over documents counted again (a
+ * changed file, a kept document let go and read back) grew it without end (mend37b: 82 MB over 200 searches).
+ */
+export const LINE_BOUNDS_KEPT = 4 << 20;
 
 /**
  * A query's LineCosines: each token's weighted dot with the query (worked out on first use, kept for the
  * query), summed per line and divided by the line's norm, plus LINE_COSINE_SLACK. The same object for the
- * same model and query floats as the last call's: its dots and lines' bounds are worked out once a query.
+ * same model and query floats as that model's last call's while it holds at most LINE_BOUNDS_KEPT lines'
+ * bounds: its dots and lines' bounds are worked out once a query.
  */
 export function lineCosines(model: ModelData, query: Float32Array): LineCosines {
-  if (last && last.model === model && sameFloats(last.query, query)) return last.of;
+  const last = lastOf.get(model);
+  if (last && last.held() <= LINE_BOUNDS_KEPT && sameFloats(last.query, query)) return last.of;
   // (A copy: a caller may reuse its array.)
   const q = Float32Array.from(query);
-  last = { model, query: q, of: cosinesOf(model, q) };
-  return last.of;
+  const made = cosinesOf(model, q);
+  lastOf.set(model, { query: q, ...made });
+  return made.of;
 }
 
-function sameFloats(a: Float32Array, b: Float32Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let d = 0; d < a.length; d++) if (a[d] !== b[d]) return false;
-  return true;
-}
-
-function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
+/** A query's LineCosines, and how many lines' bounds it holds. */
+function cosinesOf(model: ModelData, query: Float32Array): { of: LineCosines; held: () => number } {
   const { table, dim, mapping, weights } = model;
   const vocab = weights ? weights.length : mapping ? mapping.length : model.rows;
   const dots = new Float64Array(vocab);
@@ -153,7 +163,7 @@ function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
     at.set(t, base);
     return most;
   };
-  return {
+  const of: LineCosines = {
     lineBest(t, i) {
       const norm = t.norms[i];
       if (t.model !== model.id || !(norm > 0)) return Infinity;
@@ -171,4 +181,5 @@ function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
       return bounds.subarray(base, base + t.norms.length);
     },
   };
+  return { of, held: () => used };
 }
