@@ -73,45 +73,44 @@ export interface LineCosines {
  * query's (prose-scoring.ts). Held weakly by the model (mend37b: one module-wide entry held a closed workspace's
  * ModelData, ~33 MB of the bench model, until another query came).
  */
-const lastOf = new WeakMap<ModelData, { query: Float32Array; of: LineCosines; held: () => number }>();
+const lastOf = new WeakMap<ModelData, { query: Float32Array; of: LineCosines }>();
 
 /**
- * The lines' bounds one LineCosines keeps at most before a call for its query makes a fresh one (4M: 32 MB):
- * its buffer takes each document counted, so a query asked again and again over documents counted again (a
- * changed file, a kept document let go and read back) grew it without end (mend37b: 82 MB over 200 searches).
+ * The lines' bounds one LineCosines keeps at most (4M: 32 MB; more only for one document of more lines): its
+ * buffer takes each document counted, so a query asked again and again over documents counted again (a changed
+ * file, a kept document let go and read back) grew it without end (mend37b: 82 MB over 200 searches). Past it,
+ * the buffer starts again empty and the documents counted before are counted again if asked (the same bounds).
  */
 export const LINE_BOUNDS_KEPT = 4 << 20;
 
 /**
  * A query's LineCosines: each token's weighted dot with the query (worked out on first use, kept for the
  * query), summed per line and divided by the line's norm, plus LINE_COSINE_SLACK. The same object for the
- * same model and query floats as that model's last call's while it holds at most LINE_BOUNDS_KEPT lines'
- * bounds: its dots and lines' bounds are worked out once a query.
+ * same model and query floats as that model's last call's: its dots and lines' bounds are worked out once a query.
  */
 export function lineCosines(model: ModelData, query: Float32Array): LineCosines {
   const last = lastOf.get(model);
-  if (last && last.held() <= LINE_BOUNDS_KEPT && sameFloats(last.query, query)) return last.of;
+  if (last && sameFloats(last.query, query)) return last.of;
   // (A copy: a caller may reuse its array.)
   const q = Float32Array.from(query);
-  const made = cosinesOf(model, q);
-  lastOf.set(model, { query: q, ...made });
-  return made.of;
+  const of = cosinesOf(model, q);
+  lastOf.set(model, { query: q, of });
+  return of;
 }
 
-/** A query's LineCosines, and how many lines' bounds it holds. */
-function cosinesOf(model: ModelData, query: Float32Array): { of: LineCosines; held: () => number } {
+function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
   const { table, dim, mapping, weights } = model;
   const vocab = weights ? weights.length : mapping ? mapping.length : model.rows;
   const dots = new Float64Array(vocab);
   const ready = new Uint8Array(vocab);
-  const best = new WeakMap<LineTokens, number>();
+  let best = new WeakMap<LineTokens, number>();
   /**
    * Each line's bound as documentBest summed them (Infinity: no norm), a document's lines one after the other
    * from its offset in `at`: one buffer for the query's documents, not one each (~600 a find_related call).
    */
   let bounds = new Float64Array(0);
   let used = 0;
-  const at = new WeakMap<LineTokens, number>();
+  let at = new WeakMap<LineTokens, number>();
   const dotOf = (id: number): number => {
     if (ready[id]) return dots[id];
     const base = (mapping ? mapping[id] : id) * dim;
@@ -137,8 +136,15 @@ function cosinesOf(model: ModelData, query: Float32Array): { of: LineCosines; he
     }
     most = 0;
     const { ids, starts, norms } = t;
+    if (used > 0 && used + norms.length > LINE_BOUNDS_KEPT) {
+      // Full: the documents' bounds so far let go (a subarray lineBounds gave keeps its own), counted again if asked.
+      bounds = new Float64Array(0);
+      used = 0;
+      best = new WeakMap();
+      at = new WeakMap();
+    }
     if (used + norms.length > bounds.length) {
-      const more = new Float64Array(Math.max(2 * bounds.length, used + norms.length, 4096));
+      const more = new Float64Array(Math.max(Math.min(2 * bounds.length, LINE_BOUNDS_KEPT), used + norms.length, 4096));
       more.set(bounds.subarray(0, used));
       bounds = more;
     }
@@ -163,7 +169,7 @@ function cosinesOf(model: ModelData, query: Float32Array): { of: LineCosines; he
     at.set(t, base);
     return most;
   };
-  const of: LineCosines = {
+  return {
     lineBest(t, i) {
       const norm = t.norms[i];
       if (t.model !== model.id || !(norm > 0)) return Infinity;
@@ -181,5 +187,4 @@ function cosinesOf(model: ModelData, query: Float32Array): { of: LineCosines; he
       return bounds.subarray(base, base + t.norms.length);
     },
   };
-  return { of, held: () => used };
 }
