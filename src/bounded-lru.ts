@@ -65,13 +65,6 @@ export class BoundedLru<V> {
     return this.held;
   }
 
-  /** The keys from the least to the most recently used (tests). */
-  keys(): string[] {
-    const out: string[] = [];
-    for (let e = this.oldest; e; e = e.newer) out.push(e.key);
-    return out;
-  }
-
   private unlink(e: Node<V>): void {
     if (e.older) e.older.newer = e.newer; else this.oldest = e.newer;
     if (e.newer) e.newer.older = e.older; else this.newest = e.older;

@@ -3,6 +3,7 @@
 // one add per token, without tokenizing or pooling the lines again; an upper bound on a document's best
 // cosine then skips the documents a weak floor would otherwise have read and scored line by line.
 import type { LineTokens, ModelData, TokenizedBatch } from '../types.js';
+import { sameFloats } from './unit.js';
 
 /** A document's lines as the kernels pool them (types.ts: a source hands them over too). */
 export type { LineTokens } from '../types.js';
@@ -67,26 +68,34 @@ export interface LineCosines {
   lineBounds(t: LineTokens): Float64Array | null;
 }
 
-/** The last query's LineCosines: a search's prose source and its in-process scorer ask for the same query's (prose-scoring.ts). */
-let last: { model: ModelData; query: Float32Array; of: LineCosines } | null = null;
+/**
+ * Per model, its last query's LineCosines: a search's prose source and its in-process scorer ask for the same
+ * query's (prose-scoring.ts). Held weakly by the model (mend37b: one module-wide entry held a closed workspace's
+ * ModelData, ~33 MB of the bench model, until another query came).
+ */
+const lastOf = new WeakMap<ModelData, { query: Float32Array; of: LineCosines }>();
+
+/**
+ * The lines' bounds one LineCosines keeps at most (4M: 32 MB; more only for one document of more lines): its
+ * buffer takes each document counted, so a query asked again and again over documents counted again (a changed
+ * file, a kept document let go and read back) grew it without end (mend37b: 82 MB over 200 searches). Past it,
+ * the buffer starts again empty and the documents counted before are counted again if asked (the same bounds).
+ */
+export const LINE_BOUNDS_KEPT = 4 << 20;
 
 /**
  * A query's LineCosines: each token's weighted dot with the query (worked out on first use, kept for the
  * query), summed per line and divided by the line's norm, plus LINE_COSINE_SLACK. The same object for the
- * same model and query floats as the last call's: its dots and lines' bounds are worked out once a query.
+ * same model and query floats as that model's last call's: its dots and lines' bounds are worked out once a query.
  */
 export function lineCosines(model: ModelData, query: Float32Array): LineCosines {
-  if (last && last.model === model && sameFloats(last.query, query)) return last.of;
+  const last = lastOf.get(model);
+  if (last && sameFloats(last.query, query)) return last.of;
   // (A copy: a caller may reuse its array.)
   const q = Float32Array.from(query);
-  last = { model, query: q, of: cosinesOf(model, q) };
-  return last.of;
-}
-
-function sameFloats(a: Float32Array, b: Float32Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let d = 0; d < a.length; d++) if (a[d] !== b[d]) return false;
-  return true;
+  const of = cosinesOf(model, q);
+  lastOf.set(model, { query: q, of });
+  return of;
 }
 
 function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
@@ -94,14 +103,14 @@ function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
   const vocab = weights ? weights.length : mapping ? mapping.length : model.rows;
   const dots = new Float64Array(vocab);
   const ready = new Uint8Array(vocab);
-  const best = new WeakMap<LineTokens, number>();
+  let best = new WeakMap<LineTokens, number>();
   /**
    * Each line's bound as documentBest summed them (Infinity: no norm), a document's lines one after the other
    * from its offset in `at`: one buffer for the query's documents, not one each (~600 a find_related call).
    */
   let bounds = new Float64Array(0);
   let used = 0;
-  const at = new WeakMap<LineTokens, number>();
+  let at = new WeakMap<LineTokens, number>();
   const dotOf = (id: number): number => {
     if (ready[id]) return dots[id];
     const base = (mapping ? mapping[id] : id) * dim;
@@ -127,8 +136,15 @@ function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
     }
     most = 0;
     const { ids, starts, norms } = t;
+    if (used > 0 && used + norms.length > LINE_BOUNDS_KEPT) {
+      // Full: the documents' bounds so far let go (a subarray lineBounds gave keeps its own), counted again if asked.
+      bounds = new Float64Array(0);
+      used = 0;
+      best = new WeakMap();
+      at = new WeakMap();
+    }
     if (used + norms.length > bounds.length) {
-      const more = new Float64Array(Math.max(2 * bounds.length, used + norms.length, 4096));
+      const more = new Float64Array(Math.max(Math.min(2 * bounds.length, LINE_BOUNDS_KEPT), used + norms.length, 4096));
       more.set(bounds.subarray(0, used));
       bounds = more;
     }

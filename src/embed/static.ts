@@ -4,6 +4,7 @@ import type { ModelData, TokenizedBatch } from '../types.js';
 import type { PoolingKernel } from './embedder.js';
 import { cachedPrincipalDirections } from './directions-cache.js';
 import { queryBasis } from './prune-basis.js';
+import { sameFloats } from './unit.js';
 import { directionsSlot, sharedDirections } from './shared-directions.js';
 import { makeWasmPooler, sharedWasmPooler, type WasmPooler } from './wasm-pooler.js';
 
@@ -106,7 +107,7 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
   }
 
   function stateFor(query: Float32Array): QueryState {
-    if (state && sameVector(state.query, query)) return state;
+    if (state && sameFloats(state.query, query)) return state;
     const basis = queryBasis(query, directionsOf());
     state = { query: Float32Array.from(query), k: basis.length, coords: new Float32Array(rows * basis.length), ready: new Uint8Array(rows), basis };
     return state;
@@ -250,8 +251,3 @@ function boundOf(c: Float64Array, m: number): number {
   return c[0] / Math.sqrt(proj);
 }
 
-function sameVector(a: Float32Array, b: Float32Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}

@@ -15,3 +15,10 @@ export function unitRows(v: Float32Array, dim: number): Float32Array {
   for (let base = 0; base < v.length; base += dim) normalizeInPlace(v.subarray(base, base + dim));
   return v;
 }
+
+/** Whether two vectors hold the same floats (a query met again: its worked-out state is kept for it). */
+export function sameFloats(a: Float32Array, b: Float32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

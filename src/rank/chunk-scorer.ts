@@ -84,6 +84,9 @@ function identStarts(text: string, lower: string, probes: string[]): number[] | 
   if (pattern) return probeStarts(text, lower, pattern);
   let spans: number[] | null = null;
   for (const probe of probes) {
+    // An empty probe is at every place, and `p + 0` never moves on: no term is empty (query-terms.ts), and
+    // none is counted should one come another way.
+    if (probe.length === 0) continue;
     for (let p = lower.indexOf(probe); p >= 0; p = lower.indexOf(probe, p + probe.length)) {
       let s = p;
       while (s > 0 && isIdentChar(text.charCodeAt(s - 1))) s--;

@@ -5,7 +5,7 @@
 // alone, never on the files searched, so an index answers it exactly as a scan does.
 import { idf, type Lexicon } from './lexical/lexicon.js';
 import { identifierParts, isStopword, stem } from './lexical/terms.js';
-import { fold, queryWords } from './lexical/words.js';
+import { fold, isAscii, queryWords } from './lexical/words.js';
 
 export interface QueryTerm {
   /** What is matched: a whole identifier (lower-cased) or a stemmed part. */
@@ -36,11 +36,17 @@ export function queryTerms(query: string, lexicon: Lexicon, maxTerms: number): Q
   // first sight: the terms come out in the same order as from every occurrence.
   const seen = new Map<string, number>();
   for (const ident of queryWords(query)) seen.set(ident, (seen.get(ident) ?? 0) + 1);
+  // A word that folds to nothing (a lone presentation selector U+FE0E/U+FE0F after a separator: `x \ufe0f- y`
+  // is the words `x`, `\ufe0f`, `y`) is no identifier: its key '' would be found at every place of every
+  // line (mend37b: counting it grew a list until the heap ran out).
+  for (const ident of seen.keys()) if (!isAscii(ident) && fold(ident) === '') seen.delete(ident);
   const idents = [...seen.keys()];
   const found = new Map<string, { whole: boolean; word: string; tf: number; order: number }>();
   /** The first key each identifier added (its whole term, or its one part's): what keeps the identifier. */
   const keyOf = new Map<string, string>();
   const add = (ident: string, key: string, whole: boolean, word: string, tf: number) => {
+    // No empty term ever (see above): none is found as a word, and every text holds it.
+    if (key.length === 0) return;
     const f = found.get(key);
     if (f) f.tf += tf;
     else found.set(key, { whole, word, tf, order: found.size });

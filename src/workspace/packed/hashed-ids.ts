@@ -4,7 +4,11 @@
 import { resized } from './typed-arrays.js';
 
 /** The hash (FNV-1a over UTF-16 units): h = hashStep(h, unit) from HASH_START, unit by unit. */
-export const HASH_START = 0x811c9dc5;
+// As an int32 (`| 0`), as every step's Math.imul gives and the Int32Array of hashes keeps: the empty key's hash is
+// HASH_START itself, and as the double 2166136261 it never equalled its kept -2128831035, so find('') was -1 and a
+// build whose document held a word folding to '' (a lone U+FE0F) crashed in Postings.merge (mend37b). A non-empty
+// key's hash is the same either way (`h ^ unit` makes h an int32), and so is every slot (`h & mask`).
+export const HASH_START = 0x811c9dc5 | 0;
 export const hashStep = (h: number, unit: number): number => Math.imul(h ^ unit, 16777619);
 
 /** The hash of text[start, end). */

@@ -26,4 +26,12 @@ describe('KeyIndex', () => {
     expect(index.id('a')).toBe(1);
     expect(keys).toEqual(['b', 'a', 'c', 'd']);
   });
+
+  it('finds the empty key again, in a list made before and after it (mend37b: a document word folding to \'\', a lone U+FE0F, crashed a build)', () => {
+    const keys: string[] = [];
+    const index = new KeyIndex(keys);
+    expect([index.id('the'), index.id(''), index.id('x')]).toEqual([0, 1, 2]);
+    expect([index.find(''), index.id('')]).toEqual([1, 1]);
+    expect(new KeyIndex(['a', '']).find('')).toBe(1);
+  });
 });

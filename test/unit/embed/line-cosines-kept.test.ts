@@ -1,0 +1,65 @@
+// What lineCosines keeps between calls (mend37b): a model's last query's LineCosines, held weakly by the model
+// (one module-wide entry held a closed workspace's ModelData until another query came), and its lines' bounds
+// never past LINE_BOUNDS_KEPT (a query asked again and again over documents counted again grew its
+// buffer without end).
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { LINE_BOUNDS_KEPT, lineCosines, type LineTokens } from '../../../src/embed/line-cosines.js';
+import type { ModelData } from '../../../src/types.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+const DIM = 8;
+const ROWS = 100;
+const modelOf = (id: string): ModelData => ({ id, table: Float32Array.from({ length: ROWS * DIM }, (_, i) => Math.sin(i)), dim: DIM, rows: ROWS } as ModelData);
+const QUERY = Float32Array.from({ length: DIM }, (_, i) => Math.cos(i));
+
+/** A document of n lines of one token each, of the model `id`. */
+function doc(id: string, n: number): LineTokens {
+  const ids = Uint16Array.from({ length: n }, (_, i) => (i * 7) % ROWS);
+  return { model: id, ids, starts: Uint32Array.from({ length: n + 1 }, (_, i) => i), norms: new Float32Array(n).fill(1) };
+}
+
+describe('lineCosines keeps', () => {
+  it('the same object for a model\'s same query, another model\'s last query beside it', () => {
+    const a = modelOf('a');
+    const b = modelOf('b');
+    const ca = lineCosines(a, QUERY);
+    const cb = lineCosines(b, QUERY);
+    expect(lineCosines(a, Float32Array.from(QUERY))).toBe(ca);
+    expect(lineCosines(b, QUERY)).toBe(cb);
+    expect(lineCosines(a, QUERY.map((x) => -x))).not.toBe(ca);
+  });
+
+  it('a model no one holds any more is collected, its last query\'s LineCosines with it', async () => {
+    let model: ModelData | null = modelOf('closed');
+    const ref = new WeakRef(model);
+    lineCosines(model, QUERY).documentBest(doc('closed', 10));
+    model = null;
+    for (let i = 0; i < 10 && ref.deref() !== undefined; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      gc();
+    }
+    expect(ref.deref()).toBeUndefined();
+  });
+
+  it('at most LINE_BOUNDS_KEPT lines\' bounds (a query asked again over documents counted again), the same bounds', () => {
+    const model = modelOf('big');
+    const cosines = lineCosines(model, QUERY);
+    const n = (LINE_BOUNDS_KEPT >>> 2) + 1;
+    const first = doc('big', n);
+    const bound = cosines.documentBest(first);
+    const lines = Float64Array.from(cosines.lineBounds(first)!);
+    for (let round = 0; round < 12; round++) {
+      // Each round the same query, its documents counted again (new LineTokens, as a changed file's).
+      expect(lineCosines(model, QUERY)).toBe(cosines);
+      const again = doc('big', n);
+      expect(cosines.documentBest(again)).toBe(bound);
+      expect(cosines.lineBounds(again)!.buffer.byteLength).toBeLessThanOrEqual(8 * LINE_BOUNDS_KEPT);
+    }
+    expect(cosines.documentBest(first)).toBe(bound);
+    expect(Float64Array.from(cosines.lineBounds(first)!)).toEqual(lines);
+  });
+});
