@@ -21,7 +21,7 @@ import { embedsQuery, type RankPlan } from './rank/plan.js';
 
 const MAX_BATCH_BYTES = 1 << 20;
 
-/** How often outOfReach asked proseLineReach (a prose document's lines, each with its own cosine bound) and how often that skipped the document (tests). */
+/** How often unreadOutOfReach asked proseLineReach (a prose document's lines, each with its own cosine bound) and how often that skipped the document (tests). */
 const lineReachWork = { calls: 0, skips: 0 };
 export function proseLineReachWork(): { calls: number; skips: number } {
   return { ...lineReachWork };
@@ -51,7 +51,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   const embeds = o.rank !== undefined && embedsQuery(o.rank);
   /**
    * A kept prose document's line terms, where they stand for what this search would count (not under
-   * --ignore-case, nor for a file --max-filesize cuts: as outOfReach below takes a source's).
+   * --ignore-case, nor for a file --max-filesize cuts: as unreadOutOfReach below takes a source's).
    */
   const keptProseLines = (get: (() => ProseLineTerms | null | undefined) | undefined, entry: Entry): ProseLineTerms | undefined => {
     if (!get || !o.rank?.prose || o.ignoreCase || !uncut(entry)) return undefined;
@@ -132,7 +132,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       for (const piece of splitter.end()) if (!unreachable) await offer(prose ? prose.push(piece) : [piece]);
       if (prose && !unreachable && !prose.outOfReach(entry.path, topk.floorDistance)) {
         // A whole prose file none of whose lines can enter the full top-k (its best lexical score, a cosine of 1)
-        // is not sent to be scored: its lines would all be dropped. (outOfReach: the same, bounded from the lines
+        // is not sent to be scored: its lines would all be dropped. (prose.outOfReach: the same, bounded from the lines
         // that may hold a term, before the others are counted.)
         const rest = prose.end();
         if (!(rest.length > 0 && prose.bestDistance(entry.path) > topk.floorDistance)) await offer(rest);
@@ -167,7 +167,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   const knownProse = new Map<Entry, ProseStats>();
   /** Prose entries to be read whose source's line terms hold no term of the plan (their lines' lexical scores are 0), until they are read. */
   const termless = new Set<Entry>();
-  /** An entry outOfReach leaves to be read, with its source's line terms: their statistics, and whether they hold no term. */
+  /** An entry unreadOutOfReach leaves to be read, with its source's line terms: their statistics, and whether they hold no term. */
   const toRead = (entry: Entry, lines: ProseLineTerms, plan: RankPlan): false => {
     knownProse.set(entry, proseLineStats(lines, plan));
     if (proseHoldsNoTerm(lines, plan)) termless.add(entry);
@@ -183,10 +183,10 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   };
   /**
    * A source that lists by its bounds for this very plan (listWithin: prose-source.ts), with no
-   * --max-filesize and the gates of outOfReach's skips: everything listed before is scored first, and
-   * the entries whose listed bound is past the floor then are left out of its listing (outOfReach would
+   * --max-filesize and the gates of unreadOutOfReach's skips: everything listed before is scored first, and
+   * the entries whose listed bound is past the floor then are left out of its listing (unreadOutOfReach would
    * skip each at its turn: the floor only falls; ~1,400 entries a search on the bench tree, nearly all
-   * out of reach), counted as searched as outOfReach counts them, once the listing is through (a search
+   * out of reach), counted as searched as unreadOutOfReach counts them, once the listing is through (a search
    * cut by its deadline before then never came to them). null: list() as it is.
    */
   const listWithin = async (source: Source): Promise<{ entries: Entry[]; left: number } | null> => {
@@ -201,7 +201,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
    * lines' lexical score is 0 and their cosine at most 1 (rank/prose.ts); the heap's floor only falls, and a
    * heap that is not full (--max-distance alone, or too few hits yet) skips nothing.
    */
-  const outOfReach = async (source: Source, entry: Entry): Promise<boolean> => {
+  const unreadOutOfReach = async (source: Source, entry: Entry): Promise<boolean> => {
     const plan = o.rank;
     if (!plan?.prose || o.ignoreCase || !source.holdsAnyTerm) return false;
     const listed = source.listedBound?.(entry, plan);
@@ -262,7 +262,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       for await (const entry of within?.entries ?? source.list(deadline.readSignal)) {
         checkAbort();
         drainSourceWarnings(source);
-        if (await outOfReach(source, entry)) { stats.files++; continue; }
+        if (await unreadOutOfReach(source, entry)) { stats.files++; continue; }
         while (running.size >= fileConcurrency) await deadline.until(Promise.race(running));
         const p: Promise<void> = processEntry(source, entry).finally(() => running.delete(p));
         p.catch(() => {}); // observed by Promise.race/all below; this only marks it handled

@@ -39,6 +39,11 @@ export class ProseCounter {
   /** Each counted line's terms (null: none, or blank), for its best line's bound. */
   private readonly rows: LineTerms[] = [];
   private scratch: RunScratch | null = null;
+  /**
+   * Non-blank ASCII lines the probe passed over (their grams not counted): while none is, the counter's
+   * statistics and rows are exactly a whole count's (ProseFile reuses them instead of counting again).
+   */
+  passed = 0;
 
   /**
    * `probe` (proseLineProbe): a counter that counts only the ASCII lines holding one of the plan's probes,
@@ -72,6 +77,7 @@ export class ProseCounter {
       if (isAscii(line)) {
         if (this.probe && !this.probe(line)) {
           this.rows.push(null);
+          this.passed++;
           this.docs++;
           this.chars += line.length;
           continue;
@@ -124,7 +130,7 @@ export class ProseCounter {
       this.docs++;
       this.chars += length;
       // A probe found before this line's end lies in it (none holds a line break): the next search from the next line.
-      if (hit >= end) { this.rows.push(null); continue; }
+      if (hit >= end) { this.rows.push(null); this.passed++; continue; }
       termLines++;
       const found = asciiLineTerms(text.slice(start, end), this.plan, this.scratch ??= runScratch(this.plan));
       this.rows.push(found.row);

@@ -22,7 +22,8 @@ export class ProseFile {
   /**
    * `known`: the file's statistics, when its source keeps them (rank/prose-lines.ts): nothing is held back then.
    * `probed`: count only the lines that may hold a term until the file is whole, for outOfReach's bound
-   * (the lines counted again in full for the statistics only if the file is within reach or meets the cap).
+   * (the lines counted again in full for the statistics only if the file is within reach or meets the cap,
+   * and the probe passed over one of them).
    */
   constructor(private readonly plan: RankPlan, known?: ProseStats, probed = false) {
     this.counter = new ProseCounter(plan, probed && !known ? proseLineProbe(plan) : null);
@@ -78,8 +79,10 @@ export class ProseFile {
   }
 
   private release(): Piece[] {
-    // A probed count bounds; the statistics the lines are scored with count every line.
-    if (this.counter.probe) {
+    // A probed count bounds; the statistics the lines are scored with count every line: counted again in
+    // full where the probe passed over a line (its grams), reused where it passed over none (non-ASCII text,
+    // or every line holding a probe), being then exactly what a whole count gives.
+    if (this.counter.probe && this.counter.passed > 0) {
       this.counter = new ProseCounter(this.plan);
       for (const p of this.held) this.counter.add(decodeLines(p.bytes, p.offsets, p.scoreFrom, p.scoreTo));
     }

@@ -38,7 +38,8 @@ export function termIndexOf(plan: RankPlan): TermIndex {
 /**
  * Whether a text holds any of `needles` (as some(includes) says): a regular expression of them, escaped,
  * without the u flag, so it compares UTF-16 units as includes does. `anyCase`: ASCII letters in either
- * case (the i flag without u: no other character matches an ASCII letter), as the text lower-cased would.
+ * case (the i flag without u: no other character matches an ASCII letter), as the text lower-cased would
+ * on ASCII text (not on all text: '\u212Aelvin'.toLowerCase() holds 'kelvin', which /kelvin/i does not match).
  */
 export function anyOf(needles: string[], anyCase = false): (text: string) => boolean {
   if (needles.length === 0) return () => false;

@@ -96,3 +96,35 @@ describe('a prose file counted by its probed lines', () => {
     expect(known.probedDistance('a.md')).toBe(0);
   });
 });
+
+describe('a probed count\'s lines', () => {
+  it('looks for terms in the line that holds a probe and in none after it that holds none (the search resumes past a hit)', () => {
+    const plan = buildRankPlan('castle', 'hybrid', lexicon);
+    // One piece of 7 ASCII lines (addAscii): the first holds the probe, the other six do not.
+    const text = ['the castle gate', 'a wall of stone', 'the king rode out', 'rain fell', 'the moat froze', 'dogs barked', 'night came'].join('\n');
+    const pieces = piecesOf(text);
+    expect(pieces.length).toBe(1);
+    const probed = new ProseFile(plan, undefined, true);
+    const at = proseTermLines();
+    probed.push(pieces[0]);
+    expect(proseTermLines() - at).toBe(1);
+  });
+
+  it('counts a file it passed over no line of once: its probed count is the statistics (non-ASCII text)', () => {
+    const plan = buildRankPlan('索引文件 重试 上传', 'hybrid', lexicon);
+    const lines = Array.from({ length: 60 }, (_, i) => `第${i}行：索引文件的格式版本，检索失败的上传会重试。`);
+    const text = lines.join('\n');
+    const whole = new ProseFile(plan);
+    for (const p of piecesOf(text)) whole.push(p);
+    const released = whole.end();
+    const probed = new ProseFile(plan, undefined, true);
+    const at = proseTermLines();
+    for (const p of piecesOf(text)) probed.push(p);
+    expect(probed.outOfReach('a.md', whole.bestDistance('a.md'))).toBe(false);
+    expect(probed.end()).toEqual(released);
+    // Each line's terms looked for once: not once probed and again for the statistics.
+    expect(proseTermLines() - at).toBe(lines.length);
+    expect(probed.stats).toEqual(whole.stats);
+    expect(probed.bestDistance('a.md')).toBe(whole.bestDistance('a.md'));
+  });
+});
