@@ -3,6 +3,7 @@
 // entries dropped in the same order, checked against that Map after every one of many seeded operations.
 import { describe, expect, it } from 'vitest';
 import { BoundedLru } from '../../src/bounded-lru.js';
+import { mulberry32 } from '../helpers/seeded.js';
 
 /** The Map-ordered LRU bounded-lru.ts was before (main 1a5edb4): a get deletes and sets its key again. */
 class MapLru {
@@ -33,21 +34,11 @@ class MapLru {
   }
 }
 
-/** A seeded generator (mulberry32). */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('BoundedLru', () => {
   it('keeps and drops the entries the Map-ordered LRU does, in its order, through gets, peeks, sets and deletes', () => {
     for (const seed of [1, 2, 3, 4]) {
-      const rand = seeded(seed);
+      const rand = mulberry32(seed);
       const limit = 200 + Math.floor(rand() * 800);
       const lru = new BoundedLru<number>(limit);
       const ref = new MapLru(limit);
