@@ -30,10 +30,10 @@ function unitQuery(seed: number, dim: number): Float32Array {
   return q.map((x) => x / n);
 }
 
-function batch(seed: number): TokenizedBatch {
+function batch(seed: number, vocab = VOCAB, n = 60): TokenizedBatch {
   const rand = rng(seed);
   const texts: number[][] = [[]];
-  for (let i = 0; i < 60; i++) texts.push(Array.from({ length: 1 + Math.floor(rand() * (i % 3 === 0 ? 300 : 31)) }, () => Math.floor(rand() * VOCAB)));
+  for (let i = 0; i < n; i++) texts.push(Array.from({ length: 1 + Math.floor(rand() * (i % 3 === 0 ? 300 : 31)) }, () => Math.floor(rand() * vocab)));
   const lineStarts = new Uint32Array(texts.length + 1);
   texts.forEach((t, i) => { lineStarts[i + 1] = lineStarts[i] + t.length; });
   return { ids: Int32Array.from(texts.flat()), lineStarts };
@@ -65,13 +65,15 @@ describe('basis coordinates in WebAssembly (static kernel)', () => {
   });
 
   it('is what a kernel over a pool memory fills with: every distance and kept sum as the loop gives them', async () => {
-    for (const [name, plain] of [
-      ['plain', seededModel('kernel', 1, 64, VOCAB, { normalize: true })],
-      ['mapping + weights', seededModel('kernel', 2, 256, VOCAB, { rows: 300, normalize: true })],
+    // The last meets more rows than a query's coordinates table holds at first (it grows).
+    for (const [name, plain, vocab] of [
+      ['plain', seededModel('kernel', 1, 64, VOCAB, { normalize: true }), VOCAB],
+      ['mapping + weights', seededModel('kernel', 2, 256, VOCAB, { rows: 300, normalize: true }), VOCAB],
+      ['5,000 rows', seededModel('kernel', 3, 16, 5000, { normalize: true }), 5000],
     ] as const) {
       const scalar = createStaticKernel(plain);
       const pooled = createStaticKernel(withPoolMemory(plain));
-      const b = batch(7);
+      const b = batch(7, vocab, vocab === VOCAB ? 60 : 400);
       const n = b.lineStarts.length - 1;
       const before = coordsFilledRows();
       for (const seed of [1, 2, 3]) {
