@@ -15,8 +15,6 @@ const PRUNE_DIRECTIONS = 24;
 const FIRST_DIRECTIONS = 8;
 /** Texts with at least this many tokens are pooled per distinct token (see countDistinct). */
 const DISTINCT_FROM_TOKENS = 32;
-/** Rows whose coordinates a query's table holds at first (it doubles as rows are met). */
-const COORD_ROWS = 1024;
 /** Safety margin on the cosine bound against float rounding. */
 const BOUND_MARGIN = 1e-4;
 
@@ -26,7 +24,8 @@ interface QueryState {
   /**
    * coords[(at[row] - 1) * k + j] = table row . basis[j], filled lazily per row, in the order rows are met
    * (at[row] 0: not yet): a scan meets ~2,000 of the bench model's 29,528 rows, whose coordinates then lie
-   * in ~50 pages, not spread over a rows * k table's ~720 (each page's first write a fault, ~14 us here).
+   * in the table's first ~50 pages, not spread over all its ~720 (each page's first write a fault, ~14 us
+   * here; the pages never written are never faulted in).
    */
   coords: Float32Array;
   at: Int32Array;
@@ -123,7 +122,7 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
     const basis = queryBasis(query, directionsOf());
     if (filler === undefined) filler = sharedCoordsFiller(model.poolMemory!.memory, shared!.scratchAt!, dim);
     const fills = filler !== null && filler.setBasis(basis) ? filler : null;
-    state = { query: Float32Array.from(query), k: basis.length, coords: new Float32Array(COORD_ROWS * basis.length), at: new Int32Array(rows), filled: 0, basis, filler: fills };
+    state = { query: Float32Array.from(query), k: basis.length, coords: new Float32Array(rows * basis.length), at: new Int32Array(rows), filled: 0, basis, filler: fills };
     return state;
   }
 
@@ -133,11 +132,6 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
    */
   function fillCoords(s: QueryState, row: number): number {
     const { k } = s;
-    if ((s.filled + 1) * k > s.coords.length) {
-      const grown = new Float32Array(s.coords.length * 2);
-      grown.set(s.coords);
-      s.coords = grown;
-    }
     const at = s.filled * k;
     s.at[row] = ++s.filled;
     if (s.filler) {
@@ -186,18 +180,20 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
    * (a weight times 1 is that weight).
    */
   function addFirstCoords(s: QueryState, batch: TokenizedBatch, i: number, n: number, c: Float64Array): void {
-    const { k } = s;
-    const ids = n < 0 ? batch.ids : distinct;
-    const from = n < 0 ? batch.lineStarts[i] : 0;
-    const to = n < 0 ? batch.lineStarts[i + 1] : n;
+    // Every property read whichever kind the text is (a scan's first texts are long ones: code compiled
+    // on those alone had no feedback for a short one's and was thrown away at its first).
+    const { k, at: rowAt, coords: co } = s;
+    const { ids: textIds, lineStarts } = batch;
+    const ids = n < 0 ? textIds : distinct;
+    const from = n < 0 ? lineStarts[i] : 0;
+    const to = n < 0 ? lineStarts[i + 1] : n;
     let c0 = 0; let c1 = 0; let c2 = 0; let c3 = 0; let c4 = 0; let c5 = 0; let c6 = 0; let c7 = 0;
     for (let t = from; t < to; t++) {
       const id = ids[t];
       const w = (weights ? weights[id] : 1) * (n < 0 ? 1 : counts[id]);
       const row = mapping ? mapping[id] : id;
-      const filled = s.at[row];
+      const filled = rowAt[row];
       const at = filled === 0 ? fillCoords(s, row) : (filled - 1) * k;
-      const co = s.coords;
       c0 += w * co[at]; c1 += w * co[at + 1]; c2 += w * co[at + 2]; c3 += w * co[at + 3];
       c4 += w * co[at + 4]; c5 += w * co[at + 5]; c6 += w * co[at + 6]; c7 += w * co[at + 7];
     }

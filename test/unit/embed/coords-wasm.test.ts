@@ -65,7 +65,7 @@ describe('basis coordinates in WebAssembly (static kernel)', () => {
   });
 
   it('is what a kernel over a pool memory fills with: every distance and kept sum as the loop gives them', async () => {
-    // The last meets more rows than a query's coordinates table holds at first (it grows).
+    // The last meets thousands of rows (their coordinates packed in the order met).
     for (const [name, plain, vocab] of [
       ['plain', seededModel('kernel', 1, 64, VOCAB, { normalize: true }), VOCAB],
       ['mapping + weights', seededModel('kernel', 2, 256, VOCAB, { rows: 300, normalize: true }), VOCAB],
