@@ -7,9 +7,9 @@ export const SIMD = 0xfd;
 export const op = {
   block: 0x02, loop: 0x03, br: 0x0c, brIf: 0x0d, end: 0x0b,
   localGet: 0x20, localSet: 0x21, localTee: 0x22,
-  i32Load: 0x28, f64Load: 0x2b, f64Store: 0x39,
+  i32Load: 0x28, f32Load: 0x2a, f64Load: 0x2b, f64Store: 0x39,
   i32Const: 0x41, i32GeU: 0x4f, i32Add: 0x6a, i32Shl: 0x74,
-  f64Add: 0xa0,
+  f64Add: 0xa0, f64PromoteF32: 0xbb,
 } as const;
 /** SIMD opcodes (after the 0xfd prefix), LEB128-encoded. */
 export const simd = {

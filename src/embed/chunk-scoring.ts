@@ -3,6 +3,7 @@
 // The semantic part is the model2vec embedding of the chunk's whole text (the mean of all its
 // tokens), so context beyond the single line counts; chunks that cannot beat `pruneAbove` are skipped
 // by the kernel's exact bound.
+import { isAscii as bytesAscii } from 'node:buffer';
 import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
 import { chunkBestDistance, chunkBounds, chunkStats, lexicalScore, relevance, semanticBudget, toDistance, type ChunkStats } from '../rank/chunk-scorer.js';
@@ -68,7 +69,10 @@ export async function scoreChunks(
     if (rangeKey && c.rangeLexical && plan.mode === 'hybrid' && knownChunk(req, c, r, firstLine, rangeKey, kept!, path, out)) { work.known++; continue; }
     work.counted++;
     const lines = decodeLines(req.bytes, req.offsets, from, req.scoreRanges[r + 1]);
-    const stats = plan.mode === 'semantic' ? chunkBounds(lines.length, firstLine, plan) : chunkStats(lines, firstLine, file, plan, path);
+    // Lines decoded from ASCII bytes are ASCII, and any other byte decodes to a non-ASCII char (U+FFFD where it is bad).
+    const stats = plan.mode === 'semantic'
+      ? chunkBounds(lines.length, firstLine, plan)
+      : chunkStats(lines, firstLine, file, plan, path, bytesAscii(req.bytes.subarray(req.offsets[from], req.offsets[req.scoreRanges[r + 1]])));
     for (const s of stats) {
       const lexical = lexicalScore(s.bm25, plan);
       // A chunk that cannot beat pruneAbove even with a cosine of 1 is dropped before its lines are

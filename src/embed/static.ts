@@ -7,6 +7,7 @@ import { queryBasis } from './prune-basis.js';
 import { sameFloats } from './unit.js';
 import { directionsSlot, sharedDirections } from './shared-directions.js';
 import { makeWasmPooler, sharedWasmPooler, type WasmPooler } from './wasm-pooler.js';
+import { sharedCoordsFiller, type CoordsFiller } from './coords-wasm.js';
 
 /** Directions besides the query used for the pruning bound: more = tighter bound, costlier tokens. */
 const PRUNE_DIRECTIONS = 24;
@@ -20,10 +21,18 @@ const BOUND_MARGIN = 1e-4;
 interface QueryState {
   query: Float32Array;
   k: number;
-  /** coords[row * k + j] = table row . basis[j], filled lazily per row. */
+  /**
+   * coords[(at[row] - 1) * k + j] = table row . basis[j], filled lazily per row, in the order rows are met
+   * (at[row] 0: not yet): a scan meets ~2,000 of the bench model's 29,528 rows, whose coordinates then lie
+   * in the table's first ~50 pages, not spread over all its ~720 (each page's first write a fault, ~14 us
+   * here; the pages never written are never faulted in).
+   */
   coords: Float32Array;
-  ready: Uint8Array;
+  at: Int32Array;
+  filled: number;
   basis: Float64Array[];
+  /** The kernel's WebAssembly filler, holding this basis (null: the loop fills). */
+  filler: CoordsFiller | null;
 }
 
 export function createStaticKernel(model: ModelData): PoolingKernel {
@@ -38,6 +47,8 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
   // A searcher's threads pool from one shared copy of the table (pool-memory.ts), from the start.
   const shared = model.poolMemory ? sharedWasmPooler(model.poolMemory, dim) : null;
   if (shared) { fast = shared; acc = shared.acc; preparing = Promise.resolve(true); }
+  // Its slot's scratch holds the basis for the coordinates' fill in WebAssembly (coords-wasm.ts), made once needed.
+  let filler: CoordsFiller | null | undefined = shared?.scratchAt === undefined ? null : undefined;
   let directions: Float64Array[] | null = null;
   let state: QueryState | null = null;
 
@@ -109,19 +120,32 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
   function stateFor(query: Float32Array): QueryState {
     if (state && sameFloats(state.query, query)) return state;
     const basis = queryBasis(query, directionsOf());
-    state = { query: Float32Array.from(query), k: basis.length, coords: new Float32Array(rows * basis.length), ready: new Uint8Array(rows), basis };
+    if (filler === undefined) filler = sharedCoordsFiller(model.poolMemory!.memory, shared!.scratchAt!, dim);
+    const fills = filler !== null && filler.setBasis(basis) ? filler : null;
+    state = { query: Float32Array.from(query), k: basis.length, coords: new Float32Array(rows * basis.length), at: new Int32Array(rows), filled: 0, basis, filler: fills };
     return state;
   }
 
-  function fillCoords(s: QueryState, row: number): void {
+  /**
+   * Fills row `row`'s coordinates, the same floats from the WebAssembly filler as from the loop
+   * (coords-wasm.ts); returns where they are in s.coords.
+   */
+  function fillCoords(s: QueryState, row: number): number {
+    const { k } = s;
+    const at = s.filled * k;
+    s.at[row] = ++s.filled;
+    if (s.filler) {
+      s.filler.fill(row, s.coords, at);
+      return at;
+    }
     const base = row * dim;
-    for (let j = 0; j < s.k; j++) {
+    for (let j = 0; j < k; j++) {
       const b = s.basis[j];
       let c = 0;
       for (let d = 0; d < dim; d++) c += table[base + d] * b[d];
-      s.coords[row * s.k + j] = c;
+      s.coords[at + j] = c;
     }
-    s.ready[row] = 1;
+    return at;
   }
 
   /**
@@ -133,7 +157,8 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
   function cosineBound(s: QueryState, batch: TokenizedBatch, i: number, n: number, c: Float64Array, floorCos: number): number {
     c.fill(0);
     const m = Math.min(s.k, FIRST_DIRECTIONS);
-    addAllCoords(s, batch, i, n, c, 0, m);
+    if (m === FIRST_DIRECTIONS) addFirstCoords(s, batch, i, n, c);
+    else addAllCoords(s, batch, i, n, c, 0, m);
     const first = boundOf(c, m);
     if (m === s.k || first < floorCos - BOUND_MARGIN) return first;
     addAllCoords(s, batch, i, n, c, m, s.k);
@@ -149,11 +174,37 @@ export function createStaticKernel(model: ModelData): PoolingKernel {
     }
   }
 
+  /**
+   * addAllCoords of coordinates [0, FIRST_DIRECTIONS) (8), each summed in a local, not in c (a typed array
+   * V8 loads and stores at every token): the same products added in the same order, so the same floats
+   * (a weight times 1 is that weight).
+   */
+  function addFirstCoords(s: QueryState, batch: TokenizedBatch, i: number, n: number, c: Float64Array): void {
+    // Every property read whichever kind the text is (a scan's first texts are long ones: code compiled
+    // on those alone had no feedback for a short one's and was thrown away at its first).
+    const { k, at: rowAt, coords: co } = s;
+    const { ids: textIds, lineStarts } = batch;
+    const ids = n < 0 ? textIds : distinct;
+    const from = n < 0 ? lineStarts[i] : 0;
+    const to = n < 0 ? lineStarts[i + 1] : n;
+    let c0 = 0; let c1 = 0; let c2 = 0; let c3 = 0; let c4 = 0; let c5 = 0; let c6 = 0; let c7 = 0;
+    for (let t = from; t < to; t++) {
+      const id = ids[t];
+      const w = (weights ? weights[id] : 1) * (n < 0 ? 1 : counts[id]);
+      const row = mapping ? mapping[id] : id;
+      const filled = rowAt[row];
+      const at = filled === 0 ? fillCoords(s, row) : (filled - 1) * k;
+      c0 += w * co[at]; c1 += w * co[at + 1]; c2 += w * co[at + 2]; c3 += w * co[at + 3];
+      c4 += w * co[at + 4]; c5 += w * co[at + 5]; c6 += w * co[at + 6]; c7 += w * co[at + 7];
+    }
+    c[0] = c0; c[1] = c1; c[2] = c2; c[3] = c3; c[4] = c4; c[5] = c5; c[6] = c6; c[7] = c7;
+  }
+
   function addCoords(s: QueryState, id: number, w: number, c: Float64Array, from: number, to: number): void {
     const row = mapping ? mapping[id] : id;
-    if (!s.ready[row]) fillCoords(s, row);
-    const { k, coords } = s;
-    const at = row * k;
+    const filled = s.at[row];
+    const at = filled === 0 ? fillCoords(s, row) : (filled - 1) * s.k;
+    const { coords } = s;
     for (let j = from; j < to; j++) c[j] += w * coords[at + j];
   }
 

@@ -7,6 +7,7 @@
 import type { PoolMemory } from '../types.js';
 import { align16, compileOnce, instanceWith } from '../wasm-simd.js';
 import { poolModuleBytes, sharedPoolModuleBytes } from './pool-wasm.js';
+import { coordsScratchBytes } from './coords-wasm.js';
 
 /** Adds weighted table rows into `acc`, in the order pushed (flush() before reading `acc`). */
 export interface WasmPooler {
@@ -16,6 +17,8 @@ export interface WasmPooler {
   push(row: number, w: number): void;
   /** Adds the queued rows to `acc`. */
   flush(): void;
+  /** A pooler in a shared memory's slot: where the rest of its slot begins (coordsScratchBytes(dim), its thread's alone: coords-wasm.ts). */
+  readonly scratchAt?: number;
 }
 
 /** Rows queued before they are added (16 bytes each). */
@@ -33,9 +36,9 @@ export function sharedPoolingAvailable(): boolean {
   return compiledShared() !== null;
 }
 
-/** Bytes of one thread's scratch in a shared memory: its sum, then its queued rows. */
+/** Bytes of one thread's scratch in a shared memory: its sum, then its queued rows, then its kernel's coordinates scratch (coords-wasm.ts). */
 export function poolSlotBytes(dim: number): number {
-  return align16(dim * 8) + PAIRS * 16;
+  return align16(dim * 8) + PAIRS * 16 + coordsScratchBytes(dim);
 }
 
 /**
@@ -51,13 +54,14 @@ export function sharedWasmPooler(pm: PoolMemory, dim: number): WasmPooler | null
   if (slot >= pm.slots) return null;
   const accAt = pm.slotsAt + slot * pm.slotBytes;
   const instance = new WebAssembly.Instance(module, { env: { memory: pm.memory } });
-  return poolerOn(instance.exports.pool as PoolFn, pm.memory, accAt, accAt + align16(dim * 8), dim);
+  const pairsAt = accAt + align16(dim * 8);
+  return poolerOn(instance.exports.pool as PoolFn, pm.memory, accAt, pairsAt, dim, pairsAt + PAIRS * 16);
 }
 
 type PoolFn = (pairs: number, n: number, dim: number, acc: number) => void;
 
 /** The pooler of an instance's `pool` over `memory`: its sum at accAt (dim float64), its queue at pairsAt. */
-function poolerOn(pool: PoolFn, memory: WebAssembly.Memory, accAt: number, pairsAt: number, dim: number): WasmPooler {
+function poolerOn(pool: PoolFn, memory: WebAssembly.Memory, accAt: number, pairsAt: number, dim: number, scratchAt?: number): WasmPooler {
   const acc = new Float64Array(memory.buffer, accAt, dim);
   const pairInts = new Int32Array(memory.buffer, pairsAt, PAIRS * 4);
   const pairWeights = new Float64Array(memory.buffer, pairsAt, PAIRS * 2);
@@ -65,6 +69,7 @@ function poolerOn(pool: PoolFn, memory: WebAssembly.Memory, accAt: number, pairs
   let count = 0;
   return {
     acc,
+    scratchAt,
     push(row, w) {
       if (count === PAIRS) this.flush();
       pairInts[count * 4] = row * rowBytes;

@@ -130,13 +130,16 @@ export interface LineHits { lines: number[]; terms: number[] }
  * lower-casing and one pass of the probes (identStarts) for a scored range, not per line: most code lines hold no query
  * term): each line's hits in the order countTerms counts them. null when the lines are not all ASCII,
  * where lower-casing may change a text's length and countTerms reads words otherwise, or a probe is empty.
+ * `ascii`: whether the lines are all ASCII, where the caller knows it (the bytes it decoded them from: a scan's
+ * batch, whose regular-expression test over every range was ~20 ms of each worker's first scan); else tested here.
  */
-export function asciiLineHits(lines: string[], plan: RankPlan): LineHits | null {
+export function asciiLineHits(lines: string[], plan: RankPlan, ascii?: boolean): LineHits | null {
+  if (ascii === false) return null;
   let probes = planProbeLists.get(plan.terms);
   if (!probes) planProbeLists.set(plan.terms, probes = [...new Set(plan.terms.map(probeOf))]);
   if (probes.some((p) => p.length === 0)) return null;
   const text = lines.join('\n');
-  if (NON_ASCII.test(text)) return null;
+  if (ascii === undefined && NON_ASCII.test(text)) return null;
   const lower = text.toLowerCase();
   const hits: LineHits = { lines: [], terms: [] };
   const spans = identStarts(text, lower, probes);
@@ -229,9 +232,9 @@ function pathCounts(path: string, plan: RankPlan): { tf: Float64Array; terms: nu
 
 /**
  * Chunk statistics for one scored range of a file: `lines` are its lines, the first being file line
- * `firstLine`; chunks are cut at file lines that are multiples of plan.chunkLines.
+ * `firstLine`; chunks are cut at file lines that are multiples of plan.chunkLines. `ascii`: as asciiLineHits takes it.
  */
-export function chunkStats(lines: string[], firstLine: number, path: string, plan: RankPlan, signals = pathSignals(path, plan)): ChunkStats[] {
+export function chunkStats(lines: string[], firstLine: number, path: string, plan: RankPlan, signals = pathSignals(path, plan), ascii?: boolean): ChunkStats[] {
   const nTerms = plan.terms.length;
   const { tf: pathTf, terms: pathTerms, length: pathLength } = pathCounts(path, plan);
   const { fileStem } = signals;
@@ -244,7 +247,7 @@ export function chunkStats(lines: string[], firstLine: number, path: string, pla
   const chunkTerms: number[] = [];
   const byOrder = (x: number, y: number) => x - y;
   // Each line's terms, found for all the lines at once (null: count each line on its own).
-  const hits = asciiLineHits(lines, plan);
+  const hits = asciiLineHits(lines, plan, ascii);
   let h = 0;
   const out: ChunkStats[] = [];
   const size = plan.chunkLines;

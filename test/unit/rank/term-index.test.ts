@@ -78,6 +78,15 @@ describe('asciiLineHits', () => {
     expect(hits.lines).toEqual([2, 4, 4]);
     expect(hits.terms.map((t) => plan.terms[t].key)).toEqual(['retry', 'upload', 'upload']);
   });
+
+  // A scan's worker knows whether a range's lines are ASCII from the bytes it decoded them from
+  // (embed/chunk-scoring.ts: node:buffer isAscii), and hands that over instead of a test of the lines.
+  it("takes the caller's word for whether the lines are all ASCII", () => {
+    const plan = buildRankPlan('retry failed uploads', 'hybrid', lexicon);
+    const lines = ['', 'no', 'a retry', 'x', 'uploads uploaded'];
+    expect(asciiLineHits(lines, plan, false), 'said not ASCII: left to countTerms').toBeNull();
+    expect(asciiLineHits(lines, plan, true)).toEqual(asciiLineHits(lines, plan));
+  });
 });
 
 describe("the chunk scorer's identifiers", () => {
