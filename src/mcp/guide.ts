@@ -22,5 +22,10 @@ Example: {"file_path": "src/upload.ts", "line": 12, "top_k": 5}`;
 export const INDEX_DESCRIPTION = `Build or refresh the search index of a directory (reports progress). Not needed before searching: search indexes on first use and keeps the index fresh. Use it to warm a large tree ahead of time.
 Example: {"directory": "src"}`;
 
-export const STATUS_DESCRIPTION = `Whether a directory is indexed, and the size of its index (files, chunks, lines). Read-only.
+export const STATUS_DESCRIPTION = `Whether a directory is indexed, and the size of its index (files, chunks, lines). Read-only. You never need it before searching: search answers in every state below.
+- indexed: true: searches answer from the index (index: fresh). \`gone\` counts files deleted since its last run (searches skip them; the index tool drops them).
+- building: true: the index is being built in the background; indexed is false and the counts are what the build has read so far (chunks null while a cluster builds it). Search anyway: answers read the files meanwhile (index: building), the same matches; do not wait or call index.
+- incomplete: true: a build of the index was cut short (its process killed) and none has finished since; indexed is false and the counts are of the part it wrote. Search anyway: the next search rebuilds it in the background and reads the files meanwhile; call index to finish it now.
+- build_failed: why the last background build failed; searches read the files meanwhile (index: scanned); call index to try again.
+- indexed: false with none of these: not indexed yet; the first search builds it.
 Example: {"directory": "."}`;
