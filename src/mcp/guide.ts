@@ -5,7 +5,7 @@
 export const INSTRUCTIONS = `simgrep finds code by meaning, offline, inside this server's root.
 - Use \`search\` first when you know WHAT the code does but not what it is called ("where are failed uploads retried"), or to find where a name is defined and used: it ranks by meaning and by words, and each match carries its code, so you rarely need a Read afterwards.
 - Use \`find_related\` after a hit, to see code like it elsewhere (other implementations, duplicates, callers written alike): pass the hit's path and line.
-- To find code like a snippet you hold, pass the snippet itself as \`search\`'s query: its own source comes first, similar code after.
+- To find code like a snippet you hold, pass the snippet itself as \`search\`'s query: its own source usually comes first, similar code after (check the path: a block of common code may rank a file written alike above its own).
 - Use your grep tool instead for an exact string or regular expression, or to list EVERY occurrence of a name: \`search\` returns the best few, not all.
 Narrow with \`directory\` (a subdirectory of the root), \`globs\` (ripgrep's -g: ["src/**", "!**/*.test.ts"]), \`types\` / \`types_not\` (ripgrep's type names: ["ts"]), \`per_file: 1\` (one match per file, to survey many files), \`files_with_matches\` (which files, no code) and \`max_tokens\` (a budget: matches turn compact, the match line and its enclosing definition, before any is dropped; the answer says what was cut).
 \`score\` is 0..1, higher is better, on one scale in every mode: above ~0.5 is a strong match, below ~0.15 a weak one.
