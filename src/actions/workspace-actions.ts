@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { SimgrepError } from '../errors.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { INCOMPLETE_INDEX, isUnfinished } from '../workspace/unfinished.js';
 import type { IndexReport } from '../workspace/build/indexer.js';
 import { sourcesForPaths } from '../sources/resolve.js';
 import { isRemoteUri } from '../sources/uri.js';
@@ -83,11 +84,15 @@ async function statusOf(ws: Workspace, p: Params) {
 export async function workspaceStats(engine: ActionEngine, _state: unknown, p: Params) {
   const ws = target(engine, p);
   const s = await statusOf(ws, p);
+  // An index no run has finished holds a part of its roots: `complete` says so (a `note` says what
+  // finishes it), beside TEA's keys, which count what it holds so far.
+  const note = !isUnfinished(s) ? undefined : `${INCOMPLETE_INDEX}; search.workspace_index with workspace: ${JSON.stringify(handle(ws, p))} finishes it`;
   return {
     success: true,
     // TEA's keys: simgrep searches its index exactly (a flat scan of the snapshot), it builds no ANN index.
     total_documents: s.files, total_lines: s.lines, has_index: s.files > 0, index_type: s.files > 0 ? 'FLAT' : null,
     workspace: handle(ws, p), name: s.name, dir: s.dir, roots: s.roots, files: s.files, binary: s.binary, chunks: s.chunks,
     lines: s.lines, bytes: s.bytes, model: s.model, size_on_disk: s.sizeOnDisk, updated: s.updated,
+    complete: s.complete, ...(note !== undefined && { note }),
   };
 }

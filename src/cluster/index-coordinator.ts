@@ -28,7 +28,7 @@ import { connectRedis, unreachable } from './connection.js';
 import { DEFAULT_CLUSTER_TIMEOUT_MS } from './coordinator.js';
 import { shardFailure, type ShardState } from './merge.js';
 import { modelIdentity } from './model-identity.js';
-import { ALIVE_TTL_MS, HEARTBEAT_MS, PREFIX, PROTOCOL, QUEUE, aliveKey, resultsKey, stagedKey, type IndexShardJob, type IndexShardResult } from './protocol.js';
+import { ALIVE_TTL_MS, FORMATS, HEARTBEAT_MS, PREFIX, PROTOCOL, QUEUE, aliveKey, resultsKey, stagedKey, type IndexShardJob, type IndexShardResult } from './protocol.js';
 import { DEFAULT_SHARD_BYTES, cutShards } from './shards.js';
 import { MERGE_BATCH, mergeStaged } from './staged-merge.js';
 import { dropStaging, stagingUri } from './staging.js';
@@ -68,7 +68,7 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
   const { Queue: QueueClass } = await import('bullmq');
   const queue: Queue = new QueueClass(QUEUE, { connection: redis, prefix: PREFIX });
   const runId = randomBytes(6).toString('hex');
-  const me = { protocol: PROTOCOL, simgrep: simgrepVersion(), model: modelIdentity(ctx.model) };
+  const me = { protocol: PROTOCOL, simgrep: simgrepVersion(), model: modelIdentity(ctx.model), formats: FORMATS };
   const failures: ShardState = { topk: new TopK<Hit>(1), closest: null, warnings: [], seenWarnings: new Set(), stats: { files: 0, lines: 0, bytes: 0, skipped: 0, binary: 0, errors: 0, ms: 0 } };
   const shards = new Map<number, PendingShard>();
   const seen = new Set<string>();

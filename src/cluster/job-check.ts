@@ -74,14 +74,16 @@ export function checkQueryId(v: unknown, what = 'queryId'): string {
 }
 
 /** The fields every job has, checked before anything else (a job of another protocol may differ in the rest). */
-export function checkJobHeader(d: unknown): { protocol: number; simgrep: string; model: string; queryId: string; n: number } {
+export function checkJobHeader(d: unknown): { protocol: number; simgrep: string; model: string; formats?: string; queryId: string; n: number } {
   if (!isObject(d)) return fail('the job is not an object');
   if (!isInt(d.protocol, 0, 1e6)) fail(`protocol ${shown(d.protocol)} is not a whole number`);
   str(d.simgrep, 'simgrep', MAX_LABEL_CHARS, { label: true });
   str(d.model, 'model', MAX_LABEL_CHARS, { label: true });
+  // Absent from a job of protocol 1 (refused by its protocol); checked before it is shown.
+  if (d.formats !== undefined) str(d.formats, 'formats', MAX_LABEL_CHARS, { label: true });
   checkQueryId(d.queryId);
   if (!isInt(d.n, 0, MAX_N)) fail(`shard number ${shown(d.n)} is not a whole number in 0..${MAX_N}`);
-  return d as { protocol: number; simgrep: string; model: string; queryId: string; n: number };
+  return d as { protocol: number; simgrep: string; model: string; formats?: string; queryId: string; n: number };
 }
 
 function checkRemote(v: unknown, what: string): void {
@@ -167,7 +169,7 @@ function checkOptions(v: unknown): ShardOptions {
 /** A search shard's job, or JobRefused saying what is wrong. */
 export function checkSearchJob(d: unknown): ShardJob {
   const h = checkJobHeader(d) as unknown as Record<string, unknown>;
-  onlyKeys(h, ['protocol', 'simgrep', 'model', 'queryId', 'n', 'roots', 'cwd', 'options', 'entries'], 'the search job');
+  onlyKeys(h, ['protocol', 'simgrep', 'model', 'formats', 'queryId', 'n', 'roots', 'cwd', 'options', 'entries'], 'the search job');
   if (!Array.isArray(h.roots) || h.roots.length === 0 || h.roots.length > MAX_ROOTS) fail(`roots is not a list of 1..${MAX_ROOTS} paths or URIs`);
   const roots = (h.roots as unknown[]).map((r, i) => remoteParses(str(r, `roots[${i}]`), `roots[${i}]`));
   if (!isCanonicalLocalPath(h.cwd)) fail(`cwd ${shown(h.cwd)} is not an absolute canonical path`);
@@ -182,7 +184,7 @@ export function checkSearchJob(d: unknown): ShardJob {
 /** An index shard's job, or JobRefused saying what is wrong. */
 export function checkIndexJob(d: unknown): IndexShardJob {
   const h = checkJobHeader(d) as unknown as Record<string, unknown>;
-  onlyKeys(h, ['protocol', 'simgrep', 'model', 'queryId', 'n', 'indexDir', 'chunkLines', 'remote', 'entries', 'prev'], 'the index job');
+  onlyKeys(h, ['protocol', 'simgrep', 'model', 'formats', 'queryId', 'n', 'indexDir', 'chunkLines', 'remote', 'entries', 'prev'], 'the index job');
   if (!(typeof h.indexDir === 'string' && (isRemoteUri(h.indexDir) ? isCanonicalS3Uri(h.indexDir) : isCanonicalLocalPath(h.indexDir)))) {
     fail(`indexDir ${shown(h.indexDir)} is neither an absolute canonical path nor a canonical s3:// URI (no NUL, no . or .. segments)`);
   }

@@ -5,9 +5,23 @@ import type { Hit } from '../rank/windows.js';
 import type { SearchOptions } from '../searcher.js';
 import type { SourceWarning } from '../sources/source.js';
 import type { FileState } from '../workspace/store/store.js';
+import { PROSE_STATS_FORMAT } from '../workspace/snapshot/prose-stats-file.js';
+import { SNAPSHOT_FORMATS } from '../workspace/snapshot/snapshot-file.js';
 
-/** Bumped when a job or result changes shape: workers refuse jobs of another protocol. */
-export const PROTOCOL = 1;
+/**
+ * Bumped when a job or result changes shape: workers refuse jobs of another protocol. 2: jobs and
+ * workers carry FORMATS (a worker of protocol 1 refuses every job of 2, and the other way round).
+ */
+export const PROTOCOL = 2;
+/**
+ * The formats of what a worker hands back that depends on how text is cut into words: an index
+ * shard's staged terms and definitions (merged into the coordinator's snapshot as they are), a search
+ * shard's lexical scores. Made of the snapshot's and the prose statistics' own format names, which are
+ * bumped with every change of the words (session 37: keycaps, folded definition names; PROTOCOL stayed 1
+ * and a worker of an older build was taken, its terms misread by the new snapshot), so a change of the
+ * words cannot leave the cluster's check behind: a worker of other formats refuses the job.
+ */
+export const FORMATS = [...SNAPSHOT_FORMATS, PROSE_STATS_FORMAT].join(' ');
 /** BullMQ's key prefix and queue name: every key simgrep writes starts with "simgrep:". */
 export const PREFIX = 'simgrep';
 export const QUEUE = 'shards';
@@ -50,6 +64,7 @@ export interface ShardJob {
   protocol: number;
   simgrep: string;
   model: string;
+  formats: string;
   queryId: string;
   n: number;
   roots: string[];
@@ -64,6 +79,7 @@ export interface IndexShardJob {
   protocol: number;
   simgrep: string;
   model: string;
+  formats: string;
   /** The run (its alive and results keys are those of a query with this id). */
   queryId: string;
   n: number;
@@ -83,18 +99,21 @@ export type IndexShardResult =
   | { n: number; worker: string; staging: string; warnings: SourceWarning[]; stats: IndexShardStats }
   | { n: number; worker: string; error: { code: string; message: string }; refused?: boolean };
 
-export interface WorkerInfo { id: string; host: string; pid: number; simgrep: string; model: string; protocol: number }
+export interface WorkerInfo { id: string; host: string; pid: number; simgrep: string; model: string; protocol: number; formats: string }
 
 /** What a worker pushes for a shard: its candidates, or why it could not run it. */
 export type ShardResult =
   | { n: number; worker: string; hits: Hit[]; closestMiss: Hit | null; warnings: SourceWarning[]; stats: SearchStats }
   | { n: number; worker: string; error: { code: string; message: string }; refused?: boolean };
 
-/** Why a worker cannot run a job (another simgrep, protocol or model), or null when it can. */
-export function incompatibility(job: Pick<ShardJob, 'protocol' | 'simgrep' | 'model'>, mine: Pick<WorkerInfo, 'protocol' | 'simgrep' | 'model'>): string | null {
+/** Why a worker cannot run a job (another simgrep, protocol, formats or model), or null when it can. */
+export function incompatibility(job: Pick<ShardJob, 'protocol' | 'simgrep' | 'model'> & { formats?: string }, mine: Pick<WorkerInfo, 'protocol' | 'simgrep' | 'model'> & { formats?: string }): string | null {
   const diffs: string[] = [];
   if (job.simgrep !== mine.simgrep || job.protocol !== mine.protocol) {
     diffs.push(`simgrep ${job.simgrep} (protocol ${job.protocol}) on the coordinator, ${mine.simgrep} (protocol ${mine.protocol}) on the worker`);
+  } else if (job.formats !== mine.formats) {
+    // The same version and protocol from builds whose words differ: the worker's terms would be misread.
+    diffs.push(`index formats ${job.formats ?? '(none)'} on the coordinator, ${mine.formats ?? '(none)'} on the worker (builds that cut text into words differently)`);
   }
   if (job.model !== mine.model) diffs.push(`model ${job.model} on the coordinator, ${mine.model} on the worker`);
   return diffs.length ? diffs.join('; ') : null;

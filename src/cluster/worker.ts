@@ -13,7 +13,7 @@ import { simgrepVersion } from '../version.js';
 import { connectRedis } from './connection.js';
 import { modelIdentity } from './model-identity.js';
 import {
-  PREFIX, PROTOCOL, QUEUE, RESULT_TTL_MS, WORKER_INFO, aliveKey, incompatibility, resultsKey,
+  FORMATS, PREFIX, PROTOCOL, QUEUE, RESULT_TTL_MS, WORKER_INFO, aliveKey, incompatibility, resultsKey,
   type IndexShardJob, type IndexShardResult, type ShardJob, type ShardResult, type WorkerInfo,
 } from './protocol.js';
 import { createShardSource } from './shard-source.js';
@@ -51,7 +51,7 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
   const stallMs = o.stallMs ?? (Number(process.env.SIMGREP_CLUSTER_STALL_MS) || 30_000);
   const info: WorkerInfo = {
     id: `${hostname()}:${process.pid}`, host: hostname(), pid: process.pid,
-    simgrep: simgrepVersion(), model: modelIdentity(o.model), protocol: PROTOCOL,
+    simgrep: simgrepVersion(), model: modelIdentity(o.model), protocol: PROTOCOL, formats: FORMATS,
   };
   const redis = await connectRedis(o.url, { persistent: true, name: 'simgrep-worker' });
   // Written again now and then: a Redis restarted without persistence has forgotten it.

@@ -5,7 +5,7 @@
 export const INSTRUCTIONS = `simgrep finds code by meaning, offline, inside this server's root.
 - Use \`search\` first when you know WHAT the code does but not what it is called ("where are failed uploads retried"), or to find where a name is defined and used: it ranks by meaning and by words, and each match carries its code, so you rarely need a Read afterwards.
 - Use \`find_related\` after a hit, to see code like it elsewhere (other implementations, duplicates, callers written alike): pass the hit's path and line.
-- To find code like a snippet you hold, pass the snippet itself as \`search\`'s query: its own source comes first, similar code after.
+- To find code like a snippet you hold, pass the snippet itself as \`search\`'s query: its own source usually comes first, similar code after (check the path: a block of common code may rank a file written alike above its own).
 - Use your grep tool instead for an exact string or regular expression, or to list EVERY occurrence of a name: \`search\` returns the best few, not all.
 Narrow with \`directory\` (a subdirectory of the root), \`globs\` (ripgrep's -g: ["src/**", "!**/*.test.ts"]), \`types\` / \`types_not\` (ripgrep's type names: ["ts"]), \`per_file: 1\` (one match per file, to survey many files), \`files_with_matches\` (which files, no code) and \`max_tokens\` (a budget: matches turn compact, the match line and its enclosing definition, before any is dropped; the answer says what was cut).
 \`score\` is 0..1, higher is better, on one scale in every mode: above ~0.5 is a strong match, below ~0.15 a weak one.
@@ -22,5 +22,10 @@ Example: {"file_path": "src/upload.ts", "line": 12, "top_k": 5}`;
 export const INDEX_DESCRIPTION = `Build or refresh the search index of a directory (reports progress). Not needed before searching: search indexes on first use and keeps the index fresh. Use it to warm a large tree ahead of time.
 Example: {"directory": "src"}`;
 
-export const STATUS_DESCRIPTION = `Whether a directory is indexed, and the size of its index (files, chunks, lines). Read-only.
+export const STATUS_DESCRIPTION = `Whether a directory is indexed, and the size of its index (files, chunks, lines). Read-only. You never need it before searching: search answers in every state below.
+- indexed: true: searches answer from the index (index: fresh). \`gone\` counts files deleted since its last run (searches skip them; the index tool drops them).
+- building: true: the index is being built in the background; indexed is false and the counts are what the build has read so far. Search anyway: answers read the files meanwhile (index: building), the same matches; do not wait or call index.
+- incomplete: true: a build of the index was cut short (its process killed) and none has finished since; indexed is false and the counts are of the part it wrote. Search anyway: the next search rebuilds it in the background and reads the files meanwhile; call index to finish it now.
+- build_failed: why the last background build failed; searches read the files meanwhile (index: scanned); call index to try again.
+- indexed: false with none of these: not indexed yet; the first search builds it.
 Example: {"directory": "."}`;

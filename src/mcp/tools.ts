@@ -114,8 +114,8 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
       // busy build (seconds).
       const p = found.progress;
       // Every count of the same files, those read so far (trial37: chunks stayed 0, counted only once
-      // written, while files grew); a build that does not count its chunks (a cluster's) says null.
-      Object.assign(out, { workspace: found.ws.name, files: p?.indexed ?? 0, chunks: p ? p.chunks ?? null : 0, lines: p?.lines ?? 0, model: null, building: true });
+      // written, while files grew).
+      Object.assign(out, { workspace: found.ws.name, files: p?.indexed ?? 0, chunks: p?.chunks ?? 0, lines: p?.lines ?? 0, model: null, building: true });
     } else if (found?.incomplete) {
       // A build cut short left part of the tree in the tables: not indexed, and not "not indexed yet"
       // (trial37); the counts are of that part, read from the tables' file states (no snapshot made).

@@ -22,6 +22,7 @@ import { diskUsage } from './workspace-files.js';
 export type { ClusterIndexUpdater, IndexIo, WorkspaceOptions } from './options.js';
 export { INDEX_FORMAT } from './open.js';
 export { COMPACT_AFTER_FRAGMENTS } from './publish.js';
+export { INCOMPLETE_INDEX, isUnfinished } from './unfinished.js';
 export { UNSAVED_REFRESH_BYTES } from './search-run.js';
 
 export interface WorkspaceStatus {

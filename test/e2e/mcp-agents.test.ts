@@ -67,6 +67,22 @@ describe('simgrep mcp for agents', () => {
     expect([props.top_k.minimum, props.top_k.maximum, props.max_tokens.minimum, props.n_lines.maximum]).toEqual([1, 50, 200, 20]);
   });
 
+  // trial38: the description named none of building/incomplete/build_failed/gone, which status answers with.
+  it('status\'s description says what each state status can answer with means and what to do', async () => {
+    const { tools } = await client.listTools();
+    const status = tools.find((t) => t.name === 'status')!;
+    const schema = status.outputSchema as { properties: Record<string, unknown>; required?: string[] };
+    const states = Object.keys(schema.properties).filter((k) => !(schema.required ?? []).includes(k));
+    expect(states.sort()).toEqual(['build_failed', 'building', 'gone', 'incomplete']);
+    const lines = (status.description ?? '').split('\n');
+    for (const state of states) {
+      const line = lines.find((l) => l.includes(state)) ?? '';
+      expect(line, state).toMatch(/search|index/);
+    }
+    expect(lines.find((l) => l.startsWith('- building: true'))).toMatch(/Search anyway.*index: building.*do not wait/);
+    expect(lines.find((l) => l.startsWith('- incomplete: true'))).toMatch(/cut short.*Search anyway.*call index to finish it now/);
+  });
+
   it('the first search of a cold root answers from a scan while the index builds; later answers come from the index, the same', async () => {
     const first = await call('search', { query: 'retry the upload', k: 5 });
     expect(first.structuredContent!.index).toBe('building');

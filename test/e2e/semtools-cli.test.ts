@@ -174,7 +174,8 @@ describe('semtools workspace use|status|prune with SEMTOOLS_WORKSPACE', () => {
       stderr: '', code: 0,
     });
     const active = { SEMTOOLS_WORKSPACE: 'proj' };
-    expect(JSON.parse((await runAs('semtools', ['workspace', 'status', '--json'], active)).stdout)).toEqual({ name: 'proj', root_dir: root, total_documents: 0 });
+    // Empty (no run began): complete is false, but nothing is cut short: no note, exit 0 (trial38).
+    expect(await runAs('semtools', ['workspace', 'status', '--json'], active)).toEqual({ stdout: `${JSON.stringify({ name: 'proj', root_dir: root, total_documents: 0, complete: false }, null, 2)}\n`, stderr: '', code: 0 });
     writeFileSync(path.join(dir, 'c.txt'), 'a temporary note about uploads\n');
     const search = await runAs('semtools', ['search', 'retry failed uploads', 'a.txt', 'c.txt', '--top-k', '2', '-j'], active);
     expect(search.code).toBe(0);
@@ -184,7 +185,7 @@ describe('semtools workspace use|status|prune with SEMTOOLS_WORKSPACE', () => {
     expect(await runAs('semtools', ['workspace', 'status'], active)).toEqual({ stdout: `Active workspace: proj\nRoot: ${root}\nDocuments: 2\nIndex: Yes (FLAT)\n`, stderr: '', code: 0 });
     unlinkSync(path.join(dir, 'c.txt'));
     expect(JSON.parse((await runAs('semtools', ['workspace', 'prune', '-j'], active)).stdout)).toEqual({ files_removed: 1, files_remaining: 1 });
-    expect(JSON.parse((await runAs('semtools', ['workspace', 'use', 'proj', '--json'])).stdout)).toEqual({ name: 'proj', root_dir: root, total_documents: 1 });
+    expect(JSON.parse((await runAs('semtools', ['workspace', 'use', 'proj', '--json'])).stdout)).toEqual({ name: 'proj', root_dir: root, total_documents: 1, complete: true });
   });
 
   // trial33: in a workspace one missing file failed the whole search ("nothing was changed in workspace"),

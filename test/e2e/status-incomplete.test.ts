@@ -2,13 +2,16 @@
 // printed the partial tables' counts with `updated: unknown` and exited 0, as if the index were whole.
 // It now says the index is incomplete (no run has finished) and what finishes it, in the text and the
 // --json forms, and exits 2 (docs/cli.md: `simgrep workspace` exits 0, or 2 with a message); once a
-// run finishes, the same command says nothing of it and exits 0.
+// run finishes, the same command says nothing of it and exits 0. semtools' `workspace status` (exit 1,
+// as that personality fails) and the search.workspace_stats action say it too, in their own shapes
+// (trial38: they gave the partial counts as a whole index).
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { cliPath, runCli } from '../helpers/cli.js';
+import { createActionEngine, createActions } from '../../src/index.js';
+import { cliPath, runCli, type CliRun } from '../helpers/cli.js';
 
 const WORDS = ['upload', 'retry', 'invoice', 'socket', 'parser', 'render', 'cache', 'token', 'backoff', 'queue', 'payment', 'login'];
 const file = (seed: number, lines: number) => Array.from({ length: lines }, (_, i) => `const ${WORDS[(seed + i) % 12]}${i} = ${WORDS[(seed * 7 + i) % 12]}(${i}); // ${WORDS[(i * 5 + seed) % 12]} handling`).join('\n');
@@ -20,6 +23,32 @@ afterAll(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 const env = { SIMGREP_HOME: path.join(tmp, 'home'), SIMGREP_CACHE_DIR: path.join(tmp, 'cache') };
+
+/** The built CLI started as `semtools` (a symlink of that name, as a user installs it). */
+function semtools(args: string[]): Promise<CliRun> {
+  const bin = path.join(tmp, 'bin', 'semtools');
+  mkdirSync(path.dirname(bin), { recursive: true });
+  try { chmodSync(cliPath, 0o755); symlinkSync(cliPath, bin); } catch { /* made by an earlier call */ }
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { env: { ...process.env, HF_HUB_OFFLINE: '1', ...env, SEMTOOLS_WORKSPACE: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ stdout, stderr, code: code ?? -1 }));
+  });
+}
+
+/** search.workspace_stats of the workspace's directory, in this process. */
+async function actionStats(): Promise<Record<string, unknown>> {
+  const engine = createActionEngine({ concurrency: 0, offline: true });
+  try {
+    return await createActions(engine)['search.workspace_stats']({}, { dir: path.join(env.SIMGREP_HOME, 'workspaces', 'cut') });
+  } finally {
+    await engine.close();
+  }
+}
 
 it.runIf(process.platform === 'linux')('status of a first build killed midway says the index is incomplete and how to finish it, and exits 2', async () => {
   const tree = path.join(tmp, 'tree');
@@ -58,6 +87,19 @@ it.runIf(process.platform === 'linux')('status of a first build killed midway sa
     expect(r.stderr).toContain('simgrep: workspace cut: the index is incomplete');
   }
 
+  // semtools' status: its fields, complete: false and the note added; a State: line; exit 1.
+  const semJson = await semtools(['workspace', 'status', 'cut', '--json']);
+  const root = path.join(env.SIMGREP_HOME, 'workspaces', 'cut');
+  expect(JSON.parse(semJson.stdout)).toEqual({ name: 'cut', root_dir: root, total_documents: s.files, complete: false, note: s.note });
+  const semText = await semtools(['workspace', 'status', 'cut']);
+  expect(semText.stdout).toBe(`Active workspace: cut\nRoot: ${root}\nDocuments: ${String(s.files)}\nIndex: Yes (FLAT)\nState: ${String(s.note)}\n`);
+  for (const r of [semJson, semText]) expect([r.code, r.stderr]).toEqual([1, `Error: workspace cut: ${String(s.note)}\n`]);
+  // The action: TEA's keys of what the tables hold so far, complete: false, and what finishes it in its own terms.
+  expect(await actionStats()).toMatchObject({
+    success: true, total_documents: s.files, files: s.files, complete: false, updated: null,
+    note: `the index is incomplete: no index run of it has finished (one was cut short, or is still running), so it holds only part of its roots; search.workspace_index with workspace: ${JSON.stringify(root)} finishes it`,
+  });
+
   // What it says to do finishes it: then a whole index, exit 0, no note.
   expect((await runCli(['index', tree, '-w', 'cut'], { env })).code).toBe(0);
   const done = await runCli(['workspace', 'status', 'cut', '--json'], { env });
@@ -71,4 +113,21 @@ it.runIf(process.platform === 'linux')('status of a first build killed midway sa
   expect(doneText.code).toBe(0);
   expect(doneText.stdout).not.toContain('state:');
   expect(doneText.stdout).not.toContain('index is incomplete');
+  expect(await semtools(['workspace', 'status', 'cut', '--json'])).toEqual({ stdout: `${JSON.stringify({ name: 'cut', root_dir: root, total_documents: 400, complete: true }, null, 2)}\n`, stderr: '', code: 0 });
+  expect(await semtools(['workspace', 'status', 'cut'])).toEqual({ stdout: `Active workspace: cut\nRoot: ${root}\nDocuments: 400\nIndex: Yes (FLAT)\n`, stderr: '', code: 0 });
+  const stats = await actionStats();
+  expect(stats).toMatchObject({ success: true, total_documents: 400, complete: true });
+  expect(stats.note).toBeUndefined();
 }, 180_000);
+
+// trial38: a workspace made empty (semtools' `workspace use`, search.workspace_create without paths)
+// was said to be incomplete ("holds only part of its roots", exit 2): no run began there.
+it('status of an empty workspace says no note and exits 0 (no run began)', async () => {
+  mkdirSync(path.join(env.SIMGREP_HOME, 'workspaces', 'empty'), { recursive: true });
+  const r = await runCli(['workspace', 'status', 'empty', '--json'], { env });
+  expect([r.code, r.stderr]).toEqual([0, '']);
+  expect(JSON.parse(r.stdout)).toMatchObject({ files: 0, roots: [], complete: false, updated: null });
+  expect(JSON.parse(r.stdout).note).toBeUndefined();
+  const sem = await semtools(['workspace', 'status', 'empty']);
+  expect(sem).toEqual({ stdout: `Active workspace: empty\nRoot: ${path.join(env.SIMGREP_HOME, 'workspaces', 'empty')}\nDocuments: 0\nIndex: No\n`, stderr: '', code: 0 });
+});

@@ -4,7 +4,9 @@
 import { mkdirSync } from 'node:fs';
 import { SimgrepError } from '../../errors.js';
 import { droppedRootsText } from '../dropped-roots.js';
+import { incompleteNote } from '../incomplete-note.js';
 import { checkName, workspaceDir } from '../../workspace/registry.js';
+import { isUnfinished } from '../../workspace/unfinished.js';
 import { SEMTOOLS_FLAGS, parseArgs, semtoolsHelpText } from '../flags.js';
 
 const out = (s: string) => { process.stdout.write(s); };
@@ -38,7 +40,16 @@ export async function runSemtoolsWorkspace(argv: string[], version: string): Pro
       return 0;
     }
     const s = await ws.status();
-    if (flags.json) { json({ name, root_dir: rootDir, total_documents: s.files }); return 0; }
+    // An index no run has finished holds a part of its roots (session 37's simgrep workspace status):
+    // semtools' fields kept, `complete` (and a `note` when false) added; status says it on stderr and
+    // exits 1, as this personality does for any failure.
+    const incomplete = !isUnfinished(s) ? null : incompleteNote(s, `-w ${name}`);
+    const failed = () => {
+      if (!incomplete || verb !== 'status') return 0;
+      process.stderr.write(`Error: workspace ${name}: ${incomplete}\n`);
+      return 1;
+    };
+    if (flags.json) { json({ name, root_dir: rootDir, total_documents: s.files, complete: s.complete, ...(incomplete && { note: incomplete }) }); return failed(); }
     if (verb === 'use') {
       out([
         `Workspace '${name}' configured.`, 'To activate it, run:', `  export SEMTOOLS_WORKSPACE=${name}`, '',
@@ -48,8 +59,8 @@ export async function runSemtoolsWorkspace(argv: string[], version: string): Pro
       return 0;
     }
     // simgrep searches its index exactly (no approximate index to report): FLAT once it holds files.
-    out(`Active workspace: ${name}\nRoot: ${rootDir}\nDocuments: ${s.files}\nIndex: ${s.files > 0 ? 'Yes (FLAT)' : 'No'}\n`);
-    return 0;
+    out(`Active workspace: ${name}\nRoot: ${rootDir}\nDocuments: ${s.files}\nIndex: ${s.files > 0 ? 'Yes (FLAT)' : 'No'}\n${incomplete ? `State: ${incomplete}\n` : ''}`);
+    return failed();
   } finally {
     await ws.close();
   }

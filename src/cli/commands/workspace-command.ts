@@ -3,6 +3,7 @@ import { rmSync, existsSync } from 'node:fs';
 import { SimgrepError } from '../../errors.js';
 import { checkName, listWorkspaces, workspaceDir } from '../../workspace/registry.js';
 import type { WorkspaceStatus } from '../../workspace/workspace.js';
+import { isUnfinished } from '../../workspace/unfinished.js';
 import { createWorkspace } from '../../library.js';
 import { askServer } from '../../server/client.js';
 import { identityOf } from '../../server/identity.js';
@@ -11,6 +12,7 @@ import type { ParsedFlags } from '../flags.js';
 import { directoryTarget, namedTarget } from './workspace-target.js';
 import { thousands } from '../thousands.js';
 import { droppedRootsText, shellWord } from '../dropped-roots.js';
+import { incompleteNote } from '../incomplete-note.js';
 import { sayUntrusted } from '../untrusted-socket.js';
 
 const out = (s: string) => { process.stdout.write(s); };
@@ -46,7 +48,7 @@ export async function runWorkspaceCommand(flags: ParsedFlags, args: string[]): P
         // Tables no index run finished (a first build killed, or one under way) hold a part of the roots:
         // said on every form, and exit 2 as for any other failure of the command (trial37: the partial
         // counts came with `updated: unknown` and exit 0, as if the index were whole).
-        const incomplete = s.complete ? null : incompleteNote(s, 'name' in chosen && chosen.name ? `-w ${chosen.name}` : `--index-dir ${shellWord(ws.dir)}`);
+        const incomplete = !isUnfinished(s) ? null : incompleteNote(s, 'name' in chosen && chosen.name ? `-w ${chosen.name}` : `--index-dir ${shellWord(ws.dir)}`);
         out(flags.json ? `${JSON.stringify(incomplete ? { ...s, note: incomplete } : s, null, 2)}\n` : statusText(s, incomplete));
         if (!incomplete) return 0;
         process.stderr.write(`simgrep: workspace ${ws.name}: ${incomplete}\n`);
@@ -69,12 +71,6 @@ export async function runWorkspaceCommand(flags: ParsedFlags, args: string[]): P
     default:
       throw new SimgrepError('BAD_FLAG', `unknown workspace command "${verb ?? ''}"; use one of use, status, list, prune, rm`);
   }
-}
-
-/** What status says of an index no run has finished, and how to finish it. */
-function incompleteNote(s: WorkspaceStatus, target: string): string {
-  const roots = s.roots.length > 0 ? ` ${s.roots.map(shellWord).join(' ')}` : ' PATH...';
-  return `the index is incomplete: no index run of it has finished (one was cut short, or is still running), so it holds only part of its roots; simgrep index${roots} ${target} finishes it`;
 }
 
 function statusText(s: WorkspaceStatus, incomplete: string | null): string {

@@ -32,9 +32,10 @@ export interface IndexProgress {
   bytesToRead: number;
   /**
    * Chunks of the files indexed so far (cut as they were read; written at their commit), so `indexed`,
-   * `lines` and `chunks` count the same files; a local run's progress says, a cluster build's does not.
+   * `lines` and `chunks` count the same files: a local run's as it reads, a cluster build's as it merges
+   * its workers' shards (their counts come with each shard's result).
    */
-  chunks?: number;
+  chunks: number;
   ms: number;
 }
 

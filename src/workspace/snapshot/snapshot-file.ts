@@ -21,6 +21,8 @@ import { sweepTempFiles } from './temp-files.js';
 // in any script (`class Straße:` defined `Stra`), kept folded (left37). Older files are simply rebuilt.
 const MAGIC = 'simgrep-snapshot-11';
 const DELTA_MAGIC = 'simgrep-snapshot-delta-6';
+/** This build's snapshot and delta formats, as their files' headers name them (a cluster's jobs carry them). */
+export const SNAPSHOT_FORMATS = [MAGIC, DELTA_MAGIC] as const;
 
 const SEP = '\u0000';
 

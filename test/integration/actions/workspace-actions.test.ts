@@ -40,7 +40,7 @@ describe('search.workspace_* by name', () => {
       success: true, total_documents: 2, total_lines: 6, has_index: true, index_type: 'FLAT',
       workspace: 'proj', name: 'proj', dir: path.join(home.env.SIMGREP_HOME, 'workspaces', 'proj'), roots: [src],
       files: 2, binary: 0, chunks: 2, lines: 6, bytes: expect.any(Number), model: expect.any(String),
-      size_on_disk: expect.any(Number), updated: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      size_on_disk: expect.any(Number), updated: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), complete: true,
     });
   });
 

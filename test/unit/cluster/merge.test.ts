@@ -78,5 +78,10 @@ describe('cluster protocol', () => {
     expect(incompatibility(me, me)).toBeNull();
     expect(incompatibility(me, { ...me, simgrep: '0.2.0', model: 'x' })).toBe(
       'simgrep 0.1.0 (protocol 1) on the coordinator, 0.2.0 (protocol 1) on the worker; model bundled (1 bytes of weights) on the coordinator, x on the worker');
+    // trial38: builds of one version whose words differ (their index formats).
+    const mine = { ...me, protocol: 2, formats: 'simgrep-snapshot-11 simgrep-snapshot-delta-6 simgrep-prose-stats-7' };
+    expect(incompatibility(mine, mine)).toBeNull();
+    expect(incompatibility({ ...mine, formats: 'simgrep-snapshot-10 simgrep-snapshot-delta-5 simgrep-prose-stats-6' }, mine)).toBe(
+      'index formats simgrep-snapshot-10 simgrep-snapshot-delta-5 simgrep-prose-stats-6 on the coordinator, simgrep-snapshot-11 simgrep-snapshot-delta-6 simgrep-prose-stats-7 on the worker (builds that cut text into words differently)');
   });
 });
