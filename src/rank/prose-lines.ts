@@ -10,7 +10,7 @@ import { PROSE_B, PROSE_K1, proseBestDistance, proseLexical, type ProseStats } f
 import { proseStatsOf } from './prose-counter.js';
 import { addLineGramBm25, addLinesGramBm25, gramHolders, gramIdsOf, gramIndexIn, type DocumentGrams } from './prose-doc-grams.js';
 import { KEY_MOST, keyCount, keyIdOf, proseTermKeys, releaseProseLines as releaseLines, type PackedProseLines } from './prose-lines-build.js';
-import { sweepDocument, sweptLexical, unsweepDocument } from './prose-sweep.js';
+import { sweepDocument, sweptLexical, sweptLexicalOf, unsweepDocument } from './prose-sweep.js';
 
 export { ProseLinesBuilder } from './prose-lines-build.js';
 export { prepareSweep } from './prose-sweep.js';
@@ -237,7 +237,16 @@ export function proseReach(terms: ProseLineTerms, plan: RankPlan, path: string, 
  * document by it: prose-source.ts); another's by proseReach.
  */
 export function proseReachListed(terms: ProseLineTerms, plan: RankPlan, path: string, signals: PathSignals): number {
-  const swept = sweptLexical(terms as PackedProseLines, plan);
+  return reachListed(sweptLexical(terms as PackedProseLines, plan), terms, plan, path, signals);
+}
+
+/** proseReachListed for many documents of one plan (a search lists ~1,400): the sweep's bests looked up once. */
+export function proseReachListedOf(plan: RankPlan): (terms: ProseLineTerms, path: string, signals: PathSignals) => number {
+  const swept = sweptLexicalOf(plan);
+  return (terms, path, signals) => reachListed(swept(terms as PackedProseLines), terms, plan, path, signals);
+}
+
+function reachListed(swept: number | undefined, terms: ProseLineTerms, plan: RankPlan, path: string, signals: PathSignals): number {
   if (swept === undefined) return proseReach(terms, plan, path, signals);
   // proseReach's margin, as it keeps reachLexical.
   return proseFileBestDistance(swept > 0 ? swept * (1 + 1e-9) : 0, path, plan, signals, 1);

@@ -5,11 +5,20 @@ import { forEachWordGram } from './lexical/grams.js';
 import { isStopword } from './lexical/terms.js';
 import type { RankPlan } from './plan.js';
 import { countNumbers, gramIndexOf, proseTermCount, type LineTerms } from './prose.js';
-import { growRunSlots, HASH_START, hashStep, identifierRuns, runSlots, type RunSlots } from './run-table.js';
+import { HASH_START, hashStep, identifierRuns, newRunToken, RUN_LIMIT, runFirst, RunSlotTable, setRun, type RunSlots } from './run-table.js';
 import { countRun, isDigit, isIdentChar, termIndexOf, type TermIndex } from './term-index.js';
 
-/** Per dictionary run, where its grams (indices of plan.prose.grams, repeats kept) start in `grams`, and how many. */
+/**
+ * Per dictionary run, where its grams (indices of plan.prose.grams, repeats kept) start in `grams`, and how
+ * many: in the thread's table of run grams under the owner's token (run-table.ts RunSlotTable).
+ */
 interface RunGrams extends RunSlots { generation: number; grams: number[]; byKey: Map<number | string, number> }
+
+/** The thread's table of the plans' run grams (one for all plans: run-table.ts). */
+const gramSlots = new RunSlotTable();
+
+/** A plan's `grams` past this many entries starts over (term-index.ts TERMS_LIMIT's reason). */
+const GRAMS_LIMIT = 4 * RUN_LIMIT;
 
 /** Keyed by the plan's grams list, which a plan made again for the same query shares (plan.ts's recent plans). */
 const planGrams = new WeakMap<readonly string[], RunGrams>();
@@ -29,7 +38,7 @@ function runGramsOf(plan: RankPlan): RunGrams {
   const list = plan.prose?.grams ?? [];
   let r = planGrams.get(list);
   if (!r || r.generation !== identifierRuns.generation) {
-    r = { generation: identifierRuns.generation, ...runSlots(), grams: [], byKey: gramIndexOf(list) };
+    r = { generation: identifierRuns.generation, token: newRunToken(), table: gramSlots, grams: [], byKey: gramIndexOf(list) };
     planGrams.set(list, r);
   }
   return r;
@@ -37,10 +46,10 @@ function runGramsOf(plan: RankPlan): RunGrams {
 
 /** Counts the plan grams of run `id` (forEachGram's of the word: its folded whole, no stopword) into `gf`. */
 function countRunGrams(r: RunGrams, id: number, gf: Float64Array, touched: number[]): void {
-  if (id >= r.first.length) growRunSlots(r, id);
-  let first = r.first[id];
+  let first = runFirst(r, id);
   if (first < 0) {
-    first = r.first[id] = r.grams.length;
+    if (r.grams.length > GRAMS_LIMIT) { r.token = newRunToken(); r.grams = []; }
+    first = r.grams.length;
     const word = identifierRuns.whole(id);
     if (!isStopword(word)) {
       forEachWordGram(word, (key) => {
@@ -48,9 +57,9 @@ function countRunGrams(r: RunGrams, id: number, gf: Float64Array, touched: numbe
         if (g !== undefined) r.grams.push(g);
       });
     }
-    r.count[id] = r.grams.length - first;
+    setRun(r, id, first, r.grams.length - first);
   }
-  const end = first + r.count[id];
+  const end = first + r.table.count[id];
   for (let k = first; k < end; k++) {
     const g = r.grams[k];
     if (gf[g] === 0) touched.push(g);

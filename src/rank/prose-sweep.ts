@@ -249,8 +249,27 @@ const bests = new WeakMap<RankPlan['terms'], { grams: readonly string[] | undefi
 export function sweptLexical(t: PackedProseLines, plan: RankPlan): number | undefined {
   const s = sweep;
   if (!s || t.sweepSlot < 0 || s.docs[t.sweepSlot] !== t) return undefined;
+  return sweptBests(s, plan)[t.sweepSlot];
+}
+
+/** Each slot's best lexical score for the plan in sweep `s` (walked once per plan and sweep). */
+function sweptBests(s: Sweep, plan: RankPlan): Float64Array {
   const grams = plan.prose?.grams;
   let kept = bests.get(plan.terms);
   if (!kept || kept.grams !== grams || kept.version !== s.version) bests.set(plan.terms, (kept = { grams, version: s.version, best: walkPlan(s, plan) }));
-  return kept.best[t.sweepSlot];
+  return kept.best;
+}
+
+/**
+ * sweptLexical for many documents of one plan (a search lists ~1,400: prose-lines.ts listedReach): the sweep
+ * and the plan's bests looked up once, the bests walked when the first swept document is asked about.
+ */
+export function sweptLexicalOf(plan: RankPlan): (t: PackedProseLines) => number | undefined {
+  const s = sweep;
+  if (!s) return () => undefined;
+  let best: Float64Array | null = null;
+  return (t) => {
+    if (t.sweepSlot < 0 || s.docs[t.sweepSlot] !== t) return undefined;
+    return (best ??= sweptBests(s, plan))[t.sweepSlot];
+  };
 }

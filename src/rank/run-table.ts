@@ -93,28 +93,63 @@ export function ownCopy(run: string): string {
   return run.length < 13 ? run : (' ' + run).slice(1);
 }
 
-/**
- * Per-run tables a plan keeps (term-index.ts, prose-run-terms.ts): `first` (-1: not worked out) and
- * `count` per run id, sized to the runs met so far and grown to hold `id`. Tables of RUN_LIMIT from the
- * start were 512 KB a plan, zeroed and filled: ~1-2 ms of page faults for each warm search's new plan.
- */
-export interface RunSlots { first: Int32Array; count: Int32Array }
+/** The thread's tables (their marks cleared if the tokens ever come round again). */
+const tables: RunSlotTable[] = [];
+let lastToken = 0;
 
-/** `first` and `count` tables for the dictionary's runs so far. */
-export function runSlots(): RunSlots {
-  const n = Math.min(RUN_LIMIT, Math.max(1024, identifierRuns.size * 2));
-  return { first: new Int32Array(n).fill(-1), count: new Int32Array(n) };
+/**
+ * What each dictionary run counts for, per owner (a plan's terms: term-index.ts; its grams: prose-run-terms.ts):
+ * one table a thread shares between the owners of a kind, each entry marked with the token of the owner that
+ * worked it out (`first` and `count` are that owner's). A new plan takes no table of its own: tables per plan, of
+ * the runs met so far (RUN_LIMIT on a big tree), were two Int32Arrays of 256 KB zeroed and filled, ~0.8 ms of each
+ * warm search's main thread (branch warm38). An entry another owner took since is worked out again (what any run's
+ * first sight costs), so owners that take turns (searches interleaved) get the same answers.
+ */
+export class RunSlotTable {
+  /** Per run id, the token of the owner whose entry it is (0: none). */
+  owner = new Int32Array(1024);
+  /** Per run id, where its entries start in the owner's list, and how many. */
+  first = new Int32Array(1024);
+  count = new Int32Array(1024);
+
+  constructor() {
+    tables.push(this);
+  }
+
+  /** Makes room for run `id` (the same entries). */
+  grow(id: number): void {
+    const n = Math.min(RUN_LIMIT, Math.max(id + 1, this.owner.length * 2));
+    const owner = new Int32Array(n); owner.set(this.owner); this.owner = owner;
+    const first = new Int32Array(n); first.set(this.first); this.first = first;
+    const count = new Int32Array(n); count.set(this.count); this.count = count;
+  }
 }
 
-/** Makes room in `s` for run `id` (the same entries, the new ones not worked out). */
-export function growRunSlots(s: RunSlots, id: number): void {
-  const n = Math.min(RUN_LIMIT, Math.max(id + 1, s.first.length * 2));
-  const first = new Int32Array(n).fill(-1);
-  first.set(s.first);
-  const count = new Int32Array(n);
-  count.set(s.count);
-  s.first = first;
-  s.count = count;
+/** An owner of entries in a RunSlotTable: its token (unique in the thread) and the table of its kind. */
+export interface RunSlots { token: number; readonly table: RunSlotTable }
+
+/** A token no entry of any table holds (a new owner, or one that starts its list over). */
+export function newRunToken(): number {
+  if (lastToken === 0x7fffffff) {
+    lastToken = 0;
+    for (const t of tables) t.owner.fill(0);
+  }
+  return ++lastToken;
+}
+
+/** Where run `id`'s entries start in the list of the owner `s`, or -1 when they are not its (not worked out, or another owner's since). */
+export function runFirst(s: RunSlots, id: number): number {
+  const t = s.table;
+  return id < t.owner.length && t.owner[id] === s.token ? t.first[id] : -1;
+}
+
+/** Marks run `id`'s entries as the owner's: `count` of them from `first` in its list. */
+export function setRun(s: RunSlots, id: number, first: number, count: number): void {
+  const t = s.table;
+  if (id >= t.owner.length) t.grow(id);
+  t.owner[id] = s.token;
+  t.first[id] = first;
+  t.count[id] = count;
 }
 
 /** The process's dictionary (one per thread: each worker has its own). */

@@ -3,7 +3,7 @@
 // pass over its runs), a term's probe (what a text must hold for one of its words to match the term),
 // a tally of term counts, and the identifier character classes.
 import type { RankPlan } from './plan.js';
-import { growRunSlots, identifierRuns, runSlots, type RunSlots } from './run-table.js';
+import { identifierRuns, newRunToken, RUN_LIMIT, runFirst, RunSlotTable, setRun, type RunSlots } from './run-table.js';
 
 export interface TermIndex {
   /** Term key -> its index in plan.terms (keys are unique in a plan). */
@@ -53,8 +53,20 @@ export function needlesPattern(needles: string[]): string {
   return needles.map((n) => n.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|');
 }
 
-/** Per dictionary run, where its terms start in `terms` (-1: not worked out yet) and how many. */
+/**
+ * A plan's runs worked out: where each run's terms start in `terms` and how many, in the thread's table of
+ * term hits under the hits' token (run-table.ts RunSlotTable: an entry another plan took since is worked out again).
+ */
 export interface RunHits extends RunSlots { generation: number; terms: number[] }
+
+/** The thread's table of the plans' run hits (one for all plans: run-table.ts). */
+const termSlots = new RunSlotTable();
+
+/**
+ * A plan's `terms` past this many entries starts over (a new token, an empty list): runs worked out again after
+ * another plan took their entries add to it (plans that take turns for long), and it is never cut otherwise.
+ */
+const TERMS_LIMIT = 4 * RUN_LIMIT;
 
 /**
  * Counts the terms run `id` of the dictionary counts for in the plan (the whole term equal to it and
@@ -63,8 +75,8 @@ export interface RunHits extends RunSlots { generation: number; terms: number[] 
  */
 export function countRun(index: TermIndex, plan: RankPlan, id: number, tf: Float64Array, touched: number[] | undefined): boolean {
   const r = runTermsOf(index, plan, id);
-  const first = r.first[id];
-  const end = first + r.count[id];
+  const first = r.table.first[id];
+  const end = first + r.table.count[id];
   const hits = r.terms;
   for (let k = first; k < end; k++) {
     const t = hits[k];
@@ -80,17 +92,18 @@ export function countRun(index: TermIndex, plan: RankPlan, id: number, tf: Float
  */
 export function pushRunTerms(index: TermIndex, plan: RankPlan, id: number, out: number[]): void {
   const r = runTermsOf(index, plan, id);
-  const end = r.first[id] + r.count[id];
-  for (let k = r.first[id]; k < end; k++) out.push(r.terms[k]);
+  const first = r.table.first[id];
+  const end = first + r.table.count[id];
+  for (let k = first; k < end; k++) out.push(r.terms[k]);
 }
 
 /** The plan's run hits with run `id`'s worked out (on first sight: its whole, and its parts' stems where it holds a part probe). */
 function runTermsOf(index: TermIndex, plan: RankPlan, id: number): RunHits {
   const r = runHitsOf(index);
-  if (id >= r.first.length) growRunSlots(r, id);
-  else if (r.first[id] >= 0) return r;
+  if (runFirst(r, id) >= 0) return r;
+  if (r.terms.length > TERMS_LIMIT) { r.token = newRunToken(); r.terms = []; }
   const terms = plan.terms;
-  const first = r.first[id] = r.terms.length;
+  const first = r.terms.length;
   const lower = identifierRuns.whole(id);
   const whole = index.byKey.get(lower);
   if (whole !== undefined && terms[whole].whole) r.terms.push(whole);
@@ -101,19 +114,19 @@ function runTermsOf(index: TermIndex, plan: RankPlan, id: number): RunHits {
       if (t !== undefined && !terms[t].whole) r.terms.push(t);
     }
   }
-  r.count[id] = r.terms.length - first;
+  setRun(r, id, first, r.terms.length - first);
   return r;
 }
 
 /**
- * The plan's run hits for the dictionary's current generation (started over with it). A caller that
- * counts many runs reads `first` and `count` to pass over the runs worked out to count for no term (an id
- * past their length is not worked out yet: countRun makes room).
+ * The plan's run hits for the dictionary's current generation (started over with it: a new token). A caller
+ * that counts many runs passes over those worked out to count for no term: runFirst(hits, id) >= 0 and the
+ * table's count 0 (read from `hits.table` at the time: it grows).
  */
 export function runHitsOf(index: TermIndex): RunHits {
   let r = index.runHits;
   if (!r || r.generation !== identifierRuns.generation) {
-    r = index.runHits = { generation: identifierRuns.generation, ...runSlots(), terms: [] };
+    r = index.runHits = { generation: identifierRuns.generation, token: newRunToken(), table: termSlots, terms: [] };
   }
   return r;
 }

@@ -7,7 +7,7 @@ import { ioPathOf } from '../../sources/dir-listing.js';
 import type { Entry, Source } from '../../sources/source.js';
 import type { RankPlan } from '../../rank/plan.js';
 import { isProsePath, termlessProseDistance } from '../../rank/prose.js';
-import { proseReachListed } from '../../rank/prose-lines.js';
+import { proseReachListedOf } from '../../rank/prose-lines.js';
 import { pathSignals, type PathSignals } from '../../rank/path-signals.js';
 import { pathInfo, pathWordPrefixes, priorsIndex, type PathInfo } from '../snapshot/path-info.js';
 import { documentState, KEPT_FILE_BYTES, keptChanges, keptLines, keptRead, keptTokens, onKeptDropped, type StatedEntry } from './kept-documents.js';
@@ -48,8 +48,10 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
   // plan (PathInfo.priors): no map lookup and no match tried for the most of ~1,400 documents a search.
   const named = new Uint8Array(n);
   for (const prefix of pathWordPrefixes(plan)) for (const k of prose.byPrefix.get(prefix) ?? []) named[k] = 1;
+  // Those signals by document in one array per priors index, made once per coverage (a search read ~1,400 PathInfos' for them).
   const priors = priorsIndex(plan);
-  const signalsOf = (k: number): PathSignals => (named[k] === 1 ? pathSignals(entries[k].path, plan, infos[k].facts) : infos[k].priors[priors]);
+  const unnamed = prose.priorSignals[priors] ??= infos.map((info) => info.priors[priors]);
+  const signalsOf = (k: number): PathSignals => (named[k] === 1 ? pathSignals(entries[k].path, plan, infos[k].facts) : unnamed[k]);
   // What list() sorts the documents by, for `plan` (listedBound; NaN: none): the best case of those that
   // can hold no term, the reach of those whose line terms it knew.
   const listed = new Float64Array(n).fill(NaN);
@@ -88,10 +90,11 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
     else {
       const best = new Float64Array(withTerms.length);
       const near: number[] = [];
+      const reachOf = proseReachListedOf(plan);
       for (let i = 0; i < withTerms.length; i++) {
         const k = withTerms[i];
         const lines = linesAt(k);
-        best[i] = lines ? proseReachListed(lines, plan, entries[k].path, signalsOf(k)) : -Infinity;
+        best[i] = lines ? reachOf(lines, entries[k].path, signalsOf(k)) : -Infinity;
         if (lines) listed[k] = best[i];
         if (best[i] > floor) left++; else near.push(i);
       }
@@ -196,6 +199,8 @@ interface ProseFiles {
   /** Each one's keptLines, as they were at keptChanges() `keptAt` (-1: not looked up). */
   kept: (ProseLineTerms | null | undefined)[];
   keptAt: number;
+  /** Per priorsIndex, each file's PathInfo.priors of it (made when first asked). */
+  priorSignals: (PathSignals[] | undefined)[];
 }
 
 /** keptLines of the k-th prose file, looked up again for all of them once the kept documents changed (a search asks for every one's). */
@@ -249,7 +254,7 @@ function proseFiles(snap: Snapshot, display: (string | undefined)[]): ProseFiles
   const inChunkOrder = files.filter((f) => snap.files[f].chunkCount > 0).sort((x, y) => snap.files[x].firstChunk - snap.files[y].firstChunk);
   const chunkFrom = inChunkOrder.map((f) => snap.files[f].firstChunk);
   const chunkTo = inChunkOrder.map((f) => snap.files[f].firstChunk + snap.files[f].chunkCount);
-  const made: ProseFiles = { snap, rest, fileOf, entries, files, infos, byPrefix, bytes, inChunkOrder, chunkFrom, chunkTo, kept: new Array(entries.length), keptAt: -1 };
+  const made: ProseFiles = { snap, rest, fileOf, entries, files, infos, byPrefix, bytes, inChunkOrder, chunkFrom, chunkTo, kept: new Array(entries.length), keptAt: -1, priorSignals: [] };
   split.set(display, made);
   return made;
 }

@@ -157,11 +157,13 @@ export function pathTermCounts(info: PathInfo, plan: RankPlan, tf: Float64Array,
   }
   // runIdsOf made the ids in the dictionary's current generation: hits of that generation are current.
   const hits = index.runHits !== null && index.runHits.generation === info.runGeneration ? index.runHits : runHitsOf(index);
-  const { first, count } = hits;
+  // The table as it is now (countRun may grow it: an entry past these arrays, or not this plan's, is counted by the call).
+  const { owner, count } = hits.table;
+  const token = hits.token;
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
     // Most of a path's runs were worked out before to count for no term: passed over without a call.
-    if (first[id] >= 0 && count[id] === 0) continue;
+    if (id < owner.length && owner[id] === token && count[id] === 0) continue;
     countRun(index, plan, id, tf, touched);
   }
   if (touched.length > 1) touched.sort((x, y) => x - y);

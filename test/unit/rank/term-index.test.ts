@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anyOf, countRun, probeOf, runHitsOf, termIndexOf } from '../../../src/rank/term-index.js';
-import { HASH_START, hashStep, identifierRuns, RUN_LIMIT } from '../../../src/rank/run-table.js';
+import { HASH_START, hashStep, identifierRuns, runFirst } from '../../../src/rank/run-table.js';
 import { stem } from '../../../src/rank/lexical/terms.js';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan, type RankPlan } from '../../../src/rank/plan.js';
@@ -104,8 +104,9 @@ describe("the chunk scorer's identifiers", () => {
     const id = identifierRuns.id(ident, 0, ident.length, h);
     expect(identifierRuns.size).toBe(known);
     const r = runHitsOf(termIndexOf(plan));
-    expect(r.first[id]).toBeGreaterThanOrEqual(0);
-    const keys = r.terms.slice(r.first[id], r.first[id] + r.count[id]).map((t) => plan.terms[t].key).sort();
+    const first = runFirst(r, id);
+    expect(first).toBeGreaterThanOrEqual(0);
+    const keys = r.terms.slice(first, first + r.table.count[id]).map((t) => plan.terms[t].key).sort();
     expect(keys).toEqual(['handler', 'register', 'request'].map(stem).sort());
     // What countTerms counts line by line.
     const want: number[][] = lines.map((l) => { const tf = new Float64Array(plan.terms.length); countTerms(l, plan, tf); return [...tf]; });
@@ -115,20 +116,48 @@ describe("the chunk scorer's identifiers", () => {
   });
 });
 
-describe("a plan's per-run tables", () => {
-  it('are sized to the runs met so far and grow as runs come, the same terms counted', () => {
-    const lexicon = parseLexicon('#docs\t1000\nretry\t20\nupload\t30\n');
-    const plan = buildRankPlan('retry uploads quietly', 'hybrid', lexicon);
-    const index = termIndexOf(plan);
-    const start = runHitsOf(index).first.length;
-    // Tables of RUN_LIMIT from the start were 512 KB a plan, zeroed and filled (first36).
-    expect(start).toBeLessThan(RUN_LIMIT);
-    const hashOf = (w: string) => { let h = HASH_START; for (let i = 0; i < w.length; i++) h = hashStep(h, w.charCodeAt(i)); return h; };
-    let id = -1;
-    for (let i = 0; id < start; i++) { const w = `zq${i}RetryUploads`; id = identifierRuns.id(w, 0, w.length, hashOf(w)); }
+describe("the plans' run hits", () => {
+  const hashOf = (w: string) => { let h = HASH_START; for (let i = 0; i < w.length; i++) h = hashStep(h, w.charCodeAt(i)); return h; };
+  const idOf = (w: string) => identifierRuns.id(w, 0, w.length, hashOf(w));
+  const counted = (plan: RankPlan, id: number) => {
     const tf = new Float64Array(plan.terms.length);
-    expect(countRun(index, plan, id, tf, [])).toBe(true);
-    expect(runHitsOf(index).first.length).toBeGreaterThan(id);
-    expect(plan.terms.filter((_, t) => tf[t] > 0).map((t) => t.key).sort()).toEqual(['retry', 'upload']);
+    countRun(termIndexOf(plan), plan, id, tf, []);
+    return plan.terms.flatMap((t, k) => Array<string>(tf[k]).fill(t.key)).sort();
+  };
+
+  it('share one table between plans: a new plan allocates none (tables per plan were 512 KB on a big tree, warm38)', () => {
+    const lexicon = parseLexicon('#docs\t1000\nretry\t20\nupload\t30\n');
+    const a = runHitsOf(termIndexOf(buildRankPlan('retry uploads quietly', 'hybrid', lexicon)));
+    const b = runHitsOf(termIndexOf(buildRankPlan('upload the retry queue', 'hybrid', lexicon)));
+    expect(b.table).toBe(a.table);
+    expect(b.table.owner).toBeInstanceOf(Int32Array);
+    expect(b.token).not.toBe(a.token);
+  });
+
+  it('count the same terms when plans take turns over the same runs (an entry another plan took is worked out again)', () => {
+    const lexicon = parseLexicon('#docs\t1000\nretry\t20\nupload\t30\nqueue\t40\n');
+    const queries = ['retry uploads quietly', 'queue the upload retries', 'queue'];
+    const plans = queries.map((q) => buildRankPlan(q, 'hybrid', lexicon));
+    const words = ['retryUploadQueue', 'uploadQueue', 'RetryUploads', 'queueRetry', 'nothingHere', 'upload_retry_queue'].map((w) => `${w}Zq38`);
+    // What each plan counts for each run, asked alone with fresh plans (a new token each).
+    const alone = queries.map((q) => words.map((w) => counted(buildRankPlan(q, 'hybrid', lexicon), idOf(w))));
+    for (let round = 0; round < 3; round++)
+      for (let w = 0; w < words.length; w++)
+        for (let k = 0; k < plans.length; k++) {
+          const plan = plans[(k + round + w) % plans.length];
+          expect(counted(plan, idOf(words[w])), `${queries[plans.indexOf(plan)]} / ${words[w]}`).toEqual(alone[plans.indexOf(plan)][w]);
+        }
+    expect(alone[0][0]).toEqual(['retry', 'upload'].map(stem).sort());
+    // Two plans taking turns on one run for long: each one's list starts over past its bound, the same terms counted.
+    const id = idOf(words[0]);
+    const [x, y] = [runHitsOf(termIndexOf(plans[0])), runHitsOf(termIndexOf(plans[1]))];
+    const token = x.token;
+    const tf = new Float64Array(8);
+    for (let i = 0; i < 300_000 && x.token === token; i++) { countRun(termIndexOf(plans[0]), plans[0], id, tf, undefined); countRun(termIndexOf(plans[1]), plans[1], id, tf, undefined); }
+    expect(x.token).not.toBe(token);
+    expect(x.terms.length).toBeLessThan(10);
+    expect(counted(plans[0], id)).toEqual(alone[0][0]);
+    expect(counted(plans[1], id)).toEqual(alone[1][0]);
+    expect(y.terms.length).toBeLessThan(1 << 19);
   });
 });
