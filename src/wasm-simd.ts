@@ -31,6 +31,17 @@ export function uleb(n: number): number[] {
   return out;
 }
 
+/** Signed LEB128 of a small non-negative integer (i32.const's immediate). */
+export function sleb(n: number): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const b = n & 0x7f;
+    n >>= 7;
+    if (n === 0 && (b & 0x40) === 0) { out.push(b); return out; }
+    out.push(b | 0x80);
+  }
+}
+
 export const get = (l: number) => [op.localGet, l];
 export const set = (l: number) => [op.localSet, l];
 export const s = (o: readonly number[]) => [SIMD, ...o];

@@ -7,7 +7,7 @@
 // (basis_2p[d], basis_2p+1[d]) as float64 (a missing last one 0); out: the sums as float64. A lane holds one
 // coordinate and adds the same products in the same order as the scalar loop (widen the float32, which is
 // exact, multiply, add, each rounded as float64; WebAssembly never fuses them), so each is the very same float.
-import { get, mem16, op, s, set, simd, simdModule, VOID } from '../wasm-simd.js';
+import { get, mem16, op, s, set, simd, simdModule, sleb, VOID } from '../wasm-simd.js';
 
 /** Coordinate pairs a module is made for at most (the kernel's 24 directions and the query: 25 -> 13). */
 export const MAX_COORD_PAIRS = 13;
@@ -47,17 +47,6 @@ function body(pairs: number): number[] {
   return code;
 }
 
-/** Signed LEB128 of a small non-negative integer (i32.const's immediate). */
-function sleb(n: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const b = n & 0x7f;
-    n >>= 7;
-    if (n === 0 && (b & 0x40) === 0) { out.push(b); return out; }
-    out.push(b | 0x80);
-  }
-}
-
 /** The module for `pairs` coordinate pairs, over a shared memory it imports (pool-memory.ts). */
 export function coordsModuleBytes(pairs: number): Uint8Array<ArrayBuffer> {
   return simdModule('fill', 4, { i32s: 1, v128s: 1 + pairs }, body(pairs), true);
@@ -75,7 +64,10 @@ function moduleFor(pairs: number): WebAssembly.Module | null {
 
 /** Fills rows' basis coordinates from a table at byte 0 of a shared memory. */
 export interface CoordsFiller {
-  /** Takes the basis of the coordinates filled next (k vectors of dim; false where k is more than it can hold). */
+  /**
+   * Takes the basis of the coordinates filled next (k vectors of dim); false (fill is then not to be called)
+   * where k is more than it can hold, a vector is not of length dim, or the module for k will not compile.
+   */
   setBasis(basis: Float64Array[]): boolean;
   /** coords[at + j] = row `row`'s coordinate j, as float32, for each of the basis' k vectors. */
   fill(row: number, coords: Float32Array, at: number): void;

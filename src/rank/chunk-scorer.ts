@@ -132,6 +132,7 @@ export interface LineHits { lines: number[]; terms: number[] }
  * where lower-casing may change a text's length and countTerms reads words otherwise, or a probe is empty.
  * `ascii`: whether the lines are all ASCII, where the caller knows it (the bytes it decoded them from: a scan's
  * batch, whose regular-expression test over every range was ~20 ms of each worker's first scan); else tested here.
+ * A wrong `true` whose lower-casing changes the text's length gives null too (not a throw).
  */
 export function asciiLineHits(lines: string[], plan: RankPlan, ascii?: boolean): LineHits | null {
   if (ascii === false) return null;
@@ -141,6 +142,8 @@ export function asciiLineHits(lines: string[], plan: RankPlan, ascii?: boolean):
   const text = lines.join('\n');
   if (ascii === undefined && NON_ASCII.test(text)) return null;
   const lower = text.toLowerCase();
+  // A caller's `ascii` said wrongly (lower-casing changed the length: the spans would not be the text's): each line on its own.
+  if (lower.length !== text.length) return null;
   const hits: LineHits = { lines: [], terms: [] };
   const spans = identStarts(text, lower, probes);
   if (!spans) return hits;

@@ -49,13 +49,21 @@ describe('basis coordinates in WebAssembly (static kernel)', () => {
       const scratchAt = pm.slotsAt + pm.slotBytes - coordsScratchBytes(dim);
       const filler = sharedCoordsFiller(pm.memory, scratchAt, dim);
       expect(filler).not.toBeNull();
+      // Rows of float32 denormals (the smallest, the largest, negative), of infinities and of a NaN among
+      // ordinary floats: widened to float64 exactly, their products and sums are the loop's too (Inf * 0: NaN).
+      const special: number[][] = [
+        [1.4e-45, -1.4e-45, 1.1754942e-38, -5.9e-39],
+        [Infinity, 0.25, -Infinity, 0.5],
+        [0.125, NaN, -0.75, 0.3],
+      ];
+      special.forEach((vals, r) => { for (let d = 0; d < dim; d++) table[(2 + r) * dim + d] = vals[d % 4]; });
       const rand = rng(dim);
       // Products that round differently in another order, a tiny and a huge coordinate, a zero vector.
-      for (const k of [1, 2, 3, 8, 24, 25, 26].filter((n) => n <= 26)) {
+      for (const k of [1, 2, 3, 8, 24, 25, 26]) {
         const basis = Array.from({ length: k }, (_, j) => Float64Array.from({ length: dim }, () => (j === 2 ? 0 : (rand() * 2 - 1) * (j === 1 ? 1e-30 : j === 3 ? 1e30 : 1))));
         expect(filler!.setBasis(basis), `k ${k}`).toBe(true);
         const coords = new Float32Array(m.rows * k);
-        for (const row of [0, 1, m.rows - 1, 123, 456]) {
+        for (const row of [0, 1, m.rows - 1, 123, 456, 2, 3, 4]) {
           filler!.fill(row, coords, row * k);
           expect(bits(coords.subarray(row * k, row * k + k)), `dim ${dim}, k ${k}, row ${row}`).toEqual(bits(scalarCoords(table, dim, row, basis)));
         }
@@ -89,5 +97,33 @@ describe('basis coordinates in WebAssembly (static kernel)', () => {
       }
       expect(coordsFilledRows() - before, `${name}: rows filled in WebAssembly`).toBeGreaterThan(100);
     }
+  });
+
+  // Each kernel keeps its query's basis in its slot's scratch (wasm-pooler.ts poolSlotBytes) from one score
+  // call to the next and fills the rows it meets later with it: a scratch that spilt into the next slot would
+  // be overwritten by the next kernel's sum and queue, and the rows filled after that would be wrong.
+  it("keeps each kernel's scratch in its own slot: 4 kernels on one pool memory, their queries interleaved", async () => {
+    const plain = seededModel('slots', 4, 64, 5000, { normalize: true });
+    const m = withPoolMemory(plain);
+    const table = Array.from(new Uint32Array((m.table as Float32Array).slice().buffer));
+    const pooled = Array.from({ length: 4 }, () => createStaticKernel(m));
+    const scalar = Array.from({ length: 4 }, () => createStaticKernel(plain));
+    const before = coordsFilledRows();
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 4; i++) {
+        // Each kernel keeps its query; each round's batch meets rows not met before.
+        const q = unitQuery(10 + i, plain.dim);
+        const b = batch(100 * round + i, 5000, 80);
+        const n = b.lineStarts.length - 1;
+        const floors = Float32Array.from({ length: n }, (_, t) => (t % 4 === 0 ? 2 : [0.3, 0.6, 0.9][(t + round + i) % 3]));
+        const sumsA = new Float64Array(n * plain.dim).fill(NaN);
+        const sumsB = new Float64Array(n * plain.dim).fill(NaN);
+        const at = `round ${round}, kernel ${i}`;
+        expect(Array.from(await pooled[i].score(b, q, floors, sumsA)), `${at}: distances`).toEqual(Array.from(await scalar[i].score(b, q, floors, sumsB)));
+        expect(Array.from(sumsA), `${at}: kept sums`).toEqual(Array.from(sumsB));
+      }
+    }
+    expect(coordsFilledRows() - before, 'rows filled in WebAssembly').toBeGreaterThan(1000);
+    expect(Array.from(new Uint32Array((m.table as Float32Array).slice().buffer)), "the table's bytes").toEqual(table);
   });
 });

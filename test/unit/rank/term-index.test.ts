@@ -8,7 +8,7 @@ import { HASH_START, hashStep, identifierRuns, runFirst } from '../../../src/ran
 import { stem } from '../../../src/rank/lexical/terms.js';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan, type RankPlan } from '../../../src/rank/plan.js';
-import { asciiLineHits, countTerms } from '../../../src/rank/chunk-scorer.js';
+import { asciiLineHits, chunkStats, countTerms } from '../../../src/rank/chunk-scorer.js';
 
 const unit = fc.constantFrom('a', 'b', '_', '1', '.', '*', '\\', '[', ']', '(', '|', '^', '$', '-', '/', '?', '+', '{', 'é', '城', '\uD83D', '\uDE00');
 const text = fc.string({ unit, maxLength: 12 });
@@ -86,6 +86,15 @@ describe('asciiLineHits', () => {
     const lines = ['', 'no', 'a retry', 'x', 'uploads uploaded'];
     expect(asciiLineHits(lines, plan, false), 'said not ASCII: left to countTerms').toBeNull();
     expect(asciiLineHits(lines, plan, true)).toEqual(asciiLineHits(lines, plan));
+  });
+
+  // Said ASCII wrongly: `İ` lower-cases to two chars, so the lower-cased text's spans run past the lines
+  // (it threw, failing the whole batch). The lines are then counted one by one, as countTerms counts them.
+  it('gives null, not a throw, where lines said ASCII lower-case to another length', () => {
+    const plan = buildRankPlan('retry failed uploads', 'hybrid', lexicon);
+    const lines = ['retry', 'İİİİİİ upload', 'retry'];
+    expect(asciiLineHits(lines, plan, true)).toBeNull();
+    expect(chunkStats(lines, 0, 'src/a.ts', plan, undefined, true)).toEqual(chunkStats(lines, 0, 'src/a.ts', plan));
   });
 });
 
