@@ -13,7 +13,7 @@ import type { Queue } from 'bullmq';
 import { SimgrepError, isSimgrepError } from '../errors.js';
 import { identityOf, sameIdentity } from '../workspace/changes/file-identity.js';
 import { fileKeys, type FileKeyOf } from '../sources/real-paths.js';
-import { dropMissing, unreadableWarning, type IndexReport, type IndexUpdater, type SnapshotPatch, type UpdateIndexOptions } from '../workspace/build/indexer.js';
+import { dropMissing, progressOf, unreadableWarning, type IndexReport, type IndexUpdater, type SnapshotPatch, type UpdateIndexOptions } from '../workspace/build/indexer.js';
 import { lanceStorageOptions } from '../workspace/store/storage-options.js';
 import type { FileState } from '../workspace/store/store.js';
 import { emptyChanges } from '../workspace/snapshot/snapshot.js';
@@ -142,7 +142,7 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
       }
       if (o.onProgress && now - lastProgress >= 250) {
         lastProgress = now;
-        o.onProgress({ ...report, ms: now - started });
+        o.onProgress(progressOf({ ...report, ms: now - started }));
       }
     }
     report.errors += failures.stats.errors;

@@ -74,7 +74,7 @@ export function checkQueryId(v: unknown, what = 'queryId'): string {
 }
 
 /** The fields every job has, checked before anything else (a job of another protocol may differ in the rest). */
-export function checkJobHeader(d: unknown): { protocol: number; simgrep: string; model: string; formats?: string; queryId: string; n: number } {
+export function checkJobHeader(d: unknown): { protocol: number; simgrep: string; model: string; formats: string | undefined; queryId: string; n: number } {
   if (!isObject(d)) return fail('the job is not an object');
   if (!isInt(d.protocol, 0, 1e6)) fail(`protocol ${shown(d.protocol)} is not a whole number`);
   str(d.simgrep, 'simgrep', MAX_LABEL_CHARS, { label: true });
@@ -83,7 +83,7 @@ export function checkJobHeader(d: unknown): { protocol: number; simgrep: string;
   if (d.formats !== undefined) str(d.formats, 'formats', MAX_LABEL_CHARS, { label: true });
   checkQueryId(d.queryId);
   if (!isInt(d.n, 0, MAX_N)) fail(`shard number ${shown(d.n)} is not a whole number in 0..${MAX_N}`);
-  return d as { protocol: number; simgrep: string; model: string; formats?: string; queryId: string; n: number };
+  return d as { protocol: number; simgrep: string; model: string; formats: string | undefined; queryId: string; n: number };
 }
 
 function checkRemote(v: unknown, what: string): void {

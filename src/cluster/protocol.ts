@@ -106,8 +106,12 @@ export type ShardResult =
   | { n: number; worker: string; hits: Hit[]; closestMiss: Hit | null; warnings: SourceWarning[]; stats: SearchStats }
   | { n: number; worker: string; error: { code: string; message: string }; refused?: boolean };
 
-/** Why a worker cannot run a job (another simgrep, protocol, formats or model), or null when it can. */
-export function incompatibility(job: Pick<ShardJob, 'protocol' | 'simgrep' | 'model'> & { formats?: string }, mine: Pick<WorkerInfo, 'protocol' | 'simgrep' | 'model'> & { formats?: string }): string | null {
+/**
+ * Why a worker cannot run a job (another simgrep, protocol, formats or model), or null when it can.
+ * `formats` is required on both sides (undefined only for a job of an older coordinator, which sent
+ * none): optional, a caller that dropped it compiled and compared undefined with undefined.
+ */
+export function incompatibility(job: Pick<ShardJob, 'protocol' | 'simgrep' | 'model'> & { formats: string | undefined }, mine: Pick<WorkerInfo, 'protocol' | 'simgrep' | 'model' | 'formats'>): string | null {
   const diffs: string[] = [];
   if (job.simgrep !== mine.simgrep || job.protocol !== mine.protocol) {
     diffs.push(`simgrep ${job.simgrep} (protocol ${job.protocol}) on the coordinator, ${mine.simgrep} (protocol ${mine.protocol}) on the worker`);

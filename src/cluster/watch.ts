@@ -18,7 +18,7 @@ export interface WatchContext {
   redis: Redis;
   queue: Queue;
   url: string;
-  me: Pick<WorkerInfo, 'protocol' | 'simgrep' | 'model'>;
+  me: Pick<WorkerInfo, 'protocol' | 'simgrep' | 'model' | 'formats'>;
   timeoutMs: number;
   shards: Map<number, PendingShard>;
   total: number;

@@ -25,7 +25,7 @@ Example: {"directory": "src"}`;
 export const STATUS_DESCRIPTION = `Whether a directory is indexed, and the size of its index (files, chunks, lines). Read-only. You never need it before searching: search answers in every state below.
 - indexed: true: searches answer from the index (index: fresh). \`gone\` counts files deleted since its last run (searches skip them; the index tool drops them).
 - building: true: the index is being built in the background; indexed is false and the counts are what the build has read so far. Search anyway: answers read the files meanwhile (index: building), the same matches; do not wait or call index.
-- incomplete: true: a build of the index was cut short (its process killed) and none has finished since; indexed is false and the counts are of the part it wrote. Search anyway: the next search rebuilds it in the background and reads the files meanwhile; call index to finish it now.
+- incomplete: true: no build of the index has finished: one was cut short (its process killed), or is still running in another process (a first simgrep index); indexed is false and the counts are of the part it wrote. Search anyway: the next search rebuilds it in the background and reads the files meanwhile; call index to finish it now.
 - build_failed: why the last background build failed; searches read the files meanwhile (index: scanned); call index to try again.
 - indexed: false with none of these: not indexed yet; the first search builds it.
 Example: {"directory": "."}`;

@@ -135,7 +135,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
       : out.building
       ? `${dir}: the index of workspace ${String(out.workspace)} is being built in the background (${String(out.files)} files so far); searches read the files meanwhile`
       : out.incomplete
-      ? `${dir}: the index of workspace ${String(out.workspace)} is incomplete: a build of it was cut short (${String(out.files)} files written); the next search rebuilds it in the background and reads the files meanwhile, the index tool finishes it now`
+      ? `${dir}: the index of workspace ${String(out.workspace)} is incomplete: no build of it has finished, one was cut short or is still running (${String(out.files)} files written); the next search rebuilds it in the background and reads the files meanwhile, the index tool finishes it now`
       : out.indexed ? `${dir}: indexed in workspace ${String(out.workspace)} (${String(out.files)} files, ${String(out.chunks)} chunks${out.gone ? `; ${String(out.gone)} more gone since its last run, skipped by searches, dropped by the index tool` : ''})` : `${dir}: not indexed yet (the first search builds the index)`;
     return { content: [{ type: 'text', text }], structuredContent: out };
   }

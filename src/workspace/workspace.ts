@@ -122,18 +122,28 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         const gone = (await s.fileStates()).filter((f) => !isRemoteUri(f.key) && isGone(f.key)).map((f) => f.key);
         // A local root that no longer exists goes too: kept, every later `simgrep index` of the roots
         // failed on it ("no such file or directory; nothing was changed"), with no way to drop it (trial33).
-        const roots = rootsOf(await s.readMeta());
+        const metaNow = await s.readMeta();
+        const roots = rootsOf(metaNow);
         const keptRoots = roots.filter((r) => isRemoteUri(r) || !isGone(r));
         const droppedRoots = roots.filter((r) => !keptRoots.includes(r));
         if (gone.length === 0 && droppedRoots.length === 0) return { deleted: 0, droppedRoots };
+        const rootsMeta: Record<string, string> = droppedRoots.length > 0 ? { roots: JSON.stringify(keptRoots) } : {};
+        // No index run has finished (a first build cut short, or one running in another process and
+        // waiting on the lock): the rows go and the index stays as incomplete as it was. Marked
+        // complete and published, the partial tables read as a finished index in every surface
+        // (status exit 0, MCP status `indexed`, no rebuild by the MCP server).
+        if (metaNow.complete === undefined) {
+          if (gone.length > 0) await writing(() => s.deleteFiles(gone));
+          if (droppedRoots.length > 0) await writing(() => s.writeMeta(rootsMeta));
+          ws.snapshot = null;
+          return { deleted: gone.length, droppedRoots };
+        }
         const before = await ws.loadSnapshot();
         if (gone.length > 0) await writing(() => s.deleteFiles(gone));
         const version = await s.version();
         ws.snapshot = patchSnapshot(before, { ...emptyChanges(), dropChunksOf: new Set(gone), dropFiles: new Set(gone) }, version);
         ws.saveSnapshot(ws.snapshot);
-        const meta: Record<string, string> = { complete: version };
-        if (keptRoots.length !== roots.length) meta.roots = JSON.stringify(keptRoots);
-        ws.publishInfo(await writing(() => s.writeMeta(meta)));
+        ws.publishInfo(await writing(() => s.writeMeta({ complete: version, ...rootsMeta })));
         return { deleted: gone.length, droppedRoots };
       });
     },

@@ -108,6 +108,8 @@ describe('a cluster of mixed builds', () => {
       expect([s.complete, s.files, s.chunks]).toEqual([true, 100, report.chunks]);
       expect(seen.length).toBeGreaterThan(0);
       for (const p of seen) expect(typeof p.chunks, JSON.stringify(p)).toBe('number');
+      // Its counts only (mend38a: it carried the report so far, its patch and warnings with it).
+      for (const p of seen) expect(JSON.stringify(p).length).toBeLessThan(1024);
       // The counts of the same files: no file without its chunks, no chunk of a file not counted.
       for (const p of seen) expect(p.chunks > 0).toBe(p.indexed > 0);
       expect(seen.at(-1)!.chunks).toBeLessThanOrEqual(report.chunks);

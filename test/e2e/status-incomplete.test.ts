@@ -100,6 +100,23 @@ it.runIf(process.platform === 'linux')('status of a first build killed midway sa
     note: `the index is incomplete: no index run of it has finished (one was cut short, or is still running), so it holds only part of its roots; search.workspace_index with workspace: ${JSON.stringify(root)} finishes it`,
   });
 
+  // mend38a: a prune of the unfinished index marked its partial tables complete and published them
+  // (status exit 0, MCP status `indexed`). It deletes the rows of the gone files and the index stays incomplete.
+  // Half the tree goes: the partial tables hold more than half of it, so some of what they hold goes.
+  for (let d = 0; d < 2; d++) rmSync(path.join(tree, `m${d}`), { recursive: true });
+  const beforePrune = JSON.parse((await runCli(['workspace', 'status', 'cut', '--json'], { env })).stdout) as { files: number; gone: number };
+  expect(beforePrune.gone).toBeGreaterThan(0);
+  const pruned = await runCli(['workspace', 'prune', 'cut'], { env });
+  expect(pruned.code).toBe(0);
+  const afterPrune = await runCli(['workspace', 'status', 'cut', '--json'], { env });
+  expect(afterPrune.code).toBe(2);
+  expect(JSON.parse(afterPrune.stdout)).toMatchObject({ complete: false, updated: null, files: beforePrune.files, gone: 0 });
+  expect(afterPrune.stderr).toContain('simgrep: workspace cut: the index is incomplete');
+  for (let d = 0; d < 2; d++) {
+    mkdirSync(path.join(tree, `m${d}`), { recursive: true });
+    for (let f = 0; f < 100; f++) writeFileSync(path.join(tree, `m${d}`, `f${f}.ts`), file(d * 100 + f, 300));
+  }
+
   // What it says to do finishes it: then a whole index, exit 0, no note.
   expect((await runCli(['index', tree, '-w', 'cut'], { env })).code).toBe(0);
   const done = await runCli(['workspace', 'status', 'cut', '--json'], { env });

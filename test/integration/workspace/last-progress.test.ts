@@ -26,3 +26,27 @@ it('the last progress of a run has its final files and chunks', async () => {
     await ws.close();
   }
 });
+
+// mend38a: each progress carried the report so far, its patch (every chunk's row with its vector, the
+// files, the terms) and warnings with it: `simgrep serve` sent each to its clients as JSON every 100 ms
+// (1.16 MB each, 14.9 MB the last on a 72k-line tree), the MCP server kept the last in memory. A
+// progress is its counts only, a few hundred bytes however big the tree.
+it('a progress is its counts only: its JSON stays small over a tree of thousands of chunks', async () => {
+  const tree = path.join(tmp, 'big');
+  mkdirSync(tree);
+  const lines = (f: number) => Array.from({ length: 240 }, (_, i) => `export const upload${f}_${i} = retryInvoice(${i}, "socket ${f * 31 + i}");`).join('\n');
+  for (let f = 0; f < 400; f++) writeFileSync(path.join(tree, `f${f}.ts`), lines(f));
+  const ws = createWorkspace({ dir: path.join(tmp, 'ws-big'), concurrency: 0 });
+  const sizes: number[] = [];
+  const keys = new Set<string>();
+  try {
+    const report = await ws.index([tree], { onProgress: (p) => { sizes.push(JSON.stringify(p).length); for (const k of Object.keys(p)) keys.add(k); } });
+    expect(report.chunks).toBeGreaterThanOrEqual(2000);
+    expect(sizes.length).toBeGreaterThan(0);
+    // The report's JSON is megabytes here (its patch); a progress of seven counts is under 200 bytes.
+    expect(Math.max(...sizes)).toBeLessThan(1024);
+    expect([...keys].sort()).toEqual(['bytes', 'bytesToRead', 'chunks', 'files', 'indexed', 'lines', 'ms']);
+  } finally {
+    await ws.close();
+  }
+});

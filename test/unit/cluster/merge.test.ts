@@ -74,7 +74,7 @@ describe('cluster protocol', () => {
   });
 
   it('says which versions differ', () => {
-    const me = { protocol: 1, simgrep: '0.1.0', model: 'bundled (1 bytes of weights)' };
+    const me = { protocol: 1, simgrep: '0.1.0', model: 'bundled (1 bytes of weights)', formats: 'f' };
     expect(incompatibility(me, me)).toBeNull();
     expect(incompatibility(me, { ...me, simgrep: '0.2.0', model: 'x' })).toBe(
       'simgrep 0.1.0 (protocol 1) on the coordinator, 0.2.0 (protocol 1) on the worker; model bundled (1 bytes of weights) on the coordinator, x on the worker');
