@@ -97,6 +97,9 @@ export function ownCopy(run: string): string {
 const tables: RunSlotTable[] = [];
 let lastToken = 0;
 
+/** The bound of the run tables' owners, a module value so that a test can lower it: the entries an owner's list may hold before it starts over (runList). */
+export const runTableLimits = { list: RUN_LIMIT };
+
 /**
  * What each dictionary run counts for, per owner (a plan's terms: term-index.ts; its grams: prose-run-terms.ts):
  * one table a thread shares between the owners of a kind, each entry marked with the token of the owner that
@@ -128,13 +131,29 @@ export class RunSlotTable {
 /** An owner of entries in a RunSlotTable: its token (unique in the thread) and the table of its kind. */
 export interface RunSlots { token: number; readonly table: RunSlotTable }
 
+/** A new owner of entries in `table` (no entries yet). */
+export function newRunSlots(table: RunSlotTable): RunSlots {
+  return { token: newRunToken(), table };
+}
+
 /** A token no entry of any table holds (a new owner, or one that starts its list over). */
-export function newRunToken(): number {
+function newRunToken(): number {
   if (lastToken === 0x7fffffff) {
     lastToken = 0;
     for (const t of tables) t.owner.fill(0);
   }
   return ++lastToken;
+}
+
+/**
+ * The list the owner `s` adds a run's entries to (the run not its: runFirst -1), `list` itself or, when it holds
+ * more than runTableLimits.list entries (owners that take turns for long work runs out again, and a list is
+ * never cut otherwise), an empty one under a new token (a restart only means working the runs out again).
+ */
+export function runList<T>(s: RunSlots, list: T[]): T[] {
+  if (list.length <= runTableLimits.list) return list;
+  s.token = newRunToken();
+  return [];
 }
 
 /** Where run `id`'s entries start in the list of the owner `s`, or -1 when they are not its (not worked out, or another owner's since). */
@@ -143,7 +162,7 @@ export function runFirst(s: RunSlots, id: number): number {
   return id < t.owner.length && t.owner[id] === s.token ? t.first[id] : -1;
 }
 
-/** Marks run `id`'s entries as the owner's: `count` of them from `first` in its list. */
+/** Marks run `id`'s entries as the owner's: `count` of them from `first` in its list (the one runList gave). */
 export function setRun(s: RunSlots, id: number, first: number, count: number): void {
   const t = s.table;
   if (id >= t.owner.length) t.grow(id);
