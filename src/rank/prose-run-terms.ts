@@ -45,7 +45,7 @@ function runGramsOf(plan: RankPlan): RunGrams {
 function countRunGrams(r: RunGrams, id: number, gf: Float64Array, touched: number[]): void {
   let first = runFirst(r, id);
   if (first < 0) {
-    // Past its bound: an empty list under a new token (run-table.ts runList).
+    // Past its bound, or of an older round of tokens: an empty list under a new token (run-table.ts runList).
     r.grams = runList(r, r.grams);
     first = r.grams.length;
     const word = identifierRuns.whole(id);

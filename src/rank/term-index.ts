@@ -95,7 +95,7 @@ export function pushRunTerms(index: TermIndex, plan: RankPlan, id: number, out: 
 function runTermsOf(index: TermIndex, plan: RankPlan, id: number): RunHits {
   const r = runHitsOf(index);
   if (runFirst(r, id) >= 0) return r;
-  // Past its bound: an empty list under a new token (run-table.ts runList).
+  // Past its bound, or of an older round of tokens: an empty list under a new token (run-table.ts runList).
   r.terms = runList(r, r.terms);
   const terms = plan.terms;
   const first = r.terms.length;
