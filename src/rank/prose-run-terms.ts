@@ -5,7 +5,7 @@ import { forEachWordGram } from './lexical/grams.js';
 import { isStopword } from './lexical/terms.js';
 import type { RankPlan } from './plan.js';
 import { countNumbers, gramIndexOf, proseTermCount, type LineTerms } from './prose.js';
-import { HASH_START, hashStep, identifierRuns, newRunToken, RUN_LIMIT, runFirst, RunSlotTable, setRun, type RunSlots } from './run-table.js';
+import { HASH_START, hashStep, identifierRuns, newRunSlots, runFirst, runList, RunSlotTable, setRun, type RunSlots } from './run-table.js';
 import { countRun, isDigit, isIdentChar, termIndexOf, type TermIndex } from './term-index.js';
 
 /**
@@ -16,9 +16,6 @@ interface RunGrams extends RunSlots { generation: number; grams: number[]; byKey
 
 /** The thread's table of the plans' run grams (one for all plans: run-table.ts). */
 const gramSlots = new RunSlotTable();
-
-/** A plan's `grams` past this many entries starts over (term-index.ts TERMS_LIMIT's reason). */
-const GRAMS_LIMIT = 4 * RUN_LIMIT;
 
 /** Keyed by the plan's grams list, which a plan made again for the same query shares (plan.ts's recent plans). */
 const planGrams = new WeakMap<readonly string[], RunGrams>();
@@ -38,7 +35,7 @@ function runGramsOf(plan: RankPlan): RunGrams {
   const list = plan.prose?.grams ?? [];
   let r = planGrams.get(list);
   if (!r || r.generation !== identifierRuns.generation) {
-    r = { generation: identifierRuns.generation, token: newRunToken(), table: gramSlots, grams: [], byKey: gramIndexOf(list) };
+    r = { generation: identifierRuns.generation, ...newRunSlots(gramSlots), grams: [], byKey: gramIndexOf(list) };
     planGrams.set(list, r);
   }
   return r;
@@ -48,7 +45,8 @@ function runGramsOf(plan: RankPlan): RunGrams {
 function countRunGrams(r: RunGrams, id: number, gf: Float64Array, touched: number[]): void {
   let first = runFirst(r, id);
   if (first < 0) {
-    if (r.grams.length > GRAMS_LIMIT) { r.token = newRunToken(); r.grams = []; }
+    // Past its bound, or of an older round of tokens: an empty list under a new token (run-table.ts runList).
+    r.grams = runList(r, r.grams);
     first = r.grams.length;
     const word = identifierRuns.whole(id);
     if (!isStopword(word)) {

@@ -93,9 +93,18 @@ export function ownCopy(run: string): string {
   return run.length < 13 ? run : (' ' + run).slice(1);
 }
 
-/** The thread's tables (their marks cleared if the tokens ever come round again). */
+/** The thread's tables (their marks cleared when the tokens come round again: newRunToken). */
 const tables: RunSlotTable[] = [];
 let lastToken = 0;
+/** How many times the tokens came round: an owner of an older round holds a token a newer owner may hold too. */
+let round = 0;
+
+/**
+ * The bounds of the run tables' owners, a module value so that a test can lower them (run-table.test.ts):
+ * `tokens`, the last token before they come round again (Int32Array marks); `list`, the entries an owner's list
+ * may hold before it starts over (runList).
+ */
+export const runTableLimits = { tokens: 0x7fffffff, list: RUN_LIMIT };
 
 /**
  * What each dictionary run counts for, per owner (a plan's terms: term-index.ts; its grams: prose-run-terms.ts):
@@ -125,25 +134,53 @@ export class RunSlotTable {
   }
 }
 
-/** An owner of entries in a RunSlotTable: its token (unique in the thread) and the table of its kind. */
-export interface RunSlots { token: number; readonly table: RunSlotTable }
+/**
+ * An owner of entries in a RunSlotTable: its token (unique among the thread's owners of the current round), the
+ * round it was taken in, and the table of its kind. An owner of an older round has no entries: its token may be
+ * a newer owner's, so runFirst finds none of its and runList gives it a new token and an empty list.
+ */
+export interface RunSlots { token: number; round: number; readonly table: RunSlotTable }
 
-/** A token no entry of any table holds (a new owner, or one that starts its list over). */
-export function newRunToken(): number {
-  if (lastToken === 0x7fffffff) {
+/** A new owner of entries in `table` (no entries yet). */
+export function newRunSlots(table: RunSlotTable): RunSlots {
+  const token = newRunToken();
+  return { token, round, table };
+}
+
+/**
+ * A token no entry of any table holds. When the tokens come round (runTableLimits.tokens), every table's marks
+ * are cleared and the round goes up: owners of the older round hold tokens that new owners take again, and take
+ * a new one themselves before they mark an entry (runList), so no two owners of a round share a token.
+ */
+function newRunToken(): number {
+  if (lastToken >= runTableLimits.tokens) {
     lastToken = 0;
+    round++;
     for (const t of tables) t.owner.fill(0);
   }
   return ++lastToken;
 }
 
+/**
+ * The list the owner `s` adds a run's entries to (the run not its: runFirst -1), `list` itself or, when it holds
+ * more than runTableLimits.list entries (owners that take turns for long work runs out again, and a list is
+ * never cut otherwise) or the owner's token is of an older round, an empty one under a new token (a restart
+ * only means working the runs out again).
+ */
+export function runList<T>(s: RunSlots, list: T[]): T[] {
+  if (list.length <= runTableLimits.list && s.round === round) return list;
+  s.token = newRunToken();
+  s.round = round;
+  return [];
+}
+
 /** Where run `id`'s entries start in the list of the owner `s`, or -1 when they are not its (not worked out, or another owner's since). */
 export function runFirst(s: RunSlots, id: number): number {
   const t = s.table;
-  return id < t.owner.length && t.owner[id] === s.token ? t.first[id] : -1;
+  return id < t.owner.length && t.owner[id] === s.token && s.round === round ? t.first[id] : -1;
 }
 
-/** Marks run `id`'s entries as the owner's: `count` of them from `first` in its list. */
+/** Marks run `id`'s entries as the owner's: `count` of them from `first` in its list (the one runList gave). */
 export function setRun(s: RunSlots, id: number, first: number, count: number): void {
   const t = s.table;
   if (id >= t.owner.length) t.grow(id);

@@ -3,7 +3,7 @@
 // pass over its runs), a term's probe (what a text must hold for one of its words to match the term),
 // a tally of term counts, and the identifier character classes.
 import type { RankPlan } from './plan.js';
-import { identifierRuns, newRunToken, RUN_LIMIT, runFirst, RunSlotTable, setRun, type RunSlots } from './run-table.js';
+import { identifierRuns, newRunSlots, runFirst, runList, RunSlotTable, setRun, type RunSlots } from './run-table.js';
 
 export interface TermIndex {
   /** Term key -> its index in plan.terms (keys are unique in a plan). */
@@ -63,12 +63,6 @@ export interface RunHits extends RunSlots { generation: number; terms: number[] 
 const termSlots = new RunSlotTable();
 
 /**
- * A plan's `terms` past this many entries starts over (a new token, an empty list): runs worked out again after
- * another plan took their entries add to it (plans that take turns for long), and it is never cut otherwise.
- */
-const TERMS_LIMIT = 4 * RUN_LIMIT;
-
-/**
  * Counts the terms run `id` of the dictionary counts for in the plan (the whole term equal to it and
  * the part term of each part's stem, worked out once per plan) into `tf`, as tally does; whether it
  * counted any.
@@ -101,7 +95,8 @@ export function pushRunTerms(index: TermIndex, plan: RankPlan, id: number, out: 
 function runTermsOf(index: TermIndex, plan: RankPlan, id: number): RunHits {
   const r = runHitsOf(index);
   if (runFirst(r, id) >= 0) return r;
-  if (r.terms.length > TERMS_LIMIT) { r.token = newRunToken(); r.terms = []; }
+  // Past its bound, or of an older round of tokens: an empty list under a new token (run-table.ts runList).
+  r.terms = runList(r, r.terms);
   const terms = plan.terms;
   const first = r.terms.length;
   const lower = identifierRuns.whole(id);
@@ -126,7 +121,7 @@ function runTermsOf(index: TermIndex, plan: RankPlan, id: number): RunHits {
 export function runHitsOf(index: TermIndex): RunHits {
   let r = index.runHits;
   if (!r || r.generation !== identifierRuns.generation) {
-    r = index.runHits = { generation: identifierRuns.generation, token: newRunToken(), table: termSlots, terms: [] };
+    r = index.runHits = { generation: identifierRuns.generation, ...newRunSlots(termSlots), terms: [] };
   }
   return r;
 }

@@ -6,7 +6,7 @@ import { pathFacts, signalsOf, type PathFacts, type PathSignals } from '../../ra
 import { pathText } from '../../rank/lexical/terms.js';
 import { fold } from '../../rank/lexical/words.js';
 import type { RankPlan } from '../../rank/plan.js';
-import { HASH_START, hashStep, identifierRuns } from '../../rank/run-table.js';
+import { HASH_START, hashStep, identifierRuns, runFirst } from '../../rank/run-table.js';
 import { countRun, isDigit, probeOf, runHitsOf, termIndexOf, type TermIndex } from '../../rank/term-index.js';
 
 /** Query-independent facts of a display path, kept across queries. */
@@ -157,13 +157,11 @@ export function pathTermCounts(info: PathInfo, plan: RankPlan, tf: Float64Array,
   }
   // runIdsOf made the ids in the dictionary's current generation: hits of that generation are current.
   const hits = index.runHits !== null && index.runHits.generation === info.runGeneration ? index.runHits : runHitsOf(index);
-  // The table as it is now (countRun may grow it: an entry past these arrays, or not this plan's, is counted by the call).
-  const { owner, count } = hits.table;
-  const token = hits.token;
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
-    // Most of a path's runs were worked out before to count for no term: passed over without a call.
-    if (id < owner.length && owner[id] === token && count[id] === 0) continue;
+    // Most of a path's runs were worked out before to count for no term: passed over without a call. Read through
+    // runFirst each time: countRun may grow the table or give the hits a new token (run-table.ts runList).
+    if (runFirst(hits, id) >= 0 && hits.table.count[id] === 0) continue;
     countRun(index, plan, id, tf, touched);
   }
   if (touched.length > 1) touched.sort((x, y) => x - y);
