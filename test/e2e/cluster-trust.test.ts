@@ -21,7 +21,7 @@ let home: string;
 let allowed: string;
 let outside: string;
 let worker: WorkerProcess;
-let me: { protocol: number; simgrep: string; model: string };
+let me: { protocol: number; simgrep: string; model: string; formats: string };
 let env: Record<string, string>;
 
 /** Every file and directory under `dir` (relative), sorted: what must survive a forged job unchanged. */
@@ -73,7 +73,8 @@ beforeAll(async () => {
   queue = new Queue('shards', { connection: queueConnection, prefix: 'simgrep' });
   worker = await startWorker(redis.url, { allow: [allowed], env });
   const info = Object.values(await client.hgetall('simgrep:worker-info')).map((v) => JSON.parse(v) as typeof me)[0];
-  me = { protocol: info.protocol, simgrep: info.simgrep, model: info.model };
+  // A forged job that passes the version check (protocol, build, word formats, model): what the worker then checks.
+  me = { protocol: info.protocol, simgrep: info.simgrep, model: info.model, formats: info.formats };
 }, 60_000);
 
 afterAll(async () => {
