@@ -6,11 +6,10 @@
 // addLinesGramBm25) missed the best line's grams, its bound came out above what it scores, and the
 // document was skipped unread. Here a document holds one strong line among many weak ones, and the
 // top-k's floor is swept past it: every first search must answer as the scan does.
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearcher, type SearchOptions } from '../../../src/searcher.js';
 import { createWorkspace } from '../../../src/workspace/workspace.js';
-import { makeTree } from '../../helpers/tree.js';
+import { indexedTree } from '../../helpers/indexed-tree.js';
 import { rounded } from '../../helpers/rounded.js';
 
 const VERBS = ['reads', 'checks', 'merges', 'loads', 'writes', 'copies', 'sorts', 'keeps'];
@@ -48,11 +47,7 @@ const scan = createSearcher({ concurrency: 0 });
 const shape = rounded;
 
 beforeAll(async () => {
-  tree = await makeTree(FILES);
-  dir = path.join(tree.dir, '.ws');
-  const ws = createWorkspace({ dir, concurrency: 0 });
-  await ws.index([tree.dir]);
-  await ws.close();
+  ({ tree, dir } = await indexedTree(FILES));
 });
 afterAll(async () => {
   await scan.close();

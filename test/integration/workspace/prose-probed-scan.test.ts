@@ -2,12 +2,11 @@
 // `probed` where the top-k's floor may skip, and skipped on ProseFile.outOfReach before end(); branch
 // first37): most lines of the files out of reach are never looked into for terms, and the answers are the
 // index's (which counts every document's lines).
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proseTermLines } from '../../../src/rank/prose-counter.js';
 import { createSearcher, type SearchOptions } from '../../../src/searcher.js';
 import { createWorkspace } from '../../../src/workspace/workspace.js';
-import { makeTree } from '../../helpers/tree.js';
+import { indexedTree } from '../../helpers/indexed-tree.js';
 import { rounded } from '../../helpers/rounded.js';
 
 /** Strong documents, listed first: three lines of 60 hold the query's three words, so they fill the top-k's candidates. */
@@ -27,11 +26,7 @@ let dir = '';
 const scan = createSearcher({ concurrency: 1 });
 
 beforeAll(async () => {
-  tree = await makeTree(FILES);
-  dir = path.join(tree.dir, '.ws');
-  const ws = createWorkspace({ dir, concurrency: 0 });
-  await ws.index([tree.dir]);
-  await ws.close();
+  ({ tree, dir } = await indexedTree(FILES));
 });
 afterAll(async () => {
   await scan.close();

@@ -10,7 +10,7 @@ import { createSearcher, type SearchOptions, type SearchResponse } from '../../.
 import { openProseStatsFile, otherProseStatsFormat } from '../../../src/workspace/snapshot/prose-stats-file.js';
 import { writeSectionFile } from '../../../src/workspace/snapshot/section-file.js';
 import { createWorkspace } from '../../../src/workspace/workspace.js';
-import { makeTree } from '../../helpers/tree.js';
+import { indexedTree } from '../../helpers/indexed-tree.js';
 import { rounded } from '../../helpers/rounded.js';
 
 /** Paths the workspaces' readers were asked for (read or stream). */
@@ -66,11 +66,7 @@ const shape = rounded;
 const statsFile = () => path.join(dir, 'snapshot.prose.bin');
 
 beforeAll(async () => {
-  tree = await makeTree(FILES);
-  dir = path.join(tree.dir, '.ws');
-  const ws = createWorkspace({ dir, concurrency: 0 });
-  await ws.index([tree.dir]);
-  await ws.close();
+  ({ tree, dir } = await indexedTree(FILES));
 });
 afterAll(async () => {
   await scan.close();
