@@ -15,7 +15,7 @@ import { corpusFiles } from '../../bench/remote-s3.js';
 import { generateTree } from '../../bench/corpus.js';
 import { openStore } from '../../src/workspace/store/store.js';
 import { cliPath, runCli, type CliRun } from '../helpers/cli.js';
-import { startWorker, type WorkerProcess } from '../helpers/cluster.js';
+import { queued, startWorker, type WorkerProcess } from '../helpers/cluster.js';
 import { freePort, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { S3RVER_KEYS, s3rverCliEnv, putObject, seedObjects, startS3rver, type S3Server } from '../helpers/s3-server.js';
 import { startProxy, type Proxy } from '../helpers/tcp-proxy.js';
@@ -61,7 +61,7 @@ async function inspect(url: string): Promise<{ wait: number; active: number; run
   const r = new Redis(url, { lazyConnect: true });
   await r.connect();
   try {
-    const [wait, active, runKeys] = await Promise.all([r.llen('simgrep:shards:wait'), r.llen('simgrep:shards:active'), r.keys('simgrep:q:*')]);
+    const [wait, active, runKeys] = await Promise.all([queued(r, 'wait'), queued(r, 'active'), r.keys('simgrep:q:*')]);
     return { wait, active, runKeys };
   } finally { r.disconnect(); }
 }
