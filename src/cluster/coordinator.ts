@@ -20,7 +20,7 @@ import { simgrepVersion } from '../version.js';
 import { connectRedis, shownUrl, unreachable } from './connection.js';
 import { mergeShardResult, shardFailure, type ShardState } from './merge.js';
 import { modelIdentity } from './model-identity.js';
-import { ALIVE_TTL_MS, FORMATS, HEARTBEAT_MS, PREFIX, PROTOCOL, QUEUE, aliveKey, resultsKey, type ShardJob, type ShardResult } from './protocol.js';
+import { ALIVE_TTL_MS, FORMATS, HEARTBEAT_MS, PREFIX, PROTOCOL, queueName, aliveKey, resultsKey, type ShardJob, type ShardResult } from './protocol.js';
 import { DEFAULT_SHARD_BYTES, cutShards } from './shards.js';
 import { checkWorkers, type PendingShard } from './watch.js';
 import { enqueueShards, type Listed } from './enqueue.js';
@@ -52,7 +52,8 @@ export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext)
   const redis = await connectRedis(cfg.url, { name: 'simgrep-coordinator' });
   const blocking = redis.duplicate();
   const { Queue: QueueClass } = await import('bullmq');
-  const queue: Queue = new QueueClass(QUEUE, { connection: redis, prefix: PREFIX });
+  const me = { protocol: PROTOCOL, simgrep: simgrepVersion(), model: modelIdentity(ctx.model), formats: FORMATS };
+  const queue: Queue = new QueueClass(queueName(me), { connection: redis, prefix: PREFIX });
   const queryId = randomBytes(6).toString('hex');
   const state: ShardState = {
     topk: new TopK<Hit>(candidateLimit(topK, rank)), closest: null, warnings: [], seenWarnings: new Set(),
@@ -68,7 +69,6 @@ export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext)
       if (w.code === 'TOO_LARGE') state.stats.skipped++; else state.stats.errors++;
     }
   };
-  const me = { protocol: PROTOCOL, simgrep: simgrepVersion(), model: modelIdentity(ctx.model), formats: FORMATS };
   // An error with a connection down is the connection's; anything else is what it is.
   const lost = (e: unknown) => (isSimgrepError(e) || (redis.status === 'ready' && blocking.status === 'ready') ? e : unreachable(cfg.url, e as Error, true));
   const heartbeat = setInterval(() => { redis.pexpire(aliveKey(queryId), ALIVE_TTL_MS).catch(() => {}); }, HEARTBEAT_MS);

@@ -1,5 +1,6 @@
 // What travels through Redis between a coordinator and its workers: the shard job, the shard result,
 // the keys both use and their lifetimes. Plain JSON only; never credentials, never whole texts.
+import { createHash } from 'node:crypto';
 import type { SearchStats } from '../pipeline/types.js';
 import type { Hit } from '../rank/windows.js';
 import type { SearchOptions } from '../searcher.js';
@@ -22,9 +23,24 @@ export const PROTOCOL = 2;
  * words cannot leave the cluster's check behind: a worker of other formats refuses the job.
  */
 export const FORMATS = [...SNAPSHOT_FORMATS, PROSE_STATS_FORMAT].join(' ');
-/** BullMQ's key prefix and queue name: every key simgrep writes starts with "simgrep:". */
+/** BullMQ's key prefix: every key simgrep writes starts with "simgrep:". */
 export const PREFIX = 'simgrep';
-export const QUEUE = 'shards';
+
+/** What a worker must share with a coordinator to run its jobs. */
+export type Compatibility = Pick<WorkerInfo, 'protocol' | 'simgrep' | 'model' | 'formats'>;
+
+/**
+ * The queue a coordinator's jobs go to and a worker listens on: named for what they must share (simgrep,
+ * protocol, formats, model), so a worker of another build or model never takes a job it would refuse
+ * (a refused job is used up: one leftover worker failed every query of a mixed cluster whose shard it
+ * took). Builds before session 39 used the one queue "shards": they never see these jobs. A worker still
+ * checks each job (the queue is anyone's to write to), and the coordinator's watch names the workers
+ * listening on other queues when none listens on its own.
+ */
+export function queueName(v: Compatibility): string {
+  const key = createHash('sha256').update(JSON.stringify([v.simgrep, v.protocol, v.formats, v.model])).digest('hex');
+  return `shards-${key.slice(0, 16)}`;
+}
 
 /** A query is alive while its coordinator renews this key; a job of a dead query is dropped unread. */
 export const aliveKey = (queryId: string) => `${PREFIX}:q:${queryId}:alive`;

@@ -6,7 +6,7 @@ import type { Queue } from 'bullmq';
 import { SimgrepError } from '../errors.js';
 import { shownUrl } from './connection.js';
 import { shardFailure, type ShardState } from './merge.js';
-import { WORKER_INFO, incompatibility, type ShardEntry, type WorkerInfo } from './protocol.js';
+import { PREFIX, WORKER_INFO, incompatibility, type ShardEntry, type WorkerInfo } from './protocol.js';
 
 export interface PendingShard { id: string; entries: ShardEntry[]; queued: boolean; missingTicks: number }
 
@@ -29,17 +29,18 @@ export interface WatchContext {
 
 export async function checkWorkers(c: WatchContext): Promise<void> {
   const now = Date.now();
-  // Workers listening now, by their connections (a killed worker's connection is gone at once).
+  // Workers listening on this query's queue now, by their connections (a killed worker's is gone at once).
   const clients = await c.queue.getWorkers();
   if (clients.some((w) => !w.rawname)) return checkFailedJobs(c); // a Redis without CLIENT LIST: cannot tell
-  const ids = clients.map((w) => String(w.rawname).slice(String(w.rawname).indexOf(':w:') + 3));
-  const infos = ids.length ? (await c.redis.hmget(WORKER_INFO, ...ids)).map((j) => (j ? JSON.parse(j) as WorkerInfo : null)) : [];
+  const infos = await infosOf(c.redis, clients.map((w) => workerId(String(w.rawname))));
   // A worker whose versions are not known (yet) is taken as compatible: it refuses a job it cannot run.
   const compatible = infos.filter((w) => w === null || incompatibility(c.me, w) === null);
-  const known = infos.filter((w): w is WorkerInfo => w !== null);
   if (compatible.length > 0) {
     c.watch.noWorkerSince = null;
   } else {
+    // Workers of other builds or models listen on their own queues (queueName): name them.
+    const known = (await infosOf(c.redis, await listeningWorkerIds(c.redis)))
+      .filter((w): w is WorkerInfo => w !== null && incompatibility(c.me, w) !== null);
     c.watch.noWorkerSince ??= now;
     const waited = now - c.watch.noWorkerSince;
     const why = known.length > 0
@@ -55,6 +56,23 @@ export async function checkWorkers(c: WatchContext): Promise<void> {
     }
   }
   await checkFailedJobs(c);
+}
+
+/** A worker's id from its BullMQ connection name, "simgrep:<queue, base64>:w:<id>". */
+const workerId = (name: string) => name.slice(name.indexOf(':w:') + 3);
+
+const infosOf = async (redis: Redis, ids: string[]): Promise<(WorkerInfo | null)[]> =>
+  ids.length ? (await redis.hmget(WORKER_INFO, ...ids)).map((j) => (j ? JSON.parse(j) as WorkerInfo : null)) : [];
+
+/** Every simgrep worker listening on any queue of this Redis (any build's: the queue's name is in base64, without ':'). */
+async function listeningWorkerIds(redis: Redis): Promise<string[]> {
+  const list = String(await redis.client('LIST'));
+  const ids: string[] = [];
+  for (const m of list.matchAll(/(?:^| )name=(\S+)/gm)) {
+    const name = m[1];
+    if (name.startsWith(`${PREFIX}:`) && /^[^:]+:[^:]+:w:/.test(name)) ids.push(workerId(name));
+  }
+  return ids;
 }
 
 async function checkFailedJobs(c: WatchContext): Promise<void> {

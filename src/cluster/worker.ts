@@ -13,7 +13,7 @@ import { simgrepVersion } from '../version.js';
 import { connectRedis } from './connection.js';
 import { modelIdentity } from './model-identity.js';
 import {
-  FORMATS, PREFIX, PROTOCOL, QUEUE, RESULT_TTL_MS, WORKER_INFO, aliveKey, incompatibility, resultsKey,
+  FORMATS, PREFIX, PROTOCOL, RESULT_TTL_MS, WORKER_INFO, aliveKey, incompatibility, queueName, resultsKey,
   type IndexShardJob, type IndexShardResult, type ShardJob, type ShardResult, type WorkerInfo,
 } from './protocol.js';
 import { createShardSource } from './shard-source.js';
@@ -151,7 +151,7 @@ export async function startClusterWorker(o: ClusterWorkerOptions): Promise<Clust
   }
 
   const { Worker: WorkerClass } = bullmq;
-  const worker: Worker<ShardJob> = new WorkerClass<ShardJob>(QUEUE, (job, token, signal) => runShard(job, token, signal), {
+  const worker: Worker<ShardJob> = new WorkerClass<ShardJob>(queueName(info), (job, token, signal) => runShard(job, token, signal), {
     connection: redis, prefix: PREFIX, concurrency: o.shards ?? 2,
     lockDuration: stallMs, stalledInterval: Math.max(500, Math.floor(stallMs / 2)), maxStalledCount: 3,
     name: info.id, // BullMQ names its connection after it: the coordinator sees who listens in CLIENT LIST

@@ -10,8 +10,10 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace, type IndexProgress } from '../../src/index.js';
-import { FORMATS, PREFIX, QUEUE, WORKER_INFO, resultsKey, type WorkerInfo } from '../../src/cluster/protocol.js';
+import { FORMATS, PREFIX, WORKER_INFO, queueName, resultsKey, type WorkerInfo } from '../../src/cluster/protocol.js';
+import { runCli } from '../helpers/cli.js';
 import { startWorker, type WorkerProcess } from '../helpers/cluster.js';
+import { writeTinyModel } from '../helpers/tiny-model.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 
@@ -39,7 +41,9 @@ beforeAll(async () => {
   worker = await startWorker(redis.url, { env: home.env, allow: [home.dir] });
   client = new Redis(redis.url);
   queueConnection = client.duplicate();
-  queue = new Queue(QUEUE, { connection: queueConnection, prefix: PREFIX });
+  // The queue the worker listens on (named for its build and model): a forged job of other formats
+  // put there reaches the worker's own check.
+  queue = new Queue(queueName(await workerInfo()), { connection: queueConnection, prefix: PREFIX });
 }, 60_000);
 afterAll(async () => {
   await queue?.close();
@@ -115,6 +119,32 @@ describe('a cluster of mixed builds', () => {
       expect(seen.at(-1)!.chunks).toBeLessThanOrEqual(report.chunks);
     } finally {
       await ws.close();
+    }
+  }, 120_000);
+
+  it('a worker of another model listening beside this one takes no shard: the search and the index build answer as without it', async () => {
+    // Before each build and model had a queue of its own (queueName), every worker listened on one queue, and a
+    // worker that refused a shard used it up: the whole query failed (CLUSTER_INCOMPATIBLE) whenever it took one.
+    const other = await startWorker(redis.url, { env: home.env, allow: [home.dir], args: ['--model', await writeTinyModel(path.join(home.dir, 'tiny'))] });
+    try {
+      const args = ['retry the upload after a timeout', tree, '--json', '--top-k', '8'];
+      const local = await runCli([...args, '--no-index'], { env: home.env });
+      expect(local.code, local.stderr).toBe(0);
+      const viaCluster = await runCli([...args, '--cluster', redis.url, '--shard-size', '16K'], { env: home.env });
+      expect(viaCluster.code, viaCluster.stderr).toBe(0);
+      expect(JSON.parse(viaCluster.stdout).results).toEqual(JSON.parse(local.stdout).results);
+      const ws = createWorkspace({ dir: path.join(home.dir, 'idx-mixed'), concurrency: 0 });
+      try {
+        const report = await ws.index([tree], { cluster: { url: redis.url, shardBytes: 16 * 1024 } });
+        expect(report.indexed).toBe(100);
+        expect((await ws.status()).complete).toBe(true);
+      } finally {
+        await ws.close();
+      }
+      expect(other.log()).not.toMatch(/refused|shard [0-9a-f]+\/\d+/);
+      expect(worker.log()).toMatch(/shard [0-9a-f]+\/\d+/);
+    } finally {
+      await other.stop('SIGKILL');
     }
   }, 120_000);
 });

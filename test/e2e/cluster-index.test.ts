@@ -15,7 +15,7 @@ import { corpusFiles } from '../../bench/remote-s3.js';
 import { generateTree } from '../../bench/corpus.js';
 import { openStore } from '../../src/workspace/store/store.js';
 import { cliPath, runCli, type CliRun } from '../helpers/cli.js';
-import { startWorker, type WorkerProcess } from '../helpers/cluster.js';
+import { queued, startWorker, type WorkerProcess } from '../helpers/cluster.js';
 import { freePort, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { S3RVER_KEYS, s3rverCliEnv, putObject, seedObjects, startS3rver, type S3Server } from '../helpers/s3-server.js';
 import { startProxy, type Proxy } from '../helpers/tcp-proxy.js';
@@ -61,7 +61,7 @@ async function inspect(url: string): Promise<{ wait: number; active: number; run
   const r = new Redis(url, { lazyConnect: true });
   await r.connect();
   try {
-    const [wait, active, runKeys] = await Promise.all([r.llen('simgrep:shards:wait'), r.llen('simgrep:shards:active'), r.keys('simgrep:q:*')]);
+    const [wait, active, runKeys] = await Promise.all([queued(r, 'wait'), queued(r, 'active'), r.keys('simgrep:q:*')]);
     return { wait, active, runKeys };
   } finally { r.disconnect(); }
 }
@@ -231,7 +231,7 @@ describe('cluster index builds', () => {
     expect((await status(dir)).files).toBe(keys.length - 1);
   }, 60_000);
 
-  it('a worker with another model refuses the index job and says which models differ; nothing indexed is lost', async () => {
+  it('a worker with another model takes none of the index build\'s shards, the build says which models differ; nothing indexed is lost', async () => {
     await stopWorkers();
     const dir = path.join(home, 'one');
     const before = await status(dir);
@@ -239,10 +239,13 @@ describe('cluster index builds', () => {
     const { writeTinyModel } = await import('../helpers/tiny-model.js');
     const model = await writeTinyModel(path.join(home, 'tiny'));
     workers.push(await startWorker(redis.url, { allow: allowed(), env, args: ['--model', model] }));
-    const r = await runCli(['index', uri, '--index-dir', dir, '--cluster', redis.url], { env });
+    // It listens on its own model's queue: the coordinator's watch names it, and gives up after --cluster-timeout.
+    const r = await runCli(['index', uri, '--index-dir', dir, '--cluster', redis.url, '--cluster-timeout', '3'], { env });
+    const log = workers[0].log();
     await stopWorkers();
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/refused the index build: model bundled \(\d+ bytes of weights\) on the coordinator, tiny \(\d+ bytes of weights\) on the worker/);
+    expect(r.stderr).toMatch(/no worker can run this query \(1 listening, none compatible: model bundled \(\d+ bytes of weights\) on the coordinator, tiny \(\d+ bytes of weights\) on the worker\) for 3 s/);
+    expect(log).not.toMatch(/shard [0-9a-f]+\/\d+/);
     expect(await status(dir)).toEqual(before);
   }, 60_000);
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queueName } from '../../src/cluster/protocol.js';
 import { runCli } from '../helpers/cli.js';
 import { startWorker, type WorkerProcess } from '../helpers/cluster.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
@@ -70,11 +71,12 @@ beforeAll(async () => {
   redis = await startRedis();
   client = new Redis(redis.url, { maxRetriesPerRequest: null });
   queueConnection = client.duplicate();
-  queue = new Queue('shards', { connection: queueConnection, prefix: 'simgrep' });
   worker = await startWorker(redis.url, { allow: [allowed], env });
   const info = Object.values(await client.hgetall('simgrep:worker-info')).map((v) => JSON.parse(v) as typeof me)[0];
   // A forged job that passes the version check (protocol, build, word formats, model): what the worker then checks.
   me = { protocol: info.protocol, simgrep: info.simgrep, model: info.model, formats: info.formats };
+  // The queue the worker listens on: named for its build and model (what a coordinator like it uses).
+  queue = new Queue(queueName(me), { connection: queueConnection, prefix: 'simgrep' });
 }, 60_000);
 
 afterAll(async () => {

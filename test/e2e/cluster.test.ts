@@ -11,7 +11,7 @@ import { corpusFiles } from '../../bench/remote-s3.js';
 import { generateTree } from '../../bench/corpus.js';
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { cliPath, runCli, type CliRun } from '../helpers/cli.js';
-import { startWorker, type WorkerProcess } from '../helpers/cluster.js';
+import { queued, startWorker, type WorkerProcess } from '../helpers/cluster.js';
 import { freePort, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { S3RVER_KEYS, putObject, seedObjects, startS3rver, type S3Server } from '../helpers/s3-server.js';
 import { startProxy, type Proxy } from '../helpers/tcp-proxy.js';
@@ -48,7 +48,7 @@ async function inspect(url: string): Promise<{ wait: number; active: number; que
   const r = new Redis(url, { lazyConnect: true });
   await r.connect();
   try {
-    const [wait, active, queryKeys] = await Promise.all([r.llen('simgrep:shards:wait'), r.llen('simgrep:shards:active'), r.keys('simgrep:q:*')]);
+    const [wait, active, queryKeys] = await Promise.all([queued(r, 'wait'), queued(r, 'active'), r.keys('simgrep:q:*')]);
     return { wait, active, queryKeys };
   } finally { r.disconnect(); }
 }
@@ -310,16 +310,17 @@ describe('cluster search', () => {
     expect(w.log()).toMatch(/dropped shard [0-9a-f]+\/\d+: its query was cancelled or its coordinator is gone/);
   }, 60_000);
 
-  it('a worker with another model refuses the query and says which models differ', async () => {
+  it('a worker with another model takes none of the query\'s shards, and the query says which models differ', async () => {
     await stopWorkers();
     const other = await mkdtemp(path.join(tmpdir(), 'simgrep-model-'));
     try {
       const { writeTinyModel } = await import('../helpers/tiny-model.js');
       const model = await writeTinyModel(path.join(other, 'tiny'));
       workers.push(await startWorker(redis.url, { allow: allowed(), env, args: ['--model', model] }));
-      const r = await cluster(QUERIES[0]);
+      // It listens on its own model's queue: the coordinator's watch names it, and gives up after --cluster-timeout.
+      const r = await cluster([...QUERIES[0], '--cluster-timeout', '3']);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/model bundled \(\d+ bytes of weights\) on the coordinator, tiny \(\d+ bytes of weights\) on the worker/);
+      expect(r.stderr).toMatch(/no worker can run this query \(1 listening, none compatible: model bundled \(\d+ bytes of weights\) on the coordinator, tiny \(\d+ bytes of weights\) on the worker\) for 3 s/);
       expect(r.stdout).toBe('');
     } finally { await stopWorkers(); await rm(other, { recursive: true, force: true }); }
   }, 60_000);

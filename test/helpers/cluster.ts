@@ -1,6 +1,7 @@
 // Cluster workers for tests: the built CLI's `simgrep worker`, spawned as a real process, its stderr
 // collected, ready once it says it listens; stopped (or killed) by its pid.
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Redis } from 'ioredis';
 import { cliPath } from './cli.js';
 
 export interface WorkerProcess {
@@ -41,4 +42,11 @@ export async function startWorker(url: string, o: { env?: Record<string, string>
   };
   await w.waitFor(/listening for shards/);
   return w;
+}
+
+/** Jobs in a BullMQ list ('wait', 'active') of every simgrep queue (each build and model has its own: queueName). */
+export async function queued(r: Redis, list: 'wait' | 'active'): Promise<number> {
+  const keys = await r.keys(`simgrep:shards*:${list}`);
+  const lengths = await Promise.all(keys.map((k) => r.llen(k)));
+  return lengths.reduce((a, b) => a + b, 0);
 }
