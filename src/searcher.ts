@@ -1,7 +1,6 @@
 // The library entry point: createSearcher() owns the model (loaded lazily, once), the worker pool and
 // an in-process scorer; search() turns user options into sources and runs the pipeline.
 import { availableParallelism } from 'node:os';
-import { stat } from 'node:fs/promises';
 import { SimgrepError } from './errors.js';
 import { normalizeInPlace, unitRows } from './embed/unit.js';
 import { withSharedDirections } from './embed/static.js';
@@ -23,14 +22,13 @@ import { mergeHits, resultsPerHit, hitToResult, type SearchResult } from './rank
 import { createContentSource } from './sources/content.js';
 import { WARM_UP_QUERY, warmUpCode, warmUpProse } from './text/warm-up-text.js';
 import type { RemoteOptions } from './sources/remote/options.js';
-import { isGlob } from './sources/fs.js';
 import { extensionsWithTypes } from './sources/file-types.js';
 import { checkFilterValues, type FilterValues } from './sources/filter-options.js';
 import { limitPerFile, PER_FILE_OVERFETCH } from './output/per-file.js';
 import { quotedQuery } from './text/cut.js';
 import { sourcesForPaths } from './sources/resolve.js';
+import { localWorkWithin } from './sources/small-work.js';
 import { fileKeys } from './sources/real-paths.js';
-import { isRemoteUri } from './sources/uri.js';
 import type { Source, SourceWarning } from './sources/source.js';
 import type { EmbedderKind, ModelData } from './types.js';
 
@@ -153,8 +151,13 @@ const WARM_UP_CODE_LINES = 3000;
 const WARM_UP_PROSE_LINES = 600;
 const WARM_UP_BATCH_LINES = 96;
 
-/** Inputs under this size are scored on the calling thread: starting workers would cost more. */
+/**
+ * Inputs under this size are scored on the calling thread: starting workers would cost more (a pool's
+ * threads each start Node and load the model's code, ~0.2-0.4 s of CPU, before their first batch).
+ */
 const IN_PROCESS_BYTES = 2 << 20;
+/** A walk of more files than this is not small work whatever their size (it bounds the sizing walk). */
+const IN_PROCESS_FILES = 1000;
 
 /** Worker threads beyond 2 per core only cost memory (each has its own V8 heap): -J is capped there. */
 export function maxConcurrency(cores = availableParallelism()): number {
@@ -338,16 +341,17 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       }
       const paths = o.paths ?? [];
       const sources: Source[] = [...(o.sources ?? [])];
-      if (paths.length > 0) {
-        sources.unshift(...await sourcesForPaths(paths, {
-          recursive: o.recursive, hidden: o.hidden, noIgnore: o.noIgnore,
-          extensions: o.extensions, typesNot: o.typesNot, globs: o.globs, maxFileBytes: o.maxFileBytes, remote: o.remote, followSymlinks: o.followSymlinks,
-          unique: paths.length > 1 ? fileKeys(paths) : undefined,
-        }));
-      }
+      const walk = {
+        recursive: o.recursive, hidden: o.hidden, noIgnore: o.noIgnore,
+        extensions: o.extensions, typesNot: o.typesNot, globs: o.globs, maxFileBytes: o.maxFileBytes, remote: o.remote, followSymlinks: o.followSymlinks,
+        unique: paths.length > 1 ? fileKeys(paths) : undefined,
+      };
+      if (paths.length > 0) sources.unshift(...await sourcesForPaths(paths, walk));
       if (sources.length === 0) throw new SimgrepError('BAD_FLAG', 'nothing to search: pass paths, or pipe text on stdin');
-      const small = (o.sources ?? []).every((src) => src.small === true)
-        && (paths.length === 0 || (await totalFileBytes(paths)) < IN_PROCESS_BYTES);
+      // Small work (a few files, a small tree: under IN_PROCESS_BYTES as a walk lists them, which stops
+      // once past it) is scored on this thread: the pool's start would cost more than it saves.
+      const small = concurrency > 0 && (o.sources ?? []).every((src) => src.small === true)
+        && (paths.length === 0 || await localWorkWithin(paths, walk, { maxBytes: IN_PROCESS_BYTES, maxFiles: IN_PROCESS_FILES }, o.signal));
       return respond(await run(sources, o, small, deadline), o);
     },
     async searchContent(o) {
@@ -409,6 +413,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   pooledFileMaps.set(searcher, pooledFiles);
   sumsUsed.set(searcher, () => counts.keptSumsUsed);
   poolReleases.set(searcher, releasePool);
+  poolStarts.set(searcher, () => poolP !== null);
   shardSearches.set(searcher, (sources, o) => {
     validate(o);
     return run(sources, o, false, deadlineOf(o.timeoutMs), true);
@@ -429,6 +434,7 @@ function respond(outcome: PipelineOutcome, o: SearchOptions | SearchContentOptio
 const executors = new WeakMap<Searcher, (pooled: boolean) => Promise<Executor>>();
 const knownShares = new WeakMap<Searcher, (query: string) => Promise<number>>();
 const poolReleases = new WeakMap<Searcher, () => Promise<void>>();
+const poolStarts = new WeakMap<Searcher, () => boolean>();
 const shardSearches = new WeakMap<Searcher, (sources: Source[], o: SearchOptions) => Promise<PipelineOutcome>>();
 
 const pooledFileMaps = new WeakMap<Searcher, PooledFiles>();
@@ -465,6 +471,11 @@ export function shardSearchOf(searcher: Searcher): (sources: Source[], o: Search
   const get = shardSearches.get(searcher);
   if (!get) throw new SimgrepError('INTERNAL', 'not a searcher made by createSearcher()');
   return get;
+}
+
+/** Whether the searcher has started its worker threads (and not let them go since): tests, benches. */
+export function workersStarted(searcher: Searcher): boolean {
+  return poolStarts.get(searcher)?.() ?? false;
 }
 
 /**
@@ -540,22 +551,4 @@ export function validate(o: SearchOptions | SearchContentOptions): void {
   if (o.nLines !== undefined && (!Number.isInteger(o.nLines) || o.nLines < 0)) {
     throw new SimgrepError('BAD_FLAG', `--n-lines must be a whole number >= 0 (got ${o.nLines})`);
   }
-}
-
-
-/** Total size of the given paths when all are plain local files; Infinity when any is a dir, glob or URI. */
-async function totalFileBytes(paths: string[]): Promise<number> {
-  let total = 0;
-  for (const p of paths) {
-    if (isRemoteUri(p)) return Infinity;
-    try {
-      const s = await stat(p);
-      if (!s.isFile()) return Infinity;
-      total += s.size;
-    } catch {
-      if (isGlob(p)) return Infinity;
-      // A missing path is reported by the source.
-    }
-  }
-  return total;
 }

@@ -1,0 +1,47 @@
+// A search of small work (a small tree, a few files) is scored on the calling thread: no worker thread
+// starts; big work starts the pool. Both answer as the in-process searcher (-J 0) does.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSearcher, workersStarted } from '../../src/searcher.js';
+
+let root: string;
+beforeAll(() => { root = mkdtempSync(path.join(os.tmpdir(), 'simgrep-small-search-')); });
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const upload = (i: number) => `export function retryUpload${i}(file: File) {\n  return send(file, { attempts: ${i} });\n}\n`;
+
+async function searchBoth(paths: string[]): Promise<{ pooled: boolean; results: unknown; inProcess: unknown }> {
+  const pooled = createSearcher({ concurrency: 2 });
+  const local = createSearcher({ concurrency: 0 });
+  try {
+    const ask = { query: 'retry the upload', paths, topK: 5 };
+    const r = await pooled.search(ask);
+    return { pooled: workersStarted(pooled), results: r.results, inProcess: (await local.search(ask)).results };
+  } finally {
+    await Promise.all([pooled.close(), local.close()]);
+  }
+}
+
+describe('small work', () => {
+  it('a small tree is searched with no worker thread started, as -J 0 answers it', async () => {
+    const dir = path.join(root, 'small');
+    mkdirSync(path.join(dir, 'sub'), { recursive: true });
+    writeFileSync(path.join(dir, 'upload.ts'), upload(1));
+    writeFileSync(path.join(dir, 'sub', 'notes.md'), '# Uploads\n\nA failed upload is retried after a pause.\n');
+    const r = await searchBoth([dir]);
+    expect(r.pooled).toBe(false);
+    expect(r.results).toEqual(r.inProcess);
+    expect((r.results as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  it('a tree of more files than the bound starts the pool, and answers as -J 0 does', async () => {
+    const dir = path.join(root, 'many');
+    mkdirSync(dir, { recursive: true });
+    for (let i = 0; i < 1001; i++) writeFileSync(path.join(dir, `f${i}.ts`), upload(i));
+    const r = await searchBoth([dir]);
+    expect(r.pooled).toBe(true);
+    expect(r.results).toEqual(r.inProcess);
+  });
+});
