@@ -8,6 +8,7 @@ import { poolTable, withPoolMemory } from './embed/pool-memory.js';
 import { checkOptionTypes, describe } from './options-check.js';
 import { createInProcessExecutor } from './in-process.js';
 import { loadModel, type LoadModelOptions } from './model/load.js';
+import { completeRows, releaseRows } from './model/lazy-rows.js';
 import { defaultModelSpec } from './model/default-model.js';
 import { runPipeline } from './pipeline.js';
 import type { PipelineOutcome, SearchProgress, SearchStats } from './pipeline/types.js';
@@ -185,12 +186,17 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   // With a slot in which its threads share the kernel's pruning directions (computed once, not per thread),
   // and a float32 table in a shared memory from which they all pool in WebAssembly (embed/pool-memory.ts),
   // read straight into it (poolTable: not read, then copied).
-  const model = () => (modelP ??= loadModel(opts.model ?? defaultModelSpec(), {
-    offline: opts.offline, cacheDir: opts.cacheDir, onProgress: opts.onModelProgress, floatTable: poolTable,
+  // An int8 table is read row by row as the in-process scorer's tokens meet them (model/lazy-rows.ts): a small
+  // search reads a few thousand rows, not the whole table. model() reads the rest before any other use: the
+  // pool's threads, an index, a workspace's kept tokens and sums, the library's callers.
+  // The first use decides: a small search (run's `lazy`) loads it lazily, anything else whole, as before.
+  const loaded = (lazy = false) => (modelP ??= loadModel(opts.model ?? defaultModelSpec(), {
+    offline: opts.offline, cacheDir: opts.cacheDir, onProgress: opts.onModelProgress, floatTable: poolTable, lazyRows: lazy,
   }).then((m) => withPoolMemory(withSharedDirections(m))));
+  const model = async () => { const m = await loaded(); await completeRows(m); return m; };
   /** The kept sums this searcher's scorers used, every executor it ever made adding into it (pooledSumsUsed). */
   const counts = { keptSumsUsed: 0 };
-  const local = async () => (localP ??= createInProcessExecutor(await model(), kind, counts));
+  const local = async (lazy = false) => (localP ??= createInProcessExecutor(await loaded(lazy), kind, counts));
   // piscina is loaded with the pool: a search answered on this thread (small, or from an index) never loads it.
   // The threads start before the model is loaded, and load their code meanwhile (embed/model-channel.ts).
   // A pool made for a search (or warm()) is asked for the kernel's pruning directions first (whatever the
@@ -280,13 +286,19 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   /** Set by the first real search: a warm-up not started yet is not needed any more. */
   let searched = false;
 
-  async function run(sources: Source[], o: SearchOptions, small: boolean, deadline: Deadline | null, candidatesOnly = false): Promise<PipelineOutcome> {
+  /**
+   * `lazy`: the sources give text only (paths, a string: no kept tokens or sums, which were not tokenized
+   * here) and the work is small, so the table's rows are read as the tokens meet them; else the whole table first.
+   */
+  async function run(sources: Source[], o: SearchOptions, small: boolean, deadline: Deadline | null, candidatesOnly = false, lazy = false): Promise<PipelineOutcome> {
     if (!warmUp || o.signal !== warmUp.signal) { searched = true; warmUp?.abort(); warmUp = null; }
     const queryText = o.ignoreCase ? o.query.toLowerCase() : o.query;
     // Start the pool now: its threads boot while this thread embeds the query.
     const pooled = concurrency === 0 || small ? null : workers({ prepareBound: true });
     pooled?.catch(() => {}); // awaited below; a failure must not also surface as unhandled
-    const inProcess = await local();
+    const rowByRow = lazy && small && pooledFiles.size === 0;
+    const inProcess = await local(rowByRow);
+    if (!rowByRow) await model();
     const query = await embedQuery(queryText);
     // A query the model cannot embed is searched by its words (with a warning), not refused.
     const asked = o.mode ?? 'hybrid';
@@ -350,9 +362,9 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       if (sources.length === 0) throw new SimgrepError('BAD_FLAG', 'nothing to search: pass paths, or pipe text on stdin');
       // Small work (a few files, a small tree: under IN_PROCESS_BYTES as a walk lists them, which stops
       // once past it) is scored on this thread: the pool's start would cost more than it saves.
-      const small = concurrency > 0 && (o.sources ?? []).every((src) => src.small === true)
+      const small = (o.sources ?? []).every((src) => src.small === true)
         && (paths.length === 0 || await localWorkWithin(paths, walk, { maxBytes: IN_PROCESS_BYTES, maxFiles: IN_PROCESS_FILES }, o.signal));
-      return respond(await run(sources, o, small, deadline), o);
+      return respond(await run(sources, o, small, deadline, false, (o.sources ?? []).length === 0), o);
     },
     async searchContent(o) {
       checkOptionTypes(o);
@@ -371,7 +383,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       if (o.perFile !== undefined || o.filesWithMatches) return searchPerFile(o, (x) => searcher.searchContent(x));
       validate(o);
       const source = createContentSource(o.name ?? '<content>', o.content);
-      return respond(await run([source], o, o.content.length < IN_PROCESS_BYTES, deadlineOf(o.timeoutMs)), o);
+      return respond(await run([source], o, o.content.length < IN_PROCESS_BYTES, deadlineOf(o.timeoutMs), false, true), o);
     },
     async warm() {
       try {
@@ -406,9 +418,12 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       const inProcess = localP;
       localP = null;
       await Promise.all([releasePool(), inProcess?.then((l) => l.close(), () => undefined)]);
+      // A table read row by row keeps its file open for the next rows: closed now (a later search opens it again).
+      releaseRows((await modelP?.catch(() => undefined))?.lazyRows);
     },
   };
-  executors.set(searcher, (pooled) => (pooled && concurrency > 0 ? workers() : local()));
+  // The indexer and a workspace's searches score tokens and sums not tokenized here: the whole table first.
+  executors.set(searcher, async (pooled) => { await model(); return pooled && concurrency > 0 ? workers() : local(); });
   knownShares.set(searcher, async (text) => knownShare(text, await local()));
   pooledFileMaps.set(searcher, pooledFiles);
   sumsUsed.set(searcher, () => counts.keptSumsUsed);

@@ -24,6 +24,19 @@ async function searchBoth(paths: string[]): Promise<{ pooled: boolean; results: 
   }
 }
 
+/** The answers of one searcher to several questions in turn: its model read row by row as met (a small search), or whole first. */
+async function answers(paths: string[], questions: string[], whole: boolean): Promise<unknown[]> {
+  const s = createSearcher({ concurrency: 2 });
+  try {
+    if (whole) await s.model();
+    const out: unknown[] = [];
+    for (const query of questions) out.push(await s.search({ query, paths, topK: 5, nLines: 1 }), await s.searchContent({ query, content: `${query}\nand a line besides\n` }));
+    return out.map((r) => { const { stats: _, ...rest } = r as { stats: unknown }; return rest; });
+  } finally {
+    await s.close();
+  }
+}
+
 describe('small work', () => {
   it('a small tree is searched with no worker thread started, as -J 0 answers it', async () => {
     const dir = path.join(root, 'small');
@@ -34,6 +47,16 @@ describe('small work', () => {
     expect(r.pooled).toBe(false);
     expect(r.results).toEqual(r.inProcess);
     expect((r.results as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  it('answers several questions in one process as over the table read whole: rows first met by a later question or file are read in', async () => {
+    const dir = path.join(root, 'questions');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'upload.ts'), upload(7));
+    writeFileSync(path.join(dir, 'config.py'), 'def load_config(path):\n    # Parse the YAML file and validate its schema.\n    return schema.validate(yaml.safe_load(open(path)))\n');
+    writeFileSync(path.join(dir, 'README.md'), '# Deploy\n\nThe service is deployed with Helm; rollbacks keep the previous release.\n');
+    const questions = ['retry the upload', 'validate the yaml schema', 'roll back a helm release', 'zebra quantum harmonica'];
+    expect(await answers([dir], questions, false)).toEqual(await answers([dir], questions, true));
   });
 
   it('a tree of more files than the bound starts the pool, and answers as -J 0 does', async () => {
