@@ -1,6 +1,7 @@
 // The library entry point: createSearcher() owns the model (loaded lazily, once), the worker pool and
 // an in-process scorer; search() turns user options into sources and runs the pipeline.
 import { availableParallelism } from 'node:os';
+import { stat } from 'node:fs/promises';
 import { SimgrepError } from './errors.js';
 import { normalizeInPlace, unitRows } from './embed/unit.js';
 import { withSharedDirections } from './embed/static.js';
@@ -28,6 +29,8 @@ import { checkFilterValues, type FilterValues } from './sources/filter-options.j
 import { limitPerFile, PER_FILE_OVERFETCH } from './output/per-file.js';
 import { quotedQuery } from './text/cut.js';
 import { sourcesForPaths } from './sources/resolve.js';
+import { isGlob } from './sources/fs.js';
+import { isRemoteUri } from './sources/uri.js';
 import { localWorkWithin } from './sources/small-work.js';
 import { fileKeys } from './sources/real-paths.js';
 import type { Source, SourceWarning } from './sources/source.js';
@@ -361,9 +364,12 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       if (paths.length > 0) sources.unshift(...await sourcesForPaths(paths, walk));
       if (sources.length === 0) throw new SimgrepError('BAD_FLAG', 'nothing to search: pass paths, or pipe text on stdin');
       // Small work (a few files, a small tree: under IN_PROCESS_BYTES as a walk lists them, which stops
-      // once past it) is scored on this thread: the pool's start would cost more than it saves.
+      // once past it) is scored on this thread: the pool's start would cost more than it saves. Where the
+      // pool already runs (a resident engine's warm(), an earlier big search) its start is paid: only named
+      // files are sized (a stat each), a directory goes to the pool as before, with no sizing walk on its way.
       const small = (o.sources ?? []).every((src) => src.small === true)
-        && (paths.length === 0 || await localWorkWithin(paths, walk, { maxBytes: IN_PROCESS_BYTES, maxFiles: IN_PROCESS_FILES }, o.signal));
+        && (paths.length === 0 || (poolP !== null ? await namedFileBytes(paths) < IN_PROCESS_BYTES
+          : await localWorkWithin(paths, walk, { maxBytes: IN_PROCESS_BYTES, maxFiles: IN_PROCESS_FILES }, o.signal)));
       return respond(await run(sources, o, small, deadline, false, (o.sources ?? []).length === 0), o);
     },
     async searchContent(o) {
@@ -520,6 +526,23 @@ export function executorOf(searcher: Searcher, pooled: boolean): Promise<Executo
 }
 
 export type Deadline = { signal: AbortSignal; seconds: number };
+
+/** Total size of the given paths when all are plain local files; Infinity when any is a directory, glob or URI. */
+async function namedFileBytes(paths: string[]): Promise<number> {
+  let total = 0;
+  for (const p of paths) {
+    if (isRemoteUri(p)) return Infinity;
+    try {
+      const s = await stat(p);
+      if (!s.isFile()) return Infinity;
+      total += s.size;
+    } catch {
+      if (isGlob(p)) return Infinity;
+      // A missing path is reported by the source.
+    }
+  }
+  return total;
+}
 
 function deadlineOf(timeoutMs: number | undefined): Deadline | null {
   if (timeoutMs === undefined) return null;

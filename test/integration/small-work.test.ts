@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearcher, workersStarted } from '../../src/searcher.js';
+import { createSearcher, executorOf, workersStarted } from '../../src/searcher.js';
 
 let root: string;
 beforeAll(() => { root = mkdtempSync(path.join(os.tmpdir(), 'simgrep-small-search-')); });
@@ -57,6 +57,22 @@ describe('small work', () => {
     writeFileSync(path.join(dir, 'README.md'), '# Deploy\n\nThe service is deployed with Helm; rollbacks keep the previous release.\n');
     const questions = ['retry the upload', 'validate the yaml schema', 'roll back a helm release', 'zebra quantum harmonica'];
     expect(await answers([dir], questions, false)).toEqual(await answers([dir], questions, true));
+  });
+
+  it('where the pool already runs (a resident engine warmed it), a directory goes to it as before, unsized', async () => {
+    const dir = path.join(root, 'warm');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'upload.ts'), upload(3));
+    const s = createSearcher({ concurrency: 2 });
+    try {
+      const pool = await executorOf(s, true);
+      const before = pool.completed!;
+      const r = await s.search({ query: 'retry the upload', paths: [dir], topK: 5 });
+      expect(r.results.length).toBeGreaterThan(0);
+      expect(pool.completed).toBeGreaterThan(before);
+    } finally {
+      await s.close();
+    }
   });
 
   it('a tree of more files than the bound starts the pool, and answers as -J 0 does', async () => {
