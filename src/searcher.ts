@@ -424,8 +424,9 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       const inProcess = localP;
       localP = null;
       await Promise.all([releasePool(), inProcess?.then((l) => l.close(), () => undefined)]);
-      // A table read row by row keeps its file open for the next rows: closed now (a later search opens it again).
-      releaseRows((await modelP?.catch(() => undefined))?.lazyRows);
+      // A table read row by row keeps its file open for the next rows: closed now, or once loaded (a later
+      // search opens it again); close() does not wait for a model still loading.
+      void modelP?.then((m) => releaseRows(m.lazyRows), () => {});
     },
   };
   // The indexer and a workspace's searches score tokens and sums not tokenized here: the whole table first.
