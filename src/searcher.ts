@@ -9,6 +9,7 @@ import { poolTable, withPoolMemory } from './embed/pool-memory.js';
 import { checkOptionTypes, describe } from './options-check.js';
 import { createInProcessExecutor } from './in-process.js';
 import { loadModel, type LoadModelOptions } from './model/load.js';
+import { completeRows, releaseRows } from './model/lazy-rows.js';
 import { defaultModelSpec } from './model/default-model.js';
 import { runPipeline } from './pipeline.js';
 import type { PipelineOutcome, SearchProgress, SearchStats } from './pipeline/types.js';
@@ -23,14 +24,15 @@ import { mergeHits, resultsPerHit, hitToResult, type SearchResult } from './rank
 import { createContentSource } from './sources/content.js';
 import { WARM_UP_QUERY, warmUpCode, warmUpProse } from './text/warm-up-text.js';
 import type { RemoteOptions } from './sources/remote/options.js';
-import { isGlob } from './sources/fs.js';
 import { extensionsWithTypes } from './sources/file-types.js';
 import { checkFilterValues, type FilterValues } from './sources/filter-options.js';
 import { limitPerFile, PER_FILE_OVERFETCH } from './output/per-file.js';
 import { quotedQuery } from './text/cut.js';
 import { sourcesForPaths } from './sources/resolve.js';
-import { fileKeys } from './sources/real-paths.js';
+import { isGlob } from './sources/fs.js';
 import { isRemoteUri } from './sources/uri.js';
+import { localWorkWithin } from './sources/small-work.js';
+import { fileKeys } from './sources/real-paths.js';
 import type { Source, SourceWarning } from './sources/source.js';
 import type { EmbedderKind, ModelData } from './types.js';
 
@@ -153,8 +155,13 @@ const WARM_UP_CODE_LINES = 3000;
 const WARM_UP_PROSE_LINES = 600;
 const WARM_UP_BATCH_LINES = 96;
 
-/** Inputs under this size are scored on the calling thread: starting workers would cost more. */
+/**
+ * Inputs under this size are scored on the calling thread: starting workers would cost more (a pool's
+ * threads each start Node and load the model's code, ~0.2-0.4 s of CPU, before their first batch).
+ */
 const IN_PROCESS_BYTES = 2 << 20;
+/** A walk of more files than this is not small work whatever their size (it bounds the sizing walk). */
+const IN_PROCESS_FILES = 1000;
 
 /** Worker threads beyond 2 per core only cost memory (each has its own V8 heap): -J is capped there. */
 export function maxConcurrency(cores = availableParallelism()): number {
@@ -182,12 +189,17 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   // With a slot in which its threads share the kernel's pruning directions (computed once, not per thread),
   // and a float32 table in a shared memory from which they all pool in WebAssembly (embed/pool-memory.ts),
   // read straight into it (poolTable: not read, then copied).
-  const model = () => (modelP ??= loadModel(opts.model ?? defaultModelSpec(), {
-    offline: opts.offline, cacheDir: opts.cacheDir, onProgress: opts.onModelProgress, floatTable: poolTable,
+  // An int8 table is read row by row as the in-process scorer's tokens meet them (model/lazy-rows.ts): a small
+  // search reads a few thousand rows, not the whole table. model() reads the rest before any other use: the
+  // pool's threads, an index, a workspace's kept tokens and sums, the library's callers.
+  // The first use decides: a small search (run's `lazy`) loads it lazily, anything else whole, as before.
+  const loaded = (lazy = false) => (modelP ??= loadModel(opts.model ?? defaultModelSpec(), {
+    offline: opts.offline, cacheDir: opts.cacheDir, onProgress: opts.onModelProgress, floatTable: poolTable, lazyRows: lazy,
   }).then((m) => withPoolMemory(withSharedDirections(m))));
+  const model = async () => { const m = await loaded(); await completeRows(m); return m; };
   /** The kept sums this searcher's scorers used, every executor it ever made adding into it (pooledSumsUsed). */
   const counts = { keptSumsUsed: 0 };
-  const local = async () => (localP ??= createInProcessExecutor(await model(), kind, counts));
+  const local = async (lazy = false) => (localP ??= createInProcessExecutor(await loaded(lazy), kind, counts));
   // piscina is loaded with the pool: a search answered on this thread (small, or from an index) never loads it.
   // The threads start before the model is loaded, and load their code meanwhile (embed/model-channel.ts).
   // A pool made for a search (or warm()) is asked for the kernel's pruning directions first (whatever the
@@ -277,13 +289,19 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   /** Set by the first real search: a warm-up not started yet is not needed any more. */
   let searched = false;
 
-  async function run(sources: Source[], o: SearchOptions, small: boolean, deadline: Deadline | null, candidatesOnly = false): Promise<PipelineOutcome> {
+  /**
+   * `lazy`: the sources give text only (paths, a string: no kept tokens or sums, which were not tokenized
+   * here) and the work is small, so the table's rows are read as the tokens meet them; else the whole table first.
+   */
+  async function run(sources: Source[], o: SearchOptions, small: boolean, deadline: Deadline | null, candidatesOnly = false, lazy = false): Promise<PipelineOutcome> {
     if (!warmUp || o.signal !== warmUp.signal) { searched = true; warmUp?.abort(); warmUp = null; }
     const queryText = o.ignoreCase ? o.query.toLowerCase() : o.query;
     // Start the pool now: its threads boot while this thread embeds the query.
     const pooled = concurrency === 0 || small ? null : workers({ prepareBound: true });
     pooled?.catch(() => {}); // awaited below; a failure must not also surface as unhandled
-    const inProcess = await local();
+    const rowByRow = lazy && small && pooledFiles.size === 0;
+    const inProcess = await local(rowByRow);
+    if (!rowByRow) await model();
     const query = await embedQuery(queryText);
     // A query the model cannot embed is searched by its words (with a warning), not refused.
     const asked = o.mode ?? 'hybrid';
@@ -338,17 +356,21 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       }
       const paths = o.paths ?? [];
       const sources: Source[] = [...(o.sources ?? [])];
-      if (paths.length > 0) {
-        sources.unshift(...await sourcesForPaths(paths, {
-          recursive: o.recursive, hidden: o.hidden, noIgnore: o.noIgnore,
-          extensions: o.extensions, typesNot: o.typesNot, globs: o.globs, maxFileBytes: o.maxFileBytes, remote: o.remote, followSymlinks: o.followSymlinks,
-          unique: paths.length > 1 ? fileKeys(paths) : undefined,
-        }));
-      }
+      const walk = {
+        recursive: o.recursive, hidden: o.hidden, noIgnore: o.noIgnore,
+        extensions: o.extensions, typesNot: o.typesNot, globs: o.globs, maxFileBytes: o.maxFileBytes, remote: o.remote, followSymlinks: o.followSymlinks,
+        unique: paths.length > 1 ? fileKeys(paths) : undefined,
+      };
+      if (paths.length > 0) sources.unshift(...await sourcesForPaths(paths, walk));
       if (sources.length === 0) throw new SimgrepError('BAD_FLAG', 'nothing to search: pass paths, or pipe text on stdin');
+      // Small work (a few files, a small tree: under IN_PROCESS_BYTES as a walk lists them, which stops
+      // once past it) is scored on this thread: the pool's start would cost more than it saves. Where the
+      // pool already runs (a resident engine's warm(), an earlier big search) its start is paid: only named
+      // files are sized (a stat each), a directory goes to the pool as before, with no sizing walk on its way.
       const small = (o.sources ?? []).every((src) => src.small === true)
-        && (paths.length === 0 || (await totalFileBytes(paths)) < IN_PROCESS_BYTES);
-      return respond(await run(sources, o, small, deadline), o);
+        && (paths.length === 0 || (poolP !== null ? await namedFileBytes(paths) < IN_PROCESS_BYTES
+          : await localWorkWithin(paths, walk, { maxBytes: IN_PROCESS_BYTES, maxFiles: IN_PROCESS_FILES }, o.signal)));
+      return respond(await run(sources, o, small, deadline, false, (o.sources ?? []).length === 0), o);
     },
     async searchContent(o) {
       checkOptionTypes(o);
@@ -367,7 +389,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       if (o.perFile !== undefined || o.filesWithMatches) return searchPerFile(o, (x) => searcher.searchContent(x));
       validate(o);
       const source = createContentSource(o.name ?? '<content>', o.content);
-      return respond(await run([source], o, o.content.length < IN_PROCESS_BYTES, deadlineOf(o.timeoutMs)), o);
+      return respond(await run([source], o, o.content.length < IN_PROCESS_BYTES, deadlineOf(o.timeoutMs), false, true), o);
     },
     async warm() {
       try {
@@ -402,13 +424,18 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       const inProcess = localP;
       localP = null;
       await Promise.all([releasePool(), inProcess?.then((l) => l.close(), () => undefined)]);
+      // A table read row by row keeps its file open for the next rows: closed now, or once loaded (a later
+      // search opens it again); close() does not wait for a model still loading.
+      void modelP?.then((m) => releaseRows(m.lazyRows), () => {});
     },
   };
-  executors.set(searcher, (pooled) => (pooled && concurrency > 0 ? workers() : local()));
+  // The indexer and a workspace's searches score tokens and sums not tokenized here: the whole table first.
+  executors.set(searcher, async (pooled) => { await model(); return pooled && concurrency > 0 ? workers() : local(); });
   knownShares.set(searcher, async (text) => knownShare(text, await local()));
   pooledFileMaps.set(searcher, pooledFiles);
   sumsUsed.set(searcher, () => counts.keptSumsUsed);
   poolReleases.set(searcher, releasePool);
+  poolStarts.set(searcher, () => poolP !== null);
   shardSearches.set(searcher, (sources, o) => {
     validate(o);
     return run(sources, o, false, deadlineOf(o.timeoutMs), true);
@@ -429,6 +456,7 @@ function respond(outcome: PipelineOutcome, o: SearchOptions | SearchContentOptio
 const executors = new WeakMap<Searcher, (pooled: boolean) => Promise<Executor>>();
 const knownShares = new WeakMap<Searcher, (query: string) => Promise<number>>();
 const poolReleases = new WeakMap<Searcher, () => Promise<void>>();
+const poolStarts = new WeakMap<Searcher, () => boolean>();
 const shardSearches = new WeakMap<Searcher, (sources: Source[], o: SearchOptions) => Promise<PipelineOutcome>>();
 
 const pooledFileMaps = new WeakMap<Searcher, PooledFiles>();
@@ -467,6 +495,11 @@ export function shardSearchOf(searcher: Searcher): (sources: Source[], o: Search
   return get;
 }
 
+/** Whether the searcher has started its worker threads (and not let them go since): tests, benches. */
+export function workersStarted(searcher: Searcher): boolean {
+  return poolStarts.get(searcher)?.() ?? false;
+}
+
 /**
  * Stops the searcher's worker threads, if it started them, and frees their memory (a big index build
  * does before it builds its snapshot); the next search that needs them starts them again.
@@ -494,6 +527,23 @@ export function executorOf(searcher: Searcher, pooled: boolean): Promise<Executo
 }
 
 export type Deadline = { signal: AbortSignal; seconds: number };
+
+/** Total size of the given paths when all are plain local files; Infinity when any is a directory, glob or URI. */
+async function namedFileBytes(paths: string[]): Promise<number> {
+  let total = 0;
+  for (const p of paths) {
+    if (isRemoteUri(p)) return Infinity;
+    try {
+      const s = await stat(p);
+      if (!s.isFile()) return Infinity;
+      total += s.size;
+    } catch {
+      if (isGlob(p)) return Infinity;
+      // A missing path is reported by the source.
+    }
+  }
+  return total;
+}
 
 function deadlineOf(timeoutMs: number | undefined): Deadline | null {
   if (timeoutMs === undefined) return null;
@@ -540,22 +590,4 @@ export function validate(o: SearchOptions | SearchContentOptions): void {
   if (o.nLines !== undefined && (!Number.isInteger(o.nLines) || o.nLines < 0)) {
     throw new SimgrepError('BAD_FLAG', `--n-lines must be a whole number >= 0 (got ${o.nLines})`);
   }
-}
-
-
-/** Total size of the given paths when all are plain local files; Infinity when any is a dir, glob or URI. */
-async function totalFileBytes(paths: string[]): Promise<number> {
-  let total = 0;
-  for (const p of paths) {
-    if (isRemoteUri(p)) return Infinity;
-    try {
-      const s = await stat(p);
-      if (!s.isFile()) return Infinity;
-      total += s.size;
-    } catch {
-      if (isGlob(p)) return Infinity;
-      // A missing path is reported by the source.
-    }
-  }
-  return total;
 }

@@ -78,7 +78,24 @@ export interface ModelData {
    * copy, each in a scratch slot of its own. Without it, a kernel pools in JavaScript (or makes its own copy).
    */
   poolMemory?: PoolMemory;
+  /**
+   * Where the table was not read whole (model/lazy-rows.ts): rows are read in as they are met, and the
+   * table's unread rows are zeros until then. Absent (or complete): every row is in.
+   */
+  lazyRows?: LazyRows;
+  /** The model file as loaded (its real path, size, mtime, inode): what caches of values computed from its table are keyed by. */
+  file?: ModelFileId;
 }
+
+/** A model file's identity when loaded. */
+export interface ModelFileId { path: string; size: number; mtimeMs: number; ino: number; dev: number }
+
+/**
+ * A table read row by row (model/lazy-rows.ts): `rowBytes`-byte rows from byte `offset` of `file` (whose size,
+ * mtime and inode at load were these), and per row whether it is in (0 no, 2 being read, 1 in; one more
+ * entry past the last row: 1 once all are). A SharedArrayBuffer, so a clone shares it.
+ */
+export interface LazyRows { file: string; offset: number; rowBytes: number; size: number; mtimeMs: number; ino: number; loaded: Uint8Array }
 
 /** A compiled tokenizer other threads open without its file: its bytes (a SharedArrayBuffer's), median token length and what tokenizer.json says of itself. */
 export interface SharedTokenizer {

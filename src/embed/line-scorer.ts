@@ -5,6 +5,7 @@ import type { EmbedderKind, ModelData, TokenizedBatch } from '../types.js';
 import { createKernel } from './kernels.js';
 import { createIdBuffer, type LineTokenizer } from '../model/tokenizer/index.js';
 import { openTokenizerFile, sharedTokenizerFile } from '../model/tokenizer-file.js';
+import { ensureTokenRows } from '../model/lazy-rows.js';
 import type { ChunkEmbedRequest, ScoreRequest } from './requests.js';
 import { scoreChunks } from './chunk-scoring.js';
 import { unitRows } from './unit.js';
@@ -220,5 +221,7 @@ function tokenizeTexts(texts: string[], tokenizer: LineTokenizer, model: ModelDa
     buf.length = n;
     lineStarts[i + 1] = n;
   }
+  // A table read row by row (model/lazy-rows.ts) has these tokens' rows read in before anything sums them.
+  ensureTokenRows(model, buf.ids, 0, buf.length);
   return { ids: buf.ids.subarray(0, buf.length), lineStarts };
 }

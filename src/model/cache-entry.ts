@@ -10,15 +10,18 @@ const STALE_TEMP_MS = 10 * 60_000;
 /** Not O_NOFOLLOW where the platform has none (Windows): a link there is read as the file it names. */
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
-/** The bytes of the entry at `file`, or null: absent, not a regular file, not this user's, over `maxBytes`, unreadable. */
-export function readCacheEntry(file: string, maxBytes: number): Buffer | null {
+/**
+ * The bytes of the entry at `file`, or null: absent, not a regular file, not this user's, over `maxBytes`,
+ * unreadable. `shared`: read into a SharedArrayBuffer (worker threads then get its parts without a copy).
+ */
+export function readCacheEntry(file: string, maxBytes: number, o: { shared?: boolean } = {}): Buffer | null {
   let fd: number;
   try { fd = openSync(file, READ_FLAGS); } catch { return null; }
   try {
     const st = fstatSync(fd);
     const uid = process.getuid?.();
     if (!st.isFile() || (uid !== undefined && st.uid !== uid) || st.size > maxBytes) return null;
-    const buf = Buffer.allocUnsafe(st.size);
+    const buf = o.shared ? Buffer.from(new SharedArrayBuffer(st.size)) : Buffer.allocUnsafe(st.size);
     let at = 0;
     while (at < buf.length) {
       const n = readSync(fd, buf, at, buf.length - at, at);

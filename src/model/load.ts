@@ -30,6 +30,11 @@ export interface LoadModelOptions {
    * SharedArrayBuffer of its own (also when absent, and for an int8 table).
    */
   floatTable?: (length: number, dim: number) => Float32Array | undefined;
+  /**
+   * An int8 table is laid out, not read: its rows are read as they are met (model/lazy-rows.ts), and
+   * completeRows reads the rest before any use that reads rows the tokenizer did not give.
+   */
+  lazyRows?: boolean;
 }
 
 export type { DownloadProgress };
@@ -49,7 +54,7 @@ export async function loadModel(spec: string, opts: LoadModelOptions = {}): Prom
     openTokenizerFile(layout.tokenizerPath, hint),
   ]);
   if (opts.signal?.aborted) throw new SimgrepError('ABORTED', `Loading ${spec} was aborted.`);
-  const tables = await readModelTables(layout.modelPath, layout.spec.tensor, hint, opts.floatTable);
+  const tables = await readModelTables(layout.modelPath, layout.spec.tensor, hint, opts.floatTable, opts.lazyRows === true);
   checkCoverage(tables, tokenizer.meta, layout.modelPath, layout.tokenizerPath, hint);
   const bad = firstNonFiniteOf(layout.modelPath, tables.table, tables.dim, tables.weights);
   if (bad) throw new SimgrepError('MODEL_CORRUPT', `${layout.modelPath}: not a number at ${bad}; the model's weights are damaged and would match nothing. ${hint}`);
@@ -66,6 +71,8 @@ export async function loadModel(spec: string, opts: LoadModelOptions = {}): Prom
     maxLength: config.maxLength,
     unkId: tokenizer.meta.unkId,
     ...(tokenizer.shared && { tokenizer: tokenizer.shared }),
+    ...(tables.lazyRows && { lazyRows: tables.lazyRows }),
+    file: tables.file,
   };
 }
 

@@ -27,6 +27,8 @@ export interface TensorInfo {
 
 export interface SafetensorsReader {
   readonly path: string;
+  /** The file's identity as opened (lazy tables check it again before each later read: model/lazy-rows.ts). */
+  readonly identity: { size: number; mtimeMs: number; ino: number; dev: number };
   readonly tensors: ReadonlyMap<string, TensorInfo>;
   /**
    * Expands F32/F16/BF16/I8/F64 (as allowed) into a Float32Array on a SharedArrayBuffer: `into` (a shared
@@ -120,7 +122,8 @@ export async function openSafetensors(file: string, hint = DEFAULT_HINT): Promis
     throw corruptModel(file, `cannot open the model file (${(e as NodeJS.ErrnoException).code ?? String(e)})`, hint, e);
   }
   try {
-    const fileBytes = (await fh.stat()).size;
+    const st = await fh.stat();
+    const fileBytes = st.size;
     if (fileBytes < 8) throw corruptModel(file, `the file is truncated (${fileBytes} bytes, no safetensors header)`, hint);
     const lenBuf = new Uint8Array(8);
     await readExact(fh, file, lenBuf, 0, hint);
@@ -131,14 +134,14 @@ export async function openSafetensors(file: string, hint = DEFAULT_HINT): Promis
     const headerBuf = new Uint8Array(headerLen);
     await readExact(fh, file, headerBuf, 8, hint);
     const tensors = parseHeader(file, Buffer.from(headerBuf).toString('utf8'), 8 + headerLen, fileBytes, hint);
-    return createReader(fh, file, tensors, hint);
+    return createReader(fh, file, tensors, hint, { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev });
   } catch (e) {
     await fh.close();
     throw e;
   }
 }
 
-function createReader(fh: FileHandle, file: string, tensors: Map<string, TensorInfo>, hint: string): SafetensorsReader {
+function createReader(fh: FileHandle, file: string, tensors: Map<string, TensorInfo>, hint: string, identity: SafetensorsReader['identity']): SafetensorsReader {
   function checkDtype(t: TensorInfo, allowed: readonly string[]): void {
     if (!allowed.includes(t.dtype)) {
       throw corruptModel(file, `tensor "${t.name}" has dtype ${t.dtype}; supported: ${allowed.join(', ')}`, hint);
@@ -161,6 +164,7 @@ function createReader(fh: FileHandle, file: string, tensors: Map<string, TensorI
 
   return {
     path: file,
+    identity,
     tensors,
     async readFloat32(t, allowed, into) {
       checkDtype(t, allowed);

@@ -2,7 +2,9 @@
 // each on a SharedArrayBuffer, checked for shape and range so the kernel can index without checks.
 import { FLOAT_TABLE_DTYPES, FLOAT_WEIGHT_DTYPES, INDEX_DTYPES } from './dtype.js';
 import { corruptModel, openSafetensors, type TensorInfo } from './safetensors.js';
-import type { EmbeddingTable } from '../types.js';
+import type { EmbeddingTable, LazyRows, ModelFileId } from '../types.js';
+import { lazyRowsOf } from './lazy-rows.js';
+import path from 'node:path';
 
 export interface ModelTables {
   table: EmbeddingTable;
@@ -10,6 +12,9 @@ export interface ModelTables {
   dim: number;
   mapping?: Int32Array;
   weights?: Float32Array;
+  /** An int8 table left unread, its rows read as met (`lazy` asked for). */
+  lazyRows?: LazyRows;
+  file: ModelFileId;
 }
 
 /** model2vec writes "embeddings"; sentence-transformers StaticEmbedding writes "embedding.weight". */
@@ -19,7 +24,7 @@ const TABLE_NAMES = ['embeddings', 'embedding.weight'] as const;
  * `floatTable`: where a float table of `length` floats in rows of `dim` is read (a shared array the caller
  * lays out, loadModel's option of that name); undefined from it, or absent: a SharedArrayBuffer of its own.
  */
-export async function readModelTables(file: string, preferred: string, hint: string, floatTable?: (length: number, dim: number) => Float32Array | undefined): Promise<ModelTables> {
+export async function readModelTables(file: string, preferred: string, hint: string, floatTable?: (length: number, dim: number) => Float32Array | undefined, lazy = false): Promise<ModelTables> {
   const st = await openSafetensors(file, hint);
   try {
     const names = [preferred, ...TABLE_NAMES.filter((n) => n !== preferred)];
@@ -38,7 +43,10 @@ export async function readModelTables(file: string, preferred: string, hint: str
       throw corruptModel(file, `"mapping" has ${mappingInfo.length} entries but "weights" has ${weightsInfo.length}`, hint);
     }
 
-    const table = emb.dtype === 'I8' ? await st.readInt8(emb) : await st.readFloat32(emb, FLOAT_TABLE_DTYPES, floatTable?.(emb.length, dim));
+    // An int8 table asked lazily is only laid out (zeros, mapped by the system as written): its rows are read as met.
+    const lazyRows = lazy && emb.dtype === 'I8' ? lazyRowsOf(st.path, emb.offset, rows, dim, st.identity) : undefined;
+    const table = lazyRows ? new Int8Array(new SharedArrayBuffer(emb.length))
+      : emb.dtype === 'I8' ? await st.readInt8(emb) : await st.readFloat32(emb, FLOAT_TABLE_DTYPES, floatTable?.(emb.length, dim));
     const mapping = mappingInfo ? await st.readInt32(mappingInfo, INDEX_DTYPES) : undefined;
     if (mapping) {
       for (let i = 0; i < mapping.length; i++) {
@@ -49,7 +57,7 @@ export async function readModelTables(file: string, preferred: string, hint: str
       }
     }
     const weights = weightsInfo ? await st.readFloat32(weightsInfo, FLOAT_WEIGHT_DTYPES) : undefined;
-    return { table, rows, dim, ...(mapping && { mapping }), ...(weights && { weights }) };
+    return { table, rows, dim, ...(mapping && { mapping }), ...(weights && { weights }), ...(lazyRows && { lazyRows }), file: { path: path.resolve(file), ...st.identity } };
   } finally {
     await st.close();
   }

@@ -99,7 +99,8 @@ export async function openTokenizerFile(file: string, hint: string): Promise<Tok
   const cached = entry ? readEntry(entry) : null;
   if (cached) {
     const { info, compiledBytes } = cached;
-    if (compiledBytes) return sharedTokenizerFile({ compiled: sharedCopy(compiledBytes), medianTokenLength: info.medianTokenLength, meta: info.meta });
+    // Read into shared memory (readEntry): the threads share the entry's own bytes, not a copy of them.
+    if (compiledBytes) return sharedTokenizerFile({ compiled: compiledBytes.buffer instanceof SharedArrayBuffer ? compiledBytes : sharedCopy(compiledBytes), medianTokenLength: info.medianTokenLength, meta: info.meta });
     return { meta: info.meta, medianTokenLength: info.medianTokenLength, createTokenizer: () => createLineTokenizer(parse(bytes, file, hint)) };
   }
   const json = parse(bytes, file, hint);
@@ -151,7 +152,7 @@ function entryPath(bytes: Buffer): string | null {
  */
 function readEntry(file: string): { info: CachedInfo; compiledBytes: Uint8Array | null } | null {
   try {
-    const buf = readCacheEntry(file, MAX_ENTRY_BYTES);
+    const buf = readCacheEntry(file, MAX_ENTRY_BYTES, { shared: true });
     if (!buf || buf.length < CHECKSUM_BYTES + 4) return null;
     if (!checksumOf(buf.subarray(CHECKSUM_BYTES)).equals(buf.subarray(0, CHECKSUM_BYTES))) return null;
     const infoBytes = buf.readUInt32LE(CHECKSUM_BYTES);

@@ -1,6 +1,6 @@
 // Local files: explicit files, directory walks (.gitignore/.ignore, hidden, extensions, types, globs, size cap),
 // and quoted globs. Named files are always searched; filters apply to what a walk finds.
-import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, read, readSync, statSync } from 'node:fs';
 import { lstat, open, readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
@@ -40,7 +40,15 @@ const ioOf = (e: Entry): IoPath => (e as FsEntry).io ?? e.path;
 export const isGlob = (p: string): boolean => GLOB_CHARS.test(p);
 const readAsync = promisify(read);
 
-export function createFsSource(opts: FsSourceOptions): Source {
+/** A local walk's source, which can also tell a listed file's size (a walk lists names only). */
+export interface FsSource extends Source {
+  /** The entry's size in bytes (its listed size, else a stat of it); undefined for a pipe or a file that cannot be stat'ed. */
+  sizeOf(entry: Entry): number | undefined;
+  /** Up to `maxBytes` of the entry's first bytes (undefined for a pipe or a file that cannot be read). */
+  headOf(entry: Entry, maxBytes: number): Uint8Array | undefined;
+}
+
+export function createFsSource(opts: FsSourceOptions): FsSource {
   const warnings: SourceWarning[] = [];
   const recursive = opts.recursive ?? true;
   const names = nameFilterOf(opts);
@@ -195,6 +203,24 @@ export function createFsSource(opts: FsSourceOptions): Source {
       }
     },
     read: (entry) => readFile(ioOf(entry)),
+    sizeOf(entry) {
+      if (entry.pipe) return undefined;
+      if (entry.size !== undefined) return entry.size;
+      try { return statSync(ioOf(entry)).size; } catch { return undefined; }
+    },
+    headOf(entry, maxBytes) {
+      if (entry.pipe) return undefined;
+      let fd: number;
+      try { fd = openSync(ioOf(entry), 'r'); } catch { return undefined; }
+      try {
+        const buf = Buffer.allocUnsafe(maxBytes);
+        return buf.subarray(0, readSync(fd, buf, 0, maxBytes, 0));
+      } catch {
+        return undefined;
+      } finally {
+        closeSync(fd);
+      }
+    },
     /**
      * One open: small files come back whole in one chunk, big ones in 1 MiB chunks. Small files are
      * read synchronously: for a tree of 5 KB files the promise API's open/stat/read/close round trips

@@ -59,6 +59,9 @@ describe('warm', () => {
       const warming = warmed.warm();
       const r = await warmed.search(ask);
       await warming;
+      // The cold searcher's pool started first, as warm() started the other's: a small directory goes to a
+      // running pool (without one it is scored in-process: small work starts no pool).
+      await executorOf(cold, true);
       const c = await cold.search(ask);
       expect(r.results).toEqual(c.results);
       // The pool ran the search's batches only, as a searcher never warmed does (with the warm-up, which

@@ -2,7 +2,7 @@
 // worker's CPU on every engine's first answer, the other worker waiting): a kernel writes them beside the
 // tokenizer cache, a later one reads the very same Float64 bits back instead of working them out; an
 // entry that is damaged, another model's, or for other sizes is a miss, computed again and written whole.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -25,7 +25,7 @@ const entries = (dir: string) => readdirSync(dir).filter((n) => n.endsWith('.bin
 function synthetic(rows: number): ModelData {
   let s = 7;
   const table = Float32Array.from({ length: rows * 8 }, () => { s = (Math.imul(s, 1103515245) + 12345) >>> 0; return s / 4294967296 - 0.5; });
-  return { ...model, table, rows, dim: 8, mapping: undefined, weights: undefined, tokenizer: undefined, poolMemory: undefined };
+  return { ...model, table, rows, dim: 8, mapping: undefined, weights: undefined, tokenizer: undefined, poolMemory: undefined, file: undefined };
 }
 /** A well-formed entry (checksum and all) holding `dirs` under `name`: what the cache would take as its own. */
 function forge(file: string, name: Buffer, dirs: Float64Array[], dim: number): void {
@@ -82,7 +82,33 @@ describe('the pruning directions on disk', () => {
     expect(entries(dir).length).toBe(2);
   });
 
-  it('an entry is named by exactly the rows the computation reads', () => {
+  it("a model loaded from a file is named by the file's identity, not its rows: a table not yet read has the same name; a file written again another", async () => {
+    const dir = path.join(scratch, 'model-copy');
+    cpSync(bundledModelDir(), dir, { recursive: true });
+    const file = path.join(dir, 'model.safetensors');
+    const whole = await loadModel(dir);
+    const lazy = await loadModel(dir, { lazyRows: true });
+    expect(entryName(lazy, M).equals(entryName(whole, M))).toBe(true);
+    const cache = path.join(scratch, 'c');
+    // The lazy table's sampled rows are read in to compute them: the same bits as from the whole table.
+    expect(bits(cachedPrincipalDirections(lazy, M, cache))).toEqual(bits(expected));
+    expect(entries(cache).length).toBe(1);
+    // The file written again, one sampled row changed (the same size): another name, the directions computed from the new rows.
+    const bytes = readFileSync(file);
+    const header = 8 + Number(bytes.readBigUInt64LE(0));
+    const table = header + JSON.parse(bytes.toString('utf8', 8, header)).embeddings.data_offsets[0];
+    const row = [...sampledRows(whole.rows)][3];
+    for (let d = 0; d < whole.dim; d++) bytes[table + row * whole.dim + d] = 127 - d;
+    writeFileSync(file, bytes);
+    const changed = await loadModel(dir, { lazyRows: true });
+    expect(entryName(changed, M).equals(entryName(whole, M))).toBe(false);
+    const fresh = principalDirections(await loadModel(dir), M);
+    expect(bits(fresh)).not.toEqual(bits(expected));
+    expect(bits(cachedPrincipalDirections(changed, M, cache))).toEqual(bits(fresh));
+    expect(entries(cache).length).toBe(2);
+  });
+
+  it('an entry of a model made in memory is named by exactly the rows the computation reads', () => {
     const base = synthetic(10_000);
     const rows = [...sampledRows(base.rows)];
     const unsampled = rows[1] - 1;

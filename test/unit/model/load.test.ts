@@ -2,6 +2,7 @@
 // code + message for each way a model folder can be wrong.
 import { simgrepFailure } from '../../helpers/errors.js';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel } from '../../../src/model/load.js';
@@ -23,9 +24,12 @@ describe('loadModel(local dir)', () => {
     const m = await loadModel(dir);
     // The compiled tokenizer comes along in shared memory (its own tests: tokenizer-file.test.ts).
     expect(m.tokenizer?.compiled.buffer).toBeInstanceOf(SharedArrayBuffer);
-    expect({ ...m, table: Array.from(m.table.subarray(0, 6)), tokenizer: undefined }).toEqual({
+    // The model file's identity comes along too (what caches of values computed from its table are keyed by).
+    const st = statSync(path.join(dir, 'model.safetensors'));
+    expect(m.file).toEqual({ path: path.join(dir, 'model.safetensors'), size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev });
+    expect({ ...m, table: Array.from(m.table.subarray(0, 6)), tokenizer: undefined, file: undefined }).toEqual({
       id: dir, dir, tokenizerPath: path.join(dir, 'tokenizer.json'),
-      table: [0, -0, 0.5, 1, -1, 0.5], rows: VOCAB_SIZE, dim: 3, normalize: true, maxLength: 512, unkId: 1, tokenizer: undefined,
+      table: [0, -0, 0.5, 1, -1, 0.5], rows: VOCAB_SIZE, dim: 3, normalize: true, maxLength: 512, unkId: 1, tokenizer: undefined, file: undefined,
     });
   });
 
