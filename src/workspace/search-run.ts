@@ -128,7 +128,8 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const { entries, warnings: walkWarnings } = walk;
   if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
   mark('walk');
-  let snap = await ws.loadSnapshot();
+  // The version of the meta compatible() read (workspace.json read once a search, not twice).
+  let snap = await ws.loadSnapshot(c.m);
   mark('snapshot');
   // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
   const stale = cached ? [] : await until(staleEntries(snap, walk, ws.statThreadFromFiles, changedDirs));
