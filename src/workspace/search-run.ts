@@ -196,7 +196,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const candidates = selectCandidates(snap, { plan, query, display: split.display, infos, heapSize, maxDistance: so.maxDistance, resident: !ws.o.oneShot }, undefined, known, signals);
   mark(`candidates (${candidates.length})`);
   const rescore = (exactly: Map<number, number> | undefined, termSignals: Map<number, KnownSignals> | undefined) => {
-    const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader, kept: ws.o.oneShot ? undefined : keptText, known: exactly, signals: termSignals });
+    const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader, kept: ws.o.oneShot ? undefined : keptText, known: exactly, signals: termSignals, infos });
     return withinRest(so, started, (o) => ws.searcher.search({ ...o, paths: [], sources: split.prose ? [source, split.prose] : [source] }));
   };
   // A file changed unseen since it was indexed (same size and mtime): its chunks' known distances and signals

@@ -4,6 +4,7 @@
 import { streamEntry, type Entry, type Source } from '../../sources/source.js';
 import type { Piece } from '../../text/line-splitter.js';
 import type { KnownSignals } from '../../rank/chunk-scorer.js';
+import type { PathFacts } from '../../types.js';
 import { sizeToRead, type Snapshot } from '../snapshot/snapshot.js';
 import { fileState } from '../snapshot/prose-stats-file.js';
 import { KEPT_TEXT_FILE_BYTES, linesOf, readText, readWhole, type FileText, type KeptText } from './kept-text.js';
@@ -25,6 +26,8 @@ export interface CandidateSourceOptions {
   known?: Map<number, number>;
   /** Candidates' lexical signals known exactly, by chunk (candidates.ts termSignals): their pieces carry them. */
   signals?: Map<number, KnownSignals>;
+  /** Each covered file's path facts, by snapshot index (coverage.ts infos): its entry carries them. */
+  infos?: ({ facts: PathFacts } | undefined)[];
 }
 
 export function createCandidateSource(o: CandidateSourceOptions): Source {
@@ -35,7 +38,10 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
     const list = byFile.get(f);
     if (list) list.push(c); else byFile.set(f, [c]);
   }
-  const entries: Entry[] = [...byFile.keys()].map((f) => ({ path: o.display[f]!, size: sizeToRead(s.files[f]) }));
+  const entries: Entry[] = [...byFile.keys()].map((f) => {
+    const facts = o.infos?.[f]?.facts;
+    return facts ? { path: o.display[f]!, size: sizeToRead(s.files[f]), facts } : { path: o.display[f]!, size: sizeToRead(s.files[f]) };
+  });
   const fileOf = new Map([...byFile.keys()].map((f) => [o.display[f]!, f]));
   const files = o.reader;
 
