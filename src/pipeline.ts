@@ -62,6 +62,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
 
   const processEntry = async (source: Source, entry: Entry) => {
     const fileIndex = paths.push(entry.path) - 1;
+    if (entry.facts) scoring.facts[fileIndex] = entry.facts;
     // A prose line's score reads its neighbours (rank/prose.ts): its pieces carry them as context.
     const isProse = o.rank?.prose != null && isProsePath(entry.path);
     const contextLines = isProse ? Math.max(o.nLines, PROSE_WINDOW_LINES) : o.nLines;

@@ -135,3 +135,16 @@ export interface ProseLineTerms {
   /** Bytes held (what a cache of them counts). */
   readonly bytes: number;
 }
+
+/** What a path says regardless of the query (rank/path-signals.ts pathFacts; the index caches it per file; walk records keep it: bump their FORMAT when it changes). */
+export interface PathFacts {
+  fileStem: string;
+  /** Identifier parts of the file stem and of its parent directory. */
+  names: string[];
+  test: boolean;
+  side: boolean;
+  init: boolean;
+  dts: boolean;
+  /** A table, lockfile, minified bundle or source map (data-files.ts). */
+  data: boolean;
+}

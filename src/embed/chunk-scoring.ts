@@ -62,7 +62,7 @@ export async function scoreChunks(
     }
     const file = c.rangePaths[r >> 1];
     // A file's ranges come one after the other (its candidate chunks' windows): its path signals once.
-    if (file !== lastFile) { lastFile = file; path = pathSignals(file, plan); }
+    if (file !== lastFile) { lastFile = file; path = pathSignals(file, plan, c.rangeFacts?.[r >> 1]); }
     const firstLine = c.rangeFirstLines[r >> 1];
     // A chunk's text is known by its file's indexed state, its first line and its line count.
     const rangeKey = embeds && kept && c.rangeKeys?.[r >> 1] ? `${req.ignoreCase ? 'i' : 'c'}${c.rangeKeys[r >> 1]}` : '';

@@ -46,7 +46,7 @@ export async function scoreProseRanges(
     const to = req.scoreRanges[r + 1];
     // The piece's context lines (pipeline.ts gives a prose piece at least PROSE_WINDOW_LINES each side)
     // are the windows' neighbours at the piece's edges: a line scores the same in any piece.
-    const path = pathSignals(c.rangePaths[r >> 1], plan);
+    const path = pathSignals(c.rangePaths[r >> 1], plan, c.rangeFacts?.[r >> 1]);
     // Kept tokens by file line: the score range starts at file line rangeFirstLines (none for a search that folds case).
     const kept = !req.ignoreCase && model !== undefined ? c.rangeTokens?.[r >> 1] : undefined;
     const tokens = kept && kept.model === model ? kept : null;

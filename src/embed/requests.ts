@@ -1,6 +1,7 @@
 // What the scheduler asks of a scorer, in-process or on a worker: lines to score against a query
 // (optionally as chunks, for the hybrid ranking), or chunks of lines to embed for the index.
 import type { RankPlan } from '../rank/plan.js';
+import type { PathFacts } from '../types.js';
 import type { ProseStats } from '../rank/prose.js';
 import type { LineTokens } from './line-cosines.js';
 
@@ -32,6 +33,8 @@ export interface ChunkRequest {
   /** File line number of each score range's first line. */
   rangeFirstLines: Uint32Array;
   rangePaths: string[];
+  /** Per score range, its path's facts where the source knew them (Entry.facts; pathFacts of its path): pathSignals takes them. */
+  rangeFacts?: (PathFacts | undefined)[];
   /** Per score range: its prose file's statistics (ranked line by line: rank/prose.ts), or null (chunks). */
   rangeProse?: (ProseStats | null)[];
   /**

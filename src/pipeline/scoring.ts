@@ -7,7 +7,7 @@ import { isSimgrepError } from '../errors.js';
 import { oneChunk } from '../embed/chunk-scoring.js';
 import { chunkStats, lexicalScore, relevance, toDistance, type KnownSignals } from '../rank/chunk-scorer.js';
 import { candidateLimit } from '../rank/diversify.js';
-import { pathSignals } from '../rank/path-signals.js';
+import { pathSignals, type PathFacts } from '../rank/path-signals.js';
 import { embedsQuery, type RankPlan } from '../rank/plan.js';
 import type { ProseStats } from '../rank/prose.js';
 import { TopK, compareRanked } from '../rank/topk.js';
@@ -29,6 +29,8 @@ export class Scoring {
   fatal: unknown = null;
   /** Every file's path by its index in the batches' segments. */
   readonly paths: string[] = [];
+  /** Files' path facts by file index, where their entry carried them (Entry.facts): not worked out again by the scorer. */
+  readonly facts: (PathFacts | undefined)[] = [];
   /** Prose files' statistics by file index, once counted (their pieces are scored line by line). */
   readonly proseStats = new Map<number, ProseStats>();
   /** Prose files' kept line tokens by file index (a resident source's: Source.proseTokens), for a search that keeps case. */
@@ -103,6 +105,7 @@ export class Scoring {
       plan,
       rangeFirstLines: Uint32Array.from(batch.segments, (seg) => seg.firstLine + (seg.scoreFrom - seg.from)),
       rangePaths: batch.segments.map((seg) => this.paths[seg.fileIndex]),
+      ...(this.facts.length > 0 && { rangeFacts: batch.segments.map((seg) => this.facts[seg.fileIndex]) }),
       ...(prose.some((p) => p !== null) && {
         rangeProse: prose,
         rangeLines: Uint32Array.from(batch.segments.flatMap((seg) => [seg.from, seg.to])),
@@ -194,7 +197,7 @@ export class Scoring {
       const { seg } = u;
       const { piece } = seg;
       const lines = decodeLines(piece.bytes, piece.offsets, piece.scoreFrom, piece.scoreTo);
-      const signals = pathSignals(hit.path, plan);
+      const signals = pathSignals(hit.path, plan, this.facts[seg.fileIndex]);
       const [k] = chunkStats(lines, seg.firstLine + piece.scoreFrom, hit.path, plan, signals);
       // (The hit's distance may carry its file's coherence boost since: compared with what was scored.)
       if (u.signals ? lexicalScore(k.bm25, plan) !== u.signals.lexical || k.symbol !== u.signals.symbol || k.best < 0

@@ -1,6 +1,7 @@
 // What a file's path says to the ranking: its facts regardless of the query (pathFacts: tests, side code,
 // data files, the names in it), and for a query its signals (pathSignals: the share of the query's words
 // in the path, the priors), kept per path for the last plan.
+import type { PathFacts } from '../types.js';
 import type { RankPlan } from './plan.js';
 import { DATA_FILE_PRIOR, isDataFile } from './data-files.js';
 import { identifierParts } from './lexical/terms.js';
@@ -19,18 +20,8 @@ const TEST_FILE = /(?:^|\/)(?:test_[^/]*\.py|[^/]*_test\.(?:py|go|rb|c|cpp|dart|
 const TEST_DIR = /(?:^|\/)(?:tests?|__tests__|spec|testing)(?:\/|$)/;
 const SIDE_DIR = /(?:^|\/)(?:compat|_compat|legacy|_?examples?|docs?_src|single_include)(?:\/|$)/;
 
-/** What a path says regardless of the query (the index caches it per file; walk records keep it: bump their FORMAT when it changes). */
-export interface PathFacts {
-  fileStem: string;
-  /** Identifier parts of the file stem and of its parent directory. */
-  names: string[];
-  test: boolean;
-  side: boolean;
-  init: boolean;
-  dts: boolean;
-  /** A table, lockfile, minified bundle or source map (data-files.ts). */
-  data: boolean;
-}
+/** What a path says regardless of the query (types.ts: a source's entries may carry it). */
+export type { PathFacts } from '../types.js';
 
 /**
  * What the directory part of a path says, shared by the files in it: the parts of its last name, and

@@ -1,12 +1,14 @@
 // The Source seam: WHAT to search. list() streams entries; read()/stream() fetch their bytes.
 import type { Piece } from '../text/line-splitter.js';
-import type { LineTokens, ProseLineTerms, ProsePlanTerms } from '../types.js';
+import type { LineTokens, PathFacts, ProseLineTerms, ProsePlanTerms } from '../types.js';
 
 export interface Entry {
   /** How results name this file: a path as the user gave it, or a full URI. */
   path: string;
   /** Size in bytes when known up front (used for --max-filesize). */
   size?: number;
+  /** Its path's facts (rank/path-signals.ts pathFacts of `path`) where the source knows them (a workspace's coverage): not worked out again to rank it. */
+  facts?: PathFacts;
   /** When an object store's listing says it was last written (ms since the epoch); the index's change check. */
   modifiedMs?: number;
   /** Named by the user (not found by a walk): a skip is said, never silent. */

@@ -64,7 +64,8 @@ export interface OpenWorkspace {
   compatible(model: ModelData): Promise<Compatibility>;
   lockFile(): string | null;
   withLock<T>(fn: () => Promise<T>): Promise<T>;
-  loadSnapshot(): Promise<Snapshot>;
+  /** `meta`: the index's meta this caller just read (meta()), not read again. */
+  loadSnapshot(meta?: Record<string, string> | null): Promise<Snapshot>;
   saveSnapshot(snap: Snapshot): void;
   /** Removes a damaged local store's tables, snapshot and workspace.json (the caller holds the lock and rebuilds). */
   resetStore(): Promise<void>;
@@ -174,8 +175,8 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
      * The ranking snapshot of the last completed version (meta `complete`; a write in progress is never
      * seen): in memory, else on disk, else rebuilt from the store as of that version.
      */
-    async loadSnapshot() {
-      const version = (await ws.meta())?.complete ?? await (await ws.store(false)).version();
+    async loadSnapshot(meta) {
+      const version = (meta === undefined ? await ws.meta() : meta)?.complete ?? await (await ws.store(false)).version();
       if (ws.snapshot && ws.snapshot.version === version) return ws.snapshot;
       ws.snapshot = fileDamaged ? null : readSnapshotFile(snapshotPath(dir, remote), version, (why) => { loadDamage = why; });
       if (ws.snapshot) return ws.snapshot;

@@ -128,7 +128,8 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const { entries, warnings: walkWarnings } = walk;
   if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
   mark('walk');
-  let snap = await ws.loadSnapshot();
+  // The version of the meta compatible() read (workspace.json read once a search, not twice).
+  let snap = await ws.loadSnapshot(c.m);
   mark('snapshot');
   // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
   const stale = cached ? [] : await until(staleEntries(snap, walk, ws.statThreadFromFiles, changedDirs));
@@ -195,7 +196,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const candidates = selectCandidates(snap, { plan, query, display: split.display, infos, heapSize, maxDistance: so.maxDistance, resident: !ws.o.oneShot }, undefined, known, signals);
   mark(`candidates (${candidates.length})`);
   const rescore = (exactly: Map<number, number> | undefined, termSignals: Map<number, KnownSignals> | undefined) => {
-    const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader, kept: ws.o.oneShot ? undefined : keptText, known: exactly, signals: termSignals });
+    const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader, kept: ws.o.oneShot ? undefined : keptText, known: exactly, signals: termSignals, infos });
     return withinRest(so, started, (o) => ws.searcher.search({ ...o, paths: [], sources: split.prose ? [source, split.prose] : [source] }));
   };
   // A file changed unseen since it was indexed (same size and mtime): its chunks' known distances and signals

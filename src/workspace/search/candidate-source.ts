@@ -4,8 +4,9 @@
 import { streamEntry, type Entry, type Source } from '../../sources/source.js';
 import type { Piece } from '../../text/line-splitter.js';
 import type { KnownSignals } from '../../rank/chunk-scorer.js';
+import type { PathFacts } from '../../types.js';
 import { sizeToRead, type Snapshot } from '../snapshot/snapshot.js';
-import { documentState } from '../snapshot/prose-stats-file.js';
+import { fileState } from '../snapshot/prose-stats-file.js';
 import { KEPT_TEXT_FILE_BYTES, linesOf, readText, readWhole, type FileText, type KeptText } from './kept-text.js';
 
 export interface CandidateSourceOptions {
@@ -25,6 +26,8 @@ export interface CandidateSourceOptions {
   known?: Map<number, number>;
   /** Candidates' lexical signals known exactly, by chunk (candidates.ts termSignals): their pieces carry them. */
   signals?: Map<number, KnownSignals>;
+  /** Each covered file's path facts, by snapshot index (coverage.ts infos): its entry carries them. */
+  infos?: ({ facts: PathFacts } | undefined)[];
 }
 
 export function createCandidateSource(o: CandidateSourceOptions): Source {
@@ -35,7 +38,10 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
     const list = byFile.get(f);
     if (list) list.push(c); else byFile.set(f, [c]);
   }
-  const entries: Entry[] = [...byFile.keys()].map((f) => ({ path: o.display[f]!, size: sizeToRead(s.files[f]) }));
+  const entries: Entry[] = [...byFile.keys()].map((f) => {
+    const facts = o.infos?.[f]?.facts;
+    return facts ? { path: o.display[f]!, size: sizeToRead(s.files[f]), facts } : { path: o.display[f]!, size: sizeToRead(s.files[f]) };
+  });
   const fileOf = new Map([...byFile.keys()].map((f) => [o.display[f]!, f]));
   const files = o.reader;
 
@@ -49,7 +55,7 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
       const windows = chunks.map((c) => [Math.max(0, s.start[c] - contextLines), Math.min(s.files[f].lines, s.end[c] + contextLines)]);
       // The file's text: kept by a resident process, which reads a file small enough to keep whole (the
       // next search's windows are slices of it); else read up to the last line any window needs.
-      const state = o.kept ? stateOf(s.files[f]) : '';
+      const state = o.kept ? fileState(s.files[f]) : '';
       let text = (await o.kept?.get(state, chunkLines)) ?? null;
       // Read whole and not the bytes indexed (an edit that kept size and mtime): its chunks' known distances
       // and signals are the old text's, so its lines are counted as read, as a scan counts them.
@@ -87,16 +93,4 @@ function piece(text: FileText, from: number, to: number, scoreFrom: number, scor
   const out: Piece = { bytes, offsets, firstLine: from, scoreFrom, scoreTo };
   if (key !== undefined) out.key = key;
   return out;
-}
-
-/**
- * Each snapshot file's state (documentState), made once per file object (they are not changed in place):
- * a warm search asks for its ~60 candidate files' each time, and the kept text's map then hashes one string, once.
- */
-const states = new WeakMap<Snapshot['files'][number], string>();
-
-function stateOf(f: Snapshot['files'][number]): string {
-  let state = states.get(f);
-  if (state === undefined) states.set(f, state = documentState(f));
-  return state;
 }

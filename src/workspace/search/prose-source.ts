@@ -10,11 +10,12 @@ import { isProsePath, termlessProseDistance } from '../../rank/prose.js';
 import { proseReachListedOf } from '../../rank/prose-lines.js';
 import { pathSignals, type PathSignals } from '../../rank/path-signals.js';
 import { pathInfo, pathWordPrefixes, priorsIndex, type PathInfo } from '../snapshot/path-info.js';
-import { documentState, KEPT_FILE_BYTES, keptChanges, keptLines, keptRead, keptTokens, onKeptDropped, type StatedEntry } from './kept-documents.js';
+import { KEPT_FILE_BYTES, keptChanges, keptLines, keptRead, keptTokens, onKeptDropped, type StatedEntry } from './kept-documents.js';
 import { lineCosines, type LineCosines } from '../../embed/line-cosines.js';
 import type { ProseIndexLines } from './prose-index.js';
 import type { ModelData, ProseLineTerms, ProsePlanTerms } from '../../types.js';
 import { sizeToRead, type Snapshot } from '../snapshot/snapshot.js';
+import { fileState } from '../snapshot/prose-stats-file.js';
 import { isRemoteUri } from '../../sources/uri.js';
 import { readFileSync } from 'node:fs';
 
@@ -41,7 +42,8 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
   /** linesOf the k-th document for the plan (its kept line terms looked up again only once they changed). */
   const linesAt = (k: number): ProseLineTerms | null => (o.keepBytes ? keptAt(prose, k) : undefined) ?? o.index?.linesOf(entries[k].state, plan) ?? null;
   let known = { terms: plan.terms as Terms, files: filesWithTerms(snap, plan.terms, prose) };
-  const holds = (k: number, marks: Uint8Array) => marks[files[k]] === 1 || snap.files[files[k]].chunkCount === 0;
+  const { chunkless } = prose;
+  const holds = (k: number, marks: Uint8Array) => marks[files[k]] === 1 || chunkless[k] === 1;
   // Each document's path signals for the plan (pathSignals' values): worked out for those with a name that
   // starts with a path word's first three letters (pathSignals' rule: the shorter, 3 letters at least,
   // starts the longer); no word matches the others' (pathMatch 0), whose signals are their priors' for the
@@ -196,6 +198,8 @@ interface ProseFiles {
   inChunkOrder: Int32Array;
   chunkFrom: Int32Array;
   chunkTo: Int32Array;
+  /** 1 where the k-th has no chunks (no postings say what it holds: splitProse lists it with those that can hold a term). */
+  chunkless: Uint8Array;
   /** Each one's keptLines, as they were at keptChanges() `keptAt` (-1: not looked up). */
   kept: (ProseLineTerms | null | undefined)[];
   keptAt: number;
@@ -240,7 +244,7 @@ function proseFiles(snap: Snapshot, display: (string | undefined)[]): ProseFiles
   const indices: number[] = [];
   const rest = display.map((path, f) => {
     if (path === undefined || !isProsePath(path)) return path;
-    const entry = { path, size: sizeToRead(snap.files[f]), state: documentState(snap.files[f]) } as StatedEntry;
+    const entry = { path, size: sizeToRead(snap.files[f]), state: fileState(snap.files[f]) } as StatedEntry;
     fileOf.set(entry, entries.length);
     entries.push(entry);
     indices.push(f);
@@ -254,7 +258,7 @@ function proseFiles(snap: Snapshot, display: (string | undefined)[]): ProseFiles
   const inChunkOrder = files.filter((f) => snap.files[f].chunkCount > 0).sort((x, y) => snap.files[x].firstChunk - snap.files[y].firstChunk);
   const chunkFrom = inChunkOrder.map((f) => snap.files[f].firstChunk);
   const chunkTo = inChunkOrder.map((f) => snap.files[f].firstChunk + snap.files[f].chunkCount);
-  const made: ProseFiles = { snap, rest, fileOf, entries, files, infos, byPrefix, bytes, inChunkOrder, chunkFrom, chunkTo, kept: new Array(entries.length), keptAt: -1, priorSignals: [] };
+  const made: ProseFiles = { snap, rest, fileOf, entries, files, infos, byPrefix, bytes, inChunkOrder, chunkFrom, chunkTo, kept: new Array(entries.length), keptAt: -1, priorSignals: [], chunkless: Uint8Array.from(files, (f) => (snap.files[f].chunkCount === 0 ? 1 : 0)) };
   split.set(display, made);
   return made;
 }

@@ -15,7 +15,7 @@ import type { Source } from '../../sources/source.js';
 import { streamEntry } from '../../sources/source.js';
 import { pack, type PendingChunk } from '../build/chunk-batch.js';
 import { sizeToRead, type Snapshot } from '../snapshot/snapshot.js';
-import { documentState } from '../snapshot/prose-stats-file.js';
+import { fileState } from '../snapshot/prose-stats-file.js';
 import { KEPT_TEXT_FILE_BYTES, keptText, linesOf, readWhole } from './kept-text.js';
 import { pause, turn } from './time-slice.js';
 
@@ -146,7 +146,7 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
   let pool: Executor | null = null;
   // The states this snapshot holds: the sums and marks of any other (a changed or removed file's) go.
   const live = new Set<string>();
-  for (const f of s.files) if (f.kind === 'text' && f.chunkCount > 0 && !isProsePath(f.key)) live.add(documentState(f));
+  for (const f of s.files) if (f.kind === 'text' && f.chunkCount > 0 && !isProsePath(f.key)) live.add(fileState(f));
   store.dropWarmed((key) => !live.has(stateOfKey(key)));
   for (const state of w.states) if (!live.has(state)) w.states.delete(state);
   let step: Step = { keys: [], chunks: [] };
@@ -172,7 +172,7 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
   };
   for (const f of s.files) {
     if (f.kind !== 'text' || f.chunkCount === 0 || isProsePath(f.key)) continue;
-    const state = documentState(f);
+    const state = fileState(f);
     if (w.states.has(state)) continue;
     w.states.add(state);
     // The chunks whose sums are not kept (all of them, unless this process built the index: builtSums).

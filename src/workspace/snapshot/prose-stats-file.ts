@@ -34,6 +34,18 @@ export function documentState(f: { key: string; size: number; mtime: number; has
 }
 
 /**
+ * documentState of a snapshot's file, made once per file object (a snapshot's are never changed in place):
+ * one string object per file, so the maps keyed by it (the kept text, the kept documents) find the very
+ * key their warm-up or listing set, where a string made again is hashed and compared character by character.
+ */
+const fileStates = new WeakMap<object, string>();
+export function fileState(f: { key: string; size: number; mtime: number; hash: string }): string {
+  let state = fileStates.get(f);
+  if (state === undefined) fileStates.set(f, (state = documentState(f)));
+  return state;
+}
+
+/**
  * A gram's name in the file, from its key (lexical/grams.ts gramKey: a number for up to 3 UTF-16 units,
  * else the gram): the gram's text, whose gramKey is that key again.
  */
