@@ -1,9 +1,18 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// Unit test files that leave the process changed for the files after them: each runs in a fresh process.
+const OWN_PROCESS = [
+  'test/unit/sources/remote/settings.test.ts', // sets HOME and the AWS variables, and leaves them set
+  'test/unit/model/tokenizer-file.test.ts', // vi.mock('node:fs')
+  'test/unit/embed/onnx-unavailable.test.ts', // vi.mock('onnxruntime-node')
+  // 1-2 s alone, in a fresh process or after the other sources/ files; it timed out at 60 s in both unit runs
+  // sharing processes (threads, and forks), after some file not yet found.
+  'test/unit/sources/ignore-rules.property.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // No test writes into the user's caches: see the file.
     globalSetup: ['test/helpers/global-setup.ts'],
     // Vitest's default is one file at a time on a 2-core machine (cores - 1): most test files wait on
@@ -12,5 +21,13 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default'],
+    projects: [
+      // The unit tests share their worker processes (isolate: false): a fresh process and its imports per
+      // file cost about as much CPU as the tests themselves. Forks, not threads: in threads every file shares
+      // one process's libuv pool, and an fs-heavy property test timed out behind the others there.
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: [...configDefaults.exclude, ...OWN_PROCESS], isolate: false } },
+      // Every other file in a process of its own, as before.
+      { extends: true, test: { name: 'isolated', include: ['test/{contract,integration,e2e}/**/*.test.ts', ...OWN_PROCESS] } },
+    ],
   },
 });

@@ -60,9 +60,12 @@ describe('BoundedLru', () => {
           ref.delete(key);
         }
         // What it holds, seen through peek (which leaves recency as it is): the order shows in what later sets drop.
-        for (let k = 0; k < 60; k++) expect(lru.peek(`k${k}`)?.value).toBe(ref.entries.get(`k${k}`)?.value);
-        expect(lru.total).toBe(ref.held);
-        expect(lru.size).toBe(ref.entries.size);
+        // Compared in plain code and handed to expect only when they differ: 1.2 million expect calls took 11 s.
+        for (let k = 0; k < 60; k++) {
+          if (lru.peek(`k${k}`)?.value !== ref.entries.get(`k${k}`)?.value) expect(lru.peek(`k${k}`)?.value, `k${k} after op ${op}`).toBe(ref.entries.get(`k${k}`)?.value);
+        }
+        if (lru.total !== ref.held) expect(lru.total, `total after op ${op}`).toBe(ref.held);
+        if (lru.size !== ref.entries.size) expect(lru.size, `size after op ${op}`).toBe(ref.entries.size);
       }
       expect(dropped).toBeGreaterThan(100);
     }
