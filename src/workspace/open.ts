@@ -64,7 +64,7 @@ export interface OpenWorkspace {
   compatible(model: ModelData): Promise<Compatibility>;
   lockFile(): string | null;
   withLock<T>(fn: () => Promise<T>): Promise<T>;
-  /** `meta`: the index's meta this caller just read (meta()), not read again. */
+  /** `meta`: the index's meta this caller read (meta()): the snapshot in memory of its version is taken without reading it again. */
   loadSnapshot(meta?: Record<string, string> | null): Promise<Snapshot>;
   saveSnapshot(snap: Snapshot): void;
   /** Removes a damaged local store's tables, snapshot and workspace.json (the caller holds the lock and rebuilds). */
@@ -176,7 +176,14 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
      * seen): in memory, else on disk, else rebuilt from the store as of that version.
      */
     async loadSnapshot(meta) {
-      const version = (meta === undefined ? await ws.meta() : meta)?.complete ?? await (await ws.store(false)).version();
+      if (meta !== undefined) {
+        // The caller's meta (read before its walk) serves the snapshot in memory; anything else reads the
+        // meta again: an index run may have published since, and a rebuild of the older version would cost
+        // seconds and write it over the newer snapshot file (review of warm39).
+        if (meta?.complete !== undefined && ws.snapshot?.version === meta.complete) return ws.snapshot;
+        return ws.loadSnapshot();
+      }
+      const version = (await ws.meta())?.complete ?? await (await ws.store(false)).version();
       if (ws.snapshot && ws.snapshot.version === version) return ws.snapshot;
       ws.snapshot = fileDamaged ? null : readSnapshotFile(snapshotPath(dir, remote), version, (why) => { loadDamage = why; });
       if (ws.snapshot) return ws.snapshot;
