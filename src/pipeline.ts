@@ -299,7 +299,9 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     progress.stop();
   }
   stats.ms = performance.now() - started;
-  const hits = scoring.withBestLines(o.candidatesOnly ? topk.take() : finishCandidates(topk.take(), o.topK, o.rank));
+  const pool = topk.take();
+  const shown = o.candidatesOnly ? { hits: pool, more: false } : finishCandidates(pool, o.topK, o.rank);
+  const hits = scoring.withBestLines(shown.hits);
   const closestMiss = topk.size === 0 && scoring.closest ? scoring.withBestLines([scoring.closest])[0] : null;
-  return { hits, closestMiss, warnings, stats };
+  return { hits, more: shown.more, closestMiss, warnings, stats };
 }

@@ -129,6 +129,8 @@ export interface SearchResponse {
   stats: SearchStats;
   /** With filesWithMatches: the files with results, best first. */
   files?: string[];
+  /** True when more matches exist than `results` holds (topK, or perFile, cut them). */
+  more?: boolean;
 }
 
 export interface Searcher {
@@ -447,6 +449,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
 function respond(outcome: PipelineOutcome, o: SearchOptions | SearchContentOptions): SearchResponse {
   return {
     results: o.merge === false ? resultsPerHit(outcome.hits) : mergeHits(outcome.hits),
+    more: outcome.more === true,
     closestMiss: outcome.closestMiss ? hitToResult(outcome.closestMiss) : undefined,
     warnings: outcome.warnings,
     stats: outcome.stats,
@@ -562,8 +565,10 @@ export function withTypes<O extends SearchOptions>(o: O): O {
 export async function searchPerFile<O extends SearchOptions | SearchContentOptions>(o: O, run: (o: O) => Promise<SearchResponse>): Promise<SearchResponse> {
   const k = o.topK ?? (o.maxDistance !== undefined ? Infinity : 3);
   const r = await run({ ...o, perFile: undefined, filesWithMatches: undefined, topK: Number.isFinite(k) ? k * PER_FILE_OVERFETCH : o.topK });
-  const results = limitPerFile(r.results, o.perFile ?? 1).slice(0, k);
-  return o.filesWithMatches ? { ...r, results, files: [...new Set(results.map((x) => x.filename))] } : { ...r, results };
+  const kept = limitPerFile(r.results, o.perFile ?? 1);
+  const results = kept.slice(0, k);
+  const more = kept.length > results.length || r.more === true;
+  return o.filesWithMatches ? { ...r, results, more, files: [...new Set(results.map((x) => x.filename))] } : { ...r, results, more };
 }
 
 /** Checks a search's options (types and ranges): throws a SimgrepError that says what to fix. */

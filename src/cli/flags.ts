@@ -28,13 +28,13 @@ function filterFlag(o: FilterOption): FlagDef {
   return { name: o.flag, short: o.short, kind, value: o.value, help: `${o.help}${how}`, repeatable: o.kind === 'list' || undefined };
 }
 
-/** The filter options given as flags, as the library takes them (not yet checked: checkFilterValues). */
+/** The filter options given as flags, as the library takes them (not yet checked: checkFilterValues, which refuses an empty item: `-t ''` is no filter). */
 export function filterValuesOf(flags: ParsedFlags): FilterValues {
   const out: Record<string, unknown> = {};
   for (const o of FILTER_OPTIONS as readonly FilterOption[]) {
     const v = flags[o.flag];
     if (v === undefined) continue;
-    out[o.key] = o.kind === 'list' ? (v as string[]).flatMap((x) => (o.perItem ? [x] : x.split(',').filter(Boolean))) : v;
+    out[o.key] = o.kind === 'list' ? (v as string[]).flatMap((x) => (o.perItem ? [x] : x.split(','))) : v;
   }
   return out as FilterValues;
 }

@@ -53,9 +53,9 @@ export const narrowingShape = {
 export type Narrowing = { [K in keyof typeof narrowingShape]?: z.infer<typeof narrowingShape[K]> };
 
 export interface SearchPlan {
+  /** Results asked of the library, exactly as the CLI's --top-k (the ranking's candidate pool grows with it, so
+   * asking for one more and cutting gave other answers than the CLI's: trial39); its `more` says whether more exist. */
   k: number;
-  /** Results to ask for: one more than wanted (so `truncated` is true only when more exist); the library ranks more with per_file. */
-  fetchK: number;
   mode: SearchMode;
   nLines: number;
   maxTokens: number;
@@ -70,7 +70,6 @@ export function planOf(a: Narrowing): SearchPlan {
   const k = a.top_k ?? a.k ?? 10;
   return {
     k,
-    fetchK: k + 1,
     mode: a.mode === 'bm25' ? 'lexical' : a.mode ?? 'hybrid',
     nLines: a.n_lines ?? 3,
     maxTokens: a.max_tokens ?? DEFAULT_MAX_TOKENS,

@@ -49,13 +49,13 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const { query, notes } = boundQuery(a.query);
     const { ws, r } = await workspaces.forSearch(dir, async (ws) => {
       mark('covering');
-      return { ws, r: await (ws ?? engine.searcher).search({ query, paths: [dir], topK: plan.fetchK, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines }) };
+      return { ws, r: await (ws ?? engine.searcher).search({ query, paths: [dir], topK: plan.k, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines }) };
     });
     mark('searched');
     const results = r.results;
     const answer = buildAnswer({
-      results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: results.length > plan.k, ...where(ws, r, dir, [...notes, ...warned(ws, r, plan.maxTokens)]),
+      results, mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
+      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, [...notes, ...warned(ws, r, plan.maxTokens)]),
     });
     mark('answer built');
     return answer;
@@ -69,13 +69,13 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const plan = planOf(a);
     const { ws, r } = await workspaces.forSearch(dir, async (ws) => {
       mark('covering');
-      return { ws, r: await (ws ?? engine.searcher).search({ query: '', like: { path: file, line: a.line }, paths: [dir], topK: plan.fetchK, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines }) };
+      return { ws, r: await (ws ?? engine.searcher).search({ query: '', like: { path: file, line: a.line }, paths: [dir], topK: plan.k, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines }) };
     });
     mark('searched');
     const results = r.results;
     const answer = buildAnswer({
-      results: results.slice(0, plan.k), mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: results.length > plan.k, ...where(ws, r, dir, warned(ws, r, plan.maxTokens)),
+      results, mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
+      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, warned(ws, r, plan.maxTokens)),
     });
     mark('answer built');
     return answer;

@@ -41,7 +41,7 @@ export interface AgentCalls { inFlight: number; lastEnded: number; stopped?: boo
  */
 export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls): Promise<void> {
   const mark = timer('mcp');
-  const { fetchK: topK, mode, nLines } = planOf({});
+  const { k: topK, mode, nLines } = planOf({});
   const until = performance.now() + GIVE_UP_MS;
   const idle = async (): Promise<boolean> => {
     while (calls.stopped || calls.inFlight > 0 || performance.now() - calls.lastEnded < IDLE_MS) {

@@ -55,6 +55,8 @@ export interface PipelineOptions {
 
 export interface PipelineOutcome {
   hits: Hit[];
+  /** More matches were ranked than the hits shown (topK cut them). */
+  more?: boolean;
   /** The best line overall, kept when --max-distance filtered everything out. */
   closestMiss: Hit | null;
   warnings: SourceWarning[];

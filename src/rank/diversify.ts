@@ -55,12 +55,19 @@ export function boostCoherentFiles(candidates: Hit[], share: number): Hit[] {
 const spreads = (topK: number, rank: RankPlan | undefined): rank is RankPlan =>
   rank !== undefined && Number.isFinite(topK) && rank.fileDecay < 1;
 
-/** How many candidates the bounded heap keeps for topK results (the same on one machine and per shard). */
+/**
+ * How many candidates the bounded heap keeps for topK results (the same on one machine and per shard):
+ * one more than shown where results are not spread, so the answer can say whether more matched.
+ */
 export function candidateLimit(topK: number, rank: RankPlan | undefined): number {
-  return spreads(topK, rank) ? topK * CANDIDATES_PER_RESULT + 10 : topK;
+  return spreads(topK, rank) ? topK * CANDIDATES_PER_RESULT + 10 : topK + 1;
 }
 
-/** The kept candidates (best first) -> the hits shown: spread across files in the ranked modes. */
-export function finishCandidates(candidates: Hit[], topK: number, rank: RankPlan | undefined): Hit[] {
-  return spreads(topK, rank) ? spreadAcrossFiles(candidates, topK, rank.fileDecay, rank.fileCoherence) : candidates;
+/**
+ * The kept candidates (best first) -> the hits shown: spread across files in the ranked modes; `more`
+ * when a candidate was left out (more matches exist than are shown).
+ */
+export function finishCandidates(candidates: Hit[], topK: number, rank: RankPlan | undefined): { hits: Hit[]; more: boolean } {
+  const hits = spreads(topK, rank) ? spreadAcrossFiles(candidates, topK, rank.fileDecay, rank.fileCoherence) : candidates.slice(0, topK);
+  return { hits, more: candidates.length > hits.length };
 }

@@ -66,11 +66,13 @@ function inChunk(r: SearchResult, c: LikeChunk): boolean {
 }
 
 /** Runs `run` with the chunk at o.like as the query, then leaves the chunk itself out of the answer. */
-export async function searchLike<O extends { like?: LikeTarget; query: string; topK?: number; maxDistance?: number }, R extends { results: SearchResult[] }>(
+export async function searchLike<O extends { like?: LikeTarget; query: string; topK?: number; maxDistance?: number }, R extends { results: SearchResult[]; more?: boolean }>(
   o: O, run: (o: O) => Promise<R>,
 ): Promise<R> {
   const chunk = await likeChunk(o.like!);
   const topK = o.topK ?? (o.maxDistance !== undefined ? Infinity : 3);
   const r = await run({ ...o, like: undefined, query: chunk.query, topK: topK === Infinity ? undefined : topK + OWN_HITS });
-  return { ...r, results: r.results.filter((x) => !inChunk(x, chunk)).slice(0, topK) };
+  const others = r.results.filter((x) => !inChunk(x, chunk));
+  const results = others.slice(0, topK);
+  return { ...r, results, more: others.length > results.length || r.more === true };
 }

@@ -139,6 +139,15 @@ describe('bad filters are refused in every surface, saying how to fix them', () 
     expect([r.code, r.stderr]).toEqual([2, 'simgrep: -g/--glob "!" is empty; give a pattern such as "*.ts", "src/**" or "!vendor/"\n']);
   });
 
+  // trial39: an empty item of a comma list (-t "$LANG" with LANG unset, a stray comma) was dropped, so -t ''
+  // searched every file (exit 0) where the library, MCP and the actions refuse it.
+  it('the CLI refuses an empty type or extension, as the library does, rather than searching every file', async () => {
+    for (const [flags, name, fix] of [[['-t', ''], '-t/--type', 'known types: c, cpp'], [['-T', 'ts,'], '-T/--type-not', 'known types: c, cpp'], [['--ext', ''], '--ext', 'e.g. .py,.md']] as const) {
+      const r = await runCli([...flags, '--no-index', '-J', '0', QUERY, '.'], { env: home.env, cwd: dir });
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', expect.stringContaining(`simgrep: ${name} has an empty item; ${fix}`)]);
+    }
+  });
+
   it('the library throws, MCP answers a tool error, an action a validation_error', async () => {
     await expect(searcher.search({ query: QUERY, paths: [dir], globs: ['src/{a'] })).rejects.toThrow('option globs "src/{a" has a { without its }; escape it as \\{');
     const m = await client.callTool({ name: 'search', arguments: { query: QUERY, globs: ['!'] } }) as { isError?: boolean; content: { text: string }[] };
