@@ -129,7 +129,7 @@ export interface SearchResponse {
   stats: SearchStats;
   /** With filesWithMatches: the files with results, best first. */
   files?: string[];
-  /** True when more matches exist than `results` holds (topK, or perFile, cut them). */
+  /** True when more matches exist than `results` holds: topK cut them (with perFile or filesWithMatches: more results under the same per-file limit). */
   more?: boolean;
 }
 
@@ -327,7 +327,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       const note = !/\p{N}/u.test(o.query)
         ? { path: '', code: 'QUERY_STOP_WORDS', message: `the query ${quotedQuery(o.query)} has only common words (stop words), which match any line by chance: no match; use identifiers or words, or --mode semantic for the nearest lines anyway` }
         : { path: '', code: 'QUERY_NUMBERS_ONLY', message: `the query ${quotedQuery(o.query)} has numbers but no word: a number is looked up only beside a query's words; add a word beside it, or use --mode lexical for the lines that hold it (--mode line for the nearest lines)` };
-      return { ...outcome, hits: [], closestMiss: null, warnings: [note, ...(capNote ? [capNote] : []), ...outcome.warnings] };
+      return { ...outcome, hits: [], more: false, closestMiss: null, warnings: [note, ...(capNote ? [capNote] : []), ...outcome.warnings] };
     }
     const notes = [capNote, warning].filter((w) => w !== null && w !== undefined);
     return notes.length > 0 ? { ...outcome, warnings: [...notes, ...outcome.warnings] } : outcome;
@@ -567,7 +567,9 @@ export async function searchPerFile<O extends SearchOptions | SearchContentOptio
   const r = await run({ ...o, perFile: undefined, filesWithMatches: undefined, topK: Number.isFinite(k) ? k * PER_FILE_OVERFETCH : o.topK });
   const kept = limitPerFile(r.results, o.perFile ?? 1);
   const results = kept.slice(0, k);
-  const more = kept.length > results.length || r.more === true;
+  // More under the same per-file limit: a page cut by k, or a full page from a pool that overflowed (the
+  // pool's own overflow says nothing when fewer than k files came back: every file did, review of trial39).
+  const more = kept.length > results.length || (r.more === true && results.length === k);
   return o.filesWithMatches ? { ...r, results, more, files: [...new Set(results.map((x) => x.filename))] } : { ...r, results, more };
 }
 
