@@ -9,7 +9,7 @@ import { poolTable, withPoolMemory } from './embed/pool-memory.js';
 import { checkOptionTypes, describe } from './options-check.js';
 import { createInProcessExecutor } from './in-process.js';
 import { loadModel, type LoadModelOptions } from './model/load.js';
-import { completeRows, releaseRows } from './model/lazy-rows.js';
+import { completeRows } from './model/lazy-rows.js';
 import { defaultModelSpec } from './model/default-model.js';
 import { runPipeline } from './pipeline.js';
 import type { PipelineOutcome, SearchProgress, SearchStats } from './pipeline/types.js';
@@ -424,9 +424,6 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       const inProcess = localP;
       localP = null;
       await Promise.all([releasePool(), inProcess?.then((l) => l.close(), () => undefined)]);
-      // A table read row by row keeps its file open for the next rows: closed now, or once loaded (a later
-      // search opens it again); close() does not wait for a model still loading.
-      void modelP?.then((m) => releaseRows(m.lazyRows), () => {});
     },
   };
   // The indexer and a workspace's searches score tokens and sums not tokenized here: the whole table first.
