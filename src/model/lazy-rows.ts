@@ -168,5 +168,5 @@ function spoilt(model: ModelData, lazy: LazyRows): void {
 }
 
 function changed(lazy: LazyRows, why: string, cause?: unknown): SimgrepError {
-  return new SimgrepError('MODEL_CORRUPT', `${lazy.file}: the model file changed while in use: ${why}; run the search again (a long-running engine, serve or MCP: restart it)`, { cause });
+  return new SimgrepError('MODEL_CORRUPT', `${lazy.file}: the model file changed while in use: ${why}; run the search again (a library searcher: create another)`, { cause });
 }
