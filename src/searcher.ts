@@ -9,7 +9,7 @@ import { poolTable, withPoolMemory } from './embed/pool-memory.js';
 import { checkOptionTypes, describe } from './options-check.js';
 import { createInProcessExecutor } from './in-process.js';
 import { loadModel, type LoadModelOptions } from './model/load.js';
-import { completeRows, releaseRows } from './model/lazy-rows.js';
+import { completeRows } from './model/lazy-rows.js';
 import { defaultModelSpec } from './model/default-model.js';
 import { runPipeline } from './pipeline.js';
 import type { PipelineOutcome, SearchProgress, SearchStats } from './pipeline/types.js';
@@ -164,6 +164,12 @@ const WARM_UP_BATCH_LINES = 96;
 const IN_PROCESS_BYTES = 2 << 20;
 /** A walk of more files than this is not small work whatever their size (it bounds the sizing walk). */
 const IN_PROCESS_FILES = 1000;
+/**
+ * A sizing walk that has listed more directory entries than this counts the work as big, whatever its
+ * filters keep (listing 10,000 entries costs ~10 ms; filters that leave out most of /usr's 117k files would
+ * otherwise have the sizing walk list all of them before the search lists them again).
+ */
+const IN_PROCESS_ENTRIES = 10_000;
 
 /** Worker threads beyond 2 per core only cost memory (each has its own V8 heap): -J is capped there. */
 export function maxConcurrency(cores = availableParallelism()): number {
@@ -371,7 +377,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       // files are sized (a stat each), a directory goes to the pool as before, with no sizing walk on its way.
       const small = (o.sources ?? []).every((src) => src.small === true)
         && (paths.length === 0 || (poolP !== null ? await namedFileBytes(paths) < IN_PROCESS_BYTES
-          : await localWorkWithin(paths, walk, { maxBytes: IN_PROCESS_BYTES, maxFiles: IN_PROCESS_FILES }, o.signal)));
+          : await localWorkWithin(paths, walk, { maxBytes: IN_PROCESS_BYTES, maxFiles: IN_PROCESS_FILES, maxEntries: IN_PROCESS_ENTRIES }, o.signal)));
       return respond(await run(sources, o, small, deadline, false, (o.sources ?? []).length === 0), o);
     },
     async searchContent(o) {
@@ -426,9 +432,6 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       const inProcess = localP;
       localP = null;
       await Promise.all([releasePool(), inProcess?.then((l) => l.close(), () => undefined)]);
-      // A table read row by row keeps its file open for the next rows: closed now, or once loaded (a later
-      // search opens it again); close() does not wait for a model still loading.
-      void modelP?.then((m) => releaseRows(m.lazyRows), () => {});
     },
   };
   // The indexer and a workspace's searches score tokens and sums not tokenized here: the whole table first.

@@ -90,12 +90,15 @@ export interface ModelData {
 /** A model file's identity when loaded. */
 export interface ModelFileId { path: string; size: number; mtimeMs: number; ino: number; dev: number }
 
+/** A file's identity as stat gives it: a file written again in place changes its mtime and ctime (to the file system's time resolution). */
+export interface FileIdentity { size: number; mtimeMs: number; ctimeMs: number; ino: number; dev: number }
+
 /**
- * A table read row by row (model/lazy-rows.ts): `rowBytes`-byte rows from byte `offset` of `file` (whose size,
- * mtime and inode at load were these), and per row whether it is in (0 no, 2 being read, 1 in; one more
- * entry past the last row: 1 once all are). A SharedArrayBuffer, so a clone shares it.
+ * A table read row by row (model/lazy-rows.ts): `rowBytes`-byte rows from byte `offset` of `file` (whose
+ * identity at load was `id`), and per row whether it is in (0 no, 2 being read, 1 in; one more entry past the
+ * last row: 1 once all are, 3 once a changed file may have spoilt the rows in). A SharedArrayBuffer, so a clone shares it.
  */
-export interface LazyRows { file: string; offset: number; rowBytes: number; size: number; mtimeMs: number; ino: number; loaded: Uint8Array }
+export interface LazyRows { file: string; offset: number; rowBytes: number; id: FileIdentity; loaded: Uint8Array }
 
 /** A compiled tokenizer other threads open without its file: its bytes (a SharedArrayBuffer's), median token length and what tokenizer.json says of itself. */
 export interface SharedTokenizer {

@@ -8,16 +8,17 @@
 import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { SimgrepError } from '../errors.js';
-import type { EmbeddingTable, LazyRows, ModelData } from '../types.js';
+import type { EmbeddingTable, FileIdentity, LazyRows, ModelData } from '../types.js';
 
 const readAsync = promisify(read);
 
-/** Open files of lazy tables, by their `loaded` array (closed once the table is whole, or released). */
-const open = new Map<Uint8Array, number>();
+/** The `loaded` mark (at index rows) of a table whose bytes a changed file may have overwritten: every later use throws. */
+const SPOILT = 3;
 
-/** A lazy table's state for `rows` rows of `rowBytes` bytes at `offset` of `file` (whose identity is `id`). */
-export function lazyRowsOf(file: string, offset: number, rows: number, rowBytes: number, id: { size: number; mtimeMs: number; ino: number }): LazyRows {
-  return { file, offset, rowBytes, size: id.size, mtimeMs: id.mtimeMs, ino: id.ino, loaded: new Uint8Array(new SharedArrayBuffer(rows + 1)) };
+/** A lazy table's state for `rows` rows of `rowBytes` bytes at `offset` of `file` (whose identity at load is `id`). */
+export function lazyRowsOf(file: string, offset: number, rows: number, rowBytes: number, id: FileIdentity): LazyRows {
+  const { size, mtimeMs, ctimeMs, ino, dev } = id;
+  return { file, offset, rowBytes, id: { size, mtimeMs, ctimeMs, ino, dev }, loaded: new Uint8Array(new SharedArrayBuffer(rows + 1)) };
 }
 
 /** Whether every row of the model's table is in (true for a table read whole). */
@@ -29,6 +30,7 @@ export function rowsComplete(model: Pick<ModelData, 'lazyRows' | 'rows'>): boole
 export function ensureTokenRows(model: ModelData, ids: ArrayLike<number>, from: number, to: number): void {
   const lazy = model.lazyRows;
   if (!lazy || lazy.loaded[model.rows] === 1) return;
+  if (lazy.loaded[model.rows] === SPOILT) spoilt(model, lazy);
   const { loaded } = lazy;
   const { mapping } = model;
   let missing: number[] | null = null;
@@ -36,16 +38,17 @@ export function ensureTokenRows(model: ModelData, ids: ArrayLike<number>, from: 
     const row = mapping ? mapping[ids[t]] : ids[t];
     if (loaded[row] === 0) { loaded[row] = 2; (missing ??= []).push(row); }
   }
-  if (missing) readRows(model.table, lazy, missing);
+  if (missing) readRows(model, lazy, missing);
 }
 
 /** Reads in the given table rows not yet read. */
 export function ensureRows(model: ModelData, rows: Iterable<number>): void {
   const lazy = model.lazyRows;
   if (!lazy || lazy.loaded[model.rows] === 1) return;
+  if (lazy.loaded[model.rows] === SPOILT) spoilt(model, lazy);
   const missing: number[] = [];
   for (const row of rows) if (lazy.loaded[row] === 0) { lazy.loaded[row] = 2; missing.push(row); }
-  if (missing.length > 0) readRows(model.table, lazy, missing);
+  if (missing.length > 0) readRows(model, lazy, missing);
 }
 
 /** Completions under way, by the table's `loaded` array. */
@@ -53,7 +56,9 @@ const completing = new Map<Uint8Array, Promise<void>>();
 
 /**
  * Reads in every row not yet read (the table's bytes in one read on libuv's threads, as loadModel reads a
- * whole table), so the table is what a whole read gives; then closes its file.
+ * whole table), so the table is what a whole read gives. It opens the file itself and closes it when done
+ * (a searcher's close() never closes it under the read), and checks the open file is the one loaded before
+ * and after the read: a file changed in between spoils the table (rows already in were read again).
  */
 export function completeRows(model: ModelData): Promise<void> {
   const lazy = model.lazyRows;
@@ -61,42 +66,54 @@ export function completeRows(model: ModelData): Promise<void> {
   let p = completing.get(lazy.loaded);
   if (!p) {
     p = (async () => {
-      const fd = fileOf(lazy);
-      const bytes = bytesOf(model.table);
-      // Rows already in are read again: the same bytes over the same bytes.
-      for (let done = 0; done < bytes.length;) {
-        const { bytesRead } = await readAsync(fd, bytes, done, Math.min(bytes.length - done, 64 << 20), lazy.offset + done);
-        if (bytesRead === 0) throw changed(lazy, `it ended at byte ${lazy.offset + done}`);
-        done += bytesRead;
+      spoilt(model, lazy);
+      const fd = openChecked(lazy);
+      let began = false;
+      try {
+        const bytes = bytesOf(model.table);
+        // Rows already in are read again: the same bytes over the same bytes, checked below.
+        for (let done = 0; done < bytes.length;) {
+          began = true;
+          let bytesRead: number;
+          try {
+            ({ bytesRead } = await readAsync(fd, bytes, done, Math.min(bytes.length - done, 64 << 20), lazy.offset + done));
+          } catch (e) {
+            throw changed(lazy, `it could not be read (${(e as NodeJS.ErrnoException).code ?? e})`, e);
+          }
+          if (bytesRead === 0) throw changed(lazy, `it ended at byte ${lazy.offset + done}`);
+          done += bytesRead;
+        }
+        checkSame(fd, lazy);
+        lazy.loaded.fill(1);
+      } catch (e) {
+        if (began && !sameFile(fd, lazy)) lazy.loaded[model.rows] = SPOILT;
+        throw e;
+      } finally {
+        closeSync(fd);
       }
-      lazy.loaded.fill(1);
-      releaseRows(lazy);
     })().finally(() => completing.delete(lazy.loaded));
     completing.set(lazy.loaded, p);
   }
   return p;
 }
 
-/** Closes the lazy table's file, if open (a later read opens it again, checked as before). */
-export function releaseRows(lazy: LazyRows | undefined): void {
-  if (!lazy) return;
-  const fd = open.get(lazy.loaded);
-  if (fd === undefined) return;
-  open.delete(lazy.loaded);
-  try { closeSync(fd); } catch { /* already closed */ }
-}
-
 function bytesOf(table: EmbeddingTable): Uint8Array {
   return new Uint8Array(table.buffer, table.byteOffset, table.byteLength);
 }
 
-/** The rows (marked 2: being read) read in, runs of neighbouring rows in one read each, then marked 1. */
-function readRows(table: EmbeddingTable, lazy: LazyRows, rows: number[]): void {
-  rows.sort((a, b) => a - b);
-  const fd = fileOf(lazy);
-  const bytes = bytesOf(table);
-  const { rowBytes } = lazy;
+/**
+ * The rows (marked 2: being read) read in, runs of neighbouring rows in one read each, then marked 1; the
+ * file opened for this run and closed after it, checked to be the file loaded before and after the reads.
+ * Any failure marks them 0 again (not read), so a later call reads them or fails as well, never sums zeros.
+ */
+function readRows(model: ModelData, lazy: LazyRows, rows: number[]): void {
+  let fd: number | undefined;
   try {
+    spoilt(model, lazy);
+    rows.sort((a, b) => a - b);
+    fd = openChecked(lazy);
+    const bytes = bytesOf(model.table);
+    const { rowBytes } = lazy;
     for (let i = 0; i < rows.length;) {
       let j = i + 1;
       while (j < rows.length && rows[j] === rows[j - 1] + 1) j++;
@@ -104,37 +121,52 @@ function readRows(table: EmbeddingTable, lazy: LazyRows, rows: number[]): void {
       readFully(fd, lazy, bytes.subarray(at, at + (j - i) * rowBytes), lazy.offset + at);
       i = j;
     }
+    checkSame(fd, lazy);
   } catch (e) {
     for (const r of rows) if (lazy.loaded[r] === 2) lazy.loaded[r] = 0;
     throw e;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   for (const r of rows) lazy.loaded[r] = 1;
 }
 
 function readFully(fd: number, lazy: LazyRows, into: Uint8Array, position: number): void {
   for (let done = 0; done < into.length;) {
-    const n = readSync(fd, into, done, into.length - done, position + done);
+    let n: number;
+    try { n = readSync(fd, into, done, into.length - done, position + done); } catch (e) {
+      throw changed(lazy, `it could not be read (${(e as NodeJS.ErrnoException).code ?? e})`, e);
+    }
     if (n === 0) throw changed(lazy, `it ended at byte ${position + done}`);
     done += n;
   }
 }
 
-/** The table's file, open (opened once, and checked to be the very file loadModel read: its size, mtime and inode). */
-function fileOf(lazy: LazyRows): number {
-  let fd = open.get(lazy.loaded);
-  if (fd !== undefined) return fd;
+/** The table's file, opened and checked to be the very file loadModel read (its size, times, inode and device). */
+function openChecked(lazy: LazyRows): number {
+  let fd: number;
   try { fd = openSync(lazy.file, 'r'); } catch (e) {
     throw changed(lazy, `it cannot be opened again (${(e as NodeJS.ErrnoException).code ?? e})`, e);
   }
-  const st = fstatSync(fd);
-  if (st.size !== lazy.size || st.mtimeMs !== lazy.mtimeMs || st.ino !== lazy.ino) {
-    closeSync(fd);
-    throw changed(lazy, 'it is not the file that was loaded (its size, time or inode differ)');
-  }
-  open.set(lazy.loaded, fd);
+  try { checkSame(fd, lazy); } catch (e) { closeSync(fd); throw e; }
   return fd;
 }
 
+function checkSame(fd: number, lazy: LazyRows): void {
+  if (!sameFile(fd, lazy)) throw changed(lazy, 'it is not the file that was loaded (its size, times, inode or device differ)');
+}
+
+function sameFile(fd: number, lazy: LazyRows): boolean {
+  let st;
+  try { st = fstatSync(fd); } catch { return false; }
+  const { id } = lazy;
+  return st.size === id.size && st.mtimeMs === id.mtimeMs && st.ctimeMs === id.ctimeMs && st.ino === id.ino && st.dev === id.dev;
+}
+
+function spoilt(model: ModelData, lazy: LazyRows): void {
+  if (lazy.loaded[model.rows] === SPOILT) throw changed(lazy, 'it changed while its rows were read, so rows already read may be from either version');
+}
+
 function changed(lazy: LazyRows, why: string, cause?: unknown): SimgrepError {
-  return new SimgrepError('MODEL_CORRUPT', `${lazy.file}: the model file changed while in use: ${why}; run the search again`, { cause });
+  return new SimgrepError('MODEL_CORRUPT', `${lazy.file}: the model file changed while in use: ${why}; run the search again (a library searcher: create another)`, { cause });
 }

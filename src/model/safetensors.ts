@@ -4,6 +4,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import { SimgrepError } from '../errors.js';
 import { DTYPE_BYTES, decodeFloats, decodeInts } from './dtype.js';
+import type { FileIdentity } from '../types.js';
 
 /** The safetensors library's own limit; anything larger is not a real header. */
 const MAX_HEADER_BYTES = 100 * 1024 * 1024;
@@ -28,7 +29,7 @@ export interface TensorInfo {
 export interface SafetensorsReader {
   readonly path: string;
   /** The file's identity as opened (lazy tables check it again before each later read: model/lazy-rows.ts). */
-  readonly identity: { size: number; mtimeMs: number; ino: number; dev: number };
+  readonly identity: FileIdentity;
   readonly tensors: ReadonlyMap<string, TensorInfo>;
   /**
    * Expands F32/F16/BF16/I8/F64 (as allowed) into a Float32Array on a SharedArrayBuffer: `into` (a shared
@@ -134,7 +135,7 @@ export async function openSafetensors(file: string, hint = DEFAULT_HINT): Promis
     const headerBuf = new Uint8Array(headerLen);
     await readExact(fh, file, headerBuf, 8, hint);
     const tensors = parseHeader(file, Buffer.from(headerBuf).toString('utf8'), 8 + headerLen, fileBytes, hint);
-    return createReader(fh, file, tensors, hint, { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev });
+    return createReader(fh, file, tensors, hint, { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, dev: st.dev });
   } catch (e) {
     await fh.close();
     throw e;

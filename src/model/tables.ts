@@ -57,7 +57,7 @@ export async function readModelTables(file: string, preferred: string, hint: str
       }
     }
     const weights = weightsInfo ? await st.readFloat32(weightsInfo, FLOAT_WEIGHT_DTYPES) : undefined;
-    return { table, rows, dim, ...(mapping && { mapping }), ...(weights && { weights }), ...(lazyRows && { lazyRows }), file: { path: path.resolve(file), ...st.identity } };
+    return { table, rows, dim, ...(mapping && { mapping }), ...(weights && { weights }), ...(lazyRows && { lazyRows }), file: { path: path.resolve(file), size: st.identity.size, mtimeMs: st.identity.mtimeMs, ino: st.identity.ino, dev: st.identity.dev } };
   } finally {
     await st.close();
   }

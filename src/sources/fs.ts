@@ -19,8 +19,11 @@ export interface FsSourceOptions extends WalkFilters {
   paths: string[];
   noIgnore?: boolean;
   followSymlinks?: boolean;
-  /** Told each directory a walk lists (its absolute path) and the ignore rules of its entries (none with noIgnore), after listing it. */
-  onListed?: (dir: string, rules?: IgnoreStack) => void;
+  /**
+   * Told each directory a walk lists (its absolute path), the ignore rules of its entries (none with noIgnore)
+   * and how many entries it holds, after listing it; a throw ends the walk (list() rejects with it).
+   */
+  onListed?: (dir: string, rules: IgnoreStack | undefined, entries: number) => void;
   /**
    * A file that two of the paths reach (a file and its directory, a directory and its parent, a link to a
    * root and the root) is listed once, the first time (after the filters), judged by this key of its path
@@ -91,7 +94,7 @@ export function createFsSource(opts: FsSourceOptions): FsSource {
       return;
     }
     const rulesHere = opts.noIgnore ? at.rules : await at.rules.enter(at.abs, new Set(items.map((d) => d.name)), ruleProblem(root.abs, root.display), at.io);
-    opts.onListed?.(at.abs, opts.noIgnore ? undefined : rulesHere);
+    opts.onListed?.(at.abs, opts.noIgnore ? undefined : rulesHere, items.length);
     let ancestors = at.ancestors;
     for (const d of items) {
       if (d.name === '.git') continue;

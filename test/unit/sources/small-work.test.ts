@@ -9,7 +9,7 @@ let dir: string;
 beforeEach(() => { dir = mkdtempSync(path.join(os.tmpdir(), 'simgrep-small-work-')); });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const limits = { maxBytes: 100_000, maxFiles: 10 };
+const limits = { maxBytes: 100_000, maxFiles: 10, maxEntries: 50 };
 const write = (name: string, bytes: number | Buffer) => {
   const file = path.join(dir, name);
   mkdirSync(path.dirname(file), { recursive: true });
@@ -59,5 +59,22 @@ describe('localWorkWithin', () => {
   it('is false for a remote path, true for a missing one (the search reports it)', async () => {
     expect(await localWorkWithin(['s3://bucket/prefix'], {}, limits)).toBe(false);
     expect(await localWorkWithin([path.join(dir, 'missing')], {}, limits)).toBe(true);
+  });
+
+  it('is false once the walk has listed more entries than maxEntries, though its filters keep no file', async () => {
+    for (let i = 0; i < 40; i++) write(`d${i % 4}/f${i}.log`, 10);
+    write('a.ts', 100);
+    expect(await localWorkWithin([dir], { extensions: ['ts'] }, limits)).toBe(true);
+    for (let i = 40; i < 80; i++) write(`d${i % 4}/f${i}.log`, 10);
+    expect(await localWorkWithin([dir], { extensions: ['ts'] }, limits)).toBe(false);
+    expect(await localWorkWithin([dir], { extensions: ['zzz'] }, limits)).toBe(false);
+    expect(await localWorkWithin([dir], { extensions: ['zzz'] }, { ...limits, maxEntries: 1000 })).toBe(true);
+  });
+
+  it('is true for a search already cancelled (no pool is started for it)', async () => {
+    for (let i = 0; i < 20; i++) write(`f${i}.ts`, 10);
+    const ac = new AbortController();
+    ac.abort();
+    expect(await localWorkWithin([dir], {}, limits, ac.signal)).toBe(true);
   });
 });
