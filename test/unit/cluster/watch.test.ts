@@ -1,6 +1,7 @@
 // The coordinator's watch with a fake queue and Redis: a shard BullMQ failed (a worker that died
 // mid-shard more often than the stall limit) or that vanished becomes one error naming its files;
-// no worker, or only incompatible ones, ends the wait after the timeout with what differs.
+// no worker, or only incompatible ones (listening on their own queues), ends the wait after the timeout
+// with what differs.
 import { describe, expect, it } from 'vitest';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -10,14 +11,23 @@ import type { Hit } from '../../../src/rank/windows.js';
 
 const me = { protocol: 1, simgrep: '0.1.0', model: 'bundled (9 bytes of weights)' };
 
-function context(o: { states: Record<string, string>; workers: { id: string; info: object | null }[]; timeoutMs?: number }): WatchContext {
+/** `elsewhere`: the worker listens on another queue (another build's or model's: queueName), not this query's. */
+type FakeWorker = { id: string; info: object | null; elsewhere?: boolean };
+const nameOf = (w: FakeWorker) => `simgrep:${w.elsewhere ? 'c2hhcmRzLW90aGVy' : 'c2hhcmRzLW1pbmU='}:w:${w.id}`;
+
+function context(o: { states: Record<string, string>; workers: FakeWorker[]; timeoutMs?: number }): WatchContext {
   const removed: string[] = [];
   const queue = {
-    getWorkers: async () => o.workers.map((w) => ({ rawname: `simgrep:c2hhcmRz:w:${w.id}` })),
+    getWorkers: async () => o.workers.filter((w) => !w.elsewhere).map((w) => ({ rawname: nameOf(w) })),
     getJobState: async (id: string) => o.states[id] ?? 'unknown',
     getJob: async (id: string) => ({ failedReason: 'job stalled more than allowable limit', remove: async () => { removed.push(id); } }),
   } as unknown as Queue;
-  const redis = { hmget: async (_k: string, ...ids: string[]) => ids.map((id) => { const w = o.workers.find((x) => x.id === id); return w?.info ? JSON.stringify(w.info) : null; }) } as unknown as Redis;
+  const redis = {
+    hmget: async (_k: string, ...ids: string[]) => ids.map((id) => { const w = o.workers.find((x) => x.id === id); return w?.info ? JSON.stringify(w.info) : null; }),
+    // CLIENT LIST: every connection, the coordinator's own and other programs' among them.
+    client: async (sub: string) => (sub === 'LIST' ? ['id=1 addr=127.0.0.1:1 name=simgrep-coordinator cmd=client', 'id=2 addr=127.0.0.1:2 name= cmd=get',
+      ...o.workers.map((w, i) => `id=${i + 3} addr=127.0.0.1:${i + 3} name=${nameOf(w)} cmd=bzpopmin`)].join('\n') + '\n' : null),
+  } as unknown as Redis;
   const shards = new Map<number, PendingShard>([
     [0, { id: 'q-0', entries: [{ s: 0, path: 's3://b/a.txt' }, { s: 0, path: 's3://b/b.txt' }], queued: true, missingTicks: 0 }],
     [1, { id: 'q-1', entries: [{ s: 0, path: 's3://b/c.txt' }], queued: true, missingTicks: 0 }],
@@ -43,7 +53,7 @@ describe('checkWorkers', () => {
   });
 
   it('gives up after the timeout when the only workers run another model, saying which', async () => {
-    const c = context({ states: { 'q-0': 'waiting', 'q-1': 'waiting', 'q-2': 'waiting' }, workers: [{ id: 'h:2', info: { ...me, id: 'h:2', model: 'tiny (5 bytes of weights)' } }], timeoutMs: 1 });
+    const c = context({ states: { 'q-0': 'waiting', 'q-1': 'waiting', 'q-2': 'waiting' }, workers: [{ id: 'h:2', info: { ...me, id: 'h:2', model: 'tiny (5 bytes of weights)' }, elsewhere: true }], timeoutMs: 1 });
     const notes: string[] = [];
     c.notice = (m) => notes.push(m);
     c.watch.noWorkerSince = Date.now() - 5000;
