@@ -7,7 +7,7 @@ import { isSimgrepError } from '../errors.js';
 import { oneChunk } from '../embed/chunk-scoring.js';
 import { chunkStats, lexicalScore, relevance, toDistance, type KnownSignals } from '../rank/chunk-scorer.js';
 import { candidateLimit } from '../rank/diversify.js';
-import { pathSignals, type PathFacts } from '../rank/path-signals.js';
+import { pathSignals } from '../rank/path-signals.js';
 import { embedsQuery, type RankPlan } from '../rank/plan.js';
 import type { ProseStats } from '../rank/prose.js';
 import { TopK, compareRanked } from '../rank/topk.js';
@@ -16,6 +16,7 @@ import type { SourceWarning } from '../sources/source.js';
 import type { Batch, Segment } from '../text/batch-packer.js';
 import { decodeLines } from '../text/decode.js';
 import type { PipelineOptions, SearchStats } from './types.js';
+import type { PathFacts } from '../types.js';
 import { keptSumsOf } from './kept-files.js';
 
 /** Errors that no other batch can get past: the search fails with the first of them. */

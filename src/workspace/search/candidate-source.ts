@@ -40,7 +40,7 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
   }
   const entries: Entry[] = [...byFile.keys()].map((f) => {
     const facts = o.infos?.[f]?.facts;
-    return facts ? { path: o.display[f]!, size: sizeToRead(s.files[f]), facts } : { path: o.display[f]!, size: sizeToRead(s.files[f]) };
+    return { path: o.display[f]!, size: sizeToRead(s.files[f]), ...(facts && { facts }) };
   });
   const fileOf = new Map([...byFile.keys()].map((f) => [o.display[f]!, f]));
   const files = o.reader;
