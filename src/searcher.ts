@@ -563,17 +563,24 @@ export function withTypes<O extends SearchOptions>(o: O): O {
 
 /**
  * perFile and filesWithMatches: more candidates are ranked (PER_FILE_OVERFETCH per result wanted) so
- * that K results remain once each file keeps its best N; with filesWithMatches, N is 1 unless given.
+ * that K results remain once each file keeps its best N; with filesWithMatches, N is 1 unless given. Where
+ * fewer than K remain and the ranked pool overflowed (a few files held all of it), the pool is widened
+ * PER_FILE_OVERFETCH times and ranked again, until K remain or it holds every match: K files come back
+ * whenever K files match.
  */
 export async function searchPerFile<O extends SearchOptions | SearchContentOptions>(o: O, run: (o: O) => Promise<SearchResponse>): Promise<SearchResponse> {
   const k = o.topK ?? (o.maxDistance !== undefined ? Infinity : 3);
-  const r = await run({ ...o, perFile: undefined, filesWithMatches: undefined, topK: Number.isFinite(k) ? k * PER_FILE_OVERFETCH : o.topK });
-  const kept = limitPerFile(r.results, o.perFile ?? 1);
-  const results = kept.slice(0, k);
-  // More under the same per-file limit: a page cut by k, or a full page from a pool that overflowed (the
-  // pool's own overflow says nothing when fewer than k files came back: every file did, review of trial39).
-  const more = kept.length > results.length || (r.more === true && results.length === k);
-  return o.filesWithMatches ? { ...r, results, more, files: [...new Set(results.map((x) => x.filename))] } : { ...r, results, more };
+  let pool = Number.isFinite(k) ? k * PER_FILE_OVERFETCH : o.topK;
+  for (;;) {
+    const r = await run({ ...o, perFile: undefined, filesWithMatches: undefined, topK: pool });
+    const kept = limitPerFile(r.results, o.perFile ?? 1);
+    if (kept.length < k && r.more === true && pool !== undefined) { pool *= PER_FILE_OVERFETCH; continue; }
+    const results = kept.slice(0, k);
+    // More under the same per-file limit: a page cut by k, or a full page from a pool that overflowed (the
+    // pool's own overflow says nothing when fewer than k files came back: every file did, review of trial39).
+    const more = kept.length > results.length || (r.more === true && results.length === k);
+    return o.filesWithMatches ? { ...r, results, more, files: [...new Set(results.map((x) => x.filename))] } : { ...r, results, more };
+  }
 }
 
 /** Checks a search's options (types and ranges): throws a SimgrepError that says what to fix. */

@@ -16,6 +16,11 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(tmpdir(), 'simgrep-more-'));
   mkdirSync(path.join(tmp, 'two'));
   // Two files of twelve matching chunks each: a pool of 4K candidates overflows with the two files alone.
+  // One file of eighty matching functions beside three files of one weaker match each: a pool of 4K holds the
+  // first file's chunks alone.
+  mkdirSync(path.join(tmp, 'one-big'));
+  writeFileSync(path.join(tmp, 'one-big', 'big.ts'), Array.from({ length: 80 }, (_, c) => `export function big${c}() {\n  // retry the upload ${c}\n${pad(30)}\n}`).join('\n') + '\n');
+  for (const f of ['c', 'd', 'e']) writeFileSync(path.join(tmp, 'one-big', `${f}.ts`), `export function ${f}() {\n  // send the upload again later\n${pad(30)}\n}\n`);
   for (const f of ['a', 'b']) {
     writeFileSync(path.join(tmp, 'two', `${f}.ts`), Array.from({ length: 12 }, (_, c) => `export function ${f}${c}() {\n  // retry the upload ${c}\n${pad(30)}\n}`).join('\n') + '\n');
   }
@@ -36,6 +41,20 @@ it('per file: more is false when every file came back, true when topK cut a file
   // Without perFile the same pool is cut by topK: more.
   const plain = await searcher.search({ query: 'retry the upload', paths, topK: 3 });
   expect([plain.results.length, plain.more]).toEqual([3, true]);
+});
+
+it('per file: K files come back when K files match, though one file fills the first pool', async () => {
+  const paths = [path.join(tmp, 'one-big')];
+  // Line mode ranks lines with no diversity across files: big.ts's eighty lines fill a pool of 4K.
+  const all = await searcher.search({ query: 'retry the upload', paths, topK: 100, mode: 'line' });
+  expect(new Set(all.results.map((r) => path.basename(r.filename))).size).toBe(4);
+  const first = await searcher.search({ query: 'retry the upload', paths, topK: 12, mode: 'line' });
+  expect(first.results.map((r) => path.basename(r.filename))).toEqual(Array(12).fill('big.ts'));
+  const one = await searcher.search({ query: 'retry the upload', paths, perFile: 1, topK: 3, mode: 'line' });
+  expect(one.results.map((r) => path.basename(r.filename))[0]).toBe('big.ts');
+  expect([one.results.length, new Set(one.results.map((r) => r.filename)).size, one.more]).toEqual([3, 3, true]);
+  const files = await searcher.search({ query: 'retry the upload', paths, filesWithMatches: true, topK: 5, mode: 'line' });
+  expect([files.files?.length, files.more]).toEqual([4, false]);
 });
 
 it('a query of stop words only: no match, and no more', async () => {
