@@ -66,6 +66,11 @@ describe('loadModel(local dir)', () => {
     expect((await loadModel(await writeModelDir(fresh(), { tokenizer }))).unkId).toBe(expected);
   });
 
+  it('a missing tokenizer is reported before a damaged table, though both are read at once', async () => {
+    const dir = await writeModelDir(fresh(), { tokenizer: null, modelBytes: Buffer.from('not a safetensors file') });
+    expect((await failure(loadModel(dir))).code).toBe('TOKENIZER_CORRUPT');
+  });
+
   it('a table smaller than the vocabulary is MODEL_CORRUPT (ids would index past it)', async () => {
     const dir = await writeModelDir(fresh(), {
       tensors: { embeddings: { dtype: 'F32', shape: [VOCAB_SIZE - 1, 1], data: encode('F32', Array(VOCAB_SIZE - 1).fill(1)) } },
