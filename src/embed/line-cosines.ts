@@ -77,9 +77,9 @@ const lastOf = new WeakMap<ModelData, { query: Float32Array; of: LineCosines }>(
 
 /**
  * The lines' bounds one LineCosines keeps at most (4M: 32 MB; more only for one document of more lines): its
- * buffer takes each document counted, so a query asked again and again over documents counted again (a changed
- * file, a kept document let go and read back) grew it without end (mend37b: 82 MB over 200 searches). Past it,
- * the buffer starts again empty and the documents counted before are counted again if asked (the same bounds).
+ * blocks take each document counted, so a query asked again and again over documents counted again (a changed
+ * file, a kept document let go and read back) grew them without end (mend37b: 82 MB over 200 searches). Past it,
+ * the blocks are let go and the documents counted before are counted again if asked (the same bounds).
  */
 export const LINE_BOUNDS_KEPT = 4 << 20;
 
