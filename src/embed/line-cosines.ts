@@ -77,11 +77,14 @@ const lastOf = new WeakMap<ModelData, { query: Float32Array; of: LineCosines }>(
 
 /**
  * The lines' bounds one LineCosines keeps at most (4M: 32 MB; more only for one document of more lines): its
- * buffer takes each document counted, so a query asked again and again over documents counted again (a changed
- * file, a kept document let go and read back) grew it without end (mend37b: 82 MB over 200 searches). Past it,
- * the buffer starts again empty and the documents counted before are counted again if asked (the same bounds).
+ * blocks take each document counted, so a query asked again and again over documents counted again (a changed
+ * file, a kept document let go and read back) grew them without end (mend37b: 82 MB over 200 searches). Past it,
+ * the blocks are let go and the documents counted before are counted again if asked (the same bounds).
  */
 export const LINE_BOUNDS_KEPT = 4 << 20;
+
+/** The lines one block of bounds holds at most (512 KB; a document of more lines has a block of its own). */
+const BOUNDS_BLOCK_LINES = 1 << 16;
 
 /**
  * A query's LineCosines: each token's weighted dot with the query (worked out on first use, kept for the
@@ -106,11 +109,16 @@ function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
   let best = new WeakMap<LineTokens, number>();
   /**
    * Each line's bound as documentBest summed them (Infinity: no norm), a document's lines one after the other
-   * from its offset in `at`: one buffer for the query's documents, not one each (~600 a find_related call).
+   * in `block` (its view in `at`): blocks shared by the query's documents, not an array each (~600 a
+   * find_related call). A full block is left to the documents whose views it holds and a new one begun:
+   * nothing is copied (one buffer grown by doubling copied and zero-filled its lines again and again, ~27%
+   * of documentBest's time in a slow search, its fresh pages faulted in each time).
    */
-  let bounds = new Float64Array(0);
+  let block = new Float64Array(0);
   let used = 0;
-  let at = new WeakMap<LineTokens, number>();
+  /** The lines' bounds held for the query, in all blocks (LINE_BOUNDS_KEPT at most). */
+  let kept = 0;
+  let at = new WeakMap<LineTokens, Float64Array>();
   const dotOf = (id: number): number => {
     if (ready[id]) return dots[id];
     const base = (mapping ? mapping[id] : id) * dim;
@@ -136,23 +144,25 @@ function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
     }
     most = 0;
     const { ids, starts, norms } = t;
-    if (used > 0 && used + norms.length > LINE_BOUNDS_KEPT) {
-      // Full: the documents' bounds so far let go (a subarray lineBounds gave keeps its own), counted again if asked.
-      bounds = new Float64Array(0);
+    const n = norms.length;
+    if (kept > 0 && kept + n > LINE_BOUNDS_KEPT) {
+      // Full: the documents' bounds so far let go (a view lineBounds gave keeps its own block), counted again if asked.
+      block = new Float64Array(0);
       used = 0;
+      kept = 0;
       best = new WeakMap();
       at = new WeakMap();
     }
-    if (used + norms.length > bounds.length) {
-      const more = new Float64Array(Math.max(Math.min(2 * bounds.length, LINE_BOUNDS_KEPT), used + norms.length, 4096));
-      more.set(bounds.subarray(0, used));
-      bounds = more;
+    if (used + n > block.length) {
+      block = new Float64Array(Math.max(Math.min(2 * block.length, BOUNDS_BLOCK_LINES), n, 4096));
+      used = 0;
     }
-    const base = used;
-    used += norms.length;
+    const bounds = block.subarray(used, used + n);
+    used += n;
+    kept += n;
     for (let i = 0; i < norms.length; i++) {
       const norm = norms[i];
-      if (!(norm > 0)) { bounds[base + i] = Infinity; continue; }
+      if (!(norm > 0)) { bounds[i] = Infinity; continue; }
       // Four sums, not one: one chain of adds waits on each add (~30% of the loop's time); the order
       // moves the sum by a few ulps, far inside LINE_COSINE_SLACK.
       let a = 0, b = 0, c = 0, d = 0;
@@ -161,20 +171,20 @@ function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
       for (; j + 3 < end; j += 4) { a += dots[ids[j]]; b += dots[ids[j + 1]]; c += dots[ids[j + 2]]; d += dots[ids[j + 3]]; }
       for (; j < end; j++) a += dots[ids[j]];
       const sum = (a + b) + (c + d);
-      bounds[base + i] = sum / norm + LINE_COSINE_SLACK;
+      bounds[i] = sum / norm + LINE_COSINE_SLACK;
       if (sum > most * norm) most = sum / norm;
     }
     most += LINE_COSINE_SLACK;
     best.set(t, most);
-    at.set(t, base);
+    at.set(t, bounds);
     return most;
   };
   return {
     lineBest(t, i) {
       const norm = t.norms[i];
       if (t.model !== model.id || !(norm > 0)) return Infinity;
-      const base = at.get(t);
-      if (base !== undefined) return bounds[base + i];
+      const bounds = at.get(t);
+      if (bounds !== undefined) return bounds[i];
       let sum = 0;
       for (let j = t.starts[i]; j < t.starts[i + 1]; j++) sum += dotOf(t.ids[j]);
       return sum / norm + LINE_COSINE_SLACK;
@@ -183,8 +193,7 @@ function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
     lineBounds(t) {
       if (t.model !== model.id) return null;
       documentBest(t);
-      const base = at.get(t)!;
-      return bounds.subarray(base, base + t.norms.length);
+      return at.get(t)!;
     },
   };
 }

@@ -69,4 +69,28 @@ describe('lineCosines keeps', () => {
     const differ = lines.findIndex((x, i) => !Object.is(x, after[i]));
     expect(differ, `line ${differ}: ${after[differ]} where ${lines[differ]} before`).toBe(-1);
   });
+
+  it('each document\'s lines\' bounds as it alone would have them, across the blocks that hold many documents', () => {
+    const model = modelOf('blocks');
+    // Documents of 1 to ~9,000 lines (the blocks hold 4,096 lines and more, up to 65,536): many start a block, many share one.
+    const docs = Array.from({ length: 60 }, (_, k) => {
+      const t = doc('blocks', 1 + ((k * 7_919) % 9_000));
+      // Each document's lines its own tokens and norms (doc's are the same for every document).
+      for (let i = 0; i < t.ids.length; i++) t.ids[i] = (i * 7 + k * 13) % ROWS;
+      for (let i = 0; i < t.norms.length; i++) t.norms[i] = 1 + ((i + k) % 5);
+      return t;
+    });
+    const cosines = lineCosines(model, QUERY);
+    const given = docs.map((t) => { cosines.documentBest(t); return cosines.lineBounds(t)!; });
+    docs.forEach((t, k) => {
+      // Alone: its model's own LineCosines (a model object of its own), the same query.
+      const alone = lineCosines(modelOf('blocks'), QUERY).lineBounds(t)!;
+      expect(alone.length).toBe(t.norms.length);
+      const mine = cosines.lineBounds(t)!;
+      expect(mine).toBe(given[k]);
+      const differ = alone.findIndex((x, i) => !Object.is(x, mine[i]));
+      expect(differ, `document ${k} line ${differ}`).toBe(-1);
+      for (const i of [0, t.norms.length >> 1, t.norms.length - 1]) expect(cosines.lineBest(t, i)).toBe(mine[i]);
+    });
+  });
 });
