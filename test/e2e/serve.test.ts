@@ -174,10 +174,9 @@ describe('simgrep serve', { timeout: 180_000 }, () => {
     expect(search.code).toBe(0);
     expect(search.stderr).toMatch(/from workspace busy \(1 file re-indexed first, for this search only: simgrep index saves it, answered by simgrep serve \(pid \d+\)\)/);
     expect(search.stdout).toBe((await runCli(['upload retry', own, '--no-index'], { env })).stdout);
-    // The file the run added is found as a scan finds it.
-    const added = await runCli([WORDS[77 % 10], own, '-w', 'busy', '-n', '30', '--json'], { env });
-    expect(added.stdout).toBe((await runCli([WORDS[77 % 10], own, '--no-index', '-n', '30', '--json'], { env })).stdout);
-    expect(added.stdout).toContain('added.ts');
+    // The file the run added is searched as a scan searches it.
+    const added = await runCli(['token socket', own, '-w', 'busy', '--top-k', '30', '--json'], { env });
+    expect(added.stdout).toBe((await runCli(['token socket', own, '--no-index', '--top-k', '30', '--json'], { env })).stdout);
     expect(server.stderr()).toMatch(/search answered from the index in \d+ ms \(an index run is under way\)/);
   });
 
