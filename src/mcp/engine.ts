@@ -9,7 +9,8 @@ import { createServer } from 'node:net';
 import { lstatSync, unlinkSync } from 'node:fs';
 import { claimSocket, listenPrivately } from '../server/listen.js';
 import { mismatch } from '../server/identity.js';
-import { PROTOCOL, send, type Identity, type Request } from '../server/protocol.js';
+import { PROTOCOL, send, type Identity, type Request, type WireToolResult } from '../server/protocol.js';
+import { callKey, createCallTurns } from './call-turns.js';
 import { createMcpServer } from './server.js';
 import { StdioTransport } from './stdio-transport.js';
 import type { ToolRunner } from './tools.js';
@@ -51,24 +52,26 @@ export async function serveEngine(o: EngineOptions): Promise<RunningEngine> {
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => { resolveStopped = r; });
 
-  /** Searches of all fronts, one at a time (index runs queue for the workspace's lock themselves). */
-  let searches: Promise<unknown> = Promise.resolve();
   // Every session's tool calls: counted (an engine does not stop under one) and signed with this pid.
   // Searches run one after another: a warm one takes milliseconds, and four agents' cold scans at once
-  // would hold four scans' buffers (the engine's peak memory) for no faster answers on shared cores.
-  const runner: ToolRunner = {
+  // would hold four scans' buffers (the engine's peak memory) for no faster answers on shared cores. The
+  // fronts take turns, and identical calls still waiting share one run (call-turns.ts); index runs queue
+  // for the workspace's lock themselves.
+  const turns = createCallTurns<WireToolResult>((key, callers) => say(`one run answered ${callers} identical calls (${key.slice(0, 120)})`));
+  const runnerOf = (front: number): ToolRunner => ({
     settled: o.runner.settled,
     call(tool, args, onProgress) {
       const run = () => o.runner.call(tool, args, onProgress);
-      const answer = tool === 'index' ? run() : searches.then(run);
-      if (tool !== 'index') searches = answer.catch(() => undefined);
+      const answer = tool === 'index' ? run() : turns.take(front, callKey(tool, args), run);
       const p = answer.then((r) => ({ ...r, _meta: { ...r._meta, 'simgrep/engine': { pid: process.pid } } }));
       running.add(p);
       arm();
       void p.finally(() => { running.delete(p); arm(); });
       return p;
     },
-  };
+  });
+  /** Numbers the sessions (a front's pid may come back in a later session). */
+  let sessions = 0;
 
   const server: Server = createServer((conn) => {
     conn.on('error', () => {});
@@ -108,13 +111,16 @@ export async function serveEngine(o: EngineOptions): Promise<RunningEngine> {
   /** One front's MCP session: a server of its own over the shared runner, on this connection. */
   async function session(conn: Socket, pid: number): Promise<void> {
     fronts.add(conn);
+    const front = ++sessions;
     say(`front pid ${pid} connected (${fronts.size} now)`);
     arm();
-    const mcp = createMcpServer({ tools: runner, version: o.version });
+    const mcp = createMcpServer({ tools: runnerOf(front), version: o.version });
     mcp.server.onerror = (e) => say(`front pid ${pid}: ${e.message}`);
     const transport = new StdioTransport(conn, conn, { warn: (m) => say(`front pid ${pid}: ${m}`) });
     conn.once('close', () => {
       fronts.delete(conn);
+      // Its calls still waiting are not run for no one (one another front waits on too still runs).
+      turns.leave(front, { isError: true, content: [{ type: 'text', text: 'the front went away' }] });
       say(`front pid ${pid} went away (${fronts.size} left)`);
       void mcp.close().catch(() => {});
       arm();

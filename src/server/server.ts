@@ -3,8 +3,9 @@
 // CLI's searches and index updates over a Unix socket, so a command pays for a process start and a
 // connection instead of loading everything again. Requests run one at a time, each in the client's
 // working directory (paths are shown as the client typed them); a client that goes away cancels its
-// request; a search that would wait behind an index run is answered at once by reading the files
-// (`scan`; the answer says `building`), or declined (its client answers itself) where there is no scan.
+// request; a search that would wait behind an index run is answered at once: from the index when a run
+// of it has finished before (the search checks what changed, as every search does), else by reading the
+// files (`scan`; the answer says `building`), or declined (its client answers itself) where there is no scan.
 // Answers are the workspace's own: the same code as `createWorkspace().search`. A server whose index
 // directory was removed or replaced (`simgrep workspace rm`, a rebuild elsewhere) declines and stops:
 // its loaded state no longer belongs to that directory.
@@ -16,6 +17,7 @@ import type { SearchResponse } from '../searcher.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from '../workspace/build/indexer.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { readInfo } from '../workspace/registry.js';
 import { mismatch } from './identity.js';
 import { PROTOCOL, readLines, send, type Identity, type Request, type WireIndexReport, type WireSearchOptions } from './protocol.js';
 import { claimSocket, listenPrivately } from './listen.js';
@@ -30,8 +32,9 @@ export interface ServeOptions {
   /** Said as the server works (the CLI prints it on stderr). */
   onEvent?: (message: string) => void;
   /**
-   * Reads the files for a search that arrives while an index run is queued or running (the answer an
-   * index gives, without waiting for it). Without it such a search is declined (its client answers).
+   * Reads the files for a search that arrives while an index run is queued or running and no run of the
+   * index has finished yet (the answer an index gives, without waiting for it). Without it such a search
+   * is declined (its client answers). A complete index answers such a search itself.
    */
   scan?: (options: WireSearchOptions & { signal: AbortSignal }) => Promise<SearchResponse>;
 }
@@ -91,9 +94,10 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
       const why = req.identity ? mismatch(o.identity, req.identity) : 'the request names no simgrep version';
       if (why) { decline(conn, why); return; }
       if (req.op !== 'search' && req.op !== 'index') { decline(conn, 'this is a workspace\'s server, not simgrep mcp\'s engine'); return; }
-      // Never wait on an index run: the files are read for this answer (or the client answers by itself).
+      // Never wait on an index run: a complete index answers beside it, else the files are read for this
+      // answer (or the client answers by itself).
       if (req.op === 'search' && indexing > 0) {
-        if (o.scan) scanWhileIndexing(conn, req); else decline(conn, 'it is busy indexing');
+        if (o.scan || complete(ws.dir)) answerWhileIndexing(conn, req); else decline(conn, 'it is busy indexing');
         return;
       }
       accept(conn, req);
@@ -162,16 +166,25 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     }
   }
 
-  /** Answers a search from the files while an index run holds the queue; the answer says `building`. */
-  function scanWhileIndexing(conn: Socket, req: Extract<Request, { op: 'search' }>): void {
+  /**
+   * Answers a search while an index run holds the queue (`simgrep serve PATH`'s start-up update, a
+   * client's `simgrep index`). An index a run has completed answers beside it, as any search of it does:
+   * its walk and check find what changed since (files the update has not reached yet included), and reads
+   * those for this answer when the update holds the lock (search-run.ts); the answer says `fresh`, or
+   * `building` where the search read the files after all (a model the index was not built with). With no
+   * complete index (a first build), the files are read (`scan`): the answer says `building`.
+   */
+  function answerWhileIndexing(conn: Socket, req: Extract<Request, { op: 'search' }>): void {
     const abort = new AbortController();
     conn.on('close', () => abort.abort());
     accepted.add(abort);
     if (idle) { clearTimeout(idle); idle = null; }
     const started = performance.now();
-    const p = inCwd(req.cwd, () => o.scan!({ ...req.options, signal: abort.signal })).then((search) => {
-      send(conn, { type: 'done', pid: process.pid, workspace: ws.name, search, freshness: 'building' });
-      say(`search answered from the files in ${Math.round(performance.now() - started)} ms (the index is being built)`);
+    const fromIndex = complete(ws.dir) || !o.scan;
+    const p = inCwd(req.cwd, () => (fromIndex ? ws.search : o.scan!)({ ...req.options, signal: abort.signal })).then((search) => {
+      const fresh = search.stats.index !== undefined;
+      send(conn, { type: 'done', pid: process.pid, workspace: ws.name, search, freshness: fresh ? 'fresh' : 'building' });
+      say(fresh ? `search answered from the index in ${Math.round(performance.now() - started)} ms (an index run is under way)` : `search answered from the files in ${Math.round(performance.now() - started)} ms (the index is being built)`);
     }, (e: unknown) => {
       if (stopping !== null && abort.signal.aborted) decline(conn, 'it is stopping');
       else send(conn, { type: 'error', error: serializeError(e) });
@@ -245,6 +258,11 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
 function decline(conn: Socket, reason: string): void {
   send(conn, { type: 'decline', reason });
   conn.end();
+}
+
+/** Whether an index run of the workspace at `dir` has finished (its workspace.json says so; never for an object store's). */
+function complete(dir: string): boolean {
+  return readInfo(dir)?.meta?.complete !== undefined;
 }
 
 /** A local index directory's device and inode ('' when it is gone); object stores are not checked. */

@@ -18,7 +18,7 @@ import { fewBytes, listWalk, recordedWalk, staleEntries } from './changes/walks.
 import { timer } from './debug-timer.js';
 import { Deadline, DeadlineReached } from '../pipeline/deadline.js';
 import { KnownDistanceChanged } from '../pipeline/scoring.js';
-import { inProcess, isLock, tryLock, type Lock, type LockInfo } from './lock.js';
+import { busyInProcess, inProcess, isLock, tryLock, type Lock, type LockInfo } from './lock.js';
 import type { OpenWorkspace } from './open.js';
 import { indexAndPublish, statesOf } from './publish.js';
 import { covers } from './registry.js';
@@ -147,12 +147,16 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
     refreshed = pending = report.indexed;
     refreshWarnings.push(...report.warnings);
   };
+  const lockFile = ws.lockFile();
   if (stale.length > 0 && ws.o.oneShot && !ws.storeOpened() && fewBytes(stale, UNSAVED_REFRESH_BYTES)) {
+    await until(unsaved());
+  } else if (stale.length > 0 && lockFile !== null && busyInProcess(lockFile)) {
+    // An index run of this process holds the lock (simgrep serve's start-up update, an MCP index call): the
+    // search never waits for it; it reads what changed for its own answer, and the run saves it.
     await until(unsaved());
   } else if (stale.length > 0) {
     // Calls of this process queue for the lock (an index run under way here is waited for, not refused).
-    const file = ws.lockFile();
-    const saved = await until(file ? inProcess(file, () => saveStale(ws, paths, stale, so.signal)) : saveStale(ws, paths, stale, so.signal));
+    const saved = await until(lockFile ? inProcess(lockFile, () => saveStale(ws, paths, stale, so.signal)) : saveStale(ws, paths, stale, so.signal));
     if (saved.holder) { ws.walks.invalidate(walkKey); return fallback(`another process is updating it (pid ${saved.holder.pid}); this search scanned the files instead`); }
     if (saved.report) {
       refreshed = saved.report.indexed;

@@ -164,12 +164,39 @@ describe('simgrep serve', { timeout: 180_000 }, () => {
     expect(after.stdout).toBe((await runCli(['upload retry', tree, '--no-index'], { env })).stdout);
   });
 
-  it('while it indexes, searches are answered at once from the files, saying so (they were declined)', async () => {
-    const { own } = await pausedIndexRun('busy');
+  // engine40: a complete index answered such a search by reading every file (a scan) until the run ended
+  // (trial39: 15.7 s at load ~15 for a search 4 s after `simgrep serve PATH`, nothing changed). It answers
+  // from the index now, reading the file the paused run has not saved (the run holds the lock: the search
+  // does not wait for it), the answer a scan gives.
+  it('while it indexes, a complete index answers searches at once, reading what the run has not saved (they were scans)', async () => {
+    const { own, server } = await pausedIndexRun('busy');
     const search = await runCli(['upload retry', own, '-w', 'busy', '--stats'], { env });
     expect(search.code).toBe(0);
-    expect(search.stderr).toMatch(/\(read directly: index building\), answered by simgrep serve \(pid \d+\)/);
+    expect(search.stderr).toMatch(/from workspace busy \(1 file re-indexed first, for this search only: simgrep index saves it, answered by simgrep serve \(pid \d+\)\)/);
     expect(search.stdout).toBe((await runCli(['upload retry', own, '--no-index'], { env })).stdout);
+    // The file the run added is searched as a scan searches it.
+    const added = await runCli(['token socket', own, '-w', 'busy', '--top-k', '30', '--json'], { env });
+    expect(added.stdout).toBe((await runCli(['token socket', own, '--no-index', '--top-k', '30', '--json'], { env })).stdout);
+    expect(server.stderr()).toMatch(/search answered from the index in \d+ ms \(an index run is under way\)/);
+  });
+
+  it('simgrep serve PATH over a complete index: a search during its start-up update answers from the index, checking what changed itself', async () => {
+    const own = path.join(tmp, 'served-tree');
+    mkdirSync(own);
+    for (let f = 0; f < 30; f++) writeFileSync(path.join(own, `f${f}.ts`), file(f + 300, 60));
+    await runCli(['index', own, '-w', 'served'], { env });
+    // Changed while no server ran: the start-up update re-indexes it, and pauses after committing it.
+    appendFileSync(path.join(own, 'f3.ts'), `\nconst lateInvoiceRetry = retryUpload(invoice); // edited while no server ran\n`);
+    const server = await startServer([own, '-w', 'served', '-J', '0'], { SIMGREP_FAILPOINT: 'pause-after-commit:1' });
+    await expect.poll(server.stderr, { timeout: 30_000 }).toMatch(/failpoint: paused after commit 1/);
+    for (const q of ['upload retry', 'late invoice retry']) {
+      const search = await runCli([q, own, '-w', 'served', '--stats'], { env });
+      expect(search.code, search.stderr).toBe(0);
+      expect(search.stderr).toMatch(/from workspace served \(1 file re-indexed first, for this search only: simgrep index saves it, answered by simgrep serve/);
+      expect(search.stdout).toBe((await runCli([q, own, '--no-index'], { env })).stdout);
+    }
+    expect(server.stderr()).not.toMatch(/answered from the files/);
+    expect(server.stderr()).toMatch(/indexing .* in the background; searches answer from its index meanwhile/);
   });
 
   it('simgrep serve PATH listens before its index is built: the first search answers from the files', async () => {

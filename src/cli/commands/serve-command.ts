@@ -1,9 +1,10 @@
 // simgrep serve [-w NAME | --index-dir DIR | PATH...]: keeps a workspace loaded in this process and
 // answers the CLI's searches and `simgrep index` runs of it over a Unix socket (see src/server/).
 // With PATHs it indexes them, as `simgrep index PATH...` does, in the background: it listens at once and
-// answers searches meanwhile by reading the files. Stops when idle, or on Ctrl-C.
+// answers searches meanwhile from the index when a run of it has finished before, else by reading the
+// files. Stops when idle, or on Ctrl-C.
 import { SimgrepError } from '../../errors.js';
-import { defaultName } from '../../workspace/registry.js';
+import { defaultName, readInfo } from '../../workspace/registry.js';
 import path from 'node:path';
 import { createSearcher, createWorkspace } from '../../library.js';
 import { isRemoteUri } from '../../sources/uri.js';
@@ -49,7 +50,9 @@ export async function runServeCommand(flags: ParsedFlags, paths: string[]): Prom
   say(`workspace ${ws.name} (${ws.dir}) served by pid ${process.pid} on ${server.socket}`);
   say(`searches and simgrep index runs of it now go through this process; it stops after ${idleSeconds > 0 ? `${idleSeconds} s without a request` : 'Ctrl-C only'} (--idle-timeout), or on Ctrl-C`);
   if (paths.length > 0) {
-    say(`indexing ${paths.join(' ')} in the background; searches read the files until it is done`);
+    // A complete index answers meanwhile (server.ts): each search checks what changed, as always.
+    const complete = readInfo(ws.dir)?.meta?.complete !== undefined;
+    say(`indexing ${paths.join(' ')} in the background; ${complete ? 'searches answer from its index meanwhile' : 'searches read the files until it is done'}`);
     const absolute = paths.map((p) => (isRemoteUri(p) ? p : path.resolve(p)));
     server.indexInBackground(absolute).then((r) => {
       for (const w of r.warnings) process.stderr.write(`simgrep: ${w.message}\n`);

@@ -10,6 +10,7 @@ import type { ChunkIdentifiers } from '../snapshot/chunk-features.js';
 import { toFloat16Into } from '../packed/float16.js';
 import type { FileState, IndexStore } from '../store/store.js';
 import { writing } from '../store/writing.js';
+import { unsavedStore } from '../store/unsaved-store.js';
 
 export interface PendingChunk {
   path: string;
@@ -139,7 +140,8 @@ export class ChunkBatch {
         hash: done.map((f) => f.hash), kind: done.map((f) => f.kind), lines: Int32Array.from(done, (f) => f.lines), chunks: Int32Array.from(done, (f) => f.chunks),
       }, { allNew: this.o.fresh }));
       this.o.onCommit({ chunks, halves: written.vector, hasTokens: written.hasTokens, files: done, reused });
-      await failpoint(++this.commits, this.o.signal);
+      // A store that keeps nothing (a search's refresh for its own answer) commits nothing.
+      if (this.o.store.uri !== unsavedStore.uri) await failpoint(++this.commits, this.o.signal);
     })();
     work.catch(() => {}); // awaited by the next flush or finish()
     this.older = this.previous;

@@ -1,0 +1,100 @@
+// The resident engine's read-only calls in turns (call-turns.ts): one at a time; an identical call still
+// waiting shares one run, one already running is never joined; the fronts take turns; a front that went
+// away drops what it still waited for.
+import { describe, expect, it } from 'vitest';
+import { callKey, createCallTurns } from '../../../src/mcp/call-turns.js';
+
+/** A run that ends when told to, counting its starts. */
+function gate(name: string, log: string[]) {
+  let open!: () => void;
+  const done = new Promise<void>((r) => { open = r; });
+  return { run: async () => { log.push(`start ${name}`); await done; return name; }, open };
+}
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('call turns', () => {
+  it('identical calls still waiting share one run; one already running is not joined', async () => {
+    const log: string[] = [];
+    const shared: number[] = [];
+    const turns = createCallTurns<string>((_k, n) => shared.push(n));
+    const first = gate('first', log);
+    const second = gate('second', log);
+    const a = turns.take(1, 'q', first.run);
+    await tick();
+    // `q` is running: a later identical call waits for a run of its own (the first may have read a file before an edit).
+    const b = turns.take(2, 'q', second.run);
+    const c = turns.take(3, 'q', gate('third', log).run);
+    const d = turns.take(4, 'q', gate('fourth', log).run);
+    expect(turns.waiting).toBe(3);
+    first.open();
+    expect(await a).toBe('first');
+    await tick();
+    second.open();
+    expect(await Promise.all([b, c, d])).toEqual(['second', 'second', 'second']);
+    expect(log).toEqual(['start first', 'start second']);
+    expect(shared).toEqual([3]);
+  });
+
+  it('calls with other keys, or none, never share', async () => {
+    const log: string[] = [];
+    const turns = createCallTurns<string>();
+    const hold = gate('hold', log);
+    const h = turns.take(1, 'x', hold.run);
+    const others = [turns.take(1, 'y', async () => 'y'), turns.take(2, null, async () => 'n1'), turns.take(3, null, async () => 'n2')];
+    hold.open();
+    expect(await h).toBe('hold');
+    expect(await Promise.all(others)).toEqual(['y', 'n1', 'n2']);
+  });
+
+  it('fronts take turns: a burst of one front does not hold another front\'s call behind all of it', async () => {
+    const order: string[] = [];
+    const turns = createCallTurns<string>();
+    const run = (name: string) => async () => { order.push(name); await tick(); return name; };
+    const all = [turns.take(1, 'a1', run('a1')), turns.take(1, 'a2', run('a2')), turns.take(1, 'a3', run('a3')), turns.take(2, 'b1', run('b1')), turns.take(2, 'b2', run('b2')), turns.take(3, 'c1', run('c1'))];
+    await Promise.all(all);
+    expect(order).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
+  });
+
+  it('a failed run fails every caller that shared it, and the next runs', async () => {
+    const turns = createCallTurns<string>();
+    const log: string[] = [];
+    const hold = gate('hold', log);
+    const h = turns.take(1, 'h', hold.run);
+    const x = turns.take(2, 'q', async () => { throw new Error('boom'); });
+    const y = turns.take(3, 'q', async () => 'never');
+    const z = turns.take(3, 'z', async () => 'z');
+    hold.open();
+    await h;
+    await expect(x).rejects.toThrow('boom');
+    await expect(y).rejects.toThrow('boom');
+    expect(await z).toBe('z');
+  });
+
+  it('a front that went away: its waiting calls are answered at once and not run, unless another front waits on them too', async () => {
+    const log: string[] = [];
+    const turns = createCallTurns<string>();
+    const hold = gate('hold', log);
+    const h = turns.take(1, 'h', hold.run);
+    const alone = turns.take(2, 'only-2', async () => { log.push('ran only-2'); return 'x'; });
+    const mine = turns.take(2, 'both', async () => { log.push('ran both'); return 'both'; });
+    const theirs = turns.take(3, 'both', async () => 'not this one');
+    turns.leave(2, 'gone');
+    expect(await alone).toBe('gone');
+    expect(await mine).toBe('gone');
+    hold.open();
+    await h;
+    expect(await theirs).toBe('both');
+    expect(log).toEqual(['start hold', 'ran both']);
+  });
+
+  it('the key holds the tool and every argument, in any key order; index calls have none', () => {
+    expect(callKey('search', { query: 'q', top_k: 5, types: ['ts'] })).toBe(callKey('search', { types: ['ts'], top_k: 5, query: 'q' }));
+    expect(callKey('search', { query: 'q', top_k: 5 })).not.toBe(callKey('search', { query: 'q', top_k: 6 }));
+    expect(callKey('search', { query: 'q' })).not.toBe(callKey('search', { query: 'q', directory: 'src' }));
+    expect(callKey('search', { query: 'q', max_tokens: 500 })).not.toBe(callKey('search', { query: 'q' }));
+    expect(callKey('search', { query: 'q', mode: 'lexical' })).not.toBe(callKey('search', { query: 'q', mode: 'hybrid' }));
+    expect(callKey('search', { query: 'q', types: ['ts', 'md'] })).not.toBe(callKey('search', { query: 'q', types: ['ts'] }));
+    expect(callKey('search', { query: 'q' })).not.toBe(callKey('find_related', { query: 'q' }));
+    expect(callKey('index', {})).toBeNull();
+  });
+});
