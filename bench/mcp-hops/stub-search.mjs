@@ -33,7 +33,7 @@ export function stubWorkspace(rootReal, model) {
     name: 'stub',
     async search(o) {
       const q = o.query || `${o.like.path}:${o.like.line}`;
-      return { results: resultsFor(q, o.topK), stats: { files: 9037, index: { chunks: 25142 } } };
+      return { results: resultsFor(q, o.topK), warnings: [], more: true, stats: { files: 9037, index: { chunks: 25142 } } };
     },
     async status() { return { name: 'stub', files: 9037, chunks: 25142, lines: 1_000_000, model, updated: null, roots: [rootReal] }; },
   };

@@ -58,7 +58,7 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
   const failed = new Map<string, { why: string; retryAt: number; unreadable?: boolean }>();
   const covering = (dir: string) => engine.covering([dir], { rootsWithin: root.real });
   /** The agent's tool calls, which the made-up searches after a background build wait to be idle (warm-searches.ts). */
-  const calls: AgentCalls = { inFlight: 0, lastEnded: -Infinity };
+  const calls: AgentCalls = { inFlight: 0, scanning: 0, lastEnded: -Infinity };
   const warming = new Set<Promise<void>>();
 
   /**
@@ -82,7 +82,17 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
   }
 
   /** A search of `dir`: its workspace when built, else a scan while it builds in the background. */
-  async function searchIn<T>(dir: string, search: (ws: Workspace | null) => Promise<T>): Promise<T> {
+  function searchIn<T>(dir: string, search: (ws: Workspace | null) => Promise<T>): Promise<T> {
+    // A scan is counted as one while it runs: the made-up searches after a build need not wait for it (warm-searches.ts).
+    return pick(dir, async (ws) => {
+      if (ws) return search(ws);
+      calls.scanning++;
+      try { return await search(null); } finally { calls.scanning--; }
+    });
+  }
+
+  /** Which answers: the workspace, or null for a scan (searchIn's). */
+  async function pick<T>(dir: string, search: (ws: Workspace | null) => Promise<T>): Promise<T> {
     let c: Workspace | null;
     try { c = covering(dir); } catch (e) { return scanInstead(dir, e, search); }
     // A workspace this server is still building holds part of the tree: the files are read instead.

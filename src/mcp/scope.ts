@@ -35,7 +35,7 @@ export function refusal(root: Root): SimgrepError {
 
 /** The real path of `dir` (relative to the root when relative) when it is an existing directory inside the root. */
 export function resolveInside(root: Root, dir: string | undefined): string {
-  return realInside(root, dir ?? '.', (s) => s.isDirectory(), refusal(root));
+  return realInside(root, dir ?? '.', (s) => s.isDirectory(), refusal);
 }
 
 /** The one answer to every file the server will not read (outside, missing, a directory, a link out). */
@@ -45,20 +45,23 @@ export function fileRefusal(root: Root): SimgrepError {
 
 /** The real path of `file` (relative to the root when relative) when it is an existing file inside the root. */
 export function resolveFileInside(root: Root, file: string): string {
-  return realInside(root, file, (s) => s.isFile(), fileRefusal(root));
+  return realInside(root, file, (s) => s.isFile(), fileRefusal);
 }
 
-/** The real path of `p` when it lies inside the root, before and after links, and is of the wanted kind; else `refused`. */
-function realInside(root: Root, p: string, kind: (s: Stats) => boolean, refused: SimgrepError): string {
-  if (p.includes('\0')) throw refused;
+/**
+ * The real path of `p` when it lies inside the root, before and after links, and is of the wanted kind; else
+ * `refusal`'s error (made only when thrown: an error's stack is captured where it is made, every call).
+ */
+function realInside(root: Root, p: string, kind: (s: Stats) => boolean, refusal: (root: Root) => SimgrepError): string {
+  if (p.includes('\0')) throw refusal(root);
   const wanted = path.resolve(root.real, p);
   // A path that is outside on its face is refused before the filesystem is asked anything about it.
-  if (!isInside(root.real, wanted) && !isInside(root.given, wanted)) throw refused;
+  if (!isInside(root.real, wanted) && !isInside(root.given, wanted)) throw refusal(root);
   let real: string;
-  try { real = realpathSync(wanted); } catch { throw refused; }
-  if (!isInside(root.real, real)) throw refused;
+  try { real = realpathSync(wanted); } catch { throw refusal(root); }
+  if (!isInside(root.real, real)) throw refusal(root);
   let ok = false;
   try { ok = kind(statSync(real)); } catch { /* gone since: refused below */ }
-  if (!ok) throw refused;
+  if (!ok) throw refusal(root);
   return real;
 }

@@ -4,8 +4,11 @@
 // when the index turns fresh: an agent's first few dozen searches then ran partly unoptimized, while V8's
 // compiler threads took the other core (the MCP harness, branch warm32: as much CPU as the main thread's
 // over its 40 warm searches). The index answers as soon as it is built: a made-up search starts only when
-// no tool call is under way and none came for IDLE_MS (an agent's next call comes seconds later), so a
-// real call waits at most for the one made-up search under way. The answers are dropped; what the searches
+// no tool call the index answers is under way and none ended IDLE_MS ago or less (an agent's next call comes
+// seconds later), so a real call waits at most for the one made-up search under way. A call answered from a
+// scan (begun while the index was being built) does not hold them back: an agent whose calls come back to
+// back has one under way when the build publishes, for seconds, and never pauses after it (branch hop40: its
+// first 40 indexed searches then ran before any made-up one). The answers are dropped; what the searches
 // leave behind (the walk, kept text, caches) makes later searches cheaper, never different.
 import { timer } from '../workspace/debug-timer.js';
 import { IDLE_MS } from '../workspace/search/warm-chunks.js';
@@ -32,19 +35,22 @@ export function warmSearchesRun(): number {
   return ran;
 }
 
-/** The agent's tool calls (every tool) as the warm-up sees them: under way, when the last one ended, and whether the server is closing. */
-export interface AgentCalls { inFlight: number; lastEnded: number; stopped?: boolean }
+/**
+ * The agent's tool calls (every tool) as the warm-up sees them: under way, how many of those answer from a
+ * scan (no index to warm: they do not hold the made-up searches back), when the last one ended, and whether the server is closing.
+ */
+export interface AgentCalls { inFlight: number; scanning: number; lastEnded: number; stopped?: boolean }
 
 /**
  * Runs the made-up searches of `dir` in `ws` one after another, as the MCP tools ask (their defaults),
- * each only once the agent is idle (`calls`); they end once the server closes (`calls.stopped`) or a search fails.
+ * each only once the agent is idle or only scanning (`calls`); they end once the server closes (`calls.stopped`) or a search fails.
  */
 export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls): Promise<void> {
   const mark = timer('mcp');
   const { k: topK, mode, nLines } = planOf({});
   const until = performance.now() + GIVE_UP_MS;
   const idle = async (): Promise<boolean> => {
-    while (calls.stopped || calls.inFlight > 0 || performance.now() - calls.lastEnded < IDLE_MS) {
+    while (calls.stopped || calls.inFlight > calls.scanning || performance.now() - calls.lastEnded < IDLE_MS) {
       if (calls.stopped || performance.now() > until) return false;
       await new Promise((r) => setTimeout(r, IDLE_MS).unref());
     }

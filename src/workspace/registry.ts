@@ -77,7 +77,7 @@ export function covers(roots: string[], paths: string[]): boolean {
   return paths.every((p) => {
     const real = realPath(p);
     const sep = isRemoteUri(p) ? '/' : path.sep;
-    return roots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep));
+    return roots.some((r) => under(real, r, sep));
   });
 }
 
@@ -92,15 +92,26 @@ export function findCovering(paths: string[], env?: NodeJS.ProcessEnv, filter: C
 /** Every named workspace whose roots cover every path, the deepest first (a tie keeps name order). */
 function coveringAll(paths: string[], env?: NodeJS.ProcessEnv, filter: CoveringFilter = {}): { name: string; dir: string; depth: number }[] {
   if (paths.length === 0) return [];
+  // Each path's and each root's real path once per call (an MCP call's lookup asked each path three times a workspace).
+  const reals = paths.map((p) => ({ real: realPath(p), sep: isRemoteUri(p) ? '/' : path.sep }));
+  const realOf = new Map<string, string>();
+  const realRoot = (r: string) => { let x = realOf.get(r); if (x === undefined) realOf.set(r, x = realPath(r)); return x; };
+  const within = filter.rootsWithin;
   const found: { name: string; dir: string; depth: number }[] = [];
   for (const w of listWorkspaces(env)) {
-    if (!w.info || !covers(w.info.roots, paths)) continue;
-    if (filter.rootsWithin !== undefined && !rootsInside(w.info.roots, filter.rootsWithin)) continue;
+    const roots = w.info?.roots;
+    if (!roots || !reals.every((p) => roots.some((r) => under(p.real, r, p.sep)))) continue;
+    if (within !== undefined && !roots.every((r) => !isRemoteUri(r) && under(realRoot(r), within, path.sep))) continue;
     // How near its roots are: the shortest, over the paths, of the longest root that covers each.
-    const depth = Math.min(...paths.map((p) => Math.max(...w.info!.roots.filter((r) => covers([r], [p])).map((r) => r.length))));
+    const depth = Math.min(...reals.map((p) => Math.max(...roots.filter((r) => under(p.real, r, p.sep)).map((r) => r.length))));
     found.push({ name: w.name, dir: w.dir, depth });
   }
   return found.sort((a, b) => b.depth - a.depth);
+}
+
+/** Whether the real path `real` is `root` or lies under it (covers' rule). */
+function under(real: string, root: string, sep: string): boolean {
+  return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 /**
