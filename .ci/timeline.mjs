@@ -21,7 +21,7 @@ const summed = files.reduce((n, f) => n + (f.end - f.start), 0);
 console.log(`${files.length} files; wall ${s(last - t0)} s (the run's start to the last file's end); summed file time ${s(summed)} s; /${workers} = ${s(summed / workers)} s`);
 
 // Seconds during which N files ran at once.
-const events = files.flatMap((f) => [[f.start, 1], [f.end, -1]]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+const events = files.flatMap((f) => [[f.start, 1], [f.end, -1]]).sort((a, b) => a[0] - b[0] || b[1] - a[1]); // a start before an end at the same ms
 const at = {};
 let running = 0;
 let prev = t0;
