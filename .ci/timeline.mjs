@@ -26,7 +26,7 @@ const at = {};
 let running = 0;
 let prev = t0;
 for (const [time, d] of events) { at[running] = (at[running] ?? 0) + (time - prev); running += d; prev = time; }
-console.log('seconds with N files running:', Object.entries(at).map(([n, ms]) => `${n}: ${s(ms)}`).join(', '));
+console.log('seconds with N files running:', Object.entries(at).filter(([, ms]) => ms >= 500).map(([n, ms]) => `${n}: ${s(ms)}`).join(', '));
 
 // Each file on the worker that came free last before it started: the gap is that worker's time between files.
 const free = Array.from({ length: workers }, () => t0);
