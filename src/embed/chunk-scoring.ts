@@ -175,8 +175,7 @@ function knownChunk(req: ScoreRequest, c: ChunkRequest, r: number, firstLine: nu
   const lexical = c.rangeLexical![r >> 1];
   const n = req.scoreRanges[r + 1] - req.scoreRanges[r];
   if (lexical !== lexical || !oneChunk(firstLine, n, c.plan.chunkLines)) return false;
-  const own = req.ignoreCase ? '' : c.rangeChunkKeys?.[r >> 1];
-  const sum = kept.get(own || `${rangeKey}:${firstLine}:${n}`)?.sum;
+  const sum = kept.get(`${rangeKey}:${firstLine}:${n}`)?.sum;
   if (!sum) return false;
   const { plan } = c;
   const symbol = c.rangeSymbol![r >> 1];

@@ -48,11 +48,6 @@ export interface ChunkRequest {
    */
   rangeKeys?: string[];
   /**
-   * With rangeKeys, per score range of one whole chunk: the key its kept sum is under with case kept (the
-   * same characters knownChunk would make from rangeKeys, one string per chunk: found by identity), or ''.
-   */
-  rangeChunkKeys?: string[];
-  /**
    * Lexical ranking: per score range of one chunk, its distance known exactly beforehand (the index's
    * candidates: pipeline/scoring.ts), or NaN. Such a chunk is written at its first line, its lines not
    * counted; the pipeline finds the best line of those it shows.

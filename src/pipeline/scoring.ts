@@ -114,7 +114,6 @@ export class Scoring {
         ...(this.proseTermless.size > 0 && { rangeTermless: Uint8Array.from(batch.segments, (seg) => (this.proseTermless.has(seg.fileIndex) ? 1 : 0)) }),
       }),
       ...(keyed && { rangeKeys: batch.segments.map((seg) => seg.piece.key ?? '') }),
-      ...(keyed && batch.segments.some((seg) => seg.piece.chunkKey !== undefined) && { rangeChunkKeys: batch.segments.map((seg) => seg.piece.chunkKey ?? '') }),
       ...(!embeds && batch.segments.some((seg) => seg.piece.distance !== undefined) && { rangeDistances: Float64Array.from(batch.segments, (seg) => seg.piece.distance ?? NaN) }),
       ...(embeds && batch.segments.some((seg) => seg.piece.signals !== undefined) && {
         rangeLexical: Float64Array.from(batch.segments, (seg) => seg.piece.signals?.lexical ?? NaN),

@@ -16,11 +16,6 @@ export interface Piece {
   /** What the piece's lines are known by: equal keys, equal lines (a resident index's state of the file). */
   key?: string;
   /**
-   * With `key`, where the piece's scored lines are one whole chunk of the index: the key its kept sum is under
-   * with case kept (chunk-scoring.ts knownChunk's `c${key}:${first line}:${lines}`), one string per chunk.
-   */
-  chunkKey?: string;
-  /**
    * The distance of the piece's one scored chunk, known exactly beforehand (a lexical ranking's candidate
    * from the index): its lines are counted only if it is shown (pipeline/scoring.ts).
    */

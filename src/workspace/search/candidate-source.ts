@@ -6,7 +6,7 @@ import type { Piece } from '../../text/line-splitter.js';
 import type { KnownSignals } from '../../rank/chunk-scorer.js';
 import type { PathFacts } from '../../types.js';
 import { sizeToRead, type Snapshot } from '../snapshot/snapshot.js';
-import { fileChunkKey, fileState } from '../snapshot/prose-stats-file.js';
+import { fileState } from '../snapshot/prose-stats-file.js';
 import { KEPT_TEXT_FILE_BYTES, linesOf, readText, readWhole, type FileText, type KeptText } from './kept-text.js';
 
 export interface CandidateSourceOptions {
@@ -75,9 +75,6 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
         const to = Math.min(windows[k][1], lines); // a file shorter than indexed has fewer lines
         if (!(Math.min(s.end[c], to) > s.start[c])) return;
         const p = piece(text, from, to, s.start[c] - from, Math.min(s.end[c], to) - from, o.kept ? state : undefined);
-        // The chunk's whole lines as the index has them: the key its kept sum is under (warm-chunks.ts sets the same string).
-        const end = Math.min(s.files[f].lines, s.end[c]);
-        if (o.kept && Math.min(s.end[c], to) === end) p.chunkKey = fileChunkKey(s.files[f], c - s.files[f].firstChunk, s.start[c], end - s.start[c]);
         const distance = to >= s.end[c] && !unseen ? o.known?.get(c) : undefined;
         if (distance !== undefined) p.distance = distance;
         const signals = to >= s.end[c] && !unseen ? o.signals?.get(c) : undefined;

@@ -15,7 +15,7 @@ import type { Source } from '../../sources/source.js';
 import { streamEntry } from '../../sources/source.js';
 import { pack, type PendingChunk } from '../build/chunk-batch.js';
 import { sizeToRead, type Snapshot } from '../snapshot/snapshot.js';
-import { fileChunkKey, fileState } from '../snapshot/prose-stats-file.js';
+import { fileState } from '../snapshot/prose-stats-file.js';
 import { KEPT_TEXT_FILE_BYTES, keptText, linesOf, readWhole } from './kept-text.js';
 import { pause, turn } from './time-slice.js';
 
@@ -180,8 +180,7 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
     for (let c = f.firstChunk; c < f.firstChunk + f.chunkCount; c++) {
       const from = s.start[c];
       const to = Math.min(f.lines, s.end[c]);
-      // The very string the searches' pieces carry (candidate-source.ts): found by identity, not compared.
-      const key = fileChunkKey(f, c - f.firstChunk, from, to - from);
+      const key = chunkKey(state, from, to - from);
       if (to > from && !store.hasSum(key)) wanted.set(from, key);
     }
     // Its text too, for the searches' windows (kept-text.ts), unless kept already.

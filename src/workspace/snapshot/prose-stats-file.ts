@@ -46,22 +46,6 @@ export function fileState(f: { key: string; size: number; mtime: number; hash: s
 }
 
 /**
- * The key a resident scorer keeps a code chunk's sum under, case kept (embed/chunk-scoring.ts knownChunk:
- * 'c', its file's state, first line, line count), made once per file object and chunk: the warm-up sets
- * the very string a search then asks for (a key made again per range, ~60 a search, was hashed and
- * compared character by character at each lookup). `at`: the chunk's place in its file.
- */
-const chunkKeys = new WeakMap<object, string[]>();
-export function fileChunkKey(f: { key: string; size: number; mtime: number; hash: string }, at: number, from: number, lines: number): string {
-  let keys = chunkKeys.get(f);
-  if (keys === undefined) chunkKeys.set(f, (keys = []));
-  const key = keys[at];
-  // (The same chunk's key every time: a snapshot's file is never changed in place, nor its chunks.)
-  if (key !== undefined) return key;
-  return (keys[at] = `c${fileState(f)}:${from}:${lines}`);
-}
-
-/**
  * A gram's name in the file, from its key (lexical/grams.ts gramKey: a number for up to 3 UTF-16 units,
  * else the gram): the gram's text, whose gramKey is that key again.
  */

@@ -2,7 +2,7 @@
 // the maps keyed by it (the kept text, the kept documents) are asked with the very string their warm-up set.
 // A file the index saw change is another object in the next snapshot: its state is its new one.
 import { describe, expect, it } from 'vitest';
-import { documentState, fileChunkKey, fileState } from '../../../src/workspace/snapshot/prose-stats-file.js';
+import { documentState, fileState } from '../../../src/workspace/snapshot/prose-stats-file.js';
 
 describe('fileState', () => {
   it("is documentState of the file, and a changed file's (a new object) is its new state", () => {
@@ -16,16 +16,5 @@ describe('fileState', () => {
     const b1 = { key: '/t/b.md', size: 5, mtime: 1, hash: 'x1' };
     const b2 = { key: '/t/b.md', size: 5, mtime: 2, hash: 'x2' };
     expect([fileState(b1), fileState(b2), fileState(b1)]).toEqual([documentState(b1), documentState(b2), documentState(b1)]);
-  });
-
-  it("fileChunkKey is the key a kept chunk's sum is under (chunk-scoring.ts knownChunk), per file object and chunk: a changed file's is its new state's", () => {
-    const a = { key: '/t/a.ts', size: 10, mtime: 1000, hash: 'aa' };
-    expect(fileChunkKey(a, 0, 0, 40)).toBe(`c${documentState(a)}:0:40`);
-    expect(fileChunkKey(a, 2, 80, 7)).toBe(`c${documentState(a)}:80:7`);
-    expect(fileChunkKey(a, 0, 0, 40)).toBe(`c${documentState(a)}:0:40`);
-    // The same key in the next snapshot, changed: another object, its own state in its chunks' keys.
-    const edited = { ...a, size: 11, mtime: 2000, hash: 'bb' };
-    expect(fileChunkKey(edited, 0, 0, 40)).toBe(`c${documentState(edited)}:0:40`);
-    expect(fileChunkKey(a, 0, 0, 40)).toBe(`c${documentState(a)}:0:40`);
   });
 });
