@@ -66,6 +66,8 @@ export interface LineCosines {
    * tokens: a document read after its bound is worked out costs its lines' bounds no second pass.
    */
   lineBounds(t: LineTokens): Float64Array | null;
+  /** The lines' bounds its blocks hold for the query, a block's unused tail counted (LINE_BOUNDS_KEPT at most, or one document's lines). */
+  heldLines(): number;
 }
 
 /**
@@ -116,7 +118,7 @@ function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
    */
   let block = new Float64Array(0);
   let used = 0;
-  /** The lines' bounds held for the query, in all blocks (LINE_BOUNDS_KEPT at most). */
+  /** The lines' bounds the query's blocks hold, their unused tails counted (LINE_BOUNDS_KEPT at most). */
   let kept = 0;
   let at = new WeakMap<LineTokens, Float64Array>();
   const dotOf = (id: number): number => {
@@ -145,21 +147,21 @@ function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
     most = 0;
     const { ids, starts, norms } = t;
     const n = norms.length;
-    if (kept > 0 && kept + n > LINE_BOUNDS_KEPT) {
-      // Full: the documents' bounds so far let go (a view lineBounds gave keeps its own block), counted again if asked.
-      block = new Float64Array(0);
-      used = 0;
-      kept = 0;
-      best = new WeakMap();
-      at = new WeakMap();
-    }
     if (used + n > block.length) {
-      block = new Float64Array(Math.max(Math.min(2 * block.length, BOUNDS_BLOCK_LINES), n, 4096));
+      const size = () => Math.max(Math.min(2 * block.length, BOUNDS_BLOCK_LINES), n, 4096);
+      if (kept > 0 && kept + size() > LINE_BOUNDS_KEPT) {
+        // Full: the documents' bounds so far let go (a view lineBounds gave keeps its own block), counted again if asked.
+        block = new Float64Array(0);
+        kept = 0;
+        best = new WeakMap();
+        at = new WeakMap();
+      }
+      block = new Float64Array(size());
       used = 0;
+      kept += block.length;
     }
     const bounds = block.subarray(used, used + n);
     used += n;
-    kept += n;
     for (let i = 0; i < norms.length; i++) {
       const norm = norms[i];
       if (!(norm > 0)) { bounds[i] = Infinity; continue; }
@@ -190,6 +192,7 @@ function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
       return sum / norm + LINE_COSINE_SLACK;
     },
     documentBest,
+    heldLines: () => kept,
     lineBounds(t) {
       if (t.model !== model.id) return null;
       documentBest(t);
