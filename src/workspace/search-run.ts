@@ -150,9 +150,11 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const lockFile = ws.lockFile();
   if (stale.length > 0 && ws.o.oneShot && !ws.storeOpened() && fewBytes(stale, UNSAVED_REFRESH_BYTES)) {
     await until(unsaved());
-  } else if (stale.length > 0 && lockFile !== null && busyInProcess(lockFile)) {
-    // An index run of this process holds the lock (simgrep serve's start-up update, an MCP index call): the
-    // search never waits for it; it reads what changed for its own answer, and the run saves it.
+  } else if (stale.length > 0 && c.m.complete !== undefined && lockFile !== null && busyInProcess(lockFile)) {
+    // An index run of this process holds the lock (simgrep serve's start-up update, an MCP index call) over an
+    // index a run completed: the search never waits for it; it reads what changed for its own answer, and the
+    // run saves it. A first build is waited for (below): every file is stale then, and reading them all beside
+    // the build would double its work and memory (review of engine40).
     await until(unsaved());
   } else if (stale.length > 0) {
     // Calls of this process queue for the lock (an index run under way here is waited for, not refused).
