@@ -132,7 +132,6 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
     const next = base ? patchSnapshot(base, report.patch, version, { consume: true }) : await rebuildSnapshot(s, version, model.dim, chunkLines, ws.reader);
     // The changes are in the snapshot now: let them go before it is saved (a first build's terms and vectors are a third of its memory).
     report.patch = emptyChanges();
-    ws.snapshot = next;
     built?.published(); // (the finally below lets go of them on a failure before here; a second call does nothing)
     // A resident process searches it next: the cosine kernel of its vectors is made now (an index run), or
     // from now on in the background, not from the first search on (search/chunk-cosines.ts): made in
@@ -149,6 +148,10 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
     proseStatsWarnings(ws, await saveProseStats(ws, next, proseRead, ahead), report.warnings);
     mark('prose stats');
     ws.publishInfo(await writing(() => s.writeMeta({ complete: version, ...(smallFragments && { smallFragments }) })));
+    // The new snapshot serves searches once workspace.json says its version: set before, a search in between
+    // (reading the older version there) found it newer than the meta and loaded the older one again, from the
+    // file this run had just replaced or rebuilt from the store, seconds on a big index (review of engine40).
+    ws.snapshot = next;
     mark('publish');
     // A resident process's scorer keeps every code chunk's sum from now on: those the update did not embed are warmed in the background.
     if (o.resident) warmChunks(searcher, { snapshot: next, reader: ws.reader, chunkLines, idle: () => idle(ws) });
