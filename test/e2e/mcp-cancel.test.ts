@@ -118,6 +118,23 @@ describe.skipIf(process.platform !== 'linux')('simgrep mcp: a call its client ca
     expect(engineLog()).toMatch(/a call was cancelled \(\["search",\{"mode":"line","n_lines":1,"query":"retry the invoice upload over the socket","top_k":9\}\]\): its run stopped/);
   }, 120_000);
 
+  it('the SDK client\'s request timeout cancels as its signal does: the scan stops', async () => {
+    const b = clients[1];
+    const small = { ...scan(3), directory: 'm2' };
+    const expected = await call(b, small);
+    const from = cpuMs(engine);
+    // Past its timeout the client sends notifications/cancelled (shared/protocol.js), as an agent's 60 s default does.
+    const timedOut = clients[0].callTool({ name: 'search', arguments: scan(11) }, undefined, { timeout: 1 });
+    await expect(timedOut).rejects.toThrow(/Request timed out/);
+    const at = cpuMs(engine);
+    const next = await call(b, small);
+    await sleep(300);
+    const after = cpuMs(engine) - at;
+    expect(next.structuredContent).toEqual(expected.structuredContent);
+    expect(after + (at - from), `${after} ms of CPU after the timeout; a whole scan is ${fullScanMs} ms`).toBeLessThan(fullScanMs * 0.4);
+    expect(engineLog()).toMatch(/a call was cancelled \(\["search",\{"mode":"line","n_lines":1,"query":"retry the invoice upload over the socket","top_k":11\}\]\): (its run stopped|not run)/);
+  }, 120_000);
+
   it('two fronts share a run: one cancels, the other gets the whole answer; a call cancelled while it waits never runs', async () => {
     const [a, b, c, d] = [clients[0], clients[1], await connect(), await connect()];
     const from = cpuMs(engine);
