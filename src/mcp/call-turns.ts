@@ -99,7 +99,7 @@ export function createCallTurns<T>(onShared?: (key: string, callers: number) => 
 
   return {
     take(front, key, run, cancel) {
-      if (cancel?.signal.aborted) return Promise.resolve(cancel.answer);
+      if (cancel?.signal.aborted) { onCancelled?.(key, 0, false); return Promise.resolve(cancel.answer); }
       return new Promise<T>((resolve, reject) => {
         const waiter: Waiter<T> = { front, resolve, reject };
         if (cancel) {

@@ -170,6 +170,36 @@ describe.skipIf(process.platform !== 'linux')('simgrep mcp: a call its client ca
     expect(log).toMatch(/a call was cancelled \(\["search",\{"mode":"line","n_lines":1,"query":"retry the invoice upload over the socket","top_k":6\}\]\): its run goes on for 1 other call\n/);
   }, 180_000);
 
+  it('simgrep mcp --no-server (one process, no engine) stops a cancelled scan too', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cliPath, 'mcp', root, '--no-server', '-J', '0'],
+      env: { ...process.env as Record<string, string>, ...home.env, SIMGREP_RUNTIME_DIR: runDir, HF_HUB_OFFLINE: '1' },
+      stderr: 'ignore',
+    });
+    const alone = new Client({ name: 'simgrep-e2e-cancel-alone', version: '0.0.0' });
+    await alone.connect(transport);
+    try {
+      const pid = transport.pid!;
+      const small = { ...scan(3), directory: 'm3' };
+      const expected = await call(alone, small);
+      const stop = new AbortController();
+      const from = cpuMs(pid);
+      const cancelled = call(alone, scan(12), stop.signal);
+      for (const end = Date.now() + 60_000; cpuMs(pid) - from < fullScanMs * 0.2 && Date.now() < end;) await sleep(10);
+      const at = cpuMs(pid);
+      stop.abort('moved on');
+      await expect(cancelled).rejects.toThrow(/moved on/);
+      const next = await call(alone, small);
+      await sleep(300);
+      const after = cpuMs(pid) - at;
+      expect(next.structuredContent).toEqual(expected.structuredContent);
+      expect(after, `${after} ms of CPU after the cancel; a whole scan (in the engine) is ${fullScanMs} ms`).toBeLessThan(fullScanMs * 0.4);
+    } finally {
+      await alone.close();
+    }
+  }, 120_000);
+
   it('a front whose client goes away stops its call running; the next call is answered', async () => {
     const gone = await connect();
     const b = clients[1];

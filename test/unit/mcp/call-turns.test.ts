@@ -105,6 +105,7 @@ describe('call turns', () => {
     expect(log).toEqual(['start hold', 'ran n']);
     // One already cancelled is not queued at all.
     expect(await turns.take(4, 'x', async () => 'ran', { signal: AbortSignal.abort(), answer: 'cancelled' })).toBe('cancelled');
+    expect(turns.waiting).toBe(0);
   });
 
   it('a shared run: a caller that cancels (waiting or running) leaves it, the others get the whole answer and its signal never aborts', async () => {
