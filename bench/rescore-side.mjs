@@ -9,7 +9,8 @@
 // summed and shown. CAP=FILE: each call's globalThis.__cap (a list) of the first build saved as JSON.
 // The bench's own 40 questions' searches (the MCP harness's) are also shown apart (p50, mean, p95).
 // DIST: an absolute path (a built dist/). semble-dev is found as bench/quality/dataset.ts finds it (SIMGREP_SHARED_DIR).
-// Usage: [KEEP=1] [NQ=304] [MODES=hybrid] [REL=1] [OUT=PREFIX] [PROF=FILE] [SETTLE=2000] node bench/rescore-side.mjs INDEX_DIR TREE MODEL DIST [DIST...]
+// SIGNAL=1: each call with an AbortSignal that never fires, as the MCP tools pass their client's (cancel41).
+// Usage: [KEEP=1] [NQ=304] [MODES=hybrid] [REL=1] [SIGNAL=1] [OUT=PREFIX] [PROF=FILE] [SETTLE=2000] node bench/rescore-side.mjs INDEX_DIR TREE MODEL DIST [DIST...]
 import os from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector';
@@ -22,8 +23,9 @@ const { loadDataset } = await import(`${dists[0]}/bench/quality/dataset.js`);
 const semble = loadDataset('semble-dev').queries.map((q) => q.query);
 const queries = [...QUERIES, ...AGENT_QUERIES, ...semble].slice(0, Number(process.env.NQ ?? 1e9));
 const modes = (process.env.MODES ?? 'hybrid').split(',');
-const search = (ws, query, mode) => ws.search({ query, paths: [tree], topK: 11, nLines: 3, mode });
-const related = (ws, file, line) => ws.search({ query: '', like: { path: file, line }, paths: [tree], topK: 11, nLines: 3, mode: 'hybrid' });
+const signal = () => (process.env.SIGNAL === '1' ? { signal: new AbortController().signal } : {});
+const search = (ws, query, mode) => ws.search({ query, paths: [tree], topK: 11, nLines: 3, mode, ...signal() });
+const related = (ws, file, line) => ws.search({ query: '', like: { path: file, line }, paths: [tree], topK: 11, nLines: 3, mode: 'hybrid', ...signal() });
 for (const ws of wss) await search(ws, WARMUP_QUERIES[0], 'hybrid');
 for (let i = 0; i < dists.length; i++) {
   const mod = await import(`${dists[i]}/src/workspace/search/warm-chunks.js`);

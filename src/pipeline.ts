@@ -27,6 +27,9 @@ export function proseLineReachWork(): { calls: number; skips: number } {
   return { ...lineReachWork };
 }
 
+/** How long a search that can be stopped runs between turns of the event loop. */
+const BREATHE_MS = 50;
+
 export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> {
   const started = performance.now();
   const stats: SearchStats = { files: 0, lines: 0, bytes: 0, skipped: 0, binary: 0, errors: 0, ms: 0 };
@@ -257,11 +260,17 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   /** At least the cosine of every line of a prose entry (the source's bound: a resident index's kept tokens), 1 when unknown or when the cosine does not weigh. */
   const cosineBound = (source: Source, entry: Entry): number =>
     (o.rank?.prose?.semantic ?? 0) > 0 && source.proseCosine ? source.proseCosine(entry, o.query) : 1;
+  // A search that can be stopped (a signal, a deadline) lets the event loop run now and then: scored on this
+  // thread (-J 0, in-process), its awaits are microtasks only, and an abort that comes as a message (an MCP
+  // client's cancellation on a socket) or a timer (--timeout) was seen only once it had read every file.
+  const mayStop = o.signal !== undefined || o.deadline !== undefined;
+  let breathed = performance.now();
   try {
     for (const source of o.sources) {
       const within = await listWithin(source);
       for await (const entry of within?.entries ?? source.list(deadline.readSignal)) {
         checkAbort();
+        if (mayStop && performance.now() - breathed > BREATHE_MS) { await new Promise((r) => setImmediate(r)); breathed = performance.now(); checkAbort(); }
         drainSourceWarnings(source);
         if (await unreadOutOfReach(source, entry)) { stats.files++; continue; }
         while (running.size >= fileConcurrency) await deadline.until(Promise.race(running));

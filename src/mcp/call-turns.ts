@@ -10,29 +10,44 @@
 //   index's freshness) before an edit the later caller made and expects to see. A run that starts after
 //   every caller asked gives each of them the answer its own run would have given at that moment: the
 //   same index state, the freshness it reports, the files as they were then.
-// - a front that went away drops its calls still waiting (one shared with another front still runs).
+// - a front that went away drops its calls still waiting (one shared with another front still runs);
+// - a call its client cancelled is answered at once and leaves its run: a run no caller waits for any
+//   more is not started, or, running, has its signal aborted and gives up its turn at once (the next
+//   call starts while it winds down); one that another caller still waits for goes on for that caller.
 
 /** What a call that runs gives its callers. */
 export interface CallTurns<T> {
-  /** Runs `run` in `front`'s turn, or answers with the run of an identical call (`key`; null: never shared) still waiting. */
-  take(front: number, key: string | null, run: () => Promise<T>): Promise<T>;
-  /** `front` went away: its calls still waiting are answered with `answer` (no one reads it) and not run unless shared. */
+  /**
+   * Runs `run` in `front`'s turn, or answers with the run of an identical call (`key`; null: never shared)
+   * still waiting. `run`'s signal aborts once every call it answers was cancelled; `cancel`: this call's
+   * client gave up (its signal), and what it is answered with then.
+   */
+  take(front: number, key: string | null, run: (signal: AbortSignal) => Promise<T>, cancel?: { signal: AbortSignal; answer: T }): Promise<T>;
+  /** `front` went away: its calls are answered with `answer` (no one reads it) and cancelled: not run, or stopped, unless shared. */
   leave(front: number, answer: T): void;
   /** Calls waiting for their turn (not counting the one running). */
   readonly waiting: number;
+  /** Settles once no run is under way, those cancelled and winding down included. */
+  settled(): Promise<void>;
 }
 
-interface Waiter<T> { front: number; resolve(v: T): void; reject(e: unknown): void }
-interface Job<T> { key: string | null; run: () => Promise<T>; waiters: Waiter<T>[] }
+interface Waiter<T> { front: number; resolve(v: T): void; reject(e: unknown): void; cancelled?: T; off?(): void }
+interface Job<T> { key: string | null; run: (signal: AbortSignal) => Promise<T>; waiters: Waiter<T>[]; stop: AbortController }
 
-/** `onShared`: said when a run answers more than one call (the engine's log). */
-export function createCallTurns<T>(onShared?: (key: string, callers: number) => void): CallTurns<T> {
+/**
+ * `onShared`: said when a run answers more than one call; `onCancelled`: said when a cancelled call leaves
+ * a run, with how many callers still wait for it (0: the run is not started, or stopped) (the engine's log).
+ */
+export function createCallTurns<T>(onShared?: (key: string, callers: number) => void, onCancelled?: (key: string | null, left: number, running: boolean) => void): CallTurns<T> {
   /** Waiting, in the order they came. */
   const jobs: Job<T>[] = [];
   /** The turn at which each front was last served (-1: never, or not since it came). */
   const servedAt = new Map<number, number>();
   let turn = 0;
-  let busy = false;
+  /** The run that holds the turn. */
+  let current: Job<T> | null = null;
+  /** Every run under way, the one holding the turn and those cancelled still winding down. */
+  const underWay = new Set<Promise<void>>();
 
   /** The job of the front served longest ago; of that front, its oldest (the order calls came breaks ties). */
   function pick(): number {
@@ -48,38 +63,66 @@ export function createCallTurns<T>(onShared?: (key: string, callers: number) => 
   }
 
   function next(): void {
-    if (busy || jobs.length === 0) return;
+    if (current || jobs.length === 0) return;
     const [job] = jobs.splice(pick(), 1);
-    busy = true;
+    current = job;
     turn++;
     for (const w of job.waiters) servedAt.set(w.front, turn);
     if (job.key !== null && job.waiters.length > 1) onShared?.(job.key, job.waiters.length);
-    void Promise.resolve().then(job.run).then(
-      (v) => { for (const w of job.waiters) w.resolve(v); },
-      (e: unknown) => { for (const w of job.waiters) w.reject(e); },
-    ).finally(() => { busy = false; next(); });
+    const done = Promise.resolve().then(() => job.run(job.stop.signal)).then(
+      (v) => { for (const w of job.waiters.splice(0)) { w.off?.(); w.resolve(v); } },
+      (e: unknown) => { for (const w of job.waiters.splice(0)) { w.off?.(); w.reject(e); } },
+    ).finally(() => {
+      underWay.delete(done);
+      // A run that was cancelled gave up its turn when it was: the turn is another run's by now.
+      if (current === job) { current = null; next(); }
+    });
+    underWay.add(done);
+  }
+
+  /** `w` leaves the job it waits in (waiting or running), answered with `answer`; a job no one waits for is dropped or stopped. */
+  function drop(w: Waiter<T>, answer: T): void {
+    const job = current?.waiters.includes(w) ? current : jobs.find((j) => j.waiters.includes(w));
+    if (!job) return;
+    job.waiters.splice(job.waiters.indexOf(w), 1);
+    w.off?.();
+    w.resolve(answer);
+    const running = job === current;
+    onCancelled?.(job.key, job.waiters.length, running);
+    if (job.waiters.length > 0) return;
+    if (!running) { jobs.splice(jobs.indexOf(job), 1); return; }
+    // No caller is left: the run stops, and its turn passes now, not once it has wound down.
+    job.stop.abort();
+    current = null;
+    next();
   }
 
   return {
-    take(front, key, run) {
+    take(front, key, run, cancel) {
+      if (cancel?.signal.aborted) { onCancelled?.(key, 0, false); return Promise.resolve(cancel.answer); }
       return new Promise<T>((resolve, reject) => {
-        const waiter = { front, resolve, reject };
+        const waiter: Waiter<T> = { front, resolve, reject };
+        if (cancel) {
+          const onAbort = () => drop(waiter, cancel.answer);
+          cancel.signal.addEventListener('abort', onAbort, { once: true });
+          waiter.off = () => cancel.signal.removeEventListener('abort', onAbort);
+        }
         const same = key === null ? undefined : jobs.find((j) => j.key === key);
         if (same) same.waiters.push(waiter);
-        else jobs.push({ key, run, waiters: [waiter] });
+        else jobs.push({ key, run, waiters: [waiter], stop: new AbortController() });
         next();
       });
     },
     leave(front, answer) {
       servedAt.delete(front);
-      for (let i = jobs.length - 1; i >= 0; i--) {
-        const j = jobs[i];
-        for (const w of j.waiters.filter((x) => x.front === front)) w.resolve(answer);
-        j.waiters = j.waiters.filter((x) => x.front !== front);
-        if (j.waiters.length === 0) jobs.splice(i, 1);
+      for (const j of [...jobs, ...current ? [current] : []]) {
+        for (const w of j.waiters.filter((x) => x.front === front)) drop(w, answer);
       }
     },
     get waiting() { return jobs.reduce((n, j) => n + j.waiters.length, 0); },
+    async settled() {
+      while (underWay.size > 0) await Promise.allSettled([...underWay]);
+    },
   };
 }
 

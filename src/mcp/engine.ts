@@ -57,12 +57,17 @@ export async function serveEngine(o: EngineOptions): Promise<RunningEngine> {
   // would hold four scans' buffers (the engine's peak memory) for no faster answers on shared cores. The
   // fronts take turns, and identical calls still waiting share one run (call-turns.ts); index runs queue
   // for the workspace's lock themselves.
-  const turns = createCallTurns<WireToolResult>((key, callers) => say(`one run answered ${callers} identical calls (${key.slice(0, 120)})`));
+  const turns = createCallTurns<WireToolResult>(
+    (key, callers) => say(`one run answered ${callers} identical calls (${key.slice(0, 120)})`),
+    (key, left, running) => say(`a call was cancelled (${(key ?? '').slice(0, 120)}): ${left > 0 ? `its run goes on for ${left} other call${left === 1 ? '' : 's'}` : running ? 'its run stopped' : 'not run'}`),
+  );
   const runnerOf = (front: number): ToolRunner => ({
     settled: o.runner.settled,
-    call(tool, args, onProgress) {
-      const run = () => o.runner.call(tool, args, onProgress);
-      const answer = tool === 'index' ? run() : turns.take(front, callKey(tool, args), run);
+    call(tool, args, { onProgress, signal } = {}) {
+      // An index call is not cancelled: it writes the index, which every later call reads (docs/agents.md).
+      const answer = tool === 'index'
+        ? o.runner.call(tool, args, { onProgress })
+        : turns.take(front, callKey(tool, args), (stop) => o.runner.call(tool, args, { signal: stop }), signal && { signal, answer: CANCELLED });
       const p = answer.then((r) => ({ ...r, _meta: { ...r._meta, 'simgrep/engine': { pid: process.pid } } }));
       running.add(p);
       arm();
@@ -156,6 +161,7 @@ export async function serveEngine(o: EngineOptions): Promise<RunningEngine> {
       server.close();
       for (const f of fronts) f.destroy();
       await Promise.allSettled([...running]);
+      await turns.settled();
       try { if (process.platform !== 'win32' && lstatSync(o.socket).ino === ours) unlinkSync(o.socket); } catch { /* already gone */ }
       await o.onStop?.();
       resolveStopped();
@@ -165,6 +171,9 @@ export async function serveEngine(o: EngineOptions): Promise<RunningEngine> {
 
   return { socket: o.socket, stop, stopped };
 }
+
+/** What a cancelled call is answered with (the SDK sends no answer to a cancelled request: no one reads it). */
+const CANCELLED: WireToolResult = { isError: true, content: [{ type: 'text', text: 'the call was cancelled by its client' }] };
 
 function decline(conn: Socket, reason: string): void {
   send(conn, { type: 'decline', reason });

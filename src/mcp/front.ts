@@ -59,6 +59,8 @@ export async function runFront(o: FrontOptions, input: Readable, output: Writabl
   let queue: Sent[] = [];
   /** The id of a replayed `initialize`, whose answer the client must not see twice. */
   let swallow: Id | null = null;
+  /** The client went away (its input ended): nothing is sent upstream any more. */
+  let gone = false;
 
   // A line that is JSON but not an object (`null`, `3`, `"x"`) is no message: dropped with a note, as a line
   // that is not JSON is, not read as one.
@@ -88,7 +90,7 @@ export async function runFront(o: FrontOptions, input: Readable, output: Writabl
     up.onclose = () => {
       if (upstream !== up) return;
       upstream = null;
-      if (pending.size > 0) pump();
+      if (pending.size > 0 && !gone) pump();
     };
     const unsent = new Set(queue);
     const replay: Sent[] = [];
@@ -98,6 +100,7 @@ export async function runFront(o: FrontOptions, input: Readable, output: Writabl
   }
 
   function pump(): void {
+    if (gone) return;
     if (upstream) {
       const up = upstream;
       for (const m of queue.splice(0)) up.send(m.msg, m.line);
@@ -146,12 +149,34 @@ export async function runFront(o: FrontOptions, input: Readable, output: Writabl
     if (msg.method === 'initialize' && msg.id !== undefined) init = { msg, line: Buffer.from(line) };
     else if (msg.method === 'notifications/initialized') initialized = { msg, line: Buffer.from(line) };
     if (msg.id !== undefined && msg.method !== undefined) pending.set(msg.id, sent);
+    if (msg.method === 'notifications/cancelled' && cancelled(msg)) return;
     queue.push(sent);
     pump();
   };
+
+  /**
+   * The client gave up a request: it is answered by no one and never re-sent to a restarted engine. One not
+   * sent yet is dropped here with its cancellation (true); one sent is cancelled upstream, which stops its run.
+   */
+  function cancelled(msg: Msg): boolean {
+    const id = (msg as { params?: { requestId?: Id } }).params?.requestId;
+    const req = id === undefined ? undefined : pending.get(id);
+    if (!req) return false;
+    pending.delete(id!);
+    const at = queue.indexOf(req);
+    if (at < 0) return false;
+    queue.splice(at, 1);
+    return true;
+  }
   const ended = new Promise<void>((resolve) => { input.once('end', resolve); input.once('close', resolve); });
   await stdio.start();
   await ended;
+  // The client went away: its calls in flight are cancelled (the engine aborts a session's calls when it
+  // closes), and nothing is re-sent. Before, closing the upstream looked like an engine gone away: the
+  // front connected again and re-sent the calls no one waited for, each run to its end.
+  gone = true;
+  pending.clear();
+  queue = [];
   (upstream as Upstream | null)?.close();
 }
 

@@ -60,7 +60,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     }),
     outputSchema: answerShape,
     annotations: { title: 'Semantic code search', ...READ_ONLY },
-  }, async (a) => o.tools.call('search', a));
+  }, async (a, extra) => o.tools.call('search', a, { signal: extra.signal }));
 
   server.registerTool('find_related', {
     title: 'Find related code',
@@ -72,7 +72,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     }),
     outputSchema: answerShape,
     annotations: { title: 'Find related code', ...READ_ONLY },
-  }, async (a) => o.tools.call('find_related', a));
+  }, async (a, extra) => o.tools.call('find_related', a, { signal: extra.signal }));
 
   server.registerTool('index', {
     title: 'Build or refresh the index',
@@ -88,7 +88,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     const onProgress = token === undefined ? undefined : (p: IndexProgress) => {
       sent.push(extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: p.files, message: `${p.files} files checked, ${p.indexed} indexed` } }).catch(() => {}));
     };
-    const result = await o.tools.call('index', a, onProgress);
+    const result = await o.tools.call('index', a, { onProgress });
     if (sent.length > 0) {
       await Promise.all(sent);
       await new Promise((r) => setTimeout(r, PROGRESS_GAP_MS));
@@ -102,7 +102,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     annotations: { title: 'Index status', ...READ_ONLY },
     inputSchema: z.strictObject({ directory: z.string().optional().describe('Directory inside the server root (default: the root)') }),
     outputSchema: { directory: z.string(), indexed: z.boolean(), building: z.literal(true).optional().describe('present while the index is being built in the background (indexed is false until it is done; files, chunks and lines are what the build has read so far)'), incomplete: z.literal(true).optional().describe('present when no build of the index has finished: one was cut short (its process killed), or is still running in another process (a first `simgrep index`): indexed is false, the counts are of the part it wrote; the next search rebuilds it in the background, the index tool now'), build_failed: z.string().optional().describe('why the last background build failed (searches read the files meanwhile; the index tool retries it)'), workspace: z.string().nullable(), files: z.number().int().describe('files the index holds that still exist'), gone: z.number().int().optional().describe('present when files the index holds were deleted or renamed away since its last run (searches skip them; the index tool drops them)'), chunks: z.number().int(), lines: z.number().int(), model: z.string().nullable().describe('the index\'s model: a Hugging Face id, "bundled", or a local model directory (its path inside the root, else its name only)'), updated: z.string().nullable() },
-  }, async (a) => o.tools.call('status', a));
+  }, async (a, extra) => o.tools.call('status', a, { signal: extra.signal }));
 
   return server;
 }

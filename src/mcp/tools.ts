@@ -22,12 +22,18 @@ export const TOOL_NAMES: readonly ToolName[] = ['search', 'find_related', 'index
 
 /** Runs one tool with arguments the MCP server has already checked against its input schema. */
 export interface ToolRunner {
-  call(tool: ToolName, args: Record<string, unknown>, onProgress?: (p: IndexProgress) => void): Promise<WireToolResult>;
+  /**
+   * `onProgress`: an index call's; `signal`: the call's client gave up (a search or find_related then stops
+   * its scan or its index search and answers with an error no one reads; the index is never left half-written).
+   */
+  call(tool: ToolName, args: Record<string, unknown>, o?: CallOptions): Promise<WireToolResult>;
   /** Settles when no index is being built in the background, nor the made-up searches after one run. */
   settled?(): Promise<void>;
   /** Ends the made-up searches after a background build (before the action engine closes). */
   close?(): Promise<void>;
 }
+
+export interface CallOptions { onProgress?: (p: IndexProgress) => void; signal?: AbortSignal }
 
 type SearchArgs = Narrowing & { query: string };
 type RelatedArgs = Narrowing & { file_path: string; line: number };
@@ -41,7 +47,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
   const redact = errorRedaction(root, { ...o, outside });
   const workspaces = createConfinedWorkspaces(engine, root, redact);
 
-  async function search(a: SearchArgs): Promise<WireToolResult> {
+  async function search(a: SearchArgs, signal?: AbortSignal): Promise<WireToolResult> {
     // With SIMGREP_DEBUG_TIMING=1, the MCP side's stages around the search's own (workspace/search-run.ts).
     const mark = timer('mcp');
     const dir = resolveInside(root, a.directory);
@@ -49,7 +55,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const { query, notes } = boundQuery(a.query);
     const { ws, r } = await workspaces.forSearch(dir, async (ws) => {
       mark('covering');
-      return { ws, r: await (ws ?? engine.searcher).search({ query, paths: [dir], topK: plan.k, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines }) };
+      return { ws, r: await (ws ?? engine.searcher).search({ query, paths: [dir], topK: plan.k, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines, signal }) };
     });
     mark('searched');
     const results = r.results;
@@ -61,7 +67,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     return answer;
   }
 
-  async function findRelated(a: RelatedArgs): Promise<WireToolResult> {
+  async function findRelated(a: RelatedArgs, signal?: AbortSignal): Promise<WireToolResult> {
     // With SIMGREP_DEBUG_TIMING=1, the MCP side's stages around the search's own (workspace/search-run.ts).
     const mark = timer('mcp');
     const file = resolveFileInside(root, a.file_path);
@@ -69,7 +75,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const plan = planOf(a);
     const { ws, r } = await workspaces.forSearch(dir, async (ws) => {
       mark('covering');
-      return { ws, r: await (ws ?? engine.searcher).search({ query: '', like: { path: file, line: a.line }, paths: [dir], topK: plan.k, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines }) };
+      return { ws, r: await (ws ?? engine.searcher).search({ query: '', like: { path: file, line: a.line }, paths: [dir], topK: plan.k, mode: plan.mode, ...filtersOf(a), nLines: plan.nLines, signal }) };
     });
     mark('searched');
     const results = r.results;
@@ -143,10 +149,10 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
   return {
     settled: () => workspaces.settled(),
     close: () => workspaces.close(),
-    call: (tool, args, onProgress) => workspaces.during(() => guard((message) => redact(message, argStrings(args)), () => {
+    call: (tool, args, { onProgress, signal } = {}) => workspaces.during(() => guard((message) => redact(message, argStrings(args)), () => {
       switch (tool) {
-        case 'search': return search(args as SearchArgs);
-        case 'find_related': return findRelated(args as RelatedArgs);
+        case 'search': return search(args as SearchArgs, signal);
+        case 'find_related': return findRelated(args as RelatedArgs, signal);
         case 'index': return index(args as { directory?: string }, onProgress);
         case 'status': return status(args as { directory?: string });
         default: throw new Error(`unknown tool ${String(tool)}`);

@@ -158,7 +158,10 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
     await until(unsaved());
   } else if (stale.length > 0) {
     // Calls of this process queue for the lock (an index run under way here is waited for, not refused).
-    const saved = await until(lockFile ? inProcess(lockFile, () => saveStale(ws, paths, stale, so.signal)) : saveStale(ws, paths, stale, so.signal));
+    // The save runs to its end though the search is aborted (an MCP call cancelled, a client gone): it
+    // writes the index every later search reads, and is never left half-written by a caller giving up;
+    // the search stops after it (its rescore reads the signal).
+    const saved = await until(lockFile ? inProcess(lockFile, () => saveStale(ws, paths, stale)) : saveStale(ws, paths, stale));
     if (saved.holder) { ws.walks.invalidate(walkKey); return fallback(`another process is updating it (pid ${saved.holder.pid}); this search scanned the files instead`); }
     if (saved.report) {
       refreshed = saved.report.indexed;
@@ -242,13 +245,13 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
 type Saved = { report: IndexReport; holder?: undefined } | { holder: LockInfo; report?: undefined } | { errno: string; holder?: undefined; report?: undefined };
 
 /** Saves the stale files to the index under the lock (the caller queued in this process). */
-async function saveStale(ws: OpenWorkspace, paths: string[], stale: Entry[], signal: AbortSignal | undefined): Promise<Saved> {
+async function saveStale(ws: OpenWorkspace, paths: string[], stale: Entry[]): Promise<Saved> {
   const file = ws.lockFile();
   let got: Lock | LockInfo | null = null;
   try {
     got = file ? tryLock(file) : null;
     if (got && !isLock(got)) return { holder: got };
-    return { report: await indexAndPublish(ws, await ws.store(false), paths, { entries: stale, signal }) };
+    return { report: await indexAndPublish(ws, await ws.store(false), paths, { entries: stale }) };
   } catch (e) {
     const errno = diskErrno(e);
     if (errno) return { errno };

@@ -1,6 +1,6 @@
 // The resident engine's read-only calls in turns (call-turns.ts): one at a time; an identical call still
 // waiting shares one run, one already running is never joined; the fronts take turns; a front that went
-// away drops what it still waited for.
+// away drops what it still waited for; a cancelled call leaves its run, which stops when no caller is left.
 import { describe, expect, it } from 'vitest';
 import { callKey, createCallTurns } from '../../../src/mcp/call-turns.js';
 
@@ -85,6 +85,98 @@ describe('call turns', () => {
     await h;
     expect(await theirs).toBe('both');
     expect(log).toEqual(['start hold', 'ran both']);
+  });
+
+  it('a call cancelled while it waits is answered at once and never run; the next front\'s call runs after the one running', async () => {
+    const log: string[] = [];
+    const turns = createCallTurns<string>();
+    const hold = gate('hold', log);
+    const h = turns.take(1, 'h', hold.run);
+    const stop = new AbortController();
+    const cancelled = turns.take(2, 'c', async () => { log.push('ran c'); return 'c'; }, { signal: stop.signal, answer: 'cancelled' });
+    const after = turns.take(3, 'n', async () => { log.push('ran n'); return 'n'; });
+    stop.abort();
+    expect(await cancelled).toBe('cancelled');
+    expect(turns.waiting).toBe(1);
+    hold.open();
+    expect(await h).toBe('hold');
+    expect(await after).toBe('n');
+    // Before: 'ran c' between them (a scan nobody waited for, ahead of front 3's call).
+    expect(log).toEqual(['start hold', 'ran n']);
+    // One already cancelled is not queued at all.
+    expect(await turns.take(4, 'x', async () => 'ran', { signal: AbortSignal.abort(), answer: 'cancelled' })).toBe('cancelled');
+    expect(turns.waiting).toBe(0);
+  });
+
+  it('a shared run: a caller that cancels (waiting or running) leaves it, the others get the whole answer and its signal never aborts', async () => {
+    const log: string[] = [];
+    const left: number[] = [];
+    const turns = createCallTurns<string>(undefined, (_k, n) => left.push(n));
+    const hold = gate('hold', log);
+    const h = turns.take(1, 'h', hold.run);
+    let seen: AbortSignal | null = null;
+    const shared = gate('shared', log);
+    const run = (signal: AbortSignal) => { seen = signal; return shared.run(); };
+    const [s2, s3, s4] = [new AbortController(), new AbortController(), new AbortController()];
+    const two = turns.take(2, 'q', run, { signal: s2.signal, answer: 'cancelled' });
+    const three = turns.take(3, 'q', run, { signal: s3.signal, answer: 'cancelled' });
+    const four = turns.take(4, 'q', run, { signal: s4.signal, answer: 'cancelled' });
+    s2.abort(); // while waiting
+    expect(await two).toBe('cancelled');
+    hold.open();
+    await h;
+    await tick();
+    expect(log).toEqual(['start hold', 'start shared']);
+    s3.abort(); // while running
+    expect(await three).toBe('cancelled');
+    expect(seen!.aborted).toBe(false);
+    shared.open();
+    expect(await four).toBe('shared');
+    expect(left).toEqual([2, 1]);
+  });
+
+  it('a run every caller cancelled has its signal aborted and gives up its turn at once, before it winds down', async () => {
+    const log: string[] = [];
+    const turns = createCallTurns<string>();
+    let seen: AbortSignal | null = null;
+    const slow = gate('slow', log);
+    const [a, b] = [new AbortController(), new AbortController()];
+    const run = (signal: AbortSignal) => { seen = signal; return slow.run(); };
+    const one = turns.take(1, 'q', async () => { log.push('first'); await tick(); return 'first'; });
+    const two = turns.take(2, 'q', run, { signal: a.signal, answer: 'cancelled' });
+    const three = turns.take(3, 'q', run, { signal: b.signal, answer: 'cancelled' });
+    const next = turns.take(4, 'n', async () => { log.push('ran n'); return 'n'; });
+    expect(await one).toBe('first');
+    await tick();
+    expect(log).toEqual(['first', 'start slow']);
+    a.abort();
+    expect(seen!.aborted).toBe(false);
+    b.abort();
+    expect(seen!.aborted).toBe(true);
+    expect(await Promise.all([two, three])).toEqual(['cancelled', 'cancelled']);
+    // The run has not ended (its gate is shut), yet the next call ran.
+    expect(await next).toBe('n');
+    expect(log).toEqual(['first', 'start slow', 'ran n']);
+    let settled = false;
+    const done = turns.settled().then(() => { settled = true; });
+    await tick();
+    expect(settled).toBe(false);
+    slow.open();
+    await done;
+  });
+
+  it('a front that went away stops its call running unless another front shares it', async () => {
+    const log: string[] = [];
+    const turns = createCallTurns<string>();
+    let seen: AbortSignal | null = null;
+    const slow = gate('slow', log);
+    const mine = turns.take(2, 'q', (signal) => { seen = signal; return slow.run(); });
+    await tick();
+    turns.leave(2, 'gone');
+    expect(await mine).toBe('gone');
+    expect(seen!.aborted).toBe(true);
+    expect(await turns.take(3, 'n', async () => 'n')).toBe('n');
+    slow.open();
   });
 
   it('the key holds the tool and every argument, in any key order; index calls have none', () => {
