@@ -8,10 +8,11 @@
 // after that runs only while the agent is idle (no tool call the index answers under way, none ended
 // IDLE_MS ago or less), so a real call then waits at most for the one made-up search under way. A call
 // answered from a scan (begun while the index was being built) never holds them back. Before branch warm41
-// they ran only while the agent was idle or only scanning: an agent whose calls come back to back (the
-// harness) had its first indexed calls answered before most of them (4 of 15 ran first, load ~13), by
-// code V8 had not optimized yet. The answers are dropped; what the searches leave behind (the walk, kept
-// text, caches) makes later searches cheaper, never different.
+// they ran only while the agent was idle or only scanning: how many ran before an agent's back-to-back
+// indexed calls hung on how long the scan under way at publish lasted (branch warm41's harness runs: all 15
+// at load ~20, 12 at load ~13, the last 3 then run inside the agent's measured calls' time), and those that
+// had not ran never, or among the agent's calls. The answers are dropped; what the searches leave behind
+// (the walk, kept text, caches) makes later searches cheaper, never different.
 import { timer } from '../workspace/debug-timer.js';
 import { IDLE_MS } from '../workspace/search/warm-chunks.js';
 import type { Workspace } from '../workspace/workspace.js';
