@@ -60,6 +60,14 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
   /** The agent's tool calls, which the made-up searches after a background build wait to be idle (warm-searches.ts). */
   const calls: AgentCalls = { inFlight: 0, scanning: 0, lastEnded: -Infinity };
   const warming = new Set<Promise<void>>();
+  /** By workspace name, while the made-up searches right after its build hold the index's calls (warm-searches.ts). */
+  const holds = new Map<string, Promise<void>>();
+  /** A built workspace answers once the made-up searches after its build let it (at most WARM_HOLD_MS). */
+  const answer = async <T>(ws: Workspace, search: (ws: Workspace | null) => Promise<T>): Promise<T> => {
+    const hold = holds.get(ws.name);
+    if (hold) await hold;
+    return search(ws);
+  };
 
   /**
    * The directory's own workspace, and whether a build of it ever finished (its workspace.json is written
@@ -98,7 +106,7 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
     // A workspace this server is still building holds part of the tree: the files are read instead.
     if (c && buildingNames.has(c.name)) return search(null);
     // A built one answers; a failure of a build it outlived (another process held the lock, then finished) is over.
-    if (c) { failed.delete(dir); return search(c); }
+    if (c) { failed.delete(dir); return answer(c, search); }
     if (building.has(dir)) return search(null);
     // Checked before anything starts: a workspace whose roots reach out is refused, not rebuilt.
     let ownWs: { ws: Workspace; exists: boolean };
@@ -107,7 +115,7 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
       return scanInstead(dir, e, search);
     }
     const { ws, exists } = ownWs;
-    if (exists) { failed.delete(dir); return search(ws); }
+    if (exists) { failed.delete(dir); return answer(ws, search); }
     if (building.has(dir)) return search(null);
     // A build that just failed is not retried by every search (each would fail the same way).
     const f = failed.get(dir);
@@ -121,9 +129,11 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
     p.then(() => {
       done();
       failed.delete(dir);
-      // The index answers now; made-up searches warm its code while the agent is idle (warm-searches.ts;
-      // one that fails ends them, the index as built).
-      const w = warmSearches(ws, dir, calls).catch(() => undefined);
+      // The index answers now, once made-up searches have warmed its code (at most WARM_HOLD_MS; the rest
+      // while the agent is idle: warm-searches.ts; one that fails ends them, the index as built).
+      let release!: () => void;
+      holds.set(ws.name, new Promise<void>((r) => { release = r; }));
+      const w = warmSearches(ws, dir, calls, { held: () => { holds.delete(ws.name); release(); } }).catch(() => undefined);
       warming.add(w);
       void w.finally(() => warming.delete(w));
     }, (e: unknown) => {

@@ -1,15 +1,18 @@
-// Made-up searches the resident engine runs over the index its background build has just made, while
-// the agent is idle (issue 30). V8 optimizes a function only once it has run a while, and the indexed
-// search's own code (the candidate pass, the prose listing, the chunk scorer on this thread) first runs
-// when the index turns fresh: an agent's first few dozen searches then ran partly unoptimized, while V8's
-// compiler threads took the other core (the MCP harness, branch warm32: as much CPU as the main thread's
-// over its 40 warm searches). The index answers as soon as it is built: a made-up search starts only when
-// no tool call the index answers is under way and none ended IDLE_MS ago or less (an agent's next call comes
-// seconds later), so a real call waits at most for the one made-up search under way. A call answered from a
-// scan (begun while the index was being built) does not hold them back: an agent whose calls come back to
-// back has one under way when the build publishes, for seconds, and never pauses after it (branch hop40: its
-// first 40 indexed searches then ran before any made-up one). The answers are dropped; what the searches
-// leave behind (the walk, kept text, caches) makes later searches cheaper, never different.
+// Made-up searches the resident engine runs over the index its background build has just made (issue 30).
+// V8 optimizes a function only once it has run a while, and the indexed search's own code (the candidate
+// pass, the prose listing, the chunk scorer on this thread) first runs when the index turns fresh: an
+// agent's first few dozen searches then ran partly unoptimized, while V8's compiler threads took the other
+// core (the MCP harness, branch warm32: as much CPU as the main thread's over its 40 warm searches). Right
+// after the build publishes they run back to back, and the index's calls wait for them (at most
+// WARM_HOLD_MS: ~0.3 s of CPU near idle, much of it beside the scan under way at publish); what is left
+// after that runs only while the agent is idle (no tool call the index answers under way, none ended
+// IDLE_MS ago or less), so a real call then waits at most for the one made-up search under way. A call
+// answered from a scan (begun while the index was being built) never holds them back. Before branch warm41
+// they ran only while the agent was idle or only scanning: how many ran before an agent's back-to-back
+// indexed calls hung on how long the scan under way at publish lasted (branch warm41's harness runs: all 15
+// at load ~20, 12 at load ~13, the last 3 then run inside the agent's measured calls' time), and those that
+// had not ran never, or among the agent's calls. The answers are dropped; what the searches leave behind
+// (the walk, kept text, caches) makes later searches cheaper, never different.
 import { timer } from '../workspace/debug-timer.js';
 import { IDLE_MS } from '../workspace/search/warm-chunks.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -28,6 +31,18 @@ const RELATED = 3;
 /** Gives up waiting for the agent to pause after this long: a made-up search then matters no more. */
 const GIVE_UP_MS = 10 * 60_000;
 
+/**
+ * The index's calls wait at most this long after the build publishes for the made-up searches (all 15 take
+ * ~0.3 s of CPU near idle; under load they take longer, and the rest then wait for the agent to be idle).
+ */
+export const WARM_HOLD_MS = 1_000;
+let holdMs = WARM_HOLD_MS;
+
+/** Sets how long the index's calls wait for the made-up searches (tests: 0, none waits). */
+export function setWarmHoldMs(ms: number): void {
+  holdMs = ms;
+}
+
 let ran = 0;
 
 /** How many made-up searches this process has run (tests). */
@@ -42,33 +57,52 @@ export function warmSearchesRun(): number {
 export interface AgentCalls { inFlight: number; scanning: number; lastEnded: number; stopped?: boolean }
 
 /**
- * Runs the made-up searches of `dir` in `ws` one after another, as the MCP tools ask (their defaults),
- * each only once the agent is idle or only scanning (`calls`); they end once the server closes (`calls.stopped`) or a search fails.
+ * Runs the made-up searches of `dir` in `ws` one after another, as the MCP tools ask (their defaults): back
+ * to back until they end or `holdMs` has passed, when `held` is called (the index's calls wait for it), then
+ * each only once the agent is idle or only scanning (`calls`); they end once the server closes
+ * (`calls.stopped`) or a search fails (`held` is called by then in any case).
  */
-export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls): Promise<void> {
+export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls, o: { held?: () => void } = {}): Promise<void> {
   const mark = timer('mcp');
   const { k: topK, mode, nLines } = planOf({});
   const until = performance.now() + GIVE_UP_MS;
+  const tops: { path: string; line: number }[] = [];
+  let here = 0;
+  let holding = holdMs > 0;
+  let held = o.held;
+  const release = () => {
+    clearTimeout(bound);
+    if (holding) mark(`made-up searches held the index's calls (${here} ran)`);
+    holding = false;
+    held?.();
+    held = undefined;
+  };
+  // A timer, not a check between searches: a search under way at the bound does not keep the calls waiting.
+  const bound = setTimeout(release, Math.max(0, holdMs));
+  bound.unref();
+  if (!holding) release();
   const idle = async (): Promise<boolean> => {
-    while (calls.stopped || calls.inFlight > calls.scanning || performance.now() - calls.lastEnded < IDLE_MS) {
+    while (calls.stopped || (!holding && (calls.inFlight > calls.scanning || performance.now() - calls.lastEnded < IDLE_MS))) {
       if (calls.stopped || performance.now() > until) return false;
       await new Promise((r) => setTimeout(r, IDLE_MS).unref());
     }
     return true;
   };
-  const tops: { path: string; line: number }[] = [];
-  let here = 0;
-  for (const query of WARM_QUERIES) {
-    if (!(await idle())) return;
-    const r = await ws.search({ query, paths: [dir], topK, mode, nLines });
-    ran++; here++;
-    const top = r.results[0];
-    if (top && tops.length < RELATED) tops.push({ path: top.filename, line: top.match_line + 1 });
+  try {
+    for (const query of WARM_QUERIES) {
+      if (!(await idle())) return;
+      const r = await ws.search({ query, paths: [dir], topK, mode, nLines });
+      ran++; here++;
+      const top = r.results[0];
+      if (top && tops.length < RELATED) tops.push({ path: top.filename, line: top.match_line + 1 });
+    }
+    for (const like of tops) {
+      if (!(await idle())) return;
+      await ws.search({ query: '', like, paths: [dir], topK, mode, nLines });
+      ran++; here++;
+    }
+    mark(`warm searches (${here})`);
+  } finally {
+    release();
   }
-  for (const like of tops) {
-    if (!(await idle())) return;
-    await ws.search({ query: '', like, paths: [dir], topK, mode, nLines });
-    ran++; here++;
-  }
-  mark(`warm searches (${here})`);
 }

@@ -1,12 +1,13 @@
-// After the engine's background build, the index answers at once, as the scan did; its made-up searches
-// (mcp/warm-searches.ts) run only once the agent is idle, or while its only calls under way are scans.
+// After the engine's background build, its made-up searches (mcp/warm-searches.ts) run back to back and the
+// index's calls wait for them (at most WARM_HOLD_MS); what is left then runs only once the agent is idle, or
+// while its only calls under way are scans.
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActionEngine, type ActionEngine } from '../../src/actions/engine.js';
 import { createConfinedWorkspaces } from '../../src/mcp/confined-workspaces.js';
 import { createToolRunner, type ToolRunner } from '../../src/mcp/tools.js';
-import { WARM_QUERIES, warmSearchesRun } from '../../src/mcp/warm-searches.js';
+import { setWarmHoldMs, WARM_HOLD_MS, WARM_QUERIES, warmSearchesRun } from '../../src/mcp/warm-searches.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
 
 let home: ReturnType<typeof isolatedHome>;
@@ -37,24 +38,51 @@ afterAll(async () => {
 });
 
 describe('the background build warms the indexed search', () => {
-  it('answers from the index at once, and runs the made-up searches and find_related once the agent is idle', async () => {
+  it('made-up searches run before the index answers back-to-back calls: the first indexed answer comes after them', async () => {
     const before = warmSearchesRun();
     const scanned = await search('retry failed uploads');
     expect(scanned.index).toBe('building');
-    // Back-to-back calls (no pause of IDLE_MS): the index answers as soon as it is built, before any made-up search.
+    // Back-to-back calls (no pause of IDLE_MS), as the MCP harness makes them: the index's first answer waits
+    // for the made-up searches (the tiny tree's take far less than WARM_HOLD_MS).
     let fresh = await search('retry failed uploads');
     for (let i = 0; fresh.index !== 'fresh' && i < 2000; i++) fresh = await search('retry failed uploads');
     expect(fresh.index).toBe('fresh');
     expect(fresh.matches).toEqual(scanned.matches);
-    // The made-up searches may run while the scan under way at the build's end finishes; the index's own
-    // back-to-back calls then hold them back (at most the one under way runs on).
-    const atFresh = warmSearchesRun();
+    // Every made-up search, and find_related on the top hits of the first three (each finds an upload
+    // file), ran before it (before warm41 the index answered at once: 0-1 of them had run).
+    expect(warmSearchesRun() - before).toBe(WARM_QUERIES.length + 3);
     for (let i = 0; i < 5; i++) expect((await search('retry failed uploads')).index).toBe('fresh');
-    expect(warmSearchesRun() - atFresh).toBeLessThanOrEqual(1);
     await runner.settled!();
-    // Every made-up search, and find_related on the top hits of the first three (each finds an upload file).
     expect(warmSearchesRun() - before).toBe(WARM_QUERIES.length + 3);
     expect((await search('retry failed uploads')).matches).toEqual(scanned.matches);
+  });
+
+  it('with no hold, the index answers at once and its own back-to-back calls hold the made-up searches back', async () => {
+    const tree = path.join(home.dir, 'tree4');
+    mkdirSync(tree);
+    for (let i = 0; i < 5; i++) writeFileSync(path.join(tree, `parse${i}.ts`), `export function parseHeader${i}(s: string) {\n  // parse the header line\n  return s + ${i};\n}\n`);
+    const own = createActionEngine({ concurrency: 0, resident: true });
+    const real = realpathSync(tree);
+    const r4 = createToolRunner(own, { real, given: real });
+    const ask = async () => (await r4.call('search', { query: 'parse the header line' })).structuredContent as Answer;
+    setWarmHoldMs(0);
+    try {
+      const before = warmSearchesRun();
+      let a = await ask();
+      for (let i = 0; a.index !== 'fresh' && i < 2000; i++) a = await ask();
+      expect(a.index).toBe('fresh');
+      // The made-up searches may run while the scan under way at the build's end finishes; the index's own
+      // back-to-back calls then hold them back (at most the one under way runs on).
+      const atFresh = warmSearchesRun();
+      for (let i = 0; i < 5; i++) expect((await ask()).index).toBe('fresh');
+      expect(warmSearchesRun() - atFresh).toBeLessThanOrEqual(1);
+      await r4.settled!();
+      expect(warmSearchesRun() - before).toBe(WARM_QUERIES.length + 3);
+    } finally {
+      setWarmHoldMs(WARM_HOLD_MS);
+      await r4.close!();
+      await own.close();
+    }
   });
 
   it('runs the made-up searches while the only call under way is a scan begun during the build', async () => {
@@ -90,15 +118,21 @@ describe('the background build warms the indexed search', () => {
     const real = realpathSync(tree);
     const r2 = createToolRunner(own, { real, given: real });
     const ask = async () => (await r2.call('search', { query: 'drain the job queue' })).structuredContent as Answer;
-    let a = await ask();
-    for (let i = 0; a.index !== 'fresh' && i < 2000; i++) a = await ask();
-    expect(a.index).toBe('fresh');
-    const before = warmSearchesRun();
-    await r2.close!();
-    await own.close();
-    await r2.settled!();
-    await new Promise((r) => setTimeout(r, 300));
-    // The agent was never idle before the close: none ran (without close(), all 15 ran on the closed engine).
-    expect(warmSearchesRun() - before).toBe(0);
+    // No hold: the made-up searches are left to the agent's idle time, which the close comes before.
+    setWarmHoldMs(0);
+    try {
+      let a = await ask();
+      for (let i = 0; a.index !== 'fresh' && i < 2000; i++) a = await ask();
+      expect(a.index).toBe('fresh');
+      const before = warmSearchesRun();
+      await r2.close!();
+      await own.close();
+      await r2.settled!();
+      await new Promise((r) => setTimeout(r, 300));
+      // The agent was never idle before the close: none ran (without close(), all 15 ran on the closed engine).
+      expect(warmSearchesRun() - before).toBe(0);
+    } finally {
+      setWarmHoldMs(WARM_HOLD_MS);
+    }
   });
 });

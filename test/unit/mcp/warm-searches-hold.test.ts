@@ -1,0 +1,67 @@
+// The made-up searches right after a background build hold the index's calls at most WARM_HOLD_MS
+// (mcp/warm-searches.ts): `held` comes when they end, or at the bound while one is still under way, and the
+// rest then wait for the agent to be idle.
+import { afterEach, describe, expect, it } from 'vitest';
+import { setWarmHoldMs, WARM_HOLD_MS, WARM_QUERIES, warmSearches, type AgentCalls } from '../../../src/mcp/warm-searches.js';
+import type { Workspace } from '../../../src/workspace/workspace.js';
+
+/** A stand-in workspace whose searches end when the test says (`finish`), counting them. */
+function slowWorkspace() {
+  const waiting: (() => void)[] = [];
+  let asked = 0;
+  const ws = {
+    search: () => {
+      asked++;
+      return new Promise((resolve) => waiting.push(() => resolve({ results: [] })));
+    },
+  } as unknown as Workspace;
+  return { ws, asked: () => asked, finish: () => { for (const f of waiting.splice(0)) f(); } };
+}
+
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+afterEach(() => setWarmHoldMs(WARM_HOLD_MS));
+
+describe('the made-up searches hold the index calls, within a bound', () => {
+  it('releases the held calls at the bound while a made-up search is still under way, then waits for the agent to be idle', async () => {
+    setWarmHoldMs(50);
+    const { ws, asked, finish } = slowWorkspace();
+    // An agent call under way (held): the made-up searches do not wait for it while they hold.
+    const calls: AgentCalls = { inFlight: 1, scanning: 0, lastEnded: performance.now() };
+    let heldAt = -1;
+    const started = performance.now();
+    const done = warmSearches(ws, '/nowhere', calls, { held: () => { heldAt = performance.now() - started; } });
+    await tick(10);
+    expect(asked()).toBe(1);
+    expect(heldAt).toBe(-1);
+    await tick(80);
+    // The first search is still under way: the bound released the calls all the same.
+    expect(heldAt).toBeGreaterThanOrEqual(45);
+    finish();
+    await tick(20);
+    // Past the bound the agent's call under way holds the next one back.
+    expect(asked()).toBe(1);
+    calls.stopped = true;
+    finish();
+    await done;
+    expect(asked()).toBe(1);
+  });
+
+  it('runs them back to back while they hold, and releases the calls when the last ends', async () => {
+    setWarmHoldMs(60_000);
+    const { ws, asked, finish } = slowWorkspace();
+    const calls: AgentCalls = { inFlight: 1, scanning: 0, lastEnded: performance.now() };
+    let held = 0;
+    const done = warmSearches(ws, '/nowhere', calls, { held: () => { held++; } });
+    for (let i = 0; i < WARM_QUERIES.length; i++) {
+      await tick(1);
+      expect(asked()).toBe(i + 1);
+      expect(held).toBe(0);
+      finish();
+    }
+    await done;
+    // No top hit, so no find_related: the calls are released once, as the searches end.
+    expect(asked()).toBe(WARM_QUERIES.length);
+    expect(held).toBe(1);
+  });
+});
