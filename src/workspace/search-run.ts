@@ -19,7 +19,7 @@ import { timer } from './debug-timer.js';
 import { Deadline, DeadlineReached } from '../pipeline/deadline.js';
 import { KnownDistanceChanged } from '../pipeline/scoring.js';
 import { busyInProcess, inProcess, isLock, tryLock, type Lock, type LockInfo } from './lock.js';
-import type { OpenWorkspace } from './open.js';
+import type { OpenWorkspace, SnapshotNotes } from './open.js';
 import { indexAndPublish, statesOf } from './publish.js';
 import { covers } from './registry.js';
 import { createCandidateSource } from './search/candidate-source.js';
@@ -129,7 +129,9 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
   mark('walk');
   // The version of the meta compatible() read (workspace.json read once a search, not twice).
-  let snap = await ws.loadSnapshot(c.m);
+  // What this search met of the snapshot: its own, not an index run's beside it (open.ts SnapshotNotes).
+  const notes: SnapshotNotes = {};
+  let snap = await ws.loadSnapshot(c.m, notes);
   mark('snapshot');
   // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
   const stale = cached ? [] : await until(staleEntries(snap, walk, ws.statThreadFromFiles, changedDirs));
@@ -158,18 +160,18 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
     await until(unsaved());
   } else if (stale.length > 0) {
     // Calls of this process queue for the lock (an index run under way here is waited for, not refused).
-    const saved = await until(lockFile ? inProcess(lockFile, () => saveStale(ws, paths, stale, so.signal)) : saveStale(ws, paths, stale, so.signal));
+    const saved = await until(lockFile ? inProcess(lockFile, () => saveStale(ws, paths, stale, notes, so.signal)) : saveStale(ws, paths, stale, notes, so.signal));
     if (saved.holder) { ws.walks.invalidate(walkKey); return fallback(`another process is updating it (pid ${saved.holder.pid}); this search scanned the files instead`); }
     if (saved.report) {
       refreshed = saved.report.indexed;
       refreshWarnings.push(...saved.report.warnings);
       if (saved.report.errors > 0) ws.walks.invalidate(walkKey);
-      snap = await ws.loadSnapshot();
+      snap = await ws.loadSnapshot(undefined, notes);
     } else {
       // A search is a read: when what changed cannot be saved (a full or read-only disk), it answers
       // from the index and the files it reads again, and says why once.
       ws.snapshot = null;
-      snap = await ws.loadSnapshot();
+      snap = await ws.loadSnapshot(undefined, notes);
       await until(unsaved());
       notSaved.push({ path: ws.dir, code: 'INDEX_NOT_SAVED', message: `workspace ${ws.name}: what changed was not saved (${saved.errno}); this search read ${stale.length === 1 ? 'it' : `the ${stale.length} changed files`} again for its own answer` });
     }
@@ -222,7 +224,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const proseDamaged = split.prose && proseIndex?.damaged ? [{ path: ws.dir, code: proseIndex.outdated ? 'PROSE_STATS_OUTDATED' : 'PROSE_STATS_DAMAGED', message: `workspace ${ws.name}: ${proseIndex.damaged}; this search counted the documents instead; simgrep index rebuilds it` }] : [];
   // A snapshot rebuilt from the store (none on disk, or damaged) that could not be written back: every
   // search of this index (every one-shot process) rebuilds it again, seconds on a big index. Said, not an error.
-  const snapshotNotSaved = ws.takeSnapshotNotSaved();
+  const snapshotNotSaved = notes.notSaved;
   if (snapshotNotSaved) notSaved.push({ path: ws.dir, code: 'SNAPSHOT_NOT_SAVED', message: `workspace ${ws.name}: the ranking snapshot was rebuilt from the index but not saved (${snapshotNotSaved}); every search rebuilds it, slower; free some space and run simgrep index again` });
   const warnings = [...notSaved, ...(state.note ? [state.note] : []), ...walkWarnings, ...refreshWarnings, ...namedBinary, ...proseDamaged, ...r.warnings];
   const tooLarge = walkWarnings.filter((w) => w.code === 'TOO_LARGE').length;
@@ -242,13 +244,13 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
 type Saved = { report: IndexReport; holder?: undefined } | { holder: LockInfo; report?: undefined } | { errno: string; holder?: undefined; report?: undefined };
 
 /** Saves the stale files to the index under the lock (the caller queued in this process). */
-async function saveStale(ws: OpenWorkspace, paths: string[], stale: Entry[], signal: AbortSignal | undefined): Promise<Saved> {
+async function saveStale(ws: OpenWorkspace, paths: string[], stale: Entry[], notes: SnapshotNotes, signal: AbortSignal | undefined): Promise<Saved> {
   const file = ws.lockFile();
   let got: Lock | LockInfo | null = null;
   try {
     got = file ? tryLock(file) : null;
     if (got && !isLock(got)) return { holder: got };
-    return { report: await indexAndPublish(ws, await ws.store(false), paths, { entries: stale, signal }) };
+    return { report: await indexAndPublish(ws, await ws.store(false), paths, { entries: stale, signal, notes }) };
   } catch (e) {
     const errno = diskErrno(e);
     if (errno) return { errno };
