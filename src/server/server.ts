@@ -17,7 +17,6 @@ import type { SearchResponse } from '../searcher.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from '../workspace/build/indexer.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { readInfo } from '../workspace/registry.js';
 import { mismatch } from './identity.js';
 import { PROTOCOL, readLines, send, type Identity, type Request, type WireIndexReport, type WireSearchOptions } from './protocol.js';
 import { claimSocket, listenPrivately } from './listen.js';
@@ -94,12 +93,9 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
       const why = req.identity ? mismatch(o.identity, req.identity) : 'the request names no simgrep version';
       if (why) { decline(conn, why); return; }
       if (req.op !== 'search' && req.op !== 'index') { decline(conn, 'this is a workspace\'s server, not simgrep mcp\'s engine'); return; }
-      // Never wait on an index run: a complete index answers beside it, else the files are read for this
-      // answer (or the client answers by itself).
-      if (req.op === 'search' && indexing > 0) {
-        if (o.scan || complete(ws.dir)) answerWhileIndexing(conn, req); else decline(conn, 'it is busy indexing');
-        return;
-      }
+      // Never wait on an index run: an index a run completed answers beside it, else the files are read for
+      // this answer (or the client answers by itself).
+      if (req.op === 'search' && indexing > 0) { answerWhileIndexing(conn, req); return; }
       accept(conn, req);
     });
     conn.on('error', () => {}); // a client that died: its request is aborted by 'close'
@@ -168,11 +164,12 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
 
   /**
    * Answers a search while an index run holds the queue (`simgrep serve PATH`'s start-up update, a
-   * client's `simgrep index`). An index a run has completed answers beside it, as any search of it does:
-   * its walk and check find what changed since (files the update has not reached yet included), and reads
-   * those for this answer when the update holds the lock (search-run.ts); the answer says `fresh`, or
-   * `building` where the search read the files after all (a model the index was not built with). With no
-   * complete index (a first build), the files are read (`scan`): the answer says `building`.
+   * client's `simgrep index`). An index a run has completed, of this model, whose roots cover the search's
+   * paths (Workspace.besideIndexRun: the rule search-run.ts follows) answers beside it, as any search of it
+   * does: its walk and check find what changed since (files the update has not reached yet included), and
+   * reads those for this answer (search-run.ts); the answer says `fresh`. Otherwise (a first build, an index
+   * of another model or of other roots, which the run rebuilds or extends) the files are read (`scan`): the
+   * answer says `building`; without a scan the search is declined (its client answers by itself).
    */
   function answerWhileIndexing(conn: Socket, req: Extract<Request, { op: 'search' }>): void {
     const abort = new AbortController();
@@ -180,8 +177,14 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     accepted.add(abort);
     if (idle) { clearTimeout(idle); idle = null; }
     const started = performance.now();
-    const fromIndex = complete(ws.dir) || !o.scan;
-    const p = inCwd(req.cwd, () => (fromIndex ? ws.search : o.scan!)({ ...req.options, signal: abort.signal })).then((search) => {
+    const options = { ...req.options, signal: abort.signal };
+    // The paths are the client's, relative to its directory: asked there.
+    const p = inCwd(req.cwd, async () => {
+      const beside = await ws.besideIndexRun(req.options.paths ?? []);
+      if (beside.fromIndex) return ws.search(options);
+      return o.scan ? o.scan(options) : null;
+    }).then((search) => {
+      if (!search) { decline(conn, 'it is busy indexing'); return; }
       const fresh = search.stats.index !== undefined;
       send(conn, { type: 'done', pid: process.pid, workspace: ws.name, search, freshness: fresh ? 'fresh' : 'building' });
       say(fresh ? `search answered from the index in ${Math.round(performance.now() - started)} ms (an index run is under way)` : `search answered from the files in ${Math.round(performance.now() - started)} ms (the index is being built)`);
@@ -258,11 +261,6 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
 function decline(conn: Socket, reason: string): void {
   send(conn, { type: 'decline', reason });
   conn.end();
-}
-
-/** Whether an index run of the workspace at `dir` has finished (its workspace.json says so; never for an object store's). */
-function complete(dir: string): boolean {
-  return readInfo(dir)?.meta?.complete !== undefined;
 }
 
 /** A local index directory's device and inode ('' when it is gone); object stores are not checked. */

@@ -21,7 +21,7 @@ import { KnownDistanceChanged } from '../pipeline/scoring.js';
 import { busyInProcess, inProcess, isLock, tryLock, type Lock, type LockInfo } from './lock.js';
 import type { OpenWorkspace, SnapshotNotes } from './open.js';
 import { indexAndPublish, statesOf } from './publish.js';
-import { covers } from './registry.js';
+import { answersBesideIndexRun, indexUse } from './index-use.js';
 import { createCandidateSource } from './search/candidate-source.js';
 import { selectCandidates } from './search/candidates.js';
 import { coverage } from './search/coverage.js';
@@ -105,9 +105,8 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   mark('model');
   const c = await ws.compatible(model);
   mark('meta');
-  if (!c.ok || !c.m) return fallback(c.ok ? 'it is empty; run simgrep index' : `${c.why}; run simgrep index to rebuild it`);
-  const roots = JSON.parse(c.m.roots ?? '[]') as string[];
-  if (!covers(roots, paths)) return fallback(`it indexes ${roots.join(', ')}, not all of ${paths.join(', ')}; this search scanned the files instead`);
+  const use = indexUse(c, paths);
+  if (!use.ok) return fallback(`${use.why}; ${use.reason === 'roots' ? 'this search scanned the files instead' : use.reason === 'empty' ? 'run simgrep index' : 'run simgrep index to rebuild it'}`);
   if (!(SEARCH_MODES as readonly string[]).includes(so.mode ?? 'hybrid')) return fallback(null);
 
   // What the search covers, and what changed since the index saw it.
@@ -128,10 +127,10 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const { entries, warnings: walkWarnings } = walk;
   if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
   mark('walk');
-  // The version of the meta compatible() read (workspace.json read once a search, not twice).
   // What this search met of the snapshot: its own, not an index run's beside it (open.ts SnapshotNotes).
   const notes: SnapshotNotes = {};
-  let snap = await ws.loadSnapshot(c.m, notes);
+  // The version of the meta compatible() read (workspace.json read once a search, not twice).
+  let snap = await ws.loadSnapshot(use.m, notes);
   mark('snapshot');
   // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
   const stale = cached ? [] : await until(staleEntries(snap, walk, ws.statThreadFromFiles, changedDirs));
@@ -152,11 +151,12 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const lockFile = ws.lockFile();
   if (stale.length > 0 && ws.o.oneShot && !ws.storeOpened() && fewBytes(stale, UNSAVED_REFRESH_BYTES)) {
     await until(unsaved());
-  } else if (stale.length > 0 && c.m.complete !== undefined && lockFile !== null && busyInProcess(lockFile)) {
+  } else if (stale.length > 0 && answersBesideIndexRun(use, { local: lockFile !== null }) && busyInProcess(lockFile!)) {
     // An index run of this process holds the lock (simgrep serve's start-up update, an MCP index call) over an
     // index a run completed: the search never waits for it; it reads what changed for its own answer, and the
     // run saves it. A first build is waited for (below): every file is stale then, and reading them all beside
-    // the build would double its work and memory (review of engine40).
+    // the build would double its work and memory (review of engine40). The resident server asks the same rule
+    // before it hands a search here (index-use.ts).
     await until(unsaved());
   } else if (stale.length > 0) {
     // Calls of this process queue for the lock (an index run under way here is waited for, not refused).

@@ -1,6 +1,7 @@
 // A workspace: a persistent index of some roots that answers searches exactly as a one-shot scan
 // would, in milliseconds. This is its public face; the work is in open.ts (state, store, snapshot,
 // lock), index-run.ts and publish.ts (index runs), search-run.ts (searches).
+import { existsSync } from 'node:fs';
 import { isSimgrepError, SimgrepError } from '../errors.js';
 import { searchPerFile, withTypes, type SearchOptions, type SearchResponse } from '../searcher.js';
 import { searchLike } from '../rank/related.js';
@@ -10,6 +11,7 @@ import { isGone } from '../sources/local-gone.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from './build/indexer.js';
 import { indexRun } from './index-run.js';
+import { answersBesideIndexRun, indexUse } from './index-use.js';
 import { openWorkspace } from './open.js';
 import type { IndexIo, WorkspaceOptions } from './options.js';
 import { readInfo } from './registry.js';
@@ -66,6 +68,13 @@ export interface Workspace {
   /** The roots its index records (status's, from the index's meta alone: no ranking snapshot loaded). */
   roots(): Promise<string[]>;
   /**
+   * Whether a search of `paths` during an index run of this process answers from the index, or reads the
+   * files (index-use.ts answersBesideIndexRun), and then why: null where no run of the index has finished
+   * (a first build), else what stands in the way (another model, other roots). Relative paths start at the
+   * working directory.
+   */
+  besideIndexRun(paths: string[]): Promise<{ fromIndex: true } | { fromIndex: false; why: string | null }>;
+  /**
    * Drops files that no longer exist, and local roots that no longer exist (`droppedRoots`; `simgrep
    * index ROOT -w NAME` adds one back). A path that merely cannot be reached now (no access, an I/O
    * error, a stale or unmounted network mount) is kept.
@@ -105,6 +114,14 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     search: (so) => abortedAs(search(so), so?.signal, 'the search was aborted'),
 
     roots: async () => rootsOf(await ws.meta()),
+
+    async besideIndexRun(paths) {
+      // A local workspace not made yet (simgrep serve PATH's first build) has no meta to read.
+      const c = remote || existsSync(dir) ? await ws.compatible(await ws.searcher.model()) : { ok: true, m: null };
+      const use = indexUse(c, paths);
+      if (answersBesideIndexRun(use, { local: !remote })) return { fromIndex: true };
+      return { fromIndex: false, why: use.ok || use.reason === 'empty' ? null : use.why };
+    },
 
     async status() {
       const m = (await ws.meta()) ?? {};

@@ -1,10 +1,10 @@
 // simgrep serve [-w NAME | --index-dir DIR | PATH...]: keeps a workspace loaded in this process and
 // answers the CLI's searches and `simgrep index` runs of it over a Unix socket (see src/server/).
 // With PATHs it indexes them, as `simgrep index PATH...` does, in the background: it listens at once and
-// answers searches meanwhile from the index when a run of it has finished before, else by reading the
-// files. Stops when idle, or on Ctrl-C.
+// answers searches meanwhile from the index when a run of it has finished before, for this model, over roots
+// that cover them, else by reading the files (and says which at start). Stops when idle, or on Ctrl-C.
 import { SimgrepError } from '../../errors.js';
-import { defaultName, readInfo } from '../../workspace/registry.js';
+import { defaultName } from '../../workspace/registry.js';
 import path from 'node:path';
 import { createSearcher, createWorkspace } from '../../library.js';
 import { isRemoteUri } from '../../sources/uri.js';
@@ -50,11 +50,13 @@ export async function runServeCommand(flags: ParsedFlags, paths: string[]): Prom
   say(`workspace ${ws.name} (${ws.dir}) served by pid ${process.pid} on ${server.socket}`);
   say(`searches and simgrep index runs of it now go through this process; it stops after ${idleSeconds > 0 ? `${idleSeconds} s without a request` : 'Ctrl-C only'} (--idle-timeout), or on Ctrl-C`);
   if (paths.length > 0) {
-    // A complete index answers meanwhile (server.ts): each search checks what changed, as always.
-    const complete = readInfo(ws.dir)?.meta?.complete !== undefined;
-    say(`indexing ${paths.join(' ')} in the background; ${complete ? 'searches answer from its index meanwhile' : 'searches read the files until it is done'}`);
     const absolute = paths.map((p) => (isRemoteUri(p) ? p : path.resolve(p)));
-    server.indexInBackground(absolute).then((r) => {
+    // Asked before the run starts (it rewrites the meta of an index it rebuilds), said once the model is
+    // loaded; searches meanwhile follow the same rule (server.ts answerWhileIndexing).
+    const beside = ws.besideIndexRun(absolute).catch((e: unknown) => ({ fromIndex: false as const, why: (e as Error)?.message ?? String(e) }));
+    const run = server.indexInBackground(absolute);
+    void beside.then((b) => say(`indexing ${paths.join(' ')} in the background; ${meanwhile(b)}`));
+    run.then((r) => {
       for (const w of r.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
       say(`workspace ${ws.name}: ${thousands(r.indexed)} files indexed, ${thousands(r.unchanged)} unchanged, ${thousands(r.deleted)} removed`);
     }, (e: unknown) => { say(`the index run failed: ${(e as Error)?.message ?? String(e)}; searches keep reading the files`); });
@@ -65,4 +67,10 @@ export async function runServeCommand(flags: ParsedFlags, paths: string[]): Prom
   await server.stopped;
   await searcher.close();
   return 0;
+}
+
+/** What searches do while `simgrep serve PATH`'s start-up run indexes (Workspace.besideIndexRun). */
+function meanwhile(b: { fromIndex: true } | { fromIndex: false; why: string | null }): string {
+  if (b.fromIndex) return 'searches answer from its index meanwhile';
+  return `searches read the files until it is done${b.why ? ` (the index it has cannot answer them: ${b.why})` : ''}`;
 }
