@@ -51,8 +51,8 @@ export async function runServeCommand(flags: ParsedFlags, paths: string[]): Prom
   say(`searches and simgrep index runs of it now go through this process; it stops after ${idleSeconds > 0 ? `${idleSeconds} s without a request` : 'Ctrl-C only'} (--idle-timeout), or on Ctrl-C`);
   if (paths.length > 0) {
     const absolute = paths.map((p) => (isRemoteUri(p) ? p : path.resolve(p)));
-    // Asked before the run starts (it rewrites the meta of an index it rebuilds), said once the model is
-    // loaded; searches meanwhile follow the same rule (server.ts answerWhileIndexing).
+    // Asked as the run starts (it changes workspace.json only when it publishes) and said once the model is
+    // loaded; each search meanwhile is sent by the same rule (server.ts answerWhileIndexing).
     const beside = ws.besideIndexRun(absolute).catch((e: unknown) => ({ fromIndex: false as const, why: (e as Error)?.message ?? String(e) }));
     const run = server.indexInBackground(absolute);
     void beside.then((b) => say(`indexing ${paths.join(' ')} in the background; ${meanwhile(b)}`));
