@@ -54,6 +54,13 @@ export interface WorkspaceStatus {
   complete: boolean;
 }
 
+/**
+ * Workspace.besideIndexRun's answer. `why` (with `reason`): an index is there that cannot answer the search
+ * (`incompatible`: another model or an older simgrep, which a run rebuilds over its own paths; `roots`: roots
+ * that do not cover its paths, which a run of those paths adds); null: none yet, a first build, or an object store's.
+ */
+export type BesideIndexRun = { fromIndex: true } | { fromIndex: false; why: null } | { fromIndex: false; why: string; reason: 'incompatible' | 'roots' };
+
 export interface Workspace {
   readonly name: string;
   readonly dir: string;
@@ -73,7 +80,7 @@ export interface Workspace {
    * (a first build), else what stands in the way (another model, other roots). Relative paths start at the
    * working directory.
    */
-  besideIndexRun(paths: string[]): Promise<{ fromIndex: true } | { fromIndex: false; why: string | null }>;
+  besideIndexRun(paths: string[]): Promise<BesideIndexRun>;
   /**
    * Drops files that no longer exist, and local roots that no longer exist (`droppedRoots`; `simgrep
    * index ROOT -w NAME` adds one back). A path that merely cannot be reached now (no access, an I/O
@@ -116,11 +123,19 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
     roots: async () => rootsOf(await ws.meta()),
 
     async besideIndexRun(paths) {
-      // A local workspace not made yet (simgrep serve PATH's first build) has no meta to read.
-      const c = remote || existsSync(dir) ? await ws.compatible(await ws.searcher.model()) : { ok: true, m: null };
+      // An object store's index never answers beside a run (index-use.ts): its meta is not read for every
+      // search of the run (a request to the store each).
+      if (remote) return { fromIndex: false, why: null };
+      // The model's error is the search's and the run's to report: it rejects.
+      const model = await ws.searcher.model();
+      // A local workspace not made yet (simgrep serve PATH's first build) has no meta to read. A meta that
+      // cannot be read (a first build's tables found damaged) is the run's to mend: the files are read, as
+      // before integ41.
+      const c = existsSync(dir) ? await ws.compatible(model).catch(() => null) : { ok: true, m: null };
+      if (!c) return { fromIndex: false, why: null };
       const use = indexUse(c, paths);
-      if (answersBesideIndexRun(use, { local: !remote })) return { fromIndex: true };
-      return { fromIndex: false, why: use.ok || use.reason === 'empty' ? null : use.why };
+      if (answersBesideIndexRun(use, { local: true })) return { fromIndex: true };
+      return use.ok || use.reason === 'empty' ? { fromIndex: false, why: null } : { fromIndex: false, why: use.why, reason: use.reason };
     },
 
     async status() {
