@@ -265,6 +265,32 @@ describe('simgrep serve', { timeout: 180_000 }, () => {
     expect(search.stdout).toBe((await runCli(['upload retry', own, '--no-index'], { env })).stdout);
   });
 
+  // mend41 (review of integ41): during an index run, a search of paths the index does not cover and that no run
+  // under way adds went to the scan with no word of why ("(read directly: index building)"); before integ41, and
+  // now again, it is the workspace's own search, which says the workspace was not used and why.
+  it('a search during an index run of paths that no run adds says the workspace was not used', async () => {
+    const { own, server } = await pausedIndexRun('outside');
+    const search = await runCli(['upload retry', tree, '-w', 'outside', '--stats'], { env });
+    expect(search.code).toBe(0);
+    expect(search.stderr).toMatch(new RegExp(`^simgrep: workspace outside not used: it indexes ${own}, not all of ${tree}; this search scanned the files instead\nsimgrep: searched \\d+ files, [^\n]*, answered by simgrep serve \\(pid ${server.child.pid}\\) in `));
+    expect(search.stdout).toBe((await runCli(['upload retry', tree, '--no-index'], { env })).stdout);
+    expect(server.stderr()).toMatch(/search answered from the files in \d+ ms \(no index run makes the index answer it\)/);
+  });
+
+  // mend41 (review of integ41): a model that could not be loaded was said as what the index lacked ("the index
+  // it has cannot answer them: Model directory ... does not exist"); the run's failure says the model's error.
+  it('simgrep serve PATH with a model that cannot be loaded says so through the run, not as the index\'s lack', async () => {
+    const own = path.join(tmp, 'nomodel-tree');
+    mkdirSync(own);
+    writeFileSync(path.join(own, 'f.ts'), file(5, 20));
+    const missing = path.join(tmp, 'no-such-model');
+    const server = await startServer([own, '-w', 'nomodel', '--model', missing, '-J', '0']);
+    await expect.poll(server.stderr, { timeout: 30_000 }).toMatch(/the index run failed/);
+    expect(server.stderr()).toContain(`simgrep serve: indexing ${own} in the background\n`);
+    expect(server.stderr()).toContain(`simgrep serve: the index run failed: Model directory ${missing} does not exist.`);
+    expect(server.stderr()).not.toMatch(/cannot answer/);
+  });
+
   it('simgrep workspace rm during a served index run stops it at once: the run says why, the workspace is gone', async () => {
     const { server, indexing, indexErr } = await pausedIndexRun('removed');
     const rm = await runCli(['workspace', 'rm', 'removed'], { env });
