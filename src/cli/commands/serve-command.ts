@@ -15,6 +15,7 @@ import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
 import { namedTarget } from './workspace-target.js';
 import { thousands } from '../thousands.js';
+import type { BesideIndexRun } from '../../workspace/workspace.js';
 
 /** Default --idle-timeout: a working session's pauses, not a day. */
 const IDLE_SECONDS = 30 * 60;
@@ -53,9 +54,11 @@ export async function runServeCommand(flags: ParsedFlags, paths: string[]): Prom
     const absolute = paths.map((p) => (isRemoteUri(p) ? p : path.resolve(p)));
     // Asked as the run starts (it changes workspace.json only when it publishes) and said once the model is
     // loaded; each search meanwhile is sent by the same rule (server.ts answerWhileIndexing).
-    const beside = ws.besideIndexRun(absolute).catch((e: unknown) => ({ fromIndex: false as const, why: (e as Error)?.message ?? String(e) }));
+    const beside = ws.besideIndexRun(absolute);
     const run = server.indexInBackground(absolute);
-    void beside.then((b) => say(`indexing ${paths.join(' ')} in the background; ${meanwhile(b)}`));
+    // It rejects only when the model cannot be loaded: the run fails on the same error and says it (below),
+    // not as something the index lacks.
+    void beside.then((b) => say(`indexing ${paths.join(' ')} in the background; ${meanwhile(b)}`), () => say(`indexing ${paths.join(' ')} in the background`));
     run.then((r) => {
       for (const w of r.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
       say(`workspace ${ws.name}: ${thousands(r.indexed)} files indexed, ${thousands(r.unchanged)} unchanged, ${thousands(r.deleted)} removed`);
@@ -70,7 +73,7 @@ export async function runServeCommand(flags: ParsedFlags, paths: string[]): Prom
 }
 
 /** What searches do while `simgrep serve PATH`'s start-up run indexes (Workspace.besideIndexRun). */
-function meanwhile(b: { fromIndex: true } | { fromIndex: false; why: string | null }): string {
+function meanwhile(b: BesideIndexRun): string {
   if (b.fromIndex) return 'searches answer from its index meanwhile';
   return `searches read the files until it is done${b.why ? ` (the index it has cannot answer them: ${b.why})` : ''}`;
 }
