@@ -79,7 +79,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     description: INDEX_DESCRIPTION,
     annotations: { title: 'Build or refresh the index', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     inputSchema: z.strictObject({ directory: z.string().optional().describe('Directory to index, inside the server root (default: the root)') }),
-    outputSchema: { workspace: z.string(), files: z.number().int(), indexed: z.number().int(), unchanged: z.number().int(), deleted: z.number().int(), chunks: z.number().int(), errors: z.number().int() },
+    outputSchema: { workspace: z.string(), files: z.number().int(), indexed: z.number().int(), unchanged: z.number().int(), deleted: z.number().int(), chunks: z.number().int(), errors: z.number().int(), notes: z.array(z.string()).optional().describe('present when the run had warnings: one note with their count by code and the first of them (files it could not read, a ranking snapshot it could not save)') },
   }, async (a, extra) => {
     const token = extra._meta?.progressToken;
     // Every notification goes out before the result, and not in the same read: the SDK's client handles

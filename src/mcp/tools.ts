@@ -7,7 +7,7 @@ import type { WireToolResult } from '../server/protocol.js';
 import type { SourceWarning } from '../sources/source.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
 import { timer } from '../workspace/debug-timer.js';
-import { buildAnswer } from './answer.js';
+import { buildAnswer, DEFAULT_MAX_TOKENS } from './answer.js';
 import { createConfinedWorkspaces, RETRY_BUILD_MS } from './confined-workspaces.js';
 import { resolveFileInside, resolveInside, type Root } from './scope.js';
 import { boundQuery, filtersOf, planOf, type Narrowing } from './search-args.js';
@@ -100,8 +100,12 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const dir = resolveInside(root, a.directory);
     const { ws, roots } = await workspaces.forIndex(dir);
     const r = await ws.index(roots, { onProgress });
-    const out = { workspace: ws.name, files: r.files, indexed: r.indexed, unchanged: r.unchanged, deleted: r.deleted, chunks: r.chunks, errors: r.errors };
-    return { content: [{ type: 'text', text: `workspace ${ws.name}: ${r.files} files checked, ${r.indexed} indexed, ${r.unchanged} unchanged, ${r.deleted} removed, ${r.errors} errors` }], structuredContent: out };
+    // The run's warnings (files it could not read, a ranking snapshot it could not save: a search beside it
+    // leaves those to it), as a search's: one note (mend41).
+    const notes = warned(ws, r, DEFAULT_MAX_TOKENS);
+    const out = { workspace: ws.name, files: r.files, indexed: r.indexed, unchanged: r.unchanged, deleted: r.deleted, chunks: r.chunks, errors: r.errors, ...(notes.length > 0 ? { notes } : {}) };
+    const text = `workspace ${ws.name}: ${r.files} files checked, ${r.indexed} indexed, ${r.unchanged} unchanged, ${r.deleted} removed, ${r.errors} errors${notes.map((n) => `\nnote: ${n}`).join('')}`;
+    return { content: [{ type: 'text', text }], structuredContent: out };
   }
 
   async function status(a: { directory?: string }): Promise<WireToolResult> {
