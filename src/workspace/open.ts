@@ -215,6 +215,9 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
       } catch (e) {
         // Full or read-only: rebuilt from the store by the next load; the run that wrote it says so (index-run.ts, search-run.ts).
         if (notes) notes.notSaved = (e as Error).message;
+        // A base not written: the file on disk is not this snapshot's, and a delta written over it would be
+        // read with the wrong base (or not at all) and would clear the note (a prune that rebuilt it: mend41).
+        if (snap.version === snap.baseVersion) fileDamaged = true;
       }
     },
 
