@@ -125,8 +125,10 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
       // (trial37); the counts are of that part, read from the tables' file states (no snapshot made).
       const s = await found.ws.status();
       Object.assign(out, { workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, incomplete: true });
+      statusNotes(found.ws, s);
     } else if (found) {
       const s = await found.ws.status();
+      statusNotes(found.ws, s);
       Object.assign(out, { indexed: s.files + s.gone > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model ? shownModel(s.model, { root: root.real, rootGiven: root.given, bundledDir: bundledModelDir() }) : null, updated: s.updated });
       if (s.gone > 0) out.gone = s.gone;
     }
@@ -141,7 +143,14 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
       : out.incomplete
       ? `${dir}: the index of workspace ${String(out.workspace)} is incomplete: no build of it has finished, one was cut short or is still running (${String(out.files)} files written); the next search rebuilds it in the background and reads the files meanwhile, the index tool finishes it now`
       : out.indexed ? `${dir}: indexed in workspace ${String(out.workspace)} (${String(out.files)} files, ${String(out.chunks)} chunks${out.gone ? `; ${String(out.gone)} more gone since its last run, skipped by searches, dropped by the index tool` : ''})` : `${dir}: not indexed yet (the first search builds the index)`;
-    return { content: [{ type: 'text', text }], structuredContent: out };
+    const notes = (out.notes as string[] | undefined) ?? [];
+    return { content: [{ type: 'text', text: `${text}${notes.map((n) => `\nnote: ${n}`).join('')}` }], structuredContent: out };
+
+    /** What status met (a ranking snapshot it rebuilt and could not save) as one note, as a search's (mend41). */
+    function statusNotes(ws: { dir: string }, s: { warnings?: SourceWarning[] }): void {
+      const notes = warned(ws, { warnings: s.warnings ?? [] }, DEFAULT_MAX_TOKENS);
+      if (notes.length > 0) out.notes = notes;
+    }
   }
 
   return {

@@ -8,11 +8,12 @@ import { searchLike } from '../rank/related.js';
 import { checkOptionTypes } from '../options-check.js';
 import { checkFilterValues } from '../sources/filter-options.js';
 import { isGone } from '../sources/local-gone.js';
+import type { SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from './build/indexer.js';
 import { indexRun } from './index-run.js';
 import { answersBesideIndexRun, indexUse } from './index-use.js';
-import { openWorkspace } from './open.js';
+import { openWorkspace, type SnapshotNotes } from './open.js';
 import type { IndexIo, WorkspaceOptions } from './options.js';
 import { readInfo } from './registry.js';
 import { searchWorkspace } from './search-run.js';
@@ -52,6 +53,11 @@ export interface WorkspaceStatus {
    * way, and the counts are its tables' as written so far, a part of the roots; `simgrep index` finishes it.
    */
   complete: boolean;
+  /**
+   * Present when status met something to say (SNAPSHOT_NOT_SAVED: the ranking snapshot it rebuilt from the
+   * index, none being on disk or it being damaged, could not be saved: every search rebuilds it).
+   */
+  warnings?: SourceWarning[];
 }
 
 /**
@@ -86,8 +92,14 @@ export interface Workspace {
    * index ROOT -w NAME` adds one back). A path that merely cannot be reached now (no access, an I/O
    * error, a stale or unmounted network mount) is kept.
    */
-  prune(): Promise<{ deleted: number; droppedRoots: string[] }>;
+  prune(): Promise<{ deleted: number; droppedRoots: string[]; warnings?: SourceWarning[] }>;
   close(): Promise<void>;
+}
+
+/** SNAPSHOT_NOT_SAVED for a snapshot a status or prune wrote and could not save (none when it could). */
+function notSavedWarnings(name: string, dir: string, notes: SnapshotNotes, what: string): SourceWarning[] {
+  if (!notes.notSaved) return [];
+  return [{ path: dir, code: 'SNAPSHOT_NOT_SAVED', message: `workspace ${name}: the ranking snapshot was ${what} (${notes.notSaved}); every search rebuilds it from the index, slower; free some space and run simgrep index again` }];
 }
 
 /** The roots an index's meta records. */
@@ -140,10 +152,14 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
 
     async status() {
       const m = (await ws.meta()) ?? {};
-      const counts = await statusCounts(ws, m.complete);
+      // A snapshot status rebuilt and could not save is said by status: no later run would (mend41).
+      const notes: SnapshotNotes = {};
+      const counts = await statusCounts(ws, m.complete, notes);
+      const warnings = notSavedWarnings(name, dir, notes, 'rebuilt from the index but not saved');
       return {
         name, dir, roots: rootsOf(m), ...counts, model: m.model ?? '',
         sizeOnDisk: remote ? null : diskUsage(dir), updated: readInfo(dir)?.updated ?? null, complete: m.complete !== undefined,
+        ...(warnings.length > 0 ? { warnings } : {}),
       };
     },
 
@@ -170,13 +186,16 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
           ws.snapshot = null;
           return { deleted: gone.length, droppedRoots };
         }
-        const before = await ws.loadSnapshot();
+        // What this prune met of the snapshot: said in its answer (no later run would: mend41).
+        const notes: SnapshotNotes = {};
+        const before = await ws.loadSnapshot(undefined, notes);
         if (gone.length > 0) await writing(() => s.deleteFiles(gone));
         const version = await s.version();
         ws.snapshot = patchSnapshot(before, { ...emptyChanges(), dropChunksOf: new Set(gone), dropFiles: new Set(gone) }, version);
-        ws.saveSnapshot(ws.snapshot);
+        ws.saveSnapshot(ws.snapshot, notes);
         ws.publishInfo(await writing(() => s.writeMeta({ complete: version, ...rootsMeta })));
-        return { deleted: gone.length, droppedRoots };
+        const warnings = notSavedWarnings(name, dir, notes, 'not saved');
+        return { deleted: gone.length, droppedRoots, ...(warnings.length > 0 ? { warnings } : {}) };
       });
     },
 
