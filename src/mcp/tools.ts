@@ -7,7 +7,7 @@ import type { WireToolResult } from '../server/protocol.js';
 import type { SourceWarning } from '../sources/source.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
 import { timer } from '../workspace/debug-timer.js';
-import { buildAnswer } from './answer.js';
+import { buildAnswer, DEFAULT_MAX_TOKENS } from './answer.js';
 import { createConfinedWorkspaces, RETRY_BUILD_MS } from './confined-workspaces.js';
 import { resolveFileInside, resolveInside, type Root } from './scope.js';
 import { boundQuery, filtersOf, planOf, type Narrowing } from './search-args.js';
@@ -106,8 +106,12 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const dir = resolveInside(root, a.directory);
     const { ws, roots } = await workspaces.forIndex(dir);
     const r = await ws.index(roots, { onProgress });
-    const out = { workspace: ws.name, files: r.files, indexed: r.indexed, unchanged: r.unchanged, deleted: r.deleted, chunks: r.chunks, errors: r.errors };
-    return { content: [{ type: 'text', text: `workspace ${ws.name}: ${r.files} files checked, ${r.indexed} indexed, ${r.unchanged} unchanged, ${r.deleted} removed, ${r.errors} errors` }], structuredContent: out };
+    // The run's warnings (files it could not read, a ranking snapshot it could not save: a search beside it
+    // leaves those to it), as a search's: one note (mend41).
+    const notes = warned(ws, r, DEFAULT_MAX_TOKENS);
+    const out = { workspace: ws.name, files: r.files, indexed: r.indexed, unchanged: r.unchanged, deleted: r.deleted, chunks: r.chunks, errors: r.errors, ...(notes.length > 0 ? { notes } : {}) };
+    const text = `workspace ${ws.name}: ${r.files} files checked, ${r.indexed} indexed, ${r.unchanged} unchanged, ${r.deleted} removed, ${r.errors} errors${notes.map((n) => `\nnote: ${n}`).join('')}`;
+    return { content: [{ type: 'text', text }], structuredContent: out };
   }
 
   async function status(a: { directory?: string }): Promise<WireToolResult> {
@@ -127,8 +131,10 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
       // (trial37); the counts are of that part, read from the tables' file states (no snapshot made).
       const s = await found.ws.status();
       Object.assign(out, { workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, incomplete: true });
+      statusNotes(found.ws, s);
     } else if (found) {
       const s = await found.ws.status();
+      statusNotes(found.ws, s);
       Object.assign(out, { indexed: s.files + s.gone > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model ? shownModel(s.model, { root: root.real, rootGiven: root.given, bundledDir: bundledModelDir() }) : null, updated: s.updated });
       if (s.gone > 0) out.gone = s.gone;
     }
@@ -143,7 +149,14 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
       : out.incomplete
       ? `${dir}: the index of workspace ${String(out.workspace)} is incomplete: no build of it has finished, one was cut short or is still running (${String(out.files)} files written); the next search rebuilds it in the background and reads the files meanwhile, the index tool finishes it now`
       : out.indexed ? `${dir}: indexed in workspace ${String(out.workspace)} (${String(out.files)} files, ${String(out.chunks)} chunks${out.gone ? `; ${String(out.gone)} more gone since its last run, skipped by searches, dropped by the index tool` : ''})` : `${dir}: not indexed yet (the first search builds the index)`;
-    return { content: [{ type: 'text', text }], structuredContent: out };
+    const notes = (out.notes as string[] | undefined) ?? [];
+    return { content: [{ type: 'text', text: `${text}${notes.map((n) => `\nnote: ${n}`).join('')}` }], structuredContent: out };
+
+    /** What status met (a ranking snapshot it rebuilt and could not save) as one note, as a search's (mend41). */
+    function statusNotes(ws: { dir: string }, s: { warnings?: SourceWarning[] }): void {
+      const notes = warned(ws, { warnings: s.warnings ?? [] }, DEFAULT_MAX_TOKENS);
+      if (notes.length > 0) out.notes = notes;
+    }
   }
 
   return {

@@ -4,8 +4,10 @@
 // connection instead of loading everything again. Requests run one at a time, each in the client's
 // working directory (paths are shown as the client typed them); a client that goes away cancels its
 // request; a search that would wait behind an index run is answered at once: from the index when a run
-// of it has finished before (the search checks what changed, as every search does), else by reading the
-// files (`scan`; the answer says `building`), or declined (its client answers itself) where there is no scan.
+// of it has finished before, for this model, over roots that cover the search's paths (the search checks
+// what changed, as every search does), else by reading the files (`scan`; the answer says `building`), or
+// declined (its client answers itself) where there is no scan; a search that no run under way makes the
+// index answer (paths outside them all) is the workspace's own, which says why it read the files.
 // Answers are the workspace's own: the same code as `createWorkspace().search`. A server whose index
 // directory was removed or replaced (`simgrep workspace rm`, a rebuild elsewhere) declines and stops:
 // its loaded state no longer belongs to that directory.
@@ -16,8 +18,9 @@ import path from 'node:path';
 import type { SearchResponse } from '../searcher.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from '../workspace/build/indexer.js';
+import { realPath } from '../sources/real-paths.js';
+import { covers } from '../workspace/registry.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { readInfo } from '../workspace/registry.js';
 import { mismatch } from './identity.js';
 import { PROTOCOL, readLines, send, type Identity, type Request, type WireIndexReport, type WireSearchOptions } from './protocol.js';
 import { claimSocket, listenPrivately } from './listen.js';
@@ -32,9 +35,10 @@ export interface ServeOptions {
   /** Said as the server works (the CLI prints it on stderr). */
   onEvent?: (message: string) => void;
   /**
-   * Reads the files for a search that arrives while an index run is queued or running and no run of the
-   * index has finished yet (the answer an index gives, without waiting for it). Without it such a search
-   * is declined (its client answers). A complete index answers such a search itself.
+   * Reads the files for a search that arrives while an index run is queued or running and the index cannot
+   * answer it until that run is done (a first build, another model's index, roots the run adds): the answer
+   * the index gives, without waiting for it. Without it such a search is declined (its client answers). An
+   * index that answers it (Workspace.besideIndexRun) answers such a search itself.
    */
   scan?: (options: WireSearchOptions & { signal: AbortSignal }) => Promise<SearchResponse>;
 }
@@ -60,6 +64,8 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   let queue: Promise<void> = Promise.resolve();
   /** Index runs queued or running: a search would wait for them, so it is declined meanwhile. */
   let indexing = 0;
+  /** The paths of each index run queued or running (absolute; empty: the roots the index has). */
+  const runPaths = new Set<string[]>();
   /** The requests accepted and not finished (queued or running): a stop aborts them. */
   const accepted = new Set<AbortController>();
   let idle: NodeJS.Timeout | null = null;
@@ -94,12 +100,9 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
       const why = req.identity ? mismatch(o.identity, req.identity) : 'the request names no simgrep version';
       if (why) { decline(conn, why); return; }
       if (req.op !== 'search' && req.op !== 'index') { decline(conn, 'this is a workspace\'s server, not simgrep mcp\'s engine'); return; }
-      // Never wait on an index run: a complete index answers beside it, else the files are read for this
-      // answer (or the client answers by itself).
-      if (req.op === 'search' && indexing > 0) {
-        if (o.scan || complete(ws.dir)) answerWhileIndexing(conn, req); else decline(conn, 'it is busy indexing');
-        return;
-      }
+      // Never wait on an index run: an index a run completed answers beside it, else the files are read for
+      // this answer (or the client answers by itself).
+      if (req.op === 'search' && indexing > 0) { answerWhileIndexing(conn, req); return; }
       accept(conn, req);
     });
     conn.on('error', () => {}); // a client that died: its request is aborted by 'close'
@@ -118,7 +121,8 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     const abort = new AbortController();
     conn.on('close', () => abort.abort());
     accepted.add(abort);
-    if (req.op === 'index') indexing++;
+    const indexed = req.op === 'index' ? req.paths.map((p) => (isRemoteUri(p) ? p : path.resolve(req.cwd, p))) : null;
+    if (indexed) { indexing++; runPaths.add(indexed); }
     if (idle) { clearTimeout(idle); idle = null; }
     queue = queue.then(async () => {
       if (abort.signal.aborted) {
@@ -143,8 +147,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
           send(conn, { type: 'done', pid: process.pid, workspace: ws.name, search, freshness: search.stats.index ? 'fresh' : 'scanned' });
         } else if (req.op === 'index') {
           // Absolute paths: the run then owes nothing to the working directory, which a scan may change meanwhile.
-          const paths = req.paths.map((p) => (isRemoteUri(p) ? p : path.resolve(req.cwd, p)));
-          const index = await runIndex(conn, paths, abort.signal);
+          const index = await runIndex(conn, indexed!, abort.signal);
           send(conn, { type: 'done', pid: process.pid, workspace: ws.name, index });
         }
         say(`${req.op} answered in ${Math.round(performance.now() - started)} ms`);
@@ -161,18 +164,22 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     });
     function finished(): void {
       accepted.delete(abort);
-      if (req.op === 'index') indexing--;
+      if (indexed) { indexing--; runPaths.delete(indexed); }
       armIdle();
     }
   }
 
   /**
    * Answers a search while an index run holds the queue (`simgrep serve PATH`'s start-up update, a
-   * client's `simgrep index`). An index a run has completed answers beside it, as any search of it does:
-   * its walk and check find what changed since (files the update has not reached yet included), and reads
-   * those for this answer when the update holds the lock (search-run.ts); the answer says `fresh`, or
-   * `building` where the search read the files after all (a model the index was not built with). With no
-   * complete index (a first build), the files are read (`scan`): the answer says `building`.
+   * client's `simgrep index`). An index a run has completed, of this model, whose roots cover the search's
+   * paths (Workspace.besideIndexRun: the rule search-run.ts follows) answers beside it, as any search of it
+   * does: its walk and check find what changed since (files the update has not reached yet included), and
+   * reads those for this answer (search-run.ts); the answer says `fresh`. Otherwise (a first build, an index
+   * of another model or of other roots, which the run rebuilds or extends) the files are read (`scan`): the
+   * answer says `building`; without a scan the search is declined (its client answers by itself). An index
+   * that cannot answer, whose paths no run queued or running indexes (which would make it answer them), is
+   * searched as at any other time: the search reads the files and says why (`workspace NAME not used: ...`);
+   * the answer says `scanned`.
    */
   function answerWhileIndexing(conn: Socket, req: Extract<Request, { op: 'search' }>): void {
     const abort = new AbortController();
@@ -180,11 +187,23 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     accepted.add(abort);
     if (idle) { clearTimeout(idle); idle = null; }
     const started = performance.now();
-    const fromIndex = complete(ws.dir) || !o.scan;
-    const p = inCwd(req.cwd, () => (fromIndex ? ws.search : o.scan!)({ ...req.options, signal: abort.signal })).then((search) => {
+    const options = { ...req.options, signal: abort.signal };
+    // The paths are the client's, relative to its directory: asked there.
+    const p = inCwd(req.cwd, async () => {
+      const paths = req.options.paths ?? [];
+      const beside = await ws.besideIndexRun(paths);
+      // (One that reads the files after all, an index published meanwhile: `building`, as before.)
+      if (beside.fromIndex) return { search: await ws.search(options), building: true };
+      // Not the runs' to mend: the workspace's search says why it reads the files (it never waits for the lock then).
+      if (beside.why !== null && !covers(await coveredAfterRuns(beside.reason), paths)) return { search: await ws.search(options), building: false };
+      return o.scan ? { search: await o.scan(options), building: true } : null;
+    }).then((answer) => {
+      if (!answer) { decline(conn, 'it is busy indexing'); return; }
+      const { search, building } = answer;
       const fresh = search.stats.index !== undefined;
-      send(conn, { type: 'done', pid: process.pid, workspace: ws.name, search, freshness: fresh ? 'fresh' : 'building' });
-      say(fresh ? `search answered from the index in ${Math.round(performance.now() - started)} ms (an index run is under way)` : `search answered from the files in ${Math.round(performance.now() - started)} ms (the index is being built)`);
+      send(conn, { type: 'done', pid: process.pid, workspace: ws.name, search, freshness: fresh ? 'fresh' : building ? 'building' : 'scanned' });
+      const ms = Math.round(performance.now() - started);
+      say(fresh ? `search answered from the index in ${ms} ms (an index run is under way)` : building ? `search answered from the files in ${ms} ms (the index is being built)` : `search answered from the files in ${ms} ms (no index run makes the index answer it)`);
     }, (e: unknown) => {
       if (stopping !== null && abort.signal.aborted) decline(conn, 'it is stopping');
       else send(conn, { type: 'error', error: serializeError(e) });
@@ -201,10 +220,21 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     const abort = new AbortController();
     accepted.add(abort);
     indexing++;
+    runPaths.add(paths);
     if (idle) { clearTimeout(idle); idle = null; }
     const run = queue.then(() => ws.index(paths, { signal: abort.signal })).then(({ patch: _patch, ...counts }) => counts);
-    queue = run.then(() => undefined, () => undefined).finally(() => { accepted.delete(abort); indexing--; armIdle(); });
+    queue = run.then(() => undefined, () => undefined).finally(() => { accepted.delete(abort); indexing--; runPaths.delete(paths); armIdle(); });
     return run;
+  }
+
+  /**
+   * The roots the index has once the runs queued or running are done: theirs (a run of no paths: the roots it
+   * has), with the roots it has where it only lacks some (a run adds its paths; a rebuild for another model
+   * indexes the run's paths alone).
+   */
+  async function coveredAfterRuns(reason: 'incompatible' | 'roots'): Promise<string[]> {
+    const had = reason === 'roots' || [...runPaths].some((p) => p.length === 0) ? await ws.roots() : [];
+    return [...had, ...[...runPaths].flat().map((p) => (isRemoteUri(p) ? p : realPath(p)))];
   }
 
   async function runIndex(conn: Socket, paths: string[], signal: AbortSignal): Promise<WireIndexReport> {
@@ -258,11 +288,6 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
 function decline(conn: Socket, reason: string): void {
   send(conn, { type: 'decline', reason });
   conn.end();
-}
-
-/** Whether an index run of the workspace at `dir` has finished (its workspace.json says so; never for an object store's). */
-function complete(dir: string): boolean {
-  return readInfo(dir)?.meta?.complete !== undefined;
 }
 
 /** A local index directory's device and inode ('' when it is gone); object stores are not checked. */

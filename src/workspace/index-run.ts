@@ -12,7 +12,7 @@ import { underAny, orphanKeys } from './changes/file-identity.js';
 import { indexWalkKey, recordedWalk, staleEntries } from './changes/walks.js';
 import { timer } from './debug-timer.js';
 import { isDamage } from './store/damage.js';
-import type { OpenWorkspace } from './open.js';
+import type { OpenWorkspace, SnapshotNotes } from './open.js';
 import { INDEX_FORMAT } from './open.js';
 import type { IndexIo } from './options.js';
 import { indexAndPublish, proseStatsWarnings, saveProseStats } from './publish.js';
@@ -38,20 +38,20 @@ export async function indexRun(ws: OpenWorkspace, paths: string[], io: IndexIo =
   const baseDamaged = verifySectionFile(proseFiles[0]);
   const proseDamaged = baseDamaged ?? verifySectionFile(proseFiles[1]);
   if (proseDamaged) for (const f of baseDamaged ? proseFiles : proseFiles.slice(1)) rmSync(f, { force: true });
-  ws.takeSnapshotDamage();
-  ws.takeSnapshotNotSaved();
+  // What this run met of the snapshot (a search beside it keeps its own: open.ts SnapshotNotes).
+  const notes: SnapshotNotes = {};
   let damaged: string | null = null;
   const onDamaged = (why: string) => { damaged = why; };
-  const report = await indexRunOf(ws, paths, io, started, onDamaged).catch((e: unknown) => rebuiltIfDamaged(ws, paths, io, started, e, onDamaged));
+  const report = await indexRunOf(ws, paths, io, started, onDamaged, notes).catch((e: unknown) => rebuiltIfDamaged(ws, paths, io, started, e, onDamaged, notes));
   // A snapshot section that failed its checksum as the run loaded it was rebuilt from the store then.
-  damaged ??= ws.takeSnapshotDamage();
+  damaged ??= notes.damaged ?? null;
   if (damaged) {
     // Rebuilt by the run when it changed something; else here, from the store.
-    if (!ws.snapshot) await ws.loadSnapshot();
+    if (!ws.snapshot) await ws.loadSnapshot(undefined, notes);
     report.warnings.unshift({ path: ws.dir, code: 'SNAPSHOT_REBUILT', message: `workspace ${ws.name}: ${damaged}; rebuilt it from the index` });
   }
   // The index is complete without it, but every search would rebuild it from the store (seconds on a big index).
-  const notSaved = ws.takeSnapshotNotSaved();
+  const notSaved = notes.notSaved;
   if (notSaved) report.warnings.push({ path: ws.dir, code: 'SNAPSHOT_NOT_SAVED', message: `workspace ${ws.name}: the ranking snapshot was not saved (${notSaved}); searches rebuild it from the index each time, slower; free some space and run simgrep index again` });
   if (proseDamaged) report.warnings.unshift({ path: ws.dir, code: 'PROSE_STATS_REBUILT', message: `workspace ${ws.name}: ${proseDamaged}; its documents were counted again` });
   return report;
@@ -63,20 +63,20 @@ export async function indexRun(ws: OpenWorkspace, paths: string[], io: IndexIo =
  * The index is only a copy of what the files say, so nothing is lost. An object store's index is left
  * as it is: the error says how to rebuild it.
  */
-async function rebuiltIfDamaged(ws: OpenWorkspace, paths: string[], io: IndexIo, started: number, e: unknown, onDamaged: (why: string) => void): Promise<IndexReport> {
+async function rebuiltIfDamaged(ws: OpenWorkspace, paths: string[], io: IndexIo, started: number, e: unknown, onDamaged: (why: string) => void, notes: SnapshotNotes): Promise<IndexReport> {
   if (!isDamage(e) || io.cluster !== undefined) throw e;
   if (ws.remote) throw new SimgrepError('INDEX_DAMAGED', `${e.message}; remove it (simgrep workspace rm ${ws.name}) and index again`, { cause: e });
   const roots = mergeRoots(readInfo(ws.dir)?.roots ?? [], paths.map(realPath));
   await ws.withLock(() => ws.resetStore());
   ws.walks.invalidate(indexWalkKey(paths));
-  const report = await indexRunOf(ws, roots, io, started, onDamaged);
+  const report = await indexRunOf(ws, roots, io, started, onDamaged, notes);
   report.warnings.unshift({ path: ws.dir, code: 'INDEX_DAMAGED', message: `workspace ${ws.name}: ${e.message}; rebuilt it from the files` });
   return report;
 }
 
-async function indexRunOf(ws: OpenWorkspace, paths: string[], io: IndexIo, started: number, onDamaged: (why: string) => void): Promise<IndexReport> {
+async function indexRunOf(ws: OpenWorkspace, paths: string[], io: IndexIo, started: number, onDamaged: (why: string) => void, notes: SnapshotNotes): Promise<IndexReport> {
   // What changed under roots it already indexes, from the snapshot: nothing means LanceDB is never loaded.
-  const changes = io.cluster === undefined ? await changesOf(ws, paths, io.signal) : null;
+  const changes = io.cluster === undefined ? await changesOf(ws, paths, notes, io.signal) : null;
   if (changes && changes.stale.length === 0 && changes.gone.length === 0) {
     // Nothing to index; the prose statistics may still lack documents (an index made before them, or rebuilt after damage).
     const report = unchangedReport(changes.unchanged, 0);
@@ -94,7 +94,7 @@ async function indexRunOf(ws: OpenWorkspace, paths: string[], io: IndexIo, start
   // The changes were handed out: if they are not all indexed, the next run must look at everything again.
   const forget = () => ws.walks.invalidate(indexWalkKey(paths));
   try {
-    const report = await indexChanges(ws, paths, changes, io);
+    const report = await indexChanges(ws, paths, changes, io, notes);
     if (report.errors > 0) forget();
     return report;
   } catch (e) {
@@ -104,7 +104,7 @@ async function indexRunOf(ws: OpenWorkspace, paths: string[], io: IndexIo, start
 }
 
 /** The update of an index run (under the lock): of what `changes` found, or of everything walked. */
-async function indexChanges(ws: OpenWorkspace, paths: string[], changes: Changes | null, io: IndexIo): Promise<IndexReport> {
+async function indexChanges(ws: OpenWorkspace, paths: string[], changes: Changes | null, io: IndexIo, notes: SnapshotNotes): Promise<IndexReport> {
   const mark = timer('index');
   const s = await ws.store(true);
   mark('open');
@@ -115,7 +115,7 @@ async function indexChanges(ws: OpenWorkspace, paths: string[], changes: Changes
     const roots = mergeRoots(c.ok && c.m?.roots ? JSON.parse(c.m.roots) as string[] : [], paths.map(realPath));
     await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(ws.chunkLines), model: model.id, fingerprint: modelFingerprint(model), name: ws.name, roots: JSON.stringify(roots) });
     mark('meta');
-    const run = { compact: true, kernelNow: true, signal: io.signal, onProgress: io.onProgress };
+    const run = { compact: true, kernelNow: true, signal: io.signal, onProgress: io.onProgress, notes };
     if (io.cluster !== undefined) return indexAndPublish(ws, s, paths, { ...run, update: await clusterUpdater(ws, io.cluster) });
     // What the check above found changed (the run rechecks each against the latest snapshot), or a full walk.
     if (!c.ok || !changes) return indexAndPublish(ws, s, paths, run);
@@ -136,14 +136,14 @@ async function clusterUpdater(ws: OpenWorkspace, cluster: string | ClusterOption
  * paths that are gone, and how many are unchanged. Null when it cannot tell cheaply (remote paths, a
  * new root, an incompatible or incomplete index, a walk with warnings): then the run walks itself.
  */
-async function changesOf(ws: OpenWorkspace, paths: string[], signal?: AbortSignal): Promise<Changes | null> {
+async function changesOf(ws: OpenWorkspace, paths: string[], notes: SnapshotNotes, signal?: AbortSignal): Promise<Changes | null> {
   if (ws.remote || paths.some(isRemoteUri) || !readInfo(ws.dir)?.meta?.complete) return null;
   const mark = timer('changes');
   const c = await ws.compatible(await ws.searcher.model());
   const roots = JSON.parse(c.m?.roots ?? '[]') as string[];
   if (!c.ok || !c.m || !covers(roots, paths)) return null;
   mark('model');
-  const snap = await ws.loadSnapshot();
+  const snap = await ws.loadSnapshot(undefined, notes);
   mark('snapshot');
   const walkKey = indexWalkKey(paths);
   const { walk, cached, changedDirs } = await ws.walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, {}, signal));

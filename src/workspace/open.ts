@@ -38,6 +38,18 @@ export const INDEX_FORMAT = 2;
 /** Whether the index can answer for this model and simgrep (why not, when not), with its meta. */
 export interface Compatibility { ok: boolean; why?: string; m: Record<string, string> | null }
 
+/**
+ * What one run (a search, an index run) met of the ranking snapshot, for its own answer or report: each run
+ * passes its own to the loads and saves it makes. (A flag the workspace held was taken by whichever run
+ * asked next: a search beside an index run reported the run's SNAPSHOT_NOT_SAVED, and the run lost it.)
+ */
+export interface SnapshotNotes {
+  /** Why this run's last write of the snapshot failed (a full or read-only disk); cleared by a later one that succeeded. */
+  notSaved?: string;
+  /** What a load of the snapshot files by this run found damaged (it was rebuilt from the store then). */
+  damaged?: string;
+}
+
 export interface OpenWorkspace {
   readonly name: string;
   readonly dir: string;
@@ -64,19 +76,19 @@ export interface OpenWorkspace {
   compatible(model: ModelData): Promise<Compatibility>;
   lockFile(): string | null;
   withLock<T>(fn: () => Promise<T>): Promise<T>;
-  /** `meta`: the index's meta this caller read (meta()): the snapshot in memory of its version is taken without reading it again. */
-  loadSnapshot(meta?: Record<string, string> | null): Promise<Snapshot>;
-  saveSnapshot(snap: Snapshot): void;
+  /**
+   * `meta`: the index's meta this caller read (meta()): the snapshot in memory of its version is taken without
+   * reading it again. `notes`: the caller's run's, told of a damaged file read or a rebuild not saved.
+   */
+  loadSnapshot(meta?: Record<string, string> | null, notes?: SnapshotNotes): Promise<Snapshot>;
+  /** Writes the snapshot's files; a failure (a full or read-only disk) is told to `notes` (the next load rebuilds it). */
+  saveSnapshot(snap: Snapshot, notes?: SnapshotNotes): void;
   /** Removes a damaged local store's tables, snapshot and workspace.json (the caller holds the lock and rebuilds). */
   resetStore(): Promise<void>;
   /** Forgets the snapshot and removes its files (damaged: the next load rebuilds it from the store). */
   dropSnapshot(): void;
   /** Checks the snapshot files against every checksum: null when sound (or absent), else what is damaged. */
   verifySnapshot(): string | null;
-  /** What a load of the snapshot files found damaged since the last call (it was rebuilt from the store), if anything. */
-  takeSnapshotDamage(): string | null;
-  /** Why the last write of the snapshot failed (a full or read-only disk), if the last one did: searches then rebuild it each time. */
-  takeSnapshotNotSaved(): string | null;
   /** The prose statistics file (snapshot/prose-stats-file.ts), opened again once it is rewritten. */
   proseIndex(): ProseIndexLines;
   /** Where the prose statistics file lives. */
@@ -97,8 +109,6 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
   let proseIndex: ProseIndexLines | null = null;
   /** filesStamp of the statistics files when proseIndex was made from them. */
   let proseStamp = '';
-  let loadDamage: string | null = null;
-  let notSaved: string | null = null;
 
   const ws: OpenWorkspace = {
     name, dir, remote, o,
@@ -175,36 +185,39 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
      * The ranking snapshot of the last completed version (meta `complete`; a write in progress is never
      * seen): in memory, else on disk, else rebuilt from the store as of that version.
      */
-    async loadSnapshot(meta) {
+    async loadSnapshot(meta, notes) {
       if (meta !== undefined) {
         // The caller's meta (read before its walk) serves the snapshot in memory; anything else reads the
         // meta again: an index run may have published since, and a rebuild of the older version would cost
         // seconds and write it over the newer snapshot file (review of warm39).
         if (meta?.complete !== undefined && ws.snapshot?.version === meta.complete) return ws.snapshot;
-        return ws.loadSnapshot();
+        return ws.loadSnapshot(undefined, notes);
       }
       const version = (await ws.meta())?.complete ?? await (await ws.store(false)).version();
       if (ws.snapshot && ws.snapshot.version === version) return ws.snapshot;
-      ws.snapshot = fileDamaged ? null : readSnapshotFile(snapshotPath(dir, remote), version, (why) => { loadDamage = why; });
+      ws.snapshot = fileDamaged ? null : readSnapshotFile(snapshotPath(dir, remote), version, (why) => { if (notes) notes.damaged = why; });
       if (ws.snapshot) return ws.snapshot;
       const model = await ws.searcher.model();
       const rebuilt = await rebuildSnapshot(await ws.store(false), version, model.dim, ws.chunkLines, ws.reader);
       ws.snapshot = rebuilt;
-      ws.saveSnapshot(rebuilt);
+      ws.saveSnapshot(rebuilt, notes);
       return rebuilt;
     },
 
     /** Writes the base file when the snapshot is compacted, else only the delta of what it appended. */
-    saveSnapshot(snap) {
+    saveSnapshot(snap, notes) {
       const file = snapshotPath(dir, remote);
       try {
         mkdirSync(path.dirname(file), { recursive: true });
         if (snap.version === snap.baseVersion) writeSnapshotFile(file, snap); else if (!fileDamaged) writeSnapshotDelta(file, snap); else return;
         fileDamaged = false;
-        notSaved = null;
+        if (notes) notes.notSaved = undefined;
       } catch (e) {
-        // Full or read-only: rebuilt from the store by the next load; an index run says so (index-run.ts).
-        notSaved = (e as Error).message;
+        // Full or read-only: rebuilt from the store by the next load; the run that wrote it says so (index-run.ts, search-run.ts).
+        if (notes) notes.notSaved = (e as Error).message;
+        // A base not written: the file on disk is not this snapshot's, and a delta written over it would be
+        // read with the wrong base (or not at all) and would clear the note (a prune that rebuilt it: mend41).
+        if (snap.version === snap.baseVersion) fileDamaged = true;
       }
     },
 
@@ -224,18 +237,6 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
     },
 
     verifySnapshot: () => verifySnapshotFiles(snapshotPath(dir, remote)),
-
-    takeSnapshotNotSaved() {
-      const why = notSaved;
-      notSaved = null;
-      return why;
-    },
-
-    takeSnapshotDamage() {
-      const why = loadDamage;
-      loadDamage = null;
-      return why;
-    },
 
     proseStatsFile: () => proseStatsPathOf(snapshotPath(dir, remote)),
 

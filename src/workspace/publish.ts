@@ -12,7 +12,7 @@ import type { Walk } from './changes/walk-cache.js';
 import { saveWalkRecord, walkRecordFile } from './changes/walk-record.js';
 import { indexWalkKey } from './changes/walks.js';
 import { timer } from './debug-timer.js';
-import type { OpenWorkspace } from './open.js';
+import type { OpenWorkspace, SnapshotNotes } from './open.js';
 import { emptyChanges, emptySnapshot, fileIndex, patchSnapshot, type Snapshot } from './snapshot/snapshot.js';
 import type { FileState, IndexStore, SmallFragments } from './store/store.js';
 import { writing } from './store/writing.js';
@@ -62,6 +62,8 @@ export interface PublishRun {
   signal?: AbortSignal;
   onProgress?: (p: IndexProgress) => void;
   update?: IndexUpdater;
+  /** The run's own (an index run's, or the search's whose refresh this is): told of a snapshot not saved. */
+  notes?: SnapshotNotes;
 }
 
 /** Runs the update of `roots` (the caller holds the lock), then publishes its result. */
@@ -72,7 +74,7 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
   const model = await searcher.model();
   const latest = await s.version();
   const metaBefore = await s.readMeta();
-  const before = metaBefore.complete === latest ? await ws.loadSnapshot() : null;
+  const before = metaBefore.complete === latest ? await ws.loadSnapshot(undefined, run.notes) : null;
   const drop = entries !== undefined && metaBefore.complete !== undefined && metaBefore.complete !== latest
     ? [...new Set([...run.drop ?? [], ...await goneSinceKilledRun(s)])] : run.drop;
   const executor = (bytesToRead: number) => executorOf(searcher, bytesToRead >= POOL_FROM_BYTES);
@@ -143,7 +145,7 @@ export async function indexAndPublish(ws: OpenWorkspace, s: IndexStore, roots: s
     // save, not through the first searches; after a search's refresh, in the background.
     if (o.resident) keptPublished({ now: run.kernelNow === true });
     mark('snapshot');
-    if (version !== latest || !before) ws.saveSnapshot(next);
+    if (version !== latest || !before) ws.saveSnapshot(next, run.notes);
     mark('save');
     proseStatsWarnings(ws, await saveProseStats(ws, next, proseRead, ahead), report.warnings);
     mark('prose stats');

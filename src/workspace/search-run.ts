@@ -19,9 +19,9 @@ import { timer } from './debug-timer.js';
 import { Deadline, DeadlineReached } from '../pipeline/deadline.js';
 import { KnownDistanceChanged } from '../pipeline/scoring.js';
 import { busyInProcess, inProcess, isLock, tryLock, type Lock, type LockInfo } from './lock.js';
-import type { OpenWorkspace } from './open.js';
+import type { OpenWorkspace, SnapshotNotes } from './open.js';
 import { indexAndPublish, statesOf } from './publish.js';
-import { covers } from './registry.js';
+import { answersBesideIndexRun, indexUse } from './index-use.js';
 import { createCandidateSource } from './search/candidate-source.js';
 import { selectCandidates } from './search/candidates.js';
 import { coverage } from './search/coverage.js';
@@ -105,9 +105,8 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   mark('model');
   const c = await ws.compatible(model);
   mark('meta');
-  if (!c.ok || !c.m) return fallback(c.ok ? 'it is empty; run simgrep index' : `${c.why}; run simgrep index to rebuild it`);
-  const roots = JSON.parse(c.m.roots ?? '[]') as string[];
-  if (!covers(roots, paths)) return fallback(`it indexes ${roots.join(', ')}, not all of ${paths.join(', ')}; this search scanned the files instead`);
+  const use = indexUse(c, paths);
+  if (!use.ok) return fallback(`${use.why}; ${use.reason === 'roots' ? 'this search scanned the files instead' : use.reason === 'empty' ? 'run simgrep index' : 'run simgrep index to rebuild it'}`);
   if (!(SEARCH_MODES as readonly string[]).includes(so.mode ?? 'hybrid')) return fallback(null);
 
   // What the search covers, and what changed since the index saw it.
@@ -128,8 +127,10 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const { entries, warnings: walkWarnings } = walk;
   if (entries.some((e) => e.pipe)) return fallback(null); // a named pipe is read once, as it streams
   mark('walk');
+  // What this search met of the snapshot: its own, not an index run's beside it (open.ts SnapshotNotes).
+  const notes: SnapshotNotes = {};
   // The version of the meta compatible() read (workspace.json read once a search, not twice).
-  let snap = await ws.loadSnapshot(c.m);
+  let snap = await ws.loadSnapshot(use.m, notes);
   mark('snapshot');
   // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
   const stale = cached ? [] : await until(staleEntries(snap, walk, ws.statThreadFromFiles, changedDirs));
@@ -150,29 +151,30 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const lockFile = ws.lockFile();
   if (stale.length > 0 && ws.o.oneShot && !ws.storeOpened() && fewBytes(stale, UNSAVED_REFRESH_BYTES)) {
     await until(unsaved());
-  } else if (stale.length > 0 && c.m.complete !== undefined && lockFile !== null && busyInProcess(lockFile)) {
+  } else if (stale.length > 0 && answersBesideIndexRun(use, { local: lockFile !== null }) && busyInProcess(lockFile!)) {
     // An index run of this process holds the lock (simgrep serve's start-up update, an MCP index call) over an
     // index a run completed: the search never waits for it; it reads what changed for its own answer, and the
     // run saves it. A first build is waited for (below): every file is stale then, and reading them all beside
-    // the build would double its work and memory (review of engine40).
+    // the build would double its work and memory (review of engine40). The resident server asks the same rule
+    // before it hands a search here (index-use.ts).
     await until(unsaved());
   } else if (stale.length > 0) {
     // Calls of this process queue for the lock (an index run under way here is waited for, not refused).
     // The save runs to its end though the search is aborted (an MCP call cancelled, a client gone): it
     // writes the index every later search reads, and is never left half-written by a caller giving up;
     // the search stops after it (its rescore reads the signal).
-    const saved = await until(lockFile ? inProcess(lockFile, () => saveStale(ws, paths, stale)) : saveStale(ws, paths, stale));
+    const saved = await until(lockFile ? inProcess(lockFile, () => saveStale(ws, paths, stale, notes)) : saveStale(ws, paths, stale, notes));
     if (saved.holder) { ws.walks.invalidate(walkKey); return fallback(`another process is updating it (pid ${saved.holder.pid}); this search scanned the files instead`); }
     if (saved.report) {
       refreshed = saved.report.indexed;
       refreshWarnings.push(...saved.report.warnings);
       if (saved.report.errors > 0) ws.walks.invalidate(walkKey);
-      snap = await ws.loadSnapshot();
+      snap = await ws.loadSnapshot(undefined, notes);
     } else {
       // A search is a read: when what changed cannot be saved (a full or read-only disk), it answers
       // from the index and the files it reads again, and says why once.
       ws.snapshot = null;
-      snap = await ws.loadSnapshot();
+      snap = await ws.loadSnapshot(undefined, notes);
       await until(unsaved());
       notSaved.push({ path: ws.dir, code: 'INDEX_NOT_SAVED', message: `workspace ${ws.name}: what changed was not saved (${saved.errno}); this search read ${stale.length === 1 ? 'it' : `the ${stale.length} changed files`} again for its own answer` });
     }
@@ -225,7 +227,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const proseDamaged = split.prose && proseIndex?.damaged ? [{ path: ws.dir, code: proseIndex.outdated ? 'PROSE_STATS_OUTDATED' : 'PROSE_STATS_DAMAGED', message: `workspace ${ws.name}: ${proseIndex.damaged}; this search counted the documents instead; simgrep index rebuilds it` }] : [];
   // A snapshot rebuilt from the store (none on disk, or damaged) that could not be written back: every
   // search of this index (every one-shot process) rebuilds it again, seconds on a big index. Said, not an error.
-  const snapshotNotSaved = ws.takeSnapshotNotSaved();
+  const snapshotNotSaved = notes.notSaved;
   if (snapshotNotSaved) notSaved.push({ path: ws.dir, code: 'SNAPSHOT_NOT_SAVED', message: `workspace ${ws.name}: the ranking snapshot was rebuilt from the index but not saved (${snapshotNotSaved}); every search rebuilds it, slower; free some space and run simgrep index again` });
   const warnings = [...notSaved, ...(state.note ? [state.note] : []), ...walkWarnings, ...refreshWarnings, ...namedBinary, ...proseDamaged, ...r.warnings];
   const tooLarge = walkWarnings.filter((w) => w.code === 'TOO_LARGE').length;
@@ -245,13 +247,13 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
 type Saved = { report: IndexReport; holder?: undefined } | { holder: LockInfo; report?: undefined } | { errno: string; holder?: undefined; report?: undefined };
 
 /** Saves the stale files to the index under the lock (the caller queued in this process). */
-async function saveStale(ws: OpenWorkspace, paths: string[], stale: Entry[]): Promise<Saved> {
+async function saveStale(ws: OpenWorkspace, paths: string[], stale: Entry[], notes: SnapshotNotes): Promise<Saved> {
   const file = ws.lockFile();
   let got: Lock | LockInfo | null = null;
   try {
     got = file ? tryLock(file) : null;
     if (got && !isLock(got)) return { holder: got };
-    return { report: await indexAndPublish(ws, await ws.store(false), paths, { entries: stale }) };
+    return { report: await indexAndPublish(ws, await ws.store(false), paths, { entries: stale, notes }) };
   } catch (e) {
     const errno = diskErrno(e);
     if (errno) return { errno };

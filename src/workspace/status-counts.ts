@@ -5,7 +5,7 @@
 // never a snapshot rebuilt from partial tables (seconds, which status spent on every call of a build).
 import { isRemoteUri } from '../sources/uri.js';
 import { goneFiles } from './changes/gone-files.js';
-import type { OpenWorkspace } from './open.js';
+import type { OpenWorkspace, SnapshotNotes } from './open.js';
 import { deltaPathOf, readSnapshotFileList } from './snapshot/snapshot-file.js';
 import { filesStamp, snapshotPath } from './workspace-files.js';
 
@@ -20,9 +20,12 @@ export interface StatusCounts {
 
 interface Counted { key: string; chunks: number; lines: number; size: number; kind: 'text' | 'binary' }
 
-/** The counts of the index's last completed version (`complete`), or of its tables as they stand when none is. */
-export async function statusCounts(ws: OpenWorkspace, complete: string | undefined): Promise<StatusCounts> {
-  const files = await fileList(ws, complete);
+/**
+ * The counts of the index's last completed version (`complete`), or of its tables as they stand when none is.
+ * `notes`: told of a snapshot this status rebuilt (none on disk, or damaged) and could not save.
+ */
+export async function statusCounts(ws: OpenWorkspace, complete: string | undefined, notes?: SnapshotNotes): Promise<StatusCounts> {
+  const files = await fileList(ws, complete, notes);
   // Deleted or renamed away since the last index run: in the tables until `simgrep index` or `workspace
   // prune`, but no search uses them: counted apart, not as files (trial34: 86 files for a tree of 80).
   // Objects in a store count as they are (a listing of the store finds the gone: simgrep index).
@@ -37,7 +40,7 @@ export async function statusCounts(ws: OpenWorkspace, complete: string | undefin
   return c;
 }
 
-async function fileList(ws: OpenWorkspace, complete: string | undefined): Promise<Counted[]> {
+async function fileList(ws: OpenWorkspace, complete: string | undefined, notes: SnapshotNotes | undefined): Promise<Counted[]> {
   const ofSnapshot = (xs: { key: string; chunkCount: number; lines: number; size: number; kind: 'text' | 'binary' }[]) =>
     xs.map((f) => ({ key: f.key, chunks: f.chunkCount, lines: f.lines, size: f.size, kind: f.kind }));
   if (complete === undefined) return (await (await ws.store(false)).fileStates()).map((f) => ({ key: f.key, chunks: f.chunks, lines: f.lines, size: f.size, kind: f.kind }));
@@ -50,7 +53,7 @@ async function fileList(ws: OpenWorkspace, complete: string | undefined): Promis
   const held = lists.get(ws);
   if (held?.version === version) return held.files;
   const listed = readSnapshotFileList(file, complete);
-  const files = ofSnapshot(listed ?? (await ws.loadSnapshot()).files);
+  const files = ofSnapshot(listed ?? (await ws.loadSnapshot(undefined, notes)).files);
   // Keyed by the files as they were before the read (a snapshot written since is read by the next call).
   lists.set(ws, { version, files });
   return files;

@@ -1,16 +1,19 @@
 // A workspace: a persistent index of some roots that answers searches exactly as a one-shot scan
 // would, in milliseconds. This is its public face; the work is in open.ts (state, store, snapshot,
 // lock), index-run.ts and publish.ts (index runs), search-run.ts (searches).
+import { existsSync } from 'node:fs';
 import { isSimgrepError, SimgrepError } from '../errors.js';
 import { searchPerFile, withTypes, type SearchOptions, type SearchResponse } from '../searcher.js';
 import { searchLike } from '../rank/related.js';
 import { checkOptionTypes } from '../options-check.js';
 import { checkFilterValues } from '../sources/filter-options.js';
 import { isGone } from '../sources/local-gone.js';
+import type { SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from './build/indexer.js';
 import { indexRun } from './index-run.js';
-import { openWorkspace } from './open.js';
+import { answersBesideIndexRun, indexUse } from './index-use.js';
+import { openWorkspace, type SnapshotNotes } from './open.js';
 import type { IndexIo, WorkspaceOptions } from './options.js';
 import { readInfo } from './registry.js';
 import { searchWorkspace } from './search-run.js';
@@ -50,7 +53,19 @@ export interface WorkspaceStatus {
    * way, and the counts are its tables' as written so far, a part of the roots; `simgrep index` finishes it.
    */
   complete: boolean;
+  /**
+   * Present when status met something to say (SNAPSHOT_NOT_SAVED: the ranking snapshot it rebuilt from the
+   * index, none being on disk or it being damaged, could not be saved: every search rebuilds it).
+   */
+  warnings?: SourceWarning[];
 }
+
+/**
+ * Workspace.besideIndexRun's answer. `why` (with `reason`): an index is there that cannot answer the search
+ * (`incompatible`: another model or an older simgrep, which a run rebuilds over its own paths; `roots`: roots
+ * that do not cover its paths, which a run of those paths adds); null: none yet, a first build, or an object store's.
+ */
+export type BesideIndexRun = { fromIndex: true } | { fromIndex: false; why: null } | { fromIndex: false; why: string; reason: 'incompatible' | 'roots' };
 
 export interface Workspace {
   readonly name: string;
@@ -66,12 +81,25 @@ export interface Workspace {
   /** The roots its index records (status's, from the index's meta alone: no ranking snapshot loaded). */
   roots(): Promise<string[]>;
   /**
+   * Whether a search of `paths` during an index run of this process answers from the index, or reads the
+   * files (index-use.ts answersBesideIndexRun), and then why: null where no run of the index has finished
+   * (a first build), else what stands in the way (another model, other roots). Relative paths start at the
+   * working directory.
+   */
+  besideIndexRun(paths: string[]): Promise<BesideIndexRun>;
+  /**
    * Drops files that no longer exist, and local roots that no longer exist (`droppedRoots`; `simgrep
    * index ROOT -w NAME` adds one back). A path that merely cannot be reached now (no access, an I/O
    * error, a stale or unmounted network mount) is kept.
    */
-  prune(): Promise<{ deleted: number; droppedRoots: string[] }>;
+  prune(): Promise<{ deleted: number; droppedRoots: string[]; warnings?: SourceWarning[] }>;
   close(): Promise<void>;
+}
+
+/** SNAPSHOT_NOT_SAVED for a snapshot a status or prune wrote and could not save (none when it could). */
+function notSavedWarnings(name: string, dir: string, notes: SnapshotNotes, what: string): SourceWarning[] {
+  if (!notes.notSaved) return [];
+  return [{ path: dir, code: 'SNAPSHOT_NOT_SAVED', message: `workspace ${name}: the ranking snapshot was ${what} (${notes.notSaved}); every search rebuilds it from the index, slower; free some space and run simgrep index again` }];
 }
 
 /** The roots an index's meta records. */
@@ -106,12 +134,32 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
 
     roots: async () => rootsOf(await ws.meta()),
 
+    async besideIndexRun(paths) {
+      // An object store's index never answers beside a run (index-use.ts): its meta is not read for every
+      // search of the run (a request to the store each).
+      if (remote) return { fromIndex: false, why: null };
+      // The model's error is the search's and the run's to report: it rejects.
+      const model = await ws.searcher.model();
+      // A local workspace not made yet (simgrep serve PATH's first build) has no meta to read. A meta that
+      // cannot be read (a first build's tables found damaged) is the run's to mend: the files are read, as
+      // before integ41.
+      const c = existsSync(dir) ? await ws.compatible(model).catch(() => null) : { ok: true, m: null };
+      if (!c) return { fromIndex: false, why: null };
+      const use = indexUse(c, paths);
+      if (answersBesideIndexRun(use, { local: true })) return { fromIndex: true };
+      return use.ok || use.reason === 'empty' ? { fromIndex: false, why: null } : { fromIndex: false, why: use.why, reason: use.reason };
+    },
+
     async status() {
       const m = (await ws.meta()) ?? {};
-      const counts = await statusCounts(ws, m.complete);
+      // A snapshot status rebuilt and could not save is said by status: no later run would (mend41).
+      const notes: SnapshotNotes = {};
+      const counts = await statusCounts(ws, m.complete, notes);
+      const warnings = notSavedWarnings(name, dir, notes, 'rebuilt from the index but not saved');
       return {
         name, dir, roots: rootsOf(m), ...counts, model: m.model ?? '',
         sizeOnDisk: remote ? null : diskUsage(dir), updated: readInfo(dir)?.updated ?? null, complete: m.complete !== undefined,
+        ...(warnings.length > 0 ? { warnings } : {}),
       };
     },
 
@@ -138,13 +186,16 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
           ws.snapshot = null;
           return { deleted: gone.length, droppedRoots };
         }
-        const before = await ws.loadSnapshot();
+        // What this prune met of the snapshot: said in its answer (no later run would: mend41).
+        const notes: SnapshotNotes = {};
+        const before = await ws.loadSnapshot(undefined, notes);
         if (gone.length > 0) await writing(() => s.deleteFiles(gone));
         const version = await s.version();
         ws.snapshot = patchSnapshot(before, { ...emptyChanges(), dropChunksOf: new Set(gone), dropFiles: new Set(gone) }, version);
-        ws.saveSnapshot(ws.snapshot);
+        ws.saveSnapshot(ws.snapshot, notes);
         ws.publishInfo(await writing(() => s.writeMeta({ complete: version, ...rootsMeta })));
-        return { deleted: gone.length, droppedRoots };
+        const warnings = notSavedWarnings(name, dir, notes, 'not saved');
+        return { deleted: gone.length, droppedRoots, ...(warnings.length > 0 ? { warnings } : {}) };
       });
     },
 

@@ -21,10 +21,11 @@ function file(seed: number, lines: number): string {
   return Array.from({ length: lines }, (_, i) => `const ${WORDS[(seed + i) % 10]}${i} = ${WORDS[(seed * 7 + i) % 10]}(${i}); // ${WORDS[(i * 3 + seed) % 10]} handling`).join('\n');
 }
 
-/** Starts `simgrep serve ARGS` and resolves once it listens (with its stderr so far). */
-async function startServer(args: string[], extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; stderr: () => string }> {
+/** Starts `simgrep serve ARGS` and resolves once it listens (with its stderr so far); `spawned` is told its pid first. */
+async function startServer(args: string[], extraEnv: Record<string, string> = {}, spawned?: (pid: number) => void): Promise<{ child: ChildProcess; stderr: () => string }> {
   const child = spawn(process.execPath, [cliPath, 'serve', ...args], { env: { ...process.env, HF_HUB_OFFLINE: '1', ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
   servers.push(child);
+  spawned?.(child.pid!);
   let err = '';
   await new Promise<void>((resolve, reject) => {
     child.stderr!.setEncoding('utf8').on('data', (d: string) => { err += d; if (err.includes(' served by pid ')) resolve(); });
@@ -209,6 +210,85 @@ describe('simgrep serve', { timeout: 180_000 }, () => {
     const search = await runCli(['upload retry', fresh, '-w', 'cold', '--stats'], { env });
     expect(search.stderr).toMatch(/\(read directly: index building\), answered by simgrep serve/);
     expect(search.stdout).toBe((await runCli(['upload retry', fresh, '--no-index'], { env })).stdout);
+  });
+
+  // integ41 (engine40's review): over a complete index of another model it said "searches answer from its index
+  // meanwhile", and they scanned, each with a note to run simgrep index (the run under way). The start message
+  // and the searches follow one rule now (Workspace.besideIndexRun): another model's index cannot answer; one of
+  // other roots answers only the searches its roots cover.
+  it('simgrep serve PATH over an index of another model, or of other roots, says searches read the files meanwhile, and they do', async () => {
+    const model = await writeTinyModel(path.join(tmp, 'tiny-other'));
+    const own = path.join(tmp, 'other-index-tree');
+    mkdirSync(path.join(own, 'sub'), { recursive: true });
+    for (let f = 0; f < 30; f++) writeFileSync(path.join(own, f % 3 === 0 ? 'sub' : '', `f${f}.ts`), file(f + 700, 60));
+    expect((await runCli(['index', own, '-w', 'othermodel', '--model', model], { env })).code).toBe(0);
+    const other = await startServer([own, '-w', 'othermodel', '-J', '0'], { SIMGREP_FAILPOINT: 'pause-after-commit:1' });
+    await expect.poll(other.stderr, { timeout: 30_000 }).toMatch(/failpoint: paused after commit 1/);
+    expect(other.stderr()).toMatch(new RegExp(`indexing ${own} in the background; searches read the files until it is done \\(the index it has cannot answer them: it was built with model ${model}, not \\S+\\)\n`));
+    const search = await runCli(['upload retry', own, '-w', 'othermodel', '--stats'], { env });
+    expect([search.code, search.stderr]).toEqual([0, expect.stringMatching(/\(read directly: index building\), answered by simgrep serve/)]);
+    expect(search.stderr).not.toMatch(/not used/);
+    expect(search.stdout).toBe((await runCli(['upload retry', own, '--no-index'], { env })).stdout);
+    for (const s of servers.splice(0)) { s.kill('SIGKILL'); await exited(s); }
+
+    const sub = path.join(own, 'sub');
+    expect((await runCli(['index', sub, '-w', 'subroots'], { env })).code).toBe(0);
+    const wider = await startServer([own, '-w', 'subroots', '-J', '0'], { SIMGREP_FAILPOINT: 'pause-after-commit:1' });
+    await expect.poll(wider.stderr, { timeout: 30_000 }).toMatch(/failpoint: paused after commit 1/);
+    expect(wider.stderr()).toContain(`indexing ${own} in the background; searches read the files until it is done (the index it has cannot answer them: it indexes ${sub}, not all of ${own})\n`);
+    const whole = await runCli(['upload retry', own, '-w', 'subroots', '--stats'], { env });
+    expect([whole.stderr, whole.stdout]).toEqual([expect.stringMatching(/\(read directly: index building\), answered by simgrep serve/), (await runCli(['upload retry', own, '--no-index'], { env })).stdout]);
+    expect(whole.stderr).not.toMatch(/not used/);
+    // A search its roots cover answers from the index, as any search of it does.
+    const covered = await runCli(['upload retry', sub, '-w', 'subroots', '--stats'], { env });
+    expect([covered.stderr, covered.stdout]).toEqual([expect.stringMatching(/from workspace subroots \(0 files re-indexed first, answered by simgrep serve/), (await runCli(['upload retry', sub, '--no-index'], { env })).stdout]);
+  });
+
+  // integ41 (engine40's review): the warning that the snapshot was not saved was a flag the workspace held, taken
+  // by whichever run came next: a search beside the start-up run said the run's failure as its own.
+  it('a search beside simgrep serve PATH\'s start-up run does not say the run\'s snapshot was not saved', async () => {
+    const own = path.join(tmp, 'not-saved-tree');
+    mkdirSync(own);
+    for (let f = 0; f < 30; f++) writeFileSync(path.join(own, `f${f}.ts`), file(f + 900, 60));
+    expect((await runCli(['index', own, '-w', 'notsaved'], { env })).code).toBe(0);
+    const dir = path.join(env.SIMGREP_HOME, 'workspaces', 'notsaved');
+    // No snapshot: the run rebuilds it from the tables, and cannot save it (a directory stands where its temp file goes).
+    for (const f of readdirSync(dir).filter((n) => n.startsWith('snapshot'))) rmSync(path.join(dir, f));
+    appendFileSync(path.join(own, 'f3.ts'), '\nconst lateInvoiceRetry = retryUpload(invoice);\n');
+    const server = await startServer([own, '-w', 'notsaved', '-J', '0'], { SIMGREP_FAILPOINT: 'pause-after-commit:1' }, (pid) => {
+      for (const name of ['snapshot.bin', 'snapshot.delta.bin']) mkdirSync(path.join(dir, `${name}.${pid}.tmp`));
+    });
+    await expect.poll(server.stderr, { timeout: 30_000 }).toMatch(/failpoint: paused after commit 1/);
+    const search = await runCli(['upload retry', own, '-w', 'notsaved', '--stats'], { env });
+    expect([search.code, search.stderr]).toEqual([0, expect.stringMatching(/from workspace notsaved \(1 file re-indexed first, for this search only: simgrep index saves it, answered by simgrep serve/)]);
+    expect(search.stderr).not.toMatch(/not saved/);
+    expect(search.stdout).toBe((await runCli(['upload retry', own, '--no-index'], { env })).stdout);
+  });
+
+  // mend41 (review of integ41): during an index run, a search of paths the index does not cover and that no run
+  // under way adds went to the scan with no word of why ("(read directly: index building)"); before integ41, and
+  // now again, it is the workspace's own search, which says the workspace was not used and why.
+  it('a search during an index run of paths that no run adds says the workspace was not used', async () => {
+    const { own, server } = await pausedIndexRun('outside');
+    const search = await runCli(['upload retry', tree, '-w', 'outside', '--stats'], { env });
+    expect(search.code).toBe(0);
+    expect(search.stderr).toMatch(new RegExp(`^simgrep: workspace outside not used: it indexes ${own}, not all of ${tree}; this search scanned the files instead\nsimgrep: searched \\d+ files, [^\n]*, answered by simgrep serve \\(pid ${server.child.pid}\\) in `));
+    expect(search.stdout).toBe((await runCli(['upload retry', tree, '--no-index'], { env })).stdout);
+    expect(server.stderr()).toMatch(/search answered from the files in \d+ ms \(no index run makes the index answer it\)/);
+  });
+
+  // mend41 (review of integ41): a model that could not be loaded was said as what the index lacked ("the index
+  // it has cannot answer them: Model directory ... does not exist"); the run's failure says the model's error.
+  it('simgrep serve PATH with a model that cannot be loaded says so through the run, not as the index\'s lack', async () => {
+    const own = path.join(tmp, 'nomodel-tree');
+    mkdirSync(own);
+    writeFileSync(path.join(own, 'f.ts'), file(5, 20));
+    const missing = path.join(tmp, 'no-such-model');
+    const server = await startServer([own, '-w', 'nomodel', '--model', missing, '-J', '0']);
+    await expect.poll(server.stderr, { timeout: 30_000 }).toMatch(/the index run failed/);
+    expect(server.stderr()).toContain(`simgrep serve: indexing ${own} in the background\n`);
+    expect(server.stderr()).toContain(`simgrep serve: the index run failed: Model directory ${missing} does not exist.`);
+    expect(server.stderr()).not.toMatch(/cannot answer/);
   });
 
   it('simgrep workspace rm during a served index run stops it at once: the run says why, the workspace is gone', async () => {

@@ -29,8 +29,10 @@ export async function runSemtoolsWorkspace(argv: string[], version: string): Pro
   const ws = createWorkspace({ name, model: flags.model as string | undefined, offline: flags.offline === true || undefined, concurrency: 0 });
   try {
     if (verb === 'prune') {
-      const { deleted, droppedRoots } = await ws.prune();
-      const remaining = (await ws.status()).files;
+      const { deleted, droppedRoots, warnings } = await ws.prune();
+      const status = await ws.status();
+      const remaining = status.files;
+      for (const w of [...warnings ?? [], ...status.warnings ?? []]) process.stderr.write(`Warning: ${w.message}\n`);
       // semtools' JSON keeps its fields; a dropped root is said on stderr.
       process.stderr.write(droppedRootsText(name, droppedRoots, `-w ${name}`));
       if (flags.json) json({ files_removed: deleted, files_remaining: remaining });
@@ -40,6 +42,7 @@ export async function runSemtoolsWorkspace(argv: string[], version: string): Pro
       return 0;
     }
     const s = await ws.status();
+    for (const w of s.warnings ?? []) process.stderr.write(`Warning: ${w.message}\n`);
     // An index no run has finished holds a part of its roots (session 37's simgrep workspace status):
     // semtools' fields kept, `complete` (and a `note` when false) added; status says it on stderr and
     // exits 1, as this personality does for any failure.

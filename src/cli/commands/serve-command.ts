@@ -1,10 +1,10 @@
 // simgrep serve [-w NAME | --index-dir DIR | PATH...]: keeps a workspace loaded in this process and
 // answers the CLI's searches and `simgrep index` runs of it over a Unix socket (see src/server/).
 // With PATHs it indexes them, as `simgrep index PATH...` does, in the background: it listens at once and
-// answers searches meanwhile from the index when a run of it has finished before, else by reading the
-// files. Stops when idle, or on Ctrl-C.
+// answers searches meanwhile from the index when a run of it has finished before, for this model, over roots
+// that cover them, else by reading the files (and says which at start). Stops when idle, or on Ctrl-C.
 import { SimgrepError } from '../../errors.js';
-import { defaultName, readInfo } from '../../workspace/registry.js';
+import { defaultName } from '../../workspace/registry.js';
 import path from 'node:path';
 import { createSearcher, createWorkspace } from '../../library.js';
 import { isRemoteUri } from '../../sources/uri.js';
@@ -15,6 +15,7 @@ import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
 import { namedTarget } from './workspace-target.js';
 import { thousands } from '../thousands.js';
+import type { BesideIndexRun } from '../../workspace/workspace.js';
 
 /** Default --idle-timeout: a working session's pauses, not a day. */
 const IDLE_SECONDS = 30 * 60;
@@ -50,11 +51,15 @@ export async function runServeCommand(flags: ParsedFlags, paths: string[]): Prom
   say(`workspace ${ws.name} (${ws.dir}) served by pid ${process.pid} on ${server.socket}`);
   say(`searches and simgrep index runs of it now go through this process; it stops after ${idleSeconds > 0 ? `${idleSeconds} s without a request` : 'Ctrl-C only'} (--idle-timeout), or on Ctrl-C`);
   if (paths.length > 0) {
-    // A complete index answers meanwhile (server.ts): each search checks what changed, as always.
-    const complete = readInfo(ws.dir)?.meta?.complete !== undefined;
-    say(`indexing ${paths.join(' ')} in the background; ${complete ? 'searches answer from its index meanwhile' : 'searches read the files until it is done'}`);
     const absolute = paths.map((p) => (isRemoteUri(p) ? p : path.resolve(p)));
-    server.indexInBackground(absolute).then((r) => {
+    // Asked as the run starts (it changes workspace.json only when it publishes) and said once the model is
+    // loaded; each search meanwhile is sent by the same rule (server.ts answerWhileIndexing).
+    const beside = ws.besideIndexRun(absolute);
+    const run = server.indexInBackground(absolute);
+    // It rejects only when the model cannot be loaded: the run fails on the same error and says it (below),
+    // not as something the index lacks.
+    void beside.then((b) => say(`indexing ${paths.join(' ')} in the background; ${meanwhile(b)}`), () => say(`indexing ${paths.join(' ')} in the background`));
+    run.then((r) => {
       for (const w of r.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
       say(`workspace ${ws.name}: ${thousands(r.indexed)} files indexed, ${thousands(r.unchanged)} unchanged, ${thousands(r.deleted)} removed`);
     }, (e: unknown) => { say(`the index run failed: ${(e as Error)?.message ?? String(e)}; searches keep reading the files`); });
@@ -65,4 +70,10 @@ export async function runServeCommand(flags: ParsedFlags, paths: string[]): Prom
   await server.stopped;
   await searcher.close();
   return 0;
+}
+
+/** What searches do while `simgrep serve PATH`'s start-up run indexes (Workspace.besideIndexRun). */
+function meanwhile(b: BesideIndexRun): string {
+  if (b.fromIndex) return 'searches answer from its index meanwhile';
+  return `searches read the files until it is done${b.why ? ` (the index it has cannot answer them: ${b.why})` : ''}`;
 }

@@ -39,7 +39,8 @@ export async function runWorkspaceCommand(flags: ParsedFlags, args: string[]): P
       const ws = createWorkspace({ ...chosen, model: flags.model as string | undefined, offline: flags.offline === true || undefined, concurrency: 0, remote: { s3Endpoint: flags['s3-endpoint'] as string | undefined, gcsEndpoint: flags['gcs-endpoint'] as string | undefined } });
       try {
         if (verb === 'prune') {
-          const { deleted, droppedRoots } = await ws.prune();
+          const { deleted, droppedRoots, warnings } = await ws.prune();
+          for (const w of warnings ?? []) process.stderr.write(`simgrep: ${w.message}\n`);
           process.stderr.write(`simgrep: workspace ${ws.name}: removed ${deleted === 1 ? '1 file that no longer exists' : `${deleted} files that no longer exist`}\n`);
           process.stderr.write(droppedRootsText(ws.name, droppedRoots, 'name' in chosen && chosen.name ? `-w ${chosen.name}` : `--index-dir ${shellWord(ws.dir)}`));
           return 0;
@@ -50,6 +51,8 @@ export async function runWorkspaceCommand(flags: ParsedFlags, args: string[]): P
         // counts came with `updated: unknown` and exit 0, as if the index were whole).
         const incomplete = !isUnfinished(s) ? null : incompleteNote(s, 'name' in chosen && chosen.name ? `-w ${chosen.name}` : `--index-dir ${shellWord(ws.dir)}`);
         out(flags.json ? `${JSON.stringify(incomplete ? { ...s, note: incomplete } : s, null, 2)}\n` : statusText(s, incomplete));
+        // Said, not a failure (as by simgrep index): the index answers, each search rebuilding the snapshot.
+        for (const w of s.warnings ?? []) process.stderr.write(`simgrep: ${w.message}\n`);
         if (!incomplete) return 0;
         process.stderr.write(`simgrep: workspace ${ws.name}: ${incomplete}\n`);
         return 2;
