@@ -12,8 +12,10 @@
 //   same index state, the freshness it reports, the files as they were then.
 // - a front that went away drops its calls still waiting (one shared with another front still runs);
 // - a call its client cancelled is answered at once and leaves its run: a run no caller waits for any
-//   more is not started, or, running, has its signal aborted and gives up its turn at once (the next
-//   call starts while it winds down); one that another caller still waits for goes on for that caller.
+//   more is not started, or, running, has its signal aborted and keeps the turn until it has wound down (a
+//   scan stops at its next file; a search's save of changed files runs to its end, and a call run beside
+//   it would answer from the index before it: mend41b); one that another caller still waits for goes on
+//   for that caller.
 
 /** What a call that runs gives its callers. */
 export interface CallTurns<T> {
@@ -27,11 +29,11 @@ export interface CallTurns<T> {
   leave(front: number, answer: T): void;
   /** Calls waiting for their turn (not counting the one running). */
   readonly waiting: number;
-  /** Settles once no run is under way, those cancelled and winding down included. */
+  /** Settles once no run is under way, a cancelled one winding down included. */
   settled(): Promise<void>;
 }
 
-interface Waiter<T> { front: number; resolve(v: T): void; reject(e: unknown): void; cancelled?: T; off?(): void }
+interface Waiter<T> { front: number; resolve(v: T): void; reject(e: unknown): void; off?(): void }
 interface Job<T> { key: string | null; run: (signal: AbortSignal) => Promise<T>; waiters: Waiter<T>[]; stop: AbortController }
 
 /**
@@ -46,7 +48,7 @@ export function createCallTurns<T>(onShared?: (key: string, callers: number) => 
   let turn = 0;
   /** The run that holds the turn. */
   let current: Job<T> | null = null;
-  /** Every run under way, the one holding the turn and those cancelled still winding down. */
+  /** The run under way (the one holding the turn, a cancelled one winding down included). */
   const underWay = new Set<Promise<void>>();
 
   /** The job of the front served longest ago; of that front, its oldest (the order calls came breaks ties). */
@@ -74,8 +76,8 @@ export function createCallTurns<T>(onShared?: (key: string, callers: number) => 
       (e: unknown) => { for (const w of job.waiters.splice(0)) { w.off?.(); w.reject(e); } },
     ).finally(() => {
       underWay.delete(done);
-      // A run that was cancelled gave up its turn when it was: the turn is another run's by now.
-      if (current === job) { current = null; next(); }
+      current = null;
+      next();
     });
     underWay.add(done);
   }
@@ -91,10 +93,9 @@ export function createCallTurns<T>(onShared?: (key: string, callers: number) => 
     onCancelled?.(job.key, job.waiters.length, running);
     if (job.waiters.length > 0) return;
     if (!running) { jobs.splice(jobs.indexOf(job), 1); return; }
-    // No caller is left: the run stops, and its turn passes now, not once it has wound down.
+    // No caller is left: the run stops, and keeps its turn until it has (cancel41 passed the turn now: the
+    // next search ran beside a save still writing, and answered from the index before it, saying fresh).
     job.stop.abort();
-    current = null;
-    next();
   }
 
   return {

@@ -72,8 +72,10 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
   const started = performance.now();
   validate(so);
   const deadline = new Deadline(so.timeoutMs === undefined ? undefined : { signal: AbortSignal.timeout(so.timeoutMs), seconds: so.timeoutMs / 1000 }, so.signal);
+  /** The walk's changes this search took to save: given back unless it said they were saved (walk-cache.ts). */
+  const held = new Held();
   try {
-    return await searchWithin(ws, so, deadline, started);
+    return await searchWithin(ws, so, deadline, started, held);
   } catch (e) {
     // The deadline's own rejection only: a damaged table or the caller's abort after it stays what it is.
     if (!(e instanceof DeadlineReached)) throw e;
@@ -82,6 +84,32 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
       warnings: [{ path: ws.dir, code: 'TIMEOUT', message: `stopped after the --timeout of ${deadline.seconds} s: the results found so far are shown` }],
       stats: { files: 0, lines: 0, bytes: 0, binary: 0, skipped: 0, errors: 1, ms: performance.now() - started },
     };
+  } finally {
+    held.end();
+  }
+}
+
+/** The walk's changes a search took to save, settled once (WalkState.settle). */
+class Held {
+  private fn: ((saved: boolean) => void) | undefined;
+  private over = false;
+
+  /** The walk came back (after the search ended: a deadline cut it while it waited, and it is given back). */
+  take(fn: ((saved: boolean) => void) | undefined): void {
+    if (this.over) fn?.(false);
+    else this.fn = fn;
+  }
+
+  settle(saved: boolean): void {
+    const fn = this.fn;
+    this.fn = undefined;
+    fn?.(saved);
+  }
+
+  /** The search ended: what it did not say it saved is given back. */
+  end(): void {
+    this.over = true;
+    this.settle(false);
   }
 }
 
@@ -94,7 +122,7 @@ async function withinRest(so: SearchOptions, started: number, run: (o: SearchOpt
   return { ...r, warnings: r.warnings.map((w) => (w.code === 'TIMEOUT' ? { ...w, message: w.message.replace(said, `--timeout of ${so.timeoutMs! / 1000} s`) } : w)) };
 }
 
-async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Deadline, started: number): Promise<SearchResponse> {
+async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Deadline, started: number, held: Held): Promise<SearchResponse> {
   const paths = so.paths ?? [];
   const signal = deadline.readSignal;
   const mark = timer('search');
@@ -121,7 +149,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   // An object store cannot be watched: a search of URIs lists them every time.
   const state: WalkState = paths.some(isRemoteUri)
     ? { walk: await deadline.until(listWalk(await sourcesForPaths(paths, { ...filters, remote: so.remote ?? ws.o.remote, listOnly: true }), fileKeys(paths), signal)), cached: false }
-    : await until(ws.walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, filters, signal, true)));
+    : await until(heldWalk(ws.walks.get(walkKey, paths, () => recordedWalk(walkKey, paths, filters, signal, true), true), held));
   const { cached, changedDirs } = state;
   const walk = after ? filterWalk(state.walk, paths, names) : state.walk;
   const { entries, warnings: walkWarnings } = walk;
@@ -135,6 +163,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
   const stale = cached ? [] : await until(staleEntries(snap, walk, ws.statThreadFromFiles, changedDirs));
   mark(`stale check (${cached ? 'watched' : `${stale.length} stale`})`);
+  if (stale.length === 0) held.settle(true);
   let refreshed = 0;
   let pending = 0;
   const refreshWarnings: SourceWarning[] = [];
@@ -170,6 +199,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
       refreshWarnings.push(...saved.report.warnings);
       if (saved.report.errors > 0) ws.walks.invalidate(walkKey);
       snap = await ws.loadSnapshot(undefined, notes);
+      held.settle(saved.report.errors === 0);
     } else {
       // A search is a read: when what changed cannot be saved (a full or read-only disk), it answers
       // from the index and the files it reads again, and says why once.
@@ -241,6 +271,15 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
       index: pending > 0 ? { workspace: ws.name, refreshed, pending } : { workspace: ws.name, refreshed },
     },
   };
+}
+
+/**
+ * Until a search has saved what changed, another search of the same paths checks it again: it is not told
+ * nothing changed while this one's save still writes (an aborted search's save runs to its end; before
+ * mend41b a search run beside it answered from the index before it, saying fresh).
+ */
+function heldWalk(walked: Promise<WalkState>, held: Held): Promise<WalkState> {
+  return walked.then((state) => { held.take(state.settle); return state; });
 }
 
 /** What saving the stale files came to: done, refused by another process's lock, or failed on the disk. */

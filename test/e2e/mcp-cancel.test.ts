@@ -17,6 +17,9 @@ let home: ReturnType<typeof isolatedHome>;
 let root = '';
 let runDir = '';
 const clients: Client[] = [];
+/** Two fronts made before the tests, which each test may use (every test sets up the rest of what it needs). */
+let first: Client;
+let second: Client;
 let engine = 0;
 /** The engine's CPU time (ms) of one whole scan of the tree. */
 let fullScanMs = 0;
@@ -62,6 +65,12 @@ const engineLog = () => {
   return readFileSync(path.join(runDir, file), 'utf8');
 };
 const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+/** The engine's CPU time (ms) of one whole scan, now. */
+async function scanCost(): Promise<number> {
+  const before = cpuMs(engine);
+  expect((await call(first, scan(4))).isError).toBeFalsy();
+  return cpuMs(engine) - before;
+}
 
 beforeAll(async () => {
   home = isolatedHome('simgrep-mcp-cancel-');
@@ -78,13 +87,11 @@ beforeAll(async () => {
   }
   const indexed = await runCli(['index', root], { env: home.env });
   expect(indexed.code, indexed.stderr).toBe(0);
-  const c = await connect();
-  engine = ((await call(c, { ...scan(3), directory: 'm0' }))._meta?.['simgrep/engine'] as { pid: number }).pid;
+  [first, second] = [await connect(), await connect()];
+  engine = ((await call(first, { ...scan(3), directory: 'm0' }))._meta?.['simgrep/engine'] as { pid: number }).pid;
   // A whole scan, twice (the first warms the tokenizer's memo): the second's CPU is what a scan costs.
-  await call(c, scan(4));
-  const before = cpuMs(engine);
-  expect((await call(c, scan(4))).isError).toBeFalsy();
-  fullScanMs = cpuMs(engine) - before;
+  await call(first, scan(4));
+  fullScanMs = await scanCost();
   expect(fullScanMs).toBeGreaterThan(300);
 }, 180_000);
 
@@ -97,7 +104,7 @@ afterAll(async () => {
 
 describe.skipIf(process.platform !== 'linux')('simgrep mcp: a call its client cancelled', () => {
   it('stops its scan, and the next call is answered (before: the scan ran on, the next call waited for it)', async () => {
-    const [a, b] = [clients[0], await connect()];
+    const [a, b] = [first, second];
     const small = { ...scan(3), directory: 'm0' };
     const expected = await call(b, small);
     const stop = new AbortController();
@@ -119,12 +126,12 @@ describe.skipIf(process.platform !== 'linux')('simgrep mcp: a call its client ca
   }, 120_000);
 
   it('the SDK client\'s request timeout cancels as its signal does: the scan stops', async () => {
-    const b = clients[1];
+    const b = second;
     const small = { ...scan(3), directory: 'm2' };
     const expected = await call(b, small);
     const from = cpuMs(engine);
     // Past its timeout the client sends notifications/cancelled (shared/protocol.js), as an agent's 60 s default does.
-    const timedOut = clients[0].callTool({ name: 'search', arguments: scan(11) }, undefined, { timeout: 1 });
+    const timedOut = first.callTool({ name: 'search', arguments: scan(11) }, undefined, { timeout: 1 });
     await expect(timedOut).rejects.toThrow(/Request timed out/);
     const at = cpuMs(engine);
     const next = await call(b, small);
@@ -136,9 +143,11 @@ describe.skipIf(process.platform !== 'linux')('simgrep mcp: a call its client ca
   }, 120_000);
 
   it('two fronts share a run: one cancels, the other gets the whole answer; a call cancelled while it waits never runs', async () => {
-    const [a, b, c, d] = [clients[0], clients[1], await connect(), await connect()];
+    const [a, b, c, d] = [first, second, await connect(), await connect()];
+    // What a whole scan costs now, at the load this test runs under (beforeAll's may be minutes old).
+    const wholeScan = await scanCost();
     const from = cpuMs(engine);
-    const first = call(a, scan(5));
+    const opening = call(a, scan(5));
     await spent(from, fullScanMs * 0.1);
     // While the first runs: D's call, then B's and C's identical ones, which share one run.
     const dStop = new AbortController();
@@ -150,7 +159,7 @@ describe.skipIf(process.platform !== 'linux')('simgrep mcp: a call its client ca
     await sleep(100);
     dStop.abort('not needed');
     await expect(dropped).rejects.toThrow(/not needed/);
-    expect((await first).isError).toBeFalsy();
+    expect((await opening).isError).toBeFalsy();
     // The shared run is under way: B gives up, C still waits for it.
     const shared = cpuMs(engine);
     await spent(shared, fullScanMs * 0.2);
@@ -159,8 +168,10 @@ describe.skipIf(process.platform !== 'linux')('simgrep mcp: a call its client ca
     const answer = await mine;
     const total = cpuMs(engine) - from;
     expect(answer.isError, answer.content[0].text).toBeFalsy();
-    // Two whole scans ran (the first, the shared one); before, D's call ran between them (three).
-    expect(total, `${total} ms of CPU for the first call and the shared one; a whole scan is ${fullScanMs} ms`).toBeLessThan(fullScanMs * 2.4);
+    // Two whole scans ran (the first, the shared one); before, D's call ran between them (three: 2.7-2.8 whole
+    // scans measured). The log below says D's call was not run; the bound only catches a third scan, with room
+    // for the load to shift (two copies of this file at once measured 1.73 and 2.02 against beforeAll's scan).
+    expect(total, `${total} ms of CPU for the first call and the shared one; a whole scan is ${wholeScan} ms`).toBeLessThan(wholeScan * 2.6);
     // The whole answer: what the same call answers on its own.
     const alone = await call(d, scan(6));
     expect(answer.structuredContent).toEqual(alone.structuredContent);
@@ -202,7 +213,7 @@ describe.skipIf(process.platform !== 'linux')('simgrep mcp: a call its client ca
 
   it('a front whose client goes away stops its call running; the next call is answered', async () => {
     const gone = await connect();
-    const b = clients[1];
+    const b = second;
     const small = { ...scan(3), directory: 'm1' };
     const expected = await call(b, small);
     const from = cpuMs(engine);

@@ -57,13 +57,28 @@ interface Cached {
   noted: boolean;
   /** The last walk's ignore rules by directory (none when it was read back from a record). */
   rules: Map<string, IgnoreStack>;
+  /** What was handed out to be checked and saved (`hold`) and is not saved yet. */
+  held: Set<Held>;
 }
+
+/** A hand-out of what may have changed: the directories it names (their real paths), or every file (null). */
+interface Held { dirs: Set<string> | null }
 
 /**
  * A walk, and what may have changed since the last one handed out for the same key: nothing
  * (cached), only files in `changedDirs` (written in place, same list of files), or anything.
  */
-export interface WalkState { walk: Walk; cached: boolean; changedDirs?: Set<string>; note?: SourceWarning }
+export interface WalkState {
+  walk: Walk; cached: boolean; changedDirs?: Set<string>; note?: SourceWarning;
+  /**
+   * With `hold`, a state not cached: the caller says once what came of it. `true`: what changed is in the
+   * index now (saved, or nothing was stale); `false` (not saved: aborted, failed, read for one answer only):
+   * the next search walks again. Until then every other search of the key checks the same files again
+   * instead of being told nothing changed (mend41b: a search run beside another's save answered from the
+   * index before it, saying fresh).
+   */
+  settle?: (saved: boolean) => void;
+}
 
 /** Ignore files: editing one in place changes which files a walk finds. */
 const RULE_FILES = new Set(['.gitignore', '.ignore']);
@@ -78,27 +93,32 @@ export class WalkCache {
   /** @param watchFrom the search of the same paths from which their directories are watched. */
   constructor(private readonly watchFrom = 2) {}
 
-  /** The walk for `key` (the paths and walk options), re-run only when something may have changed. */
-  async get(key: string, roots: string[], run: () => Promise<Walk>): Promise<WalkState> {
+  /**
+   * The walk for `key` (the paths and walk options), re-run only when something may have changed.
+   * `hold`: the caller saves what it finds changed, and settles the state (WalkState.settle).
+   */
+  async get(key: string, roots: string[], run: () => Promise<Walk>, hold = false): Promise<WalkState> {
     let c = this.cached.get(key);
     // Events of writes made before this call must be in before the cache is trusted.
     // Two turns: the first may run before the loop polls again; the second always comes after a poll.
     if (c && c.watchers.size > 0) for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
     if (c && c.walk && [...c.excludes].some(([f, stamp]) => excludeStamp(f) !== stamp)) { c.dirty = true; c.structural = true; }
-    if (c && c.walk && !c.dirty) return { walk: c.walk, cached: true };
+    if (c && c.walk && !c.dirty && c.held.size === 0) return { walk: c.walk, cached: true };
     if (c && c.walk && !c.structural && c.watchers.size > 0) {
       // Named as the walk's keys are (real paths), which the check of what changed compares them with.
       const keyOf = c.changed.size > 0 ? fileKeys(roots) : null;
-      const changedDirs = keyOf ? new Set([...c.changed].map(keyOf)) : c.changed;
+      let changedDirs: Set<string> | undefined = keyOf ? new Set([...c.changed].map(keyOf)) : c.changed;
       c.changed = new Set();
       c.dirty = false;
-      return { walk: c.walk, cached: false, changedDirs };
+      // What another search took to save and has not saved yet is checked again.
+      for (const h of c.held) changedDirs = h.dirs && changedDirs ? new Set([...changedDirs, ...h.dirs]) : undefined;
+      return this.handOut(c, { walk: c.walk, cached: false, changedDirs }, hold);
     }
     if (!c) {
-      c = { walk: null, dirty: true, changed: new Set(), structural: true, watchers: new Map(), renamed: new Set(), uses: 0, broken: false, excludes: new Map(), noted: false, rules: new Map() };
+      c = { walk: null, dirty: true, changed: new Set(), structural: true, watchers: new Map(), renamed: new Set(), uses: 0, broken: false, excludes: new Map(), noted: false, rules: new Map(), held: new Set() };
       this.cached.set(key, c);
     }
-    const state = await this.walkAgain(c, roots, run);
+    const state = this.handOut(c, await this.walkAgain(c, roots, run), hold);
     if (!c.broken || c.noted) return state;
     // Once per key and process: the caller turns it into a warning (the core writes nothing itself).
     c.noted = true;
@@ -139,6 +159,21 @@ export class WalkCache {
     }
     c.walk = walk;
     return { walk, cached: false };
+  }
+
+  /** `state`, held until its caller settles it (`hold`). */
+  private handOut(c: Cached, state: WalkState, hold: boolean): WalkState {
+    if (!hold) return state;
+    const h: Held = { dirs: state.changedDirs ?? null };
+    c.held.add(h);
+    return {
+      ...state,
+      settle: (saved) => {
+        if (!c.held.delete(h) || saved) return;
+        c.dirty = true;
+        c.structural = true;
+      },
+    };
   }
 
   /** Forget a cached walk (after the index changed files it had seen as stale). */

@@ -142,3 +142,33 @@ it('a file the directory\'s ignore rules exclude, created where only ignored fil
   const s = await get();
   expect([s.cached, files(s.walk)]).toEqual([false, ['logs/notes.md', 'src/a.ts']]);
 });
+
+it('what a search took to save is checked again by every other search until it is saved, and walked again when it is not (mend41b)', async () => {
+  const held = () => cache.get('k', [root], walkOnly, true);
+  await sleep(30);
+  for (let i = 0; i < 5 && !(await get()).cached; i++) await sleep(30); // until a walk is trusted (the tree just made)
+  expect((await get()).cached).toBe(true);
+  writeFileSync(path.join(root, 'src', 'a.ts'), 'const a = 2;\n');
+  await sleep(50);
+  const src = fs.realpathSync(path.join(root, 'src'));
+  // The first search takes the change to save it; while it saves, another search is told of it too (before:
+  // cached, nothing changed, and it answered from the index before the save).
+  const saving = await held();
+  expect([saving.cached, [...saving.changedDirs!]]).toEqual([false, [src]]);
+  const beside = await held();
+  expect([beside.cached, [...beside.changedDirs!]]).toEqual([false, [src]]);
+  expect((await get()).changedDirs).toEqual(new Set([src]));
+  beside.settle!(true);
+  expect((await get()).cached).toBe(false); // the first one's save is not in yet
+  saving.settle!(true);
+  saving.settle!(false); // once only: what was saved stays saved
+  expect((await get()).cached).toBe(true);
+  // Not saved (aborted before its save, or read for one answer only): the next search walks again.
+  writeFileSync(path.join(root, 'src', 'a.ts'), 'const a = 3;\n');
+  await sleep(50);
+  const cut = await held();
+  expect(cut.changedDirs).toEqual(new Set([src]));
+  cut.settle!(false);
+  const after = await get();
+  expect([after.cached, after.changedDirs]).toEqual([false, undefined]);
+});
