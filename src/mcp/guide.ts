@@ -27,5 +27,6 @@ export const STATUS_DESCRIPTION = `Whether a directory is indexed, and the size 
 - building: true: the index is being built in the background; indexed is false and the counts are what the build has read so far. Search anyway: answers read the files meanwhile (index: building), the same matches; do not wait or call index.
 - incomplete: true: no build of the index has finished: one was cut short (its process killed), or is still running in another process (a first simgrep index); indexed is false and the counts are of the part it wrote. Search anyway: the next search rebuilds it in the background and reads the files meanwhile; call index to finish it now.
 - build_failed: why the last background build failed; searches read the files meanwhile (index: scanned); call index to try again.
+- notes: what status met on the way that is worth saying (a ranking snapshot it rebuilt and could not save: searches still answer, slower, until space is freed and index is called).
 - indexed: false with none of these: not indexed yet; the first search builds it.
 Example: {"directory": "."}`;

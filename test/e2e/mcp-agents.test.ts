@@ -73,7 +73,7 @@ describe('simgrep mcp for agents', () => {
     const status = tools.find((t) => t.name === 'status')!;
     const schema = status.outputSchema as { properties: Record<string, unknown>; required?: string[] };
     const states = Object.keys(schema.properties).filter((k) => !(schema.required ?? []).includes(k));
-    expect(states.sort()).toEqual(['build_failed', 'building', 'gone', 'incomplete']);
+    expect(states.sort()).toEqual(['build_failed', 'building', 'gone', 'incomplete', 'notes']);
     const lines = (status.description ?? '').split('\n');
     for (const state of states) {
       const line = lines.find((l) => l.includes(state)) ?? '';
