@@ -163,7 +163,11 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
   const stale = cached ? [] : await until(staleEntries(snap, walk, ws.statThreadFromFiles, changedDirs));
   mark(`stale check (${cached ? 'watched' : `${stale.length} stale`})`);
-  if (stale.length === 0) held.settle(true);
+  // A walk narrowed by names (extensions, types, globs) checked only its own files: what changed under the rest
+  // is not in the index, so the next search walks again (review of session 41: an unfiltered search after a
+  // filtered one was told nothing changed, and answered from the index before the change, saying fresh).
+  const checkedAll = walk === state.walk;
+  if (stale.length === 0) held.settle(checkedAll);
   let refreshed = 0;
   let pending = 0;
   const refreshWarnings: SourceWarning[] = [];
@@ -199,7 +203,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
       refreshWarnings.push(...saved.report.warnings);
       if (saved.report.errors > 0) ws.walks.invalidate(walkKey);
       snap = await ws.loadSnapshot(undefined, notes);
-      held.settle(saved.report.errors === 0);
+      held.settle(checkedAll && saved.report.errors === 0);
     } else {
       // A search is a read: when what changed cannot be saved (a full or read-only disk), it answers
       // from the index and the files it reads again, and says why once.

@@ -59,6 +59,12 @@ interface Cached {
   rules: Map<string, IgnoreStack>;
   /** What was handed out to be checked and saved (`hold`) and is not saved yet. */
   held: Set<Held>;
+  /**
+   * A walk under way: another search of the key waits for it, then takes what it found as every file that may
+   * have changed (review of session 41: the cache is marked clean as the walk starts, so a search beside it was
+   * told nothing changed and given the walk before it, without the new files).
+   */
+  walking: Promise<unknown> | null;
 }
 
 /** A hand-out of what may have changed: the directories it names (their real paths), or every file (null). */
@@ -102,6 +108,8 @@ export class WalkCache {
     // Events of writes made before this call must be in before the cache is trusted.
     // Two turns: the first may run before the loop polls again; the second always comes after a poll.
     if (c && c.watchers.size > 0) for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
+    // Checked after the last wait above: nothing between here and a walk's start gives way.
+    while (c?.walking) await c.walking.then(() => undefined, () => undefined);
     if (c && c.walk && [...c.excludes].some(([f, stamp]) => excludeStamp(f) !== stamp)) { c.dirty = true; c.structural = true; }
     if (c && c.walk && !c.dirty && c.held.size === 0) return { walk: c.walk, cached: true };
     if (c && c.walk && !c.structural && c.watchers.size > 0) {
@@ -115,10 +123,23 @@ export class WalkCache {
       return this.handOut(c, { walk: c.walk, cached: false, changedDirs }, hold);
     }
     if (!c) {
-      c = { walk: null, dirty: true, changed: new Set(), structural: true, watchers: new Map(), renamed: new Set(), uses: 0, broken: false, excludes: new Map(), noted: false, rules: new Map(), held: new Set() };
+      c = { walk: null, dirty: true, changed: new Set(), structural: true, watchers: new Map(), renamed: new Set(), uses: 0, broken: false, excludes: new Map(), noted: false, rules: new Map(), held: new Set(), walking: null };
       this.cached.set(key, c);
     }
-    const state = this.handOut(c, await this.walkAgain(c, roots, run), hold);
+    // Held from before the walk (every file: a search waiting for this walk then checks them all again, until saved).
+    const h = hold ? this.hold(c, null) : null;
+    const walking = this.walkAgain(c, roots, run);
+    c.walking = walking;
+    let walked: WalkState;
+    try {
+      walked = await walking;
+    } catch (e) {
+      h?.settle(false);
+      throw e;
+    } finally {
+      if (c.walking === walking) c.walking = null;
+    }
+    const state = h ? { ...walked, settle: h.settle } : walked;
     if (!c.broken || c.noted) return state;
     // Once per key and process: the caller turns it into a warning (the core writes nothing itself).
     c.noted = true;
@@ -163,11 +184,14 @@ export class WalkCache {
 
   /** `state`, held until its caller settles it (`hold`). */
   private handOut(c: Cached, state: WalkState, hold: boolean): WalkState {
-    if (!hold) return state;
-    const h: Held = { dirs: state.changedDirs ?? null };
+    return hold ? { ...state, settle: this.hold(c, state.changedDirs ?? null).settle } : state;
+  }
+
+  /** A hand-out of `dirs` (null: every file) held until settled: not saved, the next search walks again. */
+  private hold(c: Cached, dirs: Set<string> | null): { settle: (saved: boolean) => void } {
+    const h: Held = { dirs };
     c.held.add(h);
     return {
-      ...state,
       settle: (saved) => {
         if (!c.held.delete(h) || saved) return;
         c.dirty = true;

@@ -172,3 +172,25 @@ it('what a search took to save is checked again by every other search until it i
   const after = await get();
   expect([after.cached, after.changedDirs]).toEqual([false, undefined]);
 });
+
+it('a search beside another search\'s walk waits for it and checks every file it found (review of session 41)', async () => {
+  await sleep(30);
+  for (let i = 0; i < 5 && !(await get()).cached; i++) await sleep(30);
+  expect((await get()).cached).toBe(true);
+  writeFileSync(path.join(root, 'src', 'new.ts'), 'const n = 1;\n'); // created: the next search walks again
+  await sleep(50);
+  let release!: () => void;
+  const gate = new Promise<void>((r) => { release = r; });
+  const first = cache.get('k', [root], async () => { await gate; return walkOnly(); }, true);
+  await sleep(20);
+  // Before: the cache was marked clean as the walk began, so this one was handed the walk before it, cached.
+  const beside = cache.get('k', [root], walkOnly, true);
+  await sleep(20);
+  release();
+  const [f, b] = await Promise.all([first, beside]);
+  expect([f.cached, files(f.walk)]).toEqual([false, ['src/a.ts', 'src/new.ts']]);
+  expect([b.cached, files(b.walk), b.changedDirs]).toEqual([false, ['src/a.ts', 'src/new.ts'], undefined]);
+  f.settle!(true);
+  b.settle!(true);
+  expect((await get()).cached).toBe(true);
+});
