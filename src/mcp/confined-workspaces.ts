@@ -132,8 +132,9 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
       // The index answers now, once made-up searches have warmed its code (at most WARM_HOLD_MS; the rest
       // while the agent is idle: warm-searches.ts; one that fails ends them, the index as built).
       let release!: () => void;
-      holds.set(ws.name, new Promise<void>((r) => { release = r; }));
-      const w = warmSearches(ws, dir, calls, { held: () => { holds.delete(ws.name); release(); } }).catch(() => undefined);
+      const hold = new Promise<void>((r) => { release = r; });
+      holds.set(ws.name, hold);
+      const w = warmSearches(ws, dir, calls, { held: () => { if (holds.get(ws.name) === hold) holds.delete(ws.name); release(); } }).catch(() => undefined);
       warming.add(w);
       void w.finally(() => warming.delete(w));
     }, (e: unknown) => {
