@@ -7,10 +7,10 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliPath, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
+import { mcpClient } from '../helpers/mcp-client.js';
 
 type Match = { path: string; match_line: number; code: string };
 type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: { index?: string; matches?: Match[] }; _meta?: Record<string, unknown> };
@@ -23,14 +23,7 @@ let engine = 0;
 const FILES = 1500;
 
 async function connect(): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [cliPath, 'mcp', root, '-J', '0'],
-    env: { ...process.env as Record<string, string>, ...home.env, SIMGREP_RUNTIME_DIR: runDir, HF_HUB_OFFLINE: '1' },
-    stderr: 'ignore',
-  });
-  const client = new Client({ name: 'simgrep-e2e-cancel-save', version: '0.0.0' });
-  await client.connect(transport);
+  const client = await mcpClient(root, { ...home.env, SIMGREP_RUNTIME_DIR: runDir }, undefined, { shared: true });
   clients.push(client);
   return client;
 }

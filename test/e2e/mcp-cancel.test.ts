@@ -10,6 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, runCli } from '../helpers/cli.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
+import { mcpClient } from '../helpers/mcp-client.js';
 
 type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown> };
 
@@ -26,14 +27,7 @@ let fullScanMs = 0;
 const TOPICS = ['upload', 'invoice', 'socket', 'parser', 'render', 'cache', 'token', 'queue'];
 
 async function connect(): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [cliPath, 'mcp', root, '-J', '0'],
-    env: { ...process.env as Record<string, string>, ...home.env, SIMGREP_RUNTIME_DIR: runDir, HF_HUB_OFFLINE: '1' },
-    stderr: 'ignore',
-  });
-  const client = new Client({ name: 'simgrep-e2e-cancel', version: '0.0.0' });
-  await client.connect(transport);
+  const client = await mcpClient(root, { ...home.env, SIMGREP_RUNTIME_DIR: runDir }, undefined, { shared: true });
   clients.push(client);
   return client;
 }

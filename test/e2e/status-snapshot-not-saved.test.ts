@@ -5,11 +5,11 @@
 // The save fails where a directory stands at the snapshot file's name (a rename onto it fails: EISDIR).
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, expect, it } from 'vitest';
-import { cliPath, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
+import { mcpClient } from '../helpers/mcp-client.js';
 
 const home = isolatedHome('simgrep-status-not-saved-');
 let client: Client | null = null;
@@ -58,14 +58,7 @@ it('simgrep workspace prune says the snapshot it rebuilt and patched was not sav
 
 it('the MCP status tool says the snapshot it rebuilt was not saved', async () => {
   const { root } = await unsavable('mcp');
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [cliPath, 'mcp', root, '--no-server', '-J', '0'],
-    env: { ...process.env as Record<string, string>, ...home.env, HF_HUB_OFFLINE: '1' },
-    stderr: 'pipe',
-  });
-  client = new Client({ name: 'simgrep-e2e', version: '0.0.0' });
-  await client.connect(transport);
+  client = await mcpClient(root, home.env);
   const status = await client.callTool({ name: 'status', arguments: {} }) as ToolResult;
   const text = status.content.map((c) => c.text).join('\n');
   expect(status.isError, text).toBeFalsy();
