@@ -1,51 +1,31 @@
 // The MCP tools' background build when the ground moves under a resident engine: its home deleted while
 // it lives (the bench harness did this; the engine then answered "index: building" forever, each search
 // queuing a build that failed on the vanished workspace), and a build that cannot succeed at all.
-import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActionEngine, type ActionEngine } from '../../src/actions/engine.js';
-import { createToolRunner, type ToolRunner } from '../../src/mcp/tools.js';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { isolatedHome } from '../helpers/isolated-home.js';
+import { toolRunnerTree, uploadFiles } from '../helpers/tool-runner-tree.js';
 
-let home: ReturnType<typeof isolatedHome>;
-let tree: string;
-let engine: ActionEngine;
-let runner: ToolRunner;
+const t = toolRunnerTree(uploadFiles(4, () => 'retry failed uploads'));
 
 const ask = async (tool: 'search' | 'status' | 'index', args: Record<string, unknown> = { query: 'retry failed uploads' }) => {
-  const r = await runner.call(tool, args);
+  const r = await t.runner.call(tool, args);
   expect(r.isError, JSON.stringify(r.content)).toBeUndefined();
   return r.structuredContent as { index?: string; notes?: string[]; matches?: { path: string }[]; build_failed?: string; indexed?: boolean };
 };
 
-beforeAll(() => {
-  home = isolatedHome();
-  tree = path.join(home.dir, 'tree');
-  mkdirSync(tree);
-  for (let i = 0; i < 4; i++) writeFileSync(path.join(tree, `upload${i}.ts`), `export function retryUpload${i}(n: number) {\n  // retry failed uploads\n  return n + ${i};\n}\n`);
-  engine = createActionEngine({ concurrency: 0, resident: true });
-  const real = realpathSync(tree);
-  runner = createToolRunner(engine, { real, given: real });
-});
-
-afterAll(async () => {
-  await engine.close();
-  home.restore();
-});
-
 describe('a resident engine whose index is removed behind its back', () => {
   it('builds it again instead of answering "index: building" forever', async () => {
     expect((await ask('search')).index).toBe('building');
-    await runner.settled!();
+    await t.runner.settled!();
     expect((await ask('search')).index).toBe('fresh');
 
     rmSync(process.env.SIMGREP_HOME!, { recursive: true, force: true });
     const scanned = await ask('search');
     expect(scanned.index).toBe('building');
     expect(scanned.matches!.length).toBeGreaterThan(0);
-    await runner.settled!();
+    await t.runner.settled!();
     const again = await ask('search');
     expect(again.index).toBe('fresh');
     expect(again.matches!.map((m) => m.path).sort()).toEqual(scanned.matches!.map((m) => m.path).sort());
@@ -55,12 +35,12 @@ describe('a resident engine whose index is removed behind its back', () => {
     // The home cannot be made: a file stands where its parent directory should be.
     rmSync(process.env.SIMGREP_HOME!, { recursive: true, force: true });
     const saved = process.env.SIMGREP_HOME!;
-    const blocker = path.join(home.dir, 'blocked');
+    const blocker = path.join(t.home.dir, 'blocked');
     writeFileSync(blocker, 'not a directory');
     process.env.SIMGREP_HOME = path.join(blocker, 'home');
     try {
       expect((await ask('search')).index).toBe('building');
-      await runner.settled!();
+      await t.runner.settled!();
       const failed = await ask('search');
       expect(failed.index).toBe('scanned');
       expect(failed.matches!.length).toBeGreaterThan(0);
@@ -73,7 +53,7 @@ describe('a resident engine whose index is removed behind its back', () => {
       rmSync(blocker);
       // Built by another process (as when \`simgrep index\` held the lock: INDEX_LOCKED): once that index
       // answers, the failure is over, with no index call (trial34's review: build_failed stayed for good).
-      const other = await runCli(['index', tree, '-J', '0'], { env: { SIMGREP_HOME: process.env.SIMGREP_HOME! } });
+      const other = await runCli(['index', t.tree, '-J', '0'], { env: { SIMGREP_HOME: process.env.SIMGREP_HOME! } });
       expect(other.code, other.stderr).toBe(0);
       expect((await ask('search')).index).toBe('fresh');
       expect((await ask('status', {})).build_failed).toBeUndefined();

@@ -3,35 +3,15 @@
 // though that search was cancelled; the searches after it answer from the index. (The tools' runner as the
 // engine calls it, with the signal the SDK's server hands a handler: test/e2e/mcp-cancel.test.ts has the
 // processes.)
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActionEngine, type ActionEngine } from '../../src/actions/engine.js';
-import { createToolRunner, type ToolRunner } from '../../src/mcp/tools.js';
-import { isolatedHome } from '../helpers/isolated-home.js';
+import { describe, expect, it } from 'vitest';
+import { toolRunnerTree, uploadFiles } from '../helpers/tool-runner-tree.js';
 
-let home: ReturnType<typeof isolatedHome>;
-let engine: ActionEngine;
-let runner: ToolRunner;
+const t = toolRunnerTree(uploadFiles(200, (i) => `retry failed uploads, attempt ${i}`));
 const QUERY = { query: 'retry failed uploads', top_k: 5 };
-
-beforeAll(() => {
-  home = isolatedHome();
-  const tree = path.join(home.dir, 'tree');
-  mkdirSync(tree);
-  for (let i = 0; i < 200; i++) writeFileSync(path.join(tree, `upload${i}.ts`), `export function retryUpload${i}(n: number) {\n  // retry failed uploads, attempt ${i}\n  return n + ${i};\n}\n`);
-  engine = createActionEngine({ concurrency: 0, resident: true });
-  const real = realpathSync(tree);
-  runner = createToolRunner(engine, { real, given: real });
-});
-
-afterAll(async () => {
-  await engine.close();
-  home.restore();
-});
 
 describe('a cancelled MCP search', () => {
   it('stops with an error no one reads, and the background build it queued is built to its end', async () => {
+    const { runner } = t;
     const cancelled = await runner.call('search', QUERY, { signal: AbortSignal.abort('the client gave up') });
     // Before: the signal was not read, and the search answered in full.
     expect(cancelled.isError).toBe(true);

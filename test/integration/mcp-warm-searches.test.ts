@@ -3,39 +3,22 @@
 // while its only calls under way are scans.
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActionEngine, type ActionEngine } from '../../src/actions/engine.js';
+import { describe, expect, it } from 'vitest';
+import { createActionEngine } from '../../src/actions/engine.js';
 import { createConfinedWorkspaces } from '../../src/mcp/confined-workspaces.js';
-import { createToolRunner, type ToolRunner } from '../../src/mcp/tools.js';
+import { createToolRunner } from '../../src/mcp/tools.js';
 import { setWarmHoldMs, WARM_HOLD_MS, WARM_QUERIES, warmSearchesRun } from '../../src/mcp/warm-searches.js';
-import { isolatedHome } from '../helpers/isolated-home.js';
+import { toolRunnerTree, uploadFiles } from '../helpers/tool-runner-tree.js';
 
-let home: ReturnType<typeof isolatedHome>;
-let engine: ActionEngine;
-let runner: ToolRunner;
+const t = toolRunnerTree({ ...uploadFiles(6, () => 'retry failed uploads, then read the input file'), 'README.md': '# Uploads\n\nFailed uploads are retried three times.\n' });
 
 type Answer = { index: string; matches: { path: string; match_line: number; score: number }[] };
 const search = async (query: string) => {
-  const r = await runner.call('search', { query });
+  const r = await t.runner.call('search', { query });
   expect(r.isError, JSON.stringify(r.content)).toBeUndefined();
   return r.structuredContent as Answer;
 };
 
-beforeAll(() => {
-  home = isolatedHome();
-  const tree = path.join(home.dir, 'tree');
-  mkdirSync(tree);
-  for (let i = 0; i < 6; i++) writeFileSync(path.join(tree, `upload${i}.ts`), `export function retryUpload${i}(n: number) {\n  // retry failed uploads, then read the input file\n  return n + ${i};\n}\n`);
-  writeFileSync(path.join(tree, 'README.md'), '# Uploads\n\nFailed uploads are retried three times.\n');
-  engine = createActionEngine({ concurrency: 0, resident: true });
-  const real = realpathSync(tree);
-  runner = createToolRunner(engine, { real, given: real });
-});
-
-afterAll(async () => {
-  await engine.close();
-  home.restore();
-});
 
 describe('the background build warms the indexed search', () => {
   it('made-up searches run before the index answers back-to-back calls: the first indexed answer comes after them', async () => {
@@ -52,13 +35,13 @@ describe('the background build warms the indexed search', () => {
     // file), ran before it (before warm41 the index answered at once: 0-1 of them had run).
     expect(warmSearchesRun() - before).toBe(WARM_QUERIES.length + 3);
     for (let i = 0; i < 5; i++) expect((await search('retry failed uploads')).index).toBe('fresh');
-    await runner.settled!();
+    await t.runner.settled!();
     expect(warmSearchesRun() - before).toBe(WARM_QUERIES.length + 3);
     expect((await search('retry failed uploads')).matches).toEqual(scanned.matches);
   });
 
   it('with no hold, the index answers at once and its own back-to-back calls hold the made-up searches back', async () => {
-    const tree = path.join(home.dir, 'tree4');
+    const tree = path.join(t.home.dir, 'tree4');
     mkdirSync(tree);
     for (let i = 0; i < 5; i++) writeFileSync(path.join(tree, `parse${i}.ts`), `export function parseHeader${i}(s: string) {\n  // parse the header line\n  return s + ${i};\n}\n`);
     const own = createActionEngine({ concurrency: 0, resident: true });
@@ -86,7 +69,7 @@ describe('the background build warms the indexed search', () => {
   });
 
   it('runs the made-up searches while the only call under way is a scan begun during the build', async () => {
-    const tree = path.join(home.dir, 'tree3');
+    const tree = path.join(t.home.dir, 'tree3');
     mkdirSync(tree);
     for (let i = 0; i < 5; i++) writeFileSync(path.join(tree, `cache${i}.ts`), `export function evictCache${i}(key: string) {\n  // evict the stale cache entry\n  return key + ${i};\n}\n`);
     const own = createActionEngine({ concurrency: 0, resident: true });
@@ -111,7 +94,7 @@ describe('the background build warms the indexed search', () => {
   }, 90_000);
 
   it('ends the made-up searches when the server closes, before the engine does: none runs after', async () => {
-    const tree = path.join(home.dir, 'tree2');
+    const tree = path.join(t.home.dir, 'tree2');
     mkdirSync(tree);
     for (let i = 0; i < 4; i++) writeFileSync(path.join(tree, `queue${i}.ts`), `export function drainQueue${i}() {\n  // drain the job queue\n  return ${i};\n}\n`);
     const own = createActionEngine({ concurrency: 0, resident: true });
