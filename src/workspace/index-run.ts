@@ -13,7 +13,7 @@ import { indexWalkKey, recordedWalk, staleEntries } from './changes/walks.js';
 import { timer } from './debug-timer.js';
 import { isDamage } from './store/damage.js';
 import type { OpenWorkspace, SnapshotNotes } from './open.js';
-import { INDEX_FORMAT } from './open.js';
+import { INDEX_FORMAT, notSavedWarnings } from './open.js';
 import type { IndexIo } from './options.js';
 import { indexAndPublish, proseStatsWarnings, saveProseStats } from './publish.js';
 import { verifySectionFile } from './snapshot/section-file.js';
@@ -50,9 +50,7 @@ export async function indexRun(ws: OpenWorkspace, paths: string[], io: IndexIo =
     if (!ws.snapshot) await ws.loadSnapshot(undefined, notes);
     report.warnings.unshift({ path: ws.dir, code: 'SNAPSHOT_REBUILT', message: `workspace ${ws.name}: ${damaged}; rebuilt it from the index` });
   }
-  // The index is complete without it, but every search would rebuild it from the store (seconds on a big index).
-  const notSaved = notes.notSaved;
-  if (notSaved) report.warnings.push({ path: ws.dir, code: 'SNAPSHOT_NOT_SAVED', message: `workspace ${ws.name}: the ranking snapshot was not saved (${notSaved}); searches rebuild it from the index each time, slower; free some space and run simgrep index again` });
+  report.warnings.push(...notSavedWarnings(ws, notes, 'not saved'));
   if (proseDamaged) report.warnings.unshift({ path: ws.dir, code: 'PROSE_STATS_REBUILT', message: `workspace ${ws.name}: ${proseDamaged}; its documents were counted again` });
   return report;
 }

@@ -7,7 +7,7 @@ import { SimgrepError } from '../errors.js';
 import { RANK_DEFAULTS } from '../rank/plan.js';
 import { createSearcher, type Searcher } from '../searcher.js';
 import { createPathReader } from '../sources/path-reader.js';
-import type { Source } from '../sources/source.js';
+import type { Source, SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { ModelData } from '../types.js';
 import { rebuildSnapshot } from './build/snapshot-rebuild.js';
@@ -48,6 +48,16 @@ export interface SnapshotNotes {
   notSaved?: string;
   /** What a load of the snapshot files by this run found damaged (it was rebuilt from the store then). */
   damaged?: string;
+}
+
+/**
+ * SNAPSHOT_NOT_SAVED when the run's last write of the snapshot failed (none when it was saved): the index is
+ * complete without it, but every search rebuilds it from the store (seconds on a big index). Said, not an
+ * error. `what`: what became of the snapshot ("not saved", "rebuilt from the index but not saved").
+ */
+export function notSavedWarnings(ws: { name: string; dir: string }, notes: SnapshotNotes, what: string): SourceWarning[] {
+  if (!notes.notSaved) return [];
+  return [{ path: ws.dir, code: 'SNAPSHOT_NOT_SAVED', message: `workspace ${ws.name}: the ranking snapshot was ${what} (${notes.notSaved}); every search rebuilds it from the index, slower; free some space and run simgrep index again` }];
 }
 
 export interface OpenWorkspace {

@@ -19,7 +19,7 @@ import { timer } from './debug-timer.js';
 import { Deadline, DeadlineReached } from '../pipeline/deadline.js';
 import { KnownDistanceChanged } from '../pipeline/scoring.js';
 import { busyInProcess, inProcess, isLock, tryLock, type Lock, type LockInfo } from './lock.js';
-import type { OpenWorkspace, SnapshotNotes } from './open.js';
+import { notSavedWarnings, type OpenWorkspace, type SnapshotNotes } from './open.js';
 import { indexAndPublish, statesOf } from './publish.js';
 import { answersBesideIndexRun, indexUse } from './index-use.js';
 import { createCandidateSource } from './search/candidate-source.js';
@@ -259,10 +259,8 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   mark(`rescore (${split.read?.files ?? 0} prose files read, ${split.read?.probed ?? 0} probed for their grams)`);
   // A damaged statistics file, or one in another simgrep's format, is only slower (the documents were read and counted): said, and rebuilt by simgrep index.
   const proseDamaged = split.prose && proseIndex?.damaged ? [{ path: ws.dir, code: proseIndex.outdated ? 'PROSE_STATS_OUTDATED' : 'PROSE_STATS_DAMAGED', message: `workspace ${ws.name}: ${proseIndex.damaged}; this search counted the documents instead; simgrep index rebuilds it` }] : [];
-  // A snapshot rebuilt from the store (none on disk, or damaged) that could not be written back: every
-  // search of this index (every one-shot process) rebuilds it again, seconds on a big index. Said, not an error.
-  const snapshotNotSaved = notes.notSaved;
-  if (snapshotNotSaved) notSaved.push({ path: ws.dir, code: 'SNAPSHOT_NOT_SAVED', message: `workspace ${ws.name}: the ranking snapshot was rebuilt from the index but not saved (${snapshotNotSaved}); every search rebuilds it, slower; free some space and run simgrep index again` });
+  // A snapshot rebuilt from the store (none on disk, or damaged) that could not be written back.
+  notSaved.push(...notSavedWarnings(ws, notes, 'rebuilt from the index but not saved'));
   const warnings = [...notSaved, ...(state.note ? [state.note] : []), ...walkWarnings, ...refreshWarnings, ...namedBinary, ...proseDamaged, ...r.warnings];
   const tooLarge = walkWarnings.filter((w) => w.code === 'TOO_LARGE').length;
   return {

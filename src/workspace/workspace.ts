@@ -13,7 +13,7 @@ import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from './build/indexer.js';
 import { indexRun } from './index-run.js';
 import { answersBesideIndexRun, indexUse } from './index-use.js';
-import { openWorkspace, type SnapshotNotes } from './open.js';
+import { notSavedWarnings, openWorkspace, type SnapshotNotes } from './open.js';
 import type { IndexIo, WorkspaceOptions } from './options.js';
 import { readInfo } from './registry.js';
 import { searchWorkspace } from './search-run.js';
@@ -96,12 +96,6 @@ export interface Workspace {
   close(): Promise<void>;
 }
 
-/** SNAPSHOT_NOT_SAVED for a snapshot a status or prune wrote and could not save (none when it could). */
-function notSavedWarnings(name: string, dir: string, notes: SnapshotNotes, what: string): SourceWarning[] {
-  if (!notes.notSaved) return [];
-  return [{ path: dir, code: 'SNAPSHOT_NOT_SAVED', message: `workspace ${name}: the ranking snapshot was ${what} (${notes.notSaved}); every search rebuilds it from the index, slower; free some space and run simgrep index again` }];
-}
-
 /** The roots an index's meta records. */
 function rootsOf(meta: Record<string, string> | null): string[] {
   return meta?.roots ? JSON.parse(meta.roots) as string[] : [];
@@ -155,7 +149,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       // A snapshot status rebuilt and could not save is said by status: no later run would (mend41).
       const notes: SnapshotNotes = {};
       const counts = await statusCounts(ws, m.complete, notes);
-      const warnings = notSavedWarnings(name, dir, notes, 'rebuilt from the index but not saved');
+      const warnings = notSavedWarnings({ name, dir }, notes, 'rebuilt from the index but not saved');
       return {
         name, dir, roots: rootsOf(m), ...counts, model: m.model ?? '',
         sizeOnDisk: remote ? null : diskUsage(dir), updated: readInfo(dir)?.updated ?? null, complete: m.complete !== undefined,
@@ -194,7 +188,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         ws.snapshot = patchSnapshot(before, { ...emptyChanges(), dropChunksOf: new Set(gone), dropFiles: new Set(gone) }, version);
         ws.saveSnapshot(ws.snapshot, notes);
         ws.publishInfo(await writing(() => s.writeMeta({ complete: version, ...rootsMeta })));
-        const warnings = notSavedWarnings(name, dir, notes, 'not saved');
+        const warnings = notSavedWarnings({ name, dir }, notes, 'not saved');
         return { deleted: gone.length, droppedRoots, ...(warnings.length > 0 ? { warnings } : {}) };
       });
     },
