@@ -46,10 +46,9 @@ export function createCallTurns<T>(onShared?: (key: string, callers: number) => 
   /** The turn at which each front was last served (-1: never, or not since it came). */
   const servedAt = new Map<number, number>();
   let turn = 0;
-  /** The run that holds the turn. */
+  /** The run that holds the turn (a cancelled one winding down included), and when it has ended. */
   let current: Job<T> | null = null;
-  /** The run under way (the one holding the turn, a cancelled one winding down included). */
-  const underWay = new Set<Promise<void>>();
+  let ended: Promise<void> | null = null;
 
   /** The job of the front served longest ago; of that front, its oldest (the order calls came breaks ties). */
   function pick(): number {
@@ -71,15 +70,14 @@ export function createCallTurns<T>(onShared?: (key: string, callers: number) => 
     turn++;
     for (const w of job.waiters) servedAt.set(w.front, turn);
     if (job.key !== null && job.waiters.length > 1) onShared?.(job.key, job.waiters.length);
-    const done = Promise.resolve().then(() => job.run(job.stop.signal)).then(
+    ended = Promise.resolve().then(() => job.run(job.stop.signal)).then(
       (v) => { for (const w of job.waiters.splice(0)) { w.off?.(); w.resolve(v); } },
       (e: unknown) => { for (const w of job.waiters.splice(0)) { w.off?.(); w.reject(e); } },
     ).finally(() => {
-      underWay.delete(done);
       current = null;
+      ended = null;
       next();
     });
-    underWay.add(done);
   }
 
   /** `w` leaves the job it waits in (waiting or running), answered with `answer`; a job no one waits for is dropped or stopped. */
@@ -122,7 +120,7 @@ export function createCallTurns<T>(onShared?: (key: string, callers: number) => 
     },
     get waiting() { return jobs.reduce((n, j) => n + j.waiters.length, 0); },
     async settled() {
-      while (underWay.size > 0) await Promise.allSettled([...underWay]);
+      while (ended) await ended;
     },
   };
 }
