@@ -16,12 +16,15 @@ export interface BenchMcp {
   stderr(): string;
 }
 
-/** A client (not connected yet) for `simgrep mcp tree`; with profDir, the front's CPU profile goes there. */
-export function spawnBenchMcp(o: { tree: string; env: Record<string, string>; name: string; profDir: string | null }): BenchMcp {
+/**
+ * A client (not connected yet) for `simgrep mcp tree`; with profDir, the front's CPU profile goes there; `cli`:
+ * another build's dist/src/cli/main.js (a side-by-side run), else this checkout's.
+ */
+export function spawnBenchMcp(o: { tree: string; env: Record<string, string>; name: string; profDir: string | null; cli?: string }): BenchMcp {
   if (o.profDir) mkdirSync(o.profDir, { recursive: true });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [...(o.profDir ? ['--cpu-prof', '--cpu-prof-dir', o.profDir] : []), CLI, 'mcp', o.tree, '--model', DEFAULT_BENCH_MODEL_DIR, '-J', '2'],
+    args: [...(o.profDir ? ['--cpu-prof', '--cpu-prof-dir', o.profDir] : []), o.cli ?? CLI, 'mcp', o.tree, '--model', DEFAULT_BENCH_MODEL_DIR, '-J', '2'],
     env: { ...process.env as Record<string, string>, ...o.env },
     cwd: REPO_ROOT,
     stderr: 'pipe',
