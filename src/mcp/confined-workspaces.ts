@@ -11,7 +11,7 @@ import { defaultName, readInfo, rootsInside, workspaceDir } from '../workspace/r
 import type { IndexProgress } from '../workspace/build/indexer.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Root } from './scope.js';
-import { warmSearches, type AgentCalls } from './warm-searches.js';
+import { warmHoldMs, warmSearches, type AgentCalls } from './warm-searches.js';
 
 export interface ConfinedWorkspaces {
   /**
@@ -34,6 +34,14 @@ export interface ConfinedWorkspaces {
   settled(): Promise<void>;
   /** Runs one tool call of the agent: the made-up searches after a background build wait while any runs. */
   during<T>(call: () => Promise<T>): Promise<T>;
+  /**
+   * Runs the made-up searches over the index that answers for `dir` when one is built and answers its
+   * searches for this model (index-use.ts: complete, compatible, covering `dir`), as after a background
+   * build: an engine started over an index made earlier (warm-searches.ts). The index's calls wait for them
+   * from now, at most WARM_HOLD_MS. Resolves with the workspace's name and how many ran, or null when none
+   * could (no such index, one being built, or a failure: the agent's own search then meets it).
+   */
+  warmUp(dir: string): Promise<{ workspace: string; ran: number } | null>;
   /** Ends the made-up searches (the one under way finishes): call before the action engine closes. */
   close(): Promise<void>;
   /**
@@ -67,6 +75,24 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
     const hold = holds.get(ws.name);
     if (hold) await hold;
     return search(ws);
+  };
+  /** Holds the index's calls of `ws` from now until `release`, at most WARM_HOLD_MS (warm-searches.ts). */
+  const holdCalls = (ws: Workspace): { since: number; release: () => void } => {
+    let release!: () => void;
+    const hold = new Promise<void>((r) => { release = r; });
+    holds.set(ws.name, hold);
+    const done = () => { clearTimeout(bound); if (holds.get(ws.name) === hold) holds.delete(ws.name); release(); };
+    const bound = setTimeout(done, warmHoldMs());
+    bound.unref();
+    return { since: performance.now(), release: done };
+  };
+  /** The made-up searches of `dir` in `ws`, holding its calls as `hold` says; ended by close(). */
+  const warm = (ws: Workspace, dir: string, hold: { since: number; release: () => void }): Promise<number> => {
+    const w = warmSearches(ws, dir, calls, { held: hold.release, since: hold.since }).catch(() => { hold.release(); return 0; });
+    const done = w.then(() => undefined);
+    warming.add(done);
+    void done.finally(() => warming.delete(done));
+    return w;
   };
 
   /**
@@ -131,12 +157,7 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
       failed.delete(dir);
       // The index answers now, once made-up searches have warmed its code (at most WARM_HOLD_MS; the rest
       // while the agent is idle: warm-searches.ts; one that fails ends them, the index as built).
-      let release!: () => void;
-      const hold = new Promise<void>((r) => { release = r; });
-      holds.set(ws.name, hold);
-      const w = warmSearches(ws, dir, calls, { held: () => { if (holds.get(ws.name) === hold) holds.delete(ws.name); release(); } }).catch(() => undefined);
-      warming.add(w);
-      void w.finally(() => warming.delete(w));
+      void warm(ws, dir, holdCalls(ws));
     }, (e: unknown) => {
       done();
       failed.set(dir, { why: redact(errorText(e)), retryAt: Date.now() + RETRY_BUILD_MS });
@@ -160,6 +181,25 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
 
   return {
     forSearch: searchIn,
+    async warmUp(dir) {
+      // The workspace a search of `dir` would use, as pick() finds it, but only one already built: nothing is
+      // queued, and a failure here is left to the agent's first search to meet and say.
+      let ws: Workspace | null;
+      try {
+        ws = covering(dir);
+        if (!ws && !building.has(dir)) { const o = await own(dir); ws = o.exists ? o.ws : null; }
+      } catch { return null; }
+      if (!ws || buildingNames.has(ws.name) || holds.has(ws.name) || calls.stopped) return null;
+      // Held from now, while the model loads and the index's meta is read: a call that comes meanwhile would
+      // wait for both anyway (and runs warm after the made-up searches, at most WARM_HOLD_MS from here).
+      const hold = holdCalls(ws);
+      try {
+        // The rule a search follows (index-use.ts): an index of another model, of other roots or that no run
+        // completed is not searched (a made-up search would scan); the agent's first search says why.
+        if (!(await ws.besideIndexRun([dir])).fromIndex) { hold.release(); return null; }
+      } catch { hold.release(); return null; }
+      return { workspace: ws.name, ran: await warm(ws, dir, hold) };
+    },
     async close() { calls.stopped = true; await Promise.allSettled([...warming]); },
     async during(call) {
       calls.inFlight++;

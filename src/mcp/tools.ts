@@ -29,7 +29,12 @@ export interface ToolRunner {
   call(tool: ToolName, args: Record<string, unknown>, o?: CallOptions): Promise<WireToolResult>;
   /** Settles when no index is being built in the background, nor the made-up searches after one run. */
   settled?(): Promise<void>;
-  /** Ends the made-up searches after a background build (before the action engine closes). */
+  /**
+   * Runs made-up searches over the root's index when one is built (an engine started over an index made
+   * earlier: confined-workspaces.ts warmUp); resolves with its workspace and how many ran, or null.
+   */
+  warmUp?(): Promise<{ workspace: string; ran: number } | null>;
+  /** Ends the made-up searches (before the action engine closes). */
   close?(): Promise<void>;
 }
 
@@ -161,6 +166,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
 
   return {
     settled: () => workspaces.settled(),
+    warmUp: () => workspaces.warmUp(root.real),
     close: () => workspaces.close(),
     call: (tool, args, { onProgress, signal } = {}) => workspaces.during(() => guard((message) => redact(message, argStrings(args)), () => {
       switch (tool) {

@@ -69,6 +69,9 @@ describe.skipIf(process.platform !== 'linux')('simgrep mcp: a search cancelled d
     // Twice: the second search of the same paths watches its directories (walk-cache.ts), as an agent's do.
     for (const q of ['warm one', 'warm two']) expect((await call(b, { query: q, top_k: 3 })).isError).toBeFalsy();
     engine = ((await call(b, { query: 'warm three', top_k: 3 }))._meta?.['simgrep/engine'] as { pid: number }).pid;
+    // The engine started over the index built before: its made-up searches (mcp/warm-searches.ts) run while no
+    // call is under way, and are done before the engine's CPU is counted.
+    await expect.poll(engineLog, { timeout: 90_000, interval: 100 }).toMatch(/made-up searches over the index of workspace \S+: 15 ran/);
     for (let i = 0; i < FILES; i++) appendFileSync(path.join(root, `upload${i}.ts`), `// changed ${i}: invoice socket parser\n`);
     await sleep(200);
     // Every file changed: the first search saves them all, and is cancelled once the save is under way.

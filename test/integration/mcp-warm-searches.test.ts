@@ -1,13 +1,15 @@
 // After the engine's background build, its made-up searches (mcp/warm-searches.ts) run back to back and the
 // index's calls wait for them (at most WARM_HOLD_MS); what is left then runs only once the agent is idle, or
-// while its only calls under way are scans.
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+// while its only calls under way are scans. An engine that starts over an index built earlier runs them too
+// (the runner's warmUp), unless the index cannot answer its searches (index-use.ts).
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createActionEngine } from '../../src/actions/engine.js';
 import { createConfinedWorkspaces } from '../../src/mcp/confined-workspaces.js';
 import { createToolRunner } from '../../src/mcp/tools.js';
 import { setWarmHoldMs, WARM_HOLD_MS, WARM_QUERIES, warmSearchesRun } from '../../src/mcp/warm-searches.js';
+import { defaultName, workspaceDir } from '../../src/workspace/registry.js';
 import { toolRunnerTree, uploadFiles } from '../helpers/tool-runner-tree.js';
 
 const t = toolRunnerTree({ ...uploadFiles(6, () => 'retry failed uploads, then read the input file'), 'README.md': '# Uploads\n\nFailed uploads are retried three times.\n' });
@@ -116,6 +118,79 @@ describe('the background build warms the indexed search', () => {
       expect(warmSearchesRun() - before).toBe(0);
     } finally {
       setWarmHoldMs(WARM_HOLD_MS);
+    }
+  });
+});
+
+describe('an engine started over an index built earlier warms it too', () => {
+  /** A tree of `n` files indexed as the MCP server indexes it (its own workspace), by an engine since closed. */
+  async function indexedTree(name: string): Promise<string> {
+    const tree = path.join(t.home.dir, name);
+    mkdirSync(tree);
+    for (let i = 0; i < 5; i++) writeFileSync(path.join(tree, `socket${i}.ts`), `export function closeSocket${i}(s: Socket) {\n  // close the socket when the peer goes away\n  return s.end(${i});\n}\n`);
+    const real = realpathSync(tree);
+    const before = createActionEngine({ concurrency: 0, resident: true });
+    await before.workspace({ name: defaultName([real]) }).index([real]);
+    await before.close();
+    return real;
+  }
+
+  it('runs the made-up searches as it starts: the first indexed answer of back-to-back calls comes after them', async () => {
+    const real = await indexedTree('yesterday');
+    const own = createActionEngine({ concurrency: 0, resident: true });
+    const r = createToolRunner(own, { real, given: real });
+    try {
+      const before = warmSearchesRun();
+      // As the engine does once it listens (mcp-engine-command.ts), and the agent's first call right after.
+      const warming = r.warmUp?.();
+      const first = (await r.call('search', { query: 'close the socket' })).structuredContent as Answer;
+      expect(first.index).toBe('fresh');
+      // All of them ran before it (the tiny tree's take far less than WARM_HOLD_MS); before start42, none.
+      expect(warmSearchesRun() - before).toBe(WARM_QUERIES.length + 3);
+      expect(await warming).toEqual({ workspace: defaultName([real]), ran: WARM_QUERIES.length + 3 });
+      // The same answer as a fresh engine's with no made-up searches.
+      const plain = createActionEngine({ concurrency: 0, resident: true });
+      const p = createToolRunner(plain, { real, given: real });
+      try {
+        expect(((await p.call('search', { query: 'close the socket' })).structuredContent as Answer).matches).toEqual(first.matches);
+      } finally {
+        await p.close!();
+        await plain.close();
+      }
+    } finally {
+      await r.close!();
+      await own.close();
+    }
+  });
+
+  it('runs none over an index no build finished (cut short), and queues no build: the agent\'s first search does', async () => {
+    const real = await indexedTree('cut-short');
+    rmSync(path.join(workspaceDir(defaultName([real])), 'workspace.json'));
+    const own = createActionEngine({ concurrency: 0, resident: true });
+    const r = createToolRunner(own, { real, given: real });
+    try {
+      const before = warmSearchesRun();
+      expect(await r.warmUp!()).toBeNull();
+      expect(((await r.call('status', {})).structuredContent as { incomplete?: boolean }).incomplete).toBe(true);
+      expect(warmSearchesRun() - before).toBe(0);
+    } finally {
+      await r.close!();
+      await own.close();
+    }
+  });
+
+  it('runs none where no index covers the root (only a sub-directory of it is indexed)', async () => {
+    const real = await indexedTree('inner');
+    // The server's root is the tree's parent: the index of `inner` cannot answer a search of it.
+    const own = createActionEngine({ concurrency: 0, resident: true });
+    const r = createToolRunner(own, { real: path.dirname(real), given: path.dirname(real) });
+    try {
+      const before = warmSearchesRun();
+      expect(await r.warmUp!()).toBeNull();
+      expect(warmSearchesRun() - before).toBe(0);
+    } finally {
+      await r.close!();
+      await own.close();
     }
   });
 });
