@@ -3,7 +3,7 @@
 // INDEX, a workspace directory), so the resident engine starts over a complete index and builds nothing. It
 // measures the first answer, the first 10 searches' round trips (the agent's questions), then the harness's 40
 // warm ones (mcp-agent.ts's), each with the engine's CPU in the call (/proc: its main thread's schedstat, and
-// all its threads'); last, what the engine's log says of made-up searches. One run per invocation, a line of
+// all its threads'); last, what the engine's log says of made-up searches, and a hash of the 50 answers. One run per invocation, a line of
 // JSON on stdout; alternate builds with --cli. Writes nothing in bench/ but its home under bench/.tmp.
 // npm run build && node dist/bench/mcp-restart.js --index DIR [--cli CHECKOUT] [--think MS] [--tree DIR]
 //   --index DIR     a workspace directory of the bench tree (e.g. one the mcp-agent harness built: its home's
@@ -11,6 +11,7 @@
 //   --cli CHECKOUT  whose dist/src/cli/main.js to spawn (default: this checkout)
 //   --think MS      wait this long after connecting before the first search (an agent reading its prompt)
 //   --log FILE      keep the engine's log there (with SIMGREP_DEBUG_TIMING=1: every search's stages)
+import { createHash } from 'node:crypto';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -54,7 +55,7 @@ function findEngine(home: string, frontPid: number | null): number | null {
 
 type Answer = { index: string; matches: unknown[] };
 type ToolResult = { isError?: boolean; structuredContent?: Answer };
-type Call = { query: string; ms: number; main: number; all: number; index: string };
+type Call = { query: string; ms: number; main: number; all: number; index: string; matches: string };
 
 async function main(): Promise<void> {
   const homes = path.join(REPO_ROOT, 'bench/.tmp/mcp-restart-home');
@@ -84,7 +85,7 @@ async function main(): Promise<void> {
       const ms = performance.now() - t;
       const after = cpuOf(engine!);
       if (r.isError || !r.structuredContent) throw new Error(`search failed: ${JSON.stringify(r).slice(0, 500)}\n${stderr()}`);
-      return { query, ms, main: after.main - before.main, all: after.all - before.all, index: r.structuredContent.index };
+      return { query, ms, main: after.main - before.main, all: after.all - before.all, index: r.structuredContent.index, matches: JSON.stringify(r.structuredContent.matches) };
     };
     const first: Call[] = [];
     for (const q of AGENT_QUERIES.slice(0, FIRST)) first.push(await ask(q));
@@ -108,6 +109,8 @@ async function main(): Promise<void> {
       warm: { p50Ms: f(pct(warm.map((c) => c.ms), 0.5)), p95Ms: f(pct(warm.map((c) => c.ms), 0.95)), sumMs: f(sum(warm.map((c) => c.ms))), mainP50: f(pct(warm.map((c) => c.main), 0.5)), mainSum: f(sum(warm.map((c) => c.main))), allSum: f(sum(warm.map((c) => c.all))) },
       engineCpuTotal: { main: f(total.main), all: f(total.all) },
       madeUp,
+      // The 50 answers' matches, hashed: the same in every build and run when no answer changed.
+      answersMd5: createHash('md5').update([...first, ...warm].map((c) => c.matches).join('\n')).digest('hex'),
     };
     process.stdout.write(JSON.stringify(result) + '\n');
     log(`load ${load.toFixed(1)}: first answer ${result.firstMs} ms (${result.firstFromSpawnMs} from spawn); first ${FIRST}: ${result.firstSum.ms} ms, engine main CPU ${result.firstSum.main} ms; `
