@@ -196,7 +196,7 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
       try {
         // The rule a search follows (index-use.ts): an index of another model, of other roots or that no run
         // completed is not searched (a made-up search would scan); the agent's first search says why.
-        if (!(await ws.besideIndexRun([dir])).fromIndex) { hold.release(); return null; }
+        if (!(await ws.besideIndexRun([dir])).fromIndex || calls.stopped) { hold.release(); return null; }
       } catch { hold.release(); return null; }
       return { workspace: ws.name, ran: await warm(ws, dir, hold) };
     },
