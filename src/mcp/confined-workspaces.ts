@@ -12,6 +12,7 @@ import type { IndexProgress } from '../workspace/build/indexer.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Root } from './scope.js';
 import { warmHoldMs, warmSearches, type AgentCalls } from './warm-searches.js';
+import { IDLE_MS } from '../workspace/search/warm-chunks.js';
 
 export interface ConfinedWorkspaces {
   /**
@@ -68,6 +69,8 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
   /** The agent's tool calls, which the made-up searches after a background build wait to be idle (warm-searches.ts). */
   const calls: AgentCalls = { inFlight: 0, scanning: 0, lastEnded: -Infinity };
   const warming = new Set<Promise<void>>();
+  /** An engine's start over an index built earlier keeping what a build would leave (warmUp); close() does not wait for it. */
+  const keeping = new Set<Promise<void>>();
   /** By workspace name, while the made-up searches right after its build hold the index's calls (warm-searches.ts). */
   const holds = new Map<string, Promise<void>>();
   /** A built workspace answers once the made-up searches after its build let it (at most WARM_HOLD_MS). */
@@ -198,6 +201,13 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
         // completed is not searched (a made-up search would scan); the agent's first search says why.
         if (!(await ws.besideIndexRun([dir])).fromIndex || calls.stopped) { hold.release(); return null; }
       } catch { hold.release(); return null; }
+      // What a build would have left in this process (the prose documents kept and counted, the code chunks'
+      // sums: keep-restarted.ts), begun at once beside the made-up searches; it takes the main thread only
+      // while the agent is idle (the chunk warm-up's rule), its pooling the workers, idle at start.
+      const idleNow = () => calls.inFlight === 0 && performance.now() - calls.lastEnded >= IDLE_MS;
+      const kept = ws.keepRestarted({ ready: idleNow, stopped: () => calls.stopped === true }).then(() => undefined, () => undefined);
+      keeping.add(kept);
+      void kept.finally(() => keeping.delete(kept));
       return { workspace: ws.name, ran: await warm(ws, dir, hold) };
     },
     async close() { calls.stopped = true; await Promise.allSettled([...warming]); },
@@ -224,7 +234,7 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
       return { ws: (await own(dir)).ws, roots: [dir] };
     },
     async settled() {
-      while (building.size > 0 || warming.size > 0) await Promise.allSettled([...building.values(), ...warming]);
+      while (building.size > 0 || warming.size > 0 || keeping.size > 0) await Promise.allSettled([...building.values(), ...warming, ...keeping]);
     },
     buildFailure(dir) {
       const f = building.has(dir) ? undefined : failed.get(dir);

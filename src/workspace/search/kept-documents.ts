@@ -7,7 +7,7 @@ import type { ProseLineTerms } from '../../types.js';
 import { openChunks } from '../build/file-chunks.js';
 import { distinctIds, lineTokensBytes, type LineTokens } from '../../embed/line-cosines.js';
 import { executorOf, type Searcher } from '../../searcher.js';
-import { turn } from './time-slice.js';
+import { pause, turn } from './time-slice.js';
 
 /**
  * Bytes and line terms kept in all (the line terms of the bench tree's 1,387 Markdown files take 106 MB: keptHeld),
@@ -84,6 +84,19 @@ let hurry = false;
  */
 let building = false;
 let sweepDue = false;
+/**
+ * Set while an engine that started over an index built earlier keeps its documents (keep-restarted.ts):
+ * the count takes a slice only when it says (no call of the agent under way), so the agent's calls never
+ * share the thread with it; cleared once that count has ended.
+ */
+let gate: (() => boolean) | null = null;
+/** How often a count held by its gate looks again. */
+const GATE_POLL_MS = 20;
+
+/** Counts from now on take a slice only when `ready` says (null: as before, a slice per turn). */
+export function countWhen(ready: (() => boolean) | null): void {
+  gate = ready;
+}
 
 /**
  * Starts counting the line terms of the documents read so far, in the background, and makes the prose
@@ -197,7 +210,11 @@ function keep(more: number): void {
 async function countInBackground(): Promise<void> {
   try {
     const slice = { at: -Infinity }; // the search that started it answers first
-    const pace = () => (hurry ? Promise.resolve() : turn(slice));
+    const pace = async () => {
+      if (hurry) return;
+      await turn(slice);
+      while (gate && !hurry && !gate()) { await pause(GATE_POLL_MS); slice.at = performance.now(); }
+    };
     for (const state of toCount) {
       toCount.delete(state);
       await pace();

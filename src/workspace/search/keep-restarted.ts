@@ -1,0 +1,52 @@
+// What an index build leaves in a resident process's memory, made for an engine that starts over an index
+// built earlier (issue 30, branch restart42): every prose document of the snapshot kept and counted
+// (kept-documents.ts), and every code chunk's sum pooled on the worker pool (warm-chunks.ts).
+import { isRemoteUri } from '../../sources/uri.js';
+import { isProsePath } from '../../rank/prose.js';
+import type { OpenWorkspace } from '../open.js';
+import { fileState } from '../snapshot/prose-stats-file.js';
+import { sizeToRead } from '../snapshot/snapshot.js';
+import { countWhen, keepDocument, keptCountIdle, keepLineTokensWith, keptPublished, KEPT_FILE_BYTES } from './kept-documents.js';
+import { warmChunks } from './warm-chunks.js';
+import { pause, turn } from './time-slice.js';
+
+/** How often the keeping, held while the agent's call is under way, looks again. */
+const READY_POLL_MS = 20;
+
+/** When the keeping may take the main thread (no call of the agent under way), and when it ends (the engine is closing). */
+export interface RestartWarmth { ready: () => boolean; stopped: () => boolean }
+
+/**
+ * Keeps the snapshot's prose documents and warms its code chunks in the background. Main-thread work (the
+ * reads' callbacks, the documents' counting, the chunks' reads) takes a slice only while `ready` says (no
+ * call of the agent under way): a call waits at most for the slice under way. The chunks' pooling runs on
+ * the worker pool. Resolves once the documents are counted, with how many were kept (the chunks' warm-up
+ * may go on: chunksWarmed).
+ */
+export async function keepRestarted(ws: OpenWorkspace, o: RestartWarmth): Promise<{ documents: number }> {
+  const { ready, stopped } = o;
+  const snap = await ws.loadSnapshot();
+  warmChunks(ws.searcher, { snapshot: snap, reader: ws.reader, chunkLines: ws.chunkLines, idle: ready });
+  keepLineTokensWith(ws.searcher);
+  countWhen(ready);
+  const slice = { at: -Infinity };
+  let documents = 0;
+  try {
+    for (const f of snap.files) {
+      if (f.kind !== 'text' || !isProsePath(f.key) || isRemoteUri(f.key) || f.size > KEPT_FILE_BYTES) continue;
+      await turn(slice);
+      while (!ready() && !stopped()) { await pause(READY_POLL_MS); slice.at = performance.now(); }
+      if (stopped()) break;
+      let bytes: Uint8Array;
+      try { bytes = await ws.reader.read({ path: f.key, size: sizeToRead(f) }); } catch { continue; } // gone: a search says so
+      keepDocument(fileState(f), bytes);
+      documents++;
+    }
+    // Counted and swept as a build's documents are after its publish, in the background.
+    keptPublished({ now: false });
+    await keptCountIdle();
+  } finally {
+    countWhen(null);
+  }
+  return { documents };
+}
