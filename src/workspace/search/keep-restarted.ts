@@ -7,7 +7,8 @@ import type { OpenWorkspace } from '../open.js';
 import { fileState } from '../snapshot/prose-stats-file.js';
 import { sizeToRead } from '../snapshot/snapshot.js';
 import { countWhen, keepDocument, keptCountIdle, keepLineTokensWith, keptPublished, KEPT_FILE_BYTES } from './kept-documents.js';
-import { warmChunks } from './warm-chunks.js';
+import { chunksWarmed, warmChunks } from './warm-chunks.js';
+import { timer } from '../debug-timer.js';
 import { pause, turn } from './time-slice.js';
 
 /** How often the keeping, held while the agent's call is under way, looks again. */
@@ -25,8 +26,10 @@ export interface RestartWarmth { ready: () => boolean; stopped: () => boolean }
  */
 export async function keepRestarted(ws: OpenWorkspace, o: RestartWarmth): Promise<{ documents: number }> {
   const { ready, stopped } = o;
+  const mark = timer('keep');
   const snap = await ws.loadSnapshot();
   warmChunks(ws.searcher, { snapshot: snap, reader: ws.reader, chunkLines: ws.chunkLines, idle: ready });
+  void chunksWarmed(ws.searcher).then((n) => mark(`code chunks warmed (${n} pooled)`));
   keepLineTokensWith(ws.searcher);
   countWhen(ready);
   const slice = { at: -Infinity };
@@ -42,9 +45,11 @@ export async function keepRestarted(ws: OpenWorkspace, o: RestartWarmth): Promis
       keepDocument(fileState(f), bytes);
       documents++;
     }
+    mark(`prose documents read (${documents})`);
     // Counted and swept as a build's documents are after its publish, in the background.
     keptPublished({ now: false });
     await keptCountIdle();
+    mark('prose documents counted and swept');
   } finally {
     countWhen(null);
   }
