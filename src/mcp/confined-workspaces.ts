@@ -202,7 +202,7 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
         if (!(await ws.besideIndexRun([dir])).fromIndex || calls.stopped) { hold.release(); return null; }
       } catch { hold.release(); return null; }
       // What a build would have left in this process (the prose documents kept and counted, the code chunks'
-      // sums: keep-restarted.ts), begun at once beside the made-up searches; it takes the main thread only
+      // sums: workspace/keep-restarted.ts), begun at once beside the made-up searches; it takes the main thread only
       // while the agent is idle (the chunk warm-up's rule), its pooling the workers, idle at start.
       const idleNow = () => calls.inFlight === 0 && performance.now() - calls.lastEnded >= IDLE_MS;
       const kept = ws.keepRestarted({ ready: idleNow, stopped: () => calls.stopped === true }).then(() => undefined, () => undefined);

@@ -21,7 +21,7 @@ import { statusCounts } from './status-counts.js';
 import { emptyChanges, patchSnapshot } from './snapshot/snapshot.js';
 import { writing } from './store/writing.js';
 import { diskUsage } from './workspace-files.js';
-import { keepRestarted, type RestartWarmth } from './search/keep-restarted.js';
+import { keepRestarted, type RestartWarmth } from './keep-restarted.js';
 
 export type { ClusterIndexUpdater, IndexIo, WorkspaceOptions } from './options.js';
 export { INDEX_FORMAT } from './open.js';
@@ -97,7 +97,7 @@ export interface Workspace {
   /**
    * An engine that starts over this index, built earlier (mcp/confined-workspaces.ts warmUp): keeps its prose
    * documents and warms its code chunks in the background as a build of this process would have left them
-   * (search/keep-restarted.ts), taking the main thread only while `ready` says. Resolves once the documents
+   * (keep-restarted.ts), taking the main thread only while `ready` says. Resolves once the documents
    * are counted, with how many were kept (0 for a one-shot or remote workspace, which keeps none).
    */
   keepRestarted(o: RestartWarmth): Promise<{ documents: number }>;

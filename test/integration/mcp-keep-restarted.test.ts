@@ -1,5 +1,5 @@
 // An engine that starts over an index built earlier keeps what a build of its own would have left (branch
-// restart42: search/keep-restarted.ts, from the runner's warmUp): every prose document of the snapshot kept
+// restart42: workspace/keep-restarted.ts, from the runner's warmUp): every prose document of the snapshot kept
 // and counted, every code chunk's sum warmed. The main-thread part waits while a call of the agent is under
 // way (the chunk warm-up's idle rule), so the agent's calls are not held behind it.
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';

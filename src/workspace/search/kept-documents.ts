@@ -85,7 +85,7 @@ let hurry = false;
 let building = false;
 let sweepDue = false;
 /**
- * Set while an engine that started over an index built earlier keeps its documents (keep-restarted.ts):
+ * Set while an engine that started over an index built earlier keeps its documents (workspace/keep-restarted.ts):
  * the count takes a slice only when it says (no call of the agent under way), so the agent's calls never
  * share the thread with it; cleared once that count has ended.
  */

@@ -1,15 +1,15 @@
 // What an index build leaves in a resident process's memory, made for an engine that starts over an index
 // built earlier (issue 30, branch restart42): every prose document of the snapshot kept and counted
 // (kept-documents.ts), and every code chunk's sum pooled on the worker pool (warm-chunks.ts).
-import { isRemoteUri } from '../../sources/uri.js';
-import { isProsePath } from '../../rank/prose.js';
-import type { OpenWorkspace } from '../open.js';
-import { fileState } from '../snapshot/prose-stats-file.js';
-import { sizeToRead } from '../snapshot/snapshot.js';
-import { countWhen, keepDocument, keptCountIdle, keepLineTokensWith, keptPublished, KEPT_FILE_BYTES } from './kept-documents.js';
-import { chunksWarmed, warmChunks } from './warm-chunks.js';
-import { timer } from '../debug-timer.js';
-import { pause, turn } from './time-slice.js';
+import { isRemoteUri } from '../sources/uri.js';
+import { isProsePath } from '../rank/prose.js';
+import type { OpenWorkspace } from './open.js';
+import { fileState } from './snapshot/prose-stats-file.js';
+import { sizeToRead } from './snapshot/snapshot.js';
+import { countWhen, keepDocument, keptCountIdle, keepLineTokensWith, keptPublished, KEPT_FILE_BYTES } from './search/kept-documents.js';
+import { chunksWarmed, warmChunks } from './search/warm-chunks.js';
+import { timer } from './debug-timer.js';
+import { pause, turn } from './search/time-slice.js';
 
 /** How often the keeping, held while the agent's call is under way, looks again. */
 const READY_POLL_MS = 20;
