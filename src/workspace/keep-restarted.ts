@@ -19,22 +19,25 @@ export interface RestartWarmth { ready: () => boolean; stopped: () => boolean }
 
 /**
  * Keeps the snapshot's prose documents and warms its code chunks in the background. Main-thread work (the
- * reads' callbacks, the documents' counting, the chunks' reads) takes a slice only while `ready` says (no
- * call of the agent under way): a call waits at most for the slice under way. The chunks' pooling runs on
+ * reads' callbacks, the documents' counting, the chunks' reads) takes a slice only while `ready` says (the
+ * agent idle): a call waits at most for the slice under way. The chunks' pooling runs on
  * the worker pool. Resolves once the documents are counted, with how many were kept (the chunks' warm-up
  * may go on: chunksWarmed).
  */
 export async function keepRestarted(ws: OpenWorkspace, o: RestartWarmth): Promise<{ documents: number }> {
   const { ready, stopped } = o;
   const mark = timer('keep');
-  const snap = await ws.loadSnapshot();
-  warmChunks(ws.searcher, { snapshot: snap, reader: ws.reader, chunkLines: ws.chunkLines, idle: ready });
-  void chunksWarmed(ws.searcher).then((n) => mark(`code chunks warmed (${n} pooled)`));
-  keepLineTokensWith(ws.searcher);
+  // From now on (before the first made-up search answers) the documents' count waits for the agent to be idle too.
   countWhen(ready);
-  const slice = { at: -Infinity };
   let documents = 0;
   try {
+    // Loaded at once (the chunks' warm-up started here, under this rule, before a made-up search starts its own),
+    // beside the first made-up search's load: one whose file is missing or damaged is rebuilt by both.
+    const snap = await ws.loadSnapshot();
+    warmChunks(ws.searcher, { snapshot: snap, reader: ws.reader, chunkLines: ws.chunkLines, idle: ready });
+    void chunksWarmed(ws.searcher).then((n) => mark(`code chunks warmed (${n} pooled)`));
+    keepLineTokensWith(ws.searcher);
+    const slice = { at: -Infinity };
     for (const f of snap.files) {
       if (f.kind !== 'text' || !isProsePath(f.key) || isRemoteUri(f.key) || f.size > KEPT_FILE_BYTES) continue;
       await turn(slice);
@@ -42,6 +45,8 @@ export async function keepRestarted(ws: OpenWorkspace, o: RestartWarmth): Promis
       if (stopped()) break;
       let bytes: Uint8Array;
       try { bytes = await ws.reader.read({ path: f.key, size: sizeToRead(f) }); } catch { continue; } // gone: a search says so
+      // Changed since the index: a search keys it under its new state (the stale check), never this one.
+      if (f.size >= 0 && bytes.length !== f.size) continue;
       keepDocument(fileState(f), bytes);
       documents++;
     }

@@ -15,10 +15,7 @@ import { isolatedHome } from '../helpers/isolated-home.js';
 const PROSE = 30;
 let home: ReturnType<typeof isolatedHome>;
 
-/**
- * A tree indexed by a one-shot engine since closed (it keeps nothing in this process): code files, and prose
- * no made-up search reaches (mcp/warm-searches.ts asks of input files, errors, options, loggers: none of its words).
- */
+/** A tree of code and prose files indexed by a one-shot engine since closed (it keeps nothing in this process). */
 async function indexedTree(name: string): Promise<string> {
   const tree = path.join(home.dir, name);
   mkdirSync(tree);
