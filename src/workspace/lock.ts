@@ -106,27 +106,37 @@ export function lockedError(workspace: string, holder: LockInfo, file: string): 
 /**
  * Runs `fn` once no other call of this process holds `file`'s lock: calls in one process (an MCP
  * server's parallel search and index) queue here, and each then takes the lock file in turn.
+ * `searchSave`: a search's save of the files it found changed, which another search waits for (runInProcess).
  */
-export async function inProcess<T>(file: string, fn: () => Promise<T>): Promise<T> {
+export async function inProcess<T>(file: string, fn: () => Promise<T>, o: { searchSave?: boolean } = {}): Promise<T> {
   const before = queue.get(file) ?? Promise.resolve();
   let done!: () => void;
   const mine = new Promise<void>((r) => { done = r; });
   const tail = before.then(() => mine);
   queue.set(file, tail);
+  if (!o.searchSave) runs.set(file, (runs.get(file) ?? 0) + 1);
   try {
     await before;
     return await fn();
   } finally {
     done();
     if (queue.get(file) === tail) queue.delete(file);
+    if (!o.searchSave) { const left = runs.get(file)! - 1; if (left > 0) runs.set(file, left); else runs.delete(file); }
   }
 }
 
 const queue = new Map<string, Promise<void>>();
+/** Calls of this process other than searches' saves (index runs, prune) holding or waiting for each lock. */
+const runs = new Map<string, number>();
 
 /** Whether a call of this process holds or waits for `file`'s lock. */
 export function busyInProcess(file: string): boolean {
   return queue.has(file);
+}
+
+/** Whether a call of this process other than a search's save (an index run, a prune) holds or waits for `file`'s lock. */
+export function runInProcess(file: string): boolean {
+  return runs.has(file);
 }
 
 /** The lock's holder; null when there is no lock; pid 0 (named by its inode) when it cannot be parsed. */
