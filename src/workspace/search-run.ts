@@ -11,6 +11,7 @@ import { fileKeys } from '../sources/real-paths.js';
 import { sourcesForPaths } from '../sources/resolve.js';
 import type { SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
+import { SimgrepError } from '../errors.js';
 import { updateIndex, type IndexReport } from './build/indexer.js';
 import type { Entry } from '../sources/source.js';
 import type { Walk, WalkState } from './changes/walk-cache.js';
@@ -18,7 +19,7 @@ import { fewBytes, listWalk, recordedWalk, staleEntries } from './changes/walks.
 import { timer } from './debug-timer.js';
 import { Deadline, DeadlineReached } from '../pipeline/deadline.js';
 import { KnownDistanceChanged } from '../pipeline/scoring.js';
-import { inProcess, isLock, runInProcess, tryLock, type Lock, type LockInfo } from './lock.js';
+import { busyInProcess, claimedInProcess, inProcess, isLock, runInProcess, tryLock, type Lock, type LockInfo } from './lock.js';
 import { notSavedWarnings, type OpenWorkspace, type SnapshotNotes } from './open.js';
 import { indexAndPublish, statesOf } from './publish.js';
 import { answersBesideIndexRun, indexUse } from './index-use.js';
@@ -193,25 +194,35 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
     refreshWarnings.push(...report.warnings);
   };
   const lockFile = ws.lockFile();
+  /** The stale files with their keys: what this search's save claims, and what it waits for another's save of. */
+  const mine = stale.length > 0 ? only(walk, stale) : null;
   if (stale.length > 0 && ws.o.oneShot && !ws.storeOpened() && fewBytes(stale, UNSAVED_REFRESH_BYTES)) {
     await until(unsaved());
-  } else if (stale.length > 0 && answersBesideIndexRun(use, { local: lockFile !== null }) && runInProcess(lockFile!)) {
-    // An index run of this process holds the lock (simgrep serve's start-up update, an MCP index call) over an
-    // index a run completed: the search never waits for it; it reads what changed for its own answer, and the
-    // run saves it. A first build is waited for (below): every file is stale then, and reading them all beside
-    // the build would double its work and memory (review of engine40). The resident server asks the same rule
-    // before it hands a search here (index-use.ts). Another search's save is waited for (below): it saves what
-    // this search found changed (the walk cache handed this one what that one took, walk-cache.ts `hold`).
+  } else if (stale.length > 0 && answersBesideIndexRun(use, { local: lockFile !== null }) && busyInProcess(lockFile!) && (runInProcess(lockFile!) || !claimedInProcess(lockFile!, mine!.keys))) {
+    // An index run or prune of this process holds or waits for the lock (simgrep serve's start-up update, an MCP
+    // index call), over an index a run completed: the search never waits for it; it reads what changed for its own
+    // answer, and the run saves it. A first build is waited for (below): every file is stale then, and reading
+    // them all beside the build would double its work and memory (review of engine40). The resident server asks
+    // the same rule before it hands a search here (index-use.ts). So is a search's save of files that are not all
+    // those this one found changed (a search of other paths): waiting would make this search's answer, a few files
+    // read, wait for a save of thousands (review of save42). Searches' saves of every file this one found changed
+    // are waited for (below): they save what it would (the walk cache handed this one what they took, walk-cache.ts `hold`).
     await until(unsaved());
   } else if (stale.length > 0) {
     // Calls of this process queue for the lock (an index run under way here is waited for, not refused).
     // The save runs to its end though the search is aborted (an MCP call cancelled, a client gone) or cut by
     // its deadline: it writes the index every later search reads, and is never left half-written by a caller
     // giving up; the search stops after it (its rescore reads the signal), and the save settles the walk.
+    // Aborted while it still waits for its turn, the search stops at once (its save, when its turn comes, finds
+    // what those ahead left: review of save42, it stopped only after the save ahead of it, seconds later).
     const seen = snap;
-    const saving = lockFile ? inProcess(lockFile, () => saveLeft(ws, paths, only(walk, stale), seen, notes), { searchSave: true }) : saveStale(ws, paths, stale, notes);
+    /** Whether its save has begun (no lock file: it begins at once): an abort before then does not wait for it. */
+    let begun = !lockFile;
+    const saving = lockFile
+      ? inProcess(lockFile, () => { begun = true; return saveLeft(ws, paths, mine!, seen, notes); }, { claims: mine!.keys })
+      : saveStale(ws, paths, stale, notes);
     held.after(saving.then((s) => checkedAll && s.report !== undefined && (s.report?.errors ?? 0) === 0, () => false));
-    const saved = await deadline.until(saving);
+    const saved = await deadline.until(untilBegun(saving, () => begun, so.signal));
     if (saved.holder) { ws.walks.invalidate(walkKey); return fallback(`another process is updating it (pid ${saved.holder.pid}); this search scanned the files instead`); }
     if (saved.report !== undefined) {
       refreshed = saved.report?.indexed ?? 0;
@@ -313,6 +324,18 @@ async function saveLeft(ws: OpenWorkspace, paths: string[], stale: Walk, seen: S
   const now = await ws.loadSnapshot(undefined, notes);
   const left = now === seen ? stale.entries : await staleEntries(now, stale, ws.statThreadFromFiles);
   return left.length === 0 ? { report: null } : saveStale(ws, paths, left, notes);
+}
+
+/** `saving`, or an ABORTED rejection when `signal` aborts before it has `begun` (while it waits for its turn for the lock). */
+function untilBegun<T>(saving: Promise<T>, begun: () => boolean, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return saving;
+  let stop = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    stop = () => { if (!begun()) reject(new SimgrepError('ABORTED', 'the search was aborted')); };
+    if (signal.aborted) stop(); else signal.addEventListener('abort', stop, { once: true });
+  });
+  aborted.catch(() => {});
+  return Promise.race([saving, aborted]).finally(() => signal.removeEventListener('abort', stop));
 }
 
 /** The walk's entries in `entries` (found stale), with their keys. */

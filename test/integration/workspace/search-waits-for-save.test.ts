@@ -8,7 +8,9 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import * as indexer from '../../../src/workspace/build/indexer.js';
 import { WalkCache } from '../../../src/workspace/changes/walk-cache.js';
+import * as walkFns from '../../../src/workspace/changes/walks.js';
 import { busyInProcess } from '../../../src/workspace/lock.js';
 import { createWorkspace, type Workspace } from '../../../src/workspace/workspace.js';
 import { writeTinyModel } from '../../helpers/tiny-model.js';
@@ -56,12 +58,19 @@ it('a search beside another search\'s save waits for it and answers from the ind
   const { ws, tree, lock } = await changedTree('beside');
   try {
     const walks = countWalks();
+    const checks = vi.spyOn(walkFns, 'staleEntries');
+    const reads = vi.spyOn(indexer, 'updateIndex');
     const q = { query: 'invoice socket parser', paths: [tree], topK: 3 };
     const first = ws.search({ ...q, query: 'retry failed uploads' });
     await whileSaving(lock);
     const beside = await ws.search(q);
     expect((await first).stats.index).toEqual({ workspace: ws.name, refreshed: FILES });
-    // Before: { refreshed: 1000, pending: 1000 }, every changed file read again beside the save.
+    // Without timing: the search beside found the 1,000 files stale (it ran beside the save, not after it), then
+    // found none left when its turn for the lock came, and read none of them (one read: the first's save).
+    // Before: { refreshed: 1000, pending: 1000 }, every changed file read again beside the save (two reads).
+    const stale = await Promise.all(checks.mock.results.map((r) => (r.value as Promise<unknown[]>).then((x) => x.length)));
+    expect(stale).toEqual([FILES, FILES, 0]);
+    expect(reads.mock.calls.length).toBe(1);
     expect(beside.stats.index).toEqual({ workspace: ws.name, refreshed: 0 });
     const later = await ws.search(q);
     expect(beside.results).toEqual(later.results);
@@ -109,6 +118,74 @@ it('a search cut by --timeout during its save: the next, after the save, answers
     expect(next.stats.index).toEqual({ workspace: ws.name, refreshed: 0 });
     expect(next.results[0].lines.join('\n')).toContain('invoice socket parser');
     // Before: 1 (the cut gave the walk back as unsaved: the tree walked and every file stat'ed again).
+    expect(walks.count()).toBe(0);
+  } finally {
+    await ws.close();
+  }
+}, 180_000);
+
+/**
+ * One workspace over root/big (FILES files of 150 lines) and root/small (5 files), each path searched twice (its walk
+ * watched); then every file of big changed and one of small.
+ */
+async function bigAndSmall(name: string): Promise<{ ws: Workspace; big: string; small: string; lock: string }> {
+  const root = path.join(tmp, name);
+  const big = path.join(root, 'big');
+  const small = path.join(root, 'small');
+  for (let i = 0; i < FILES; i++) {
+    mkdirSync(path.join(big, `d${i % 10}`), { recursive: true });
+    writeFileSync(path.join(big, `d${i % 10}`, `u${i}.ts`), Array.from({ length: 150 }, (_, j) => `export function retryUpload${i}_${j}(n: number) { return n + ${i * j}; } // retry failed uploads ${j}`).join('\n') + '\n');
+  }
+  mkdirSync(small, { recursive: true });
+  for (let i = 0; i < 5; i++) writeFileSync(path.join(small, `s${i}.ts`), `export const s${i} = ${i}; // small file\n`);
+  const dir = path.join(tmp, `ws-${name}`);
+  const ws = createWorkspace({ dir, model: modelDir, concurrency: 0, resident: true });
+  await ws.index([root]);
+  for (const p of [big, small]) for (const q of ['warm one', 'warm two']) await ws.search({ query: q, paths: [p], topK: 3 });
+  for (let i = 0; i < FILES; i++) appendFileSync(path.join(big, `d${i % 10}`, `u${i}.ts`), `// changed ${i}: invoice socket parser\n`);
+  appendFileSync(path.join(small, 's0.ts'), '// invoice socket parser\n');
+  await sleep(200);
+  return { ws, big, small, lock: path.join(dir, '.simgrep-lock') };
+}
+
+it('a search of other paths beside a search\'s save does not wait for it: it reads its own changed file for its answer', async () => {
+  const { ws, big, small, lock } = await bigAndSmall('other-paths');
+  try {
+    const first = ws.search({ query: 'retry failed uploads', paths: [big], topK: 3 });
+    await whileSaving(lock);
+    // Its --timeout is far shorter than the save of big (seconds): waiting for that save, it was cut.
+    const beside = await ws.search({ query: 'invoice socket parser', paths: [small], topK: 1, timeoutMs: 1000 });
+    // Before: TIMEOUT, no results (it queued behind the save of big); without the timeout { refreshed: 1 }, after it.
+    expect(beside.warnings.map((w) => w.code)).toEqual(['QUERY_WORDS_ONLY']); // the tiny model knows none of its words
+    expect(beside.stats.index).toEqual({ workspace: ws.name, refreshed: 1, pending: 1 });
+    expect(beside.results.map((r) => [path.basename(r.filename), r.lines.join('\n')])).toEqual([['s0.ts', 'export const s0 = 0; // small file\n// invoice socket parser']]);
+    expect((await first).stats.index).toEqual({ workspace: ws.name, refreshed: FILES });
+  } finally {
+    await ws.close();
+  }
+}, 180_000);
+
+it('a search aborted while it waits for another search\'s save stops at once; its save, later, finds nothing left', async () => {
+  const { ws, tree, lock } = await changedTree('abort-waiting', 150);
+  try {
+    const walks = countWalks();
+    const q = { query: 'invoice socket parser', paths: [tree], topK: 3 };
+    const first = ws.search({ ...q, query: 'retry failed uploads' });
+    await whileSaving(lock);
+    const stop = new AbortController();
+    const waiting = ws.search({ ...q, signal: stop.signal }).then(
+      () => 'answered',
+      (e: { code?: string }) => ({ code: e.code, saveAheadStillWriting: busyInProcess(lock) }),
+    );
+    await sleep(100);
+    stop.abort();
+    // Before: ABORTED only once the save ahead of it had ended (2 s after the abort).
+    expect(await waiting).toEqual({ code: 'ABORTED', saveAheadStillWriting: true });
+    expect((await first).stats.index).toEqual({ workspace: ws.name, refreshed: FILES });
+    for (const end = Date.now() + 60_000; busyInProcess(lock) && Date.now() < end;) await sleep(20);
+    const later = await ws.search(q);
+    expect(later.stats.index).toEqual({ workspace: ws.name, refreshed: 0 });
+    expect(later.results[0].lines.join('\n')).toContain('invoice socket parser');
     expect(walks.count()).toBe(0);
   } finally {
     await ws.close();
