@@ -4,6 +4,7 @@
 // cut by --timeout during its save handed the walk back as unsaved while the save still wrote, so the next walked
 // the whole tree and read the files again too. Now a search waits for another search's save and answers from the
 // index it wrote, and a cut search's save settles the walk when it ends. Full walks are counted at the walk cache.
+// A search of other paths does not wait behind that save, and one aborted while it waits stops at once (review of save42).
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
