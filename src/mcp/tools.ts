@@ -3,6 +3,7 @@
 // engine can be reached; the resident engine (engine.ts) calls the very same code for every front, so
 // an answer is the same whichever process gives it. Every failure is a tool error (isError), never a throw.
 import type { ActionEngine } from '../actions/engine.js';
+import { SimgrepError } from '../errors.js';
 import type { WireToolResult } from '../server/protocol.js';
 import type { SourceWarning } from '../sources/source.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
@@ -24,7 +25,8 @@ export const TOOL_NAMES: readonly ToolName[] = ['search', 'find_related', 'index
 export interface ToolRunner {
   /**
    * `onProgress`: an index call's; `signal`: the call's client gave up (a search or find_related then stops
-   * its scan or its index search and answers with an error no one reads; the index is never left half-written).
+   * its scan or its index search, a status its reading of the index, and answers with an error no one reads;
+   * the index is never left half-written).
    */
   call(tool: ToolName, args: Record<string, unknown>, o?: CallOptions): Promise<WireToolResult>;
   /** Settles when no index is being built in the background, nor the made-up searches after one run. */
@@ -114,9 +116,11 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     return { content: [{ type: 'text', text }], structuredContent: out };
   }
 
-  async function status(a: { directory?: string }): Promise<WireToolResult> {
+  /** `signal`: read where it waits (the workspace found, its file list read, the files' directories listed). */
+  async function status(a: { directory?: string }, signal?: AbortSignal): Promise<WireToolResult> {
     const dir = resolveInside(root, a.directory);
     const found = await workspaces.forStatus(dir);
+    if (signal?.aborted) throw new SimgrepError('ABORTED', 'status was aborted');
     const out: Record<string, unknown> = { directory: dir, indexed: false, workspace: null, files: 0, chunks: 0, lines: 0, model: null, updated: null };
     if (found?.building) {
       // Tables being built hold part of the tree: not "indexed" until the build is done. What the build
@@ -129,11 +133,11 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     } else if (found?.incomplete) {
       // A build cut short left part of the tree in the tables: not indexed, and not "not indexed yet"
       // (trial37); the counts are of that part, read from the tables' file states (no snapshot made).
-      const s = await found.ws.status();
+      const s = await found.ws.status({ signal });
       Object.assign(out, { workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, incomplete: true });
       statusNotes(found.ws, s);
     } else if (found) {
-      const s = await found.ws.status();
+      const s = await found.ws.status({ signal });
       statusNotes(found.ws, s);
       Object.assign(out, { indexed: s.files + s.gone > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model ? shownModel(s.model, { root: root.real, rootGiven: root.given, bundledDir: bundledModelDir() }) : null, updated: s.updated });
       if (s.gone > 0) out.gone = s.gone;
@@ -167,7 +171,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
         case 'search': return search(args as SearchArgs, signal);
         case 'find_related': return findRelated(args as RelatedArgs, signal);
         case 'index': return index(args as { directory?: string }, onProgress);
-        case 'status': return status(args as { directory?: string });
+        case 'status': return status(args as { directory?: string }, signal);
         default: throw new Error(`unknown tool ${String(tool)}`);
       }
     })),
