@@ -7,6 +7,7 @@ import { SimgrepError } from '../errors.js';
 import type { WireToolResult } from '../server/protocol.js';
 import type { SourceWarning } from '../sources/source.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
+import type { Workspace } from '../workspace/workspace.js';
 import { timer } from '../workspace/debug-timer.js';
 import { buildAnswer, DEFAULT_MAX_TOKENS } from './answer.js';
 import { createConfinedWorkspaces, RETRY_BUILD_MS } from './confined-workspaces.js';
@@ -63,7 +64,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const results = r.results;
     const answer = buildAnswer({
       results, mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, [...notes, ...warned(ws, r, plan.maxTokens)]),
+      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, [...notes, ...warned(ws, withHanded(ws, r), plan.maxTokens)]),
     });
     mark('answer built');
     return answer;
@@ -83,10 +84,19 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const results = r.results;
     const answer = buildAnswer({
       results, mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, warned(ws, r, plan.maxTokens)),
+      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, warned(ws, withHanded(ws, r), plan.maxTokens)),
     });
     mark('answer built');
     return answer;
+  }
+
+  /**
+   * An answer of `ws` with the warnings said once that the made-up searches after its build met (WATCH_OFF:
+   * confined-workspaces.ts takeNotes), first, where it has none of that code itself.
+   */
+  function withHanded(ws: Workspace | null, r: { warnings: SourceWarning[] }): { warnings: SourceWarning[] } {
+    const handed = ws ? workspaces.takeNotes(ws).filter((n) => !r.warnings.some((w) => w.code === n.code)) : [];
+    return handed.length > 0 ? { warnings: [...handed, ...r.warnings] } : r;
   }
 
   /** The search's warnings (what the CLI prints on stderr) as one note, naming nothing outside the root. */
