@@ -3,9 +3,9 @@
 // after it started, declines clients of another model, and never stands in the way: a killed
 // server's socket is replaced, a second server is refused, an idle one stops and removes its socket,
 // and one whose workspace was removed stops.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, runCli } from '../helpers/cli.js';
@@ -289,6 +289,77 @@ describe('simgrep serve', { timeout: 180_000 }, () => {
     expect(server.stderr()).toContain(`simgrep serve: indexing ${own} in the background\n`);
     expect(server.stderr()).toContain(`simgrep serve: the index run failed: Model directory ${missing} does not exist.`);
     expect(server.stderr()).not.toMatch(/cannot answer/);
+    // notes42: it said "searches keep reading the files" for every failure; a search needs the model too, and fails.
+    expect(server.stderr()).toMatch(/does not exist\.[^\n]*; searches fail the same way \(they need the model too\): fix --model, then start simgrep serve again\n/);
+    const search = await runCli(['upload retry', own, '-w', 'nomodel', '--model', missing], { env });
+    expect([search.code, search.stdout, search.stderr]).toEqual([2, '', expect.stringContaining(`Model directory ${missing} does not exist.`)]);
+  });
+
+  // notes42: the run's failure said "searches keep reading the files" whatever it was. Another process holding the
+  // index's lock: the searches answer from the index as it stands (here nothing changed), not from the files.
+  it('simgrep serve PATH over an index another process is updating says the run did not start, and searches answer from the index where they can', async () => {
+    const own = path.join(tmp, 'locked-tree');
+    mkdirSync(own);
+    for (let f = 0; f < 20; f++) writeFileSync(path.join(own, `f${f}.ts`), file(f + 1100, 60));
+    expect((await runCli(['index', own, '-w', 'locked'], { env })).code).toBe(0);
+    const lock = path.join(env.SIMGREP_HOME, 'workspaces', 'locked', '.simgrep-lock');
+    // This test's own process stands for the other writer (alive, on this host); a file added since, for the run to save.
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), started: '2026-12-01T12:00:00.000Z' }));
+    writeFileSync(path.join(own, 'added.ts'), file(1199, 60));
+    try {
+      const server = await startServer([own, '-w', 'locked', '-J', '0']);
+      await expect.poll(server.stderr, { timeout: 30_000 }).toMatch(/the index run did not start/);
+      expect(server.stderr()).toContain(`simgrep serve: the index run did not start: workspace locked is being updated by process ${process.pid} on ${hostname()} (since 2026-12-01T12:00:00.000Z); wait for it to finish, or delete ${lock} if that process is gone; until that process is done, searches answer from the index as it stands where it can answer them, else from the files; then run simgrep index ${own}\n`);
+      // What changed cannot be saved while the other process holds the lock: this search reads the files.
+      const search = await runCli(['upload retry', own, '-w', 'locked', '--stats'], { env });
+      expect([search.code, search.stderr]).toEqual([0, expect.stringMatching(new RegExp(`^simgrep: workspace locked not used: another process is updating it \\(pid ${process.pid}\\); this search scanned the files instead\n[^\n]*answered by simgrep serve`))]);
+      expect(search.stdout).toBe((await runCli(['upload retry', own, '--no-index'], { env })).stdout);
+      // A search of a part where nothing changed answers from the index as it stands.
+      const part = await runCli(['upload retry', path.join(own, 'f3.ts'), '-w', 'locked', '--stats'], { env });
+      expect([part.code, part.stderr]).toEqual([0, expect.stringMatching(/from workspace locked \(0 files re-indexed first, answered by simgrep serve/)]);
+    } finally {
+      rmSync(lock, { force: true });
+    }
+  });
+
+  // notes42: a server stopped (Ctrl-C) under its start-up run said "the index run failed: indexing was aborted; searches
+  // keep reading the files" as it exited.
+  it('simgrep serve PATH stopped during its start-up run says the run stopped with it, not that it failed', async () => {
+    const own = path.join(tmp, 'stopped-tree');
+    mkdirSync(own);
+    for (let f = 0; f < 20; f++) writeFileSync(path.join(own, `f${f}.ts`), file(f + 1500, 60));
+    const server = await startServer([own, '-w', 'stopped', '-J', '0'], { SIMGREP_FAILPOINT: 'pause-after-commit:1' });
+    await expect.poll(server.stderr, { timeout: 30_000 }).toMatch(/failpoint: paused after commit 1/);
+    server.child.kill('SIGINT');
+    expect(await exited(server.child)).toBe(0);
+    expect(server.stderr()).toContain(`simgrep serve: the index run stopped with the server; what it committed is kept, and simgrep index ${own} goes on from there\n`);
+    expect(server.stderr()).not.toMatch(/failed/);
+  });
+
+  // notes42: an index directory that cannot be written (here a read-only file system, mounted as root; skipped where
+  // mounting is not allowed): the searches answer from the index its last run left, reading what changed themselves.
+  it.runIf(process.platform === 'linux')('simgrep serve PATH over a read-only index directory says the run failed on the disk, and searches answer from the index', async (ctx) => {
+    const mnt = path.join(tmp, 'ro-mnt');
+    mkdirSync(mnt);
+    try { execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mnt], { stdio: 'ignore' }); } catch { ctx.skip(); }
+    try {
+      const own = path.join(tmp, 'ro-tree');
+      mkdirSync(own);
+      for (let f = 0; f < 20; f++) writeFileSync(path.join(own, `f${f}.ts`), file(f + 1300, 60));
+      const dir = path.join(mnt, 'ws');
+      expect((await runCli(['index', own, '--index-dir', dir], { env })).code).toBe(0);
+      execFileSync('mount', ['-o', 'remount,ro', mnt], { stdio: 'ignore' });
+      writeFileSync(path.join(own, 'added.ts'), file(1399, 60));
+      const server = await startServer([own, '--index-dir', dir, '-J', '0']);
+      await expect.poll(server.stderr, { timeout: 30_000 }).toMatch(/the index run failed/);
+      expect(server.stderr()).toContain(`simgrep serve: the index run failed: cannot create the lock ${dir}/.simgrep-lock: EROFS: the file system is read-only; searches answer from the index its last finished run left, where it covers them, reading what changed since for their own answers (else from the files); then run simgrep index ${own}\n`);
+      const search = await runCli(['upload retry', own, '--index-dir', dir, '--stats'], { env });
+      expect([search.code, search.stderr]).toEqual([0, expect.stringMatching(/what changed was not saved \(EROFS[^\n]*\n[^\n]*from workspace ws \(1 file re-indexed first[^\n]*answered by simgrep serve/)]);
+      expect(search.stdout).toBe((await runCli(['upload retry', own, '--no-index'], { env })).stdout);
+    } finally {
+      for (const s of servers.splice(0)) { s.kill('SIGKILL'); await exited(s); }
+      try { execFileSync('umount', [mnt]); } catch { /* busy: left to the system */ }
+    }
   });
 
   it('simgrep workspace rm during a served index run stops it at once: the run says why, the workspace is gone', async () => {

@@ -3,7 +3,7 @@
 // With PATHs it indexes them, as `simgrep index PATH...` does, in the background: it listens at once and
 // answers searches meanwhile from the index when a run of it has finished before, for this model, over roots
 // that cover them, else by reading the files (and says which at start). Stops when idle, or on Ctrl-C.
-import { SimgrepError } from '../../errors.js';
+import { isSimgrepError, SimgrepError } from '../../errors.js';
 import { defaultName } from '../../workspace/registry.js';
 import path from 'node:path';
 import { createSearcher, createWorkspace } from '../../library.js';
@@ -62,7 +62,7 @@ export async function runServeCommand(flags: ParsedFlags, paths: string[]): Prom
     run.then((r) => {
       for (const w of r.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
       say(`workspace ${ws.name}: ${thousands(r.indexed)} files indexed, ${thousands(r.unchanged)} unchanged, ${thousands(r.deleted)} removed`);
-    }, (e: unknown) => { say(`the index run failed: ${(e as Error)?.message ?? String(e)}; searches keep reading the files`); });
+    }, (e: unknown) => { say(runFailed(e, paths)); });
   }
   const stop = () => { void server.stop(); };
   process.once('SIGINT', stop);
@@ -70,6 +70,28 @@ export async function runServeCommand(flags: ParsedFlags, paths: string[]): Prom
   await server.stopped;
   await searcher.close();
   return 0;
+}
+
+/** The codes of a model that cannot be loaded: the searcher keeps the failed load, and every search fails on it. */
+const MODEL_CODES = new Set(['MODEL_NOT_FOUND', 'MODEL_OFFLINE', 'MODEL_DOWNLOAD', 'MODEL_CORRUPT', 'TOKENIZER_CORRUPT', 'EMBEDDER_UNAVAILABLE']);
+/** An index this simgrep cannot open (foreign, unreadable, newer): every search of the workspace fails on it too. */
+const UNUSABLE_CODES = new Set(['INDEX_UNREADABLE', 'INDEX_INCOMPATIBLE']);
+
+/**
+ * What `simgrep serve PATH`'s start-up run's failure means for the searches the server answers next, and
+ * what to do. Before notes42 every failure said "searches keep reading the files", a model that cannot
+ * load included (the searches then failed too), and a server stopped mid-run said its run failed.
+ */
+function runFailed(e: unknown, paths: string[]): string {
+  const message = (e as Error)?.message ?? String(e);
+  const code = isSimgrepError(e) ? e.code : '';
+  const again = `simgrep index ${paths.join(' ')}`;
+  if (MODEL_CODES.has(code)) return `the index run failed: ${message}; searches fail the same way (they need the model too): fix --model, then start simgrep serve again`;
+  if (UNUSABLE_CODES.has(code)) return `the index run failed: ${message}; searches of the workspace fail the same way: do as it says, then start simgrep serve again`;
+  if (code === 'INDEX_LOCKED') return `the index run did not start: ${message}; until that process is done, searches answer from the index as it stands where it can answer them, else from the files; then run ${again}`;
+  if (code === 'INDEX_WRITE_FAILED') return `the index run failed: ${message}; searches answer from the index its last finished run left, where it covers them, reading what changed since for their own answers (else from the files); then run ${again}`;
+  if (code === 'ABORTED') return `the index run stopped with the server; what it committed is kept, and ${again} goes on from there`;
+  return `the index run failed: ${message}; searches go on as if it had not run (from the index a finished run left, where it covers them, else from the files); ${again} runs it again`;
 }
 
 /** What searches do while `simgrep serve PATH`'s start-up run indexes (Workspace.besideIndexRun). */
