@@ -64,7 +64,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const results = r.results;
     const answer = buildAnswer({
       results, mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, [...notes, ...warned(ws, withHanded(ws, r), plan.maxTokens)]),
+      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, [...notes, ...warned(ws, withHanded(ws, dir, r), plan.maxTokens)]),
     });
     mark('answer built');
     return answer;
@@ -84,19 +84,20 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const results = r.results;
     const answer = buildAnswer({
       results, mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, warned(ws, withHanded(ws, r), plan.maxTokens)),
+      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, warned(ws, withHanded(ws, dir, r), plan.maxTokens)),
     });
     mark('answer built');
     return answer;
   }
 
   /**
-   * An answer of `ws` with the warnings said once that the made-up searches after its build met (WATCH_OFF:
-   * confined-workspaces.ts takeNotes), first, where it has none of that code itself.
+   * An answer of `ws` for `dir` with the warnings said once that the made-up searches of the same `dir` after
+   * its build met (WATCH_OFF: confined-workspaces.ts takeNotes), where it has none of that code itself: after
+   * its own, which a small max_tokens then keeps (each names its path: the note's is `dir`).
    */
-  function withHanded(ws: Workspace | null, r: { warnings: SourceWarning[] }): { warnings: SourceWarning[] } {
-    const handed = ws ? workspaces.takeNotes(ws).filter((n) => !r.warnings.some((w) => w.code === n.code)) : [];
-    return handed.length > 0 ? { warnings: [...handed, ...r.warnings] } : r;
+  function withHanded(ws: Workspace | null, dir: string, r: { warnings: SourceWarning[] }): { warnings: SourceWarning[] } {
+    const handed = ws ? workspaces.takeNotes(ws, dir).filter((n) => !r.warnings.some((w) => w.code === n.code)) : [];
+    return handed.length > 0 ? { warnings: [...r.warnings, ...handed] } : r;
   }
 
   /** The search's warnings (what the CLI prints on stderr) as one note, naming nothing outside the root. */

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { WARM_QUERIES, warmSearchesRun } from '../../src/mcp/warm-searches.js';
+import { warmSearchesRun } from '../../src/mcp/warm-searches.js';
 import { toolRunnerTree, uploadFiles } from '../helpers/tool-runner-tree.js';
 
 const t = toolRunnerTree(uploadFiles(6, () => 'retry failed uploads, then read the input file'));
@@ -47,10 +47,10 @@ it('the agent\'s first answer from the index says watching is off, after the mad
   let fresh = await search('retry failed uploads');
   for (let i = 0; fresh.index !== 'fresh' && i < 2000; i++) fresh = await search('retry failed uploads');
   expect(fresh.index).toBe('fresh');
-  // Every made-up search ran before it (the index's calls wait for them), the first of them walking first.
-  expect(warmSearchesRun() - before).toBe(WARM_QUERIES.length + 3);
+  // Made-up searches ran before it (the index's calls wait for them, up to WARM_HOLD_MS: how many fit is the load's).
+  expect(warmSearchesRun() - before).toBeGreaterThan(0);
   // Before: [] (the first made-up search's answer took the note and was dropped).
-  expect(watchOff(fresh)).toEqual(['1 warning (1 WATCH_OFF): this answer may leave out what they name; the CLI prints them in full: WATCH_OFF: watching is off: fs.inotify.max_user_watches reached; every search walks the tree']);
+  expect(watchOff(fresh)).toEqual(['1 warning (1 WATCH_OFF): this answer may leave out what they name; the CLI prints them in full: WATCH_OFF: .: watching is off: fs.inotify.max_user_watches reached; every search walks the tree']);
   // Said once: the next answers walk, and say nothing of it.
   expect(watchOff(await search('retry failed uploads'))).toEqual([]);
   expect(watchOff(await search('read the input file'))).toEqual([]);
