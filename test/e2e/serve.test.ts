@@ -372,6 +372,26 @@ describe('simgrep serve', { timeout: 180_000 }, () => {
     expect(existsSync(path.join(env.SIMGREP_HOME, 'workspaces', 'rmws'))).toBe(false);
   });
 
+  // notes42's review: an index this simgrep cannot open (INDEX_UNREADABLE: here a foreign file in the workspace's
+  // directory) was said as "searches of the workspace fail the same way ... start simgrep serve again": a search of
+  // unchanged files reads only the meta and the snapshot, and answers; one that must save what changed fails.
+  it('simgrep serve PATH over an index it cannot open says which searches fail, and a search of unchanged files answers', async () => {
+    const own = path.join(tmp, 'unreadable-tree');
+    mkdirSync(own);
+    for (let f = 0; f < 5; f++) writeFileSync(path.join(own, `f${f}.ts`), file(f + 1900, 60));
+    expect((await runCli(['index', own, '-w', 'unreadable'], { env })).code).toBe(0);
+    const dir = path.join(env.SIMGREP_HOME, 'workspaces', 'unreadable');
+    writeFileSync(path.join(dir, 'notes.txt'), 'not the index\n');
+    writeFileSync(path.join(own, 'added.ts'), file(1999, 60));
+    const server = await startServer([own, '-w', 'unreadable', '-J', '0']);
+    await expect.poll(server.stderr, { timeout: 30_000 }).toMatch(/the index run failed/);
+    expect(server.stderr()).toContain(`simgrep serve: the index run failed: ${dir} is not a simgrep workspace (it holds notes.txt); pass an empty or new directory as --index-dir; searches that must save what changed fail the same way (those of files unchanged since the last run answer from the index); do as it says, then run simgrep index ${own} -w unreadable\n`);
+    const part = await runCli(['upload retry', path.join(own, 'f3.ts'), '-w', 'unreadable', '--stats'], { env });
+    expect([part.code, part.stderr]).toEqual([0, expect.stringMatching(/from workspace unreadable \(0 files re-indexed first, answered by simgrep serve/)]);
+    const whole = await runCli(['upload retry', own, '-w', 'unreadable'], { env });
+    expect([whole.code, whole.stderr]).toEqual([2, expect.stringContaining(`${dir} is not a simgrep workspace (it holds notes.txt)`)]);
+  });
+
   // notes42: an index directory that cannot be written (here a read-only file system, mounted as root; skipped where
   // mounting is not allowed): the searches answer from the index its last run left, reading what changed themselves.
   it.runIf(process.platform === 'linux')('simgrep serve PATH over a read-only index directory says the run failed on the disk, and searches answer from the index', async (ctx) => {
