@@ -12,7 +12,10 @@
 // indexed calls hung on how long the scan under way at publish lasted (branch warm41's harness runs: all 15
 // at load ~20, 12 at load ~13, the last 3 then run inside the agent's measured calls' time), and those that
 // had not ran never, or among the agent's calls. The answers are dropped; what the searches leave behind
-// (the walk, kept text, caches) makes later searches cheaper, never different.
+// (the walk, kept text, caches) makes later searches cheaper, never different. A warning said once, which no
+// later search repeats (WATCH_OFF: the walk cache's note that watching is off), is handed on (`onNote`) for
+// the agent's next answer of the workspace: before notes42 the first made-up search took it and dropped it.
+import type { SourceWarning } from '../sources/source.js';
 import { timer } from '../workspace/debug-timer.js';
 import { IDLE_MS } from '../workspace/search/warm-chunks.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -24,6 +27,9 @@ export const WARM_QUERIES = [
   'iterate over the map entries', 'createClient', 'free the resources when done', 'format a number as text',
   'count the items in the collection', 'initialize the logger', 'compare two strings ignoring case', 'what happens on a failed write',
 ];
+
+/** The warnings a search says once and no later search of the same paths repeats: handed on, not dropped. */
+const SAID_ONCE = new Set(['WATCH_OFF']);
 
 /** find_related on the top hits of the first searches: its own code (the chunk's terms) warms too. */
 const RELATED = 3;
@@ -60,13 +66,15 @@ export interface AgentCalls { inFlight: number; scanning: number; lastEnded: num
  * Runs the made-up searches of `dir` in `ws` one after another, as the MCP tools ask (their defaults): back
  * to back until they end or `holdMs` has passed, when `held` is called (the index's calls wait for it), then
  * each only once the agent is idle or only scanning (`calls`); they end once the server closes
- * (`calls.stopped`) or a search fails (`held` is called by then in any case).
+ * (`calls.stopped`) or a search fails (`held` is called by then in any case). `onNote`: told each warning
+ * they met that is said once (SAID_ONCE), for the agent's next answer to say.
  */
-export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls, o: { held?: () => void } = {}): Promise<void> {
+export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls, o: { held?: () => void; onNote?: (w: SourceWarning) => void } = {}): Promise<void> {
   const mark = timer('mcp');
   const { k: topK, mode, nLines } = planOf({});
   const until = performance.now() + GIVE_UP_MS;
   const tops: { path: string; line: number }[] = [];
+  const handOn = (r: { warnings: SourceWarning[] }) => { for (const w of r.warnings) if (SAID_ONCE.has(w.code)) o.onNote?.(w); };
   let here = 0;
   let holding = holdMs > 0;
   let held = o.held;
@@ -92,13 +100,14 @@ export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls
     for (const query of WARM_QUERIES) {
       if (!(await idle())) return;
       const r = await ws.search({ query, paths: [dir], topK, mode, nLines });
+      handOn(r);
       ran++; here++;
       const top = r.results[0];
       if (top && tops.length < RELATED) tops.push({ path: top.filename, line: top.match_line + 1 });
     }
     for (const like of tops) {
       if (!(await idle())) return;
-      await ws.search({ query: '', like, paths: [dir], topK, mode, nLines });
+      handOn(await ws.search({ query: '', like, paths: [dir], topK, mode, nLines }));
       ran++; here++;
     }
     mark(`warm searches (${here})`);

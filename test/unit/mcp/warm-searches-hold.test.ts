@@ -12,7 +12,7 @@ function slowWorkspace() {
   const ws = {
     search: () => {
       asked++;
-      return new Promise((resolve) => waiting.push(() => resolve({ results: [] })));
+      return new Promise((resolve) => waiting.push(() => resolve({ results: [], warnings: [] })));
     },
   } as unknown as Workspace;
   return { ws, asked: () => asked, finish: () => { for (const f of waiting.splice(0)) f(); } };
