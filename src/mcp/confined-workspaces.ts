@@ -8,6 +8,7 @@ import type { ActionEngine } from '../actions/engine.js';
 import { isSimgrepError, SimgrepError } from '../errors.js';
 import { errorText } from './error-redaction.js';
 import { defaultName, readInfo, rootsInside, workspaceDir } from '../workspace/registry.js';
+import type { SourceWarning } from '../sources/source.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Root } from './scope.js';
@@ -46,6 +47,12 @@ export interface ConfinedWorkspaces {
   /** Ends the made-up searches (the one under way finishes): call before the action engine closes. */
   close(): Promise<void>;
   /**
+   * Takes the warnings said once (WATCH_OFF) that the made-up searches of `dir` after `ws`'s build met and
+   * dropped with their answers: the agent's next answer from `ws` of the same `dir` says them (warm-searches.ts).
+   * A warning said once is of one walk (its paths): an answer of another directory has a walk of its own.
+   */
+  takeNotes(ws: Workspace, dir: string): SourceWarning[];
+  /**
    * Why the last background build of `dir` failed, while searches of it scan instead of retrying it
    * (for RETRY_BUILD_MS; an index call retries at once), or why its index could not be read
    * (`unreadable`: no build ran); null when none failed.
@@ -73,6 +80,12 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
   const keeping = new Set<Promise<void>>();
   /** By workspace name, while the made-up searches right after its build hold the index's calls (warm-searches.ts). */
   const holds = new Map<string, Promise<void>>();
+  /**
+   * By workspace, then by the directory its made-up searches searched, the warnings said once that they met,
+   * until an answer of the agent's of that directory takes them. Keyed by the Workspace itself: one removed
+   * and made again under the same name is another (engine.ts), and its notes go with the old one.
+   */
+  const notes = new WeakMap<Workspace, Map<string, SourceWarning[]>>();
   /** A built workspace answers once the made-up searches after its build let it (at most WARM_HOLD_MS). */
   const answer = async <T>(ws: Workspace, search: (ws: Workspace | null) => Promise<T>): Promise<T> => {
     const hold = holds.get(ws.name);
@@ -91,7 +104,13 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
   };
   /** The made-up searches of `dir` in `ws`, holding its calls as `hold` says; ended by close(). */
   const warm = (ws: Workspace, dir: string, hold: { since: number; release: () => void }): Promise<number> => {
-    const w = warmSearches(ws, dir, calls, { held: hold.release, since: hold.since }).catch(() => { hold.release(); return 0; });
+    const onNote = (n: SourceWarning) => {
+      const byDir = notes.get(ws) ?? new Map<string, SourceWarning[]>();
+      const had = byDir.get(dir) ?? [];
+      if (!had.some((x) => x.code === n.code)) byDir.set(dir, [...had, n]);
+      notes.set(ws, byDir);
+    };
+    const w = warmSearches(ws, dir, calls, { held: hold.release, since: hold.since, onNote }).catch(() => { hold.release(); return 0; });
     const done = w.then(() => undefined);
     warming.add(done);
     void done.finally(() => warming.delete(done));
@@ -211,6 +230,12 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
       return { workspace: ws.name, ran: await warm(ws, dir, hold) };
     },
     async close() { calls.stopped = true; await Promise.allSettled([...warming]); },
+    takeNotes(ws, dir) {
+      const byDir = notes.get(ws);
+      const taken = byDir?.get(dir) ?? [];
+      byDir?.delete(dir);
+      return taken;
+    },
     async during(call) {
       calls.inFlight++;
       try {

@@ -3,9 +3,11 @@
 // engine can be reached; the resident engine (engine.ts) calls the very same code for every front, so
 // an answer is the same whichever process gives it. Every failure is a tool error (isError), never a throw.
 import type { ActionEngine } from '../actions/engine.js';
+import { SimgrepError } from '../errors.js';
 import type { WireToolResult } from '../server/protocol.js';
 import type { SourceWarning } from '../sources/source.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
+import type { Workspace } from '../workspace/workspace.js';
 import { timer } from '../workspace/debug-timer.js';
 import { buildAnswer, DEFAULT_MAX_TOKENS } from './answer.js';
 import { createConfinedWorkspaces, RETRY_BUILD_MS } from './confined-workspaces.js';
@@ -24,7 +26,8 @@ export const TOOL_NAMES: readonly ToolName[] = ['search', 'find_related', 'index
 export interface ToolRunner {
   /**
    * `onProgress`: an index call's; `signal`: the call's client gave up (a search or find_related then stops
-   * its scan or its index search and answers with an error no one reads; the index is never left half-written).
+   * its scan or its index search, a status its reading of the index, and answers with an error no one reads;
+   * the index is never left half-written).
    */
   call(tool: ToolName, args: Record<string, unknown>, o?: CallOptions): Promise<WireToolResult>;
   /** Settles when no index is being built in the background, nor the made-up searches after one run. */
@@ -66,7 +69,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const results = r.results;
     const answer = buildAnswer({
       results, mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, [...notes, ...warned(ws, r, plan.maxTokens)]),
+      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, [...notes, ...warned(ws, withHanded(ws, dir, r), plan.maxTokens)]),
     });
     mark('answer built');
     return answer;
@@ -86,10 +89,20 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const results = r.results;
     const answer = buildAnswer({
       results, mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, warned(ws, r, plan.maxTokens)),
+      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, warned(ws, withHanded(ws, dir, r), plan.maxTokens)),
     });
     mark('answer built');
     return answer;
+  }
+
+  /**
+   * An answer of `ws` for `dir` with the warnings said once that the made-up searches of the same `dir` after
+   * its build met (WATCH_OFF: confined-workspaces.ts takeNotes), where it has none of that code itself: after
+   * its own, which a small max_tokens then keeps (each names its path: the note's is `dir`).
+   */
+  function withHanded(ws: Workspace | null, dir: string, r: { warnings: SourceWarning[] }): { warnings: SourceWarning[] } {
+    const handed = ws ? workspaces.takeNotes(ws, dir).filter((n) => !r.warnings.some((w) => w.code === n.code)) : [];
+    return handed.length > 0 ? { warnings: [...r.warnings, ...handed] } : r;
   }
 
   /** The search's warnings (what the CLI prints on stderr) as one note, naming nothing outside the root. */
@@ -119,9 +132,11 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     return { content: [{ type: 'text', text }], structuredContent: out };
   }
 
-  async function status(a: { directory?: string }): Promise<WireToolResult> {
+  /** `signal`: read where it waits (the workspace found, its file list read, the files' directories listed). */
+  async function status(a: { directory?: string }, signal?: AbortSignal): Promise<WireToolResult> {
     const dir = resolveInside(root, a.directory);
     const found = await workspaces.forStatus(dir);
+    if (signal?.aborted) throw new SimgrepError('ABORTED', 'status was aborted');
     const out: Record<string, unknown> = { directory: dir, indexed: false, workspace: null, files: 0, chunks: 0, lines: 0, model: null, updated: null };
     if (found?.building) {
       // Tables being built hold part of the tree: not "indexed" until the build is done. What the build
@@ -134,11 +149,11 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     } else if (found?.incomplete) {
       // A build cut short left part of the tree in the tables: not indexed, and not "not indexed yet"
       // (trial37); the counts are of that part, read from the tables' file states (no snapshot made).
-      const s = await found.ws.status();
+      const s = await found.ws.status({ signal });
       Object.assign(out, { workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, incomplete: true });
       statusNotes(found.ws, s);
     } else if (found) {
-      const s = await found.ws.status();
+      const s = await found.ws.status({ signal });
       statusNotes(found.ws, s);
       Object.assign(out, { indexed: s.files + s.gone > 0, workspace: s.name, files: s.files, chunks: s.chunks, lines: s.lines, model: s.model ? shownModel(s.model, { root: root.real, rootGiven: root.given, bundledDir: bundledModelDir() }) : null, updated: s.updated });
       if (s.gone > 0) out.gone = s.gone;
@@ -173,7 +188,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
         case 'search': return search(args as SearchArgs, signal);
         case 'find_related': return findRelated(args as RelatedArgs, signal);
         case 'index': return index(args as { directory?: string }, onProgress);
-        case 'status': return status(args as { directory?: string });
+        case 'status': return status(args as { directory?: string }, signal);
         default: throw new Error(`unknown tool ${String(tool)}`);
       }
     })),

@@ -16,6 +16,10 @@
 // had not ran never, or among the agent's calls. The answers are dropped; what the searches leave behind
 // (the walk, kept text, caches) makes later searches cheaper, never different. One the index did not answer
 // (a scan: another process holds its lock over files changed since) ends them: a made-up scan warms nothing.
+// A warning said once, which no later search repeats (WATCH_OFF: the walk cache's note that watching is off),
+// is handed on (`onNote`) for the agent's next answer of the workspace: before notes42 the first made-up
+// search took it and dropped it.
+import type { SourceWarning } from '../sources/source.js';
 import { timer } from '../workspace/debug-timer.js';
 import { IDLE_MS } from '../workspace/search/warm-chunks.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -27,6 +31,9 @@ export const WARM_QUERIES = [
   'iterate over the map entries', 'createClient', 'free the resources when done', 'format a number as text',
   'count the items in the collection', 'initialize the logger', 'compare two strings ignoring case', 'what happens on a failed write',
 ];
+
+/** The warnings a search says once and no later search of the same paths repeats: handed on, not dropped. */
+const SAID_ONCE = new Set(['WATCH_OFF']);
 
 /** find_related on the top hits of the first searches: its own code (the chunk's terms) warms too. */
 const RELATED = 3;
@@ -69,13 +76,15 @@ export interface AgentCalls { inFlight: number; scanning: number; lastEnded: num
  * to back until they end or `holdMs` has passed since `since` (a performance.now(), default now: when the
  * index's calls began to wait), when `held` is called (the index's calls wait for it), then each only once
  * the agent is idle or only scanning (`calls`); they end once the server closes (`calls.stopped`), a search
- * fails, or one is answered by a scan (`held` is called by then in any case). Resolves with how many ran.
+ * fails, or one is answered by a scan (`held` is called by then in any case). `onNote`: told each warning
+ * they met that is said once (SAID_ONCE), for the agent's next answer to say. Resolves with how many ran.
  */
-export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls, o: { held?: () => void; since?: number } = {}): Promise<number> {
+export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls, o: { held?: () => void; since?: number; onNote?: (w: SourceWarning) => void } = {}): Promise<number> {
   const mark = timer('mcp');
   const { k: topK, mode, nLines } = planOf({});
   const until = performance.now() + GIVE_UP_MS;
   const tops: { path: string; line: number }[] = [];
+  const handOn = (r: { warnings: SourceWarning[] }) => { for (const w of r.warnings) if (SAID_ONCE.has(w.code)) o.onNote?.(w); };
   let here = 0;
   let holding = holdMs > 0;
   let held = o.held;
@@ -101,6 +110,7 @@ export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls
     for (const query of WARM_QUERIES) {
       if (!(await idle())) return here;
       const r = await ws.search({ query, paths: [dir], topK, mode, nLines });
+      handOn(r);
       ran++; here++;
       if (!r.stats.index) return here;
       const top = r.results[0];
@@ -108,7 +118,7 @@ export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls
     }
     for (const like of tops) {
       if (!(await idle())) return here;
-      await ws.search({ query: '', like, paths: [dir], topK, mode, nLines });
+      handOn(await ws.search({ query: '', like, paths: [dir], topK, mode, nLines }));
       ran++; here++;
     }
     mark(`warm searches (${here})`);

@@ -51,7 +51,8 @@ function itemOf(w: SourceWarning, o: Redaction): string {
   if (w.path === '') return w.code;
   const name = cutText(shownPath(w.path, o), MAX_PATH_CHARS, true);
   const message = cutText(redactMessage(w.message, o, w.path), MAX_MESSAGE_CHARS);
-  return message.includes(name) ? `${w.code}: ${message}` : `${w.code}: ${name}: ${message}`;
+  // The root is '.', which any message with a dot in it "includes": named all the same (WATCH_OFF's path is the walk's).
+  return name !== '.' && message.includes(name) ? `${w.code}: ${message}` : `${w.code}: ${name}: ${message}`;
 }
 
 const wholeSearch = (w: SourceWarning): boolean => w.path === '' && WHOLE_SEARCH_CODES.has(w.code);

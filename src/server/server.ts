@@ -43,10 +43,18 @@ export interface ServeOptions {
   scan?: (options: WireSearchOptions & { signal: AbortSignal }) => Promise<SearchResponse>;
 }
 
+/**
+ * Why a server stops: a client asked (`simgrep workspace rm`, which removes the workspace next), its index
+ * directory was removed or replaced, no request came for its idle time, or its owner stopped it (stop(): Ctrl-C).
+ */
+export type StopCause = 'asked' | 'replaced' | 'idle' | 'owner';
+
 export interface RunningServer {
   socket: string;
   /** Stops listening, aborts the request in progress and declines the queued ones, closes the workspace. */
   stop(): Promise<void>;
+  /** Why it stops or stopped; null while it serves. */
+  stoppedBy(): StopCause | null;
   /** Settles when the server has stopped (idle, or stop()). */
   stopped: Promise<void>;
   /** Queues an index run of absolute paths (searches meanwhile are scanned, with `scan`); its report. */
@@ -70,6 +78,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   const accepted = new Set<AbortController>();
   let idle: NodeJS.Timeout | null = null;
   let stopping: Promise<void> | null = null;
+  let cause: StopCause | null = null;
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => { resolveStopped = r; });
   /** Whatever depends on the working directory (a search shows paths as its client typed them) runs here, one at a time. */
@@ -96,7 +105,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
         return;
       }
       if (stopping) { decline(conn, 'it is stopping'); return; }
-      if (req.op === 'stop' && req.identity?.protocol === PROTOCOL) { say('asked to stop'); void stop(conn); return; }
+      if (req.op === 'stop' && req.identity?.protocol === PROTOCOL) { say('asked to stop'); void stop(conn, 'asked'); return; }
       const why = req.identity ? mismatch(o.identity, req.identity) : 'the request names no simgrep version';
       if (why) { decline(conn, why); return; }
       if (req.op !== 'search' && req.op !== 'index') { decline(conn, 'this is a workspace\'s server, not simgrep mcp\'s engine'); return; }
@@ -138,7 +147,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
         decline(conn, `workspace ${ws.name} (${ws.dir}) was removed or replaced since this server started`);
         finished();
         say(`workspace ${ws.name} was removed or replaced (${ws.dir}); stopping`);
-        void stop();
+        void stop(undefined, 'replaced');
         return;
       }
       try {
@@ -257,7 +266,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   function armIdle(): void {
     if (o.idleMs <= 0 || accepted.size > 0 || stopping) return;
     if (idle) clearTimeout(idle);
-    idle = setTimeout(() => { say(`no request for ${Math.round(o.idleMs / 1000)} s; stopping`); void stop(); }, o.idleMs);
+    idle = setTimeout(() => { say(`no request for ${Math.round(o.idleMs / 1000)} s; stopping`); void stop(undefined, 'idle'); }, o.idleMs);
     idle.unref();
   }
 
@@ -265,7 +274,8 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
    * Stops listening, aborts the request in progress (an index run stops at its next file or commit)
    * and declines the queued ones, closes the workspace; then answers `asker` (a stop request).
    */
-  function stop(asker?: Socket): Promise<void> {
+  function stop(asker?: Socket, why: StopCause = 'owner'): Promise<void> {
+    cause ??= why;
     stopping ??= (async () => {
       if (idle) clearTimeout(idle);
       server.close();
@@ -281,7 +291,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     return stopping;
   }
 
-  return { socket, stop, stopped, indexInBackground };
+  return { socket, stop: () => stop(), stoppedBy: () => cause, stopped, indexInBackground };
 }
 
 /** Says no to a request, whose client then answers by itself, and ends the connection. */

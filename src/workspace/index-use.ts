@@ -20,7 +20,7 @@ export function indexUse(c: Compatibility, paths: string[]): IndexUse {
 }
 
 /**
- * Whether a search answers from the index beside an index run of this process (which holds the lock): an index
+ * Whether a search answers from the index beside an index run of this process (which holds or waits for the lock): an index
  * that answers it (indexUse) and that a run completed, in a local directory (the in-process lock tells the
  * search not to save what changed; it reads that for its own answer, the answer a scan gives). Else the files
  * are read for it: a first build's files are all unsaved (reading them beside it doubled its work), and an

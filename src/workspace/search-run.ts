@@ -11,14 +11,15 @@ import { fileKeys } from '../sources/real-paths.js';
 import { sourcesForPaths } from '../sources/resolve.js';
 import type { SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
+import { SimgrepError } from '../errors.js';
 import { updateIndex, type IndexReport } from './build/indexer.js';
 import type { Entry } from '../sources/source.js';
-import type { WalkState } from './changes/walk-cache.js';
+import type { Walk, WalkState } from './changes/walk-cache.js';
 import { fewBytes, listWalk, recordedWalk, staleEntries } from './changes/walks.js';
 import { timer } from './debug-timer.js';
 import { Deadline, DeadlineReached } from '../pipeline/deadline.js';
 import { KnownDistanceChanged } from '../pipeline/scoring.js';
-import { busyInProcess, inProcess, isLock, tryLock, type Lock, type LockInfo } from './lock.js';
+import { busyInProcess, claimedInProcess, inProcess, isLock, runInProcess, tryLock, type Lock, type LockInfo } from './lock.js';
 import { notSavedWarnings, type OpenWorkspace, type SnapshotNotes } from './open.js';
 import { indexAndPublish, statesOf } from './publish.js';
 import { answersBesideIndexRun, indexUse } from './index-use.js';
@@ -32,7 +33,7 @@ import { splitProse } from './search/prose-source.js';
 import { countKeptDocuments, keepLineTokensWith } from './search/kept-documents.js';
 import { DamagedFileError } from './snapshot/section-file.js';
 import { isDamage } from './store/damage.js';
-import { patchSnapshot } from './snapshot/snapshot.js';
+import { patchSnapshot, type Snapshot } from './snapshot/snapshot.js';
 import { unsavedStore } from './store/unsaved-store.js';
 
 /**
@@ -93,6 +94,7 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
 class Held {
   private fn: ((saved: boolean) => void) | undefined;
   private over = false;
+  private saving = false;
 
   /** The walk came back (after the search ended: a deadline cut it while it waited, and it is given back). */
   take(fn: ((saved: boolean) => void) | undefined): void {
@@ -106,10 +108,20 @@ class Held {
     fn?.(saved);
   }
 
-  /** The search ended: what it did not say it saved is given back. */
+  /**
+   * Settled by the save under way when it ends, though the search ends first: cut by its deadline, the search
+   * leaves the save writing (save42: before, the cut gave the walk back as unsaved while the save still wrote,
+   * and the next search walked the whole tree and read the files again beside it).
+   */
+  after(saved: Promise<boolean>): void {
+    this.saving = true;
+    void saved.then((ok) => this.settle(ok));
+  }
+
+  /** The search ended: what it did not say it saved (and no save of its own still writes) is given back. */
   end(): void {
     this.over = true;
-    this.settle(false);
+    if (!this.saving) this.settle(false);
   }
 }
 
@@ -182,28 +194,40 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
     refreshWarnings.push(...report.warnings);
   };
   const lockFile = ws.lockFile();
+  /** The stale files with their keys: what this search's save claims, and what it waits for another's save of. */
+  const mine = stale.length > 0 ? only(walk, stale) : null;
   if (stale.length > 0 && ws.o.oneShot && !ws.storeOpened() && fewBytes(stale, UNSAVED_REFRESH_BYTES)) {
     await until(unsaved());
-  } else if (stale.length > 0 && answersBesideIndexRun(use, { local: lockFile !== null }) && busyInProcess(lockFile!)) {
-    // An index run of this process holds the lock (simgrep serve's start-up update, an MCP index call) over an
-    // index a run completed: the search never waits for it; it reads what changed for its own answer, and the
-    // run saves it. A first build is waited for (below): every file is stale then, and reading them all beside
-    // the build would double its work and memory (review of engine40). The resident server asks the same rule
-    // before it hands a search here (index-use.ts).
+  } else if (stale.length > 0 && answersBesideIndexRun(use, { local: lockFile !== null }) && busyInProcess(lockFile!) && (runInProcess(lockFile!) || !claimedInProcess(lockFile!, mine!.keys))) {
+    // An index run or prune of this process holds or waits for the lock (simgrep serve's start-up update, an MCP
+    // index call), over an index a run completed: the search never waits for it; it reads what changed for its own
+    // answer, and the run saves it. A first build is waited for (below): every file is stale then, and reading
+    // them all beside the build would double its work and memory (review of engine40). The resident server asks
+    // the same rule before it hands a search here (index-use.ts). So is a search's save of files that are not all
+    // those this one found changed (a search of other paths): waiting would make this search's answer, a few files
+    // read, wait for a save of thousands (review of save42). Searches' saves of every file this one found changed
+    // are waited for (below): they save what it would (the walk cache handed this one what they took, walk-cache.ts `hold`).
     await until(unsaved());
   } else if (stale.length > 0) {
     // Calls of this process queue for the lock (an index run under way here is waited for, not refused).
-    // The save runs to its end though the search is aborted (an MCP call cancelled, a client gone): it
-    // writes the index every later search reads, and is never left half-written by a caller giving up;
-    // the search stops after it (its rescore reads the signal).
-    const saved = await until(lockFile ? inProcess(lockFile, () => saveStale(ws, paths, stale, notes)) : saveStale(ws, paths, stale, notes));
+    // The save runs to its end though the search is aborted (an MCP call cancelled, a client gone) or cut by
+    // its deadline: it writes the index every later search reads, and is never left half-written by a caller
+    // giving up; the search stops after it (its rescore reads the signal), and the save settles the walk.
+    // Aborted while it still waits for its turn, the search stops at once (its save, when its turn comes, finds
+    // what those ahead left: review of save42, it stopped only after the save ahead of it, seconds later).
+    const seen = snap;
+    /** Whether its save has begun (no lock file: it begins at once): an abort before then does not wait for it. */
+    let begun = !lockFile;
+    const saving = lockFile
+      ? inProcess(lockFile, () => { begun = true; return saveLeft(ws, paths, mine!, seen, notes); }, { claims: mine!.keys })
+      : saveStale(ws, paths, stale, notes);
+    held.after(saving.then((s) => checkedAll && s.report !== undefined && (s.report?.errors ?? 0) === 0, () => false));
+    const saved = await deadline.until(untilBegun(saving, () => begun, so.signal));
     if (saved.holder) { ws.walks.invalidate(walkKey); return fallback(`another process is updating it (pid ${saved.holder.pid}); this search scanned the files instead`); }
-    if (saved.report) {
-      refreshed = saved.report.indexed;
-      refreshWarnings.push(...saved.report.warnings);
-      if (saved.report.errors > 0) ws.walks.invalidate(walkKey);
+    if (saved.report !== undefined) {
+      refreshed = saved.report?.indexed ?? 0;
+      refreshWarnings.push(...saved.report?.warnings ?? []);
       snap = await ws.loadSnapshot(undefined, notes);
-      held.settle(checkedAll && saved.report.errors === 0);
     } else {
       // A search is a read: when what changed cannot be saved (a full or read-only disk), it answers
       // from the index and the files it reads again, and says why once.
@@ -284,8 +308,42 @@ function heldWalk(walked: Promise<WalkState>, held: Held): Promise<WalkState> {
   return walked.then((state) => { held.take(state.settle); return state; });
 }
 
-/** What saving the stale files came to: done, refused by another process's lock, or failed on the disk. */
-type Saved = { report: IndexReport; holder?: undefined } | { holder: LockInfo; report?: undefined } | { errno: string; holder?: undefined; report?: undefined };
+/**
+ * What saving the stale files came to: done (null: none was stale any more), refused by another process's
+ * lock, or failed on the disk.
+ */
+type Saved = { report: IndexReport | null; holder?: undefined } | { holder: LockInfo; report?: undefined } | { errno: string; holder?: undefined; report?: undefined };
+
+/**
+ * Saves what of `stale` (a walk of the stale files) the index does not hold now (the caller's turn for the
+ * lock came): a call before it in the queue may have saved them (another search's save of the same changes,
+ * an index run), and then none is read again (save42: before, a search beside another's save read them all
+ * again for its own answer, beside the save). `seen`: the snapshot they were found stale against.
+ */
+async function saveLeft(ws: OpenWorkspace, paths: string[], stale: Walk, seen: Snapshot, notes: SnapshotNotes): Promise<Saved> {
+  const now = await ws.loadSnapshot(undefined, notes);
+  const left = now === seen ? stale.entries : await staleEntries(now, stale, ws.statThreadFromFiles);
+  return left.length === 0 ? { report: null } : saveStale(ws, paths, left, notes);
+}
+
+/** `saving`, or an ABORTED rejection when `signal` aborts before it has `begun` (while it waits for its turn for the lock). */
+function untilBegun<T>(saving: Promise<T>, begun: () => boolean, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return saving;
+  let stop = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    stop = () => { if (!begun()) reject(new SimgrepError('ABORTED', 'the search was aborted')); };
+    if (signal.aborted) stop(); else signal.addEventListener('abort', stop, { once: true });
+  });
+  aborted.catch(() => {});
+  return Promise.race([saving, aborted]).finally(() => signal.removeEventListener('abort', stop));
+}
+
+/** The walk's entries in `entries` (found stale), with their keys. */
+function only(walk: Walk, entries: Entry[]): Walk {
+  const wanted = new Set(entries);
+  const at = walk.entries.flatMap((e, i) => (wanted.has(e) ? [i] : []));
+  return { entries: at.map((i) => walk.entries[i]), keys: at.map((i) => walk.keys[i]), warnings: [] };
+}
 
 /** Saves the stale files to the index under the lock (the caller queued in this process). */
 async function saveStale(ws: OpenWorkspace, paths: string[], stale: Entry[], notes: SnapshotNotes): Promise<Saved> {

@@ -3,6 +3,7 @@
 // else the list read from the snapshot file (not its vectors and postings), else, for tables no run
 // has completed (a first build under way or cut short), the store's file states as written so far:
 // never a snapshot rebuilt from partial tables (seconds, which status spent on every call of a build).
+import { SimgrepError } from '../errors.js';
 import { isRemoteUri } from '../sources/uri.js';
 import { goneFiles } from './changes/gone-files.js';
 import type { OpenWorkspace, SnapshotNotes } from './open.js';
@@ -22,15 +23,17 @@ interface Counted { key: string; chunks: number; lines: number; size: number; ki
 
 /**
  * The counts of the index's last completed version (`complete`), or of its tables as they stand when none is.
- * `notes`: told of a snapshot this status rebuilt (none on disk, or damaged) and could not save.
+ * `notes`: told of a snapshot this status rebuilt (none on disk, or damaged) and could not save. `signal`: read
+ * after the file list and between the listings of the gone files' check (ABORTED: an MCP status call cancelled).
  */
-export async function statusCounts(ws: OpenWorkspace, complete: string | undefined, notes?: SnapshotNotes): Promise<StatusCounts> {
+export async function statusCounts(ws: OpenWorkspace, complete: string | undefined, notes?: SnapshotNotes, signal?: AbortSignal): Promise<StatusCounts> {
   const files = await fileList(ws, complete, notes);
+  if (signal?.aborted) throw new SimgrepError('ABORTED', 'status was aborted');
   // Deleted or renamed away since the last index run: in the tables until `simgrep index` or `workspace
   // prune`, but no search uses them: counted apart, not as files (trial34: 86 files for a tree of 80).
   // Objects in a store count as they are (a listing of the store finds the gone: simgrep index).
   const local = files.filter((f) => !isRemoteUri(f.key));
-  const gone = await goneFiles(local.map((f) => f.key));
+  const gone = await goneFiles(local.map((f) => f.key), signal);
   const isGone = new Set(local.filter((_, i) => gone[i] === 1).map((f) => f.key));
   const c: StatusCounts = { files: 0, gone: isGone.size, binary: 0, chunks: 0, lines: 0, bytes: 0 };
   for (const f of files) {

@@ -78,7 +78,8 @@ export interface Workspace {
   index(paths: string[], o?: IndexIo): Promise<IndexReport>;
   /** The same options and answers as Searcher.search, from the index when it covers the paths. */
   search(o: SearchOptions): Promise<SearchResponse>;
-  status(): Promise<WorkspaceStatus>;
+  /** `signal`: stops it where it waits (reading the file list, listing the files' directories), with ABORTED. */
+  status(o?: { signal?: AbortSignal }): Promise<WorkspaceStatus>;
   /** The roots its index records (status's, from the index's meta alone: no ranking snapshot loaded). */
   roots(): Promise<string[]>;
   /**
@@ -126,6 +127,19 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       ws.searchedAt = performance.now();
     }
   }
+  async function status(signal?: AbortSignal): Promise<WorkspaceStatus> {
+    const m = (await ws.meta()) ?? {};
+    if (signal?.aborted) throw new SimgrepError('ABORTED', 'status was aborted');
+    // A snapshot status rebuilt and could not save is said by status: no later run would (mend41).
+    const notes: SnapshotNotes = {};
+    const counts = await statusCounts(ws, m.complete, notes, signal);
+    const warnings = notSavedWarnings({ name, dir }, notes, 'rebuilt from the index but not saved');
+    return {
+      name, dir, roots: rootsOf(m), ...counts, model: m.model ?? '',
+      sizeOnDisk: remote ? null : diskUsage(dir), updated: readInfo(dir)?.updated ?? null, complete: m.complete !== undefined,
+      ...(warnings.length > 0 ? { warnings } : {}),
+    };
+  }
   return {
     name,
     dir,
@@ -152,18 +166,7 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
       return use.ok || use.reason === 'empty' ? { fromIndex: false, why: null } : { fromIndex: false, why: use.why, reason: use.reason };
     },
 
-    async status() {
-      const m = (await ws.meta()) ?? {};
-      // A snapshot status rebuilt and could not save is said by status: no later run would (mend41).
-      const notes: SnapshotNotes = {};
-      const counts = await statusCounts(ws, m.complete, notes);
-      const warnings = notSavedWarnings({ name, dir }, notes, 'rebuilt from the index but not saved');
-      return {
-        name, dir, roots: rootsOf(m), ...counts, model: m.model ?? '',
-        sizeOnDisk: remote ? null : diskUsage(dir), updated: readInfo(dir)?.updated ?? null, complete: m.complete !== undefined,
-        ...(warnings.length > 0 ? { warnings } : {}),
-      };
-    },
+    status: (so) => abortedAs(status(so?.signal), so?.signal, 'status was aborted'),
 
     async prune() {
       const s = await ws.store(false);

@@ -16,7 +16,7 @@ export interface ToolRunnerTree {
   readonly runner: ToolRunner;
 }
 
-/** `files` (name -> text) written to the tree before the suite. */
+/** `files` (name -> text; a name may hold directories) written to the tree before the suite. */
 export function toolRunnerTree(files: Record<string, string>): ToolRunnerTree {
   let home: ReturnType<typeof isolatedHome> | undefined;
   let tree = '';
@@ -26,7 +26,10 @@ export function toolRunnerTree(files: Record<string, string>): ToolRunnerTree {
     home = isolatedHome();
     tree = path.join(home.dir, 'tree');
     mkdirSync(tree);
-    for (const [name, text] of Object.entries(files)) writeFileSync(path.join(tree, name), text);
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(tree, name)), { recursive: true });
+      writeFileSync(path.join(tree, name), text);
+    }
     engine = createActionEngine({ concurrency: 0, resident: true });
     const real = realpathSync(tree);
     runner = createToolRunner(engine, { real, given: real });

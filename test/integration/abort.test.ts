@@ -1,5 +1,5 @@
 // AbortSignal stops a running search promptly, with a typed error, and the searcher stays usable.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearcher } from '../../src/searcher.js';
 import { makeTree } from '../helpers/tree.js';
@@ -53,6 +53,55 @@ describe('deadline (timeoutMs)', () => {
       expect(r.results.map((x) => x.filename)).toEqual([small]);
       expect(r.warnings).toEqual([{ path: 'stuck://source', code: 'TIMEOUT', message: 'stopped after the --timeout of 1 s: the results found so far are shown; still reading stuck://source' }]);
       expect(r.stats.errors).toBe(1);
+    } finally {
+      await searcher.close();
+    }
+  });
+});
+
+// notes42 (cancel41's left (3)): on this thread (-J 0, as the MCP engine's in-process runs) a file read whole
+// (up to WHOLE_READ_BYTES, 8 MiB) was scored batch after batch with no turn of the event loop: an abort or a
+// --timeout, which come as events, was seen only after the whole file (340-700 ms of CPU warm, 1.2 s cold, for
+// 8 MiB of code on the bench model; the search answered in full). Now it breathes between batches too.
+describe('one big file scored on this thread (-J 0)', () => {
+  const W = ['upload', 'retry', 'invoice', 'socket', 'parser', 'render', 'cache', 'token', 'backoff', 'queue'];
+  let big = '';
+  beforeAll(async () => {
+    const lines: string[] = [];
+    let bytes = 0;
+    for (let i = 0; bytes < (8 << 20) - 4096; i++) {
+      const line = `const ${W[i % 10]}${i} = ${W[(i * 7) % 10]}(${i}); // ${W[(i * 3) % 10]} handling of the ${W[(i * 11) % 10]}`;
+      lines.push(line);
+      bytes += line.length + 1;
+    }
+    mkdirSync(`${dir}/big`);
+    big = `${dir}/big/big.ts`;
+    writeFileSync(big, `${lines.join('\n')}\n`);
+  });
+  const cpuMs = async (run: () => Promise<unknown>): Promise<{ ms: number; outcome: unknown }> => {
+    const c0 = process.cpuUsage();
+    const outcome = await run().catch((e: unknown) => e);
+    const c = process.cpuUsage(c0);
+    return { ms: (c.user + c.system) / 1000, outcome };
+  };
+
+  it('an abort or a --timeout stops the search within the file, at a fraction of its whole scoring CPU', async () => {
+    const searcher = createSearcher({ concurrency: 0 });
+    const q = { query: 'retry the failed upload', paths: [big], topK: 5 };
+    try {
+      // Warm (the model, the code), then the whole file's CPU with a signal that never fires.
+      await searcher.search(q);
+      const whole = await cpuMs(() => searcher.search({ ...q, signal: new AbortController().signal }));
+      expect((whole.outcome as { results: unknown[] }).results).toHaveLength(5);
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 10);
+      const aborted = await cpuMs(() => searcher.search({ ...q, signal: controller.signal }));
+      // Before: it answered in full (the timer fired after the last batch), at the whole file's CPU.
+      expect(aborted.outcome).toMatchObject({ code: 'ABORTED' });
+      expect(aborted.ms).toBeLessThan(whole.ms / 2);
+      const timed = await cpuMs(() => searcher.search({ ...q, timeoutMs: 10 }));
+      expect((timed.outcome as { warnings: { code: string }[] }).warnings.map((w) => w.code)).toEqual(['TIMEOUT']);
+      expect(timed.ms).toBeLessThan(whole.ms / 2);
     } finally {
       await searcher.close();
     }

@@ -7,6 +7,7 @@
 // ENOTDIR) takes all its files with it, as lstat of each would say.
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { SimgrepError } from '../../errors.js';
 import { ioPathOf } from '../../sources/dir-listing.js';
 
 /** A directory with fewer of the files than this: each is lstat'ed (a huge directory is not listed for one file). */
@@ -19,8 +20,11 @@ const goneCode = (e: unknown) => {
   return code === 'ENOENT' || code === 'ENOTDIR';
 };
 
-/** For each key (a local path as a workspace keys it), 1 when it is gone, else 0. */
-export async function goneFiles(keys: readonly string[]): Promise<Uint8Array> {
+/**
+ * For each key (a local path as a workspace keys it), 1 when it is gone, else 0. `signal`: no listing starts
+ * once it is aborted (those under way end), and it rejects with ABORTED (an MCP status call its client gave up).
+ */
+export async function goneFiles(keys: readonly string[], signal?: AbortSignal): Promise<Uint8Array> {
   const gone = new Uint8Array(keys.length);
   const byDir = new Map<string, number[]>();
   const alone: number[] = [];
@@ -58,7 +62,8 @@ export async function goneFiles(keys: readonly string[]): Promise<Uint8Array> {
     });
   }
   let next = 0;
-  const runner = async () => { while (next < jobs.length) await jobs[next++](); };
+  const runner = async () => { while (next < jobs.length && !signal?.aborted) await jobs[next++](); };
   await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, jobs.length) }, runner));
+  if (signal?.aborted) throw new SimgrepError('ABORTED', 'status was aborted');
   return gone;
 }

@@ -13,7 +13,7 @@ function slowWorkspace(o: { scans?: boolean } = {}) {
   const ws = {
     search: () => {
       asked++;
-      return new Promise((resolve) => waiting.push(() => resolve({ results: [], stats })));
+      return new Promise((resolve) => waiting.push(() => resolve({ results: [], warnings: [], stats })));
     },
   } as unknown as Workspace;
   return { ws, asked: () => asked, finish: () => { for (const f of waiting.splice(0)) f(); } };
