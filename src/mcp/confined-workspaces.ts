@@ -103,14 +103,14 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
     return { since: performance.now(), release: done };
   };
   /** The made-up searches of `dir` in `ws`, holding its calls as `hold` says; ended by close(). */
-  const warm = (ws: Workspace, dir: string, hold: { since: number; release: () => void }): Promise<number> => {
+  const warm = (ws: Workspace, dir: string, hold: { since: number; release: () => void }, freshOnly = false): Promise<number> => {
     const onNote = (n: SourceWarning) => {
       const byDir = notes.get(ws) ?? new Map<string, SourceWarning[]>();
       const had = byDir.get(dir) ?? [];
       if (!had.some((x) => x.code === n.code)) byDir.set(dir, [...had, n]);
       notes.set(ws, byDir);
     };
-    const w = warmSearches(ws, dir, calls, { held: hold.release, since: hold.since, onNote }).catch(() => { hold.release(); return 0; });
+    const w = warmSearches(ws, dir, calls, { held: hold.release, since: hold.since, onNote, freshOnly }).catch(() => { hold.release(); return 0; });
     const done = w.then(() => undefined);
     warming.add(done);
     void done.finally(() => warming.delete(done));
@@ -227,7 +227,9 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
       const kept = ws.keepRestarted({ ready: idleNow, stopped: () => calls.stopped === true }).then(() => undefined, () => undefined);
       keeping.add(kept);
       void kept.finally(() => keeping.delete(kept));
-      return { workspace: ws.name, ran: await warm(ws, dir, hold) };
+      // They save nothing (freshOnly): files changed since the index are the agent's first search's to save, so
+      // the engine's start neither writes the index nor takes its lock (review of start42).
+      return { workspace: ws.name, ran: await warm(ws, dir, hold, true) };
     },
     async close() { calls.stopped = true; await Promise.allSettled([...warming]); },
     takeNotes(ws, dir) {

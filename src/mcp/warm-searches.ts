@@ -20,6 +20,8 @@
 // is handed on (`onNote`) for the agent's next answer of the workspace: before notes42 the first made-up
 // search took it and dropped it.
 import type { SourceWarning } from '../sources/source.js';
+import { FRESH_ONLY } from '../searcher.js';
+import { NOT_FRESH } from '../workspace/search-run.js';
 import { timer } from '../workspace/debug-timer.js';
 import { IDLE_MS } from '../workspace/search/warm-chunks.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -77,16 +79,22 @@ export interface AgentCalls { inFlight: number; scanning: number; lastEnded: num
  * index's calls began to wait), when `held` is called (the index's calls wait for it), then each only once
  * the agent is idle or only scanning (`calls`); they end once the server closes (`calls.stopped`), a search
  * fails, or one is answered by a scan (`held` is called by then in any case). `onNote`: told each warning
- * they met that is said once (SAID_ONCE), for the agent's next answer to say. Resolves with how many ran.
+ * they met that is said once (SAID_ONCE), for the agent's next answer to say. `freshOnly` (the engine's
+ * start): they end at the first that finds files changed since the index, which saves and reads none of
+ * them (the agent's first search does). Resolves with how many ran (one so ended not counted).
  */
-export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls, o: { held?: () => void; since?: number; onNote?: (w: SourceWarning) => void } = {}): Promise<number> {
+export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls, o: { held?: () => void; since?: number; onNote?: (w: SourceWarning) => void; freshOnly?: boolean } = {}): Promise<number> {
   const mark = timer('mcp');
   const { k: topK, mode, nLines } = planOf({});
   const until = performance.now() + GIVE_UP_MS;
   const tops: { path: string; line: number }[] = [];
   const handOn = (r: { warnings: SourceWarning[] }) => { for (const w of r.warnings) if (SAID_ONCE.has(w.code)) o.onNote?.(w); };
   let here = 0;
-  let holding = holdMs > 0;
+  /** What is left of the hold: none when the calls began to wait WARM_HOLD_MS ago (a model load outlasted it). */
+  const left = holdMs - (performance.now() - (o.since ?? performance.now()));
+  // Past the bound already, the calls were let go (confined-workspaces.ts holdCalls): the first waits for the
+  // agent to be idle too (review of start42: it began at once beside the agent's call).
+  let holding = holdMs > 0 && left > 0;
   let held = o.held;
   const release = () => {
     clearTimeout(bound);
@@ -96,7 +104,7 @@ export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls
     held = undefined;
   };
   // A timer, not a check between searches: a search under way at the bound does not keep the calls waiting.
-  const bound = setTimeout(release, Math.max(0, holdMs - (performance.now() - (o.since ?? performance.now()))));
+  const bound = setTimeout(release, Math.max(0, left));
   bound.unref();
   if (!holding) release();
   const idle = async (): Promise<boolean> => {
@@ -109,8 +117,9 @@ export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls
   try {
     for (const query of WARM_QUERIES) {
       if (!(await idle())) return here;
-      const r = await ws.search({ query, paths: [dir], topK, mode, nLines });
+      const r = await ws.search({ query, paths: [dir], topK, mode, nLines, [FRESH_ONLY]: o.freshOnly });
       handOn(r);
+      if (r.warnings.some((w) => w.code === NOT_FRESH)) return here;
       ran++; here++;
       if (!r.stats.index) return here;
       const top = r.results[0];
@@ -118,7 +127,7 @@ export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls
     }
     for (const like of tops) {
       if (!(await idle())) return here;
-      handOn(await ws.search({ query: '', like, paths: [dir], topK, mode, nLines }));
+      handOn(await ws.search({ query: '', like, paths: [dir], topK, mode, nLines, [FRESH_ONLY]: o.freshOnly }));
       ran++; here++;
     }
     mark(`warm searches (${here})`);

@@ -2,7 +2,7 @@
 // index's calls wait for them (at most WARM_HOLD_MS); what is left then runs only once the agent is idle, or
 // while its only calls under way are scans. An engine that starts over an index built earlier runs them too
 // (the runner's warmUp), unless the index cannot answer its searches (index-use.ts).
-import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createActionEngine } from '../../src/actions/engine.js';
@@ -157,6 +157,37 @@ describe('an engine started over an index built earlier warms it too', () => {
         await p.close!();
         await plain.close();
       }
+    } finally {
+      await r.close!();
+      await own.close();
+    }
+  });
+
+  it('saves nothing as it starts over files changed since the index: the made-up searches end, the agent\'s first search saves them', async () => {
+    const real = await indexedTree('changed');
+    const later = new Date(Date.now() + 5_000);
+    for (const i of [1, 3]) {
+      const file = path.join(real, `socket${i}.ts`);
+      writeFileSync(file, `export function openSocket${i}(s: Socket) {\n  // open the socket again after a drop\n  return s.connect(${i});\n}\n`);
+      utimesSync(file, later, later);
+    }
+    const dir = workspaceDir(defaultName([real]));
+    /** Every file of the workspace's directory (tables, workspace.json, snapshot, lock) with its size and mtime. */
+    const files = () => (readdirSync(dir, { recursive: true }) as string[]).sort().map((f) => { const st = statSync(path.join(dir, f)); return `${f} ${st.size} ${st.mtimeMs}`; });
+    const before = files();
+    const own = createActionEngine({ concurrency: 0, resident: true });
+    const r = createToolRunner(own, { real, given: real });
+    try {
+      const ran = warmSearchesRun();
+      // Before the review of start42 all 15 ran, the first embedding the 2 files and writing the index under its lock.
+      expect(await r.warmUp!()).toEqual({ workspace: defaultName([real]), ran: 0 });
+      expect(warmSearchesRun() - ran).toBe(0);
+      expect(files()).toEqual(before);
+      // The agent's own first search saves them, as before, and finds the new text.
+      const first = (await r.call('search', { query: 'open the socket again after a drop' })).structuredContent as Answer;
+      expect(first.index).toBe('fresh');
+      expect(first.matches[0].path).toMatch(/socket[13]\.ts$/);
+      expect(files()).not.toEqual(before);
     } finally {
       await r.close!();
       await own.close();

@@ -93,4 +93,18 @@ describe('the made-up searches hold the index calls, within a bound', () => {
     finish();
     await done;
   });
+
+  it('past the bound already when they begin (a model load outlasted WARM_HOLD_MS): the first waits for the busy agent too', async () => {
+    setWarmHoldMs(1000);
+    const { ws, asked, finish } = slowWorkspace();
+    const calls: AgentCalls = { inFlight: 1, scanning: 0, lastEnded: performance.now() };
+    let held = 0;
+    const done = warmSearches(ws, '/nowhere', calls, { since: performance.now() - 2000, held: () => { held++; } });
+    await tick(50);
+    // Before the review of start42 the first began at once beside the agent's call ({ asked: 1, held: 1 }).
+    expect({ asked: asked(), held }).toEqual({ asked: 0, held: 1 });
+    calls.stopped = true;
+    finish();
+    expect(await done).toBe(0);
+  });
 });
