@@ -12,7 +12,7 @@ import type { SourceWarning } from '../sources/source.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Root } from './scope.js';
-import { warmHoldMs, warmSearches, type AgentCalls } from './warm-searches.js';
+import { OF_WORKSPACE, warmHoldMs, warmSearches, type AgentCalls } from './warm-searches.js';
 import { IDLE_MS } from '../workspace/search/warm-chunks.js';
 
 export interface ConfinedWorkspaces {
@@ -47,9 +47,10 @@ export interface ConfinedWorkspaces {
   /** Ends the made-up searches (the one under way finishes): call before the action engine closes. */
   close(): Promise<void>;
   /**
-   * Takes the warnings said once (WATCH_OFF) that the made-up searches of `dir` after `ws`'s build met and
-   * dropped with their answers: the agent's next answer from `ws` of the same `dir` says them (warm-searches.ts).
-   * A warning said once is of one walk (its paths): an answer of another directory has a walk of its own.
+   * Takes the warnings said once (WATCH_OFF, SNAPSHOT_NOT_SAVED) that the made-up searches of `dir` after
+   * `ws`'s build or at the engine's start met and dropped with their answers: the agent's next answer from `ws`
+   * of the same `dir` says them (warm-searches.ts). WATCH_OFF is of one walk (its paths): an answer of another
+   * directory has a walk of its own; SNAPSHOT_NOT_SAVED is of the workspace (OF_WORKSPACE): any directory's says it.
    */
   takeNotes(ws: Workspace, dir: string): SourceWarning[];
   /**
@@ -82,7 +83,8 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
   const holds = new Map<string, Promise<void>>();
   /**
    * By workspace, then by the directory its made-up searches searched, the warnings said once that they met,
-   * until an answer of the agent's of that directory takes them. Keyed by the Workspace itself: one removed
+   * until an answer of the agent's of that directory takes them ('' for those of the whole workspace, which any
+   * answer of it takes: OF_WORKSPACE). Keyed by the Workspace itself: one removed
    * and made again under the same name is another (engine.ts), and its notes go with the old one.
    */
   const notes = new WeakMap<Workspace, Map<string, SourceWarning[]>>();
@@ -91,6 +93,14 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
     const hold = holds.get(ws.name);
     if (hold) await hold;
     return search(ws);
+  };
+  /** Keeps a warning said once that the made-up searches of `dir` met (or the engine's start: warmUp), for takeNotes. */
+  const keepNote = (ws: Workspace, dir: string, n: SourceWarning) => {
+    const key = OF_WORKSPACE.has(n.code) ? '' : dir;
+    const byDir = notes.get(ws) ?? new Map<string, SourceWarning[]>();
+    const had = byDir.get(key) ?? [];
+    if (!had.some((x) => x.code === n.code)) byDir.set(key, [...had, n]);
+    notes.set(ws, byDir);
   };
   /** Holds the index's calls of `ws` from now until `release`, at most WARM_HOLD_MS (warm-searches.ts). */
   const holdCalls = (ws: Workspace): { since: number; release: () => void } => {
@@ -104,13 +114,7 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
   };
   /** The made-up searches of `dir` in `ws`, holding its calls as `hold` says; ended by close(). */
   const warm = (ws: Workspace, dir: string, hold: { since: number; release: () => void }, freshOnly = false): Promise<number> => {
-    const onNote = (n: SourceWarning) => {
-      const byDir = notes.get(ws) ?? new Map<string, SourceWarning[]>();
-      const had = byDir.get(dir) ?? [];
-      if (!had.some((x) => x.code === n.code)) byDir.set(dir, [...had, n]);
-      notes.set(ws, byDir);
-    };
-    const w = warmSearches(ws, dir, calls, { held: hold.release, since: hold.since, onNote, freshOnly }).catch(() => { hold.release(); return 0; });
+    const w = warmSearches(ws, dir, calls, { held: hold.release, since: hold.since, onNote: (n) => keepNote(ws, dir, n), freshOnly }).catch(() => { hold.release(); return 0; });
     const done = w.then(() => undefined);
     warming.add(done);
     void done.finally(() => warming.delete(done));
@@ -224,7 +228,8 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
       // sums: workspace/keep-restarted.ts), begun at once beside the made-up searches; it takes the main thread only
       // while the agent is idle (the chunk warm-up's rule), its pooling the workers, idle at start.
       const idleNow = () => calls.inFlight === 0 && performance.now() - calls.lastEnded >= IDLE_MS;
-      const kept = ws.keepRestarted({ ready: idleNow, stopped: () => calls.stopped === true }).then(() => undefined, () => undefined);
+      // Its load of the snapshot, beside the first made-up search's, may be the one that rebuilt it (SNAPSHOT_NOT_SAVED).
+      const kept = ws.keepRestarted({ ready: idleNow, stopped: () => calls.stopped === true, onNote: (n) => keepNote(ws!, dir, n) }).then(() => undefined, () => undefined);
       keeping.add(kept);
       void kept.finally(() => keeping.delete(kept));
       // They save nothing (freshOnly): files changed since the index are the agent's first search's to save, so
@@ -234,8 +239,10 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
     async close() { calls.stopped = true; await Promise.allSettled([...warming]); },
     takeNotes(ws, dir) {
       const byDir = notes.get(ws);
-      const taken = byDir?.get(dir) ?? [];
-      byDir?.delete(dir);
+      if (!byDir) return [];
+      const taken = [...byDir.get(dir) ?? [], ...byDir.get('') ?? []];
+      byDir.delete(dir);
+      byDir.delete('');
       return taken;
     },
     async during(call) {

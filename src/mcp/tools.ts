@@ -97,8 +97,9 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
 
   /**
    * An answer of `ws` for `dir` with the warnings said once that the made-up searches of the same `dir` after
-   * its build met (WATCH_OFF: confined-workspaces.ts takeNotes), where it has none of that code itself: after
-   * its own, which a small max_tokens then keeps (each names its path: the note's is `dir`).
+   * its build or at the engine's start met (WATCH_OFF; SNAPSHOT_NOT_SAVED, of any dir: confined-workspaces.ts
+   * takeNotes), where it has none of that code itself: after its own, which a small max_tokens then keeps (each
+   * names its path: WATCH_OFF's is `dir`, SNAPSHOT_NOT_SAVED's the index).
    */
   function withHanded(ws: Workspace | null, dir: string, r: { warnings: SourceWarning[] }): { warnings: SourceWarning[] } {
     const handed = ws ? workspaces.takeNotes(ws, dir).filter((n) => !r.warnings.some((w) => w.code === n.code)) : [];

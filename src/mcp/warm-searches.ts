@@ -34,8 +34,15 @@ export const WARM_QUERIES = [
   'count the items in the collection', 'initialize the logger', 'compare two strings ignoring case', 'what happens on a failed write',
 ];
 
-/** The warnings a search says once and no later search of the same paths repeats: handed on, not dropped. */
-const SAID_ONCE = new Set(['WATCH_OFF']);
+/**
+ * The warnings a search says once and no later search of the same paths repeats: handed on, not dropped.
+ * WATCH_OFF is said once per walk (of one directory); SNAPSHOT_NOT_SAVED by the search that rebuilt the
+ * ranking snapshot and could not write it (later ones use it in memory): once per rebuild, of the workspace.
+ */
+const SAID_ONCE = new Set(['WATCH_OFF', 'SNAPSHOT_NOT_SAVED']);
+
+/** Of those, the ones of the whole workspace, not of one directory's walk: any directory's next answer says them. */
+export const OF_WORKSPACE: ReadonlySet<string> = new Set(['SNAPSHOT_NOT_SAVED']);
 
 /** find_related on the top hits of the first searches: its own code (the chunk's terms) warms too. */
 const RELATED = 3;

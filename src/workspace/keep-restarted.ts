@@ -3,7 +3,8 @@
 // (kept-documents.ts), and every code chunk's sum pooled on the worker pool (warm-chunks.ts).
 import { isRemoteUri } from '../sources/uri.js';
 import { isProsePath } from '../rank/prose.js';
-import type { OpenWorkspace } from './open.js';
+import type { SourceWarning } from '../sources/source.js';
+import { notSavedWarnings, type OpenWorkspace, type SnapshotNotes } from './open.js';
 import { fileState } from './snapshot/prose-stats-file.js';
 import { sizeToRead } from './snapshot/snapshot.js';
 import { countWhen, keepDocument, keptCountIdle, keepLineTokensWith, keptPublished, KEPT_FILE_BYTES } from './search/kept-documents.js';
@@ -15,7 +16,8 @@ import { pause, turn } from './search/time-slice.js';
 const READY_POLL_MS = 20;
 
 /** When the keeping may take the main thread (no call of the agent under way), and when it ends (the engine is closing). */
-export interface RestartWarmth { ready: () => boolean; stopped: () => boolean }
+/** `onNote`: told SNAPSHOT_NOT_SAVED when the snapshot it loaded was rebuilt and could not be written (no answer says it). */
+export interface RestartWarmth { ready: () => boolean; stopped: () => boolean; onNote?: (w: SourceWarning) => void }
 
 /**
  * Keeps the snapshot's prose documents and warms its code chunks in the background. Main-thread work (the
@@ -33,7 +35,9 @@ export async function keepRestarted(ws: OpenWorkspace, o: RestartWarmth): Promis
   try {
     // Loaded at once (the chunks' warm-up started here, under this rule, before a made-up search starts its own),
     // beside the first made-up search's load: one whose file is missing or damaged is rebuilt by both.
-    const snap = await ws.loadSnapshot();
+    const notes: SnapshotNotes = {};
+    const snap = await ws.loadSnapshot(undefined, notes);
+    for (const w of notSavedWarnings(ws, notes, 'rebuilt from the index but not saved')) o.onNote?.(w);
     warmChunks(ws.searcher, { snapshot: snap, reader: ws.reader, chunkLines: ws.chunkLines, idle: ready });
     void chunksWarmed(ws.searcher).then((n) => mark(`code chunks warmed (${n} pooled)`));
     keepLineTokensWith(ws.searcher);

@@ -178,7 +178,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   // The MCP engine's made-up searches at its start: what changed is the agent's first search's to save, not
   // theirs (review of start42: the engine's start embedded it and wrote the index under its lock, before any
   // call; a `simgrep index` meanwhile was refused). The walk is given back unsaved (held.end): the next search checks it again.
-  if (so[FRESH_ONLY] && stale.length > 0) return notFresh(ws, stale.length, [...(state.note ? [state.note] : []), ...walkWarnings], started);
+  if (so[FRESH_ONLY] && stale.length > 0) return notFresh(ws, stale.length, [...notSavedWarnings(ws, notes, 'rebuilt from the index but not saved'), ...(state.note ? [state.note] : []), ...walkWarnings], started);
   // A walk narrowed by names (extensions, types, globs) checked only its own files: what changed under the rest
   // is not in the index, so the next search walks again (review of session 41: an unfiltered search after a
   // filtered one was told nothing changed, and answered from the index before the change, saying fresh).

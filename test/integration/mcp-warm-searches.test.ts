@@ -194,6 +194,30 @@ describe('an engine started over an index built earlier warms it too', () => {
     }
   });
 
+  it('hands the snapshot it rebuilt and could not save (SNAPSHOT_NOT_SAVED) to the agent\'s first answer, once', async () => {
+    const real = await indexedTree('not-saved');
+    const dir = workspaceDir(defaultName([real]));
+    // No snapshot: the engine's start rebuilds it from the tables, and cannot write it (directories stand where its temp files go).
+    for (const f of readdirSync(dir).filter((n) => n.startsWith('snapshot'))) rmSync(path.join(dir, f));
+    for (const n of ['snapshot.bin', 'snapshot.delta.bin']) mkdirSync(path.join(dir, `${n}.${process.pid}.tmp`));
+    const own = createActionEngine({ concurrency: 0, resident: true });
+    const r = createToolRunner(own, { real, given: real });
+    const notSaved = (a: { notes: string[] }) => a.notes.filter((n) => n.includes('SNAPSHOT_NOT_SAVED')).length;
+    try {
+      expect(await r.warmUp!()).toEqual({ workspace: defaultName([real]), ran: WARM_QUERIES.length + 3 });
+      // Before: 0 (the made-up search, or the start's keeping, that rebuilt it took the note and dropped it).
+      const first = (await r.call('search', { query: 'close the socket' })).structuredContent as Answer & { notes: string[] };
+      expect(first.index).toBe('fresh');
+      expect(notSaved(first)).toBe(1);
+      // Said once: the snapshot is kept in memory, and no later search rebuilds it.
+      expect(notSaved((await r.call('search', { query: 'close the socket' })).structuredContent as { notes: string[] })).toBe(0);
+    } finally {
+      await r.close!();
+      await own.close();
+      for (const n of ['snapshot.bin', 'snapshot.delta.bin']) rmSync(path.join(dir, `${n}.${process.pid}.tmp`), { recursive: true, force: true });
+    }
+  });
+
   it('runs none over an index no build finished (cut short), and queues no build: the agent\'s first search does', async () => {
     const real = await indexedTree('cut-short');
     rmSync(path.join(workspaceDir(defaultName([real])), 'workspace.json'));
