@@ -16,7 +16,7 @@ import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_BENCH_MODEL_DIR, REPO_ROOT } from './bench-model.js';
-import { spawnBenchMcp } from './mcp-client.js';
+import { runHome, spawnBenchMcp } from './mcp-client.js';
 import { AGENT_QUERIES, QUERIES } from './queries.js';
 
 const argv = process.argv.slice(2);
@@ -58,9 +58,8 @@ type ToolResult = { isError?: boolean; structuredContent?: Answer };
 type Call = { query: string; ms: number; main: number; all: number; index: string; matches: string };
 
 async function main(): Promise<void> {
-  const homes = path.join(REPO_ROOT, 'bench/.tmp/mcp-restart-home');
-  rmSync(homes, { recursive: true, force: true });
-  const home = path.join(homes, `run-${Date.now()}-${process.pid}`);
+  // Its own home: runs at once (another build's, the other order) each keep theirs.
+  const home = runHome(path.join(REPO_ROOT, 'bench/.tmp/mcp-restart-home'));
   cpSync(index!, path.join(home, 'workspaces', path.basename(index!)), { recursive: true });
   // The engine's socket and log: a short private directory (a socket path has ~100 characters at most).
   const runDir = mkdtempSync(path.join(os.tmpdir(), 'simgrep-restart-'));
