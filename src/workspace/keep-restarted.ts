@@ -5,9 +5,10 @@ import { isRemoteUri } from '../sources/uri.js';
 import { isProsePath } from '../rank/prose.js';
 import type { SourceWarning } from '../sources/source.js';
 import { notSavedWarnings, type OpenWorkspace, type SnapshotNotes } from './open.js';
+import { sha256Hex } from './build/hex-digest.js';
 import { fileState } from './snapshot/prose-stats-file.js';
 import { sizeToRead } from './snapshot/snapshot.js';
-import { countWhen, keepDocument, keptCountIdle, keepLineTokensWith, keptPublished, KEPT_FILE_BYTES } from './search/kept-documents.js';
+import { countWhen, keepDocument, keptBound, keptCountIdle, keepLineTokensWith, keptPublished, keptTotal, KEPT_FILE_BYTES, LINE_TERMS_PER_BYTE } from './search/kept-documents.js';
 import { chunksWarmed, warmChunks } from './search/warm-chunks.js';
 import { timer } from './debug-timer.js';
 import { pause, turn } from './search/time-slice.js';
@@ -27,7 +28,10 @@ export interface RestartWarmth { ready: () => boolean; stopped: () => boolean; o
  * may go on: chunksWarmed).
  */
 export async function keepRestarted(ws: OpenWorkspace, o: RestartWarmth): Promise<{ documents: number }> {
-  const { ready, stopped } = o;
+  const { ready } = o;
+  // The engine closing (its runner: o.stopped) or this workspace (ws.closed): nothing more starts (review of restart42:
+  // a close during the snapshot's load let it warm the chunks, register the closed searcher and start a pool after).
+  const stopped = () => o.stopped() || ws.closed;
   const mark = timer('keep');
   // From now on (before the first made-up search answers) the documents' count waits for the agent to be idle too.
   countWhen(ready);
@@ -38,23 +42,34 @@ export async function keepRestarted(ws: OpenWorkspace, o: RestartWarmth): Promis
     const notes: SnapshotNotes = {};
     const snap = await ws.loadSnapshot(undefined, notes);
     for (const w of notSavedWarnings(ws, notes, 'rebuilt from the index but not saved')) o.onNote?.(w);
-    warmChunks(ws.searcher, { snapshot: snap, reader: ws.reader, chunkLines: ws.chunkLines, idle: ready });
-    void chunksWarmed(ws.searcher).then((n) => mark(`code chunks warmed (${n} pooled)`));
+    if (stopped()) return { documents };
+    warmChunks(ws.searcher, { snapshot: snap, reader: ws.reader, chunkLines: ws.chunkLines, idle: ready, closed: stopped });
+    void chunksWarmed(ws.searcher).then((n) => mark(`code chunks warmed (${n} pooled)`), () => undefined);
     keepLineTokensWith(ws.searcher);
     const slice = { at: -Infinity };
+    // What is kept by the end, as estimated: a document's bytes and its line terms (~LINE_TERMS_PER_BYTE times as
+    // many). The keeping stops short of the bound: past it, each document kept would let go of another (the
+    // oldest, the agent's searches' own), read and counted for nothing.
+    let planned = keptTotal();
     for (const f of snap.files) {
       if (f.kind !== 'text' || !isProsePath(f.key) || isRemoteUri(f.key) || f.size > KEPT_FILE_BYTES) continue;
+      if (planned + Math.max(0, f.size) * (1 + LINE_TERMS_PER_BYTE) > keptBound()) break;
       await turn(slice);
       while (!ready() && !stopped()) { await pause(READY_POLL_MS); slice.at = performance.now(); }
       if (stopped()) break;
       let bytes: Uint8Array;
       try { bytes = await ws.reader.read({ path: f.key, size: sizeToRead(f) }); } catch { continue; } // gone: a search says so
-      // Changed since the index: a search keys it under its new state (the stale check), never this one.
+      if (stopped()) break;
+      // Changed since the index (its size, or the same size and other bytes): a search keys it under its new state
+      // (the stale check), never this one.
       if (f.size >= 0 && bytes.length !== f.size) continue;
+      if (f.hash && sha256Hex(bytes) !== f.hash) continue;
       keepDocument(fileState(f), bytes);
+      planned += bytes.length * (1 + LINE_TERMS_PER_BYTE);
       documents++;
     }
     mark(`prose documents read (${documents})`);
+    if (stopped()) return { documents };
     // Counted and swept as a build's documents are after its publish, in the background.
     keptPublished({ now: false });
     await keptCountIdle();

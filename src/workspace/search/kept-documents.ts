@@ -16,6 +16,19 @@ import { pause, turn } from './time-slice.js';
  */
 export const KEPT_BYTES = 160 << 20;
 export const KEPT_FILE_BYTES = 4 << 20;
+/** About how many bytes of line terms (and line tokens) a document's byte comes to once counted (bench tree: ~12). */
+export const LINE_TERMS_PER_BYTE = 12;
+let bound = KEPT_BYTES;
+
+/** The bound on what is kept (KEPT_BYTES unless a test set another: setKeptBound). */
+export function keptBound(): number {
+  return bound;
+}
+
+/** Sets the bound on what is kept (tests: a small one, to reach it with a tiny tree). */
+export function setKeptBound(bytes: number): void {
+  bound = bytes;
+}
 
 /** A prose file's entry, with the index's state of the file (key, size, mtime, hash) its bytes are kept under. */
 export type StatedEntry = Entry & { state: string };
@@ -51,7 +64,7 @@ export function stopLineTokensWith(searcher: Searcher): void {
 /**
  * By the index's state of each file: a document is read and counted again only once the index sees it
  * change (the stale check every search makes, by size and mtime, or the watcher), as the index's own
- * freshness has it. The oldest go first past KEPT_BYTES. A document's line terms are kept with its bytes
+ * freshness has it. The least recently kept or read go first past the bound (KEPT_BYTES). A document's line terms are kept with its bytes
  * and dropped with them, so the statistics a search takes from them are those of the bytes it reads.
  */
 const kept = new Map<string, Kept>();
@@ -92,6 +105,12 @@ let sweepDue = false;
 let gate: (() => boolean) | null = null;
 /** How often a count held by its gate looks again. */
 const GATE_POLL_MS = 20;
+/**
+ * The longest a count waits for its gate: an agent that never pauses IDLE_MS (calls 50 ms apart) had nothing counted
+ * for the engine's lifetime, the documents its own searches read included (review of restart42). Past it a slice
+ * goes (SLICE_MS: ~3% of the thread).
+ */
+export const GATE_HOLD_MS = 250;
 
 /** Counts from now on take a slice only when `ready` says (null: as before, a slice per turn). */
 export function countWhen(ready: (() => boolean) | null): void {
@@ -115,7 +134,12 @@ function startCount(): void {
 /** A document's bytes, kept (and queued to be counted) when small enough. */
 export async function keptRead(reader: Source, entry: StatedEntry, signal?: AbortSignal): Promise<Uint8Array> {
   const hit = kept.get(entry.state);
-  if (hit) return hit.bytes;
+  if (hit) {
+    // Used again: the newest now, the last to go for room (the order is only eviction's: answers do not change).
+    kept.delete(entry.state);
+    kept.set(entry.state, hit);
+    return hit.bytes;
+  }
   const bytes = await reader.read(entry, signal);
   if (bytes.length <= KEPT_FILE_BYTES) store(entry.state, bytes);
   return bytes;
@@ -183,6 +207,11 @@ export function keptHeld(): { documents: number; bytes: number; lineBytes: numbe
   return held;
 }
 
+/** The bytes kept in all: the documents', and the counted ones' line terms and tokens (the bound is on it). */
+export function keptTotal(): number {
+  return keptBytes;
+}
+
 /** Settles once the count under way, if any, and the sweep's making after it have ended (tests: starts none, unlike keptLinesCounted). */
 export async function keptCountIdle(): Promise<void> {
   while (counting) await counting;
@@ -192,7 +221,7 @@ function keep(more: number): void {
   keptBytes += more;
   let dropped = false;
   for (const [state, k] of kept) {
-    if (keptBytes <= KEPT_BYTES) break;
+    if (keptBytes <= bound) break;
     kept.delete(state);
     changes++;
     dropped = true;
@@ -213,7 +242,8 @@ async function countInBackground(): Promise<void> {
     const pace = async () => {
       if (hurry) return;
       await turn(slice);
-      while (gate && !hurry && !gate()) { await pause(GATE_POLL_MS); slice.at = performance.now(); }
+      const since = performance.now();
+      while (gate && !hurry && !gate() && performance.now() - since < GATE_HOLD_MS) { await pause(GATE_POLL_MS); slice.at = performance.now(); }
     };
     for (const state of toCount) {
       toCount.delete(state);
