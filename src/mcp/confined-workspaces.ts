@@ -32,8 +32,12 @@ export interface ConfinedWorkspaces {
    * when its tables were left by a build cut short (an engine killed mid-build) and none runs now.
    */
   forStatus(dir: string): Promise<{ ws: Workspace; building: boolean; incomplete?: boolean; progress?: IndexProgress } | null>;
-  /** Settles when no background build (nor the made-up searches after one) runs (a resident engine does not stop under one). */
-  settled(): Promise<void>;
+  /**
+   * Settles when no background build (nor the made-up searches after one) runs (a resident engine does not stop
+   * under one), nor the keeping of an engine's start (warmUp) unless `keeping` is false: the engine's stop after its
+   * idle or orphan timeout does not wait for it (close() ends it; it read and counted every prose document first).
+   */
+  settled(o?: { keeping?: boolean }): Promise<void>;
   /** Runs one tool call of the agent: the made-up searches after a background build wait while any runs. */
   during<T>(call: () => Promise<T>): Promise<T>;
   /**
@@ -267,8 +271,9 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
       }
       return { ws: (await own(dir)).ws, roots: [dir] };
     },
-    async settled() {
-      while (building.size > 0 || warming.size > 0 || keeping.size > 0) await Promise.allSettled([...building.values(), ...warming, ...keeping]);
+    async settled(o = {}) {
+      const keep = o.keeping === false ? new Set<Promise<void>>() : keeping;
+      while (building.size > 0 || warming.size > 0 || keep.size > 0) await Promise.allSettled([...building.values(), ...warming, ...keep]);
     },
     buildFailure(dir) {
       const f = building.has(dir) ? undefined : failed.get(dir);

@@ -30,8 +30,11 @@ export interface ToolRunner {
    * the index is never left half-written).
    */
   call(tool: ToolName, args: Record<string, unknown>, o?: CallOptions): Promise<WireToolResult>;
-  /** Settles when no index is being built in the background, nor the made-up searches after one run. */
-  settled?(): Promise<void>;
+  /**
+   * Settles when no index is being built in the background, nor the made-up searches after one run, nor (unless
+   * `keeping` is false: an engine's stop) the keeping of an engine's start (confined-workspaces.ts).
+   */
+  settled?(o?: { keeping?: boolean }): Promise<void>;
   /**
    * Runs made-up searches over the root's index when one is built (an engine started over an index made
    * earlier: confined-workspaces.ts warmUp); resolves with its workspace and how many ran, or null.
@@ -181,7 +184,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
   }
 
   return {
-    settled: () => workspaces.settled(),
+    settled: (o) => workspaces.settled(o),
     warmUp: () => workspaces.warmUp(root.real),
     close: () => workspaces.close(),
     call: (tool, args, { onProgress, signal } = {}) => workspaces.during(() => guard((message) => redact(message, argStrings(args)), () => {
