@@ -64,8 +64,8 @@ export async function keepRestarted(ws: OpenWorkspace, o: RestartWarmth): Promis
       // (the stale check), never this one.
       if (f.size >= 0 && bytes.length !== f.size) continue;
       if (f.hash && sha256Hex(bytes) !== f.hash) continue;
-      keepDocument(fileState(f), bytes);
-      planned += bytes.length * (1 + LINE_TERMS_PER_BYTE);
+      // One kept already (a made-up search read it) is in keptTotal.
+      if (keepDocument(fileState(f), bytes)) planned += bytes.length * (1 + LINE_TERMS_PER_BYTE);
       documents++;
     }
     mark(`prose documents read (${documents})`);

@@ -156,13 +156,15 @@ function store(state: string, bytes: Uint8Array): void {
 /**
  * Keeps a document an index build has just read (under the state the build indexes it with) and
  * counts its line terms in the background, slice by slice as searches' documents are: a fresh index
- * then has its documents counted, and its first searches skip them as the later ones do.
+ * then has its documents counted, and its first searches skip them as the later ones do. False when not
+ * kept now (too big, or kept already).
  */
-export function keepDocument(state: string, bytes: Uint8Array): void {
-  if (bytes.length > KEPT_FILE_BYTES || kept.has(state)) return;
+export function keepDocument(state: string, bytes: Uint8Array): boolean {
+  if (bytes.length > KEPT_FILE_BYTES || kept.has(state)) return false;
   store(state, bytes);
   building = true;
   startCount();
+  return true;
 }
 
 /**
