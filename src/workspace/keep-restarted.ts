@@ -1,6 +1,6 @@
 // What an index build leaves in a resident process's memory, made for an engine that starts over an index
-// built earlier (issue 30, branch restart42): every prose document of the snapshot kept and counted
-// (kept-documents.ts), and every code chunk's sum pooled on the worker pool (warm-chunks.ts).
+// built earlier (issue 30, branch restart42): the prose documents of the snapshot kept and counted, as many as
+// the kept bound holds (kept-documents.ts), and every code chunk's sum pooled on the worker pool (warm-chunks.ts).
 import { isRemoteUri } from '../sources/uri.js';
 import { isProsePath } from '../rank/prose.js';
 import type { SourceWarning } from '../sources/source.js';
@@ -23,9 +23,9 @@ export interface RestartWarmth { ready: () => boolean; stopped: () => boolean; o
 /**
  * Keeps the snapshot's prose documents and warms its code chunks in the background. Main-thread work (the
  * reads' callbacks, the documents' counting, the chunks' reads) takes a slice only while `ready` says (the
- * agent idle): a call waits at most for the slice under way. The chunks' pooling runs on
- * the worker pool. Resolves once the documents are counted, with how many were kept (the chunks' warm-up
- * may go on: chunksWarmed).
+ * agent idle): a call waits on the main thread at most for the slice under way (the pool tasks already sent
+ * share the cores with it). The chunks' pooling runs on the worker pool. Resolves once the documents are
+ * counted, with how many were kept (the chunks' warm-up may go on: chunksWarmed), or at once when stopped.
  */
 export async function keepRestarted(ws: OpenWorkspace, o: RestartWarmth): Promise<{ documents: number }> {
   const { ready } = o;

@@ -99,8 +99,8 @@ let building = false;
 let sweepDue = false;
 /**
  * Set while an engine that started over an index built earlier keeps its documents (workspace/keep-restarted.ts):
- * the count takes a slice only when it says (no call of the agent under way), so the agent's calls never
- * share the thread with it; cleared once that count has ended.
+ * the count takes a slice only when it says (no call of the agent under way), so the agent's calls rarely
+ * share the thread with it (a slice at most every GATE_HOLD_MS); cleared once that count has ended.
  */
 let gate: (() => boolean) | null = null;
 /** How often a count held by its gate looks again. */
