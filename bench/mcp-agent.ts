@@ -4,24 +4,24 @@
 // `find_related` round trips, and a 100,000-character query beside a short one over MCP and the CLI.
 // Writes bench/mcp-agent-results.json and the mcp-agent section of bench/RESULTS.md.
 // npm run build && SIMGREP_SHARED_DIR=../shared [nice -n 10] node dist/bench/mcp-agent.js [--quick] [--cpu-prof-dir DIR]
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildBenchModel, REPO_ROOT } from './bench-model.js';
 import { countCorpus } from './count.js';
 import { generateTree } from './corpus.js';
 import { measure } from './measure.js';
-import { spawnBenchMcp } from './mcp-client.js';
+import { runHome, spawnBenchMcp } from './mcp-client.js';
 import { AGENT_QUERIES, QUERIES, WARMUP_QUERIES } from './queries.js';
 import { writeResultsSection } from './results.js';
 
 const CLI = path.join(REPO_ROOT, 'dist/src/cli/main.js');
 const MODEL = path.join(REPO_ROOT, 'bench/.tmp/potion-8m-shape');
-// A home of its own for each run (earlier runs' are removed first): the server starts with no index, as
+// A home of its own for each run (earlier runs' are removed first, unless still running): the server starts with no index, as
 // on an agent's first day, and the home is part of the resident engine's key, so an engine an earlier
 // run left in its idle grace (its model loaded, its index in memory) is never the one measured.
 const HOMES = path.join(REPO_ROOT, 'bench/.tmp/mcp-agent-home');
-const HOME = path.join(HOMES, `run-${Date.now()}-${process.pid}`);
+const HOME = runHome(HOMES);
 const ENV = { SIMGREP_HOME: HOME, SIMGREP_CACHE_DIR: path.join(REPO_ROOT, 'bench/.tmp/cache') };
 const TARGETS = { firstAnswerMs: 1500, searchP50Ms: 10, searchP95Ms: 30, relatedP50Ms: 20, longQueryExtraMs: 100 };
 const TOP_K = 10;
@@ -71,7 +71,6 @@ async function main(): Promise<void> {
   buildBenchModel(MODEL);
   generateTree({ out: tree, lines });
   const counts = countCorpus(tree);
-  rmSync(HOMES, { recursive: true, force: true });
   const loadBefore = os.loadavg();
 
   const { client, transport, stderr } = spawnBenchMcp({ tree, env: ENV, name: 'simgrep-bench-agent', profDir });

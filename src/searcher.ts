@@ -103,7 +103,17 @@ export interface SearchOptions extends FilterValues {
    * or the URL with tuning. The answer is the one this machine would give (docs/cluster.md).
    */
   cluster?: string | ClusterOptions;
+  /** Internal (FRESH_ONLY): not a library option. */
+  [FRESH_ONLY]?: boolean;
 }
+
+/**
+ * Internal, not for callers (the MCP engine's made-up searches at its start), and so a symbol, which the
+ * options' check (options-check.ts) does not list: a workspace search that finds files changed since the
+ * index saw them stops there, reading and saving none of them, its answer empty with a NOT_FRESH warning
+ * (workspace/search-run.ts). A scan ignores it.
+ */
+export const FRESH_ONLY: unique symbol = Symbol('simgrep.freshOnly');
 
 export interface ClusterOptions {
   url: string;

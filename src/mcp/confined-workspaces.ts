@@ -12,7 +12,8 @@ import type { SourceWarning } from '../sources/source.js';
 import type { IndexProgress } from '../workspace/build/indexer.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Root } from './scope.js';
-import { warmSearches, type AgentCalls } from './warm-searches.js';
+import { OF_WORKSPACE, warmHoldMs, warmSearches, type AgentCalls } from './warm-searches.js';
+import { IDLE_MS } from '../workspace/search/warm-chunks.js';
 
 export interface ConfinedWorkspaces {
   /**
@@ -31,16 +32,29 @@ export interface ConfinedWorkspaces {
    * when its tables were left by a build cut short (an engine killed mid-build) and none runs now.
    */
   forStatus(dir: string): Promise<{ ws: Workspace; building: boolean; incomplete?: boolean; progress?: IndexProgress } | null>;
-  /** Settles when no background build (nor the made-up searches after one) runs (a resident engine does not stop under one). */
-  settled(): Promise<void>;
+  /**
+   * Settles when no background build (nor the made-up searches after one) runs (a resident engine does not stop
+   * under one), nor the keeping of an engine's start (warmUp) unless `keeping` is false: the engine's stop after its
+   * idle or orphan timeout does not wait for it (close() ends it; it read and counted every prose document first).
+   */
+  settled(o?: { keeping?: boolean }): Promise<void>;
   /** Runs one tool call of the agent: the made-up searches after a background build wait while any runs. */
   during<T>(call: () => Promise<T>): Promise<T>;
+  /**
+   * Runs the made-up searches over the index that answers for `dir` when one is built and answers its
+   * searches for this model (index-use.ts: complete, compatible, covering `dir`), as after a background
+   * build: an engine started over an index made earlier (warm-searches.ts). The index's calls wait for them
+   * from now, at most WARM_HOLD_MS. Resolves with the workspace's name and how many ran, or null when none
+   * could (no such index, one being built, or a failure: the agent's own search then meets it).
+   */
+  warmUp(dir: string): Promise<{ workspace: string; ran: number } | null>;
   /** Ends the made-up searches (the one under way finishes): call before the action engine closes. */
   close(): Promise<void>;
   /**
-   * Takes the warnings said once (WATCH_OFF) that the made-up searches of `dir` after `ws`'s build met and
-   * dropped with their answers: the agent's next answer from `ws` of the same `dir` says them (warm-searches.ts).
-   * A warning said once is of one walk (its paths): an answer of another directory has a walk of its own.
+   * Takes the warnings said once (WATCH_OFF, SNAPSHOT_NOT_SAVED) that the made-up searches of `dir` after
+   * `ws`'s build or at the engine's start met and dropped with their answers: the agent's next answer from `ws`
+   * of the same `dir` says them (warm-searches.ts). WATCH_OFF is of one walk (its paths): an answer of another
+   * directory has a walk of its own; SNAPSHOT_NOT_SAVED is of the workspace (OF_WORKSPACE): any directory's says it.
    */
   takeNotes(ws: Workspace, dir: string): SourceWarning[];
   /**
@@ -67,11 +81,14 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
   /** The agent's tool calls, which the made-up searches after a background build wait to be idle (warm-searches.ts). */
   const calls: AgentCalls = { inFlight: 0, scanning: 0, lastEnded: -Infinity };
   const warming = new Set<Promise<void>>();
+  /** An engine's start over an index built earlier keeping what a build would leave (warmUp); close() does not wait for it. */
+  const keeping = new Set<Promise<void>>();
   /** By workspace name, while the made-up searches right after its build hold the index's calls (warm-searches.ts). */
   const holds = new Map<string, Promise<void>>();
   /**
    * By workspace, then by the directory its made-up searches searched, the warnings said once that they met,
-   * until an answer of the agent's of that directory takes them. Keyed by the Workspace itself: one removed
+   * until an answer of the agent's of that directory takes them ('' for those of the whole workspace, which any
+   * answer of it takes: OF_WORKSPACE). Keyed by the Workspace itself: one removed
    * and made again under the same name is another (engine.ts), and its notes go with the old one.
    */
   const notes = new WeakMap<Workspace, Map<string, SourceWarning[]>>();
@@ -80,6 +97,32 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
     const hold = holds.get(ws.name);
     if (hold) await hold;
     return search(ws);
+  };
+  /** Keeps a warning said once that the made-up searches of `dir` met (or the engine's start: warmUp), for takeNotes. */
+  const keepNote = (ws: Workspace, dir: string, n: SourceWarning) => {
+    const key = OF_WORKSPACE.has(n.code) ? '' : dir;
+    const byDir = notes.get(ws) ?? new Map<string, SourceWarning[]>();
+    const had = byDir.get(key) ?? [];
+    if (!had.some((x) => x.code === n.code)) byDir.set(key, [...had, n]);
+    notes.set(ws, byDir);
+  };
+  /** Holds the index's calls of `ws` from now until `release`, at most WARM_HOLD_MS (warm-searches.ts). */
+  const holdCalls = (ws: Workspace): { since: number; release: () => void } => {
+    let release!: () => void;
+    const hold = new Promise<void>((r) => { release = r; });
+    holds.set(ws.name, hold);
+    const done = () => { clearTimeout(bound); if (holds.get(ws.name) === hold) holds.delete(ws.name); release(); };
+    const bound = setTimeout(done, warmHoldMs());
+    bound.unref();
+    return { since: performance.now(), release: done };
+  };
+  /** The made-up searches of `dir` in `ws`, holding its calls as `hold` says; ended by close(). */
+  const warm = (ws: Workspace, dir: string, hold: { since: number; release: () => void }, freshOnly = false): Promise<number> => {
+    const w = warmSearches(ws, dir, calls, { held: hold.release, since: hold.since, onNote: (n) => keepNote(ws, dir, n), freshOnly }).catch(() => { hold.release(); return 0; });
+    const done = w.then(() => undefined);
+    warming.add(done);
+    void done.finally(() => warming.delete(done));
+    return w;
   };
 
   /**
@@ -144,20 +187,7 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
       failed.delete(dir);
       // The index answers now, once made-up searches have warmed its code (at most WARM_HOLD_MS; the rest
       // while the agent is idle: warm-searches.ts; one that fails ends them, the index as built).
-      let release!: () => void;
-      const hold = new Promise<void>((r) => { release = r; });
-      holds.set(ws.name, hold);
-      const w = warmSearches(ws, dir, calls, {
-        held: () => { if (holds.get(ws.name) === hold) holds.delete(ws.name); release(); },
-        onNote: (n) => {
-          const byDir = notes.get(ws) ?? new Map<string, SourceWarning[]>();
-          const had = byDir.get(dir) ?? [];
-          if (!had.some((x) => x.code === n.code)) byDir.set(dir, [...had, n]);
-          notes.set(ws, byDir);
-        },
-      }).catch(() => undefined);
-      warming.add(w);
-      void w.finally(() => warming.delete(w));
+      void warm(ws, dir, holdCalls(ws));
     }, (e: unknown) => {
       done();
       failed.set(dir, { why: redact(errorText(e)), retryAt: Date.now() + RETRY_BUILD_MS });
@@ -181,11 +211,42 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
 
   return {
     forSearch: searchIn,
+    async warmUp(dir) {
+      // The workspace a search of `dir` would use, as pick() finds it, but only one already built: nothing is
+      // queued, and a failure here is left to the agent's first search to meet and say.
+      let ws: Workspace | null;
+      try {
+        ws = covering(dir);
+        if (!ws && !building.has(dir)) { const o = await own(dir); ws = o.exists ? o.ws : null; }
+      } catch { return null; }
+      if (!ws || buildingNames.has(ws.name) || holds.has(ws.name) || calls.stopped) return null;
+      // Held from now, while the model loads and the index's meta is read: a call that comes meanwhile would
+      // wait for both anyway (and runs warm after the made-up searches, at most WARM_HOLD_MS from here).
+      const hold = holdCalls(ws);
+      try {
+        // The rule a search follows (index-use.ts): an index of another model, of other roots or that no run
+        // completed is not searched (a made-up search would scan); the agent's first search says why.
+        if (!(await ws.besideIndexRun([dir])).fromIndex || calls.stopped) { hold.release(); return null; }
+      } catch { hold.release(); return null; }
+      // What a build would have left in this process (the prose documents kept and counted, the code chunks'
+      // sums: workspace/keep-restarted.ts), begun at once beside the made-up searches; it takes the main thread only
+      // while the agent is idle (the chunk warm-up's rule), its pooling the workers, idle at start.
+      const idleNow = () => calls.inFlight === 0 && performance.now() - calls.lastEnded >= IDLE_MS;
+      // Its load of the snapshot, beside the first made-up search's, may be the one that rebuilt it (SNAPSHOT_NOT_SAVED).
+      const kept = ws.keepRestarted({ ready: idleNow, stopped: () => calls.stopped === true, onNote: (n) => keepNote(ws!, dir, n) }).then(() => undefined, () => undefined);
+      keeping.add(kept);
+      void kept.finally(() => keeping.delete(kept));
+      // They save nothing (freshOnly): files changed since the index are the agent's first search's to save, so
+      // the engine's start neither writes the index nor takes its lock (review of start42).
+      return { workspace: ws.name, ran: await warm(ws, dir, hold, true) };
+    },
     async close() { calls.stopped = true; await Promise.allSettled([...warming]); },
     takeNotes(ws, dir) {
       const byDir = notes.get(ws);
-      const taken = byDir?.get(dir) ?? [];
-      byDir?.delete(dir);
+      if (!byDir) return [];
+      const taken = [...byDir.get(dir) ?? [], ...byDir.get('') ?? []];
+      byDir.delete(dir);
+      byDir.delete('');
       return taken;
     },
     async during(call) {
@@ -210,8 +271,9 @@ export function createConfinedWorkspaces(engine: ActionEngine, root: Root, redac
       }
       return { ws: (await own(dir)).ws, roots: [dir] };
     },
-    async settled() {
-      while (building.size > 0 || warming.size > 0) await Promise.allSettled([...building.values(), ...warming]);
+    async settled(o = {}) {
+      const keep = o.keeping === false ? new Set<Promise<void>>() : keeping;
+      while (building.size > 0 || warming.size > 0 || keep.size > 0) await Promise.allSettled([...building.values(), ...warming, ...keep]);
     },
     buildFailure(dir) {
       const f = building.has(dir) ? undefined : failed.get(dir);

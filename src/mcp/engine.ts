@@ -145,9 +145,10 @@ export async function serveEngine(o: EngineOptions): Promise<RunningEngine> {
     if (ms <= 0) return;
     const why = ms === o.idleMs ? `no tool call for ${ms / 1000} s` : `no front for ${ms / 1000} s`;
     const armed = generation;
-    // A background build is work too: the engine stops once it is done, unless a call came meanwhile.
+    // A background build is work too: the engine stops once it is done, unless a call came meanwhile. The keeping
+    // of the engine's start is not waited for (the stop ends it: it would read and count every prose document first).
     timer = setTimeout(() => {
-      void (o.runner.settled?.() ?? Promise.resolve()).then(() => {
+      void (o.runner.settled?.({ keeping: false }) ?? Promise.resolve()).then(() => {
         if (armed !== generation || running.size > 0) return;
         say(`${why}; stopping`);
         void stop();

@@ -30,9 +30,17 @@ export interface ToolRunner {
    * the index is never left half-written).
    */
   call(tool: ToolName, args: Record<string, unknown>, o?: CallOptions): Promise<WireToolResult>;
-  /** Settles when no index is being built in the background, nor the made-up searches after one run. */
-  settled?(): Promise<void>;
-  /** Ends the made-up searches after a background build (before the action engine closes). */
+  /**
+   * Settles when no index is being built in the background, nor the made-up searches after one run, nor (unless
+   * `keeping` is false: an engine's stop) the keeping of an engine's start (confined-workspaces.ts).
+   */
+  settled?(o?: { keeping?: boolean }): Promise<void>;
+  /**
+   * Runs made-up searches over the root's index when one is built (an engine started over an index made
+   * earlier: confined-workspaces.ts warmUp); resolves with its workspace and how many ran, or null.
+   */
+  warmUp?(): Promise<{ workspace: string; ran: number } | null>;
+  /** Ends the made-up searches (before the action engine closes). */
   close?(): Promise<void>;
 }
 
@@ -92,8 +100,9 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
 
   /**
    * An answer of `ws` for `dir` with the warnings said once that the made-up searches of the same `dir` after
-   * its build met (WATCH_OFF: confined-workspaces.ts takeNotes), where it has none of that code itself: after
-   * its own, which a small max_tokens then keeps (each names its path: the note's is `dir`).
+   * its build or at the engine's start met (WATCH_OFF; SNAPSHOT_NOT_SAVED, of any dir: confined-workspaces.ts
+   * takeNotes), where it has none of that code itself: after its own, which a small max_tokens then keeps (each
+   * names its path: WATCH_OFF's is `dir`, SNAPSHOT_NOT_SAVED's the index).
    */
   function withHanded(ws: Workspace | null, dir: string, r: { warnings: SourceWarning[] }): { warnings: SourceWarning[] } {
     const handed = ws ? workspaces.takeNotes(ws, dir).filter((n) => !r.warnings.some((w) => w.code === n.code)) : [];
@@ -175,7 +184,8 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
   }
 
   return {
-    settled: () => workspaces.settled(),
+    settled: (o) => workspaces.settled(o),
+    warmUp: () => workspaces.warmUp(root.real),
     close: () => workspaces.close(),
     call: (tool, args, { onProgress, signal } = {}) => workspaces.during(() => guard((message) => redact(message, argStrings(args)), () => {
       switch (tool) {

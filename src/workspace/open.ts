@@ -79,6 +79,8 @@ export interface OpenWorkspace {
   searchedAt: number;
   /** The ranking snapshot last loaded or published. */
   snapshot: Snapshot | null;
+  /** Set once close() began: background work begun for it (keep-restarted.ts) starts nothing more. */
+  closed: boolean;
   /** Whether the store has been opened (or is being opened) by this workspace. */
   storeOpened(): boolean;
   store(create: boolean): Promise<IndexStore>;
@@ -130,6 +132,7 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
     searching: 0,
     searchedAt: -Infinity,
     snapshot: null,
+    closed: false,
 
     storeOpened: () => storeP !== null,
 
@@ -277,6 +280,7 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
     },
 
     async close() {
+      ws.closed = true;
       const s = storeP ? await storeP.catch(() => null) : null;
       s?.close();
       storeP = null;

@@ -5,7 +5,7 @@ import { queryMode } from '../rank/query-mode.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
 import type { KnownSignals } from '../rank/chunk-scorer.js';
-import { SEARCH_MODES, executorOf, knownShareFor, validate, type SearchOptions, type SearchResponse } from '../searcher.js';
+import { FRESH_ONLY, SEARCH_MODES, executorOf, knownShareFor, validate, type SearchOptions, type SearchResponse } from '../searcher.js';
 import { isGlob } from '../sources/fs.js';
 import { fileKeys } from '../sources/real-paths.js';
 import { sourcesForPaths } from '../sources/resolve.js';
@@ -175,6 +175,10 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
   const stale = cached ? [] : await until(staleEntries(snap, walk, ws.statThreadFromFiles, changedDirs));
   mark(`stale check (${cached ? 'watched' : `${stale.length} stale`})`);
+  // The MCP engine's made-up searches at its start: what changed is the agent's first search's to save, not
+  // theirs (review of start42: the engine's start embedded it and wrote the index under its lock, before any
+  // call; a `simgrep index` meanwhile was refused). The walk is given back unsaved (held.end): the next search checks it again.
+  if (so[FRESH_ONLY] && stale.length > 0) return notFresh(ws, stale.length, [...notSavedWarnings(ws, notes, 'rebuilt from the index but not saved'), ...(state.note ? [state.note] : []), ...walkWarnings], started);
   // A walk narrowed by names (extensions, types, globs) checked only its own files: what changed under the rest
   // is not in the index, so the next search walks again (review of session 41: an unfiltered search after a
   // filtered one was told nothing changed, and answered from the index before the change, saying fresh).
@@ -296,6 +300,18 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
       ms: performance.now() - started,
       index: pending > 0 ? { workspace: ws.name, refreshed, pending } : { workspace: ws.name, refreshed },
     },
+  };
+}
+
+/** The warning of a search that stopped at files changed since the index saw them (FRESH_ONLY). */
+export const NOT_FRESH = 'NOT_FRESH';
+
+/** A FRESH_ONLY search's answer over `stale` changed files: nothing, and why; `said`: the walk's warnings, said once. */
+function notFresh(ws: OpenWorkspace, stale: number, said: SourceWarning[], started: number): SearchResponse {
+  return {
+    results: [],
+    warnings: [...said, { path: ws.dir, code: NOT_FRESH, message: `workspace ${ws.name}: ${stale} ${stale === 1 ? 'file' : 'files'} changed since it was indexed; this search stopped there, reading none (the next search saves them)` }],
+    stats: { files: 0, lines: 0, bytes: 0, binary: 0, skipped: 0, errors: 0, ms: performance.now() - started },
   };
 }
 

@@ -21,6 +21,7 @@ import { statusCounts } from './status-counts.js';
 import { emptyChanges, patchSnapshot } from './snapshot/snapshot.js';
 import { writing } from './store/writing.js';
 import { diskUsage } from './workspace-files.js';
+import { keepRestarted, type RestartWarmth } from './keep-restarted.js';
 
 export type { ClusterIndexUpdater, IndexIo, WorkspaceOptions } from './options.js';
 export { INDEX_FORMAT } from './open.js';
@@ -94,6 +95,13 @@ export interface Workspace {
    * error, a stale or unmounted network mount) is kept.
    */
   prune(): Promise<{ deleted: number; droppedRoots: string[]; warnings?: SourceWarning[] }>;
+  /**
+   * An engine that starts over this index, built earlier (mcp/confined-workspaces.ts warmUp): keeps its prose
+   * documents and warms its code chunks in the background as a build of this process would have left them
+   * (keep-restarted.ts), taking the main thread only while `ready` says. Resolves once the documents
+   * are counted, with how many were kept (0 for a one-shot or remote workspace, which keeps none).
+   */
+  keepRestarted(o: RestartWarmth): Promise<{ documents: number }>;
   close(): Promise<void>;
 }
 
@@ -195,6 +203,8 @@ export function createWorkspace(o: WorkspaceOptions = {}): Workspace {
         return { deleted: gone.length, droppedRoots, ...(warnings.length > 0 ? { warnings } : {}) };
       });
     },
+
+    keepRestarted: (w) => (ws.o.oneShot || remote ? Promise.resolve({ documents: 0 }) : keepRestarted(ws, w)),
 
     close: () => ws.close(),
   };

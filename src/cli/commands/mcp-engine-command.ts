@@ -42,12 +42,15 @@ export async function runMcpEngineCommand(flags: ParsedFlags, args: string[]): P
     idleMs: idleSeconds * 1000,
     orphanMs: Math.min(ENGINE_ORPHAN_SECONDS, idleSeconds > 0 ? idleSeconds : Infinity) * 1000,
     onEvent: say,
-    // The made-up searches after a background build end before the engine closes (mcp/warm-searches.ts).
+    // The made-up searches end before the engine closes (mcp/warm-searches.ts).
     onStop: async () => { await runner.close?.(); await engine.close(); },
   }).catch(async (e: unknown) => { await runner.close?.(); await engine.close(); throw e; });
   // A front starts the engine when its agent connects: the agent's first search comes soon after, so the
   // model and the worker threads load now, while the agent thinks, not inside that search.
   void engine.searcher.warm();
+  // An index built earlier (yesterday's) is warmed too: made-up searches run over it now, so the agent's first
+  // searches do not run cold code (mcp/warm-searches.ts; its calls wait for them at most WARM_HOLD_MS).
+  void runner.warmUp?.().then((w) => { if (w) say(`made-up searches over the index of workspace ${w.workspace}: ${w.ran} ran`); });
   say(`root ${root.real} served by pid ${process.pid} on ${running.socket}; stops after ${idleSeconds > 0 ? `${idleSeconds} s without a request` : 'Ctrl-C only'} or ${ENGINE_ORPHAN_SECONDS} s after its last front exits`);
   const stop = () => { void running.stop(); };
   process.once('SIGINT', stop);

@@ -7,7 +7,7 @@ import type { ProseLineTerms } from '../../types.js';
 import { openChunks } from '../build/file-chunks.js';
 import { distinctIds, lineTokensBytes, type LineTokens } from '../../embed/line-cosines.js';
 import { executorOf, type Searcher } from '../../searcher.js';
-import { turn } from './time-slice.js';
+import { pause, turn } from './time-slice.js';
 
 /**
  * Bytes and line terms kept in all (the line terms of the bench tree's 1,387 Markdown files take 106 MB: keptHeld),
@@ -16,6 +16,19 @@ import { turn } from './time-slice.js';
  */
 export const KEPT_BYTES = 160 << 20;
 export const KEPT_FILE_BYTES = 4 << 20;
+/** About how many bytes of line terms (and line tokens) a document's byte comes to once counted (bench tree: ~12). */
+export const LINE_TERMS_PER_BYTE = 12;
+let bound = KEPT_BYTES;
+
+/** The bound on what is kept (KEPT_BYTES unless a test set another: setKeptBound). */
+export function keptBound(): number {
+  return bound;
+}
+
+/** Sets the bound on what is kept (tests: a small one, to reach it with a tiny tree). */
+export function setKeptBound(bytes: number): void {
+  bound = bytes;
+}
 
 /** A prose file's entry, with the index's state of the file (key, size, mtime, hash) its bytes are kept under. */
 export type StatedEntry = Entry & { state: string };
@@ -51,7 +64,7 @@ export function stopLineTokensWith(searcher: Searcher): void {
 /**
  * By the index's state of each file: a document is read and counted again only once the index sees it
  * change (the stale check every search makes, by size and mtime, or the watcher), as the index's own
- * freshness has it. The oldest go first past KEPT_BYTES. A document's line terms are kept with its bytes
+ * freshness has it. The least recently kept or read go first past the bound (KEPT_BYTES). A document's line terms are kept with its bytes
  * and dropped with them, so the statistics a search takes from them are those of the bytes it reads.
  */
 const kept = new Map<string, Kept>();
@@ -84,6 +97,25 @@ let hurry = false;
  */
 let building = false;
 let sweepDue = false;
+/**
+ * Set while an engine that started over an index built earlier keeps its documents (workspace/keep-restarted.ts):
+ * the count takes a slice only when it says (no call of the agent under way), so the agent's calls rarely
+ * share the thread with it (a slice at most every GATE_HOLD_MS); cleared once that count has ended.
+ */
+let gate: (() => boolean) | null = null;
+/** How often a count held by its gate looks again. */
+const GATE_POLL_MS = 20;
+/**
+ * The longest a count waits for its gate: an agent that never pauses IDLE_MS (calls 50 ms apart) had nothing counted
+ * for the engine's lifetime, the documents its own searches read included (review of restart42). Past it a slice
+ * goes (SLICE_MS: ~3% of the thread).
+ */
+export const GATE_HOLD_MS = 250;
+
+/** Counts from now on take a slice only when `ready` says (null: as before, a slice per turn). */
+export function countWhen(ready: (() => boolean) | null): void {
+  gate = ready;
+}
 
 /**
  * Starts counting the line terms of the documents read so far, in the background, and makes the prose
@@ -102,7 +134,12 @@ function startCount(): void {
 /** A document's bytes, kept (and queued to be counted) when small enough. */
 export async function keptRead(reader: Source, entry: StatedEntry, signal?: AbortSignal): Promise<Uint8Array> {
   const hit = kept.get(entry.state);
-  if (hit) return hit.bytes;
+  if (hit) {
+    // Used again: the newest now, the last to go for room (the order is only eviction's: answers do not change).
+    kept.delete(entry.state);
+    kept.set(entry.state, hit);
+    return hit.bytes;
+  }
   const bytes = await reader.read(entry, signal);
   if (bytes.length <= KEPT_FILE_BYTES) store(entry.state, bytes);
   return bytes;
@@ -119,13 +156,15 @@ function store(state: string, bytes: Uint8Array): void {
 /**
  * Keeps a document an index build has just read (under the state the build indexes it with) and
  * counts its line terms in the background, slice by slice as searches' documents are: a fresh index
- * then has its documents counted, and its first searches skip them as the later ones do.
+ * then has its documents counted, and its first searches skip them as the later ones do. False when not
+ * kept now (too big, or kept already).
  */
-export function keepDocument(state: string, bytes: Uint8Array): void {
-  if (bytes.length > KEPT_FILE_BYTES || kept.has(state)) return;
+export function keepDocument(state: string, bytes: Uint8Array): boolean {
+  if (bytes.length > KEPT_FILE_BYTES || kept.has(state)) return false;
   store(state, bytes);
   building = true;
   startCount();
+  return true;
 }
 
 /**
@@ -170,6 +209,11 @@ export function keptHeld(): { documents: number; bytes: number; lineBytes: numbe
   return held;
 }
 
+/** The bytes kept in all: the documents', and the counted ones' line terms and tokens (the bound is on it). */
+export function keptTotal(): number {
+  return keptBytes;
+}
+
 /** Settles once the count under way, if any, and the sweep's making after it have ended (tests: starts none, unlike keptLinesCounted). */
 export async function keptCountIdle(): Promise<void> {
   while (counting) await counting;
@@ -179,7 +223,7 @@ function keep(more: number): void {
   keptBytes += more;
   let dropped = false;
   for (const [state, k] of kept) {
-    if (keptBytes <= KEPT_BYTES) break;
+    if (keptBytes <= bound) break;
     kept.delete(state);
     changes++;
     dropped = true;
@@ -197,7 +241,12 @@ function keep(more: number): void {
 async function countInBackground(): Promise<void> {
   try {
     const slice = { at: -Infinity }; // the search that started it answers first
-    const pace = () => (hurry ? Promise.resolve() : turn(slice));
+    const pace = async () => {
+      if (hurry) return;
+      await turn(slice);
+      const since = performance.now();
+      while (gate && !hurry && !gate() && performance.now() - since < GATE_HOLD_MS) { await pause(GATE_POLL_MS); slice.at = performance.now(); }
+    };
     for (const state of toCount) {
       toCount.delete(state);
       await pace();

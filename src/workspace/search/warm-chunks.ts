@@ -34,6 +34,8 @@ export interface WarmOptions {
    * for one, so back-to-back searches do not share the cores with the warm-up (its workers pool ~5 s).
    */
   idle?: () => boolean;
+  /** Whether the workspace it warms for is closing (or its engine): no warm-up starts, the one under way ends at its next step. */
+  closed?: () => boolean;
 }
 
 /** How long after a search the warm-up takes a step (an agent's next call comes seconds later; a bench's at once). */
@@ -70,7 +72,7 @@ function stateOfKey(key: string): string {
 export function warmChunks(searcher: Searcher, o: WarmOptions): void {
   const w = warmedOf(searcher);
   // A snapshot warmed to its end is not walked again (its 9,000 files' states cost ~10 ms a search).
-  if (w.running || w.full === o.snapshot || w.done === o.snapshot) return;
+  if (w.running || w.full === o.snapshot || w.done === o.snapshot || o.closed?.()) return;
   w.stopped = false; // a workspace searches with it again (a searcher may serve more than one)
   w.running = warm(searcher, o, w).finally(() => { w.running = null; });
 }
@@ -138,6 +140,7 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
   const s = o.snapshot;
   const slice = { at: -Infinity };
   await turn(slice); // the search that started it answers first
+  if (o.closed?.()) return;
   let scorer: Executor;
   try { scorer = await executorOf(searcher, false); } catch { return; }
   const store = scorer.keptChunks?.();
@@ -161,6 +164,7 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
     const { keys, chunks } = step;
     step = { keys: [], chunks: [] };
     if (keys.length === 0) return true;
+    if (o.closed?.()) return false; // a closed workspace's warm-up starts no pool
     try { pool ??= await executorOf(searcher, true); } catch { return false; }
     if (!pool.chunkSums || !(await settled(Math.max(1, pool.capacity / 2) - 1))) return false;
     pooling.push(pool.chunkSums(pack(chunks)).then(
@@ -186,8 +190,8 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
     // Its text too, for the searches' windows (kept-text.ts), unless kept already.
     const read = !keptText.has(state) && f.size <= KEPT_TEXT_FILE_BYTES;
     if (wanted.size === 0 && !read) continue;
-    while (o.idle && !o.idle() && !w.stopped) await pause(IDLE_MS);
-    if (w.stopped) return;
+    while (o.idle && !o.idle() && !w.stopped && !o.closed?.()) await pause(IDLE_MS);
+    if (w.stopped || o.closed?.()) return;
     try {
       // As a search reads the file (candidate-source.ts): the chunks the snapshot has, with the lines they had.
       let text = await keptText.get(state, o.chunkLines);
@@ -209,6 +213,6 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
     if (step.keys.length >= CHUNKS_PER_STEP && !(await send())) return;
     await turn(slice);
   }
-  if (w.stopped || !(await send()) || !(await settled(0))) return;
+  if (w.stopped || o.closed?.() || !(await send()) || !(await settled(0))) return;
   w.done = s;
 }

@@ -1,18 +1,19 @@
 // The made-up searches right after a background build hold the index's calls at most WARM_HOLD_MS
 // (mcp/warm-searches.ts): `held` comes when they end, or at the bound while one is still under way, and the
-// rest then wait for the agent to be idle.
+// rest then wait for the agent to be idle; one the index did not answer (a scan) ends them.
 import { afterEach, describe, expect, it } from 'vitest';
 import { setWarmHoldMs, WARM_HOLD_MS, WARM_QUERIES, warmSearches, type AgentCalls } from '../../../src/mcp/warm-searches.js';
 import type { Workspace } from '../../../src/workspace/workspace.js';
 
-/** A stand-in workspace whose searches end when the test says (`finish`), counting them. */
-function slowWorkspace() {
+/** A stand-in workspace whose searches end when the test says (`finish`), counting them; `scans`: answered by a scan, not the index. */
+function slowWorkspace(o: { scans?: boolean } = {}) {
   const waiting: (() => void)[] = [];
   let asked = 0;
+  const stats = o.scans ? { files: 1 } : { files: 1, index: { workspace: 'stand-in', refreshed: 0 } };
   const ws = {
     search: () => {
       asked++;
-      return new Promise((resolve) => waiting.push(() => resolve({ results: [], warnings: [] })));
+      return new Promise((resolve) => waiting.push(() => resolve({ results: [], warnings: [], stats })));
     },
   } as unknown as Workspace;
   return { ws, asked: () => asked, finish: () => { for (const f of waiting.splice(0)) f(); } };
@@ -63,5 +64,47 @@ describe('the made-up searches hold the index calls, within a bound', () => {
     // No top hit, so no find_related: the calls are released once, as the searches end.
     expect(asked()).toBe(WARM_QUERIES.length);
     expect(held).toBe(1);
+  });
+
+  it('ends them when one is answered by a scan (another process holds the index over changed files): none scans again', async () => {
+    setWarmHoldMs(60_000);
+    const { ws, asked, finish } = slowWorkspace({ scans: true });
+    const calls: AgentCalls = { inFlight: 0, scanning: 0, lastEnded: -Infinity };
+    let held = 0;
+    const done = warmSearches(ws, '/nowhere', calls, { held: () => { held++; } });
+    for (let i = 0; i < WARM_QUERIES.length; i++) { await tick(1); finish(); }
+    // Before start42 every one of them ran, each a scan of the tree.
+    expect(asked()).toBe(1);
+    expect(await done).toBe(1);
+    expect(held).toBe(1);
+  });
+
+  it('counts the bound from `since`, when the calls began to wait (an engine that loaded its model first)', async () => {
+    setWarmHoldMs(100);
+    const { ws, finish } = slowWorkspace();
+    const calls: AgentCalls = { inFlight: 1, scanning: 0, lastEnded: performance.now() };
+    let heldAt = -1;
+    const since = performance.now() - 80;
+    const done = warmSearches(ws, '/nowhere', calls, { since, held: () => { heldAt = performance.now() - since; } });
+    // Its timer (20 ms left) fires before this 60 ms one; counted from the call (100 ms), after it.
+    await tick(60);
+    expect(heldAt).toBeGreaterThanOrEqual(95);
+    calls.stopped = true;
+    finish();
+    await done;
+  });
+
+  it('past the bound already when they begin (a model load outlasted WARM_HOLD_MS): the first waits for the busy agent too', async () => {
+    setWarmHoldMs(1000);
+    const { ws, asked, finish } = slowWorkspace();
+    const calls: AgentCalls = { inFlight: 1, scanning: 0, lastEnded: performance.now() };
+    let held = 0;
+    const done = warmSearches(ws, '/nowhere', calls, { since: performance.now() - 2000, held: () => { held++; } });
+    await tick(50);
+    // Before the review of start42 the first began at once beside the agent's call ({ asked: 1, held: 1 }).
+    expect({ asked: asked(), held }).toEqual({ asked: 0, held: 1 });
+    calls.stopped = true;
+    finish();
+    expect(await done).toBe(0);
   });
 });
