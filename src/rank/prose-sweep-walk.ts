@@ -19,6 +19,18 @@ import { BLOCK_LINES } from './prose-sweep-bound.js';
  */
 export interface Sweep {
   readonly docs: (PackedProseLines | null)[];
+  /** Which build this is (a plan's bests are worked out again for a new one). */
+  readonly version: number;
+  readonly lists: SweepLists;
+}
+
+/**
+ * What the walk reads of a sweep: its lists, in shared memory (SharedArrayBuffers: a worker thread walks
+ * them where the searcher's pool is idle, prose-sweep.ts walkAhead, with no copy), and their sizes.
+ */
+export interface SweepLists {
+  /** The documents' slots (docs.length). */
+  readonly slots: number;
   readonly lineSlot: Int32Array;
   /** Per slot, the idf of a term no line holds (proseStatsOf's `none`, each norm's unit). */
   readonly none: Float64Array;
@@ -36,8 +48,19 @@ export interface Sweep {
   readonly pageBits: number;
   readonly keyIds: number;
   readonly gramIds: number;
-  /** Which build this is (a plan's bests are worked out again for a new one). */
-  readonly version: number;
+}
+
+/**
+ * One walk of a plan over a sweep's lists, in plain data (structured-clone safe: the lists' shared memory
+ * crosses to a worker thread without a copy): per plan key its id in the lists (-1: none), per plan gram
+ * its id (-1: none; null: no grams), the plan's grams counted (the norms' unit), and the lines of a block.
+ */
+export interface SweepWalk {
+  lists: SweepLists;
+  ids: Int32Array;
+  gids: Int32Array | null;
+  nGrams: number;
+  blockLines: number;
 }
 
 /**
@@ -63,7 +86,10 @@ export const walkBlockLines = (): number => blockLines;
 
 /** Sizes the scratch for a sweep of `lines` lines (0: none held). */
 export function sizeWalk(lines: number): void {
-  const n = Math.min(lines, blockLines);
+  sizeScratch(Math.min(lines, blockLines));
+}
+
+function sizeScratch(n: number): void {
   ownSum = new Float64Array(n); windowSum = new Float64Array(n); gramSum = new Float64Array(n); held = new Int32Array(n);
 }
 
@@ -75,34 +101,93 @@ export function walkBytes(): number {
 /** Scratch of walkPlan: what proseLexical reads of a document's statistics (its norms). */
 const norms: ProseStats = { idf: [], norm: 0, avgChars: 1, gramIdf: [], gramNorm: 0 };
 
+/** The walk of `plan` over `s` as plain data (its key and gram ids looked up here, where their tables are). */
+export function walkOf(s: SweepLists, plan: RankPlan): SweepWalk {
+  const keys = proseTermKeys(plan);
+  const ids = new Int32Array(keys.length);
+  for (let k = 0; k < keys.length; k++) {
+    const id = keyIdOf(keys[k]);
+    ids[k] = id === undefined || id >= s.keyIds ? -1 : id;
+  }
+  // The scratch is sized to the sweep's blocks when it is installed (install): the same blocks wherever it is walked.
+  return { lists: s, ids, gids: gramIdsOf(plan), nGrams: plan.prose?.grams.length ?? 0, blockLines: Math.max(1, ownSum.length) };
+}
+
 /**
- * Each slot's best lexical score for the plan: the lines' sums, a block of lines at a time, each plan
- * key's and gram's lists walked in plan order within the block (a cursor per list: the lists are in line
- * order), so a line's parts are added in the order proseBest adds them.
+ * A walk handed to another thread (prose-sweep.ts walkAhead): its state, in shared memory (HANDED until
+ * one thread takes it: WALKING there, TAKEN_BACK here; then DONE or FAILED there), and the bests it
+ * writes there (shared too), read here once DONE.
  */
-export function walkPlan(s: Sweep, plan: RankPlan): Float64Array {
-  const best = new Float64Array(s.docs.length);
-  // The scratch is sized to the sweep's blocks when it is installed (install).
+export interface HandedWalk extends SweepWalk {
+  state: Int32Array;
+  best: Float64Array;
+}
+export const HANDED = 0;
+export const WALKING = 1;
+export const TAKEN_BACK = 2;
+export const DONE = 3;
+export const FAILED = 4;
+
+/** A walk to hand to another thread, its bests to be written in shared memory. */
+export function handedWalk(s: SweepLists, plan: RankPlan): HandedWalk {
+  return { ...walkOf(s, plan), state: new Int32Array(new SharedArrayBuffer(4)), best: new Float64Array(new SharedArrayBuffer(8 * s.slots)) };
+}
+
+/**
+ * The other thread's side of a handed walk: walks it unless the handing thread took it back first
+ * (then nothing), and says it is done (or failed) to a thread that waits for it (takeHanded).
+ */
+export function walkHanded(w: HandedWalk): void {
+  if (Atomics.compareExchange(w.state, 0, HANDED, WALKING) !== HANDED) return;
+  let end = FAILED;
+  try {
+    walkLists(w, w.best);
+    end = DONE;
+  } finally {
+    Atomics.store(w.state, 0, end);
+    Atomics.notify(w.state, 0);
+  }
+}
+
+/**
+ * The handing thread's side: the bests where the other thread walked them; null where it had not begun
+ * (taken back: walk it here), failed, or is still walking after `waitMs` (a thread stopped): walk it here.
+ */
+export function takeHanded(w: HandedWalk, waitMs: number): Float64Array | null {
+  let state = Atomics.compareExchange(w.state, 0, HANDED, TAKEN_BACK);
+  if (state === WALKING) {
+    Atomics.wait(w.state, 0, WALKING, waitMs);
+    state = Atomics.load(w.state, 0);
+  }
+  return state === DONE ? w.best : null;
+}
+
+/** Each slot's best lexical score for the plan (walkLists on this thread). */
+export function walkPlan(s: SweepLists, plan: RankPlan): Float64Array {
+  return walkLists(walkOf(s, plan));
+}
+
+/**
+ * Each slot's best lexical score for a walk: the lines' sums, a block of lines at a time, each plan key's
+ * and gram's lists walked in plan order within the block (a cursor per list: the lists are in line
+ * order), so a line's parts are added in the order proseBest adds them. Reads nothing but `w` and its
+ * scratch: a worker thread runs it as this one does (the same floats).
+ */
+export function walkLists(w: SweepWalk, best: Float64Array = new Float64Array(w.lists.slots)): Float64Array {
+  const s = w.lists;
+  if (ownSum.length !== w.blockLines) sizeScratch(w.blockLines);
   // Locals, not the module's bindings, in the loops below (V8 reloads those at every access).
   const own = ownSum;
   const windows = windowSum;
   const gramParts = gramSum;
   const lines = held;
-  const keys = proseTermKeys(plan);
-  const { keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, lineSlot, none, pages, keyIds } = s;
+  const { keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, lineSlot, none, pages } = s;
   const pageLines = 2 ** s.pageBits;
-  const nKeys = keys.length;
-  // Per plan key its id in the lists (-1: none), and its own and window cursors in the page at hand; per
-  // plan gram its id (-1: none) and its cursor in the page at hand.
-  const ids = new Int32Array(nKeys);
-  const gids = gramIdsOf(plan);
-  const nGrams = plan.prose?.grams.length ?? 0;
+  const { ids, gids, nGrams } = w;
+  const nKeys = ids.length;
+  // Per plan key its own and window cursors in the page at hand; per plan gram its cursor in the page at hand.
   const nLists = gids?.length ?? 0;
   const at = new Int32Array(2 * nKeys + nLists);
-  for (let k = 0; k < nKeys; k++) {
-    const id = keyIdOf(keys[k]);
-    ids[k] = id === undefined || id >= keyIds ? -1 : id;
-  }
   const total = lineSlot.length;
   for (let page = 0; page < pages; page++) {
     const first = page * pageLines;

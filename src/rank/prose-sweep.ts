@@ -6,7 +6,7 @@ import { PROSE_B, PROSE_K1 } from './prose.js';
 import { keyCount, KEY_MOST, type PackedProseLines } from './prose-lines-build.js';
 import type { RankPlan } from './plan.js';
 import { fitting, gramPageBits, pagesOf, SWEEP_BYTES } from './prose-sweep-bound.js';
-import { sizeWalk, walkBlockLines, walkBytes, walkPlan, type Sweep } from './prose-sweep-walk.js';
+import { handedWalk, sizeWalk, takeHanded, TAKEN_BACK, walkBlockLines, walkBytes, walkPlan, type HandedWalk, type Sweep } from './prose-sweep-walk.js';
 
 /** The documents to sweep (kept documents once counted: prose-lines-build.ts), in the order they came. */
 const members = new Set<PackedProseLines>();
@@ -123,8 +123,9 @@ export async function prepareSweep(pause: () => Promise<void> = async () => {}):
 /** Answers from `made` from now on, with the walk's scratch sized to its lines. */
 function install(made: Sweep): void {
   sweep = made;
-  sizeWalk(made.lineSlot.length);
-  sweepBytes = made.docs.length * 8 + [made.lineSlot, made.none, made.keyStart, made.ownLine, made.ownPart, made.winStart, made.winLine, made.winPart, made.gramStart, made.gramLine, made.gramPart]
+  const l = made.lists;
+  sizeWalk(l.lineSlot.length);
+  sweepBytes = made.docs.length * 8 + [l.lineSlot, l.none, l.keyStart, l.ownLine, l.ownPart, l.winStart, l.winLine, l.winPart, l.gramStart, l.gramLine, l.gramPart]
     .reduce((n, a) => n + a.byteLength, 0) + walkBytes();
 }
 
@@ -143,20 +144,25 @@ const up = (x: number): number => Math.fround(x * (1 + 1e-6));
 /** Lucene's idf of a term `df` of `n` lines hold (proseStatsOf's: the same float). */
 const idfOf = (df: number, n: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
 
+/** A typed array of `n` in shared memory (zeroed): a worker thread reads the lists where this thread wrote them. */
+function shared<T>(of: { new (buffer: SharedArrayBuffer): T; readonly BYTES_PER_ELEMENT: number }, n: number): T {
+  return new of(new SharedArrayBuffer(n * of.BYTES_PER_ELEMENT));
+}
+
 /** Documents made between pauses. */
 const SLICE_DOCS = 64;
 
 async function build(docs: PackedProseLines[], pause: () => Promise<void>): Promise<Sweep> {
   const n = docs.length;
   const lineBase = new Int32Array(n + 1);
-  const none = new Float64Array(n);
+  const none = shared(Float64Array, n);
   let maxGram = -1;
   docs.forEach((t, s) => {
     lineBase[s + 1] = lineBase[s] + t.lines;
     none[s] = Math.log(1 + (t.docs + 0.5) / 0.5);
     for (const g of t.grams.gramId) if (g > maxGram) maxGram = g;
   });
-  const lineSlot = new Int32Array(lineBase[n]);
+  const lineSlot = shared(Int32Array, lineBase[n]);
   for (let s = 0; s < n; s++) lineSlot.fill(s, lineBase[s], lineBase[s + 1]);
   // Keys: a counting sort of every document's entries by (key id, page of the line), documents in slot
   // order within a bucket, each line less its page's first (16 bits), as the grams' below.
@@ -165,8 +171,8 @@ async function build(docs: PackedProseLines[], pause: () => Promise<void>): Prom
   const pageMask = (1 << pageBits) - 1;
   const keys = keyCount();
   const keyBuckets = keys * pages;
-  const keyStart = new Int32Array(keyBuckets + 1);
-  const winStart = new Int32Array(keyBuckets + 1);
+  const keyStart = shared(Int32Array, keyBuckets + 1);
+  const winStart = shared(Int32Array, keyBuckets + 1);
   docs.forEach((t, s) => {
     const base = lineBase[s];
     for (let x = 0; x < t.ids.length; x++) {
@@ -178,10 +184,10 @@ async function build(docs: PackedProseLines[], pause: () => Promise<void>): Prom
   for (let b = 0; b < keyBuckets; b++) { keyStart[b + 1] += keyStart[b]; winStart[b + 1] += winStart[b]; }
   const ownFill = keyStart.slice(0, keyBuckets);
   const winFill = winStart.slice(0, keyBuckets);
-  const ownLine = new Uint16Array(keyStart[keyBuckets]);
-  const ownPart = new Float32Array(keyStart[keyBuckets]);
-  const winLine = new Uint16Array(winStart[keyBuckets]);
-  const winPart = new Float32Array(winStart[keyBuckets]);
+  const ownLine = shared(Uint16Array, keyStart[keyBuckets]);
+  const ownPart = shared(Float32Array, keyStart[keyBuckets]);
+  const winLine = shared(Uint16Array, winStart[keyBuckets]);
+  const winPart = shared(Float32Array, winStart[keyBuckets]);
   for (let s = 0; s < n; s++) {
     if (s % SLICE_DOCS === SLICE_DOCS - 1) await pause();
     const t = docs[s];
@@ -203,7 +209,7 @@ async function build(docs: PackedProseLines[], pause: () => Promise<void>): Prom
   }
   // Grams: the same, bucketed by (gram, page of the line), each line's part worked out from its count.
   const buckets = (maxGram + 1) * pages;
-  const gramStart = new Int32Array(buckets + 1);
+  const gramStart = shared(Int32Array, buckets + 1);
   docs.forEach((t, s) => {
     const d = t.grams;
     for (let i = 0; i < d.gramId.length; i++) {
@@ -212,8 +218,8 @@ async function build(docs: PackedProseLines[], pause: () => Promise<void>): Prom
   });
   for (let b = 0; b < buckets; b++) gramStart[b + 1] += gramStart[b];
   const gramFill = gramStart.slice(0, buckets);
-  const gramLine = new Uint16Array(gramStart[buckets]);
-  const gramPart = new Float32Array(gramStart[buckets]);
+  const gramLine = shared(Uint16Array, gramStart[buckets]);
+  const gramPart = shared(Float32Array, gramStart[buckets]);
   for (let s = 0; s < n; s++) {
     if (s % SLICE_DOCS === SLICE_DOCS - 1) await pause();
     const t = docs[s];
@@ -234,11 +240,18 @@ async function build(docs: PackedProseLines[], pause: () => Promise<void>): Prom
       }
     }
   }
-  return { docs: docs.slice() as (PackedProseLines | null)[], lineSlot, none, keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, pages, pageBits, keyIds: keys, gramIds: maxGram + 1, version: ++versions };
+  const lists = { slots: n, lineSlot, none, keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, pages, pageBits, keyIds: keys, gramIds: maxGram + 1 };
+  return { docs: docs.slice() as (PackedProseLines | null)[], version: ++versions, lists };
 }
 
 /** Per plan terms list (a plan made again for the same query shares it): its grams list, the sweep version and each slot's best lexical score. */
-const bests = new WeakMap<RankPlan['terms'], { grams: readonly string[] | undefined; version: number; best: Float64Array }>();
+let bests = new WeakMap<RankPlan['terms'], { grams: readonly string[] | undefined; version: number; best: Float64Array }>();
+
+/** Forgets every plan's bests and walks handed over (tests and benches: the next search of a plan walks it again). */
+export function forgetSweptBests(): void {
+  bests = new WeakMap();
+  ahead = new WeakMap();
+}
 
 /**
  * The best lexical score (proseLexical) of any line of the document for the plan, from its lines' BM25
@@ -252,12 +265,65 @@ export function sweptLexical(t: PackedProseLines, plan: RankPlan): number | unde
   return sweptBests(s, plan)[t.sweepSlot];
 }
 
-/** Each slot's best lexical score for the plan in sweep `s` (walked once per plan and sweep). */
+/** Each slot's best lexical score for the plan in sweep `s` (walked once per plan and sweep, here or by the thread it was handed to). */
 function sweptBests(s: Sweep, plan: RankPlan): Float64Array {
   const grams = plan.prose?.grams;
   let kept = bests.get(plan.terms);
-  if (!kept || kept.grams !== grams || kept.version !== s.version) bests.set(plan.terms, (kept = { grams, version: s.version, best: walkPlan(s, plan) }));
+  if (!kept || kept.grams !== grams || kept.version !== s.version) bests.set(plan.terms, (kept = { grams, version: s.version, best: handedBests(s, plan) ?? walkPlan(s.lists, plan) }));
   return kept.best;
+}
+
+/** Walks handed to another thread (walkAhead), by plan terms: their grams, the sweep's version, and the walk. */
+let ahead = new WeakMap<RankPlan['terms'], { grams: readonly string[] | undefined; version: number; walk: HandedWalk }>();
+
+/**
+ * How long this thread waits for a handed walk the other thread is walking (~1-3 ms on the bench tree,
+ * more at load) before it walks the plan itself: only a thread that stopped mid-walk makes it wait so long.
+ */
+let handedWaitMs = 2000;
+
+/** Sets how long a search waits for a handed walk under way (tests: a thread that stopped mid-walk). */
+export function setHandedWaitMs(ms: number): void {
+  handedWaitMs = ms;
+}
+
+/** What became of the walks handed over (tests, benches): walked there, taken back before they began, failed or given up on. */
+const handedCounts = { handed: 0, walkedThere: 0, takenBack: 0, failed: 0 };
+export function sweepWalksHanded(): { handed: number; walkedThere: number; takenBack: number; failed: number } {
+  return { ...handedCounts };
+}
+
+/** The bests of the plan's walk handed to another thread for sweep `s`, if it walked them (takeHanded); else null. */
+function handedBests(s: Sweep, plan: RankPlan): Float64Array | null {
+  const a = ahead.get(plan.terms);
+  if (!a) return null;
+  ahead.delete(plan.terms);
+  if (a.grams !== plan.prose?.grams || a.version !== s.version) return null;
+  const best = takeHanded(a.walk, handedWaitMs);
+  const state = Atomics.load(a.walk.state, 0);
+  if (best) handedCounts.walkedThere++;
+  else if (state === TAKEN_BACK) handedCounts.takenBack++;
+  else handedCounts.failed++;
+  return best;
+}
+
+/**
+ * Hands the plan's walk to another thread (`hand`: an idle worker of the searcher's pool) while this one
+ * picks and scores the code candidates; the search's listing of its prose documents then takes its bests
+ * (sweptBests: waiting for a walk under way, taking back one not begun). The same walk (walkLists), so
+ * the same floats. Nothing when there is no sweep, or the plan's bests are known or handed already.
+ */
+export function walkAhead(plan: RankPlan, hand: (w: HandedWalk) => void): void {
+  const s = sweep;
+  const grams = plan.prose?.grams;
+  if (!s) return;
+  const kept = bests.get(plan.terms);
+  const handed = ahead.get(plan.terms);
+  if ((kept && kept.grams === grams && kept.version === s.version) || (handed && handed.grams === grams && handed.version === s.version)) return;
+  const walk = handedWalk(s.lists, plan);
+  ahead.set(plan.terms, { grams, version: s.version, walk });
+  handedCounts.handed++;
+  hand(walk);
 }
 
 /**
