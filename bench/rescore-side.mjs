@@ -78,12 +78,15 @@ if (process.env.CAP) writeFileSync(process.env.CAP, JSON.stringify(caps));
 if (session) { const { profile } = await post('Profiler.stop'); writeFileSync(`${process.env.PROF}.cpuprofile`, JSON.stringify(profile)); }
 const at = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const f = (xs) => xs.length ? `n ${xs.length} p50 ${at(xs, 0.5).toFixed(1)} mean ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(2)} sum ${xs.reduce((a, b) => a + b, 0).toFixed(0)}` : '-';
+// A build that hands its prose sweep's walk to the pool (rescore42) counts what became of them.
+const handed = await Promise.all(dists.map((d) => import(`${d}/src/rank/prose-sweep.js`).then((m) => m.sweepWalksHanded?.() ?? null)));
 dists.forEach((d, i) => {
   console.log(`${d}: search cpu ${f(T[i].search)} | related cpu ${f(T[i].related)}`);
   console.log(`  the bench's ${bench} questions' searches: cpu ${f(T[i].first)} p95 ${T[i].first.length ? at(T[i].first, 0.95).toFixed(1) : '-'}`);
   if (process.env.POOL === '1') for (const k of ['search', 'related']) if (T[i].wall[k].length) console.log(`  ${k} wall ${f(T[i].wall[k])} p95 ${at(T[i].wall[k], 0.95).toFixed(1)} | less the main thread's wait for a core ${f(T[i].free[k])} p95 ${at(T[i].free[k], 0.95).toFixed(1)} | all threads' cpu ${f(T[i].proc[k])}`);
   if (Object.keys(T[i].counts).length) console.log(`  counts ${JSON.stringify(T[i].counts)}`);
   if (process.env.OUT) writeFileSync(`${process.env.OUT}-${i}.jsonl`, out[i].join('\n') + '\n');
+  if (process.env.POOL === '1' && handed[i]) console.log(`  prose sweep walks handed to the pool: ${JSON.stringify(handed[i])}`);
 });
 let differ = 0; for (let k = 0; k < out[0].length; k++) if (out.some((o) => o[k] !== out[0][k])) differ++;
 console.log(`answers: ${out[0].length} calls, ${differ} differ; load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);

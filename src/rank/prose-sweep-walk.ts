@@ -151,7 +151,8 @@ export function walkHanded(w: HandedWalk): void {
 
 /**
  * The handing thread's side: the bests where the other thread walked them; null where it had not begun
- * (taken back: walk it here), failed, or is still walking after `waitMs` (a thread stopped): walk it here.
+ * (taken back: walk it here), failed, or is still walking after `waitMs` (walk it here: the other thread's
+ * bests are then never read).
  */
 export function takeHanded(w: HandedWalk, waitMs: number): Float64Array | null {
   let state = Atomics.compareExchange(w.state, 0, HANDED, TAKEN_BACK);

@@ -6,7 +6,7 @@ import { PROSE_B, PROSE_K1 } from './prose.js';
 import { keyCount, KEY_MOST, type PackedProseLines } from './prose-lines-build.js';
 import type { RankPlan } from './plan.js';
 import { fitting, gramPageBits, pagesOf, SWEEP_BYTES } from './prose-sweep-bound.js';
-import { handedWalk, sizeWalk, takeHanded, TAKEN_BACK, walkBlockLines, walkBytes, walkPlan, type HandedWalk, type Sweep } from './prose-sweep-walk.js';
+import { handedWalk, sizeWalk, takeHanded, TAKEN_BACK, walkBlockLines, walkBytes, walkPlan, WALKING, type HandedWalk, type Sweep } from './prose-sweep-walk.js';
 
 /** The documents to sweep (kept documents once counted: prose-lines-build.ts), in the order they came. */
 const members = new Set<PackedProseLines>();
@@ -277,19 +277,24 @@ function sweptBests(s: Sweep, plan: RankPlan): Float64Array {
 let ahead = new WeakMap<RankPlan['terms'], { grams: readonly string[] | undefined; version: number; walk: HandedWalk }>();
 
 /**
- * How long this thread waits for a handed walk the other thread is walking (~1-3 ms on the bench tree,
- * more at load) before it walks the plan itself: only a thread that stopped mid-walk makes it wait so long.
+ * How long this thread waits for a handed walk the other thread is still walking before it walks the plan
+ * itself. Near idle the other thread has walked it by then (~1-3 ms a search's plan on the bench tree, ~4-8
+ * a find_related's, begun while this thread picks the candidates); at load it may lose its core mid-walk
+ * (rescore42: 16 waits of 229 walks took 13.7 ms each at load ~5), and this bounds that wait.
  */
-let handedWaitMs = 2000;
+let handedWaitMs = 3;
 
-/** Sets how long a search waits for a handed walk under way (tests: a thread that stopped mid-walk). */
+/** Sets how long a search waits for a handed walk under way (tests: a thread that stops mid-walk). */
 export function setHandedWaitMs(ms: number): void {
   handedWaitMs = ms;
 }
 
-/** What became of the walks handed over (tests, benches): walked there, taken back before they began, failed or given up on. */
-const handedCounts = { handed: 0, walkedThere: 0, takenBack: 0, failed: 0 };
-export function sweepWalksHanded(): { handed: number; walkedThere: number; takenBack: number; failed: number } {
+/**
+ * What became of the walks handed over (tests, benches): walked there, taken back before they began, failed
+ * or given up on; how many of those walked there the search waited for (still under way), and for how long.
+ */
+const handedCounts = { handed: 0, walkedThere: 0, takenBack: 0, failed: 0, waited: 0, waitedMs: 0 };
+export function sweepWalksHanded(): typeof handedCounts {
   return { ...handedCounts };
 }
 
@@ -299,7 +304,10 @@ function handedBests(s: Sweep, plan: RankPlan): Float64Array | null {
   if (!a) return null;
   ahead.delete(plan.terms);
   if (a.grams !== plan.prose?.grams || a.version !== s.version) return null;
+  const under = Atomics.load(a.walk.state, 0) === WALKING;
+  const t0 = under ? performance.now() : 0;
   const best = takeHanded(a.walk, handedWaitMs);
+  if (under) { handedCounts.waited++; handedCounts.waitedMs += performance.now() - t0; }
   const state = Atomics.load(a.walk.state, 0);
   if (best) handedCounts.walkedThere++;
   else if (state === TAKEN_BACK) handedCounts.takenBack++;

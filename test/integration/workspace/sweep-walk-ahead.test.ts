@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearcher, executorOf, releaseWorkersOf, workersStarted, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
 import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
-import { forgetSweptBests, sweepHeld, sweepWalksHanded, walkAhead } from '../../../src/rank/prose-sweep.js';
+import { forgetSweptBests, setHandedWaitMs, sweepHeld, sweepWalksHanded, walkAhead } from '../../../src/rank/prose-sweep.js';
 import { DONE, walkHanded, type HandedWalk } from '../../../src/rank/prose-sweep-walk.js';
 import { keptLinesCounted } from '../../../src/workspace/search/kept-documents.js';
 import { setWalksAhead } from '../../../src/workspace/search-run.js';
@@ -46,6 +46,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   setWalksAhead(true);
+  setHandedWaitMs(3);
   await ws?.close();
   await searcher.close();
   await tree?.cleanup();
@@ -93,6 +94,8 @@ describe('the prose sweep\'s walk on an idle worker of the pool', () => {
 
   it('a search that hands its walk answers as one that walks it itself, for many queries; every walk handed is taken (walked there or taken back), none failed', async () => {
     const own = await answers(false);
+    // Waited for however long the worker takes (a loaded machine may take its core mid-walk): a walk counted failed then failed on the worker.
+    setHandedWaitMs(60_000);
     const before = sweepWalksHanded();
     const handed = await answers(true);
     const after = sweepWalksHanded();
@@ -100,6 +103,7 @@ describe('the prose sweep\'s walk on an idle worker of the pool', () => {
     expect(after.handed - before.handed).toBe(QUERIES.length);
     expect(after.walkedThere - before.walkedThere + after.takenBack - before.takenBack).toBe(QUERIES.length);
     expect(after.failed).toBe(before.failed);
+    setHandedWaitMs(3);
   }, 120_000);
 
   it('with no pool alive nothing is handed: the search walks it itself, the same answers', async () => {

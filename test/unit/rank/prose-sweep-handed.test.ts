@@ -34,7 +34,7 @@ beforeAll(async () => {
   await prepareSweep();
 });
 afterAll(() => {
-  setHandedWaitMs(2000);
+  setHandedWaitMs(3);
   for (const t of docs) releaseProseLines(t);
 });
 
@@ -88,7 +88,7 @@ describe('a prose sweep\'s walk handed to another thread', () => {
     expect(w.best.every((x) => x === 0)).toBe(true);
   });
 
-  it('failed there, or still under way past the wait (a thread that stopped): the search walks it itself', () => {
+  it('failed there, or still under way past the wait (a thread that lost its core or stopped): the search walks it itself', () => {
     const plan = buildRankPlan('retry failed uploads', 'hybrid', lexicon);
     forgetSweptBests();
     const here = swept(plan);
