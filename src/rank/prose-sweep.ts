@@ -6,7 +6,10 @@ import { PROSE_B, PROSE_K1 } from './prose.js';
 import { keyCount, KEY_MOST, type PackedProseLines } from './prose-lines-build.js';
 import type { RankPlan } from './plan.js';
 import { fitting, gramPageBits, pagesOf, SWEEP_BYTES } from './prose-sweep-bound.js';
-import { handedWalk, sizeWalk, takeHanded, TAKEN_BACK, walkBlockLines, walkBytes, walkPlan, WALKING, type HandedWalk, type Sweep } from './prose-sweep-walk.js';
+import { sizeWalk, walkBlockLines, walkBytes, walkPlan, type HandedWalk, type Sweep } from './prose-sweep-walk.js';
+import { forgetHanded, handedBests, handOver } from './prose-sweep-handed.js';
+
+export { setHandedWaitMs, sweepWalksHanded } from './prose-sweep-handed.js';
 
 /** The documents to sweep (kept documents once counted: prose-lines-build.ts), in the order they came. */
 const members = new Set<PackedProseLines>();
@@ -250,7 +253,7 @@ let bests = new WeakMap<RankPlan['terms'], { grams: readonly string[] | undefine
 /** Forgets every plan's bests and walks handed over (tests and benches: the next search of a plan walks it again). */
 export function forgetSweptBests(): void {
   bests = new WeakMap();
-  ahead = new WeakMap();
+  forgetHanded();
 }
 
 /**
@@ -273,48 +276,6 @@ function sweptBests(s: Sweep, plan: RankPlan): Float64Array {
   return kept.best;
 }
 
-/** Walks handed to another thread (walkAhead), by plan terms: their grams, the sweep's version, and the walk. */
-let ahead = new WeakMap<RankPlan['terms'], { grams: readonly string[] | undefined; version: number; walk: HandedWalk }>();
-
-/**
- * How long this thread waits for a handed walk the other thread is still walking before it walks the plan
- * itself. Near idle the other thread has walked it by then (~1-3 ms a search's plan on the bench tree, ~4-8
- * a find_related's, begun while this thread picks the candidates); at load it may lose its core mid-walk
- * (rescore42: 16 waits of 229 walks took 13.7 ms each at load ~5), and this bounds that wait.
- */
-let handedWaitMs = 3;
-
-/** Sets how long a search waits for a handed walk under way (tests: a thread that stops mid-walk). */
-export function setHandedWaitMs(ms: number): void {
-  handedWaitMs = ms;
-}
-
-/**
- * What became of the walks handed over (tests, benches): walked there, taken back before they began, failed
- * or given up on; how many of those walked there the search waited for (still under way), and for how long.
- */
-const handedCounts = { handed: 0, walkedThere: 0, takenBack: 0, failed: 0, waited: 0, waitedMs: 0 };
-export function sweepWalksHanded(): typeof handedCounts {
-  return { ...handedCounts };
-}
-
-/** The bests of the plan's walk handed to another thread for sweep `s`, if it walked them (takeHanded); else null. */
-function handedBests(s: Sweep, plan: RankPlan): Float64Array | null {
-  const a = ahead.get(plan.terms);
-  if (!a) return null;
-  ahead.delete(plan.terms);
-  if (a.grams !== plan.prose?.grams || a.version !== s.version) return null;
-  const under = Atomics.load(a.walk.state, 0) === WALKING;
-  const t0 = under ? performance.now() : 0;
-  const best = takeHanded(a.walk, handedWaitMs);
-  if (under) { handedCounts.waited++; handedCounts.waitedMs += performance.now() - t0; }
-  const state = Atomics.load(a.walk.state, 0);
-  if (best) handedCounts.walkedThere++;
-  else if (state === TAKEN_BACK) handedCounts.takenBack++;
-  else handedCounts.failed++;
-  return best;
-}
-
 /**
  * Hands the plan's walk to another thread (`hand`: an idle worker of the searcher's pool) while this one
  * picks and scores the code candidates; the search's listing of its prose documents then takes its bests
@@ -323,15 +284,10 @@ function handedBests(s: Sweep, plan: RankPlan): Float64Array | null {
  */
 export function walkAhead(plan: RankPlan, hand: (w: HandedWalk) => void): void {
   const s = sweep;
-  const grams = plan.prose?.grams;
   if (!s) return;
   const kept = bests.get(plan.terms);
-  const handed = ahead.get(plan.terms);
-  if ((kept && kept.grams === grams && kept.version === s.version) || (handed && handed.grams === grams && handed.version === s.version)) return;
-  const walk = handedWalk(s.lists, plan);
-  ahead.set(plan.terms, { grams, version: s.version, walk });
-  handedCounts.handed++;
-  hand(walk);
+  if (kept && kept.grams === plan.prose?.grams && kept.version === s.version) return;
+  handOver(s, plan, hand);
 }
 
 /**
