@@ -2,10 +2,12 @@
 // searcher's pool): which plan's walk is under way where, how long a search waits for one still walking,
 // and what became of them.
 import type { RankPlan } from './plan.js';
-import { handedWalk, takeHanded, TAKEN_BACK, WALKING, type HandedWalk, type Sweep } from './prose-sweep-walk.js';
+import { abandonWalk, handedWalk, HANDED, takeHanded, WALKING, type HandedWalk, type Sweep } from './prose-sweep-walk.js';
 
 /** Walks handed to another thread (walkAhead), by plan terms: their grams, the sweep's version, and the walk. */
 let ahead = new WeakMap<RankPlan['terms'], { grams: readonly string[] | undefined; version: number; walk: HandedWalk }>();
+/** The walks handed over not begun or under way (no more than the searches in flight): given up on when their sweep is let go. */
+let live = new Set<HandedWalk>();
 
 /**
  * How long this thread waits for a handed walk the other thread is still walking before it walks the plan
@@ -22,9 +24,10 @@ export function setHandedWaitMs(ms: number): void {
 
 /**
  * What became of the walks handed over (tests, benches): walked there, taken back before they began, failed
- * or given up on; how many of those walked there the search waited for (still under way), and for how long.
+ * there, or given up on (still under way after the wait); how many the search waited for (under way when
+ * it came for them), and for how long.
  */
-const handedCounts = { handed: 0, walkedThere: 0, takenBack: 0, failed: 0, waited: 0, waitedMs: 0 };
+const handedCounts = { handed: 0, walkedThere: 0, takenBack: 0, failed: 0, gaveUp: 0, waited: 0, waitedMs: 0 };
 export function sweepWalksHanded(): typeof handedCounts {
   return { ...handedCounts };
 }
@@ -35,14 +38,11 @@ export function handedBests(s: Sweep, plan: RankPlan): Float64Array | null {
   if (!a) return null;
   ahead.delete(plan.terms);
   if (a.grams !== plan.prose?.grams || a.version !== s.version) return null;
-  const under = Atomics.load(a.walk.state, 0) === WALKING;
-  const t0 = under ? performance.now() : 0;
-  const best = takeHanded(a.walk, handedWaitMs);
-  if (under) { handedCounts.waited++; handedCounts.waitedMs += performance.now() - t0; }
-  const state = Atomics.load(a.walk.state, 0);
-  if (best) handedCounts.walkedThere++;
-  else if (state === TAKEN_BACK) handedCounts.takenBack++;
-  else handedCounts.failed++;
+  live.delete(a.walk);
+  const t0 = performance.now();
+  const { best, end, waited } = takeHanded(a.walk, handedWaitMs);
+  if (waited) { handedCounts.waited++; handedCounts.waitedMs += performance.now() - t0; }
+  handedCounts[end]++;
   return best;
 }
 
@@ -56,11 +56,25 @@ export function handOver(s: Sweep, plan: RankPlan, hand: (w: HandedWalk) => void
   if (handed && handed.grams === grams && handed.version === s.version) return;
   const walk = handedWalk(s.lists, plan);
   ahead.set(plan.terms, { grams, version: s.version, walk });
+  for (const w of live) if (!isLive(w)) live.delete(w);
+  live.add(walk);
   handedCounts.handed++;
   hand(walk);
 }
 
-/** Forgets the walks handed over (prose-sweep.ts forgetSweptBests). */
+const isLive = (w: HandedWalk): boolean => { const state = Atomics.load(w.state, 0); return state === HANDED || state === WALKING; };
+
+/**
+ * Gives up on every walk handed over not yet done (prose-sweep.ts: its sweep let go, whose lists the next
+ * sweep made may write over): taken back if not begun, else the other thread stops at its next block.
+ */
+export function abandonHanded(): void {
+  for (const w of live) abandonWalk(w);
+  live = new Set();
+}
+
+/** Forgets the walks handed over (prose-sweep.ts forgetSweptBests), giving up on those not done. */
 export function forgetHanded(): void {
+  abandonHanded();
   ahead = new WeakMap();
 }

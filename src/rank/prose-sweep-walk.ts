@@ -115,8 +115,8 @@ export function walkOf(s: SweepLists, plan: RankPlan): SweepWalk {
 
 /**
  * A walk handed to another thread (prose-sweep.ts walkAhead): its state, in shared memory (HANDED until
- * one thread takes it: WALKING there, TAKEN_BACK here; then DONE or FAILED there), and the bests it
- * writes there (shared too), read here once DONE.
+ * one thread takes it: WALKING there, TAKEN_BACK here; then DONE or FAILED there, or ABANDONED here: given
+ * up on, the other thread stops at its next block), and the bests it writes there (shared too), read here once DONE.
  */
 export interface HandedWalk extends SweepWalk {
   state: Int32Array;
@@ -127,6 +127,7 @@ export const WALKING = 1;
 export const TAKEN_BACK = 2;
 export const DONE = 3;
 export const FAILED = 4;
+export const ABANDONED = 5;
 
 /** A walk to hand to another thread, its bests to be written in shared memory. */
 export function handedWalk(s: SweepLists, plan: RankPlan): HandedWalk {
@@ -135,32 +136,53 @@ export function handedWalk(s: SweepLists, plan: RankPlan): HandedWalk {
 
 /**
  * The other thread's side of a handed walk: walks it unless the handing thread took it back first
- * (then nothing), and says it is done (or failed) to a thread that waits for it (takeHanded).
+ * (then nothing), stops where that thread gives up on it (ABANDONED), and says it is done (or failed) to a
+ * thread that waits for it (takeHanded).
  */
 export function walkHanded(w: HandedWalk): void {
   if (Atomics.compareExchange(w.state, 0, HANDED, WALKING) !== HANDED) return;
   let end = FAILED;
   try {
-    walkLists(w, w.best);
-    end = DONE;
+    if (walkLists(w, w.best, w.state)) end = DONE;
+  } catch (e) {
+    // The scratch is zero between walks: a walk that stopped mid-block leaves its lines' sums behind.
+    zeroScratch();
+    throw e;
   } finally {
-    Atomics.store(w.state, 0, end);
+    // Given up on meanwhile (ABANDONED): it stays so.
+    Atomics.compareExchange(w.state, 0, WALKING, end);
     Atomics.notify(w.state, 0);
   }
 }
 
+function zeroScratch(): void {
+  ownSum.fill(0); windowSum.fill(0); gramSum.fill(0);
+}
+
+/** What became of a handed walk when its search took it: walked there, taken back before it began, failed there, or given up on after the wait. */
+export type HandedEnd = 'walkedThere' | 'takenBack' | 'failed' | 'gaveUp';
+
 /**
  * The handing thread's side: the bests where the other thread walked them; null where it had not begun
- * (taken back: walk it here), failed, or is still walking after `waitMs` (walk it here: the other thread's
- * bests are then never read).
+ * (taken back: walk it here), failed, or is still walking after `waitMs` (given up on: walk it here; the
+ * other thread stops at its next block, and its bests are never read). `waited`: it was under way.
  */
-export function takeHanded(w: HandedWalk, waitMs: number): Float64Array | null {
+export function takeHanded(w: HandedWalk, waitMs: number): { best: Float64Array | null; end: HandedEnd; waited: boolean } {
   let state = Atomics.compareExchange(w.state, 0, HANDED, TAKEN_BACK);
-  if (state === WALKING) {
+  if (state === HANDED) return { best: null, end: 'takenBack', waited: false };
+  const waited = state === WALKING;
+  if (waited) {
     Atomics.wait(w.state, 0, WALKING, waitMs);
-    state = Atomics.load(w.state, 0);
+    state = Atomics.compareExchange(w.state, 0, WALKING, ABANDONED);
+    if (state === WALKING) return { best: null, end: 'gaveUp', waited };
   }
-  return state === DONE ? w.best : null;
+  return state === DONE ? { best: w.best, end: 'walkedThere', waited } : { best: null, end: 'failed', waited };
+}
+
+/** Gives up on a handed walk (its sweep let go: prose-sweep.ts install): taken back if not begun, else the other thread stops at its next block. */
+export function abandonWalk(w: HandedWalk): void {
+  if (Atomics.compareExchange(w.state, 0, HANDED, TAKEN_BACK) === HANDED) return;
+  Atomics.compareExchange(w.state, 0, WALKING, ABANDONED);
 }
 
 /** Each slot's best lexical score for the plan (walkLists on this thread). */
@@ -172,9 +194,12 @@ export function walkPlan(s: SweepLists, plan: RankPlan): Float64Array {
  * Each slot's best lexical score for a walk: the lines' sums, a block of lines at a time, each plan key's
  * and gram's lists walked in plan order within the block (a cursor per list: the lists are in line
  * order), so a line's parts are added in the order proseBest adds them. Reads nothing but `w` and its
- * scratch: a worker thread runs it as this one does (the same floats).
+ * scratch: a worker thread runs it as this one does (the same floats). With a handed walk's `state`: null
+ * once that is ABANDONED (looked at before each block, where the scratch is zero).
  */
-export function walkLists(w: SweepWalk, best: Float64Array = new Float64Array(w.lists.slots)): Float64Array {
+export function walkLists(w: SweepWalk, best?: Float64Array): Float64Array;
+export function walkLists(w: SweepWalk, best: Float64Array, state: Int32Array): Float64Array | null;
+export function walkLists(w: SweepWalk, best: Float64Array = new Float64Array(w.lists.slots), state?: Int32Array): Float64Array | null {
   const s = w.lists;
   if (ownSum.length !== w.blockLines) sizeScratch(w.blockLines);
   // Locals, not the module's bindings, in the loops below (V8 reloads those at every access).
@@ -197,6 +222,7 @@ export function walkLists(w: SweepWalk, best: Float64Array = new Float64Array(w.
     for (let g = 0; g < nLists; g++) if (gids![g] >= 0 && gids![g] < s.gramIds) at[2 * nKeys + g] = gramStart[gids![g] * pages + page];
     // Blocks of the page (the sums' lines), the lists' lines counted from the page's first.
     for (let lo = first; lo < last; lo += own.length) {
+      if (state && Atomics.load(state, 0) === ABANDONED) return null;
       const block = Math.min(own.length, last - lo);
       const from = lo - first;
       let h = 0;
@@ -205,7 +231,7 @@ export function walkLists(w: SweepWalk, best: Float64Array = new Float64Array(w.
         const id = ids[k];
         if (id < 0) continue;
         let e = at[k];
-        for (const end = keyStart[id * pages + page + 1]; e < end; e++) {
+        for (const end = Math.min(keyStart[id * pages + page + 1], ownLine.length); e < end; e++) {
           const i = ownLine[e] - from;
           if (i >= block) break;
           if (own[i] === 0) lines[h++] = i;
@@ -213,7 +239,7 @@ export function walkLists(w: SweepWalk, best: Float64Array = new Float64Array(w.
         }
         at[k] = e;
         e = at[nKeys + k];
-        for (const end = winStart[id * pages + page + 1]; e < end; e++) {
+        for (const end = Math.min(winStart[id * pages + page + 1], winLine.length); e < end; e++) {
           const i = winLine[e] - from;
           if (i >= block) break;
           windows[i] += winPart[e];
@@ -226,7 +252,7 @@ export function walkLists(w: SweepWalk, best: Float64Array = new Float64Array(w.
         const gid = gids![g];
         if (gid < 0 || gid >= s.gramIds) continue;
         let e = at[2 * nKeys + g];
-        const end = gramStart[gid * pages + page + 1];
+        const end = Math.min(gramStart[gid * pages + page + 1], gramLine.length);
         if (h === 0) e = firstFrom(gramLine, e, end, from + block);
         else {
           for (; e < end; e++) {

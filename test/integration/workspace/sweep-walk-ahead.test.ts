@@ -102,8 +102,38 @@ describe('the prose sweep\'s walk on an idle worker of the pool', () => {
     expect(handed).toEqual(own);
     expect(after.handed - before.handed).toBe(QUERIES.length);
     expect(after.walkedThere - before.walkedThere + after.takenBack - before.takenBack).toBe(QUERIES.length);
+    // Walked on the worker, not all taken back (a pool idle between searches begins them at once).
+    expect(after.walkedThere - before.walkedThere).toBeGreaterThan(0);
     expect(after.failed).toBe(before.failed);
     setHandedWaitMs(3);
+  }, 120_000);
+
+  it('a search that waits for no walk under way gives up on it (the worker stops at its next block): the same answers, and the worker\'s next walks give the same floats', async () => {
+    const own = await answers(false);
+    setHandedWaitMs(0);
+    const before = sweepWalksHanded();
+    expect(await answers(true)).toEqual(own);
+    const after = sweepWalksHanded();
+    setHandedWaitMs(3);
+    expect(after.handed - before.handed).toBe(QUERIES.length);
+    expect(after.walkedThere - before.walkedThere + after.takenBack - before.takenBack + after.gaveUp - before.gaveUp).toBe(QUERIES.length);
+    expect(after.failed).toBe(before.failed);
+    // Whatever walks were stopped midway, the worker's scratch is zero for the next.
+    const pool = await executorOf(searcher, true);
+    for (const o of QUERIES) {
+      const plan = buildRankPlan(o.query, o.mode ?? 'hybrid', bundledLexicon());
+      forgetSweptBests();
+      let there: HandedWalk | null = null;
+      walkAhead(plan, (x) => { there = x; });
+      await pool.walkSweep!(there!);
+      expect(Atomics.load(there!.state, 0), o.query).toBe(DONE);
+      forgetSweptBests();
+      let here: HandedWalk | null = null;
+      walkAhead(plan, (x) => { here = x; });
+      walkHanded(here!);
+      expect(Array.from(there!.best), o.query).toEqual(Array.from(here!.best));
+    }
+    forgetSweptBests();
   }, 120_000);
 
   it('with no pool alive nothing is handed: the search walks it itself, the same answers', async () => {

@@ -10,7 +10,7 @@ import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { ProseLinesBuilder, releaseProseLines, sweepProseLines } from '../../../src/rank/prose-lines.js';
 import { forgetSweptBests, prepareSweep, setHandedWaitMs, sweepWalksHanded, sweptLexical, walkAhead } from '../../../src/rank/prose-sweep.js';
-import { DONE, FAILED, HANDED, TAKEN_BACK, WALKING, walkHanded, type HandedWalk } from '../../../src/rank/prose-sweep-walk.js';
+import { ABANDONED, DONE, FAILED, HANDED, TAKEN_BACK, WALKING, walkHanded, walkLists, type HandedWalk } from '../../../src/rank/prose-sweep-walk.js';
 import type { PackedProseLines } from '../../../src/rank/prose-lines-build.js';
 
 const lexicon = parseLexicon('#docs\t1000\ncastle\t10\nthe\t900\nindex\t100\n');
@@ -100,8 +100,43 @@ describe('a prose sweep\'s walk handed to another thread', () => {
       const t0 = performance.now();
       expect(swept(plan)).toEqual(here);
       if (state === WALKING) expect(performance.now() - t0).toBeGreaterThanOrEqual(15);
-      expect(sweepWalksHanded().failed).toBe(before.failed + 1);
+      const after = sweepWalksHanded();
+      // Counted as what it was: failed there, or given up on (and told so: the other thread stops at its next block).
+      expect([after.failed - before.failed, after.gaveUp - before.gaveUp]).toEqual(state === FAILED ? [1, 0] : [0, 1]);
+      expect(after.waited - before.waited).toBe(state === WALKING ? 1 : 0);
+      expect(Atomics.load(w.state, 0)).toBe(state === WALKING ? ABANDONED : FAILED);
     }
     expect(HANDED).toBe(0);
+  });
+
+  it('given up on (ABANDONED) mid-walk: the other thread stops at its next block and writes nothing more; a walk begun after walks on', () => {
+    const plan = buildRankPlan('retry failed uploads', 'hybrid', lexicon);
+    const w = handed(plan);
+    Atomics.store(w.state, 0, ABANDONED);
+    expect(walkLists(w, w.best, w.state)).toBeNull();
+    expect(w.best.every((x) => x === 0)).toBe(true);
+    walkHanded(w);
+    expect(Atomics.load(w.state, 0)).toBe(ABANDONED);
+    forgetSweptBests();
+    const here = swept(plan);
+    const again = handed(plan);
+    walkHanded(again);
+    expect(Atomics.load(again.state, 0)).toBe(DONE);
+    expect(swept(plan)).toEqual(here);
+  });
+
+  it('a walk that throws partway there leaves its scratch zero: the next walk there gives the same floats', () => {
+    const plan = buildRankPlan('retry failed uploads', 'hybrid', lexicon);
+    forgetSweptBests();
+    const here = swept(plan);
+    const w = handed(plan);
+    // Throws once the block's lines' sums are added (the documents' norms are read after).
+    w.lists = { ...w.lists, none: new Proxy(w.lists.none, { get: (t, k) => (typeof k === 'string' && /^\d+$/.test(k) ? (() => { throw new Error('partway'); })() : Reflect.get(t, k)) }) };
+    expect(() => walkHanded(w)).toThrow('partway');
+    expect(Atomics.load(w.state, 0)).toBe(FAILED);
+    const again = handed(plan);
+    walkHanded(again);
+    expect(Atomics.load(again.state, 0)).toBe(DONE);
+    expect(swept(plan)).toEqual(here);
   });
 });
