@@ -7,7 +7,8 @@ import { keyCount, KEY_MOST, type PackedProseLines } from './prose-lines-build.j
 import type { RankPlan } from './plan.js';
 import { fitting, gramPageBits, pagesOf, SWEEP_BYTES } from './prose-sweep-bound.js';
 import { sizeWalk, walkBlockLines, walkBytes, walkPlan, type HandedWalk, type Sweep } from './prose-sweep-walk.js';
-import { forgetHanded, handedBests, handOver } from './prose-sweep-handed.js';
+import { abandonHanded, forgetHanded, handedBests, handOver } from './prose-sweep-handed.js';
+import { freeEnd, listsAt, type ArenaEnd, type SharedOf } from './prose-sweep-arena.js';
 
 export { setHandedWaitMs, sweepWalksHanded } from './prose-sweep-handed.js';
 
@@ -24,6 +25,8 @@ let dropped = 0;
 const LEFT_OUT = -2;
 
 let sweep: Sweep | null = null;
+/** The arena's end the sweep's lists are at (prose-sweep-arena.ts; the next is made at the other). */
+let sweepEnd: ArenaEnd = 'low';
 let versions = 0;
 /** The bytes the sweep holds (its lists and the walk's scratch), the bound it was made under, and the bytes of the one being made. */
 let sweepBytes = 0;
@@ -102,7 +105,8 @@ export async function prepareSweep(pause: () => Promise<void> = async () => {}):
   const left = new Set(all.slice(fit.take.length));
   making = (async () => {
     makingBytes = fit.makingBytes;
-    const made = await build(fit.take, pause);
+    const end: ArenaEnd = sweep ? (sweepEnd === 'low' ? 'high' : 'low') : 'low';
+    const made = await build(fit.take, listsAt(end, limit), pause);
     // Documents dropped while it was made are not swept; those counted meanwhile wait for the next one.
     let live = 0;
     made.docs.forEach((t, slot) => {
@@ -115,7 +119,7 @@ export async function prepareSweep(pause: () => Promise<void> = async () => {}):
       if (left.has(t)) leftOut++;
     }
     made.docs.forEach((t, slot) => { if (t) t.sweepSlot = slot; });
-    install(made);
+    install(made, end);
     madeUnder = limit;
     pending = members.size - live - leftOut;
     dropped = made.docs.length - live;
@@ -123,9 +127,15 @@ export async function prepareSweep(pause: () => Promise<void> = async () => {}):
   try { await making; } finally { making = null; makingBytes = 0; }
 }
 
-/** Answers from `made` from now on, with the walk's scratch sized to its lines. */
-function install(made: Sweep): void {
+/**
+ * Answers from `made` (its lists at `end` of the arena) from now on, with the walk's scratch sized to its
+ * lines: the last one's end is free (the next sweep is made there), its walks still under way given up.
+ */
+function install(made: Sweep, end: ArenaEnd): void {
+  if (sweep && sweepEnd !== end) freeEnd(sweepEnd);
+  abandonHanded();
   sweep = made;
+  sweepEnd = end;
   const l = made.lists;
   sizeWalk(l.lineSlot.length);
   sweepBytes = made.docs.length * 8 + [l.lineSlot, l.none, l.keyStart, l.ownLine, l.ownPart, l.winStart, l.winLine, l.winPart, l.gramStart, l.gramLine, l.gramPart]
@@ -137,6 +147,8 @@ function unmake(): void {
   if (!sweep) return;
   for (const t of sweep.docs) if (t) t.sweepSlot = -1;
   sweep = null;
+  freeEnd(sweepEnd);
+  abandonHanded();
   sizeWalk(0);
   sweepBytes = 0;
 }
@@ -147,15 +159,15 @@ const up = (x: number): number => Math.fround(x * (1 + 1e-6));
 /** Lucene's idf of a term `df` of `n` lines hold (proseStatsOf's: the same float). */
 const idfOf = (df: number, n: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
 
-/** A typed array of `n` in shared memory (zeroed): a worker thread reads the lists where this thread wrote them. */
-function shared<T>(of: { new (buffer: SharedArrayBuffer): T; readonly BYTES_PER_ELEMENT: number }, n: number): T {
-  return new of(new SharedArrayBuffer(n * of.BYTES_PER_ELEMENT));
-}
 
 /** Documents made between pauses. */
 const SLICE_DOCS = 64;
 
-async function build(docs: PackedProseLines[], pause: () => Promise<void>): Promise<Sweep> {
+/**
+ * The lists of `docs`, each a zeroed typed array in shared memory from `shared` (the arena's end the sweep is
+ * made at: a worker thread reads the lists where this thread wrote them).
+ */
+async function build(docs: PackedProseLines[], shared: <T>(of: SharedOf<T>, n: number) => T, pause: () => Promise<void>): Promise<Sweep> {
   const n = docs.length;
   const lineBase = new Int32Array(n + 1);
   const none = shared(Float64Array, n);
@@ -300,6 +312,8 @@ export function sweptLexicalOf(plan: RankPlan): (t: PackedProseLines) => number 
   let best: Float64Array | null = null;
   return (t) => {
     if (t.sweepSlot < 0 || s.docs[t.sweepSlot] !== t) return undefined;
+    // A sweep let go since may have its lists written over by one made after (prose-sweep-arena.ts): not walked.
+    if (!best && s !== sweep) return undefined;
     return (best ??= sweptBests(s, plan))[t.sweepSlot];
   };
 }
