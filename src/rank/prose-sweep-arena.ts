@@ -60,5 +60,7 @@ export function freeEnd(end: ArenaEnd): void {
  * resident until the process ends, whoever holds the buffer), in use by the sweeps, and made outside it.
  */
 export function arenaHeld(): { reservedBytes: number; writtenBytes: number; usedBytes: number; outsideBytes: number } {
-  return { reservedBytes: arena?.byteLength ?? 0, writtenBytes: most.low + most.high, usedBytes: used.low + used.high, outsideBytes: outside };
+  const reservedBytes = arena?.byteLength ?? 0;
+  // The two ends' written pages overlap once a sweep made at one end reached past where the other's were.
+  return { reservedBytes, writtenBytes: Math.min(reservedBytes, most.low + most.high), usedBytes: used.low + used.high, outsideBytes: outside };
 }

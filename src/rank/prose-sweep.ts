@@ -8,7 +8,7 @@ import type { RankPlan } from './plan.js';
 import { fitting, gramPageBits, pagesOf, SWEEP_BYTES } from './prose-sweep-bound.js';
 import { sizeWalk, walkBlockLines, walkBytes, walkPlan, type HandedWalk, type Sweep } from './prose-sweep-walk.js';
 import { abandonHanded, forgetHanded, handedBests, handOver } from './prose-sweep-handed.js';
-import { freeEnd, listsAt, type ArenaEnd, type SharedOf } from './prose-sweep-arena.js';
+import { arenaHeld, freeEnd, listsAt, type ArenaEnd, type SharedOf } from './prose-sweep-arena.js';
 
 export { setHandedWaitMs, sweepWalksHanded } from './prose-sweep-handed.js';
 
@@ -47,10 +47,12 @@ export function setSweepLimitBytes(bytes: number): void {
 
 /**
  * What the sweep holds now: its bytes (with one being made), never past the bound (prose-sweep-bound.ts),
- * the documents swept, and how many sweeps this process has made (each a pass over every swept document).
+ * the documents swept, and how many sweeps this process has made (each a pass over every swept document);
+ * `residentBytes`: the shared arena's pages its sweeps ever wrote (prose-sweep-arena.ts: resident, whatever
+ * the pool's workers hold, at most the bound).
  */
-export function sweepHeld(): { bytes: number; documents: number; made: number } {
-  return { bytes: sweepBytes + makingBytes, documents: sweep ? sweep.docs.length - dropped : 0, made: versions };
+export function sweepHeld(): { bytes: number; documents: number; made: number; residentBytes: number } {
+  return { bytes: sweepBytes + makingBytes, documents: sweep ? sweep.docs.length - dropped : 0, made: versions, residentBytes: arenaHeld().writtenBytes };
 }
 
 /** Adds a counted document: it is swept from the next rebuild on (bounded per document until then). */

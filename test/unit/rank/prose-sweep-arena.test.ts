@@ -75,6 +75,9 @@ describe('the prose sweep\'s arena', () => {
     expect(inArena.flat().every((x) => x !== undefined)).toBe(true);
     expect(arenaHeld()).toMatchObject({ reservedBytes: SWEEP_BYTES, outsideBytes: 0 });
     expect(arenaHeld().writtenBytes).toBeLessThanOrEqual(SWEEP_BYTES);
+    expect(sweepHeld().residentBytes).toBe(arenaHeld().writtenBytes);
+    // Both ends written: the first sweep's (made over since) and the second's.
+    expect(arenaHeld().writtenBytes).toBeGreaterThan(arenaHeld().usedBytes);
     // The same documents swept in a fresh arena (another bound makes one): the same floats.
     setSweepLimitBytes(SWEEP_BYTES + 8);
     await prepareSweep();
