@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearcher, executorOf, releaseWorkersOf, workersStarted, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
 import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
-import { forgetSweptBests, setHandedWaitMs, sweepHeld, sweepWalksHanded, walkAhead } from '../../../src/rank/prose-sweep.js';
-import { DONE, walkHanded, type HandedWalk } from '../../../src/rank/prose-sweep-walk.js';
+import { forgetSweptBests, prepareSweep, setHandedWaitMs, setSweepLimitBytes, sweepHeld, sweepWalksHanded, walkAhead } from '../../../src/rank/prose-sweep.js';
+import { BLOCK_LINES, SWEEP_BYTES } from '../../../src/rank/prose-sweep-bound.js';
+import { ABANDONED, DONE, HANDED, setSweepBlockLines, WALKING, walkHanded, type HandedWalk } from '../../../src/rank/prose-sweep-walk.js';
 import { keptLinesCounted } from '../../../src/workspace/search/kept-documents.js';
 import { setWalksAhead } from '../../../src/workspace/search-run.js';
 import { createWorkspace, type Workspace } from '../../../src/workspace/workspace.js';
@@ -135,6 +136,46 @@ describe('the prose sweep\'s walk on an idle worker of the pool', () => {
     }
     forgetSweptBests();
   }, 120_000);
+
+  it('a walk given up on mid-walk on the worker stops there (its bests short of a whole walk), and the worker\'s next walk gives the same floats', async () => {
+    // Blocks of 4 lines (the sweep made again under another bound takes them): ~300 blocks a walk, a state check before each.
+    setSweepBlockLines(4);
+    setSweepLimitBytes(SWEEP_BYTES - 8);
+    await prepareSweep();
+    const pool = await executorOf(searcher, true);
+    const plan = buildRankPlan('garden tomato water soil seed', 'hybrid', bundledLexicon());
+    const walk = (): HandedWalk => {
+      forgetSweptBests();
+      let w: HandedWalk | null = null;
+      walkAhead(plan, (x) => { w = x; });
+      return w!;
+    };
+    const whole = walk();
+    walkHanded(whole);
+    const slots = whole.best.filter((x) => x > 0).length;
+    let stopped = 0;
+    for (let i = 0; i < 20 && stopped < 3; i++) {
+      const w = walk();
+      const done = pool.walkSweep!(w);
+      // Given up on as soon as the worker has begun it (spun for here: piscina posts the task at once).
+      const t0 = performance.now();
+      while (Atomics.load(w.state, 0) === HANDED && performance.now() - t0 < 500);
+      const caught = Atomics.compareExchange(w.state, 0, WALKING, ABANDONED) === WALKING;
+      await done;
+      if (!caught) continue;
+      expect(Atomics.load(w.state, 0)).toBe(ABANDONED);
+      if (w.best.filter((x) => x > 0).length < slots) stopped++;
+    }
+    expect(stopped).toBeGreaterThan(0);
+    const there = walk();
+    await pool.walkSweep!(there);
+    expect(Atomics.load(there.state, 0)).toBe(DONE);
+    expect(Array.from(there.best)).toEqual(Array.from(whole.best));
+    forgetSweptBests();
+    setSweepBlockLines(BLOCK_LINES);
+    setSweepLimitBytes(SWEEP_BYTES);
+    await prepareSweep();
+  }, 60_000);
 
   it('with no pool alive nothing is handed: the search walks it itself, the same answers', async () => {
     const own = await answers(false);
