@@ -138,12 +138,13 @@ describe('the prose sweep\'s walk on an idle worker of the pool', () => {
   }, 120_000);
 
   it('a walk given up on mid-walk on the worker stops there (its bests short of a whole walk), and the worker\'s next walk gives the same floats', async () => {
-    // Blocks of 4 lines (the sweep made again under another bound takes them): ~300 blocks a walk, a state check before each.
-    setSweepBlockLines(4);
+    // Blocks of 1 line (the sweep made again under another bound takes them): ~1,200 blocks a walk, a state check before each.
+    setSweepBlockLines(1);
     setSweepLimitBytes(SWEEP_BYTES - 8);
     await prepareSweep();
     const pool = await executorOf(searcher, true);
-    const plan = buildRankPlan('garden tomato water soil seed', 'hybrid', bundledLexicon());
+    // A pasted paragraph (as find_related's): many words' and grams' lists a block, so a walk takes a while.
+    const plan = buildRankPlan(doc(3).slice(0, 800), 'hybrid', bundledLexicon());
     const walk = (): HandedWalk => {
       forgetSweptBests();
       let w: HandedWalk | null = null;
@@ -154,7 +155,7 @@ describe('the prose sweep\'s walk on an idle worker of the pool', () => {
     walkHanded(whole);
     const slots = whole.best.filter((x) => x > 0).length;
     let stopped = 0;
-    for (let i = 0; i < 20 && stopped < 3; i++) {
+    for (let i = 0; i < 100 && stopped < 3; i++) {
       const w = walk();
       const done = pool.walkSweep!(w);
       // Given up on as soon as the worker has begun it (spun for here: piscina posts the task at once).
