@@ -4,6 +4,7 @@ import { deserializeError, SimgrepError } from './errors.js';
 import type { ChunkEmbedRequest, ScoreRequest } from './embed/requests.js';
 import type { LineTokens } from './embed/line-cosines.js';
 import type { KeptChunks } from './embed/kept-chunks.js';
+import type { HandedWalk } from './rank/prose-sweep-walk.js';
 import type { WorkerResult, WorkerTask } from './embed/worker-protocol.js';
 import type { EmbedderKind, ModelData } from './types.js';
 import { offerModel } from './embed/model-channel.js';
@@ -50,6 +51,16 @@ export interface Executor {
   close(): Promise<void>;
   /** Tasks the worker threads have finished (the pool only): whether a warm-up reached them. */
   readonly completed?: number;
+  /**
+   * A prose sweep's walk handed over (rank/prose-sweep.ts walkAhead), walked on a worker thread into its
+   * shared bests unless taken back first: the floats walkLists gives on any thread. The pool only.
+   */
+  walkSweep?(w: HandedWalk): Promise<void>;
+  /**
+   * Tasks sent to the worker threads and not answered yet but the sweep's walks (the pool only): 0 when no
+   * batch keeps a thread busy (a walk is done in ~1-3 ms, or taken back by its search before it begins).
+   */
+  readonly pending?: number;
 }
 
 export interface PoolOptions {
@@ -79,12 +90,18 @@ export function createPool(opts: PoolOptions): Executor {
     // tried again for issue 30 and cost the four-agent memory target (docs/agents.md).
     resourceLimits: { maxYoungGenerationSizeMb: 4 },
   });
+  // Tasks under way but the sweep's walks (those say when they are done in shared memory, before the answer comes back).
+  let pending = 0;
   const answer = async (task: WorkerTask, transferList?: ArrayBuffer[]): Promise<WorkerResult & { ok: true }> => {
     let res: WorkerResult;
+    const counted = task.op !== 'walkSweep';
+    if (counted) pending++;
     try {
       res = await pool.run(task, transferList && { transferList });
     } catch (e) {
       throw new SimgrepError('WORKER_FAILED', `a worker thread failed: ${(e as Error).message}; retry with -J 1 or --embedder static`, { cause: e });
+    } finally {
+      if (counted) pending--;
     }
     if (!res.ok) throw deserializeError(res.error);
     return res;
@@ -108,8 +125,10 @@ export function createPool(opts: PoolOptions): Executor {
     }),
     prepareBound: async () => { await run({ op: 'prepareBound' }); },
     chunkSums: (req) => gate.build(async () => (await answer({ op: 'chunkSums', ...req }, movable(req.bytes, req.offsets)) as { sums: Float64Array }).sums),
+    walkSweep: async (w) => { await answer({ op: 'walkSweep', ...w }); },
     close: () => { channel?.close(); return pool.destroy(); },
     get completed() { return pool.completed; },
+    get pending() { return pending; },
   };
 }
 

@@ -16,6 +16,7 @@ import type { PipelineOutcome, SearchProgress, SearchStats } from './pipeline/ty
 import type { KeptFiles } from './pipeline/kept-files.js';
 import { PooledFiles } from './pipeline/pooled-files.js';
 import type { Executor } from './pool.js';
+import type { HandedWalk } from './rank/prose-sweep-walk.js';
 import { SEARCH_MODES, type SearchMode } from './types.js';
 import { bundledLexicon } from './rank/lexical/lexicon.js';
 import { searchLike, type LikeTarget } from './rank/related.js';
@@ -202,6 +203,8 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   let modelP: Promise<ModelData> | null = null;
   let localP: Promise<Executor> | null = null;
   let poolP: Promise<Executor> | null = null;
+  /** The pool once started (poolP resolved), until it is let go: what a search may hand work to without waiting for a start. */
+  let poolUp: Executor | null = null;
   let searchCount = 0;
 
   // With a slot in which its threads share the kernel's pruning directions (computed once, not per thread),
@@ -241,6 +244,8 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
         }
         return pool;
       })();
+      const started = poolP;
+      void started.then((p) => { if (poolP === started) poolUp = p; }, () => {});
       poolP.catch(() => { poolP = null; }); // the next search tries again
     } else if (o.prepareBound && !boundAsked) {
       // A pool an index build made: asked once, now (behind whatever batches the build has queued).
@@ -254,6 +259,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   const releasePool = async (): Promise<void> => {
     const pool = poolP;
     poolP = null;
+    poolUp = null;
     await pool?.then((p) => p.close(), () => undefined);
   };
 
@@ -451,6 +457,12 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
   sumsUsed.set(searcher, () => counts.keptSumsUsed);
   poolReleases.set(searcher, releasePool);
   poolStarts.set(searcher, () => poolP !== null);
+  // A walk goes to the pool only while no batch of it is under way: it never waits behind one.
+  sweepWalkers.set(searcher, () => {
+    const pool = poolUp;
+    // A walk that fails on the worker is walked on the search's thread (takeHanded): nothing to report here.
+    return pool?.walkSweep && pool.pending === 0 ? (w) => { pool.walkSweep!(w).catch(() => {}); } : null;
+  });
   shardSearches.set(searcher, (sources, o) => {
     validate(o);
     return run(sources, o, false, deadlineOf(o.timeoutMs), true);
@@ -473,6 +485,7 @@ const executors = new WeakMap<Searcher, (pooled: boolean) => Promise<Executor>>(
 const knownShares = new WeakMap<Searcher, (query: string) => Promise<number>>();
 const poolReleases = new WeakMap<Searcher, () => Promise<void>>();
 const poolStarts = new WeakMap<Searcher, () => boolean>();
+const sweepWalkers = new WeakMap<Searcher, () => ((w: HandedWalk) => void) | null>();
 const shardSearches = new WeakMap<Searcher, (sources: Source[], o: SearchOptions) => Promise<PipelineOutcome>>();
 
 const pooledFileMaps = new WeakMap<Searcher, PooledFiles>();
@@ -509,6 +522,15 @@ export function shardSearchOf(searcher: Searcher): (sources: Source[], o: Search
   const get = shardSearches.get(searcher);
   if (!get) throw new SimgrepError('INTERNAL', 'not a searcher made by createSearcher()');
   return get;
+}
+
+/**
+ * Where a prose sweep's walk can be handed to run beside this thread (rank/prose-sweep.ts walkAhead): a
+ * worker of the searcher's pool, when the pool has started and no batch is under way on it; else null
+ * (walked on this thread).
+ */
+export function sweepWalkerOf(searcher: Searcher): ((w: HandedWalk) => void) | null {
+  return sweepWalkers.get(searcher)?.() ?? null;
 }
 
 /** Whether the searcher has started its worker threads (and not let them go since): tests, benches. */

@@ -4,6 +4,7 @@ import { workerData } from 'node:worker_threads';
 import { serializeError } from '../src/errors.js';
 import { createLineScorer, type LineScorer } from '../src/embed/line-scorer.js';
 import { receiveModel } from '../src/embed/model-channel.js';
+import { walkHanded } from '../src/rank/prose-sweep-walk.js';
 import type { WorkerResult, WorkerTask } from '../src/embed/worker-protocol.js';
 import type { EmbedderKind, ModelData } from '../src/types.js';
 
@@ -20,6 +21,8 @@ export const ready: Promise<void> = scorer.then(() => {}, () => {});
 
 export default async function run(task: WorkerTask): Promise<WorkerResult> {
   try {
+    // A prose sweep's walk (rank/prose-sweep.ts walkAhead): its lists and bests in shared memory, no scorer needed.
+    if (task.op === 'walkSweep') { walkHanded(task); return { ok: true, values: new Float32Array(0) }; }
     const s = await scorer;
     if (task.op === 'prepareBound') { s.prepareBound(); return { ok: true, values: new Float32Array(0) }; }
     if (task.op === 'chunkSums') return { ok: true, sums: await s.chunkSums(task) };

@@ -2,6 +2,7 @@
 // { code, message } and pool.ts rebuilds the typed SimgrepError.
 import type { SerializedError } from '../errors.js';
 import type { ChunkEmbedRequest, ScoreRequest } from './requests.js';
+import type { HandedWalk } from '../rank/prose-sweep-walk.js';
 
 export type WorkerTask =
   | ({ op: 'score' } & ScoreRequest)
@@ -9,7 +10,8 @@ export type WorkerTask =
   | ({ op: 'embedChunks' } & ChunkEmbedRequest)
   | { op: 'prepareBound' }
   | ({ op: 'chunkSums' } & ChunkEmbedRequest)
-  | ({ op: 'embedChunkSums' } & ChunkEmbedRequest);
+  | ({ op: 'embedChunkSums' } & ChunkEmbedRequest)
+  | ({ op: 'walkSweep' } & HandedWalk);
 
 export type WorkerResult =
   | { ok: true; values: Float32Array; keptSumsUsed?: number }

@@ -6,7 +6,11 @@ import { PROSE_B, PROSE_K1 } from './prose.js';
 import { keyCount, KEY_MOST, type PackedProseLines } from './prose-lines-build.js';
 import type { RankPlan } from './plan.js';
 import { fitting, gramPageBits, pagesOf, SWEEP_BYTES } from './prose-sweep-bound.js';
-import { sizeWalk, walkBlockLines, walkBytes, walkPlan, type Sweep } from './prose-sweep-walk.js';
+import { sizeWalk, walkBlockLines, walkBytes, walkPlan, type HandedWalk, type Sweep } from './prose-sweep-walk.js';
+import { abandonHanded, forgetHanded, handedBests, handOver } from './prose-sweep-handed.js';
+import { arenaHeld, freeEnd, listsAt, type ArenaEnd, type SharedOf } from './prose-sweep-arena.js';
+
+export { setHandedWaitMs, sweepWalksHanded } from './prose-sweep-handed.js';
 
 /** The documents to sweep (kept documents once counted: prose-lines-build.ts), in the order they came. */
 const members = new Set<PackedProseLines>();
@@ -21,6 +25,8 @@ let dropped = 0;
 const LEFT_OUT = -2;
 
 let sweep: Sweep | null = null;
+/** The arena's end the sweep's lists are at (prose-sweep-arena.ts; the next is made at the other). */
+let sweepEnd: ArenaEnd = 'low';
 let versions = 0;
 /** The bytes the sweep holds (its lists and the walk's scratch), the bound it was made under, and the bytes of the one being made. */
 let sweepBytes = 0;
@@ -41,10 +47,12 @@ export function setSweepLimitBytes(bytes: number): void {
 
 /**
  * What the sweep holds now: its bytes (with one being made), never past the bound (prose-sweep-bound.ts),
- * the documents swept, and how many sweeps this process has made (each a pass over every swept document).
+ * the documents swept, and how many sweeps this process has made (each a pass over every swept document);
+ * `residentBytes`: the shared arena's pages its sweeps ever wrote (prose-sweep-arena.ts: resident, whatever
+ * the pool's workers hold, at most the bound).
  */
-export function sweepHeld(): { bytes: number; documents: number; made: number } {
-  return { bytes: sweepBytes + makingBytes, documents: sweep ? sweep.docs.length - dropped : 0, made: versions };
+export function sweepHeld(): { bytes: number; documents: number; made: number; residentBytes: number } {
+  return { bytes: sweepBytes + makingBytes, documents: sweep ? sweep.docs.length - dropped : 0, made: versions, residentBytes: arenaHeld().writtenBytes };
 }
 
 /** Adds a counted document: it is swept from the next rebuild on (bounded per document until then). */
@@ -99,7 +107,8 @@ export async function prepareSweep(pause: () => Promise<void> = async () => {}):
   const left = new Set(all.slice(fit.take.length));
   making = (async () => {
     makingBytes = fit.makingBytes;
-    const made = await build(fit.take, pause);
+    const end: ArenaEnd = sweep ? (sweepEnd === 'low' ? 'high' : 'low') : 'low';
+    const made = await build(fit.take, listsAt(end, limit), pause);
     // Documents dropped while it was made are not swept; those counted meanwhile wait for the next one.
     let live = 0;
     made.docs.forEach((t, slot) => {
@@ -112,7 +121,7 @@ export async function prepareSweep(pause: () => Promise<void> = async () => {}):
       if (left.has(t)) leftOut++;
     }
     made.docs.forEach((t, slot) => { if (t) t.sweepSlot = slot; });
-    install(made);
+    install(made, end);
     madeUnder = limit;
     pending = members.size - live - leftOut;
     dropped = made.docs.length - live;
@@ -120,11 +129,18 @@ export async function prepareSweep(pause: () => Promise<void> = async () => {}):
   try { await making; } finally { making = null; makingBytes = 0; }
 }
 
-/** Answers from `made` from now on, with the walk's scratch sized to its lines. */
-function install(made: Sweep): void {
+/**
+ * Answers from `made` (its lists at `end` of the arena) from now on, with the walk's scratch sized to its
+ * lines: the last one's end is free (the next sweep is made there), its walks still under way given up.
+ */
+function install(made: Sweep, end: ArenaEnd): void {
+  if (sweep && sweepEnd !== end) freeEnd(sweepEnd);
+  abandonHanded();
   sweep = made;
-  sizeWalk(made.lineSlot.length);
-  sweepBytes = made.docs.length * 8 + [made.lineSlot, made.none, made.keyStart, made.ownLine, made.ownPart, made.winStart, made.winLine, made.winPart, made.gramStart, made.gramLine, made.gramPart]
+  sweepEnd = end;
+  const l = made.lists;
+  sizeWalk(l.lineSlot.length);
+  sweepBytes = made.docs.length * 8 + [l.lineSlot, l.none, l.keyStart, l.ownLine, l.ownPart, l.winStart, l.winLine, l.winPart, l.gramStart, l.gramLine, l.gramPart]
     .reduce((n, a) => n + a.byteLength, 0) + walkBytes();
 }
 
@@ -133,6 +149,8 @@ function unmake(): void {
   if (!sweep) return;
   for (const t of sweep.docs) if (t) t.sweepSlot = -1;
   sweep = null;
+  freeEnd(sweepEnd);
+  abandonHanded();
   sizeWalk(0);
   sweepBytes = 0;
 }
@@ -143,20 +161,25 @@ const up = (x: number): number => Math.fround(x * (1 + 1e-6));
 /** Lucene's idf of a term `df` of `n` lines hold (proseStatsOf's: the same float). */
 const idfOf = (df: number, n: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
 
+
 /** Documents made between pauses. */
 const SLICE_DOCS = 64;
 
-async function build(docs: PackedProseLines[], pause: () => Promise<void>): Promise<Sweep> {
+/**
+ * The lists of `docs`, each a zeroed typed array in shared memory from `shared` (the arena's end the sweep is
+ * made at: a worker thread reads the lists where this thread wrote them).
+ */
+async function build(docs: PackedProseLines[], shared: <T>(of: SharedOf<T>, n: number) => T, pause: () => Promise<void>): Promise<Sweep> {
   const n = docs.length;
   const lineBase = new Int32Array(n + 1);
-  const none = new Float64Array(n);
+  const none = shared(Float64Array, n);
   let maxGram = -1;
   docs.forEach((t, s) => {
     lineBase[s + 1] = lineBase[s] + t.lines;
     none[s] = Math.log(1 + (t.docs + 0.5) / 0.5);
     for (const g of t.grams.gramId) if (g > maxGram) maxGram = g;
   });
-  const lineSlot = new Int32Array(lineBase[n]);
+  const lineSlot = shared(Int32Array, lineBase[n]);
   for (let s = 0; s < n; s++) lineSlot.fill(s, lineBase[s], lineBase[s + 1]);
   // Keys: a counting sort of every document's entries by (key id, page of the line), documents in slot
   // order within a bucket, each line less its page's first (16 bits), as the grams' below.
@@ -165,8 +188,8 @@ async function build(docs: PackedProseLines[], pause: () => Promise<void>): Prom
   const pageMask = (1 << pageBits) - 1;
   const keys = keyCount();
   const keyBuckets = keys * pages;
-  const keyStart = new Int32Array(keyBuckets + 1);
-  const winStart = new Int32Array(keyBuckets + 1);
+  const keyStart = shared(Int32Array, keyBuckets + 1);
+  const winStart = shared(Int32Array, keyBuckets + 1);
   docs.forEach((t, s) => {
     const base = lineBase[s];
     for (let x = 0; x < t.ids.length; x++) {
@@ -178,10 +201,10 @@ async function build(docs: PackedProseLines[], pause: () => Promise<void>): Prom
   for (let b = 0; b < keyBuckets; b++) { keyStart[b + 1] += keyStart[b]; winStart[b + 1] += winStart[b]; }
   const ownFill = keyStart.slice(0, keyBuckets);
   const winFill = winStart.slice(0, keyBuckets);
-  const ownLine = new Uint16Array(keyStart[keyBuckets]);
-  const ownPart = new Float32Array(keyStart[keyBuckets]);
-  const winLine = new Uint16Array(winStart[keyBuckets]);
-  const winPart = new Float32Array(winStart[keyBuckets]);
+  const ownLine = shared(Uint16Array, keyStart[keyBuckets]);
+  const ownPart = shared(Float32Array, keyStart[keyBuckets]);
+  const winLine = shared(Uint16Array, winStart[keyBuckets]);
+  const winPart = shared(Float32Array, winStart[keyBuckets]);
   for (let s = 0; s < n; s++) {
     if (s % SLICE_DOCS === SLICE_DOCS - 1) await pause();
     const t = docs[s];
@@ -203,7 +226,7 @@ async function build(docs: PackedProseLines[], pause: () => Promise<void>): Prom
   }
   // Grams: the same, bucketed by (gram, page of the line), each line's part worked out from its count.
   const buckets = (maxGram + 1) * pages;
-  const gramStart = new Int32Array(buckets + 1);
+  const gramStart = shared(Int32Array, buckets + 1);
   docs.forEach((t, s) => {
     const d = t.grams;
     for (let i = 0; i < d.gramId.length; i++) {
@@ -212,8 +235,8 @@ async function build(docs: PackedProseLines[], pause: () => Promise<void>): Prom
   });
   for (let b = 0; b < buckets; b++) gramStart[b + 1] += gramStart[b];
   const gramFill = gramStart.slice(0, buckets);
-  const gramLine = new Uint16Array(gramStart[buckets]);
-  const gramPart = new Float32Array(gramStart[buckets]);
+  const gramLine = shared(Uint16Array, gramStart[buckets]);
+  const gramPart = shared(Float32Array, gramStart[buckets]);
   for (let s = 0; s < n; s++) {
     if (s % SLICE_DOCS === SLICE_DOCS - 1) await pause();
     const t = docs[s];
@@ -234,11 +257,18 @@ async function build(docs: PackedProseLines[], pause: () => Promise<void>): Prom
       }
     }
   }
-  return { docs: docs.slice() as (PackedProseLines | null)[], lineSlot, none, keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, pages, pageBits, keyIds: keys, gramIds: maxGram + 1, version: ++versions };
+  const lists = { slots: n, lineSlot, none, keyStart, ownLine, ownPart, winStart, winLine, winPart, gramStart, gramLine, gramPart, pages, pageBits, keyIds: keys, gramIds: maxGram + 1 };
+  return { docs: docs.slice() as (PackedProseLines | null)[], version: ++versions, lists };
 }
 
 /** Per plan terms list (a plan made again for the same query shares it): its grams list, the sweep version and each slot's best lexical score. */
-const bests = new WeakMap<RankPlan['terms'], { grams: readonly string[] | undefined; version: number; best: Float64Array }>();
+let bests = new WeakMap<RankPlan['terms'], { grams: readonly string[] | undefined; version: number; best: Float64Array }>();
+
+/** Forgets every plan's bests and walks handed over (tests and benches: the next search of a plan walks it again). */
+export function forgetSweptBests(): void {
+  bests = new WeakMap();
+  forgetHanded();
+}
 
 /**
  * The best lexical score (proseLexical) of any line of the document for the plan, from its lines' BM25
@@ -252,12 +282,26 @@ export function sweptLexical(t: PackedProseLines, plan: RankPlan): number | unde
   return sweptBests(s, plan)[t.sweepSlot];
 }
 
-/** Each slot's best lexical score for the plan in sweep `s` (walked once per plan and sweep). */
+/** Each slot's best lexical score for the plan in sweep `s` (walked once per plan and sweep, here or by the thread it was handed to). */
 function sweptBests(s: Sweep, plan: RankPlan): Float64Array {
   const grams = plan.prose?.grams;
   let kept = bests.get(plan.terms);
-  if (!kept || kept.grams !== grams || kept.version !== s.version) bests.set(plan.terms, (kept = { grams, version: s.version, best: walkPlan(s, plan) }));
+  if (!kept || kept.grams !== grams || kept.version !== s.version) bests.set(plan.terms, (kept = { grams, version: s.version, best: handedBests(s, plan) ?? walkPlan(s.lists, plan) }));
   return kept.best;
+}
+
+/**
+ * Hands the plan's walk to another thread (`hand`: an idle worker of the searcher's pool) while this one
+ * picks and scores the code candidates; the search's listing of its prose documents then takes its bests
+ * (sweptBests: waiting for a walk under way, taking back one not begun). The same walk (walkLists), so
+ * the same floats. Nothing when there is no sweep, or the plan's bests are known or handed already.
+ */
+export function walkAhead(plan: RankPlan, hand: (w: HandedWalk) => void): void {
+  const s = sweep;
+  if (!s) return;
+  const kept = bests.get(plan.terms);
+  if (kept && kept.grams === plan.prose?.grams && kept.version === s.version) return;
+  handOver(s, plan, hand);
 }
 
 /**
@@ -270,6 +314,8 @@ export function sweptLexicalOf(plan: RankPlan): (t: PackedProseLines) => number 
   let best: Float64Array | null = null;
   return (t) => {
     if (t.sweepSlot < 0 || s.docs[t.sweepSlot] !== t) return undefined;
+    // A sweep let go since may have its lists written over by one made after (prose-sweep-arena.ts): not walked.
+    if (!best && s !== sweep) return undefined;
     return (best ??= sweptBests(s, plan))[t.sweepSlot];
   };
 }

@@ -4,8 +4,9 @@
 import { queryMode } from '../rank/query-mode.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
+import { walkAhead } from '../rank/prose-sweep.js';
 import type { KnownSignals } from '../rank/chunk-scorer.js';
-import { FRESH_ONLY, SEARCH_MODES, executorOf, knownShareFor, validate, type SearchOptions, type SearchResponse } from '../searcher.js';
+import { FRESH_ONLY, SEARCH_MODES, executorOf, knownShareFor, sweepWalkerOf, validate, type SearchOptions, type SearchResponse } from '../searcher.js';
 import { isGlob } from '../sources/fs.js';
 import { fileKeys } from '../sources/real-paths.js';
 import { sourcesForPaths } from '../sources/resolve.js';
@@ -42,6 +43,12 @@ import { unsavedStore } from './store/unsaved-store.js';
  * than loading LanceDB and committing (~300 ms from a cold process).
  */
 export const UNSAVED_REFRESH_BYTES = 512 << 10;
+
+/** Whether a resident search hands its prose sweep's walk to an idle worker of the pool (tests and benches turn it off). */
+let walksAhead = true;
+export function setWalksAhead(on: boolean): void {
+  walksAhead = on;
+}
 
 export async function searchWorkspace(ws: OpenWorkspace, so: SearchOptions): Promise<SearchResponse> {
   try {
@@ -262,6 +269,13 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   if (plan.prose && !ws.o.oneShot) keepLineTokensWith(ws.searcher);
   const split = plan.prose ? splitProse(snap, display, ws.reader, plan, { keepBytes: !ws.o.oneShot, index: proseIndex, bounded: Number.isFinite(heapSize), model }) : { display, prose: null };
   mark('prose split');
+  // A resident process's prose sweep is walked for the plan on an idle worker of the pool while this thread
+  // picks and scores the code candidates; the prose documents' listing after those takes its bests
+  // (rank/prose-sweep.ts walkAhead).
+  if (split.prose && !ws.o.oneShot && walksAhead) {
+    const hand = sweepWalkerOf(ws.searcher);
+    if (hand) walkAhead(plan, hand);
+  }
   const known = new Map<number, number>();
   // A resident process's scorer keeps the chunks' sums (kept-chunks.ts): a term chunk whose lexical signals
   // the index knows is then scored by its sum alone (embed/chunk-scoring.ts).
