@@ -134,7 +134,11 @@ export async function warmSearches(ws: Workspace, dir: string, calls: AgentCalls
     }
     for (const like of tops) {
       if (!(await idle())) return here;
-      handOn(await ws.search({ query: '', like, paths: [dir], topK, mode, nLines, [FRESH_ONLY]: o.freshOnly }));
+      // A hit's file changed since its search (cut short: its line past the end) ends them, as a changed file does.
+      const r = await ws.search({ query: '', like, paths: [dir], topK, mode, nLines, [FRESH_ONLY]: o.freshOnly }).catch(() => null);
+      if (!r) return here;
+      handOn(r);
+      if (r.warnings.some((w) => w.code === NOT_FRESH)) return here;
       ran++; here++;
     }
     mark(`warm searches (${here})`);

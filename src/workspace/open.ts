@@ -118,6 +118,8 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
   let storeP: Promise<IndexStore> | null = null;
   /** The snapshot file failed a check and could not be removed: not read again until rewritten. */
   let fileDamaged = false;
+  /** The rebuild of a version from the store under way, which a second load of that version waits for. */
+  let rebuilding: { version: Snapshot['version']; done: Promise<Snapshot> } | null = null;
   let proseIndex: ProseIndexLines | null = null;
   /** filesStamp of the statistics files when proseIndex was made from them. */
   let proseStamp = '';
@@ -210,11 +212,23 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
       if (ws.snapshot && ws.snapshot.version === version) return ws.snapshot;
       ws.snapshot = fileDamaged ? null : readSnapshotFile(snapshotPath(dir, remote), version, (why) => { if (notes) notes.damaged = why; });
       if (ws.snapshot) return ws.snapshot;
-      const model = await ws.searcher.model();
-      const rebuilt = await rebuildSnapshot(await ws.store(false), version, model.dim, ws.chunkLines, ws.reader);
-      ws.snapshot = rebuilt;
-      ws.saveSnapshot(rebuilt, notes);
-      return rebuilt;
+      // One rebuild of a version at a time: the engine's start (its keeping, its first made-up search) and the
+      // agent's first search each found the file missing and rebuilt it at once, three times (review of session
+      // 42). The one that rebuilds it says it was not saved (notes), as a later search finding it in memory would not.
+      if (rebuilding?.version === version) return rebuilding.done;
+      const done = (async () => {
+        const model = await ws.searcher.model();
+        const rebuilt = await rebuildSnapshot(await ws.store(false), version, model.dim, ws.chunkLines, ws.reader);
+        ws.snapshot = rebuilt;
+        ws.saveSnapshot(rebuilt, notes);
+        return rebuilt;
+      })();
+      rebuilding = { version, done };
+      try {
+        return await done;
+      } finally {
+        if (rebuilding?.done === done) rebuilding = null;
+      }
     },
 
     /** Writes the base file when the snapshot is compacted, else only the delta of what it appended. */

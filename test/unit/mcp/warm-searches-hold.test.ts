@@ -3,6 +3,7 @@
 // rest then wait for the agent to be idle; one the index did not answer (a scan) ends them.
 import { afterEach, describe, expect, it } from 'vitest';
 import { setWarmHoldMs, WARM_HOLD_MS, WARM_QUERIES, warmSearches, type AgentCalls } from '../../../src/mcp/warm-searches.js';
+import { NOT_FRESH } from '../../../src/workspace/search-run.js';
 import type { Workspace } from '../../../src/workspace/workspace.js';
 
 /** A stand-in workspace whose searches end when the test says (`finish`), counting them; `scans`: answered by a scan, not the index. */
@@ -77,6 +78,26 @@ describe('the made-up searches hold the index calls, within a bound', () => {
     expect(asked()).toBe(1);
     expect(await done).toBe(1);
     expect(held).toBe(1);
+  });
+
+  it('ends the find_related ones too at a file changed since (NOT_FRESH), or at one that fails (its hit\'s line gone): the rest do not run', async () => {
+    setWarmHoldMs(60_000);
+    for (const likeAnswer of ['not fresh', 'throws'] as const) {
+      let likes = 0;
+      const index = { workspace: 'stand-in', refreshed: 0 };
+      const ws = {
+        search: async (o: { like?: unknown }) => {
+          if (!o.like) return { results: [{ filename: '/nowhere/a.ts', match_line: 3 }], warnings: [], stats: { files: 1, index } };
+          likes++;
+          if (likeAnswer === 'throws') throw new Error('BAD_FLAG: line 4 is past its end');
+          return { results: [], warnings: [{ path: '/nowhere', code: NOT_FRESH, message: 'changed' }], stats: { files: 0 } };
+        },
+      } as unknown as Workspace;
+      const calls: AgentCalls = { inFlight: 0, scanning: 0, lastEnded: -Infinity };
+      // Before: the three find_related ran on (each NOT_FRESH a whole walk for the next search), or a throw rejected them all.
+      expect(await warmSearches(ws, '/nowhere', calls, { freshOnly: true })).toBe(WARM_QUERIES.length);
+      expect(likes).toBe(1);
+    }
   });
 
   it('counts the bound from `since`, when the calls began to wait (an engine that loaded its model first)', async () => {
