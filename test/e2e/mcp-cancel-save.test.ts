@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { cpuMs, untilQuiet } from '../helpers/engine-cpu.js';
+import { cpuMs, untilWarmedUp } from '../helpers/engine-cpu.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
 import { mcpClient } from '../helpers/mcp-client.js';
 
@@ -67,8 +67,7 @@ describe.skipIf(process.platform !== 'linux')('simgrep mcp: a search cancelled d
     // The engine started over the index built before: its made-up searches (mcp/warm-searches.ts) run while no
     // call is under way, and are done before the engine's CPU is counted, and so is what runs after them (the
     // chunk warm-up, the start's keeping of the prose documents): the engine's CPU stays flat.
-    await expect.poll(engineLog, { timeout: 90_000, interval: 100 }).toMatch(/made-up searches over the index of workspace \S+: \d+ ran/);
-    await untilQuiet(engine);
+    await untilWarmedUp(engine, engineLog);
     for (let i = 0; i < FILES; i++) appendFileSync(path.join(root, `upload${i}.ts`), `// changed ${i}: invoice socket parser\n`);
     await sleep(200);
     // Every file changed: the first search saves them all, and is cancelled once the save is under way.

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, runCli } from '../helpers/cli.js';
-import { cpuMs, untilQuiet } from '../helpers/engine-cpu.js';
+import { cpuMs, untilWarmedUp } from '../helpers/engine-cpu.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
 import { mcpClient } from '../helpers/mcp-client.js';
 
@@ -81,11 +81,7 @@ beforeAll(async () => {
   // The engine started over the index built above: its made-up searches (mcp/warm-searches.ts) run while no
   // call is under way, and are done before any test counts the engine's CPU, and so is what runs after them
   // (the chunk warm-up, the start's keeping of the prose documents): the engine's CPU stays flat.
-  for (const end = Date.now() + 90_000; !/made-up searches over the index of workspace \S+: \d+ ran/.test(engineLog());) {
-    if (Date.now() > end) throw new Error(`the engine's made-up searches did not end in 90 s: ${engineLog()}`);
-    await sleep(100);
-  }
-  await untilQuiet(engine);
+  await untilWarmedUp(engine, engineLog);
   // A whole scan, twice (the first warms the tokenizer's memo): the second's CPU is what a scan costs.
   await call(first, scan(4));
   fullScanMs = await scanCost();
