@@ -132,7 +132,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     // leaves those to it), as a search's: one note (mend41).
     const notes = warned(ws, r, DEFAULT_MAX_TOKENS);
     const out = { workspace: ws.name, files: r.files, indexed: r.indexed, unchanged: r.unchanged, deleted: r.deleted, chunks: r.chunks, errors: r.errors, ...(notes.length > 0 ? { notes } : {}) };
-    const text = `workspace ${ws.name}: ${r.files} files checked, ${r.indexed} indexed, ${r.unchanged} unchanged, ${r.deleted} removed, ${r.errors} errors${notes.map((n) => `\nnote: ${n}`).join('')}`;
+    const text = `workspace ${ws.name}: ${r.files} files checked, ${r.indexed} indexed, ${r.unchanged} unchanged, ${r.deleted} removed, ${r.errors} errors${noteLines(notes)}`;
     return { content: [{ type: 'text', text }], structuredContent: out };
   }
 
@@ -142,6 +142,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const found = await workspaces.forStatus(dir);
     if (signal?.aborted) throw new SimgrepError('ABORTED', 'status was aborted');
     const out: Record<string, unknown> = { directory: dir, indexed: false, workspace: null, files: 0, chunks: 0, lines: 0, model: null, updated: null };
+    let notes: string[] = [];
     if (found?.building) {
       // Tables being built hold part of the tree: not "indexed" until the build is done. What the build
       // has indexed so far comes from its progress in memory: a status of the tables would wait for the
@@ -173,14 +174,18 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
       : out.incomplete
       ? `${dir}: the index of workspace ${String(out.workspace)} is incomplete: no build of it has finished, one was cut short or is still running (${String(out.files)} files written); the next search rebuilds it in the background and reads the files meanwhile, the index tool finishes it now`
       : out.indexed ? `${dir}: indexed in workspace ${String(out.workspace)} (${String(out.files)} files, ${String(out.chunks)} chunks${out.gone ? `; ${String(out.gone)} more gone since its last run, skipped by searches, dropped by the index tool` : ''})` : `${dir}: not indexed yet (the first search builds the index)`;
-    const notes = (out.notes as string[] | undefined) ?? [];
-    return { content: [{ type: 'text', text: `${text}${notes.map((n) => `\nnote: ${n}`).join('')}` }], structuredContent: out };
+    return { content: [{ type: 'text', text: `${text}${noteLines(notes)}` }], structuredContent: out };
 
     /** What status met (a ranking snapshot it rebuilt and could not save) as one note, as a search's (mend41). */
     function statusNotes(ws: { dir: string }, s: { warnings?: SourceWarning[] }): void {
-      const notes = warned(ws, { warnings: s.warnings ?? [] }, DEFAULT_MAX_TOKENS);
+      notes = warned(ws, { warnings: s.warnings ?? [] }, DEFAULT_MAX_TOKENS);
       if (notes.length > 0) out.notes = notes;
     }
+  }
+
+  /** The notes of an index or status answer, a line each after its text. */
+  function noteLines(notes: string[]): string {
+    return notes.map((n) => `\nnote: ${n}`).join('');
   }
 
   return {

@@ -139,6 +139,8 @@ interface Step { keys: string[]; chunks: { bytes: Uint8Array; offsets: Uint32Arr
 async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void> {
   const s = o.snapshot;
   const slice = { at: -Infinity };
+  /** The searcher closed (stopWarming), or the workspace that asked did. */
+  const off = () => w.stopped || o.closed?.() === true;
   await turn(slice); // the search that started it answers first
   if (o.closed?.()) return;
   let scorer: Executor;
@@ -190,8 +192,8 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
     // Its text too, for the searches' windows (kept-text.ts), unless kept already.
     const read = !keptText.has(state) && f.size <= KEPT_TEXT_FILE_BYTES;
     if (wanted.size === 0 && !read) continue;
-    while (o.idle && !o.idle() && !w.stopped && !o.closed?.()) await pause(IDLE_MS);
-    if (w.stopped || o.closed?.()) return;
+    while (o.idle && !o.idle() && !off()) await pause(IDLE_MS);
+    if (off()) return;
     try {
       // As a search reads the file (candidate-source.ts): the chunks the snapshot has, with the lines they had.
       let text = await keptText.get(state, o.chunkLines);
@@ -213,6 +215,6 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
     if (step.keys.length >= CHUNKS_PER_STEP && !(await send())) return;
     await turn(slice);
   }
-  if (w.stopped || o.closed?.() || !(await send()) || !(await settled(0))) return;
+  if (off() || !(await send()) || !(await settled(0))) return;
   w.done = s;
 }
