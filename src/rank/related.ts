@@ -1,7 +1,7 @@
 // Code like a place in a file (find_related, --like PATH:LINE): the chunk around the line, cut where
 // the ranker cuts chunks, is the query, and the answer leaves that chunk out. A pasted block of code
 // is the same search without the file: its own source ranks first.
-import { realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
@@ -36,7 +36,7 @@ export async function likeChunk(t: LikeTarget): Promise<LikeChunk> {
   let real: string;
   try {
     real = realpathSync(t.path);
-    bytes = await readFile(real);
+    bytes = readSmall(real) ?? await readFile(real);
   } catch (e) {
     throw new SimgrepError('PATH_NOT_FOUND', `cannot read ${t.path} to find code like it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); pass an existing file`);
   }
@@ -55,6 +55,24 @@ export async function likeChunk(t: LikeTarget): Promise<LikeChunk> {
   if (query.trim() === '') throw new SimgrepError('BAD_QUERY', `lines ${start + 1}-${end} of ${t.path} are blank; pick a line in code`);
   if (!/[\p{L}\p{N}]/u.test(query)) throw new SimgrepError('BAD_QUERY', `lines ${start + 1}-${end} of ${t.path} hold no letter or number, nothing to look for; pick a line in code`);
   return { path: real, start, end, query };
+}
+
+/** A file up to this size is read on the calling thread (as a search reads one whole: sources/source.ts WHOLE_READ_BYTES). */
+const SYNC_READ_BYTES = 8 << 20;
+
+/**
+ * The bytes of `file` when it is a regular file of at most SYNC_READ_BYTES, read here: the promise API's open,
+ * stat, read and close are four trips through libuv's threads and back for a find_related's ~10 KB (hop40);
+ * else undefined (read by the promise API: a big file, or a pipe, which the open here never waits on).
+ */
+function readSmall(file: string): Buffer | undefined {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    return st.isFile() && st.size > 0 && st.size <= SYNC_READ_BYTES ? readFileSync(fd) : undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Whether a result's match lies in the chunk (its own file, compared by real path where it exists). */
