@@ -60,7 +60,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
 
   async function search(a: SearchArgs, signal?: AbortSignal): Promise<WireToolResult> {
     // With SIMGREP_DEBUG_TIMING=1, the MCP side's stages around the search's own (workspace/search-run.ts).
-    const mark = timer('mcp');
+    const mark = timer('mcp', { memory: false });
     const dir = resolveInside(root, a.directory);
     const plan = planOf(a);
     const { query, notes } = boundQuery(a.query);
@@ -80,7 +80,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
 
   async function findRelated(a: RelatedArgs, signal?: AbortSignal): Promise<WireToolResult> {
     // With SIMGREP_DEBUG_TIMING=1, the MCP side's stages around the search's own (workspace/search-run.ts).
-    const mark = timer('mcp');
+    const mark = timer('mcp', { memory: false });
     const file = resolveFileInside(root, a.file_path);
     const dir = resolveInside(root, a.directory);
     const plan = planOf(a);

@@ -108,7 +108,7 @@ async function withinRest(so: SearchOptions, started: number, run: (o: SearchOpt
 async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Deadline, started: number, held: Held): Promise<SearchResponse> {
   const paths = so.paths ?? [];
   const signal = deadline.readSignal;
-  const mark = timer('search');
+  const mark = timer('search', { memory: false });
   const fallback = (reason: string | null) => withinRest(so, started, (o) => scanned(ws, o, reason));
   // -L: the index holds what its walk found, which follows no link (a scan's -L walk does).
   if ((so.mode ?? 'hybrid') === 'line' || so.ignoreCase || so.followSymlinks || (so.sources?.length ?? 0) > 0 || paths.length === 0) return fallback(null);
