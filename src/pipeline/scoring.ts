@@ -40,6 +40,11 @@ export class Scoring {
   readonly proseTermless = new Set<number>();
   private readonly inflight = new Set<Promise<void>>();
   /**
+   * Batches the guard stopped before they were sent (a file's read each): sent by the flush after the deadline
+   * (`last`), so every piece packed is scored, as the stats count it (trust43: they were dropped).
+   */
+  private stopped: Batch[] = [];
+  /**
    * The hits of chunks whose distance (Piece.distance) or lexical signals (Piece.signals) were known
    * beforehand, by path and line (their chunk's first line where the scorer took them): the lines of those
    * shown are counted at the end (withBestLines).
@@ -62,10 +67,13 @@ export class Scoring {
 
   /** Sends a batch to be scored once a slot is free; `last`: the flush after the deadline fired, not guarded. */
   async submit(batch: Batch | null, last = false): Promise<void> {
+    if (last) for (const held of this.stopped.splice(0)) await this.submit(held, true);
     if (!batch) return;
     const o = this.o;
     while (this.inflight.size >= o.executor.capacity) await Promise.race(this.inflight);
-    if (!last) this.guard();
+    if (!last) {
+      try { this.guard(); } catch (e) { this.stopped.push(batch); throw e; }
+    }
     const p: Promise<void> = o.executor
       .score({
         bytes: batch.bytes, offsets: batch.offsets, scoreRanges: batch.scoreRanges,
