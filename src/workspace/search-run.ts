@@ -19,7 +19,7 @@ import { fewBytes, listWalk, recordedWalk, staleEntries } from './changes/walks.
 import { timer } from './debug-timer.js';
 import { Deadline, DeadlineReached } from '../pipeline/deadline.js';
 import { KnownDistanceChanged } from '../pipeline/scoring.js';
-import { busyInProcess, claimedInProcess, inProcess, runInProcess } from './lock.js';
+import { inProcess, waitsBehind } from './lock.js';
 import { notSavedWarnings, type OpenWorkspace, type SnapshotNotes } from './open.js';
 import { statesOf } from './publish.js';
 import { answersBesideIndexRun, indexUse } from './index-use.js';
@@ -178,7 +178,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const mine = stale.length > 0 ? only(walk, stale) : null;
   if (stale.length > 0 && ws.o.oneShot && !ws.storeOpened() && fewBytes(stale, UNSAVED_REFRESH_BYTES)) {
     await until(unsaved());
-  } else if (stale.length > 0 && answersBesideIndexRun(use, { local: lockFile !== null }) && busyInProcess(lockFile!) && (runInProcess(lockFile!) || !claimedInProcess(lockFile!, mine!.keys))) {
+  } else if (stale.length > 0 && answersBesideIndexRun(use, { local: lockFile !== null }) && waitsBehind(lockFile!, mine!.keys) === 'other') {
     // An index run or prune of this process holds or waits for the lock (simgrep serve's start-up update, an MCP
     // index call), over an index a run completed: the search never waits for it; it reads what changed for its own
     // answer, and the run saves it. A first build is waited for (below): every file is stale then, and reading
