@@ -217,8 +217,9 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
       // One rebuild of a version at a time: the engine's start (its keeping, its first made-up search) and the
       // agent's first search each found the file missing and rebuilt it at once, three times (review of session
       // 42). The one that rebuilds it says it was not saved (notes), as a later search finding it in memory would not.
-      // A load that gives up (its signal) stops waiting at once; the rebuild stops once none waits (trust43).
-      if (rebuilding?.version === version) return rebuilding.wait(signal);
+      // A load that gives up (its signal) stops waiting at once; the rebuild stops once none waits (trust43), and
+      // a load after that starts another.
+      if (rebuilding?.version === version && !rebuilding.stopped) return rebuilding.wait(signal);
       const r = new SharedRebuild(version, async (stop) => {
         const model = await ws.searcher.model();
         const rebuilt = await rebuildSnapshot(await ws.store(false), version, model.dim, ws.chunkLines, ws.reader, stop);

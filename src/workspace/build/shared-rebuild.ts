@@ -18,6 +18,11 @@ export class SharedRebuild {
     this.done.catch(() => {});
   }
 
+  /** Every load waiting for it gave up: it is stopping, and a load that comes now starts another. */
+  get stopped(): boolean {
+    return this.stop.signal.aborted;
+  }
+
   /** The rebuilt snapshot, or ABORTED as soon as `signal` aborts (the rebuild stops if no other load waits). */
   wait(signal?: AbortSignal): Promise<Snapshot> {
     if (!signal) { this.kept = true; return this.done; }
