@@ -10,7 +10,7 @@ import { createPathReader } from '../sources/path-reader.js';
 import type { Source, SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { ModelData } from '../types.js';
-import { SharedRebuild } from './build/shared-rebuild.js';
+import { SharedRebuild, rebuildAborted } from './build/shared-rebuild.js';
 import { rebuildSnapshot } from './build/snapshot-rebuild.js';
 import { STAT_THREAD_FROM_FILES } from './changes/stat-many.js';
 import { WalkCache } from './changes/walk-cache.js';
@@ -217,9 +217,13 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
       // One rebuild of a version at a time: the engine's start (its keeping, its first made-up search) and the
       // agent's first search each found the file missing and rebuilt it at once, three times (review of session
       // 42). The one that rebuilds it says it was not saved (notes), as a later search finding it in memory would not.
-      // A load that gives up (its signal) stops waiting at once; the rebuild stops once none waits (trust43), and
-      // a load after that starts another.
+      // A load that gives up (its signal) stops waiting at once; the rebuild stops at its next check once none
+      // waits (trust43), and a load after it saw that starts another.
+      // A load that stopped the rebuild it waited for and came back before the rebuild saw it (still in the store's
+      // reads) takes the stop back and joins: not a second rebuild beside it (trust43 review).
       if (rebuilding?.version === version && !rebuilding.stopped) return rebuilding.wait(signal);
+      // A load given up already starts nothing (its rebuild would have had no load to stop it).
+      if (signal?.aborted) throw rebuildAborted();
       const r = new SharedRebuild(version, async (stop) => {
         const model = await ws.searcher.model();
         const rebuilt = await rebuildSnapshot(await ws.store(false), version, model.dim, ws.chunkLines, ws.reader, stop);

@@ -12,12 +12,16 @@ import { collectBytes, streamEntry, type Source } from '../../sources/source.js'
 import { isRemoteUri } from '../../sources/uri.js';
 import { chunkFeatures, type ChunkIdentifiers } from '../snapshot/chunk-features.js';
 import { openChunks } from './file-chunks.js';
+import type { StopCheck } from './shared-rebuild.js';
 import { TermCollector } from '../snapshot/term-collector.js';
 import { emptySnapshot, patchSnapshot, type ChunkRow, type FileStateOf, type Snapshot } from '../snapshot/snapshot.js';
 import type { ChunkVector, IndexStore, StoreVersion } from '../store/store.js';
 
-/** `signal`: read after the store's rows and before each file (ABORTED): a big store's files take seconds. */
-export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, dim: number, chunkLines: number, reader?: Source, signal?: AbortSignal): Promise<Snapshot> {
+/**
+ * `signal`: read after the store's rows and before each file (ABORTED): a big store's files take seconds. (A
+ * SharedRebuild's stop check: a load that comes before it is read takes the stop back.)
+ */
+export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, dim: number, chunkLines: number, reader?: Source, signal?: StopCheck): Promise<Snapshot> {
   const [states, vectors] = await Promise.all([store.fileStates(version), store.chunkVectors(version)]);
   const stopped = () => { if (signal?.aborted) throw new SimgrepError('ABORTED', 'the ranking snapshot\'s rebuild was aborted'); };
   stopped();

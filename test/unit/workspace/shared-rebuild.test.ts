@@ -53,3 +53,44 @@ it('runs to its end for a load with no signal, and hands the others that did not
   await expect(r.wait(c.signal)).rejects.toMatchObject({ code: 'ABORTED' });
   expect(await r.done).toBe(snap);
 });
+
+it('a load that comes after every load gave up, before the rebuild read its stop (still in its first reads), takes the stop back and joins', async () => {
+  // The store's reads (fileStates, chunkVectors) come before the first check: held here by a gate.
+  let release!: () => void;
+  const reads = new Promise<void>((res) => { release = res; });
+  let checks = 0;
+  const r = new SharedRebuild('1.1', async (stop) => {
+    await reads;
+    for (let i = 0; i < 5; i++) { checks++; if (stop.aborted) throw new Error('stopped'); await new Promise((res) => setTimeout(res, 1)); }
+    return emptySnapshot(4);
+  });
+  const a = new AbortController();
+  const pa = r.wait(a.signal);
+  a.abort();
+  await expect(pa).rejects.toMatchObject({ code: 'ABORTED' });
+  // Not stopping yet: open.ts joins it rather than start a second beside it (before: stopped at once).
+  expect(r.stopped).toBe(false);
+  const b = new AbortController();
+  const pb = r.wait(b.signal);
+  release();
+  const snap = await pb;
+  expect(await r.done).toBe(snap);
+  expect(checks).toBe(5);
+});
+
+it('a stop the rebuild read is final: it is stopped, and a load then is refused by it', async () => {
+  let release!: () => void;
+  const reads = new Promise<void>((res) => { release = res; });
+  const r = new SharedRebuild('1.1', async (stop) => {
+    await reads;
+    if (stop.aborted) throw new Error('stopped');
+    return emptySnapshot(4);
+  });
+  const a = new AbortController();
+  const pa = r.wait(a.signal);
+  a.abort();
+  await expect(pa).rejects.toMatchObject({ code: 'ABORTED' });
+  release();
+  await expect(r.done).rejects.toThrow('stopped');
+  expect(r.stopped).toBe(true);
+});
