@@ -13,6 +13,7 @@ import { BatchPacker } from './text/batch-packer.js';
 import { LineSplitter, type Piece } from './text/line-splitter.js';
 import { capBytes, openText } from './text/text-stream.js';
 import { Deadline, DeadlineReached } from './pipeline/deadline.js';
+import { FileCounts } from './pipeline/file-counts.js';
 import { Progress } from './pipeline/progress.js';
 import { Scoring } from './pipeline/scoring.js';
 import { hashedFirst, proseOutOfReach } from './pipeline/kept-files.js';
@@ -79,6 +80,8 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     checkAbort();
   };
 
+  const counts = new FileCounts(stats);
+
   const processEntry = async (source: Source, entry: Entry) => {
     const fileIndex = paths.push(entry.path) - 1;
     if (entry.facts) scoring.facts[fileIndex] = entry.facts;
@@ -127,13 +130,16 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       const tokens = isProse && !o.ignoreCase ? source.proseTokens?.(entry) : null;
       if (tokens) scoring.proseTokens.set(fileIndex, tokens);
       if (termless.delete(entry)) scoring.proseTermless.add(fileIndex);
+      const counted = counts.begin(fileIndex);
       const offer = async (pieces: Piece[]) => {
         if (unreachable) return;
         if (prose?.stats && !scoring.proseStats.has(fileIndex)) scoring.proseStats.set(fileIndex, prose.stats);
         for (const piece of pieces) {
           if (key !== undefined) piece.key = key;
           if (due()) await breathe();
-          await scoring.submit(packer.add(piece, fileIndex));
+          const batch = packer.add(piece, fileIndex);
+          counts.packed(counted, piece);
+          await scoring.submit(batch);
         }
       };
       if (text.kind === 'binary') {
@@ -146,7 +152,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       if (text.kind === 'text') {
         for await (const chunk of text.chunks) {
           checkAbort();
-          stats.bytes += chunk.length;
+          counts.read(counted, chunk.length);
           for (const piece of splitter.push(chunk)) if (!unreachable) await offer(prose ? prose.push(piece) : [piece]);
           progress.report();
         }
@@ -159,9 +165,9 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
         const rest = prose.end();
         if (!(rest.length > 0 && prose.bestDistance(entry.path) > topk.floorDistance)) await offer(rest);
       }
-      stats.files++;
-      stats.lines += splitter.linesSeen;
+      counts.ended(fileIndex, splitter.linesSeen);
     } catch (e) {
+      counts.cut(fileIndex);
       if (e instanceof DeadlineReached || deadline.reached) throw new DeadlineReached();
       if (isSimgrepError(e) && (e.code === 'ABORTED' || scoring.fatal)) throw e;
       stats.errors++;
@@ -171,6 +177,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       warnings.push({ path: entry.path, code: 'PATH_UNREADABLE', message: `${entry.path}: cannot be read (${code ?? (e as Error).message}); check it exists and its permissions` });
     } finally {
       reading.delete(entry.path);
+      counts.drop(fileIndex);
     }
   };
 
@@ -306,7 +313,9 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       await scoring.settle();
       throw e;
     }
-    // What was read is still scored; reads still waiting on a source are abandoned.
+    // What was read is still scored; reads still waiting on a source are abandoned. The files under way count
+    // what of them was packed, which this flush scores.
+    counts.cutAll();
     await scoring.submit(packer.flush(), true).catch(() => {});
     await scoring.settle();
     // The deadline keeps what was scored: results so far, one line on what was cut short.

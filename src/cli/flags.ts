@@ -57,7 +57,7 @@ export const FLAGS: FlagDef[] = [
   ...(FILTER_OPTIONS as readonly FilterOption[]).map(filterFlag),
   { name: 'null', short: '0', kind: 'bool', help: 'With -l: end each path with a NUL byte instead of a newline (for xargs -0: a file name may hold a newline)' },
   { name: 'max-filesize', kind: 'size', value: 'SIZE', help: 'Skip files larger than SIZE (e.g. 10M, 1G)' },
-  { name: 'timeout', kind: 'number', value: 'SECONDS', help: 'Stop after SECONDS and print the results found so far (exit 2; a stuck server or pipe never hangs the run)' },
+  { name: 'timeout', kind: 'number', value: 'SECONDS', help: 'Stop reading after SECONDS and print the results found so far, once what was read is scored (exit 2; a stuck server or pipe never hangs the run)' },
   { name: 's3-endpoint', kind: 'string', value: 'URL', help: 'S3-compatible endpoint for s3:// paths, e.g. http://127.0.0.1:9000 (also AWS_ENDPOINT_URL)' },
   { name: 'gcs-endpoint', kind: 'string', value: 'URL', help: 'Cloud Storage JSON API endpoint for gs:// paths (a regional or private endpoint; signed in as usual). An emulator: STORAGE_EMULATOR_HOST' },
   { name: 'concurrency', short: 'J', kind: 'int', value: 'N', help: 'Worker threads (default: number of cores; 0 = no workers; at most 2 per core, at least 4)' },

@@ -40,6 +40,13 @@ export class Scoring {
   readonly proseTermless = new Set<number>();
   private readonly inflight = new Set<Promise<void>>();
   /**
+   * Batches packed and not yet sent: those whose submit waits for a free slot, and those the guard stopped (the
+   * deadline). The flush after the deadline (`last`) takes and sends them all, so every piece packed before it is
+   * scored, as the stats count it; a submit that wakes to find its batch taken stops (trust43: a batch whose
+   * submit was still waiting when the flush ran was stopped after it, counted and never scored).
+   */
+  private readonly unsent = new Set<Batch>();
+  /**
    * The hits of chunks whose distance (Piece.distance) or lexical signals (Piece.signals) were known
    * beforehand, by path and line (their chunk's first line where the scorer took them): the lines of those
    * shown are counted at the end (withBestLines).
@@ -62,10 +69,31 @@ export class Scoring {
 
   /** Sends a batch to be scored once a slot is free; `last`: the flush after the deadline fired, not guarded. */
   async submit(batch: Batch | null, last = false): Promise<void> {
+    if (last) {
+      const taken = [...this.unsent];
+      this.unsent.clear();
+      for (const held of taken) await this.send(held);
+      if (batch) await this.send(batch);
+      return;
+    }
     if (!batch) return;
+    // Held from here (no await before): the deadline's flush takes it even while this waits for a slot.
+    this.unsent.add(batch);
+    while (this.inflight.size >= this.o.executor.capacity) await Promise.race(this.inflight);
+    if (!this.unsent.has(batch)) { this.guard(); return; } // taken and sent by the deadline's flush
+    this.guard(); // throws when the search must stop: the batch stays held for the deadline's flush
+    this.unsent.delete(batch);
+    this.sendNow(batch);
+  }
+
+  /** Sends a batch once a slot is free. */
+  private async send(batch: Batch): Promise<void> {
+    while (this.inflight.size >= this.o.executor.capacity) await Promise.race(this.inflight);
+    this.sendNow(batch);
+  }
+
+  private sendNow(batch: Batch): void {
     const o = this.o;
-    while (this.inflight.size >= o.executor.capacity) await Promise.race(this.inflight);
-    if (!last) this.guard();
     const p: Promise<void> = o.executor
       .score({
         bytes: batch.bytes, offsets: batch.offsets, scoreRanges: batch.scoreRanges,

@@ -1,11 +1,20 @@
-// The prose sweep's walks handed to another thread (prose-sweep.ts walkAhead: an idle worker of the
-// searcher's pool): which plan's walk is under way where, how long a search waits for one still walking,
-// and what became of them.
+// Each plan's walk of the prose sweep: its bests once known, or the walk handed to another thread (prose-sweep.ts
+// walkAhead: an idle worker of the searcher's pool) until the search takes it; how long a search waits for one
+// still walking, and what became of them.
 import type { RankPlan } from './plan.js';
 import { abandonWalk, handedWalk, HANDED, takeHanded, WALKING, type HandedWalk, type Sweep } from './prose-sweep-walk.js';
 
-/** Walks handed to another thread (walkAhead), by plan terms: their grams, the sweep's version, and the walk. */
-let ahead = new WeakMap<RankPlan['terms'], { grams: readonly string[] | undefined; version: number; walk: HandedWalk }>();
+/**
+ * Per plan terms list (a plan made again for the same query shares it): its grams list and the sweep's version,
+ * with each slot's best lexical score once known, else the walk handed to another thread for them (walkAhead).
+ */
+let plans = new WeakMap<RankPlan['terms'], { grams: readonly string[] | undefined; version: number; best: Float64Array | null; walk: HandedWalk | null }>();
+
+/** The plan's entry for sweep `s`: none when there is none of this sweep and grams. */
+const current = (s: Sweep, plan: RankPlan) => {
+  const p = plans.get(plan.terms);
+  return p && p.grams === plan.prose?.grams && p.version === s.version ? p : null;
+};
 /** The walks handed over not begun or under way (no more than the searches in flight): given up on when their sweep is let go. */
 let live = new Set<HandedWalk>();
 
@@ -32,30 +41,36 @@ export function sweepWalksHanded(): typeof handedCounts {
   return { ...handedCounts };
 }
 
-/** The bests of the plan's walk handed to another thread for sweep `s`, if it walked them (takeHanded); else null. */
-export function handedBests(s: Sweep, plan: RankPlan): Float64Array | null {
-  const a = ahead.get(plan.terms);
-  if (!a) return null;
-  ahead.delete(plan.terms);
-  if (a.grams !== plan.prose?.grams || a.version !== s.version) return null;
-  live.delete(a.walk);
+/**
+ * Each slot's best lexical score for the plan in sweep `s`, walked once per plan and sweep: known, else the
+ * walk handed to another thread, if it walked them (takeHanded), else walked here (`walk`).
+ */
+export function planBests(s: Sweep, plan: RankPlan, walk: () => Float64Array): Float64Array {
+  const p = current(s, plan);
+  if (p?.best) return p.best;
+  const best = (p?.walk ? handedBests(p.walk) : null) ?? walk();
+  plans.set(plan.terms, { grams: plan.prose?.grams, version: s.version, best, walk: null });
+  return best;
+}
+
+/** The bests of a walk handed to another thread, if it walked them; else null. */
+function handedBests(walk: HandedWalk): Float64Array | null {
+  live.delete(walk);
   const t0 = performance.now();
-  const { best, end, waited } = takeHanded(a.walk, handedWaitMs);
+  const { best, end, waited } = takeHanded(walk, handedWaitMs);
   if (waited) { handedCounts.waited++; handedCounts.waitedMs += performance.now() - t0; }
   handedCounts[end]++;
   return best;
 }
 
 /**
- * Hands the plan's walk of sweep `s` to another thread (`hand`), unless one for it is under way already: its
- * state and bests in shared memory, kept here until the search takes them (handedBests).
+ * Hands the plan's walk of sweep `s` to another thread (`hand`), unless its bests are known or one for it is
+ * under way already: its state and bests in shared memory, kept here until the search takes them (planBests).
  */
 export function handOver(s: Sweep, plan: RankPlan, hand: (w: HandedWalk) => void): void {
-  const grams = plan.prose?.grams;
-  const handed = ahead.get(plan.terms);
-  if (handed && handed.grams === grams && handed.version === s.version) return;
+  if (current(s, plan)) return;
   const walk = handedWalk(s.lists, plan);
-  ahead.set(plan.terms, { grams, version: s.version, walk });
+  plans.set(plan.terms, { grams: plan.prose?.grams, version: s.version, best: null, walk });
   for (const w of live) if (!isLive(w)) live.delete(w);
   live.add(walk);
   handedCounts.handed++;
@@ -73,8 +88,8 @@ export function abandonHanded(): void {
   live = new Set();
 }
 
-/** Forgets the walks handed over (prose-sweep.ts forgetSweptBests), giving up on those not done. */
-export function forgetHanded(): void {
+/** Forgets every plan's bests and walks handed over (prose-sweep.ts forgetSweptBests), giving up on those not done. */
+export function forgetPlans(): void {
   abandonHanded();
-  ahead = new WeakMap();
+  plans = new WeakMap();
 }

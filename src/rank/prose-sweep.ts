@@ -7,7 +7,7 @@ import { keyCount, KEY_MOST, type PackedProseLines } from './prose-lines-build.j
 import type { RankPlan } from './plan.js';
 import { fitting, gramPageBits, pagesOf, SWEEP_BYTES } from './prose-sweep-bound.js';
 import { sizeWalk, walkBlockLines, walkBytes, walkPlan, type HandedWalk, type Sweep } from './prose-sweep-walk.js';
-import { abandonHanded, forgetHanded, handedBests, handOver } from './prose-sweep-handed.js';
+import { abandonHanded, forgetPlans, handOver, planBests } from './prose-sweep-handed.js';
 import { arenaHeld, freeEnd, listsAt, type ArenaEnd, type SharedOf } from './prose-sweep-arena.js';
 
 export { setHandedWaitMs, sweepWalksHanded } from './prose-sweep-handed.js';
@@ -261,13 +261,9 @@ async function build(docs: PackedProseLines[], shared: <T>(of: SharedOf<T>, n: n
   return { docs: docs.slice() as (PackedProseLines | null)[], version: ++versions, lists };
 }
 
-/** Per plan terms list (a plan made again for the same query shares it): its grams list, the sweep version and each slot's best lexical score. */
-let bests = new WeakMap<RankPlan['terms'], { grams: readonly string[] | undefined; version: number; best: Float64Array }>();
-
 /** Forgets every plan's bests and walks handed over (tests and benches: the next search of a plan walks it again). */
 export function forgetSweptBests(): void {
-  bests = new WeakMap();
-  forgetHanded();
+  forgetPlans();
 }
 
 /**
@@ -284,10 +280,7 @@ export function sweptLexical(t: PackedProseLines, plan: RankPlan): number | unde
 
 /** Each slot's best lexical score for the plan in sweep `s` (walked once per plan and sweep, here or by the thread it was handed to). */
 function sweptBests(s: Sweep, plan: RankPlan): Float64Array {
-  const grams = plan.prose?.grams;
-  let kept = bests.get(plan.terms);
-  if (!kept || kept.grams !== grams || kept.version !== s.version) bests.set(plan.terms, (kept = { grams, version: s.version, best: handedBests(s, plan) ?? walkPlan(s.lists, plan) }));
-  return kept.best;
+  return planBests(s, plan, () => walkPlan(s.lists, plan));
 }
 
 /**
@@ -297,11 +290,7 @@ function sweptBests(s: Sweep, plan: RankPlan): Float64Array {
  * the same floats. Nothing when there is no sweep, or the plan's bests are known or handed already.
  */
 export function walkAhead(plan: RankPlan, hand: (w: HandedWalk) => void): void {
-  const s = sweep;
-  if (!s) return;
-  const kept = bests.get(plan.terms);
-  if (kept && kept.grams === plan.prose?.grams && kept.version === s.version) return;
-  handOver(s, plan, hand);
+  if (sweep) handOver(sweep, plan, hand);
 }
 
 /**

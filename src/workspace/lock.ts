@@ -107,8 +107,8 @@ export function lockedError(workspace: string, holder: LockInfo, file: string): 
  * Runs `fn` once no other call of this process holds `file`'s lock: calls in one process (an MCP
  * server's parallel search and index) queue here, and each then takes the lock file in turn.
  * `claims`: a search's save of the files it found changed, with their keys (the index's: real paths), which
- * another search that found only those changed waits for (claimedInProcess); any other call is a run
- * (an index run, a prune: runInProcess).
+ * another search that found only those changed waits for (waitsBehind); any other call is a run (an index
+ * run, a prune).
  */
 export async function inProcess<T>(file: string, fn: () => Promise<T>, o: { claims?: readonly string[] } = {}): Promise<T> {
   const before = queue.get(file) ?? Promise.resolve();
@@ -144,27 +144,19 @@ const runs = new Map<string, number>();
 /** The searches' saves of this process holding or waiting for each lock, with the files they save. */
 const claims = new Map<string, Claim[]>();
 
-/** Whether a call of this process holds or waits for `file`'s lock. */
-export function busyInProcess(file: string): boolean {
-  return queue.has(file);
-}
-
-/** Whether a call of this process other than a search's save (an index run, a prune) holds or waits for `file`'s lock. */
-export function runInProcess(file: string): boolean {
-  return runs.has(file);
-}
-
 /**
- * Whether every one of `keys` is among the files that searches' saves of this process holding or waiting for
- * `file`'s lock save: a search that found only those changed waits for them; one that found others changed
- * does not wait behind saves of other paths (review of save42: a search of 5 files waited 4.6 s, or was cut by
- * its --timeout, behind another search's save of 1,000).
+ * What a search's save of the files `keys` would queue behind for `file`'s lock in this process: `nothing` (no
+ * call holds or waits for it); `saves`, searches' saves that save every one of `keys` (the search waits for them
+ * and reads none of its files again); or `other`: an index run or a prune, or saves of other files (the search
+ * reads what changed for its own answer: review of save42, a search of 5 files waited 4.6 s, or was cut by its
+ * --timeout, behind another search's save of 1,000). `keys` empty: whether any call holds or waits for it.
  */
-export function claimedInProcess(file: string, keys: readonly string[]): boolean {
+export function waitsBehind(file: string, keys: readonly string[]): 'nothing' | 'saves' | 'other' {
+  if (!queue.has(file)) return 'nothing';
   const all = claims.get(file);
-  if (!all) return false;
+  if (runs.has(file) || !all) return 'other';
   for (const c of all) c.set ??= new Set(c.keys);
-  return keys.every((k) => all.some((c) => c.set!.has(k)));
+  return keys.every((k) => all.some((c) => c.set!.has(k))) ? 'saves' : 'other';
 }
 
 /** The lock's holder; null when there is no lock; pid 0 (named by its inode) when it cannot be parsed. */

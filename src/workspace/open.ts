@@ -10,6 +10,7 @@ import { createPathReader } from '../sources/path-reader.js';
 import type { Source, SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { ModelData } from '../types.js';
+import { SharedRebuild, rebuildAborted } from './build/shared-rebuild.js';
 import { rebuildSnapshot } from './build/snapshot-rebuild.js';
 import { STAT_THREAD_FROM_FILES } from './changes/stat-many.js';
 import { WalkCache } from './changes/walk-cache.js';
@@ -91,8 +92,9 @@ export interface OpenWorkspace {
   /**
    * `meta`: the index's meta this caller read (meta()): the snapshot in memory of its version is taken without
    * reading it again. `notes`: the caller's run's, told of a damaged file read or a rebuild not saved.
+   * `signal`: a rebuild from the store is given up at once (ABORTED), and stopped if no other load waits for it.
    */
-  loadSnapshot(meta?: Record<string, string> | null, notes?: SnapshotNotes): Promise<Snapshot>;
+  loadSnapshot(meta?: Record<string, string> | null, notes?: SnapshotNotes, signal?: AbortSignal): Promise<Snapshot>;
   /** Writes the snapshot's files; a failure (a full or read-only disk) is told to `notes` (the next load rebuilds it). */
   saveSnapshot(snap: Snapshot, notes?: SnapshotNotes): void;
   /** Removes a damaged local store's tables, snapshot and workspace.json (the caller holds the lock and rebuilds). */
@@ -119,7 +121,7 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
   /** The snapshot file failed a check and could not be removed: not read again until rewritten. */
   let fileDamaged = false;
   /** The rebuild of a version from the store under way, which a second load of that version waits for. */
-  let rebuilding: { version: Snapshot['version']; done: Promise<Snapshot> } | null = null;
+  let rebuilding: SharedRebuild | null = null;
   let proseIndex: ProseIndexLines | null = null;
   /** filesStamp of the statistics files when proseIndex was made from them. */
   let proseStamp = '';
@@ -200,13 +202,13 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
      * The ranking snapshot of the last completed version (meta `complete`; a write in progress is never
      * seen): in memory, else on disk, else rebuilt from the store as of that version.
      */
-    async loadSnapshot(meta, notes) {
+    async loadSnapshot(meta, notes, signal) {
       if (meta !== undefined) {
         // The caller's meta (read before its walk) serves the snapshot in memory; anything else reads the
         // meta again: an index run may have published since, and a rebuild of the older version would cost
         // seconds and write it over the newer snapshot file (review of warm39).
         if (meta?.complete !== undefined && ws.snapshot?.version === meta.complete) return ws.snapshot;
-        return ws.loadSnapshot(undefined, notes);
+        return ws.loadSnapshot(undefined, notes, signal);
       }
       const version = (await ws.meta())?.complete ?? await (await ws.store(false)).version();
       if (ws.snapshot && ws.snapshot.version === version) return ws.snapshot;
@@ -215,20 +217,23 @@ export function openWorkspace(o: WorkspaceOptions): OpenWorkspace {
       // One rebuild of a version at a time: the engine's start (its keeping, its first made-up search) and the
       // agent's first search each found the file missing and rebuilt it at once, three times (review of session
       // 42). The one that rebuilds it says it was not saved (notes), as a later search finding it in memory would not.
-      if (rebuilding?.version === version) return rebuilding.done;
-      const done = (async () => {
+      // A load that gives up (its signal) stops waiting at once; the rebuild stops at its next check once none
+      // waits (trust43), and a load after it saw that starts another.
+      // A load that stopped the rebuild it waited for and came back before the rebuild saw it (still in the store's
+      // reads) takes the stop back and joins: not a second rebuild beside it (trust43 review).
+      if (rebuilding?.version === version && !rebuilding.stopped) return rebuilding.wait(signal);
+      // A load given up already starts nothing (its rebuild would have had no load to stop it).
+      if (signal?.aborted) throw rebuildAborted();
+      const r = new SharedRebuild(version, async (stop) => {
         const model = await ws.searcher.model();
-        const rebuilt = await rebuildSnapshot(await ws.store(false), version, model.dim, ws.chunkLines, ws.reader);
+        const rebuilt = await rebuildSnapshot(await ws.store(false), version, model.dim, ws.chunkLines, ws.reader, stop);
         ws.snapshot = rebuilt;
         ws.saveSnapshot(rebuilt, notes);
         return rebuilt;
-      })();
-      rebuilding = { version, done };
-      try {
-        return await done;
-      } finally {
-        if (rebuilding?.done === done) rebuilding = null;
-      }
+      });
+      rebuilding = r;
+      void r.done.then(() => undefined, () => undefined).then(() => { if (rebuilding === r) rebuilding = null; });
+      return r.wait(signal);
     },
 
     /** Writes the base file when the snapshot is compacted, else only the delta of what it appended. */

@@ -1,6 +1,7 @@
 // A search of a workspace (Workspace.search): the same options and answers as Searcher.search. What
 // changed since the index saw it is re-indexed first (or, in a one-shot process, re-read for this
 // answer only), then candidate chunks picked from the snapshot are scored by the ordinary pipeline.
+import path from 'node:path';
 import { queryMode } from '../rank/query-mode.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
@@ -18,7 +19,7 @@ import { fewBytes, listWalk, recordedWalk, staleEntries } from './changes/walks.
 import { timer } from './debug-timer.js';
 import { Deadline, DeadlineReached } from '../pipeline/deadline.js';
 import { KnownDistanceChanged } from '../pipeline/scoring.js';
-import { busyInProcess, claimedInProcess, inProcess, runInProcess } from './lock.js';
+import { inProcess, waitsBehind } from './lock.js';
 import { notSavedWarnings, type OpenWorkspace, type SnapshotNotes } from './open.js';
 import { statesOf } from './publish.js';
 import { answersBesideIndexRun, indexUse } from './index-use.js';
@@ -146,14 +147,18 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
   const stale = cached ? [] : await until(staleEntries(snap, walk, ws.statThreadFromFiles, changedDirs));
   mark(`stale check (${cached ? 'watched' : `${stale.length} stale`})`);
-  // The MCP engine's made-up searches at its start: what changed is the agent's first search's to save, not
-  // theirs (review of start42: the engine's start embedded it and wrote the index under its lock, before any
-  // call; a `simgrep index` meanwhile was refused). The walk is given back unsaved (held.end): the next search checks it again.
-  if (so[FRESH_ONLY] && stale.length > 0) return notFresh(ws, stale.length, [...notSavedWarnings(ws, notes, 'rebuilt from the index but not saved'), ...(state.note ? [state.note] : []), ...walkWarnings], started);
   // A walk narrowed by names (extensions, types, globs) checked only its own files: what changed under the rest
   // is not in the index, so the next search walks again (review of session 41: an unfiltered search after a
   // filtered one was told nothing changed, and answered from the index before the change, saying fresh).
   const checkedAll = walk === state.walk;
+  // The MCP engine's made-up searches at its start: what changed is the agent's first search's to save, not
+  // theirs (review of start42: the engine's start embedded it and wrote the index under its lock, before any
+  // call; a `simgrep index` meanwhile was refused). The walk is given back unsaved, naming the directories of
+  // what changed: the next search checks only those, not the whole walk again (trust43).
+  if (so[FRESH_ONLY] && stale.length > 0) {
+    held.settle(false, checkedAll ? new Set(only(walk, stale).keys.map((k) => path.dirname(k))) : undefined);
+    return notFresh(ws, stale.length, [...notSavedWarnings(ws, notes, 'rebuilt from the index but not saved'), ...(state.note ? [state.note] : []), ...walkWarnings], started);
+  }
   if (stale.length === 0) held.settle(checkedAll);
   let refreshed = 0;
   let pending = 0;
@@ -173,7 +178,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const mine = stale.length > 0 ? only(walk, stale) : null;
   if (stale.length > 0 && ws.o.oneShot && !ws.storeOpened() && fewBytes(stale, UNSAVED_REFRESH_BYTES)) {
     await until(unsaved());
-  } else if (stale.length > 0 && answersBesideIndexRun(use, { local: lockFile !== null }) && busyInProcess(lockFile!) && (runInProcess(lockFile!) || !claimedInProcess(lockFile!, mine!.keys))) {
+  } else if (stale.length > 0 && answersBesideIndexRun(use, { local: lockFile !== null }) && waitsBehind(lockFile!, mine!.keys) === 'other') {
     // An index run or prune of this process holds or waits for the lock (simgrep serve's start-up update, an MCP
     // index call), over an index a run completed: the search never waits for it; it reads what changed for its own
     // answer, and the run saves it. A first build is waited for (below): every file is stale then, and reading

@@ -13,20 +13,21 @@ import type { Snapshot } from './snapshot/snapshot.js';
 
 /** The walk's changes a search took to save, settled once (WalkState.settle). */
 export class Held {
-  private fn: ((saved: boolean) => void) | undefined;
+  private fn: WalkState['settle'];
   private over = false;
   private saving = false;
 
   /** The walk came back (after the search ended: a deadline cut it while it waited, and it is given back). */
-  take(fn: ((saved: boolean) => void) | undefined): void {
+  take(fn: WalkState['settle']): void {
     if (this.over) fn?.(false);
     else this.fn = fn;
   }
 
-  settle(saved: boolean): void {
+  /** `left`: given back unsaved, only the files in these directories changed (WalkState.settle). */
+  settle(saved: boolean, left?: ReadonlySet<string>): void {
     const fn = this.fn;
     this.fn = undefined;
-    fn?.(saved);
+    fn?.(saved, left);
   }
 
   /**

@@ -3,7 +3,7 @@
 // else the list read from the snapshot file (not its vectors and postings), else, for tables no run
 // has completed (a first build under way or cut short), the store's file states as written so far:
 // never a snapshot rebuilt from partial tables (seconds, which status spent on every call of a build).
-import { SimgrepError } from '../errors.js';
+import { isSimgrepError, SimgrepError } from '../errors.js';
 import { isRemoteUri } from '../sources/uri.js';
 import { goneFiles } from './changes/gone-files.js';
 import type { OpenWorkspace, SnapshotNotes } from './open.js';
@@ -24,10 +24,13 @@ interface Counted { key: string; chunks: number; lines: number; size: number; ki
 /**
  * The counts of the index's last completed version (`complete`), or of its tables as they stand when none is.
  * `notes`: told of a snapshot this status rebuilt (none on disk, or damaged) and could not save. `signal`: read
+ * while the snapshot is rebuilt from the store (between its files: trust43, it was read only after the last),
  * after the file list and between the listings of the gone files' check (ABORTED: an MCP status call cancelled).
  */
 export async function statusCounts(ws: OpenWorkspace, complete: string | undefined, notes?: SnapshotNotes, signal?: AbortSignal): Promise<StatusCounts> {
-  const files = await fileList(ws, complete, notes);
+  const files = await fileList(ws, complete, notes, signal).catch((e: unknown) => {
+    throw signal?.aborted && isSimgrepError(e) && e.code === 'ABORTED' ? new SimgrepError('ABORTED', 'status was aborted', { cause: e }) : e;
+  });
   if (signal?.aborted) throw new SimgrepError('ABORTED', 'status was aborted');
   // Deleted or renamed away since the last index run: in the tables until `simgrep index` or `workspace
   // prune`, but no search uses them: counted apart, not as files (trial34: 86 files for a tree of 80).
@@ -43,7 +46,7 @@ export async function statusCounts(ws: OpenWorkspace, complete: string | undefin
   return c;
 }
 
-async function fileList(ws: OpenWorkspace, complete: string | undefined, notes: SnapshotNotes | undefined): Promise<Counted[]> {
+async function fileList(ws: OpenWorkspace, complete: string | undefined, notes: SnapshotNotes | undefined, signal: AbortSignal | undefined): Promise<Counted[]> {
   const ofSnapshot = (xs: { key: string; chunkCount: number; lines: number; size: number; kind: 'text' | 'binary' }[]) =>
     xs.map((f) => ({ key: f.key, chunks: f.chunkCount, lines: f.lines, size: f.size, kind: f.kind }));
   if (complete === undefined) return (await (await ws.store(false)).fileStates()).map((f) => ({ key: f.key, chunks: f.chunks, lines: f.lines, size: f.size, kind: f.kind }));
@@ -56,7 +59,7 @@ async function fileList(ws: OpenWorkspace, complete: string | undefined, notes: 
   const held = lists.get(ws);
   if (held?.version === version) return held.files;
   const listed = readSnapshotFileList(file, complete);
-  const files = ofSnapshot(listed ?? (await ws.loadSnapshot(undefined, notes)).files);
+  const files = ofSnapshot(listed ?? (await ws.loadSnapshot(undefined, notes, signal)).files);
   // Keyed by the files as they were before the read (a snapshot written since is read by the next call).
   lists.set(ws, { version, files });
   return files;

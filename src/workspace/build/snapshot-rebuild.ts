@@ -4,6 +4,7 @@
 // no hash), so the next search or run re-indexes it in full before answering. An object (a URI) is
 // not stat'ed: its bytes are read and their hash compared with the indexed one.
 import { createHash } from 'node:crypto';
+import { SimgrepError } from '../../errors.js';
 import { statSync } from 'node:fs';
 import { ioPathOf } from '../../sources/dir-listing.js';
 import { createFsSource } from '../../sources/fs.js';
@@ -11,12 +12,19 @@ import { collectBytes, streamEntry, type Source } from '../../sources/source.js'
 import { isRemoteUri } from '../../sources/uri.js';
 import { chunkFeatures, type ChunkIdentifiers } from '../snapshot/chunk-features.js';
 import { openChunks } from './file-chunks.js';
+import type { StopCheck } from './shared-rebuild.js';
 import { TermCollector } from '../snapshot/term-collector.js';
 import { emptySnapshot, patchSnapshot, type ChunkRow, type FileStateOf, type Snapshot } from '../snapshot/snapshot.js';
 import type { ChunkVector, IndexStore, StoreVersion } from '../store/store.js';
 
-export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, dim: number, chunkLines: number, reader?: Source): Promise<Snapshot> {
+/**
+ * `signal`: read after the store's rows and before each file (ABORTED): a big store's files take seconds. (A
+ * SharedRebuild's stop check: a load that comes before it is read takes the stop back.)
+ */
+export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, dim: number, chunkLines: number, reader?: Source, signal?: StopCheck): Promise<Snapshot> {
   const [states, vectors] = await Promise.all([store.fileStates(version), store.chunkVectors(version)]);
+  const stopped = () => { if (signal?.aborted) throw new SimgrepError('ABORTED', 'the ranking snapshot\'s rebuild was aborted'); };
+  stopped();
   const byPath = new Map<string, Map<number, ChunkVector>>();
   for (const v of vectors) {
     let m = byPath.get(v.path);
@@ -28,6 +36,7 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
   const terms = new TermCollector();
   const kept: FileStateOf[] = [];
   for (const state of states) {
+    stopped();
     const stored = byPath.get(state.key) ?? new Map<number, ChunkVector>();
     const fileRows: { row: ChunkRow; identifiers: ChunkIdentifiers }[] = [];
     let fresh = state.kind === 'binary';

@@ -60,6 +60,12 @@ interface Cached {
   /** What was handed out to be checked and saved (`hold`) and is not saved yet. */
   held: Set<Held>;
   /**
+   * Directories (as the walk's keys name them) holding files a search found changed and gave back unsaved,
+   * having checked the whole walk (WalkState.settle's `left`): the next search checks only these (and what
+   * the watchers saw since), not the whole walk again. Cleared by a walk.
+   */
+  unsaved: Set<string>;
+  /**
    * A walk under way: another search of the key waits for it, then takes what it found as every file that may
    * have changed (review of session 41: the cache is marked clean as the walk starts, so a search beside it was
    * told nothing changed and given the walk before it, without the new files).
@@ -79,11 +85,14 @@ export interface WalkState {
   /**
    * With `hold`, a state not cached: the caller says once what came of it. `true`: what changed is in the
    * index now (saved, or nothing was stale); `false` (not saved: aborted, failed, read for one answer only):
-   * the next search walks again. Until then every other search of the key checks the same files again
-   * instead of being told nothing changed (mend41b: a search run beside another's save answered from the
-   * index before it, saying fresh).
+   * the next search walks again, unless `left` names the directories (as the walk's keys name them) of every
+   * file the caller found changed, having checked every file of the walk it was handed: the walk is kept, and
+   * the next search checks only those (trust43: the MCP engine's made-up searches stop at changed files,
+   * NOT_FRESH, and the agent's first search walked the whole tree again). Until then every other search of
+   * the key checks the same files again instead of being told nothing changed (mend41b: a search run beside
+   * another's save answered from the index before it, saying fresh).
    */
-  settle?: (saved: boolean) => void;
+  settle?: (saved: boolean, left?: ReadonlySet<string>) => void;
 }
 
 /** Ignore files: editing one in place changes which files a walk finds. */
@@ -116,14 +125,16 @@ export class WalkCache {
       // Named as the walk's keys are (real paths), which the check of what changed compares them with.
       const keyOf = c.changed.size > 0 ? fileKeys(roots) : null;
       let changedDirs: Set<string> | undefined = keyOf ? new Set([...c.changed].map(keyOf)) : c.changed;
+      for (const d of c.unsaved) changedDirs.add(d);
       c.changed = new Set();
+      c.unsaved = new Set();
       c.dirty = false;
       // What another search took to save and has not saved yet is checked again.
       for (const h of c.held) changedDirs = h.dirs && changedDirs ? new Set([...changedDirs, ...h.dirs]) : undefined;
       return this.handOut(c, { walk: c.walk, cached: false, changedDirs }, hold);
     }
     if (!c) {
-      c = { walk: null, dirty: true, changed: new Set(), structural: true, watchers: new Map(), renamed: new Set(), uses: 0, broken: false, excludes: new Map(), noted: false, rules: new Map(), held: new Set(), walking: null };
+      c = { walk: null, dirty: true, changed: new Set(), structural: true, watchers: new Map(), renamed: new Set(), uses: 0, broken: false, excludes: new Map(), noted: false, rules: new Map(), held: new Set(), unsaved: new Set(), walking: null };
       this.cached.set(key, c);
     }
     // Held from before the walk (every file: a search waiting for this walk then checks them all again, until saved).
@@ -153,6 +164,7 @@ export class WalkCache {
     c.dirty = !watching;
     c.structural = !watching;
     c.changed = new Set();
+    c.unsaved = new Set();
     const resolved = roots.map((r) => path.resolve(r));
     // Read before any watcher is set: a directory changed from here on may have been listed before its change.
     const startedMs = Date.now();
@@ -187,15 +199,19 @@ export class WalkCache {
     return hold ? { ...state, settle: this.hold(c, state.changedDirs ?? null).settle } : state;
   }
 
-  /** A hand-out of `dirs` (null: every file) held until settled: not saved, the next search walks again. */
-  private hold(c: Cached, dirs: Set<string> | null): { settle: (saved: boolean) => void } {
+  /**
+   * A hand-out of `dirs` (null: every file) held until settled: not saved, the next search walks again, or
+   * checks only the directories `left` names (WalkState.settle).
+   */
+  private hold(c: Cached, dirs: Set<string> | null): { settle: (saved: boolean, left?: ReadonlySet<string>) => void } {
     const h: Held = { dirs };
     c.held.add(h);
     return {
-      settle: (saved) => {
+      settle: (saved, left) => {
         if (!c.held.delete(h) || saved) return;
         c.dirty = true;
-        c.structural = true;
+        if (!left) { c.structural = true; return; }
+        for (const d of left) c.unsaved.add(d);
       },
     };
   }

@@ -8,7 +8,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { busyInProcess } from '../../../src/workspace/lock.js';
+import { waitsBehind } from '../../../src/workspace/lock.js';
 import { createWorkspace } from '../../../src/workspace/workspace.js';
 import { writeTinyModel } from '../../helpers/tiny-model.js';
 
@@ -42,8 +42,8 @@ it('a search beside an aborted search\'s save answers from the files as they are
     const stop = new AbortController();
     const first = ws.search({ query: 'retry failed uploads', paths: [tree], topK: 3, signal: stop.signal }).catch((e: unknown) => e);
     // Its save of the 1,500 changed files is under way (it holds the workspace's lock), and goes on to its end.
-    for (const end = Date.now() + 60_000; !busyInProcess(lock) && Date.now() < end;) await new Promise((r) => setImmediate(r));
-    expect(busyInProcess(lock)).toBe(true);
+    for (const end = Date.now() + 60_000; waitsBehind(lock, []) === 'nothing' && Date.now() < end;) await new Promise((r) => setImmediate(r));
+    expect(waitsBehind(lock, []) !== 'nothing').toBe(true);
     stop.abort();
     const beside = ws.search({ query: 'invoice socket parser', paths: [tree], topK: 3 });
     const [r, aborted] = await Promise.all([beside, first]);

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import * as indexer from '../../../src/workspace/build/indexer.js';
 import { WalkCache } from '../../../src/workspace/changes/walk-cache.js';
 import * as walkFns from '../../../src/workspace/changes/walks.js';
-import { busyInProcess } from '../../../src/workspace/lock.js';
+import { waitsBehind } from '../../../src/workspace/lock.js';
 import { createWorkspace, type Workspace } from '../../../src/workspace/workspace.js';
 import { writeTinyModel } from '../../helpers/tiny-model.js';
 
@@ -51,8 +51,8 @@ function countWalks(): { count: () => number } {
 }
 
 async function whileSaving(lock: string): Promise<void> {
-  for (const end = Date.now() + 60_000; !busyInProcess(lock) && Date.now() < end;) await new Promise((r) => setImmediate(r));
-  expect(busyInProcess(lock)).toBe(true);
+  for (const end = Date.now() + 60_000; waitsBehind(lock, []) === 'nothing' && Date.now() < end;) await new Promise((r) => setImmediate(r));
+  expect(waitsBehind(lock, []) !== 'nothing').toBe(true);
 }
 
 it('a search beside another search\'s save waits for it and answers from the index it wrote; the next does not walk again', async () => {
@@ -87,7 +87,7 @@ it('a search beside another search\'s save waits for it and answers from the ind
 async function cutInSave(ws: Workspace, tree: string, lock: string): Promise<void> {
   const cut = await ws.search({ query: 'retry failed uploads', paths: [tree], topK: 3, timeoutMs: 800 });
   expect(cut.warnings.map((w) => w.code)).toEqual(['TIMEOUT']);
-  expect(busyInProcess(lock)).toBe(true); // its save goes on to its end
+  expect(waitsBehind(lock, []) !== 'nothing').toBe(true); // its save goes on to its end
 }
 
 it('a search cut by --timeout during its save: the next, beside the save, waits for it; the one after does not walk again', async () => {
@@ -114,7 +114,7 @@ it('a search cut by --timeout during its save: the next, after the save, answers
   try {
     const walks = countWalks();
     await cutInSave(ws, tree, lock);
-    for (const end = Date.now() + 60_000; busyInProcess(lock) && Date.now() < end;) await sleep(20);
+    for (const end = Date.now() + 60_000; waitsBehind(lock, []) !== 'nothing' && Date.now() < end;) await sleep(20);
     const next = await ws.search({ query: 'invoice socket parser', paths: [tree], topK: 3 });
     expect(next.stats.index).toEqual({ workspace: ws.name, refreshed: 0 });
     expect(next.results[0].lines.join('\n')).toContain('invoice socket parser');
@@ -176,14 +176,14 @@ it('a search aborted while it waits for another search\'s save stops at once; it
     const stop = new AbortController();
     const waiting = ws.search({ ...q, signal: stop.signal }).then(
       () => 'answered',
-      (e: { code?: string }) => ({ code: e.code, saveAheadStillWriting: busyInProcess(lock) }),
+      (e: { code?: string }) => ({ code: e.code, saveAheadStillWriting: waitsBehind(lock, []) !== 'nothing' }),
     );
     await sleep(100);
     stop.abort();
     // Before: ABORTED only once the save ahead of it had ended (2 s after the abort).
     expect(await waiting).toEqual({ code: 'ABORTED', saveAheadStillWriting: true });
     expect((await first).stats.index).toEqual({ workspace: ws.name, refreshed: FILES });
-    for (const end = Date.now() + 60_000; busyInProcess(lock) && Date.now() < end;) await sleep(20);
+    for (const end = Date.now() + 60_000; waitsBehind(lock, []) !== 'nothing' && Date.now() < end;) await sleep(20);
     const later = await ws.search(q);
     expect(later.stats.index).toEqual({ workspace: ws.name, refreshed: 0 });
     expect(later.results[0].lines.join('\n')).toContain('invoice socket parser');

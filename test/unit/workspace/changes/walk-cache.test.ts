@@ -194,3 +194,32 @@ it('a search beside another search\'s walk waits for it and checks every file it
   b.settle!(true);
   expect((await get()).cached).toBe(true);
 });
+
+it('a fresh walk given back unsaved with the directories of what changed is kept: the next search checks only those (trust43)', async () => {
+  mkdirSync(path.join(root, 'lib'));
+  writeFileSync(path.join(root, 'lib', 'b.ts'), 'const b = 1;\n');
+  await sleep(30);
+  let walks = 0;
+  const counted = () => { walks++; return walkOnly(); };
+  const src = fs.realpathSync(path.join(root, 'src'));
+  // The MCP engine's made-up search at its start: a fresh walk, every file checked, a.ts found changed, nothing saved.
+  const made = await cache.get('k', [root], counted, true);
+  expect([made.cached, made.changedDirs, walks]).toEqual([false, undefined, 1]);
+  made.settle!(false, new Set([src]));
+  // The agent's first search: the same walk, only src/ to check (before trust43: walked again, every file checked).
+  const first = await cache.get('k', [root], counted, true);
+  expect([first.cached, first.walk, [...first.changedDirs!], walks]).toEqual([false, made.walk, [src], 1]);
+  // A file written in place meanwhile in another directory is named too.
+  const again = await cache.get('k', [root], counted, true);
+  first.settle!(false, new Set([src]));
+  again.settle!(true);
+  writeFileSync(path.join(root, 'lib', 'b.ts'), 'const b = 2;\n');
+  await sleep(50);
+  const next = await cache.get('k', [root], counted, true);
+  expect([[...next.changedDirs!].sort(), walks]).toEqual([[fs.realpathSync(path.join(root, 'lib')), src].sort(), 1]);
+  // Given back unsaved with no directories named, the next search walks again, as before.
+  next.settle!(false);
+  const walked = await cache.get('k', [root], counted, true);
+  expect([walked.cached, walked.changedDirs, walks]).toEqual([false, undefined, 2]);
+  walked.settle!(true);
+});
