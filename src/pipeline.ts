@@ -316,8 +316,10 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     // What was read is still scored; reads still waiting on a source are abandoned. The files under way count
     // what of them was packed, which this flush scores.
     counts.cutAll();
-    await scoring.submit(packer.flush(), true).catch(() => {});
+    if (!scoring.fatal) await scoring.submit(packer.flush(), true).catch(() => {});
     await scoring.settle();
+    // A setup error (the model, the executor) met before or after the deadline is the answer, not a timeout.
+    if (scoring.fatal) throw scoring.fatal;
     // The deadline keeps what was scored: results so far, one line on what was cut short.
     for (const source of o.sources) drainSourceWarnings(source);
     stats.errors++;

@@ -89,6 +89,7 @@ export class Scoring {
   /** Sends a batch once a slot is free. */
   private async send(batch: Batch): Promise<void> {
     while (this.inflight.size >= this.o.executor.capacity) await Promise.race(this.inflight);
+    if (this.fatal) return; // the executor cannot score (the search throws its error): nothing more is sent
     this.sendNow(batch);
   }
 

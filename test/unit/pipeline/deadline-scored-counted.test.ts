@@ -3,6 +3,7 @@
 // cut, then stopped after the deadline's flush had emptied the held list, and never scored: 20,480 counted,
 // 18,432 scored with one file; 32,768 and 16,384 with eight).
 import { expect, it } from 'vitest';
+import { SimgrepError } from '../../../src/errors.js';
 import { runPipeline } from '../../../src/pipeline.js';
 import type { Executor } from '../../../src/pool.js';
 import type { Source } from '../../../src/sources/source.js';
@@ -51,3 +52,24 @@ for (const files of [1, 8]) {
     expect(r.stats.lines).toBe(scored());
   });
 }
+
+// A setup error (a model that fails) met around the deadline is the answer, not a timeout with nothing scored
+// (session 43's review: it was swallowed: a TIMEOUT warning, 0 hits, lines counted and none scored, and the
+// deadline's flush sent one more batch to the failed executor).
+it('a setup error the executor meets after the deadline is thrown, not a timeout', async () => {
+  let sent = 0;
+  const executor: Executor = {
+    capacity: 2,
+    score: async () => {
+      sent++;
+      await new Promise((r) => setTimeout(r, 250));
+      throw new SimgrepError('MODEL_CORRUPT', 'the model table is damaged');
+    },
+    embedTexts: async () => new Float32Array(8),
+  };
+  await expect(runPipeline({
+    sources: [bigFiles(1)], executor, query: new Float32Array(8), queryKey: 'q', topK: 3, nLines: 0, ignoreCase: false,
+    deadline: { signal: AbortSignal.timeout(200), seconds: 0.2 },
+  })).rejects.toMatchObject({ code: 'MODEL_CORRUPT' });
+  expect(sent).toBe(2);
+});
