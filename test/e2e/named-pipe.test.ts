@@ -1,7 +1,8 @@
 // Named pipes given as a path (the built CLI, real FIFOs and real writers): a --timeout ends the run with its
-// answer while a writer still holds the pipe open, and without one every line a slow, late writer sends is read.
-// Before pipe43 the pipe was read on libuv's threads, a read nothing can cancel: the CLI printed its answer at
-// the deadline and then did not exit until the writer closed the pipe (60 s here).
+// answer while a writer still holds the pipe open or none has opened it, and without one every line a slow, late
+// writer sends is read. Before pipe43 the pipe was opened and read on libuv's threads, which nothing can cancel:
+// the CLI printed its answer at the deadline and then did not exit until the writer closed the pipe (60 s here),
+// or at all when no writer came.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +29,7 @@ afterAll(() => {
 
 interface TimedRun extends CliRun { ms: number }
 
-/** Spawns `cmd` (the CLI, or a shell that runs it) in the temp dir and times it to its exit. */
+/** Spawns `cmd` (the CLI, or a shell that runs it) in the temp dir and times it to its exit (killed after 60 s). */
 function timed(cmd: string, args: string[]): Promise<TimedRun> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
@@ -37,8 +38,9 @@ function timed(cmd: string, args: string[]): Promise<TimedRun> {
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
     child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+    const kill = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ stdout, stderr, code, ms: performance.now() - started }));
+    child.on('close', (code) => { clearTimeout(kill); resolve({ stdout, stderr, code, ms: performance.now() - started }); });
   });
 }
 
@@ -64,6 +66,14 @@ it('a named pipe held open by its writer kept the CLI from exiting after its --t
   } finally {
     w.kill();
   }
+}, 90_000);
+
+it('a named pipe that no writer opens kept the CLI from exiting after its --timeout answer', async () => {
+  execFileSync('mkfifo', [path.join(dir, 'lonely.fifo')]);
+  const r = await timed(process.execPath, [cliPath, 'retry failed upload', 'lonely.fifo', 'good.txt', '--timeout', '2', ...ARGS]);
+  // Before: the same answer, then no exit at all (its open waited on libuv's threads for a writer): killed at 60 s.
+  expect({ code: r.code, stderr: r.stderr, files: jsonlFiles(r.stdout) }).toEqual({ code: 2, stderr: 'simgrep: stopped after the --timeout of 2 s: the results found so far are shown; still reading lonely.fifo\n', files: ['good.txt'] });
+  expect(r.ms).toBeLessThan(2_000 + EXIT_BOUND_MS);
 }, 90_000);
 
 it('a process substitution held open by its command kept the CLI from exiting after its --timeout answer', async () => {
