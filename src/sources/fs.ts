@@ -1,7 +1,7 @@
 // Local files: explicit files, directory walks (.gitignore/.ignore, hidden, extensions, types, globs, size cap),
 // and quoted globs. Named files are always searched; filters apply to what a walk finds.
 import { closeSync, fstatSync, openSync, read, readSync, statSync } from 'node:fs';
-import { lstat, open, readFile, stat } from 'node:fs/promises';
+import { lstat, readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import type Picomatch from 'picomatch';
 import { nameFilterOf, tooLargeMessage, type WalkFilters } from './filters.js';
 import { listDir, type DirItem, type IoPath } from './dir-listing.js';
 import { IgnoreStack } from './ignore-rules.js';
+import { readPipe } from './read-pipe.js';
 import { STREAM_CHUNK_BYTES, WHOLE_READ_BYTES, type Entry, type Source, type SourceWarning } from './source.js';
 
 let picomatchLibrary: typeof Picomatch | null = null;
@@ -265,22 +266,6 @@ function readWhole(fd: number, size: number): Buffer {
     at += n;
   }
   return at < size ? buf.subarray(0, at) : buf;
-}
-
-/** A pipe or device, opened and read on libuv's threads so a pipe without a writer never blocks the walk. */
-async function* readPipe(p: string, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
-  const handle = await open(p, 'r');
-  try {
-    for (;;) {
-      if (signal?.aborted) return;
-      const chunk = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
-      if (bytesRead === 0) return;
-      yield chunk.subarray(0, bytesRead);
-    }
-  } finally {
-    await handle.close();
-  }
 }
 
 /** device:inode of a directory, the identity a loop check needs (null if it cannot be stat'ed). */

@@ -47,8 +47,8 @@ const num = (s: string) => Number(s.replace(/,/g, ''));
 /**
  * The CLI searching `big.pipe`, a named pipe that a writer (sh: cat, then sleep with it open) fills with the
  * file's first PIPED lines and holds open until the CLI has printed its stats line: the pipe has no end before
- * the deadline. (The writer is then ended, so the CLI's read of the pipe ends too: a read of a named pipe held
- * open keeps the process from exiting after its answer, on base43 as well; left, see docs/latency-log.md.)
+ * the deadline. (The writer is then ended. Before pipe43 the CLI did not exit until it was, its read of the pipe
+ * on libuv's threads never given up: test/e2e/named-pipe.test.ts pins the exit.)
  */
 function runOnHeldPipe(args: string[]): Promise<CliRun> {
   const writer = spawn('sh', ['-c', 'exec >"$1"; cat "$2"; exec sleep 120', 'sh', path.join(dir, 'big.pipe'), path.join(dir, 'head.txt')], { stdio: 'ignore' });
