@@ -14,6 +14,7 @@ import { keptDistance, keptTokens, scoreKept, withLineTokens } from './kept-scor
 import type { ChunkRequest, ScoreRequest } from './requests.js';
 import { scoreProseRanges, type KeptLineScoring } from './prose-scoring.js';
 import { embedsQuery } from '../rank/plan.js';
+import { NO_STRINGS } from '../rank/lexical/terms.js';
 
 /** The closest-line pass first skips lines below this share of the chunk's cosine (0: no skipping). */
 const LINE_FLOOR_SHARE = 0.8;
@@ -105,7 +106,10 @@ export async function scoreChunks(
   // Lines were tokenized in batch order; a chunk's text is the concatenation of its lines' tokens.
   // Kept chunks bring their tokens (and sums: scored by one dot product each), the others are tokenized.
   const keyed = chunks.some((k) => k.key !== undefined);
-  const lineTokens = keyed ? keptTokens(chunks, tokenize(texts)) : tokenize(texts);
+  // None to tokenize (every chunk kept): NO_STRINGS, not an empty `[]`, which to V8 is a list of another kind, and the
+  // tokenizer's loop compiled for lists of strings was dropped at the first (deopt43).
+  const fresh = texts.length > 0 ? texts : NO_STRINGS;
+  const lineTokens = keyed ? keptTokens(chunks, tokenize(fresh)) : tokenize(fresh);
   const budgets = new Float32Array(chunks.length);
   for (let i = 0; i < chunks.length; i++) {
     const k = chunks[i];

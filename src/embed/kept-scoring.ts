@@ -116,7 +116,11 @@ export async function scoreKept(
 export function withLineTokens(chunks: BatchChunk[], lineTokens: TokenizedBatch, tokenize: (texts: string[]) => TokenizedBatch, kept: ChunkStore): TokenizedBatch {
   const bare = chunks.filter((k) => k.kept && !k.kept.ids);
   if (bare.length === 0) return lineTokens;
-  const fresh = tokenize(bare.flatMap((k) => k.lines!));
+  // Pushed, not flatMap()ped: flatMap's list is of another kind to V8 (holey) than the others the tokenizer reads, and
+  // its loop compiled for those was dropped at the first (deopt43).
+  const texts: string[] = [];
+  for (const k of bare) for (const line of k.lines!) texts.push(line);
+  const fresh = tokenize(texts);
   let line = 0;
   for (const k of bare) {
     const n = k.to - k.from;

@@ -129,12 +129,12 @@ function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
     ready[id] = 1;
     return (dots[id] = (weights ? weights[id] : 1) * dot);
   };
-  const documentBest = (t: LineTokens): number => {
-    if (t.model !== model.id) return 1;
-    let most = best.get(t);
-    if (most !== undefined) return most;
-    // Each distinct token's weighted dot once, then one add per token of each line.
-    const distinct = (t.distinct ??= distinctIds(t.ids));
+  // documentBest's two loops are functions of their own: V8 compiled documentBest in the middle of its first
+  // call's loop (on-stack replacement), before the code after the loop had ever run, and kept re-entering
+  // that compiled loop at each next document, to drop it at the first line after the loop every time (110 to
+  // 3,939 times a process, cheaply each: deopt43). A loop on its own ends its function.
+  /** Each of `distinct`'s ids' weighted dot with the query, where not worked out before. */
+  const dotsOf = (distinct: ArrayLike<number>): void => {
     for (let k = 0; k < distinct.length; k++) {
       const id = distinct[k];
       if (ready[id]) continue;
@@ -144,24 +144,10 @@ function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
       dots[id] = (weights ? weights[id] : 1) * dot;
       ready[id] = 1;
     }
-    most = 0;
-    const { ids, starts, norms } = t;
-    const n = norms.length;
-    if (used + n > block.length) {
-      const size = () => Math.max(Math.min(2 * block.length, BOUNDS_BLOCK_LINES), n, 4096);
-      if (kept > 0 && kept + size() > LINE_BOUNDS_KEPT) {
-        // Full: the documents' bounds so far let go (a view lineBounds gave keeps its own block), counted again if asked.
-        block = new Float64Array(0);
-        kept = 0;
-        best = new WeakMap();
-        at = new WeakMap();
-      }
-      block = new Float64Array(size());
-      used = 0;
-      kept += block.length;
-    }
-    const bounds = block.subarray(used, used + n);
-    used += n;
+  };
+  /** Each line's bound into `bounds`; the greatest line cosine (0 where none is above 0). */
+  const boundLines = (ids: ArrayLike<number>, starts: ArrayLike<number>, norms: ArrayLike<number>, bounds: Float64Array): number => {
+    let most = 0;
     for (let i = 0; i < norms.length; i++) {
       const norm = norms[i];
       if (!(norm > 0)) { bounds[i] = Infinity; continue; }
@@ -176,7 +162,35 @@ function cosinesOf(model: ModelData, query: Float32Array): LineCosines {
       bounds[i] = sum / norm + LINE_COSINE_SLACK;
       if (sum > most * norm) most = sum / norm;
     }
-    most += LINE_COSINE_SLACK;
+    return most;
+  };
+  const documentBest = (t: LineTokens): number => {
+    if (t.model !== model.id) return 1;
+    let most = best.get(t);
+    if (most !== undefined) return most;
+    // Each distinct token's weighted dot once, then one add per token of each line.
+    dotsOf(t.distinct ??= distinctIds(t.ids));
+    const { ids, starts, norms } = t;
+    const n = norms.length;
+    if (used + n > block.length) {
+      // The next block's size without a closure: a call first made in a branch taken late had no feedback,
+      // and V8 dropped this function's compiled code there again and again (deopt43).
+      let size = Math.max(Math.min(2 * block.length, BOUNDS_BLOCK_LINES), n, 4096);
+      if (kept > 0 && kept + size > LINE_BOUNDS_KEPT) {
+        // Full: the documents' bounds so far let go (a view lineBounds gave keeps its own block), counted again if asked;
+        // the next block then as after none (the size of an empty block's successor).
+        kept = 0;
+        best = new WeakMap();
+        at = new WeakMap();
+        size = Math.max(n, 4096);
+      }
+      block = new Float64Array(size);
+      used = 0;
+      kept += block.length;
+    }
+    const bounds = block.subarray(used, used + n);
+    used += n;
+    most = boundLines(ids, starts, norms, bounds) + LINE_COSINE_SLACK;
     best.set(t, most);
     at.set(t, bounds);
     return most;

@@ -6,7 +6,7 @@ import type { Lexicon } from './lexical/lexicon.js';
 import { isStopword, NO_STRINGS } from './lexical/terms.js';
 import { fold, textNumbers } from './lexical/words.js';
 import { queryGrams } from './lexical/grams.js';
-import { queryTerms, type QueryTerm } from './query-terms.js';
+import { NO_TERMS, queryTerms, type QueryTerm } from './query-terms.js';
 
 export type { QueryTerm } from './query-terms.js';
 
@@ -158,14 +158,14 @@ function planTerms(query: string, mode: ChunkMode, lexicon: Lexicon, semantic: n
     // A long query boosts only the definitions of the identifiers whose terms it kept.
     for (const m of trimmed.match(EMBEDDED_SYMBOL) ?? []) if (kept(m)) symbols.set(fold(m), 0.5);
   }
-  const pathWords = symbolQuery ? [] : [...new Set(idents.filter(kept).map(fold))]
-    .filter((w) => w.length > 2 && !isStopword(w));
+  const pathWords = symbolQuery ? NO_STRINGS : strings([...new Set(idents.filter(kept).map(fold))]
+    .filter((w) => w.length > 2 && !isStopword(w)));
   return {
     mode,
     chunkLines: RANK_DEFAULTS.chunkLines,
     terms: list,
     idfSum: list.reduce((s, t) => s + t.idf, 0),
-    symbols: [...symbols].map(([name, strength]) => ({ name, strength })),
+    symbols: symbolList(symbols),
     definitionBoost: symbolQuery ? 0 : RANK_DEFAULTS.definitionBoost,
     pathWords,
     pathPriors: !TESTS_WANTED.test(query),
@@ -201,16 +201,30 @@ function strings(list: string[]): string[] {
   return list.length > 0 ? list : NO_STRINGS;
 }
 
+/** An empty list of the kind a plan's list of symbols has (see strings). Never changed. */
+const NO_SYMBOLS = [{}].slice(0, 0) as RankPlan['symbols'];
+
+/**
+ * A plan's symbols, made by pushing, NO_SYMBOLS where none: V8's compiled map() makes a list of another kind
+ * than its interpreter's (as a plan's terms: query-terms.ts), and an empty `[]` is of another kind again.
+ */
+function symbolList(symbols: Map<string, number>): RankPlan['symbols'] {
+  if (symbols.size === 0) return NO_SYMBOLS;
+  const out: RankPlan['symbols'] = [];
+  for (const [name, strength] of symbols) out.push({ name, strength });
+  return out;
+}
+
 /** The chunk embedding alone: no terms, symbols, path words or priors; relevance = the chunk's cosine. */
 function semanticPlan(): RankPlan {
   return {
     mode: 'semantic',
     chunkLines: RANK_DEFAULTS.chunkLines,
-    terms: [],
+    terms: NO_TERMS,
     idfSum: 0,
-    symbols: [],
+    symbols: NO_SYMBOLS,
     definitionBoost: 0,
-    pathWords: [],
+    pathWords: NO_STRINGS,
     pathPriors: false,
     dataPrior: false,
     weights: { semantic: 1, symbol: 0, path: 0 },

@@ -28,6 +28,12 @@ export interface QueryTerms {
 }
 
 /**
+ * An empty list of the kind a list of terms has (a slice keeps its source's kind, here a list of objects; `[]` starts
+ * as another): the terms of a query with none (its words are stopwords) and of a semantic plan. Never changed.
+ */
+export const NO_TERMS = [{}].slice(0, 0) as QueryTerm[];
+
+/**
  * The query's terms; with more than `maxTerms` of them, the `maxTerms` with the greatest count in the
  * query x idf (ties: first seen first; one-character terms left out), in their order of first sight.
  */
@@ -63,8 +69,15 @@ export function queryTerms(query: string, lexicon: Lexicon, maxTerms: number): Q
       add(ident, stem(part), false, part, tf);
     }
   }
-  lexicon.prefetch?.([...found.values()].map((f) => f.word));
-  let all = [...found].map(([key, f]) => ({ term: { key, whole: f.whole, idf: idf(lexicon, f.word) }, tf: f.tf, order: f.order }));
+  // Lists made by pushing, not by map(): V8's compiled map() makes a list of another kind ("holey") than
+  // its interpreter's, and every loop over a plan's terms, compiled for the one, was dropped at the first
+  // plan made by the other (16 functions at once, once this function was compiled: branch deopt43); the
+  // lexicon's prefetch, inlined here, at the first list of words.
+  const words: string[] = [];
+  for (const f of found.values()) words.push(f.word);
+  lexicon.prefetch?.(words);
+  let all: { term: QueryTerm; tf: number; order: number }[] = [];
+  for (const [key, f] of found) all.push({ term: { key, whole: f.whole, idf: idf(lexicon, f.word) }, tf: f.tf, order: f.order });
   const cut = all.length > maxTerms;
   if (cut) {
     // A one-character name (`w`, `i`, `x`) is a local variable: it tells nothing of what the code
@@ -74,7 +87,8 @@ export function queryTerms(query: string, lexicon: Lexicon, maxTerms: number): Q
       .slice(0, maxTerms)
       .sort((x, y) => x.order - y.order);
   }
-  const terms = all.map((x) => x.term);
+  const terms: QueryTerm[] = all.length > 0 ? [] : NO_TERMS;
+  for (const x of all) terms.push(x.term);
   const keys = cut ? new Set(terms.map((t) => t.key)) : null;
   return { terms, idents, cut, count: found.size, kept: (ident) => keys === null || keys.has(keyOf.get(ident) ?? fold(ident)) };
 }

@@ -9,6 +9,7 @@ import { queryGrams } from '../../../src/rank/lexical/grams.js';
 import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { partStems } from '../../../src/rank/lexical/terms.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
+import { queryTerms } from '../../../src/rank/query-terms.js';
 import { gramIndexOf, linesTerms, proseTermCount } from '../../../src/rank/prose.js';
 import { ProseCounter } from '../../../src/rank/prose-counter.js';
 
@@ -18,6 +19,8 @@ const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: objec
 const isSmi = new Function('x', 'return %IsSmi(x)') as (x: unknown) => boolean;
 const optimizeNext = new Function('f', '%PrepareFunctionForOptimization(f); %OptimizeFunctionOnNextCall(f)') as (f: unknown) => void;
 const turbofan = new Function('f', 'return %ActiveTierIsTurbofan(f)') as (f: unknown) => boolean;
+// Ends V8's compiles in flight (a function its own tiering sent to a compiler thread is not compiled again on request).
+const finishCompiles = new Function('%FinalizeOptimization()') as () => void;
 // vitest isolates each file in its own process; without isolation the flag would reach later files.
 afterAll(() => setFlagsFromString('--no-allow-natives-syntax'));
 
@@ -77,5 +80,28 @@ describe('one kind of list for the hot loops', () => {
     expect(after).toEqual(before);
     expect(before[0]).not.toBeNull();
     expect([sameMap(before, rows), sameMap(after, rows)]).toEqual([true, true]);
+  });
+  it("gives every plan's terms, symbols and path words as lists of one kind, with or without any, and once V8 compiles the query's terms", () => {
+    // V8's compiled map() makes a "holey" list where its interpreter makes a packed one: once queryTerms was
+    // compiled (~170 warm searches in), the next plan's terms dropped the compiled code of the 16 functions
+    // that loop over a plan's terms (selectCandidates, spanTerms, chunkStats, ...: "wrong map", deopt43).
+    const lexicon = bundledLexicon();
+    const queries = ['where is the requestHandler registered', 'how is it', 'RequestHandler', 'where is the request handler registered'];
+    const plans = [...queries.map((q) => buildRankPlan(q, 'hybrid', lexicon)), buildRankPlan('anything', 'semantic', lexicon)];
+    expect(plans.map((p) => [p.terms.length > 0, p.symbols.length > 0, p.pathWords.length > 0])).toEqual([
+      [true, true, true], [false, false, false], [true, true, false], [true, false, true], [false, false, false],
+    ]);
+    const odd = (pick: (p: (typeof plans)[0]) => object) => plans.map((p, i) => (sameMap(pick(p), pick(plans[0])) ? -1 : i)).filter((i) => i >= 0);
+    expect([odd((p) => p.terms), odd((p) => p.symbols), odd((p) => p.pathWords)]).toEqual([[], [], []]);
+    const words = ['request', 'handler', 'registered', 'config', 'file', 'parse', 'route', 'table', 'cache', 'store'];
+    const ask = (i: number) => queryTerms(`${words[i % 10]}Value ${words[(i * 3) % 10]} step${i} ${words[(i * 7 + 1) % 10]}`, lexicon, 24);
+    const before = ask(0).terms;
+    for (let r = 0; r < 2; r++) for (let i = 0; i < 100; i++) ask(i);
+    finishCompiles();
+    optimizeNext(queryTerms);
+    const after = ask(0).terms;
+    expect(turbofan(queryTerms)).toBe(true);
+    expect(after).toEqual(before);
+    expect([sameMap(before, plans[0].terms), sameMap(after, plans[0].terms)]).toEqual([true, true]);
   });
 });
