@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
 import { cliPath, runCli, type CliRun } from '../helpers/cli.js';
+import { bigFileLines } from '../helpers/big-file.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
 
 let dir = '';
@@ -23,14 +24,7 @@ const PIPED = 20_000;
 beforeAll(() => {
   home = isolatedHome();
   dir = mkdtempSync(path.join(tmpdir(), 'simgrep-stats-timeout-'));
-  const W = ['upload', 'retry', 'invoice', 'socket', 'parser', 'render', 'cache', 'token', 'backoff', 'queue'];
-  const lines: string[] = [];
-  let bytes = 0;
-  for (let i = 0; bytes < (8 << 20) - 4096; i++) {
-    const line = `const ${W[i % 10]}${i} = ${W[(i * 7) % 10]}(${i}); // ${W[(i * 3) % 10]} handling of the ${W[(i * 11) % 10]}`;
-    lines.push(line);
-    bytes += line.length + 1;
-  }
+  const lines = bigFileLines();
   writeFileSync(path.join(dir, 'big.ts'), `${lines.join('\n')}\n`);
   lineBytes = readFileSync(path.join(dir, 'big.ts'), 'utf8').split('\n').slice(0, -1).map((l) => Buffer.byteLength(l) + 1);
   writeFileSync(path.join(dir, 'head.txt'), `${lines.slice(0, PIPED).join('\n')}\n`);

@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearcher } from '../../src/searcher.js';
+import { bigFileLines } from '../helpers/big-file.js';
 import { makeTree } from '../helpers/tree.js';
 
 let dir = '';
@@ -64,16 +65,9 @@ describe('deadline (timeoutMs)', () => {
 // --timeout, which come as events, was seen only after the whole file (340-700 ms of CPU warm, 1.2 s cold, for
 // 8 MiB of code on the bench model; the search answered in full). Now it breathes between batches too.
 describe('one big file scored on this thread (-J 0)', () => {
-  const W = ['upload', 'retry', 'invoice', 'socket', 'parser', 'render', 'cache', 'token', 'backoff', 'queue'];
   let big = '';
   beforeAll(async () => {
-    const lines: string[] = [];
-    let bytes = 0;
-    for (let i = 0; bytes < (8 << 20) - 4096; i++) {
-      const line = `const ${W[i % 10]}${i} = ${W[(i * 7) % 10]}(${i}); // ${W[(i * 3) % 10]} handling of the ${W[(i * 11) % 10]}`;
-      lines.push(line);
-      bytes += line.length + 1;
-    }
+    const lines = bigFileLines();
     mkdirSync(`${dir}/big`);
     big = `${dir}/big/big.ts`;
     writeFileSync(big, `${lines.join('\n')}\n`);
