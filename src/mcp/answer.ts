@@ -65,7 +65,7 @@ export function buildAnswer(a: AnswerInput) {
 const CUT_NOTE_MAX = cutNote({ max_tokens: 1e9, used_tokens: 1e9, compacted: 1e9, dropped: 1e9 });
 
 function cutNote(c: BudgetCut): string {
-  return `max_tokens ${c.max_tokens}: ${c.compacted} matches shown compact (match line and enclosing definition), ${c.dropped} left out; raise max_tokens or narrow the query to see them`;
+  return `max_tokens ${c.max_tokens}: ${c.compacted} ${c.compacted === 1 ? 'match' : 'matches'} shown compact (match line and enclosing definition), ${c.dropped} left out; raise max_tokens or narrow the query to see them`;
 }
 
 function render(out: { matches: McpMatch[]; files_searched: number; index: string; notes: string[] }): string {

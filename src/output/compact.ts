@@ -1,6 +1,7 @@
 // The compact form of a result, for answers on a token budget: the match line, and the signature of the
 // definition that encloses it (the nearest line above it in the hunk, indented less, that defines a
-// name as the ranker sees definitions), so a reader still knows where the line lives.
+// name as the ranker sees definitions), so a reader still knows where the line lives. A match line that
+// is itself a definition still has one when it is nested (a method in its class, a local in its function).
 import { definedName } from '../rank/definitions.js';
 import type { SearchResult } from '../rank/windows.js';
 import { cutText } from '../text/cut.js';
@@ -17,8 +18,8 @@ export interface CompactMatch {
 export function compactOf(r: SearchResult): CompactMatch {
   const at = r.match_line - r.start;
   const line = clip(r.lines[at] ?? '');
-  if (definedName(r.lines[at] ?? '') !== null) return { line, signature: null };
-  // Enclosing: indented less than the match line (a `const` inside the same body encloses nothing).
+  // Enclosing: indented less than the match line (a `const` inside the same body encloses nothing; a
+  // definition at the left margin has nothing around it).
   const depth = indent(r.lines[at] ?? '');
   for (let i = at - 1; i >= 0; i--) {
     const text = r.lines[i];

@@ -86,9 +86,16 @@ describe('compactOf', () => {
     expect(compactOf(r)).toEqual({ line: '  return backoff(upload, n);', signature: 'export function retryUpload(file) {' });
   });
 
-  it('has no signature when the match line is itself a definition or none is shown', () => {
+  it('has no signature when the match line is a definition at the left margin or none is shown', () => {
     expect(compactOf(hunk(['class Store {', '  x = 1;'], 0, 0))).toEqual({ line: 'class Store {', signature: null });
     expect(compactOf(hunk(['  a = 1;', '  b = 2;'], 0, 1))).toEqual({ line: '  b = 2;', signature: null });
+  });
+
+  it('gives a nested definition its enclosing one (a local in its function, a method in its class)', () => {
+    const local = hunk(['export function createHttpClient(o) {', '  const timeoutMs = o.timeoutMs;', '  const retries = o.retries ?? 3;'], 74, 76);
+    expect(compactOf(local)).toEqual({ line: '  const retries = o.retries ?? 3;', signature: 'export function createHttpClient(o) {' });
+    const method = hunk(['export class Store {', '  items = [];', '  save(item) {', '    this.items.push(item);'], 0, 2);
+    expect(compactOf(method)).toEqual({ line: '  save(item) {', signature: 'export class Store {' });
   });
 });
 
