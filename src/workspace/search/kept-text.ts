@@ -79,6 +79,13 @@ export class KeptText {
   held(): { files: number; bytes: number } {
     return { files: this.files.size, bytes: this.files.total };
   }
+
+  /** How many of the files held are kept cut into lines (tests, benches). */
+  heldCut(): number {
+    let n = 0;
+    for (const v of this.files.values()) if (!(v instanceof Uint8Array)) n++;
+    return n;
+  }
 }
 
 /** The text a resident process keeps of the files its searches read and its index build read (search-run.ts, publish.ts, warm-chunks.ts). */
