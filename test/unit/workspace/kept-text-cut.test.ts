@@ -37,6 +37,8 @@ describe('cutLines', () => {
       ['UTF-16BE', Uint8Array.from([0xfe, 0xff, 0, 0x61, 0, 10]), false],
       ['binary', Uint8Array.from([1, 0, 2, 10, 3]), false],
       ['a NUL past 8 KiB', encoder.encode(`${'z\n'.repeat(5000)}\0\n`), true],
+      ['more lines than the scratch keeps', encoder.encode('a\n'.repeat(200_000)), true],
+      ['a few lines after many', encoder.encode('b\nc'), true],
       ['empty', new Uint8Array(0), false],
     ];
     for (const [name, bytes, cuts] of cases) {
