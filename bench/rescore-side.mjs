@@ -14,11 +14,14 @@
 // work to an idle worker (rescore42: the prose sweep's walk); each call's wall time and the whole process's CPU
 // (every thread: process.cpuUsage) are then shown beside the main thread's, and the wall less the main thread's
 // wait for a core (/proc schedstat): at load, what the call would take with a core free for it.
-// Usage: [KEEP=1] [NQ=304] [MODES=hybrid] [REL=1] [SIGNAL=1] [POOL=1] [OUT=PREFIX] [PROF=FILE] [SETTLE=2000] node bench/rescore-side.mjs INDEX_DIR TREE MODEL DIST [DIST...]
+// RAW=1: every code file's kept text put back as the engine's own index build keeps it (side-builds.mjs
+// keepBuiltText), not as this process's warm-up read it. ROUNDS=N: the questions asked N times, each round's search
+// CPU shown apart (round 1: each question asked for the first time, as in the MCP harness's measured pass).
+// Usage: [KEEP=1] [RAW=1] [ROUNDS=1] [NQ=304] [MODES=hybrid] [REL=1] [SIGNAL=1] [POOL=1] [OUT=PREFIX] [PROF=FILE] [SETTLE=2000] node bench/rescore-side.mjs INDEX_DIR TREE MODEL DIST [DIST...]
 import os from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector';
-import { keepProse, openResident } from './side-builds.mjs';
+import { keepBuiltText, keepProse, openResident } from './side-builds.mjs';
 const [dir, tree, model, ...dists] = process.argv.slice(2);
 const cpu = () => Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
 // The main thread's time waiting for a core (schedstat's second field): a call's wall less it is what the call would take with a core free.
@@ -40,6 +43,7 @@ for (let i = 0; i < dists.length; i++) {
 }
 if (process.env.KEEP === '1') for (const d of dists) await keepProse(d, dir, tree);
 for (const ws of wss) for (const q of WARMUP_QUERIES) await search(ws, q, 'hybrid');
+if (process.env.RAW === '1') for (const d of dists) console.log(`${d}: ${await keepBuiltText(d, dir)} code files' kept text put back as a build keeps it`);
 await new Promise((ok) => setTimeout(ok, Number(process.env.SETTLE ?? 2000)));
 const out = dists.map(() => []);
 const T = dists.map(() => ({ search: [], related: [], counts: {}, first: [], wall: { search: [], related: [] }, free: { search: [], related: [] }, proc: { search: [], related: [] } }));
@@ -82,6 +86,8 @@ const f = (xs) => xs.length ? `n ${xs.length} p50 ${at(xs, 0.5).toFixed(1)} mean
 const handed = await Promise.all(dists.map((d) => import(`${d}/src/rank/prose-sweep.js`).then((m) => m.sweepWalksHanded?.() ?? null)));
 dists.forEach((d, i) => {
   console.log(`${d}: search cpu ${f(T[i].search)} | related cpu ${f(T[i].related)}`);
+  const rounds = Number(process.env.ROUNDS ?? 1);
+  if (rounds > 1) { const per = T[i].search.length / rounds; console.log(`  by round: ${Array.from({ length: rounds }, (_, r) => f(T[i].search.slice(r * per, (r + 1) * per))).join(' | ')}`); }
   console.log(`  the bench's ${bench} questions' searches: cpu ${f(T[i].first)} p95 ${T[i].first.length ? at(T[i].first, 0.95).toFixed(1) : '-'}`);
   if (process.env.POOL === '1') for (const k of ['search', 'related']) if (T[i].wall[k].length) console.log(`  ${k} wall ${f(T[i].wall[k])} p95 ${at(T[i].wall[k], 0.95).toFixed(1)} | less the main thread's wait for a core ${f(T[i].free[k])} p95 ${at(T[i].free[k], 0.95).toFixed(1)} | all threads' cpu ${f(T[i].proc[k])}`);
   if (Object.keys(T[i].counts).length) console.log(`  counts ${JSON.stringify(T[i].counts)}`);

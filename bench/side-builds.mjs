@@ -37,6 +37,30 @@ export async function keepProse(d, dir, tree) {
   return n;
 }
 
+/**
+ * As an engine that built the index in DIR has them (publish.ts onFileRead): every code file's kept text
+ * (search/kept-text.ts) put back as the bytes its build hands over (setBytes: cut into lines there where the
+ * build D cuts them, branch newq44, else raw bytes a search cuts first). A resident workspace opened over an
+ * index built elsewhere reads and cuts them in its warm-up instead (warm-chunks.ts): unlike the engine. The
+ * number put back.
+ */
+export async function keepBuiltText(d, dir) {
+  const { keptText } = await import(`${d}/src/workspace/search/kept-text.js`);
+  const { readSnapshotFile } = await import(`${d}/src/workspace/snapshot/snapshot-file.js`);
+  const { fileState } = await import(`${d}/src/workspace/snapshot/prose-stats-file.js`);
+  const { isProsePath } = await import(`${d}/src/rank/prose.js`);
+  const snap = readSnapshotFile(`${dir}/snapshot.bin`, JSON.parse(readFileSync(`${dir}/workspace.json`, 'utf8')).meta.complete);
+  let n = 0;
+  for (const f of snap.files) {
+    if (f.kind !== 'text' || f.chunkCount === 0 || isProsePath(f.key)) continue;
+    const state = fileState(f);
+    if (!keptText.has(state)) continue;
+    keptText.files.delete(state);
+    try { keptText.setBytes(state, readFileSync(f.key)); n++; } catch { /* gone: a search reads it */ }
+  }
+  return n;
+}
+
 /** A seeded generator (the same sequence every run), a pick of n distinct items, and the files under a root with one of exts, sorted. */
 export function seeded(start = 30) {
   let seed = start;

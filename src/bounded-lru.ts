@@ -60,6 +60,11 @@ export class BoundedLru<V> {
     return this.entries.size;
   }
 
+  /** The values held, leaving their recency as it is (in no set order). */
+  *values(): IterableIterator<V> {
+    for (const e of this.entries.values()) yield e.value;
+  }
+
   /** The sizes of the values held, summed. */
   get total(): number {
     return this.held;

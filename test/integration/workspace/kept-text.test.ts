@@ -44,6 +44,12 @@ async function until(query: string, word: string): Promise<string> {
   return text;
 }
 
+it('an index build keeps its code files cut into lines (a first-time question cuts none), but those readText does more to', async () => {
+  // The 8 files but bom.ts (a BOM), wide.ts (UTF-16) and long.ts (a line past 16 KiB): cut as they were kept (branch newq44).
+  expect(keptText.held().files).toBe(8); // before any search: the build's
+  expect(keptText.heldCut()).toBe(5);
+});
+
 it('windows cut from the kept text are the scan\'s, whatever the bytes', async () => {
   expect(keptText.held().files).toBeGreaterThanOrEqual(8); // the build's bytes
   for (const name of ['crlf', 'bom', 'wide', 'bad', 'long']) {
@@ -52,6 +58,15 @@ it('windows cut from the kept text are the scan\'s, whatever the bytes', async (
       for (let pass = 0; pass < 2; pass++) expect((await t.ws.search(opts)).results).toEqual((await scan.search(opts)).results);
     }
   }
+});
+
+it('a file the index build kept cut, edited between two searches, is read again: the answer is a fresh scan\'s', async () => {
+  const opts = { query: 'colour blue', paths: [t.dir], topK: 2, nLines: 2 };
+  expect((await t.ws.search(opts)).results).toEqual((await scan.search(opts)).results);
+  writeFileSync(path.join(t.dir, 'other.ts'), 'export const colour = "teal";\n'); // the same size
+  await until('colour blue', 'teal');
+  expect((await t.ws.search(opts)).results).toEqual((await scan.search(opts)).results);
+  expect((await t.ws.search(opts)).results[0].lines.join('\n')).toContain('teal');
 });
 
 it('a file the index build kept, edited before any search, is read again', async () => {
