@@ -60,7 +60,7 @@ export class KeptText {
    * buffer of their own (a read's may be a view of a bigger one): cut into lines now where a cut at each
    * newline is all readText would do (cutLines: nearly every code file), else when a search first asks.
    * Cut here, a question's candidate files cost it no cut (newq44: ~22 files, ~1 ms of a first-time search's
-   * main thread on the bench tree, where the engine built its index; ~3 us a file here, on the build's time).
+   * main thread on the bench tree, where the engine built its index; ~10 us a file here, on the build's time).
    */
   setBytes(state: string, bytes: Uint8Array): void {
     if (bytes.length > KEPT_TEXT_FILE_BYTES || this.has(state)) return;
@@ -160,7 +160,7 @@ export function cutLines(bytes: Uint8Array): FileText | null {
   for (let at = 0; at < n;) {
     const nl = bytes.indexOf(NEWLINE, at);
     const end = nl < 0 ? n : nl;
-    if (end - at > MAX_LINE_BYTES) return null;
+    if (end - at > MAX_LINE_BYTES) { releaseScratch(); return null; }
     if (lines + 1 >= starts.length) { const grown = new Uint32Array(starts.length * 2); grown.set(starts); starts = grown; }
     starts[lines++] = at;
     at = end + 1;
@@ -171,9 +171,13 @@ export function cutLines(bytes: Uint8Array): FileText | null {
   if (open) out[n] = NEWLINE;
   starts[lines] = out.length;
   const offsets = starts.slice(0, lines + 1);
-  // A file of very many lines does not leave its scratch behind (up to 8 MiB for a 1 MiB file of newlines).
-  if (starts.length > SCRATCH_LINES) starts = new Uint32Array(SCRATCH_LINES);
+  releaseScratch();
   return { bytes: out, offsets, whole: true };
+}
+
+/** A file of very many lines does not leave its scratch behind (up to 8 MiB for a 1 MiB file of newlines), cut or declined. */
+function releaseScratch(): void {
+  if (starts.length > SCRATCH_LINES) starts = new Uint32Array(SCRATCH_LINES);
 }
 
 /** cutLines' scratch of line starts (kept: an index build cuts thousands of files one after the other), as long as this kept. */
