@@ -18,11 +18,11 @@ import { emptySnapshot, patchSnapshot, type ChunkRow, type FileStateOf, type Sna
 import type { ChunkVector, IndexStore, StoreVersion } from '../store/store.js';
 
 /**
- * `signal`: read after the store's rows and before each file (ABORTED): a big store's files take seconds. (A
+ * `signal`: read between the batches of the store's rows and before each file (ABORTED): a big store's files take seconds. (A
  * SharedRebuild's stop check: a load that comes before it is read takes the stop back.)
  */
 export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, dim: number, chunkLines: number, reader?: Source, signal?: StopCheck): Promise<Snapshot> {
-  const [states, vectors] = await Promise.all([store.fileStates(version), store.chunkVectors(version)]);
+  const [states, vectors] = await Promise.all([store.fileStates(version, signal), store.chunkVectors(version, signal)]);
   const stopped = () => { if (signal?.aborted) throw new SimgrepError('ABORTED', 'the ranking snapshot\'s rebuild was aborted'); };
   stopped();
   const byPath = new Map<string, Map<number, ChunkVector>>();
