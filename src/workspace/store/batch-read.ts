@@ -11,8 +11,8 @@ export const READ_BATCH_ROWS = 1024;
 /** What a read checks between its batches: true once it must stop (an AbortSignal has this shape). */
 export interface ReadStop { readonly aborted: boolean }
 
-/** `each` of every batch of `q`'s rows, in the table's order, concatenated; ABORTED once `stop` is. */
-export async function readBatches<T>(q: LanceDB.Query, stop: ReadStop | undefined, each: (b: RecordBatch) => T[]): Promise<T[]> {
+/** What `each` puts into one list from every batch of `q`'s rows, in the table's order; ABORTED once `stop` is. */
+export async function readBatches<T>(q: LanceDB.Query, stop: ReadStop | undefined, each: (b: RecordBatch, out: T[]) => void): Promise<T[]> {
   const out: T[] = [];
   if (stop?.aborted) throw readStopped();
   // `execute` (batches as they come, of a chosen size) is typed protected; toArrow() is the same iterator collected.
@@ -20,7 +20,7 @@ export async function readBatches<T>(q: LanceDB.Query, stop: ReadStop | undefine
   for await (const b of batches) {
     // Leaving the loop returns the iterator, which ends the native read.
     if (stop?.aborted) throw readStopped();
-    for (const x of each(b)) out.push(x);
+    each(b, out);
   }
   return out;
 }

@@ -145,7 +145,7 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
       return (await rowsOf('chunks')) === 0 && (await rowsOf('files')) === 0;
     },
     async fileStates(at, stop) {
-      return readBatches((await readAt('files', part(at, 1), files)).query(), stop, (t) => {
+      return readBatches((await readAt('files', part(at, 1), files)).query(), stop, (t, out: FileState[]) => {
         const path = strings(t, 'path');
         const size = numbers(t, 'size', Float64Array);
         const mtime = numbers(t, 'mtime', Float64Array);
@@ -153,18 +153,18 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
         const kind = strings(t, 'kind');
         const lines = numbers(t, 'lines', Int32Array);
         const count = numbers(t, 'chunks', Int32Array);
-        return path.map((key, i) => ({ key, size: size[i], mtime: mtime[i], hash: hash[i], kind: kind[i] as 'text' | 'binary', lines: lines[i], chunks: count[i] }));
+        for (let i = 0; i < path.length; i++) out.push({ key: path[i], size: size[i], mtime: mtime[i], hash: hash[i], kind: kind[i] as 'text' | 'binary', lines: lines[i], chunks: count[i] });
       });
     },
     async chunkVectors(at, stop) {
       const q = (await readAt('chunks', part(at, 0), chunks)).query().select(['path', 'start', 'end', 'vector', 'has_tokens']);
-      return readBatches(q, stop, (t) => {
+      return readBatches(q, stop, (t, out: ChunkVector[]) => {
         const path = strings(t, 'path');
         const start = numbers(t, 'start', Int32Array);
         const end = numbers(t, 'end', Int32Array);
         const hasTokens = bools(t, 'has_tokens');
         const halves = halvesColumn(t, o.dim);
-        return path.map((p, i) => ({ path: p, start: start[i], end: end[i], halves: halves.subarray(i * o.dim, (i + 1) * o.dim), hasTokens: hasTokens[i] }));
+        for (let i = 0; i < path.length; i++) out.push({ path: path[i], start: start[i], end: end[i], halves: halves.subarray(i * o.dim, (i + 1) * o.dim), hasTokens: hasTokens[i] });
       });
     },
     async vectorsByHash(paths) {
