@@ -88,3 +88,17 @@ it.skipIf(!linux)('a named pipe whose writer comes late and writes slowly is rea
   expect(await read).toBe('one\ntwo\nthree\n');
   expect(openFds()).toBe(before);
 });
+
+it.skipIf(!linux)('a device that never blocks (/dev/zero) is read on the threads and stops at an abort between its reads', async () => {
+  const source = createFsSource({ paths: ['/dev/zero'] });
+  const entries: Entry[] = [];
+  for await (const e of source.list()) entries.push(e);
+  expect(entries).toMatchObject([{ path: '/dev/zero', pipe: true }]);
+  const before = openFds();
+  const aborter = new AbortController();
+  const chunks = source.stream!(entries[0], aborter.signal)[Symbol.asyncIterator]();
+  for (let i = 0; i < 3; i++) expect(((await chunks.next()).value as Uint8Array).length).toBeGreaterThan(0);
+  aborter.abort();
+  expect(await within(chunks.next(), 3_000)).toEqual({ done: true, value: undefined });
+  expect(openFds()).toBe(before);
+});
