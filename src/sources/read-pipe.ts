@@ -13,8 +13,8 @@ import { STREAM_CHUNK_BYTES } from './source.js';
  * the process alive after its answer. A terminal (a character device that is a tty) is read the same way,
  * as libuv's tty stream (trust44: a read on the threads of a terminal no one typed into kept the CLI up
  * after its answer). Anything else (a device that never blocks, /dev/zero or /dev/urandom, stopped between
- * its reads; off Linux, a FIFO too, since kqueue may report a FIFO without a writer as ended) is read on
- * libuv's threads.
+ * its reads; off Linux, a FIFO too, since kqueue may report a FIFO without a writer as ended, and a terminal,
+ * whose tty stream is untried there) is read on libuv's threads.
  */
 export async function* readPipe(p: string, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
   if (signal?.aborted) return;
@@ -23,7 +23,7 @@ export async function* readPipe(p: string, signal?: AbortSignal): AsyncGenerator
     const fd = openFifo(p);
     if (fd !== null) { yield* readStream(fifoSocket(fd), signal); return; }
   }
-  if (process.platform !== 'win32' && st.isCharacterDevice()) {
+  if (process.platform === 'linux' && st.isCharacterDevice()) {
     const fd = openTty(p);
     if (fd !== null) { yield* readStream(ttyStream(fd), signal); return; }
   }
@@ -68,9 +68,18 @@ function fifoSocket(fd: number): Socket {
   try { return new Socket({ fd, readable: true, writable: false }); } catch (err) { closeSync(fd); throw err; }
 }
 
-/** libuv's tty stream of `fd` (epoll, as a socket's; its line discipline as the terminal has it set). */
+/**
+ * libuv's tty stream of `fd` (epoll, as a socket's; its line discipline as the terminal has it set). uv_tty_init
+ * reopens a terminal that is no pty master by its name (O_NOCTTY), dup2s the new fd over `fd` and reads the new one,
+ * which destroy() closes: `fd` stays open, and with it the terminal (mend44: one fd a read). So `fd` is closed here
+ * when the stream's handle reads another; when it reads `fd` itself, destroy() closes it.
+ */
 function ttyStream(fd: number): ReadStream {
-  try { return new ReadStream(fd); } catch (err) { closeSync(fd); throw err; }
+  let stream: ReadStream;
+  try { stream = new ReadStream(fd); } catch (err) { closeSync(fd); throw err; }
+  const read = (stream as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+  if (typeof read === 'number' && read >= 0 && read !== fd) closeSync(fd);
+  return stream;
 }
 
 /** The stream's bytes as they come, until it ends; an abort stops the read and closes the fd. */
