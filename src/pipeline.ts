@@ -133,7 +133,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       if (tokens) scoring.proseTokens.set(fileIndex, tokens);
       if (termless.delete(entry)) scoring.proseTermless.add(fileIndex);
       const unpacked = new UnpackedLines(splitter);
-      const counted = counts.begin(fileIndex, prose || unreachable ? undefined : () => unpacked.take(batchLines));
+      const counted = counts.begin(fileIndex, prose || unreachable ? undefined : () => unpacked.take(batchLines, MAX_BATCH_BYTES));
       /** Packs a piece to be scored, counted as packed. */
       const pack = async (piece: Piece) => {
         if (key !== undefined) piece.key = key;

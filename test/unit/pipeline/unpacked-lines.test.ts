@@ -11,7 +11,7 @@ it('takes the complete lines the splitter holds, not the unfinished last one, an
   const splitter = new LineSplitter({ pieceLines: 4, contextLines: 0 });
   const unpacked = new UnpackedLines(splitter);
   expect(splitter.push(bytes('a\nb\nc\nunfinis'))).toEqual([]);
-  const rest = unpacked.take(100);
+  const rest = unpacked.take(100, 1 << 20);
   expect(rest.map((p) => [p.firstLine + p.scoreFrom, text(p)])).toEqual([[0, 'a\nb\nc\n']]);
   expect(splitter.push(bytes('hed\nd\n'))).toEqual([]);
   expect(splitter.end()).toEqual([]);
@@ -24,6 +24,18 @@ it('takes the queued pieces not yet packed first, then the held lines, in order,
   unpacked.queue(splitter.push(bytes(lines))); // pieces of lines 0-3, 4-7, 8-11; 12-13 held
   expect(text(unpacked.next()!)).toBe('line 0\nline 1\nline 2\nline 3\n'); // packed
   // 4 + 4 lines fit 9, the held 2 lines after them would not.
-  expect(unpacked.take(9).map((p) => p.firstLine + p.scoreFrom)).toEqual([4, 8]);
+  expect(unpacked.take(9, 1 << 20).map((p) => p.firstLine + p.scoreFrom)).toEqual([4, 8]);
   expect(unpacked.next()).toBeUndefined();
+});
+
+// mend44: the bound was lines only, so 2,048 lines of ~4,000 bytes (a file read whole) were eight batches of 1 MiB.
+it('takes no more bytes than the bound either: the pieces from the first that would pass it are left', () => {
+  const splitter = new LineSplitter({ pieceLines: 4, contextLines: 0 });
+  const unpacked = new UnpackedLines(splitter);
+  const lines = Array.from({ length: 14 }, (_, i) => `${String(i).padStart(2, '0')} ${'x'.repeat(96)}\n`).join(''); // 100 bytes a line
+  unpacked.queue(splitter.push(bytes(lines))); // pieces of lines 0-3, 4-7, 8-11 (400 bytes each); 12-13 held
+  // Lines allow all 14; 900 bytes allow two pieces, not the third.
+  expect(unpacked.take(100, 900).map((p) => [p.firstLine + p.scoreFrom, p.bytes.length])).toEqual([[0, 400], [4, 400]]);
+  expect(unpacked.next()).toBeUndefined();
+  expect(splitter.end()).toEqual([]);
 });
