@@ -90,12 +90,18 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
     if (!(e instanceof DeadlineReached)) throw e;
     return {
       results: [],
-      warnings: [{ path: ws.dir, code: 'TIMEOUT', message: `stopped after the --timeout of ${deadline.seconds} s: the results found so far are shown` }],
+      warnings: [{ path: ws.dir, code: 'TIMEOUT', message: `stopped after the --timeout of ${deadline.seconds} s: the results found so far are shown${e.note ? `; ${e.note}` : ''}` }],
       stats: { files: 0, lines: 0, bytes: 0, binary: 0, skipped: 0, errors: 1, ms: performance.now() - started },
     };
   } finally {
     held.end();
   }
+}
+
+/** What a TIMEOUT that cut the ranking snapshot's rebuild adds: why nothing was searched, and how to end it. */
+function rebuildCut(name: string): string {
+  return `workspace ${name}'s ranking snapshot (its file lost or damaged) was being rebuilt from the index, and a rebuild cut short is not saved: `
+    + 'run simgrep index to rebuild it (or one search without --timeout; over MCP, the index tool), else every search with as short a --timeout stops here';
 }
 
 /** The options with the time left of the search's --timeout, its TIMEOUT warning restated with the whole. */
@@ -145,8 +151,10 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   // The version of the meta compatible() read (workspace.json read once a search, not twice). The search's signal
   // goes with it: a rebuild from the store (the snapshot file lost or damaged) is given up on as the search is
   // (trust44: it read every file of the store first), and stopped unless a load without a signal waits for it too.
+  // The deadline's abort of a rebuild is said as the deadline, with what it cut: a script that always passes a short
+  // --timeout would otherwise be answered empty by every search, told nothing of why (mend44).
   const loaded = (m?: Record<string, string> | null) => ws.loadSnapshot(m, notes, signal).catch((e: unknown) => {
-    throw deadline.reached && isSimgrepError(e) && e.code === 'ABORTED' ? new DeadlineReached() : e; // the deadline's abort, said as the deadline
+    throw deadline.reached && isSimgrepError(e) && e.code === 'ABORTED' ? new DeadlineReached(rebuildCut(ws.name)) : e;
   });
   let snap = await loaded(use.m);
   mark('snapshot');

@@ -36,7 +36,9 @@ it('a search cut by its --timeout while the snapshot is rebuilt from the store s
   const cut = await runCli(['retry failed uploads', tree, '--index-dir', index, '--timeout', '1', '--stats', '--top-k', '3'], { env: home.env });
   const cutMs = performance.now() - began;
   expect(cut.code, cut.stderr).toBe(2);
-  expect(cut.stderr).toContain('stopped after the --timeout of 1 s');
+  // mend44: it said only `stopped after the --timeout of 1 s: the results found so far are shown` (none), and a
+  // script that always passes a short --timeout was answered empty every time, told nothing of why.
+  expect(cut.stderr).toMatch(/^simgrep: stopped after the --timeout of 1 s: the results found so far are shown; workspace \S+'s ranking snapshot \(its file lost or damaged\) was being rebuilt from the index, and a rebuild cut short is not saved: run simgrep index to rebuild it \(or one search without --timeout; over MCP, the index tool\), else every search with as short a --timeout stops here$/m);
   // Before: the rebuild ran to its end (all 3,000 files) and was saved, the answer after it.
   expect(snapshotFiles()).toEqual([]);
   const again = performance.now();
