@@ -22,10 +22,11 @@ const BREATHE_MS = 50;
 
 /**
  * `signal`: read between the batches of the store's rows and before each file (ABORTED): a big store's files take seconds. (A
- * SharedRebuild's stop check: a load that comes before it is read takes the stop back.) With one, the event loop
- * turns every BREATHE_MS between files: a small file's read ends in microtasks, and a stop that comes as a timer (a
- * --timeout) or a message (an MCP client's cancellation on its socket) was seen only after the last file (trust44:
- * a CLI search with --timeout 1 rebuilt all 9,037 files of the bench tree's index, 5 s, before it stopped).
+ * SharedRebuild's stop check: a load that comes before it is read takes the stop back.) While a load could still stop
+ * it (`stoppable`), the event loop turns every BREATHE_MS between files: a small file's read ends in microtasks, and a
+ * stop that comes as a timer (a --timeout) or a message (an MCP client's cancellation on its socket) was seen only
+ * after the last file (trust44: a CLI search with --timeout 1 rebuilt all 9,037 files of the bench tree's index, 5 s,
+ * before it stopped). A rebuild no load can stop (an index run's, a search's without a signal) does not turn it.
  */
 export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, dim: number, chunkLines: number, reader?: Source, signal?: StopCheck): Promise<Snapshot> {
   const [states, vectors] = await Promise.all([store.fileStates(version, signal), store.chunkVectors(version, signal)]);
@@ -43,7 +44,7 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
   const kept: FileStateOf[] = [];
   let breathed = performance.now();
   for (const state of states) {
-    if (signal && performance.now() - breathed > BREATHE_MS) {
+    if (signal && (signal.stoppable ?? true) && performance.now() - breathed > BREATHE_MS) {
       await new Promise((r) => setImmediate(r));
       breathed = performance.now();
     }

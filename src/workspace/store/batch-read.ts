@@ -15,7 +15,13 @@ export interface ReadStop { readonly aborted: boolean }
 export async function readBatches<T>(q: LanceDB.Query, stop: ReadStop | undefined, each: (b: RecordBatch, out: T[]) => void): Promise<T[]> {
   const out: T[] = [];
   if (stop?.aborted) throw readStopped();
-  // `execute` (batches as they come, of a chosen size) is typed protected; toArrow() is the same iterator collected.
+  // `execute` (batches as they come, of a chosen size) is typed `protected` in @lancedb/lancedb's .d.ts (0.37.1) but is
+  // a plain method in its JS (QueryBase.execute(options) -> nativeExecute(options): the native stream toArrow() also
+  // reads, through RecordBatchIterable, with the same options); hence the cast. On a LanceDB upgrade check in
+  // dist/query.js that execute still takes `{ maxBatchLength }` and returns an async iterator of RecordBatch, and that
+  // a batch still holds at most that many rows (test/integration/mcp-cancel-status-incomplete.test.ts: a cancelled
+  // status reads at most 3 batches of rows); if not, read by the public [Symbol.asyncIterator] (the default batch
+  // size) or by pages (limit/offset).
   const batches = (q as unknown as { execute(o: { maxBatchLength: number }): AsyncGenerator<RecordBatch> }).execute({ maxBatchLength: READ_BATCH_ROWS });
   for await (const b of batches) {
     // Leaving the loop returns the iterator, which ends the native read.
