@@ -14,6 +14,7 @@ import { LineSplitter, type Piece } from './text/line-splitter.js';
 import { capBytes, openText } from './text/text-stream.js';
 import { Deadline, DeadlineReached } from './pipeline/deadline.js';
 import { FileCounts } from './pipeline/file-counts.js';
+import { UnpackedLines } from './pipeline/unpacked-lines.js';
 import { Progress } from './pipeline/progress.js';
 import { Scoring } from './pipeline/scoring.js';
 import { hashedFirst, proseOutOfReach } from './pipeline/kept-files.js';
@@ -80,7 +81,8 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     checkAbort();
   };
 
-  const counts = new FileCounts(stats);
+  // A file the deadline cuts packs its complete lines read and not yet packed (unpacked-lines.ts): the deadline's flush scores them.
+  const counts = new FileCounts(stats, (piece, fileIndex) => scoring.hold(packer.add(piece, fileIndex)));
 
   const processEntry = async (source: Source, entry: Entry) => {
     const fileIndex = paths.push(entry.path) - 1;
@@ -130,16 +132,35 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       const tokens = isProse && !o.ignoreCase ? source.proseTokens?.(entry) : null;
       if (tokens) scoring.proseTokens.set(fileIndex, tokens);
       if (termless.delete(entry)) scoring.proseTermless.add(fileIndex);
-      const counted = counts.begin(fileIndex);
+      const unpacked = new UnpackedLines(splitter);
+      const counted = counts.begin(fileIndex, prose || unreachable ? undefined : () => unpacked.take(batchLines, MAX_BATCH_BYTES));
+      /** Packs a piece to be scored, counted as packed. */
+      const pack = async (piece: Piece) => {
+        if (key !== undefined) piece.key = key;
+        const batch = packer.add(piece, fileIndex);
+        counts.packed(counted, piece);
+        await scoring.submit(batch);
+      };
       const offer = async (pieces: Piece[]) => {
-        if (unreachable) return;
         if (prose?.stats && !scoring.proseStats.has(fileIndex)) scoring.proseStats.set(fileIndex, prose.stats);
         for (const piece of pieces) {
-          if (key !== undefined) piece.key = key;
           if (due()) await breathe();
-          const batch = packer.add(piece, fileIndex);
-          counts.packed(counted, piece);
-          await scoring.submit(batch);
+          await pack(piece);
+        }
+      };
+      /**
+       * The splitter's pieces offered: a prose file's through its counting; a code file's one at a time from
+       * `unpacked`, each taken only once it is packed (a breath first), so a deadline's cut takes the rest in order.
+       */
+      const feed = async (pieces: Piece[]) => {
+        if (unreachable) return;
+        if (prose) { for (const piece of pieces) await offer(prose.push(piece)); return; }
+        unpacked.queue(pieces);
+        for (;;) {
+          if (due()) await breathe();
+          const piece = unpacked.next();
+          if (!piece) return;
+          await pack(piece);
         }
       };
       if (text.kind === 'binary') {
@@ -153,11 +174,13 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
         for await (const chunk of text.chunks) {
           checkAbort();
           counts.read(counted, chunk.length);
-          for (const piece of splitter.push(chunk)) if (!unreachable) await offer(prose ? prose.push(piece) : [piece]);
+          await feed(splitter.push(chunk));
           progress.report();
         }
       }
-      for (const piece of splitter.end()) if (!unreachable) await offer(prose ? prose.push(piece) : [piece]);
+      // A read the deadline ended (a pipe's): cut, its last line without a newline not taken as a line.
+      checkAbort();
+      await feed(splitter.end());
       if (prose && !unreachable && !prose.outOfReach(entry.path, topk.floorDistance)) {
         // A whole prose file none of whose lines can enter the full top-k (its best lexical score, a cosine of 1)
         // is not sent to be scored: its lines would all be dropped. (prose.outOfReach: the same, bounded from the lines
@@ -167,7 +190,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       }
       counts.ended(fileIndex, splitter.linesSeen);
     } catch (e) {
-      counts.cut(fileIndex);
+      counts.cut(fileIndex, e instanceof DeadlineReached || deadline.reached);
       if (e instanceof DeadlineReached || deadline.reached) throw new DeadlineReached();
       if (isSimgrepError(e) && (e.code === 'ABORTED' || scoring.fatal)) throw e;
       stats.errors++;

@@ -2,8 +2,10 @@
 // the deadline, whichever comes first), and waits that end when the deadline fires, even on a read
 // that never returns (a stuck pipe or server).
 
-/** Thrown inside the pipeline when the deadline fires; caught at the top, never escapes. */
-export class DeadlineReached extends Error {}
+/** Thrown inside the pipeline when the deadline fires; caught at the top, never escapes. `note`: what it cut, for the TIMEOUT warning. */
+export class DeadlineReached extends Error {
+  constructor(readonly note?: string) { super(); }
+}
 
 export class Deadline {
   /** What the sources read under. */

@@ -86,6 +86,11 @@ export class Scoring {
     this.sendNow(batch);
   }
 
+  /** Holds a batch packed after the deadline fired (a cut file's lines not yet packed then): the deadline's flush sends it. */
+  hold(batch: Batch | null): void {
+    if (batch) this.unsent.add(batch);
+  }
+
   /** Sends a batch once a slot is free. */
   private async send(batch: Batch): Promise<void> {
     while (this.inflight.size >= this.o.executor.capacity) await Promise.race(this.inflight);

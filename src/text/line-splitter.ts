@@ -55,6 +55,8 @@ export class LineSplitter {
   private readonly limiter = new LineLimiter();
   private readonly maxPieceBytes: number;
   private readonly alignLines: number;
+  /** Cut short (cut()): nothing more is emitted. */
+  private over = false;
 
   constructor(opts: LineSplitterOptions) {
     this.pieceLines = Math.max(1, opts.pieceLines);
@@ -67,6 +69,7 @@ export class LineSplitter {
   get linesSeen(): number { return this.baseLine + this.bounds.length - 1; }
 
   push(raw: Uint8Array): Piece[] {
+    if (this.over) return [];
     const chunk = this.limiter.push(raw);
     if (chunk.length === 0) return [];
     this.append(chunk);
@@ -83,6 +86,7 @@ export class LineSplitter {
 
   /** Flushes everything left, including a last line without a terminator. */
   end(): Piece[] {
+    if (this.over) return [];
     const marker = this.limiter.end();
     if (marker.length > 0) this.append(marker);
     const last = this.bounds[this.bounds.length - 1];
@@ -95,6 +99,18 @@ export class LineSplitter {
     this.pending = new Uint8Array(0);
     this.bounds = [0];
     this.scanFrom = 0;
+    return out;
+  }
+
+  /**
+   * The file cut short (a --timeout inside it): its complete lines not yet emitted, as pieces; a last line
+   * without its terminator is not a line yet and is left out. Nothing is emitted after.
+   */
+  cut(): Piece[] {
+    if (this.over) return [];
+    this.over = true;
+    const out: Piece[] = [];
+    while (this.nextScore < this.linesSeen) out.push(this.emit(Math.min(this.nextScore + this.pieceLines, this.linesSeen)));
     return out;
   }
 

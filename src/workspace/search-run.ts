@@ -8,6 +8,7 @@ import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
 import { walkAhead } from '../rank/prose-sweep.js';
 import type { KnownSignals } from '../rank/chunk-scorer.js';
 import { FRESH_ONLY, SEARCH_MODES, executorOf, knownShareFor, sweepWalkerOf, validate, type SearchOptions, type SearchResponse } from '../searcher.js';
+import { isSimgrepError } from '../errors.js';
 import { isGlob } from '../sources/fs.js';
 import { fileKeys } from '../sources/real-paths.js';
 import { sourcesForPaths } from '../sources/resolve.js';
@@ -89,12 +90,18 @@ async function searchOnce(ws: OpenWorkspace, so: SearchOptions): Promise<SearchR
     if (!(e instanceof DeadlineReached)) throw e;
     return {
       results: [],
-      warnings: [{ path: ws.dir, code: 'TIMEOUT', message: `stopped after the --timeout of ${deadline.seconds} s: the results found so far are shown` }],
+      warnings: [{ path: ws.dir, code: 'TIMEOUT', message: `stopped after the --timeout of ${deadline.seconds} s: the results found so far are shown${e.note ? `; ${e.note}` : ''}` }],
       stats: { files: 0, lines: 0, bytes: 0, binary: 0, skipped: 0, errors: 1, ms: performance.now() - started },
     };
   } finally {
     held.end();
   }
+}
+
+/** What a TIMEOUT that cut the ranking snapshot's rebuild adds: why nothing was searched, and how to end it. */
+function rebuildCut(name: string): string {
+  return `workspace ${name}'s ranking snapshot (its file lost or damaged) was being rebuilt from the index, and a rebuild cut short is not saved: `
+    + 'run simgrep index to rebuild it (or one search without --timeout; over MCP, the index tool), else every search with as short a --timeout stops here';
 }
 
 /** The options with the time left of the search's --timeout, its TIMEOUT warning restated with the whole. */
@@ -141,8 +148,15 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   mark('walk');
   // What this search met of the snapshot: its own, not an index run's beside it (open.ts SnapshotNotes).
   const notes: SnapshotNotes = {};
-  // The version of the meta compatible() read (workspace.json read once a search, not twice).
-  let snap = await ws.loadSnapshot(use.m, notes);
+  // The version of the meta compatible() read (workspace.json read once a search, not twice). The search's signal
+  // goes with it: a rebuild from the store (the snapshot file lost or damaged) is given up on as the search is
+  // (trust44: it read every file of the store first), and stopped unless a load without a signal waits for it too.
+  // The deadline's abort of a rebuild is said as the deadline, with what it cut: a script that always passes a short
+  // --timeout would otherwise be answered empty by every search, told nothing of why (mend44).
+  const loaded = (m?: Record<string, string> | null) => ws.loadSnapshot(m, notes, signal).catch((e: unknown) => {
+    throw deadline.reached && isSimgrepError(e) && e.code === 'ABORTED' ? new DeadlineReached(rebuildCut(ws.name)) : e;
+  });
+  let snap = await loaded(use.m);
   mark('snapshot');
   // Nothing changed on disk since the last check (the watcher saw no event): nothing is stale.
   const stale = cached ? [] : await until(staleEntries(snap, walk, ws.statThreadFromFiles, changedDirs));
@@ -207,12 +221,12 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
     if (saved.report !== undefined) {
       refreshed = saved.report?.indexed ?? 0;
       refreshWarnings.push(...saved.report?.warnings ?? []);
-      snap = await ws.loadSnapshot(undefined, notes);
+      snap = await loaded();
     } else {
       // A search is a read: when what changed cannot be saved (a full or read-only disk), it answers
       // from the index and the files it reads again, and says why once.
       ws.snapshot = null;
-      snap = await ws.loadSnapshot(undefined, notes);
+      snap = await loaded();
       await until(unsaved());
       notSaved.push({ path: ws.dir, code: 'INDEX_NOT_SAVED', message: `workspace ${ws.name}: what changed was not saved (${saved.errno}); this search read ${stale.length === 1 ? 'it' : `the ${stale.length} changed files`} again for its own answer` });
     }

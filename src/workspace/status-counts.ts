@@ -25,7 +25,8 @@ interface Counted { key: string; chunks: number; lines: number; size: number; ki
  * The counts of the index's last completed version (`complete`), or of its tables as they stand when none is.
  * `notes`: told of a snapshot this status rebuilt (none on disk, or damaged) and could not save. `signal`: read
  * while the snapshot is rebuilt from the store (between its files: trust43, it was read only after the last),
- * after the file list and between the listings of the gone files' check (ABORTED: an MCP status call cancelled).
+ * between the batches of the store's file list of an index no run finished (trust44), after the file list and
+ * between the listings of the gone files' check (ABORTED: an MCP status call cancelled).
  */
 export async function statusCounts(ws: OpenWorkspace, complete: string | undefined, notes?: SnapshotNotes, signal?: AbortSignal): Promise<StatusCounts> {
   const files = await fileList(ws, complete, notes, signal).catch((e: unknown) => {
@@ -49,7 +50,8 @@ export async function statusCounts(ws: OpenWorkspace, complete: string | undefin
 async function fileList(ws: OpenWorkspace, complete: string | undefined, notes: SnapshotNotes | undefined, signal: AbortSignal | undefined): Promise<Counted[]> {
   const ofSnapshot = (xs: { key: string; chunkCount: number; lines: number; size: number; kind: 'text' | 'binary' }[]) =>
     xs.map((f) => ({ key: f.key, chunks: f.chunkCount, lines: f.lines, size: f.size, kind: f.kind }));
-  if (complete === undefined) return (await (await ws.store(false)).fileStates()).map((f) => ({ key: f.key, chunks: f.chunks, lines: f.lines, size: f.size, kind: f.kind }));
+  // A big list is read batch by batch, the signal read between them (it was one read nothing could stop).
+  if (complete === undefined) return (await (await ws.store(false)).fileStates(undefined, signal)).map((f) => ({ key: f.key, chunks: f.chunks, lines: f.lines, size: f.size, kind: f.kind }));
   if (ws.snapshot?.version === complete) return ofSnapshot(ws.snapshot.files);
   // The list read alone is kept for the next status of the same version and snapshot file (a resident
   // engine asks again). The version alone would not do: it starts over when the workspace is removed and

@@ -5,7 +5,14 @@ import { SimgrepError } from '../../errors.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
 /** What a rebuild reads between its steps: true once it must stop (AbortSignal has this shape). */
-export interface StopCheck { readonly aborted: boolean }
+export interface StopCheck {
+  readonly aborted: boolean;
+  /**
+   * Whether a load waiting now could still stop it (one waits with a signal, none without): only then does the
+   * rebuild let the event loop turn for a stop to be seen (snapshot-rebuild.ts). Absent (an AbortSignal): true.
+   */
+  readonly stoppable?: boolean;
+}
 
 export class SharedRebuild {
   /** Loads waiting with a signal not yet aborted. */
@@ -26,7 +33,10 @@ export class SharedRebuild {
    */
   constructor(readonly version: Snapshot['version'], run: (stop: StopCheck) => Promise<Snapshot>) {
     const self = this;
-    this.done = run({ get aborted() { if (self.asked) self.acted = true; return self.acted; } });
+    this.done = run({
+      get aborted() { if (self.asked) self.acted = true; return self.acted; },
+      get stoppable() { return self.waiting > 0 && !self.kept; },
+    });
     this.done.catch(() => {});
   }
 

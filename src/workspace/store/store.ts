@@ -5,6 +5,7 @@
 import type * as LanceDB from '@lancedb/lancedb';
 import { loadLanceDB } from './lancedb.js';
 import { SimgrepError } from '../../errors.js';
+import { readBatches, type ReadStop } from './batch-read.js';
 import { bools, halvesColumn, inList, numbers, strings, vectorColumn } from './table-columns.js';
 import { chunkSchema, chunkTable, fileSchema, fileTable, metaTable, type ChunkColumns, type FileColumns } from './arrow-rows.js';
 import type { SnapshotFile } from '../snapshot/snapshot.js';
@@ -32,9 +33,10 @@ export interface IndexStore {
   version(): Promise<StoreVersion>;
   /** True when it holds no chunk and no file state (a first build, or a crashed first build's nothing). */
   isEmpty(): Promise<boolean>;
-  fileStates(at?: StoreVersion): Promise<FileState[]>;
-  /** Every chunk's place and vector. */
-  chunkVectors(at?: StoreVersion): Promise<ChunkVector[]>;
+  /** Every file's state. `stop`: read between batches of rows (ABORTED once it is aborted). */
+  fileStates(at?: StoreVersion, stop?: ReadStop): Promise<FileState[]>;
+  /** Every chunk's place and vector. `stop`: as fileStates'. */
+  chunkVectors(at?: StoreVersion, stop?: ReadStop): Promise<ChunkVector[]>;
   /** Vectors of the given files' current chunks by content hash (reused when a chunk is unchanged). */
   vectorsByHash(paths: string[]): Promise<Map<string, Float32Array>>;
   /** Appends chunks. */
@@ -142,25 +144,28 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
       const rowsOf = async (name: string) => (await (tables.get(name) ?? await tryOpen(name))?.countRows()) ?? 0;
       return (await rowsOf('chunks')) === 0 && (await rowsOf('files')) === 0;
     },
-    async fileStates(at) {
-      const t = await (await readAt('files', part(at, 1), files)).query().toArrow();
-      const path = strings(t, 'path');
-      const size = numbers(t, 'size', Float64Array);
-      const mtime = numbers(t, 'mtime', Float64Array);
-      const hash = strings(t, 'hash');
-      const kind = strings(t, 'kind');
-      const lines = numbers(t, 'lines', Int32Array);
-      const count = numbers(t, 'chunks', Int32Array);
-      return path.map((key, i) => ({ key, size: size[i], mtime: mtime[i], hash: hash[i], kind: kind[i] as 'text' | 'binary', lines: lines[i], chunks: count[i] }));
+    async fileStates(at, stop) {
+      return readBatches((await readAt('files', part(at, 1), files)).query(), stop, (t, out: FileState[]) => {
+        const path = strings(t, 'path');
+        const size = numbers(t, 'size', Float64Array);
+        const mtime = numbers(t, 'mtime', Float64Array);
+        const hash = strings(t, 'hash');
+        const kind = strings(t, 'kind');
+        const lines = numbers(t, 'lines', Int32Array);
+        const count = numbers(t, 'chunks', Int32Array);
+        for (let i = 0; i < path.length; i++) out.push({ key: path[i], size: size[i], mtime: mtime[i], hash: hash[i], kind: kind[i] as 'text' | 'binary', lines: lines[i], chunks: count[i] });
+      });
     },
-    async chunkVectors(at) {
-      const t = await (await readAt('chunks', part(at, 0), chunks)).query().select(['path', 'start', 'end', 'vector', 'has_tokens']).toArrow();
-      const path = strings(t, 'path');
-      const start = numbers(t, 'start', Int32Array);
-      const end = numbers(t, 'end', Int32Array);
-      const hasTokens = bools(t, 'has_tokens');
-      const halves = halvesColumn(t, o.dim);
-      return path.map((p, i) => ({ path: p, start: start[i], end: end[i], halves: halves.subarray(i * o.dim, (i + 1) * o.dim), hasTokens: hasTokens[i] }));
+    async chunkVectors(at, stop) {
+      const q = (await readAt('chunks', part(at, 0), chunks)).query().select(['path', 'start', 'end', 'vector', 'has_tokens']);
+      return readBatches(q, stop, (t, out: ChunkVector[]) => {
+        const path = strings(t, 'path');
+        const start = numbers(t, 'start', Int32Array);
+        const end = numbers(t, 'end', Int32Array);
+        const hasTokens = bools(t, 'has_tokens');
+        const halves = halvesColumn(t, o.dim);
+        for (let i = 0; i < path.length; i++) out.push({ path: path[i], start: start[i], end: end[i], halves: halves.subarray(i * o.dim, (i + 1) * o.dim), hasTokens: hasTokens[i] });
+      });
     },
     async vectorsByHash(paths) {
       const out = new Map<string, Float32Array>();

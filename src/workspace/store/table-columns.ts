@@ -1,6 +1,9 @@
 // Reading columns of LanceDB query results (Arrow tables) into plain arrays, and SQL filters on
 // string columns; free of LanceDB itself, so modules that only read results do not load it.
-import type { Table as ArrowTable } from 'apache-arrow';
+import type { Vector } from 'apache-arrow';
+
+/** An Arrow table or one of its record batches: what the readers below take their columns from. */
+export interface ArrowColumns { getChild(name: string): Vector | null }
 import { fromFloat16Into, toFloat16Into } from '../packed/float16.js';
 
 /** A SQL `col IN (...)` with quotes escaped. */
@@ -12,7 +15,7 @@ function quote(v: string): string {
   return `'${v.replace(/'/g, "''")}'`;
 }
 
-export function strings(t: ArrowTable, name: string): string[] {
+export function strings(t: ArrowColumns, name: string): string[] {
   const col = t.getChild(name);
   if (!col) return [];
   const out = new Array<string>(col.length);
@@ -20,13 +23,13 @@ export function strings(t: ArrowTable, name: string): string[] {
   return out;
 }
 
-export function numbers<T extends Float64Array | Int32Array>(t: ArrowTable, name: string, Ctor: { new(n: number): T; from(x: ArrayLike<number>): T }): T {
+export function numbers<T extends Float64Array | Int32Array>(t: ArrowColumns, name: string, Ctor: { new(n: number): T; from(x: ArrayLike<number>): T }): T {
   const col = t.getChild(name);
   if (!col) return new Ctor(0);
   return Ctor.from(col.toArray() as ArrayLike<number>);
 }
 
-export function bools(t: ArrowTable, name: string): boolean[] {
+export function bools(t: ArrowColumns, name: string): boolean[] {
   const col = t.getChild(name);
   const out = new Array<boolean>(col?.length ?? 0);
   for (let i = 0; i < out.length; i++) out[i] = col!.get(i) === true;
@@ -34,21 +37,21 @@ export function bools(t: ArrowTable, name: string): boolean[] {
 }
 
 /** The vector column as one flat Float32Array (rows x dim). */
-export function vectorColumn(t: ArrowTable, dim: number): Float32Array {
+export function vectorColumn(t: ArrowColumns, dim: number): Float32Array {
   const out = new Float32Array((t.getChild('vector')?.length ?? 0) * dim);
   eachVectorPart(t, dim, (values, at) => { if (values instanceof Uint16Array) fromFloat16Into(values, out, at); else out.set(values, at); });
   return out;
 }
 
 /** The vector column as float16 bits (rows x dim): as stored, without widening (a float32 column is rounded). */
-export function halvesColumn(t: ArrowTable, dim: number): Uint16Array {
+export function halvesColumn(t: ArrowColumns, dim: number): Uint16Array {
   const out = new Uint16Array((t.getChild('vector')?.length ?? 0) * dim);
   eachVectorPart(t, dim, (values, at) => { if (values instanceof Uint16Array) out.set(values, at); else toFloat16Into(values, out, at); });
   return out;
 }
 
 /** The vector column's values batch by batch, with where each starts in the flat rows x dim array. */
-function eachVectorPart(t: ArrowTable, dim: number, put: (values: Float32Array | Uint16Array, at: number) => void): void {
+function eachVectorPart(t: ArrowColumns, dim: number, put: (values: Float32Array | Uint16Array, at: number) => void): void {
   const col = t.getChild('vector');
   if (!col) return;
   let at = 0;

@@ -94,3 +94,28 @@ it('a stop the rebuild read is final: it is stopped, and a load then is refused 
   await expect(r.done).rejects.toThrow('stopped');
   expect(r.stopped).toBe(true);
 });
+
+// mend44: the rebuild turned the event loop every 50 ms (snapshot-rebuild.ts) whatever its loads, since SharedRebuild
+// always passes a stop check; it is needed only while a load that waits could stop it.
+it('says it can be stopped only while a load waits with a signal and none without', async () => {
+  let stop: { stoppable?: boolean } = {};
+  let go = () => {};
+  const r = new SharedRebuild('1.1', async (s) => {
+    stop = s;
+    await new Promise<void>((res) => { go = res; });
+    return emptySnapshot(4);
+  });
+  expect(stop.stoppable).toBe(false); // no load yet
+  const a = new AbortController();
+  const pa = r.wait(a.signal);
+  expect(stop.stoppable).toBe(true);
+  a.abort();
+  await expect(pa).rejects.toMatchObject({ code: 'ABORTED' });
+  expect(stop.stoppable).toBe(false); // none waits
+  const pb = r.wait(new AbortController().signal);
+  expect(stop.stoppable).toBe(true);
+  const kept = r.wait();
+  expect(stop.stoppable).toBe(false); // a load without a signal keeps it going to its end
+  go();
+  await Promise.all([pb, kept]);
+});
