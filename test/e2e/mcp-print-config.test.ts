@@ -40,6 +40,16 @@ describe('simgrep mcp --print-config', () => {
     }
   });
 
+  it('a local model not made yet is still made absolute (the docs\' own example: --model ./models/potion; before audit44 a path to a missing directory was printed relative, which a client started elsewhere resolves from its own directory)', async () => {
+    const r = await runCli(['mcp', '--print-config', 'codex', '.', '--model', './models/potion', '-J', '2', '--offline'], { cwd: root, env: home.env });
+    expect(r.code, r.stderr).toBe(0);
+    const args = /^args = (\[.*\])$/m.exec(r.stdout)?.[1];
+    expect(JSON.parse(args ?? 'null').slice(1)).toEqual(['mcp', root, '--model', path.join(root, 'models', 'potion'), '-J', '2', '--offline']);
+    expect(r.stderr).toContain(`the model directory ${path.join(root, 'models', 'potion')} does not exist yet`);
+    const hub = await runCli(['mcp', '--print-config', 'codex', '.', '--model', 'minishlab/potion-base-8M'], { cwd: root, env: home.env });
+    expect(JSON.parse(/^args = (\[.*\])$/m.exec(hub.stdout)?.[1] ?? 'null').slice(3)).toEqual(['--model', 'minishlab/potion-base-8M']);
+  });
+
   it('no client lists the clients (exit 0); an unknown one is an error that lists them (exit 2)', async () => {
     const list = await runCli(['mcp', '--print-config']);
     expect(list.code).toBe(0);
