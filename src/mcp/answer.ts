@@ -72,11 +72,13 @@ function render(out: { matches: McpMatch[]; files_searched: number; index: strin
   const parts = out.matches.map((m) => (m.compact
     ? `${m.path}:${m.match_line} (score ${m.score.toFixed(3)}, compact)\n${m.signature ? `  in: ${m.signature}\n` : ''}  ${m.line}`
     : `${m.path}:${m.start_line}-${m.end_line} (score ${m.score.toFixed(3)})${m.code !== undefined ? `\n${m.code}` : ''}`));
-  if (parts.length === 0) parts.push(`no match in ${out.files_searched} files`);
-  parts.push(`[${out.files_searched} files searched; index: ${out.index}]`);
+  if (parts.length === 0) parts.push(`no match in ${files(out.files_searched)}`);
+  parts.push(`[${files(out.files_searched)} searched; index: ${out.index}]`);
   for (const n of out.notes) parts.push(`note: ${n}`);
   return parts.join('\n');
 }
+
+const files = (n: number): string => `${n} ${n === 1 ? 'file' : 'files'}`;
 
 function clip(s: string): string {
   return cutText(s, MAX_CODE_CHARS);

@@ -15,6 +15,7 @@ import { resolveFileInside, resolveInside, type Root } from './scope.js';
 import { boundQuery, filtersOf, planOf, type Narrowing } from './search-args.js';
 import { bundledModelDir } from '../model/default-model.js';
 import { argStrings, errorRedaction, errorText } from './error-redaction.js';
+import { toolTerms } from './tool-terms.js';
 import { outsidePlaces } from './outside-places.js';
 import { shownModel } from './redact.js';
 import { warningNote } from './warning-note.js';
@@ -214,6 +215,6 @@ async function guard(redact: (message: string) => string, fn: () => Promise<Wire
   try {
     return await fn();
   } catch (e) {
-    return { isError: true, content: [{ type: 'text', text: redact(errorText(e)) }] };
+    return { isError: true, content: [{ type: 'text', text: toolTerms(redact(errorText(e))) }] };
   }
 }

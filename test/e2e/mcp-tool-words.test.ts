@@ -1,0 +1,54 @@
+// What the MCP tools say in words, as an agent reads them (audit44): counts in the singular when there
+// is one ("1 file searched", not "1 files"), and advice in the tools' own terms (`"mode": "semantic"`,
+// not the CLI's `--mode semantic`, which an agent cannot pass).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedHome } from '../helpers/isolated-home.js';
+import { mcpClient } from '../helpers/mcp-client.js';
+
+let home: ReturnType<typeof isolatedHome>;
+let root = '';
+let client: Client;
+
+type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown> };
+const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<ToolResult>;
+
+beforeAll(async () => {
+  home = isolatedHome('simgrep-mcp-words-');
+  root = path.join(home.dir, 'project');
+  mkdirSync(path.join(root, 'src'), { recursive: true });
+  writeFileSync(path.join(root, 'src', 'upload.py'), 'def upload(path, retries=3):\n    for i in range(retries):\n        send(path)\n');
+  writeFileSync(path.join(root, 'src', 'config.ts'), 'export function parseConfig(text) {\n  return JSON.parse(text);\n}\n');
+  client = await mcpClient(root, home.env);
+});
+afterAll(async () => {
+  await client?.close();
+  home.restore();
+});
+
+describe('simgrep mcp: the words of an answer', () => {
+  it('one file searched is "1 file searched", and no match in it "no match in 1 file"', async () => {
+    const hit = await call('search', { query: 'retry upload', types: ['py'], top_k: 1 });
+    expect(hit.structuredContent?.files_searched).toBe(1);
+    expect(hit.content[0].text).toMatch(/\n\[1 file searched; index: (building|fresh|scanned)\]/);
+    const none = await call('search', { query: 'the of and', types: ['py'] });
+    expect(none.content[0].text).toMatch(/^no match in 1 file\n\[1 file searched; /);
+  });
+
+  it('a query of symbols is refused with advice in the tool\'s terms ("mode": "semantic"), not the CLI\'s --mode', async () => {
+    const r = await call('search', { query: '=>' });
+    expect(r.isError).toBe(true);
+    expect(r.content[0].text).toBe('BAD_QUERY: the query "=>" has no letter or number to look for: simgrep ranks words and meaning, not symbols (grep -F finds them); use identifiers or words, or "mode": "semantic" for the nearest lines anyway');
+  });
+
+  it('a query of stop words notes its advice in the tool\'s terms too', async () => {
+    const r = await call('search', { query: 'the of and' });
+    const notes = r.structuredContent?.notes as string[];
+    expect(notes.join('\n')).toContain('use identifiers or words, or "mode": "semantic" for the nearest lines anyway');
+    expect(notes.join('\n')).not.toContain('--mode');
+    const numbers = await call('search', { query: '1964' });
+    expect((numbers.structuredContent?.notes as string[]).join('\n')).toContain('or use "mode": "lexical" for the lines that hold it ("mode": "line" for the nearest lines)');
+  });
+});
