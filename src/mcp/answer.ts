@@ -65,7 +65,12 @@ export function buildAnswer(a: AnswerInput) {
 const CUT_NOTE_MAX = cutNote({ max_tokens: 1e9, used_tokens: 1e9, compacted: 1e9, dropped: 1e9 });
 
 function cutNote(c: BudgetCut): string {
-  return `max_tokens ${c.max_tokens}: ${c.compacted} ${c.compacted === 1 ? 'match' : 'matches'} shown compact (match line and enclosing definition), ${c.dropped} left out; raise max_tokens or narrow the query to see them`;
+  // Only what happened: locations alone (files_with_matches, show_preview false) are never compacted, only left out.
+  const cut = [
+    ...(c.compacted > 0 ? [`${c.compacted} ${c.compacted === 1 ? 'match' : 'matches'} shown compact (match line and enclosing definition)`] : []),
+    ...(c.dropped > 0 ? [`${c.dropped} left out`] : []),
+  ];
+  return `max_tokens ${c.max_tokens}: ${cut.join(', ')}; raise max_tokens or narrow the query to see them`;
 }
 
 function render(out: { matches: McpMatch[]; files_searched: number; index: string; notes: string[] }): string {

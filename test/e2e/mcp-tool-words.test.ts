@@ -21,6 +21,7 @@ beforeAll(async () => {
   mkdirSync(path.join(root, 'src'), { recursive: true });
   writeFileSync(path.join(root, 'src', 'upload.py'), 'def upload(path, retries=3):\n    for i in range(retries):\n        send(path)\n');
   writeFileSync(path.join(root, 'src', 'config.ts'), 'export function parseConfig(text) {\n  return JSON.parse(text);\n}\n');
+  for (let i = 0; i < 12; i++) writeFileSync(path.join(root, 'src', `upload-step-${i}.ts`), `export function retryUploadStep${i}(file) {\n  return upload(file, ${i});\n}\n`);
   client = await mcpClient(root, home.env);
 });
 afterAll(async () => {
@@ -50,5 +51,13 @@ describe('simgrep mcp: the words of an answer', () => {
     expect(notes.join('\n')).not.toContain('--mode');
     const numbers = await call('search', { query: '1964' });
     expect((numbers.structuredContent?.notes as string[]).join('\n')).toContain('or use "mode": "lexical" for the lines that hold it ("mode": "line" for the nearest lines)');
+  });
+
+  it('a budget that drops locations only (files_with_matches: no code to compact) says what it left out, not "0 matches shown compact"', async () => {
+    const r = await call('search', { query: 'retry upload step', files_with_matches: true, top_k: 12, max_tokens: 200 });
+    const s = r.structuredContent as { budget: { compacted: number; dropped: number }; notes: string[] };
+    expect(s.budget.compacted).toBe(0);
+    expect(s.budget.dropped).toBeGreaterThan(0);
+    expect(s.notes.filter((n) => n.startsWith('max_tokens'))).toEqual([`max_tokens 200: ${s.budget.dropped} left out; raise max_tokens or narrow the query to see them`]);
   });
 });
