@@ -60,4 +60,13 @@ describe('simgrep mcp: the words of an answer', () => {
     expect(s.budget.dropped).toBeGreaterThan(0);
     expect(s.notes.filter((n) => n.startsWith('max_tokens'))).toEqual([`max_tokens 200: ${s.budget.dropped} left out; raise max_tokens or narrow the query to see them`]);
   });
+
+  it('budget.used_tokens is the answer\'s own estimate (its structured content\'s characters / 4), not the room kept for the largest cut note', async () => {
+    for (const args of [{ query: 'retry upload step', top_k: 3 }, { query: 'retry upload step', top_k: 12, max_tokens: 300 }, { query: 'retry upload step', files_with_matches: true, top_k: 12, max_tokens: 200 }]) {
+      const r = await call('search', args);
+      const s = r.structuredContent as { budget: { used_tokens: number; max_tokens: number } };
+      expect(s.budget.used_tokens).toBe(Math.ceil(JSON.stringify(s).length / 4));
+      expect(s.budget.used_tokens).toBeLessThanOrEqual(s.budget.max_tokens);
+    }
+  });
 });
