@@ -2,7 +2,7 @@
 // token budget, and the same matches as text for clients that show only text. Both forms are held to
 // the budget: an item is measured as its JSON, which is never shorter than its text rendering.
 import { estimateTokens, fitBudget, type BudgetCut, type BudgetItem } from '../output/budget.js';
-import { cutText } from '../text/cut.js';
+import { counted, cutText } from '../text/cut.js';
 import { compactOf } from '../output/compact.js';
 import type { SearchResult } from '../rank/windows.js';
 import { scoreOf } from '../rank/score.js';
@@ -80,13 +80,11 @@ function render(out: { matches: McpMatch[]; files_searched: number; index: strin
   const parts = out.matches.map((m) => (m.compact
     ? `${m.path}:${m.match_line} (score ${m.score.toFixed(3)}, compact)\n${m.signature ? `  in: ${m.signature}\n` : ''}  ${m.line}`
     : `${m.path}:${m.start_line}-${m.end_line} (score ${m.score.toFixed(3)})${m.code !== undefined ? `\n${m.code}` : ''}`));
-  if (parts.length === 0) parts.push(`no match in ${files(out.files_searched)}`);
-  parts.push(`[${files(out.files_searched)} searched; index: ${out.index}]`);
+  if (parts.length === 0) parts.push(`no match in ${counted(out.files_searched, 'file')}`);
+  parts.push(`[${counted(out.files_searched, 'file')} searched; index: ${out.index}]`);
   for (const n of out.notes) parts.push(`note: ${n}`);
   return parts.join('\n');
 }
-
-const files = (n: number): string => `${n} ${n === 1 ? 'file' : 'files'}`;
 
 function clip(s: string): string {
   return cutText(s, MAX_CODE_CHARS);

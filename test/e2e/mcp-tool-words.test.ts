@@ -69,4 +69,18 @@ describe('simgrep mcp: the words of an answer', () => {
       expect(s.budget.used_tokens).toBeLessThanOrEqual(s.budget.max_tokens);
     }
   });
+
+  it('index and status count one file as "1 file" (a directory of one file)', async () => {
+    mkdirSync(path.join(home.dir, 'one'));
+    writeFileSync(path.join(home.dir, 'one', 'only.py'), 'def retry_upload(path):\n    send(path)\n');
+    const c = await mcpClient(path.join(home.dir, 'one'), home.env);
+    try {
+      const ix = await c.callTool({ name: 'index', arguments: {} }) as ToolResult;
+      expect(ix.content[0].text).toMatch(/^workspace one-\w+: 1 file checked, 1 indexed, 0 unchanged, 0 removed, 0 errors$/);
+      const st = await c.callTool({ name: 'status', arguments: {} }) as ToolResult;
+      expect(st.content[0].text).toMatch(/: indexed in workspace one-\w+ \(1 file, 1 chunk\)$/);
+    } finally {
+      await c.close();
+    }
+  });
 });
