@@ -138,9 +138,8 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** Prints warnings and results (before the worker pool is closed), and returns the exit code. */
 /**
- * `likeFirst`: with --like, the first positional, which a query written beside --like (from a plain search's
+ * Prints warnings and results (before the worker pool is closed), and returns the exit code. `likeFirst`: with --like, the first positional, which a query written beside --like (from a plain search's
  * habit) lands in: not found, it is named as such (before audit44, only "no such file or directory").
  */
 function report(response: SearchResponse, flags: ParsedFlags, server?: ServedBy, likeFirst?: string): number {
