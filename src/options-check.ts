@@ -84,7 +84,13 @@ export function describe(v: unknown): string {
   if (Array.isArray(v)) return `an array: ${truncate(JSON.stringify(v))}`;
   if (typeof v === 'string') return `the string ${truncate(JSON.stringify(v))}`;
   if (ArrayBuffer.isView(v)) return `a ${v.constructor.name}`;
+  if (typeof v === 'object') return `an object: ${truncate(jsonOr(v))}`;
   return `${typeof v} ${truncate(String(v))}`;
+}
+
+/** JSON of a plain object; String() of one JSON cannot write (a cycle, a BigInt). */
+function jsonOr(v: object): string {
+  try { return JSON.stringify(v) ?? String(v); } catch { return String(v); }
 }
 
 const truncate = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}...` : s);

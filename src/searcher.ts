@@ -21,7 +21,7 @@ import { SEARCH_MODES, type SearchMode } from './types.js';
 import { bundledLexicon } from './rank/lexical/lexicon.js';
 import { searchLike, type LikeTarget } from './rank/related.js';
 import { knownByEmbedding, knownShareOf, queryMode } from './rank/query-mode.js';
-import { mergeHits, resultsPerHit, hitToResult, type SearchResult } from './rank/windows.js';
+import { mergeHits, mergeResults, resultsPerHit, hitToResult, type SearchResult } from './rank/windows.js';
 import { createContentSource } from './sources/content.js';
 import { WARM_UP_QUERY, warmUpCode, warmUpProse } from './text/warm-up-text.js';
 import type { RemoteOptions } from './sources/remote/options.js';
@@ -604,8 +604,11 @@ export async function searchPerFile<O extends SearchOptions | SearchContentOptio
   const k = o.topK ?? (o.maxDistance !== undefined ? Infinity : 3);
   let pool = Number.isFinite(k) ? k * PER_FILE_OVERFETCH : o.topK;
   for (;;) {
-    const r = await run({ ...o, perFile: undefined, filesWithMatches: undefined, topK: pool });
-    const kept = limitPerFile(r.results, o.perFile ?? 1);
+    // One result per hit, cut per file, then merged: the pool's windows merged first made a file's whole
+    // run of hits one hunk before the cut (a file matching on every other line came back whole; audit44).
+    const r = await run({ ...o, perFile: undefined, filesWithMatches: undefined, topK: pool, merge: false });
+    const best = limitPerFile(r.results, o.perFile ?? 1);
+    const kept = o.merge === false ? best : mergeResults(best);
     if (kept.length < k && r.more === true && pool !== undefined) { pool *= PER_FILE_OVERFETCH; continue; }
     const results = kept.slice(0, k);
     // More under the same per-file limit: a page cut by k, or a full page from a pool that overflowed (the

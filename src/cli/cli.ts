@@ -111,7 +111,7 @@ async function main(argv: string[]): Promise<number> {
   // The workspace's resident server (simgrep serve) answers when one runs for it.
   if (target && flags.server !== false) {
     const answer = await askServer(socketPathFor(targetDir(target)), { op: 'search', identity: identityOf(engine), cwd: process.cwd(), options }, { onUntrusted: sayUntrusted });
-    if (answer?.search) return report(answer.search, flags, { pid: answer.pid, building: answer.freshness === 'building' });
+    if (answer?.search) return report(answer.search, flags, { pid: answer.pid, building: answer.freshness === 'building' }, like ? named[0] : undefined);
   }
   // Loaded only for a search this process runs itself: a server's client never pays for them.
   const [{ createWorkspace, createSearcher }, { createStdinSource }] = await Promise.all([
@@ -129,7 +129,7 @@ async function main(argv: string[]): Promise<number> {
     if (cluster) searching = search;
     const response = await search;
     progress.clear();
-    return report(response, flags);
+    return report(response, flags, undefined, like ? named[0] : undefined);
   } finally {
     progress.clear();
     await searcher.close();
@@ -138,9 +138,16 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** Prints warnings and results (before the worker pool is closed), and returns the exit code. */
-function report(response: SearchResponse, flags: ParsedFlags, server?: ServedBy): number {
-  for (const w of response.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
+/**
+ * Prints warnings and results (before the worker pool is closed), and returns the exit code. `likeFirst`: with --like, the first positional, which a query written beside --like (from a plain search's
+ * habit) lands in: not found, it is named as such (before audit44, only "no such file or directory").
+ */
+function report(response: SearchResponse, flags: ParsedFlags, server?: ServedBy, likeFirst?: string): number {
+  for (const w of response.warnings) {
+    const hint = likeFirst !== undefined && w.code === 'PATH_NOT_FOUND' && w.path === likeFirst
+      ? '; with --like every positional is a PATH: the chunk at PATH:LINE is the query, so leave the query out' : '';
+    process.stderr.write(`simgrep: ${w.message}${hint}\n`);
+  }
   const results = response.results;
   const maxTokens = flags['max-tokens'] as number | undefined;
   if (flags['files-with-matches']) {

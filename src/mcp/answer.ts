@@ -1,8 +1,8 @@
 // The answer of a search-like MCP tool: structured matches (each with its code, or compact) within the
 // token budget, and the same matches as text for clients that show only text. Both forms are held to
 // the budget: an item is measured as its JSON, which is never shorter than its text rendering.
-import { fitBudget, type BudgetCut, type BudgetItem } from '../output/budget.js';
-import { cutText } from '../text/cut.js';
+import { estimateTokens, fitBudget, type BudgetCut, type BudgetItem } from '../output/budget.js';
+import { counted, cutText } from '../text/cut.js';
 import { compactOf } from '../output/compact.js';
 import type { SearchResult } from '../rank/windows.js';
 import { scoreOf } from '../rank/score.js';
@@ -59,21 +59,29 @@ export function buildAnswer(a: AnswerInput) {
   const notes = [...a.notes];
   if (cut.compacted > 0 || cut.dropped > 0) notes.push(cutNote(cut));
   const out = { matches: kept, count: kept.length, files_searched: a.filesSearched, truncated: a.more || cut.dropped > 0, index: a.index, notes, budget: cut };
+  // What comes back, measured: fitBudget counted the envelope at its largest (the longest cut note), which
+  // over-stated a small answer's use by ~50 tokens (audit44). Again once the figure's own digits are in.
+  for (let i = 0; i < 2; i++) cut.used_tokens = estimateTokens(JSON.stringify(out).length);
   return { content: [{ type: 'text' as const, text: render(out) }], structuredContent: out };
 }
 
 const CUT_NOTE_MAX = cutNote({ max_tokens: 1e9, used_tokens: 1e9, compacted: 1e9, dropped: 1e9 });
 
 function cutNote(c: BudgetCut): string {
-  return `max_tokens ${c.max_tokens}: ${c.compacted} ${c.compacted === 1 ? 'match' : 'matches'} shown compact (match line and enclosing definition), ${c.dropped} left out; raise max_tokens or narrow the query to see them`;
+  // Only what happened: locations alone (files_with_matches, show_preview false) are never compacted, only left out.
+  const cut = [
+    ...(c.compacted > 0 ? [`${c.compacted} ${c.compacted === 1 ? 'match' : 'matches'} shown compact (match line and enclosing definition)`] : []),
+    ...(c.dropped > 0 ? [`${c.dropped} left out`] : []),
+  ];
+  return `max_tokens ${c.max_tokens}: ${cut.join(', ')}; raise max_tokens or narrow the query to see them`;
 }
 
 function render(out: { matches: McpMatch[]; files_searched: number; index: string; notes: string[] }): string {
   const parts = out.matches.map((m) => (m.compact
     ? `${m.path}:${m.match_line} (score ${m.score.toFixed(3)}, compact)\n${m.signature ? `  in: ${m.signature}\n` : ''}  ${m.line}`
     : `${m.path}:${m.start_line}-${m.end_line} (score ${m.score.toFixed(3)})${m.code !== undefined ? `\n${m.code}` : ''}`));
-  if (parts.length === 0) parts.push(`no match in ${out.files_searched} files`);
-  parts.push(`[${out.files_searched} files searched; index: ${out.index}]`);
+  if (parts.length === 0) parts.push(`no match in ${counted(out.files_searched, 'file')}`);
+  parts.push(`[${counted(out.files_searched, 'file')} searched; index: ${out.index}]`);
   for (const n of out.notes) parts.push(`note: ${n}`);
   return parts.join('\n');
 }

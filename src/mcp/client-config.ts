@@ -47,10 +47,13 @@ export const MCP_CLIENTS: readonly McpClient[] = [
   {
     name: 'claude-code', label: 'Claude Code (command)', format: 'shell',
     where: 'run it in the project (scope local: you, this project; -s user: every project; -s project: writes .mcp.json)',
-    docs: 'docs.anthropic.com/en/docs/claude-code/mcp: claude mcp add [options] <name> -- <command> [args...]',
-    render: (e) => `${['claude', 'mcp', 'add', '--transport', 'stdio',
+    docs: 'docs.anthropic.com/en/docs/claude-code/mcp: claude mcp add <name> [options] -- <command> [args...]',
+    // The name first: `-e, --env <env...>` takes every word up to the next option or `--`, so a name after
+    // it was read as an env value and the command refused ("Invalid environment variable format: simgrep",
+    // claude-code#23365, #62332; audit44).
+    render: (e) => `${['claude', 'mcp', 'add', SERVER_NAME, '--transport', 'stdio',
       ...Object.entries(e.env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
-      SERVER_NAME, '--', e.command, ...e.args].map(shellWord).join(' ')}\n`,
+      '--', e.command, ...e.args].map(shellWord).join(' ')}\n`,
   },
   {
     name: 'claude-code-json', label: 'Claude Code (.mcp.json)', format: 'json',

@@ -7,6 +7,7 @@ import type { IndexProgress } from '../workspace/build/indexer.js';
 import { FIND_RELATED_DESCRIPTION, INDEX_DESCRIPTION, INSTRUCTIONS, SEARCH_DESCRIPTION, STATUS_DESCRIPTION } from './guide.js';
 import { MAX_QUERY_CHARS, narrowingShape } from './search-args.js';
 import type { ToolRunner } from './tools.js';
+import { counted } from '../text/cut.js';
 
 
 export interface McpServerOptions {
@@ -85,8 +86,15 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     // Every notification goes out before the result, and not in the same read: the SDK's client handles
     // a notification a microtask late, and one read with the result after it finds the token forgotten.
     const sent: Promise<void>[] = [];
+    // MCP: the progress value must increase with each notification. Files checked and files indexed both
+    // only grow: their sum moves when either does, and a report that moved neither is not sent (before
+    // audit44 the value was the files checked, the same in every notification while the indexed count grew).
+    let last = -1;
     const onProgress = token === undefined ? undefined : (p: IndexProgress) => {
-      sent.push(extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: p.files, message: `${p.files} files checked, ${p.indexed} indexed` } }).catch(() => {}));
+      const progress = p.files + p.indexed;
+      if (progress <= last) return;
+      last = progress;
+      sent.push(extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message: `${counted(p.files, 'file')} checked, ${p.indexed} indexed` } }).catch(() => {}));
     };
     const result = await o.tools.call('index', a, { onProgress });
     if (sent.length > 0) {

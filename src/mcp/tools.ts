@@ -15,9 +15,11 @@ import { resolveFileInside, resolveInside, type Root } from './scope.js';
 import { boundQuery, filtersOf, planOf, type Narrowing } from './search-args.js';
 import { bundledModelDir } from '../model/default-model.js';
 import { argStrings, errorRedaction, errorText } from './error-redaction.js';
+import { toolTerms } from './tool-terms.js';
 import { outsidePlaces } from './outside-places.js';
 import { shownModel } from './redact.js';
 import { warningNote } from './warning-note.js';
+import { counted } from '../text/cut.js';
 
 export type ToolName = 'search' | 'find_related' | 'index' | 'status';
 export const TOOL_NAMES: readonly ToolName[] = ['search', 'find_related', 'index', 'status'];
@@ -132,7 +134,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     // leaves those to it), as a search's: one note (mend41).
     const notes = warned(ws, r, DEFAULT_MAX_TOKENS);
     const out = { workspace: ws.name, files: r.files, indexed: r.indexed, unchanged: r.unchanged, deleted: r.deleted, chunks: r.chunks, errors: r.errors, ...(notes.length > 0 ? { notes } : {}) };
-    const text = `workspace ${ws.name}: ${r.files} files checked, ${r.indexed} indexed, ${r.unchanged} unchanged, ${r.deleted} removed, ${r.errors} errors${noteLines(notes)}`;
+    const text = `workspace ${ws.name}: ${counted(r.files, 'file')} checked, ${r.indexed} indexed, ${r.unchanged} unchanged, ${r.deleted} removed, ${counted(r.errors, 'error')}${noteLines(notes)}`;
     return { content: [{ type: 'text', text }], structuredContent: out };
   }
 
@@ -170,10 +172,10 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const text = failure
       ? `${dir}: the background build of its index failed (${failure}); searches read the files; the index tool tries again`
       : out.building
-      ? `${dir}: the index of workspace ${String(out.workspace)} is being built in the background (${String(out.files)} files so far); searches read the files meanwhile`
+      ? `${dir}: the index of workspace ${String(out.workspace)} is being built in the background (${counted(Number(out.files), 'file')} so far); searches read the files meanwhile`
       : out.incomplete
-      ? `${dir}: the index of workspace ${String(out.workspace)} is incomplete: no build of it has finished, one was cut short or is still running (${String(out.files)} files written); the next search rebuilds it in the background and reads the files meanwhile, the index tool finishes it now`
-      : out.indexed ? `${dir}: indexed in workspace ${String(out.workspace)} (${String(out.files)} files, ${String(out.chunks)} chunks${out.gone ? `; ${String(out.gone)} more gone since its last run, skipped by searches, dropped by the index tool` : ''})` : `${dir}: not indexed yet (the first search builds the index)`;
+      ? `${dir}: the index of workspace ${String(out.workspace)} is incomplete: no build of it has finished, one was cut short or is still running (${counted(Number(out.files), 'file')} written); the next search rebuilds it in the background and reads the files meanwhile, the index tool finishes it now`
+      : out.indexed ? `${dir}: indexed in workspace ${String(out.workspace)} (${counted(Number(out.files), 'file')}, ${counted(Number(out.chunks), 'chunk')}${out.gone ? `; ${String(out.gone)} more gone since its last run, skipped by searches, dropped by the index tool` : ''})` : `${dir}: not indexed yet (the first search builds the index)`;
     return { content: [{ type: 'text', text: `${text}${noteLines(notes)}` }], structuredContent: out };
 
     /** What status met (a ranking snapshot it rebuilt and could not save) as one note, as a search's (mend41). */
@@ -214,6 +216,6 @@ async function guard(redact: (message: string) => string, fn: () => Promise<Wire
   try {
     return await fn();
   } catch (e) {
-    return { isError: true, content: [{ type: 'text', text: redact(errorText(e)) }] };
+    return { isError: true, content: [{ type: 'text', text: toolTerms(redact(errorText(e))) }] };
   }
 }

@@ -6,6 +6,7 @@ import { CHARS_PER_TOKEN } from '../output/budget.js';
 import { cutText } from '../text/cut.js';
 import { WHOLE_SEARCH_CODES, type SourceWarning } from '../sources/source.js';
 import { redactMessage, shownPath, type Redaction } from './redact.js';
+import { toolTerms } from './tool-terms.js';
 
 /** At most this share of the answer's budget goes to the warning note (the counts by code always show). */
 const NOTE_SHARE = 1 / 5;
@@ -47,7 +48,12 @@ export function warningNote(warnings: readonly SourceWarning[], o: Redaction & {
 
 /** One warning: its code and redacted message, led by its path when the message does not name it. */
 function itemOf(w: SourceWarning, o: Redaction): string {
-  if (wholeSearch(w)) return `${w.code}: ${cutQuoted(redactMessage(w.message, o), MAX_MESSAGE_CHARS)}`;
+  if (wholeSearch(w)) {
+    // In the tools' terms after the cut (which finds the quoted query by its first and last double quote),
+    // the cut leaving room for what the terms add.
+    const message = redactMessage(w.message, o);
+    return `${w.code}: ${toolTerms(cutQuoted(message, MAX_MESSAGE_CHARS - (toolTerms(message).length - message.length)))}`;
+  }
   if (w.path === '') return w.code;
   const name = cutText(shownPath(w.path, o), MAX_PATH_CHARS, true);
   const message = cutText(redactMessage(w.message, o, w.path), MAX_MESSAGE_CHARS);

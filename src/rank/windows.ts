@@ -75,3 +75,8 @@ export function mergeHits(hits: Hit[]): SearchResult[] {
     { distance: b.distance, path: b.filename, line: b.match_line },
   ));
 }
+
+/** Results of one hit each (resultsPerHit's) merged as mergeHits merges their hits. */
+export function mergeResults(results: SearchResult[]): SearchResult[] {
+  return mergeHits(results.map((r) => ({ path: r.filename, line: r.match_line, distance: r.distance, start: r.start, lines: r.lines })));
+}

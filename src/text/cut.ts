@@ -26,3 +26,8 @@ export const QUOTED_QUERY_CHARS = 60;
 
 /** A query as a message quotes it: in double quotes, cut to QUOTED_QUERY_CHARS with an ellipsis. */
 export const quotedQuery = (query: string): string => `"${cutText(query, QUOTED_QUERY_CHARS)}"`;
+
+/** `n unit`, the unit in the plural unless n is 1 ("1 file", "2 files"): for counts in messages. */
+export function counted(n: number, unit: string): string {
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}

@@ -40,4 +40,10 @@ describe('--like', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`simgrep: ${message.replace(/^(upload-1.ts has|blob.bin is)/, (m) => path.join(dir, m))}\n`);
   });
+
+  it('a query given beside --like (read as a PATH that is not there) is named as such, with how to fix it (audit44: only "no such file or directory")', async () => {
+    const r = await run(['--like', 'upload-1.ts:2', 'retry upload', '.', '-l']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`simgrep: retry upload: no such file or directory (relative paths start at ${dir}); with --like every positional is a PATH: the chunk at PATH:LINE is the query, so leave the query out\n`);
+  });
 });

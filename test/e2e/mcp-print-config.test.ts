@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeMcpAdd, shellSplit } from '../helpers/claude-mcp-add.js';
 import { runCli } from '../helpers/cli.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
 
@@ -38,6 +39,22 @@ describe('simgrep mcp --print-config', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('a local model not made yet is still made absolute (the docs\' own example: --model ./models/potion; before audit44 a path to a missing directory was printed relative, which a client started elsewhere resolves from its own directory)', async () => {
+    const r = await runCli(['mcp', '--print-config', 'codex', '.', '--model', './models/potion', '-J', '2', '--offline'], { cwd: root, env: home.env });
+    expect(r.code, r.stderr).toBe(0);
+    const args = /^args = (\[.*\])$/m.exec(r.stdout)?.[1];
+    expect(JSON.parse(args ?? 'null').slice(1)).toEqual(['mcp', root, '--model', path.join(root, 'models', 'potion'), '-J', '2', '--offline']);
+    expect(r.stderr).toContain(`the model directory ${path.join(root, 'models', 'potion')} does not exist yet`);
+    const hub = await runCli(['mcp', '--print-config', 'codex', '.', '--model', 'minishlab/potion-base-8M'], { cwd: root, env: home.env });
+    expect(JSON.parse(/^args = (\[.*\])$/m.exec(hub.stdout)?.[1] ?? 'null').slice(3)).toEqual(['--model', 'minishlab/potion-base-8M']);
+  });
+
+  it('the claude-code command names the server before --env, which takes every word up to the next option (before audit44 Claude Code read "simgrep" as an env value and refused the command)', async () => {
+    const r = await runCli(['mcp', '--print-config', 'claude-code', root], { env: home.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(claudeMcpAdd(shellSplit(r.stdout.trim()))).toEqual({ command: process.execPath, args: [expect.stringMatching(/main\.js$/), 'mcp', root], env: { ...home.env, HF_HUB_OFFLINE: '1' } });
   });
 
   it('no client lists the clients (exit 0); an unknown one is an error that lists them (exit 2)', async () => {

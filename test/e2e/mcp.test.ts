@@ -89,7 +89,10 @@ describe('simgrep mcp', () => {
     const r = await client.callTool({ name: 'index', arguments: {} }, undefined, { onprogress: (p) => { progress.push(p.progress); } }) as ToolResult;
     expect(r.structuredContent).toEqual({ workspace: expect.stringMatching(/^project-[0-9a-f]{8}$/), files: 4, indexed: 1, unchanged: 3, deleted: 0, chunks: 1, errors: 0 });
     expect(progress.length).toBeGreaterThanOrEqual(1);
-    expect(Math.max(...progress)).toBeLessThanOrEqual(4);
+    // MCP: "the progress value MUST increase with each notification" (before audit44 it was the files
+    // checked, the same in every notification while the indexed count grew).
+    for (let i = 1; i < progress.length; i++) expect(progress[i], String(progress)).toBeGreaterThan(progress[i - 1]);
+    expect(Math.max(...progress)).toBeLessThanOrEqual(4 + 1);
   });
 
   it('a subdirectory is searched on its own', async () => {

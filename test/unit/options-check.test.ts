@@ -17,6 +17,8 @@ describe('library option types', () => {
     // trial33: these were ignored (signal, onProgress) or threw raw TypeErrors (a source without list()).
     [{ query: 'q', paths: ['.'], signal: 'x' }, 'option signal must be an AbortSignal (new AbortController().signal, AbortSignal.timeout(ms)) (got the string "x")'],
     [{ query: 'q', paths: ['.'], onProgress: 5 }, 'option onProgress must be a function (got number 5)'],
+    // audit44: an object was shown as "object [object Object]".
+    [{ query: '', paths: ['.'], like: { path: 'a.ts' } }, 'option like must be { path: string, line: number } (got an object: {"path":"a.ts"})'],
     [{ query: 'q', sources: [{}] }, 'option sources must be an array of Source objects, each with list() and read(entry) (createFsSource, createContentSource, or your own) (got an array: [{}])'],
   ])('%j is refused with a message naming the option', async (opts, message) => {
     expect(() => checkOptionTypes(opts)).toThrow(message);

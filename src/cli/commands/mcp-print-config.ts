@@ -5,6 +5,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { SimgrepError } from '../../errors.js';
 import { clientList, findClient, MCP_CLIENTS, type ServerEntry } from '../../mcp/client-config.js';
+import { expandHome, looksLikePath } from '../../model/resolve.js';
 import type { ParsedFlags } from '../flags.js';
 
 /** Variables the server reads that a client started from a desktop would not otherwise have. */
@@ -44,7 +45,16 @@ export function serverEntry(flags: ParsedFlags, root: string): ServerEntry {
   return { command: process.execPath, args: [cli, 'mcp', dir, ...engine], env };
 }
 
-/** A model or directory named by a path relative to here is made absolute; a Hugging Face id is kept. */
+/**
+ * A model named by a local path is made absolute (`~` expanded: a client's JSON or TOML does not expand it);
+ * a Hugging Face id is kept. A path that is not there yet is still a path (`./models/potion`, the docs'
+ * example; until audit44 it was printed relative, and the client resolved it from its own directory).
+ */
 function absoluteIfLocal(p: string): string {
-  return existsSync(p) ? path.resolve(p) : p;
+  const local = expandHome(p);
+  if (existsSync(local)) return path.resolve(local);
+  if (!looksLikePath(p)) return p;
+  const abs = path.resolve(local);
+  process.stderr.write(`simgrep: note: the model directory ${abs} does not exist yet; the server fails its first search until it does\n`);
+  return abs;
 }

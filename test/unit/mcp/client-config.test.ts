@@ -8,23 +8,11 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serverEntry } from '../../../src/cli/commands/mcp-print-config.js';
 import { findClient, MCP_CLIENTS, shellWord, tomlString, type ServerEntry } from '../../../src/mcp/client-config.js';
+import { claudeMcpAdd, shellSplit } from '../../helpers/claude-mcp-add.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'simgrep print config '));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** Words of a line of bare and single-quoted words (the forms shellWord writes), as sh splits them. */
-function shellSplit(line: string): string[] {
-  const words: string[] = [];
-  const re = /\s*((?:\\'|[^\s'\\]+|'[^']*')+)/gy;
-  let m: RegExpExecArray | null;
-  let end = 0;
-  while ((m = re.exec(line)) !== null) {
-    end = re.lastIndex;
-    words.push(m[1].replace(/'([^']*)'|\\'/g, (q, inner: string | undefined) => (inner !== undefined ? inner : "'")));
-  }
-  expect(line.slice(end).trim()).toBe('');
-  return words;
-}
 
 /**
  * The TOML Codex reads, parsed by its lines: one [table] header, then `key = value` where a value is a
@@ -50,19 +38,7 @@ function parseCodexToml(text: string): { table: string; values: Record<string, u
 /** command, args and env of the simgrep server as the client would read them from its entry. */
 function readBack(name: string, text: string): ServerEntry {
   const c = findClient(name)!;
-  if (c.format === 'shell') {
-    const words = shellSplit(text.trim());
-    expect(words.slice(0, 5)).toEqual(['claude', 'mcp', 'add', '--transport', 'stdio']);
-    const dash = words.indexOf('--');
-    const env: Record<string, string> = {};
-    for (let i = 5; i < dash - 1; i += 2) {
-      expect(words[i]).toBe('--env');
-      const [k, v] = words[i + 1].split(/=(.*)/s);
-      env[k] = v;
-    }
-    expect(words[dash - 1]).toBe('simgrep');
-    return { command: words[dash + 1], args: words.slice(dash + 2), env };
-  }
+  if (c.format === 'shell') return claudeMcpAdd(shellSplit(text.trim()));
   if (c.format === 'toml') {
     const { table, values } = parseCodexToml(text);
     expect(table).toBe('mcp_servers.simgrep');

@@ -1,0 +1,44 @@
+// A query holding one word of a blob (a hex run of 40,000 characters in a pasted file) scans like any
+// other: before audit44 its probe made a regular expression past V8's bound ("Regular expression too
+// large") and every file of a scan failed to score (WORKER_FAILED, exit 2, no result), in the CLI and in
+// an MCP search's first, scanned answer. Such a word is no term; the query's other words still rank.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { isolatedHome } from '../helpers/isolated-home.js';
+import { mcpClient } from '../helpers/mcp-client.js';
+
+let home: ReturnType<typeof isolatedHome>;
+let root = '';
+const blob = 'f0'.repeat(20_000);
+
+beforeAll(() => {
+  home = isolatedHome('simgrep-blob-word-');
+  root = path.join(home.dir, 'project');
+  mkdirSync(root, { recursive: true });
+  writeFileSync(path.join(root, 'upload.py'), 'def retry_upload(path):\n    for i in range(3):\n        send(path)\n');
+  writeFileSync(path.join(root, 'config.ts'), 'export function parseConfig(text) {\n  return JSON.parse(text);\n}\n');
+});
+afterAll(() => home.restore());
+
+describe('a query with a 40,000-character word', () => {
+  for (const mode of ['hybrid', 'lexical']) {
+    it(`scans in ${mode} mode: the other words rank, no file fails (CLI)`, async () => {
+      const r = await runCli([`retry upload ${blob}`, root, '--mode', mode, '--no-index', '--top-k', '1', '-l'], { env: home.env });
+      expect([r.code, r.stdout, r.stderr]).toEqual([0, `${path.join(root, 'upload.py')}\n`, '']);
+    });
+  }
+
+  it('an MCP search\'s first answer (from the files) has the match and no warning', async () => {
+    const client = await mcpClient(root, home.env);
+    try {
+      const r = await client.callTool({ name: 'search', arguments: { query: `def retry_upload(path):\n    data = "${blob}"\n`, top_k: 1 } }) as { structuredContent: { matches: { path: string }[]; notes: string[]; index: string } };
+      expect(r.structuredContent.index).toBe('building');
+      expect(r.structuredContent.matches.map((m) => m.path)).toEqual([path.join(root, 'upload.py')]);
+      expect(r.structuredContent.notes.filter((n) => !n.startsWith('the index of this directory is being built'))).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+});
