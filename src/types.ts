@@ -118,6 +118,13 @@ export type EmbedderKind = 'static' | 'onnx';
 /** How lines are ranked (`--mode`): fused lexical + semantic (default), embedding distance only, lexical only, or each line alone. */
 export const SEARCH_MODES = ['hybrid', 'semantic', 'lexical', 'line'] as const;
 export type SearchMode = typeof SEARCH_MODES[number];
+/** Every name `--mode` and the actions' and MCP tools' `mode` take: the modes, and the peers' `bm25` for lexical (BM25 over identifier-aware terms). */
+export const MODE_NAMES = [...SEARCH_MODES, 'bm25'] as const;
+export type ModeName = typeof MODE_NAMES[number];
+/** The mode a name given by a user stands for (`bm25` is the lexical mode). */
+export function modeOf(name: ModeName): SearchMode {
+  return name === 'bm25' ? 'lexical' : name;
+}
 
 /**
  * A prose file's lines as term postings (rank/prose-lines.ts builds and reads them; opaque elsewhere):

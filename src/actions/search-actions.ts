@@ -8,7 +8,8 @@ import { ErrorCodes, type ErrorCode } from '../errors.js';
 import type { SearchOptions, SearchResponse } from '../searcher.js';
 import { isRemoteUri } from '../sources/uri.js';
 import { WHOLE_SEARCH_CODES } from '../sources/source.js';
-import { SEARCH_MODES, type SearchMode } from '../searcher.js';
+import { type SearchMode } from '../searcher.js';
+import { MODE_NAMES, modeOf, type ModeName } from '../types.js';
 import { likeChunk } from '../rank/related.js';
 import type { SearchResult } from '../rank/windows.js';
 import { distanceScale, internalMaxDistance, reportedDistance, type DistanceScale } from './distance.js';
@@ -54,7 +55,7 @@ async function topLevelOnly(paths: string[]): Promise<string[]> {
  * mode gives one result per matching line (as the seeds' algorithm does); ranked modes merge windows.
  */
 export async function commonSearchOptions(engine: ActionEngine, p: Params) {
-  const mode = oneOf<SearchMode>(p, 'mode', SEARCH_MODES, DEFAULT_ACTION_MODE);
+  const mode = modeOf(oneOf<ModeName>(p, 'mode', MODE_NAMES, DEFAULT_ACTION_MODE));
   const query = str(p, 'query', { required: true });
   const topK = int(p, 'top_k', { fallback: 10, min: 1 });
   const maxDistance = num(p, 'max_distance', { min: 0 });
@@ -99,7 +100,7 @@ export async function searchRelated(engine: ActionEngine, _state: unknown, p: Pa
   const given = strList(p, 'paths');
   const paths = given && given.length > 0 ? given : [path.dirname(file)];
   const filters = filterParams(p);
-  const mode = oneOf<SearchMode>(p, 'mode', SEARCH_MODES, 'hybrid');
+  const mode = modeOf(oneOf<ModeName>(p, 'mode', MODE_NAMES, 'hybrid'));
   // Distances on search.semantic's scale, with the chunk's own text as the query it is measured by.
   const scale = await distanceScale(engine.searcher, (await likeChunk({ path: file, line })).query, mode, false);
   const r = await searchPaths(engine, {

@@ -9,7 +9,7 @@ import { createTextPrinter } from '../output/text.js';
 import { budgetedJson, budgetedJsonl } from '../output/budgeted.js';
 import { checkFilterValues } from '../sources/filter-options.js';
 import type { SearchMode, SearchResponse } from '../searcher.js';
-import type { EmbedderKind } from '../types.js';
+import { modeOf, type EmbedderKind, type ModeName } from '../types.js';
 import { commandName, filterValuesOf, helpText, parseArgs, type ParsedFlags } from './flags.js';
 import { createProgress } from './progress.js';
 import { searchTarget, targetDir } from './commands/workspace-target.js';
@@ -90,7 +90,7 @@ async function main(argv: string[]): Promise<number> {
   const options: WireSearchOptions = {
     query,
     like,
-    mode: flags.mode as SearchMode | undefined,
+    mode: flags.mode === undefined ? undefined : modeOf(flags.mode as ModeName),
     paths,
     topK: flags['top-k'] as number | undefined,
     maxDistance: flags['max-distance'] as number | undefined,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { SimgrepError } from '../errors.js';
 import { FILE_TYPES } from '../sources/file-types.js';
 import { checkFilterValues, FILTER_OPTIONS, filterValuesOfParams, type FilterOption, type FilterParam, type FilterValues } from '../sources/filter-options.js';
-import { SEARCH_MODES, type SearchMode } from '../types.js';
+import { MODE_NAMES, modeOf, type SearchMode } from '../types.js';
 import { DEFAULT_MAX_TOKENS } from './answer.js';
 
 export const MAX_K = 50;
@@ -42,7 +42,7 @@ export const narrowingShape = {
   directory: z.string().max(4096).optional().describe('Directory to search, relative to the server root (default: the root)'),
   top_k: z.number().int().min(1).max(MAX_K).optional().describe(`How many matches (1..${MAX_K}; default 10)`),
   k: z.number().int().min(1).max(MAX_K).optional().describe('Same as top_k (older name); both given must agree'),
-  mode: z.enum([...SEARCH_MODES, 'bm25']).optional().describe('hybrid (default: words + meaning), semantic (meaning only), lexical or bm25 (words only), line (each line alone)'),
+  mode: z.enum(MODE_NAMES).optional().describe('hybrid (default: words + meaning), semantic (meaning only), lexical or bm25 (words only), line (each line alone)'),
   ...filterShape,
   n_lines: z.number().int().min(0).max(20).optional().describe('Context lines around each match (default 3)'),
   max_tokens: z.number().int().min(MIN_MAX_TOKENS).max(MAX_MAX_TOKENS).optional()
@@ -70,7 +70,7 @@ export function planOf(a: Narrowing): SearchPlan {
   const k = a.top_k ?? a.k ?? 10;
   return {
     k,
-    mode: a.mode === 'bm25' ? 'lexical' : a.mode ?? 'hybrid',
+    mode: modeOf(a.mode ?? 'hybrid'),
     nLines: a.n_lines ?? 3,
     maxTokens: a.max_tokens ?? DEFAULT_MAX_TOKENS,
     withCode: a.show_preview ?? !a.files_with_matches,

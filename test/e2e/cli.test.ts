@@ -121,6 +121,10 @@ describe('simgrep CLI', () => {
       const hybrid = await runCli(['upload retry limit', '.', '--top-k', '1', '-n', '0', '--jsonl', ...base()], { cwd: tree.dir });
       expect(JSON.parse(hybrid.stdout)).toMatchObject({ filename: './lib/queue.js', match_line: 3 });
       expect(hybrid.code).toBe(0);
+      // --mode bm25 (the peers' name) is the lexical mode.
+      const lexical = await runCli(['upload retry limit', '.', '--mode', 'lexical', '--jsonl', ...base()], { cwd: tree.dir });
+      expect(lexical.stdout).toMatch(/queue\.js/);
+      expect(await runCli(['upload retry limit', '.', '--mode', 'bm25', '--jsonl', ...base()], { cwd: tree.dir })).toMatchObject({ stdout: lexical.stdout, code: 0 });
       const none = await runCli(['database schema', '.', '--mode', 'lexical', ...base()], { cwd: tree.dir });
       expect(none.stdout).toBe('');
       expect(none.code).toBe(1);

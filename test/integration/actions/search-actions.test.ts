@@ -84,6 +84,14 @@ describe('search.semantic and search.semantic_content', () => {
   });
 });
 
+describe('mode names', () => {
+  it("mode bm25 (the peers' name) is the lexical mode: the same answer", async () => {
+    const lexical = await actions['search.semantic']({}, { query: 'query the database table', paths: [docs], mode: 'lexical', top_k: 2 });
+    expect((lexical as { results: unknown[] }).results.length).toBeGreaterThan(0);
+    expect(await actions['search.semantic']({}, { query: 'query the database table', paths: [docs], mode: 'bm25', top_k: 2 })).toEqual(lexical);
+  });
+});
+
 describe('a query the search can do nothing with', () => {
   // QUERY_NUMBERS_ONLY / QUERY_STOP_WORDS are about the whole search, not a failure of it: success, no results.
   // An empty folder too: then the whole-search warning is the only one, and it is no reason the search read nothing.
