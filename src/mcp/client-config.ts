@@ -106,8 +106,9 @@ export const MCP_CLIENTS: readonly McpClient[] = [
   {
     name: 'zed', label: 'Zed', format: 'json',
     where: 'Zed\'s settings.json (zed: open settings; merge into context_servers)',
-    docs: 'zed.dev/docs/ai/mcp (custom servers): {"context_servers": {name: {command, args, env}}}',
-    render: (e) => json({ context_servers: { [SERVER_NAME]: { command: e.command, args: e.args, env: e.env } } }),
+    docs: 'zed.dev/docs/ai/mcp (custom servers): {"context_servers": {name: {source: "custom", command, args, env}}}',
+    // "source": "custom": the Zed releases that tell custom servers from extensions' by it need it; the others ignore it.
+    render: (e) => json({ context_servers: { [SERVER_NAME]: { source: 'custom', command: e.command, args: e.args, env: e.env } } }),
   },
 ];
 

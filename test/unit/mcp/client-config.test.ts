@@ -49,6 +49,7 @@ function readBack(name: string, text: string): ServerEntry {
   expect(Object.keys(doc)).toEqual([name === 'vscode' ? 'servers' : name === 'zed' ? 'context_servers' : 'mcpServers']);
   const s = servers.simgrep;
   if (name === 'vscode' || name === 'claude-code-json') expect(s.type).toBe('stdio');
+  if (name === 'zed') expect(s.source).toBe('custom');
   return { command: s.command, args: s.args, env: s.env ?? {} };
 }
 
