@@ -27,7 +27,7 @@ import { WARM_UP_QUERY, warmUpCode, warmUpProse } from './text/warm-up-text.js';
 import type { RemoteOptions } from './sources/remote/options.js';
 import { extensionsWithTypes } from './sources/file-types.js';
 import { checkFilterValues, type FilterValues } from './sources/filter-options.js';
-import { limitPerFile, PER_FILE_OVERFETCH } from './output/per-file.js';
+import { limitHunksPerFile, limitPerFile, PER_FILE_OVERFETCH } from './output/per-file.js';
 import { quotedQuery } from './text/cut.js';
 import { sourcesForPaths } from './sources/resolve.js';
 import { isGlob } from './sources/fs.js';
@@ -606,9 +606,9 @@ export async function searchPerFile<O extends SearchOptions | SearchContentOptio
   for (;;) {
     // One result per hit, cut per file, then merged: the pool's windows merged first made a file's whole
     // run of hits one hunk before the cut (a file matching on every other line came back whole; audit44).
+    // Merged, a file keeps its best hits whose windows stay apart, so that each is a hunk of its own.
     const r = await run({ ...o, perFile: undefined, filesWithMatches: undefined, topK: pool, merge: false });
-    const best = limitPerFile(r.results, o.perFile ?? 1);
-    const kept = o.merge === false ? best : mergeResults(best);
+    const kept = o.merge === false ? limitPerFile(r.results, o.perFile ?? 1) : mergeResults(limitHunksPerFile(r.results, o.perFile ?? 1));
     if (kept.length < k && r.more === true && pool !== undefined) { pool *= PER_FILE_OVERFETCH; continue; }
     const results = kept.slice(0, k);
     // More under the same per-file limit: a page cut by k, or a full page from a pool that overflowed (the

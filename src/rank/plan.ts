@@ -6,7 +6,7 @@ import type { Lexicon } from './lexical/lexicon.js';
 import { isStopword, NO_STRINGS } from './lexical/terms.js';
 import { fold, textNumbers } from './lexical/words.js';
 import { queryGrams } from './lexical/grams.js';
-import { NO_TERMS, queryTerms, type QueryTerm } from './query-terms.js';
+import { MAX_WORD_CHARS, NO_TERMS, queryTerms, type QueryTerm } from './query-terms.js';
 
 export type { QueryTerm } from './query-terms.js';
 
@@ -145,8 +145,10 @@ function planTerms(query: string, mode: ChunkMode, lexicon: Lexicon, semantic: n
   const words = idents.filter(kept);
   const grams = strings(count > RANK_DEFAULTS.maxGramTerms ? [] : queryGrams(words.length === idents.length ? query : words.join(' ')));
   // The query's numbers as prose terms (rank/prose.ts): not a long query's (a pasted block's line
-  // numbers and versions; it keeps its most distinctive words only).
-  const numbers = strings(cut ? [] : [...new Set(textNumbers(query))]);
+  // numbers and versions; it keeps its most distinctive words only). A run past MAX_WORD_CHARS (a pasted
+  // JSON array's digits) is no term, as such a word is none: its probe would pass V8's bound on a regular
+  // expression and fail every file of a scan (review of audit44).
+  const numbers = strings(cut ? [] : [...new Set(textNumbers(query))].filter((n) => n.length <= MAX_WORD_CHARS));
   const prose = { semantic, grams, numbers };
   const trimmed = query.trim();
   const symbolQuery = SYMBOL_QUERY.test(trimmed);

@@ -19,6 +19,10 @@ beforeAll(() => {
   mkdirSync(root, { recursive: true });
   writeFileSync(path.join(root, 'upload.py'), 'def retry_upload(path):\n    for i in range(3):\n        send(path)\n');
   writeFileSync(path.join(root, 'config.ts'), 'export function parseConfig(text) {\n  return JSON.parse(text);\n}\n');
+  const docs = path.join(root, 'docs');
+  mkdirSync(docs, { recursive: true });
+  // Enough Markdown for the scan to probe the weak documents' lines for the query's terms (prose-counter.ts).
+  for (let d = 0; d < 40; d++) writeFileSync(path.join(docs, `doc${d}.md`), Array.from({ length: 300 }, (_, i) => i === 7 * d + 3 ? 'Retry the upload when the network fails.' : `Section ${d}.${i} describes the billing report layout.`).join('\n') + '\n');
 });
 afterAll(() => home.restore());
 
@@ -29,6 +33,19 @@ describe('a query with a 40,000-character word', () => {
       expect([r.code, r.stdout, r.stderr]).toEqual([0, `${path.join(root, 'upload.py')}\n`, '']);
     });
   }
+
+  it('a query with a 40,000-character number run (a pasted JSON array) scans and answers as the index does', async () => {
+    // Review of audit44: a run of digits past V8's bound made the prose probe's regular expression fail at its first
+    // exec: 35 of 40 Markdown files failed to score (exit 2), and the index answered with other files.
+    const array = `[${Array.from({ length: 20_000 }, (_, i) => i % 10).join(',')}]`;
+    const query = `retry the upload ${array}`;
+    const scan = await runCli([query, path.join(root, 'docs'), '--no-index', '--top-k', '3', '--jsonl'], { env: home.env });
+    expect([scan.code, scan.stderr]).toEqual([0, '']);
+    expect(scan.stdout).toMatch(/Retry the upload/);
+    expect((await runCli(['index', path.join(root, 'docs')], { env: home.env })).code).toBe(0);
+    const indexed = await runCli([query, path.join(root, 'docs'), '--index', '--top-k', '3', '--jsonl'], { env: home.env });
+    expect([indexed.code, indexed.stdout]).toEqual([0, scan.stdout]);
+  });
 
   it('an MCP search\'s first answer (from the files) has the match and no warning', async () => {
     const client = await mcpClient(root, home.env);

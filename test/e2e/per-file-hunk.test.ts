@@ -36,6 +36,25 @@ describe('one result per file is the file\'s best hunk, not its whole pool merge
     });
   }
 
+  it('--per-file 2: two hunks of a file whose best hits lie apart, a hit beside a better one adding none', async () => {
+    // Matches at lines 11, 13 and 41 (1-based): 11's and 13's windows touch, so the second hunk is 41's (review of
+    // audit44: cut per hit, then merged, the file gave one hunk, 8-16, and 41 was left out).
+    const dir = path.join(root, 'apart');
+    mkdirSync(dir, { recursive: true });
+    const lines = Array.from({ length: 50 }, (_, i) => `total_${i} = ${i} * width`);
+    lines[10] = 'retry the failed upload now';
+    lines[12] = 'retry the failed upload later';
+    lines[40] = 'retry the failed upload again';
+    writeFileSync(path.join(dir, 'a.py'), lines.join('\n') + '\n');
+    const r = await runCli(['retry the failed upload', dir, '--mode', 'line', '--per-file', '2', '--top-k', '5', '--jsonl', '--no-index'], { env: home.env });
+    expect(r.code, r.stderr).toBe(0);
+    const hunks = jsonl(r.stdout);
+    expect(hunks).toHaveLength(2);
+    expect(hunks.map((x) => x.match_line).sort((a, b) => a - b)).toEqual([expect.any(Number), 41]);
+    expect([11, 13]).toContain(Math.min(...hunks.map((x) => x.match_line)));
+    for (const h of hunks) expect(h.end_line - h.start_line).toBeLessThanOrEqual(7);
+  });
+
   it('per_file and files_with_matches over MCP: each match\'s lines are the hunk around its line', async () => {
     const client = await mcpClient(root, home.env);
     try {
