@@ -1,7 +1,7 @@
 // --json and --jsonl under --max-tokens: the same answer cut to the budget (budget.ts), compact matches
 // shown as their match line with the enclosing definition's signature, and the cut reported in a
 // `budget` object (a key of the JSON answer; the last line of the JSONL).
-import { fitBudget } from './budget.js';
+import { estimateTokens, fitBudget, type BudgetCut } from './budget.js';
 import { compactOf } from './compact.js';
 import { toJsonl } from './jsonl.js';
 import { toSemtoolsJson } from './json.js';
@@ -20,7 +20,7 @@ export function budgetedJson(results: SearchResult[], maxTokens: number): string
   // An item's characters as printed inside the results array (its indentation and separator included).
   const size = (item: object) => pretty({ results: [item] }).length - empty + 2;
   const { kept, cut } = fitBudget(items, maxTokens, size, pretty({ results: [], budget: MAX_CUT }).length + 1);
-  return `${pretty({ results: kept, budget: cut })}\n`;
+  return measured(cut, () => `${pretty({ results: kept, budget: cut })}\n`);
 }
 
 export function budgetedJsonl(results: SearchResult[], maxTokens: number): string {
@@ -31,5 +31,19 @@ export function budgetedJsonl(results: SearchResult[], maxTokens: number): strin
     return { full, compact: { ...full, start_line: m, end_line: m, content: c.line, signature: c.signature, compact: true } };
   });
   const { kept, cut } = fitBudget(items, maxTokens, (o) => JSON.stringify(o).length + 1, JSON.stringify({ budget: MAX_CUT }).length + 1);
-  return [...kept, { budget: cut }].map((o) => `${JSON.stringify(o)}\n`).join('');
+  return measured(cut, () => [...kept, { budget: cut }].map((o) => `${JSON.stringify(o)}\n`).join(''));
+}
+
+/**
+ * The answer as printed, its `used_tokens` its own size: fitBudget counted the envelope at its largest (the
+ * budget object's figures at their longest), which over-stated a small answer's use, as the MCP tools' did
+ * (audit44). Measured again once the figure's own digits are in.
+ */
+function measured(cut: BudgetCut, print: () => string): string {
+  let text = print();
+  for (let i = 0; i < 2; i++) {
+    cut.used_tokens = estimateTokens(text.length);
+    text = print();
+  }
+  return text;
 }
