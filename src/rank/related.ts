@@ -84,7 +84,7 @@ function inChunk(r: SearchResult, c: LikeChunk): boolean {
 }
 
 /** Runs `run` with the chunk at o.like as the query, then leaves the chunk itself out of the answer. */
-export async function searchLike<O extends { like?: LikeTarget; query: string; topK?: number; maxDistance?: number }, R extends { results: SearchResult[]; more?: boolean }>(
+export async function searchLike<O extends { like?: LikeTarget; query: string; topK?: number; maxDistance?: number }, R extends { results: SearchResult[]; more?: boolean; closestMiss?: SearchResult }>(
   o: O, run: (o: O) => Promise<R>,
 ): Promise<R> {
   const chunk = await likeChunk(o.like!);
@@ -92,5 +92,13 @@ export async function searchLike<O extends { like?: LikeTarget; query: string; t
   const r = await run({ ...o, like: undefined, query: chunk.query, topK: topK === Infinity ? undefined : topK + OWN_HITS });
   const others = r.results.filter((x) => !inChunk(x, chunk));
   const results = others.slice(0, topK);
+  // Nothing but the chunk itself within --max-distance: the search named no closest miss (it had a result), or
+  // the chunk itself. The closest other code is asked for (without the distance), so that the answer names it
+  // as any search names its closest miss.
+  const ownMiss = r.closestMiss !== undefined && inChunk(r.closestMiss, chunk);
+  if (results.length === 0 && o.maxDistance !== undefined && (r.results.length > 0 || ownMiss)) {
+    const nearest = await run({ ...o, like: undefined, query: chunk.query, maxDistance: undefined, topK: OWN_HITS + 1 });
+    return { ...r, results, more: false, closestMiss: nearest.results.find((x) => !inChunk(x, chunk)) };
+  }
   return { ...r, results, more: others.length > results.length || r.more === true };
 }

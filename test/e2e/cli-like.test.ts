@@ -41,6 +41,18 @@ describe('--like', () => {
     expect(r.stderr).toBe(`simgrep: ${message.replace(/^(upload-1.ts has|blob.bin is)/, (m) => path.join(dir, m))}\n`);
   });
 
+  it('-m that only the chunk itself passes names the closest other code, as any search names its closest miss', async () => {
+    // Before: exit 1 and no word (the chunk passed, so the search named no closest miss), or the chunk itself named.
+    const best = await run(['--jsonl', '--top-k', '1', '-n', '0', '--like', 'upload-1.ts:2', '.']);
+    const { filename, distance } = JSON.parse(best.stdout) as { filename: string; distance: number };
+    expect(path.basename(filename)).not.toBe('upload-1.ts');
+    for (const d of [distance, 1e-6]) {
+      const r = await run(['-m', String(d), '-n', '0', '--like', 'upload-1.ts:2', '.']);
+      expect([r.code, r.stdout]).toEqual([1, '']);
+      expect(r.stderr).toMatch(new RegExp(`^simgrep: no line is closer than --max-distance [^;]+; the closest was \\./(upload-0|upload-2)\\.ts:\\d+ \\(distance`));
+    }
+  });
+
   it('a query given beside --like (read as a PATH that is not there) is named as such, with how to fix it (audit44: only "no such file or directory")', async () => {
     const r = await run(['--like', 'upload-1.ts:2', 'retry upload', '.', '-l']);
     expect(r.code).toBe(2);
