@@ -5,16 +5,12 @@
 // its client as the first rows of the file list are read.
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { createActionEngine } from '../../src/actions/engine.js';
-import { createMcpServer } from '../../src/mcp/server.js';
-import { createToolRunner, type ToolRunner } from '../../src/mcp/tools.js';
-import type { WireToolResult } from '../../src/server/protocol.js';
 import * as columns from '../../src/workspace/store/table-columns.js';
 import { defaultName } from '../../src/workspace/registry.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
+import { watchedMcp } from '../helpers/watched-mcp.js';
 
 // 16,000 files: the build commits every 2,048 files (chunk-batch.ts), so 12,288 are in the tables when its
 // sixth commit pauses it and it is cut short.
@@ -53,21 +49,7 @@ afterAll(() => home.restore());
 afterEach(() => { vi.restoreAllMocks(); });
 
 it('a status of an index no run finished, cancelled as its file list is read, stops within a batch of it', async () => {
-  const engine = createActionEngine({ concurrency: 0, resident: true });
-  const runner = createToolRunner(engine, { real, given: real });
-  /** What the runner answered each status call, and when (the client never reads a cancelled call's answer). */
-  const answered: { r: WireToolResult; at: number }[] = [];
-  const seen: ToolRunner = {
-    call: async (tool, args, o) => {
-      const r = await runner.call(tool, args, o);
-      if (tool === 'status') answered.push({ r, at: performance.now() });
-      return r;
-    },
-  };
-  const [ours, theirs] = InMemoryTransport.createLinkedPair();
-  await createMcpServer({ tools: seen, version: '0.0.0' }).connect(ours);
-  const client = new Client({ name: 'cancel-status-incomplete', version: '0.0.0' });
-  await client.connect(theirs);
+  const { client, answered, close } = await watchedMcp(real, 'status', 'cancel-status-incomplete');
   try {
     // The file list's rows as they are read: every row's path is read by table-columns' strings(), once per read.
     const strings = columns.strings;
@@ -103,8 +85,6 @@ it('a status of an index no run finished, cancelled as its file list is read, st
     expect(cutRows).toBeLessThanOrEqual(3 * 1024);
     read.mockRestore();
   } finally {
-    await client.close();
-    await runner.close!();
-    await engine.close();
+    await close();
   }
 }, 180_000);

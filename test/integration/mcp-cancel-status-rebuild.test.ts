@@ -2,18 +2,10 @@
 // damaged) stops promptly (notes42's left (b): it read and chunked every file of the store before it looked at
 // its signal). Over the SDK's own client and the real MCP server: an index of many files built by an engine
 // since closed, its snapshot file removed, a new engine's status cancelled as the rebuild opens its first file.
-import { mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
-import { createActionEngine } from '../../src/actions/engine.js';
-import { createMcpServer } from '../../src/mcp/server.js';
-import { createToolRunner, type ToolRunner } from '../../src/mcp/tools.js';
-import type { WireToolResult } from '../../src/server/protocol.js';
 import * as fileChunks from '../../src/workspace/build/file-chunks.js';
-import { defaultName, workspaceDir } from '../../src/workspace/registry.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
+import { indexWithSnapshotLost, watchedMcp } from '../helpers/watched-mcp.js';
 
 const DIRS = 100;
 const PER_DIR = 30;
@@ -23,38 +15,13 @@ let real = '';
 
 beforeAll(async () => {
   home = isolatedHome();
-  const tree = path.join(home.dir, 'tree');
-  for (let d = 0; d < DIRS; d++) {
-    mkdirSync(path.join(tree, `d${d}`), { recursive: true });
-    for (let f = 0; f < PER_DIR; f++) writeFileSync(path.join(tree, `d${d}`, `f${f}.ts`), Array.from({ length: 40 }, (_, j) => `export const upload${d}x${f}x${j} = retry(${d}, ${f}, ${j}); // retry failed uploads`).join('\n') + '\n');
-  }
-  real = realpathSync(tree);
-  const before = createActionEngine({ concurrency: 0, resident: true });
-  await before.workspace({ name: defaultName([real]) }).index([real]);
-  await before.close();
-  // The snapshot file lost: a status must rebuild the file list from the store (and every file's chunks).
-  const dir = workspaceDir(defaultName([real]));
-  for (const f of readdirSync(dir)) if (/^snapshot\b(?!\.prose)/.test(f)) rmSync(path.join(dir, f));
+  real = await indexWithSnapshotLost(home.dir, DIRS, PER_DIR);
 }, 180_000);
 afterAll(() => home.restore());
 afterEach(() => { vi.restoreAllMocks(); });
 
 it('a status cancelled while the snapshot is rebuilt from the store stops at once; the next answers in full', async () => {
-  const engine = createActionEngine({ concurrency: 0, resident: true });
-  const runner = createToolRunner(engine, { real, given: real });
-  /** What the runner answered each status call, and when (the client never reads a cancelled call's answer). */
-  const answered: { r: WireToolResult; at: number }[] = [];
-  const seen: ToolRunner = {
-    call: async (tool, args, o) => {
-      const r = await runner.call(tool, args, o);
-      if (tool === 'status') answered.push({ r, at: performance.now() });
-      return r;
-    },
-  };
-  const [ours, theirs] = InMemoryTransport.createLinkedPair();
-  await createMcpServer({ tools: seen, version: '0.0.0' }).connect(ours);
-  const client = new Client({ name: 'cancel-status-rebuild', version: '0.0.0' });
-  await client.connect(theirs);
+  const { client, answered, close } = await watchedMcp(real, 'status', 'cancel-status-rebuild');
   try {
     const open = fileChunks.openChunks;
     const stop = new AbortController();
@@ -83,8 +50,6 @@ it('a status cancelled while the snapshot is rebuilt from the store stops at onc
     // Generous (the load of a shared machine), far under the full read (~1.5 s at load 3; ~10 ms here).
     expect(cutMs).toBeLessThan(Math.max(500, fullMs / 3));
   } finally {
-    await client.close();
-    await runner.close!();
-    await engine.close();
+    await close();
   }
 }, 180_000);
