@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cliPath, type CliRun } from '../helpers/cli.js';
+import { cliPath, timedRun, type CliRun } from '../helpers/cli.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
 
 let dir = '';
@@ -41,18 +41,7 @@ function writer(fifo: string, holdS: number): ChildProcess {
 const STATS = /^simgrep: searched (\S+) files?, (\S+) lines?, (\S+) bytes? in/m;
 const num = (s: string) => Number(s.replace(/,/g, ''));
 
-function run(args: string[]): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd: dir, env: { ...process.env, HF_HUB_OFFLINE: '1', ...home.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
-    const kill = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => { clearTimeout(kill); resolve({ stdout, stderr, code }); });
-  });
-}
+const run = (args: string[]): Promise<CliRun> => timedRun(process.execPath, [cliPath, ...args], { cwd: dir, env: home.env });
 
 const STOPPED = (seconds: string, fifo: string) => `stopped after the --timeout of ${seconds} s: the results found so far are shown; still reading ${fifo}`;
 

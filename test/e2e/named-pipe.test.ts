@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cliPath, type CliRun } from '../helpers/cli.js';
+import { cliPath, timedRun, type CliRun } from '../helpers/cli.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
 
 let dir = '';
@@ -30,19 +30,7 @@ afterAll(() => {
 interface TimedRun extends CliRun { ms: number }
 
 /** Spawns `cmd` (the CLI, or a shell that runs it) in the temp dir and times it to its exit (killed after 60 s). */
-function timed(cmd: string, args: string[]): Promise<TimedRun> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: dir, env: { ...process.env, HF_HUB_OFFLINE: '1', ...home.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
-    const kill = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => { clearTimeout(kill); resolve({ stdout, stderr, code, ms: performance.now() - started }); });
-  });
-}
+const timed = (cmd: string, args: string[]): Promise<TimedRun> => timedRun(cmd, args, { cwd: dir, env: home.env });
 
 /** A writer (sh) that opens the FIFO after `delayS`, writes `lines` one every `everyS`, then holds it open `holdS`. */
 function writer(fifo: string, lines: string[], o: { delayS?: number; everyS?: number; holdS?: number } = {}): ChildProcess {

@@ -6,7 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cliPath, type CliRun } from '../helpers/cli.js';
+import { cliPath, timedRun, type CliRun } from '../helpers/cli.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
 
 let home: ReturnType<typeof isolatedHome>;
@@ -39,19 +39,7 @@ function terminal(lines: string[]): Promise<{ path: string; helper: ChildProcess
   });
 }
 
-function timed(args: string[]): Promise<CliRun & { ms: number }> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { env: { ...process.env, HF_HUB_OFFLINE: '1', ...home.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
-    const kill = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => { clearTimeout(kill); resolve({ stdout, stderr, code, ms: performance.now() - started }); });
-  });
-}
+const timed = (args: string[]): Promise<CliRun & { ms: number }> => timedRun(process.execPath, [cliPath, ...args], { env: home.env });
 
 it.runIf(process.platform === 'linux' && python)('a terminal held open kept the CLI from exiting after its --timeout answer', async () => {
   const { path: tty, helper } = await terminal(['nothing typed here matters', 'we retry the failed upload']);
