@@ -48,11 +48,10 @@ export function queryTerms(query: string, lexicon: Lexicon, maxTerms: number): Q
   // A word that folds to nothing (a lone presentation selector U+FE0E/U+FE0F after a separator: `x \ufe0f- y`
   // is the words `x`, `\ufe0f`, `y`) is no identifier: its key '' would be found at every place of every
   // line (mend37b: counting it grew a list until the heap ran out).
-  for (const ident of seen.keys()) if (!isAscii(ident) && fold(ident) === '') seen.delete(ident);
   // Nor is a word of a blob (a hex or base64 run in a pasted file): past V8's bound on a regular expression's
   // literal (32,767 characters) the probes' alternation could not be made, and every file of a scan failed
   // to score (WORKER_FAILED, audit44); no name is that long.
-  for (const ident of seen.keys()) if (ident.length > MAX_WORD_CHARS) seen.delete(ident);
+  for (const ident of seen.keys()) if (ident.length > MAX_WORD_CHARS || (!isAscii(ident) && fold(ident) === '')) seen.delete(ident);
   const idents = [...seen.keys()];
   const found = new Map<string, { whole: boolean; word: string; tf: number; order: number }>();
   /** The first key each identifier added (its whole term, or its one part's): what keeps the identifier. */

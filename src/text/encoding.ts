@@ -11,6 +11,11 @@ export function utf16Bom(first: Uint8Array): Utf16 | null {
   return null;
 }
 
+/** Whether a file starts with UTF-8's byte-order mark (EF BB BF), which its text does not hold. */
+export function hasUtf8Bom(first: Uint8Array): boolean {
+  return first.length >= 3 && first[0] === 0xef && first[1] === 0xbb && first[2] === 0xbf;
+}
+
 const encoder = new TextEncoder();
 
 /** A stream of UTF-16 bytes (BOM first) as UTF-8 bytes, without the BOM; bad units become U+FFFD. */

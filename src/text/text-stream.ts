@@ -1,7 +1,7 @@
 // HOW to read a file's bytes as text: the first chunk decides binary (a NUL byte) or text, a UTF-16
 // byte-order mark switches to transcoding, a UTF-8 one is dropped, and a byte cap stops reading at
 // bytes actually received.
-import { transcodeUtf16, utf16Bom, type Utf16 } from './encoding.js';
+import { hasUtf8Bom, transcodeUtf16, utf16Bom, type Utf16 } from './encoding.js';
 import { looksBinary } from './decode.js';
 
 export type OpenedText =
@@ -20,7 +20,7 @@ export async function openText(chunks: AsyncIterable<Uint8Array>): Promise<Opene
     head = head.length === 0 ? next.value : Buffer.concat([head, next.value]);
   }
   if (head.length === 0) return { kind: 'empty' };
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) head = head.subarray(3);
+  if (hasUtf8Bom(head)) head = head.subarray(3);
   const rest: AsyncIterable<Uint8Array> = {
     [Symbol.asyncIterator]: () => {
       let sentHead = false;

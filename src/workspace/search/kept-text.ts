@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { BoundedLru } from '../../bounded-lru.js';
 import { openChunks } from '../build/file-chunks.js';
 import { looksBinary } from '../../text/decode.js';
-import { utf16Bom } from '../../text/encoding.js';
+import { hasUtf8Bom, utf16Bom } from '../../text/encoding.js';
 import { MAX_LINE_BYTES } from '../../text/long-lines.js';
 
 /** Bytes kept in all (text and offsets, 64 more counted per file): the bench tree's 7,650 code files take 43 MiB. */
@@ -154,7 +154,7 @@ export async function readText(raw: AsyncIterable<Uint8Array>, chunkLines: numbe
  */
 export function cutLines(bytes: Uint8Array): FileText | null {
   const n = bytes.length;
-  if (n === 0 || utf16Bom(bytes) !== null || (n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) || looksBinary(bytes)) return null;
+  if (n === 0 || utf16Bom(bytes) !== null || hasUtf8Bom(bytes) || looksBinary(bytes)) return null;
   // The lines' starts in one pass, into a scratch array grown as needed (the offsets are then a copy of its head).
   let lines = 0;
   for (let at = 0; at < n;) {
