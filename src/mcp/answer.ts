@@ -1,7 +1,7 @@
 // The answer of a search-like MCP tool: structured matches (each with its code, or compact) within the
 // token budget, and the same matches as text for clients that show only text. Both forms are held to
 // the budget: an item is measured as its JSON, which is never shorter than its text rendering.
-import { estimateTokens, fitBudget, type BudgetCut, type BudgetItem } from '../output/budget.js';
+import { fitBudget, measured, type BudgetCut, type BudgetItem } from '../output/budget.js';
 import { counted, cutText } from '../text/cut.js';
 import { compactOf } from '../output/compact.js';
 import type { SearchResult } from '../rank/windows.js';
@@ -59,9 +59,8 @@ export function buildAnswer(a: AnswerInput) {
   const notes = [...a.notes];
   if (cut.compacted > 0 || cut.dropped > 0) notes.push(cutNote(cut));
   const out = { matches: kept, count: kept.length, files_searched: a.filesSearched, truncated: a.more || cut.dropped > 0, index: a.index, notes, budget: cut };
-  // What comes back, measured: fitBudget counted the envelope at its largest (the longest cut note), which
-  // over-stated a small answer's use by ~50 tokens (audit44). Again once the figure's own digits are in.
-  for (let i = 0; i < 2; i++) cut.used_tokens = estimateTokens(JSON.stringify(out).length);
+  // What comes back, measured (the structured content, which the text never outgrows).
+  measured(cut, () => JSON.stringify(out));
   return { content: [{ type: 'text' as const, text: render(out) }], structuredContent: out };
 }
 

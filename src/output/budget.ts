@@ -50,3 +50,17 @@ export function fitBudget<T>(items: BudgetItem<T>[], maxTokens: number, size: (i
     cut: { max_tokens: maxTokens, used_tokens: estimateTokens(Math.max(0, total) + envelopeChars), compacted, dropped: items.length - n },
   };
 }
+
+/**
+ * The answer as `print` writes it, its `used_tokens` its own size: fitBudget counted the envelope at its largest
+ * (the budget's figures, or a cut note, at their longest), which over-stated a small answer's use (audit44).
+ * Measured again once the figure's own digits are in. The MCP tools' answers and the CLI's --max-tokens alike.
+ */
+export function measured(cut: BudgetCut, print: () => string): string {
+  let text = print();
+  for (let i = 0; i < 2; i++) {
+    cut.used_tokens = estimateTokens(text.length);
+    text = print();
+  }
+  return text;
+}

@@ -1,7 +1,7 @@
 // --json and --jsonl under --max-tokens: the same answer cut to the budget (budget.ts), compact matches
 // shown as their match line with the enclosing definition's signature, and the cut reported in a
 // `budget` object (a key of the JSON answer; the last line of the JSONL).
-import { estimateTokens, fitBudget, type BudgetCut } from './budget.js';
+import { fitBudget, measured } from './budget.js';
 import { compactOf } from './compact.js';
 import { toJsonl } from './jsonl.js';
 import { toSemtoolsJson } from './json.js';
@@ -32,18 +32,4 @@ export function budgetedJsonl(results: SearchResult[], maxTokens: number): strin
   });
   const { kept, cut } = fitBudget(items, maxTokens, (o) => JSON.stringify(o).length + 1, JSON.stringify({ budget: MAX_CUT }).length + 1);
   return measured(cut, () => [...kept, { budget: cut }].map((o) => `${JSON.stringify(o)}\n`).join(''));
-}
-
-/**
- * The answer as printed, its `used_tokens` its own size: fitBudget counted the envelope at its largest (the
- * budget object's figures at their longest), which over-stated a small answer's use, as the MCP tools' did
- * (audit44). Measured again once the figure's own digits are in.
- */
-function measured(cut: BudgetCut, print: () => string): string {
-  let text = print();
-  for (let i = 0; i < 2; i++) {
-    cut.used_tokens = estimateTokens(text.length);
-    text = print();
-  }
-  return text;
 }
