@@ -6,6 +6,7 @@ import { createJsonPrinter } from '../output/json.js';
 import { createJsonlPrinter } from '../output/jsonl.js';
 import type { Printer } from '../output/printer.js';
 import { createTextPrinter } from '../output/text.js';
+import { visibleLine, visibleName } from '../output/visible.js';
 import { budgetedJson, budgetedJsonl } from '../output/budgeted.js';
 import { checkFilterValues } from '../sources/filter-options.js';
 import type { SearchMode, SearchResponse } from '../searcher.js';
@@ -85,7 +86,7 @@ async function main(argv: string[]): Promise<number> {
     url: clusterUrl,
     timeoutMs: typeof flags['cluster-timeout'] === 'number' ? flags['cluster-timeout'] * 1000 : undefined,
     shardBytes: flags['shard-size'] as number | undefined,
-    onNotice: (m: string) => { progress.clear(); process.stderr.write(`simgrep: ${m}\n`); },
+    onNotice: (m: string) => { progress.clear(); process.stderr.write(`simgrep: ${visibleLine(m)}\n`); },
   };
   const options: WireSearchOptions = {
     query,
@@ -146,13 +147,14 @@ function report(response: SearchResponse, flags: ParsedFlags, server?: ServedBy,
   for (const w of response.warnings) {
     const hint = likeFirst !== undefined && w.code === 'PATH_NOT_FOUND' && w.path === likeFirst
       ? '; with --like every positional is a PATH: the chunk at PATH:LINE is the query, so leave the query out' : '';
-    process.stderr.write(`simgrep: ${w.message}${hint}\n`);
+    process.stderr.write(`simgrep: ${visibleLine(w.message)}${hint}\n`);
   }
   const results = response.results;
   const maxTokens = flags['max-tokens'] as number | undefined;
   if (flags['files-with-matches']) {
-    const end = flags.null ? '\0' : '\n';
-    process.stdout.write((response.files ?? [...new Set(results.map((r) => r.filename))]).map((f) => `${f}${end}`).join(''));
+    // -0 is for programs: the names as they are. Otherwise a person reads them: one name a line, escaped.
+    const line = flags.null ? (f: string) => `${f}\0` : (f: string) => `${visibleName(f)}\n`;
+    process.stdout.write((response.files ?? [...new Set(results.map((r) => r.filename))]).map(line).join(''));
   } else if (maxTokens !== undefined) {
     process.stdout.write(flags.json ? budgetedJson(results, maxTokens) : budgetedJsonl(results, maxTokens));
   } else {
@@ -162,7 +164,7 @@ function report(response: SearchResponse, flags: ParsedFlags, server?: ServedBy,
   }
   if (response.results.length === 0 && response.closestMiss && !flags.json && !flags.jsonl) {
     const c = response.closestMiss;
-    process.stderr.write(`simgrep: no line is closer than --max-distance ${flags['max-distance']}; the closest was ${c.filename}:${c.match_line + 1} (distance ${c.distance.toFixed(4)})\n`);
+    process.stderr.write(`simgrep: no line is closer than --max-distance ${flags['max-distance']}; the closest was ${visibleName(c.filename)}:${c.match_line + 1} (distance ${c.distance.toFixed(4)})\n`);
   }
   if (flags.stats) process.stderr.write(statsLine(response.stats, server));
   if (response.stats.errors > 0) return 2;

@@ -282,6 +282,34 @@ const CASES: Case[] = [
     code: 0, stderr: '', results: [GOOD, 'names/caf\\xE9.txt', 'names/d\\xFFir/x.txt'],
   },
   {
+    // A hostile store lists such keys as easily; a local tree shows the same printing.
+    name: 'file names holding an ESC sequence or a newline were printed raw: they drove the terminal and forged result lines',
+    setup: async () => {
+      await mkdir(path.join(dir, 'ctl'), { recursive: true });
+      await writeFile(path.join(dir, 'ctl', 'a\x1b[2Jb.txt'), 'we retry the failed upload\n');
+      await writeFile(path.join(dir, 'ctl', 'x\ny.txt'), 'retry the failed upload\n');
+    },
+    args: ['retry failed upload', 'ctl', '-n', '0', '--top-k', '5'],
+    code: 0, stderr: '',
+    stdout: (s) => {
+      expect(s).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f]/);
+      expect(s.split('\n').filter((l) => l.startsWith('ctl/')).map((l) => l.replace(/:.*/, '')).sort()).toEqual(['ctl/a\\x1b[2Jb.txt', 'ctl/x\\ny.txt']);
+    },
+  },
+  {
+    name: '-l printed such names raw (-0 keeps them as they are, for programs)',
+    setup: async () => {
+      await mkdir(path.join(dir, 'ctl'), { recursive: true });
+      await writeFile(path.join(dir, 'ctl', 'a\x1b[2Jb.txt'), 'we retry the failed upload\n');
+      await writeFile(path.join(dir, 'ctl', 'x\ny.txt'), 'retry the failed upload\n');
+      const raw = await run(['retry failed upload', 'ctl', '-l', '-0', '--model', model]);
+      expect(raw.stdout.split('\0').sort()).toEqual(['', 'ctl/a\x1b[2Jb.txt', 'ctl/x\ny.txt']);
+    },
+    args: ['retry failed upload', 'ctl', '-l'],
+    code: 0, stderr: '',
+    stdout: (s) => expect(s.split('\n').sort()).toEqual(['', 'ctl/a\\x1b[2Jb.txt', 'ctl/x\\ny.txt']),
+  },
+  {
     name: 'standard input that never ends kept the run (and --timeout) waiting forever',
     args: ['retry failed upload', '-', GOOD, '--timeout', '2', ...jsonl],
     holdStdin: true,
