@@ -2,9 +2,11 @@
 // Where a test run's wall time went, from vitest's JSON report (.ci/run writes one; or
 // `npx vitest run --reporter=json --outputFile.json=FILE`): node .ci/timeline.mjs FILE [WORKERS] [--files]
 // Prints the wall and the summed file time; the seconds during which 0, 1, 2... files ran; the gaps
-// between one file's end and the next file's start on a worker (a fork and its imports: vitest's file
-// time leaves them out); and the wall the same file times would take if started slowest first (LPT),
-// so a scheduling tail (a long file started last) shows as the difference.
+// between one file's end and the next file's start on a worker (vitest's file time runs from its first
+// test's start to its last test's end, so a gap holds a fork and its imports, and the files' beforeAll and
+// afterAll hooks too: an index build or a server's start there is a gap); and the wall the same file times
+// would take if started slowest first (LPT), so a scheduling tail (a long file started last) shows as the
+// difference.
 import { readFileSync } from 'node:fs';
 
 const [file, workersArg, ...rest] = process.argv.slice(2);
@@ -36,14 +38,19 @@ const gaps = files.map((f) => {
   if (w < 0) w = free.indexOf(Math.min(...free));
   const gap = f.start - free[w];
   free[w] = f.end;
+  f.gap = gap;
   return gap;
 }).sort((a, b) => a - b);
 const sumGaps = gaps.reduce((n, g) => n + g, 0);
-console.log(`gaps between files on a worker: ${s(sumGaps)} s in all, median ${(gaps[gaps.length >> 1] / 1000).toFixed(2)} s, p90 ${(gaps[Math.floor(gaps.length * 0.9)] / 1000).toFixed(2)} s`);
+console.log(`gaps between files on a worker (forks, imports, beforeAll/afterAll hooks): ${s(sumGaps)} s in all, median ${(gaps[gaps.length >> 1] / 1000).toFixed(2)} s, p90 ${(gaps[Math.floor(gaps.length * 0.9)] / 1000).toFixed(2)} s`);
 
 // The same file times, slowest first on the first free worker (no gaps): the floor scheduling can reach.
 const lpt = Array(workers).fill(0);
 for (const d of files.map((f) => f.end - f.start).sort((a, b) => b - a)) { lpt.sort((a, b) => a - b); lpt[0] += d; }
 console.log(`slowest first, no gaps: ${s(Math.max(...lpt))} s`);
+// The same, each file with the gap before it (its fork, imports and beforeAll; the file before's afterAll).
+const lptGaps = Array(workers).fill(0);
+for (const d of files.map((f) => f.end - f.start + f.gap).sort((a, b) => b - a)) { lptGaps.sort((a, b) => a - b); lptGaps[0] += d; }
+console.log(`slowest first, each file with the gap before it: ${s(Math.max(...lptGaps))} s`);
 
-if (rest.includes('--files')) for (const f of files) console.log(`${s(f.start - t0).padStart(5)} ${((f.end - f.start) / 1000).toFixed(1).padStart(6)} ${f.status} ${f.path}`);
+if (rest.includes('--files')) for (const f of files) console.log(`${s(f.start - t0).padStart(5)} ${((f.end - f.start) / 1000).toFixed(1).padStart(6)} ${(f.gap / 1000).toFixed(1).padStart(5)} ${f.status} ${f.path}`);
