@@ -40,10 +40,16 @@ async function search(p: string, home: string, name: string): Promise<{ stdout: 
   expect(m, r.stderr).not.toBeNull();
   return { stdout: r.stdout, reread: Number(m![1]) };
 }
-async function scan(p: string): Promise<string> {
-  const r = await cli([QUERY, p, '--no-index', '--json', '--top-k', '5'], 'scan-home');
-  expect(r.code, r.stderr).toBe(0);
-  return r.stdout;
+/** A scan of `p` (--no-index), what a search through it must print; the trees never change, so once per path. */
+const scans = new Map<string, Promise<string>>();
+function scan(p: string): Promise<string> {
+  if (!scans.has(p)) {
+    scans.set(p, cli([QUERY, p, '--no-index', '--json', '--top-k', '5'], 'scan-home').then((r) => {
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout;
+    }));
+  }
+  return scans.get(p)!;
 }
 const filenames = (json: string) => (JSON.parse(json) as { results: { filename: string }[] }).results.map((x) => x.filename);
 
