@@ -45,6 +45,8 @@ export interface Collections {
   fileHashes(collection: string): Promise<Map<string, string>>;
   /** Replaces every chunk of a file and records its hash. */
   replaceFile(collection: string, file: string, rows: StoredRow[], hash: string): Promise<void>;
+  /** Removes every chunk of a file and its recorded hash. */
+  dropFile(collection: string, file: string): Promise<void>;
   close(): void;
 }
 
@@ -181,6 +183,13 @@ export async function openCollections(dir: string, searcher: Searcher): Promise<
         const f = (await table(FILES, true))!;
         await f.delete(`collection = ${quote(collection)} AND path = ${quote(file)}`);
         await f.add(filesTable([[collection, file, hash]]));
+      });
+    },
+    async dropFile(collection, file) {
+      checkCollectionName(collection);
+      await writing(async () => {
+        await (await table(collection, false))?.delete(`source_file = ${quote(file)}`);
+        await (await table(FILES, false))?.delete(`collection = ${quote(collection)} AND path = ${quote(file)}`);
       });
     },
     close() {

@@ -66,7 +66,7 @@ export async function vectorIndexFiles(engine: ActionEngine, _state: unknown, p:
   let files = 0;
 
   for (const root of paths) {
-    let found: { source: Source; entries: Entry[] };
+    let found: Awaited<ReturnType<typeof listFiles>>;
     try { found = await listFiles(root, pattern, { recursive, extensions }); } catch (e) {
       errors.push({ file: root, error: (e as Error).message });
       continue;
@@ -74,21 +74,25 @@ export async function vectorIndexFiles(engine: ActionEngine, _state: unknown, p:
     for (const w of found.source.drainWarnings?.() ?? []) errors.push({ file: w.path, error: w.message });
     for (const entry of found.entries) {
       files++;
+      // TEA names a local directory's files by their absolute paths (os.path.abspath), a file or URI as given.
+      const file = found.localDir ? path.resolve(entry.path) : entry.path;
       let bytes: Uint8Array;
       try { bytes = await found.source.read(entry); } catch (e) {
-        errors.push({ file: entry.path, error: (e as Error).message });
+        errors.push({ file, error: (e as Error).message });
         continue;
       }
       if (looksBinary(bytes)) { skipped++; continue; }
+      // An earlier simgrep named it as given: its chunks go, so that a query does not find the file twice.
+      if (file !== entry.path && known.has(entry.path)) await store.dropFile(collection, entry.path);
       const hash = createHash('sha256').update(bytes).update(`\0${chunkBy}`).digest('hex');
-      if (known.get(entry.path) === hash) { skipped++; continue; }
+      if (known.get(file) === hash) { skipped++; continue; }
       const chunks = chunkText(new TextDecoder().decode(bytes), chunkBy);
       const rows: StoredRow[] = chunks.map((c) => ({
-        id: `${entry.path}:${c.start_line}`,
+        id: `${file}:${c.start_line}`,
         text: c.text,
-        metadata: { file: entry.path, line: c.start_line, start_line: c.start_line, end_line: c.end_line, chunk_type: chunkBy },
+        metadata: { file, line: c.start_line, start_line: c.start_line, end_line: c.end_line, chunk_type: chunkBy },
       }));
-      await store.replaceFile(collection, entry.path, rows, hash);
+      await store.replaceFile(collection, file, rows, hash);
       indexed += rows.length;
     }
   }
@@ -96,7 +100,7 @@ export async function vectorIndexFiles(engine: ActionEngine, _state: unknown, p:
 }
 
 /** The files under one path (a file, a directory walked with the pattern, a glob or a URI prefix). */
-async function listFiles(root: string, pattern: string, o: { recursive: boolean; extensions?: string[] }): Promise<{ source: Source; entries: Entry[] }> {
+async function listFiles(root: string, pattern: string, o: { recursive: boolean; extensions?: string[] }): Promise<{ source: Source; entries: Entry[]; localDir: boolean }> {
   const [source] = await sourcesForPaths([root], { recursive: o.recursive, extensions: o.extensions });
   let under: string | null = null;
   if (isRemoteUri(root)) under = root;
@@ -107,7 +111,7 @@ async function listFiles(root: string, pattern: string, o: { recursive: boolean;
     if (match && under !== null && !match(relativeTo(under, e.path))) continue;
     entries.push(e);
   }
-  return { source, entries };
+  return { source, entries, localDir: under !== null && !isRemoteUri(root) };
 }
 
 function relativeTo(root: string, p: string): string {

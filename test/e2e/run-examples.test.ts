@@ -67,7 +67,8 @@ describe('simgrep run examples/', () => {
     const first = await run(['examples/index-then-query.yaml']);
     expect(first.code).toBe(0);
     expect(first.state!.index_result).toEqual({ success: true, indexed: 11, skipped: 0, errors: [], collection: 'kb', files: 4 });
-    expect(first.state!.answer_context.results[0].id).toBe('examples/data/docs/retries.md:2');
+    // The directory's files by absolute path, as TEA names them (os.path.abspath).
+    expect(first.state!.answer_context.results[0].id).toBe(`${path.join(repoRoot, 'examples/data/docs/retries.md')}:2`);
     expect(first.state!.citation).toMatchObject({ success: true, has_matches: true });
     const second = await run(['examples/index-then-query.yaml']);
     expect(second.state!.index_result).toEqual({ success: true, indexed: 0, skipped: 4, errors: [], collection: 'kb', files: 4 });

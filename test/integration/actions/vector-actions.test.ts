@@ -124,6 +124,18 @@ describe('vector.index_files', () => {
     expect(doc).toEqual({ success: true, indexed: 1, skipped: 0, errors: [], collection: 'whole', files: 1 });
   });
 
+  it('a directory given relative to the working directory names its files by absolute paths, as TEA does; an earlier run\'s relative names are replaced, not doubled', async () => {
+    const rel = path.relative(process.cwd(), path.join(docs, 'notes'));
+    const db = path.join(docs, 'notes', 'db.txt');
+    // What simgrep stored before (the path as given), for the same file.
+    const store = await engine.collections();
+    await store.replaceFile('rel', path.join(rel, 'db.txt'), [{ id: `${path.join(rel, 'db.txt')}:0`, text: 'run sql on the database', metadata: { file: path.join(rel, 'db.txt'), line: 0, start_line: 0, end_line: 1, chunk_type: 'line' } }], 'old');
+    expect(await actions['vector.index_files']({}, { paths: rel, collection: 'rel' })).toEqual({ success: true, indexed: 2, skipped: 0, errors: [], collection: 'rel', files: 1 });
+    const q = await actions['vector.query']({}, { query: 'database', k: 10, collection: 'rel' });
+    expect((q.results as { id: string; metadata: { file: string } }[]).map((x) => [x.id, x.metadata.file]).sort()).toEqual([[`${db}:0`, db], [`${db}:1`, db]]);
+    expect([...(await store.fileHashes('rel')).keys()]).toEqual([db]);
+  });
+
   it('a missing path is listed in errors; a bad chunk_by or collection name is validation_error', async () => {
     const missing = path.join(docs, 'gone');
     expect(await actions['vector.index_files']({}, { paths: [missing], collection: 'files' })).toEqual({
