@@ -46,6 +46,51 @@ const ROWS: [string, string, string][] = [
     "retry failed uploads | ['Uploads', 'are', 'retried'] | docs_guide_md | True | ['docs', 'guide.md'] | bbb"],
 ];
 
+const ROUTE = `name: route-as-tea
+initial_state:
+  results: []
+  meta: {}
+  tags: ["a"]
+  n: 3
+  matches: [{file: "a.md", score: 0.9, n: 2}, {file: "b.md", score: 0.2, n: 5}]
+nodes:
+  - name: check
+    uses: file.write
+    with:
+      path: out/check.txt
+      content: "{% if state.results %}found{% else %}none{% endif %} | {{ state.results or 'no results' }} | {{ 'T' if state.meta else 'F' }} | {{ not state.results }} | {{ 'items' in state.meta }} | {{ 'toString' in state.meta }} | {{ state.tags == ['a'] }} | {{ state.n == '3' }} | {{ state.matches | selectattr('score', 'gt', 0.5) | list | length }} | {{ state.matches | sum(attribute='n') }} | {{ {'file': 'a.md', 'score': 0.9, 'n': 2} in state.matches }}"
+    output: written
+    goto:
+      - if: "state.results == []"
+        to: empty
+      - to: report
+  - name: report
+    uses: file.write
+    with: {path: out/route.txt, content: report}
+    output: routed
+    goto: __end__
+  - name: empty
+    uses: file.write
+    with: {path: out/route.txt, content: empty}
+    output: routed
+  - name: tags
+    uses: file.write
+    with: {path: out/tags.txt, content: tags}
+    output: tagged
+  - name: done
+    uses: file.write
+    with: {path: out/done.txt, content: "{{ state.tags == ['a'] }}"}
+    output: finished
+edges:
+  - from: empty
+    to: tags
+  - from: tags
+    to: __end__
+    when: "state.tags != ['a']"
+  - from: tags
+    to: done
+`;
+
 function workflow(): string {
   const nodes = ROWS.map(([row, tmpl]) => `  - name: ${row}\n    uses: file.write\n    with:\n      path: out/${row}.txt\n      content: ${JSON.stringify(tmpl)}\n`).join('');
   // A lone expression keeps its native type: the list TEA's docs build with + stays a list.
@@ -62,6 +107,19 @@ describe('simgrep run: Jinja values as TEA renders them', () => {
     const got = Object.fromEntries(ROWS.map(([row]) => [row, readFileSync(path.join(dir, 'out', `${row}.txt`), 'utf8')]));
     expect(got).toEqual(Object.fromEntries(ROWS.map(([row, , want]) => [row, want])));
     expect(JSON.parse(r.stdout).merged).toEqual(['a.md', 'out/merged.txt']);
+  });
+
+  // Python's truth and equality: [] and {} are false, lists compare by content, "3" != 3, `in` reads own
+  // keys; before audit45 this workflow went to report (state.results == [] was false) and wrote
+  // "found | [] | T | False | False | True | False | True | 2 | NaN | False".
+  it('routes and tests by Python\'s truth and equality: state.results == [] goes to empty, as in TEA', async () => {
+    writeFileSync(path.join(dir, 'route.yaml'), ROUTE);
+    const r = await runCli(['run', 'route.yaml'], { cwd: dir, env: home.env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(Object.keys(JSON.parse(r.stdout)).sort()).toEqual(['matches', 'meta', 'n', 'results', 'routed', 'tagged', 'tags', 'written']);
+    expect(readFileSync(path.join(dir, 'out/check.txt'), 'utf8')).toBe('none | no results | F | True | False | False | True | False | 1 | 7 | True');
+    expect(readFileSync(path.join(dir, 'out/route.txt'), 'utf8')).toBe('empty');
   });
 
   it('list + a string is a TypeError naming the node, as in Python (JavaScript joined them)', async () => {

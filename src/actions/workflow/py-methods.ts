@@ -48,6 +48,30 @@ export function pyAdd(a: unknown, b: unknown): unknown {
   return (a as number) + (b as number);
 }
 
+/** Python's `a == b` for JSON values: lists and dicts by content, True == 1, "1" != 1 (JavaScript's == compared lists by identity). */
+export function pyEq(a: unknown, b: unknown): boolean {
+  const x = a === undefined ? null : a;
+  const y = b === undefined ? null : b;
+  if ((typeof x === 'number' || typeof x === 'boolean') && (typeof y === 'number' || typeof y === 'boolean')) return Number(x) === Number(y);
+  if (Array.isArray(x) || Array.isArray(y)) return Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((v, i) => pyEq(v, y[i]));
+  if (x !== null && typeof x === 'object' && y !== null && typeof y === 'object') {
+    const kx = Object.keys(x);
+    return kx.length === Object.keys(y).length && kx.every((k) => Object.hasOwn(y, k) && pyEq((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k]));
+  }
+  return x === y;
+}
+
+/** Python's `key in container`: an equal item of a list, a substring, an own key of a dict. */
+export function pyIn(key: unknown, container: unknown): boolean {
+  if (Array.isArray(container)) return container.some((v) => pyEq(key, v));
+  if (typeof container === 'string') {
+    if (typeof key !== 'string') throw pyError('TypeError', `'in <string>' requires string as left operand, not ${typeName(key)}`);
+    return container.includes(key);
+  }
+  if (container !== null && typeof container === 'object') return typeof key === 'string' || typeof key === 'number' ? Object.hasOwn(container, String(key)) : false;
+  throw pyError('TypeError', `argument of type '${typeName(container)}' is not iterable`);
+}
+
 /** Jinja's `a ~ b`: str() of each side, joined. */
 export function pyConcat(a: unknown, b: unknown): string {
   if (a === undefined || b === undefined) throw pyError('UndefinedError', 'a side of ~ is undefined (strict undefined); check the name, or add | default(...)');

@@ -2,13 +2,16 @@
 // only through a few runtime hooks (member lookup, name lookup, calls, filters, tests, loaders); each is
 // narrowed here so that no template reaches a constructor, a prototype or the host (Function, process).
 import nunjucks from 'nunjucks';
-import { pyAdd, pyConcat, pySlice, STR_METHODS } from './py-methods.js';
-import { pyStr } from './py-values.js';
+import { pyAdd, pyConcat, pyEq, pyIn, pySlice, STR_METHODS } from './py-methods.js';
+import { pyStr, pyTruthy } from './py-values.js';
 
 type Lookup = (obj: unknown, val: unknown, ...rest: unknown[]) => unknown;
 interface Runtime {
   pyAdd: typeof pyAdd;
   pyConcat: typeof pyConcat;
+  pyEq: typeof pyEq;
+  pyTruthy: typeof pyTruthy;
+  inOperator: typeof pyIn;
   memberLookup: Lookup;
   contextOrFrameLookup: (context: unknown, frame: unknown, name: string) => unknown;
   callWrap: (obj: unknown, name: string, context: unknown, args: unknown[]) => unknown;
@@ -16,6 +19,7 @@ interface Runtime {
   ensureDefined: (val: unknown, lineno: number, colno: number) => unknown;
 }
 interface BinOp { left: unknown; right: unknown }
+interface CompareNode { expr: unknown; ops: { type: string; expr: unknown }[] }
 interface CompilerLike { _emit(code: string): void; compile(node: unknown, frame: unknown): void }
 interface FrameLike { lookup(name: string): unknown }
 interface ContextLike { ctx: Record<string, unknown>; env: { globals: Record<string, unknown> } }
@@ -132,6 +136,9 @@ function installRuntimeWalls(): void {
   // each side with str(). The compiled template calls these through the runtime it is handed.
   runtime.pyAdd = pyAdd;
   runtime.pyConcat = pyConcat;
+  runtime.pyEq = pyEq;
+  // `in` by Python's equality and own keys (nunjucks' found "toString" in every mapping).
+  runtime.inOperator = pyIn;
   const compiler = (nunjucks as unknown as { compiler: { Compiler: { prototype: Record<string, unknown> } } }).compiler.Compiler.prototype;
   const emitCall = (fn: string) => function (this: CompilerLike, node: BinOp, frame: unknown) {
     this._emit(`runtime.${fn}(`);
@@ -147,6 +154,46 @@ function installRuntimeWalls(): void {
     return node.children.length > 1 ? this.compileArray(node, frame) : compileGroup.call(this, node, frame);
   };
   compiler.compileConcat = emitCall('pyConcat');
+  // Python's truth in {% if %}, `x if c else y`, `not`, `and`, `or`: [] and {} are false (JavaScript's are
+  // true), and `a or b` hands back a or b as Python does.
+  runtime.pyTruthy = pyTruthy;
+  type Nodes = { Group: { extend(name: string): new (lineno: number, colno: number, children: unknown[]) => unknown } };
+  const PyTruth = (nunjucks as unknown as { nodes: Nodes }).nodes.Group.extend('PyTruth');
+  const truth = (n: { lineno: number; colno: number }) => new PyTruth(n.lineno, n.colno, [n]);
+  compiler.compilePyTruth = function (this: CompilerLike, node: { children: unknown[] }, frame: unknown) {
+    this._emit('runtime.pyTruthy(');
+    this.compile(node.children[0], frame);
+    this._emit(')');
+  };
+  for (const [method, field] of [['compileIf', 'cond'], ['compileInlineIf', 'cond'], ['compileNot', 'target']] as const) {
+    const original = compiler[method] as (this: unknown, node: Record<string, unknown>, ...rest: unknown[]) => unknown;
+    compiler[method] = function (this: unknown, node: Record<string, unknown>, ...rest: unknown[]) {
+      if (!(node[field] instanceof PyTruth)) node[field] = truth(node[field] as { lineno: number; colno: number });
+      return original.call(this, node, ...rest);
+    };
+  }
+  const shortCircuit = (keepLeftWhenTrue: boolean) => function (this: CompilerLike, node: BinOp, frame: unknown) {
+    this._emit('((t) => (');
+    this._emit(keepLeftWhenTrue ? 'runtime.pyTruthy(t)' : '!runtime.pyTruthy(t)');
+    this._emit(' ? t : (');
+    this.compile(node.right, frame);
+    this._emit(')))(');
+    this.compile(node.left, frame);
+    this._emit(')');
+  };
+  compiler.compileOr = shortCircuit(true);
+  compiler.compileAnd = shortCircuit(false);
+  // `==` and `!=` by Python's equality: JavaScript's compared lists by identity and "1" == 1.
+  const compileCompare = compiler.compileCompare as (this: CompilerLike, node: CompareNode, frame: unknown) => void;
+  compiler.compileCompare = function (this: CompilerLike, node: CompareNode, frame: unknown) {
+    const op = node.ops.length === 1 ? node.ops[0].type : '';
+    if (!['==', '!=', '===', '!=='].includes(op)) return compileCompare.call(this, node, frame);
+    this._emit(op.startsWith('!') ? '!runtime.pyEq(' : 'runtime.pyEq(');
+    this.compile(node.expr, frame);
+    this._emit(', ');
+    this.compile(node.ops[0].expr, frame);
+    this._emit(')');
+  };
   const callWrap = runtime.callWrap;
   runtime.callWrap = (obj, name, context, args) => checkValue(callWrap(checkValue(obj), name, context, args));
 }

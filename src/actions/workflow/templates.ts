@@ -5,9 +5,9 @@
 // list); `${name}` in rendered text is replaced by the workflow's variable of that name. Templates run
 // walled in (template-sandbox.ts).
 import { SimgrepError } from '../../errors.js';
-import { pyJsonDumps } from './py-json.js';
+import { type FilterEnv, jinjaFilters } from './jinja-filters.js';
 import { pyStr, pyTruthy } from './py-values.js';
-import { createSandboxedEnvironment, isBlockedName } from './template-sandbox.js';
+import { createSandboxedEnvironment } from './template-sandbox.js';
 
 export { pyStr, pyTruthy };
 
@@ -17,59 +17,8 @@ const captured: unknown[] = [];
 const env = createSandboxedEnvironment({
   // The native value of an expression leaves the template through this filter instead of being printed.
   __capture: (v: unknown) => { captured.push(v); return ''; },
-  // TEA's filters print as its Jinja2 does: tojson is Jinja's (sorted keys, HTML-safe, indent), json is
-  // TEA's json.dumps, and fromjson hands back what it cannot parse (TEA's safe_fromjson).
-  tojson: (v: unknown, indent?: unknown) => pyJsonDumps(v, { sortKeys: true, htmlSafe: true, indent: keywordArg(indent, 'indent') as number | string | null }),
-  json: (v: unknown) => pyJsonDumps(v),
-  fromjson: (v: unknown) => { try { return typeof v === 'string' ? JSON.parse(v) as unknown : v; } catch { return v; } },
-  map: mapFilter,
-  truncate: truncateFilter,
+  ...jinjaFilters(() => env as unknown as FilterEnv),
 });
-
-interface KeywordArgs { __keywords: true; [k: string]: unknown }
-function isKeywordArgs(v: unknown): v is KeywordArgs {
-  return v !== null && typeof v === 'object' && (v as KeywordArgs).__keywords === true;
-}
-function keywordArg(v: unknown, name: string): unknown {
-  return isKeywordArgs(v) ? v[name] ?? null : v ?? null;
-}
-
-/** Jinja's truncate (leeway 5, the end counted in the length), which nunjucks' cuts elsewhere. */
-function truncateFilter(v: unknown, ...args: unknown[]): string {
-  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
-  const [length = kw.length ?? 255, killwords = kw.killwords ?? false, end = kw.end ?? '...', leeway = kw.leeway ?? 5] = args;
-  const s = Array.from(pyStr(v));
-  const n = Number(length);
-  const e = String(end);
-  if (s.length <= n + Number(leeway)) return s.join('');
-  const head = s.slice(0, Math.max(0, n - Array.from(e).length)).join('');
-  if (killwords) return head + e;
-  const cut = head.lastIndexOf(' ');
-  return (cut === -1 ? head : head.slice(0, cut)) + e;
-}
-
-/** Jinja's map: map(attribute='a.b', default=x) reads an attribute of each item; map('upper') applies a filter. */
-function mapFilter(this: unknown, seq: unknown, ...args: unknown[]): unknown[] {
-  const items = Array.isArray(seq) ? seq : seq === null || seq === undefined ? [] : typeof seq === 'string' ? Array.from(seq) : Object.keys(seq as object);
-  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : null;
-  if (kw && typeof kw.attribute === 'string') {
-    const path = kw.attribute.split('.');
-    return items.map((item) => {
-      let v: unknown = item;
-      for (const p of path) {
-        const key = Array.isArray(v) && /^\d+$/.test(p) ? Number(p) : p;
-        v = v !== null && typeof v === 'object' && Object.hasOwn(v, key) ? (v as Record<string | number, unknown>)[key] : undefined;
-      }
-      if (v !== undefined) return v;
-      if (Object.hasOwn(kw, 'default')) return kw.default;
-      throw new Error(`map(attribute=${JSON.stringify(kw.attribute)}): an item has no ${JSON.stringify(kw.attribute)} (give map a default=...)`);
-    });
-  }
-  const name = args.shift();
-  if (typeof name !== 'string' || isBlockedName(name)) throw new Error('map needs a filter name (map("upper")) or attribute="name"');
-  const filter = env.getFilter(name);
-  return items.map((item) => filter.call(this, item, ...args));
-}
 
 export type TemplateContext = Record<string, unknown>;
 

@@ -1,0 +1,104 @@
+// Jinja2's filters where nunjucks' differ or are missing, as The Edge Agent's templates use them:
+// tojson (Jinja's: sorted keys, HTML-safe, indent), json (TEA's json.dumps), fromjson (TEA's: text that
+// is not JSON comes back), map, selectattr/rejectattr with a test, sum(attribute=), truncate (leeway 5).
+import { pyJsonDumps } from './py-json.js';
+import { pyAdd } from './py-methods.js';
+import { pyStr, pyTruthy } from './py-values.js';
+import { isBlockedName } from './template-sandbox.js';
+
+export interface FilterEnv {
+  getFilter(name: string): (...args: unknown[]) => unknown;
+  getTest(name: string): (...args: unknown[]) => unknown;
+}
+
+interface KeywordArgs { __keywords: true; [k: string]: unknown }
+function isKeywordArgs(v: unknown): v is KeywordArgs {
+  return v !== null && typeof v === 'object' && (v as KeywordArgs).__keywords === true;
+}
+function keywordArg(v: unknown, name: string): unknown {
+  return isKeywordArgs(v) ? v[name] ?? null : v ?? null;
+}
+
+/** Jinja's truncate (leeway 5, the end counted in the length), which nunjucks' cuts elsewhere. */
+function truncateFilter(v: unknown, ...args: unknown[]): string {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [length = kw.length ?? 255, killwords = kw.killwords ?? false, end = kw.end ?? '...', leeway = kw.leeway ?? 5] = args;
+  const s = Array.from(pyStr(v));
+  const n = Number(length);
+  const e = String(end);
+  if (s.length <= n + Number(leeway)) return s.join('');
+  const head = s.slice(0, Math.max(0, n - Array.from(e).length)).join('');
+  if (killwords) return head + e;
+  const cut = head.lastIndexOf(' ');
+  return (cut === -1 ? head : head.slice(0, cut)) + e;
+}
+
+/** Jinja's map: map(attribute='a.b', default=x) reads an attribute of each item; map('upper') applies a filter. */
+function mapFilter(this: unknown, envOf: () => FilterEnv, seq: unknown, ...args: unknown[]): unknown[] {
+  const items = iterate(seq);
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : null;
+  if (kw && typeof kw.attribute === 'string') {
+    return items.map((item) => {
+      const v = attribute(item, kw.attribute as string);
+      if (v !== undefined) return v;
+      if (Object.hasOwn(kw, 'default')) return kw.default;
+      throw new Error(`map(attribute=${JSON.stringify(kw.attribute)}): an item has no ${JSON.stringify(kw.attribute)} (give map a default=...)`);
+    });
+  }
+  const name = args.shift();
+  if (typeof name !== 'string' || isBlockedName(name)) throw new Error('map needs a filter name (map("upper")) or attribute="name"');
+  const filter = envOf().getFilter(name);
+  return items.map((item) => filter.call(this, item, ...args));
+}
+
+
+function iterate(seq: unknown): unknown[] {
+  if (Array.isArray(seq)) return seq;
+  if (seq === null || seq === undefined) return [];
+  return typeof seq === 'string' ? Array.from(seq) : Object.keys(seq as object);
+}
+
+/** Jinja's attribute path ("a.b", "items.0"): own keys only; undefined when an item lacks it. */
+function attribute(item: unknown, path: string): unknown {
+  let v: unknown = item;
+  for (const p of path.split('.')) {
+    const key = Array.isArray(v) && /^\d+$/.test(p) ? Number(p) : p;
+    v = v !== null && typeof v === 'object' && Object.hasOwn(v, key) ? (v as Record<string | number, unknown>)[key] : undefined;
+  }
+  return v;
+}
+
+/** Jinja's selectattr/rejectattr: the attribute's truth, or a test with its arguments ("gt", 1). */
+function selectAttr(envOf: () => FilterEnv, keep: boolean) {
+  return function (this: unknown, seq: unknown, attr: unknown, ...args: unknown[]): unknown[] {
+    if (typeof attr !== 'string') throw new Error('selectattr/rejectattr need an attribute name');
+    const [testName, ...testArgs] = args;
+    if (testName !== undefined && (typeof testName !== 'string' || isBlockedName(testName))) throw new Error('selectattr/rejectattr take a test name ("equalto", "gt", ...)');
+    const test = testName === undefined ? null : envOf().getTest(testName);
+    return iterate(seq).filter((item) => {
+      const v = attribute(item, attr);
+      const ok = test ? Boolean(test.call(this, v ?? null, ...testArgs)) : pyTruthy(v);
+      return ok === keep;
+    });
+  };
+}
+
+/** Jinja's sum(iterable, attribute=None, start=0), with Python's + (lists concatenate). */
+function sumFilter(seq: unknown, ...args: unknown[]): unknown {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [attr = kw.attribute ?? null, start = kw.start ?? 0] = args;
+  return iterate(seq).reduce((acc: unknown, item) => pyAdd(acc, typeof attr === 'string' ? attribute(item, attr) ?? null : item), start);
+}
+
+export function jinjaFilters(envOf: () => FilterEnv): Record<string, (...args: never[]) => unknown> {
+  return {
+    tojson: (v: unknown, indent?: unknown) => pyJsonDumps(v, { sortKeys: true, htmlSafe: true, indent: keywordArg(indent, 'indent') as number | string | null }),
+    json: (v: unknown) => pyJsonDumps(v),
+    fromjson: (v: unknown) => { try { return typeof v === 'string' ? JSON.parse(v) as unknown : v; } catch { return v; } },
+    map(this: unknown, seq: unknown, ...args: unknown[]) { return mapFilter.call(this, envOf, seq, ...args); },
+    selectattr: selectAttr(envOf, true),
+    rejectattr: selectAttr(envOf, false),
+    sum: sumFilter,
+    truncate: truncateFilter,
+  };
+}
