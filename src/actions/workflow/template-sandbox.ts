@@ -173,9 +173,9 @@ function installRuntimeWalls(): void {
     };
   }
   const shortCircuit = (keepLeftWhenTrue: boolean) => function (this: CompilerLike, node: BinOp, frame: unknown) {
-    this._emit('((t) => (');
-    this._emit(keepLeftWhenTrue ? 'runtime.pyTruthy(t)' : '!runtime.pyTruthy(t)');
-    this._emit(' ? t : (');
+    this._emit('((pyT) => (');
+    this._emit(keepLeftWhenTrue ? 'runtime.pyTruthy(pyT)' : '!runtime.pyTruthy(pyT)');
+    this._emit(' ? pyT : (');
     this.compile(node.right, frame);
     this._emit(')))(');
     this.compile(node.left, frame);
