@@ -27,6 +27,9 @@ const INITIAL = `initial_state:
   bad_json: "not json"
   title: "  Retry Failed Uploads  "
   doc: "docs/guide.md"
+  n_items: 3
+  cost: 0.125
+  bad_num: "n/a"
 `;
 
 // [row, template, what TEA wrote]
@@ -44,6 +47,10 @@ const ROWS: [string, string, string][] = [
   ['truncate', '{{ state.text | truncate(50) }} | {{ state.short | truncate(50) }}', 'Uploads are retried three times with... | retry'],
   ['str', "{{ state.title.strip().lower() }} | {{ state.text.split()[:3] }} | {{ state.doc.replace('/', '_').replace('.', '_') }} | {{ state.doc.endswith(('.md', '.txt')) }} | {{ state.doc.split('/', 1) }} | {{ 'aaa'.replace('a', 'b') }}",
     "retry failed uploads | ['Uploads', 'are', 'retried'] | docs_guide_md | True | ['docs', 'guide.md'] | bbb"],
+  ['format', '{{ "%d items" % state.n_items }} | {{ "%.2f" | format(state.cost) }} | {{ "%s-%s" % ("a", "b") }} | {{ "%(message)s!" % state.reflection_errors[0] }} | {{ -7 % 3 }}',
+    '3 items | 0.12 | a-b | too long! | 2'],
+  ['numbers', "{{ state.bad_num | int }} | {{ '3.7' | int + 1 }} | {{ state.reflection_errors | map(attribute='message') | max }} | {{ ['A', 'a', 'b'] | unique | list }} | {{ state.content | count }}",
+    "0 | 4 | too long | ['A', 'b'] | 1"],
 ];
 
 const ROUTE = `name: route-as-tea

@@ -1,8 +1,9 @@
 // Jinja2's filters where nunjucks' differ or are missing, as The Edge Agent's templates use them:
 // tojson (Jinja's: sorted keys, HTML-safe, indent), json (TEA's json.dumps), fromjson (TEA's: text that
 // is not JSON comes back), map, selectattr/rejectattr with a test, sum(attribute=), truncate (leeway 5).
+import { pyFixed, pyFormat } from './py-format.js';
 import { pyJsonDumps } from './py-json.js';
-import { pyAdd } from './py-methods.js';
+import { pyAdd, pyEq } from './py-methods.js';
 import { pyStr, pyTruthy } from './py-values.js';
 import { isBlockedName } from './template-sandbox.js';
 
@@ -90,6 +91,63 @@ function sumFilter(seq: unknown, ...args: unknown[]): unknown {
   return iterate(seq).reduce((acc: unknown, item) => pyAdd(acc, typeof attr === 'string' ? attribute(item, attr) ?? null : item), start);
 }
 
+/** Jinja's int and float: text that is not a number is the default (0), "3.7" | int is 3. */
+function toInt(v: unknown, ...args: unknown[]): unknown {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [dflt = kw.default ?? 0] = args;
+  if (typeof v === 'number' || typeof v === 'boolean') return Math.trunc(Number(v));
+  const s = typeof v === 'string' ? v.trim().replace(/_/g, '') : '';
+  if (/^[+-]?\d+$/.test(s)) return Number.parseInt(s, 10);
+  const f = Number(s);
+  return s !== '' && Number.isFinite(f) ? Math.trunc(f) : dflt;
+}
+function toFloat(v: unknown, ...args: unknown[]): unknown {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [dflt = kw.default ?? 0] = args;
+  if (typeof v === 'number' || typeof v === 'boolean') return Number(v);
+  const s = typeof v === 'string' ? v.trim().replace(/_/g, '') : '';
+  const f = /^[+-]?(inf(inity)?|nan)$/i.test(s) ? Number(s.replace(/inf(inity)?/i, 'Infinity').replace(/nan/i, 'NaN')) : s === '' ? NaN : Number(s);
+  return Number.isNaN(f) && !/nan/i.test(s) ? dflt : f;
+}
+
+/** Jinja's round(value, precision=0, method='common'): common is Python's round (an exact tie to even). */
+function roundFilter(v: unknown, ...args: unknown[]): number {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [precision = kw.precision ?? 0, method = kw.method ?? 'common'] = args;
+  const x = Number(v);
+  const p = Number(precision);
+  if (method === 'common') return Number(pyFixed(x, p));
+  if (method !== 'ceil' && method !== 'floor') throw new Error('round: method must be common, ceil or floor');
+  const f = 10 ** p;
+  return (method === 'ceil' ? Math.ceil(x * f) : Math.floor(x * f)) / f;
+}
+
+/** Jinja's min/max (strings compared case-insensitively unless case_sensitive), attribute= too. */
+function extreme(wantMax: boolean) {
+  return (seq: unknown, ...args: unknown[]): unknown => {
+    const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+    const [caseSensitive = kw.case_sensitive ?? false, attr = kw.attribute ?? null] = args;
+    const key = (x: unknown) => { const v = typeof attr === 'string' ? attribute(x, attr) : x; return typeof v === 'string' && !caseSensitive ? v.toLowerCase() : v; };
+    const items = iterate(seq);
+    if (items.length === 0) return undefined;
+    return items.reduce((best, x) => { const a = key(x) as number; const b = key(best) as number; return (wantMax ? a > b : a < b) ? x : best; });
+  };
+}
+
+/** Jinja's unique: first of each, strings case-insensitively unless case_sensitive, attribute= too. */
+function uniqueFilter(seq: unknown, ...args: unknown[]): unknown[] {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [caseSensitive = kw.case_sensitive ?? false, attr = kw.attribute ?? null] = args;
+  const seen: unknown[] = [];
+  return iterate(seq).filter((x) => {
+    const v0 = typeof attr === 'string' ? attribute(x, attr) : x;
+    const v = typeof v0 === 'string' && !caseSensitive ? v0.toLowerCase() : v0;
+    if (seen.some((s) => pyEq(s, v))) return false;
+    seen.push(v);
+    return true;
+  });
+}
+
 export function jinjaFilters(envOf: () => FilterEnv): Record<string, (...args: never[]) => unknown> {
   return {
     tojson: (v: unknown, indent?: unknown) => pyJsonDumps(v, { sortKeys: true, htmlSafe: true, indent: keywordArg(indent, 'indent') as number | string | null }),
@@ -100,5 +158,13 @@ export function jinjaFilters(envOf: () => FilterEnv): Record<string, (...args: n
     rejectattr: selectAttr(envOf, false),
     sum: sumFilter,
     truncate: truncateFilter,
+    format: (fmt: unknown, ...args: unknown[]) => pyFormat(pyStr(fmt), args.length === 1 ? args[0] : args),
+    int: toInt,
+    round: roundFilter,
+    float: toFloat,
+    min: extreme(false),
+    max: extreme(true),
+    unique: uniqueFilter,
+    count: (v: unknown) => (Array.isArray(v) || typeof v === 'string' ? Array.from(v as string).length : v !== null && typeof v === 'object' ? Object.keys(v).length : 0),
   };
 }

@@ -2,6 +2,7 @@
 // only through a few runtime hooks (member lookup, name lookup, calls, filters, tests, loaders); each is
 // narrowed here so that no template reaches a constructor, a prototype or the host (Function, process).
 import nunjucks from 'nunjucks';
+import { pyMod } from './py-format.js';
 import { pyAdd, pyConcat, pyEq, pyIn, pySlice, STR_METHODS } from './py-methods.js';
 import { pyStr, pyTruthy } from './py-values.js';
 
@@ -11,6 +12,7 @@ interface Runtime {
   pyConcat: typeof pyConcat;
   pyEq: typeof pyEq;
   pyTruthy: typeof pyTruthy;
+  pyMod: typeof pyMod;
   inOperator: typeof pyIn;
   memberLookup: Lookup;
   contextOrFrameLookup: (context: unknown, frame: unknown, name: string) => unknown;
@@ -132,10 +134,11 @@ function installRuntimeWalls(): void {
   runtime.suppressValue = (val, autoescape) => suppress(typeof val === 'string' || (val !== null && typeof val === 'object' && !Array.isArray(val) && Object.getPrototypeOf(val) !== Object.prototype && Object.getPrototypeOf(val) !== null) ? val : pyStr(val), autoescape);
   const ensureDefined = runtime.ensureDefined;
   runtime.ensureDefined = (val, lineno, colno) => (val === null ? val : ensureDefined(val, lineno, colno));
-  // `+` and `~` as Python's: lists concatenate (JavaScript joined them into one string), `~` prints
+  // `+`, `~` and `%` as Python's: lists concatenate (JavaScript joined them into one string), `~` prints
   // each side with str(). The compiled template calls these through the runtime it is handed.
   runtime.pyAdd = pyAdd;
   runtime.pyConcat = pyConcat;
+  runtime.pyMod = pyMod;
   runtime.pyEq = pyEq;
   // `in` by Python's equality and own keys (nunjucks' found "toString" in every mapping).
   runtime.inOperator = pyIn;
@@ -154,6 +157,7 @@ function installRuntimeWalls(): void {
     return node.children.length > 1 ? this.compileArray(node, frame) : compileGroup.call(this, node, frame);
   };
   compiler.compileConcat = emitCall('pyConcat');
+  compiler.compileMod = emitCall('pyMod');
   // Python's truth in {% if %}, `x if c else y`, `not`, `and`, `or`: [] and {} are false (JavaScript's are
   // true), and `a or b` hands back a or b as Python does.
   runtime.pyTruthy = pyTruthy;
