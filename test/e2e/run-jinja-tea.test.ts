@@ -51,6 +51,7 @@ const ROWS: [string, string, string][] = [
     '3 items | 0.12 | a-b | too long! | 2'],
   ['numbers', "{{ state.bad_num | int }} | {{ '3.7' | int + 1 }} | {{ state.reflection_errors | map(attribute='message') | max }} | {{ ['A', 'a', 'b'] | unique | list }} | {{ state.content | count }}",
     "0 | 4 | too long | ['A', 'b'] | 1"],
+  ['repeat', '{{ "=" * 5 }} | {{ [0] * 3 }} | {{ state.short * 2 }}', '===== | [0, 0, 0] | retryretry'],
 ];
 
 const ROUTE = `name: route-as-tea

@@ -72,6 +72,16 @@ export function pyIn(key: unknown, container: unknown): boolean {
   throw pyError('TypeError', `argument of type '${typeName(container)}' is not iterable`);
 }
 
+/** Python's `a * b`: a string or list times an int repeats it ("-" * 3), numbers multiply. */
+export function pyMul(a: unknown, b: unknown): unknown {
+  const seq = typeof a === 'string' || Array.isArray(a) ? a : typeof b === 'string' || Array.isArray(b) ? b : null;
+  if (seq === null) return (a as number) * (b as number);
+  const n = seq === a ? b : a;
+  if (typeof n !== 'number' || !Number.isInteger(n)) throw pyError('TypeError', `can't multiply sequence by non-int of type '${typeName(n)}'`);
+  if (typeof seq === 'string') return seq.repeat(Math.max(0, n));
+  return Array.from({ length: Math.max(0, n) }, () => seq).flat(1);
+}
+
 /** Jinja's `a ~ b`: str() of each side, joined. */
 export function pyConcat(a: unknown, b: unknown): string {
   if (a === undefined || b === undefined) throw pyError('UndefinedError', 'a side of ~ is undefined (strict undefined); check the name, or add | default(...)');

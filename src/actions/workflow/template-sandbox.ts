@@ -3,7 +3,7 @@
 // narrowed here so that no template reaches a constructor, a prototype or the host (Function, process).
 import nunjucks from 'nunjucks';
 import { pyMod } from './py-format.js';
-import { pyAdd, pyConcat, pyEq, pyIn, pySlice, STR_METHODS } from './py-methods.js';
+import { pyAdd, pyConcat, pyEq, pyIn, pyMul, pySlice, STR_METHODS } from './py-methods.js';
 import { pyStr, pyTruthy } from './py-values.js';
 
 type Lookup = (obj: unknown, val: unknown, ...rest: unknown[]) => unknown;
@@ -13,6 +13,7 @@ interface Runtime {
   pyEq: typeof pyEq;
   pyTruthy: typeof pyTruthy;
   pyMod: typeof pyMod;
+  pyMul: typeof pyMul;
   inOperator: typeof pyIn;
   memberLookup: Lookup;
   contextOrFrameLookup: (context: unknown, frame: unknown, name: string) => unknown;
@@ -134,11 +135,12 @@ function installRuntimeWalls(): void {
   runtime.suppressValue = (val, autoescape) => suppress(typeof val === 'string' || (val !== null && typeof val === 'object' && !Array.isArray(val) && Object.getPrototypeOf(val) !== Object.prototype && Object.getPrototypeOf(val) !== null) ? val : pyStr(val), autoescape);
   const ensureDefined = runtime.ensureDefined;
   runtime.ensureDefined = (val, lineno, colno) => (val === null ? val : ensureDefined(val, lineno, colno));
-  // `+`, `~` and `%` as Python's: lists concatenate (JavaScript joined them into one string), `~` prints
+  // `+`, `*`, `~` and `%` as Python's: lists concatenate (JavaScript joined them into one string), `~` prints
   // each side with str(). The compiled template calls these through the runtime it is handed.
   runtime.pyAdd = pyAdd;
   runtime.pyConcat = pyConcat;
   runtime.pyMod = pyMod;
+  runtime.pyMul = pyMul;
   runtime.pyEq = pyEq;
   // `in` by Python's equality and own keys (nunjucks' found "toString" in every mapping).
   runtime.inOperator = pyIn;
@@ -158,6 +160,7 @@ function installRuntimeWalls(): void {
   };
   compiler.compileConcat = emitCall('pyConcat');
   compiler.compileMod = emitCall('pyMod');
+  compiler.compileMul = emitCall('pyMul');
   // Python's truth in {% if %}, `x if c else y`, `not`, `and`, `or`: [] and {} are false (JavaScript's are
   // true), and `a or b` hands back a or b as Python does.
   runtime.pyTruthy = pyTruthy;
