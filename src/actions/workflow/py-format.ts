@@ -1,6 +1,7 @@
 // Python's `%` for workflow templates: printf-style formatting of a string ("%d items" % n,
 // "%.2f" | format(x)) and the modulo of numbers with the divisor's sign (-7 % 3 is 2), where
 // JavaScript's `%` gave NaN for a string and -1 for -7 % 3.
+import { MAX_TEMPLATE_CHARS, tooLarge } from './py-limits.js';
 import { pyStr } from './py-values.js';
 
 const SPEC = /%(?:\(([^)]*)\))?([-+ 0#]*)(\d+)?(?:\.(\d+))?([sdirfFeEgGxXoc%])/g;
@@ -49,6 +50,9 @@ export function pyFormat(fmt: string, args: unknown): string {
   let i = 0;
   return fmt.replace(SPEC, (_m, name: string | undefined, flags: string, width: string | undefined, precision: string | undefined, conv: string) => {
     if (conv === '%') return '%';
+    for (const [n, what] of [[width, 'width'], [precision, 'precision']] as const) {
+      if (n !== undefined && Number(n) > MAX_TEMPLATE_CHARS) throw tooLarge(`the ${what} of "%${flags}${width ?? ''}${precision === undefined ? '' : '.' + precision}${conv}"`, Number(n), MAX_TEMPLATE_CHARS, 'characters', `give a smaller ${what}`);
+    }
     let v: unknown;
     if (name !== undefined) {
       if (args === null || typeof args !== 'object' || Array.isArray(args) || !Object.hasOwn(args, name)) throw new Error(`KeyError: '${name}'`);

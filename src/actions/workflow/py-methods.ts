@@ -1,6 +1,7 @@
 // Python's answers where a workflow template's JavaScript would give another one without a word: a
 // slice (a string's slice is a string; bounds are clamped, never padded), `+` (lists concatenate),
 // `~` (str() of each side) and the str methods TEA's Jinja2 templates call (.lower(), .split(), ...).
+import { MAX_TEMPLATE_CHARS, MAX_TEMPLATE_ITEMS, tooLarge } from './py-limits.js';
 import { pyStr } from './py-values.js';
 
 function pyError(kind: string, message: string): Error {
@@ -78,8 +79,17 @@ export function pyMul(a: unknown, b: unknown): unknown {
   if (seq === null) return (a as number) * (b as number);
   const n = seq === a ? b : a;
   if (typeof n !== 'number' || !Number.isInteger(n)) throw pyError('TypeError', `can't multiply sequence by non-int of type '${typeName(n)}'`);
-  if (typeof seq === 'string') return seq.repeat(Math.max(0, n));
-  return Array.from({ length: Math.max(0, n) }, () => seq).flat(1);
+  const times = Math.max(0, n);
+  if (seq.length === 0 || times === 0) return typeof seq === 'string' ? '' : [];
+  const size = seq.length * times;
+  if (typeof seq === 'string') {
+    if (size > MAX_TEMPLATE_CHARS) throw tooLarge(`a string * ${times}`, size, MAX_TEMPLATE_CHARS, 'characters', 'repeat it fewer times');
+    return seq.repeat(times);
+  }
+  if (size > MAX_TEMPLATE_ITEMS) throw tooLarge(`a list * ${times}`, size, MAX_TEMPLATE_ITEMS, 'items', 'repeat it fewer times');
+  const out: unknown[] = [];
+  for (let k = 0; k < times; k++) for (const x of seq) out.push(x);
+  return out;
 }
 
 /** Jinja's `a ~ b`: str() of each side, joined. */
