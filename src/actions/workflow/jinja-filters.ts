@@ -91,23 +91,39 @@ function sumFilter(seq: unknown, ...args: unknown[]): unknown {
   return iterate(seq).reduce((acc: unknown, item) => pyAdd(acc, typeof attr === 'string' ? attribute(item, attr) ?? null : item), start);
 }
 
+// Python's float() of text: digits with single underscores between them, a fraction, an exponent, or
+// inf / infinity / nan in any case, a sign, whitespace around; anything else is not a number ("banana").
+const DIGITS = String.raw`\d(?:_?\d)*`;
+const PY_FLOAT = new RegExp(String.raw`^[+-]?(?:(?:${DIGITS}(?:\.(?:${DIGITS})?)?|\.${DIGITS})(?:[eE][+-]?${DIGITS})?|inf(?:inity)?|nan)$`, 'i');
+const PY_INT = new RegExp(String.raw`^[+-]?${DIGITS}$`);
+
+/** Python's float(text), or undefined where Python raises ValueError. */
+function parsePyFloat(text: string): number | undefined {
+  const s = text.trim();
+  if (!PY_FLOAT.test(s)) return undefined;
+  const body = s.replace(/^[+-]/, '').toLowerCase();
+  const sign = s.startsWith('-') ? -1 : 1;
+  if (body === 'nan') return NaN;
+  if (body.startsWith('inf')) return sign * Infinity;
+  return Number(s.replace(/_/g, ''));
+}
+
 /** Jinja's int and float: text that is not a number is the default (0), "3.7" | int is 3. */
 function toInt(v: unknown, ...args: unknown[]): unknown {
   const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
   const [dflt = kw.default ?? 0] = args;
-  if (typeof v === 'number' || typeof v === 'boolean') return Math.trunc(Number(v));
-  const s = typeof v === 'string' ? v.trim().replace(/_/g, '') : '';
-  if (/^[+-]?\d+$/.test(s)) return Number.parseInt(s, 10);
-  const f = Number(s);
-  return s !== '' && Number.isFinite(f) ? Math.trunc(f) : dflt;
+  if (typeof v === 'number' || typeof v === 'boolean') return Number.isFinite(Number(v)) ? Math.trunc(Number(v)) : dflt;
+  if (typeof v !== 'string') return dflt;
+  const s = v.trim();
+  if (PY_INT.test(s)) return Number.parseInt(s.replace(/_/g, ''), 10);
+  const f = parsePyFloat(s);
+  return f !== undefined && Number.isFinite(f) ? Math.trunc(f) : dflt;
 }
 function toFloat(v: unknown, ...args: unknown[]): unknown {
   const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
   const [dflt = kw.default ?? 0] = args;
   if (typeof v === 'number' || typeof v === 'boolean') return Number(v);
-  const s = typeof v === 'string' ? v.trim().replace(/_/g, '') : '';
-  const f = /^[+-]?(inf(inity)?|nan)$/i.test(s) ? Number(s.replace(/inf(inity)?/i, 'Infinity').replace(/nan/i, 'NaN')) : s === '' ? NaN : Number(s);
-  return Number.isNaN(f) && !/nan/i.test(s) ? dflt : f;
+  return (typeof v === 'string' ? parsePyFloat(v) : undefined) ?? dflt;
 }
 
 /** Jinja's round(value, precision=0, method='common'): common is Python's round (an exact tie to even). */

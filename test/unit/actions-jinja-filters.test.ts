@@ -1,0 +1,37 @@
+// Jinja2's filters as the workflow runner renders them, each row checked against jinja2 3.1.6 (the
+// Python TEA runs): the template, then the value Python gives (a lone {{ expr }} keeps its type).
+import { describe, expect, it } from 'vitest';
+import { renderValue } from '../../src/actions/workflow/templates.js';
+
+const ctx = { state: { s: 'banana' }, variables: {}, settings: {}, env: {} };
+
+describe('Jinja filters as Jinja2 answers them', () => {
+  // float: only Python's spellings of nan and inf are those values; before, any text containing "nan"
+  // ("banana") was NaN, and "_1" | float and "1__0" | float were 1 and 10 (underscores were dropped).
+  const floats: [string, unknown][] = [
+    ['{{ "banana" | float }}', 0],
+    ['{{ state.s | float(1.5) }}', 1.5],
+    ['{{ "nan1" | float }}', 0],
+    ['{{ "infinite" | float(2) }}', 2],
+    ['{{ " nan " | float }}', NaN],
+    ['{{ "-NaN" | float }}', NaN],
+    ['{{ "+nan" | float(3) }}', NaN],
+    ['{{ "iNF" | float }}', Infinity],
+    ['{{ " -Infinity\\n" | float }}', -Infinity],
+    ['{{ "1_0.5" | float }}', 10.5],
+    ['{{ "_1" | float }}', 0],
+    ['{{ "1__0" | float }}', 0],
+    ['{{ "1_e5" | float }}', 0],
+    ['{{ "+.5e-1_0" | float }}', 5e-11],
+    ['{{ "5." | float }}', 5],
+    ['{{ "nan" | int }}', 0],
+    ['{{ "inf" | int(5) }}', 5],
+    ['{{ " 1_000 " | int }}', 1000],
+    ['{{ "1__0" | int }}', 0],
+    ['{{ "1e3" | int }}', 1000],
+    ['{{ "1_0.5" | int }}', 10],
+  ];
+  it.each(floats)('%s is %s', (template, want) => {
+    expect(renderValue(template, ctx)).toEqual(want);
+  });
+});
