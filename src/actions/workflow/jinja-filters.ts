@@ -4,6 +4,7 @@
 import { pyFixed, pyFormat } from './py-format.js';
 import { pyJsonDumps } from './py-json.js';
 import { pyAdd, pyEq } from './py-methods.js';
+import { cpLength, cpSlice } from './py-text.js';
 import { pyStr, pyTruthy } from './py-values.js';
 import { isBlockedName } from './template-sandbox.js';
 
@@ -24,11 +25,11 @@ function keywordArg(v: unknown, name: string): unknown {
 function truncateFilter(v: unknown, ...args: unknown[]): string {
   const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
   const [length = kw.length ?? 255, killwords = kw.killwords ?? false, end = kw.end ?? '...', leeway = kw.leeway ?? 5] = args;
-  const s = Array.from(pyStr(v));
+  const s = pyStr(v);
   const n = Number(length);
   const e = String(end);
-  if (s.length <= n + Number(leeway)) return s.join('');
-  const head = s.slice(0, Math.max(0, n - Array.from(e).length)).join('');
+  if (cpLength(s) <= n + Number(leeway)) return s;
+  const head = cpSlice(s, 0, Math.max(0, n - cpLength(e)));
   if (killwords) return head + e;
   const cut = head.lastIndexOf(' ');
   return (cut === -1 ? head : head.slice(0, cut)) + e;
@@ -181,6 +182,6 @@ export function jinjaFilters(envOf: () => FilterEnv): Record<string, (...args: n
     min: extreme(false),
     max: extreme(true),
     unique: uniqueFilter,
-    count: (v: unknown) => (Array.isArray(v) || typeof v === 'string' ? Array.from(v as string).length : v !== null && typeof v === 'object' ? Object.keys(v).length : 0),
+    count: (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'string' ? cpLength(v) : v !== null && typeof v === 'object' ? Object.keys(v).length : 0),
   };
 }

@@ -2,6 +2,7 @@
 // "%.2f" | format(x)) and the modulo of numbers with the divisor's sign (-7 % 3 is 2), where
 // JavaScript's `%` gave NaN for a string and -1 for -7 % 3.
 import { MAX_TEMPLATE_CHARS, tooLarge } from './py-limits.js';
+import { cpPrefix } from './py-text.js';
 import { pyStr } from './py-values.js';
 
 const SPEC = /%(?:\(([^)]*)\))?([-+ 0#]*)(\d+)?(?:\.(\d+))?([sdirfFeEgGxXoc%])/g;
@@ -30,7 +31,7 @@ export function pyFixed(x: number, p: number): string {
 function convert(v: unknown, flags: string, precision: string | undefined, conv: string): string {
   const p = precision === undefined ? undefined : Number(precision);
   switch (conv) {
-    case 's': { const s = pyStr(v); return p === undefined ? s : Array.from(s).slice(0, p).join(''); }
+    case 's': { const s = pyStr(v); return p === undefined ? s : cpPrefix(s, p); }
     case 'r': return pyRepr(v);
     case 'c': return typeof v === 'number' ? String.fromCodePoint(v) : String(v);
     case 'd': case 'i': { const n = Math.trunc(toNumber(v, conv)); return (n >= 0 && flags.includes('+') ? '+' : n >= 0 && flags.includes(' ') ? ' ' : '') + String(n); }

@@ -2,6 +2,7 @@
 // slice (a string's slice is a string; bounds are clamped, never padded), `+` (lists concatenate),
 // `~` (str() of each side) and the str methods TEA's Jinja2 templates call (.lower(), .split(), ...).
 import { MAX_TEMPLATE_CHARS, MAX_TEMPLATE_ITEMS, tooLarge } from './py-limits.js';
+import { cpLength, cpSlice, hasSurrogates } from './py-text.js';
 import { pyStr } from './py-values.js';
 
 function pyError(kind: string, message: string): Error {
@@ -32,12 +33,24 @@ export function pySlice(obj: unknown, start: unknown, stop: unknown, step: unkno
   const s = step === null || step === undefined ? 1 : step;
   if (typeof s !== 'number' || !Number.isInteger(s)) throw pyError('TypeError', 'slice indices must be integers or None');
   if (s === 0) throw pyError('ValueError', 'slice step cannot be zero');
-  const seq: unknown[] | null = typeof obj === 'string' ? Array.from(obj) : Array.isArray(obj) ? obj : null;
-  if (!seq) throw pyError('TypeError', `'${typeName(obj)}' object is not subscriptable`);
-  const n = seq.length;
+  if (typeof obj === 'string') return sliceString(obj, start, stop, s);
+  if (!Array.isArray(obj)) throw pyError('TypeError', `'${typeName(obj)}' object is not subscriptable`);
+  const n = obj.length;
   const out: unknown[] = [];
-  for (let i = bound(start, n, s, true), end = bound(stop, n, s, false); s > 0 ? i < end : i > end; i += s) out.push(seq[i]);
-  return typeof obj === 'string' ? out.join('') : out;
+  for (let i = bound(start, n, s, true), end = bound(stop, n, s, false); s > 0 ? i < end : i > end; i += s) out.push(obj[i]);
+  return out;
+}
+
+/** A string's slice by code points; a step of 1 (the usual [:30]) copies only the slice. */
+function sliceString(text: string, start: unknown, stop: unknown, step: number): string {
+  const n = cpLength(text);
+  const first = bound(start, n, step, true);
+  const end = bound(stop, n, step, false);
+  if (step === 1) return cpSlice(text, first, end);
+  const chars: ArrayLike<string> = hasSurrogates(text) ? Array.from(text) : text;
+  let out = '';
+  for (let i = first; step > 0 ? i < end : i > end; i += step) out += chars[i];
+  return out;
 }
 
 /** Python's `a + b` for JSON values: numbers add, strings and lists concatenate, other mixes are a TypeError. */
@@ -106,12 +119,12 @@ function stripChars(s: string, chars: unknown, left: boolean, right: boolean): s
     return left ? s.replace(/^\s+/, '') : s.replace(/\s+$/, '');
   }
   const set = new Set(Array.from(String(chars)));
-  const cs = Array.from(s);
+  const cs: ArrayLike<string> = hasSurrogates(s) ? Array.from(s) : s;
   let i = 0;
   let j = cs.length;
   if (left) while (i < j && set.has(cs[i])) i++;
   if (right) while (j > i && set.has(cs[j - 1])) j--;
-  return cs.slice(i, j).join('');
+  return typeof cs === 'string' ? cs.slice(i, j) : (cs as string[]).slice(i, j).join('');
 }
 
 function split(s: string, sep: unknown, maxsplit: unknown): string[] {
@@ -163,7 +176,7 @@ export const STR_METHODS: Readonly<Record<string, (this: string, ...args: unknow
   replace(this: string, old: unknown, by: unknown, count?: unknown) { return replace(this, old, by, count); },
   title(this: string) { return this.replace(/\p{L}+/gu, (w) => w[0].toUpperCase() + w.slice(1).toLowerCase()); },
   capitalize(this: string) { return this.length ? this[0].toUpperCase() + this.slice(1).toLowerCase() : this; },
-  count(this: string, sub: unknown) { const t = String(sub); return t === '' ? Array.from(this).length + 1 : this.split(t).length - 1; },
+  count(this: string, sub: unknown) { const t = String(sub); return t === '' ? cpLength(this) + 1 : this.split(t).length - 1; },
   find(this: string, sub: unknown) { return this.indexOf(String(sub)); },
   join(this: string, items: unknown) {
     const list = Array.isArray(items) ? items : typeof items === 'string' ? Array.from(items) : null;
