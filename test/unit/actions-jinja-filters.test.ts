@@ -34,4 +34,24 @@ describe('Jinja filters as Jinja2 answers them', () => {
   it.each(floats)('%s is %s', (template, want) => {
     expect(renderValue(template, ctx)).toEqual(want);
   });
+
+  // round: Python's round(x, precision) of the exact value, half to even, for any precision; a negative
+  // one threw a raw RangeError ({{ 25 | round(-1) }}: toFixed(-1)), one over 100 too.
+  const rounds: [string, number][] = [
+    ['{{ 25 | round(-1) }}', 20],
+    ['{{ 35 | round(-1) }}', 40],
+    ['{{ 1234.5678 | round(-2) }}', 1200],
+    ['{{ -1250 | round(-2) }}', -1200],
+    ['{{ 2.675 | round(2) }}', 2.67],
+    ['{{ 0.125 | round(2) }}', 0.12],
+    ['{{ 2.5 | round(400) }}', 2.5],
+    ['{{ -1.5 | round(-400) }}', -0],
+    ['{{ 0.5 | round }}', 0],
+    ['{{ 1.5 | round }}', 2],
+    ['{{ 15 | round(-1, "floor") }}', 10],
+    ['{{ 15 | round(-1, "ceil") }}', 20],
+  ];
+  it.each(rounds)('%s is %s', (template, want) => {
+    expect(renderValue(template, ctx)).toEqual(want);
+  });
 });

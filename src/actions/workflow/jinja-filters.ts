@@ -1,7 +1,7 @@
 // Jinja2's filters where nunjucks' differ or are missing, as The Edge Agent's templates use them:
 // tojson (Jinja's: sorted keys, HTML-safe, indent), json (TEA's json.dumps), fromjson (TEA's: text that
 // is not JSON comes back), map, selectattr/rejectattr with a test, sum(attribute=), truncate (leeway 5).
-import { pyFixed, pyFormat } from './py-format.js';
+import { pyFormat, pyRound } from './py-format.js';
 import { pyJsonDumps } from './py-json.js';
 import { pyAdd, pyEq } from './py-methods.js';
 import { cpLength, cpSlice } from './py-text.js';
@@ -133,7 +133,7 @@ function roundFilter(v: unknown, ...args: unknown[]): number {
   const [precision = kw.precision ?? 0, method = kw.method ?? 'common'] = args;
   const x = Number(v);
   const p = Number(precision);
-  if (method === 'common') return Number(pyFixed(x, p));
+  if (method === 'common') return pyRound(x, p);
   if (method !== 'ceil' && method !== 'floor') throw new Error('round: method must be common, ceil or floor');
   const f = 10 ** p;
   return (method === 'ceil' ? Math.ceil(x * f) : Math.floor(x * f)) / f;

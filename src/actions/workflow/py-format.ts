@@ -17,15 +17,50 @@ function toNumber(v: unknown, spec: string): number {
   return v;
 }
 
-/** x.toFixed(p) with Python's rounding: an exact tie goes to the even neighbour (JavaScript's goes up). */
+/** |x| (finite) as m * 2^e exactly. */
+function exactParts(x: number): { m: bigint; e: number } {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const exp = (view.getUint32(0) >>> 20) & 0x7ff;
+  const frac = (BigInt(view.getUint32(0) & 0xfffff) << 32n) | BigInt(view.getUint32(4));
+  return exp === 0 ? { m: frac, e: -1074 } : { m: frac | (1n << 52n), e: exp - 1075 };
+}
+
+/** |x| * 10^p rounded to an integer, an exact tie to even: the digits Python's correctly rounded dtoa gives
+ *  (p may be negative: round(25, -1) rounds 2.5). */
+function scaledDigits(x: number, p: number): bigint {
+  const { m, e } = exactParts(x);
+  let num = e >= 0 ? m << BigInt(e) : m;
+  let den = e >= 0 ? 1n : 1n << BigInt(-e);
+  if (p >= 0) num *= 10n ** BigInt(p);
+  else den *= 10n ** BigInt(-p);
+  const q = num / den;
+  const twice = (num % den) * 2n;
+  return twice > den || (twice === den && (q & 1n) === 1n) ? q + 1n : q;
+}
+
+// A double's exact decimal expansion ends within 1,074 digits after the point: past that, only zeros.
+const EXACT_DIGITS = 1100;
+
+/** Python's "%.{p}f" % x: the exact value rounded half to even, any precision (toFixed stopped at 100
+ *  digits and wrote 1e21 and up in exponent form), nan and inf as Python writes them. */
 export function pyFixed(x: number, p: number): string {
-  const s = x.toFixed(p);
-  if (!Number.isFinite(x)) return s;
-  const long = Math.abs(x).toFixed(Math.min(100, p + 25));
-  const dot = long.indexOf('.');
-  if (!/^50*$/.test(long.slice(dot + 1 + p))) return s;
-  const truncated = long.slice(0, p === 0 ? dot : dot + 1 + p);
-  return Number(truncated.slice(-1)) % 2 === 0 ? (x < 0 || Object.is(x, -0) ? '-' : '') + truncated : s;
+  if (Number.isNaN(x)) return 'nan';
+  if (!Number.isFinite(x)) return x < 0 ? '-inf' : 'inf';
+  const q = Math.min(p, EXACT_DIGITS);
+  const digits = scaledDigits(x, q).toString().padStart(q + 1, '0');
+  const sign = x < 0 || Object.is(x, -0) ? '-' : '';
+  const whole = digits.slice(0, digits.length - q);
+  return p === 0 ? sign + whole : `${sign}${whole}.${digits.slice(digits.length - q)}${'0'.repeat(p - q)}`;
+}
+
+/** Python's round(x, p) for a float: exact, half to even, any p (a negative one rounds to tens, hundreds). */
+export function pyRound(x: number, p: number): number {
+  if (!Number.isInteger(p)) throw new Error(`TypeError: round: the precision must be an integer, not ${p}`);
+  if (!Number.isFinite(x) || x === 0 || p > 323) return x;
+  if (p < -308) return x * 0;
+  const q = scaledDigits(x, p);
+  return (x < 0 ? -1 : 1) * Number(`${q}e${-p}`);
 }
 
 function convert(v: unknown, flags: string, precision: string | undefined, conv: string): string {
@@ -38,7 +73,7 @@ function convert(v: unknown, flags: string, precision: string | undefined, conv:
     case 'x': case 'X': case 'o': { const n = Math.trunc(toNumber(v, conv)); const s = Math.abs(n).toString(conv === 'o' ? 8 : 16); return (n < 0 ? '-' : '') + (conv === 'X' ? s.toUpperCase() : s); }
     case 'e': case 'E': { const s = toNumber(v, conv).toExponential(p ?? 6).replace(/e([+-])(\d)$/, 'e$10$2'); return conv === 'E' ? s.toUpperCase() : s; }
     case 'g': case 'G': { const s = String(Number(toNumber(v, conv).toPrecision(p || 6))); return conv === 'G' ? s.toUpperCase() : s; }
-    default: { const n = toNumber(v, conv); return (n >= 0 && flags.includes('+') ? '+' : '') + pyFixed(n, p ?? 6); }
+    default: { const f = pyFixed(toNumber(v, conv), p ?? 6); return (f.startsWith('-') ? '' : flags.includes('+') ? '+' : flags.includes(' ') ? ' ' : '') + f; }
   }
 }
 
