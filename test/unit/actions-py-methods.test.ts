@@ -1,7 +1,8 @@
 // Python's str and list answers of the workflow templates (py-methods.ts, py-text.ts), each row checked
 // against jinja2 3.1.6: slices and lengths by code point, on long text without copying it whole.
 import { describe, expect, it } from 'vitest';
-import { renderValue } from '../../src/actions/workflow/templates.js';
+import { parse as parseYaml } from 'yaml';
+import { condition, renderValue } from '../../src/actions/workflow/templates.js';
 
 const ctx = (state: Record<string, unknown>) => ({ state, variables: {}, settings: {}, env: {} });
 
@@ -34,5 +35,17 @@ describe('strings by code point, as Python', () => {
     expect(renderValue('{{ state.big | count }}', c)).toBe(big.length);
     expect(renderValue('{{ state.emoji[:7] }}|{{ state.emoji[-3:] }}|{{ state.emoji.count("") }}', c)).toBe(`😀retry |ad |${big.length + 2}`);
     expect(performance.now() - t0).toBeLessThan(1500);
+  });
+});
+
+describe('==, != and in as Python compares', () => {
+  // A YAML alias can make a value that holds itself; comparing it with itself recursed until
+  // "Maximum call stack size exceeded". Python answers True at once (the same object).
+  it('a cyclic YAML alias equals itself', () => {
+    const state = parseYaml('a: &x {self: *x, n: 1}\nb: &y [1, *y]\n') as Record<string, unknown>;
+    const c = ctx(state);
+    expect(condition('state.a == state.a', c)).toBe(true);
+    expect(condition('state.b != state.b', c)).toBe(false);
+    expect(renderValue('{{ state.a in [state.b, state.a] }}|{{ state.a.self == state.a }}', c)).toBe('True|True');
   });
 });

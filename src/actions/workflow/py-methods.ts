@@ -66,6 +66,9 @@ export function pyAdd(a: unknown, b: unknown): unknown {
 export function pyEq(a: unknown, b: unknown): boolean {
   const x = a === undefined ? null : a;
   const y = b === undefined ? null : b;
+  // The same object is equal to itself, as in Python: a cyclic YAML alias (a: &x {self: *x}) compared
+  // with itself recursed until the stack ran out. NaN stays unequal (NaN !== NaN).
+  if (x === y) return true;
   if ((typeof x === 'number' || typeof x === 'boolean') && (typeof y === 'number' || typeof y === 'boolean')) return Number(x) === Number(y);
   if (Array.isArray(x) || Array.isArray(y)) return Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((v, i) => pyEq(v, y[i]));
   if (x !== null && typeof x === 'object' && y !== null && typeof y === 'object') {
