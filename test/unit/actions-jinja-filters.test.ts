@@ -54,4 +54,17 @@ describe('Jinja filters as Jinja2 answers them', () => {
   it.each(rounds)('%s is %s', (template, want) => {
     expect(renderValue(template, ctx)).toEqual(want);
   });
+
+  // select/reject without a test and default(x, true) use Python's truth: [] and {} are false
+  // (JavaScript's truth kept [] and {} in select and left them in place in default(x, true)).
+  const truth: [string, string][] = [
+    ['{{ [[], [1], {}, 0, "", "a"] | select | list }}|{{ [[], [1], {}, 0] | reject | list }}', "[[1], 'a']|[[], {}, 0]"],
+    ['{{ [1, 2, 3, 4] | select("odd") | list }}|{{ [1, 2, 3, 4] | reject("gt", 2) | list }}', '[1, 3]|[1, 2]'],
+    ['{{ [] | default("x", true) }}|{{ {} | default("x", true) }}|{{ [0] | default("x", true) }}|{{ [] | default("x") }}', 'x|x|[0]|[]'],
+    ['{{ [] | d("y", true) }}|{{ 0 | default("x", boolean=true) }}|{{ none | default("x", true) }}|{{ none | default("x") }}', 'y|x|x|None'],
+    ['{{ 1 in {"1": 2} }}|{{ "1" in {"1": 2} }}', 'False|True'],
+  ];
+  it.each(truth)('%s renders %s', (template, want) => {
+    expect(renderValue(template, ctx)).toBe(want);
+  });
 });

@@ -31,4 +31,17 @@ describe('pyFormat as Python formats', () => {
   it.each(rounds)('round(%s, %s) is %s', (x, p, want) => {
     expect(pyRound(x, p)).toBe(want);
   });
+
+  // %r is Python's repr(), the one str() of a list uses: a newline, a tab, a backslash after a quote
+  // and control characters escaped (%r had its own repr that wrote a newline as it is).
+  const reprs: [unknown, string][] = [
+    ["a\nb", "'a\\nb'"],
+    ["it's\\ \n", "\"it's\\\\ \\n\""],
+    ["q\"uote's", "'q\"uote\\'s'"],
+    ["tab\there\u0000\u007f\u00a0\u00e9\ud83d\ude00\u2028", "'tab\\there\\x00\\x7f\\xa0\u00e9\ud83d\ude00\\u2028'"],
+    [["x\n", {"k": "it's"}], "['x\\n', {'k': \"it's\"}]"],
+  ];
+  it.each(reprs)('percent-r is Python repr, row %#', (v, want) => {
+    expect(pyFormat('%r', v)).toBe(want);
+  });
 });

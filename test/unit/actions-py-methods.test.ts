@@ -34,7 +34,7 @@ describe('strings by code point, as Python', () => {
     expect(renderValue('{{ state.big[:30] }}|{{ state.big | truncate(20) }}|{{ "%.5s" % state.big }}', c)).toBe('retry the upload retry the upl|retry the upload...|retry');
     expect(renderValue('{{ state.big | count }}', c)).toBe(big.length);
     expect(renderValue('{{ state.emoji[:7] }}|{{ state.emoji[-3:] }}|{{ state.emoji.count("") }}', c)).toBe(`😀retry |ad |${big.length + 2}`);
-    expect(performance.now() - t0).toBeLessThan(1500);
+    expect(performance.now() - t0).toBeLessThan(3000);
   });
 });
 

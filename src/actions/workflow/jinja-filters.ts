@@ -85,6 +85,23 @@ function selectAttr(envOf: () => FilterEnv, keep: boolean) {
   };
 }
 
+/** Jinja's select/reject: Python's truth of each item ([] and {} are false), or a test ("odd", "gt", 2). */
+function selectItems(envOf: () => FilterEnv, keep: boolean) {
+  return function (this: unknown, seq: unknown, ...args: unknown[]): unknown[] {
+    const [testName, ...testArgs] = args;
+    if (testName !== undefined && (typeof testName !== 'string' || isBlockedName(testName))) throw new Error('select/reject take a test name ("odd", "gt", ...)');
+    const test = testName === undefined ? null : envOf().getTest(testName);
+    return iterate(seq).filter((item) => (test ? Boolean(test.call(this, item, ...testArgs)) : pyTruthy(item)) === keep);
+  };
+}
+
+/** Jinja's default(value, default_value='', boolean=False): boolean replaces any false value by Python's truth. */
+function defaultFilter(v: unknown, ...args: unknown[]): unknown {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [dflt = kw.default_value ?? '', boolean = kw.boolean ?? false] = args;
+  return v === undefined || (pyTruthy(boolean) && !pyTruthy(v)) ? dflt : v;
+}
+
 /** Jinja's sum(iterable, attribute=None, start=0), with Python's + (lists concatenate). */
 function sumFilter(seq: unknown, ...args: unknown[]): unknown {
   const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
@@ -171,6 +188,10 @@ export function jinjaFilters(envOf: () => FilterEnv): Record<string, (...args: n
     json: (v: unknown) => pyJsonDumps(v),
     fromjson: (v: unknown) => { try { return typeof v === 'string' ? JSON.parse(v) as unknown : v; } catch { return v; } },
     map(this: unknown, seq: unknown, ...args: unknown[]) { return mapFilter.call(this, envOf, seq, ...args); },
+    select: selectItems(envOf, true),
+    reject: selectItems(envOf, false),
+    default: defaultFilter,
+    d: defaultFilter,
     selectattr: selectAttr(envOf, true),
     rejectattr: selectAttr(envOf, false),
     sum: sumFilter,

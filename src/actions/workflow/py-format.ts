@@ -3,13 +3,9 @@
 // JavaScript's `%` gave NaN for a string and -1 for -7 % 3.
 import { MAX_TEMPLATE_CHARS, tooLarge } from './py-limits.js';
 import { cpPrefix } from './py-text.js';
-import { pyStr } from './py-values.js';
+import { pyRepr, pyStr } from './py-values.js';
 
 const SPEC = /%(?:\(([^)]*)\))?([-+ 0#]*)(\d+)?(?:\.(\d+))?([sdirfFeEgGxXoc%])/g;
-
-function pyRepr(v: unknown): string {
-  return typeof v === 'string' ? (v.includes("'") && !v.includes('"') ? `"${v}"` : `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`) : pyStr(v);
-}
 
 function toNumber(v: unknown, spec: string): number {
   if (typeof v === 'boolean') return Number(v);

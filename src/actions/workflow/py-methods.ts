@@ -85,7 +85,8 @@ export function pyIn(key: unknown, container: unknown): boolean {
     if (typeof key !== 'string') throw pyError('TypeError', `'in <string>' requires string as left operand, not ${typeName(key)}`);
     return container.includes(key);
   }
-  if (container !== null && typeof container === 'object') return typeof key === 'string' || typeof key === 'number' ? Object.hasOwn(container, String(key)) : false;
+  // A dict's keys are strings here (JSON's): 1 in {"1": 2} is False, as in Python.
+  if (container !== null && typeof container === 'object') return typeof key === 'string' && Object.hasOwn(container, key);
   throw pyError('TypeError', `argument of type '${typeName(container)}' is not iterable`);
 }
 
