@@ -44,4 +44,42 @@ describe('pyFormat as Python formats', () => {
   it.each(reprs)('percent-r is Python repr, row %#', (v, want) => {
     expect(pyFormat('%r', v)).toBe(want);
   });
+
+  // %e and %g of the exact value as Python writes them: toExponential rounded a tie up ("%.0e" % 2.5 was
+  // 3e+00) and threw past 100 digits, %g printed JavaScript's form (1e-7, not 1e-07); %c past U+10FFFF
+  // threw a bare RangeError.
+  const exponent: [string, number, string][] = [
+    ["%.0e", 2.5, "2e+00"],
+    ["%e", 0.0, "0.000000e+00"],
+    ["%.120e", 0.1, "1.000000000000000055511151231257827021181583404541015625000000000000000000000000000000000000000000000000000000000000000000e-01"],
+    ["%e", 5e-324, "4.940656e-324"],
+    ["%.3e", 9.9996, "1.000e+01"],
+    ["%E", -1234.5, "-1.234500E+03"],
+    ["%.2e", 1e+300, "1.00e+300"],
+    ["%e", 1e-07, "1.000000e-07"],
+    ["%+e", 1.0, "+1.000000e+00"],
+    ["%g", 1e-07, "1e-07"],
+    ["%g", 0.0001, "0.0001"],
+    ["%g", 123456789.0, "1.23457e+08"],
+    ["%g", 100000.0, "100000"],
+    ["%g", 1000000.0, "1e+06"],
+    ["%.3g", 2.675, "2.67"],
+    ["%.120g", 0.1, "0.1000000000000000055511151231257827021181583404541015625"],
+    ["%#g", 1.5, "1.50000"],
+    ["%G", 1e-10, "1E-10"],
+    ["%.0g", 0.5, "0.5"],
+    ["%g", 0.3333333333333333, "0.333333"],
+    ["%g", 2.5, "2.5"],
+    ["%e", Infinity, "inf"],
+    ["%G", NaN, "NAN"],
+    ["%10.3e", 3.14159, " 3.142e+00"],
+    ["%-12g|", 0.5, "0.5         |"],
+  ];
+  it.each(exponent)('%s %% %s', (fmt, v, want) => {
+    expect(pyFormat(fmt, v)).toBe(want);
+  });
+  it('%c past U+10FFFF is an OverflowError, as Python', () => {
+    expect(() => pyFormat('%c', 1e9)).toThrow('OverflowError: %c arg not in range(0x110000)');
+    expect(pyFormat('%c', 0x1f600)).toBe('😀');
+  });
 });

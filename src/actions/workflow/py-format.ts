@@ -50,6 +50,33 @@ export function pyFixed(x: number, p: number): string {
   return p === 0 ? sign + whole : `${sign}${whole}.${digits.slice(digits.length - q)}${'0'.repeat(p - q)}`;
 }
 
+/** Python's "%.{p}e" % x: the exact value rounded half to even to p + 1 digits, at any precision. */
+export function pyExp(x: number, p: number): string {
+  if (!Number.isFinite(x)) return pyFixed(x, 0);
+  const sign = x < 0 || Object.is(x, -0) ? '-' : '';
+  let e10 = x === 0 ? 0 : Math.floor(Math.log10(Math.abs(x)));
+  const q = Math.min(p, EXACT_DIGITS);
+  let digits = x === 0 ? '0'.repeat(q + 1) : scaledDigits(x, q - e10).toString();
+  // log10 can be one off near a power of ten, and rounding can carry into a new digit (9.99 -> 10.0).
+  if (digits.length < q + 1) digits = scaledDigits(x, q - --e10).toString();
+  if (digits.length > q + 1) digits = scaledDigits(x, q - ++e10).toString();
+  const mantissa = p === 0 ? digits : `${digits[0]}.${digits.slice(1)}${'0'.repeat(p - q)}`;
+  return `${sign}${mantissa}e${e10 < 0 ? '-' : '+'}${String(Math.abs(e10)).padStart(2, '0')}`;
+}
+
+/** Python's "%.{p}g" % x: %e or %f by the exponent, trailing zeros dropped unless alt (the # flag). */
+function pyGeneral(x: number, p: number, alt: boolean): string {
+  if (!Number.isFinite(x)) return pyFixed(x, 0);
+  const precision = p === 0 ? 1 : p;
+  const exp = pyExp(x, precision - 1);
+  const e10 = Number(exp.slice(exp.indexOf('e') + 1));
+  const s = e10 >= -4 && e10 < precision ? pyFixed(x, precision - 1 - e10) : exp;
+  if (alt) return s;
+  const [m, e] = s.split('e');
+  const trimmed = m.includes('.') ? m.replace(/\.?0+$/, '') : m;
+  return e === undefined ? trimmed : `${trimmed}e${e}`;
+}
+
 /** Python's round(x, p) for a float: exact, half to even, any p (a negative one rounds to tens, hundreds). */
 export function pyRound(x: number, p: number): number {
   if (!Number.isInteger(p)) throw new Error(`TypeError: round: the precision must be an integer, not ${p}`);
@@ -64,12 +91,20 @@ function convert(v: unknown, flags: string, precision: string | undefined, conv:
   switch (conv) {
     case 's': { const s = pyStr(v); return p === undefined ? s : cpPrefix(s, p); }
     case 'r': return pyRepr(v);
-    case 'c': return typeof v === 'number' ? String.fromCodePoint(v) : String(v);
+    case 'c': {
+      if (typeof v !== 'number') return String(v);
+      if (!Number.isInteger(v) || v < 0 || v > 0x10ffff) throw new Error('OverflowError: %c arg not in range(0x110000)');
+      return String.fromCodePoint(v);
+    }
     case 'd': case 'i': { const n = Math.trunc(toNumber(v, conv)); return (n >= 0 && flags.includes('+') ? '+' : n >= 0 && flags.includes(' ') ? ' ' : '') + String(n); }
     case 'x': case 'X': case 'o': { const n = Math.trunc(toNumber(v, conv)); const s = Math.abs(n).toString(conv === 'o' ? 8 : 16); return (n < 0 ? '-' : '') + (conv === 'X' ? s.toUpperCase() : s); }
-    case 'e': case 'E': { const s = toNumber(v, conv).toExponential(p ?? 6).replace(/e([+-])(\d)$/, 'e$10$2'); return conv === 'E' ? s.toUpperCase() : s; }
-    case 'g': case 'G': { const s = String(Number(toNumber(v, conv).toPrecision(p || 6))); return conv === 'G' ? s.toUpperCase() : s; }
-    default: { const f = pyFixed(toNumber(v, conv), p ?? 6); return (f.startsWith('-') ? '' : flags.includes('+') ? '+' : flags.includes(' ') ? ' ' : '') + f; }
+    default: {
+      const n = toNumber(v, conv);
+      const lower = conv.toLowerCase();
+      const f = lower === 'e' ? pyExp(n, p ?? 6) : lower === 'g' ? pyGeneral(n, p ?? 6, flags.includes('#')) : pyFixed(n, p ?? 6);
+      const signed = (f.startsWith('-') ? '' : flags.includes('+') ? '+' : flags.includes(' ') ? ' ' : '') + f;
+      return conv === lower ? signed : signed.toUpperCase();
+    }
   }
 }
 
