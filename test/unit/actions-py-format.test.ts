@@ -82,4 +82,10 @@ describe('pyFormat as Python formats', () => {
     expect(() => pyFormat('%c', 1e9)).toThrow('OverflowError: %c arg not in range(0x110000)');
     expect(pyFormat('%c', 0x1f600)).toBe('😀');
   });
+
+  it('%d writes every digit of a large number, and inf or nan is an error, as Python', () => {
+    expect(pyFormat('%d|%i|%+d', [1e21, -2.5e22, 7])).toBe('1000000000000000000000|-24999999999999997902848|+7');
+    expect(() => pyFormat('%d', Infinity)).toThrow('OverflowError: cannot convert float infinity to integer');
+    expect(() => pyFormat('%d', NaN)).toThrow('ValueError: cannot convert float NaN to integer');
+  });
 });

@@ -96,7 +96,12 @@ function convert(v: unknown, flags: string, precision: string | undefined, conv:
       if (!Number.isInteger(v) || v < 0 || v > 0x10ffff) throw new Error('OverflowError: %c arg not in range(0x110000)');
       return String.fromCodePoint(v);
     }
-    case 'd': case 'i': { const n = Math.trunc(toNumber(v, conv)); return (n >= 0 && flags.includes('+') ? '+' : n >= 0 && flags.includes(' ') ? ' ' : '') + String(n); }
+    case 'd': case 'i': {
+      const n = Math.trunc(toNumber(v, conv));
+      if (!Number.isFinite(n)) throw new Error(Number.isNaN(n) ? 'ValueError: cannot convert float NaN to integer' : 'OverflowError: cannot convert float infinity to integer');
+      // BigInt writes every digit: String(1e21) is "1e+21".
+      return (n >= 0 && flags.includes('+') ? '+' : n >= 0 && flags.includes(' ') ? ' ' : '') + BigInt(n).toString();
+    }
     case 'x': case 'X': case 'o': { const n = Math.trunc(toNumber(v, conv)); const s = Math.abs(n).toString(conv === 'o' ? 8 : 16); return (n < 0 ? '-' : '') + (conv === 'X' ? s.toUpperCase() : s); }
     default: {
       const n = toNumber(v, conv);
