@@ -34,6 +34,9 @@ describe('Jinja filters as Jinja2 answers them', () => {
   it.each(floats)('%s is %s', (template, want) => {
     expect(renderValue(template, ctx)).toEqual(want);
   });
+  it('nan and inf print as Python prints them (JavaScript wrote NaN and Infinity)', () => {
+    expect(renderValue('a{{ "nan" | float }}|{{ "-inf" | float }}|{{ ["inf" | float] }}', ctx)).toBe('anan|-inf|[inf]');
+  });
 
   // round: Python's round(x, precision) of the exact value, half to even, for any precision; a negative
   // one threw a raw RangeError ({{ 25 | round(-1) }}: toFixed(-1)), one over 100 too.

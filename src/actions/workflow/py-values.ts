@@ -33,6 +33,7 @@ export function pyRepr(v: unknown): string {
   if (v === true) return 'True';
   if (v === false) return 'False';
   if (typeof v === 'string') return reprString(v);
+  if (typeof v === 'number' && !Number.isFinite(v)) return Number.isNaN(v) ? 'nan' : v > 0 ? 'inf' : '-inf';
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
   if (typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
   return String(v);
