@@ -107,6 +107,29 @@ describe('workflow templates cannot reach the host (issue 28 item 3)', () => {
     expect(() => renderValue(template, ctx())).toThrow(message);
   });
 
+  // A template cannot run the process out of memory: [0] * 1e9 aborted node (heap out of memory,
+  // signal 6), [0] * 2e7 took 8.5 s, "=" * 6e8 and "%999999999d" threw a bare "Invalid string length".
+  const tooLarge: [string, RegExp][] = [
+    ['{{ [0] * 1000000000 }}', /MemoryError: a list \* 1000000000 would make 1,000,000,000 items, over the 10,000,000 items a template may build; repeat it fewer times/],
+    ['{{ [0, 1] * 6000000 }}', /MemoryError: a list \* 6000000 would make 12,000,000 items/],
+    ['{{ 1.5 * [0] }}', /can't multiply sequence by non-int of type 'float'/],
+    ['{{ "=" * 600000000 }}', /MemoryError: a string \* 600000000 would make 600,000,000 characters, over the 67,108,864 characters a template may build; repeat it fewer times/],
+    ['{{ "%999999999d" % 1 }}', /MemoryError: the width of "%999999999d" would make 999,999,999 characters, over the 67,108,864 characters a template may build; give a smaller width/],
+    ['{{ "%.999999999f" % 1 }}', /MemoryError: the precision of "%.999999999f" would make 999,999,999 characters.*give a smaller precision/],
+  ];
+  it.each(tooLarge)('%s is a template error that says what to change, at once', (template, message) => {
+    const t0 = performance.now();
+    expect(() => renderValue(template, ctx())).toThrow(message);
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+  it('a repetition under the bound is built, quickly', () => {
+    const t0 = performance.now();
+    expect((renderValue('{{ [0, 1] * 5000000 }}', ctx()) as unknown[]).length).toBe(10_000_000);
+    expect(renderValue('{{ [] * 1000000000 }}', ctx())).toEqual([]);
+    expect(renderValue('{{ "ab" * 3 }}|{{ "%5d" % 42 }}', ctx())).toBe('ababab|   42');
+    expect(performance.now() - t0).toBeLessThan(5000);
+  });
+
   const kept: [string, unknown][] = [
     ['{{ state.doc["title"] }}', 'T'],
     ['{{ state.items[1:] }}', [2]],

@@ -24,7 +24,7 @@ describe('workflow templates', () => {
     ['${dir}/${unknown}', 'docs/${unknown}'],
     ['{{ state.get("missing", 7) }}', 7],
     ['{{ None }}', null],
-    ['{{ state.doc | tojson }}', '{"title":"T"}'],
+    ['{{ state.doc | tojson }}', '{"title": "T"}'],
     [{ a: ['{{ state.n }}', 'plain'], b: 5 }, { a: [3, 'plain'], b: 5 }],
     ['{{ env.HOME_X }}', 'h'],
   ];

@@ -13,11 +13,27 @@ export function pyStr(v: unknown): string {
   return typeof v === 'string' ? v : pyRepr(v);
 }
 
-function pyRepr(v: unknown): string {
+const ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** Python's repr() of a str: quoted with ' (or " when it holds ' and no "), the backslash, newline, tab
+ *  and the characters Python does not print (control characters, no-break space, U+2028) escaped. */
+function reprString(s: string): string {
+  const q = s.includes("'") && !s.includes('"') ? '"' : "'";
+  const body = s.replace(/[\\'\x00-\x1f\x7f-\xa0\xad\u2028\u2029]/g, (c) => {
+    if (c === "'") return q === "'" ? "\\'" : c;
+    const code = c.charCodeAt(0);
+    return ESCAPES[c] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+  });
+  return q + body + q;
+}
+
+/** Python's repr() of a JSON value: 'it', None, True, ['a', 1], {'k': 'v'}. */
+export function pyRepr(v: unknown): string {
   if (v === null || v === undefined) return 'None';
   if (v === true) return 'True';
   if (v === false) return 'False';
-  if (typeof v === 'string') return v.includes("'") && !v.includes('"') ? `"${v}"` : `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+  if (typeof v === 'string') return reprString(v);
+  if (typeof v === 'number' && !Number.isFinite(v)) return Number.isNaN(v) ? 'nan' : v > 0 ? 'inf' : '-inf';
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
   if (typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
   return String(v);

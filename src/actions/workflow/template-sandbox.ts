@@ -2,16 +2,28 @@
 // only through a few runtime hooks (member lookup, name lookup, calls, filters, tests, loaders); each is
 // narrowed here so that no template reaches a constructor, a prototype or the host (Function, process).
 import nunjucks from 'nunjucks';
-import { pyStr } from './py-values.js';
+import { pyMod } from './py-format.js';
+import { pyAdd, pyConcat, pyEq, pyIn, pyMul, pySlice, STR_METHODS } from './py-methods.js';
+import { pyStr, pyTruthy } from './py-values.js';
 
 type Lookup = (obj: unknown, val: unknown, ...rest: unknown[]) => unknown;
 interface Runtime {
+  pyAdd: typeof pyAdd;
+  pyConcat: typeof pyConcat;
+  pyEq: typeof pyEq;
+  pyTruthy: typeof pyTruthy;
+  pyMod: typeof pyMod;
+  pyMul: typeof pyMul;
+  inOperator: typeof pyIn;
   memberLookup: Lookup;
   contextOrFrameLookup: (context: unknown, frame: unknown, name: string) => unknown;
   callWrap: (obj: unknown, name: string, context: unknown, args: unknown[]) => unknown;
   suppressValue: (val: unknown, autoescape: boolean) => unknown;
   ensureDefined: (val: unknown, lineno: number, colno: number) => unknown;
 }
+interface BinOp { left: unknown; right: unknown }
+interface CompareNode { expr: unknown; ops: { type: string; expr: unknown }[] }
+interface CompilerLike { _emit(code: string): void; compile(node: unknown, frame: unknown): void }
 interface FrameLike { lookup(name: string): unknown }
 interface ContextLike { ctx: Record<string, unknown>; env: { globals: Record<string, unknown> } }
 
@@ -81,10 +93,13 @@ function installRuntimeWalls(): void {
   const runtime = nunjucks.runtime as unknown as Runtime;
   const compatLookup = runtime.memberLookup;
   runtime.memberLookup = function memberLookup(this: unknown, obj: unknown, val: unknown, ...rest: unknown[]) {
-    // A slice (obj[a:b]) comes back here once per element with a number.
-    if (rest.length > 0) return compatLookup.call(this, obj, val, ...rest);
+    // A slice (obj[a:b:c]) as Python answers it (nunjucks' own made a string a list of characters and
+    // padded a slice past the end with undefined).
+    if (rest.length === 2) return pySlice(obj, val, rest[0], rest[1]);
     const key = memberName(val);
     if (typeof obj === 'function') refuse('a template cannot read members of a function');
+    // Python's str methods, not JavaScript's of the same name (replace would change only the first).
+    if (typeof obj === 'string' && typeof key === 'string' && STR_METHODS[key]) return STR_METHODS[key].bind(obj);
     if (obj !== null && typeof obj === 'object') {
       const names = declared.get(obj);
       if (names && typeof key === 'string' && !names.has(key) && !DICT_METHODS.has(key)) refuse(undeclaredMessage.get(obj)!(key));
@@ -120,6 +135,72 @@ function installRuntimeWalls(): void {
   runtime.suppressValue = (val, autoescape) => suppress(typeof val === 'string' || (val !== null && typeof val === 'object' && !Array.isArray(val) && Object.getPrototypeOf(val) !== Object.prototype && Object.getPrototypeOf(val) !== null) ? val : pyStr(val), autoescape);
   const ensureDefined = runtime.ensureDefined;
   runtime.ensureDefined = (val, lineno, colno) => (val === null ? val : ensureDefined(val, lineno, colno));
+  // `+`, `*`, `~` and `%` as Python's: lists concatenate (JavaScript joined them into one string), `~` prints
+  // each side with str(). The compiled template calls these through the runtime it is handed.
+  runtime.pyAdd = pyAdd;
+  runtime.pyConcat = pyConcat;
+  runtime.pyMod = pyMod;
+  runtime.pyMul = pyMul;
+  runtime.pyEq = pyEq;
+  // `in` by Python's equality and own keys (nunjucks' found "toString" in every mapping).
+  runtime.inOperator = pyIn;
+  const compiler = (nunjucks as unknown as { compiler: { Compiler: { prototype: Record<string, unknown> } } }).compiler.Compiler.prototype;
+  const emitCall = (fn: string) => function (this: CompilerLike, node: BinOp, frame: unknown) {
+    this._emit(`runtime.${fn}(`);
+    this.compile(node.left, frame);
+    this._emit(', ');
+    this.compile(node.right, frame);
+    this._emit(')');
+  };
+  compiler.compileAdd = emitCall('pyAdd');
+  // A parenthesised list with commas is a tuple (a list here), not JavaScript's comma operator.
+  const compileGroup = compiler.compileGroup as (this: CompilerLike, node: { children: unknown[] }, frame: unknown) => void;
+  compiler.compileGroup = function (this: CompilerLike & { compileArray(n: unknown, f: unknown): void }, node: { children: unknown[] }, frame: unknown) {
+    return node.children.length > 1 ? this.compileArray(node, frame) : compileGroup.call(this, node, frame);
+  };
+  compiler.compileConcat = emitCall('pyConcat');
+  compiler.compileMod = emitCall('pyMod');
+  compiler.compileMul = emitCall('pyMul');
+  // Python's truth in {% if %}, `x if c else y`, `not`, `and`, `or`: [] and {} are false (JavaScript's are
+  // true), and `a or b` hands back a or b as Python does.
+  runtime.pyTruthy = pyTruthy;
+  type Nodes = { Group: { extend(name: string): new (lineno: number, colno: number, children: unknown[]) => unknown } };
+  const PyTruth = (nunjucks as unknown as { nodes: Nodes }).nodes.Group.extend('PyTruth');
+  const truth = (n: { lineno: number; colno: number }) => new PyTruth(n.lineno, n.colno, [n]);
+  compiler.compilePyTruth = function (this: CompilerLike, node: { children: unknown[] }, frame: unknown) {
+    this._emit('runtime.pyTruthy(');
+    this.compile(node.children[0], frame);
+    this._emit(')');
+  };
+  for (const [method, field] of [['compileIf', 'cond'], ['compileInlineIf', 'cond'], ['compileNot', 'target']] as const) {
+    const original = compiler[method] as (this: unknown, node: Record<string, unknown>, ...rest: unknown[]) => unknown;
+    compiler[method] = function (this: unknown, node: Record<string, unknown>, ...rest: unknown[]) {
+      if (!(node[field] instanceof PyTruth)) node[field] = truth(node[field] as { lineno: number; colno: number });
+      return original.call(this, node, ...rest);
+    };
+  }
+  const shortCircuit = (keepLeftWhenTrue: boolean) => function (this: CompilerLike, node: BinOp, frame: unknown) {
+    this._emit('((pyT) => (');
+    this._emit(keepLeftWhenTrue ? 'runtime.pyTruthy(pyT)' : '!runtime.pyTruthy(pyT)');
+    this._emit(' ? pyT : (');
+    this.compile(node.right, frame);
+    this._emit(')))(');
+    this.compile(node.left, frame);
+    this._emit(')');
+  };
+  compiler.compileOr = shortCircuit(true);
+  compiler.compileAnd = shortCircuit(false);
+  // `==` and `!=` by Python's equality: JavaScript's compared lists by identity and "1" == 1.
+  const compileCompare = compiler.compileCompare as (this: CompilerLike, node: CompareNode, frame: unknown) => void;
+  compiler.compileCompare = function (this: CompilerLike, node: CompareNode, frame: unknown) {
+    const op = node.ops.length === 1 ? node.ops[0].type : '';
+    if (!['==', '!=', '===', '!=='].includes(op)) return compileCompare.call(this, node, frame);
+    this._emit(op.startsWith('!') ? '!runtime.pyEq(' : 'runtime.pyEq(');
+    this.compile(node.expr, frame);
+    this._emit(', ');
+    this.compile(node.ops[0].expr, frame);
+    this._emit(')');
+  };
   const callWrap = runtime.callWrap;
   runtime.callWrap = (obj, name, context, args) => checkValue(callWrap(checkValue(obj), name, context, args));
 }

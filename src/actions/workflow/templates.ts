@@ -5,6 +5,7 @@
 // list); `${name}` in rendered text is replaced by the workflow's variable of that name. Templates run
 // walled in (template-sandbox.ts).
 import { SimgrepError } from '../../errors.js';
+import { type FilterEnv, jinjaFilters } from './jinja-filters.js';
 import { pyStr, pyTruthy } from './py-values.js';
 import { createSandboxedEnvironment } from './template-sandbox.js';
 
@@ -16,9 +17,7 @@ const captured: unknown[] = [];
 const env = createSandboxedEnvironment({
   // The native value of an expression leaves the template through this filter instead of being printed.
   __capture: (v: unknown) => { captured.push(v); return ''; },
-  tojson: (v: unknown) => JSON.stringify(v),
-  json: (v: unknown) => JSON.stringify(v),
-  fromjson: (v: string) => JSON.parse(v) as unknown,
+  ...jinjaFilters(() => env as unknown as FilterEnv),
 });
 
 export type TemplateContext = Record<string, unknown>;

@@ -1,0 +1,208 @@
+// Jinja2's filters where nunjucks' differ or are missing, as The Edge Agent's templates use them:
+// tojson (Jinja's: sorted keys, HTML-safe, indent), json (TEA's json.dumps), fromjson (TEA's: text that
+// is not JSON comes back), map, selectattr/rejectattr with a test, sum(attribute=), truncate (leeway 5).
+import { pyFormat, pyRound } from './py-format.js';
+import { pyJsonDumps } from './py-json.js';
+import { pyAdd, pyEq } from './py-methods.js';
+import { cpLength, cpSlice } from './py-text.js';
+import { pyStr, pyTruthy } from './py-values.js';
+import { isBlockedName } from './template-sandbox.js';
+
+export interface FilterEnv {
+  getFilter(name: string): (...args: unknown[]) => unknown;
+  getTest(name: string): (...args: unknown[]) => unknown;
+}
+
+interface KeywordArgs { __keywords: true; [k: string]: unknown }
+function isKeywordArgs(v: unknown): v is KeywordArgs {
+  return v !== null && typeof v === 'object' && (v as KeywordArgs).__keywords === true;
+}
+function keywordArg(v: unknown, name: string): unknown {
+  return isKeywordArgs(v) ? v[name] ?? null : v ?? null;
+}
+
+/** Jinja's truncate (leeway 5, the end counted in the length), which nunjucks' cuts elsewhere. */
+function truncateFilter(v: unknown, ...args: unknown[]): string {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [length = kw.length ?? 255, killwords = kw.killwords ?? false, end = kw.end ?? '...', leeway = kw.leeway ?? 5] = args;
+  const s = pyStr(v);
+  const n = Number(length);
+  const e = String(end);
+  if (cpLength(s) <= n + Number(leeway)) return s;
+  const head = cpSlice(s, 0, Math.max(0, n - cpLength(e)));
+  if (killwords) return head + e;
+  const cut = head.lastIndexOf(' ');
+  return (cut === -1 ? head : head.slice(0, cut)) + e;
+}
+
+/** Jinja's map: map(attribute='a.b', default=x) reads an attribute of each item; map('upper') applies a filter. */
+function mapFilter(this: unknown, envOf: () => FilterEnv, seq: unknown, ...args: unknown[]): unknown[] {
+  const items = iterate(seq);
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : null;
+  if (kw && typeof kw.attribute === 'string') {
+    return items.map((item) => {
+      const v = attribute(item, kw.attribute as string);
+      if (v !== undefined) return v;
+      if (Object.hasOwn(kw, 'default')) return kw.default;
+      throw new Error(`map(attribute=${JSON.stringify(kw.attribute)}): an item has no ${JSON.stringify(kw.attribute)} (give map a default=...)`);
+    });
+  }
+  const name = args.shift();
+  if (typeof name !== 'string' || isBlockedName(name)) throw new Error('map needs a filter name (map("upper")) or attribute="name"');
+  const filter = envOf().getFilter(name);
+  return items.map((item) => filter.call(this, item, ...args));
+}
+
+
+function iterate(seq: unknown): unknown[] {
+  if (Array.isArray(seq)) return seq;
+  if (seq === null || seq === undefined) return [];
+  return typeof seq === 'string' ? Array.from(seq) : Object.keys(seq as object);
+}
+
+/** Jinja's attribute path ("a.b", "items.0"): own keys only; undefined when an item lacks it. */
+function attribute(item: unknown, path: string): unknown {
+  let v: unknown = item;
+  for (const p of path.split('.')) {
+    const key = Array.isArray(v) && /^\d+$/.test(p) ? Number(p) : p;
+    v = v !== null && typeof v === 'object' && Object.hasOwn(v, key) ? (v as Record<string | number, unknown>)[key] : undefined;
+  }
+  return v;
+}
+
+/** Jinja's selectattr/rejectattr: the attribute's truth, or a test with its arguments ("gt", 1). */
+function selectAttr(envOf: () => FilterEnv, keep: boolean) {
+  return function (this: unknown, seq: unknown, attr: unknown, ...args: unknown[]): unknown[] {
+    if (typeof attr !== 'string') throw new Error('selectattr/rejectattr need an attribute name');
+    const [testName, ...testArgs] = args;
+    if (testName !== undefined && (typeof testName !== 'string' || isBlockedName(testName))) throw new Error('selectattr/rejectattr take a test name ("equalto", "gt", ...)');
+    const test = testName === undefined ? null : envOf().getTest(testName);
+    return iterate(seq).filter((item) => {
+      const v = attribute(item, attr);
+      const ok = test ? Boolean(test.call(this, v ?? null, ...testArgs)) : pyTruthy(v);
+      return ok === keep;
+    });
+  };
+}
+
+/** Jinja's select/reject: Python's truth of each item ([] and {} are false), or a test ("odd", "gt", 2). */
+function selectItems(envOf: () => FilterEnv, keep: boolean) {
+  return function (this: unknown, seq: unknown, ...args: unknown[]): unknown[] {
+    const [testName, ...testArgs] = args;
+    if (testName !== undefined && (typeof testName !== 'string' || isBlockedName(testName))) throw new Error('select/reject take a test name ("odd", "gt", ...)');
+    const test = testName === undefined ? null : envOf().getTest(testName);
+    return iterate(seq).filter((item) => (test ? Boolean(test.call(this, item, ...testArgs)) : pyTruthy(item)) === keep);
+  };
+}
+
+/** Jinja's default(value, default_value='', boolean=False): boolean replaces any false value by Python's truth. */
+function defaultFilter(v: unknown, ...args: unknown[]): unknown {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [dflt = kw.default_value ?? '', boolean = kw.boolean ?? false] = args;
+  return v === undefined || (pyTruthy(boolean) && !pyTruthy(v)) ? dflt : v;
+}
+
+/** Jinja's sum(iterable, attribute=None, start=0), with Python's + (lists concatenate). */
+function sumFilter(seq: unknown, ...args: unknown[]): unknown {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [attr = kw.attribute ?? null, start = kw.start ?? 0] = args;
+  return iterate(seq).reduce((acc: unknown, item) => pyAdd(acc, typeof attr === 'string' ? attribute(item, attr) ?? null : item), start);
+}
+
+// Python's float() of text: digits with single underscores between them, a fraction, an exponent, or
+// inf / infinity / nan in any case, a sign, whitespace around; anything else is not a number ("banana").
+const DIGITS = String.raw`\d(?:_?\d)*`;
+const PY_FLOAT = new RegExp(String.raw`^[+-]?(?:(?:${DIGITS}(?:\.(?:${DIGITS})?)?|\.${DIGITS})(?:[eE][+-]?${DIGITS})?|inf(?:inity)?|nan)$`, 'i');
+const PY_INT = new RegExp(String.raw`^[+-]?${DIGITS}$`);
+
+/** Python's float(text), or undefined where Python raises ValueError. */
+function parsePyFloat(text: string): number | undefined {
+  const s = text.trim();
+  if (!PY_FLOAT.test(s)) return undefined;
+  const body = s.replace(/^[+-]/, '').toLowerCase();
+  const sign = s.startsWith('-') ? -1 : 1;
+  if (body === 'nan') return NaN;
+  if (body.startsWith('inf')) return sign * Infinity;
+  return Number(s.replace(/_/g, ''));
+}
+
+/** Jinja's int and float: text that is not a number is the default (0), "3.7" | int is 3. */
+function toInt(v: unknown, ...args: unknown[]): unknown {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [dflt = kw.default ?? 0] = args;
+  if (typeof v === 'number' || typeof v === 'boolean') return Number.isFinite(Number(v)) ? Math.trunc(Number(v)) : dflt;
+  if (typeof v !== 'string') return dflt;
+  const s = v.trim();
+  if (PY_INT.test(s)) return Number.parseInt(s.replace(/_/g, ''), 10);
+  const f = parsePyFloat(s);
+  return f !== undefined && Number.isFinite(f) ? Math.trunc(f) : dflt;
+}
+function toFloat(v: unknown, ...args: unknown[]): unknown {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [dflt = kw.default ?? 0] = args;
+  if (typeof v === 'number' || typeof v === 'boolean') return Number(v);
+  return (typeof v === 'string' ? parsePyFloat(v) : undefined) ?? dflt;
+}
+
+/** Jinja's round(value, precision=0, method='common'): common is Python's round (an exact tie to even). */
+function roundFilter(v: unknown, ...args: unknown[]): number {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [precision = kw.precision ?? 0, method = kw.method ?? 'common'] = args;
+  const x = Number(v);
+  const p = Number(precision);
+  if (method === 'common') return pyRound(x, p);
+  if (method !== 'ceil' && method !== 'floor') throw new Error('round: method must be common, ceil or floor');
+  const f = 10 ** p;
+  return (method === 'ceil' ? Math.ceil(x * f) : Math.floor(x * f)) / f;
+}
+
+/** Jinja's min/max (strings compared case-insensitively unless case_sensitive), attribute= too. */
+function extreme(wantMax: boolean) {
+  return (seq: unknown, ...args: unknown[]): unknown => {
+    const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+    const [caseSensitive = kw.case_sensitive ?? false, attr = kw.attribute ?? null] = args;
+    const key = (x: unknown) => { const v = typeof attr === 'string' ? attribute(x, attr) : x; return typeof v === 'string' && !caseSensitive ? v.toLowerCase() : v; };
+    const items = iterate(seq);
+    if (items.length === 0) return undefined;
+    return items.reduce((best, x) => { const a = key(x) as number; const b = key(best) as number; return (wantMax ? a > b : a < b) ? x : best; });
+  };
+}
+
+/** Jinja's unique: first of each, strings case-insensitively unless case_sensitive, attribute= too. */
+function uniqueFilter(seq: unknown, ...args: unknown[]): unknown[] {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [caseSensitive = kw.case_sensitive ?? false, attr = kw.attribute ?? null] = args;
+  const seen: unknown[] = [];
+  return iterate(seq).filter((x) => {
+    const v0 = typeof attr === 'string' ? attribute(x, attr) : x;
+    const v = typeof v0 === 'string' && !caseSensitive ? v0.toLowerCase() : v0;
+    if (seen.some((s) => pyEq(s, v))) return false;
+    seen.push(v);
+    return true;
+  });
+}
+
+export function jinjaFilters(envOf: () => FilterEnv): Record<string, (...args: never[]) => unknown> {
+  return {
+    tojson: (v: unknown, indent?: unknown) => pyJsonDumps(v, { sortKeys: true, htmlSafe: true, indent: keywordArg(indent, 'indent') as number | string | null }),
+    json: (v: unknown) => pyJsonDumps(v),
+    fromjson: (v: unknown) => { try { return typeof v === 'string' ? JSON.parse(v) as unknown : v; } catch { return v; } },
+    map(this: unknown, seq: unknown, ...args: unknown[]) { return mapFilter.call(this, envOf, seq, ...args); },
+    select: selectItems(envOf, true),
+    reject: selectItems(envOf, false),
+    default: defaultFilter,
+    d: defaultFilter,
+    selectattr: selectAttr(envOf, true),
+    rejectattr: selectAttr(envOf, false),
+    sum: sumFilter,
+    truncate: truncateFilter,
+    format: (fmt: unknown, ...args: unknown[]) => pyFormat(pyStr(fmt), args.length === 1 ? args[0] : args),
+    int: toInt,
+    round: roundFilter,
+    float: toFloat,
+    min: extreme(false),
+    max: extreme(true),
+    unique: uniqueFilter,
+    count: (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'string' ? cpLength(v) : v !== null && typeof v === 'object' ? Object.keys(v).length : 0),
+  };
+}
