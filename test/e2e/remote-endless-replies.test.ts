@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { cliPath, runCli, timedRun } from '../helpers/cli.js';
 import { listenLocal } from '../helpers/http-server.js';
 import { MIRROR, remoteFixture, type RemoteFixture } from '../helpers/remote-fixture.js';
 import { makeTree } from '../helpers/tree.js';
@@ -20,6 +20,8 @@ let local: { dir: string; cleanup: () => Promise<void> };
 let store: { server: Server; origin: string };
 /** Bytes the last reply got out before it ended or the client went away. */
 let served = 0;
+/** Listing pages the looping store answered. */
+let listings = 0;
 
 /** Writes `head`, then `filler` over and over up to SENT_AT_MOST or until the client hangs up. */
 function endless(res: ServerResponse, status: number, type: string, head: string, filler: string): void {
@@ -53,6 +55,13 @@ beforeAll(async () => {
       res.end('<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>listed</Name><IsTruncated>false</IsTruncated><Contents><Key>a.txt</Key><Size>3</Size></Contents></ListBucketResult>');
     } else if (url.pathname === '/listed/a.txt') {
       endless(res, 403, 'application/xml', '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>', 'no ');
+    } else if (bucket === '/looping' && url.searchParams.get('list-type') === '2') {
+      // Every page says there is more, under a fresh token, and lists the same two keys again.
+      listings++;
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end(`<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>looping</Name><IsTruncated>true</IsTruncated><NextContinuationToken>t${listings}</NextContinuationToken><Contents><Key>a.txt</Key><Size>3</Size></Contents><Contents><Key>b.txt</Key><Size>3</Size></Contents></ListBucketResult>`);
+    } else if (url.pathname.startsWith('/looping/')) {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '3' }).end('ok\n');
     } else if (url.pathname === '/storage/v1/b/endless/o') {
       endless(res, 200, 'application/json', '{"items":[', '{"name":"a.txt","size":"3"},');
     } else {
@@ -86,4 +95,18 @@ describe('a reply that never ends where a listing or an error document belongs',
       expect(r.stderr.trim()).toMatch(c.message);
     }, 60_000);
   }
+});
+
+describe('a listing whose pages never end (fresh tokens, the same keys)', () => {
+  it('stops at the first page that does not go on in key order: exit 2, a message, the local results kept', async () => {
+    const r = await timedRun(process.execPath, [cliPath, 'retry failed upload', 's3://looping/', 'src', '--model', fx.model, '--mode', 'line', '-n', '0', '--top-k', '1', '--jsonl'], {
+      cwd: local.dir,
+      env: { ...fx.s3Env(store.origin), SIMGREP_REMOTE_RETRIES: '0' },
+      killMs: 30_000,
+    });
+    expect(listings).toBeLessThanOrEqual(3);
+    expect(r.code).toBe(2);
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).filename)).toEqual(['src/net.ts']);
+    expect(r.stderr.trim()).toBe('simgrep: s3://looping/: listing stopped after 2 objects: the store\'s next page starts at "a.txt", not after "b.txt" where the page before ended: a listing goes in key order, so this one repeats itself and would never end; it was stopped (a bug in the store or a proxy in front of it)');
+  }, 60_000);
 });

@@ -10,7 +10,7 @@ import { storeDriver } from './capabilities.js';
 import { jsonApiBase, resolveGcsSettings, type GcsAuth } from './gcs-auth.js';
 import { gcsErrorFor, parseListing, type GcsErrorContext } from './gcs-errors.js';
 import { createHttpClient, type OpenedResponse } from './http-client.js';
-import { pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
+import { keyOfListed, pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 
 export interface GcsDriverOptions extends StoreDriverOptions {
@@ -84,7 +84,7 @@ function createGcsDriver(o: GcsDriverOptions): StreamingDriver {
   }
 
   const streaming: StreamingCapabilities = {
-    listObjects: (prefix, { recursive, signal }) => pagedListing((token) => listPage(prefix, recursive, token, signal)),
+    listObjects: (prefix, { recursive, signal }) => pagedListing((token) => listPage(prefix, recursive, token, signal), keyOfListed),
     async statObject(key, { signal }) {
       try {
         const opened = await get(`${bucketPath}/${encodeURIComponent(key)}`, { fields: 'size' }, {}, 'stat', signal);

@@ -112,16 +112,32 @@ export function preconditionFailed(): OpenedResponse {
   };
 }
 
+/** A listed object's key, for pagedListing's order check. */
+export const keyOfListed = (o: { key: string }): string => o.key;
+
 /** One page of a listing, and the store's cursor to the next (absent on the last page). */
 export interface ListingPage<T> { items: T[]; cursor?: string }
 
-/** A paginated listing as one stream: the next page is fetched while the caller consumes this one. */
-export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) => Promise<ListingPage<T>>): AsyncGenerator<T> {
+/**
+ * A paginated listing as one stream: the next page is fetched while the caller consumes this one. With
+ * `keyOf` (a store that lists in UTF-8 byte order of the keys: S3, Cloud Storage), a page that does
+ * not start after the last key of the page before repeats the listing: fresh continuation tokens over
+ * the same keys would list (and read) them forever, so the listing is stopped there.
+ */
+export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) => Promise<ListingPage<T>>, keyOf?: (item: T) => string): AsyncGenerator<T> {
   let next: Promise<ListingPage<T>> | null = fetchPage(undefined);
   // A store that hands back a cursor it already gave would be listed forever.
   const seen = new Set<string>();
+  let last: string | undefined;
   while (next) {
     const page: ListingPage<T> = await next;
+    if (keyOf && last !== undefined && page.items.length > 0) {
+      const first = keyOf(page.items[0]!);
+      if (Buffer.compare(Buffer.from(first), Buffer.from(last)) <= 0) {
+        throw new SimgrepError('REMOTE_ERROR', `the store's next page starts at "${shownKey(first)}", not after "${shownKey(last)}" where the page before ended: a listing goes in key order, so this one repeats itself and would never end; it was stopped (a bug in the store or a proxy in front of it)`);
+      }
+    }
+    if (keyOf && page.items.length > 0) last = keyOf(page.items[page.items.length - 1]!);
     if (page.cursor && seen.has(page.cursor)) {
       yield* page.items;
       throw new SimgrepError('REMOTE_ERROR', `the store sent the same continuation token twice ("${page.cursor.slice(0, 40)}"), so the listing would never end; it was stopped (a bug in the store or a proxy in front of it)`);
@@ -131,4 +147,10 @@ export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) =
     next?.catch(() => {}); // awaited on the next turn; this only marks it handled if we stop early
     yield* page.items;
   }
+}
+
+/** A key as a message shows it: control characters escaped, at most 80 characters. */
+function shownKey(key: string): string {
+  const cut = key.length > 80 ? `${key.slice(0, 80)}…` : key;
+  return JSON.stringify(cut).slice(1, -1);
 }
