@@ -62,6 +62,12 @@ beforeAll(async () => {
       res.end(`<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>looping</Name><IsTruncated>true</IsTruncated><NextContinuationToken>t${listings}</NextContinuationToken><Contents><Key>a.txt</Key><Size>3</Size></Contents><Contents><Key>b.txt</Key><Size>3</Size></Contents></ListBucketResult>`);
     } else if (url.pathname.startsWith('/looping/')) {
       res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '3' }).end('ok\n');
+    } else if (bucket === '/sizes' && url.searchParams.get('list-type') === '2') {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end('<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>sizes</Name><IsTruncated>false</IsTruncated><Contents><Key>minus.txt</Key><Size>-5</Size></Contents><Contents><Key>half.txt</Key><Size>1.5</Size></Contents></ListBucketResult>');
+    } else if (url.pathname.startsWith('/sizes/')) {
+      const body = `we retry the failed upload in ${url.pathname.slice('/sizes/'.length)}\n`;
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(Buffer.byteLength(body)) }).end(body);
     } else if (url.pathname === '/storage/v1/b/endless/o') {
       endless(res, 200, 'application/json', '{"items":[', '{"name":"a.txt","size":"3"},');
     } else {
@@ -108,5 +114,16 @@ describe('a listing whose pages never end (fresh tokens, the same keys)', () => 
     expect(r.code).toBe(2);
     expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).filename)).toEqual(['src/net.ts']);
     expect(r.stderr.trim()).toBe('simgrep: s3://looping/: listing stopped after 2 objects: the store\'s next page starts at "a.txt", not after "b.txt" where the page before ended: a listing goes in key order, so this one repeats itself and would never end; it was stopped (a bug in the store or a proxy in front of it)');
+  }, 60_000);
+});
+
+describe('a listing whose sizes are not byte counts', () => {
+  it('-5 and 1.5 bytes are taken as unknown: both objects are read and searched (they failed with a RangeError, or as changed)', async () => {
+    const r = await runCli(['retry failed upload', 's3://sizes/', '--model', fx.model, '--mode', 'line', '-n', '0', '--jsonl'], {
+      cwd: local.dir, env: { ...fx.s3Env(store.origin), SIMGREP_REMOTE_RETRIES: '0' },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).filename).sort()).toEqual(['s3://sizes/half.txt', 's3://sizes/minus.txt']);
   }, 60_000);
 });

@@ -7,7 +7,7 @@ import { SimgrepError } from '../../errors.js';
 import { TransportError, type OpenedResponse } from './http-client.js';
 import { STREAM_CHUNK_BYTES, WHOLE_READ_BYTES } from '../source.js';
 import { backoffMs, sleep } from './retry.js';
-import { changeOf, contentLength, ifMatchOf, rangeStartsAt, versionOf, type ObjectVersion } from './object-version.js';
+import { byteCount, changeOf, contentLength, ifMatchOf, rangeStartsAt, versionOf, type ObjectVersion } from './object-version.js';
 
 /**
  * GETs the object with these extra headers (a Range and If-Match when resuming); resolves only with a
@@ -27,7 +27,7 @@ export async function* streamObject(open: OpenObject, o: StreamObjectOptions): A
   /** Whether any byte went to the caller: from then on a changed object cannot be read again. */
   let handedOn = false;
   // A restart's size is its reply's: the listing's (o.size) described the version before.
-  let first = begin(opened, o.size ?? contentLength(opened.res));
+  let first = begin(opened, byteCount(o.size) ?? contentLength(opened.res));
   let { buf } = first;
   let fill = 0;
   let offset = 0;
