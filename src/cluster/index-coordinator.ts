@@ -114,7 +114,7 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
       const ready: Extract<IndexShardResult, { staging: string }>[] = [];
       let raw = popped?.[1] ?? null;
       for (; raw !== null && ready.length < MERGE_BATCH; raw = await redis.lpop(resultsKey(runId)).catch((e) => { throw lost(e); })) {
-        const r = JSON.parse(raw) as IndexShardResult;
+        const r = indexAnswer(raw);
         const pending = shards.get(r.n);
         if (!pending || ready.some((x) => x.n === r.n)) continue; // a redelivered shard's second answer
         if (!('error' in r) && isStagingNameOf(r.staging, runId)) { ready.push(r); continue; }
@@ -211,4 +211,21 @@ async function cleanUp(o: { redis: Redis; blocking: Redis; queue: Queue; runId: 
   await Promise.race([work, new Promise((r) => setTimeout(r, 10_000).unref())]);
   o.blocking.disconnect();
   o.redis.disconnect();
+}
+
+/**
+ * One answer popped from the run's Redis list, in the form a worker makes: whoever can write to Redis can
+ * push anything there (a malformed one stopped the run with a SyntaxError or a TypeError).
+ */
+function indexAnswer(raw: string): IndexShardResult {
+  let v: unknown;
+  try { v = JSON.parse(raw); } catch { v = null; }
+  const r = (typeof v === 'object' && v !== null ? v : {}) as Record<string, unknown>;
+  const counts = r.stats as Record<string, unknown> | undefined;
+  const well = typeof r.worker === 'string' && Number.isSafeInteger(r.n) && (
+    ('error' in r && typeof (r.error as { message?: unknown })?.message === 'string' && typeof (r.error as { code?: unknown }).code === 'string')
+    || (typeof r.staging === 'string' && Array.isArray(r.warnings) && typeof counts === 'object' && counts !== null
+      && ['files', 'indexed', 'unchanged', 'lines', 'bytes', 'chunks', 'errors'].every((k) => Number.isSafeInteger(counts[k]))));
+  if (!well) throw new SimgrepError('CLUSTER_JOB_REFUSED', `an answer in the index run's Redis list is not one a worker makes (${JSON.stringify(raw.slice(0, 80))}); is something else writing to the cluster's Redis?`);
+  return r as unknown as IndexShardResult;
 }

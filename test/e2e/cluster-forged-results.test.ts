@@ -38,9 +38,9 @@ afterAll(async () => {
 });
 
 /** Runs the coordinator and, once its query is alive in Redis, pushes `answer(queryId)` as its shard 0's. */
-async function coordinate(answer: (queryId: string) => string) {
+async function coordinate(answer: (queryId: string) => string, args = ['retry failed upload', tree, '--mode', 'line', '-n', '0']) {
   await client.flushall(); // the last query's keys and its unanswered job
-  const run = runCli(['retry failed upload', tree, '--mode', 'line', '-n', '0', '--cluster', redis.url, '--cluster-timeout', '20'], { env });
+  const run = runCli([...args, '--cluster', redis.url, '--cluster-timeout', '20'], { env });
   // Pushed once the shard is enqueued (the coordinator drops an answer to a shard it has not cut yet).
   let queryId = '';
   for (let i = 0; i < 400 && !queryId; i++) {
@@ -72,5 +72,13 @@ describe.skipIf(missing)('answers in the results list that no worker of the quer
     expect(r.stdout).toBe('');
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(`simgrep: ${shardFile()}: not searched: worker evil sent an answer without its list of hits; is something else writing to the cluster's Redis?`);
+  }, 60_000);
+});
+
+describe.skipIf(missing)('answers in an index run\'s results list that no worker made', () => {
+  it('an answer that is not JSON stops the run with CLUSTER_JOB_REFUSED and the reason, not a SyntaxError', async () => {
+    const r = await coordinate(() => 'not json at all', ['index', tree, '--index-dir', path.join(home, 'idx')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n').at(-1)).toBe('simgrep: an answer in the index run\'s Redis list is not one a worker makes ("not json at all"); is something else writing to the cluster\'s Redis?');
   }, 60_000);
 });
