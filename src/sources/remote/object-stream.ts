@@ -112,7 +112,7 @@ export function preconditionFailed(): OpenedResponse {
   };
 }
 
-/** A listed object's key, for pagedListing's order check. */
+/** A listed object's key, for pagedListing's repeat check. */
 export const keyOfListed = (o: { key: string }): string => o.key;
 
 /** One page of a listing, and the store's cursor to the next (absent on the last page). */
@@ -120,24 +120,29 @@ export interface ListingPage<T> { items: T[]; cursor?: string }
 
 /**
  * A paginated listing as one stream: the next page is fetched while the caller consumes this one. With
- * `keyOf` (a store that lists in UTF-8 byte order of the keys: S3, Cloud Storage), a page that does
- * not start after the last key of the page before repeats the listing: fresh continuation tokens over
- * the same keys would list (and read) them forever, so the listing is stopped there.
+ * `keyOf` (S3, Cloud Storage), a page whose first and last keys are those of an earlier page repeats the
+ * listing: fresh continuation tokens over the same keys would list (and read) them forever, so the
+ * listing is stopped there. No order is assumed (S3 directory buckets do not list in key order), and a
+ * page that starts with the key the page before ended with is a duplicate, not a repeat. Over a finite
+ * set of keys an endless listing must repeat a (first, last) pair; one pair is kept per page.
  */
 export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) => Promise<ListingPage<T>>, keyOf?: (item: T) => string): AsyncGenerator<T> {
   let next: Promise<ListingPage<T>> | null = fetchPage(undefined);
   // A store that hands back a cursor it already gave would be listed forever.
   const seen = new Set<string>();
-  let last: string | undefined;
+  /** Each page's first and last key so far (JSON of the pair). */
+  const spans = new Set<string>();
   while (next) {
     const page: ListingPage<T> = await next;
-    if (keyOf && last !== undefined && page.items.length > 0) {
+    if (keyOf && page.items.length > 0) {
       const first = keyOf(page.items[0]!);
-      if (Buffer.compare(Buffer.from(first), Buffer.from(last)) <= 0) {
-        throw new SimgrepError('REMOTE_ERROR', `the store's next page starts at "${shownKey(first)}", not after "${shownKey(last)}" where the page before ended: a listing goes in key order, so this one repeats itself and would never end; it was stopped (a bug in the store or a proxy in front of it)`);
+      const last = keyOf(page.items[page.items.length - 1]!);
+      const span = JSON.stringify([first, last]);
+      if (spans.has(span)) {
+        throw new SimgrepError('REMOTE_ERROR', `the store's next page, from "${shownKey(first)}" to "${shownKey(last)}", was listed before under another continuation token: this listing repeats itself and would never end; it was stopped (a bug in the store or a proxy in front of it)`);
       }
+      spans.add(span);
     }
-    if (keyOf && page.items.length > 0) last = keyOf(page.items[page.items.length - 1]!);
     if (page.cursor && seen.has(page.cursor)) {
       yield* page.items;
       throw new SimgrepError('REMOTE_ERROR', `the store sent the same continuation token twice ("${page.cursor.slice(0, 40)}"), so the listing would never end; it was stopped (a bug in the store or a proxy in front of it)`);
