@@ -2,7 +2,9 @@
 // checking the stop only between files, so one big file (100 MB) was read and cut to its end first.
 // A real workspace (LanceDB) with one 6 MB file, its snapshot lost; a status whose signal is aborted by
 // a timer 20 ms after the rebuild opens the file (as --timeout or an MCP cancellation comes): the
-// rebuild stops within a breath (50 ms) of chunks, not after all of them.
+// rebuild stops within a breath (50 ms) of chunks, not after all of them. Each chunk is made to take at
+// least SLOW_CHUNK_MS (a busy wait, as real work on a big file would), so all 2,084 take 4 s or more on
+// any machine, and the stop (about 50-100 ms of chunks) stays far under the bound however fast it is.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +16,8 @@ import { writeTinyModel } from '../../helpers/tiny-model.js';
 
 const LINES = 100_000;
 const CHUNK_LINES = 48;
+/** Wall time each chunk is held, busy (the event loop does not turn): an idle fast core read ~1,000 chunks in 100 ms. */
+const SLOW_CHUNK_MS = 2;
 let tmp = '';
 let wsDir = '';
 let model = '';
@@ -44,15 +48,20 @@ it('a rebuild stopped while it reads a big file stops within that file', async (
     vi.spyOn(fileChunks, 'openChunks').mockImplementation(async (...a: Parameters<typeof open>) => {
       setTimeout(() => { atAbort = chunks; stop.abort(); }, 20);
       const opened = await open(...a);
-      return { ...opened, chunks: (async function* () { for await (const c of opened.chunks) { chunks++; yield c; } })() };
+      return { ...opened, chunks: (async function* () { for await (const c of opened.chunks) {
+        chunks++;
+        for (const until = performance.now() + SLOW_CHUNK_MS; performance.now() < until;) { /* busy */ }
+        yield c;
+      } })() };
     });
     const rebuilds = vi.spyOn(rebuild, 'rebuildSnapshot');
     await expect(ws.status({ signal: stop.signal })).rejects.toMatchObject({ code: 'ABORTED' });
     await expect(rebuilds.mock.results[0].value).rejects.toMatchObject({ code: 'ABORTED' });
     const all = Math.ceil(LINES / CHUNK_LINES);
     expect(atAbort).toBeGreaterThanOrEqual(0);
-    // Before: every chunk of the file (2,084) was read and cut after the stop.
-    expect(chunks, `${chunks} chunks read of ${all}, ${atAbort} of them before the stop`).toBeLessThan(all / 2);
+    // Before: every chunk of the file (2,084) was read and cut after the stop. Now about two breaths' worth
+    // (50-100 ms at 2 ms a chunk: at most 50; 12 at load 6); the bound is 1 s of chunks, ten times that.
+    expect(chunks, `${chunks} chunks read of ${all}, ${atAbort} of them before the stop`).toBeLessThan(1000 / SLOW_CHUNK_MS);
   } finally {
     vi.restoreAllMocks();
     await ws.close();
