@@ -35,6 +35,7 @@ import { dropStaging, stagingUri } from './staging.js';
 import { checkWorkers, type PendingShard } from './watch.js';
 import { enqueueShards, type Listed } from './enqueue.js';
 import { isCanonicalS3Uri, isStagingNameOf } from './job-check.js';
+import { shownWorker } from './result-check.js';
 
 export interface ClusterIndexContext {
   /** The model the workspace's searcher was made with (its spec): workers must run the same. */
@@ -118,10 +119,10 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
         const pending = shards.get(r.n);
         if (!pending || ready.some((x) => x.n === r.n)) continue; // a redelivered shard's second answer
         if (!('error' in r) && isStagingNameOf(r.staging, runId)) { ready.push(r); continue; }
-        if (!('error' in r)) throw new SimgrepError('CLUSTER_JOB_REFUSED', `worker ${r.worker} reported a staging database ${JSON.stringify(String(r.staging).slice(0, 80))} that is not one of this run's; is something else writing to the cluster's Redis?`);
-        if (r.refused) throw new SimgrepError('CLUSTER_INCOMPATIBLE', `worker ${r.worker} refused the index build: ${r.error.message}; run the same simgrep and --model everywhere`);
+        if (!('error' in r)) throw new SimgrepError('CLUSTER_JOB_REFUSED', `worker ${shownWorker(r.worker)} reported a staging database ${JSON.stringify(String(r.staging).slice(0, 80))} that is not one of this run's; is something else writing to the cluster's Redis?`);
+        if (r.refused) throw new SimgrepError('CLUSTER_INCOMPATIBLE', `worker ${shownWorker(r.worker)} refused the index build: ${r.error.message}; run the same simgrep and --model everywhere`);
         if (r.error.code === 'CLUSTER_JOB_REFUSED') throw new SimgrepError('CLUSTER_JOB_REFUSED', r.error.message);
-        shardFailure(failures, pending.entries, `failed on worker ${r.worker}: ${r.error.message}`);
+        shardFailure(failures, pending.entries, `failed on worker ${shownWorker(r.worker)}: ${r.error.message}`);
         shards.delete(r.n);
       }
       if (ready.length > 0) {
@@ -224,8 +225,14 @@ function indexAnswer(raw: string): IndexShardResult {
   const counts = r.stats as Record<string, unknown> | undefined;
   const well = typeof r.worker === 'string' && Number.isSafeInteger(r.n) && (
     ('error' in r && typeof (r.error as { message?: unknown })?.message === 'string' && typeof (r.error as { code?: unknown }).code === 'string')
-    || (typeof r.staging === 'string' && Array.isArray(r.warnings) && typeof counts === 'object' && counts !== null
+    || (typeof r.staging === 'string' && Array.isArray(r.warnings) && r.warnings.every(isWarning) && typeof counts === 'object' && counts !== null
       && ['files', 'indexed', 'unchanged', 'lines', 'bytes', 'chunks', 'errors'].every((k) => Number.isSafeInteger(counts[k]))));
   if (!well) throw new SimgrepError('CLUSTER_JOB_REFUSED', `an answer in the index run's Redis list is not one a worker makes (${JSON.stringify(raw.slice(0, 80))}); is something else writing to the cluster's Redis?`);
   return r as unknown as IndexShardResult;
+}
+
+/** A warning in a worker's form (`[null]` was taken, and failed with a TypeError where it was printed). */
+function isWarning(w: unknown): boolean {
+  const o = w as Record<string, unknown> | null;
+  return typeof o === 'object' && o !== null && typeof o.path === 'string' && typeof o.code === 'string' && typeof o.message === 'string';
 }

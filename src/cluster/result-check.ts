@@ -7,6 +7,17 @@ import type { Hit } from '../rank/windows.js';
 import type { ShardEntry, ShardResult } from './protocol.js';
 
 const COUNTS = ['files', 'lines', 'bytes', 'skipped', 'binary', 'errors'] as const;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * A worker's name as a message shows it: it comes from Redis, so control characters are escaped (ESC
+ * sequences, a newline could drive the terminal or forge a line; as main's output/visible.ts does) and
+ * it is cut at 200 characters.
+ */
+export function shownWorker(name: string): string {
+  return name.slice(0, 200).replace(CONTROL, (c) => NAMED[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
 
 /** The answer, or why it is not one; `n` is its shard number where that much could be read. */
 export type ReadResult = { ok: true; result: ShardResult } | { ok: false; n: number | undefined; worker: string; why: string };
@@ -17,7 +28,7 @@ export function readShardResult(raw: string, entriesOf: (n: number) => ShardEntr
   try { v = JSON.parse(raw); } catch { return { ok: false, n: undefined, worker: 'unknown', why: 'an answer that is not JSON' }; }
   const r = isObject(v) ? v : {};
   const n = Number.isSafeInteger(r.n) && (r.n as number) >= 0 ? (r.n as number) : undefined;
-  const worker = typeof r.worker === 'string' ? r.worker.slice(0, 200) : 'unknown';
+  const worker = typeof r.worker === 'string' ? shownWorker(r.worker) : 'unknown';
   const fail = (why: string): ReadResult => ({ ok: false, n, worker, why });
   if (n === undefined || typeof r.worker !== 'string') return fail('an answer without a shard number and a worker');
   if ('error' in r) {

@@ -81,4 +81,27 @@ describe.skipIf(missing)('answers in an index run\'s results list that no worker
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n').at(-1)).toBe('simgrep: an answer in the index run\'s Redis list is not one a worker makes ("not json at all"); is something else writing to the cluster\'s Redis?');
   }, 60_000);
+
+  const indexStats = { files: 1, indexed: 1, unchanged: 0, lines: 1, bytes: 60, chunks: 1, errors: 0 };
+
+  it('an answer whose warnings are not warnings ([null]) stops the run with CLUSTER_JOB_REFUSED, not a TypeError later', async () => {
+    const raw = JSON.stringify({ n: 0, worker: 'w1', staging: 'x', warnings: [null], stats: indexStats });
+    const r = await coordinate(() => raw, ['index', tree, '--index-dir', path.join(home, 'idx')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(`simgrep: an answer in the index run's Redis list is not one a worker makes (${JSON.stringify(raw.slice(0, 80))}); is something else writing to the cluster's Redis?`);
+  }, 60_000);
+
+  it('a worker name with control characters is printed with them escaped (an ESC sequence and a newline reached the terminal)', async () => {
+    const r = await coordinate(() => JSON.stringify({ n: 0, worker: 'evil\u001b[2J\nsimgrep: forged', staging: 'x', warnings: [], stats: indexStats }), ['index', tree, '--index-dir', path.join(home, 'idx')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n').at(-1)).toBe('simgrep: worker evil\\x1b[2J\\nsimgrep: forged reported a staging database "x" that is not one of this run\'s; is something else writing to the cluster\'s Redis?');
+  }, 60_000);
+});
+
+describe.skipIf(missing)('a worker name with control characters in a query\'s answer', () => {
+  it('is printed with them escaped in the shard\'s failure', async () => {
+    const r = await coordinate(() => JSON.stringify({ n: 0, worker: 'evil\u001b[2J\rx', hits: 5, closestMiss: null, warnings: [], stats }));
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`simgrep: ${shardFile()}: not searched: worker evil\\x1b[2J\\rx sent an answer without its list of hits; is something else writing to the cluster's Redis?`);
+  }, 60_000);
 });
