@@ -171,18 +171,21 @@ function createS3Driver(o: S3DriverOptions): StreamingDriver {
 /**
  * Between the transport and the SDK's parsers. The SDK gathers every reply body it parses (a listing,
  * an error document) whole: each is read here instead, up to MAX_DOCUMENT_BYTES, so a body that never
- * ends or a gzip bomb stops the request rather than the process (GetObject's body, an object's bytes,
- * is streamed and left alone). And the SDK reads any 200 reply to ListObjectsV2, an HTML console page
- * or an empty body, as an empty listing: a listing reply that is not a whole ListBucketResult document
- * is refused with a message that says what came back.
+ * ends or a gzip bomb stops the request rather than the process. GetObject's 2xx body, an object's bytes,
+ * is streamed and left alone; its error document is read up to MAX_ERROR_BODY_BYTES, as the signed GET's
+ * is (s3-signed-get.ts). And the SDK reads any 200 reply to ListObjectsV2, an HTML console page or an
+ * empty body, as an empty listing: a listing reply that is not a whole ListBucketResult document is
+ * refused with a message that says what came back. Exported for its test.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one middleware for every command's types
-const listingCheck: DeserializeMiddleware<any, any> = (next, context) => async (args) => {
+export const listingCheck: DeserializeMiddleware<any, any> = (next, context) => async (args) => {
   const result = await next(args);
   const response = result.response as { statusCode?: number; headers?: Record<string, string>; body?: unknown };
-  if (context.commandName === 'GetObjectCommand' || !isReadable(response.body)) return result;
+  const getObject = context.commandName === 'GetObjectCommand';
+  if ((getObject && (response.statusCode ?? 0) < 300) || !isReadable(response.body)) return result;
   const endpoint = originOf(args.request as { protocol?: string; hostname?: string; port?: number } | undefined);
-  const bytes = await boundedBytes(response.body, MAX_DOCUMENT_BYTES, endpoint).finally(() => (response.body as Readable).destroy());
+  const maxBytes = getObject ? MAX_ERROR_BODY_BYTES : MAX_DOCUMENT_BYTES;
+  const bytes = await boundedBytes(response.body, maxBytes, endpoint).finally(() => (response.body as Readable).destroy());
   if (context.commandName === 'ListObjectsV2Command' && response.statusCode === 200) {
     const text = bytes.toString('utf8');
     if (!isCompleteListing(text)) throw s3ListingNotXml(response.headers?.['content-type'], text);
@@ -190,6 +193,9 @@ const listingCheck: DeserializeMiddleware<any, any> = (next, context) => async (
   response.body = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
   return result;
 };
+
+/** An object's error document is small; anything bigger is not one (the signed GET's bound). */
+const MAX_ERROR_BODY_BYTES = 65_536;
 
 function originOf(req: { protocol?: string; hostname?: string; port?: number } | undefined): string {
   if (!req?.hostname) return 'the S3 endpoint';
