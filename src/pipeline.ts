@@ -133,7 +133,14 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       if (tokens) scoring.proseTokens.set(fileIndex, tokens);
       if (termless.delete(entry)) scoring.proseTermless.add(fileIndex);
       const unpacked = new UnpackedLines(splitter);
-      const counted = counts.begin(fileIndex, prose || unreachable ? undefined : () => unpacked.take(batchLines, MAX_BATCH_BYTES));
+      /** Cut by the deadline: up to a batch of what was read and not packed (a prose file's with its statistics so far). */
+      const rest = (): Piece[] => {
+        if (!prose) return unpacked.take(batchLines, MAX_BATCH_BYTES);
+        const pieces = prose.cut(unpacked.take(batchLines, MAX_BATCH_BYTES), batchLines, MAX_BATCH_BYTES);
+        if (prose.stats && !scoring.proseStats.has(fileIndex)) scoring.proseStats.set(fileIndex, prose.stats);
+        return pieces;
+      };
+      const counted = counts.begin(fileIndex, unreachable ? undefined : rest);
       /** Packs a piece to be scored, counted as packed. */
       const pack = async (piece: Piece) => {
         if (key !== undefined) piece.key = key;

@@ -20,8 +20,9 @@ import { simgrepVersion } from '../version.js';
 import { connectRedis, shownUrl, unreachable } from './connection.js';
 import { mergeShardResult, shardFailure, type ShardState } from './merge.js';
 import { modelIdentity } from './model-identity.js';
-import { ALIVE_TTL_MS, FORMATS, HEARTBEAT_MS, PREFIX, PROTOCOL, queueName, aliveKey, resultsKey, type ShardJob, type ShardResult } from './protocol.js';
+import { ALIVE_TTL_MS, FORMATS, HEARTBEAT_MS, PREFIX, PROTOCOL, queueName, aliveKey, resultsKey, type ShardJob } from './protocol.js';
 import { DEFAULT_SHARD_BYTES, cutShards } from './shards.js';
+import { readShardResult, shownWorker } from './result-check.js';
 import { checkWorkers, type PendingShard } from './watch.js';
 import { enqueueShards, type Listed } from './enqueue.js';
 
@@ -106,12 +107,24 @@ export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext)
       }
       const popped = await blocking.blpop(resultsKey(queryId), 0.25).catch((e) => { throw lost(e); });
       if (popped) {
-        const r = JSON.parse(popped[1]) as ShardResult;
+        const read = readShardResult(popped[1], (n) => shards.get(n)?.entries);
+        if (!read.ok) {
+          const why = `worker ${read.worker} sent ${read.why}; is something else writing to the cluster's Redis?`;
+          if (read.n !== undefined && shards.has(read.n)) {
+            shardFailure(state, shards.get(read.n)!.entries, why);
+            shards.delete(read.n);
+          } else {
+            state.stats.errors++;
+            state.warnings.push({ path: '', code: 'CLUSTER_JOB_REFUSED', message: `an answer in the query's Redis list was dropped: ${why}` });
+          }
+          continue;
+        }
+        const r = read.result;
         if (!shards.has(r.n)) continue; // a redelivered shard's second answer
         if ('error' in r) {
-          if (r.refused) throw new SimgrepError('CLUSTER_INCOMPATIBLE', `worker ${r.worker} refused the query: ${r.error.message}; run the same simgrep and --model everywhere`);
+          if (r.refused) throw new SimgrepError('CLUSTER_INCOMPATIBLE', `worker ${shownWorker(r.worker)} refused the query: ${r.error.message}; run the same simgrep and --model everywhere`);
           if (QUERY_ERRORS.has(r.error.code)) throw new SimgrepError(r.error.code as 'BAD_QUERY', r.error.message);
-          shardFailure(state, shards.get(r.n)!.entries, `failed on worker ${r.worker}: ${r.error.message}`);
+          shardFailure(state, shards.get(r.n)!.entries, `failed on worker ${shownWorker(r.worker)}: ${r.error.message}`);
         } else {
           mergeShardResult(state, r);
         }

@@ -35,6 +35,7 @@ import { dropStaging, stagingUri } from './staging.js';
 import { checkWorkers, type PendingShard } from './watch.js';
 import { enqueueShards, type Listed } from './enqueue.js';
 import { isCanonicalS3Uri, isStagingNameOf } from './job-check.js';
+import { shownWorker } from './result-check.js';
 
 export interface ClusterIndexContext {
   /** The model the workspace's searcher was made with (its spec): workers must run the same. */
@@ -114,14 +115,14 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
       const ready: Extract<IndexShardResult, { staging: string }>[] = [];
       let raw = popped?.[1] ?? null;
       for (; raw !== null && ready.length < MERGE_BATCH; raw = await redis.lpop(resultsKey(runId)).catch((e) => { throw lost(e); })) {
-        const r = JSON.parse(raw) as IndexShardResult;
+        const r = indexAnswer(raw);
         const pending = shards.get(r.n);
         if (!pending || ready.some((x) => x.n === r.n)) continue; // a redelivered shard's second answer
         if (!('error' in r) && isStagingNameOf(r.staging, runId)) { ready.push(r); continue; }
-        if (!('error' in r)) throw new SimgrepError('CLUSTER_JOB_REFUSED', `worker ${r.worker} reported a staging database ${JSON.stringify(String(r.staging).slice(0, 80))} that is not one of this run's; is something else writing to the cluster's Redis?`);
-        if (r.refused) throw new SimgrepError('CLUSTER_INCOMPATIBLE', `worker ${r.worker} refused the index build: ${r.error.message}; run the same simgrep and --model everywhere`);
+        if (!('error' in r)) throw new SimgrepError('CLUSTER_JOB_REFUSED', `worker ${shownWorker(r.worker)} reported a staging database ${JSON.stringify(String(r.staging).slice(0, 80))} that is not one of this run's; is something else writing to the cluster's Redis?`);
+        if (r.refused) throw new SimgrepError('CLUSTER_INCOMPATIBLE', `worker ${shownWorker(r.worker)} refused the index build: ${r.error.message}; run the same simgrep and --model everywhere`);
         if (r.error.code === 'CLUSTER_JOB_REFUSED') throw new SimgrepError('CLUSTER_JOB_REFUSED', r.error.message);
-        shardFailure(failures, pending.entries, `failed on worker ${r.worker}: ${r.error.message}`);
+        shardFailure(failures, pending.entries, `failed on worker ${shownWorker(r.worker)}: ${r.error.message}`);
         shards.delete(r.n);
       }
       if (ready.length > 0) {
@@ -211,4 +212,27 @@ async function cleanUp(o: { redis: Redis; blocking: Redis; queue: Queue; runId: 
   await Promise.race([work, new Promise((r) => setTimeout(r, 10_000).unref())]);
   o.blocking.disconnect();
   o.redis.disconnect();
+}
+
+/**
+ * One answer popped from the run's Redis list, in the form a worker makes: whoever can write to Redis can
+ * push anything there (a malformed one stopped the run with a SyntaxError or a TypeError).
+ */
+function indexAnswer(raw: string): IndexShardResult {
+  let v: unknown;
+  try { v = JSON.parse(raw); } catch { v = null; }
+  const r = (typeof v === 'object' && v !== null ? v : {}) as Record<string, unknown>;
+  const counts = r.stats as Record<string, unknown> | undefined;
+  const well = typeof r.worker === 'string' && Number.isSafeInteger(r.n) && (
+    ('error' in r && typeof (r.error as { message?: unknown })?.message === 'string' && typeof (r.error as { code?: unknown }).code === 'string')
+    || (typeof r.staging === 'string' && Array.isArray(r.warnings) && r.warnings.every(isWarning) && typeof counts === 'object' && counts !== null
+      && ['files', 'indexed', 'unchanged', 'lines', 'bytes', 'chunks', 'errors'].every((k) => Number.isSafeInteger(counts[k]))));
+  if (!well) throw new SimgrepError('CLUSTER_JOB_REFUSED', `an answer in the index run's Redis list is not one a worker makes (${JSON.stringify(raw.slice(0, 80))}); is something else writing to the cluster's Redis?`);
+  return r as unknown as IndexShardResult;
+}
+
+/** A warning in a worker's form (`[null]` was taken, and failed with a TypeError where it was printed). */
+function isWarning(w: unknown): boolean {
+  const o = w as Record<string, unknown> | null;
+  return typeof o === 'object' && o !== null && typeof o.path === 'string' && typeof o.code === 'string' && typeof o.message === 'string';
 }

@@ -62,7 +62,25 @@ export async function checkWorkers(c: WatchContext): Promise<void> {
 const workerId = (name: string) => name.slice(name.indexOf(':w:') + 3);
 
 const infosOf = async (redis: Redis, ids: string[]): Promise<(WorkerInfo | null)[]> =>
-  ids.length ? (await redis.hmget(WORKER_INFO, ...ids)).map((j) => (j ? JSON.parse(j) as WorkerInfo : null)) : [];
+  ids.length ? (await redis.hmget(WORKER_INFO, ...ids)).map(infoOf) : [];
+
+/**
+ * A worker's info as Redis holds it, or null (not known) where it is not in the form a worker writes:
+ * whoever can write to Redis can put anything there (a value that was not JSON stopped the query with a
+ * SyntaxError, a JSON null with a TypeError). A worker not known is taken as compatible; it refuses a job
+ * it cannot run.
+ */
+function infoOf(raw: string | null): WorkerInfo | null {
+  if (!raw) return null;
+  let v: unknown;
+  try { v = JSON.parse(raw); } catch { return null; }
+  if (typeof v !== 'object' || v === null) return null;
+  const w = v as Record<string, unknown>;
+  // formats may be missing (an older worker's): incompatibility names it "(none)".
+  const well = typeof w.simgrep === 'string' && typeof w.model === 'string' && Number.isSafeInteger(w.protocol)
+    && (w.formats === undefined || typeof w.formats === 'string');
+  return well ? (w as unknown as WorkerInfo) : null;
+}
 
 /** Every simgrep worker listening on any queue of this Redis (any build's: the queue's name is in base64, without ':'). */
 async function listeningWorkerIds(redis: Redis): Promise<string[]> {

@@ -2,10 +2,10 @@
 // time however many fronts ask at once (a lock file beside the socket), detached from the front, its
 // notes in a log file beside the socket, and a wait until it listens on a socket this user can trust.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, lstatSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import path from 'node:path';
-import { socketTrust } from '../server/socket-trust.js';
+import { runtimeDirProblem, socketTrust } from '../server/socket-trust.js';
 
 /** A lock file younger than this means another front is starting the engine: wait for it instead. */
 const STARTING_MS = 30_000;
@@ -30,7 +30,14 @@ export interface EngineStart {
 export async function startEngine(o: EngineStart): Promise<string | null> {
   const lock = `${o.socket}.starting`;
   // The per-user directory, as the engine makes it (mode 700); whether it can be trusted is checked before connecting.
-  try { mkdirSync(path.dirname(o.socket), { recursive: true, mode: 0o700 }); } catch (e) { return `its socket directory cannot be made: ${(e as Error).message}`; }
+  const dir = path.dirname(o.socket);
+  try { mkdirSync(dir, { recursive: true, mode: 0o700 }); } catch (e) { return `its socket directory cannot be made: ${(e as Error).message}`; }
+  // The front found no directory, or a trusted one, a moment ago; in a shared temp dir another user can
+  // make it in between (mkdir's recursive keeps what is there) and plant a link at the log's name. The
+  // lock and the log are written only into a directory that is this user's alone, the log not through a link.
+  let why: string | null;
+  try { why = runtimeDirProblem(dir, lstatSync(dir)); } catch (e) { why = `${dir} cannot be checked (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check its owner and mode`; }
+  if (why) return why;
   let mine = false;
   try { closeSync(openSync(lock, 'wx', 0o600)); mine = true; } catch {
     // Another front is starting it; a lock left by one that died long ago is taken over.
@@ -40,7 +47,7 @@ export async function startEngine(o: EngineStart): Promise<string | null> {
   try {
     if (mine) {
       const logName = `${path.basename(o.socket, '.sock')}.log`;
-      const log = openSync(path.join(path.dirname(o.socket), logName), 'w', 0o600);
+      const log = openSync(path.join(dir, logName), constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0), 0o600);
       const child = spawn(o.command[0], o.command.slice(1), { detached: true, stdio: ['ignore', 'ignore', log], cwd: o.cwd, env: process.env });
       closeSync(log);
       child.once('exit', (code) => { exited = `the engine exited with code ${code} before listening (its notes: ${logName} beside its socket)`; });

@@ -78,6 +78,28 @@ export class ProseFile {
     return this.release();
   }
 
+  /**
+   * The file cut short by the deadline: `more` (its complete lines read and not yet pushed) counted too, and
+   * the pieces held released with the statistics of what was read (the document as far as it came), in order,
+   * as many as fit in one batch (`maxLines` lines to score, `maxBytes` bytes): session 44 dropped them, so a
+   * prose file the deadline cut before its statistics were taken had none of its lines scored.
+   */
+  cut(more: Piece[], maxLines: number, maxBytes: number): Piece[] {
+    const ready: Piece[] = [];
+    for (const piece of more) ready.push(...this.push(piece));
+    if (!this.stats) ready.push(...this.release());
+    const out: Piece[] = [];
+    let lines = 0;
+    let bytes = 0;
+    for (const piece of ready) {
+      lines += piece.scoreTo - piece.scoreFrom;
+      bytes += piece.bytes.length;
+      if (lines > maxLines || bytes > maxBytes) break;
+      out.push(piece);
+    }
+    return out;
+  }
+
   private release(): Piece[] {
     // A probed count bounds; the statistics the lines are scored with count every line: counted again in
     // full where the probe passed over a line (its grams), reused where it passed over none (non-ASCII text,

@@ -2,7 +2,7 @@
 // blocks as the seed wrote them) runs through the built CLI (from the repo root, as docs/agents.md shows)
 // and ends in the state its routing implies; what the runner refuses fails with exit 2 and a message
 // that names the node and the feature; a node that fails mid-run prints the state reached.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -160,6 +160,23 @@ describe('simgrep run: what it refuses', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).written).toMatchObject({ success: false, error_type: 'permission_error' });
     expect(existsSync(path.join(home.dir, '..', 'outside.txt'))).toBe(false);
+  });
+
+  // A link to nothing inside the directory: the write followed it and created its target outside.
+  it('file.write refuses a dangling link (its target outside is not created) and writes a name that merely starts with ..', async () => {
+    const file = path.join(home.dir, 'dangling.yaml');
+    writeFileSync(file, 'nodes:\n  - name: w\n    uses: file.write\n    with:\n      path: "{{ state.p }}"\n      content: hi\n    output: written\n');
+    const target = path.join(path.dirname(home.dir), `${path.basename(home.dir)}-planted.txt`);
+    symlinkSync(target, path.join(home.dir, 'report.md'));
+    for (const p of ['report.md', './sub/../report.md']) {
+      const r = await runCli(['run', file, '-i', JSON.stringify({ p })], { cwd: home.dir, env: home.env });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout).written).toEqual({ success: false, error_type: 'permission_error', error: `file.write: ${p}: ${path.join(realpathSync(home.dir), 'report.md')} is a symbolic link to nothing (a write would land wherever it points, maybe outside ${realpathSync(home.dir)}); remove the link or write to another path` });
+      expect(existsSync(target)).toBe(false);
+    }
+    const ok = await runCli(['run', file, '-i', JSON.stringify({ p: '..notes.txt' })], { cwd: home.dir, env: home.env });
+    expect(JSON.parse(ok.stdout).written).toEqual({ path: '..notes.txt', success: true });
+    expect(readFileSync(path.join(home.dir, '..notes.txt'), 'utf8')).toBe('hi');
   });
 
   // Regression (issue 28, item 3): templates ran code ({{ range.constructor(...)() }}) and env held

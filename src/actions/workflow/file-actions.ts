@@ -2,7 +2,8 @@
 // the directory the run started in: a path is resolved on real paths (symlinks followed), and one that
 // lands outside (`..`, an absolute path elsewhere, a link that leads out) is refused, so a workflow or
 // the state it is given cannot read ~/.ssh or write over a file outside the project.
-import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fail } from '../errors.js';
 import type { Action } from '../registry.js';
@@ -28,7 +29,8 @@ export function createFileActions(root: string = process.cwd()): Record<string, 
     if (typeof where !== 'string') return where;
     try {
       await mkdir(path.dirname(where), { recursive: true });
-      await writeFile(where, p.content);
+      // Never through a link: one made at that name since the check would lead the write out.
+      await writeFile(where, p.content, { flag: constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0) });
       return { path: p.path, success: true };
     } catch (e) {
       return ioFailure('file.write', p.path, e);
@@ -37,15 +39,22 @@ export function createFileActions(root: string = process.cwd()): Record<string, 
   return { 'file.read': read, 'file.write': write, 'actions.file_read': read, 'actions.file_write': write };
 }
 
-/** The real path of `p` if it lies inside `root`; for a write, the deepest existing ancestor decides. */
+/**
+ * The real path of `p` if it lies inside `root`; for a write, the deepest existing ancestor decides, and
+ * no name on the way may be a link to nothing (a dangling link's target is where the write would land).
+ */
 async function confine(root: string, p: string, forWrite: boolean) {
   const realRoot = await realpath(root);
   const abs = path.resolve(realRoot, p);
+  const outside = () => fail('permission_error', `${forWrite ? 'file.write' : 'file.read'}: ${p} is outside the directory the run started in (${realRoot}); workflows read and write files only there`);
   let existing = abs;
   let rest = '';
   for (;;) {
     try { existing = await realpath(existing); break; } catch {
       if (!forWrite && existing === abs) return fail('file_not_found', `file.read: ${p} does not exist`);
+      if (await lstat(existing).then((st) => st.isSymbolicLink(), () => false)) {
+        return fail('permission_error', `file.write: ${p}: ${existing} is a symbolic link to nothing (a write would land wherever it points, maybe outside ${realRoot}); remove the link or write to another path`);
+      }
       const parent = path.dirname(existing);
       if (parent === existing) break;
       rest = path.join(path.basename(existing), rest);
@@ -54,9 +63,7 @@ async function confine(root: string, p: string, forWrite: boolean) {
   }
   const real = path.join(existing, rest);
   const rel = path.relative(realRoot, real);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) {
-    return fail('permission_error', `${forWrite ? 'file.write' : 'file.read'}: ${p} is outside the directory the run started in (${realRoot}); workflows read and write files only there`);
-  }
+  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return outside();
   return real;
 }
 

@@ -10,7 +10,7 @@ import { storeDriver } from './capabilities.js';
 import { jsonApiBase, resolveGcsSettings, type GcsAuth } from './gcs-auth.js';
 import { gcsErrorFor, parseListing, type GcsErrorContext } from './gcs-errors.js';
 import { createHttpClient, type OpenedResponse } from './http-client.js';
-import { pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
+import { keyOfListed, pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 
 export interface GcsDriverOptions extends StoreDriverOptions {
@@ -27,6 +27,8 @@ export interface GcsDriverOptions extends StoreDriverOptions {
 const PAGE_OBJECTS = 1000;
 /** Only what the walk uses: a page of 1,000 objects is then ~100 KB instead of ~1 MB. */
 const LIST_FIELDS = 'nextPageToken,items(name,size,updated)';
+/** An error document or an object's size (fields=size) is small; anything bigger is not one. */
+const MAX_ERROR_BODY_BYTES = 65_536;
 
 function createGcsDriver(o: GcsDriverOptions): StreamingDriver {
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -52,7 +54,7 @@ function createGcsDriver(o: GcsDriverOptions): StreamingDriver {
     const signed = s.auth ? await s.auth.getRequestHeaders(s.base) : {};
     const opened = await http.open({ method: 'GET', url, headers: { ...signed, ...headers } }, signal);
     if (opened.res.status < 300 || (opened.res.status === 412 && query.ifGenerationMatch !== undefined)) return opened;
-    const body = await opened.text().catch(() => '');
+    const body = await opened.text(MAX_ERROR_BODY_BYTES).catch(() => '');
     throw gcsErrorFor(opened.res.status, body, {
       bucket: o.bucket, endpoint: s.base, credentialSource: s.credentialSource, credentialHint: s.credentialHint, anonymous: s.auth === null, attempts: opened.attempts, op,
     });
@@ -82,11 +84,11 @@ function createGcsDriver(o: GcsDriverOptions): StreamingDriver {
   }
 
   const streaming: StreamingCapabilities = {
-    listObjects: (prefix, { recursive, signal }) => pagedListing((token) => listPage(prefix, recursive, token, signal)),
+    listObjects: (prefix, { recursive, signal }) => pagedListing((token) => listPage(prefix, recursive, token, signal), keyOfListed),
     async statObject(key, { signal }) {
       try {
         const opened = await get(`${bucketPath}/${encodeURIComponent(key)}`, { fields: 'size' }, {}, 'stat', signal);
-        const meta = JSON.parse(await opened.text()) as { size?: string };
+        const meta = JSON.parse(await opened.text(MAX_ERROR_BODY_BYTES)) as { size?: string };
         return { size: finite(Number(meta.size)) };
       } catch (e) {
         // A missing object is null; a missing bucket says so (its 404 names the bucket).

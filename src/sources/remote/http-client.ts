@@ -9,7 +9,6 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { SimgrepError } from '../../errors.js';
-import { collectBytes } from '../source.js';
 import { redactUri } from '../uri.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 import { backoffMs, isTransientCode, sleep, transportCode, TRANSIENT_STATUS } from './retry.js';
@@ -53,8 +52,11 @@ export interface OpenedResponse {
   readonly decoded: boolean;
   /** The body in chunks as they arrive; the idle timer runs while waiting for each. Throws TransportError. */
   chunks(): AsyncGenerator<Uint8Array>;
-  /** The whole (small) body as text: listings and error documents. */
-  text(): Promise<string>;
+  /**
+   * The whole (small) body as text: listings and error documents. More than `maxBytes` (default
+   * MAX_DOCUMENT_BYTES) decoded bytes is no such document: the read stops and REMOTE_ERROR says so.
+   */
+  text(maxBytes?: number): Promise<string>;
   /** Drops the rest of the body. */
   discard(): void;
 }
@@ -67,6 +69,12 @@ export interface HttpClient {
 }
 
 const MAX_REDIRECTS = 5;
+/**
+ * The most a listing page or an error document may hold (decoded). A page of 1,000 keys of 1,024 bytes,
+ * URL-encoded, is under 4 MiB; a reply that goes on past this (a body that never ends, a gzip bomb)
+ * would otherwise be gathered in memory until the process dies.
+ */
+export const MAX_DOCUMENT_BYTES = 32 << 20;
 const MAX_SOCKETS = 16;
 // One pool per process: connections are reused across sources and searches; idle ones never keep
 // the process alive (the agent unrefs them).
@@ -176,14 +184,31 @@ export function openedBody(res: Readable, head: ResponseHead, o: { endpoint: str
     attempts,
     decoded: decoder !== null,
     chunks,
-    async text() {
-      return (await collectBytes(chunks())).toString('utf8');
+    async text(maxBytes = MAX_DOCUMENT_BYTES) {
+      return (await boundedBytes(chunks(), maxBytes, endpoint)).toString('utf8');
     },
     discard() {
       // A small rest is drained so the connection is reused; a big one is cut.
       if (Number(head.headers.get('content-length') ?? Infinity) <= 65_536) res.resume(); else res.destroy();
     },
   };
+}
+
+/** A body's bytes up to `maxBytes`; one byte more ends the read (the generator's finally cuts the socket). */
+export async function boundedBytes(body: AsyncIterable<Uint8Array>, maxBytes: number, endpoint: string): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for await (const part of body) {
+    total += part.length;
+    if (total > maxBytes) throw documentTooLarge(endpoint, maxBytes);
+    parts.push(part);
+  }
+  return Buffer.concat(parts, total);
+}
+
+/** The error for a listing or error document past its bound. */
+export function documentTooLarge(endpoint: string, maxBytes: number): SimgrepError {
+  return new SimgrepError('REMOTE_ERROR', `${endpoint} sent a reply over ${maxBytes >= 1 << 20 ? `${maxBytes / (1 << 20)} MiB` : `${maxBytes} bytes`} where a listing page or an error document was expected (none is that large), so the read was stopped: check that the endpoint is the storage service you meant`);
 }
 
 function responseHead(res: IncomingMessage): ResponseHead {

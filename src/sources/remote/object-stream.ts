@@ -7,7 +7,7 @@ import { SimgrepError } from '../../errors.js';
 import { TransportError, type OpenedResponse } from './http-client.js';
 import { STREAM_CHUNK_BYTES, WHOLE_READ_BYTES } from '../source.js';
 import { backoffMs, sleep } from './retry.js';
-import { changeOf, contentLength, ifMatchOf, rangeStartsAt, versionOf, type ObjectVersion } from './object-version.js';
+import { byteCount, changeOf, contentLength, ifMatchOf, rangeStartsAt, versionOf, type ObjectVersion } from './object-version.js';
 
 /**
  * GETs the object with these extra headers (a Range and If-Match when resuming); resolves only with a
@@ -27,7 +27,7 @@ export async function* streamObject(open: OpenObject, o: StreamObjectOptions): A
   /** Whether any byte went to the caller: from then on a changed object cannot be read again. */
   let handedOn = false;
   // A restart's size is its reply's: the listing's (o.size) described the version before.
-  let first = begin(opened, o.size ?? contentLength(opened.res));
+  let first = begin(opened, byteCount(o.size) ?? contentLength(opened.res));
   let { buf } = first;
   let fill = 0;
   let offset = 0;
@@ -112,16 +112,37 @@ export function preconditionFailed(): OpenedResponse {
   };
 }
 
+/** A listed object's key, for pagedListing's repeat check. */
+export const keyOfListed = (o: { key: string }): string => o.key;
+
 /** One page of a listing, and the store's cursor to the next (absent on the last page). */
 export interface ListingPage<T> { items: T[]; cursor?: string }
 
-/** A paginated listing as one stream: the next page is fetched while the caller consumes this one. */
-export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) => Promise<ListingPage<T>>): AsyncGenerator<T> {
+/**
+ * A paginated listing as one stream: the next page is fetched while the caller consumes this one. With
+ * `keyOf` (S3, Cloud Storage), a page whose first and last keys are those of an earlier page repeats the
+ * listing: fresh continuation tokens over the same keys would list (and read) them forever, so the
+ * listing is stopped there. No order is assumed (S3 directory buckets do not list in key order), and a
+ * page that starts with the key the page before ended with is a duplicate, not a repeat. Over a finite
+ * set of keys an endless listing must repeat a (first, last) pair; one pair is kept per page.
+ */
+export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) => Promise<ListingPage<T>>, keyOf?: (item: T) => string): AsyncGenerator<T> {
   let next: Promise<ListingPage<T>> | null = fetchPage(undefined);
   // A store that hands back a cursor it already gave would be listed forever.
   const seen = new Set<string>();
+  /** Each page's first and last key so far (JSON of the pair). */
+  const spans = new Set<string>();
   while (next) {
     const page: ListingPage<T> = await next;
+    if (keyOf && page.items.length > 0) {
+      const first = keyOf(page.items[0]!);
+      const last = keyOf(page.items[page.items.length - 1]!);
+      const span = JSON.stringify([first, last]);
+      if (spans.has(span)) {
+        throw new SimgrepError('REMOTE_ERROR', `the store's next page, from "${shownKey(first)}" to "${shownKey(last)}", was listed before under another continuation token: this listing repeats itself and would never end; it was stopped (a bug in the store or a proxy in front of it)`);
+      }
+      spans.add(span);
+    }
     if (page.cursor && seen.has(page.cursor)) {
       yield* page.items;
       throw new SimgrepError('REMOTE_ERROR', `the store sent the same continuation token twice ("${page.cursor.slice(0, 40)}"), so the listing would never end; it was stopped (a bug in the store or a proxy in front of it)`);
@@ -131,4 +152,10 @@ export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) =
     next?.catch(() => {}); // awaited on the next turn; this only marks it handled if we stop early
     yield* page.items;
   }
+}
+
+/** A key as a message shows it: control characters escaped, at most 80 characters. */
+function shownKey(key: string): string {
+  const cut = key.length > 80 ? `${key.slice(0, 80)}…` : key;
+  return JSON.stringify(cut).slice(1, -1);
 }

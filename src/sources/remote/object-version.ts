@@ -52,6 +52,14 @@ function totalLength(res: ResponseHead): number | undefined {
   return count(/^bytes \d+-\d+\/(\d+)$/.exec(res.headers.get('content-range') ?? '')?.[1] ?? null);
 }
 
+/**
+ * A size a store listed, as a byte count: anything but a whole number from 0 up (a store that lists -5 or 1.5
+ * bytes) is unknown, so the object is streamed and its bytes counted rather than a buffer of that size made.
+ */
+export function byteCount(n: number | undefined): number | undefined {
+  return n !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
 function count(raw: string | null): number | undefined {
   const n = raw === null ? NaN : Number(raw);
   return Number.isSafeInteger(n) && n >= 0 ? n : undefined;

@@ -10,8 +10,8 @@ import { defineDriver } from 'unstorage';
 import { isSimgrepError } from '../../errors.js';
 import type { ListedObject, StoreDriverOptions, StreamingCapabilities, StreamingDriver } from './capabilities.js';
 import { storeDriver } from './capabilities.js';
-import { createHttpClient, openedBody, TransportError, type OpenedResponse } from './http-client.js';
-import { pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
+import { boundedBytes, createHttpClient, MAX_DOCUMENT_BYTES, openedBody, TransportError, type OpenedResponse } from './http-client.js';
+import { keyOfListed, pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 import { isCompleteListing, s3ErrorFor, s3ListingNotXml, type S3ErrorContext } from './s3-errors.js';
 import { transportCode } from './retry.js';
@@ -150,7 +150,7 @@ function createS3Driver(o: S3DriverOptions): StreamingDriver {
   }
 
   const streaming: StreamingCapabilities = {
-    listObjects: (prefix, { recursive, signal }) => pagedListing((token) => listPage(prefix, recursive, token, signal)),
+    listObjects: (prefix, { recursive, signal }) => pagedListing((token) => listPage(prefix, recursive, token, signal), keyOfListed),
     async statObject(key, { signal }) {
       try {
         const head = await send((s3, sdk, opts) => s3.send(new sdk.HeadObjectCommand({ Bucket: o.bucket, Key: key }), opts), signal, 'HEAD');
@@ -169,23 +169,38 @@ function createS3Driver(o: S3DriverOptions): StreamingDriver {
 }
 
 /**
- * The SDK reads any 200 reply to ListObjectsV2 as a listing, an HTML console page or an empty body as
- * an empty one: between the transport and the SDK's parser, a listing reply that is not a whole
- * ListBucketResult document is refused with a message that says what came back.
+ * Between the transport and the SDK's parsers. The SDK gathers every reply body it parses (a listing,
+ * an error document) whole: each is read here instead, up to MAX_DOCUMENT_BYTES, so a body that never
+ * ends or a gzip bomb stops the request rather than the process. GetObject's 2xx body, an object's bytes,
+ * is streamed and left alone; its error document is read up to MAX_ERROR_BODY_BYTES, as the signed GET's
+ * is (s3-signed-get.ts). And the SDK reads any 200 reply to ListObjectsV2, an HTML console page or an
+ * empty body, as an empty listing: a listing reply that is not a whole ListBucketResult document is
+ * refused with a message that says what came back. Exported for its test.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one middleware for every command's types
-const listingCheck: DeserializeMiddleware<any, any> = (next, context) => async (args) => {
+export const listingCheck: DeserializeMiddleware<any, any> = (next, context) => async (args) => {
   const result = await next(args);
   const response = result.response as { statusCode?: number; headers?: Record<string, string>; body?: unknown };
-  if (context.commandName !== 'ListObjectsV2Command' || response.statusCode !== 200 || !isReadable(response.body)) return result;
-  const chunks: Buffer[] = [];
-  for await (const chunk of response.body) chunks.push(chunk as Buffer);
-  const bytes = Buffer.concat(chunks);
-  const text = bytes.toString('utf8');
-  if (!isCompleteListing(text)) throw s3ListingNotXml(response.headers?.['content-type'], text);
+  const getObject = context.commandName === 'GetObjectCommand';
+  if ((getObject && (response.statusCode ?? 0) < 300) || !isReadable(response.body)) return result;
+  const endpoint = originOf(args.request as { protocol?: string; hostname?: string; port?: number } | undefined);
+  const maxBytes = getObject ? MAX_ERROR_BODY_BYTES : MAX_DOCUMENT_BYTES;
+  const bytes = await boundedBytes(response.body, maxBytes, endpoint).finally(() => (response.body as Readable).destroy());
+  if (context.commandName === 'ListObjectsV2Command' && response.statusCode === 200) {
+    const text = bytes.toString('utf8');
+    if (!isCompleteListing(text)) throw s3ListingNotXml(response.headers?.['content-type'], text);
+  }
   response.body = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
   return result;
 };
+
+/** An object's error document is small; anything bigger is not one (the signed GET's bound). */
+const MAX_ERROR_BODY_BYTES = 65_536;
+
+function originOf(req: { protocol?: string; hostname?: string; port?: number } | undefined): string {
+  if (!req?.hostname) return 'the S3 endpoint';
+  return `${req.protocol ?? 'https:'}//${req.hostname}${req.port ? `:${req.port}` : ''}`;
+}
 
 function isReadable(body: unknown): body is Readable {
   return typeof (body as Readable | undefined)?.[Symbol.asyncIterator] === 'function';

@@ -65,7 +65,8 @@ export async function createSignedGet(s3: S3Client, bucket: string, http: HttpCl
     if (region !== null) headers['x-amz-bucket-region'] = region;
     let data: { Error?: { message?: string }; message?: string; Message?: string } = {};
     if (Number(opened.res.headers.get('content-length') ?? 0) <= MAX_ERROR_BODY_BYTES) {
-      const body = await opened.text().catch(() => '');
+      // A chunked body has no Content-Length: text's own bound stops one that goes on.
+      const body = await opened.text(MAX_ERROR_BODY_BYTES).catch(() => '');
       data = await parseXmlErrorBody(new TextEncoder().encode(body), config as unknown as Parameters<typeof parseXmlErrorBody>[1]).catch(() => ({}));
     } else {
       opened.discard();

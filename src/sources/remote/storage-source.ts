@@ -8,6 +8,7 @@ import { collectBytes, type Entry, type Source, type SourceWarning } from '../so
 import { streamingOf, toRawKey, type StreamingCapabilities } from './capabilities.js';
 import { TransportError } from './http-client.js';
 import { isHiddenPath, nameFilterOf, tooLargeMessage, type WalkFilters } from '../filters.js';
+import { byteCount } from './object-version.js';
 import { readAhead } from './read-ahead.js';
 
 /** What a URI names: everything under a prefix, exactly one object, or an object else a "directory". */
@@ -69,7 +70,8 @@ export function storageSource(caps: StreamingCapabilities, target: StorageTarget
       for await (const o of caps.listObjects(prefix, { recursive: filters.recursive ?? true, signal })) {
         if (stopped) break;
         listed++;
-        if (wanted(o.key, o.key.slice(prefix.length), o.size)) yield { path: caps.uriOf(o.key), size: o.size, key: o.key, ...(o.modifiedMs !== undefined && { modifiedMs: o.modifiedMs }) };
+        const size = byteCount(o.size);
+        if (wanted(o.key, o.key.slice(prefix.length), size)) yield { path: caps.uriOf(o.key), size, key: o.key, ...(o.modifiedMs !== undefined && { modifiedMs: o.modifiedMs }) };
       }
       if (listed === 0 && !stopped) warn(label, 'PATH_NOT_FOUND', emptyMessage);
     } catch (e) {
@@ -88,7 +90,8 @@ export function storageSource(caps: StreamingCapabilities, target: StorageTarget
     const uri = caps.uriOf(target.key);
     try {
       // A single object: stat it only when the size cap needs its size or it may be a "directory".
-      const stat = target.kind === 'object' && filters.maxFileBytes === undefined ? { size: undefined } : await caps.statObject(target.key, { signal });
+      const got = target.kind === 'object' && filters.maxFileBytes === undefined ? { size: undefined } : await caps.statObject(target.key, { signal });
+      const stat = got && { size: byteCount(got.size) };
       if (stat) {
         // Named by the user, as a local file named on the command line: a binary one is said, not skipped quietly.
         if (!tooLarge(uri, stat.size)) yield { path: uri, size: stat.size, key: target.key, named: true };

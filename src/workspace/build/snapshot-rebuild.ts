@@ -21,9 +21,10 @@ import type { ChunkVector, IndexStore, StoreVersion } from '../store/store.js';
 const BREATHE_MS = 50;
 
 /**
- * `signal`: read between the batches of the store's rows and before each file (ABORTED): a big store's files take seconds. (A
+ * `signal`: read between the batches of the store's rows, before each file and before each of a file's chunks (ABORTED): a
+ * big store's files take seconds, and so does one big file (session 44 left it finishing the file it was in). (A
  * SharedRebuild's stop check: a load that comes before it is read takes the stop back.) While a load could still stop
- * it (`stoppable`), the event loop turns every BREATHE_MS between files: a small file's read ends in microtasks, and a
+ * it (`stoppable`), the event loop turns every BREATHE_MS between files and chunks: a small file's read ends in microtasks, and a
  * stop that comes as a timer (a --timeout) or a message (an MCP client's cancellation on its socket) was seen only
  * after the last file (trust44: a CLI search with --timeout 1 rebuilt all 9,037 files of the bench tree's index, 5 s,
  * before it stopped). A rebuild no load can stop (an index run's, a search's without a signal) does not turn it.
@@ -43,11 +44,10 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
   const terms = new TermCollector();
   const kept: FileStateOf[] = [];
   let breathed = performance.now();
+  const due = () => signal !== undefined && (signal.stoppable ?? true) && performance.now() - breathed > BREATHE_MS;
+  const breathe = async () => { await new Promise((r) => setImmediate(r)); breathed = performance.now(); };
   for (const state of states) {
-    if (signal && (signal.stoppable ?? true) && performance.now() - breathed > BREATHE_MS) {
-      await new Promise((r) => setImmediate(r));
-      breathed = performance.now();
-    }
+    if (due()) await breathe();
     stopped();
     const stored = byPath.get(state.key) ?? new Map<number, ChunkVector>();
     const fileRows: { row: ChunkRow; identifiers: ChunkIdentifiers }[] = [];
@@ -61,6 +61,9 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
           const opened = await openChunks(bytes ? once(bytes) : streamEntry(files, { path: state.key }), chunkLines);
           fresh = true;
           for await (const c of opened.chunks) {
+            // Within a file too: a big one (100 MB) takes seconds to read and cut.
+            if (due()) await breathe();
+            stopped();
             const v = stored.get(c.start);
             if (!v || v.end !== c.end) { fresh = false; break; }
             const f = chunkFeatures(c.lines, terms.identifiers);
@@ -68,7 +71,8 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
           }
           if (fileRows.length !== stored.size) fresh = false;
         }
-      } catch {
+      } catch (e) {
+        if (signal?.aborted) throw e instanceof SimgrepError && e.code === 'ABORTED' ? e : new SimgrepError('ABORTED', 'the ranking snapshot\'s rebuild was aborted');
         fresh = false;
       }
     }

@@ -12,7 +12,8 @@ import type { Hit } from '../../../src/rank/windows.js';
 const me = { protocol: 1, simgrep: '0.1.0', model: 'bundled (9 bytes of weights)' };
 
 /** `elsewhere`: the worker listens on another queue (another build's or model's: queueName), not this query's. */
-type FakeWorker = { id: string; info: object | null; elsewhere?: boolean };
+/** `info`: an object is written as JSON, a string as it is (what else may be in Redis). */
+type FakeWorker = { id: string; info: object | string | null; elsewhere?: boolean };
 const nameOf = (w: FakeWorker) => `simgrep:${w.elsewhere ? 'c2hhcmRzLW90aGVy' : 'c2hhcmRzLW1pbmU='}:w:${w.id}`;
 
 function context(o: { states: Record<string, string>; workers: FakeWorker[]; timeoutMs?: number }): WatchContext {
@@ -23,7 +24,7 @@ function context(o: { states: Record<string, string>; workers: FakeWorker[]; tim
     getJob: async (id: string) => ({ failedReason: 'job stalled more than allowable limit', remove: async () => { removed.push(id); } }),
   } as unknown as Queue;
   const redis = {
-    hmget: async (_k: string, ...ids: string[]) => ids.map((id) => { const w = o.workers.find((x) => x.id === id); return w?.info ? JSON.stringify(w.info) : null; }),
+    hmget: async (_k: string, ...ids: string[]) => ids.map((id) => { const w = o.workers.find((x) => x.id === id); if (typeof w?.info === 'string') return w.info; return w?.info ? JSON.stringify(w.info) : null; }),
     // CLIENT LIST: every connection, the coordinator's own and other programs' among them.
     client: async (sub: string) => (sub === 'LIST' ? ['id=1 addr=127.0.0.1:1 name=simgrep-coordinator cmd=client', 'id=2 addr=127.0.0.1:2 name= cmd=get',
       ...o.workers.map((w, i) => `id=${i + 3} addr=127.0.0.1:${i + 3} name=${nameOf(w)} cmd=bzpopmin`)].join('\n') + '\n' : null),
@@ -66,5 +67,14 @@ describe('checkWorkers', () => {
     c.watch.noWorkerSince = Date.now() - 5000;
     await checkWorkers(c);
     expect(c.watch.noWorkerSince).toBeNull();
+  });
+
+  it('takes a worker whose info in Redis is not in a worker\'s form as not known (it stopped the query with a SyntaxError or a TypeError)', async () => {
+    for (const info of ['not json {', 'null', '"text"', JSON.stringify({ ...me, protocol: 'one' })]) {
+      const c = context({ states: { 'q-0': 'waiting', 'q-1': 'waiting', 'q-2': 'waiting' }, workers: [{ id: 'h:4', info }, { id: 'h:5', info, elsewhere: true }], timeoutMs: 1 });
+      c.watch.noWorkerSince = Date.now() - 5000;
+      await checkWorkers(c);
+      expect(c.watch.noWorkerSince, info).toBeNull();
+    }
   });
 });

@@ -1,0 +1,107 @@
+// A search coordinator reads its shards' answers back from Redis, where anyone with access can push one
+// (issue 28's threat: whoever can write to Redis). With a real redis-server and the real CLI as the
+// coordinator, and no worker, the test pushes answers as such a writer would. Before, an answer naming
+// a file the shard did not hold was printed as a result (here /etc/passwd with a forged line, exit 0),
+// and one whose hits were not a list stopped the query with a TypeError; now each fails its shard with
+// a reason that says so (exit 2) and prints nothing of it.
+import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { queued } from '../helpers/cluster.js';
+import { redisServerMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
+
+const missing = redisServerMissing();
+let redis: RedisServer;
+let client: Redis;
+let home = '';
+let tree = '';
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  if (missing) return;
+  home = realpathSync(await mkdtemp(path.join(tmpdir(), 'simgrep-forged-results-')));
+  env = { HOME: home, SIMGREP_HOME: path.join(home, 'simgrep-home'), SIMGREP_CACHE_DIR: path.join(home, 'cache') };
+  tree = path.join(home, 'tree');
+  await mkdir(tree);
+  await writeFile(path.join(tree, 'retry.ts'), 'export function retryFailedUpload() { return upload.retry(); }\n');
+  redis = await startRedis();
+  client = new Redis(redis.url, { maxRetriesPerRequest: null });
+}, 60_000);
+afterAll(async () => {
+  client?.disconnect();
+  await redis?.stop();
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+/** Runs the coordinator and, once its query is alive in Redis, pushes `answer(queryId)` as its shard 0's. */
+async function coordinate(answer: (queryId: string) => string, args = ['retry failed upload', tree, '--mode', 'line', '-n', '0']) {
+  await client.flushall(); // the last query's keys and its unanswered job
+  const run = runCli([...args, '--cluster', redis.url, '--cluster-timeout', '20'], { env });
+  // Pushed once the shard is enqueued (the coordinator drops an answer to a shard it has not cut yet).
+  let queryId = '';
+  for (let i = 0; i < 400 && !queryId; i++) {
+    const alive = await client.keys('simgrep:q:*:alive');
+    if (alive.length === 1 && await queued(client, 'wait') === 1) queryId = alive[0].split(':')[2];
+    else await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(queryId).toMatch(/^[0-9a-f]{12}$/);
+  await client.rpush(`simgrep:q:${queryId}:results`, answer(queryId));
+  return run;
+}
+
+const stats = { files: 1, lines: 1, bytes: 60, skipped: 0, binary: 0, errors: 0, ms: 1 };
+const shardFile = () => path.join(tree, 'retry.ts');
+
+describe.skipIf(missing)('answers in the results list that no worker of the query made', () => {
+  it('a hit in a file the shard did not hold (/etc/passwd, a forged line) is not printed: the shard fails, exit 2', async () => {
+    const r = await coordinate(() => JSON.stringify({
+      n: 0, worker: 'evil', closestMiss: null, warnings: [], stats,
+      hits: [{ path: '/etc/passwd', line: 0, start: 0, distance: 0.01, lines: ['root:x:0:0:forged by whoever writes to Redis'] }],
+    }));
+    expect(r.stdout).toBe('');
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`simgrep: ${shardFile()}: not searched: worker evil sent a hit in "/etc/passwd", a file its shard did not hold; is something else writing to the cluster's Redis?`);
+  }, 60_000);
+
+  it('an answer whose hits are not a list fails its shard with the reason, not a TypeError', async () => {
+    const r = await coordinate(() => JSON.stringify({ n: 0, worker: 'evil', hits: 5, closestMiss: null, warnings: [], stats }));
+    expect(r.stdout).toBe('');
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`simgrep: ${shardFile()}: not searched: worker evil sent an answer without its list of hits; is something else writing to the cluster's Redis?`);
+  }, 60_000);
+});
+
+describe.skipIf(missing)('answers in an index run\'s results list that no worker made', () => {
+  it('an answer that is not JSON stops the run with CLUSTER_JOB_REFUSED and the reason, not a SyntaxError', async () => {
+    const r = await coordinate(() => 'not json at all', ['index', tree, '--index-dir', path.join(home, 'idx')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n').at(-1)).toBe('simgrep: an answer in the index run\'s Redis list is not one a worker makes ("not json at all"); is something else writing to the cluster\'s Redis?');
+  }, 60_000);
+
+  const indexStats = { files: 1, indexed: 1, unchanged: 0, lines: 1, bytes: 60, chunks: 1, errors: 0 };
+
+  it('an answer whose warnings are not warnings ([null]) stops the run with CLUSTER_JOB_REFUSED, not a TypeError later', async () => {
+    const raw = JSON.stringify({ n: 0, worker: 'w1', staging: 'x', warnings: [null], stats: indexStats });
+    const r = await coordinate(() => raw, ['index', tree, '--index-dir', path.join(home, 'idx')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(`simgrep: an answer in the index run's Redis list is not one a worker makes (${JSON.stringify(raw.slice(0, 80))}); is something else writing to the cluster's Redis?`);
+  }, 60_000);
+
+  it('a worker name with control characters is printed with them escaped (an ESC sequence and a newline reached the terminal)', async () => {
+    const r = await coordinate(() => JSON.stringify({ n: 0, worker: 'evil\u001b[2J\nsimgrep: forged', staging: 'x', warnings: [], stats: indexStats }), ['index', tree, '--index-dir', path.join(home, 'idx')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n').at(-1)).toBe('simgrep: worker evil\\x1b[2J\\nsimgrep: forged reported a staging database "x" that is not one of this run\'s; is something else writing to the cluster\'s Redis?');
+  }, 60_000);
+});
+
+describe.skipIf(missing)('a worker name with control characters in a query\'s answer', () => {
+  it('is printed with them escaped in the shard\'s failure', async () => {
+    const r = await coordinate(() => JSON.stringify({ n: 0, worker: 'evil\u001b[2J\rx', hits: 5, closestMiss: null, warnings: [], stats }));
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`simgrep: ${shardFile()}: not searched: worker evil\\x1b[2J\\rx sent an answer without its list of hits; is something else writing to the cluster's Redis?`);
+  }, 60_000);
+});

@@ -1,0 +1,150 @@
+// A store whose listing page or error document goes on and on (a hostile or broken endpoint: no real
+// store sends one, so a node:http server on 127.0.0.1 plays the store). Such a reply was gathered
+// whole in memory: 256 MiB here, all of it, before it was refused; now the read stops past its bound
+// (32 MiB for a listing page, 64 KiB for an error document), the source is reported, the local
+// results survive and the exit code is 2.
+import type { ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliPath, runCli, timedRun } from '../helpers/cli.js';
+import { listenLocal } from '../helpers/http-server.js';
+import { MIRROR, remoteFixture, type RemoteFixture } from '../helpers/remote-fixture.js';
+import { makeTree } from '../helpers/tree.js';
+
+/** What the server sends at most before it ends the reply (an old client read all of it). */
+const SENT_AT_MOST = 256 << 20;
+const PIECE = 1 << 16;
+
+let fx: RemoteFixture;
+let local: { dir: string; cleanup: () => Promise<void> };
+let store: { server: Server; origin: string };
+/** Bytes the last reply got out before it ended or the client went away. */
+let served = 0;
+/** Listing pages the looping store answered. */
+let listings = 0;
+
+/** Writes `head`, then `filler` over and over up to SENT_AT_MOST or until the client hangs up. */
+function endless(res: ServerResponse, status: number, type: string, head: string, filler: string): void {
+  res.writeHead(status, { 'content-type': type }); // no content-length: chunked
+  served = 0;
+  const piece = Buffer.from(filler.repeat(Math.ceil(PIECE / filler.length)));
+  let gone = false;
+  res.on('close', () => { gone = true; });
+  res.write(head);
+  const pump = () => {
+    while (!gone && served < SENT_AT_MOST) {
+      served += piece.length;
+      if (!res.write(piece)) { res.once('drain', pump); return; }
+    }
+    if (!gone) res.end();
+  };
+  pump();
+}
+
+beforeAll(async () => {
+  [fx, local] = await Promise.all([remoteFixture(), makeTree(MIRROR)]);
+  store = await listenLocal((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const bucket = url.pathname.replace(/\/$/, '');
+    if (bucket === '/endless' && url.searchParams.get('list-type') === '2') {
+      endless(res, 200, 'application/xml', '<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>endless</Name>', '<Contents><Key>a.txt</Key><Size>3</Size></Contents>');
+    } else if (bucket === '/denied' && url.searchParams.get('list-type') === '2') {
+      endless(res, 403, 'application/xml', '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>', 'no ');
+    } else if (bucket === '/listed' && url.searchParams.get('list-type') === '2') {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end('<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>listed</Name><IsTruncated>false</IsTruncated><Contents><Key>a.txt</Key><Size>3</Size></Contents></ListBucketResult>');
+    } else if (url.pathname === '/listed/a.txt') {
+      endless(res, 403, 'application/xml', '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>', 'no ');
+    } else if (bucket === '/looping' && url.searchParams.get('list-type') === '2') {
+      // Every page says there is more, under a fresh token, and lists the same two keys again.
+      listings++;
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end(`<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>looping</Name><IsTruncated>true</IsTruncated><NextContinuationToken>t${listings}</NextContinuationToken><Contents><Key>a.txt</Key><Size>3</Size></Contents><Contents><Key>b.txt</Key><Size>3</Size></Contents></ListBucketResult>`);
+    } else if (url.pathname.startsWith('/looping/')) {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '3' }).end('ok\n');
+    } else if (bucket === '/unordered' && url.searchParams.get('list-type') === '2') {
+      // A directory bucket's listing: pages not in key order (the second starts before the first ended).
+      const token = url.searchParams.get('continuation-token');
+      const keys = token ? ['a.txt'] : ['m.txt', 'z.txt'];
+      const more = token ? '<IsTruncated>false</IsTruncated>' : '<IsTruncated>true</IsTruncated><NextContinuationToken>p2</NextContinuationToken>';
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end(`<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>unordered</Name>${more}${keys.map((k) => `<Contents><Key>${k}</Key><Size>36</Size></Contents>`).join('')}</ListBucketResult>`);
+    } else if (url.pathname.startsWith('/unordered/')) {
+      const body = `we retry the failed upload in ${url.pathname.slice('/unordered/'.length)}\n`;
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(Buffer.byteLength(body)) }).end(body);
+    } else if (bucket === '/sizes' && url.searchParams.get('list-type') === '2') {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end('<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>sizes</Name><IsTruncated>false</IsTruncated><Contents><Key>minus.txt</Key><Size>-5</Size></Contents><Contents><Key>half.txt</Key><Size>1.5</Size></Contents></ListBucketResult>');
+    } else if (url.pathname.startsWith('/sizes/')) {
+      const body = `we retry the failed upload in ${url.pathname.slice('/sizes/'.length)}\n`;
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(Buffer.byteLength(body)) }).end(body);
+    } else if (url.pathname === '/storage/v1/b/endless/o') {
+      endless(res, 200, 'application/json', '{"items":[', '{"name":"a.txt","size":"3"},');
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+}, 60_000);
+afterAll(async () => {
+  store?.server.closeAllConnections();
+  await Promise.all([new Promise((r) => store?.server.close(r)), fx?.cleanup(), local?.cleanup()]);
+});
+
+const cases = [
+  { name: 'an S3 listing page that never ends', uri: 's3://endless/', stopsBelow: 48 << 20, message: /^simgrep: s3:\/\/endless\/: http:\/\/127\.0\.0\.1:\d+ sent a reply over 32 MiB where a listing page or an error document was expected \(none is that large\), so the read was stopped: check that the endpoint is the storage service you meant$/ },
+  { name: "an S3 listing's error document that never ends", uri: 's3://denied/', stopsBelow: 48 << 20, message: /^simgrep: s3:\/\/denied\/: http:\/\/127\.0\.0\.1:\d+ sent a reply over 32 MiB/ },
+  { name: "an S3 object's error document that never ends", uri: 's3://listed/', stopsBelow: 16 << 20, message: /^simgrep: s3:\/\/listed\/a\.txt: .*(denied|403)/i },
+  { name: 'a Cloud Storage listing page that never ends', uri: 'gs://endless/', stopsBelow: 48 << 20, message: /^simgrep: gs:\/\/endless\/: http:\/\/127\.0\.0\.1:\d+ sent a reply over 32 MiB/ },
+];
+
+describe('a reply that never ends where a listing or an error document belongs', () => {
+  for (const c of cases) {
+    it(`${c.name}: read up to its bound, reported, the local results kept, exit 2`, async () => {
+      const r = await runCli(['retry failed upload', c.uri, 'src', '--model', fx.model, '--mode', 'line', '-n', '0', '--top-k', '1', '--jsonl'], {
+        cwd: local.dir,
+        env: { ...fx.s3Env(store.origin), SIMGREP_REMOTE_RETRIES: '0', STORAGE_EMULATOR_HOST: store.origin, GOOGLE_APPLICATION_CREDENTIALS: '' },
+      });
+      expect(served).toBeLessThan(c.stopsBelow);
+      expect(r.code).toBe(2);
+      expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).filename)).toEqual(['src/net.ts']);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr.trim()).toMatch(c.message);
+    }, 60_000);
+  }
+});
+
+describe('a listing whose pages never end (fresh tokens, the same keys)', () => {
+  it('stops at the first page that lists an earlier page again: exit 2, a message, the local results kept', async () => {
+    const r = await timedRun(process.execPath, [cliPath, 'retry failed upload', 's3://looping/', 'src', '--model', fx.model, '--mode', 'line', '-n', '0', '--top-k', '1', '--jsonl'], {
+      cwd: local.dir,
+      env: { ...fx.s3Env(store.origin), SIMGREP_REMOTE_RETRIES: '0' },
+      killMs: 30_000,
+    });
+    expect(listings).toBeLessThanOrEqual(3);
+    expect(r.code).toBe(2);
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).filename)).toEqual(['src/net.ts']);
+    expect(r.stderr.trim()).toBe('simgrep: s3://looping/: listing stopped after 2 objects: the store\'s next page, from "a.txt" to "b.txt", was listed before under another continuation token: this listing repeats itself and would never end; it was stopped (a bug in the store or a proxy in front of it)');
+  }, 60_000);
+});
+
+describe('a listing whose pages are not in key order (an S3 directory bucket)', () => {
+  it('is listed in full and every object searched (it was stopped at the second page as a repeat)', async () => {
+    const r = await runCli(['retry failed upload', 's3://unordered/', '--model', fx.model, '--mode', 'line', '-n', '0', '--jsonl'], {
+      cwd: local.dir, env: { ...fx.s3Env(store.origin), SIMGREP_REMOTE_RETRIES: '0' },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).filename).sort()).toEqual(['s3://unordered/a.txt', 's3://unordered/m.txt', 's3://unordered/z.txt']);
+  }, 60_000);
+});
+
+describe('a listing whose sizes are not byte counts', () => {
+  it('-5 and 1.5 bytes are taken as unknown: both objects are read and searched (they failed with a RangeError, or as changed)', async () => {
+    const r = await runCli(['retry failed upload', 's3://sizes/', '--model', fx.model, '--mode', 'line', '-n', '0', '--jsonl'], {
+      cwd: local.dir, env: { ...fx.s3Env(store.origin), SIMGREP_REMOTE_RETRIES: '0' },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).filename).sort()).toEqual(['s3://sizes/half.txt', 's3://sizes/minus.txt']);
+  }, 60_000);
+});
