@@ -3,20 +3,18 @@
 // the form a worker makes and names only files of the shard it answers (its lines may still be forged:
 // reliability.md). Anything else fails that shard with the reason; it never stops the query with a
 // TypeError, and never prints a file the query did not list.
+import { visibleName } from '../output/visible.js';
 import type { Hit } from '../rank/windows.js';
 import type { ShardEntry, ShardResult } from './protocol.js';
 
 const COUNTS = ['files', 'lines', 'bytes', 'skipped', 'binary', 'errors'] as const;
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /**
  * A worker's name as a message shows it: it comes from Redis, so control characters are escaped (ESC
- * sequences, a newline could drive the terminal or forge a line; as main's output/visible.ts does) and
- * it is cut at 200 characters.
+ * sequences, a newline could drive the terminal or forge a line) and it is cut at 200 characters.
  */
 export function shownWorker(name: string): string {
-  return name.slice(0, 200).replace(CONTROL, (c) => NAMED[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return visibleName(name.slice(0, 200));
 }
 
 /** The answer, or why it is not one; `n` is its shard number where that much could be read. */
