@@ -356,8 +356,9 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   }
   stats.ms = performance.now() - started;
   const pool = topk.take();
-  const shown = o.candidatesOnly ? { hits: pool, more: false } : finishCandidates(pool, o.topK, o.rank);
+  const shown = o.candidatesOnly ? { hits: pool, more: false, closest: null } : finishCandidates(pool, o.topK, o.rank, o.maxDistance);
   const hits = scoring.withBestLines(shown.hits);
-  const closestMiss = topk.size === 0 && scoring.closest ? scoring.withBestLines([scoring.closest])[0] : null;
+  const closest = shown.closest ?? (topk.size === 0 ? scoring.closest : null);
+  const closestMiss = closest ? scoring.withBestLines([closest])[0] : null;
   return { hits, more: shown.more, closestMiss, warnings, stats };
 }

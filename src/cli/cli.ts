@@ -4,7 +4,7 @@ import path from 'node:path';
 import { SimgrepError, isSimgrepError } from '../errors.js';
 import { createJsonPrinter } from '../output/json.js';
 import { createJsonlPrinter } from '../output/jsonl.js';
-import type { Printer } from '../output/printer.js';
+import { roundDistance, type Printer } from '../output/printer.js';
 import { createTextPrinter } from '../output/text.js';
 import { budgetedJson, budgetedJsonl } from '../output/budgeted.js';
 import { checkFilterValues } from '../sources/filter-options.js';
@@ -162,7 +162,8 @@ function report(response: SearchResponse, flags: ParsedFlags, server?: ServedBy,
   }
   if (response.results.length === 0 && response.closestMiss && !flags.json && !flags.jsonl) {
     const c = response.closestMiss;
-    process.stderr.write(`simgrep: no line is closer than --max-distance ${flags['max-distance']}; the closest was ${c.filename}:${c.match_line + 1} (distance ${c.distance.toFixed(4)})\n`);
+    // Its distance as results print theirs: -m past it keeps it.
+    process.stderr.write(`simgrep: no line is closer than --max-distance ${flags['max-distance']}; the closest was ${c.filename}:${c.match_line + 1} (distance ${roundDistance(c.distance)})\n`);
   }
   if (flags.stats) process.stderr.write(statsLine(response.stats, server));
   if (response.stats.errors > 0) return 2;

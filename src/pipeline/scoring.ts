@@ -6,7 +6,7 @@ import type { ChunkRequest } from '../embed/requests.js';
 import { isSimgrepError } from '../errors.js';
 import { oneChunk } from '../embed/chunk-scoring.js';
 import { chunkStats, lexicalScore, relevance, toDistance, type KnownSignals } from '../rank/chunk-scorer.js';
-import { candidateLimit } from '../rank/diversify.js';
+import { candidateLimit, thresholdsShown } from '../rank/diversify.js';
 import { pathSignals } from '../rank/path-signals.js';
 import { embedsQuery, type RankPlan } from '../rank/plan.js';
 import type { ProseStats } from '../rank/prose.js';
@@ -65,7 +65,11 @@ export class Scoring {
     private readonly guard: () => void,
   ) {
     this.topk = new TopK<Hit>(candidateLimit(o.topK, o.rank));
+    this.maxDistance = thresholdsShown(o.topK, o.rank, o.maxDistance) ? undefined : o.maxDistance;
   }
+
+  /** --max-distance as lines are scored; undefined where it applies to the hits shown (rank/diversify.ts thresholdsShown). */
+  private readonly maxDistance: number | undefined;
 
   /** Sends a batch to be scored once a slot is free; `last`: the flush after the deadline fired, not guarded. */
   async submit(batch: Batch | null, last = false): Promise<void> {
@@ -125,9 +129,9 @@ export class Scoring {
   private pruneAbove(): number {
     if (!this.prunable) return Infinity;
     const floor = this.topk.floorDistance;
-    if (this.o.maxDistance === undefined) return floor;
+    if (this.maxDistance === undefined) return floor;
     // Until some line passes --max-distance, the closest miss is still wanted: only beat that.
-    return this.topk.size > 0 ? Math.min(floor, this.o.maxDistance) : Math.min(floor, this.closest?.distance ?? Infinity);
+    return this.topk.size > 0 ? Math.min(floor, this.maxDistance) : Math.min(floor, this.closest?.distance ?? Infinity);
   }
 
   private chunkRequest(plan: RankPlan, batch: Batch): ChunkRequest {
@@ -187,7 +191,8 @@ export class Scoring {
   }
 
   private consume(batch: Batch, distances: Float32Array): void {
-    const { rank, maxDistance } = this.o;
+    const { rank } = this.o;
+    const { maxDistance } = this;
     for (const seg of batch.segments) {
       const path = this.paths[seg.fileIndex];
       for (let i = seg.scoreFrom; i < seg.scoreTo; i++) {
