@@ -144,7 +144,7 @@ async function main(argv: string[]): Promise<number> {
  */
 function report(response: SearchResponse, flags: ParsedFlags, server?: ServedBy, likeFirst?: string): number {
   for (const w of response.warnings) {
-    const hint = likeFirst !== undefined && w.code === 'PATH_NOT_FOUND' && w.path === likeFirst
+    const hint = likeFirst !== undefined && w.code === 'PATH_NOT_FOUND' && w.path === likeFirst && looksLikeQuery(likeFirst)
       ? '; with --like every positional is a PATH: the chunk at PATH:LINE is the query, so leave the query out' : '';
     process.stderr.write(`simgrep: ${w.message}${hint}\n`);
   }
@@ -169,6 +169,13 @@ function report(response: SearchResponse, flags: ParsedFlags, server?: ServedBy,
   if (response.stats.errors > 0) return 2;
   return results.length > 0 ? 0 : 1;
 }
+
+/**
+ * Whether a positional that is not there reads as a query written beside --like, not a mistyped path:
+ * words apart, with no path separator and no file extension (`retry upload`, not `srcc` or `my dir/x.ts`,
+ * which were told to leave a query out: audit44's left).
+ */
+const looksLikeQuery = (p: string): boolean => /\S\s+\S/.test(p) && !/[\\/]/.test(p) && !/\.\w{1,8}$/.test(p);
 
 /** --like PATH:LINE, the path made absolute (a resident server has its own working directory). */
 function parseLike(raw: string): { path: string; line: number } {
