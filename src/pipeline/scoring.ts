@@ -30,6 +30,8 @@ export class Scoring {
   fatal: unknown = null;
   /** Every file's path by its index in the batches' segments. */
   readonly paths: string[] = [];
+  /** Each file's path as the ranking reads it (Entry.rank), by file index. */
+  readonly rankPaths: string[] = [];
   /** Files' path facts by file index, where their entry carried them (Entry.facts): not worked out again by the scorer. */
   readonly facts: (PathFacts | undefined)[] = [];
   /** Prose files' statistics by file index, once counted (their pieces are scored line by line). */
@@ -143,7 +145,7 @@ export class Scoring {
     return {
       plan,
       rangeFirstLines: Uint32Array.from(batch.segments, (seg) => seg.firstLine + (seg.scoreFrom - seg.from)),
-      rangePaths: batch.segments.map((seg) => this.paths[seg.fileIndex]),
+      rangePaths: batch.segments.map((seg) => this.rankPaths[seg.fileIndex]),
       ...(this.facts.length > 0 && { rangeFacts: batch.segments.map((seg) => this.facts[seg.fileIndex]) }),
       ...(prose.some((p) => p !== null) && {
         rangeProse: prose,
@@ -237,8 +239,9 @@ export class Scoring {
       const { seg } = u;
       const { piece } = seg;
       const lines = decodeLines(piece.bytes, piece.offsets, piece.scoreFrom, piece.scoreTo);
-      const signals = pathSignals(hit.path, plan, this.facts[seg.fileIndex]);
-      const [k] = chunkStats(lines, seg.firstLine + piece.scoreFrom, hit.path, plan, signals);
+      const rankPath = this.rankPaths[seg.fileIndex];
+      const signals = pathSignals(rankPath, plan, this.facts[seg.fileIndex]);
+      const [k] = chunkStats(lines, seg.firstLine + piece.scoreFrom, rankPath, plan, signals);
       // (The hit's distance may carry its file's coherence boost since: compared with what was scored.)
       if (u.signals ? lexicalScore(k.bm25, plan) !== u.signals.lexical || k.symbol !== u.signals.symbol || k.best < 0
         : Math.fround(toDistance(relevance(0, lexicalScore(k.bm25, plan), k.symbol, signals, plan))) !== u.known) throw new KnownDistanceChanged(hit.path);

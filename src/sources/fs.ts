@@ -80,8 +80,9 @@ export function createFsSource(opts: FsSourceOptions): FsSource {
    * first child and compiled it again (`--trace-deopt`: "wrong map", branch jit35).
    */
   interface At { abs: string; io: IoPath; display: string; rules: IgnoreStack; ancestors: ReadonlySet<string> | undefined; rel: string }
-  /** The walk's root: relative paths for a glob's matcher, and how rule files are named. */
-  interface Root { abs: string; display: string; match?: (rel: string) => boolean }
+  /** The walk's root: relative paths for a glob's matcher, how rule files are named, and its rank prefix (rankPrefixes). */
+  interface Root { abs: string; display: string; match?: (rel: string) => boolean; rank?: string }
+  const prefixes = rankPrefixes(opts.paths);
 
   /**
    * `at.ancestors` (only when following links): the device:inode of every directory above, so a link
@@ -134,7 +135,8 @@ export function createFsSource(opts: FsSourceOptions): FsSource {
         if (opts.maxFileBytes !== undefined) {
           try { size = (await stat(d.io)).size; } catch { continue; }
         }
-        if (wantedByFilters(rel, size, shown)) yield typeof d.io === 'string' ? { path: shown, size } : { path: shown, size, io: d.io } as FsEntry;
+        const rank = root.rank ? `${root.rank}/${rel}` : rel;
+        if (wantedByFilters(rel, size, shown)) yield typeof d.io === 'string' ? { path: shown, rank, size } : { path: shown, rank, size, io: d.io } as FsEntry;
       }
     }
   }
@@ -154,13 +156,13 @@ export function createFsSource(opts: FsSourceOptions): FsSource {
       // --no-recursive: the directory's own files (its subdirectories are not entered: walk), as for a prefix.
       const abs = path.resolve(p);
       const rules = opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs, ruleProblem(abs, p));
-      yield* walk({ abs, io: abs, display: p, rules, ancestors: undefined, rel: '' }, { abs, display: p });
+      yield* walk({ abs, io: abs, display: p, rules, ancestors: undefined, rel: '' }, { abs, display: p, rank: prefixes.get(p) ?? '' });
     } else if (s.isFile()) {
       if (opts.maxFileBytes !== undefined && s.size > opts.maxFileBytes) {
         warn(p, 'TOO_LARGE', tooLargeMessage(p, s.size, opts.maxFileBytes));
         return;
       }
-      yield { path: p, size: s.size, named: true };
+      yield { path: p, rank: prefixes.get(p) || path.basename(p), size: s.size, named: true };
     } else if (s.isFIFO() || s.isCharacterDevice()) {
       // A named pipe, <(process substitution) or /dev/stdin given explicitly is read, as grep does.
       yield { path: p, named: true, pipe: true };
@@ -271,6 +273,41 @@ function readWhole(fd: number, size: number): Buffer {
 /** device:inode of a directory, the identity a loop check needs (null if it cannot be stat'ed). */
 async function dirId(p: IoPath): Promise<string | null> {
   try { const s = await stat(p); return `${s.dev}:${s.ino}`; } catch { return null; }
+}
+
+/**
+ * Where each of a search's paths (as given) lies below the outermost other one that holds it: the rank
+ * path (Entry.rank) of a file is relative to that outermost searched directory, so a file that two paths
+ * reach (`src` and `.`) ranks as by the wider alone, and however a root is spelled (`tree`, `/abs/tree`,
+ * `.`) its files rank alike. '' for a path no other holds.
+ */
+export function rankPrefixes(roots: readonly string[]): Map<string, string> {
+  const abs = roots.map((r) => path.resolve(r));
+  const out = new Map<string, string>();
+  roots.forEach((r, i) => {
+    let outer = '';
+    for (const b of abs) {
+      if (b !== abs[i] && abs[i].startsWith(b.endsWith(path.sep) ? b : b + path.sep) && (outer === '' || b.length < outer.length)) outer = b;
+    }
+    if (!out.has(r)) out.set(r, outer === '' ? '' : path.relative(outer, abs[i]).split(path.sep).join('/'));
+  });
+  return out;
+}
+
+/**
+ * The rank path (Entry.rank) of a walked file's display path, as the walk gives it: below the first of the
+ * walk's roots (as given) whose display starts it (joinDisplay), with that root's rank prefix; undefined
+ * where none does. A walk record keeps display paths only (workspace/changes/walk-record.ts).
+ */
+export function rankPathOf(display: string, roots: readonly string[], prefixes = rankPrefixes(roots)): string | undefined {
+  for (const root of roots) {
+    const base = root === '' ? '' : root.endsWith('/') || root.endsWith(path.sep) ? root : `${root}/`;
+    if (display.startsWith(base) && display.length > base.length) {
+      const prefix = prefixes.get(root) ?? '';
+      return prefix ? `${prefix}/${display.slice(base.length)}` : display.slice(base.length);
+    }
+  }
+  return undefined;
 }
 
 function joinDisplay(dir: string, name: string): string {

@@ -16,9 +16,10 @@ import { pathBasics, seedPathInfo, type PathBasics } from '../snapshot/path-info
 import type { Walk } from './walk-cache.js';
 import { simgrepVersion } from '../../version.js';
 import { excludeFileOf } from '../../sources/ignore-rules.js';
+import { rankPathOf, rankPrefixes } from '../../sources/fs.js';
 
 /** Bump when what a record holds changes, pathFacts and pathTerms (rank/) included. */
-const FORMAT = 11; // 11: git's rules stop at a nested repository, a .git file leads to its exclude; 10: a repository's .git/info/exclude is probed; 9: keys under a root reached through a symlink are real paths (sources/real-paths.ts)
+const FORMAT = 12; // 12: the facts kept are the rank paths' (Entry.rank), below the roots; 11: git's rules stop at a nested repository, a .git file leads to its exclude; 10: a repository's .git/info/exclude is probed; 9: keys under a root reached through a symlink are real paths (sources/real-paths.ts)
 /** A directory or ignore file changed this recently is not trusted to show its next change. */
 const RACY_MS = 2000;
 /** Records kept; the least recently written go first. */
@@ -89,7 +90,8 @@ export function walkRecordFile(key: string): string | null {
 }
 
 /** The recorded walk, if nothing it depends on changed since. */
-export function loadWalkRecord(file: string): Walk | null {
+/** `roots`: the walk's paths as given, of which each entry's rank path (Entry.rank) is found again (fs.ts rankPathOf). */
+export function loadWalkRecord(file: string, roots: readonly string[] = []): Walk | null {
   let r: Record;
   try { r = JSON.parse(readFileSync(file, 'utf8')) as Record; } catch { return null; }
   if (r.format !== FORMAT || r.version !== simgrepVersion()) return null;
@@ -107,8 +109,10 @@ export function loadWalkRecord(file: string): Walk | null {
     if (st && stamp && (st.ino !== stamp[2] || (stamp[1] !== 0 && (st.ctimeMs !== stamp[1] || st.size !== stamp[3])))) return null;
   }
   const basics = r.basics;
-  if (basics) r.paths.forEach((p, i) => seedPathInfo(p, unpackBasics(basics, i)));
-  return { entries: r.paths.map((p) => ({ path: p })), keys: r.keys ?? r.paths, warnings: [], dirs: r.dirs.map(([d]) => d) };
+  const prefixes = rankPrefixes(roots);
+  const ranks = r.paths.map((p) => rankPathOf(p, roots, prefixes));
+  if (basics) ranks.forEach((p, i) => seedPathInfo(p ?? r.paths[i], unpackBasics(basics, i)));
+  return { entries: r.paths.map((p, i) => (ranks[i] === undefined ? { path: p } : { path: p, rank: ranks[i] })), keys: r.keys ?? r.paths, warnings: [], dirs: r.dirs.map(([d]) => d) };
 }
 
 /**
@@ -175,7 +179,7 @@ export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; l
   }
   const paths = walk.entries.map((e) => e.path);
   const keys = walk.keys.length === paths.length && walk.keys.every((k, i) => k === paths[i]) ? undefined : walk.keys;
-  const basics = o.pathFacts && paths.length <= FACTS_UP_TO ? packBasics(paths.map(pathBasics)) : undefined;
+  const basics = o.pathFacts && paths.length <= FACTS_UP_TO ? packBasics(walk.entries.map((e) => pathBasics(e.rank ?? e.path))) : undefined;
   const record: Record = { format: FORMAT, version: simgrepVersion(), dirs, rules, probes, paths, keys, basics };
   try {
     mkdirSync(path.dirname(file), { recursive: true });
