@@ -281,8 +281,8 @@ async function dirId(p: IoPath): Promise<string | null> {
  * reach (`src` and `.`) ranks as by the wider alone, and however a root is spelled (`tree`, `/abs/tree`,
  * `.`) its files rank alike. '' for a path no other holds.
  */
-export function rankPrefixes(roots: readonly string[]): Map<string, string> {
-  const abs = roots.map((r) => path.resolve(r));
+export function rankPrefixes(roots: readonly string[], cwd = process.cwd()): Map<string, string> {
+  const abs = roots.map((r) => path.resolve(cwd, r));
   const out = new Map<string, string>();
   roots.forEach((r, i) => {
     let outer = '';
@@ -295,12 +295,14 @@ export function rankPrefixes(roots: readonly string[]): Map<string, string> {
 }
 
 /**
- * The rank path (Entry.rank) of a walked file's display path, as the walk gives it: below the first of the
- * walk's roots (as given) whose display starts it (joinDisplay), with that root's rank prefix; undefined
- * where none does. A walk record keeps display paths only (workspace/changes/walk-record.ts).
+ * The rank path (Entry.rank) of a listed file's display path, as the walk gives it: below the first of the
+ * walk's roots (as given) whose display starts it (joinDisplay), with that root's rank prefix; a root that
+ * is the file: its prefix or its name; undefined where none does. A walk record and a cluster shard keep
+ * display paths only (workspace/changes/walk-record.ts, cluster/shard-source.ts).
  */
 export function rankPathOf(display: string, roots: readonly string[], prefixes = rankPrefixes(roots)): string | undefined {
   for (const root of roots) {
+    if (display === root) return prefixes.get(root) || path.basename(root);
     const base = root === '' ? '' : root.endsWith('/') || root.endsWith(path.sep) ? root : `${root}/`;
     if (display.startsWith(base) && display.length > base.length) {
       const prefix = prefixes.get(root) ?? '';
