@@ -7,7 +7,6 @@ import { collectBytes, type Entry, type Source, type SourceWarning } from '../so
 import { readAhead } from '../sources/remote/read-ahead.js';
 import { READ_AHEAD } from '../sources/remote/storage-source.js';
 import { isRemoteUri } from '../sources/uri.js';
-import { rankPathOf, rankPrefixes } from '../sources/fs.js';
 import type { ShardEntry } from './protocol.js';
 
 export interface ShardSourceOptions {
@@ -34,18 +33,12 @@ export function createShardSource(o: ShardSourceOptions): Source {
         message: `${root}: not found on worker ${o.host}; local paths are searched by workers only when every worker sees the same filesystem (NFS, a shared volume)`,
       });
     }
-    // The rank paths (Entry.rank) the coordinator's walk gave its local files, found again from its roots and working
-    // directory: a job carries display paths only.
-    const prefixes = rankPrefixes(o.roots, o.cwd);
     for (const e of o.entries) {
       if (!isRemoteUri(e.path) && hidden.some((r) => underRoot(e.path, r))) continue;
       const io = e.io !== undefined ? Buffer.from(e.io, 'base64') : undefined;
-      const entry: Listed = { path: e.path, size: e.size, named: e.named, s: e.s, key: e.key };
-      if (!isRemoteUri(e.path)) {
-        entry.io = resolveIo(io ?? e.path, o.cwd);
-        const rank = rankPathOf(e.path, o.roots, prefixes);
-        if (rank !== undefined) entry.rank = rank;
-      }
+      // Ranked by the path the coordinator's walk gave it (ShardEntry.rank), as on one machine.
+      const entry: Listed = { path: e.path, size: e.size, named: e.named, s: e.s, key: e.key, ...(e.rank !== undefined && { rank: e.rank }) };
+      if (!isRemoteUri(e.path)) entry.io = resolveIo(io ?? e.path, o.cwd);
       yield entry;
     }
   }

@@ -294,24 +294,6 @@ export function rankPrefixes(roots: readonly string[], cwd = process.cwd()): Map
   return out;
 }
 
-/**
- * The rank path (Entry.rank) of a listed file's display path, as the walk gives it: below the first of the
- * walk's roots (as given) whose display starts it (joinDisplay), with that root's rank prefix; a root that
- * is the file: its prefix or its name; undefined where none does. A walk record and a cluster shard keep
- * display paths only (workspace/changes/walk-record.ts, cluster/shard-source.ts).
- */
-export function rankPathOf(display: string, roots: readonly string[], prefixes = rankPrefixes(roots)): string | undefined {
-  for (const root of roots) {
-    if (display === root) return prefixes.get(root) || path.basename(root);
-    const base = root === '' ? '' : root.endsWith('/') || root.endsWith(path.sep) ? root : `${root}/`;
-    if (display.startsWith(base) && display.length > base.length) {
-      const prefix = prefixes.get(root) ?? '';
-      return prefix ? `${prefix}/${display.slice(base.length)}` : display.slice(base.length);
-    }
-  }
-  return undefined;
-}
-
 function joinDisplay(dir: string, name: string): string {
   if (dir === '') return name;
   return dir.endsWith('/') || dir.endsWith(path.sep) ? dir + name : `${dir}/${name}`;

@@ -1,7 +1,6 @@
 // A cluster search of a local tree (workers seeing the same filesystem) answers as one machine does, however
-// the root is spelled: a job carries display paths only, and a worker finds each file's path below the
-// searched root again from the coordinator's roots and working directory (score45: the ranking reads that
-// path, Entry.rank, not the root as spelled). Real redis-server and `simgrep worker` processes.
+// the root is spelled: each of a job's files carries the path the coordinator's walk ranks it by
+// (ShardEntry.rank; score45: the ranking reads that path below the searched root, not the root as spelled). Real redis-server and `simgrep worker` processes.
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -48,5 +47,22 @@ describe('a cluster search of a local tree', () => {
       answers.push(one.stdout.split('\n').filter(Boolean).map((l) => { const x = JSON.parse(l); return `${path.basename(x.filename)} ${x.distance}`; }).join('\n'));
     }
     expect(new Set(answers).size).toBe(1);
+  }, 120_000);
+
+  // The roots' spelling cannot tell a worker every rank path (mend45c): with tree/src/.. it gave
+  // tree/src/../retry.py to tree/src (src/../retry.py).
+  // The coordinator now sends each file's rank path as its walk gave it (ShardEntry.rank).
+  it('gives the one machine\'s answer, that of tree alone, for a root spelled with ..', async () => {
+    const cwd = path.dirname(tree);
+    const shown = (out: string) => out.split('\n').filter(Boolean).map((l) => { const x = JSON.parse(l); return `${path.basename(x.filename)} ${x.distance}`; }).join('\n');
+    const alone = await runCli(['retry failed upload', 'tree', '--jsonl', '--top-k', '3', '--no-index'], { env, cwd });
+    for (const roots of [['tree/src', 'tree/src/..']]) {
+      const args = ['retry failed upload', ...roots, '--jsonl', '--top-k', '3', '--no-index'];
+      const one = await runCli(args, { env, cwd });
+      const many = await runCli([...args, '--cluster', redis.url], { env, cwd });
+      expect(one.code, one.stderr).toBe(0);
+      expect([many.code, many.stdout], `${roots.join(' ')}: ${many.stderr}`).toEqual([0, one.stdout]);
+      expect(shown(one.stdout), roots.join(' ')).toBe(shown(alone.stdout));
+    }
   }, 120_000);
 });

@@ -37,8 +37,8 @@ afterAll(() => home.restore());
 type Shown = [file: string, line: number, distance: number];
 
 /** The answer with each file named relative to the tree, whatever the root's spelling. */
-async function answer(root: string, cwd: string, args: string[]): Promise<Shown[]> {
-  const r = await runCli(['retry failed upload', root, '--jsonl', '--top-k', '5', ...args], { cwd, env: home.env });
+async function answer(root: string | string[], cwd: string, args: string[]): Promise<Shown[]> {
+  const r = await runCli(['retry failed upload', ...[root].flat(), '--jsonl', '--top-k', '5', ...args], { cwd, env: home.env });
   expect(r.code, r.stderr).toBe(0);
   return r.stdout.trim().split('\n').map((l) => {
     const x = JSON.parse(l) as { filename: string; match_line: number; distance: number };
@@ -58,4 +58,15 @@ describe('the same root named three ways gives one answer (audit44: scores moved
       for (const [root, cwd] of [...spellings, ...spellings]) expect(await answer(root, cwd, ['--mode', mode, '--index']), `${root} in ${cwd}, indexed`).toEqual(scanned);
     });
   }
+
+  // A root below another spelled with `..` (mend45c): the walk ranks tree/src/../retry.py as retry.py (below
+  // tree/src/.., the outermost), but a recorded walk worked the rank paths out again from the spellings and
+  // gave it to tree/src, whose spelling starts it: src/../retry.py, so the second indexed search differed.
+  it('roots tree/src and tree/src/..: scanned, indexed and from the recorded walk, the answer of tree alone', async () => {
+    const alone = await answer('tree', above, ['--no-index']);
+    const roots = ['tree/src', 'tree/src/..'];
+    expect(await answer(roots, above, ['--no-index'])).toEqual(alone);
+    expect((await runCli(['index', tree], { env: home.env })).code).toBe(0);
+    for (const run of ['first', 'second']) expect(await answer(roots, above, ['--index']), `${run} indexed search`).toEqual(alone);
+  });
 });

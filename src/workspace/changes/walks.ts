@@ -32,7 +32,7 @@ export async function listWalk(sources: Source[], keyOf: FileKeyOf, signal?: Abo
  */
 export async function recordedWalk(walkKey: string, paths: string[], filters: Omit<FsSourceOptions, 'paths'>, signal?: AbortSignal, pathFacts = false): Promise<Walk> {
   const file = filters.maxFileBytes === undefined && !paths.some(isGlob) ? walkRecordFile(JSON.stringify([process.cwd(), walkKey])) : null;
-  const recorded = file ? loadWalkRecord(file, paths) : null;
+  const recorded = file ? loadWalkRecord(file) : null;
   if (recorded) return recorded;
   const listed: string[] = [];
   const rules = new Map<string, IgnoreStack>();
