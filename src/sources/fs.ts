@@ -1,6 +1,6 @@
 // Local files: explicit files, directory walks (.gitignore/.ignore, hidden, extensions, types, globs, size cap),
 // and quoted globs. Named files are always searched; filters apply to what a walk finds.
-import { closeSync, fstatSync, openSync, read, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, read, readSync, realpathSync, statSync } from 'node:fs';
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
@@ -182,15 +182,16 @@ export function createFsSource(opts: FsSourceOptions): FsSource {
     }
     const abs = path.resolve(root);
     let found = false;
-    const saved = recursiveWalk(abs, root, isMatch);
+    const saved = recursiveWalk(abs, root, isMatch, prefixes.get(pattern) ?? '');
     for await (const e of saved) { found = true; yield e; }
     if (!found) warn(pattern, 'PATH_NOT_FOUND', `${pattern}: no file matches this glob`);
   }
 
-  async function* recursiveWalk(abs: string, display: string, isMatch: (rel: string) => boolean): AsyncGenerator<Entry> {
+  /** `rank`: the glob's rank prefix (rankPrefixes: its base's), so its files rank as a walk of the base would rank them. */
+  async function* recursiveWalk(abs: string, display: string, isMatch: (rel: string) => boolean, rank: string): AsyncGenerator<Entry> {
     const rules = opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs, ruleProblem(abs, display));
     const shown = display === '.' ? '' : display;
-    yield* walk({ abs, io: abs, display: shown, rules, ancestors: undefined, rel: '' }, { abs, display: shown, match: isMatch });
+    yield* walk({ abs, io: abs, display: shown, rules, ancestors: undefined, rel: '' }, { abs, display: shown, match: isMatch, rank });
   }
 
   return {
@@ -278,11 +279,15 @@ async function dirId(p: IoPath): Promise<string | null> {
 /**
  * Where each of a search's paths (as given) lies below the outermost other one that holds it: the rank
  * path (Entry.rank) of a file is relative to that outermost searched directory, so a file that two paths
- * reach (`src` and `.`) ranks as by the wider alone, and however a root is spelled (`tree`, `/abs/tree`,
- * `.`) its files rank alike. '' for a path no other holds.
+ * reach (`src` and `.`, `src` and `'src/x/*.ts'`, a link to the tree and `tree/src`) ranks as by the wider
+ * alone, and however a root is spelled (`tree`, `/abs/tree`, `.`, `src/../docs`) its files rank alike. A
+ * glob stands for its base (the directory before its first wildcard: its walk's root); paths are compared
+ * real (symbolic links resolved), as given where they cannot be. '' for a path no other holds.
  */
 export function rankPrefixes(roots: readonly string[], cwd = process.cwd()): Map<string, string> {
-  const abs = roots.map((r) => path.resolve(cwd, r));
+  // (A path that exists is itself, wildcards or not: listOne takes it as a glob only when it does not.)
+  const anchor = (r: string) => (isGlob(r) && !existsSync(path.resolve(cwd, r)) ? loadPicomatch().scan(r).base || '.' : r);
+  const abs = roots.map((r) => realOrResolved(path.resolve(cwd, anchor(r))));
   const out = new Map<string, string>();
   roots.forEach((r, i) => {
     let outer = '';
@@ -292,6 +297,10 @@ export function rankPrefixes(roots: readonly string[], cwd = process.cwd()): Map
     if (!out.has(r)) out.set(r, outer === '' ? '' : path.relative(outer, abs[i]).split(path.sep).join('/'));
   });
   return out;
+}
+
+function realOrResolved(p: string): string {
+  try { return realpathSync(p); } catch { return p; }
 }
 
 function joinDisplay(dir: string, name: string): string {

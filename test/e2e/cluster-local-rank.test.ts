@@ -50,13 +50,13 @@ describe('a cluster search of a local tree', () => {
   }, 120_000);
 
   // The roots' spelling cannot tell a worker every rank path (mend45c): with tree/src/.. it gave
-  // tree/src/../retry.py to tree/src (src/../retry.py).
+  // tree/src/../retry.py to tree/src (src/../retry.py), and a glob's files it ranked by the path as spelled.
   // The coordinator now sends each file's rank path as its walk gave it (ShardEntry.rank).
-  it('gives the one machine\'s answer, that of tree alone, for a root spelled with ..', async () => {
+  it('gives the one machine\'s answer, that of tree alone, for a root spelled with .. and for a glob root', async () => {
     const cwd = path.dirname(tree);
     const shown = (out: string) => out.split('\n').filter(Boolean).map((l) => { const x = JSON.parse(l); return `${path.basename(x.filename)} ${x.distance}`; }).join('\n');
     const alone = await runCli(['retry failed upload', 'tree', '--jsonl', '--top-k', '3', '--no-index'], { env, cwd });
-    for (const roots of [['tree/src', 'tree/src/..']]) {
+    for (const roots of [['tree/src', 'tree/src/..'], ['tree/src/*.ts', 'tree']]) {
       const args = ['retry failed upload', ...roots, '--jsonl', '--top-k', '3', '--no-index'];
       const one = await runCli(args, { env, cwd });
       const many = await runCli([...args, '--cluster', redis.url], { env, cwd });

@@ -4,7 +4,7 @@
 // terms, its last directory's name a path word, a test or example directory anywhere in it a prior), so
 // the distances moved in the 4th decimal with the spelling, and a directory above the root named like
 // a query word (here `upload/`) lifted every file in the tree (audit44).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -36,13 +36,13 @@ afterAll(() => home.restore());
 
 type Shown = [file: string, line: number, distance: number];
 
-/** The answer with each file named relative to the tree, whatever the root's spelling. */
+/** The answer with each file named relative to the tree (links resolved), whatever the root's spelling. */
 async function answer(root: string | string[], cwd: string, args: string[]): Promise<Shown[]> {
   const r = await runCli(['retry failed upload', ...[root].flat(), '--jsonl', '--top-k', '5', ...args], { cwd, env: home.env });
   expect(r.code, r.stderr).toBe(0);
   return r.stdout.trim().split('\n').map((l) => {
     const x = JSON.parse(l) as { filename: string; match_line: number; distance: number };
-    return [path.relative(tree, path.resolve(cwd, x.filename)), x.match_line, x.distance] as Shown;
+    return [path.relative(realpathSync(tree), realpathSync(path.resolve(cwd, x.filename))), x.match_line, x.distance] as Shown;
   });
 }
 
@@ -68,5 +68,16 @@ describe('the same root named three ways gives one answer (audit44: scores moved
     expect(await answer(roots, above, ['--no-index'])).toEqual(alone);
     expect((await runCli(['index', tree], { env: home.env })).code).toBe(0);
     for (const run of ['first', 'second']) expect(await answer(roots, above, ['--index']), `${run} indexed search`).toEqual(alone);
+  });
+
+  // A glob's walk had no rank prefix (mend45c): 'tree/src/*.ts' tree ranked src/upload.ts as upload.ts, tree
+  // 'tree/src/*.ts' as src/upload.ts. A glob now ranks below its base, and its base below the outermost root.
+  // Roots are compared as real paths: tree/src before a link to the tree ranked its files as upload.ts.
+  it('a glob root, or a link to the tree, beside the tree or its src: the answer of tree alone', async () => {
+    symlinkSync(tree, path.join(above, 'link'));
+    const alone = await answer('tree', above, ['--no-index']);
+    for (const roots of [['tree/src/*.ts', 'tree'], ['tree', 'tree/src/*.ts'], ['tree/src', 'link'], ['link', 'tree/src']]) {
+      expect(await answer(roots, above, ['--no-index']), roots.join(' ')).toEqual(alone);
+    }
   });
 });
