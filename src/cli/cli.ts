@@ -144,8 +144,10 @@ async function main(argv: string[]): Promise<number> {
  */
 function report(response: SearchResponse, flags: ParsedFlags, server?: ServedBy, likeFirst?: string): number {
   for (const w of response.warnings) {
-    const hint = likeFirst !== undefined && w.code === 'PATH_NOT_FOUND' && w.path === likeFirst && looksLikeQuery(likeFirst)
-      ? '; with --like every positional is a PATH: the chunk at PATH:LINE is the query, so leave the query out' : '';
+    const hint = likeFirst === undefined || w.code !== 'PATH_NOT_FOUND' || w.path !== likeFirst ? ''
+      : looksLikeQuery(likeFirst) ? '; with --like every positional is a PATH: the chunk at PATH:LINE is the query, so leave the query out'
+        : isBareWord(likeFirst) ? `; if ${likeFirst} was meant as the query, leave it out: with --like every positional is a PATH (the chunk at PATH:LINE is the query)`
+          : '';
     process.stderr.write(`simgrep: ${w.message}${hint}\n`);
   }
   const results = response.results;
@@ -176,6 +178,12 @@ function report(response: SearchResponse, flags: ParsedFlags, server?: ServedBy,
  * which were told to leave a query out: audit44's left).
  */
 const looksLikeQuery = (p: string): boolean => /\S\s+\S/.test(p) && !/[\\/]/.test(p) && !/\.\w{1,8}$/.test(p);
+/**
+ * One word with no separator and no extension (`upload`, `srcc`): a one-word query or a mistyped
+ * directory, which the missing path cannot tell apart, so the hint says "if" (mend45c: a one-word query
+ * beside --like had no hint once looksLikeQuery asked for words apart).
+ */
+const isBareWord = (p: string): boolean => /^[^\s\\/]+$/.test(p) && !/\.\w{1,8}$/.test(p);
 
 /** --like PATH:LINE, the path made absolute (a resident server has its own working directory). */
 function parseLike(raw: string): { path: string; line: number } {
