@@ -54,7 +54,7 @@ describe('the same root named three ways gives one answer (audit44: scores moved
       expect(scanned.length).toBeGreaterThanOrEqual(4);
       for (const [root, cwd] of spellings.slice(1)) expect(await answer(root, cwd, ['--mode', mode, '--no-index']), `${root} in ${cwd}`).toEqual(scanned);
       expect((await runCli(['index', tree], { env: home.env })).code).toBe(0);
-      // Twice each: the second search reads the walk its first recorded (walk-record.ts), display paths only.
+      // Twice each: the second search reads the walk its first recorded (walk-record.ts), with the rank paths it kept.
       for (const [root, cwd] of [...spellings, ...spellings]) expect(await answer(root, cwd, ['--mode', mode, '--index']), `${root} in ${cwd}, indexed`).toEqual(scanned);
     });
   }
