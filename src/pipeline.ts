@@ -86,6 +86,9 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
 
   const processEntry = async (source: Source, entry: Entry) => {
     const fileIndex = paths.push(entry.path) - 1;
+    // What the ranking reads of its path: relative to its root (Entry.rank), however the root was spelled.
+    const rank = entry.rank ?? entry.path;
+    scoring.rankPaths[fileIndex] = rank;
     if (entry.facts) scoring.facts[fileIndex] = entry.facts;
     // A prose line's score reads its neighbours (rank/prose.ts): its pieces carry them as context.
     const isProse = o.rank?.prose != null && isProsePath(entry.path);
@@ -123,7 +126,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       const key = same && !isProse ? known!.state : undefined;
       // A kept prose document's counted line terms: its statistics, and whether any line can enter the top-k.
       const lines = same && isProse ? keptProseLines(known!.lines, entry) : undefined;
-      const unreachable = lines ? proseOutOfReach(lines, o.rank!, entry.path, topk.floorDistance) : false;
+      const unreachable = lines ? proseOutOfReach(lines, o.rank!, rank, topk.floorDistance) : false;
       // A prose file's pieces wait until its document frequencies are counted (rank/prose-file.ts).
       // Counted by its probed lines first where a floor may skip it (ProseFile.outOfReach: a heap not yet full skips nothing).
       const prose = isProse ? new ProseFile(o.rank!, lines && !unreachable ? proseLineStats(lines, o.rank!) : knownProse.get(entry), topk.floorDistance < Infinity) : null;
@@ -188,12 +191,12 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       // A read the deadline ended (a pipe's): cut, its last line without a newline not taken as a line.
       checkAbort();
       await feed(splitter.end());
-      if (prose && !unreachable && !prose.outOfReach(entry.path, topk.floorDistance)) {
+      if (prose && !unreachable && !prose.outOfReach(rank, topk.floorDistance)) {
         // A whole prose file none of whose lines can enter the full top-k (its best lexical score, a cosine of 1)
         // is not sent to be scored: its lines would all be dropped. (prose.outOfReach: the same, bounded from the lines
         // that may hold a term, before the others are counted.)
         const rest = prose.end();
-        if (!(rest.length > 0 && prose.bestDistance(entry.path) > topk.floorDistance)) await offer(rest);
+        if (!(rest.length > 0 && prose.bestDistance(rank) > topk.floorDistance)) await offer(rest);
       }
       counts.ended(fileIndex, splitter.linesSeen);
     } catch (e) {
@@ -266,6 +269,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     const listed = source.listedBound?.(entry, plan);
     if (listed === undefined && !isProsePath(entry.path)) return false;
     await settle();
+    const rank = entry.rank ?? entry.path;
     // The bound the source listed it by, for this very plan (prose-source.ts): what the checks below start
     // with, worked out once for the listing, not again per entry (~1,400 a search on the bench tree): for
     // a document whose postings hold a term, proseReach of its line terms at a cosine of 1 (with the path's
@@ -288,25 +292,25 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       const floor = topk.floorDistance;
       // A heap that is not full skips nothing: no bound is worth its cost yet.
       if (floor === Infinity) return toRead(entry, lines, plan);
-      if (proseReach(lines, plan, entry.path) > floor) return true;
+      if (proseReach(lines, plan, rank) > floor) return true;
       const cosine = cosineBound(source, entry);
-      if (cosine < 1 && proseReach(lines, plan, entry.path, undefined, cosine) > floor) return true;
-      if (proseBest(lines, plan, entry.path, undefined, floor, cosine) > floor) return true;
+      if (cosine < 1 && proseReach(lines, plan, rank, undefined, cosine) > floor) return true;
+      if (proseBest(lines, plan, rank, undefined, floor, cosine) > floor) return true;
       // Line by line, each line's lexical bound with its own cosine bound (rank/prose-lines.ts proseLineReach).
       const lineCosine = cosine < 1 ? source.proseLineCosine?.(entry, o.query) : null;
       if (lineCosine) {
         lineReachWork.calls++;
-        if (proseLineReach(lines, plan, entry.path, lineCosine, cosine) > floor) { lineReachWork.skips++; return true; }
+        if (proseLineReach(lines, plan, rank, lineCosine, cosine) > floor) { lineReachWork.skips++; return true; }
       }
       // Its lines' grams counted from its bytes where that bound took each at its most (the index's statistics file).
       const read = await source.proseLinesRead?.(entry, plan);
-      if (read && proseBest(read, plan, entry.path, undefined, floor, cosine) > floor) return true;
+      if (read && proseBest(read, plan, rank, undefined, floor, cosine) > floor) return true;
       return toRead(entry, lines, plan);
     }
-    const best = termlessProseDistance(plan, entry.path);
+    const best = termlessProseDistance(plan, rank);
     if (best === Infinity || best > topk.floorDistance) return true;
     const cosine = cosineBound(source, entry);
-    if (cosine < 1 && termlessProseDistance(plan, entry.path, cosine) > topk.floorDistance) return true;
+    if (cosine < 1 && termlessProseDistance(plan, rank, cosine) > topk.floorDistance) return true;
     // Read and scored: its statistics from its line terms where the source keeps them (exactly those
     // counting it gives: its grams' document frequencies), so its lines are not counted again first.
     const lines = uncut(entry) ? source.proseLines?.(entry, plan) : null;
@@ -363,8 +367,9 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   }
   stats.ms = performance.now() - started;
   const pool = topk.take();
-  const shown = o.candidatesOnly ? { hits: pool, more: false } : finishCandidates(pool, o.topK, o.rank);
+  const shown = o.candidatesOnly ? { hits: pool, more: false, closest: null } : finishCandidates(pool, o.topK, o.rank, o.maxDistance);
   const hits = scoring.withBestLines(shown.hits);
-  const closestMiss = topk.size === 0 && scoring.closest ? scoring.withBestLines([scoring.closest])[0] : null;
+  const closest = shown.closest ?? (topk.size === 0 ? scoring.closest : null);
+  const closestMiss = closest ? scoring.withBestLines([closest])[0] : null;
   return { hits, more: shown.more, closestMiss, warnings, stats };
 }

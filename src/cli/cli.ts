@@ -4,7 +4,7 @@ import path from 'node:path';
 import { SimgrepError, isSimgrepError } from '../errors.js';
 import { createJsonPrinter } from '../output/json.js';
 import { createJsonlPrinter } from '../output/jsonl.js';
-import type { Printer } from '../output/printer.js';
+import { roundDistance, type Printer } from '../output/printer.js';
 import { createTextPrinter } from '../output/text.js';
 import { visibleLine, visibleName } from '../output/visible.js';
 import { budgetedJson, budgetedJsonl } from '../output/budgeted.js';
@@ -145,8 +145,10 @@ async function main(argv: string[]): Promise<number> {
  */
 function report(response: SearchResponse, flags: ParsedFlags, server?: ServedBy, likeFirst?: string): number {
   for (const w of response.warnings) {
-    const hint = likeFirst !== undefined && w.code === 'PATH_NOT_FOUND' && w.path === likeFirst
-      ? '; with --like every positional is a PATH: the chunk at PATH:LINE is the query, so leave the query out' : '';
+    const hint = likeFirst === undefined || w.code !== 'PATH_NOT_FOUND' || w.path !== likeFirst ? ''
+      : looksLikeQuery(likeFirst) ? '; with --like every positional is a PATH: the chunk at PATH:LINE is the query, so leave the query out'
+        : isBareWord(likeFirst) ? `; if ${likeFirst} was meant as the query, leave it out: with --like every positional is a PATH (the chunk at PATH:LINE is the query)`
+          : '';
     process.stderr.write(`simgrep: ${visibleLine(w.message)}${hint}\n`);
   }
   const results = response.results;
@@ -164,12 +166,26 @@ function report(response: SearchResponse, flags: ParsedFlags, server?: ServedBy,
   }
   if (response.results.length === 0 && response.closestMiss && !flags.json && !flags.jsonl) {
     const c = response.closestMiss;
-    process.stderr.write(`simgrep: no line is closer than --max-distance ${flags['max-distance']}; the closest was ${visibleName(c.filename)}:${c.match_line + 1} (distance ${c.distance.toFixed(4)})\n`);
+    // Its distance as results print theirs: -m past it keeps it.
+    process.stderr.write(`simgrep: no line is closer than --max-distance ${flags['max-distance']}; the closest was ${visibleName(c.filename)}:${c.match_line + 1} (distance ${roundDistance(c.distance)})\n`);
   }
   if (flags.stats) process.stderr.write(statsLine(response.stats, server));
   if (response.stats.errors > 0) return 2;
   return results.length > 0 ? 0 : 1;
 }
+
+/**
+ * Whether a positional that is not there reads as a query written beside --like, not a mistyped path:
+ * words apart, with no path separator and no file extension (`retry upload`, not `srcc` or `my dir/x.ts`,
+ * which were told to leave a query out: audit44's left).
+ */
+const looksLikeQuery = (p: string): boolean => /\S\s+\S/.test(p) && !/[\\/]/.test(p) && !/\.\w{1,8}$/.test(p);
+/**
+ * One word with no separator and no extension (`upload`, `srcc`): a one-word query or a mistyped
+ * directory, which the missing path cannot tell apart, so the hint says "if" (mend45c: a one-word query
+ * beside --like had no hint once looksLikeQuery asked for words apart).
+ */
+const isBareWord = (p: string): boolean => /^[^\s\\/]+$/.test(p) && !/\.\w{1,8}$/.test(p);
 
 /** --like PATH:LINE, the path made absolute (a resident server has its own working directory). */
 function parseLike(raw: string): { path: string; line: number } {

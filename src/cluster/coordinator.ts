@@ -151,8 +151,8 @@ export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext)
     await cleanUp({ redis, blocking, queue, queryId, pending: [...shards.values()].map((s) => s.id) });
   }
   state.stats.ms = performance.now() - started;
-  const { hits, more } = finishCandidates(state.topk.take(), topK, rank);
-  return { hits, more, closestMiss: state.topk.size === 0 ? state.closest : null, warnings: state.warnings, stats: state.stats as SearchStats };
+  const { hits, more, closest } = finishCandidates(state.topk.take(), topK, rank, o.maxDistance);
+  return { hits, more, closestMiss: closest ?? (state.topk.size === 0 ? state.closest : null), warnings: state.warnings, stats: state.stats as SearchStats };
 }
 
 /** What a worker needs of the search's options (no credentials: workers use their own). */

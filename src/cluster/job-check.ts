@@ -101,7 +101,7 @@ function checkRemote(v: unknown, what: string): void {
   if (r.retries !== undefined && !isInt(r.retries, 0, 100)) fail(`${what}.retries ${shown(r.retries)} is not a whole number in 0..100`);
 }
 
-const ENTRY_KEYS = ['s', 'path', 'size', 'named', 'key', 'modifiedMs', 'io'] as const;
+const ENTRY_KEYS = ['s', 'path', 'size', 'named', 'key', 'modifiedMs', 'io', 'rank'] as const;
 
 function checkEntry(v: unknown, i: number, o: { sources: number; remoteFrom: number; index: boolean }): ShardEntry {
   const what = `entry ${i}`;
@@ -116,9 +116,11 @@ function checkEntry(v: unknown, i: number, o: { sources: number; remoteFrom: num
     // An index job's paths are index keys: absolute canonical local paths or URIs.
     remoteParses(p, `${what}.path`);
     if (isRemoteUri(p) ? !isSafeKey(p.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '')) : !isCanonicalLocalPath(p)) fail(`${what}.path ${shown(p)} is not an absolute canonical path or a URI without . or .. segments`);
-    if (v.key !== undefined || v.io !== undefined) fail(`${what} of an index job carries a key or raw name`);
+    if (v.key !== undefined || v.io !== undefined || v.rank !== undefined) fail(`${what} of an index job carries a key, raw name or rank path`);
     return v as unknown as ShardEntry;
   }
+  // A rank path is only read as text by the ranking (its words and marks), never opened: bounded, no NUL.
+  if (v.rank !== undefined) str(v.rank, `${what}.rank`);
   const remote = (v.s as number) >= o.remoteFrom;
   if (remote !== isRemoteUri(p)) fail(`${what}.path ${shown(p)} does not match its source's kind`);
   if (remote) {

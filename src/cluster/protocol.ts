@@ -11,9 +11,10 @@ import { SNAPSHOT_FORMATS } from '../workspace/snapshot/snapshot-file.js';
 
 /**
  * Bumped when a job or result changes shape: workers refuse jobs of another protocol. 2: jobs and
- * workers carry FORMATS (a worker of protocol 1 refuses every job of 2, and the other way round).
+ * workers carry FORMATS (a worker of protocol 1 refuses every job of 2, and the other way round). 3: a
+ * search shard's entries carry their rank paths (ShardEntry.rank; a worker of 2 ranked by the spelled path).
  */
-export const PROTOCOL = 2;
+export const PROTOCOL = 3;
 /**
  * The formats of what a worker hands back that depends on how text is cut into words: an index
  * shard's staged terms and definitions (merged into the coordinator's snapshot as they are), a search
@@ -74,6 +75,12 @@ export interface ShardEntry {
   modifiedMs?: number;
   /** A local name that is not valid UTF-8: its raw bytes, base64. */
   io?: string;
+  /**
+   * The path the coordinator's walk ranks it by (Entry.rank: below the searched root), sent as the walk gave
+   * it rather than worked out again on the worker, which cannot know it from the roots' spelling alone
+   * (`src/../docs`, a glob's base, a link). Read only by the ranking, never to open a file.
+   */
+  rank?: string;
 }
 
 export interface ShardJob {

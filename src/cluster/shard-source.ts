@@ -36,7 +36,8 @@ export function createShardSource(o: ShardSourceOptions): Source {
     for (const e of o.entries) {
       if (!isRemoteUri(e.path) && hidden.some((r) => underRoot(e.path, r))) continue;
       const io = e.io !== undefined ? Buffer.from(e.io, 'base64') : undefined;
-      const entry: Listed = { path: e.path, size: e.size, named: e.named, s: e.s, key: e.key };
+      // Ranked by the path the coordinator's walk gave it (ShardEntry.rank), as on one machine.
+      const entry: Listed = { path: e.path, size: e.size, named: e.named, s: e.s, key: e.key, ...(e.rank !== undefined && { rank: e.rank }) };
       if (!isRemoteUri(e.path)) entry.io = resolveIo(io ?? e.path, o.cwd);
       yield entry;
     }

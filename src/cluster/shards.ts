@@ -48,6 +48,7 @@ function toShardEntry(s: number, e: Entry): ShardEntry {
     ...(e.size !== undefined && { size: e.size }),
     ...(e.modifiedMs !== undefined && { modifiedMs: e.modifiedMs }),
     ...(e.named && { named: true }),
+    ...(e.rank !== undefined && { rank: e.rank }),
     ...(key !== undefined && { key }),
     ...(io !== undefined && { io: io.toString('base64') }),
   };

@@ -6,7 +6,7 @@ import type { ChunkRequest } from '../embed/requests.js';
 import { isSimgrepError } from '../errors.js';
 import { oneChunk } from '../embed/chunk-scoring.js';
 import { chunkStats, lexicalScore, relevance, toDistance, type KnownSignals } from '../rank/chunk-scorer.js';
-import { candidateLimit } from '../rank/diversify.js';
+import { candidateLimit, thresholdsShown } from '../rank/diversify.js';
 import { pathSignals } from '../rank/path-signals.js';
 import { embedsQuery, type RankPlan } from '../rank/plan.js';
 import type { ProseStats } from '../rank/prose.js';
@@ -30,6 +30,8 @@ export class Scoring {
   fatal: unknown = null;
   /** Every file's path by its index in the batches' segments. */
   readonly paths: string[] = [];
+  /** Each file's path as the ranking reads it (Entry.rank), by file index. */
+  readonly rankPaths: string[] = [];
   /** Files' path facts by file index, where their entry carried them (Entry.facts): not worked out again by the scorer. */
   readonly facts: (PathFacts | undefined)[] = [];
   /** Prose files' statistics by file index, once counted (their pieces are scored line by line). */
@@ -65,7 +67,11 @@ export class Scoring {
     private readonly guard: () => void,
   ) {
     this.topk = new TopK<Hit>(candidateLimit(o.topK, o.rank));
+    this.maxDistance = thresholdsShown(o.topK, o.rank, o.maxDistance) ? undefined : o.maxDistance;
   }
+
+  /** --max-distance as lines are scored; undefined where it applies to the hits shown (rank/diversify.ts thresholdsShown). */
+  private readonly maxDistance: number | undefined;
 
   /** Sends a batch to be scored once a slot is free; `last`: the flush after the deadline fired, not guarded. */
   async submit(batch: Batch | null, last = false): Promise<void> {
@@ -125,9 +131,9 @@ export class Scoring {
   private pruneAbove(): number {
     if (!this.prunable) return Infinity;
     const floor = this.topk.floorDistance;
-    if (this.o.maxDistance === undefined) return floor;
+    if (this.maxDistance === undefined) return floor;
     // Until some line passes --max-distance, the closest miss is still wanted: only beat that.
-    return this.topk.size > 0 ? Math.min(floor, this.o.maxDistance) : Math.min(floor, this.closest?.distance ?? Infinity);
+    return this.topk.size > 0 ? Math.min(floor, this.maxDistance) : Math.min(floor, this.closest?.distance ?? Infinity);
   }
 
   private chunkRequest(plan: RankPlan, batch: Batch): ChunkRequest {
@@ -139,7 +145,7 @@ export class Scoring {
     return {
       plan,
       rangeFirstLines: Uint32Array.from(batch.segments, (seg) => seg.firstLine + (seg.scoreFrom - seg.from)),
-      rangePaths: batch.segments.map((seg) => this.paths[seg.fileIndex]),
+      rangePaths: batch.segments.map((seg) => this.rankPaths[seg.fileIndex]),
       ...(this.facts.length > 0 && { rangeFacts: batch.segments.map((seg) => this.facts[seg.fileIndex]) }),
       ...(prose.some((p) => p !== null) && {
         rangeProse: prose,
@@ -187,7 +193,8 @@ export class Scoring {
   }
 
   private consume(batch: Batch, distances: Float32Array): void {
-    const { rank, maxDistance } = this.o;
+    const { rank } = this.o;
+    const { maxDistance } = this;
     for (const seg of batch.segments) {
       const path = this.paths[seg.fileIndex];
       for (let i = seg.scoreFrom; i < seg.scoreTo; i++) {
@@ -232,8 +239,9 @@ export class Scoring {
       const { seg } = u;
       const { piece } = seg;
       const lines = decodeLines(piece.bytes, piece.offsets, piece.scoreFrom, piece.scoreTo);
-      const signals = pathSignals(hit.path, plan, this.facts[seg.fileIndex]);
-      const [k] = chunkStats(lines, seg.firstLine + piece.scoreFrom, hit.path, plan, signals);
+      const rankPath = this.rankPaths[seg.fileIndex];
+      const signals = pathSignals(rankPath, plan, this.facts[seg.fileIndex]);
+      const [k] = chunkStats(lines, seg.firstLine + piece.scoreFrom, rankPath, plan, signals);
       // (The hit's distance may carry its file's coherence boost since: compared with what was scored.)
       if (u.signals ? lexicalScore(k.bm25, plan) !== u.signals.lexical || k.symbol !== u.signals.symbol || k.best < 0
         : Math.fround(toDistance(relevance(0, lexicalScore(k.bm25, plan), k.symbol, signals, plan))) !== u.known) throw new KnownDistanceChanged(hit.path);

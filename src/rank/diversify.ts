@@ -56,6 +56,16 @@ const spreads = (topK: number, rank: RankPlan | undefined): rank is RankPlan =>
   rank !== undefined && Number.isFinite(topK) && rank.fileDecay < 1;
 
 /**
+ * Whether --max-distance is applied to the hits shown rather than to each line as it is scored: where
+ * results are spread across files, a hit's distance moves once it is chosen (file coherence lowers a
+ * file's best, saturation raises its others), and the threshold must keep what was printed (a hit
+ * printed at 0.455 came back from -m 0.46 only if its distance before the boost passed: audit44).
+ * Elsewhere the distance scored is the distance shown, and thresholding as scored lets workers prune.
+ */
+export const thresholdsShown = (topK: number, rank: RankPlan | undefined, maxDistance: number | undefined): boolean =>
+  maxDistance !== undefined && spreads(topK, rank);
+
+/**
  * How many candidates the bounded heap keeps for topK results (the same on one machine and per shard):
  * one more than shown where results are not spread, so the answer can say whether more matched.
  */
@@ -65,9 +75,15 @@ export function candidateLimit(topK: number, rank: RankPlan | undefined): number
 
 /**
  * The kept candidates (best first) -> the hits shown: spread across files in the ranked modes; `more`
- * when a candidate was left out (more matches exist than are shown).
+ * when a candidate was left out (more matches exist than are shown). Where the threshold is applied to
+ * the hits shown (thresholdsShown), those at or past `maxDistance` are left out, `closest` is the best
+ * of them when none passes, and `more` is false once the threshold cut the page (what ranks below is
+ * farther still).
  */
-export function finishCandidates(candidates: Hit[], topK: number, rank: RankPlan | undefined): { hits: Hit[]; more: boolean } {
-  const hits = spreads(topK, rank) ? spreadAcrossFiles(candidates, topK, rank.fileDecay, rank.fileCoherence) : candidates.slice(0, topK);
-  return { hits, more: candidates.length > hits.length };
+export function finishCandidates(candidates: Hit[], topK: number, rank: RankPlan | undefined, maxDistance?: number): { hits: Hit[]; more: boolean; closest: Hit | null } {
+  const ranked = spreads(topK, rank) ? spreadAcrossFiles(candidates, topK, rank.fileDecay, rank.fileCoherence) : candidates.slice(0, topK);
+  const more = candidates.length > ranked.length;
+  if (!thresholdsShown(topK, rank, maxDistance)) return { hits: ranked, more, closest: null };
+  const hits = ranked.filter((h) => h.distance < maxDistance!);
+  return { hits, more: more && hits.length === ranked.length, closest: hits.length === 0 ? ranked[0] ?? null : null };
 }

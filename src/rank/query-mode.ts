@@ -7,6 +7,7 @@ import type { SearchMode } from '../types.js';
 import type { Lexicon } from './lexical/lexicon.js';
 import { buildRankPlan, type RankPlan } from './plan.js';
 import { queryWords } from './lexical/words.js';
+import { MAX_WORD_CHARS } from './query-terms.js';
 
 /** A letter or a number in any script: what a query needs for a term to look for. */
 const HAS_WORD = /[\p{L}\p{N}]/u;
@@ -26,6 +27,11 @@ export interface QueryMode {
 export function queryMode(query: string, asked: SearchMode, known: boolean, lexicon: Lexicon, knownShare = 1): QueryMode {
   const mode: SearchMode = known ? asked : 'lexical';
   const rank = mode === 'line' ? undefined : buildRankPlan(query, mode, lexicon, knownShare);
+  // A query of blob words alone (each past MAX_WORD_CHARS, left out as terms) has no word to look for, whatever
+  // digits inside it a prose line's numbers would take, or what the model made of it: said why (audit44's left).
+  if (rank && rank.terms.length === 0 && blobsOnly(query)) {
+    throw new SimgrepError('BAD_QUERY', `the query ${quotedQuery(query)} has no word to look for: each of its words is over ${MAX_WORD_CHARS.toLocaleString('en-US')} characters (a blob, such as a base64 or hex run, which is never looked up: no name is that long); search for a name or a few words from it instead`);
+  }
   // A query of numbers alone (`1964`, `١٩٦٤`) has terms of a prose line's BM25 (rank/prose.ts): searched by them.
   if (rank && mode === 'lexical' && rank.terms.length === 0 && (rank.prose?.numbers.length ?? 0) === 0) {
     throw new SimgrepError('BAD_QUERY', asked === 'lexical' || known
@@ -43,6 +49,12 @@ export function queryMode(query: string, asked: SearchMode, known: boolean, lexi
     mode, rank,
     warning: { path: '', code: 'QUERY_WORDS_ONLY', message: `the model knows no token of the query ${quotedQuery(query)}: it was searched by its words alone (as --mode lexical)` },
   };
+}
+
+/** Whether every word of a query is past MAX_WORD_CHARS (query-terms.ts leaves such words out): it said only "no word to look for" (audit44's left). */
+function blobsOnly(query: string): boolean {
+  const words = queryWords(query);
+  return words.length > 0 && words.every((w) => w.length > MAX_WORD_CHARS);
 }
 
 /**

@@ -1,6 +1,6 @@
 // Local files: explicit files, directory walks (.gitignore/.ignore, hidden, extensions, types, globs, size cap),
 // and quoted globs. Named files are always searched; filters apply to what a walk finds.
-import { closeSync, fstatSync, openSync, read, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, read, readSync, realpathSync, statSync } from 'node:fs';
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
@@ -80,8 +80,9 @@ export function createFsSource(opts: FsSourceOptions): FsSource {
    * first child and compiled it again (`--trace-deopt`: "wrong map", branch jit35).
    */
   interface At { abs: string; io: IoPath; display: string; rules: IgnoreStack; ancestors: ReadonlySet<string> | undefined; rel: string }
-  /** The walk's root: relative paths for a glob's matcher, and how rule files are named. */
-  interface Root { abs: string; display: string; match?: (rel: string) => boolean }
+  /** The walk's root: relative paths for a glob's matcher, how rule files are named, and its rank prefix (rankPrefixes). */
+  interface Root { abs: string; display: string; match?: (rel: string) => boolean; rank?: string }
+  const prefixes = rankPrefixes(opts.paths);
 
   /**
    * `at.ancestors` (only when following links): the device:inode of every directory above, so a link
@@ -134,7 +135,8 @@ export function createFsSource(opts: FsSourceOptions): FsSource {
         if (opts.maxFileBytes !== undefined) {
           try { size = (await stat(d.io)).size; } catch { continue; }
         }
-        if (wantedByFilters(rel, size, shown)) yield typeof d.io === 'string' ? { path: shown, size } : { path: shown, size, io: d.io } as FsEntry;
+        const rank = root.rank ? `${root.rank}/${rel}` : rel;
+        if (wantedByFilters(rel, size, shown)) yield typeof d.io === 'string' ? { path: shown, rank, size } : { path: shown, rank, size, io: d.io } as FsEntry;
       }
     }
   }
@@ -154,13 +156,13 @@ export function createFsSource(opts: FsSourceOptions): FsSource {
       // --no-recursive: the directory's own files (its subdirectories are not entered: walk), as for a prefix.
       const abs = path.resolve(p);
       const rules = opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs, ruleProblem(abs, p));
-      yield* walk({ abs, io: abs, display: p, rules, ancestors: undefined, rel: '' }, { abs, display: p });
+      yield* walk({ abs, io: abs, display: p, rules, ancestors: undefined, rel: '' }, { abs, display: p, rank: prefixes.get(p) ?? '' });
     } else if (s.isFile()) {
       if (opts.maxFileBytes !== undefined && s.size > opts.maxFileBytes) {
         warn(p, 'TOO_LARGE', tooLargeMessage(p, s.size, opts.maxFileBytes));
         return;
       }
-      yield { path: p, size: s.size, named: true };
+      yield { path: p, rank: prefixes.get(p) || path.basename(p), size: s.size, named: true };
     } else if (s.isFIFO() || s.isCharacterDevice()) {
       // A named pipe, <(process substitution) or /dev/stdin given explicitly is read, as grep does.
       yield { path: p, named: true, pipe: true };
@@ -180,15 +182,16 @@ export function createFsSource(opts: FsSourceOptions): FsSource {
     }
     const abs = path.resolve(root);
     let found = false;
-    const saved = recursiveWalk(abs, root, isMatch);
+    const saved = recursiveWalk(abs, root, isMatch, prefixes.get(pattern) ?? '');
     for await (const e of saved) { found = true; yield e; }
     if (!found) warn(pattern, 'PATH_NOT_FOUND', `${pattern}: no file matches this glob`);
   }
 
-  async function* recursiveWalk(abs: string, display: string, isMatch: (rel: string) => boolean): AsyncGenerator<Entry> {
+  /** `rank`: the glob's rank prefix (rankPrefixes: its base's), so its files rank as a walk of the base would rank them. */
+  async function* recursiveWalk(abs: string, display: string, isMatch: (rel: string) => boolean, rank: string): AsyncGenerator<Entry> {
     const rules = opts.noIgnore ? IgnoreStack.empty() : await IgnoreStack.forRoot(abs, ruleProblem(abs, display));
     const shown = display === '.' ? '' : display;
-    yield* walk({ abs, io: abs, display: shown, rules, ancestors: undefined, rel: '' }, { abs, display: shown, match: isMatch });
+    yield* walk({ abs, io: abs, display: shown, rules, ancestors: undefined, rel: '' }, { abs, display: shown, match: isMatch, rank });
   }
 
   return {
@@ -271,6 +274,33 @@ function readWhole(fd: number, size: number): Buffer {
 /** device:inode of a directory, the identity a loop check needs (null if it cannot be stat'ed). */
 async function dirId(p: IoPath): Promise<string | null> {
   try { const s = await stat(p); return `${s.dev}:${s.ino}`; } catch { return null; }
+}
+
+/**
+ * Where each of a search's paths (as given) lies below the outermost other one that holds it: the rank
+ * path (Entry.rank) of a file is relative to that outermost searched directory, so a file that two paths
+ * reach (`src` and `.`, `src` and `'src/x/*.ts'`, a link to the tree and `tree/src`) ranks as by the wider
+ * alone, and however a root is spelled (`tree`, `/abs/tree`, `.`, `src/../docs`) its files rank alike. A
+ * glob stands for its base (the directory before its first wildcard: its walk's root); paths are compared
+ * real (symbolic links resolved), as given where they cannot be. '' for a path no other holds.
+ */
+export function rankPrefixes(roots: readonly string[], cwd = process.cwd()): Map<string, string> {
+  // (A path that exists is itself, wildcards or not: listOne takes it as a glob only when it does not.)
+  const anchor = (r: string) => (isGlob(r) && !existsSync(path.resolve(cwd, r)) ? loadPicomatch().scan(r).base || '.' : r);
+  const abs = roots.map((r) => realOrResolved(path.resolve(cwd, anchor(r))));
+  const out = new Map<string, string>();
+  roots.forEach((r, i) => {
+    let outer = '';
+    for (const b of abs) {
+      if (b !== abs[i] && abs[i].startsWith(b.endsWith(path.sep) ? b : b + path.sep) && (outer === '' || b.length < outer.length)) outer = b;
+    }
+    if (!out.has(r)) out.set(r, outer === '' ? '' : path.relative(outer, abs[i]).split(path.sep).join('/'));
+  });
+  return out;
+}
+
+function realOrResolved(p: string): string {
+  try { return realpathSync(p); } catch { return p; }
 }
 
 function joinDisplay(dir: string, name: string): string {

@@ -7,7 +7,14 @@ export interface Entry {
   path: string;
   /** Size in bytes when known up front (used for --max-filesize). */
   size?: number;
-  /** Its path's facts (rank/path-signals.ts pathFacts of `path`) where the source knows them (a workspace's coverage): not worked out again to rank it. */
+  /**
+   * The path the ranking reads (its words, its test and side-code marks): relative to the searched
+   * directory it was found under, a named file's own name; where absent, `path`. Not the path as the user
+   * spelled the root: `tree`, `/abs/tree` and `.` in tree gave other scores and, with a query word in a
+   * directory above, other files (audit44).
+   */
+  rank?: string;
+  /** Its path's facts (rank/path-signals.ts pathFacts of `rank`) where the source knows them (a workspace's coverage): not worked out again to rank it. */
   facts?: PathFacts;
   /** When an object store's listing says it was last written (ms since the epoch); the index's change check. */
   modifiedMs?: number;

@@ -231,7 +231,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
       notSaved.push({ path: ws.dir, code: 'INDEX_NOT_SAVED', message: `workspace ${ws.name}: what changed was not saved (${saved.errno}); this search read ${stale.length === 1 ? 'it' : `the ${stale.length} changed files`} again for its own answer` });
     }
   }
-  const { display, infos, files, lines, bytes, binary, namedBinary } = coverage(snap, walk);
+  const { display, ranks, infos, files, lines, bytes, binary, namedBinary } = coverage(snap, walk);
   mark('coverage');
 
   const query = await ws.searcher.embed([so.query]);
@@ -250,7 +250,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const proseIndex = plan.prose ? ws.proseIndex() : null;
   // A resident process keeps its documents' line tokens too, to bound their cosines (kept-documents.ts).
   if (plan.prose && !ws.o.oneShot) keepLineTokensWith(ws.searcher);
-  const split = plan.prose ? splitProse(snap, display, ws.reader, plan, { keepBytes: !ws.o.oneShot, index: proseIndex, bounded: Number.isFinite(heapSize), model }) : { display, prose: null };
+  const split = plan.prose ? splitProse(snap, display, ws.reader, plan, { ranks, keepBytes: !ws.o.oneShot, index: proseIndex, bounded: Number.isFinite(heapSize), model }) : { display, prose: null };
   mark('prose split');
   // A resident process's prose sweep is walked for the plan on an idle worker of the pool while this thread
   // picks and scores the code candidates; the prose documents' listing after those takes its bests
@@ -266,7 +266,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
   const candidates = selectCandidates(snap, { plan, query, display: split.display, infos, heapSize, maxDistance: so.maxDistance, resident: !ws.o.oneShot }, undefined, known, signals);
   mark(`candidates (${candidates.length})`);
   const rescore = (exactly: Map<number, number> | undefined, termSignals: Map<number, KnownSignals> | undefined) => {
-    const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader, kept: ws.o.oneShot ? undefined : keptText, known: exactly, signals: termSignals, infos });
+    const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader, kept: ws.o.oneShot ? undefined : keptText, known: exactly, signals: termSignals, infos, ranks });
     return withinRest(so, started, (o) => ws.searcher.search({ ...o, paths: [], sources: split.prose ? [source, split.prose] : [source] }));
   };
   // A file changed unseen since it was indexed (same size and mtime): its chunks' known distances and signals

@@ -34,6 +34,15 @@ describe('a query with a 40,000-character word', () => {
     });
   }
 
+  it('a query that is only a blob says why it has no word to look for, and what to do (audit44\'s left: "no word to look for" alone)', async () => {
+    const why = 'has no word to look for: each of its words is over 16,384 characters (a blob, such as a base64 or hex run, which is never looked up: no name is that long); search for a name or a few words from it instead';
+    const letters = 'QmFzZTY0'.repeat(2_500); // a base64 run of 20,000 characters, one word
+    for (const mode of ['hybrid', 'lexical', 'semantic']) {
+      const r = await runCli([letters, root, '--mode', mode, '--no-index'], { env: home.env });
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `simgrep: the query "${letters.slice(0, 60)}…" ${why}\n`]);
+    }
+  });
+
   it('a query with a 40,000-character number run (a pasted JSON array) scans and answers as the index does', async () => {
     // Review of audit44: a run of digits past V8's bound made the prose probe's regular expression fail at its first
     // exec: 35 of 40 Markdown files failed to score (exit 2), and the index answered with other files.

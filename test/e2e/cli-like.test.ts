@@ -58,4 +58,20 @@ describe('--like', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`simgrep: retry upload: no such file or directory (relative paths start at ${dir}); with --like every positional is a PATH: the chunk at PATH:LINE is the query, so leave the query out\n`);
   });
+
+  it('a mistyped PATH beside --like is only not there: no advice to leave a query out (audit44\'s left: the hint came for any missing first path)', async () => {
+    for (const typo of ['sub dir/upload.ts', 'upload-9.ts']) {
+      const r = await run(['--like', 'upload-1.ts:2', typo, '.', '-l']);
+      expect([r.code, r.stderr]).toEqual([2, `simgrep: ${typo}: no such file or directory (relative paths start at ${dir})\n`]);
+    }
+  });
+
+  // One bare word (no separator, no extension) is a one-word query or a mistyped directory, which a missing
+  // path cannot tell apart: the advice says "if" (mend45c: `upload` beside --like had no hint at all).
+  it('a missing first PATH of one bare word: leave it out if it was meant as the query', async () => {
+    for (const word of ['upload', 'srcc']) {
+      const r = await run(['--like', 'upload-1.ts:2', word, '.', '-l']);
+      expect([r.code, r.stderr]).toEqual([2, `simgrep: ${word}: no such file or directory (relative paths start at ${dir}); if ${word} was meant as the query, leave it out: with --like every positional is a PATH (the chunk at PATH:LINE is the query)\n`]);
+    }
+  });
 });

@@ -73,7 +73,7 @@ async function answerTo(kind: 'index' | 'search', job: Record<string, unknown>):
 describe('a cluster of mixed builds', () => {
   it('the formats a worker announces are this build\'s snapshot, delta and prose statistics formats', async () => {
     expect(FORMATS).toBe('simgrep-snapshot-11 simgrep-snapshot-delta-6 simgrep-prose-stats-7');
-    expect(await workerInfo()).toMatchObject({ protocol: 2, formats: FORMATS });
+    expect(await workerInfo()).toMatchObject({ protocol: 3, formats: FORMATS });
   });
 
   it('a worker refuses an index shard of other formats (the same version and protocol), naming them', async () => {
@@ -98,7 +98,7 @@ describe('a cluster of mixed builds', () => {
     };
     expect(await answerTo('search', job)).toEqual({
       n: 0, worker: me.id, refused: true,
-      error: { code: 'CLUSTER_INCOMPATIBLE', message: `simgrep ${me.simgrep} (protocol 1) on the coordinator, ${me.simgrep} (protocol 2) on the worker` },
+      error: { code: 'CLUSTER_INCOMPATIBLE', message: `simgrep ${me.simgrep} (protocol 1) on the coordinator, ${me.simgrep} (protocol 3) on the worker` },
     });
   });
 

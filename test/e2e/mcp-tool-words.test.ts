@@ -44,6 +44,12 @@ describe('simgrep mcp: the words of an answer', () => {
     expect(r.content[0].text).toBe('BAD_QUERY: the query "=>" has no letter or number to look for: simgrep ranks words and meaning, not symbols (grep -F finds them); use identifiers or words, or "mode": "semantic" for the nearest lines anyway');
   });
 
+  it('an argument quoted in a message stays as given: "--mode line" inside it is the agent\'s text, not advice to rewrite (audit44\'s left)', async () => {
+    const r = await call('search', { query: 'retry upload', types: ['--mode line'] });
+    expect(r.isError).toBe(true);
+    expect(r.content[0].text).toMatch(/^BAD_FLAG: unknown file type "--mode line" \(types\); known types: c, /);
+  });
+
   it('a query of stop words notes its advice in the tool\'s terms too', async () => {
     const r = await call('search', { query: 'the of and' });
     const notes = r.structuredContent?.notes as string[];

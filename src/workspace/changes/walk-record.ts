@@ -18,14 +18,14 @@ import { simgrepVersion } from '../../version.js';
 import { excludeFileOf } from '../../sources/ignore-rules.js';
 
 /** Bump when what a record holds changes, pathFacts and pathTerms (rank/) included. */
-const FORMAT = 11; // 11: git's rules stop at a nested repository, a .git file leads to its exclude; 10: a repository's .git/info/exclude is probed; 9: keys under a root reached through a symlink are real paths (sources/real-paths.ts)
+const FORMAT = 12; // 12: each file's rank path (Entry.rank) is kept as the walk gave it, and the facts kept are its; 11: git's rules stop at a nested repository, a .git file leads to its exclude; 10: a repository's .git/info/exclude is probed; 9: keys under a root reached through a symlink are real paths (sources/real-paths.ts)
 /** A directory or ignore file changed this recently is not trusted to show its next change. */
 const RACY_MS = 2000;
 /** Records kept; the least recently written go first. */
 const KEEP = 64;
 /**
  * Walks of more files are not kept. A record takes ~170 bytes a file (its path and key; ~90 when the
- * key is the path), ~100 more with the path facts a search's walk keeps, which are kept up to
+ * key is the path; its rank path too, tens of bytes, unless every root is `.`), ~100 more with the path facts a search's walk keeps, which are kept up to
  * FACTS_UP_TO files only (20 MB there);
  * above, a cold search works the facts out again but still skips the walk (150,000 files: walked in
  * 1.3 s, their record loaded and its directories checked in 0.13 s; bench/walk-record.ts).
@@ -47,6 +47,8 @@ interface Record {
   /** Files above the roots: [path, its stamp (mtime and size 0 for .git), or null when absent]. */
   probes: [string, FileStamp | null][];
   paths: string[];
+  /** Each file's rank path (Entry.rank) as the walk gave it, never worked out again from the roots (a `..` in one, a glob); absent when every one is its path. */
+  ranks?: string[];
   /** Absent when every key is its path. */
   keys?: string[];
   /** Each path's facts as the ranker reads them (pathBasics), so a cold search need not work them out (a search's walk only). */
@@ -107,8 +109,11 @@ export function loadWalkRecord(file: string): Walk | null {
     if (st && stamp && (st.ino !== stamp[2] || (stamp[1] !== 0 && (st.ctimeMs !== stamp[1] || st.size !== stamp[3])))) return null;
   }
   const basics = r.basics;
-  if (basics) r.paths.forEach((p, i) => seedPathInfo(p, unpackBasics(basics, i)));
-  return { entries: r.paths.map((p) => ({ path: p })), keys: r.keys ?? r.paths, warnings: [], dirs: r.dirs.map(([d]) => d) };
+  const ranks = r.ranks;
+  if (ranks && ranks.length !== r.paths.length) return null;
+  if (basics) (ranks ?? r.paths).forEach((p, i) => seedPathInfo(p, unpackBasics(basics, i)));
+  // No rank paths kept: each is its path (Entry.rank absent reads as the path).
+  return { entries: r.paths.map((p, i) => (ranks ? { path: p, rank: ranks[i] } : { path: p })), keys: r.keys ?? r.paths, warnings: [], dirs: r.dirs.map(([d]) => d) };
 }
 
 /**
@@ -175,8 +180,10 @@ export function saveWalkRecord(file: string, walk: Walk, o: { roots: string[]; l
   }
   const paths = walk.entries.map((e) => e.path);
   const keys = walk.keys.length === paths.length && walk.keys.every((k, i) => k === paths[i]) ? undefined : walk.keys;
-  const basics = o.pathFacts && paths.length <= FACTS_UP_TO ? packBasics(paths.map(pathBasics)) : undefined;
-  const record: Record = { format: FORMAT, version: simgrepVersion(), dirs, rules, probes, paths, keys, basics };
+  const rankList = walk.entries.map((e) => e.rank ?? e.path);
+  const ranks = rankList.every((r, i) => r === paths[i]) ? undefined : rankList;
+  const basics = o.pathFacts && paths.length <= FACTS_UP_TO ? packBasics(rankList.map((r) => pathBasics(r))) : undefined;
+  const record: Record = { format: FORMAT, version: simgrepVersion(), dirs, rules, probes, paths, ranks, keys, basics };
   try {
     mkdirSync(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;

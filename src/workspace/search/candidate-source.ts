@@ -28,6 +28,8 @@ export interface CandidateSourceOptions {
   signals?: Map<number, KnownSignals>;
   /** Each covered file's path facts, by snapshot index (coverage.ts infos): its entry carries them. */
   infos?: ({ facts: PathFacts } | undefined)[];
+  /** Each covered file's rank path (coverage.ts ranks): its entry carries it (Entry.rank). */
+  ranks?: (string | undefined)[];
 }
 
 export function createCandidateSource(o: CandidateSourceOptions): Source {
@@ -40,7 +42,8 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
   }
   const entries: Entry[] = [...byFile.keys()].map((f) => {
     const facts = o.infos?.[f]?.facts;
-    return { path: o.display[f]!, size: sizeToRead(s.files[f]), ...(facts && { facts }) };
+    const rank = o.ranks?.[f];
+    return { path: o.display[f]!, size: sizeToRead(s.files[f]), ...(rank !== undefined && { rank }), ...(facts && { facts }) };
   });
   const fileOf = new Map([...byFile.keys()].map((f) => [o.display[f]!, f]));
   const files = o.reader;

@@ -30,8 +30,8 @@ type Terms = readonly { key: string; whole: boolean }[];
  * pipeline asks with its own plan's terms). `model`: the search's, whose kept line tokens bound its
  * documents' cosines (a resident process: keepBytes).
  */
-export function splitProse(snap: Snapshot, display: (string | undefined)[], reader: Source, plan: RankPlan, o: { keepBytes: boolean; index?: ProseIndexLines | null; bounded?: boolean; model?: ModelData }): { display: (string | undefined)[]; prose: Source | null; read?: { files: number; probed: number } } {
-  const prose = proseFiles(snap, display);
+export function splitProse(snap: Snapshot, display: (string | undefined)[], reader: Source, plan: RankPlan, o: { ranks?: (string | undefined)[]; keepBytes: boolean; index?: ProseIndexLines | null; bounded?: boolean; model?: ModelData }): { display: (string | undefined)[]; prose: Source | null; read?: { files: number; probed: number } } {
+  const prose = proseFiles(snap, display, o.ranks);
   const { rest, fileOf, entries, files, infos, bytes } = prose;
   const n = entries.length;
   if (n === 0) return { display, prose: null };
@@ -53,7 +53,7 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
   // Those signals by document in one array per priors index, made once per coverage (a search read ~1,400 PathInfos' for them).
   const priors = priorsIndex(plan);
   const unnamed = prose.priorSignals[priors] ??= infos.map((info) => info.priors[priors]);
-  const signalsOf = (k: number): PathSignals => (named[k] === 1 ? pathSignals(entries[k].path, plan, infos[k].facts) : unnamed[k]);
+  const signalsOf = (k: number): PathSignals => (named[k] === 1 ? pathSignals(rankOf(entries[k]), plan, infos[k].facts) : unnamed[k]);
   // What list() sorts the documents by, for `plan` (listedBound; NaN: none): the best case of those that
   // can hold no term, the reach of those whose line terms it knew.
   const listed = new Float64Array(n).fill(NaN);
@@ -64,7 +64,7 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
   const numbers = (plan.prose?.numbers.length ?? 0) > 0;
   for (let k = 0; k < n; k++) {
     if (numbers || holds(k, known.files)) { withTerms.push(k); continue; }
-    listed[k] = termlessProseDistance(plan, entries[k].path, 1, signalsOf(k));
+    listed[k] = termlessProseDistance(plan, rankOf(entries[k]), 1, signalsOf(k));
     after.push(k);
   }
   after.sort((x, y) => listed[x] - listed[y]);
@@ -96,7 +96,7 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
       for (let i = 0; i < withTerms.length; i++) {
         const k = withTerms[i];
         const lines = linesAt(k);
-        best[i] = lines ? reachOf(lines, entries[k].path, signalsOf(k)) : -Infinity;
+        best[i] = lines ? reachOf(lines, rankOf(entries[k]), signalsOf(k)) : -Infinity;
         if (lines) listed[k] = best[i];
         if (best[i] > floor) left++; else near.push(i);
       }
@@ -235,8 +235,11 @@ onKeptDropped(() => {
 
 const split = new WeakMap<(string | undefined)[], ProseFiles>();
 
-/** The prose files of the covered paths (kept while the coverage is). */
-function proseFiles(snap: Snapshot, display: (string | undefined)[]): ProseFiles {
+/** The path the ranking reads of an entry (Entry.rank: below the searched root). */
+const rankOf = (e: Entry): string => e.rank ?? e.path;
+
+/** The prose files of the covered paths (kept while the coverage is), each with its rank path (coverage.ts ranks). */
+function proseFiles(snap: Snapshot, display: (string | undefined)[], ranks?: (string | undefined)[]): ProseFiles {
   const kept = split.get(display);
   if (kept && kept.snap === snap) return kept;
   const fileOf = new Map<Entry, number>();
@@ -244,14 +247,15 @@ function proseFiles(snap: Snapshot, display: (string | undefined)[]): ProseFiles
   const indices: number[] = [];
   const rest = display.map((path, f) => {
     if (path === undefined || !isProsePath(path)) return path;
-    const entry = { path, size: sizeToRead(snap.files[f]), state: fileState(snap.files[f]) } as StatedEntry;
+    const rank = ranks?.[f];
+    const entry = (rank === undefined ? { path, size: sizeToRead(snap.files[f]), state: fileState(snap.files[f]) } : { path, rank, size: sizeToRead(snap.files[f]), state: fileState(snap.files[f]) }) as StatedEntry;
     fileOf.set(entry, entries.length);
     entries.push(entry);
     indices.push(f);
     return undefined;
   });
   const files = Int32Array.from(indices);
-  const infos = entries.map((e) => pathInfo(e.path));
+  const infos = entries.map((e) => pathInfo(rankOf(e)));
   const byPrefix = new Map<string, number[]>();
   infos.forEach((info, k) => { for (const p of info.namePrefixes) { const ks = byPrefix.get(p); if (ks) ks.push(k); else byPrefix.set(p, [k]); } });
   const bytes = entries.reduce((sum, e) => sum + (e.size ?? 0), 0);

@@ -49,9 +49,11 @@ const names = (r: { results: { filename: string; match_line: number }[] }) => r.
 it('lexical, --max-distance between a chunk\'s float32 and float64 distance: index answer = scan answer', async () => {
   const plan = queryMode(QUERY, 'lexical', true, bundledLexicon()).rank!;
   // Each file's (one) chunk distance in float64, as the workers work it out before the Float32Array.
+  // (The ranking reads each path below the searched directory: score45.)
   const d64 = files.map(({ file, lines }) => {
-    const [s] = chunkStats(lines, 0, file, plan);
-    return toDistance(relevance(0, lexicalScore(s.bm25, plan), s.symbol, pathSignals(file, plan), plan));
+    const rank = path.relative(tree, file);
+    const [s] = chunkStats(lines, 0, rank, plan);
+    return toDistance(relevance(0, lexicalScore(s.bm25, plan), s.symbol, pathSignals(rank, plan), plan));
   });
   // Check the formula against the scan's (float32) distances.
   const all = await oneShot.search({ query: QUERY, mode: 'lexical', paths: [tree], maxDistance: 0.9999, nLines: 0, merge: false });

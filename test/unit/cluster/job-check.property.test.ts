@@ -27,7 +27,9 @@ const searchJob: fc.Arbitrary<ShardJob> = fc.tuple(header, fc.array(absPath, { m
   const roots = [...local, ...uris];
   if (roots.length === 0) roots.push('.');
   const hasLocal = roots.some((r) => !r.startsWith('s3://'));
-  const localEntry = fc.tuple(absPath, fc.option(fc.nat(1 << 30), { nil: undefined })).map(([p, size]) => ({ s: 0, path: p, ...(size !== undefined && { size }) }));
+  // A local file's rank path (ShardEntry.rank): the walk's path below the searched root.
+  const rankPath = fc.option(fc.array(segment, { minLength: 1, maxLength: 3 }).map((x) => x.join('/')), { nil: undefined });
+  const localEntry = fc.tuple(absPath, fc.option(fc.nat(1 << 30), { nil: undefined }), rankPath).map(([p, size, rank]) => ({ s: 0, path: p, ...(size !== undefined && { size }), ...(rank !== undefined && { rank }) }));
   const remoteEntry = uris.length ? fc.tuple(fc.nat(uris.length - 1), s3Key.filter((k) => k !== ''), fc.nat(1 << 30)).map(([i, key, size]) => ({ s: (hasLocal ? 1 : 0) + i, path: `${uris[i].replace(/^(s3:\/\/[^/]+).*/, '$1')}/${key}`, key, size })) : null;
   const entry = remoteEntry && hasLocal ? fc.oneof(localEntry, remoteEntry) : remoteEntry ?? localEntry;
   return fc.record({
@@ -74,9 +76,11 @@ describe('job-check (property)', () => {
       if (field === 'roots' && Array.isArray(v) && v[0] === '..') return; // a relative root is the coordinator's to resolve: confined by the allow list
       refused(() => checkSearchJob({ ...j, [field]: v }));
     }), { numRuns: 400 });
-    const entryFields = ['s', 'path', 'size', 'key', 'io', 'named'] as const;
+    const entryFields = ['s', 'path', 'size', 'key', 'io', 'named', 'rank'] as const;
     fc.assert(fc.property(searchJob, fc.constantFrom(...entryFields), hostile.filter((v) => !(typeof v === 'string' && /^[^\0]{1,100}$/.test(v) && !/^\.\.?$|(^|\/)\.\.(\/|$)/.test(v))), (j, field, v) => {
       if (field === 'named' && typeof v === 'boolean') return;
+      // A rank path is only read as text by the ranking (never opened): any bounded string without NUL.
+      if (field === 'rank' && typeof v === 'string' && v !== '' && !v.includes('\0') && v.length <= 4096) return;
       const entries = [{ ...j.entries[0], [field]: v }, ...j.entries.slice(1)];
       // A local entry's path may be any string (it is resolved from cwd and confined by the allow list).
       if (field === 'path' && typeof v === 'string' && !v.includes('\0') && v !== '' && v.length <= 4096 && j.entries[0].s === 0 && !j.entries[0].key) return;

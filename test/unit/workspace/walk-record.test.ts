@@ -53,6 +53,34 @@ describe('walk records', () => {
     expect(back!.keys).toEqual(walk.keys);
   });
 
+  // A `..` in a root (mend45c): the rank paths were worked out again from the roots' spelling, and a file
+  // of tree/a/b/../../a was given to tree/a/b, whose spelling starts its path: ../../a/one.ts.
+  it('give back each file\'s rank path as the walk gave it, below the outermost root, however the roots are spelled (score45; a .. in a root)', async () => {
+    const cwd = process.cwd();
+    process.chdir(tmp);
+    try {
+      for (const roots of [[tree], ['tree'], ['./tree/'], ['tree/a', 'tree'], [path.join(tree, 'a', 'b'), 'tree/a'], ['tree/a/one.ts', 'tree/a'], ['tree/a/b', 'tree/a/b/../../a']]) {
+        rmSync(record, { force: true });
+        await new Promise((r) => setTimeout(r, 35));
+        const startedMs = Date.now();
+        const listed: string[] = [];
+        const source = createFsSource({ paths: roots, unique: (p) => path.resolve(p), onListed: (d) => listed.push(d) });
+        const entries = [];
+        for await (const e of source.list()) entries.push(e);
+        const ranks = entries.map((e) => [e.path, e.rank]);
+        // (A walk from tree/a reads no .gitignore above it where no .git marks a repository: skip.log is listed then.)
+        expect(ranks.map(([, r]) => r!).filter((r) => !r.endsWith('.log')).sort(), roots.join(' ')).toEqual(roots.length === 1 || roots[1] === 'tree' ? ['a/b/two.ts', 'a/one.ts'] : ['b/two.ts', 'one.ts']);
+        saveWalkRecord(record, { entries, keys: entries.map((e) => path.resolve(e.path)), warnings: [] }, { roots, listed, rules: true, startedMs, racyMs: 20 });
+        const back = loadWalkRecord(record);
+        // A root that is a file is never recorded (walk-record.ts).
+        if (roots.some((r) => r.endsWith('.ts'))) expect(back).toBeNull();
+        else expect(back?.entries.map((e) => [e.path, e.rank]), roots.join(' ')).toEqual(ranks);
+      }
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   it('are not used after a file is added, removed or renamed anywhere in the tree', async () => {
     await walkAndSave();
     writeFileSync(path.join(tree, 'a', 'b', 'three.ts'), 'three');
