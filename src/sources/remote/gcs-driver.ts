@@ -9,7 +9,7 @@ import type { ListedObject, StoreDriverOptions, StreamingCapabilities, Streaming
 import { storeDriver } from './capabilities.js';
 import { jsonApiBase, resolveGcsSettings, type GcsAuth } from './gcs-auth.js';
 import { gcsErrorFor, parseListing, type GcsErrorContext } from './gcs-errors.js';
-import { createHttpClient, type OpenedResponse } from './http-client.js';
+import { createHttpClient, MAX_ERROR_BODY_BYTES, type OpenedResponse } from './http-client.js';
 import { keyOfListed, pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 
@@ -27,8 +27,6 @@ export interface GcsDriverOptions extends StoreDriverOptions {
 const PAGE_OBJECTS = 1000;
 /** Only what the walk uses: a page of 1,000 objects is then ~100 KB instead of ~1 MB. */
 const LIST_FIELDS = 'nextPageToken,items(name,size,updated)';
-/** An error document or an object's size (fields=size) is small; anything bigger is not one. */
-const MAX_ERROR_BODY_BYTES = 65_536;
 
 function createGcsDriver(o: GcsDriverOptions): StreamingDriver {
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;

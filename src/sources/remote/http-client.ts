@@ -75,6 +75,8 @@ const MAX_REDIRECTS = 5;
  * would otherwise be gathered in memory until the process dies.
  */
 export const MAX_DOCUMENT_BYTES = 32 << 20;
+/** The most an error document (or a stat's small JSON) may hold: small, anything bigger is not one. */
+export const MAX_ERROR_BODY_BYTES = 65_536;
 const MAX_SOCKETS = 16;
 // One pool per process: connections are reused across sources and searches; idle ones never keep
 // the process alive (the agent unrefs them).
@@ -189,7 +191,7 @@ export function openedBody(res: Readable, head: ResponseHead, o: { endpoint: str
     },
     discard() {
       // A small rest is drained so the connection is reused; a big one is cut.
-      if (Number(head.headers.get('content-length') ?? Infinity) <= 65_536) res.resume(); else res.destroy();
+      if (Number(head.headers.get('content-length') ?? Infinity) <= MAX_ERROR_BODY_BYTES) res.resume(); else res.destroy();
     },
   };
 }

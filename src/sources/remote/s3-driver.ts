@@ -10,7 +10,7 @@ import { defineDriver } from 'unstorage';
 import { isSimgrepError } from '../../errors.js';
 import type { ListedObject, StoreDriverOptions, StreamingCapabilities, StreamingDriver } from './capabilities.js';
 import { storeDriver } from './capabilities.js';
-import { boundedBytes, createHttpClient, MAX_DOCUMENT_BYTES, openedBody, TransportError, type OpenedResponse } from './http-client.js';
+import { boundedBytes, createHttpClient, MAX_DOCUMENT_BYTES, MAX_ERROR_BODY_BYTES, openedBody, TransportError, type OpenedResponse } from './http-client.js';
 import { keyOfListed, pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 import { isCompleteListing, s3ErrorFor, s3ListingNotXml, type S3ErrorContext } from './s3-errors.js';
@@ -193,9 +193,6 @@ export const listingCheck: DeserializeMiddleware<any, any> = (next, context) => 
   response.body = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
   return result;
 };
-
-/** An object's error document is small; anything bigger is not one (the signed GET's bound). */
-const MAX_ERROR_BODY_BYTES = 65_536;
 
 function originOf(req: { protocol?: string; hostname?: string; port?: number } | undefined): string {
   if (!req?.hostname) return 'the S3 endpoint';

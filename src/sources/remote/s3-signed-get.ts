@@ -4,7 +4,7 @@
 // the SDK's own restXml error deserializer, so they map to the same messages as the SDK's errors.
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider, HttpRequest } from '@smithy/types';
-import type { HttpClient, OpenedResponse } from './http-client.js';
+import { MAX_ERROR_BODY_BYTES, type HttpClient, type OpenedResponse } from './http-client.js';
 
 /** An S3 error answer as the SDK reports one: what the driver's error mapping reads. */
 export interface SdkShapedError {
@@ -19,8 +19,6 @@ export type SignedGet = (key: string, headers: Record<string, string>, signal?: 
 
 /** Refresh temporary credentials this long before they expire (the SDK's own margin). */
 const REFRESH_BEFORE_MS = 5 * 60_000;
-/** An error document is small; anything bigger is not one. */
-const MAX_ERROR_BODY_BYTES = 65_536;
 
 /**
  * A signed GET for `bucket`'s objects, or null where the SDK's endpoint rules ask for anything but plain
