@@ -2,7 +2,8 @@
 export { createSearcher, createWorkspace } from './library.js';
 export type { Workspace, WorkspaceOptions, WorkspaceStatus } from './workspace/workspace.js';
 export type { IndexProgress, IndexReport } from './workspace/build/indexer.js';
-export type { Searcher, SearcherOptions, SearchOptions, SearchContentOptions, SearchResponse, SearchMode } from './searcher.js';
+export type { SearchMode } from './types.js';
+export type { Searcher, SearcherOptions, SearchOptions, SearchContentOptions, SearchResponse } from './searcher/api.js';
 export type { SearchResult } from './rank/windows.js';
 export type { SearchProgress, SearchStats } from './pipeline/types.js';
 export type { Source, Entry, SourceWarning } from './sources/source.js';

@@ -8,157 +8,35 @@ import { withSharedDirections } from './embed/static.js';
 import { poolTable, withPoolMemory } from './embed/pool-memory.js';
 import { checkOptionTypes, describe } from './options-check.js';
 import { createInProcessExecutor } from './in-process.js';
-import { loadModel, type LoadModelOptions } from './model/load.js';
+import { loadModel } from './model/load.js';
 import { completeRows } from './model/lazy-rows.js';
 import { defaultModelSpec } from './model/default-model.js';
 import { runPipeline } from './pipeline.js';
-import type { PipelineOutcome, SearchProgress, SearchStats } from './pipeline/types.js';
+import type { PipelineOutcome } from './pipeline/types.js';
 import type { KeptFiles } from './pipeline/kept-files.js';
 import { PooledFiles } from './pipeline/pooled-files.js';
 import type { Executor } from './pool.js';
-import type { HandedWalk } from './rank/prose-sweep-walk.js';
-import { SEARCH_MODES, type SearchMode } from './types.js';
 import { bundledLexicon } from './rank/lexical/lexicon.js';
-import { searchLike, type LikeTarget } from './rank/related.js';
+import { searchLike } from './rank/related.js';
 import { knownByEmbedding, knownShareOf, queryMode } from './rank/query-mode.js';
-import { mergeHits, mergeResults, resultsPerHit, hitToResult, type SearchResult } from './rank/windows.js';
+import { mergeHits, resultsPerHit, hitToResult } from './rank/windows.js';
 import { createContentSource } from './sources/content.js';
 import { WARM_UP_QUERY, warmUpCode, warmUpProse } from './text/warm-up-text.js';
-import type { RemoteOptions } from './sources/remote/options.js';
-import { extensionsWithTypes } from './sources/file-types.js';
-import { checkFilterValues, type FilterValues } from './sources/filter-options.js';
-import { limitHunksPerFile, limitPerFile, PER_FILE_OVERFETCH } from './output/per-file.js';
+import { checkFilterValues } from './sources/filter-options.js';
 import { quotedQuery } from './text/cut.js';
 import { sourcesForPaths } from './sources/resolve.js';
 import { isGlob } from './sources/fs.js';
 import { isRemoteUri } from './sources/uri.js';
 import { localWorkWithin } from './sources/small-work.js';
 import { fileKeys } from './sources/real-paths.js';
-import type { Source, SourceWarning } from './sources/source.js';
+import type { Source } from './sources/source.js';
 import type { EmbedderKind, ModelData } from './types.js';
-
-export interface SearcherOptions {
-  /** Local model dir or Hugging Face id; default: $SIMGREP_MODEL, else the bundled model. */
-  model?: string;
-  /** Worker threads; 0 runs everything on the calling thread. Default: available cores. */
-  concurrency?: number;
-  embedder?: EmbedderKind;
-  offline?: boolean;
-  cacheDir?: string;
-  onModelProgress?: LoadModelOptions['onProgress'];
-  /**
-   * Where a search with `cluster` set runs: the cluster adapter's, plugged in by the caller
-   * (library.ts does, for the package's createSearcher). Without it such a search is refused.
-   */
-  clusterSearch?: ClusterSearch;
-}
-
-/** A search run on other machines, answering with the candidates this machine's pipeline would keep. */
-export type ClusterSearch = (o: SearchOptions, ctx: ClusterSearchContext) => Promise<PipelineOutcome>;
-
-export interface ClusterSearchContext {
-  /** The model the searcher was made with (its spec): workers must run the same. */
-  model: string;
-  deadline: Deadline | null;
-  onNotice?: (message: string) => void;
-}
-
-export { SEARCH_MODES, type SearchMode } from './types.js';
-
-/** The file filters and per-file answers (globs, types, typesNot, extensions, perFile, filesWithMatches) are the one table's: sources/filter-options.ts. */
-export interface SearchOptions extends FilterValues {
-  /** What to look for; ignored (pass '') with `like`. */
-  query: string;
-  /**
-   * Find code like the chunk at this file and 1-based line (the chunk, cut where the ranker cuts them,
-   * is the query) and leave that chunk out of the answer.
-   */
-  like?: LikeTarget;
-  /** Ranking mode (default 'hybrid'). */
-  mode?: SearchMode;
-  paths?: string[];
-  /** Extra sources (e.g. stdin, or a caller's own Source). */
-  sources?: Source[];
-  topK?: number;
-  maxDistance?: number;
-  nLines?: number;
-  ignoreCase?: boolean;
-  recursive?: boolean;
-  hidden?: boolean;
-  noIgnore?: boolean;
-  maxFileBytes?: number;
-  /** Follow symbolic links in directory walks (loops are detected and reported). */
-  followSymlinks?: boolean;
-  /** Overall time budget: when it runs out, reading stops and the results so far are returned (with a TIMEOUT warning). */
-  timeoutMs?: number;
-  /** For s3://, gs://, az:// and http(s):// paths: S3 endpoint override, timeout, retries, the env settings are read from. */
-  remote?: RemoteOptions;
-  /** Merge overlapping windows of one file into one result (default true). */
-  merge?: boolean;
-  /** Lines per worker batch (tuning only; results never depend on it). */
-  batchLines?: number;
-  signal?: AbortSignal;
-  onProgress?: (s: SearchProgress) => void;
-  /**
-   * Search on the workers of a cluster instead of this machine: a Redis URL (redis://, rediss://),
-   * or the URL with tuning. The answer is the one this machine would give (docs/cluster.md).
-   */
-  cluster?: string | ClusterOptions;
-  /** Internal (FRESH_ONLY): not a library option. */
-  [FRESH_ONLY]?: boolean;
-}
-
-/**
- * Internal, not for callers (the MCP engine's made-up searches at its start), and so a symbol, which the
- * options' check (options-check.ts) does not list: a workspace search that finds files changed since the
- * index saw them stops there, reading and saving none of them, its answer empty with a NOT_FRESH warning
- * (workspace/search-run.ts). A scan ignores it.
- */
-export const FRESH_ONLY: unique symbol = Symbol('simgrep.freshOnly');
-
-export interface ClusterOptions {
-  url: string;
-  /** Give up when no worker has been listening for this long (default 30 s). */
-  timeoutMs?: number;
-  /** Bytes of files per shard (default 16 MiB). */
-  shardBytes?: number;
-  /** Said while the search runs (no worker listening yet): the CLI prints it on stderr. */
-  onNotice?: (message: string) => void;
-}
-
-export interface SearchContentOptions extends Omit<SearchOptions, 'paths' | 'sources'> {
-  content: string;
-  /** Name used as the result filename (default "<content>"). */
-  name?: string;
-}
-
-export interface SearchResponse {
-  results: SearchResult[];
-  /** Set when --max-distance let nothing through: the closest line, for a hint. */
-  closestMiss?: SearchResult;
-  warnings: SourceWarning[];
-  stats: SearchStats;
-  /** With filesWithMatches: the files with results, best first. */
-  files?: string[];
-  /** True when more matches exist than `results` holds: topK cut them (with perFile or filesWithMatches: more results under the same per-file limit). */
-  more?: boolean;
-}
-
-export interface Searcher {
-  search(opts: SearchOptions): Promise<SearchResponse>;
-  searchContent(opts: SearchContentOptions): Promise<SearchResponse>;
-  /** The model, loading it on first use. */
-  model(): Promise<ModelData>;
-  /** Unit-length embeddings of texts (rows x dim), as search() embeds a query. */
-  embed(texts: string[]): Promise<Float32Array>;
-  /**
-   * Loads the model, starts the worker threads and runs one made-up search through them now, so that
-   * the first search waits for none of it (a resident process that expects searches: the MCP engine).
-   * Never throws: a failure shows on the search that needs them.
-   */
-  warm(): Promise<void>;
-  close(): Promise<void>;
-}
+import {
+  deadlineOf, validate, withTypes,
+  type Deadline, type SearchContentOptions, type SearchOptions, type Searcher, type SearcherOptions, type SearchResponse,
+} from './searcher/api.js';
+import { searchPerFile } from './searcher/per-file.js';
+import { attachSeams } from './searcher/seams.js';
 
 /** The filters that choose files by name (searchContent refuses them). */
 const FILE_FILTER_KEYS = ['globs', 'types', 'typesNot', 'extensions'] as const;
@@ -451,21 +329,23 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
     },
   };
   // The indexer and a workspace's searches score tokens and sums not tokenized here: the whole table first.
-  executors.set(searcher, async (pooled) => { await model(); return pooled && concurrency > 0 ? workers() : local(); });
-  knownShares.set(searcher, async (text) => knownShare(text, await local()));
-  pooledFileMaps.set(searcher, pooledFiles);
-  sumsUsed.set(searcher, () => counts.keptSumsUsed);
-  poolReleases.set(searcher, releasePool);
-  poolStarts.set(searcher, () => poolP !== null);
-  // A walk goes to the pool only while no batch of it is under way: it never waits behind one.
-  sweepWalkers.set(searcher, () => {
-    const pool = poolUp;
-    // A walk that fails on the worker is walked on the search's thread (takeHanded): nothing to report here.
-    return pool?.walkSweep && pool.pending === 0 ? (w) => { pool.walkSweep!(w).catch(() => {}); } : null;
-  });
-  shardSearches.set(searcher, (sources, o) => {
-    validate(o);
-    return run(sources, o, false, deadlineOf(o.timeoutMs), true);
+  attachSeams(searcher, {
+    executor: async (pooled) => { await model(); return pooled && concurrency > 0 ? workers() : local(); },
+    knownShare: async (text) => knownShare(text, await local()),
+    releasePool,
+    poolStarted: () => poolP !== null,
+    // A walk goes to the pool only while no batch of it is under way: it never waits behind one.
+    sweepWalker: () => {
+      const pool = poolUp;
+      // A walk that fails on the worker is walked on the search's thread (takeHanded): nothing to report here.
+      return pool?.walkSweep && pool.pending === 0 ? (w) => { pool.walkSweep!(w).catch(() => {}); } : null;
+    },
+    shardSearch: (sources, o) => {
+      validate(o);
+      return run(sources, o, false, deadlineOf(o.timeoutMs), true);
+    },
+    pooledFiles,
+    sumsUsed: () => counts.keptSumsUsed,
   });
   return searcher;
 }
@@ -480,91 +360,6 @@ function respond(outcome: PipelineOutcome, o: SearchOptions | SearchContentOptio
     stats: outcome.stats,
   };
 }
-
-const executors = new WeakMap<Searcher, (pooled: boolean) => Promise<Executor>>();
-const knownShares = new WeakMap<Searcher, (query: string) => Promise<number>>();
-const poolReleases = new WeakMap<Searcher, () => Promise<void>>();
-const poolStarts = new WeakMap<Searcher, () => boolean>();
-const sweepWalkers = new WeakMap<Searcher, () => ((w: HandedWalk) => void) | null>();
-const shardSearches = new WeakMap<Searcher, (sources: Source[], o: SearchOptions) => Promise<PipelineOutcome>>();
-
-const pooledFileMaps = new WeakMap<Searcher, PooledFiles>();
-const sumsUsed = new WeakMap<Searcher, () => number>();
-
-/**
- * How many chunks the searcher's scans have scored from an index build's kept sums (pooledFilesOf), as its
- * scorers counted them: a sum sent along with a batch whose chunk was dropped by its lexical bound first is
- * not one (tests, benches).
- */
-export function pooledSumsUsed(searcher: Searcher): number {
-  return sumsUsed.get(searcher)?.() ?? 0;
-}
-
-/**
- * The files whose chunks' exact sums an index build of this process hands the searcher's in-process scorer
- * (workspace/search/warm-chunks.ts builtSums), and the prose documents it keeps, path -> state
- * (snapshot/prose-stats-file.ts documentState: its last field the content's sha256): a scan meanwhile
- * scores those chunks from the sums, and takes those documents' counted line terms, where it reads the same
- * bytes. Each build registers its own entries (PooledFiles.build) and lets go of them once its index is
- * published (searches use the index then); another build's stay.
- */
-export function pooledFilesOf(searcher: Searcher): PooledFiles {
-  const m = pooledFileMaps.get(searcher);
-  if (!m) throw new SimgrepError('INTERNAL', 'not a searcher made by createSearcher()');
-  return m;
-}
-
-/**
- * The searcher's search over given sources, answering with the ranked candidates as kept (before they
- * are spread across files and merged into windows): what a cluster worker returns for a shard.
- */
-export function shardSearchOf(searcher: Searcher): (sources: Source[], o: SearchOptions) => Promise<PipelineOutcome> {
-  const get = shardSearches.get(searcher);
-  if (!get) throw new SimgrepError('INTERNAL', 'not a searcher made by createSearcher()');
-  return get;
-}
-
-/**
- * Where a prose sweep's walk can be handed to run beside this thread (rank/prose-sweep.ts walkAhead): a
- * worker of the searcher's pool, when the pool has started and no batch is under way on it; else null
- * (walked on this thread).
- */
-export function sweepWalkerOf(searcher: Searcher): ((w: HandedWalk) => void) | null {
-  return sweepWalkers.get(searcher)?.() ?? null;
-}
-
-/** Whether the searcher has started its worker threads (and not let them go since): tests, benches. */
-export function workersStarted(searcher: Searcher): boolean {
-  return poolStarts.get(searcher)?.() ?? false;
-}
-
-/**
- * Stops the searcher's worker threads, if it started them, and frees their memory (a big index build
- * does before it builds its snapshot); the next search that needs them starts them again.
- */
-export async function releaseWorkersOf(searcher: Searcher): Promise<void> {
-  await poolReleases.get(searcher)?.();
-}
-
-/**
- * The share of a query's words the searcher's model knows, as its hybrid search plans by (memoised for the
- * last query embedded): a workspace search plans its candidates and prose listing by the same share, so
- * the pipeline ranks with that very plan (rank/plan.ts buildRankPlan).
- */
-export function knownShareFor(searcher: Searcher, query: string): Promise<number> {
-  const get = knownShares.get(searcher);
-  if (!get) throw new SimgrepError('INTERNAL', 'not a searcher made by createSearcher()');
-  return get(query);
-}
-
-/** The searcher's worker pool (pooled) or in-process scorer, for the workspace indexer. */
-export function executorOf(searcher: Searcher, pooled: boolean): Promise<Executor> {
-  const get = executors.get(searcher);
-  if (!get) throw new SimgrepError('INTERNAL', 'not a searcher made by createSearcher()');
-  return get(pooled);
-}
-
-export type Deadline = { signal: AbortSignal; seconds: number };
 
 /** Total size of the given paths when all are plain local files; Infinity when any is a directory, glob or URI. */
 async function namedFileBytes(paths: string[]): Promise<number> {
@@ -581,65 +376,4 @@ async function namedFileBytes(paths: string[]): Promise<number> {
     }
   }
   return total;
-}
-
-function deadlineOf(timeoutMs: number | undefined): Deadline | null {
-  if (timeoutMs === undefined) return null;
-  return { signal: AbortSignal.timeout(timeoutMs), seconds: timeoutMs / 1000 };
-}
-
-/** The options with `types` turned into the extensions they mean (one table: sources/file-types.ts). */
-export function withTypes<O extends SearchOptions>(o: O): O {
-  return { ...o, extensions: extensionsWithTypes(o.extensions, o.types), types: undefined };
-}
-
-/**
- * perFile and filesWithMatches: more candidates are ranked (PER_FILE_OVERFETCH per result wanted) so
- * that K results remain once each file keeps its best N; with filesWithMatches, N is 1 unless given. Where
- * fewer than K remain and the ranked pool overflowed (a few files held all of it), the pool is widened
- * PER_FILE_OVERFETCH times and ranked again, until K remain or it holds every match: K files come back
- * whenever K files match.
- */
-export async function searchPerFile<O extends SearchOptions | SearchContentOptions>(o: O, run: (o: O) => Promise<SearchResponse>): Promise<SearchResponse> {
-  const k = o.topK ?? (o.maxDistance !== undefined ? Infinity : 3);
-  let pool = Number.isFinite(k) ? k * PER_FILE_OVERFETCH : o.topK;
-  for (;;) {
-    // One result per hit, cut per file, then merged: the pool's windows merged first made a file's whole
-    // run of hits one hunk before the cut (a file matching on every other line came back whole; audit44).
-    // Merged, a file keeps its best hits whose windows stay apart, so that each is a hunk of its own.
-    const r = await run({ ...o, perFile: undefined, filesWithMatches: undefined, topK: pool, merge: false });
-    const kept = o.merge === false ? limitPerFile(r.results, o.perFile ?? 1) : mergeResults(limitHunksPerFile(r.results, o.perFile ?? 1));
-    if (kept.length < k && r.more === true && pool !== undefined) { pool *= PER_FILE_OVERFETCH; continue; }
-    const results = kept.slice(0, k);
-    // More under the same per-file limit: a page cut by k, or a full page from a pool that overflowed (the
-    // pool's own overflow says nothing when fewer than k files came back: every file did, review of trial39).
-    const more = kept.length > results.length || (r.more === true && results.length === k);
-    return o.filesWithMatches ? { ...r, results, more, files: [...new Set(results.map((x) => x.filename))] } : { ...r, results, more };
-  }
-}
-
-/** Checks a search's options (types and ranges): throws a SimgrepError that says what to fix. */
-export function validate(o: SearchOptions | SearchContentOptions): void {
-  checkOptionTypes(o);
-  if (o.timeoutMs !== undefined && !(o.timeoutMs > 0)) {
-    throw new SimgrepError('BAD_FLAG', `--timeout must be a number of seconds > 0 (got ${o.timeoutMs / 1000})`);
-  }
-  if (typeof o.query !== 'string' || o.query.trim() === '') {
-    throw new SimgrepError('BAD_QUERY', 'the query is empty; pass what you are looking for, e.g. simgrep "retry failed uploads" ./src');
-  }
-  if (o.mode !== undefined && !(SEARCH_MODES as readonly string[]).includes(o.mode)) {
-    throw new SimgrepError('BAD_FLAG', `--mode must be one of ${SEARCH_MODES.join(', ')} (got ${String(o.mode)})`);
-  }
-  if (o.topK !== undefined && (!Number.isInteger(o.topK) || o.topK <= 0)) {
-    throw new SimgrepError('BAD_FLAG', `--top-k must be a whole number >= 1 (got ${o.topK})`);
-  }
-  if (o.maxDistance !== undefined && (!Number.isFinite(o.maxDistance) || o.maxDistance < 0)) {
-    throw new SimgrepError('BAD_FLAG', `--max-distance must be a number >= 0 (cosine distance, 0..2; got ${o.maxDistance})`);
-  }
-  if (o.maxFileBytes !== undefined && (!Number.isInteger(o.maxFileBytes) || o.maxFileBytes < 0)) {
-    throw new SimgrepError('BAD_FLAG', `--max-filesize must be a whole number of bytes >= 0 (got ${o.maxFileBytes})`);
-  }
-  if (o.nLines !== undefined && (!Number.isInteger(o.nLines) || o.nLines < 0)) {
-    throw new SimgrepError('BAD_FLAG', `--n-lines must be a whole number >= 0 (got ${o.nLines})`);
-  }
 }

@@ -5,7 +5,7 @@ import { forEachGram, gramKey } from '../../src/rank/lexical/grams.js';
 import { bundledLexicon } from '../../src/rank/lexical/lexicon.js';
 import { buildRankPlan, type RankPlan } from '../../src/rank/plan.js';
 import { knownShareOf } from '../../src/rank/query-mode.js';
-import type { Searcher } from '../../src/searcher.js';
+import type { Searcher } from '../../src/searcher/api.js';
 import { createBm25 } from './bm25-icu.js';
 import { DEV_LANGUAGES, type LanguageSet, type Question } from './dataset.js';
 

@@ -8,7 +8,7 @@ import { Field, FixedSizeList, Float32, RecordBatch, Schema, Struct, Table, Utf8
 import { SimgrepError } from '../errors.js';
 import { inList, strings, vectorColumn } from '../workspace/store/table-columns.js';
 import { writing } from '../workspace/store/writing.js';
-import type { Searcher } from '../searcher.js';
+import type { Searcher } from '../searcher/api.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const FILES = '_files';

@@ -6,7 +6,8 @@
 // 1 - r / r_self, clamped to 0..1, where r_self is the relevance the query's own text scores in that
 // mode: 0 = at least as relevant as the query itself (semantic: cosine 1), 1 = no relevance. The map
 // is monotone, so the order is the searcher's own.
-import type { SearchMode, Searcher } from '../searcher.js';
+import type { SearchMode } from '../types.js';
+import type { Searcher } from '../searcher/api.js';
 
 export interface DistanceScale {
   mode: SearchMode;

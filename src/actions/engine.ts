@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { findCovering, simgrepHome, workspaceDir, type CoveringFilter } from '../workspace/registry.js';
 import type { Workspace } from '../workspace/workspace.js';
-import type { Searcher, SearcherOptions } from '../searcher.js';
+import type { Searcher, SearcherOptions } from '../searcher/api.js';
 import { createSearcher, createWorkspace } from '../library.js';
 import { isRemoteUri } from '../sources/uri.js';
 import { openCollections, type Collections } from './collections.js';

@@ -5,10 +5,10 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ErrorCodes, type ErrorCode } from '../errors.js';
-import type { SearchOptions, SearchResponse } from '../searcher.js';
+import type { SearchOptions, SearchResponse } from '../searcher/api.js';
 import { isRemoteUri } from '../sources/uri.js';
 import { WHOLE_SEARCH_CODES } from '../sources/source.js';
-import { type SearchMode } from '../searcher.js';
+import { type SearchMode } from '../types.js';
 import { MODE_NAMES, modeOf, type ModeName } from '../types.js';
 import { likeChunk } from '../rank/related.js';
 import type { SearchResult } from '../rank/windows.js';

@@ -12,7 +12,7 @@ import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { buildRankPlan } from '../rank/plan.js';
 import { TopK } from '../rank/topk.js';
 import type { Hit } from '../rank/windows.js';
-import type { ClusterOptions, ClusterSearchContext, SearchOptions } from '../searcher.js';
+import type { ClusterOptions, ClusterSearchContext, SearchOptions } from '../searcher/api.js';
 import { sourcesForPaths } from '../sources/resolve.js';
 import { fileKeys } from '../sources/real-paths.js';
 import type { SourceWarning } from '../sources/source.js';

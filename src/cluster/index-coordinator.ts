@@ -19,7 +19,7 @@ import type { FileState } from '../workspace/store/store.js';
 import { emptyChanges } from '../workspace/snapshot/snapshot.js';
 import { TopK } from '../rank/topk.js';
 import type { Hit } from '../rank/windows.js';
-import type { ClusterOptions } from '../searcher.js';
+import type { ClusterOptions } from '../searcher/api.js';
 import { sourcesForPaths } from '../sources/resolve.js';
 import type { Entry, Source, SourceWarning } from '../sources/source.js';
 import { isRemoteUri, redactUri } from '../sources/uri.js';

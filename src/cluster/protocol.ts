@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { SearchStats } from '../pipeline/types.js';
 import type { Hit } from '../rank/windows.js';
-import type { SearchOptions } from '../searcher.js';
+import type { SearchOptions } from '../searcher/api.js';
 import type { SourceWarning } from '../sources/source.js';
 import type { FileState } from '../workspace/store/store.js';
 import { PROSE_STATS_FORMAT } from '../workspace/snapshot/prose-stats-file.js';

@@ -20,7 +20,7 @@
 // is handed on (`onNote`) for the agent's next answer of the workspace: before notes42 the first made-up
 // search took it and dropped it.
 import type { SourceWarning } from '../sources/source.js';
-import { FRESH_ONLY } from '../searcher.js';
+import { FRESH_ONLY } from '../searcher/api.js';
 import { NOT_FRESH } from '../workspace/search-run.js';
 import { timer } from '../workspace/debug-timer.js';
 import { IDLE_MS } from '../workspace/search/warm-chunks.js';

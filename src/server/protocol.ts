@@ -4,7 +4,7 @@
 import type { Socket } from 'node:net';
 import type { SerializedError } from '../errors.js';
 import type { IndexProgress, IndexReport } from '../workspace/build/indexer.js';
-import type { SearchOptions, SearchResponse } from '../searcher.js';
+import type { SearchOptions, SearchResponse } from '../searcher/api.js';
 
 export const PROTOCOL = 2;
 

@@ -15,7 +15,7 @@ import { lstatSync, statSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { SimgrepError, serializeError } from '../errors.js';
 import path from 'node:path';
-import type { SearchResponse } from '../searcher.js';
+import type { SearchResponse } from '../searcher/api.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport } from '../workspace/build/indexer.js';
 import { realPath } from '../sources/real-paths.js';

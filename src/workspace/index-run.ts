@@ -4,7 +4,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { SimgrepError } from '../errors.js';
 import { defaultModelSpec } from '../model/default-model.js';
-import type { ClusterOptions } from '../searcher.js';
+import type { ClusterOptions } from '../searcher/api.js';
 import type { Entry } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
 import type { IndexReport, IndexUpdater } from './build/indexer.js';

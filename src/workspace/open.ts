@@ -5,7 +5,8 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
 import { RANK_DEFAULTS } from '../rank/plan.js';
-import { createSearcher, type Searcher } from '../searcher.js';
+import { createSearcher } from '../searcher.js';
+import { type Searcher } from '../searcher/api.js';
 import { createPathReader } from '../sources/path-reader.js';
 import type { Source, SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';

@@ -1,6 +1,6 @@
 // How a workspace is opened and how an index run reports and where it runs: the options of
 // createWorkspace and Workspace.index, and the seam a cluster build plugs into.
-import type { ClusterOptions, SearcherOptions, Searcher } from '../searcher.js';
+import type { ClusterOptions, SearcherOptions, Searcher } from '../searcher/api.js';
 import type { IndexProgress, IndexUpdater } from './build/indexer.js';
 
 export interface WorkspaceOptions extends SearcherOptions {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { isGone } from '../sources/local-gone.js';
 import type { Entry, SourceWarning } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
-import { executorOf, releaseWorkersOf } from '../searcher.js';
+import { executorOf, releaseWorkersOf } from '../searcher/seams.js';
 import { rebuildSnapshot } from './build/snapshot-rebuild.js';
 import { updateIndex, type IndexProgress, type IndexReport, type IndexUpdater, type WalkListing } from './build/indexer.js';
 import type { Walk } from './changes/walk-cache.js';

@@ -3,7 +3,8 @@
 // lock), index-run.ts and publish.ts (index runs), search-run.ts (searches).
 import { existsSync } from 'node:fs';
 import { isSimgrepError, SimgrepError } from '../errors.js';
-import { searchPerFile, withTypes, type SearchOptions, type SearchResponse } from '../searcher.js';
+import { withTypes, type SearchOptions, type SearchResponse } from '../searcher/api.js';
+import { searchPerFile } from '../searcher/per-file.js';
 import { searchLike } from '../rank/related.js';
 import { checkOptionTypes } from '../options-check.js';
 import { checkFilterValues } from '../sources/filter-options.js';

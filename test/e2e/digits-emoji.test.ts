@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { mcpClient } from '../helpers/mcp-client.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
-import { createSearcher, type SearchResponse } from '../../src/searcher.js';
+import { createSearcher } from '../../src/searcher.js';
+import { type SearchResponse } from '../../src/searcher/api.js';
 import { createWorkspace } from '../../src/workspace/workspace.js';
 import { rounded } from '../helpers/rounded.js';
 

@@ -2,7 +2,8 @@
 // and a one-shot searcher beside it: for the tests that hold a resident process's answers to a scan's.
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { createSearcher, type Searcher } from '../../src/searcher.js';
+import { createSearcher } from '../../src/searcher.js';
+import { type Searcher } from '../../src/searcher/api.js';
 import { createWorkspace, type Workspace } from '../../src/workspace/workspace.js';
 import { makeTree } from './tree.js';
 

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearcher, type SearchResponse } from '../../src/searcher.js';
+import { createSearcher } from '../../src/searcher.js';
+import { type SearchResponse } from '../../src/searcher/api.js';
 import { createWorkspace, type Workspace } from '../../src/workspace/workspace.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));

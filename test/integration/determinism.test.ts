@@ -1,7 +1,8 @@
 // One query through every configuration must print the same thing: in-process vs 1 or 2 workers,
 // any batch size, and the pruned top-k path vs an exhaustive scan (pruning must be exact).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearcher, type SearchResponse } from '../../src/searcher.js';
+import { createSearcher } from '../../src/searcher.js';
+import { type SearchResponse } from '../../src/searcher/api.js';
 import { makeTree } from '../helpers/tree.js';
 import { CANDIDATES_PER_RESULT, spreadAcrossFiles } from '../../src/rank/diversify.js';
 import { RANK_DEFAULTS } from '../../src/rank/plan.js';

@@ -9,7 +9,7 @@ import { createActionEngine } from '../../src/actions/engine.js';
 import { createConfinedWorkspaces } from '../../src/mcp/confined-workspaces.js';
 import { createToolRunner } from '../../src/mcp/tools.js';
 import { setWarmHoldMs, WARM_HOLD_MS } from '../../src/mcp/warm-searches.js';
-import { workersStarted } from '../../src/searcher.js';
+import { workersStarted } from '../../src/searcher/seams.js';
 import { KEPT_BYTES, keptHeld, keptTotal, LINE_TERMS_PER_BYTE, onKeptDropped, setKeptBound } from '../../src/workspace/search/kept-documents.js';
 import { chunksWarmed } from '../../src/workspace/search/warm-chunks.js';
 import { defaultName } from '../../src/workspace/registry.js';

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createActionEngine, type ActionEngine } from '../../src/actions/engine.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { createToolRunner, type ToolRunner } from '../../src/mcp/tools.js';
-import { createSearcher, pooledFilesOf, pooledSumsUsed } from '../../src/searcher.js';
+import { createSearcher } from '../../src/searcher.js';
+import { pooledFilesOf, pooledSumsUsed } from '../../src/searcher/seams.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
 import { makeTree } from '../helpers/tree.js';
 

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSearcher, executorOf, releaseWorkersOf } from '../../src/searcher.js';
+import { createSearcher } from '../../src/searcher.js';
+import { executorOf, releaseWorkersOf } from '../../src/searcher/seams.js';
 
 describe('releaseWorkersOf', () => {
   it('closes the pool; the next pooled work starts a new one that embeds as the in-process scorer does', async () => {

@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearcher, executorOf, workersStarted } from '../../src/searcher.js';
+import { createSearcher } from '../../src/searcher.js';
+import { executorOf, workersStarted } from '../../src/searcher/seams.js';
 
 let root: string;
 beforeAll(() => { root = mkdtempSync(path.join(os.tmpdir(), 'simgrep-small-search-')); });

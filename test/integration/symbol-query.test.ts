@@ -4,7 +4,8 @@
 // lines. Before (trial33): hybrid printed chance hunks at distance ~0.99 and exited 0.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearcher, type Searcher } from '../../src/searcher.js';
+import { createSearcher } from '../../src/searcher.js';
+import { type Searcher } from '../../src/searcher/api.js';
 import { createWorkspace, type Workspace } from '../../src/workspace/workspace.js';
 import { createActionFixture, type ActionFixture } from '../helpers/action-fixture.js';
 import { makeTree } from '../helpers/tree.js';

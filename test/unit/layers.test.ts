@@ -15,7 +15,7 @@ const FLOORS: [prefix: string, floor: number][] = [
   ['src/embed/', 3], ['src/output/', 3], ['src/worker-file.ts', 3],
   ['src/pool.ts', 4],
   ['src/in-process.ts', 5],
-  ['src/pipeline/', 5.5], ['src/pipeline.ts', 6],
+  ['src/pipeline/', 5.5], ['src/pipeline.ts', 6], ['src/searcher/', 6.5],
   ['src/searcher.ts', 7],
   ['src/workspace/packed/', 8.0], ['src/workspace/snapshot/', 8.1], ['src/workspace/store/', 8.2],
   ['src/workspace/changes/', 8.3], ['src/workspace/build/', 8.4], ['src/workspace/search/', 8.5],

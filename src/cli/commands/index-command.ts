@@ -8,7 +8,7 @@ import { askServer } from '../../server/client.js';
 import { identityOf } from '../../server/identity.js';
 import type { WireIndexReport } from '../../server/protocol.js';
 import { socketPathFor } from '../../server/socket-path.js';
-import type { ClusterOptions } from '../../searcher.js';
+import type { ClusterOptions } from '../../searcher/api.js';
 import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
 import { directoryTarget, namedTarget, targetDir } from './workspace-target.js';

@@ -7,7 +7,7 @@ import { SimgrepError } from '../../errors.js';
 import { createJsonPrinter } from '../../output/json.js';
 import { teaMatch } from '../../output/tea-matches.js';
 import { createTextPrinter } from '../../output/text.js';
-import type { SearchOptions, SearchResponse } from '../../searcher.js';
+import type { SearchOptions, SearchResponse } from '../../searcher/api.js';
 import { isRemoteUri } from '../../sources/uri.js';
 import { SEMTOOLS_FLAGS, parseArgs, semtoolsHelpText } from '../flags.js';
 

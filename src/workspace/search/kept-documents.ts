@@ -6,7 +6,8 @@ import { prepareSweep, ProseLinesBuilder, releaseProseLines, sweepProseLines } f
 import type { ProseLineTerms } from '../../types.js';
 import { openChunks } from '../build/file-chunks.js';
 import { distinctIds, lineTokensBytes, type LineTokens } from '../../embed/line-cosines.js';
-import { executorOf, type Searcher } from '../../searcher.js';
+import { type Searcher } from '../../searcher/api.js';
+import { executorOf } from '../../searcher/seams.js';
 import { pause, turn } from './time-slice.js';
 
 /**

@@ -9,7 +9,8 @@
 // sums of states the index no longer holds are dropped when the next snapshot is warmed.
 import { isProsePath } from '../../rank/prose.js';
 import type { Executor } from '../../pool.js';
-import { executorOf, pooledFilesOf, type Searcher } from '../../searcher.js';
+import { type Searcher } from '../../searcher/api.js';
+import { executorOf, pooledFilesOf } from '../../searcher/seams.js';
 import type { PooledFile } from '../../pipeline/kept-files.js';
 import type { Source } from '../../sources/source.js';
 import { streamEntry } from '../../sources/source.js';

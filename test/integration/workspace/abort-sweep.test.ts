@@ -3,7 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createSearcher, type Searcher } from '../../../src/searcher.js';
+import { createSearcher } from '../../../src/searcher.js';
+import { type Searcher } from '../../../src/searcher/api.js';
 import { createWorkspace, type Workspace } from '../../../src/workspace/workspace.js';
 import { makeTree } from '../../helpers/tree.js';
 

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SimgrepError } from '../../../src/errors.js';
-import { createSearcher, type Searcher } from '../../../src/searcher.js';
+import { createSearcher } from '../../../src/searcher.js';
+import { type Searcher } from '../../../src/searcher/api.js';
 import { createWorkspace } from '../../../src/workspace/workspace.js';
 import { writeTinyModel } from '../../helpers/tiny-model.js';
 

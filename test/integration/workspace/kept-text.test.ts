@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import type { SearchOptions } from '../../../src/searcher.js';
+import type { SearchOptions } from '../../../src/searcher/api.js';
 import { keptText } from '../../../src/workspace/search/kept-text.js';
 import { residentTree } from '../../helpers/resident-tree.js';
 

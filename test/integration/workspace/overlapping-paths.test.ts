@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearcher, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
+import { createSearcher } from '../../../src/searcher.js';
+import { type SearchOptions, type SearchResponse } from '../../../src/searcher/api.js';
 import { createWorkspace, type Workspace } from '../../../src/workspace/workspace.js';
 import { rounded } from '../../helpers/rounded.js';
 

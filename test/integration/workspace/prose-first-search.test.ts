@@ -7,7 +7,8 @@
 // document was skipped unread. Here a document holds one strong line among many weak ones, and the
 // top-k's floor is swept past it: every first search must answer as the scan does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearcher, type SearchOptions } from '../../../src/searcher.js';
+import { createSearcher } from '../../../src/searcher.js';
+import { type SearchOptions } from '../../../src/searcher/api.js';
 import { createWorkspace } from '../../../src/workspace/workspace.js';
 import { indexedTree } from '../../helpers/indexed-tree.js';
 import { rounded } from '../../helpers/rounded.js';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { proseLineReachWork } from '../../../src/pipeline.js';
-import type { SearchOptions } from '../../../src/searcher.js';
+import type { SearchOptions } from '../../../src/searcher/api.js';
 import { keptLinesCounted } from '../../../src/workspace/search/kept-documents.js';
 import { residentTree } from '../../helpers/resident-tree.js';
 import { mulberry32 } from '../../helpers/seeded.js';

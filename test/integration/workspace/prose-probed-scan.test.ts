@@ -4,7 +4,8 @@
 // index's (which counts every document's lines).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proseTermLines } from '../../../src/rank/prose-counter.js';
-import { createSearcher, type SearchOptions } from '../../../src/searcher.js';
+import { createSearcher } from '../../../src/searcher.js';
+import { type SearchOptions } from '../../../src/searcher/api.js';
 import { createWorkspace } from '../../../src/workspace/workspace.js';
 import { indexedTree } from '../../helpers/indexed-tree.js';
 import { rounded } from '../../helpers/rounded.js';

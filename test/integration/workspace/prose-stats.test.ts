@@ -6,7 +6,8 @@
 import { appendFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createSearcher, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
+import { createSearcher } from '../../../src/searcher.js';
+import { type SearchOptions, type SearchResponse } from '../../../src/searcher/api.js';
 import { openProseStatsFile, otherProseStatsFormat } from '../../../src/workspace/snapshot/prose-stats-file.js';
 import { writeSectionFile } from '../../../src/workspace/snapshot/section-file.js';
 import { createWorkspace } from '../../../src/workspace/workspace.js';

@@ -4,7 +4,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearcher, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
+import { createSearcher } from '../../../src/searcher.js';
+import { type SearchOptions, type SearchResponse } from '../../../src/searcher/api.js';
 import { prepareSweep } from '../../../src/rank/prose-lines.js';
 import { setSweepLimitBytes, sweepHeld } from '../../../src/rank/prose-sweep.js';
 import { SWEEP_BYTES } from '../../../src/rank/prose-sweep-bound.js';

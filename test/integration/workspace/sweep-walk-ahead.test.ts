@@ -4,7 +4,9 @@
 // no pool alive nothing is handed (the search walks it itself, the same answer).
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearcher, executorOf, releaseWorkersOf, workersStarted, type SearchOptions, type SearchResponse } from '../../../src/searcher.js';
+import { createSearcher } from '../../../src/searcher.js';
+import { type SearchOptions, type SearchResponse } from '../../../src/searcher/api.js';
+import { executorOf, releaseWorkersOf, workersStarted } from '../../../src/searcher/seams.js';
 import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { forgetSweptBests, prepareSweep, setHandedWaitMs, setSweepLimitBytes, sweepHeld, sweepWalksHanded, walkAhead } from '../../../src/rank/prose-sweep.js';

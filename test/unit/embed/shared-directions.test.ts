@@ -15,7 +15,8 @@ import type { DirectionsSlot, ModelData } from '../../../src/types.js';
 import { prunedProbe } from '../../helpers/pruned-probe.js';
 import { createPool } from '../../../src/pool.js';
 import { createInProcessExecutor } from '../../../src/in-process.js';
-import { createSearcher, executorOf } from '../../../src/searcher.js';
+import { createSearcher } from '../../../src/searcher.js';
+import { executorOf } from '../../../src/searcher/seams.js';
 
 const M = 24;
 const DIST = new URL('../../../dist/src/embed/', import.meta.url).href;

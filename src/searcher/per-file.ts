@@ -1,0 +1,29 @@
+// perFile and filesWithMatches, over any search: more candidates ranked, each file cut to its best.
+import { limitHunksPerFile, limitPerFile, PER_FILE_OVERFETCH } from '../output/per-file.js';
+import { mergeResults } from '../rank/windows.js';
+import type { SearchContentOptions, SearchOptions, SearchResponse } from './api.js';
+
+/**
+ * perFile and filesWithMatches: more candidates are ranked (PER_FILE_OVERFETCH per result wanted) so
+ * that K results remain once each file keeps its best N; with filesWithMatches, N is 1 unless given. Where
+ * fewer than K remain and the ranked pool overflowed (a few files held all of it), the pool is widened
+ * PER_FILE_OVERFETCH times and ranked again, until K remain or it holds every match: K files come back
+ * whenever K files match.
+ */
+export async function searchPerFile<O extends SearchOptions | SearchContentOptions>(o: O, run: (o: O) => Promise<SearchResponse>): Promise<SearchResponse> {
+  const k = o.topK ?? (o.maxDistance !== undefined ? Infinity : 3);
+  let pool = Number.isFinite(k) ? k * PER_FILE_OVERFETCH : o.topK;
+  for (;;) {
+    // One result per hit, cut per file, then merged: the pool's windows merged first made a file's whole
+    // run of hits one hunk before the cut (a file matching on every other line came back whole; audit44).
+    // Merged, a file keeps its best hits whose windows stay apart, so that each is a hunk of its own.
+    const r = await run({ ...o, perFile: undefined, filesWithMatches: undefined, topK: pool, merge: false });
+    const kept = o.merge === false ? limitPerFile(r.results, o.perFile ?? 1) : mergeResults(limitHunksPerFile(r.results, o.perFile ?? 1));
+    if (kept.length < k && r.more === true && pool !== undefined) { pool *= PER_FILE_OVERFETCH; continue; }
+    const results = kept.slice(0, k);
+    // More under the same per-file limit: a page cut by k, or a full page from a pool that overflowed (the
+    // pool's own overflow says nothing when fewer than k files came back: every file did, review of trial39).
+    const more = kept.length > results.length || (r.more === true && results.length === k);
+    return o.filesWithMatches ? { ...r, results, more, files: [...new Set(results.map((x) => x.filename))] } : { ...r, results, more };
+  }
+}
