@@ -1,13 +1,13 @@
 // The ONLY module that wires the stages: sources -> line pieces -> packed batches -> executor
 // (worker pool or in-process) -> bounded top-k with context windows captured on entry. Its parts live
-// in pipeline/: the options and stats (types.ts), the scoring end (scoring.ts), progress, the deadline.
+// in pipeline/: the options and stats (types.ts), the scoring end (scoring.ts), progress, the deadline,
+// which prose files need not be read (unread-prose.ts).
 import { SimgrepError, isSimgrepError } from './errors.js';
 import { finishCandidates } from './rank/diversify.js';
-import { isProsePath, PROSE_WINDOW_LINES, termlessProseDistance } from './rank/prose.js';
+import { isProsePath, PROSE_WINDOW_LINES } from './rank/prose.js';
 import { ProseFile } from './rank/prose-file.js';
-import { proseBest, proseHoldsNoTerm, proseLineReach, proseLineStats, proseReach } from './rank/prose-lines.js';
+import { proseLineStats } from './rank/prose-lines.js';
 import type { ProseLineTerms } from './types.js';
-import type { ProseStats } from './rank/prose.js';
 import { streamEntry, WHOLE_READ_BYTES, type Entry, type Source, type SourceWarning } from './sources/source.js';
 import { BatchPacker } from './text/batch-packer.js';
 import { LineSplitter, type Piece } from './text/line-splitter.js';
@@ -19,15 +19,10 @@ import { Progress } from './pipeline/progress.js';
 import { Scoring } from './pipeline/scoring.js';
 import { hashedFirst, proseOutOfReach } from './pipeline/kept-files.js';
 import type { PipelineOptions, PipelineOutcome, SearchStats } from './pipeline/types.js';
-import { embedsQuery, type RankPlan } from './rank/plan.js';
+import { UnreadProse } from './pipeline/unread-prose.js';
+import { embedsQuery } from './rank/plan.js';
 
 const MAX_BATCH_BYTES = 1 << 20;
-
-/** How often unreadOutOfReach asked proseLineReach (a prose document's lines, each with its own cosine bound) and how often that skipped the document (tests). */
-const lineReachWork = { calls: 0, skips: 0 };
-export function proseLineReachWork(): { calls: number; skips: number } {
-  return { ...lineReachWork };
-}
 
 /** How long a search that can be stopped runs between turns of the event loop. */
 const BREATHE_MS = 50;
@@ -56,14 +51,12 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   const embeds = o.rank !== undefined && embedsQuery(o.rank);
   /**
    * A kept prose document's line terms, where they stand for what this search would count (not under
-   * --ignore-case, nor for a file --max-filesize cuts: as unreadOutOfReach below takes a source's).
+   * --ignore-case, nor for a file --max-filesize cuts: as pipeline/unread-prose.ts takes a source's).
    */
   const keptProseLines = (get: (() => ProseLineTerms | null | undefined) | undefined, entry: Entry): ProseLineTerms | undefined => {
-    if (!get || !o.rank?.prose || o.ignoreCase || !uncut(entry)) return undefined;
+    if (!get || !o.rank?.prose || o.ignoreCase || !unread.uncut(entry)) return undefined;
     return get() ?? undefined;
   };
-  /** Whether --max-filesize leaves the entry whole (no cap, or a size known within it): kept line terms stand for it only then. */
-  const uncut = (entry: Entry): boolean => o.maxFileBytes === undefined || (entry.size ?? Infinity) <= o.maxFileBytes;
 
   // A search that can be stopped (a signal, a deadline) lets the event loop run now and then: scored on this
   // thread (-J 0, in-process), its awaits are microtasks only, and an abort that comes as a message (an MCP
@@ -129,12 +122,12 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       const unreachable = lines ? proseOutOfReach(lines, o.rank!, rank, topk.floorDistance) : false;
       // A prose file's pieces wait until its document frequencies are counted (rank/prose-file.ts).
       // Counted by its probed lines first where a floor may skip it (ProseFile.outOfReach: a heap not yet full skips nothing).
-      const prose = isProse ? new ProseFile(o.rank!, lines && !unreachable ? proseLineStats(lines, o.rank!) : knownProse.get(entry), topk.floorDistance < Infinity) : null;
-      knownProse.delete(entry);
+      const learnt = unread.take(entry);
+      const prose = isProse ? new ProseFile(o.rank!, lines && !unreachable ? proseLineStats(lines, o.rank!) : learnt.stats, topk.floorDistance < Infinity) : null;
       // Its kept line tokens stand in for the tokenizer (a search that keeps case: they were tokenized as they are).
       const tokens = isProse && !o.ignoreCase ? source.proseTokens?.(entry) : null;
       if (tokens) scoring.proseTokens.set(fileIndex, tokens);
-      if (termless.delete(entry)) scoring.proseTermless.add(fileIndex);
+      if (learnt.termless) scoring.proseTermless.add(fileIndex);
       const unpacked = new UnpackedLines(splitter);
       /** Cut by the deadline: up to a batch of what was read and not packed (a prose file's with its statistics so far). */
       const rest = (): Piece[] => {
@@ -225,16 +218,6 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
   const fileConcurrency = o.fileConcurrency ?? 8;
   /** Set once everything listed before the first prose file of a source that knows their terms is scored. */
   let settled = false;
-  /** Prose entries' statistics from their source's line terms, until they are read. */
-  const knownProse = new Map<Entry, ProseStats>();
-  /** Prose entries to be read whose source's line terms hold no term of the plan (their lines' lexical scores are 0), until they are read. */
-  const termless = new Set<Entry>();
-  /** An entry unreadOutOfReach leaves to be read, with its source's line terms: their statistics, and whether they hold no term. */
-  const toRead = (entry: Entry, lines: ProseLineTerms, plan: RankPlan): false => {
-    knownProse.set(entry, proseLineStats(lines, plan));
-    if (proseHoldsNoTerm(lines, plan)) termless.add(entry);
-    return false;
-  };
   /** Everything listed so far scored, once: its floor prunes what comes next (the prose lines the workers rank too). */
   const settle = async (): Promise<void> => {
     if (settled) return;
@@ -243,90 +226,16 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     await scoring.submit(packer.flush());
     await deadline.until(scoring.drain());
   };
-  /**
-   * A source that lists by its bounds for this very plan (listWithin: prose-source.ts), with no
-   * --max-filesize and the gates of unreadOutOfReach's skips: everything listed before is scored first, and
-   * the entries whose listed bound is past the floor then are left out of its listing (unreadOutOfReach would
-   * skip each at its turn: the floor only falls; ~1,400 entries a search on the bench tree, nearly all
-   * out of reach), counted as searched as unreadOutOfReach counts them, once the listing is through (a search
-   * cut by its deadline before then never came to them). null: list() as it is.
-   */
-  const listWithin = async (source: Source): Promise<{ entries: Entry[]; left: number } | null> => {
-    const plan = o.rank;
-    if (!source.listWithin || !plan?.prose || o.ignoreCase || !source.holdsAnyTerm || o.maxFileBytes !== undefined) return null;
-    await settle();
-    return source.listWithin(plan, topk.floorDistance);
-  };
-  /**
-   * A prose file none of whose lines holds a query term (its source knows before reading it) whose best
-   * case cannot enter the full top-k: skipped unread, since its lines would be dropped. Exact: its
-   * lines' lexical score is 0 and their cosine at most 1 (rank/prose.ts); the heap's floor only falls, and a
-   * heap that is not full (--max-distance alone, or too few hits yet) skips nothing.
-   */
-  const unreadOutOfReach = async (source: Source, entry: Entry): Promise<boolean> => {
-    const plan = o.rank;
-    if (!plan?.prose || o.ignoreCase || !source.holdsAnyTerm) return false;
-    const listed = source.listedBound?.(entry, plan);
-    if (listed === undefined && !isProsePath(entry.path)) return false;
-    await settle();
-    const rank = entry.rank ?? entry.path;
-    // The bound the source listed it by, for this very plan (prose-source.ts): what the checks below start
-    // with, worked out once for the listing, not again per entry (~1,400 a search on the bench tree): for
-    // a document whose postings hold a term, proseReach of its line terms at a cosine of 1 (with the path's
-    // facts, as pathSignals takes them from the path); for one that holds none, termlessProseDistance at a
-    // cosine of 1. Either is at most every line's distance at any cosine, and the same plan means the
-    // same terms, so the same documents hold none. Line terms counted again since the listing are the same
-    // document state's: the bound holds for them. Skipped only where the checks below may skip (not a file
-    // --max-filesize cuts; the gates above).
-    if (listed !== undefined && listed > topk.floorDistance && (o.maxFileBytes === undefined || (entry.size ?? Infinity) <= o.maxFileBytes)) return true;
-    // The source knows which words an entry holds, not which numbers: with the query's numbers (terms of
-    // a prose line too: rank/prose.ts proseTermCount) any entry may hold one, and its line terms tell.
-    if (plan.prose.numbers.length > 0 || source.holdsAnyTerm(entry, plan.terms)) {
-      // Its line terms, when the source keeps them, give its statistics (exactly those counting it
-      // gives) and a bound on its best line unread (rank/prose-lines.ts), unless --max-filesize would
-      // cut it: skipped when that cannot enter the top-k.
-      const lines = uncut(entry) ? source.proseLines?.(entry, plan) : null;
-      if (!lines) return false;
-      // The cheap bound first (a few sums per term and gram, a cosine of 1), then with a bound on its lines'
-      // cosines where the source keeps one, the one from its lines only when those are within reach.
-      const floor = topk.floorDistance;
-      // A heap that is not full skips nothing: no bound is worth its cost yet.
-      if (floor === Infinity) return toRead(entry, lines, plan);
-      if (proseReach(lines, plan, rank) > floor) return true;
-      const cosine = cosineBound(source, entry);
-      if (cosine < 1 && proseReach(lines, plan, rank, undefined, cosine) > floor) return true;
-      if (proseBest(lines, plan, rank, undefined, floor, cosine) > floor) return true;
-      // Line by line, each line's lexical bound with its own cosine bound (rank/prose-lines.ts proseLineReach).
-      const lineCosine = cosine < 1 ? source.proseLineCosine?.(entry, o.query) : null;
-      if (lineCosine) {
-        lineReachWork.calls++;
-        if (proseLineReach(lines, plan, rank, lineCosine, cosine) > floor) { lineReachWork.skips++; return true; }
-      }
-      // Its lines' grams counted from its bytes where that bound took each at its most (the index's statistics file).
-      const read = await source.proseLinesRead?.(entry, plan);
-      if (read && proseBest(read, plan, rank, undefined, floor, cosine) > floor) return true;
-      return toRead(entry, lines, plan);
-    }
-    const best = termlessProseDistance(plan, rank);
-    if (best === Infinity || best > topk.floorDistance) return true;
-    const cosine = cosineBound(source, entry);
-    if (cosine < 1 && termlessProseDistance(plan, rank, cosine) > topk.floorDistance) return true;
-    // Read and scored: its statistics from its line terms where the source keeps them (exactly those
-    // counting it gives: its grams' document frequencies), so its lines are not counted again first.
-    const lines = uncut(entry) ? source.proseLines?.(entry, plan) : null;
-    return lines ? toRead(entry, lines, plan) : false;
-  };
-  /** At least the cosine of every line of a prose entry (the source's bound: a resident index's kept tokens), 1 when unknown or when the cosine does not weigh. */
-  const cosineBound = (source: Source, entry: Entry): number =>
-    (o.rank?.prose?.semantic ?? 0) > 0 && source.proseCosine ? source.proseCosine(entry, o.query) : 1;
+  /** Which prose files need not be read: out of the top-k's reach before reading them. */
+  const unread = new UnreadProse(o, () => topk.floorDistance, settle);
   try {
     for (const source of o.sources) {
-      const within = await listWithin(source);
+      const within = await unread.listWithin(source);
       for await (const entry of within?.entries ?? source.list(deadline.readSignal)) {
         checkAbort();
         if (due()) await breathe();
         drainSourceWarnings(source);
-        if (await unreadOutOfReach(source, entry)) { stats.files++; continue; }
+        if (await unread.outOfReach(source, entry)) { stats.files++; continue; }
         while (running.size >= fileConcurrency) await deadline.until(Promise.race(running));
         const p: Promise<void> = processEntry(source, entry).finally(() => running.delete(p));
         p.catch(() => {}); // observed by Promise.race/all below; this only marks it handled

@@ -82,7 +82,7 @@ export function splitProse(snap: Snapshot, display: (string | undefined)[], read
    * The documents in the order they are listed, but those whose bound is past `floor` (left out: counted).
    * The documents whose line terms are known (counted: kept-documents.ts; or in the index: prose-index.ts)
    * by the bound on their best line that visits no line (proseReach), nearest first: the top-k's floor falls
-   * soon, and the others are skipped unread once it is past their bound (pipeline.ts). The others first:
+   * soon, and the others are skipped unread once it is past their bound (pipeline/unread-prose.ts). The others first:
    * they are read and counted as a scan does. Then those that can hold no term, by their best case.
    */
   const listing = (floor: number): { entries: Entry[]; left: number } => {

@@ -6,7 +6,7 @@
 // documents the older bounds keep, and every answer is the scan's, byte for byte.
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { proseLineReachWork } from '../../../src/pipeline.js';
+import { proseLineReachWork } from '../../../src/pipeline/unread-prose.js';
 import type { SearchOptions } from '../../../src/searcher/api.js';
 import { keptLinesCounted } from '../../../src/workspace/search/kept-documents.js';
 import { residentTree } from '../../helpers/resident-tree.js';
