@@ -5,6 +5,8 @@
 // the whole tree and read the files again too. Now a search waits for another search's save and answers from the
 // index it wrote, and a cut search's save settles the walk when it ends. Full walks are counted at the walk cache.
 // A search of other paths does not wait behind that save, and one aborted while it waits stops at once (review of save42).
+// The three tests that cut or abort a search in the save of 1,000 files of 150 lines share that tree and its index
+// (built once: the build was most of each test's time), each changing every file anew (ci46).
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,23 +27,58 @@ beforeAll(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'simgrep-waits-save-'));
   modelDir = await writeTinyModel(path.join(tmp, 'model'));
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(async () => {
+  await (await big150)?.ws.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
 afterEach(() => { vi.restoreAllMocks(); });
 
-/** A tree of FILES files of `lines` lines in 10 directories, indexed by a resident workspace whose walk is watched; then every file changed. */
-async function changedTree(name: string, lines = 40): Promise<{ ws: Workspace; tree: string; lock: string }> {
+/** A tree of FILES files of `lines` lines in 10 directories, indexed by a resident workspace whose walk is watched. */
+async function indexedTree(name: string, lines: number): Promise<{ ws: Workspace; tree: string; lock: string }> {
   const tree = path.join(tmp, name);
   for (let i = 0; i < FILES; i++) {
     mkdirSync(path.join(tree, `d${i % 10}`), { recursive: true });
-    writeFileSync(path.join(tree, `d${i % 10}`, `upload${i}.ts`), Array.from({ length: lines }, (_, j) => `export function retryUpload${i}_${j}(n: number) { return n + ${i * j}; } // retry failed uploads ${j}`).join('\n') + '\n');
+    writeFileSync(path.join(tree, `d${i % 10}`, `upload${i}.ts`), uploads(i, lines));
   }
   const dir = path.join(tmp, `ws-${name}`);
   const ws = createWorkspace({ dir, model: modelDir, concurrency: 0, resident: true });
   await ws.index([tree]);
-  for (const q of ['warm one', 'warm two']) await ws.search({ query: q, paths: [tree], topK: 3 });
-  for (let i = 0; i < FILES; i++) appendFileSync(path.join(tree, `d${i % 10}`, `upload${i}.ts`), `// changed ${i}: invoice socket parser\n`);
-  await sleep(200);
   return { ws, tree, lock: path.join(dir, '.simgrep-lock') };
+}
+const uploads = (i: number, lines: number) => Array.from({ length: lines }, (_, j) => `export function retryUpload${i}_${j}(n: number) { return n + ${i * j}; } // retry failed uploads ${j}`).join('\n') + '\n';
+
+/**
+ * Two searches of the indexed tree (its walk recorded, its index current), then every file changed: each file is
+ * its first content and one line that names this change (`mark`), which no earlier change left, so an answer
+ * that shows the mark was read from this change.
+ */
+async function changeEveryFile(t: { ws: Workspace; tree: string; lock: string }, lines: number, mark: string): Promise<void> {
+  // What a test before left on a shared tree: a save under way ends before the searches that bring the index up to date.
+  for (const end = Date.now() + 60_000; waitsBehind(t.lock, []) !== 'nothing' && Date.now() < end;) await sleep(20);
+  for (const q of ['warm one', 'warm two']) await t.ws.search({ query: q, paths: [t.tree], topK: 3 });
+  for (let i = 0; i < FILES; i++) writeFileSync(path.join(t.tree, `d${i % 10}`, `upload${i}.ts`), `${uploads(i, lines)}// changed ${i} ${mark}: invoice socket parser\n`);
+  await sleep(200);
+}
+
+/** A tree of FILES files of 40 lines in its own resident workspace; then every file changed. */
+async function changedTree(name: string): Promise<{ ws: Workspace; tree: string; lock: string }> {
+  const t = await indexedTree(name, 40);
+  await changeEveryFile(t, 40, name);
+  return t;
+}
+
+/**
+ * The tree of FILES files of 150 lines (the save of all of them takes seconds) that the three tests cutting or
+ * aborting a search during that save share: built and indexed once (most of a test's time before), then every
+ * file changed anew for each test (`mark`, its name). Each test starts as on its own tree: the index current,
+ * the walk recorded, every file changed since.
+ */
+let big150: Promise<{ ws: Workspace; tree: string; lock: string }> | undefined;
+async function changedBigTree(mark: string): Promise<{ ws: Workspace; tree: string; lock: string }> {
+  big150 ??= indexedTree('big150', 150);
+  const t = await big150;
+  await changeEveryFile(t, 150, mark);
+  return t;
 }
 
 /** Whole walks of the tree (the walk cache's walkAgain), from now on. */
@@ -75,7 +112,7 @@ it('a search beside another search\'s save waits for it and answers from the ind
     expect(beside.stats.index).toEqual({ workspace: ws.name, refreshed: 0 });
     const later = await ws.search(q);
     expect(beside.results).toEqual(later.results);
-    expect(later.results[0].lines.join('\n')).toContain('invoice socket parser');
+    expect(later.results[0].lines.join('\n')).toContain('beside: invoice socket parser');
     // Before: 1 (the search beside gave its walk back as unsaved).
     expect(walks.count()).toBe(0);
   } finally {
@@ -91,38 +128,30 @@ async function cutInSave(ws: Workspace, tree: string, lock: string): Promise<voi
 }
 
 it('a search cut by --timeout during its save: the next, beside the save, waits for it; the one after does not walk again', async () => {
-  const { ws, tree, lock } = await changedTree('cut', 150);
-  try {
-    const walks = countWalks();
-    const q = { query: 'invoice socket parser', paths: [tree], topK: 3 };
-    await cutInSave(ws, tree, lock);
-    const beside = await ws.search(q);
-    // Before: { refreshed: 1000, pending: 1000 }, after a whole walk of the tree.
-    expect(beside.stats.index).toEqual({ workspace: ws.name, refreshed: 0 });
-    const later = await ws.search(q);
-    expect(beside.results).toEqual(later.results);
-    expect(later.results[0].lines.join('\n')).toContain('invoice socket parser');
-    // Before: 2 (the cut search's walk given back as unsaved, then the search beside's).
-    expect(walks.count()).toBe(0);
-  } finally {
-    await ws.close();
-  }
+  const { ws, tree, lock } = await changedBigTree('cut');
+  const walks = countWalks();
+  const q = { query: 'invoice socket parser', paths: [tree], topK: 3 };
+  await cutInSave(ws, tree, lock);
+  const beside = await ws.search(q);
+  // Before: { refreshed: 1000, pending: 1000 }, after a whole walk of the tree.
+  expect(beside.stats.index).toEqual({ workspace: ws.name, refreshed: 0 });
+  const later = await ws.search(q);
+  expect(beside.results).toEqual(later.results);
+  expect(later.results[0].lines.join('\n')).toContain('cut: invoice socket parser');
+  // Before: 2 (the cut search's walk given back as unsaved, then the search beside's).
+  expect(walks.count()).toBe(0);
 }, 180_000);
 
 it('a search cut by --timeout during its save: the next, after the save, answers from it without walking again', async () => {
-  const { ws, tree, lock } = await changedTree('cut-after', 150);
-  try {
-    const walks = countWalks();
-    await cutInSave(ws, tree, lock);
-    for (const end = Date.now() + 60_000; waitsBehind(lock, []) !== 'nothing' && Date.now() < end;) await sleep(20);
-    const next = await ws.search({ query: 'invoice socket parser', paths: [tree], topK: 3 });
-    expect(next.stats.index).toEqual({ workspace: ws.name, refreshed: 0 });
-    expect(next.results[0].lines.join('\n')).toContain('invoice socket parser');
-    // Before: 1 (the cut gave the walk back as unsaved: the tree walked and every file stat'ed again).
-    expect(walks.count()).toBe(0);
-  } finally {
-    await ws.close();
-  }
+  const { ws, tree, lock } = await changedBigTree('cut-after');
+  const walks = countWalks();
+  await cutInSave(ws, tree, lock);
+  for (const end = Date.now() + 60_000; waitsBehind(lock, []) !== 'nothing' && Date.now() < end;) await sleep(20);
+  const next = await ws.search({ query: 'invoice socket parser', paths: [tree], topK: 3 });
+  expect(next.stats.index).toEqual({ workspace: ws.name, refreshed: 0 });
+  expect(next.results[0].lines.join('\n')).toContain('cut-after: invoice socket parser');
+  // Before: 1 (the cut gave the walk back as unsaved: the tree walked and every file stat'ed again).
+  expect(walks.count()).toBe(0);
 }, 180_000);
 
 /**
@@ -167,28 +196,24 @@ it('a search of other paths beside a search\'s save does not wait for it: it rea
 }, 180_000);
 
 it('a search aborted while it waits for another search\'s save stops at once; its save, later, finds nothing left', async () => {
-  const { ws, tree, lock } = await changedTree('abort-waiting', 150);
-  try {
-    const walks = countWalks();
-    const q = { query: 'invoice socket parser', paths: [tree], topK: 3 };
-    const first = ws.search({ ...q, query: 'retry failed uploads' });
-    await whileSaving(lock);
-    const stop = new AbortController();
-    const waiting = ws.search({ ...q, signal: stop.signal }).then(
-      () => 'answered',
-      (e: { code?: string }) => ({ code: e.code, saveAheadStillWriting: waitsBehind(lock, []) !== 'nothing' }),
-    );
-    await sleep(100);
-    stop.abort();
-    // Before: ABORTED only once the save ahead of it had ended (2 s after the abort).
-    expect(await waiting).toEqual({ code: 'ABORTED', saveAheadStillWriting: true });
-    expect((await first).stats.index).toEqual({ workspace: ws.name, refreshed: FILES });
-    for (const end = Date.now() + 60_000; waitsBehind(lock, []) !== 'nothing' && Date.now() < end;) await sleep(20);
-    const later = await ws.search(q);
-    expect(later.stats.index).toEqual({ workspace: ws.name, refreshed: 0 });
-    expect(later.results[0].lines.join('\n')).toContain('invoice socket parser');
-    expect(walks.count()).toBe(0);
-  } finally {
-    await ws.close();
-  }
+  const { ws, tree, lock } = await changedBigTree('abort-waiting');
+  const walks = countWalks();
+  const q = { query: 'invoice socket parser', paths: [tree], topK: 3 };
+  const first = ws.search({ ...q, query: 'retry failed uploads' });
+  await whileSaving(lock);
+  const stop = new AbortController();
+  const waiting = ws.search({ ...q, signal: stop.signal }).then(
+    () => 'answered',
+    (e: { code?: string }) => ({ code: e.code, saveAheadStillWriting: waitsBehind(lock, []) !== 'nothing' }),
+  );
+  await sleep(100);
+  stop.abort();
+  // Before: ABORTED only once the save ahead of it had ended (2 s after the abort).
+  expect(await waiting).toEqual({ code: 'ABORTED', saveAheadStillWriting: true });
+  expect((await first).stats.index).toEqual({ workspace: ws.name, refreshed: FILES });
+  for (const end = Date.now() + 60_000; waitsBehind(lock, []) !== 'nothing' && Date.now() < end;) await sleep(20);
+  const later = await ws.search(q);
+  expect(later.stats.index).toEqual({ workspace: ws.name, refreshed: 0 });
+  expect(later.results[0].lines.join('\n')).toContain('abort-waiting: invoice socket parser');
+  expect(walks.count()).toBe(0);
 }, 180_000);

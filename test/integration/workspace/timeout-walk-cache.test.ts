@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { createSearcher } from '../../../src/searcher.js';
+import { waitsBehind } from '../../../src/workspace/lock.js';
 import { createWorkspace } from '../../../src/workspace/workspace.js';
 
 const WORDS = ['upload', 'retry', 'invoice', 'socket', 'parser', 'render', 'cache', 'token', 'backoff', 'queue'];
@@ -29,7 +30,10 @@ it('the search after one cut in its refresh checks what changed again (equals a 
     const next = await ws.search(q);
     expect(next.results).toEqual((await scan.search(q)).results);
   } finally {
-    await new Promise((r) => setTimeout(r, 5000)); // the cut search's refresh, raced not aborted, ends
+    // The cut search's refresh, raced not aborted, ends (it holds the workspace's lock in this process till then;
+    // the search after it waited for it, so it has mostly ended): before, a fixed 5 s.
+    const lock = path.join(tmp, 'ws', '.simgrep-lock');
+    for (const end = Date.now() + 30_000; waitsBehind(lock, []) !== 'nothing' && Date.now() < end;) await new Promise((r) => setTimeout(r, 20));
     await ws.close();
     await scan.close();
   }
