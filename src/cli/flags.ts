@@ -41,7 +41,7 @@ export function filterValuesOf(flags: ParsedFlags): FilterValues {
 
 export const FLAGS: FlagDef[] = [
   { name: 'mode', kind: 'string', value: 'MODE', choices: [...MODE_NAMES], help: 'Ranking: hybrid (default), semantic (chunk embeddings only), lexical (or bm25), or line (each line alone, semtools)' },
-  { name: 'top-k', kind: 'int', value: 'K', help: 'Show the K best lines (default 3; with --max-distance, a cap)' },
+  { name: 'top-k', kind: 'int', value: 'K', help: 'Show the K best results (default 3; with --max-distance, a cap)' },
   { name: 'n-lines', short: 'n', kind: 'int', value: 'N', help: 'Lines of context before and after each match (default 3)' },
   { name: 'max-distance', short: 'm', kind: 'number', value: 'D', help: 'Show every result with distance below D (--mode line: cosine distance, 0..2; other modes: 1/(1+relevance), 0..1)' },
   { name: 'ignore-case', short: 'i', kind: 'bool', help: 'Lower-case query and lines before embedding' },
