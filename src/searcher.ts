@@ -68,7 +68,7 @@ export function maxConcurrency(cores = availableParallelism()): number {
 export function createSearcher(opts: SearcherOptions = {}): Searcher {
   const asked = opts.concurrency ?? availableParallelism();
   if (!Number.isInteger(asked) || asked < 0) {
-    throw new SimgrepError('BAD_FLAG', `concurrency must be a whole number >= 0 (got ${describe(opts.concurrency)}); use 0 for in-process`);
+    throw new SimgrepError('BAD_FLAG', `concurrency (-J) must be a whole number >= 0 (got ${describe(opts.concurrency)}); use 0 for in-process`);
   }
   if (opts.embedder !== undefined && opts.embedder !== 'static' && opts.embedder !== 'onnx') {
     throw new SimgrepError('BAD_FLAG', `embedder must be 'static' or 'onnx' (got ${describe(opts.embedder)})`);

@@ -77,6 +77,6 @@ describe('library option types', () => {
       await searcher.close();
     }
     expect(() => createSearcher({ embedder: 'gpu' as never })).toThrow("embedder must be 'static' or 'onnx' (got the string \"gpu\")");
-    expect(() => createSearcher({ concurrency: '2' as never })).toThrow('concurrency must be a whole number >= 0 (got the string "2"); use 0 for in-process');
+    expect(() => createSearcher({ concurrency: '2' as never })).toThrow('concurrency (-J) must be a whole number >= 0 (got the string "2"); use 0 for in-process');
   });
 });
