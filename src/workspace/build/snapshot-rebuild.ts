@@ -1,8 +1,8 @@
 // The snapshot rebuilt from the store when no snapshot of the current version exists (a writer was
 // killed before publishing, or snapshot.bin was lost): vectors come from the store, lexical features
 // are read back from the files. A file that changed since it was indexed is marked stale (mtime -1,
-// no hash), so the next search or run re-indexes it in full before answering. An object (a URI) is
-// not stat'ed: its bytes are read and their hash compared with the indexed one.
+// no hash), so the next search or run re-indexes it in full before answering. An object (a URI), and a
+// file whose ctime the index does not know, is not stat'ed: its bytes are read and their hash compared.
 import { createHash } from 'node:crypto';
 import { SimgrepError } from '../../errors.js';
 import { statSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { collectBytes, streamEntry, type Source } from '../../sources/source.js'
 import { isRemoteUri } from '../../sources/uri.js';
 import { chunkFeatures, type ChunkIdentifiers } from '../snapshot/chunk-features.js';
 import { openChunks } from './file-chunks.js';
+import { UNKNOWN_CTIME } from '../changes/file-identity.js';
 import type { StopCheck } from './shared-rebuild.js';
 import { TermCollector } from '../snapshot/term-collector.js';
 import { emptySnapshot, patchSnapshot, type ChunkRow, type FileStateOf, type Snapshot } from '../snapshot/snapshot.js';
@@ -54,9 +55,10 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
     let fresh = state.kind === 'binary';
     if (!fresh) {
       try {
-        const bytes = isRemoteUri(state.key) ? await collectBytes(streamEntry(files, { path: state.key })) : null;
-        const st = bytes ? { size: state.size, mtimeMs: state.mtime } : statSync(ioPathOf(state.key));
-        const same = bytes ? createHash('sha256').update(bytes).digest('hex') === state.hash : st.size === state.size && st.mtimeMs === state.mtime;
+        // An object, and a file whose ctime the index does not know (an older simgrep's record): the content hash decides.
+        const bytes = isRemoteUri(state.key) || state.ctime === UNKNOWN_CTIME ? await collectBytes(streamEntry(files, { path: state.key })) : null;
+        const st = bytes ? null : statSync(ioPathOf(state.key));
+        const same = bytes ? createHash('sha256').update(bytes).digest('hex') === state.hash : st!.size === state.size && st!.mtimeMs === state.mtime && st!.ctimeMs === state.ctime;
         if (same) {
           const opened = await openChunks(bytes ? once(bytes) : streamEntry(files, { path: state.key }), chunkLines);
           fresh = true;

@@ -43,7 +43,7 @@ const indexJob: fc.Arbitrary<IndexShardJob> = fc.tuple(header, fc.oneof(absPath,
   .map(([h, indexDir, paths, r]) => ({
     ...h, indexDir, chunkLines: 48, ...(r && { remote: JSON.parse(JSON.stringify(r)) as IndexShardJob['remote'] }),
     entries: paths.map((p) => ({ s: 0, path: p, size: 10, modifiedMs: 1_700_000_000_000 })),
-    prev: paths.slice(0, 1).map((p) => ({ key: p, size: 9, mtime: 1_600_000_000_000, hash: 'abc123', kind: 'text', lines: 3, chunks: 1 })),
+    prev: paths.slice(0, 1).map((p) => ({ key: p, size: 9, mtime: 1_600_000_000_000, ctime: 1_600_000_000_000, hash: 'abc123', kind: 'text', lines: 3, chunks: 1 })),
   }));
 
 /** Values a forged job might put anywhere. */
