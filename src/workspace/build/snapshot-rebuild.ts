@@ -12,10 +12,9 @@ import { collectBytes, streamEntry, type Source } from '../../sources/source.js'
 import { isRemoteUri } from '../../sources/uri.js';
 import { chunkFeatures, type ChunkIdentifiers } from '../snapshot/chunk-features.js';
 import { openChunks } from './file-chunks.js';
-import { UNKNOWN_CTIME } from '../changes/file-identity.js';
 import type { StopCheck } from './shared-rebuild.js';
 import { TermCollector } from '../snapshot/term-collector.js';
-import { emptySnapshot, patchSnapshot, type ChunkRow, type FileStateOf, type Snapshot } from '../snapshot/snapshot.js';
+import { UNKNOWN_CTIME, emptySnapshot, patchSnapshot, type ChunkRow, type FileStateOf, type Snapshot } from '../snapshot/snapshot.js';
 import type { ChunkVector, IndexStore, StoreVersion } from '../store/store.js';
 
 /** How long a rebuild that can be stopped runs between turns of the event loop. */

@@ -10,6 +10,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Entry } from '../../sources/source.js';
 import { isRemoteUri } from '../../sources/uri.js';
+import { UNKNOWN_CTIME } from '../snapshot/snapshot.js';
 
 /**
  * `ctime`: a local file's ctime (ms); an object's ETag as a number (etagStamp), 0 when its listing gave
@@ -17,12 +18,7 @@ import { isRemoteUri } from '../../sources/uri.js';
  */
 export interface FileIdentity { size: number; mtime: number; ctime: number; known: boolean }
 
-/**
- * The indexed ctime of a file that may have changed unseen: a record of an older simgrep (it kept no
- * ctime), and a file written in the RACY_MS before the run that read it. Never equal to a stat's, so
- * the next run reads the file and its content hash decides (and then records its ctime).
- */
-export const UNKNOWN_CTIME = -1;
+export { UNKNOWN_CTIME } from '../snapshot/snapshot.js';
 
 /**
  * A file changed this recently before the run that stats it may change again within the same timestamp

@@ -32,6 +32,14 @@ export interface SnapshotFile {
 }
 
 /**
+ * The indexed ctime of a file that may have changed unseen: a record of an older simgrep (it kept no
+ * ctime), and a file written in the RACY_MS before the run that read it (changes/file-identity.ts).
+ * Never equal to a stat's, so the next run reads the file and its content hash decides (and then
+ * records its ctime).
+ */
+export const UNKNOWN_CTIME = -1;
+
+/**
  * A file's size as a read takes it: undefined when unknown (a size of -1 would be read as one), and when
  * its identity is (no mtime): the object may have changed since, and a read cuts a body off at the size
  * it is given (sources/remote/object-stream.ts).

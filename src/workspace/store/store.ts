@@ -7,9 +7,9 @@ import { loadLanceDB } from './lancedb.js';
 import { SimgrepError } from '../../errors.js';
 import { readBatches, type ReadStop } from './batch-read.js';
 import { bools, halvesColumn, inList, numbers, numbersOr, strings, vectorColumn } from './table-columns.js';
-import { UNKNOWN_CTIME } from '../changes/file-identity.js';
+
 import { chunkSchema, chunkTable, fileSchema, fileTable, metaTable, type ChunkColumns, type FileColumns } from './arrow-rows.js';
-import type { SnapshotFile } from '../snapshot/snapshot.js';
+import { UNKNOWN_CTIME, type SnapshotFile } from '../snapshot/snapshot.js';
 
 export type FileState = Omit<SnapshotFile, 'firstChunk' | 'chunkCount'> & { chunks: number };
 
