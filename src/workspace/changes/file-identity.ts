@@ -55,13 +55,16 @@ export function sameIdentity(id: FileIdentity, indexed: { size: number; mtime: n
 
 /**
  * The identity an index run records for a file it read, the run having started at `startedMs` (before
- * its stat): a local file changed within RACY_MS of that start (or later) gets UNKNOWN_CTIME, so the next run
- * hashes it again rather than trust a stat that a same-tick edit would not have moved. Objects are
- * kept as listed (their ETag changes with every write).
+ * its stat): a local file whose ctime is within RACY_MS of that start (or later) gets UNKNOWN_CTIME, so the next run
+ * hashes it again rather than trust a stat that a same-tick edit would not have moved. The ctime alone
+ * decides: every content write (and utimes) sets it to now, and no user can set it ahead, while an mtime
+ * ahead of the clock (an archive from a host whose clock runs fast, `touch -d '+1 hour'`) would make
+ * the file look racy on every run, read and committed again each time. Objects are kept as listed
+ * (their ETag changes with every write).
  */
 export function recordedIdentity(key: string, id: { size: number; mtime: number; ctime: number }, startedMs: number): { size: number; mtime: number; ctime: number } {
   const racyMs = id.mtime % 1000 === 0 && id.ctime % 1000 === 0 ? RACY_COARSE_MS : RACY_MS;
-  if (isRemoteUri(key) || Math.max(id.mtime, id.ctime) < startedMs - racyMs) return id;
+  if (isRemoteUri(key) || id.ctime < startedMs - racyMs) return id;
   return { ...id, ctime: UNKNOWN_CTIME };
 }
 

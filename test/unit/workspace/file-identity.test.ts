@@ -48,6 +48,8 @@ describe('file identity', () => {
     { what: 'changed long before the run', mtime: 1_000_000, ctime: 1_000_000.5, started: 1_000_000 + 60_000, kept: true },
     { what: 'changed just before the run (a same-tick edit would not show)', mtime: 1_000_000.5, ctime: 1_000_000.5, started: 1_000_000.5 + RACY_MS - 1, kept: false },
     { what: 'mtime set back, ctime recent', mtime: 5_000, ctime: 1_000_000.5, started: 1_000_010, kept: false },
+    { what: 'mtime in the future (a clock ahead), ctime long before: the ctime decides', mtime: 1_000_000.5 + 3_600_000, ctime: 1_000_000.5, started: 1_000_000.5 + 60_000, kept: true },
+    { what: 'mtime in the future, ctime just before the run', mtime: 1_000_000.5 + 3_600_000, ctime: 1_000_000.5, started: 1_000_000.5 + RACY_MS - 1, kept: false },
     { what: 'whole seconds (a coarse file system), 1 s before', mtime: 1_000_000, ctime: 1_000_000, started: 1_001_000, kept: false },
     { what: 'whole seconds, long before', mtime: 1_000_000, ctime: 1_000_000, started: 1_000_000 + RACY_COARSE_MS + 1, kept: true },
   ])('recordedIdentity: $what', ({ mtime, ctime, started, kept }) => {
