@@ -103,11 +103,20 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
   const chunks = () => open('chunks', () => db.createEmptyTable('chunks', chunkSchema(o.dim), { existOk: true }));
   const files = () => open('files', () => db.createEmptyTable('files', fileSchema, { existOk: true }));
   let ctimeAdded = false;
+  const hasCtime = async (t: LanceDB.Table) => (await t.schema()).fields.some((f) => f.name === 'ctime');
+  const addCtime = (t: LanceDB.Table) => t.addColumns([{ name: 'ctime', valueSql: 'CAST(NULL AS DOUBLE)' }]);
   /** The files table to write: an older simgrep's gets the ctime column first (its rows null: unknown). */
   const filesToWrite = async (): Promise<LanceDB.Table> => {
     const t = await files();
-    if (!ctimeAdded && !(await t.schema()).fields.some((f) => f.name === 'ctime')) {
-      await t.addColumns([{ name: 'ctime', valueSql: 'CAST(NULL AS DOUBLE)' }]);
+    if (!ctimeAdded && !(await hasCtime(t))) {
+      try {
+        await addCtime(t);
+      } catch {
+        // Another writer added it first (its commit wins; ours is a retryable conflict): look again, and
+        // add it once more only if it is still missing (a real failure then throws).
+        await t.checkoutLatest();
+        if (!(await hasCtime(t))) await addCtime(t);
+      }
     }
     ctimeAdded = true;
     return t;
