@@ -26,7 +26,7 @@ const rows: ChunkRow[] = [];
 const files = [];
 for (let c = 0; c < CHUNKS; c++) {
   const key = `/bench/dir${Math.floor(c / 4) % 97}/file${Math.floor(c / 4)}.ts`;
-  if (c % 4 === 0) files.push({ key, size: 4000, mtime: 1000 + c, hash: `h${c}`, kind: 'text' as const, lines: 192 });
+  if (c % 4 === 0) files.push({ key, size: 4000, mtime: 1000 + c, ctime: 1000 + c, hash: `h${c}`, kind: 'text' as const, lines: 192 });
   const text = Array.from({ length: 48 }, () => `const ${WORDS[Math.floor(rand() * WORDS.length)]} = ${WORDS[Math.floor(rand() * WORDS.length)]}();`);
   const f = chunkFeatures(text, terms.identifiers);
   terms.add(rows.length, f.identifiers);

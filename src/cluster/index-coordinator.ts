@@ -178,7 +178,7 @@ function changedOnly(source: Source, c: { states: Map<string, FileState>; seen: 
         }
         const prev = c.states.get(key);
         if (prev && sameIdentity(id, prev)) { c.report.unchanged++; continue; }
-        yield { path: key, size: id.size >= 0 ? id.size : undefined, modifiedMs: entry.modifiedMs, named: entry.named } satisfies Entry;
+        yield { path: key, size: id.size >= 0 ? id.size : undefined, modifiedMs: entry.modifiedMs, etag: entry.etag, named: entry.named } satisfies Entry;
       }
     },
     read: (e, signal) => source.read(e, signal),

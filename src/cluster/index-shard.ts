@@ -36,7 +36,7 @@ export async function runIndexShard(d: IndexShardJob, c: IndexShardContext): Pro
   const store = await openStagingStore(uri, { dim: model.dim, storageOptions });
   mark('open staging');
   try {
-    const entries: Entry[] = d.entries.map((e) => ({ path: e.path, size: e.size, modifiedMs: e.modifiedMs, named: e.named }));
+    const entries: Entry[] = d.entries.map((e) => ({ path: e.path, size: e.size, modifiedMs: e.modifiedMs, etag: e.etag, named: e.named }));
     const report = await updateIndex({
       store, executor: () => executorOf(c.searcher, true), chunkLines: d.chunkLines, roots: [], remote: { ...d.remote, gcsEndpoint: c.gcsEndpoint },
       deleteMissing: false, entries, states: d.prev, signal: c.signal,

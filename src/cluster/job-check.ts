@@ -101,7 +101,7 @@ function checkRemote(v: unknown, what: string): void {
   if (r.retries !== undefined && !isInt(r.retries, 0, 100)) fail(`${what}.retries ${shown(r.retries)} is not a whole number in 0..100`);
 }
 
-const ENTRY_KEYS = ['s', 'path', 'size', 'named', 'key', 'modifiedMs', 'io', 'rank'] as const;
+const ENTRY_KEYS = ['s', 'path', 'size', 'named', 'key', 'modifiedMs', 'etag', 'io', 'rank'] as const;
 
 function checkEntry(v: unknown, i: number, o: { sources: number; remoteFrom: number; index: boolean }): ShardEntry {
   const what = `entry ${i}`;
@@ -111,6 +111,7 @@ function checkEntry(v: unknown, i: number, o: { sources: number; remoteFrom: num
   const p = str(v.path, `${what}.path`);
   if (v.size !== undefined && !isInt(v.size, 0, Number.MAX_SAFE_INTEGER)) fail(`${what}.size ${shown(v.size)} is not a byte count`);
   if (v.modifiedMs !== undefined && !(typeof v.modifiedMs === 'number' && Number.isFinite(v.modifiedMs))) fail(`${what}.modifiedMs ${shown(v.modifiedMs)} is not a finite time`);
+  if (v.etag !== undefined) str(v.etag, `${what}.etag`, 1024);
   if (v.named !== undefined && typeof v.named !== 'boolean') fail(`${what}.named is not a boolean`);
   if (o.index) {
     // An index job's paths are index keys: absolute canonical local paths or URIs.
@@ -199,7 +200,7 @@ export function checkIndexJob(d: unknown): IndexShardJob {
     str(s.key, `prev[${i}].key`);
     str(s.hash, `prev[${i}].hash`, 256, { label: true });
     str(s.kind, `prev[${i}].kind`, 64, { label: true });
-    for (const k of ['size', 'mtime', 'lines', 'chunks'] as const) {
+    for (const k of ['size', 'mtime', 'ctime', 'lines', 'chunks'] as const) {
       if (!(typeof s[k] === 'number' && Number.isFinite(s[k]))) fail(`prev[${i}].${k} is not a finite number`);
     }
   });

@@ -73,6 +73,8 @@ export interface ShardEntry {
   key?: string;
   /** A remote object's last-modified time from the listing (index jobs). */
   modifiedMs?: number;
+  /** A remote object's ETag (Cloud Storage: generation) from the listing (index jobs). */
+  etag?: string;
   /** A local name that is not valid UTF-8: its raw bytes, base64. */
   io?: string;
   /**

@@ -47,6 +47,7 @@ function toShardEntry(s: number, e: Entry): ShardEntry {
     s, path: e.path,
     ...(e.size !== undefined && { size: e.size }),
     ...(e.modifiedMs !== undefined && { modifiedMs: e.modifiedMs }),
+    ...(e.etag !== undefined && { etag: e.etag }),
     ...(e.named && { named: true }),
     ...(e.rank !== undefined && { rank: e.rank }),
     ...(key !== undefined && { key }),

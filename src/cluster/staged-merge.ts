@@ -29,7 +29,7 @@ export async function mergeStaged(store: IndexStore, uris: string[], m: MergeCon
   await writing(() => store.deleteChunksOf(rechunked));
   await writing(() => store.addChunks(joinChunks(staged)));
   await writing(() => store.writeFiles({
-    path: files.map((s) => s.key), size: Float64Array.from(files, (s) => s.size), mtime: Float64Array.from(files, (s) => s.mtime),
+    path: files.map((s) => s.key), size: Float64Array.from(files, (s) => s.size), mtime: Float64Array.from(files, (s) => s.mtime), ctime: Float64Array.from(files, (s) => s.ctime),
     hash: files.map((s) => s.hash), kind: files.map((s) => s.kind), lines: Int32Array.from(files, (s) => s.lines), chunks: Int32Array.from(files, (s) => s.chunks),
   }));
   mark('commit');

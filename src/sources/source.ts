@@ -18,6 +18,8 @@ export interface Entry {
   facts?: PathFacts;
   /** When an object store's listing says it was last written (ms since the epoch); the index's change check. */
   modifiedMs?: number;
+  /** The ETag (Cloud Storage: the generation) an object store's listing gave: it changes with every write, within the second too. */
+  etag?: string;
   /** Named by the user (not found by a walk): a skip is said, never silent. */
   named?: boolean;
   /** A pipe or device named explicitly: opened without blocking the thread, read until its end. */

@@ -201,7 +201,7 @@ export function statesOf(snap: Snapshot, only?: { entries: Entry[]; keyOf: FileK
     const at = fileIndex(snap);
     files = only.entries.flatMap((e) => { const f = at.get(only.keyOf(e.path)); return f === undefined ? [] : [snap.files[f]]; });
   }
-  return files.map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, chunks: f.chunkCount }));
+  return files.map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, ctime: f.ctime, hash: f.hash, kind: f.kind, lines: f.lines, chunks: f.chunkCount }));
 }
 
 /**

@@ -15,7 +15,7 @@ export function build(files: number, version: string, word = 'upload'): Snapshot
   const states = [];
   for (let f = 0; f < files; f++) {
     const key = `/t/dir${f % 3}/file${String(f).padStart(3, '0')}.ts`;
-    states.push({ key, size: 100 + f, mtime: 1000 + f, hash: `h${f}`, kind: 'text' as const, lines: 60 });
+    states.push({ key, size: 100 + f, mtime: 1000 + f, ctime: 1000 + f, hash: `h${f}`, kind: 'text' as const, lines: 60 });
     for (const start of [0, 48]) {
       const defs = [`retry${f}`, `${word}Ünïcode${start}`];
       terms.add(rows.length, idents(terms, `retry${f} ${word}Unicode${start} ${word}Unicode${start} ${'sharedName '.repeat(1 + (f % 4))}`));
@@ -30,7 +30,7 @@ export function build(files: number, version: string, word = 'upload'): Snapshot
 export function edit(keys: string[], word: string): SnapshotChanges {
   const terms = new TermCollector();
   const rows: ChunkRow[] = [];
-  const files = keys.map((key, f) => ({ key, size: 7 + f, mtime: 99 + f, hash: `${word}${f}`, kind: 'text' as const, lines: 50 }));
+  const files = keys.map((key, f) => ({ key, size: 7 + f, mtime: 99 + f, ctime: 99 + f, hash: `${word}${f}`, kind: 'text' as const, lines: 50 }));
   for (const key of keys) {
     for (const start of [0, 48]) {
       const defs = [`${word}Def${start}`, 'sharedName'];

@@ -134,8 +134,8 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
     const byPage = { continuationToken: marker, maxPageSize: o.pageSize ?? PAGE_BLOBS };
     return send(async (c, abortSignal) => {
       const pages = recursive ? c.listBlobsFlat({ prefix, abortSignal }).byPage(byPage) : c.listBlobsByHierarchy('/', { prefix, abortSignal }).byPage(byPage);
-      const page = (await pages.next()).value as { segment: { blobItems: { name: string; properties: { contentLength?: number; lastModified?: Date } }[] }; continuationToken?: string } | undefined;
-      const items = (page?.segment.blobItems ?? []).map((b) => ({ key: b.name, size: b.properties.contentLength, modifiedMs: b.properties.lastModified?.getTime() }));
+      const page = (await pages.next()).value as { segment: { blobItems: { name: string; properties: { contentLength?: number; lastModified?: Date; etag?: string } }[] }; continuationToken?: string } | undefined;
+      const items = (page?.segment.blobItems ?? []).map((b) => ({ key: b.name, size: b.properties.contentLength, modifiedMs: b.properties.lastModified?.getTime(), etag: b.properties.etag }));
       return { items, cursor: page?.continuationToken || undefined };
     }, signal);
   }

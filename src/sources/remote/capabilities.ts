@@ -6,7 +6,7 @@ import type { Driver } from 'unstorage';
 import { collectBytes } from '../source.js';
 import type { RequestTuning } from './http-client.js';
 
-export interface ListedObject { key: string; size?: number; modifiedMs?: number }
+export interface ListedObject { key: string; size?: number; modifiedMs?: number; etag?: string }
 
 /** What the listing stores' drivers (s3, az) take besides where the store is and how to sign. */
 export interface StoreDriverOptions extends RequestTuning {

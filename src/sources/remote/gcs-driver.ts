@@ -26,7 +26,7 @@ export interface GcsDriverOptions extends StoreDriverOptions {
 
 const PAGE_OBJECTS = 1000;
 /** Only what the walk uses: a page of 1,000 objects is then ~100 KB instead of ~1 MB. */
-const LIST_FIELDS = 'nextPageToken,items(name,size,updated)';
+const LIST_FIELDS = 'nextPageToken,items(name,size,updated,generation)';
 
 function createGcsDriver(o: GcsDriverOptions): StreamingDriver {
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -63,7 +63,7 @@ function createGcsDriver(o: GcsDriverOptions): StreamingDriver {
       prefix: prefix || undefined, delimiter: recursive ? undefined : '/', maxResults: String(o.pageSize ?? PAGE_OBJECTS), pageToken, fields: LIST_FIELDS,
     }, {}, 'list', signal);
     const page = parseListing(await opened.text(), opened.res.headers.get('content-type'));
-    const items = page.items.map((i) => ({ key: i.name, size: finite(Number(i.size)), modifiedMs: finite(Date.parse(i.updated ?? '')) }));
+    const items = page.items.map((i) => ({ key: i.name, size: finite(Number(i.size)), modifiedMs: finite(Date.parse(i.updated ?? '')), etag: typeof i.generation === 'string' ? i.generation : undefined }));
     return { items, cursor: page.nextPageToken };
   }
 

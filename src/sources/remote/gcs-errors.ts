@@ -53,7 +53,7 @@ export function gcsErrorFor(status: number, body: string, ctx: GcsErrorContext):
   return new SimgrepError('REMOTE_ERROR', `the store answered ${said}`);
 }
 
-export interface ListingReply { items: { name: string; size?: string; updated?: string }[]; nextPageToken?: string }
+export interface ListingReply { items: { name: string; size?: string; updated?: string; generation?: string }[]; nextPageToken?: string }
 
 /** A listing reply parsed, or the error that says what came back instead (an HTML page, a cut body). */
 export function parseListing(body: string, contentType: string | null): ListingReply {

@@ -107,7 +107,7 @@ function createS3Driver(o: S3DriverOptions): StreamingDriver {
     }), opts), signal, 'GET');
     // Keys come URL-encoded when the store honours encoding-type=url (it says so); some do not.
     const decode = (k: string) => (page.EncodingType === 'url' ? decodeURIComponent(k.replace(/\+/g, ' ')) : k);
-    const objects = (page.Contents ?? []).map((c) => ({ key: decode(c.Key ?? ''), size: Number.isFinite(c.Size) ? c.Size : undefined, modifiedMs: c.LastModified?.getTime() }));
+    const objects = (page.Contents ?? []).map((c) => ({ key: decode(c.Key ?? ''), size: Number.isFinite(c.Size) ? c.Size : undefined, modifiedMs: c.LastModified?.getTime(), etag: c.ETag }));
     return { items: objects, cursor: page.IsTruncated ? page.NextContinuationToken : undefined };
   }
 

@@ -71,7 +71,7 @@ export function storageSource(caps: StreamingCapabilities, target: StorageTarget
         if (stopped) break;
         listed++;
         const size = byteCount(o.size);
-        if (wanted(o.key, o.key.slice(prefix.length), size)) yield { path: caps.uriOf(o.key), size, key: o.key, ...(o.modifiedMs !== undefined && { modifiedMs: o.modifiedMs }) };
+        if (wanted(o.key, o.key.slice(prefix.length), size)) yield { path: caps.uriOf(o.key), size, key: o.key, ...(o.modifiedMs !== undefined && { modifiedMs: o.modifiedMs }), ...(o.etag && { etag: o.etag }) };
       }
       if (listed === 0 && !stopped) warn(label, 'PATH_NOT_FOUND', emptyMessage);
     } catch (e) {

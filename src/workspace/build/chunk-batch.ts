@@ -136,7 +136,7 @@ export class ChunkBatch {
       const written = columns(chunks, vectors);
       await writing(() => this.o.store.addChunks(written));
       await writing(() => this.o.store.writeFiles({
-        path: done.map((f) => f.key), size: Float64Array.from(done, (f) => f.size), mtime: Float64Array.from(done, (f) => f.mtime),
+        path: done.map((f) => f.key), size: Float64Array.from(done, (f) => f.size), mtime: Float64Array.from(done, (f) => f.mtime), ctime: Float64Array.from(done, (f) => f.ctime),
         hash: done.map((f) => f.hash), kind: done.map((f) => f.kind), lines: Int32Array.from(done, (f) => f.lines), chunks: Int32Array.from(done, (f) => f.chunks),
       }, { allNew: this.o.fresh }));
       this.o.onCommit({ chunks, halves: written.vector, hasTokens: written.hasTokens, files: done, reused });

@@ -1,5 +1,5 @@
-// Brings the index up to date with the files under some roots: size + mtime first, then a content
-// hash; only new and changed files are read, cut into the same aligned chunks the ranker scores,
+// Brings the index up to date with the files under some roots: size + mtime + ctime (or ETag) first,
+// then a content hash; only new and changed files are read, cut into the same aligned chunks the ranker scores,
 // embedded on the worker pool (a chunk whose text is unchanged keeps its vector) and committed in
 // batches; files gone from the roots are dropped. Safe to kill at any point: the next run resumes.
 import { createHash } from 'node:crypto';
@@ -15,7 +15,7 @@ import { chunkFeatures } from '../snapshot/chunk-features.js';
 import { documentState } from '../snapshot/prose-stats-file.js';
 import { openChunks } from './file-chunks.js';
 import { hexDigest, sha256Hex } from './hex-digest.js';
-import { identityOf, underAny, orphanKeys, sameIdentity } from '../changes/file-identity.js';
+import { identityOf, underAny, orphanKeys, recordedIdentity, sameIdentity } from '../changes/file-identity.js';
 import { ChunkBatch, type PendingChunk } from './chunk-batch.js';
 import { loopTurns } from './loop-turns.js';
 import { emptyChanges, type SnapshotChanges } from '../snapshot/snapshot.js';
@@ -177,7 +177,9 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
     report.warnings.push(unreadableWarning(entry.path, e));
   };
   // First what changed (a stat per file, cheap), so progress knows how much is left to read.
-  const work: { entry: Entry; key: string; size: number; mtime: number; prev: FileState | undefined }[] = [];
+  const work: { entry: Entry; key: string; id: { size: number; mtime: number; ctime: number }; prev: FileState | undefined }[] = [];
+  // Before any stat: a file changed since (or just before) is recorded as one to hash again (recordedIdentity).
+  const statStartedMs = Date.now();
   // Other calls of the process (a resident engine's status, search) get the event loop every few ms.
   const turns = loopTurns();
   for await (const entry of entries) {
@@ -194,7 +196,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
       const st = identityOf(entry);
       const prev = states.get(key);
       if (prev && sameIdentity(st, prev)) { report.unchanged++; continue; }
-      work.push({ entry, key, size: st.size, mtime: st.mtime, prev });
+      work.push({ entry, key, id: recordedIdentity(key, st, statStartedMs), prev });
       report.bytesToRead += Math.max(0, st.size);
     } catch (e) {
       unreadable(entry, e);
@@ -209,7 +211,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
     const t = turns();
     if (t) await t;
     try {
-      const read = await indexFile(source, w.entry, w.key, { size: w.size, mtime: w.mtime }, w.prev, batch, patch, o.chunkLines, o.signal, o.onFileRead);
+      const read = await indexFile(source, w.entry, w.key, w.id, w.prev, batch, patch, o.chunkLines, o.signal, o.onFileRead);
       report.bytes += read.bytes;
       if (!read.changed) { report.unchanged++; continue; }
       report.indexed++;
@@ -236,9 +238,9 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
 
 /**
  * Reads one file that looks changed: its bytes read, and whether its content hash differs from the
- * indexed one (else only its size and mtime are updated; when it did, its chunks were queued).
+ * indexed one (else only its size, mtime and ctime are updated; when it did, its chunks were queued).
  */
-async function indexFile(source: Source, entry: Entry, key: string, st: { size: number; mtime: number }, prev: FileState | undefined, batch: ChunkBatch, patch: SnapshotPatch, chunkLines: number, signal?: AbortSignal, onRead?: UpdateIndexOptions['onFileRead']): Promise<{ bytes: number; changed: boolean }> {
+async function indexFile(source: Source, entry: Entry, key: string, st: { size: number; mtime: number; ctime: number }, prev: FileState | undefined, batch: ChunkBatch, patch: SnapshotPatch, chunkLines: number, signal?: AbortSignal, onRead?: UpdateIndexOptions['onFileRead']): Promise<{ bytes: number; changed: boolean }> {
   // Small files are read once; big ones twice (hash, then chunks), so memory stays bounded.
   const parts: Uint8Array[] | null = st.size > WHOLE_READ_BYTES ? null : [];
   const hash = parts ? null : createHash('sha256');
@@ -251,15 +253,15 @@ async function indexFile(source: Source, entry: Entry, key: string, st: { size: 
   // A listing that gave no size (an https URL without Content-Length, a single object not stat'ed): the
   // index keeps the bytes read, so stats and status count them (before: -1, "-1 bytes"), and no mtime,
   // which marks the size as one a later read may not take (snapshot.ts sizeToRead: it may have changed).
-  const kept = st.size >= 0 ? st : { size, mtime: -1 };
+  const kept = st.size >= 0 ? st : { size, mtime: -1, ctime: st.ctime };
   if (prev && prev.hash === digest) {
-    const same = { ...prev, size: kept.size, mtime: kept.mtime };
+    const same = { ...prev, size: kept.size, mtime: kept.mtime, ctime: kept.ctime };
     await batch.fileDone(same);
     if (parts && onRead) onRead(same, () => joined(parts));
     return { bytes: size, changed: false };
   }
   const opened = await openChunks(parts ? iterate(parts) : streamEntry(source, entry, signal), chunkLines);
-  const state: FileState = { key, size: kept.size, mtime: kept.mtime, hash: digest, kind: opened.binary ? 'binary' : 'text', lines: 0, chunks: 0 };
+  const state: FileState = { key, size: kept.size, mtime: kept.mtime, ctime: kept.ctime, hash: digest, kind: opened.binary ? 'binary' : 'text', lines: 0, chunks: 0 };
   batch.fileStarted(key, prev !== undefined);
   patch.dropChunksOf.add(key);
   const docState = documentState(state);

@@ -1,8 +1,9 @@
 // The snapshot rebuilt from the store when no snapshot of the current version exists (a writer was
 // killed before publishing, or snapshot.bin was lost): vectors come from the store, lexical features
 // are read back from the files. A file that changed since it was indexed is marked stale (mtime -1,
-// no hash), so the next search or run re-indexes it in full before answering. An object (a URI) is
-// not stat'ed: its bytes are read and their hash compared with the indexed one.
+// no hash), so the next search or run re-indexes it in full before answering. An object (a URI), and a
+// file whose ctime the index does not know, is not stat'ed: its bytes are read and their hash compared
+// (a file's hashed as its chunks stream, so memory stays bounded as for a stat'ed one).
 import { createHash } from 'node:crypto';
 import { SimgrepError } from '../../errors.js';
 import { statSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { chunkFeatures, type ChunkIdentifiers } from '../snapshot/chunk-features
 import { openChunks } from './file-chunks.js';
 import type { StopCheck } from './shared-rebuild.js';
 import { TermCollector } from '../snapshot/term-collector.js';
-import { emptySnapshot, patchSnapshot, type ChunkRow, type FileStateOf, type Snapshot } from '../snapshot/snapshot.js';
+import { UNKNOWN_CTIME, emptySnapshot, patchSnapshot, type ChunkRow, type FileStateOf, type Snapshot } from '../snapshot/snapshot.js';
 import type { ChunkVector, IndexStore, StoreVersion } from '../store/store.js';
 
 /** How long a rebuild that can be stopped runs between turns of the event loop. */
@@ -54,11 +55,14 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
     let fresh = state.kind === 'binary';
     if (!fresh) {
       try {
+        // An object, and a file whose ctime the index does not know (an older simgrep's record): the content
+        // hash decides. The file's is taken as its chunks are read (it was read whole into memory first).
         const bytes = isRemoteUri(state.key) ? await collectBytes(streamEntry(files, { path: state.key })) : null;
-        const st = bytes ? { size: state.size, mtimeMs: state.mtime } : statSync(ioPathOf(state.key));
-        const same = bytes ? createHash('sha256').update(bytes).digest('hex') === state.hash : st.size === state.size && st.mtimeMs === state.mtime;
+        const hashed = !bytes && state.ctime === UNKNOWN_CTIME ? hashedStream(streamEntry(files, { path: state.key })) : null;
+        const st = bytes || hashed ? null : statSync(ioPathOf(state.key));
+        const same = bytes ? createHash('sha256').update(bytes).digest('hex') === state.hash : hashed !== null || (st!.size === state.size && st!.mtimeMs === state.mtime && st!.ctimeMs === state.ctime);
         if (same) {
-          const opened = await openChunks(bytes ? once(bytes) : streamEntry(files, { path: state.key }), chunkLines);
+          const opened = await openChunks(bytes ? once(bytes) : hashed?.chunks ?? streamEntry(files, { path: state.key }), chunkLines);
           fresh = true;
           for await (const c of opened.chunks) {
             // Within a file too: a big one (100 MB) takes seconds to read and cut.
@@ -70,6 +74,8 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
             fileRows.push({ row: { ...v, chars: f.chars, blank: f.blank, defs: f.definitions }, identifiers: f.identifiers });
           }
           if (fileRows.length !== stored.size) fresh = false;
+          // Read to its end (not a binary file's first piece alone) and the bytes indexed: else it is stale.
+          if (fresh && hashed && hashed.digest() !== state.hash) fresh = false;
         }
       } catch (e) {
         if (signal?.aborted) throw e instanceof SimgrepError && e.code === 'ABORTED' ? e : new SimgrepError('ABORTED', 'the ranking snapshot\'s rebuild was aborted');
@@ -85,3 +91,16 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
 }
 
 async function* once(bytes: Uint8Array): AsyncIterable<Uint8Array> { yield bytes; }
+
+/** The stream, hashed as it is read: `digest()` is its SHA-256 once it was read to its end, null before. */
+function hashedStream(chunks: AsyncIterable<Uint8Array>): { chunks: AsyncIterable<Uint8Array>; digest(): string | null } {
+  const hash = createHash('sha256');
+  let ended = false;
+  return {
+    chunks: (async function* () {
+      for await (const c of chunks) { hash.update(c); yield c; }
+      ended = true;
+    })(),
+    digest: () => (ended ? hash.digest('hex') : null),
+  };
+}

@@ -1,5 +1,5 @@
 // The walks a workspace checks for changes — listed, or read back from a walk record when nothing they
-// depend on changed — and which walked files the snapshot does not know with their size and mtime.
+// depend on changed — and which walked files the snapshot does not know with their size, mtime and ctime.
 import path from 'node:path';
 import { SimgrepError } from '../../errors.js';
 import { createFsSource, isGlob, type FsSourceOptions } from '../../sources/fs.js';
@@ -9,7 +9,7 @@ import type { IgnoreStack } from '../../sources/ignore-rules.js';
 import { isRemoteUri } from '../../sources/uri.js';
 import { fileIndex, type Snapshot } from '../snapshot/snapshot.js';
 import { identityOf, sameIdentity } from './file-identity.js';
-import { statMany } from './stat-many.js';
+import { STAT_FIELDS, statMany } from './stat-many.js';
 import type { Walk } from './walk-cache.js';
 import { loadWalkRecord, saveWalkRecord, walkRecordFile } from './walk-record.js';
 
@@ -43,7 +43,7 @@ export async function recordedWalk(walkKey: string, paths: string[], filters: Om
 }
 
 /**
- * The walked files the snapshot does not know with their size and mtime (new, changed, unreadable);
+ * The walked files the snapshot does not know with their size, mtime and ctime (new, changed, unreadable);
  * with `changedDirs`, only files in those directories can have changed. The local files it knows
  * are stat'ed together (on two threads from `threadFromFiles` files: stat-many.ts).
  */
@@ -72,8 +72,9 @@ export async function staleEntries(snap: Snapshot, walk: Walk, threadFromFiles: 
   });
   const stats = await statMany(local.map((i) => walk.entries[i].path), threadFromFiles);
   local.forEach((i, j) => {
-    const size = stats[2 * j];
-    stale[i] = size === size && sameIdentity({ size, mtime: stats[2 * j + 1], known: true }, snap.files[known[j]]) ? 0 : 1;
+    const at = STAT_FIELDS * j;
+    const size = stats[at];
+    stale[i] = size === size && sameIdentity({ size, mtime: stats[at + 1], ctime: stats[at + 2], known: true }, snap.files[known[j]]) ? 0 : 1;
   });
   return walk.entries.filter((_, i) => stale[i] === 1);
 }

@@ -18,9 +18,10 @@ import { sweepTempFiles } from './temp-files.js';
 // (issue 31); 9 and delta 4: emoji are words, digits of every script one number (words35); 10 and delta
 // 5: an emoji's skin tone folded away, Arabic's number separators as `.` and `,` (zh36); 11 and delta
 // 6: a keycap (1️⃣) a word of its own, not a word of marks every keycap shared; a definition's name
-// in any script (`class Straße:` defined `Stra`), kept folded (left37). Older files are simply rebuilt.
-const MAGIC = 'simgrep-snapshot-11';
-const DELTA_MAGIC = 'simgrep-snapshot-delta-6';
+// in any script (`class Straße:` defined `Stra`), kept folded (left37); 12 and delta 7: each file's ctime
+// (or ETag), its identity's third part (ctime46). Older files are simply rebuilt.
+const MAGIC = 'simgrep-snapshot-12';
+const DELTA_MAGIC = 'simgrep-snapshot-delta-7';
 /** This build's snapshot and delta formats, as their files' headers name them (a cluster's jobs carry them). */
 export const SNAPSHOT_FORMATS = [MAGIC, DELTA_MAGIC] as const;
 
@@ -88,6 +89,7 @@ const isEntries = (section: string) => ENTRY_SECTIONS.has(section);
 function writeSections(file: string, head: Record<string, unknown>, files: SnapshotFile[], given: Section[]): void {
   const sections: Section[] = [
     { name: 'fileSize', array: Float64Array.from(files, (x) => x.size) }, { name: 'fileMtime', array: Float64Array.from(files, (x) => x.mtime) },
+    { name: 'fileCtime', array: Float64Array.from(files, (x) => x.ctime) },
     { name: 'fileKind', array: Uint8Array.from(files, (x) => (x.kind === 'binary' ? 1 : 0)) }, { name: 'fileLines', array: Int32Array.from(files, (x) => x.lines) },
     { name: 'fileFirst', array: Int32Array.from(files, (x) => x.firstChunk) }, { name: 'fileCount', array: Int32Array.from(files, (x) => x.chunkCount) },
     // Postings entries are lazy: left on disk, read (and checked) a key at a time.
@@ -145,7 +147,7 @@ export function readSnapshotFileList(file: string, version: string): SnapshotFil
   return null;
 }
 
-const FILE_SECTIONS = ['fileSize', 'fileMtime', 'fileKind', 'fileLines', 'fileFirst', 'fileCount'];
+const FILE_SECTIONS = ['fileSize', 'fileMtime', 'fileCtime', 'fileKind', 'fileLines', 'fileFirst', 'fileCount'];
 
 /** The file list of a snapshot file's header and file sections. */
 function filesOf(header: Record<string, any>, a: (name: string) => Numeric): SnapshotFile[] {
@@ -154,11 +156,12 @@ function filesOf(header: Record<string, any>, a: (name: string) => Numeric): Sna
   const hashes = list(header.fileHashes);
   const fileSize = a('fileSize') as Float64Array;
   const mtime = a('fileMtime') as Float64Array;
+  const ctime = a('fileCtime') as Float64Array;
   const kind = a('fileKind') as Uint8Array;
   const lines = a('fileLines') as Int32Array;
   const first = a('fileFirst') as Int32Array;
   const count = a('fileCount') as Int32Array;
-  return keys.map((key, i) => ({ key, size: fileSize[i], mtime: mtime[i], hash: hashes[i], kind: kind[i] ? 'binary' : 'text', lines: lines[i], firstChunk: first[i], chunkCount: count[i] }));
+  return keys.map((key, i) => ({ key, size: fileSize[i], mtime: mtime[i], ctime: ctime[i], hash: hashes[i], kind: kind[i] ? 'binary' : 'text', lines: lines[i], firstChunk: first[i], chunkCount: count[i] }));
 }
 
 /** The snapshot in a base file if it is of `version` (its vectors' array has room for `moreChunks`). */

@@ -18,6 +18,11 @@ export interface SnapshotFile {
   size: number;
   /** Its mtime: -1 when its listing gave none (an https URL without Last-Modified: changes/file-identity.ts). */
   mtime: number;
+  /**
+   * Its ctime; an object's ETag as a number (0: its listing gave none); UNKNOWN_CTIME (-1) when it must be
+   * hashed again, kept by an older simgrep or written just before it was read (changes/file-identity.ts).
+   */
+  ctime: number;
   hash: string;
   kind: 'text' | 'binary';
   lines: number;
@@ -25,6 +30,14 @@ export interface SnapshotFile {
   firstChunk: number;
   chunkCount: number;
 }
+
+/**
+ * The indexed ctime of a file that may have changed unseen: a record of an older simgrep (it kept no
+ * ctime), and a file written in the RACY_MS before the run that read it (changes/file-identity.ts).
+ * Never equal to a stat's, so the next run reads the file and its content hash decides (and then
+ * records its ctime).
+ */
+export const UNKNOWN_CTIME = -1;
 
 /**
  * A file's size as a read takes it: undefined when unknown (a size of -1 would be read as one), and when
@@ -157,7 +170,7 @@ export function patchSnapshot(old: Snapshot, ch: SnapshotChanges, version: strin
   for (const f of ch.files) states.set(f.key, f);
   const files: SnapshotFile[] = [...states.values()]
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, hash: f.hash, kind: f.kind, lines: f.lines, firstChunk: 0, chunkCount: 0 }));
+    .map((f) => ({ key: f.key, size: f.size, mtime: f.mtime, ctime: f.ctime, hash: f.hash, kind: f.kind, lines: f.lines, firstChunk: 0, chunkCount: 0 }));
   const oldAt = new Map(old.files.map((f, i) => [f.key, i]));
   const newRows = new Map<string, number[]>();
   ch.rows.forEach((r, i) => { const l = newRows.get(r.path); if (l) l.push(i); else newRows.set(r.path, [i]); });
@@ -290,7 +303,7 @@ export function liveChunks(s: Snapshot): number {
 }
 
 /**
- * The files with new states when the changes only touch known files (a new mtime, the same content),
+ * The files with new states when the changes only touch known files (a new mtime or ctime, the same content),
  * as after a run that found nothing to re-index; null when chunks change.
  */
 function touchOnly(old: Snapshot, ch: SnapshotChanges): SnapshotFile[] | null {
@@ -301,7 +314,7 @@ function touchOnly(old: Snapshot, ch: SnapshotChanges): SnapshotFile[] | null {
   for (const f of ch.files) {
     const i = at.get(f.key);
     if (i === undefined || files[i].hash !== f.hash || files[i].kind !== f.kind || files[i].lines !== f.lines) return null;
-    files[i] = { ...files[i], size: f.size, mtime: f.mtime };
+    files[i] = { ...files[i], size: f.size, mtime: f.mtime, ctime: f.ctime };
   }
   return files;
 }

@@ -25,6 +25,9 @@ export const fileSchema = new Schema([
   new Field('kind', new Utf8(), false),
   new Field('lines', new Int32(), false),
   new Field('chunks', new Int32(), false),
+  // Nullable: added to an older index's table by store.ts (its rows null, read as UNKNOWN_CTIME), where an
+  // older simgrep's writes, which lack it, still go (their rows null too).
+  new Field('ctime', new Float64(), true),
 ]);
 
 export const metaSchema = new Schema([
@@ -48,6 +51,7 @@ export interface FileColumns {
   path: string[];
   size: Float64Array;
   mtime: Float64Array;
+  ctime: Float64Array;
   hash: string[];
   kind: string[];
   lines: Int32Array;
@@ -68,7 +72,7 @@ export function chunkTable(c: ChunkColumns, dim: number): Table {
 }
 
 export function fileTable(f: FileColumns): Table {
-  return tableOf(fileSchema, [utf8(f.path), float64(f.size), float64(f.mtime), utf8(f.hash), utf8(f.kind), int32(f.lines), int32(f.chunks)]);
+  return tableOf(fileSchema, [utf8(f.path), float64(f.size), float64(f.mtime), utf8(f.hash), utf8(f.kind), int32(f.lines), int32(f.chunks), float64(f.ctime)]);
 }
 
 export function metaTable(entries: [string, string][]): Table {

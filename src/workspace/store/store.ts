@@ -1,14 +1,15 @@
 // The workspace's store of record, on LanceDB: a `chunks` table (text, unit vector and lexical features
-// of every chunk), a `files` table (size, mtime and content hash of every indexed file) and a `meta`
+// of every chunk), a `files` table (size, mtime, ctime and content hash of every indexed file) and a `meta`
 // table (format, model). Each write is one LanceDB commit, so readers never see half of one; chunks
 // are committed before their files' states, so a crash in between only makes the next run redo them.
 import type * as LanceDB from '@lancedb/lancedb';
 import { loadLanceDB } from './lancedb.js';
 import { SimgrepError } from '../../errors.js';
 import { readBatches, type ReadStop } from './batch-read.js';
-import { bools, halvesColumn, inList, numbers, strings, vectorColumn } from './table-columns.js';
+import { bools, halvesColumn, inList, numbers, numbersOr, strings, vectorColumn } from './table-columns.js';
+
 import { chunkSchema, chunkTable, fileSchema, fileTable, metaTable, type ChunkColumns, type FileColumns } from './arrow-rows.js';
-import type { SnapshotFile } from '../snapshot/snapshot.js';
+import { UNKNOWN_CTIME, type SnapshotFile } from '../snapshot/snapshot.js';
 
 export type FileState = Omit<SnapshotFile, 'firstChunk' | 'chunkCount'> & { chunks: number };
 
@@ -101,6 +102,25 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
   const part = (at: StoreVersion | undefined, i: number) => (at === undefined ? undefined : Number(at.split('.')[i]));
   const chunks = () => open('chunks', () => db.createEmptyTable('chunks', chunkSchema(o.dim), { existOk: true }));
   const files = () => open('files', () => db.createEmptyTable('files', fileSchema, { existOk: true }));
+  let ctimeAdded = false;
+  const hasCtime = async (t: LanceDB.Table) => (await t.schema()).fields.some((f) => f.name === 'ctime');
+  const addCtime = (t: LanceDB.Table) => t.addColumns([{ name: 'ctime', valueSql: 'CAST(NULL AS DOUBLE)' }]);
+  /** The files table to write: an older simgrep's gets the ctime column first (its rows null: unknown). */
+  const filesToWrite = async (): Promise<LanceDB.Table> => {
+    const t = await files();
+    if (!ctimeAdded && !(await hasCtime(t))) {
+      try {
+        await addCtime(t);
+      } catch {
+        // Another writer added it first (its commit wins; ours is a retryable conflict): look again, and
+        // add it once more only if it is still missing (a real failure then throws).
+        await t.checkoutLatest();
+        if (!(await hasCtime(t))) await addCtime(t);
+      }
+    }
+    ctimeAdded = true;
+    return t;
+  };
   const meta = () => open('meta', () => db.createEmptyTable('meta', metaTable([]).schema, { existOk: true }));
 
   async function readMeta(): Promise<Record<string, string>> {
@@ -149,11 +169,13 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
         const path = strings(t, 'path');
         const size = numbers(t, 'size', Float64Array);
         const mtime = numbers(t, 'mtime', Float64Array);
+        // Null in rows an older simgrep wrote (and absent from its tables): those files are hashed again.
+        const ctime = numbersOr(t, 'ctime', path.length, UNKNOWN_CTIME);
         const hash = strings(t, 'hash');
         const kind = strings(t, 'kind');
         const lines = numbers(t, 'lines', Int32Array);
         const count = numbers(t, 'chunks', Int32Array);
-        for (let i = 0; i < path.length; i++) out.push({ key: path[i], size: size[i], mtime: mtime[i], hash: hash[i], kind: kind[i] as 'text' | 'binary', lines: lines[i], chunks: count[i] });
+        for (let i = 0; i < path.length; i++) out.push({ key: path[i], size: size[i], mtime: mtime[i], ctime: ctime[i], hash: hash[i], kind: kind[i] as 'text' | 'binary', lines: lines[i], chunks: count[i] });
       });
     },
     async chunkVectors(at, stop) {
@@ -184,8 +206,8 @@ export async function openStore(uri: string, o: OpenStoreOptions): Promise<Index
     },
     async writeFiles(f, wo = {}) {
       if (f.path.length === 0) return;
-      if (wo.allNew) { await (await files()).add(fileTable(f)); return; }
-      await (await files()).mergeInsert('path').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(fileTable(f));
+      if (wo.allNew) { await (await filesToWrite()).add(fileTable(f)); return; }
+      await (await filesToWrite()).mergeInsert('path').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(fileTable(f));
     },
     async deleteFiles(paths) {
       if (paths.length === 0) return;

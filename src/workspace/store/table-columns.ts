@@ -29,6 +29,16 @@ export function numbers<T extends Float64Array | Int32Array>(t: ArrowColumns, na
   return Ctor.from(col.toArray() as ArrayLike<number>);
 }
 
+/** A nullable number column: `missing` where a row holds null, and for every row of a table without the column. */
+export function numbersOr(t: ArrowColumns, name: string, rows: number, missing: number): Float64Array {
+  const col = t.getChild(name);
+  const out = new Float64Array(rows).fill(missing);
+  if (!col) return out;
+  const values = col.toArray() as ArrayLike<number>;
+  for (let i = 0; i < rows; i++) if (col.isValid(i)) out[i] = values[i];
+  return out;
+}
+
 export function bools(t: ArrowColumns, name: string): boolean[] {
   const col = t.getChild(name);
   const out = new Array<boolean>(col?.length ?? 0);

@@ -1,5 +1,5 @@
 // Many files stat'ed at once: on this thread, or half of them on a second thread (a big tree), the
-// same sizes and mtimes as a stat each, NaN for a file that cannot be stat'ed.
+// same sizes, mtimes and ctimes as a stat each, NaN for a file that cannot be stat'ed.
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,12 +11,12 @@ const dir = mkdtempSync(path.join(tmpdir(), 'simgrep-statmany-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('statMany', () => {
-  it('gives every file its size and mtime, on one thread or two, and NaN for a missing one', async () => {
+  it('gives every file its size, mtime and ctime, on one thread or two, and NaN for a missing one', async () => {
     const paths = Array.from({ length: 41 }, (_, i) => path.join(dir, `f${i}.txt`));
     paths.forEach((p, i) => writeFileSync(p, 'x'.repeat(i * 3)));
     paths.splice(7, 0, path.join(dir, 'missing-a.txt'));
     paths.push(path.join(dir, 'missing-b.txt')); // in the second thread's half
-    const expected = paths.flatMap((p) => { const st = statSync(p, { throwIfNoEntry: false }); return st ? [st.size, st.mtimeMs] : [NaN, NaN]; });
+    const expected = paths.flatMap((p) => { const st = statSync(p, { throwIfNoEntry: false }); return st ? [st.size, st.mtimeMs, st.ctimeMs] : [NaN, NaN, NaN]; });
     expect([...await statMany(paths)]).toEqual(expected); // one thread
     expect([...await statMany(paths, 2)]).toEqual(expected); // two threads
     expect([...await statMany([], 0)]).toEqual([]);

@@ -42,8 +42,9 @@ const searchJob: fc.Arbitrary<ShardJob> = fc.tuple(header, fc.array(absPath, { m
 const indexJob: fc.Arbitrary<IndexShardJob> = fc.tuple(header, fc.oneof(absPath, s3Uri), fc.array(fc.oneof(absPath, s3Uri.filter((u) => /^s3:\/\/[^/]+\/[^/]/.test(u) && !u.endsWith('/'))), { minLength: 1, maxLength: 6 }), remote)
   .map(([h, indexDir, paths, r]) => ({
     ...h, indexDir, chunkLines: 48, ...(r && { remote: JSON.parse(JSON.stringify(r)) as IndexShardJob['remote'] }),
-    entries: paths.map((p) => ({ s: 0, path: p, size: 10, modifiedMs: 1_700_000_000_000 })),
-    prev: paths.slice(0, 1).map((p) => ({ key: p, size: 9, mtime: 1_600_000_000_000, hash: 'abc123', kind: 'text', lines: 3, chunks: 1 })),
+    // An object's listing ETag (the identity's third part) comes with it, as index-coordinator.ts yields it.
+    entries: paths.map((p) => ({ s: 0, path: p, size: 10, modifiedMs: 1_700_000_000_000, ...(p.startsWith('s3://') && { etag: '"9b2cf535f27731c974343645a3985328"' }) })),
+    prev: paths.slice(0, 1).map((p) => ({ key: p, size: 9, mtime: 1_600_000_000_000, ctime: 1_600_000_000_000, hash: 'abc123', kind: 'text', lines: 3, chunks: 1 })),
   }));
 
 /** Values a forged job might put anywhere. */
@@ -101,6 +102,13 @@ describe('job-check (property)', () => {
       if (field === 'remote' && (v === null ? false : typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0)) return; // {} is a valid remote
       refused(() => checkIndexJob({ ...j, [field]: v }));
     }), { numRuns: 400 });
+  });
+
+  it('an entry\'s etag or a prev state\'s ctime that is not what the coordinator sends is refused', () => {
+    const notEtag = fc.constantFrom<unknown>('', 'x'.repeat(1025), 'a\0b', 7, null, true, {}, []);
+    fc.assert(fc.property(indexJob, notEtag, (j, v) => { refused(() => checkIndexJob({ ...j, entries: j.entries.map((e) => ({ ...e, etag: v })) })); }), { numRuns: 100 });
+    const notTime = fc.constantFrom<unknown>(NaN, Infinity, '1', null, undefined, {});
+    fc.assert(fc.property(indexJob, notTime, (j, v) => { refused(() => checkIndexJob({ ...j, prev: j.prev.map((s) => ({ ...s, ctime: v })) })); }), { numRuns: 100 });
   });
 
   it('an indexDir or queryId with .. or / never yields a staging location outside <indexDir>/staging/', () => {

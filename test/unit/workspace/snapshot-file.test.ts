@@ -49,7 +49,7 @@ describe('snapshot file', () => {
       terms.addDefs(i, defs);
       return { path: key, start: 0, end: 5, halves: toFloat16(Float32Array.from({ length: DIM }, (_, d) => d / 4 + 0.1)), hasTokens: true, chars: 30, blank: false, defs };
     });
-    const files = rows.map((r, i) => ({ key: r.path, size: 5 + i, mtime: 9 + i, hash: `n${i}`, kind: 'text' as const, lines: 5 }));
+    const files = rows.map((r, i) => ({ key: r.path, size: 5 + i, mtime: 9 + i, ctime: 9 + i, hash: `n${i}`, kind: 'text' as const, lines: 5 }));
     const edit = { dropChunksOf: new Set(['/t/dir0/file000.ts']), dropFiles: new Set<string>(), files, rows, terms };
     const fromFile = patchSnapshot(readSnapshotFile(file, '1.1')!, edit, '3.3');
     expect(dump(fromFile)).toEqual(dump(patchSnapshot(build(12, '1.1'), edit, '3.3')));
@@ -113,7 +113,7 @@ describe('snapshot file', () => {
       path: `/t/f${String(i).padStart(3, '0')}.ts`, start: 0, end: 5, hasTokens: true, chars: 10, blank: false, defs: [],
       halves: toFloat16(Float32Array.from({ length: dim }, (_, d) => Math.sin(i * dim + d))),
     }));
-    const files = rows.map((r) => ({ key: r.path, size: 1, mtime: 1, hash: r.path, kind: 'text' as const, lines: 5 }));
+    const files = rows.map((r) => ({ key: r.path, size: 1, mtime: 1, ctime: 1, hash: r.path, kind: 'text' as const, lines: 5 }));
     const s = patchSnapshot(emptySnapshot(dim, '1.1'), { dropChunksOf: new Set(), dropFiles: new Set(), files, rows, terms: new TermCollector() }, '1.1');
     expect(s.halves.length).toBeGreaterThan(65_536);
     const file = path.join(tmp, 'v.bin');
