@@ -3,12 +3,14 @@
 // JavaScript's `%` gave NaN for a string and -1 for -7 % 3.
 import { MAX_TEMPLATE_CHARS, tooLarge } from './py-limits.js';
 import { cpPrefix } from './py-text.js';
+import { isNumeric, isPyFloat, pyArith } from './py-float.js';
 import { pyRepr, pyStr } from './py-values.js';
 
 const SPEC = /%(?:\(([^)]*)\))?([-+ 0#]*)(\d+)?(?:\.(\d+))?([sdirfFeEgGxXoc%])/g;
 
 function toNumber(v: unknown, spec: string): number {
   if (typeof v === 'boolean') return Number(v);
+  if (isPyFloat(v)) return v.value;
   if (typeof v !== 'number') throw new Error(`TypeError: %${spec} format: a real number is required, not ${v === null ? 'NoneType' : Array.isArray(v) ? 'list' : typeof v === 'string' ? 'str' : 'dict'}`);
   return v;
 }
@@ -141,9 +143,6 @@ export function pyFormat(fmt: string, args: unknown): string {
 /** Python's `a % b`: a string formats, numbers take the divisor's sign. */
 export function pyMod(a: unknown, b: unknown): unknown {
   if (typeof a === 'string') return pyFormat(a, b);
-  if (typeof a === 'number' && typeof b === 'number') {
-    if (b === 0) throw new Error('ZeroDivisionError: integer modulo by zero');
-    return a - b * Math.floor(a / b);
-  }
+  if (isNumeric(a) && isNumeric(b)) return pyArith('%', a, b);
   return (a as number) % (b as number);
 }

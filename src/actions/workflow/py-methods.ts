@@ -3,17 +3,18 @@
 // `~` (str() of each side) and the str methods TEA's Jinja2 templates call (.lower(), .split(), ...).
 import { MAX_TEMPLATE_CHARS, MAX_TEMPLATE_ITEMS, tooLarge } from './py-limits.js';
 import { cpLength, cpSlice, hasSurrogates } from './py-text.js';
+import { isFloat, isNumeric, isPyFloat, pyArith, toNumber } from './py-float.js';
 import { pyStr } from './py-values.js';
 
 function pyError(kind: string, message: string): Error {
   return new Error(`${kind}: ${message}`);
 }
 
-function typeName(v: unknown): string {
+export function typeName(v: unknown): string {
   if (v === null || v === undefined) return 'NoneType';
   if (typeof v === 'string') return 'str';
   if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
+  if (typeof v === 'number' || isPyFloat(v)) return isFloat(v) ? 'float' : 'int';
   if (Array.isArray(v)) return 'list';
   return 'dict';
 }
@@ -59,7 +60,14 @@ export function pyAdd(a: unknown, b: unknown): unknown {
   if (Array.isArray(a) || Array.isArray(b)) {
     throw pyError('TypeError', Array.isArray(a) ? `can only concatenate list (not "${typeName(b)}") to list` : `unsupported operand type(s) for +: '${typeName(a)}' and 'list'`);
   }
+  if (isNumeric(a) && isNumeric(b)) return pyArith('+', a, b);
   return (a as number) + (b as number);
+}
+
+/** Python's a - b, a / b, a // b, a ** b: numbers only (a string or a list is a TypeError, as in Python). */
+export function pyBinary(op: '-' | '/' | '//' | '**', a: unknown, b: unknown): unknown {
+  if (isNumeric(a) && isNumeric(b)) return pyArith(op, a, b);
+  throw pyError('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
 }
 
 /** Python's `a == b` for JSON values: lists and dicts by content, True == 1, "1" != 1 (JavaScript's == compared lists by identity). */
@@ -69,7 +77,7 @@ export function pyEq(a: unknown, b: unknown): boolean {
   // The same object is equal to itself, as in Python: a cyclic YAML alias (a: &x {self: *x}) compared
   // with itself recursed until the stack ran out. NaN stays unequal (NaN !== NaN).
   if (x === y) return true;
-  if ((typeof x === 'number' || typeof x === 'boolean') && (typeof y === 'number' || typeof y === 'boolean')) return Number(x) === Number(y);
+  if (isNumeric(x) && isNumeric(y)) return toNumber(x) === toNumber(y);
   if (Array.isArray(x) || Array.isArray(y)) return Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((v, i) => pyEq(v, y[i]));
   if (x !== null && typeof x === 'object' && y !== null && typeof y === 'object') {
     const kx = Object.keys(x);
@@ -93,7 +101,7 @@ export function pyIn(key: unknown, container: unknown): boolean {
 /** Python's `a * b`: a string or list times an int repeats it ("-" * 3), numbers multiply. */
 export function pyMul(a: unknown, b: unknown): unknown {
   const seq = typeof a === 'string' || Array.isArray(a) ? a : typeof b === 'string' || Array.isArray(b) ? b : null;
-  if (seq === null) return (a as number) * (b as number);
+  if (seq === null) return isNumeric(a) && isNumeric(b) ? pyArith('*', a, b) : (a as number) * (b as number);
   const n = seq === a ? b : a;
   if (typeof n !== 'number' || !Number.isInteger(n)) throw pyError('TypeError', `can't multiply sequence by non-int of type '${typeName(n)}'`);
   const times = Math.max(0, n);

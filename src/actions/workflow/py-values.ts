@@ -1,8 +1,10 @@
 // JSON values seen the way Python (and so Jinja2 in The Edge Agent) sees them: their truth and how
 // they print. Workflow templates and conditions use these so a rendered value reads as TEA renders it.
+import { isPyFloat, numberRepr } from './py-float.js';
 
 /** Python's truth: None, False, 0, "", [] and {} are false. */
 export function pyTruthy(v: unknown): boolean {
+  if (isPyFloat(v)) return v.value !== 0;
   if (Array.isArray(v)) return v.length > 0;
   if (v !== null && typeof v === 'object') return Object.keys(v).length > 0;
   return Boolean(v);
@@ -33,7 +35,7 @@ export function pyRepr(v: unknown): string {
   if (v === true) return 'True';
   if (v === false) return 'False';
   if (typeof v === 'string') return reprString(v);
-  if (typeof v === 'number' && !Number.isFinite(v)) return Number.isNaN(v) ? 'nan' : v > 0 ? 'inf' : '-inf';
+  if (typeof v === 'number' || isPyFloat(v)) return numberRepr(v);
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
   if (typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
   return String(v);

@@ -1,10 +1,11 @@
 // Reads a YAML workflow into its parts and refuses up front, naming the node, what this runner cannot
 // do the way The Edge Agent does: inline code in other languages than Python, actions that need an
 // outside service, node types TEA runs with machinery simgrep has not (dynamic parallel, matrices).
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, Scalar, type Tags } from 'yaml';
 import { SimgrepError } from '../../errors.js';
 import { ACTION_NAMES } from '../registry.js';
 import { FILE_ACTION_NAMES } from './file-actions.js';
+import { plainValue, pyFloat } from './py-float.js';
 import { parseEnvDeclaration, type EnvDeclaration } from './workflow-env.js';
 
 export const START = '__start__';
@@ -40,11 +41,23 @@ const REFUSED_NODE_KEYS: Record<string, string> = {
 const OUTSIDE = /^(actions\.)?(llm|http|web|a2a|mcp|github|neo4j|firestore|opik|ltm|memory|reasoning|agent|secrets)[._]/
 const KNOWN_ACTIONS = new Set([...ACTION_NAMES, ...FILE_ACTION_NAMES]);
 
+/** YAML's float tags give a PyFloat for a whole value (2.0, 1e3), so it prints as Python's float does. */
+function keepFloats(tags: Tags): Tags {
+  return tags.map((t) => {
+    if (typeof t !== 'object' || t.tag !== 'tag:yaml.org,2002:float' || !t.resolve) return t;
+    const resolve = t.resolve;
+    return { ...t, resolve: (...a: unknown[]) => { const r = (resolve as (...x: unknown[]) => unknown)(...a); return pyFloat(Number(r instanceof Scalar ? r.value : r)) as never; } };
+  });
+}
+
 /** Parses and checks a workflow; anything it cannot run is an error naming the node and the feature. */
 export function parseWorkflow(text: string, file = 'workflow'): Workflow {
-  let doc: unknown;
-  try { doc = parseYaml(text); } catch (e) { throw new SimgrepError('BAD_FLAG', `${file}: not valid YAML: ${(e as Error).message}`); }
-  if (!isDict(doc)) throw new SimgrepError('BAD_FLAG', `${file}: a workflow is a YAML mapping with a nodes: list`);
+  let parsed: unknown;
+  try { parsed = parseYaml(text, { customTags: keepFloats }); } catch (e) { throw new SimgrepError('BAD_FLAG', `${file}: not valid YAML: ${(e as Error).message}`); }
+  if (!isDict(parsed)) throw new SimgrepError('BAD_FLAG', `${file}: a workflow is a YAML mapping with a nodes: list`);
+  // Floats stay floats (2.0 prints 2.0) where templates read them; the rest of the document is plain.
+  const floats = parsed;
+  const doc = plainValue(parsed) as Dict;
   for (const k of Object.keys(doc)) {
     if (!TOP_KEYS.has(k)) throw new SimgrepError('BAD_FLAG', `${file}: top-level key "${k}" is not supported by simgrep run (supported: ${[...TOP_KEYS].join(', ')})`);
   }
@@ -65,10 +78,10 @@ export function parseWorkflow(text: string, file = 'workflow'): Workflow {
   }
   return {
     name: typeof doc.name === 'string' ? doc.name : undefined,
-    variables: optionalDict(doc.variables, 'variables', file),
+    variables: optionalDict(floats.variables, 'variables', file),
     settings: optionalDict(doc.settings, 'settings', file),
-    initialState: optionalDict(doc.initial_state, 'initial_state', file),
-    data: optionalDict(doc.data, 'data', file),
+    initialState: optionalDict(floats.initial_state, 'initial_state', file),
+    data: optionalDict(floats.data, 'data', file),
     env: parseEnvDeclaration(doc.env, file),
     nodes,
     edges,

@@ -7,6 +7,7 @@ import { SimgrepError } from '../../errors.js';
 import { createActionEngine, type ActionEngine, type ActionEngineOptions } from '../engine.js';
 import { createActions, type Action } from '../registry.js';
 import { createFileActions } from './file-actions.js';
+import { cloneValue } from './py-float.js';
 import { nodeFunction, templateContext, type NodeDeps, type NodeFunction } from './node-functions.js';
 import { buildGraph, type Graph } from './workflow-graph.js';
 import { templateEnv } from './workflow-env.js';
@@ -79,7 +80,7 @@ async function invoke(run: Run, state: Dict): Promise<void> {
     }
     for (const r of routes.filter((x) => x.fanIn !== undefined)) {
       const results = pending.get(r.fanIn!) ?? [];
-      results.push(await branch(run, r.to, r.fanIn!, structuredClone(state)));
+      results.push(await branch(run, r.to, r.fanIn!, cloneValue(state)));
       pending.set(r.fanIn!, results);
     }
     const normal = routes.filter((x) => x.fanIn === undefined);

@@ -1,0 +1,148 @@
+// simgrep run keeps Python's values as The Edge Agent does (issue 30, session 46): a float stays a float
+// through YAML, --input, templates, run: blocks and the printed state (4 / 2 is 2.0, 1e20 prints 1e+20);
+// a lone {{ expr }} that raises a Python error gives back its own text while a longer template stops the
+// node; Jinja's namespace() and groupby(attribute). Each workflow runs through the built CLI; the expected
+// text and states are what TEA 0.9.105 (`tea run`) wrote and printed for the same workflow, pasted.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { isolatedHome } from '../helpers/isolated-home.js';
+
+const home = isolatedHome('simgrep-pyvalues-');
+const dir = mkdtempSync(path.join(tmpdir(), 'simgrep-pyvalues-run-'));
+afterAll(() => { home.restore(); rmSync(dir, { recursive: true, force: true }); });
+
+const FLOATS = `name: floats
+initial_state:
+  a: 2.0
+  b: 3
+nodes:
+  - name: calc
+    uses: file.write
+    with:
+      path: out/calc.txt
+      content: "{{ 4 / 2 }} | {{ 10.0 ** 20 }} | {{ 0.1 + 0.2 }} | {{ state.a }} | {{ state.b }} | {{ [1.0, 2, 0.5] }} | {{ {'x': 3.0} }} | {{ 7 // 2 }} | {{ 7.0 // 2 }} | {{ 2 ** 3 }} | {{ 2 ** -1 }} | {{ 2.0 ** 3 }} | {{ '3' | float }} | {{ 3.7 | int }} | {{ 2.5 | round }} | {{ 3 | round }} | {{ [1, 2.0] | sum }} | {{ 10.0 ** 16 }} | {{ 10.0 ** -5 }} | {{ 123456789012345680000.0 }} | {{ state.a * state.b }} | {{ state.b / 1 }} | {{ -0.0 }} | {{ 10.0 ** 300 * 10.0 ** 10 }} | {{ 3 % 2.0 }}"
+  - name: native
+    run: |
+      return {"x": 1.0, "y": 2, "z": float("inf"), "w": 1e20, "kinds": [type(state["a"]).__name__, type(state["k"]).__name__]}
+  - name: tmpl
+    uses: file.write
+    with: {path: out/tmpl.txt, content: "{{ state.x }} {{ state.z }} {{ state.w }} {{ state.x | tojson }} {{ state.w | tojson }}"}
+    output: written
+  - name: single
+    uses: file.write
+    with: {path: out/single.txt, content: "x"}
+    output:
+      half: "{{ state.b / 2 }}"
+      whole: "{{ 4 / 2 }}"
+      r: "{{ 2.567 | round(1) }}"
+      s: "{{ [1.5, 2.5] | sum }}"
+      big: "{{ 10 ** 20 }}"
+`;
+
+// What TEA printed as its final state (its "Final state:" JSON) for FLOATS with --input '{"k": 1.0}'.
+const TEA_FLOATS_STATE = `{
+  "a": 2.0,
+  "b": 3,
+  "k": 1.0,
+  "path": "out/calc.txt",
+  "success": true,
+  "x": 1.0,
+  "y": 2,
+  "z": Infinity,
+  "w": 1e+20,
+  "kinds": [
+    "float",
+    "float"
+  ],
+  "written": {
+    "path": "out/tmpl.txt",
+    "success": true
+  },
+  "half": 1.5,
+  "whole": 2.0,
+  "r": 2.6,
+  "s": 4.0,
+  "big": 100000000000000000000
+}
+`;
+
+const LONE_ERRORS = `name: lone-errors
+initial_state:
+  content: ["a"]
+nodes:
+  - name: n
+    uses: file.write
+    with: {path: out/lone.txt, content: "{{ state.content + 'b' }}"}
+    output:
+      undef: "{{ nosuch }}"
+      past_end: "{{ state.content[5] }}"
+      zero: "{{ 1 / 0 }}"
+      fmt: "{{ '%d' % 'a' }}"
+`;
+
+const NAMESPACE = `name: ns
+initial_state:
+  items: [{name: "a", city: "Paris", n: 2}, {name: "b", city: "lyon", n: 1.5}, {name: "c", city: "paris", n: 3}, {name: "d", city: "Lyon", n: 4}]
+nodes:
+  - name: count
+    uses: file.write
+    with:
+      path: out/ns.txt
+      content: "{% set ns = namespace(count=0, total=0) %}{% for i in state.items %}{% if i.n > 1 %}{% set ns.count = ns.count + 1 %}{% endif %}{% set ns.total = ns.total + i.n %}{% endfor %}{{ ns.count }} {{ ns.total }} | {% for city, people in state.items | groupby('city') %}{{ city }}: {{ people | map(attribute='name') | join(',') }}; {% endfor %}| {% for g in state.items | groupby('n') %}{{ g.grouper }}={{ g.list | length }} {% endfor %}"
+    output: w
+  - name: native
+    uses: file.write
+    with: {path: out/ns2.txt, content: x}
+    output:
+      groups: "{{ state.items | groupby('city') | map(attribute='grouper') | list }}"
+`;
+
+async function run(name: string, yaml: string, args: string[] = []) {
+  writeFileSync(path.join(dir, name), yaml);
+  return runCli(['run', name, ...args], { cwd: dir, env: home.env });
+}
+const written = (p: string) => readFileSync(path.join(dir, 'out', p), 'utf8');
+
+describe('simgrep run: Python values as TEA keeps them', () => {
+  // Before session 46 floats were JavaScript's: "2 | 100000000000000000000 | ... | 2 | ..." was written,
+  // the state printed "a": 2 and "z": null, and a run: block saw state["a"] as an int.
+  it('a float stays a float through YAML, --input, arithmetic, filters, run: blocks and the printed state', async () => {
+    const r = await run('floats.yaml', FLOATS, ['-i', '{"k": 1.0}']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(written('calc.txt')).toBe('2.0 | 1e+20 | 0.30000000000000004 | 2.0 | 3 | [1.0, 2, 0.5] | {\'x\': 3.0} | 3 | 3.0 | 8 | 0.5 | 8.0 | 3.0 | 3 | 2.0 | 3 | 3.0 | 1e+16 | 1e-05 | 1.2345678901234568e+20 | 6.0 | 3.0 | -0.0 | inf | 1.0');
+    expect(written('tmpl.txt')).toBe('1.0 inf 1e+20 1.0 1e+20');
+    expect(r.stdout).toBe(TEA_FLOATS_STATE);
+  });
+
+  // Before: the first lone expression's TypeError stopped the run (exit 2), and {{ nosuch }} was an error.
+  it('a lone expression that raises a Python error gives back its text; an undefined one is None (""), as in TEA', async () => {
+    const r = await run('lone.yaml', LONE_ERRORS);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(written('lone.txt')).toBe("{{ state.content + 'b' }}");
+    expect(JSON.parse(r.stdout)).toEqual({ content: ['a'], undef: '', past_end: '', zero: '{{ 1 / 0 }}', fmt: "{{ '%d' % 'a' }}" });
+  });
+
+  it('the same error inside longer text stops the node, and a member of an undefined name stops it, as in TEA', async () => {
+    const text = await run('text.yaml', LONE_ERRORS.replace("content: \"{{ state.content + 'b' }}\"", "content: \"x {{ state.content + 'b' }}\""));
+    expect(text.code).toBe(2);
+    expect(text.stderr).toMatch(/node n: .*TypeError: can only concatenate list \(not "str"\) to list/);
+    const member = await run('member.yaml', LONE_ERRORS.replace('"{{ nosuch }}"', '"{{ nosuch.x }}"'));
+    expect(member.code).toBe(2);
+    expect(member.stderr).toMatch(/node n: .*UndefinedError: an undefined value has no member "x"/);
+  });
+
+  // Before: namespace was an unknown function and {% set ns.count = ... %} a syntax error; groupby('city')
+  // gave nunjucks' mapping of groups, so the loop over pairs printed nothing.
+  it('namespace() counts across a loop and groupby(attribute) gives sorted (grouper, list) pairs', async () => {
+    const r = await run('ns.yaml', NAMESPACE);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(written('ns.txt')).toBe('4 10.5 | lyon: b,d; Paris: a,c; | 1.5=1 2=1 3=1 4=1 ');
+    expect(JSON.parse(r.stdout).groups).toEqual(['lyon', 'Paris']);
+  });
+});
