@@ -100,6 +100,85 @@ nodes:
       groups: "{{ state.items | groupby('city') | map(attribute='grouper') | list }}"
 `;
 
+// TEA's memory.store / memory.retrieve (its in-memory backend): a key-value store for the run, in
+// namespaces, with a ttl in seconds; a run: block reaches it through actions[...] too.
+const MEMORY = `name: memory
+initial_state:
+  user: "ana"
+nodes:
+  - name: remember
+    uses: memory.store
+    with:
+      key: "pref-{{ state.user }}"
+      value: {theme: "dark", size: 2.0, tags: ["a"]}
+    output: stored
+  - name: short
+    uses: memory.store
+    with: {key: gone, value: 1, ttl: 0.001, namespace: tmp}
+    output: stored_short
+  - name: wait
+    run: |
+      import time
+      time.sleep(0.05)
+      return {}
+  - name: recall
+    uses: memory.retrieve
+    with: {key: "pref-ana"}
+    output: recalled
+  - name: expired
+    uses: memory.retrieve
+    with: {key: gone, namespace: tmp, default: "none left"}
+    output: expired
+  - name: missing
+    uses: memory.retrieve
+    with: {key: nope}
+  - name: from_code
+    run: |
+      r = actions["memory.retrieve"](state=state, key="pref-ana")
+      return {"code_theme": r["value"]["theme"], "nokey": actions["memory.store"](state=state, key=None, value=1)}
+`;
+
+// What TEA printed as the final state for MEMORY.
+const TEA_MEMORY_STATE = `{
+  "user": "ana",
+  "stored": {
+    "stored": true,
+    "key": "pref-ana",
+    "namespace": "default"
+  },
+  "stored_short": {
+    "stored": true,
+    "key": "gone",
+    "namespace": "tmp"
+  },
+  "recalled": {
+    "value": {
+      "theme": "dark",
+      "size": 2.0,
+      "tags": [
+        "a"
+      ]
+    },
+    "found": true,
+    "key": "pref-ana"
+  },
+  "expired": {
+    "value": "none left",
+    "found": false,
+    "key": "gone"
+  },
+  "value": null,
+  "found": false,
+  "key": "nope",
+  "code_theme": "dark",
+  "nokey": {
+    "stored": false,
+    "key": null,
+    "error": "Key is required"
+  }
+}
+`;
+
 async function run(name: string, yaml: string, args: string[] = []) {
   writeFileSync(path.join(dir, name), yaml);
   return runCli(['run', name, ...args], { cwd: dir, env: home.env });
@@ -134,6 +213,14 @@ describe('simgrep run: Python values as TEA keeps them', () => {
     const member = await run('member.yaml', LONE_ERRORS.replace('"{{ nosuch }}"', '"{{ nosuch.x }}"'));
     expect(member.code).toBe(2);
     expect(member.stderr).toMatch(/node n: .*UndefinedError: an undefined value has no member "x"/);
+  });
+
+  // Before: refused before the first node ("action memory.store needs an outside service"), exit 2.
+  it('memory.store and memory.retrieve keep values for the run, by namespace and ttl, as TEA\'s do', async () => {
+    const r = await run('memory.yaml', MEMORY);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(TEA_MEMORY_STATE);
   });
 
   // Before: namespace was an unknown function and {% set ns.count = ... %} a syntax error; groupby('city')

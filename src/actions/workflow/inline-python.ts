@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { SimgrepError } from '../../errors.js';
 import type { Action } from '../registry.js';
+import { MEMORY_ACTION_NAMES } from './memory-actions.js';
 import { plainValue } from './py-float.js';
 import { pyJsonDumps, pyJsonParse } from './py-json.js';
 import { PYTHON_DRIVER } from './python-driver.js';
@@ -62,9 +63,9 @@ export function runInlinePython(job: InlinePythonJob): Promise<InlineOutcome> {
     const answer = async (msg: Reply) => {
       const action = Object.hasOwn(job.actions, msg.call!) ? job.actions[msg.call!] : undefined;
       const reply = action
-        ? { id: msg.id, result: await action(plainValue(msg.state ?? {}) as Dict, plainValue(msg.params ?? {}) as Dict) }
+        ? { id: msg.id, result: await action(plainValue(msg.state ?? {}) as Dict, (MEMORY_ACTION_NAMES.includes(msg.call!) ? msg.params ?? {} : plainValue(msg.params ?? {})) as Dict) }
         : { id: msg.id, error: `unknown action "${msg.call}"` };
-      if (!settled) child.stdin.write(`${JSON.stringify(reply)}\n`);
+      if (!settled) child.stdin.write(`${pyJsonDumps(reply)}\n`);
     };
     child.stdin.write(`${pyJsonDumps({ node: job.node, code: job.code, state: job.state, variables: job.variables, settings: job.settings, data: job.data, actions: Object.keys(job.actions) })}\n`);
   });

@@ -6,6 +6,7 @@
 // walled in (template-sandbox.ts).
 import { SimgrepError } from '../../errors.js';
 import { type FilterEnv, jinjaFilters } from './jinja-filters.js';
+import { isPyFloat } from './py-float.js';
 import { pyStr, pyTruthy } from './py-values.js';
 import { createSandboxedEnvironment } from './template-sandbox.js';
 
@@ -66,7 +67,7 @@ export function renderString(s: string, ctx: TemplateContext): unknown {
 export function renderValue(v: unknown, ctx: TemplateContext): unknown {
   if (typeof v === 'string') return renderString(v, ctx);
   if (Array.isArray(v)) return v.map((x) => renderValue(x, ctx));
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, renderValue(x, ctx)]));
+  if (v !== null && typeof v === 'object' && !isPyFloat(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, renderValue(x, ctx)]));
   return v;
 }
 

@@ -5,6 +5,7 @@ import { parse as parseYaml, Scalar, type Tags } from 'yaml';
 import { SimgrepError } from '../../errors.js';
 import { ACTION_NAMES } from '../registry.js';
 import { FILE_ACTION_NAMES } from './file-actions.js';
+import { MEMORY_ACTION_NAMES } from './memory-actions.js';
 import { plainValue, pyFloat } from './py-float.js';
 import { parseEnvDeclaration, type EnvDeclaration } from './workflow-env.js';
 
@@ -39,7 +40,7 @@ const REFUSED_NODE_KEYS: Record<string, string> = {
 };
 /** Action namespaces of TEA's that reach outside services (a model API, the network, a database). */
 const OUTSIDE = /^(actions\.)?(llm|http|web|a2a|mcp|github|neo4j|firestore|opik|ltm|memory|reasoning|agent|secrets)[._]/
-const KNOWN_ACTIONS = new Set([...ACTION_NAMES, ...FILE_ACTION_NAMES]);
+const KNOWN_ACTIONS = new Set([...ACTION_NAMES, ...FILE_ACTION_NAMES, ...MEMORY_ACTION_NAMES]);
 
 /** YAML's float tags give a PyFloat for a whole value (2.0, 1e3), so it prints as Python's float does. */
 function keepFloats(tags: Tags): Tags {
@@ -67,6 +68,8 @@ export function parseWorkflow(text: string, file = 'workflow'): Workflow {
   }
   if (!Array.isArray(doc.nodes) || doc.nodes.length === 0) throw new SimgrepError('BAD_FLAG', `${file}: nodes: must be a non-empty list`);
   const nodes = doc.nodes.map((n, i) => checkNode(n, `node #${i + 1}`, file));
+  // A node's with: keeps its floats too: memory.store keeps the value as written (size: 2.0).
+  nodes.forEach((n, i) => { const w = (floats.nodes as Dict[])[i]?.with; if (isDict(w)) n.with = w; });
   const names = new Set<string>();
   for (const n of nodes) {
     if (names.has(n.name)) throw new SimgrepError('BAD_FLAG', `${file}: two nodes are named "${n.name}"`);
@@ -100,7 +103,7 @@ function checkNode(n: unknown, where: string, file: string): NodeConfig {
   const uses = n.uses ?? n.action;
   if (uses !== undefined) {
     if (typeof uses !== 'string') throw new SimgrepError('BAD_FLAG', `${at}: uses must be an action name`);
-    if (OUTSIDE.test(uses)) throw new SimgrepError('BAD_FLAG', `${at}: action "${uses}" needs an outside service (a model API, the network or a database) and is not part of simgrep run; simgrep runs its own search, vector, workspace and file actions and inline Python`);
+    if (OUTSIDE.test(uses) && !MEMORY_ACTION_NAMES.includes(uses)) throw new SimgrepError('BAD_FLAG', `${at}: action "${uses}" needs an outside service (a model API, the network or a database) and is not part of simgrep run; simgrep runs its own search, vector, workspace and file actions and inline Python`);
     if (!KNOWN_ACTIONS.has(uses)) throw new SimgrepError('BAD_FLAG', `${at}: unknown action "${uses}"; known actions: ${[...KNOWN_ACTIONS].filter((a) => !a.startsWith('actions.')).join(', ')}`);
   }
   if (n.with !== undefined && !isDict(n.with)) throw new SimgrepError('BAD_FLAG', `${at}: with must be a mapping`);
