@@ -179,6 +179,24 @@ const TEA_MEMORY_STATE = `{
 }
 `;
 
+// A repeated top-level key, as TEA's docs write a base and its overlay in one block: PyYAML takes the
+// last one.
+const REPEATED_KEYS = `name: base
+state_schema:
+  n: int
+nodes:
+  - name: old
+    run: |
+      return {"which": "first nodes list"}
+initial_state:
+  n: 1
+# overlay: a second nodes key, as TEA's docs show an overlay beside its base
+nodes:
+  - name: new
+    run: |
+      return {"which": "second nodes list", "n": state["n"] + 1}
+`;
+
 async function run(name: string, yaml: string, args: string[] = []) {
   writeFileSync(path.join(dir, name), yaml);
   return runCli(['run', name, ...args], { cwd: dir, env: home.env });
@@ -221,6 +239,15 @@ describe('simgrep run: Python values as TEA keeps them', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(TEA_MEMORY_STATE);
+  });
+
+  // Before: "not valid YAML: Map keys must be unique", exit 2, where TEA ran the second nodes: list.
+  it('a repeated key is taken, the last one winning, in the workflow and in an --input @file.yaml, as PyYAML does', async () => {
+    writeFileSync(path.join(dir, 'in.yaml'), 'k: 1.0\nk: 2.0\n');
+    const r = await run('repeated.yaml', REPEATED_KEYS, ['-i', '@in.yaml']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('{\n  "n": 2,\n  "k": 2.0,\n  "which": "second nodes list"\n}\n');
   });
 
   // Before: namespace was an unknown function and {% set ns.count = ... %} a syntax error; groupby('city')

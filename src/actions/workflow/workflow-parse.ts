@@ -51,10 +51,16 @@ function keepFloats(tags: Tags): Tags {
   });
 }
 
+/** YAML as TEA's PyYAML reads it where the two differ: a whole float stays a float, and a repeated key
+ *  is taken, the last one winning (yaml refused it by default). */
+export function parseYamlAsTea(text: string): unknown {
+  return parseYaml(text, { customTags: keepFloats, uniqueKeys: false });
+}
+
 /** Parses and checks a workflow; anything it cannot run is an error naming the node and the feature. */
 export function parseWorkflow(text: string, file = 'workflow'): Workflow {
   let parsed: unknown;
-  try { parsed = parseYaml(text, { customTags: keepFloats }); } catch (e) { throw new SimgrepError('BAD_FLAG', `${file}: not valid YAML: ${(e as Error).message}`); }
+  try { parsed = parseYamlAsTea(text); } catch (e) { throw new SimgrepError('BAD_FLAG', `${file}: not valid YAML: ${(e as Error).message}`); }
   if (!isDict(parsed)) throw new SimgrepError('BAD_FLAG', `${file}: a workflow is a YAML mapping with a nodes: list`);
   // Floats stay floats (2.0 prints 2.0) where templates read them; the rest of the document is plain.
   const floats = parsed;

@@ -2,9 +2,9 @@
 // YAML agent and prints its final state as JSON on stdout; a node that fails prints the state reached
 // (stdout) and the error naming the node (stderr), exit 2.
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { SimgrepError } from '../../errors.js';
 import { parseWorkflow, runWorkflow, WorkflowRunError } from '../../actions/workflow/workflow.js';
+import { parseYamlAsTea } from '../../actions/workflow/workflow-parse.js';
 import { parseAllowedEnv } from '../../actions/workflow/workflow-env.js';
 import { pyJsonParse, stateJson } from '../../actions/workflow/py-json.js';
 import type { EmbedderKind } from '../../types.js';
@@ -51,7 +51,7 @@ function readInput(v: unknown): Record<string, unknown> {
   try { body = readFileSync(path, 'utf8'); } catch (e) { throw new SimgrepError('PATH_NOT_FOUND', `--input ${raw}: cannot read it (${(e as NodeJS.ErrnoException).code})`); }
   if (!/\.ya?ml$/i.test(path)) return readState(body, false, `--input ${raw}`);
   let parsed: unknown;
-  try { parsed = parseYaml(body); } catch (e) { throw new SimgrepError('BAD_FLAG', `--input ${raw}: not valid YAML (${(e as Error).message})`); }
+  try { parsed = parseYamlAsTea(body); } catch (e) { throw new SimgrepError('BAD_FLAG', `--input ${raw}: not valid YAML (${(e as Error).message})`); }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new SimgrepError('BAD_FLAG', `--input ${raw}: must be a mapping`);
   return parsed as Record<string, unknown>;
 }
