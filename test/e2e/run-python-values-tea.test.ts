@@ -197,6 +197,21 @@ nodes:
       return {"which": "second nodes list", "n": state["n"] + 1}
 `;
 
+// str.format, a negative index, the float/integer/number tests and str.center/zfill, as TEA's Jinja2 runs them.
+const STR_FORMAT = `name: str-format
+initial_state:
+  x: 0.125
+  s: "hello"
+  items: [{name: "a"}, {name: "c"}]
+nodes:
+  - name: fmt
+    uses: file.write
+    with:
+      path: out/fmt.txt
+      content: "{{ \\"{:.2f}\\".format(state.x) }} | {{ \\"{} and {}\\".format(\\"a\\", 2) }} | {{ \\"{name}!\\".format(name=\\"z\\") }} | {{ \\"{:>12,}|{:<6}|{:^7}|{:+.1%}|{!r}|{:08.3f}|{:x}\\".format(1234567, \\"ab\\", \\"mid\\", state.x, state.s, -3.14159, 255) }} | {{ state.s[0] }} {{ state.s[-1] }} {{ state.items[-1].name }} | {{ state.x is float }} {{ 3 is integer }} {{ state.x is number }} {{ 2.0 is integer }} | {{ state.s.upper().center(11, \\"*\\") }} {{ '7'.zfill(3) }}"
+    output: w
+`;
+
 async function run(name: string, yaml: string, args: string[] = []) {
   writeFileSync(path.join(dir, name), yaml);
   return runCli(['run', name, ...args], { cwd: dir, env: home.env });
@@ -248,6 +263,15 @@ describe('simgrep run: Python values as TEA keeps them', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('{\n  "n": 2,\n  "k": 2.0,\n  "which": "second nodes list"\n}\n');
+  });
+
+  // Before: "Unable to call `{:.2f}[\"format\"]`" stopped the run; state.s[-1] was undefined (an error in
+  // text); "test not found: float"; center was not a str method.
+  it('str.format, a negative index, the float/integer tests and center/zfill write what TEA wrote', async () => {
+    const r = await run('fmt.yaml', STR_FORMAT);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(written('fmt.txt')).toBe("0.12 | a and 2 | z! |    1,234,567|ab    |  mid  |+12.5%|'hello'|-003.142|ff | h o c | True True True False | ***HELLO*** 007");
   });
 
   // Before: namespace was an unknown function and {% set ns.count = ... %} a syntax error; groupby('city')

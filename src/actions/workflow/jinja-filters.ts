@@ -236,6 +236,8 @@ export function jinjaFilters(envOf: () => FilterEnv): Record<string, (...args: n
     max: extreme(true),
     unique: uniqueFilter,
     groupby: groupbyFilter,
+    // Jinja 3.1's items: a mapping's (key, value) pairs.
+    items: (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v) : []),
     count: (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'string' ? cpLength(v) : v !== null && typeof v === 'object' ? Object.keys(v).length : 0),
   };
 }

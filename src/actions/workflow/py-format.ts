@@ -67,7 +67,7 @@ export function pyExp(x: number, p: number): string {
 }
 
 /** Python's "%.{p}g" % x: %e or %f by the exponent, trailing zeros dropped unless alt (the # flag). */
-function pyGeneral(x: number, p: number, alt: boolean): string {
+export function pyGeneral(x: number, p: number, alt: boolean): string {
   if (!Number.isFinite(x)) return pyFixed(x, 0);
   const precision = p === 0 ? 1 : p;
   const exp = pyExp(x, precision - 1);

@@ -4,6 +4,7 @@
 import { MAX_TEMPLATE_CHARS, MAX_TEMPLATE_ITEMS, tooLarge } from './py-limits.js';
 import { cpLength, cpSlice, hasSurrogates } from './py-text.js';
 import { isFloat, isNumeric, isPyFloat, pyArith, toNumber } from './py-float.js';
+import { strFormat } from './py-str-format.js';
 import { pyStr } from './py-values.js';
 
 function pyError(kind: string, message: string): Error {
@@ -174,6 +175,22 @@ function affix(s: string, test: unknown, at: (x: string) => boolean): boolean {
   return at(test);
 }
 
+/** str.center/ljust/rjust: Python puts the odd pad of center on the right when the length is even. */
+function pad(s: string, width: unknown, fill: unknown, how: 'center' | 'left' | 'right'): string {
+  const w = Number(width);
+  if (!Number.isInteger(w)) throw pyError('TypeError', `'${typeName(width)}' object cannot be interpreted as an integer`);
+  if (w > MAX_TEMPLATE_CHARS) throw tooLarge(`a ${how} pad to ${w}`, w, MAX_TEMPLATE_CHARS, 'characters', 'pad to a smaller width');
+  const f = fill === undefined || fill === null ? ' ' : String(fill);
+  if (cpLength(f) !== 1) throw pyError('TypeError', 'The fill character must be exactly one character long');
+  const n = cpLength(s);
+  if (n >= w) return s;
+  const total = w - n;
+  if (how === 'left') return s + f.repeat(total);
+  if (how === 'right') return f.repeat(total) + s;
+  const left = Math.floor(total / 2) + (total & w & 1);
+  return f.repeat(left) + s + f.repeat(total - left);
+}
+
 /** The str methods a template may call, with Python's meaning (the JavaScript ones of the same name differ). */
 export const STR_METHODS: Readonly<Record<string, (this: string, ...args: unknown[]) => unknown>> = Object.freeze(Object.assign(Object.create(null) as object, {
   lower(this: string) { return this.toLowerCase(); },
@@ -196,6 +213,11 @@ export const STR_METHODS: Readonly<Record<string, (this: string, ...args: unknow
     list.forEach((x, i) => { if (typeof x !== 'string') throw pyError('TypeError', `sequence item ${i}: expected str instance, ${typeName(x)} found`); });
     return list.join(this);
   },
+  format(this: string, ...args: unknown[]) { return strFormat(this, args); },
+  center(this: string, width: unknown, fill?: unknown) { return pad(this, width, fill, 'center'); },
+  ljust(this: string, width: unknown, fill?: unknown) { return pad(this, width, fill, 'left'); },
+  rjust(this: string, width: unknown, fill?: unknown) { return pad(this, width, fill, 'right'); },
+  zfill(this: string, width: unknown) { const sign = /^[-+]/.test(this) ? this[0] : ''; return sign + pad(this.slice(sign.length), Number(width) - sign.length, '0', 'right'); },
   isdigit(this: string) { return /^\p{Nd}+$/u.test(this); },
   isalpha(this: string) { return /^\p{L}+$/u.test(this); },
   isupper(this: string) { return /\p{Lu}/u.test(this) && this === this.toUpperCase(); },

@@ -3,7 +3,8 @@
 // narrowed here so that no template reaches a constructor, a prototype or the host (Function, process).
 import nunjucks from 'nunjucks';
 import { pyMod } from './py-format.js';
-import { isPyFloat, pyFloat, pyNeg, pyPos } from './py-float.js';
+import { isFloat, isNumeric, isPyFloat, pyFloat, pyNeg, pyPos } from './py-float.js';
+import { hasSurrogates } from './py-text.js';
 import { pyAdd, pyBinary, pyConcat, pyEq, pyIn, pyMul, pySlice, STR_METHODS } from './py-methods.js';
 import { pyStr, pyTruthy } from './py-values.js';
 
@@ -129,6 +130,12 @@ function installRuntimeWalls(): void {
     if (obj === undefined) refuse(`UndefinedError: an undefined value has no member "${String(key)}" (check the name before it, or add | default(...))`);
     // Python's str methods, not JavaScript's of the same name (replace would change only the first).
     if (typeof obj === 'string' && typeof key === 'string' && STR_METHODS[key]) return STR_METHODS[key].bind(obj);
+    // Python's index of a list or a string: -1 is the last, a string's by code point (state.messages[-1]).
+    if (typeof key === 'number' && Number.isInteger(key) && (Array.isArray(obj) || typeof obj === 'string')) {
+      const items: ArrayLike<unknown> = typeof obj === 'string' && hasSurrogates(obj) ? Array.from(obj) : obj;
+      const i = key < 0 ? key + items.length : key;
+      return i >= 0 && i < items.length ? items[i] : undefined;
+    }
     if (obj !== null && typeof obj === 'object') {
       const names = declared.get(obj);
       if (names && typeof key === 'string' && !names.has(key) && !DICT_METHODS.has(key)) refuse(undeclaredMessage.get(obj)!(key));
@@ -304,6 +311,12 @@ export function createSandboxedEnvironment(filters: Record<string, (...args: nev
   const g = e.globals as Record<string, unknown>;
   e.globals = own({ range: g.range, cycler: g.cycler, joiner: g.joiner, namespace });
   e.filters = own(e.filters);
+  // Jinja's number, float and integer tests: a float's box is a number (nunjucks' number test said no).
+  Object.assign(e.tests, {
+    number: (v: unknown) => isNumeric(v),
+    float: (v: unknown) => isFloat(v),
+    integer: (v: unknown) => typeof v === 'number' && Number.isInteger(v),
+  });
   e.tests = own(e.tests);
   return env;
 }
