@@ -212,6 +212,20 @@ nodes:
     output: w
 `;
 
+// TEA's own sha256 filter (registered by its cache actions on every engine) and Jinja's `none` test.
+const SHA256 = `name: sha
+initial_state:
+  content: "héllo"
+  n: 2.5
+nodes:
+  - name: h
+    uses: file.write
+    with:
+      path: out/sha.txt
+      content: "{{ state.content | sha256 }} {{ state.n | sha256 }} {{ state.missing is none }} {{ state.content is none }}"
+    output: w
+`;
+
 async function run(name: string, yaml: string, args: string[] = []) {
   writeFileSync(path.join(dir, name), yaml);
   return runCli(['run', name, ...args], { cwd: dir, env: home.env });
@@ -272,6 +286,14 @@ describe('simgrep run: Python values as TEA keeps them', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(written('fmt.txt')).toBe("0.12 | a and 2 | z! |    1,234,567|ab    |  mid  |+12.5%|'hello'|-003.142|ff | h o c | True True True False | ***HELLO*** 007");
+  });
+
+  // Before: "filter not found: sha256" stopped the run; "test not found: none".
+  it('the sha256 filter and the none test write what TEA wrote', async () => {
+    const r = await run('sha.yaml', SHA256);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(written('sha.txt')).toBe('3c48591d8d098a4538f5e013dfcf406e948eac4d3277b10bf614e295d6068179 b8736b999909049671d0ea075a42b308a5fbe2df1854899123fe09eb0ee9de61 True False');
   });
 
   // Before: namespace was an unknown function and {% set ns.count = ... %} a syntax error; groupby('city')

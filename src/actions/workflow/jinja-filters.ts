@@ -2,6 +2,7 @@
 // tojson (Jinja's: sorted keys, HTML-safe, indent), json (TEA's json.dumps), fromjson (TEA's: text that
 // is not JSON comes back), map, selectattr/rejectattr with a test, sum(attribute=), truncate (leeway 5).
 import { pyFormat, pyRound } from './py-format.js';
+import { createHash } from 'node:crypto';
 import { isFloat, isPyFloat, pyFloat, toNumber } from './py-float.js';
 import { pyJsonDumps, pyJsonParse } from './py-json.js';
 import { pyAdd, pyEq } from './py-methods.js';
@@ -236,6 +237,8 @@ export function jinjaFilters(envOf: () => FilterEnv): Record<string, (...args: n
     max: extreme(true),
     unique: uniqueFilter,
     groupby: groupbyFilter,
+    // TEA's own (cache_actions.py, registered on every engine): the SHA-256 of str(value), in hex.
+    sha256: (v: unknown) => createHash('sha256').update(pyStr(v), 'utf8').digest('hex'),
     // Jinja 3.1's items: a mapping's (key, value) pairs.
     items: (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v) : []),
     count: (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'string' ? cpLength(v) : v !== null && typeof v === 'object' ? Object.keys(v).length : 0),

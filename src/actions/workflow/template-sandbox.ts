@@ -316,6 +316,7 @@ export function createSandboxedEnvironment(filters: Record<string, (...args: nev
     number: (v: unknown) => isNumeric(v),
     float: (v: unknown) => isFloat(v),
     integer: (v: unknown) => typeof v === 'number' && Number.isInteger(v),
+    none: (v: unknown) => v === null,
   });
   e.tests = own(e.tests);
   return env;
