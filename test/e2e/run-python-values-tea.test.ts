@@ -179,6 +179,69 @@ const TEA_MEMORY_STATE = `{
 }
 `;
 
+// A whole-valued float as memory.store's ttl (a YAML 100.0, a lone {{ 10 / 2 }}, a run: block's 60.0):
+// TEA adds it to the clock and stores.
+const MEMORY_FLOAT_TTL = `name: mem-ttl
+nodes:
+  - name: s1
+    uses: memory.store
+    with: {key: k, value: {a: 2.0}, ttl: 100.0}
+    output: r1
+  - name: s2
+    uses: memory.store
+    with: {key: k2, value: 5, ttl: "{{ 10 / 2 }}"}
+    output: r2
+  - name: code
+    run: |
+      s = actions["memory.store"](state=state, key="k3", value=1.5, ttl=60.0)
+      return {"r3": s, "r4": actions["memory.retrieve"](state=state, key="k3")}
+  - name: g
+    uses: memory.retrieve
+    with: {key: k}
+    output: r5
+  - name: g2
+    uses: memory.retrieve
+    with: {key: k2}
+    output: r6
+`;
+
+// What TEA printed as the final state for MEMORY_FLOAT_TTL.
+const TEA_MEMORY_FLOAT_TTL_STATE = `{
+  "r1": {
+    "stored": true,
+    "key": "k",
+    "namespace": "default"
+  },
+  "r2": {
+    "stored": true,
+    "key": "k2",
+    "namespace": "default"
+  },
+  "r3": {
+    "stored": true,
+    "key": "k3",
+    "namespace": "default"
+  },
+  "r4": {
+    "value": 1.5,
+    "found": true,
+    "key": "k3"
+  },
+  "r5": {
+    "value": {
+      "a": 2.0
+    },
+    "found": true,
+    "key": "k"
+  },
+  "r6": {
+    "value": 5,
+    "found": true,
+    "key": "k2"
+  }
+}
+`;
+
 // A repeated top-level key, as TEA's docs write a base and its overlay in one block: PyYAML takes the
 // last one.
 const REPEATED_KEYS = `name: base
@@ -268,6 +331,15 @@ describe('simgrep run: Python values as TEA keeps them', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(TEA_MEMORY_STATE);
+  });
+
+  // Before: each store answered {stored: false, error: "unsupported operand type(s) for +: 'float' and
+  // 'object'"}: the ttl's float box was not taken for a number.
+  it('memory.store takes a whole-valued float ttl (100.0, {{ 10 / 2 }}, a run: block\'s 60.0) as TEA does', async () => {
+    const r = await run('memory-ttl.yaml', MEMORY_FLOAT_TTL);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(TEA_MEMORY_FLOAT_TTL_STATE);
   });
 
   // Before: "not valid YAML: Map keys must be unique", exit 2, where TEA ran the second nodes: list.

@@ -2,7 +2,8 @@
 // that lives as long as the run, in namespaces, with an optional time to live in seconds. Its other
 // memory.* actions (summarize, cloud, mem0) need a model or a service and stay refused.
 import type { Action } from '../registry.js';
-import { cloneValue } from './py-float.js';
+import { cloneValue, isNumeric, toNumber } from './py-float.js';
+import { typeName } from './py-methods.js';
 import { pyStr } from './py-values.js';
 
 export const MEMORY_ACTION_NAMES = ['memory.store', 'memory.retrieve', 'actions.memory_store', 'actions.memory_retrieve'];
@@ -15,11 +16,12 @@ export function createMemoryActions(now: () => number = () => performance.now() 
   const store: Action = async (_state, p) => {
     if (p.key === null || p.key === undefined) return { stored: false, key: null, error: 'Key is required' };
     const key = pyStr(p.key);
+    // The params keep Python's floats (ttl: 100.0 is a boxed float): any int, float or bool is seconds.
     const ttl = p.ttl ?? null;
-    if (ttl !== null && typeof ttl !== 'number') return { stored: false, key, error: `unsupported operand type(s) for +: 'float' and '${typeof ttl === 'string' ? 'str' : typeof ttl}' (ttl is a number of seconds)` };
+    if (ttl !== null && !isNumeric(ttl)) return { stored: false, key, error: `unsupported operand type(s) for +: 'float' and '${typeName(ttl)}' (ttl is a number of seconds)` };
     const namespace = pyStr(p.namespace ?? 'default');
     if (!spaces.has(namespace)) spaces.set(namespace, new Map());
-    spaces.get(namespace)!.set(key, { value: cloneValue(p.value ?? null), expiresAt: ttl === null ? null : now() + ttl });
+    spaces.get(namespace)!.set(key, { value: cloneValue(p.value ?? null), expiresAt: ttl === null ? null : now() + toNumber(ttl) });
     return { stored: true, key, namespace };
   };
   const retrieve: Action = async (_state, p) => {
