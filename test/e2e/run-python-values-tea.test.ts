@@ -242,6 +242,19 @@ const TEA_MEMORY_FLOAT_TTL_STATE = `{
 }
 `;
 
+// Tests and list methods that compare by Python's ==: a float's 1.0 equals 1 (and True), a list [1.0]
+// equals [1]; sameas stays identity (Python's `is`).
+const EQUALITY = `name: cmp
+initial_state:
+  xs: [{a: 1.0}, {a: 2}]
+nodes:
+  - name: n
+    uses: file.write
+    with:
+      path: out/cmp.txt
+      content: "{{ state.xs | selectattr('a', 'equalto', 1) | list }} | {{ [1.0, 2, true] | select('eq', 1) | list }} | {{ [1.0, 2] | reject('ne', 1) | list }} | {{ [[1.0], {'a': 2.0}] | select('equalto', [1]) | list }} | {{ 2.0 is eq(2) }} {{ 2.0 is ne(2) }} {{ 1.0 is sameas(1) }} | {{ [1.0, 2, 1].index(1) }} {{ [1.0, 2, 1].count(1) }} | {{ [1, 1.0, true] | unique | list }} | {{ [1.0, 3, 'a'] | select('in', [1, 2, 'a']) | list }} {{ [1.0, 2, 1].remove(1) }} | {{ 4.0 is divisibleby(2) }} {{ 4.0 is even }} {{ 3.0 is odd }}"
+`;
+
 // A repeated top-level key, as TEA's docs write a base and its overlay in one block: PyYAML takes the
 // last one.
 const REPEATED_KEYS = `name: base
@@ -340,6 +353,15 @@ describe('simgrep run: Python values as TEA keeps them', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(TEA_MEMORY_FLOAT_TTL_STATE);
+  });
+
+  // Before (session 46's float box): every equalto/eq/ne and list.index/count against 1 missed 1.0
+  // ("[] | [] | [] | [] | False True False | 2 1 | ..."); before the box, 1.0 is sameas(1) was True.
+  it('equalto, eq, ne, in and list.index/count/remove compare by Python\'s ==, as TEA\'s Jinja2 does', async () => {
+    const r = await run('cmp.yaml', EQUALITY);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(written('cmp.txt')).toBe("[{'a': 1.0}] | [1.0, True] | [1.0] | [[1.0]] | True False False | 0 2 | [1] | [1.0, 'a'] None | True True True");
   });
 
   // Before: "not valid YAML: Map keys must be unique", exit 2, where TEA ran the second nodes: list.

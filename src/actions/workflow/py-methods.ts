@@ -5,7 +5,7 @@ import { MAX_TEMPLATE_CHARS, MAX_TEMPLATE_ITEMS, tooLarge } from './py-limits.js
 import { cpLength, cpSlice, hasSurrogates } from './py-text.js';
 import { isFloat, isNumeric, isPyFloat, pyArith, toNumber } from './py-float.js';
 import { strFormat } from './py-str-format.js';
-import { pyStr } from './py-values.js';
+import { pyRepr, pyStr } from './py-values.js';
 
 function pyError(kind: string, message: string): Error {
   return new Error(`${kind}: ${message}`);
@@ -222,4 +222,24 @@ export const STR_METHODS: Readonly<Record<string, (this: string, ...args: unknow
   isalpha(this: string) { return /^\p{L}+$/u.test(this); },
   isupper(this: string) { return /\p{Lu}/u.test(this) && this === this.toUpperCase(); },
   islower(this: string) { return /\p{Ll}/u.test(this) && this === this.toLowerCase(); },
+}));
+
+function notInList(what: string): Error {
+  return pyError('ValueError', what);
+}
+
+/** The list methods that compare items, by Python's equality (nunjucks' used ===, so 1.0 did not match 1). */
+export const LIST_EQ_METHODS: Readonly<Record<string, (this: unknown[], x: unknown) => unknown>> = Object.freeze(Object.assign(Object.create(null) as object, {
+  count(this: unknown[], x: unknown) { return this.filter((v) => pyEq(v, x)).length; },
+  index(this: unknown[], x: unknown) {
+    const i = this.findIndex((v) => pyEq(v, x));
+    if (i === -1) throw notInList(`${pyRepr(x)} is not in list`);
+    return i;
+  },
+  remove(this: unknown[], x: unknown) {
+    const i = this.findIndex((v) => pyEq(v, x));
+    if (i === -1) throw notInList('list.remove(x): x not in list');
+    this.splice(i, 1);
+    return null;
+  },
 }));

@@ -5,7 +5,7 @@ import nunjucks from 'nunjucks';
 import { pyMod } from './py-format.js';
 import { isFloat, isNumeric, isPyFloat, pyFloat, pyNeg, pyPos } from './py-float.js';
 import { hasSurrogates } from './py-text.js';
-import { pyAdd, pyBinary, pyConcat, pyEq, pyIn, pyMul, pySlice, STR_METHODS } from './py-methods.js';
+import { LIST_EQ_METHODS, pyAdd, pyBinary, pyConcat, pyEq, pyIn, pyMul, pySlice, STR_METHODS } from './py-methods.js';
 import { pyStr, pyTruthy } from './py-values.js';
 
 type Lookup = (obj: unknown, val: unknown, ...rest: unknown[]) => unknown;
@@ -130,6 +130,8 @@ function installRuntimeWalls(): void {
     if (obj === undefined) refuse(`UndefinedError: an undefined value has no member "${String(key)}" (check the name before it, or add | default(...))`);
     // Python's str methods, not JavaScript's of the same name (replace would change only the first).
     if (typeof obj === 'string' && typeof key === 'string' && STR_METHODS[key]) return STR_METHODS[key].bind(obj);
+    // list.count/index/remove by Python's equality (1.0 == 1), where nunjucks' compared with ===.
+    if (Array.isArray(obj) && typeof key === 'string' && LIST_EQ_METHODS[key] && !Object.hasOwn(obj, key)) return LIST_EQ_METHODS[key].bind(obj);
     // Python's index of a list or a string: -1 is the last, a string's by code point (state.messages[-1]).
     if (typeof key === 'number' && Number.isInteger(key) && (Array.isArray(obj) || typeof obj === 'string')) {
       const items: ArrayLike<unknown> = typeof obj === 'string' && hasSurrogates(obj) ? Array.from(obj) : obj;
@@ -317,6 +319,13 @@ export function createSandboxedEnvironment(filters: Record<string, (...args: nev
     float: (v: unknown) => isFloat(v),
     integer: (v: unknown) => typeof v === 'number' && Number.isInteger(v),
     none: (v: unknown) => v === null,
+    // Python's ==, as Jinja's tests compare (1.0 is eq(1), selectattr("a", "equalto", 1)): nunjucks' used
+    // ===, which a float's box (and a list, a mapping) never passes. sameas stays identity, Python's `is`.
+    equalto: (v: unknown, other: unknown) => pyEq(v, other),
+    eq: (v: unknown, other: unknown) => pyEq(v, other),
+    ne: (v: unknown, other: unknown) => !pyEq(v, other),
+    // Jinja's in test (select("in", [1, 2])), which nunjucks lacks: Python's `in`.
+    in: (v: unknown, seq: unknown) => pyIn(v, seq),
   });
   e.tests = own(e.tests);
   return env;
