@@ -255,6 +255,53 @@ nodes:
       content: "{{ state.xs | selectattr('a', 'equalto', 1) | list }} | {{ [1.0, 2, true] | select('eq', 1) | list }} | {{ [1.0, 2] | reject('ne', 1) | list }} | {{ [[1.0], {'a': 2.0}] | select('equalto', [1]) | list }} | {{ 2.0 is eq(2) }} {{ 2.0 is ne(2) }} {{ 1.0 is sameas(1) }} | {{ [1.0, 2, 1].index(1) }} {{ [1.0, 2, 1].count(1) }} | {{ [1, 1.0, true] | unique | list }} | {{ [1.0, 3, 'a'] | select('in', [1, 2, 'a']) | list }} {{ [1.0, 2, 1].remove(1) }} | {{ 4.0 is divisibleby(2) }} {{ 4.0 is even }} {{ 3.0 is odd }}"
 `;
 
+// A float's box is Python's float to a template: no members (.value, .keys(), .update()), no mapping, no
+// length, no items; TEA's lone expressions that raise give back their text.
+const FLOAT_BOX = `name: box
+initial_state:
+  f: 2.0
+nodes:
+  - name: n
+    uses: file.write
+    with:
+      path: out/box.txt
+      content: "{{ state.f }} {{ state.f is mapping }} {{ state.f.value is defined }} {{ state.f is iterable }} {{ state.f | urlencode }} {{ state.f | tojson }} {{ 2 in [state.f] }}"
+    output:
+      value: "{{ state.f.value }}"
+      item: "{{ state.f['value'] }}"
+      mapping: "{{ state.f is mapping }}"
+      length: "{{ state.f | length }}"
+      count: "{{ state.f | count }}"
+      items: "{{ state.f | items | list }}"
+      fmt: "{{ '{0.f.value}'.format(state) }}"
+      inside: "{{ 2 in state.f }}"
+      url: "{{ state.f | urlencode }}"
+`;
+
+// What TEA printed as the final state for FLOAT_BOX.
+const TEA_FLOAT_BOX_STATE = `{
+  "f": 2.0,
+  "value": "",
+  "item": "",
+  "mapping": false,
+  "length": "{{ state.f | length }}",
+  "count": "{{ state.f | count }}",
+  "items": "{{ state.f | items | list }}",
+  "fmt": "{{ '{0.f.value}'.format(state) }}",
+  "inside": "{{ 2 in state.f }}",
+  "url": "2.0"
+}
+`;
+
+const FLOAT_UPDATE = `name: mut
+initial_state:
+  price: 2.0
+nodes:
+  - name: a
+    uses: file.write
+    with: {path: out/a.txt, content: "{{ state.price.update({'value': 1000}) }}"}
+`;
+
 // A repeated top-level key, as TEA's docs write a base and its overlay in one block: PyYAML takes the
 // last one.
 const REPEATED_KEYS = `name: base
@@ -362,6 +409,21 @@ describe('simgrep run: Python values as TEA keeps them', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(written('cmp.txt')).toBe("[{'a': 1.0}] | [1.0, True] | [1.0] | [[1.0]] | True False False | 0 2 | [1] | [1.0, 'a'] None | True True True");
+  });
+
+  // Before: the box was a mapping {value: 2} to templates: .value gave 2, "is mapping" True, "| length" 1,
+  // urlencode "value=2", str.format read {0.f.value}; and state.price.update({'value': 1000}) made the
+  // price 1000.0 (exit 0), where TEA stops at the node: a float has no attribute 'update'.
+  it('a float is opaque and unchangeable to a template, as Python\'s float is to TEA\'s Jinja2', async () => {
+    const r = await run('box.yaml', FLOAT_BOX);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(written('box.txt')).toBe('2.0 False False False 2.0 2.0 True');
+    expect(r.stdout).toBe(TEA_FLOAT_BOX_STATE);
+    const m = await run('update.yaml', FLOAT_UPDATE);
+    expect(m.code).toBe(2);
+    expect(m.stderr).toMatch(/node a: .*Unable to call `state\["price"\]\["update"\]`, which is undefined/);
+    expect(m.stdout).toBe('{\n  "price": 2.0\n}\n');
   });
 
   // Before: "not valid YAML: Map keys must be unique", exit 2, where TEA ran the second nodes: list.

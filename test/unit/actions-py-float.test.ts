@@ -41,6 +41,23 @@ describe('Python floats', () => {
   });
 });
 
+describe('the float box', () => {
+  // Before: the box was a plain object with an own "value" key, so templates saw {value: 2} (a mapping of
+  // length 1) and could change it; and toEqual compared boxes by that key.
+  it('is frozen and opaque: no own keys, not a plain object, its number compared by toEqual', () => {
+    const f = new PyFloat(2);
+    expect(Object.keys(f)).toEqual([]);
+    expect(Object.isFrozen(f)).toBe(true);
+    expect(Object.prototype.toString.call(f)).not.toBe('[object Object]');
+    expect(() => { (f as unknown as Record<string, unknown>).value = 1000; }).toThrow(TypeError);
+    expect(f.value).toBe(2);
+    expect(JSON.stringify({ f })).toBe('{"f":2}');
+    expect(new PyFloat(2)).not.toEqual(new PyFloat(3));
+    expect(new PyFloat(0)).not.toEqual(new PyFloat(-0));
+    expect(new PyFloat(2)).toEqual(new PyFloat(2));
+  });
+});
+
 describe('pyJsonParse (Python\'s json.loads)', () => {
   it('keeps a float a float and reads NaN and Infinity', () => {
     expect(pyJsonParse('[1.0, 2, 1e2, -0.0, 1E-2, NaN, Infinity, -Infinity, 0.5]')).toEqual([new PyFloat(1), 2, new PyFloat(100), new PyFloat(-0), 0.01, NaN, Infinity, -Infinity, 0.5]);

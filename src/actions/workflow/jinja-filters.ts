@@ -5,7 +5,7 @@ import { pyFormat, pyRound } from './py-format.js';
 import { createHash } from 'node:crypto';
 import { isFloat, isPyFloat, pyFloat, toNumber } from './py-float.js';
 import { pyJsonDumps, pyJsonParse } from './py-json.js';
-import { pyAdd, pyEq } from './py-methods.js';
+import { pyAdd, pyEq, typeName } from './py-methods.js';
 import { cpLength, cpSlice } from './py-text.js';
 import { pyStr, pyTruthy } from './py-values.js';
 import { isBlockedName } from './template-sandbox.js';
@@ -214,6 +214,25 @@ function groupbyFilter(seq: unknown, ...args: unknown[]): unknown[] {
   return groups;
 }
 
+/** Jinja's length/count: len() of a list, a string (by code point) or a mapping; a number has none. */
+function lengthFilter(v: unknown): number {
+  if (Array.isArray(v)) return v.length;
+  if (typeof v === 'string') return cpLength(v);
+  if (v === undefined) return 0;
+  if (v === null || typeof v !== 'object' || isPyFloat(v)) throw new Error(`TypeError: object of type '${typeName(v)}' has no len()`);
+  return Object.keys(v).length;
+}
+
+/** Jinja's urlencode: text quoted; a mapping's (or a list of pairs') key=value joined by &; anything else
+ *  its str() quoted (2.0 is "2.0": nunjucks' listed a number's keys, so gave "", and the box's "value=2"). */
+function urlencodeFilter(v: unknown): string {
+  const enc = (x: unknown) => encodeURIComponent(pyStr(x));
+  if (typeof v === 'string') return enc(v);
+  const pairs = Array.isArray(v) ? v : v !== null && typeof v === 'object' && !isPyFloat(v) ? Object.entries(v) : null;
+  if (pairs === null) return enc(v);
+  return pairs.map((p) => (Array.isArray(p) ? `${enc(p[0])}=${enc(p[1])}` : enc(p))).join('&');
+}
+
 export function jinjaFilters(envOf: () => FilterEnv): Record<string, (...args: never[]) => unknown> {
   return {
     tojson: (v: unknown, indent?: unknown) => pyJsonDumps(v, { sortKeys: true, htmlSafe: true, indent: keywordArg(indent, 'indent') as number | string | null }),
@@ -239,8 +258,13 @@ export function jinjaFilters(envOf: () => FilterEnv): Record<string, (...args: n
     groupby: groupbyFilter,
     // TEA's own (cache_actions.py, registered on every engine): the SHA-256 of str(value), in hex.
     sha256: (v: unknown) => createHash('sha256').update(pyStr(v), 'utf8').digest('hex'),
-    // Jinja 3.1's items: a mapping's (key, value) pairs.
-    items: (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v) : []),
-    count: (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'string' ? cpLength(v) : v !== null && typeof v === 'object' ? Object.keys(v).length : 0),
+    // Jinja 3.1's items: a mapping's (key, value) pairs (a float is no mapping).
+    items: (v: unknown) => {
+      if (isPyFloat(v)) throw new Error('TypeError: Can only get item pairs from a mapping.');
+      return v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v) : [];
+    },
+    count: lengthFilter,
+    length: lengthFilter,
+    urlencode: urlencodeFilter,
   };
 }

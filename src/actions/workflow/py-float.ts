@@ -3,11 +3,23 @@
 // plain number is an int when it is whole and a float when it is not (0.5). Arithmetic follows Python's
 // rules (/ is always a float, an int op an int stays an int, x / 0 is a ZeroDivisionError).
 
-/** A Python float with a whole value (or any value: the box is harmless); valueOf keeps < and > working. */
+/**
+ * A Python float with a whole value (or any value: the box is harmless); valueOf keeps < and > working.
+ * The box is frozen and opaque: no own keys (so no template sees it as a mapping, counts or lists its
+ * keys, or changes it), and its tag is "[object Number]", not "[object Object]" (nunjucks' filters take
+ * that for a mapping; a test's toEqual compares a Number's valueOf, so new PyFloat(2) is not PyFloat(3)).
+ */
 export class PyFloat {
-  constructor(readonly value: number) {}
-  valueOf(): number { return this.value; }
-  toString(): string { return floatRepr(this.value); }
+  readonly #value: number;
+  constructor(value: number) {
+    this.#value = value;
+    Object.freeze(this);
+  }
+  get value(): number { return this.#value; }
+  valueOf(): number { return this.#value; }
+  toString(): string { return floatRepr(this.#value); }
+  toJSON(): number { return this.#value; }
+  get [Symbol.toStringTag](): string { return 'Number'; }
 }
 
 export function isPyFloat(v: unknown): v is PyFloat {

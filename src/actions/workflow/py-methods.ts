@@ -95,7 +95,7 @@ export function pyIn(key: unknown, container: unknown): boolean {
     return container.includes(key);
   }
   // A dict's keys are strings here (JSON's): 1 in {"1": 2} is False, as in Python.
-  if (container !== null && typeof container === 'object') return typeof key === 'string' && Object.hasOwn(container, key);
+  if (container !== null && typeof container === 'object' && !isPyFloat(container)) return typeof key === 'string' && Object.hasOwn(container, key);
   throw pyError('TypeError', `argument of type '${typeName(container)}' is not iterable`);
 }
 

@@ -1,7 +1,7 @@
 // Python's str.format for workflow templates ("{:.2f}".format(x), "{} of {}".format(a, b),
 // "{name}".format(name=...)), which TEA's Jinja2 templates call and nunjucks lacks: fields by position,
 // number or name, !r/!s, and the format-spec mini-language ([[fill]align][sign][0][width][,][.precision][type]).
-import { isFloat, isNumeric, toNumber } from './py-float.js';
+import { isFloat, isNumeric, isPyFloat, toNumber } from './py-float.js';
 import { pyExp, pyFixed, pyGeneral } from './py-format.js';
 import { MAX_TEMPLATE_CHARS, tooLarge } from './py-limits.js';
 import { cpPrefix, cpLength } from './py-text.js';
@@ -89,6 +89,8 @@ export function strFormat(fmt: string, args: unknown[]): string {
       v = kw[head];
     }
     for (const name of path) {
+      // A float has no attributes a format field may read (its box's members are not Python's).
+      if (isPyFloat(v) || typeof v === 'number') throw new Error(`AttributeError: '${isFloat(v) ? 'float' : 'int'}' object has no attribute '${name}'`);
       if (v === null || typeof v !== 'object' || !Object.hasOwn(v, name)) throw new Error(`AttributeError: the value has no attribute '${name}'`);
       v = (v as Record<string, unknown>)[name];
     }

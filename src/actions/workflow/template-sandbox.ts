@@ -126,6 +126,9 @@ function installRuntimeWalls(): void {
     if (rest.length === 2) return pySlice(obj, val, rest[0], rest[1]);
     const key = memberName(val);
     if (typeof obj === 'function') refuse('a template cannot read members of a function');
+    // A float's box has no members a template may see: Jinja's float lacks .value, .keys(), .update(),
+    // so the lookup is undefined (None alone, an UndefinedError printed, a call an error), as in Jinja.
+    if (isPyFloat(obj)) return undefined;
     // Jinja's StrictUndefined: a member of an undefined name is an error (nunjucks gave undefined).
     if (obj === undefined) refuse(`UndefinedError: an undefined value has no member "${String(key)}" (check the name before it, or add | default(...))`);
     // Python's str methods, not JavaScript's of the same name (replace would change only the first).
@@ -319,6 +322,8 @@ export function createSandboxedEnvironment(filters: Record<string, (...args: nev
     float: (v: unknown) => isFloat(v),
     integer: (v: unknown) => typeof v === 'number' && Number.isInteger(v),
     none: (v: unknown) => v === null,
+    // A mapping is a plain object or a namespace: not a float's box (nunjucks' took any object).
+    mapping: (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v) && !isPyFloat(v),
     // Python's ==, as Jinja's tests compare (1.0 is eq(1), selectattr("a", "equalto", 1)): nunjucks' used
     // ===, which a float's box (and a list, a mapping) never passes. sameas stays identity, Python's `is`.
     equalto: (v: unknown, other: unknown) => pyEq(v, other),
