@@ -118,6 +118,15 @@ describe('workflow templates cannot reach the host (issue 28 item 3)', () => {
     ['{{ "=" * 600000000 }}', /MemoryError: a string \* 600000000 would make 600,000,000 characters, over the 67,108,864 characters a template may build; repeat it fewer times/],
     ['{{ "%999999999d" % 1 }}', /MemoryError: the width of "%999999999d" would make 999,999,999 characters, over the 67,108,864 characters a template may build; give a smaller width/],
     ['{{ "%.999999999f" % 1 }}', /MemoryError: the precision of "%.999999999f" would make 999,999,999 characters.*give a smaller precision/],
+    // str.format kept only its width bounded: "{:.999999999f}" threw "Invalid string length" (so a lone
+    // one gave back its text), "{:.70000000f}" built 70 million digits, and ("{0}" * 7).format of 10
+    // million characters built 70 million; % formatting's many conversions did the same.
+    ['{{ "{:.999999999f}".format(1.5) }}', /MemoryError: the precision of "\{:.999999999f\}" would make 999,999,999 characters, over the 67,108,864 characters a template may build; give a smaller precision/],
+    ['x {{ "{:.70000000f}".format(1.5) }}', /MemoryError: the precision of "\{:.70000000f\}" would make 70,000,000 characters/],
+    ['{{ "{:99999999}".format(1) }}', /MemoryError: the width of "\{:99999999\}" would make 99,999,999 characters.*give a smaller width/],
+    ['{{ ("{0}" * 7).format("x" * 10000000) }}', /MemoryError: a str.format's first 7 fields would make 70,000,000 characters, over the 67,108,864 characters a template may build; format fewer or shorter values/],
+    ['{{ ("{0}" * 50).format("x" * 10000000) }}', /MemoryError: a str.format's first 7 fields would make 70,000,000 characters/],
+    ['{{ ("%s" * 7) % (["x" * 10000000] * 7) }}', /MemoryError: a % format's first 7 conversions would make 70,000,000 characters, over the 67,108,864 characters a template may build; format fewer or shorter values/],
   ];
   it.each(tooLarge)('%s is a template error that says what to change, at once', (template, message) => {
     const t0 = performance.now();

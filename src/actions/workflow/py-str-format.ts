@@ -21,7 +21,10 @@ function formatOne(v: unknown, spec: string): string {
   if (!m) throw new Error(`ValueError: Invalid format specifier '${spec}'`);
   const [, fill0, align0, sign = '-', , zero, width, sep, precision, type] = m;
   const p = precision === undefined ? undefined : Number(precision);
-  if (width !== undefined && Number(width) > MAX_TEMPLATE_CHARS) throw tooLarge(`the width of "{:${spec}}"`, Number(width), MAX_TEMPLATE_CHARS, 'characters', 'give a smaller width');
+  // The bounds `%` formatting keeps: "{:.500000000f}" would build half a billion digits.
+  for (const [n, what] of [[width, 'width'], [precision, 'precision']] as const) {
+    if (n !== undefined && Number(n) > MAX_TEMPLATE_CHARS) throw tooLarge(`the ${what} of "{:${spec}}"`, Number(n), MAX_TEMPLATE_CHARS, 'characters', `give a smaller ${what}`);
+  }
   let body: string;
   let numeric = false;
   if (typeof v === 'string' || !isNumeric(v) || type === 's') {
@@ -73,29 +76,44 @@ export function strFormat(fmt: string, args: unknown[]): string {
   const last = args.at(-1);
   const kw = last !== null && typeof last === 'object' && (last as { __keywords?: boolean }).__keywords === true ? args.pop() as Record<string, unknown> : {};
   let auto = 0;
-  return fmt.replace(FIELD, (m, field: string, conv: string | undefined, spec: string | undefined) => {
+  // The whole result is bounded too: ("{0}" * 50).format("x" * 10000000) would make 500 million characters.
+  let grown = 0;
+  let fields = 0;
+  return fmt.replace(FIELD, (m, field: string, conv: string | undefined, spec: string | undefined, at: number) => {
     if (m === '{{') return '{';
     if (m === '}}') return '}';
-    const [head, ...path] = field.split('.');
-    let v: unknown;
-    if (head === '') {
-      if (auto >= args.length) throw new Error(`IndexError: Replacement index ${auto} out of range for positional args tuple`);
-      v = args[auto++];
-    } else if (/^\d+$/.test(head)) {
-      if (Number(head) >= args.length) throw new Error(`IndexError: Replacement index ${head} out of range for positional args tuple`);
-      v = args[Number(head)];
-    } else {
-      if (head === '__keywords' || !Object.hasOwn(kw, head)) throw new Error(`KeyError: '${head}'`);
-      v = kw[head];
-    }
-    for (const name of path) {
-      // A float has no attributes a format field may read (its box's members are not Python's).
-      if (isPyFloat(v) || typeof v === 'number') throw new Error(`AttributeError: '${isFloat(v) ? 'float' : 'int'}' object has no attribute '${name}'`);
-      if (v === null || typeof v !== 'object' || !Object.hasOwn(v, name)) throw new Error(`AttributeError: the value has no attribute '${name}'`);
-      v = (v as Record<string, unknown>)[name];
-    }
-    if (conv === 'r' || conv === 'a') v = pyRepr(v);
-    else if (conv === 's') v = pyStr(v);
-    return formatOne(v, spec ?? '');
+    const out = formatField(args, kw, field, conv, spec, () => auto++);
+    grown += out.length - m.length;
+    fields++;
+    // The text so far: the format up to this field's end, grown by what the fields made of their own text.
+    const size = at + m.length + grown;
+    if (size > MAX_TEMPLATE_CHARS) throw tooLarge(`a str.format's first ${fields} fields`, size, MAX_TEMPLATE_CHARS, 'characters', 'format fewer or shorter values');
+    return out;
   });
+}
+
+/** One replacement field's text: its value (by position, number or name, then .attribute), !conversion, :spec. */
+function formatField(args: unknown[], kw: Record<string, unknown>, field: string, conv: string | undefined, spec: string | undefined, nextAuto: () => number): string {
+  const [head, ...path] = field.split('.');
+  let v: unknown;
+  if (head === '') {
+    const auto = nextAuto();
+    if (auto >= args.length) throw new Error(`IndexError: Replacement index ${auto} out of range for positional args tuple`);
+    v = args[auto];
+  } else if (/^\d+$/.test(head)) {
+    if (Number(head) >= args.length) throw new Error(`IndexError: Replacement index ${head} out of range for positional args tuple`);
+    v = args[Number(head)];
+  } else {
+    if (head === '__keywords' || !Object.hasOwn(kw, head)) throw new Error(`KeyError: '${head}'`);
+    v = kw[head];
+  }
+  for (const name of path) {
+    // A float has no attributes a format field may read (its box's members are not Python's).
+    if (isPyFloat(v) || typeof v === 'number') throw new Error(`AttributeError: '${isFloat(v) ? 'float' : 'int'}' object has no attribute '${name}'`);
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, name)) throw new Error(`AttributeError: the value has no attribute '${name}'`);
+    v = (v as Record<string, unknown>)[name];
+  }
+  if (conv === 'r' || conv === 'a') v = pyRepr(v);
+  else if (conv === 's') v = pyStr(v);
+  return formatOne(v, spec ?? '');
 }
