@@ -302,6 +302,58 @@ nodes:
     with: {path: out/a.txt, content: "{{ state.price.update({'value': 1000}) }}"}
 `;
 
+// Floats as PyYAML's YAML 1.1 resolver reads them: a dot is needed and an exponent has a sign (1e3 and
+// 1.0e3 are strings, 1.0e+3 is 1000.0), _ between digits, 1:30.5 in base 60, an explicit !!float.
+const YAML_FLOATS = `name: yaml-floats
+initial_state:
+  a: 1e3
+  b: 1.0e+3
+  c: 1.0e3
+  d: -.5
+  e: 1_000.5
+  f: 1.
+  g: 1:30.5
+  h: !!float 1e3
+  i: .5e-3
+  j: [1e+3, .inf, 2.0]
+nodes:
+  - name: n
+    run: |
+      return {"kinds": [type(state[k]).__name__ for k in ["a", "b", "c", "d", "e", "f", "g", "h", "i", "k"]]}
+`;
+
+// What TEA printed as the final state for YAML_FLOATS with --input @yin.yaml (k: 1e3).
+const TEA_YAML_FLOATS_STATE = `{
+  "a": "1e3",
+  "b": 1000.0,
+  "c": "1.0e3",
+  "d": "-.5",
+  "e": 1000.5,
+  "f": 1.0,
+  "g": 90.5,
+  "h": 1000.0,
+  "i": 0.0005,
+  "j": [
+    "1e+3",
+    Infinity,
+    2.0
+  ],
+  "k": "1e3",
+  "kinds": [
+    "str",
+    "float",
+    "str",
+    "str",
+    "float",
+    "float",
+    "float",
+    "float",
+    "float",
+    "str"
+  ]
+}
+`;
+
 // A repeated top-level key, as TEA's docs write a base and its overlay in one block: PyYAML takes the
 // last one.
 const REPEATED_KEYS = `name: base
@@ -424,6 +476,16 @@ describe('simgrep run: Python values as TEA keeps them', () => {
     expect(m.code).toBe(2);
     expect(m.stderr).toMatch(/node a: .*Unable to call `state\["price"\]\["update"\]`, which is undefined/);
     expect(m.stdout).toBe('{\n  "price": 2.0\n}\n');
+  });
+
+  // Before: the yaml package's YAML 1.2 floats: 1e3, 1.0e3, -.5 and --input's k: 1e3 read as numbers
+  // (1000.0, -0.5), 1:30.5 as a string, 1_000.5 as a string.
+  it('YAML floats are read as PyYAML reads them (1e3 is a string, 1.0e+3 a float), in the workflow and --input', async () => {
+    writeFileSync(path.join(dir, 'yin.yaml'), 'k: 1e3\n');
+    const r = await run('yaml-floats.yaml', YAML_FLOATS, ['-i', '@yin.yaml']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(TEA_YAML_FLOATS_STATE);
   });
 
   // Before: "not valid YAML: Map keys must be unique", exit 2, where TEA ran the second nodes: list.

@@ -1,7 +1,7 @@
 // Reads a YAML workflow into its parts and refuses up front, naming the node, what this runner cannot
 // do the way The Edge Agent does: inline code in other languages than Python, actions that need an
 // outside service, node types TEA runs with machinery simgrep has not (dynamic parallel, matrices).
-import { parse as parseYaml, Scalar, type Tags } from 'yaml';
+import { parse as parseYaml, type ScalarTag, type Tags } from 'yaml';
 import { SimgrepError } from '../../errors.js';
 import { ACTION_NAMES } from '../registry.js';
 import { FILE_ACTION_NAMES } from './file-actions.js';
@@ -42,13 +42,30 @@ const REFUSED_NODE_KEYS: Record<string, string> = {
 const OUTSIDE = /^(actions\.)?(llm|http|web|a2a|mcp|github|neo4j|firestore|opik|ltm|memory|reasoning|agent|secrets)[._]/
 const KNOWN_ACTIONS = new Set([...ACTION_NAMES, ...FILE_ACTION_NAMES, ...MEMORY_ACTION_NAMES]);
 
-/** YAML's float tags give a PyFloat for a whole value (2.0, 1e3), so it prints as Python's float does. */
+// PyYAML's float resolver (YAML 1.1, resolver.py): a dot is needed and an exponent has a sign, so 1e3 and
+// 1.0e3 are strings while 1.0e+3 is 1000.0; _ may sit between digits; 1:30.5 is base 60; .inf, .nan.
+const PY_YAML_FLOAT = /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+
+/** PyYAML's construct_yaml_float of a scalar's text (also of an explicit !!float). */
+function constructFloat(text: string): number {
+  let v = text.replace(/_/g, '').toLowerCase();
+  const sign = v.startsWith('-') ? -1 : 1;
+  if (v.startsWith('-') || v.startsWith('+')) v = v.slice(1);
+  if (v === '.inf') return sign * Infinity;
+  if (v === '.nan') return NaN;
+  if (v.includes(':')) return sign * v.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
+  return sign * Number(v);
+}
+
+/** YAML's float tags as PyYAML's one: its resolver's text, and a PyFloat for a whole value (2.0, 1.0e+3),
+ *  so it prints as Python's float does. */
 function keepFloats(tags: Tags): Tags {
-  return tags.map((t) => {
-    if (typeof t !== 'object' || t.tag !== 'tag:yaml.org,2002:float' || !t.resolve) return t;
-    const resolve = t.resolve;
-    return { ...t, resolve: (...a: unknown[]) => { const r = (resolve as (...x: unknown[]) => unknown)(...a); return pyFloat(Number(r instanceof Scalar ? r.value : r)) as never; } };
-  });
+  const isFloat = (t: Tags[number]): t is ScalarTag => typeof t === 'object' && t.tag === 'tag:yaml.org,2002:float';
+  const plain = tags.find((t): t is ScalarTag => isFloat(t) && !t.format);
+  if (!plain) return tags;
+  const resolve = (text: string) => pyFloat(constructFloat(text)) as never;
+  // The second, without a test, is the one an explicit !!float 1e3 takes (PyYAML's float('1e3')).
+  return [...tags.filter((t) => !isFloat(t)), { ...plain, test: PY_YAML_FLOAT, resolve }, { ...plain, default: false, test: undefined, resolve }];
 }
 
 /** YAML as TEA's PyYAML reads it where the two differ: a whole float stays a float, and a repeated key
