@@ -354,6 +354,20 @@ const TEA_YAML_FLOATS_STATE = `{
 }
 `;
 
+// A namespace() printed as Jinja prints it; range() of ints only, as Python's.
+const NAMESPACE_PRINT = `name: ns-print
+nodes:
+  - name: n
+    uses: file.write
+    with:
+      path: out/ns.txt
+      content: "{{ namespace(a=1) }} {% set ns = namespace(b='s') %}{{ ns }} {{ [namespace(a=1)] }} {{ {'k': namespace(a=2.0)} }} {{ namespace(a=1) ~ '' }} {{ namespace(a=1) | string }} {{ namespace(a=1) is mapping }} | {{ range(3) | list }} {{ range(1, 7, 2) | list }} {{ range(5, 0, -2) | list }} {{ [1, 2.0, true, none] | string }}"
+    output:
+      float_range: "{{ range(2.0) | list }}"
+      float_step: "{{ range(0, 4, 1.0) | list }}"
+      int_range: "{{ range(1, 7, 2) | list }}"
+`;
+
 // A repeated top-level key, as TEA's docs write a base and its overlay in one block: PyYAML takes the
 // last one.
 const REPEATED_KEYS = `name: base
@@ -486,6 +500,16 @@ describe('simgrep run: Python values as TEA keeps them', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(TEA_YAML_FLOATS_STATE);
+  });
+
+  // Before: a namespace() printed as {'a': 1}, "| string" of it stopped the node ("Cannot convert object to
+  // primitive value"), it passed "is mapping", a list | string wrote 1,2,true,; range(2.0) gave [0, 1].
+  it('a namespace() prints as <Namespace {...}> and range() takes ints only, as in TEA', async () => {
+    const r = await run('ns-print.yaml', NAMESPACE_PRINT);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(written('ns.txt')).toBe("<Namespace {'a': 1}> <Namespace {'b': 's'}> [<Namespace {'a': 1}>] {'k': <Namespace {'a': 2.0}>} <Namespace {'a': 1}> <Namespace {'a': 1}> False | [0, 1, 2] [1, 3, 5] [5, 3, 1] [1, 2.0, True, None]");
+    expect(r.stdout).toBe('{\n  "float_range": "{{ range(2.0) | list }}",\n  "float_step": "{{ range(0, 4, 1.0) | list }}",\n  "int_range": [\n    1,\n    3,\n    5\n  ]\n}\n');
   });
 
   // Before: "not valid YAML: Map keys must be unique", exit 2, where TEA ran the second nodes: list.

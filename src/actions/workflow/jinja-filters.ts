@@ -266,5 +266,8 @@ export function jinjaFilters(envOf: () => FilterEnv): Record<string, (...args: n
     count: lengthFilter,
     length: lengthFilter,
     urlencode: urlencodeFilter,
+    // Jinja's string: str(value) ([1, 2.0], True, <Namespace {...}>); nunjucks' String() failed on a
+    // namespace() ("Cannot convert object to primitive value") and wrote a list as 1,2.
+    string: (v: unknown) => pyStr(v),
   };
 }

@@ -243,3 +243,21 @@ export const LIST_EQ_METHODS: Readonly<Record<string, (this: unknown[], x: unkno
     return null;
   },
 }));
+
+/** An int argument as Python's range and friends take it: an int or a bool; a float is a TypeError. */
+function asIndex(v: unknown): number {
+  if (typeof v === 'boolean') return Number(v);
+  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  throw pyError('TypeError', `'${typeName(v)}' object cannot be interpreted as an integer`);
+}
+
+/** Python's range(stop) / range(start, stop[, step]) as a list (nunjucks' took range(2.0) and built any
+ *  length, so range(10 ** 9) ran the heap out). */
+export function pyRange(...args: unknown[]): number[] {
+  if (args.length === 0 || args.length > 3) throw pyError('TypeError', `range expected at least 1 argument, got ${args.length}`);
+  const [start, stop, step] = args.length === 1 ? [0, asIndex(args[0]), 1] : [asIndex(args[0]), asIndex(args[1]), args.length === 3 ? asIndex(args[2]) : 1];
+  if (step === 0) throw pyError('ValueError', 'range() arg 3 must not be zero');
+  const n = Math.max(0, Math.ceil((stop - start) / step));
+  if (n > MAX_TEMPLATE_ITEMS) throw tooLarge(`a range of ${n}`, n, MAX_TEMPLATE_ITEMS, 'items', 'take a shorter range');
+  return Array.from({ length: n }, (_, i) => start + i * step);
+}

@@ -5,8 +5,8 @@ import nunjucks from 'nunjucks';
 import { pyMod } from './py-format.js';
 import { isFloat, isNumeric, isPyFloat, pyFloat, pyNeg, pyPos } from './py-float.js';
 import { hasSurrogates } from './py-text.js';
-import { LIST_EQ_METHODS, pyAdd, pyBinary, pyConcat, pyEq, pyIn, pyMul, pySlice, STR_METHODS } from './py-methods.js';
-import { pyStr, pyTruthy } from './py-values.js';
+import { LIST_EQ_METHODS, pyAdd, pyRange, pyBinary, pyConcat, pyEq, pyIn, pyMul, pySlice, STR_METHODS } from './py-methods.js';
+import { isNamespace, markNamespace, pyStr, pyTruthy } from './py-values.js';
 
 type Lookup = (obj: unknown, val: unknown, ...rest: unknown[]) => unknown;
 interface Runtime {
@@ -71,7 +71,6 @@ class TemplateSandboxError extends Error {}
 
 // Jinja's namespace(): the one kind of object `{% set ns.name = value %}` may change (TEA's docs count
 // loop items with it: a plain {% set %} inside a loop is gone after the loop).
-const namespaces = new WeakSet<object>();
 
 /** namespace(count=0): a prototype-less mapping of its keyword arguments. */
 export function namespace(...args: unknown[]): Record<string, unknown> {
@@ -80,13 +79,12 @@ export function namespace(...args: unknown[]): Record<string, unknown> {
     if (a === null || typeof a !== 'object' || Array.isArray(a)) refuse('namespace() takes keyword arguments (namespace(count=0)) or a mapping');
     for (const [k, v] of Object.entries(a)) if (k !== '__keywords') ns[memberName(k) as string] = v;
   }
-  namespaces.add(ns);
-  return ns;
+  return markNamespace(ns);
 }
 
 /** {% set obj.key = value %}: only on a namespace(), as in Jinja. */
 function nsSet(obj: unknown, key: unknown, value: unknown): void {
-  if (obj === null || typeof obj !== 'object' || !namespaces.has(obj)) refuse('cannot assign attribute on non-namespace object (make it with namespace(...))');
+  if (obj === null || typeof obj !== 'object' || !isNamespace(obj)) refuse('cannot assign attribute on non-namespace object (make it with namespace(...))');
   (obj as Record<string | number, unknown>)[memberName(key)] = value;
 }
 
@@ -314,7 +312,7 @@ export function createSandboxedEnvironment(filters: Record<string, (...args: nev
   const e = env as unknown as { globals: object; filters: object; tests: object };
   const own = (o: object) => Object.freeze(Object.assign(Object.create(null) as object, o));
   const g = e.globals as Record<string, unknown>;
-  e.globals = own({ range: g.range, cycler: g.cycler, joiner: g.joiner, namespace });
+  e.globals = own({ range: pyRange, cycler: g.cycler, joiner: g.joiner, namespace });
   e.filters = own(e.filters);
   // Jinja's number, float and integer tests: a float's box is a number (nunjucks' number test said no).
   Object.assign(e.tests, {
@@ -322,8 +320,8 @@ export function createSandboxedEnvironment(filters: Record<string, (...args: nev
     float: (v: unknown) => isFloat(v),
     integer: (v: unknown) => typeof v === 'number' && Number.isInteger(v),
     none: (v: unknown) => v === null,
-    // A mapping is a plain object or a namespace: not a float's box (nunjucks' took any object).
-    mapping: (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v) && !isPyFloat(v),
+    // A mapping is a plain object: not a float's box nor a namespace() (nunjucks' took any object).
+    mapping: (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v) && !isPyFloat(v) && !isNamespace(v),
     // Python's ==, as Jinja's tests compare (1.0 is eq(1), selectattr("a", "equalto", 1)): nunjucks' used
     // ===, which a float's box (and a list, a mapping) never passes. sameas stays identity, Python's `is`.
     equalto: (v: unknown, other: unknown) => pyEq(v, other),
