@@ -5,7 +5,7 @@ import nunjucks from 'nunjucks';
 import { pyMod } from './py-format.js';
 import { isFloat, isNumeric, isPyFloat, pyFloat, pyNeg, pyPos } from './py-float.js';
 import { hasSurrogates } from './py-text.js';
-import { LIST_EQ_METHODS, pyAdd, pyRange, pyBinary, pyConcat, pyEq, pyIn, pyMul, pySlice, STR_METHODS } from './py-methods.js';
+import { LIST_EQ_METHODS, pyAdd, pyBinary, pyConcat, pyEq, pyIn, pyMul, pyRange, pySlice, STR_METHODS } from './py-methods.js';
 import { isNamespace, markNamespace, pyStr, pyTruthy } from './py-values.js';
 
 type Lookup = (obj: unknown, val: unknown, ...rest: unknown[]) => unknown;
@@ -70,8 +70,7 @@ const undeclaredMessage = new WeakMap<object, (name: string) => string>();
 class TemplateSandboxError extends Error {}
 
 // Jinja's namespace(): the one kind of object `{% set ns.name = value %}` may change (TEA's docs count
-// loop items with it: a plain {% set %} inside a loop is gone after the loop).
-
+// loop items with it: a plain {% set %} inside a loop is gone after the loop). py-values.ts marks them.
 /** namespace(count=0): a prototype-less mapping of its keyword arguments. */
 export function namespace(...args: unknown[]): Record<string, unknown> {
   const ns = Object.create(null) as Record<string, unknown>;
