@@ -1,6 +1,7 @@
 // Jinja2's filters as the workflow runner renders them, each row checked against jinja2 3.1.6 (the
 // Python TEA runs): the template, then the value Python gives (a lone {{ expr }} keeps its type).
 import { describe, expect, it } from 'vitest';
+import { PyFloat } from '../../src/actions/workflow/py-float.js';
 import { renderValue } from '../../src/actions/workflow/templates.js';
 
 const ctx = { state: { s: 'banana' }, variables: {}, settings: {}, env: {} };
@@ -23,7 +24,7 @@ describe('Jinja filters as Jinja2 answers them', () => {
     ['{{ "1__0" | float }}', 0],
     ['{{ "1_e5" | float }}', 0],
     ['{{ "+.5e-1_0" | float }}', 5e-11],
-    ['{{ "5." | float }}', 5],
+    ['{{ "5." | float }}', new PyFloat(5)],
     ['{{ "nan" | int }}', 0],
     ['{{ "inf" | int(5) }}', 5],
     ['{{ " 1_000 " | int }}', 1000],
@@ -43,16 +44,16 @@ describe('Jinja filters as Jinja2 answers them', () => {
   const rounds: [string, number][] = [
     ['{{ 25 | round(-1) }}', 20],
     ['{{ 35 | round(-1) }}', 40],
-    ['{{ 1234.5678 | round(-2) }}', 1200],
+    ['{{ 1234.5678 | round(-2) }}', new PyFloat(1200)],
     ['{{ -1250 | round(-2) }}', -1200],
     ['{{ 2.675 | round(2) }}', 2.67],
     ['{{ 0.125 | round(2) }}', 0.12],
     ['{{ 2.5 | round(400) }}', 2.5],
-    ['{{ -1.5 | round(-400) }}', -0],
-    ['{{ 0.5 | round }}', 0],
-    ['{{ 1.5 | round }}', 2],
-    ['{{ 15 | round(-1, "floor") }}', 10],
-    ['{{ 15 | round(-1, "ceil") }}', 20],
+    ['{{ -1.5 | round(-400) }}', new PyFloat(-0)],
+    ['{{ 0.5 | round }}', new PyFloat(0)],
+    ['{{ 1.5 | round }}', new PyFloat(2)],
+    ['{{ 15 | round(-1, "floor") }}', new PyFloat(10)],
+    ['{{ 15 | round(-1, "ceil") }}', new PyFloat(20)],
   ];
   it.each(rounds)('%s is %s', (template, want) => {
     expect(renderValue(template, ctx)).toEqual(want);

@@ -32,8 +32,11 @@ describe('workflow templates', () => {
     expect(renderValue(input, ctx)).toEqual(out);
   });
 
-  it('strict undefined: an undefined name is an error, in a lone expression and in text', () => {
-    expect(() => renderValue('{{ nosuchname }}', ctx)).toThrow(/strict undefined/);
+  // As TEA's Jinja2: a lone expression's undefined value is None (compile_expression), a member of an
+  // undefined name is an error, and in text an undefined name is an error.
+  it('strict undefined: a lone undefined name is None, its member and an undefined name in text are errors', () => {
+    expect(renderValue('{{ nosuchname }}', ctx)).toBe(null);
+    expect(() => renderValue('{{ nosuchname.x }}', ctx)).toThrow(/UndefinedError: an undefined value has no member "x"/);
     expect(() => renderValue('x {{ nosuchname }}', ctx)).toThrow(/template "x \{\{ nosuchname \}\}"/);
   });
 

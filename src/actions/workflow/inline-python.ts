@@ -5,6 +5,9 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { SimgrepError } from '../../errors.js';
 import type { Action } from '../registry.js';
+import { MEMORY_ACTION_NAMES } from './memory-actions.js';
+import { plainValue } from './py-float.js';
+import { pyJsonDumps, pyJsonParse } from './py-json.js';
 import { PYTHON_DRIVER } from './python-driver.js';
 
 type Dict = Record<string, unknown>;
@@ -51,7 +54,8 @@ export function runInlinePython(job: InlinePythonJob): Promise<InlineOutcome> {
     const lines = createInterface({ input: child.stdout });
     lines.on('line', (line) => {
       let msg: Reply;
-      try { msg = JSON.parse(line) as Reply; } catch { return finish(new SimgrepError('INTERNAL', `node ${job.node}: unreadable reply from the python driver: ${line.slice(0, 200)}`)); }
+      // Python's json: 2.0 stays a float, and inf (Infinity) is read, not refused.
+      try { msg = pyJsonParse(line) as Reply; } catch { return finish(new SimgrepError('INTERNAL', `node ${job.node}: unreadable reply from the python driver: ${line.slice(0, 200)}`)); }
       if (msg.call !== undefined) { void answer(msg); return; }
       if (msg.error !== undefined) return finish(new SimgrepError('BAD_FLAG', `node ${job.node}: the run: block failed: ${msg.error}${msg.traceback ? `\n${msg.traceback.trimEnd()}` : ''}`));
       finish(null, { result: msg.done, state: msg.state ?? job.state });
@@ -59,10 +63,10 @@ export function runInlinePython(job: InlinePythonJob): Promise<InlineOutcome> {
     const answer = async (msg: Reply) => {
       const action = Object.hasOwn(job.actions, msg.call!) ? job.actions[msg.call!] : undefined;
       const reply = action
-        ? { id: msg.id, result: await action(msg.state ?? {}, msg.params ?? {}) }
+        ? { id: msg.id, result: await action(plainValue(msg.state ?? {}) as Dict, (MEMORY_ACTION_NAMES.includes(msg.call!) ? msg.params ?? {} : plainValue(msg.params ?? {})) as Dict) }
         : { id: msg.id, error: `unknown action "${msg.call}"` };
-      if (!settled) child.stdin.write(`${JSON.stringify(reply)}\n`);
+      if (!settled) child.stdin.write(`${pyJsonDumps(reply)}\n`);
     };
-    child.stdin.write(`${JSON.stringify({ node: job.node, code: job.code, state: job.state, variables: job.variables, settings: job.settings, data: job.data, actions: Object.keys(job.actions) })}\n`);
+    child.stdin.write(`${pyJsonDumps({ node: job.node, code: job.code, state: job.state, variables: job.variables, settings: job.settings, data: job.data, actions: Object.keys(job.actions) })}\n`);
   });
 }

@@ -2,8 +2,10 @@
 // tojson (Jinja's: sorted keys, HTML-safe, indent), json (TEA's json.dumps), fromjson (TEA's: text that
 // is not JSON comes back), map, selectattr/rejectattr with a test, sum(attribute=), truncate (leeway 5).
 import { pyFormat, pyRound } from './py-format.js';
-import { pyJsonDumps } from './py-json.js';
-import { pyAdd, pyEq } from './py-methods.js';
+import { createHash } from 'node:crypto';
+import { isFloat, isPyFloat, pyFloat, toNumber } from './py-float.js';
+import { pyJsonDumps, pyJsonParse } from './py-json.js';
+import { pyAdd, pyEq, typeName } from './py-methods.js';
 import { cpLength, cpSlice } from './py-text.js';
 import { pyStr, pyTruthy } from './py-values.js';
 import { isBlockedName } from './template-sandbox.js';
@@ -130,7 +132,7 @@ function parsePyFloat(text: string): number | undefined {
 function toInt(v: unknown, ...args: unknown[]): unknown {
   const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
   const [dflt = kw.default ?? 0] = args;
-  if (typeof v === 'number' || typeof v === 'boolean') return Number.isFinite(Number(v)) ? Math.trunc(Number(v)) : dflt;
+  if (typeof v === 'number' || typeof v === 'boolean' || isPyFloat(v)) { const x = toNumber(v); return Number.isFinite(x) ? Math.trunc(x) || 0 : dflt; }
   if (typeof v !== 'string') return dflt;
   const s = v.trim();
   if (PY_INT.test(s)) return Number.parseInt(s.replace(/_/g, ''), 10);
@@ -140,20 +142,22 @@ function toInt(v: unknown, ...args: unknown[]): unknown {
 function toFloat(v: unknown, ...args: unknown[]): unknown {
   const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
   const [dflt = kw.default ?? 0] = args;
-  if (typeof v === 'number' || typeof v === 'boolean') return Number(v);
-  return (typeof v === 'string' ? parsePyFloat(v) : undefined) ?? dflt;
+  if (typeof v === 'number' || typeof v === 'boolean' || isPyFloat(v)) return pyFloat(toNumber(v));
+  const f = typeof v === 'string' ? parsePyFloat(v) : undefined;
+  return f === undefined ? dflt : pyFloat(f);
 }
 
 /** Jinja's round(value, precision=0, method='common'): common is Python's round (an exact tie to even). */
-function roundFilter(v: unknown, ...args: unknown[]): number {
+function roundFilter(v: unknown, ...args: unknown[]): unknown {
   const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
   const [precision = kw.precision ?? 0, method = kw.method ?? 'common'] = args;
-  const x = Number(v);
+  const x = toNumber(v);
   const p = Number(precision);
-  if (method === 'common') return pyRound(x, p);
+  // Python's round of an int is an int (round(3) is 3); of a float, a float (round(2.5) is 2.0).
+  if (method === 'common') return isFloat(v) ? pyFloat(pyRound(x, p)) : p >= 0 ? x : pyRound(x, p);
   if (method !== 'ceil' && method !== 'floor') throw new Error('round: method must be common, ceil or floor');
   const f = 10 ** p;
-  return (method === 'ceil' ? Math.ceil(x * f) : Math.floor(x * f)) / f;
+  return pyFloat((method === 'ceil' ? Math.ceil(x * f) : Math.floor(x * f)) / f);
 }
 
 /** Jinja's min/max (strings compared case-insensitively unless case_sensitive), attribute= too. */
@@ -182,11 +186,59 @@ function uniqueFilter(seq: unknown, ...args: unknown[]): unknown[] {
   });
 }
 
+/** Jinja's groupby(attribute, default=None, case_sensitive=False): (grouper, list) pairs sorted by the
+ *  attribute, each readable as a pair ({% for key, items in ... %}) or as .grouper and .list. */
+function groupbyFilter(seq: unknown, ...args: unknown[]): unknown[] {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [attr = kw.attribute, dflt = kw.default ?? null, caseSensitive = kw.case_sensitive ?? false] = args;
+  if (typeof attr !== 'string' && typeof attr !== 'number') throw new Error('groupby needs an attribute name (groupby("city"))');
+  const value = (x: unknown) => attribute(x, String(attr)) ?? dflt;
+  const key = (x: unknown) => { const v = value(x); return typeof v === 'string' && !caseSensitive ? v.toLowerCase() : v; };
+  const sorted = iterate(seq).map((x, i) => ({ x, k: key(x), i })).sort((a, b) => {
+    const ka = a.k as number;
+    const kb = b.k as number;
+    if (typeof ka !== typeof kb && !(typeof ka === 'number' || typeof kb === 'number')) throw new Error(`TypeError: '<' not supported between a ${typeof ka} and a ${typeof kb} (groupby's keys must be alike)`);
+    return ka < kb ? -1 : ka > kb ? 1 : a.i - b.i;
+  });
+  const groups: unknown[][] = [];
+  let last: { k: unknown } | null = null;
+  for (const item of sorted) {
+    if (last && pyEq(last.k, item.k)) (groups.at(-1)![1] as unknown[]).push(item.x);
+    else groups.push([value(item.x), [item.x]]);
+    last = item;
+  }
+  for (const g of groups) {
+    Object.defineProperty(g, 'grouper', { value: g[0] });
+    Object.defineProperty(g, 'list', { value: g[1] });
+  }
+  return groups;
+}
+
+/** Jinja's length/count: len() of a list, a string (by code point) or a mapping; a number has none. */
+function lengthFilter(v: unknown): number {
+  if (Array.isArray(v)) return v.length;
+  if (typeof v === 'string') return cpLength(v);
+  if (v === undefined) return 0;
+  if (v === null || typeof v !== 'object' || isPyFloat(v)) throw new Error(`TypeError: object of type '${typeName(v)}' has no len()`);
+  return Object.keys(v).length;
+}
+
+/** Jinja's urlencode: text quoted; a mapping's (or a list of pairs') key=value joined by &; anything else
+ *  its str() quoted (2.0 is "2.0": nunjucks' listed a number's keys, so gave "", and the box's "value=2"). */
+function urlencodeFilter(v: unknown): string {
+  const enc = (x: unknown) => encodeURIComponent(pyStr(x));
+  if (typeof v === 'string') return enc(v);
+  const pairs = Array.isArray(v) ? v : v !== null && typeof v === 'object' && !isPyFloat(v) ? Object.entries(v) : null;
+  if (pairs === null) return enc(v);
+  return pairs.map((p) => (Array.isArray(p) ? `${enc(p[0])}=${enc(p[1])}` : enc(p))).join('&');
+}
+
 export function jinjaFilters(envOf: () => FilterEnv): Record<string, (...args: never[]) => unknown> {
   return {
     tojson: (v: unknown, indent?: unknown) => pyJsonDumps(v, { sortKeys: true, htmlSafe: true, indent: keywordArg(indent, 'indent') as number | string | null }),
     json: (v: unknown) => pyJsonDumps(v),
-    fromjson: (v: unknown) => { try { return typeof v === 'string' ? JSON.parse(v) as unknown : v; } catch { return v; } },
+    fromjson: (v: unknown) => { try { return typeof v === 'string' ? pyJsonParse(v) : v; } catch { return v; } },
+    abs: (v: unknown) => (isPyFloat(v) ? pyFloat(Math.abs(v.value)) : typeof v === 'boolean' ? Number(v) : Math.abs(v as number)),
     map(this: unknown, seq: unknown, ...args: unknown[]) { return mapFilter.call(this, envOf, seq, ...args); },
     select: selectItems(envOf, true),
     reject: selectItems(envOf, false),
@@ -203,6 +255,19 @@ export function jinjaFilters(envOf: () => FilterEnv): Record<string, (...args: n
     min: extreme(false),
     max: extreme(true),
     unique: uniqueFilter,
-    count: (v: unknown) => (Array.isArray(v) ? v.length : typeof v === 'string' ? cpLength(v) : v !== null && typeof v === 'object' ? Object.keys(v).length : 0),
+    groupby: groupbyFilter,
+    // TEA's own (cache_actions.py, registered on every engine): the SHA-256 of str(value), in hex.
+    sha256: (v: unknown) => createHash('sha256').update(pyStr(v), 'utf8').digest('hex'),
+    // Jinja 3.1's items: a mapping's (key, value) pairs (a float is no mapping).
+    items: (v: unknown) => {
+      if (isPyFloat(v)) throw new Error('TypeError: Can only get item pairs from a mapping.');
+      return v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v) : [];
+    },
+    count: lengthFilter,
+    length: lengthFilter,
+    urlencode: urlencodeFilter,
+    // Jinja's string: str(value) ([1, 2.0], True, <Namespace {...}>); nunjucks' String() failed on a
+    // namespace() ("Cannot convert object to primitive value") and wrote a list as 1,2.
+    string: (v: unknown) => pyStr(v),
   };
 }

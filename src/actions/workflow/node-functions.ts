@@ -4,6 +4,8 @@
 import { SimgrepError } from '../../errors.js';
 import type { Action } from '../registry.js';
 import { runInlinePython } from './inline-python.js';
+import { MEMORY_ACTION_NAMES } from './memory-actions.js';
+import { plainValue } from './py-float.js';
 import { condition, renderString, renderValue, type TemplateContext } from './templates.js';
 import { isDict, type Dict, type NodeConfig, type Workflow } from './workflow-parse.js';
 
@@ -51,7 +53,10 @@ async function inline(name: string, code: string, state: Dict, deps: NodeDeps): 
 async function action(node: NodeConfig, uses: string, state: Dict, deps: NodeDeps): Promise<Dict> {
   const act = deps.actions[uses];
   const params = (renderValue(node.with ?? {}, templateContext(deps, state)) ?? {}) as Dict;
-  const result: unknown = await act(state, params);
+  // Actions see plain numbers: a float's box (py-float.ts) is for templates and the printed state, and
+  // for what memory.store keeps.
+  const keep = MEMORY_ACTION_NAMES.includes(uses);
+  const result: unknown = await act(plainValue(state) as Dict, (keep ? params : plainValue(params)) as Dict);
   const output = node.output ?? node.output_key;
   if (output === undefined || output === null) return isDict(result) ? result : { result };
   if (typeof output === 'string') return { [output]: result };

@@ -3,12 +3,14 @@
 // JavaScript's `%` gave NaN for a string and -1 for -7 % 3.
 import { MAX_TEMPLATE_CHARS, tooLarge } from './py-limits.js';
 import { cpPrefix } from './py-text.js';
+import { isNumeric, isPyFloat, pyArith } from './py-float.js';
 import { pyRepr, pyStr } from './py-values.js';
 
 const SPEC = /%(?:\(([^)]*)\))?([-+ 0#]*)(\d+)?(?:\.(\d+))?([sdirfFeEgGxXoc%])/g;
 
 function toNumber(v: unknown, spec: string): number {
   if (typeof v === 'boolean') return Number(v);
+  if (isPyFloat(v)) return v.value;
   if (typeof v !== 'number') throw new Error(`TypeError: %${spec} format: a real number is required, not ${v === null ? 'NoneType' : Array.isArray(v) ? 'list' : typeof v === 'string' ? 'str' : 'dict'}`);
   return v;
 }
@@ -65,7 +67,7 @@ export function pyExp(x: number, p: number): string {
 }
 
 /** Python's "%.{p}g" % x: %e or %f by the exponent, trailing zeros dropped unless alt (the # flag). */
-function pyGeneral(x: number, p: number, alt: boolean): string {
+export function pyGeneral(x: number, p: number, alt: boolean): string {
   if (!Number.isFinite(x)) return pyFixed(x, 0);
   const precision = p === 0 ? 1 : p;
   const exp = pyExp(x, precision - 1);
@@ -120,30 +122,40 @@ export function pyFormat(fmt: string, args: unknown): string {
   const list = byName ? [] : Array.isArray(args) && args.length === specs.length && specs.length !== 1 ? args : [args];
   if (!byName && list.length !== specs.length) throw new Error(`TypeError: not enough arguments for format string (${specs.length} wanted, got ${list.length})`);
   let i = 0;
-  return fmt.replace(SPEC, (_m, name: string | undefined, flags: string, width: string | undefined, precision: string | undefined, conv: string) => {
+  // The whole result is bounded too: ("%s" * 50) % (["x" * 10000000] * 50) would make 500 million characters.
+  let grown = 0;
+  let conversions = 0;
+  return fmt.replace(SPEC, (m, name: string | undefined, flags: string, width: string | undefined, precision: string | undefined, conv: string, at: number) => {
     if (conv === '%') return '%';
-    for (const [n, what] of [[width, 'width'], [precision, 'precision']] as const) {
-      if (n !== undefined && Number(n) > MAX_TEMPLATE_CHARS) throw tooLarge(`the ${what} of "%${flags}${width ?? ''}${precision === undefined ? '' : '.' + precision}${conv}"`, Number(n), MAX_TEMPLATE_CHARS, 'characters', `give a smaller ${what}`);
-    }
-    let v: unknown;
-    if (name !== undefined) {
-      if (args === null || typeof args !== 'object' || Array.isArray(args) || !Object.hasOwn(args, name)) throw new Error(`KeyError: '${name}'`);
-      v = (args as Record<string, unknown>)[name];
-    } else v = list[i++];
-    const s = convert(v, flags, precision, conv);
-    const w = width === undefined ? 0 : Number(width);
-    if (s.length >= w) return s;
-    if (flags.includes('-')) return s.padEnd(w);
-    return flags.includes('0') && conv !== 's' && conv !== 'r' ? (s.startsWith('-') ? '-' + s.slice(1).padStart(w - 1, '0') : s.padStart(w, '0')) : s.padStart(w);
+    const out = formatSpec(args, list, i++, name, flags, width, precision, conv);
+    grown += out.length - m.length;
+    conversions++;
+    const size = at + m.length + grown;
+    if (size > MAX_TEMPLATE_CHARS) throw tooLarge(`a % format's first ${conversions} conversions`, size, MAX_TEMPLATE_CHARS, 'characters', 'format fewer or shorter values');
+    return out;
   });
+}
+
+/** One conversion's text: its value (the next one, or by %(name)s), converted, padded to its width. */
+function formatSpec(args: unknown, list: unknown[], index: number, name: string | undefined, flags: string, width: string | undefined, precision: string | undefined, conv: string): string {
+  for (const [n, what] of [[width, 'width'], [precision, 'precision']] as const) {
+    if (n !== undefined && Number(n) > MAX_TEMPLATE_CHARS) throw tooLarge(`the ${what} of "%${flags}${width ?? ''}${precision === undefined ? '' : '.' + precision}${conv}"`, Number(n), MAX_TEMPLATE_CHARS, 'characters', `give a smaller ${what}`);
+  }
+  let v: unknown;
+  if (name !== undefined) {
+    if (args === null || typeof args !== 'object' || Array.isArray(args) || !Object.hasOwn(args, name)) throw new Error(`KeyError: '${name}'`);
+    v = (args as Record<string, unknown>)[name];
+  } else v = list[index];
+  const s = convert(v, flags, precision, conv);
+  const w = width === undefined ? 0 : Number(width);
+  if (s.length >= w) return s;
+  if (flags.includes('-')) return s.padEnd(w);
+  return flags.includes('0') && conv !== 's' && conv !== 'r' ? (s.startsWith('-') ? '-' + s.slice(1).padStart(w - 1, '0') : s.padStart(w, '0')) : s.padStart(w);
 }
 
 /** Python's `a % b`: a string formats, numbers take the divisor's sign. */
 export function pyMod(a: unknown, b: unknown): unknown {
   if (typeof a === 'string') return pyFormat(a, b);
-  if (typeof a === 'number' && typeof b === 'number') {
-    if (b === 0) throw new Error('ZeroDivisionError: integer modulo by zero');
-    return a - b * Math.floor(a / b);
-  }
+  if (isNumeric(a) && isNumeric(b)) return pyArith('%', a, b);
   return (a as number) % (b as number);
 }

@@ -3,17 +3,19 @@
 // `~` (str() of each side) and the str methods TEA's Jinja2 templates call (.lower(), .split(), ...).
 import { MAX_TEMPLATE_CHARS, MAX_TEMPLATE_ITEMS, tooLarge } from './py-limits.js';
 import { cpLength, cpSlice, hasSurrogates } from './py-text.js';
-import { pyStr } from './py-values.js';
+import { isFloat, isNumeric, isPyFloat, pyArith, toNumber } from './py-float.js';
+import { strFormat } from './py-str-format.js';
+import { pyRepr, pyStr } from './py-values.js';
 
 function pyError(kind: string, message: string): Error {
   return new Error(`${kind}: ${message}`);
 }
 
-function typeName(v: unknown): string {
+export function typeName(v: unknown): string {
   if (v === null || v === undefined) return 'NoneType';
   if (typeof v === 'string') return 'str';
   if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
+  if (typeof v === 'number' || isPyFloat(v)) return isFloat(v) ? 'float' : 'int';
   if (Array.isArray(v)) return 'list';
   return 'dict';
 }
@@ -59,7 +61,14 @@ export function pyAdd(a: unknown, b: unknown): unknown {
   if (Array.isArray(a) || Array.isArray(b)) {
     throw pyError('TypeError', Array.isArray(a) ? `can only concatenate list (not "${typeName(b)}") to list` : `unsupported operand type(s) for +: '${typeName(a)}' and 'list'`);
   }
+  if (isNumeric(a) && isNumeric(b)) return pyArith('+', a, b);
   return (a as number) + (b as number);
+}
+
+/** Python's a - b, a / b, a // b, a ** b: numbers only (a string or a list is a TypeError, as in Python). */
+export function pyBinary(op: '-' | '/' | '//' | '**', a: unknown, b: unknown): unknown {
+  if (isNumeric(a) && isNumeric(b)) return pyArith(op, a, b);
+  throw pyError('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
 }
 
 /** Python's `a == b` for JSON values: lists and dicts by content, True == 1, "1" != 1 (JavaScript's == compared lists by identity). */
@@ -69,7 +78,7 @@ export function pyEq(a: unknown, b: unknown): boolean {
   // The same object is equal to itself, as in Python: a cyclic YAML alias (a: &x {self: *x}) compared
   // with itself recursed until the stack ran out. NaN stays unequal (NaN !== NaN).
   if (x === y) return true;
-  if ((typeof x === 'number' || typeof x === 'boolean') && (typeof y === 'number' || typeof y === 'boolean')) return Number(x) === Number(y);
+  if (isNumeric(x) && isNumeric(y)) return toNumber(x) === toNumber(y);
   if (Array.isArray(x) || Array.isArray(y)) return Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((v, i) => pyEq(v, y[i]));
   if (x !== null && typeof x === 'object' && y !== null && typeof y === 'object') {
     const kx = Object.keys(x);
@@ -86,14 +95,14 @@ export function pyIn(key: unknown, container: unknown): boolean {
     return container.includes(key);
   }
   // A dict's keys are strings here (JSON's): 1 in {"1": 2} is False, as in Python.
-  if (container !== null && typeof container === 'object') return typeof key === 'string' && Object.hasOwn(container, key);
+  if (container !== null && typeof container === 'object' && !isPyFloat(container)) return typeof key === 'string' && Object.hasOwn(container, key);
   throw pyError('TypeError', `argument of type '${typeName(container)}' is not iterable`);
 }
 
 /** Python's `a * b`: a string or list times an int repeats it ("-" * 3), numbers multiply. */
 export function pyMul(a: unknown, b: unknown): unknown {
   const seq = typeof a === 'string' || Array.isArray(a) ? a : typeof b === 'string' || Array.isArray(b) ? b : null;
-  if (seq === null) return (a as number) * (b as number);
+  if (seq === null) return isNumeric(a) && isNumeric(b) ? pyArith('*', a, b) : (a as number) * (b as number);
   const n = seq === a ? b : a;
   if (typeof n !== 'number' || !Number.isInteger(n)) throw pyError('TypeError', `can't multiply sequence by non-int of type '${typeName(n)}'`);
   const times = Math.max(0, n);
@@ -166,6 +175,22 @@ function affix(s: string, test: unknown, at: (x: string) => boolean): boolean {
   return at(test);
 }
 
+/** str.center/ljust/rjust: Python puts the odd pad of center on the right when the length is even. */
+function pad(s: string, width: unknown, fill: unknown, how: 'center' | 'left' | 'right'): string {
+  const w = Number(width);
+  if (!Number.isInteger(w)) throw pyError('TypeError', `'${typeName(width)}' object cannot be interpreted as an integer`);
+  if (w > MAX_TEMPLATE_CHARS) throw tooLarge(`a ${how} pad to ${w}`, w, MAX_TEMPLATE_CHARS, 'characters', 'pad to a smaller width');
+  const f = fill === undefined || fill === null ? ' ' : String(fill);
+  if (cpLength(f) !== 1) throw pyError('TypeError', 'The fill character must be exactly one character long');
+  const n = cpLength(s);
+  if (n >= w) return s;
+  const total = w - n;
+  if (how === 'left') return s + f.repeat(total);
+  if (how === 'right') return f.repeat(total) + s;
+  const left = Math.floor(total / 2) + (total & w & 1);
+  return f.repeat(left) + s + f.repeat(total - left);
+}
+
 /** The str methods a template may call, with Python's meaning (the JavaScript ones of the same name differ). */
 export const STR_METHODS: Readonly<Record<string, (this: string, ...args: unknown[]) => unknown>> = Object.freeze(Object.assign(Object.create(null) as object, {
   lower(this: string) { return this.toLowerCase(); },
@@ -188,8 +213,51 @@ export const STR_METHODS: Readonly<Record<string, (this: string, ...args: unknow
     list.forEach((x, i) => { if (typeof x !== 'string') throw pyError('TypeError', `sequence item ${i}: expected str instance, ${typeName(x)} found`); });
     return list.join(this);
   },
+  format(this: string, ...args: unknown[]) { return strFormat(this, args); },
+  center(this: string, width: unknown, fill?: unknown) { return pad(this, width, fill, 'center'); },
+  ljust(this: string, width: unknown, fill?: unknown) { return pad(this, width, fill, 'left'); },
+  rjust(this: string, width: unknown, fill?: unknown) { return pad(this, width, fill, 'right'); },
+  zfill(this: string, width: unknown) { const sign = /^[-+]/.test(this) ? this[0] : ''; return sign + pad(this.slice(sign.length), Number(width) - sign.length, '0', 'right'); },
   isdigit(this: string) { return /^\p{Nd}+$/u.test(this); },
   isalpha(this: string) { return /^\p{L}+$/u.test(this); },
   isupper(this: string) { return /\p{Lu}/u.test(this) && this === this.toUpperCase(); },
   islower(this: string) { return /\p{Ll}/u.test(this) && this === this.toLowerCase(); },
 }));
+
+function notInList(what: string): Error {
+  return pyError('ValueError', what);
+}
+
+/** The list methods that compare items, by Python's equality (nunjucks' used ===, so 1.0 did not match 1). */
+export const LIST_EQ_METHODS: Readonly<Record<string, (this: unknown[], x: unknown) => unknown>> = Object.freeze(Object.assign(Object.create(null) as object, {
+  count(this: unknown[], x: unknown) { return this.filter((v) => pyEq(v, x)).length; },
+  index(this: unknown[], x: unknown) {
+    const i = this.findIndex((v) => pyEq(v, x));
+    if (i === -1) throw notInList(`${pyRepr(x)} is not in list`);
+    return i;
+  },
+  remove(this: unknown[], x: unknown) {
+    const i = this.findIndex((v) => pyEq(v, x));
+    if (i === -1) throw notInList('list.remove(x): x not in list');
+    this.splice(i, 1);
+    return null;
+  },
+}));
+
+/** An int argument as Python's range and friends take it: an int or a bool; a float is a TypeError. */
+function asIndex(v: unknown): number {
+  if (typeof v === 'boolean') return Number(v);
+  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  throw pyError('TypeError', `'${typeName(v)}' object cannot be interpreted as an integer`);
+}
+
+/** Python's range(stop) / range(start, stop[, step]) as a list (nunjucks' took range(2.0) and built any
+ *  length, so range(10 ** 9) ran the heap out). */
+export function pyRange(...args: unknown[]): number[] {
+  if (args.length === 0 || args.length > 3) throw pyError('TypeError', `range expected at least 1 argument, got ${args.length}`);
+  const [start, stop, step] = args.length === 1 ? [0, asIndex(args[0]), 1] : [asIndex(args[0]), asIndex(args[1]), args.length === 3 ? asIndex(args[2]) : 1];
+  if (step === 0) throw pyError('ValueError', 'range() arg 3 must not be zero');
+  const n = Math.max(0, Math.ceil((stop - start) / step));
+  if (n > MAX_TEMPLATE_ITEMS) throw tooLarge(`a range of ${n}`, n, MAX_TEMPLATE_ITEMS, 'items', 'take a shorter range');
+  return Array.from({ length: n }, (_, i) => start + i * step);
+}

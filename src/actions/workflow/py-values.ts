@@ -1,8 +1,23 @@
 // JSON values seen the way Python (and so Jinja2 in The Edge Agent) sees them: their truth and how
 // they print. Workflow templates and conditions use these so a rendered value reads as TEA renders it.
+import { isPyFloat, numberRepr } from './py-float.js';
+
+// Jinja's namespace() objects (template-sandbox.ts makes them): prototype-less mappings that print as
+// Jinja's Namespace does, <Namespace {'a': 1}>.
+const namespaces = new WeakSet<object>();
+
+export function markNamespace<T extends object>(o: T): T {
+  namespaces.add(o);
+  return o;
+}
+
+export function isNamespace(v: unknown): boolean {
+  return v !== null && typeof v === 'object' && namespaces.has(v);
+}
 
 /** Python's truth: None, False, 0, "", [] and {} are false. */
 export function pyTruthy(v: unknown): boolean {
+  if (isPyFloat(v)) return v.value !== 0;
   if (Array.isArray(v)) return v.length > 0;
   if (v !== null && typeof v === 'object') return Object.keys(v).length > 0;
   return Boolean(v);
@@ -33,8 +48,11 @@ export function pyRepr(v: unknown): string {
   if (v === true) return 'True';
   if (v === false) return 'False';
   if (typeof v === 'string') return reprString(v);
-  if (typeof v === 'number' && !Number.isFinite(v)) return Number.isNaN(v) ? 'nan' : v > 0 ? 'inf' : '-inf';
+  if (typeof v === 'number' || isPyFloat(v)) return numberRepr(v);
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
-  if (typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
+  if (typeof v === 'object') {
+    const dict = `{${Object.entries(v).map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
+    return namespaces.has(v) ? `<Namespace ${dict}>` : dict;
+  }
   return String(v);
 }

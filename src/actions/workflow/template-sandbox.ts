@@ -3,8 +3,10 @@
 // narrowed here so that no template reaches a constructor, a prototype or the host (Function, process).
 import nunjucks from 'nunjucks';
 import { pyMod } from './py-format.js';
-import { pyAdd, pyConcat, pyEq, pyIn, pyMul, pySlice, STR_METHODS } from './py-methods.js';
-import { pyStr, pyTruthy } from './py-values.js';
+import { isFloat, isNumeric, isPyFloat, pyFloat, pyNeg, pyPos } from './py-float.js';
+import { hasSurrogates } from './py-text.js';
+import { LIST_EQ_METHODS, pyAdd, pyBinary, pyConcat, pyEq, pyIn, pyMul, pyRange, pySlice, STR_METHODS } from './py-methods.js';
+import { isNamespace, markNamespace, pyStr, pyTruthy } from './py-values.js';
 
 type Lookup = (obj: unknown, val: unknown, ...rest: unknown[]) => unknown;
 interface Runtime {
@@ -14,6 +16,11 @@ interface Runtime {
   pyTruthy: typeof pyTruthy;
   pyMod: typeof pyMod;
   pyMul: typeof pyMul;
+  pyBinary: typeof pyBinary;
+  pyNeg: typeof pyNeg;
+  pyPos: typeof pyPos;
+  pyFloat: typeof pyFloat;
+  nsSet: typeof nsSet;
   inOperator: typeof pyIn;
   memberLookup: Lookup;
   contextOrFrameLookup: (context: unknown, frame: unknown, name: string) => unknown;
@@ -62,6 +69,24 @@ const undeclaredMessage = new WeakMap<object, (name: string) => string>();
 
 class TemplateSandboxError extends Error {}
 
+// Jinja's namespace(): the one kind of object `{% set ns.name = value %}` may change (TEA's docs count
+// loop items with it: a plain {% set %} inside a loop is gone after the loop). py-values.ts marks them.
+/** namespace(count=0): a prototype-less mapping of its keyword arguments. */
+export function namespace(...args: unknown[]): Record<string, unknown> {
+  const ns = Object.create(null) as Record<string, unknown>;
+  for (const a of args) {
+    if (a === null || typeof a !== 'object' || Array.isArray(a)) refuse('namespace() takes keyword arguments (namespace(count=0)) or a mapping');
+    for (const [k, v] of Object.entries(a)) if (k !== '__keywords') ns[memberName(k) as string] = v;
+  }
+  return markNamespace(ns);
+}
+
+/** {% set obj.key = value %}: only on a namespace(), as in Jinja. */
+function nsSet(obj: unknown, key: unknown, value: unknown): void {
+  if (obj === null || typeof obj !== 'object' || !isNamespace(obj)) refuse('cannot assign attribute on non-namespace object (make it with namespace(...))');
+  (obj as Record<string | number, unknown>)[memberName(key)] = value;
+}
+
 function refuse(message: string): never {
   throw new TemplateSandboxError(message);
 }
@@ -98,8 +123,21 @@ function installRuntimeWalls(): void {
     if (rest.length === 2) return pySlice(obj, val, rest[0], rest[1]);
     const key = memberName(val);
     if (typeof obj === 'function') refuse('a template cannot read members of a function');
+    // A float's box has no members a template may see: Jinja's float lacks .value, .keys(), .update(),
+    // so the lookup is undefined (None alone, an UndefinedError printed, a call an error), as in Jinja.
+    if (isPyFloat(obj)) return undefined;
+    // Jinja's StrictUndefined: a member of an undefined name is an error (nunjucks gave undefined).
+    if (obj === undefined) refuse(`UndefinedError: an undefined value has no member "${String(key)}" (check the name before it, or add | default(...))`);
     // Python's str methods, not JavaScript's of the same name (replace would change only the first).
     if (typeof obj === 'string' && typeof key === 'string' && STR_METHODS[key]) return STR_METHODS[key].bind(obj);
+    // list.count/index/remove by Python's equality (1.0 == 1), where nunjucks' compared with ===.
+    if (Array.isArray(obj) && typeof key === 'string' && LIST_EQ_METHODS[key] && !Object.hasOwn(obj, key)) return LIST_EQ_METHODS[key].bind(obj);
+    // Python's index of a list or a string: -1 is the last, a string's by code point (state.messages[-1]).
+    if (typeof key === 'number' && Number.isInteger(key) && (Array.isArray(obj) || typeof obj === 'string')) {
+      const items: ArrayLike<unknown> = typeof obj === 'string' && hasSurrogates(obj) ? Array.from(obj) : obj;
+      const i = key < 0 ? key + items.length : key;
+      return i >= 0 && i < items.length ? items[i] : undefined;
+    }
     if (obj !== null && typeof obj === 'object') {
       const names = declared.get(obj);
       if (names && typeof key === 'string' && !names.has(key) && !DICT_METHODS.has(key)) refuse(undeclaredMessage.get(obj)!(key));
@@ -132,7 +170,8 @@ function installRuntimeWalls(): void {
   };
   // Printed values read as Jinja prints them (None, True, ['a']); only an undefined name is an error.
   const suppress = runtime.suppressValue;
-  runtime.suppressValue = (val, autoescape) => suppress(typeof val === 'string' || (val !== null && typeof val === 'object' && !Array.isArray(val) && Object.getPrototypeOf(val) !== Object.prototype && Object.getPrototypeOf(val) !== null) ? val : pyStr(val), autoescape);
+  // A float prints as Python's (2.0): the output's + would have read its valueOf (2).
+  runtime.suppressValue = (val, autoescape) => suppress(typeof val === 'string' || (val !== null && typeof val === 'object' && !Array.isArray(val) && !isPyFloat(val) && Object.getPrototypeOf(val) !== Object.prototype && Object.getPrototypeOf(val) !== null) ? val : pyStr(val), autoescape);
   const ensureDefined = runtime.ensureDefined;
   runtime.ensureDefined = (val, lineno, colno) => (val === null ? val : ensureDefined(val, lineno, colno));
   // `+`, `*`, `~` and `%` as Python's: lists concatenate (JavaScript joined them into one string), `~` prints
@@ -153,6 +192,61 @@ function installRuntimeWalls(): void {
     this._emit(')');
   };
   compiler.compileAdd = emitCall('pyAdd');
+  runtime.nsSet = nsSet;
+  type SetNode = { targets: { target?: unknown; val?: unknown }[]; value: unknown };
+  const compileSet = compiler.compileSet as (this: CompilerLike, node: SetNode, frame: unknown) => void;
+  compiler.compileSet = function (this: CompilerLike, node: SetNode, frame: unknown) {
+    const [t] = node.targets;
+    if (node.targets.length !== 1 || t.target === undefined || t.val === undefined) return compileSet.call(this, node, frame);
+    if (!node.value) refuse('{% set ns.name %}...{% endset %} is not supported; write {% set ns.name = value %}');
+    this._emit('runtime.nsSet(');
+    this.compile(t.target, frame);
+    this._emit(', ');
+    this.compile(t.val, frame);
+    this._emit(', ');
+    this.compile(node.value, frame);
+    this._emit(');\n');
+  };
+  // -, /, //, ** and unary minus as Python's: 4 / 2 is the float 2.0, 7 // 2 the int 3, 1 / 0 an error.
+  runtime.pyBinary = pyBinary;
+  runtime.pyNeg = pyNeg;
+  runtime.pyPos = pyPos;
+  runtime.pyFloat = pyFloat;
+  const emitBinary = (op: string) => function (this: CompilerLike, node: BinOp, frame: unknown) {
+    this._emit(`runtime.pyBinary(${JSON.stringify(op)}, `);
+    this.compile(node.left, frame);
+    this._emit(', ');
+    this.compile(node.right, frame);
+    this._emit(')');
+  };
+  compiler.compileSub = emitBinary('-');
+  compiler.compileDiv = emitBinary('/');
+  compiler.compileFloorDiv = emitBinary('//');
+  compiler.compilePow = emitBinary('**');
+  const emitUnary = (fn: string) => function (this: CompilerLike, node: { target: unknown }, frame: unknown) {
+    this._emit(`runtime.${fn}(`);
+    this.compile(node.target, frame);
+    this._emit(')');
+  };
+  compiler.compileNeg = emitUnary('pyNeg');
+  compiler.compilePos = emitUnary('pyPos');
+  // A float literal (2.0) stays a float: the parser marks the literal a float token made.
+  const parser = (nunjucks as unknown as { parser: { Parser: { prototype: Record<string, unknown> } } }).parser.Parser.prototype;
+  const parsePrimary = parser.parsePrimary as (this: { peekToken(): { type: string } | null }, noPostfix?: boolean) => { value?: unknown; target?: { value?: unknown } };
+  parser.parsePrimary = function (this: { peekToken(): { type: string } | null }, noPostfix?: boolean) {
+    const float = this.peekToken()?.type === 'float';
+    const node = parsePrimary.call(this, noPostfix);
+    if (float) {
+      const literal = typeof node.value === 'number' ? node : node.target;
+      if (literal && typeof literal.value === 'number') (literal as { pyFloat?: boolean }).pyFloat = true;
+    }
+    return node;
+  };
+  const compileLiteral = compiler.compileLiteral as (this: CompilerLike, node: { value: unknown; pyFloat?: boolean }, frame: unknown) => void;
+  compiler.compileLiteral = function (this: CompilerLike, node: { value: unknown; pyFloat?: boolean }, frame: unknown) {
+    if (node.pyFloat === true && typeof node.value === 'number') return this._emit(`runtime.pyFloat(${node.value})`);
+    return compileLiteral.call(this, node, frame);
+  };
   // A parenthesised list with commas is a tuple (a list here), not JavaScript's comma operator.
   const compileGroup = compiler.compileGroup as (this: CompilerLike, node: { children: unknown[] }, frame: unknown) => void;
   compiler.compileGroup = function (this: CompilerLike & { compileArray(n: unknown, f: unknown): void }, node: { children: unknown[] }, frame: unknown) {
@@ -207,7 +301,7 @@ function installRuntimeWalls(): void {
 
 /**
  * A nunjucks environment for untrusted-shaped templates: no loaders ({% include %}, {% import %} and
- * {% extends %} find nothing), globals limited to range/cycler/joiner, and filters and tests looked up
+ * {% extends %} find nothing), globals limited to range/cycler/joiner/namespace, and filters and tests looked up
  * among their own names only (an inherited `constructor` filter would be Object).
  */
 export function createSandboxedEnvironment(filters: Record<string, (...args: never[]) => unknown>): nunjucks.Environment {
@@ -217,8 +311,24 @@ export function createSandboxedEnvironment(filters: Record<string, (...args: nev
   const e = env as unknown as { globals: object; filters: object; tests: object };
   const own = (o: object) => Object.freeze(Object.assign(Object.create(null) as object, o));
   const g = e.globals as Record<string, unknown>;
-  e.globals = own({ range: g.range, cycler: g.cycler, joiner: g.joiner });
+  e.globals = own({ range: pyRange, cycler: g.cycler, joiner: g.joiner, namespace });
   e.filters = own(e.filters);
+  // Jinja's number, float and integer tests: a float's box is a number (nunjucks' number test said no).
+  Object.assign(e.tests, {
+    number: (v: unknown) => isNumeric(v),
+    float: (v: unknown) => isFloat(v),
+    integer: (v: unknown) => typeof v === 'number' && Number.isInteger(v),
+    none: (v: unknown) => v === null,
+    // A mapping is a plain object: not a float's box nor a namespace() (nunjucks' took any object).
+    mapping: (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v) && !isPyFloat(v) && !isNamespace(v),
+    // Python's ==, as Jinja's tests compare (1.0 is eq(1), selectattr("a", "equalto", 1)): nunjucks' used
+    // ===, which a float's box (and a list, a mapping) never passes. sameas stays identity, Python's `is`.
+    equalto: (v: unknown, other: unknown) => pyEq(v, other),
+    eq: (v: unknown, other: unknown) => pyEq(v, other),
+    ne: (v: unknown, other: unknown) => !pyEq(v, other),
+    // Jinja's in test (select("in", [1, 2])), which nunjucks lacks: Python's `in`.
+    in: (v: unknown, seq: unknown) => pyIn(v, seq),
+  });
   e.tests = own(e.tests);
   return env;
 }

@@ -6,6 +6,7 @@
 // walled in (template-sandbox.ts).
 import { SimgrepError } from '../../errors.js';
 import { type FilterEnv, jinjaFilters } from './jinja-filters.js';
+import { isPyFloat } from './py-float.js';
 import { pyStr, pyTruthy } from './py-values.js';
 import { createSandboxedEnvironment } from './template-sandbox.js';
 
@@ -31,16 +32,29 @@ function fail(what: string, e: unknown): never {
 export function evaluate(expr: string, ctx: TemplateContext): unknown {
   captured.length = 0;
   try { env.renderString(`{{ (${expr}) | __capture }}`, ctx); } catch (e) { fail(expr, e); }
+  // Jinja2's compile_expression gives None for an undefined value ({{ nosuch }}, a list's item past its end).
   const v = captured.pop();
-  if (v === undefined) throw new SimgrepError('BAD_FLAG', `template ${JSON.stringify(expr)}: the value is undefined (strict undefined); check the name, or add | default(...)`);
-  return v;
+  return v === undefined ? null : v;
 }
 
-/** TEA's process_template: one `{{ expr }}` keeps its native type; anything else renders to a string. */
+// Python's runtime errors (TypeError, ZeroDivisionError, ...), as against Jinja's own (an undefined name,
+// bad syntax, a refused member), which TEA reports as "Template error".
+const PY_RUNTIME_ERROR = /(?:^|\s|Error: )(?:TypeError|ValueError|ZeroDivisionError|KeyError|IndexError|OverflowError|AttributeError|RangeError): /;
+
+/**
+ * TEA's process_template: one `{{ expr }}` keeps its native type; anything else renders to a string. A
+ * lone expression that raises a Python error (not a Jinja one) gives back its own text, as TEA's does
+ * ("except Exception: return text"); in a longer template the error stops the node.
+ */
 export function renderString(s: string, ctx: TemplateContext): unknown {
   const t = s.trim();
   const single = SINGLE.exec(t);
-  if (single && !t.includes('{%') && t.split('{{').length === 2) return evaluate(single[1].trim(), ctx);
+  if (single && !t.includes('{%') && t.split('{{').length === 2) {
+    try { return evaluate(single[1].trim(), ctx); } catch (e) {
+      if (PY_RUNTIME_ERROR.test((e as Error).message)) return s;
+      throw e;
+    }
+  }
   if (!s.includes('{{') && !s.includes('{%') && !s.includes('${')) return s;
   let out: string;
   try { out = env.renderString(s, ctx); } catch (e) { fail(s, e); }
@@ -53,7 +67,7 @@ export function renderString(s: string, ctx: TemplateContext): unknown {
 export function renderValue(v: unknown, ctx: TemplateContext): unknown {
   if (typeof v === 'string') return renderString(v, ctx);
   if (Array.isArray(v)) return v.map((x) => renderValue(x, ctx));
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, renderValue(x, ctx)]));
+  if (v !== null && typeof v === 'object' && !isPyFloat(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, renderValue(x, ctx)]));
   return v;
 }
 

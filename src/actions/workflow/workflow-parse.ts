@@ -1,10 +1,12 @@
 // Reads a YAML workflow into its parts and refuses up front, naming the node, what this runner cannot
 // do the way The Edge Agent does: inline code in other languages than Python, actions that need an
 // outside service, node types TEA runs with machinery simgrep has not (dynamic parallel, matrices).
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, type ScalarTag, type Tags } from 'yaml';
 import { SimgrepError } from '../../errors.js';
 import { ACTION_NAMES } from '../registry.js';
 import { FILE_ACTION_NAMES } from './file-actions.js';
+import { MEMORY_ACTION_NAMES } from './memory-actions.js';
+import { plainValue, pyFloat } from './py-float.js';
 import { parseEnvDeclaration, type EnvDeclaration } from './workflow-env.js';
 
 export const START = '__start__';
@@ -38,13 +40,48 @@ const REFUSED_NODE_KEYS: Record<string, string> = {
 };
 /** Action namespaces of TEA's that reach outside services (a model API, the network, a database). */
 const OUTSIDE = /^(actions\.)?(llm|http|web|a2a|mcp|github|neo4j|firestore|opik|ltm|memory|reasoning|agent|secrets)[._]/
-const KNOWN_ACTIONS = new Set([...ACTION_NAMES, ...FILE_ACTION_NAMES]);
+const KNOWN_ACTIONS = new Set([...ACTION_NAMES, ...FILE_ACTION_NAMES, ...MEMORY_ACTION_NAMES]);
+
+// PyYAML's float resolver (YAML 1.1, resolver.py): a dot is needed and an exponent has a sign, so 1e3 and
+// 1.0e3 are strings while 1.0e+3 is 1000.0; _ may sit between digits; 1:30.5 is base 60; .inf, .nan.
+const PY_YAML_FLOAT = /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+
+/** PyYAML's construct_yaml_float of a scalar's text (also of an explicit !!float). */
+function constructFloat(text: string): number {
+  let v = text.replace(/_/g, '').toLowerCase();
+  const sign = v.startsWith('-') ? -1 : 1;
+  if (v.startsWith('-') || v.startsWith('+')) v = v.slice(1);
+  if (v === '.inf') return sign * Infinity;
+  if (v === '.nan') return NaN;
+  if (v.includes(':')) return sign * v.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
+  return sign * Number(v);
+}
+
+/** YAML's float tags as PyYAML's one: its resolver's text, and a PyFloat for a whole value (2.0, 1.0e+3),
+ *  so it prints as Python's float does. */
+function keepFloats(tags: Tags): Tags {
+  const isFloat = (t: Tags[number]): t is ScalarTag => typeof t === 'object' && t.tag === 'tag:yaml.org,2002:float';
+  const plain = tags.find((t): t is ScalarTag => isFloat(t) && !t.format);
+  if (!plain) return tags;
+  const resolve = (text: string) => pyFloat(constructFloat(text)) as never;
+  // The second, without a test, is the one an explicit !!float 1e3 takes (PyYAML's float('1e3')).
+  return [...tags.filter((t) => !isFloat(t)), { ...plain, test: PY_YAML_FLOAT, resolve }, { ...plain, default: false, test: undefined, resolve }];
+}
+
+/** YAML as TEA's PyYAML reads it where the two differ: a whole float stays a float, and a repeated key
+ *  is taken, the last one winning (yaml refused it by default). */
+export function parseYamlAsTea(text: string): unknown {
+  return parseYaml(text, { customTags: keepFloats, uniqueKeys: false });
+}
 
 /** Parses and checks a workflow; anything it cannot run is an error naming the node and the feature. */
 export function parseWorkflow(text: string, file = 'workflow'): Workflow {
-  let doc: unknown;
-  try { doc = parseYaml(text); } catch (e) { throw new SimgrepError('BAD_FLAG', `${file}: not valid YAML: ${(e as Error).message}`); }
-  if (!isDict(doc)) throw new SimgrepError('BAD_FLAG', `${file}: a workflow is a YAML mapping with a nodes: list`);
+  let parsed: unknown;
+  try { parsed = parseYamlAsTea(text); } catch (e) { throw new SimgrepError('BAD_FLAG', `${file}: not valid YAML: ${(e as Error).message}`); }
+  if (!isDict(parsed)) throw new SimgrepError('BAD_FLAG', `${file}: a workflow is a YAML mapping with a nodes: list`);
+  // Floats stay floats (2.0 prints 2.0) where templates read them; the rest of the document is plain.
+  const floats = parsed;
+  const doc = plainValue(parsed) as Dict;
   for (const k of Object.keys(doc)) {
     if (!TOP_KEYS.has(k)) throw new SimgrepError('BAD_FLAG', `${file}: top-level key "${k}" is not supported by simgrep run (supported: ${[...TOP_KEYS].join(', ')})`);
   }
@@ -54,6 +91,8 @@ export function parseWorkflow(text: string, file = 'workflow'): Workflow {
   }
   if (!Array.isArray(doc.nodes) || doc.nodes.length === 0) throw new SimgrepError('BAD_FLAG', `${file}: nodes: must be a non-empty list`);
   const nodes = doc.nodes.map((n, i) => checkNode(n, `node #${i + 1}`, file));
+  // A node's with: keeps its floats too: memory.store keeps the value as written (size: 2.0).
+  nodes.forEach((n, i) => { const w = (floats.nodes as Dict[])[i]?.with; if (isDict(w)) n.with = w; });
   const names = new Set<string>();
   for (const n of nodes) {
     if (names.has(n.name)) throw new SimgrepError('BAD_FLAG', `${file}: two nodes are named "${n.name}"`);
@@ -65,10 +104,10 @@ export function parseWorkflow(text: string, file = 'workflow'): Workflow {
   }
   return {
     name: typeof doc.name === 'string' ? doc.name : undefined,
-    variables: optionalDict(doc.variables, 'variables', file),
+    variables: optionalDict(floats.variables, 'variables', file),
     settings: optionalDict(doc.settings, 'settings', file),
-    initialState: optionalDict(doc.initial_state, 'initial_state', file),
-    data: optionalDict(doc.data, 'data', file),
+    initialState: optionalDict(floats.initial_state, 'initial_state', file),
+    data: optionalDict(floats.data, 'data', file),
     env: parseEnvDeclaration(doc.env, file),
     nodes,
     edges,
@@ -87,7 +126,7 @@ function checkNode(n: unknown, where: string, file: string): NodeConfig {
   const uses = n.uses ?? n.action;
   if (uses !== undefined) {
     if (typeof uses !== 'string') throw new SimgrepError('BAD_FLAG', `${at}: uses must be an action name`);
-    if (OUTSIDE.test(uses)) throw new SimgrepError('BAD_FLAG', `${at}: action "${uses}" needs an outside service (a model API, the network or a database) and is not part of simgrep run; simgrep runs its own search, vector, workspace and file actions and inline Python`);
+    if (OUTSIDE.test(uses) && !MEMORY_ACTION_NAMES.includes(uses)) throw new SimgrepError('BAD_FLAG', `${at}: action "${uses}" needs an outside service (a model API, the network or a database) and is not part of simgrep run; simgrep runs its own search, vector, workspace and file actions and inline Python`);
     if (!KNOWN_ACTIONS.has(uses)) throw new SimgrepError('BAD_FLAG', `${at}: unknown action "${uses}"; known actions: ${[...KNOWN_ACTIONS].filter((a) => !a.startsWith('actions.')).join(', ')}`);
   }
   if (n.with !== undefined && !isDict(n.with)) throw new SimgrepError('BAD_FLAG', `${at}: with must be a mapping`);

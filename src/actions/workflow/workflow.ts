@@ -7,6 +7,8 @@ import { SimgrepError } from '../../errors.js';
 import { createActionEngine, type ActionEngine, type ActionEngineOptions } from '../engine.js';
 import { createActions, type Action } from '../registry.js';
 import { createFileActions } from './file-actions.js';
+import { createMemoryActions } from './memory-actions.js';
+import { cloneValue } from './py-float.js';
 import { nodeFunction, templateContext, type NodeDeps, type NodeFunction } from './node-functions.js';
 import { buildGraph, type Graph } from './workflow-graph.js';
 import { templateEnv } from './workflow-env.js';
@@ -50,7 +52,7 @@ interface Run { graph: Graph; fns: Map<string, NodeFunction | null>; deps: NodeD
 /** Runs a workflow to its end and returns the final state. Action failures are results in state. */
 export async function runWorkflow(wf: Workflow, o: RunOptions = {}): Promise<Dict> {
   const engine = o.engine ?? createActionEngine({ ...engineOptionsFrom(wf.settings), ...o.engineOptions });
-  const actions: Record<string, Action> = { ...createActions(engine), ...createFileActions(o.fileRoot) };
+  const actions: Record<string, Action> = { ...createActions(engine), ...createFileActions(o.fileRoot), ...createMemoryActions() };
   const deps: NodeDeps = { wf, actions, env: templateEnv(wf.env, o.allowEnv ?? [], o.environment), codeTimeoutMs: o.codeTimeoutMs ?? DEFAULT_CODE_TIMEOUT_MS };
   const run: Run = { graph: buildGraph(wf), fns: new Map(wf.nodes.map((n) => [n.name, nodeFunction(n, deps)])), deps, onNode: o.onNode };
   const state: Dict = { ...wf.initialState, ...o.state };
@@ -79,7 +81,7 @@ async function invoke(run: Run, state: Dict): Promise<void> {
     }
     for (const r of routes.filter((x) => x.fanIn !== undefined)) {
       const results = pending.get(r.fanIn!) ?? [];
-      results.push(await branch(run, r.to, r.fanIn!, structuredClone(state)));
+      results.push(await branch(run, r.to, r.fanIn!, cloneValue(state)));
       pending.set(r.fanIn!, results);
     }
     const normal = routes.filter((x) => x.fanIn === undefined);

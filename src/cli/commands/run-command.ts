@@ -2,10 +2,11 @@
 // YAML agent and prints its final state as JSON on stdout; a node that fails prints the state reached
 // (stdout) and the error naming the node (stderr), exit 2.
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { SimgrepError } from '../../errors.js';
 import { parseWorkflow, runWorkflow, WorkflowRunError } from '../../actions/workflow/workflow.js';
+import { parseYamlAsTea } from '../../actions/workflow/workflow-parse.js';
 import { parseAllowedEnv } from '../../actions/workflow/workflow-env.js';
+import { pyJsonParse, stateJson } from '../../actions/workflow/py-json.js';
 import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
 
@@ -30,11 +31,11 @@ export async function runRunCommand(flags: ParsedFlags, args: string[]): Promise
         offline: flags.offline === true || undefined,
       },
     });
-    process.stdout.write(`${JSON.stringify(final, null, 2)}\n`);
+    process.stdout.write(`${stateJson(final)}\n`);
     return 0;
   } catch (e) {
     if (!(e instanceof WorkflowRunError)) throw e;
-    process.stdout.write(`${JSON.stringify(e.state, null, 2)}\n`);
+    process.stdout.write(`${stateJson(e.state)}\n`);
     process.stderr.write(`simgrep: ${file}: ${e.message}\n`);
     return 2;
   }
@@ -50,7 +51,7 @@ function readInput(v: unknown): Record<string, unknown> {
   try { body = readFileSync(path, 'utf8'); } catch (e) { throw new SimgrepError('PATH_NOT_FOUND', `--input ${raw}: cannot read it (${(e as NodeJS.ErrnoException).code})`); }
   if (!/\.ya?ml$/i.test(path)) return readState(body, false, `--input ${raw}`);
   let parsed: unknown;
-  try { parsed = parseYaml(body); } catch (e) { throw new SimgrepError('BAD_FLAG', `--input ${raw}: not valid YAML (${(e as Error).message})`); }
+  try { parsed = parseYamlAsTea(body); } catch (e) { throw new SimgrepError('BAD_FLAG', `--input ${raw}: not valid YAML (${(e as Error).message})`); }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new SimgrepError('BAD_FLAG', `--input ${raw}: must be a mapping`);
   return parsed as Record<string, unknown>;
 }
@@ -63,7 +64,7 @@ function readState(v: unknown, isFile: boolean, label?: string): Record<string, 
     try { raw = readFileSync(raw, 'utf8'); } catch (e) { throw new SimgrepError('PATH_NOT_FOUND', `${what}: cannot read it (${(e as NodeJS.ErrnoException).code})`); }
   }
   let parsed: unknown;
-  try { parsed = JSON.parse(raw); } catch (e) { throw new SimgrepError('BAD_FLAG', `${what}: not valid JSON (${(e as Error).message})`); }
+  try { parsed = pyJsonParse(raw); } catch (e) { throw new SimgrepError('BAD_FLAG', `${what}: not valid JSON (${(e as Error).message})`); }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new SimgrepError('BAD_FLAG', `${what}: must be a JSON object`);
   return parsed as Record<string, unknown>;
 }
