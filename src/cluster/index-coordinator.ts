@@ -35,7 +35,7 @@ import { dropStaging, stagingUri } from './staging.js';
 import { checkWorkers, type PendingShard } from './watch.js';
 import { enqueueShards, type Listed } from './enqueue.js';
 import { isCanonicalS3Uri, isStagingNameOf } from './job-check.js';
-import { shownWorker } from './result-check.js';
+import { shownWorker, shownWorkerText } from './result-check.js';
 
 export interface ClusterIndexContext {
   /** The model the workspace's searcher was made with (its spec): workers must run the same. */
@@ -120,9 +120,9 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
         if (!pending || ready.some((x) => x.n === r.n)) continue; // a redelivered shard's second answer
         if (!('error' in r) && isStagingNameOf(r.staging, runId)) { ready.push(r); continue; }
         if (!('error' in r)) throw new SimgrepError('CLUSTER_JOB_REFUSED', `worker ${shownWorker(r.worker)} reported a staging database ${JSON.stringify(String(r.staging).slice(0, 80))} that is not one of this run's; is something else writing to the cluster's Redis?`);
-        if (r.refused) throw new SimgrepError('CLUSTER_INCOMPATIBLE', `worker ${shownWorker(r.worker)} refused the index build: ${r.error.message}; run the same simgrep and --model everywhere`);
-        if (r.error.code === 'CLUSTER_JOB_REFUSED') throw new SimgrepError('CLUSTER_JOB_REFUSED', r.error.message);
-        shardFailure(failures, pending.entries, `failed on worker ${shownWorker(r.worker)}: ${r.error.message}`);
+        if (r.refused) throw new SimgrepError('CLUSTER_INCOMPATIBLE', `worker ${shownWorker(r.worker)} refused the index build: ${shownWorkerText(r.error.message)}; run the same simgrep and --model everywhere`);
+        if (r.error.code === 'CLUSTER_JOB_REFUSED') throw new SimgrepError('CLUSTER_JOB_REFUSED', shownWorkerText(r.error.message));
+        shardFailure(failures, pending.entries, `failed on worker ${shownWorker(r.worker)}: ${shownWorkerText(r.error.message)}`);
         shards.delete(r.n);
       }
       if (ready.length > 0) {
@@ -131,7 +131,7 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
           const s = r.stats;
           report.indexed += s.indexed; report.unchanged += s.unchanged; report.lines += s.lines; report.bytes += s.bytes; report.chunks += s.chunks;
           report.errors += s.errors;
-          report.warnings.push(...r.warnings);
+          report.warnings.push(...r.warnings.map((w) => ({ ...w, message: shownWorkerText(w.message) }))); // a worker's text, from Redis
           shards.delete(r.n);
         }
       }

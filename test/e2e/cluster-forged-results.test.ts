@@ -105,3 +105,22 @@ describe.skipIf(missing)('a worker name with control characters in a query\'s an
     expect(r.stderr.trim()).toBe(`simgrep: ${shardFile()}: not searched: worker evil\\x1b[2J\\rx sent an answer without its list of hits; is something else writing to the cluster's Redis?`);
   }, 60_000);
 });
+
+describe.skipIf(missing)('a worker\'s error text with control characters (trust46: only the names were escaped; a query\'s shard failure was already escaped as a warning)', () => {
+  const forged = 'disk gone\u001b[2J\nsimgrep: all clear';
+  it('in a query: a refusal that stops it shows it escaped', async () => {
+    const r = await coordinate(() => JSON.stringify({ n: 0, worker: 'w1', refused: true, error: { code: 'CLUSTER_INCOMPATIBLE', message: forged } }));
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('simgrep: worker w1 refused the query: disk gone\\x1b[2J\\nsimgrep: all clear; run the same simgrep and --model everywhere');
+  }, 60_000);
+
+  it('in an index run: the shard\'s failure and a refusal show it escaped', async () => {
+    const failed = await coordinate(() => JSON.stringify({ n: 0, worker: 'w1', error: { code: 'PATH_UNREADABLE', message: forged } }), ['index', tree, '--index-dir', path.join(home, 'idx')]);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain(`simgrep: ${shardFile()}: not searched: failed on worker w1: disk gone\\x1b[2J\\nsimgrep: all clear\n`);
+    expect(failed.stderr).not.toMatch(/\u001b|\nsimgrep: all clear/);
+    const refused = await coordinate(() => JSON.stringify({ n: 0, worker: 'w1', error: { code: 'CLUSTER_JOB_REFUSED', message: forged } }), ['index', tree, '--index-dir', path.join(home, 'idx')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split('\n').at(-1)).toBe('simgrep: disk gone\\x1b[2J\\nsimgrep: all clear');
+  }, 60_000);
+});
