@@ -31,7 +31,8 @@ import { modelIdentity } from './model-identity.js';
 import { ALIVE_TTL_MS, FORMATS, HEARTBEAT_MS, PREFIX, PROTOCOL, queueName, aliveKey, resultsKey, stagedKey, type IndexShardJob, type IndexShardResult } from './protocol.js';
 import { DEFAULT_SHARD_BYTES, cutShards } from './shards.js';
 import { MERGE_BATCH, mergeStaged } from './staged-merge.js';
-import { dropStaging, stagingUri } from './staging.js';
+import { dropStaging, readStaged, stagingUri } from './staging.js';
+import { stagedProblem } from './staged-check.js';
 import { checkWorkers, type PendingShard } from './watch.js';
 import { enqueueShards, type Listed } from './enqueue.js';
 import { isCanonicalS3Uri, isStagingNameOf } from './job-check.js';
@@ -126,8 +127,18 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
         shards.delete(r.n);
       }
       if (ready.length > 0) {
-        await mergeStaged(o.store, ready.map((r) => stagingUri(indexDir, r.staging)), { storageOptions, states, patch });
-        for (const r of ready) {
+        const staged = await Promise.all(ready.map((r) => readStaged(stagingUri(indexDir, r.staging), { storageOptions })));
+        // A shard's rows are merged only when they are its own files' (a worker, or whoever writes the
+        // index directory, could stage rows for any path, and a search would print them as results).
+        const good = ready.flatMap((r, i) => {
+          const why = stagedProblem(staged[i], new Set(shards.get(r.n)!.entries.map((e) => e.path)));
+          if (why === null) return [i];
+          shardFailure(failures, shards.get(r.n)!.entries, `worker ${shownWorker(r.worker)} staged ${why}; is something else writing to the cluster's Redis or the index directory?`);
+          shards.delete(r.n);
+          return [];
+        });
+        if (good.length > 0) await mergeStaged(o.store, good.map((i) => staged[i]), { states, patch });
+        for (const r of good.map((i) => ready[i])) {
           const s = r.stats;
           report.indexed += s.indexed; report.unchanged += s.unchanged; report.lines += s.lines; report.bytes += s.bytes; report.chunks += s.chunks;
           report.errors += s.errors;

@@ -124,3 +124,49 @@ describe.skipIf(missing)('a worker\'s error text with control characters (trust4
     expect(refused.stderr.trim().split('\n').at(-1)).toBe('simgrep: disk gone\\x1b[2J\\nsimgrep: all clear');
   }, 60_000);
 });
+
+describe.skipIf(missing)('an index shard staged with rows of files it did not hold (trust46)', () => {
+  it('a worker that stages a file outside the tree (its job widened): the shard fails with the reason, exit 2, and nothing of it enters the index', async () => {
+    // The hostile worker: simgrep's own shard indexer, run by the test on the coordinator's job with one
+    // entry added, a file outside the indexed tree (a worker reads whatever its --allow roots let it).
+    const { createSearcher } = await import('../../src/index.js');
+    const { runIndexShard } = await import('../../src/cluster/index-shard.js');
+    const { stagingUri } = await import('../../src/cluster/staging.js');
+    const { openStore } = await import('../../src/workspace/store/store.js');
+    const secret = path.join(home, 'secret.txt');
+    await writeFile(secret, 'the root password of the payment database is hunter2\n');
+    const indexDir = path.join(home, 'idx-widened');
+    await client.flushall();
+    const run = runCli(['index', tree, '--index-dir', indexDir, '--cluster', redis.url, '--cluster-timeout', '20'], { env });
+    let job: Record<string, unknown> | null = null;
+    for (let i = 0; i < 400 && !job; i++) {
+      const waiting = await client.keys('simgrep:shards*:wait');
+      const ids = waiting.length === 1 ? await client.lrange(waiting[0], 0, -1) : [];
+      if (ids.length === 1) job = JSON.parse((await client.hget(`${waiting[0].slice(0, -':wait'.length)}:${ids[0]}`, 'data'))!) as Record<string, unknown>;
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(job).not.toBeNull();
+    const d = job as unknown as Parameters<typeof runIndexShard>[0];
+    const widened = { ...d, entries: [...d.entries, { s: d.entries.length, path: secret, size: 54 }] };
+    const name = `${d.queryId}-${d.n}-7`;
+    const searcher = createSearcher({ concurrency: 1 });
+    try {
+      const answer = await runIndexShard(widened, {
+        redis: client, searcher, worker: 'evil', host: 'evil', staging: { name, uri: stagingUri(d.indexDir, name) }, signal: new AbortController().signal,
+      });
+      expect(answer.stats.indexed).toBe(2); // the shard's file and the secret, staged
+      await client.rpush(`simgrep:q:${d.queryId}:results`, JSON.stringify(answer));
+    } finally {
+      await searcher.close();
+    }
+    const r = await run;
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`simgrep: ${shardFile()}: not searched: worker evil staged rows for ${JSON.stringify(secret)}, a file its shard did not hold; is something else writing to the cluster's Redis or the index directory?\n`);
+    const store = await openStore(indexDir, { dim: 1 });
+    try {
+      expect((await store.fileStates()).map((f) => f.key)).toEqual([]);
+    } finally {
+      store.close();
+    }
+  }, 120_000);
+});
