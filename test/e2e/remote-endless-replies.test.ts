@@ -22,6 +22,9 @@ let store: { server: Server; origin: string };
 let served = 0;
 /** Listing pages the looping store answered. */
 let listings = 0;
+/** Listing pages the store of empty pages answered, and the one of prefixes only. */
+let emptyPages = 0;
+let dirPages = 0;
 
 /** Writes `head`, then `filler` over and over up to SENT_AT_MOST or until the client hangs up. */
 function endless(res: ServerResponse, status: number, type: string, head: string, filler: string): void {
@@ -78,6 +81,20 @@ beforeAll(async () => {
     } else if (url.pathname.startsWith('/sizes/')) {
       const body = `we retry the failed upload in ${url.pathname.slice('/sizes/'.length)}\n`;
       res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(Buffer.byteLength(body)) }).end(body);
+    } else if (bucket === '/emptypages' && url.searchParams.get('list-type') === '2') {
+      // One object, then pages with nothing in them, each under a fresh token, for ever.
+      emptyPages++;
+      const first = !url.searchParams.get('continuation-token');
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end(`<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>emptypages</Name><IsTruncated>true</IsTruncated><NextContinuationToken>e${emptyPages}</NextContinuationToken>${first ? '<Contents><Key>a.txt</Key><Size>36</Size></Contents>' : '<KeyCount>0</KeyCount>'}</ListBucketResult>`);
+    } else if (url.pathname.startsWith('/emptypages/')) {
+      const body = `we retry the failed upload in ${url.pathname.slice('/emptypages/'.length)}\n`;
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(Buffer.byteLength(body)) }).end(body);
+    } else if (bucket === '/dirloop' && url.searchParams.get('list-type') === '2') {
+      // A listing by delimiter (--no-recursive) whose pages roll everything into the same two prefixes, for ever.
+      dirPages++;
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end(`<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>dirloop</Name><IsTruncated>true</IsTruncated><NextContinuationToken>d${dirPages}</NextContinuationToken><CommonPrefixes><Prefix>a/</Prefix></CommonPrefixes><CommonPrefixes><Prefix>b/</Prefix></CommonPrefixes></ListBucketResult>`);
     } else if (url.pathname === '/storage/v1/b/endless/o') {
       endless(res, 200, 'application/json', '{"items":[', '{"name":"a.txt","size":"3"},');
     } else {
@@ -146,5 +163,27 @@ describe('a listing whose sizes are not byte counts', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).filename).sort()).toEqual(['s3://sizes/half.txt', 's3://sizes/minus.txt']);
+  }, 60_000);
+});
+
+describe('a listing whose pages hold nothing under fresh tokens, for ever (trust46)', () => {
+  it('stops after 1,000 empty pages in a row: exit 2, a message that says so, the object listed before and the local results kept', async () => {
+    const r = await timedRun(process.execPath, [cliPath, 'retry failed upload', 's3://emptypages/', 'src', '--model', fx.model, '--mode', 'line', '-n', '0', '--jsonl'], {
+      cwd: local.dir, env: { ...fx.s3Env(store.origin), SIMGREP_REMOTE_RETRIES: '0' }, killMs: 50_000,
+    });
+    expect(r.code).toBe(2);
+    expect(emptyPages).toBeLessThanOrEqual(1003); // the first, 999 empty ones, the stopping one and one fetched ahead
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).filename).sort()).toEqual(['s3://emptypages/a.txt', 'src/net.ts']);
+    expect(r.stderr.trim()).toBe('simgrep: s3://emptypages/: listing stopped after 1 objects: the store sent 1000 pages in a row with no object in them, each under a fresh continuation token: this listing may never end, so it was stopped (a bug in the store or a proxy in front of it); the objects listed before were searched');
+  }, 60_000);
+
+  it('a listing by delimiter whose pages repeat the same prefixes is stopped as a repeat (it was listed for ever)', async () => {
+    const r = await timedRun(process.execPath, [cliPath, 'retry failed upload', 's3://dirloop/', 'src', '--no-recursive', '--model', fx.model, '--mode', 'line', '-n', '0', '--top-k', '1', '--jsonl'], {
+      cwd: local.dir, env: { ...fx.s3Env(store.origin), SIMGREP_REMOTE_RETRIES: '0' }, killMs: 30_000,
+    });
+    expect(r.code).toBe(2);
+    expect(dirPages).toBeLessThanOrEqual(3);
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).filename)).toEqual(['src/net.ts']);
+    expect(r.stderr.trim()).toBe('simgrep: s3://dirloop/: the store\'s next page, from "a/" to "b/", was listed before under another continuation token: this listing repeats itself and would never end; it was stopped (a bug in the store or a proxy in front of it)');
   }, 60_000);
 });

@@ -10,7 +10,7 @@ import { SimgrepError } from '../../errors.js';
 import type { ListedObject, StoreDriverOptions, StreamingCapabilities, StreamingDriver } from './capabilities.js';
 import { storeDriver } from './capabilities.js';
 import { openedBody, TimeoutError, TransportError, type OpenedResponse } from './http-client.js';
-import { pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
+import { keyOfListed, pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 import { backoffMs, isTransientCode, sleep, transportCode, TRANSIENT_STATUS } from './retry.js';
 
@@ -134,9 +134,9 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
     const byPage = { continuationToken: marker, maxPageSize: o.pageSize ?? PAGE_BLOBS };
     return send(async (c, abortSignal) => {
       const pages = recursive ? c.listBlobsFlat({ prefix, abortSignal }).byPage(byPage) : c.listBlobsByHierarchy('/', { prefix, abortSignal }).byPage(byPage);
-      const page = (await pages.next()).value as { segment: { blobItems: { name: string; properties: { contentLength?: number; lastModified?: Date } }[] }; continuationToken?: string } | undefined;
+      const page = (await pages.next()).value as { segment: { blobItems: { name: string; properties: { contentLength?: number; lastModified?: Date } }[]; blobPrefixes?: { name: string }[] }; continuationToken?: string } | undefined;
       const items = (page?.segment.blobItems ?? []).map((b) => ({ key: b.name, size: b.properties.contentLength, modifiedMs: b.properties.lastModified?.getTime() }));
-      return { items, cursor: page?.continuationToken || undefined };
+      return { items, cursor: page?.continuationToken || undefined, prefixes: (page?.segment.blobPrefixes ?? []).map((p) => p.name) };
     }, signal);
   }
 
@@ -160,7 +160,7 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
   }
 
   const streaming: StreamingCapabilities = {
-    listObjects: (prefix, { recursive, signal }) => pagedListing((marker) => listPage(prefix, recursive, marker, signal)),
+    listObjects: (prefix, { recursive, signal }) => pagedListing((marker) => listPage(prefix, recursive, marker, signal), keyOfListed),
     async statObject(key, { signal }) {
       try {
         const props = await send((c, abortSignal) => c.getBlobClient(key).getProperties({ abortSignal }), signal);

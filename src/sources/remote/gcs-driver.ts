@@ -26,7 +26,7 @@ export interface GcsDriverOptions extends StoreDriverOptions {
 
 const PAGE_OBJECTS = 1000;
 /** Only what the walk uses: a page of 1,000 objects is then ~100 KB instead of ~1 MB. */
-const LIST_FIELDS = 'nextPageToken,items(name,size,updated)';
+const LIST_FIELDS = 'nextPageToken,prefixes,items(name,size,updated)';
 
 function createGcsDriver(o: GcsDriverOptions): StreamingDriver {
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -64,7 +64,7 @@ function createGcsDriver(o: GcsDriverOptions): StreamingDriver {
     }, {}, 'list', signal);
     const page = parseListing(await opened.text(), opened.res.headers.get('content-type'));
     const items = page.items.map((i) => ({ key: i.name, size: finite(Number(i.size)), modifiedMs: finite(Date.parse(i.updated ?? '')) }));
-    return { items, cursor: page.nextPageToken };
+    return { items, cursor: page.nextPageToken, prefixes: page.prefixes };
   }
 
   /** The bytes; stored gzip comes as it is stored (decoded here) instead of transcoded, whose length is not the listed size. */

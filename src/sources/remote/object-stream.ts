@@ -115,8 +115,19 @@ export function preconditionFailed(): OpenedResponse {
 /** A listed object's key, for pagedListing's repeat check. */
 export const keyOfListed = (o: { key: string }): string => o.key;
 
-/** One page of a listing, and the store's cursor to the next (absent on the last page). */
-export interface ListingPage<T> { items: T[]; cursor?: string }
+/**
+ * One page of a listing, and the store's cursor to the next (absent on the last page). `prefixes`: the
+ * "directories" a listing by delimiter (not recursive) rolled its keys into: a page of only those is
+ * not empty, and they count for the repeat check as keys do.
+ */
+export interface ListingPage<T> { items: T[]; cursor?: string; prefixes?: string[] }
+
+/**
+ * Pages in a row with neither an object nor a prefix, under fresh continuation tokens, before a listing
+ * is stopped as endless. Stores may send a few (S3 directory buckets, Cloud Storage and Azure past
+ * deleted objects, a scan that ran out of time): a thousand in a row is a store answering "more" forever.
+ */
+export const MAX_EMPTY_PAGES = 1000;
 
 /**
  * A paginated listing as one stream: the next page is fetched while the caller consumes this one. With
@@ -132,11 +143,23 @@ export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) =
   const seen = new Set<string>();
   /** Each page's first and last key so far (JSON of the pair). */
   const spans = new Set<string>();
+  let emptyPages = 0;
   while (next) {
     const page: ListingPage<T> = await next;
-    if (keyOf && page.items.length > 0) {
-      const first = keyOf(page.items[0]!);
-      const last = keyOf(page.items[page.items.length - 1]!);
+    const prefixes = page.prefixes ?? [];
+    if (page.items.length === 0 && prefixes.length === 0 && page.cursor) {
+      // Nothing to check a repeat by, yet the store says there is more: bounded by count instead.
+      if (++emptyPages >= MAX_EMPTY_PAGES) {
+        throw new SimgrepError('REMOTE_ERROR', `the store sent ${MAX_EMPTY_PAGES} pages in a row with no object in them, each under a fresh continuation token: this listing may never end, so it was stopped (a bug in the store or a proxy in front of it); the objects listed before were searched`);
+      }
+    } else {
+      emptyPages = 0;
+    }
+    if (keyOf && (page.items.length > 0 || prefixes.length > 0)) {
+      // A page's names: its keys, then its prefixes (marked, so a prefix never equals a key).
+      const names = [...page.items.map(keyOf), ...prefixes.map((p) => `\0${p}`)];
+      const first = names[0]!;
+      const last = names[names.length - 1]!;
       const span = JSON.stringify([first, last]);
       if (spans.has(span)) {
         throw new SimgrepError('REMOTE_ERROR', `the store's next page, from "${shownKey(first)}" to "${shownKey(last)}", was listed before under another continuation token: this listing repeats itself and would never end; it was stopped (a bug in the store or a proxy in front of it)`);
@@ -155,7 +178,8 @@ export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) =
 }
 
 /** A key as a message shows it: control characters escaped, at most 80 characters. */
-function shownKey(key: string): string {
+function shownKey(name: string): string {
+  const key = name.replace(/^\0/, ''); // a prefix, as pagedListing marks it
   const cut = key.length > 80 ? `${key.slice(0, 80)}…` : key;
   return JSON.stringify(cut).slice(1, -1);
 }

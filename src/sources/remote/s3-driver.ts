@@ -108,7 +108,8 @@ function createS3Driver(o: S3DriverOptions): StreamingDriver {
     // Keys come URL-encoded when the store honours encoding-type=url (it says so); some do not.
     const decode = (k: string) => (page.EncodingType === 'url' ? decodeURIComponent(k.replace(/\+/g, ' ')) : k);
     const objects = (page.Contents ?? []).map((c) => ({ key: decode(c.Key ?? ''), size: Number.isFinite(c.Size) ? c.Size : undefined, modifiedMs: c.LastModified?.getTime() }));
-    return { items: objects, cursor: page.IsTruncated ? page.NextContinuationToken : undefined };
+    const prefixes = (page.CommonPrefixes ?? []).map((c) => decode(c.Prefix ?? ''));
+    return { items: objects, cursor: page.IsTruncated ? page.NextContinuationToken : undefined, prefixes };
   }
 
   async function openObject(key: string, headers: Record<string, string>, signal?: AbortSignal): Promise<OpenedResponse> {
