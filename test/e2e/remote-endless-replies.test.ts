@@ -95,6 +95,15 @@ beforeAll(async () => {
       dirPages++;
       res.writeHead(200, { 'content-type': 'application/xml' });
       res.end(`<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>dirloop</Name><IsTruncated>true</IsTruncated><NextContinuationToken>d${dirPages}</NextContinuationToken><CommonPrefixes><Prefix>a/</Prefix></CommonPrefixes><CommonPrefixes><Prefix>b/</Prefix></CommonPrefixes></ListBucketResult>`);
+    } else if (bucket === '/shorter' && url.searchParams.get('list-type') === '2') {
+      // Each object listed at 60 bytes; the store sends 36.
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end(`<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>shorter</Name><IsTruncated>false</IsTruncated>${['a.txt', 'b.txt', 'c.txt'].map((k) => `<Contents><Key>${k}</Key><Size>${k === 'c.txt' ? 36 : 60}</Size></Contents>`).join('')}</ListBucketResult>`);
+    } else if (url.pathname.startsWith('/shorter/')) {
+      const name = url.pathname.slice('/shorter/'.length);
+      const body = `we retry the failed upload in ${name}\n`;
+      // a.txt: a whole reply of 36 bytes (Content-Length 36); b.txt: chunked, ending clean after 36; c.txt as listed.
+      res.writeHead(200, { 'content-type': 'text/plain', ...(name !== 'b.txt' && { 'content-length': String(Buffer.byteLength(body)) }) }).end(body);
     } else if (url.pathname === '/storage/v1/b/endless/o') {
       endless(res, 200, 'application/json', '{"items":[', '{"name":"a.txt","size":"3"},');
     } else {
@@ -185,5 +194,19 @@ describe('a listing whose pages hold nothing under fresh tokens, for ever (trust
     expect(dirPages).toBeLessThanOrEqual(3);
     expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).filename)).toEqual(['src/net.ts']);
     expect(r.stderr.trim()).toBe('simgrep: s3://dirloop/: the store\'s next page, from "a/" to "b/", was listed before under another continuation token: this listing repeats itself and would never end; it was stopped (a bug in the store or a proxy in front of it)');
+  }, 60_000);
+});
+
+describe('an object whose body ends clean short of the size it was listed with (trust46)', () => {
+  it('is reported by name, as changed or cut short, exit 2; the object read as listed is searched (both were searched without a word)', async () => {
+    const r = await runCli(['retry failed upload', 's3://shorter/', '--model', fx.model, '--mode', 'line', '-n', '0', '--jsonl'], {
+      cwd: local.dir, env: { ...fx.s3Env(store.origin), SIMGREP_REMOTE_RETRIES: '0' },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).filename)).toEqual(['s3://shorter/c.txt']);
+    expect(r.stderr.trim().split('\n').sort()).toEqual([
+      'simgrep: s3://shorter/a.txt: the object is 36 bytes now, not the 60 bytes it was listed with: it changed since it was listed (or the store lists a wrong size); search again',
+      "simgrep: s3://shorter/b.txt: the object's body ended after 36 of its 60 bytes: it changed while being read, or the store or a proxy cut it short; search again",
+    ]);
   }, 60_000);
 });

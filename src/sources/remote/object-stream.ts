@@ -87,7 +87,17 @@ export async function* streamObject(open: OpenObject, o: StreamObjectOptions): A
       offset = 0;
     }
   }
+  // A body that ends clean short of its declared size is not the object as listed: which bytes are
+  // missing cannot be told, so it is reported as a read error (the length a longer one is cut at, above).
+  if (first.declared !== undefined && offset < first.declared) throw shortBody(offset, first.declared, contentLength(opened.res));
   if (fill > 0) yield buf.subarray(0, fill);
+}
+
+/** Why a body of `got` bytes is not the `declared` bytes: a whole newer version (its reply said so), or a cut one. */
+function shortBody(got: number, declared: number, replyLength: number | undefined): SimgrepError {
+  return new SimgrepError('REMOTE_CHANGED', replyLength === got
+    ? `the object is ${got} bytes now, not the ${declared} bytes it was listed with: it changed since it was listed (or the store lists a wrong size); search again`
+    : `the object's body ended after ${got} of its ${declared} bytes: it changed while being read, or the store or a proxy cut it short; search again`);
 }
 
 /** What a read keeps of its first reply: the version to hold resumes to, the size it may not pass, its buffer. */
