@@ -2,7 +2,7 @@
 // store sends one, so a node:http server on 127.0.0.1 plays the store). Such a reply was gathered
 // whole in memory: 256 MiB here, all of it, before it was refused; now the read stops past its bound
 // (32 MiB for a listing page, 64 KiB for an error document), the source is reported, the local
-// results survive and the exit code is 2.
+// results survive and the exit code is 2. Azure Blob's replies too (read by its SDK: trust46).
 import type { ServerResponse } from 'node:http';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +104,11 @@ beforeAll(async () => {
       const body = `we retry the failed upload in ${name}\n`;
       // a.txt: a whole reply of 36 bytes (Content-Length 36); b.txt: chunked, ending clean after 36; c.txt as listed.
       res.writeHead(200, { 'content-type': 'text/plain', ...(name !== 'b.txt' && { 'content-length': String(Buffer.byteLength(body)) }) }).end(body);
+    } else if (url.pathname === '/devstoreaccount1/azendless' && url.searchParams.get('comp') === 'list') {
+      endless(res, 200, 'application/xml', '<?xml version="1.0" encoding="utf-8"?><EnumerationResults ContainerName="azendless"><Blobs>', '<Blob><Name>a.txt</Name><Properties><Content-Length>3</Content-Length></Properties></Blob>');
+    } else if (url.pathname === '/devstoreaccount1/azdenied' && url.searchParams.get('comp') === 'list') {
+      res.setHeader('x-ms-error-code', 'AuthorizationFailure');
+      endless(res, 403, 'application/xml', '<?xml version="1.0" encoding="utf-8"?><Error><Code>AuthorizationFailure</Code><Message>', 'no ');
     } else if (url.pathname === '/storage/v1/b/endless/o') {
       endless(res, 200, 'application/json', '{"items":[', '{"name":"a.txt","size":"3"},');
     } else {
@@ -121,6 +126,9 @@ const cases = [
   { name: "an S3 listing's error document that never ends", uri: 's3://denied/', stopsBelow: 48 << 20, message: /^simgrep: s3:\/\/denied\/: http:\/\/127\.0\.0\.1:\d+ sent a reply over 32 MiB/ },
   { name: "an S3 object's error document that never ends", uri: 's3://listed/', stopsBelow: 16 << 20, message: /^simgrep: s3:\/\/listed\/a\.txt: .*(denied|403)/i },
   { name: 'a Cloud Storage listing page that never ends', uri: 'gs://endless/', stopsBelow: 48 << 20, message: /^simgrep: gs:\/\/endless\/: http:\/\/127\.0\.0\.1:\d+ sent a reply over 32 MiB/ },
+  // Read by @azure/storage-blob, which gathered any reply whole (trust46): the server plays Azure, as no Azure emulator sends such a reply.
+  { name: 'an Azure Blob listing page that never ends', uri: 'az://azendless/', stopsBelow: 48 << 20, message: /^simgrep: az:\/\/azendless\/: http:\/\/127\.0\.0\.1:\d+ sent a reply over 32 MiB where a listing page or an error document was expected/ },
+  { name: "an Azure Blob listing's error document that never ends", uri: 'az://azdenied/', stopsBelow: 16 << 20, message: /^simgrep: az:\/\/azdenied\/: http:\/\/127\.0\.0\.1:\d+ sent a reply over 65536 bytes where a listing page or an error document was expected/ },
 ];
 
 describe('a reply that never ends where a listing or an error document belongs', () => {
@@ -128,7 +136,10 @@ describe('a reply that never ends where a listing or an error document belongs',
     it(`${c.name}: read up to its bound, reported, the local results kept, exit 2`, async () => {
       const r = await runCli(['retry failed upload', c.uri, 'src', '--model', fx.model, '--mode', 'line', '-n', '0', '--top-k', '1', '--jsonl'], {
         cwd: local.dir,
-        env: { ...fx.s3Env(store.origin), SIMGREP_REMOTE_RETRIES: '0', STORAGE_EMULATOR_HOST: store.origin, GOOGLE_APPLICATION_CREDENTIALS: '' },
+        env: {
+          ...fx.s3Env(store.origin), SIMGREP_REMOTE_RETRIES: '0', STORAGE_EMULATOR_HOST: store.origin, GOOGLE_APPLICATION_CREDENTIALS: '',
+          AZURE_STORAGE_CONNECTION_STRING: '', AZURE_STORAGE_ACCOUNT: 'devstoreaccount1', AZURE_STORAGE_KEY: 'a2V5', AZURE_STORAGE_SAS_TOKEN: '', AZURE_STORAGE_BLOB_ENDPOINT: `${store.origin}/devstoreaccount1`,
+        },
       });
       expect(served).toBeLessThan(c.stopsBelow);
       expect(r.code).toBe(2);

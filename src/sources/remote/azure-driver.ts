@@ -6,7 +6,8 @@ import type { TokenCredential } from '@azure/core-auth';
 import type { ContainerClient } from '@azure/storage-blob';
 import type { Readable } from 'node:stream';
 import { defineDriver } from 'unstorage';
-import { SimgrepError } from '../../errors.js';
+import { isSimgrepError, SimgrepError } from '../../errors.js';
+import { boundedAzureHttpClient } from './azure-http.js';
 import type { ListedObject, StoreDriverOptions, StreamingCapabilities, StreamingDriver } from './capabilities.js';
 import { storeDriver } from './capabilities.js';
 import { openedBody, TimeoutError, TransportError, type OpenedResponse } from './http-client.js';
@@ -43,8 +44,9 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
 
   async function containerClient(): Promise<ContainerClient> {
     const sdk = await import('@azure/storage-blob');
-    // simgrep retries itself, with a timeout per try (the SDK's would also cut slow bodies).
-    const pipeline = { retryOptions: { maxTries: 1 } };
+    // simgrep retries itself, with a timeout per try (the SDK's would also cut slow bodies), and reads
+    // the bodies the SDK gathers (listings, error documents) up to a bound (azure-http.ts).
+    const pipeline = { retryOptions: { maxTries: 1 }, httpClient: boundedAzureHttpClient() };
     let service;
     if (o.connectionString) {
       try {
@@ -77,6 +79,7 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
         return await call(c, ctl.signal);
       } catch (e) {
         if (signal?.aborted) throw signal.reason;
+        if (isSimgrepError(e)) throw e; // a reply past its bound (azure-http.ts): said as it is, never retried
         const err = e as AzureFailure;
         const code = ctl.signal.aborted ? 'TIMEOUT' : err.statusCode === undefined ? transportCode(e) ?? err.code : undefined;
         const transient = code !== undefined ? isTransientCode(code) || code === 'REQUEST_SEND_ERROR' : TRANSIENT_STATUS.has(err.statusCode!);
