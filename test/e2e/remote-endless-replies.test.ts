@@ -5,6 +5,7 @@
 // results survive and the exit code is 2. Azure Blob's replies too (read by its SDK: trust46).
 import type { ServerResponse } from 'node:http';
 import type { Server } from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, runCli, timedRun } from '../helpers/cli.js';
 import { listenLocal } from '../helpers/http-server.js';
@@ -109,6 +110,12 @@ beforeAll(async () => {
     } else if (url.pathname === '/devstoreaccount1/azdenied' && url.searchParams.get('comp') === 'list') {
       res.setHeader('x-ms-error-code', 'AuthorizationFailure');
       endless(res, 403, 'application/xml', '<?xml version="1.0" encoding="utf-8"?><Error><Code>AuthorizationFailure</Code><Message>', 'no ');
+    } else if (bucket === '/escname' && url.searchParams.get('list-type') === '2') {
+      // A key holding ESC [2J and a newline, whose object the store then refuses.
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end('<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>escname</Name><EncodingType>url</EncodingType><IsTruncated>false</IsTruncated><Contents><Key>evil%1B%5B2J%0Asimgrep%3A+forged.txt</Key><Size>3</Size></Contents></ListBucketResult>');
+    } else if (url.pathname.startsWith('/escname/')) {
+      res.writeHead(403, { 'content-type': 'application/xml' }).end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>');
     } else if (url.pathname === '/storage/v1/b/endless/o') {
       endless(res, 200, 'application/json', '{"items":[', '{"name":"a.txt","size":"3"},');
     } else {
@@ -219,5 +226,16 @@ describe('an object whose body ends clean short of the size it was listed with (
       'simgrep: s3://shorter/a.txt: the object is 36 bytes now, not the 60 bytes it was listed with: it changed since it was listed (or the store lists a wrong size); search again',
       "simgrep: s3://shorter/b.txt: the object's body ended after 36 of its 60 bytes: it changed while being read, or the store or a proxy cut it short; search again",
     ]);
+  }, 60_000);
+});
+
+describe('simgrep index over a store whose key holds control characters (trust46)', () => {
+  it('names the object with them escaped, as a search does (the index run printed ESC and the newline as they were)', async () => {
+    const r = await runCli(['index', 's3://escname/', '--index-dir', path.join(local.dir, '.idx'), '--model', fx.model], {
+      cwd: local.dir, env: { ...fx.s3Env(store.origin), SIMGREP_REMOTE_RETRIES: '0' },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(/\u001b|\nsimgrep: forged/);
+    expect(r.stderr).toMatch(/^simgrep: s3:\/\/escname\/evil\\x1b\[2J\\nsimgrep: forged\.txt: /);
   }, 60_000);
 });
