@@ -229,7 +229,7 @@ describe('an object whose body ends clean short of the size it was listed with (
   }, 60_000);
 });
 
-describe('simgrep index over a store whose key holds control characters (trust46)', () => {
+describe('simgrep index and semtools\' search over a store whose key holds control characters (trust46)', () => {
   it('names the object with them escaped, as a search does (the index run printed ESC and the newline as they were)', async () => {
     const r = await runCli(['index', 's3://escname/', '--index-dir', path.join(local.dir, '.idx'), '--model', fx.model], {
       cwd: local.dir, env: { ...fx.s3Env(store.origin), SIMGREP_REMOTE_RETRIES: '0' },
@@ -237,5 +237,13 @@ describe('simgrep index over a store whose key holds control characters (trust46
     expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(/\u001b|\nsimgrep: forged/);
     expect(r.stderr).toMatch(/^simgrep: s3:\/\/escname\/evil\\x1b\[2J\\nsimgrep: forged\.txt: /);
+  }, 60_000);
+
+  it('semtools\' search (simgrep search) names it escaped too (its Error: lines printed them as they were)', async () => {
+    const r = await runCli(['search', 'retry failed upload', 's3://escname/'], {
+      cwd: local.dir, env: { ...fx.s3Env(store.origin), SIMGREP_REMOTE_RETRIES: '0', SEMTOOLS_WORKSPACE: '' },
+    });
+    expect(r.stderr).not.toMatch(/\u001b|\nsimgrep: forged/);
+    expect(r.stderr).toMatch(/^Error: s3:\/\/escname\/evil\\x1b\[2J\\nsimgrep: forged\.txt: /);
   }, 60_000);
 });
