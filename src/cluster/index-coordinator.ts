@@ -31,7 +31,7 @@ import { modelIdentity } from './model-identity.js';
 import { ALIVE_TTL_MS, FORMATS, HEARTBEAT_MS, PREFIX, PROTOCOL, queueName, aliveKey, resultsKey, stagedKey, type IndexShardJob, type IndexShardResult } from './protocol.js';
 import { DEFAULT_SHARD_BYTES, cutShards } from './shards.js';
 import { MERGE_BATCH, mergeStaged } from './staged-merge.js';
-import { dropStaging, readStaged, stagingUri } from './staging.js';
+import { StagingProblem, dropStaging, readStaged, stagingUri, type StagedShard } from './staging.js';
 import { stagedProblem } from './staged-check.js';
 import { checkWorkers, type PendingShard } from './watch.js';
 import { enqueueShards, type Listed } from './enqueue.js';
@@ -41,6 +41,8 @@ import { shownWorker, shownWorkerText } from './result-check.js';
 export interface ClusterIndexContext {
   /** The model the workspace's searcher was made with (its spec): workers must run the same. */
   model: string;
+  /** Its vectors' dimension: a staged shard's must be the same. */
+  dim: number;
 }
 
 export function clusterIndexUpdater(cfg: ClusterOptions, ctx: ClusterIndexContext): IndexUpdater {
@@ -127,17 +129,19 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
         shards.delete(r.n);
       }
       if (ready.length > 0) {
-        const staged = await Promise.all(ready.map((r) => readStaged(stagingUri(indexDir, r.staging), { storageOptions })));
-        // A shard's rows are merged only when they are its own files' (a worker, or whoever writes the
-        // index directory, could stage rows for any path, and a search would print them as results).
+        // A shard's staging database is read, and its rows merged, only when they are its own files' and of
+        // the shape a worker writes (a worker, or whoever writes the index directory, could stage rows for
+        // any path, or rows the merge would stop on after its commits): else that shard fails with the reason.
+        const staged = await Promise.all(ready.map((r) => readStaged(stagingUri(indexDir, r.staging), { storageOptions }).catch((e: unknown) => stagingReadProblem(e))));
         const good = ready.flatMap((r, i) => {
-          const why = stagedProblem(staged[i], new Set(shards.get(r.n)!.entries.map((e) => e.path)));
+          const s = staged[i];
+          const why = typeof s === 'string' ? s : stagedProblem(s, { keys: new Set(shards.get(r.n)!.entries.map((e) => e.path)), dim: ctx.dim });
           if (why === null) return [i];
           shardFailure(failures, shards.get(r.n)!.entries, `worker ${shownWorker(r.worker)} staged ${why}; is something else writing to the cluster's Redis or the index directory?`);
           shards.delete(r.n);
           return [];
         });
-        if (good.length > 0) await mergeStaged(o.store, good.map((i) => staged[i]), { states, patch });
+        if (good.length > 0) await mergeStaged(o.store, good.map((i) => staged[i] as StagedShard), { states, patch });
         for (const r of good.map((i) => ready[i])) {
           const s = r.stats;
           report.indexed += s.indexed; report.unchanged += s.unchanged; report.lines += s.lines; report.bytes += s.bytes; report.chunks += s.chunks;
@@ -169,6 +173,12 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
   }
   report.ms = performance.now() - started;
   return report;
+}
+
+/** Why a shard's staging database could not be read, as the shard's failure says it (escaped: its text may be a worker's). */
+function stagingReadProblem(e: unknown): string {
+  if (e instanceof StagingProblem) return e.message;
+  return `a staging database that could not be read (${shownWorkerText(e instanceof Error ? e.message : String(e))})`;
 }
 
 /** A source's listing without the files the index already has as they are; entries named by their index keys. */
