@@ -46,13 +46,23 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
   let breathed = performance.now();
   const due = () => signal !== undefined && (signal.stoppable ?? true) && performance.now() - breathed > BREATHE_MS;
   const breathe = async () => { await new Promise((r) => setImmediate(r)); breathed = performance.now(); };
-  /** A remote object's bytes (its hash is checked), the stop looked at between its pieces (1 MiB past 8 MiB): it was read to its end first. */
+  /**
+   * A remote object's bytes (its hash is checked), the stop looked at between its pieces (1 MiB past 8 MiB): it was read to
+   * its end first. The stream gets a signal of its own, aborted once the stop is seen (looked at every BREATHE_MS while it
+   * reads): a store that stalls between pieces held the read until the remote timeout (30 s) before the stop was looked at.
+   */
   const wholeObject = async (key: string): Promise<Buffer> => {
     const parts: Uint8Array[] = [];
-    for await (const part of streamEntry(files, { path: key })) {
-      parts.push(part);
-      if (due()) await breathe();
-      stopped(); // leaving the loop ends the read (the stream's finally lets the connection go)
+    const stop = new AbortController();
+    const watch = signal && setInterval(() => { if (signal.aborted) stop.abort(); }, BREATHE_MS);
+    try {
+      for await (const part of streamEntry(files, { path: key }, stop.signal)) {
+        parts.push(part);
+        if (due()) await breathe();
+        stopped(); // leaving the loop ends the read (the stream's finally lets the connection go)
+      }
+    } finally {
+      clearInterval(watch);
     }
     return parts.length === 1 && Buffer.isBuffer(parts[0]) ? parts[0] : Buffer.concat(parts);
   };

@@ -24,6 +24,8 @@ let model = '';
 let server: Server;
 let origin = '';
 let slow = false;
+/** Sends the first piece, then nothing more (a store that stalls mid-object). */
+let stall = false;
 /** The slow read: bytes sent, and when the client went away (null: it read to the end). */
 const read = { sent: 0, started: 0, goneAt: null as number | null };
 
@@ -40,7 +42,7 @@ function send(res: ServerResponse): void {
     read.sent += piece.length;
     if (read.sent >= BODY.length) { res.end(piece); return; }
     res.write(piece);
-    setTimeout(pump, 40);
+    if (!stall) setTimeout(pump, 40);
   };
   pump();
 }
@@ -82,6 +84,31 @@ it('a rebuild stopped while it reads a big remote object stops within that objec
     expect(read.goneAt).not.toBeNull();
   } finally {
     slow = false;
+    await ws.close();
+  }
+}, 120_000);
+
+// mend46b. The stop was looked at only between pieces: a store that stalls after its first piece held the
+// rebuild's read until the remote timeout (30 s), the stop unseen. The stream now gets a signal of its own,
+// aborted once the stop is seen.
+it('a rebuild stopped while a remote object stalls lets the object go, without waiting for the remote timeout', async () => {
+  const ws = createWorkspace({ dir: wsDir, model, concurrency: 0, resident: true });
+  slow = true;
+  stall = true;
+  Object.assign(read, { sent: 0, started: 0, goneAt: null });
+  try {
+    const stop = new AbortController();
+    let stoppedAt = 0;
+    const timer = setInterval(() => { if (read.started && performance.now() - read.started > 300 && !stoppedAt) { stoppedAt = performance.now(); stop.abort(); } }, 10);
+    await expect(ws.status({ signal: stop.signal })).rejects.toMatchObject({ code: 'ABORTED' });
+    for (const until = performance.now() + 10_000; read.goneAt === null && performance.now() < until;) await new Promise((r) => setTimeout(r, 20));
+    clearInterval(timer);
+    expect(read.sent).toBe(PIECE); // the first piece, then the stall
+    expect(read.goneAt, 'the object was let go').not.toBeNull();
+    expect(read.goneAt! - stoppedAt).toBeLessThan(2_000);
+  } finally {
+    slow = false;
+    stall = false;
     await ws.close();
   }
 }, 120_000);
