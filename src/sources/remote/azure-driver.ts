@@ -11,7 +11,7 @@ import { boundedAzureHttpClient } from './azure-http.js';
 import type { ListedObject, StoreDriverOptions, StreamingCapabilities, StreamingDriver } from './capabilities.js';
 import { storeDriver } from './capabilities.js';
 import { openedBody, TimeoutError, TransportError, type OpenedResponse } from './http-client.js';
-import { keyOfListed, pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
+import { STALL_TIMEOUTS, keyOfListed, pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 import { backoffMs, isTransientCode, sleep, transportCode, TRANSIENT_STATUS } from './retry.js';
 
@@ -163,7 +163,7 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
   }
 
   const streaming: StreamingCapabilities = {
-    listObjects: (prefix, { recursive, signal }) => pagedListing((marker) => listPage(prefix, recursive, marker, signal), keyOfListed),
+    listObjects: (prefix, { recursive, signal }) => pagedListing((marker) => listPage(prefix, recursive, marker, signal), { keyOf: keyOfListed, stallMs: STALL_TIMEOUTS * timeoutMs }),
     async statObject(key, { signal }) {
       try {
         const props = await send((c, abortSignal) => c.getBlobClient(key).getProperties({ abortSignal }), signal);

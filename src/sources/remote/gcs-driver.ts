@@ -10,7 +10,7 @@ import { storeDriver } from './capabilities.js';
 import { jsonApiBase, resolveGcsSettings, type GcsAuth } from './gcs-auth.js';
 import { gcsErrorFor, parseListing, type GcsErrorContext } from './gcs-errors.js';
 import { createHttpClient, MAX_ERROR_BODY_BYTES, type OpenedResponse } from './http-client.js';
-import { keyOfListed, pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
+import { STALL_TIMEOUTS, keyOfListed, pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 
 export interface GcsDriverOptions extends StoreDriverOptions {
@@ -82,7 +82,7 @@ function createGcsDriver(o: GcsDriverOptions): StreamingDriver {
   }
 
   const streaming: StreamingCapabilities = {
-    listObjects: (prefix, { recursive, signal }) => pagedListing((token) => listPage(prefix, recursive, token, signal), keyOfListed),
+    listObjects: (prefix, { recursive, signal }) => pagedListing((token) => listPage(prefix, recursive, token, signal), { keyOf: keyOfListed, stallMs: STALL_TIMEOUTS * timeoutMs }),
     async statObject(key, { signal }) {
       try {
         const opened = await get(`${bucketPath}/${encodeURIComponent(key)}`, { fields: 'size' }, {}, 'stat', signal);

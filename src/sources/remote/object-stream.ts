@@ -127,49 +127,66 @@ export const keyOfListed = (o: { key: string }): string => o.key;
 
 /**
  * One page of a listing, and the store's cursor to the next (absent on the last page). `prefixes`: the
- * "directories" a listing by delimiter (not recursive) rolled its keys into: a page of only those is
- * not empty, and they count for the repeat check as keys do.
+ * "directories" a listing by delimiter (not recursive) rolled its keys into: a page that names a prefix
+ * not named before is progress, as a page with an object is.
  */
 export interface ListingPage<T> { items: T[]; cursor?: string; prefixes?: string[] }
 
 /**
- * Pages in a row with neither an object nor a prefix, under fresh continuation tokens, before a listing
- * is stopped as endless. Stores may send a few (S3 directory buckets, Cloud Storage and Azure past
- * deleted objects, a scan that ran out of time): a thousand in a row is a store answering "more" forever.
+ * How long (in remote timeouts: 10 minutes at the default 30 s) a listing may go on under fresh
+ * continuation tokens with pages of neither an object nor a new prefix before it is stopped as endless.
+ * Honest stores send such pages: S3 past the delete markers of a versioned bucket (millions of them under
+ * one prefix give thousands of empty pages), Azure past deleted blobs (documented: an empty page with a
+ * next marker), Cloud Storage and S3 directory buckets after a scan that ran out of time, S3-compatible
+ * stores that repeat one common prefix on the pages of the keys under it. A count of pages would stop a
+ * fast honest store and let a slow endless one run long; time without progress bounds both alike.
  */
-export const MAX_EMPTY_PAGES = 1000;
+export const STALL_TIMEOUTS = 20;
+
+export interface PagedListingOptions<T> {
+  /** An object's key (S3, Cloud Storage, Azure): pages are checked for repeats. */
+  keyOf?: (item: T) => string;
+  /** Time without progress, in ms, before the listing is stopped (STALL_TIMEOUTS remote timeouts). */
+  stallMs: number;
+}
 
 /**
  * A paginated listing as one stream: the next page is fetched while the caller consumes this one. With
- * `keyOf` (S3, Cloud Storage), a page whose first and last keys are those of an earlier page repeats the
- * listing: fresh continuation tokens over the same keys would list (and read) them forever, so the
- * listing is stopped there. No order is assumed (S3 directory buckets do not list in key order), and a
- * page that starts with the key the page before ended with is a duplicate, not a repeat. Over a finite
- * set of keys an endless listing must repeat a (first, last) pair; one pair is kept per page.
+ * `keyOf`, a page of objects whose first and last keys are those of an earlier page repeats the listing:
+ * fresh continuation tokens over the same keys would list (and read) them forever, so the listing is
+ * stopped there. No order is assumed (S3 directory buckets do not list in key order), and a page that
+ * starts with the key the page before ended with is a duplicate, not a repeat. Over a finite set of keys
+ * an endless listing must repeat a (first, last) pair; one pair is kept per page of objects. Pages without
+ * an object count by their prefixes: one naming none not named before is no progress, bounded by time
+ * (`stallMs`) as an empty page is (S3-compatible stores name one prefix on several pages in a row).
  */
-export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) => Promise<ListingPage<T>>, keyOf?: (item: T) => string): AsyncGenerator<T> {
+export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) => Promise<ListingPage<T>>, o: PagedListingOptions<T>): AsyncGenerator<T> {
+  const { keyOf, stallMs } = o;
   let next: Promise<ListingPage<T>> | null = fetchPage(undefined);
   // A store that hands back a cursor it already gave would be listed forever.
   const seen = new Set<string>();
-  /** Each page's first and last key so far (JSON of the pair). */
+  /** Each page of objects' first and last key so far (JSON of the pair). */
   const spans = new Set<string>();
-  let emptyPages = 0;
+  /** The prefixes named so far (a listing by delimiter yields each once, so these are as many as it lists). */
+  const prefixesSeen = new Set<string>();
+  let idlePages = 0;
+  let progressAt = performance.now();
   while (next) {
     const page: ListingPage<T> = await next;
-    const prefixes = page.prefixes ?? [];
-    if (page.items.length === 0 && prefixes.length === 0 && page.cursor) {
-      // Nothing to check a repeat by, yet the store says there is more: bounded by count instead.
-      if (++emptyPages >= MAX_EMPTY_PAGES) {
-        throw new SimgrepError('REMOTE_ERROR', `the store sent ${MAX_EMPTY_PAGES} pages in a row with no object in them, each under a fresh continuation token: this listing may never end, so it was stopped (a bug in the store or a proxy in front of it); the objects listed before were searched`);
-      }
-    } else {
-      emptyPages = 0;
+    let fresh = false;
+    for (const p of page.prefixes ?? []) if (!prefixesSeen.has(p)) { prefixesSeen.add(p); fresh = true; }
+    if (page.items.length > 0 || fresh) {
+      idlePages = 0;
+      progressAt = performance.now();
+    } else if (page.cursor) {
+      // Nothing new, yet the store says there is more: bounded by time without progress.
+      idlePages++;
+      const idleMs = performance.now() - progressAt;
+      if (idleMs >= stallMs) throw stalled(idlePages, idleMs);
     }
-    if (keyOf && (page.items.length > 0 || prefixes.length > 0)) {
-      // A page's names: its keys, then its prefixes (marked, so a prefix never equals a key).
-      const names = [...page.items.map(keyOf), ...prefixes.map((p) => `\0${p}`)];
-      const first = names[0]!;
-      const last = names[names.length - 1]!;
+    if (keyOf && page.items.length > 0) {
+      const first = keyOf(page.items[0]!);
+      const last = keyOf(page.items[page.items.length - 1]!);
       const span = JSON.stringify([first, last]);
       if (spans.has(span)) {
         throw new SimgrepError('REMOTE_ERROR', `the store's next page, from "${shownKey(first)}" to "${shownKey(last)}", was listed before under another continuation token: this listing repeats itself and would never end; it was stopped (a bug in the store or a proxy in front of it)`);
@@ -187,9 +204,12 @@ export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) =
   }
 }
 
+function stalled(pages: number, idleMs: number): SimgrepError {
+  return new SimgrepError('REMOTE_ERROR', `the store sent ${pages} pages in a row with no object and no new prefix in them over ${Math.round(idleMs / 1000)} s, each under a fresh continuation token, so the listing was stopped: a versioned bucket whose prefix holds millions of delete markers (S3) or deleted blobs (Azure) lists such pages honestly (list a narrower prefix, clean up the old versions, or give more time with $SIMGREP_REMOTE_TIMEOUT_MS: the bound is ${STALL_TIMEOUTS} remote timeouts); else the store or a proxy in front of it answers "more" forever. The objects listed before were searched`);
+}
+
 /** A key as a message shows it: control characters escaped, at most 80 characters. */
-function shownKey(name: string): string {
-  const key = name.replace(/^\0/, ''); // a prefix, as pagedListing marks it
+function shownKey(key: string): string {
   const cut = key.length > 80 ? `${key.slice(0, 80)}…` : key;
   return JSON.stringify(cut).slice(1, -1);
 }

@@ -11,7 +11,7 @@ import { isSimgrepError } from '../../errors.js';
 import type { ListedObject, StoreDriverOptions, StreamingCapabilities, StreamingDriver } from './capabilities.js';
 import { storeDriver } from './capabilities.js';
 import { boundedBytes, createHttpClient, MAX_DOCUMENT_BYTES, MAX_ERROR_BODY_BYTES, openedBody, TransportError, type OpenedResponse } from './http-client.js';
-import { keyOfListed, pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
+import { STALL_TIMEOUTS, keyOfListed, pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 import { isCompleteListing, s3ErrorFor, s3ListingNotXml, type S3ErrorContext } from './s3-errors.js';
 import { transportCode } from './retry.js';
@@ -151,7 +151,7 @@ function createS3Driver(o: S3DriverOptions): StreamingDriver {
   }
 
   const streaming: StreamingCapabilities = {
-    listObjects: (prefix, { recursive, signal }) => pagedListing((token) => listPage(prefix, recursive, token, signal), keyOfListed),
+    listObjects: (prefix, { recursive, signal }) => pagedListing((token) => listPage(prefix, recursive, token, signal), { keyOf: keyOfListed, stallMs: STALL_TIMEOUTS * timeoutMs }),
     async statObject(key, { signal }) {
       try {
         const head = await send((s3, sdk, opts) => s3.send(new sdk.HeadObjectCommand({ Bucket: o.bucket, Key: key }), opts), signal, 'HEAD');
