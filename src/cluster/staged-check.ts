@@ -47,8 +47,8 @@ export function stagedProblem(s: StagedShard, x: StagedContext): string | null {
 }
 
 const count = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
-/** A size: a whole number, -1 where the listing gave none (snapshot.ts SnapshotFile). */
-const known = (v: unknown) => Number.isInteger(v) && (v as number) >= -1;
+/** A size: -1 where the listing gave none (snapshot.ts SnapshotFile); only its sign and finiteness matter to the merge. */
+const known = (v: unknown) => Number.isFinite(v) && (v as number) >= -1;
 
 function isFileState(f: FileState): boolean {
   return typeof f.key === 'string' && typeof f.hash === 'string' && (f.kind === 'text' || f.kind === 'binary')
