@@ -22,7 +22,7 @@ import { mergeShardResult, shardFailure, type ShardState } from './merge.js';
 import { modelIdentity } from './model-identity.js';
 import { ALIVE_TTL_MS, FORMATS, HEARTBEAT_MS, PREFIX, PROTOCOL, queueName, aliveKey, resultsKey, type ShardJob } from './protocol.js';
 import { DEFAULT_SHARD_BYTES, cutShards } from './shards.js';
-import { readShardResult, shownWorker } from './result-check.js';
+import { readShardResult, shownWorker, shownWorkerText } from './result-check.js';
 import { checkWorkers, type PendingShard } from './watch.js';
 import { enqueueShards, type Listed } from './enqueue.js';
 
@@ -122,9 +122,9 @@ export async function clusterSearch(o: SearchOptions, ctx: ClusterSearchContext)
         const r = read.result;
         if (!shards.has(r.n)) continue; // a redelivered shard's second answer
         if ('error' in r) {
-          if (r.refused) throw new SimgrepError('CLUSTER_INCOMPATIBLE', `worker ${shownWorker(r.worker)} refused the query: ${r.error.message}; run the same simgrep and --model everywhere`);
-          if (QUERY_ERRORS.has(r.error.code)) throw new SimgrepError(r.error.code as 'BAD_QUERY', r.error.message);
-          shardFailure(state, shards.get(r.n)!.entries, `failed on worker ${shownWorker(r.worker)}: ${r.error.message}`);
+          if (r.refused) throw new SimgrepError('CLUSTER_INCOMPATIBLE', `worker ${shownWorker(r.worker)} refused the query: ${shownWorkerText(r.error.message)}; run the same simgrep and --model everywhere`);
+          if (QUERY_ERRORS.has(r.error.code)) throw new SimgrepError(r.error.code as 'BAD_QUERY', shownWorkerText(r.error.message));
+          shardFailure(state, shards.get(r.n)!.entries, `failed on worker ${shownWorker(r.worker)}: ${shownWorkerText(r.error.message)}`);
         } else {
           mergeShardResult(state, r);
         }

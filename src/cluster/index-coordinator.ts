@@ -31,15 +31,18 @@ import { modelIdentity } from './model-identity.js';
 import { ALIVE_TTL_MS, FORMATS, HEARTBEAT_MS, PREFIX, PROTOCOL, queueName, aliveKey, resultsKey, stagedKey, type IndexShardJob, type IndexShardResult } from './protocol.js';
 import { DEFAULT_SHARD_BYTES, cutShards } from './shards.js';
 import { MERGE_BATCH, mergeStaged } from './staged-merge.js';
-import { dropStaging, stagingUri } from './staging.js';
+import { StagingProblem, dropStaging, readStaged, stagingUri, type StagedShard } from './staging.js';
+import { stagedProblem } from './staged-check.js';
 import { checkWorkers, type PendingShard } from './watch.js';
 import { enqueueShards, type Listed } from './enqueue.js';
 import { isCanonicalS3Uri, isStagingNameOf } from './job-check.js';
-import { shownWorker } from './result-check.js';
+import { shownWorker, shownWorkerText } from './result-check.js';
 
 export interface ClusterIndexContext {
   /** The model the workspace's searcher was made with (its spec): workers must run the same. */
   model: string;
+  /** Its vectors' dimension: a staged shard's must be the same. */
+  dim: number;
 }
 
 export function clusterIndexUpdater(cfg: ClusterOptions, ctx: ClusterIndexContext): IndexUpdater {
@@ -120,18 +123,30 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
         if (!pending || ready.some((x) => x.n === r.n)) continue; // a redelivered shard's second answer
         if (!('error' in r) && isStagingNameOf(r.staging, runId)) { ready.push(r); continue; }
         if (!('error' in r)) throw new SimgrepError('CLUSTER_JOB_REFUSED', `worker ${shownWorker(r.worker)} reported a staging database ${JSON.stringify(String(r.staging).slice(0, 80))} that is not one of this run's; is something else writing to the cluster's Redis?`);
-        if (r.refused) throw new SimgrepError('CLUSTER_INCOMPATIBLE', `worker ${shownWorker(r.worker)} refused the index build: ${r.error.message}; run the same simgrep and --model everywhere`);
-        if (r.error.code === 'CLUSTER_JOB_REFUSED') throw new SimgrepError('CLUSTER_JOB_REFUSED', r.error.message);
-        shardFailure(failures, pending.entries, `failed on worker ${shownWorker(r.worker)}: ${r.error.message}`);
+        if (r.refused) throw new SimgrepError('CLUSTER_INCOMPATIBLE', `worker ${shownWorker(r.worker)} refused the index build: ${shownWorkerText(r.error.message)}; run the same simgrep and --model everywhere`);
+        if (r.error.code === 'CLUSTER_JOB_REFUSED') throw new SimgrepError('CLUSTER_JOB_REFUSED', shownWorkerText(r.error.message));
+        shardFailure(failures, pending.entries, `failed on worker ${shownWorker(r.worker)}: ${shownWorkerText(r.error.message)}`);
         shards.delete(r.n);
       }
       if (ready.length > 0) {
-        await mergeStaged(o.store, ready.map((r) => stagingUri(indexDir, r.staging)), { storageOptions, states, patch });
-        for (const r of ready) {
+        // A shard's staging database is read, and its rows merged, only when they are its own files' and of
+        // the shape a worker writes (a worker, or whoever writes the index directory, could stage rows for
+        // any path, or rows the merge would stop on after its commits): else that shard fails with the reason.
+        const staged = await Promise.all(ready.map((r) => readStaged(stagingUri(indexDir, r.staging), { storageOptions }).catch((e: unknown) => stagingReadProblem(e))));
+        const good = ready.flatMap((r, i) => {
+          const s = staged[i];
+          const why = typeof s === 'string' ? s : stagedProblem(s, { keys: new Set(shards.get(r.n)!.entries.map((e) => e.path)), dim: ctx.dim });
+          if (why === null) return [i];
+          shardFailure(failures, shards.get(r.n)!.entries, `worker ${shownWorker(r.worker)} staged ${why}; is something else writing to the cluster's Redis or the index directory?`);
+          shards.delete(r.n);
+          return [];
+        });
+        if (good.length > 0) await mergeStaged(o.store, good.map((i) => staged[i] as StagedShard), { states, patch });
+        for (const r of good.map((i) => ready[i])) {
           const s = r.stats;
           report.indexed += s.indexed; report.unchanged += s.unchanged; report.lines += s.lines; report.bytes += s.bytes; report.chunks += s.chunks;
           report.errors += s.errors;
-          report.warnings.push(...r.warnings);
+          report.warnings.push(...r.warnings.map((w) => ({ ...w, message: shownWorkerText(w.message) }))); // a worker's text, from Redis
           shards.delete(r.n);
         }
       }
@@ -158,6 +173,12 @@ async function clusterIndex(o: UpdateIndexOptions, cfg: ClusterOptions, ctx: Clu
   }
   report.ms = performance.now() - started;
   return report;
+}
+
+/** Why a shard's staging database could not be read, as the shard's failure says it (escaped: its text may be a worker's). */
+function stagingReadProblem(e: unknown): string {
+  if (e instanceof StagingProblem) return e.message;
+  return `a staging database that could not be read (${shownWorkerText(e instanceof Error ? e.message : String(e))})`;
 }
 
 /** A source's listing without the files the index already has as they are; entries named by their index keys. */

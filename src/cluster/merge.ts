@@ -5,6 +5,7 @@ import { compareRanked, type TopK } from '../rank/topk.js';
 import type { Hit } from '../rank/windows.js';
 import type { SourceWarning } from '../sources/source.js';
 import type { ShardEntry, ShardResult } from './protocol.js';
+import { shownWorkerText } from './result-check.js';
 
 export interface ShardState {
   topk: TopK<Hit>;
@@ -21,7 +22,8 @@ export function mergeShardResult(state: ShardState, r: Extract<ShardResult, { hi
   for (const h of r.hits) if (state.topk.accepts(h.distance, h.path, h.line)) state.topk.offer(h);
   if (r.closestMiss && (!state.closest || compareRanked(r.closestMiss, state.closest) < 0)) state.closest = r.closestMiss;
   for (const k of COUNTS) state.stats[k] += r.stats[k];
-  for (const w of r.warnings) {
+  for (const raw of r.warnings) {
+    const w = { ...raw, message: shownWorkerText(raw.message) }; // a worker's text, from Redis
     if (state.seenWarnings.has(w.message)) continue;
     state.seenWarnings.add(w.message);
     state.warnings.push(w);

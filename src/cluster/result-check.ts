@@ -3,7 +3,7 @@
 // the form a worker makes and names only files of the shard it answers (its lines may still be forged:
 // reliability.md). Anything else fails that shard with the reason; it never stops the query with a
 // TypeError, and never prints a file the query did not list.
-import { visibleName } from '../output/visible.js';
+import { visibleLine, visibleName } from '../output/visible.js';
 import type { Hit } from '../rank/windows.js';
 import type { ShardEntry, ShardResult } from './protocol.js';
 
@@ -15,6 +15,15 @@ const COUNTS = ['files', 'lines', 'bytes', 'skipped', 'binary', 'errors'] as con
  */
 export function shownWorker(name: string): string {
   return visibleName(name.slice(0, 200));
+}
+
+/**
+ * A worker's error text as a message shows it: from Redis too, so control characters but tab are
+ * escaped (an ESC sequence or a newline reached the terminal, and could forge a `simgrep:` line) and it
+ * is cut at 1,000 characters.
+ */
+export function shownWorkerText(text: string): string {
+  return visibleLine(text.length > 1000 ? `${text.slice(0, 1000)}…` : text);
 }
 
 /** The answer, or why it is not one; `n` is its shard number where that much could be read. */

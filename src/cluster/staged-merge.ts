@@ -8,22 +8,20 @@ import type { ChunkColumns } from '../workspace/store/arrow-rows.js';
 import { timer } from '../workspace/debug-timer.js';
 import type { FileState, IndexStore } from '../workspace/store/store.js';
 import { writing } from '../workspace/store/writing.js';
-import { addStagedTerms, readStaged, type StagedShard } from './staging.js';
+import { addStagedTerms, type StagedShard } from './staging.js';
 
 /** Staged shards merged in one set of commits, at most. */
 export const MERGE_BATCH = 16;
 
 export interface MergeContext {
-  storageOptions?: Record<string, string>;
   /** The indexed files' states before the run (a file whose hash is unchanged keeps its chunks). */
   states: Map<string, FileState>;
   patch: SnapshotPatch;
 }
 
-export async function mergeStaged(store: IndexStore, uris: string[], m: MergeContext): Promise<void> {
+/** Staged shards as read back (staging.ts readStaged) and checked (staged-check.ts), merged in one set of commits. */
+export async function mergeStaged(store: IndexStore, staged: StagedShard[], m: MergeContext): Promise<void> {
   const mark = timer('merge');
-  const staged = await Promise.all(uris.map((uri) => readStaged(uri, { storageOptions: m.storageOptions })));
-  mark(`read ${uris.length} staged`);
   const files = staged.flatMap((s) => s.files);
   const rechunked = files.filter((f) => m.states.get(f.key)?.hash !== f.hash).map((f) => f.key);
   await writing(() => store.deleteChunksOf(rechunked));

@@ -73,7 +73,13 @@ export interface StagedShard {
   terms: StagedTerms[];
 }
 
-/** Everything a shard staged. */
+/**
+ * A staging database that is not one a worker writes (tables missing, rows out of order, text that is
+ * not JSON): the coordinator fails that shard with this reason, as a shard a worker failed.
+ */
+export class StagingProblem extends Error {}
+
+/** Everything a shard staged; a StagingProblem when its tables are not of the shape a worker writes. */
 export async function readStaged(uri: string, o: { storageOptions?: Record<string, string> }): Promise<StagedShard> {
   const db = await loadLanceDB().connect(uri, { storageOptions: o.storageOptions });
   const read = async (name: string) => {
@@ -90,18 +96,28 @@ export async function readStaged(uri: string, o: { storageOptions?: Record<strin
     const tt = c ? await read('terms') : null;
     if (!c || !f || !tt || c.arrow.numRows !== f.arrow.numRows) {
       if (!c || c.arrow.numRows === 0) return { dim, files, chunks: emptyChunks(), features: [], terms: [] };
-      throw new Error(`the staging database ${uri} is incomplete (chunks without their features)`);
+      throw new StagingProblem('chunks without their features or terms (an incomplete staging database)');
     }
     const t = c.arrow;
-    // The worker's row of each staged chunk, by id; the chunks are put in that order.
+    const n = t.numRows;
+    // The worker's row of each staged chunk, by id; the chunks are put in that order. The rows must be
+    // exactly 0..n-1, each once: a repeated or out-of-range row would leave holes the merge trips on.
     const rowOf = new Map<string, number>();
     const [fp, fs, fr] = [strings(f.arrow, 'path'), numbers(f.arrow, 'start', Int32Array), numbers(f.arrow, 'row', Int32Array)];
-    fp.forEach((p, i) => rowOf.set(`${p}:${fs[i]}`, fr[i]));
+    if (fr.length !== n) throw new StagingProblem('features without their rows');
+    const taken = new Uint8Array(n);
+    fr.forEach((row, i) => {
+      if (!(row >= 0 && row < n) || taken[row]) throw new StagingProblem(`features whose rows are not 0..${n - 1}, each once`);
+      taken[row] = 1;
+      rowOf.set(`${fp[i]}:${fs[i]}`, row);
+    });
     const ids = strings(t, 'id');
-    const order = new Int32Array(ids.length);
+    const order = new Int32Array(n);
+    taken.fill(0);
     ids.forEach((id, i) => {
       const row = rowOf.get(id);
-      if (row === undefined) throw new Error(`staged chunk ${id} has no features row`);
+      if (row === undefined || taken[row]) throw new StagingProblem('a chunk without a features row of its own');
+      taken[row] = 1;
       order[row] = i;
     });
     const [path, start, end, hasTokens, hash, vector] = [strings(t, 'path'), numbers(t, 'start', Int32Array), numbers(t, 'end', Int32Array), bools(t, 'has_tokens'), strings(t, 'hash'), halvesColumn(t, dim)];
@@ -112,21 +128,28 @@ export async function readStaged(uri: string, o: { storageOptions?: Record<strin
       id: pick(ids), path: pick(path), start: Int32Array.from(pick(start)), end: Int32Array.from(pick(end)), vector: sortedVectors, hasTokens: pick(hasTokens), hash: pick(hash),
     };
     const [chars, blank, defs] = [numbers(f.arrow, 'chars', Int32Array), bools(f.arrow, 'blank'), strings(f.arrow, 'defs')];
-    const features = new Array<StagedShard['features'][number]>(fr.length);
-    fr.forEach((row, i) => { features[row] = { chars: chars[i], blank: blank[i], defs: JSON.parse(defs[i]) as string[] }; });
+    const features = new Array<StagedShard['features'][number]>(n);
+    fr.forEach((row, i) => { features[row] = { chars: chars[i], blank: blank[i], defs: json(defs[i], 'features whose names are not JSON') as string[] }; });
     const kinds = strings(tt.arrow, 'kind');
     const ints = (col: string, i: number) => {
-      const b = tt.arrow.getChild(col)!.get(i) as Uint8Array;
+      const b = tt.arrow.getChild(col)?.get(i) as unknown;
+      if (!(b instanceof Uint8Array) || b.length % 4 !== 0) throw new StagingProblem(`terms whose ${col} column is not whole int32 values`);
       return new Int32Array(b.slice().buffer);
     };
     const terms = TERM_KINDS.map((kind) => {
       const i = kinds.indexOf(kind);
-      return { keys: JSON.parse(strings(tt.arrow, 'keys')[i]) as string[], key: ints('key', i), row: ints('row', i), count: ints('count', i) };
+      if (i < 0) throw new StagingProblem(`terms without their ${kind} postings`);
+      return { keys: json(strings(tt.arrow, 'keys')[i], 'terms whose keys are not JSON') as string[], key: ints('key', i), row: ints('row', i), count: ints('count', i) };
     });
     return { dim, files, chunks, features, terms };
   } finally {
     db.close();
   }
+}
+
+function json(text: unknown, what: string): unknown {
+  if (typeof text !== 'string') throw new StagingProblem(what);
+  try { return JSON.parse(text); } catch { throw new StagingProblem(what); }
 }
 
 function emptyChunks(): StagedShard['chunks'] {

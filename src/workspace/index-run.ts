@@ -114,7 +114,7 @@ async function indexChanges(ws: OpenWorkspace, paths: string[], changes: Changes
     await s.writeMeta({ format: String(INDEX_FORMAT), chunkLines: String(ws.chunkLines), model: model.id, fingerprint: modelFingerprint(model), name: ws.name, roots: JSON.stringify(roots) });
     mark('meta');
     const run = { compact: true, kernelNow: true, signal: io.signal, onProgress: io.onProgress, notes };
-    if (io.cluster !== undefined) return indexAndPublish(ws, s, paths, { ...run, update: await clusterUpdater(ws, io.cluster) });
+    if (io.cluster !== undefined) return indexAndPublish(ws, s, paths, { ...run, update: await clusterUpdater(ws, io.cluster, model.dim) });
     // What the check above found changed (the run rechecks each against the latest snapshot), or a full walk.
     if (!c.ok || !changes) return indexAndPublish(ws, s, paths, run);
     const report = await indexAndPublish(ws, s, paths, { ...run, entries: changes.stale, drop: changes.gone });
@@ -123,9 +123,9 @@ async function indexChanges(ws: OpenWorkspace, paths: string[], changes: Changes
 }
 
 /** The cluster build, from the seam the caller plugged in (library.ts plugs in the cluster adapter). */
-async function clusterUpdater(ws: OpenWorkspace, cluster: string | ClusterOptions): Promise<IndexUpdater> {
+async function clusterUpdater(ws: OpenWorkspace, cluster: string | ClusterOptions, dim: number): Promise<IndexUpdater> {
   if (!ws.o.clusterIndex) throw new SimgrepError('BAD_FLAG', 'this workspace has no cluster plugged in: create it with createWorkspace from the simgrep package, which builds indexes on clusters');
-  return ws.o.clusterIndex(typeof cluster === 'string' ? { url: cluster } : cluster, { model: ws.o.model ?? defaultModelSpec() });
+  return ws.o.clusterIndex(typeof cluster === 'string' ? { url: cluster } : cluster, { model: ws.o.model ?? defaultModelSpec(), dim });
 }
 
 /**

@@ -42,7 +42,7 @@ export interface WorkspaceOptions extends SearcherOptions {
 }
 
 /** The updater of an index run on a cluster's workers (its workers must run the model the workspace's searcher was made with). */
-export type ClusterIndexUpdater = (cluster: ClusterOptions, ctx: { model: string }) => Promise<IndexUpdater>;
+export type ClusterIndexUpdater = (cluster: ClusterOptions, ctx: { model: string; dim: number }) => Promise<IndexUpdater>;
 
 /** How an index run reports and stops, and where it runs. */
 export interface IndexIo { signal?: AbortSignal; onProgress?: (p: IndexProgress) => void; cluster?: string | ClusterOptions }

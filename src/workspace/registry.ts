@@ -3,12 +3,13 @@
 // directory or s3:// prefix given as --index-dir, and, without a name, one per set of root paths
 // (named after the first root's real path, as semble keys its index by the directory).
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
 import { realPath } from '../sources/real-paths.js';
 import { isRemoteUri } from '../sources/uri.js';
+import { readRuleFile } from '../sources/rule-file.js';
 
 /** What a local workspace directory says about itself (workspace.json). */
 export interface WorkspaceInfo {
@@ -54,7 +55,11 @@ export function defaultName(roots: string[]): string {
 
 export function readInfo(dir: string): WorkspaceInfo | null {
   if (isRemoteUri(dir)) return null;
-  try { return JSON.parse(readFileSync(path.join(dir, INFO_FILE), 'utf8')) as WorkspaceInfo; } catch { return null; }
+  // Only a regular file, read without blocking and bounded: a FIFO planted at this name hung every command that
+  // looked at the workspaces (workspace list, a search finding its workspace), and /dev/zero filled memory.
+  const read = readRuleFile(path.join(dir, INFO_FILE));
+  if (!read.ok) return null;
+  try { return JSON.parse(read.text) as WorkspaceInfo; } catch { return null; }
 }
 
 /** Every named workspace under $SIMGREP_HOME, with its info (null when unreadable). */

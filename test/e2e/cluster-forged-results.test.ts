@@ -105,3 +105,118 @@ describe.skipIf(missing)('a worker name with control characters in a query\'s an
     expect(r.stderr.trim()).toBe(`simgrep: ${shardFile()}: not searched: worker evil\\x1b[2J\\rx sent an answer without its list of hits; is something else writing to the cluster's Redis?`);
   }, 60_000);
 });
+
+describe.skipIf(missing)('a worker\'s error text with control characters (trust46: only the names were escaped; a query\'s shard failure was already escaped as a warning)', () => {
+  const forged = 'disk gone\u001b[2J\nsimgrep: all clear';
+  it('in a query: a refusal that stops it shows it escaped', async () => {
+    const r = await coordinate(() => JSON.stringify({ n: 0, worker: 'w1', refused: true, error: { code: 'CLUSTER_INCOMPATIBLE', message: forged } }));
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('simgrep: worker w1 refused the query: disk gone\\x1b[2J\\nsimgrep: all clear; run the same simgrep and --model everywhere');
+  }, 60_000);
+
+  it('in an index run: the shard\'s failure and a refusal show it escaped', async () => {
+    const failed = await coordinate(() => JSON.stringify({ n: 0, worker: 'w1', error: { code: 'PATH_UNREADABLE', message: forged } }), ['index', tree, '--index-dir', path.join(home, 'idx')]);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain(`simgrep: ${shardFile()}: not searched: failed on worker w1: disk gone\\x1b[2J\\nsimgrep: all clear\n`);
+    expect(failed.stderr).not.toMatch(/\u001b|\nsimgrep: all clear/);
+    const refused = await coordinate(() => JSON.stringify({ n: 0, worker: 'w1', error: { code: 'CLUSTER_JOB_REFUSED', message: forged } }), ['index', tree, '--index-dir', path.join(home, 'idx')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split('\n').at(-1)).toBe('simgrep: disk gone\\x1b[2J\\nsimgrep: all clear');
+  }, 60_000);
+});
+
+/**
+ * Runs `simgrep index` over the tree on the cluster and answers its one shard as a hostile worker would:
+ * simgrep's own shard indexer, run by the test on the coordinator's job (`widen`: entries added to it),
+ * its staging database then changed by `forge` (a worker, or whoever writes the index directory, can).
+ */
+async function forgedIndexRun(indexDir: string, o: { widen?: { path: string; size: number }[]; forge?: (stagingUri: string) => Promise<void> }) {
+  const { createSearcher } = await import('../../src/index.js');
+  const { runIndexShard } = await import('../../src/cluster/index-shard.js');
+  const { stagingUri } = await import('../../src/cluster/staging.js');
+  await client.flushall();
+  const run = runCli(['index', tree, '--index-dir', indexDir, '--cluster', redis.url, '--cluster-timeout', '20'], { env });
+  let job: Record<string, unknown> | null = null;
+  for (let i = 0; i < 400 && !job; i++) {
+    const waiting = await client.keys('simgrep:shards*:wait');
+    const ids = waiting.length === 1 ? await client.lrange(waiting[0], 0, -1) : [];
+    if (ids.length === 1) job = JSON.parse((await client.hget(`${waiting[0].slice(0, -':wait'.length)}:${ids[0]}`, 'data'))!) as Record<string, unknown>;
+    else await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(job).not.toBeNull();
+  const d = job as unknown as Parameters<typeof runIndexShard>[0];
+  const widened = { ...d, entries: [...d.entries, ...(o.widen ?? []).map((e, k) => ({ s: d.entries.length + k, ...e }))] };
+  const name = `${d.queryId}-${d.n}-7`;
+  const searcher = createSearcher({ concurrency: 1 });
+  let indexed = 0;
+  try {
+    const answer = await runIndexShard(widened, {
+      redis: client, searcher, worker: 'evil', host: 'evil', staging: { name, uri: stagingUri(d.indexDir, name) }, signal: new AbortController().signal,
+    });
+    indexed = answer.stats.indexed;
+    await o.forge?.(stagingUri(d.indexDir, name));
+    await client.rpush(`simgrep:q:${d.queryId}:results`, JSON.stringify(answer));
+  } finally {
+    await searcher.close();
+  }
+  return { indexed, r: await run };
+}
+
+/** The file states an index directory holds. */
+async function indexedKeys(indexDir: string): Promise<string[]> {
+  const { openStore } = await import('../../src/workspace/store/store.js');
+  const store = await openStore(indexDir, { dim: 1 });
+  try {
+    return (await store.fileStates()).map((f) => f.key);
+  } finally {
+    store.close();
+  }
+}
+
+/** Rewrites one column of a staging database's `features` table (its other columns and their types kept). */
+async function forgeFeatures(uri: string, column: string, values: (n: number) => unknown) {
+  const { loadLanceDB } = await import('../../src/workspace/store/lancedb.js');
+  const { Table, vectorFromArray } = await import('../../src/workspace/store/arrow.js');
+  const db = await loadLanceDB().connect(uri);
+  try {
+    const t = await db.openTable('features');
+    const arrow = await t.query().toArrow();
+    t.close();
+    const cols = Object.fromEntries(arrow.schema.fields.map((f) => [f.name, f.name === column ? vectorFromArray(values(arrow.numRows) as never, f.type) : arrow.getChild(f.name)!]));
+    (await db.createTable('features', new Table(cols), { mode: 'overwrite' })).close();
+  } finally {
+    db.close();
+  }
+}
+
+describe.skipIf(missing)('an index shard staged with rows of files it did not hold (trust46)', () => {
+  it('a worker that stages a file outside the tree (its job widened): the shard fails with the reason, exit 2, and nothing of it enters the index', async () => {
+    const secret = path.join(home, 'secret.txt');
+    await writeFile(secret, 'the root password of the payment database is hunter2\n');
+    const indexDir = path.join(home, 'idx-widened');
+    const { indexed, r } = await forgedIndexRun(indexDir, { widen: [{ path: secret, size: 54 }] });
+    expect(indexed).toBe(2); // the shard's file and the secret, staged
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`simgrep: ${shardFile()}: not searched: worker evil staged rows for ${JSON.stringify(secret)}, a file its shard did not hold; is something else writing to the cluster's Redis or the index directory?\n`);
+    expect(await indexedKeys(indexDir)).toEqual([]);
+  }, 120_000);
+});
+
+// mend46b. Before, a features row of -1 left a hole the check's `some` skipped: the merge committed the
+// shard's chunks and file states, then stopped the run with a TypeError. Names that were not JSON stopped
+// the whole run with a SyntaxError from reading the staging database, the other shards' work lost.
+describe.skipIf(missing)('an index shard staged in a shape no worker writes (mend46b)', () => {
+  const rows: [string, string, (n: number) => unknown, string][] = [
+    ['a features row out of range (-1)', 'row', (n) => Array.from({ length: n }, () => -1), 'features whose rows are not 0..0, each once'],
+    ['features whose names are not JSON', 'defs', (n) => Array.from({ length: n }, () => 'not json'), 'features whose names are not JSON'],
+  ];
+  for (const [name, column, values, why] of rows) {
+    it(`${name}: the shard fails with the reason before anything is written, exit 2`, async () => {
+      const indexDir = path.join(home, `idx-forged-${column}`);
+      const { r } = await forgedIndexRun(indexDir, { forge: (uri) => forgeFeatures(uri, column, values) });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`simgrep: ${shardFile()}: not searched: worker evil staged ${why}; is something else writing to the cluster's Redis or the index directory?\n`);
+      expect(await indexedKeys(indexDir)).toEqual([]);
+    }, 120_000);
+  }
+});

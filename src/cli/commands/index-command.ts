@@ -13,6 +13,7 @@ import type { EmbedderKind } from '../../types.js';
 import type { ParsedFlags } from '../flags.js';
 import { directoryTarget, namedTarget, targetDir } from './workspace-target.js';
 import { thousands } from '../thousands.js';
+import { visibleLine } from '../../output/visible.js';
 import { sayUntrusted } from '../untrusted-socket.js';
 
 export async function runIndexCommand(flags: ParsedFlags, paths: string[]): Promise<number> {
@@ -74,13 +75,14 @@ function clusterOf(flags: ParsedFlags, clear: () => void): ClusterOptions | unde
     url,
     timeoutMs: typeof flags['cluster-timeout'] === 'number' ? flags['cluster-timeout'] * 1000 : undefined,
     shardBytes: flags['shard-size'] as number | undefined,
-    onNotice: (m) => { clear(); process.stderr.write(`simgrep: ${m}\n`); },
+    onNotice: (m) => { clear(); process.stderr.write(`simgrep: ${visibleLine(m)}\n`); },
   };
 }
 
 /** Prints a run's warnings and summary; the exit code. */
 function printed(name: string, r: WireIndexReport): number {
-  for (const w of r.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
+  // Names in them come from the walk, a store's listing or a worker: shown escaped, as a search shows them.
+  for (const w of r.warnings) process.stderr.write(`simgrep: ${visibleLine(w.message)}\n`);
   process.stderr.write(summary(name, r));
   return r.errors > 0 ? 2 : 0;
 }

@@ -10,6 +10,7 @@ import { createTextPrinter } from '../../output/text.js';
 import type { SearchOptions, SearchResponse } from '../../searcher/api.js';
 import { isRemoteUri } from '../../sources/uri.js';
 import { SEMTOOLS_FLAGS, parseArgs, semtoolsHelpText } from '../flags.js';
+import { visibleLine } from '../../output/visible.js';
 
 const out = (s: string) => { process.stdout.write(s); };
 
@@ -70,7 +71,7 @@ export async function runSemtoolsSearch(argv: string[], program: string, version
       if (useStdin) process.stdin.destroy();
     }
   }
-  for (const w of response.warnings) process.stderr.write(`Error: ${w.message}\n`);
+  for (const w of response.warnings) process.stderr.write(`Error: ${visibleLine(w.message)}\n`);
   if (flags.output === 'json') {
     out(`${JSON.stringify(response.results.map(teaMatch), null, 2)}\n`);
   } else {

@@ -8,6 +8,7 @@ import { incompleteNote } from '../incomplete-note.js';
 import { checkName, workspaceDir } from '../../workspace/registry.js';
 import { isUnfinished } from '../../workspace/unfinished.js';
 import { SEMTOOLS_FLAGS, parseArgs, semtoolsHelpText } from '../flags.js';
+import { visibleLine } from '../../output/visible.js';
 
 const out = (s: string) => { process.stdout.write(s); };
 const json = (v: unknown) => out(`${JSON.stringify(v, null, 2)}\n`);
@@ -32,7 +33,7 @@ export async function runSemtoolsWorkspace(argv: string[], version: string): Pro
       const { deleted, droppedRoots, warnings } = await ws.prune();
       const status = await ws.status();
       const remaining = status.files;
-      for (const w of [...warnings ?? [], ...status.warnings ?? []]) process.stderr.write(`Warning: ${w.message}\n`);
+      for (const w of [...warnings ?? [], ...status.warnings ?? []]) process.stderr.write(`Warning: ${visibleLine(w.message)}\n`);
       // semtools' JSON keeps its fields; a dropped root is said on stderr.
       process.stderr.write(droppedRootsText(name, droppedRoots, `-w ${name}`));
       if (flags.json) json({ files_removed: deleted, files_remaining: remaining });
@@ -42,7 +43,7 @@ export async function runSemtoolsWorkspace(argv: string[], version: string): Pro
       return 0;
     }
     const s = await ws.status();
-    for (const w of s.warnings ?? []) process.stderr.write(`Warning: ${w.message}\n`);
+    for (const w of s.warnings ?? []) process.stderr.write(`Warning: ${visibleLine(w.message)}\n`);
     // An index no run has finished holds a part of its roots (session 37's simgrep workspace status):
     // semtools' fields kept, `complete` (and a `note` when false) added; status says it on stderr and
     // exits 1, as this personality does for any failure.

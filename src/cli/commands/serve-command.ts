@@ -18,6 +18,7 @@ import { namedTarget, type WorkspaceTarget } from './workspace-target.js';
 import { shellWord } from '../dropped-roots.js';
 import { thousands } from '../thousands.js';
 import type { BesideIndexRun } from '../../workspace/workspace.js';
+import { visibleLine } from '../../output/visible.js';
 
 /** Default --idle-timeout: a working session's pauses, not a day. */
 const IDLE_SECONDS = 30 * 60;
@@ -64,7 +65,7 @@ export async function runServeCommand(flags: ParsedFlags, paths: string[]): Prom
     // not as something the index lacks.
     void beside.then((b) => say(`indexing ${paths.join(' ')} in the background; ${meanwhile(b)}`), () => say(`indexing ${paths.join(' ')} in the background`));
     run.then((r) => {
-      for (const w of r.warnings) process.stderr.write(`simgrep: ${w.message}\n`);
+      for (const w of r.warnings) process.stderr.write(`simgrep: ${visibleLine(w.message)}\n`);
       say(`workspace ${ws.name}: ${thousands(r.indexed)} files indexed, ${thousands(r.unchanged)} unchanged, ${thousands(r.deleted)} removed`);
     }, (e: unknown) => {
       const again = `simgrep index ${[...absolute.map(shellWord), ...selecting(flags, named)].join(' ')}`;

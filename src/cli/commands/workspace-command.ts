@@ -14,6 +14,7 @@ import { thousands } from '../thousands.js';
 import { droppedRootsText, shellWord } from '../dropped-roots.js';
 import { incompleteNote } from '../incomplete-note.js';
 import { sayUntrusted } from '../untrusted-socket.js';
+import { visibleLine } from '../../output/visible.js';
 
 const out = (s: string) => { process.stdout.write(s); };
 
@@ -40,7 +41,7 @@ export async function runWorkspaceCommand(flags: ParsedFlags, args: string[]): P
       try {
         if (verb === 'prune') {
           const { deleted, droppedRoots, warnings } = await ws.prune();
-          for (const w of warnings ?? []) process.stderr.write(`simgrep: ${w.message}\n`);
+          for (const w of warnings ?? []) process.stderr.write(`simgrep: ${visibleLine(w.message)}\n`);
           process.stderr.write(`simgrep: workspace ${ws.name}: removed ${deleted === 1 ? '1 file that no longer exists' : `${deleted} files that no longer exist`}\n`);
           process.stderr.write(droppedRootsText(ws.name, droppedRoots, 'name' in chosen && chosen.name ? `-w ${chosen.name}` : `--index-dir ${shellWord(ws.dir)}`));
           return 0;
@@ -52,7 +53,7 @@ export async function runWorkspaceCommand(flags: ParsedFlags, args: string[]): P
         const incomplete = !isUnfinished(s) ? null : incompleteNote(s, 'name' in chosen && chosen.name ? `-w ${chosen.name}` : `--index-dir ${shellWord(ws.dir)}`);
         out(flags.json ? `${JSON.stringify(incomplete ? { ...s, note: incomplete } : s, null, 2)}\n` : statusText(s, incomplete));
         // Said, not a failure (as by simgrep index): the index answers, each search rebuilding the snapshot.
-        for (const w of s.warnings ?? []) process.stderr.write(`simgrep: ${w.message}\n`);
+        for (const w of s.warnings ?? []) process.stderr.write(`simgrep: ${visibleLine(w.message)}\n`);
         if (!incomplete) return 0;
         process.stderr.write(`simgrep: workspace ${ws.name}: ${incomplete}\n`);
         return 2;

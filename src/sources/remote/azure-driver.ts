@@ -6,11 +6,12 @@ import type { TokenCredential } from '@azure/core-auth';
 import type { ContainerClient } from '@azure/storage-blob';
 import type { Readable } from 'node:stream';
 import { defineDriver } from 'unstorage';
-import { SimgrepError } from '../../errors.js';
+import { isSimgrepError, SimgrepError } from '../../errors.js';
+import { boundedAzureHttpClient } from './azure-http.js';
 import type { ListedObject, StoreDriverOptions, StreamingCapabilities, StreamingDriver } from './capabilities.js';
 import { storeDriver } from './capabilities.js';
 import { openedBody, TimeoutError, TransportError, type OpenedResponse } from './http-client.js';
-import { pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
+import { STALL_TIMEOUTS, keyOfListed, pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 import { backoffMs, isTransientCode, sleep, transportCode, TRANSIENT_STATUS } from './retry.js';
 
@@ -43,8 +44,9 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
 
   async function containerClient(): Promise<ContainerClient> {
     const sdk = await import('@azure/storage-blob');
-    // simgrep retries itself, with a timeout per try (the SDK's would also cut slow bodies).
-    const pipeline = { retryOptions: { maxTries: 1 } };
+    // simgrep retries itself, with a timeout per try (the SDK's would also cut slow bodies), and reads
+    // the bodies the SDK gathers (listings, error documents) up to a bound (azure-http.ts).
+    const pipeline = { retryOptions: { maxTries: 1 }, httpClient: boundedAzureHttpClient() };
     let service;
     if (o.connectionString) {
       try {
@@ -77,6 +79,7 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
         return await call(c, ctl.signal);
       } catch (e) {
         if (signal?.aborted) throw signal.reason;
+        if (isSimgrepError(e)) throw e; // a reply past its bound (azure-http.ts): said as it is, never retried
         const err = e as AzureFailure;
         const code = ctl.signal.aborted ? 'TIMEOUT' : err.statusCode === undefined ? transportCode(e) ?? err.code : undefined;
         const transient = code !== undefined ? isTransientCode(code) || code === 'REQUEST_SEND_ERROR' : TRANSIENT_STATUS.has(err.statusCode!);
@@ -134,9 +137,9 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
     const byPage = { continuationToken: marker, maxPageSize: o.pageSize ?? PAGE_BLOBS };
     return send(async (c, abortSignal) => {
       const pages = recursive ? c.listBlobsFlat({ prefix, abortSignal }).byPage(byPage) : c.listBlobsByHierarchy('/', { prefix, abortSignal }).byPage(byPage);
-      const page = (await pages.next()).value as { segment: { blobItems: { name: string; properties: { contentLength?: number; lastModified?: Date; etag?: string } }[] }; continuationToken?: string } | undefined;
+      const page = (await pages.next()).value as { segment: { blobItems: { name: string; properties: { contentLength?: number; lastModified?: Date; etag?: string } }[]; blobPrefixes?: { name: string }[] }; continuationToken?: string } | undefined;
       const items = (page?.segment.blobItems ?? []).map((b) => ({ key: b.name, size: b.properties.contentLength, modifiedMs: b.properties.lastModified?.getTime(), etag: b.properties.etag }));
-      return { items, cursor: page?.continuationToken || undefined };
+      return { items, cursor: page?.continuationToken || undefined, prefixes: (page?.segment.blobPrefixes ?? []).map((p) => p.name) };
     }, signal);
   }
 
@@ -160,7 +163,7 @@ function createAzureBlobDriver(o: AzureBlobDriverOptions): StreamingDriver {
   }
 
   const streaming: StreamingCapabilities = {
-    listObjects: (prefix, { recursive, signal }) => pagedListing((marker) => listPage(prefix, recursive, marker, signal)),
+    listObjects: (prefix, { recursive, signal }) => pagedListing((marker) => listPage(prefix, recursive, marker, signal), { keyOf: keyOfListed, stallMs: STALL_TIMEOUTS * timeoutMs }),
     async statObject(key, { signal }) {
       try {
         const props = await send((c, abortSignal) => c.getBlobClient(key).getProperties({ abortSignal }), signal);

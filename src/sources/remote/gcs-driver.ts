@@ -10,7 +10,7 @@ import { storeDriver } from './capabilities.js';
 import { jsonApiBase, resolveGcsSettings, type GcsAuth } from './gcs-auth.js';
 import { gcsErrorFor, parseListing, type GcsErrorContext } from './gcs-errors.js';
 import { createHttpClient, MAX_ERROR_BODY_BYTES, type OpenedResponse } from './http-client.js';
-import { keyOfListed, pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
+import { STALL_TIMEOUTS, keyOfListed, pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 
 export interface GcsDriverOptions extends StoreDriverOptions {
@@ -26,7 +26,7 @@ export interface GcsDriverOptions extends StoreDriverOptions {
 
 const PAGE_OBJECTS = 1000;
 /** Only what the walk uses: a page of 1,000 objects is then ~100 KB instead of ~1 MB. */
-const LIST_FIELDS = 'nextPageToken,items(name,size,updated,generation)';
+const LIST_FIELDS = 'nextPageToken,prefixes,items(name,size,updated,generation)';
 
 function createGcsDriver(o: GcsDriverOptions): StreamingDriver {
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -64,7 +64,7 @@ function createGcsDriver(o: GcsDriverOptions): StreamingDriver {
     }, {}, 'list', signal);
     const page = parseListing(await opened.text(), opened.res.headers.get('content-type'));
     const items = page.items.map((i) => ({ key: i.name, size: finite(Number(i.size)), modifiedMs: finite(Date.parse(i.updated ?? '')), etag: typeof i.generation === 'string' ? i.generation : undefined }));
-    return { items, cursor: page.nextPageToken };
+    return { items, cursor: page.nextPageToken, prefixes: page.prefixes };
   }
 
   /** The bytes; stored gzip comes as it is stored (decoded here) instead of transcoded, whose length is not the listed size. */
@@ -82,7 +82,7 @@ function createGcsDriver(o: GcsDriverOptions): StreamingDriver {
   }
 
   const streaming: StreamingCapabilities = {
-    listObjects: (prefix, { recursive, signal }) => pagedListing((token) => listPage(prefix, recursive, token, signal), keyOfListed),
+    listObjects: (prefix, { recursive, signal }) => pagedListing((token) => listPage(prefix, recursive, token, signal), { keyOf: keyOfListed, stallMs: STALL_TIMEOUTS * timeoutMs }),
     async statObject(key, { signal }) {
       try {
         const opened = await get(`${bucketPath}/${encodeURIComponent(key)}`, { fields: 'size' }, {}, 'stat', signal);

@@ -53,7 +53,7 @@ export function gcsErrorFor(status: number, body: string, ctx: GcsErrorContext):
   return new SimgrepError('REMOTE_ERROR', `the store answered ${said}`);
 }
 
-export interface ListingReply { items: { name: string; size?: string; updated?: string; generation?: string }[]; nextPageToken?: string }
+export interface ListingReply { items: { name: string; size?: string; updated?: string; generation?: string }[]; nextPageToken?: string; prefixes?: string[] }
 
 /** A listing reply parsed, or the error that says what came back instead (an HTML page, a cut body). */
 export function parseListing(body: string, contentType: string | null): ListingReply {
@@ -62,7 +62,10 @@ export function parseListing(body: string, contentType: string | null): ListingR
   const reply = doc as Partial<ListingReply> | undefined;
   const itemsOk = reply !== undefined && reply !== null && typeof reply === 'object' && !Array.isArray(reply)
     && (reply.items === undefined || (Array.isArray(reply.items) && reply.items.every((i) => typeof i?.name === 'string')));
-  if (itemsOk) return { items: reply!.items ?? [], nextPageToken: typeof reply!.nextPageToken === 'string' && reply!.nextPageToken ? reply!.nextPageToken : undefined };
+  if (itemsOk) {
+    const prefixes = Array.isArray(reply!.prefixes) ? reply!.prefixes.filter((p): p is string => typeof p === 'string') : [];
+    return { items: reply!.items ?? [], nextPageToken: typeof reply!.nextPageToken === 'string' && reply!.nextPageToken ? reply!.nextPageToken : undefined, prefixes };
+  }
   const trimmed = body.trim();
   const what = trimmed === '' ? 'an empty body'
     : /^<(!doctype html|html)/i.test(trimmed) ? 'an HTML page'

@@ -87,7 +87,17 @@ export async function* streamObject(open: OpenObject, o: StreamObjectOptions): A
       offset = 0;
     }
   }
+  // A body that ends clean short of its declared size is not the object as listed: which bytes are
+  // missing cannot be told, so it is reported as a read error (the length a longer one is cut at, above).
+  if (first.declared !== undefined && offset < first.declared) throw shortBody(offset, first.declared, contentLength(opened.res));
   if (fill > 0) yield buf.subarray(0, fill);
+}
+
+/** Why a body of `got` bytes is not the `declared` bytes: a whole newer version (its reply said so), or a cut one. */
+function shortBody(got: number, declared: number, replyLength: number | undefined): SimgrepError {
+  return new SimgrepError('REMOTE_CHANGED', replyLength === got
+    ? `the object is ${got} bytes now, not the ${declared} bytes it was listed with: it changed since it was listed (or the store lists a wrong size); search again`
+    : `the object's body ended after ${got} of its ${declared} bytes: it changed while being read, or the store or a proxy cut it short; search again`);
 }
 
 /** What a read keeps of its first reply: the version to hold resumes to, the size it may not pass, its buffer. */
@@ -115,25 +125,65 @@ export function preconditionFailed(): OpenedResponse {
 /** A listed object's key, for pagedListing's repeat check. */
 export const keyOfListed = (o: { key: string }): string => o.key;
 
-/** One page of a listing, and the store's cursor to the next (absent on the last page). */
-export interface ListingPage<T> { items: T[]; cursor?: string }
+/**
+ * One page of a listing, and the store's cursor to the next (absent on the last page). `prefixes`: the
+ * "directories" a listing by delimiter (not recursive) rolled its keys into: a page that names a prefix
+ * not named before is progress, as a page with an object is.
+ */
+export interface ListingPage<T> { items: T[]; cursor?: string; prefixes?: string[] }
+
+/**
+ * How long (in remote timeouts: 10 minutes at the default 30 s) a listing may go on under fresh
+ * continuation tokens with pages of neither an object nor a new prefix before it is stopped as endless.
+ * Honest stores send such pages: S3 past the delete markers of a versioned bucket (millions of them under
+ * one prefix give thousands of empty pages), Azure past deleted blobs (documented: an empty page with a
+ * next marker), Cloud Storage and S3 directory buckets after a scan that ran out of time, S3-compatible
+ * stores that repeat one common prefix on the pages of the keys under it. A count of pages would stop a
+ * fast honest store and let a slow endless one run long; time without progress bounds both alike.
+ */
+export const STALL_TIMEOUTS = 20;
+
+export interface PagedListingOptions<T> {
+  /** An object's key (S3, Cloud Storage, Azure): pages are checked for repeats. */
+  keyOf?: (item: T) => string;
+  /** Time without progress, in ms, before the listing is stopped (STALL_TIMEOUTS remote timeouts). */
+  stallMs: number;
+}
 
 /**
  * A paginated listing as one stream: the next page is fetched while the caller consumes this one. With
- * `keyOf` (S3, Cloud Storage), a page whose first and last keys are those of an earlier page repeats the
- * listing: fresh continuation tokens over the same keys would list (and read) them forever, so the
- * listing is stopped there. No order is assumed (S3 directory buckets do not list in key order), and a
- * page that starts with the key the page before ended with is a duplicate, not a repeat. Over a finite
- * set of keys an endless listing must repeat a (first, last) pair; one pair is kept per page.
+ * `keyOf`, a page of objects whose first and last keys are those of an earlier page repeats the listing:
+ * fresh continuation tokens over the same keys would list (and read) them forever, so the listing is
+ * stopped there. No order is assumed (S3 directory buckets do not list in key order), and a page that
+ * starts with the key the page before ended with is a duplicate, not a repeat. Over a finite set of keys
+ * an endless listing must repeat a (first, last) pair; one pair is kept per page of objects. Pages without
+ * an object count by their prefixes: one naming none not named before is no progress, bounded by time
+ * (`stallMs`) as an empty page is (S3-compatible stores name one prefix on several pages in a row).
  */
-export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) => Promise<ListingPage<T>>, keyOf?: (item: T) => string): AsyncGenerator<T> {
+export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) => Promise<ListingPage<T>>, o: PagedListingOptions<T>): AsyncGenerator<T> {
+  const { keyOf, stallMs } = o;
   let next: Promise<ListingPage<T>> | null = fetchPage(undefined);
   // A store that hands back a cursor it already gave would be listed forever.
   const seen = new Set<string>();
-  /** Each page's first and last key so far (JSON of the pair). */
+  /** Each page of objects' first and last key so far (JSON of the pair). */
   const spans = new Set<string>();
+  /** The prefixes named so far (a listing by delimiter yields each once, so these are as many as it lists). */
+  const prefixesSeen = new Set<string>();
+  let idlePages = 0;
+  let progressAt = performance.now();
   while (next) {
     const page: ListingPage<T> = await next;
+    let fresh = false;
+    for (const p of page.prefixes ?? []) if (!prefixesSeen.has(p)) { prefixesSeen.add(p); fresh = true; }
+    if (page.items.length > 0 || fresh) {
+      idlePages = 0;
+      progressAt = performance.now();
+    } else if (page.cursor) {
+      // Nothing new, yet the store says there is more: bounded by time without progress.
+      idlePages++;
+      const idleMs = performance.now() - progressAt;
+      if (idleMs >= stallMs) throw stalled(idlePages, idleMs);
+    }
     if (keyOf && page.items.length > 0) {
       const first = keyOf(page.items[0]!);
       const last = keyOf(page.items[page.items.length - 1]!);
@@ -152,6 +202,10 @@ export async function* pagedListing<T>(fetchPage: (cursor: string | undefined) =
     next?.catch(() => {}); // awaited on the next turn; this only marks it handled if we stop early
     yield* page.items;
   }
+}
+
+function stalled(pages: number, idleMs: number): SimgrepError {
+  return new SimgrepError('REMOTE_ERROR', `the store sent ${pages} pages in a row with no object and no new prefix in them over ${Math.round(idleMs / 1000)} s, each under a fresh continuation token, so the listing was stopped: a versioned bucket whose prefix holds millions of delete markers (S3) or deleted blobs (Azure) lists such pages honestly (list a narrower prefix, clean up the old versions, or give more time with $SIMGREP_REMOTE_TIMEOUT_MS: the bound is ${STALL_TIMEOUTS} remote timeouts); else the store or a proxy in front of it answers "more" forever. The objects listed before were searched`);
 }
 
 /** A key as a message shows it: control characters escaped, at most 80 characters. */

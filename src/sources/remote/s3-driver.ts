@@ -11,7 +11,7 @@ import { isSimgrepError } from '../../errors.js';
 import type { ListedObject, StoreDriverOptions, StreamingCapabilities, StreamingDriver } from './capabilities.js';
 import { storeDriver } from './capabilities.js';
 import { boundedBytes, createHttpClient, MAX_DOCUMENT_BYTES, MAX_ERROR_BODY_BYTES, openedBody, TransportError, type OpenedResponse } from './http-client.js';
-import { keyOfListed, pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
+import { STALL_TIMEOUTS, keyOfListed, pagedListing, preconditionFailed, streamObject, type ListingPage } from './object-stream.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './options.js';
 import { isCompleteListing, s3ErrorFor, s3ListingNotXml, type S3ErrorContext } from './s3-errors.js';
 import { transportCode } from './retry.js';
@@ -108,7 +108,8 @@ function createS3Driver(o: S3DriverOptions): StreamingDriver {
     // Keys come URL-encoded when the store honours encoding-type=url (it says so); some do not.
     const decode = (k: string) => (page.EncodingType === 'url' ? decodeURIComponent(k.replace(/\+/g, ' ')) : k);
     const objects = (page.Contents ?? []).map((c) => ({ key: decode(c.Key ?? ''), size: Number.isFinite(c.Size) ? c.Size : undefined, modifiedMs: c.LastModified?.getTime(), etag: c.ETag }));
-    return { items: objects, cursor: page.IsTruncated ? page.NextContinuationToken : undefined };
+    const prefixes = (page.CommonPrefixes ?? []).map((c) => decode(c.Prefix ?? ''));
+    return { items: objects, cursor: page.IsTruncated ? page.NextContinuationToken : undefined, prefixes };
   }
 
   async function openObject(key: string, headers: Record<string, string>, signal?: AbortSignal): Promise<OpenedResponse> {
@@ -150,7 +151,7 @@ function createS3Driver(o: S3DriverOptions): StreamingDriver {
   }
 
   const streaming: StreamingCapabilities = {
-    listObjects: (prefix, { recursive, signal }) => pagedListing((token) => listPage(prefix, recursive, token, signal), keyOfListed),
+    listObjects: (prefix, { recursive, signal }) => pagedListing((token) => listPage(prefix, recursive, token, signal), { keyOf: keyOfListed, stallMs: STALL_TIMEOUTS * timeoutMs }),
     async statObject(key, { signal }) {
       try {
         const head = await send((s3, sdk, opts) => s3.send(new sdk.HeadObjectCommand({ Bucket: o.bucket, Key: key }), opts), signal, 'HEAD');

@@ -9,7 +9,7 @@ import { SimgrepError } from '../../errors.js';
 import { statSync } from 'node:fs';
 import { ioPathOf } from '../../sources/dir-listing.js';
 import { createFsSource } from '../../sources/fs.js';
-import { collectBytes, streamEntry, type Source } from '../../sources/source.js';
+import { streamEntry, type Source } from '../../sources/source.js';
 import { isRemoteUri } from '../../sources/uri.js';
 import { chunkFeatures, type ChunkIdentifiers } from '../snapshot/chunk-features.js';
 import { openChunks } from './file-chunks.js';
@@ -47,6 +47,26 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
   let breathed = performance.now();
   const due = () => signal !== undefined && (signal.stoppable ?? true) && performance.now() - breathed > BREATHE_MS;
   const breathe = async () => { await new Promise((r) => setImmediate(r)); breathed = performance.now(); };
+  /**
+   * A remote object's bytes (its hash is checked), the stop looked at between its pieces (1 MiB past 8 MiB): it was read to
+   * its end first. The stream gets a signal of its own, aborted once the stop is seen (looked at every BREATHE_MS while it
+   * reads): a store that stalls between pieces held the read until the remote timeout (30 s) before the stop was looked at.
+   */
+  const wholeObject = async (key: string): Promise<Buffer> => {
+    const parts: Uint8Array[] = [];
+    const stop = new AbortController();
+    const watch = signal && setInterval(() => { if (signal.aborted) stop.abort(); }, BREATHE_MS);
+    try {
+      for await (const part of streamEntry(files, { path: key }, stop.signal)) {
+        parts.push(part);
+        if (due()) await breathe();
+        stopped(); // leaving the loop ends the read (the stream's finally lets the connection go)
+      }
+    } finally {
+      clearInterval(watch);
+    }
+    return parts.length === 1 && Buffer.isBuffer(parts[0]) ? parts[0] : Buffer.concat(parts);
+  };
   for (const state of states) {
     if (due()) await breathe();
     stopped();
@@ -57,7 +77,7 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
       try {
         // An object, and a file whose ctime the index does not know (an older simgrep's record): the content
         // hash decides. The file's is taken as its chunks are read (it was read whole into memory first).
-        const bytes = isRemoteUri(state.key) ? await collectBytes(streamEntry(files, { path: state.key })) : null;
+        const bytes = isRemoteUri(state.key) ? await wholeObject(state.key) : null;
         const hashed = !bytes && state.ctime === UNKNOWN_CTIME ? hashedStream(streamEntry(files, { path: state.key })) : null;
         const st = bytes || hashed ? null : statSync(ioPathOf(state.key));
         const same = bytes ? createHash('sha256').update(bytes).digest('hex') === state.hash : hashed !== null || (st!.size === state.size && st!.mtimeMs === state.mtime && st!.ctimeMs === state.ctime);

@@ -48,8 +48,9 @@ describe('Cloud Storage error replies', () => {
 
 describe('Cloud Storage listing replies', () => {
   it('reads items and the page token, and names what came back instead of a listing', () => {
-    expect(parseListing('{"items":[{"name":"a","size":"3","updated":"2026-01-01T00:00:00Z"}],"nextPageToken":"t"}', 'application/json')).toEqual({ items: [{ name: 'a', size: '3', updated: '2026-01-01T00:00:00Z' }], nextPageToken: 't' });
-    expect(parseListing('{"kind":"storage#objects"}', 'application/json')).toEqual({ items: [], nextPageToken: undefined });
+    expect(parseListing('{"items":[{"name":"a","size":"3","updated":"2026-01-01T00:00:00Z"}],"nextPageToken":"t"}', 'application/json')).toEqual({ items: [{ name: 'a', size: '3', updated: '2026-01-01T00:00:00Z' }], nextPageToken: 't', prefixes: [] });
+    expect(parseListing('{"prefixes":["a/","b/",7],"nextPageToken":"t"}', 'application/json')).toEqual({ items: [], nextPageToken: 't', prefixes: ['a/', 'b/'] });
+    expect(parseListing('{"kind":"storage#objects"}', 'application/json')).toEqual({ items: [], nextPageToken: undefined, prefixes: [] });
     expect(() => parseListing('{"items":[{"name":"a"', 'application/json')).toThrow(/answered with JSON cut short \(21 characters\) \(application\/json\), not a Cloud Storage listing/);
     expect(() => parseListing('', null)).toThrow(/answered with an empty body \(no content type\)/);
     expect(() => parseListing('{"items":"x"}', 'application/json')).toThrow(/answered with "\{"items":"x"\}"/);

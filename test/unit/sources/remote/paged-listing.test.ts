@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { pagedListing } from '../../../../src/sources/remote/object-stream.js';
 
+const MINUTE = 60_000;
+
 describe('pagedListing', () => {
   it('stops when the store repeats a continuation token, keeping the objects listed', async () => {
     let calls = 0;
@@ -10,7 +12,7 @@ describe('pagedListing', () => {
     const listing = pagedListing(async (cursor) => {
       calls++;
       return { items: [`k${calls}`], cursor: cursor === undefined ? 't1' : 't1' };
-    });
+    }, { stallMs: MINUTE });
     await expect((async () => { for await (const k of listing) got.push(k); })()).rejects.toThrow(/the store sent the same continuation token twice \("t1"\), so the listing would never end/);
     expect(got).toEqual(['k1', 'k2']);
     expect(calls).toBe(2);
@@ -22,7 +24,7 @@ describe('pagedListing', () => {
     const listing = pagedListing(async () => {
       calls++;
       return { items: [{ key: 'a.txt' }, { key: 'b.txt' }], cursor: `t${calls}` };
-    }, (o) => o.key);
+    }, { keyOf: (o) => o.key, stallMs: MINUTE });
     await expect((async () => { for await (const o of listing) got.push(o.key); })()).rejects.toThrow('the store\'s next page, from "a.txt" to "b.txt", was listed before under another continuation token: this listing repeats itself and would never end; it was stopped (a bug in the store or a proxy in front of it)');
     expect(got).toEqual(['a.txt', 'b.txt']);
     expect(calls).toBeLessThanOrEqual(3); // the page after the refused one may be asked for already
@@ -32,7 +34,7 @@ describe('pagedListing', () => {
     const cycle = [[{ key: 'a' }, { key: 'b' }], [{ key: 'c' }], [{ key: 'd' }, { key: 'e' }]];
     let calls = 0;
     const got: string[] = [];
-    const listing = pagedListing(async () => ({ items: cycle[calls++ % 3]!, cursor: `t${calls}` }), (o) => o.key);
+    const listing = pagedListing(async () => ({ items: cycle[calls++ % 3]!, cursor: `t${calls}` }), { keyOf: (o) => o.key, stallMs: MINUTE });
     await expect((async () => { for await (const o of listing) got.push(o.key); })()).rejects.toThrow(/from "a" to "b", was listed before/);
     expect(got).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
@@ -44,7 +46,7 @@ describe('pagedListing', () => {
       p3: { items: [{ key: 'b.txt' }] },
     };
     const got: string[] = [];
-    for await (const o of pagedListing(async (c) => pages[c ?? ''], (o) => o.key)) got.push(o.key);
+    for await (const o of pagedListing(async (c) => pages[c ?? ''], { keyOf: (o) => o.key, stallMs: MINUTE })) got.push(o.key);
     expect(got).toEqual(['m.txt', 'z.txt', 'a.txt', 'c.txt', 'b.txt']);
   });
 
@@ -55,14 +57,63 @@ describe('pagedListing', () => {
       p3: { items: [{ key: 'b' }, { key: 'c' }] },
     };
     const got: string[] = [];
-    for await (const o of pagedListing(async (c) => pages[c ?? ''], (o) => o.key)) got.push(o.key);
+    for await (const o of pagedListing(async (c) => pages[c ?? ''], { keyOf: (o) => o.key, stallMs: MINUTE })) got.push(o.key);
     expect(got).toEqual(['a', 'a', 'b', 'b', 'c']);
   });
 
   it('follows distinct tokens to the last page', async () => {
     const pages: Record<string, { items: number[]; cursor?: string }> = { '': { items: [1], cursor: 'a' }, a: { items: [2], cursor: 'b' }, b: { items: [3] } };
     const got: number[] = [];
-    for await (const n of pagedListing(async (c) => pages[c ?? ''])) got.push(n);
+    for await (const n of pagedListing(async (c) => pages[c ?? ''], { stallMs: MINUTE })) got.push(n);
     expect(got).toEqual([1, 2, 3]);
+  });
+
+  // mend46b: honest listings the trust46 bounds stopped.
+  it('lists a versioned bucket past 5,000 empty pages (delete markers) to its objects: a count of 1,000 stopped it', async () => {
+    let calls = 0;
+    const got: string[] = [];
+    const listing = pagedListing(async () => {
+      calls++;
+      if (calls <= 5000) return { items: [], cursor: `m${calls}` };
+      return { items: [{ key: 'kept.txt' }] };
+    }, { keyOf: (o) => o.key, stallMs: MINUTE });
+    for await (const o of listing) got.push(o.key);
+    expect(got).toEqual(['kept.txt']);
+  });
+
+  it('stops a listing of empty pages after its time without progress, naming delete markers as an honest cause', async () => {
+    let calls = 0;
+    const got: string[] = [];
+    const listing = pagedListing(async () => {
+      calls++;
+      await new Promise((r) => setTimeout(r, 1));
+      return calls === 1 ? { items: [{ key: 'a.txt' }], cursor: 'e1' } : { items: [], cursor: `e${calls}` };
+    }, { keyOf: (o) => o.key, stallMs: 100 });
+    await expect((async () => { for await (const o of listing) got.push(o.key); })()).rejects.toThrow(/^the store sent \d+ pages in a row with no object and no new prefix in them over 0 s, each under a fresh continuation token, so the listing was stopped: a versioned bucket whose prefix holds millions of delete markers \(S3\) or deleted blobs \(Azure\) lists such pages honestly/);
+    expect(got).toEqual(['a.txt']);
+  });
+
+  it('lists a store that names one prefix on several pages in a row (S3-compatible stores do) in full: it was stopped as a repeat', async () => {
+    const pages: Record<string, { items: { key: string }[]; prefixes?: string[]; cursor?: string }> = {
+      '': { items: [{ key: 'a.txt' }], prefixes: ['d/'], cursor: 'p2' },
+      p2: { items: [], prefixes: ['d/'], cursor: 'p3' },
+      p3: { items: [], prefixes: ['d/'], cursor: 'p4' },
+      p4: { items: [{ key: 'e.txt' }], prefixes: ['d/'], cursor: 'p5' },
+      p5: { items: [], prefixes: ['d/', 'f/'] },
+    };
+    const got: string[] = [];
+    for await (const o of pagedListing(async (c) => pages[c ?? ''], { keyOf: (o) => o.key, stallMs: MINUTE })) got.push(o.key);
+    expect(got).toEqual(['a.txt', 'e.txt']);
+  });
+
+  it('stops a listing whose pages name the same prefixes for ever, by its time without progress', async () => {
+    let calls = 0;
+    const listing = pagedListing(async () => {
+      calls++;
+      await new Promise((r) => setTimeout(r, 1));
+      return { items: [] as { key: string }[], prefixes: ['a/', 'b/'], cursor: `d${calls}` };
+    }, { keyOf: (o) => o.key, stallMs: 100 });
+    await expect((async () => { for await (const _ of listing) { /* none */ } })()).rejects.toThrow(/no object and no new prefix/);
+    expect(calls).toBeGreaterThan(2);
   });
 });
