@@ -72,13 +72,13 @@ async function answerTo(kind: 'index' | 'search', job: Record<string, unknown>):
 
 describe('a cluster of mixed builds', () => {
   it('the formats a worker announces are this build\'s snapshot, delta and prose statistics formats', async () => {
-    expect(FORMATS).toBe('simgrep-snapshot-11 simgrep-snapshot-delta-6 simgrep-prose-stats-7');
+    expect(FORMATS).toBe('simgrep-snapshot-12 simgrep-snapshot-delta-7 simgrep-prose-stats-7');
     expect(await workerInfo()).toMatchObject({ protocol: 3, formats: FORMATS });
   });
 
   it('a worker refuses an index shard of other formats (the same version and protocol), naming them', async () => {
     const me = await workerInfo();
-    const older = 'simgrep-snapshot-10 simgrep-snapshot-delta-5 simgrep-prose-stats-6';
+    const older = 'simgrep-snapshot-11 simgrep-snapshot-delta-6 simgrep-prose-stats-7';
     const job = {
       protocol: me.protocol, simgrep: me.simgrep, model: me.model, formats: older, queryId: 'a1b2c3d4e5f6', n: 0,
       indexDir: path.join(home.dir, 'idx'), chunkLines: 48, entries: [{ s: 0, path: path.join(tree, 'm0', 'f0.ts') }], prev: [],
