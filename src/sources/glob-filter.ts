@@ -1,13 +1,8 @@
 // -g/--glob as ripgrep means it: gitignore-style globs over a path relative to the searched root, the
 // last glob that matches a path decides, `!` excludes, and once one glob includes, only files some
 // glob includes are kept. One matcher for a directory walk (which prunes) and a flat listing.
-import { createRequire } from 'node:module';
-import type Picomatch from 'picomatch';
 import { SimgrepError } from '../errors.js';
-
-let picomatchLibrary: typeof Picomatch | null = null;
-/** picomatch, required on first use: a search without -g never loads it. */
-const loadPicomatch = (): typeof Picomatch => (picomatchLibrary ??= createRequire(import.meta.url)('picomatch') as typeof Picomatch);
+import { compileGlob, expandBraces, MAX_BRACE_ALTERNATIVES } from './wildcard.js';
 
 export interface GlobFilter {
   /** Whether a walk enters this directory (its path relative to the root, '/'-separated). */
@@ -44,6 +39,9 @@ export function checkGlob(glob: unknown): void {
   }
   if (square > 0) throw bad('has a [ without its ]; escape it as \\[');
   if (curly > 0) throw bad('has a { without its }; escape it as \\{');
+  try { expandBraces(body); } catch {
+    throw bad(`has braces that expand to more than ${MAX_BRACE_ALTERNATIVES} alternatives; use fewer, or escape a brace as \\{`);
+  }
 }
 
 function compileRule(glob: string): Rule {
@@ -56,11 +54,10 @@ function compileRule(glob: string): Rule {
   // ./src/** means src/** (a shell user's habit; git would match nothing).
   const anchored = body.includes('/');
   body = body.replace(/^\.?\//, '');
-  const picomatch = loadPicomatch();
-  const match = picomatch(body, { dot: true });
+  const match = compileGlob(body, { dot: true });
   if (!anchored) return { exclude, dirOnly, test: (rel) => match(rel.slice(rel.lastIndexOf('/') + 1)) };
-  // picomatch's P/** also matches P itself; git's (and so ripgrep's) matches only what is below P.
-  const holds = body.endsWith('/**') && body.length > 3 ? picomatch(body.slice(0, -3), { dot: true }) : undefined;
+  // compileGlob's P/** (picomatch's) also matches P itself; git's (and so ripgrep's) matches only what is below P.
+  const holds = body.endsWith('/**') && body.length > 3 ? compileGlob(body.slice(0, -3), { dot: true }) : undefined;
   return { exclude, dirOnly, test: holds ? (rel) => match(rel) && !holds(rel) : match, holds };
 }
 

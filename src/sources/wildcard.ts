@@ -1,0 +1,256 @@
+// Glob matching without backtracking: a hostile pattern (`a*a*a*a*b`) against a long name must not hang
+// a walk, and regular expressions (the `ignore` package's, picomatch's) take time exponential in the
+// stars. Per segment, the greedy wildcard algorithm (time: name length x pattern length); `**` across
+// segments by dynamic programming over segments; braces expanded up front, their alternatives bounded.
+import { SimgrepError } from '../errors.js';
+
+/** One character of a pattern: a literal, `?`, or a class `[...]` / `[!...]` / `[^...]`. */
+type Token = { kind: 'char'; c: string } | { kind: 'any' } | { kind: 'class'; negated: boolean; set: string; ranges: string[] };
+/** A segment: chunks of single-character tokens between its stars (star: whether stars stand between them). */
+export interface Segment { chunks: Token[][]; star: boolean; dotLiteral: boolean; never: boolean }
+/** `**`: any number of whole segments (min: at least that many). */
+export interface Globstar { globstar: true; min: 0 | 1 }
+export type PathPart = Segment | Globstar;
+
+export interface SegmentSyntax {
+  /** An unclosed `[`: a literal `[` (picomatch) or a pattern that matches nothing (git's wildmatch). */
+  unclosedClass: 'literal' | 'never';
+  /** Case-insensitive (the `ignore` package's default, which .gitignore matching has always used). */
+  fold: boolean;
+}
+
+/** The most alternatives braces may expand to; more is refused (a few braces would multiply to millions). */
+export const MAX_BRACE_ALTERNATIVES = 1024;
+
+const foldChar = (c: string): string => { const l = c.toLowerCase(); return l.length === 1 ? l : c; };
+/** Lower case, one UTF-16 unit for one (as a regular expression's `i` flag compares). */
+export function foldCase(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(s)) return s.toLowerCase();
+  let out = '';
+  for (const c of s) out += c.length === 1 ? foldChar(c) : c;
+  return out;
+}
+
+/** Parses one segment (no `/` in it) into its tokens; `\x` is the literal x. */
+export function parseSegment(text: string, syntax: SegmentSyntax): Segment {
+  const chunks: Token[][] = [[]];
+  let star = false;
+  let never = false;
+  const lit = (c: string): Token => ({ kind: 'char', c: syntax.fold ? foldChar(c) : c });
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '*') { star = true; if (chunks[chunks.length - 1].length > 0 || chunks.length === 1) chunks.push([]); continue; }
+    const chunk = chunks[chunks.length - 1];
+    if (c === '\\' && i + 1 < text.length) { chunk.push(lit(text[++i])); continue; }
+    if (c === '?') { chunk.push({ kind: 'any' }); continue; }
+    if (c === '[') {
+      const cls = parseClass(text, i);
+      if (cls) { chunk.push(cls.token); i = cls.end; continue; }
+      if (syntax.unclosedClass === 'never') never = true;
+    }
+    chunk.push(lit(c));
+  }
+  // Stars in a row are one star: drop the empty chunks between them (the first and last stay, maybe empty).
+  const kept = chunks.filter((ch, i) => ch.length > 0 || i === 0 || i === chunks.length - 1);
+  const first = kept[0][0];
+  // A name starting with a dot is matched (dot: false) by a literal dot, or by a negated class without it (as picomatch does).
+  const dotLiteral = first?.kind === 'char' ? first.c === '.' : first?.kind === 'class' && first.negated && !inClass(first, '.');
+  return { chunks: kept, star, dotLiteral, never };
+}
+
+/** `[...]` starting at `open`: its token and the index of its `]`, or null when it is not closed. */
+function parseClass(text: string, open: number): { token: Token; end: number } | null {
+  let i = open + 1;
+  const negated = text[i] === '!' || text[i] === '^';
+  if (negated) i++;
+  let set = '';
+  const ranges: string[] = [];
+  for (let first = true; i < text.length; first = false) {
+    let c = text[i];
+    if (c === ']' && !first) return { token: { kind: 'class', negated, set, ranges }, end: i };
+    if (c === '\\' && i + 1 < text.length) c = text[++i];
+    if (text[i + 1] === '-' && i + 2 < text.length && text[i + 2] !== ']') {
+      let to = text[i + 2];
+      i += 2;
+      if (to === '\\' && i + 1 < text.length) to = text[++i];
+      ranges.push(c + to);
+    } else {
+      set += c;
+    }
+    i++;
+  }
+  return null;
+}
+
+function inClass(t: Token & { kind: 'class' }, c: string): boolean {
+  if (t.set.includes(c)) return true;
+  for (const r of t.ranges) if (c >= r[0] && c <= r[1]) return true;
+  return false;
+}
+
+function tokenMatches(t: Token, c: string, fold: boolean): boolean {
+  if (t.kind === 'char') return t.c === c;
+  if (t.kind === 'any') return true;
+  // The name is folded to lower case: a class of capitals holds its upper case.
+  const hit = inClass(t, c) || (fold && c.toUpperCase() !== c && c.toUpperCase().length === 1 && inClass(t, c.toUpperCase()));
+  return hit !== t.negated;
+}
+
+function chunkAt(chunk: Token[], s: string, at: number, fold: boolean): boolean {
+  for (let k = 0; k < chunk.length; k++) if (!tokenMatches(chunk[k], s[at + k], fold)) return false;
+  return true;
+}
+
+/** Whether a segment matches the whole name: first chunk at the start, last at the end, each middle one at its leftmost place. */
+export function matchSegment(seg: Segment, name: string, o: { dot: boolean; fold: boolean }): boolean {
+  if (seg.never) return false;
+  if (!o.dot && name[0] === '.' && !seg.dotLiteral) return false;
+  const { chunks } = seg;
+  const n = name.length;
+  if (!seg.star) return chunks[0].length === n && chunkAt(chunks[0], name, 0, o.fold);
+  const head = chunks[0];
+  const tail = chunks[chunks.length - 1];
+  if (head.length + tail.length > n) return false;
+  if (!chunkAt(head, name, 0, o.fold) || !chunkAt(tail, name, n - tail.length, o.fold)) return false;
+  let at = head.length;
+  const end = n - tail.length;
+  for (let m = 1; m < chunks.length - 1; m++) {
+    const chunk = chunks[m];
+    let found = -1;
+    for (let p = at; p + chunk.length <= end; p++) if (chunkAt(chunk, name, p, o.fold)) { found = p; break; }
+    if (found < 0) return false;
+    at = found + chunk.length;
+  }
+  return true;
+}
+
+/** Whether the parts match these names exactly (a dynamic programme over segments: parts x names). */
+export function matchParts(parts: readonly PathPart[], names: readonly string[], o: { dot: boolean; fold: boolean }): boolean {
+  let reach = new Uint8Array(names.length + 1);
+  reach[0] = 1;
+  for (const part of parts) {
+    const next = new Uint8Array(names.length + 1);
+    if ('globstar' in part) {
+      // next[j]: some reached i <= j (i < j when min is 1) whose names i..j-1 a globstar crosses (no
+      // dot name unless dot). open: the latest reached i < j with such a run to j.
+      let open = -1;
+      for (let j = 0; j <= names.length; j++) {
+        if ((part.min === 0 && reach[j]) || open >= 0) next[j] = 1;
+        if (reach[j]) open = j;
+        if (j < names.length && !o.dot && names[j][0] === '.') open = -1;
+      }
+    } else {
+      for (let j = 0; j < names.length; j++) if (reach[j] && matchSegment(part, names[j], o)) next[j + 1] = 1;
+    }
+    reach = next;
+  }
+  return reach[names.length] === 1;
+}
+
+/** Splits a pattern at its `/`s (not those escaped or in a class). */
+export function splitSegments(pattern: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\' && i + 1 < pattern.length) { cur += c + pattern[++i]; continue; }
+    if (c === '/') { out.push(cur); cur = ''; continue; }
+    cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
+/**
+ * `{a,b}` expanded (nested too) into its alternatives; `\{`, `\,`, a brace in a class and a brace
+ * without a comma are literal. Throws when there would be more than MAX_BRACE_ALTERNATIVES.
+ */
+export function expandBraces(pattern: string): string[] {
+  const open = findBrace(pattern);
+  if (!open) return [pattern];
+  const [start, end, commas] = open;
+  const head = pattern.slice(0, start);
+  const tails = expandBraces(pattern.slice(end + 1));
+  const out: string[] = [];
+  let from = start + 1;
+  for (const cut of [...commas, end]) {
+    for (const alt of expandBraces(pattern.slice(from, cut))) {
+      for (const tail of tails) {
+        out.push(head + alt + tail);
+        if (out.length > MAX_BRACE_ALTERNATIVES) {
+          throw new SimgrepError('BAD_FLAG', `glob ${JSON.stringify(pattern)} has more than ${MAX_BRACE_ALTERNATIVES} alternatives in its braces; use fewer braces or escape them as \\{`);
+        }
+      }
+    }
+    from = cut + 1;
+  }
+  return out;
+}
+
+/** The first `{` that has a matching `}` and a top-level comma: [its index, the `}`'s, the commas']. */
+function findBrace(p: string): [number, number, number[]] | null {
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '\\') { i++; continue; }
+    if (p[i] === '[') { const end = classEnd(p, i); if (end > 0) { i = end; continue; } }
+    if (p[i] !== '{') continue;
+    let depth = 0;
+    const commas: number[] = [];
+    for (let j = i; j < p.length; j++) {
+      const c = p[j];
+      if (c === '\\') { j++; continue; }
+      if (c === '[') { const end = classEnd(p, j); if (end > 0) { j = end; continue; } }
+      if (c === '{') depth++;
+      else if (c === '}' && --depth === 0) {
+        if (commas.length > 0) return [i, j, commas];
+        break; // {a}: literal; look for a later brace
+      } else if (c === ',' && depth === 1) commas.push(j);
+    }
+  }
+  return null;
+}
+
+function classEnd(p: string, open: number): number {
+  let i = open + 1;
+  if (p[i] === '!' || p[i] === '^') i++;
+  for (let first = true; i < p.length; i++, first = false) {
+    if (p[i] === '\\') { i++; continue; }
+    if (p[i] === ']' && !first) return i;
+  }
+  return -1;
+}
+
+const GLOB_SYNTAX: SegmentSyntax = { unclosedClass: 'literal', fold: false };
+
+/**
+ * A glob (ripgrep's -g syntax: `*`, `?`, `[...]`, `**` as a whole segment, `{a,b}`, `\` escapes) as a
+ * matcher of '/'-separated relative paths; case-sensitive; `dot: false` keeps `*`, `?`, `[...]` and
+ * `**` off names that start with a dot (as picomatch's option). `a/**` matches a too.
+ */
+export function compileGlob(pattern: string, o: { dot: boolean }): (rel: string) => boolean {
+  const body = pattern.replace(/^(?:\.\/)+/, '');
+  // P/** matches P too, as in picomatch, except where P ends in a star (picomatch's a*/** needs a name below).
+  const segs = splitSegments(body);
+  const before = segs.length > 1 && segs[segs.length - 1] === '**' ? segs[segs.length - 2] : '';
+  const starBefore = before !== '**' && /(?:^|[^\\])\*$/.test(before);
+  const alternatives = expandBraces(body).map((p) => globParts(p, starBefore));
+  const opts = { dot: o.dot, fold: false };
+  return (rel) => {
+    const names = rel.split('/');
+    return alternatives.some((parts) => matchParts(parts, names, opts));
+  };
+}
+
+function globParts(pattern: string, starBefore: boolean): PathPart[] {
+  const segs = splitSegments(pattern);
+  return segs.map((s, i): PathPart => (s === '**' ? { globstar: true, min: starBefore && i === segs.length - 1 ? 1 : 0 } : parseSegment(s, GLOB_SYNTAX)));
+}
+
+/** A glob's leading segments without a glob character (the directory to walk) and the rest (as picomatch.scan splits it). */
+export function globBase(pattern: string): { base: string; glob: string } {
+  const body = pattern.replace(/^(?:\.\/)+/, '');
+  const segs = body.split('/');
+  const at = segs.findIndex((s) => /[*?[\]{}()\\]/.test(s));
+  if (at < 0) return { base: body, glob: '' };
+  return { base: segs.slice(0, at).join('/') || (body.startsWith('/') ? '/' : ''), glob: segs.slice(at).join('/') };
+}
