@@ -1,0 +1,68 @@
+// wildcard.ts and gitignore-rules.ts, case by case: git's .gitignore syntax and -g's globs (ripgrep's
+// meaning), including where git and the `ignore` package part (the property tests skip those).
+import { describe, expect, it } from 'vitest';
+import { checkGlob } from '../../../src/sources/glob-filter.js';
+import { GitignoreRules } from '../../../src/sources/gitignore-rules.js';
+import { compileGlob, expandBraces, globBase, MAX_BRACE_ALTERNATIVES } from '../../../src/sources/wildcard.js';
+
+/** Which of these paths (a directory's ends in '/') the rule file ignores. */
+const ignored = (rules: string, paths: string[]) => paths.filter((p) => new GitignoreRules().add(rules).test(p).ignored);
+
+describe('gitignore rules', () => {
+  it.each([
+    ['a comment and a blank line are no rules; \\# is a literal #', '# x\n\n   \n\\#x', ['# x', '#x', 'x'], ['#x']],
+    ['\\! is a literal !', '\\!x', ['!x', 'x'], ['!x']],
+    ['trailing spaces go, an escaped one stays', 'a  \nb\\ ', ['a', 'a ', 'b', 'b '], ['a', 'b ']],
+    ['! re-includes what an earlier line ignored; the last line that matches wins', '*.log\n!keep.log\nkeep*', ['a.log', 'keep.log', 'keeper'], ['a.log', 'keep.log', 'keeper']],
+    ['nothing below an ignored directory comes back', 'build/\n!build/keep', ['build/', 'build/keep', 'x/build/keep'], ['build/', 'build/keep', 'x/build/keep']],
+    ['a slash at the start or middle anchors', '/top\nsrc/gen', ['top', 'x/top', 'src/gen', 'x/src/gen'], ['top', 'src/gen']],
+    ['a trailing slash: directories only', 'out/', ['out', 'out/', 'x/out/'], ['out/', 'x/out/']],
+    ['**/ at the start: any depth; /** at the end: everything inside, not the directory', '**/cache\nlib/**', ['cache', 'a/b/cache', 'lib/', 'lib/x', 'lib/x/y'], ['cache', 'a/b/cache', 'lib/x', 'lib/x/y']],
+    ['a/**/b: zero or more directories between', 'a/**/b', ['a/b', 'a/x/b', 'a/x/y/b', 'ab', 'x/a/b'], ['a/b', 'a/x/b', 'a/x/y/b']],
+    ['* and ? never cross a slash; * matches dot files', '*.js\na?c', ['.js', 'x/.y.js', 'a/c', 'abc', 'a/b'], ['.js', 'x/.y.js', 'abc']],
+    ['classes: ranges, [!...] and [^...] (git\'s negation), \\ escapes', '[a-c]1\n[!x]2\n[^y]3\n\\*4', ['b1', 'd1', 'x2', 'z2', 'y3', 'z3', '*4', 'a4'], ['b1', 'z2', 'z3', '*4']],
+    ['an unclosed [ matches nothing; a trailing \\ drops the line', '[ab\nc\\', ['[ab', 'a', 'c', 'c\\'], []],
+    ['case-insensitive, as the ignore package has always matched here', 'Foo', ['foo', 'FOO'], ['foo', 'FOO']],
+  ])('%s', (_, rules, paths, expected) => {
+    expect(ignored(rules, paths)).toEqual(expected);
+  });
+
+  it('a negation says unignored (the deeper rule file\'s opinion that wins over an outer one)', () => {
+    expect(new GitignoreRules().add('*.md\n!README.md').test('README.md')).toEqual({ ignored: false, unignored: true });
+    expect(new GitignoreRules().add('*.md').test('x.txt')).toEqual({ ignored: false, unignored: false });
+  });
+});
+
+describe('globs', () => {
+  it.each([
+    ['*.ts', ['a.ts', '.a.ts', 'x/a.ts'], ['a.ts', '.a.ts']],
+    ['src/**/*.ts', ['src/a.ts', 'src/x/y/a.ts', 'a.ts'], ['src/a.ts', 'src/x/y/a.ts']],
+    ['{src,lib}/*.{ts,js}', ['src/a.ts', 'lib/b.js', 'doc/c.ts', 'src/d.md'], ['src/a.ts', 'lib/b.js']],
+    ['{a,b/c}/x', ['a/x', 'b/c/x', 'b/x'], ['a/x', 'b/c/x']],
+    ['\\{a,b\\}', ['{a,b}', 'a'], ['{a,b}']],
+    ['[!a]?', ['ab', 'bb', 'b'], ['bb']],
+    ['a/**', ['a', 'a/b', 'a/b/c', 'ab'], ['a', 'a/b', 'a/b/c']],
+  ])('%s', (glob, paths, expected) => {
+    expect(paths.filter(compileGlob(glob, { dot: true }))).toEqual(expected);
+  });
+
+  it('dot: false keeps wildcards off dot names, as a glob root without --hidden wants', () => {
+    expect(['.a', 'a', 'x/.b/c', 'x/b/c'].filter(compileGlob('**/*', { dot: false }))).toEqual(['a', 'x/b/c']);
+    expect(['.a', 'a'].filter(compileGlob('.*', { dot: false }))).toEqual(['.a']);
+  });
+
+  it('braces are expanded up front with a bound: more alternatives are refused, saying how to fix it', () => {
+    expect(expandBraces('{a,b}{c,d}')).toEqual(['ac', 'ad', 'bc', 'bd']);
+    expect(expandBraces('x{a}y')).toEqual(['x{a}y']);
+    const many = '{a,b}'.repeat(11); // 2,048 alternatives
+    expect(() => compileGlob(many, { dot: true })).toThrow(`has more than ${MAX_BRACE_ALTERNATIVES} alternatives in its braces; use fewer braces or escape them as \\{`);
+    expect(() => checkGlob(many)).toThrow(`-g/--glob ${JSON.stringify(many)} has braces that expand to more than ${MAX_BRACE_ALTERNATIVES} alternatives; use fewer, or escape a brace as \\{`);
+  });
+
+  it('a glob root\'s base is its leading segments without a wildcard', () => {
+    expect(globBase('./src/**/*.ts')).toEqual({ base: 'src', glob: '**/*.ts' });
+    expect(globBase('/abs/*.md')).toEqual({ base: '/abs', glob: '*.md' });
+    expect(globBase('/*.md')).toEqual({ base: '/', glob: '*.md' });
+    expect(globBase('*.md')).toEqual({ base: '', glob: '*.md' });
+  });
+});
