@@ -1,7 +1,7 @@
 // One rule file's patterns (.gitignore, .ignore, .git/info/exclude) and their verdict for a path, as
 // the `ignore` package gave it (git's syntax; case-insensitive, as that package's default always was
 // here), matched by wildcard.ts in time polynomial in the name and pattern, never exponential.
-import { foldCase, matchParts, parseSegment, splitSegments, type PathPart, type SegmentSyntax } from './wildcard.js';
+import { foldCase, matchParts, matchSegment, parseSegment, splitSegments, type PathPart, type Segment, type SegmentSyntax } from './wildcard.js';
 
 interface Rule { negative: boolean; dirOnly: boolean; anchored: boolean; parts: PathPart[] }
 
@@ -44,7 +44,7 @@ export function parseRuleLine(line: string): Rule | null {
 function matches(r: Rule, names: readonly string[], isDir: boolean): boolean {
   if (r.dirOnly && !isDir) return false;
   // Without an anchoring slash the pattern matches the last name at any depth.
-  if (!r.anchored) return names.length > 0 && matchParts(r.parts, names.slice(-1), MATCH);
+  if (!r.anchored) return names.length > 0 && matchSegment(r.parts[0] as Segment, names[names.length - 1], MATCH);
   return matchParts(r.parts, names, MATCH);
 }
 

@@ -125,27 +125,49 @@ export function matchSegment(seg: Segment, name: string, o: { dot: boolean; fold
   return true;
 }
 
-/** Whether the parts match these names exactly (a dynamic programme over segments: parts x names). */
+const isGlobstar = (p: PathPart): p is Globstar => 'globstar' in p;
+
+/**
+ * Whether the parts match these names exactly: the segments before the first `**` against the first
+ * names, those after the last against the last names, and between, a dynamic programme over segments
+ * (parts x names) where there is more than one `**`.
+ */
 export function matchParts(parts: readonly PathPart[], names: readonly string[], o: { dot: boolean; fold: boolean }): boolean {
-  let reach = new Uint8Array(names.length + 1);
+  let lo = 0;
+  let hi = parts.length;
+  let first = 0;
+  let last = names.length;
+  for (; lo < hi && !isGlobstar(parts[lo]); lo++, first++) if (first >= last || !matchSegment(parts[lo] as Segment, names[first], o)) return false;
+  if (lo === hi) return first === last;
+  for (; !isGlobstar(parts[hi - 1]); hi--, last--) if (last <= first || !matchSegment(parts[hi - 1] as Segment, names[last - 1], o)) return false;
+  if (hi - lo === 1) return last - first >= (parts[lo] as Globstar).min && crossable(names, first, last, o.dot);
+  let reach = new Uint8Array(last - first + 1);
   reach[0] = 1;
-  for (const part of parts) {
-    const next = new Uint8Array(names.length + 1);
-    if ('globstar' in part) {
+  for (let k = lo; k < hi; k++) {
+    const part = parts[k];
+    const next = new Uint8Array(reach.length);
+    if (isGlobstar(part)) {
       // next[j]: some reached i <= j (i < j when min is 1) whose names i..j-1 a globstar crosses (no
       // dot name unless dot). open: the latest reached i < j with such a run to j.
       let open = -1;
-      for (let j = 0; j <= names.length; j++) {
+      for (let j = 0; j < reach.length; j++) {
         if ((part.min === 0 && reach[j]) || open >= 0) next[j] = 1;
         if (reach[j]) open = j;
-        if (j < names.length && !o.dot && names[j][0] === '.') open = -1;
+        if (j < last - first && !o.dot && names[first + j][0] === '.') open = -1;
       }
     } else {
-      for (let j = 0; j < names.length; j++) if (reach[j] && matchSegment(part, names[j], o)) next[j + 1] = 1;
+      for (let j = 0; j < last - first; j++) if (reach[j] && matchSegment(part, names[first + j], o)) next[j + 1] = 1;
     }
     reach = next;
   }
-  return reach[names.length] === 1;
+  return reach[last - first] === 1;
+}
+
+/** Whether a `**` crosses names[from..to): no name starting with a dot, unless dot. */
+function crossable(names: readonly string[], from: number, to: number, dot: boolean): boolean {
+  if (dot) return true;
+  for (let k = from; k < to; k++) if (names[k][0] === '.') return false;
+  return true;
 }
 
 /** Splits a pattern at its `/`s (not those escaped or in a class). */
@@ -228,11 +250,12 @@ const GLOB_SYNTAX: SegmentSyntax = { unclosedClass: 'literal', fold: false };
  * `**` off names that start with a dot (as picomatch's option). `a/**` matches a too.
  */
 export function compileGlob(pattern: string, o: { dot: boolean }): (rel: string) => boolean {
-  const body = pattern.replace(/^(?:\.\/)+/, '');
+  const body = markGlobstars(pattern.replace(/^(?:\.\/)+/, ''));
   // P/** matches P too, as in picomatch, except where P ends in a star (picomatch's a*/** needs a name below).
   const segs = splitSegments(body);
-  const before = segs.length > 1 && segs[segs.length - 1] === '**' ? segs[segs.length - 2] : '';
-  const starBefore = before !== '**' && /(?:^|[^\\])\*$/.test(before);
+  let end = segs.length;
+  while (end > 0 && segs[end - 1] === GLOBSTAR_MARK) end--;
+  const starBefore = end > 0 && end < segs.length && /(?:^|[^\\])\*$/.test(segs[end - 1]);
   const alternatives = expandBraces(body).map((p) => globParts(p, starBefore));
   const opts = { dot: o.dot, fold: false };
   return (rel) => {
@@ -241,9 +264,31 @@ export function compileGlob(pattern: string, o: { dot: boolean }): (rel: string)
   };
 }
 
+/** Stands for a `**` that is a whole segment of the pattern as written, through brace expansion. */
+const GLOBSTAR_MARK = '\uE000';
+
+/**
+ * A `**` that is a whole segment of the pattern as written becomes GLOBSTAR_MARK; any other run of
+ * stars is one `*` (`a**`, `{,a}**`: picomatch's reading), as is a `**` that braces put together (`*{,a}*`).
+ */
+function markGlobstars(pattern: string): string {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') { out += pattern.slice(i, i + 2); i++; continue; }
+    if (c !== '*') { out += c; continue; }
+    let end = i;
+    while (pattern[end] === '*') end++;
+    const whole = end - i === 2 && (i === 0 || pattern[i - 1] === '/') && (end === pattern.length || pattern[end] === '/');
+    out += whole ? GLOBSTAR_MARK : '*';
+    i = end - 1;
+  }
+  return out;
+}
+
 function globParts(pattern: string, starBefore: boolean): PathPart[] {
   const segs = splitSegments(pattern);
-  return segs.map((s, i): PathPart => (s === '**' ? { globstar: true, min: starBefore && i === segs.length - 1 ? 1 : 0 } : parseSegment(s, GLOB_SYNTAX)));
+  return segs.map((s, i): PathPart => (s === GLOBSTAR_MARK ? { globstar: true, min: starBefore && i === segs.length - 1 ? 1 : 0 } : parseSegment(s, GLOB_SYNTAX)));
 }
 
 /** A glob's leading segments without a glob character (the directory to walk) and the rest (as picomatch.scan splits it). */

@@ -42,6 +42,8 @@ describe('globs', () => {
     ['\\{a,b\\}', ['{a,b}', 'a'], ['{a,b}']],
     ['[!a]?', ['ab', 'bb', 'b'], ['bb']],
     ['a/**', ['a', 'a/b', 'a/b/c', 'ab'], ['a', 'a/b', 'a/b/c']],
+    ['a**b', ['ab', 'axxb', 'a/b', 'ax/yb'], ['ab', 'axxb']],
+    ['**{x,y}.js', ['x.js', 'ay.js', 'a/x.js'], ['x.js', 'ay.js']],
   ])('%s', (glob, paths, expected) => {
     expect(paths.filter(compileGlob(glob, { dot: true }))).toEqual(expected);
   });
