@@ -35,7 +35,8 @@ export function parseRuleLine(line: string): Rule | null {
   segs.forEach((s, i) => {
     // a/**: everything inside a, not a (a/**/, as the ignore package read it: a too).
     if (s === '**' && i === segs.length - 1 && segs.length > 1) parts.push({ globstar: true, min: dirOnly ? 0 : 1 });
-    else if (s === '**' && segs.length > 1) parts.push({ globstar: true, min: 0 }); // **/a, a/**/b
+    // **/a, a/**/b; but **/**/a: the second ** is one name (the ignore package's reading, kept).
+    else if (s === '**' && segs.length > 1 && !(i === 1 && segs[0] === '**')) parts.push({ globstar: true, min: 0 });
     else parts.push(parseSegment(s, SYNTAX));
   });
   return { negative, dirOnly, anchored, parts };
