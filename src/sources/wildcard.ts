@@ -25,7 +25,6 @@ export const MAX_BRACE_ALTERNATIVES = 1024;
 const foldChar = (c: string): string => { const l = c.toLowerCase(); return l.length === 1 ? l : c; };
 /** Lower case, one UTF-16 unit for one (as a regular expression's `i` flag compares). */
 export function foldCase(s: string): string {
-  // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(s)) return s.toLowerCase();
   let out = '';
   for (const c of s) out += c.length === 1 ? foldChar(c) : c;
@@ -40,6 +39,7 @@ export function parseSegment(text: string, syntax: SegmentSyntax): Segment {
   const lit = (c: string): Token => ({ kind: 'char', c: syntax.fold ? foldChar(c) : c });
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
+    // Stars in a row are one star: a new chunk only after a non-empty one (or the first, maybe empty).
     if (c === '*') { star = true; if (chunks[chunks.length - 1].length > 0 || chunks.length === 1) chunks.push([]); continue; }
     const chunk = chunks[chunks.length - 1];
     if (c === '\\' && i + 1 < text.length) { chunk.push(lit(text[++i])); continue; }
@@ -51,12 +51,10 @@ export function parseSegment(text: string, syntax: SegmentSyntax): Segment {
     }
     chunk.push(lit(c));
   }
-  // Stars in a row are one star: drop the empty chunks between them (the first and last stay, maybe empty).
-  const kept = chunks.filter((ch, i) => ch.length > 0 || i === 0 || i === chunks.length - 1);
-  const first = kept[0][0];
+  const first = chunks[0][0];
   // A name starting with a dot is matched (dot: false) by a literal dot, or by a negated class without it (as picomatch does).
   const dotLiteral = first?.kind === 'char' ? first.c === '.' : first?.kind === 'class' && first.negated && !inClass(first, '.');
-  return { chunks: kept, star, dotLiteral, never };
+  return { chunks, star, dotLiteral, never };
 }
 
 /** `[...]` starting at `open`: its token and the index of its `]`, or null when it is not closed. */
