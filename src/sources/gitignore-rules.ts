@@ -18,7 +18,7 @@ export function parseRuleLine(line: string): Rule | null {
   // A trailing backslash escapes nothing: git drops the line.
   if (/(?:[^\\]|^)\\$/.test(text)) return null;
   // Trailing spaces go unless escaped (`\ ` keeps one).
-  text = text.replace(/((?:\\\\)*?)(\\?\s+)$/, (_, even: string, tail: string) => even + (tail.startsWith('\\') ? '\\ ' : ''));
+  text = trimTrailingSpaces(text);
   const negative = text.startsWith('!');
   if (negative) text = text.slice(1);
   if (text.startsWith('\\!') || text.startsWith('\\#')) text = text.slice(1);
@@ -40,6 +40,19 @@ export function parseRuleLine(line: string): Rule | null {
     else parts.push(parseSegment(s, SYNTAX));
   });
   return { negative, dirOnly, anchored, parts };
+}
+
+/**
+ * Trailing whitespace goes, unless a backslash escapes its first character: that stays, as one
+ * space. In one pass (the ignore package's regular expression took time quadratic in a run of spaces).
+ */
+function trimTrailingSpaces(text: string): string {
+  let end = text.length;
+  while (end > 0 && /\s/.test(text[end - 1])) end--;
+  if (end === text.length) return text;
+  let slashes = 0;
+  while (end - slashes > 0 && text[end - 1 - slashes] === '\\') slashes++;
+  return slashes % 2 === 1 ? `${text.slice(0, end)} ` : text.slice(0, end);
 }
 
 function matches(r: Rule, names: readonly string[], isDir: boolean): boolean {

@@ -35,8 +35,9 @@ export function foldCase(s: string): string {
 export function parseSegment(text: string, syntax: SegmentSyntax): Segment {
   const chunks: Token[][] = [[]];
   let star = false;
-  let never = false;
   const lit = (c: string): Token => ({ kind: 'char', c: syntax.fold ? foldChar(c) : c });
+  // Once a [ finds no ], no later one does: they are literal without another scan (a line of [s stays linear).
+  let unclosed = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     // Stars in a row are one star: a new chunk only after a non-empty one (or the first, maybe empty).
@@ -45,16 +46,17 @@ export function parseSegment(text: string, syntax: SegmentSyntax): Segment {
     if (c === '\\' && i + 1 < text.length) { chunk.push(lit(text[++i])); continue; }
     if (c === '?') { chunk.push({ kind: 'any' }); continue; }
     if (c === '[') {
-      const cls = parseClass(text, i);
+      const cls = unclosed ? null : parseClass(text, i);
       if (cls) { chunk.push(cls.token); i = cls.end; continue; }
-      if (syntax.unclosedClass === 'never') never = true;
+      unclosed = true;
+      if (syntax.unclosedClass === 'never') return { chunks: [[]], star: false, dotLiteral: false, never: true };
     }
     chunk.push(lit(c));
   }
   const first = chunks[0][0];
   // A name starting with a dot is matched (dot: false) by a literal dot, or by a negated class without it (as picomatch does).
   const dotLiteral = first?.kind === 'char' ? first.c === '.' : first?.kind === 'class' && first.negated && !inClass(first, '.');
-  return { chunks, star, dotLiteral, never };
+  return { chunks, star, dotLiteral, never: false };
 }
 
 /** `[...]` starting at `open`: its token and the index of its `]`, or null when it is not closed. */
@@ -208,26 +210,26 @@ export function expandBraces(pattern: string): string[] {
   return out;
 }
 
-/** The first `{` that has a matching `}` and a top-level comma: [its index, the `}`'s, the commas']. */
+/**
+ * The first `{` that has a matching `}` and a top-level comma: [its index, the `}`'s, the commas'].
+ * One pass with a stack of open braces (nested braces cost no rescans).
+ */
 function findBrace(p: string): [number, number, number[]] | null {
+  const open: { start: number; commas: number[] }[] = [];
+  let best: [number, number, number[]] | null = null;
+  let noClassClose = false;
   for (let i = 0; i < p.length; i++) {
-    if (p[i] === '\\') { i++; continue; }
-    if (p[i] === '[') { const end = classEnd(p, i); if (end > 0) { i = end; continue; } }
-    if (p[i] !== '{') continue;
-    let depth = 0;
-    const commas: number[] = [];
-    for (let j = i; j < p.length; j++) {
-      const c = p[j];
-      if (c === '\\') { j++; continue; }
-      if (c === '[') { const end = classEnd(p, j); if (end > 0) { j = end; continue; } }
-      if (c === '{') depth++;
-      else if (c === '}' && --depth === 0) {
-        if (commas.length > 0) return [i, j, commas];
-        break; // {a}: literal; look for a later brace
-      } else if (c === ',' && depth === 1) commas.push(j);
+    const c = p[i];
+    if (c === '\\') { i++; continue; }
+    if (c === '[' && !noClassClose) { const end = classEnd(p, i); if (end > 0) { i = end; continue; } noClassClose = true; }
+    if (c === '{') open.push({ start: i, commas: [] });
+    else if (c === ',' && open.length > 0) open[open.length - 1].commas.push(i);
+    else if (c === '}' && open.length > 0) {
+      const b = open.pop()!;
+      if (b.commas.length > 0 && (!best || b.start < best[0])) best = [b.start, i, b.commas];
     }
   }
-  return null;
+  return best;
 }
 
 function classEnd(p: string, open: number): number {
