@@ -11,7 +11,6 @@ import { readPipe } from './read-pipe.js';
 import { compileGlob, globBase } from './wildcard.js';
 import { STREAM_CHUNK_BYTES, WHOLE_READ_BYTES, type Entry, type Source, type SourceWarning } from './source.js';
 
-
 export interface FsSourceOptions extends WalkFilters {
   paths: string[];
   noIgnore?: boolean;
