@@ -2,7 +2,7 @@
 // last glob that matches a path decides, `!` excludes, and once one glob includes, only files some
 // glob includes are kept. One matcher for a directory walk (which prunes) and a flat listing.
 import { SimgrepError } from '../errors.js';
-import { compileGlob, expandBraces, MAX_BRACE_ALTERNATIVES } from './wildcard.js';
+import { braceProblem, compileGlob, showGlob } from './wildcard.js';
 
 export interface GlobFilter {
   /** Whether a walk enters this directory (its path relative to the root, '/'-separated). */
@@ -25,7 +25,7 @@ interface Rule {
 
 /** Refuses a glob that cannot mean anything, saying how to fix it. */
 export function checkGlob(glob: unknown): void {
-  const bad = (why: string) => new SimgrepError('BAD_FLAG', `-g/--glob ${JSON.stringify(glob)} ${why}`);
+  const bad = (why: string) => new SimgrepError('BAD_FLAG', `-g/--glob ${showGlob(glob as string)} ${why}`);
   if (typeof glob !== 'string') throw new SimgrepError('BAD_FLAG', `-g/--glob takes strings (got ${typeof glob}); e.g. "*.ts" or "!vendor/"`);
   const body = glob.startsWith('!') ? glob.slice(1) : glob;
   if (body.replace(/^\.?\//, '').replace(/\/+$/, '').trim() === '') throw bad('is empty; give a pattern such as "*.ts", "src/**" or "!vendor/"');
@@ -39,9 +39,9 @@ export function checkGlob(glob: unknown): void {
   }
   if (square > 0) throw bad('has a [ without its ]; escape it as \\[');
   if (curly > 0) throw bad('has a { without its }; escape it as \\{');
-  try { expandBraces(body); } catch {
-    throw bad(`has braces that expand to more than ${MAX_BRACE_ALTERNATIVES} alternatives; use fewer, or escape a brace as \\{`);
-  }
+  // Counted, not expanded, and not in a catch-all: any other error is a bug to show, not a brace to blame.
+  const why = braceProblem(body);
+  if (why) throw bad(why);
 }
 
 function compileRule(glob: string): Rule {

@@ -21,6 +21,8 @@ export interface SegmentSyntax {
 
 /** The most alternatives braces may expand to; more is refused (a few braces would multiply to millions). */
 export const MAX_BRACE_ALTERNATIVES = 1024;
+/** The deepest braces may nest (`{a,{b,{c,d}}}` is 3): deeper is refused, so no long glob can recurse without bound. */
+export const MAX_BRACE_DEPTH = 32;
 
 const foldChar = (c: string): string => { const l = c.toLowerCase(); return l.length === 1 ? l : c; };
 /** Lower case, one UTF-16 unit for one (as a regular expression's `i` flag compares). */
@@ -186,28 +188,87 @@ export function splitSegments(pattern: string): string[] {
 
 /**
  * `{a,b}` expanded (nested too) into its alternatives; `\{`, `\,`, a brace in a class and a brace
- * without a comma are literal. Throws when there would be more than MAX_BRACE_ALTERNATIVES.
+ * without a comma are literal. Throws when there would be more than MAX_BRACE_ALTERNATIVES, or braces
+ * nest deeper than MAX_BRACE_DEPTH: both counted in one pass before anything is expanded, so a long
+ * hostile glob (`{a,{a,{a,...}}}`) is refused at once instead of expanded (quadratic) and recursed (a stack overflow).
  */
 export function expandBraces(pattern: string): string[] {
+  const why = braceProblem(pattern);
+  if (why) throw new SimgrepError('BAD_FLAG', `glob ${showGlob(pattern)} ${why}`);
+  return expand(pattern);
+}
+
+/** Why braces in this pattern are refused (too many alternatives, nested too deep), saying how to fix it; null when they are not. */
+export function braceProblem(pattern: string): string | null {
+  const { count, depth } = countBraces(pattern);
+  if (depth > MAX_BRACE_DEPTH) return `nests braces more than ${MAX_BRACE_DEPTH} deep; use fewer nested {a,b}, or escape a brace as \\{`;
+  if (count > MAX_BRACE_ALTERNATIVES) return TOO_MANY;
+  return null;
+}
+
+const TOO_MANY = `has more than ${MAX_BRACE_ALTERNATIVES} alternatives in its braces; use fewer braces or escape them as \\{`;
+const tooMany = (pattern: string) => new SimgrepError('BAD_FLAG', `glob ${showGlob(pattern)} ${TOO_MANY}`);
+/** A long glob shown in a message: its start and length, not 60 KB of it. */
+export const showGlob = (p: string): string => (p.length > 200 ? `${JSON.stringify(p.slice(0, 200))}... (${p.length} characters)` : JSON.stringify(p));
+
+/** The expansion, once countBraces has bounded it (its recursion: at most MAX_BRACE_DEPTH x log2 MAX_BRACE_ALTERNATIVES deep). */
+function expand(pattern: string): string[] {
   const open = findBrace(pattern);
   if (!open) return [pattern];
   const [start, end, commas] = open;
   const head = pattern.slice(0, start);
-  const tails = expandBraces(pattern.slice(end + 1));
+  const tails = expand(pattern.slice(end + 1));
   const out: string[] = [];
   let from = start + 1;
   for (const cut of [...commas, end]) {
-    for (const alt of expandBraces(pattern.slice(from, cut))) {
+    for (const alt of expand(pattern.slice(from, cut))) {
       for (const tail of tails) {
         out.push(head + alt + tail);
-        if (out.length > MAX_BRACE_ALTERNATIVES) {
-          throw new SimgrepError('BAD_FLAG', `glob ${JSON.stringify(pattern)} has more than ${MAX_BRACE_ALTERNATIVES} alternatives in its braces; use fewer braces or escape them as \\{`);
-        }
+        if (out.length > MAX_BRACE_ALTERNATIVES) throw tooMany(pattern);
       }
     }
     from = cut + 1;
   }
   return out;
+}
+
+/**
+ * How many alternatives the braces expand to (capped just above MAX_BRACE_ALTERNATIVES) and how deep
+ * braces with a comma nest, in one pass that scans as findBrace does: a group's count is the sum of its
+ * alternatives' (each the product of the groups in it); a brace without a comma, or without its `}`, passes its groups' product on.
+ */
+function countBraces(p: string): { count: number; depth: number } {
+  const cap = MAX_BRACE_ALTERNATIVES + 1;
+  const mul = (a: number, b: number) => Math.min(cap, a * b);
+  interface Frame { sum: number; cur: number; all: number; commas: boolean; depth: number }
+  const frame = (): Frame => ({ sum: 0, cur: 1, all: 1, commas: false, depth: 0 });
+  const stack: Frame[] = [frame()];
+  let noClassClose = false;
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i];
+    if (c === '\\') { i++; continue; }
+    if (c === '[' && !noClassClose) { const end = classEnd(p, i); if (end > 0) { i = end; continue; } noClassClose = true; }
+    const top = stack[stack.length - 1];
+    if (c === '{') stack.push(frame());
+    else if (c === ',' && stack.length > 1) { top.commas = true; top.sum = Math.min(cap, top.sum + top.cur); top.cur = 1; }
+    else if (c === '}' && stack.length > 1) {
+      stack.pop();
+      const up = stack[stack.length - 1];
+      const n = top.commas ? Math.min(cap, top.sum + top.cur) : top.all;
+      up.cur = mul(up.cur, n);
+      up.all = mul(up.all, n);
+      up.depth = Math.max(up.depth, top.depth + (top.commas ? 1 : 0));
+    }
+  }
+  // Braces left open are literal: their groups multiply into the one around them.
+  while (stack.length > 1) {
+    const top = stack.pop()!;
+    const up = stack[stack.length - 1];
+    up.cur = mul(up.cur, top.all);
+    up.all = mul(up.all, top.all);
+    up.depth = Math.max(up.depth, top.depth);
+  }
+  return { count: stack[0].cur, depth: stack[0].depth };
 }
 
 /**

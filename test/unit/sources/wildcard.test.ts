@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkGlob } from '../../../src/sources/glob-filter.js';
 import { GitignoreRules } from '../../../src/sources/gitignore-rules.js';
-import { compileGlob, expandBraces, globBase, MAX_BRACE_ALTERNATIVES } from '../../../src/sources/wildcard.js';
+import { compileGlob, expandBraces, globBase, MAX_BRACE_ALTERNATIVES, MAX_BRACE_DEPTH } from '../../../src/sources/wildcard.js';
 
 /** Which of these paths (a directory's ends in '/') the rule file ignores. */
 const ignored = (rules: string, paths: string[]) => paths.filter((p) => new GitignoreRules().add(rules).test(p).ignored);
@@ -58,7 +58,22 @@ describe('globs', () => {
     expect(expandBraces('x{a}y')).toEqual(['x{a}y']);
     const many = '{a,b}'.repeat(11); // 2,048 alternatives
     expect(() => compileGlob(many, { dot: true })).toThrow(`has more than ${MAX_BRACE_ALTERNATIVES} alternatives in its braces; use fewer braces or escape them as \\{`);
-    expect(() => checkGlob(many)).toThrow(`-g/--glob ${JSON.stringify(many)} has braces that expand to more than ${MAX_BRACE_ALTERNATIVES} alternatives; use fewer, or escape a brace as \\{`);
+    expect(() => checkGlob(many)).toThrow(`-g/--glob ${JSON.stringify(many)} has more than ${MAX_BRACE_ALTERNATIVES} alternatives in its braces; use fewer braces or escape them as \\{`);
+  });
+
+  it('a 60 KB glob of nested braces is refused at once, not expanded (the old expansion: 9.8 s and a stack overflow, reported as too many alternatives)', () => {
+    const nested = '{a,'.repeat(20000) + '}'.repeat(20000);
+    const started = performance.now();
+    const start = JSON.stringify(nested.slice(0, 200));
+    expect(() => checkGlob(nested)).toThrow(`-g/--glob ${start}... (80000 characters) nests braces more than ${MAX_BRACE_DEPTH} deep; use fewer nested {a,b}, or escape a brace as \\{`);
+    expect(() => compileGlob(nested, { dot: false })).toThrow(`glob ${start}... (80000 characters) nests braces more than ${MAX_BRACE_DEPTH} deep`);
+    // Wide, not deep: 20,001 alternatives in one group, counted before any is made.
+    const wide = '{' + 'a,'.repeat(20000) + 'b}';
+    expect(() => compileGlob(wide, { dot: false })).toThrow(`has more than ${MAX_BRACE_ALTERNATIVES} alternatives in its braces`);
+    expect(performance.now() - started).toBeLessThan(500);
+    // The bounds themselves still expand.
+    expect(expandBraces('{a,'.repeat(MAX_BRACE_DEPTH) + 'b' + '}'.repeat(MAX_BRACE_DEPTH))).toHaveLength(MAX_BRACE_DEPTH + 1);
+    expect(expandBraces('{a,b}'.repeat(10))).toHaveLength(MAX_BRACE_ALTERNATIVES);
   });
 
   it('a glob root\'s base is its leading segments without a wildcard', () => {
