@@ -56,8 +56,9 @@ export function parseSegment(text: string, syntax: SegmentSyntax): Segment {
     chunk.push(lit(c));
   }
   const first = chunks[0][0];
-  // A name starting with a dot is matched (dot: false) by a literal dot, or by a negated class without it (as picomatch does).
-  const dotLiteral = first?.kind === 'char' ? first.c === '.' : first?.kind === 'class' && first.negated && !inClass(first, '.');
+  // A name starting with a dot is matched (dot: false) only by a literal dot, as in bash: not by a class,
+  // negated or not (picomatch lets [^a]* and [.]* match .env, so a glob root [!a]* searched .env without --hidden).
+  const dotLiteral = first?.kind === 'char' && first.c === '.';
   return { chunks, star, dotLiteral, never: false };
 }
 

@@ -51,6 +51,9 @@ describe('globs', () => {
   it('dot: false keeps wildcards off dot names, as a glob root without --hidden wants', () => {
     expect(['.a', 'a', 'x/.b/c', 'x/b/c'].filter(compileGlob('**/*', { dot: false }))).toEqual(['a', 'x/b/c']);
     expect(['.a', 'a'].filter(compileGlob('.*', { dot: false }))).toEqual(['.a']);
+    // A class first, negated or not, is no dot: a glob root [!a]* searched .env without --hidden.
+    const names = ['.env', 'x/.env', 'b', 'x/b', '.'];
+    expect(['[!a]*', '[^a]*', '[.]*', 'x/[!a]*'].map((g) => names.filter(compileGlob(g, { dot: false })))).toEqual([['b'], ['b'], [], ['x/b']]);
   });
 
   it('braces are expanded up front with a bound: more alternatives are refused, saying how to fix it', () => {
