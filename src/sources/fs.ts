@@ -8,6 +8,7 @@ import { nameFilterOf, tooLargeMessage, type WalkFilters } from './filters.js';
 import { listDir, type DirItem, type IoPath } from './dir-listing.js';
 import { IgnoreStack } from './ignore-rules.js';
 import { readPipe } from './read-pipe.js';
+import { SimgrepError } from '../errors.js';
 import { compileGlob, globBase } from './wildcard.js';
 import { STREAM_CHUNK_BYTES, WHOLE_READ_BYTES, type Entry, type Source, type SourceWarning } from './source.js';
 
@@ -169,7 +170,13 @@ export function createFsSource(opts: FsSourceOptions): FsSource {
   async function* expandGlob(pattern: string): AsyncGenerator<Entry> {
     const { base, glob } = globBase(pattern);
     const root = base || '.';
-    const isMatch = compileGlob(glob, { dot: !!opts.hidden });
+    let isMatch: (rel: string) => boolean;
+    // A glob root refused (braces past their bounds) is this root's warning, as a missing path is: the other paths are still searched.
+    try { isMatch = compileGlob(glob, { dot: !!opts.hidden }); } catch (e) {
+      if (!(e instanceof SimgrepError)) throw e;
+      warn(pattern, e.code, `${e.message}; this path was not searched`);
+      return;
+    }
     try { await lstat(root); } catch {
       warn(pattern, 'PATH_NOT_FOUND', `${pattern}: no file matches (the glob's base ${root} does not exist)`);
       return;
