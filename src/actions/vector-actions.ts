@@ -3,11 +3,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import picomatch from 'picomatch';
 import { isGlob } from '../sources/fs.js';
 import { sourcesForPaths } from '../sources/resolve.js';
 import type { Entry, Source } from '../sources/source.js';
 import { isRemoteUri } from '../sources/uri.js';
+import { compileGlob } from '../sources/wildcard.js';
 import { looksBinary } from '../text/decode.js';
 import { CHUNK_TYPES, chunkText, type ChunkType } from './chunking.js';
 import { checkCollectionName, type StoredRow } from './collections.js';
@@ -105,7 +105,7 @@ async function listFiles(root: string, pattern: string, o: { recursive: boolean;
   let under: string | null = null;
   if (isRemoteUri(root)) under = root;
   else if (!isGlob(root)) under = await stat(root).then((s) => (s.isDirectory() ? root : null), () => null);
-  const match = under !== null && pattern !== '**/*' ? picomatch(pattern, { dot: true }) : null;
+  const match = under !== null && pattern !== '**/*' ? compileGlob(pattern, { dot: true }) : null;
   const entries: Entry[] = [];
   for await (const e of source.list()) {
     if (match && under !== null && !match(relativeTo(under, e.path))) continue;

@@ -3,18 +3,14 @@
 import { closeSync, existsSync, fstatSync, openSync, read, readSync, realpathSync, statSync } from 'node:fs';
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import type Picomatch from 'picomatch';
 import { nameFilterOf, tooLargeMessage, type WalkFilters } from './filters.js';
 import { listDir, type DirItem, type IoPath } from './dir-listing.js';
 import { IgnoreStack } from './ignore-rules.js';
 import { readPipe } from './read-pipe.js';
+import { SimgrepError } from '../errors.js';
+import { compileGlob, globBase } from './wildcard.js';
 import { STREAM_CHUNK_BYTES, WHOLE_READ_BYTES, type Entry, type Source, type SourceWarning } from './source.js';
-
-let picomatchLibrary: typeof Picomatch | null = null;
-/** picomatch, required on first use: only a quoted glob needs it (a cold search should not load it). */
-const loadPicomatch = (): typeof Picomatch => (picomatchLibrary ??= createRequire(import.meta.url)('picomatch') as typeof Picomatch);
 
 export interface FsSourceOptions extends WalkFilters {
   paths: string[];
@@ -172,10 +168,15 @@ export function createFsSource(opts: FsSourceOptions): FsSource {
   }
 
   async function* expandGlob(pattern: string): AsyncGenerator<Entry> {
-    const picomatch = loadPicomatch();
-    const { base, glob } = picomatch.scan(pattern);
+    const { base, glob } = globBase(pattern);
     const root = base || '.';
-    const isMatch = picomatch(glob, { dot: !!opts.hidden });
+    let isMatch: (rel: string) => boolean;
+    // A glob root refused (braces past their bounds) is this root's warning, as a missing path is: the other paths are still searched.
+    try { isMatch = compileGlob(glob, { dot: !!opts.hidden }); } catch (e) {
+      if (!(e instanceof SimgrepError)) throw e;
+      warn(pattern, e.code, `${e.message}; this path was not searched`);
+      return;
+    }
     try { await lstat(root); } catch {
       warn(pattern, 'PATH_NOT_FOUND', `${pattern}: no file matches (the glob's base ${root} does not exist)`);
       return;
@@ -286,7 +287,7 @@ async function dirId(p: IoPath): Promise<string | null> {
  */
 export function rankPrefixes(roots: readonly string[], cwd = process.cwd()): Map<string, string> {
   // (A path that exists is itself, wildcards or not: listOne takes it as a glob only when it does not.)
-  const anchor = (r: string) => (isGlob(r) && !existsSync(path.resolve(cwd, r)) ? loadPicomatch().scan(r).base || '.' : r);
+  const anchor = (r: string) => (isGlob(r) && !existsSync(path.resolve(cwd, r)) ? globBase(r).base || '.' : r);
   const abs = roots.map((r) => realOrResolved(path.resolve(cwd, anchor(r))));
   const out = new Map<string, string>();
   roots.forEach((r, i) => {

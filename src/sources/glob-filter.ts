@@ -1,13 +1,8 @@
 // -g/--glob as ripgrep means it: gitignore-style globs over a path relative to the searched root, the
 // last glob that matches a path decides, `!` excludes, and once one glob includes, only files some
 // glob includes are kept. One matcher for a directory walk (which prunes) and a flat listing.
-import { createRequire } from 'node:module';
-import type Picomatch from 'picomatch';
 import { SimgrepError } from '../errors.js';
-
-let picomatchLibrary: typeof Picomatch | null = null;
-/** picomatch, required on first use: a search without -g never loads it. */
-const loadPicomatch = (): typeof Picomatch => (picomatchLibrary ??= createRequire(import.meta.url)('picomatch') as typeof Picomatch);
+import { braceProblem, compileGlob, showGlob } from './wildcard.js';
 
 export interface GlobFilter {
   /** Whether a walk enters this directory (its path relative to the root, '/'-separated). */
@@ -30,7 +25,7 @@ interface Rule {
 
 /** Refuses a glob that cannot mean anything, saying how to fix it. */
 export function checkGlob(glob: unknown): void {
-  const bad = (why: string) => new SimgrepError('BAD_FLAG', `-g/--glob ${JSON.stringify(glob)} ${why}`);
+  const bad = (why: string) => new SimgrepError('BAD_FLAG', `-g/--glob ${showGlob(glob as string)} ${why}`);
   if (typeof glob !== 'string') throw new SimgrepError('BAD_FLAG', `-g/--glob takes strings (got ${typeof glob}); e.g. "*.ts" or "!vendor/"`);
   const body = glob.startsWith('!') ? glob.slice(1) : glob;
   if (body.replace(/^\.?\//, '').replace(/\/+$/, '').trim() === '') throw bad('is empty; give a pattern such as "*.ts", "src/**" or "!vendor/"');
@@ -44,6 +39,9 @@ export function checkGlob(glob: unknown): void {
   }
   if (square > 0) throw bad('has a [ without its ]; escape it as \\[');
   if (curly > 0) throw bad('has a { without its }; escape it as \\{');
+  // Counted, not expanded, and not in a catch-all: any other error is a bug to show, not a brace to blame.
+  const why = braceProblem(body);
+  if (why) throw bad(why);
 }
 
 function compileRule(glob: string): Rule {
@@ -56,11 +54,10 @@ function compileRule(glob: string): Rule {
   // ./src/** means src/** (a shell user's habit; git would match nothing).
   const anchored = body.includes('/');
   body = body.replace(/^\.?\//, '');
-  const picomatch = loadPicomatch();
-  const match = picomatch(body, { dot: true });
+  const match = compileGlob(body, { dot: true });
   if (!anchored) return { exclude, dirOnly, test: (rel) => match(rel.slice(rel.lastIndexOf('/') + 1)) };
-  // picomatch's P/** also matches P itself; git's (and so ripgrep's) matches only what is below P.
-  const holds = body.endsWith('/**') && body.length > 3 ? picomatch(body.slice(0, -3), { dot: true }) : undefined;
+  // compileGlob's P/** (picomatch's) also matches P itself; git's (and so ripgrep's) matches only what is below P.
+  const holds = body.endsWith('/**') && body.length > 3 ? compileGlob(body.slice(0, -3), { dot: true }) : undefined;
   return { exclude, dirOnly, test: holds ? (rel) => match(rel) && !holds(rel) : match, holds };
 }
 

@@ -6,10 +6,8 @@
 // ignore crate, crates/ignore/src/dir.rs: `saw_git` stops the git matchers only).
 import { existsSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import type IgnoreFactory from 'ignore';
-import type { Ignore } from 'ignore';
+import { GitignoreRules } from './gitignore-rules.js';
 import { readRuleFile } from './rule-file.js';
 
 const RULE_FILES = ['.gitignore', '.ignore'];
@@ -34,12 +32,11 @@ export function excludeFileOf(dir: string): string {
   return path.join(common.ok && common.text.trim() ? path.resolve(gitDir, common.text.trim()) : gitDir, 'info', 'exclude');
 }
 
-let ignoreFactory: typeof IgnoreFactory | null = null;
-/** A new rule set; the ignore package is required when a rule file is first read (a search from a recorded walk reads none). */
-const ignore = (): Ignore => (ignoreFactory ??= createRequire(import.meta.url)('ignore') as typeof IgnoreFactory)();
+/** A new rule set (gitignore-rules.ts: git's syntax, matched without backtracking). */
+const ignore = (): GitignoreRules => new GitignoreRules();
 
 /** `git`: rules of .gitignore or .git/info/exclude, which stop at the next repository down. */
-interface RuleSet { dir: string; rules: Ignore; git: boolean }
+interface RuleSet { dir: string; rules: GitignoreRules; git: boolean }
 
 /** Told about a rule file that exists but could not be used (its absolute path, and why). */
 export type RuleFileProblem = (file: string, problem: string) => void;

@@ -29,7 +29,7 @@ let cleanup = async () => {};
 interface Run { stdout: string; stderr: string; code: number | null; ms: number; peakRssBytes: number }
 
 /** Spawns the CLI in the tree; `stdoutPath` sends stdout to a file such as /dev/full. */
-function run(args: string[], o: { env?: Record<string, string>; input?: string; holdStdin?: boolean; stdoutPath?: string; fifoWrite?: [string, string] } = {}): Promise<Run> {
+function run(args: string[], o: { env?: Record<string, string>; input?: string; holdStdin?: boolean; stdoutPath?: string; fifoWrite?: [string, string]; killMs?: number } = {}): Promise<Run> {
   const rssFile = path.join(dir, '.rss', `${Math.random().toString(36).slice(2)}`);
   const started = performance.now();
   return new Promise((resolve, reject) => {
@@ -45,7 +45,10 @@ function run(args: string[], o: { env?: Record<string, string>; input?: string; 
     child.stdout?.setEncoding('utf8').on('data', (d) => { stdout += d; });
     child.stderr!.setEncoding('utf8').on('data', (d) => { stderr += d; });
     child.on('error', reject);
+    // A run that hangs is killed past its bound (its row then fails on the time), not left behind.
+    const kill = o.killMs ? setTimeout(() => child.kill('SIGKILL'), o.killMs) : undefined;
     child.on('close', async (code) => {
+      clearTimeout(kill);
       const peak = Number(await readFile(rssFile, 'utf8').catch(() => '0')) * 1024;
       resolve({ stdout, stderr, code, ms: performance.now() - started, peakRssBytes: peak });
     });
@@ -88,6 +91,8 @@ interface Case {
 }
 
 const jsonl = ['--jsonl', '-n', '0', '--top-k', '5'];
+/** A glob of many stars in one segment (backtracking matchers take time exponential in them). */
+const STARS = 'a*a*a*a*a*a*a*a*a*a*a*a*b';
 const isRoot = process.getuid?.() === 0;
 
 const CASES: Case[] = [
@@ -318,6 +323,31 @@ const CASES: Case[] = [
     results: ['<stdin>', GOOD], maxMs: 12_000,
   },
   {
+    name: 'a .gitignore line of many stars hung every walk over long file names (regular expressions backtracking: 4 s a name at 7 stars, minutes at 8)',
+    setup: async () => {
+      await mkdir(path.join(dir, 'gistars'));
+      await writeFile(path.join(dir, 'gistars', '.gitignore'), `${STARS}\n`);
+      await writeFile(path.join(dir, 'gistars', `${'a'.repeat(200)}.txt`), 'we retry the failed upload\n');
+      await writeFile(path.join(dir, 'gistars', `${'a'.repeat(100)}b`), 'we retry the failed upload\n'); // ignored
+    },
+    args: ['retry failed upload', 'gistars', GOOD, ...jsonl],
+    code: 0, stderr: '',
+    results: [GOOD, `gistars/${'a'.repeat(200)}.txt`],
+    maxMs: 20_000,
+  },
+  {
+    name: '-g of many stars took minutes a long file name (picomatch backtracking)',
+    setup: async () => {
+      await mkdir(path.join(dir, 'gstars'));
+      await writeFile(path.join(dir, 'gstars', `${'a'.repeat(200)}.txt`), 'we retry the failed upload\n');
+      await writeFile(path.join(dir, 'gstars', `${'a'.repeat(100)}b`), 'we retry the failed upload\n'); // excluded
+    },
+    args: ['retry failed upload', 'gstars', '-g', `!${STARS}`, ...jsonl],
+    code: 0, stderr: '',
+    results: [`gstars/${'a'.repeat(200)}.txt`],
+    maxMs: 20_000,
+  },
+  {
     name: 'a model whose weights are NaN silently matched nothing',
     setup: async () => {
       const broken = path.join(dir, '.model-nan');
@@ -380,7 +410,7 @@ describe('hostile input (one row per case: exit code, message naming the source,
       const args = c.args.map((a) => (a.startsWith('/') && !a.startsWith('/proc') && !a.startsWith('/dev') ? `${origin}${a}` : a === 'ORIGIN' ? origin : a));
       const r = await run(c.bundledModel || args.includes('--model') ? args : [...args, '--model', model], {
         env: { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_REGION: 'us-east-1', SIMGREP_REMOTE_RETRIES: '0', ...Object.fromEntries(Object.entries(c.env ?? {}).map(([k, v]) => [k, v.replace('ORIGIN', origin)])) },
-        input: c.input, holdStdin: c.holdStdin, stdoutPath: c.stdoutPath, fifoWrite: c.fifoWrite,
+        input: c.input, holdStdin: c.holdStdin, stdoutPath: c.stdoutPath, fifoWrite: c.fifoWrite, killMs: (c.maxMs ?? 30_000) + 5_000,
       });
       const shown = (p: string) => (p.startsWith('/') ? `${origin}${p}` : p);
       if (c.stderr === '') expect(r.stderr).toBe(''); else expect(r.stderr, r.stderr).toMatch(c.stderr);

@@ -143,6 +143,19 @@ describe('simgrep mcp', () => {
     expect(top.map((p) => path.basename(p))).toEqual(['upload.ts', 'config.ts', 'db.ts', 'upload.ts', 'upload.ts']);
   });
 
+  it('a hostile .gitignore line and globs of many stars answer at once (backtracking regular expressions hung the engine)', async () => {
+    const dir = path.join(root, 'hostile');
+    mkdirSync(dir);
+    const stars = 'a*a*a*a*a*a*a*a*a*a*a*a*b';
+    writeFileSync(path.join(dir, '.gitignore'), `${stars}\n`);
+    writeFileSync(path.join(dir, `${'a'.repeat(200)}.txt`), 'the upload is retried with backoff\n');
+    const started = performance.now();
+    const r = await client.callTool({ name: 'search', arguments: { query: 'upload retried', directory: 'hostile', globs: [`!${stars}`] } }, undefined, { timeout: 30_000 }) as ToolResult;
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent?.files_searched).toBe(1);
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+
   it('logs only to stderr: stdout carried nothing the client could not parse', () => {
     expect(stderr).toMatch(/MCP server ready on stdio/);
     expect(protocolErrors).toEqual([]);

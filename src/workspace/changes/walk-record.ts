@@ -18,7 +18,7 @@ import { simgrepVersion } from '../../version.js';
 import { excludeFileOf } from '../../sources/ignore-rules.js';
 
 /** Bump when what a record holds changes, pathFacts and pathTerms (rank/) included. */
-const FORMAT = 12; // 12: each file's rank path (Entry.rank) is kept as the walk gave it, and the facts kept are its; 11: git's rules stop at a nested repository, a .git file leads to its exclude; 10: a repository's .git/info/exclude is probed; 9: keys under a root reached through a symlink are real paths (sources/real-paths.ts)
+const FORMAT = 13; // 13: ignore verdicts from wildcard.ts, not the ignore package (git's [!a], POSIX classes, ranges, extglobs read anew), so a record of the old rules is not trusted; 12: each file's rank path (Entry.rank) is kept as the walk gave it, and the facts kept are its; 11: git's rules stop at a nested repository, a .git file leads to its exclude; 10: a repository's .git/info/exclude is probed; 9: keys under a root reached through a symlink are real paths (sources/real-paths.ts)
 /** A directory or ignore file changed this recently is not trusted to show its next change. */
 const RACY_MS = 2000;
 /** Records kept; the least recently written go first. */

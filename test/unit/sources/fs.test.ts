@@ -50,6 +50,21 @@ describe('fs source', () => {
     expect((await list({ paths: [`${dir}/**/*.ts`] })).files).toEqual(['a.ts', 'sub/c.ts']);
   });
 
+  it('a glob root [!a]* leaves .env out without --hidden (a class first matched dot names)', async () => {
+    expect((await list({ paths: [`${dir}/[!a]*`] })).files).toEqual(['b.py', 'big.txt', 'notes.MD']);
+    expect((await list({ paths: [`${dir}/[!a]*`], hidden: true })).files).toEqual(['.env', '.gitignore', 'b.py', 'big.txt', 'notes.MD']);
+  });
+
+  it('a glob root of more than 1,024 brace alternatives is that root\'s warning; the other paths are still searched (it aborted the search)', async () => {
+    const src = createFsSource({ paths: [`${dir}/${'{a,b}'.repeat(11)}*`, path.join(dir, 'a.ts')] });
+    const out: string[] = [];
+    for await (const e of src.list()) out.push(path.relative(dir, e.path));
+    expect(out).toEqual(['a.ts']);
+    expect(src.drainWarnings!().map((w) => [w.code, w.message.replace(dir, 'DIR')])).toEqual([
+      ['BAD_FLAG', `glob "${'{a,b}'.repeat(11)}*" has more than 1024 alternatives in its braces; use fewer braces or escape them as \\{; this path was not searched`],
+    ]);
+  });
+
   it('--no-recursive lists a directory\'s own files (docs/cli.md, as a prefix\'s), reports missing paths and keeps going', async () => {
     const r = await list({ paths: [path.join(dir, 'nope.txt'), path.join(dir, 'sub'), path.join(dir, 'a.ts')], recursive: false });
     expect(r.files).toEqual(['sub/c.ts', 'sub/keep.log', 'a.ts']);
