@@ -66,7 +66,7 @@ export async function runServeCommand(flags: ParsedFlags, paths: string[]): Prom
     void beside.then((b) => say(`indexing ${paths.join(' ')} in the background; ${meanwhile(b)}`), () => say(`indexing ${paths.join(' ')} in the background`));
     run.then((r) => {
       for (const w of r.warnings) process.stderr.write(`simgrep: ${visibleLine(w.message)}\n`);
-      say(`workspace ${ws.name}: ${thousands(r.indexed)} files indexed, ${thousands(r.unchanged)} unchanged, ${thousands(r.deleted)} removed`);
+      say(`workspace ${ws.name}: ${thousands(r.indexed)} file${r.indexed === 1 ? '' : 's'} indexed, ${thousands(r.unchanged)} unchanged, ${thousands(r.deleted)} removed`);
     }, (e: unknown) => {
       const again = `simgrep index ${[...absolute.map(shellWord), ...selecting(flags, named)].join(' ')}`;
       const failed = runFailed(e, { name: ws.name, dir: ws.dir, gone: !isRemoteUri(ws.dir) && !existsSync(ws.dir), again, stoppedBy: server.stoppedBy() });

@@ -3,12 +3,10 @@
 // listing page, an error document) is read up to a bound, as S3's and Cloud Storage's are (http-client.ts
 // MAX_DOCUMENT_BYTES, MAX_ERROR_BODY_BYTES): a reply that never ends grew memory until the process died.
 // Bodies the SDK asks to stream (a blob's download) go back as the socket's stream, as before.
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { request as httpRequest, type Agent as HttpAgent, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { HttpHeaders, HttpOperationResponse, IHttpClient, WebResource } from '@azure/storage-blob';
-import { boundedBytes, MAX_DOCUMENT_BYTES, MAX_ERROR_BODY_BYTES } from './http-client.js';
-
-const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 16 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 16 }) };
+import { agentFor, boundedBytes, MAX_DOCUMENT_BYTES, MAX_ERROR_BODY_BYTES } from './http-client.js';
 
 export function boundedAzureHttpClient(): IHttpClient {
   return {
@@ -33,7 +31,7 @@ function send(url: URL, req: WebResource): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const https = url.protocol === 'https:';
     const out = (https ? httpsRequest : httpRequest)(url, {
-      method: req.method, headers: req.headers.rawHeaders(), agent: (req.agent as HttpAgent | undefined) ?? (https ? agents.https : agents.http),
+      method: req.method, headers: req.headers.rawHeaders(), agent: (req.agent as HttpAgent | undefined) ?? agentFor(https),
     });
     const signal = req.abortSignal;
     const onAbort = () => out.destroy(Object.assign(new Error('The operation was aborted.'), { name: 'AbortError' }));

@@ -81,6 +81,8 @@ const MAX_SOCKETS = 16;
 // One pool per process: connections are reused across sources and searches; idle ones never keep
 // the process alive (the agent unrefs them).
 const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }), https: new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS }) };
+/** The process's pool for a URL's scheme (the Azure driver's client takes its connections from it too: azure-http.ts). */
+export const agentFor = (https: boolean): HttpAgent => (https ? agents.https : agents.http);
 
 export function createHttpClient(o: HttpClientOptions): HttpClient {
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -91,7 +93,7 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
   function send(url: URL, spec: RequestSpec, signal?: AbortSignal): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const https = url.protocol === 'https:';
-      const req = (https ? httpsRequest : httpRequest)(url, { method: spec.method, headers: spec.headers, agent: https ? agents.https : agents.http, ...(spec.rawPath && { path: spec.rawPath }) });
+      const req = (https ? httpsRequest : httpRequest)(url, { method: spec.method, headers: spec.headers, agent: agentFor(https), ...(spec.rawPath && { path: spec.rawPath }) });
       const onAbort = () => req.destroy(signal!.reason);
       const timer = setTimeout(() => req.destroy(new TimeoutError('timed out')), timeoutMs);
       const done = () => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); };
