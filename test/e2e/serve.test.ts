@@ -304,7 +304,7 @@ describe('simgrep serve', { timeout: 180_000 }, () => {
     expect([search.code, search.stdout, search.stderr]).toEqual([2, '', expect.stringContaining(`Model directory ${missing} does not exist.`)]);
     // Started again with a model that loads, it is not refused.
     const again = await startServer([own, '-w', 'nomodel', '-J', '0']);
-    await expect.poll(again.stderr, { timeout: 60_000 }).toMatch(/workspace nomodel: 1 files indexed/);
+    await expect.poll(again.stderr, { timeout: 60_000 }).toMatch(/workspace nomodel: 1 file indexed/);
   });
 
   // notes42: the run's failure said "searches keep reading the files" whatever it was. Another process holding the
