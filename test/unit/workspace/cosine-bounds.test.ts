@@ -154,34 +154,6 @@ describe('cosine bounds', () => {
     }
   });
 
-  it('are each row\'s own bound whichever rows are summed together: every run of 0 to 11 rows from every start, a row that is not finite amid a step', () => {
-    // The kernel sums ROWS_A_STEP (4) rows a step while that many are left, then one at a time
-    // (bound-dots-wasm.ts): a row's bound must not depend on its neighbours in the step, on where the
-    // run starts, or on whether it is summed in a step or in the tail.
-    const rnd = mulberry32(47);
-    for (const dim of [16, 48, 256]) {
-      const n = 13;
-      const rows = Array.from({ length: n }, (_, r) => (r === 5 ? Float32Array.from({ length: dim }, (_, d) => (d === dim - 1 ? Infinity : 0.1)) : unit(Float32Array.from({ length: dim }, () => rnd() - 0.5))));
-      const { halves } = rowsOf(rows);
-      const bounds = emptyCosineBounds(halves.length, dim)!;
-      bounds.quantize(halves, 0, halves.length);
-      bounds.setQuery(unit(Float32Array.from({ length: dim }, () => rnd() - 0.5)));
-      // Each row alone: the reference.
-      const alone = new Float64Array(n);
-      for (let r = 0; r < n; r++) bounds.bounds(r, r + 1, alone);
-      expect(alone[5], `dim ${dim}: the row with an infinite value has no bound`).toBe(Infinity);
-      for (let r = 0; r < n; r++) if (r !== 5) expect(alone[r], `dim ${dim}: row ${r} is bounded`).toBeLessThan(2);
-      for (let from = 0; from < n; from++) {
-        for (let length = 0; from + length <= n && length <= 11; length++) {
-          const out = new Float64Array(n).fill(-1);
-          bounds.bounds(from, from + length, out);
-          const expected = Array.from(alone, (b, r) => (r >= from && r < from + length ? b : -1));
-          expect(Array.from(out), `dim ${dim}: rows [${from}, ${from + length})`).toEqual(expected);
-        }
-      }
-    }
-  });
-
   it('are absent where the kernel does not fit (a dimension that is not a multiple of 16)', () => {
     expect(emptyCosineBounds(8 * 24, 24)).toBeNull();
     expect(emptyCosineBounds(8 * 32, 32)).not.toBeNull();
