@@ -13,6 +13,8 @@ import type { SearchContentOptions, SearchOptions, SearchResponse } from './api.
 export async function searchPerFile<O extends SearchOptions | SearchContentOptions>(o: O, run: (o: O) => Promise<SearchResponse>): Promise<SearchResponse> {
   const k = o.topK ?? (o.maxDistance !== undefined ? Infinity : 3);
   let pool = Number.isFinite(k) ? k * PER_FILE_OVERFETCH : o.topK;
+  // The time of every round, not the last one's only (the stats' ms).
+  const started = performance.now();
   for (;;) {
     // One result per hit, cut per file, then merged: the pool's windows merged first made a file's whole
     // run of hits one hunk before the cut (a file matching on every other line came back whole; audit44).
@@ -24,6 +26,7 @@ export async function searchPerFile<O extends SearchOptions | SearchContentOptio
     // More under the same per-file limit: a page cut by k, or a full page from a pool that overflowed (the
     // pool's own overflow says nothing when fewer than k files came back: every file did, review of trial39).
     const more = kept.length > results.length || (r.more === true && results.length === k);
-    return o.filesWithMatches ? { ...r, results, more, files: [...new Set(results.map((x) => x.filename))] } : { ...r, results, more };
+    const stats = { ...r.stats, ms: performance.now() - started };
+    return o.filesWithMatches ? { ...r, results, more, stats, files: [...new Set(results.map((x) => x.filename))] } : { ...r, results, more, stats };
   }
 }

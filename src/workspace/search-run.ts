@@ -108,11 +108,13 @@ function rebuildCut(name: string): string {
 
 /** The options with the time left of the search's --timeout, its TIMEOUT warning restated with the whole. */
 async function withinRest(so: SearchOptions, started: number, run: (o: SearchOptions) => Promise<SearchResponse>): Promise<SearchResponse> {
-  if (so.timeoutMs === undefined) return run(so);
+  // The search's time is counted from `started`, as its --timeout is (the walk and the refresh before the scan count).
+  const whole = (r: SearchResponse): SearchResponse => ({ ...r, stats: { ...r.stats, ms: performance.now() - started } });
+  if (so.timeoutMs === undefined) return whole(await run(so));
   const left = Math.max(1, Math.round(so.timeoutMs - (performance.now() - started)));
   const r = await run({ ...so, timeoutMs: left });
   const said = `--timeout of ${left / 1000} s`;
-  return { ...r, warnings: r.warnings.map((w) => (w.code === 'TIMEOUT' ? { ...w, message: w.message.replace(said, `--timeout of ${so.timeoutMs! / 1000} s`) } : w)) };
+  return whole({ ...r, warnings: r.warnings.map((w) => (w.code === 'TIMEOUT' ? { ...w, message: w.message.replace(said, `--timeout of ${so.timeoutMs! / 1000} s`) } : w)) });
 }
 
 async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Deadline, started: number, held: Held): Promise<SearchResponse> {
