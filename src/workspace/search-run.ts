@@ -273,7 +273,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
     const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader, kept: ws.o.oneShot ? undefined : keptText, known: exactly, signals: termSignals, infos, ranks });
     return withinRest(so, started, (o) => ws.searcher.search({ ...o, paths: [], sources: split.prose ? [source, split.prose] : [source] }));
   };
-  // A file changed unseen since it was indexed (same size and mtime): its chunks' known distances and signals
+  // A file changed unseen since it was indexed (its size, mtime and ctime as indexed): its chunks' known distances and signals
   // do not hold. Read whole (a resident process), its hash tells and its own chunks are counted as read
   // (candidate-source.ts); read in part, a shown hit's lines tell (pipeline/scoring.ts withBestLines), and then
   // every candidate's lines are counted as read, as before those were known.
