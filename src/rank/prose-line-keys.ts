@@ -5,7 +5,8 @@ import type { ProseLineTerms } from '../types.js';
 import type { RankPlan } from './plan.js';
 import type { ProseStats } from './prose.js';
 import { proseStatsOf } from './prose-counter.js';
-import { gramHolders, gramIdsOf, gramIndexIn } from './prose-doc-grams.js';
+import { gramIdsOf, gramIndexIn } from './prose-doc-grams.js';
+import { gramHolders } from './prose-gram-holders.js';
 import { KEY_MOST, keyCount, keyIdOf, proseTermKeys, type PackedProseLines } from './prose-lines-build.js';
 
 /**
