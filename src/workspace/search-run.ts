@@ -6,7 +6,7 @@ import { queryMode } from '../rank/query-mode.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
 import { walkAhead } from '../rank/prose-sweep.js';
-import type { KnownSignals } from '../rank/chunk-scorer.js';
+import type { KnownSignals } from '../rank/relevance.js';
 import { SEARCH_MODES } from '../types.js';
 import { FRESH_ONLY, validate, type SearchOptions, type SearchResponse } from '../searcher/api.js';
 import { executorOf, knownShareFor, sweepWalkerOf } from '../searcher/seams.js';

@@ -3,7 +3,7 @@
 // checked the file is the one indexed). The pipeline scores them with the same code as a scan.
 import { streamEntry, type Entry, type Source } from '../../sources/source.js';
 import type { Piece } from '../../text/line-splitter.js';
-import type { KnownSignals } from '../../rank/chunk-scorer.js';
+import type { KnownSignals } from '../../rank/relevance.js';
 import type { PathFacts } from '../../types.js';
 import { sizeToRead, type Snapshot } from '../snapshot/snapshot.js';
 import { fileState } from '../snapshot/prose-stats-file.js';
