@@ -13,15 +13,19 @@ import type { SearchContentOptions, SearchOptions, SearchResponse } from './api.
 export async function searchPerFile<O extends SearchOptions | SearchContentOptions>(o: O, run: (o: O) => Promise<SearchResponse>): Promise<SearchResponse> {
   const k = o.topK ?? (o.maxDistance !== undefined ? Infinity : 3);
   let pool = Number.isFinite(k) ? k * PER_FILE_OVERFETCH : o.topK;
-  // The time of every round, not the last one's only (the stats' ms).
+  // The rounds share one clock: the --timeout's (each round gets what is left of it; one it cut is the last)
+  // and the stats' time, every round's (before, each round had the whole timeout: 4 rounds of a search cut
+  // at 0.4 s took 2 s, and the stats counted the last round only).
   const started = performance.now();
   for (;;) {
+    const left = o.timeoutMs === undefined ? undefined : Math.max(1, Math.round(o.timeoutMs - (performance.now() - started)));
     // One result per hit, cut per file, then merged: the pool's windows merged first made a file's whole
     // run of hits one hunk before the cut (a file matching on every other line came back whole; audit44).
     // Merged, a file keeps its best hits whose windows stay apart, so that each is a hunk of its own.
-    const r = await run({ ...o, perFile: undefined, filesWithMatches: undefined, topK: pool, merge: false });
+    const r = withTimeoutSaid(await run({ ...o, perFile: undefined, filesWithMatches: undefined, topK: pool, merge: false, ...(left !== undefined && { timeoutMs: left }) }), left, o.timeoutMs);
+    const cut = r.warnings.some((w) => w.code === 'TIMEOUT');
     const kept = o.merge === false ? limitPerFile(r.results, o.perFile ?? 1) : mergeResults(limitHunksPerFile(r.results, o.perFile ?? 1));
-    if (kept.length < k && r.more === true && pool !== undefined) { pool *= PER_FILE_OVERFETCH; continue; }
+    if (!cut && kept.length < k && r.more === true && pool !== undefined) { pool *= PER_FILE_OVERFETCH; continue; }
     const results = kept.slice(0, k);
     // More under the same per-file limit: a page cut by k, or a full page from a pool that overflowed (the
     // pool's own overflow says nothing when fewer than k files came back: every file did, review of trial39).
@@ -29,4 +33,11 @@ export async function searchPerFile<O extends SearchOptions | SearchContentOptio
     const stats = { ...r.stats, ms: performance.now() - started };
     return o.filesWithMatches ? { ...r, results, more, stats, files: [...new Set(results.map((x) => x.filename))] } : { ...r, results, more, stats };
   }
+}
+
+/** A round's TIMEOUT warning names the --timeout the caller gave, not what was left of it for the round. */
+function withTimeoutSaid(r: SearchResponse, left: number | undefined, given: number | undefined): SearchResponse {
+  if (left === undefined || given === undefined || left === given) return r;
+  const said = `--timeout of ${left / 1000} s`;
+  return { ...r, warnings: r.warnings.map((w) => (w.code === 'TIMEOUT' ? { ...w, message: w.message.replace(said, `--timeout of ${given / 1000} s`) } : w)) };
 }

@@ -1,0 +1,39 @@
+// A per-file answer (--per-file, -l: searcher/per-file.ts) is one search run again with a wider pool while
+// too few files come back. Each round took the whole --timeout afresh: a search the deadline cut ran round
+// after round, each cut at its own deadline (2-4 times the time asked for), where the rounds share the one
+// clock the search started (the stats' time too). A source whose one entry gives its lines and then holds
+// its read open (a pipe's writer that does not close it; more than the 8 KiB the binary sniff waits for) makes every
+// round end at the deadline.
+import { expect, it } from 'vitest';
+import { createSearcher } from '../../src/searcher.js';
+import type { Source } from '../../src/sources/source.js';
+
+it('per-file rounds share one --timeout: the round the deadline cut is the last, and its warning names the timeout given', async () => {
+  const searcher = createSearcher({ concurrency: 0 });
+  let listed = 0;
+  const lines = Array.from({ length: 400 }, (_, i) => `retry the failed upload, attempt ${i}\n`).join('');
+  const held: Source = {
+    async *list() { listed++; yield { path: 'held.txt' }; },
+    read: async () => { throw new Error('read through stream()'); },
+    async *stream(_entry, signal) {
+      yield Buffer.from(lines);
+      // Held open until the read is given up (the deadline's read signal).
+      await new Promise<void>((resolve) => { if (signal?.aborted) resolve(); else signal?.addEventListener('abort', () => resolve(), { once: true }); });
+    },
+  };
+  try {
+    // The model loaded first: the deadline is to come while the entry is held, not while the model loads.
+    await searcher.searchContent({ query: 'retry the failed upload', content: 'retry the failed upload\n' });
+    const started = performance.now();
+    const r = await searcher.search({ query: 'retry the failed upload', sources: [held], perFile: 1, topK: 3, timeoutMs: 400 });
+    const ms = performance.now() - started;
+    // Before: 3 rounds (pools of 12, 48 and 192 of its 400 hits), each cut at 400 ms.
+    expect(listed).toBe(1);
+    expect(r.results.map((x) => x.filename)).toEqual(['held.txt']);
+    expect(r.warnings.filter((w) => w.code === 'TIMEOUT').map((w) => w.message)).toEqual([expect.stringContaining('--timeout of 0.4 s')]);
+    expect(r.stats.ms).toBeGreaterThanOrEqual(400);
+    expect(r.stats.ms).toBeLessThanOrEqual(ms);
+  } finally {
+    await searcher.close();
+  }
+}, 30_000);
