@@ -37,3 +37,37 @@ it('per-file rounds share one --timeout: the round the deadline cut is the last,
     await searcher.close();
   }
 }, 30_000);
+
+// Regression (review of tidy47): round 1 finished uncut with a file found, round 2 (a wider pool, what was
+// left of the --timeout) was cut before it read anything, and its empty answer replaced round 1's. Round 1's
+// read of the entry ends; round 2's is held open until the deadline.
+it('per-file round cut by the shared --timeout: the uncut round before it answers, with the TIMEOUT and more', async () => {
+  const searcher = createSearcher({ concurrency: 0 });
+  let listed = 0;
+  const lines = Array.from({ length: 400 }, (_, i) => `retry the failed upload, attempt ${i}\n`).join('');
+  const second: Source = {
+    async *list() { listed++; yield { path: 'second.txt' }; },
+    read: async () => { throw new Error('read through stream()'); },
+    async *stream(_entry, signal) {
+      if (listed === 1) { yield Buffer.from(lines); return; }
+      await new Promise<void>((resolve) => { if (signal?.aborted) resolve(); else signal?.addEventListener('abort', () => resolve(), { once: true }); });
+    },
+  };
+  try {
+    await searcher.searchContent({ query: 'retry the failed upload', content: 'retry the failed upload\n' });
+    const r = await searcher.search({ query: 'retry the failed upload', sources: [second], perFile: 1, topK: 3, timeoutMs: 1000 });
+    expect(listed).toBe(2);
+    expect({ results: r.results.map((x) => x.filename), more: r.more, errors: r.stats.errors, warnings: r.warnings }).toEqual({
+      results: ['second.txt'],
+      more: true,
+      errors: 1,
+      warnings: [{
+        path: 'second.txt', code: 'TIMEOUT',
+        message: 'stopped after the --timeout of 1 s: the results found so far are shown; still reading second.txt'
+          + " (the results shown are the round before's, which read every file: a wider round to find more files was cut)",
+      }],
+    });
+  } finally {
+    await searcher.close();
+  }
+}, 30_000);
