@@ -27,7 +27,7 @@ it('per-file rounds share one --timeout: the round the deadline cut is the last,
     const started = performance.now();
     const r = await searcher.search({ query: 'retry the failed upload', sources: [held], perFile: 1, topK: 3, timeoutMs: 400 });
     const ms = performance.now() - started;
-    // Before: 3 rounds (pools of 12, 48 and 192 of its 400 hits), each cut at 400 ms.
+    // Before: 4 rounds (pools of 12, 48, 192 and 768 of its 400 hits), each cut at 400 ms.
     expect(listed).toBe(1);
     expect(r.results.map((x) => x.filename)).toEqual(['held.txt']);
     expect(r.warnings.filter((w) => w.code === 'TIMEOUT').map((w) => w.message)).toEqual([expect.stringContaining('--timeout of 0.4 s')]);
