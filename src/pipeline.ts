@@ -3,6 +3,7 @@
 // in pipeline/: the options and stats (types.ts), the scoring end (scoring.ts), progress, the deadline,
 // which prose files need not be read (unread-prose.ts).
 import { SimgrepError, isSimgrepError } from './errors.js';
+import { loopTurns, STOP_TURN_MS } from './loop-turns.js';
 import { finishCandidates } from './rank/diversify.js';
 import { isProsePath, PROSE_WINDOW_LINES } from './rank/prose.js';
 import { ProseFile } from './rank/prose-file.js';
@@ -23,9 +24,6 @@ import { UnreadProse } from './pipeline/unread-prose.js';
 import { embedsQuery } from './rank/plan.js';
 
 const MAX_BATCH_BYTES = 1 << 20;
-
-/** How long a search that can be stopped runs between turns of the event loop. */
-const BREATHE_MS = 50;
 
 export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> {
   const started = performance.now();
@@ -58,19 +56,16 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
     return get() ?? undefined;
   };
 
-  // A search that can be stopped (a signal, a deadline) lets the event loop run now and then: scored on this
-  // thread (-J 0, in-process), its awaits are microtasks only, and an abort that comes as a message (an MCP
+  // A search that can be stopped (a signal, a deadline) lets the event loop turn every STOP_TURN_MS: scored on
+  // this thread (-J 0, in-process), its awaits are microtasks only, and an abort that comes as a message (an MCP
   // client's cancellation on a socket) or a timer (--timeout) was seen only once it had read every file. It
-  // breathes between files and between the batches of one file (notes42: a file read whole, up to
+  // turns between files and between the batches of one file (notes42: a file read whole, up to
   // WHOLE_READ_BYTES, was scored to its end first: 340-700 ms of CPU for 8 MiB of code warm, 1.2 s cold).
   const mayStop = o.signal !== undefined || o.deadline !== undefined;
-  let breathed = performance.now();
-  /** Whether BREATHE_MS have passed since the event loop last turned (checked before each piece: no await when not). */
-  const due = (): boolean => mayStop && performance.now() - breathed > BREATHE_MS;
-  /** Lets the event loop turn, then checks for a stop. */
-  const breathe = async (): Promise<void> => {
-    await new Promise((r) => setImmediate(r));
-    breathed = performance.now();
+  const turns = loopTurns({ everyMs: STOP_TURN_MS, when: () => mayStop });
+  /** Lets the event loop turn, then checks for a stop (taken before a piece when `turns.due()`: no await when not). */
+  const turn = async (): Promise<void> => {
+    await turns.take();
     checkAbort();
   };
 
@@ -92,7 +87,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       if (source.pieces) {
         for (const piece of await source.pieces(entry, o.nLines, o.signal)) {
           checkAbort();
-          if (due()) await breathe();
+          if (turns.due()) await turn();
           stats.lines += piece.scoreTo - piece.scoreFrom;
           await scoring.submit(packer.add(piece, fileIndex));
         }
@@ -147,20 +142,20 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       const offer = async (pieces: Piece[]) => {
         if (prose?.stats && !scoring.proseStats.has(fileIndex)) scoring.proseStats.set(fileIndex, prose.stats);
         for (const piece of pieces) {
-          if (due()) await breathe();
+          if (turns.due()) await turn();
           await pack(piece);
         }
       };
       /**
        * The splitter's pieces offered: a prose file's through its counting; a code file's one at a time from
-       * `unpacked`, each taken only once it is packed (a breath first), so a deadline's cut takes the rest in order.
+       * `unpacked`, each taken only once it is packed (a turn of the loop first), so a deadline's cut takes the rest in order.
        */
       const feed = async (pieces: Piece[]) => {
         if (unreachable) return;
         if (prose) { for (const piece of pieces) await offer(prose.push(piece)); return; }
         unpacked.queue(pieces);
         for (;;) {
-          if (due()) await breathe();
+          if (turns.due()) await turn();
           const piece = unpacked.next();
           if (!piece) return;
           await pack(piece);
@@ -233,7 +228,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineOutcome> 
       const within = await unread.listWithin(source);
       for await (const entry of within?.entries ?? source.list(deadline.readSignal)) {
         checkAbort();
-        if (due()) await breathe();
+        if (turns.due()) await turn();
         drainSourceWarnings(source);
         if (await unread.outOfReach(source, entry)) { stats.files++; continue; }
         while (running.size >= fileConcurrency) await deadline.until(Promise.race(running));

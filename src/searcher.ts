@@ -247,14 +247,15 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       if (o.like) return searchLike(o, (x) => searcher.search(x));
       if (o.types) return searcher.search(withTypes(o));
       validate(o);
-      // The clock starts now: listing, model loading and the pool's start all count.
+      // The clock starts now, for --timeout and --stats alike: listing, model loading and the pool's start all count.
+      const started = performance.now();
       const deadline = deadlineOf(o.timeoutMs);
       if (o.cluster !== undefined) {
         if (!opts.clusterSearch) {
           throw new SimgrepError('BAD_FLAG', 'this searcher has no cluster plugged in: create it with createSearcher from the simgrep package, which searches clusters');
         }
         const cfg = typeof o.cluster === 'string' ? { url: o.cluster } : o.cluster;
-        return respond(await opts.clusterSearch(o, { model: opts.model ?? defaultModelSpec(), deadline, onNotice: cfg.onNotice }), o);
+        return respond(await opts.clusterSearch(o, { model: opts.model ?? defaultModelSpec(), deadline, onNotice: cfg.onNotice }), o, started);
       }
       const paths = o.paths ?? [];
       const sources: Source[] = [...(o.sources ?? [])];
@@ -272,7 +273,7 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       const small = (o.sources ?? []).every((src) => src.small === true)
         && (paths.length === 0 || (poolP !== null ? await namedFileBytes(paths) < IN_PROCESS_BYTES
           : await localWorkWithin(paths, walk, { maxBytes: IN_PROCESS_BYTES, maxFiles: IN_PROCESS_FILES, maxEntries: IN_PROCESS_ENTRIES }, o.signal)));
-      return respond(await run(sources, o, small, deadline, false, (o.sources ?? []).length === 0), o);
+      return respond(await run(sources, o, small, deadline, false, (o.sources ?? []).length === 0), o, started);
     },
     async searchContent(o) {
       checkOptionTypes(o);
@@ -290,8 +291,9 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       }
       if (o.perFile !== undefined || o.filesWithMatches) return searchPerFile(o, (x) => searcher.searchContent(x));
       validate(o);
+      const started = performance.now();
       const source = createContentSource(o.name ?? '<content>', o.content);
-      return respond(await run([source], o, o.content.length < IN_PROCESS_BYTES, deadlineOf(o.timeoutMs), false, true), o);
+      return respond(await run([source], o, o.content.length < IN_PROCESS_BYTES, deadlineOf(o.timeoutMs), false, true), o, started);
     },
     async warm() {
       try {
@@ -351,13 +353,18 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
 }
 
 /** A search's outcome as the caller sees it: windows merged (or one result per hit) and the closest miss. */
-function respond(outcome: PipelineOutcome, o: SearchOptions | SearchContentOptions): SearchResponse {
+/**
+ * The answer of a search whose clock started at `started` (where its --timeout's did): its stats' `ms` is the
+ * whole search's (before, the pipeline's alone, without the model's load, the pool's start and the query's
+ * embedding, so a first search's `--stats` said 40 ms where the search took 300, and a --timeout's less than it).
+ */
+function respond(outcome: PipelineOutcome, o: SearchOptions | SearchContentOptions, started: number): SearchResponse {
   return {
     results: o.merge === false ? resultsPerHit(outcome.hits) : mergeHits(outcome.hits),
     more: outcome.more === true,
     closestMiss: outcome.closestMiss ? hitToResult(outcome.closestMiss) : undefined,
     warnings: outcome.warnings,
-    stats: outcome.stats,
+    stats: { ...outcome.stats, ms: performance.now() - started },
   };
 }
 

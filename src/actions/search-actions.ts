@@ -12,6 +12,7 @@ import { type SearchMode } from '../types.js';
 import { MODE_NAMES, modeOf, type ModeName } from '../types.js';
 import { likeChunk } from '../rank/related.js';
 import type { SearchResult } from '../rank/windows.js';
+import { roundDistance } from '../output/printer.js';
 import { distanceScale, internalMaxDistance, reportedDistance, type DistanceScale } from './distance.js';
 import type { ActionEngine } from './engine.js';
 import { errorTypeOf, fail, type ActionFailure } from './errors.js';
@@ -29,8 +30,9 @@ export async function searchPaths(engine: ActionEngine, o: SearchOptions): Promi
   return (ws ?? engine.searcher).search(o);
 }
 
+/** A result as the actions give it: its distance rounded to 6 decimals, as the CLI's --json and TEA's semtools.search matches print it. */
 export function semanticResult(r: SearchResult, scale: DistanceScale): SemanticResult {
-  return { filename: r.filename, lines: r.lines, start: r.start, end: r.end, match_line: r.match_line, distance: reportedDistance(scale, r.distance) };
+  return { filename: r.filename, lines: r.lines, start: r.start, end: r.end, match_line: r.match_line, distance: roundDistance(reportedDistance(scale, r.distance)) };
 }
 
 /**

@@ -1,5 +1,5 @@
 // A workspace index built by the cluster's workers: the coordinator lists the roots, keeps what the
-// index already has (size + mtime or last-modified), cuts the new and changed files into shards by
+// index already has (size + mtime + ctime, or an object's size, last-modified and ETag), cuts the new and changed files into shards by
 // bytes and enqueues them; each worker stages its shard's rows in a database of its own; the
 // coordinator, the only writer of the workspace's tables, merges staged shards as they are reported
 // (staged-merge.ts: old chunks dropped, new ones added, then the files' states), drops

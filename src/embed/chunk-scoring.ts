@@ -6,7 +6,8 @@
 import { isAscii as bytesAscii } from 'node:buffer';
 import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
-import { chunkBestDistance, chunkBounds, chunkStats, lexicalScore, relevance, semanticBudget, toDistance, type ChunkStats } from '../rank/chunk-scorer.js';
+import { chunkBounds, chunkStats, type ChunkStats } from '../rank/chunk-scorer.js';
+import { chunkBestDistance, lexicalScore, relevance, semanticBudget, toDistance } from '../rank/relevance.js';
 import { pathSignals, type PathSignals } from '../rank/path-signals.js';
 import type { PoolingKernel } from './embedder.js';
 import type { ChunkStore, KeptChunk } from './kept-chunks.js';

@@ -4,7 +4,7 @@
 // Lines that provably cannot beat `pruneAbove` are skipped by the kernel's exact bound.
 import { decodeLines } from '../text/decode.js';
 import type { TokenizedBatch } from '../types.js';
-import { toDistance, toRelevance } from '../rank/chunk-scorer.js';
+import { toDistance, toRelevance } from '../rank/relevance.js';
 import { pathSignals, type PathSignals } from '../rank/path-signals.js';
 import { isBlank } from '../rank/prose-counter.js';
 import { lineLexical, linesTerms, PROSE_WINDOW_LINES, proseBestDistance, proseRelevance, proseTermCount, type ProseStats } from '../rank/prose.js';

@@ -5,7 +5,8 @@ import type { LineTokens } from '../embed/line-cosines.js';
 import type { ChunkRequest } from '../embed/requests.js';
 import { isSimgrepError } from '../errors.js';
 import { oneChunk } from '../embed/chunk-scoring.js';
-import { chunkStats, lexicalScore, relevance, toDistance, type KnownSignals } from '../rank/chunk-scorer.js';
+import { chunkStats } from '../rank/chunk-scorer.js';
+import { lexicalScore, relevance, toDistance, type KnownSignals } from '../rank/relevance.js';
 import { candidateLimit, thresholdsShown } from '../rank/diversify.js';
 import { pathSignals } from '../rank/path-signals.js';
 import { embedsQuery, type RankPlan } from '../rank/plan.js';
@@ -224,8 +225,8 @@ export class Scoring {
    * same: a file's chunks are disjoint, so any of a chunk's lines orders it among its file's others. The
    * known distance is the candidate pass's float64, worked out as the scorer works it out (bit for bit:
    * definition-bounds.ts), rounded to float32 as the scorer's is; it is checked against the lines counted
-   * now: a file whose text changed since it was indexed with the same size and mtime (which the stale
-   * check cannot see) throws KnownDistanceChanged, and the caller scores its candidates' lines instead.
+   * now: a file whose text changed where its stat cannot tell (the same size, mtime and ctime: an edit made
+   * after the search's stale check, or an object without an ETag) throws KnownDistanceChanged, and the caller scores its candidates' lines instead.
    * Known signals (a hybrid plan's) are checked the same way, as the lexical signal and symbol counted now;
    * a chunk whose lines then hold no term (its shown line would be the one closest to the query, the
    * kernel's) throws too.
@@ -261,6 +262,6 @@ export class Scoring {
 /** A chunk's known distance (from the index) is not what its lines give now: the file changed unseen since it was indexed. */
 export class KnownDistanceChanged extends Error {
   constructor(readonly path: string) {
-    super(`${path} changed since it was indexed (same size and mtime)`);
+    super(`${path} changed since it was indexed (its size, mtime and ctime as indexed)`);
   }
 }

@@ -3,7 +3,7 @@
 // each further chunk from a file that already has a result keeps only `decay` of its relevance
 // (semble's file saturation), so a file with many good chunks cannot fill every slot.
 import { compareRanked } from './topk.js';
-import { toDistance, toRelevance } from './chunk-scorer.js';
+import { toDistance, toRelevance } from './relevance.js';
 import type { RankPlan } from './plan.js';
 import type { Hit } from './windows.js';
 

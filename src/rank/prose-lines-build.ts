@@ -8,7 +8,8 @@ import { fold, isAscii, textNumbers, textWords } from './lexical/words.js';
 import type { RankPlan } from './plan.js';
 import { PROSE_DF_CHARS, PROSE_DF_LINES, PROSE_WINDOW_LINES, proseBm25, proseWindowBm25, type ProseStats } from './prose.js';
 import { isBlank } from './prose-counter.js';
-import { documentGrams, noteWordGrams, registerGrams, releaseGrams, type DocumentGrams, type WordPostings } from './prose-doc-grams.js';
+import { documentGrams, noteWordGrams, type DocumentGrams, type WordPostings } from './prose-doc-grams.js';
+import { registerGrams, releaseGrams } from './prose-gram-holders.js';
 
 /**
  * Keys of every file's postings, interned once per process: a file keeps sorted key ids, not strings

@@ -2,7 +2,8 @@
 // modes, not by 48-line chunks: a question over a document wants the sentence that answers it. Their
 // BM25 takes its document frequencies from the file's own lines (the shipped lexicon counts code).
 import type { RankPlan } from './plan.js';
-import { countTerms, toDistance } from './chunk-scorer.js';
+import { countTerms } from './chunk-scorer.js';
+import { toDistance } from './relevance.js';
 import { pathSignals, type PathSignals } from './path-signals.js';
 import { forEachGram, gramKey } from './lexical/grams.js';
 import { textNumbers } from './lexical/words.js';

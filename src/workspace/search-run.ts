@@ -6,7 +6,7 @@ import { queryMode } from '../rank/query-mode.js';
 import { bundledLexicon } from '../rank/lexical/lexicon.js';
 import { CANDIDATES_PER_RESULT } from '../rank/diversify.js';
 import { walkAhead } from '../rank/prose-sweep.js';
-import type { KnownSignals } from '../rank/chunk-scorer.js';
+import type { KnownSignals } from '../rank/relevance.js';
 import { SEARCH_MODES } from '../types.js';
 import { FRESH_ONLY, validate, type SearchOptions, type SearchResponse } from '../searcher/api.js';
 import { executorOf, knownShareFor, sweepWalkerOf } from '../searcher/seams.js';
@@ -108,11 +108,13 @@ function rebuildCut(name: string): string {
 
 /** The options with the time left of the search's --timeout, its TIMEOUT warning restated with the whole. */
 async function withinRest(so: SearchOptions, started: number, run: (o: SearchOptions) => Promise<SearchResponse>): Promise<SearchResponse> {
-  if (so.timeoutMs === undefined) return run(so);
+  // The search's time is counted from `started`, as its --timeout is (the walk and the refresh before the scan count).
+  const whole = (r: SearchResponse): SearchResponse => ({ ...r, stats: { ...r.stats, ms: performance.now() - started } });
+  if (so.timeoutMs === undefined) return whole(await run(so));
   const left = Math.max(1, Math.round(so.timeoutMs - (performance.now() - started)));
   const r = await run({ ...so, timeoutMs: left });
   const said = `--timeout of ${left / 1000} s`;
-  return { ...r, warnings: r.warnings.map((w) => (w.code === 'TIMEOUT' ? { ...w, message: w.message.replace(said, `--timeout of ${so.timeoutMs! / 1000} s`) } : w)) };
+  return whole({ ...r, warnings: r.warnings.map((w) => (w.code === 'TIMEOUT' ? { ...w, message: w.message.replace(said, `--timeout of ${so.timeoutMs! / 1000} s`) } : w)) });
 }
 
 async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Deadline, started: number, held: Held): Promise<SearchResponse> {
@@ -271,7 +273,7 @@ async function searchWithin(ws: OpenWorkspace, so: SearchOptions, deadline: Dead
     const source = createCandidateSource({ snapshot: snap, candidates, display: split.display, chunkLines: ws.chunkLines, reader: ws.reader, kept: ws.o.oneShot ? undefined : keptText, known: exactly, signals: termSignals, infos, ranks });
     return withinRest(so, started, (o) => ws.searcher.search({ ...o, paths: [], sources: split.prose ? [source, split.prose] : [source] }));
   };
-  // A file changed unseen since it was indexed (same size and mtime): its chunks' known distances and signals
+  // A file changed unseen since it was indexed (its size, mtime and ctime as indexed): its chunks' known distances and signals
   // do not hold. Read whole (a resident process), its hash tells and its own chunks are counted as read
   // (candidate-source.ts); read in part, a shown hit's lines tell (pipeline/scoring.ts withBestLines), and then
   // every candidate's lines are counted as read, as before those were known.

@@ -93,3 +93,13 @@ for (const workers of ['0', '1']) {
     }
   }, 120_000);
 }
+
+it('--stats counts the time from where --timeout\'s clock starts (the model\'s load and the pool\'s start too): a 1 s deadline says 1,000 ms or more', async () => {
+  // Before session 47 the stats counted from the pipeline's start, after the model's load: `in 812 ms` for a
+  // --timeout 1 that stopped the search a second after it started.
+  const r = await runOnHeldPipe(['retry the failed upload', 'big.pipe', '--stats', '--timeout', '1', '-J', '0', '--top-k', '3']);
+  expect(r.stderr).toContain('stopped after the --timeout of 1 s');
+  const ms = /^simgrep: searched .* in (\S+) ms;/m.exec(r.stderr);
+  expect(ms, r.stderr).not.toBeNull();
+  expect(num(ms![1])).toBeGreaterThanOrEqual(1000);
+}, 60_000);

@@ -17,7 +17,7 @@ import { openChunks } from './file-chunks.js';
 import { hexDigest, sha256Hex } from './hex-digest.js';
 import { identityOf, underAny, orphanKeys, recordedIdentity, sameIdentity } from '../changes/file-identity.js';
 import { ChunkBatch, type PendingChunk } from './chunk-batch.js';
-import { loopTurns } from './loop-turns.js';
+import { loopTurns } from '../../loop-turns.js';
 import { emptyChanges, type SnapshotChanges } from '../snapshot/snapshot.js';
 import type { FileState, IndexStore } from '../store/store.js';
 import { writing } from '../store/writing.js';
@@ -184,8 +184,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const turns = loopTurns();
   for await (const entry of entries) {
     if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
-    const t = turns();
-    if (t) await t;
+    if (turns.due()) await turns.take();
     if (o.onWalked) walked.push(entry);
     const key = keyOf(entry.path);
     // A file reached through two overlapping roots is checked (and indexed) once.
@@ -208,8 +207,7 @@ export async function updateIndex(o: UpdateIndexOptions): Promise<IndexReport> {
   const batch = newBatch(await o.executor(report.bytesToRead));
   for (const w of work) {
     if (o.signal?.aborted) throw new SimgrepError('ABORTED', 'indexing was aborted');
-    const t = turns();
-    if (t) await t;
+    if (turns.due()) await turns.take();
     try {
       const read = await indexFile(source, w.entry, w.key, w.id, w.prev, batch, patch, o.chunkLines, o.signal, o.onFileRead);
       report.bytes += read.bytes;

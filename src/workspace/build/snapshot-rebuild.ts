@@ -6,6 +6,7 @@
 // (a file's hashed as its chunks stream, so memory stays bounded as for a stat'ed one).
 import { createHash } from 'node:crypto';
 import { SimgrepError } from '../../errors.js';
+import { loopTurns, STOP_TURN_MS } from '../../loop-turns.js';
 import { statSync } from 'node:fs';
 import { ioPathOf } from '../../sources/dir-listing.js';
 import { createFsSource } from '../../sources/fs.js';
@@ -18,14 +19,11 @@ import { TermCollector } from '../snapshot/term-collector.js';
 import { UNKNOWN_CTIME, emptySnapshot, patchSnapshot, type ChunkRow, type FileStateOf, type Snapshot } from '../snapshot/snapshot.js';
 import type { ChunkVector, IndexStore, StoreVersion } from '../store/store.js';
 
-/** How long a rebuild that can be stopped runs between turns of the event loop. */
-const BREATHE_MS = 50;
-
 /**
  * `signal`: read between the batches of the store's rows, before each file and before each of a file's chunks (ABORTED): a
  * big store's files take seconds, and so does one big file (session 44 left it finishing the file it was in). (A
  * SharedRebuild's stop check: a load that comes before it is read takes the stop back.) While a load could still stop
- * it (`stoppable`), the event loop turns every BREATHE_MS between files and chunks: a small file's read ends in microtasks, and a
+ * it (`stoppable`), the event loop turns every STOP_TURN_MS between files and chunks: a small file's read ends in microtasks, and a
  * stop that comes as a timer (a --timeout) or a message (an MCP client's cancellation on its socket) was seen only
  * after the last file (trust44: a CLI search with --timeout 1 rebuilt all 9,037 files of the bench tree's index, 5 s,
  * before it stopped). A rebuild no load can stop (an index run's, a search's without a signal) does not turn it.
@@ -44,22 +42,20 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
   const rows: ChunkRow[] = [];
   const terms = new TermCollector();
   const kept: FileStateOf[] = [];
-  let breathed = performance.now();
-  const due = () => signal !== undefined && (signal.stoppable ?? true) && performance.now() - breathed > BREATHE_MS;
-  const breathe = async () => { await new Promise((r) => setImmediate(r)); breathed = performance.now(); };
+  const turns = loopTurns({ everyMs: STOP_TURN_MS, when: () => signal !== undefined && (signal.stoppable ?? true) });
   /**
    * A remote object's bytes (its hash is checked), the stop looked at between its pieces (1 MiB past 8 MiB): it was read to
-   * its end first. The stream gets a signal of its own, aborted once the stop is seen (looked at every BREATHE_MS while it
+   * its end first. The stream gets a signal of its own, aborted once the stop is seen (looked at every STOP_TURN_MS while it
    * reads): a store that stalls between pieces held the read until the remote timeout (30 s) before the stop was looked at.
    */
   const wholeObject = async (key: string): Promise<Buffer> => {
     const parts: Uint8Array[] = [];
     const stop = new AbortController();
-    const watch = signal && setInterval(() => { if (signal.aborted) stop.abort(); }, BREATHE_MS);
+    const watch = signal && setInterval(() => { if (signal.aborted) stop.abort(); }, STOP_TURN_MS);
     try {
       for await (const part of streamEntry(files, { path: key }, stop.signal)) {
         parts.push(part);
-        if (due()) await breathe();
+        if (turns.due()) await turns.take();
         stopped(); // leaving the loop ends the read (the stream's finally lets the connection go)
       }
     } finally {
@@ -68,7 +64,7 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
     return parts.length === 1 && Buffer.isBuffer(parts[0]) ? parts[0] : Buffer.concat(parts);
   };
   for (const state of states) {
-    if (due()) await breathe();
+    if (turns.due()) await turns.take();
     stopped();
     const stored = byPath.get(state.key) ?? new Map<number, ChunkVector>();
     const fileRows: { row: ChunkRow; identifiers: ChunkIdentifiers }[] = [];
@@ -86,7 +82,7 @@ export async function rebuildSnapshot(store: IndexStore, version: StoreVersion, 
           fresh = true;
           for await (const c of opened.chunks) {
             // Within a file too: a big one (100 MB) takes seconds to read and cut.
-            if (due()) await breathe();
+            if (turns.due()) await turns.take();
             stopped();
             const v = stored.get(c.start);
             if (!v || v.end !== c.end) { fresh = false; break; }

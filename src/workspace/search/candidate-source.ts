@@ -3,7 +3,7 @@
 // checked the file is the one indexed). The pipeline scores them with the same code as a scan.
 import { streamEntry, type Entry, type Source } from '../../sources/source.js';
 import type { Piece } from '../../text/line-splitter.js';
-import type { KnownSignals } from '../../rank/chunk-scorer.js';
+import type { KnownSignals } from '../../rank/relevance.js';
 import type { PathFacts } from '../../types.js';
 import { sizeToRead, type Snapshot } from '../snapshot/snapshot.js';
 import { fileState } from '../snapshot/prose-stats-file.js';
@@ -60,7 +60,7 @@ export function createCandidateSource(o: CandidateSourceOptions): Source {
       // next search's windows are slices of it); else read up to the last line any window needs.
       const state = o.kept ? fileState(s.files[f]) : '';
       let text = (await o.kept?.get(state, chunkLines)) ?? null;
-      // Read whole and not the bytes indexed (an edit that kept size and mtime): its chunks' known distances
+      // Read whole and not the bytes indexed (an edit its stat did not show, made after the stale check): its chunks' known distances
       // and signals are the old text's, so its lines are counted as read, as a scan counts them.
       let unseen = false;
       if (!text && o.kept !== undefined && s.files[f].size <= KEPT_TEXT_FILE_BYTES) {

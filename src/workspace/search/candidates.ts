@@ -5,7 +5,7 @@
 // scores those exactly, with the same code as a one-shot scan, so indexed answers equal one-shot ones.
 // This module wires the steps: term-counts.ts, definition-bounds.ts, covered-paths.ts,
 // covered-cosines.ts, threshold.ts.
-import { chunkBestDistance, lexicalScore, relevance, toDistance, type KnownSignals } from '../../rank/chunk-scorer.js';
+import { chunkBestDistance, lexicalScore, relevance, toDistance, type KnownSignals } from '../../rank/relevance.js';
 import { type PathSignals } from '../../rank/path-signals.js';
 import { BLANK, HAS_TOKENS, type Snapshot } from '../snapshot/snapshot.js';
 import { halfValues } from '../packed/float16.js';

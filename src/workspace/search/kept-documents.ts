@@ -64,7 +64,7 @@ export function stopLineTokensWith(searcher: Searcher): void {
 
 /**
  * By the index's state of each file: a document is read and counted again only once the index sees it
- * change (the stale check every search makes, by size and mtime, or the watcher), as the index's own
+ * change (the stale check every search makes, by size, mtime and ctime, or the watcher), as the index's own
  * freshness has it. The least recently kept or read go first past the bound (KEPT_BYTES). A document's line terms are kept with its bytes
  * and dropped with them, so the statistics a search takes from them are those of the bytes it reads.
  */

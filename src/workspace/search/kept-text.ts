@@ -2,7 +2,10 @@
 // code file's lines as a search reads them (build/file-chunks.ts: binary sniff, UTF-16 transcoded, long
 // lines cut), as bytes with their line offsets, so a warm search's window is a slice of them, not a read
 // of the file and a decode of its lines. Kept under the index's state of the file (key, size, mtime,
-// hash): a change the index sees is a miss, and the file is read again.
+// hash): a change the index sees is a miss, and the file is read again. The ctime is left out: every text
+// kept under a state is bytes whose SHA-256 is that state's hash (setBytes: the bytes the build hashed;
+// set: only after readWhole found the hash), so two states with one key hold the same text, and a change
+// that moves only the ctime is seen by the stale check, which then records the new state.
 import { createHash } from 'node:crypto';
 import { BoundedLru } from '../../bounded-lru.js';
 import { openChunks } from '../build/file-chunks.js';
@@ -97,8 +100,9 @@ function sizeOf(text: FileText): number {
 
 /**
  * A file's whole text read as a search reads it, and whether its bytes are the ones the index holds (their
- * SHA-256 is `indexedHash`). Not so, the file changed where its size and mtime cannot tell (an edit that kept
- * both): what the index knows of its chunks (kept text, sums, distances, signals) is the old text's, so it is
+ * SHA-256 is `indexedHash`). Not so, the file changed where its stat cannot tell (its size, mtime and ctime
+ * as indexed: an edit after the search's stale check): what the index knows of its chunks (kept text, sums,
+ * distances, signals) is the old text's, so it is
  * not kept under the old state nor trusted (candidate-source.ts, warm-chunks.ts).
  */
 export async function readWhole(raw: AsyncIterable<Uint8Array>, chunkLines: number, indexedHash: string): Promise<{ text: FileText; indexed: boolean }> {

@@ -200,7 +200,7 @@ async function warm(searcher: Searcher, o: WarmOptions, w: Warmed): Promise<void
       let text = await keptText.get(state, o.chunkLines);
       if (!text) {
         const read = await readWhole(streamEntry(o.reader, { path: f.key, size: sizeToRead(f) }), o.chunkLines, f.hash);
-        if (!read.indexed) continue; // changed unseen (same size and mtime): its text and sums are not the indexed state's
+        if (!read.indexed) continue; // changed unseen (its size, mtime and ctime as indexed): its text and sums are not the indexed state's
         keptText.set(state, text = read.text);
       }
       const lines = text.offsets.length - 1;

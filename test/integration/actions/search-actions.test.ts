@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAction, type Action, type ActionEngine } from '../../../src/index.js';
+import { roundDistance } from '../../../src/output/printer.js';
 import { cosineOf } from '../../helpers/isolated-home.js';
 import { createActionFixture, type ActionFixture } from '../../helpers/action-fixture.js';
 
@@ -62,7 +63,8 @@ describe('search.semantic and search.semantic_content', () => {
     const lib = await engine.searcher.search({ query: 'run a sql query on the database table', paths: [docs], topK: 2, nLines: 1, mode: 'line', merge: false, ignoreCase: false, recursive: true });
     expect(lib.results[0].filename).toBe(path.join(docs, 'sub', 'db.py'));
     expect(r).toEqual({
-      results: lib.results.map((x) => ({ filename: x.filename, lines: x.lines, start: x.start, end: x.end, match_line: x.match_line, distance: x.distance })),
+      // Rounded to 6 decimals, as the CLI's --json prints it (before session 47: every digit of the float's).
+      results: lib.results.map((x) => ({ filename: x.filename, lines: x.lines, start: x.start, end: x.end, match_line: x.match_line, distance: roundDistance(x.distance) })),
       success: true, query: 'run a sql query on the database table', files_searched: 2,
     });
   });
@@ -78,10 +80,25 @@ describe('search.semantic and search.semantic_content', () => {
     const r = await actions['search.semantic_content']({}, { query: 'retry failed upload', content, top_k: 1, n_lines: 0 });
     const lib = await engine.searcher.searchContent({ query: 'retry failed upload', content, topK: 1, nLines: 0, mode: 'line' });
     expect(r).toEqual({
-      results: [{ filename: '<content>', lines: ['retry the failed upload'], start: 1, end: 2, match_line: 1, distance: lib.results[0].distance }],
+      results: [{ filename: '<content>', lines: ['retry the failed upload'], start: 1, end: 2, match_line: 1, distance: roundDistance(lib.results[0].distance) }],
       success: true, query: 'retry failed upload', lines_searched: 3,
     });
   });
+});
+
+describe('distances are rounded to 6 decimals, as the CLI\'s --json prints them', () => {
+  for (const mode of ['line', 'hybrid', 'semantic', 'lexical']) {
+    it(`search.semantic, search.semantic_content and search.related, mode ${mode}`, async () => {
+      const answers = [
+        await actions['search.semantic']({}, { query: 'retry the failed upload', paths: [docs], mode, top_k: 3 }),
+        await actions['search.semantic_content']({}, { query: 'retry the failed upload', content: 'parse the config\nretry the failed upload with backoff\nrender a button', mode, top_k: 3 }),
+        await actions['search.related']({}, { file: path.join(docs, 'story.md'), line: 2, paths: [docs], mode, top_k: 3 }),
+      ];
+      const distances = answers.flatMap((r) => (r.results as { distance: number }[]).map((x) => x.distance));
+      expect(distances.length).toBeGreaterThan(0);
+      expect(distances).toEqual(distances.map(roundDistance));
+    });
+  }
 });
 
 describe('mode names', () => {

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Action, ActionEngine } from '../../../src/index.js';
+import { roundDistance } from '../../../src/output/printer.js';
 import { createActionFixture, type ActionFixture } from '../../helpers/action-fixture.js';
 
 let fx: ActionFixture;
@@ -21,8 +22,9 @@ beforeAll(() => {
 });
 afterAll(() => fx.close());
 
+/** A library result as the actions give it: the distance rounded to 6 decimals, as the CLI's --json prints it. */
 const shape = (x: { filename: string; lines: string[]; start: number; end: number; match_line: number; distance: number }) =>
-  ({ filename: x.filename, lines: x.lines, start: x.start, end: x.end, match_line: x.match_line, distance: x.distance });
+  ({ filename: x.filename, lines: x.lines, start: x.start, end: x.end, match_line: x.match_line, distance: roundDistance(x.distance) });
 
 describe('search.workspace_* by name', () => {
   it('create indexes the paths into a named workspace under $SIMGREP_HOME', async () => {

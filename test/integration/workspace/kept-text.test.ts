@@ -1,10 +1,13 @@
 // Regression guard (issue 30, warm search rescoring): a resident workspace keeps the candidate files' text
 // (src/workspace/search/kept-text.ts): the bytes its index build read, and the files its searches and its
-// warm-up read, under the index's state of each file. A file edited afterwards (same size, so only its
-// mtime and hash tell) must be read again: the answer shows the edit, never the kept text. And windows cut
+// warm-up read, under the index's state of each file (key, size, mtime and content hash: no ctime, as the
+// hash is of the very bytes kept). A file edited afterwards (same size, so only its mtime, ctime and hash
+// tell; or its mtime set back too, so only its ctime and hash) must be read again: the answer shows the edit,
+// never the kept text. And windows cut
 // from the kept text are the scan's, whatever the file's bytes (CRLF, no last newline, BOM, UTF-16, bad
 // UTF-8, lines past 16 KiB).
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import type { SearchOptions } from '../../../src/searcher/api.js';
@@ -85,4 +88,21 @@ it('a file edited between two warm searches is read again, not served from the k
   const text = await until(query, 'again:');
   expect(text).toContain('again:');
   expect(text).not.toContain('first:');
+});
+
+it('a kept file edited keeping its size and mtime (touch -r) between two warm searches is read again: its ctime tells', async () => {
+  // The kept text's key has no ctime: the stale check's does, so the index takes the edit's state (another hash) first.
+  const query = 'resend lost parcels';
+  const file = path.join(t.dir, 'built.ts');
+  const before = await top(query);
+  expect(before).toContain('resend lost parcels');
+  const word = before.includes('again:') ? 'later:' : 'again:';
+  writeFileSync(`${file}.ref`, '');
+  execFileSync('touch', ['-r', file, `${file}.ref`]); // the old mtime to the nanosecond (Node's utimes keeps less)
+  writeFileSync(file, `${body(word.slice(0, -1))}\n`.replace('retryFailedUploads', 'resendLostParcels').replace('retry failed uploads', 'resend lost parcels'));
+  execFileSync('touch', ['-r', `${file}.ref`, file]);
+  rmSync(`${file}.ref`);
+  const text = await until(query, word);
+  expect(text).toContain(word);
+  expect(text).not.toContain(before.includes('again:') ? 'again:' : 'built:');
 });

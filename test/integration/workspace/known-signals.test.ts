@@ -1,10 +1,11 @@
 // A resident workspace's hybrid search scores a term chunk whose lexical signal and symbol the index knows
 // exactly (workspace/search/candidates.ts termSignals) by its kept sum's cosine alone: its lines are not
 // counted, unless it is shown (pipeline/scoring.ts withBestLines), and the answer is the scan's, bit for bit.
-// A file changed with the same size and mtime (which the stale check cannot see) has signals that no longer
-// hold: here the shown hit's lines tell, and the candidates' lines are then counted as read (the scan's
-// answer). A changed chunk that is not shown, which no shown line tells of, is caught by the file's hash as
-// the search reads it whole (kept-text.ts readWhole): the last test.
+// A file changed unseen (its size, mtime and ctime as indexed: an edit after the stale check) has signals
+// that no longer hold: the shown hit's lines tell, and the candidates' lines are then counted as read (the
+// scan's answer). A changed chunk that is not shown, which no shown line tells of, is caught by the file's
+// hash as the search reads it whole (kept-text.ts readWhole). The edits below keep size and mtime only:
+// since ctime46 the stale check sees them by their ctime, so these tests pin the answers, not that net.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -45,7 +46,7 @@ async function warmed(files: Record<string, string>, edit?: (dir: string) => voi
   return { tree, ws, close: async () => { await ws.close(); await searcher.close(); } };
 }
 
-/** Rewrites a file with its old mtime to the nanosecond (touch -r; Node's utimes keeps less): a change the stale check cannot see. */
+/** Rewrites a file with its old mtime to the nanosecond (touch -r; Node's utimes keeps less): only its ctime and hash tell. */
 function keepingMtime(file: string, change: (text: string) => string): void {
   writeFileSync(`${file}.ref`, '');
   execFileSync('touch', ['-r', file, `${file}.ref`]);

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { DATA_FILE_PRIOR, isDataFile } from '../../../src/rank/data-files.js';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
-import { chunkStats, lexicalScore, relevance, semanticBudget, toDistance } from '../../../src/rank/chunk-scorer.js';
+import { chunkStats } from '../../../src/rank/chunk-scorer.js';
+import { lexicalScore, relevance, semanticBudget, toDistance } from '../../../src/rank/relevance.js';
 import { pathFacts, pathSignals } from '../../../src/rank/path-signals.js';
 
 const lexicon = parseLexicon('#docs\t1000\nretry\t20\nupload\t25\nfail\t60\nrepo\t40\n');

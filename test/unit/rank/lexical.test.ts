@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { identifierParts, pathTerms, stem } from '../../../src/rank/lexical/terms.js';
 import { idf, parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan, namesIdentifier, RANK_DEFAULTS } from '../../../src/rank/plan.js';
-import { chunkStats, countTerms, lexicalScore, nameCoverage, relevance, semanticBudget, toDistance, toRelevance } from '../../../src/rank/chunk-scorer.js';
+import { chunkStats, countTerms, nameCoverage } from '../../../src/rank/chunk-scorer.js';
+import { lexicalScore, relevance, semanticBudget, toDistance, toRelevance } from '../../../src/rank/relevance.js';
 import { pathSignals } from '../../../src/rank/path-signals.js';
 import { boostCoherentFiles, spreadAcrossFiles } from '../../../src/rank/diversify.js';
 

@@ -6,7 +6,8 @@ import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { ProseCounter } from '../../../src/rank/prose-counter.js';
 import { proseBest, proseFileBestDistance, proseLineStats, ProseLinesBuilder, proseReach, releaseProseLines } from '../../../src/rank/prose-lines.js';
-import { addLineGramBm25, addLinesGramBm25, gramHolders, gramIdsOf, gramIndexIn } from '../../../src/rank/prose-doc-grams.js';
+import { addLineGramBm25, addLinesGramBm25, gramIdsOf, gramIndexIn } from '../../../src/rank/prose-doc-grams.js';
+import { gramHolders } from '../../../src/rank/prose-gram-holders.js';
 import type { PackedProseLines } from '../../../src/rank/prose-lines-build.js';
 import { readFileSync } from 'node:fs';
 

@@ -11,7 +11,7 @@ import { ProseCounter } from '../../../src/rank/prose-counter.js';
 import { proseBest, proseLineReach, ProseLinesBuilder } from '../../../src/rank/prose-lines.js';
 import { lineLexical, lineTerms, proseRelevance, type LineTerms } from '../../../src/rank/prose.js';
 import { pathSignals } from '../../../src/rank/path-signals.js';
-import { toDistance } from '../../../src/rank/chunk-scorer.js';
+import { toDistance } from '../../../src/rank/relevance.js';
 
 const lexicon = parseLexicon('#docs\t1000\ncastle\t10\nthe\t900\nindex\t100\n');
 const root = fileURLToPath(new URL('../../../', import.meta.url));

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
-import { chunkBounds, chunkStats, relevance, semanticBudget, toDistance } from '../../../src/rank/chunk-scorer.js';
+import { chunkBounds, chunkStats } from '../../../src/rank/chunk-scorer.js';
+import { relevance, semanticBudget, toDistance } from '../../../src/rank/relevance.js';
 import { pathSignals } from '../../../src/rank/path-signals.js';
 
 const lexicon = parseLexicon('#docs\t1000\nretry\t20\nupload\t25\n');

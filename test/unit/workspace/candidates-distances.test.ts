@@ -5,7 +5,7 @@
 // from the same real parts (path signals and postings, term BM25s, definition bounds, cosines), over chunks
 // whose certain symbol boost is below their possible one (find_related's pasted block, definition boosts).
 import { describe, expect, it } from 'vitest';
-import { lexicalScore, relevance, toDistance } from '../../../src/rank/chunk-scorer.js';
+import { lexicalScore, relevance, toDistance } from '../../../src/rank/relevance.js';
 import { bundledLexicon } from '../../../src/rank/lexical/lexicon.js';
 import { buildRankPlan } from '../../../src/rank/plan.js';
 import { halfValues, toFloat16 } from '../../../src/workspace/packed/float16.js';

@@ -1,12 +1,12 @@
-// A long run gives the event loop a turn every few ms (loop-turns.ts): a timer set before a busy stretch
+// A long run gives the event loop a turn every few ms (src/loop-turns.ts): a timer set before a busy stretch
 // fires during it, not after (an index build held a resident engine's loop for seconds: left35).
 import { describe, expect, it } from 'vitest';
-import { loopTurns } from '../../../../src/workspace/build/loop-turns.js';
+import { loopTurns } from '../../src/loop-turns.js';
 
 describe('loopTurns', () => {
   it('no turn before everyMs, one after; a timer runs inside a busy loop that takes its turns', async () => {
-    const turns = loopTurns(5);
-    expect(turns()).toBeNull();
+    const turns = loopTurns({ everyMs: 5 });
+    expect(turns.due()).toBe(false);
     let fired = -1;
     setTimeout(() => { fired = performance.now(); }, 0);
     let turnsTaken = 0;
@@ -17,12 +17,23 @@ describe('loopTurns', () => {
     for (let step = 0; step < 60; step++) {
       const t0 = performance.now();
       while (performance.now() - t0 < 1) { /* busy */ }
-      const t = turns();
-      if (t) { turnsTaken++; await t; }
+      if (turns.due()) { turnsTaken++; await turns.take(); }
     }
     const end = performance.now();
     expect(turnsTaken).toBeGreaterThan(3);
     expect(fired).toBeGreaterThan(0);
     expect(fired).toBeLessThan(end - 20);
+  });
+
+  it('takes no turn while `when` says no, and one once it says yes', async () => {
+    let stoppable = false;
+    const turns = loopTurns({ everyMs: 1, when: () => stoppable });
+    const t0 = performance.now();
+    while (performance.now() - t0 < 3) { /* busy */ }
+    expect(turns.due()).toBe(false);
+    stoppable = true;
+    expect(turns.due()).toBe(true);
+    await turns.take();
+    expect(turns.due()).toBe(false); // the clock started again
   });
 });
