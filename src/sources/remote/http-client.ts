@@ -158,7 +158,13 @@ export function openedBody(res: Readable, head: ResponseHead, o: { endpoint: str
   const decoder = decoderFor(encoding);
   // Decoding runs in a zlib stream; the idle timer still watches the server's bytes.
   const body: AsyncIterable<Buffer> = decoder ? res.pipe(decoder) : res;
-  if (decoder) res.on('error', (e) => decoder.destroy(e));
+  if (decoder) {
+    res.on('error', (e) => decoder.destroy(e));
+    // While the body is read, its errors reach the reader through the iterator's own listener. Once the reader
+    // has stopped (--max-filesize met, a binary file, a stop), the cut body still ends the decoder mid-stream:
+    // its Z_BUF_ERROR ("unexpected end of file") had no listener then and killed the process (trust47).
+    decoder.on('error', () => {});
+  }
   async function* chunks(): AsyncGenerator<Uint8Array> {
     const it = body[Symbol.asyncIterator]();
     let complete = false;
