@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cliPath, timedRun } from '../helpers/cli.js';
+import { listenLocal } from '../helpers/http-server.js';
 import { writeTinyModel } from '../helpers/tiny-model.js';
 
 let tmp = '';
@@ -26,4 +27,20 @@ it('a sparse tokenizer.json of 1.9 GB is refused at once, naming it and its boun
   expect(r.stderr).toMatch(/tokenizer\.json: is 1992294400 bytes, more than a tokenizer\.json can be \(at most 268435456\)/);
   expect(r.code).toBe(2);
   expect(r.ms).toBeLessThan(5_000);
+}, 60_000);
+
+it('a model that does not exist, on a search of a URL (the worker pool\'s path): the message, exit 2 (the process died of an unhandled rejection)', async () => {
+  // The pool's module was imported before the model's promise had a handler; the model failed first (a stat).
+  const { server, origin } = await listenLocal((_req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }).end('we retry the failed upload\n'); });
+  try {
+    const missing = path.join(tmp, 'no-such-model');
+    const r = await timedRun(process.execPath, [cliPath, 'retry upload', `${origin}/a.txt`, '--model', missing], {
+      cwd: tmp, env: { SIMGREP_HOME: path.join(tmp, 'home'), SIMGREP_CACHE_DIR: path.join(tmp, 'cache') }, killMs: 40_000,
+    });
+    expect(r.stderr).toBe(`simgrep: Model directory ${missing} does not exist. Pass --model with a directory holding config.json, tokenizer.json and model.safetensors, or a Hugging Face id like minishlab/potion-base-8M.\n`);
+    expect(r.code).toBe(2);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
 }, 60_000);
