@@ -130,7 +130,13 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
         if (redirects >= MAX_REDIRECTS) {
           throw new SimgrepError('REMOTE_ERROR', `too many redirects (more than ${MAX_REDIRECTS}, the last to ${redactUri(new URL(location, url).href)}); the server redirects in a loop: check the URL`);
         }
-        url = new URL(location, url);
+        const next = new URL(location, url);
+        // Only to http(s): node:http refused a file: or other scheme as "the request to null failed
+        // (ERR_INVALID_PROTOCOL)", which named neither the redirect nor where it led.
+        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+          throw new SimgrepError('REMOTE_ERROR', `the server redirected to ${redactUri(next.href)}, which is not an http or https URL; simgrep follows redirects only to http and https: check the URL`);
+        }
+        url = next;
         redirects++;
         attempt--;
         continue;
