@@ -111,6 +111,10 @@ export function createSearcher(opts: SearcherOptions = {}): Searcher {
       boundAsked = o.prepareBound === true;
       poolP = (async () => {
         const m = model();
+        // Awaited below, after the pool's module is imported: a model that fails first (a --model that does not
+        // exist fails in a stat) had no handler until then, and Node ended the process on the unhandled
+        // rejection, its stack printed, before the command could say what was wrong (trust47).
+        m.catch(() => {});
         const pool = (await import('./pool.js')).createPool({ model: m, kind, threads: concurrency, counts });
         if (o.prepareBound) void pool.prepareBound().catch(() => {});
         o.started?.();

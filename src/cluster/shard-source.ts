@@ -6,7 +6,7 @@ import path from 'node:path';
 import { collectBytes, type Entry, type Source, type SourceWarning } from '../sources/source.js';
 import { readAhead } from '../sources/remote/read-ahead.js';
 import { READ_AHEAD } from '../sources/remote/storage-source.js';
-import { isRemoteUri } from '../sources/uri.js';
+import { isRemoteUri, withoutTrailingSlashes } from '../sources/uri.js';
 import type { ShardEntry } from './protocol.js';
 
 export interface ShardSourceOptions {
@@ -27,6 +27,8 @@ export function createShardSource(o: ShardSourceOptions): Source {
 
   async function* entries(): AsyncGenerator<Listed> {
     const hidden = await invisibleRoots(o.roots, o.cwd);
+    // Each hidden root's trailing slashes cut once, not once an entry (the job's roots are the queue's word).
+    const hiddenBases = hidden.map(withoutTrailingSlashes);
     for (const root of hidden) {
       warnings.push({
         path: root, code: 'PATH_NOT_FOUND',
@@ -34,7 +36,7 @@ export function createShardSource(o: ShardSourceOptions): Source {
       });
     }
     for (const e of o.entries) {
-      if (!isRemoteUri(e.path) && hidden.some((r) => underRoot(e.path, r))) continue;
+      if (!isRemoteUri(e.path) && hiddenBases.some((r) => underRoot(e.path, r))) continue;
       const io = e.io !== undefined ? Buffer.from(e.io, 'base64') : undefined;
       // Ranked by the path the coordinator's walk gave it (ShardEntry.rank), as on one machine.
       const entry: Listed = { path: e.path, size: e.size, named: e.named, s: e.s, key: e.key, ...(e.rank !== undefined && { rank: e.rank }) };
@@ -65,8 +67,8 @@ async function invisibleRoots(roots: string[], cwd: string): Promise<string[]> {
   return local.filter((_, i) => !seen[i]);
 }
 
-function underRoot(p: string, root: string): boolean {
-  const r = root.replace(/\/+$/, '');
+/** `r` (a root without its trailing slashes) holds `p`. */
+function underRoot(p: string, r: string): boolean {
   return p === r || p.startsWith(`${r}/`) || r === '.';
 }
 

@@ -1,6 +1,6 @@
 // Reads a model's config (config.json or config_sentence_transformers.json) and modules.json into the
 // two settings encoding needs: whether to L2-normalise, and the token limit per text.
-import { readFile } from 'node:fs/promises';
+import { MAX_MODEL_JSON_BYTES, ModelFileProblem, readModelFile } from './model-file.js';
 import { corruptModel } from './safetensors.js';
 
 /** model2vec's StaticModel.encode default (max_length=512). */
@@ -16,8 +16,9 @@ export interface ModelConfig {
 async function readJson(file: string, hint: string): Promise<unknown> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readModelFile(file, MAX_MODEL_JSON_BYTES, 'a model\'s config')).toString('utf8');
   } catch (e) {
+    if (e instanceof ModelFileProblem) throw corruptModel(file, e.message, hint, e.cause ?? e);
     throw corruptModel(file, `cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`, hint, e);
   }
   try {

@@ -5,7 +5,7 @@
 // anything reads them: the tokens' rows where lines are tokenized (embed/line-scorer.ts), the rows the
 // pruning directions sample (embed/directions-cache.ts); completeRows reads the rest before any other use
 // (a pool, an index, a workspace: searcher.ts). The kernels read the same bytes as from a whole read.
-import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { SimgrepError } from '../errors.js';
 import type { EmbeddingTable, FileIdentity, LazyRows, ModelData } from '../types.js';
@@ -145,7 +145,9 @@ function readFully(fd: number, lazy: LazyRows, into: Uint8Array, position: numbe
 /** The table's file, opened and checked to be the very file loadModel read (its size, times, inode and device). */
 function openChecked(lazy: LazyRows): number {
   let fd: number;
-  try { fd = openSync(lazy.file, 'r'); } catch (e) {
+  // Without blocking: a FIFO put in the file's place since the load would hold this thread forever (it then
+  // fails checkSame, as any other file would).
+  try { fd = openSync(lazy.file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)); } catch (e) {
     throw changed(lazy, `it cannot be opened again (${(e as NodeJS.ErrnoException).code ?? e})`, e);
   }
   try { checkSame(fd, lazy); } catch (e) { closeSync(fd); throw e; }

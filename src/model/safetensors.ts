@@ -1,9 +1,10 @@
 // safetensors reader: validates the header (8-byte LE length + JSON) against the file size, then
 // reads single tensors straight into SharedArrayBuffer-backed arrays (one copy, shareable by workers).
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import { SimgrepError } from '../errors.js';
 import { DTYPE_BYTES, decodeFloats, decodeInts } from './dtype.js';
+import { ModelFileProblem, openModelFile } from './model-file.js';
 import type { FileIdentity } from '../types.js';
 
 /** The safetensors library's own limit; anything larger is not a real header. */
@@ -118,8 +119,9 @@ export async function openSafetensors(file: string, hint = DEFAULT_HINT): Promis
   }
   let fh: FileHandle;
   try {
-    fh = await open(file, 'r');
+    fh = await openModelFile(file);
   } catch (e) {
+    if (e instanceof ModelFileProblem) throw corruptModel(file, e.message, hint, e.cause ?? e);
     throw corruptModel(file, `cannot open the model file (${(e as NodeJS.ErrnoException).code ?? String(e)})`, hint, e);
   }
   try {

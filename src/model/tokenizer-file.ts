@@ -6,13 +6,13 @@
 // checksum does not match) is rebuilt, a failed write is ignored and leaves no temp file behind.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   compileLineTokenizerTables, createCompiledLineTokenizer, createLineTokenizer, decodeCompiledTokenizer, encodeCompiledTokenizer, type LineTokenizer,
 } from './tokenizer/index.js';
+import { MAX_TOKENIZER_BYTES, ModelFileProblem, readModelFile } from './model-file.js';
 import type { SharedTokenizer } from '../types.js';
 import { readCacheEntry, writeCacheEntry } from './cache-entry.js';
 import { corruptTokenizer, tokenizerMetaOf, type TokenizerJson, type TokenizerMeta } from './tokenizer-meta.js';
@@ -91,8 +91,9 @@ function hashFiles(): string {
 export async function openTokenizerFile(file: string, hint: string): Promise<TokenizerFile> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    bytes = await readModelFile(file, MAX_TOKENIZER_BYTES, 'a tokenizer.json');
   } catch (e) {
+    if (e instanceof ModelFileProblem) throw corruptTokenizer(file, e.message, hint, e.cause ?? e);
     throw corruptTokenizer(file, `cannot read tokenizer.json (${(e as NodeJS.ErrnoException).code ?? e})`, hint, e);
   }
   const entry = entryPath(bytes);

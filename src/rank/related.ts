@@ -2,7 +2,7 @@
 // the ranker cuts chunks, is the query, and the answer leaves that chunk out. A pasted block of code
 // is the same search without the file: its own source ranks first.
 import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
 import { looksBinary } from '../text/decode.js';
@@ -32,26 +32,21 @@ const MAX_LIKE_CHARS = 20_000;
 
 export async function likeChunk(t: LikeTarget): Promise<LikeChunk> {
   if (!Number.isInteger(t.line) || t.line < 1) throw new SimgrepError('BAD_FLAG', `the line of ${t.path} must be a whole number >= 1 (got ${t.line})`);
-  let bytes: Buffer;
+  const size = RANK_DEFAULTS.chunkLines;
+  const start = Math.floor((t.line - 1) / size) * size;
+  const window = new LineWindow(start, start + size);
   let real: string;
   try {
     real = realpathSync(t.path);
-    bytes = readSmall(real) ?? await readFile(real);
+    await readInto(real, window, t.path);
   } catch (e) {
+    if (e instanceof SimgrepError) throw e;
     throw new SimgrepError('PATH_NOT_FOUND', `cannot read ${t.path} to find code like it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); pass an existing file`);
   }
-  // Read as a search reads it (text/text-stream.ts): a UTF-16 file decoded, a binary one never searched.
-  const utf16 = utf16Bom(bytes);
-  if (!utf16 && looksBinary(bytes)) throw new SimgrepError('BAD_QUERY', `${t.path} is a binary file (a NUL byte in its first 8 KiB), never searched; pass a line of a text file`);
-  // (A UTF-8 byte-order mark is dropped, as the search drops it.)
-  const text = utf16 ? new TextDecoder(utf16).decode(bytes) : new TextDecoder('utf-8').decode(bytes);
-  const lines = text.split(/\r?\n/);
-  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  if (t.line > lines.length) throw new SimgrepError('BAD_FLAG', `${t.path} has ${lines.length} lines; line ${t.line} is past its end`);
-  const size = RANK_DEFAULTS.chunkLines;
-  const start = Math.floor((t.line - 1) / size) * size;
-  const end = Math.min(lines.length, start + size);
-  const query = lines.slice(start, end).join('\n').slice(0, MAX_LIKE_CHARS);
+  const lines = window.total();
+  if (t.line > lines) throw new SimgrepError('BAD_FLAG', `${t.path} has ${lines} lines; line ${t.line} is past its end`);
+  const end = Math.min(lines, start + size);
+  const query = window.lines.join('\n').slice(0, MAX_LIKE_CHARS);
   if (query.trim() === '') throw new SimgrepError('BAD_QUERY', `lines ${start + 1}-${end} of ${t.path} are blank; pick a line in code`);
   if (!/[\p{L}\p{N}]/u.test(query)) throw new SimgrepError('BAD_QUERY', `lines ${start + 1}-${end} of ${t.path} hold no letter or number, nothing to look for; pick a line in code`);
   return { path: real, start, end, query };
@@ -59,19 +54,116 @@ export async function likeChunk(t: LikeTarget): Promise<LikeChunk> {
 
 /** A file up to this size is read on the calling thread (as a search reads one whole: sources/source.ts WHOLE_READ_BYTES). */
 const SYNC_READ_BYTES = 8 << 20;
+/** A bigger regular file is read in pieces of this size, up to the chunk's last line. */
+const PIECE_BYTES = 1 << 20;
+
+/**
+ * The lines [from, to) of a text fed in pieces, each kept to its first MAX_LIKE_CHARS + 1 characters (the query
+ * is cut there anyway), and the count of lines seen: a 48-line chunk costs its own lines, not the file. Lines
+ * are split as `text.split(/\r?\n/)` splits them, a last empty one dropped.
+ */
+class LineWindow {
+  readonly lines: string[] = [];
+  private complete = 0;
+  private partial = '';
+  private cut = false;
+  /** Whether the line being read has a character yet (kept or not). */
+  private open = false;
+  constructor(private readonly from: number, private readonly to: number) {}
+
+  /** Whether every line of the window is in (no more text is needed). */
+  get full(): boolean { return this.complete >= this.to; }
+
+  feed(text: string): void {
+    let at = 0;
+    while (at <= text.length && !this.full) {
+      const nl = text.indexOf('\n', at);
+      const piece = nl < 0 ? text.slice(at) : text.slice(at, nl);
+      if (piece.length > 0) this.open = true;
+      if (this.complete >= this.from && !this.cut) {
+        this.partial += piece.slice(0, MAX_LIKE_CHARS + 1 - this.partial.length);
+        if (this.partial.length > MAX_LIKE_CHARS) this.cut = true;
+      }
+      if (nl < 0) return;
+      if (this.complete >= this.from) this.lines.push(this.cut || !this.partial.endsWith('\r') ? this.partial : this.partial.slice(0, -1));
+      this.complete++;
+      this.partial = '';
+      this.cut = false;
+      this.open = false;
+      at = nl + 1;
+    }
+  }
+
+  /** The file's line count once all of it was fed (an empty file is one empty line, as split gives). */
+  total(): number {
+    if (this.full) return Infinity;
+    if (this.open || this.complete === 0) {
+      if (this.complete >= this.from) this.lines.push(this.partial);
+      this.partial = '';
+      return this.complete + 1;
+    }
+    return this.complete;
+  }
+}
+
+/**
+ * Feeds `file` (a real path) to `w` decoded as a search decodes it (text/text-stream.ts): a UTF-16 file by its
+ * byte-order mark, a binary one (a NUL in its first 8 KiB) refused. A regular file past SYNC_READ_BYTES is read
+ * in pieces only up to the chunk's last line: the whole of a 400 MB file was read, decoded and split for a
+ * chunk of 48 lines (1.3 GB of memory, trust47). A pipe or device is read whole, as before.
+ */
+async function readInto(file: string, w: LineWindow, shown: string): Promise<void> {
+  let decoder: TextDecoder | null = null;
+  const take = (bytes: Uint8Array, last: boolean) => {
+    if (!decoder) {
+      const utf16 = utf16Bom(bytes);
+      if (!utf16 && looksBinary(bytes)) throw new SimgrepError('BAD_QUERY', `${shown} is a binary file (a NUL byte in its first 8 KiB), never searched; pass a line of a text file`);
+      // (A UTF-8 byte-order mark is dropped, as the search drops it.)
+      decoder = new TextDecoder(utf16 ?? 'utf-8');
+    }
+    w.feed(decoder.decode(bytes, { stream: !last }));
+  };
+  const small = readSmall(file);
+  if (small === 'big') return readPieces(file, w, take);
+  take(small ?? await readFile(file), true);
+}
 
 /**
  * The bytes of `file` when it is a regular file of at most SYNC_READ_BYTES, read here: the promise API's open,
  * stat, read and close are four trips through libuv's threads and back for a find_related's ~10 KB (hop40);
- * else undefined (read by the promise API: a big file, or a pipe, which the open here never waits on).
+ * 'big' for a bigger regular file; else undefined (a pipe or device, or a file that says it is empty, read by
+ * the promise API; the open here never waits on a pipe).
  */
-function readSmall(file: string): Buffer | undefined {
+function readSmall(file: string): Buffer | 'big' | undefined {
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const st = fstatSync(fd);
-    return st.isFile() && st.size > 0 && st.size <= SYNC_READ_BYTES ? readFileSync(fd) : undefined;
+    if (!st.isFile() || st.size === 0) return undefined;
+    return st.size <= SYNC_READ_BYTES ? readFileSync(fd) : 'big';
   } finally {
     closeSync(fd);
+  }
+}
+
+/** A big regular file, piece by piece from its start, until the window is full or the file ends. */
+async function readPieces(file: string, w: LineWindow, take: (bytes: Uint8Array, last: boolean) => void): Promise<void> {
+  const fh = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const buf = Buffer.allocUnsafe(PIECE_BYTES);
+    for (let position = 0; ;) {
+      let filled = 0;
+      while (filled < buf.length) {
+        const { bytesRead } = await fh.read(buf, filled, buf.length - filled, position + filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      position += filled;
+      const last = filled < buf.length;
+      take(buf.subarray(0, filled), last);
+      if (last || w.full) return;
+    }
+  } finally {
+    await fh.close();
   }
 }
 

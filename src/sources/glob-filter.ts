@@ -2,6 +2,7 @@
 // last glob that matches a path decides, `!` excludes, and once one glob includes, only files some
 // glob includes are kept. One matcher for a directory walk (which prunes) and a flat listing.
 import { SimgrepError } from '../errors.js';
+import { withoutTrailingSlashes } from './uri.js';
 import { braceProblem, compileGlob, showGlob } from './wildcard.js';
 
 export interface GlobFilter {
@@ -28,7 +29,7 @@ export function checkGlob(glob: unknown): void {
   const bad = (why: string) => new SimgrepError('BAD_FLAG', `-g/--glob ${showGlob(glob as string)} ${why}`);
   if (typeof glob !== 'string') throw new SimgrepError('BAD_FLAG', `-g/--glob takes strings (got ${typeof glob}); e.g. "*.ts" or "!vendor/"`);
   const body = glob.startsWith('!') ? glob.slice(1) : glob;
-  if (body.replace(/^\.?\//, '').replace(/\/+$/, '').trim() === '') throw bad('is empty; give a pattern such as "*.ts", "src/**" or "!vendor/"');
+  if (withoutTrailingSlashes(body.replace(/^\.?\//, '')).trim() === '') throw bad('is empty; give a pattern such as "*.ts", "src/**" or "!vendor/"');
   let square = 0; let curly = 0;
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
@@ -48,7 +49,7 @@ function compileRule(glob: string): Rule {
   const exclude = glob.startsWith('!');
   let body = exclude ? glob.slice(1) : glob;
   const dirOnly = body.endsWith('/');
-  body = body.replace(/\/+$/, '');
+  body = withoutTrailingSlashes(body);
   // As in .gitignore: a glob with a slash (other than at its end) is anchored at the root; one
   // without matches the name at any depth.
   // ./src/** means src/** (a shell user's habit; git would match nothing).

@@ -25,6 +25,8 @@ let model = '';
 let origin = '';
 let server: Server;
 let cleanup = async () => {};
+/** 256 MiB of text gzipped (about 250 KB), made when first asked for. */
+let gzipBomb: Buffer | undefined;
 
 interface Run { stdout: string; stderr: string; code: number | null; ms: number; peakRssBytes: number }
 
@@ -211,6 +213,23 @@ const CASES: Case[] = [
     code: 0, stderr: '', results: ['/gzip', GOOD],
   },
   {
+    // trust47: nothing was read (node:http refuses the scheme), but the message named neither the redirect nor
+    // where it led: "the request to null failed (ERR_INVALID_PROTOCOL, 1 attempt)".
+    name: 'a redirect to file:///etc/passwd said "the request to null failed"',
+    args: ['retry failed upload', '/to-file', GOOD, ...jsonl],
+    code: 2, stderr: /^simgrep: http:\/\/127\.0\.0\.1:\d+\/to-file: the server redirected to file:\/\/\/etc\/passwd, which is not an http or https URL; simgrep follows redirects only to http and https: check the URL\n$/,
+    results: [GOOD],
+  },
+  {
+    // trust47: a gzip body of 256 MiB decoded (250 KB sent) cut by --max-filesize: the cut left the decoder mid-stream
+    // with no listener for its "unexpected end of file", and the process died of it (exit 1, a stack trace,
+    // every result lost). The decoded bytes are what --max-filesize counts.
+    name: 'a gzip bomb cut by --max-filesize killed the process (Z_BUF_ERROR unhandled)',
+    args: ['retry failed upload', '/gzip-bomb', GOOD, '--max-filesize', '1M', ...jsonl],
+    code: 0, stderr: /^simgrep: http:\/\/127\.0\.0\.1:\d+\/gzip-bomb: stopped reading at --max-filesize 1048576 bytes \(its size was not known up front\); only those bytes were searched\n$/,
+    results: [GOOD], maxMs: 30_000, maxExtraRssBytes: 256 * MB,
+  },
+  {
     name: '-J 1000 on 2 cores took 8.9 GB',
     args: ['retry failed upload', 'base/*.txt', '-J', '1000', ...jsonl],
     code: 0, stderr: /^simgrep: -J 1000 is more worker threads than this machine can use; using \d+ \(2 per core, at least 4\)\n$/,
@@ -379,6 +398,8 @@ beforeAll(async () => {
       return;
     }
     if (url.pathname === '/loop') { res.writeHead(302, { location: '/loop' }).end(); return; }
+    if (url.pathname === '/to-file') { res.writeHead(302, { location: 'file:///etc/passwd' }).end(); return; }
+    if (url.pathname === '/gzip-bomb') { res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipBomb ??= gzipSync(Buffer.alloc(256 << 20, 'nothing here\n'), { level: 9 })); return; }
     if (url.pathname === '/gzip') { res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('intro\nwe retry the failed upload\n')); return; }
     // A bucket's listing: GET /bucket/?list-type=2 (path-style, as the AWS SDK sends it).
     if (url.pathname === '/repeat/' && url.searchParams.get('list-type') === '2') {

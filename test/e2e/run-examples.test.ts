@@ -5,7 +5,8 @@
 import { existsSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { spawnSync } from 'node:child_process';
+import { cliPath, runCli, timedRun } from '../helpers/cli.js';
 import { isolatedHome } from '../helpers/isolated-home.js';
 import { repoRoot } from '../helpers/shared.js';
 
@@ -162,6 +163,20 @@ describe('simgrep run: what it refuses', () => {
     expect(JSON.parse(r.stdout).written).toMatchObject({ success: false, error_type: 'permission_error' });
     expect(existsSync(path.join(home.dir, '..', 'outside.txt'))).toBe(false);
   });
+
+  // trust47: a FIFO in the project (a cloned repository's), named by the state a run is given: file.read opened
+  // it waiting for a writer, and the run hung for ever.
+  it('file.read of a FIFO or a directory inside the directory: refused at once, the run goes on', async () => {
+    const file = path.join(home.dir, 'read-fifo.yaml');
+    writeFileSync(file, 'nodes:\n  - name: r\n    uses: file.read\n    with:\n      path: "{{ state.p }}"\n    output: got\n');
+    expect(spawnSync('mkfifo', [path.join(home.dir, 'planted.txt')]).status).toBe(0);
+    const r = await timedRun(process.execPath, [cliPath, 'run', file, '-i', JSON.stringify({ p: 'planted.txt' })], { cwd: home.dir, env: home.env, killMs: 20_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.ms).toBeLessThan(15_000);
+    expect(JSON.parse(r.stdout).got).toEqual({ success: false, error_type: 'validation_error', error: 'file.read: planted.txt is not a regular file (a pipe, socket or device); file.read reads files' });
+    const d = await runCli(['run', file, '-i', JSON.stringify({ p: '.' })], { cwd: home.dir, env: home.env });
+    expect(JSON.parse(d.stdout).got).toEqual({ success: false, error_type: 'validation_error', error: 'file.read: . is a directory, not a file' });
+  }, 60_000);
 
   // A link to nothing inside the directory: the write followed it and created its target outside.
   it('file.write refuses a dangling link (its target outside is not created) and writes a name that merely starts with ..', async () => {

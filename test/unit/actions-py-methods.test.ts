@@ -49,3 +49,15 @@ describe('==, != and in as Python compares', () => {
     expect(renderValue('{{ state.a in [state.b, state.a] }}|{{ state.a.self == state.a }}', c)).toBe('True|True');
   });
 });
+
+describe('strip() on hostile text (trust47)', () => {
+  // `/\s+$/` tried every run of white space to its end: a file's text of 50,000 spaces and a word took 8 s to
+  // rstrip, 100,000 four times that, in the workflow's one thread.
+  it('strips a 50,000-space run inside the text at once, as Python does', () => {
+    const text = `a${' '.repeat(50_000)}b`;
+    const started = performance.now();
+    expect(renderValue('{{ state.t.strip() | count }}|{{ state.t.rstrip() | count }}|{{ state.t.lstrip() | count }}', ctx({ t: text }))).toBe('50002|50002|50002');
+    expect(renderValue('{{ state.u.strip() }}|{{ state.u.lstrip() }}|{{ state.u.rstrip() }}', ctx({ u: ' \t\n x y \r\n' }))).toBe('x y|x y \r\n| \t\n x y');
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});

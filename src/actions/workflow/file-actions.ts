@@ -3,7 +3,7 @@
 // lands outside (`..`, an absolute path elsewhere, a link that leads out) is refused, so a workflow or
 // the state it is given cannot read ~/.ssh or write over a file outside the project.
 import { constants } from 'node:fs';
-import { lstat, mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, open, realpath, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { fail } from '../errors.js';
 import type { Action } from '../registry.js';
@@ -16,10 +16,19 @@ export function createFileActions(root: string = process.cwd()): Record<string, 
     if (typeof p.path !== 'string' || p.path === '') return fail('validation_error', 'file.read: path must be a non-empty string');
     const where = await confine(root, p.path, false);
     if (typeof where !== 'string') return where;
+    let fh: FileHandle | undefined;
     try {
-      return { content: await readFile(where, { encoding: (typeof p.encoding === 'string' ? p.encoding : 'utf-8') as BufferEncoding }), success: true };
+      // Without blocking, and a regular file only: a FIFO in the project (a cloned repository's, named by the
+      // state a run was given) hung the run for ever at its open, waiting for a writer (trust47).
+      fh = await open(where, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+      const st = await fh.stat();
+      if (st.isDirectory()) return fail('validation_error', `file.read: ${p.path} is a directory, not a file`);
+      if (!st.isFile()) return fail('validation_error', `file.read: ${p.path} is not a regular file (a pipe, socket or device); file.read reads files`);
+      return { content: await fh.readFile({ encoding: (typeof p.encoding === 'string' ? p.encoding : 'utf-8') as BufferEncoding }), success: true };
     } catch (e) {
       return ioFailure('file.read', p.path, e);
+    } finally {
+      await fh?.close();
     }
   };
   const write: Action = async (_state, p) => {

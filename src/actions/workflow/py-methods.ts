@@ -124,12 +124,18 @@ export function pyConcat(a: unknown, b: unknown): string {
   return pyStr(a) + pyStr(b);
 }
 
-const WHITESPACE = /^\s+|\s+$/g;
+/** One UTF-16 unit of white space (every character \s matches is one unit). */
+const SPACE = /\s/;
 
 function stripChars(s: string, chars: unknown, left: boolean, right: boolean): string {
   if (chars === null || chars === undefined) {
-    if (left && right) return s.replace(WHITESPACE, '');
-    return left ? s.replace(/^\s+/, '') : s.replace(/\s+$/, '');
+    // By index from each end, not `/\s+$/`: that tries every run of white space to its end, so a file's text of
+    // 50,000 spaces then a word took seconds to strip (quadratic in the run; trust47).
+    let i = 0;
+    let j = s.length;
+    if (left) while (i < j && SPACE.test(s[i])) i++;
+    if (right) while (j > i && SPACE.test(s[j - 1])) j--;
+    return s.slice(i, j);
   }
   const set = new Set(Array.from(String(chars)));
   const cs: ArrayLike<string> = hasSurrogates(s) ? Array.from(s) : s;

@@ -130,7 +130,13 @@ export function createHttpClient(o: HttpClientOptions): HttpClient {
         if (redirects >= MAX_REDIRECTS) {
           throw new SimgrepError('REMOTE_ERROR', `too many redirects (more than ${MAX_REDIRECTS}, the last to ${redactUri(new URL(location, url).href)}); the server redirects in a loop: check the URL`);
         }
-        url = new URL(location, url);
+        const next = new URL(location, url);
+        // Only to http(s): node:http refused a file: or other scheme as "the request to null failed
+        // (ERR_INVALID_PROTOCOL)", which named neither the redirect nor where it led.
+        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+          throw new SimgrepError('REMOTE_ERROR', `the server redirected to ${redactUri(next.href)}, which is not an http or https URL; simgrep follows redirects only to http and https: check the URL`);
+        }
+        url = next;
         redirects++;
         attempt--;
         continue;
@@ -158,7 +164,13 @@ export function openedBody(res: Readable, head: ResponseHead, o: { endpoint: str
   const decoder = decoderFor(encoding);
   // Decoding runs in a zlib stream; the idle timer still watches the server's bytes.
   const body: AsyncIterable<Buffer> = decoder ? res.pipe(decoder) : res;
-  if (decoder) res.on('error', (e) => decoder.destroy(e));
+  if (decoder) {
+    res.on('error', (e) => decoder.destroy(e));
+    // While the body is read, its errors reach the reader through the iterator's own listener. Once the reader
+    // has stopped (--max-filesize met, a binary file, a stop), the cut body still ends the decoder mid-stream:
+    // its Z_BUF_ERROR ("unexpected end of file") had no listener then and killed the process (trust47).
+    decoder.on('error', () => {});
+  }
   async function* chunks(): AsyncGenerator<Uint8Array> {
     const it = body[Symbol.asyncIterator]();
     let complete = false;

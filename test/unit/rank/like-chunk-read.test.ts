@@ -48,3 +48,27 @@ describe('likeChunk reads', () => {
     await expect(likeChunk({ path: path.join(dir, 'nope.ts'), line: 1 })).rejects.toThrow('(ENOENT); pass an existing file');
   });
 });
+
+describe('likeChunk of a big file (trust47)', () => {
+  // The whole file was read, decoded and split for a chunk of 48 lines: find_related on line 3 of a 400 MB log
+  // inside an MCP root held 1.3 GB in the engine all clients share, and a file past V8's longest string threw.
+  it('reads only up to the chunk: line 60 of 1,000 lines followed by 1.5 GB (sparse) answers at once', async () => {
+    const { openSync, closeSync, ftruncateSync } = await import('node:fs');
+    const f = path.join(dir, 'huge.log');
+    writeFileSync(f, `${code(1_000, 'gamma')}\n`);
+    const fd = openSync(f, 'r+');
+    try { ftruncateSync(fd, 1536 << 20); } finally { closeSync(fd); }
+    const before = process.memoryUsage().rss;
+    const started = performance.now();
+    const c = await likeChunk({ path: f, line: 60 });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(process.memoryUsage().rss - before).toBeLessThan(200 << 20);
+    expect([c.start, c.end]).toEqual([48, 96]);
+    expect(c.query.split('\n')[0]).toBe('const gamma48 = compute(48);');
+    expect(c.query.split('\n')).toHaveLength(48);
+    // A line past the end of a file over 8 MiB is counted to the end, piece by piece: the same error as before.
+    const long = path.join(dir, 'long.ts');
+    writeFileSync(long, `${code(400_000, 'epsilon')}\n`);
+    await expect(likeChunk({ path: long, line: 400_001 })).rejects.toThrow(`${long} has 400000 lines; line 400001 is past its end`);
+  });
+});

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createFsSource } from '../../../src/sources/fs.js';
-import { compileGlobs } from '../../../src/sources/glob-filter.js';
+import { checkGlob, compileGlobs } from '../../../src/sources/glob-filter.js';
 import { IgnoreStack } from '../../../src/sources/ignore-rules.js';
 
 const HOSTILE = 'a*a*a*a*a*a*a*b';
@@ -73,5 +73,16 @@ describe('hostile globs take time polynomial in the name and pattern', () => {
     // The walk: sub/aaa…b is ignored; the glob root: a*…*c keeps aaa…c alone.
     expect(listing).toEqual(['.gitignore', LONG, `${LONG}c`, `${LONG}c`].sort());
     expect(ms).toBeLessThan(1000);
+  });
+});
+
+describe('a glob with a long run of slashes (trust47)', () => {
+  // `/\/+$/` (a glob's trailing slashes cut) tried every slash of a run that does not end the glob, each to the
+  // run's end: 8 s for `src` + 50,000 slashes + `*.ts` (a -g of the user's, a library caller's glob, an action's).
+  it('is checked and compiled at once', () => {
+    const globs = [`src${'/'.repeat(50_000)}*.ts`, `!vendor${'/'.repeat(50_000)}x/`];
+    const [filter, ms] = cpuMs(() => { for (const g of globs) checkGlob(g); return compileGlobs(globs); });
+    expect(ms).toBeLessThan(500);
+    expect(filter!.listed('lib/a.ts')).toBe(false);
   });
 });
