@@ -101,8 +101,8 @@ describe('compactOf', () => {
 
 describe('scoreOf: one 0..1 scale, higher is better, in every mode', () => {
   it.each([
-    ['hybrid', 1 / (1 + 0.5), 0.5], ['semantic', 1 / (1 + 0.8), 0.8], ['lexical', 1 / (1 + 3), 1], ['hybrid', 1, 0],
-    ['line', 0.2, 0.8], ['line', 1.4, 0],
+    ['hybrid', 1 / (1 + 0.5), 0.5], ['semantic', 1 / (1 + 0.7), 0.7], ['semantic', 1 / (1 + 1), 0.875], ['lexical', 1 / (1 + 3), 0.975],
+    ['hybrid', 1 / (1 + 2), 0.9583], ['hybrid', 1, 0], ['hybrid', 0, 0.9999], ['line', 0.3, 0.7], ['line', 0, 0.875], ['line', 1.4, 0],
   ] as const)('%s at distance %f scores %f', (mode, distance, score) => {
     expect(scoreOf(distance, mode)).toBeCloseTo(score, 4);
   });
@@ -111,6 +111,24 @@ describe('scoreOf: one 0..1 scale, higher is better, in every mode', () => {
     fc.assert(fc.property(fc.double({ min: 0.01, max: 1, noNaN: true }), fc.double({ min: 0.01, max: 1, noNaN: true }), (a, b) => {
       if (a <= b) expect(scoreOf(a)).toBeGreaterThanOrEqual(scoreOf(b));
     }));
+  });
+
+  it('keeps strong matches apart: relevances past 1 differ in score, and none reaches 1', () => {
+    // Before session 47 every relevance of 1 or more scored 1: an identifier's question over zod's
+    // package answered 5 hits of 5 at 1.000, with no order or threshold to read among them.
+    const at = (relevance: number) => scoreOf(1 / (1 + relevance));
+    expect(new Set([1, 1.2, 1.5, 1.77, 2, 3, 5, 10].map(at)).size).toBe(8);
+    fc.assert(fc.property(fc.double({ min: 0.76, max: 5, noNaN: true }), fc.double({ min: 0.01, max: 1, noNaN: true }), (r, step) => {
+      expect(at(r)).toBeLessThan(1);
+      // A relevance higher by 1% or more scores higher, to the 4 decimals it is given in, up to relevance 5 (an identifier's definition is 1.5-2).
+      expect(at(r * (1.01 + step))).toBeGreaterThan(at(r));
+    }));
+    for (const mode of ['hybrid', 'semantic', 'lexical', 'line'] as const) {
+      fc.assert(fc.property(fc.double({ min: 0, max: 2, noNaN: true }), (d) => {
+        const s = scoreOf(d, mode);
+        expect(s >= 0 && s < 1).toBe(true);
+      }));
+    }
   });
 });
 
