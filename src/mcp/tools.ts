@@ -19,6 +19,7 @@ import { toolTerms } from './tool-terms.js';
 import { outsidePlaces } from './outside-places.js';
 import { shownModel } from './redact.js';
 import { warningNote } from './warning-note.js';
+import { filterNote } from './filter-note.js';
 import { counted } from '../text/cut.js';
 
 export type ToolName = 'search' | 'find_related' | 'index' | 'status';
@@ -74,7 +75,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const results = r.results;
     const answer = buildAnswer({
       results, mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, [...notes, ...warned(ws, withHanded(ws, dir, r), plan.maxTokens)]),
+      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, [...notes, ...filtered(a, r, dir), ...warned(ws, withHanded(ws, dir, r), plan.maxTokens)]),
     });
     mark('answer built');
     return answer;
@@ -94,7 +95,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const results = r.results;
     const answer = buildAnswer({
       results, mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, warned(ws, withHanded(ws, dir, r), plan.maxTokens)),
+      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, [...filtered(a, r, dir), ...warned(ws, withHanded(ws, dir, r), plan.maxTokens)]),
     });
     mark('answer built');
     return answer;
@@ -109,6 +110,12 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
   function withHanded(ws: Workspace | null, dir: string, r: { warnings: SourceWarning[] }): { warnings: SourceWarning[] } {
     const handed = ws ? workspaces.takeNotes(ws, dir).filter((n) => !r.warnings.some((w) => w.code === n.code)) : [];
     return handed.length > 0 ? { warnings: [...r.warnings, ...handed] } : r;
+  }
+
+  /** A note when the file filters left no file to search (filter-note.ts). */
+  function filtered(a: Narrowing, r: { stats: { files: number } }, dir: string): string[] {
+    const note = filterNote(a, { filesSearched: r.stats.files, dir, root: root.real });
+    return note === null ? [] : [note];
   }
 
   /** The search's warnings (what the CLI prints on stderr) as one note, naming nothing outside the root. */

@@ -1,0 +1,64 @@
+// The mistakes an agent made in agent47's sessions over the MCP SDK's own client, each answered so that the
+// next call is the right one: filters that pass no file say so and how to write the glob meant (before: "no
+// match in 0 files", which read as "nothing like it here").
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedHome } from '../helpers/isolated-home.js';
+import { mcpClient } from '../helpers/mcp-client.js';
+
+let home: ReturnType<typeof isolatedHome>;
+let root = '';
+let client: Client;
+
+type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown> };
+const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<ToolResult>;
+const notesOf = (r: ToolResult) => r.structuredContent?.notes as string[];
+
+beforeAll(async () => {
+  home = isolatedHome('simgrep-mcp-mistakes-');
+  root = path.join(home.dir, 'project');
+  mkdirSync(path.join(root, 'flask', 'sansio'), { recursive: true });
+  writeFileSync(path.join(root, 'flask', 'sessions.py'), 'class SessionInterface:\n    """Open and save the session cookie."""\n    def open_session(self, app, request):\n        return None\n');
+  writeFileSync(path.join(root, 'flask', 'sansio', 'app.py'), 'class App:\n    permanent_session_lifetime = 31\n    def make_session(self):\n        return {}\n');
+  client = await mcpClient(root, home.env);
+  // Answers from the index, so that no note of a background build joins the notes compared below.
+  expect((await call('index', {})).isError).toBeFalsy();
+});
+afterAll(async () => {
+  await client?.close();
+  home.restore();
+});
+
+describe('simgrep mcp: filters that pass no file', () => {
+  it('a glob written with Windows separators notes the glob with / (was a bare "no match in 0 files")', async () => {
+    const r = await call('search', { query: 'session', globs: ['flask\\sansio\\*.py'] });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent?.files_searched).toBe(0);
+    expect(notesOf(r)).toEqual(['no file in the root passed the filters (globs ["flask\\\\sansio\\\\*.py"]); globs take / between directories (a \\ escapes the character after it): write "flask/sansio/*.py"; globs are case-sensitive and relative to the searched directory; widen or drop them to search every file']);
+    expect(r.content[0].text).toContain('\nnote: no file in the root passed the filters');
+    const fixed = await call('search', { query: 'session', globs: ['flask/sansio/*.py'] });
+    expect(fixed.structuredContent?.files_searched).toBe(1);
+    expect(notesOf(fixed).filter((n) => n.includes('passed the filters'))).toEqual([]);
+  });
+
+  it('a glob anchored one folder too deep notes the **/ form that matches at any depth', async () => {
+    const r = await call('search', { query: 'session', globs: ['sansio/*.py'] });
+    expect(notesOf(r)).toEqual(['no file in the root passed the filters (globs ["sansio/*.py"]); a glob with a / in it matches from the root down: "**/sansio/*.py" matches at any depth; globs are case-sensitive and relative to the searched directory; widen or drop them to search every file']);
+    const fixed = await call('search', { query: 'session', globs: ['**/sansio/*.py'] });
+    expect(fixed.structuredContent?.files_searched).toBe(1);
+  });
+
+  it('a type with no file under a directory names the filter and the directory (find_related too)', async () => {
+    const r = await call('find_related', { file_path: 'flask/sessions.py', line: 1, directory: 'flask', types: ['rust'] });
+    expect(r.isError).toBeFalsy();
+    expect(notesOf(r)).toEqual(['no file in "flask" passed the filters (types ["rust"]); widen or drop them to search every file']);
+  });
+
+  it('no note where files were searched and nothing matched', async () => {
+    const r = await call('search', { query: 'session', types: ['py'], mode: 'lexical', globs: ['flask/sansio/*.py'] });
+    expect(r.structuredContent?.files_searched).toBe(1);
+    expect(notesOf(r).filter((n) => n.includes('passed the filters'))).toEqual([]);
+  });
+});
