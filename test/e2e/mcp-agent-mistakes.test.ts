@@ -1,6 +1,7 @@
 // The mistakes an agent made in agent47's sessions over the MCP SDK's own client, each answered so that the
 // next call is the right one: filters that pass no file say so and how to write the glob meant (before: "no
-// match in 0 files", which read as "nothing like it here").
+// match in 0 files", which read as "nothing like it here"), and a path relative to the wrong root, or with
+// Windows separators, is refused with the path inside the root it most likely meant.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -60,5 +61,32 @@ describe('simgrep mcp: filters that pass no file', () => {
     const r = await call('search', { query: 'session', types: ['py'], mode: 'lexical', globs: ['flask/sansio/*.py'] });
     expect(r.structuredContent?.files_searched).toBe(1);
     expect(notesOf(r).filter((n) => n.includes('passed the filters'))).toEqual([]);
+  });
+});
+
+describe('simgrep mcp: a path relative to the wrong root', () => {
+  const fileRefused = () => `BAD_FLAG: file_path must be an existing file inside the server's root ${root}; pass a path relative to the root`;
+
+  it('file_path relative to the folder above the root is refused with the path inside the root', async () => {
+    const r = await call('find_related', { file_path: 'src/flask/sessions.py', line: 1 });
+    expect(r.isError).toBe(true);
+    expect(r.content[0].text).toBe(`${fileRefused()}: did you mean "flask/sessions.py"?`);
+    const fixed = await call('find_related', { file_path: 'flask/sessions.py', line: 1 });
+    expect(fixed.isError).toBeFalsy();
+  });
+
+  it('file_path with Windows separators, and an absolute path under another checkout, get the path inside the root', async () => {
+    expect((await call('find_related', { file_path: 'flask\\sansio\\app.py', line: 1 })).content[0].text).toBe(`${fileRefused()}: did you mean "flask/sansio/app.py"?`);
+    expect((await call('find_related', { file_path: '/home/someone/checkout/flask/sansio/app.py', line: 1 })).content[0].text).toBe(`${fileRefused()}: did you mean "flask/sansio/app.py"?`);
+  });
+
+  it('a directory relative to the folder above the root is refused with the directory inside the root', async () => {
+    const r = await call('search', { query: 'session', directory: 'src/flask/sansio' });
+    expect(r.content[0].text).toBe(`BAD_FLAG: directory must be an existing directory inside the server's root ${root}; pass a path relative to the root: did you mean "flask/sansio"?`);
+  });
+
+  it('no hint where no path inside the root fits, nor for a path that leaves the root', async () => {
+    expect((await call('find_related', { file_path: 'nothing/here.py', line: 1 })).content[0].text).toBe(fileRefused());
+    expect((await call('search', { query: 'session', directory: '../project-other' })).content[0].text).toBe(`BAD_FLAG: directory must be an existing directory inside the server's root ${root}; pass a path relative to the root`);
   });
 });
