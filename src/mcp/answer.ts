@@ -1,6 +1,7 @@
 // The answer of a search-like MCP tool: structured matches (each with its code, or compact) within the
 // token budget, and the same matches as text for clients that show only text. Both forms are held to
 // the budget: an item is measured as its JSON, which is never shorter than its text rendering.
+import { readFileSync } from 'node:fs';
 import { fitBudget, measured, type BudgetCut, type BudgetItem } from '../output/budget.js';
 import { counted, cutText } from '../text/cut.js';
 import { compactOf } from '../output/compact.js';
@@ -41,6 +42,7 @@ export interface AnswerInput {
 const MAX_CODE_CHARS = 8000;
 
 export function buildAnswer(a: AnswerInput) {
+  const fileLines = fileReader();
   const items: BudgetItem<McpMatch>[] = a.results.map((r) => {
     const base = { path: r.filename, start_line: r.start + 1, end_line: r.end, match_line: r.match_line + 1, score: scoreOf(r.distance, a.mode) };
     if (!a.withCode) return { full: base, compact: base };
@@ -49,7 +51,7 @@ export function buildAnswer(a: AnswerInput) {
     return {
       full: { ...base, code: clip(r.lines.join('\n')) },
       get compact(): McpMatch {
-        if (compact === null) { const c = compactOf(r); compact = { ...base, line: c.line, signature: c.signature, compact: true }; }
+        if (compact === null) { const c = compactOf(r, { fileLines }); compact = { ...base, line: c.line, signature: c.signature, compact: true }; }
         return compact;
       },
     };
@@ -83,6 +85,22 @@ function render(out: { matches: McpMatch[]; files_searched: number; index: strin
   parts.push(`[${counted(out.files_searched, 'file')} searched; index: ${out.index}]`);
   for (const n of out.notes) parts.push(`note: ${n}`);
   return parts.join('\n');
+}
+
+/**
+ * The lines of a result's file, read once per answer, for a compact match's enclosing definition above its hunk
+ * (compact.ts); null when it cannot be read (then the match has the hunk's own, or none).
+ */
+function fileReader(): (file: string) => string[] | null {
+  const read = new Map<string, string[] | null>();
+  return (file) => {
+    if (!read.has(file)) {
+      let lines: string[] | null = null;
+      try { lines = readFileSync(file, 'utf8').split(/\r?\n/); } catch { /* gone or unreadable since the search */ }
+      read.set(file, lines);
+    }
+    return read.get(file) ?? null;
+  };
 }
 
 function clip(s: string): string {

@@ -11,21 +11,39 @@ const MAX_LINE_CHARS = 240;
 export interface CompactMatch {
   /** The match line's text (cut at 240 characters). */
   line: string;
-  /** The enclosing definition's line, trimmed, when the hunk shows one above the match (null otherwise). */
+  /** The enclosing definition's line, trimmed, when the hunk (or the file, given) shows one above the match (null otherwise). */
   signature: string | null;
 }
 
-export function compactOf(r: SearchResult): CompactMatch {
+/** How far above the hunk `fileLines` is searched for the enclosing definition. */
+const MAX_LINES_ABOVE = 2000;
+
+/**
+ * `fileLines`: the result's whole file as lines, or null (unreadable): where the hunk shows no enclosing
+ * definition, the lines above it are searched too, when the file still holds the match line as the hunk does
+ * (a 7-line hunk rarely reaches its function's first line: agent47 found most compact matches inside a body
+ * without one, so an agent saw `return x` alone).
+ */
+export function compactOf(r: SearchResult, o: { fileLines?: (path: string) => string[] | null } = {}): CompactMatch {
   const at = r.match_line - r.start;
   const line = clip(r.lines[at] ?? '');
   // Enclosing: indented less than the match line (a `const` inside the same body encloses nothing; a
   // definition at the left margin has nothing around it).
   const depth = indent(r.lines[at] ?? '');
-  for (let i = at - 1; i >= 0; i--) {
-    const text = r.lines[i];
-    if (text.trim() !== '' && indent(text) < depth && definedName(text) !== null) return { line, signature: clip(text.trim()) };
+  const inHunk = enclosing(r.lines, at, depth, 0);
+  if (inHunk !== null || depth === 0 || !o.fileLines) return { line, signature: inHunk };
+  const file = o.fileLines(r.filename);
+  if (file === null || file[r.match_line] !== r.lines[at]) return { line, signature: null };
+  return { line, signature: enclosing(file, r.start, depth, Math.max(0, r.start - MAX_LINES_ABOVE)) };
+}
+
+/** The nearest line above `at` (down to `floor`), indented less than `depth`, that defines a name, trimmed and clipped. */
+function enclosing(lines: string[], at: number, depth: number, floor: number): string | null {
+  for (let i = at - 1; i >= floor; i--) {
+    const text = lines[i];
+    if (text.trim() !== '' && indent(text) < depth && definedName(text) !== null) return clip(text.trim());
   }
-  return { line, signature: null };
+  return null;
 }
 
 function indent(s: string): number {

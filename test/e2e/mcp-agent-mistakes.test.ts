@@ -1,7 +1,8 @@
 // The mistakes an agent made in agent47's sessions over the MCP SDK's own client, each answered so that the
 // next call is the right one: filters that pass no file say so and how to write the glob meant (before: "no
-// match in 0 files", which read as "nothing like it here"), and a path relative to the wrong root, or with
-// Windows separators, is refused with the path inside the root it most likely meant.
+// match in 0 files", which read as "nothing like it here"), a compact match names its function even when its
+// hunk starts inside the body, and a path relative to the wrong root, or with Windows separators, is refused
+// with the path inside the root it most likely meant.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -22,6 +23,8 @@ beforeAll(async () => {
   root = path.join(home.dir, 'project');
   mkdirSync(path.join(root, 'flask', 'sansio'), { recursive: true });
   writeFileSync(path.join(root, 'flask', 'sessions.py'), 'class SessionInterface:\n    """Open and save the session cookie."""\n    def open_session(self, app, request):\n        return None\n');
+  const padding = Array.from({ length: 8 }, (_, i) => `        # step ${i}: ${'the cookie jar keeps every crumb of the previous request for later; '.repeat(2)}`);
+  writeFileSync(path.join(root, 'flask', 'blueprints.py'), ['class Blueprint:', '    def make_setup_state(self, app, options, first_registration=False):', ...padding, '        return BlueprintSetupState(self, app, options, first_registration)', ''].join('\n'));
   writeFileSync(path.join(root, 'flask', 'sansio', 'app.py'), 'class App:\n    permanent_session_lifetime = 31\n    def make_session(self):\n        return {}\n');
   client = await mcpClient(root, home.env);
   // Answers from the index, so that no note of a background build joins the notes compared below.
@@ -61,6 +64,16 @@ describe('simgrep mcp: filters that pass no file', () => {
     const r = await call('search', { query: 'session', types: ['py'], mode: 'lexical', globs: ['flask/sansio/*.py'] });
     expect(r.structuredContent?.files_searched).toBe(1);
     expect(notesOf(r).filter((n) => n.includes('passed the filters'))).toEqual([]);
+  });
+});
+
+describe('simgrep mcp: a compact match names its enclosing definition', () => {
+  it('from the file when the hunk starts inside the body (was signature null: `return ...` alone)', async () => {
+    const r = await call('search', { query: 'BlueprintSetupState first_registration', mode: 'lexical', globs: ['flask/blueprints.py'], top_k: 1, max_tokens: 200 });
+    const [m] = r.structuredContent?.matches as Record<string, unknown>[];
+    expect(m).toMatchObject({ match_line: 11, start_line: 8, compact: true, line: '        return BlueprintSetupState(self, app, options, first_registration)' });
+    expect(m.signature).toBe('def make_setup_state(self, app, options, first_registration=False):');
+    expect(r.content[0].text).toContain('\n  in: def make_setup_state(self, app, options, first_registration=False):\n');
   });
 });
 
