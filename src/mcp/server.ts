@@ -5,7 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { IndexProgress } from '../workspace/build/indexer.js';
 import { FIND_RELATED_DESCRIPTION, INDEX_DESCRIPTION, INSTRUCTIONS, SEARCH_DESCRIPTION, STATUS_DESCRIPTION } from './guide.js';
-import { MAX_QUERY_CHARS, narrowingShape } from './search-args.js';
+import { asNumber, MAX_QUERY_CHARS, narrowingShape } from './search-args.js';
 import type { ToolRunner } from './tools.js';
 import { counted } from '../text/cut.js';
 
@@ -68,7 +68,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     description: FIND_RELATED_DESCRIPTION,
     inputSchema: z.strictObject({
       file_path: z.string().min(1).max(4096).describe('A file inside the root (relative to it), e.g. a path a search returned'),
-      line: z.number().int().min(1).describe('1-based line in it: the code around it (its 48-line chunk) is what similar code is found for'),
+      line: asNumber(z.number().int().min(1)).describe('1-based line in it: the code around it (its 48-line chunk) is what similar code is found for'),
       ...narrowingShape,
     }),
     outputSchema: answerShape,

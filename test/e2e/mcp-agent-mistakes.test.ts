@@ -77,6 +77,30 @@ describe('simgrep mcp: a compact match names its enclosing definition', () => {
   });
 });
 
+describe('simgrep mcp: arguments as a model writes them', () => {
+  it('a number as a string, a switch as "true", a mode in capitals are taken as meant (were refused on their type)', async () => {
+    const r = await call('search', { query: 'session', top_k: '2', mode: 'Lexical', files_with_matches: 'true', max_tokens: '300' });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ count: 2, budget: { max_tokens: 300 } });
+    expect((r.structuredContent?.matches as Record<string, unknown>[]).every((m) => m.code === undefined)).toBe(true);
+    const same = await call('search', { query: 'session', top_k: 2, mode: 'lexical', files_with_matches: true, max_tokens: 300 });
+    expect(r.structuredContent?.matches).toEqual(same.structuredContent?.matches);
+    const related = await call('find_related', { file_path: 'flask/sessions.py', line: '3', per_file: '1' });
+    expect(related.isError).toBeFalsy();
+  });
+
+  it('a string that is no number, or out of bounds, is still a tool error that names the argument', async () => {
+    const ten = await call('search', { query: 'session', top_k: 'ten' });
+    expect(ten.isError).toBe(true);
+    expect(ten.content[0].text).toContain('expected number, received string at top_k');
+    const zero = await call('find_related', { file_path: 'flask/sessions.py', line: '0' });
+    expect(zero.isError).toBe(true);
+    expect(zero.content[0].text).toContain('expected number to be >=1 at line');
+    const fuzzy = await call('search', { query: 'session', mode: 'Fuzzy' });
+    expect(fuzzy.content[0].text).toContain('expected one of "hybrid"|"semantic"|"lexical"|"line"|"bm25" at mode');
+  });
+});
+
 describe('simgrep mcp: a path relative to the wrong root', () => {
   const fileRefused = () => `BAD_FLAG: file_path must be an existing file inside the server's root ${root}; pass a path relative to the root`;
 
