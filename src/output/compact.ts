@@ -29,7 +29,7 @@ export function compactOf(r: SearchResult, o: { fileLines?: (path: string) => st
   const line = clip(r.lines[at] ?? '');
   // Enclosing: indented less than the match line (a `const` inside the same body encloses nothing; a
   // definition at the left margin has nothing around it).
-  const depth = indent(r.lines[at] ?? '');
+  const depth = depthOf(r.lines[at] ?? '');
   const inHunk = enclosing(r.lines, at, depth, 0);
   if (inHunk !== null || depth === 0 || !o.fileLines) return { line, signature: inHunk };
   const file = o.fileLines(r.filename);
@@ -37,17 +37,30 @@ export function compactOf(r: SearchResult, o: { fileLines?: (path: string) => st
   return { line, signature: enclosing(file, r.start, depth, Math.max(0, r.start - MAX_LINES_ABOVE)) };
 }
 
-/** The nearest line above `at` (down to `floor`), indented less than `depth`, that defines a name, trimmed and clipped. */
+/**
+ * The definition whose block holds line `at` (searched up to `floor`), trimmed and clipped: the nearest line above
+ * indented less that defines a name. A line indented less that defines nothing (an `if`, a closing `}`) is the
+ * block the line is in: the definition must be indented less still (before agent47 any definition indented less
+ * was taken: a top-level function's doc comment got the type declared above it, `if` blocks the function before).
+ */
 function enclosing(lines: string[], at: number, depth: number, floor: number): string | null {
-  for (let i = at - 1; i >= floor; i--) {
+  let d = depth;
+  for (let i = at - 1; i >= floor && d > 0; i--) {
     const text = lines[i];
-    if (text.trim() !== '' && indent(text) < depth && definedName(text) !== null) return clip(text.trim());
+    if (text.trim() === '') continue;
+    const n = depthOf(text);
+    if (n >= d) continue;
+    if (definedName(text) !== null) return clip(text.trim());
+    d = n;
   }
   return null;
 }
 
-function indent(s: string): number {
-  return s.length - s.trimStart().length;
+/** A line's indent; a doc comment's ` * ` line counts as its `/**` (one less), so a top-level one is at the margin. */
+function depthOf(s: string): number {
+  const trimmed = s.trimStart();
+  const n = s.length - trimmed.length;
+  return trimmed.startsWith('*') && n > 0 ? n - 1 : n;
 }
 
 function clip(s: string): string {

@@ -25,6 +25,8 @@ beforeAll(async () => {
   writeFileSync(path.join(root, 'flask', 'sessions.py'), 'class SessionInterface:\n    """Open and save the session cookie."""\n    def open_session(self, app, request):\n        return None\n');
   const padding = Array.from({ length: 8 }, (_, i) => `        # step ${i}: ${'the cookie jar keeps every crumb of the previous request for later; '.repeat(2)}`);
   writeFileSync(path.join(root, 'flask', 'blueprints.py'), ['class Blueprint:', '    def make_setup_state(self, app, options, first_registration=False):', ...padding, '        return BlueprintSetupState(self, app, options, first_registration)', ''].join('\n'));
+  const tail = Array.from({ length: 4 }, (_, i) => `  log('step ${i}: ${'the cookie jar keeps every crumb of the previous request; '.repeat(2)}');`);
+  writeFileSync(path.join(root, 'flask', 'boot.ts'), ['export function warm() {', '}', 'if (ready) {', '  startTheEngineNowPlease();', ...tail, '}', ''].join('\n'));
   writeFileSync(path.join(root, 'flask', 'sansio', 'app.py'), 'class App:\n    permanent_session_lifetime = 31\n    def make_session(self):\n        return {}\n');
   client = await mcpClient(root, home.env);
   // Answers from the index, so that no note of a background build joins the notes compared below.
@@ -74,6 +76,13 @@ describe('simgrep mcp: a compact match names its enclosing definition', () => {
     expect(m).toMatchObject({ match_line: 11, start_line: 8, compact: true, line: '        return BlueprintSetupState(self, app, options, first_registration)' });
     expect(m.signature).toBe('def make_setup_state(self, app, options, first_registration=False):');
     expect(r.content[0].text).toContain('\n  in: def make_setup_state(self, app, options, first_registration=False):\n');
+  });
+
+  it('none for a line in a block that defines nothing (was the function before the block)', async () => {
+    const r = await call('search', { query: 'startTheEngineNowPlease', mode: 'lexical', globs: ['flask/boot.ts'], top_k: 1, max_tokens: 200 });
+    const [m] = r.structuredContent?.matches as Record<string, unknown>[];
+    expect(m).toMatchObject({ match_line: 4, compact: true, line: '  startTheEngineNowPlease();', signature: null });
+    expect(r.content[0].text).not.toContain('in: export function warm()');
   });
 });
 

@@ -97,6 +97,17 @@ describe('compactOf', () => {
     const method = hunk(['export class Store {', '  items = [];', '  save(item) {', '    this.items.push(item);'], 0, 2);
     expect(compactOf(method)).toEqual({ line: '  save(item) {', signature: 'export class Store {' });
   });
+
+  it('gives no signature to a line in a block that is no definition, nor to a top-level doc comment (agent47)', () => {
+    const inIf = hunk(['export function a() {', '  return 1;', '}', 'if (ready) {', '  start();'], 0, 4);
+    expect(compactOf(inIf)).toEqual({ line: '  start();', signature: null });
+    const doc = hunk(['type RelatedArgs = Narrowing & { line: number };', '', '/**', ' * `onRedacted`: the message told without paths', ' */'], 0, 3);
+    expect(compactOf(doc)).toEqual({ line: ' * `onRedacted`: the message told without paths', signature: null });
+    const methodDoc = hunk(['export class Store {', '  /**', '   * Saves one item.', '   */'], 0, 2);
+    expect(compactOf(methodDoc)).toEqual({ line: '   * Saves one item.', signature: 'export class Store {' });
+    const pyIf = hunk(['class A:', '    def f(self):', '        if x:', '            return y'], 0, 3);
+    expect(compactOf(pyIf)).toEqual({ line: '            return y', signature: 'def f(self):' });
+  });
 });
 
 describe('scoreOf: one 0..1 scale, higher is better, in every mode', () => {
