@@ -67,7 +67,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     title: 'Find related code',
     description: FIND_RELATED_DESCRIPTION,
     inputSchema: z.strictObject({
-      file_path: z.string().min(1).max(4096).describe('A file inside the root (relative to it), e.g. a path a search returned'),
+      file_path: z.string().min(1).max(4096).describe('A file inside the root: a path a search returned (as it came back), or one relative to the root'),
       line: asNumber(z.number().int().min(1)).describe('1-based line in it: the code around it (its 48-line chunk) is what similar code is found for'),
       ...narrowingShape,
     }),

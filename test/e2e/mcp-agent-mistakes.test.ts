@@ -131,6 +131,16 @@ describe('simgrep mcp: a path relative to the wrong root', () => {
     expect(r.content[0].text).toBe(`BAD_FLAG: directory must be an existing directory inside the server's root ${root}; pass a path relative to the root: did you mean "flask/sansio"?`);
   });
 
+  it('file_path takes a path as a search returned it, as its description says (it said "relative to it" of an absolute path)', async () => {
+    const tools = await client.listTools();
+    const described = (tools.tools.find((t) => t.name === 'find_related')?.inputSchema.properties as Record<string, { description: string }>).file_path.description;
+    expect(described).toBe('A file inside the root: a path a search returned (as it came back), or one relative to the root');
+    const hit = await call('search', { query: 'open the session cookie', globs: ['flask/sessions.py'], top_k: 1 });
+    const returned = (hit.structuredContent?.matches as { path: string; match_line: number }[])[0];
+    expect(path.isAbsolute(returned.path)).toBe(true);
+    expect((await call('find_related', { file_path: returned.path, line: returned.match_line })).isError).toBeFalsy();
+  });
+
   it('no hint where no path inside the root fits, nor for a path that leaves the root', async () => {
     expect((await call('find_related', { file_path: 'nothing/here.py', line: 1 })).content[0].text).toBe(fileRefused());
     expect((await call('search', { query: 'session', directory: '../project-other' })).content[0].text).toBe(`BAD_FLAG: directory must be an existing directory inside the server's root ${root}; pass a path relative to the root`);
