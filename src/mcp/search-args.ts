@@ -57,7 +57,7 @@ export const narrowingShape = {
   directory: z.string().max(4096).optional().describe('Directory to search, relative to the server root (default: the root)'),
   top_k: asNumber(z.number().int().min(1).max(MAX_K)).optional().describe(`How many matches (1..${MAX_K}; default 10)`),
   k: asNumber(z.number().int().min(1).max(MAX_K)).optional().describe('Same as top_k (older name); both given must agree'),
-  mode: asLowerCase(z.enum(MODE_NAMES)).optional().describe('hybrid (default: words + meaning), semantic (meaning only), lexical or bm25 (words only), line (each line alone)'),
+  mode: asLowerCase(z.enum(MODE_NAMES)).optional().describe('hybrid (default: words + meaning), semantic (meaning only), lexical or bm25 (words only), line (each line alone; reads the files on every search, never the index: slower on a large tree)'),
   ...filterShape,
   n_lines: asNumber(z.number().int().min(0).max(20)).optional().describe('Context lines around each match (default 3)'),
   max_tokens: asNumber(z.number().int().min(MIN_MAX_TOKENS).max(MAX_MAX_TOKENS)).optional()

@@ -110,6 +110,16 @@ describe('simgrep mcp: arguments as a model writes them', () => {
   });
 });
 
+describe('simgrep mcp: an answer that is scanned by design says so', () => {
+  it('"mode": "line" over an indexed root notes that the index never serves it (was a bare index: scanned)', async () => {
+    const r = await call('search', { query: 'open the session cookie', mode: 'line', top_k: 1 });
+    expect(r.structuredContent?.index).toBe('scanned');
+    expect(notesOf(r)).toEqual(['"mode": "line" reads the files on every search (the index serves hybrid, semantic, lexical and bm25): index: scanned is expected here, not a fault; calling index does not change it']);
+    const ranked = await call('search', { query: 'open the session cookie', top_k: 1 });
+    expect(ranked.structuredContent).toMatchObject({ index: 'fresh', notes: [] });
+  });
+});
+
 describe('simgrep mcp: a path relative to the wrong root', () => {
   const fileRefused = () => `BAD_FLAG: file_path must be an existing file inside the server's root ${root}; pass a path relative to the root`;
 
