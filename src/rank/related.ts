@@ -5,6 +5,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync }
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
+import { counted } from '../text/cut.js';
 import { looksBinary } from '../text/decode.js';
 import { utf16Bom } from '../text/encoding.js';
 import { RANK_DEFAULTS } from './plan.js';
@@ -47,7 +48,8 @@ export async function likeChunk(t: LikeTarget): Promise<LikeChunk> {
   const text = utf16 ? new TextDecoder(utf16).decode(bytes) : new TextDecoder('utf-8').decode(bytes);
   const lines = text.split(/\r?\n/);
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  if (t.line > lines.length) throw new SimgrepError('BAD_FLAG', `${t.path} has ${lines.length} lines; line ${t.line} is past its end`);
+  // The lines to pick from, said: an agent that guessed a line past the end guessed again (agent47).
+  if (t.line > lines.length) throw new SimgrepError('BAD_FLAG', `${t.path} has ${counted(lines.length, 'line')}; line ${t.line} is past its end: pick one from 1 to ${lines.length}`);
   const size = RANK_DEFAULTS.chunkLines;
   const start = Math.floor((t.line - 1) / size) * size;
   const end = Math.min(lines.length, start + size);

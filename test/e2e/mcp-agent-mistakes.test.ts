@@ -98,6 +98,11 @@ describe('simgrep mcp: arguments as a model writes them', () => {
     expect(related.isError).toBeFalsy();
   });
 
+  it('a line past the file\'s end says which lines there are (was "has 4 lines; line 40 is past its end" alone)', async () => {
+    const r = await call('find_related', { file_path: 'flask/sessions.py', line: 40 });
+    expect(r.content[0].text).toBe(`BAD_FLAG: ${path.join(root, 'flask', 'sessions.py')} has 4 lines; line 40 is past its end: pick one from 1 to 4`);
+  });
+
   it('a string that is no number, or out of bounds, is still a tool error that names the argument', async () => {
     const ten = await call('search', { query: 'session', top_k: 'ten' });
     expect(ten.isError).toBe(true);
