@@ -103,6 +103,16 @@ describe('simgrep mcp: arguments as a model writes them', () => {
     expect(r.content[0].text).toBe(`BAD_FLAG: ${path.join(root, 'flask', 'sessions.py')} has 4 lines; line 40 is past its end: pick one from 1 to 4`);
   });
 
+  it('an argument by another tool\'s name is refused with this tool\'s name for it (was "Unrecognized key" alone)', async () => {
+    const search = await call('search', { query: 'session', path: 'flask', limit: 2 });
+    expect(search.isError).toBe(true);
+    expect(search.content[0].text).toContain('Unrecognized keys: "path" (this tool calls it "directory"), "limit" (this tool calls it "top_k"); the arguments are query, directory, top_k, k, mode, globs, types, types_not, extensions, per_file, files_with_matches, n_lines, max_tokens, show_preview');
+    const related = await call('find_related', { path: 'flask/sessions.py', line_number: 3 });
+    expect(related.content[0].text).toContain('Unrecognized keys: "path" (this tool calls it "file_path"), "line_number" (this tool calls it "line")');
+    const status = await call('status', { foo: 1 });
+    expect(status.content[0].text).toContain('Unrecognized key: "foo"; the arguments are directory');
+  });
+
   it('a string that is no number, or out of bounds, is still a tool error that names the argument', async () => {
     const ten = await call('search', { query: 'session', top_k: 'ten' });
     expect(ten.isError).toBe(true);
