@@ -47,7 +47,8 @@ function enclosing(lines: string[], at: number, depth: number, floor: number): s
   let d = depth;
   for (let i = at - 1; i >= floor && d > 0; i--) {
     const text = lines[i];
-    if (text.trim() === '') continue;
+    // A signature's closing line (`) -> None:`, `): void {`) continues the definition above it: no block of its own.
+    if (text.trim() === '' || /^\s*[)\]]/.test(text)) continue;
     const n = depthOf(text);
     if (n >= d) continue;
     if (definedName(text) !== null) return clip(text.trim());

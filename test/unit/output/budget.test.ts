@@ -107,6 +107,10 @@ describe('compactOf', () => {
     expect(compactOf(methodDoc)).toEqual({ line: '   * Saves one item.', signature: 'export class Store {' });
     const pyIf = hunk(['class A:', '    def f(self):', '        if x:', '            return y'], 0, 3);
     expect(compactOf(pyIf)).toEqual({ line: '            return y', signature: 'def f(self):' });
+    const multiLine = hunk(['class Flask(App):', '    def do_teardown_request(', '        self,', '    ) -> None:', '        if exc is _sentinel:', '            exc = None', '        signal.send(self)'], 0, 6);
+    expect(compactOf(multiLine)).toEqual({ line: '        signal.send(self)', signature: 'def do_teardown_request(' });
+    const tsMultiLine = hunk(['export function save(', '  item: Item,', '): void {', '  items.push(item);'], 0, 3);
+    expect(compactOf(tsMultiLine)).toEqual({ line: '  items.push(item);', signature: 'export function save(' });
   });
 });
 
