@@ -34,7 +34,10 @@ export function compactOf(r: SearchResult, o: { fileLines?: (path: string) => st
   if (inHunk !== null || depth === 0 || !o.fileLines) return { line, signature: inHunk };
   const file = o.fileLines(r.filename);
   if (file === null || file[r.match_line] !== r.lines[at]) return { line, signature: null };
-  return { line, signature: enclosing(file, r.start, depth, Math.max(0, r.start - MAX_LINES_ABOVE)) };
+  // From the match line, not the hunk's first: a block line in the hunk (`if __name__ == "__main__":`) lowers the
+  // indent a definition must have, which a search restarted above the hunk would forget (it gave the function
+  // above the block).
+  return { line, signature: enclosing(file, r.match_line, depth, Math.max(0, r.start - MAX_LINES_ABOVE)) };
 }
 
 /**

@@ -112,6 +112,17 @@ describe('compactOf', () => {
     const tsMultiLine = hunk(['export function save(', '  item: Item,', '): void {', '  items.push(item);'], 0, 3);
     expect(compactOf(tsMultiLine)).toEqual({ line: '  items.push(item);', signature: 'export function save(' });
   });
+
+  it('searches the file from the match line: a block header in the hunk is not forgotten above it (mend47a)', () => {
+    // `run(args)` in the __main__ block: the hunk shows the `if`, so no definition encloses it, not `def helper():` above.
+    const file = ['import sys', '', 'def helper():', '    return 1', '', '', 'if __name__ == "__main__":', '    args = sys.argv', '    run(args)', '    print("done")', '    sys.exit(0)'];
+    const r = { ...hunk(file.slice(5, 12), 5, 8), filename: 'script.py' };
+    expect(compactOf(r, { fileLines: () => file })).toEqual({ line: '    run(args)', signature: null });
+    // A hunk inside a function's body still finds the function's line above it in the file.
+    const body = ['def outer():', ...Array.from({ length: 10 }, (_, i) => `    x${i} = ${i}`)];
+    const inBody = { ...hunk(body.slice(6, 11), 6, 8), filename: 'b.py' };
+    expect(compactOf(inBody, { fileLines: () => body })).toEqual({ line: '    x7 = 7', signature: 'def outer():' });
+  });
 });
 
 describe('scoreOf: one 0..1 scale, higher is better, in every mode', () => {
