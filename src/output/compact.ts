@@ -50,8 +50,9 @@ function enclosing(lines: string[], at: number, depth: number, floor: number): s
   let d = depth;
   for (let i = at - 1; i >= floor && d > 0; i--) {
     const text = lines[i];
-    // A signature's closing line (`) -> None:`, `): void {`) continues the definition above it: no block of its own.
-    if (text.trim() === '' || /^\s*[)\]]/.test(text)) continue;
+    // A signature's continuation (`) -> None:`, `): void {`, a brace on its own line, a Rust `where`, a
+    // destructured parameter's `}: Props) {`) belongs to the definition above it: no block of its own.
+    if (text.trim() === '' || CONTINUATION.test(text)) continue;
     const n = depthOf(text);
     if (n >= d) continue;
     if (definedName(text) !== null) return clip(text.trim());
@@ -59,6 +60,12 @@ function enclosing(lines: string[], at: number, depth: number, floor: number): s
   }
   return null;
 }
+
+/**
+ * A line that continues a signature: led by `)` or `]`; a lone `{` (Allman, PSR-12); a `where` clause; led by `}`
+ * then `:` or `)` and ending in `{` (`}: ButtonProps) {`; not `} else {`, which ends a block and opens another).
+ */
+const CONTINUATION = /^\s*(?:[)\]]|\{\s*$|where\b|\}\s*[:)].*\{\s*$)/;
 
 /** A line's indent; a doc comment's ` * ` line counts as its `/**` (one less), so a top-level one is at the margin. */
 function depthOf(s: string): number {

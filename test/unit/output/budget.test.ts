@@ -113,6 +113,25 @@ describe('compactOf', () => {
     expect(compactOf(tsMultiLine)).toEqual({ line: '  items.push(item);', signature: 'export function save(' });
   });
 
+  it.each([
+    ['PHP PSR-12 method', ['class Foo', '{', '    public function bar($a)', '    {', '        return $a;'], 'public function bar($a)'],
+    ['C# Allman', ['namespace N', '{', '    public class C', '    {', '        public void Foo()', '        {', '            Bar();'], 'public class C'],
+    ['Java Allman', ['public class A', '{', '    void run()', '    {', '        go();'], 'public class A'],
+    ['Rust where clause', ['fn foo<T>(x: T) -> T', 'where', '    T: Clone,', '{', '    x.clone()'], 'fn foo<T>(x: T) -> T'],
+    ['React props over lines', ['export function Button({', '  label,', '  onClick,', '}: ButtonProps) {', '  return label;'], 'export function Button({'],
+  ])('a signature continued by a brace, a where or a closing }: line keeps its definition: %s (mend47a)', (_, lines, signature) => {
+    // The definition as the ranker sees definitions (a C# or Java method's line is none: its class is).
+    const r = hunk(lines as string[], 0, (lines as string[]).length - 1);
+    expect(compactOf(r).signature).toBe(signature);
+  });
+
+  it('a block closed above the match is still a block: `} else {` is no continuation (mend47a)', () => {
+    const r = hunk(['function f() {', '  if (a) {', '    x();', '  } else {', '    y();'], 0, 4);
+    expect(compactOf(r).signature).toBe('function f() {');
+    const notDef = hunk(['export function a() {', '  return 1;', '}', 'if (ready) {', '  start();'], 0, 4);
+    expect(compactOf(notDef).signature).toBeNull();
+  });
+
   it('searches the file from the match line: a block header in the hunk is not forgotten above it (mend47a)', () => {
     // `run(args)` in the __main__ block: the hunk shows the `if`, so no definition encloses it, not `def helper():` above.
     const file = ['import sys', '', 'def helper():', '    return 1', '', '', 'if __name__ == "__main__":', '    args = sys.argv', '    run(args)', '    print("done")', '    sys.exit(0)'];
