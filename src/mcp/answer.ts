@@ -1,10 +1,10 @@
 // The answer of a search-like MCP tool: structured matches (each with its code, or compact) within the
 // token budget, and the same matches as text for clients that show only text. Both forms are held to
 // the budget: an item is measured as its JSON, which is never shorter than its text rendering.
-import { readFileSync } from 'node:fs';
 import { fitBudget, measured, type BudgetCut, type BudgetItem } from '../output/budget.js';
 import { counted, cutText } from '../text/cut.js';
 import { compactOf } from '../output/compact.js';
+import { readSmallFile } from '../sources/read-small-file.js';
 import type { SearchResult } from '../rank/windows.js';
 import { scoreOf } from '../rank/score.js';
 import type { SearchMode } from '../types.js';
@@ -40,6 +40,8 @@ export interface AnswerInput {
 }
 
 const MAX_CODE_CHARS = 8000;
+/** A result's file up to this size is read for a compact match's signature (as a search reads one whole: sources/source.ts WHOLE_READ_BYTES). */
+const SIGNATURE_FILE_BYTES = 8 << 20;
 
 export function buildAnswer(a: AnswerInput) {
   const fileLines = fileReader();
@@ -89,14 +91,17 @@ function render(out: { matches: McpMatch[]; files_searched: number; index: strin
 
 /**
  * The lines of a result's file, read once per answer, for a compact match's enclosing definition above its hunk
- * (compact.ts); null when it cannot be read (then the match has the hunk's own, or none).
+ * (compact.ts); null when it cannot be read, or is no regular file of at most SIGNATURE_FILE_BYTES (then the match
+ * has the hunk's own, or none): the read is on the engine's thread, which a FIFO would block forever.
  */
 function fileReader(): (file: string) => string[] | null {
   const read = new Map<string, string[] | null>();
   return (file) => {
     if (!read.has(file)) {
       let lines: string[] | null = null;
-      try { lines = readFileSync(file, 'utf8').split(/\r?\n/); } catch { /* gone or unreadable since the search */ }
+      // Gone, unreadable, a link, a pipe or a huge file since the search: no signature from the file.
+      const bytes = readSmallFile(file, SIGNATURE_FILE_BYTES);
+      if (bytes !== null) lines = bytes.toString('utf8').split(/\r?\n/);
       read.set(file, lines);
     }
     return read.get(file) ?? null;
