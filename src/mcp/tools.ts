@@ -76,7 +76,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const results = r.results;
     const answer = buildAnswer({
       results, mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, plan.mode, [...notes, ...filtered(a, r, dir), ...warned(ws, withHanded(ws, dir, r), plan.maxTokens)]),
+      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, plan.mode, [...notes, ...filtered(a, r, dir, plan.maxTokens), ...warned(ws, withHanded(ws, dir, r), plan.maxTokens)]),
     });
     mark('answer built');
     return answer;
@@ -96,7 +96,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const results = r.results;
     const answer = buildAnswer({
       results, mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, plan.mode, [...filtered(a, r, dir), ...warned(ws, withHanded(ws, dir, r), plan.maxTokens)]),
+      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, plan.mode, [...filtered(a, r, dir, plan.maxTokens), ...warned(ws, withHanded(ws, dir, r), plan.maxTokens)]),
     });
     mark('answer built');
     return answer;
@@ -113,9 +113,9 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     return handed.length > 0 ? { warnings: [...r.warnings, ...handed] } : r;
   }
 
-  /** A note when the file filters left no file to search (filter-note.ts). */
-  function filtered(a: Narrowing, r: { stats: { files: number } }, dir: string): string[] {
-    const note = filterNote(a, { filesSearched: r.stats.files, dir, root: root.real });
+  /** A note when the file filters left no file to search (filter-note.ts), held to a share of `maxTokens`. */
+  function filtered(a: Narrowing, r: { stats: { files: number } }, dir: string, maxTokens: number): string[] {
+    const note = filterNote(a, { filesSearched: r.stats.files, dir, root: root.real, maxTokens });
     return note === null ? [] : [note];
   }
 

@@ -62,6 +62,16 @@ describe('simgrep mcp: filters that pass no file', () => {
     expect(notesOf(r)).toEqual(['no file in "flask" passed the filters (types ["rust"]); widen or drop them to search every file']);
   });
 
+  it('the note is held to the budget: 50 long globs at max_tokens 200 (was an answer of 31,788 tokens) (mend47a)', async () => {
+    const globs = Array.from({ length: 50 }, (_, i) => `nomatch${i}/${'x\\'.repeat(500)}`);
+    const r = await call('search', { query: 'session', globs, max_tokens: 200 });
+    expect(r.isError).toBeFalsy();
+    const budget = r.structuredContent?.budget as { used_tokens: number };
+    expect(budget.used_tokens).toBeLessThanOrEqual(200);
+    expect(Math.ceil(JSON.stringify(r.structuredContent).length / 4)).toBeLessThanOrEqual(200);
+    expect(notesOf(r)).toEqual([`no file in the root passed the filters; globs take / between directories (a \\ escapes the character after it): write "nomatch0/${'x/'.repeat(16)}…`]);
+  });
+
   it('no note where files were searched and nothing matched', async () => {
     const r = await call('search', { query: 'session', types: ['py'], mode: 'lexical', globs: ['flask/sansio/*.py'] });
     expect(r.structuredContent?.files_searched).toBe(1);
