@@ -21,7 +21,7 @@ export interface McpMatch {
   code?: string;
   /** The match line (compact matches). */
   line?: string;
-  /** The enclosing definition's line (compact matches), when the hunk shows it. */
+  /** The enclosing definition's line (compact matches), when the hunk, or its file above it, shows it (else null). */
   signature?: string | null;
   compact?: true;
 }

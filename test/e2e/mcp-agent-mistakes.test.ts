@@ -176,7 +176,7 @@ describe('simgrep mcp: a path relative to the wrong root', () => {
     expect((await call('find_related', { file_path: returned.path, line: returned.match_line })).isError).toBeFalsy();
   });
 
-  it('no hint where no path inside the root fits, nor for a path that leaves the root', async () => {
+  it('no hint where no path inside the root fits: a missing file, a sibling of the root (`../project-other`)', async () => {
     expect((await call('find_related', { file_path: 'nothing/here.py', line: 1 })).content[0].text).toBe(fileRefused());
     expect((await call('search', { query: 'session', directory: '../project-other' })).content[0].text).toBe(`BAD_FLAG: directory must be an existing directory inside the server's root ${root}; pass a path relative to the root`);
   });
