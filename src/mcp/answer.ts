@@ -4,6 +4,7 @@
 import { fitBudget, measured, type BudgetCut, type BudgetItem } from '../output/budget.js';
 import { counted, cutText } from '../text/cut.js';
 import { compactOf } from '../output/compact.js';
+import { readSmallFile } from '../sources/read-small-file.js';
 import type { SearchResult } from '../rank/windows.js';
 import { scoreOf } from '../rank/score.js';
 import type { SearchMode } from '../types.js';
@@ -20,7 +21,7 @@ export interface McpMatch {
   code?: string;
   /** The match line (compact matches). */
   line?: string;
-  /** The enclosing definition's line (compact matches), when the hunk shows it. */
+  /** The enclosing definition's line (compact matches), when the hunk, or its file above it, shows it (else null). */
   signature?: string | null;
   compact?: true;
 }
@@ -39,8 +40,11 @@ export interface AnswerInput {
 }
 
 const MAX_CODE_CHARS = 8000;
+/** A result's file up to this size is read for a compact match's signature (as a search reads one whole: sources/source.ts WHOLE_READ_BYTES). */
+const SIGNATURE_FILE_BYTES = 8 << 20;
 
 export function buildAnswer(a: AnswerInput) {
+  const fileLines = fileReader();
   const items: BudgetItem<McpMatch>[] = a.results.map((r) => {
     const base = { path: r.filename, start_line: r.start + 1, end_line: r.end, match_line: r.match_line + 1, score: scoreOf(r.distance, a.mode) };
     if (!a.withCode) return { full: base, compact: base };
@@ -49,7 +53,7 @@ export function buildAnswer(a: AnswerInput) {
     return {
       full: { ...base, code: clip(r.lines.join('\n')) },
       get compact(): McpMatch {
-        if (compact === null) { const c = compactOf(r); compact = { ...base, line: c.line, signature: c.signature, compact: true }; }
+        if (compact === null) { const c = compactOf(r, { fileLines }); compact = { ...base, line: c.line, signature: c.signature, compact: true }; }
         return compact;
       },
     };
@@ -83,6 +87,25 @@ function render(out: { matches: McpMatch[]; files_searched: number; index: strin
   parts.push(`[${counted(out.files_searched, 'file')} searched; index: ${out.index}]`);
   for (const n of out.notes) parts.push(`note: ${n}`);
   return parts.join('\n');
+}
+
+/**
+ * The lines of a result's file, read once per answer, for a compact match's enclosing definition above its hunk
+ * (compact.ts); null when it cannot be read, or is no regular file of at most SIGNATURE_FILE_BYTES (then the match
+ * has the hunk's own, or none): the read is on the engine's thread, which a FIFO would block forever.
+ */
+function fileReader(): (file: string) => string[] | null {
+  const read = new Map<string, string[] | null>();
+  return (file) => {
+    if (!read.has(file)) {
+      let lines: string[] | null = null;
+      // Gone, unreadable, a link, a pipe or a huge file since the search: no signature from the file.
+      const bytes = readSmallFile(file, SIGNATURE_FILE_BYTES);
+      if (bytes !== null) lines = bytes.toString('utf8').split(/\r?\n/);
+      read.set(file, lines);
+    }
+    return read.get(file) ?? null;
+  };
 }
 
 function clip(s: string): string {

@@ -17,6 +17,21 @@ type ZodOf<K> = z.ZodOptional<z.ZodType<K extends 'list' ? string[] : K extends 
 type FilterShape = { [O in (typeof FILTER_OPTIONS)[number] as O['param']]: ZodOf<O['kind']> };
 
 /**
+ * A number a model wrote as a string ("10"), a switch as "true" or "false", and a mode in capitals ("Semantic")
+ * are taken as meant: each cost an agent a call, refused on its type (agent47). The JSON schema is the same
+ * (integer, boolean, the modes), and so are the bounds: "0" or "ten" is still a tool error that says which.
+ */
+export function asNumber<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v), schema);
+}
+function asSwitch<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), schema);
+}
+function asLowerCase<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), schema);
+}
+
+/**
  * The filter arguments, derived from the one table (sources/filter-options.ts), lists and counts
  * bounded. A type name is a string checked by the shared check (filtersOf): any case and the common
  * names are taken (an enum refused "Python" before it), an unknown one is a tool error listing the names,
@@ -24,8 +39,8 @@ type FilterShape = { [O in (typeof FILTER_OPTIONS)[number] as O['param']]: ZodOf
  */
 function filterArg(o: FilterOption): z.ZodOptional<z.ZodType> {
   const typed = o.key === 'types' || o.key === 'typesNot';
-  const schema = o.kind === 'switch' ? z.boolean()
-    : o.kind === 'count' ? z.number().int().min(1).max(MAX_K)
+  const schema = o.kind === 'switch' ? asSwitch(z.boolean())
+    : o.kind === 'count' ? asNumber(z.number().int().min(1).max(MAX_K))
       : z.array(z.string().min(1).max(typed ? 64 : 1024)).max(o.maxItems ?? 50);
   return schema.optional().describe(typed ? `${o.help}. Names: ${Object.keys(FILE_TYPES).join(', ')}` : o.help);
 }
@@ -40,14 +55,14 @@ export function filtersOf(a: Partial<Record<FilterParam, unknown>>): FilterValue
 
 export const narrowingShape = {
   directory: z.string().max(4096).optional().describe('Directory to search, relative to the server root (default: the root)'),
-  top_k: z.number().int().min(1).max(MAX_K).optional().describe(`How many matches (1..${MAX_K}; default 10)`),
-  k: z.number().int().min(1).max(MAX_K).optional().describe('Same as top_k (older name); both given must agree'),
-  mode: z.enum(MODE_NAMES).optional().describe('hybrid (default: words + meaning), semantic (meaning only), lexical or bm25 (words only), line (each line alone)'),
+  top_k: asNumber(z.number().int().min(1).max(MAX_K)).optional().describe(`How many matches (1..${MAX_K}; default 10)`),
+  k: asNumber(z.number().int().min(1).max(MAX_K)).optional().describe('Same as top_k (older name); both given must agree'),
+  mode: asLowerCase(z.enum(MODE_NAMES)).optional().describe('hybrid (default: words + meaning), semantic (meaning only), lexical or bm25 (words only), line (each line alone; reads the files on every search, never the index: slower on a large tree)'),
   ...filterShape,
-  n_lines: z.number().int().min(0).max(20).optional().describe('Context lines around each match (default 3)'),
-  max_tokens: z.number().int().min(MIN_MAX_TOKENS).max(MAX_MAX_TOKENS).optional()
+  n_lines: asNumber(z.number().int().min(0).max(20)).optional().describe('Context lines around each match (default 3)'),
+  max_tokens: asNumber(z.number().int().min(MIN_MAX_TOKENS).max(MAX_MAX_TOKENS)).optional()
     .describe(`Budget for the answer in estimated tokens (characters / 4; default ${DEFAULT_MAX_TOKENS}): matches turn compact, then are left out, to fit; the answer says what was cut`),
-  show_preview: z.boolean().optional().describe('false: locations and scores only, no code (default true)'),
+  show_preview: asSwitch(z.boolean()).optional().describe('false: locations and scores only, no code (default true)'),
 };
 
 export type Narrowing = { [K in keyof typeof narrowingShape]?: z.infer<typeof narrowingShape[K]> };

@@ -5,7 +5,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { IndexProgress } from '../workspace/build/indexer.js';
 import { FIND_RELATED_DESCRIPTION, INDEX_DESCRIPTION, INSTRUCTIONS, SEARCH_DESCRIPTION, STATUS_DESCRIPTION } from './guide.js';
-import { MAX_QUERY_CHARS, narrowingShape } from './search-args.js';
+import { asNumber, MAX_QUERY_CHARS, narrowingShape } from './search-args.js';
+import { strictArgs } from './strict-args.js';
 import type { ToolRunner } from './tools.js';
 import { counted } from '../text/cut.js';
 
@@ -55,7 +56,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
   server.registerTool('search', {
     title: 'Semantic code search',
     description: SEARCH_DESCRIPTION,
-    inputSchema: z.strictObject({
+    inputSchema: strictArgs({
       query: z.string().min(1).describe(`What to look for: words, identifiers, or a pasted block of code (over ${MAX_QUERY_CHARS} characters is cut, with a note)`),
       ...narrowingShape,
     }),
@@ -66,9 +67,9 @@ export function createMcpServer(o: McpServerOptions): McpServer {
   server.registerTool('find_related', {
     title: 'Find related code',
     description: FIND_RELATED_DESCRIPTION,
-    inputSchema: z.strictObject({
-      file_path: z.string().min(1).max(4096).describe('A file inside the root (relative to it), e.g. a path a search returned'),
-      line: z.number().int().min(1).describe('1-based line in it: the code around it (its 48-line chunk) is what similar code is found for'),
+    inputSchema: strictArgs({
+      file_path: z.string().min(1).max(4096).describe('A file inside the root: a path a search returned (as it came back), or one relative to the root'),
+      line: asNumber(z.number().int().min(1)).describe('1-based line in it: the code around it (its 48-line chunk) is what similar code is found for'),
       ...narrowingShape,
     }),
     outputSchema: answerShape,
@@ -79,7 +80,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     title: 'Build or refresh the index',
     description: INDEX_DESCRIPTION,
     annotations: { title: 'Build or refresh the index', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    inputSchema: z.strictObject({ directory: z.string().optional().describe('Directory to index, inside the server root (default: the root)') }),
+    inputSchema: strictArgs({ directory: z.string().optional().describe('Directory to index, inside the server root (default: the root)') }),
     outputSchema: { workspace: z.string(), files: z.number().int(), indexed: z.number().int(), unchanged: z.number().int(), deleted: z.number().int(), chunks: z.number().int(), errors: z.number().int(), notes: z.array(z.string()).optional().describe('present when the run had warnings: one note with their count by code and the first of them (files it could not read, a ranking snapshot it could not save)') },
   }, async (a, extra) => {
     const token = extra._meta?.progressToken;
@@ -108,7 +109,7 @@ export function createMcpServer(o: McpServerOptions): McpServer {
     title: 'Index status',
     description: STATUS_DESCRIPTION,
     annotations: { title: 'Index status', ...READ_ONLY },
-    inputSchema: z.strictObject({ directory: z.string().optional().describe('Directory inside the server root (default: the root)') }),
+    inputSchema: strictArgs({ directory: z.string().optional().describe('Directory inside the server root (default: the root)') }),
     outputSchema: { directory: z.string(), indexed: z.boolean(), building: z.literal(true).optional().describe('present while the index is being built in the background (indexed is false until it is done; files, chunks and lines are what the build has read so far)'), incomplete: z.literal(true).optional().describe('present when no build of the index has finished: one was cut short (its process killed), or is still running in another process (a first `simgrep index`): indexed is false, the counts are of the part it wrote; the next search rebuilds it in the background, the index tool now'), build_failed: z.string().optional().describe('why the last background build failed (searches read the files meanwhile; the index tool retries it)'), workspace: z.string().nullable(), files: z.number().int().describe('files the index holds that still exist'), gone: z.number().int().optional().describe('present when files the index holds were deleted or renamed away since its last run (searches skip them; the index tool drops them)'), chunks: z.number().int(), lines: z.number().int(), model: z.string().nullable().describe('the index\'s model: a Hugging Face id, "bundled", or a local model directory (its path inside the root, else its name only)'), updated: z.string().nullable(), notes: z.array(z.string()).optional().describe('present when status had something to say: one note with the warnings\' count by code and the first of them (a ranking snapshot it rebuilt and could not save)') },
   }, async (a, extra) => o.tools.call('status', a, { signal: extra.signal }));
 

@@ -3,6 +3,7 @@
 // engine can be reached; the resident engine (engine.ts) calls the very same code for every front, so
 // an answer is the same whichever process gives it. Every failure is a tool error (isError), never a throw.
 import type { ActionEngine } from '../actions/engine.js';
+import type { SearchMode } from '../types.js';
 import { SimgrepError } from '../errors.js';
 import type { WireToolResult } from '../server/protocol.js';
 import type { SourceWarning } from '../sources/source.js';
@@ -19,6 +20,7 @@ import { toolTerms } from './tool-terms.js';
 import { outsidePlaces } from './outside-places.js';
 import { shownModel } from './redact.js';
 import { warningNote } from './warning-note.js';
+import { filterNote } from './filter-note.js';
 import { counted } from '../text/cut.js';
 
 export type ToolName = 'search' | 'find_related' | 'index' | 'status';
@@ -74,7 +76,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const results = r.results;
     const answer = buildAnswer({
       results, mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, [...notes, ...warned(ws, withHanded(ws, dir, r), plan.maxTokens)]),
+      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, plan.mode, [...notes, ...filtered(a, r, dir, plan.maxTokens), ...warned(ws, withHanded(ws, dir, r), plan.maxTokens)]),
     });
     mark('answer built');
     return answer;
@@ -94,7 +96,7 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     const results = r.results;
     const answer = buildAnswer({
       results, mode: plan.mode, maxTokens: plan.maxTokens, withCode: plan.withCode,
-      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, warned(ws, withHanded(ws, dir, r), plan.maxTokens)),
+      filesSearched: r.stats.files, more: r.more === true, ...where(ws, r, dir, plan.mode, [...filtered(a, r, dir, plan.maxTokens), ...warned(ws, withHanded(ws, dir, r), plan.maxTokens)]),
     });
     mark('answer built');
     return answer;
@@ -111,6 +113,12 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     return handed.length > 0 ? { warnings: [...r.warnings, ...handed] } : r;
   }
 
+  /** A note when the file filters left no file to search (filter-note.ts), held to a share of `maxTokens`. */
+  function filtered(a: Narrowing, r: { stats: { files: number } }, dir: string, maxTokens: number): string[] {
+    const note = filterNote(a, { filesSearched: r.stats.files, dir, root: root.real, maxTokens });
+    return note === null ? [] : [note];
+  }
+
   /** The search's warnings (what the CLI prints on stderr) as one note, naming nothing outside the root. */
   function warned(ws: { dir: string } | null, r: { warnings: SourceWarning[] }, maxTokens: number): string[] {
     const note = warningNote(r.warnings, { root: root.real, rootGiven: root.given, indexDir: ws?.dir, outside, maxTokens });
@@ -118,8 +126,9 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
   }
 
   /** Where an answer came from, with a note when the files were read: the index builds, its build failed, or it could not be read. */
-  function where(ws: unknown, r: { stats: { index?: unknown } }, dir: string, notes: string[]): { index: 'fresh' | 'building' | 'scanned'; notes: string[] } {
-    if (ws) return { index: r.stats.index ? 'fresh' : 'scanned', notes };
+  function where(ws: unknown, r: { stats: { index?: unknown } }, dir: string, mode: SearchMode, notes: string[]): { index: 'fresh' | 'building' | 'scanned'; notes: string[] } {
+    // Line mode is never served by the index: said, so that an agent does not take "scanned" for a fault and call index (agent47).
+    if (ws) return { index: r.stats.index ? 'fresh' : 'scanned', notes: !r.stats.index && mode === 'line' ? [...notes, LINE_NOTE] : notes };
     const failure = workspaces.buildFailure(dir);
     if (!failure) return { index: 'building', notes: [...notes, BUILDING_NOTE] };
     if (failure.unreadable) return { index: 'scanned', notes: [...notes, `the index of this directory could not be read (${failure.why}); this answer comes from reading the files (the same matches, found more slowly)`] };
@@ -205,6 +214,8 @@ export function createToolRunner(engine: ActionEngine, root: Root, o: { model?: 
     })),
   };
 }
+
+const LINE_NOTE = '"mode": "line" reads the files on every search (the index serves hybrid, semantic, lexical and bm25): index: scanned is expected here, not a fault; calling index does not change it';
 
 const BUILDING_NOTE = 'the index of this directory is being built in the background; this answer comes from reading the files (the same matches, found more slowly)';
 

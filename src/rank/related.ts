@@ -5,6 +5,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync }
 import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SimgrepError } from '../errors.js';
+import { counted } from '../text/cut.js';
 import { looksBinary } from '../text/decode.js';
 import { utf16Bom } from '../text/encoding.js';
 import { RANK_DEFAULTS } from './plan.js';
@@ -44,7 +45,8 @@ export async function likeChunk(t: LikeTarget): Promise<LikeChunk> {
     throw new SimgrepError('PATH_NOT_FOUND', `cannot read ${t.path} to find code like it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); pass an existing file`);
   }
   const lines = window.total();
-  if (t.line > lines) throw new SimgrepError('BAD_FLAG', `${t.path} has ${lines} lines; line ${t.line} is past its end`);
+  // The lines to pick from, said: an agent that guessed a line past the end guessed again (agent47).
+  if (t.line > lines) throw new SimgrepError('BAD_FLAG', `${t.path} has ${counted(lines, 'line')}; line ${t.line} is past its end: pick one from 1 to ${lines}`);
   const end = Math.min(lines, start + size);
   const query = window.lines.join('\n').slice(0, MAX_LIKE_CHARS);
   if (query.trim() === '') throw new SimgrepError('BAD_QUERY', `lines ${start + 1}-${end} of ${t.path} are blank; pick a line in code`);

@@ -32,7 +32,7 @@ describe('--like', () => {
 
   it.each([
     ['upload-1.ts', '--like needs PATH:LINE, e.g. --like src/upload.ts:42 (got "upload-1.ts")'],
-    ['upload-1.ts:40', 'upload-1.ts has 4 lines; line 40 is past its end'],
+    ['upload-1.ts:40', 'upload-1.ts has 4 lines; line 40 is past its end: pick one from 1 to 4'],
     // A binary file is never searched: its bytes are no query either.
     ['blob.bin:1', 'blob.bin is a binary file (a NUL byte in its first 8 KiB), never searched; pass a line of a text file'],
   ])('--like %s is refused: %s', async (like, message) => {

@@ -203,7 +203,7 @@ describe('simgrep mcp for agents', () => {
 
   it('find_related: a line past the end or a bad argument is a readable tool error', async () => {
     const past = await call('find_related', { file_path: 'src/auth-0.ts', line: 999 });
-    expect([past.isError, past.content[0].text]).toEqual([true, `BAD_FLAG: ${realpathSync(path.join(root, 'src', 'auth-0.ts'))} has 30 lines; line 999 is past its end`]);
+    expect([past.isError, past.content[0].text]).toEqual([true, `BAD_FLAG: ${realpathSync(path.join(root, 'src', 'auth-0.ts'))} has 30 lines; line 999 is past its end: pick one from 1 to 30`]);
     for (const args of [{ file_path: 'src/auth-0.ts' }, { file_path: 'src/auth-0.ts', line: 0 }, { line: 3 }, { file_path: 'src/auth-0.ts', line: 2.5 }]) {
       const r = await call('find_related', args).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
       expect(r.isError, JSON.stringify(args)).toBe(true);

@@ -151,7 +151,7 @@ describe('search.related', () => {
     const missing = await actions['search.related']({}, { file: path.join(docs, 'nope.md'), line: 1, paths: [docs] });
     expect(missing).toMatchObject({ success: false, error_type: 'file_not_found' });
     const past = await actions['search.related']({}, { file: path.join(docs, 'story.md'), line: 9, paths: [docs] });
-    expect(past).toEqual({ success: false, error: `${path.join(docs, 'story.md')} has 3 lines; line 9 is past its end`, error_type: 'validation_error' });
+    expect(past).toEqual({ success: false, error: `${path.join(docs, 'story.md')} has 3 lines; line 9 is past its end: pick one from 1 to 3`, error_type: 'validation_error' });
     const noLine = await actions['search.related']({}, { file: path.join(docs, 'story.md') });
     expect(noLine).toMatchObject({ success: false, error_type: 'validation_error' });
   });

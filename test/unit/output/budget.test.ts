@@ -97,6 +97,51 @@ describe('compactOf', () => {
     const method = hunk(['export class Store {', '  items = [];', '  save(item) {', '    this.items.push(item);'], 0, 2);
     expect(compactOf(method)).toEqual({ line: '  save(item) {', signature: 'export class Store {' });
   });
+
+  it('gives no signature to a line in a block that is no definition, nor to a top-level doc comment (agent47)', () => {
+    const inIf = hunk(['export function a() {', '  return 1;', '}', 'if (ready) {', '  start();'], 0, 4);
+    expect(compactOf(inIf)).toEqual({ line: '  start();', signature: null });
+    const doc = hunk(['type RelatedArgs = Narrowing & { line: number };', '', '/**', ' * `onRedacted`: the message told without paths', ' */'], 0, 3);
+    expect(compactOf(doc)).toEqual({ line: ' * `onRedacted`: the message told without paths', signature: null });
+    const methodDoc = hunk(['export class Store {', '  /**', '   * Saves one item.', '   */'], 0, 2);
+    expect(compactOf(methodDoc)).toEqual({ line: '   * Saves one item.', signature: 'export class Store {' });
+    const pyIf = hunk(['class A:', '    def f(self):', '        if x:', '            return y'], 0, 3);
+    expect(compactOf(pyIf)).toEqual({ line: '            return y', signature: 'def f(self):' });
+    const multiLine = hunk(['class Flask(App):', '    def do_teardown_request(', '        self,', '    ) -> None:', '        if exc is _sentinel:', '            exc = None', '        signal.send(self)'], 0, 6);
+    expect(compactOf(multiLine)).toEqual({ line: '        signal.send(self)', signature: 'def do_teardown_request(' });
+    const tsMultiLine = hunk(['export function save(', '  item: Item,', '): void {', '  items.push(item);'], 0, 3);
+    expect(compactOf(tsMultiLine)).toEqual({ line: '  items.push(item);', signature: 'export function save(' });
+  });
+
+  it.each([
+    ['PHP PSR-12 method', ['class Foo', '{', '    public function bar($a)', '    {', '        return $a;'], 'public function bar($a)'],
+    ['C# Allman', ['namespace N', '{', '    public class C', '    {', '        public void Foo()', '        {', '            Bar();'], 'public class C'],
+    ['Java Allman', ['public class A', '{', '    void run()', '    {', '        go();'], 'public class A'],
+    ['Rust where clause', ['fn foo<T>(x: T) -> T', 'where', '    T: Clone,', '{', '    x.clone()'], 'fn foo<T>(x: T) -> T'],
+    ['React props over lines', ['export function Button({', '  label,', '  onClick,', '}: ButtonProps) {', '  return label;'], 'export function Button({'],
+  ])('a signature continued by a brace, a where or a closing }: line keeps its definition: %s (mend47a)', (_, lines, signature) => {
+    // The definition as the ranker sees definitions (a C# or Java method's line is none: its class is).
+    const r = hunk(lines as string[], 0, (lines as string[]).length - 1);
+    expect(compactOf(r).signature).toBe(signature);
+  });
+
+  it('a block closed above the match is still a block: `} else {` is no continuation (mend47a)', () => {
+    const r = hunk(['function f() {', '  if (a) {', '    x();', '  } else {', '    y();'], 0, 4);
+    expect(compactOf(r).signature).toBe('function f() {');
+    const notDef = hunk(['export function a() {', '  return 1;', '}', 'if (ready) {', '  start();'], 0, 4);
+    expect(compactOf(notDef).signature).toBeNull();
+  });
+
+  it('searches the file from the match line: a block header in the hunk is not forgotten above it (mend47a)', () => {
+    // `run(args)` in the __main__ block: the hunk shows the `if`, so no definition encloses it, not `def helper():` above.
+    const file = ['import sys', '', 'def helper():', '    return 1', '', '', 'if __name__ == "__main__":', '    args = sys.argv', '    run(args)', '    print("done")', '    sys.exit(0)'];
+    const r = { ...hunk(file.slice(5, 12), 5, 8), filename: 'script.py' };
+    expect(compactOf(r, { fileLines: () => file })).toEqual({ line: '    run(args)', signature: null });
+    // A hunk inside a function's body still finds the function's line above it in the file.
+    const body = ['def outer():', ...Array.from({ length: 10 }, (_, i) => `    x${i} = ${i}`)];
+    const inBody = { ...hunk(body.slice(6, 11), 6, 8), filename: 'b.py' };
+    expect(compactOf(inBody, { fileLines: () => body })).toEqual({ line: '    x7 = 7', signature: 'def outer():' });
+  });
 });
 
 describe('scoreOf: one 0..1 scale, higher is better, in every mode', () => {
