@@ -8,6 +8,7 @@ import { roundDistance, type Printer } from '../output/printer.js';
 import { createTextPrinter } from '../output/text.js';
 import { visibleLine, visibleName } from '../output/visible.js';
 import { budgetedJson, budgetedJsonl } from '../output/budgeted.js';
+import { filterAdvice, filtersGiven } from '../sources/filter-advice.js';
 import { checkFilterValues } from '../sources/filter-options.js';
 import type { SearchMode } from '../types.js';
 import type { SearchResponse } from '../searcher/api.js';
@@ -153,6 +154,8 @@ function report(response: SearchResponse, flags: ParsedFlags, server?: ServedBy,
     process.stderr.write(`simgrep: ${visibleLine(w.message)}${hint}\n`);
   }
   const results = response.results;
+  const filtersNote = noFileNote(response, flags);
+  if (filtersNote) process.stderr.write(`simgrep: ${visibleLine(filtersNote)}\n`);
   const maxTokens = flags['max-tokens'] as number | undefined;
   if (flags['files-with-matches']) {
     // -0 is for programs: the names as they are. Otherwise a person reads them: one name a line, escaped.
@@ -173,6 +176,19 @@ function report(response: SearchResponse, flags: ParsedFlags, server?: ServedBy,
   if (flags.stats) process.stderr.write(statsLine(response.stats, server));
   if (response.stats.errors > 0) return 2;
   return results.length > 0 ? 0 : 1;
+}
+
+/**
+ * When the file filters (-g, -t, -T, --ext) passed no file, what to write instead: "no match" and exit 1
+ * alone read as "nothing like it here" to whoever wrote `-g 'flask\sansio\*.py'` (agent47's left).
+ */
+function noFileNote(response: SearchResponse, flags: ParsedFlags): string | null {
+  if (response.results.length > 0 || response.stats.files > 0) return null;
+  const values = filterValuesOf(flags);
+  const given = filtersGiven(values, 'cli');
+  if (given.length === 0) return null;
+  const named = given.map((g) => `${g.name} ${g.values.map((v) => JSON.stringify(v)).join(' ')}`).join(', ');
+  return `no file passed the filters (${named}); ${filterAdvice(values, 'the searched directory').join('; ')}`;
 }
 
 /**

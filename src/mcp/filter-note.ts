@@ -4,12 +4,11 @@
 // held to a share of the answer's budget as the warning note is (mend47a: 50 long globs made 31,788 tokens of 200).
 import path from 'node:path';
 import { CHARS_PER_TOKEN } from '../output/budget.js';
+import { filterAdvice, MAX_GLOB_CHARS } from '../sources/filter-advice.js';
 import { cutText } from '../text/cut.js';
 
 /** At most this share of the answer's budget goes to the note (warning-note.ts takes the same). */
 const NOTE_SHARE = 1 / 5;
-/** A glob the advice quotes is cut to this (the advice is how to write it, not the whole of it). */
-const MAX_GLOB_CHARS = 80;
 /** Under this much room, the filters are not named at all (the request has them). */
 const MIN_NAMED_CHARS = 12;
 
@@ -27,18 +26,8 @@ export function filterNote(a: FilterArgs, o: { filesSearched: number; dir: strin
   const rel = path.relative(o.root, o.dir);
   const where = rel === '' ? 'the root' : `"${cutText(rel, MAX_GLOB_CHARS, true)}"`;
   const named = given.map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(', ');
-  const advice: string[] = [];
-  const globs = a.globs ?? [];
-  const slashed = globs.filter((g) => g.includes('\\'));
-  if (slashed.length > 0) {
-    advice.push(`globs take / between directories (a \\ escapes the character after it): write ${JSON.stringify(cutText(slashed[0].replace(/\\/g, '/'), MAX_GLOB_CHARS))}`);
-  } else {
-    // A glob with a slash before its end is matched from the searched directory down, as in a .gitignore.
-    const anchored = globs.find((g) => !g.startsWith('!') && !g.startsWith('**/') && /\/./.test(g.replace(/^\.?\//, '')));
-    if (anchored) advice.push(`a glob with a / in it matches from ${where} down: ${JSON.stringify(cutText(`**/${anchored.replace(/^\.?\//, '')}`, MAX_GLOB_CHARS))} matches at any depth`);
-  }
-  if (globs.length > 0) advice.push('globs are case-sensitive and relative to the searched directory');
-  const said = (filters: string) => `no file in ${where} passed the filters${filters}; ${[...advice, 'widen or drop them to search every file'].join('; ')}`;
+  const advice = filterAdvice({ globs: a.globs, types: a.types, typesNot: a.types_not, extensions: a.extensions }, where);
+  const said = (filters: string) => `no file in ${where} passed the filters${filters}; ${advice.join('; ')}`;
   // The advice before the filters' names: the names are in the request, the way to write them is not.
   const capChars = Math.floor(o.maxTokens * CHARS_PER_TOKEN * NOTE_SHARE);
   const room = capChars - said(' ()').length;

@@ -133,6 +133,28 @@ describe('what the filters do not change', () => {
   });
 });
 
+describe('filters that pass no file say so, and how to write them', () => {
+  // Before session 47 the CLI printed nothing and exited 1, as for "nothing like it here" (agent47's left;
+  // the MCP tools got their note in agent47).
+  it('the CLI: a Windows path as a glob, and a glob anchored a directory too deep', async () => {
+    const slashed = await runCli(['-g', 'src\\lib\\*.ts', '--no-index', '-J', '0', QUERY, '.'], { env: home.env, cwd: dir });
+    expect([slashed.code, slashed.stdout, slashed.stderr]).toEqual([1, '', 'simgrep: no file passed the filters (-g/--glob "src\\\\lib\\\\*.ts"); '
+      + 'globs take / between directories (a \\ escapes the character after it): write "src/lib/*.ts"; globs are case-sensitive and relative '
+      + 'to the searched directory; widen or drop them to search every file\n']);
+    const deep = await runCli(['-g', 'lib/*.ts', '-t', 'ts', '--no-index', '-J', '0', QUERY, '.'], { env: home.env, cwd: dir });
+    expect([deep.code, deep.stderr]).toEqual([1, expect.stringContaining('no file passed the filters (-g/--glob "lib/*.ts", -t/--type "ts"); '
+      + 'a glob with a / in it matches from the searched directory down: "**/lib/*.ts" matches at any depth')]);
+  });
+
+  it('no note where the filters passed files, matched or not, or where none was given', async () => {
+    const passed = await runCli(['-g', '*.md', '-m', '0.0001', '--no-index', '-J', '0', QUERY, '.'], { env: home.env, cwd: dir });
+    expect(passed.code).toBe(1);
+    expect(passed.stderr).not.toContain('passed the filters');
+    const none = await runCli(['--no-index', '-J', '0', QUERY, 'docs'], { env: home.env, cwd: dir });
+    expect([none.code, none.stderr]).toEqual([0, '']);
+  });
+});
+
 describe('bad filters are refused in every surface, saying how to fix them', () => {
   it('the CLI: exit 2 and the fix', async () => {
     const r = await runCli(['-g', '!', QUERY, '.'], { env: home.env, cwd: dir });
