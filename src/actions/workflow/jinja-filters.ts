@@ -7,7 +7,8 @@ import { isFloat, isPyFloat, pyFloat, toNumber } from './py-float.js';
 import { pyJsonDumps, pyJsonParse } from './py-json.js';
 import { pyAdd, pyEq, typeName } from './py-methods.js';
 import { cpLength, cpSlice } from './py-text.js';
-import { pyStr, pyTruthy } from './py-values.js';
+import { wordwrap } from './py-textwrap.js';
+import { pyStr, pyTruthy, pyTuple } from './py-values.js';
 import { isBlockedName } from './template-sandbox.js';
 
 export interface FilterEnv {
@@ -214,6 +215,31 @@ function groupbyFilter(seq: unknown, ...args: unknown[]): unknown[] {
   return groups;
 }
 
+/** Jinja's list: a list's copy (a tuple becomes a list), a string's characters, a mapping's keys. */
+function listFilter(v: unknown): unknown[] {
+  if (Array.isArray(v)) return v.slice();
+  if (typeof v === 'string') return Array.from(v);
+  if (v !== null && typeof v === 'object' && !isPyFloat(v)) return Object.keys(v);
+  throw new Error(`TypeError: '${typeName(v)}' object is not iterable`);
+}
+
+/** Jinja's dictsort(case_sensitive=False, by='key', reverse=False): (key, value) tuples, sorted. */
+function dictsortFilter(v: unknown, ...args: unknown[]): unknown[] {
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || isPyFloat(v)) throw new Error(`AttributeError: '${typeName(v)}' object has no attribute 'items' (dictsort takes a mapping)`);
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [caseSensitive = kw.case_sensitive ?? false, by = kw.by ?? 'key', reverse = kw.reverse ?? false] = args;
+  if (by !== 'key' && by !== 'value') throw new Error("FilterArgumentError: You can only sort by either 'key' or 'value'");
+  const at = by === 'key' ? 0 : 1;
+  const key = (p: unknown[]) => { const x = p[at]; return typeof x === 'string' ? (pyTruthy(caseSensitive) ? x : x.toLowerCase()) : typeof x === 'number' || typeof x === 'boolean' || isPyFloat(x) ? toNumber(x) : x; };
+  const pairs = Object.entries(v).map((p) => ({ p: pyTuple(p), k: key(p) }));
+  const sign = pyTruthy(reverse) ? -1 : 1;
+  pairs.sort((a, b) => {
+    if (typeof a.k !== typeof b.k || (typeof a.k !== 'string' && typeof a.k !== 'number')) throw new Error(`TypeError: '<' not supported between instances of '${typeName(a.p[at])}' and '${typeName(b.p[at])}'`);
+    return sign * ((a.k as number) < (b.k as number) ? -1 : (a.k as number) > (b.k as number) ? 1 : 0);
+  });
+  return pairs.map((x) => x.p);
+}
+
 /** Jinja's length/count: len() of a list, a string (by code point) or a mapping; a number has none. */
 function lengthFilter(v: unknown): number {
   if (Array.isArray(v)) return v.length;
@@ -261,7 +287,15 @@ export function jinjaFilters(envOf: () => FilterEnv): Record<string, (...args: n
     // Jinja 3.1's items: a mapping's (key, value) pairs (a float is no mapping).
     items: (v: unknown) => {
       if (isPyFloat(v)) throw new Error('TypeError: Can only get item pairs from a mapping.');
-      return v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v) : [];
+      return v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v).map(pyTuple) : [];
+    },
+    dictsort: dictsortFilter,
+    list: listFilter,
+    wordwrap: (v: unknown, ...args: unknown[]) => {
+      const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+      const [width = kw.width ?? 79, breakLong = kw.break_long_words ?? true, wrapstring = kw.wrapstring ?? null, breakHyphens = kw.break_on_hyphens ?? true] = args;
+      if (typeof width !== 'number' || !Number.isInteger(width)) throw new Error(`TypeError: wordwrap's width must be an int (got ${typeName(width)})`);
+      return wordwrap(pyStr(v), width, pyTruthy(breakLong), wrapstring === null ? null : pyStr(wrapstring), pyTruthy(breakHyphens));
     },
     count: lengthFilter,
     length: lengthFilter,

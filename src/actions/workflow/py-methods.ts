@@ -5,7 +5,7 @@ import { MAX_TEMPLATE_CHARS, MAX_TEMPLATE_ITEMS, tooLarge } from './py-limits.js
 import { cpLength, cpSlice, hasSurrogates } from './py-text.js';
 import { isFloat, isNumeric, isPyFloat, pyArith, toNumber } from './py-float.js';
 import { strFormat } from './py-str-format.js';
-import { pyRepr, pyStr } from './py-values.js';
+import { isTuple, pyRepr, pyStr } from './py-values.js';
 
 function pyError(kind: string, message: string): Error {
   return new Error(`${kind}: ${message}`);
@@ -79,7 +79,8 @@ export function pyEq(a: unknown, b: unknown): boolean {
   // with itself recursed until the stack ran out. NaN stays unequal (NaN !== NaN).
   if (x === y) return true;
   if (isNumeric(x) && isNumeric(y)) return toNumber(x) === toNumber(y);
-  if (Array.isArray(x) || Array.isArray(y)) return Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((v, i) => pyEq(v, y[i]));
+  // A tuple never equals a list ((1, 2) == [1, 2] is False).
+  if (Array.isArray(x) || Array.isArray(y)) return Array.isArray(x) && Array.isArray(y) && isTuple(x) === isTuple(y) && x.length === y.length && x.every((v, i) => pyEq(v, y[i]));
   if (x !== null && typeof x === 'object' && y !== null && typeof y === 'object') {
     const kx = Object.keys(x);
     return kx.length === Object.keys(y).length && kx.every((k) => Object.hasOwn(y, k) && pyEq((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k]));

@@ -15,6 +15,20 @@ export function isNamespace(v: unknown): boolean {
   return v !== null && typeof v === 'object' && namespaces.has(v);
 }
 
+// Python's tuples ((1, 2), dictsort's and items' pairs): lists marked so that they print as (1, 2) and
+// (1,); JSON writes them as lists, as json.dumps does.
+const tuples = new WeakSet<object>();
+
+/** `items` as a Python tuple. */
+export function pyTuple<T extends unknown[]>(items: T): T {
+  tuples.add(items);
+  return items;
+}
+
+export function isTuple(v: unknown): boolean {
+  return Array.isArray(v) && tuples.has(v);
+}
+
 /** Python's truth: None, False, 0, "", [] and {} are false. */
 export function pyTruthy(v: unknown): boolean {
   if (isPyFloat(v)) return v.value !== 0;
@@ -49,7 +63,10 @@ export function pyRepr(v: unknown): string {
   if (v === false) return 'False';
   if (typeof v === 'string') return reprString(v);
   if (typeof v === 'number' || isPyFloat(v)) return numberRepr(v);
-  if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
+  if (Array.isArray(v)) {
+    if (!tuples.has(v)) return `[${v.map(pyRepr).join(', ')}]`;
+    return v.length === 1 ? `(${pyRepr(v[0])},)` : `(${v.map(pyRepr).join(', ')})`;
+  }
   if (typeof v === 'object') {
     const dict = `{${Object.entries(v).map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
     return namespaces.has(v) ? `<Namespace ${dict}>` : dict;

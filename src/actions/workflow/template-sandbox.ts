@@ -2,25 +2,15 @@
 // only through a few runtime hooks (member lookup, name lookup, calls, filters, tests, loaders); each is
 // narrowed here so that no template reaches a constructor, a prototype or the host (Function, process).
 import nunjucks from 'nunjucks';
-import { pyMod } from './py-format.js';
-import { isFloat, isNumeric, isPyFloat, pyFloat, pyNeg, pyPos } from './py-float.js';
+import { isFloat, isNumeric, isPyFloat } from './py-float.js';
 import { hasSurrogates } from './py-text.js';
-import { LIST_EQ_METHODS, pyAdd, pyBinary, pyConcat, pyEq, pyIn, pyMul, pyRange, pySlice, STR_METHODS } from './py-methods.js';
-import { isNamespace, markNamespace, pyStr, pyTruthy } from './py-values.js';
+import { LIST_EQ_METHODS, pyEq, pyIn, pyRange, pySlice, STR_METHODS } from './py-methods.js';
+import { LIST_METHODS, MORE_STR_METHODS, numberMember } from './py-object-methods.js';
+import { installAggregates, installPythonSyntax, type PyRuntime } from './template-python.js';
+import { isNamespace, isTuple, markNamespace, pyStr } from './py-values.js';
 
 type Lookup = (obj: unknown, val: unknown, ...rest: unknown[]) => unknown;
 interface Runtime {
-  pyAdd: typeof pyAdd;
-  pyConcat: typeof pyConcat;
-  pyEq: typeof pyEq;
-  pyTruthy: typeof pyTruthy;
-  pyMod: typeof pyMod;
-  pyMul: typeof pyMul;
-  pyBinary: typeof pyBinary;
-  pyNeg: typeof pyNeg;
-  pyPos: typeof pyPos;
-  pyFloat: typeof pyFloat;
-  nsSet: typeof nsSet;
   inOperator: typeof pyIn;
   memberLookup: Lookup;
   contextOrFrameLookup: (context: unknown, frame: unknown, name: string) => unknown;
@@ -28,9 +18,6 @@ interface Runtime {
   suppressValue: (val: unknown, autoescape: boolean) => unknown;
   ensureDefined: (val: unknown, lineno: number, colno: number) => unknown;
 }
-interface BinOp { left: unknown; right: unknown }
-interface CompareNode { expr: unknown; ops: { type: string; expr: unknown }[] }
-interface CompilerLike { _emit(code: string): void; compile(node: unknown, frame: unknown): void }
 interface FrameLike { lookup(name: string): unknown }
 interface ContextLike { ctx: Record<string, unknown>; env: { globals: Record<string, unknown> } }
 
@@ -68,6 +55,30 @@ export function declaredMapping(values: Record<string, unknown>, names: Iterable
 const undeclaredMessage = new WeakMap<object, (name: string) => string>();
 
 class TemplateSandboxError extends Error {}
+
+// TEA's DotDict: the mappings TEA hands a template (state, variables, ..., result) are copies, and so is a
+// mapping read from one by name (state.d); template-python.ts's dotLookup makes the copies.
+const dotDicts = new WeakSet<object>();
+
+function isPlainMapping(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || isNamespace(v) || declared.has(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+function dotDict(v: Record<string, unknown>): Record<string, unknown> {
+  // fromEntries defines each key (Object.assign would run a "__proto__" key's setter).
+  const copy = Object.fromEntries(Object.entries(v));
+  dotDicts.add(copy);
+  return copy;
+}
+
+/** The context a template sees, as TEA's process_template builds it: each top-level mapping a DotDict copy. */
+export function dotContext(ctx: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(ctx)) out[k] = isPlainMapping(v) ? dotDict(v) : v;
+  return out;
+}
 
 // Jinja's namespace(): the one kind of object `{% set ns.name = value %}` may change (TEA's docs count
 // loop items with it: a plain {% set %} inside a loop is gone after the loop). py-values.ts marks them.
@@ -114,6 +125,7 @@ let installed = false;
 function installRuntimeWalls(): void {
   if (installed) return;
   installed = true;
+  installAggregates();
   nunjucks.installJinjaCompat();
   const runtime = nunjucks.runtime as unknown as Runtime;
   const compatLookup = runtime.memberLookup;
@@ -123,15 +135,17 @@ function installRuntimeWalls(): void {
     if (rest.length === 2) return pySlice(obj, val, rest[0], rest[1]);
     const key = memberName(val);
     if (typeof obj === 'function') refuse('a template cannot read members of a function');
-    // A float's box has no members a template may see: Jinja's float lacks .value, .keys(), .update(),
-    // so the lookup is undefined (None alone, an UndefinedError printed, a call an error), as in Jinja.
-    if (isPyFloat(obj)) return undefined;
+    // A number has Python's members only (.real, .is_integer(), .bit_length()): a float's box has no
+    // .value, .keys(), .update(), and an int no JavaScript toFixed, so those are undefined, as in Jinja.
+    if (isPyFloat(obj) || typeof obj === 'number' || typeof obj === 'boolean') return typeof key === 'string' ? numberMember(obj, key) : undefined;
     // Jinja's StrictUndefined: a member of an undefined name is an error (nunjucks gave undefined).
     if (obj === undefined) refuse(`UndefinedError: an undefined value has no member "${String(key)}" (check the name before it, or add | default(...))`);
     // Python's str methods, not JavaScript's of the same name (replace would change only the first).
-    if (typeof obj === 'string' && typeof key === 'string' && STR_METHODS[key]) return STR_METHODS[key].bind(obj);
+    if (typeof obj === 'string' && typeof key === 'string' && (STR_METHODS[key] || MORE_STR_METHODS[key])) return (STR_METHODS[key] ?? MORE_STR_METHODS[key]).bind(obj);
     // list.count/index/remove by Python's equality (1.0 == 1), where nunjucks' compared with ===.
     if (Array.isArray(obj) && typeof key === 'string' && LIST_EQ_METHODS[key] && !Object.hasOwn(obj, key)) return LIST_EQ_METHODS[key].bind(obj);
+    // append/extend/insert/pop/sort/reverse/copy/clear as Python's (a tuple has none of them).
+    if (Array.isArray(obj) && typeof key === 'string' && LIST_METHODS[key] && !Object.hasOwn(obj, key)) return isTuple(obj) ? undefined : LIST_METHODS[key].bind(obj);
     // Python's index of a list or a string: -1 is the last, a string's by code point (state.messages[-1]).
     if (typeof key === 'number' && Number.isInteger(key) && (Array.isArray(obj) || typeof obj === 'string')) {
       const items: ArrayLike<unknown> = typeof obj === 'string' && hasSurrogates(obj) ? Array.from(obj) : obj;
@@ -174,127 +188,14 @@ function installRuntimeWalls(): void {
   runtime.suppressValue = (val, autoescape) => suppress(typeof val === 'string' || (val !== null && typeof val === 'object' && !Array.isArray(val) && !isPyFloat(val) && Object.getPrototypeOf(val) !== Object.prototype && Object.getPrototypeOf(val) !== null) ? val : pyStr(val), autoescape);
   const ensureDefined = runtime.ensureDefined;
   runtime.ensureDefined = (val, lineno, colno) => (val === null ? val : ensureDefined(val, lineno, colno));
-  // `+`, `*`, `~` and `%` as Python's: lists concatenate (JavaScript joined them into one string), `~` prints
-  // each side with str(). The compiled template calls these through the runtime it is handed.
-  runtime.pyAdd = pyAdd;
-  runtime.pyConcat = pyConcat;
-  runtime.pyMod = pyMod;
-  runtime.pyMul = pyMul;
-  runtime.pyEq = pyEq;
   // `in` by Python's equality and own keys (nunjucks' found "toString" in every mapping).
   runtime.inOperator = pyIn;
-  const compiler = (nunjucks as unknown as { compiler: { Compiler: { prototype: Record<string, unknown> } } }).compiler.Compiler.prototype;
-  const emitCall = (fn: string) => function (this: CompilerLike, node: BinOp, frame: unknown) {
-    this._emit(`runtime.${fn}(`);
-    this.compile(node.left, frame);
-    this._emit(', ');
-    this.compile(node.right, frame);
-    this._emit(')');
+  const py = runtime as unknown as PyRuntime;
+  py.dotLookup = function dotLookup(this: unknown, obj, key) {
+    const v = runtime.memberLookup.call(this, obj, key);
+    return dotDicts.has(obj as object) && isPlainMapping(v) ? dotDict(v as Record<string, unknown>) : v;
   };
-  compiler.compileAdd = emitCall('pyAdd');
-  runtime.nsSet = nsSet;
-  type SetNode = { targets: { target?: unknown; val?: unknown }[]; value: unknown };
-  const compileSet = compiler.compileSet as (this: CompilerLike, node: SetNode, frame: unknown) => void;
-  compiler.compileSet = function (this: CompilerLike, node: SetNode, frame: unknown) {
-    const [t] = node.targets;
-    if (node.targets.length !== 1 || t.target === undefined || t.val === undefined) return compileSet.call(this, node, frame);
-    if (!node.value) refuse('{% set ns.name %}...{% endset %} is not supported; write {% set ns.name = value %}');
-    this._emit('runtime.nsSet(');
-    this.compile(t.target, frame);
-    this._emit(', ');
-    this.compile(t.val, frame);
-    this._emit(', ');
-    this.compile(node.value, frame);
-    this._emit(');\n');
-  };
-  // -, /, //, ** and unary minus as Python's: 4 / 2 is the float 2.0, 7 // 2 the int 3, 1 / 0 an error.
-  runtime.pyBinary = pyBinary;
-  runtime.pyNeg = pyNeg;
-  runtime.pyPos = pyPos;
-  runtime.pyFloat = pyFloat;
-  const emitBinary = (op: string) => function (this: CompilerLike, node: BinOp, frame: unknown) {
-    this._emit(`runtime.pyBinary(${JSON.stringify(op)}, `);
-    this.compile(node.left, frame);
-    this._emit(', ');
-    this.compile(node.right, frame);
-    this._emit(')');
-  };
-  compiler.compileSub = emitBinary('-');
-  compiler.compileDiv = emitBinary('/');
-  compiler.compileFloorDiv = emitBinary('//');
-  compiler.compilePow = emitBinary('**');
-  const emitUnary = (fn: string) => function (this: CompilerLike, node: { target: unknown }, frame: unknown) {
-    this._emit(`runtime.${fn}(`);
-    this.compile(node.target, frame);
-    this._emit(')');
-  };
-  compiler.compileNeg = emitUnary('pyNeg');
-  compiler.compilePos = emitUnary('pyPos');
-  // A float literal (2.0) stays a float: the parser marks the literal a float token made.
-  const parser = (nunjucks as unknown as { parser: { Parser: { prototype: Record<string, unknown> } } }).parser.Parser.prototype;
-  const parsePrimary = parser.parsePrimary as (this: { peekToken(): { type: string } | null }, noPostfix?: boolean) => { value?: unknown; target?: { value?: unknown } };
-  parser.parsePrimary = function (this: { peekToken(): { type: string } | null }, noPostfix?: boolean) {
-    const float = this.peekToken()?.type === 'float';
-    const node = parsePrimary.call(this, noPostfix);
-    if (float) {
-      const literal = typeof node.value === 'number' ? node : node.target;
-      if (literal && typeof literal.value === 'number') (literal as { pyFloat?: boolean }).pyFloat = true;
-    }
-    return node;
-  };
-  const compileLiteral = compiler.compileLiteral as (this: CompilerLike, node: { value: unknown; pyFloat?: boolean }, frame: unknown) => void;
-  compiler.compileLiteral = function (this: CompilerLike, node: { value: unknown; pyFloat?: boolean }, frame: unknown) {
-    if (node.pyFloat === true && typeof node.value === 'number') return this._emit(`runtime.pyFloat(${node.value})`);
-    return compileLiteral.call(this, node, frame);
-  };
-  // A parenthesised list with commas is a tuple (a list here), not JavaScript's comma operator.
-  const compileGroup = compiler.compileGroup as (this: CompilerLike, node: { children: unknown[] }, frame: unknown) => void;
-  compiler.compileGroup = function (this: CompilerLike & { compileArray(n: unknown, f: unknown): void }, node: { children: unknown[] }, frame: unknown) {
-    return node.children.length > 1 ? this.compileArray(node, frame) : compileGroup.call(this, node, frame);
-  };
-  compiler.compileConcat = emitCall('pyConcat');
-  compiler.compileMod = emitCall('pyMod');
-  compiler.compileMul = emitCall('pyMul');
-  // Python's truth in {% if %}, `x if c else y`, `not`, `and`, `or`: [] and {} are false (JavaScript's are
-  // true), and `a or b` hands back a or b as Python does.
-  runtime.pyTruthy = pyTruthy;
-  type Nodes = { Group: { extend(name: string): new (lineno: number, colno: number, children: unknown[]) => unknown } };
-  const PyTruth = (nunjucks as unknown as { nodes: Nodes }).nodes.Group.extend('PyTruth');
-  const truth = (n: { lineno: number; colno: number }) => new PyTruth(n.lineno, n.colno, [n]);
-  compiler.compilePyTruth = function (this: CompilerLike, node: { children: unknown[] }, frame: unknown) {
-    this._emit('runtime.pyTruthy(');
-    this.compile(node.children[0], frame);
-    this._emit(')');
-  };
-  for (const [method, field] of [['compileIf', 'cond'], ['compileInlineIf', 'cond'], ['compileNot', 'target']] as const) {
-    const original = compiler[method] as (this: unknown, node: Record<string, unknown>, ...rest: unknown[]) => unknown;
-    compiler[method] = function (this: unknown, node: Record<string, unknown>, ...rest: unknown[]) {
-      if (!(node[field] instanceof PyTruth)) node[field] = truth(node[field] as { lineno: number; colno: number });
-      return original.call(this, node, ...rest);
-    };
-  }
-  const shortCircuit = (keepLeftWhenTrue: boolean) => function (this: CompilerLike, node: BinOp, frame: unknown) {
-    this._emit('((pyT) => (');
-    this._emit(keepLeftWhenTrue ? 'runtime.pyTruthy(pyT)' : '!runtime.pyTruthy(pyT)');
-    this._emit(' ? pyT : (');
-    this.compile(node.right, frame);
-    this._emit(')))(');
-    this.compile(node.left, frame);
-    this._emit(')');
-  };
-  compiler.compileOr = shortCircuit(true);
-  compiler.compileAnd = shortCircuit(false);
-  // `==` and `!=` by Python's equality: JavaScript's compared lists by identity and "1" == 1.
-  const compileCompare = compiler.compileCompare as (this: CompilerLike, node: CompareNode, frame: unknown) => void;
-  compiler.compileCompare = function (this: CompilerLike, node: CompareNode, frame: unknown) {
-    const op = node.ops.length === 1 ? node.ops[0].type : '';
-    if (!['==', '!=', '===', '!=='].includes(op)) return compileCompare.call(this, node, frame);
-    this._emit(op.startsWith('!') ? '!runtime.pyEq(' : 'runtime.pyEq(');
-    this.compile(node.expr, frame);
-    this._emit(', ');
-    this.compile(node.ops[0].expr, frame);
-    this._emit(')');
-  };
+  installPythonSyntax(py, nsSet);
   const callWrap = runtime.callWrap;
   runtime.callWrap = (obj, name, context, args) => checkValue(callWrap(checkValue(obj), name, context, args));
 }
