@@ -31,6 +31,7 @@ nodes:
       pair: "{{ (1, 2.0) }}"
       exp: "{{ 1e3 }}"
       sorted: "{{ state.conf | dictsort }}"
+      made: "{{ dict(state.conf, c=[1, 2.0]) }}"
 `;
 // TEA's printed final state for SYNTAX.
 const TEA_SYNTAX_STATE = `{
@@ -56,7 +57,15 @@ const TEA_SYNTAX_STATE = `{
       "b",
       2
     ]
-  ]
+  ],
+  "made": {
+    "b": 2,
+    "A": 1,
+    "c": [
+      1,
+      2.0
+    ]
+  }
 }
 `;
 const WRAP = `name: wrap
@@ -196,8 +205,8 @@ const written = (p: string) => readFileSync(path.join(dir, 'out', p), 'utf8');
 
 describe('simgrep run: TEA\'s Jinja2 syntax, filters, methods and copies', () => {
   // Before: the node stopped (exit 2) on (1,) ("unexpected token"), and (1, 2) printed [1, 2], 1e3 was an
-  // undefined name, "is divisibleby 2" a syntax error ("expected variable end").
-  it('tuples, exponent and underscore literals, a test\'s bare argument, trailing commas, dictsort/items pairs', async () => {
+  // undefined name, "is divisibleby 2" a syntax error ("expected variable end"), dict() not callable.
+  it('tuples, exponent and underscore literals, a test\'s bare argument, trailing commas, dictsort/items pairs, dict()', async () => {
     const r = await run('syntax.yaml', SYNTAX);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);

@@ -92,6 +92,25 @@ export function namespace(...args: unknown[]): Record<string, unknown> {
   return markNamespace(ns);
 }
 
+/** Jinja's dict() global: dict(a=1), dict(mapping), dict(pairs), dict(mapping, b=2): a plain mapping. */
+function pyDict(...args: unknown[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const put = (k: unknown, v: unknown) => Object.defineProperty(out, memberName(k), { value: v, enumerable: true, writable: true, configurable: true });
+  for (const a of args) {
+    if (Array.isArray(a)) {
+      for (const p of a) {
+        if (!Array.isArray(p) || p.length !== 2) refuse('TypeError: dict() takes a mapping or a list of (key, value) pairs');
+        put(p[0], p[1]);
+      }
+    } else if (a !== null && typeof a === 'object' && !isPyFloat(a) && !isNamespace(a)) {
+      for (const [k, v] of Object.entries(a)) if (k !== '__keywords') put(k, v);
+    } else {
+      refuse(`TypeError: dict() takes a mapping or a list of (key, value) pairs, not ${a === null ? 'None' : typeof a}`);
+    }
+  }
+  return out;
+}
+
 /** {% set obj.key = value %}: only on a namespace(), as in Jinja. */
 function nsSet(obj: unknown, key: unknown, value: unknown): void {
   if (obj === null || typeof obj !== 'object' || !isNamespace(obj)) refuse('cannot assign attribute on non-namespace object (make it with namespace(...))');
@@ -212,7 +231,7 @@ export function createSandboxedEnvironment(filters: Record<string, (...args: nev
   const e = env as unknown as { globals: object; filters: object; tests: object };
   const own = (o: object) => Object.freeze(Object.assign(Object.create(null) as object, o));
   const g = e.globals as Record<string, unknown>;
-  e.globals = own({ range: pyRange, cycler: g.cycler, joiner: g.joiner, namespace });
+  e.globals = own({ range: pyRange, cycler: g.cycler, joiner: g.joiner, namespace, dict: pyDict });
   e.filters = own(e.filters);
   // Jinja's number, float and integer tests: a float's box is a number (nunjucks' number test said no).
   Object.assign(e.tests, {
