@@ -93,6 +93,7 @@ initial_state:
   price: 2.0
   n: 12
   tags: [b, c, a]
+  m: {k: 1, j: [2.0]}
 nodes:
   - name: numbers
     uses: file.write
@@ -112,6 +113,12 @@ nodes:
       path: out/lists.txt
       content: "{% set l = [3, 1, 2.5, 10] %}{{ l.sort() }} {{ l }} {{ l.sort(reverse=true) }} {{ l }} {{ l.append(0) }} {{ l.pop() }} {{ l.pop(0) }} {{ l }} {{ l.extend(['x']) }} {{ l.insert(-1, 7) }} {{ l }} {{ l.reverse() }} {{ l }} {{ l.copy() }} {{ l.clear() }} {{ l }} {{ state.tags.sort() }}"
     output: w3
+  - name: dicts
+    uses: file.write
+    with:
+      path: out/dicts.txt
+      content: "{{ state.m.items() }} {{ state.m.keys() }} {{ state.m.values() }} {{ state.m.copy() }} {{ state.m.items() | list }} {% set c = state.m.copy() %}{{ c.clear() }}{{ c }} {{ state.m }}"
+    output: w4
 `;
 // TEA's printed final state for METHODS.
 const TEA_METHODS_STATE = `{
@@ -122,6 +129,12 @@ const TEA_METHODS_STATE = `{
     "b",
     "c"
   ],
+  "m": {
+    "k": 1,
+    "j": [
+      2.0
+    ]
+  },
   "w1": {
     "path": "out/numbers.txt",
     "success": true
@@ -132,6 +145,10 @@ const TEA_METHODS_STATE = `{
   },
   "w3": {
     "path": "out/lists.txt",
+    "success": true
+  },
+  "w4": {
+    "path": "out/dicts.txt",
     "success": true
   }
 }
@@ -224,13 +241,15 @@ describe('simgrep run: TEA\'s Jinja2 syntax, filters, methods and copies', () =>
   });
 
   // Before: (2.0).is_integer() was "Unable to call ..., which is undefined", 'a=b'.partition('=') too, and
-  // [3, 1, 2].sort() sorted as JavaScript (by text: 10 before 2) and printed the list instead of None.
-  it('int/float/str/list methods give Python\'s answers; sort() sorts in place by value', async () => {
+  // [3, 1, 2].sort() sorted as JavaScript (by text: 10 before 2) and printed the list instead of None;
+  // d.items() printed [['k', 1]] (TEA: dict_items([('k', 1)])) and d.copy() was not callable.
+  it('int/float/str/list/dict methods give Python\'s answers; sort() sorts in place by value; dict views print as Python\'s', async () => {
     const r = await run('methods.yaml', METHODS);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(written('numbers.txt')).toBe("True False 2.0 12 0 0.0 4 (3, 4) (12, 1) 0x1.4000000000000p+1 0x1.0000000000000p+0 12 1 -3 1 8");
     expect(written('strings.txt')).toBe("('key', '=', 'value=x') ('key=value', '=', 'x') ('none', '', '') 4 2 3 1.2 a AbC äb True True True True True");
+    expect(written('dicts.txt')).toBe("dict_items([('k', 1), ('j', [2.0])]) dict_keys(['k', 'j']) dict_values([1, [2.0]]) {'k': 1, 'j': [2.0]} [('k', 1), ('j', [2.0])] None{} {'k': 1, 'j': [2.0]}");
     expect(written('lists.txt')).toBe("None [1, 2.5, 3, 10] None [10, 3, 2.5, 1] None 0 10 [3, 2.5, 1] None None [3, 2.5, 1, 7, 'x'] None ['x', 7, 1, 2.5, 3] ['x', 7, 1, 2.5, 3] None [] None");
     expect(r.stdout).toBe(TEA_METHODS_STATE);
   });

@@ -4,7 +4,7 @@
 import { MAX_TEMPLATE_ITEMS, tooLarge } from './py-limits.js';
 import { floatRepr, isFloat, isPyFloat, pyFloat, PyFloat, toNumber } from './py-float.js';
 import { cpLength } from './py-text.js';
-import { isTuple, pyTuple } from './py-values.js';
+import { dictView, isTuple, pyTuple } from './py-values.js';
 
 function pyError(kind: string, message: string): Error {
   return new Error(`${kind}: ${message}`);
@@ -78,6 +78,15 @@ export const LIST_METHODS: Readonly<Record<string, (this: unknown[], ...args: un
   reverse(this: unknown[]) { this.reverse(); return null; },
   copy(this: unknown[]) { return this.slice(); },
   clear(this: unknown[]) { this.length = 0; return null; },
+}));
+
+/** dict methods beside Jinja's compatibility's get/pop/setdefault/update: the views print as Python's. */
+export const DICT_METHODS: Readonly<Record<string, (this: Record<string, unknown>) => unknown>> = Object.freeze(Object.assign(Object.create(null) as object, {
+  items(this: Record<string, unknown>) { return dictView('dict_items', Object.entries(this).map(pyTuple)); },
+  keys(this: Record<string, unknown>) { return dictView('dict_keys', Object.keys(this)); },
+  values(this: Record<string, unknown>) { return dictView('dict_values', Object.values(this)); },
+  copy(this: Record<string, unknown>) { return Object.fromEntries(Object.entries(this)); },
+  clear(this: Record<string, unknown>) { for (const k of Object.keys(this)) delete this[k]; return null; },
 }));
 
 /** The tuple's methods are count and index only (LIST_EQ_METHODS); these change a list and a tuple has none. */

@@ -29,6 +29,14 @@ export function isTuple(v: unknown): boolean {
   return Array.isArray(v) && tuples.has(v);
 }
 
+// dict.items()/keys()/values(): lists that print as Python's views, dict_items([('a', 1)]).
+const views = new WeakMap<object, string>();
+
+export function dictView<T extends unknown[]>(kind: 'dict_items' | 'dict_keys' | 'dict_values', items: T): T {
+  views.set(items, kind);
+  return items;
+}
+
 /** Python's truth: None, False, 0, "", [] and {} are false. */
 export function pyTruthy(v: unknown): boolean {
   if (isPyFloat(v)) return v.value !== 0;
@@ -64,6 +72,8 @@ export function pyRepr(v: unknown): string {
   if (typeof v === 'string') return reprString(v);
   if (typeof v === 'number' || isPyFloat(v)) return numberRepr(v);
   if (Array.isArray(v)) {
+    const view = views.get(v);
+    if (view) return `${view}([${v.map(pyRepr).join(', ')}])`;
     if (!tuples.has(v)) return `[${v.map(pyRepr).join(', ')}]`;
     return v.length === 1 ? `(${pyRepr(v[0])},)` : `(${v.map(pyRepr).join(', ')})`;
   }

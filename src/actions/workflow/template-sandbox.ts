@@ -5,7 +5,7 @@ import nunjucks from 'nunjucks';
 import { isFloat, isNumeric, isPyFloat } from './py-float.js';
 import { hasSurrogates } from './py-text.js';
 import { LIST_EQ_METHODS, pyEq, pyIn, pyRange, pySlice, STR_METHODS } from './py-methods.js';
-import { LIST_METHODS, MORE_STR_METHODS, numberMember } from './py-object-methods.js';
+import { DICT_METHODS as PY_DICT_METHODS, LIST_METHODS, MORE_STR_METHODS, numberMember } from './py-object-methods.js';
 import { installAggregates, installPythonSyntax, type PyRuntime } from './template-python.js';
 import { isNamespace, isTuple, markNamespace, pyStr } from './py-values.js';
 
@@ -180,6 +180,8 @@ function installRuntimeWalls(): void {
         return typeof v === 'function' ? (checkValue(v) as (...a: unknown[]) => unknown).bind(obj) : checkValue(v);
       }
     }
+    // dict.items()/keys()/values() as Python's views (dict_items([('a', 1)])), copy() and clear().
+    if (obj !== null && typeof obj === 'object' && !Array.isArray(obj) && !isNamespace(obj) && typeof key === 'string' && PY_DICT_METHODS[key]) return PY_DICT_METHODS[key].bind(obj as Record<string, unknown>);
     // TEA's DotDict: a key a mapping lacks is None (not undefined, which is an error when printed).
     if (obj !== null && typeof obj === 'object' && !Array.isArray(obj) && typeof key === 'string' && !JINJA_DICT_METHODS.has(key) && !declared.has(obj)) return null;
     const v = checkValue(compatLookup.call(this, obj, key));
