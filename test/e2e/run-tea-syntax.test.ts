@@ -4,7 +4,7 @@
 // (state.d.update() changes a copy; state['d'].update() and state.l.append() the state). Each workflow
 // runs through the built CLI; the expected text and final states are what `tea run` wrote and printed for
 // the same workflow, pasted.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -214,6 +214,26 @@ const TEA_COPIES_STATE = `{
   }
 }
 `;
+// A mapping that is not TEA's DotDict (a list's item, state['d']) is Jinja's dict: a key it lacks is undefined.
+const STRICT = `name: strict
+initial_state:
+  rs: [{a: 1}]
+  d: {k: 1}
+nodes:
+  - name: lenient
+    uses: file.write
+    with:
+      path: out/strict.txt
+      content: "{{ state.d.missing }} {{ state.nosuch }} {{ state.rs[0].missing is none }} {{ state.rs[0].missing | default('dflt') }} {{ state['d'].get('missing') }}"
+    output: w
+  - name: strict
+    uses: file.write
+    with:
+      path: out/never.txt
+      content: "{% for r in state.rs %}{{ r.missing }}{% endfor %}"
+    output: w2
+`;
+
 async function run(name: string, yaml: string) {
   writeFileSync(path.join(dir, name), yaml);
   return runCli(['run', name], { cwd: dir, env: home.env });
@@ -263,5 +283,17 @@ describe('simgrep run: TEA\'s Jinja2 syntax, filters, methods and copies', () =>
     expect(written('copies.txt')).toBe("None None None None None 1 1 None{'a': 1, 'inner': {'g': 1}, 'w': 2} {'a': 1, 'inner': {'g': 1}} None");
     expect(written('last.txt')).toBe("{'a': 1, 'inner': {'g': 1, 'r': 1}} {'b': 2, 'y': 1} [1, 5]");
     expect(r.stdout).toBe(TEA_COPIES_STATE);
+  });
+
+  // Before: every mapping answered None for a key it lacks, so the strict node ran on where TEA stopped
+  // ("'dict object' has no attribute 'missing'"), and state['d'].get('missing') stopped the lenient one
+  // (nunjucks' get gave undefined, an error when printed).
+  it('a key missing from a mapping that is not a DotDict is undefined, as in TEA: the node stops; get() is None', async () => {
+    const r = await run('strict.yaml', STRICT);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('simgrep: strict.yaml: node strict: template "{% for r in state.rs %}{{ r.missing }}{% endfor %}": [Line 1, Column 24] attempted to output null or undefined value\n');
+    // What TEA wrote before it stopped at the node strict with that error.
+    expect(written('strict.txt')).toBe("None None False dflt None");
+    expect(existsSync(path.join(dir, 'out', 'never.txt'))).toBe(false);
   });
 });

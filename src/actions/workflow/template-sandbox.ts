@@ -182,13 +182,16 @@ function installRuntimeWalls(): void {
     }
     // dict.items()/keys()/values() as Python's views (dict_items([('a', 1)])), copy() and clear().
     if (obj !== null && typeof obj === 'object' && !Array.isArray(obj) && !isNamespace(obj) && typeof key === 'string' && PY_DICT_METHODS[key]) return PY_DICT_METHODS[key].bind(obj as Record<string, unknown>);
-    // TEA's DotDict: a key a mapping lacks is None (not undefined, which is an error when printed).
-    if (obj !== null && typeof obj === 'object' && !Array.isArray(obj) && typeof key === 'string' && !JINJA_DICT_METHODS.has(key) && !declared.has(obj)) return null;
+    // TEA's DotDict (state, a mapping read from it by name): a key it lacks is None. Any other mapping (a
+    // list's item, state['d'], a literal) is Jinja's plain dict: a key it lacks is undefined, an error
+    // when printed, as in TEA ('dict object' has no attribute ...).
+    if (obj !== null && typeof obj === 'object' && !Array.isArray(obj) && typeof key === 'string' && !JINJA_DICT_METHODS.has(key) && !declared.has(obj)) return dotDicts.has(obj) ? null : undefined;
     const v = checkValue(compatLookup.call(this, obj, key));
     // Jinja's dict.get/setdefault/pop/has_key read this[key] themselves: state.setdefault("__proto__")
     // would hand out Object.prototype (and .update() on it would change every object of the process).
     if (typeof v === 'function' && typeof key === 'string' && KEYED_METHODS.has(key) && !Array.isArray(obj)) {
-      return (k: unknown, ...args: unknown[]) => checkValue((v as (...a: unknown[]) => unknown)(memberName(k), ...args));
+      // d.get('missing') and d.setdefault('k') are None, as Python's (nunjucks' gave undefined: an error printed).
+      return (k: unknown, ...args: unknown[]) => checkValue((v as (...a: unknown[]) => unknown)(memberName(k), ...args)) ?? null;
     }
     return v;
   } as Lookup;
