@@ -234,6 +234,56 @@ nodes:
     output: w2
 `;
 
+// join(attribute=), filesizeformat, int(text, base) and chained comparisons.
+const MORE = `name: more
+initial_state:
+  rs: [{a: 2, n: "x"}, {a: 1, n: "y"}]
+  size: 123456789
+nodes:
+  - name: filters
+    uses: file.write
+    with:
+      path: out/more.txt
+      content: "{{ state.rs | join(',', attribute='a') }} | {{ [1, 2.0, none, 'x'] | join(', ') }} | {{ state.size | filesizeformat }} {{ state.size | filesizeformat(true) }} {{ 1 | filesizeformat }} {{ 1000 | filesizeformat }} | {{ '0x1A' | int(0, 16) }} {{ '12' | int(base=8) }} {{ '0b101' | int(0, 0) }} {{ '12.7' | int(base=16) }} {{ 'zz' | int(5, 36) }} | {{ 3 > 2 > 1 }} {{ 1 < 3 < 2 }} {{ 1 == 1.0 < 2 }}{% if 0 < state.rs | length <= 2 %} two{% endif %}"
+    output: w
+  - name: route
+    uses: file.write
+    with: {path: out/route.txt, content: x}
+    goto:
+      - if: "{{ 3 > 2 > 1 }}"
+        to: chained
+      - to: __end__
+  - name: chained
+    uses: file.write
+    with: {path: out/chained.txt, content: "reached"}
+    output: w2
+`;
+// TEA's printed final state for MORE.
+const TEA_MORE_STATE = `{
+  "rs": [
+    {
+      "a": 2,
+      "n": "x"
+    },
+    {
+      "a": 1,
+      "n": "y"
+    }
+  ],
+  "size": 123456789,
+  "w": {
+    "path": "out/more.txt",
+    "success": true
+  },
+  "path": "out/route.txt",
+  "success": true,
+  "w2": {
+    "path": "out/chained.txt",
+    "success": true
+  }
+}
+`;
+
 async function run(name: string, yaml: string) {
   writeFileSync(path.join(dir, name), yaml);
   return runCli(['run', name], { cwd: dir, env: home.env });
@@ -295,5 +345,16 @@ describe('simgrep run: TEA\'s Jinja2 syntax, filters, methods and copies', () =>
     // What TEA wrote before it stopped at the node strict with that error.
     expect(written('strict.txt')).toBe("None None False dflt None");
     expect(existsSync(path.join(dir, 'out', 'never.txt'))).toBe(false);
+  });
+
+  // Before: join(',', attribute='a') wrote "," (nunjucks' join took no keyword), '0x1A' | int(0, 16) was 0,
+  // 3 > 2 > 1 was False (JavaScript's true > 1), so the goto went to __end__; filesizeformat was not found.
+  it('join(attribute=), filesizeformat, int with a base and chained comparisons, in text and in goto, as TEA', async () => {
+    const r = await run('more.yaml', MORE);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(written('more.txt')).toBe("2,1 | 1, 2.0, None, x | 123.5 MB 117.7 MiB 1 Byte 1.0 kB | 26 10 5 12 1295 | True False True two");
+    expect(written('chained.txt')).toBe('reached');
+    expect(r.stdout).toBe(TEA_MORE_STATE);
   });
 });

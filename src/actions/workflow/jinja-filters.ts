@@ -132,14 +132,33 @@ function parsePyFloat(text: string): number | undefined {
 /** Jinja's int and float: text that is not a number is the default (0), "3.7" | int is 3. */
 function toInt(v: unknown, ...args: unknown[]): unknown {
   const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
-  const [dflt = kw.default ?? 0] = args;
+  const [dflt = kw.default ?? 0, base = kw.base ?? 10] = args;
   if (typeof v === 'number' || typeof v === 'boolean' || isPyFloat(v)) { const x = toNumber(v); return Number.isFinite(x) ? Math.trunc(x) || 0 : dflt; }
   if (typeof v !== 'string') return dflt;
   const s = v.trim();
-  if (PY_INT.test(s)) return Number.parseInt(s.replace(/_/g, ''), 10);
+  // Jinja's do_int: int(text, base), else int(float(text)), else the default.
+  const n = base !== 10 ? intOfBase(s, Number(base)) : PY_INT.test(s) ? Number.parseInt(s.replace(/_/g, ''), 10) : undefined;
+  if (n !== undefined) return n;
   const f = parsePyFloat(s);
   return f !== undefined && Number.isFinite(f) ? Math.trunc(f) : dflt;
 }
+/** Python's int(text, base): base 0 reads the prefix (0x, 0o, 0b); 16, 8 and 2 take their own prefix. */
+function intOfBase(text: string, base: number): number | undefined {
+  if (!Number.isInteger(base) || base < 0 || base === 1 || base > 36) return undefined;
+  const m = /^([+-]?)(0[xob])?(.*)$/i.exec(text)!;
+  const prefix = (m[2] ?? '').toLowerCase();
+  const radix = base !== 0 ? base : prefix === '0x' ? 16 : prefix === '0o' ? 8 : prefix === '0b' ? 2 : 10;
+  if (prefix && ({ '0x': 16, '0o': 8, '0b': 2 } as Record<string, number>)[prefix] !== radix) return undefined;
+  const digits = prefix ? m[3].replace(/^_/, '') : m[3];
+  if (!/^[0-9a-z]+(?:_[0-9a-z]+)*$/i.test(digits)) return undefined;
+  const clean = digits.replace(/_/g, '').toLowerCase();
+  if ([...clean].some((c) => Number.parseInt(c, 36) >= radix)) return undefined;
+  // Base 0 reads decimal as Python's literals do: no leading zeros but for zero itself.
+  if (base === 0 && !prefix && /^0+[1-9]/.test(clean)) return undefined;
+  const n = Number.parseInt(clean, radix);
+  return m[1] === '-' ? -n || 0 : n;
+}
+
 function toFloat(v: unknown, ...args: unknown[]): unknown {
   const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
   const [dflt = kw.default ?? 0] = args;
@@ -213,6 +232,34 @@ function groupbyFilter(seq: unknown, ...args: unknown[]): unknown[] {
     Object.defineProperty(g, 'list', { value: g[1] });
   }
   return groups;
+}
+
+/** Jinja's join(d='', attribute=None): str() of each item (1.0 stays 1.0), an attribute of each when named. */
+function joinFilter(seq: unknown, ...args: unknown[]): string {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [sep = kw.d ?? '', attr = kw.attribute ?? null] = args;
+  const items = seq === null || seq === undefined ? [] : iterate(seq);
+  const picked = attr === null ? items : items.map((x) => attribute(x, String(attr)));
+  return picked.map((x) => (x === undefined ? '' : pyStr(x))).join(pyStr(sep));
+}
+
+/** Jinja's filesizeformat(binary=False): 123.5 MB, or 117.7 MiB in powers of 1024. */
+function filesizeFilter(v: unknown, ...args: unknown[]): string {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [binary = kw.binary ?? false] = args;
+  const bytes = typeof v === 'string' ? Number(v) : toNumber(v as number);
+  const base = pyTruthy(binary) ? 1024 : 1000;
+  const units = pyTruthy(binary) ? ['KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB', 'ZiB', 'YiB'] : ['kB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'];
+  if (bytes === 1) return '1 Byte';
+  if (bytes < base) return `${Math.trunc(bytes)} Bytes`;
+  let unit = units[0];
+  let size = base;
+  for (let i = 0; i < units.length; i++) {
+    size = base ** (i + 2);
+    unit = units[i];
+    if (bytes < size) break;
+  }
+  return `${pyFormat('%.1f', (base * bytes) / size)} ${unit}`;
 }
 
 /** Jinja's list: a list's copy (a tuple becomes a list), a string's characters, a mapping's keys. */
@@ -290,6 +337,8 @@ export function jinjaFilters(envOf: () => FilterEnv): Record<string, (...args: n
       return v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v).map(pyTuple) : [];
     },
     dictsort: dictsortFilter,
+    join: joinFilter,
+    filesizeformat: filesizeFilter,
     list: listFilter,
     wordwrap: (v: unknown, ...args: unknown[]) => {
       const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;

@@ -21,6 +21,7 @@ export interface PyRuntime {
   pyTuple: typeof pyTuple;
   nsSet: (obj: unknown, key: unknown, value: unknown) => void;
   dotLookup: (obj: unknown, key: unknown) => unknown;
+  pyChain: typeof pyChain;
 }
 interface BinOp { left: unknown; right: unknown }
 interface CompareNode { expr: unknown; ops: { type: string; expr: unknown }[] }
@@ -39,6 +40,21 @@ interface ParserLike {
 }
 type NodeClass = new (lineno: number, colno: number, ...rest: unknown[]) => { children: unknown[]; addChild(c: unknown): void } & Record<string, unknown>;
 interface Nodes { Group: NodeClass & { extend(name: string): NodeClass }; Array: NodeClass; Dict: NodeClass; Pair: NodeClass; FunCall: NodeClass; NodeList: NodeClass; Is: NodeClass; Not: NodeClass; Symbol: NodeClass; LookupVal: NodeClass; Literal: NodeClass }
+
+/** a op1 b op2 c ... as Python's chain: each link holds, the next side read only while they do. */
+function pyChain(first: unknown, ...links: unknown[]): boolean {
+  let left = first;
+  for (let i = 0; i < links.length; i += 2) {
+    const op = links[i] as string;
+    const right = (links[i + 1] as () => unknown)();
+    const holds = op === '==' || op === '===' ? pyEq(left, right) : op === '!=' || op === '!==' ? !pyEq(left, right)
+      : op === '<' ? (left as number) < (right as number) : op === '>' ? (left as number) > (right as number)
+        : op === '<=' ? (left as number) <= (right as number) : (left as number) >= (right as number);
+    if (!holds) return false;
+    left = right;
+  }
+  return true;
+}
 
 export function installPythonSyntax(runtime: PyRuntime, nsSet: PyRuntime['nsSet']): void {
   // `+`, `*`, `~` and `%` as Python's: lists concatenate (JavaScript joined them into one string), `~` prints
@@ -156,7 +172,20 @@ export function installPythonSyntax(runtime: PyRuntime, nsSet: PyRuntime['nsSet'
   // `==` and `!=` by Python's equality: JavaScript's compared lists by identity and "1" == 1.
   const compileCompare = compiler.compileCompare as (this: CompilerLike, node: CompareNode, frame: unknown) => void;
   compiler.compileCompare = function (this: CompilerLike, node: CompareNode, frame: unknown) {
-    const op = node.ops.length === 1 ? node.ops[0].type : '';
+    // A chain (3 > 2 > 1) is Python's (3 > 2) and (2 > 1), each right side read only when needed;
+    // JavaScript's compared true > 1 and answered False.
+    if (node.ops.length > 1) {
+      this._emit('runtime.pyChain(');
+      this.compile(node.expr, frame);
+      for (const o of node.ops) {
+        this._emit(`, ${JSON.stringify(o.type)}, () => (`);
+        this.compile(o.expr, frame);
+        this._emit(')');
+      }
+      this._emit(')');
+      return;
+    }
+    const op = node.ops[0]?.type ?? '';
     if (!['==', '!=', '===', '!=='].includes(op)) return compileCompare.call(this, node, frame);
     this._emit(op.startsWith('!') ? '!runtime.pyEq(' : 'runtime.pyEq(');
     this.compile(node.expr, frame);
@@ -164,6 +193,7 @@ export function installPythonSyntax(runtime: PyRuntime, nsSet: PyRuntime['nsSet'
     this.compile(node.ops[0].expr, frame);
     this._emit(')');
   };
+  runtime.pyChain = pyChain;
   installLiterals(runtime);
   installTests();
   installDotLookups(compiler);
