@@ -32,6 +32,12 @@ nodes:
       exp: "{{ 1e3 }}"
       sorted: "{{ state.conf | dictsort }}"
       made: "{{ dict(state.conf, c=[1, 2.0]) }}"
+  - name: tuples
+    uses: file.write
+    with:
+      path: out/tuples.txt
+      content: "{{ (1, 2) + (3,) }} {{ (1, 2) * 2 }} {{ (1, 2, 3)[1:] }} {{ (1, 2)[::-1] }} {{ '%s' % [1, 2] }} {{ '%s' % ((1, 2),) }} {{ '%s-%s' % (1, 2) }} {{ '%s and %s' | format(1, 2) }} {{ '%s' | format((1, 2)) }} {{ (1, 2) is sequence }} {{ 1 is sequence }}"
+    output: w3
 `;
 // TEA's printed final state for SYNTAX.
 const TEA_SYNTAX_STATE = `{
@@ -65,6 +71,10 @@ const TEA_SYNTAX_STATE = `{
       1,
       2.0
     ]
+  },
+  "w3": {
+    "path": "out/tuples.txt",
+    "success": true
   }
 }
 `;
@@ -298,6 +308,9 @@ describe('simgrep run: TEA\'s Jinja2 syntax, filters, methods and copies', () =>
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(written('syntax.txt')).toBe("(1, 2) | (1,) | () | [('A', 1), ('b', 2)] | [('b', 2), ('A', 1)] | [('b', 2), ('A', 1)] | False | [1, 2] | ['a', 'b'] | ['b', 'A'] | 1000.0 | 0.0025 | 200.0 | 1001 | True | True | True | y | [1, 2] | {'a': 1} A=1 b=2");
+    // A tuple's +, * and slice are tuples; % spreads a tuple only, and a tuple of one is its one value
+    // ('%s' % ((1, 2),) printed [[1, 2]] before; a list of as many values as conversions was spread).
+    expect(written('tuples.txt')).toBe("(1, 2, 3) (1, 2, 1, 2) (2, 3) (2, 1) [1, 2] (1, 2) 1-2 1 and 2 (1, 2) True False");
     expect(r.stdout).toBe(TEA_SYNTAX_STATE);
   });
 

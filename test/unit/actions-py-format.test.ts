@@ -2,6 +2,7 @@
 // (jinja2 3.1.6 renders "%.2f" % x and | format with it): the format, the value, what Python writes.
 import { describe, expect, it } from 'vitest';
 import { pyFormat, pyRound } from '../../src/actions/workflow/py-format.js';
+import { pyTuple } from '../../src/actions/workflow/py-values.js';
 
 describe('pyFormat as Python formats', () => {
   // %f of any precision, exact and half to even: toFixed threw a RangeError past 100 digits ("%.150f"),
@@ -84,7 +85,7 @@ describe('pyFormat as Python formats', () => {
   });
 
   it('%d writes every digit of a large number, and inf or nan is an error, as Python', () => {
-    expect(pyFormat('%d|%i|%+d', [1e21, -2.5e22, 7])).toBe('1000000000000000000000|-24999999999999997902848|+7');
+    expect(pyFormat('%d|%i|%+d', pyTuple([1e21, -2.5e22, 7]))).toBe('1000000000000000000000|-24999999999999997902848|+7');
     expect(() => pyFormat('%d', Infinity)).toThrow('OverflowError: cannot convert float infinity to integer');
     expect(() => pyFormat('%d', NaN)).toThrow('ValueError: cannot convert float NaN to integer');
   });

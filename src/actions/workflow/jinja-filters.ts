@@ -321,7 +321,8 @@ export function jinjaFilters(envOf: () => FilterEnv): Record<string, (...args: n
     rejectattr: selectAttr(envOf, false),
     sum: sumFilter,
     truncate: truncateFilter,
-    format: (fmt: unknown, ...args: unknown[]) => pyFormat(pyStr(fmt), args.length === 1 ? args[0] : args),
+    // Jinja's format: fmt % args, the arguments a tuple (one of them a tuple of one).
+    format: (fmt: unknown, ...args: unknown[]) => pyFormat(pyStr(fmt), pyTuple(args)),
     int: toInt,
     round: roundFilter,
     float: toFloat,

@@ -253,6 +253,8 @@ export function createSandboxedEnvironment(filters: Record<string, (...args: nev
     ne: (v: unknown, other: unknown) => !pyEq(v, other),
     // Jinja's in test (select("in", [1, 2])), which nunjucks lacks: Python's `in`.
     in: (v: unknown, seq: unknown) => pyIn(v, seq),
+    // Jinja's sequence test: a string, a list, a tuple or a mapping (len() and [] both work).
+    sequence: (v: unknown) => typeof v === 'string' || Array.isArray(v) || (v !== null && typeof v === 'object' && !isPyFloat(v) && !isNamespace(v)),
   });
   e.tests = own(e.tests);
   return env;
