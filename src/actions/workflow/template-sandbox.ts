@@ -6,7 +6,8 @@ import { isFloat, isNumeric, isPyFloat } from './py-float.js';
 import { hasSurrogates } from './py-text.js';
 import { LIST_EQ_METHODS, pyEq, pyIn, pyRange, pySlice, STR_METHODS } from './py-methods.js';
 import { DICT_METHODS as PY_DICT_METHODS, LIST_METHODS, MORE_STR_METHODS, numberMember } from './py-object-methods.js';
-import { installAggregates, installPythonSyntax, type PyRuntime } from './template-python.js';
+import { installAggregates } from './template-parse.js';
+import { installPythonSyntax, type PyRuntime } from './template-python.js';
 import { isNamespace, isTuple, markNamespace, pyStr } from './py-values.js';
 
 type Lookup = (obj: unknown, val: unknown, ...rest: unknown[]) => unknown;
