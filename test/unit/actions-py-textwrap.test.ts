@@ -16,6 +16,8 @@ const CASES: [string, number, boolean, string | null, boolean, string][] = [
   ["ab-cd-ef-gh", 5, true, null, true, "ab-\ncd-\nef-gh"],
   ["", 5, true, null, true, ""],
   ["word ", 4, true, null, true, "word"],
+  // A line exactly full and a long word next: textwrap breaks nothing onto the full line (space_left 0).
+  ["abc defghijk", 4, true, " / ", true, "abc  / defg / hijk"],
 ];
 
 describe('wordwrap as Jinja2\'s', () => {

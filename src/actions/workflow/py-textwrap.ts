@@ -29,7 +29,8 @@ export function wrapLine(text: string, width: number, breakLongWords: boolean, b
     }
     if (chunks.length > 0 && len(chunks.at(-1)!) > width) {
       if (breakLongWords) {
-        const room = Math.max(width - used, 1);
+        // textwrap's space_left = width - cur_len: 0 when the line is exactly full, so the long word starts the next line.
+        const room = width - used;
         const chunk = Array.from(chunks.at(-1)!);
         let end = room;
         if (breakOnHyphens && chunk.length > room) {
