@@ -84,6 +84,25 @@ describe('pyFormat as Python formats', () => {
     expect(pyFormat('%c', 0x1f600)).toBe('😀');
   });
 
+  // A format with no conversions takes a list or a dict (Python counts them as mappings) but not a tuple
+  // with items or a scalar: 'hi' % [] stopped with "not all arguments converted" (TEA printed hi).
+  const leftovers: [string, unknown, string | null][] = [
+    ['hi', [], 'hi'],
+    ['hi', {}, 'hi'],
+    ['hi', [1], 'hi'],
+    ['hi %%', [], 'hi %'],
+    ['%s', {}, '{}'],
+    ['hi', pyTuple([]), 'hi'],
+    ['hi', pyTuple([1]), null],
+    ['hi', 5, null],
+    ['hi', 'x', null],
+    ['hi', null, null],
+  ];
+  it.each(leftovers)('%j %% %j leaves no argument unconverted unless Python says so', (fmt, v, want) => {
+    if (want === null) expect(() => pyFormat(fmt, v)).toThrow('TypeError: not all arguments converted during string formatting');
+    else expect(pyFormat(fmt, v)).toBe(want);
+  });
+
   it('%d writes every digit of a large number, and inf or nan is an error, as Python', () => {
     expect(pyFormat('%d|%i|%+d', pyTuple([1e21, -2.5e22, 7]))).toBe('1000000000000000000000|-24999999999999997902848|+7');
     expect(() => pyFormat('%d', Infinity)).toThrow('OverflowError: cannot convert float infinity to integer');

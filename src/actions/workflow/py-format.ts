@@ -122,7 +122,10 @@ export function pyFormat(fmt: string, args: unknown): string {
   // Only a tuple gives one value per conversion: a list is one value ('%s' % [1, 2] is '[1, 2]'), as in Python.
   const list = byName ? [] : isTuple(args) ? args as unknown[] : [args];
   if (!byName && list.length < specs.length) throw new Error(`TypeError: not enough arguments for format string (${specs.length} wanted, got ${list.length})`);
-  if (!byName && list.length > specs.length) throw new Error('TypeError: not all arguments converted during string formatting');
+  // Python checks leftovers only for a tuple or a value without [] (a number, a string, None): a list or
+  // a dict counts as a mapping, so 'hi' % [] and 'hi' % {} are 'hi'.
+  const mapping = args !== null && typeof args === 'object' && !isTuple(args) && !(args instanceof String);
+  if (!byName && list.length > specs.length && !mapping) throw new Error('TypeError: not all arguments converted during string formatting');
   let i = 0;
   // The whole result is bounded too: ("%s" * 50) % (["x" * 10000000] * 50) would make 500 million characters.
   let grown = 0;
