@@ -130,6 +130,10 @@ describe('workflow templates cannot reach the host (issue 28 item 3)', () => {
     ['{{ range(1000000000) | length }}', /MemoryError: a range of 1000000000 would make 1,000,000,000 items, over the 10,000,000 items a template may build; take a shorter range/],
     // A tuple of 7 (a list is one value to %, as in Python).
     ['{% set s = "x" * 10000000 %}{{ ("%s" * 7) % (s, s, s, s, s, s, s) }}', /MemoryError: a % format's first 7 conversions would make 70,000,000 characters, over the 67,108,864 characters a template may build; format fewer or shorter values/],
+    // wordwrap's wrapstring goes between every line and join's separator between every item: 250 lines
+    // with a wrapstring of 2 million characters built 500 million (300 threw a bare "Invalid string length").
+    ['{{ ("a " * 300) | wordwrap(1, wrapstring="x" * 2000000) }}', /MemoryError: wordwrap's first 35 lines joined by a wrapstring of 2,000,000 characters would make 68,000,035 characters, over the 67,108,864 characters a template may build; wrap with a shorter wrapstring or a larger width/],
+    ['{{ ([1] * 300) | join("x" * 2000000) }}', /MemoryError: join's first 35 items with a separator of 2,000,000 characters would make 68,000,035 characters, over the 67,108,864 characters a template may build; join fewer items or with a shorter separator/],
   ];
   it.each(tooLarge)('%s is a template error that says what to change, at once', (template, message) => {
     const t0 = performance.now();

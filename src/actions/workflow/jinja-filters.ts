@@ -8,6 +8,7 @@ import { pyJsonDumps, pyJsonParse } from './py-json.js';
 import { pyAdd, pyEq, typeName } from './py-methods.js';
 import { cpLength, cpSlice } from './py-text.js';
 import { wordwrap } from './py-textwrap.js';
+import { MAX_TEMPLATE_CHARS, tooLarge } from './py-limits.js';
 import { pyStr, pyTruthy, pyTuple } from './py-values.js';
 import { isBlockedName } from './template-sandbox.js';
 
@@ -240,7 +241,17 @@ function joinFilter(seq: unknown, ...args: unknown[]): string {
   const [sep = kw.d ?? '', attr = kw.attribute ?? null] = args;
   const items = seq === null || seq === undefined ? [] : iterate(seq);
   const picked = attr === null ? items : items.map((x) => attribute(x, String(attr)));
-  return picked.map((x) => (x === undefined ? '' : pyStr(x))).join(pyStr(sep));
+  const glue = pyStr(sep);
+  // Bounded as it grows: a separator of millions of characters between many items.
+  const texts: string[] = [];
+  let size = 0;
+  for (const x of picked) {
+    const text = x === undefined ? '' : pyStr(x);
+    size += text.length + (texts.length > 0 ? glue.length : 0);
+    texts.push(text);
+    if (size > MAX_TEMPLATE_CHARS) throw tooLarge(`join's first ${texts.length} items with a separator of ${glue.length.toLocaleString('en-US')} characters`, size, MAX_TEMPLATE_CHARS, 'characters', 'join fewer items or with a shorter separator');
+  }
+  return texts.join(glue);
 }
 
 /** Jinja's filesizeformat(binary=False): 123.5 MB, or 117.7 MiB in powers of 1024. */

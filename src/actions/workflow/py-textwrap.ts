@@ -1,6 +1,8 @@
 // Jinja's wordwrap filter, which is Python's textwrap.wrap per line (expand_tabs and replace_whitespace
 // off, whitespace dropped at line ends, long words broken, at hyphens too), joined by the wrap string.
 
+import { MAX_TEMPLATE_CHARS, tooLarge } from './py-limits.js';
+
 const WS = '[\\t\\n\\x0b\\x0c\\r ]';
 const NWS = '[^\\t\\n\\x0b\\x0c\\r ]';
 const LT = '[\\p{L}\\p{M}_]';
@@ -55,5 +57,17 @@ export function wordwrap(s: string, width = 79, breakLongWords = true, wrapstrin
   // str.splitlines' line ends.
   const lines = s.split(/\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]/);
   if (lines.length > 0 && lines.at(-1) === '' && /(?:\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])$/.test(s)) lines.pop();
-  return lines.map((line) => wrapLine(line, width, breakLongWords, breakOnHyphens).join(join)).join(join);
+  // Every wrapped line (an empty one is '') joined by the wrap string, the total bounded as it grows: a
+  // long wrapstring over many short lines would make hundreds of millions of characters.
+  const pieces: string[] = [];
+  let size = 0;
+  for (const line of lines) {
+    const wrapped = wrapLine(line, width, breakLongWords, breakOnHyphens);
+    for (const piece of wrapped.length === 0 ? [''] : wrapped) {
+      size += piece.length + (pieces.length > 0 ? join.length : 0);
+      pieces.push(piece);
+      if (size > MAX_TEMPLATE_CHARS) throw tooLarge(`wordwrap's first ${pieces.length} lines joined by a wrapstring of ${join.length.toLocaleString('en-US')} characters`, size, MAX_TEMPLATE_CHARS, 'characters', 'wrap with a shorter wrapstring or a larger width');
+    }
+  }
+  return pieces.join(join);
 }
