@@ -351,10 +351,11 @@ describe('simgrep run: TEA\'s Jinja2 syntax, filters, methods and copies', () =>
   // Before: every mapping answered None for a key it lacks, so the strict node ran on where TEA stopped
   // ("'dict object' has no attribute 'missing'"), and state['d'].get('missing') stopped the lenient one
   // (nunjucks' get gave undefined, an error when printed).
+  // The stop said only "attempted to output null or undefined value": now TEA's words and the fix.
   it('a key missing from a mapping that is not a DotDict is undefined, as in TEA: the node stops; get() is None', async () => {
     const r = await run('strict.yaml', STRICT);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('simgrep: strict.yaml: node strict: template "{% for r in state.rs %}{{ r.missing }}{% endfor %}": [Line 1, Column 24] attempted to output null or undefined value\n');
+    expect(r.stderr).toBe(`simgrep: strict.yaml: node strict: template "{% for r in state.rs %}{{ r.missing }}{% endfor %}": [Line 1, Column 24] 'dict object' has no attribute 'missing' (add | default(...) or read it with .get('missing'), which is None)\n`);
     // What TEA wrote before it stopped at the node strict with that error.
     expect(written('strict.txt')).toBe("None None False dflt None");
     expect(existsSync(path.join(dir, 'out', 'never.txt'))).toBe(false);

@@ -140,6 +140,19 @@ describe('workflow templates cannot reach the host (issue 28 item 3)', () => {
     expect(() => renderValue(template, ctx())).toThrow(message);
     expect(performance.now() - t0).toBeLessThan(1000);
   });
+  // An undefined value printed said only "attempted to output null or undefined value": now Jinja's
+  // UndefinedError text (TEA's, checked with tea run) and how to fix it.
+  const undefinedStops: [string, string][] = [
+    ["x {{ state['doc'].nope }}", "[Line 1, Column 3] 'dict object' has no attribute 'nope' (add | default(...) or read it with .get('nope'), which is None)"],
+    ['x {{ state.items[5] }}', '[Line 1, Column 3] list object has no element 5 (add | default(...))'],
+    ['x {{ state.items.nope }}', "[Line 1, Column 3] 'list object' has no attribute 'nope' (add | default(...))"],
+    ['x {{ (1, 2)[3] }}', '[Line 1, Column 3] tuple object has no element 3 (add | default(...))'],
+    ['x {{ nosuch }}', "[Line 1, Column 3] 'nosuch' is undefined (check the name, or add | default(...))"],
+  ];
+  it.each(undefinedStops)('%s stops with what is missing and the fix', (template, message) => {
+    expect(() => renderValue(template, ctx())).toThrow(message);
+  });
+
   it('a repetition under the bound is built, quickly', () => {
     const t0 = performance.now();
     expect((renderValue('{{ [0, 1] * 5000000 }}', ctx()) as unknown[]).length).toBe(10_000_000);

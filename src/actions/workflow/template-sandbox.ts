@@ -7,6 +7,7 @@ import { hasSurrogates } from './py-text.js';
 import { LIST_EQ_METHODS, pyEq, pyIn, pyRange, pySlice, STR_METHODS } from './py-methods.js';
 import { DICT_METHODS as PY_DICT_METHODS, LIST_METHODS, MORE_STR_METHODS, numberMember } from './py-object-methods.js';
 import { installAggregates } from './template-parse.js';
+import { forgetMissing, noteMissing, noteMissingName, undefinedMessage } from './template-missing.js';
 import { installPythonSyntax, type PyRuntime } from './template-python.js';
 import { isNamespace, isTuple, markNamespace, pyStr } from './py-values.js';
 
@@ -154,6 +155,12 @@ function installRuntimeWalls(): void {
     // padded a slice past the end with undefined).
     if (rest.length === 2) return pySlice(obj, val, rest[0], rest[1]);
     const key = memberName(val);
+    const v = lookupMember.call(this, obj, key);
+    if (v === undefined) noteMissing(obj, key);
+    else forgetMissing();
+    return v;
+  } as Lookup;
+  const lookupMember = function lookupMember(this: unknown, obj: unknown, key: ReturnType<typeof memberName>): unknown {
     if (typeof obj === 'function') refuse('a template cannot read members of a function');
     // A number has Python's members only (.real, .is_integer(), .bit_length()): a float's box has no
     // .value, .keys(), .update(), and an int no JavaScript toFixed, so those are undefined, as in Jinja.
@@ -195,24 +202,36 @@ function installRuntimeWalls(): void {
       return (k: unknown, ...args: unknown[]) => checkValue((v as (...a: unknown[]) => unknown)(memberName(k), ...args)) ?? null;
     }
     return v;
-  } as Lookup;
+  };
   // Bare names: the template's own variables, then the context's own keys, then the globals' own keys.
   // nunjucks' own lookup uses `in`, so {{ constructor }} or {{ toString }} read Object.prototype.
   runtime.contextOrFrameLookup = (context, frame, name) => {
+    forgetMissing();
     if (isBlockedName(name)) refuse(`"${name}" cannot be read in a template (it leads to a prototype or a constructor)`);
     const fromFrame = (frame as FrameLike).lookup(name);
     if (fromFrame !== undefined) return checkValue(fromFrame);
     const c = context as ContextLike;
     if (Object.hasOwn(c.ctx, name)) return checkValue(c.ctx[name]);
     if (Object.hasOwn(c.env.globals, name)) return c.env.globals[name];
-    return Object.hasOwn(JINJA_CONSTANTS, name) ? JINJA_CONSTANTS[name] : undefined;
+    if (Object.hasOwn(JINJA_CONSTANTS, name)) return JINJA_CONSTANTS[name];
+    noteMissingName(name);
+    return undefined;
   };
   // Printed values read as Jinja prints them (None, True, ['a']); only an undefined name is an error.
   const suppress = runtime.suppressValue;
   // A float prints as Python's (2.0): the output's + would have read its valueOf (2).
   runtime.suppressValue = (val, autoescape) => suppress(typeof val === 'string' || (val !== null && typeof val === 'object' && !Array.isArray(val) && !isPyFloat(val) && Object.getPrototypeOf(val) !== Object.prototype && Object.getPrototypeOf(val) !== null) ? val : pyStr(val), autoescape);
   const ensureDefined = runtime.ensureDefined;
-  runtime.ensureDefined = (val, lineno, colno) => (val === null ? val : ensureDefined(val, lineno, colno));
+  runtime.ensureDefined = (val, lineno, colno) => {
+    if (val !== undefined) return val === null ? val : ensureDefined(val, lineno, colno);
+    try {
+      return ensureDefined(val, lineno, colno);
+    } catch (err) {
+      // Say what was missing and how to fix it (nunjucks' text names neither).
+      if (err instanceof Error) err.message = undefinedMessage(err.message);
+      throw err;
+    }
+  };
   // `in` by Python's equality and own keys (nunjucks' found "toString" in every mapping).
   runtime.inOperator = pyIn;
   const py = runtime as unknown as PyRuntime;
@@ -222,7 +241,11 @@ function installRuntimeWalls(): void {
   };
   installPythonSyntax(py, nsSet);
   const callWrap = runtime.callWrap;
-  runtime.callWrap = (obj, name, context, args) => checkValue(callWrap(checkValue(obj), name, context, args));
+  runtime.callWrap = (obj, name, context, args) => {
+    const v = checkValue(callWrap(checkValue(obj), name, context, args));
+    forgetMissing();
+    return v;
+  };
 }
 
 /**
