@@ -153,6 +153,10 @@ describe('workflow templates cannot reach the host (issue 28 item 3)', () => {
     expect(() => renderValue(template, ctx())).toThrow(message);
   });
 
+  it('a miss already handled (| default) is not blamed for a later undefined value', () => {
+    expect(() => renderValue("{{ state['doc'].nope | default('x') }}{{ [] | first }}", ctx())).toThrow(/: \[Line 1, Column \d+\] attempted to output null or undefined value \(an undefined value: check the name, or add \| default\(\.\.\.\)\)$/);
+  });
+
   it('a repetition under the bound is built, quickly', () => {
     const t0 = performance.now();
     expect((renderValue('{{ [0, 1] * 5000000 }}', ctx()) as unknown[]).length).toBe(10_000_000);

@@ -220,7 +220,7 @@ function installRuntimeWalls(): void {
   // Printed values read as Jinja prints them (None, True, ['a']); only an undefined name is an error.
   const suppress = runtime.suppressValue;
   // A float prints as Python's (2.0): the output's + would have read its valueOf (2).
-  runtime.suppressValue = (val, autoescape) => suppress(typeof val === 'string' || (val !== null && typeof val === 'object' && !Array.isArray(val) && !isPyFloat(val) && Object.getPrototypeOf(val) !== Object.prototype && Object.getPrototypeOf(val) !== null) ? val : pyStr(val), autoescape);
+  runtime.suppressValue = (val, autoescape) => (forgetMissing(), suppress(typeof val === 'string' || (val !== null && typeof val === 'object' && !Array.isArray(val) && !isPyFloat(val) && Object.getPrototypeOf(val) !== Object.prototype && Object.getPrototypeOf(val) !== null) ? val : pyStr(val), autoescape));
   const ensureDefined = runtime.ensureDefined;
   runtime.ensureDefined = (val, lineno, colno) => {
     if (val !== undefined) return val === null ? val : ensureDefined(val, lineno, colno);
@@ -261,7 +261,13 @@ export function createSandboxedEnvironment(filters: Record<string, (...args: nev
   const own = (o: object) => Object.freeze(Object.assign(Object.create(null) as object, o));
   const g = e.globals as Record<string, unknown>;
   e.globals = own({ range: pyRange, cycler: g.cycler, joiner: g.joiner, namespace, dict: pyDict });
-  e.filters = own(e.filters);
+  // A filter hands out its own value: a miss before it is not what an undefined result came from.
+  const filtered = Object.entries(e.filters as Record<string, (...a: unknown[]) => unknown>).map(([name, fn]) => [name, function (this: unknown, ...a: unknown[]) {
+    const v = fn.apply(this, a);
+    forgetMissing();
+    return v;
+  }]);
+  e.filters = own(Object.fromEntries(filtered));
   // Jinja's number, float and integer tests: a float's box is a number (nunjucks' number test said no).
   Object.assign(e.tests, {
     number: (v: unknown) => isNumeric(v),
