@@ -4,8 +4,8 @@
 import nunjucks from 'nunjucks';
 import { pyMod } from './py-format.js';
 import { pyFloat, pyNeg, pyPos } from './py-float.js';
-import { pyAdd, pyBinary, pyConcat, pyEq, pyMul } from './py-methods.js';
-import { pyTuple, pyTruthy } from './py-values.js';
+import { pyAdd, pyBinary, pyConcat, pyEq, pyMul, typeName } from './py-methods.js';
+import { isTuple, pyTuple, pyTruthy } from './py-values.js';
 import { installLiterals, installTests, nodes, type ParserLike, parserProto } from './template-parse.js';
 
 export interface PyRuntime {
@@ -23,10 +23,29 @@ export interface PyRuntime {
   nsSet: (obj: unknown, key: unknown, value: unknown) => void;
   dotLookup: (obj: unknown, key: unknown) => unknown;
   pyChain: typeof pyChain;
+  pyOrder: typeof pyOrder;
 }
 interface BinOp { left: unknown; right: unknown }
 interface CompareNode { expr: unknown; ops: { type: string; expr: unknown }[] }
 interface CompilerLike { _emit(code: string): void; compile(node: unknown, frame: unknown): void }
+
+/**
+ * a < b (>, <=, >=) with lists and tuples as Python's: item by item, the first pair that is not == decides,
+ * then the lengths (JavaScript compared them as strings: [1, 10] < [1, 9] was True); a list against a
+ * tuple or a scalar is Python's TypeError. Other values compare as before.
+ */
+function pyOrder(op: string, a: unknown, b: unknown): boolean {
+  if (!Array.isArray(a) && !Array.isArray(b)) {
+    return op === '<' ? (a as number) < (b as number) : op === '>' ? (a as number) > (b as number)
+      : op === '<=' ? (a as number) <= (b as number) : (a as number) >= (b as number);
+  }
+  if (!Array.isArray(a) || !Array.isArray(b) || isTuple(a) !== isTuple(b)) {
+    const kind = (v: unknown) => (isTuple(v) ? 'tuple' : typeName(v));
+    throw new Error(`TypeError: '${op}' not supported between instances of '${kind(a)}' and '${kind(b)}'`);
+  }
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (!pyEq(a[i], b[i])) return pyOrder(op, a[i], b[i]);
+  return pyOrder(op, a.length, b.length);
+}
 
 /** a op1 b op2 c ... as Python's chain: each link holds, the next side read only while they do. */
 function pyChain(first: unknown, ...links: unknown[]): boolean {
@@ -35,8 +54,7 @@ function pyChain(first: unknown, ...links: unknown[]): boolean {
     const op = links[i] as string;
     const right = (links[i + 1] as () => unknown)();
     const holds = op === '==' || op === '===' ? pyEq(left, right) : op === '!=' || op === '!==' ? !pyEq(left, right)
-      : op === '<' ? (left as number) < (right as number) : op === '>' ? (left as number) > (right as number)
-        : op === '<=' ? (left as number) <= (right as number) : (left as number) >= (right as number);
+      : pyOrder(op, left, right);
     if (!holds) return false;
     left = right;
   }
@@ -173,6 +191,14 @@ export function installPythonSyntax(runtime: PyRuntime, nsSet: PyRuntime['nsSet'
       return;
     }
     const op = node.ops[0]?.type ?? '';
+    if (['<', '>', '<=', '>='].includes(op)) {
+      this._emit(`runtime.pyOrder(${JSON.stringify(op)}, `);
+      this.compile(node.expr, frame);
+      this._emit(', ');
+      this.compile(node.ops[0].expr, frame);
+      this._emit(')');
+      return;
+    }
     if (!['==', '!=', '===', '!=='].includes(op)) return compileCompare.call(this, node, frame);
     this._emit(op.startsWith('!') ? '!runtime.pyEq(' : 'runtime.pyEq(');
     this.compile(node.expr, frame);
@@ -181,6 +207,7 @@ export function installPythonSyntax(runtime: PyRuntime, nsSet: PyRuntime['nsSet'
     this._emit(')');
   };
   runtime.pyChain = pyChain;
+  runtime.pyOrder = pyOrder;
   installLiterals(runtime);
   installTests();
   installDotLookups(compiler);
