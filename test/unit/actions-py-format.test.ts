@@ -2,6 +2,7 @@
 // (jinja2 3.1.6 renders "%.2f" % x and | format with it): the format, the value, what Python writes.
 import { describe, expect, it } from 'vitest';
 import { pyFormat, pyRound } from '../../src/actions/workflow/py-format.js';
+import { pyTuple } from '../../src/actions/workflow/py-values.js';
 
 describe('pyFormat as Python formats', () => {
   // %f of any precision, exact and half to even: toFixed threw a RangeError past 100 digits ("%.150f"),
@@ -83,8 +84,27 @@ describe('pyFormat as Python formats', () => {
     expect(pyFormat('%c', 0x1f600)).toBe('😀');
   });
 
+  // A format with no conversions takes a list or a dict (Python counts them as mappings) but not a tuple
+  // with items or a scalar: 'hi' % [] stopped with "not all arguments converted" (TEA printed hi).
+  const leftovers: [string, unknown, string | null][] = [
+    ['hi', [], 'hi'],
+    ['hi', {}, 'hi'],
+    ['hi', [1], 'hi'],
+    ['hi %%', [], 'hi %'],
+    ['%s', {}, '{}'],
+    ['hi', pyTuple([]), 'hi'],
+    ['hi', pyTuple([1]), null],
+    ['hi', 5, null],
+    ['hi', 'x', null],
+    ['hi', null, null],
+  ];
+  it.each(leftovers)('%j %% %j leaves no argument unconverted unless Python says so', (fmt, v, want) => {
+    if (want === null) expect(() => pyFormat(fmt, v)).toThrow('TypeError: not all arguments converted during string formatting');
+    else expect(pyFormat(fmt, v)).toBe(want);
+  });
+
   it('%d writes every digit of a large number, and inf or nan is an error, as Python', () => {
-    expect(pyFormat('%d|%i|%+d', [1e21, -2.5e22, 7])).toBe('1000000000000000000000|-24999999999999997902848|+7');
+    expect(pyFormat('%d|%i|%+d', pyTuple([1e21, -2.5e22, 7]))).toBe('1000000000000000000000|-24999999999999997902848|+7');
     expect(() => pyFormat('%d', Infinity)).toThrow('OverflowError: cannot convert float infinity to integer');
     expect(() => pyFormat('%d', NaN)).toThrow('ValueError: cannot convert float NaN to integer');
   });

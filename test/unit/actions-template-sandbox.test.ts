@@ -128,13 +128,35 @@ describe('workflow templates cannot reach the host (issue 28 item 3)', () => {
     ['{{ ("{0}" * 50).format("x" * 10000000) }}', /MemoryError: a str.format's first 7 fields would make 70,000,000 characters/],
     // range() built any length: range(10 ** 9) ran the heap out.
     ['{{ range(1000000000) | length }}', /MemoryError: a range of 1000000000 would make 1,000,000,000 items, over the 10,000,000 items a template may build; take a shorter range/],
-    ['{{ ("%s" * 7) % (["x" * 10000000] * 7) }}', /MemoryError: a % format's first 7 conversions would make 70,000,000 characters, over the 67,108,864 characters a template may build; format fewer or shorter values/],
+    // A tuple of 7 (a list is one value to %, as in Python).
+    ['{% set s = "x" * 10000000 %}{{ ("%s" * 7) % (s, s, s, s, s, s, s) }}', /MemoryError: a % format's first 7 conversions would make 70,000,000 characters, over the 67,108,864 characters a template may build; format fewer or shorter values/],
+    // wordwrap's wrapstring goes between every line and join's separator between every item: 250 lines
+    // with a wrapstring of 2 million characters built 500 million (300 threw a bare "Invalid string length").
+    ['{{ ("a " * 300) | wordwrap(1, wrapstring="x" * 2000000) }}', /MemoryError: wordwrap's first 35 lines joined by a wrapstring of 2,000,000 characters would make 68,000,035 characters, over the 67,108,864 characters a template may build; wrap with a shorter wrapstring or a larger width/],
+    ['{{ ([1] * 300) | join("x" * 2000000) }}', /MemoryError: join's first 35 items with a separator of 2,000,000 characters would make 68,000,035 characters, over the 67,108,864 characters a template may build; join fewer items or with a shorter separator/],
   ];
   it.each(tooLarge)('%s is a template error that says what to change, at once', (template, message) => {
     const t0 = performance.now();
     expect(() => renderValue(template, ctx())).toThrow(message);
     expect(performance.now() - t0).toBeLessThan(1000);
   });
+  // An undefined value printed said only "attempted to output null or undefined value": now Jinja's
+  // UndefinedError text (TEA's, checked with tea run) and how to fix it.
+  const undefinedStops: [string, string][] = [
+    ["x {{ state['doc'].nope }}", "[Line 1, Column 3] 'dict object' has no attribute 'nope' (add | default(...) or read it with .get('nope'), which is None)"],
+    ['x {{ state.items[5] }}', '[Line 1, Column 3] list object has no element 5 (add | default(...))'],
+    ['x {{ state.items.nope }}', "[Line 1, Column 3] 'list object' has no attribute 'nope' (add | default(...))"],
+    ['x {{ (1, 2)[3] }}', '[Line 1, Column 3] tuple object has no element 3 (add | default(...))'],
+    ['x {{ nosuch }}', "[Line 1, Column 3] 'nosuch' is undefined (check the name, or add | default(...))"],
+  ];
+  it.each(undefinedStops)('%s stops with what is missing and the fix', (template, message) => {
+    expect(() => renderValue(template, ctx())).toThrow(message);
+  });
+
+  it('a miss already handled (| default) is not blamed for a later undefined value', () => {
+    expect(() => renderValue("{{ state['doc'].nope | default('x') }}{{ [] | first }}", ctx())).toThrow(/: \[Line 1, Column \d+\] attempted to output null or undefined value \(an undefined value: check the name, or add \| default\(\.\.\.\)\)$/);
+  });
+
   it('a repetition under the bound is built, quickly', () => {
     const t0 = performance.now();
     expect((renderValue('{{ [0, 1] * 5000000 }}', ctx()) as unknown[]).length).toBe(10_000_000);

@@ -50,4 +50,18 @@ describe('workflow templates', () => {
   it.each(conditions)('condition %j is %s', (c, want) => {
     expect(condition(c, ctx)).toBe(want);
   });
+
+  // Lists and tuples order item by item, as Python's (tea run's answers): JavaScript compared them as
+  // strings, so [1, 10] < [1, 9] was True; a list against a tuple or a string was True, not a TypeError.
+  const orders: [string, string][] = [
+    ['{{ [1, 10] < [1, 9] }}|{{ [[1, 2]] > [[1, 10]] }}|{{ (1, 2) < (1, 2, 0) }}|{{ [] < [] }}', 'False|False|True|False'],
+    ["{{ [1, 2.5] <= [1, 2.5] }}|{{ [{'a': 1}] <= [{'a': 1}] }}|{{ [1] < [2] < [3] }}|{{ [1, 10] >= [1, 9] }}", 'True|True|True|True'],
+  ];
+  it.each(orders)('%s', (template, want) => {
+    expect(renderValue(template, ctx)).toBe(want);
+  });
+  it('a list against a tuple or a string is a TypeError, as in Python', () => {
+    expect(() => renderValue('x {{ [1, 10] < (1, 9) }}', ctx)).toThrow("TypeError: '<' not supported between instances of 'list' and 'tuple'");
+    expect(() => renderValue("x {{ [1] < 'a' }}", ctx)).toThrow("TypeError: '<' not supported between instances of 'list' and 'str'");
+  });
 });

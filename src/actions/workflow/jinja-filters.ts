@@ -7,7 +7,9 @@ import { isFloat, isPyFloat, pyFloat, toNumber } from './py-float.js';
 import { pyJsonDumps, pyJsonParse } from './py-json.js';
 import { pyAdd, pyEq, typeName } from './py-methods.js';
 import { cpLength, cpSlice } from './py-text.js';
-import { pyStr, pyTruthy } from './py-values.js';
+import { wordwrap } from './py-textwrap.js';
+import { MAX_TEMPLATE_CHARS, tooLarge } from './py-limits.js';
+import { pyStr, pyTruthy, pyTuple } from './py-values.js';
 import { isBlockedName } from './template-sandbox.js';
 
 export interface FilterEnv {
@@ -131,14 +133,33 @@ function parsePyFloat(text: string): number | undefined {
 /** Jinja's int and float: text that is not a number is the default (0), "3.7" | int is 3. */
 function toInt(v: unknown, ...args: unknown[]): unknown {
   const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
-  const [dflt = kw.default ?? 0] = args;
+  const [dflt = kw.default ?? 0, base = kw.base ?? 10] = args;
   if (typeof v === 'number' || typeof v === 'boolean' || isPyFloat(v)) { const x = toNumber(v); return Number.isFinite(x) ? Math.trunc(x) || 0 : dflt; }
   if (typeof v !== 'string') return dflt;
   const s = v.trim();
-  if (PY_INT.test(s)) return Number.parseInt(s.replace(/_/g, ''), 10);
+  // Jinja's do_int: int(text, base), else int(float(text)), else the default.
+  const n = base !== 10 ? intOfBase(s, Number(base)) : PY_INT.test(s) ? Number.parseInt(s.replace(/_/g, ''), 10) : undefined;
+  if (n !== undefined) return n;
   const f = parsePyFloat(s);
   return f !== undefined && Number.isFinite(f) ? Math.trunc(f) : dflt;
 }
+/** Python's int(text, base): base 0 reads the prefix (0x, 0o, 0b); 16, 8 and 2 take their own prefix. */
+function intOfBase(text: string, base: number): number | undefined {
+  if (!Number.isInteger(base) || base < 0 || base === 1 || base > 36) return undefined;
+  const m = /^([+-]?)(0[xob])?(.*)$/i.exec(text)!;
+  const prefix = (m[2] ?? '').toLowerCase();
+  const radix = base !== 0 ? base : prefix === '0x' ? 16 : prefix === '0o' ? 8 : prefix === '0b' ? 2 : 10;
+  if (prefix && ({ '0x': 16, '0o': 8, '0b': 2 } as Record<string, number>)[prefix] !== radix) return undefined;
+  const digits = prefix ? m[3].replace(/^_/, '') : m[3];
+  if (!/^[0-9a-z]+(?:_[0-9a-z]+)*$/i.test(digits)) return undefined;
+  const clean = digits.replace(/_/g, '').toLowerCase();
+  if ([...clean].some((c) => Number.parseInt(c, 36) >= radix)) return undefined;
+  // Base 0 reads decimal as Python's literals do: no leading zeros but for zero itself.
+  if (base === 0 && !prefix && /^0+[1-9]/.test(clean)) return undefined;
+  const n = Number.parseInt(clean, radix);
+  return m[1] === '-' ? -n || 0 : n;
+}
+
 function toFloat(v: unknown, ...args: unknown[]): unknown {
   const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
   const [dflt = kw.default ?? 0] = args;
@@ -214,6 +235,69 @@ function groupbyFilter(seq: unknown, ...args: unknown[]): unknown[] {
   return groups;
 }
 
+/** Jinja's join(d='', attribute=None): str() of each item (1.0 stays 1.0), an attribute of each when named. */
+function joinFilter(seq: unknown, ...args: unknown[]): string {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [sep = kw.d ?? '', attr = kw.attribute ?? null] = args;
+  const items = seq === null || seq === undefined ? [] : iterate(seq);
+  const picked = attr === null ? items : items.map((x) => attribute(x, String(attr)));
+  const glue = pyStr(sep);
+  // Bounded as it grows: a separator of millions of characters between many items.
+  const texts: string[] = [];
+  let size = 0;
+  for (const x of picked) {
+    const text = x === undefined ? '' : pyStr(x);
+    size += text.length + (texts.length > 0 ? glue.length : 0);
+    texts.push(text);
+    if (size > MAX_TEMPLATE_CHARS) throw tooLarge(`join's first ${texts.length} items with a separator of ${glue.length.toLocaleString('en-US')} characters`, size, MAX_TEMPLATE_CHARS, 'characters', 'join fewer items or with a shorter separator');
+  }
+  return texts.join(glue);
+}
+
+/** Jinja's filesizeformat(binary=False): 123.5 MB, or 117.7 MiB in powers of 1024. */
+function filesizeFilter(v: unknown, ...args: unknown[]): string {
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [binary = kw.binary ?? false] = args;
+  const bytes = typeof v === 'string' ? Number(v) : toNumber(v as number);
+  const base = pyTruthy(binary) ? 1024 : 1000;
+  const units = pyTruthy(binary) ? ['KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB', 'ZiB', 'YiB'] : ['kB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'];
+  if (bytes === 1) return '1 Byte';
+  if (bytes < base) return `${Math.trunc(bytes)} Bytes`;
+  let unit = units[0];
+  let size = base;
+  for (let i = 0; i < units.length; i++) {
+    size = base ** (i + 2);
+    unit = units[i];
+    if (bytes < size) break;
+  }
+  return `${pyFormat('%.1f', (base * bytes) / size)} ${unit}`;
+}
+
+/** Jinja's list: a list's copy (a tuple becomes a list), a string's characters, a mapping's keys. */
+function listFilter(v: unknown): unknown[] {
+  if (Array.isArray(v)) return v.slice();
+  if (typeof v === 'string') return Array.from(v);
+  if (v !== null && typeof v === 'object' && !isPyFloat(v)) return Object.keys(v);
+  throw new Error(`TypeError: '${typeName(v)}' object is not iterable`);
+}
+
+/** Jinja's dictsort(case_sensitive=False, by='key', reverse=False): (key, value) tuples, sorted. */
+function dictsortFilter(v: unknown, ...args: unknown[]): unknown[] {
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || isPyFloat(v)) throw new Error(`AttributeError: '${typeName(v)}' object has no attribute 'items' (dictsort takes a mapping)`);
+  const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+  const [caseSensitive = kw.case_sensitive ?? false, by = kw.by ?? 'key', reverse = kw.reverse ?? false] = args;
+  if (by !== 'key' && by !== 'value') throw new Error("FilterArgumentError: You can only sort by either 'key' or 'value'");
+  const at = by === 'key' ? 0 : 1;
+  const key = (p: unknown[]) => { const x = p[at]; return typeof x === 'string' ? (pyTruthy(caseSensitive) ? x : x.toLowerCase()) : typeof x === 'number' || typeof x === 'boolean' || isPyFloat(x) ? toNumber(x) : x; };
+  const pairs = Object.entries(v).map((p) => ({ p: pyTuple(p), k: key(p) }));
+  const sign = pyTruthy(reverse) ? -1 : 1;
+  pairs.sort((a, b) => {
+    if (typeof a.k !== typeof b.k || (typeof a.k !== 'string' && typeof a.k !== 'number')) throw new Error(`TypeError: '<' not supported between instances of '${typeName(a.p[at])}' and '${typeName(b.p[at])}'`);
+    return sign * ((a.k as number) < (b.k as number) ? -1 : (a.k as number) > (b.k as number) ? 1 : 0);
+  });
+  return pairs.map((x) => x.p);
+}
+
 /** Jinja's length/count: len() of a list, a string (by code point) or a mapping; a number has none. */
 function lengthFilter(v: unknown): number {
   if (Array.isArray(v)) return v.length;
@@ -248,7 +332,8 @@ export function jinjaFilters(envOf: () => FilterEnv): Record<string, (...args: n
     rejectattr: selectAttr(envOf, false),
     sum: sumFilter,
     truncate: truncateFilter,
-    format: (fmt: unknown, ...args: unknown[]) => pyFormat(pyStr(fmt), args.length === 1 ? args[0] : args),
+    // Jinja's format: fmt % args, the arguments a tuple (one of them a tuple of one).
+    format: (fmt: unknown, ...args: unknown[]) => pyFormat(pyStr(fmt), pyTuple(args)),
     int: toInt,
     round: roundFilter,
     float: toFloat,
@@ -261,7 +346,17 @@ export function jinjaFilters(envOf: () => FilterEnv): Record<string, (...args: n
     // Jinja 3.1's items: a mapping's (key, value) pairs (a float is no mapping).
     items: (v: unknown) => {
       if (isPyFloat(v)) throw new Error('TypeError: Can only get item pairs from a mapping.');
-      return v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v) : [];
+      return v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v).map(pyTuple) : [];
+    },
+    dictsort: dictsortFilter,
+    join: joinFilter,
+    filesizeformat: filesizeFilter,
+    list: listFilter,
+    wordwrap: (v: unknown, ...args: unknown[]) => {
+      const kw = isKeywordArgs(args.at(-1)) ? args.pop() as KeywordArgs : {} as Partial<KeywordArgs>;
+      const [width = kw.width ?? 79, breakLong = kw.break_long_words ?? true, wrapstring = kw.wrapstring ?? null, breakHyphens = kw.break_on_hyphens ?? true] = args;
+      if (typeof width !== 'number' || !Number.isInteger(width)) throw new Error(`TypeError: wordwrap's width must be an int (got ${typeName(width)})`);
+      return wordwrap(pyStr(v), width, pyTruthy(breakLong), wrapstring === null ? null : pyStr(wrapstring), pyTruthy(breakHyphens));
     },
     count: lengthFilter,
     length: lengthFilter,

@@ -4,7 +4,7 @@
 import { MAX_TEMPLATE_CHARS, tooLarge } from './py-limits.js';
 import { cpPrefix } from './py-text.js';
 import { isNumeric, isPyFloat, pyArith } from './py-float.js';
-import { pyRepr, pyStr } from './py-values.js';
+import { isTuple, pyRepr, pyStr } from './py-values.js';
 
 const SPEC = /%(?:\(([^)]*)\))?([-+ 0#]*)(\d+)?(?:\.(\d+))?([sdirfFeEgGxXoc%])/g;
 
@@ -115,12 +115,17 @@ function convert(v: unknown, flags: string, precision: string | undefined, conv:
   }
 }
 
-/** fmt % args as Python formats it: one value, a tuple (a list here, one item per conversion), or a mapping for %(name)s. */
+/** fmt % args as Python formats it: one value, a tuple (one item per conversion), or a mapping for %(name)s. */
 export function pyFormat(fmt: string, args: unknown): string {
   const specs = [...fmt.matchAll(SPEC)].filter((m) => m[5] !== '%');
   const byName = specs.some((m) => m[1] !== undefined);
-  const list = byName ? [] : Array.isArray(args) && args.length === specs.length && specs.length !== 1 ? args : [args];
-  if (!byName && list.length !== specs.length) throw new Error(`TypeError: not enough arguments for format string (${specs.length} wanted, got ${list.length})`);
+  // Only a tuple gives one value per conversion: a list is one value ('%s' % [1, 2] is '[1, 2]'), as in Python.
+  const list = byName ? [] : isTuple(args) ? args as unknown[] : [args];
+  if (!byName && list.length < specs.length) throw new Error(`TypeError: not enough arguments for format string (${specs.length} wanted, got ${list.length})`);
+  // Python checks leftovers only for a tuple or a value without [] (a number, a string, None): a list or
+  // a dict counts as a mapping, so 'hi' % [] and 'hi' % {} are 'hi'.
+  const mapping = args !== null && typeof args === 'object' && !isTuple(args) && !(args instanceof String);
+  if (!byName && list.length > specs.length && !mapping) throw new Error('TypeError: not all arguments converted during string formatting');
   let i = 0;
   // The whole result is bounded too: ("%s" * 50) % (["x" * 10000000] * 50) would make 500 million characters.
   let grown = 0;

@@ -5,7 +5,7 @@ import { MAX_TEMPLATE_CHARS, MAX_TEMPLATE_ITEMS, tooLarge } from './py-limits.js
 import { cpLength, cpSlice, hasSurrogates } from './py-text.js';
 import { isFloat, isNumeric, isPyFloat, pyArith, toNumber } from './py-float.js';
 import { strFormat } from './py-str-format.js';
-import { pyRepr, pyStr } from './py-values.js';
+import { isTuple, pyRepr, pyStr, pyTuple } from './py-values.js';
 
 function pyError(kind: string, message: string): Error {
   return new Error(`${kind}: ${message}`);
@@ -40,7 +40,7 @@ export function pySlice(obj: unknown, start: unknown, stop: unknown, step: unkno
   const n = obj.length;
   const out: unknown[] = [];
   for (let i = bound(start, n, s, true), end = bound(stop, n, s, false); s > 0 ? i < end : i > end; i += s) out.push(obj[i]);
-  return out;
+  return isTuple(obj) ? pyTuple(out) : out;
 }
 
 /** A string's slice by code points; a step of 1 (the usual [:30]) copies only the slice. */
@@ -57,7 +57,11 @@ function sliceString(text: string, start: unknown, stop: unknown, step: number):
 
 /** Python's `a + b` for JSON values: numbers add, strings and lists concatenate, other mixes are a TypeError. */
 export function pyAdd(a: unknown, b: unknown): unknown {
-  if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
+  // A tuple and a tuple make a tuple; a tuple and a list is a TypeError, as in Python.
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (isTuple(a) !== isTuple(b)) throw pyError('TypeError', `can only concatenate ${isTuple(a) ? 'tuple' : 'list'} (not "${isTuple(b) ? 'tuple' : 'list'}") to ${isTuple(a) ? 'tuple' : 'list'}`);
+    return isTuple(a) ? pyTuple([...a, ...b]) : [...a, ...b];
+  }
   if (Array.isArray(a) || Array.isArray(b)) {
     throw pyError('TypeError', Array.isArray(a) ? `can only concatenate list (not "${typeName(b)}") to list` : `unsupported operand type(s) for +: '${typeName(a)}' and 'list'`);
   }
@@ -79,7 +83,8 @@ export function pyEq(a: unknown, b: unknown): boolean {
   // with itself recursed until the stack ran out. NaN stays unequal (NaN !== NaN).
   if (x === y) return true;
   if (isNumeric(x) && isNumeric(y)) return toNumber(x) === toNumber(y);
-  if (Array.isArray(x) || Array.isArray(y)) return Array.isArray(x) && Array.isArray(y) && x.length === y.length && x.every((v, i) => pyEq(v, y[i]));
+  // A tuple never equals a list ((1, 2) == [1, 2] is False).
+  if (Array.isArray(x) || Array.isArray(y)) return Array.isArray(x) && Array.isArray(y) && isTuple(x) === isTuple(y) && x.length === y.length && x.every((v, i) => pyEq(v, y[i]));
   if (x !== null && typeof x === 'object' && y !== null && typeof y === 'object') {
     const kx = Object.keys(x);
     return kx.length === Object.keys(y).length && kx.every((k) => Object.hasOwn(y, k) && pyEq((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k]));
@@ -106,7 +111,7 @@ export function pyMul(a: unknown, b: unknown): unknown {
   const n = seq === a ? b : a;
   if (typeof n !== 'number' || !Number.isInteger(n)) throw pyError('TypeError', `can't multiply sequence by non-int of type '${typeName(n)}'`);
   const times = Math.max(0, n);
-  if (seq.length === 0 || times === 0) return typeof seq === 'string' ? '' : [];
+  if (seq.length === 0 || times === 0) return typeof seq === 'string' ? '' : isTuple(seq) ? pyTuple([]) : [];
   const size = seq.length * times;
   if (typeof seq === 'string') {
     if (size > MAX_TEMPLATE_CHARS) throw tooLarge(`a string * ${times}`, size, MAX_TEMPLATE_CHARS, 'characters', 'repeat it fewer times');
@@ -115,7 +120,7 @@ export function pyMul(a: unknown, b: unknown): unknown {
   if (size > MAX_TEMPLATE_ITEMS) throw tooLarge(`a list * ${times}`, size, MAX_TEMPLATE_ITEMS, 'items', 'repeat it fewer times');
   const out: unknown[] = [];
   for (let k = 0; k < times; k++) for (const x of seq) out.push(x);
-  return out;
+  return isTuple(seq) ? pyTuple(out) : out;
 }
 
 /** Jinja's `a ~ b`: str() of each side, joined. */

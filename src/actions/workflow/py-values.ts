@@ -15,6 +15,28 @@ export function isNamespace(v: unknown): boolean {
   return v !== null && typeof v === 'object' && namespaces.has(v);
 }
 
+// Python's tuples ((1, 2), dictsort's and items' pairs): lists marked so that they print as (1, 2) and
+// (1,); JSON writes them as lists, as json.dumps does.
+const tuples = new WeakSet<object>();
+
+/** `items` as a Python tuple. */
+export function pyTuple<T extends unknown[]>(items: T): T {
+  tuples.add(items);
+  return items;
+}
+
+export function isTuple(v: unknown): boolean {
+  return Array.isArray(v) && tuples.has(v);
+}
+
+// dict.items()/keys()/values(): lists that print as Python's views, dict_items([('a', 1)]).
+const views = new WeakMap<object, string>();
+
+export function dictView<T extends unknown[]>(kind: 'dict_items' | 'dict_keys' | 'dict_values', items: T): T {
+  views.set(items, kind);
+  return items;
+}
+
 /** Python's truth: None, False, 0, "", [] and {} are false. */
 export function pyTruthy(v: unknown): boolean {
   if (isPyFloat(v)) return v.value !== 0;
@@ -49,7 +71,12 @@ export function pyRepr(v: unknown): string {
   if (v === false) return 'False';
   if (typeof v === 'string') return reprString(v);
   if (typeof v === 'number' || isPyFloat(v)) return numberRepr(v);
-  if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
+  if (Array.isArray(v)) {
+    const view = views.get(v);
+    if (view) return `${view}([${v.map(pyRepr).join(', ')}])`;
+    if (!tuples.has(v)) return `[${v.map(pyRepr).join(', ')}]`;
+    return v.length === 1 ? `(${pyRepr(v[0])},)` : `(${v.map(pyRepr).join(', ')})`;
+  }
   if (typeof v === 'object') {
     const dict = `{${Object.entries(v).map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
     return namespaces.has(v) ? `<Namespace ${dict}>` : dict;

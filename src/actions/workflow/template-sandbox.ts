@@ -2,25 +2,17 @@
 // only through a few runtime hooks (member lookup, name lookup, calls, filters, tests, loaders); each is
 // narrowed here so that no template reaches a constructor, a prototype or the host (Function, process).
 import nunjucks from 'nunjucks';
-import { pyMod } from './py-format.js';
-import { isFloat, isNumeric, isPyFloat, pyFloat, pyNeg, pyPos } from './py-float.js';
+import { isFloat, isNumeric, isPyFloat } from './py-float.js';
 import { hasSurrogates } from './py-text.js';
-import { LIST_EQ_METHODS, pyAdd, pyBinary, pyConcat, pyEq, pyIn, pyMul, pyRange, pySlice, STR_METHODS } from './py-methods.js';
-import { isNamespace, markNamespace, pyStr, pyTruthy } from './py-values.js';
+import { LIST_EQ_METHODS, pyEq, pyIn, pyRange, pySlice, STR_METHODS } from './py-methods.js';
+import { DICT_METHODS as PY_DICT_METHODS, LIST_METHODS, MORE_STR_METHODS, numberMember } from './py-object-methods.js';
+import { installAggregates } from './template-parse.js';
+import { forgetMissing, noteMissing, noteMissingName, undefinedMessage } from './template-missing.js';
+import { installPythonSyntax, type PyRuntime } from './template-python.js';
+import { isNamespace, isTuple, markNamespace, pyStr } from './py-values.js';
 
 type Lookup = (obj: unknown, val: unknown, ...rest: unknown[]) => unknown;
 interface Runtime {
-  pyAdd: typeof pyAdd;
-  pyConcat: typeof pyConcat;
-  pyEq: typeof pyEq;
-  pyTruthy: typeof pyTruthy;
-  pyMod: typeof pyMod;
-  pyMul: typeof pyMul;
-  pyBinary: typeof pyBinary;
-  pyNeg: typeof pyNeg;
-  pyPos: typeof pyPos;
-  pyFloat: typeof pyFloat;
-  nsSet: typeof nsSet;
   inOperator: typeof pyIn;
   memberLookup: Lookup;
   contextOrFrameLookup: (context: unknown, frame: unknown, name: string) => unknown;
@@ -28,9 +20,6 @@ interface Runtime {
   suppressValue: (val: unknown, autoescape: boolean) => unknown;
   ensureDefined: (val: unknown, lineno: number, colno: number) => unknown;
 }
-interface BinOp { left: unknown; right: unknown }
-interface CompareNode { expr: unknown; ops: { type: string; expr: unknown }[] }
-interface CompilerLike { _emit(code: string): void; compile(node: unknown, frame: unknown): void }
 interface FrameLike { lookup(name: string): unknown }
 interface ContextLike { ctx: Record<string, unknown>; env: { globals: Record<string, unknown> } }
 
@@ -69,6 +58,30 @@ const undeclaredMessage = new WeakMap<object, (name: string) => string>();
 
 class TemplateSandboxError extends Error {}
 
+// TEA's DotDict: the mappings TEA hands a template (state, variables, ..., result) are copies, and so is a
+// mapping read from one by name (state.d); template-python.ts's dotLookup makes the copies.
+const dotDicts = new WeakSet<object>();
+
+function isPlainMapping(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || isNamespace(v) || declared.has(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+function dotDict(v: Record<string, unknown>): Record<string, unknown> {
+  // fromEntries defines each key (Object.assign would run a "__proto__" key's setter).
+  const copy = Object.fromEntries(Object.entries(v));
+  dotDicts.add(copy);
+  return copy;
+}
+
+/** The context a template sees, as TEA's process_template builds it: each top-level mapping a DotDict copy. */
+export function dotContext(ctx: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(ctx)) out[k] = isPlainMapping(v) ? dotDict(v) : v;
+  return out;
+}
+
 // Jinja's namespace(): the one kind of object `{% set ns.name = value %}` may change (TEA's docs count
 // loop items with it: a plain {% set %} inside a loop is gone after the loop). py-values.ts marks them.
 /** namespace(count=0): a prototype-less mapping of its keyword arguments. */
@@ -79,6 +92,25 @@ export function namespace(...args: unknown[]): Record<string, unknown> {
     for (const [k, v] of Object.entries(a)) if (k !== '__keywords') ns[memberName(k) as string] = v;
   }
   return markNamespace(ns);
+}
+
+/** Jinja's dict() global: dict(a=1), dict(mapping), dict(pairs), dict(mapping, b=2): a plain mapping. */
+function pyDict(...args: unknown[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const put = (k: unknown, v: unknown) => Object.defineProperty(out, memberName(k), { value: v, enumerable: true, writable: true, configurable: true });
+  for (const a of args) {
+    if (Array.isArray(a)) {
+      for (const p of a) {
+        if (!Array.isArray(p) || p.length !== 2) refuse('TypeError: dict() takes a mapping or a list of (key, value) pairs');
+        put(p[0], p[1]);
+      }
+    } else if (a !== null && typeof a === 'object' && !isPyFloat(a) && !isNamespace(a)) {
+      for (const [k, v] of Object.entries(a)) if (k !== '__keywords') put(k, v);
+    } else {
+      refuse(`TypeError: dict() takes a mapping or a list of (key, value) pairs, not ${a === null ? 'None' : typeof a}`);
+    }
+  }
+  return out;
 }
 
 /** {% set obj.key = value %}: only on a namespace(), as in Jinja. */
@@ -114,6 +146,7 @@ let installed = false;
 function installRuntimeWalls(): void {
   if (installed) return;
   installed = true;
+  installAggregates();
   nunjucks.installJinjaCompat();
   const runtime = nunjucks.runtime as unknown as Runtime;
   const compatLookup = runtime.memberLookup;
@@ -122,16 +155,24 @@ function installRuntimeWalls(): void {
     // padded a slice past the end with undefined).
     if (rest.length === 2) return pySlice(obj, val, rest[0], rest[1]);
     const key = memberName(val);
+    const v = lookupMember.call(this, obj, key);
+    if (v === undefined) noteMissing(obj, key);
+    else forgetMissing();
+    return v;
+  } as Lookup;
+  const lookupMember = function lookupMember(this: unknown, obj: unknown, key: ReturnType<typeof memberName>): unknown {
     if (typeof obj === 'function') refuse('a template cannot read members of a function');
-    // A float's box has no members a template may see: Jinja's float lacks .value, .keys(), .update(),
-    // so the lookup is undefined (None alone, an UndefinedError printed, a call an error), as in Jinja.
-    if (isPyFloat(obj)) return undefined;
+    // A number has Python's members only (.real, .is_integer(), .bit_length()): a float's box has no
+    // .value, .keys(), .update(), and an int no JavaScript toFixed, so those are undefined, as in Jinja.
+    if (isPyFloat(obj) || typeof obj === 'number' || typeof obj === 'boolean') return typeof key === 'string' ? numberMember(obj, key) : undefined;
     // Jinja's StrictUndefined: a member of an undefined name is an error (nunjucks gave undefined).
     if (obj === undefined) refuse(`UndefinedError: an undefined value has no member "${String(key)}" (check the name before it, or add | default(...))`);
     // Python's str methods, not JavaScript's of the same name (replace would change only the first).
-    if (typeof obj === 'string' && typeof key === 'string' && STR_METHODS[key]) return STR_METHODS[key].bind(obj);
+    if (typeof obj === 'string' && typeof key === 'string' && (STR_METHODS[key] || MORE_STR_METHODS[key])) return (STR_METHODS[key] ?? MORE_STR_METHODS[key]).bind(obj);
     // list.count/index/remove by Python's equality (1.0 == 1), where nunjucks' compared with ===.
     if (Array.isArray(obj) && typeof key === 'string' && LIST_EQ_METHODS[key] && !Object.hasOwn(obj, key)) return LIST_EQ_METHODS[key].bind(obj);
+    // append/extend/insert/pop/sort/reverse/copy/clear as Python's (a tuple has none of them).
+    if (Array.isArray(obj) && typeof key === 'string' && LIST_METHODS[key] && !Object.hasOwn(obj, key)) return isTuple(obj) ? undefined : LIST_METHODS[key].bind(obj);
     // Python's index of a list or a string: -1 is the last, a string's by code point (state.messages[-1]).
     if (typeof key === 'number' && Number.isInteger(key) && (Array.isArray(obj) || typeof obj === 'string')) {
       const items: ArrayLike<unknown> = typeof obj === 'string' && hasSurrogates(obj) ? Array.from(obj) : obj;
@@ -147,156 +188,64 @@ function installRuntimeWalls(): void {
         return typeof v === 'function' ? (checkValue(v) as (...a: unknown[]) => unknown).bind(obj) : checkValue(v);
       }
     }
-    // TEA's DotDict: a key a mapping lacks is None (not undefined, which is an error when printed).
-    if (obj !== null && typeof obj === 'object' && !Array.isArray(obj) && typeof key === 'string' && !JINJA_DICT_METHODS.has(key) && !declared.has(obj)) return null;
+    // dict.items()/keys()/values() as Python's views (dict_items([('a', 1)])), copy() and clear().
+    if (obj !== null && typeof obj === 'object' && !Array.isArray(obj) && !isNamespace(obj) && typeof key === 'string' && PY_DICT_METHODS[key]) return PY_DICT_METHODS[key].bind(obj as Record<string, unknown>);
+    // TEA's DotDict (state, a mapping read from it by name): a key it lacks is None. Any other mapping (a
+    // list's item, state['d'], a literal) is Jinja's plain dict: a key it lacks is undefined, an error
+    // when printed, as in TEA ('dict object' has no attribute ...).
+    if (obj !== null && typeof obj === 'object' && !Array.isArray(obj) && typeof key === 'string' && !JINJA_DICT_METHODS.has(key) && !declared.has(obj)) return dotDicts.has(obj) ? null : undefined;
     const v = checkValue(compatLookup.call(this, obj, key));
     // Jinja's dict.get/setdefault/pop/has_key read this[key] themselves: state.setdefault("__proto__")
     // would hand out Object.prototype (and .update() on it would change every object of the process).
     if (typeof v === 'function' && typeof key === 'string' && KEYED_METHODS.has(key) && !Array.isArray(obj)) {
-      return (k: unknown, ...args: unknown[]) => checkValue((v as (...a: unknown[]) => unknown)(memberName(k), ...args));
+      // d.get('missing') and d.setdefault('k') are None, as Python's (nunjucks' gave undefined: an error printed).
+      return (k: unknown, ...args: unknown[]) => checkValue((v as (...a: unknown[]) => unknown)(memberName(k), ...args)) ?? null;
     }
     return v;
-  } as Lookup;
+  };
   // Bare names: the template's own variables, then the context's own keys, then the globals' own keys.
   // nunjucks' own lookup uses `in`, so {{ constructor }} or {{ toString }} read Object.prototype.
   runtime.contextOrFrameLookup = (context, frame, name) => {
+    forgetMissing();
     if (isBlockedName(name)) refuse(`"${name}" cannot be read in a template (it leads to a prototype or a constructor)`);
     const fromFrame = (frame as FrameLike).lookup(name);
     if (fromFrame !== undefined) return checkValue(fromFrame);
     const c = context as ContextLike;
     if (Object.hasOwn(c.ctx, name)) return checkValue(c.ctx[name]);
     if (Object.hasOwn(c.env.globals, name)) return c.env.globals[name];
-    return Object.hasOwn(JINJA_CONSTANTS, name) ? JINJA_CONSTANTS[name] : undefined;
+    if (Object.hasOwn(JINJA_CONSTANTS, name)) return JINJA_CONSTANTS[name];
+    noteMissingName(name);
+    return undefined;
   };
   // Printed values read as Jinja prints them (None, True, ['a']); only an undefined name is an error.
   const suppress = runtime.suppressValue;
   // A float prints as Python's (2.0): the output's + would have read its valueOf (2).
-  runtime.suppressValue = (val, autoescape) => suppress(typeof val === 'string' || (val !== null && typeof val === 'object' && !Array.isArray(val) && !isPyFloat(val) && Object.getPrototypeOf(val) !== Object.prototype && Object.getPrototypeOf(val) !== null) ? val : pyStr(val), autoescape);
+  runtime.suppressValue = (val, autoescape) => (forgetMissing(), suppress(typeof val === 'string' || (val !== null && typeof val === 'object' && !Array.isArray(val) && !isPyFloat(val) && Object.getPrototypeOf(val) !== Object.prototype && Object.getPrototypeOf(val) !== null) ? val : pyStr(val), autoescape));
   const ensureDefined = runtime.ensureDefined;
-  runtime.ensureDefined = (val, lineno, colno) => (val === null ? val : ensureDefined(val, lineno, colno));
-  // `+`, `*`, `~` and `%` as Python's: lists concatenate (JavaScript joined them into one string), `~` prints
-  // each side with str(). The compiled template calls these through the runtime it is handed.
-  runtime.pyAdd = pyAdd;
-  runtime.pyConcat = pyConcat;
-  runtime.pyMod = pyMod;
-  runtime.pyMul = pyMul;
-  runtime.pyEq = pyEq;
+  runtime.ensureDefined = (val, lineno, colno) => {
+    if (val !== undefined) return val === null ? val : ensureDefined(val, lineno, colno);
+    try {
+      return ensureDefined(val, lineno, colno);
+    } catch (err) {
+      // Say what was missing and how to fix it (nunjucks' text names neither).
+      if (err instanceof Error) err.message = undefinedMessage(err.message);
+      throw err;
+    }
+  };
   // `in` by Python's equality and own keys (nunjucks' found "toString" in every mapping).
   runtime.inOperator = pyIn;
-  const compiler = (nunjucks as unknown as { compiler: { Compiler: { prototype: Record<string, unknown> } } }).compiler.Compiler.prototype;
-  const emitCall = (fn: string) => function (this: CompilerLike, node: BinOp, frame: unknown) {
-    this._emit(`runtime.${fn}(`);
-    this.compile(node.left, frame);
-    this._emit(', ');
-    this.compile(node.right, frame);
-    this._emit(')');
+  const py = runtime as unknown as PyRuntime;
+  py.dotLookup = function dotLookup(this: unknown, obj, key) {
+    const v = runtime.memberLookup.call(this, obj, key);
+    return dotDicts.has(obj as object) && isPlainMapping(v) ? dotDict(v as Record<string, unknown>) : v;
   };
-  compiler.compileAdd = emitCall('pyAdd');
-  runtime.nsSet = nsSet;
-  type SetNode = { targets: { target?: unknown; val?: unknown }[]; value: unknown };
-  const compileSet = compiler.compileSet as (this: CompilerLike, node: SetNode, frame: unknown) => void;
-  compiler.compileSet = function (this: CompilerLike, node: SetNode, frame: unknown) {
-    const [t] = node.targets;
-    if (node.targets.length !== 1 || t.target === undefined || t.val === undefined) return compileSet.call(this, node, frame);
-    if (!node.value) refuse('{% set ns.name %}...{% endset %} is not supported; write {% set ns.name = value %}');
-    this._emit('runtime.nsSet(');
-    this.compile(t.target, frame);
-    this._emit(', ');
-    this.compile(t.val, frame);
-    this._emit(', ');
-    this.compile(node.value, frame);
-    this._emit(');\n');
-  };
-  // -, /, //, ** and unary minus as Python's: 4 / 2 is the float 2.0, 7 // 2 the int 3, 1 / 0 an error.
-  runtime.pyBinary = pyBinary;
-  runtime.pyNeg = pyNeg;
-  runtime.pyPos = pyPos;
-  runtime.pyFloat = pyFloat;
-  const emitBinary = (op: string) => function (this: CompilerLike, node: BinOp, frame: unknown) {
-    this._emit(`runtime.pyBinary(${JSON.stringify(op)}, `);
-    this.compile(node.left, frame);
-    this._emit(', ');
-    this.compile(node.right, frame);
-    this._emit(')');
-  };
-  compiler.compileSub = emitBinary('-');
-  compiler.compileDiv = emitBinary('/');
-  compiler.compileFloorDiv = emitBinary('//');
-  compiler.compilePow = emitBinary('**');
-  const emitUnary = (fn: string) => function (this: CompilerLike, node: { target: unknown }, frame: unknown) {
-    this._emit(`runtime.${fn}(`);
-    this.compile(node.target, frame);
-    this._emit(')');
-  };
-  compiler.compileNeg = emitUnary('pyNeg');
-  compiler.compilePos = emitUnary('pyPos');
-  // A float literal (2.0) stays a float: the parser marks the literal a float token made.
-  const parser = (nunjucks as unknown as { parser: { Parser: { prototype: Record<string, unknown> } } }).parser.Parser.prototype;
-  const parsePrimary = parser.parsePrimary as (this: { peekToken(): { type: string } | null }, noPostfix?: boolean) => { value?: unknown; target?: { value?: unknown } };
-  parser.parsePrimary = function (this: { peekToken(): { type: string } | null }, noPostfix?: boolean) {
-    const float = this.peekToken()?.type === 'float';
-    const node = parsePrimary.call(this, noPostfix);
-    if (float) {
-      const literal = typeof node.value === 'number' ? node : node.target;
-      if (literal && typeof literal.value === 'number') (literal as { pyFloat?: boolean }).pyFloat = true;
-    }
-    return node;
-  };
-  const compileLiteral = compiler.compileLiteral as (this: CompilerLike, node: { value: unknown; pyFloat?: boolean }, frame: unknown) => void;
-  compiler.compileLiteral = function (this: CompilerLike, node: { value: unknown; pyFloat?: boolean }, frame: unknown) {
-    if (node.pyFloat === true && typeof node.value === 'number') return this._emit(`runtime.pyFloat(${node.value})`);
-    return compileLiteral.call(this, node, frame);
-  };
-  // A parenthesised list with commas is a tuple (a list here), not JavaScript's comma operator.
-  const compileGroup = compiler.compileGroup as (this: CompilerLike, node: { children: unknown[] }, frame: unknown) => void;
-  compiler.compileGroup = function (this: CompilerLike & { compileArray(n: unknown, f: unknown): void }, node: { children: unknown[] }, frame: unknown) {
-    return node.children.length > 1 ? this.compileArray(node, frame) : compileGroup.call(this, node, frame);
-  };
-  compiler.compileConcat = emitCall('pyConcat');
-  compiler.compileMod = emitCall('pyMod');
-  compiler.compileMul = emitCall('pyMul');
-  // Python's truth in {% if %}, `x if c else y`, `not`, `and`, `or`: [] and {} are false (JavaScript's are
-  // true), and `a or b` hands back a or b as Python does.
-  runtime.pyTruthy = pyTruthy;
-  type Nodes = { Group: { extend(name: string): new (lineno: number, colno: number, children: unknown[]) => unknown } };
-  const PyTruth = (nunjucks as unknown as { nodes: Nodes }).nodes.Group.extend('PyTruth');
-  const truth = (n: { lineno: number; colno: number }) => new PyTruth(n.lineno, n.colno, [n]);
-  compiler.compilePyTruth = function (this: CompilerLike, node: { children: unknown[] }, frame: unknown) {
-    this._emit('runtime.pyTruthy(');
-    this.compile(node.children[0], frame);
-    this._emit(')');
-  };
-  for (const [method, field] of [['compileIf', 'cond'], ['compileInlineIf', 'cond'], ['compileNot', 'target']] as const) {
-    const original = compiler[method] as (this: unknown, node: Record<string, unknown>, ...rest: unknown[]) => unknown;
-    compiler[method] = function (this: unknown, node: Record<string, unknown>, ...rest: unknown[]) {
-      if (!(node[field] instanceof PyTruth)) node[field] = truth(node[field] as { lineno: number; colno: number });
-      return original.call(this, node, ...rest);
-    };
-  }
-  const shortCircuit = (keepLeftWhenTrue: boolean) => function (this: CompilerLike, node: BinOp, frame: unknown) {
-    this._emit('((pyT) => (');
-    this._emit(keepLeftWhenTrue ? 'runtime.pyTruthy(pyT)' : '!runtime.pyTruthy(pyT)');
-    this._emit(' ? pyT : (');
-    this.compile(node.right, frame);
-    this._emit(')))(');
-    this.compile(node.left, frame);
-    this._emit(')');
-  };
-  compiler.compileOr = shortCircuit(true);
-  compiler.compileAnd = shortCircuit(false);
-  // `==` and `!=` by Python's equality: JavaScript's compared lists by identity and "1" == 1.
-  const compileCompare = compiler.compileCompare as (this: CompilerLike, node: CompareNode, frame: unknown) => void;
-  compiler.compileCompare = function (this: CompilerLike, node: CompareNode, frame: unknown) {
-    const op = node.ops.length === 1 ? node.ops[0].type : '';
-    if (!['==', '!=', '===', '!=='].includes(op)) return compileCompare.call(this, node, frame);
-    this._emit(op.startsWith('!') ? '!runtime.pyEq(' : 'runtime.pyEq(');
-    this.compile(node.expr, frame);
-    this._emit(', ');
-    this.compile(node.ops[0].expr, frame);
-    this._emit(')');
-  };
+  installPythonSyntax(py, nsSet);
   const callWrap = runtime.callWrap;
-  runtime.callWrap = (obj, name, context, args) => checkValue(callWrap(checkValue(obj), name, context, args));
+  runtime.callWrap = (obj, name, context, args) => {
+    const v = checkValue(callWrap(checkValue(obj), name, context, args));
+    forgetMissing();
+    return v;
+  };
 }
 
 /**
@@ -311,8 +260,14 @@ export function createSandboxedEnvironment(filters: Record<string, (...args: nev
   const e = env as unknown as { globals: object; filters: object; tests: object };
   const own = (o: object) => Object.freeze(Object.assign(Object.create(null) as object, o));
   const g = e.globals as Record<string, unknown>;
-  e.globals = own({ range: pyRange, cycler: g.cycler, joiner: g.joiner, namespace });
-  e.filters = own(e.filters);
+  e.globals = own({ range: pyRange, cycler: g.cycler, joiner: g.joiner, namespace, dict: pyDict });
+  // A filter hands out its own value: a miss before it is not what an undefined result came from.
+  const filtered = Object.entries(e.filters as Record<string, (...a: unknown[]) => unknown>).map(([name, fn]) => [name, function (this: unknown, ...a: unknown[]) {
+    const v = fn.apply(this, a);
+    forgetMissing();
+    return v;
+  }]);
+  e.filters = own(Object.fromEntries(filtered));
   // Jinja's number, float and integer tests: a float's box is a number (nunjucks' number test said no).
   Object.assign(e.tests, {
     number: (v: unknown) => isNumeric(v),
@@ -328,6 +283,8 @@ export function createSandboxedEnvironment(filters: Record<string, (...args: nev
     ne: (v: unknown, other: unknown) => !pyEq(v, other),
     // Jinja's in test (select("in", [1, 2])), which nunjucks lacks: Python's `in`.
     in: (v: unknown, seq: unknown) => pyIn(v, seq),
+    // Jinja's sequence test: a string, a list, a tuple or a mapping (len() and [] both work).
+    sequence: (v: unknown) => typeof v === 'string' || Array.isArray(v) || (v !== null && typeof v === 'object' && !isPyFloat(v) && !isNamespace(v)),
   });
   e.tests = own(e.tests);
   return env;

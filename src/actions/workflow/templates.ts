@@ -8,7 +8,7 @@ import { SimgrepError } from '../../errors.js';
 import { type FilterEnv, jinjaFilters } from './jinja-filters.js';
 import { isPyFloat } from './py-float.js';
 import { pyStr, pyTruthy } from './py-values.js';
-import { createSandboxedEnvironment } from './template-sandbox.js';
+import { createSandboxedEnvironment, dotContext } from './template-sandbox.js';
 
 export { pyStr, pyTruthy };
 
@@ -31,7 +31,7 @@ function fail(what: string, e: unknown): never {
 /** The value of one Jinja expression (native type); an undefined name is an error (strict undefined). */
 export function evaluate(expr: string, ctx: TemplateContext): unknown {
   captured.length = 0;
-  try { env.renderString(`{{ (${expr}) | __capture }}`, ctx); } catch (e) { fail(expr, e); }
+  try { env.renderString(`{{ (${expr}) | __capture }}`, dotContext(ctx)); } catch (e) { fail(expr, e); }
   // Jinja2's compile_expression gives None for an undefined value ({{ nosuch }}, a list's item past its end).
   const v = captured.pop();
   return v === undefined ? null : v;
@@ -57,7 +57,7 @@ export function renderString(s: string, ctx: TemplateContext): unknown {
   }
   if (!s.includes('{{') && !s.includes('{%') && !s.includes('${')) return s;
   let out: string;
-  try { out = env.renderString(s, ctx); } catch (e) { fail(s, e); }
+  try { out = env.renderString(s, dotContext(ctx)); } catch (e) { fail(s, e); }
   // TEA's ${name}: the workflow's variables only (never the environment), unknown names left as written.
   const variables = (ctx.variables ?? {}) as Record<string, unknown>;
   return out.replace(/\$\{([^}]+)\}/g, (m, name: string) => (Object.hasOwn(variables, name) ? pyStr(variables[name]) : m));
@@ -93,7 +93,7 @@ export function gotoCondition(c: unknown, ctx: TemplateContext): boolean {
   const s = String(c).trim();
   const tmpl = s.startsWith('{{') || s.startsWith('{%') ? s : `{{ ${s} }}`;
   let rendered: string;
-  try { rendered = env.renderString(tmpl, ctx).trim().toLowerCase(); } catch { return false; }
+  try { rendered = env.renderString(tmpl, dotContext(ctx)).trim().toLowerCase(); } catch { return false; }
   return !['', 'false', '0', 'no', 'none'].includes(rendered);
 }
 
