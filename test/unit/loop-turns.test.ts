@@ -27,9 +27,11 @@ describe('loopTurns', () => {
 
   it('takes no turn while `when` says no, and one once it says yes', async () => {
     let stoppable = false;
-    const turns = loopTurns({ everyMs: 1, when: () => stoppable });
+    // 30 ms between turns: the check right after a turn must find the clock started again, and at CI's load
+    // more than 1 ms (the first form's period) passed between the turn's end and that check.
+    const turns = loopTurns({ everyMs: 30, when: () => stoppable });
     const t0 = performance.now();
-    while (performance.now() - t0 < 3) { /* busy */ }
+    while (performance.now() - t0 < 35) { /* busy */ }
     expect(turns.due()).toBe(false);
     stoppable = true;
     expect(turns.due()).toBe(true);
