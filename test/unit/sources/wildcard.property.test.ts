@@ -81,6 +81,10 @@ describe('globs (property): picomatch\'s answer', () => {
       // (Nor [!a], which picomatch reads as the class of ! and a, git and ripgrep as not a; nor, with dot:
       // false, a class first in a segment, which picomatch lets match a dot name: see the property below.)
       if (g.includes('[!') || (!dot && /(?:^|\/)\[/.test(g))) return;
+      // (Nor an empty alternative after **/: picomatch reads x/**/{,a} as matching x itself, where it reads x/**/
+      // as not matching it; braces here expand to the globs they list, x/**/ and x/**/a, as ripgrep's globset
+      // reads an alternation: found by CI's seed 1019404886 in session 47.)
+      if (/\*\*\/\{,/.test(g)) return;
       const ours = compileGlob(g, { dot });
       const theirs = picomatch(g, { dot });
       for (const rel of rels) expect(ours(rel), `${JSON.stringify(g)} vs ${JSON.stringify(rel)} (dot: ${dot})`).toBe(theirs(rel));
