@@ -4,7 +4,7 @@
 import { fitBudget, measured, type BudgetCut, type BudgetItem } from '../output/budget.js';
 import { counted, cutText } from '../text/cut.js';
 import { compactOf } from '../output/compact.js';
-import { readSmallFile } from '../sources/read-small-file.js';
+import { readRegularFile } from '../regular-file.js';
 import type { SearchResult } from '../rank/windows.js';
 import { scoreOf } from '../rank/score.js';
 import type { SearchMode } from '../types.js';
@@ -100,7 +100,7 @@ function fileReader(): (file: string) => string[] | null {
     if (!read.has(file)) {
       let lines: string[] | null = null;
       // Gone, unreadable, a link, a pipe or a huge file since the search: no signature from the file.
-      const bytes = readSmallFile(file, SIGNATURE_FILE_BYTES);
+      const bytes = readRegularFile(file, SIGNATURE_FILE_BYTES);
       if (bytes !== null) lines = bytes.toString('utf8').split(/\r?\n/);
       read.set(file, lines);
     }

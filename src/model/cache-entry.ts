@@ -2,38 +2,19 @@
 // it is a regular file of this user's no larger than expected (a FIFO, a link, another user's file or a
 // huge one is a miss, never a hang or a whole read), written by a temp file and a rename, the oldest
 // entries dropped past a count and the temp files of a killed writer removed. A failure is only a miss.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readRegularFile } from '../regular-file.js';
 
 /** A temp file this old is left over from a crash or a full disk (a write takes milliseconds). */
 const STALE_TEMP_MS = 10 * 60_000;
-/** Not O_NOFOLLOW where the platform has none (Windows): a link there is read as the file it names. */
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
 /**
  * The bytes of the entry at `file`, or null: absent, not a regular file, not this user's, over `maxBytes`,
  * unreadable. `shared`: read into a SharedArrayBuffer (worker threads then get its parts without a copy).
  */
 export function readCacheEntry(file: string, maxBytes: number, o: { shared?: boolean } = {}): Buffer | null {
-  let fd: number;
-  try { fd = openSync(file, READ_FLAGS); } catch { return null; }
-  try {
-    const st = fstatSync(fd);
-    const uid = process.getuid?.();
-    if (!st.isFile() || (uid !== undefined && st.uid !== uid) || st.size > maxBytes) return null;
-    const buf = o.shared ? Buffer.from(new SharedArrayBuffer(st.size)) : Buffer.allocUnsafe(st.size);
-    let at = 0;
-    while (at < buf.length) {
-      const n = readSync(fd, buf, at, buf.length - at, at);
-      if (n === 0) return null; // shortened while read: a writer's, not ours to trust
-      at += n;
-    }
-    return buf;
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  return readRegularFile(file, maxBytes, { ownUser: true, shared: o.shared });
 }
 
 /** Writes `bytes` to `file` whole (temp file + rename), keeping at most `maxEntries` *.bin files in its directory. */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
  * matching prefix names a module's room. workspace/'s sub-rooms are floors of their own inside it.
  */
 const FLOORS: [prefix: string, floor: number][] = [
-  ['src/types.ts', 0], ['src/errors.ts', 0], ['src/version.ts', 0], ['src/bounded-lru.ts', 0], ['src/loop-turns.ts', 0], ['src/wasm-simd.ts', 0],
+  ['src/types.ts', 0], ['src/errors.ts', 0], ['src/version.ts', 0], ['src/bounded-lru.ts', 0], ['src/loop-turns.ts', 0], ['src/regular-file.ts', 0], ['src/wasm-simd.ts', 0],
   ['src/options-check.ts', 1], ['src/text/', 1], ['src/model/', 1],
   ['src/sources/', 2], ['src/rank/', 2],
   ['src/embed/', 3], ['src/output/', 3], ['src/worker-file.ts', 3],
