@@ -4,7 +4,7 @@
 // held to a share of the answer's budget as the warning note is (mend47a: 50 long globs made 31,788 tokens of 200).
 import path from 'node:path';
 import { CHARS_PER_TOKEN } from '../output/budget.js';
-import { filterAdvice, MAX_GLOB_CHARS } from '../sources/filter-advice.js';
+import { filterAdvice, filtersGiven, MAX_GLOB_CHARS } from '../sources/filter-advice.js';
 import { cutText } from '../text/cut.js';
 
 /** At most this share of the answer's budget goes to the note (warning-note.ts takes the same). */
@@ -20,13 +20,13 @@ export interface FilterArgs { globs?: string[]; types?: string[]; types_not?: st
  */
 export function filterNote(a: FilterArgs, o: { filesSearched: number; dir: string; root: string; maxTokens: number }): string | null {
   if (o.filesSearched > 0) return null;
-  const lists: [string, string[] | undefined][] = [['globs', a.globs], ['types', a.types], ['types_not', a.types_not], ['extensions', a.extensions]];
-  const given = lists.filter((e): e is [string, string[]] => (e[1]?.length ?? 0) > 0);
+  const values = { globs: a.globs, types: a.types, typesNot: a.types_not, extensions: a.extensions };
+  const given = filtersGiven(values, 'param');
   if (given.length === 0) return null;
   const rel = path.relative(o.root, o.dir);
   const where = rel === '' ? 'the root' : `"${cutText(rel, MAX_GLOB_CHARS, true)}"`;
-  const named = given.map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(', ');
-  const advice = filterAdvice({ globs: a.globs, types: a.types, typesNot: a.types_not, extensions: a.extensions }, where);
+  const named = given.map((g) => `${g.name} ${JSON.stringify(g.values)}`).join(', ');
+  const advice = filterAdvice(values, where);
   const said = (filters: string) => `no file in ${where} passed the filters${filters}; ${advice.join('; ')}`;
   // The advice before the filters' names: the names are in the request, the way to write them is not.
   const capChars = Math.floor(o.maxTokens * CHARS_PER_TOKEN * NOTE_SHARE);
